@@ -1,0 +1,17 @@
+// tsc mirrors the source tree into dist/ (dist/src/cli.js, dist/workers/…);
+// this writes the dist/cli.js entry that the design's contract names.
+import { chmodSync, writeFileSync } from 'node:fs';
+
+writeFileSync(
+  'dist/cli.js',
+  `#!/usr/bin/env node
+import { main } from './src/cli.js';
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (error) {
+  process.stderr.write(\`muster: internal error (please report): \${error instanceof Error ? error.stack : String(error)}\\n\`);
+  process.exitCode = 1;
+}
+`,
+);
+chmodSync('dist/cli.js', 0o755);

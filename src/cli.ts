@@ -1,0 +1,85 @@
+#!/usr/bin/env node
+/**
+ * muster's command line. This file only declares commands; each command is
+ * an exported async function in cli/commands/ that tests call directly, and
+ * one catch below turns a UsageError into one line and exit status 2.
+ *
+ *   argv ─► commander ─► command(args, options, io) ─► engine / rules / reports
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { UsageError } from './errors.js';
+import { describeCommand } from './cli/commands/describe.js';
+import { listCommand } from './cli/commands/list.js';
+import { matrixCommand } from './cli/commands/matrix.js';
+import { runCommand } from './cli/commands/run.js';
+import { processIo, type Io } from './cli/io.js';
+import { collect } from './cli/options.js';
+
+function simulationOptions(command: Command): Command {
+  return command
+    .addOption(new Option('--set <name=value...>', 'set a rule parameter (repeatable; see muster describe <rule>)').argParser(collect))
+    .option('--trials <n>', 'trials to simulate: 1000000, 1e6, 10M (default 1M)')
+    .option('--seed <text>', 'random seed; the same seed gives the same numbers on any thread count (default "muster")')
+    .option('--threads <n>', 'worker threads (default: available cores)')
+    .option('--confidence <level>', 'confidence level of every interval (default 0.95)')
+    .option('--json <file>', 'also write the result as JSON')
+    .option('--quiet', 'no progress bar or notes on stderr');
+}
+
+export function buildProgram(io: Io): Command {
+  const program = new Command('muster')
+    .description('Exact and Monte Carlo odds for tabletop pre-game procedures: initiative, deployment, reserves')
+    .exitOverride()
+    .configureOutput({ writeOut: io.out, writeErr: io.err })
+    .showSuggestionAfterError(true);
+
+  program.command('list').description('list the rules muster covers').action(() => listCommand(io));
+  program
+    .command('describe')
+    .argument('<rule>', 'rule id (see muster list)')
+    .description("a rule's parameters, their defaults and allowed values, and its metrics")
+    .action((rule: string) => describeCommand(rule, io));
+  simulationOptions(
+    program
+      .command('run')
+      .argument('<rule>', 'rule id (see muster list)')
+      .description('simulate a rule: every metric with its interval and exact value'),
+  )
+    .option('--precision <e>', 'instead of --trials: add batches until every probability interval is ± e or narrower')
+    .option('--max-trials <n>', 'cap for --precision (default 1e9)')
+    .option('--exact', 'print the exact values without simulating')
+    .action(async (rule: string, options) => {
+      await runCommand(rule, options, io);
+    });
+  simulationOptions(
+    program
+      .command('matrix')
+      .argument('<rule>', 'rule id with a matrix (see muster describe)')
+      .description("the rule's printable two-way table (exact where possible)"),
+  )
+    .option('--range <values>', 'axis values, such as 8..16 (rule-specific)')
+    .option('--simulate', 'simulate every cell even where an exact solution exists')
+    .action(async (rule: string, options) => {
+      await matrixCommand(rule, options, io);
+    });
+  return program;
+}
+
+/** Runs the CLI on `argv` (without node and script) and returns the exit status. */
+export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
+  const program = buildProgram(io);
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Commander has printed its own one-line message; help and --version are not errors.
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    if (error instanceof UsageError) {
+      io.err(`muster: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}

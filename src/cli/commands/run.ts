@@ -1,0 +1,138 @@
+import { setMaxListeners } from 'node:events';
+import { UsageError } from '../../errors.js';
+import { defaultThreads, SimulationPool } from '../../engine/pool.js';
+import { simulate, type SimulationOutcome } from '../../engine/simulate.js';
+import { buildResult, type RunResult } from '../../result.js';
+import { getRule } from '../../rules/index.js';
+import { resolveParams } from '../../rules/params.js';
+import { renderRun } from '../format.js';
+import type { Io } from '../io.js';
+import { checkOutputFile, parseCount, parseIntegerOption, parseOpenInterval, parseSeed } from '../options.js';
+import { ProgressBar } from '../progress.js';
+import { writeFileAtomic } from '../write-file.js';
+
+export interface RunOptions {
+  set?: string[];
+  trials?: string;
+  seed?: string;
+  threads?: string;
+  precision?: string;
+  maxTrials?: string;
+  confidence?: string;
+  exact?: boolean;
+  json?: string;
+  quiet?: boolean;
+}
+
+export const DEFAULT_TRIALS = 1_000_000;
+export const DEFAULT_SEED = 'muster';
+export const DEFAULT_MAX_TRIALS = 1e9;
+
+/** Settings shared by every command that simulates, parsed and checked before any work starts. */
+export interface SimulationSettings {
+  seed: string;
+  threads: number;
+  confidence: number;
+  trials: number;
+  precision?: number;
+  maxTrials?: number;
+}
+
+export function parseSimulationSettings(options: RunOptions): SimulationSettings {
+  const settings: SimulationSettings = {
+    seed: parseSeed(options.seed ?? DEFAULT_SEED),
+    threads: options.threads === undefined ? defaultThreads() : parseIntegerOption('--threads', options.threads, 1, 256),
+    confidence: options.confidence === undefined ? 0.95 : parseOpenInterval('--confidence', options.confidence, 0, 1),
+    trials: options.trials === undefined ? DEFAULT_TRIALS : parseCount('--trials', options.trials),
+  };
+  if (options.precision !== undefined) {
+    if (options.trials !== undefined) throw new UsageError('--precision: cannot be combined with --trials; allowed: one of the two (--max-trials caps --precision)');
+    settings.precision = parseOpenInterval('--precision', options.precision, 0, 0.5);
+    settings.maxTrials = options.maxTrials === undefined ? DEFAULT_MAX_TRIALS : parseCount('--max-trials', options.maxTrials);
+  } else if (options.maxTrials !== undefined) {
+    throw new UsageError('--max-trials: only meaningful with --precision; allowed: --precision E --max-trials N');
+  }
+  return settings;
+}
+
+/**
+ * Runs Ctrl-C-aware work: the first Ctrl-C aborts the signal, so the
+ * simulation stops and reports what it gathered.
+ */
+export async function withInterrupt<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  // Every queued task listens on the signal; there may be hundreds.
+  setMaxListeners(0, controller.signal);
+  const onInterrupt = () => controller.abort();
+  process.once('SIGINT', onInterrupt);
+  try {
+    return await work(controller.signal);
+  } finally {
+    process.removeListener('SIGINT', onInterrupt);
+  }
+}
+
+/** `muster run <rule>`: simulate (or, with --exact, solve) one rule at one set of parameters. */
+export async function runCommand(ruleId: string, options: RunOptions, io: Io): Promise<RunResult> {
+  const rule = getRule(ruleId);
+  const params = resolveParams(rule, options.set ?? []);
+  const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json);
+
+  let result: RunResult;
+  let seconds: number | null = null;
+  if (options.exact) {
+    if (!rule.exact) throw new UsageError(`--exact: ${rule.id} has no exact solution; allowed: run it without --exact`);
+    for (const option of ['trials', 'precision', 'maxTrials', 'threads'] as const) {
+      if (options[option] !== undefined) throw new UsageError(`--exact: cannot be combined with --${option.replace('T', '-t')}; allowed: --exact alone, or a simulation`);
+    }
+    result = buildResult({ rule, params, seed: parseSeed(options.seed ?? DEFAULT_SEED), threads: 0, confidence: 1, trials: 0, tally: null });
+  } else {
+    const settings = parseSimulationSettings(options);
+    const started = performance.now();
+    const outcome = await simulateOnce(rule.id, params, settings, io, options.quiet ?? false);
+    seconds = (performance.now() - started) / 1000;
+    result = buildResult({
+      rule,
+      params,
+      seed: settings.seed,
+      threads: settings.threads,
+      confidence: settings.confidence,
+      trials: outcome.trials,
+      tally: outcome.tally,
+      partial: outcome.partial,
+      ...(settings.precision !== undefined ? { precision: { target: settings.precision, reached: outcome.precisionReached ?? false } } : {}),
+    });
+  }
+
+  io.out(renderRun(result, rule.metrics(params), seconds));
+  if (jsonPath) {
+    writeFileAtomic(jsonPath, `${JSON.stringify(result, null, 2)}\n`);
+    if (!options.quiet) io.err(`wrote ${jsonPath}\n`);
+  }
+  if (result.partial) process.exitCode = 130;
+  return result;
+}
+
+async function simulateOnce(ruleId: string, params: RunResult['params'], settings: SimulationSettings, io: Io, quiet: boolean): Promise<SimulationOutcome> {
+  const rule = getRule(ruleId);
+  const pool = new SimulationPool(settings.threads);
+  const progress = new ProgressBar(io.err, io.errIsTTY && !quiet);
+  try {
+    return await withInterrupt((signal) =>
+      simulate(pool, {
+        rule,
+        params,
+        seed: settings.seed,
+        confidence: settings.confidence,
+        trials: settings.trials,
+        precision: settings.precision,
+        maxTrials: settings.maxTrials,
+        signal,
+        onProgress: (done, target) => progress.update(done, target),
+      }),
+    );
+  } finally {
+    progress.finish();
+    await pool.close();
+  }
+}

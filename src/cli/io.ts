@@ -1,0 +1,13 @@
+/** Where a command writes: the real process in the CLI, a buffer in tests. */
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+  /** Whether stderr is a terminal (the progress bar shows only there). */
+  errIsTTY: boolean;
+}
+
+export const processIo: Io = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  errIsTTY: Boolean(process.stderr.isTTY),
+};

@@ -1,0 +1,41 @@
+/**
+ * Trials are cut into chunks of a fixed size that does not depend on the
+ * thread count: chunk k always holds trials k·CHUNK_TRIALS onwards and
+ * always draws from stream k. Threads only decide who runs which chunk.
+ */
+export const CHUNK_TRIALS = 65_536;
+
+export interface ChunkRange {
+  /** First chunk index. */
+  first: number;
+  /** One past the last chunk index. */
+  end: number;
+  /** Trials in the whole range; only the run's final chunk may be short. */
+  trials: number;
+}
+
+/** Trials in chunk `index` of a run of `totalTrials`. */
+export function chunkTrials(index: number, totalTrials: number): number {
+  return Math.max(0, Math.min(CHUNK_TRIALS, totalTrials - index * CHUNK_TRIALS));
+}
+
+/**
+ * Splits chunks [firstChunk, firstChunk + ceil(trials / CHUNK_TRIALS)) into
+ * tasks of consecutive chunks: enough tasks to keep every thread busy and
+ * report progress, few enough that messages cost nothing against the work.
+ */
+export function planTasks(firstChunk: number, totalTrials: number, threads: number): ChunkRange[] {
+  const endChunk = Math.ceil(totalTrials / CHUNK_TRIALS);
+  const chunks = endChunk - firstChunk;
+  if (chunks <= 0) return [];
+  const tasks = Math.min(chunks, Math.max(threads * 8, Math.ceil(chunks / 16)));
+  const perTask = Math.ceil(chunks / tasks);
+  const ranges: ChunkRange[] = [];
+  for (let first = firstChunk; first < endChunk; first += perTask) {
+    const end = Math.min(endChunk, first + perTask);
+    let trials = 0;
+    for (let k = first; k < end; k++) trials += chunkTrials(k, totalTrials);
+    ranges.push({ first, end, trials });
+  }
+  return ranges;
+}

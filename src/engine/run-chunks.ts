@@ -1,0 +1,36 @@
+import { getRule } from '../rules/index.js';
+import type { Params } from '../rules/types.js';
+import { chunkStream } from './random.js';
+import { chunkTrials } from './chunks.js';
+
+/** What one worker task asks for: a range of chunks of one run. */
+export interface ChunkTask {
+  ruleId: string;
+  params: Params;
+  seed: string;
+  firstChunk: number;
+  endChunk: number;
+  /** The run's total trials, which fixes the length of its final chunk. */
+  totalTrials: number;
+}
+
+/**
+ * Runs chunks [firstChunk, endChunk), each on its own stream, into one
+ * tally. The same function runs in workers and in-process, so a tally never
+ * depends on where it was computed.
+ */
+export function runChunks(task: ChunkTask): Float64Array {
+  const rule = getRule(task.ruleId);
+  const tally = new Float64Array(rule.tallyLength(task.params));
+  for (let chunk = task.firstChunk; chunk < task.endChunk; chunk++) {
+    const trials = chunkTrials(chunk, task.totalTrials);
+    if (trials > 0) rule.simulate(task.params, chunkStream(task.seed, task.ruleId, chunk), trials, tally);
+  }
+  return tally;
+}
+
+/** Adds `from` into `into`. Entries are integer counts below 2^53, so the sum is exact and the merge order cannot matter. */
+export function mergeTally(into: Float64Array, from: Float64Array): void {
+  if (into.length !== from.length) throw new Error(`tally length mismatch: ${into.length} vs ${from.length}`);
+  for (let i = 0; i < into.length; i++) into[i] += from[i];
+}

@@ -1,0 +1,99 @@
+import type { Params, Rule } from '../rules/types.js';
+import { estimate } from '../stats/estimate.js';
+import { CHUNK_TRIALS, planTasks } from './chunks.js';
+import { mergeTally } from './run-chunks.js';
+import type { SimulationPool } from './pool.js';
+
+export interface SimulationRequest {
+  rule: Rule;
+  params: Params;
+  seed: string;
+  confidence: number;
+  /** A fixed number of trials, or … */
+  trials?: number;
+  /** … keep adding batches until every probability's interval half-width is at most this, */
+  precision?: number;
+  /** … but never beyond this many trials. */
+  maxTrials?: number;
+  signal?: AbortSignal;
+  /** Called as tasks finish: trials done so far and the current target. */
+  onProgress?: (done: number, target: number) => void;
+}
+
+export interface SimulationOutcome {
+  tally: Float64Array;
+  trials: number;
+  /** Stopped early (Ctrl-C): only the chunks that finished are counted. */
+  partial: boolean;
+  /** With --precision: whether every probability reached it before --max-trials. */
+  precisionReached?: boolean;
+}
+
+/** First batch of an adaptive run: 16 chunks, about a million trials. */
+const FIRST_BATCH = 16 * CHUNK_TRIALS;
+
+/**
+ * Runs a rule on the pool. A fixed run is one batch; an adaptive run grows
+ * in whole chunks, and every decision to go on is taken from the merged
+ * tally alone, so it too is the same for a seed whatever the thread count.
+ */
+export async function simulate(pool: SimulationPool, request: SimulationRequest): Promise<SimulationOutcome> {
+  const { rule, params } = request;
+  const tally = new Float64Array(rule.tallyLength(params));
+  let done = 0;
+
+  const runBatch = async (target: number): Promise<boolean> => {
+    const ranges = planTasks(Math.ceil(done / CHUNK_TRIALS), target, pool.threads);
+    let interrupted = false;
+    await Promise.all(
+      ranges.map(async (range) => {
+        try {
+          const part = await pool.run(
+            { ruleId: rule.id, params, seed: request.seed, firstChunk: range.first, endChunk: range.end, totalTrials: target },
+            request.signal,
+          );
+          mergeTally(tally, part);
+          done += range.trials;
+          request.onProgress?.(done, target);
+        } catch (error) {
+          if (request.signal?.aborted) interrupted = true;
+          else throw error;
+        }
+      }),
+    );
+    return !interrupted;
+  };
+
+  if (request.precision === undefined) {
+    const target = request.trials ?? 0;
+    const complete = await runBatch(target);
+    return { tally, trials: done, partial: !complete };
+  }
+
+  const cap = request.maxTrials ?? Number.MAX_SAFE_INTEGER;
+  let target = Math.min(cap, FIRST_BATCH);
+  for (;;) {
+    if (!(await runBatch(target))) return { tally, trials: done, partial: true };
+    const needed = trialsForPrecision(rule, params, tally, done, request.confidence, request.precision);
+    if (needed <= done) return { tally, trials: done, partial: false, precisionReached: true };
+    if (done >= cap) return { tally, trials: done, partial: false, precisionReached: false };
+    // Aim 10% past the projection, growing at least 1.5× and at most 8× a batch, in whole chunks.
+    const aim = Math.min(Math.max(needed * 1.1, done * 1.5), done * 8);
+    target = Math.min(cap, Math.ceil(aim / CHUNK_TRIALS) * CHUNK_TRIALS);
+  }
+}
+
+/**
+ * Trials projected to bring the widest probability interval down to
+ * `precision`, from the half-width now: it shrinks as 1/√n.
+ */
+function trialsForPrecision(rule: Rule, params: Params, tally: Float64Array, trials: number, confidence: number, precision: number): number {
+  const tallied = rule.summarize(params, tally, trials);
+  let worst = 0;
+  for (const metric of rule.metrics(params)) {
+    if (!metric.probability) continue;
+    const { lo, hi } = estimate(tallied[metric.name], confidence);
+    worst = Math.max(worst, (hi - lo) / 2);
+  }
+  return worst <= precision ? trials : Math.ceil(trials * (worst / precision) ** 2);
+}

@@ -1,0 +1,118 @@
+/**
+ * Exact rational numbers on BigInt, always in lowest terms with a positive
+ * denominator. Every exact solver in muster computes in these, so tests can
+ * compare a solver with brute-force enumeration by exact equality; a double
+ * parameter such as a probability enters through `Fraction.fromNumber`,
+ * which is exact because every finite double is a dyadic rational.
+ */
+export class Fraction {
+  static readonly ZERO = new Fraction(0n, 1n);
+  static readonly ONE = new Fraction(1n, 1n);
+
+  readonly numerator: bigint;
+  readonly denominator: bigint;
+
+  private constructor(numerator: bigint, denominator: bigint) {
+    this.numerator = numerator;
+    this.denominator = denominator;
+  }
+
+  /** `numerator / denominator`, reduced. @example Fraction.of(2, 6).toString() // '1/3' */
+  static of(numerator: bigint | number, denominator: bigint | number = 1n): Fraction {
+    let n = BigInt(numerator);
+    let d = BigInt(denominator);
+    if (d === 0n) throw new RangeError('Fraction denominator must not be zero');
+    if (d < 0n) {
+      n = -n;
+      d = -d;
+    }
+    const g = greatestCommonDivisor(n < 0n ? -n : n, d);
+    return new Fraction(n / g, d / g);
+  }
+
+  /** The exact value of a finite double. @example Fraction.fromNumber(0.25).toString() // '1/4' */
+  static fromNumber(value: number): Fraction {
+    if (!Number.isFinite(value)) throw new RangeError(`Fraction.fromNumber needs a finite number, got ${value}`);
+    if (Number.isInteger(value)) return Fraction.of(BigInt(value));
+    let denominator = 1n;
+    let scaled = value;
+    // Doubling is exact in binary floating point, and a finite double has at most 1074 fraction bits.
+    while (!Number.isInteger(scaled)) {
+      scaled *= 2;
+      denominator *= 2n;
+    }
+    return Fraction.of(BigInt(scaled), denominator);
+  }
+
+  add(other: Fraction): Fraction {
+    return Fraction.of(this.numerator * other.denominator + other.numerator * this.denominator, this.denominator * other.denominator);
+  }
+
+  sub(other: Fraction): Fraction {
+    return Fraction.of(this.numerator * other.denominator - other.numerator * this.denominator, this.denominator * other.denominator);
+  }
+
+  mul(other: Fraction): Fraction {
+    return Fraction.of(this.numerator * other.numerator, this.denominator * other.denominator);
+  }
+
+  div(other: Fraction): Fraction {
+    return Fraction.of(this.numerator * other.denominator, this.denominator * other.numerator);
+  }
+
+  /** `this` raised to a non-negative integer power. */
+  pow(exponent: number): Fraction {
+    let result: Fraction = Fraction.ONE;
+    for (let i = 0; i < exponent; i++) result = result.mul(this);
+    return result;
+  }
+
+  /** 1 − this: the complement of a probability. */
+  complement(): Fraction {
+    return Fraction.ONE.sub(this);
+  }
+
+  equals(other: Fraction): boolean {
+    return this.numerator === other.numerator && this.denominator === other.denominator;
+  }
+
+  compare(other: Fraction): number {
+    const difference = this.numerator * other.denominator - other.numerator * this.denominator;
+    return difference < 0n ? -1 : difference > 0n ? 1 : 0;
+  }
+
+  /**
+   * The nearest double (to within one unit in the last place). Numerator and
+   * denominator may each exceed the double range while their ratio does not,
+   * so both are shifted down together before converting.
+   */
+  toNumber(): number {
+    const bits = Math.max(bitLength(this.numerator < 0n ? -this.numerator : this.numerator), bitLength(this.denominator));
+    const shift = BigInt(Math.max(0, bits - 1000));
+    if (shift === 0n) return Number(this.numerator) / Number(this.denominator);
+    // Keep 120 significant bits of the quotient so the result is correctly rounded to a double's 53.
+    const scale = 120n;
+    const quotient = (this.numerator << scale) / this.denominator;
+    return Number(quotient) / 2 ** Number(scale);
+  }
+
+  toString(): string {
+    return this.denominator === 1n ? `${this.numerator}` : `${this.numerator}/${this.denominator}`;
+  }
+}
+
+/** Σ of fractions. */
+export function sumFractions(values: Iterable<Fraction>): Fraction {
+  let total = Fraction.ZERO;
+  for (const value of values) total = total.add(value);
+  return total;
+}
+
+function greatestCommonDivisor(a: bigint, b: bigint): bigint {
+  while (b !== 0n) [a, b] = [b, a % b];
+  return a === 0n ? 1n : a;
+}
+
+function bitLength(value: bigint): number {
+  return value === 0n ? 0 : value.toString(2).length;
+}

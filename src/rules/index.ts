@@ -1,0 +1,12 @@
+import { UsageError } from '../errors.js';
+import { reserves } from './reserves.js';
+import type { Rule } from './types.js';
+
+/** Every rule muster knows, in the order `muster list` shows them. A new rule system is one import and one entry here. */
+export const rules: readonly Rule[] = [reserves];
+
+export function getRule(id: string): Rule {
+  const rule = rules.find((r) => r.id === id);
+  if (!rule) throw new UsageError(`rule: got ${JSON.stringify(id)}; allowed: ${rules.map((r) => r.id).join(', ')}`);
+  return rule;
+}

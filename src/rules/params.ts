@@ -1,0 +1,70 @@
+import { badValue, UsageError } from '../errors.js';
+import type { ParamSpec, ParamValue, Params, Rule } from './types.js';
+
+/** What a parameter accepts, in words, for `describe` and for error messages. */
+export function allowedText(spec: ParamSpec): string {
+  switch (spec.type) {
+    case 'integer':
+      return `an integer from ${spec.min} to ${spec.max}`;
+    case 'number':
+      return `a number from ${spec.min} to ${spec.max}`;
+    case 'boolean':
+      return 'true or false';
+    case 'choice':
+      return `one of ${spec.choices.join(', ')}`;
+    case 'text':
+      return spec.allowed;
+  }
+}
+
+/** Parses one raw string against its spec, or throws a UsageError naming the parameter. */
+export function parseParam(spec: ParamSpec, raw: string): ParamValue {
+  const text = raw.trim();
+  switch (spec.type) {
+    case 'integer':
+    case 'number': {
+      const value = text === '' ? Number.NaN : Number(text);
+      const wrongKind = spec.type === 'integer' ? !Number.isInteger(value) : !Number.isFinite(value);
+      if (wrongKind || value < spec.min || value > spec.max) throw badValue(spec.name, raw, allowedText(spec));
+      return value;
+    }
+    case 'boolean':
+      if (text === 'true') return true;
+      if (text === 'false') return false;
+      throw badValue(spec.name, raw, allowedText(spec));
+    case 'choice':
+      if (!spec.choices.includes(text)) throw badValue(spec.name, raw, allowedText(spec));
+      return text;
+    case 'text':
+      return spec.parse(text);
+  }
+}
+
+/**
+ * Every parameter of the rule after defaults, from `name=value` assignments.
+ * Unknown names, repeated names and bad values are UsageErrors; then the
+ * rule's own cross-parameter checks run.
+ */
+export function resolveParams(rule: Rule, assignments: readonly string[] = [], overrides: Params = {}): Params {
+  const params: Params = {};
+  for (const spec of rule.params) params[spec.name] = spec.default;
+  const seen = new Set<string>();
+  for (const assignment of assignments) {
+    const equals = assignment.indexOf('=');
+    if (equals <= 0) throw new UsageError(`--set: got ${JSON.stringify(assignment)}; allowed: name=value, with name one of ${rule.params.map((p) => p.name).join(', ')}`);
+    const name = assignment.slice(0, equals).trim();
+    const spec = findParam(rule, name);
+    if (seen.has(name)) throw new UsageError(`${name}: set twice; allowed: one value per parameter`);
+    seen.add(name);
+    params[name] = parseParam(spec, assignment.slice(equals + 1));
+  }
+  Object.assign(params, overrides);
+  rule.validate?.(params);
+  return params;
+}
+
+export function findParam(rule: Rule, name: string): ParamSpec {
+  const spec = rule.params.find((p) => p.name === name);
+  if (!spec) throw new UsageError(`${name}: not a parameter of ${rule.id}; allowed: ${rule.params.map((p) => p.name).join(', ')}`);
+  return spec;
+}

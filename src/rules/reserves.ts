@@ -1,0 +1,224 @@
+/**
+ * Genesys reserves: ../shared/rules/000_dcb547fe07ca82a7.txt, section 6.5.
+ *
+ *   "Reserves are brought in on a die roll with a target number of 7+ …
+ *    roll 1d6 for each unit and add the Game Round to this number."
+ *   "… one game round as their chosen reserve round. During that round, the
+ *    highest level command in the player's army on the table may be added to
+ *    his or her die roll for all squads still in reserve."
+ *   "Any squad that has not entered the board after four Game Rounds does not
+ *    make the battle."
+ *
+ * What the text leaves open, and the reading chosen (../shared/rules/README.md):
+ * rolls begin in round 1 (the literal reading); the command bonus belongs to
+ * the highest command model still on the table, so a commander lost before
+ * the chosen round leaves a smaller `fallbackCommand`. Losing the commander
+ * is one event shared by every squad of a trial, so squads are independent
+ * only when the bonus is certain.
+ */
+import { Fraction } from '../exact/fraction.js';
+import { UsageError } from '../errors.js';
+import { mean, proportion, type Tallied } from '../stats/estimate.js';
+import type { MetricSpec, Params, Rule, Rng } from './types.js';
+
+interface Reserves {
+  squads: number;
+  rounds: number;
+  target: number;
+  chosenRound: number;
+  command: number;
+  leaderLoss: number;
+  fallbackCommand: number;
+}
+
+const read = (params: Params): Reserves => params as unknown as Reserves;
+
+/** Chance the commander is still on the table when the chosen round comes: (1 − leaderLoss)^(chosenRound − 1). */
+function commanderSurvives(p: Reserves): Fraction {
+  if (p.chosenRound <= 1) return Fraction.ONE;
+  return Fraction.fromNumber(p.leaderLoss).complement().pow(p.chosenRound - 1);
+}
+
+/** The lowest die face (1–6, or 7 for never) that brings a squad in, round by round; index r for round r. */
+function facesNeeded(p: Reserves, bonus: number): Int32Array {
+  const needed = new Int32Array(p.rounds + 1);
+  for (let round = 1; round <= p.rounds; round++) {
+    const modifier = round + (round === p.chosenRound ? bonus : 0);
+    needed[round] = Math.min(7, Math.max(1, p.target - modifier));
+  }
+  return needed;
+}
+
+/**
+ * Whether squads in one trial are independent of each other: true unless the
+ * commander's fate, shared by all of them, changes the bonus.
+ */
+function squadsIndependent(p: Reserves): boolean {
+  if (p.chosenRound === 0 || p.command === p.fallbackCommand) return true;
+  const survives = commanderSurvives(p);
+  return survives.equals(Fraction.ONE) || survives.equals(Fraction.ZERO);
+}
+
+// Tally layout, for R rounds. Index R of a per-round block stands for "never arrived".
+const layout = (rounds: number) => {
+  const perRound = rounds + 1;
+  return {
+    arrivals: 0, // squads arriving in round r (index r − 1), lost squads at index R
+    arrivalsSquared: perRound, // Σ over trials of (that count)²
+    lastArrival: 2 * perRound, // trials whose last squad arrived in round r; index R: some squad lost
+    arrivedBySquared: 3 * perRound, // Σ over trials of (squads in by the end of round r)²
+    dice: 3 * perRound + rounds, // d6 rolled
+    diceSquared: 3 * perRound + rounds + 1,
+    length: 3 * perRound + rounds + 2,
+  };
+};
+
+function metrics(params: Params): MetricSpec[] {
+  const { rounds } = read(params);
+  const list: MetricSpec[] = [];
+  for (let r = 1; r <= rounds; r++) list.push({ name: `squad.round.${r}`, doc: `a given squad arrives in round ${r}`, probability: true });
+  list.push({ name: 'squad.never', doc: 'a given squad never arrives and is lost', probability: true });
+  for (let r = 1; r <= rounds; r++) list.push({ name: `all.by.${r}`, doc: `every squad has arrived by the end of round ${r}`, probability: true });
+  list.push({ name: 'lost.mean', doc: 'expected squads lost', probability: false });
+  for (let r = 1; r <= rounds; r++) list.push({ name: `arrived.by.${r}.mean`, doc: `expected squads on the table by the end of round ${r}`, probability: false });
+  list.push({ name: 'dice.mean', doc: 'expected reserve dice rolled over the game', probability: false });
+  return list;
+}
+
+function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array): void {
+  const p = read(params);
+  const { rounds, squads } = p;
+  const at = layout(rounds);
+  const withCommander = facesNeeded(p, p.command);
+  const withoutCommander = facesNeeded(p, p.fallbackCommand);
+  const survives = commanderSurvives(p).toNumber();
+  const fateMatters = !squadsIndependent(p);
+  const arrivingIn = new Int32Array(rounds + 1); // scratch, reset every trial
+
+  for (let trial = 0; trial < trials; trial++) {
+    const needed = fateMatters && rng() >= survives ? withoutCommander : withCommander;
+    arrivingIn.fill(0);
+    let last = 0;
+    let dice = 0;
+    for (let squad = 0; squad < squads; squad++) {
+      let arrival = rounds; // index R: lost
+      for (let round = 1; round <= rounds; round++) {
+        dice++;
+        if (1 + ((rng() * 6) | 0) >= needed[round]) {
+          arrival = round - 1;
+          break;
+        }
+      }
+      arrivingIn[arrival]++;
+      if (arrival > last) last = arrival;
+    }
+    let arrivedBy = 0;
+    for (let i = 0; i < rounds; i++) {
+      const count = arrivingIn[i];
+      tally[at.arrivals + i] += count;
+      tally[at.arrivalsSquared + i] += count * count;
+      arrivedBy += count;
+      tally[at.arrivedBySquared + i] += arrivedBy * arrivedBy;
+    }
+    const lost = arrivingIn[rounds];
+    tally[at.arrivals + rounds] += lost;
+    tally[at.arrivalsSquared + rounds] += lost * lost;
+    tally[at.lastArrival + last]++;
+    tally[at.dice] += dice;
+    tally[at.diceSquared] += dice * dice;
+  }
+}
+
+function summarize(params: Params, tally: Float64Array, trials: number): Record<string, Tallied> {
+  const p = read(params);
+  const { rounds, squads } = p;
+  const at = layout(rounds);
+  const independent = squadsIndependent(p);
+  // A squad's fate: with independent squads every squad is a Bernoulli trial;
+  // otherwise the per-trial share of squads is the observation (cluster-robust).
+  const squadShare = (index: number): Tallied =>
+    independent
+      ? proportion(tally[at.arrivals + index], trials * squads)
+      : mean(tally[at.arrivals + index] / squads, tally[at.arrivalsSquared + index] / (squads * squads), trials);
+
+  const result: Record<string, Tallied> = {};
+  let allIn = 0;
+  let arrivedBy = 0;
+  for (let r = 1; r <= rounds; r++) result[`squad.round.${r}`] = squadShare(r - 1);
+  result['squad.never'] = squadShare(rounds);
+  for (let r = 1; r <= rounds; r++) {
+    allIn += tally[at.lastArrival + r - 1];
+    result[`all.by.${r}`] = proportion(allIn, trials);
+  }
+  result['lost.mean'] = mean(tally[at.arrivals + rounds], tally[at.arrivalsSquared + rounds], trials);
+  for (let r = 1; r <= rounds; r++) {
+    arrivedBy += tally[at.arrivals + r - 1];
+    result[`arrived.by.${r}.mean`] = mean(arrivedBy, tally[at.arrivedBySquared + r - 1], trials);
+  }
+  result['dice.mean'] = mean(tally[at.dice], tally[at.diceSquared], trials);
+  return result;
+}
+
+/**
+ * Given the commander's fate, squads are independent and each one's arrival
+ * round follows from the per-round chances; the two fates are then mixed.
+ */
+function exact(params: Params): Record<string, Fraction> {
+  const p = read(params);
+  const { rounds, squads } = p;
+  const alive = commanderSurvives(p);
+  const fates = [
+    { weight: alive, needed: facesNeeded(p, p.command) },
+    { weight: alive.complement(), needed: facesNeeded(p, p.fallbackCommand) },
+  ].filter((fate) => fate.weight.compare(Fraction.ZERO) > 0);
+
+  const result: Record<string, Fraction> = {};
+  const add = (name: string, value: Fraction) => {
+    result[name] = (result[name] ?? Fraction.ZERO).add(value);
+  };
+  const squadCount = Fraction.of(squads);
+  for (const { weight, needed } of fates) {
+    let stillOut = Fraction.ONE; // P(not yet arrived before this round)
+    let dice = Fraction.ZERO;
+    for (let r = 1; r <= rounds; r++) {
+      dice = dice.add(stillOut);
+      const arrives = Fraction.of(7 - needed[r], 6);
+      const arrivesNow = stillOut.mul(arrives);
+      stillOut = stillOut.sub(arrivesNow);
+      const inBy = stillOut.complement();
+      add(`squad.round.${r}`, weight.mul(arrivesNow));
+      add(`all.by.${r}`, weight.mul(inBy.pow(squads)));
+      add(`arrived.by.${r}.mean`, weight.mul(inBy).mul(squadCount));
+    }
+    add('squad.never', weight.mul(stillOut));
+    add('lost.mean', weight.mul(stillOut).mul(squadCount));
+    add('dice.mean', weight.mul(dice).mul(squadCount));
+  }
+  // Order as metrics() lists them.
+  return Object.fromEntries(metrics(params).map((m) => [m.name, result[m.name] ?? Fraction.ZERO]));
+}
+
+export const reserves: Rule = {
+  id: 'reserves',
+  title: 'Genesys reserves',
+  summary: 'Genesys Project reserves: when squads arrive, with a chosen reserve round and command bonus',
+  source: '000_dcb547fe07ca82a7.txt §6.5 (The Genesys Project, designer preview)',
+  params: [
+    { name: 'squads', type: 'integer', default: 4, min: 1, max: 100, doc: 'squads held in reserve' },
+    { name: 'rounds', type: 'integer', default: 4, min: 1, max: 12, doc: 'rounds in which reserves may arrive; a squad not in after the last is lost (the text: four)' },
+    { name: 'target', type: 'integer', default: 7, min: 2, max: 20, doc: 'a squad arrives when 1d6 + round (+ bonus) reaches this (the text: 7+)' },
+    { name: 'chosenRound', type: 'integer', default: 0, min: 0, max: 12, doc: 'the chosen reserve round, 0 for none; at most rounds' },
+    { name: 'command', type: 'integer', default: 2, min: 0, max: 10, doc: 'highest command on the table, added to every reserve roll in the chosen round (normally 2–4)' },
+    { name: 'leaderLoss', type: 'number', default: 0, min: 0, max: 1, doc: 'chance the commander is lost in each round before the chosen round; the bonus needs it alive' },
+    { name: 'fallbackCommand', type: 'integer', default: 0, min: 0, max: 10, doc: 'bonus used instead once the commander is lost (the next-highest command on the table)' },
+  ],
+  validate(params) {
+    const p = read(params);
+    if (p.chosenRound > p.rounds) throw new UsageError(`chosenRound: got ${p.chosenRound}; allowed: 0 (none) to rounds (${p.rounds})`);
+  },
+  metrics,
+  tallyLength: (params) => layout(read(params).rounds).length,
+  simulate,
+  summarize,
+  exact,
+};

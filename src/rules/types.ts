@@ -1,0 +1,79 @@
+import type { Fraction } from '../exact/fraction.js';
+import type { Tallied } from '../stats/estimate.js';
+
+/** A parameter value after parsing: numbers, booleans and canonical strings only, so params survive JSON and worker messages. */
+export type ParamValue = number | boolean | string;
+export type Params = Record<string, ParamValue>;
+
+/**
+ * A uniform generator on [0, 1) with 32-bit resolution (seedrandom's alea).
+ * A die is `1 + ((rng() * 6) | 0)`: each face then has probability within
+ * 2^-32 of 1/6, far below what any run here can detect.
+ */
+export type Rng = () => number;
+
+interface ParamBase {
+  name: string;
+  /** One line: what the parameter means, and why the default was chosen where the rule text is silent. */
+  doc: string;
+}
+
+export type ParamSpec =
+  | (ParamBase & { type: 'integer'; default: number; min: number; max: number })
+  | (ParamBase & { type: 'number'; default: number; min: number; max: number })
+  | (ParamBase & { type: 'boolean'; default: boolean })
+  | (ParamBase & { type: 'choice'; default: string; choices: readonly string[] })
+  | (ParamBase & {
+      type: 'text';
+      default: string;
+      /** How an allowed value looks, for help and error messages. */
+      allowed: string;
+      /** Returns the canonical form, or throws a UsageError naming the parameter. */
+      parse: (raw: string) => string;
+    });
+
+export interface MetricSpec {
+  name: string;
+  doc: string;
+  /** Probabilities get Wilson intervals, count towards --precision, and print as percentages. */
+  probability: boolean;
+}
+
+/** A two-parameter table of one or more metrics: the printable matrices players ask for. */
+export interface MatrixSpec {
+  /** Parameter varied down the rows and across the columns. */
+  row: string;
+  col: string;
+  /** Metrics tabulated, the first being the headline table. */
+  metrics: readonly string[];
+  /** The values both axes take when no --range is given. */
+  defaultValues(params: Params): ParamValue[];
+  /** Parses a --range option into axis values (throws a UsageError naming --range). */
+  parseRange?(text: string): ParamValue[];
+}
+
+/**
+ * One rule system. A module reads top to bottom like the rule text: its
+ * parameters, what a trial does, what is counted, the exact answer.
+ */
+export interface Rule {
+  id: string;
+  title: string;
+  /** One line for `muster list`. */
+  summary: string;
+  /** The rule text it implements: a file in ../shared/rules/ and the section. */
+  source: string;
+  params: readonly ParamSpec[];
+  /** Checks that need more than one parameter (e.g. chosenRound ≤ rounds); throws a UsageError naming the parameter. */
+  validate?(params: Params): void;
+  metrics(params: Params): MetricSpec[];
+  /** Length of the Float64Array the hot loop counts into; every entry is an integer count, so merging is exact and order-free. */
+  tallyLength(params: Params): number;
+  /** Runs `trials` trials with `rng`, adding counts into `tally`. Allocates nothing per trial. */
+  simulate(params: Params, rng: Rng, trials: number, tally: Float64Array): void;
+  /** Reads every metric off a merged tally. */
+  summarize(params: Params, tally: Float64Array, trials: number): Record<string, Tallied>;
+  /** Every metric exactly, with the same names, where the rule admits it. */
+  exact?(params: Params): Record<string, Fraction>;
+  matrix?: MatrixSpec;
+}
