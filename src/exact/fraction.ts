@@ -82,18 +82,19 @@ export class Fraction {
   }
 
   /**
-   * The nearest double (to within one unit in the last place). Numerator and
-   * denominator may each exceed the double range while their ratio does not,
-   * so both are shifted down together before converting.
+   * The nearest double (to within about one unit in the last place).
+   * Numerator and denominator may each exceed the double range while their
+   * ratio does not, so big ones are divided in BigInt first, keeping 64
+   * significant bits of the quotient.
    */
   toNumber(): number {
-    const bits = Math.max(bitLength(this.numerator < 0n ? -this.numerator : this.numerator), bitLength(this.denominator));
-    const shift = BigInt(Math.max(0, bits - 1000));
-    if (shift === 0n) return Number(this.numerator) / Number(this.denominator);
-    // Keep 120 significant bits of the quotient so the result is correctly rounded to a double's 53.
-    const scale = 120n;
-    const quotient = (this.numerator << scale) / this.denominator;
-    return Number(quotient) / 2 ** Number(scale);
+    const magnitude = this.numerator < 0n ? -this.numerator : this.numerator;
+    if (bitLength(magnitude) < 1000 && bitLength(this.denominator) < 1000) return Number(this.numerator) / Number(this.denominator);
+    const shift = bitLength(this.denominator) - bitLength(magnitude) + 64;
+    const quotient = shift >= 0 ? (this.numerator << BigInt(shift)) / this.denominator : this.numerator / (this.denominator << BigInt(-shift));
+    // Two steps, since 2^-shift alone may underflow where the result does not.
+    const half = Math.trunc(shift / 2);
+    return Number(quotient) * 2 ** -half * 2 ** -(shift - half);
   }
 
   toString(): string {

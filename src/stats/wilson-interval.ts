@@ -1,4 +1,4 @@
-import { probit } from 'simple-statistics';
+import { normalQuantile } from './normal-quantile.js';
 
 /**
  * The Wilson score interval for a binomial proportion (Wilson 1927; Agresti &
@@ -20,5 +20,5 @@ export function wilsonInterval(successes: number, trials: number, confidence: nu
 
 /** z such that a standard normal lies within ±z with probability `confidence`. */
 export function twoSidedZ(confidence: number): number {
-  return probit(1 - (1 - confidence) / 2);
+  return normalQuantile(1 - (1 - confidence) / 2);
 }

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { Fraction, sumFractions } from '../src/exact/fraction.js';
+
+describe('Fraction', () => {
+  it('reduces to lowest terms with a positive denominator', () => {
+    expect(Fraction.of(2, -6).toString()).toBe('-1/3');
+    expect(Fraction.of(10, 5).toString()).toBe('2');
+  });
+
+  it('adds, subtracts, multiplies and divides exactly: 1/6 + 2/6 = 1/2, (1/2)/(1/3) = 3/2', () => {
+    const sixth = Fraction.of(1, 6);
+    expect(sixth.add(Fraction.of(2, 6)).equals(Fraction.of(1, 2))).toBe(true);
+    expect(Fraction.ONE.sub(sixth).equals(Fraction.of(5, 6))).toBe(true);
+    expect(Fraction.of(1, 2).div(Fraction.of(1, 3)).equals(Fraction.of(3, 2))).toBe(true);
+    expect(Fraction.of(5, 6).pow(3).equals(Fraction.of(125, 216))).toBe(true);
+    expect(sumFractions([sixth, sixth, sixth]).equals(Fraction.of(1, 2))).toBe(true);
+  });
+
+  it('takes a double exactly: 0.1 is 3602879701896397/2^55', () => {
+    expect(Fraction.fromNumber(0.1).equals(Fraction.of(3602879701896397n, 2n ** 55n))).toBe(true);
+    expect(Fraction.fromNumber(0.1).toNumber()).toBe(0.1);
+  });
+
+  it('converts huge numerators and denominators without overflow', () => {
+    const tiny = Fraction.of(5n ** 900n, 6n ** 900n);
+    expect(tiny.toNumber()).toBeCloseTo(Math.exp(900 * Math.log(5 / 6)), 80);
+    expect(tiny.toNumber()).toBeGreaterThan(0);
+    expect(Fraction.of(6n ** 600n + 1n, 6n ** 600n).toNumber()).toBe(1);
+  });
+
+  it('compares', () => {
+    expect(Fraction.of(1, 3).compare(Fraction.of(1, 2))).toBe(-1);
+    expect(Fraction.of(2, 4).compare(Fraction.of(1, 2))).toBe(0);
+  });
+});
