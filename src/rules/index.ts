@@ -1,9 +1,10 @@
 import { UsageError } from '../errors.js';
+import { deployment } from './deployment.js';
 import { reserves } from './reserves.js';
 import type { Rule } from './types.js';
 
 /** Every rule muster knows, in the order `muster list` shows them. A new rule system is one import and one entry here. */
-export const rules: readonly Rule[] = [reserves];
+export const rules: readonly Rule[] = [reserves, deployment];
 
 export function getRule(id: string): Rule {
   const rule = rules.find((r) => r.id === id);

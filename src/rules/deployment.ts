@@ -1,0 +1,343 @@
+/**
+ * Genesys deployment: ../shared/rules/000_dcb547fe07ca82a7.txt, sections 6.1–6.3.
+ *
+ *   6.1 "If you choose a Standard Deployment, select three deployment zones,
+ *        two of which must be on your long board edge."
+ *   6.2 "… select one deployment zone 1-6 as your first zone and then roll 2d6
+ *        to determine up to two additional forward zones. If any die roll is
+ *        the same number as the first deployment zone you chose, then the dice
+ *        roll is ignored and lost. If either die roll is different than the
+ *        zone chosen, add a +2 to the d6 result to determine your deployment
+ *        zones. … Any duplicate die results are not re-rolled."
+ *       "If for any reason you do not have a deployment zone that gives you
+ *        access to a table edge, all of your models must be deployed onto the
+ *        board … Your reserve units must come in using the edges of
+ *        Deployment Zone 1."
+ *   6.3 "Each player adds up the numbers of his or her deployment zones, and
+ *        the player with the lowest total number has Initiative … Both players
+ *        roll off on 1d6 if the totals are the same, and the higher goes result
+ *        goes first."
+ *
+ *          7   8        ← Area of Conflict
+ *        4   5   6
+ *        1   2   3
+ *     player's board edge
+ *
+ * What the text leaves open, and the reading chosen: whether the lost die is
+ * the raw d6 or the d6 + 2 (`compare`, default raw: see its doc). A roll-off
+ * tie is rolled again. A player's deployment is its set of zones, held here as
+ * a bit mask (bit k set: zone k), so duplicates collapse by construction.
+ */
+import { Fraction } from '../exact/fraction.js';
+import { UsageError } from '../errors.js';
+import { mean, proportion, type Tallied } from '../stats/estimate.js';
+import type { MatrixSpec, MetricSpec, ParamSpec, Params, Rule, Rng } from './types.js';
+
+/**
+ * Every deployment a player can declare, canonical: the 10 legal standard
+ * sets (three of zones 1–6, at least two on the long board edge 1–3), then
+ * the 6 forward gambles. The default axes of the strategy matrix.
+ */
+export const DEPLOYMENT_STRATEGIES: readonly string[] = [
+  'standard:1,2,3',
+  'standard:1,2,4',
+  'standard:1,2,5',
+  'standard:1,2,6',
+  'standard:1,3,4',
+  'standard:1,3,5',
+  'standard:1,3,6',
+  'standard:2,3,4',
+  'standard:2,3,5',
+  'standard:2,3,6',
+  'forward:1',
+  'forward:2',
+  'forward:3',
+  'forward:4',
+  'forward:5',
+  'forward:6',
+];
+
+const STRATEGY_ALLOWED = 'standard:Z1,Z2,Z3 (three different zones 1–6, at least two of them on the long board edge 1–3) or forward:Z (Z a zone 1–6)';
+
+/** Zones 1–3 touch the player's long board edge; 7 and 8 lie in the Area of Conflict. */
+const EDGE_ZONES = 0b1110;
+const CONFLICT_ZONES = (1 << 7) | (1 << 8);
+/** Zone sets are masks of bits 1–8. */
+const ZONE_SETS = 1 << 9;
+
+/** Sum of the zone numbers in each zone set: the figure 6.3 compares. */
+const ZONE_TOTAL = new Int32Array(ZONE_SETS);
+/** How many zones each zone set holds. */
+const ZONE_COUNT = new Int32Array(ZONE_SETS);
+for (let zones = 0; zones < ZONE_SETS; zones++) {
+  for (let zone = 1; zone <= 8; zone++) {
+    if (zones & (1 << zone)) {
+      ZONE_TOTAL[zones] += zone;
+      ZONE_COUNT[zones]++;
+    }
+  }
+}
+
+/**
+ * A strategy's canonical text, or why it is not a legal deployment.
+ * @example canonicalStrategy(' Standard:3, 1,2') // { strategy: 'standard:1,2,3' }
+ */
+export function canonicalStrategy(text: string): { strategy: string } | { problem: string } {
+  const match = /^\s*(standard|forward)\s*:(.*)$/i.exec(text);
+  if (!match) return { problem: 'not standard:… or forward:…' };
+  const kind = match[1].toLowerCase();
+  const parts = match[2].split(',').map((part) => part.trim());
+  const zones: number[] = [];
+  for (const part of parts) {
+    if (!/^\d+$/.test(part)) return { problem: `zone ${JSON.stringify(part)} is not a number` };
+    const zone = Number(part);
+    if (zone < 1 || zone > 6) return { problem: `zone ${zone} is not one of 1–6` };
+    if (zones.includes(zone)) return { problem: `zone ${zone} given twice` };
+    zones.push(zone);
+  }
+  if (kind === 'forward') {
+    if (zones.length !== 1) return { problem: 'forward deployment chooses exactly one zone' };
+    return { strategy: `forward:${zones[0]}` };
+  }
+  if (zones.length !== 3) return { problem: 'standard deployment selects exactly three zones' };
+  const onEdge = zones.filter((zone) => zone <= 3).length;
+  if (onEdge < 2) return { problem: `${onEdge === 0 ? 'none' : 'only one'} of its zones on the long board edge 1–3, two needed` };
+  return { strategy: `standard:${zones.sort((x, y) => x - y).join(',')}` };
+}
+
+function strategyParam(name: string, fallback: string, doc: string): ParamSpec {
+  return {
+    name,
+    type: 'text',
+    default: fallback,
+    allowed: STRATEGY_ALLOWED,
+    doc,
+    parse(raw) {
+      const outcome = canonicalStrategy(raw);
+      if ('problem' in outcome) throw new UsageError(`${name}: got ${JSON.stringify(raw)} (${outcome.problem}); allowed: ${STRATEGY_ALLOWED}`);
+      return outcome.strategy;
+    },
+  };
+}
+
+/** A canonical strategy as numbers: the forward player's chosen zone (0 when standard) and the standard player's zone set. */
+interface Plan {
+  chosen: number;
+  zones: number;
+}
+
+function plan(strategy: string): Plan {
+  const [kind, list] = strategy.split(':');
+  const zones = list.split(',').map(Number);
+  if (kind === 'forward') return { chosen: zones[0], zones: 0 };
+  return { chosen: 0, zones: zones.reduce((set, zone) => set | (1 << zone), 0) };
+}
+
+/**
+ * The zone set a forward deployment ends with, given its two dice. A die the
+ * rule loses adds nothing; any other die adds zone die + 2 (3–8), collapsing
+ * onto a zone already held rather than being re-rolled.
+ */
+function forwardZones(chosen: number, first: number, second: number, compareRaw: boolean): number {
+  let zones = 1 << chosen;
+  if ((compareRaw ? first : first + 2) !== chosen) zones |= 1 << (first + 2);
+  if ((compareRaw ? second : second + 2) !== chosen) zones |= 1 << (second + 2);
+  return zones;
+}
+
+// Tally layout: two counts, then each player's zone sets as a histogram
+// (entry `zones` counts the trials that player ended with that set). Every
+// per-player metric is a function of the zone set, so it is read off the
+// histogram; only the initiative needs the pair.
+const A_INITIATIVE = 0;
+const ROLLOFF = 1;
+const ZONE_SETS_OF = { a: 2, b: 2 + ZONE_SETS } as const;
+const TALLY_LENGTH = 2 + 2 * ZONE_SETS;
+
+const PLAYERS = ['a', 'b'] as const;
+
+/** What each per-player metric reads from a zone set: 1 or 0 for probabilities, the figure itself for means. Docs follow the player's name. */
+const ZONE_SET_METRICS: readonly { suffix: string; doc: string; probability: boolean; value: (zones: number) => number }[] = [
+  { suffix: 'noEdge', doc: ' has no zone on its board edge (1–3): everything deploys on the board, reserves enter by zone 1', probability: true, value: (zones) => (zones & EDGE_ZONES ? 0 : 1) },
+  { suffix: 'aoc', doc: ' reaches the Area of Conflict (zone 7 or 8)', probability: true, value: (zones) => (zones & CONFLICT_ZONES ? 1 : 0) },
+  ...[1, 2, 3].map((count) => ({
+    suffix: `zones.${count}`,
+    doc: ` ends with ${count} zone${count === 1 ? '' : 's'}`,
+    probability: true,
+    value: (zones: number) => (ZONE_COUNT[zones] === count ? 1 : 0),
+  })),
+  ...[1, 2, 3, 4, 5, 6, 7, 8].map((zone) => ({
+    suffix: `zone.${zone}`,
+    doc: ` deploys in zone ${zone}`,
+    probability: true,
+    value: (zones: number) => (zones & (1 << zone) ? 1 : 0),
+  })),
+  { suffix: 'total.mean', doc: "'s expected zone total, the sum of its zone numbers (the lower total has initiative)", probability: false, value: (zones) => ZONE_TOTAL[zones] },
+];
+
+function metrics(): MetricSpec[] {
+  const list: MetricSpec[] = [
+    { name: 'a.initiative', doc: 'a has initiative in the first game round (lower zone total, or wins the roll-off)', probability: true },
+    { name: 'b.initiative', doc: 'b has initiative in the first game round', probability: true },
+    { name: 'rolloff', doc: 'the zone totals are equal and initiative goes to a 1d6 roll-off', probability: true },
+  ];
+  for (const player of PLAYERS) {
+    for (const metric of ZONE_SET_METRICS) list.push({ name: `${player}.${metric.suffix}`, doc: `${player}${metric.doc}`, probability: metric.probability });
+  }
+  return list;
+}
+
+function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array): void {
+  const a = plan(params.a as string);
+  const b = plan(params.b as string);
+  const compareRaw = params.compare === 'raw';
+  for (let trial = 0; trial < trials; trial++) {
+    const zonesA = a.chosen === 0 ? a.zones : forwardZones(a.chosen, 1 + ((rng() * 6) | 0), 1 + ((rng() * 6) | 0), compareRaw);
+    const zonesB = b.chosen === 0 ? b.zones : forwardZones(b.chosen, 1 + ((rng() * 6) | 0), 1 + ((rng() * 6) | 0), compareRaw);
+    const totalA = ZONE_TOTAL[zonesA];
+    const totalB = ZONE_TOTAL[zonesB];
+    let aHasInitiative = totalA < totalB;
+    if (totalA === totalB) {
+      tally[ROLLOFF]++;
+      let dieA: number;
+      let dieB: number;
+      do {
+        dieA = 1 + ((rng() * 6) | 0);
+        dieB = 1 + ((rng() * 6) | 0);
+      } while (dieA === dieB);
+      aHasInitiative = dieA > dieB;
+    }
+    if (aHasInitiative) tally[A_INITIATIVE]++;
+    tally[ZONE_SETS_OF.a + zonesA]++;
+    tally[ZONE_SETS_OF.b + zonesB]++;
+  }
+}
+
+function summarize(_params: Params, tally: Float64Array, trials: number): Record<string, Tallied> {
+  const result: Record<string, Tallied> = {
+    'a.initiative': proportion(tally[A_INITIATIVE], trials),
+    'b.initiative': proportion(trials - tally[A_INITIATIVE], trials),
+    rolloff: proportion(tally[ROLLOFF], trials),
+  };
+  for (const player of PLAYERS) {
+    const offset = ZONE_SETS_OF[player];
+    for (const metric of ZONE_SET_METRICS) {
+      let sum = 0;
+      let sumOfSquares = 0;
+      for (let zones = 0; zones < ZONE_SETS; zones++) {
+        const count = tally[offset + zones];
+        if (count === 0) continue;
+        const value = metric.value(zones);
+        sum += count * value;
+        sumOfSquares += count * value * value;
+      }
+      result[`${player}.${metric.suffix}`] = metric.probability ? proportion(sum, trials) : mean(sum, sumOfSquares, trials);
+    }
+  }
+  return result;
+}
+
+/** A player's zone sets with integer weights over a common denominator: 1 for standard, 36 for the two forward dice. */
+function zoneSetWeights(strategy: Plan, compareRaw: boolean): { weights: Map<number, number>; denominator: number } {
+  if (strategy.chosen === 0) return { weights: new Map([[strategy.zones, 1]]), denominator: 1 };
+  const weights = new Map<number, number>();
+  for (let first = 1; first <= 6; first++) {
+    for (let second = 1; second <= 6; second++) {
+      const zones = forwardZones(strategy.chosen, first, second, compareRaw);
+      weights.set(zones, (weights.get(zones) ?? 0) + 1);
+    }
+  }
+  return { weights, denominator: 36 };
+}
+
+/**
+ * Each player's 36 (or 1) outcomes, paired independently. A roll-off re-rolls
+ * ties, so by symmetry it goes to a in 15 of the 30 unequal pairs: one half.
+ */
+function exact(params: Params): Record<string, Fraction> {
+  const compareRaw = params.compare === 'raw';
+  const sets = { a: zoneSetWeights(plan(params.a as string), compareRaw), b: zoneSetWeights(plan(params.b as string), compareRaw) };
+  let halvesToA = 0; // a's initiative in halves of a joint outcome: 2 for a lower total, 1 for a roll-off
+  let rolloffs = 0;
+  for (const [zonesA, weightA] of sets.a.weights) {
+    for (const [zonesB, weightB] of sets.b.weights) {
+      const weight = weightA * weightB;
+      if (ZONE_TOTAL[zonesA] < ZONE_TOTAL[zonesB]) halvesToA += 2 * weight;
+      if (ZONE_TOTAL[zonesA] === ZONE_TOTAL[zonesB]) {
+        halvesToA += weight;
+        rolloffs += weight;
+      }
+    }
+  }
+  const jointDenominator = sets.a.denominator * sets.b.denominator;
+  const aInitiative = Fraction.of(halvesToA, 2 * jointDenominator);
+  const result: Record<string, Fraction> = {
+    'a.initiative': aInitiative,
+    'b.initiative': aInitiative.complement(),
+    rolloff: Fraction.of(rolloffs, jointDenominator),
+  };
+  for (const player of PLAYERS) {
+    const { weights, denominator } = sets[player];
+    for (const metric of ZONE_SET_METRICS) {
+      let sum = 0;
+      for (const [zones, weight] of weights) sum += weight * metric.value(zones);
+      result[`${player}.${metric.suffix}`] = Fraction.of(sum, denominator);
+    }
+  }
+  return result;
+}
+
+const RANGE_ALLOWED = 'strategies separated by spaces or semicolons (such as "forward:1 standard:1,2,3"), or standard, forward or all for that family';
+
+/**
+ * Reads `--range`: strategies separated by spaces or semicolons, where the
+ * words standard, forward and all stand for a whole family. Repeats are dropped.
+ */
+function parseRange(text: string): string[] {
+  const words = text.split(/[\s;]+/).filter((word) => word !== '');
+  if (words.length === 0) throw new UsageError(`--range: got ${JSON.stringify(text)} (no strategies); allowed: ${RANGE_ALLOWED}`);
+  const values: string[] = [];
+  for (const word of words) {
+    const family = word.toLowerCase();
+    if (family === 'standard' || family === 'forward' || family === 'all') {
+      values.push(...DEPLOYMENT_STRATEGIES.filter((strategy) => family === 'all' || strategy.startsWith(`${family}:`)));
+      continue;
+    }
+    const outcome = canonicalStrategy(word);
+    if ('problem' in outcome) throw new UsageError(`--range: got ${JSON.stringify(word)} (${outcome.problem}); allowed: ${RANGE_ALLOWED}`);
+    values.push(outcome.strategy);
+  }
+  return [...new Set(values)];
+}
+
+const matrix: MatrixSpec = {
+  row: 'a',
+  col: 'b',
+  metrics: ['a.initiative', 'a.noEdge', 'a.aoc'],
+  defaultValues: () => [...DEPLOYMENT_STRATEGIES],
+  parseRange,
+};
+
+export const deployment: Rule = {
+  id: 'deployment',
+  title: 'Genesys deployment',
+  summary: 'Genesys Project deployment: the forward 2d6 zone gamble against standard zones, and who gets first-round initiative',
+  source: '000_dcb547fe07ca82a7.txt §6.1–6.3 (The Genesys Project, designer preview)',
+  params: [
+    strategyParam('a', 'forward:1', "player a's deployment: standard:Z1,Z2,Z3 or forward:Z"),
+    strategyParam('b', 'standard:1,2,3', "player b's deployment: standard:Z1,Z2,Z3 or forward:Z"),
+    {
+      name: 'compare',
+      type: 'choice',
+      default: 'raw',
+      choices: ['raw', 'modified'],
+      doc: 'which forward die is lost: raw (default) loses a d6 showing the chosen zone\'s number, because the text compares the die roll itself ("If any die roll is the same number as the first deployment zone you chose") and adds the +2 only after; modified compares d6 + 2, which makes the loss a mere duplicate that changes nothing',
+    },
+  ],
+  metrics,
+  tallyLength: () => TALLY_LENGTH,
+  simulate,
+  summarize,
+  exact,
+  matrix,
+};
