@@ -1,0 +1,201 @@
+/**
+ * Infinity Initiative Roll: ../shared/rules/001_657f14905262b5a7.txt, "Initiative Roll".
+ *
+ *   "… players make a Face to Face Roll using their respective Lieutenant's
+ *    WIP Attributes. So, both players roll a D20 and compare their results and
+ *    the one with the higher result (that does not exceed their Lieutenant's
+ *    WIP Attribute) is the winner of the Initiative Roll."
+ *   "In the case of a tie, or both players failing, repeat the Initiative Roll."
+ *
+ * What the text leaves to the Face to Face rules it names (../shared/rules/README.md,
+ * "Infinity criticals"), offered as `crits`: a roll equal to the Success Value
+ * (SV, here the WIP) is a critical and beats any non-critical success; two
+ * criticals cancel, so the roll is repeated; above SV 20 (N4) the excess is
+ * added to the die and every result of 20 or more is a critical.
+ *
+ * Every die face of a player comes down to one score (0 a failure, the result
+ * for an ordinary success, CRITICAL for a critical): the higher score wins the
+ * roll and equal scores — double failure, double critical, equal results —
+ * mean rolling again. That one comparison is the whole Face to Face rule.
+ */
+import { Fraction } from '../exact/fraction.js';
+import { badValue } from '../errors.js';
+import { mean, proportion, type Tallied } from '../stats/estimate.js';
+import type { MetricSpec, Params, Rule, Rng } from './types.js';
+
+interface InitiativeRoll {
+  wipA: number;
+  wipB: number;
+  crits: boolean;
+}
+
+const read = (params: Params): InitiativeRoll => params as unknown as InitiativeRoll;
+
+/** WIP is an Attribute of 1–30 here: 30 is well above any Lieutenant's WIP with modifiers, and 1 keeps a success possible. */
+const WIP_MIN = 1;
+const WIP_MAX = 30;
+const FACES = 20;
+/** Above every ordinary result (at most 20), so a critical beats any non-critical success. */
+const CRITICAL = 100;
+
+/**
+ * The score of each d20 face (index 1–20) for a Lieutenant of this WIP: 0 a
+ * failure, the result for an ordinary success, CRITICAL for a critical.
+ */
+export function faceScores(wip: number, crits: boolean): Int32Array {
+  const scores = new Int32Array(FACES + 1);
+  for (let face = 1; face <= FACES; face++) {
+    if (!crits) {
+      // The text alone: a face succeeds when it does not exceed WIP; above 20 every face does, and the raw die decides.
+      scores[face] = face <= wip ? face : 0;
+      continue;
+    }
+    const result = face + Math.max(0, wip - FACES);
+    if (result > wip) scores[face] = 0;
+    else if (result === wip || result >= FACES) scores[face] = CRITICAL;
+    else scores[face] = result;
+  }
+  return scores;
+}
+
+/** Of the 400 equally likely face pairs of one roll: how many A wins, A wins with a critical, B wins, B wins with a critical. */
+function pairCounts(p: InitiativeRoll): { aWins: number; aCrit: number; bWins: number; bCrit: number } {
+  const scoresA = faceScores(p.wipA, p.crits);
+  const scoresB = faceScores(p.wipB, p.crits);
+  const counts = { aWins: 0, aCrit: 0, bWins: 0, bCrit: 0 };
+  for (let a = 1; a <= FACES; a++) {
+    for (let b = 1; b <= FACES; b++) {
+      if (scoresA[a] > scoresB[b]) {
+        counts.aWins++;
+        if (scoresA[a] === CRITICAL) counts.aCrit++;
+      } else if (scoresB[b] > scoresA[a]) {
+        counts.bWins++;
+        if (scoresB[b] === CRITICAL) counts.bCrit++;
+      }
+    }
+  }
+  return counts;
+}
+
+function metrics(params: Params): MetricSpec[] {
+  const list: MetricSpec[] = [
+    { name: 'a.wins', doc: "player A wins the Initiative Roll (chooses Initiative or Deployment)", probability: true },
+    { name: 'b.wins', doc: 'player B wins the Initiative Roll', probability: true },
+  ];
+  if (read(params).crits) {
+    list.push({ name: 'a.crit', doc: 'player A wins with a critical', probability: true });
+    list.push({ name: 'b.crit', doc: 'player B wins with a critical', probability: true });
+  }
+  list.push({ name: 'rolls.mean', doc: 'expected Face to Face d20 rolls until one decides', probability: false });
+  list.push({ name: 'rolls.1', doc: 'the first roll decides (no tie, no double failure)', probability: true });
+  return list;
+}
+
+const at = { aWins: 0, bWins: 1, aCrit: 2, bCrit: 3, rolls: 4, rollsSquared: 5, firstRoll: 6, length: 7 };
+
+/**
+ * Rolls face to face until the scores differ. The loop ends with probability
+ * one: every WIP of 1–30 gives at least two different face scores, so some
+ * pair decides — at worst WIP 1 against WIP 1, where 38 of the 400 pairs do
+ * (the test "every WIP pairing can be decided" checks all 1800 settings).
+ */
+function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array): void {
+  const p = read(params);
+  const scoresA = faceScores(p.wipA, p.crits);
+  const scoresB = faceScores(p.wipB, p.crits);
+  for (let trial = 0; trial < trials; trial++) {
+    let rolls = 0;
+    let scoreA = 0;
+    let scoreB = 0;
+    do {
+      rolls++;
+      scoreA = scoresA[1 + ((rng() * FACES) | 0)];
+      scoreB = scoresB[1 + ((rng() * FACES) | 0)];
+    } while (scoreA === scoreB);
+    if (scoreA > scoreB) {
+      tally[at.aWins]++;
+      if (scoreA === CRITICAL) tally[at.aCrit]++;
+    } else {
+      tally[at.bWins]++;
+      if (scoreB === CRITICAL) tally[at.bCrit]++;
+    }
+    tally[at.rolls] += rolls;
+    tally[at.rollsSquared] += rolls * rolls;
+    if (rolls === 1) tally[at.firstRoll]++;
+  }
+}
+
+function summarize(params: Params, tally: Float64Array, trials: number): Record<string, Tallied> {
+  const result: Record<string, Tallied> = {
+    'a.wins': proportion(tally[at.aWins], trials),
+    'b.wins': proportion(tally[at.bWins], trials),
+  };
+  if (read(params).crits) {
+    result['a.crit'] = proportion(tally[at.aCrit], trials);
+    result['b.crit'] = proportion(tally[at.bCrit], trials);
+  }
+  result['rolls.mean'] = mean(tally[at.rolls], tally[at.rollsSquared], trials);
+  result['rolls.1'] = proportion(tally[at.firstRoll], trials);
+  return result;
+}
+
+/**
+ * Rolls repeat independently until one decides, so the number of rolls is
+ * geometric with parameter d = (pairs A wins + pairs B wins) / 400 and the
+ * deciding roll is a roll conditioned on deciding: P(A wins) = A's pairs / decisive pairs.
+ */
+function exact(params: Params): Record<string, Fraction> {
+  const counts = pairCounts(read(params));
+  const decisive = counts.aWins + counts.bWins;
+  const result: Record<string, Fraction> = {
+    'a.wins': Fraction.of(counts.aWins, decisive),
+    'b.wins': Fraction.of(counts.bWins, decisive),
+    'a.crit': Fraction.of(counts.aCrit, decisive),
+    'b.crit': Fraction.of(counts.bCrit, decisive),
+    'rolls.mean': Fraction.of(FACES * FACES, decisive),
+    'rolls.1': Fraction.of(decisive, FACES * FACES),
+  };
+  return Object.fromEntries(metrics(params).map((m) => [m.name, result[m.name]]));
+}
+
+const RANGE_ALLOWED = `a..b with integers ${WIP_MIN} ≤ a ≤ b ≤ ${WIP_MAX}, such as 8..16`;
+
+/** Parses `--range a..b` into the WIP values a, a+1, …, b. */
+function parseRange(text: string): number[] {
+  const match = /^\s*(\d+)\s*\.\.\s*(\d+)\s*$/.exec(text);
+  const from = match ? Number(match[1]) : Number.NaN;
+  const to = match ? Number(match[2]) : Number.NaN;
+  if (!(from >= WIP_MIN && from <= to && to <= WIP_MAX)) throw badValue('--range', text, RANGE_ALLOWED);
+  return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+}
+
+export const infinity: Rule = {
+  id: 'infinity',
+  title: 'Infinity Initiative Roll',
+  summary: "Infinity N4 Initiative Roll: face-to-face d20 against each Lieutenant's WIP, repeated on a tie or double failure",
+  source: '001_657f14905262b5a7.txt "Initiative Roll" (Infinity N4 wiki, Initiative and Deployment)',
+  params: [
+    { name: 'wipA', type: 'integer', default: 13, min: WIP_MIN, max: WIP_MAX, doc: "player A's Lieutenant's WIP, the Success Value (13: the common trooper WIP)" },
+    { name: 'wipB', type: 'integer', default: 13, min: WIP_MIN, max: WIP_MAX, doc: "player B's Lieutenant's WIP, the Success Value (13: the common trooper WIP)" },
+    {
+      name: 'crits',
+      type: 'boolean',
+      default: true,
+      doc:
+        'true (default, the Face to Face rules the text names): a roll equal to WIP is a critical, beats any other success, two criticals tie; above WIP 20 the excess is added to the die and results of 20+ are criticals. ' +
+        'false: the text alone, no criticals; above WIP 20 every roll succeeds and the raw die is compared (no excess added), so WIP 21–30 play as WIP 20',
+    },
+  ],
+  metrics,
+  tallyLength: () => at.length,
+  simulate,
+  summarize,
+  exact,
+  matrix: {
+    row: 'wipA',
+    col: 'wipB',
+    metrics: ['a.wins'],
+    defaultValues: () => [8, 9, 10, 11, 12, 13, 14, 15, 16],
+    parseRange,
+  },
+};

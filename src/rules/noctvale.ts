@@ -1,0 +1,183 @@
+/**
+ * Noctvale battle setup: ../shared/rules/004_ebf82a4a7c459d7b.txt, steps 3, 5 and 6.
+ *
+ *   "3. … initiative goes to the player with the lower activation count. At
+ *    deployment, every fighter is Active, so this is the number of fighters in
+ *    the retinue. If both players have the same activation count, each player
+ *    rolls 2d6; the higher result has initiative. Reroll ties."
+ *   "5. Each player divides their retinue into 3 deployment groups as evenly as
+ *    possible. If the fighters cannot be divided evenly, that player chooses
+ *    which groups contain the additional fighters."
+ *   "6. Starting with the player with initiative, players alternate setting up
+ *    one deployment group at a time … until both retinues have been deployed."
+ *
+ * What the text leaves open, and the reading chosen: group sizes are reported
+ * largest first (the player's choice of which groups get the extra fighters
+ * only reorders them); a retinue smaller than the group count forms one group
+ * per fighter, since an empty group has nothing to set up; when one player
+ * has placed every group the other places the rest in turn, so the player
+ * with initiative places last exactly when they have more groups.
+ * Later rounds (../shared/rules/README.md) depend on casualties and are not
+ * modelled: this is the pre-game procedure only.
+ */
+import { Fraction } from '../exact/fraction.js';
+import { mean, proportion, type Tallied } from '../stats/estimate.js';
+import type { MetricSpec, Params, Rule, Rng } from './types.js';
+
+interface Noctvale {
+  fightersA: number;
+  fightersB: number;
+  groups: number;
+}
+
+const read = (params: Params): Noctvale => params as unknown as Noctvale;
+
+/** The deployment groups a retinue forms: the group count, but never more groups than fighters. */
+const groupCount = (fighters: number, groups: number): number => Math.min(groups, fighters);
+
+/**
+ * Sizes of groups 1…groups, largest first, for a retinue split as evenly as
+ * possible; 0 for the groups a retinue smaller than the group count cannot fill.
+ * @example groupSizes(8, 3) // Int32Array [3, 3, 2]
+ */
+export function groupSizes(fighters: number, groups: number): Int32Array {
+  const sizes = new Int32Array(groups);
+  const formed = groupCount(fighters, groups);
+  const base = Math.floor(fighters / formed);
+  const extra = fighters % formed;
+  for (let g = 0; g < formed; g++) sizes[g] = base + (g < extra ? 1 : 0);
+  return sizes;
+}
+
+/** Chance that one 2d6 roll-off of equal activation counts is a tie: Σ (ways to roll s)² / 36² over s = 2…12 = 146/1296. */
+const ROLLOFF_TIE = Fraction.of(146, 1296);
+
+function metrics(params: Params): MetricSpec[] {
+  const { groups } = read(params);
+  const list: MetricSpec[] = [
+    { name: 'a.initiative', doc: 'player A has initiative (chooses the deployment edge and sets up first)', probability: true },
+    { name: 'rolloffs.mean', doc: 'expected 2d6 roll-offs until initiative is decided (0 when the activation counts differ)', probability: false },
+  ];
+  for (let g = 1; g <= groups; g++) list.push({ name: `a.group.${g}.size`, doc: `fighters in A's deployment group ${g}, largest first`, probability: false });
+  for (let g = 1; g <= groups; g++) list.push({ name: `b.group.${g}.size`, doc: `fighters in B's deployment group ${g}, largest first`, probability: false });
+  list.push({ name: 'a.placesLast', doc: 'player A sets up the final deployment group (and so sees every enemy group first)', probability: true });
+  return list;
+}
+
+// Tally layout, for G groups.
+const layout = (groups: number) => ({
+  aInitiative: 0,
+  rolloffs: 1,
+  rolloffsSquared: 2,
+  aPlacesLast: 3,
+  sizes: 4, // A's group g at 4 + 2g (sum) and 5 + 2g (sum of squares); B's after A's
+  length: 4 + 4 * groups,
+});
+
+function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array): void {
+  const p = read(params);
+  const at = layout(p.groups);
+  const groupsA = groupCount(p.fightersA, p.groups);
+  const groupsB = groupCount(p.fightersB, p.groups);
+  const sizesA = groupSizes(p.fightersA, p.groups);
+  const sizesB = groupSizes(p.fightersB, p.groups);
+
+  for (let trial = 0; trial < trials; trial++) {
+    let aHasInitiative = p.fightersA < p.fightersB;
+    let rolloffs = 0;
+    if (p.fightersA === p.fightersB) {
+      let rollA = 0;
+      let rollB = 0;
+      do {
+        rolloffs++;
+        rollA = 2 + ((rng() * 6) | 0) + ((rng() * 6) | 0);
+        rollB = 2 + ((rng() * 6) | 0) + ((rng() * 6) | 0);
+      } while (rollA === rollB);
+      aHasInitiative = rollA > rollB;
+    }
+    // Set up groups in turn, starting with the initiative player; a player with none left is passed over.
+    let leftA = groupsA;
+    let leftB = groupsB;
+    let aToPlace = aHasInitiative;
+    let aPlacedLast = false;
+    while (leftA + leftB > 0) {
+      if (aToPlace && leftA > 0) {
+        leftA--;
+        aPlacedLast = true;
+      } else if (!aToPlace && leftB > 0) {
+        leftB--;
+        aPlacedLast = false;
+      }
+      aToPlace = !aToPlace;
+    }
+    if (aHasInitiative) tally[at.aInitiative]++;
+    if (aPlacedLast) tally[at.aPlacesLast]++;
+    tally[at.rolloffs] += rolloffs;
+    tally[at.rolloffsSquared] += rolloffs * rolloffs;
+    for (let g = 0; g < p.groups; g++) {
+      tally[at.sizes + 2 * g] += sizesA[g];
+      tally[at.sizes + 2 * g + 1] += sizesA[g] * sizesA[g];
+      tally[at.sizes + 2 * p.groups + 2 * g] += sizesB[g];
+      tally[at.sizes + 2 * p.groups + 2 * g + 1] += sizesB[g] * sizesB[g];
+    }
+  }
+}
+
+function summarize(params: Params, tally: Float64Array, trials: number): Record<string, Tallied> {
+  const { groups } = read(params);
+  const at = layout(groups);
+  const result: Record<string, Tallied> = {
+    'a.initiative': proportion(tally[at.aInitiative], trials),
+    'rolloffs.mean': mean(tally[at.rolloffs], tally[at.rolloffsSquared], trials),
+  };
+  for (let g = 0; g < groups; g++) {
+    result[`a.group.${g + 1}.size`] = mean(tally[at.sizes + 2 * g], tally[at.sizes + 2 * g + 1], trials);
+    result[`b.group.${g + 1}.size`] = mean(tally[at.sizes + 2 * groups + 2 * g], tally[at.sizes + 2 * groups + 2 * g + 1], trials);
+  }
+  result['a.placesLast'] = proportion(tally[at.aPlacesLast], trials);
+  return result;
+}
+
+/**
+ * Equal counts: the roll-off is symmetric, so A wins it with 1/2, and the
+ * roll-offs are geometric with parameter 1 − 146/1296. The last group is set
+ * up by the initiative player when they have more groups, else by the other.
+ */
+function exact(params: Params): Record<string, Fraction> {
+  const p = read(params);
+  const equal = p.fightersA === p.fightersB;
+  const aInitiative = equal ? Fraction.of(1, 2) : p.fightersA < p.fightersB ? Fraction.ONE : Fraction.ZERO;
+  const groupsA = groupCount(p.fightersA, p.groups);
+  const groupsB = groupCount(p.fightersB, p.groups);
+  const aLastWithInitiative = groupsA > groupsB ? Fraction.ONE : Fraction.ZERO;
+  const aLastWithout = groupsA >= groupsB ? Fraction.ONE : Fraction.ZERO;
+  const result: Record<string, Fraction> = {
+    'a.initiative': aInitiative,
+    'rolloffs.mean': equal ? Fraction.ONE.div(ROLLOFF_TIE.complement()) : Fraction.ZERO,
+    'a.placesLast': aInitiative.mul(aLastWithInitiative).add(aInitiative.complement().mul(aLastWithout)),
+  };
+  const sizesA = groupSizes(p.fightersA, p.groups);
+  const sizesB = groupSizes(p.fightersB, p.groups);
+  for (let g = 0; g < p.groups; g++) {
+    result[`a.group.${g + 1}.size`] = Fraction.of(sizesA[g]);
+    result[`b.group.${g + 1}.size`] = Fraction.of(sizesB[g]);
+  }
+  return Object.fromEntries(metrics(params).map((m) => [m.name, result[m.name]]));
+}
+
+export const noctvale: Rule = {
+  id: 'noctvale',
+  title: 'Noctvale initiative and deployment groups',
+  summary: 'Noctvale setup: initiative to the lower activation count (2d6 roll-off on equal counts), retinues in deployment groups placed alternately',
+  source: '004_ebf82a4a7c459d7b.txt steps 3, 5, 6 (Noctvale Standard Battle Set-Up)',
+  params: [
+    { name: 'fightersA', type: 'integer', default: 8, min: 1, max: 60, doc: "fighters in A's retinue, its activation count at deployment (8 and 8 by default: equal counts, so the 2d6 roll-off decides)" },
+    { name: 'fightersB', type: 'integer', default: 8, min: 1, max: 60, doc: "fighters in B's retinue, its activation count at deployment" },
+    { name: 'groups', type: 'integer', default: 3, min: 1, max: 10, doc: 'deployment groups per retinue (the text: 3); a retinue with fewer fighters forms one group per fighter' },
+  ],
+  metrics,
+  tallyLength: (params) => layout(read(params).groups).length,
+  simulate,
+  summarize,
+  exact,
+};
