@@ -1,10 +1,12 @@
 import { UsageError } from '../errors.js';
 import { deployment } from './deployment.js';
+import { infinity } from './infinity.js';
+import { noctvale } from './noctvale.js';
 import { reserves } from './reserves.js';
 import type { Rule } from './types.js';
 
 /** Every rule muster knows, in the order `muster list` shows them. A new rule system is one import and one entry here. */
-export const rules: readonly Rule[] = [reserves, deployment];
+export const rules: readonly Rule[] = [reserves, deployment, infinity, noctvale];
 
 export function getRule(id: string): Rule {
   const rule = rules.find((r) => r.id === id);

@@ -1,0 +1,437 @@
+/**
+ * Mordheim warbands: ../shared/rules/002_3edcd09a4b13a223.txt (community
+ * rules, setup chapter).
+ *
+ *   "the defender is the player whose warband has the highest rating. If more
+ *    than one warband have the same highest rating, the defender will be the
+ *    one among them whose warband includes the most models. If there is still
+ *    a tie, roll a dice to determine who gets to be the defender."
+ *   "The warband with the lowest warband rating is considered the 'underdog'
+ *    if the difference of their compared with all other opposing warbands in
+ *    the scenario is greater than 50. If two warbands have allied together
+ *    then their ratings are added together …"
+ *   "… that warband [the defender] is set up first. Remaining warbands to
+ *    setup are determined by the players rolling a D6, with the highest roll
+ *    set up next … For ties, additional rolls should be performed with the
+ *    highest result of the additional rolls going first of the tied results."
+ *   "Each player rolls a D6. The player with the highest roll gets the first
+ *    turn. Play proceeds clock-wise around the table from there. For ties,
+ *    additional rolls should be performed until a single player has the
+ *    highest dice roll."
+ *
+ * What the text leaves open, and the reading chosen:
+ * - Warbands are listed in seating (clockwise) order, so the order of play is
+ *   fixed once the first player is known: only `w{i}.first` is reported.
+ * - Alliances count only for the underdog (the text adds ratings "for the
+ *   purposes of determining if there is an underdog"); the defender and both
+ *   roll-offs are per warband.
+ * - A side is an alliance or a lone warband. The lowest-rated side is the
+ *   underdog when its rating is more than 50 below every other side; when
+ *   that side is an alliance, every member is flagged `w{i}.underdog`. Two
+ *   sides tied for lowest are never more than 50 apart, so then no one is.
+ * - "Roll a dice" for the defender is read as a roll-off among the tied
+ *   warbands, re-rolling those tied for highest, as in the order of play.
+ *   Its dice are counted in `dice.defender.mean`, apart from the setup dice.
+ * - Setup ties are re-rolled among the tied only, each tied group keeping
+ *   its place, until the order is strict. A single warband left to set up
+ *   after the defender goes without rolling.
+ */
+import { Fraction } from '../exact/fraction.js';
+import { UsageError } from '../errors.js';
+import { mean, proportion, type Tallied } from '../stats/estimate.js';
+import type { MetricSpec, Params, Rule, Rng } from './types.js';
+
+export const MIN_WARBANDS = 2;
+export const MAX_WARBANDS = 8;
+const MAX_RATING = 10_000;
+const MAX_MODELS = 200;
+/** The underdog must trail every opposing side by more than this. */
+const UNDERDOG_GAP = 50;
+
+const WARBANDS_ALLOWED = `${MIN_WARBANDS}–${MAX_WARBANDS} comma-separated rating:models entries in seating order, rating 0–${MAX_RATING}, models 1–${MAX_MODELS} (e.g. 152:9,148:11,120:8)`;
+const ALLIES_ALLOWED = 'empty, or comma-separated alliances of two or more 1-based warband indices joined by + (e.g. 2+3), each warband in at most one alliance, not every warband in one';
+
+/** One warband as the rules see it: its rating and how many models it fields. */
+export interface Warband {
+  rating: number;
+  models: number;
+}
+
+/** Reads the canonical `warbands` text (already checked by its parse). */
+export function readWarbands(text: string): Warband[] {
+  return text.split(',').map((entry) => {
+    const [rating, models] = entry.split(':');
+    return { rating: Number(rating), models: Number(models) };
+  });
+}
+
+/** Reads the canonical `allies` text into alliances of 0-based warband indices. */
+export function readAllies(text: string): number[][] {
+  if (text === '') return [];
+  return text.split(',').map((group) => group.split('+').map((index) => Number(index) - 1));
+}
+
+/** The house wording with the particular problem named: `<parameter>: got "<raw>" (<problem>); allowed: …`. */
+function refuse(parameter: string, raw: string, problem: string, allowed: string): UsageError {
+  return new UsageError(`${parameter}: got ${JSON.stringify(raw)} (${problem}); allowed: ${allowed}`);
+}
+
+function parseWarbands(raw: string): string {
+  const entries = raw.split(',').map((entry) => entry.trim());
+  const canonical = entries.map((entry, i) => {
+    const match = /^(\d{1,5}):(\d{1,3})$/.exec(entry);
+    if (!match) throw refuse('warbands', raw, `entry ${i + 1} ${JSON.stringify(entry)} is not rating:models`, WARBANDS_ALLOWED);
+    const rating = Number(match[1]);
+    const models = Number(match[2]);
+    if (rating > MAX_RATING || models < 1 || models > MAX_MODELS) throw refuse('warbands', raw, `entry ${i + 1} ${JSON.stringify(entry)} is out of range`, WARBANDS_ALLOWED);
+    return `${rating}:${models}`;
+  });
+  if (entries.length < MIN_WARBANDS || entries.length > MAX_WARBANDS) throw refuse('warbands', raw, `${entries.length} warband${entries.length === 1 ? '' : 's'}`, WARBANDS_ALLOWED);
+  return canonical.join(',');
+}
+
+function parseAllies(raw: string): string {
+  if (raw === '') return '';
+  const seen = new Set<number>();
+  const alliances = raw.split(',').map((group) => {
+    const members = group.split('+').map((index) => index.trim());
+    if (members.length < 2) throw refuse('allies', raw, `${JSON.stringify(group.trim())} is an alliance of one`, ALLIES_ALLOWED);
+    return members.map((member) => {
+      const index = /^\d{1,2}$/.test(member) ? Number(member) : Number.NaN;
+      if (!(index >= 1 && index <= MAX_WARBANDS)) throw refuse('allies', raw, `${JSON.stringify(member)} is not a warband index`, ALLIES_ALLOWED);
+      if (seen.has(index)) throw refuse('allies', raw, `warband ${index} appears twice`, ALLIES_ALLOWED);
+      seen.add(index);
+      return index;
+    });
+  });
+  for (const alliance of alliances) alliance.sort((a, b) => a - b);
+  alliances.sort((a, b) => a[0] - b[0]);
+  return alliances.map((alliance) => alliance.join('+')).join(',');
+}
+
+interface Setup {
+  warbands: Warband[];
+  alliances: number[][];
+  hasDefender: boolean;
+}
+
+function read(params: Params): Setup {
+  return {
+    warbands: readWarbands(params.warbands as string),
+    alliances: readAllies(params.allies as string),
+    hasDefender: params.defender as boolean,
+  };
+}
+
+/** The warbands with the highest rating and, among those, the most models: the defender is one of them. */
+export function defenderCandidates(warbands: readonly Warband[]): number[] {
+  let best = -1;
+  let candidates: number[] = [];
+  for (let i = 0; i < warbands.length; i++) {
+    const { rating, models } = warbands[i];
+    // Compare rating first, then models, as one key: rating · (MAX_MODELS + 1) + models.
+    const key = rating * (MAX_MODELS + 1) + models;
+    if (key > best) {
+      best = key;
+      candidates = [i];
+    } else if (key === best) candidates.push(i);
+  }
+  return candidates;
+}
+
+/**
+ * Whether each warband is (on) the underdog side: the side (alliance or lone
+ * warband) whose summed rating is more than 50 below every other side's.
+ */
+export function underdogs(warbands: readonly Warband[], alliances: readonly (readonly number[])[]): boolean[] {
+  const allied = new Set(alliances.flat());
+  const sides: number[][] = [...alliances.map((a) => [...a]), ...warbands.map((_, i) => i).filter((i) => !allied.has(i)).map((i) => [i])];
+  const ratings = sides.map((side) => side.reduce((sum, i) => sum + warbands[i].rating, 0));
+  const flags = warbands.map(() => false);
+  sides.forEach((side, s) => {
+    if (ratings.every((other, t) => t === s || other - ratings[s] > UNDERDOG_GAP)) for (const i of side) flags[i] = true;
+  });
+  return flags;
+}
+
+// Expected dice, by the size m of the group rolling. Memoised: each value needs every smaller one.
+const sortDiceMemo: Fraction[] = [Fraction.ZERO, Fraction.ZERO];
+const firstDiceMemo: Fraction[] = [Fraction.ZERO, Fraction.ZERO];
+const SIXTH = Fraction.of(1, 6);
+
+function binomial(n: number, k: number): number {
+  let result = 1;
+  for (let i = 1; i <= k; i++) result = (result * (n - k + i)) / i;
+  return result;
+}
+
+/**
+ * Expected D6 thrown until m players stand in a strict order, every tied
+ * group re-rolling among itself. One throw costs m dice, after which each
+ * face shown by exactly g ≥ 2 dice leaves a group of g to settle; by
+ * linearity E(m) = m + Σ_g c(m, g)·E(g), with c(m, g) = 6·C(m, g)(1/6)^g(5/6)^(m−g)
+ * the expected number of faces shown by exactly g dice. The g = m term is the
+ * all-tied throw, solved for E(m).
+ * @example sortDice(2).toString() // '12/5': 2 + E(2)/6
+ */
+export function sortDice(m: number): Fraction {
+  for (let size = sortDiceMemo.length; size <= m; size++) {
+    let others = Fraction.of(size);
+    for (let g = 2; g < size; g++) {
+      const faces = Fraction.of(6 * binomial(size, g)).mul(SIXTH.pow(g)).mul(Fraction.of(5, 6).pow(size - g));
+      others = others.add(faces.mul(sortDiceMemo[g]));
+    }
+    const allTied = Fraction.of(6).mul(SIXTH.pow(size));
+    sortDiceMemo[size] = others.div(allTied.complement());
+  }
+  return sortDiceMemo[m];
+}
+
+/**
+ * Expected D6 thrown until one of m players has the single highest roll,
+ * only those tied for highest re-rolling. After one throw of m dice, the top
+ * face f is shown by exactly g of them with chance C(m, g)(1/6)^g((f−1)/6)^(m−g),
+ * so E(m) = m + Σ_{g≥2} P(g tied on top)·E(g), the g = m term solved for E(m).
+ * @example firstDice(2).toString() // '12/5'
+ */
+export function firstDice(m: number): Fraction {
+  for (let size = firstDiceMemo.length; size <= m; size++) {
+    let others = Fraction.of(size);
+    let allTied = Fraction.ZERO;
+    for (let g = 2; g <= size; g++) {
+      let tiedOnTop = Fraction.ZERO;
+      for (let face = 1; face <= 6; face++) tiedOnTop = tiedOnTop.add(Fraction.of(face - 1, 6).pow(size - g));
+      tiedOnTop = tiedOnTop.mul(Fraction.of(binomial(size, g))).mul(SIXTH.pow(g));
+      if (g === size) allTied = tiedOnTop;
+      else others = others.add(tiedOnTop.mul(firstDiceMemo[g]));
+    }
+    firstDiceMemo[size] = others.div(allTied.complement());
+  }
+  return firstDiceMemo[m];
+}
+
+// Tally layout for n warbands. Underdog counts are per trial even though the
+// underdog is fixed by the ratings, so every metric reads the same way.
+const layout = (n: number) => ({
+  defender: 0,
+  underdog: n,
+  setup: 2 * n, // index setup + i·n + (k − 1): warband i set up k-th
+  first: 2 * n + n * n,
+  setupDice: 3 * n + n * n, // Σ dice, then Σ dice²
+  firstDice: 3 * n + n * n + 2,
+  defenderDice: 3 * n + n * n + 4,
+  length: 3 * n + n * n + 6,
+});
+
+function metrics(params: Params): MetricSpec[] {
+  const n = readWarbands(params.warbands as string).length;
+  const list: MetricSpec[] = [];
+  for (let i = 1; i <= n; i++) {
+    list.push({ name: `w${i}.defender`, doc: `warband ${i} is the defender (0 in a scenario without one)`, probability: true });
+    list.push({ name: `w${i}.underdog`, doc: `warband ${i} is the underdog, or allied with it (fixed by the ratings)`, probability: true });
+    for (let k = 1; k <= n; k++) list.push({ name: `w${i}.setup.${k}`, doc: `warband ${i} sets up ${k}${ordinalSuffix(k)}`, probability: true });
+    list.push({ name: `w${i}.first`, doc: `warband ${i} takes the first turn (then play goes clockwise)`, probability: true });
+  }
+  list.push({ name: 'dice.setup.mean', doc: 'expected D6 thrown to settle the setup order (not counting the defender roll-off)', probability: false });
+  list.push({ name: 'dice.first.mean', doc: 'expected D6 thrown to settle who takes the first turn', probability: false });
+  list.push({ name: 'dice.defender.mean', doc: 'expected D6 thrown to break a tie for defender on rating and models', probability: false });
+  return list;
+}
+
+function ordinalSuffix(k: number): string {
+  return k === 1 ? 'st' : k === 2 ? 'nd' : k === 3 ? 'rd' : 'th';
+}
+
+/**
+ * The winner of a roll-off among `active[0..count)`, rolling until one is
+ * alone on the highest roll. Writes the dice thrown to `diceThrown[0]`.
+ * Reorders `active`; allocates nothing.
+ */
+function rollOff(rng: Rng, active: Int32Array, count: number, diceThrown: Int32Array): number {
+  let dice = 0;
+  while (count > 1) {
+    let best = 0;
+    let kept = 0;
+    for (let j = 0; j < count; j++) {
+      const roll = 1 + ((rng() * 6) | 0);
+      dice++;
+      if (roll > best) {
+        best = roll;
+        kept = 0;
+      }
+      // kept ≤ j, so this never overwrites a player still to roll.
+      if (roll === best) active[kept++] = active[j];
+    }
+    count = kept;
+  }
+  diceThrown[0] = dice;
+  return active[0];
+}
+
+function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array): void {
+  const { warbands, alliances, hasDefender } = read(params);
+  const n = warbands.length;
+  const at = layout(n);
+  const candidates = Int32Array.from(defenderCandidates(warbands));
+  const underdogFlags = underdogs(warbands, alliances);
+  // Scratch reused by every trial.
+  const active = new Int32Array(n);
+  const order = new Int32Array(n); // warbands in setup order, defender excluded
+  const roll = new Int32Array(n); // roll[p]: the latest roll of the warband at order[p]
+  const segments = new Int32Array(2 * n); // stack of [start, end) tied groups still to settle
+  const diceThrown = new Int32Array(1);
+
+  for (let trial = 0; trial < trials; trial++) {
+    let defender = -1;
+    let defenderDice = 0;
+    if (hasDefender) {
+      active.set(candidates);
+      defender = rollOff(rng, active, candidates.length, diceThrown);
+      defenderDice = diceThrown[0];
+      tally[at.defender + defender]++;
+    }
+
+    let rollers = 0;
+    for (let i = 0; i < n; i++) if (i !== defender) order[rollers++] = i;
+    let setupDice = 0;
+    let top = 0;
+    if (rollers > 1) {
+      segments[top++] = 0;
+      segments[top++] = rollers;
+    }
+    while (top > 0) {
+      const end = segments[--top];
+      const start = segments[--top];
+      for (let p = start; p < end; p++) roll[p] = 1 + ((rng() * 6) | 0);
+      setupDice += end - start;
+      // Insertion sort, highest roll first: groups of at most eight.
+      for (let p = start + 1; p < end; p++) {
+        const who = order[p];
+        const value = roll[p];
+        let q = p - 1;
+        while (q >= start && roll[q] < value) {
+          order[q + 1] = order[q];
+          roll[q + 1] = roll[q];
+          q--;
+        }
+        order[q + 1] = who;
+        roll[q + 1] = value;
+      }
+      // Each run of equal rolls keeps its place and re-rolls among itself.
+      let runStart = start;
+      for (let p = start + 1; p <= end; p++) {
+        if (p === end || roll[p] !== roll[runStart]) {
+          if (p - runStart > 1) {
+            segments[top++] = runStart;
+            segments[top++] = p;
+          }
+          runStart = p;
+        }
+      }
+    }
+    const offset = defender >= 0 ? 1 : 0;
+    if (defender >= 0) tally[at.setup + defender * n]++;
+    for (let p = 0; p < rollers; p++) tally[at.setup + order[p] * n + p + offset]++;
+
+    for (let i = 0; i < n; i++) active[i] = i;
+    const first = rollOff(rng, active, n, diceThrown);
+    const firstDiceThrown = diceThrown[0];
+    tally[at.first + first]++;
+
+    tally[at.setupDice] += setupDice;
+    tally[at.setupDice + 1] += setupDice * setupDice;
+    tally[at.firstDice] += firstDiceThrown;
+    tally[at.firstDice + 1] += firstDiceThrown * firstDiceThrown;
+    tally[at.defenderDice] += defenderDice;
+    tally[at.defenderDice + 1] += defenderDice * defenderDice;
+  }
+  for (let i = 0; i < n; i++) if (underdogFlags[i]) tally[at.underdog + i] += trials;
+}
+
+function summarize(params: Params, tally: Float64Array, trials: number): Record<string, Tallied> {
+  const n = readWarbands(params.warbands as string).length;
+  const at = layout(n);
+  const result: Record<string, Tallied> = {};
+  for (let i = 0; i < n; i++) {
+    result[`w${i + 1}.defender`] = proportion(tally[at.defender + i], trials);
+    result[`w${i + 1}.underdog`] = proportion(tally[at.underdog + i], trials);
+    for (let k = 0; k < n; k++) result[`w${i + 1}.setup.${k + 1}`] = proportion(tally[at.setup + i * n + k], trials);
+    result[`w${i + 1}.first`] = proportion(tally[at.first + i], trials);
+  }
+  result['dice.setup.mean'] = mean(tally[at.setupDice], tally[at.setupDice + 1], trials);
+  result['dice.first.mean'] = mean(tally[at.firstDice], tally[at.firstDice + 1], trials);
+  result['dice.defender.mean'] = mean(tally[at.defenderDice], tally[at.defenderDice + 1], trials);
+  return result;
+}
+
+/**
+ * Every roll-off here is among players on equal terms, so by symmetry each
+ * player in it is equally likely to take each place: the defender is uniform
+ * over the candidates, the setup order uniform over the warbands left, the
+ * first player uniform over all. Only the dice counts need recursions.
+ */
+function exact(params: Params): Record<string, Fraction> {
+  const { warbands, alliances, hasDefender } = read(params);
+  const n = warbands.length;
+  const candidates = defenderCandidates(warbands);
+  const underdogFlags = underdogs(warbands, alliances);
+  const defends = warbands.map((_, i) => (hasDefender && candidates.includes(i) ? Fraction.of(1, candidates.length) : Fraction.ZERO));
+  const rollers = hasDefender ? n - 1 : n;
+
+  const result: Record<string, Fraction> = {};
+  for (let i = 0; i < n; i++) {
+    const w = `w${i + 1}`;
+    result[`${w}.defender`] = defends[i];
+    result[`${w}.underdog`] = underdogFlags[i] ? Fraction.ONE : Fraction.ZERO;
+    for (let k = 1; k <= n; k++) {
+      // With a defender, place 1 is the defender's and places 2..n share what is left.
+      const share = hasDefender ? (k === 1 ? defends[i] : defends[i].complement().div(Fraction.of(rollers))) : Fraction.of(1, n);
+      result[`${w}.setup.${k}`] = share;
+    }
+    result[`${w}.first`] = Fraction.of(1, n);
+  }
+  result['dice.setup.mean'] = sortDice(rollers);
+  result['dice.first.mean'] = firstDice(n);
+  result['dice.defender.mean'] = hasDefender ? firstDice(candidates.length) : Fraction.ZERO;
+  return result;
+}
+
+export const warbands: Rule = {
+  id: 'warbands',
+  title: 'Mordheim attackers, defenders, underdogs and turn order',
+  summary: 'Mordheim (community rules): who defends, who is the underdog, setup order and who plays first, with the dice the roll-offs take',
+  source: '002_3edcd09a4b13a223.txt (Mordheim community rules, setup chapter)',
+  params: [
+    {
+      name: 'warbands',
+      type: 'text',
+      default: '152:9,148:11,120:8',
+      allowed: WARBANDS_ALLOWED,
+      parse: parseWarbands,
+      doc: 'rating:models of each warband in seating (clockwise) order; the default is a typical three-player game with no underdog',
+    },
+    {
+      name: 'allies',
+      type: 'text',
+      default: '',
+      allowed: ALLIES_ALLOWED,
+      parse: parseAllies,
+      doc: 'alliances of warbands (1-based indices joined by +, e.g. 2+3); allied ratings are summed for the underdog only, as the text says',
+    },
+    { name: 'defender', type: 'boolean', default: true, doc: 'whether the scenario has a defender, who sets up first; the text defines one only "in scenarios where" it exists' },
+  ],
+  validate(params) {
+    const n = readWarbands(params.warbands as string).length;
+    const alliances = readAllies(params.allies as string);
+    const allowed = `${ALLIES_ALLOWED}; with ${n} warbands, indices 1–${n}`;
+    const raw = params.allies as string;
+    const beyond = alliances.flat().find((i) => i >= n);
+    if (beyond !== undefined) throw refuse('allies', raw, `there is no warband ${beyond + 1}`, allowed);
+    if (alliances.some((alliance) => alliance.length === n)) throw refuse('allies', raw, 'every warband in one alliance leaves no opposing side', allowed);
+  },
+  metrics,
+  tallyLength: (params) => layout(readWarbands(params.warbands as string).length).length,
+  simulate,
+  summarize,
+  exact,
+};
