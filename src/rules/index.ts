@@ -4,9 +4,10 @@ import { infinity } from './infinity.js';
 import { noctvale } from './noctvale.js';
 import { reserves } from './reserves.js';
 import type { Rule } from './types.js';
+import { warbands } from './warbands.js';
 
 /** Every rule muster knows, in the order `muster list` shows them. A new rule system is one import and one entry here. */
-export const rules: readonly Rule[] = [reserves, deployment, infinity, noctvale];
+export const rules: readonly Rule[] = [reserves, deployment, infinity, noctvale, warbands];
 
 export function getRule(id: string): Rule {
   const rule = rules.find((r) => r.id === id);
