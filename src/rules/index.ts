@@ -1,5 +1,6 @@
 import { UsageError } from '../errors.js';
 import { deployment } from './deployment.js';
+import { fow } from './fow.js';
 import { infinity } from './infinity.js';
 import { noctvale } from './noctvale.js';
 import { reserves } from './reserves.js';
@@ -7,7 +8,7 @@ import type { Rule } from './types.js';
 import { warbands } from './warbands.js';
 
 /** Every rule muster knows, in the order `muster list` shows them. A new rule system is one import and one entry here. */
-export const rules: readonly Rule[] = [reserves, deployment, infinity, noctvale, warbands];
+export const rules: readonly Rule[] = [reserves, deployment, infinity, noctvale, warbands, fow];
 
 export function getRule(id: string): Rule {
   const rule = rules.find((r) => r.id === id);

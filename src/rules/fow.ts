@@ -1,0 +1,411 @@
+/**
+ * Flames of War reserves in a prepared-positions mission:
+ * ../shared/rules/003_9312a30d2f0eadf7.txt ("Подготовка к сражению" 4–5,
+ * "Начало сражения" 1 and 3; Flames of War 3rd edition, p. 285).
+ *
+ *   4. "Атакующий оставляет как минимум половину своих взводов в Резервах …"
+ *      (the attacker keeps at least half its platoons in Reserves)
+ *   5. "Обороняющийся оставляет как минимум половину своих взводов в
+ *      Задерживающихся и Разрозненных Резервах. Он может назначить один из
+ *      своих взводов в Немедленную Засаду." (the defender keeps at least half
+ *      in Delayed and Scattered Reserves and may put one platoon in Immediate
+ *      Ambush)
+ *   Start 1: "Обороняющийся размещает взвод, назначенный им в Немедленную
+ *      Засаду." (the ambush platoon is placed); start 3: "Атакующий игрок
+ *      ходит первым." (the attacker moves first)
+ *
+ * The mission names the reserve rules without giving them. The mechanics
+ * come from ../shared/rules/README.md, which found them in the 4th-edition
+ * missions (2017); the 3rd-edition wording could not be checked, so every
+ * number is a parameter with the 4th-edition value as its default:
+ * - at the start of its own turn, from its first rolling turn on, a side
+ *   rolls one die, one more on each later turn (turn t rolls t − start + 1);
+ *   each die scoring `hit` (5+) brings one platoon while any remain;
+ * - if `guarantee` (three) or more dice were rolled and none scored, one
+ *   platoon arrives anyway;
+ * - Reserves start rolling on turn 1 (`attackerStart`), Delayed Reserves on
+ *   turn 3 (`defenderStart`);
+ * - Scattered Reserves roll a die per arriving platoon for the place it
+ *   enters (`scatter`).
+ * The ambush platoon is neither deployed nor in reserve: it is placed at the
+ * start of the battle, so it counts as on the table from turn 1 and its only
+ * effect here is that it cannot also be held in reserve.
+ *
+ * The reserve counts default to the mission's minimum, which depends on the
+ * platoon counts, so `attackerReserves`/`defenderReserves` take 0 for "half,
+ * rounded up": 0 is never a legal count (the minimum is at least 1), it keeps
+ * the parameter a plain integer, and the count actually used is reported as
+ * the exact, zero-width metrics `attacker.reserves` and `defender.reserves`,
+ * so a result file shows it next to the params.
+ *
+ * The two sides never interact, so each side's reserves are a Markov chain
+ * over the platoons still off the table; `exact` runs that chain in
+ * fractions, `simulate` rolls every die.
+ */
+import { Fraction } from '../exact/fraction.js';
+import { badValue, UsageError } from '../errors.js';
+import { mean, proportion, type Tallied } from '../stats/estimate.js';
+import type { MetricSpec, Params, Rule, Rng } from './types.js';
+
+interface Fow {
+  attackerPlatoons: number;
+  attackerReserves: number;
+  attackerStart: number;
+  defenderPlatoons: number;
+  defenderReserves: number;
+  defenderStart: number;
+  ambush: boolean;
+  hit: number;
+  guarantee: number;
+  scatter: string;
+  turns: number;
+}
+
+const read = (params: Params): Fow => params as unknown as Fow;
+
+export const SIDES = ['attacker', 'defender'] as const;
+type Side = (typeof SIDES)[number];
+
+/** The mission's minimum: "at least half its platoons", so half rounded up. */
+export const minimumReserves = (platoons: number): number => Math.ceil(platoons / 2);
+
+/** Platoons a side may hold in reserve at most: all of them, less the defender's ambush platoon. */
+export const maximumReserves = (p: Fow, side: Side): number =>
+  side === 'attacker' ? p.attackerPlatoons : p.defenderPlatoons - (p.ambush ? 1 : 0);
+
+/** What one side brings to the battle, with the "0 = half, rounded up" reserve count resolved. */
+interface SideSetup {
+  platoons: number;
+  reserves: number;
+  start: number;
+}
+
+export function sideSetup(params: Params, side: Side): SideSetup {
+  const p = read(params);
+  const platoons = side === 'attacker' ? p.attackerPlatoons : p.defenderPlatoons;
+  const asked = side === 'attacker' ? p.attackerReserves : p.defenderReserves;
+  return {
+    platoons,
+    reserves: asked === 0 ? minimumReserves(platoons) : asked,
+    start: side === 'attacker' ? p.attackerStart : p.defenderStart,
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Scattered Reserves: which die face sends an arriving platoon where.
+
+const PLACE = /^[a-z][a-z0-9_-]*$/;
+const FACES = /^([1-6])(?:-([1-6]))?$/;
+const SCATTER_ALLOWED = 'each die face 1-6 given exactly once as face:place or from-to:place, comma-separated; a place is a word of letters, digits, _ or - starting with a letter, kept lowercase (e.g. 1-2:left,3-4:centre,5-6:right)';
+
+/**
+ * Parses a scatter map into the place of each face (index 1–6) and returns
+ * its canonical text: faces in order, neighbouring faces of one place joined
+ * into a range.
+ * @example canonicalScatter(' 5-6:right, 1-2:Left,3-4:centre') // '1-2:left,3-4:centre,5-6:right'
+ */
+export function canonicalScatter(raw: string): string {
+  const placeOf: string[] = new Array(7).fill('');
+  const fail = () => badValue('scatter', raw, SCATTER_ALLOWED);
+  for (const entry of raw.split(',')) {
+    const colon = entry.indexOf(':');
+    if (colon < 0) throw fail();
+    const faces = FACES.exec(entry.slice(0, colon).trim());
+    const place = entry.slice(colon + 1).trim().toLowerCase();
+    if (!faces || !PLACE.test(place)) throw fail();
+    const from = Number(faces[1]);
+    const to = faces[2] === undefined ? from : Number(faces[2]);
+    if (to < from) throw fail();
+    for (let face = from; face <= to; face++) {
+      if (placeOf[face] !== '') throw new UsageError(`scatter: got ${JSON.stringify(raw)}: face ${face} is given twice; allowed: ${SCATTER_ALLOWED}`);
+      placeOf[face] = place;
+    }
+  }
+  const missing = [1, 2, 3, 4, 5, 6].filter((face) => placeOf[face] === '');
+  if (missing.length > 0) throw new UsageError(`scatter: got ${JSON.stringify(raw)}: no place for face ${missing.join(', ')}; allowed: ${SCATTER_ALLOWED}`);
+  const parts: string[] = [];
+  for (let face = 1; face <= 6; ) {
+    let last = face;
+    while (last < 6 && placeOf[last + 1] === placeOf[face]) last++;
+    parts.push(`${last === face ? face : `${face}-${last}`}:${placeOf[face]}`);
+    face = last + 1;
+  }
+  return parts.join(',');
+}
+
+/** A canonical scatter map read back: the places in order of their lowest face, and each face's place index (index 1–6). */
+export function scatterTable(canonical: string): { places: string[]; placeOfFace: Int32Array } {
+  const places: string[] = [];
+  const placeOfFace = new Int32Array(7);
+  for (const entry of canonical.split(',')) {
+    const [faces, place] = entry.split(':');
+    const [from, to = from] = faces.split('-').map(Number);
+    if (!places.includes(place)) places.push(place);
+    for (let face = from; face <= to; face++) placeOfFace[face] = places.indexOf(place);
+  }
+  return { places, placeOfFace };
+}
+
+// ---------------------------------------------------------------------------
+// Metrics and the tally.
+
+function metrics(params: Params): MetricSpec[] {
+  const { turns, scatter } = read(params);
+  const list: MetricSpec[] = [];
+  for (const side of SIDES) {
+    list.push({ name: `${side}.reserves`, doc: `platoons the ${side} holds in reserve (resolves ${side}Reserves=0 to half, rounded up)`, probability: false });
+    for (let t = 1; t <= turns; t++) {
+      list.push({ name: `${side}.onTable.${t}.mean`, doc: `expected ${side} platoons on the table after its reserve roll in turn ${t}`, probability: false });
+    }
+    for (let t = 1; t <= turns; t++) list.push({ name: `${side}.allIn.by.${t}`, doc: `every ${side} reserve has arrived by turn ${t}`, probability: true });
+    for (let t = 1; t <= turns; t++) list.push({ name: `${side}.first.${t}`, doc: `the ${side}'s first reserve platoon arrives in turn ${t}`, probability: true });
+  }
+  for (const place of scatterTable(scatter).places) {
+    list.push({ name: `defender.scatter.${place}`, doc: `an arriving defending platoon enters ${place} (share of all arrivals)`, probability: true });
+  }
+  return list;
+}
+
+// Tally layout for T turns and P scatter places; side 0 is the attacker, side 1 the defender.
+const layout = (turns: number, places: number) => {
+  const side = (index: number) => {
+    const base = index * 4 * turns;
+    return {
+      onTable: base, // Σ over trials of platoons on the table after turn t's roll (index t − 1)
+      onTableSquared: base + turns, // Σ of its square
+      allIn: base + 2 * turns, // trials with every reserve in by turn t
+      first: base + 3 * turns, // trials whose first reserve arrived in turn t
+    };
+  };
+  return {
+    sides: [side(0), side(1)],
+    scatter: 8 * turns, // defending platoons entering at each place
+    length: 8 * turns + places,
+  };
+};
+
+type SideLayout = ReturnType<typeof layout>['sides'][number];
+
+/**
+ * One side's reserves through one battle, counted into the tally. With
+ * `placeOfFace` (the defender's Scattered Reserves) every arriving platoon
+ * also rolls for where it enters.
+ */
+function followReserves(
+  rng: Rng,
+  tally: Float64Array,
+  at: SideLayout,
+  setup: SideSetup,
+  turns: number,
+  hit: number,
+  guarantee: number,
+  placeOfFace: Int32Array | null,
+  scatterAt: number,
+): void {
+  let remaining = setup.reserves;
+  let arrivedBefore = false;
+  for (let turn = 1; turn <= turns; turn++) {
+    if (turn >= setup.start && remaining > 0) {
+      const dice = turn - setup.start + 1;
+      let hits = 0;
+      for (let die = 0; die < dice; die++) if (1 + ((rng() * 6) | 0) >= hit) hits++;
+      let arriving = hits < remaining ? hits : remaining;
+      if (hits === 0 && guarantee > 0 && dice >= guarantee) arriving = 1;
+      remaining -= arriving;
+      if (arriving > 0 && !arrivedBefore) {
+        arrivedBefore = true;
+        tally[at.first + turn - 1]++;
+      }
+      if (placeOfFace !== null) {
+        for (let platoon = 0; platoon < arriving; platoon++) tally[scatterAt + placeOfFace[1 + ((rng() * 6) | 0)]]++;
+      }
+    }
+    const onTable = setup.platoons - remaining;
+    tally[at.onTable + turn - 1] += onTable;
+    tally[at.onTableSquared + turn - 1] += onTable * onTable;
+    if (remaining === 0) tally[at.allIn + turn - 1]++;
+  }
+}
+
+function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array): void {
+  const p = read(params);
+  const { places, placeOfFace } = scatterTable(p.scatter);
+  const at = layout(p.turns, places.length);
+  const attacker = sideSetup(params, 'attacker');
+  const defender = sideSetup(params, 'defender');
+  for (let trial = 0; trial < trials; trial++) {
+    // The attacker moves first, so in each turn its roll comes first; the sides never interact.
+    followReserves(rng, tally, at.sides[0], attacker, p.turns, p.hit, p.guarantee, null, 0);
+    followReserves(rng, tally, at.sides[1], defender, p.turns, p.hit, p.guarantee, placeOfFace, at.scatter);
+  }
+}
+
+function summarize(params: Params, tally: Float64Array, trials: number): Record<string, Tallied> {
+  const p = read(params);
+  const { places } = scatterTable(p.scatter);
+  const at = layout(p.turns, places.length);
+  const result: Record<string, Tallied> = {};
+  SIDES.forEach((side, index) => {
+    const s = at.sides[index];
+    const { reserves } = sideSetup(params, side);
+    // A constant: zero variance, so its interval is the point itself.
+    result[`${side}.reserves`] = mean(reserves * trials, reserves * reserves * trials, trials);
+    for (let t = 1; t <= p.turns; t++) result[`${side}.onTable.${t}.mean`] = mean(tally[s.onTable + t - 1], tally[s.onTableSquared + t - 1], trials);
+    for (let t = 1; t <= p.turns; t++) result[`${side}.allIn.by.${t}`] = proportion(tally[s.allIn + t - 1], trials);
+    for (let t = 1; t <= p.turns; t++) result[`${side}.first.${t}`] = proportion(tally[s.first + t - 1], trials);
+  });
+  // Where a platoon enters is its own die, independent of how many platoons
+  // arrived and of every other platoon; so given the total number of arrivals
+  // the count at a place is binomial, and pooling arrivals over trials gives
+  // an honest Wilson interval for "a given arriving platoon enters here".
+  let arrivals = 0;
+  for (let i = 0; i < places.length; i++) arrivals += tally[at.scatter + i];
+  places.forEach((place, i) => {
+    result[`defender.scatter.${place}`] = proportion(tally[at.scatter + i], arrivals);
+  });
+  return result;
+}
+
+// ---------------------------------------------------------------------------
+// The exact answer: a Markov chain over platoons still in reserve.
+
+/** P(k of `dice` dice score) for k = 0..dice, each scoring with probability `score`. */
+function hitsDistribution(dice: number, score: Fraction): Fraction[] {
+  let distribution = [Fraction.ONE];
+  const miss = score.complement();
+  for (let die = 0; die < dice; die++) {
+    const next = new Array<Fraction>(distribution.length + 1).fill(Fraction.ZERO);
+    distribution.forEach((weight, hits) => {
+      next[hits] = next[hits].add(weight.mul(miss));
+      next[hits + 1] = next[hits + 1].add(weight.mul(score));
+    });
+    distribution = next;
+  }
+  return distribution;
+}
+
+/**
+ * State r: platoons still in reserve. A turn with d dice moves r to
+ * r − min(hits, r), or to r − 1 when no die scored and d ≥ guarantee.
+ * "First arrival in turn t" is the chance of leaving the full state then.
+ */
+function exact(params: Params): Record<string, Fraction> {
+  const p = read(params);
+  const score = Fraction.of(7 - p.hit, 6);
+  const result: Record<string, Fraction> = {};
+  for (const side of SIDES) {
+    const { platoons, reserves, start } = sideSetup(params, side);
+    result[`${side}.reserves`] = Fraction.of(reserves);
+    let inReserve = new Array<Fraction>(reserves + 1).fill(Fraction.ZERO);
+    inReserve[reserves] = Fraction.ONE;
+    for (let turn = 1; turn <= p.turns; turn++) {
+      const untouched = inReserve[reserves];
+      if (turn >= start) {
+        const dice = turn - start + 1;
+        const hits = hitsDistribution(dice, score);
+        const guaranteed = p.guarantee > 0 && dice >= p.guarantee;
+        const next = new Array<Fraction>(reserves + 1).fill(Fraction.ZERO);
+        next[0] = inReserve[0];
+        for (let remaining = 1; remaining <= reserves; remaining++) {
+          hits.forEach((chance, scored) => {
+            const arriving = scored === 0 && guaranteed ? 1 : Math.min(scored, remaining);
+            next[remaining - arriving] = next[remaining - arriving].add(inReserve[remaining].mul(chance));
+          });
+        }
+        inReserve = next;
+      }
+      let expectedRemaining = Fraction.ZERO;
+      inReserve.forEach((chance, remaining) => {
+        expectedRemaining = expectedRemaining.add(chance.mul(Fraction.of(remaining)));
+      });
+      result[`${side}.onTable.${turn}.mean`] = Fraction.of(platoons).sub(expectedRemaining);
+      result[`${side}.allIn.by.${turn}`] = inReserve[0];
+      result[`${side}.first.${turn}`] = untouched.sub(inReserve[reserves]);
+    }
+  }
+  const { places, placeOfFace } = scatterTable(p.scatter);
+  places.forEach((place, i) => {
+    result[`defender.scatter.${place}`] = Fraction.of(placeOfFace.filter((index, face) => face >= 1 && index === i).length, 6);
+  });
+  // Order as metrics() lists them.
+  return Object.fromEntries(metrics(params).map((m) => [m.name, result[m.name]]));
+}
+
+// ---------------------------------------------------------------------------
+
+/** Cross-parameter checks: the mission's reserve minimum and maximum, and rolling within the turns followed. */
+function validate(params: Params): void {
+  const p = read(params);
+  if (p.ambush && p.defenderPlatoons < 2) {
+    throw badValue('defenderPlatoons', String(p.defenderPlatoons), 'at least 2 while ambush is true (half in reserve, one in ambush)');
+  }
+  for (const side of SIDES) {
+    const name = `${side}Reserves`;
+    const asked = side === 'attacker' ? p.attackerReserves : p.defenderReserves;
+    const platoons = side === 'attacker' ? p.attackerPlatoons : p.defenderPlatoons;
+    const least = minimumReserves(platoons);
+    const most = maximumReserves(p, side);
+    if (asked !== 0 && (asked < least || asked > most)) {
+      const ceiling = side === 'attacker' ? `${side}Platoons` : p.ambush ? 'defenderPlatoons less the ambush platoon' : 'defenderPlatoons';
+      throw badValue(name, String(asked), `0 (half, rounded up) or ${least} (half of ${platoons} platoons, rounded up) to ${most} (${ceiling})`);
+    }
+    const start = side === 'attacker' ? p.attackerStart : p.defenderStart;
+    if (start > p.turns) throw badValue(`${side}Start`, String(start), `1 to turns (${p.turns}), so the ${side}'s reserves roll within the turns followed`);
+  }
+}
+
+const EDITION = '4th-edition missions, 2017; the 3rd-edition text could not be checked';
+
+export const fow: Rule = {
+  id: 'fow',
+  title: 'Flames of War reserves (prepared positions)',
+  summary: 'Flames of War: attacker Reserves against defender Delayed and Scattered Reserves with an Immediate Ambush; platoons on the table turn by turn and where the defence comes in',
+  source: '003_9312a30d2f0eadf7.txt (Flames of War 3rd edition, p. 285; reserve mechanics from README.md)',
+  params: [
+    { name: 'attackerPlatoons', type: 'integer', default: 6, min: 1, max: 30, doc: "platoons in the attacker's force" },
+    {
+      name: 'attackerReserves',
+      type: 'integer',
+      default: 0,
+      min: 0,
+      max: 30,
+      doc: 'attacking platoons held in Reserves; 0 (never a legal count) means the mission minimum, half rounded up, shown as the attacker.reserves metric; at most attackerPlatoons',
+    },
+    { name: 'attackerStart', type: 'integer', default: 1, min: 1, max: 20, doc: `first turn the attacker rolls for Reserves (1: Reserves, per the ${EDITION})` },
+    { name: 'defenderPlatoons', type: 'integer', default: 6, min: 1, max: 30, doc: "platoons in the defender's force, the ambush platoon included" },
+    {
+      name: 'defenderReserves',
+      type: 'integer',
+      default: 0,
+      min: 0,
+      max: 30,
+      doc: 'defending platoons in Delayed and Scattered Reserves; 0 means the mission minimum, half rounded up, shown as defender.reserves; at most defenderPlatoons less the ambush platoon',
+    },
+    { name: 'defenderStart', type: 'integer', default: 3, min: 1, max: 20, doc: `first turn the defender rolls for its reserves (3: Delayed Reserves, per the ${EDITION})` },
+    { name: 'ambush', type: 'boolean', default: true, doc: 'one defending platoon is in Immediate Ambush: not in reserve, placed at the start and on the table from turn 1 (the text: may)' },
+    { name: 'hit', type: 'integer', default: 5, min: 2, max: 6, doc: `a reserve die scoring this or more brings one platoon (5+, per the ${EDITION})` },
+    {
+      name: 'guarantee',
+      type: 'integer',
+      default: 3,
+      min: 0,
+      max: 20,
+      doc: `if this many dice or more were rolled and none scored, one platoon arrives anyway; 0 for never (3, per the ${EDITION})`,
+    },
+    {
+      name: 'scatter',
+      type: 'text',
+      default: '1-2:left,3-4:centre,5-6:right',
+      allowed: SCATTER_ALLOWED,
+      parse: canonicalScatter,
+      doc: `where a Scattered Reserve enters, by its die (a die per arriving platoon, per the ${EDITION}; the places are a table's own)`,
+    },
+    { name: 'turns', type: 'integer', default: 8, min: 1, max: 20, doc: 'turns followed; both sides start rolling within them' },
+  ],
+  validate,
+  metrics,
+  tallyLength: (params) => layout(read(params).turns, scatterTable(read(params).scatter).places.length).length,
+  simulate,
+  summarize,
+  exact,
+};
