@@ -59,8 +59,23 @@ function squadsIndependent(p: Reserves): boolean {
   return survives.equals(Fraction.ONE) || survives.equals(Fraction.ZERO);
 }
 
-// Tally layout, for R rounds. Index R of a per-round block stands for "never arrived".
-const layout = (rounds: number) => {
+/**
+ * A trial's outcome is how many squads arrived in each round (index R: lost).
+ * While there are few such outcomes, the tally is simply a histogram over
+ * them, one increment per trial, and every metric is read off it afterwards;
+ * that keeps the hot loop to dice and one addition per squad. Larger
+ * settings (many squads and rounds) fall back to running sums per round.
+ */
+const OUTCOME_LIMIT = 1 << 18;
+
+/** (S+1)^(R+1) outcome codes, or null when that is beyond OUTCOME_LIMIT. */
+function outcomeCount(p: Reserves): number | null {
+  const count = (p.squads + 1) ** (p.rounds + 1);
+  return count <= OUTCOME_LIMIT ? count : null;
+}
+
+// Running-sums layout, for R rounds. Index R of a per-round block stands for "never arrived".
+const sumsLayout = (rounds: number) => {
   const perRound = rounds + 1;
   return {
     arrivals: 0, // squads arriving in round r (index r − 1), lost squads at index R
@@ -72,6 +87,67 @@ const layout = (rounds: number) => {
     length: 3 * perRound + rounds + 2,
   };
 };
+
+/** What every metric is computed from, whichever layout the tally used. */
+interface Sums {
+  arrivals: Float64Array;
+  arrivalsSquared: Float64Array;
+  lastArrival: Float64Array;
+  arrivedBySquared: Float64Array;
+  dice: number;
+  diceSquared: number;
+}
+
+function sumsOf(p: Reserves, tally: Float64Array): Sums {
+  const { rounds, squads } = p;
+  if (outcomeCount(p) === null) {
+    const at = sumsLayout(rounds);
+    return {
+      arrivals: tally.subarray(at.arrivals, at.arrivals + rounds + 1),
+      arrivalsSquared: tally.subarray(at.arrivalsSquared, at.arrivalsSquared + rounds + 1),
+      lastArrival: tally.subarray(at.lastArrival, at.lastArrival + rounds + 1),
+      arrivedBySquared: tally.subarray(at.arrivedBySquared, at.arrivedBySquared + rounds),
+      dice: tally[at.dice],
+      diceSquared: tally[at.diceSquared],
+    };
+  }
+  const sums: Sums = {
+    arrivals: new Float64Array(rounds + 1),
+    arrivalsSquared: new Float64Array(rounds + 1),
+    lastArrival: new Float64Array(rounds + 1),
+    arrivedBySquared: new Float64Array(rounds),
+    dice: 0,
+    diceSquared: 0,
+  };
+  const counts = new Int32Array(rounds + 1);
+  for (let code = 0; code < tally.length; code++) {
+    const trials = tally[code];
+    if (trials === 0) continue;
+    let rest = code;
+    let last = 0;
+    let dice = 0;
+    for (let index = 0; index <= rounds; index++) {
+      counts[index] = rest % (squads + 1);
+      rest = Math.floor(rest / (squads + 1));
+      if (counts[index] > 0) last = index;
+      // A squad arriving in round r rolled r dice; a lost one rolled every round's.
+      dice += counts[index] * Math.min(index + 1, rounds);
+    }
+    let arrivedBy = 0;
+    for (let index = 0; index <= rounds; index++) {
+      sums.arrivals[index] += trials * counts[index];
+      sums.arrivalsSquared[index] += trials * counts[index] * counts[index];
+      if (index < rounds) {
+        arrivedBy += counts[index];
+        sums.arrivedBySquared[index] += trials * arrivedBy * arrivedBy;
+      }
+    }
+    sums.lastArrival[last] += trials;
+    sums.dice += trials * dice;
+    sums.diceSquared += trials * dice * dice;
+  }
+  return sums;
+}
 
 function metrics(params: Params): MetricSpec[] {
   const { rounds } = read(params);
@@ -88,13 +164,35 @@ function metrics(params: Params): MetricSpec[] {
 function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array): void {
   const p = read(params);
   const { rounds, squads } = p;
-  const at = layout(rounds);
   const withCommander = facesNeeded(p, p.command);
   const withoutCommander = facesNeeded(p, p.fallbackCommand);
   const survives = commanderSurvives(p).toNumber();
   const fateMatters = !squadsIndependent(p);
-  const arrivingIn = new Int32Array(rounds + 1); // scratch, reset every trial
 
+  if (outcomeCount(p) !== null) {
+    // Outcome code: Σ over squads of (S+1)^(arrival index).
+    const codeOf = new Float64Array(rounds + 1);
+    for (let index = 0; index <= rounds; index++) codeOf[index] = (squads + 1) ** index;
+    for (let trial = 0; trial < trials; trial++) {
+      const needed = fateMatters && rng() >= survives ? withoutCommander : withCommander;
+      let code = 0;
+      for (let squad = 0; squad < squads; squad++) {
+        let arrival = rounds;
+        for (let round = 1; round <= rounds; round++) {
+          if (1 + ((rng() * 6) | 0) >= needed[round]) {
+            arrival = round - 1;
+            break;
+          }
+        }
+        code += codeOf[arrival];
+      }
+      tally[code]++;
+    }
+    return;
+  }
+
+  const at = sumsLayout(rounds);
+  const arrivingIn = new Int32Array(rounds + 1); // scratch, reset every trial
   for (let trial = 0; trial < trials; trial++) {
     const needed = fateMatters && rng() >= survives ? withoutCommander : withCommander;
     arrivingIn.fill(0);
@@ -132,14 +230,14 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
 function summarize(params: Params, tally: Float64Array, trials: number): Record<string, Tallied> {
   const p = read(params);
   const { rounds, squads } = p;
-  const at = layout(rounds);
+  const sums = sumsOf(p, tally);
   const independent = squadsIndependent(p);
   // A squad's fate: with independent squads every squad is a Bernoulli trial;
   // otherwise the per-trial share of squads is the observation (cluster-robust).
   const squadShare = (index: number): Tallied =>
     independent
-      ? proportion(tally[at.arrivals + index], trials * squads)
-      : mean(tally[at.arrivals + index] / squads, tally[at.arrivalsSquared + index] / (squads * squads), trials);
+      ? proportion(sums.arrivals[index], trials * squads)
+      : mean(sums.arrivals[index] / squads, sums.arrivalsSquared[index] / (squads * squads), trials);
 
   const result: Record<string, Tallied> = {};
   let allIn = 0;
@@ -147,15 +245,15 @@ function summarize(params: Params, tally: Float64Array, trials: number): Record<
   for (let r = 1; r <= rounds; r++) result[`squad.round.${r}`] = squadShare(r - 1);
   result['squad.never'] = squadShare(rounds);
   for (let r = 1; r <= rounds; r++) {
-    allIn += tally[at.lastArrival + r - 1];
+    allIn += sums.lastArrival[r - 1];
     result[`all.by.${r}`] = proportion(allIn, trials);
   }
-  result['lost.mean'] = mean(tally[at.arrivals + rounds], tally[at.arrivalsSquared + rounds], trials);
+  result['lost.mean'] = mean(sums.arrivals[rounds], sums.arrivalsSquared[rounds], trials);
   for (let r = 1; r <= rounds; r++) {
-    arrivedBy += tally[at.arrivals + r - 1];
-    result[`arrived.by.${r}.mean`] = mean(arrivedBy, tally[at.arrivedBySquared + r - 1], trials);
+    arrivedBy += sums.arrivals[r - 1];
+    result[`arrived.by.${r}.mean`] = mean(arrivedBy, sums.arrivedBySquared[r - 1], trials);
   }
-  result['dice.mean'] = mean(tally[at.dice], tally[at.diceSquared], trials);
+  result['dice.mean'] = mean(sums.dice, sums.diceSquared, trials);
   return result;
 }
 
@@ -217,7 +315,7 @@ export const reserves: Rule = {
     if (p.chosenRound > p.rounds) throw new UsageError(`chosenRound: got ${p.chosenRound}; allowed: 0 (none) to rounds (${p.rounds})`);
   },
   metrics,
-  tallyLength: (params) => layout(read(params).rounds).length,
+  tallyLength: (params) => outcomeCount(read(params)) ?? sumsLayout(read(params).rounds).length,
   simulate,
   summarize,
   exact,

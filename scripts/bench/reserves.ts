@@ -1,0 +1,90 @@
+/**
+ * `npm run bench`: the reserves rule at its defaults, measured in one
+ * invocation against baselines run alongside it, so only ratios matter:
+ *
+ *   raw d6/s     a bare loop summing dice from the same alea generator
+ *   1 thread     trials/s through the pool with one worker
+ *   all threads  trials/s with every core; speed-up = all ÷ 1
+ *   efficiency   (d6 the rule consumed per second on 1 thread) ÷ raw d6/s
+ *   numpy        the same rule vectorised in numpy (reserves_numpy.py);
+ *                ratio = muster on 1 thread ÷ numpy
+ *
+ * Each figure is the best of three runs (the least disturbed by the machine).
+ */
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { defaultThreads, SimulationPool } from '../../src/engine/pool.js';
+import { chunkStream } from '../../src/engine/random.js';
+import { simulate } from '../../src/engine/simulate.js';
+import { resolveParams } from '../../src/rules/params.js';
+import { reserves } from '../../src/rules/reserves.js';
+
+const TRIALS = Number(process.env.BENCH_TRIALS ?? 2e7);
+const REPEATS = 3;
+const params = resolveParams(reserves);
+
+function rawDiceRate(dice: number): number {
+  const rng = chunkStream('bench', 'raw', 0);
+  let total = 0;
+  const started = performance.now();
+  for (let i = 0; i < dice; i++) total += 1 + ((rng() * 6) | 0);
+  const seconds = (performance.now() - started) / 1000;
+  if (total < dice) throw new Error('unreachable: keeps the loop from being optimised away');
+  return dice / seconds;
+}
+
+async function ruleRate(threads: number): Promise<{ trialsPerSecond: number; dicePerSecond: number }> {
+  const pool = new SimulationPool(threads);
+  try {
+    await simulate(pool, { rule: reserves, params, seed: 'warm-up', confidence: 0.95, trials: 2e6 });
+    let best = { trialsPerSecond: 0, dicePerSecond: 0 };
+    for (let repeat = 0; repeat < REPEATS; repeat++) {
+      const started = performance.now();
+      const outcome = await simulate(pool, { rule: reserves, params, seed: `bench-${repeat}`, confidence: 0.95, trials: TRIALS });
+      const seconds = (performance.now() - started) / 1000;
+      const dice = outcome.tally[reserves.tallyLength(params) - 2]; // the dice counter (see the rule's layout)
+      if (outcome.trials / seconds > best.trialsPerSecond) best = { trialsPerSecond: outcome.trials / seconds, dicePerSecond: dice / seconds };
+    }
+    return best;
+  } finally {
+    await pool.close();
+  }
+}
+
+function numpyRate(): { trialsPerSecond: number; numpy: string } | null {
+  const script = fileURLToPath(new URL('../../../scripts/bench/reserves_numpy.py', import.meta.url));
+  try {
+    let best = { trialsPerSecond: 0, numpy: '' };
+    for (let repeat = 0; repeat < REPEATS; repeat++) {
+      const line = execFileSync('python3', [script, String(Math.min(TRIALS, 8e6))], { encoding: 'utf8' });
+      const run = JSON.parse(line) as { trialsPerSecond: number; numpy: string };
+      if (run.trialsPerSecond > best.trialsPerSecond) best = run;
+    }
+    return best;
+  } catch (error) {
+    process.stderr.write(`numpy baseline skipped: ${(error as Error).message.split('\n')[0]}\n`);
+    return null;
+  }
+}
+
+const million = (x: number) => `${(x / 1e6).toFixed(1)}M`;
+const threads = defaultThreads();
+const raw = Math.max(...Array.from({ length: REPEATS }, () => rawDiceRate(1e8)));
+const single = await ruleRate(1);
+const all = await ruleRate(threads);
+const numpy = numpyRate();
+
+const rows: [string, string][] = [
+  ['raw d6 (bare alea loop)', `${million(raw)} d6/s`],
+  ['reserves, 1 thread', `${million(single.trialsPerSecond)} trials/s (${million(single.dicePerSecond)} d6/s)`],
+  [`reserves, ${threads} threads`, `${million(all.trialsPerSecond)} trials/s`],
+  ['thread speed-up', `${(all.trialsPerSecond / single.trialsPerSecond).toFixed(2)}× (target ≥ 1.8× on 2 cores)`],
+  ['efficiency (rule d6/s ÷ raw d6/s)', `${(single.dicePerSecond / raw).toFixed(2)} (target ≥ 0.5)`],
+];
+if (numpy) {
+  rows.push([`numpy ${numpy.numpy} vectorised, 1 process`, `${million(numpy.trialsPerSecond)} trials/s`]);
+  rows.push(['muster 1 thread ÷ numpy', `${(single.trialsPerSecond / numpy.trialsPerSecond).toFixed(2)}× (target ≥ 2×)`]);
+}
+const width = Math.max(...rows.map(([label]) => label.length));
+process.stdout.write(`reserves at defaults, ${TRIALS.toExponential(0)} trials a run, best of ${REPEATS}, ${threads} cores\n`);
+for (const [label, value] of rows) process.stdout.write(`${label.padEnd(width)}  ${value}\n`);
