@@ -109,6 +109,14 @@ describe('bad input: one line naming the parameter, exit status 2, nothing writt
     expect(stderr).toMatch(/^muster: --json: folder .* does not exist/);
   });
 
+  it('a device or folder is never replaced by an output file', async () => {
+    for (const target of ['/dev/null', folder]) {
+      const { status, stderr } = await cli('run', 'reserves', '--exact', '--json', target);
+      expect(status).toBe(2);
+      expect(stderr).toMatch(/^muster: --json: .* is not a regular file/);
+    }
+  });
+
   it('an unknown option gets commander’s one-line error and status 2', async () => {
     const { status, stderr } = await cli('run', 'reserves', '--sed', '3');
     expect(status).toBe(2);

@@ -41,7 +41,8 @@ export function checkOutputFile(option: string, file: string): string {
   const path = resolve(file);
   const folder = dirname(path);
   if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new UsageError(`${option}: folder ${folder} does not exist; allowed: a file in an existing folder`);
-  if (existsSync(path) && statSync(path).isDirectory()) throw new UsageError(`${option}: ${path} is a folder; allowed: a file path`);
+  // Writes go through a rename, which would replace a device such as /dev/null: only regular files may be overwritten.
+  if (existsSync(path) && !statSync(path).isFile()) throw new UsageError(`${option}: ${path} is not a regular file; allowed: a new or existing regular file`);
   return path;
 }
 
