@@ -316,6 +316,8 @@ const matrix: MatrixSpec = {
   metrics: ['a.initiative', 'a.noEdge', 'a.aoc'],
   defaultValues: () => [...DEPLOYMENT_STRATEGIES],
   parseRange,
+  // standard:1,2,3 → S123, forward:4 → F4: sixteen columns fit a terminal and a printed page.
+  label: (value) => String(value).replace(/^standard:/, 'S').replace(/^forward:/, 'F').replaceAll(',', ''),
 };
 
 export const deployment: Rule = {

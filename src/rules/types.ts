@@ -48,6 +48,8 @@ export interface MatrixSpec {
   metrics: readonly string[];
   /** The values both axes take when no --range is given. */
   defaultValues(params: Params): ParamValue[];
+  /** A short axis label for printed tables (the JSON keeps full values); the value itself when absent. */
+  label?(value: ParamValue): string;
   /** Parses a --range option into axis values (throws a UsageError naming --range). */
   parseRange?(text: string): ParamValue[];
 }

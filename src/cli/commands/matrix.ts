@@ -110,8 +110,9 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
   for (const table of tables) {
     const percent = describeMetric.get(table.metric)?.probability ?? false;
     parts.push(`\n${table.metric} (%s), rows ${spec.row}, columns ${spec.col}`.replace('(%s)', percent ? '(%)' : ''));
-    const header = [`${spec.row} \\ ${spec.col}`, ...values.map(String)];
-    const rows = table.values.map((row, i) => [String(values[i]), ...row.map((v) => (percent ? (v * 100).toFixed(1) : v.toFixed(3)))]);
+    const label = (value: ParamValue) => spec.label?.(value) ?? String(value);
+    const header = [`${spec.row} \\ ${spec.col}`, ...values.map(label)];
+    const rows = table.values.map((row, i) => [label(values[i]), ...row.map((v) => (percent ? (v * 100).toFixed(1) : v.toFixed(3)))]);
     parts.push(renderTable(header, rows).trimEnd());
   }
   io.out(`${parts.join('\n')}\n`);
