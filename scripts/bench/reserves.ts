@@ -42,7 +42,8 @@ async function ruleRate(threads: number): Promise<{ trialsPerSecond: number; dic
       const started = performance.now();
       const outcome = await simulate(pool, { rule: reserves, params, seed: `bench-${repeat}`, confidence: 0.95, trials: TRIALS });
       const seconds = (performance.now() - started) / 1000;
-      const dice = outcome.tally[reserves.tallyLength(params) - 2]; // the dice counter (see the rule's layout)
+      const diceMean = reserves.summarize(params, outcome.tally, outcome.trials)['dice.mean'];
+      const dice = diceMean.kind === 'mean' ? diceMean.sum : Number.NaN; // every d6 the rule rolled
       if (outcome.trials / seconds > best.trialsPerSecond) best = { trialsPerSecond: outcome.trials / seconds, dicePerSecond: dice / seconds };
     }
     return best;

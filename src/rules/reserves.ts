@@ -49,6 +49,11 @@ function facesNeeded(p: Reserves, bonus: number): Int32Array {
   return needed;
 }
 
+/** needed − 1 per round, as doubles for the branch-free die comparison in the hot loop. */
+function belowNeeded(needed: Int32Array): Float64Array {
+  return Float64Array.from(needed, (face) => face - 1);
+}
+
 /**
  * Whether squads in one trial are independent of each other: true unless the
  * commander's fate, shared by all of them, changes the bonus.
@@ -170,23 +175,26 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
   const fateMatters = !squadsIndependent(p);
 
   if (outcomeCount(p) !== null) {
-    // Outcome code: Σ over squads of (S+1)^(arrival index).
-    const codeOf = new Float64Array(rounds + 1);
+    // Outcome code: Σ over rounds of (squads arriving then) · (S+1)^(round index); index R counts the lost.
+    const codeOf = new Int32Array(rounds + 1);
     for (let index = 0; index <= rounds; index++) codeOf[index] = (squads + 1) ** index;
+    // A die 1 + ⌊6u⌋ shows `needed` or more exactly when 6u ≥ needed − 1: alea's u is a multiple of
+    // 2^-32, so 6u is exact and the comparison is the die roll itself, without a branch to mispredict.
+    const withBelow = belowNeeded(withCommander);
+    const withoutBelow = belowNeeded(withoutCommander);
     for (let trial = 0; trial < trials; trial++) {
-      const needed = fateMatters && rng() >= survives ? withoutCommander : withCommander;
+      const below = fateMatters && rng() >= survives ? withoutBelow : withBelow;
+      let out = squads;
       let code = 0;
-      for (let squad = 0; squad < squads; squad++) {
-        let arrival = rounds;
-        for (let round = 1; round <= rounds; round++) {
-          if (1 + ((rng() * 6) | 0) >= needed[round]) {
-            arrival = round - 1;
-            break;
-          }
-        }
-        code += codeOf[arrival];
+      // Each squad still in reserve rolls its own die each round, until it arrives.
+      for (let round = 1; round <= rounds && out > 0; round++) {
+        const threshold = below[round];
+        let arriving = 0;
+        for (let squad = 0; squad < out; squad++) arriving += +(rng() * 6 >= threshold);
+        code += arriving * codeOf[round - 1];
+        out -= arriving;
       }
-      tally[code]++;
+      tally[code + out * codeOf[rounds]]++;
     }
     return;
   }
