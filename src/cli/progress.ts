@@ -6,18 +6,22 @@
 export class ProgressBar {
   readonly #write: (text: string) => void;
   readonly #enabled: boolean;
-  readonly #started = performance.now();
-  #lastDraw = 0;
+  readonly #now: () => number;
+  readonly #started: number;
+  #lastDraw = Number.NEGATIVE_INFINITY;
   #drawn = false;
 
-  constructor(write: (text: string) => void, enabled: boolean) {
+  /** `now` (milliseconds) is for tests; the bar reads the real clock otherwise. */
+  constructor(write: (text: string) => void, enabled: boolean, now: () => number = () => performance.now()) {
     this.#write = write;
     this.#enabled = enabled;
+    this.#now = now;
+    this.#started = now();
   }
 
   update(done: number, target: number): void {
     if (!this.#enabled) return;
-    const now = performance.now();
+    const now = this.#now();
     const elapsed = (now - this.#started) / 1000;
     if (elapsed < 1 || now - this.#lastDraw < 100) return;
     this.#lastDraw = now;
@@ -46,6 +50,7 @@ export function formatRate(perSecond: number): string {
 
 export function formatDuration(seconds: number): string {
   if (!Number.isFinite(seconds)) return '--';
-  if (seconds < 60) return `${Math.ceil(seconds)}s`;
-  return `${Math.floor(seconds / 60)}m${String(Math.ceil(seconds % 60)).padStart(2, '0')}s`;
+  const whole = Math.ceil(seconds);
+  if (whole < 60) return `${whole}s`;
+  return `${Math.floor(whole / 60)}m${String(whole % 60).padStart(2, '0')}s`;
 }
