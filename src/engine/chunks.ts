@@ -19,13 +19,17 @@ export function chunkTrials(index: number, totalTrials: number): number {
   return Math.max(0, Math.min(CHUNK_TRIALS, totalTrials - index * CHUNK_TRIALS));
 }
 
+/** Chunks in a run of `totalTrials`. */
+export function chunkCount(totalTrials: number): number {
+  return Math.ceil(totalTrials / CHUNK_TRIALS);
+}
+
 /**
- * Splits chunks [firstChunk, firstChunk + ceil(trials / CHUNK_TRIALS)) into
+ * Splits chunks [firstChunk, endChunk) of a run of `totalTrials` into
  * tasks of consecutive chunks: enough tasks to keep every thread busy and
  * report progress, few enough that messages cost nothing against the work.
  */
-export function planTasks(firstChunk: number, totalTrials: number, threads: number): ChunkRange[] {
-  const endChunk = Math.ceil(totalTrials / CHUNK_TRIALS);
+export function planTasks(firstChunk: number, totalTrials: number, threads: number, endChunk = chunkCount(totalTrials)): ChunkRange[] {
   const chunks = endChunk - firstChunk;
   if (chunks <= 0) return [];
   const tasks = Math.min(chunks, Math.max(threads * 8, Math.ceil(chunks / 16)));
@@ -38,4 +42,13 @@ export function planTasks(firstChunk: number, totalTrials: number, threads: numb
     ranges.push({ first, end, trials });
   }
   return ranges;
+}
+
+/**
+ * The chunks shard `index` of `shards` runs: consecutive blocks as even as
+ * possible, so shards on separate machines together run each chunk once.
+ */
+export function shardChunks(totalTrials: number, index: number, shards: number): { first: number; end: number } {
+  const chunks = chunkCount(totalTrials);
+  return { first: Math.floor((index * chunks) / shards), end: Math.floor(((index + 1) * chunks) / shards) };
 }

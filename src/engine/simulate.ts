@@ -1,6 +1,6 @@
 import type { Params, Rule } from '../rules/types.js';
 import { estimate } from '../stats/estimate.js';
-import { CHUNK_TRIALS, planTasks } from './chunks.js';
+import { CHUNK_TRIALS, chunkCount, planTasks } from './chunks.js';
 import { mergeTally } from './run-chunks.js';
 import type { SimulationPool } from './pool.js';
 
@@ -15,6 +15,8 @@ export interface SimulationRequest {
   precision?: number;
   /** … but never beyond this many trials. */
   maxTrials?: number;
+  /** With `trials`: run only these chunks of the run (one shard of it); the default is all of them. */
+  chunks?: { first: number; end: number };
   signal?: AbortSignal;
   /** Called as tasks finish: trials done so far and the current target. */
   onProgress?: (done: number, target: number) => void;
@@ -42,8 +44,8 @@ export async function simulate(pool: SimulationPool, request: SimulationRequest)
   const tally = new Float64Array(rule.tallyLength(params));
   let done = 0;
 
-  const runBatch = async (target: number): Promise<boolean> => {
-    const ranges = planTasks(Math.ceil(done / CHUNK_TRIALS), target, pool.threads);
+  const runBatch = async (target: number, first = Math.ceil(done / CHUNK_TRIALS), end = chunkCount(target)): Promise<boolean> => {
+    const ranges = planTasks(first, target, pool.threads, end);
     let interrupted = false;
     await Promise.all(
       ranges.map(async (range) => {
@@ -66,7 +68,7 @@ export async function simulate(pool: SimulationPool, request: SimulationRequest)
 
   if (request.precision === undefined) {
     const target = request.trials ?? 0;
-    const complete = await runBatch(target);
+    const complete = await runBatch(target, request.chunks?.first, request.chunks?.end);
     return { tally, trials: done, partial: !complete };
   }
 
