@@ -8,6 +8,7 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { UsageError } from './errors.js';
+import { bookCommand } from './cli/commands/book.js';
 import { describeCommand } from './cli/commands/describe.js';
 import { listCommand } from './cli/commands/list.js';
 import { matrixCommand } from './cli/commands/matrix.js';
@@ -48,6 +49,9 @@ export function buildProgram(io: Io): Command {
     .option('--precision <e>', 'instead of --trials: add batches until every probability interval is ± e or narrower')
     .option('--max-trials <n>', 'cap for --precision (default 1e9)')
     .option('--exact', 'print the exact values without simulating')
+    .option('--html <file>', 'also write a self-contained HTML report (charts and every metric)')
+    .option('--svg <dir>', 'also write each chart as a standalone SVG into this folder')
+    .option('--csv <file>', 'also write the metrics table as CSV')
     .action(async (rule: string, options) => {
       await runCommand(rule, options, io);
     });
@@ -61,6 +65,19 @@ export function buildProgram(io: Io): Command {
     .option('--simulate', 'simulate every cell even where an exact solution exists')
     .action(async (rule: string, options) => {
       await matrixCommand(rule, options, io);
+    });
+  program
+    .command('book')
+    .description('the report book: every rule at its defaults and the printable odds charts, as HTML (out/index.html)')
+    .option('--out <dir>', 'folder to write the book into (made if missing)', 'out')
+    .option('--trials <n>', 'trials for each rule at its defaults (default 1M)')
+    .option('--printable-trials <n>', 'trials per point of a printable chart with no exact solution (default 100k)')
+    .option('--seed <text>', 'random seed (default "muster")')
+    .option('--threads <n>', 'worker threads (default: available cores)')
+    .option('--confidence <level>', 'confidence level of every interval (default 0.95)')
+    .option('--quiet', 'no progress on stderr')
+    .action(async (options) => {
+      await bookCommand(options, io);
     });
   return program;
 }

@@ -10,6 +10,7 @@ import type { Io } from '../io.js';
 import { checkOutputFile, parseCount, parseIntegerOption, parseOpenInterval, parseSeed } from '../options.js';
 import { ProgressBar } from '../progress.js';
 import { writeFileAtomic } from '../write-file.js';
+import { checkReportPaths, renderRunReports, writeReports } from '../../../reports/cli-outputs.js';
 
 export interface RunOptions {
   set?: string[];
@@ -21,6 +22,9 @@ export interface RunOptions {
   confidence?: string;
   exact?: boolean;
   json?: string;
+  html?: string;
+  svg?: string;
+  csv?: string;
   quiet?: boolean;
 }
 
@@ -77,6 +81,7 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
   const rule = getRule(ruleId);
   const params = resolveParams(rule, options.set ?? []);
   const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json);
+  const reportPaths = checkReportPaths(options);
 
   let result: RunResult;
   let seconds: number | null = null;
@@ -105,10 +110,12 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
   }
 
   io.out(renderRun(result, rule.metrics(params), seconds));
+  const reports = await renderRunReports(rule, result, reportPaths);
   if (jsonPath) {
     writeFileAtomic(jsonPath, `${JSON.stringify(result, null, 2)}\n`);
     if (!options.quiet) io.err(`wrote ${jsonPath}\n`);
   }
+  writeReports(reports, io, options.quiet ?? false);
   if (result.partial) process.exitCode = 130;
   return result;
 }

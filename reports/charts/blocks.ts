@@ -1,0 +1,424 @@
+/**
+ * The chart shapes every report is built from. Each takes plain rows and
+ * returns a Vega-Lite spec in the shared look (../theme.ts):
+ *
+ *   intervalChart — one value per category: estimate ● with its interval,
+ *                   exact value ◇, the value printed beside it (dot plot or bars)
+ *   lineChart     — values along an ordered axis, one line per series
+ *                   (colour + dash + shape), optional panels
+ *   heatmap       — a two-way table with the value printed in every cell
+ *   splitChart    — who gets what: shares of 100% side by side
+ */
+import type { MetricResult, RunResult } from '../../src/result.js';
+import { chartLabel } from '../numbers.js';
+import { BAR_FILL, CHART_CONFIG, ESTIMATE_INK, EXACT_INK, FULL_WIDTH, SERIES_COLOURS, SERIES_DASHES, SERIES_SHAPES } from '../theme.js';
+import type { VegaLiteSpec } from './chart.js';
+
+const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
+
+/** One value to draw: a simulated estimate with its interval, an exact value, or both. */
+export interface IntervalPoint {
+  /** The category (or position along an ordered axis). */
+  label: string;
+  /** Position of the category along its axis. */
+  order: number;
+  /** Series (a line, or a group of bars side by side). */
+  series?: string;
+  /** Panel. */
+  facet?: string;
+  estimate: number | null;
+  lo: number | null;
+  hi: number | null;
+  exact: number | null;
+  /** The value as printed beside the mark. */
+  text: string;
+}
+
+/**
+ * A point for a metric of a run. After `muster run --exact` there is no
+ * estimate, only the exact value.
+ */
+export function metricPoint(result: RunResult, metric: string, label: string, order: number, probability: boolean, extra: Partial<IntervalPoint> = {}): IntervalPoint | null {
+  const value: MetricResult | undefined = result.metrics[metric];
+  if (!value) return null;
+  return pointFrom(value, result.method === 'simulation', label, order, probability, extra);
+}
+
+/** A point from one metric's figures; `simulated` false keeps only the exact value. */
+export function pointFrom(value: MetricResult, simulated: boolean, label: string, order: number, probability: boolean, extra: Partial<IntervalPoint> = {}): IntervalPoint {
+  const finite = (x: number | null) => (x !== null && Number.isFinite(x) ? x : null);
+  const estimate = simulated ? finite(value.estimate) : null;
+  const best = value.exact ?? estimate ?? Number.NaN;
+  return {
+    label,
+    order,
+    estimate,
+    lo: simulated ? finite(value.lo) : null,
+    hi: simulated ? finite(value.hi) : null,
+    exact: value.exact,
+    text: Number.isFinite(best) ? chartLabel(best, probability) : '—',
+    ...extra,
+  };
+}
+
+/** The key printed under charts that draw estimates and exact values. */
+export function markerKey(result: Pick<RunResult, 'method' | 'confidence'>, anyExact: boolean): string {
+  if (result.method === 'exact') return 'Exact values (no simulation).';
+  const level = `${+(result.confidence * 100).toFixed(2)}%`;
+  const parts = [`● simulated estimate with its ${level} interval (where the bar is not visible, the interval is narrower than the dot)`];
+  if (anyExact) parts.push('◇ exact value');
+  return `${parts.join('; ')}.`;
+}
+
+function withDerived(points: readonly IntervalPoint[]) {
+  return points.map((point) => ({
+    ...point,
+    best: point.exact ?? point.estimate,
+    shown: point.estimate ?? point.exact,
+    labelAt: Math.max(...[point.hi, point.estimate, point.exact].filter((x): x is number => x !== null)),
+  }));
+}
+
+function valueAxis(title: string, percent: boolean, domain?: [number, number]) {
+  return {
+    type: 'quantitative',
+    title,
+    axis: percent ? { format: '.0%', tickCount: 5 } : { tickCount: 5 },
+    scale: domain ? { domain, nice: false } : percent ? { domain: [0, 1], nice: false } : { zero: true },
+  };
+}
+
+function tooltip(category: string, percent: boolean) {
+  const format = percent ? '.3%' : '.4f';
+  return [
+    { field: 'label', type: 'nominal', title: category },
+    { field: 'estimate', type: 'quantitative', title: 'estimate', format },
+    { field: 'lo', type: 'quantitative', title: 'interval low', format },
+    { field: 'hi', type: 'quantitative', title: 'interval high', format },
+    { field: 'exact', type: 'quantitative', title: 'exact', format },
+  ];
+}
+
+export interface IntervalChartOptions {
+  /** 'horizontal': categories down the side (a dot plot); 'vertical': categories along the bottom. */
+  orientation: 'horizontal' | 'vertical';
+  categoryTitle: string;
+  valueTitle: string;
+  percent: boolean;
+  /** Draw a light bar up to each value. */
+  bars?: boolean;
+  /** Series shown side by side within a category, in this order. */
+  series?: { title: string; order: string[] };
+  domain?: [number, number];
+  width?: number;
+  /** Pixels per category (and series). */
+  step?: number;
+}
+
+/** Values per category with their intervals and exact markers, and the value printed beside each. */
+export function intervalChart(points: readonly IntervalPoint[], options: IntervalChartOptions): VegaLiteSpec {
+  const horizontal = options.orientation === 'horizontal';
+  const valueChannel = horizontal ? 'x' : 'y';
+  const categoryChannel = horizontal ? 'y' : 'x';
+  const offsetChannel = horizontal ? 'yOffset' : 'xOffset';
+  const series = options.series;
+  const seriesCount = series?.order.length ?? 1;
+  const step = options.step ?? (horizontal ? 20 : 34) * seriesCount;
+  const category = {
+    field: 'label',
+    type: 'nominal',
+    title: options.categoryTitle,
+    sort: { field: 'order', op: 'min' },
+    axis: horizontal ? { labelLimit: 220 } : { labelAngle: 0 },
+    scale: { paddingInner: series ? 0.25 : 0.35 },
+  };
+  const value = (field: string) => ({ ...valueAxis(options.valueTitle, options.percent, options.domain), field });
+  const offset = series ? { [offsetChannel]: { field: 'series', type: 'nominal', sort: series.order, scale: { paddingInner: 0.1 } } } : {};
+  const colour = series
+    ? { color: { field: 'series', type: 'nominal', title: series.title, sort: series.order, scale: { domain: series.order, range: SERIES_COLOURS.slice(0, series.order.length) } } }
+    : {};
+  const base = { [categoryChannel]: category, ...offset };
+
+  const layers: VegaLiteSpec[] = [];
+  if (options.bars) {
+    layers.push({
+      mark: series ? { type: 'bar', opacity: 0.35 } : { type: 'bar', color: BAR_FILL },
+      encoding: { ...base, [valueChannel]: value('best'), ...colour },
+    });
+  }
+  layers.push({
+    transform: [{ filter: 'isValid(datum.lo) && isValid(datum.hi)' }],
+    mark: { type: 'errorbar', ticks: true, thickness: 1.5, ...(series ? {} : { color: ESTIMATE_INK }) },
+    encoding: { ...base, [valueChannel]: value('lo'), [`${valueChannel}2`]: { field: 'hi' }, ...colour },
+  });
+  layers.push({
+    transform: [{ filter: 'isValid(datum.estimate)' }],
+    mark: { type: 'point', filled: true, size: 38, opacity: 1, ...(series ? {} : { color: ESTIMATE_INK }) },
+    encoding: { ...base, [valueChannel]: value('estimate'), ...colour, tooltip: tooltip(options.categoryTitle, options.percent) },
+  });
+  layers.push({
+    transform: [{ filter: 'isValid(datum.exact)' }],
+    mark: { type: 'point', shape: 'diamond', filled: false, size: 120, strokeWidth: 1.6, color: EXACT_INK, opacity: 1 },
+    encoding: { ...base, [valueChannel]: value('exact'), tooltip: tooltip(options.categoryTitle, options.percent) },
+  });
+  layers.push({
+    mark: horizontal
+      ? { type: 'text', align: 'left', baseline: 'middle', dx: 9, fontSize: series ? 9.5 : 10.5, color: '#222222' }
+      : { type: 'text', align: 'center', baseline: 'bottom', dy: -7, fontSize: series ? 9.5 : 10.5, color: '#222222' },
+    encoding: { ...base, [valueChannel]: value('labelAt'), text: { field: 'text' } },
+  });
+
+  const size = horizontal
+    ? { width: options.width ?? FULL_WIDTH - 160, height: { step } }
+    : { width: { step }, height: 220 };
+  return {
+    $schema: SCHEMA,
+    config: CHART_CONFIG,
+    data: { values: withDerived(points) },
+    ...size,
+    layer: layers,
+  };
+}
+
+export interface LineChartOptions {
+  xTitle: string;
+  yTitle: string;
+  percent: boolean;
+  seriesTitle: string;
+  /** Series in legend order. */
+  seriesOrder: string[];
+  /** Panels side by side, in this order. */
+  facet?: { title: string; order: string[] };
+  domain?: [number, number];
+  width?: number;
+  height?: number;
+  /** Print each value beside its point (only sensible for one or two lines). */
+  labels?: boolean;
+}
+
+/**
+ * Values along an ordered axis, one line per series. Lines differ in colour,
+ * dash and point shape, so a grey printout still tells them apart; the line
+ * joins exact values where known, estimates otherwise.
+ */
+export function lineChart(points: readonly IntervalPoint[], options: LineChartOptions): VegaLiteSpec {
+  const order = options.seriesOrder;
+  const seriesScale = (range: unknown[]) => ({ domain: order, range: range.slice(0, order.length) });
+  const legend = { title: options.seriesTitle, symbolSize: 110 };
+  const x = { field: 'label', type: 'ordinal', title: options.xTitle, sort: { field: 'order', op: 'min' }, axis: { labelAngle: 0 }, scale: { type: 'point', padding: 0.4 } };
+  const y = (field: string) => ({ ...valueAxis(options.yTitle, options.percent, options.domain), field });
+  const colour = { field: 'series', type: 'nominal', sort: order, scale: seriesScale(SERIES_COLOURS), legend };
+  const layers: VegaLiteSpec[] = [
+    {
+      transform: [{ filter: 'isValid(datum.best)' }],
+      mark: { type: 'line', strokeWidth: 1.8 },
+      encoding: {
+        x,
+        y: y('best'),
+        color: colour,
+        strokeDash: { field: 'series', type: 'nominal', sort: order, scale: seriesScale(SERIES_DASHES), legend },
+      },
+    },
+    {
+      transform: [{ filter: 'isValid(datum.lo) && isValid(datum.hi)' }],
+      mark: { type: 'errorbar', ticks: true, thickness: 1.3 },
+      encoding: { x, y: y('lo'), y2: { field: 'hi' }, color: colour },
+    },
+    {
+      transform: [{ filter: 'isValid(datum.shown)' }],
+      mark: { type: 'point', filled: true, size: 40, opacity: 1 },
+      encoding: {
+        x,
+        y: y('shown'),
+        color: colour,
+        shape: { field: 'series', type: 'nominal', sort: order, scale: seriesScale(SERIES_SHAPES), legend },
+        tooltip: [{ field: 'series', type: 'nominal', title: options.seriesTitle }, ...tooltip(options.xTitle, options.percent)],
+      },
+    },
+    {
+      transform: [{ filter: 'isValid(datum.exact) && isValid(datum.estimate)' }],
+      mark: { type: 'point', shape: 'diamond', filled: false, size: 190, strokeWidth: 1.1, color: EXACT_INK, opacity: 1 },
+      encoding: { x, y: y('exact') },
+    },
+  ];
+  if (options.labels) {
+    layers.push({
+      mark: { type: 'text', align: 'left', baseline: 'bottom', dx: 5, dy: -5, fontSize: 10, color: '#222222' },
+      encoding: { x, y: y('best'), text: { field: 'text' } },
+    });
+  }
+  const panelWidth = options.width ?? (options.facet ? Math.floor((FULL_WIDTH - 40) / options.facet.order.length) - 20 : FULL_WIDTH - 120);
+  const inner = { width: panelWidth, height: options.height ?? 240, layer: layers };
+  const common = { $schema: SCHEMA, config: CHART_CONFIG, data: { values: withDerived(points) } };
+  if (!options.facet) return { ...common, ...inner };
+  return {
+    ...common,
+    facet: { column: { field: 'facet', type: 'nominal', title: options.facet.title, sort: options.facet.order, header: { labelOrient: 'top', titleOrient: 'top' } } },
+    spacing: 14,
+    spec: inner,
+    resolve: { scale: { y: 'shared' } },
+  };
+}
+
+/** One cell of a two-way table. */
+export interface HeatCell {
+  row: string;
+  col: string;
+  rowOrder: number;
+  colOrder: number;
+  value: number;
+  text: string;
+  facet?: string;
+  lo?: number | null;
+  hi?: number | null;
+}
+
+export interface HeatmapOptions {
+  rowTitle: string;
+  colTitle: string;
+  valueTitle: string;
+  percent: boolean;
+  /** Colour domain; probabilities use [0, 1] so that equal ink means equal odds across charts. */
+  domain?: [number, number];
+  cellWidth?: number;
+  cellHeight?: number;
+  facet?: { title: string; order: string[] };
+  fontSize?: number;
+  /** Column labels turned to read upwards (long labels). */
+  slantColumns?: boolean;
+}
+
+/**
+ * A two-way table in a single sequential hue (lightness orders the values,
+ * so it prints in grey) with the value printed in every cell, white on the
+ * dark half of the scale and black on the light half.
+ */
+export function heatmap(cells: readonly HeatCell[], options: HeatmapOptions): VegaLiteSpec {
+  const values = cells.map((cell) => cell.value).filter(Number.isFinite);
+  const domain = options.domain ?? (options.percent ? [0, 1] : [Math.min(...values), Math.max(...values)]);
+  const span = domain[1] - domain[0] || 1;
+  const data = cells.map((cell) => ({ ...cell, dark: (cell.value - domain[0]) / span > 0.55 }));
+  const rowCount = new Set(cells.map((cell) => cell.row)).size;
+  const colCount = new Set(cells.map((cell) => cell.col)).size;
+  const cellWidth = options.cellWidth ?? Math.max(30, Math.min(64, Math.floor(480 / colCount)));
+  const cellHeight = options.cellHeight ?? Math.max(22, Math.min(40, cellWidth * 0.7));
+  const format = options.percent ? '.3%' : '.4f';
+  const inner = {
+    width: { step: cellWidth },
+    height: { step: cellHeight },
+    encoding: {
+      x: {
+        field: 'col',
+        type: 'ordinal',
+        title: options.colTitle,
+        sort: { field: 'colOrder', op: 'min' },
+        axis: { orient: 'top', labelAngle: options.slantColumns ? -50 : 0, labelAlign: options.slantColumns ? 'left' : 'center', domain: false, ticks: false, labelPadding: 4 },
+      },
+      y: { field: 'row', type: 'ordinal', title: options.rowTitle, sort: { field: 'rowOrder', op: 'min' }, axis: { domain: false, ticks: false } },
+    },
+    layer: [
+      {
+        mark: { type: 'rect', stroke: 'white', strokeWidth: 1 },
+        encoding: {
+          color: {
+            field: 'value',
+            type: 'quantitative',
+            title: options.valueTitle,
+            scale: { scheme: 'blues', domain, clamp: true },
+            legend: { orient: 'right', direction: 'vertical', format: options.percent ? '.0%' : undefined, gradientLength: Math.min(200, rowCount * cellHeight) },
+          },
+          tooltip: [
+            { field: 'row', type: 'ordinal', title: options.rowTitle },
+            { field: 'col', type: 'ordinal', title: options.colTitle },
+            { field: 'value', type: 'quantitative', title: options.valueTitle, format },
+            { field: 'lo', type: 'quantitative', title: 'interval low', format },
+            { field: 'hi', type: 'quantitative', title: 'interval high', format },
+          ],
+        },
+      },
+      {
+        mark: { type: 'text', baseline: 'middle', fontSize: options.fontSize ?? (cellWidth < 40 ? 9 : 11) },
+        encoding: {
+          text: { field: 'text' },
+          color: { condition: { test: 'datum.dark', value: 'white' }, value: 'black' },
+        },
+      },
+    ],
+  };
+  const common = { $schema: SCHEMA, config: CHART_CONFIG, data: { values: data } };
+  if (!options.facet) return { ...common, ...inner };
+  return {
+    ...common,
+    facet: { column: { field: 'facet', type: 'nominal', title: options.facet.title, sort: options.facet.order, header: { labelOrient: 'top', titleOrient: 'top' } } },
+    spacing: 16,
+    spec: inner,
+  };
+}
+
+/** One share of a split: e.g. "player A has the initiative, 52.3%". */
+export interface SplitSegment {
+  /** The row (the question) this share belongs to. */
+  row: string;
+  rowOrder: number;
+  /** Who gets it. */
+  segment: string;
+  value: number;
+  exact: number | null;
+  text: string;
+}
+
+/**
+ * Shares of 100% per row, as stacked bars with every share printed inside.
+ * Segments are told apart by lightness (dark, light, lighter …), not hue.
+ */
+export function splitChart(segments: readonly SplitSegment[], options: { segmentTitle: string; segmentOrder: string[]; width?: number }): VegaLiteSpec {
+  const fills = ['#1f4e79', '#8fb2d6', '#dfe9f4', '#4f7fb0', '#bcd0e6'];
+  const ink = ['white', 'black', 'black', 'white', 'black'];
+  const rows: VegaLiteSpec[] = [];
+  const byRow = new Map<string, SplitSegment[]>();
+  for (const segment of segments) byRow.set(segment.row, [...(byRow.get(segment.row) ?? []), segment]);
+  for (const list of byRow.values()) {
+    let start = 0;
+    for (const segment of [...list].sort((a, b) => options.segmentOrder.indexOf(a.segment) - options.segmentOrder.indexOf(b.segment))) {
+      const index = Math.max(0, options.segmentOrder.indexOf(segment.segment)) % fills.length;
+      const end = start + segment.value;
+      rows.push({ ...segment, start, end, middle: (start + end) / 2, ink: ink[index], label: segment.value >= 0.07 ? `${segment.segment} ${segment.text}` : segment.value >= 0.025 ? segment.text : '' });
+      start = end;
+    }
+  }
+  const y = { field: 'row', type: 'nominal', title: null, sort: { field: 'rowOrder', op: 'min' }, axis: { labelLimit: 200 } };
+  return {
+    $schema: SCHEMA,
+    config: CHART_CONFIG,
+    data: { values: rows },
+    width: options.width ?? FULL_WIDTH - 160,
+    height: { step: 34 },
+    layer: [
+      {
+        mark: { type: 'bar', stroke: 'white', strokeWidth: 1 },
+        encoding: {
+          y,
+          x: { field: 'start', type: 'quantitative', title: null, scale: { domain: [0, 1], nice: false }, axis: { format: '.0%', tickCount: 4 } },
+          x2: { field: 'end' },
+          color: {
+            field: 'segment',
+            type: 'nominal',
+            title: options.segmentTitle,
+            sort: options.segmentOrder,
+            scale: { domain: options.segmentOrder, range: options.segmentOrder.map((_, i) => fills[i % fills.length]) },
+          },
+          tooltip: [
+            { field: 'row', type: 'nominal', title: 'question' },
+            { field: 'segment', type: 'nominal', title: options.segmentTitle },
+            { field: 'value', type: 'quantitative', title: 'share', format: '.3%' },
+            { field: 'exact', type: 'quantitative', title: 'exact', format: '.3%' },
+          ],
+        },
+      },
+      {
+        mark: { type: 'text', baseline: 'middle', fontSize: 10.5 },
+        encoding: { y, x: { field: 'middle', type: 'quantitative' }, text: { field: 'label' }, color: { field: 'ink', type: 'nominal', scale: null } },
+      },
+    ],
+  };
+}

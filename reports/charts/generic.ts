@@ -1,0 +1,151 @@
+/**
+ * Charts any rule gets without a chart module of its own: every probability
+ * as a dot plot with intervals and exact markers, the simulation checked
+ * against the exact values, and — for a rule that declares a matrix — its
+ * two-way table as a printable heatmap.
+ */
+import { resolveParams } from '../../src/rules/params.js';
+import type { MetricSpec, ParamValue, Rule } from '../../src/rules/types.js';
+import type { Evaluated } from '../evaluate.js';
+import { percent } from '../numbers.js';
+import { heatmap, intervalChart, markerKey, metricPoint, type HeatCell, type IntervalPoint } from './blocks.js';
+import type { Chart, PrintableContext, RunView } from './chart.js';
+
+/** Every probability metric (or, for a rule with none, every mean) as a dot plot. */
+export function everyMetricChart(view: RunView): Chart | null {
+  const { rule, result } = view;
+  const probabilities = view.metrics.filter((metric) => metric.probability);
+  const chosen = probabilities.length > 0 ? probabilities : view.metrics;
+  const isProbability = probabilities.length > 0;
+  const points = chosen.map((metric, index) => metricPoint(result, metric.name, metric.name, index, isProbability)).filter((point): point is IntervalPoint => point !== null);
+  if (points.length === 0) return null;
+  return {
+    id: `${rule.id}-${isProbability ? 'probabilities' : 'means'}`,
+    title: `${rule.title}: every ${isProbability ? 'probability' : 'mean'}`,
+    caption: `Each ${isProbability ? 'probability' : 'expected value'} the rule reports, in the order muster describe lists them (the table below says what each means). ${markerKey(result, points.some((p) => p.exact !== null))}`,
+    spec: intervalChart(points, { orientation: 'horizontal', categoryTitle: 'metric', valueTitle: isProbability ? 'probability' : 'expected value', percent: isProbability }),
+  };
+}
+
+/**
+ * Each simulated probability minus its exact value, in percentage points,
+ * with its interval: about 95% of 95% intervals should cross zero. The
+ * page says how many do.
+ */
+export function exactCheckChart(view: RunView): Chart | null {
+  const { rule, result } = view;
+  if (result.method !== 'simulation') return null;
+  const rows = view.metrics
+    .filter((metric) => metric.probability)
+    .map((metric, index) => ({ metric, value: result.metrics[metric.name], index }))
+    .filter(({ value }) => value && value.exact !== null && Number.isFinite(value.estimate));
+  if (rows.length === 0) return null;
+  const points: IntervalPoint[] = rows.map(({ metric, value, index }) => {
+    // In percentage points: a probability's error reads best on the scale the tables use.
+    const exact = value.exact as number;
+    const error = (value.estimate - exact) * 100;
+    return {
+      label: metric.name,
+      order: index,
+      estimate: error,
+      lo: (value.lo - exact) * 100,
+      hi: (value.hi - exact) * 100,
+      exact: 0,
+      text: `${error >= 0 ? '+' : '−'}${Math.abs(error).toFixed(3)} pp`,
+    };
+  });
+  const covered = rows.filter(({ value }) => value.lo <= (value.exact as number) && (value.exact as number) <= value.hi).length;
+  const widest = Math.max(...points.map((p) => Math.max(Math.abs(p.lo ?? 0), Math.abs(p.hi ?? 0))));
+  const reach = widest > 0 ? widest * 1.15 : 0.1;
+  const level = `${+(result.confidence * 100).toFixed(2)}%`;
+  return {
+    id: `${rule.id}-exact-check`,
+    title: `${rule.title}: simulation against the exact values`,
+    caption: `Every simulated probability minus its exact value, with its ${level} interval, in percentage points; the diamonds mark zero. ${covered} of ${rows.length} intervals cover the exact value (about ${level} of them should).`,
+    spec: intervalChart(points, {
+      orientation: 'horizontal',
+      categoryTitle: 'metric',
+      valueTitle: 'estimate − exact (percentage points)',
+      percent: false,
+      domain: [-reach, reach],
+    }),
+  };
+}
+
+/** The generic charts of one run. */
+export function genericRunCharts(view: RunView): Chart[] {
+  const chart = everyMetricChart(view);
+  return chart ? [chart] : [];
+}
+
+
+/**
+ * The rule's declared matrix (src/rules/types.ts MatrixSpec) at its default
+ * axis values, headline metric only, with the value in every cell.
+ */
+export async function matrixHeatmapChart(context: PrintableContext, overrides: Record<string, ParamValue> = {}, note = ''): Promise<Chart | null> {
+  const { rule } = context;
+  const spec = rule.matrix;
+  if (!spec) return null;
+  const base = { ...context.defaults, ...overrides };
+  const values = spec.defaultValues(base);
+  const metricName = spec.metrics[0];
+  const paramsList = values.flatMap((rowValue) => values.map((colValue) => resolveParams(rule, [], { ...overrides, [spec.row]: rowValue, [spec.col]: colValue })));
+  const evaluated = await context.evaluate(paramsList);
+  return matrixChart(rule, spec.row, spec.col, values, values, metricName, evaluated, note);
+}
+
+/** A matrix axis label: the rule's short form (src/rules/types.ts MatrixSpec.label) where it has one. */
+function axisLabel(rule: Rule, value: ParamValue): string {
+  return rule.matrix?.label?.(value) ?? String(value);
+}
+
+/** A heatmap of one metric over rows × cols from evaluated points laid out row by row. */
+export function matrixChart(rule: Rule, row: string, col: string, rows: readonly ParamValue[], cols: readonly ParamValue[], metricName: string, evaluated: readonly Evaluated[], note = ''): Chart {
+  const metric: MetricSpec | undefined = rule.metrics(evaluated[0].result.params).find((m) => m.name === metricName);
+  const probability = metric?.probability ?? true;
+  const longest = Math.max(...cols.map((value) => axisLabel(rule, value).length));
+  const cellWidth = cols.length > 12 ? 30 : cols.length > 9 ? 38 : 52;
+  const digits = cellWidth >= 50 ? 1 : 0;
+  const cells: HeatCell[] = [];
+  rows.forEach((rowValue, i) => {
+    cols.forEach((colValue, j) => {
+      const figures = evaluated[i * cols.length + j].result.metrics[metricName];
+      const simulated = evaluated[i * cols.length + j].result.method === 'simulation';
+      const value = figures.exact ?? figures.estimate;
+      cells.push({
+        row: axisLabel(rule, rowValue),
+        col: axisLabel(rule, colValue),
+        rowOrder: i,
+        colOrder: j,
+        value,
+        text: probability ? percent(value, digits).replace('%', digits === 0 ? '' : '%') : value.toFixed(digits + 1),
+        lo: simulated ? figures.lo : null,
+        hi: simulated ? figures.hi : null,
+      });
+    });
+  });
+  const exact = evaluated.every((point) => point.result.method === 'exact');
+  const first = evaluated[0].result;
+  const how = exact ? 'Exact values.' : `Simulated, ${first.trials.toLocaleString('en-US')} trials a cell (seed ${first.seed}); hover a cell for its interval.`;
+  const units = probability && digits === 0 ? ' Cells show percentages.' : '';
+  return {
+    id: `${rule.id}-matrix-${row}-${col}`.replace(/[^A-Za-z0-9.-]+/g, '-'),
+    title: `${rule.title}: ${metricName} by ${row} and ${col}`,
+    caption: `${metric?.doc ?? metricName}, with ${row} down the side and ${col} across the top. ${how}${units}${note ? ` ${note}` : ''}`,
+    spec: heatmap(cells, {
+      rowTitle: row,
+      colTitle: col,
+      valueTitle: metricName,
+      percent: probability,
+      cellWidth,
+      slantColumns: longest > 5,
+    }),
+  };
+}
+
+/** The generic printable charts: the declared matrix, if any. */
+export async function genericPrintable(context: PrintableContext): Promise<Chart[]> {
+  const chart = await matrixHeatmapChart(context);
+  return chart ? [chart] : [];
+}

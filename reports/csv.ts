@@ -1,0 +1,34 @@
+/**
+ * CSV (RFC 4180): fields with commas, quotes or line ends are quoted, and
+ * text that a spreadsheet would run as a formula (=, +, -, @ first) gets a
+ * leading apostrophe. Numbers keep every digit JavaScript prints, so a value
+ * read back is the value computed.
+ */
+import type { RunResult } from '../src/result.js';
+import type { MetricSpec } from '../src/rules/types.js';
+
+export type CsvCell = string | number | boolean | null;
+
+function csvField(cell: CsvCell): string {
+  if (cell === null) return '';
+  if (typeof cell === 'number') return Number.isNaN(cell) ? '' : String(cell);
+  if (typeof cell === 'boolean') return String(cell);
+  const text = /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** One CSV record, ending in CRLF as RFC 4180 asks. */
+export function csvLine(cells: readonly CsvCell[]): string {
+  return `${cells.map(csvField).join(',')}\r\n`;
+}
+
+/** The metrics table of one run: metric, kind, estimate, interval, exact (empty where the rule has none). */
+export function metricsCsv(result: RunResult, metrics: readonly MetricSpec[]): string {
+  let text = csvLine(['metric', 'kind', 'estimate', 'lo', 'hi', 'exact', 'confidence', 'meaning']);
+  for (const metric of metrics) {
+    const value = result.metrics[metric.name];
+    if (!value) continue;
+    text += csvLine([metric.name, metric.probability ? 'probability' : 'mean', value.estimate, value.lo, value.hi, value.exact, result.confidence, metric.doc]);
+  }
+  return text;
+}

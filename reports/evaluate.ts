@@ -1,0 +1,57 @@
+import { UsageError } from '../src/errors.js';
+import type { SimulationPool } from '../src/engine/pool.js';
+import { simulate } from '../src/engine/simulate.js';
+import { buildResult, type RunResult } from '../src/result.js';
+import type { Params, Rule } from '../src/rules/types.js';
+import type { Tallied } from '../src/stats/estimate.js';
+
+/** How every point of a sweep, a comparison or a book chart is computed. */
+export interface GridSettings {
+  /** 'exact' solves with rule.exact and simulates nothing. */
+  method: 'exact' | 'simulation';
+  seed: string;
+  confidence: number;
+  /** Trials per point (simulation only). */
+  trials: number;
+  threads: number;
+}
+
+/** One computed point: the result as `muster run` reports it, and (when simulated) the tallied counts behind every interval. */
+export interface Evaluated {
+  result: RunResult;
+  tallied: Record<string, Tallied> | null;
+}
+
+export interface EvaluateOptions {
+  /** Required for simulation; one pool serves every point. */
+  pool?: SimulationPool;
+  signal?: AbortSignal;
+  /** Called after each point. */
+  onPoint?: (done: number, total: number) => void;
+}
+
+/**
+ * Computes a rule at each parameter set in turn: exactly, or by simulation
+ * on the shared pool with the same seed for every point (so a parameter that
+ * cannot affect a metric leaves it unchanged between points).
+ */
+export async function evaluateAll(rule: Rule, paramsList: readonly Params[], settings: GridSettings, options: EvaluateOptions = {}): Promise<Evaluated[]> {
+  const evaluated: Evaluated[] = [];
+  for (const params of paramsList) {
+    evaluated.push(await evaluateOne(rule, params, settings, options));
+    options.onPoint?.(evaluated.length, paramsList.length);
+  }
+  return evaluated;
+}
+
+async function evaluateOne(rule: Rule, params: Params, settings: GridSettings, options: EvaluateOptions): Promise<Evaluated> {
+  if (settings.method === 'exact') {
+    if (!rule.exact) throw new UsageError(`--exact: ${rule.id} has no exact solution; allowed: simulate it (leave out --exact)`);
+    return { result: buildResult({ rule, params, seed: settings.seed, threads: 0, confidence: 1, trials: 0, tally: null }), tallied: null };
+  }
+  if (!options.pool) throw new Error('evaluateAll: a simulation needs a pool');
+  const outcome = await simulate(options.pool, { rule, params, seed: settings.seed, confidence: settings.confidence, trials: settings.trials, signal: options.signal });
+  if (outcome.partial) throw new UsageError('interrupted: the runs were not finished and nothing was written');
+  const result = buildResult({ rule, params, seed: settings.seed, threads: settings.threads, confidence: settings.confidence, trials: outcome.trials, tally: outcome.tally });
+  return { result, tallied: rule.summarize(params, outcome.tally, outcome.trials) };
+}

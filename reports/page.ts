@@ -1,0 +1,199 @@
+/**
+ * The HTML shell of every report: one self-contained file with vega,
+ * vega-lite and vega-embed inlined (it opens with the network off), a header
+ * that says exactly what was computed, the charts, the tables, and print CSS
+ * for A4 and Letter. A Content-Security-Policy allows only the page's own
+ * scripts (by hash) and no network at all, so even text that slipped past
+ * escaping could neither run nor call out.
+ *
+ *   page input ─► header + sections (escaped HTML) ─► chart specs as JSON
+ *   (no `<` left) ─► <script> calls vegaEmbed on each .vis element (SVG)
+ */
+import { createHash } from 'node:crypto';
+import type { Chart } from './charts/chart.js';
+import { cssString, escapeHtml, jsonForScript } from './escape.js';
+import { vendorScripts } from './vendor.js';
+
+/** A block of the page body. `html` must already be escaped (build it with ./html.ts helpers). */
+export type Section = { kind: 'chart'; chart: Chart } | { kind: 'html'; html: string };
+
+export interface ParamRow {
+  name: string;
+  value: string;
+  doc: string;
+  /** Highlight: varied in a sweep, or different between variants. */
+  varied?: boolean;
+}
+
+export interface PageInput {
+  /** The <title> and the big heading. */
+  title: string;
+  /** Small line above the heading, e.g. "muster · run report". */
+  kicker: string;
+  /** A sentence under the heading. */
+  summary?: string;
+  /** Label/value pairs shown under the heading: rule, source, seed, trials … */
+  facts: Array<[string, string]>;
+  /** Every parameter of the run. */
+  params: ParamRow[];
+  sections: Section[];
+  /** The line repeated at the top of every printed page (parameters, seed, trials). */
+  printHeader: string;
+  /** Links shown above the heading (the book's table of contents). */
+  nav?: Array<{ href: string; label: string; current?: boolean }>;
+}
+
+const STYLE = `
+:root { color-scheme: light; --ink: #1d232b; --muted: #5b6470; --rule: #d9dde3; --accent: #1f4e79; --band: #f3f6fa; }
+* { box-sizing: border-box; }
+html { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+body { margin: 0; background: #eef1f5; color: var(--ink); font: 15px/1.45 Helvetica, Arial, sans-serif; }
+.sheet { max-width: 920px; margin: 24px auto; background: white; padding: 28px 40px 36px; box-shadow: 0 1px 4px rgba(0,0,0,.12); border-radius: 4px; }
+nav.toc { font-size: 13px; margin: 0 0 18px; padding: 0 0 10px; border-bottom: 1px solid var(--rule); }
+nav.toc a { color: var(--accent); text-decoration: none; margin-right: 14px; white-space: nowrap; }
+nav.toc a[aria-current] { color: var(--ink); font-weight: 600; }
+.kicker { margin: 0; color: var(--muted); font-size: 12px; letter-spacing: .06em; text-transform: uppercase; }
+h1 { margin: 2px 0 6px; font-size: 26px; line-height: 1.2; }
+.summary { margin: 0 0 14px; color: var(--muted); }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 14px; margin: 0 0 14px; font-size: 13px; }
+dl.facts dt { color: var(--muted); }
+dl.facts dd { margin: 0; word-break: break-word; }
+table { border-collapse: collapse; width: 100%; font-size: 12.5px; }
+th, td { padding: 4px 8px; border-bottom: 1px solid var(--rule); vertical-align: top; text-align: left; }
+th { font-weight: 600; background: var(--band); }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+td.name { font-family: Menlo, Consolas, monospace; font-size: 12px; white-space: nowrap; }
+td.doc { color: var(--muted); }
+tr.varied td { background: #fff7e0; }
+.fraction { display: block; color: var(--muted); font-size: 11px; }
+table.params { margin-bottom: 6px; }
+section { margin: 26px 0 0; }
+h2 { font-size: 17px; margin: 0 0 4px; }
+h3 { font-size: 14px; margin: 14px 0 4px; }
+h2.part { font-size: 20px; margin: 34px 0 2px; padding-top: 10px; border-top: 2px solid var(--accent); color: var(--accent); }
+span.name { font-family: Menlo, Consolas, monospace; font-size: 12px; color: var(--muted); }
+.caption { margin: 6px 0 0; color: var(--muted); font-size: 13px; max-width: 760px; }
+.vis { margin-top: 8px; min-height: 40px; overflow-x: auto; }
+.vis svg { max-width: 100%; height: auto; }
+.note { font-size: 13px; color: var(--muted); }
+.significant { font-weight: 600; }
+.yes { color: #8a1c1c; font-weight: 600; }
+.chart-error { color: #8a1c1c; }
+ul.book { padding-left: 20px; }
+ul.book li { margin: 8px 0; }
+ul.book .charts { color: var(--muted); font-size: 13px; }
+footer { margin-top: 28px; color: var(--muted); font-size: 12px; border-top: 1px solid var(--rule); padding-top: 8px; }
+@media print {
+  body { background: white; font-size: 10.5pt; }
+  .sheet { max-width: none; margin: 0; padding: 0; box-shadow: none; border-radius: 0; }
+  nav.toc { display: none; }
+  section.chart, figure, tr, .keep { break-inside: avoid; page-break-inside: avoid; }
+  h2, h3 { break-after: avoid; page-break-after: avoid; }
+  thead { display: table-header-group; }
+  .vis { overflow: visible; }
+  a { color: inherit; text-decoration: none; }
+}
+`;
+
+/** The @page rules: margins that fit both A4 and Letter, and the run's parameters at the top of every sheet. */
+function pageStyle(printHeader: string): string {
+  const header = printHeader.length > 170 ? `${printHeader.slice(0, 167)}…` : printHeader;
+  return `
+@page {
+  size: auto;
+  margin: 16mm 13mm 15mm 13mm;
+  @top-left { content: ${cssString(header)}; font: 7.5pt Helvetica, Arial, sans-serif; color: #5b6470; vertical-align: bottom; padding-bottom: 3mm; }
+  @bottom-right { content: "page " counter(page) " of " counter(pages); font: 7.5pt Helvetica, Arial, sans-serif; color: #5b6470; }
+}`;
+}
+
+/** Draws every chart with vega-embed as SVG; `window.musterCharts` settles when all are drawn (tests wait on it). */
+const BOOT_SCRIPT = `(function () {
+  var charts = JSON.parse(document.getElementById('muster-charts').textContent);
+  if (charts.length === 0) { window.musterCharts = Promise.resolve([]); return; }
+  var targets = document.querySelectorAll('.vis[data-chart]');
+  window.musterCharts = Promise.all(charts.map(function (chart, index) {
+    var target = targets[index];
+    return vegaEmbed(target, chart.spec, { renderer: 'svg', actions: false }).then(function (result) {
+      return result.view;
+    }).catch(function (error) {
+      target.textContent = 'This chart could not be drawn: ' + error.message;
+      target.className += ' chart-error';
+      console.error(error);
+      throw error;
+    });
+  }));
+})();`;
+
+const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+function renderNav(nav: NonNullable<PageInput['nav']>): string {
+  const links = nav.map((link) => `<a href="${escapeHtml(link.href)}"${link.current ? ' aria-current="page"' : ''}>${escapeHtml(link.label)}</a>`);
+  return `<nav class="toc" aria-label="report book">${links.join('')}</nav>`;
+}
+
+function renderFacts(facts: PageInput['facts']): string {
+  return `<dl class="facts">${facts.map(([label, value]) => `<dt>${escapeHtml(label)}</dt><dd>${escapeHtml(value)}</dd>`).join('')}</dl>`;
+}
+
+function renderParams(params: ParamRow[]): string {
+  if (params.length === 0) return '';
+  const rows = params.map(
+    (param) =>
+      `<tr${param.varied ? ' class="varied"' : ''}><td class="name">${escapeHtml(param.name)}</td><td class="name">${escapeHtml(param.value)}</td><td class="doc">${escapeHtml(param.doc)}</td></tr>`,
+  );
+  return `<table class="params"><thead><tr><th>parameter</th><th>value</th><th>meaning</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+function renderChartSection(chart: Chart): string {
+  return `<section class="chart" id="${escapeHtml(chart.id)}"><h2>${escapeHtml(chart.title)}</h2><div class="vis" data-chart="${escapeHtml(chart.id)}" role="img" aria-label="${escapeHtml(chart.title)}"></div><p class="caption">${escapeHtml(chart.caption)}</p></section>`;
+}
+
+/** The whole page as one string. */
+export function renderPage(input: PageInput): string {
+  const charts = input.sections.flatMap((section) => (section.kind === 'chart' ? [section.chart] : []));
+  const body = input.sections.map((section) => (section.kind === 'chart' ? renderChartSection(section.chart) : section.html)).join('\n');
+  // A page without charts (the book's contents) needs no vega.
+  const vendor = charts.length > 0 ? vendorScripts() : [];
+  const scripts = [...vendor.map((bundle) => bundle.code), BOOT_SCRIPT];
+  const policy = [
+    "default-src 'none'",
+    // vega compiles its expressions with the Function constructor, hence 'unsafe-eval'; no script runs unless its hash is listed.
+    `script-src ${scripts.map(sha256).join(' ')} 'unsafe-eval'`,
+    "style-src 'unsafe-inline'",
+    'img-src data:',
+    'font-src data:',
+  ].join('; ');
+  const chartData = jsonForScript(charts.map((chart) => ({ id: chart.id, spec: chart.spec })));
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(policy)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="muster">
+<title>${escapeHtml(input.title)}</title>
+<style>${STYLE}${pageStyle(input.printHeader)}</style>
+${vendor.map((bundle) => `<!-- ${escapeHtml(bundle.name)} --><script>${bundle.code}</script>`).join('\n')}
+</head>
+<body>
+<div class="sheet">
+${input.nav ? renderNav(input.nav) : ''}
+<header>
+<p class="kicker">${escapeHtml(input.kicker)}</p>
+<h1>${escapeHtml(input.title)}</h1>
+${input.summary ? `<p class="summary">${escapeHtml(input.summary)}</p>` : ''}
+${renderFacts(input.facts)}
+${renderParams(input.params)}
+</header>
+<main>
+${body}
+</main>
+<footer>Made by muster. Simulated values carry the intervals stated above; exact values are computed in rational arithmetic and rounded only for display.</footer>
+</div>
+<script type="application/json" id="muster-charts">${chartData}</script>
+<script>${BOOT_SCRIPT}</script>
+</body>
+</html>
+`;
+}

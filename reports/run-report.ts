@@ -1,0 +1,103 @@
+/**
+ * The report of one run (`muster run <rule> --html/--svg/--csv`): the rule's
+ * charts, every metric in a table, and a header that says exactly what was
+ * computed — enough to reproduce it.
+ */
+import { join } from 'node:path';
+import { formatCount, formatParams } from '../src/cli/format.js';
+import type { RunResult } from '../src/result.js';
+import type { Params, Rule } from '../src/rules/types.js';
+import type { Chart } from './charts/chart.js';
+import { withTitle } from './charts/chart.js';
+import { runCharts } from './charts/index.js';
+import { metricsCsv } from './csv.js';
+import type { OutputFile } from './outputs.js';
+import { renderPage, type PageInput, type ParamRow } from './page.js';
+import { renderSvg } from './svg.js';
+import { confidenceLabel, htmlSection, metricsTable } from './tables.js';
+
+/** Every parameter of the rule with its value and meaning. */
+export function paramRows(rule: Rule, params: Params, varied: ReadonlySet<string> = new Set()): ParamRow[] {
+  return rule.params.map((spec) => ({ name: spec.name, value: String(params[spec.name]), doc: spec.doc, varied: varied.has(spec.name) }));
+}
+
+/** "simulated: 1,000,000 trials, seed "muster", 2 threads, 95% intervals" or "exact (no simulation)". */
+export function methodLine(result: Pick<RunResult, 'method' | 'trials' | 'seed' | 'threads' | 'confidence'>): string {
+  if (result.method === 'exact') return 'exact values, computed in rational arithmetic (no simulation)';
+  return `simulated: ${formatCount(result.trials)} trials, seed ${JSON.stringify(result.seed)}, ${result.threads} thread${result.threads === 1 ? '' : 's'}, ${confidenceLabel(result.confidence)} intervals`;
+}
+
+function runFacts(result: RunResult): Array<[string, string]> {
+  const facts: Array<[string, string]> = [
+    ['rule', `${result.rule} — ${result.title}`],
+    ['rule text', `../shared/rules/${result.source}`],
+    ['method', methodLine(result)],
+  ];
+  if (result.precision) {
+    facts.push(['precision', result.precision.reached ? `±${result.precision.target} reached` : `±${result.precision.target} NOT reached (stopped at --max-trials)`]);
+  }
+  if (result.partial) facts.push(['PARTIAL', 'interrupted: only the chunks that finished are counted']);
+  return facts;
+}
+
+/** The line at the top of every printed page. */
+export function runPrintHeader(result: RunResult): string {
+  const how = result.method === 'exact' ? 'exact' : `seed ${result.seed} · ${formatCount(result.trials)} trials · ${confidenceLabel(result.confidence)}`;
+  return `muster · ${result.rule} · ${formatParams(result.params)} · ${how}`;
+}
+
+export interface RunPage {
+  html: string;
+  charts: Chart[];
+}
+
+/** The page input of a run, so the report book can add its printable charts and navigation. */
+export function runPageInput(rule: Rule, result: RunResult, charts: Chart[]): PageInput {
+  const metrics = rule.metrics(result.params);
+  const fractions = rule.exact ? rule.exact(result.params) : null;
+  return {
+    title: result.title,
+    kicker: 'muster · odds report',
+    summary: rule.summary,
+    facts: runFacts(result),
+    params: paramRows(rule, result.params),
+    printHeader: runPrintHeader(result),
+    sections: [
+      ...charts.map((chart) => ({ kind: 'chart' as const, chart })),
+      {
+        kind: 'html' as const,
+        html: htmlSection(
+          'metrics',
+          'Every metric',
+          metricsTable(result, metrics, fractions),
+          result.method === 'simulation' && rule.exact ? 'Exact values come from the rule’s exact solution; fractions are shown where they are short.' : '',
+        ),
+      },
+    ],
+  };
+}
+
+/** The HTML report of one run and the charts on it. */
+export function buildRunPage(rule: Rule, result: RunResult): RunPage {
+  const charts = runCharts({ rule, result, metrics: rule.metrics(result.params) });
+  return { html: renderPage(runPageInput(rule, result, charts)), charts };
+}
+
+/** Where `muster run` writes its reports; paths already checked. */
+export interface ReportPaths {
+  html?: string;
+  svgDir?: string;
+  csv?: string;
+}
+
+/** Renders every requested report file in memory (nothing is written here). */
+export async function runReportFiles(rule: Rule, result: RunResult, paths: ReportPaths): Promise<OutputFile[]> {
+  const files: OutputFile[] = [];
+  const page = paths.html || paths.svgDir ? buildRunPage(rule, result) : null;
+  if (paths.html && page) files.push({ path: paths.html, contents: page.html });
+  if (paths.svgDir && page) {
+    for (const chart of page.charts) files.push({ path: join(paths.svgDir, `${chart.id}.svg`), contents: await renderSvg(withTitle(chart)) });
+  }
+  if (paths.csv) files.push({ path: paths.csv, contents: metricsCsv(result, rule.metrics(result.params)) });
+  return files;
+}

@@ -1,0 +1,59 @@
+import { formatCount } from '../format.js';
+import { defaultThreads } from '../../engine/pool.js';
+import { rules } from '../../rules/index.js';
+import { buildBook } from '../../../reports/book.js';
+import { checkOutputDir, writeOutputs } from '../../../reports/outputs.js';
+import type { Io } from '../io.js';
+import { parseCount, parseIntegerOption, parseOpenInterval, parseSeed } from '../options.js';
+import { DEFAULT_SEED } from './run.js';
+
+export interface BookOptions {
+  out?: string;
+  trials?: string;
+  printableTrials?: string;
+  seed?: string;
+  threads?: string;
+  confidence?: string;
+  quiet?: boolean;
+}
+
+/** Runs at the defaults: a million trials gives every probability to about ±0.1 percentage point. */
+export const BOOK_TRIALS = 1_000_000;
+/** Per point of a printable chart that must be simulated (a rule with no exact solution). */
+export const BOOK_PRINTABLE_TRIALS = 100_000;
+
+/**
+ * `muster book`: the report book — every rule at its defaults plus the
+ * printable odds charts — as HTML pages in --out (default out/), with a
+ * contents page, out/index.html.
+ */
+export async function bookCommand(options: BookOptions, io: Io): Promise<string> {
+  const outDir = checkOutputDir('--out', options.out ?? 'out');
+  const settings = {
+    outDir,
+    seed: parseSeed(options.seed ?? DEFAULT_SEED),
+    threads: options.threads === undefined ? defaultThreads() : parseIntegerOption('--threads', options.threads, 1, 256),
+    confidence: options.confidence === undefined ? 0.95 : parseOpenInterval('--confidence', options.confidence, 0, 1),
+    trials: options.trials === undefined ? BOOK_TRIALS : parseCount('--trials', options.trials),
+    printableTrials: options.printableTrials === undefined ? BOOK_PRINTABLE_TRIALS : parseCount('--printable-trials', options.printableTrials),
+  };
+  const quiet = options.quiet ?? false;
+  const started = performance.now();
+  let drawn = false;
+  const onProgress = (message: string) => {
+    if (quiet) return;
+    // One line that rewrites itself on a terminal; plain lines in a log.
+    if (io.errIsTTY) {
+      io.err(`\r\x1b[2Kbook ${message}`);
+      drawn = true;
+    } else {
+      io.err(`book ${message}\n`);
+    }
+  };
+  const book = await buildBook(rules, { ...settings, onProgress });
+  writeOutputs(book.files);
+  if (drawn) io.err('\r\x1b[2K');
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  io.out(`wrote the report book: ${book.index} (${book.pages.length} rule pages, ${formatCount(settings.trials)} trials each at the defaults, ${seconds} s)\n`);
+  return book.index;
+}
