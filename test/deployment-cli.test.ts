@@ -3,13 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../src/cli.js';
-import type { Io } from '../src/cli/io.js';
-
-function bufferIo(): Io & { stdout: () => string; stderr: () => string } {
-  let out = '';
-  let err = '';
-  return { out: (text) => void (out += text), err: (text) => void (err += text), errIsTTY: false, stdout: () => out, stderr: () => err };
-}
+import { bufferIo } from './support/io.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'muster-deployment-cli-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));

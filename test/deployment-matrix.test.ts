@@ -3,16 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../src/cli.js';
-import type { Io } from '../src/cli/io.js';
+import { bufferIo } from './support/io.js';
 import { Fraction } from '../src/exact/fraction.js';
 import { deployment, DEPLOYMENT_STRATEGIES } from '../src/rules/deployment.js';
 import { resolveParams } from '../src/rules/params.js';
-
-function bufferIo(): Io & { stdout: () => string; stderr: () => string } {
-  let out = '';
-  let err = '';
-  return { out: (text) => void (out += text), err: (text) => void (err += text), errIsTTY: false, stdout: () => out, stderr: () => err };
-}
 
 const folders: string[] = [];
 afterEach(() => {
