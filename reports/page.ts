@@ -49,8 +49,8 @@ const STYLE = `
 html { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
 body { margin: 0; background: #eef1f5; color: var(--ink); font: 15px/1.45 Helvetica, Arial, sans-serif; }
 .sheet { max-width: 920px; margin: 24px auto; background: white; padding: 28px 40px 36px; box-shadow: 0 1px 4px rgba(0,0,0,.12); border-radius: 4px; }
-nav.toc { font-size: 13px; margin: 0 0 18px; padding: 0 0 10px; border-bottom: 1px solid var(--rule); }
-nav.toc a { color: var(--accent); text-decoration: none; margin-right: 14px; white-space: nowrap; }
+nav.toc { display: flex; flex-wrap: wrap; gap: 4px 16px; font-size: 13px; margin: 0 0 18px; padding: 0 0 10px; border-bottom: 1px solid var(--rule); }
+nav.toc a { color: var(--accent); text-decoration: none; white-space: nowrap; }
 nav.toc a[aria-current] { color: var(--ink); font-weight: 600; }
 .kicker { margin: 0; color: var(--muted); font-size: 12px; letter-spacing: .06em; text-transform: uppercase; }
 h1 { margin: 2px 0 6px; font-size: 26px; line-height: 1.2; }

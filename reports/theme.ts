@@ -19,7 +19,7 @@ export const SERIES_DASHES: number[][] = [[1, 0], [7, 3], [2, 2], [9, 3, 2, 3], 
 export const SERIES_SHAPES = ['circle', 'square', 'triangle-up', 'diamond', 'cross', 'triangle-down', 'triangle-right', 'triangle-left'];
 
 /** Plot widths in CSS pixels: the printable width of A4 and of Letter, less 15 mm margins, is about 680 px. */
-export const FULL_WIDTH = 560;
+export const FULL_WIDTH = 620;
 export const HALF_WIDTH = 300;
 
 /** Vega-Lite config shared by every chart. */

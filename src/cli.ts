@@ -13,6 +13,8 @@ import { describeCommand } from './cli/commands/describe.js';
 import { listCommand } from './cli/commands/list.js';
 import { matrixCommand } from './cli/commands/matrix.js';
 import { runCommand } from './cli/commands/run.js';
+import { sweepCommand } from './cli/commands/sweep.js';
+import { compareCommand } from './cli/commands/compare.js';
 import { processIo, type Io } from './cli/io.js';
 import { collect } from './cli/options.js';
 
@@ -65,6 +67,42 @@ export function buildProgram(io: Io): Command {
     .option('--simulate', 'simulate every cell even where an exact solution exists')
     .action(async (rule: string, options) => {
       await matrixCommand(rule, options, io);
+    });
+  simulationOptions(
+    program
+      .command('sweep')
+      .argument('<rule>', 'rule id (see muster list)')
+      .description('every combination of the varied parameters: a table, and lines (one parameter) or heatmaps (two or three) in --html')
+      .addHelpText(
+        'after',
+        '\n--vary forms: name=a..b, name=a..b:step (numbers), name=v1,v2,… (any type); separate values with ; when they contain commas\n(e.g. --vary "a=standard:1,2,3;forward:1"). Combinations the rule rejects (such as chosenRound above rounds) are skipped.\nAt most 1000 combinations. Every point uses the same --seed.',
+      ),
+  )
+    .addOption(new Option('--vary <name=values>', 'vary a parameter (repeatable): name=a..b[:step] or name=v1,v2').argParser(collect))
+    .addOption(new Option('--metric <name>', 'metric to tabulate and chart (repeatable; default the first four)').argParser(collect))
+    .option('--exact', 'solve every point exactly instead of simulating')
+    .option('--html <file>', 'also write an HTML report with lines or heatmaps')
+    .option('--csv <file>', 'also write every metric at every point as CSV')
+    .action(async (rule: string, options) => {
+      await sweepCommand(rule, options, io);
+    });
+  simulationOptions(
+    program
+      .command('compare')
+      .argument('<rule>', 'rule id (see muster list)')
+      .description('named variants side by side: every metric, the differences from the first variant, and which are significant')
+      .addHelpText(
+        'after',
+        '\n--variant "label: name=value,name=value": the label is what comes before the first colon (leave it out to use the\nsettings as the label). Assignments are split at a comma only where the next text is "<known parameter>=", so values\nthat contain commas work (--variant "forward: a=forward:1" --variant "standard: a=standard:1,2,3,b=forward:2");\n; also separates assignments. --set applies to every variant; a variant overrides it.\nSignificance: two-sample z-tests on each metric (each side\'s own variance), Holm-adjusted over every metric and\nvariant, at level 1 − confidence. Every variant runs on the same --seed unless --seed-per-variant is given.',
+      ),
+  )
+    .addOption(new Option('--variant <"label: name=value,…">', 'a named variant (repeat; the first is the baseline)').argParser(collect))
+    .option('--seed-per-variant', 'give each variant its own random stream (derived from --seed and its position)')
+    .option('--exact', 'compare exact values only, without simulating')
+    .option('--html <file>', 'also write an HTML report')
+    .option('--csv <file>', 'also write the comparison as CSV')
+    .action(async (rule: string, options) => {
+      await compareCommand(rule, options, io);
     });
   program
     .command('book')

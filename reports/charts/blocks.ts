@@ -242,10 +242,21 @@ export function lineChart(points: readonly IntervalPoint[], options: LineChartOp
     },
   ];
   if (options.labels) {
+    // First series labelled above its points, the next below, so two close lines keep their labels apart.
+    const above = order.filter((_, i) => i % 2 === 0);
     layers.push({
+      transform: [{ filter: { field: 'series', oneOf: above } }],
       mark: { type: 'text', align: 'left', baseline: 'bottom', dx: 5, dy: -5, fontSize: 10, color: '#222222' },
       encoding: { x, y: y('best'), text: { field: 'text' } },
     });
+    // (An empty layer would leave vega a scale with no extent, so only when there is a second series.)
+    if (order.length > 1) {
+      layers.push({
+        transform: [{ filter: { not: { field: 'series', oneOf: above } } }],
+        mark: { type: 'text', align: 'left', baseline: 'top', dx: 5, dy: 6, fontSize: 10, color: '#222222' },
+        encoding: { x, y: y('best'), text: { field: 'text' } },
+      });
+    }
   }
   const panelWidth = options.width ?? (options.facet ? Math.floor((FULL_WIDTH - 40) / options.facet.order.length) - 20 : FULL_WIDTH - 120);
   const inner = { width: panelWidth, height: options.height ?? 240, layer: layers };
@@ -387,6 +398,8 @@ export function splitChart(segments: readonly SplitSegment[], options: { segment
     }
   }
   const y = { field: 'row', type: 'nominal', title: null, sort: { field: 'rowOrder', op: 'min' }, axis: { labelLimit: 200 } };
+  // The legend lists only who actually appears (an "undecided" share of zero is left out).
+  const present = options.segmentOrder.filter((name) => rows.some((row) => row.segment === name));
   return {
     $schema: SCHEMA,
     config: CHART_CONFIG,
@@ -404,8 +417,8 @@ export function splitChart(segments: readonly SplitSegment[], options: { segment
             field: 'segment',
             type: 'nominal',
             title: options.segmentTitle,
-            sort: options.segmentOrder,
-            scale: { domain: options.segmentOrder, range: options.segmentOrder.map((_, i) => fills[i % fills.length]) },
+            sort: present,
+            scale: { domain: present, range: present.map((name) => fills[options.segmentOrder.indexOf(name) % fills.length]) },
           },
           tooltip: [
             { field: 'row', type: 'nominal', title: 'question' },

@@ -45,7 +45,7 @@ function zonesChart(view: RunView): Chart | null {
     id: 'deployment-zones',
     title: 'Which deployment zones each side holds',
     caption: `The chance that each zone (1–6 along the table edge and beyond, 7–8 forward in the Area of Conflict) is among a side's deployment zones. ${markerKey(result, points.some((p) => p.exact !== null))}`,
-    spec: intervalChart(points, { orientation: 'vertical', categoryTitle: 'deployment zone', valueTitle: 'probability', percent: true, bars: true, series: { title: 'side', order: SIDES.map((s) => s.label) }, step: 30 }),
+    spec: intervalChart(points, { orientation: 'vertical', categoryTitle: 'deployment zone', valueTitle: 'probability', percent: true, bars: true, series: { title: 'side', order: SIDES.map((s) => s.label) }, step: 36 }),
   };
 }
 
@@ -64,7 +64,7 @@ function zoneCountChart(view: RunView): Chart | null {
     id: 'deployment-zone-count',
     title: 'How many deployment zones each side ends up with',
     caption: `A forward gamble can lose rolled zones to duplicates. ${markerKey(result, points.some((p) => p.exact !== null))}`,
-    spec: intervalChart(points, { orientation: 'vertical', categoryTitle: 'zones held', valueTitle: 'probability', percent: true, bars: true, series: { title: 'side', order: SIDES.map((s) => s.label) }, step: 30 }),
+    spec: intervalChart(points, { orientation: 'vertical', categoryTitle: 'zones held', valueTitle: 'probability', percent: true, bars: true, series: { title: 'side', order: SIDES.map((s) => s.label) }, step: 44 }),
   };
 }
 
@@ -79,7 +79,12 @@ export const deploymentCharts: RuleCharts = {
     return charts;
   },
   async printable(context: PrintableContext) {
-    const chart = await matrixHeatmapChart(context);
+    const chart = await matrixHeatmapChart(
+      context,
+      {},
+      'Strategies: S123 is a standard deployment in zones 1, 2 and 3; F4 a forward gamble from zone 4 with 2d6 for two more zones.',
+      { row: 'player A’s deployment', col: 'player B’s deployment' },
+    );
     return chart ? [{ ...chart, id: 'deployment-strategy-matrix', title: 'Genesys deployment: first-turn initiative, strategy against strategy' }] : [];
   },
 };

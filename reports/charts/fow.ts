@@ -52,7 +52,7 @@ function firstArrivalChart(view: RunView): Chart | null {
     id: 'fow-first-arrival',
     title: 'When the first reserve arrives',
     caption: `The chance that a side's first reserve arrives on each turn. ${markerKey(view.result, points.some((p) => p.exact !== null))}`,
-    spec: intervalChart(points, { orientation: 'vertical', categoryTitle: 'turn', valueTitle: 'probability', percent: true, bars: true, series: { title: 'side', order: SIDES }, step: 30 }),
+    spec: intervalChart(points, { orientation: 'vertical', categoryTitle: 'turn', valueTitle: 'probability', percent: true, bars: true, series: { title: 'side', order: SIDES }, step: 36 }),
   };
 }
 

@@ -54,7 +54,8 @@ export function exactCheckChart(view: RunView): Chart | null {
       text: `${error >= 0 ? '+' : '−'}${Math.abs(error).toFixed(3)} pp`,
     };
   });
-  const covered = rows.filter(({ value }) => value.lo <= (value.exact as number) && (value.exact as number) <= value.hi).length;
+  // A hair of tolerance: an interval clipped at 0 or 1 may end a rounding error short of an exact 0 or 1.
+  const covered = rows.filter(({ value }) => value.lo - 1e-12 <= (value.exact as number) && (value.exact as number) <= value.hi + 1e-12).length;
   const widest = Math.max(...points.map((p) => Math.max(Math.abs(p.lo ?? 0), Math.abs(p.hi ?? 0))));
   const reach = widest > 0 ? widest * 1.15 : 0.1;
   const level = `${+(result.confidence * 100).toFixed(2)}%`;
@@ -83,7 +84,7 @@ export function genericRunCharts(view: RunView): Chart[] {
  * The rule's declared matrix (src/rules/types.ts MatrixSpec) at its default
  * axis values, headline metric only, with the value in every cell.
  */
-export async function matrixHeatmapChart(context: PrintableContext, overrides: Record<string, ParamValue> = {}, note = ''): Promise<Chart | null> {
+export async function matrixHeatmapChart(context: PrintableContext, overrides: Record<string, ParamValue> = {}, note = '', titles: AxisTitles = {}): Promise<Chart | null> {
   const { rule } = context;
   const spec = rule.matrix;
   if (!spec) return null;
@@ -92,7 +93,13 @@ export async function matrixHeatmapChart(context: PrintableContext, overrides: R
   const metricName = spec.metrics[0];
   const paramsList = values.flatMap((rowValue) => values.map((colValue) => resolveParams(rule, [], { ...overrides, [spec.row]: rowValue, [spec.col]: colValue })));
   const evaluated = await context.evaluate(paramsList);
-  return matrixChart(rule, spec.row, spec.col, values, values, metricName, evaluated, note);
+  return matrixChart(rule, spec.row, spec.col, values, values, metricName, evaluated, note, titles);
+}
+
+/** Axis titles in words, where the parameter names are terse. */
+export interface AxisTitles {
+  row?: string;
+  col?: string;
 }
 
 /** A matrix axis label: the rule's short form (src/rules/types.ts MatrixSpec.label) where it has one. */
@@ -101,11 +108,21 @@ function axisLabel(rule: Rule, value: ParamValue): string {
 }
 
 /** A heatmap of one metric over rows × cols from evaluated points laid out row by row. */
-export function matrixChart(rule: Rule, row: string, col: string, rows: readonly ParamValue[], cols: readonly ParamValue[], metricName: string, evaluated: readonly Evaluated[], note = ''): Chart {
+export function matrixChart(
+  rule: Rule,
+  row: string,
+  col: string,
+  rows: readonly ParamValue[],
+  cols: readonly ParamValue[],
+  metricName: string,
+  evaluated: readonly Evaluated[],
+  note = '',
+  titles: AxisTitles = {},
+): Chart {
   const metric: MetricSpec | undefined = rule.metrics(evaluated[0].result.params).find((m) => m.name === metricName);
   const probability = metric?.probability ?? true;
   const longest = Math.max(...cols.map((value) => axisLabel(rule, value).length));
-  const cellWidth = cols.length > 12 ? 30 : cols.length > 9 ? 38 : 52;
+  const cellWidth = cols.length > 12 ? 32 : cols.length > 9 ? 40 : 56;
   const digits = cellWidth >= 50 ? 1 : 0;
   const cells: HeatCell[] = [];
   rows.forEach((rowValue, i) => {
@@ -119,7 +136,7 @@ export function matrixChart(rule: Rule, row: string, col: string, rows: readonly
         rowOrder: i,
         colOrder: j,
         value,
-        text: probability ? percent(value, digits).replace('%', digits === 0 ? '' : '%') : value.toFixed(digits + 1),
+        text: probability ? (digits === 0 ? percent(value, 0).replace('%', '') : percent(value, digits)) : value.toFixed(digits + 1),
         lo: simulated ? figures.lo : null,
         hi: simulated ? figures.hi : null,
       });
@@ -132,10 +149,10 @@ export function matrixChart(rule: Rule, row: string, col: string, rows: readonly
   return {
     id: `${rule.id}-matrix-${row}-${col}`.replace(/[^A-Za-z0-9.-]+/g, '-'),
     title: `${rule.title}: ${metricName} by ${row} and ${col}`,
-    caption: `${metric?.doc ?? metricName}, with ${row} down the side and ${col} across the top. ${how}${units}${note ? ` ${note}` : ''}`,
+    caption: `${metric?.doc ?? metricName}, with ${titles.row ?? row} down the side and ${titles.col ?? col} across the top. ${how}${units}${note ? ` ${note}` : ''}`,
     spec: heatmap(cells, {
-      rowTitle: row,
-      colTitle: col,
+      rowTitle: titles.row ?? row,
+      colTitle: titles.col ?? col,
       valueTitle: metricName,
       percent: probability,
       cellWidth,

@@ -46,7 +46,7 @@ export const infinityCharts: RuleCharts = {
   async printable(context: PrintableContext) {
     const criticals = criticalsParam(context.rule);
     const overrides = criticals ? { [criticals]: true } : {};
-    const chart = await matrixHeatmapChart(context, overrides, criticals ? `Criticals on (${criticals}=true).` : '');
+    const chart = await matrixHeatmapChart(context, overrides, criticals ? `Criticals on (${criticals}=true).` : '', { row: 'player A’s WIP', col: 'player B’s WIP' });
     return chart ? [{ ...chart, id: 'infinity-wip-matrix', title: 'Infinity: Initiative odds, WIP against WIP' }] : [];
   },
 };

@@ -122,7 +122,7 @@ async function arrivalTables(context: PrintableContext): Promise<Chart[]> {
       caption: `The same odds as a table: rows are the chosen reserve round, columns the end of each round, one panel per command level (${setting}). ${how}.`,
       spec: heatmap(cells, {
         rowTitle: 'chosen reserve round',
-        colTitle: 'squad on the table by the end of round',
+        colTitle: 'on the table by the end of round',
         valueTitle: 'squad on the table',
         percent: true,
         cellWidth: 46,

@@ -8,6 +8,13 @@ import { indexed, splitRow } from './players.js';
 
 const ordinal = (k: number) => `${k}${k % 10 === 1 && k !== 11 ? 'st' : k % 10 === 2 && k !== 12 ? 'nd' : k % 10 === 3 && k !== 13 ? 'rd' : 'th'}`;
 
+/** "warband 2 (rating 148)", from the warbands parameter (rating:models in seating order) where it reads so. */
+function warbandLabel(view: RunView, index: number): string {
+  const entry = String(view.result.params.warbands ?? '').split(',')[index - 1];
+  const rating = entry?.split(':')[0];
+  return rating && /^\d+$/.test(rating) ? `warband ${index} (rating ${rating})` : `warband ${index}`;
+}
+
 function warbands(view: RunView): number[] {
   return indexed(Object.keys(view.result.metrics), /^w(\d+)\.defender$/).map((entry) => entry.index);
 }
@@ -15,7 +22,7 @@ function warbands(view: RunView): number[] {
 function whoChart(view: RunView): Chart | null {
   const bands = warbands(view);
   if (bands.length === 0) return null;
-  const labels = bands.map((i) => `warband ${i}`);
+  const labels = bands.map((i) => warbandLabel(view, i));
   const rows: SplitSegment[] = [
     ...splitRow(view.result, 'defends', 0, bands.map((i, n) => ({ segment: labels[n], metric: `w${i}.defender` }))),
     ...splitRow(view.result, 'sets up first', 1, bands.map((i, n) => ({ segment: labels[n], metric: `w${i}.setup.1` }))),
@@ -37,7 +44,7 @@ function setupOrderChart(view: RunView): Chart | null {
   bands.forEach((i, n) => {
     const slots = indexed(Object.keys(view.result.metrics), new RegExp(`^w${i}\\.setup\\.(\\d+)$`));
     positions = slots.map((slot) => `${ordinal(slot.index)}`);
-    rows.push(...splitRow(view.result, `warband ${i}`, n, slots.map((slot) => ({ segment: ordinal(slot.index), metric: slot.name }))));
+    rows.push(...splitRow(view.result, warbandLabel(view, i), n, slots.map((slot) => ({ segment: ordinal(slot.index), metric: slot.name }))));
   });
   if (rows.length === 0) return null;
   return {
@@ -50,7 +57,7 @@ function setupOrderChart(view: RunView): Chart | null {
 
 function underdogChart(view: RunView): Chart | null {
   const points = warbands(view)
-    .map((i) => metricPoint(view.result, `w${i}.underdog`, `warband ${i}`, i, true))
+    .map((i) => metricPoint(view.result, `w${i}.underdog`, warbandLabel(view, i), i, true))
     .filter((point): point is IntervalPoint => point !== null);
   if (points.length === 0) return null;
   return {

@@ -1,0 +1,356 @@
+/**
+ * Variant comparisons: `--variant` parsing, the differences from the first
+ * variant with two-sample z-tests and Holm's adjustment, and the report.
+ *
+ *   variants ─► each computed (same seed, or one per variant)
+ *            ─► every metric: b − a, its interval, z, p; exact b − a where both are exact
+ *            ─► Holm over every (metric, variant) test ─► significant or not
+ */
+import { formatCount, formatValue } from '../src/cli/format.js';
+import { UsageError } from '../src/errors.js';
+import type { Fraction } from '../src/exact/fraction.js';
+import type { MetricResult } from '../src/result.js';
+import type { MetricSpec, Params, Rule } from '../src/rules/types.js';
+import type { Tallied } from '../src/stats/estimate.js';
+import { twoSidedZ } from '../src/stats/wilson-interval.js';
+import { intervalChart, pointFrom, type IntervalPoint } from './charts/blocks.js';
+import type { Chart } from './charts/chart.js';
+import { csvLine } from './csv.js';
+import { escapeHtml } from './escape.js';
+import { renderPage, type ParamRow } from './page.js';
+import { holm, twoSampleZ } from './significance.js';
+import { confidenceLabel, formatInterval, htmlSection, readableFraction } from './tables.js';
+
+/** Most variants in one comparison. */
+export const MAX_VARIANTS = 12;
+
+export interface Variant {
+  label: string;
+  /** `name=value` assignments, each a whole value (commas inside values kept). */
+  assignments: string[];
+}
+
+/**
+ * Parses `label: name=value,name=value`. The label is the text before the
+ * first colon, unless that text holds an `=` (then there is no label and the
+ * assignments stand for it). Assignments are separated by `;`, or by a comma
+ * that is followed by `<known parameter>=` — so `a=standard:1,2,3,b=forward:2`
+ * splits into two assignments, not four.
+ */
+export function parseVariant(rule: Rule, raw: string): Variant {
+  const colon = raw.indexOf(':');
+  const hasLabel = colon >= 0 && !raw.slice(0, colon).includes('=');
+  const label = (hasLabel ? raw.slice(0, colon) : raw).trim();
+  const body = hasLabel ? raw.slice(colon + 1) : raw;
+  if (label === '') throw new UsageError(`--variant: got ${JSON.stringify(raw)}; allowed: "label: name=value,…" with a non-empty label`);
+  const names = new Set(rule.params.map((p) => p.name));
+  const assignments: string[] = [];
+  let start = 0;
+  for (let i = 0; i <= body.length; i++) {
+    const atEnd = i === body.length;
+    const separator = !atEnd && (body[i] === ';' || (body[i] === ',' && startsAssignment(body.slice(i + 1), names)));
+    if (atEnd || separator) {
+      const piece = body.slice(start, i).trim();
+      if (piece !== '') assignments.push(piece);
+      start = i + 1;
+    }
+  }
+  for (const assignment of assignments) {
+    const equals = assignment.indexOf('=');
+    const name = equals > 0 ? assignment.slice(0, equals).trim() : '';
+    if (!names.has(name)) {
+      throw new UsageError(`--variant ${JSON.stringify(label)}: got ${JSON.stringify(assignment)}; allowed: name=value with name one of ${[...names].join(', ')}`);
+    }
+  }
+  return { label, assignments };
+}
+
+function startsAssignment(rest: string, names: ReadonlySet<string>): boolean {
+  const match = /^\s*([A-Za-z_][\w.]*)\s*=/.exec(rest);
+  return match !== null && names.has(match[1]);
+}
+
+/** The assignments a variant runs with: --set, overridden by the variant's own. */
+export function variantAssignments(set: readonly string[], variant: Variant): string[] {
+  const nameOf = (assignment: string) => assignment.slice(0, Math.max(0, assignment.indexOf('='))).trim();
+  const own = new Set(variant.assignments.map(nameOf));
+  return [...set.filter((assignment) => !own.has(nameOf(assignment))), ...variant.assignments];
+}
+
+export interface Difference {
+  metric: string;
+  variant: string;
+  baseline: string;
+  /** variant − baseline, simulated (null when nothing was simulated). */
+  difference: number | null;
+  lo: number | null;
+  hi: number | null;
+  z: number | null;
+  p: number | null;
+  /** Holm-adjusted p over every test of the comparison. */
+  pAdjusted: number | null;
+  significant: boolean | null;
+  /** variant − baseline exactly, where both are exact. */
+  exactDifference: number | null;
+  exactFraction: string | null;
+}
+
+export interface CompareResult {
+  rule: string;
+  title: string;
+  source: string;
+  method: 'simulation' | 'exact';
+  /** 'shared': every variant ran on the same seed; 'per variant': each on `<seed>/variant <n>`. */
+  seeds: 'shared' | 'per variant';
+  seed: string;
+  trials: number;
+  threads: number;
+  confidence: number;
+  /** Family-wise error rate: 1 − confidence. */
+  alpha: number;
+  correction: 'holm';
+  tests: number;
+  variants: Array<{ label: string; assignments: string[]; params: Params; seed: string; metrics: Record<string, MetricResult> }>;
+  differences: Difference[];
+}
+
+export interface ComputedVariant {
+  variant: Variant;
+  params: Params;
+  seed: string;
+  metrics: Record<string, MetricResult>;
+  tallied: Record<string, Tallied> | null;
+  exact: Record<string, Fraction> | null;
+}
+
+/** Every metric any variant reports, in the order they first appear (variants may differ, e.g. in the rounds they play). */
+export function unionMetrics(lists: ReadonlyArray<readonly MetricSpec[]>): MetricSpec[] {
+  const seen = new Map<string, MetricSpec>();
+  for (const list of lists) for (const metric of list) if (!seen.has(metric.name)) seen.set(metric.name, metric);
+  return [...seen.values()];
+}
+
+/** Differences from the first variant, tested and Holm-adjusted. */
+export function compareVariants(metrics: readonly MetricSpec[], computed: readonly ComputedVariant[], confidence: number): { differences: Difference[]; tests: number } {
+  const [baseline, ...others] = computed;
+  const z = twoSidedZ(confidence);
+  const differences: Difference[] = [];
+  for (const other of others) {
+    for (const metric of metrics) {
+      const exactA = baseline.exact?.[metric.name];
+      const exactB = other.exact?.[metric.name];
+      const exactDifference = exactA && exactB ? exactB.sub(exactA) : null;
+      // A metric only one side has (e.g. a round the other does not play) has no difference.
+      const a = baseline.tallied?.[metric.name];
+      const b = other.tallied?.[metric.name];
+      const test = a && b ? twoSampleZ(a, b) : null;
+      differences.push({
+        metric: metric.name,
+        variant: other.variant.label,
+        baseline: baseline.variant.label,
+        difference: test ? test.difference : null,
+        lo: test ? test.difference - z * test.standardError : null,
+        hi: test ? test.difference + z * test.standardError : null,
+        z: test ? test.z : null,
+        p: test ? test.p : null,
+        pAdjusted: null,
+        significant: null,
+        exactDifference: exactDifference ? exactDifference.toNumber() : null,
+        exactFraction: readableFraction(exactDifference ?? undefined),
+      });
+    }
+  }
+  const tested = differences.filter((d) => d.p !== null);
+  const adjusted = holm(tested.map((d) => d.p as number));
+  tested.forEach((d, i) => {
+    d.pAdjusted = adjusted[i];
+    d.significant = adjusted[i] <= 1 - confidence;
+  });
+  return { differences, tests: tested.length };
+}
+
+/** A difference in the metric's units: percentage points for probabilities. */
+export function formatDifference(value: number | null, probability: boolean): string {
+  if (value === null || Number.isNaN(value)) return '—';
+  const sign = value > 0 ? '+' : value < 0 ? '−' : '±';
+  return probability ? `${sign}${Math.abs(value * 100).toFixed(3)} pp` : `${sign}${Math.abs(value).toFixed(4)}`;
+}
+
+/** A p-value to two significant figures, or "< 1e-300". */
+export function formatP(p: number | null): string {
+  if (p === null) return '—';
+  if (p === 0) return '< 1e-300';
+  return p < 1e-4 ? p.toExponential(1) : p.toPrecision(2);
+}
+
+/** The rule for reading the results, in a sentence. */
+export function significanceNote(result: CompareResult): string {
+  if (result.method === 'exact') return 'Exact values: every difference is known exactly, so no test is needed.';
+  const seeds =
+    result.seeds === 'shared'
+      ? 'Every variant ran on the same seed: a metric a change cannot touch comes out identical, and the independent-samples test is conservative whenever the variants move together (the usual case); use --seed-per-variant for a change that reverses who a die favours.'
+      : 'Each variant ran on its own random stream, so the samples are independent, as the test assumes.';
+  return `Significant: a two-sample z-test (each side's own variance) whose Holm-adjusted p-value is at most ${+result.alpha.toFixed(6)}, adjusting over all ${result.tests} comparisons (every metric of every variant against ${JSON.stringify(result.variants[0].label)}), which keeps the chance of any false “significant” at most ${+result.alpha.toFixed(6)}. ${seeds}`;
+}
+
+/** Charts: each variant's probabilities side by side, and the differences from the baseline with their intervals. */
+export function compareCharts(rule: Rule, result: CompareResult, metrics: readonly MetricSpec[]): Chart[] {
+  const probabilities = metrics.filter((metric) => metric.probability);
+  if (probabilities.length === 0) return [];
+  const simulated = result.method === 'simulation';
+  const labels = result.variants.map((variant) => variant.label);
+  const values: IntervalPoint[] = [];
+  for (const variant of result.variants) {
+    probabilities.forEach((metric, index) => {
+      if (variant.metrics[metric.name]) values.push(pointFrom(variant.metrics[metric.name], simulated, metric.name, index, true, { series: variant.label }));
+    });
+  }
+  const charts: Chart[] = [
+    {
+      id: 'compare-values',
+      title: `${rule.title}: variants side by side`,
+      caption: `Every probability of every variant, one colour per variant; ${simulated ? `dots are estimates with ${confidenceLabel(result.confidence)} intervals, diamonds exact values` : 'exact values'}.`,
+      spec: intervalChart(values, { orientation: 'horizontal', categoryTitle: 'metric', valueTitle: 'probability', percent: true, series: { title: 'variant', order: labels }, step: Math.max(12, 9 * labels.length) }),
+    },
+  ];
+  const probabilityNames = new Set(probabilities.map((m) => m.name));
+  const differences: IntervalPoint[] = result.differences
+    .filter((d) => probabilityNames.has(d.metric))
+    .map((d) => {
+      const best = d.exactDifference ?? d.difference ?? 0;
+      return {
+        label: d.metric,
+        order: probabilities.findIndex((m) => m.name === d.metric),
+        series: d.variant,
+        estimate: d.difference === null ? null : d.difference * 100,
+        lo: d.lo === null ? null : d.lo * 100,
+        hi: d.hi === null ? null : d.hi * 100,
+        exact: d.exactDifference === null ? null : d.exactDifference * 100,
+        text: `${formatDifference(best, true)}${d.significant ? ' *' : ''}`,
+      };
+    });
+  const reach = Math.max(0.05, ...differences.flatMap((d) => [d.lo, d.hi, d.exact, d.estimate].filter((x): x is number => x !== null).map(Math.abs))) * 1.15;
+  charts.push({
+    id: 'compare-differences',
+    title: `${rule.title}: differences from “${labels[0]}”`,
+    caption: `Each probability of each variant minus the same probability of “${labels[0]}”, in percentage points${simulated ? `, with the ${confidenceLabel(result.confidence)} interval of the difference; * marks a significant difference (Holm-adjusted)` : ''}; diamonds are exact differences.`,
+    spec: intervalChart(differences, {
+      orientation: 'horizontal',
+      categoryTitle: 'metric',
+      valueTitle: `difference from “${labels[0]}” (percentage points)`,
+      percent: false,
+      domain: [-reach, reach],
+      series: { title: 'variant', order: labels.slice(1) },
+      step: Math.max(12, 10 * (labels.length - 1)),
+    }),
+  });
+  return charts;
+}
+
+function valuesTable(result: CompareResult, metrics: readonly MetricSpec[]): string {
+  const simulated = result.method === 'simulation';
+  const head = ['<th>metric</th>', ...result.variants.map((v) => `<th class="num">${escapeHtml(v.label)}</th>`)];
+  const rows = metrics.map((metric) => {
+    const cells = result.variants.map((v) => {
+      const value = v.metrics[metric.name];
+      if (!value) return '<td class="num">—</td>';
+      const main = formatValue(simulated ? value.estimate : value.exact, metric.probability);
+      const extra = simulated ? `<span class="fraction">${escapeHtml(formatInterval(value, metric.probability))}${value.exact !== null ? ` · exact ${escapeHtml(formatValue(value.exact, metric.probability))}` : ''}</span>` : '';
+      return `<td class="num">${escapeHtml(main)}${extra}</td>`;
+    });
+    return `<tr><td class="name">${escapeHtml(metric.name)}</td>${cells.join('')}</tr>`;
+  });
+  return `<table><thead><tr>${head.join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+function differencesTable(result: CompareResult, metrics: readonly MetricSpec[]): string {
+  const simulated = result.method === 'simulation';
+  const probability = new Map(metrics.map((m) => [m.name, m.probability]));
+  const head = simulated
+    ? '<tr><th>metric</th><th>variant</th><th class="num">difference</th><th class="num">interval</th><th class="num">z</th><th class="num">p</th><th class="num">p (Holm)</th><th>significant</th><th class="num">exact difference</th></tr>'
+    : '<tr><th>metric</th><th>variant</th><th class="num">exact difference</th></tr>';
+  const rows = result.differences.map((d) => {
+    const isProbability = probability.get(d.metric) ?? false;
+    const exact = `${escapeHtml(formatDifference(d.exactDifference, isProbability))}${d.exactFraction ? `<span class="fraction">= ${escapeHtml(d.exactFraction)}</span>` : ''}`;
+    const cells = [`<td class="name">${escapeHtml(d.metric)}</td>`, `<td>${escapeHtml(d.variant)}</td>`];
+    if (simulated) {
+      cells.push(
+        `<td class="num">${escapeHtml(formatDifference(d.difference, isProbability))}</td>`,
+        `<td class="num">${escapeHtml(`${formatDifference(d.lo, isProbability)} … ${formatDifference(d.hi, isProbability)}`)}</td>`,
+        `<td class="num">${d.z === null ? '—' : escapeHtml(Number.isFinite(d.z) ? d.z.toFixed(2) : String(d.z))}</td>`,
+        `<td class="num">${escapeHtml(formatP(d.p))}</td>`,
+        `<td class="num">${escapeHtml(formatP(d.pAdjusted))}</td>`,
+        `<td>${d.significant === null ? '—' : d.significant ? '<span class="yes">yes</span>' : 'no'}</td>`,
+      );
+    }
+    cells.push(`<td class="num">${exact}</td>`);
+    return `<tr${d.significant ? ' class="significant"' : ''}>${cells.join('')}</tr>`;
+  });
+  return `<table><thead>${head}</thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+/** The comparison's HTML report. */
+export function comparePage(rule: Rule, result: CompareResult, metrics: readonly MetricSpec[]): { html: string; charts: Chart[] } {
+  const charts = compareCharts(rule, result, metrics);
+  const params: ParamRow[] = rule.params.map((spec) => {
+    const values = result.variants.map((v) => String(v.params[spec.name]));
+    const differs = new Set(values).size > 1;
+    return { name: spec.name, value: differs ? values.join(' | ') : values[0], doc: spec.doc, varied: differs };
+  });
+  const variantList = `<table><thead><tr><th>variant</th><th>settings</th></tr></thead><tbody>${result.variants
+    .map((v, i) => `<tr><td>${escapeHtml(v.label)}${i === 0 ? ' <span class="note">(baseline)</span>' : ''}</td><td class="name">${escapeHtml(v.assignments.join('; ') || '(defaults)')}</td></tr>`)
+    .join('')}</tbody></table>`;
+  const significant = result.differences.filter((d) => d.significant);
+  const verdict = result.method === 'exact' ? '' : significant.length === 0 ? 'No difference is significant.' : `Significant: ${significant.map((d) => `${d.metric} (${d.variant})`).join(', ')}.`;
+  const method = result.method === 'exact' ? 'exact values (no simulation)' : `simulated: ${formatCount(result.trials)} trials a variant, seed ${JSON.stringify(result.seed)} (${result.seeds === 'shared' ? 'the same for every variant' : 'one stream per variant'}), ${confidenceLabel(result.confidence)} intervals`;
+  const html = renderPage({
+    title: `${rule.title}: ${result.variants.map((v) => v.label).join(' vs ')}`,
+    kicker: 'muster · variant comparison',
+    summary: rule.summary,
+    facts: [
+      ['rule', `${rule.id} — ${rule.title}`],
+      ['rule text', `../shared/rules/${rule.source}`],
+      ['method', method],
+      ['variants', result.variants.map((v) => v.label).join(', ')],
+    ],
+    params,
+    printHeader: `muster compare · ${rule.id} · ${result.variants.map((v) => `${v.label}: ${v.assignments.join(' ') || 'defaults'}`).join(' | ')}${result.method === 'exact' ? ' · exact' : ` · seed ${result.seed} · ${formatCount(result.trials)} trials`}`,
+    sections: [
+      { kind: 'html', html: htmlSection('variants', 'Variants', variantList) },
+      ...charts.map((chart) => ({ kind: 'chart' as const, chart })),
+      { kind: 'html', html: htmlSection('differences', `Differences from “${result.variants[0].label}”`, differencesTable(result, metrics), `${verdict} ${significanceNote(result)}`.trim()) },
+      { kind: 'html', html: htmlSection('values', 'Every metric of every variant', valuesTable(result, metrics)) },
+    ],
+  });
+  return { html, charts };
+}
+
+/** Every metric of every variant with its difference from the baseline, one row each. */
+export function compareCsv(result: CompareResult, metrics: readonly MetricSpec[]): string {
+  let text = csvLine(['metric', 'kind', 'variant', 'estimate', 'lo', 'hi', 'exact', 'difference', 'difference_lo', 'difference_hi', 'exact_difference', 'z', 'p', 'p_holm', 'significant']);
+  for (const metric of metrics) {
+    for (const variant of result.variants) {
+      const value = variant.metrics[metric.name];
+      if (!value) continue;
+      const d = result.differences.find((x) => x.metric === metric.name && x.variant === variant.label);
+      text += csvLine([
+        metric.name,
+        metric.probability ? 'probability' : 'mean',
+        variant.label,
+        value.estimate,
+        value.lo,
+        value.hi,
+        value.exact,
+        d?.difference ?? null,
+        d?.lo ?? null,
+        d?.hi ?? null,
+        d?.exactDifference ?? null,
+        d?.z ?? null,
+        d?.p ?? null,
+        d?.pAdjusted ?? null,
+        d?.significant ?? null,
+      ]);
+    }
+  }
+  return text;
+}

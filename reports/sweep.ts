@@ -1,0 +1,252 @@
+/**
+ * Parameter sweeps: `--vary` parsing, the grid of combinations, and the
+ * sweep's report (lines for one varied parameter, heatmaps for two, heatmap
+ * panels for three).
+ */
+import { formatCount, formatValue } from '../src/cli/format.js';
+import { badValue, UsageError } from '../src/errors.js';
+import { allowedText, parseParam } from '../src/rules/params.js';
+import type { MetricResult } from '../src/result.js';
+import type { MetricSpec, ParamSpec, ParamValue, Params, Rule } from '../src/rules/types.js';
+import { heatmap, lineChart, pointFrom, type HeatCell, type IntervalPoint } from './charts/blocks.js';
+import type { Chart } from './charts/chart.js';
+import { uniqueIds } from './charts/index.js';
+import { csvLine } from './csv.js';
+import { escapeHtml } from './escape.js';
+import { percent } from './numbers.js';
+import { renderPage, type ParamRow } from './page.js';
+import { confidenceLabel, formatInterval, htmlSection } from './tables.js';
+
+/** Most combinations one sweep may ask for: beyond this a chart is unreadable and a run takes too long. */
+export const MAX_SWEEP_POINTS = 1000;
+/** Most values one varied parameter may take. */
+const MAX_VALUES = 200;
+
+export interface Vary {
+  name: string;
+  values: ParamValue[];
+}
+
+const VARY_SYNTAX = 'name=a..b[:step] (numbers) or name=v1,v2,… (use ; between values that contain commas)';
+
+/**
+ * One `--vary`: `name=a..b`, `name=a..b:step`, `name=v1,v2,…`, or
+ * `name=v1;v2;…` for values that themselves contain commas (e.g.
+ * deployment strategies `standard:1,2,3`). Every value is checked against
+ * the parameter's own range.
+ */
+export function parseVary(rule: Rule, raw: string): Vary {
+  const equals = raw.indexOf('=');
+  const names = rule.params.map((p) => p.name).join(', ');
+  if (equals <= 0) throw badValue('--vary', raw, `${VARY_SYNTAX}, with name one of ${names}`);
+  const name = raw.slice(0, equals).trim();
+  const spec = rule.params.find((p) => p.name === name);
+  if (!spec) throw new UsageError(`--vary: ${JSON.stringify(name)} is not a parameter of ${rule.id}; allowed: ${names}`);
+  const text = raw.slice(equals + 1).trim();
+  const range = /^(-?[\d.]+(?:e-?\d+)?)\s*\.\.\s*(-?[\d.]+(?:e-?\d+)?)(?::\s*([\d.]+(?:e-?\d+)?))?$/.exec(text);
+  const values = range ? rangeValues(spec, raw, range) : listValues(spec, text);
+  const seen = new Set<string>();
+  for (const value of values) {
+    if (seen.has(String(value))) throw new UsageError(`--vary: ${name} lists ${JSON.stringify(String(value))} twice; allowed: each value once`);
+    seen.add(String(value));
+  }
+  return { name, values };
+}
+
+function rangeValues(spec: ParamSpec, raw: string, match: RegExpExecArray): ParamValue[] {
+  if (spec.type !== 'integer' && spec.type !== 'number') throw new UsageError(`--vary: ${spec.name} is a ${spec.type} parameter and takes no a..b range; allowed: a list v1,v2,… of ${allowedText(spec)}`);
+  const from = Number(match[1]);
+  const to = Number(match[2]);
+  const step = match[3] === undefined ? 1 : Number(match[3]);
+  if (!Number.isFinite(from) || !Number.isFinite(to) || !Number.isFinite(step) || step <= 0 || from > to) {
+    throw badValue('--vary', raw, `a..b[:step] with a ≤ b and a step above 0, such as ${spec.name}=${spec.min}..${spec.max}`);
+  }
+  const count = Math.floor((to - from) / step + 1e-9) + 1;
+  if (count > MAX_VALUES) throw badValue('--vary', raw, `at most ${MAX_VALUES} values per parameter`);
+  // Multiply rather than accumulate, and trim binary noise (0.1 × 3 = 0.30000000000000004).
+  return Array.from({ length: count }, (_, i) => parseParam(spec, String(Number((from + i * step).toPrecision(12)))));
+}
+
+function listValues(spec: ParamSpec, text: string): ParamValue[] {
+  const pieces = (text.includes(';') ? text.split(';') : text.split(',')).map((piece) => piece.trim());
+  if (pieces.length === 0 || pieces.some((piece) => piece === '')) throw badValue('--vary', `${spec.name}=${text}`, VARY_SYNTAX);
+  if (pieces.length > MAX_VALUES) throw badValue('--vary', `${spec.name}=${text}`, `at most ${MAX_VALUES} values per parameter`);
+  return pieces.map((piece) => parseParam(spec, piece));
+}
+
+/** Every combination of the varied values, the first parameter changing slowest. */
+export function combinations(varies: readonly Vary[]): Params[] {
+  const total = varies.reduce((product, vary) => product * vary.values.length, 1);
+  if (total > MAX_SWEEP_POINTS) {
+    throw new UsageError(`--vary: ${varies.map((vary) => vary.values.length).join(' × ')} = ${formatCount(total)} combinations; allowed: at most ${MAX_SWEEP_POINTS} (fewer values or a coarser step)`);
+  }
+  let combos: Params[] = [{}];
+  for (const vary of varies) combos = combos.flatMap((combo) => vary.values.map((value) => ({ ...combo, [vary.name]: value })));
+  return combos;
+}
+
+/** The result JSON of `muster sweep`. */
+export interface SweepResult {
+  rule: string;
+  title: string;
+  source: string;
+  /** Parameters held fixed (after --set and defaults). */
+  params: Params;
+  vary: Vary[];
+  method: 'simulation' | 'exact';
+  seed: string;
+  trials: number;
+  threads: number;
+  confidence: number;
+  points: Array<{ params: Params; metrics: Record<string, MetricResult> }>;
+  /** Combinations the rule rejects (e.g. chosenRound above rounds), with its reason. */
+  skipped: Array<{ params: Params; reason: string }>;
+}
+
+const pointLabel = (value: ParamValue) => String(value);
+
+/** Charts of a sweep for the chosen metrics. */
+export function sweepCharts(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpec[]): Chart[] {
+  const simulated = sweep.method === 'simulation';
+  const how = simulated ? `Simulated, ${formatCount(sweep.trials)} trials a point (seed ${sweep.seed}), ${confidenceLabel(sweep.confidence)} intervals; diamonds mark exact values.` : 'Exact values.';
+  const charts: Chart[] = [];
+  const [first, second, third] = sweep.vary;
+  const order = (vary: Vary, value: ParamValue) => vary.values.findIndex((v) => v === value);
+  const safe = (text: string) => text.replace(/[^A-Za-z0-9.-]+/g, '-');
+  if (sweep.vary.length === 1) {
+    const probabilities = metrics.filter((metric) => metric.probability);
+    if (probabilities.length > 0) {
+      const points: IntervalPoint[] = [];
+      for (const point of sweep.points) {
+        for (const metric of probabilities) {
+          const value = point.metrics[metric.name];
+          if (!value) continue; // a metric this point does not have (e.g. a round it does not play)
+          points.push(pointFrom(value, simulated, pointLabel(point.params[first.name]), order(first, point.params[first.name]), true, { series: metric.name }));
+        }
+      }
+      charts.push({
+        id: `sweep-${safe(first.name)}-probabilities`,
+        title: `${rule.title}: ${probabilities.map((m) => m.name).join(', ')} by ${first.name}`,
+        caption: `${probabilities.map((m) => `${m.name}: ${m.doc}`).join('; ')}. ${how}`,
+        spec: lineChart(points, { xTitle: first.name, yTitle: 'probability', percent: true, seriesTitle: 'metric', seriesOrder: probabilities.map((m) => m.name), labels: probabilities.length <= 2 }),
+      });
+    }
+    for (const metric of metrics.filter((m) => !m.probability)) {
+      const points = sweep.points
+        .filter((point) => point.metrics[metric.name])
+        .map((point) => pointFrom(point.metrics[metric.name], simulated, pointLabel(point.params[first.name]), order(first, point.params[first.name]), false, { series: metric.name }));
+      charts.push({
+        id: `sweep-${safe(first.name)}-${safe(metric.name)}`,
+        title: `${rule.title}: ${metric.name} by ${first.name}`,
+        caption: `${metric.doc}. ${how}`,
+        spec: lineChart(points, { xTitle: first.name, yTitle: metric.name, percent: false, seriesTitle: 'metric', seriesOrder: [metric.name], labels: true }),
+      });
+    }
+    return uniqueIds(charts);
+  }
+  if (sweep.vary.length > 3) return [];
+  for (const metric of metrics) {
+    const cells: HeatCell[] = sweep.points.filter((point) => point.metrics[metric.name]).map((point) => {
+      const figures = point.metrics[metric.name];
+      const value = figures.exact ?? figures.estimate;
+      return {
+        row: pointLabel(point.params[first.name]),
+        col: pointLabel(point.params[second.name]),
+        rowOrder: order(first, point.params[first.name]),
+        colOrder: order(second, point.params[second.name]),
+        value,
+        text: metric.probability ? percent(value, 1) : value.toFixed(3),
+        lo: simulated ? figures.lo : null,
+        hi: simulated ? figures.hi : null,
+        ...(third ? { facet: `${third.name}=${pointLabel(point.params[third.name])}` } : {}),
+      };
+    });
+    charts.push({
+      id: `sweep-${safe(metric.name)}`,
+      title: `${rule.title}: ${metric.name} by ${first.name} and ${second.name}${third ? `, panels by ${third.name}` : ''}`,
+      caption: `${metric.doc}. Rows ${first.name}, columns ${second.name}. ${simulated ? `Simulated, ${formatCount(sweep.trials)} trials a cell (seed ${sweep.seed}); cells show exact values where known, hover for intervals.` : 'Exact values.'}${sweep.skipped.length > 0 ? ' Blank cells: combinations the rule rejects.' : ''}`,
+      spec: heatmap(cells, {
+        rowTitle: first.name,
+        colTitle: second.name,
+        valueTitle: metric.name,
+        percent: metric.probability,
+        slantColumns: second.values.some((v) => String(v).length > 6),
+        ...(third ? { facet: { title: third.name, order: third.values.map((v) => `${third.name}=${pointLabel(v)}`) }, cellWidth: 48 } : {}),
+      }),
+    });
+  }
+  return uniqueIds(charts);
+}
+
+/** The sweep table as HTML: one row per combination, the chosen metrics' estimates, intervals and exact values. */
+function sweepTable(sweep: SweepResult, metrics: readonly MetricSpec[]): string {
+  const simulated = sweep.method === 'simulation';
+  const head = [...sweep.vary.map((vary) => `<th>${escapeHtml(vary.name)}</th>`)];
+  for (const metric of metrics) {
+    head.push(`<th class="num">${escapeHtml(metric.name)}</th>`);
+    if (simulated) head.push(`<th class="num">${escapeHtml(confidenceLabel(sweep.confidence))} interval</th>`);
+    if (simulated) head.push('<th class="num">exact</th>');
+  }
+  const rows = sweep.points.map((point) => {
+    const cells = sweep.vary.map((vary) => `<td class="name">${escapeHtml(String(point.params[vary.name]))}</td>`);
+    for (const metric of metrics) {
+      const value = point.metrics[metric.name];
+      if (!value) {
+        cells.push(...(simulated ? ['<td class="num">—</td>', '<td class="num">—</td>', '<td class="num">—</td>'] : ['<td class="num">—</td>']));
+        continue;
+      }
+      cells.push(`<td class="num">${escapeHtml(formatValue(simulated ? value.estimate : value.exact, metric.probability))}</td>`);
+      if (simulated) cells.push(`<td class="num">${escapeHtml(formatInterval(value, metric.probability))}</td>`, `<td class="num">${escapeHtml(formatValue(value.exact, metric.probability))}</td>`);
+    }
+    return `<tr>${cells.join('')}</tr>`;
+  });
+  return `<table><thead><tr>${head.join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+/** The sweep's HTML report. */
+export function sweepPage(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpec[]): { html: string; charts: Chart[] } {
+  const charts = sweepCharts(rule, sweep, metrics);
+  const varied = new Set(sweep.vary.map((vary) => vary.name));
+  const params: ParamRow[] = rule.params.map((spec) => {
+    const vary = sweep.vary.find((v) => v.name === spec.name);
+    return { name: spec.name, value: vary ? vary.values.map(String).join(' | ') : String(sweep.params[spec.name]), doc: spec.doc, varied: varied.has(spec.name) };
+  });
+  const method = sweep.method === 'exact' ? 'exact values (no simulation)' : `simulated: ${formatCount(sweep.trials)} trials a point, seed ${JSON.stringify(sweep.seed)} (the same for every point), ${sweep.threads} threads, ${confidenceLabel(sweep.confidence)} intervals`;
+  const varyText = sweep.vary.map((vary) => `${vary.name} over ${vary.values.map(String).join(', ')}`).join('; ');
+  const notes = [
+    sweep.vary.length > 3 ? 'More than three parameters vary, so the sweep is shown as a table only.' : '',
+    sweep.skipped.length > 0 ? `${sweep.skipped.length} combination(s) skipped because the rule rejects them, e.g. ${sweep.skipped[0].reason}.` : '',
+    'The JSON and CSV outputs hold every metric at every point.',
+  ].filter(Boolean);
+  const html = renderPage({
+    title: `${rule.title}: sweep`,
+    kicker: 'muster · parameter sweep',
+    summary: `${rule.summary}. Varied: ${varyText}.`,
+    facts: [
+      ['rule', `${rule.id} — ${rule.title}`],
+      ['rule text', `../shared/rules/${rule.source}`],
+      ['method', method],
+      ['points', `${sweep.points.length}${sweep.skipped.length > 0 ? ` (${sweep.skipped.length} skipped)` : ''}`],
+    ],
+    params,
+    printHeader: `muster sweep · ${rule.id} · ${sweep.vary.map((v) => `${v.name}=${v.values.map(String).join('|')}`).join(' ')} · ${sweep.method === 'exact' ? 'exact' : `seed ${sweep.seed} · ${formatCount(sweep.trials)} trials a point`}`,
+    sections: [
+      ...charts.map((chart) => ({ kind: 'chart' as const, chart })),
+      { kind: 'html', html: htmlSection('points', 'Every point', sweepTable(sweep, metrics), notes.join(' ')) },
+    ],
+  });
+  return { html, charts };
+}
+
+/** Every metric at every point, one row each (long format, for spreadsheets and R). */
+export function sweepCsv(sweep: SweepResult, metrics: readonly MetricSpec[]): string {
+  let text = csvLine([...sweep.vary.map((vary) => vary.name), 'metric', 'kind', 'estimate', 'lo', 'hi', 'exact']);
+  for (const point of sweep.points) {
+    for (const metric of metrics) {
+      const value = point.metrics[metric.name];
+      if (!value) continue;
+      text += csvLine([...sweep.vary.map((vary) => point.params[vary.name]), metric.name, metric.probability ? 'probability' : 'mean', value.estimate, value.lo, value.hi, value.exact]);
+    }
+  }
+  return text;
+}

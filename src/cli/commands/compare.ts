@@ -1,0 +1,130 @@
+import { UsageError } from '../../errors.js';
+import { SimulationPool } from '../../engine/pool.js';
+import { getRule } from '../../rules/index.js';
+import { resolveParams } from '../../rules/params.js';
+import type { MetricSpec, Params } from '../../rules/types.js';
+import { compareCsv, compareVariants, comparePage, unionMetrics, formatDifference, formatP, MAX_VARIANTS, parseVariant, significanceNote, variantAssignments, type CompareResult, type ComputedVariant } from '../../../reports/compare.js';
+import { evaluateAll, type GridSettings } from '../../../reports/evaluate.js';
+import { writeOutputs, type OutputFile } from '../../../reports/outputs.js';
+import { formatCount, formatValue, renderTable } from '../format.js';
+import type { Io } from '../io.js';
+import { checkOutputFile, parseSeed } from '../options.js';
+import { ProgressBar } from '../progress.js';
+import { DEFAULT_SEED, parseSimulationSettings, withInterrupt, type RunOptions } from './run.js';
+
+export interface CompareOptions extends RunOptions {
+  variant?: string[];
+  seedPerVariant?: boolean;
+  html?: string;
+  csv?: string;
+}
+
+/**
+ * `muster compare <rule> --variant "label: name=value,…" …`: every metric
+ * of every variant, the differences from the first, and which differences
+ * are statistically significant after Holm's adjustment.
+ */
+export async function compareCommand(ruleId: string, options: CompareOptions, io: Io): Promise<CompareResult> {
+  const rule = getRule(ruleId);
+  const raw = options.variant ?? [];
+  if (raw.length < 2) throw new UsageError(`--variant: got ${raw.length}; allowed: at least two, such as --variant "A: name=value" --variant "B: name=value"`);
+  if (raw.length > MAX_VARIANTS) throw new UsageError(`--variant: got ${raw.length}; allowed: at most ${MAX_VARIANTS}`);
+  const variants = raw.map((text) => parseVariant(rule, text));
+  const labels = new Set<string>();
+  for (const variant of variants) {
+    if (labels.has(variant.label)) throw new UsageError(`--variant: label ${JSON.stringify(variant.label)} used twice; allowed: a different label for each variant`);
+    labels.add(variant.label);
+  }
+  const set = options.set ?? [];
+  const paramsList: Params[] = variants.map((variant) => {
+    try {
+      return resolveParams(rule, variantAssignments(set, variant));
+    } catch (error) {
+      if (error instanceof UsageError) throw new UsageError(`--variant ${JSON.stringify(variant.label)}: ${error.message}`);
+      throw error;
+    }
+  });
+  if (options.precision !== undefined) throw new UsageError('--precision: not available in a comparison; allowed: --trials N (the same for every variant)');
+  const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json);
+  const htmlPath = options.html === undefined ? undefined : checkOutputFile('--html', options.html);
+  const csvPath = options.csv === undefined ? undefined : checkOutputFile('--csv', options.csv);
+  if (options.exact) {
+    if (!rule.exact) throw new UsageError(`--exact: ${rule.id} has no exact solution; allowed: leave out --exact to simulate`);
+    for (const option of ['trials', 'threads', 'confidence', 'seedPerVariant'] as const) {
+      if (options[option] !== undefined) throw new UsageError(`--exact: cannot be combined with --${option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}; allowed: --exact alone, or a simulation`);
+    }
+  }
+  const base: GridSettings = options.exact
+    ? { method: 'exact', seed: parseSeed(options.seed ?? DEFAULT_SEED), confidence: 0.95, trials: 0, threads: 0 }
+    : { method: 'simulation', ...parseSimulationSettings(options) };
+  const seedOf = (index: number) => (options.seedPerVariant ? `${base.seed}/variant ${index + 1}` : base.seed);
+
+  const pool = base.method === 'simulation' ? new SimulationPool(base.threads) : undefined;
+  const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet);
+  const computed: ComputedVariant[] = [];
+  try {
+    await withInterrupt(async (signal) => {
+      for (const [index, params] of paramsList.entries()) {
+        const [{ result, tallied }] = await evaluateAll(rule, [params], { ...base, seed: seedOf(index) }, { pool, signal });
+        computed.push({ variant: variants[index], params, seed: seedOf(index), metrics: result.metrics, tallied, exact: rule.exact ? rule.exact(params) : null });
+        progress.update(index + 1, paramsList.length);
+      }
+    });
+  } finally {
+    progress.finish();
+    await pool?.close();
+  }
+
+  const metrics = unionMetrics(paramsList.map((params) => rule.metrics(params)));
+  const { differences, tests } = compareVariants(metrics, computed, base.confidence);
+  const result: CompareResult = {
+    rule: rule.id,
+    title: rule.title,
+    source: rule.source,
+    method: base.method,
+    seeds: options.seedPerVariant ? 'per variant' : 'shared',
+    seed: base.seed,
+    trials: base.trials,
+    threads: base.threads,
+    confidence: base.confidence,
+    alpha: 1 - base.confidence,
+    correction: 'holm',
+    tests,
+    variants: computed.map((c) => ({ label: c.variant.label, assignments: c.variant.assignments, params: c.params, seed: c.seed, metrics: c.metrics })),
+    differences,
+  };
+
+  io.out(renderCompare(result, metrics));
+  const files: OutputFile[] = [];
+  if (jsonPath) files.push({ path: jsonPath, contents: `${JSON.stringify(result, null, 2)}\n` });
+  if (htmlPath) files.push({ path: htmlPath, contents: comparePage(rule, result, metrics).html });
+  if (csvPath) files.push({ path: csvPath, contents: compareCsv(result, metrics) });
+  writeOutputs(files);
+  if (!options.quiet) for (const file of files) io.err(`wrote ${file.path}\n`);
+  return result;
+}
+
+function renderCompare(result: CompareResult, metrics: readonly MetricSpec[]): string {
+  const simulated = result.method === 'simulation';
+  const lines = [
+    `${result.rule} — ${result.title}: ${result.variants.length} variants`,
+    ...result.variants.map((v, i) => `  ${v.label}${i === 0 ? ' (baseline)' : ''}: ${v.assignments.join('; ') || '(defaults)'}`),
+    simulated
+      ? `${formatCount(result.trials)} trials a variant · seed ${result.seed} (${result.seeds === 'shared' ? 'same for every variant' : 'one stream per variant'}) · ${+(result.confidence * 100).toFixed(4)}% intervals`
+      : 'exact values (no simulation)',
+  ];
+  const valueHeader = ['metric', ...result.variants.map((v) => v.label)];
+  const shown = (v: CompareResult['variants'][number], name: string) => (v.metrics[name] ? (simulated ? v.metrics[name].estimate : v.metrics[name].exact) : null);
+  const valueRows = metrics.map((metric) => [metric.name, ...result.variants.map((v) => formatValue(shown(v, metric.name), metric.probability))]);
+  const probability = new Map(metrics.map((m) => [m.name, m.probability]));
+  const diffHeader = simulated ? ['metric', 'variant', 'difference', 'interval', 'p (Holm)', 'significant', 'exact difference'] : ['metric', 'variant', 'exact difference'];
+  const diffRows = result.differences.map((d) => {
+    const isProbability = probability.get(d.metric) ?? false;
+    return simulated
+      ? [d.metric, d.variant, formatDifference(d.difference, isProbability), `${formatDifference(d.lo, isProbability)} … ${formatDifference(d.hi, isProbability)}`, formatP(d.pAdjusted), d.significant === null ? '—' : d.significant ? 'yes' : 'no', formatDifference(d.exactDifference, isProbability)]
+      : [d.metric, d.variant, formatDifference(d.exactDifference, isProbability)];
+  });
+  const significant = result.differences.filter((d) => d.significant);
+  const verdict = !simulated ? '' : significant.length === 0 ? 'No difference is significant.\n' : `Significant (${significant.length} of ${result.tests}): ${significant.map((d) => `${d.metric} (${d.variant})`).join(', ')}\n`;
+  return `${lines.join('\n')}\n\n${renderTable(valueHeader, valueRows)}\nDifferences from ${JSON.stringify(result.variants[0].label)}\n${renderTable(diffHeader, diffRows)}${verdict}${significanceNote(result)}\n`;
+}

@@ -1,0 +1,157 @@
+import { UsageError } from '../../errors.js';
+import { SimulationPool } from '../../engine/pool.js';
+import { getRule } from '../../rules/index.js';
+import { resolveParams } from '../../rules/params.js';
+import type { MetricSpec, Params, Rule } from '../../rules/types.js';
+import { evaluateAll, type GridSettings } from '../../../reports/evaluate.js';
+import { writeOutputs, type OutputFile } from '../../../reports/outputs.js';
+import { unionMetrics } from '../../../reports/compare.js';
+import { combinations, parseVary, sweepCsv, sweepPage, type SweepResult, type Vary } from '../../../reports/sweep.js';
+import { formatCount, formatParams, formatValue, renderTable } from '../format.js';
+import type { Io } from '../io.js';
+import { checkOutputFile, parseSeed } from '../options.js';
+import { ProgressBar } from '../progress.js';
+import { DEFAULT_SEED, parseSimulationSettings, withInterrupt, type RunOptions } from './run.js';
+
+export interface SweepOptions extends RunOptions {
+  vary?: string[];
+  metric?: string[];
+  html?: string;
+  csv?: string;
+}
+
+/** Metrics shown in the terminal table and the charts when --metric is not given. */
+const DEFAULT_SHOWN = 4;
+
+/**
+ * `muster sweep <rule> --vary …`: every combination of the varied
+ * parameters, simulated on one pool with the same seed (or solved exactly
+ * with --exact), as a table, JSON, CSV and an HTML report with lines or
+ * heatmaps.
+ */
+export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io): Promise<SweepResult> {
+  const rule = getRule(ruleId);
+  if (!options.vary || options.vary.length === 0) throw new UsageError(`--vary: missing; allowed: one or more --vary name=a..b[:step] or name=v1,v2 with name one of ${rule.params.map((p) => p.name).join(', ')}`);
+  const varies: Vary[] = options.vary.map((raw) => parseVary(rule, raw));
+  const varied = new Set<string>();
+  for (const vary of varies) {
+    if (varied.has(vary.name)) throw new UsageError(`--vary: ${vary.name} varied twice; allowed: one --vary per parameter`);
+    varied.add(vary.name);
+  }
+  const set = options.set ?? [];
+  for (const assignment of set) {
+    const name = assignment.slice(0, Math.max(0, assignment.indexOf('='))).trim();
+    if (varied.has(name)) throw new UsageError(`--set: ${name} is also varied; allowed: either --set or --vary for a parameter`);
+  }
+  // Check every --set value now, without the cross-parameter checks that only a full combination can pass.
+  resolveParams({ ...rule, validate: undefined }, set);
+  const metrics = chooseMetrics(rule, options.metric);
+  if (options.precision !== undefined) throw new UsageError('--precision: not available in a sweep; allowed: --trials N (the same for every point)');
+
+  const grid: Params[] = [];
+  const skipped: SweepResult['skipped'] = [];
+  for (const combo of combinations(varies)) {
+    try {
+      grid.push(resolveParams(rule, set, combo));
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      skipped.push({ params: combo, reason: error.message });
+    }
+  }
+  if (grid.length === 0) throw new UsageError(`--vary: the rule rejects every combination, e.g. ${skipped[0].reason}`);
+
+  const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json);
+  const htmlPath = options.html === undefined ? undefined : checkOutputFile('--html', options.html);
+  const csvPath = options.csv === undefined ? undefined : checkOutputFile('--csv', options.csv);
+  const settings: GridSettings = options.exact
+    ? { method: 'exact', seed: parseSeed(options.seed ?? DEFAULT_SEED), confidence: 1, trials: 0, threads: 0 }
+    : { method: 'simulation', ...parseSimulationSettings(options) };
+  if (options.exact) {
+    if (!rule.exact) throw new UsageError(`--exact: ${rule.id} has no exact solution; allowed: leave out --exact to simulate`);
+    for (const option of ['trials', 'threads', 'confidence'] as const) {
+      if (options[option] !== undefined) throw new UsageError(`--exact: cannot be combined with --${option}; allowed: --exact alone, or a simulation`);
+    }
+  }
+
+  const pool = settings.method === 'simulation' ? new SimulationPool(settings.threads) : undefined;
+  const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet);
+  let evaluated;
+  try {
+    evaluated = await withInterrupt((signal) => evaluateAll(rule, grid, settings, { pool, signal, onPoint: (done, total) => progress.update(done, total) }));
+  } finally {
+    progress.finish();
+    await pool?.close();
+  }
+
+  const fixed: Params = { ...grid[0] };
+  for (const name of varied) delete fixed[name];
+  const sweep: SweepResult = {
+    rule: rule.id,
+    title: rule.title,
+    source: rule.source,
+    params: fixed,
+    vary: varies,
+    method: settings.method,
+    seed: settings.seed,
+    trials: settings.trials,
+    threads: settings.threads,
+    confidence: settings.confidence,
+    points: evaluated.map(({ result }) => ({ params: Object.fromEntries(varies.map((vary) => [vary.name, result.params[vary.name]])), metrics: result.metrics })),
+    skipped,
+  };
+
+  io.out(renderSweep(rule, sweep, metrics, options.metric === undefined));
+  const files: OutputFile[] = [];
+  const allMetrics = unionMetrics(grid.map((params) => rule.metrics(params)));
+  if (jsonPath) files.push({ path: jsonPath, contents: `${JSON.stringify(sweep, null, 2)}\n` });
+  if (htmlPath) files.push({ path: htmlPath, contents: sweepPage(rule, sweep, metrics).html });
+  if (csvPath) files.push({ path: csvPath, contents: sweepCsv(sweep, allMetrics) });
+  writeOutputs(files);
+  if (!options.quiet) for (const file of files) io.err(`wrote ${file.path}\n`);
+  return sweep;
+}
+
+/** --metric names (checked), or the first few metrics of the rule. */
+function chooseMetrics(rule: Rule, names: string[] | undefined): MetricSpec[] {
+  const defaults = resolveParams({ ...rule, validate: undefined });
+  const all = rule.metrics(defaults);
+  if (!names || names.length === 0) return all.slice(0, DEFAULT_SHOWN);
+  return names.map((name) => {
+    const metric = all.find((m) => m.name === name);
+    if (!metric) throw new UsageError(`--metric: got ${JSON.stringify(name)}; allowed: one of ${all.map((m) => m.name).join(', ')}`);
+    return metric;
+  });
+}
+
+function renderSweep(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpec[], defaultMetrics: boolean): string {
+  const simulated = sweep.method === 'simulation';
+  const lines = [
+    `${rule.id} — ${rule.title}: sweep of ${sweep.points.length} point${sweep.points.length === 1 ? '' : 's'}`,
+    `fixed: ${formatParams(sweep.params) || '(none)'}`,
+    `varied: ${sweep.vary.map((vary) => `${vary.name} = ${vary.values.map(String).join(', ')}`).join('; ')}`,
+    simulated ? `seed ${sweep.seed} (every point) · ${formatCount(sweep.trials)} trials a point · ${+(sweep.confidence * 100).toFixed(4)}% intervals` : 'exact values (no simulation)',
+  ];
+  if (sweep.skipped.length > 0) lines.push(`skipped ${sweep.skipped.length} combination(s) the rule rejects, e.g. ${sweep.skipped[0].reason}`);
+  const header = [...sweep.vary.map((vary) => vary.name)];
+  for (const metric of metrics) {
+    header.push(metric.name);
+    if (simulated) header.push('±', 'exact');
+  }
+  const rows = sweep.points.map((point) => {
+    const cells = sweep.vary.map((vary) => String(point.params[vary.name]));
+    for (const metric of metrics) {
+      const value = point.metrics[metric.name];
+      if (!value) {
+        cells.push(...(simulated ? ['—', '—', '—'] : ['—']));
+      } else if (simulated) {
+        const half = (value.hi - value.lo) / 2;
+        cells.push(formatValue(value.estimate, metric.probability), formatValue(half, metric.probability), formatValue(value.exact, metric.probability));
+      } else {
+        cells.push(formatValue(value.exact, metric.probability));
+      }
+    }
+    return cells;
+  });
+  const note = defaultMetrics ? `(first ${metrics.length} metrics shown; choose with --metric NAME; --json and --csv hold every metric)\n` : '';
+  return `${lines.join('\n')}\n\n${renderTable(header, rows)}${note}`;
+}
