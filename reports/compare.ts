@@ -32,18 +32,18 @@ export interface Variant {
 
 /**
  * Parses `label: name=value,name=value`. The label is the text before the
- * first colon, unless that text holds an `=` (then there is no label and the
- * assignments stand for it). Assignments are separated by `;`, or by a comma
+ * first colon, unless that text starts with `<known parameter>=` (then there
+ * is no label and the assignments stand for it: `a=forward:1`). Assignments are separated by `;`, or by a comma
  * that is followed by `<known parameter>=` — so `a=standard:1,2,3,b=forward:2`
  * splits into two assignments, not four.
  */
 export function parseVariant(rule: Rule, raw: string): Variant {
   const colon = raw.indexOf(':');
-  const hasLabel = colon >= 0 && !raw.slice(0, colon).includes('=');
+  const names = new Set(rule.params.map((p) => p.name));
+  const hasLabel = colon >= 0 && !startsAssignment(raw.slice(0, colon), names);
   const label = (hasLabel ? raw.slice(0, colon) : raw).trim();
   const body = hasLabel ? raw.slice(colon + 1) : raw;
   if (label === '') throw new UsageError(`--variant: got ${JSON.stringify(raw)}; allowed: "label: name=value,…" with a non-empty label`);
-  const names = new Set(rule.params.map((p) => p.name));
   const assignments: string[] = [];
   let start = 0;
   for (let i = 0; i <= body.length; i++) {

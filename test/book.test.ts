@@ -1,0 +1,62 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { main } from '../src/cli.js';
+import { bookCommand } from '../src/cli/commands/book.js';
+import { rules } from '../src/rules/index.js';
+import { bufferIo } from './support/io.js';
+
+const folder = mkdtempSync(join(tmpdir(), 'muster-book-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+afterEach(() => {
+  process.exitCode = undefined;
+});
+
+/** The printable chart each rule's page must carry: the odds charts players print most (issue 6). */
+const PRINTABLE: Record<string, string> = {
+  reserves: 'reserves-arrival-by-chosen-round',
+  deployment: 'deployment-strategy-matrix',
+  infinity: 'infinity-wip-matrix',
+  fow: 'fow-platoons-on-table',
+  warbands: 'warbands-who',
+  noctvale: 'noctvale-who',
+};
+
+describe('muster book: the report book', () => {
+  it('writes a contents page linking one self-contained page per rule, each with its printable chart, and says where', async () => {
+    const out = join(folder, 'book');
+    const io = bufferIo();
+    const index = await bookCommand({ out, trials: '100000', threads: '1' }, io);
+    expect(index).toBe(join(out, 'index.html'));
+    expect(io.stdout()).toMatch(new RegExp(`^wrote the report book: ${join(out, 'index.html').replaceAll('/', '\\/')} \\(${rules.length} rule pages`));
+    expect(io.stderr()).toMatch(/^book \[1\/\d\] reserves: simulating 100,000 trials at the defaults$/m);
+    const contents = readFileSync(index, 'utf8');
+    for (const rule of rules) {
+      expect(contents, rule.id).toContain(`href="${rule.id}.html"`);
+      const page = readFileSync(join(out, `${rule.id}.html`), 'utf8');
+      expect(page, rule.id).toContain('<script>!function'); // vega inlined, not fetched
+      expect(page, rule.id).not.toMatch(/<script[^>]+src=/);
+      expect(page, rule.id).toContain('href="index.html"');
+      if (PRINTABLE[rule.id]) expect(page, rule.id).toContain(`"id":"${PRINTABLE[rule.id]}"`);
+    }
+  });
+
+  it('--out naming a file: exit 2, one line, nothing written', async () => {
+    const file = join(folder, 'a-file');
+    writeFileSync(file, 'keep me');
+    const io = bufferIo();
+    const status = await main(['book', '--out', file], io);
+    expect(status).toBe(2);
+    expect(io.stderr()).toMatch(/^muster: --out: .*a-file is a file; allowed: a folder/);
+    expect(readFileSync(file, 'utf8')).toBe('keep me');
+  });
+
+  it('--out in a folder that does not exist: exit 2', async () => {
+    const io = bufferIo();
+    const status = await main(['book', '--out', join(folder, 'missing', 'book')], io);
+    expect(status).toBe(2);
+    expect(io.stderr()).toMatch(/^muster: --out: folder .*missing does not exist/);
+    expect(existsSync(join(folder, 'missing'))).toBe(false);
+  });
+});

@@ -1,0 +1,140 @@
+/**
+ * Reports opened in a real browser: Debian's Chromium driven by
+ * playwright-core. Every chart must draw as SVG with marks, the page must log
+ * no error or warning, no request may leave the file system, hostile labels
+ * must stay text, and printing must give pages on A4 and on Letter.
+ * Skipped, saying so, only where /usr/bin/chromium is absent (CI installs it).
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bookCommand } from '../src/cli/commands/book.js';
+import { compareCommand } from '../src/cli/commands/compare.js';
+import { runCommand } from '../src/cli/commands/run.js';
+import { sweepCommand } from '../src/cli/commands/sweep.js';
+import { writeFileAtomic } from '../src/cli/write-file.js';
+import { buildResult } from '../src/result.js';
+import { resolveParams } from '../src/rules/params.js';
+import { rules } from '../src/rules/index.js';
+import { buildRunPage } from '../reports/run-report.js';
+import { echoRule, HOSTILE } from './support/hostile.js';
+import { bufferIo } from './support/io.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const haveChromium = existsSync(CHROMIUM);
+if (!haveChromium) console.warn(`browser tests skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
+
+const folder = mkdtempSync(join(tmpdir(), 'muster-browser-'));
+let browser: Browser;
+
+interface Opened {
+  problems: string[];
+  requests: string[];
+  marksPerChart: number[];
+  pdfPages: { a4: number; letter: number };
+  pwned: unknown;
+  images: number;
+  text: string;
+}
+
+/** Opens a report, waits for every chart, and prints it on A4 and Letter. */
+async function open(file: string): Promise<Opened> {
+  const page = await browser.newPage();
+  const problems: string[] = [];
+  const requests: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  await page.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith('file:')) return route.continue();
+    requests.push(url);
+    return route.abort();
+  });
+  try {
+    await page.goto(`file://${file}`);
+    await page.evaluate(() => (window as unknown as { musterCharts: Promise<unknown> }).musterCharts.then(() => true));
+    const marksPerChart = await page.evaluate(() => [...document.querySelectorAll('.vis')].map((vis) => vis.querySelectorAll('svg .role-mark > *').length));
+    const pwned = await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned);
+    const images = await page.evaluate(() => document.querySelectorAll('img').length);
+    const text = await page.evaluate(() => document.body.innerText);
+    const countPages = (pdf: Buffer) => (pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length;
+    const a4 = countPages(await page.pdf({ format: 'A4' }));
+    const letter = countPages(await page.pdf({ format: 'Letter' }));
+    return { problems, requests, marksPerChart, pdfPages: { a4, letter }, pwned, images, text };
+  } finally {
+    await page.close();
+  }
+}
+
+function expectHealthy(opened: Opened, charts: number): void {
+  expect(opened.problems).toEqual([]);
+  expect(opened.requests).toEqual([]);
+  expect(opened.marksPerChart).toHaveLength(charts);
+  for (const marks of opened.marksPerChart) expect(marks).toBeGreaterThan(0);
+  expect(opened.pdfPages.a4).toBeGreaterThan(0);
+  expect(opened.pdfPages.letter).toBeGreaterThan(0);
+}
+
+describe.skipIf(!haveChromium)('reports in headless Chromium', () => {
+  beforeAll(async () => {
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('seed "browser": a reserves run report draws every chart offline and prints', async () => {
+    const file = join(folder, 'run.html');
+    await runCommand('reserves', { set: ['chosenRound=2', 'command=3'], trials: '200000', seed: 'browser', threads: '1', html: file, quiet: true }, bufferIo());
+    const opened = await open(file);
+    expectHealthy(opened, 3);
+    expect(opened.text).toContain('chosenRound');
+  });
+
+  it('the report book: the contents page and every rule page', async () => {
+    const out = join(folder, 'book');
+    await bookCommand({ out, trials: '100000', threads: '1', quiet: true }, bufferIo());
+    const contents = await open(join(out, 'index.html'));
+    expectHealthy(contents, 0);
+    for (const rule of rules) {
+      const opened = await open(join(out, `${rule.id}.html`));
+      expect(opened.marksPerChart.length, rule.id).toBeGreaterThan(1);
+      expectHealthy(opened, opened.marksPerChart.length);
+    }
+  });
+
+  it('a two-parameter sweep draws its heatmaps', async () => {
+    const file = join(folder, 'sweep.html');
+    await sweepCommand('reserves', { vary: ['chosenRound=0..4', 'command=2..4'], exact: true, html: file, quiet: true, metric: ['squad.round.1', 'all.by.4'] }, bufferIo());
+    expectHealthy(await open(file), 2);
+  });
+
+  it('hostile text in variant labels stays text: no element made, no script run', async () => {
+    const file = join(folder, 'compare.html');
+    await compareCommand('infinity', { variant: [`${HOSTILE.replaceAll(':', '')}: wipA=12`, 'B: wipA=14'], trials: '100000', threads: '1', html: file, quiet: true }, bufferIo());
+    const opened = await open(file);
+    expectHealthy(opened, 2);
+    expect(opened.pwned).toBeUndefined();
+    expect(opened.images).toBe(0);
+    expect(opened.text).toContain('</script><img src=x onerror="window.__pwned=1">');
+  });
+
+  it('hostile text in a rule title, parameter and metric stays text', async () => {
+    const file = join(folder, 'echo.html');
+    const params = resolveParams(echoRule);
+    writeFileAtomic(file, buildRunPage(echoRule, buildResult({ rule: echoRule, params, seed: HOSTILE, threads: 0, confidence: 1, trials: 0, tally: null })).html);
+    const opened = await open(file);
+    expectHealthy(opened, 1);
+    expect(opened.pwned).toBeUndefined();
+    expect(opened.images).toBe(0);
+    expect(opened.text).toContain('<style>body{display:none}</style>');
+  });
+});
