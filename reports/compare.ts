@@ -210,10 +210,14 @@ export function compareCharts(rule: Rule, result: CompareResult, metrics: readon
       id: 'compare-values',
       title: `${rule.title}: variants side by side`,
       caption: `Every probability of every variant, one colour per variant; ${simulated ? `dots are estimates with ${confidenceLabel(result.confidence)} intervals, diamonds exact values` : 'exact values'}.`,
-      spec: intervalChart(values, { orientation: 'horizontal', categoryTitle: 'metric', valueTitle: 'probability', percent: true, series: { title: 'variant', order: labels }, step: Math.max(12, 9 * labels.length) }),
+      spec: intervalChart(values, { orientation: 'horizontal', categoryTitle: 'metric', valueTitle: 'probability', percent: true, series: { title: 'variant', order: labels }, step: 7 }),
     },
   ];
-  const probabilityNames = new Set(probabilities.map((m) => m.name));
+  // Metrics that no variant changes at all (difference exactly 0 everywhere) are named in the caption instead of drawn.
+  const unchanged = probabilities.filter((m) =>
+    result.differences.filter((d) => d.metric === m.name).every((d) => (d.exactDifference ?? d.difference) === 0 && (d.difference ?? 0) === 0),
+  );
+  const probabilityNames = new Set(probabilities.filter((m) => !unchanged.includes(m)).map((m) => m.name));
   const differences: IntervalPoint[] = result.differences
     .filter((d) => probabilityNames.has(d.metric))
     .map((d) => {
@@ -230,10 +234,11 @@ export function compareCharts(rule: Rule, result: CompareResult, metrics: readon
       };
     });
   const reach = Math.max(0.05, ...differences.flatMap((d) => [d.lo, d.hi, d.exact, d.estimate].filter((x): x is number => x !== null).map(Math.abs))) * 1.15;
+  if (differences.length === 0) return charts;
   charts.push({
     id: 'compare-differences',
     title: `${rule.title}: differences from “${labels[0]}”`,
-    caption: `Each probability of each variant minus the same probability of “${labels[0]}”, in percentage points${simulated ? `, with the ${confidenceLabel(result.confidence)} interval of the difference; * marks a significant difference (Holm-adjusted)` : ''}; diamonds are exact differences.`,
+    caption: `Each probability of each variant minus the same probability of “${labels[0]}”, in percentage points${simulated ? `, with the ${confidenceLabel(result.confidence)} interval of the difference; * marks a significant difference (Holm-adjusted)` : ''}; diamonds are exact differences.${unchanged.length > 0 ? ` Unchanged by every variant, so not drawn: ${unchanged.map((m) => m.name).join(', ')}.` : ''}`,
     spec: intervalChart(differences, {
       orientation: 'horizontal',
       categoryTitle: 'metric',
@@ -241,7 +246,7 @@ export function compareCharts(rule: Rule, result: CompareResult, metrics: readon
       percent: false,
       domain: [-reach, reach],
       series: { title: 'variant', order: labels.slice(1) },
-      step: Math.max(12, 10 * (labels.length - 1)),
+      step: 11,
     }),
   });
   return charts;
