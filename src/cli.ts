@@ -93,7 +93,19 @@ export function buildProgram(io: Io): Command {
       .description('named variants side by side: every metric, the differences from the first variant, and which are significant')
       .addHelpText(
         'after',
-        '\n--variant "label: name=value,name=value": the label is what comes before the first colon (leave it out, starting\nwith name=value, to use the settings as the label). Assignments are split at a comma only where the next text is "<known parameter>=", so values\nthat contain commas work (--variant "forward: a=forward:1" --variant "standard: a=standard:1,2,3,b=forward:2");\n; also separates assignments. --set applies to every variant; a variant overrides it.\nSignificance: two-sample z-tests on each metric (each side\'s own variance), Holm-adjusted over every metric and\nvariant, at level 1 − confidence. Every variant runs on the same --seed unless --seed-per-variant is given.',
+        [
+          '',
+          'Variant syntax: --variant "label: name=value,name=value". The label is the text before the first colon; leave it',
+          'out (start with name=value) to use the settings as the label. Assignments are split at a comma only where the next',
+          'text is "<known parameter>=", so values may contain commas: --variant "S124: a=standard:1,2,4,b=forward:2".',
+          'A ; also separates assignments. --set applies to every variant; a variant overrides it.',
+          '',
+          'Significance: a two-sample z-test per metric (each side\'s own variance), Holm-adjusted over every metric of every',
+          'variant against the first, at level 1 − confidence. Every variant runs on the same --seed (common random numbers:',
+          'a metric a change cannot touch comes out identical; the test assumes independent samples, so it is conservative',
+          'when the variants move together, the usual case); --seed-per-variant gives each variant its own stream, for exact',
+          'independence (use it for a change that reverses whom a die favours, such as swapping sides).',
+        ].join('\n'),
       ),
   )
     .addOption(new Option('--variant <"label: name=value,…">', 'a named variant (repeat; the first is the baseline)').argParser(collect))
