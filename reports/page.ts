@@ -88,7 +88,15 @@ footer { margin-top: 28px; color: var(--muted); font-size: 12px; border-top: 1px
   .sheet { max-width: none; margin: 0; padding: 0; box-shadow: none; border-radius: 0; }
   nav.toc { display: none; }
   section.chart, figure, tr, .keep { break-inside: avoid; page-break-inside: avoid; }
-  h2, h3 { break-after: avoid; page-break-after: avoid; }
+  h2, h3, h2.part + .note { break-after: avoid; page-break-after: avoid; }
+  /* An inline-block is never split across pages, where Chromium does not always honour break-inside on a section holding an SVG. */
+  section.chart { display: inline-block; width: 100%; }
+  h1 { font-size: 19pt; }
+  table { font-size: 8.5pt; }
+  th, td { padding: 2px 6px; }
+  dl.facts { font-size: 9pt; }
+  section { margin-top: 16px; }
+  h2.part { margin-top: 18px; }
   thead { display: table-header-group; }
   .vis { overflow: visible; }
   a { color: inherit; text-decoration: none; }

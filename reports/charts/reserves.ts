@@ -113,7 +113,7 @@ async function arrivalTables(context: PrintableContext): Promise<Chart[]> {
         seriesTitle: 'chosen reserve round',
         seriesOrder: series,
         facet: { title: 'highest command on the table', order: facets },
-        height: 230,
+        height: 200,
       }),
     },
     {
