@@ -89,8 +89,6 @@ footer { margin-top: 28px; color: var(--muted); font-size: 12px; border-top: 1px
   nav.toc { display: none; }
   section.chart, figure, tr, .keep { break-inside: avoid; page-break-inside: avoid; }
   h2, h3, h2.part + .note { break-after: avoid; page-break-after: avoid; }
-  /* An inline-block is never split across pages, where Chromium does not always honour break-inside on a section holding an SVG. */
-  section.chart { display: inline-block; width: 100%; }
   h1 { font-size: 19pt; }
   table { font-size: 8.5pt; }
   th, td { padding: 2px 6px; }
