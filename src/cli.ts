@@ -15,6 +15,7 @@ import { matrixCommand } from './cli/commands/matrix.js';
 import { runCommand } from './cli/commands/run.js';
 import { sweepCommand } from './cli/commands/sweep.js';
 import { compareCommand } from './cli/commands/compare.js';
+import { mergeCommand, shardCommand } from './cli/commands/shard.js';
 import { processIo, type Io } from './cli/io.js';
 import { collect } from './cli/options.js';
 
@@ -128,6 +129,26 @@ export function buildProgram(io: Io): Command {
     .option('--quiet', 'no progress on stderr')
     .action(async (options) => {
       await bookCommand(options, io);
+    });
+  simulationOptions(
+    program
+      .command('shard')
+      .argument('<rule>', 'rule id (see muster list)')
+      .description('run one block of a run on this machine, for muster merge (the same seed and trials on every machine)'),
+  )
+    .option('--shard <i/n>', 'which block: i of n, counting from 0 (0/4 … 3/4)')
+    .option('--out <file>', "where to write this block's tally")
+    .action(async (rule: string, options) => {
+      await shardCommand(rule, options, io);
+    });
+  program
+    .command('merge')
+    .argument('<files...>', 'the tally files of every shard of one run')
+    .description('add the shards of a run: the same result, bit for bit, as the run on one machine')
+    .option('--confidence <level>', 'confidence level of every interval (default 0.95)')
+    .option('--json <file>', 'also write the result as JSON')
+    .action(async (files: string[], options) => {
+      await mergeCommand(files, options, io);
     });
   return program;
 }

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { main } from '../src/cli.js';
 import { runCommand } from '../src/cli/commands/run.js';
 import { mergeCommand, shardCommand } from '../src/cli/commands/shard.js';
 import { bufferIo } from './support/io.js';
@@ -36,5 +37,18 @@ describe('a run split across machines', () => {
     for (const shard of ['3/3', '1', 'a/b', '-1/2', '']) {
       await expect(shardCommand('reserves', { ...run, shard, out: join(folder, 'x.json') }, bufferIo())).rejects.toThrow(/^--shard: got .*; allowed: i\/n/);
     }
+  });
+
+  it('works from the command line: muster shard … then muster merge FILES --json', async () => {
+    const [a, b, merged] = ['cli-0.json', 'cli-1.json', 'merged.json'].map((name) => join(folder, name));
+    const argv = ['reserves', '--trials', '200k', '--seed', 'cli', '--threads', '1', '--quiet'];
+    expect(await main(['shard', ...argv, '--shard', '0/2', '--out', a], bufferIo())).toBe(0);
+    expect(await main(['shard', ...argv, '--shard', '1/2', '--out', b], bufferIo())).toBe(0);
+    const io = bufferIo();
+    expect(await main(['merge', a, b, '--json', merged], io)).toBe(0);
+    expect(io.stdout()).toContain('200,000 trials');
+    const bad = bufferIo();
+    expect(await main(['merge', a], bad)).toBe(2);
+    expect(bad.stderr()).toMatch(/^muster: files: chunk 2 of 4 is in no shard/);
   });
 });
