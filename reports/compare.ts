@@ -188,7 +188,7 @@ export function significanceNote(result: CompareResult): string {
   if (result.method === 'exact') return 'Exact values: every difference is known exactly, so no test is needed.';
   const seeds =
     result.seeds === 'shared'
-      ? 'Every variant ran on the same seed: a metric a change cannot touch comes out identical, and the independent-samples test is conservative whenever the variants move together (the usual case); use --seed-per-variant for a change that reverses who a die favours.'
+      ? 'Every variant ran on the same seed: where a change leaves the dice as they fell, the variants share them and the independent-samples test is conservative; where it changes how many dice are thrown the streams soon part and the samples are close to independent. Use --seed-per-variant for a change that reverses whom a die favours (such as swapping sides), where shared dice would make the test too bold.'
       : 'Each variant ran on its own random stream, so the samples are independent, as the test assumes.';
   return `Significant: a two-sample z-test (each side's own variance) whose Holm-adjusted p-value is at most ${+result.alpha.toFixed(6)}, adjusting over all ${result.tests} comparisons (every metric of every variant against ${JSON.stringify(result.variants[0].label)}), which keeps the chance of any false “significant” at most ${+result.alpha.toFixed(6)}. ${seeds}`;
 }
