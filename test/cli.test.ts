@@ -1,22 +1,11 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { main } from '../src/cli.js';
+import { describe, expect, it } from 'vitest';
 import { runCommand } from '../src/cli/commands/run.js';
 import { bufferIo } from './support/io.js';
+import { cli, scratchFolder } from './support/cli.js';
 
-const folder = mkdtempSync(join(tmpdir(), 'muster-cli-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
-afterEach(() => {
-  process.exitCode = undefined;
-});
-
-async function cli(...argv: string[]) {
-  const io = bufferIo();
-  const status = await main(argv, io);
-  return { status, stdout: io.stdout(), stderr: io.stderr() };
-}
+const folder = scratchFolder('cli');
 
 describe('muster list and describe', () => {
   it('lists reserves with its summary', async () => {

@@ -1,8 +1,6 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { main } from '../src/cli.js';
+import { describe, expect, it } from 'vitest';
 import { compareCommand } from '../src/cli/commands/compare.js';
 import { Fraction } from '../src/exact/fraction.js';
 import { getRule } from '../src/rules/index.js';
@@ -11,18 +9,9 @@ import { mean, proportion } from '../src/stats/estimate.js';
 import { parseVariant } from '../reports/compare.js';
 import { holm, normalUpperTail, twoSampleZ } from '../reports/significance.js';
 import { bufferIo } from './support/io.js';
+import { cli, scratchFolder } from './support/cli.js';
 
-const folder = mkdtempSync(join(tmpdir(), 'muster-compare-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
-afterEach(() => {
-  process.exitCode = undefined;
-});
-
-async function cli(...argv: string[]) {
-  const io = bufferIo();
-  const status = await main(argv, io);
-  return { status, stdout: io.stdout(), stderr: io.stderr() };
-}
+const folder = scratchFolder('compare');
 
 describe('the statistics behind "significant"', () => {
   it('the normal upper tail matches scipy.stats.norm.sf to 1e-15 relative, deep into the tail', () => {

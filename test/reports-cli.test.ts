@@ -1,21 +1,9 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { main } from '../src/cli.js';
-import { bufferIo } from './support/io.js';
+import { describe, expect, it } from 'vitest';
+import { cli, scratchFolder } from './support/cli.js';
 
-const folder = mkdtempSync(join(tmpdir(), 'muster-reports-cli-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
-afterEach(() => {
-  process.exitCode = undefined;
-});
-
-async function cli(...argv: string[]) {
-  const io = bufferIo();
-  const status = await main(argv, io);
-  return { status, stdout: io.stdout(), stderr: io.stderr() };
-}
+const folder = scratchFolder('reports-cli');
 
 describe('muster run --html --svg --csv', () => {
   it('seed "reports": writes the HTML report, one SVG per chart and the metrics CSV', async () => {

@@ -1,26 +1,15 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { main } from '../src/cli.js';
+import { describe, expect, it } from 'vitest';
 import { sweepCommand } from '../src/cli/commands/sweep.js';
 import { getRule } from '../src/rules/index.js';
 import { resolveParams } from '../src/rules/params.js';
 import { combinations, parseVary } from '../reports/sweep.js';
 import { proportionTolerance } from './support/bounds.js';
 import { bufferIo } from './support/io.js';
+import { cli, scratchFolder } from './support/cli.js';
 
-const folder = mkdtempSync(join(tmpdir(), 'muster-sweep-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
-afterEach(() => {
-  process.exitCode = undefined;
-});
-
-async function cli(...argv: string[]) {
-  const io = bufferIo();
-  const status = await main(argv, io);
-  return { status, stdout: io.stdout(), stderr: io.stderr() };
-}
+const folder = scratchFolder('sweep');
 
 describe('--vary: ranges, steps and lists', () => {
   const reserves = getRule('reserves');
