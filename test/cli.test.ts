@@ -17,10 +17,12 @@ describe('muster list and describe', () => {
   it('describes every parameter with type, default and allowed range, and every metric', async () => {
     const { status, stdout } = await cli('describe', 'reserves');
     expect(status).toBe(0);
-    expect(stdout).toMatch(/^squads\s+integer\s+4\s+an integer from 1 to 100/m);
-    expect(stdout).toMatch(/^leaderLoss\s+number\s+0\s+a number from 0 to 1/m);
-    expect(stdout).toMatch(/^all\.by\.4\s+probability/m);
-    expect(stdout).toMatch(/^lost\.mean\s+mean/m);
+    expect(stdout).toMatch(/^ {2}squads\s+integer, default 4\n\s+allowed: an integer from 1 to 100\n\s+squads held in reserve$/m);
+    expect(stdout).toMatch(/^ {2}leaderLoss\s+number, default 0\n\s+allowed: a number from 0 to 1$/m);
+    expect(stdout).toMatch(/^ {2}all\.by\.4\s+probability: every squad has arrived by the end of round 4$/m);
+    expect(stdout).toMatch(/^ {2}lost\.mean\s+mean: expected squads lost$/m);
+    // Every line fits 100 columns, however long a rule's explanations are.
+    for (const line of stdout.split('\n')) expect([...line].length).toBeLessThanOrEqual(100);
   });
 });
 

@@ -56,3 +56,19 @@ export function renderRun(result: RunResult, metrics: readonly MetricSpec[], sec
   });
   return `${lines.join('\n')}\n\n${renderTable(header, rows)}`;
 }
+
+/** Wraps `text` at word boundaries to `width` columns, every line starting with `indent`. */
+export function wrapText(text: string, width: number, indent: string): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line && indent.length + line.length + 1 + word.length > width) {
+      lines.push(indent + line);
+      line = word;
+    } else {
+      line = line ? `${line} ${word}` : word;
+    }
+  }
+  if (line) lines.push(indent + line);
+  return lines.join('\n');
+}

@@ -1,26 +1,48 @@
-import { allowedText } from '../../rules/params.js';
 import { getRule } from '../../rules/index.js';
-import { resolveParams } from '../../rules/params.js';
-import { renderTable } from '../format.js';
+import { allowedText, resolveParams } from '../../rules/params.js';
+import { wrapText } from '../format.js';
 import type { Io } from '../io.js';
 
-/** `muster describe <rule>`: every parameter (type, default, allowed values, meaning) and every metric at the defaults. */
+const WIDTH = 100;
+
+/**
+ * `muster describe <rule>`: every parameter (type, default, allowed values,
+ * meaning) and every metric at the defaults, as indented blocks that wrap
+ * at 100 columns however long a rule's explanations are.
+ */
 export async function describeCommand(ruleId: string, io: Io): Promise<void> {
   const rule = getRule(ruleId);
   const defaults = resolveParams(rule);
-  const parameters = renderTable(
-    ['parameter', 'type', 'default', 'allowed', 'meaning'],
-    rule.params.map((spec) => [spec.name, spec.type, String(spec.default), allowedText(spec), spec.doc]),
-    'left',
-  );
-  const metrics = renderTable(
-    ['metric', 'kind', 'meaning'],
-    rule.metrics(defaults).map((metric) => [metric.name, metric.probability ? 'probability' : 'mean', metric.doc]),
-    'left',
-  );
+  const nameWidth = Math.max(...rule.params.map((spec) => spec.name.length)) + 2;
+  const parameters = rule.params.map((spec) => {
+    const head = `${spec.name.padEnd(nameWidth)}${spec.type}, default ${JSON.stringify(spec.default)}`;
+    const indent = ' '.repeat(nameWidth + 2);
+    return [`  ${head}`, wrapText(`allowed: ${allowedText(spec)}`, WIDTH, indent), wrapText(spec.doc, WIDTH, indent)].join('\n');
+  });
+  const metrics = rule.metrics(defaults);
+  const metricWidth = Math.max(...metrics.map((metric) => metric.name.length)) + 2;
+  const metricLines = metrics.map((metric) => {
+    const text = `${metric.probability ? 'probability' : 'mean'}: ${metric.doc}`;
+    return `  ${metric.name.padEnd(metricWidth)}${wrapText(text, WIDTH, ' '.repeat(metricWidth + 2)).trimStart()}`;
+  });
   const extras = [
-    `exact solution: ${rule.exact ? 'yes (every metric; muster run --exact prints it)' : 'no'}`,
+    `exact solution: ${rule.exact ? 'yes, for every metric (muster run --exact prints it)' : 'no'}`,
     ...(rule.matrix ? [`matrix: muster matrix ${rule.id} tabulates ${rule.matrix.metrics.join(', ')} over ${rule.matrix.row} × ${rule.matrix.col}`] : []),
   ];
-  io.out(`${rule.id} — ${rule.title}\nsource: ../shared/rules/${rule.source}\n${rule.summary}\n\nParameters (set with --set name=value)\n${parameters}\nMetrics (at the defaults)\n${metrics}\n${extras.join('\n')}\n`);
+  io.out(
+    [
+      `${rule.id} — ${rule.title}`,
+      wrapText(`source: ../shared/rules/${rule.source}`, WIDTH, ''),
+      wrapText(rule.summary, WIDTH, ''),
+      '',
+      'Parameters (set with --set name=value)',
+      parameters.join('\n\n'),
+      '',
+      'Metrics (at the defaults)',
+      ...metricLines,
+      '',
+      ...extras,
+      '',
+    ].join('\n'),
+  );
 }
