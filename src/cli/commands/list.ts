@@ -1,8 +1,10 @@
 import { rules } from '../../rules/index.js';
-import { renderTable } from '../format.js';
+import { wrapText } from '../format.js';
 import type { Io } from '../io.js';
 
-/** `muster list`: every rule with its one-line summary. */
+/** `muster list`: every rule with its one-line summary, wrapped within 100 columns. */
 export async function listCommand(io: Io): Promise<void> {
-  io.out(renderTable(['rule', 'what it answers'], rules.map((rule) => [rule.id, rule.summary]), 'left'));
+  const width = Math.max(...rules.map((rule) => rule.id.length)) + 2;
+  const lines = rules.map((rule) => `${rule.id.padEnd(width)}${wrapText(rule.summary, 100, ' '.repeat(width)).trimStart()}`);
+  io.out(`${lines.join('\n')}\n\nmuster describe <rule> for its parameters and metrics; muster run <rule> for the odds.\n`);
 }
