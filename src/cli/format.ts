@@ -8,11 +8,11 @@ export function formatValue(value: number | null, probability: boolean): string 
   return probability ? `${(value * 100).toFixed(3)}%` : value.toFixed(4);
 }
 
-/** Columns padded to their widest cell; the first column (or every column, with `align: 'left'`) left-aligned, the rest right-aligned for numbers. */
-export function renderTable(header: readonly string[], rows: readonly (readonly string[])[], align: 'numbers' | 'left' = 'numbers'): string {
+/** Columns padded to their widest cell; the first column left-aligned, the rest (numbers) right-aligned. */
+export function renderTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = header.map((title, column) => Math.max([...title].length, ...rows.map((row) => [...row[column]].length)));
   const line = (cells: readonly string[]) =>
-    cells.map((cell, column) => (column === 0 || align === 'left' ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  ').trimEnd();
+    cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  ').trimEnd();
   const rule = widths.map((width) => '─'.repeat(width)).join('  ');
   return [line(header), rule, ...rows.map(line)].join('\n') + '\n';
 }
