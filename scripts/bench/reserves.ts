@@ -2,7 +2,7 @@
  * `npm run bench`: the reserves rule at its defaults, measured in one
  * invocation against baselines run alongside it, so only ratios matter:
  *
- *   raw d6/s     a bare loop summing dice from the same alea generator
+ *   raw d6/s     a bare loop summing dice from the same generator the engine uses
  *   1 thread     trials/s through the pool with one worker
  *   all threads  trials/s with every core; speed-up = all ÷ 1
  *   efficiency   (d6 the rule consumed per second on 1 thread) ÷ raw d6/s
@@ -76,7 +76,7 @@ const all = await ruleRate(threads);
 const numpy = numpyRate();
 
 const rows: [string, string][] = [
-  ['raw d6 (bare alea loop)', `${million(raw)} d6/s`],
+  ['raw d6 (bare generator loop)', `${million(raw)} d6/s`],
   ['reserves, 1 thread', `${million(single.trialsPerSecond)} trials/s (${million(single.dicePerSecond)} d6/s)`],
   [`reserves, ${threads} threads`, `${million(all.trialsPerSecond)} trials/s`],
   ['thread speed-up', `${(all.trialsPerSecond / single.trialsPerSecond).toFixed(2)}× (target ≥ 1.8× on 2 cores)`],

@@ -49,9 +49,9 @@ function facesNeeded(p: Reserves, bonus: number): Int32Array {
   return needed;
 }
 
-/** needed − 1 per round, as doubles for the branch-free die comparison in the hot loop. */
-function belowNeeded(needed: Int32Array): Float64Array {
-  return Float64Array.from(needed, (face) => face - 1);
+/** (needed − 1)/6 per round: the least uniform whose die shows `needed`, for the hot loop's comparison. */
+function thresholds(needed: Int32Array): Float64Array {
+  return Float64Array.from(needed, (face) => (face - 1) / 6);
 }
 
 /**
@@ -178,19 +178,21 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
     // Outcome code: Σ over rounds of (squads arriving then) · (S+1)^(round index); index R counts the lost.
     const codeOf = new Int32Array(rounds + 1);
     for (let index = 0; index <= rounds; index++) codeOf[index] = (squads + 1) ** index;
-    // A die 1 + ⌊6u⌋ shows `needed` or more exactly when 6u ≥ needed − 1: alea's u is a multiple of
-    // 2^-32, so 6u is exact and the comparison is the die roll itself, without a branch to mispredict.
-    const withBelow = belowNeeded(withCommander);
-    const withoutBelow = belowNeeded(withoutCommander);
+    // A die 1 + ⌊6u⌋ shows `needed` or more exactly when u ≥ k/6 with k = needed − 1. The generator's u
+    // is a multiple of 2^-32, which is either equal to k/6 or at least 1/(6·2^32) away from it, while the
+    // double nearest k/6 is within 2^-54 of it: comparing with that double is the die roll itself, done
+    // without a branch to mispredict.
+    const withThresholds = thresholds(withCommander);
+    const withoutThresholds = thresholds(withoutCommander);
     for (let trial = 0; trial < trials; trial++) {
-      const below = fateMatters && rng() >= survives ? withoutBelow : withBelow;
+      const threshold = fateMatters && rng() >= survives ? withoutThresholds : withThresholds;
       let out = squads;
       let code = 0;
       // Each squad still in reserve rolls its own die each round, until it arrives.
       for (let round = 1; round <= rounds && out > 0; round++) {
-        const threshold = below[round];
+        const needs = threshold[round];
         let arriving = 0;
-        for (let squad = 0; squad < out; squad++) arriving += +(rng() * 6 >= threshold);
+        for (let squad = 0; squad < out; squad++) arriving += +(rng() >= needs);
         code += arriving * codeOf[round - 1];
         out -= arriving;
       }

@@ -6,7 +6,7 @@ export type ParamValue = number | boolean | string;
 export type Params = Record<string, ParamValue>;
 
 /**
- * A uniform generator on [0, 1) with 32-bit resolution (seedrandom's alea).
+ * A uniform generator on [0, 1) with 32-bit resolution (seedrandom's tyche-i, see engine/random.ts).
  * A die is `1 + ((rng() * 6) | 0)`: each face then has probability within
  * 2^-32 of 1/6, far below what any run here can detect.
  */
