@@ -66,6 +66,7 @@ export function buildProgram(io: Io): Command {
   )
     .option('--range <values>', 'axis values, such as 8..16 (rule-specific)')
     .option('--simulate', 'simulate every cell even where an exact solution exists')
+    .option('--html <file>', 'also write the tables as printable heatmaps, the value in every cell')
     .action(async (rule: string, options) => {
       await matrixCommand(rule, options, io);
     });

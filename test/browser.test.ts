@@ -12,6 +12,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookCommand } from '../src/cli/commands/book.js';
 import { compareCommand } from '../src/cli/commands/compare.js';
+import { matrixCommand } from '../src/cli/commands/matrix.js';
 import { runCommand } from '../src/cli/commands/run.js';
 import { sweepCommand } from '../src/cli/commands/sweep.js';
 import { writeFileAtomic } from '../src/cli/write-file.js';
@@ -109,6 +110,14 @@ describe.skipIf(!haveChromium)('reports in headless Chromium', () => {
       expect(opened.marksPerChart.length, rule.id).toBeGreaterThan(1);
       expectHealthy(opened, opened.marksPerChart.length);
     }
+  });
+
+  it('the printable Infinity WIP × WIP matrix draws its heatmap with a value in every cell', async () => {
+    const file = join(folder, 'matrix.html');
+    await matrixCommand('infinity', { set: ['crits=true'], html: file, quiet: true }, bufferIo());
+    const opened = await open(file);
+    expectHealthy(opened, 1);
+    expect(opened.text).toContain('71.1%'); // WIP 13 against 8: 71.1%, as the terminal table prints it
   });
 
   it('a two-parameter sweep draws its heatmaps', async () => {

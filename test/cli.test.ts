@@ -100,6 +100,15 @@ describe('bad input: one line naming the parameter, exit status 2, nothing writt
     expect(stderr).toMatch(/^muster: --json: folder .* does not exist/);
   });
 
+  it('muster matrix checks its --html and --json paths before any work', async () => {
+    for (const option of ['--html', '--json']) {
+      const { status, stderr, stdout } = await cli('matrix', 'infinity', option, join(folder, 'missing', 'm.out'));
+      expect(status).toBe(2);
+      expect(stderr).toMatch(new RegExp(`^muster: ${option}: folder .* does not exist`));
+      expect(stdout).toBe('');
+    }
+  });
+
   it('a device or folder is never replaced by an output file', async () => {
     for (const target of ['/dev/null', folder]) {
       const { status, stderr } = await cli('run', 'reserves', '--exact', '--json', target);

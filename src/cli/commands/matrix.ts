@@ -11,10 +11,12 @@ import { checkOutputFile } from '../options.js';
 import { ProgressBar } from '../progress.js';
 import { parseSimulationSettings, withInterrupt, type RunOptions } from './run.js';
 import { writeFileAtomic } from '../write-file.js';
+import { matrixPage } from '../../../reports/matrix-report.js';
 
 export interface MatrixOptions extends RunOptions {
   range?: string;
   simulate?: boolean;
+  html?: string;
 }
 
 export interface MatrixTable {
@@ -54,6 +56,7 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
   }
   const cellParams = values.map((rowValue) => values.map((colValue) => resolveParams(rule, options.set ?? [], { [spec.row]: rowValue, [spec.col]: colValue })));
   const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json);
+  const htmlPath = options.html === undefined ? undefined : checkOutputFile('--html', options.html);
   const useExact = rule.exact !== undefined && !options.simulate;
   const settings = useExact ? null : parseSimulationSettings(options);
 
@@ -119,6 +122,10 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
   if (jsonPath) {
     writeFileAtomic(jsonPath, `${JSON.stringify(result, null, 2)}\n`);
     if (!options.quiet) io.err(`wrote ${jsonPath}\n`);
+  }
+  if (htmlPath) {
+    writeFileAtomic(htmlPath, matrixPage({ rule, base, row: spec.row, col: spec.col, values, metrics: spec.metrics, cells }));
+    if (!options.quiet) io.err(`wrote ${htmlPath}\n`);
   }
   return result;
 }
