@@ -6,6 +6,7 @@
  *
  *   argv ─► commander ─► command(args, options, io) ─► engine / rules / reports
  */
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { UsageError } from './errors.js';
 import { bookCommand } from './cli/commands/book.js';
@@ -30,9 +31,34 @@ function simulationOptions(command: Command): Command {
     .option('--quiet', 'no progress bar or notes on stderr');
 }
 
+/** The package's version, read once from the package.json two folders up from here (src/ or dist/src/). */
+function packageVersion(): string {
+  for (const relative of ['../package.json', '../../package.json']) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'muster' && pkg.version) return pkg.version;
+    } catch {
+      // not this folder; try the next
+    }
+  }
+  return 'unknown';
+}
+
+const EXAMPLES = `
+Examples:
+  muster run infinity --set wipA=13 wipB=15        initiative odds at WIP 13 against 15
+  muster sweep reserves --vary chosenRound=0..4 --set command=3
+                                                   which reserve round to choose with command 3
+  muster matrix infinity --html wip.html           the printable WIP × WIP chart
+  muster compare reserves --variant "7+: target=7" --variant "6+: target=6"
+                                                   a rule change, shift by shift, real or noise
+  muster book                                      every rule and chart, into out/index.html`;
+
 export function buildProgram(io: Io): Command {
   const program = new Command('muster')
     .description('Exact and Monte Carlo odds for tabletop pre-game procedures: initiative, deployment, reserves')
+    .version(packageVersion())
+    .addHelpText('after', EXAMPLES)
     .exitOverride()
     .configureOutput({ writeOut: io.out, writeErr: io.err })
     .showSuggestionAfterError(true);

@@ -7,6 +7,21 @@ import { cli, scratchFolder } from './support/cli.js';
 
 const folder = scratchFolder('cli');
 
+describe('muster --version and --help', () => {
+  it('prints the package version and exits 0', async () => {
+    const { status, stdout } = await cli('--version');
+    expect(status).toBe(0);
+    expect(stdout.trim()).toBe(JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version);
+  });
+
+  it('lists every command with examples and exits 0', async () => {
+    const { status, stdout } = await cli('--help');
+    expect(status).toBe(0);
+    for (const command of ['list', 'describe', 'run', 'matrix', 'sweep', 'compare', 'book', 'shard', 'merge']) expect(stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
+    expect(stdout).toContain('muster run infinity --set wipA=13 wipB=15');
+  });
+});
+
 describe('muster list and describe', () => {
   it('lists reserves with its summary', async () => {
     const { status, stdout } = await cli('list');
