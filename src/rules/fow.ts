@@ -33,10 +33,10 @@
  *
  * The reserve counts default to the mission's minimum, which depends on the
  * platoon counts, so `attackerReserves`/`defenderReserves` take 0 for "half,
- * rounded up": 0 is never a legal count (the minimum is at least 1), it keeps
- * the parameter a plain integer, and the count actually used is reported as
- * the exact, zero-width metrics `attacker.reserves` and `defender.reserves`,
- * so a result file shows it next to the params.
+ * rounded up": 0 is never a legal count (the minimum is at least 1) and it
+ * keeps the parameter a plain integer. `resolve` replaces the 0 with the
+ * count it stands for, so a result's params show the count used; the exact,
+ * zero-width metrics `attacker.reserves` and `defender.reserves` repeat it.
  *
  * The two sides never interact, so each side's reserves are a Markov chain
  * over the platoons still off the table; `exact` runs that chain in
@@ -369,7 +369,7 @@ export const fow: Rule = {
       default: 0,
       min: 0,
       max: 30,
-      doc: 'attacking platoons held in Reserves; 0 (never a legal count) means the mission minimum, half rounded up, shown as the attacker.reserves metric; at most attackerPlatoons',
+      doc: 'attacking platoons held in Reserves; 0 (the default) means the mission minimum, half rounded up, and the result shows the count used; at most attackerPlatoons',
     },
     { name: 'attackerStart', type: 'integer', default: 1, min: 1, max: 20, doc: `first turn the attacker rolls for Reserves (1: Reserves, per the ${EDITION})` },
     { name: 'defenderPlatoons', type: 'integer', default: 6, min: 1, max: 30, doc: "platoons in the defender's force, the ambush platoon included" },
@@ -379,7 +379,7 @@ export const fow: Rule = {
       default: 0,
       min: 0,
       max: 30,
-      doc: 'defending platoons in Delayed and Scattered Reserves; 0 means the mission minimum, half rounded up, shown as defender.reserves; at most defenderPlatoons less the ambush platoon',
+      doc: 'defending platoons in Delayed and Scattered Reserves; 0 (the default) means the mission minimum, half rounded up, and the result shows the count used; at most defenderPlatoons less the ambush platoon',
     },
     { name: 'defenderStart', type: 'integer', default: 3, min: 1, max: 20, doc: `first turn the defender rolls for its reserves (3: Delayed Reserves, per the ${EDITION})` },
     { name: 'ambush', type: 'boolean', default: true, doc: 'one defending platoon is in Immediate Ambush: not in reserve, placed at the start and on the table from turn 1 (the text: may)' },
@@ -402,6 +402,14 @@ export const fow: Rule = {
     },
     { name: 'turns', type: 'integer', default: 8, min: 1, max: 20, doc: 'turns followed; both sides start rolling within them' },
   ],
+  resolve(params) {
+    const p = read(params);
+    return {
+      ...params,
+      attackerReserves: p.attackerReserves === 0 ? minimumReserves(p.attackerPlatoons) : p.attackerReserves,
+      defenderReserves: p.defenderReserves === 0 ? minimumReserves(p.defenderPlatoons) : p.defenderReserves,
+    };
+  },
   validate,
   metrics,
   tallyLength: (params) => layout(read(params).turns, scatterTable(read(params).scatter).places.length).length,

@@ -43,7 +43,8 @@ export function parseParam(spec: ParamSpec, raw: string): ParamValue {
 /**
  * Every parameter of the rule after defaults, from `name=value` assignments.
  * Unknown names, repeated names and bad values are UsageErrors; then the
- * rule's own cross-parameter checks run.
+ * rule fills any defaults that depend on other parameters and runs its own
+ * cross-parameter checks.
  */
 export function resolveParams(rule: Rule, assignments: readonly string[] = [], overrides: Params = {}): Params {
   const params: Params = {};
@@ -59,8 +60,9 @@ export function resolveParams(rule: Rule, assignments: readonly string[] = [], o
     params[name] = parseParam(spec, assignment.slice(equals + 1));
   }
   Object.assign(params, overrides);
-  rule.validate?.(params);
-  return params;
+  const resolved = rule.resolve ? rule.resolve(params) : params;
+  rule.validate?.(resolved);
+  return resolved;
 }
 
 export function findParam(rule: Rule, name: string): ParamSpec {

@@ -66,6 +66,12 @@ export interface Rule {
   /** The rule text it implements: a file in ../shared/rules/ and the section. */
   source: string;
   params: readonly ParamSpec[];
+  /**
+   * Fills parameters whose default depends on others (such as "half the
+   * platoons, rounded up"), after --set and before validate, so a result
+   * shows the values actually used.
+   */
+  resolve?(params: Params): Params;
   /** Checks that need more than one parameter (e.g. chosenRound ≤ rounds); throws a UsageError naming the parameter. */
   validate?(params: Params): void;
   metrics(params: Params): MetricSpec[];
