@@ -44,6 +44,31 @@ export async function evaluateAll(rule: Rule, paramsList: readonly Params[], set
   return evaluated;
 }
 
+/**
+ * Like evaluateAll, but an interruption (Ctrl-C) keeps the points already
+ * finished instead of discarding them: they are returned with
+ * `interrupted: true`, in grid order, the unfinished point left out.
+ */
+export async function evaluateUntilInterrupted(
+  rule: Rule,
+  paramsList: readonly Params[],
+  settings: GridSettings,
+  options: EvaluateOptions = {},
+): Promise<{ evaluated: Evaluated[]; interrupted: boolean }> {
+  const evaluated: Evaluated[] = [];
+  for (const params of paramsList) {
+    if (options.signal?.aborted) return { evaluated, interrupted: true };
+    try {
+      evaluated.push(await evaluateOne(rule, params, settings, options));
+    } catch (error) {
+      if (options.signal?.aborted) return { evaluated, interrupted: true };
+      throw error;
+    }
+    options.onPoint?.(evaluated.length, paramsList.length);
+  }
+  return { evaluated, interrupted: false };
+}
+
 async function evaluateOne(rule: Rule, params: Params, settings: GridSettings, options: EvaluateOptions): Promise<Evaluated> {
   if (settings.method === 'exact') {
     if (!rule.exact) throw new UsageError(`--exact: ${rule.id} has no exact solution; allowed: simulate it (leave out --exact)`);

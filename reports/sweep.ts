@@ -101,6 +101,8 @@ export interface SweepResult {
   points: Array<{ params: Params; metrics: Record<string, MetricResult> }>;
   /** Combinations the rule rejects (e.g. chosenRound above rounds), with its reason. */
   skipped: Array<{ params: Params; reason: string }>;
+  /** Interrupted (Ctrl-C): `points` holds only the combinations finished, in order. */
+  partial: boolean;
 }
 
 const pointLabel = (value: ParamValue) => String(value);
@@ -227,6 +229,7 @@ export function sweepPage(rule: Rule, sweep: SweepResult, metrics: readonly Metr
       ['rule text', `../shared/rules/${rule.source}`],
       ['method', method],
       ['points', `${sweep.points.length}${sweep.skipped.length > 0 ? ` (${sweep.skipped.length} skipped)` : ''}`],
+      ...(sweep.partial ? [['PARTIAL', 'interrupted: only the combinations finished are shown'] as [string, string]] : []),
     ],
     params,
     printHeader: `muster sweep · ${rule.id} · ${sweep.vary.map((v) => `${v.name}=${v.values.map(String).join('|')}`).join(' ')} · ${sweep.method === 'exact' ? 'exact' : `seed ${sweep.seed} · ${formatCount(sweep.trials)} trials a point`}`,

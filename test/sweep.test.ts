@@ -5,6 +5,8 @@ import { sweepCommand } from '../src/cli/commands/sweep.js';
 import { getRule } from '../src/rules/index.js';
 import { resolveParams } from '../src/rules/params.js';
 import { combinations, parseVary } from '../reports/sweep.js';
+import { evaluateUntilInterrupted } from '../reports/evaluate.js';
+import { SimulationPool } from '../src/engine/pool.js';
 import { proportionTolerance } from './support/bounds.js';
 import { bufferIo } from './support/io.js';
 import { cli, scratchFolder } from './support/cli.js';
@@ -111,5 +113,34 @@ describe('muster sweep', () => {
     const { status, stderr } = await cli('sweep', 'infinity', '--vary', 'crits=0..1', '--exact');
     expect(status).toBe(2);
     expect(stderr).toMatch(/^muster: --vary: crits is a boolean parameter and takes no a\.\.b range; allowed: a list v1,v2,… of true or false/);
+  });
+});
+
+describe('an interrupted sweep keeps what it finished', () => {
+  it('seed "interrupt": Ctrl-C after the first point returns that point, marked interrupted', async () => {
+    const rule = getRule('reserves');
+    const grid = [0, 1, 2].map((chosenRound) => resolveParams(rule, [], { chosenRound }));
+    const pool = new SimulationPool(1);
+    const controller = new AbortController();
+    try {
+      const { evaluated, interrupted } = await evaluateUntilInterrupted(
+        rule,
+        grid,
+        { method: 'simulation', seed: 'interrupt', confidence: 0.95, trials: 100_000, threads: 1 },
+        { pool, signal: controller.signal, onPoint: () => controller.abort() },
+      );
+      expect(interrupted).toBe(true);
+      expect(evaluated.map((point) => point.result.params.chosenRound)).toEqual([0]);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('Ctrl-C before any point finishes writes nothing and says so', async () => {
+    const json = join(folder, 'interrupted.json');
+    const running = sweepCommand('reserves', { vary: ['chosenRound=0..4'], trials: '4e9', threads: '1', json, quiet: true }, bufferIo());
+    process.emit('SIGINT');
+    await expect(running).rejects.toThrow(/^interrupted: no combination was finished, so nothing was written$/);
+    expect(existsSync(json)).toBe(false);
   });
 });

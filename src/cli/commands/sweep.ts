@@ -3,7 +3,7 @@ import { SimulationPool } from '../../engine/pool.js';
 import { getRule } from '../../rules/index.js';
 import { resolveParams } from '../../rules/params.js';
 import type { MetricSpec, Params, Rule } from '../../rules/types.js';
-import { evaluateAll, type GridSettings } from '../../../reports/evaluate.js';
+import { evaluateUntilInterrupted, type GridSettings } from '../../../reports/evaluate.js';
 import { writeOutputs, type OutputFile } from '../../../reports/outputs.js';
 import { unionMetrics } from '../../../reports/compare.js';
 import { combinations, parseVary, sweepCsv, sweepPage, type SweepResult, type Vary } from '../../../reports/sweep.js';
@@ -76,12 +76,16 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
   const pool = settings.method === 'simulation' ? new SimulationPool(settings.threads) : undefined;
   const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet);
   let evaluated;
+  let interrupted;
   try {
-    evaluated = await withInterrupt((signal) => evaluateAll(rule, grid, settings, { pool, signal, onPoint: (done, total) => progress.update(done, total) }));
+    ({ evaluated, interrupted } = await withInterrupt((signal) =>
+      evaluateUntilInterrupted(rule, grid, settings, { pool, signal, onPoint: (done, total) => progress.update(done, total) }),
+    ));
   } finally {
     progress.finish();
     await pool?.close();
   }
+  if (evaluated.length === 0) throw new UsageError('interrupted: no combination was finished, so nothing was written');
 
   const fixed: Params = { ...grid[0] };
   for (const name of varied) delete fixed[name];
@@ -98,6 +102,7 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
     confidence: settings.confidence,
     points: evaluated.map(({ result }) => ({ params: Object.fromEntries(varies.map((vary) => [vary.name, result.params[vary.name]])), metrics: result.metrics })),
     skipped,
+    partial: interrupted,
   };
 
   io.out(renderSweep(rule, sweep, metrics, options.metric === undefined));
@@ -108,6 +113,7 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
   if (csvPath) files.push({ path: csvPath, contents: sweepCsv(sweep, allMetrics) });
   writeOutputs(files);
   if (!options.quiet) for (const file of files) io.err(`wrote ${file.path}\n`);
+  if (interrupted) process.exitCode = 130;
   return sweep;
 }
 
@@ -131,6 +137,7 @@ function renderSweep(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpe
     `varied: ${sweep.vary.map((vary) => `${vary.name} = ${vary.values.map(String).join(', ')}`).join('; ')}`,
     simulated ? `seed ${sweep.seed} (every point) · ${formatCount(sweep.trials)} trials a point · ${+(sweep.confidence * 100).toFixed(4)}% intervals` : 'exact values (no simulation)',
   ];
+  if (sweep.partial) lines.push(`PARTIAL: interrupted after ${sweep.points.length} of the combinations; only finished ones are shown`);
   if (sweep.skipped.length > 0) lines.push(`skipped ${sweep.skipped.length} combination(s) the rule rejects, e.g. ${sweep.skipped[0].reason}`);
   const header = [...sweep.vary.map((vary) => vary.name)];
   for (const metric of metrics) {
