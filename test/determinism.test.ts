@@ -14,23 +14,28 @@ const TRIALS = 4 * CHUNK_TRIALS + 12_345;
 describe('the same seed gives bit-identical tallies whatever the thread count', () => {
   let one: SimulationPool;
   let two: SimulationPool;
+  let seven: SimulationPool; // more threads than cores, as on a machine of another size: only the schedule changes
   beforeAll(() => {
     one = new SimulationPool(1);
     two = new SimulationPool(2);
+    seven = new SimulationPool(7);
   });
   afterAll(async () => {
     await one.close();
     await two.close();
+    await seven.close();
   });
 
-  it('seed "threads": --threads 1 and --threads 2 agree entry for entry, and with an in-process run', async () => {
+  it('seed "threads": --threads 1, 2 and 7 agree entry for entry, and with an in-process run', async () => {
     const request = { rule: reserves, params, seed: 'threads', confidence: 0.95, trials: TRIALS };
     const onOne = await simulate(one, request);
     const onTwo = await simulate(two, request);
+    const onSeven = await simulate(seven, request);
     const inProcess = runChunks({ ruleId: 'reserves', params, seed: 'threads', firstChunk: 0, endChunk: 5, totalTrials: TRIALS });
     expect(onOne.trials).toBe(TRIALS);
     expect(onTwo.trials).toBe(TRIALS);
     expect(Array.from(onTwo.tally)).toEqual(Array.from(onOne.tally));
+    expect(Array.from(onSeven.tally)).toEqual(Array.from(onOne.tally));
     expect(Array.from(onOne.tally)).toEqual(Array.from(inProcess));
   });
 
