@@ -5,10 +5,8 @@
  */
 import type { Io } from '../src/cli/io.js';
 import { checkOutputFile } from '../src/cli/options.js';
-import type { RunResult } from '../src/result.js';
-import type { Rule } from '../src/rules/types.js';
 import { checkOutputDir, writeOutputs, type OutputFile } from './outputs.js';
-import { runReportFiles, type ReportPaths } from './run-report.js';
+import type { ReportPaths } from './run-report.js';
 
 /** Checks --html FILE, --svg DIR and --csv FILE up front. */
 export function checkReportPaths(options: { html?: string; svg?: string; csv?: string }): ReportPaths {
@@ -17,11 +15,6 @@ export function checkReportPaths(options: { html?: string; svg?: string; csv?: s
     ...(options.svg === undefined ? {} : { svgDir: checkOutputDir('--svg', options.svg) }),
     ...(options.csv === undefined ? {} : { csv: checkOutputFile('--csv', options.csv) }),
   };
-}
-
-/** Every requested report, rendered but not yet written. */
-export async function renderRunReports(rule: Rule, result: RunResult, paths: ReportPaths): Promise<OutputFile[]> {
-  return runReportFiles(rule, result, paths);
 }
 
 /** Writes the files and says where, one line each (SVGs as one line per folder). */

@@ -10,7 +10,7 @@ import type { Io } from '../io.js';
 import { checkOutputFile } from '../options.js';
 import { ProgressBar } from '../progress.js';
 import { parseSimulationSettings, withInterrupt, type RunOptions } from './run.js';
-import { writeFileAtomic } from '../write-file.js';
+import { writeReports } from '../../../reports/cli-outputs.js';
 import { matrixPage } from '../../../reports/matrix-report.js';
 
 export interface MatrixOptions extends RunOptions {
@@ -119,14 +119,11 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
     parts.push(renderTable(header, rows).trimEnd());
   }
   io.out(`${parts.join('\n')}\n`);
-  if (jsonPath) {
-    writeFileAtomic(jsonPath, `${JSON.stringify(result, null, 2)}\n`);
-    if (!options.quiet) io.err(`wrote ${jsonPath}\n`);
-  }
-  if (htmlPath) {
-    writeFileAtomic(htmlPath, matrixPage({ rule, base, row: spec.row, col: spec.col, values, metrics: spec.metrics, cells }));
-    if (!options.quiet) io.err(`wrote ${htmlPath}\n`);
-  }
+  const files = [
+    ...(jsonPath ? [{ path: jsonPath, contents: `${JSON.stringify(result, null, 2)}\n` }] : []),
+    ...(htmlPath ? [{ path: htmlPath, contents: matrixPage({ rule, base, row: spec.row, col: spec.col, values, metrics: spec.metrics, cells }) }] : []),
+  ];
+  writeReports(files, io, options.quiet ?? false);
   return result;
 }
 

@@ -5,12 +5,13 @@ import { simulate, type SimulationOutcome } from '../../engine/simulate.js';
 import { buildResult, type RunResult } from '../../result.js';
 import { getRule } from '../../rules/index.js';
 import { resolveParams } from '../../rules/params.js';
+import type { Rule } from '../../rules/types.js';
 import { renderRun } from '../format.js';
 import type { Io } from '../io.js';
 import { checkOutputFile, parseCount, parseIntegerOption, parseOpenInterval, parseSeed } from '../options.js';
 import { ProgressBar } from '../progress.js';
-import { writeFileAtomic } from '../write-file.js';
-import { checkReportPaths, renderRunReports, writeReports } from '../../../reports/cli-outputs.js';
+import { checkReportPaths, writeReports } from '../../../reports/cli-outputs.js';
+import { runReportFiles } from '../../../reports/run-report.js';
 
 export interface RunOptions {
   set?: string[];
@@ -94,7 +95,7 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
   } else {
     const settings = parseSimulationSettings(options);
     const started = performance.now();
-    const outcome = await simulateOnce(rule.id, params, settings, io, options.quiet ?? false);
+    const outcome = await simulateOnce(rule, params, settings, io, options.quiet ?? false);
     seconds = (performance.now() - started) / 1000;
     result = buildResult({
       rule,
@@ -110,18 +111,14 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
   }
 
   io.out(renderRun(result, rule.metrics(params), seconds));
-  const reports = await renderRunReports(rule, result, reportPaths);
-  if (jsonPath) {
-    writeFileAtomic(jsonPath, `${JSON.stringify(result, null, 2)}\n`);
-    if (!options.quiet) io.err(`wrote ${jsonPath}\n`);
-  }
-  writeReports(reports, io, options.quiet ?? false);
+  // Every output is rendered before any is written, so a failure leaves none half done.
+  const files = [...(jsonPath ? [{ path: jsonPath, contents: `${JSON.stringify(result, null, 2)}\n` }] : []), ...(await runReportFiles(rule, result, reportPaths))];
+  writeReports(files, io, options.quiet ?? false);
   if (result.partial) process.exitCode = 130;
   return result;
 }
 
-async function simulateOnce(ruleId: string, params: RunResult['params'], settings: SimulationSettings, io: Io, quiet: boolean): Promise<SimulationOutcome> {
-  const rule = getRule(ruleId);
+async function simulateOnce(rule: Rule, params: RunResult['params'], settings: SimulationSettings, io: Io, quiet: boolean): Promise<SimulationOutcome> {
   const pool = new SimulationPool(settings.threads);
   const progress = new ProgressBar(io.err, io.errIsTTY && !quiet);
   try {
