@@ -35,6 +35,8 @@ export type ParamSpec =
 export interface MetricSpec {
   name: string;
   doc: string;
+  /** Words for chart axes, legends and column titles ("player A wins"); the name is used where absent. Ids stay in tables and JSON. */
+  label?: string;
   /** Probabilities get Wilson intervals, count towards --precision, and print as percentages. */
   probability: boolean;
 }
@@ -52,6 +54,18 @@ export interface MatrixSpec {
   label?(value: ParamValue): string;
   /** Parses a --range option into axis values (throws a UsageError naming --range). */
   parseRange?(text: string): ParamValue[];
+}
+
+/**
+ * A reading the rule took where its text is silent or ambiguous, at the
+ * current parameters. `describe`, every page and every card list them, so
+ * a printed figure says which reading produced it.
+ */
+export interface Reading {
+  /** The parameter whose value selects this reading (`--set param=…` switches it). */
+  param: string;
+  /** One line in players' words: the reading in force at the current value. */
+  text: string;
 }
 
 /**
@@ -75,6 +89,10 @@ export interface Rule {
   /** Checks that need more than one parameter (e.g. chosenRound ≤ rounds); throws a UsageError naming the parameter. */
   validate?(params: Params): void;
   metrics(params: Params): MetricSpec[];
+  /** The metrics a player asks about first, by name: run, sweep and compare show them first; cards chart them. */
+  headline?(params: Params): string[];
+  /** Every reading taken where the text is silent or ambiguous, at these parameters (see Reading). */
+  readings?(params: Params): Reading[];
   /** Length of the Float64Array the hot loop counts into; every entry is an integer count, so merging is exact and order-free. */
   tallyLength(params: Params): number;
   /** Runs `trials` trials with `rng`, adding counts into `tally`. Allocates nothing per trial. */
