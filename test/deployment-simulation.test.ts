@@ -4,7 +4,7 @@ import { mergeTally, runChunks } from '../src/engine/run-chunks.js';
 import { deployment } from '../src/rules/deployment.js';
 import { resolveParams } from '../src/rules/params.js';
 import { estimate } from '../src/stats/estimate.js';
-import { bruteForce } from './deployment-brute-force.js';
+import { bruteForce, TEXT_READING, type Reading } from './deployment-brute-force.js';
 
 const CHUNKS = 4;
 const TRIALS = CHUNKS * CHUNK_TRIALS; // 262,144
@@ -13,17 +13,26 @@ const TRIALS = CHUNKS * CHUNK_TRIALS; // 262,144
  * Every estimate must lie within 5σ of the exact value, σ exact from the
  * enumeration: √(p(1−p)/n) for a proportion, √(Var(total)/n) for the mean
  * zone total. 5σ fails by chance about once in 1.7 million per comparison;
- * 31 metrics × 3 cases = 93 comparisons, so (Bonferroni) a correct rule
- * fails about once in 19,000 seeds — and the seeds here are fixed. A
+ * 33 metrics × 4 cases = 132 comparisons, so (Bonferroni) a correct rule
+ * fails about once in 13,000 seeds — and the seeds here are fixed. A
  * metric that is certain (σ = 0, e.g. a standard player's zones) must come
  * out exactly.
  */
-function expectSimulationMatchesExact(seed: string, a: string, b: string, compare: 'raw' | 'modified'): void {
-  const params = resolveParams(deployment, [`a=${a}`, `b=${b}`, `compare=${compare}`]);
+function expectSimulationMatchesExact(seed: string, a: string, b: string, compare: 'raw' | 'modified', reading: Reading = TEXT_READING): void {
+  const params = resolveParams(deployment, [
+    `a=${a}`,
+    `b=${b}`,
+    `compare=${compare}`,
+    `edges=${reading.edges}`,
+    `aocSides=${reading.aocSides}`,
+    `squadsA=${reading.squadsA}`,
+    `squadsB=${reading.squadsB}`,
+    `perTurn=${reading.perTurn}`,
+  ]);
   const tally = runChunks({ ruleId: 'deployment', params, seed, firstChunk: 0, endChunk: CHUNKS, totalTrials: TRIALS });
   const tallied = deployment.summarize(params, tally, TRIALS);
   const exact = deployment.exact!(params);
-  const { totalVariance } = bruteForce(a, b, compare);
+  const { totalVariance } = bruteForce(a, b, compare, reading);
   for (const metric of deployment.metrics(params)) {
     const truth = exact[metric.name].toNumber();
     const found = tallied[metric.name];
@@ -45,6 +54,11 @@ describe('deployment simulation against the exact solution', () => {
 
   it('seed "modified-5-vs-2": forward:5 against forward:2 with the die + 2 compared', () => {
     expectSimulationMatchesExact('modified-5-vs-2', 'forward:5', 'forward:2', 'modified');
+  });
+
+  it('seed "inset-5-vs-5": forward:5 against itself, zones 7 and 8 inset, 5 against 6 squads three at a time', () => {
+    // a.noEdge is 1/4 here, and with 2 turns each the player with initiative places last.
+    expectSimulationMatchesExact('inset-5-vs-5', 'forward:5', 'forward:5', 'raw', { ...TEXT_READING, aocSides: false, squadsA: 5, squadsB: 6, perTurn: 3 });
   });
 });
 

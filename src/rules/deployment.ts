@@ -1,5 +1,6 @@
 /**
- * Genesys deployment: ../shared/rules/000_dcb547fe07ca82a7.txt, sections 6.1–6.3.
+ * Genesys deployment: The Genesys Project (Genesys Games, designer's preview
+ * post), section 6 "Deployment", 6.1–6.4.
  *
  *   6.1 "If you choose a Standard Deployment, select three deployment zones,
  *        two of which must be on your long board edge."
@@ -18,20 +19,41 @@
  *        roll off on 1d6 if the totals are the same, and the higher goes result
  *        goes first."
  *
+ *   6.3 "The player without Initiative declares and deploys his or her first
+ *        squads. Players alternate deploying a number of squads onto the
+ *        board, two squads at a time, until all models have been declared and
+ *        deployed."
+ *
  *          7   8        ← Area of Conflict
  *        4   5   6
  *        1   2   3
  *     player's board edge
  *
- * What the text leaves open, and the reading chosen: whether the lost die is
- * the raw d6 or the d6 + 2 (`compare`, default raw: see its doc). A roll-off
- * tie is rolled again. A player's deployment is its set of zones, held here as
- * a bit mask (bit k set: zone k), so duplicates collapse by construction.
+ * Which zones give a board edge. §6 gives the geometry: "On a 4x4 board, each
+ * zone is 6"x16". On a 4x6 board, each zone is 6"x24"", so each row of three
+ * zones fills the board's width, and "Any board edge that is part of your
+ * deployment zone becomes a board edge through which your army and reserves
+ * can enter the board." Zones 1, 4 touch the left side edge and 3, 6 the
+ * right; 7 and 8 are drawn above 4 and 6, so they touch the side edges too
+ * unless the drawing only places them loosely. Read that way only zone 5 has
+ * no board edge, and only a forward gamble from zone 5 can end with none.
+ * `edges` offers that geometric reading (default) and the narrower one that
+ * counts only the long board edge (zones 1–3); `aocSides` says whether 7 and
+ * 8 reach the side edges.
+ *
+ * Other readings: whether the lost die is the raw d6 or the d6 + 2 (`compare`,
+ * default raw: see its doc). A roll-off tie is rolled again. Deployment after
+ * initiative alternates `perTurn` squads at a time (two, the text), a player
+ * placing fewer when fewer are left, and the other player placing the rest
+ * once one has none left; so who places the last squad follows from the
+ * initiative and the squad counts alone. A player's deployment is its set of
+ * zones, held here as a bit mask (bit k set: zone k), so duplicates collapse
+ * by construction.
  */
 import { Fraction } from '../exact/fraction.js';
 import { UsageError } from '../errors.js';
 import { mean, proportion, type Tallied } from '../stats/estimate.js';
-import type { MatrixSpec, MetricSpec, ParamSpec, Params, Rule, Rng } from './types.js';
+import type { MatrixSpec, MetricSpec, ParamSpec, Params, Reading, Rule, Rng } from './types.js';
 
 /**
  * Every deployment a player can declare, canonical: the 10 legal standard
@@ -60,7 +82,9 @@ export const DEPLOYMENT_STRATEGIES: readonly string[] = [
 const STRATEGY_ALLOWED = 'standard:Z1,Z2,Z3 (three different zones 1–6, at least two of them on the long board edge 1–3) or forward:Z (Z a zone 1–6)';
 
 /** Zones 1–3 touch the player's long board edge; 7 and 8 lie in the Area of Conflict. */
-const EDGE_ZONES = 0b1110;
+const LONG_EDGE_ZONES = 0b1110;
+/** Zones 1 and 4 touch the left side edge, 3 and 6 the right (each row of three fills the board's width). */
+const SIDE_EDGE_ZONES = (1 << 1) | (1 << 4) | (1 << 3) | (1 << 6);
 const CONFLICT_ZONES = (1 << 7) | (1 << 8);
 /** Zone sets are masks of bits 1–8. */
 const ZONE_SETS = 1 << 9;
@@ -76,6 +100,37 @@ for (let zones = 0; zones < ZONE_SETS; zones++) {
       ZONE_COUNT[zones]++;
     }
   }
+}
+
+/**
+ * The zones that give a board edge under the reading in force: the long edge
+ * only (`edges=long`: 1–3), or every zone touching any board edge
+ * (`edges=geometric`: 1–4 and 6, with 7 and 8 when `aocSides`).
+ */
+export function edgeZones(params: Params): number {
+  if (params.edges === 'long') return LONG_EDGE_ZONES;
+  return LONG_EDGE_ZONES | SIDE_EDGE_ZONES | (params.aocSides ? CONFLICT_ZONES : 0);
+}
+
+/** The zones of a mask, listed: `zoneList(0b1010) // '1, 3'`. */
+function zoneList(zones: number): string {
+  const list: number[] = [];
+  for (let zone = 1; zone <= 8; zone++) if (zones & (1 << zone)) list.push(zone);
+  return list.join(', ');
+}
+
+/**
+ * Squad turns a player needs to place `squads` squads `perTurn` at a time.
+ * The player without initiative places first and the turns alternate, so the
+ * first player places last only with more turns than the second.
+ */
+const turnsToPlace = (squads: number, perTurn: number): number => Math.ceil(squads / perTurn);
+
+/** Whether a places the last squad, given who has initiative (the player without it places first). */
+function aPlacesLast(params: Params, aHasInitiative: boolean): boolean {
+  const turnsA = turnsToPlace(params.squadsA as number, params.perTurn as number);
+  const turnsB = turnsToPlace(params.squadsB as number, params.perTurn as number);
+  return aHasInitiative ? turnsA >= turnsB : turnsA > turnsB;
 }
 
 /**
@@ -152,13 +207,34 @@ function forwardZones(chosen: number, first: number, second: number, compareRaw:
 const A_INITIATIVE = 0;
 const ROLLOFF = 1;
 const ZONE_SETS_OF = { a: 2, b: 2 + ZONE_SETS } as const;
-const TALLY_LENGTH = 2 + 2 * ZONE_SETS;
+/** Trials in which a deployed the last squad. */
+const A_PLACES_LAST = 2 + 2 * ZONE_SETS;
+const TALLY_LENGTH = 3 + 2 * ZONE_SETS;
 
 const PLAYERS = ['a', 'b'] as const;
 
-/** What each per-player metric reads from a zone set: 1 or 0 for probabilities, the figure itself for means. Docs follow the player's name. */
-const ZONE_SET_METRICS: readonly { suffix: string; doc: string; probability: boolean; value: (zones: number) => number }[] = [
-  { suffix: 'noEdge', doc: ' has no zone on its board edge (1–3): everything deploys on the board, reserves enter by zone 1', probability: true, value: (zones) => (zones & EDGE_ZONES ? 0 : 1) },
+interface ZoneSetMetric {
+  suffix: string;
+  doc: string;
+  probability: boolean;
+  value: (zones: number) => number;
+}
+
+/** What each per-player metric reads from a zone set, under these parameters: 1 or 0 for probabilities, the figure itself for means. Docs follow the player's name. */
+function zoneSetMetrics(params: Params): ZoneSetMetric[] {
+  const edges = edgeZones(params);
+  return [
+    {
+      suffix: 'noEdge',
+      doc: ` has no zone with a board edge (those are zones ${zoneList(edges)}, edges=${params.edges}): everything deploys on the board, reserves enter by zone 1`,
+      probability: true,
+      value: (zones) => (zones & edges ? 0 : 1),
+    },
+    ...ZONE_SET_FIXED_METRICS,
+  ];
+}
+
+const ZONE_SET_FIXED_METRICS: readonly ZoneSetMetric[] = [
   { suffix: 'aoc', doc: ' reaches the Area of Conflict (zone 7 or 8)', probability: true, value: (zones) => (zones & CONFLICT_ZONES ? 1 : 0) },
   ...[1, 2, 3].map((count) => ({
     suffix: `zones.${count}`,
@@ -175,14 +251,20 @@ const ZONE_SET_METRICS: readonly { suffix: string; doc: string; probability: boo
   { suffix: 'total.mean', doc: "'s expected zone total, the sum of its zone numbers (the lower total has initiative)", probability: false, value: (zones) => ZONE_TOTAL[zones] },
 ];
 
-function metrics(): MetricSpec[] {
+function metrics(params: Params): MetricSpec[] {
   const list: MetricSpec[] = [
     { name: 'a.initiative', doc: 'a has initiative in the first game round (lower zone total, or wins the roll-off)', probability: true },
     { name: 'b.initiative', doc: 'b has initiative in the first game round', probability: true },
     { name: 'rolloff', doc: 'the zone totals are equal and initiative goes to a 1d6 roll-off', probability: true },
+    {
+      name: 'a.placesLast',
+      doc: `a deploys the last squad (${params.squadsA} against ${params.squadsB} squads, ${params.perTurn} at a time, the player without initiative first), and so sees every enemy squad placed`,
+      probability: true,
+    },
+    { name: 'b.placesLast', doc: 'b deploys the last squad', probability: true },
   ];
   for (const player of PLAYERS) {
-    for (const metric of ZONE_SET_METRICS) list.push({ name: `${player}.${metric.suffix}`, doc: `${player}${metric.doc}`, probability: metric.probability });
+    for (const metric of zoneSetMetrics(params)) list.push({ name: `${player}.${metric.suffix}`, doc: `${player}${metric.doc}`, probability: metric.probability });
   }
   return list;
 }
@@ -191,6 +273,8 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
   const a = plan(params.a as string);
   const b = plan(params.b as string);
   const compareRaw = params.compare === 'raw';
+  const lastWithInitiative = aPlacesLast(params, true);
+  const lastWithout = aPlacesLast(params, false);
   for (let trial = 0; trial < trials; trial++) {
     const zonesA = a.chosen === 0 ? a.zones : forwardZones(a.chosen, 1 + ((rng() * 6) | 0), 1 + ((rng() * 6) | 0), compareRaw);
     const zonesB = b.chosen === 0 ? b.zones : forwardZones(b.chosen, 1 + ((rng() * 6) | 0), 1 + ((rng() * 6) | 0), compareRaw);
@@ -208,20 +292,23 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
       aHasInitiative = dieA > dieB;
     }
     if (aHasInitiative) tally[A_INITIATIVE]++;
+    if (aHasInitiative ? lastWithInitiative : lastWithout) tally[A_PLACES_LAST]++;
     tally[ZONE_SETS_OF.a + zonesA]++;
     tally[ZONE_SETS_OF.b + zonesB]++;
   }
 }
 
-function summarize(_params: Params, tally: Float64Array, trials: number): Record<string, Tallied> {
+function summarize(params: Params, tally: Float64Array, trials: number): Record<string, Tallied> {
   const result: Record<string, Tallied> = {
     'a.initiative': proportion(tally[A_INITIATIVE], trials),
     'b.initiative': proportion(trials - tally[A_INITIATIVE], trials),
     rolloff: proportion(tally[ROLLOFF], trials),
+    'a.placesLast': proportion(tally[A_PLACES_LAST], trials),
+    'b.placesLast': proportion(trials - tally[A_PLACES_LAST], trials),
   };
   for (const player of PLAYERS) {
     const offset = ZONE_SETS_OF[player];
-    for (const metric of ZONE_SET_METRICS) {
+    for (const metric of zoneSetMetrics(params)) {
       let sum = 0;
       let sumOfSquares = 0;
       for (let zones = 0; zones < ZONE_SETS; zones++) {
@@ -271,14 +358,20 @@ function exact(params: Params): Record<string, Fraction> {
   }
   const jointDenominator = sets.a.denominator * sets.b.denominator;
   const aInitiative = Fraction.of(halvesToA, 2 * jointDenominator);
+  // The player without initiative places first: a places last with initiative when it needs at least as many turns as b, without it only with more.
+  const aLast = aInitiative
+    .mul(aPlacesLast(params, true) ? Fraction.ONE : Fraction.ZERO)
+    .add(aInitiative.complement().mul(aPlacesLast(params, false) ? Fraction.ONE : Fraction.ZERO));
   const result: Record<string, Fraction> = {
     'a.initiative': aInitiative,
     'b.initiative': aInitiative.complement(),
     rolloff: Fraction.of(rolloffs, jointDenominator),
+    'a.placesLast': aLast,
+    'b.placesLast': aLast.complement(),
   };
   for (const player of PLAYERS) {
     const { weights, denominator } = sets[player];
-    for (const metric of ZONE_SET_METRICS) {
+    for (const metric of zoneSetMetrics(params)) {
       let sum = 0;
       for (const [zones, weight] of weights) sum += weight * metric.value(zones);
       result[`${player}.${metric.suffix}`] = Fraction.of(sum, denominator);
@@ -320,6 +413,35 @@ const matrix: MatrixSpec = {
   label: (value) => String(value).replace(/^standard:/, 'S').replace(/^forward:/, 'F').replaceAll(',', ''),
 };
 
+/** The readings taken where §6 is silent or open, at these parameters (see the module comment). */
+function readings(params: Params): Reading[] {
+  const list: Reading[] = [
+    {
+      param: 'compare',
+      text:
+        params.compare === 'raw'
+          ? 'a forward die showing the chosen zone\'s own number is lost (the raw d6 is compared); compare=modified compares d6 + 2 instead'
+          : 'a forward die is lost when d6 + 2 equals the chosen zone (a mere duplicate); compare=raw compares the raw d6, as written',
+    },
+    {
+      param: 'edges',
+      text:
+        params.edges === 'geometric'
+          ? `a zone touching any board edge gives an entry edge, so zones ${zoneList(edgeZones(params))} have one; edges=long counts only the long board edge (zones 1–3)`
+          : 'only zones 1–3, on the long board edge, give an entry edge; edges=geometric counts the side edges too (only zone 5 then has none)',
+    },
+  ];
+  if (params.edges === 'geometric') {
+    list.push({
+      param: 'aocSides',
+      text: params.aocSides
+        ? 'zones 7 and 8 lie above 4 and 6, reaching the side edges; aocSides=false insets them'
+        : 'zones 7 and 8 are inset from the side edges, with no board edge; aocSides=true places them above 4 and 6',
+    });
+  }
+  return list;
+}
+
 export const deployment: Rule = {
   id: 'deployment',
   title: 'Genesys deployment',
@@ -335,7 +457,24 @@ export const deployment: Rule = {
       choices: ['raw', 'modified'],
       doc: 'which forward die is lost: raw (default) loses a d6 showing the chosen zone\'s number, because the text compares the die roll itself ("If any die roll is the same number as the first deployment zone you chose") and adds the +2 only after; modified compares d6 + 2, which makes the loss a mere duplicate that changes nothing',
     },
+    {
+      name: 'edges',
+      type: 'choice',
+      default: 'geometric',
+      choices: ['geometric', 'long'],
+      doc: 'which zones give a board edge for noEdge: geometric (default) counts every zone touching any board edge, since each row of three 16" or 24" zones fills the board\'s width and "Any board edge that is part of your deployment zone" is an entry edge, so zones 1–4 and 6 (and 7, 8 with aocSides) have one and only zone 5 has none; long counts only the long board edge, zones 1–3',
+    },
+    {
+      name: 'aocSides',
+      type: 'boolean',
+      default: true,
+      doc: 'with edges=geometric, whether zones 7 and 8 touch the side edges: true (default) as drawn, 7 above 4 and 8 above 6 in the same columns; false if the drawing places them only loosely, inset from the sides',
+    },
+    { name: 'squadsA', type: 'integer', default: 6, min: 1, max: 60, doc: "squads in a's army, deployed or declared as reserve (each counts as placed in the alternation, §6.3)" },
+    { name: 'squadsB', type: 'integer', default: 6, min: 1, max: 60, doc: "squads in b's army" },
+    { name: 'perTurn', type: 'integer', default: 2, min: 1, max: 10, doc: 'squads a player places in each turn of the alternation (the text: "two squads at a time"); fewer when fewer are left' },
   ],
+  readings,
   metrics,
   tallyLength: () => TALLY_LENGTH,
   simulate,
