@@ -6,6 +6,11 @@ import { normalQuantile } from './normal-quantile.js';
  * it stays inside [0, 1] and keeps its coverage when the proportion is near
  * 0 or 1, which is where odds charts live.
  *
+ * At the edges the formula's lower bound for 0 successes is exactly 0 and its
+ * upper bound for all successes exactly 1, but floating point leaves
+ * 4e-22 or 0.9999999999999999: those ends are set exactly, and every interval
+ * is widened, if rounding ever calls for it, to hold its own estimate.
+ *
  * @example wilsonInterval(50, 100, 0.95) // { lo: 0.40383…, hi: 0.59616… }
  */
 export function wilsonInterval(successes: number, trials: number, confidence: number): { lo: number; hi: number } {
@@ -15,7 +20,9 @@ export function wilsonInterval(successes: number, trials: number, confidence: nu
   const zSquaredOverN = (z * z) / trials;
   const centre = (proportion + zSquaredOverN / 2) / (1 + zSquaredOverN);
   const halfWidth = (z / (1 + zSquaredOverN)) * Math.sqrt((proportion * (1 - proportion)) / trials + zSquaredOverN / (4 * trials));
-  return { lo: Math.max(0, centre - halfWidth), hi: Math.min(1, centre + halfWidth) };
+  const lo = successes === 0 ? 0 : Math.min(proportion, Math.max(0, centre - halfWidth));
+  const hi = successes === trials ? 1 : Math.max(proportion, Math.min(1, centre + halfWidth));
+  return { lo, hi };
 }
 
 /** z such that a standard normal lies within ±z with probability `confidence`. */
