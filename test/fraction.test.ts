@@ -21,6 +21,27 @@ describe('Fraction', () => {
     expect(Fraction.fromNumber(0.1).toNumber()).toBe(0.1);
   });
 
+  it('reads decimals from their text exactly: 0.15 is 3/20, in every form JavaScript prints', () => {
+    expect(Fraction.fromDecimal('0.15').equals(Fraction.of(3, 20))).toBe(true);
+    expect(Fraction.fromDecimal('-2.50').equals(Fraction.of(-5, 2))).toBe(true);
+    expect(Fraction.fromDecimal('.5').equals(Fraction.of(1, 2))).toBe(true);
+    expect(Fraction.fromDecimal('7').equals(Fraction.of(7))).toBe(true);
+    expect(Fraction.fromDecimal('1.5e-7').equals(Fraction.of(3, 20_000_000))).toBe(true);
+    expect(Fraction.fromDecimal('2e+21').equals(Fraction.of(2n * 10n ** 21n))).toBe(true);
+    for (const bad of ['', '.', '1..2', '0x10', '1e', 'NaN', '1,5']) expect(() => Fraction.fromDecimal(bad), bad).toThrow(RangeError);
+  });
+
+  it('takes a number parameter as the decimal typed: fromParameter(0.15) is 3/20, where fromNumber(0.15) is the double', () => {
+    expect(Fraction.fromParameter(0.15).equals(Fraction.of(3, 20))).toBe(true);
+    expect(Fraction.fromNumber(0.15).equals(Fraction.of(3, 20))).toBe(false);
+    expect(Fraction.fromParameter(1e-7).equals(Fraction.of(1, 10_000_000))).toBe(true);
+    // Any decimal of up to 15 significant digits prints back as typed: spot-check a spread of them.
+    for (const typed of ['0.1', '0.3', '0.123456789012345', '0.999999999999999', '0.000001', '0.7']) {
+      const [, digits] = typed.split('.');
+      expect(Fraction.fromParameter(Number(typed)).equals(Fraction.of(BigInt(digits), 10n ** BigInt(digits.length))), typed).toBe(true);
+    }
+  });
+
   it('converts huge numerators and denominators without overflow', () => {
     const tiny = Fraction.of(5n ** 900n, 6n ** 900n);
     expect(tiny.toNumber()).toBeCloseTo(Math.exp(900 * Math.log(5 / 6)), 80);

@@ -10,13 +10,20 @@ import { reserves } from '../src/rules/reserves.js';
  * commander's fate is enumerated round by round (dies or survives in each
  * round before the chosen one) instead of using the closed form.
  */
+/** A setting such as leaderLoss=0.25 as the fraction its digits say (25/100), read from the text; 0 when it is not set. */
+function decimalSetting(settings: string[], name: string): Fraction {
+  const text = settings.find((setting) => setting.startsWith(`${name}=`))?.slice(name.length + 1) ?? '0';
+  const [whole, decimals = ''] = text.split('.');
+  return Fraction.of(BigInt(whole + decimals), 10n ** BigInt(decimals.length));
+}
+
 function bruteForce(settings: string[]): Record<string, Fraction> {
   const params = resolveParams(reserves, settings);
   const squads = params.squads as number;
   const rounds = params.rounds as number;
   const target = params.target as number;
   const chosen = params.chosenRound as number;
-  const loss = Fraction.fromNumber(params.leaderLoss as number);
+  const loss = decimalSetting(settings, 'leaderLoss');
 
   // Fate sequences: survive each of rounds 1..chosen−1 or not; the bonus needs all survived.
   const fates: { weight: Fraction; bonus: number }[] = [];
@@ -83,6 +90,7 @@ describe('reserves exact solver against brute-force enumeration', () => {
     [['squads=2', 'rounds=3', 'chosenRound=2', 'command=3']],
     [['squads=2', 'rounds=3', 'chosenRound=3', 'command=4', 'leaderLoss=0.25', 'fallbackCommand=1']],
     [['squads=3', 'rounds=2', 'chosenRound=2', 'command=2', 'leaderLoss=0.3', 'target=9']],
+    [['squads=2', 'rounds=4', 'chosenRound=4', 'command=3', 'leaderLoss=0.15', 'fallbackCommand=1']],
     [['squads=1', 'rounds=4', 'chosenRound=4', 'command=1', 'leaderLoss=1', 'fallbackCommand=3']],
     [['squads=2', 'rounds=2', 'target=2']],
     [['squads=2', 'rounds=3', 'target=20', 'chosenRound=1', 'command=10']],
@@ -109,6 +117,17 @@ describe('reserves: the rules questions', () => {
     // chosenRound 3: alive with (1/2)^2 = 1/4; with command 4 round 3 needs 1+ (certain), else 4+ (1/2).
     // P(arrive in round 3) = P(out after 2) · (1/4·1 + 3/4·1/2) = (5/6·4/6) · 5/8 = 25/72.
     expect(exactAt('chosenRound=3', 'command=4', 'leaderLoss=0.5')['squad.round.3'].toString()).toBe('25/72');
+  });
+
+  it('leaderLoss=0.15 is 3/20, not the double nearest it: a squad arrives in chosen round 3 with command 4 with probability 689/1440', () => {
+    // Alive at round 3 with (17/20)² = 289/400: then 1d6 + 3 + 4 ≥ 7 is certain,
+    // else (no fallback) 4+ is 1/2. Out after rounds 1–2: 5/6 · 4/6 = 20/36.
+    // 20/36 · (289/400 + 111/400 · 1/2) = 20/36 · 689/800 = 689/1440.
+    const value = exactAt('chosenRound=3', 'command=4', 'leaderLoss=0.15')['squad.round.3'];
+    expect(value.toString()).toBe('689/1440');
+    // The double 0.15 is 5404319552844595/2^55, a little under 3/20: computing with it gives another number.
+    const fromDouble = Fraction.of(20, 36).mul(Fraction.fromNumber(0.15).complement().pow(2).mul(Fraction.of(1, 2)).add(Fraction.of(1, 2)));
+    expect(fromDouble.equals(value)).toBe(false);
   });
 
   it('probabilities of a squad arriving in each round or never sum to 1', () => {

@@ -1,9 +1,9 @@
 /**
  * Exact rational numbers on BigInt, always in lowest terms with a positive
  * denominator. Every exact solver in muster computes in these, so tests can
- * compare a solver with brute-force enumeration by exact equality; a double
- * parameter such as a probability enters through `Fraction.fromNumber`,
- * which is exact because every finite double is a dyadic rational.
+ * compare a solver with brute-force enumeration by exact equality. A decimal
+ * parameter such as a probability enters through `Fraction.fromParameter`:
+ * the value the user typed (0.15 is 3/20), not the double nearest it.
  */
 export class Fraction {
   static readonly ZERO = new Fraction(0n, 1n);
@@ -42,6 +42,37 @@ export class Fraction {
       denominator *= 2n;
     }
     return Fraction.of(BigInt(scaled), denominator);
+  }
+
+  /**
+   * A decimal written as text, exactly: optional sign, digits with an
+   * optional point, optional exponent (the forms JavaScript prints numbers in).
+   * @example Fraction.fromDecimal('0.15').toString() // '3/20'
+   * @example Fraction.fromDecimal('1.5e-7').toString() // '3/20000000'
+   */
+  static fromDecimal(text: string): Fraction {
+    const match = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(text.trim());
+    if (!match || match[2] + (match[3] ?? '') === '') throw new RangeError(`Fraction.fromDecimal needs a decimal number, got ${JSON.stringify(text)}`);
+    const [, sign, whole, fractional = '', exponentText = '0'] = match;
+    const exponent = Number(exponentText) - fractional.length;
+    let numerator = BigInt(whole + fractional);
+    let denominator = 1n;
+    if (exponent >= 0) numerator *= 10n ** BigInt(exponent);
+    else denominator = 10n ** BigInt(-exponent);
+    return Fraction.of(sign === '-' ? -numerator : numerator, denominator);
+  }
+
+  /**
+   * A `number` parameter as the decimal the user wrote. Parameters travel as
+   * doubles (JSON, worker messages), but the shortest text that reads back
+   * as the same double, which is what `String` prints, is the decimal typed
+   * for any decimal of up to 15 significant digits: so `leaderLoss=0.15`
+   * reaches an exact solver as 3/20, not as 0.1499999999999999944….
+   * @example Fraction.fromParameter(0.15).toString() // '3/20'
+   */
+  static fromParameter(value: number): Fraction {
+    if (!Number.isFinite(value)) throw new RangeError(`Fraction.fromParameter needs a finite number, got ${value}`);
+    return Fraction.fromDecimal(String(value));
   }
 
   add(other: Fraction): Fraction {

@@ -33,10 +33,10 @@ interface Reserves {
 
 const read = (params: Params): Reserves => params as unknown as Reserves;
 
-/** Chance the commander is still on the table when the chosen round comes: (1 − leaderLoss)^(chosenRound − 1). */
+/** Chance the commander is still on the table when the chosen round comes: (1 − leaderLoss)^(chosenRound − 1), with leaderLoss the decimal typed (0.15 is 3/20). */
 function commanderSurvives(p: Reserves): Fraction {
   if (p.chosenRound <= 1) return Fraction.ONE;
-  return Fraction.fromNumber(p.leaderLoss).complement().pow(p.chosenRound - 1);
+  return Fraction.fromParameter(p.leaderLoss).complement().pow(p.chosenRound - 1);
 }
 
 /** The lowest die face (1–6, or 7 for never) that brings a squad in, round by round; index r for round r. */
