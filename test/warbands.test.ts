@@ -173,7 +173,7 @@ function labelledWinner(players: readonly number[]): WinnerDistribution {
 }
 
 /** Every metric of the rule, from the rule text read directly and the named-player enumerations. */
-function bruteForce(warbandText: string, alliesText: string, hasDefender: boolean): Record<string, Fraction> {
+function bruteForce(warbandText: string, alliesText: string, hasDefender: boolean, underdogBy: 'side' | 'warband' = 'side'): Record<string, Fraction> {
   const bands = warbandText.split(',').map((entry) => entry.split(':').map(Number));
   const n = bands.length;
   const everyone = bands.map((_, i) => i);
@@ -203,12 +203,25 @@ function bruteForce(warbandText: string, alliesText: string, hasDefender: boolea
     setupMean = setupMean.add(p.mul(setup.mean));
   }
 
-  // Underdog: total each side, take the lowest; it must be alone there and more than 50 below the next.
+  // Underdog, by side: total each side, take the lowest; it must be alone there and more than 50 below the next.
   const alliances = alliesText === '' ? [] : alliesText.split(',').map((group) => group.split('+').map((x) => Number(x) - 1));
   const sides = [...alliances, ...everyone.filter((i) => !alliances.some((a) => a.includes(i))).map((i) => [i])];
-  const totals = sides.map((side) => side.reduce((sum, i) => sum + bands[i][0], 0)).sort((a, b) => a - b);
-  const lowestSide = sides.find((side) => side.reduce((sum, i) => sum + bands[i][0], 0) === totals[0])!;
-  if (totals[1] - totals[0] > 50) for (const i of lowestSide) set(`w${i + 1}.underdog`, Fraction.ONE);
+  const sideTotal = (side: number[]) => side.reduce((sum, i) => sum + bands[i][0], 0);
+  if (underdogBy === 'side') {
+    const totals = sides.map(sideTotal).sort((a, b) => a - b);
+    const lowestSide = sides.find((side) => sideTotal(side) === totals[0])!;
+    if (totals[1] - totals[0] > 50) for (const i of lowestSide) set(`w${i + 1}.underdog`, Fraction.ONE);
+  } else {
+    // By warband: each warband with the lowest rating of all, with its allies added, against every other side.
+    const lowest = Math.min(...bands.map((band) => band[0]));
+    for (const i of everyone.filter((w) => bands[w][0] === lowest)) {
+      const own = sides.find((side) => side.includes(i))!;
+      const others = sides.filter((side) => side !== own);
+      if (others.every((side) => sideTotal(side) - sideTotal(own) > 50) && !own.some((w) => result[`w${w + 1}.underdog`].equals(Fraction.ONE))) {
+        for (const w of own) set(`w${w + 1}.underdog`, Fraction.ONE);
+      }
+    }
+  }
 
   const firsts = labelledWinner(everyone);
   for (const i of everyone) set(`w${i + 1}.first`, firsts.winners.get(i) ?? Fraction.ZERO);
@@ -288,11 +301,15 @@ describe('warbands exact() equals brute-force enumeration of every throw', () =>
     ['100:5,40:5,150:9', '', false], // w2 the underdog alone
     ['90:5,90:5,200:9,30:3', '1+4', true], // four warbands: 1296 throws at the top level
     ['150:7,150:7,150:7,150:7', '2+3', false],
+    ['200:9,120:7,100:6,150:8', '3+4', true], // by side w2 (120 against 200 and 250); by warband none (w3 is 250 allied)
+    ['300:9,100:7,100:6', '1+3', false], // tied lowest single warbands, one allied with the strongest
   ];
-  for (const [warbands, allies, defender] of cases) {
-    it(`warbands=${warbands} allies=${allies || '(none)'} defender=${defender}`, () => {
-      expectSameFractions(solve({ warbands, allies, defender: String(defender) }), bruteForce(warbands, allies, defender));
-    });
+  for (const underdogBy of ['side', 'warband'] as const) {
+    for (const [warbands, allies, defender] of cases) {
+      it(`warbands=${warbands} allies=${allies || '(none)'} defender=${defender} underdogBy=${underdogBy}`, () => {
+        expectSameFractions(solve({ warbands, allies, defender: String(defender), underdogBy }), bruteForce(warbands, allies, defender, underdogBy));
+      });
+    }
   }
 
   it('expected dice for 2 to 8 warbands equal the face-count enumeration', () => {
@@ -353,6 +370,14 @@ describe('warbands: questions players ask', () => {
     expect(String(solve({ warbands: '100:5,40:5,150:9' })['w2.underdog'])).toBe('1');
     const allied = solve({ warbands: '100:5,40:5,150:9', allies: '1+2' });
     expect(['w1', 'w2', 'w3'].map((w) => String(allied[`${w}.underdog`]))).toEqual(['0', '0', '0']);
+  });
+
+  it('the two readings of an alliance part: 200, 120 and 100 + 150 allied', () => {
+    // By side: sides 200, 120 and 250; 120 is 80 and 130 below the others, so w2 is the underdog.
+    // By warband: the lowest single warband is w3 (100), whose side totals 250, above the rest: no underdog.
+    const set = { warbands: '200:9,120:7,100:6,150:8', allies: '3+4' };
+    expect(['w1', 'w2', 'w3', 'w4'].map((w) => String(solve(set)[`${w}.underdog`]))).toEqual(['0', '1', '0', '0']);
+    expect(['w1', 'w2', 'w3', 'w4'].map((w) => String(solve({ ...set, underdogBy: 'warband' })[`${w}.underdog`]))).toEqual(['0', '0', '0', '0']);
   });
 
   it('two warbands tied for lowest rating: neither is the underdog', () => {
@@ -417,6 +442,14 @@ describe('warbands simulation agrees with exact()', () => {
       'dice.setup.mean': variance(sortMoments[7]),
       'dice.first.mean': variance(firstMoments[8]),
       'dice.defender.mean': variance(firstMoments[8]),
+    });
+  });
+
+  it('seed "warbands-by-warband": four warbands, the underdog read by warband, 100,000 trials', () => {
+    checkSimulation({ warbands: '200:9,120:7,100:6,150:8', allies: '3+4', underdogBy: 'warband' }, 'warbands-by-warband', 100_000, {
+      'dice.setup.mean': variance(sortMoments[3]),
+      'dice.first.mean': variance(firstMoments[4]),
+      'dice.defender.mean': Fraction.ZERO,
     });
   });
 

@@ -1,6 +1,6 @@
 /**
- * Mordheim warbands: ../shared/rules/002_3edcd09a4b13a223.txt (community
- * rules, setup chapter).
+ * Mordheim warbands: Mordheim community rules, setup chapter ("Attackers and
+ * Defenders", "Underdogs", "Deployment", "Order of Play").
  *
  *   "the defender is the player whose warband has the highest rating. If more
  *    than one warband have the same highest rating, the defender will be the
@@ -25,10 +25,17 @@
  * - Alliances count only for the underdog (the text adds ratings "for the
  *   purposes of determining if there is an underdog"); the defender and both
  *   roll-offs are per warband.
- * - A side is an alliance or a lone warband. The lowest-rated side is the
- *   underdog when its rating is more than 50 below every other side; when
- *   that side is an alliance, every member is flagged `w{i}.underdog`. Two
- *   sides tied for lowest are never more than 50 apart, so then no one is.
+ * - A side is an alliance or a lone warband. Which side can be the underdog
+ *   is open (`underdogBy`). By default (side) the lowest-rated side is the
+ *   underdog when its rating is more than 50 below every other side: the
+ *   text adds allied ratings "for the purposes of determining if there is an
+ *   underdog", which covers finding the lowest as well as measuring the gap,
+ *   and a weak warband allied with a strong one is not outmatched on the
+ *   table. The other reading (warband) takes "the warband with the lowest
+ *   warband rating" first, alone, and only then adds its allies' ratings to
+ *   measure the gap to every other side. Either way, when the underdog side
+ *   is an alliance every member is flagged `w{i}.underdog`; two sides tied
+ *   for lowest are never more than 50 apart, so then no one is.
  * - "Roll a dice" for the defender is read as a roll-off among the tied
  *   warbands, re-rolling those tied for highest, as in the order of play.
  *   Its dice are counted in `dice.defender.mean`, apart from the setup dice.
@@ -113,6 +120,7 @@ interface Setup {
   warbands: Warband[];
   alliances: number[][];
   hasDefender: boolean;
+  underdogBy: UnderdogBy;
 }
 
 function read(params: Params): Setup {
@@ -120,6 +128,7 @@ function read(params: Params): Setup {
     warbands: readWarbands(params.warbands as string),
     alliances: readAllies(params.allies as string),
     hasDefender: params.defender as boolean,
+    underdogBy: params.underdogBy as UnderdogBy,
   };
 }
 
@@ -143,16 +152,22 @@ export function defenderCandidates(warbands: readonly Warband[]): number[] {
  * Whether each warband is (on) the underdog side: the side (alliance or lone
  * warband) whose summed rating is more than 50 below every other side's.
  */
-export function underdogs(warbands: readonly Warband[], alliances: readonly (readonly number[])[]): boolean[] {
+export function underdogs(warbands: readonly Warband[], alliances: readonly (readonly number[])[], by: UnderdogBy = 'side'): boolean[] {
   const allied = new Set(alliances.flat());
   const sides: number[][] = [...alliances.map((a) => [...a]), ...warbands.map((_, i) => i).filter((i) => !allied.has(i)).map((i) => [i])];
   const ratings = sides.map((side) => side.reduce((sum, i) => sum + warbands[i].rating, 0));
+  // by warband: only the sides of the warbands with the lowest single rating may be the underdog.
+  const lowestWarband = Math.min(...warbands.map((w) => w.rating));
+  const eligible = (side: number[]) => by === 'side' || side.some((i) => warbands[i].rating === lowestWarband);
   const flags = warbands.map(() => false);
   sides.forEach((side, s) => {
-    if (ratings.every((other, t) => t === s || other - ratings[s] > UNDERDOG_GAP)) for (const i of side) flags[i] = true;
+    if (eligible(side) && ratings.every((other, t) => t === s || other - ratings[s] > UNDERDOG_GAP)) for (const i of side) flags[i] = true;
   });
   return flags;
 }
+
+/** The two readings of who may be the underdog when warbands are allied (see the module comment). */
+export type UnderdogBy = 'side' | 'warband';
 
 // Expected dice, by the size m of the group rolling. Memoised: each value needs every smaller one.
 const sortDiceMemo: Fraction[] = [Fraction.ZERO, Fraction.ZERO];
@@ -269,11 +284,11 @@ function rollOff(rng: Rng, active: Int32Array, count: number, diceThrown: Int32A
 }
 
 function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array): void {
-  const { warbands, alliances, hasDefender } = read(params);
+  const { warbands, alliances, hasDefender, underdogBy } = read(params);
   const n = warbands.length;
   const at = layout(n);
   const candidates = Int32Array.from(defenderCandidates(warbands));
-  const underdogFlags = underdogs(warbands, alliances);
+  const underdogFlags = underdogs(warbands, alliances, underdogBy);
   // Scratch reused by every trial.
   const active = new Int32Array(n);
   const order = new Int32Array(n); // warbands in setup order, defender excluded
@@ -371,10 +386,10 @@ function summarize(params: Params, tally: Float64Array, trials: number): Record<
  * first player uniform over all. Only the dice counts need recursions.
  */
 function exact(params: Params): Record<string, Fraction> {
-  const { warbands, alliances, hasDefender } = read(params);
+  const { warbands, alliances, hasDefender, underdogBy } = read(params);
   const n = warbands.length;
   const candidates = defenderCandidates(warbands);
-  const underdogFlags = underdogs(warbands, alliances);
+  const underdogFlags = underdogs(warbands, alliances, underdogBy);
   const defends = warbands.map((_, i) => (hasDefender && candidates.includes(i) ? Fraction.of(1, candidates.length) : Fraction.ZERO));
   const rollers = hasDefender ? n - 1 : n;
 
@@ -419,7 +434,33 @@ export const warbands: Rule = {
       doc: 'alliances of warbands (1-based indices joined by +, e.g. 2+3); allied ratings are summed for the underdog only, as the text says',
     },
     { name: 'defender', type: 'boolean', default: true, doc: 'whether the scenario has a defender, who sets up first; the text defines one only "in scenarios where" it exists' },
+    {
+      name: 'underdogBy',
+      type: 'choice',
+      default: 'side',
+      choices: ['side', 'warband'],
+      doc:
+        'who may be the underdog when warbands are allied: side (default) sums each alliance and takes the lowest side, since the text adds allied ratings "for the purposes of determining if there is an underdog" and a weak warband with a strong ally is not outmatched; ' +
+        'warband takes the lowest single warband first, then adds its allies to measure the gap',
+    },
   ],
+  readings(params) {
+    return [
+      {
+        param: 'underdogBy',
+        text:
+          params.underdogBy === 'side'
+            ? 'with allies, each alliance\'s ratings are summed and the lowest side is the underdog if more than 50 below every other side; underdogBy=warband starts from the lowest single warband'
+            : 'with allies, the lowest single warband is found first, then its allies\' ratings are added to measure the gap; underdogBy=side takes the lowest summed side',
+      },
+      {
+        param: 'defender',
+        text: params.defender
+          ? 'the scenario has a defender (highest rating, then most models, then a roll-off), who sets up first; defender=false for scenarios without one'
+          : 'the scenario has no defender: every warband rolls for its setup place; defender=true gives one',
+      },
+    ];
+  },
   validate(params) {
     const n = readWarbands(params.warbands as string).length;
     const alliances = readAllies(params.allies as string);
