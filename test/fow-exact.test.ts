@@ -104,13 +104,15 @@ function bruteForce(params: Params): Record<string, Fraction> {
     // 0 stands for the mission's minimum: half the platoons, rounded up.
     const reserves = Number(params[`${side}Reserves`]) || Math.ceil(Number(params[`${side}Platoons`]) / 2);
     const scatter = side === 'defender' ? facesToPlaces(String(params.scatter)) : null;
+    // The end check comes at the start of the defender's turn endTurn: its reserves as they stand after turn endTurn − 1.
+    const checkedAfter = Number(params.endTurn) - 1;
     const totals = enumerateSide({
       platoons: Number(params[`${side}Platoons`]),
       reserves,
       start: Number(params[`${side}Start`]),
       hit: Number(params.hit),
       guarantee: Number(params.guarantee),
-      turns: Number(params.turns),
+      turns: Math.max(Number(params.turns), checkedAfter),
       placeOfFace: scatter,
     });
     const share = (count: bigint) => Fraction.of(count, totals.denominator);
@@ -119,6 +121,12 @@ function bruteForce(params: Params): Record<string, Fraction> {
       result[`${side}.onTable.${t}.mean`] = share(totals.onTable[t - 1]);
       result[`${side}.allIn.by.${t}`] = share(totals.allIn[t - 1]);
       result[`${side}.first.${t}`] = share(totals.first[t - 1]);
+    }
+    if (side === 'defender') {
+      result['defender.onTable.atEnd.mean'] = share(totals.onTable[checkedAfter - 1]);
+      result['defender.allIn.atEnd'] = share(totals.allIn[checkedAfter - 1]);
+    } else {
+      result['attacker.allIn.beforeEnd'] = share(totals.allIn[checkedAfter - 1]);
     }
     if (scatter) {
       // The share the simulation estimates: expected platoons entering at a place over expected arrivals.
@@ -160,12 +168,13 @@ describe('fow exact solution against enumeration of every die', () => {
   });
 
   it('4 of 5 attacking platoons from turn 1 at 4+ with a two-dice guarantee; the defender from turn 2, scattering', () => {
-    expectExactMatchesBruteForce(['turns=3', 'attackerPlatoons=5', 'attackerReserves=4', 'hit=4', 'guarantee=2', 'defenderStart=2']);
+    expectExactMatchesBruteForce(['turns=3', 'attackerPlatoons=5', 'attackerReserves=4', 'hit=4', 'guarantee=2', 'defenderStart=2', 'endTurn=4']);
   });
 
   it('no guarantee at 6+, all four defending platoons in reserve without an ambush, lopsided scatter', () => {
     expectExactMatchesBruteForce([
       'turns=3',
+      'endTurn=3',
       'guarantee=0',
       'hit=6',
       'attackerPlatoons=2',
@@ -178,7 +187,16 @@ describe('fow exact solution against enumeration of every die', () => {
   });
 
   it('a guarantee of one die: every rolling turn brings a platoon, even with 3+ to hit', () => {
-    expectExactMatchesBruteForce(['turns=4', 'attackerStart=2', 'guarantee=1', 'hit=3', 'attackerPlatoons=8', 'attackerReserves=5']);
+    expectExactMatchesBruteForce(['turns=4', 'attackerStart=2', 'guarantee=1', 'hit=3', 'attackerPlatoons=8', 'attackerReserves=5', 'endTurn=4']);
+  });
+
+  it('the end check at the start of the defender\'s turn 6, followed past the turns shown (turns=2)', () => {
+    // Reserves rolled through turn 5: the attacker from turn 3 (1 + 2 + 3 dice), the defender from turn 4 (1 + 2 dice and a scatter die per arrival).
+    expectExactMatchesBruteForce(['turns=2', 'attackerStart=2', 'defenderStart=2', 'attackerPlatoons=3', 'defenderPlatoons=4', 'endTurn=5']);
+  });
+
+  it('the end check before the turns shown end: endTurn=3 within turns=4', () => {
+    expectExactMatchesBruteForce(['turns=4', 'attackerStart=1', 'defenderStart=2', 'attackerPlatoons=3', 'defenderPlatoons=3', 'endTurn=3']);
   });
 });
 
@@ -193,6 +211,32 @@ describe('fow: the questions players ask', () => {
     // P(not all in) = 8/27 · 20/27 · 16/27 = 2560/19683.
     expect(defaults['defender.allIn.by.6'].equals(Fraction.of(19683 - 2560, 19683))).toBe(true);
     expect(defaults['defender.allIn.by.7'].equals(Fraction.ONE)).toBe(true);
+  });
+
+  it("a lone reserve platoon without the guarantee misses the defender's first chance to win (turn 6) with probability 64/729", () => {
+    // 2 platoons, one in ambush, one in Delayed Reserves from turn 3; 5+ to hit, no guarantee.
+    // Turns 3, 4, 5 roll 1, 2, 3 dice: all miss with (2/3)^(1+2+3) = 64/729. The turn-6 roll comes after the check.
+    const lone = fow.exact!(resolveParams(fow, ['defenderPlatoons=2', 'guarantee=0']));
+    expect(lone['defender.allIn.atEnd'].equals(Fraction.of(729 - 64, 729))).toBe(true);
+    expect(lone['defender.onTable.atEnd.mean'].equals(Fraction.of(2 * 729 - 64, 729))).toBe(true);
+    // One turn later the check would also count turn 6's four dice: (2/3)^10.
+    const later = fow.exact!(resolveParams(fow, ['defenderPlatoons=2', 'guarantee=0', 'endTurn=7']));
+    expect(later['defender.allIn.atEnd'].equals(Fraction.of(2, 3).pow(10).complement())).toBe(true);
+  });
+
+  it("at the defaults the figures at the defender's first chance to win equal the ones after turn 5, and the attacker's reserves are all in before it", () => {
+    // The attacker rolls from turn 1: by turn 3 the three-dice guarantee alone would bring the last of 3 platoons in turn 5 at worst.
+    // The defender's 3 reserves roll from turn 3: 1, 2, 3 dice in turns 3–5; the figure equals the per-turn mean after turn 5.
+    expect(defaults['attacker.allIn.beforeEnd'].equals(Fraction.ONE)).toBe(true);
+    expect(defaults['defender.onTable.atEnd.mean'].equals(defaults['defender.onTable.5.mean'])).toBe(true);
+    expect(defaults['defender.allIn.atEnd'].equals(defaults['defender.allIn.by.5'])).toBe(true);
+  });
+
+  it("with Reserves that wait to turn 3, the attacker's are all in before turn 6 far less often: 38.5% against 100%", () => {
+    const late = fow.exact!(resolveParams(fow, ['attackerStart=3']));
+    // Turns 3, 4, 5 roll 1, 2, 3 dice for 3 platoons; the guarantee brings at least one in turn 5.
+    expect(late['attacker.allIn.beforeEnd'].equals(late['attacker.allIn.by.5'])).toBe(true);
+    expect(late['attacker.allIn.beforeEnd'].toNumber()).toBeCloseTo(0.38546, 4);
   });
 
   it("the attacker's first reserve arrives in turn 1, 2 or 3 with probability 1/3, 10/27, 8/27 — never later", () => {

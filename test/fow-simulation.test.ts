@@ -45,6 +45,11 @@ function expectSimulationMatchesExact(seed: string, settings: string[]): void {
 }
 
 describe('fow simulation against the exact solution', () => {
+  it('seed "fow-end-check": no guarantee, the end check at turn 7 beyond the 3 turns shown, attacker from turn 2', () => {
+    // The …atEnd figures follow both sides past the turns shown; without the guarantee they are far from certain.
+    expectSimulationMatchesExact('fow-end-check', ['turns=3', 'guarantee=0', 'attackerStart=2', 'endTurn=7']);
+  });
+
   it('seed "fow-defaults": the mission as written, 6 platoons a side, 8 turns', () => {
     expectSimulationMatchesExact('fow-defaults', []);
   });

@@ -23,13 +23,29 @@ function perTurn(view: RunView, stem: string, suffix: string, probability: boole
   return points;
 }
 
+/**
+ * The reserve rules behind the figures, said where they are shown: at
+ * attackerStart=1 the attacker's ordinary Reserves roll from turn 1, which
+ * is what Immediate Reserves do, and the figures change a great deal when
+ * they wait (Flames of War 4th-edition missions; the 3rd edition could not
+ * be checked).
+ */
+function reserveRules(view: RunView): string {
+  const { attackerStart, defenderStart, hit } = view.result.params;
+  const attacker =
+    attackerStart === 1
+      ? "The attacker's Reserves roll from turn 1 (attackerStart=1), which makes them the same as Immediate Reserves; attackerStart=3 makes them wait."
+      : `The attacker's Reserves roll from turn ${attackerStart}.`;
+  return `${attacker} The defender's Delayed Reserves roll from turn ${defenderStart}; each die scoring ${hit}+ brings a platoon, one more die each turn.`;
+}
+
 function onTableChart(view: RunView): Chart | null {
   const points = perTurn(view, 'onTable', '.mean', false);
   if (points.length === 0) return null;
   return {
     id: 'fow-platoons-on-table',
     title: 'Platoons on the table, turn by turn',
-    caption: `Expected platoons on the table at each turn, attacker against defender (reserves arrive on 5+ from the first rolling turn, one more die each turn). ${markerKey(view.result, points.some((p) => p.exact !== null))}`,
+    caption: `Expected platoons on the table at each turn, attacker against defender. ${reserveRules(view)} ${markerKey(view.result, points.some((p) => p.exact !== null))}`,
     spec: lineChart(points, { xTitle: 'turn', yTitle: 'platoons on the table (expected)', percent: false, seriesTitle: 'side', seriesOrder: SIDES, labels: true }),
   };
 }
@@ -40,7 +56,7 @@ function allInChart(view: RunView): Chart | null {
   return {
     id: 'fow-all-in',
     title: 'Every reserve in, by turn',
-    caption: `The chance that all of a side's reserves are on the table by each turn. ${markerKey(view.result, points.some((p) => p.exact !== null))}`,
+    caption: `The chance that all of a side's reserves are on the table by each turn. ${reserveRules(view)} ${markerKey(view.result, points.some((p) => p.exact !== null))}`,
     spec: lineChart(points, { xTitle: 'turn', yTitle: 'all reserves in', percent: true, seriesTitle: 'side', seriesOrder: SIDES, labels: true }),
   };
 }

@@ -1,7 +1,7 @@
 /**
- * Flames of War reserves in a prepared-positions mission:
- * ../shared/rules/003_9312a30d2f0eadf7.txt ("Подготовка к сражению" 4–5,
- * "Начало сражения" 1 and 3; Flames of War 3rd edition, p. 285).
+ * Flames of War reserves in a prepared-positions mission (Flames of War 3rd
+ * edition rulebook, p. 285, mission text in Russian: "Подготовка к сражению"
+ * 4–5, "Начало сражения" 1 and 3, "Окончание сражения").
  *
  *   4. "Атакующий оставляет как минимум половину своих взводов в Резервах …"
  *      (the attacker keeps at least half its platoons in Reserves)
@@ -13,10 +13,14 @@
  *   Start 1: "Обороняющийся размещает взвод, назначенный им в Немедленную
  *      Засаду." (the ambush platoon is placed); start 3: "Атакующий игрок
  *      ходит первым." (the attacker moves first)
+ *   End: "на начало хода обороняющегося игрока, начиная с шестого хода, на
+ *      половине стола обороняющегося нет вражеских отделений" (from turn six,
+ *      the defender wins at the start of its turn if no attacking teams are in
+ *      its half)
  *
  * The mission names the reserve rules without giving them. The mechanics
- * come from ../shared/rules/README.md, which found them in the 4th-edition
- * missions (2017); the 3rd-edition wording could not be checked, so every
+ * were found in the Flames of War 4th-edition missions (2017); the
+ * 3rd-edition wording could not be checked, so every
  * number is a parameter with the 4th-edition value as its default:
  * - at the start of its own turn, from its first rolling turn on, a side
  *   rolls one die, one more on each later turn (turn t rolls t − start + 1);
@@ -24,7 +28,9 @@
  * - if `guarantee` (three) or more dice were rolled and none scored, one
  *   platoon arrives anyway;
  * - Reserves start rolling on turn 1 (`attackerStart`), Delayed Reserves on
- *   turn 3 (`defenderStart`);
+ *   turn 3 (`defenderStart`); note that rolling from turn 1 is what
+ *   Immediate Reserves do, so at the default the attacker's ordinary Reserves
+ *   play as Immediate Reserves (attackerStart=3 for reserves that wait);
  * - Scattered Reserves roll a die per arriving platoon for the place it
  *   enters (`scatter`).
  * The ambush platoon is neither deployed nor in reserve: it is placed at the
@@ -37,6 +43,14 @@
  * keeps the parameter a plain integer. `resolve` replaces the 0 with the
  * count it stands for, so a result's params show the count used; the exact,
  * zero-width metrics `attacker.reserves` and `defender.reserves` repeat it.
+ *
+ * The end condition ties the reserves to the mission's clock: `endTurn` (six)
+ * is the first turn the defender can win at the start of its turn, so the
+ * `…atEnd` figures read each side's reserves as they stand at that check,
+ * which comes before the defender's reserve roll of that turn (a platoon
+ * rolled in then arrives after the check): the defender's platoons that
+ * arrived by turn endTurn − 1, and whether all the attacker's reserves were
+ * in before turn endTurn. They are followed up to that turn whatever `turns`.
  *
  * The two sides never interact, so each side's reserves are a Markov chain
  * over the platoons still off the table; `exact` runs that chain in
@@ -59,6 +73,7 @@ interface Fow {
   guarantee: number;
   scatter: string;
   turns: number;
+  endTurn: number;
 }
 
 const read = (params: Params): Fow => params as unknown as Fow;
@@ -163,24 +178,39 @@ function metrics(params: Params): MetricSpec[] {
   for (const place of scatterTable(scatter).places) {
     list.push({ name: `defender.scatter.${place}`, doc: `an arriving defending platoon enters ${place} (share of all arrivals)`, probability: true });
   }
+  const { endTurn } = read(params);
+  list.push(
+    {
+      name: 'defender.onTable.atEnd.mean',
+      doc: `expected defending platoons on the table when the defender can first win, at the start of its turn ${endTurn} (arrived by turn ${endTurn - 1})`,
+      probability: false,
+    },
+    { name: 'defender.allIn.atEnd', doc: `every defending reserve is on the table at the start of the defender's turn ${endTurn}, when it can first win`, probability: true },
+    { name: 'attacker.allIn.beforeEnd', doc: `every attacking reserve has arrived before turn ${endTurn}, when the defender can first win`, probability: true },
+  );
   return list;
 }
 
+/** Turns a side's reserves are followed: every turn shown, and up to the end check (turn endTurn − 1's roll). */
+const horizon = (p: Fow): number => Math.max(p.turns, p.endTurn - 1);
+
 // Tally layout for T turns and P scatter places; side 0 is the attacker, side 1 the defender.
 const layout = (turns: number, places: number) => {
+  const perSide = 4 * turns + 3;
   const side = (index: number) => {
-    const base = index * 4 * turns;
+    const base = index * perSide;
     return {
       onTable: base, // Σ over trials of platoons on the table after turn t's roll (index t − 1)
       onTableSquared: base + turns, // Σ of its square
       allIn: base + 2 * turns, // trials with every reserve in by turn t
       first: base + 3 * turns, // trials whose first reserve arrived in turn t
+      atEnd: base + 4 * turns, // at the end check: Σ platoons on the table, Σ of its square, trials with every reserve in
     };
   };
   return {
     sides: [side(0), side(1)],
-    scatter: 8 * turns, // defending platoons entering at each place
-    length: 8 * turns + places,
+    scatter: 2 * perSide, // defending platoons entering at each place
+    length: 2 * perSide + places,
   };
 };
 
@@ -197,6 +227,7 @@ function followReserves(
   at: SideLayout,
   setup: SideSetup,
   turns: number,
+  endTurn: number,
   hit: number,
   guarantee: number,
   placeOfFace: Int32Array | null,
@@ -204,7 +235,8 @@ function followReserves(
 ): void {
   let remaining = setup.reserves;
   let arrivedBefore = false;
-  for (let turn = 1; turn <= turns; turn++) {
+  const last = turns > endTurn - 1 ? turns : endTurn - 1;
+  for (let turn = 1; turn <= last; turn++) {
     if (turn >= setup.start && remaining > 0) {
       const dice = turn - setup.start + 1;
       let hits = 0;
@@ -214,13 +246,19 @@ function followReserves(
       remaining -= arriving;
       if (arriving > 0 && !arrivedBefore) {
         arrivedBefore = true;
-        tally[at.first + turn - 1]++;
+        if (turn <= turns) tally[at.first + turn - 1]++;
       }
       if (placeOfFace !== null) {
         for (let platoon = 0; platoon < arriving; platoon++) tally[scatterAt + placeOfFace[1 + ((rng() * 6) | 0)]]++;
       }
     }
     const onTable = setup.platoons - remaining;
+    if (turn === endTurn - 1) {
+      tally[at.atEnd] += onTable;
+      tally[at.atEnd + 1] += onTable * onTable;
+      if (remaining === 0) tally[at.atEnd + 2]++;
+    }
+    if (turn > turns) continue;
     tally[at.onTable + turn - 1] += onTable;
     tally[at.onTableSquared + turn - 1] += onTable * onTable;
     if (remaining === 0) tally[at.allIn + turn - 1]++;
@@ -235,8 +273,8 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
   const defender = sideSetup(params, 'defender');
   for (let trial = 0; trial < trials; trial++) {
     // The attacker moves first, so in each turn its roll comes first; the sides never interact.
-    followReserves(rng, tally, at.sides[0], attacker, p.turns, p.hit, p.guarantee, null, 0);
-    followReserves(rng, tally, at.sides[1], defender, p.turns, p.hit, p.guarantee, placeOfFace, at.scatter);
+    followReserves(rng, tally, at.sides[0], attacker, p.turns, p.endTurn, p.hit, p.guarantee, null, 0);
+    followReserves(rng, tally, at.sides[1], defender, p.turns, p.endTurn, p.hit, p.guarantee, placeOfFace, at.scatter);
   }
 }
 
@@ -254,6 +292,10 @@ function summarize(params: Params, tally: Float64Array, trials: number): Record<
     for (let t = 1; t <= p.turns; t++) result[`${side}.allIn.by.${t}`] = proportion(tally[s.allIn + t - 1], trials);
     for (let t = 1; t <= p.turns; t++) result[`${side}.first.${t}`] = proportion(tally[s.first + t - 1], trials);
   });
+  const [attackerAt, defenderAt] = at.sides;
+  result['defender.onTable.atEnd.mean'] = mean(tally[defenderAt.atEnd], tally[defenderAt.atEnd + 1], trials);
+  result['defender.allIn.atEnd'] = proportion(tally[defenderAt.atEnd + 2], trials);
+  result['attacker.allIn.beforeEnd'] = proportion(tally[attackerAt.atEnd + 2], trials);
   // Where a platoon enters is its own die, independent of how many platoons
   // arrived and of every other platoon; so given the total number of arrivals
   // the count at a place is binomial, and pooling arrivals over trials gives
@@ -298,7 +340,7 @@ function exact(params: Params): Record<string, Fraction> {
     result[`${side}.reserves`] = Fraction.of(reserves);
     let inReserve = new Array<Fraction>(reserves + 1).fill(Fraction.ZERO);
     inReserve[reserves] = Fraction.ONE;
-    for (let turn = 1; turn <= p.turns; turn++) {
+    for (let turn = 1; turn <= horizon(p); turn++) {
       const untouched = inReserve[reserves];
       if (turn >= start) {
         const dice = turn - start + 1;
@@ -318,7 +360,13 @@ function exact(params: Params): Record<string, Fraction> {
       inReserve.forEach((chance, remaining) => {
         expectedRemaining = expectedRemaining.add(chance.mul(Fraction.of(remaining)));
       });
-      result[`${side}.onTable.${turn}.mean`] = Fraction.of(platoons).sub(expectedRemaining);
+      const onTable = Fraction.of(platoons).sub(expectedRemaining);
+      if (turn === p.endTurn - 1) {
+        if (side === 'defender') result['defender.onTable.atEnd.mean'] = onTable;
+        result[side === 'defender' ? 'defender.allIn.atEnd' : 'attacker.allIn.beforeEnd'] = inReserve[0];
+      }
+      if (turn > p.turns) continue;
+      result[`${side}.onTable.${turn}.mean`] = onTable;
       result[`${side}.allIn.by.${turn}`] = inReserve[0];
       result[`${side}.first.${turn}`] = untouched.sub(inReserve[reserves]);
     }
@@ -401,7 +449,44 @@ export const fow: Rule = {
       doc: `where a Scattered Reserve enters, by its die (a die per arriving platoon, per the ${EDITION}; the places are a table's own)`,
     },
     { name: 'turns', type: 'integer', default: 8, min: 1, max: 20, doc: 'turns followed; both sides start rolling within them' },
+    {
+      name: 'endTurn',
+      type: 'integer',
+      default: 6,
+      min: 2,
+      max: 20,
+      doc: 'the first turn the defender can win, at the start of its turn, with no attackers in its half (the text: from the sixth turn); the …atEnd figures are read at that check, before that turn\'s reserve roll',
+    },
   ],
+  readings(params) {
+    const p = read(params);
+    return [
+      {
+        param: 'attackerStart',
+        text:
+          p.attackerStart === 1
+            ? "the attacker's ordinary Reserves roll from turn 1, which makes them the same as Immediate Reserves; attackerStart=3 makes them wait to turn 3, like Delayed Reserves"
+            : `the attacker's Reserves roll from turn ${p.attackerStart}; attackerStart=1 rolls from turn 1, as Immediate Reserves do`,
+      },
+      {
+        param: 'defenderStart',
+        text: `the defender's Delayed Reserves roll from turn ${p.defenderStart}${p.defenderStart === 3 ? ' (as in the 4th-edition missions)' : ''}; defenderStart changes it`,
+      },
+      { param: 'hit', text: `each reserve die scoring ${p.hit}+ brings one platoon${p.hit === 5 ? ' (as in the 4th-edition missions)' : ''}; hit changes it` },
+      {
+        param: 'guarantee',
+        text: p.guarantee > 0 ? `${p.guarantee} or more reserve dice with none scoring still bring one platoon; guarantee=0 for never` : 'no platoon arrives without a scoring die; guarantee=3 for the 4th-edition safety net',
+      },
+      {
+        param: 'ambush',
+        text: p.ambush ? 'the defender uses its Immediate Ambush (the text: may), so one platoon is on the table from turn 1 and never in reserve; ambush=false keeps it' : 'the defender does not use its Immediate Ambush; ambush=true places one platoon at the start',
+      },
+      {
+        param: 'endTurn',
+        text: `the defender can first win at the start of its turn ${p.endTurn}, checked before that turn's reserve roll, so the …atEnd figures count platoons in by turn ${p.endTurn - 1}; endTurn moves the check`,
+      },
+    ];
+  },
   resolve(params) {
     const p = read(params);
     return {
