@@ -23,6 +23,7 @@ function bruteForce(settings: string[]): Record<string, Fraction> {
   const rounds = params.rounds as number;
   const target = params.target as number;
   const chosen = params.chosenRound as number;
+  const first = params.firstRound as number;
   const loss = decimalSetting(settings, 'leaderLoss');
 
   // Fate sequences: survive each of rounds 1..chosen−1 or not; the bonus needs all survived.
@@ -53,6 +54,7 @@ function bruteForce(settings: string[]): Record<string, Fraction> {
       for (let squad = 0; squad < squads; squad++) {
         let arrived = rounds + 1;
         for (let round = 1; round <= rounds && arrived > rounds; round++) {
+          if (round < first) continue; // no roll before the first rolling round
           rolled++;
           const bonus = round === chosen ? fate.bonus : 0;
           if (faces[squad * rounds + round - 1] + round + bonus >= target) arrived = round;
@@ -94,6 +96,8 @@ describe('reserves exact solver against brute-force enumeration', () => {
     [['squads=1', 'rounds=4', 'chosenRound=4', 'command=1', 'leaderLoss=1', 'fallbackCommand=3']],
     [['squads=2', 'rounds=2', 'target=2']],
     [['squads=2', 'rounds=3', 'target=20', 'chosenRound=1', 'command=10']],
+    [['squads=2', 'rounds=4', 'firstRound=2']],
+    [['squads=2', 'rounds=4', 'firstRound=3', 'chosenRound=3', 'command=2', 'leaderLoss=0.4', 'fallbackCommand=1']],
   ])('%j', (settings) => {
     expectExactMatchesBruteForce(settings);
   });
@@ -128,6 +132,13 @@ describe('reserves: the rules questions', () => {
     // The double 0.15 is 5404319552844595/2^55, a little under 3/20: computing with it gives another number.
     const fromDouble = Fraction.of(20, 36).mul(Fraction.fromNumber(0.15).complement().pow(2).mul(Fraction.of(1, 2)).add(Fraction.of(1, 2)));
     expect(fromDouble.equals(value)).toBe(false);
+  });
+
+  it('reserves that wait for round 2 lose a squad with probability 4/6·3/6·2/6 = 1/9', () => {
+    // Rounds 2–4 need 5+, 4+, 3+; round 1 rolls nothing.
+    const waiting = exactAt('firstRound=2');
+    expect(waiting['squad.never'].toString()).toBe('1/9');
+    expect(waiting['squad.round.1'].toString()).toBe('0');
   });
 
   it('probabilities of a squad arriving in each round or never sum to 1', () => {

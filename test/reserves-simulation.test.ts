@@ -53,6 +53,11 @@ describe('reserves simulation against the exact solution', () => {
     expectSimulationMatchesExact('leader-loss', ['squads=6', 'chosenRound=4', 'command=4', 'leaderLoss=0.3', 'fallbackCommand=1']);
   });
 
+  it('seed "waiting": reserves that first roll in round 2, chosen round 3, both tally layouts', () => {
+    expectSimulationMatchesExact('waiting', ['firstRound=2', 'chosenRound=3', 'command=2', 'leaderLoss=0.25']);
+    expectSimulationMatchesExact('waiting', ['squads=12', 'rounds=8', 'target=10', 'firstRound=3', 'chosenRound=5', 'command=3']);
+  });
+
   it('seed "long-game": 8 rounds, target 10, 12 squads', () => {
     expectSimulationMatchesExact('long-game', ['squads=12', 'rounds=8', 'target=10', 'chosenRound=2', 'command=5']);
   });

@@ -1,5 +1,6 @@
 /**
- * Genesys reserves: ../shared/rules/000_dcb547fe07ca82a7.txt, section 6.5.
+ * Genesys reserves: The Genesys Project (Genesys Games, designer's preview
+ * post), section 6.5 "Reserves".
  *
  *   "Reserves are brought in on a die roll with a target number of 7+ …
  *    roll 1d6 for each unit and add the Game Round to this number."
@@ -9,8 +10,9 @@
  *   "Any squad that has not entered the board after four Game Rounds does not
  *    make the battle."
  *
- * What the text leaves open, and the reading chosen (../shared/rules/README.md):
- * rolls begin in round 1 (the literal reading); the command bonus belongs to
+ * What the text leaves open, and the reading chosen: rolls begin in round 1
+ * (the literal reading: "each squad rolls separately each round";
+ * `firstRound` for tables that wait); the command bonus belongs to
  * the highest command model still on the table, so a commander lost before
  * the chosen round leaves a smaller `fallbackCommand`. Losing the commander
  * is one event shared by every squad of a trial, so squads are independent
@@ -29,6 +31,7 @@ interface Reserves {
   command: number;
   leaderLoss: number;
   fallbackCommand: number;
+  firstRound: number;
 }
 
 const read = (params: Params): Reserves => params as unknown as Reserves;
@@ -44,7 +47,8 @@ function facesNeeded(p: Reserves, bonus: number): Int32Array {
   const needed = new Int32Array(p.rounds + 1);
   for (let round = 1; round <= p.rounds; round++) {
     const modifier = round + (round === p.chosenRound ? bonus : 0);
-    needed[round] = Math.min(7, Math.max(1, p.target - modifier));
+    // Before the first rolling round no die is thrown: 7 is a face no die shows.
+    needed[round] = round < p.firstRound ? 7 : Math.min(7, Math.max(1, p.target - modifier));
   }
   return needed;
 }
@@ -135,8 +139,8 @@ function sumsOf(p: Reserves, tally: Float64Array): Sums {
       counts[index] = rest % (squads + 1);
       rest = Math.floor(rest / (squads + 1));
       if (counts[index] > 0) last = index;
-      // A squad arriving in round r rolled r dice; a lost one rolled every round's.
-      dice += counts[index] * Math.min(index + 1, rounds);
+      // A squad arriving in round r rolled a die each round from the first rolling round to r; a lost one every rolling round's.
+      dice += counts[index] * (Math.min(index + 1, rounds) - p.firstRound + 1);
     }
     let arrivedBy = 0;
     for (let index = 0; index <= rounds; index++) {
@@ -169,6 +173,7 @@ function metrics(params: Params): MetricSpec[] {
 function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array): void {
   const p = read(params);
   const { rounds, squads } = p;
+  const first = p.firstRound;
   const withCommander = facesNeeded(p, p.command);
   const withoutCommander = facesNeeded(p, p.fallbackCommand);
   const survives = commanderSurvives(p).toNumber();
@@ -189,7 +194,7 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
       let out = squads;
       let code = 0;
       // Each squad still in reserve rolls its own die each round, until it arrives.
-      for (let round = 1; round <= rounds && out > 0; round++) {
+      for (let round = first; round <= rounds && out > 0; round++) {
         const needs = threshold[round];
         let arriving = 0;
         for (let squad = 0; squad < out; squad++) arriving += +(rng() >= needs);
@@ -210,7 +215,7 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
     let dice = 0;
     for (let squad = 0; squad < squads; squad++) {
       let arrival = rounds; // index R: lost
-      for (let round = 1; round <= rounds; round++) {
+      for (let round = first; round <= rounds; round++) {
         dice++;
         if (1 + ((rng() * 6) | 0) >= needed[round]) {
           arrival = round - 1;
@@ -289,7 +294,7 @@ function exact(params: Params): Record<string, Fraction> {
     let stillOut = Fraction.ONE; // P(not yet arrived before this round)
     let dice = Fraction.ZERO;
     for (let r = 1; r <= rounds; r++) {
-      dice = dice.add(stillOut);
+      if (r >= p.firstRound) dice = dice.add(stillOut);
       const arrives = Fraction.of(7 - needed[r], 6);
       const arrivesNow = stillOut.mul(arrives);
       stillOut = stillOut.sub(arrivesNow);
@@ -319,10 +324,38 @@ export const reserves: Rule = {
     { name: 'command', type: 'integer', default: 2, min: 0, max: 10, doc: 'highest command on the table, added to every reserve roll in the chosen round (normally 2–4)' },
     { name: 'leaderLoss', type: 'number', default: 0, min: 0, max: 1, doc: 'chance the commander is lost in each round before the chosen round; the bonus needs it alive' },
     { name: 'fallbackCommand', type: 'integer', default: 0, min: 0, max: 10, doc: 'bonus used instead once the commander is lost (the next-highest command on the table)' },
+    {
+      name: 'firstRound',
+      type: 'integer',
+      default: 1,
+      min: 1,
+      max: 12,
+      doc: 'the first round in which reserves roll; the text does not say rolls wait, so 1 (default) reads "each squad rolls separately each round" literally; at most rounds',
+    },
   ],
   validate(params) {
     const p = read(params);
+    if (p.firstRound > p.rounds) throw new UsageError(`firstRound: got ${p.firstRound}; allowed: 1 to rounds (${p.rounds})`);
     if (p.chosenRound > p.rounds) throw new UsageError(`chosenRound: got ${p.chosenRound}; allowed: 0 (none) to rounds (${p.rounds})`);
+    if (p.chosenRound !== 0 && p.chosenRound < p.firstRound) {
+      throw new UsageError(`chosenRound: got ${p.chosenRound}; allowed: 0 (none) or firstRound (${p.firstRound}) to rounds (${p.rounds}), a round in which reserves roll`);
+    }
+  },
+  readings(params) {
+    const p = read(params);
+    return [
+      {
+        param: 'firstRound',
+        text:
+          p.firstRound === 1
+            ? 'reserves roll from game round 1, reading "each squad rolls separately each round" literally; firstRound=2 makes them wait a round'
+            : `reserves first roll in game round ${p.firstRound}; firstRound=1 rolls from round 1, as the text reads literally`,
+      },
+      {
+        param: 'fallbackCommand',
+        text: `the chosen round's bonus is the highest command still on the table: a commander lost before it (leaderLoss a round) leaves ${p.fallbackCommand}; fallbackCommand sets the next-highest command`,
+      },
+    ];
   },
   metrics,
   tallyLength: (params) => outcomeCount(read(params)) ?? sumsLayout(read(params).rounds).length,
