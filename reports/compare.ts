@@ -18,6 +18,7 @@ import type { Chart } from './charts/chart.js';
 import { csvLine } from './csv.js';
 import { escapeHtml } from './escape.js';
 import { renderPage, type ParamRow } from './page.js';
+import { readingRows } from './readings.js';
 import { holm, twoSampleZ } from './significance.js';
 import { confidenceLabel, formatInterval, htmlSection, readableFraction } from './tables.js';
 
@@ -319,6 +320,7 @@ export function comparePage(rule: Rule, result: CompareResult, metrics: readonly
       ['variants', result.variants.map((v) => v.label).join(', ')],
     ],
     params,
+    readings: readingRows(rule, result.variants.map((variant) => ({ label: variant.label, params: variant.params }))),
     printHeader: `muster compare · ${rule.id} · ${result.variants.map((v) => `${v.label}: ${v.assignments.join(' ') || 'defaults'}`).join(' | ')}${result.method === 'exact' ? ' · exact' : ` · seed ${result.seed} · ${formatCount(result.trials)} trials`}`,
     sections: [
       { kind: 'html', html: htmlSection('variants', 'Variants', variantList) },

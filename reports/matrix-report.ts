@@ -7,6 +7,7 @@ import type { Params, ParamValue, Rule } from '../src/rules/types.js';
 import { formatParams } from '../src/cli/format.js';
 import { matrixChart } from './charts/generic.js';
 import { renderPage } from './page.js';
+import { readingRows } from './readings.js';
 import { methodLine, paramRows } from './run-report.js';
 
 export interface MatrixPageInput {
@@ -38,6 +39,8 @@ export function matrixPage(input: MatrixPageInput): string {
       ['rows × columns', `${row} × ${col}: ${values.length} × ${values.length}`],
     ],
     params: paramRows(rule, base, varied),
+    // Every cell's parameters: a reading that depends on the row or column parameter shows each value it takes.
+    readings: readingRows(rule, cells.flat().map((cell) => ({ params: cell.params }))),
     sections: charts.map((chart) => ({ kind: 'chart' as const, chart })),
     printHeader: `muster · ${rule.id} matrix ${row} × ${col} · ${formatParams(Object.fromEntries(Object.entries(base).filter(([name]) => !varied.has(name))))} · ${first.method === 'exact' ? 'exact' : `seed ${first.seed}`}`,
   });

@@ -12,6 +12,7 @@
 import { createHash } from 'node:crypto';
 import type { Chart } from './charts/chart.js';
 import { cssString, escapeHtml, jsonForScript } from './escape.js';
+import type { ReadingRow } from './readings.js';
 import { vendorScripts } from './vendor.js';
 
 /** A block of the page body. `html` must already be escaped (build it with ./html.ts helpers). */
@@ -36,6 +37,8 @@ export interface PageInput {
   facts: Array<[string, string]>;
   /** Every parameter of the run. */
   params: ParamRow[];
+  /** The readings taken where the rule text is silent or ambiguous (reports/readings.ts), shown under the parameters and printed. */
+  readings?: ReadingRow[];
   sections: Section[];
   /** The line repeated at the top of every printed page (parameters, seed, trials). */
   printHeader: string;
@@ -82,6 +85,10 @@ span.name { font-family: Menlo, Consolas, monospace; font-size: 12px; color: var
 ul.book { padding-left: 20px; }
 ul.book li { margin: 8px 0; }
 ul.book .charts { color: var(--muted); font-size: 13px; }
+section.readings { margin: 4px 0 0; }
+section.readings h2 { font-size: 14px; margin: 0 0 2px; }
+ul.readings { margin: 0; padding-left: 18px; font-size: 12.5px; }
+ul.readings li { margin: 1px 0; }
 footer { margin-top: 28px; color: var(--muted); font-size: 12px; border-top: 1px solid var(--rule); padding-top: 8px; }
 @media print {
   body { background: white; font-size: 10.5pt; }
@@ -151,6 +158,16 @@ function renderParams(params: ParamRow[]): string {
   return `<table class="params"><thead><tr><th>parameter</th><th>value</th><th>meaning</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
+/** One compact block: each reading in force, the setting that selects it first, so a printed chart says which reading produced it. */
+function renderReadings(readings: readonly ReadingRow[] | undefined): string {
+  if (!readings || readings.length === 0) return '';
+  const items = readings.map(
+    (row) =>
+      `<li><span class="name">${escapeHtml(`${row.param}=${row.value}`)}</span> ${escapeHtml(row.text)}${row.where ? ` <span class="note">(${escapeHtml(row.where)})</span>` : ''}</li>`,
+  );
+  return `<section class="readings keep" id="readings"><h2>Readings</h2><p class="note">Where the rule text is silent or ambiguous, these figures take the readings below; --set the parameter named to change one.</p><ul class="readings">${items.join('')}</ul></section>`;
+}
+
 function renderChartSection(chart: Chart): string {
   return `<section class="chart" id="${escapeHtml(chart.id)}"><h2>${escapeHtml(chart.title)}</h2><div class="vis" data-chart="${escapeHtml(chart.id)}" role="img" aria-label="${escapeHtml(chart.title)}"></div><p class="caption">${escapeHtml(chart.caption)}</p></section>`;
 }
@@ -191,6 +208,7 @@ ${input.nav ? renderNav(input.nav) : ''}
 ${input.summary ? `<p class="summary">${escapeHtml(input.summary)}</p>` : ''}
 ${renderFacts(input.facts)}
 ${renderParams(input.params)}
+${renderReadings(input.readings)}
 </header>
 <main>
 ${body}

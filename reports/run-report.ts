@@ -13,6 +13,7 @@ import { runCharts } from './charts/index.js';
 import { metricsCsv } from './csv.js';
 import type { OutputFile } from './outputs.js';
 import { renderPage, type PageInput, type ParamRow } from './page.js';
+import { readingRows } from './readings.js';
 import { renderSvg } from './svg.js';
 import { confidenceLabel, htmlSection, metricsTable } from './tables.js';
 
@@ -61,6 +62,7 @@ export function runPageInput(rule: Rule, result: RunResult, charts: Chart[]): Pa
     summary: rule.summary,
     facts: runFacts(result),
     params: paramRows(rule, result.params),
+    readings: readingRows(rule, [{ params: result.params }]),
     printHeader: runPrintHeader(result),
     sections: [
       ...charts.map((chart) => ({ kind: 'chart' as const, chart })),

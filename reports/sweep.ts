@@ -15,6 +15,7 @@ import { csvLine } from './csv.js';
 import { escapeHtml } from './escape.js';
 import { percent } from './numbers.js';
 import { renderPage, type ParamRow } from './page.js';
+import { readingRows } from './readings.js';
 import { confidenceLabel, formatInterval, htmlSection } from './tables.js';
 
 /** Most combinations one sweep may ask for: beyond this a chart is unreadable and a run takes too long. */
@@ -232,6 +233,10 @@ export function sweepPage(rule: Rule, sweep: SweepResult, metrics: readonly Metr
       ...(sweep.partial ? [['PARTIAL', 'interrupted: only the combinations finished are shown'] as [string, string]] : []),
     ],
     params,
+    readings: readingRows(
+      rule,
+      sweep.points.map((point) => ({ label: sweep.vary.map((vary) => `${vary.name}=${point.params[vary.name]}`).join(' '), params: point.params })),
+    ),
     printHeader: `muster sweep · ${rule.id} · ${sweep.vary.map((v) => `${v.name}=${v.values.map(String).join('|')}`).join(' ')} · ${sweep.method === 'exact' ? 'exact' : `seed ${sweep.seed} · ${formatCount(sweep.trials)} trials a point`}`,
     sections: [
       ...charts.map((chart) => ({ kind: 'chart' as const, chart })),

@@ -479,7 +479,7 @@ export const fow: Rule = {
       },
       {
         param: 'ambush',
-        text: p.ambush ? 'the defender uses its Immediate Ambush (the text: may), so one platoon is on the table from turn 1 and never in reserve; ambush=false keeps it' : 'the defender does not use its Immediate Ambush; ambush=true places one platoon at the start',
+        text: p.ambush ? 'the defender uses its Immediate Ambush (the text: may), so one platoon is on the table from turn 1 and never in reserve; ambush=false deploys or reserves that platoon instead' : 'the defender does not use its Immediate Ambush; ambush=true places one platoon at the start',
       },
       {
         param: 'endTurn',

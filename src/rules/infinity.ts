@@ -186,6 +186,16 @@ export const infinity: Rule = {
         'false: the text alone, no criticals; above WIP 20 every roll succeeds and the raw die is compared (no excess added), so WIP 21–30 play as WIP 20',
     },
   ],
+  readings(params) {
+    return [
+      {
+        param: 'crits',
+        text: params.crits
+          ? 'the Face to Face rules the text names apply: a roll equal to WIP is a critical and beats any other success, two criticals tie, above WIP 20 the excess is added to the die; crits=false reads the text alone'
+          : 'the text alone: no criticals, the higher success wins, and above WIP 20 every roll succeeds on the raw die; crits=true applies the Face to Face rules',
+      },
+    ];
+  },
   metrics,
   tallyLength: () => at.length,
   simulate,

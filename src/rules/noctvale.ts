@@ -1,5 +1,5 @@
 /**
- * Noctvale battle setup: ../shared/rules/004_ebf82a4a7c459d7b.txt, steps 3, 5 and 6.
+ * Noctvale battle setup: Noctvale Standard Battle Set-Up, steps 3, 5 and 6.
  *
  *   "3. … initiative goes to the player with the lower activation count. At
  *    deployment, every fighter is Active, so this is the number of fighters in
@@ -17,7 +17,11 @@
  * per fighter, since an empty group has nothing to set up; when one player
  * has placed every group the other places the rest in turn, so the player
  * with initiative places last exactly when they have more groups.
- * Later rounds (../shared/rules/README.md) depend on casualties and are not
+ * None of these choices changes a figure: a retinue that keeps empty groups,
+ * each taking its turn as a pass, would have as many turns as the other, and
+ * then the player without initiative (the larger retinue) places last, just
+ * as it does with more groups. So `readings` lists none.
+ * Later rounds depend on casualties and are not
  * modelled: this is the pre-game procedure only.
  */
 import { Fraction } from '../exact/fraction.js';
@@ -175,6 +179,8 @@ export const noctvale: Rule = {
     { name: 'fightersB', type: 'integer', default: 8, min: 1, max: 60, doc: "fighters in B's retinue, its activation count at deployment" },
     { name: 'groups', type: 'integer', default: 3, min: 1, max: 10, doc: 'deployment groups per retinue (the text: 3); a retinue with fewer fighters forms one group per fighter' },
   ],
+  // The text settles every figure modelled here (see the module comment).
+  readings: () => [],
   metrics,
   tallyLength: (params) => layout(read(params).groups).length,
   simulate,

@@ -25,6 +25,9 @@ export async function describeCommand(ruleId: string, io: Io): Promise<void> {
     const text = `${metric.probability ? 'probability' : 'mean'}: ${metric.doc}`;
     return `  ${metric.name.padEnd(metricWidth)}${wrapText(text, WIDTH, ' '.repeat(metricWidth + 2)).trimStart()}`;
   });
+  // Each reading the rule takes where its text is silent or ambiguous, at the defaults, with the parameter that switches it.
+  const readings = rule.readings?.(defaults) ?? [];
+  const readingLines = readings.map((reading) => wrapText(`${reading.param}=${String(defaults[reading.param])}: ${reading.text}`, WIDTH, '    ').replace(/^ {4}/, '  '));
   const extras = [
     `exact solution: ${rule.exact ? 'yes, for every metric (muster run --exact prints it)' : 'no'}`,
     ...(rule.matrix ? [`matrix: muster matrix ${rule.id} tabulates ${rule.matrix.metrics.join(', ')} over ${rule.matrix.row} × ${rule.matrix.col}`] : []),
@@ -41,6 +44,7 @@ export async function describeCommand(ruleId: string, io: Io): Promise<void> {
       'Metrics (at the defaults)',
       ...metricLines,
       '',
+      ...(readingLines.length > 0 ? ['Readings (where the rule text is silent or ambiguous; --set the parameter named to change one)', ...readingLines, ''] : []),
       ...extras,
       '',
     ].join('\n'),
