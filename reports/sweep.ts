@@ -235,7 +235,8 @@ export function sweepPage(rule: Rule, sweep: SweepResult, metrics: readonly Metr
     params,
     readings: readingRows(
       rule,
-      sweep.points.map((point) => ({ label: sweep.vary.map((vary) => `${vary.name}=${point.params[vary.name]}`).join(' '), params: point.params })),
+      // A point's params hold only the varied parameters; the readings need every one.
+      sweep.points.map((point) => ({ label: sweep.vary.map((vary) => `${vary.name}=${point.params[vary.name]}`).join(' '), params: { ...sweep.params, ...point.params } })),
     ),
     printHeader: `muster sweep · ${rule.id} · ${sweep.vary.map((v) => `${v.name}=${v.values.map(String).join('|')}`).join(' ')} · ${sweep.method === 'exact' ? 'exact' : `seed ${sweep.seed} · ${formatCount(sweep.trials)} trials a point`}`,
     sections: [
