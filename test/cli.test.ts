@@ -49,7 +49,7 @@ describe('muster run reserves', () => {
     expect(stdout).toMatch(/squad\.round\.2\s+\d+\.\d+%\s+\d+\.\d+% – \d+\.\d+%\s+69\.444%/);
     const result = JSON.parse(readFileSync(file, 'utf8'));
     expect(result).toMatchObject({ rule: 'reserves', seed: 'json', trials: 200_000, threads: 2, confidence: 0.95, partial: false });
-    expect(result.params).toEqual({ squads: 4, rounds: 4, target: 7, chosenRound: 2, command: 3, leaderLoss: 0, fallbackCommand: 0 });
+    expect(result.params).toEqual({ squads: 4, rounds: 4, target: 7, chosenRound: 2, command: 3, leaderLoss: 0, fallbackCommand: 0, firstRound: 1 });
     const metric = result.metrics['squad.round.2'];
     expect(Object.keys(metric).sort()).toEqual(['estimate', 'exact', 'hi', 'lo']);
     expect(metric.exact).toBeCloseTo(25 / 36, 15);

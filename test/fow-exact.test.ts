@@ -195,8 +195,8 @@ describe('fow exact solution against enumeration of every die', () => {
     expectExactMatchesBruteForce(['turns=2', 'attackerStart=2', 'defenderStart=2', 'attackerPlatoons=3', 'defenderPlatoons=4', 'endTurn=5']);
   });
 
-  it('the end check before the turns shown end: endTurn=3 within turns=4', () => {
-    expectExactMatchesBruteForce(['turns=4', 'attackerStart=1', 'defenderStart=2', 'attackerPlatoons=3', 'defenderPlatoons=3', 'endTurn=3']);
+  it('the end check before the turns shown end: endTurn=3 within turns=3', () => {
+    expectExactMatchesBruteForce(['turns=3', 'attackerStart=1', 'defenderStart=2', 'attackerPlatoons=3', 'defenderPlatoons=3', 'endTurn=3']);
   });
 });
 

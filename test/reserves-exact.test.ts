@@ -92,12 +92,12 @@ describe('reserves exact solver against brute-force enumeration', () => {
     [['squads=2', 'rounds=3', 'chosenRound=2', 'command=3']],
     [['squads=2', 'rounds=3', 'chosenRound=3', 'command=4', 'leaderLoss=0.25', 'fallbackCommand=1']],
     [['squads=3', 'rounds=2', 'chosenRound=2', 'command=2', 'leaderLoss=0.3', 'target=9']],
-    [['squads=2', 'rounds=4', 'chosenRound=4', 'command=3', 'leaderLoss=0.15', 'fallbackCommand=1']],
+    [['squads=2', 'rounds=3', 'chosenRound=3', 'command=3', 'leaderLoss=0.15', 'fallbackCommand=1']],
     [['squads=1', 'rounds=4', 'chosenRound=4', 'command=1', 'leaderLoss=1', 'fallbackCommand=3']],
     [['squads=2', 'rounds=2', 'target=2']],
     [['squads=2', 'rounds=3', 'target=20', 'chosenRound=1', 'command=10']],
-    [['squads=2', 'rounds=4', 'firstRound=2']],
-    [['squads=2', 'rounds=4', 'firstRound=3', 'chosenRound=3', 'command=2', 'leaderLoss=0.4', 'fallbackCommand=1']],
+    [['squads=2', 'rounds=3', 'firstRound=2']],
+    [['squads=2', 'rounds=3', 'firstRound=2', 'chosenRound=3', 'command=2', 'leaderLoss=0.4', 'fallbackCommand=1']],
   ])('%j', (settings) => {
     expectExactMatchesBruteForce(settings);
   });
