@@ -1,5 +1,6 @@
 /**
- * Infinity Initiative Roll: ../shared/rules/001_657f14905262b5a7.txt, "Initiative Roll".
+ * Infinity Initiative Roll: Infinity N4 (Corvus Belli), wiki page "Initiative
+ * and Deployment", section "Initiative Roll".
  *
  *   "… players make a Face to Face Roll using their respective Lieutenant's
  *    WIP Attributes. So, both players roll a D20 and compare their results and
@@ -7,8 +8,8 @@
  *    WIP Attribute) is the winner of the Initiative Roll."
  *   "In the case of a tie, or both players failing, repeat the Initiative Roll."
  *
- * What the text leaves to the Face to Face rules it names (../shared/rules/README.md,
- * "Infinity criticals"), offered as `crits`: a roll equal to the Success Value
+ * What the text leaves to the Face to Face rules it names (Infinity N4 wiki,
+ * "Face to Face Rolls"), offered as `crits`: a roll equal to the Success Value
  * (SV, here the WIP) is a critical and beats any non-critical success; two
  * criticals cancel, so the roll is repeated; above SV 20 (N4) the excess is
  * added to the die and every result of 20 or more is a critical.
