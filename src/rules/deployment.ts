@@ -46,7 +46,10 @@
  * initiative alternates `perTurn` squads at a time (two, the text), a player
  * placing fewer when fewer are left, and the other player placing the rest
  * once one has none left; so who places the last squad follows from the
- * initiative and the squad counts alone. A player's deployment is its set of
+ * initiative and the squad counts alone. That figure lives here rather than
+ * in the reserves rule because it hangs on the first-round initiative this
+ * module decides (§6.3), and squads declared as reserve take their turn in
+ * the alternation like any other. A player's deployment is its set of
  * zones, held here as a bit mask (bit k set: zone k), so duplicates collapse
  * by construction.
  */
