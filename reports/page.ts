@@ -87,6 +87,7 @@ ul.book li { margin: 8px 0; }
 ul.book .charts { color: var(--muted); font-size: 13px; }
 section.readings { margin: 4px 0 0; }
 section.readings h2 { font-size: 14px; margin: 0 0 2px; }
+section.readings p.note { margin: 0 0 3px; }
 ul.readings { margin: 0; padding-left: 18px; font-size: 12.5px; }
 ul.readings li { margin: 1px 0; }
 footer { margin-top: 28px; color: var(--muted); font-size: 12px; border-top: 1px solid var(--rule); padding-top: 8px; }
