@@ -13,7 +13,7 @@ import { runCharts } from './charts/index.js';
 import { metricsCsv } from './csv.js';
 import type { OutputFile } from './outputs.js';
 import { renderPage, type PageInput, type ParamRow } from './page.js';
-import { readingRows } from './readings.js';
+import { readingLines, readingRows } from './readings.js';
 import { renderSvg } from './svg.js';
 import { confidenceLabel, htmlSection, metricsTable } from './tables.js';
 
@@ -98,7 +98,10 @@ export async function runReportFiles(rule: Rule, result: RunResult, paths: Repor
   const page = paths.html || paths.svgDir ? buildRunPage(rule, result) : null;
   if (paths.html && page) files.push({ path: paths.html, contents: page.html });
   if (paths.svgDir && page) {
-    for (const chart of page.charts) files.push({ path: join(paths.svgDir, `${chart.id}.svg`), contents: await renderSvg(withTitle(chart)) });
+    // A chart saved alone has no page around it: its subtitle carries the readings too.
+    const readings = readingLines(readingRows(rule, [{ params: result.params }]));
+    const note = readings.length > 0 ? ` Readings: ${readings.join('; ')}.` : '';
+    for (const chart of page.charts) files.push({ path: join(paths.svgDir, `${chart.id}.svg`), contents: await renderSvg(withTitle({ ...chart, caption: chart.caption + note })) });
   }
   if (paths.csv) files.push({ path: paths.csv, contents: metricsCsv(result, rule.metrics(result.params)) });
   return files;

@@ -2,7 +2,7 @@
  * Every page says which readings it took: Rule.readings for every built-in
  * rule, `muster describe`, and the Readings block of every kind of page.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildResult } from '../src/result.js';
@@ -114,6 +114,18 @@ describe('every page carries a Readings block', () => {
     const html = readFileSync(file, 'utf8');
     expect(readingsBlock(html)).toContain('attackerStart=1</span> the attacker&#39;s ordinary Reserves roll from turn 1, which makes them the same as Immediate Reserves');
     expect(html).toContain('which makes them the same as Immediate Reserves; attackerStart=3 makes them wait.');
+  });
+
+  it('muster run --svg: a chart saved alone carries the readings in its subtitle', async () => {
+    const svg = join(folder, 'svg');
+    expect((await cli('run', 'warbands', '--exact', '--set', 'underdogBy=warband', '--svg', svg, '--quiet')).status).toBe(0);
+    const files = readdirSync(svg);
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      // vega writes the wrapped subtitle as separate <text> lines; the words arrive in order.
+      const text = readFileSync(join(svg, file), 'utf8').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+      expect(text, file).toMatch(/Readings: underdogBy=warband: with allies, the lowest single warband is found first/);
+    }
   });
 
   it('muster sweep deployment --vary edges: both edge readings, each with the point that takes it', async () => {
