@@ -6,7 +6,7 @@
  *            ─► every metric: b − a, its interval, z, p; exact b − a where both are exact
  *            ─► Holm over every (metric, variant) test ─► significant or not
  */
-import { formatCount, formatValue } from '../src/cli/format.js';
+import { formatCount, formatValue } from '../src/output/format.js';
 import { UsageError } from '../src/errors.js';
 import type { Fraction } from '../src/exact/fraction.js';
 import type { MetricResult } from '../src/result.js';
@@ -15,7 +15,7 @@ import type { Tallied } from '../src/stats/estimate.js';
 import { twoSidedZ } from '../src/stats/wilson-interval.js';
 import { intervalChart, pointFrom, type IntervalPoint } from './charts/blocks.js';
 import type { Chart } from './charts/chart.js';
-import { csvLine } from './csv.js';
+import { csvLine, partialColumn } from './csv.js';
 import { escapeHtml } from './escape.js';
 import { renderPage, type ParamRow } from './page.js';
 import { holm, twoSampleZ } from './significance.js';
@@ -112,6 +112,8 @@ export interface CompareResult {
   tests: number;
   variants: Array<{ label: string; assignments: string[]; params: Params; seed: string; metrics: Record<string, MetricResult> }>;
   differences: Difference[];
+  /** True when Ctrl-C stopped the comparison: only the variants listed finished (absent when every variant finished). */
+  partial?: boolean;
 }
 
 export interface ComputedVariant {
@@ -317,6 +319,7 @@ export function comparePage(rule: Rule, result: CompareResult, metrics: readonly
       ['rule text', `../shared/rules/${rule.source}`],
       ['method', method],
       ['variants', result.variants.map((v) => v.label).join(', ')],
+      ...(result.partial ? [['PARTIAL', 'interrupted: only the variants listed finished'] as [string, string]] : []),
     ],
     params,
     printHeader: `muster compare · ${rule.id} · ${result.variants.map((v) => `${v.label}: ${v.assignments.join(' ') || 'defaults'}`).join(' | ')}${result.method === 'exact' ? ' · exact' : ` · seed ${result.seed} · ${formatCount(result.trials)} trials`}`,
@@ -332,7 +335,8 @@ export function comparePage(rule: Rule, result: CompareResult, metrics: readonly
 
 /** Every metric of every variant with its difference from the baseline, one row each. */
 export function compareCsv(result: CompareResult, metrics: readonly MetricSpec[]): string {
-  let text = csvLine(['metric', 'kind', 'variant', 'estimate', 'lo', 'hi', 'exact', 'difference', 'difference_lo', 'difference_hi', 'exact_difference', 'z', 'p', 'p_holm', 'significant']);
+  const partial = partialColumn(result.partial === true);
+  let text = csvLine(['metric', 'kind', 'variant', 'estimate', 'lo', 'hi', 'exact', 'difference', 'difference_lo', 'difference_hi', 'exact_difference', 'z', 'p', 'p_holm', 'significant', ...partial.header]);
   for (const metric of metrics) {
     for (const variant of result.variants) {
       const value = variant.metrics[metric.name];
@@ -354,6 +358,7 @@ export function compareCsv(result: CompareResult, metrics: readonly MetricSpec[]
         d?.p ?? null,
         d?.pAdjusted ?? null,
         d?.significant ?? null,
+        ...partial.cells,
       ]);
     }
   }

@@ -4,7 +4,7 @@
  * computed — enough to reproduce it.
  */
 import { join } from 'node:path';
-import { formatCount, formatParams } from '../src/cli/format.js';
+import { formatCount, formatParams } from '../src/output/format.js';
 import type { RunResult } from '../src/result.js';
 import type { Params, Rule } from '../src/rules/types.js';
 import type { Chart } from './charts/chart.js';

@@ -15,7 +15,7 @@ import { compareCommand } from '../src/cli/commands/compare.js';
 import { matrixCommand } from '../src/cli/commands/matrix.js';
 import { runCommand } from '../src/cli/commands/run.js';
 import { sweepCommand } from '../src/cli/commands/sweep.js';
-import { writeFileAtomic } from '../src/cli/write-file.js';
+import { writeOutputs } from '../src/output/files.js';
 import { buildResult } from '../src/result.js';
 import { resolveParams } from '../src/rules/params.js';
 import { rules } from '../src/rules/index.js';
@@ -141,7 +141,7 @@ describe.skipIf(!haveChromium)('reports in headless Chromium', () => {
   it('hostile text in a rule title, parameter and metric stays text', async () => {
     const file = join(folder, 'echo.html');
     const params = resolveParams(echoRule);
-    writeFileAtomic(file, buildRunPage(echoRule, buildResult({ rule: echoRule, params, seed: HOSTILE, threads: 0, confidence: 1, trials: 0, tally: null })).html);
+    writeOutputs([{ path: file, contents: buildRunPage(echoRule, buildResult({ rule: echoRule, params, seed: HOSTILE, threads: 0, confidence: 1, trials: 0, tally: null })).html }]);
     const opened = await open(file);
     expectHealthy(opened, 1);
     expect(opened.pwned).toBeUndefined();
