@@ -156,7 +156,12 @@ function identity(path: string): string {
  */
 export function checkDistinct(outputs: ReadonlyArray<{ option: string; path: string | undefined }>, inputs: ReadonlyArray<{ name: string; path: string }> = []): void {
   const seen = new Map<string, string>();
-  for (const input of inputs) seen.set(identity(resolve(input.path)), `input ${JSON.stringify(input.path)}`);
+  for (const input of inputs) {
+    const key = identity(resolve(input.path));
+    const earlier = seen.get(key);
+    if (earlier) throw new UsageError(`${input.name}: ${JSON.stringify(input.path)} is the same file as ${earlier}; allowed: each input once`);
+    seen.set(key, `input ${JSON.stringify(input.path)}`);
+  }
   for (const { option, path } of outputs) {
     if (path === undefined) continue;
     const key = path === STDOUT ? 'stdout' : identity(path);

@@ -3,10 +3,11 @@
  * fields, the input an error message quotes) could otherwise carry escape
  * sequences that clear the screen, set the window title or reorder what is
  * shown. Every control character is shown as a visible escape instead:
- * C0 (but the line feed), DEL, C1, the Unicode line and paragraph
+ * C0 (but the line feed, and a carriage return that ends a CSV line with
+ * it), DEL, C1, the Unicode line and paragraph
  * separators, and the bidirectional overrides and isolates.
  */
-const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/gu;
+const CONTROL = /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]|\r(?!\n)/gu;
 
 function visible(character: string): string {
   const code = character.codePointAt(0) ?? 0;

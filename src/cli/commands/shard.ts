@@ -85,7 +85,7 @@ export async function mergeCommand(files: readonly string[], options: MergeOptio
   if (files.length === 0) throw new UsageError('files: none given; allowed: the tally files written by muster shard');
   const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true });
   // The result must never replace a shard (merge a.json b.json --json a.json), nor one shard be given twice.
-  checkDistinct([...files.map((file) => ({ option: 'files', path: file })), { option: '--json', path: jsonPath }]);
+  checkDistinct([{ option: '--json', path: jsonPath }], files.map((file) => ({ name: 'files', path: file })));
   const confidence = options.confidence === undefined ? 0.95 : parseConfidence(options.confidence);
   const shards = files.map(readShard);
   const first = shards[0];
