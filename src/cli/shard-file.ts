@@ -57,7 +57,7 @@ export function validateShard(file: string, parsed: unknown): ShardFile {
   };
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return fail('file', parsed, 'a tally file written by muster shard');
   const record = parsed as Record<string, unknown>;
-  for (const key of Object.keys(record)) if (!(FIELDS as readonly string[]).includes(key)) fail(key, record[key], `only the fields ${FIELDS.join(', ')} (an unknown field means the file was edited or is not a muster tally)`);
+  for (const key of Object.keys(record)) if (!(FIELDS as readonly string[]).includes(key)) fail(JSON.stringify(key), record[key], `only the fields ${FIELDS.join(', ')} (an unknown field means the file was edited or is not a muster tally)`);
   for (const key of FIELDS) if (!(key in record)) fail(key, undefined, 'present, as muster shard writes it');
   if (record.format !== FORMAT) fail('format', record.format, JSON.stringify(FORMAT));
 
@@ -72,7 +72,7 @@ export function validateShard(file: string, parsed: unknown): ShardFile {
   const rawParams = record.params;
   if (typeof rawParams !== 'object' || rawParams === null || Array.isArray(rawParams)) fail('params', rawParams, `an object of ${rule.id}'s parameters`);
   const entries = Object.entries(rawParams as Record<string, unknown>);
-  for (const [name, value] of entries) if (!['string', 'number', 'boolean'].includes(typeof value)) fail(`params.${name}`, value, 'a number, true or false, or text');
+  for (const [name, value] of entries) if (!['string', 'number', 'boolean'].includes(typeof value)) fail(`params.${JSON.stringify(name)}`, value, 'a number, true or false, or text');
   let params: Params;
   try {
     // As a user would have typed them, so a hand-edited file cannot carry impossible values.
@@ -98,7 +98,7 @@ export function validateShard(file: string, parsed: unknown): ShardFile {
   const chunks = record.chunks as Record<string, unknown>;
   const count = chunkCount(total);
   if (typeof chunks !== 'object' || chunks === null || Array.isArray(chunks)) fail('chunks', chunks, '{ "first": i, "end": j }');
-  for (const key of Object.keys(chunks)) if (key !== 'first' && key !== 'end') fail(`chunks.${key}`, chunks[key], 'only first and end');
+  for (const key of Object.keys(chunks)) if (key !== 'first' && key !== 'end') fail(`chunks.${JSON.stringify(key)}`, chunks[key], 'only first and end');
   for (const key of ['first', 'end'] as const) {
     const value = chunks[key];
     if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > count) fail(`chunks.${key}`, value, `an integer from 0 to ${count} (the run's ${count} chunks)`);
