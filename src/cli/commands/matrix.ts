@@ -68,7 +68,6 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
     { option: '--html', path: htmlPath },
   ]);
   const useExact = rule.exact !== undefined && !options.simulate;
-  if (options.precision !== undefined) throw new UsageError('--precision: not available in a matrix; allowed: --trials N (the same for every cell)');
   if (useExact) {
     // Parsed options are checked in every command that accepts them: here they would be ignored, so they are refused.
     for (const option of ['trials', 'threads', 'confidence', 'timeout', 'maxTrials'] as const) {
