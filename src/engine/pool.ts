@@ -40,10 +40,11 @@ export class SimulationPool {
   readonly threads: number;
   #pool: Piscina;
 
-  constructor(threads: number) {
+  /** `filename` replaces the worker (tests use one that fails on purpose). */
+  constructor(threads: number, filename: string = workerFile()) {
     if (!Number.isInteger(threads) || threads < 1) throw new RangeError('threads must be a positive integer');
     this.threads = threads;
-    this.#pool = new Piscina({ filename: workerFile(), minThreads: threads, maxThreads: threads, idleTimeout: 60_000 });
+    this.#pool = new Piscina({ filename, minThreads: threads, maxThreads: threads, idleTimeout: 60_000 });
   }
 
   /** Runs one task; a failure that is not an abort becomes a WorkerError naming the rule and chunks. */
