@@ -244,7 +244,8 @@ export function compareCharts(rule: Rule, result: CompareResult, metrics: readon
     spec: intervalChart(differences, {
       orientation: 'horizontal',
       categoryTitle: 'metric',
-      valueTitle: `difference from “${labels[0]}” (percentage points)`,
+      // Not the baseline's label: an axis title also goes into the tooltip expression Vega-Lite writes. The chart title names it.
+      valueTitle: 'difference from the baseline (percentage points)',
       percent: false,
       domain: [-reach, reach],
       series: { title: 'variant', order: labels.slice(1) },
