@@ -54,7 +54,7 @@ const FORGERIES: Forgery[] = [
   ['a tally one short', (s) => void s.tally.pop(), 'tally'],
   ['a negative count', (s) => void (s.tally[0] = -483), 'tally[0]'],
   ['a fractional count', (s) => void (s.tally[0] = 0.5), 'tally[0]'],
-  ['a count as text', (s) => void (s.tally[0] = '12'), 'tally[0]'],
+  ['a count as text', (s) => void ((s.tally as unknown[])[0] = '12'), 'tally[0]'],
   ['a null count (NaN written as JSON)', (s) => void ((s.tally as unknown[])[0] = null), 'tally[0]'],
   ['a count beyond 2^53', (s) => void (s.tally[0] = 2 ** 60), 'tally[0]'],
   // Every count far above what the shard's trials allow: some proportion exceeds its trials.
