@@ -94,10 +94,10 @@ export interface ReportPaths {
 export async function runReportFiles(rule: Rule, result: RunResult, paths: ReportPaths): Promise<OutputFile[]> {
   const files: OutputFile[] = [];
   const page = paths.html || paths.svgDir ? buildRunPage(rule, result) : null;
-  if (paths.html && page) files.push({ path: paths.html, contents: page.html });
+  if (paths.html && page) files.push({ path: paths.html, contents: page.html, option: '--html' });
   if (paths.svgDir && page) {
-    for (const chart of page.charts) files.push({ path: join(paths.svgDir, `${chart.id}.svg`), contents: await renderSvg(withTitle(chart)) });
+    for (const chart of page.charts) files.push({ path: join(paths.svgDir, `${chart.id}.svg`), contents: await renderSvg(withTitle(chart)), option: '--svg' });
   }
-  if (paths.csv) files.push({ path: paths.csv, contents: metricsCsv(result, rule.metrics(result.params)) });
+  if (paths.csv) files.push({ path: paths.csv, contents: metricsCsv(result, rule.metrics(result.params)), option: '--csv' });
   return files;
 }

@@ -21,7 +21,7 @@ import { processIo, type Io } from './cli/io.js';
 import { holdSignals } from './cli/interrupt.js';
 import { collect, rejectRepeats } from './cli/options.js';
 import { WorkerError } from './engine/pool.js';
-import { fileError } from './output/files.js';
+import { fsFault } from './output/files.js';
 import { terminalIo, terminalLine } from './output/terminal.js';
 
 function simulationOptions(command: Command): Command {
@@ -202,8 +202,8 @@ export async function main(argv: readonly string[], rawIo: Io = processIo): Prom
       // Commander has printed its own one-line message; help and --version are not errors.
       return error.exitCode === 0 ? 0 : 2;
     }
-    const usage = error instanceof UsageError ? error : fileError('output', (error as NodeJS.ErrnoException).path ?? '', error);
-    if (usage instanceof UsageError) {
+    const usage = error instanceof UsageError ? error : fsFault(error);
+    if (usage) {
       io.err(`muster: ${terminalLine(usage.message)}\n`);
       return 2;
     }

@@ -8,7 +8,7 @@
 import { chmodSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkDistinct, checkOutputFile, writeOutputs } from '../src/output/files.js';
+import { checkDistinct, checkOutputFile, fsFault, writeOutputs } from '../src/output/files.js';
 import { UsageError } from '../src/errors.js';
 import { cli, scratchFolder } from './support/cli.js';
 
@@ -171,6 +171,34 @@ describe('where an output may not go: one line naming the option, exit 2, before
       expect(stdout).toBe('');
     });
   }
+
+  it.skipIf(process.getuid?.() === 0)('a read-only folder (permissions bind only a user other than root)', async () => {
+    const dir = caseFolder();
+    chmodSync(dir, 0o555);
+    try {
+      const { status, stderr } = await cli('run', 'reserves', '--exact', '--json', join(dir, 'x.json'));
+      expect(status).toBe(2);
+      expect(stderr).toMatch(/^muster: --json: cannot write in folder .* \(permission denied\)/);
+    } finally {
+      chmodSync(dir, 0o755);
+    }
+  });
+
+  it('--html naming one of the files --svg writes: refused, and nothing written', async () => {
+    const dir = caseFolder();
+    const svg = join(dir, 'svg');
+    mkdirSync(svg);
+    const { status, stderr } = await cli('run', 'reserves', '--exact', '--svg', svg, '--html', join(svg, 'reserves-arrival-by-round.svg'), '--quiet');
+    expect(status).toBe(2);
+    expect(stderr).toMatch(/^muster: --svg: .*reserves-arrival-by-round\.svg is the same file as --html/);
+    expect(readdirSync(svg)).toEqual([]);
+  });
+
+  it('a file-system error that escapes a command is one line naming the path', () => {
+    const error = Object.assign(new Error('EACCES: permission denied, open'), { code: 'EACCES', path: '/x/y', syscall: 'open' });
+    expect(fsFault(error)?.message).toBe('/x/y: permission denied (open); allowed: a path you can read and write');
+    expect(fsFault(new Error('not a file-system error'))).toBeNull();
+  });
 
   it('checkDistinct allows one standard output and distinct files', () => {
     expect(() => checkDistinct([{ option: '--json', path: '-' }, { option: '--html', path: join(folder, 'h') }, { option: '--csv', path: undefined }])).not.toThrow();

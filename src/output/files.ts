@@ -64,6 +64,17 @@ export function fileError(option: string, path: string, error: unknown): unknown
   return error;
 }
 
+/**
+ * A file-system error that escaped a command (reading a file named on the
+ * command line, say) as one line naming the path, or null when it is not
+ * one a user can cause.
+ */
+export function fsFault(error: unknown): UsageError | null {
+  const { code, path, syscall } = (error ?? {}) as NodeJS.ErrnoException;
+  if (!code || !REASONS[code] || !path) return null;
+  return new UsageError(`${path}: ${REASONS[code]} (${syscall ?? 'access'}); allowed: a path you can read and write`);
+}
+
 /** Whether a folder can take new files (a temporary file and a rename need write and search permission). */
 function writableFolder(folder: string): boolean {
   try {
@@ -219,6 +230,15 @@ function removeQuietly(path: string): void {
  * (Ctrl-C) cannot run between the stage and the rename.
  */
 export function writeOutputs(files: readonly OutputFile[], stdout: (text: string) => void = (text) => process.stdout.write(text)): void {
+  // The last guard against two names for one file (checkDistinct runs before the work; this catches paths made since, such as --svg's files).
+  const targets = new Map<string, OutputFile>();
+  for (const file of files) {
+    if (file.path === STDOUT) continue;
+    const key = identity(file.path);
+    const earlier = targets.get(key);
+    if (earlier) throw new UsageError(`${file.option ?? 'output'}: ${file.path} is the same file as ${earlier.option ?? 'output'} ${earlier.path}; allowed: a different file for every output`);
+    targets.set(key, file);
+  }
   const staged: Staged[] = [];
   const madeFolders: string[] = [];
   let current: OutputFile | undefined;
