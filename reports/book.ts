@@ -9,14 +9,14 @@
  *   contents page ─► links to every page and chart
  */
 import { join } from 'node:path';
-import { formatCount } from '../src/cli/format.js';
+import { formatCount } from '../src/output/format.js';
 import { SimulationPool } from '../src/engine/pool.js';
 import { resolveParams } from '../src/rules/params.js';
 import type { Params, Rule } from '../src/rules/types.js';
 import type { Chart, PrintableContext } from './charts/chart.js';
 import { hasRuleCharts, printableCharts, runCharts } from './charts/index.js';
 import { escapeHtml } from './escape.js';
-import { evaluateAll, type GridSettings } from './evaluate.js';
+import { evaluateAll, evaluateUntilInterrupted, type GridSettings } from './evaluate.js';
 import type { OutputFile } from './outputs.js';
 import { renderPage, type Section } from './page.js';
 import { methodLine, runPageInput } from './run-report.js';
@@ -33,6 +33,10 @@ export interface BookSettings {
   printableTrials: number;
   /** Told what is being worked on. */
   onProgress?: (message: string) => void;
+  /** Ctrl-C: the book stops after the pages already finished. */
+  signal?: AbortSignal;
+  /** Watchdog in seconds (--timeout). */
+  timeout?: number;
 }
 
 export interface BookPage {
@@ -46,6 +50,8 @@ export interface Book {
   files: OutputFile[];
   pages: BookPage[];
   index: string;
+  /** True when an interruption stopped the book: only the pages listed finished. */
+  partial: boolean;
 }
 
 const pageFile = (rule: Rule) => `${rule.id}.html`;
@@ -59,13 +65,24 @@ export async function buildBook(rules: readonly Rule[], settings: BookSettings):
     { href: 'index.html', label: 'Contents', current: current === null },
     ...rules.map((rule) => ({ href: pageFile(rule), label: rule.title, current: current === rule.id })),
   ];
+  let partial = false;
+  const { signal } = settings;
   try {
     for (const [position, rule] of rules.entries()) {
+      if (signal?.aborted) {
+        partial = true;
+        break;
+      }
       const step = `[${position + 1}/${rules.length}] ${rule.id}`;
       const defaults = resolveParams(rule);
-      const simulation: GridSettings = { method: 'simulation', seed: settings.seed, confidence: settings.confidence, trials: settings.trials, threads: settings.threads };
+      const simulation: GridSettings = { method: 'simulation', seed: settings.seed, confidence: settings.confidence, trials: settings.trials, threads: settings.threads, timeout: settings.timeout };
       settings.onProgress?.(`${step}: simulating ${formatCount(settings.trials)} trials at the defaults`);
-      const [{ result }] = await evaluateAll(rule, [defaults], simulation, { pool });
+      const stopped = await evaluateUntilInterrupted(rule, [defaults], simulation, { pool, signal });
+      if (stopped.interrupted) {
+        partial = true;
+        break;
+      }
+      const [{ result }] = stopped.evaluated;
       const charts = runCharts({ rule, result, metrics: rule.metrics(defaults) });
 
       const printableSettings: GridSettings = rule.exact ? { ...simulation, method: 'exact' } : { ...simulation, trials: settings.printableTrials };
@@ -74,10 +91,17 @@ export async function buildBook(rules: readonly Rule[], settings: BookSettings):
         defaults,
         evaluate: (paramsList: readonly Params[]) => {
           settings.onProgress?.(`${step}: printable charts, ${paramsList.length} parameter sets${rule.exact ? ' (exact)' : `, ${formatCount(settings.printableTrials)} trials each`}`);
-          return evaluateAll(rule, paramsList, printableSettings, { pool });
+          return evaluateAll(rule, paramsList, printableSettings, { pool, signal });
         },
       };
-      const printable = await printableCharts(context);
+      let printable: Chart[];
+      try {
+        printable = await printableCharts(context);
+      } catch (error) {
+        if (!signal?.aborted) throw error;
+        partial = true;
+        break;
+      }
 
       const input = runPageInput(rule, result, charts);
       const sections: Section[] = [];
@@ -98,12 +122,12 @@ export async function buildBook(rules: readonly Rule[], settings: BookSettings):
     await pool.close();
   }
 
-  const index = renderIndex(pages, settings, nav(null));
+  const index = renderIndex(pages, settings, nav(null), partial);
   files.unshift({ path: join(settings.outDir, 'index.html'), contents: index });
-  return { files, pages, index: join(settings.outDir, 'index.html') };
+  return { files, pages, index: join(settings.outDir, 'index.html'), partial };
 }
 
-function renderIndex(pages: readonly BookPage[], settings: BookSettings, nav: Parameters<typeof renderPage>[0]['nav']): string {
+function renderIndex(pages: readonly BookPage[], settings: BookSettings, nav: Parameters<typeof renderPage>[0]['nav'], partial: boolean): string {
   const chartLinks = (page: BookPage, charts: readonly Chart[]) =>
     charts.map((chart) => `<a href="${escapeHtml(`${page.file}#${chart.id}`)}">${escapeHtml(chart.title)}</a>`).join(' · ');
   const items = pages.map(
@@ -119,6 +143,7 @@ function renderIndex(pages: readonly BookPage[], settings: BookSettings, nav: Pa
       ['rules', String(pages.length)],
       ['runs at the defaults', `${formatCount(settings.trials)} trials each, seed ${JSON.stringify(settings.seed)}, ${confidenceLabel(settings.confidence)} intervals`],
       ['printable charts', `exact where the rule has an exact solution, else ${formatCount(settings.printableTrials)} trials per point`],
+      ...(partial ? [['PARTIAL', 'interrupted: only the pages listed were finished'] as [string, string]] : []),
     ],
     params: [],
     printHeader: 'muster report book',

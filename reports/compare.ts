@@ -6,7 +6,7 @@
  *            ─► every metric: b − a, its interval, z, p; exact b − a where both are exact
  *            ─► Holm over every (metric, variant) test ─► significant or not
  */
-import { formatCount, formatValue } from '../src/cli/format.js';
+import { formatCount, formatValue } from '../src/output/format.js';
 import { UsageError } from '../src/errors.js';
 import type { Fraction } from '../src/exact/fraction.js';
 import type { MetricResult } from '../src/result.js';
@@ -15,7 +15,7 @@ import type { Tallied } from '../src/stats/estimate.js';
 import { twoSidedZ } from '../src/stats/wilson-interval.js';
 import { intervalChart, pointFrom, type IntervalPoint } from './charts/blocks.js';
 import type { Chart } from './charts/chart.js';
-import { csvLine } from './csv.js';
+import { csvLine, partialColumn } from './csv.js';
 import { escapeHtml } from './escape.js';
 import { renderPage, type ParamRow } from './page.js';
 import { readingRows } from './readings.js';
@@ -113,6 +113,8 @@ export interface CompareResult {
   tests: number;
   variants: Array<{ label: string; assignments: string[]; params: Params; seed: string; metrics: Record<string, MetricResult> }>;
   differences: Difference[];
+  /** True when Ctrl-C stopped the comparison: only the variants listed finished (absent when every variant finished). */
+  partial?: boolean;
 }
 
 export interface ComputedVariant {
@@ -243,7 +245,8 @@ export function compareCharts(rule: Rule, result: CompareResult, metrics: readon
     spec: intervalChart(differences, {
       orientation: 'horizontal',
       categoryTitle: 'metric',
-      valueTitle: `difference from “${labels[0]}” (percentage points)`,
+      // Not the baseline's label: an axis title also goes into the tooltip expression Vega-Lite writes. The chart title names it.
+      valueTitle: 'difference from the baseline (percentage points)',
       percent: false,
       domain: [-reach, reach],
       series: { title: 'variant', order: labels.slice(1) },
@@ -318,6 +321,7 @@ export function comparePage(rule: Rule, result: CompareResult, metrics: readonly
       ['rule text', `../shared/rules/${rule.source}`],
       ['method', method],
       ['variants', result.variants.map((v) => v.label).join(', ')],
+      ...(result.partial ? [['PARTIAL', 'interrupted: only the variants listed finished'] as [string, string]] : []),
     ],
     params,
     readings: readingRows(rule, result.variants.map((variant) => ({ label: variant.label, params: variant.params }))),
@@ -334,7 +338,8 @@ export function comparePage(rule: Rule, result: CompareResult, metrics: readonly
 
 /** Every metric of every variant with its difference from the baseline, one row each. */
 export function compareCsv(result: CompareResult, metrics: readonly MetricSpec[]): string {
-  let text = csvLine(['metric', 'kind', 'variant', 'estimate', 'lo', 'hi', 'exact', 'difference', 'difference_lo', 'difference_hi', 'exact_difference', 'z', 'p', 'p_holm', 'significant']);
+  const partial = partialColumn(result.partial === true);
+  let text = csvLine(['metric', 'kind', 'variant', 'estimate', 'lo', 'hi', 'exact', 'difference', 'difference_lo', 'difference_hi', 'exact_difference', 'z', 'p', 'p_holm', 'significant', ...partial.header]);
   for (const metric of metrics) {
     for (const variant of result.variants) {
       const value = variant.metrics[metric.name];
@@ -356,6 +361,7 @@ export function compareCsv(result: CompareResult, metrics: readonly MetricSpec[]
         d?.p ?? null,
         d?.pAdjusted ?? null,
         d?.significant ?? null,
+        ...partial.cells,
       ]);
     }
   }

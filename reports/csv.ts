@@ -24,11 +24,21 @@ export function csvLine(cells: readonly CsvCell[]): string {
 
 /** The metrics table of one run: metric, kind, estimate, interval, exact (empty where the rule has none). */
 export function metricsCsv(result: RunResult, metrics: readonly MetricSpec[]): string {
-  let text = csvLine(['metric', 'kind', 'estimate', 'lo', 'hi', 'exact', 'confidence', 'meaning']);
+  const partial = partialColumn(result.partial);
+  let text = csvLine(['metric', 'kind', 'estimate', 'lo', 'hi', 'exact', 'confidence', 'meaning', ...partial.header]);
   for (const metric of metrics) {
     const value = result.metrics[metric.name];
     if (!value) continue;
-    text += csvLine([metric.name, metric.probability ? 'probability' : 'mean', value.estimate, value.lo, value.hi, value.exact, result.confidence, metric.doc]);
+    text += csvLine([metric.name, metric.probability ? 'probability' : 'mean', value.estimate, value.lo, value.hi, value.exact, result.confidence, metric.doc, ...partial.cells]);
   }
   return text;
+}
+
+/**
+ * An interrupted run's CSV says so on every row: a last column `partial`,
+ * true throughout. A finished run's CSV has no such column, so its layout
+ * is the same as ever.
+ */
+export function partialColumn(partial: boolean): { header: string[]; cells: CsvCell[] } {
+  return partial ? { header: ['partial'], cells: [true] } : { header: [], cells: [] };
 }

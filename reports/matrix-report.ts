@@ -4,7 +4,7 @@
  */
 import type { RunResult } from '../src/result.js';
 import type { Params, ParamValue, Rule } from '../src/rules/types.js';
-import { formatParams } from '../src/cli/format.js';
+import { formatParams } from '../src/output/format.js';
 import { matrixChart } from './charts/generic.js';
 import { renderPage } from './page.js';
 import { readingRows } from './readings.js';

@@ -4,7 +4,7 @@
  * computed — enough to reproduce it.
  */
 import { join } from 'node:path';
-import { formatCount, formatParams } from '../src/cli/format.js';
+import { formatCount, formatParams } from '../src/output/format.js';
 import type { RunResult } from '../src/result.js';
 import type { Params, Rule } from '../src/rules/types.js';
 import type { Chart } from './charts/chart.js';
@@ -96,13 +96,15 @@ export interface ReportPaths {
 export async function runReportFiles(rule: Rule, result: RunResult, paths: ReportPaths): Promise<OutputFile[]> {
   const files: OutputFile[] = [];
   const page = paths.html || paths.svgDir ? buildRunPage(rule, result) : null;
-  if (paths.html && page) files.push({ path: paths.html, contents: page.html });
+  if (paths.html && page) files.push({ path: paths.html, contents: page.html, option: '--html' });
   if (paths.svgDir && page) {
     // A chart saved alone has no page around it: its subtitle carries the readings too.
     const readings = readingLines(readingRows(rule, [{ params: result.params }]));
     const note = readings.length > 0 ? ` Readings: ${readings.join('; ')}.` : '';
-    for (const chart of page.charts) files.push({ path: join(paths.svgDir, `${chart.id}.svg`), contents: await renderSvg(withTitle({ ...chart, caption: chart.caption + note })) });
+    for (const chart of page.charts) {
+      files.push({ path: join(paths.svgDir, `${chart.id}.svg`), contents: await renderSvg(withTitle({ ...chart, caption: chart.caption + note })), option: '--svg' });
+    }
   }
-  if (paths.csv) files.push({ path: paths.csv, contents: metricsCsv(result, rule.metrics(result.params)) });
+  if (paths.csv) files.push({ path: paths.csv, contents: metricsCsv(result, rule.metrics(result.params)), option: '--csv' });
   return files;
 }

@@ -3,7 +3,7 @@
  * sweep's report (lines for one varied parameter, heatmaps for two, heatmap
  * panels for three).
  */
-import { formatCount, formatValue } from '../src/cli/format.js';
+import { formatCount, formatValue } from '../src/output/format.js';
 import { badValue, UsageError } from '../src/errors.js';
 import { allowedText, parseParam } from '../src/rules/params.js';
 import type { MetricResult } from '../src/result.js';
@@ -11,7 +11,7 @@ import type { MetricSpec, ParamSpec, ParamValue, Params, Rule } from '../src/rul
 import { heatmap, lineChart, pointFrom, type HeatCell, type IntervalPoint } from './charts/blocks.js';
 import type { Chart } from './charts/chart.js';
 import { uniqueIds } from './charts/index.js';
-import { csvLine } from './csv.js';
+import { csvLine, partialColumn } from './csv.js';
 import { escapeHtml } from './escape.js';
 import { percent } from './numbers.js';
 import { renderPage, type ParamRow } from './page.js';
@@ -249,12 +249,13 @@ export function sweepPage(rule: Rule, sweep: SweepResult, metrics: readonly Metr
 
 /** Every metric at every point, one row each (long format, for spreadsheets and R). */
 export function sweepCsv(sweep: SweepResult, metrics: readonly MetricSpec[]): string {
-  let text = csvLine([...sweep.vary.map((vary) => vary.name), 'metric', 'kind', 'estimate', 'lo', 'hi', 'exact']);
+  const partial = partialColumn(sweep.partial);
+  let text = csvLine([...sweep.vary.map((vary) => vary.name), 'metric', 'kind', 'estimate', 'lo', 'hi', 'exact', ...partial.header]);
   for (const point of sweep.points) {
     for (const metric of metrics) {
       const value = point.metrics[metric.name];
       if (!value) continue;
-      text += csvLine([...sweep.vary.map((vary) => point.params[vary.name]), metric.name, metric.probability ? 'probability' : 'mean', value.estimate, value.lo, value.hi, value.exact]);
+      text += csvLine([...sweep.vary.map((vary) => point.params[vary.name]), metric.name, metric.probability ? 'probability' : 'mean', value.estimate, value.lo, value.hi, value.exact, ...partial.cells]);
     }
   }
   return text;

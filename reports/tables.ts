@@ -2,7 +2,7 @@
  * HTML tables of figures. Every cell goes through escapeHtml; numbers are
  * formatted as the terminal formats them (src/cli/format.ts).
  */
-import { formatValue } from '../src/cli/format.js';
+import { formatValue } from '../src/output/format.js';
 import type { MetricResult, RunResult } from '../src/result.js';
 import type { MetricSpec } from '../src/rules/types.js';
 import type { Fraction } from '../src/exact/fraction.js';

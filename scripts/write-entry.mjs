@@ -6,6 +6,10 @@ writeFileSync(
   'dist/cli.js',
   `#!/usr/bin/env node
 import { main } from './src/cli.js';
+import { holdSignals } from './src/cli/interrupt.js';
+// Held until the process exits: a Ctrl-C after the command has printed, while
+// worker threads shut down, must not turn its exit status into a signal death.
+holdSignals();
 try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (error) {

@@ -18,7 +18,11 @@ import { sweepCommand } from './cli/commands/sweep.js';
 import { compareCommand } from './cli/commands/compare.js';
 import { mergeCommand, shardCommand } from './cli/commands/shard.js';
 import { processIo, type Io } from './cli/io.js';
-import { collect } from './cli/options.js';
+import { holdSignals } from './cli/interrupt.js';
+import { collect, rejectRepeats } from './cli/options.js';
+import { WorkerError } from './engine/pool.js';
+import { fsFault } from './output/files.js';
+import { terminalIo, terminalLine } from './output/terminal.js';
 
 function simulationOptions(command: Command): Command {
   return command
@@ -27,7 +31,8 @@ function simulationOptions(command: Command): Command {
     .option('--seed <text>', 'random seed; the same seed gives the same numbers on any thread count (default "muster")')
     .option('--threads <n>', 'worker threads (default: available cores)')
     .option('--confidence <level>', 'confidence level of every interval (default 0.95)')
-    .option('--json <file>', 'also write the result as JSON')
+    .option('--json <file>', 'also write the result as JSON (- for standard output)')
+    .option('--timeout <seconds>', 'fail (exit 1, nothing written) if no block of trials finishes for this long: a watchdog for a hung rule')
     .option('--quiet', 'no progress bar or notes on stderr');
 }
 
@@ -80,7 +85,7 @@ export function buildProgram(io: Io): Command {
     .option('--exact', 'print the exact values without simulating')
     .option('--html <file>', 'also write a self-contained HTML report (charts and every metric)')
     .option('--svg <dir>', 'also write each chart as a standalone SVG into this folder')
-    .option('--csv <file>', 'also write the metrics table as CSV')
+    .option('--csv <file>', 'also write the metrics table as CSV (- for standard output)')
     .action(async (rule: string, options) => {
       await runCommand(rule, options, io);
     });
@@ -110,7 +115,7 @@ export function buildProgram(io: Io): Command {
     .addOption(new Option('--metric <name>', 'metric to tabulate and chart (repeatable; default the first four)').argParser(collect))
     .option('--exact', 'solve every point exactly instead of simulating')
     .option('--html <file>', 'also write an HTML report with lines or heatmaps')
-    .option('--csv <file>', 'also write every metric at every point as CSV')
+    .option('--csv <file>', 'also write every metric at every point as CSV (- for standard output)')
     .action(async (rule: string, options) => {
       await sweepCommand(rule, options, io);
     });
@@ -140,19 +145,20 @@ export function buildProgram(io: Io): Command {
     .option('--seed-per-variant', 'give each variant its own random stream (derived from --seed and its position)')
     .option('--exact', 'compare exact values only, without simulating')
     .option('--html <file>', 'also write an HTML report')
-    .option('--csv <file>', 'also write the comparison as CSV')
+    .option('--csv <file>', 'also write the comparison as CSV (- for standard output)')
     .action(async (rule: string, options) => {
       await compareCommand(rule, options, io);
     });
   program
     .command('book')
     .description('the report book: every rule at its defaults and the printable odds charts, as HTML (out/index.html)')
-    .option('--out <dir>', 'folder to write the book into (made if missing)', 'out')
+    .option('--out <dir>', 'folder to write the book into, made if missing (default out)')
     .option('--trials <n>', 'trials for each rule at its defaults (default 1M)')
     .option('--printable-trials <n>', 'trials per point of a printable chart with no exact solution (default 100k)')
     .option('--seed <text>', 'random seed (default "muster")')
     .option('--threads <n>', 'worker threads (default: available cores)')
     .option('--confidence <level>', 'confidence level of every interval (default 0.95)')
+    .option('--timeout <seconds>', 'fail (exit 1, nothing written) if no block of trials finishes for this long')
     .option('--quiet', 'no progress on stderr')
     .action(async (options) => {
       await bookCommand(options, io);
@@ -173,16 +179,21 @@ export function buildProgram(io: Io): Command {
     .argument('<files...>', 'the tally files of every shard of one run')
     .description('add the shards of a run: the same result, bit for bit, as the run on one machine')
     .option('--confidence <level>', 'confidence level of every interval (default 0.95)')
-    .option('--json <file>', 'also write the result as JSON')
+    .option('--json <file>', 'also write the result as JSON (- for standard output)')
     .action(async (files: string[], options) => {
       await mergeCommand(files, options, io);
     });
+  rejectRepeats(program);
   return program;
 }
 
 /** Runs the CLI on `argv` (without node and script) and returns the exit status. */
-export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
+export async function main(argv: readonly string[], rawIo: Io = processIo): Promise<number> {
+  // User text reaches the terminal only with its control characters shown as escapes.
+  const io = terminalIo(rawIo);
   const program = buildProgram(io);
+  // Held for the whole command, so a second Ctrl-C while a run winds down cannot kill it before it prints.
+  const release = holdSignals();
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
@@ -191,10 +202,17 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
       // Commander has printed its own one-line message; help and --version are not errors.
       return error.exitCode === 0 ? 0 : 2;
     }
-    if (error instanceof UsageError) {
-      io.err(`muster: ${error.message}\n`);
+    const usage = error instanceof UsageError ? error : fsFault(error);
+    if (usage) {
+      io.err(`muster: ${terminalLine(usage.message)}\n`);
       return 2;
     }
+    if (error instanceof WorkerError) {
+      io.err(`muster: ${terminalLine(error.message)}\n`);
+      return 1;
+    }
     throw error;
+  } finally {
+    release();
   }
 }

@@ -15,7 +15,7 @@ import { compareCommand } from '../src/cli/commands/compare.js';
 import { matrixCommand } from '../src/cli/commands/matrix.js';
 import { runCommand } from '../src/cli/commands/run.js';
 import { sweepCommand } from '../src/cli/commands/sweep.js';
-import { writeFileAtomic } from '../src/cli/write-file.js';
+import { writeOutputs } from '../src/output/files.js';
 import { buildResult } from '../src/result.js';
 import { resolveParams } from '../src/rules/params.js';
 import { rules } from '../src/rules/index.js';
@@ -138,10 +138,19 @@ describe.skipIf(!haveChromium)('reports in headless Chromium', () => {
     expect(opened.text).toContain('</script><img src=x onerror="window.__pwned=1">');
   });
 
+  it('variant labels such as toString, constructor, __proto__, U+2028, quotes and backslashes: every chart draws, each label in its legend', async () => {
+    const file = join(folder, 'labels.html');
+    const labels = ['toString', 'constructor', '__proto__', 'a\u2028b', `q"u'o`, 'back\\slash'];
+    await compareCommand('reserves', { variant: labels.map((label, i) => `${label}: target=${i + 3}`), exact: true, html: file, quiet: true }, bufferIo());
+    const opened = await open(file);
+    expectHealthy(opened, 2);
+    for (const label of ['toString', 'constructor', '__proto__', `q"u'o`, 'back\\slash']) expect(opened.text).toContain(label);
+  });
+
   it('hostile text in a rule title, parameter and metric stays text', async () => {
     const file = join(folder, 'echo.html');
     const params = resolveParams(echoRule);
-    writeFileAtomic(file, buildRunPage(echoRule, buildResult({ rule: echoRule, params, seed: HOSTILE, threads: 0, confidence: 1, trials: 0, tally: null })).html);
+    writeOutputs([{ path: file, contents: buildRunPage(echoRule, buildResult({ rule: echoRule, params, seed: HOSTILE, threads: 0, confidence: 1, trials: 0, tally: null })).html }]);
     const opened = await open(file);
     expectHealthy(opened, 1);
     expect(opened.pwned).toBeUndefined();

@@ -93,7 +93,7 @@ describe('bad input: one line naming the parameter, exit status 2, nothing writt
     [['run', 'reserves', '--trials', '-5'], /^muster: --trials: got "-5"; allowed/],
     [['run', 'reserves', '--trials', 'lots'], /^muster: --trials: got "lots"; allowed/],
     [['run', 'reserves', '--threads', '0'], /^muster: --threads: got "0"; allowed: an integer from 1 to 256$/],
-    [['run', 'reserves', '--confidence', '1'], /^muster: --confidence: got "1"; allowed: a number greater than 0 and less than 1$/],
+    [['run', 'reserves', '--confidence', '1'], /^muster: --confidence: got "1"; allowed: a number greater than 0 and at most 0.999999, such as 0.95$/],
     [['run', 'reserves', '--precision', '0.01', '--trials', '1e6'], /^muster: --precision: cannot be combined with --trials/],
     [['run', 'reserves', '--max-trials', '1e6'], /^muster: --max-trials: only meaningful with --precision/],
     [['run', 'reserves', '--exact', '--trials', '1e6'], /^muster: --exact: cannot be combined with --trials/],

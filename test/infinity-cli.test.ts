@@ -48,7 +48,7 @@ describe('the WIP × WIP initiative table', () => {
         const exact = infinity.exact!(resolveParams(infinity, [`wipA=${wipA}`, `wipB=${wipB}`]))['a.wins'].toNumber();
         expect(table.values[i][j]).toBe(exact);
         // Swapping the Lieutenants swaps the winner.
-        expect(table.values[i][j] + table.values[j][i]).toBeCloseTo(1, 12);
+        expect(table.values[i][j]! + table.values[j][i]!).toBeCloseTo(1, 12);
       }),
     );
     expect(io.stdout()).toContain('a.wins (%), rows wipA, columns wipB');

@@ -28,7 +28,7 @@ describe('muster run --html --svg --csv', () => {
 
   const bad: Array<[string, string[], RegExp]> = [
     ['--html in a missing folder', ['--html', join(folder, 'missing', 'r.html')], /^muster: --html: folder .*missing does not exist/],
-    ['--csv naming a folder', ['--csv', folder], /^muster: --csv: .* is not a regular file; allowed: a new or existing regular file/],
+    ['--csv naming a folder', ['--csv', folder], /^muster: --csv: .* is not a regular file \(a folder\); allowed: a new or existing regular file/],
     ['--svg naming a file', ['--svg', join(folder, 'plain-file')], /^muster: --svg: .*plain-file is a file; allowed: a folder/],
     ['--svg inside a missing folder', ['--svg', join(folder, 'missing', 'svg')], /^muster: --svg: folder .*missing does not exist/],
   ];

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -29,7 +29,10 @@ describe('a run split across machines', () => {
     await shardCommand('reserves', { ...run, shard: '1/2', out: file('a1.json'), threads: '1' }, bufferIo());
     await shardCommand('reserves', { ...run, seed: 'other', shard: '1/2', out: file('b1.json'), threads: '1' }, bufferIo());
     await expect(mergeCommand([file('a0.json')], {}, bufferIo())).rejects.toThrow(/^files: chunk 2 of 5 is in no shard/);
-    await expect(mergeCommand([file('a0.json'), file('a0.json'), file('a1.json')], {}, bufferIo())).rejects.toThrow(/^files: chunk 0 is in two shards/);
+    await expect(mergeCommand([file('a0.json'), file('a0.json'), file('a1.json')], {}, bufferIo())).rejects.toThrow(/^files: .*a0\.json"? is the same file as input/);
+    // The same shard under two names (a copy) is caught by its chunks.
+    copyFileSync(file('a0.json'), file('a0-copy.json'));
+    await expect(mergeCommand([file('a0.json'), file('a0-copy.json'), file('a1.json')], {}, bufferIo())).rejects.toThrow(/^files: chunk 0 is in two shards/);
     await expect(mergeCommand([file('a0.json'), file('b1.json')], {}, bufferIo())).rejects.toThrow(/b1\.json is from another run/);
   });
 

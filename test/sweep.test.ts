@@ -138,9 +138,14 @@ describe('an interrupted sweep keeps what it finished', () => {
 
   it('Ctrl-C before any point finishes writes nothing and says so', async () => {
     const json = join(folder, 'interrupted.json');
-    const running = sweepCommand('reserves', { vary: ['chosenRound=0..4'], trials: '4e9', threads: '1', json, quiet: true }, bufferIo());
+    const io = bufferIo();
+    const running = sweepCommand('reserves', { vary: ['chosenRound=0..4'], trials: '4e9', threads: '1', json, quiet: true }, io);
     process.emit('SIGINT');
-    await expect(running).rejects.toThrow(/^interrupted: no combination was finished, so nothing was written$/);
+    const sweep = await running;
+    expect(sweep.partial).toBe(true);
+    expect(sweep.points).toEqual([]);
+    expect(io.stderr()).toBe('muster: PARTIAL: interrupted before any combination finished; nothing was written\n');
+    expect(process.exitCode).toBe(130);
     expect(existsSync(json)).toBe(false);
   });
 });

@@ -70,9 +70,17 @@ export function markerKey(result: Pick<RunResult, 'method' | 'confidence'>, anyE
   return `${parts.join('; ')}.`;
 }
 
-function withDerived(points: readonly IntervalPoint[]) {
+/**
+ * User text (variant labels, parameter values) reaches a spec only as data:
+ * series and panels are ordered and filtered by their position, a number,
+ * because Vega-Lite compiles a sort list or a `oneOf` filter into an
+ * expression, where a label such as `a\u2028b` breaks the parser.
+ */
+function withDerived(points: readonly IntervalPoint[], seriesOrder: readonly string[] = [], facetOrder: readonly string[] = []) {
   return points.map((point) => ({
     ...point,
+    seriesOrder: point.series === undefined ? 0 : seriesOrder.indexOf(point.series),
+    facetOrder: point.facet === undefined ? 0 : facetOrder.indexOf(point.facet),
     best: point.exact ?? point.estimate,
     shown: point.estimate ?? point.exact,
     labelAt: Math.max(...[point.hi, point.estimate, point.exact].filter((x): x is number => x !== null)),
@@ -133,9 +141,10 @@ export function intervalChart(points: readonly IntervalPoint[], options: Interva
     scale: { paddingInner: series ? 0.25 : 0.35 },
   };
   const value = (field: string) => ({ ...valueAxis(options.valueTitle, options.percent, options.domain), field });
-  const offset = series ? { [offsetChannel]: { field: 'series', type: 'nominal', sort: series.order, scale: { paddingInner: 0.1 } } } : {};
+  const bySeries = { field: 'seriesOrder', op: 'min' } as const;
+  const offset = series ? { [offsetChannel]: { field: 'series', type: 'nominal', sort: bySeries, scale: { paddingInner: 0.1 } } } : {};
   const colour = series
-    ? { color: { field: 'series', type: 'nominal', title: series.title, sort: series.order, scale: { domain: series.order, range: SERIES_COLOURS.slice(0, series.order.length) } } }
+    ? { color: { field: 'series', type: 'nominal', title: series.title, sort: bySeries, scale: { domain: series.order, range: SERIES_COLOURS.slice(0, series.order.length) } } }
     : {};
   const base = { [categoryChannel]: category, ...offset };
 
@@ -174,7 +183,7 @@ export function intervalChart(points: readonly IntervalPoint[], options: Interva
   return {
     $schema: SCHEMA,
     config: CHART_CONFIG,
-    data: { values: withDerived(points) },
+    data: { values: withDerived(points, series?.order) },
     ...size,
     layer: layers,
   };
@@ -207,7 +216,8 @@ export function lineChart(points: readonly IntervalPoint[], options: LineChartOp
   const legend = { title: options.seriesTitle, symbolSize: 110 };
   const x = { field: 'label', type: 'ordinal', title: options.xTitle, sort: { field: 'order', op: 'min' }, axis: { labelAngle: 0 }, scale: { type: 'point', padding: 0.4 } };
   const y = (field: string) => ({ ...valueAxis(options.yTitle, options.percent, options.domain), field });
-  const colour = { field: 'series', type: 'nominal', sort: order, scale: seriesScale(SERIES_COLOURS), legend };
+  const bySeries = { field: 'seriesOrder', op: 'min' } as const;
+  const colour = { field: 'series', type: 'nominal', sort: bySeries, scale: seriesScale(SERIES_COLOURS), legend };
   const layers: VegaLiteSpec[] = [
     {
       transform: [{ filter: 'isValid(datum.best)' }],
@@ -216,7 +226,7 @@ export function lineChart(points: readonly IntervalPoint[], options: LineChartOp
         x,
         y: y('best'),
         color: colour,
-        strokeDash: { field: 'series', type: 'nominal', sort: order, scale: seriesScale(SERIES_DASHES), legend },
+        strokeDash: { field: 'series', type: 'nominal', sort: bySeries, scale: seriesScale(SERIES_DASHES), legend },
       },
     },
     {
@@ -231,7 +241,7 @@ export function lineChart(points: readonly IntervalPoint[], options: LineChartOp
         x,
         y: y('shown'),
         color: colour,
-        shape: { field: 'series', type: 'nominal', sort: order, scale: seriesScale(SERIES_SHAPES), legend },
+        shape: { field: 'series', type: 'nominal', sort: bySeries, scale: seriesScale(SERIES_SHAPES), legend },
         tooltip: [{ field: 'series', type: 'nominal', title: options.seriesTitle }, ...tooltip(options.xTitle, options.percent)],
       },
     },
@@ -243,16 +253,16 @@ export function lineChart(points: readonly IntervalPoint[], options: LineChartOp
   ];
   if (options.labels) {
     // First series labelled above its points, the next below, so two close lines keep their labels apart.
-    const above = order.filter((_, i) => i % 2 === 0);
+    const above = order.map((_, i) => i).filter((i) => i % 2 === 0);
     layers.push({
-      transform: [{ filter: { field: 'series', oneOf: above } }],
+      transform: [{ filter: { field: 'seriesOrder', oneOf: above } }],
       mark: { type: 'text', align: 'left', baseline: 'bottom', dx: 5, dy: -5, fontSize: 10, color: '#222222' },
       encoding: { x, y: y('best'), text: { field: 'text' } },
     });
     // (An empty layer would leave vega a scale with no extent, so only when there is a second series.)
     if (order.length > 1) {
       layers.push({
-        transform: [{ filter: { not: { field: 'series', oneOf: above } } }],
+        transform: [{ filter: { not: { field: 'seriesOrder', oneOf: above } } }],
         mark: { type: 'text', align: 'left', baseline: 'top', dx: 5, dy: 6, fontSize: 10, color: '#222222' },
         encoding: { x, y: y('best'), text: { field: 'text' } },
       });
@@ -260,11 +270,11 @@ export function lineChart(points: readonly IntervalPoint[], options: LineChartOp
   }
   const panelWidth = options.width ?? (options.facet ? Math.floor((FULL_WIDTH - 40) / options.facet.order.length) - 20 : FULL_WIDTH - 120);
   const inner = { width: panelWidth, height: options.height ?? 240, layer: layers };
-  const common = { $schema: SCHEMA, config: CHART_CONFIG, data: { values: withDerived(points) } };
+  const common = { $schema: SCHEMA, config: CHART_CONFIG, data: { values: withDerived(points, order, options.facet?.order) } };
   if (!options.facet) return { ...common, ...inner };
   return {
     ...common,
-    facet: { column: { field: 'facet', type: 'nominal', title: options.facet.title, sort: options.facet.order, header: { labelOrient: 'top', titleOrient: 'top' } } },
+    facet: { column: { field: 'facet', type: 'nominal', title: options.facet.title, sort: { field: 'facetOrder', op: 'min' }, header: { labelOrient: 'top', titleOrient: 'top' } } },
     spacing: 14,
     spec: inner,
     resolve: { scale: { y: 'shared' } },
@@ -308,7 +318,8 @@ export function heatmap(cells: readonly HeatCell[], options: HeatmapOptions): Ve
   const values = cells.map((cell) => cell.value).filter(Number.isFinite);
   const domain = options.domain ?? (options.percent ? [0, 1] : [Math.min(...values), Math.max(...values)]);
   const span = domain[1] - domain[0] || 1;
-  const data = cells.map((cell) => ({ ...cell, dark: (cell.value - domain[0]) / span > 0.55 }));
+  const facetOrder = options.facet?.order ?? [];
+  const data = cells.map((cell) => ({ ...cell, dark: (cell.value - domain[0]) / span > 0.55, facetOrder: cell.facet === undefined ? 0 : facetOrder.indexOf(cell.facet) }));
   const rowCount = new Set(cells.map((cell) => cell.row)).size;
   const colCount = new Set(cells.map((cell) => cell.col)).size;
   const cellWidth = options.cellWidth ?? Math.max(30, Math.min(64, Math.floor(480 / colCount)));
@@ -360,7 +371,7 @@ export function heatmap(cells: readonly HeatCell[], options: HeatmapOptions): Ve
   if (!options.facet) return { ...common, ...inner };
   return {
     ...common,
-    facet: { column: { field: 'facet', type: 'nominal', title: options.facet.title, sort: options.facet.order, header: { labelOrient: 'top', titleOrient: 'top' } } },
+    facet: { column: { field: 'facet', type: 'nominal', title: options.facet.title, sort: { field: 'facetOrder', op: 'min' }, header: { labelOrient: 'top', titleOrient: 'top' } } },
     spacing: 16,
     spec: inner,
   };

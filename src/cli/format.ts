@@ -1,12 +1,8 @@
 import type { RunResult } from '../result.js';
-import type { MetricSpec, Params } from '../rules/types.js';
+import type { MetricSpec } from '../rules/types.js';
+import { formatCount, formatParams, formatValue } from '../output/format.js';
 
-/** Probabilities as percentages, means as plain numbers; null (no exact value) as a dash. */
-export function formatValue(value: number | null, probability: boolean): string {
-  if (value === null || Number.isNaN(value)) return '—';
-  if (!Number.isFinite(value)) return value > 0 ? '∞' : '−∞';
-  return probability ? `${(value * 100).toFixed(3)}%` : value.toFixed(4);
-}
+export { formatCount, formatParams, formatValue };
 
 /** Columns padded to their widest cell; the first column left-aligned, the rest (numbers) right-aligned. */
 export function renderTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
@@ -15,16 +11,6 @@ export function renderTable(header: readonly string[], rows: readonly (readonly 
     cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  ').trimEnd();
   const rule = widths.map((width) => '─'.repeat(width)).join('  ');
   return [line(header), rule, ...rows.map(line)].join('\n') + '\n';
-}
-
-export function formatParams(params: Params): string {
-  return Object.entries(params)
-    .map(([name, value]) => `${name}=${value}`)
-    .join(' ');
-}
-
-export function formatCount(count: number): string {
-  return count.toLocaleString('en-US');
 }
 
 /** The terminal report of one run: what ran, then metric, estimate, interval and exact value. */
@@ -41,7 +27,9 @@ export function renderRun(result: RunResult, metrics: readonly MetricSpec[], sec
       lines.push(
         result.precision.reached
           ? `precision ±${result.precision.target} reached after ${formatCount(result.trials)} trials`
-          : `precision ±${result.precision.target} NOT reached: stopped at --max-trials ${formatCount(result.trials)}`,
+          : result.partial
+            ? `precision ±${result.precision.target} not reached: interrupted after ${formatCount(result.trials)} trials`
+            : `precision ±${result.precision.target} NOT reached: stopped at --max-trials ${formatCount(result.trials)}`,
       );
     }
     if (result.partial) lines.push('PARTIAL: interrupted; only the finished chunks are counted');

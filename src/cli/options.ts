@@ -1,5 +1,5 @@
-import { existsSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { parseDecimal } from '../decimal.js';
 import { badValue, UsageError } from '../errors.js';
 
 /** Largest run: keeps every tally's sums of squares below 2^53, where doubles count exactly. */
@@ -19,15 +19,25 @@ export function parseCount(option: string, raw: string): number {
 }
 
 export function parseIntegerOption(option: string, raw: string, min: number, max: number): number {
-  const value = raw.trim() === '' ? Number.NaN : Number(raw);
+  const value = parseDecimal(raw);
   if (!Number.isInteger(value) || value < min || value > max) throw badValue(option, raw, `an integer from ${min} to ${max}`);
   return value;
 }
 
 /** A number strictly between `low` and `high`. */
 export function parseOpenInterval(option: string, raw: string, low: number, high: number): number {
-  const value = raw.trim() === '' ? Number.NaN : Number(raw);
+  const value = parseDecimal(raw);
   if (!Number.isFinite(value) || value <= low || value >= high) throw badValue(option, raw, `a number greater than ${low} and less than ${high}`);
+  return value;
+}
+
+/** Most confidence allowed: beyond six nines the normal quantile runs out of double precision and intervals turn to NaN. */
+export const MAX_CONFIDENCE = 0.999999;
+
+/** A confidence level: greater than 0, at most MAX_CONFIDENCE. */
+export function parseConfidence(raw: string): number {
+  const value = parseDecimal(raw);
+  if (!Number.isFinite(value) || value <= 0 || value > MAX_CONFIDENCE) throw badValue('--confidence', raw, `a number greater than 0 and at most ${MAX_CONFIDENCE}, such as 0.95`);
   return value;
 }
 
@@ -36,17 +46,29 @@ export function parseSeed(raw: string): string {
   return raw;
 }
 
-/** An output file: its folder must exist now, so a long run never ends in a failed write. */
-export function checkOutputFile(option: string, file: string): string {
-  const path = resolve(file);
-  const folder = dirname(path);
-  if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new UsageError(`${option}: folder ${folder} does not exist; allowed: a file in an existing folder`);
-  // Writes go through a rename, which would replace a device such as /dev/null: only regular files may be overwritten.
-  if (existsSync(path) && !statSync(path).isFile()) throw new UsageError(`${option}: ${path} is not a regular file; allowed: a new or existing regular file`);
-  return path;
-}
+export { checkOutputFile } from '../output/files.js';
 
 /** Commander's collector for repeatable and variadic options. */
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
+}
+
+/**
+ * One rule for every single-valued option: giving it twice is an error
+ * (`--trials 1e6 --trials 2e6` would otherwise keep the last silently).
+ * Repeatable options (--set, --vary, --variant, --metric) and flags are
+ * left alone.
+ */
+export function rejectRepeats(program: Command): void {
+  const visit = (command: Command) => {
+    for (const option of command.options) {
+      if (option.variadic || option.parseArg || !(option.required || option.optional)) continue;
+      option.argParser((value: string, previous: unknown) => {
+        if (previous !== undefined) throw new UsageError(`${option.long}: given twice (${JSON.stringify(previous)} and ${JSON.stringify(value)}); allowed: once`);
+        return value;
+      });
+    }
+    for (const sub of command.commands) visit(sub);
+  };
+  visit(program);
 }

@@ -17,6 +17,20 @@ function workerFile(): string {
   return compiled;
 }
 
+/**
+ * A simulation thread failed: the rule threw, the thread exited, or it made
+ * no progress within --timeout. A bug in muster or in a rule, not in what
+ * the user typed, so the CLI reports it in one line with exit status 1.
+ */
+export class WorkerError extends Error {
+  override readonly name = 'WorkerError';
+}
+
+/** The chunks of a task, as people count them. */
+export function chunkText(first: number, end: number): string {
+  return end - first === 1 ? `chunk ${first}` : `chunks ${first}–${end - 1}`;
+}
+
 export function defaultThreads(): number {
   return availableParallelism();
 }
@@ -26,15 +40,23 @@ export class SimulationPool {
   readonly threads: number;
   #pool: Piscina;
 
-  constructor(threads: number) {
+  /** `filename` replaces the worker (tests use one that fails on purpose). */
+  constructor(threads: number, filename: string = workerFile()) {
     if (!Number.isInteger(threads) || threads < 1) throw new RangeError('threads must be a positive integer');
     this.threads = threads;
-    this.#pool = new Piscina({ filename: workerFile(), minThreads: threads, maxThreads: threads, idleTimeout: 60_000 });
+    this.#pool = new Piscina({ filename, minThreads: threads, maxThreads: threads, idleTimeout: 60_000 });
   }
 
+  /** Runs one task; a failure that is not an abort becomes a WorkerError naming the rule and chunks. */
   async run(task: ChunkTask, signal?: AbortSignal): Promise<Float64Array> {
-    const buffer: ArrayBuffer = await this.#pool.run(task, { signal });
-    return new Float64Array(buffer);
+    try {
+      const buffer: ArrayBuffer = await this.#pool.run(task, { signal });
+      return new Float64Array(buffer);
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new WorkerError(`${task.ruleId}: the simulation failed in ${chunkText(task.firstChunk, task.endChunk)} (${reason.split('\n')[0]}); this is a bug, nothing was written`);
+    }
   }
 
   async close(): Promise<void> {

@@ -1,8 +1,9 @@
+import { setMaxListeners } from 'node:events';
 import type { Params, Rule } from '../rules/types.js';
 import { estimate } from '../stats/estimate.js';
 import { CHUNK_TRIALS, chunkCount, planTasks } from './chunks.js';
 import { mergeTally } from './run-chunks.js';
-import type { SimulationPool } from './pool.js';
+import { chunkText, WorkerError, type SimulationPool } from './pool.js';
 
 export interface SimulationRequest {
   rule: Rule;
@@ -18,6 +19,8 @@ export interface SimulationRequest {
   /** With `trials`: run only these chunks of the run (one shard of it); the default is all of them. */
   chunks?: { first: number; end: number };
   signal?: AbortSignal;
+  /** Watchdog, in seconds: fail with a WorkerError when no task finishes for this long (a hung rule). */
+  timeout?: number;
   /** Called as tasks finish: trials done so far and the current target. */
   onProgress?: (done: number, target: number) => void;
 }
@@ -47,22 +50,52 @@ export async function simulate(pool: SimulationPool, request: SimulationRequest)
   const runBatch = async (target: number, first = Math.ceil(done / CHUNK_TRIALS), end = chunkCount(target)): Promise<boolean> => {
     const ranges = planTasks(first, target, pool.threads, end);
     let interrupted = false;
-    await Promise.all(
-      ranges.map(async (range) => {
-        try {
-          const part = await pool.run(
-            { ruleId: rule.id, params, seed: request.seed, firstChunk: range.first, endChunk: range.end, totalTrials: target },
-            request.signal,
-          );
-          mergeTally(tally, part);
-          done += range.trials;
-          request.onProgress?.(done, target);
-        } catch (error) {
-          if (request.signal?.aborted) interrupted = true;
-          else throw error;
-        }
-      }),
-    );
+    // The batch's own signal: aborted by the caller's (Ctrl-C), or by the watchdog.
+    const batch = new AbortController();
+    setMaxListeners(0, batch.signal);
+    const onAbort = () => batch.abort();
+    request.signal?.addEventListener('abort', onAbort, { once: true });
+    if (request.signal?.aborted) batch.abort();
+    const running = new Set(ranges);
+    let timedOut = false;
+    let watchdog: NodeJS.Timeout | undefined;
+    const arm = () => {
+      if (request.timeout === undefined) return;
+      clearTimeout(watchdog);
+      watchdog = setTimeout(() => {
+        timedOut = true;
+        batch.abort();
+      }, request.timeout * 1000);
+    };
+    arm();
+    try {
+      await Promise.all(
+        ranges.map(async (range) => {
+          try {
+            const part = await pool.run({ ruleId: rule.id, params, seed: request.seed, firstChunk: range.first, endChunk: range.end, totalTrials: target }, batch.signal);
+            mergeTally(tally, part);
+            done += range.trials;
+            running.delete(range);
+            arm();
+            request.onProgress?.(done, target);
+          } catch (error) {
+            if (!batch.signal.aborted) {
+              // One failure stops the rest: nothing of a failed run is kept.
+              batch.abort();
+              throw error;
+            }
+            if (!timedOut) interrupted = true;
+          }
+        }),
+      );
+    } finally {
+      clearTimeout(watchdog);
+      request.signal?.removeEventListener('abort', onAbort);
+    }
+    if (timedOut) {
+      const stuck = [...running][0];
+      throw new WorkerError(`${rule.id}: no chunk finished within --timeout ${request.timeout} s (${stuck ? chunkText(stuck.first, stuck.end) : 'the run'} still running); nothing was written`);
+    }
     return !interrupted;
   };
 

@@ -481,6 +481,15 @@ export const deployment: Rule = {
   metrics,
   tallyLength: () => TALLY_LENGTH,
   simulate,
+  checkTally: (_params, tally, trials) => {
+    // Every trial adds one to one zone set of each player.
+    for (const player of PLAYERS) {
+      let sum = 0;
+      for (let zones = 0; zones < ZONE_SETS; zones++) sum += tally[ZONE_SETS_OF[player] + zones];
+      if (sum !== trials) return `player ${player}'s zone-set counts sum to ${sum}, not the ${trials} trials`;
+    }
+    return null;
+  },
   summarize,
   exact,
   matrix,

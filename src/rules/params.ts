@@ -1,3 +1,4 @@
+import { parseDecimal } from '../decimal.js';
 import { badValue, UsageError } from '../errors.js';
 import type { ParamSpec, ParamValue, Params, Rule } from './types.js';
 
@@ -23,7 +24,7 @@ export function parseParam(spec: ParamSpec, raw: string): ParamValue {
   switch (spec.type) {
     case 'integer':
     case 'number': {
-      const value = text === '' ? Number.NaN : Number(text);
+      const value = parseDecimal(text);
       const wrongKind = spec.type === 'integer' ? !Number.isInteger(value) : !Number.isFinite(value);
       if (wrongKind || value < spec.min || value > spec.max) throw badValue(spec.name, raw, allowedText(spec));
       return value;

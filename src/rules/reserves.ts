@@ -360,6 +360,21 @@ export const reserves: Rule = {
   metrics,
   tallyLength: (params) => outcomeCount(read(params)) ?? sumsLayout(read(params).rounds).length,
   simulate,
+  checkTally: (params, tally, trials) => {
+    const p = read(params);
+    const sumOf = (from: number, length: number) => tally.subarray(from, from + length).reduce((a, b) => a + b, 0);
+    // One outcome per trial; or, with running sums, one "last arrival" per trial and every squad's round (or loss) once.
+    if (outcomeCount(p) !== null) {
+      const sum = sumOf(0, tally.length);
+      return sum === trials ? null : `the outcome counts sum to ${sum}, not the ${trials} trials`;
+    }
+    const at = sumsLayout(p.rounds);
+    const last = sumOf(at.lastArrival, p.rounds + 1);
+    if (last !== trials) return `the last-arrival counts sum to ${last}, not the ${trials} trials`;
+    const arrivals = sumOf(at.arrivals, p.rounds + 1);
+    if (arrivals !== trials * p.squads) return `the arrival counts sum to ${arrivals}, not ${p.squads} squads × ${trials} trials`;
+    return null;
+  },
   summarize,
   exact,
 };

@@ -97,6 +97,13 @@ export interface Rule {
   tallyLength(params: Params): number;
   /** Runs `trials` trials with `rng`, adding counts into `tally`. Allocates nothing per trial. */
   simulate(params: Params, rng: Rng, trials: number, tally: Float64Array): void;
+  /**
+   * Checks a tally read from a file (muster merge) against the structure
+   * the hot loop gives it, beyond the generic checks (non-negative integer
+   * counts, no proportion above its trials): e.g. a histogram with one
+   * count per trial sums to the trials. Returns what is wrong, or null.
+   */
+  checkTally?(params: Params, tally: Float64Array, trials: number): string | null;
   /** Reads every metric off a merged tally. */
   summarize(params: Params, tally: Float64Array, trials: number): Record<string, Tallied>;
   /** Every metric exactly, with the same names, where the rule admits it. */

@@ -4,8 +4,9 @@ import { rules } from '../../rules/index.js';
 import { buildBook } from '../../../reports/book.js';
 import { checkOutputDir, writeOutputs } from '../../../reports/outputs.js';
 import type { Io } from '../io.js';
-import { parseCount, parseIntegerOption, parseOpenInterval, parseSeed } from '../options.js';
-import { DEFAULT_SEED } from './run.js';
+import { parseConfidence, parseCount, parseIntegerOption, parseSeed } from '../options.js';
+import { interruptedStatus, withInterrupt } from '../interrupt.js';
+import { DEFAULT_SEED, parseTimeout } from './run.js';
 
 export interface BookOptions {
   out?: string;
@@ -14,6 +15,7 @@ export interface BookOptions {
   seed?: string;
   threads?: string;
   confidence?: string;
+  timeout?: string;
   quiet?: boolean;
 }
 
@@ -33,9 +35,10 @@ export async function bookCommand(options: BookOptions, io: Io): Promise<string>
     outDir,
     seed: parseSeed(options.seed ?? DEFAULT_SEED),
     threads: options.threads === undefined ? defaultThreads() : parseIntegerOption('--threads', options.threads, 1, 256),
-    confidence: options.confidence === undefined ? 0.95 : parseOpenInterval('--confidence', options.confidence, 0, 1),
+    confidence: options.confidence === undefined ? 0.95 : parseConfidence(options.confidence),
     trials: options.trials === undefined ? BOOK_TRIALS : parseCount('--trials', options.trials),
     printableTrials: options.printableTrials === undefined ? BOOK_PRINTABLE_TRIALS : parseCount('--printable-trials', options.printableTrials),
+    ...(options.timeout === undefined ? {} : { timeout: parseTimeout(options.timeout) }),
   };
   const quiet = options.quiet ?? false;
   const started = performance.now();
@@ -50,10 +53,24 @@ export async function bookCommand(options: BookOptions, io: Io): Promise<string>
       io.err(`book ${message}\n`);
     }
   };
-  const book = await buildBook(rules, { ...settings, onProgress });
-  writeOutputs(book.files);
-  if (drawn) io.err('\r\x1b[2K');
+  let book;
+  try {
+    book = await withInterrupt((signal) => buildBook(rules, { ...settings, onProgress, signal }));
+  } finally {
+    if (drawn) io.err('\r\x1b[2K');
+  }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  io.out(`wrote the report book: ${book.index} (${book.pages.length} rule pages, ${formatCount(settings.trials)} trials each at the defaults, ${seconds} s)\n`);
+  if (book.partial && book.pages.length === 0) {
+    io.err('muster: PARTIAL: interrupted before any page was finished; nothing was written\n');
+    process.exitCode = interruptedStatus();
+    return book.index;
+  }
+  writeOutputs(book.files, io.out);
+  if (book.partial) {
+    io.out(`PARTIAL: interrupted; wrote the ${book.pages.length} finished of ${rules.length} rule pages: ${book.index} (${seconds} s)\n`);
+    process.exitCode = interruptedStatus();
+  } else {
+    io.out(`wrote the report book: ${book.index} (${book.pages.length} rule pages, ${formatCount(settings.trials)} trials each at the defaults, ${seconds} s)\n`);
+  }
   return book.index;
 }

@@ -4,7 +4,11 @@ import { getRule } from '../../rules/index.js';
 import { resolveParams } from '../../rules/params.js';
 import type { MetricSpec, Params } from '../../rules/types.js';
 import { compareCsv, compareVariants, comparePage, unionMetrics, formatDifference, formatP, MAX_VARIANTS, parseVariant, significanceNote, variantAssignments, type CompareResult, type ComputedVariant } from '../../../reports/compare.js';
-import { evaluateAll, type GridSettings } from '../../../reports/evaluate.js';
+import { evaluateUntilInterrupted, type GridSettings } from '../../../reports/evaluate.js';
+import { interruptedStatus } from '../interrupt.js';
+import { checkDistinct, STDOUT } from '../../output/files.js';
+import { toJson } from '../../output/json.js';
+import { reportIo } from '../report-io.js';
 import { writeOutputs, type OutputFile } from '../../../reports/outputs.js';
 import { formatCount, formatValue, renderTable } from '../format.js';
 import type { Io } from '../io.js';
@@ -45,12 +49,17 @@ export async function compareCommand(ruleId: string, options: CompareOptions, io
     }
   });
   if (options.precision !== undefined) throw new UsageError('--precision: not available in a comparison; allowed: --trials N (the same for every variant)');
-  const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json);
+  const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true });
   const htmlPath = options.html === undefined ? undefined : checkOutputFile('--html', options.html);
-  const csvPath = options.csv === undefined ? undefined : checkOutputFile('--csv', options.csv);
+  const csvPath = options.csv === undefined ? undefined : checkOutputFile('--csv', options.csv, { stdout: true });
+  checkDistinct([
+    { option: '--json', path: jsonPath },
+    { option: '--html', path: htmlPath },
+    { option: '--csv', path: csvPath },
+  ]);
   if (options.exact) {
     if (!rule.exact) throw new UsageError(`--exact: ${rule.id} has no exact solution; allowed: leave out --exact to simulate`);
-    for (const option of ['trials', 'threads', 'confidence', 'seedPerVariant'] as const) {
+    for (const option of ['trials', 'threads', 'confidence', 'seedPerVariant', 'timeout'] as const) {
       if (options[option] !== undefined) throw new UsageError(`--exact: cannot be combined with --${option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}; allowed: --exact alone, or a simulation`);
     }
   }
@@ -62,10 +71,16 @@ export async function compareCommand(ruleId: string, options: CompareOptions, io
   const pool = base.method === 'simulation' ? new SimulationPool(base.threads) : undefined;
   const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet);
   const computed: ComputedVariant[] = [];
+  let interrupted = false;
   try {
     await withInterrupt(async (signal) => {
       for (const [index, params] of paramsList.entries()) {
-        const [{ result, tallied }] = await evaluateAll(rule, [params], { ...base, seed: seedOf(index) }, { pool, signal });
+        const { evaluated, interrupted: stopped } = await evaluateUntilInterrupted(rule, [params], { ...base, seed: seedOf(index) }, { pool, signal });
+        if (stopped) {
+          interrupted = true;
+          return;
+        }
+        const [{ result, tallied }] = evaluated;
         computed.push({ variant: variants[index], params, seed: seedOf(index), metrics: result.metrics, tallied, exact: rule.exact ? rule.exact(params) : null });
         progress.update(index + 1, paramsList.length);
       }
@@ -74,9 +89,14 @@ export async function compareCommand(ruleId: string, options: CompareOptions, io
     progress.finish();
     await pool?.close();
   }
+  if (interrupted && computed.length < 2) {
+    // A comparison needs the baseline and one other variant; fewer is nothing to show.
+    io.err(`muster: PARTIAL: interrupted after ${computed.length} of ${paramsList.length} variants, too few to compare; nothing was written\n`);
+    process.exitCode = interruptedStatus();
+  }
 
-  const metrics = unionMetrics(paramsList.map((params) => rule.metrics(params)));
-  const { differences, tests } = compareVariants(metrics, computed, base.confidence);
+  const metrics = unionMetrics(computed.map((c) => rule.metrics(c.params)));
+  const { differences, tests } = computed.length < 2 ? { differences: [], tests: 0 } : compareVariants(metrics, computed, base.confidence);
   const result: CompareResult = {
     rule: rule.id,
     title: rule.title,
@@ -92,15 +112,18 @@ export async function compareCommand(ruleId: string, options: CompareOptions, io
     tests,
     variants: computed.map((c) => ({ label: c.variant.label, assignments: c.variant.assignments, params: c.params, seed: c.seed, metrics: c.metrics })),
     differences,
+    ...(interrupted ? { partial: true } : {}),
   };
+  if (interrupted && computed.length < 2) return result;
 
-  io.out(renderCompare(result, metrics));
+  reportIo(io, jsonPath, csvPath).out(renderCompare(result, metrics));
   const files: OutputFile[] = [];
-  if (jsonPath) files.push({ path: jsonPath, contents: `${JSON.stringify(result, null, 2)}\n` });
-  if (htmlPath) files.push({ path: htmlPath, contents: comparePage(rule, result, metrics).html });
-  if (csvPath) files.push({ path: csvPath, contents: compareCsv(result, metrics) });
-  writeOutputs(files);
-  if (!options.quiet) for (const file of files) io.err(`wrote ${file.path}\n`);
+  if (jsonPath) files.push({ path: jsonPath, contents: toJson(result), option: '--json' });
+  if (htmlPath) files.push({ path: htmlPath, contents: comparePage(rule, result, metrics).html, option: '--html' });
+  if (csvPath) files.push({ path: csvPath, contents: compareCsv(result, metrics), option: '--csv' });
+  writeOutputs(files, io.out);
+  if (!options.quiet) for (const file of files) if (file.path !== STDOUT) io.err(`wrote ${file.path}\n`);
+  if (interrupted) process.exitCode = interruptedStatus();
   return result;
 }
 
@@ -109,6 +132,7 @@ function renderCompare(result: CompareResult, metrics: readonly MetricSpec[]): s
   const lines = [
     `${result.rule} — ${result.title}: ${result.variants.length} variants`,
     ...result.variants.map((v, i) => `  ${v.label}${i === 0 ? ' (baseline)' : ''}: ${v.assignments.join('; ') || '(defaults)'}`),
+    ...(result.partial ? [`PARTIAL: interrupted; only the ${result.variants.length} variants listed finished`] : []),
     simulated
       ? `${formatCount(result.trials)} trials a variant · seed ${result.seed} (${result.seeds === 'shared' ? 'same for every variant' : 'one stream per variant'}) · ${+(result.confidence * 100).toFixed(4)}% intervals`
       : 'exact values (no simulation)',

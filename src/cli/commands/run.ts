@@ -1,5 +1,9 @@
-import { setMaxListeners } from 'node:events';
-import { UsageError } from '../../errors.js';
+import { parseDecimal } from '../../decimal.js';
+import { badValue, UsageError } from '../../errors.js';
+import { interruptedStatus, withInterrupt } from '../interrupt.js';
+import { checkDistinct } from '../../output/files.js';
+import { toJson } from '../../output/json.js';
+import { reportIo } from '../report-io.js';
 import { defaultThreads, SimulationPool } from '../../engine/pool.js';
 import { simulate, type SimulationOutcome } from '../../engine/simulate.js';
 import { buildResult, type RunResult } from '../../result.js';
@@ -8,7 +12,7 @@ import { resolveParams } from '../../rules/params.js';
 import type { Rule } from '../../rules/types.js';
 import { renderRun } from '../format.js';
 import type { Io } from '../io.js';
-import { checkOutputFile, parseCount, parseIntegerOption, parseOpenInterval, parseSeed } from '../options.js';
+import { checkOutputFile, parseConfidence, parseCount, parseIntegerOption, parseOpenInterval, parseSeed } from '../options.js';
 import { ProgressBar } from '../progress.js';
 import { checkReportPaths, writeReports } from '../../../reports/cli-outputs.js';
 import { runReportFiles } from '../../../reports/run-report.js';
@@ -26,6 +30,7 @@ export interface RunOptions {
   html?: string;
   svg?: string;
   csv?: string;
+  timeout?: string;
   quiet?: boolean;
 }
 
@@ -41,15 +46,18 @@ export interface SimulationSettings {
   trials: number;
   precision?: number;
   maxTrials?: number;
+  /** Watchdog in seconds (--timeout). */
+  timeout?: number;
 }
 
 export function parseSimulationSettings(options: RunOptions): SimulationSettings {
   const settings: SimulationSettings = {
     seed: parseSeed(options.seed ?? DEFAULT_SEED),
     threads: options.threads === undefined ? defaultThreads() : parseIntegerOption('--threads', options.threads, 1, 256),
-    confidence: options.confidence === undefined ? 0.95 : parseOpenInterval('--confidence', options.confidence, 0, 1),
+    confidence: options.confidence === undefined ? 0.95 : parseConfidence(options.confidence),
     trials: options.trials === undefined ? DEFAULT_TRIALS : parseCount('--trials', options.trials),
   };
+  if (options.timeout !== undefined) settings.timeout = parseTimeout(options.timeout);
   if (options.precision !== undefined) {
     if (options.trials !== undefined) throw new UsageError('--precision: cannot be combined with --trials; allowed: one of the two (--max-trials caps --precision)');
     settings.precision = parseOpenInterval('--precision', options.precision, 0, 0.5);
@@ -60,35 +68,33 @@ export function parseSimulationSettings(options: RunOptions): SimulationSettings
   return settings;
 }
 
-/**
- * Runs Ctrl-C-aware work: the first Ctrl-C aborts the signal, so the
- * simulation stops and reports what it gathered.
- */
-export async function withInterrupt<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const controller = new AbortController();
-  // Every queued task listens on the signal; there may be hundreds.
-  setMaxListeners(0, controller.signal);
-  const onInterrupt = () => controller.abort();
-  process.once('SIGINT', onInterrupt);
-  try {
-    return await work(controller.signal);
-  } finally {
-    process.removeListener('SIGINT', onInterrupt);
-  }
+/** --timeout: seconds without a finished block of trials before the watchdog fails the run. */
+export function parseTimeout(raw: string): number {
+  const value = parseDecimal(raw);
+  if (!Number.isFinite(value) || value <= 0 || value > 86_400) throw badValue('--timeout', raw, 'a number of seconds greater than 0 and at most 86400, such as 60');
+  return value;
 }
+
+export { withInterrupt };
 
 /** `muster run <rule>`: simulate (or, with --exact, solve) one rule at one set of parameters. */
 export async function runCommand(ruleId: string, options: RunOptions, io: Io): Promise<RunResult> {
   const rule = getRule(ruleId);
   const params = resolveParams(rule, options.set ?? []);
-  const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json);
+  const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true });
   const reportPaths = checkReportPaths(options);
+  checkDistinct([
+    { option: '--json', path: jsonPath },
+    { option: '--html', path: reportPaths.html },
+    { option: '--csv', path: reportPaths.csv },
+  ]);
+  const report = reportIo(io, jsonPath, reportPaths.csv);
 
   let result: RunResult;
   let seconds: number | null = null;
   if (options.exact) {
     if (!rule.exact) throw new UsageError(`--exact: ${rule.id} has no exact solution; allowed: run it without --exact`);
-    for (const option of ['trials', 'precision', 'maxTrials', 'threads'] as const) {
+    for (const option of ['trials', 'precision', 'maxTrials', 'threads', 'confidence', 'timeout'] as const) {
       if (options[option] !== undefined) throw new UsageError(`--exact: cannot be combined with --${option.replace('T', '-t')}; allowed: --exact alone, or a simulation`);
     }
     result = buildResult({ rule, params, seed: parseSeed(options.seed ?? DEFAULT_SEED), threads: 0, confidence: 1, trials: 0, tally: null });
@@ -110,11 +116,11 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
     });
   }
 
-  io.out(renderRun(result, rule.metrics(params), seconds));
+  report.out(renderRun(result, rule.metrics(params), seconds));
   // Every output is rendered before any is written, so a failure leaves none half done.
-  const files = [...(jsonPath ? [{ path: jsonPath, contents: `${JSON.stringify(result, null, 2)}\n` }] : []), ...(await runReportFiles(rule, result, reportPaths))];
+  const files = [...(jsonPath ? [{ path: jsonPath, contents: toJson(result), option: '--json' }] : []), ...(await runReportFiles(rule, result, reportPaths))];
   writeReports(files, io, options.quiet ?? false);
-  if (result.partial) process.exitCode = 130;
+  if (result.partial) process.exitCode = interruptedStatus();
   return result;
 }
 
@@ -131,6 +137,7 @@ async function simulateOnce(rule: Rule, params: RunResult['params'], settings: S
         trials: settings.trials,
         precision: settings.precision,
         maxTrials: settings.maxTrials,
+        timeout: settings.timeout,
         signal,
         onProgress: (done, target) => progress.update(done, target),
       }),

@@ -5,6 +5,13 @@
  * result is bit-identical to the run on one machine.
  */
 import { readFileSync } from 'node:fs';
+import { checkDistinct, STDOUT, writeOutputs } from '../../output/files.js';
+import { toJson } from '../../output/json.js';
+import { interruptedStatus } from '../interrupt.js';
+import { reportIo } from '../report-io.js';
+import { FORMAT, MAX_SHARDS, shardTrials, validateShard, type ShardFile } from '../shard-file.js';
+
+export type { ShardFile };
 import { UsageError } from '../../errors.js';
 import { chunkCount, shardChunks } from '../../engine/chunks.js';
 import { SimulationPool } from '../../engine/pool.js';
@@ -13,28 +20,11 @@ import { simulate } from '../../engine/simulate.js';
 import { buildResult, type RunResult } from '../../result.js';
 import { getRule } from '../../rules/index.js';
 import { resolveParams } from '../../rules/params.js';
-import type { Params } from '../../rules/types.js';
 import { renderRun } from '../format.js';
 import type { Io } from '../io.js';
-import { checkOutputFile, parseOpenInterval } from '../options.js';
+import { checkOutputFile, parseConfidence } from '../options.js';
 import { ProgressBar } from '../progress.js';
-import { writeFileAtomic } from '../write-file.js';
 import { parseSimulationSettings, withInterrupt, type RunOptions } from './run.js';
-
-const FORMAT = 'muster-tally/1';
-
-/** What one shard writes: enough to check that shards belong to the same run. */
-export interface ShardFile {
-  format: typeof FORMAT;
-  rule: string;
-  params: Params;
-  seed: string;
-  /** The whole run's trials; this shard ran chunks [first, end) of it. */
-  trials: number;
-  chunks: { first: number; end: number };
-  threads: number;
-  tally: number[];
-}
 
 export interface ShardOptions extends RunOptions {
   shard?: string;
@@ -49,24 +39,35 @@ export async function shardCommand(ruleId: string, options: ShardOptions, io: Io
   const match = /^(\d+)\/(\d+)$/.exec(options.shard ?? '');
   const index = match ? Number(match[1]) : Number.NaN;
   const shards = match ? Number(match[2]) : Number.NaN;
-  if (!(shards >= 1 && shards <= 10_000 && index >= 0 && index < shards)) {
-    throw new UsageError(`--shard: got ${JSON.stringify(options.shard ?? '')}; allowed: i/n with 0 ≤ i < n ≤ 10000, such as 0/4`);
+  if (!(shards >= 1 && shards <= MAX_SHARDS && index >= 0 && index < shards)) {
+    throw new UsageError(`--shard: got ${JSON.stringify(options.shard ?? '')}; allowed: i/n with 0 ≤ i < n ≤ ${MAX_SHARDS}, such as 0/4`);
   }
+  if (options.json !== undefined) throw new UsageError(`--json: got ${JSON.stringify(options.json)}; allowed: no --json for a shard (its tally goes to --out; muster merge --json writes the result)`);
   if (options.out === undefined) throw new UsageError('--out: missing; allowed: the file to write this shard’s tally to');
   const out = checkOutputFile('--out', options.out);
   const settings = parseSimulationSettings(options);
   const chunks = shardChunks(settings.trials, index, shards);
+  const count = chunkCount(settings.trials);
+  if (chunks.first >= chunks.end) {
+    throw new UsageError(`--shard: got ${JSON.stringify(options.shard)}: shard ${index} of ${shards} has no chunks, as ${settings.trials} trials make ${count} chunk${count === 1 ? '' : 's'}; allowed: at most ${count} shards (n ≤ ${count}), or more --trials`);
+  }
 
   const pool = new SimulationPool(settings.threads);
   const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet);
   try {
+    const target = shardTrials(chunks, settings.trials);
     const outcome = await withInterrupt((signal) =>
-      simulate(pool, { rule, params, seed: settings.seed, confidence: settings.confidence, trials: settings.trials, chunks, signal, onProgress: (done) => progress.update(done, settings.trials) }),
+      simulate(pool, { rule, params, seed: settings.seed, confidence: settings.confidence, trials: settings.trials, chunks, timeout: settings.timeout, signal, onProgress: (done) => progress.update(done, target) }),
     );
-    if (outcome.partial) throw new UsageError('interrupted: the shard was not finished and nothing was written');
     const file: ShardFile = { format: FORMAT, rule: rule.id, params, seed: settings.seed, trials: settings.trials, chunks, threads: settings.threads, tally: Array.from(outcome.tally) };
-    writeFileAtomic(out, `${JSON.stringify(file)}\n`);
-    io.out(`shard ${index}/${shards}: chunks ${chunks.first}–${chunks.end - 1} of ${chunkCount(settings.trials)} (${outcome.trials.toLocaleString('en-US')} trials) → ${out}\n`);
+    if (outcome.partial) {
+      // A shard's chunks must all be counted for merge to add it; the chunks that finished cannot be told apart in one tally.
+      io.out(`PARTIAL: interrupted after ${outcome.trials.toLocaleString('en-US')} of ${target.toLocaleString('en-US')} trials of shard ${index}/${shards}; a shard is merged whole, so nothing was written (run it again)\n`);
+      process.exitCode = interruptedStatus();
+      return file;
+    }
+    writeOutputs([{ path: out, contents: toJson(file, undefined), option: '--out' }], io.out);
+    io.out(`shard ${index}/${shards}: chunks ${chunks.first}–${chunks.end - 1} of ${count} (${outcome.trials.toLocaleString('en-US')} trials) → ${out}\n`);
     return file;
   } finally {
     progress.finish();
@@ -82,8 +83,10 @@ export interface MergeOptions {
 /** `muster merge FILE…`: adds shard tallies into the result of the whole run. */
 export async function mergeCommand(files: readonly string[], options: MergeOptions, io: Io): Promise<RunResult> {
   if (files.length === 0) throw new UsageError('files: none given; allowed: the tally files written by muster shard');
-  const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json);
-  const confidence = options.confidence === undefined ? 0.95 : parseOpenInterval('--confidence', options.confidence, 0, 1);
+  const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true });
+  // The result must never replace a shard (merge a.json b.json --json a.json), nor one shard be given twice.
+  checkDistinct([{ option: '--json', path: jsonPath }], files.map((file) => ({ name: 'files', path: file })));
+  const confidence = options.confidence === undefined ? 0.95 : parseConfidence(options.confidence);
   const shards = files.map(readShard);
   const first = shards[0];
   const rule = getRule(first.rule);
@@ -113,23 +116,25 @@ export async function mergeCommand(files: readonly string[], options: MergeOptio
     trials: first.trials,
     tally,
   });
-  io.out(renderRun(result, rule.metrics(first.params), null));
-  if (jsonPath) writeFileAtomic(jsonPath, `${JSON.stringify(result, null, 2)}\n`);
+  reportIo(io, jsonPath).out(renderRun(result, rule.metrics(first.params), null));
+  if (jsonPath) writeOutputs([{ path: jsonPath, contents: toJson(result), option: '--json' }], io.out);
+  if (jsonPath && jsonPath !== STDOUT) io.err(`wrote ${jsonPath}\n`);
   return result;
 }
 
 function readShard(file: string): ShardFile {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new UsageError(`files: cannot read ${JSON.stringify(file)} (${code}); allowed: tally files written by muster shard`);
+  }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
+    parsed = JSON.parse(text);
   } catch {
-    throw new UsageError(`files: cannot read ${file} as a tally; allowed: files written by muster shard`);
+    throw new UsageError(`files: ${JSON.stringify(file)} is not JSON; allowed: tally files written by muster shard`);
   }
-  const shard = parsed as ShardFile;
-  if (shard?.format !== FORMAT || !Array.isArray(shard.tally)) throw new UsageError(`files: ${file} is not a muster tally; allowed: files written by muster shard`);
-  // The params are checked again as a user would have typed them, so a hand-edited file cannot carry impossible values.
-  const rule = getRule(shard.rule);
-  const params = resolveParams(rule, Object.entries(shard.params).map(([name, value]) => `${name}=${value}`));
-  if (shard.tally.length !== rule.tallyLength(params)) throw new UsageError(`files: ${file} has a tally of the wrong length for its parameters; allowed: files written by muster shard`);
-  return { ...shard, params };
+  return validateShard(`files: ${JSON.stringify(file)}`, parsed);
 }

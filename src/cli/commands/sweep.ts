@@ -12,6 +12,10 @@ import type { Io } from '../io.js';
 import { checkOutputFile, parseSeed } from '../options.js';
 import { ProgressBar } from '../progress.js';
 import { DEFAULT_SEED, parseSimulationSettings, withInterrupt, type RunOptions } from './run.js';
+import { interruptedStatus } from '../interrupt.js';
+import { checkDistinct, STDOUT } from '../../output/files.js';
+import { toJson } from '../../output/json.js';
+import { reportIo } from '../report-io.js';
 
 export interface SweepOptions extends RunOptions {
   vary?: string[];
@@ -60,15 +64,20 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
   }
   if (grid.length === 0) throw new UsageError(`--vary: the rule rejects every combination, e.g. ${skipped[0].reason}`);
 
-  const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json);
+  const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true });
   const htmlPath = options.html === undefined ? undefined : checkOutputFile('--html', options.html);
-  const csvPath = options.csv === undefined ? undefined : checkOutputFile('--csv', options.csv);
+  const csvPath = options.csv === undefined ? undefined : checkOutputFile('--csv', options.csv, { stdout: true });
+  checkDistinct([
+    { option: '--json', path: jsonPath },
+    { option: '--html', path: htmlPath },
+    { option: '--csv', path: csvPath },
+  ]);
   const settings: GridSettings = options.exact
     ? { method: 'exact', seed: parseSeed(options.seed ?? DEFAULT_SEED), confidence: 1, trials: 0, threads: 0 }
     : { method: 'simulation', ...parseSimulationSettings(options) };
   if (options.exact) {
     if (!rule.exact) throw new UsageError(`--exact: ${rule.id} has no exact solution; allowed: leave out --exact to simulate`);
-    for (const option of ['trials', 'threads', 'confidence'] as const) {
+    for (const option of ['trials', 'threads', 'confidence', 'timeout'] as const) {
       if (options[option] !== undefined) throw new UsageError(`--exact: cannot be combined with --${option}; allowed: --exact alone, or a simulation`);
     }
   }
@@ -85,7 +94,11 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
     progress.finish();
     await pool?.close();
   }
-  if (evaluated.length === 0) throw new UsageError('interrupted: no combination was finished, so nothing was written');
+  if (evaluated.length === 0) {
+    io.err('muster: PARTIAL: interrupted before any combination finished; nothing was written\n');
+    process.exitCode = interruptedStatus();
+    return { rule: rule.id, title: rule.title, source: rule.source, params: {}, vary: varies, method: settings.method, seed: settings.seed, trials: settings.trials, threads: settings.threads, confidence: settings.confidence, points: [], skipped, partial: true };
+  }
 
   const fixed: Params = { ...grid[0] };
   for (const name of varied) delete fixed[name];
@@ -105,15 +118,15 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
     partial: interrupted,
   };
 
-  io.out(renderSweep(rule, sweep, metrics, options.metric === undefined));
+  reportIo(io, jsonPath, csvPath).out(renderSweep(rule, sweep, metrics, options.metric === undefined));
   const files: OutputFile[] = [];
   const allMetrics = unionMetrics(grid.map((params) => rule.metrics(params)));
-  if (jsonPath) files.push({ path: jsonPath, contents: `${JSON.stringify(sweep, null, 2)}\n` });
-  if (htmlPath) files.push({ path: htmlPath, contents: sweepPage(rule, sweep, metrics).html });
-  if (csvPath) files.push({ path: csvPath, contents: sweepCsv(sweep, allMetrics) });
-  writeOutputs(files);
-  if (!options.quiet) for (const file of files) io.err(`wrote ${file.path}\n`);
-  if (interrupted) process.exitCode = 130;
+  if (jsonPath) files.push({ path: jsonPath, contents: toJson(sweep), option: '--json' });
+  if (htmlPath) files.push({ path: htmlPath, contents: sweepPage(rule, sweep, metrics).html, option: '--html' });
+  if (csvPath) files.push({ path: csvPath, contents: sweepCsv(sweep, allMetrics), option: '--csv' });
+  writeOutputs(files, io.out);
+  if (!options.quiet) for (const file of files) if (file.path !== STDOUT) io.err(`wrote ${file.path}\n`);
+  if (interrupted) process.exitCode = interruptedStatus();
   return sweep;
 }
 

@@ -1,0 +1,147 @@
+/**
+ * The tally file of `muster shard`, and the checks `muster merge` makes
+ * before it adds one: merge trusts nothing in a file. Every field is checked
+ * as the CLI checks what a user types (rule, params, seed, trials), unknown
+ * fields are refused, and the tally must be one the rule could have counted
+ * in the shard's own trials: finite non-negative integer counts, no
+ * proportion above its trials, no mean whose squares undercut its sum, and
+ * the rule's own structure (Rule.checkTally: a histogram sums to its trials).
+ */
+import { UsageError } from '../errors.js';
+import { chunkCount, chunkTrials } from '../engine/chunks.js';
+import { getRule } from '../rules/index.js';
+import { resolveParams } from '../rules/params.js';
+import type { Params, Rule } from '../rules/types.js';
+import { MAX_TRIALS, parseSeed } from './options.js';
+
+export const FORMAT = 'muster-tally/1';
+/** Shards a run may be split into (muster shard --shard i/n). */
+export const MAX_SHARDS = 10_000;
+/** Threads one machine may have run a shard on. */
+const MAX_THREADS = 256;
+
+/** What one shard writes: enough to check that shards belong to the same run. */
+export interface ShardFile {
+  format: typeof FORMAT;
+  rule: string;
+  params: Params;
+  seed: string;
+  /** The whole run's trials; this shard ran chunks [first, end) of it. */
+  trials: number;
+  chunks: { first: number; end: number };
+  threads: number;
+  tally: number[];
+}
+
+const FIELDS = ['format', 'rule', 'params', 'seed', 'trials', 'chunks', 'threads', 'tally'] as const;
+
+/** Trials in chunks [first, end) of a run of `total`. */
+export function shardTrials(chunks: { first: number; end: number }, total: number): number {
+  let trials = 0;
+  for (let chunk = chunks.first; chunk < chunks.end; chunk++) trials += chunkTrials(chunk, total);
+  return trials;
+}
+
+function shown(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return JSON.stringify(text.length > 60 ? `${text.slice(0, 57)}...` : text);
+}
+
+/**
+ * Checks a parsed shard file completely and returns it with its params
+ * resolved; throws a one-line UsageError naming the file and the field.
+ */
+export function validateShard(file: string, parsed: unknown): ShardFile {
+  const fail = (field: string, value: unknown, allowed: string): never => {
+    throw new UsageError(`${file}: ${field}: got ${shown(value)}; allowed: ${allowed}`);
+  };
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return fail('file', parsed, 'a tally file written by muster shard');
+  const record = parsed as Record<string, unknown>;
+  for (const key of Object.keys(record)) if (!(FIELDS as readonly string[]).includes(key)) fail(JSON.stringify(key), record[key], `only the fields ${FIELDS.join(', ')} (an unknown field means the file was edited or is not a muster tally)`);
+  for (const key of FIELDS) if (!(key in record)) fail(key, undefined, 'present, as muster shard writes it');
+  if (record.format !== FORMAT) fail('format', record.format, JSON.stringify(FORMAT));
+
+  if (typeof record.rule !== 'string') fail('rule', record.rule, 'a rule id (see muster list)');
+  let rule: Rule;
+  try {
+    rule = getRule(record.rule as string);
+  } catch {
+    return fail('rule', record.rule, 'a rule id (see muster list)');
+  }
+
+  const rawParams = record.params;
+  if (typeof rawParams !== 'object' || rawParams === null || Array.isArray(rawParams)) fail('params', rawParams, `an object of ${rule.id}'s parameters`);
+  const entries = Object.entries(rawParams as Record<string, unknown>);
+  for (const [name, value] of entries) if (!['string', 'number', 'boolean'].includes(typeof value)) fail(`params.${JSON.stringify(name)}`, value, 'a number, true or false, or text');
+  let params: Params;
+  try {
+    // As a user would have typed them, so a hand-edited file cannot carry impossible values.
+    params = resolveParams(rule, entries.map(([name, value]) => `${name}=${value}`));
+  } catch (error) {
+    if (error instanceof UsageError) throw new UsageError(`${file}: params: ${error.message}`);
+    throw error;
+  }
+  // The file must hold every parameter as resolved, so its run is exactly the one named.
+  for (const spec of rule.params) if (!(spec.name in (rawParams as object))) fail(`params.${spec.name}`, undefined, 'present: muster shard writes every parameter');
+  for (const [name, value] of Object.entries(params)) if (JSON.stringify(value) !== JSON.stringify((rawParams as Params)[name])) fail(`params.${name}`, (rawParams as Params)[name], `its canonical form ${JSON.stringify(value)}, as muster shard writes it`);
+
+  if (typeof record.seed !== 'string') fail('seed', record.seed, 'text of 1 to 200 characters');
+  try {
+    parseSeed(record.seed as string);
+  } catch {
+    fail('seed', record.seed, 'text of 1 to 200 characters');
+  }
+
+  const trials = record.trials;
+  if (typeof trials !== 'number' || !Number.isInteger(trials) || trials < 1 || trials > MAX_TRIALS) fail('trials', trials, `a whole number of trials from 1 to ${MAX_TRIALS}`);
+  const total = trials as number;
+  const chunks = record.chunks as Record<string, unknown>;
+  const count = chunkCount(total);
+  if (typeof chunks !== 'object' || chunks === null || Array.isArray(chunks)) fail('chunks', chunks, '{ "first": i, "end": j }');
+  for (const key of Object.keys(chunks)) if (key !== 'first' && key !== 'end') fail(`chunks.${JSON.stringify(key)}`, chunks[key], 'only first and end');
+  for (const key of ['first', 'end'] as const) {
+    const value = chunks[key];
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > count) fail(`chunks.${key}`, value, `an integer from 0 to ${count} (the run's ${count} chunks)`);
+  }
+  if ((chunks.first as number) >= (chunks.end as number)) fail('chunks.end', chunks.end, `greater than chunks.first (${chunks.first}): a shard has at least one chunk`);
+  const range = { first: chunks.first as number, end: chunks.end as number };
+
+  const threads = record.threads;
+  if (typeof threads !== 'number' || !Number.isInteger(threads) || threads < 1 || threads > MAX_THREADS) fail('threads', threads, `an integer from 1 to ${MAX_THREADS}`);
+
+  const tally = record.tally;
+  const length = rule.tallyLength(params);
+  if (!Array.isArray(tally) || tally.length !== length) fail('tally', Array.isArray(tally) ? `${tally.length} entries` : tally, `${length} counts, the tally length of ${rule.id} at these params`);
+  const counts = tally as unknown[];
+  // Sums of squares of per-trial observations stay below 2^53, where doubles count exactly.
+  for (const [index, value] of counts.entries()) {
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) fail(`tally[${index}]`, value, 'a whole number from 0 to 2^53 − 1 (a count)');
+  }
+  const ran = shardTrials(range, total);
+  const problem = checkCounts(rule, params, Float64Array.from(counts as number[]), ran);
+  if (problem) throw new UsageError(`${file}: tally: ${problem}; allowed: counts ${rule.id} could have made in this shard's ${ran} trials`);
+  return { format: FORMAT, rule: rule.id, params, seed: record.seed as string, trials: total, chunks: range, threads: threads as number, tally: counts as number[] };
+}
+
+/**
+ * What is inconsistent in a tally of `trials` trials, or null: every
+ * proportion's successes within its trials, every mean's sum of squares at
+ * least its sum squared over its count (Cauchy–Schwarz), and the rule's
+ * own structural check.
+ */
+export function checkCounts(rule: Rule, params: Params, tally: Float64Array, trials: number): string | null {
+  const own = rule.checkTally?.(params, tally, trials);
+  if (own) return own;
+  const tallied = rule.summarize(params, tally, trials);
+  for (const [name, value] of Object.entries(tallied)) {
+    if (value.kind === 'proportion') {
+      if (!(value.successes >= 0 && value.successes <= value.trials)) return `${name}: ${value.successes} successes in ${value.trials} trials`;
+    } else {
+      if (!(value.count >= 0) || !Number.isFinite(value.sum) || !Number.isFinite(value.sumOfSquares) || value.sumOfSquares < 0) return `${name}: sums ${value.sum}, ${value.sumOfSquares} are not sums of observations`;
+      // n·Σx² ≥ (Σx)², with a relative slack for the rules whose observations are fractions (shares).
+      if (value.count > 0 && value.count * value.sumOfSquares < value.sum * value.sum * (1 - 1e-12)) return `${name}: its sum of squares ${value.sumOfSquares} is below its sum ${value.sum} squared over ${value.count} trials`;
+      if (value.count === 0 && (value.sum !== 0 || value.sumOfSquares !== 0)) return `${name}: nonzero sums over no trials`;
+    }
+  }
+  return null;
+}

@@ -1,0 +1,273 @@
+/**
+ * Every file muster writes goes through here, for the CLI and for reports/
+ * alike. The contract (README, "Bad input"):
+ *
+ *   check every path up front ─► compute ─► stage every file ─► rename all ─► standard output
+ *
+ * - Paths are checked before any work: the folder exists and can be written,
+ *   an existing target is a regular file (never a device, a folder or a
+ *   dangling link), and no two outputs (or an output and an input) are the
+ *   same file, however they are spelled or linked.
+ * - One command's files are written all or none: each is staged as a
+ *   temporary file beside its target (a random name, opened exclusively, so
+ *   a link planted there is never followed), and only when every one is on
+ *   disk are they renamed into place. A failure removes every temporary file
+ *   and leaves the old files as they were.
+ * - Replacing a file keeps its mode; writing to a symlink replaces the file
+ *   it points to and keeps the link.
+ * - `-` (where allowed) is standard output, written after the files.
+ *
+ * write-file-atomic does the single-file half of this, but it renames each
+ * file as soon as it is written (so a failure on the third file of a command
+ * leaves the first two replaced), and it opens its temporary file without
+ * O_EXCL under a name derived from the pid and a counter. Staging needs the
+ * open and the rename apart, so the few system calls are made here.
+ */
+import { randomBytes } from 'node:crypto';
+import { accessSync, closeSync, constants, existsSync, fchmodSync, fsyncSync, lstatSync, mkdirSync, openSync, realpathSync, renameSync, rmdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { UsageError } from '../errors.js';
+
+/** The path that means standard output. */
+export const STDOUT = '-';
+
+export interface OutputFile {
+  /** Where to write: a checked path (see checkOutputFile), or `-` for standard output. */
+  path: string;
+  contents: string;
+  /** The option that named the file, for error messages. */
+  option?: string;
+}
+
+/** Words for the errors a user can cause by where they point an output. */
+const REASONS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'read-only file system',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+  EISDIR: 'it is a folder',
+  ENOTDIR: 'a part of the path is not a folder',
+  ENOENT: 'no such file or folder',
+  ELOOP: 'too many symbolic links',
+  ENAMETOOLONG: 'the name is too long',
+  EEXIST: 'a file appeared there while writing',
+  EMFILE: 'too many open files',
+  EFBIG: 'the file is too large',
+  EIO: 'input/output error',
+};
+
+/** A file-system error a user can cause (a full disk, a read-only folder), as a UsageError naming the option and path; anything else unchanged. */
+export function fileError(option: string, path: string, error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code && REASONS[code]) return new UsageError(`${option}: cannot write ${path} (${REASONS[code]}); allowed: a file in a folder you can write, on a disk with room`);
+  return error;
+}
+
+/**
+ * A file-system error that escaped a command (reading a file named on the
+ * command line, say) as one line naming the path, or null when it is not
+ * one a user can cause.
+ */
+export function fsFault(error: unknown): UsageError | null {
+  const { code, path, syscall } = (error ?? {}) as NodeJS.ErrnoException;
+  if (!code || !REASONS[code] || !path) return null;
+  return new UsageError(`${path}: ${REASONS[code]} (${syscall ?? 'access'}); allowed: a path you can read and write`);
+}
+
+/** Whether a folder can take new files (a temporary file and a rename need write and search permission). */
+function writableFolder(folder: string): boolean {
+  try {
+    accessSync(folder, constants.W_OK | constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The file a path ends up writing: links followed; the path itself where nothing exists yet. */
+function realTarget(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    try {
+      return join(realpathSync(dirname(path)), basename(path));
+    } catch {
+      return path;
+    }
+  }
+}
+
+/**
+ * An output file, checked before any work starts: `-` for standard output
+ * where `stdout` allows it; otherwise a new or existing regular file in an
+ * existing folder that can be written. Returns the absolute path (or `-`).
+ */
+export function checkOutputFile(option: string, file: string, { stdout = false }: { stdout?: boolean } = {}): string {
+  if (file === STDOUT) {
+    if (stdout) return STDOUT;
+    throw new UsageError(`${option}: got "-"; allowed: a file name (standard output is for --json and --csv)`);
+  }
+  if (file.trim() === '') throw new UsageError(`${option}: got ""; allowed: a file name${stdout ? ', or - for standard output' : ''}`);
+  const path = resolve(file);
+  let link: ReturnType<typeof lstatSync> | undefined;
+  try {
+    link = lstatSync(path);
+  } catch {
+    link = undefined;
+  }
+  if (link) {
+    let target: ReturnType<typeof statSync>;
+    try {
+      target = statSync(path);
+    } catch {
+      throw new UsageError(`${option}: ${path} is a link to nothing (dangling symlink); allowed: a new file, a regular file, or a link to one`);
+    }
+    // A rename would replace a device such as /dev/null or /dev/stdout with a regular file: only regular files may be overwritten.
+    if (!target.isFile()) {
+      const what = target.isDirectory() ? 'not a regular file (a folder)' : 'not a regular file (a device, pipe or socket)';
+      throw new UsageError(`${option}: ${path} is ${what}; allowed: a new or existing regular file${stdout ? ', or - for standard output' : ''}`);
+    }
+  }
+  const folder = dirname(realTarget(path));
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new UsageError(`${option}: folder ${folder} does not exist; allowed: a file in an existing folder`);
+  if (!writableFolder(folder)) throw new UsageError(`${option}: cannot write in folder ${folder} (permission denied); allowed: a file in a folder you can write`);
+  return path;
+}
+
+/** An output folder: an existing folder that can be written, or a new one in such a folder (made when the files are written). */
+export function checkOutputDir(option: string, dir: string): string {
+  if (dir.trim() === '') throw new UsageError(`${option}: got ""; allowed: a folder, existing or new in an existing folder`);
+  const path = resolve(dir);
+  if (existsSync(path)) {
+    if (!statSync(path).isDirectory()) throw new UsageError(`${option}: ${path} is a file; allowed: a folder, existing or new in an existing folder`);
+    if (!writableFolder(path)) throw new UsageError(`${option}: cannot write in folder ${path} (permission denied); allowed: a folder you can write`);
+    return path;
+  }
+  const parent = dirname(path);
+  if (!existsSync(parent) || !statSync(parent).isDirectory()) throw new UsageError(`${option}: folder ${parent} does not exist; allowed: a folder, existing or new in an existing folder`);
+  if (!writableFolder(parent)) throw new UsageError(`${option}: cannot make a folder in ${parent} (permission denied); allowed: a folder you can write`);
+  return path;
+}
+
+/** What identifies a file however it is reached: its device and inode when it exists, else its real path. */
+function identity(path: string): string {
+  try {
+    const stat = statSync(path);
+    return `inode ${stat.dev}:${stat.ino}`;
+  } catch {
+    return `path ${realTarget(path)}`;
+  }
+}
+
+/**
+ * Refuses two names for one file among a command's outputs (and its inputs,
+ * which an output must never replace): `--json x --html x`, a link and its
+ * target, `merge a.json --json a.json`. Standard output may appear once.
+ */
+export function checkDistinct(outputs: ReadonlyArray<{ option: string; path: string | undefined }>, inputs: ReadonlyArray<{ name: string; path: string }> = []): void {
+  const seen = new Map<string, string>();
+  for (const input of inputs) {
+    const key = identity(resolve(input.path));
+    const earlier = seen.get(key);
+    if (earlier) throw new UsageError(`${input.name}: ${JSON.stringify(input.path)} is the same file as ${earlier}; allowed: each input once`);
+    seen.set(key, `input ${JSON.stringify(input.path)}`);
+  }
+  for (const { option, path } of outputs) {
+    if (path === undefined) continue;
+    const key = path === STDOUT ? 'stdout' : identity(path);
+    const earlier = seen.get(key);
+    if (earlier) {
+      const shown = path === STDOUT ? 'standard output (-)' : JSON.stringify(path);
+      throw new UsageError(`${option}: ${shown} is the same file as ${earlier}; allowed: a different file for every output, never an input`);
+    }
+    seen.set(key, `${option} ${path}`);
+  }
+}
+
+interface Staged {
+  temporary: string;
+  target: string;
+  option: string;
+}
+
+/** Writes `contents` to a new temporary file beside `target` and returns its name; the target keeps its mode. */
+function stage(target: string, contents: string, option: string, created: Staged[]): void {
+  let mode: number | undefined;
+  try {
+    mode = statSync(target).mode & 0o7777;
+  } catch {
+    mode = undefined;
+  }
+  const temporary = join(dirname(target), `.${basename(target)}.${randomBytes(9).toString('hex')}.tmp`);
+  // 'wx' is O_CREAT|O_EXCL: fails rather than follow anything already at that name.
+  const descriptor = openSync(temporary, 'wx', mode === undefined ? 0o666 : 0o600);
+  created.push({ temporary, target, option });
+  try {
+    const bytes = Buffer.from(contents, 'utf8');
+    for (let offset = 0; offset < bytes.length; ) offset += writeSync(descriptor, bytes, offset);
+    if (mode !== undefined) fchmodSync(descriptor, mode);
+    fsyncSync(descriptor);
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // already gone
+  }
+}
+
+/**
+ * Writes every file of one command, or none: missing folders are made,
+ * every file is staged, then all are renamed into place, then `-` goes to
+ * `stdout`. On failure every temporary file (and every folder made) is
+ * removed and a UsageError names the option and path of a user-caused
+ * fault (EACCES, ENOSPC, …). Writes are synchronous, so a signal handler
+ * (Ctrl-C) cannot run between the stage and the rename.
+ */
+export function writeOutputs(files: readonly OutputFile[], stdout: (text: string) => void = (text) => process.stdout.write(text)): void {
+  // The last guard against two names for one file (checkDistinct runs before the work; this catches paths made since, such as --svg's files).
+  const targets = new Map<string, OutputFile>();
+  for (const file of files) {
+    if (file.path === STDOUT) continue;
+    const key = identity(file.path);
+    const earlier = targets.get(key);
+    if (earlier) throw new UsageError(`${file.option ?? 'output'}: ${file.path} is the same file as ${earlier.option ?? 'output'} ${earlier.path}; allowed: a different file for every output`);
+    targets.set(key, file);
+  }
+  const staged: Staged[] = [];
+  const madeFolders: string[] = [];
+  let current: OutputFile | undefined;
+  try {
+    for (const file of files) {
+      if (file.path === STDOUT) continue;
+      current = file;
+      const folder = dirname(realTarget(file.path));
+      if (!existsSync(folder)) {
+        const made = mkdirSync(folder, { recursive: true });
+        if (made) madeFolders.push(made);
+      }
+      stage(realTarget(file.path), file.contents, file.option ?? 'output', staged);
+    }
+    for (const [index, item] of staged.entries()) {
+      current = files.find((file) => file.path !== STDOUT && realTarget(file.path) === item.target);
+      renameSync(item.temporary, item.target);
+      staged[index] = { ...item, temporary: '' };
+    }
+  } catch (error) {
+    for (const item of staged) if (item.temporary) removeQuietly(item.temporary);
+    for (const folder of madeFolders.reverse()) {
+      try {
+        rmdirSync(folder);
+      } catch {
+        // not empty (another file landed there) or already gone: leave it
+      }
+    }
+    throw current ? fileError(current.option ?? 'output', current.path, error) : error;
+  }
+  for (const file of files) if (file.path === STDOUT) stdout(file.contents);
+}
