@@ -9,7 +9,7 @@
 import { formatCount, formatValue } from '../src/cli/format.js';
 import { UsageError } from '../src/errors.js';
 import type { Fraction } from '../src/exact/fraction.js';
-import type { MetricResult } from '../src/result.js';
+import type { Envelope, MetricResult } from '../src/result.js';
 import type { MetricSpec, Params, Rule } from '../src/rules/types.js';
 import type { Tallied } from '../src/stats/estimate.js';
 import { twoSidedZ } from '../src/stats/wilson-interval.js';
@@ -96,9 +96,8 @@ export interface Difference {
   exactFraction: string | null;
 }
 
-export interface CompareResult {
-  rule: string;
-  title: string;
+/** The result JSON of `muster compare` (docs/json.md). */
+export interface CompareResult extends Envelope {
   source: string;
   method: 'simulation' | 'exact';
   /** 'shared': every variant ran on the same seed; 'per variant': each on `<seed>/variant <n>`. */

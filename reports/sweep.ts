@@ -6,7 +6,7 @@
 import { formatCount, formatValue } from '../src/cli/format.js';
 import { badValue, UsageError } from '../src/errors.js';
 import { allowedText, parseParam } from '../src/rules/params.js';
-import type { MetricResult } from '../src/result.js';
+import { bestOf, type Envelope, type MetricResult } from '../src/result.js';
 import type { MetricSpec, ParamSpec, ParamValue, Params, Rule } from '../src/rules/types.js';
 import { heatmap, lineChart, pointFrom, type HeatCell, type IntervalPoint } from './charts/blocks.js';
 import type { Chart } from './charts/chart.js';
@@ -86,10 +86,8 @@ export function combinations(varies: readonly Vary[]): Params[] {
   return combos;
 }
 
-/** The result JSON of `muster sweep`. */
-export interface SweepResult {
-  rule: string;
-  title: string;
+/** The result JSON of `muster sweep` (docs/json.md). */
+export interface SweepResult extends Envelope {
   source: string;
   /** Parameters held fixed (after --set and defaults). */
   params: Params;
@@ -151,7 +149,7 @@ export function sweepCharts(rule: Rule, sweep: SweepResult, metrics: readonly Me
   for (const metric of metrics) {
     const cells: HeatCell[] = sweep.points.filter((point) => point.metrics[metric.name]).map((point) => {
       const figures = point.metrics[metric.name];
-      const value = figures.exact ?? figures.estimate;
+      const value = bestOf(figures);
       return {
         row: pointLabel(point.params[first.name]),
         col: pointLabel(point.params[second.name]),

@@ -6,7 +6,6 @@
  *
  *   argv ─► commander ─► command(args, options, io) ─► engine / rules / reports
  */
-import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { UsageError } from './errors.js';
 import { bookCommand } from './cli/commands/book.js';
@@ -19,6 +18,7 @@ import { compareCommand } from './cli/commands/compare.js';
 import { mergeCommand, shardCommand } from './cli/commands/shard.js';
 import { processIo, type Io } from './cli/io.js';
 import { collect } from './cli/options.js';
+import { packageVersion } from './version.js';
 
 function simulationOptions(command: Command): Command {
   return command
@@ -29,19 +29,6 @@ function simulationOptions(command: Command): Command {
     .option('--confidence <level>', 'confidence level of every interval (default 0.95)')
     .option('--json <file>', 'also write the result as JSON')
     .option('--quiet', 'no progress bar or notes on stderr');
-}
-
-/** The package's version, read once from the package.json two folders up from here (src/ or dist/src/). */
-function packageVersion(): string {
-  for (const relative of ['../package.json', '../../package.json']) {
-    try {
-      const pkg = JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === 'muster' && pkg.version) return pkg.version;
-    } catch {
-      // not this folder; try the next
-    }
-  }
-  return 'unknown';
 }
 
 const EXAMPLES = `
@@ -138,7 +125,8 @@ export function buildProgram(io: Io): Command {
   )
     .addOption(new Option('--variant <"label: name=value,…">', 'a named variant (repeat; the first is the baseline)').argParser(collect))
     .option('--seed-per-variant', 'give each variant its own random stream (derived from --seed and its position)')
-    .option('--exact', 'compare exact values only, without simulating')
+    .option('--simulate', 'simulate even where every variant has exact values (the default then is exact differences)')
+    .option('--exact', 'compare exact values only, without simulating (the default where the rule has exact values)')
     .option('--html <file>', 'also write an HTML report')
     .option('--csv <file>', 'also write the comparison as CSV')
     .action(async (rule: string, options) => {

@@ -51,7 +51,8 @@ describe('muster run reserves', () => {
     expect(result).toMatchObject({ rule: 'reserves', seed: 'json', trials: 200_000, threads: 2, confidence: 0.95, partial: false });
     expect(result.params).toEqual({ squads: 4, rounds: 4, target: 7, chosenRound: 2, command: 3, leaderLoss: 0, fallbackCommand: 0, firstRound: 1 });
     const metric = result.metrics['squad.round.2'];
-    expect(Object.keys(metric).sort()).toEqual(['estimate', 'exact', 'hi', 'lo']);
+    expect(Object.keys(metric).sort()).toEqual(['estimate', 'exact', 'fraction', 'hi', 'lo']);
+    expect(metric.fraction).toBe('25/36');
     expect(metric.exact).toBeCloseTo(25 / 36, 15);
     expect(metric.lo).toBeLessThanOrEqual(metric.estimate);
     expect(metric.hi).toBeGreaterThanOrEqual(metric.estimate);

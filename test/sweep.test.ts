@@ -65,7 +65,7 @@ describe('muster sweep', () => {
     for (const point of sweep.points) {
       for (const name of ['a.wins', 'b.wins', 'a.crit', 'rolls.1']) {
         const { estimate, exact } = point.metrics[name];
-        expect(Math.abs(estimate - exact!), `${name} at wipA=${point.params.wipA}`).toBeLessThanOrEqual(proportionTolerance(exact!, trials));
+        expect(Math.abs(estimate! - exact!), `${name} at wipA=${point.params.wipA}`).toBeLessThanOrEqual(proportionTolerance(exact!, trials));
       }
     }
   });

@@ -1,5 +1,6 @@
 import { UsageError } from '../../errors.js';
 import { SimulationPool } from '../../engine/pool.js';
+import { envelope } from '../../result.js';
 import { getRule } from '../../rules/index.js';
 import { resolveParams } from '../../rules/params.js';
 import type { MetricSpec, Params } from '../../rules/types.js';
@@ -15,6 +16,7 @@ import { DEFAULT_SEED, parseSimulationSettings, withInterrupt, type RunOptions }
 export interface CompareOptions extends RunOptions {
   variant?: string[];
   seedPerVariant?: boolean;
+  simulate?: boolean;
   html?: string;
   csv?: string;
 }
@@ -48,13 +50,17 @@ export async function compareCommand(ruleId: string, options: CompareOptions, io
   const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json);
   const htmlPath = options.html === undefined ? undefined : checkOutputFile('--html', options.html);
   const csvPath = options.csv === undefined ? undefined : checkOutputFile('--csv', options.csv);
+  const flag = (option: string) => `--${option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+  const simulationOnly = (['trials', 'threads', 'confidence', 'seedPerVariant'] as const).filter((option) => options[option] !== undefined);
+  if (options.exact && options.simulate) throw new UsageError('--exact: cannot be combined with --simulate; allowed: one of the two');
   if (options.exact) {
     if (!rule.exact) throw new UsageError(`--exact: ${rule.id} has no exact solution; allowed: leave out --exact to simulate`);
-    for (const option of ['trials', 'threads', 'confidence', 'seedPerVariant'] as const) {
-      if (options[option] !== undefined) throw new UsageError(`--exact: cannot be combined with --${option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}; allowed: --exact alone, or a simulation`);
-    }
+    if (simulationOnly.length > 0) throw new UsageError(`--exact: cannot be combined with ${flag(simulationOnly[0])}; allowed: --exact alone, or a simulation`);
   }
-  const base: GridSettings = options.exact
+  // Exact differences wherever every variant has exact values: no p-values on noise. --simulate, or a
+  // simulation setting such as --trials, asks for the simulation.
+  const exact = options.exact === true || (rule.exact !== undefined && !options.simulate && simulationOnly.length === 0);
+  const base: GridSettings = exact
     ? { method: 'exact', seed: parseSeed(options.seed ?? DEFAULT_SEED), confidence: 0.95, trials: 0, threads: 0 }
     : { method: 'simulation', ...parseSimulationSettings(options) };
   const seedOf = (index: number) => (options.seedPerVariant ? `${base.seed}/variant ${index + 1}` : base.seed);
@@ -78,8 +84,7 @@ export async function compareCommand(ruleId: string, options: CompareOptions, io
   const metrics = unionMetrics(paramsList.map((params) => rule.metrics(params)));
   const { differences, tests } = compareVariants(metrics, computed, base.confidence);
   const result: CompareResult = {
-    rule: rule.id,
-    title: rule.title,
+    ...envelope('compare', rule),
     source: rule.source,
     method: base.method,
     seeds: options.seedPerVariant ? 'per variant' : 'shared',

@@ -1,7 +1,7 @@
 import { UsageError } from '../../errors.js';
 import { SimulationPool } from '../../engine/pool.js';
 import { simulate } from '../../engine/simulate.js';
-import { buildResult, type MetricResult, type RunResult } from '../../result.js';
+import { bestOf, buildResult, envelope, type Envelope, type MetricResult, type RunResult } from '../../result.js';
 import { getRule } from '../../rules/index.js';
 import { resolveParams } from '../../rules/params.js';
 import type { ParamValue, Params, Rule } from '../../rules/types.js';
@@ -27,8 +27,9 @@ export interface MatrixTable {
   hi: number[][] | null;
 }
 
-export interface MatrixResult {
-  rule: string;
+/** The result JSON of `muster matrix` (docs/json.md). */
+export interface MatrixResult extends Envelope {
+  source: string;
   params: Params;
   method: 'exact' | 'simulation';
   seed: string | null;
@@ -90,15 +91,16 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
     }
   }
 
-  const pick = (metric: string, field: keyof MetricResult) => cells.map((row) => row.map((cell) => cell.metrics[metric][field] as number));
+  const pick = (metric: string, field: 'lo' | 'hi') => cells.map((row) => row.map((cell) => cell.metrics[metric][field] as number));
   const tables: MatrixTable[] = spec.metrics.map((metric) => ({
     metric,
-    values: pick(metric, 'estimate'),
+    values: cells.map((row) => row.map((cell) => (useExact ? bestOf(cell.metrics[metric]) : (cell.metrics[metric].estimate as number)))),
     lo: useExact ? null : pick(metric, 'lo'),
     hi: useExact ? null : pick(metric, 'hi'),
   }));
   const result: MatrixResult = {
-    rule: rule.id,
+    ...envelope('matrix', rule),
+    source: rule.source,
     params: base,
     method: useExact ? 'exact' : 'simulation',
     seed: settings?.seed ?? null,

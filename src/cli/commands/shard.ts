@@ -10,7 +10,7 @@ import { chunkCount, shardChunks } from '../../engine/chunks.js';
 import { SimulationPool } from '../../engine/pool.js';
 import { mergeTally } from '../../engine/run-chunks.js';
 import { simulate } from '../../engine/simulate.js';
-import { buildResult, type RunResult } from '../../result.js';
+import { buildResult, envelope, RESULT_FORMAT, type Envelope, type RunResult } from '../../result.js';
 import { getRule } from '../../rules/index.js';
 import { resolveParams } from '../../rules/params.js';
 import type { Params } from '../../rules/types.js';
@@ -21,12 +21,8 @@ import { ProgressBar } from '../progress.js';
 import { writeFileAtomic } from '../write-file.js';
 import { parseSimulationSettings, withInterrupt, type RunOptions } from './run.js';
 
-const FORMAT = 'muster-tally/1';
-
 /** What one shard writes: enough to check that shards belong to the same run. */
-export interface ShardFile {
-  format: typeof FORMAT;
-  rule: string;
+export interface ShardFile extends Envelope {
   params: Params;
   seed: string;
   /** The whole run's trials; this shard ran chunks [first, end) of it. */
@@ -64,7 +60,7 @@ export async function shardCommand(ruleId: string, options: ShardOptions, io: Io
       simulate(pool, { rule, params, seed: settings.seed, confidence: settings.confidence, trials: settings.trials, chunks, signal, onProgress: (done) => progress.update(done, settings.trials) }),
     );
     if (outcome.partial) throw new UsageError('interrupted: the shard was not finished and nothing was written');
-    const file: ShardFile = { format: FORMAT, rule: rule.id, params, seed: settings.seed, trials: settings.trials, chunks, threads: settings.threads, tally: Array.from(outcome.tally) };
+    const file: ShardFile = { ...envelope('shard', rule), params, seed: settings.seed, trials: settings.trials, chunks, threads: settings.threads, tally: Array.from(outcome.tally) };
     writeFileAtomic(out, `${JSON.stringify(file)}\n`);
     io.out(`shard ${index}/${shards}: chunks ${chunks.first}–${chunks.end - 1} of ${chunkCount(settings.trials)} (${outcome.trials.toLocaleString('en-US')} trials) → ${out}\n`);
     return file;
@@ -126,7 +122,7 @@ function readShard(file: string): ShardFile {
     throw new UsageError(`files: cannot read ${file} as a tally; allowed: files written by muster shard`);
   }
   const shard = parsed as ShardFile;
-  if (shard?.format !== FORMAT || !Array.isArray(shard.tally)) throw new UsageError(`files: ${file} is not a muster tally; allowed: files written by muster shard`);
+  if (shard?.format !== RESULT_FORMAT || shard.kind !== 'shard' || !Array.isArray(shard.tally)) throw new UsageError(`files: ${file} is not a muster tally; allowed: files written by muster shard`);
   // The params are checked again as a user would have typed them, so a hand-edited file cannot carry impossible values.
   const rule = getRule(shard.rule);
   const params = resolveParams(rule, Object.entries(shard.params).map(([name, value]) => `${name}=${value}`));

@@ -1,5 +1,6 @@
 import { UsageError } from '../../errors.js';
 import { SimulationPool } from '../../engine/pool.js';
+import { envelope } from '../../result.js';
 import { getRule } from '../../rules/index.js';
 import { resolveParams } from '../../rules/params.js';
 import type { MetricSpec, Params, Rule } from '../../rules/types.js';
@@ -90,8 +91,7 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
   const fixed: Params = { ...grid[0] };
   for (const name of varied) delete fixed[name];
   const sweep: SweepResult = {
-    rule: rule.id,
-    title: rule.title,
+    ...envelope('sweep', rule),
     source: rule.source,
     params: fixed,
     vary: varies,
@@ -151,7 +151,7 @@ function renderSweep(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpe
       if (!value) {
         cells.push(...(simulated ? ['—', '—', '—'] : ['—']));
       } else if (simulated) {
-        const half = (value.hi - value.lo) / 2;
+        const half = value.hi === null || value.lo === null ? null : (value.hi - value.lo) / 2;
         cells.push(formatValue(value.estimate, metric.probability), formatValue(half, metric.probability), formatValue(value.exact, metric.probability));
       } else {
         cells.push(formatValue(value.exact, metric.probability));
