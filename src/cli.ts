@@ -19,6 +19,7 @@ import { mergeCommand, shardCommand } from './cli/commands/shard.js';
 import { processIo, type Io } from './cli/io.js';
 import { collect } from './cli/options.js';
 import { packageVersion } from './version.js';
+import { parserError } from './cli/parser-errors.js';
 
 function simulationOptions(command: Command): Command {
   return command
@@ -42,12 +43,14 @@ Examples:
   muster book                                      every rule and chart, into out/index.html`;
 
 export function buildProgram(io: Io): Command {
+  // The subcommand being parsed, for "see muster run --help" in the parser's errors.
+  let currentCommand = 'muster';
   const program = new Command('muster')
     .description('Exact and Monte Carlo odds for tabletop pre-game procedures: initiative, deployment, reserves')
     .version(packageVersion())
     .addHelpText('after', EXAMPLES)
     .exitOverride()
-    .configureOutput({ writeOut: io.out, writeErr: io.err })
+    .configureOutput({ writeOut: io.out, writeErr: io.err, outputError: (message, write) => write(parserError(message, currentCommand, program.commands.map((c) => c.name()))) })
     .showSuggestionAfterError(true);
 
   program.command('list').description('list the rules muster covers').action(() => listCommand(io));
@@ -65,6 +68,8 @@ export function buildProgram(io: Io): Command {
     .option('--precision <e>', 'instead of --trials: add batches until every probability interval is ± e or narrower')
     .option('--max-trials <n>', 'cap for --precision (default 1e9)')
     .option('--exact', 'print the exact values without simulating')
+    .addOption(new Option('--metric <name>', 'show this metric (repeatable; globs such as a.* allowed); default the rule\'s headline metrics').argParser(collect))
+    .option('--all', 'show every metric, not only the headline ones')
     .option('--html <file>', 'also write a self-contained HTML report (charts and every metric)')
     .option('--svg <dir>', 'also write each chart as a standalone SVG into this folder')
     .option('--csv <file>', 'also write the metrics table as CSV')
@@ -94,7 +99,9 @@ export function buildProgram(io: Io): Command {
       ),
   )
     .addOption(new Option('--vary <name=values>', 'vary a parameter (repeatable): name=a..b[:step] or name=v1,v2').argParser(collect))
-    .addOption(new Option('--metric <name>', 'metric to tabulate and chart (repeatable; default the first four)').argParser(collect))
+    .addOption(new Option('--metric <name>', 'metric to tabulate and chart (repeatable; globs such as a.* allowed; default the headline metrics)').argParser(collect))
+    .option('--all', 'tabulate every metric')
+    .option('--best <metric[:min]>', 'mark the point with the highest value of the metric (:min for the lowest) and say whether it beats the runner-up beyond noise')
     .option('--exact', 'solve every point exactly instead of simulating')
     .option('--html <file>', 'also write an HTML report with lines or heatmaps')
     .option('--csv <file>', 'also write every metric at every point as CSV')
@@ -126,6 +133,8 @@ export function buildProgram(io: Io): Command {
     .addOption(new Option('--variant <"label: name=value,…">', 'a named variant (repeat; the first is the baseline)').argParser(collect))
     .option('--seed-per-variant', 'give each variant its own random stream (derived from --seed and its position)')
     .option('--simulate', 'simulate even where every variant has exact values (the default then is exact differences)')
+    .addOption(new Option('--metric <name>', 'show this metric (repeatable; globs such as a.* allowed); default the headline metrics').argParser(collect))
+    .option('--all', 'show every metric')
     .option('--exact', 'compare exact values only, without simulating (the default where the rule has exact values)')
     .option('--html <file>', 'also write an HTML report')
     .option('--csv <file>', 'also write the comparison as CSV')
@@ -165,6 +174,9 @@ export function buildProgram(io: Io): Command {
     .action(async (files: string[], options) => {
       await mergeCommand(files, options, io);
     });
+  program.hook('preSubcommand', (_program, sub) => {
+    currentCommand = sub.name();
+  });
   return program;
 }
 

@@ -479,6 +479,8 @@ export const deployment: Rule = {
   ],
   readings,
   metrics,
+  // Player A's questions: who takes the first round, reaching the Area of Conflict, and no zone on the edge.
+  headline: () => ['a.initiative', 'rolloff', 'a.aoc', 'a.noEdge', 'b.aoc', 'a.total.mean'],
   tallyLength: () => TALLY_LENGTH,
   simulate,
   summarize,

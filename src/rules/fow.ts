@@ -497,6 +497,8 @@ export const fow: Rule = {
   },
   validate,
   metrics,
+  // Each side: all its platoons on the table by each turn.
+  headline: (params) => metrics(params).map((m) => m.name).filter((name) => /^(attacker|defender)\.allIn\.by\.\d+$/.test(name)),
   tallyLength: (params) => layout(read(params).turns, scatterTable(read(params).scatter).places.length).length,
   simulate,
   summarize,

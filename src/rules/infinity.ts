@@ -198,6 +198,7 @@ export const infinity: Rule = {
     ];
   },
   metrics,
+  headline: () => ['a.wins', 'b.wins', 'a.crit', 'b.crit'],
   tallyLength: () => at.length,
   simulate,
   summarize,

@@ -182,6 +182,7 @@ export const noctvale: Rule = {
   // The text settles every figure modelled here (see the module comment).
   readings: () => [],
   metrics,
+  headline: () => ['a.initiative', 'a.placesLast', 'rolloffs.mean'],
   tallyLength: (params) => layout(read(params).groups).length,
   simulate,
   summarize,

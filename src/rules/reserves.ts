@@ -358,6 +358,8 @@ export const reserves: Rule = {
     ];
   },
   metrics,
+  // When a given squad arrives, whether it never does, and whether all are in by the last round.
+  headline: (params) => metrics(params).map((m) => m.name).filter((name) => /^squad\.(round\.\d+|never)$/.test(name) || name === `all.by.${params.rounds}` || (name === 'lost.mean' && Number(params.leaderLoss) > 0)),
   tallyLength: (params) => outcomeCount(read(params)) ?? sumsLayout(read(params).rounds).length,
   simulate,
   summarize,

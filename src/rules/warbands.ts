@@ -471,6 +471,8 @@ export const warbands: Rule = {
     if (alliances.some((alliance) => alliance.length === n)) throw refuse('allies', raw, 'every warband in one alliance leaves no opposing side', allowed);
   },
   metrics,
+  // Each warband: does it defend, and does it play first.
+  headline: (params) => metrics(params).map((m) => m.name).filter((name) => /^w\d+\.(defender|first)$/.test(name)),
   tallyLength: (params) => layout(readWarbands(params.warbands as string).length).length,
   simulate,
   summarize,

@@ -7,7 +7,9 @@ import type { MetricSpec, Params } from '../../rules/types.js';
 import { compareCsv, compareVariants, comparePage, unionMetrics, formatDifference, formatP, MAX_VARIANTS, parseVariant, significanceNote, variantAssignments, type CompareResult, type ComputedVariant } from '../../../reports/compare.js';
 import { evaluateAll, type GridSettings } from '../../../reports/evaluate.js';
 import { writeOutputs, type OutputFile } from '../../../reports/outputs.js';
-import { formatCount, formatValue, renderTable } from '../format.js';
+import { formatCertain, formatCount, formatExact, formatValue, renderTable, tableWidth, wrapText } from '../format.js';
+import { chooseMetrics, hiddenNote, type MetricChoice } from '../metrics.js';
+import type { MetricResult } from '../../result.js';
 import type { Io } from '../io.js';
 import { checkOutputFile, parseSeed } from '../options.js';
 import { ProgressBar } from '../progress.js';
@@ -47,6 +49,9 @@ export async function compareCommand(ruleId: string, options: CompareOptions, io
     }
   });
   if (options.precision !== undefined) throw new UsageError('--precision: not available in a comparison; allowed: --trials N (the same for every variant)');
+  const everyMetric = unionMetrics(paramsList.map((params) => rule.metrics(params)));
+  const headline = { ...rule, headline: rule.headline ? () => [...new Set(paramsList.flatMap((params) => rule.headline!(params)))] : undefined };
+  const choice = chooseMetrics(headline, everyMetric, options.metric, { all: options.all });
   const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json);
   const htmlPath = options.html === undefined ? undefined : checkOutputFile('--html', options.html);
   const csvPath = options.csv === undefined ? undefined : checkOutputFile('--csv', options.csv);
@@ -82,7 +87,9 @@ export async function compareCommand(ruleId: string, options: CompareOptions, io
   }
 
   const metrics = unionMetrics(paramsList.map((params) => rule.metrics(params)));
-  const { differences, tests } = compareVariants(metrics, computed, base.confidence);
+  // Asked-for metrics are the family Holm adjusts over; otherwise every metric is tested and the table shows the headline ones.
+  const tested = choice.how === 'asked' ? choice.shown : metrics;
+  const { differences, tests } = compareVariants(tested, computed, base.confidence);
   const result: CompareResult = {
     ...envelope('compare', rule),
     source: rule.source,
@@ -99,37 +106,77 @@ export async function compareCommand(ruleId: string, options: CompareOptions, io
     differences,
   };
 
-  io.out(renderCompare(result, metrics));
+  io.out(renderCompare(result, choice, tableWidth(io.columns)));
   const files: OutputFile[] = [];
   if (jsonPath) files.push({ path: jsonPath, contents: `${JSON.stringify(result, null, 2)}\n` });
-  if (htmlPath) files.push({ path: htmlPath, contents: comparePage(rule, result, metrics).html });
-  if (csvPath) files.push({ path: csvPath, contents: compareCsv(result, metrics) });
+  if (htmlPath) files.push({ path: htmlPath, contents: comparePage(rule, result, tested).html });
+  if (csvPath) files.push({ path: csvPath, contents: compareCsv(result, tested) });
   writeOutputs(files);
   if (!options.quiet) for (const file of files) io.err(`wrote ${file.path}\n`);
   return result;
 }
 
-function renderCompare(result: CompareResult, metrics: readonly MetricSpec[]): string {
+function renderCompare(result: CompareResult, choice: MetricChoice, width: number): string {
   const simulated = result.method === 'simulation';
   const lines = [
     `${result.rule} — ${result.title}: ${result.variants.length} variants`,
     ...result.variants.map((v, i) => `  ${v.label}${i === 0 ? ' (baseline)' : ''}: ${v.assignments.join('; ') || '(defaults)'}`),
     simulated
       ? `${formatCount(result.trials)} trials a variant · seed ${result.seed} (${result.seeds === 'shared' ? 'same for every variant' : 'one stream per variant'}) · ${+(result.confidence * 100).toFixed(4)}% intervals`
-      : 'exact values (no simulation)',
+      : 'exact values (no simulation; --simulate to simulate)',
   ];
-  const valueHeader = ['metric', ...result.variants.map((v) => v.label)];
-  const shown = (v: CompareResult['variants'][number], name: string) => (v.metrics[name] ? (simulated ? v.metrics[name].estimate : v.metrics[name].exact) : null);
-  const valueRows = metrics.map((metric) => [metric.name, ...result.variants.map((v) => formatValue(shown(v, metric.name), metric.probability))]);
+  const metrics = choice.shown;
+  // A metric every variant has with the same value (exactly, or the same tally on a shared seed) folds into one line.
+  const same = (metric: MetricSpec) => {
+    const values = result.variants.map((v) => v.metrics[metric.name]);
+    if (values.some((value) => !value)) return false;
+    const key = (value: MetricResult) => (value.exact !== null ? String(value.exact) : `${value.estimate}|${value.lo}|${value.hi}`);
+    return new Set(values.map(key)).size === 1;
+  };
+  const folded = choice.how === 'asked' ? [] : metrics.filter(same);
+  const tabled = folded.length < metrics.length ? metrics.filter((metric) => !folded.includes(metric)) : metrics;
+  const shownNames = new Set(tabled.map((metric) => metric.name));
+  const shown = (v: CompareResult['variants'][number], metric: MetricSpec) => {
+    const value = v.metrics[metric.name];
+    if (!value) return '—';
+    return simulated ? formatValue(value.estimate, metric.probability) : formatExact(value, metric.probability);
+  };
   const probability = new Map(metrics.map((m) => [m.name, m.probability]));
-  const diffHeader = simulated ? ['metric', 'variant', 'difference', 'interval', 'p (Holm)', 'significant', 'exact difference'] : ['metric', 'variant', 'exact difference'];
-  const diffRows = result.differences.map((d) => {
-    const isProbability = probability.get(d.metric) ?? false;
-    return simulated
-      ? [d.metric, d.variant, formatDifference(d.difference, isProbability), `${formatDifference(d.lo, isProbability)} … ${formatDifference(d.hi, isProbability)}`, formatP(d.pAdjusted), d.significant === null ? '—' : d.significant ? 'yes' : 'no', formatDifference(d.exactDifference, isProbability)]
-      : [d.metric, d.variant, formatDifference(d.exactDifference, isProbability)];
-  });
-  const significant = result.differences.filter((d) => d.significant);
-  const verdict = !simulated ? '' : significant.length === 0 ? 'No difference is significant.\n' : `Significant (${significant.length} of ${result.tests}): ${significant.map((d) => `${d.metric} (${d.variant})`).join(', ')}\n`;
-  return `${lines.join('\n')}\n\n${renderTable(valueHeader, valueRows)}\nDifferences from ${JSON.stringify(result.variants[0].label)}\n${renderTable(diffHeader, diffRows)}${verdict}${significanceNote(result)}\n`;
+  let text = `${lines.join('\n')}\n\n`;
+  if (!simulated) {
+    // Exact: one table, each variant's value and its exact difference from the baseline.
+    const others = result.variants.slice(1);
+    const header = ['metric', ...result.variants.map((v) => v.label), ...others.map((v) => (others.length === 1 ? 'difference' : `${v.label} − ${result.variants[0].label}`))];
+    const rows = tabled.map((metric) => [
+      metric.name,
+      ...result.variants.map((v) => shown(v, metric)),
+      ...others.map((v) => {
+        const d = result.differences.find((x) => x.metric === metric.name && x.variant === v.label);
+        return formatDifference(d?.exactDifference ?? null, metric.probability);
+      }),
+    ]);
+    text += renderTable(header, rows, width);
+  } else {
+    const valueHeader = ['metric', ...result.variants.map((v) => v.label)];
+    const valueRows = tabled.map((metric) => [metric.name, ...result.variants.map((v) => shown(v, metric))]);
+    const diffHeader = ['metric', 'variant', 'difference', 'interval', 'p (Holm)', 'significant', 'exact difference'];
+    const diffRows = result.differences
+      .filter((d) => shownNames.has(d.metric))
+      .map((d) => {
+        const isProbability = probability.get(d.metric) ?? false;
+        return [d.metric, d.variant, formatDifference(d.difference, isProbability), `${formatDifference(d.lo, isProbability)} … ${formatDifference(d.hi, isProbability)}`, formatP(d.pAdjusted), d.significant === null ? '—' : d.significant ? 'yes' : 'no', formatDifference(d.exactDifference, isProbability)];
+      });
+    text += `${renderTable(valueHeader, valueRows, width)}\nDifferences from ${JSON.stringify(result.variants[0].label)}\n${renderTable(diffHeader, diffRows, width, { keep: 2 })}`;
+  }
+  if (folded.length > 0 && folded.length < metrics.length) {
+    const first = result.variants[0];
+    text += `${wrapText(`the same in every variant: ${folded.map((m) => `${m.name} ${formatCertain(first.metrics[m.name], m.probability)}`).join(', ')}`, width, '')}\n`;
+  }
+  text += hiddenNote(choice);
+  if (simulated) {
+    const significant = result.differences.filter((d) => d.significant && shownNames.has(d.metric));
+    text += significant.length === 0 ? 'No difference shown is significant.\n' : `${wrapText(`Significant (${significant.length} of the ${result.tests} tests): ${significant.map((d) => `${d.metric} (${d.variant})`).join(', ')}`, width, '')}\n`;
+    text += `${wrapText(significanceNote(result), width, '')}\n`;
+  }
+  return text;
 }

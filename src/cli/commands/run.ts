@@ -6,7 +6,8 @@ import { buildResult, type RunResult } from '../../result.js';
 import { getRule } from '../../rules/index.js';
 import { resolveParams } from '../../rules/params.js';
 import type { Rule } from '../../rules/types.js';
-import { renderRun } from '../format.js';
+import { renderRun, tableWidth } from '../format.js';
+import { chooseMetrics, hiddenNote } from '../metrics.js';
 import type { Io } from '../io.js';
 import { checkOutputFile, parseCount, parseIntegerOption, parseOpenInterval, parseSeed } from '../options.js';
 import { ProgressBar } from '../progress.js';
@@ -27,6 +28,8 @@ export interface RunOptions {
   svg?: string;
   csv?: string;
   quiet?: boolean;
+  metric?: string[];
+  all?: boolean;
 }
 
 export const DEFAULT_TRIALS = 1_000_000;
@@ -81,6 +84,7 @@ export async function withInterrupt<T>(work: (signal: AbortSignal) => Promise<T>
 export async function runCommand(ruleId: string, options: RunOptions, io: Io): Promise<RunResult> {
   const rule = getRule(ruleId);
   const params = resolveParams(rule, options.set ?? []);
+  const choice = chooseMetrics(rule, rule.metrics(params), options.metric, { all: options.all, params });
   const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json);
   const reportPaths = checkReportPaths(options);
 
@@ -110,7 +114,7 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
     });
   }
 
-  io.out(renderRun(result, rule.metrics(params), seconds));
+  io.out(renderRun(result, choice.shown, seconds, { fold: choice.how === 'headline', note: hiddenNote(choice), width: tableWidth(io.columns) }));
   // Every output is rendered before any is written, so a failure leaves none half done.
   const files = [...(jsonPath ? [{ path: jsonPath, contents: `${JSON.stringify(result, null, 2)}\n` }] : []), ...(await runReportFiles(rule, result, reportPaths))];
   writeReports(files, io, options.quiet ?? false);

@@ -8,7 +8,10 @@ import { evaluateUntilInterrupted, type GridSettings } from '../../../reports/ev
 import { writeOutputs, type OutputFile } from '../../../reports/outputs.js';
 import { unionMetrics } from '../../../reports/compare.js';
 import { combinations, parseVary, sweepCsv, sweepPage, type SweepResult, type Vary } from '../../../reports/sweep.js';
-import { formatCount, formatParams, formatValue, renderTable } from '../format.js';
+import { formatCertain, formatCount, formatExact, formatParams, formatValue, renderTable, tableWidth, wrapText } from '../format.js';
+import { chooseMetrics, hiddenNote, type MetricChoice } from '../metrics.js';
+import { bestSentence, findBest, parseBest } from '../best.js';
+import type { MetricResult } from '../../result.js';
 import type { Io } from '../io.js';
 import { checkOutputFile, parseSeed } from '../options.js';
 import { ProgressBar } from '../progress.js';
@@ -17,12 +20,11 @@ import { DEFAULT_SEED, parseSimulationSettings, withInterrupt, type RunOptions }
 export interface SweepOptions extends RunOptions {
   vary?: string[];
   metric?: string[];
+  all?: boolean;
+  best?: string;
   html?: string;
   csv?: string;
 }
-
-/** Metrics shown in the terminal table and the charts when --metric is not given. */
-const DEFAULT_SHOWN = 4;
 
 /**
  * `muster sweep <rule> --vary …`: every combination of the varied
@@ -46,7 +48,6 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
   }
   // Check every --set value now, without the cross-parameter checks that only a full combination can pass.
   resolveParams({ ...rule, validate: undefined }, set);
-  const metrics = chooseMetrics(rule, options.metric);
   if (options.precision !== undefined) throw new UsageError('--precision: not available in a sweep; allowed: --trials N (the same for every point)');
 
   const grid: Params[] = [];
@@ -60,6 +61,12 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
     }
   }
   if (grid.length === 0) throw new UsageError(`--vary: the rule rejects every combination, e.g. ${skipped[0].reason}`);
+  // --metric is checked against every metric some point of the grid has (squad.round.6 exists where rounds=6).
+  const gridMetrics = unionMetrics(grid.map((params) => rule.metrics(params)));
+  const headline = { ...rule, headline: rule.headline ? () => [...new Set(grid.flatMap((params) => rule.headline!(params)))] : undefined };
+  const choice = chooseMetrics(headline, gridMetrics, options.metric, { all: options.all });
+  const metrics = choice.shown;
+  const bestSpec = options.best === undefined ? undefined : parseBest(rule, gridMetrics, options.best);
 
   const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json);
   const htmlPath = options.html === undefined ? undefined : checkOutputFile('--html', options.html);
@@ -104,10 +111,11 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
     skipped,
     partial: interrupted,
   };
+  if (bestSpec) sweep.best = findBest(sweep, bestSpec.metric.name, bestSpec.goal);
 
-  io.out(renderSweep(rule, sweep, metrics, options.metric === undefined));
+  io.out(renderSweep(rule, sweep, metrics, choice, tableWidth(io.columns), bestSpec?.metric));
   const files: OutputFile[] = [];
-  const allMetrics = unionMetrics(grid.map((params) => rule.metrics(params)));
+  const allMetrics = gridMetrics;
   if (jsonPath) files.push({ path: jsonPath, contents: `${JSON.stringify(sweep, null, 2)}\n` });
   if (htmlPath) files.push({ path: htmlPath, contents: sweepPage(rule, sweep, metrics).html });
   if (csvPath) files.push({ path: csvPath, contents: sweepCsv(sweep, allMetrics) });
@@ -117,19 +125,7 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
   return sweep;
 }
 
-/** --metric names (checked), or the first few metrics of the rule. */
-function chooseMetrics(rule: Rule, names: string[] | undefined): MetricSpec[] {
-  const defaults = resolveParams({ ...rule, validate: undefined });
-  const all = rule.metrics(defaults);
-  if (!names || names.length === 0) return all.slice(0, DEFAULT_SHOWN);
-  return names.map((name) => {
-    const metric = all.find((m) => m.name === name);
-    if (!metric) throw new UsageError(`--metric: got ${JSON.stringify(name)}; allowed: one of ${all.map((m) => m.name).join(', ')}`);
-    return metric;
-  });
-}
-
-function renderSweep(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpec[], defaultMetrics: boolean): string {
+function renderSweep(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpec[], choice: MetricChoice, width: number, bestMetric: MetricSpec | undefined): string {
   const simulated = sweep.method === 'simulation';
   const lines = [
     `${rule.id} — ${rule.title}: sweep of ${sweep.points.length} point${sweep.points.length === 1 ? '' : 's'}`,
@@ -139,26 +135,44 @@ function renderSweep(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpe
   ];
   if (sweep.partial) lines.push(`PARTIAL: interrupted after ${sweep.points.length} of the combinations; only finished ones are shown`);
   if (sweep.skipped.length > 0) lines.push(`skipped ${sweep.skipped.length} combination(s) the rule rejects, e.g. ${sweep.skipped[0].reason}`);
-  const header = [...sweep.vary.map((vary) => vary.name)];
-  for (const metric of metrics) {
+  // Metrics the same at every point (all of them certain, or exactly equal) fold into one line in the default view.
+  const constant = (metric: MetricSpec) => {
+    const values = sweep.points.map((point) => point.metrics[metric.name]);
+    if (values.some((value) => !value)) return false;
+    const key = (value: MetricResult) => (value.exact !== null ? String(value.exact) : `${value.estimate}|${value.lo}|${value.hi}`);
+    return new Set(values.map(key)).size === 1 && (!simulated || values.every((value) => value.exact !== null || value.lo === value.hi));
+  };
+  const folded = choice.how === 'asked' || sweep.points.length < 2 ? [] : metrics.filter(constant);
+  const tabled = folded.length < metrics.length ? metrics.filter((metric) => !folded.includes(metric)) : [...metrics];
+  if (bestMetric && !tabled.includes(bestMetric)) tabled.unshift(bestMetric);
+  const bestKey = sweep.best ? JSON.stringify(sweep.best.params) : undefined;
+  // The best point's mark sits beside the varied values, so it shows in every part of a split table.
+  const header = [...sweep.vary.map((vary) => vary.name), ...(sweep.best ? [''] : [])];
+  for (const metric of tabled) {
     header.push(metric.name);
     if (simulated) header.push('±', 'exact');
   }
   const rows = sweep.points.map((point) => {
     const cells = sweep.vary.map((vary) => String(point.params[vary.name]));
-    for (const metric of metrics) {
+    if (sweep.best) cells.push(JSON.stringify(point.params) === bestKey ? '◀ best' : '');
+    for (const metric of tabled) {
       const value = point.metrics[metric.name];
       if (!value) {
         cells.push(...(simulated ? ['—', '—', '—'] : ['—']));
       } else if (simulated) {
         const half = value.hi === null || value.lo === null ? null : (value.hi - value.lo) / 2;
-        cells.push(formatValue(value.estimate, metric.probability), formatValue(half, metric.probability), formatValue(value.exact, metric.probability));
+        cells.push(formatValue(value.estimate, metric.probability), formatValue(half, metric.probability), formatExact(value, metric.probability));
       } else {
-        cells.push(formatValue(value.exact, metric.probability));
+        cells.push(formatExact(value, metric.probability));
       }
     }
     return cells;
   });
-  const note = defaultMetrics ? `(first ${metrics.length} metrics shown; choose with --metric NAME; --json and --csv hold every metric)\n` : '';
-  return `${lines.join('\n')}\n\n${renderTable(header, rows)}${note}`;
+  let text = `${lines.join('\n')}\n\n${renderTable(header, rows, width, { keep: header.length - tabled.length * (simulated ? 3 : 1), group: simulated ? 3 : 1 })}`;
+  if (folded.length > 0 && folded.length < metrics.length) {
+    const first = sweep.points[0];
+    text += `${wrapText(`the same at every point: ${folded.map((m) => `${m.name} ${formatCertain(first.metrics[m.name], m.probability)}`).join(', ')}`, width, '')}\n`;
+  }
+  if (sweep.best && bestMetric) text += `${wrapText(bestSentence(sweep.best, bestMetric), width, '')}\n`;
+  return text + hiddenNote(choice);
 }
