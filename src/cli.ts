@@ -84,6 +84,8 @@ export function buildProgram(io: Io): Command {
   )
     .option('--range <values>', 'axis values, such as 8..16 (rule-specific)')
     .option('--simulate', 'simulate every cell even where an exact solution exists')
+    .addOption(new Option('--metric <name>', 'tabulate this metric (repeatable; globs such as a.* allowed); default the matrix\'s own').argParser(collect))
+    .option('--against <value>', 'one opponent (the column value, short labels such as S123 allowed): every row ranked against it, with the trade-off')
     .option('--html <file>', 'also write the tables as printable heatmaps, the value in every cell')
     .action(async (rule: string, options) => {
       await matrixCommand(rule, options, io);

@@ -9,7 +9,7 @@ export function parserError(message: string, command: string, commands: readonly
   const [first, ...rest] = message.trim().split('\n');
   const text = first.replace(/^error:\s*/, '');
   const hint = /\(Did you mean (.+)\?\)/.exec(rest.join(' '));
-  const mean = hint ? ` (did you mean ${hint[1].split(/, | or /).map((name) => JSON.stringify(name)).join(' or ')}?)` : '';
+  const mean = hint ? ` (did you mean ${hint[1].replace(/^one of /, '').split(/, | or /).map((name) => JSON.stringify(name)).join(' or ')}?)` : '';
   const help = `muster ${command === 'muster' ? '' : `${command} `}--help`;
   let match: RegExpExecArray | null;
   if ((match = /^unknown command '(.*)'$/.exec(text))) return `muster: command: got ${JSON.stringify(match[1])}${mean}; allowed: ${commands.length > 0 ? commands.join(', ') : 'a command muster --help lists'}\n`;

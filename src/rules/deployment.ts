@@ -410,6 +410,8 @@ const matrix: MatrixSpec = {
   row: 'a',
   col: 'b',
   metrics: ['a.initiative', 'a.noEdge', 'a.aoc'],
+  // Against a given opponent: first-round initiative against reaching the Area of Conflict (zone 7 or 8).
+  tradeOff: ['a.initiative', 'a.aoc'],
   defaultValues: () => [...DEPLOYMENT_STRATEGIES],
   parseRange,
   // standard:1,2,3 → S123, forward:4 → F4: sixteen columns fit a terminal and a printed page.

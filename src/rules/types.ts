@@ -54,6 +54,11 @@ export interface MatrixSpec {
   label?(value: ParamValue): string;
   /** Parses a --range option into axis values (throws a UsageError naming --range). */
   parseRange?(text: string): ParamValue[];
+  /**
+   * Metrics (higher is better for the row player) whose trade-off `matrix --against` shows: the
+   * rows no other row beats on all of them. The first is the one rows are ranked by. Default: `metrics`' first.
+   */
+  tradeOff?: readonly string[];
 }
 
 /**
