@@ -314,7 +314,7 @@ export function comparePage(rule: Rule, result: CompareResult, metrics: readonly
     summary: rule.summary,
     facts: [
       ['rule', `${rule.id} — ${rule.title}`],
-      ['rule text', `../shared/rules/${rule.source}`],
+      ['rule text', rule.source],
       ['method', method],
       ['variants', result.variants.map((v) => v.label).join(', ')],
     ],

@@ -238,7 +238,7 @@ export function sweepPage(rule: Rule, sweep: SweepResult, metrics: readonly Metr
     summary: `${rule.summary}. Varied: ${varyText}.`,
     facts: [
       ['rule', `${rule.id} — ${rule.title}`],
-      ['rule text', `../shared/rules/${rule.source}`],
+      ['rule text', rule.source],
       ['method', method],
       ['points', `${sweep.points.length}${sweep.skipped.length > 0 ? ` (${sweep.skipped.length} skipped)` : ''}`],
       ...(sweep.partial ? [['PARTIAL', 'interrupted: only the combinations finished are shown'] as [string, string]] : []),

@@ -7,7 +7,7 @@ import { UsageError } from '../errors.js';
 import type { MetricSpec, Params, Rule } from '../rules/types.js';
 import type { SweepBest, SweepResult } from '../../reports/sweep.js';
 import { formatParams, formatValue } from './format.js';
-import { unknownMetric } from './metrics.js';
+import { didYouMean } from './suggest.js';
 
 export function parseBest(rule: Rule, metrics: readonly MetricSpec[], raw: string): { metric: MetricSpec; goal: 'max' | 'min' } {
   const match = /^(.*?)(?::(max|min))?$/.exec(raw.trim());
@@ -15,8 +15,8 @@ export function parseBest(rule: Rule, metrics: readonly MetricSpec[], raw: strin
   const goal = (match?.[2] ?? 'max') as 'max' | 'min';
   const metric = metrics.find((m) => m.name === name);
   if (!metric) {
-    const error = unknownMetric(rule, metrics, name);
-    throw new UsageError(error.message.replace(/^--metric/, '--best').replace('or a glob such as', 'with :min to minimise, e.g. --best').replace(/\.\*$/, '.…:min'));
+    const names = metrics.map((m) => m.name);
+    throw new UsageError(`--best: got ${JSON.stringify(raw)}${didYouMean(name, names)}; allowed: one metric name of ${rule.id} (muster describe ${rule.id}), such as ${names[0]}, or ${names[0]}:min for the lowest`);
   }
   return { metric, goal };
 }

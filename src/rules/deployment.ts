@@ -451,7 +451,7 @@ export const deployment: Rule = {
   id: 'deployment',
   title: 'Genesys deployment',
   summary: 'Genesys Project deployment: the forward 2d6 zone gamble against standard zones, and who gets first-round initiative',
-  source: '000_dcb547fe07ca82a7.txt §6.1–6.3 (The Genesys Project, designer preview)',
+  source: 'The Genesys Project, designer preview, §6.1–6.4 Deployment (docs/rules/deployment.md)',
   params: [
     strategyParam('a', 'forward:1', "player a's deployment: standard:Z1,Z2,Z3 or forward:Z"),
     strategyParam('b', 'standard:1,2,3', "player b's deployment: standard:Z1,Z2,Z3 or forward:Z"),

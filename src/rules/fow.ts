@@ -408,7 +408,7 @@ export const fow: Rule = {
   id: 'fow',
   title: 'Flames of War reserves (prepared positions)',
   summary: 'Flames of War: attacker Reserves against defender Delayed and Scattered Reserves with an Immediate Ambush; platoons on the table turn by turn and where the defence comes in',
-  source: '003_9312a30d2f0eadf7.txt (Flames of War 3rd edition, p. 285; reserve mechanics from README.md)',
+  source: 'Flames of War, 3rd edition, p. 285 (prepared positions); reserve dice per the 4th-edition missions (docs/rules/fow.md)',
   params: [
     { name: 'attackerPlatoons', type: 'integer', default: 6, min: 1, max: 30, doc: "platoons in the attacker's force" },
     {

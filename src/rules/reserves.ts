@@ -315,7 +315,7 @@ export const reserves: Rule = {
   id: 'reserves',
   title: 'Genesys reserves',
   summary: 'Genesys Project reserves: when squads arrive, with a chosen reserve round and command bonus',
-  source: '000_dcb547fe07ca82a7.txt §6.5 (The Genesys Project, designer preview)',
+  source: 'The Genesys Project, designer preview, §6.5 Reserves (docs/rules/reserves.md)',
   params: [
     { name: 'squads', type: 'integer', default: 4, min: 1, max: 100, doc: 'squads held in reserve' },
     { name: 'rounds', type: 'integer', default: 4, min: 1, max: 12, doc: 'rounds in which reserves may arrive; a squad not in after the last is lost (the text: four)' },

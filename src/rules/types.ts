@@ -82,7 +82,7 @@ export interface Rule {
   title: string;
   /** One line for `muster list`. */
   summary: string;
-  /** The rule text it implements: a file in ../shared/rules/ and the section. */
+  /** The rule text it implements: game, edition and section, and our summary in docs/rules/. */
   source: string;
   params: readonly ParamSpec[];
   /**

@@ -35,7 +35,7 @@ export async function describeCommand(ruleId: string, io: Io): Promise<void> {
   io.out(
     [
       `${rule.id} — ${rule.title}`,
-      wrapText(`source: ../shared/rules/${rule.source}`, WIDTH, ''),
+      wrapText(`source: ${rule.source}`, WIDTH, ''),
       wrapText(rule.summary, WIDTH, ''),
       '',
       'Parameters (set with --set name=value)',
