@@ -4,6 +4,7 @@ import { rules } from '../../rules/index.js';
 import { buildBook } from '../../../reports/book.js';
 import { checkOutputDir, writeOutputs } from '../../../reports/outputs.js';
 import type { Io } from '../io.js';
+import { plainTerminal } from '../progress.js';
 import { parseCount, parseIntegerOption, parseOpenInterval, parseSeed } from '../options.js';
 import { DEFAULT_SEED } from './run.js';
 
@@ -43,7 +44,7 @@ export async function bookCommand(options: BookOptions, io: Io): Promise<string>
   const onProgress = (message: string) => {
     if (quiet) return;
     // One line that rewrites itself on a terminal; plain lines in a log.
-    if (io.errIsTTY) {
+    if (io.errIsTTY && !plainTerminal()) {
       io.err(`\r\x1b[2Kbook ${message}`);
       drawn = true;
     } else {
@@ -53,6 +54,7 @@ export async function bookCommand(options: BookOptions, io: Io): Promise<string>
   const book = await buildBook(rules, { ...settings, onProgress });
   writeOutputs(book.files);
   if (drawn) io.err('\r\x1b[2K');
+  // (on a plain terminal every message is its own line, so there is nothing to clear)
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   io.out(`wrote the report book: ${book.index} (${book.pages.length} rule pages, ${formatCount(settings.trials)} trials each at the defaults, ${seconds} s)\n`);
   return book.index;

@@ -71,14 +71,17 @@ export async function compareCommand(ruleId: string, options: CompareOptions, io
   const seedOf = (index: number) => (options.seedPerVariant ? `${base.seed}/variant ${index + 1}` : base.seed);
 
   const pool = base.method === 'simulation' ? new SimulationPool(base.threads) : undefined;
-  const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet);
+  const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet, undefined, { unit: base.method === 'simulation' ? 'trials' : 'variants' });
+  const totalTrials = paramsList.length * base.trials;
   const computed: ComputedVariant[] = [];
   try {
     await withInterrupt(async (signal) => {
       for (const [index, params] of paramsList.entries()) {
-        const [{ result, tallied }] = await evaluateAll(rule, [params], { ...base, seed: seedOf(index) }, { pool, signal });
+        const onTrials = (done: number) => progress.update(index * base.trials + done, totalTrials);
+        const [{ result, tallied }] = await evaluateAll(rule, [params], { ...base, seed: seedOf(index) }, { pool, signal, onTrials });
         computed.push({ variant: variants[index], params, seed: seedOf(index), metrics: result.metrics, tallied, exact: rule.exact ? rule.exact(params) : null });
-        progress.update(index + 1, paramsList.length);
+        if (base.method === 'simulation') progress.update((index + 1) * base.trials, totalTrials);
+        else progress.update(index + 1, paramsList.length);
       }
     });
   } finally {

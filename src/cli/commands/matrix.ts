@@ -90,13 +90,14 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
   } else {
     const pool = new SimulationPool(settings.threads);
     const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet);
-    const total = values.length * cols.length + 1;
+    const total = (values.length * cols.length + 1) * settings.trials;
     let finished = 0;
     try {
       const run = async (params: Params): Promise<RunResult> => {
-        const outcome = await withInterrupt((signal) => simulate(pool, { rule, params, seed: settings.seed, confidence: settings.confidence, trials: settings.trials, signal }));
+        const onProgress = (done: number) => progress.update(finished * settings.trials + done, total);
+        const outcome = await withInterrupt((signal) => simulate(pool, { rule, params, seed: settings.seed, confidence: settings.confidence, trials: settings.trials, signal, onProgress }));
         if (outcome.partial) throw new UsageError('interrupted: the matrix was not finished and nothing was written');
-        progress.update(++finished, total);
+        progress.update(++finished * settings.trials, total);
         return buildResult({ rule, params, seed: settings.seed, threads: settings.threads, confidence: settings.confidence, trials: outcome.trials, tally: outcome.tally });
       };
       cells = [];

@@ -82,12 +82,24 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
   }
 
   const pool = settings.method === 'simulation' ? new SimulationPool(settings.threads) : undefined;
-  const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet);
+  const simulating = settings.method === 'simulation';
+  const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet, undefined, { unit: simulating ? 'trials' : 'points' });
+  const totalTrials = grid.length * settings.trials;
+  let pointsDone = 0;
   let evaluated;
   let interrupted;
   try {
     ({ evaluated, interrupted } = await withInterrupt((signal) =>
-      evaluateUntilInterrupted(rule, grid, settings, { pool, signal, onPoint: (done, total) => progress.update(done, total) }),
+      evaluateUntilInterrupted(rule, grid, settings, {
+        pool,
+        signal,
+        onTrials: (done) => progress.update(pointsDone * settings.trials + done, totalTrials),
+        onPoint: (done, total) => {
+          pointsDone = done;
+          if (simulating) progress.update(done * settings.trials, totalTrials);
+          else progress.update(done, total);
+        },
+      }),
     ));
   } finally {
     progress.finish();
