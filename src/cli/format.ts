@@ -132,7 +132,7 @@ export function renderRun(result: RunResult, metrics: readonly MetricSpec[], sec
         : [metric.name, show(value.estimate), `${show(value.lo)} – ${show(value.hi)}`, formatExact(value, metric.probability)];
     });
   const width = options.width ?? 80;
-  let text = `${lines.join('\n')}\n\n${renderTable(header, rows, width)}`;
+  let text = `${wrapLines(lines, width).join('\n')}\n\n${renderTable(header, rows, width)}`;
   if (folded.size > 0) {
     const list = metrics.filter((m) => folded.has(m.name)).map((m) => `${m.name} ${formatCertain(result.metrics[m.name], m.probability)}`);
     text += `${wrapText(`certain at these parameters: ${list.join(', ')}`, width, '')}\n`;
@@ -154,4 +154,24 @@ export function wrapText(text: string, width: number, indent: string): string {
   }
   if (line) lines.push(indent + line);
   return lines.join('\n');
+}
+
+/** Lines wrapped at word boundaries to `width`, continuation lines indented two spaces; a word longer than the width stays whole. */
+export function wrapLines(lines: readonly string[], width: number): string[] {
+  return lines.flatMap((line) => {
+    if ([...line].length <= width) return [line];
+    const out: string[] = [];
+    let current = '';
+    for (const word of line.split(' ')) {
+      const indent = out.length === 0 ? '' : '  ';
+      if (current && [...indent].length + [...current].length + 1 + [...word].length > width) {
+        out.push(indent + current);
+        current = word;
+      } else {
+        current = current ? `${current} ${word}` : word;
+      }
+    }
+    if (current) out.push((out.length === 0 ? '' : '  ') + current);
+    return out;
+  });
 }

@@ -7,7 +7,7 @@ import type { MetricSpec, Params } from '../../rules/types.js';
 import { compareCsv, compareVariants, comparePage, unionMetrics, formatDifference, formatP, MAX_VARIANTS, parseVariant, significanceNote, variantAssignments, type CompareResult, type ComputedVariant } from '../../../reports/compare.js';
 import { evaluateAll, type GridSettings } from '../../../reports/evaluate.js';
 import { writeOutputs, type OutputFile } from '../../../reports/outputs.js';
-import { formatCertain, formatCount, formatExact, formatValue, renderTable, tableWidth, wrapText } from '../format.js';
+import { formatCertain, formatCount, formatExact, formatValue, renderTable, tableWidth, wrapLines, wrapText } from '../format.js';
 import { chooseMetrics, hiddenNote, type MetricChoice } from '../metrics.js';
 import type { MetricResult } from '../../result.js';
 import type { Io } from '../io.js';
@@ -145,7 +145,7 @@ function renderCompare(result: CompareResult, choice: MetricChoice, width: numbe
     return simulated ? formatValue(value.estimate, metric.probability) : formatExact(value, metric.probability);
   };
   const probability = new Map(metrics.map((m) => [m.name, m.probability]));
-  let text = `${lines.join('\n')}\n\n`;
+  let text = `${wrapLines(lines, width).join('\n')}\n\n`;
   if (!simulated) {
     // Exact: one table, each variant's value and its exact difference from the baseline.
     const others = result.variants.slice(1);

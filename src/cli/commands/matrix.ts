@@ -5,7 +5,7 @@ import { bestOf, buildResult, envelope, type Envelope, type MetricResult, type R
 import { getRule } from '../../rules/index.js';
 import { findParam, parseParamOrLabel, resolveParams } from '../../rules/params.js';
 import type { ParamValue, Params, Rule } from '../../rules/types.js';
-import { formatParams, renderTable, tableWidth } from '../format.js';
+import { formatParams, renderTable, tableWidth, wrapLines } from '../format.js';
 import { chooseMetrics } from '../metrics.js';
 import type { Io } from '../io.js';
 import { checkOutputFile } from '../options.js';
@@ -152,7 +152,7 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
     const rows = table.values.map((row, i) => [label(values[i]), ...row.map((v) => (percent ? (v * 100).toFixed(1) : v.toFixed(3)))]);
     parts.push(renderTable(header, rows, width).trimEnd());
   }
-  io.out(`${parts.join('\n')}\n`);
+  io.out(`${wrapLines(parts.join('\n').split('\n'), width).join('\n')}\n`);
   const files = [
     ...(jsonPath ? [{ path: jsonPath, contents: `${JSON.stringify(result, null, 2)}\n` }] : []),
     ...(htmlPath ? [{ path: htmlPath, contents: matrixPage({ rule, base, row: spec.row, col: spec.col, values, metrics: tableMetrics, cells }) }] : []),
@@ -210,5 +210,5 @@ function renderAgainst(
   const header = ['', spec.row, '', ...names];
   const format = (name: string, value: number) => (describeMetric.get(name)?.probability ? `${(value * 100).toFixed(1)}%` : value.toFixed(3));
   const rows = against.ranking.map((row, i) => [String(i + 1), row.label, row.pareto ? '★' : '', ...names.map((name) => format(name, row.metrics[name]))]);
-  return `${lines.join('\n')}\n${renderTable(header, rows, width, { keep: 3 })}`;
+  return `${wrapLines(lines, width).join('\n')}\n${renderTable(header, rows, width, { keep: 3 })}`;
 }

@@ -8,7 +8,7 @@ import { evaluateUntilInterrupted, type GridSettings } from '../../../reports/ev
 import { writeOutputs, type OutputFile } from '../../../reports/outputs.js';
 import { unionMetrics } from '../../../reports/compare.js';
 import { combinations, parseVary, sweepCsv, sweepPage, type SweepResult, type Vary } from '../../../reports/sweep.js';
-import { formatCertain, formatCount, formatExact, formatParams, formatValue, renderTable, tableWidth, wrapText } from '../format.js';
+import { formatCertain, formatCount, formatExact, formatParams, formatValue, renderTable, tableWidth, wrapLines, wrapText } from '../format.js';
 import { chooseMetrics, hiddenNote, type MetricChoice } from '../metrics.js';
 import { bestSentence, findBest, parseBest } from '../best.js';
 import type { MetricResult } from '../../result.js';
@@ -180,7 +180,7 @@ function renderSweep(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpe
     }
     return cells;
   });
-  let text = `${lines.join('\n')}\n\n${renderTable(header, rows, width, { keep: header.length - tabled.length * (simulated ? 3 : 1), group: simulated ? 3 : 1 })}`;
+  let text = `${wrapLines(lines, width).join('\n')}\n\n${renderTable(header, rows, width, { keep: header.length - tabled.length * (simulated ? 3 : 1), group: simulated ? 3 : 1 })}`;
   if (folded.length > 0 && folded.length < metrics.length) {
     const first = sweep.points[0];
     text += `${wrapText(`the same at every point: ${folded.map((m) => `${m.name} ${formatCertain(first.metrics[m.name], m.probability)}`).join(', ')}`, width, '')}\n`;
