@@ -162,14 +162,23 @@ function renderCompare(result: CompareResult, choice: MetricChoice, width: numbe
   } else {
     const valueHeader = ['metric', ...result.variants.map((v) => v.label)];
     const valueRows = tabled.map((metric) => [metric.name, ...result.variants.map((v) => shown(v, metric))]);
-    const diffHeader = ['metric', 'variant', 'difference', 'interval', 'p (Holm)', 'significant', 'exact difference'];
+    // One variant against the baseline needs no variant column; a metric only one side has has no difference to show.
+    const many = result.variants.length > 2;
+    const diffHeader = [...(many ? ['metric', 'variant'] : ['metric']), 'difference', `${+(result.confidence * 100).toFixed(4)}% interval`, 'p (Holm)', 'sig.', 'exact'];
     const diffRows = result.differences
-      .filter((d) => shownNames.has(d.metric))
+      .filter((d) => shownNames.has(d.metric) && (d.difference !== null || d.exactDifference !== null))
       .map((d) => {
         const isProbability = probability.get(d.metric) ?? false;
-        return [d.metric, d.variant, formatDifference(d.difference, isProbability), `${formatDifference(d.lo, isProbability)} … ${formatDifference(d.hi, isProbability)}`, formatP(d.pAdjusted), d.significant === null ? '—' : d.significant ? 'yes' : 'no', formatDifference(d.exactDifference, isProbability)];
+        return [
+          ...(many ? [d.metric, d.variant] : [d.metric]),
+          formatDifference(d.difference, isProbability),
+          `${formatDifference(d.lo, isProbability)} … ${formatDifference(d.hi, isProbability)}`,
+          formatP(d.pAdjusted),
+          d.significant === null ? '—' : d.significant ? 'yes' : 'no',
+          formatDifference(d.exactDifference, isProbability),
+        ];
       });
-    text += `${renderTable(valueHeader, valueRows, width)}\nDifferences from ${JSON.stringify(result.variants[0].label)}\n${renderTable(diffHeader, diffRows, width, { keep: 2 })}`;
+    text += `${renderTable(valueHeader, valueRows, width)}\nDifferences from ${JSON.stringify(result.variants[0].label)}\n${renderTable(diffHeader, diffRows, width, { keep: many ? 2 : 1 })}`;
   }
   if (folded.length > 0 && folded.length < metrics.length) {
     const first = result.variants[0];

@@ -203,7 +203,7 @@ function renderAgainst(
   const names = [...new Set([...tradeOff, ...shown])];
   const lines = [
     `${rule.id} — ${rule.title}: every ${spec.row} against ${spec.col}=${against.opponent}${opponent === String(against.opponent) ? '' : ` (${opponent})`}, ${exact ? 'exact' : `simulated, ${settings?.trials} trials each, seed ${settings?.seed}`}`,
-    `params: ${formatParams(result.params)}`,
+    `fixed: ${formatParams(Object.fromEntries(Object.entries(result.params).filter(([name]) => name !== spec.row && name !== spec.col))) || '(none)'}`,
     `ranked by ${tradeOff.join(', then ')}; ★ no other ${spec.row} is better on ${tradeOff.length > 1 ? `both ${tradeOff.join(' and ')}` : tradeOff[0]}`,
     '',
   ];
