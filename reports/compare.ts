@@ -8,6 +8,7 @@
  */
 import { formatCount, formatValue } from '../src/cli/format.js';
 import { UsageError } from '../src/errors.js';
+import { didYouMean } from '../src/cli/suggest.js';
 import type { Fraction } from '../src/exact/fraction.js';
 import type { Envelope, MetricResult } from '../src/result.js';
 import type { MetricSpec, Params, Rule } from '../src/rules/types.js';
@@ -60,7 +61,7 @@ export function parseVariant(rule: Rule, raw: string): Variant {
     const equals = assignment.indexOf('=');
     const name = equals > 0 ? assignment.slice(0, equals).trim() : '';
     if (!names.has(name)) {
-      throw new UsageError(`--variant ${JSON.stringify(label)}: got ${JSON.stringify(assignment)}; allowed: name=value with name one of ${[...names].join(', ')}`);
+      throw new UsageError(`--variant ${JSON.stringify(label)}: got ${JSON.stringify(assignment)}${name ? didYouMean(name, [...names]) : ''}; allowed: name=value with name one of ${[...names].join(', ')}`);
     }
   }
   return { label, assignments };

@@ -31,6 +31,7 @@ export async function describeCommand(ruleId: string, io: Io): Promise<void> {
   const extras = [
     `exact solution: ${rule.exact ? 'yes, for every metric (muster run --exact prints it)' : 'no'}`,
     ...(rule.matrix ? [`matrix: muster matrix ${rule.id} tabulates ${rule.matrix.metrics.join(', ')} over ${rule.matrix.row} × ${rule.matrix.col}`] : []),
+    ...(rule.headline ? [wrapText(`headline (shown first by run, sweep and compare; --all for every metric): ${rule.headline(defaults).join(', ')}`, WIDTH, '')] : []),
   ];
   io.out(
     [
