@@ -59,6 +59,9 @@ describe('every command writes one documented JSON shape', () => {
   it('sweep, simulated and exact', async () => {
     expectValid(await jsonOf('--json', 'sweep', 'reserves', '--vary', 'chosenRound=0..2', '--trials', '2000', '--threads', '1'));
     expectValid(await jsonOf('--json', 'sweep', 'infinity', '--vary', 'wipA=10..12', '--vary', 'wipB=11,12', '--exact'));
+    const best = await jsonOf('--json', 'sweep', 'infinity', '--vary', 'wipA=10..12', '--best', 'a.wins', '--trials', '2000', '--threads', '1');
+    expectValid(best);
+    expect(best.best).toBeDefined();
   });
 
   it('compare, simulated and exact', async () => {
@@ -69,6 +72,9 @@ describe('every command writes one documented JSON shape', () => {
   it('matrix, exact and simulated', async () => {
     expectValid(await jsonOf('--json', 'matrix', 'infinity', '--range', '9..11'));
     expectValid(await jsonOf('--json', 'matrix', 'infinity', '--range', '9..10', '--simulate', '--trials', '1000', '--threads', '1'));
+    const against = await jsonOf('--json', 'matrix', 'deployment', '--against', 'F1');
+    expectValid(against);
+    expect(against.against).toBeDefined();
   });
 
   it('shard and merge', async () => {
