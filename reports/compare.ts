@@ -8,8 +8,9 @@
  */
 import { formatCount, formatValue } from '../src/output/format.js';
 import { UsageError } from '../src/errors.js';
+import { didYouMean } from '../src/cli/suggest.js';
 import type { Fraction } from '../src/exact/fraction.js';
-import type { MetricResult } from '../src/result.js';
+import type { Envelope, MetricResult } from '../src/result.js';
 import type { MetricSpec, Params, Rule } from '../src/rules/types.js';
 import type { Tallied } from '../src/stats/estimate.js';
 import { twoSidedZ } from '../src/stats/wilson-interval.js';
@@ -60,7 +61,7 @@ export function parseVariant(rule: Rule, raw: string): Variant {
     const equals = assignment.indexOf('=');
     const name = equals > 0 ? assignment.slice(0, equals).trim() : '';
     if (!names.has(name)) {
-      throw new UsageError(`--variant ${JSON.stringify(label)}: got ${JSON.stringify(assignment)}; allowed: name=value with name one of ${[...names].join(', ')}`);
+      throw new UsageError(`--variant ${JSON.stringify(label)}: got ${JSON.stringify(assignment)}${name ? didYouMean(name, [...names]) : ''}; allowed: name=value with name one of ${[...names].join(', ')}`);
     }
   }
   return { label, assignments };
@@ -96,9 +97,8 @@ export interface Difference {
   exactFraction: string | null;
 }
 
-export interface CompareResult {
-  rule: string;
-  title: string;
+/** The result JSON of `muster compare` (docs/json.md). */
+export interface CompareResult extends Envelope {
   source: string;
   method: 'simulation' | 'exact';
   /** 'shared': every variant ran on the same seed; 'per variant': each on `<seed>/variant <n>`. */
@@ -318,7 +318,7 @@ export function comparePage(rule: Rule, result: CompareResult, metrics: readonly
     summary: rule.summary,
     facts: [
       ['rule', `${rule.id} — ${rule.title}`],
-      ['rule text', `../shared/rules/${rule.source}`],
+      ['rule text', rule.source],
       ['method', method],
       ['variants', result.variants.map((v) => v.label).join(', ')],
       ...(result.partial ? [['PARTIAL', 'interrupted: only the variants listed finished'] as [string, string]] : []),

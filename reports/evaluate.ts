@@ -30,6 +30,8 @@ export interface EvaluateOptions {
   signal?: AbortSignal;
   /** Called after each point. */
   onPoint?: (done: number, total: number) => void;
+  /** Called as a point's simulation goes, with that point's trials done so far. */
+  onTrials?: (done: number) => void;
 }
 
 /**
@@ -77,7 +79,16 @@ async function evaluateOne(rule: Rule, params: Params, settings: GridSettings, o
     return { result: buildResult({ rule, params, seed: settings.seed, threads: 0, confidence: 1, trials: 0, tally: null }), tallied: null };
   }
   if (!options.pool) throw new Error('evaluateAll: a simulation needs a pool');
-  const outcome = await simulate(options.pool, { rule, params, seed: settings.seed, confidence: settings.confidence, trials: settings.trials, timeout: settings.timeout, signal: options.signal });
+  const outcome = await simulate(options.pool, {
+    rule,
+    params,
+    seed: settings.seed,
+    confidence: settings.confidence,
+    trials: settings.trials,
+    timeout: settings.timeout,
+    signal: options.signal,
+    onProgress: (done) => options.onTrials?.(done),
+  });
   if (outcome.partial) throw new UsageError('interrupted: the runs were not finished and nothing was written');
   const result = buildResult({ rule, params, seed: settings.seed, threads: settings.threads, confidence: settings.confidence, trials: outcome.trials, tally: outcome.tally });
   return { result, tallied: rule.summarize(params, outcome.tally, outcome.trials) };

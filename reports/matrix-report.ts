@@ -34,7 +34,7 @@ export function matrixPage(input: MatrixPageInput): string {
     summary: rule.summary,
     facts: [
       ['rule', `${rule.id} — ${rule.title}`],
-      ['rule text', `../shared/rules/${rule.source}`],
+      ['rule text', rule.source],
       ['method', how],
       ['rows × columns', `${row} × ${col}: ${values.length} × ${values.length}`],
     ],

@@ -31,7 +31,7 @@ export function methodLine(result: Pick<RunResult, 'method' | 'trials' | 'seed' 
 function runFacts(result: RunResult): Array<[string, string]> {
   const facts: Array<[string, string]> = [
     ['rule', `${result.rule} — ${result.title}`],
-    ['rule text', `../shared/rules/${result.source}`],
+    ['rule text', result.source],
     ['method', methodLine(result)],
   ];
   if (result.precision) {

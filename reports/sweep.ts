@@ -5,8 +5,9 @@
  */
 import { formatCount, formatValue } from '../src/output/format.js';
 import { badValue, UsageError } from '../src/errors.js';
-import { allowedText, parseParam } from '../src/rules/params.js';
-import type { MetricResult } from '../src/result.js';
+import { didYouMean } from '../src/cli/suggest.js';
+import { allowedText, parseParam, parseParamOrLabel } from '../src/rules/params.js';
+import { bestOf, type Envelope, type MetricResult } from '../src/result.js';
 import type { MetricSpec, ParamSpec, ParamValue, Params, Rule } from '../src/rules/types.js';
 import { heatmap, lineChart, pointFrom, type HeatCell, type IntervalPoint } from './charts/blocks.js';
 import type { Chart } from './charts/chart.js';
@@ -42,10 +43,10 @@ export function parseVary(rule: Rule, raw: string): Vary {
   if (equals <= 0) throw badValue('--vary', raw, `${VARY_SYNTAX}, with name one of ${names}`);
   const name = raw.slice(0, equals).trim();
   const spec = rule.params.find((p) => p.name === name);
-  if (!spec) throw new UsageError(`--vary: ${JSON.stringify(name)} is not a parameter of ${rule.id}; allowed: ${names}`);
+  if (!spec) throw new UsageError(`--vary: ${JSON.stringify(name)} is not a parameter of ${rule.id}${didYouMean(name, rule.params.map((p) => p.name))}; allowed: ${names}`);
   const text = raw.slice(equals + 1).trim();
   const range = /^(-?[\d.]+(?:e-?\d+)?)\s*\.\.\s*(-?[\d.]+(?:e-?\d+)?)(?::\s*([\d.]+(?:e-?\d+)?))?$/.exec(text);
-  const values = range ? rangeValues(spec, raw, range) : listValues(spec, text);
+  const values = range ? rangeValues(spec, raw, range) : listValues(rule, spec, text);
   const seen = new Set<string>();
   for (const value of values) {
     if (seen.has(String(value))) throw new UsageError(`--vary: ${name} lists ${JSON.stringify(String(value))} twice; allowed: each value once`);
@@ -68,11 +69,11 @@ function rangeValues(spec: ParamSpec, raw: string, match: RegExpExecArray): Para
   return Array.from({ length: count }, (_, i) => parseParam(spec, String(Number((from + i * step).toPrecision(12)))));
 }
 
-function listValues(spec: ParamSpec, text: string): ParamValue[] {
+function listValues(rule: Rule, spec: ParamSpec, text: string): ParamValue[] {
   const pieces = (text.includes(';') ? text.split(';') : text.split(',')).map((piece) => piece.trim());
   if (pieces.length === 0 || pieces.some((piece) => piece === '')) throw badValue('--vary', `${spec.name}=${text}`, VARY_SYNTAX);
   if (pieces.length > MAX_VALUES) throw badValue('--vary', `${spec.name}=${text}`, `at most ${MAX_VALUES} values per parameter`);
-  return pieces.map((piece) => parseParam(spec, piece));
+  return pieces.map((piece) => parseParamOrLabel(rule, spec, piece));
 }
 
 /** Every combination of the varied values, the first parameter changing slowest. */
@@ -86,10 +87,8 @@ export function combinations(varies: readonly Vary[]): Params[] {
   return combos;
 }
 
-/** The result JSON of `muster sweep`. */
-export interface SweepResult {
-  rule: string;
-  title: string;
+/** The result JSON of `muster sweep` (docs/json.md). */
+export interface SweepResult extends Envelope {
   source: string;
   /** Parameters held fixed (after --set and defaults). */
   params: Params;
@@ -104,6 +103,18 @@ export interface SweepResult {
   skipped: Array<{ params: Params; reason: string }>;
   /** Interrupted (Ctrl-C): `points` holds only the combinations finished, in order. */
   partial: boolean;
+  /** With --best: the best point for one metric and whether it beats the runner-up beyond noise. */
+  best?: SweepBest;
+}
+
+export interface SweepBest {
+  metric: string;
+  goal: 'max' | 'min';
+  params: Params;
+  value: number;
+  runnerUp: { params: Params; value: number } | null;
+  /** 'exactly': exact values differ; 'beyond noise': the intervals do not overlap; 'within noise': they do; 'tied': equal exact values; 'alone': one point. */
+  decided: 'exactly' | 'beyond noise' | 'within noise' | 'tied' | 'alone';
 }
 
 const pointLabel = (value: ParamValue) => String(value);
@@ -151,7 +162,7 @@ export function sweepCharts(rule: Rule, sweep: SweepResult, metrics: readonly Me
   for (const metric of metrics) {
     const cells: HeatCell[] = sweep.points.filter((point) => point.metrics[metric.name]).map((point) => {
       const figures = point.metrics[metric.name];
-      const value = figures.exact ?? figures.estimate;
+      const value = bestOf(figures);
       return {
         row: pointLabel(point.params[first.name]),
         col: pointLabel(point.params[second.name]),
@@ -227,7 +238,7 @@ export function sweepPage(rule: Rule, sweep: SweepResult, metrics: readonly Metr
     summary: `${rule.summary}. Varied: ${varyText}.`,
     facts: [
       ['rule', `${rule.id} — ${rule.title}`],
-      ['rule text', `../shared/rules/${rule.source}`],
+      ['rule text', rule.source],
       ['method', method],
       ['points', `${sweep.points.length}${sweep.skipped.length > 0 ? ` (${sweep.skipped.length} skipped)` : ''}`],
       ...(sweep.partial ? [['PARTIAL', 'interrupted: only the combinations finished are shown'] as [string, string]] : []),

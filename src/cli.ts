@@ -6,7 +6,6 @@
  *
  *   argv ─► commander ─► command(args, options, io) ─► engine / rules / reports
  */
-import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { UsageError } from './errors.js';
 import { bookCommand } from './cli/commands/book.js';
@@ -23,6 +22,8 @@ import { collect, rejectRepeats } from './cli/options.js';
 import { WorkerError } from './engine/pool.js';
 import { fsFault } from './output/files.js';
 import { terminalIo, terminalLine } from './output/terminal.js';
+import { packageVersion } from './version.js';
+import { parserError } from './cli/parser-errors.js';
 
 function simulationOptions(command: Command): Command {
   return command
@@ -36,19 +37,6 @@ function simulationOptions(command: Command): Command {
     .option('--quiet', 'no progress bar or notes on stderr');
 }
 
-/** The package's version, read once from the package.json two folders up from here (src/ or dist/src/). */
-function packageVersion(): string {
-  for (const relative of ['../package.json', '../../package.json']) {
-    try {
-      const pkg = JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === 'muster' && pkg.version) return pkg.version;
-    } catch {
-      // not this folder; try the next
-    }
-  }
-  return 'unknown';
-}
-
 const EXAMPLES = `
 Examples:
   muster run infinity --set wipA=13 wipB=15        initiative odds at WIP 13 against 15
@@ -60,12 +48,14 @@ Examples:
   muster book                                      every rule and chart, into out/index.html`;
 
 export function buildProgram(io: Io): Command {
+  // The subcommand being parsed, for "see muster run --help" in the parser's errors.
+  let currentCommand = 'muster';
   const program = new Command('muster')
     .description('Exact and Monte Carlo odds for tabletop pre-game procedures: initiative, deployment, reserves')
     .version(packageVersion())
     .addHelpText('after', EXAMPLES)
     .exitOverride()
-    .configureOutput({ writeOut: io.out, writeErr: io.err })
+    .configureOutput({ writeOut: io.out, writeErr: io.err, outputError: (message, write) => write(parserError(message, currentCommand, program.commands.map((c) => c.name()))) })
     .showSuggestionAfterError(true);
 
   program.command('list').description('list the rules muster covers').action(() => listCommand(io));
@@ -83,6 +73,8 @@ export function buildProgram(io: Io): Command {
     .option('--precision <e>', 'instead of --trials: add batches until every probability interval is ± e or narrower')
     .option('--max-trials <n>', 'cap for --precision (default 1e9)')
     .option('--exact', 'print the exact values without simulating')
+    .addOption(new Option('--metric <name>', 'show this metric (repeatable; globs such as a.* allowed); default the rule\'s headline metrics').argParser(collect))
+    .option('--all', 'show every metric, not only the headline ones')
     .option('--html <file>', 'also write a self-contained HTML report (charts and every metric)')
     .option('--svg <dir>', 'also write each chart as a standalone SVG into this folder')
     .option('--csv <file>', 'also write the metrics table as CSV (- for standard output)')
@@ -97,6 +89,8 @@ export function buildProgram(io: Io): Command {
   )
     .option('--range <values>', 'axis values, such as 8..16 (rule-specific)')
     .option('--simulate', 'simulate every cell even where an exact solution exists')
+    .addOption(new Option('--metric <name>', 'tabulate this metric (repeatable; globs such as a.* allowed); default the matrix\'s own').argParser(collect))
+    .option('--against <value>', 'one opponent (the column value, short labels such as S123 allowed): every row ranked against it, with the trade-off')
     .option('--html <file>', 'also write the tables as printable heatmaps, the value in every cell')
     .action(async (rule: string, options) => {
       await matrixCommand(rule, options, io);
@@ -112,7 +106,9 @@ export function buildProgram(io: Io): Command {
       ),
   )
     .addOption(new Option('--vary <name=values>', 'vary a parameter (repeatable): name=a..b[:step] or name=v1,v2').argParser(collect))
-    .addOption(new Option('--metric <name>', 'metric to tabulate and chart (repeatable; default the first four)').argParser(collect))
+    .addOption(new Option('--metric <name>', 'metric to tabulate and chart (repeatable; globs such as a.* allowed; default the headline metrics)').argParser(collect))
+    .option('--all', 'tabulate every metric')
+    .option('--best <metric[:min]>', 'mark the point with the highest value of the metric (:min for the lowest) and say whether it beats the runner-up beyond noise')
     .option('--exact', 'solve every point exactly instead of simulating')
     .option('--html <file>', 'also write an HTML report with lines or heatmaps')
     .option('--csv <file>', 'also write every metric at every point as CSV (- for standard output)')
@@ -143,7 +139,10 @@ export function buildProgram(io: Io): Command {
   )
     .addOption(new Option('--variant <"label: name=value,…">', 'a named variant (repeat; the first is the baseline)').argParser(collect))
     .option('--seed-per-variant', 'give each variant its own random stream (derived from --seed and its position)')
-    .option('--exact', 'compare exact values only, without simulating')
+    .option('--simulate', 'simulate even where every variant has exact values (the default then is exact differences)')
+    .addOption(new Option('--metric <name>', 'show this metric (repeatable; globs such as a.* allowed); default the headline metrics').argParser(collect))
+    .option('--all', 'show every metric')
+    .option('--exact', 'compare exact values only, without simulating (the default where the rule has exact values)')
     .option('--html <file>', 'also write an HTML report')
     .option('--csv <file>', 'also write the comparison as CSV (- for standard output)')
     .action(async (rule: string, options) => {
@@ -183,6 +182,9 @@ export function buildProgram(io: Io): Command {
     .action(async (files: string[], options) => {
       await mergeCommand(files, options, io);
     });
+  program.hook('preSubcommand', (_program, sub) => {
+    currentCommand = sub.name();
+  });
   rejectRepeats(program);
   return program;
 }

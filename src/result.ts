@@ -1,17 +1,51 @@
+import type { Fraction } from './exact/fraction.js';
 import type { Params, Rule } from './rules/types.js';
 import { estimate } from './stats/estimate.js';
+import { packageVersion } from './version.js';
 
+/** The one shape of a metric in every result (docs/json.md). */
 export interface MetricResult {
-  estimate: number;
-  lo: number;
-  hi: number;
+  /** The simulated estimate and its interval; null when nothing was simulated. */
+  estimate: number | null;
+  lo: number | null;
+  hi: number | null;
+  /** The exact value as a double, or null where the rule has no exact solution. */
   exact: number | null;
+  /** The exact value as "n/d" in lowest terms (an integer as "n"), or null. */
+  fraction: string | null;
 }
 
-/** The result JSON of `muster run` (../shared/DESIGN.md, "Contracts"). */
-export interface RunResult {
+/** Names the version of the JSON contract every command's result carries (docs/json.md, docs/result.schema.json). */
+export const RESULT_FORMAT = 'muster.result/1';
+
+export type ResultKind = 'run' | 'sweep' | 'compare' | 'matrix' | 'shard';
+
+/** The fields every JSON result starts with. */
+export interface Envelope {
+  format: typeof RESULT_FORMAT;
+  kind: ResultKind;
+  /** muster's version that wrote it. */
+  version: string;
   rule: string;
   title: string;
+}
+
+export function envelope(kind: ResultKind, rule: Pick<Rule, 'id' | 'title'>): Envelope {
+  return { format: RESULT_FORMAT, kind, version: packageVersion(), rule: rule.id, title: rule.title };
+}
+
+/** The figure to show: the exact value where there is one, else the estimate (NaN if neither). */
+export function bestOf(metric: MetricResult): number {
+  return metric.exact ?? metric.estimate ?? Number.NaN;
+}
+
+/** A metric that was only solved exactly. */
+export function exactMetric(value: Fraction | undefined): MetricResult {
+  return { estimate: null, lo: null, hi: null, exact: value?.toNumber() ?? null, fraction: value?.toString() ?? null };
+}
+
+/** The result JSON of `muster run` (docs/json.md). */
+export interface RunResult extends Envelope {
   source: string;
   params: Params;
   seed: string;
@@ -45,17 +79,16 @@ export function buildResult(input: ResultInput): RunResult {
   const tallied = tally ? rule.summarize(params, tally, trials) : null;
   const metrics: Record<string, MetricResult> = {};
   for (const metric of rule.metrics(params)) {
-    const exactValue = exact?.[metric.name]?.toNumber() ?? null;
+    const exactValue = exact?.[metric.name];
     if (tallied) {
-      metrics[metric.name] = { ...estimate(tallied[metric.name], confidence), exact: exactValue };
+      metrics[metric.name] = { ...estimate(tallied[metric.name], confidence), exact: exactValue?.toNumber() ?? null, fraction: exactValue?.toString() ?? null };
     } else {
-      if (exactValue === null) throw new Error(`${rule.id} has no exact value for ${metric.name}`);
-      metrics[metric.name] = { estimate: exactValue, lo: exactValue, hi: exactValue, exact: exactValue };
+      if (exactValue === undefined) throw new Error(`${rule.id} has no exact value for ${metric.name}`);
+      metrics[metric.name] = exactMetric(exactValue);
     }
   }
   return {
-    rule: rule.id,
-    title: rule.title,
+    ...envelope('run', rule),
     source: rule.source,
     params,
     seed: input.seed,

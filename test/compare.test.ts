@@ -117,7 +117,7 @@ describe('muster compare', () => {
 
   const bad: Array<[string, string[], RegExp]> = [
     ['one variant', ['--variant', 'A: wipA=12'], /^muster: --variant: got 1; allowed: at least two/],
-    ['an unknown parameter', ['--variant', 'A: wipA=12', '--variant', 'B: wip=3'], /^muster: --variant "B": got "wip=3"; allowed: name=value with name one of wipA, wipB, crits/],
+    ['an unknown parameter', ['--variant', 'A: wipA=12', '--variant', 'B: wip=3'], /^muster: --variant "B": got "wip=3" \(did you mean "wipA" or "wipB"\?\); allowed: name=value with name one of wipA, wipB, crits/],
     ['a value out of range', ['--variant', 'A: wipA=12', '--variant', 'B: wipA=31'], /^muster: --variant "B": wipA: got "31"; allowed: an integer from 1 to 30/],
     ['the same label twice', ['--variant', 'A: wipA=12', '--variant', 'A: wipA=13'], /^muster: --variant: label "A" used twice/],
     ['an empty label', ['--variant', ': wipA=12', '--variant', 'B: wipA=13'], /^muster: --variant: got ": wipA=12"; allowed: "label: name=value,…" with a non-empty label/],

@@ -26,6 +26,8 @@ interface SideCase {
 interface Enumerated {
   onTable: bigint[]; // Σ weight · platoons on the table after turn t (index t − 1)
   allIn: bigint[];
+  /** atLeast[t][k]: Σ weight over sequences with at least k reserve platoons arrived after turn t + 1. */
+  atLeast: bigint[][];
   first: bigint[];
   entered: Map<string, bigint>; // Σ weight · platoons entering at each place
   denominator: bigint;
@@ -50,6 +52,7 @@ function enumerateSide(side: SideCase): Enumerated {
   const totals: Enumerated = {
     onTable: new Array(side.turns).fill(0n),
     allIn: new Array(side.turns).fill(0n),
+    atLeast: Array.from({ length: side.turns }, () => new Array(side.reserves + 1).fill(0n)),
     first: new Array(side.turns).fill(0n),
     entered: new Map(),
     denominator: 6n ** BigInt(maxDice),
@@ -63,6 +66,7 @@ function enumerateSide(side: SideCase): Enumerated {
       for (let t = 0; t < side.turns; t++) {
         totals.onTable[t] += weight * BigInt(side.platoons - remainingAfter[t]);
         if (remainingAfter[t] === 0) totals.allIn[t] += weight;
+        for (let k = 1; k <= side.reserves; k++) if (side.reserves - remainingAfter[t] >= k) totals.atLeast[t][k] += weight;
         if (firstTurn === t + 1) totals.first[t] += weight;
       }
       for (const [place, count] of entered) totals.entered.set(place, (totals.entered.get(place) ?? 0n) + weight * BigInt(count));
@@ -121,6 +125,7 @@ function bruteForce(params: Params): Record<string, Fraction> {
       result[`${side}.onTable.${t}.mean`] = share(totals.onTable[t - 1]);
       result[`${side}.allIn.by.${t}`] = share(totals.allIn[t - 1]);
       result[`${side}.first.${t}`] = share(totals.first[t - 1]);
+      for (let k = 1; k < reserves; k++) result[`${side}.atLeast.${k}.by.${t}`] = share(totals.atLeast[t - 1][k]);
     }
     if (side === 'defender') {
       result['defender.onTable.atEnd.mean'] = share(totals.onTable[checkedAfter - 1]);

@@ -1,20 +1,36 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, formatRate, ProgressBar } from '../src/cli/progress.js';
+import { formatDuration, formatRate, plainTerminal, ProgressBar } from '../src/cli/progress.js';
 import { parseCount } from '../src/cli/options.js';
 
 describe('progress bar', () => {
   it('stays silent for the first second, then shows percent, rate and time left', () => {
     let clock = 0;
     let written = '';
-    const bar = new ProgressBar((text) => (written += text), true, () => clock);
+    const bar = new ProgressBar((text) => (written += text), true, () => clock, { plain: false });
     clock = 500;
     bar.update(1_000_000, 10_000_000);
     expect(written).toBe('');
     clock = 2000; // 4M trials in 2 s: 2.0M/s, 6M left: 3 s
     bar.update(4_000_000, 10_000_000);
-    expect(written).toMatch(/ 40%  2\.0M trials\/s  ETA 3s/);
+    expect(written).toMatch(/ 40%  4\.0M\/10\.0M trials  2\.0M trials\/s  ETA 3s/);
     bar.finish();
     expect(written.endsWith('\r\x1b[2K')).toBe(true);
+  });
+
+  it('TERM=dumb or NO_COLOR: plain text only, no escape sequence or block characters', () => {
+    expect(plainTerminal({ TERM: 'dumb' })).toBe(true);
+    expect(plainTerminal({ TERM: 'xterm', NO_COLOR: '1' })).toBe(true);
+    expect(plainTerminal({ TERM: 'xterm', NO_COLOR: '' })).toBe(false);
+    expect(plainTerminal({ TERM: 'xterm-256color' })).toBe(false);
+    let clock = 0;
+    let written = '';
+    const bar = new ProgressBar((text) => (written += text), true, () => clock, { plain: true, unit: 'trials' });
+    clock = 2000;
+    bar.update(1_000_000, 4_000_000);
+    bar.finish();
+    expect(written).toMatch(/#{7}-{21}  25%  1\.0M\/4\.0M trials/);
+    expect(written).not.toMatch(/[\x1b█░]/);
+    expect(written.endsWith('\r')).toBe(true);
   });
 
   it('writes nothing when disabled (not a terminal, or --quiet)', () => {

@@ -66,6 +66,7 @@ function bruteForce(settings: string[]): Record<string, Fraction> {
       for (let round = 1; round <= rounds; round++) {
         const inBy = arrival.filter((a) => a <= round).length;
         if (inBy === squads) count(`all.by.${round}`);
+        for (let k = 1; k < squads; k++) if (inBy >= k) count(`atLeast.${k}.by.${round}`);
         count(`arrived.by.${round}.mean`, inBy);
       }
       count('lost.mean', arrival.filter((a) => a > rounds).length);

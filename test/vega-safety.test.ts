@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compareCommand } from '../src/cli/commands/compare.js';
-import { buildResult } from '../src/result.js';
+import { buildResult, envelope } from '../src/result.js';
 import { getRule } from '../src/rules/index.js';
 import type { Rule } from '../src/rules/types.js';
 import { comparePage, unionMetrics } from '../reports/compare.js';
@@ -59,8 +59,7 @@ function echoSweep(rule: Rule, names: string[]): SweepResult {
   const values = LABELS.slice(0, 4);
   const combos: Array<Record<string, string>> = names.length === 1 ? LABELS.map((label) => ({ label })) : values.flatMap((label) => values.map((other) => ({ label, other })));
   return {
-    rule: rule.id,
-    title: rule.title,
+    ...envelope('sweep', rule),
     source: rule.source,
     params: {},
     vary: names.map((name) => ({ name, values: name === 'label' && names.length === 1 ? LABELS : values })),

@@ -70,7 +70,7 @@ describe('warbands: well-formed input', () => {
   });
 
   it('the defaults solve exactly with exit status 0', async () => {
-    const { status, out } = await run(['run', 'warbands', '--exact']);
+    const { status, out } = await run(['run', 'warbands', '--exact', '--all']);
     expect(status).toBe(0);
     expect(out).toContain('w1.defender');
     expect(out).toContain('dice.defender.mean');

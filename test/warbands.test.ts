@@ -1,6 +1,6 @@
 /**
  * warbands: exact() against brute force, simulation against exact(), and the
- * rules questions players ask about ../shared/rules/002_3edcd09a4b13a223.txt.
+ * rules questions players ask about the Mordheim setup chapter (docs/rules/warbands.md).
  *
  * Two brute forces, both independent of the solver in src/rules/warbands.ts:
  *

@@ -5,6 +5,7 @@
  * two-way table as a printable heatmap.
  */
 import { resolveParams } from '../../src/rules/params.js';
+import { bestOf } from '../../src/result.js';
 import type { MetricSpec, ParamValue, Rule } from '../../src/rules/types.js';
 import type { Evaluated } from '../evaluate.js';
 import { percent } from '../numbers.js';
@@ -38,24 +39,24 @@ export function exactCheckChart(view: RunView): Chart | null {
   const rows = view.metrics
     .filter((metric) => metric.probability)
     .map((metric, index) => ({ metric, value: result.metrics[metric.name], index }))
-    .filter(({ value }) => value && value.exact !== null && Number.isFinite(value.estimate));
+    .filter(({ value }) => value && value.exact !== null && value.estimate !== null && value.lo !== null && value.hi !== null && Number.isFinite(value.estimate));
   if (rows.length === 0) return null;
   const points: IntervalPoint[] = rows.map(({ metric, value, index }) => {
     // In percentage points: a probability's error reads best on the scale the tables use.
     const exact = value.exact as number;
-    const error = (value.estimate - exact) * 100;
+    const error = (value.estimate as number - exact) * 100;
     return {
       label: metric.name,
       order: index,
       estimate: error,
-      lo: (value.lo - exact) * 100,
-      hi: (value.hi - exact) * 100,
+      lo: ((value.lo as number) - exact) * 100,
+      hi: ((value.hi as number) - exact) * 100,
       exact: 0,
       text: `${error >= 0 ? '+' : '−'}${Math.abs(error).toFixed(3)} pp`,
     };
   });
   // A hair of tolerance: an interval clipped at 0 or 1 may end a rounding error short of an exact 0 or 1.
-  const covered = rows.filter(({ value }) => value.lo - 1e-12 <= (value.exact as number) && (value.exact as number) <= value.hi + 1e-12).length;
+  const covered = rows.filter(({ value }) => (value.lo as number) - 1e-12 <= (value.exact as number) && (value.exact as number) <= (value.hi as number) + 1e-12).length;
   const widest = Math.max(...points.map((p) => Math.max(Math.abs(p.lo ?? 0), Math.abs(p.hi ?? 0))));
   const reach = widest > 0 ? widest * 1.15 : 0.1;
   const level = `${+(result.confidence * 100).toFixed(2)}%`;
@@ -129,7 +130,7 @@ export function matrixChart(
     cols.forEach((colValue, j) => {
       const figures = evaluated[i * cols.length + j].result.metrics[metricName];
       const simulated = evaluated[i * cols.length + j].result.method === 'simulation';
-      const value = figures.exact ?? figures.estimate;
+      const value = bestOf(figures);
       cells.push({
         row: axisLabel(rule, rowValue),
         col: axisLabel(rule, colValue),

@@ -2,7 +2,7 @@
  * Helpers for the "who gets it" charts several rules share: shares of 100%
  * between players or warbands, each share the exact value where known.
  */
-import type { RunResult } from '../../src/result.js';
+import { bestOf, type RunResult } from '../../src/result.js';
 import { percent } from '../numbers.js';
 import type { SplitSegment } from './blocks.js';
 
@@ -10,7 +10,7 @@ import type { SplitSegment } from './blocks.js';
 export function bestValue(result: RunResult, metric: string): { value: number; exact: number | null } | null {
   const figures = result.metrics[metric];
   if (!figures) return null;
-  const value = figures.exact ?? figures.estimate;
+  const value = bestOf(figures);
   return Number.isFinite(value) ? { value, exact: figures.exact } : null;
 }
 

@@ -5,13 +5,13 @@
  * every value exact.
  */
 import { resolveParams } from '../../src/rules/params.js';
-import type { MetricResult } from '../../src/result.js';
+import { bestOf, type MetricResult } from '../../src/result.js';
 import type { Params } from '../../src/rules/types.js';
 import { percent } from '../numbers.js';
 import { heatmap, intervalChart, lineChart, markerKey, metricPoint, pointFrom, type HeatCell, type IntervalPoint } from './blocks.js';
 import type { Chart, PrintableContext, RuleCharts, RunView } from './chart.js';
 
-/** Command levels the printable chart shows: "normally 2–4" (../shared/rules/README.md). */
+/** Command levels the printable chart shows: "normally 2–4" (Genesys Project designer preview, §6.5). */
 const COMMAND_LEVELS = [2, 3, 4];
 
 const chosenLabel = (round: number) => (round === 0 ? 'no reserve round' : `round ${round}`);
@@ -19,10 +19,11 @@ const chosenLabel = (round: number) => (round === 0 ? 'no reserve round' : `roun
 /** A given squad on the table by the end of round r: arrived.by.r.mean / squads, interval and exact scaled alike. */
 function squadInBy(figures: MetricResult, squads: number): MetricResult {
   return {
-    estimate: figures.estimate / squads,
-    lo: figures.lo / squads,
-    hi: figures.hi / squads,
+    estimate: figures.estimate === null ? null : figures.estimate / squads,
+    lo: figures.lo === null ? null : figures.lo / squads,
+    hi: figures.hi === null ? null : figures.hi / squads,
     exact: figures.exact === null ? null : figures.exact / squads,
+    fraction: null,
   };
 }
 
@@ -93,7 +94,7 @@ async function arrivalTables(context: PrintableContext): Promise<Chart[]> {
     for (let r = 1; r <= rounds; r++) {
       const figures = squadInBy(result.metrics[`arrived.by.${r}.mean`], squads);
       points.push(pointFrom(figures, result.method === 'simulation', String(r), r, true, { series: chosen, facet: command }));
-      const value = figures.exact ?? figures.estimate;
+      const value = bestOf(figures);
       cells.push({ row: chosen, col: `by ${r}`, rowOrder: Number(result.params.chosenRound), colOrder: r, value, text: percent(value, 1), facet: command });
     }
   });

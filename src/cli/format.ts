@@ -1,22 +1,94 @@
-import type { RunResult } from '../result.js';
+import type { MetricResult, RunResult } from '../result.js';
 import type { MetricSpec } from '../rules/types.js';
 import { formatCount, formatParams, formatValue } from '../output/format.js';
 
 export { formatCount, formatParams, formatValue };
 
-/** Columns padded to their widest cell; the first column left-aligned, the rest (numbers) right-aligned. */
-export function renderTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
+/** A fraction short enough to read at a glance ("145/352"); longer ones stay in the JSON. */
+export const SHORT_FRACTION = 11;
+
+/** The exact value, with its fraction where that is short and not a whole number: `41.193% = 145/352`. */
+export function formatExact(value: MetricResult, probability: boolean): string {
+  const shown = formatValue(value.exact, probability);
+  const fraction = value.fraction;
+  if (fraction === null || !fraction.includes('/') || fraction.length > SHORT_FRACTION) return shown;
+  return `${shown} = ${fraction}`;
+}
+
+/**
+ * Whether a metric cannot vary at these parameters: a probability of
+ * exactly 0 or 1, or a simulated figure every trial gave alike (a zero-width
+ * interval that agrees with the exact value).
+ */
+export function isCertain(value: MetricResult, probability: boolean): boolean {
+  if (probability && value.exact !== null) return value.exact === 0 || value.exact === 1;
+  if (value.estimate === null) return false;
+  return value.lo === value.hi && value.estimate === value.lo && (value.exact === null || value.exact === value.estimate);
+}
+
+/** A certain value in few characters: 0%, 100%, 4. */
+export function formatCertain(value: MetricResult, probability: boolean): string {
+  const x = value.exact ?? (value.estimate as number);
+  return probability ? `${+(x * 100).toFixed(3)}%` : `${+x.toFixed(4)}`;
+}
+
+export interface TableLayout {
+  /** Leading columns (the row's name) repeated in every part when the table is split. */
+  keep?: number;
+  /** Columns after the kept ones that belong together (a value, its ± and its exact value) and are never split apart. */
+  group?: number;
+}
+
+/**
+ * Columns padded to their widest cell; the first `keep` columns left-aligned,
+ * the rest (numbers) right-aligned. A table wider than `width` is split into
+ * parts of whole column groups, each repeating the leading columns, rather
+ * than letting the terminal wrap every line.
+ */
+export function renderTable(header: readonly string[], rows: readonly (readonly string[])[], width = 80, layout: TableLayout = {}): string {
+  const keep = layout.keep ?? 1;
+  const group = layout.group ?? 1;
   const widths = header.map((title, column) => Math.max([...title].length, ...rows.map((row) => [...row[column]].length)));
-  const line = (cells: readonly string[]) =>
-    cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  ').trimEnd();
-  const rule = widths.map((width) => '─'.repeat(width)).join('  ');
-  return [line(header), rule, ...rows.map(line)].join('\n') + '\n';
+  const total = (columns: readonly number[]) => columns.reduce((sum, column) => sum + widths[column], 0) + 2 * (columns.length - 1);
+  const kept = Array.from({ length: Math.min(keep, header.length) }, (_, i) => i);
+  const parts: number[][] = [];
+  let part = [...kept];
+  for (let start = kept.length; start < header.length; start += group) {
+    const columns = Array.from({ length: Math.min(group, header.length - start) }, (_, i) => start + i);
+    if (part.length > kept.length && total([...part, ...columns]) > width) {
+      parts.push(part);
+      part = [...kept];
+    }
+    part.push(...columns);
+  }
+  parts.push(part);
+  const render = (columns: readonly number[]) => {
+    const line = (cells: readonly string[]) =>
+      columns.map((column) => (column < keep ? cells[column].padEnd(widths[column]) : cells[column].padStart(widths[column]))).join('  ').trimEnd();
+    const rule = columns.map((column) => '─'.repeat(widths[column])).join('  ');
+    return [line(header), rule, ...rows.map(line)].join('\n') + '\n';
+  };
+  return parts.map(render).join('\n');
+}
+
+/** The width tables fit: the terminal's, or 80 columns when output is not a terminal or its width is unknown. */
+export function tableWidth(columns: number | undefined): number {
+  return columns !== undefined && Number.isInteger(columns) && columns >= 40 ? columns : 80;
+}
+
+export interface RenderRunOptions {
+  /** Fold metrics that cannot vary at these parameters into one line (the default view). */
+  fold?: boolean;
+  /** A note under the table (what was left out). */
+  note?: string;
+  /** Terminal width the table fits (80 when unknown). */
+  width?: number;
 }
 
 /** The terminal report of one run: what ran, then metric, estimate, interval and exact value. */
-export function renderRun(result: RunResult, metrics: readonly MetricSpec[], seconds: number | null): string {
+export function renderRun(result: RunResult, metrics: readonly MetricSpec[], seconds: number | null, options: RenderRunOptions = {}): string {
   const level = `${+(result.confidence * 100).toFixed(4)}%`;
-  const lines = [`${result.rule} — ${result.title}`, `source: ../shared/rules/${result.source}`, `params: ${formatParams(result.params)}`];
+  const lines = [`${result.rule} — ${result.title}`, `source: ${result.source}`, `params: ${formatParams(result.params)}`];
   if (result.method === 'exact') {
     lines.push('exact values (no simulation)');
   } else {
@@ -35,14 +107,25 @@ export function renderRun(result: RunResult, metrics: readonly MetricSpec[], sec
     if (result.partial) lines.push('PARTIAL: interrupted; only the finished chunks are counted');
   }
   const header = result.method === 'exact' ? ['metric', 'exact'] : ['metric', 'estimate', `${level} interval`, 'exact'];
-  const rows = metrics.map((metric) => {
-    const value = result.metrics[metric.name];
-    const show = (x: number | null) => formatValue(x, metric.probability);
-    return result.method === 'exact'
-      ? [metric.name, show(value.exact)]
-      : [metric.name, show(value.estimate), `${show(value.lo)} – ${show(value.hi)}`, show(value.exact)];
-  });
-  return `${lines.join('\n')}\n\n${renderTable(header, rows)}`;
+  const certain = options.fold ? metrics.filter((metric) => result.metrics[metric.name] && isCertain(result.metrics[metric.name], metric.probability)) : [];
+  // Folding every row away would leave no table; fold only when something still varies.
+  const folded = certain.length > 1 && certain.length < metrics.length ? new Set(certain.map((m) => m.name)) : new Set<string>();
+  const rows = metrics
+    .filter((metric) => !folded.has(metric.name))
+    .map((metric) => {
+      const value = result.metrics[metric.name];
+      const show = (x: number | null) => formatValue(x, metric.probability);
+      return result.method === 'exact'
+        ? [metric.name, formatExact(value, metric.probability)]
+        : [metric.name, show(value.estimate), `${show(value.lo)} – ${show(value.hi)}`, formatExact(value, metric.probability)];
+    });
+  const width = options.width ?? 80;
+  let text = `${wrapLines(lines, width).join('\n')}\n\n${renderTable(header, rows, width)}`;
+  if (folded.size > 0) {
+    const list = metrics.filter((m) => folded.has(m.name)).map((m) => `${m.name} ${formatCertain(result.metrics[m.name], m.probability)}`);
+    text += `${wrapText(`certain at these parameters: ${list.join(', ')}`, width, '')}\n`;
+  }
+  return text + (options.note ?? '');
 }
 
 /** Wraps `text` at word boundaries to `width` columns, every line starting with `indent`. */
@@ -59,4 +142,24 @@ export function wrapText(text: string, width: number, indent: string): string {
   }
   if (line) lines.push(indent + line);
   return lines.join('\n');
+}
+
+/** Lines wrapped at word boundaries to `width`, continuation lines indented two spaces; a word longer than the width stays whole. */
+export function wrapLines(lines: readonly string[], width: number): string[] {
+  return lines.flatMap((line) => {
+    if ([...line].length <= width) return [line];
+    const out: string[] = [];
+    let current = '';
+    for (const word of line.split(' ')) {
+      const indent = out.length === 0 ? '' : '  ';
+      if (current && [...indent].length + [...current].length + 1 + [...word].length > width) {
+        out.push(indent + current);
+        current = word;
+      } else {
+        current = current ? `${current} ${word}` : word;
+      }
+    }
+    if (current) out.push((out.length === 0 ? '' : '  ') + current);
+    return out;
+  });
 }

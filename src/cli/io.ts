@@ -4,10 +4,15 @@ export interface Io {
   err(text: string): void;
   /** Whether stderr is a terminal (the progress bar shows only there). */
   errIsTTY: boolean;
+  /** The terminal's width when stdout is a terminal; tables fit it (80 columns otherwise). */
+  columns?: number;
 }
 
 export const processIo: Io = {
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
   errIsTTY: Boolean(process.stderr.isTTY),
+  get columns() {
+    return process.stdout.isTTY ? process.stdout.columns : undefined;
+  },
 };

@@ -1,22 +1,37 @@
 /**
+ * Whether the terminal asks for plain text: TERM=dumb, or NO_COLOR set to
+ * anything (no-color.org). The bar then draws with # and - and clears its
+ * line with spaces, never an escape sequence.
+ */
+export function plainTerminal(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.TERM === 'dumb' || (env.NO_COLOR !== undefined && env.NO_COLOR !== '');
+}
+
+/**
  * A progress bar on stderr with the rate and time left. It appears only on
  * a terminal, and only once a run has lasted a second, so quick answers and
- * piped output stay clean.
+ * piped output stay clean. It counts trials (or, where nothing is
+ * simulated, points solved).
  */
 export class ProgressBar {
   readonly #write: (text: string) => void;
   readonly #enabled: boolean;
   readonly #now: () => number;
   readonly #started: number;
+  readonly #plain: boolean;
+  readonly #unit: string;
+  #width = 0;
   #lastDraw = Number.NEGATIVE_INFINITY;
   #drawn = false;
 
   /** `now` (milliseconds) is for tests; the bar reads the real clock otherwise. */
-  constructor(write: (text: string) => void, enabled: boolean, now: () => number = () => performance.now()) {
+  constructor(write: (text: string) => void, enabled: boolean, now: () => number = () => performance.now(), options: { plain?: boolean; unit?: string } = {}) {
     this.#write = write;
     this.#enabled = enabled;
     this.#now = now;
     this.#started = now();
+    this.#plain = options.plain ?? plainTerminal();
+    this.#unit = options.unit ?? 'trials';
   }
 
   update(done: number, target: number): void {
@@ -30,14 +45,16 @@ export class ProgressBar {
     const filled = Math.round(fraction * width);
     const rate = done / elapsed;
     const remaining = rate > 0 ? (target - done) / rate : Number.POSITIVE_INFINITY;
-    const bar = '█'.repeat(filled) + '░'.repeat(width - filled);
-    this.#write(`\r${bar} ${(fraction * 100).toFixed(0).padStart(3)}%  ${formatRate(rate)} trials/s  ETA ${formatDuration(remaining)}   `);
+    const bar = this.#plain ? '#'.repeat(filled) + '-'.repeat(width - filled) : '█'.repeat(filled) + '░'.repeat(width - filled);
+    const text = `${bar} ${(fraction * 100).toFixed(0).padStart(3)}%  ${formatRate(done)}/${formatRate(target)} ${this.#unit}  ${formatRate(rate)} ${this.#unit}/s  ETA ${formatDuration(remaining)}   `;
+    this.#width = Math.max(this.#width, text.length);
+    this.#write(`\r${text}`);
     this.#drawn = true;
   }
 
   /** Clears the bar's line, if one was drawn. */
   finish(): void {
-    if (this.#drawn) this.#write('\r\x1b[2K');
+    if (this.#drawn) this.#write(this.#plain ? `\r${' '.repeat(this.#width)}\r` : '\r\x1b[2K');
     this.#drawn = false;
   }
 }

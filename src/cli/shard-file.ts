@@ -12,18 +12,16 @@ import { chunkCount, chunkTrials } from '../engine/chunks.js';
 import { getRule } from '../rules/index.js';
 import { resolveParams } from '../rules/params.js';
 import type { Params, Rule } from '../rules/types.js';
+import { envelope, RESULT_FORMAT, type Envelope } from '../result.js';
 import { MAX_TRIALS, parseSeed } from './options.js';
 
-export const FORMAT = 'muster-tally/1';
 /** Shards a run may be split into (muster shard --shard i/n). */
 export const MAX_SHARDS = 10_000;
 /** Threads one machine may have run a shard on. */
 const MAX_THREADS = 256;
 
 /** What one shard writes: enough to check that shards belong to the same run. */
-export interface ShardFile {
-  format: typeof FORMAT;
-  rule: string;
+export interface ShardFile extends Envelope {
   params: Params;
   seed: string;
   /** The whole run's trials; this shard ran chunks [first, end) of it. */
@@ -33,7 +31,7 @@ export interface ShardFile {
   tally: number[];
 }
 
-const FIELDS = ['format', 'rule', 'params', 'seed', 'trials', 'chunks', 'threads', 'tally'] as const;
+const FIELDS = ['format', 'kind', 'version', 'rule', 'title', 'params', 'seed', 'trials', 'chunks', 'threads', 'tally'] as const;
 
 /** Trials in chunks [first, end) of a run of `total`. */
 export function shardTrials(chunks: { first: number; end: number }, total: number): number {
@@ -59,7 +57,9 @@ export function validateShard(file: string, parsed: unknown): ShardFile {
   const record = parsed as Record<string, unknown>;
   for (const key of Object.keys(record)) if (!(FIELDS as readonly string[]).includes(key)) fail(JSON.stringify(key), record[key], `only the fields ${FIELDS.join(', ')} (an unknown field means the file was edited or is not a muster tally)`);
   for (const key of FIELDS) if (!(key in record)) fail(key, undefined, 'present, as muster shard writes it');
-  if (record.format !== FORMAT) fail('format', record.format, JSON.stringify(FORMAT));
+  if (record.format !== RESULT_FORMAT) fail('format', record.format, JSON.stringify(RESULT_FORMAT));
+  if (record.kind !== 'shard') fail('kind', record.kind, '"shard"');
+  if (typeof record.version !== 'string' || record.version.length === 0 || record.version.length > 100) fail('version', record.version, "the muster version that wrote it");
 
   if (typeof record.rule !== 'string') fail('rule', record.rule, 'a rule id (see muster list)');
   let rule: Rule;
@@ -68,6 +68,8 @@ export function validateShard(file: string, parsed: unknown): ShardFile {
   } catch {
     return fail('rule', record.rule, 'a rule id (see muster list)');
   }
+
+  if (record.title !== rule.title) fail('title', record.title, JSON.stringify(rule.title) + `, the title of ${rule.id}`);
 
   const rawParams = record.params;
   if (typeof rawParams !== 'object' || rawParams === null || Array.isArray(rawParams)) fail('params', rawParams, `an object of ${rule.id}'s parameters`);
@@ -120,7 +122,7 @@ export function validateShard(file: string, parsed: unknown): ShardFile {
   const ran = shardTrials(range, total);
   const problem = checkCounts(rule, params, Float64Array.from(counts as number[]), ran);
   if (problem) throw new UsageError(`${file}: tally: ${problem}; allowed: counts ${rule.id} could have made in this shard's ${ran} trials`);
-  return { format: FORMAT, rule: rule.id, params, seed: record.seed as string, trials: total, chunks: range, threads: threads as number, tally: counts as number[] };
+  return { ...envelope('shard', rule), version: record.version as string, params, seed: record.seed as string, trials: total, chunks: range, threads: threads as number, tally: counts as number[] };
 }
 
 /**

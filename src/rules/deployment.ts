@@ -410,6 +410,8 @@ const matrix: MatrixSpec = {
   row: 'a',
   col: 'b',
   metrics: ['a.initiative', 'a.noEdge', 'a.aoc'],
+  // Against a given opponent: first-round initiative against reaching the Area of Conflict (zone 7 or 8).
+  tradeOff: ['a.initiative', 'a.aoc'],
   defaultValues: () => [...DEPLOYMENT_STRATEGIES],
   parseRange,
   // standard:1,2,3 → S123, forward:4 → F4: sixteen columns fit a terminal and a printed page.
@@ -449,7 +451,7 @@ export const deployment: Rule = {
   id: 'deployment',
   title: 'Genesys deployment',
   summary: 'Genesys Project deployment: the forward 2d6 zone gamble against standard zones, and who gets first-round initiative',
-  source: '000_dcb547fe07ca82a7.txt §6.1–6.3 (The Genesys Project, designer preview)',
+  source: 'The Genesys Project, designer preview, §6.1–6.4 Deployment (docs/rules/deployment.md)',
   params: [
     strategyParam('a', 'forward:1', "player a's deployment: standard:Z1,Z2,Z3 or forward:Z"),
     strategyParam('b', 'standard:1,2,3', "player b's deployment: standard:Z1,Z2,Z3 or forward:Z"),
@@ -479,6 +481,8 @@ export const deployment: Rule = {
   ],
   readings,
   metrics,
+  // Player A's questions: who takes the first round, reaching the Area of Conflict, and no zone on the edge.
+  headline: () => ['a.initiative', 'rolloff', 'a.aoc', 'a.noEdge', 'b.aoc', 'a.total.mean'],
   tallyLength: () => TALLY_LENGTH,
   simulate,
   checkTally: (_params, tally, trials) => {

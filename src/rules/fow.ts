@@ -174,6 +174,13 @@ function metrics(params: Params): MetricSpec[] {
     }
     for (let t = 1; t <= turns; t++) list.push({ name: `${side}.allIn.by.${t}`, doc: `every ${side} reserve has arrived by turn ${t}`, probability: true });
     for (let t = 1; t <= turns; t++) list.push({ name: `${side}.first.${t}`, doc: `the ${side}'s first reserve platoon arrives in turn ${t}`, probability: true });
+    // The whole distribution: at least k of the n reserve platoons in by turn t (k = n is allIn.by.t).
+    const { reserves } = sideSetup(params, side);
+    if (reserves <= DISTRIBUTION_RESERVES) {
+      for (let t = 1; t <= turns; t++) {
+        for (let k = 1; k < reserves; k++) list.push({ name: `${side}.atLeast.${k}.by.${t}`, doc: `at least ${k} of the ${side}'s ${reserves} reserve platoons have arrived by turn ${t}`, probability: true });
+      }
+    }
   }
   for (const place of scatterTable(scatter).places) {
     list.push({ name: `defender.scatter.${place}`, doc: `an arriving defending platoon enters ${place} (share of all arrivals)`, probability: true });
@@ -194,8 +201,12 @@ function metrics(params: Params): MetricSpec[] {
 /** Turns a side's reserves are followed: every turn shown, and up to the end check (turn endTurn − 1's roll). */
 const horizon = (p: Fow): number => Math.max(p.turns, p.endTurn - 1);
 
+/** Most reserve platoons for which the whole distribution ("at least k of n by turn t") is reported. */
+export const DISTRIBUTION_RESERVES = 12;
+
 // Tally layout for T turns and P scatter places; side 0 is the attacker, side 1 the defender.
-const layout = (turns: number, places: number) => {
+// Each side's last block counts trials with exactly m platoons still in reserve after turn t: index (t − 1)(R + 1) + m.
+const layout = (turns: number, places: number, reserves: readonly [number, number]) => {
   const perSide = 4 * turns + 3;
   const side = (index: number) => {
     const base = index * perSide;
@@ -207,12 +218,16 @@ const layout = (turns: number, places: number) => {
       atEnd: base + 4 * turns, // at the end check: Σ platoons on the table, Σ of its square, trials with every reserve in
     };
   };
+  const remaining = [2 * perSide + places, 2 * perSide + places + turns * (reserves[0] + 1)];
   return {
     sides: [side(0), side(1)],
     scatter: 2 * perSide, // defending platoons entering at each place
-    length: 2 * perSide + places,
+    remaining,
+    length: remaining[1] + turns * (reserves[1] + 1),
   };
 };
+
+const layoutOf = (params: Params) => layout(read(params).turns, scatterTable(read(params).scatter).places.length, [sideSetup(params, 'attacker').reserves, sideSetup(params, 'defender').reserves]);
 
 type SideLayout = ReturnType<typeof layout>['sides'][number];
 
@@ -232,6 +247,7 @@ function followReserves(
   guarantee: number,
   placeOfFace: Int32Array | null,
   scatterAt: number,
+  remainingAt: number,
 ): void {
   let remaining = setup.reserves;
   let arrivedBefore = false;
@@ -262,26 +278,27 @@ function followReserves(
     tally[at.onTable + turn - 1] += onTable;
     tally[at.onTableSquared + turn - 1] += onTable * onTable;
     if (remaining === 0) tally[at.allIn + turn - 1]++;
+    tally[remainingAt + (turn - 1) * (setup.reserves + 1) + remaining]++;
   }
 }
 
 function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array): void {
   const p = read(params);
-  const { places, placeOfFace } = scatterTable(p.scatter);
-  const at = layout(p.turns, places.length);
+  const { placeOfFace } = scatterTable(p.scatter);
+  const at = layoutOf(params);
   const attacker = sideSetup(params, 'attacker');
   const defender = sideSetup(params, 'defender');
   for (let trial = 0; trial < trials; trial++) {
     // The attacker moves first, so in each turn its roll comes first; the sides never interact.
-    followReserves(rng, tally, at.sides[0], attacker, p.turns, p.endTurn, p.hit, p.guarantee, null, 0);
-    followReserves(rng, tally, at.sides[1], defender, p.turns, p.endTurn, p.hit, p.guarantee, placeOfFace, at.scatter);
+    followReserves(rng, tally, at.sides[0], attacker, p.turns, p.endTurn, p.hit, p.guarantee, null, 0, at.remaining[0]);
+    followReserves(rng, tally, at.sides[1], defender, p.turns, p.endTurn, p.hit, p.guarantee, placeOfFace, at.scatter, at.remaining[1]);
   }
 }
 
 function summarize(params: Params, tally: Float64Array, trials: number): Record<string, Tallied> {
   const p = read(params);
   const { places } = scatterTable(p.scatter);
-  const at = layout(p.turns, places.length);
+  const at = layoutOf(params);
   const result: Record<string, Tallied> = {};
   SIDES.forEach((side, index) => {
     const s = at.sides[index];
@@ -291,6 +308,16 @@ function summarize(params: Params, tally: Float64Array, trials: number): Record<
     for (let t = 1; t <= p.turns; t++) result[`${side}.onTable.${t}.mean`] = mean(tally[s.onTable + t - 1], tally[s.onTableSquared + t - 1], trials);
     for (let t = 1; t <= p.turns; t++) result[`${side}.allIn.by.${t}`] = proportion(tally[s.allIn + t - 1], trials);
     for (let t = 1; t <= p.turns; t++) result[`${side}.first.${t}`] = proportion(tally[s.first + t - 1], trials);
+    if (reserves <= DISTRIBUTION_RESERVES) {
+      for (let t = 1; t <= p.turns; t++) {
+        // At least k arrived: at most n − k still in reserve.
+        let atMost = 0;
+        for (let k = reserves; k >= 1; k--) {
+          atMost += tally[at.remaining[index] + (t - 1) * (reserves + 1) + reserves - k];
+          if (k < reserves) result[`${side}.atLeast.${k}.by.${t}`] = proportion(atMost, trials);
+        }
+      }
+    }
   });
   const [attackerAt, defenderAt] = at.sides;
   result['defender.onTable.atEnd.mean'] = mean(tally[defenderAt.atEnd], tally[defenderAt.atEnd + 1], trials);
@@ -369,6 +396,13 @@ function exact(params: Params): Record<string, Fraction> {
       result[`${side}.onTable.${turn}.mean`] = onTable;
       result[`${side}.allIn.by.${turn}`] = inReserve[0];
       result[`${side}.first.${turn}`] = untouched.sub(inReserve[reserves]);
+      if (reserves <= DISTRIBUTION_RESERVES) {
+        let atMost = Fraction.ZERO;
+        for (let k = reserves; k >= 1; k--) {
+          atMost = atMost.add(inReserve[reserves - k]);
+          if (k < reserves) result[`${side}.atLeast.${k}.by.${turn}`] = atMost;
+        }
+      }
     }
   }
   const { places, placeOfFace } = scatterTable(p.scatter);
@@ -408,7 +442,7 @@ export const fow: Rule = {
   id: 'fow',
   title: 'Flames of War reserves (prepared positions)',
   summary: 'Flames of War: attacker Reserves against defender Delayed and Scattered Reserves with an Immediate Ambush; platoons on the table turn by turn and where the defence comes in',
-  source: '003_9312a30d2f0eadf7.txt (Flames of War 3rd edition, p. 285; reserve mechanics from README.md)',
+  source: 'Flames of War, 3rd edition, p. 285 (prepared positions); reserve dice per the 4th-edition missions (docs/rules/fow.md)',
   params: [
     { name: 'attackerPlatoons', type: 'integer', default: 6, min: 1, max: 30, doc: "platoons in the attacker's force" },
     {
@@ -497,7 +531,9 @@ export const fow: Rule = {
   },
   validate,
   metrics,
-  tallyLength: (params) => layout(read(params).turns, scatterTable(read(params).scatter).places.length).length,
+  // Each side: all its platoons on the table by each turn.
+  headline: (params) => metrics(params).map((m) => m.name).filter((name) => /^(attacker|defender)\.allIn\.by\.\d+$/.test(name)),
+  tallyLength: (params) => layoutOf(params).length,
   simulate,
   summarize,
   exact,

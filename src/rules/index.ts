@@ -1,3 +1,4 @@
+import { didYouMean } from '../cli/suggest.js';
 import { UsageError } from '../errors.js';
 import { deployment } from './deployment.js';
 import { fow } from './fow.js';
@@ -12,6 +13,6 @@ export const rules: readonly Rule[] = [reserves, deployment, infinity, noctvale,
 
 export function getRule(id: string): Rule {
   const rule = rules.find((r) => r.id === id);
-  if (!rule) throw new UsageError(`rule: got ${JSON.stringify(id)}; allowed: ${rules.map((r) => r.id).join(', ')}`);
+  if (!rule) throw new UsageError(`rule: got ${JSON.stringify(id)}${didYouMean(id, rules.map((r) => r.id))}; allowed: ${rules.map((r) => r.id).join(', ')}`);
   return rule;
 }

@@ -174,7 +174,7 @@ export const infinity: Rule = {
   id: 'infinity',
   title: 'Infinity Initiative Roll',
   summary: "Infinity N4 Initiative Roll: face-to-face d20 against each Lieutenant's WIP, repeated on a tie or double failure",
-  source: '001_657f14905262b5a7.txt "Initiative Roll" (Infinity N4 wiki, Initiative and Deployment)',
+  source: 'Infinity N4, Initiative and Deployment: Initiative Roll (docs/rules/infinity.md)',
   params: [
     { name: 'wipA', type: 'integer', default: 13, min: WIP_MIN, max: WIP_MAX, doc: "player A's Lieutenant's WIP, the Success Value (13: the common trooper WIP)" },
     { name: 'wipB', type: 'integer', default: 13, min: WIP_MIN, max: WIP_MAX, doc: "player B's Lieutenant's WIP, the Success Value (13: the common trooper WIP)" },
@@ -198,6 +198,7 @@ export const infinity: Rule = {
     ];
   },
   metrics,
+  headline: () => ['a.wins', 'b.wins', 'a.crit', 'b.crit'],
   tallyLength: () => at.length,
   simulate,
   summarize,

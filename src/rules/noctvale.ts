@@ -173,7 +173,7 @@ export const noctvale: Rule = {
   id: 'noctvale',
   title: 'Noctvale initiative and deployment groups',
   summary: 'Noctvale setup: initiative to the lower activation count (2d6 roll-off on equal counts), retinues in deployment groups placed alternately',
-  source: '004_ebf82a4a7c459d7b.txt steps 3, 5, 6 (Noctvale Standard Battle Set-Up)',
+  source: 'Noctvale, Standard Battle Set-Up, steps 3, 5 and 6 (docs/rules/noctvale.md)',
   params: [
     { name: 'fightersA', type: 'integer', default: 8, min: 1, max: 60, doc: "fighters in A's retinue, its activation count at deployment (8 and 8 by default: equal counts, so the 2d6 roll-off decides)" },
     { name: 'fightersB', type: 'integer', default: 8, min: 1, max: 60, doc: "fighters in B's retinue, its activation count at deployment" },
@@ -182,6 +182,7 @@ export const noctvale: Rule = {
   // The text settles every figure modelled here (see the module comment).
   readings: () => [],
   metrics,
+  headline: () => ['a.initiative', 'a.placesLast', 'rolloffs.mean'],
   tallyLength: (params) => layout(read(params).groups).length,
   simulate,
   summarize,

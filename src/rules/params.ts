@@ -1,4 +1,5 @@
 import { parseDecimal } from '../decimal.js';
+import { didYouMean } from '../cli/suggest.js';
 import { badValue, UsageError } from '../errors.js';
 import type { ParamSpec, ParamValue, Params, Rule } from './types.js';
 
@@ -42,6 +43,27 @@ export function parseParam(spec: ParamSpec, raw: string): ParamValue {
 }
 
 /**
+ * Like parseParam, but also accepts the short label the rule's matrix
+ * prints for a value of its row or column parameter (deployment's `S123`
+ * for standard:1,2,3, `F1` for forward:1): inputs accept what outputs print.
+ */
+export function parseParamOrLabel(rule: Rule, spec: ParamSpec, raw: string): ParamValue {
+  try {
+    return parseParam(spec, raw);
+  } catch (error) {
+    const matrix = rule.matrix;
+    if (!(error instanceof UsageError) || !matrix?.label || (spec.name !== matrix.row && spec.name !== matrix.col)) throw error;
+    const defaults: Params = Object.fromEntries(rule.params.map((p) => [p.name, p.default]));
+    const values = matrix.defaultValues(defaults);
+    const text = raw.trim().toUpperCase();
+    const found = values.find((value) => matrix.label!(value).toUpperCase() === text);
+    if (found !== undefined) return found;
+    const examples = values.slice(0, 2).map((value) => matrix.label!(value));
+    throw new UsageError(`${error.message}, or a short label as the matrix prints it (${examples.join(', ')}, …)${didYouMean(raw.trim(), values.map((value) => matrix.label!(value)))}`);
+  }
+}
+
+/**
  * Every parameter of the rule after defaults, from `name=value` assignments.
  * Unknown names, repeated names and bad values are UsageErrors; then the
  * rule fills any defaults that depend on other parameters and runs its own
@@ -58,7 +80,7 @@ export function resolveParams(rule: Rule, assignments: readonly string[] = [], o
     const spec = findParam(rule, name);
     if (seen.has(name)) throw new UsageError(`${name}: set twice; allowed: one value per parameter`);
     seen.add(name);
-    params[name] = parseParam(spec, assignment.slice(equals + 1));
+    params[name] = parseParamOrLabel(rule, spec, assignment.slice(equals + 1));
   }
   Object.assign(params, overrides);
   const resolved = rule.resolve ? rule.resolve(params) : params;
@@ -68,6 +90,7 @@ export function resolveParams(rule: Rule, assignments: readonly string[] = [], o
 
 export function findParam(rule: Rule, name: string): ParamSpec {
   const spec = rule.params.find((p) => p.name === name);
-  if (!spec) throw new UsageError(`${name}: not a parameter of ${rule.id}; allowed: ${rule.params.map((p) => p.name).join(', ')}`);
+  const names = rule.params.map((p) => p.name);
+  if (!spec) throw new UsageError(`${name}: not a parameter of ${rule.id}${didYouMean(name, names)}; allowed: ${names.join(', ')}`);
   return spec;
 }

@@ -83,8 +83,11 @@ function outcomeCount(p: Reserves): number | null {
   return count <= OUTCOME_LIMIT ? count : null;
 }
 
-// Running-sums layout, for R rounds. Index R of a per-round block stands for "never arrived".
-const sumsLayout = (rounds: number) => {
+/** Most squads for which the whole distribution ("at least k of n by round r") is reported. */
+export const DISTRIBUTION_SQUADS = 12;
+
+// Running-sums layout, for R rounds and S squads. Index R of a per-round block stands for "never arrived".
+const sumsLayout = (rounds: number, squads: number) => {
   const perRound = rounds + 1;
   return {
     arrivals: 0, // squads arriving in round r (index r − 1), lost squads at index R
@@ -93,7 +96,8 @@ const sumsLayout = (rounds: number) => {
     arrivedBySquared: 3 * perRound, // Σ over trials of (squads in by the end of round r)²
     dice: 3 * perRound + rounds, // d6 rolled
     diceSquared: 3 * perRound + rounds + 1,
-    length: 3 * perRound + rounds + 2,
+    arrivedByCount: 3 * perRound + rounds + 2, // trials with exactly m squads in by the end of round r: index (r − 1)(S + 1) + m
+    length: 3 * perRound + rounds + 2 + rounds * (squads + 1),
   };
 };
 
@@ -105,12 +109,13 @@ interface Sums {
   arrivedBySquared: Float64Array;
   dice: number;
   diceSquared: number;
+  arrivedByCount: Float64Array;
 }
 
 function sumsOf(p: Reserves, tally: Float64Array): Sums {
   const { rounds, squads } = p;
   if (outcomeCount(p) === null) {
-    const at = sumsLayout(rounds);
+    const at = sumsLayout(rounds, squads);
     return {
       arrivals: tally.subarray(at.arrivals, at.arrivals + rounds + 1),
       arrivalsSquared: tally.subarray(at.arrivalsSquared, at.arrivalsSquared + rounds + 1),
@@ -118,6 +123,7 @@ function sumsOf(p: Reserves, tally: Float64Array): Sums {
       arrivedBySquared: tally.subarray(at.arrivedBySquared, at.arrivedBySquared + rounds),
       dice: tally[at.dice],
       diceSquared: tally[at.diceSquared],
+      arrivedByCount: tally.subarray(at.arrivedByCount, at.arrivedByCount + rounds * (squads + 1)),
     };
   }
   const sums: Sums = {
@@ -127,6 +133,7 @@ function sumsOf(p: Reserves, tally: Float64Array): Sums {
     arrivedBySquared: new Float64Array(rounds),
     dice: 0,
     diceSquared: 0,
+    arrivedByCount: new Float64Array(rounds * (squads + 1)),
   };
   const counts = new Int32Array(rounds + 1);
   for (let code = 0; code < tally.length; code++) {
@@ -149,6 +156,7 @@ function sumsOf(p: Reserves, tally: Float64Array): Sums {
       if (index < rounds) {
         arrivedBy += counts[index];
         sums.arrivedBySquared[index] += trials * arrivedBy * arrivedBy;
+        sums.arrivedByCount[index * (squads + 1) + arrivedBy] += trials;
       }
     }
     sums.lastArrival[last] += trials;
@@ -167,6 +175,13 @@ function metrics(params: Params): MetricSpec[] {
   list.push({ name: 'lost.mean', doc: 'expected squads lost', probability: false });
   for (let r = 1; r <= rounds; r++) list.push({ name: `arrived.by.${r}.mean`, doc: `expected squads on the table by the end of round ${r}`, probability: false });
   list.push({ name: 'dice.mean', doc: 'expected reserve dice rolled over the game', probability: false });
+  // The whole distribution of squads in by each round (k = n is all.by.r).
+  const { squads } = read(params);
+  if (squads <= DISTRIBUTION_SQUADS) {
+    for (let r = 1; r <= rounds; r++) {
+      for (let k = 1; k < squads; k++) list.push({ name: `atLeast.${k}.by.${r}`, doc: `at least ${k} of the ${squads} squads have arrived by the end of round ${r}`, probability: true });
+    }
+  }
   return list;
 }
 
@@ -206,7 +221,7 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
     return;
   }
 
-  const at = sumsLayout(rounds);
+  const at = sumsLayout(rounds, squads);
   const arrivingIn = new Int32Array(rounds + 1); // scratch, reset every trial
   for (let trial = 0; trial < trials; trial++) {
     const needed = fateMatters && rng() >= survives ? withoutCommander : withCommander;
@@ -232,6 +247,7 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
       tally[at.arrivalsSquared + i] += count * count;
       arrivedBy += count;
       tally[at.arrivedBySquared + i] += arrivedBy * arrivedBy;
+      tally[at.arrivedByCount + i * (squads + 1) + arrivedBy]++;
     }
     const lost = arrivingIn[rounds];
     tally[at.arrivals + rounds] += lost;
@@ -269,7 +285,23 @@ function summarize(params: Params, tally: Float64Array, trials: number): Record<
     result[`arrived.by.${r}.mean`] = mean(arrivedBy, sums.arrivedBySquared[r - 1], trials);
   }
   result['dice.mean'] = mean(sums.dice, sums.diceSquared, trials);
+  if (squads <= DISTRIBUTION_SQUADS) {
+    for (let r = 1; r <= rounds; r++) {
+      let atLeast = 0;
+      for (let k = squads; k >= 1; k--) {
+        atLeast += sums.arrivedByCount[(r - 1) * (squads + 1) + k];
+        if (k < squads) result[`atLeast.${k}.by.${r}`] = proportion(atLeast, trials);
+      }
+    }
+  }
   return result;
+}
+
+/** n choose k, exactly. */
+function binomial(n: number, k: number): bigint {
+  let value = 1n;
+  for (let i = 1; i <= k; i++) value = (value * BigInt(n - k + i)) / BigInt(i);
+  return value;
 }
 
 /**
@@ -302,6 +334,14 @@ function exact(params: Params): Record<string, Fraction> {
       add(`squad.round.${r}`, weight.mul(arrivesNow));
       add(`all.by.${r}`, weight.mul(inBy.pow(squads)));
       add(`arrived.by.${r}.mean`, weight.mul(inBy).mul(squadCount));
+      if (squads <= DISTRIBUTION_SQUADS) {
+        // Independent squads, each in by now with chance inBy: a binomial tail.
+        let tail = Fraction.ZERO;
+        for (let k = squads; k >= 1; k--) {
+          tail = tail.add(Fraction.of(binomial(squads, k)).mul(inBy.pow(k)).mul(stillOut.pow(squads - k)));
+          if (k < squads) add(`atLeast.${k}.by.${r}`, weight.mul(tail));
+        }
+      }
     }
     add('squad.never', weight.mul(stillOut));
     add('lost.mean', weight.mul(stillOut).mul(squadCount));
@@ -315,7 +355,7 @@ export const reserves: Rule = {
   id: 'reserves',
   title: 'Genesys reserves',
   summary: 'Genesys Project reserves: when squads arrive, with a chosen reserve round and command bonus',
-  source: '000_dcb547fe07ca82a7.txt §6.5 (The Genesys Project, designer preview)',
+  source: 'The Genesys Project, designer preview, §6.5 Reserves (docs/rules/reserves.md)',
   params: [
     { name: 'squads', type: 'integer', default: 4, min: 1, max: 100, doc: 'squads held in reserve' },
     { name: 'rounds', type: 'integer', default: 4, min: 1, max: 12, doc: 'rounds in which reserves may arrive; a squad not in after the last is lost (the text: four)' },
@@ -358,7 +398,9 @@ export const reserves: Rule = {
     ];
   },
   metrics,
-  tallyLength: (params) => outcomeCount(read(params)) ?? sumsLayout(read(params).rounds).length,
+  // When a given squad arrives, whether it never does, and whether all are in by the last round.
+  headline: (params) => metrics(params).map((m) => m.name).filter((name) => /^squad\.(round\.\d+|never)$/.test(name) || name === `all.by.${params.rounds}` || (name === 'lost.mean' && Number(params.leaderLoss) > 0)),
+  tallyLength: (params) => outcomeCount(read(params)) ?? sumsLayout(read(params).rounds, read(params).squads).length,
   simulate,
   checkTally: (params, tally, trials) => {
     const p = read(params);
@@ -368,11 +410,15 @@ export const reserves: Rule = {
       const sum = sumOf(0, tally.length);
       return sum === trials ? null : `the outcome counts sum to ${sum}, not the ${trials} trials`;
     }
-    const at = sumsLayout(p.rounds);
+    const at = sumsLayout(p.rounds, p.squads);
     const last = sumOf(at.lastArrival, p.rounds + 1);
     if (last !== trials) return `the last-arrival counts sum to ${last}, not the ${trials} trials`;
     const arrivals = sumOf(at.arrivals, p.rounds + 1);
     if (arrivals !== trials * p.squads) return `the arrival counts sum to ${arrivals}, not ${p.squads} squads × ${trials} trials`;
+    for (let round = 1; round <= p.rounds; round++) {
+      const counted = sumOf(at.arrivedByCount + (round - 1) * (p.squads + 1), p.squads + 1);
+      if (counted !== trials) return `the squads-in-by-round-${round} counts sum to ${counted}, not the ${trials} trials`;
+    }
     return null;
   },
   summarize,

@@ -54,6 +54,11 @@ export interface MatrixSpec {
   label?(value: ParamValue): string;
   /** Parses a --range option into axis values (throws a UsageError naming --range). */
   parseRange?(text: string): ParamValue[];
+  /**
+   * Metrics (higher is better for the row player) whose trade-off `matrix --against` shows: the
+   * rows no other row beats on all of them. The first is the one rows are ranked by. Default: `metrics`' first.
+   */
+  tradeOff?: readonly string[];
 }
 
 /**
@@ -77,7 +82,7 @@ export interface Rule {
   title: string;
   /** One line for `muster list`. */
   summary: string;
-  /** The rule text it implements: a file in ../shared/rules/ and the section. */
+  /** The rule text it implements: game, edition and section, and our summary in docs/rules/. */
   source: string;
   params: readonly ParamSpec[];
   /**

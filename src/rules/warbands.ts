@@ -415,7 +415,7 @@ export const warbands: Rule = {
   id: 'warbands',
   title: 'Mordheim attackers, defenders, underdogs and turn order',
   summary: 'Mordheim (community rules): who defends, who is the underdog, setup order and who plays first, with the dice the roll-offs take',
-  source: '002_3edcd09a4b13a223.txt (Mordheim community rules, setup chapter)',
+  source: 'Mordheim community rules, setup: Attackers and Defenders, Underdogs, Deployment, Order of Play (docs/rules/warbands.md)',
   params: [
     {
       name: 'warbands',
@@ -471,6 +471,8 @@ export const warbands: Rule = {
     if (alliances.some((alliance) => alliance.length === n)) throw refuse('allies', raw, 'every warband in one alliance leaves no opposing side', allowed);
   },
   metrics,
+  // Each warband: does it defend, and does it play first.
+  headline: (params) => metrics(params).map((m) => m.name).filter((name) => /^w\d+\.(defender|first)$/.test(name)),
   tallyLength: (params) => layout(readWarbands(params.warbands as string).length).length,
   simulate,
   summarize,

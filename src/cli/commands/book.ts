@@ -4,6 +4,7 @@ import { rules } from '../../rules/index.js';
 import { buildBook } from '../../../reports/book.js';
 import { checkOutputDir, writeOutputs } from '../../../reports/outputs.js';
 import type { Io } from '../io.js';
+import { plainTerminal } from '../progress.js';
 import { parseConfidence, parseCount, parseIntegerOption, parseSeed } from '../options.js';
 import { interruptedStatus, withInterrupt } from '../interrupt.js';
 import { DEFAULT_SEED, parseTimeout } from './run.js';
@@ -46,7 +47,7 @@ export async function bookCommand(options: BookOptions, io: Io): Promise<string>
   const onProgress = (message: string) => {
     if (quiet) return;
     // One line that rewrites itself on a terminal; plain lines in a log.
-    if (io.errIsTTY) {
+    if (io.errIsTTY && !plainTerminal()) {
       io.err(`\r\x1b[2Kbook ${message}`);
       drawn = true;
     } else {

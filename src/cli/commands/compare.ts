@@ -1,5 +1,6 @@
 import { UsageError } from '../../errors.js';
 import { SimulationPool } from '../../engine/pool.js';
+import { envelope } from '../../result.js';
 import { getRule } from '../../rules/index.js';
 import { resolveParams } from '../../rules/params.js';
 import type { MetricSpec, Params } from '../../rules/types.js';
@@ -10,7 +11,9 @@ import { checkDistinct, STDOUT } from '../../output/files.js';
 import { toJson } from '../../output/json.js';
 import { reportIo } from '../report-io.js';
 import { writeOutputs, type OutputFile } from '../../../reports/outputs.js';
-import { formatCount, formatValue, renderTable } from '../format.js';
+import { formatCertain, formatCount, formatExact, formatValue, renderTable, tableWidth, wrapLines, wrapText } from '../format.js';
+import { chooseMetrics, hiddenNote, type MetricChoice } from '../metrics.js';
+import type { MetricResult } from '../../result.js';
 import type { Io } from '../io.js';
 import { checkOutputFile, parseSeed } from '../options.js';
 import { ProgressBar } from '../progress.js';
@@ -19,6 +22,7 @@ import { DEFAULT_SEED, parseSimulationSettings, withInterrupt, type RunOptions }
 export interface CompareOptions extends RunOptions {
   variant?: string[];
   seedPerVariant?: boolean;
+  simulate?: boolean;
   html?: string;
   csv?: string;
 }
@@ -49,6 +53,9 @@ export async function compareCommand(ruleId: string, options: CompareOptions, io
     }
   });
   if (options.precision !== undefined) throw new UsageError('--precision: not available in a comparison; allowed: --trials N (the same for every variant)');
+  const everyMetric = unionMetrics(paramsList.map((params) => rule.metrics(params)));
+  const headline = { ...rule, headline: rule.headline ? () => [...new Set(paramsList.flatMap((params) => rule.headline!(params)))] : undefined };
+  const choice = chooseMetrics(headline, everyMetric, options.metric, { all: options.all });
   const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true });
   const htmlPath = options.html === undefined ? undefined : checkOutputFile('--html', options.html);
   const csvPath = options.csv === undefined ? undefined : checkOutputFile('--csv', options.csv, { stdout: true });
@@ -57,32 +64,39 @@ export async function compareCommand(ruleId: string, options: CompareOptions, io
     { option: '--html', path: htmlPath },
     { option: '--csv', path: csvPath },
   ]);
+  const flag = (option: string) => `--${option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+  const simulationOnly = (['trials', 'threads', 'confidence', 'seedPerVariant', 'timeout'] as const).filter((option) => options[option] !== undefined);
+  if (options.exact && options.simulate) throw new UsageError('--exact: cannot be combined with --simulate; allowed: one of the two');
   if (options.exact) {
     if (!rule.exact) throw new UsageError(`--exact: ${rule.id} has no exact solution; allowed: leave out --exact to simulate`);
-    for (const option of ['trials', 'threads', 'confidence', 'seedPerVariant', 'timeout'] as const) {
-      if (options[option] !== undefined) throw new UsageError(`--exact: cannot be combined with --${option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}; allowed: --exact alone, or a simulation`);
-    }
+    if (simulationOnly.length > 0) throw new UsageError(`--exact: cannot be combined with ${flag(simulationOnly[0])}; allowed: --exact alone, or a simulation`);
   }
-  const base: GridSettings = options.exact
+  // Exact differences wherever every variant has exact values: no p-values on noise. --simulate, or a
+  // simulation setting such as --trials, asks for the simulation.
+  const exact = options.exact === true || (rule.exact !== undefined && !options.simulate && simulationOnly.length === 0);
+  const base: GridSettings = exact
     ? { method: 'exact', seed: parseSeed(options.seed ?? DEFAULT_SEED), confidence: 0.95, trials: 0, threads: 0 }
     : { method: 'simulation', ...parseSimulationSettings(options) };
   const seedOf = (index: number) => (options.seedPerVariant ? `${base.seed}/variant ${index + 1}` : base.seed);
 
   const pool = base.method === 'simulation' ? new SimulationPool(base.threads) : undefined;
-  const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet);
+  const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet, undefined, { unit: base.method === 'simulation' ? 'trials' : 'variants' });
+  const totalTrials = paramsList.length * base.trials;
   const computed: ComputedVariant[] = [];
   let interrupted = false;
   try {
     await withInterrupt(async (signal) => {
       for (const [index, params] of paramsList.entries()) {
-        const { evaluated, interrupted: stopped } = await evaluateUntilInterrupted(rule, [params], { ...base, seed: seedOf(index) }, { pool, signal });
+        const onTrials = (done: number) => progress.update(index * base.trials + done, totalTrials);
+        const { evaluated, interrupted: stopped } = await evaluateUntilInterrupted(rule, [params], { ...base, seed: seedOf(index) }, { pool, signal, onTrials });
         if (stopped) {
           interrupted = true;
           return;
         }
         const [{ result, tallied }] = evaluated;
         computed.push({ variant: variants[index], params, seed: seedOf(index), metrics: result.metrics, tallied, exact: rule.exact ? rule.exact(params) : null });
-        progress.update(index + 1, paramsList.length);
+        if (base.method === 'simulation') progress.update((index + 1) * base.trials, totalTrials);
+        else progress.update(index + 1, paramsList.length);
       }
     });
   } finally {
@@ -96,10 +110,11 @@ export async function compareCommand(ruleId: string, options: CompareOptions, io
   }
 
   const metrics = unionMetrics(computed.map((c) => rule.metrics(c.params)));
-  const { differences, tests } = computed.length < 2 ? { differences: [], tests: 0 } : compareVariants(metrics, computed, base.confidence);
+  // Asked-for metrics are the family Holm adjusts over; otherwise every metric is tested and the table shows the headline ones.
+  const tested = choice.how === 'asked' ? choice.shown : metrics;
+  const { differences, tests } = computed.length < 2 ? { differences: [], tests: 0 } : compareVariants(tested, computed, base.confidence);
   const result: CompareResult = {
-    rule: rule.id,
-    title: rule.title,
+    ...envelope('compare', rule),
     source: rule.source,
     method: base.method,
     seeds: options.seedPerVariant ? 'per variant' : 'shared',
@@ -116,18 +131,18 @@ export async function compareCommand(ruleId: string, options: CompareOptions, io
   };
   if (interrupted && computed.length < 2) return result;
 
-  reportIo(io, jsonPath, csvPath).out(renderCompare(result, metrics));
+  reportIo(io, jsonPath, csvPath).out(renderCompare(result, choice, tableWidth(io.columns)));
   const files: OutputFile[] = [];
   if (jsonPath) files.push({ path: jsonPath, contents: toJson(result), option: '--json' });
-  if (htmlPath) files.push({ path: htmlPath, contents: comparePage(rule, result, metrics).html, option: '--html' });
-  if (csvPath) files.push({ path: csvPath, contents: compareCsv(result, metrics), option: '--csv' });
+  if (htmlPath) files.push({ path: htmlPath, contents: comparePage(rule, result, tested).html, option: '--html' });
+  if (csvPath) files.push({ path: csvPath, contents: compareCsv(result, tested), option: '--csv' });
   writeOutputs(files, io.out);
   if (!options.quiet) for (const file of files) if (file.path !== STDOUT) io.err(`wrote ${file.path}\n`);
   if (interrupted) process.exitCode = interruptedStatus();
   return result;
 }
 
-function renderCompare(result: CompareResult, metrics: readonly MetricSpec[]): string {
+function renderCompare(result: CompareResult, choice: MetricChoice, width: number): string {
   const simulated = result.method === 'simulation';
   const lines = [
     `${result.rule} — ${result.title}: ${result.variants.length} variants`,
@@ -135,20 +150,69 @@ function renderCompare(result: CompareResult, metrics: readonly MetricSpec[]): s
     ...(result.partial ? [`PARTIAL: interrupted; only the ${result.variants.length} variants listed finished`] : []),
     simulated
       ? `${formatCount(result.trials)} trials a variant · seed ${result.seed} (${result.seeds === 'shared' ? 'same for every variant' : 'one stream per variant'}) · ${+(result.confidence * 100).toFixed(4)}% intervals`
-      : 'exact values (no simulation)',
+      : 'exact values (no simulation; --simulate to simulate)',
   ];
-  const valueHeader = ['metric', ...result.variants.map((v) => v.label)];
-  const shown = (v: CompareResult['variants'][number], name: string) => (v.metrics[name] ? (simulated ? v.metrics[name].estimate : v.metrics[name].exact) : null);
-  const valueRows = metrics.map((metric) => [metric.name, ...result.variants.map((v) => formatValue(shown(v, metric.name), metric.probability))]);
+  const metrics = choice.shown;
+  // A metric every variant has with the same value (exactly, or the same tally on a shared seed) folds into one line.
+  const same = (metric: MetricSpec) => {
+    const values = result.variants.map((v) => v.metrics[metric.name]);
+    if (values.some((value) => !value)) return false;
+    const key = (value: MetricResult) => (value.exact !== null ? String(value.exact) : `${value.estimate}|${value.lo}|${value.hi}`);
+    return new Set(values.map(key)).size === 1;
+  };
+  const folded = choice.how === 'asked' ? [] : metrics.filter(same);
+  const tabled = folded.length < metrics.length ? metrics.filter((metric) => !folded.includes(metric)) : metrics;
+  const shownNames = new Set(tabled.map((metric) => metric.name));
+  const shown = (v: CompareResult['variants'][number], metric: MetricSpec) => {
+    const value = v.metrics[metric.name];
+    if (!value) return '—';
+    return simulated ? formatValue(value.estimate, metric.probability) : formatExact(value, metric.probability);
+  };
   const probability = new Map(metrics.map((m) => [m.name, m.probability]));
-  const diffHeader = simulated ? ['metric', 'variant', 'difference', 'interval', 'p (Holm)', 'significant', 'exact difference'] : ['metric', 'variant', 'exact difference'];
-  const diffRows = result.differences.map((d) => {
-    const isProbability = probability.get(d.metric) ?? false;
-    return simulated
-      ? [d.metric, d.variant, formatDifference(d.difference, isProbability), `${formatDifference(d.lo, isProbability)} … ${formatDifference(d.hi, isProbability)}`, formatP(d.pAdjusted), d.significant === null ? '—' : d.significant ? 'yes' : 'no', formatDifference(d.exactDifference, isProbability)]
-      : [d.metric, d.variant, formatDifference(d.exactDifference, isProbability)];
-  });
-  const significant = result.differences.filter((d) => d.significant);
-  const verdict = !simulated ? '' : significant.length === 0 ? 'No difference is significant.\n' : `Significant (${significant.length} of ${result.tests}): ${significant.map((d) => `${d.metric} (${d.variant})`).join(', ')}\n`;
-  return `${lines.join('\n')}\n\n${renderTable(valueHeader, valueRows)}\nDifferences from ${JSON.stringify(result.variants[0].label)}\n${renderTable(diffHeader, diffRows)}${verdict}${significanceNote(result)}\n`;
+  let text = `${wrapLines(lines, width).join('\n')}\n\n`;
+  if (!simulated) {
+    // Exact: one table, each variant's value and its exact difference from the baseline.
+    const others = result.variants.slice(1);
+    const header = ['metric', ...result.variants.map((v) => v.label), ...others.map((v) => (others.length === 1 ? 'difference' : `${v.label} − ${result.variants[0].label}`))];
+    const rows = tabled.map((metric) => [
+      metric.name,
+      ...result.variants.map((v) => shown(v, metric)),
+      ...others.map((v) => {
+        const d = result.differences.find((x) => x.metric === metric.name && x.variant === v.label);
+        return formatDifference(d?.exactDifference ?? null, metric.probability);
+      }),
+    ]);
+    text += renderTable(header, rows, width);
+  } else {
+    const valueHeader = ['metric', ...result.variants.map((v) => v.label)];
+    const valueRows = tabled.map((metric) => [metric.name, ...result.variants.map((v) => shown(v, metric))]);
+    // One variant against the baseline needs no variant column; a metric only one side has has no difference to show.
+    const many = result.variants.length > 2;
+    const diffHeader = [...(many ? ['metric', 'variant'] : ['metric']), 'difference', `${+(result.confidence * 100).toFixed(4)}% interval`, 'p (Holm)', 'sig.', 'exact'];
+    const diffRows = result.differences
+      .filter((d) => shownNames.has(d.metric) && (d.difference !== null || d.exactDifference !== null))
+      .map((d) => {
+        const isProbability = probability.get(d.metric) ?? false;
+        return [
+          ...(many ? [d.metric, d.variant] : [d.metric]),
+          formatDifference(d.difference, isProbability),
+          `${formatDifference(d.lo, isProbability)} … ${formatDifference(d.hi, isProbability)}`,
+          formatP(d.pAdjusted),
+          d.significant === null ? '—' : d.significant ? 'yes' : 'no',
+          formatDifference(d.exactDifference, isProbability),
+        ];
+      });
+    text += `${renderTable(valueHeader, valueRows, width)}\nDifferences from ${JSON.stringify(result.variants[0].label)}\n${renderTable(diffHeader, diffRows, width, { keep: many ? 2 : 1 })}`;
+  }
+  if (folded.length > 0 && folded.length < metrics.length) {
+    const first = result.variants[0];
+    text += `${wrapText(`the same in every variant: ${folded.map((m) => `${m.name} ${formatCertain(first.metrics[m.name], m.probability)}`).join(', ')}`, width, '')}\n`;
+  }
+  text += hiddenNote(choice);
+  if (simulated) {
+    const significant = result.differences.filter((d) => d.significant && shownNames.has(d.metric));
+    text += significant.length === 0 ? 'No difference shown is significant.\n' : `${wrapText(`Significant (${significant.length} of the ${result.tests} tests): ${significant.map((d) => `${d.metric} (${d.variant})`).join(', ')}`, width, '')}\n`;
+    text += `${wrapText(significanceNote(result), width, '')}\n`;
+  }
+  return text;
 }

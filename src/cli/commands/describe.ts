@@ -31,11 +31,12 @@ export async function describeCommand(ruleId: string, io: Io): Promise<void> {
   const extras = [
     `exact solution: ${rule.exact ? 'yes, for every metric (muster run --exact prints it)' : 'no'}`,
     ...(rule.matrix ? [`matrix: muster matrix ${rule.id} tabulates ${rule.matrix.metrics.join(', ')} over ${rule.matrix.row} × ${rule.matrix.col}`] : []),
+    ...(rule.headline ? [wrapText(`headline (shown first by run, sweep and compare; --all for every metric): ${rule.headline(defaults).join(', ')}`, WIDTH, '')] : []),
   ];
   io.out(
     [
       `${rule.id} — ${rule.title}`,
-      wrapText(`source: ../shared/rules/${rule.source}`, WIDTH, ''),
+      wrapText(`source: ${rule.source}`, WIDTH, ''),
       wrapText(rule.summary, WIDTH, ''),
       '',
       'Parameters (set with --set name=value)',

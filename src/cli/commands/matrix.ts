@@ -1,11 +1,12 @@
 import { UsageError } from '../../errors.js';
 import { SimulationPool } from '../../engine/pool.js';
 import { simulate } from '../../engine/simulate.js';
-import { buildResult, type MetricResult, type RunResult } from '../../result.js';
+import { bestOf, buildResult, envelope, type Envelope, type MetricResult, type RunResult } from '../../result.js';
 import { getRule } from '../../rules/index.js';
-import { resolveParams } from '../../rules/params.js';
+import { findParam, parseParamOrLabel, resolveParams } from '../../rules/params.js';
 import type { ParamValue, Params, Rule } from '../../rules/types.js';
-import { formatParams, renderTable } from '../format.js';
+import { formatParams, renderTable, tableWidth, wrapLines } from '../format.js';
+import { chooseMetrics } from '../metrics.js';
 import type { Io } from '../io.js';
 import { checkOutputFile, parseSeed } from '../options.js';
 import { interruptedStatus } from '../interrupt.js';
@@ -20,6 +21,7 @@ import { matrixPage } from '../../../reports/matrix-report.js';
 export interface MatrixOptions extends RunOptions {
   range?: string;
   simulate?: boolean;
+  against?: string;
   html?: string;
 }
 
@@ -31,8 +33,9 @@ export interface MatrixTable {
   hi: (number | null)[][] | null;
 }
 
-export interface MatrixResult {
-  rule: string;
+/** The result JSON of `muster matrix` (docs/json.md). */
+export interface MatrixResult extends Envelope {
+  source: string;
   params: Params;
   method: 'exact' | 'simulation';
   seed: string | null;
@@ -43,6 +46,17 @@ export interface MatrixResult {
   matrix: { row: string; col: string; rows: ParamValue[]; cols: ParamValue[]; tables: MatrixTable[] };
   /** Every metric at the base parameters, as `muster run` reports them. */
   metrics: RunResult['metrics'];
+  /** With --against: every row value against the given column value, best first, and which are on the trade-off frontier. */
+  against?: { opponent: ParamValue; ranking: AgainstRow[] };
+}
+
+export interface AgainstRow {
+  strategy: ParamValue;
+  label: string;
+  /** The trade-off metrics (and the matrix's own) at this row against the opponent. */
+  metrics: Record<string, number>;
+  /** No other row is at least as good on every trade-off metric and better on one. */
+  pareto: boolean;
 }
 
 /**
@@ -60,8 +74,17 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
     if (!spec.parseRange) throw new UsageError(`--range: ${rule.id}'s matrix has a fixed axis; allowed: no --range`);
     values = spec.parseRange(options.range);
   }
-  const cellParams = values.map((rowValue) => values.map((colValue) => resolveParams(rule, options.set ?? [], { [spec.row]: rowValue, [spec.col]: colValue })));
+  // --against fixes the column: one column of the matrix, ranked.
+  const colSpec = findParam(rule, spec.col);
+  const cols = options.against === undefined ? values : [parseParamOrLabel(rule, colSpec, options.against.replace(/^[^=]*=/, (prefix) => (prefix === `${spec.col}=` ? '' : prefix)))];
+  if (options.against !== undefined && (options.set ?? []).some((assignment) => assignment.trim().startsWith(`${spec.col}=`))) {
+    throw new UsageError(`--against: cannot be combined with --set ${spec.col}=…; allowed: one of the two`);
+  }
+  const everyMetric = rule.metrics(base);
+  const tableMetrics = options.metric && options.metric.length > 0 ? chooseMetrics(rule, everyMetric, options.metric).shown.map((m) => m.name) : [...spec.metrics];
+  const cellParams = values.map((rowValue) => cols.map((colValue) => resolveParams(rule, options.set ?? [], { [spec.row]: rowValue, [spec.col]: colValue })));
   const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true });
+  if (options.against !== undefined && options.html !== undefined) throw new UsageError('--html: not available with --against; allowed: --json, or the whole matrix with --html');
   const htmlPath = options.html === undefined ? undefined : checkOutputFile('--html', options.html);
   checkDistinct([
     { option: '--json', path: jsonPath },
@@ -86,15 +109,16 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
   } else {
     const pool = new SimulationPool(settings.threads);
     const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet);
-    const total = values.length * values.length + 1;
+    const total = (values.length * cols.length + 1) * settings.trials;
     let finished = 0;
     cells = cellParams.map((row) => row.map(() => null));
     try {
       await withInterrupt(async (signal) => {
         const run = async (params: Params): Promise<RunResult | null> => {
-          const outcome = await simulate(pool, { rule, params, seed: settings.seed, confidence: settings.confidence, trials: settings.trials, timeout: settings.timeout, signal });
+          const onProgress = (done: number) => progress.update(finished * settings.trials + done, total);
+          const outcome = await simulate(pool, { rule, params, seed: settings.seed, confidence: settings.confidence, trials: settings.trials, timeout: settings.timeout, signal, onProgress });
           if (outcome.partial) return null;
-          progress.update(++finished, total);
+          progress.update(++finished * settings.trials, total);
           return buildResult({ rule, params, seed: settings.seed, threads: settings.threads, confidence: settings.confidence, trials: outcome.trials, tally: outcome.tally });
         };
         baseResult = await run(base);
@@ -115,47 +139,75 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
   if (baseResult === null) {
     io.err('muster: PARTIAL: interrupted before any cell finished; nothing was written\n');
     process.exitCode = interruptedStatus();
-    return { rule: rule.id, params: base, method: 'simulation', seed: settings?.seed ?? null, trials: settings?.trials ?? null, confidence: settings?.confidence ?? null, partial: true, matrix: { row: spec.row, col: spec.col, rows: values, cols: values, tables: [] }, metrics: {} };
+    return {
+      ...envelope('matrix', rule),
+      source: rule.source,
+      params: base,
+      method: 'simulation',
+      seed: settings?.seed ?? null,
+      trials: settings?.trials ?? null,
+      confidence: settings?.confidence ?? null,
+      partial: true,
+      matrix: { row: spec.row, col: spec.col, rows: values, cols, tables: [] },
+      metrics: {},
+    };
   }
   const finalBase: RunResult = baseResult;
 
-  const pick = (metric: string, field: keyof MetricResult) => cells.map((row) => row.map((cell) => (cell ? (cell.metrics[metric][field] as number) : null)));
-  const tables: MatrixTable[] = spec.metrics.map((metric) => ({
+  const pick = (metric: string, field: 'lo' | 'hi') => cells.map((row) => row.map((cell) => (cell ? (cell.metrics[metric][field] as number) : null)));
+  const tables: MatrixTable[] = tableMetrics.map((metric) => ({
     metric,
-    values: pick(metric, 'estimate'),
+    values: cells.map((row) => row.map((cell) => (cell === null ? null : useExact ? bestOf(cell.metrics[metric]) : (cell.metrics[metric].estimate as number)))),
     lo: useExact ? null : pick(metric, 'lo'),
     hi: useExact ? null : pick(metric, 'hi'),
   }));
   const result: MatrixResult = {
-    rule: rule.id,
+    ...envelope('matrix', rule),
+    source: rule.source,
     params: base,
     method: useExact ? 'exact' : 'simulation',
     seed: settings?.seed ?? null,
     trials: settings?.trials ?? null,
     confidence: settings?.confidence ?? null,
     partial: interrupted,
-    matrix: { row: spec.row, col: spec.col, rows: values, cols: values, tables },
+    matrix: { row: spec.row, col: spec.col, rows: values, cols, tables },
     metrics: finalBase.metrics,
   };
+  const label = (value: ParamValue) => spec.label?.(value) ?? String(value);
+  const describeMetric = new Map(everyMetric.map((m) => [m.name, m]));
+  const width = tableWidth(io.columns);
+  if (options.against !== undefined) {
+    const tradeOff = spec.tradeOff ?? [tableMetrics[0]];
+    const column = cells.map((row) => row[0]);
+    if (column.some((cell) => cell === null)) {
+      // A ranking of some strategies would mislead: an interrupted --against ranks nothing.
+      io.err('muster: PARTIAL: interrupted before every strategy was evaluated; nothing was ranked or written\n');
+      process.exitCode = interruptedStatus();
+      return result;
+    }
+    result.against = { opponent: cols[0], ranking: rankAgainst(values, column as RunResult[], tradeOff, tableMetrics, label) };
+    reportIo(io, jsonPath).out(renderAgainst(rule, result, tradeOff, tableMetrics, describeMetric, useExact, settings, width));
+    const files = jsonPath ? [{ path: jsonPath, contents: toJson(result), option: '--json' }] : [];
+    writeReports(files, io, options.quiet ?? false);
+    return result;
+  }
 
-  const describeMetric = new Map(rule.metrics(base).map((m) => [m.name, m]));
   const parts = [`${rule.id} — ${rule.title}: ${useExact ? 'exact' : `simulated, ${settings?.trials} trials a cell, seed ${settings?.seed}`}`, `params: ${formatParams(base)}`];
   if (interrupted) parts.push('PARTIAL: interrupted; unfinished cells are shown as —');
   for (const table of tables) {
     const percent = describeMetric.get(table.metric)?.probability ?? false;
     parts.push(`\n${table.metric} (%s), rows ${spec.row}, columns ${spec.col}`.replace('(%s)', percent ? '(%)' : ''));
-    const label = (value: ParamValue) => spec.label?.(value) ?? String(value);
     const header = [`${spec.row} \\ ${spec.col}`, ...values.map(label)];
     const rows = table.values.map((row, i) => [label(values[i]), ...row.map((v) => (v === null ? '—' : percent ? (v * 100).toFixed(1) : v.toFixed(3)))]);
-    parts.push(renderTable(header, rows).trimEnd());
+    parts.push(renderTable(header, rows, width).trimEnd());
   }
-  reportIo(io, jsonPath).out(`${parts.join('\n')}\n`);
+  reportIo(io, jsonPath).out(`${wrapLines(parts.join('\n').split('\n'), width).join('\n')}\n`);
   const complete = cells.every((row) => row.every((cell) => cell !== null)) ? (cells as RunResult[][]) : null;
   // The printable page needs every cell: an interrupted matrix keeps its finished cells in the terminal table and the JSON only.
   if (htmlPath && !complete) io.err(`muster: PARTIAL: --html ${htmlPath} not written, as a printable matrix needs every cell\n`);
   const files = [
     ...(jsonPath ? [{ path: jsonPath, contents: toJson(result), option: '--json' }] : []),
-    ...(htmlPath && complete ? [{ path: htmlPath, contents: matrixPage({ rule, base, row: spec.row, col: spec.col, values, metrics: spec.metrics, cells: complete }), option: '--html' }] : []),
+    ...(htmlPath && complete ? [{ path: htmlPath, contents: matrixPage({ rule, base, row: spec.row, col: spec.col, values, metrics: tableMetrics, cells: complete }), option: '--html' }] : []),
   ];
   writeReports(files, io, options.quiet ?? false);
   if (interrupted) process.exitCode = interruptedStatus();
@@ -164,4 +216,52 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
 
 function exactResult(rule: Rule, params: Params): RunResult {
   return buildResult({ rule, params, seed: '', threads: 0, confidence: 1, trials: 0, tally: null });
+}
+
+/**
+ * Every row value against one opponent, best first by the first trade-off
+ * metric (then the next), each marked when no other row is at least as good
+ * on every trade-off metric and strictly better on one (the Pareto set).
+ */
+export function rankAgainst(values: readonly ParamValue[], results: readonly RunResult[], tradeOff: readonly string[], shown: readonly string[], label: (value: ParamValue) => string): AgainstRow[] {
+  const names = [...new Set([...tradeOff, ...shown])];
+  const rows = values.map((value, i) => ({
+    strategy: value,
+    label: label(value),
+    metrics: Object.fromEntries(names.map((name) => [name, bestOf(results[i].metrics[name])])),
+    pareto: false,
+  }));
+  for (const row of rows) {
+    row.pareto = !rows.some((other) => other !== row && tradeOff.every((m) => other.metrics[m] >= row.metrics[m]) && tradeOff.some((m) => other.metrics[m] > row.metrics[m]));
+  }
+  return rows.sort((x, y) => {
+    for (const m of tradeOff) if (x.metrics[m] !== y.metrics[m]) return y.metrics[m] - x.metrics[m];
+    return 0;
+  });
+}
+
+function renderAgainst(
+  rule: Rule,
+  result: MatrixResult,
+  tradeOff: readonly string[],
+  shown: readonly string[],
+  describeMetric: ReadonlyMap<string, { probability: boolean }>,
+  exact: boolean,
+  settings: { trials: number; seed: string } | null,
+  width: number,
+): string {
+  const spec = rule.matrix!;
+  const against = result.against!;
+  const opponent = spec.label?.(against.opponent) ?? String(against.opponent);
+  const names = [...new Set([...tradeOff, ...shown])];
+  const lines = [
+    `${rule.id} — ${rule.title}: every ${spec.row} against ${spec.col}=${against.opponent}${opponent === String(against.opponent) ? '' : ` (${opponent})`}, ${exact ? 'exact' : `simulated, ${settings?.trials} trials each, seed ${settings?.seed}`}`,
+    `fixed: ${formatParams(Object.fromEntries(Object.entries(result.params).filter(([name]) => name !== spec.row && name !== spec.col))) || '(none)'}`,
+    `ranked by ${tradeOff.join(', then ')}; ★ no other ${spec.row} is better on ${tradeOff.length > 1 ? `both ${tradeOff.join(' and ')}` : tradeOff[0]}`,
+    '',
+  ];
+  const header = ['', spec.row, '', ...names];
+  const format = (name: string, value: number) => (describeMetric.get(name)?.probability ? `${(value * 100).toFixed(1)}%` : value.toFixed(3));
+  const rows = against.ranking.map((row, i) => [String(i + 1), row.label, row.pareto ? '★' : '', ...names.map((name) => format(name, row.metrics[name]))]);
+  return `${wrapLines(lines, width).join('\n')}\n${renderTable(header, rows, width, { keep: 3 })}`;
 }

@@ -10,7 +10,8 @@ import { buildResult, type RunResult } from '../../result.js';
 import { getRule } from '../../rules/index.js';
 import { resolveParams } from '../../rules/params.js';
 import type { Rule } from '../../rules/types.js';
-import { renderRun } from '../format.js';
+import { renderRun, tableWidth } from '../format.js';
+import { chooseMetrics, hiddenNote } from '../metrics.js';
 import type { Io } from '../io.js';
 import { checkOutputFile, parseConfidence, parseCount, parseIntegerOption, parseOpenInterval, parseSeed } from '../options.js';
 import { ProgressBar } from '../progress.js';
@@ -32,6 +33,8 @@ export interface RunOptions {
   csv?: string;
   timeout?: string;
   quiet?: boolean;
+  metric?: string[];
+  all?: boolean;
 }
 
 export const DEFAULT_TRIALS = 1_000_000;
@@ -81,6 +84,7 @@ export { withInterrupt };
 export async function runCommand(ruleId: string, options: RunOptions, io: Io): Promise<RunResult> {
   const rule = getRule(ruleId);
   const params = resolveParams(rule, options.set ?? []);
+  const choice = chooseMetrics(rule, rule.metrics(params), options.metric, { all: options.all, params });
   const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true });
   const reportPaths = checkReportPaths(options);
   checkDistinct([
@@ -116,7 +120,7 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
     });
   }
 
-  report.out(renderRun(result, rule.metrics(params), seconds));
+  report.out(renderRun(result, choice.shown, seconds, { fold: choice.how === 'headline', note: hiddenNote(choice), width: tableWidth(io.columns) }));
   // Every output is rendered before any is written, so a failure leaves none half done.
   const files = [...(jsonPath ? [{ path: jsonPath, contents: toJson(result), option: '--json' }] : []), ...(await runReportFiles(rule, result, reportPaths))];
   writeReports(files, io, options.quiet ?? false);

@@ -9,7 +9,7 @@ import { checkDistinct, STDOUT, writeOutputs } from '../../output/files.js';
 import { toJson } from '../../output/json.js';
 import { interruptedStatus } from '../interrupt.js';
 import { reportIo } from '../report-io.js';
-import { FORMAT, MAX_SHARDS, shardTrials, validateShard, type ShardFile } from '../shard-file.js';
+import { MAX_SHARDS, shardTrials, validateShard, type ShardFile } from '../shard-file.js';
 
 export type { ShardFile };
 import { UsageError } from '../../errors.js';
@@ -17,7 +17,7 @@ import { chunkCount, shardChunks } from '../../engine/chunks.js';
 import { SimulationPool } from '../../engine/pool.js';
 import { mergeTally } from '../../engine/run-chunks.js';
 import { simulate } from '../../engine/simulate.js';
-import { buildResult, type RunResult } from '../../result.js';
+import { buildResult, envelope, type RunResult } from '../../result.js';
 import { getRule } from '../../rules/index.js';
 import { resolveParams } from '../../rules/params.js';
 import { renderRun } from '../format.js';
@@ -59,7 +59,7 @@ export async function shardCommand(ruleId: string, options: ShardOptions, io: Io
     const outcome = await withInterrupt((signal) =>
       simulate(pool, { rule, params, seed: settings.seed, confidence: settings.confidence, trials: settings.trials, chunks, timeout: settings.timeout, signal, onProgress: (done) => progress.update(done, target) }),
     );
-    const file: ShardFile = { format: FORMAT, rule: rule.id, params, seed: settings.seed, trials: settings.trials, chunks, threads: settings.threads, tally: Array.from(outcome.tally) };
+    const file: ShardFile = { ...envelope('shard', rule), params, seed: settings.seed, trials: settings.trials, chunks, threads: settings.threads, tally: Array.from(outcome.tally) };
     if (outcome.partial) {
       // A shard's chunks must all be counted for merge to add it; the chunks that finished cannot be told apart in one tally.
       io.out(`PARTIAL: interrupted after ${outcome.trials.toLocaleString('en-US')} of ${target.toLocaleString('en-US')} trials of shard ${index}/${shards}; a shard is merged whole, so nothing was written (run it again)\n`);

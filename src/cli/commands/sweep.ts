@@ -1,5 +1,6 @@
 import { UsageError } from '../../errors.js';
 import { SimulationPool } from '../../engine/pool.js';
+import { envelope } from '../../result.js';
 import { getRule } from '../../rules/index.js';
 import { resolveParams } from '../../rules/params.js';
 import type { MetricSpec, Params, Rule } from '../../rules/types.js';
@@ -7,7 +8,10 @@ import { evaluateUntilInterrupted, type GridSettings } from '../../../reports/ev
 import { writeOutputs, type OutputFile } from '../../../reports/outputs.js';
 import { unionMetrics } from '../../../reports/compare.js';
 import { combinations, parseVary, sweepCsv, sweepPage, type SweepResult, type Vary } from '../../../reports/sweep.js';
-import { formatCount, formatParams, formatValue, renderTable } from '../format.js';
+import { formatCertain, formatCount, formatExact, formatParams, formatValue, renderTable, tableWidth, wrapLines, wrapText } from '../format.js';
+import { chooseMetrics, hiddenNote, type MetricChoice } from '../metrics.js';
+import { bestSentence, findBest, parseBest } from '../best.js';
+import type { MetricResult } from '../../result.js';
 import type { Io } from '../io.js';
 import { checkOutputFile, parseSeed } from '../options.js';
 import { ProgressBar } from '../progress.js';
@@ -20,12 +24,11 @@ import { reportIo } from '../report-io.js';
 export interface SweepOptions extends RunOptions {
   vary?: string[];
   metric?: string[];
+  all?: boolean;
+  best?: string;
   html?: string;
   csv?: string;
 }
-
-/** Metrics shown in the terminal table and the charts when --metric is not given. */
-const DEFAULT_SHOWN = 4;
 
 /**
  * `muster sweep <rule> --vary …`: every combination of the varied
@@ -49,7 +52,6 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
   }
   // Check every --set value now, without the cross-parameter checks that only a full combination can pass.
   resolveParams({ ...rule, validate: undefined }, set);
-  const metrics = chooseMetrics(rule, options.metric);
   if (options.precision !== undefined) throw new UsageError('--precision: not available in a sweep; allowed: --trials N (the same for every point)');
 
   const grid: Params[] = [];
@@ -63,6 +65,12 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
     }
   }
   if (grid.length === 0) throw new UsageError(`--vary: the rule rejects every combination, e.g. ${skipped[0].reason}`);
+  // --metric is checked against every metric some point of the grid has (squad.round.6 exists where rounds=6).
+  const gridMetrics = unionMetrics(grid.map((params) => rule.metrics(params)));
+  const headline = { ...rule, headline: rule.headline ? () => [...new Set(grid.flatMap((params) => rule.headline!(params)))] : undefined };
+  const choice = chooseMetrics(headline, gridMetrics, options.metric, { all: options.all });
+  const metrics = choice.shown;
+  const bestSpec = options.best === undefined ? undefined : parseBest(rule, gridMetrics, options.best);
 
   const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true });
   const htmlPath = options.html === undefined ? undefined : checkOutputFile('--html', options.html);
@@ -83,12 +91,24 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
   }
 
   const pool = settings.method === 'simulation' ? new SimulationPool(settings.threads) : undefined;
-  const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet);
+  const simulating = settings.method === 'simulation';
+  const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet, undefined, { unit: simulating ? 'trials' : 'points' });
+  const totalTrials = grid.length * settings.trials;
+  let pointsDone = 0;
   let evaluated;
   let interrupted;
   try {
     ({ evaluated, interrupted } = await withInterrupt((signal) =>
-      evaluateUntilInterrupted(rule, grid, settings, { pool, signal, onPoint: (done, total) => progress.update(done, total) }),
+      evaluateUntilInterrupted(rule, grid, settings, {
+        pool,
+        signal,
+        onTrials: (done) => progress.update(pointsDone * settings.trials + done, totalTrials),
+        onPoint: (done, total) => {
+          pointsDone = done;
+          if (simulating) progress.update(done * settings.trials, totalTrials);
+          else progress.update(done, total);
+        },
+      }),
     ));
   } finally {
     progress.finish();
@@ -97,14 +117,13 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
   if (evaluated.length === 0) {
     io.err('muster: PARTIAL: interrupted before any combination finished; nothing was written\n');
     process.exitCode = interruptedStatus();
-    return { rule: rule.id, title: rule.title, source: rule.source, params: {}, vary: varies, method: settings.method, seed: settings.seed, trials: settings.trials, threads: settings.threads, confidence: settings.confidence, points: [], skipped, partial: true };
+    return { ...envelope('sweep', rule), source: rule.source, params: {}, vary: varies, method: settings.method, seed: settings.seed, trials: settings.trials, threads: settings.threads, confidence: settings.confidence, points: [], skipped, partial: true };
   }
 
   const fixed: Params = { ...grid[0] };
   for (const name of varied) delete fixed[name];
   const sweep: SweepResult = {
-    rule: rule.id,
-    title: rule.title,
+    ...envelope('sweep', rule),
     source: rule.source,
     params: fixed,
     vary: varies,
@@ -117,10 +136,11 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
     skipped,
     partial: interrupted,
   };
+  if (bestSpec) sweep.best = findBest(sweep, bestSpec.metric.name, bestSpec.goal);
 
-  reportIo(io, jsonPath, csvPath).out(renderSweep(rule, sweep, metrics, options.metric === undefined));
+  reportIo(io, jsonPath, csvPath).out(renderSweep(rule, sweep, metrics, choice, tableWidth(io.columns), bestSpec?.metric));
   const files: OutputFile[] = [];
-  const allMetrics = unionMetrics(grid.map((params) => rule.metrics(params)));
+  const allMetrics = gridMetrics;
   if (jsonPath) files.push({ path: jsonPath, contents: toJson(sweep), option: '--json' });
   if (htmlPath) files.push({ path: htmlPath, contents: sweepPage(rule, sweep, metrics).html, option: '--html' });
   if (csvPath) files.push({ path: csvPath, contents: sweepCsv(sweep, allMetrics), option: '--csv' });
@@ -130,19 +150,7 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
   return sweep;
 }
 
-/** --metric names (checked), or the first few metrics of the rule. */
-function chooseMetrics(rule: Rule, names: string[] | undefined): MetricSpec[] {
-  const defaults = resolveParams({ ...rule, validate: undefined });
-  const all = rule.metrics(defaults);
-  if (!names || names.length === 0) return all.slice(0, DEFAULT_SHOWN);
-  return names.map((name) => {
-    const metric = all.find((m) => m.name === name);
-    if (!metric) throw new UsageError(`--metric: got ${JSON.stringify(name)}; allowed: one of ${all.map((m) => m.name).join(', ')}`);
-    return metric;
-  });
-}
-
-function renderSweep(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpec[], defaultMetrics: boolean): string {
+function renderSweep(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpec[], choice: MetricChoice, width: number, bestMetric: MetricSpec | undefined): string {
   const simulated = sweep.method === 'simulation';
   const lines = [
     `${rule.id} — ${rule.title}: sweep of ${sweep.points.length} point${sweep.points.length === 1 ? '' : 's'}`,
@@ -152,26 +160,44 @@ function renderSweep(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpe
   ];
   if (sweep.partial) lines.push(`PARTIAL: interrupted after ${sweep.points.length} of the combinations; only finished ones are shown`);
   if (sweep.skipped.length > 0) lines.push(`skipped ${sweep.skipped.length} combination(s) the rule rejects, e.g. ${sweep.skipped[0].reason}`);
-  const header = [...sweep.vary.map((vary) => vary.name)];
-  for (const metric of metrics) {
+  // Metrics the same at every point (all of them certain, or exactly equal) fold into one line in the default view.
+  const constant = (metric: MetricSpec) => {
+    const values = sweep.points.map((point) => point.metrics[metric.name]);
+    if (values.some((value) => !value)) return false;
+    const key = (value: MetricResult) => (value.exact !== null ? String(value.exact) : `${value.estimate}|${value.lo}|${value.hi}`);
+    return new Set(values.map(key)).size === 1 && (!simulated || values.every((value) => value.exact !== null || value.lo === value.hi));
+  };
+  const folded = choice.how === 'asked' || sweep.points.length < 2 ? [] : metrics.filter(constant);
+  const tabled = folded.length < metrics.length ? metrics.filter((metric) => !folded.includes(metric)) : [...metrics];
+  if (bestMetric && !tabled.includes(bestMetric)) tabled.unshift(bestMetric);
+  const bestKey = sweep.best ? JSON.stringify(sweep.best.params) : undefined;
+  // The best point's mark sits beside the varied values, so it shows in every part of a split table.
+  const header = [...sweep.vary.map((vary) => vary.name), ...(sweep.best ? [''] : [])];
+  for (const metric of tabled) {
     header.push(metric.name);
     if (simulated) header.push('±', 'exact');
   }
   const rows = sweep.points.map((point) => {
     const cells = sweep.vary.map((vary) => String(point.params[vary.name]));
-    for (const metric of metrics) {
+    if (sweep.best) cells.push(JSON.stringify(point.params) === bestKey ? '◀ best' : '');
+    for (const metric of tabled) {
       const value = point.metrics[metric.name];
       if (!value) {
         cells.push(...(simulated ? ['—', '—', '—'] : ['—']));
       } else if (simulated) {
-        const half = (value.hi - value.lo) / 2;
-        cells.push(formatValue(value.estimate, metric.probability), formatValue(half, metric.probability), formatValue(value.exact, metric.probability));
+        const half = value.hi === null || value.lo === null ? null : (value.hi - value.lo) / 2;
+        cells.push(formatValue(value.estimate, metric.probability), formatValue(half, metric.probability), formatExact(value, metric.probability));
       } else {
-        cells.push(formatValue(value.exact, metric.probability));
+        cells.push(formatExact(value, metric.probability));
       }
     }
     return cells;
   });
-  const note = defaultMetrics ? `(first ${metrics.length} metrics shown; choose with --metric NAME; --json and --csv hold every metric)\n` : '';
-  return `${lines.join('\n')}\n\n${renderTable(header, rows)}${note}`;
+  let text = `${wrapLines(lines, width).join('\n')}\n\n${renderTable(header, rows, width, { keep: header.length - tabled.length * (simulated ? 3 : 1), group: simulated ? 3 : 1 })}`;
+  if (folded.length > 0 && folded.length < metrics.length) {
+    const first = sweep.points[0];
+    text += `${wrapText(`the same at every point: ${folded.map((m) => `${m.name} ${formatCertain(first.metrics[m.name], m.probability)}`).join(', ')}`, width, '')}\n`;
+  }
+  if (sweep.best && bestMetric) text += `${wrapText(bestSentence(sweep.best, bestMetric), width, '')}\n`;
+  return text + hiddenNote(choice);
 }
