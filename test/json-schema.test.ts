@@ -16,10 +16,20 @@ const validate = new Ajv({ allErrors: true, strict: true, strictTypes: false }).
 const folder = scratchFolder('json');
 let count = 0;
 
-/** Runs the CLI with --json (or --out for a shard) into a fresh file and returns what it wrote. */
+/**
+ * Runs the CLI with `--json -` and returns what it printed on standard
+ * output, which must be the JSON alone (the human report moves to stderr);
+ * a shard, whose tally is a file by nature, is read back from `--out`.
+ */
 async function jsonOf(option: '--json' | '--out', ...argv: string[]): Promise<Record<string, unknown>> {
+  const quiet = argv[0] === 'merge' ? [] : ['--quiet'];
+  if (option === '--json') {
+    const { status, stdout, stderr } = await cli(...argv, '--json', '-', ...quiet);
+    expect(status, stderr).toBe(0);
+    return JSON.parse(stdout) as Record<string, unknown>;
+  }
   const file = join(folder, `result-${++count}.json`);
-  const { status, stderr } = await cli(...argv, option, file, ...(argv[0] === 'merge' ? [] : ['--quiet']));
+  const { status, stderr } = await cli(...argv, option, file, ...quiet);
   expect(status, stderr).toBe(0);
   return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
 }
