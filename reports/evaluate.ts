@@ -1,6 +1,7 @@
 import { UsageError } from '../src/errors.js';
 import type { SimulationPool } from '../src/engine/pool.js';
 import { simulate } from '../src/engine/simulate.js';
+import type { ChunkLedger } from '../src/engine/checkpoint.js';
 import { buildResult, type RunResult } from '../src/result.js';
 import type { Params, Rule } from '../src/rules/types.js';
 import type { Tallied } from '../src/stats/estimate.js';
@@ -28,6 +29,8 @@ export interface EvaluateOptions {
   /** Required for simulation; one pool serves every point. */
   pool?: SimulationPool;
   signal?: AbortSignal;
+  /** A checkpoint's ledger for the point at this index of the list, so finished chunks are not run again. */
+  ledgerFor?: (index: number) => ChunkLedger;
   /** Called after each point. */
   onPoint?: (done: number, total: number) => void;
   /** Called as a point's simulation goes, with that point's trials done so far. */
@@ -60,10 +63,10 @@ export async function evaluateUntilInterrupted(
   options: EvaluateOptions = {},
 ): Promise<{ evaluated: Evaluated[]; interrupted: boolean }> {
   const evaluated: Evaluated[] = [];
-  for (const params of paramsList) {
+  for (const [index, params] of paramsList.entries()) {
     if (options.signal?.aborted) return { evaluated, interrupted: true };
     try {
-      evaluated.push(await evaluateOne(rule, params, settings, options));
+      evaluated.push(await evaluateOne(rule, params, settings, options, options.ledgerFor?.(index)));
     } catch (error) {
       if (options.signal?.aborted) return { evaluated, interrupted: true };
       throw error;
@@ -73,7 +76,7 @@ export async function evaluateUntilInterrupted(
   return { evaluated, interrupted: false };
 }
 
-async function evaluateOne(rule: Rule, params: Params, settings: GridSettings, options: EvaluateOptions): Promise<Evaluated> {
+async function evaluateOne(rule: Rule, params: Params, settings: GridSettings, options: EvaluateOptions, ledger?: ChunkLedger): Promise<Evaluated> {
   if (settings.method === 'exact') {
     if (!rule.exact) throw new UsageError(`--exact: ${rule.id} has no exact solution; allowed: simulate it (leave out --exact)`);
     return { result: buildResult({ rule, params, seed: settings.seed, threads: 0, confidence: 1, trials: 0, tally: null }), tallied: null };
@@ -86,6 +89,7 @@ async function evaluateOne(rule: Rule, params: Params, settings: GridSettings, o
     confidence: settings.confidence,
     trials: settings.trials,
     timeout: settings.timeout,
+    ledger,
     signal: options.signal,
     onProgress: (done) => options.onTrials?.(done),
   });

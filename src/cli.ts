@@ -13,9 +13,9 @@ import { describeCommand } from './cli/commands/describe.js';
 import { listCommand } from './cli/commands/list.js';
 import { matrixCommand } from './cli/commands/matrix.js';
 import { runCommand } from './cli/commands/run.js';
-import { sweepCommand } from './cli/commands/sweep.js';
-import { compareCommand } from './cli/commands/compare.js';
-import { mergeCommand, shardCommand } from './cli/commands/shard.js';
+import { sweepOrShardCommand } from './cli/commands/sweep.js';
+import { compareOrShardCommand } from './cli/commands/compare.js';
+import { mergeAnyCommand, shardCommand } from './cli/commands/shard.js';
 import { processIo, type Io } from './cli/io.js';
 import { holdSignals } from './cli/interrupt.js';
 import { collect, rejectRepeats } from './cli/options.js';
@@ -78,6 +78,8 @@ export function buildProgram(io: Io): Command {
     .option('--html <file>', 'also write a self-contained HTML report (charts and every metric)')
     .option('--svg <dir>', 'also write each chart as a standalone SVG into this folder')
     .option('--csv <file>', 'also write the metrics table as CSV (- for standard output)')
+    .option('--checkpoint <file>', 'save finished chunks here as the run goes; run the same command again to resume')
+    .option('--checkpoint-every <seconds>', 'seconds between checkpoint writes (default 5)')
     .action(async (rule: string, options) => {
       await runCommand(rule, options, io);
     });
@@ -112,8 +114,13 @@ export function buildProgram(io: Io): Command {
     .option('--exact', 'solve every point exactly instead of simulating')
     .option('--html <file>', 'also write an HTML report with lines or heatmaps')
     .option('--csv <file>', 'also write every metric at every point as CSV (- for standard output)')
+    .option('--shard <i/n|auto>', "run only shard i of n of the sweep's chunks, for muster merge (auto: from Slurm or Kubernetes)")
+    .option('--shards <n>', 'the shard count under a Kubernetes Indexed Job (its completions)')
+    .option('--out <file>', "with --shard: where to write this shard's tallies ({index} becomes the shard index)")
+    .option('--checkpoint <file>', 'save finished chunks here as the sweep goes; run the same command again to resume')
+    .option('--checkpoint-every <seconds>', 'seconds between checkpoint writes (default 5)')
     .action(async (rule: string, options) => {
-      await sweepCommand(rule, options, io);
+      await sweepOrShardCommand(rule, options, io);
     });
   simulationOptions(
     program
@@ -145,8 +152,11 @@ export function buildProgram(io: Io): Command {
     .option('--exact', 'compare exact values only, without simulating (the default where the rule has exact values)')
     .option('--html <file>', 'also write an HTML report')
     .option('--csv <file>', 'also write the comparison as CSV (- for standard output)')
+    .option('--shard <i/n|auto>', "run only shard i of n of the variants' chunks, for muster merge (auto: from Slurm or Kubernetes)")
+    .option('--shards <n>', 'the shard count under a Kubernetes Indexed Job (its completions)')
+    .option('--out <file>', "with --shard: where to write this shard's tallies ({index} becomes the shard index)")
     .action(async (rule: string, options) => {
-      await compareCommand(rule, options, io);
+      await compareOrShardCommand(rule, options, io);
     });
   program
     .command('book')
@@ -168,19 +178,26 @@ export function buildProgram(io: Io): Command {
       .argument('<rule>', 'rule id (see muster list)')
       .description('run one block of a run on this machine, for muster merge (the same seed and trials on every machine)'),
   )
-    .option('--shard <i/n>', 'which block: i of n, counting from 0 (0/4 … 3/4)')
-    .option('--out <file>', "where to write this block's tally")
+    .option('--shard <i/n|auto>', 'which block: i of n, counting from 0 (0/4 … 3/4); auto (or left out in an array job): from Slurm or Kubernetes')
+    .option('--shards <n>', 'the shard count under a Kubernetes Indexed Job (its completions), which Kubernetes does not export')
+    .option('--out <file>', "where to write this block's tally ({index} becomes the shard index)")
+    .option('--checkpoint <file>', 'save finished chunks here as the shard goes ({index} becomes the shard index); run the same command again to resume')
+    .option('--checkpoint-every <seconds>', 'seconds between checkpoint writes (default 5)')
     .action(async (rule: string, options) => {
       await shardCommand(rule, options, io);
     });
   program
     .command('merge')
-    .argument('<files...>', 'the tally files of every shard of one run')
-    .description('add the shards of a run: the same result, bit for bit, as the run on one machine')
-    .option('--confidence <level>', 'confidence level of every interval (default 0.95)')
+    .argument('<files...>', 'the tally files of every shard of one run (muster shard), sweep or comparison (--shard)')
+    .description('add the shards of a run, a sweep or a comparison: the same result, bit for bit, as on one machine')
+    .option('--confidence <level>', "confidence level of every interval (default 0.95; a sweep's own)")
     .option('--json <file>', 'also write the result as JSON (- for standard output)')
+    .addOption(new Option('--metric <name>', 'sweeps: metric to tabulate and chart (repeatable; default the first four)').argParser(collect))
+    .option('--html <file>', 'sweeps and comparisons: also write the HTML report')
+    .option('--csv <file>', 'sweeps and comparisons: also write the CSV (- for standard output)')
+    .option('--quiet', 'no notes on stderr')
     .action(async (files: string[], options) => {
-      await mergeCommand(files, options, io);
+      await mergeAnyCommand(files, options, io);
     });
   program.hook('preSubcommand', (_program, sub) => {
     currentCommand = sub.name();

@@ -1,7 +1,8 @@
 import { setMaxListeners } from 'node:events';
 import type { Params, Rule } from '../rules/types.js';
 import { estimate } from '../stats/estimate.js';
-import { CHUNK_TRIALS, chunkCount, planTasks } from './chunks.js';
+import type { ChunkLedger } from './checkpoint.js';
+import { CHUNK_TRIALS, chunkCount, chunkTrials, planTasks, type ChunkRange } from './chunks.js';
 import { mergeTally } from './run-chunks.js';
 import { chunkText, WorkerError, type SimulationPool } from './pool.js';
 
@@ -21,6 +22,8 @@ export interface SimulationRequest {
   signal?: AbortSignal;
   /** Watchdog, in seconds: fail with a WorkerError when no task finishes for this long (a hung rule). */
   timeout?: number;
+  /** A checkpoint's record of this run: its finished ranges are added, not run again, and every range that finishes is recorded. */
+  ledger?: ChunkLedger;
   /** Called as tasks finish: trials done so far and the current target. */
   onProgress?: (done: number, target: number) => void;
 }
@@ -48,7 +51,16 @@ export async function simulate(pool: SimulationPool, request: SimulationRequest)
   let done = 0;
 
   const runBatch = async (target: number, first = Math.ceil(done / CHUNK_TRIALS), end = chunkCount(target)): Promise<boolean> => {
-    const ranges = planTasks(first, target, pool.threads, end);
+    const ranges: ChunkRange[] = [];
+    let next = first;
+    for (const saved of request.ledger?.finished(target, first, end) ?? []) {
+      mergeTally(tally, saved.tally);
+      for (let k = saved.first; k < saved.end; k++) done += chunkTrials(k, target);
+      ranges.push(...planTasks(next, target, pool.threads, saved.first));
+      next = saved.end;
+    }
+    ranges.push(...planTasks(next, target, pool.threads, end));
+    if (done > 0) request.onProgress?.(done, target);
     let interrupted = false;
     // The batch's own signal: aborted by the caller's (Ctrl-C), or by the watchdog.
     const batch = new AbortController();
@@ -74,6 +86,7 @@ export async function simulate(pool: SimulationPool, request: SimulationRequest)
           try {
             const part = await pool.run({ ruleId: rule.id, params, seed: request.seed, firstChunk: range.first, endChunk: range.end, totalTrials: target }, batch.signal);
             mergeTally(tally, part);
+            request.ledger?.record(target, range.first, range.end, part);
             done += range.trials;
             running.delete(range);
             arm();

@@ -4,8 +4,11 @@ import { envelope } from '../../result.js';
 import { getRule } from '../../rules/index.js';
 import { resolveParams } from '../../rules/params.js';
 import type { MetricSpec, Params } from '../../rules/types.js';
-import { compareCsv, compareVariants, comparePage, unionMetrics, formatDifference, formatP, MAX_VARIANTS, parseVariant, significanceNote, variantAssignments, type CompareResult, type ComputedVariant } from '../../../reports/compare.js';
-import { evaluateUntilInterrupted, type GridSettings } from '../../../reports/evaluate.js';
+import { compareCsv, compareVariants, comparePage, unionMetrics, formatDifference, formatP, MAX_VARIANTS, parseVariant, significanceNote, variantAssignments, type CompareResult, type ComputedVariant, type Variant } from '../../../reports/compare.js';
+import { evaluateUntilInterrupted, type Evaluated, type GridSettings } from '../../../reports/evaluate.js';
+import type { Rule } from '../../rules/types.js';
+import { resolveShard, type ShardPlace } from '../scheduler.js';
+import { runGridShard, type GridShardFile } from './grid-shard.js';
 import { interruptedStatus } from '../interrupt.js';
 import { checkDistinct, STDOUT } from '../../output/files.js';
 import { toJson } from '../../output/json.js';
@@ -25,6 +28,22 @@ export interface CompareOptions extends RunOptions {
   simulate?: boolean;
   html?: string;
   csv?: string;
+  /** With --shard: this shard's share of the variants' chunks, for muster merge. */
+  shard?: string;
+  shards?: string;
+  out?: string;
+}
+
+/** A comparison's variants and settings, checked and ready to run (on one machine, or shared among shards). */
+export interface ComparePlan {
+  rule: Rule;
+  variants: Variant[];
+  paramsList: Params[];
+  /** Each variant's seed, in order. */
+  seeds: string[];
+  base: GridSettings;
+  seedPerVariant: boolean;
+  choice: MetricChoice;
 }
 
 /**
@@ -33,6 +52,67 @@ export interface CompareOptions extends RunOptions {
  * are statistically significant after Holm's adjustment.
  */
 export async function compareCommand(ruleId: string, options: CompareOptions, io: Io): Promise<CompareResult> {
+  if (options.shard !== undefined || options.shards !== undefined) throw new Error('compareCommand runs a whole comparison; compareOrShardCommand takes --shard');
+  const plan = planCompare(ruleId, options);
+  if (options.out !== undefined) throw new UsageError('--out: only with --shard; allowed: --json, --csv or --html for a whole comparison');
+  if (options.checkpoint !== undefined) throw new UsageError('--checkpoint: not available in a comparison; allowed: --checkpoint on run, shard and sweep');
+  const { rule, paramsList, base } = plan;
+  const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true });
+  const htmlPath = options.html === undefined ? undefined : checkOutputFile('--html', options.html);
+  const csvPath = options.csv === undefined ? undefined : checkOutputFile('--csv', options.csv, { stdout: true });
+  checkDistinct([
+    { option: '--json', path: jsonPath },
+    { option: '--html', path: htmlPath },
+    { option: '--csv', path: csvPath },
+  ]);
+
+  const pool = base.method === 'simulation' ? new SimulationPool(base.threads) : undefined;
+  const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet, undefined, { unit: base.method === 'simulation' ? 'trials' : 'variants' });
+  const totalTrials = paramsList.length * base.trials;
+  const computed: Evaluated[] = [];
+  let interrupted = false;
+  try {
+    await withInterrupt(async (signal) => {
+      for (const [index, params] of paramsList.entries()) {
+        const onTrials = (done: number) => progress.update(index * base.trials + done, totalTrials);
+        const { evaluated, interrupted: stopped } = await evaluateUntilInterrupted(rule, [params], { ...base, seed: plan.seeds[index] }, { pool, signal, onTrials });
+        if (stopped) {
+          interrupted = true;
+          return;
+        }
+        computed.push(evaluated[0]);
+        if (base.method === 'simulation') progress.update((index + 1) * base.trials, totalTrials);
+        else progress.update(index + 1, paramsList.length);
+      }
+    });
+  } finally {
+    progress.finish();
+    await pool?.close();
+  }
+  if (interrupted && computed.length < 2) {
+    // A comparison needs the baseline and one other variant; fewer is nothing to show.
+    io.err(`muster: PARTIAL: interrupted after ${computed.length} of ${paramsList.length} variants, too few to compare; nothing was written\n`);
+    process.exitCode = interruptedStatus();
+  }
+  const result = assembleCompare(plan, computed, base.threads, interrupted);
+  if (interrupted && computed.length < 2) return result;
+  writeCompare(plan, result, { json: jsonPath, html: htmlPath, csv: csvPath }, options.quiet ?? false, io);
+  if (interrupted) process.exitCode = interruptedStatus();
+  return result;
+}
+
+/** `muster compare`: the whole comparison, or with --shard (or --shards) this shard's share of it, for muster merge. */
+export async function compareOrShardCommand(ruleId: string, options: CompareOptions, io: Io, env: NodeJS.ProcessEnv = process.env): Promise<CompareResult | GridShardFile> {
+  if (options.shard === undefined && options.shards === undefined) return compareCommand(ruleId, options, io);
+  const plan = planCompare(ruleId, options);
+  const place = resolveShard(options.shard, options.shards, env, true) as ShardPlace;
+  if (options.checkpoint !== undefined) throw new UsageError('--checkpoint: not available in a comparison; allowed: --checkpoint on run, shard and sweep');
+  const args = { set: options.set ?? [], variant: options.variant ?? [], seedPerVariant: plan.seedPerVariant };
+  return runGridShard({ command: 'compare', rule: plan.rule, points: plan.paramsList, seeds: plan.seeds, settings: plan.base, args }, place, options, io);
+}
+
+/** Checks a comparison's options and resolves every variant, before any output path is looked at or any work starts. */
+export function planCompare(ruleId: string, options: CompareOptions): ComparePlan {
   const rule = getRule(ruleId);
   const raw = options.variant ?? [];
   if (raw.length < 2) throw new UsageError(`--variant: got ${raw.length}; allowed: at least two, such as --variant "A: name=value" --variant "B: name=value"`);
@@ -56,14 +136,6 @@ export async function compareCommand(ruleId: string, options: CompareOptions, io
   const everyMetric = unionMetrics(paramsList.map((params) => rule.metrics(params)));
   const headline = { ...rule, headline: rule.headline ? () => [...new Set(paramsList.flatMap((params) => rule.headline!(params)))] : undefined };
   const choice = chooseMetrics(headline, everyMetric, options.metric, { all: options.all });
-  const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true });
-  const htmlPath = options.html === undefined ? undefined : checkOutputFile('--html', options.html);
-  const csvPath = options.csv === undefined ? undefined : checkOutputFile('--csv', options.csv, { stdout: true });
-  checkDistinct([
-    { option: '--json', path: jsonPath },
-    { option: '--html', path: htmlPath },
-    { option: '--csv', path: csvPath },
-  ]);
   const flag = (option: string) => `--${option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
   const simulationOnly = (['trials', 'threads', 'confidence', 'seedPerVariant', 'timeout'] as const).filter((option) => options[option] !== undefined);
   if (options.exact && options.simulate) throw new UsageError('--exact: cannot be combined with --simulate; allowed: one of the two');
@@ -79,48 +151,27 @@ export async function compareCommand(ruleId: string, options: CompareOptions, io
     : { method: 'simulation', ...parseSimulationSettings(options) };
   const seedOf = (index: number) => (options.seedPerVariant ? `${base.seed}/variant ${index + 1}` : base.seed);
 
-  const pool = base.method === 'simulation' ? new SimulationPool(base.threads) : undefined;
-  const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet, undefined, { unit: base.method === 'simulation' ? 'trials' : 'variants' });
-  const totalTrials = paramsList.length * base.trials;
-  const computed: ComputedVariant[] = [];
-  let interrupted = false;
-  try {
-    await withInterrupt(async (signal) => {
-      for (const [index, params] of paramsList.entries()) {
-        const onTrials = (done: number) => progress.update(index * base.trials + done, totalTrials);
-        const { evaluated, interrupted: stopped } = await evaluateUntilInterrupted(rule, [params], { ...base, seed: seedOf(index) }, { pool, signal, onTrials });
-        if (stopped) {
-          interrupted = true;
-          return;
-        }
-        const [{ result, tallied }] = evaluated;
-        computed.push({ variant: variants[index], params, seed: seedOf(index), metrics: result.metrics, tallied, exact: rule.exact ? rule.exact(params) : null });
-        if (base.method === 'simulation') progress.update((index + 1) * base.trials, totalTrials);
-        else progress.update(index + 1, paramsList.length);
-      }
-    });
-  } finally {
-    progress.finish();
-    await pool?.close();
-  }
-  if (interrupted && computed.length < 2) {
-    // A comparison needs the baseline and one other variant; fewer is nothing to show.
-    io.err(`muster: PARTIAL: interrupted after ${computed.length} of ${paramsList.length} variants, too few to compare; nothing was written\n`);
-    process.exitCode = interruptedStatus();
-  }
+  return { rule, variants, paramsList, seeds: paramsList.map((_, index) => seedOf(index)), base, seedPerVariant: options.seedPerVariant ?? false, choice };
+}
 
-  const metrics = unionMetrics(computed.map((c) => rule.metrics(c.params)));
+/** The comparison from the finished variants' results and tallied counts, in order. */
+export function assembleCompare(plan: ComparePlan, evaluated: readonly Evaluated[], threads: number, interrupted = false): CompareResult {
+  const { rule, variants, paramsList, base, choice } = plan;
+  const computed: ComputedVariant[] = evaluated.map(({ result, tallied }, index) => {
+    const params = paramsList[index];
+    return { variant: variants[index], params, seed: plan.seeds[index], metrics: result.metrics, tallied, exact: rule.exact ? rule.exact(params) : null };
+  });
   // Asked-for metrics are the family Holm adjusts over; otherwise every metric is tested and the table shows the headline ones.
-  const tested = choice.how === 'asked' ? choice.shown : metrics;
+  const tested = testedMetrics(plan, computed.map((c) => c.params));
   const { differences, tests } = computed.length < 2 ? { differences: [], tests: 0 } : compareVariants(tested, computed, base.confidence);
   const result: CompareResult = {
     ...envelope('compare', rule),
     source: rule.source,
     method: base.method,
-    seeds: options.seedPerVariant ? 'per variant' : 'shared',
+    seeds: plan.seedPerVariant ? 'per variant' : 'shared',
     seed: base.seed,
     trials: base.trials,
-    threads: base.threads,
+    threads,
     confidence: base.confidence,
     alpha: 1 - base.confidence,
     correction: 'holm',
@@ -129,17 +180,25 @@ export async function compareCommand(ruleId: string, options: CompareOptions, io
     differences,
     ...(interrupted ? { partial: true } : {}),
   };
-  if (interrupted && computed.length < 2) return result;
-
-  reportIo(io, jsonPath, csvPath).out(renderCompare(result, choice, tableWidth(io.columns)));
-  const files: OutputFile[] = [];
-  if (jsonPath) files.push({ path: jsonPath, contents: toJson(result), option: '--json' });
-  if (htmlPath) files.push({ path: htmlPath, contents: comparePage(rule, result, tested).html, option: '--html' });
-  if (csvPath) files.push({ path: csvPath, contents: compareCsv(result, tested), option: '--csv' });
-  writeOutputs(files, io.out);
-  if (!options.quiet) for (const file of files) if (file.path !== STDOUT) io.err(`wrote ${file.path}\n`);
-  if (interrupted) process.exitCode = interruptedStatus();
   return result;
+}
+
+/** The metrics a comparison tests and reports: the asked-for ones, or every metric of the finished variants. */
+function testedMetrics(plan: ComparePlan, params: readonly Params[]): MetricSpec[] {
+  return plan.choice.how === 'asked' ? plan.choice.shown : unionMetrics(params.map((p) => plan.rule.metrics(p)));
+}
+
+/** The terminal tables, then every output file asked for (all rendered before any is written). */
+export function writeCompare(plan: ComparePlan, result: CompareResult, paths: { json?: string; html?: string; csv?: string }, quiet: boolean, io: Io): void {
+  const { rule, choice } = plan;
+  const tested = testedMetrics(plan, result.variants.map((v) => v.params));
+  reportIo(io, paths.json, paths.csv).out(renderCompare(result, choice, tableWidth(io.columns)));
+  const files: OutputFile[] = [];
+  if (paths.json) files.push({ path: paths.json, contents: toJson(result), option: '--json' });
+  if (paths.html) files.push({ path: paths.html, contents: comparePage(rule, result, tested).html, option: '--html' });
+  if (paths.csv) files.push({ path: paths.csv, contents: compareCsv(result, tested), option: '--csv' });
+  writeOutputs(files, io.out);
+  if (!quiet) for (const file of files) if (file.path !== STDOUT) io.err(`wrote ${file.path}\n`);
 }
 
 function renderCompare(result: CompareResult, choice: MetricChoice, width: number): string {

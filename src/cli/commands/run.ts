@@ -16,9 +16,12 @@ import type { Io } from '../io.js';
 import { checkOutputFile, parseConfidence, parseCount, parseIntegerOption, parseOpenInterval, parseSeed } from '../options.js';
 import { ProgressBar } from '../progress.js';
 import { checkReportPaths, writeReports } from '../../../reports/cli-outputs.js';
+import type { Checkpoint } from '../../engine/checkpoint.js';
+import { openCheckpoint, type CheckpointOptions } from '../checkpoint-option.js';
+import { checkCounts } from '../shard-file.js';
 import { runReportFiles } from '../../../reports/run-report.js';
 
-export interface RunOptions {
+export interface RunOptions extends CheckpointOptions {
   set?: string[];
   trials?: string;
   seed?: string;
@@ -98,14 +101,23 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
   let seconds: number | null = null;
   if (options.exact) {
     if (!rule.exact) throw new UsageError(`--exact: ${rule.id} has no exact solution; allowed: run it without --exact`);
-    for (const option of ['trials', 'precision', 'maxTrials', 'threads', 'confidence', 'timeout'] as const) {
+    for (const option of ['trials', 'precision', 'maxTrials', 'threads', 'confidence', 'timeout', 'checkpoint'] as const) {
       if (options[option] !== undefined) throw new UsageError(`--exact: cannot be combined with --${option.replace('T', '-t')}; allowed: --exact alone, or a simulation`);
     }
     result = buildResult({ rule, params, seed: parseSeed(options.seed ?? DEFAULT_SEED), threads: 0, confidence: 1, trials: 0, tally: null });
   } else {
     const settings = parseSimulationSettings(options);
+    const checkpoint = openCheckpoint(options, runJob(rule, params, settings), (point) =>
+      point === 0
+        ? {
+            tallyLength: rule.tallyLength(params),
+            totalAllowed: (total) => (settings.precision === undefined ? total === settings.trials : total <= (settings.maxTrials as number)),
+            checkTally: (tally, trials) => checkCounts(rule, params, tally, trials),
+          }
+        : undefined,
+    );
     const started = performance.now();
-    const outcome = await simulateOnce(rule, params, settings, io, options.quiet ?? false);
+    const outcome = await simulateOnce(rule, params, settings, io, options.quiet ?? false, checkpoint);
     seconds = (performance.now() - started) / 1000;
     result = buildResult({
       rule,
@@ -128,7 +140,13 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
   return result;
 }
 
-async function simulateOnce(rule: Rule, params: RunResult['params'], settings: SimulationSettings, io: Io, quiet: boolean): Promise<SimulationOutcome> {
+/** What a run's checkpoint must match: everything that decides its tally (not the thread count, which cannot change it). */
+function runJob(rule: Rule, params: RunResult['params'], settings: SimulationSettings): Record<string, unknown> {
+  const amount = settings.precision === undefined ? { trials: settings.trials } : { precision: settings.precision, maxTrials: settings.maxTrials, confidence: settings.confidence };
+  return { command: 'run', rule: rule.id, params, seed: settings.seed, ...amount };
+}
+
+async function simulateOnce(rule: Rule, params: RunResult['params'], settings: SimulationSettings, io: Io, quiet: boolean, checkpoint?: Checkpoint): Promise<SimulationOutcome> {
   const pool = new SimulationPool(settings.threads);
   const progress = new ProgressBar(io.err, io.errIsTTY && !quiet);
   try {
@@ -142,11 +160,13 @@ async function simulateOnce(rule: Rule, params: RunResult['params'], settings: S
         precision: settings.precision,
         maxTrials: settings.maxTrials,
         timeout: settings.timeout,
+        ledger: checkpoint?.ledger(0),
         signal,
         onProgress: (done, target) => progress.update(done, target),
       }),
     );
   } finally {
+    checkpoint?.save();
     progress.finish();
     await pool.close();
   }

@@ -9,7 +9,7 @@ import { checkDistinct, STDOUT, writeOutputs } from '../../output/files.js';
 import { toJson } from '../../output/json.js';
 import { interruptedStatus } from '../interrupt.js';
 import { reportIo } from '../report-io.js';
-import { MAX_SHARDS, shardTrials, validateShard, type ShardFile } from '../shard-file.js';
+import { checkCounts, shardTrials, validateShard, type ShardFile } from '../shard-file.js';
 
 export type { ShardFile };
 import { UsageError } from '../../errors.js';
@@ -25,39 +25,49 @@ import type { Io } from '../io.js';
 import { checkOutputFile, parseConfidence } from '../options.js';
 import { ProgressBar } from '../progress.js';
 import { parseSimulationSettings, withInterrupt, type RunOptions } from './run.js';
+import { openCheckpoint } from '../checkpoint-option.js';
+import { fillIndex, resolveShard } from '../scheduler.js';
+import type { SweepResult } from '../../../reports/sweep.js';
+import type { CompareResult } from '../../../reports/compare.js';
+import { isGridShard, mergeGridShards, type GridMergeOptions } from './grid-shard.js';
 
 export interface ShardOptions extends RunOptions {
   shard?: string;
+  /** The shard count under a Kubernetes Indexed Job (--shard auto). */
+  shards?: string;
   out?: string;
 }
 
-/** `muster shard <rule> --shard i/n --out FILE`: one block of a run, for another machine to merge. */
-export async function shardCommand(ruleId: string, options: ShardOptions, io: Io): Promise<ShardFile> {
+/**
+ * `muster shard <rule> --shard i/n --out FILE`: one block of a run, for
+ * another machine to merge. `--shard auto` (or no --shard inside an array
+ * job) takes i and n from Slurm's or Kubernetes' environment.
+ */
+export async function shardCommand(ruleId: string, options: ShardOptions, io: Io, env: NodeJS.ProcessEnv = process.env): Promise<ShardFile> {
   const rule = getRule(ruleId);
   const params = resolveParams(rule, options.set ?? []);
   if (options.precision !== undefined) throw new UsageError('--precision: a shard runs a fixed block of trials; allowed: --trials N');
-  const match = /^(\d+)\/(\d+)$/.exec(options.shard ?? '');
-  const index = match ? Number(match[1]) : Number.NaN;
-  const shards = match ? Number(match[2]) : Number.NaN;
-  if (!(shards >= 1 && shards <= MAX_SHARDS && index >= 0 && index < shards)) {
-    throw new UsageError(`--shard: got ${JSON.stringify(options.shard ?? '')}; allowed: i/n with 0 ≤ i < n ≤ ${MAX_SHARDS}, such as 0/4`);
-  }
+  const place = resolveShard(options.shard, options.shards, env, true) ?? { index: 0, count: 1, source: 'option' as const };
+  const { index, count: shards } = place;
   if (options.json !== undefined) throw new UsageError(`--json: got ${JSON.stringify(options.json)}; allowed: no --json for a shard (its tally goes to --out; muster merge --json writes the result)`);
-  if (options.out === undefined) throw new UsageError('--out: missing; allowed: the file to write this shard’s tally to');
-  const out = checkOutputFile('--out', options.out);
+  if (options.out === undefined) throw new UsageError('--out: missing; allowed: the file to write this shard’s tally to ({index} becomes the shard index)');
+  const out = checkOutputFile('--out', fillIndex(options.out, place));
   const settings = parseSimulationSettings(options);
   const chunks = shardChunks(settings.trials, index, shards);
   const count = chunkCount(settings.trials);
   if (chunks.first >= chunks.end) {
-    throw new UsageError(`--shard: got ${JSON.stringify(options.shard)}: shard ${index} of ${shards} has no chunks, as ${settings.trials} trials make ${count} chunk${count === 1 ? '' : 's'}; allowed: at most ${count} shards (n ≤ ${count}), or more --trials`);
+    throw new UsageError(`--shard: got ${JSON.stringify(options.shard ?? `${index}/${shards}`)}: shard ${index} of ${shards} has no chunks, as ${settings.trials} trials make ${count} chunk${count === 1 ? '' : 's'}; allowed: at most ${count} shards (n ≤ ${count}), or more --trials`);
   }
+  const checkpoint = openCheckpoint(options, { command: 'shard', rule: rule.id, params, seed: settings.seed, trials: settings.trials, chunks }, (point) =>
+    point === 0 ? { tallyLength: rule.tallyLength(params), totalAllowed: (total) => total === settings.trials, chunks, checkTally: (tally, trials) => checkCounts(rule, params, tally, trials) } : undefined,
+  place);
 
   const pool = new SimulationPool(settings.threads);
   const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet);
   try {
     const target = shardTrials(chunks, settings.trials);
     const outcome = await withInterrupt((signal) =>
-      simulate(pool, { rule, params, seed: settings.seed, confidence: settings.confidence, trials: settings.trials, chunks, timeout: settings.timeout, signal, onProgress: (done) => progress.update(done, target) }),
+      simulate(pool, { rule, params, seed: settings.seed, confidence: settings.confidence, trials: settings.trials, chunks, timeout: settings.timeout, ledger: checkpoint?.ledger(0), signal, onProgress: (done) => progress.update(done, target) }),
     );
     const file: ShardFile = { ...envelope('shard', rule), params, seed: settings.seed, trials: settings.trials, chunks, threads: settings.threads, tally: Array.from(outcome.tally) };
     if (outcome.partial) {
@@ -70,19 +80,29 @@ export async function shardCommand(ruleId: string, options: ShardOptions, io: Io
     io.out(`shard ${index}/${shards}: chunks ${chunks.first}–${chunks.end - 1} of ${count} (${outcome.trials.toLocaleString('en-US')} trials) → ${out}\n`);
     return file;
   } finally {
+    checkpoint?.save();
     progress.finish();
     await pool.close();
   }
 }
 
-export interface MergeOptions {
+export interface MergeOptions extends GridMergeOptions {
   json?: string;
   confidence?: string;
 }
 
-/** `muster merge FILE…`: adds shard tallies into the result of the whole run. */
+/** `muster merge FILE…`: the shards of a run (muster shard), or of a sweep or a comparison (--shard), added into the whole. */
+export async function mergeAnyCommand(files: readonly string[], options: MergeOptions, io: Io): Promise<RunResult | SweepResult | CompareResult> {
+  if (files.length > 0 && looksLikeGridShard(files[0])) return mergeGridShards(files, options, io);
+  return mergeCommand(files, options, io);
+}
+
+/** `muster merge FILE…` of `muster shard` files: adds shard tallies into the result of the whole run. */
 export async function mergeCommand(files: readonly string[], options: MergeOptions, io: Io): Promise<RunResult> {
   if (files.length === 0) throw new UsageError('files: none given; allowed: the tally files written by muster shard');
+  for (const option of ['html', 'csv', 'metric'] as const) {
+    if (options[option] !== undefined) throw new UsageError(`--${option}: only when merging the shards of a sweep or a comparison; allowed: --json and --confidence for a run`);
+  }
   const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true });
   // The result must never replace a shard (merge a.json b.json --json a.json), nor one shard be given twice.
   checkDistinct([{ option: '--json', path: jsonPath }], files.map((file) => ({ name: 'files', path: file })));
@@ -120,6 +140,14 @@ export async function mergeCommand(files: readonly string[], options: MergeOptio
   if (jsonPath) writeOutputs([{ path: jsonPath, contents: toJson(result), option: '--json' }], io.out);
   if (jsonPath && jsonPath !== STDOUT) io.err(`wrote ${jsonPath}\n`);
   return result;
+}
+
+function looksLikeGridShard(file: string): boolean {
+  try {
+    return isGridShard(JSON.parse(readFileSync(file, 'utf8')));
+  } catch {
+    return false;
+  }
 }
 
 function readShard(file: string): ShardFile {

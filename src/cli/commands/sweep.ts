@@ -20,6 +20,11 @@ import { interruptedStatus } from '../interrupt.js';
 import { checkDistinct, STDOUT } from '../../output/files.js';
 import { toJson } from '../../output/json.js';
 import { reportIo } from '../report-io.js';
+import type { RunResult } from '../../result.js';
+import { openCheckpoint } from '../checkpoint-option.js';
+import { checkCounts } from '../shard-file.js';
+import { resolveShard, type ShardPlace } from '../scheduler.js';
+import { runGridShard, type GridShardFile } from './grid-shard.js';
 
 export interface SweepOptions extends RunOptions {
   vary?: string[];
@@ -28,6 +33,24 @@ export interface SweepOptions extends RunOptions {
   best?: string;
   html?: string;
   csv?: string;
+  /** With --shard: this shard's share of the sweep, for muster merge. */
+  shard?: string;
+  shards?: string;
+  out?: string;
+}
+
+/** A sweep's grid and settings, checked and ready to run (on one machine, or shared among shards). */
+export interface SweepPlan {
+  rule: Rule;
+  varies: Vary[];
+  varied: Set<string>;
+  grid: Params[];
+  skipped: SweepResult['skipped'];
+  gridMetrics: MetricSpec[];
+  choice: MetricChoice;
+  metrics: MetricSpec[];
+  bestSpec: ReturnType<typeof parseBest> | undefined;
+  settings: GridSettings;
 }
 
 /**
@@ -37,6 +60,71 @@ export interface SweepOptions extends RunOptions {
  * heatmaps.
  */
 export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io): Promise<SweepResult> {
+  if (options.shard !== undefined || options.shards !== undefined) throw new Error('sweepCommand runs a whole sweep; sweepOrShardCommand takes --shard');
+  const plan = planSweep(ruleId, options);
+  if (options.out !== undefined) throw new UsageError('--out: only with --shard; allowed: --json, --csv or --html for a whole sweep');
+  const { rule, varies, grid, skipped, settings } = plan;
+  const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true });
+  const htmlPath = options.html === undefined ? undefined : checkOutputFile('--html', options.html);
+  const csvPath = options.csv === undefined ? undefined : checkOutputFile('--csv', options.csv, { stdout: true });
+  checkDistinct([
+    { option: '--json', path: jsonPath },
+    { option: '--html', path: htmlPath },
+    { option: '--csv', path: csvPath },
+  ]);
+  if (options.exact && options.checkpoint !== undefined) throw new UsageError('--checkpoint: an exact sweep simulates nothing; allowed: leave out --checkpoint');
+  const checkpoint = openCheckpoint(options, { command: 'sweep', rule: rule.id, seed: settings.seed, trials: settings.trials, points: grid }, (point) =>
+    point < grid.length ? { tallyLength: rule.tallyLength(grid[point]), totalAllowed: (total) => total === settings.trials, checkTally: (tally, trials) => checkCounts(rule, grid[point], tally, trials) } : undefined,
+  );
+
+  const pool = settings.method === 'simulation' ? new SimulationPool(settings.threads) : undefined;
+  const simulating = settings.method === 'simulation';
+  const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet, undefined, { unit: simulating ? 'trials' : 'points' });
+  const totalTrials = grid.length * settings.trials;
+  let pointsDone = 0;
+  let evaluated;
+  let interrupted;
+  try {
+    ({ evaluated, interrupted } = await withInterrupt((signal) =>
+      evaluateUntilInterrupted(rule, grid, settings, {
+        pool,
+        signal,
+        ledgerFor: checkpoint && ((index) => checkpoint.ledger(index)),
+        onTrials: (done) => progress.update(pointsDone * settings.trials + done, totalTrials),
+        onPoint: (done, total) => {
+          pointsDone = done;
+          if (simulating) progress.update(done * settings.trials, totalTrials);
+          else progress.update(done, total);
+        },
+      }),
+    ));
+  } finally {
+    checkpoint?.save();
+    progress.finish();
+    await pool?.close();
+  }
+  if (evaluated.length === 0) {
+    io.err('muster: PARTIAL: interrupted before any combination finished; nothing was written\n');
+    process.exitCode = interruptedStatus();
+    return { ...envelope('sweep', rule), source: rule.source, params: {}, vary: varies, method: settings.method, seed: settings.seed, trials: settings.trials, threads: settings.threads, confidence: settings.confidence, points: [], skipped, partial: true };
+  }
+  const sweep = assembleSweep(plan, evaluated.map(({ result }) => result), settings.threads, interrupted);
+  writeSweep(plan, sweep, { json: jsonPath, html: htmlPath, csv: csvPath }, options.quiet ?? false, io);
+  if (interrupted) process.exitCode = interruptedStatus();
+  return sweep;
+}
+
+/** `muster sweep`: the whole sweep, or with --shard (or --shards) this shard's share of it, for muster merge. */
+export async function sweepOrShardCommand(ruleId: string, options: SweepOptions, io: Io, env: NodeJS.ProcessEnv = process.env): Promise<SweepResult | GridShardFile> {
+  if (options.shard === undefined && options.shards === undefined) return sweepCommand(ruleId, options, io);
+  const plan = planSweep(ruleId, options);
+  const place = resolveShard(options.shard, options.shards, env, true) as ShardPlace;
+  const { rule, grid, settings } = plan;
+  return runGridShard({ command: 'sweep', rule, points: grid, seeds: grid.map(() => settings.seed), settings, args: { set: options.set ?? [], vary: options.vary ?? [] } }, place, options, io);
+}
+
+/** Checks a sweep's options and builds its grid, before any output path is looked at or any work starts. */
+export function planSweep(ruleId: string, options: SweepOptions): SweepPlan {
   const rule = getRule(ruleId);
   if (!options.vary || options.vary.length === 0) throw new UsageError(`--vary: missing; allowed: one or more --vary name=a..b[:step] or name=v1,v2 with name one of ${rule.params.map((p) => p.name).join(', ')}`);
   const varies: Vary[] = options.vary.map((raw) => parseVary(rule, raw));
@@ -72,14 +160,6 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
   const metrics = choice.shown;
   const bestSpec = options.best === undefined ? undefined : parseBest(rule, gridMetrics, options.best);
 
-  const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true });
-  const htmlPath = options.html === undefined ? undefined : checkOutputFile('--html', options.html);
-  const csvPath = options.csv === undefined ? undefined : checkOutputFile('--csv', options.csv, { stdout: true });
-  checkDistinct([
-    { option: '--json', path: jsonPath },
-    { option: '--html', path: htmlPath },
-    { option: '--csv', path: csvPath },
-  ]);
   const settings: GridSettings = options.exact
     ? { method: 'exact', seed: parseSeed(options.seed ?? DEFAULT_SEED), confidence: 1, trials: 0, threads: 0 }
     : { method: 'simulation', ...parseSimulationSettings(options) };
@@ -90,36 +170,12 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
     }
   }
 
-  const pool = settings.method === 'simulation' ? new SimulationPool(settings.threads) : undefined;
-  const simulating = settings.method === 'simulation';
-  const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet, undefined, { unit: simulating ? 'trials' : 'points' });
-  const totalTrials = grid.length * settings.trials;
-  let pointsDone = 0;
-  let evaluated;
-  let interrupted;
-  try {
-    ({ evaluated, interrupted } = await withInterrupt((signal) =>
-      evaluateUntilInterrupted(rule, grid, settings, {
-        pool,
-        signal,
-        onTrials: (done) => progress.update(pointsDone * settings.trials + done, totalTrials),
-        onPoint: (done, total) => {
-          pointsDone = done;
-          if (simulating) progress.update(done * settings.trials, totalTrials);
-          else progress.update(done, total);
-        },
-      }),
-    ));
-  } finally {
-    progress.finish();
-    await pool?.close();
-  }
-  if (evaluated.length === 0) {
-    io.err('muster: PARTIAL: interrupted before any combination finished; nothing was written\n');
-    process.exitCode = interruptedStatus();
-    return { ...envelope('sweep', rule), source: rule.source, params: {}, vary: varies, method: settings.method, seed: settings.seed, trials: settings.trials, threads: settings.threads, confidence: settings.confidence, points: [], skipped, partial: true };
-  }
+  return { rule, varies, varied, grid, skipped, gridMetrics, choice, metrics, bestSpec, settings };
+}
 
+/** The sweep's result from each finished point's result, in grid order. */
+export function assembleSweep(plan: SweepPlan, results: readonly RunResult[], threads: number, interrupted: boolean): SweepResult {
+  const { rule, varies, varied, grid, skipped, settings, bestSpec } = plan;
   const fixed: Params = { ...grid[0] };
   for (const name of varied) delete fixed[name];
   const sweep: SweepResult = {
@@ -130,24 +186,27 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
     method: settings.method,
     seed: settings.seed,
     trials: settings.trials,
-    threads: settings.threads,
+    threads,
     confidence: settings.confidence,
-    points: evaluated.map(({ result }) => ({ params: Object.fromEntries(varies.map((vary) => [vary.name, result.params[vary.name]])), metrics: result.metrics })),
+    points: results.map((result) => ({ params: Object.fromEntries(varies.map((vary) => [vary.name, result.params[vary.name]])), metrics: result.metrics })),
     skipped,
     partial: interrupted,
   };
   if (bestSpec) sweep.best = findBest(sweep, bestSpec.metric.name, bestSpec.goal);
-
-  reportIo(io, jsonPath, csvPath).out(renderSweep(rule, sweep, metrics, choice, tableWidth(io.columns), bestSpec?.metric));
-  const files: OutputFile[] = [];
-  const allMetrics = gridMetrics;
-  if (jsonPath) files.push({ path: jsonPath, contents: toJson(sweep), option: '--json' });
-  if (htmlPath) files.push({ path: htmlPath, contents: sweepPage(rule, sweep, metrics).html, option: '--html' });
-  if (csvPath) files.push({ path: csvPath, contents: sweepCsv(sweep, allMetrics), option: '--csv' });
-  writeOutputs(files, io.out);
-  if (!options.quiet) for (const file of files) if (file.path !== STDOUT) io.err(`wrote ${file.path}\n`);
-  if (interrupted) process.exitCode = interruptedStatus();
   return sweep;
+}
+
+/** The terminal table, then every output file asked for (all rendered before any is written). */
+export function writeSweep(plan: SweepPlan, sweep: SweepResult, paths: { json?: string; html?: string; csv?: string }, quiet: boolean, io: Io): void {
+  const { rule, metrics, choice, bestSpec } = plan;
+  reportIo(io, paths.json, paths.csv).out(renderSweep(rule, sweep, metrics, choice, tableWidth(io.columns), bestSpec?.metric));
+  const files: OutputFile[] = [];
+  const allMetrics = plan.gridMetrics;
+  if (paths.json) files.push({ path: paths.json, contents: toJson(sweep), option: '--json' });
+  if (paths.html) files.push({ path: paths.html, contents: sweepPage(rule, sweep, metrics).html, option: '--html' });
+  if (paths.csv) files.push({ path: paths.csv, contents: sweepCsv(sweep, allMetrics), option: '--csv' });
+  writeOutputs(files, io.out);
+  if (!quiet) for (const file of files) if (file.path !== STDOUT) io.err(`wrote ${file.path}\n`);
 }
 
 function renderSweep(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpec[], choice: MetricChoice, width: number, bestMetric: MetricSpec | undefined): string {

@@ -1,0 +1,35 @@
+/** `--checkpoint FILE` and `--checkpoint-every SECONDS`, shared by run, shard and sweep. */
+import { Checkpoint, type CheckpointJob, type PointLimits } from '../engine/checkpoint.js';
+import { UsageError } from '../errors.js';
+import { checkOutputFile } from './options.js';
+import { fillIndex, type ShardPlace } from './scheduler.js';
+
+export interface CheckpointOptions {
+  checkpoint?: string;
+  checkpointEvery?: string;
+}
+
+/** Seconds between checkpoint writes when --checkpoint-every is not given. */
+export const DEFAULT_CHECKPOINT_SECONDS = 5;
+
+/**
+ * Opens the checkpoint the options ask for (checking a saved one against
+ * `job`), or undefined without --checkpoint. For a shard, `{index}` in the
+ * name becomes the shard index, as in --out.
+ */
+export function openCheckpoint(options: CheckpointOptions, job: CheckpointJob, limits: (point: number) => PointLimits | undefined, place: ShardPlace | null = null): Checkpoint | undefined {
+  const seconds = parseSeconds(options.checkpointEvery);
+  if (options.checkpoint === undefined) {
+    if (options.checkpointEvery !== undefined) throw new UsageError('--checkpoint-every: only with --checkpoint; allowed: --checkpoint FILE --checkpoint-every SECONDS');
+    return undefined;
+  }
+  const path = checkOutputFile('--checkpoint', fillIndex(options.checkpoint, place, '--checkpoint'));
+  return Checkpoint.open(path, job, limits, seconds);
+}
+
+function parseSeconds(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_CHECKPOINT_SECONDS;
+  const value = raw.trim() === '' ? Number.NaN : Number(raw);
+  if (!Number.isFinite(value) || value < 0 || value > 86_400) throw new UsageError(`--checkpoint-every: got ${JSON.stringify(raw)}; allowed: seconds from 0 (after every finished task) to 86400`);
+  return value;
+}

@@ -1,0 +1,262 @@
+/**
+ * Sweeps and comparisons split across machines. `muster sweep … --shard
+ * i/n --out FILE` (or `muster compare …`) runs this shard's share of the
+ * points' chunks (engine/grid-shards.ts) and writes their tallies; `muster
+ * merge` adds the shards' tallies point by point into the same sweep or
+ * comparison, table, JSON, CSV and HTML, as on one machine. A shard records
+ * the command as it was asked for (--set, --vary or --variant, seed,
+ * trials), and merge plans it again from that text exactly as the CLI
+ * would, so a shard cannot smuggle in points the CLI would refuse.
+ */
+import { readFileSync } from 'node:fs';
+import { UsageError } from '../../errors.js';
+import { chunkCount } from '../../engine/chunks.js';
+import { gridShardPieces } from '../../engine/grid-shards.js';
+import { SimulationPool } from '../../engine/pool.js';
+import { mergeTally } from '../../engine/run-chunks.js';
+import { simulate } from '../../engine/simulate.js';
+import { buildResult } from '../../result.js';
+import type { Params, Rule } from '../../rules/types.js';
+import type { GridSettings } from '../../../reports/evaluate.js';
+import type { CompareResult } from '../../../reports/compare.js';
+import type { SweepResult } from '../../../reports/sweep.js';
+import { openCheckpoint, type CheckpointOptions } from '../checkpoint-option.js';
+import type { Io } from '../io.js';
+import { checkOutputFile, parseConfidence } from '../options.js';
+import { ProgressBar } from '../progress.js';
+import { fillIndex, type ShardPlace } from '../scheduler.js';
+import { checkDistinct, writeOutputs } from '../../output/files.js';
+import { toJson } from '../../output/json.js';
+import { checkCounts, shardTrials } from '../shard-file.js';
+import { assembleCompare, planCompare, writeCompare } from './compare.js';
+import { withInterrupt } from './run.js';
+import { assembleSweep, planSweep, writeSweep } from './sweep.js';
+
+export const GRID_SHARD_FORMAT = 'muster-grid-tally/1';
+
+/** The command's own options as typed, from which merge plans it again. */
+export type GridArgs = { set: string[]; vary: string[] } | { set: string[]; variant: string[]; seedPerVariant: boolean };
+
+/** What one shard of a sweep or a comparison writes. */
+export interface GridShardFile {
+  format: typeof GRID_SHARD_FORMAT;
+  command: 'sweep' | 'compare';
+  rule: string;
+  args: GridArgs;
+  seed: string;
+  trials: number;
+  confidence: number;
+  shard: { index: number; count: number };
+  threads: number;
+  /** Chunks [first, end) of point `point` (in the command's order), and their tally. */
+  pieces: Array<{ point: number; first: number; end: number; tally: number[] }>;
+}
+
+/** A sweep or comparison, planned: its points in order, each with its seed. */
+export interface GridJob {
+  command: 'sweep' | 'compare';
+  rule: Rule;
+  points: Params[];
+  seeds: string[];
+  settings: GridSettings;
+  args: GridArgs;
+}
+
+export interface GridShardOptions extends CheckpointOptions {
+  json?: string;
+  html?: string;
+  csv?: string;
+  out?: string;
+  quiet?: boolean;
+}
+
+/** Runs this shard's pieces of the points and writes them to --out. */
+export async function runGridShard(job: GridJob, place: ShardPlace, options: GridShardOptions, io: Io): Promise<GridShardFile> {
+  const { rule, points, seeds, settings } = job;
+  if (settings.method === 'exact') throw new UsageError(`--shard: an exact ${job.command} takes no time worth splitting; allowed: leave out --shard, or simulate`);
+  for (const option of ['json', 'html', 'csv'] as const) {
+    if (options[option] !== undefined) throw new UsageError(`--${option}: a shard writes its tallies to --out; allowed: --${option} on muster merge`);
+  }
+  if (options.out === undefined) throw new UsageError('--out: missing; allowed: the file to write this shard’s tallies to ({index} becomes the shard index)');
+  const out = checkOutputFile('--out', fillIndex(options.out, place));
+  const pieces = gridShardPieces(points.length, settings.trials, place.index, place.count);
+  const checkpoint = openCheckpoint(options, { command: `${job.command} shard`, rule: rule.id, seeds, trials: settings.trials, points, pieces }, (point) => {
+    const piece = pieces.find((p) => p.point === point);
+    return piece && { tallyLength: rule.tallyLength(points[point]), totalAllowed: (total) => total === settings.trials, chunks: piece, checkTally: (tally, trials) => checkCounts(rule, points[point], tally, trials) };
+  }, place);
+
+  const pool = new SimulationPool(settings.threads);
+  const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet);
+  const done: GridShardFile['pieces'] = [];
+  try {
+    await withInterrupt(async (signal) => {
+      for (const [i, piece] of pieces.entries()) {
+        const params = points[piece.point];
+        const outcome = await simulate(pool, { rule, params, seed: seeds[piece.point], confidence: settings.confidence, trials: settings.trials, chunks: piece, ledger: checkpoint?.ledger(piece.point), signal });
+        if (outcome.partial) throw new UsageError('interrupted: the shard was not finished and nothing was written');
+        done.push({ ...piece, tally: Array.from(outcome.tally) });
+        progress.update(i + 1, pieces.length);
+      }
+    });
+  } finally {
+    checkpoint?.save();
+    progress.finish();
+    await pool.close();
+  }
+  const file: GridShardFile = {
+    format: GRID_SHARD_FORMAT,
+    command: job.command,
+    rule: rule.id,
+    args: job.args,
+    seed: settings.seed,
+    trials: settings.trials,
+    confidence: settings.confidence,
+    shard: { index: place.index, count: place.count },
+    threads: settings.threads,
+    pieces: done,
+  };
+  writeOutputs([{ path: out, contents: toJson(file, undefined), option: '--out' }], io.out);
+  const noun = job.command === 'sweep' ? 'points' : 'variants';
+  const span = pieces.length === 0 ? 'nothing (more shards than chunks)' : `${noun} ${pieces[0].point + 1}–${pieces[pieces.length - 1].point + 1} of ${points.length}`;
+  io.out(`${job.command} shard ${place.index}/${place.count}: ${span} → ${out}\n`);
+  return file;
+}
+
+/** True when the parsed JSON claims to be a sweep or comparison shard (merge then reads it as one). */
+export function isGridShard(parsed: unknown): boolean {
+  return parsed !== null && typeof parsed === 'object' && (parsed as { format?: unknown }).format === GRID_SHARD_FORMAT;
+}
+
+export interface GridMergeOptions {
+  json?: string;
+  html?: string;
+  csv?: string;
+  metric?: string[];
+  confidence?: string;
+  quiet?: boolean;
+}
+
+const FILE_KEYS = ['format', 'command', 'rule', 'args', 'seed', 'trials', 'confidence', 'shard', 'threads', 'pieces'];
+
+/** `muster merge` of sweep or comparison shards: every chunk of every point exactly once, added point by point. */
+export async function mergeGridShards(files: readonly string[], options: GridMergeOptions, io: Io): Promise<SweepResult | CompareResult> {
+  // Files are read one at a time and only their tallies kept, so memory does not grow with the number of shards.
+  const first = readGridShard(files[0]);
+  const identity = (shard: GridShardFile) => JSON.stringify([shard.command, shard.rule, shard.args, shard.seed, shard.trials, shard.confidence, shard.shard.count]);
+  const confidence = options.confidence === undefined ? first.confidence : parseConfidence(options.confidence);
+  if (first.command === 'compare' && options.metric !== undefined) throw new UsageError('--metric: only when merging a sweep; allowed: leave it out for a comparison');
+  const settings = { seed: first.seed, trials: String(first.trials), confidence: String(confidence) };
+  // Planned again from the shard's own text, exactly as the CLI plans it: anything it would refuse is refused here.
+  const replan = <T>(plan: () => T): T => {
+    try {
+      return plan();
+    } catch (error) {
+      if (error instanceof UsageError && !error.message.startsWith('--metric')) throw new UsageError(`files: ${files[0]} describes a ${first.command} the CLI refuses (${error.message}); allowed: files written by muster ${first.command} --shard`);
+      throw error;
+    }
+  };
+  const args = first.args;
+  const sweepPlan = 'vary' in args ? replan(() => planSweep(first.rule, { ...settings, set: args.set, vary: args.vary, metric: options.metric })) : undefined;
+  const comparePlan = 'variant' in args ? replan(() => planCompare(first.rule, { ...settings, set: args.set, variant: args.variant, seedPerVariant: args.seedPerVariant || undefined })) : undefined;
+  const rule = (sweepPlan ?? comparePlan)!.rule;
+  const points = sweepPlan ? sweepPlan.grid : comparePlan!.paramsList;
+  const seeds = sweepPlan ? points.map(() => first.seed) : comparePlan!.seeds;
+  const paths = {
+    json: options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true }),
+    html: options.html === undefined ? undefined : checkOutputFile('--html', options.html),
+    csv: options.csv === undefined ? undefined : checkOutputFile('--csv', options.csv, { stdout: true }),
+  };
+  // No output may replace a shard, nor two outputs share a file.
+  checkDistinct(
+    [
+      { option: '--json', path: paths.json },
+      { option: '--html', path: paths.html },
+      { option: '--csv', path: paths.csv },
+    ],
+    files.map((file) => ({ name: 'files', path: file })),
+  );
+
+  const tallies = points.map((params) => new Float64Array(rule.tallyLength(params)));
+  const covered = points.map(() => new Uint8Array(chunkCount(first.trials)));
+  const seen = new Set<number>();
+  let threads = 0;
+  for (const [i, path] of files.entries()) {
+    const shard = i === 0 ? first : readGridShard(path);
+    if (identity(shard) !== identity(first)) throw new UsageError(`files: ${path} is from another ${first.command} (command, rule, options, seed, trials, confidence or shard count differ); allowed: shards of one ${first.command}`);
+    threads += shard.threads;
+    if (seen.has(shard.shard.index)) throw new UsageError(`files: shard ${shard.shard.index} given twice (again in ${files[i]}); allowed: each shard once`);
+    seen.add(shard.shard.index);
+    // A shard holds exactly the pieces its index is given, so a hand-edited file cannot shift work between shards.
+    const expected = gridShardPieces(points.length, first.trials, shard.shard.index, shard.shard.count);
+    const pieces = shard.pieces;
+    if (pieces.length !== expected.length || pieces.some((piece, k) => piece.point !== expected[k].point || piece.first !== expected[k].first || piece.end !== expected[k].end)) {
+      throw new UsageError(`files: ${files[i]} does not hold the chunks of shard ${shard.shard.index}/${shard.shard.count}; allowed: files written by muster ${first.command} --shard`);
+    }
+    for (const piece of pieces) {
+      if (piece.tally.length !== tallies[piece.point].length) throw new UsageError(`files: ${files[i]} has a tally of the wrong length for point ${piece.point + 1}; allowed: files written by muster ${first.command} --shard`);
+      // The same checks as a run's shard: counts the rule could have made in this piece's trials.
+      const problem = checkCounts(rule, points[piece.point], Float64Array.from(piece.tally), shardTrials(piece, first.trials));
+      if (problem) throw new UsageError(`files: ${path}: tally of point ${piece.point + 1}: ${problem}; allowed: counts ${rule.id} could have made in this piece's trials`);
+      covered[piece.point].fill(1, piece.first, piece.end);
+      mergeTally(tallies[piece.point], Float64Array.from(piece.tally));
+    }
+  }
+  for (let index = 0; index < first.shard.count; index++) {
+    if (!seen.has(index)) throw new UsageError(`files: shard ${index} of ${first.shard.count} is missing; allowed: every shard of the ${first.command}`);
+  }
+  if (covered.some((chunks) => chunks.includes(0))) throw new Error('merge: the shards are all here but a chunk is not covered');
+  const results = points.map((params, point) => buildResult({ rule, params, seed: seeds[point], threads, confidence, trials: first.trials, tally: tallies[point] }));
+  if (sweepPlan) {
+    const sweep = assembleSweep(sweepPlan, results, threads, false);
+    writeSweep(sweepPlan, sweep, paths, options.quiet ?? false, io);
+    return sweep;
+  }
+  const evaluated = results.map((result, point) => ({ result, tallied: rule.summarize(points[point], tallies[point], first.trials) }));
+  const comparison = assembleCompare(comparePlan!, evaluated, threads);
+  writeCompare(comparePlan!, comparison, paths, options.quiet ?? false, io);
+  return comparison;
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+function hasExactly(value: unknown, keys: readonly string[]): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const own = Object.keys(value);
+  return own.length === keys.length && keys.every((key) => Object.hasOwn(value, key));
+}
+
+const texts = (value: unknown) => Array.isArray(value) && value.every((item) => typeof item === 'string');
+
+function readGridShard(file: string): GridShardFile {
+  const bad = (why: string) => new UsageError(`files: ${file} ${why}; allowed: files written by muster sweep or compare with --shard`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    throw bad('cannot be read as a sweep or comparison tally');
+  }
+  if (!isGridShard(parsed) || !hasExactly(parsed, FILE_KEYS)) throw bad(`is not a complete ${GRID_SHARD_FORMAT} file, or has unknown fields`);
+  const shard = parsed as unknown as GridShardFile;
+  const args: unknown = shard.args;
+  const argsOk =
+    shard.command === 'sweep'
+      ? hasExactly(args, ['set', 'vary']) && texts(args.set) && texts(args.vary)
+      : shard.command === 'compare' && hasExactly(args, ['set', 'variant', 'seedPerVariant']) && texts(args.set) && texts(args.variant) && typeof args.seedPerVariant === 'boolean';
+  if (!argsOk) throw bad('has a command that is not sweep or compare, or options that are not its own');
+  if (typeof shard.rule !== 'string' || typeof shard.seed !== 'string') throw bad('has a rule or seed that is not text');
+  // Threads as --threads allows them (1 to 256); trials and confidence are checked when merge plans the command again.
+  if (!isCount(shard.trials) || typeof shard.confidence !== 'number' || !isCount(shard.threads) || shard.threads < 1 || shard.threads > 256) throw bad('has trials, confidence or threads of the wrong type or out of range');
+  const place: unknown = shard.shard;
+  if (!hasExactly(place, ['index', 'count']) || !isCount(place.index) || !isCount(place.count) || place.index >= place.count) {
+    throw bad('has a shard that is not {index, count} with index below count');
+  }
+  if (!Array.isArray(shard.pieces)) throw bad('has no list of pieces');
+  for (const piece of shard.pieces as unknown[]) {
+    if (!hasExactly(piece, ['point', 'first', 'end', 'tally'])) throw bad('has a piece with missing or unknown fields');
+    const { point, first, end, tally } = piece;
+    if (!isCount(point) || !isCount(first) || !isCount(end) || !Array.isArray(tally) || !tally.every(isCount)) throw bad('has a piece whose point, chunks or tally are not whole counts');
+  }
+  return shard;
+}

@@ -1,0 +1,227 @@
+/**
+ * Checkpoints: the finished chunk ranges of a run (or of every point of a
+ * sweep) and their tallies, written as the run goes so the same command run
+ * again after a crash, a `kill -9` or a preempted node picks up where it
+ * stopped. Tallies are integer counts, so adding the saved ones to the rest
+ * gives the uninterrupted run's tally exactly, whatever was saved when.
+ *
+ * A range is saved with the run's total trials it belongs to (an adaptive
+ * --precision run grows its total batch by batch, and a run's final chunk
+ * is short only for its own total), so a resumed batch takes exactly the
+ * ranges it would have run itself.
+ */
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync, existsSync } from 'node:fs';
+import { UsageError } from '../errors.js';
+import { chunkCount, chunkTrials } from './chunks.js';
+
+export const CHECKPOINT_FORMAT = 'muster-checkpoint/1';
+
+/** What identifies the work: a checkpoint saved for anything else is refused. */
+export type CheckpointJob = Record<string, unknown>;
+
+export interface SavedRange {
+  /** The point of a sweep (0 for a run or a shard). */
+  point: number;
+  /** The run's total trials this range belongs to. */
+  total: number;
+  first: number;
+  end: number;
+  tally: number[];
+}
+
+interface CheckpointFileShape {
+  format: typeof CHECKPOINT_FORMAT;
+  job: CheckpointJob;
+  ranges: SavedRange[];
+}
+
+/** What one point of the work allows, for checking a saved file. */
+export interface PointLimits {
+  tallyLength: number;
+  /** Whether a range may belong to a run of this many trials. */
+  totalAllowed(total: number): boolean;
+  /** Chunks the point may run at all (a shard's block); the whole run when absent. */
+  chunks?: { first: number; end: number };
+  /** What is inconsistent in a saved tally of `trials` trials, or null (the checks merge makes of a shard's tally). */
+  checkTally?: (tally: Float64Array, trials: number) => string | null;
+}
+
+/** The finished chunks of one point, as the engine sees them. */
+export interface ChunkLedger {
+  /** Saved ranges of a run of `total` trials inside [first, end), in order. */
+  finished(total: number, first: number, end: number): { first: number; end: number; tally: Float64Array }[];
+  /** A range has finished. */
+  record(total: number, first: number, end: number, tally: Float64Array): void;
+}
+
+const FILE_KEYS = ['format', 'job', 'ranges'];
+const RANGE_KEYS = ['point', 'total', 'first', 'end', 'tally'];
+
+export class Checkpoint {
+  readonly path: string;
+  readonly #job: CheckpointJob;
+  readonly #intervalMs: number;
+  #ranges: SavedRange[];
+  #lastSave: number;
+  #dirty = false;
+
+  private constructor(path: string, job: CheckpointJob, ranges: SavedRange[], intervalMs: number) {
+    this.path = path;
+    this.#job = job;
+    this.#ranges = ranges;
+    this.#intervalMs = intervalMs;
+    this.#lastSave = Date.now();
+  }
+
+  /**
+   * Opens `path` for `job`: a missing file starts afresh; an existing one
+   * must be a checkpoint of this same job, every field checked.
+   */
+  static open(path: string, job: CheckpointJob, limits: (point: number) => PointLimits | undefined, intervalSeconds: number): Checkpoint {
+    if (!existsSync(path)) return new Checkpoint(path, job, [], intervalSeconds * 1000);
+    return new Checkpoint(path, job, readCheckpoint(path, job, limits), intervalSeconds * 1000);
+  }
+
+  ledger(point: number): ChunkLedger {
+    return {
+      finished: (total, first, end) =>
+        this.#ranges
+          .filter((range) => range.point === point && range.total === total && range.first >= first && range.end <= end)
+          .sort((a, b) => a.first - b.first)
+          .map((range) => ({ first: range.first, end: range.end, tally: Float64Array.from(range.tally) })),
+      record: (total, first, end, tally) => {
+        this.#add({ point, total, first, end, tally: Array.from(tally) });
+        this.#dirty = true;
+        if (Date.now() - this.#lastSave >= this.#intervalMs) this.save();
+      },
+    };
+  }
+
+  /** Writes the file now if anything changed since the last write. */
+  save(): void {
+    if (!this.#dirty) return;
+    const file: CheckpointFileShape = { format: CHECKPOINT_FORMAT, job: this.#job, ranges: this.#ranges };
+    writeDurably(this.path, `${JSON.stringify(file)}\n`);
+    this.#dirty = false;
+    this.#lastSave = Date.now();
+  }
+
+  /** Adds a range, joining it to a neighbour of the same point and total: tallies are counts, so their sum is exact. */
+  #add(range: SavedRange): void {
+    const before = this.#ranges.find((r) => r.point === range.point && r.total === range.total && r.end === range.first);
+    const after = this.#ranges.find((r) => r.point === range.point && r.total === range.total && r.first === range.end);
+    let joined = range;
+    for (const neighbour of [before, after]) {
+      if (!neighbour) continue;
+      this.#ranges = this.#ranges.filter((r) => r !== neighbour);
+      joined = {
+        point: joined.point,
+        total: joined.total,
+        first: Math.min(joined.first, neighbour.first),
+        end: Math.max(joined.end, neighbour.end),
+        tally: joined.tally.map((count, i) => count + neighbour.tally[i]),
+      };
+    }
+    this.#ranges.push(joined);
+    this.#ranges.sort((a, b) => a.point - b.point || a.total - b.total || a.first - b.first);
+  }
+}
+
+/** Write, flush to disk, rename: a reader (or a resumed run after a crash) sees the old file or the new one, whole. */
+function writeDurably(path: string, contents: string): void {
+  const temporary = `${path}.${process.pid}.tmp`;
+  try {
+    const fd = openSync(temporary, 'w');
+    try {
+      writeSync(fd, contents);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, path);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+}
+
+/** Canonical JSON: keys sorted at every level, so two equal jobs compare equal as text. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function exactKeys(value: Record<string, unknown>, keys: readonly string[]): boolean {
+  const own = Object.keys(value);
+  return own.length === keys.length && keys.every((key) => Object.hasOwn(value, key));
+}
+
+/** A count a tally may hold: a whole number from 0 to 2^53 − 1, where doubles still count exactly. */
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+function readCheckpoint(path: string, job: CheckpointJob, limits: (point: number) => PointLimits | undefined): SavedRange[] {
+  const bad = (why: string) => new UsageError(`--checkpoint: ${path} ${why}; allowed: a checkpoint this same command wrote, or a new file`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    throw bad('cannot be read as a checkpoint');
+  }
+  if (!isRecord(parsed) || parsed.format !== CHECKPOINT_FORMAT) throw bad(`is not a muster checkpoint (${CHECKPOINT_FORMAT})`);
+  if (!exactKeys(parsed, FILE_KEYS) || !isRecord(parsed.job) || !Array.isArray(parsed.ranges)) throw bad('has missing or unknown fields');
+  const saved = parsed.job;
+  if (canonical(saved) !== canonical(job)) {
+    const shown = differences(saved, job, '').slice(0, 3).map(({ name, there, now }) => `${name} ${clip(there)} there, ${clip(now)} now`);
+    throw new UsageError(`--checkpoint: ${path} is from another run (${shown.join('; ')}); allowed: the same command as the checkpoint's, or a new file`);
+  }
+  const ranges: SavedRange[] = [];
+  for (const [i, range] of parsed.ranges.entries()) {
+    const where = `range ${i}`;
+    if (!isRecord(range) || !exactKeys(range, RANGE_KEYS)) throw bad(`${where} has missing or unknown fields`);
+    const { point, total, first, end, tally } = range;
+    if (!isCount(point) || !isCount(total) || !isCount(first) || !isCount(end)) throw bad(`${where} has a point, total, first or end that is not a whole number`);
+    const limit = limits(point);
+    if (!limit) throw bad(`${where} names point ${point}, which this command does not have`);
+    if (total < 1 || !limit.totalAllowed(total)) throw bad(`${where} belongs to a run of ${total} trials, which this command never runs`);
+    const block = limit.chunks ?? { first: 0, end: chunkCount(total) };
+    if (!(first < end && first >= block.first && end <= Math.min(block.end, chunkCount(total)))) throw bad(`${where} has chunks ${first}–${end - 1}, outside ${block.first}–${block.end - 1}`);
+    if (!Array.isArray(tally) || tally.length !== limit.tallyLength || !tally.every(isCount)) throw bad(`${where} has a tally that is not ${limit.tallyLength} whole counts`);
+    let trials = 0;
+    for (let chunk = first; chunk < end; chunk++) trials += chunkTrials(chunk, total);
+    const problem = limit.checkTally?.(Float64Array.from(tally as number[]), trials);
+    if (problem) throw bad(`${where} has a tally the rule could not have counted in its ${trials} trials (${problem})`);
+    for (const other of ranges) {
+      if (other.point === point && other.first < end && first < other.end) throw bad(`${where} overlaps another range of point ${point}`);
+    }
+    ranges.push({ point, total, first, end, tally: tally as number[] });
+  }
+  return ranges;
+}
+
+/** The fields where two jobs differ, as dotted names (params.command), descending into objects so the message names the setting. */
+function differences(there: Record<string, unknown>, now: Record<string, unknown>, prefix: string): Array<{ name: string; there: string; now: string }> {
+  const found: Array<{ name: string; there: string; now: string }> = [];
+  for (const name of [...new Set([...Object.keys(there), ...Object.keys(now)])]) {
+    const [a, b] = [there[name], now[name]];
+    if (canonical(a) === canonical(b)) continue;
+    if (isRecord(a) && isRecord(b)) found.push(...differences(a, b, `${prefix}${name}.`));
+    else found.push({ name: `${prefix}${name}`, there: a === undefined ? 'none' : canonical(a), now: b === undefined ? 'none' : canonical(b) });
+  }
+  return found;
+}
+
+function clip(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+}

@@ -1,0 +1,90 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli, scratchFolder } from './support/cli.js';
+
+const folder = scratchFolder('grid-shard');
+const file = (name: string) => join(folder, name);
+const read = (name: string) => readFileSync(file(name), 'utf8');
+
+/** Runs `shards` shards of a sweep, each on one thread, and merges them with the outputs `prefix`.{json,csv,html}. */
+async function shardAndMerge(sweep: string[], shards: number, prefix: string): Promise<void> {
+  for (let index = 0; index < shards; index++) {
+    const result = await cli(...sweep, '--threads', '1', '--shard', `${index}/${shards}`, '--out', file(`${prefix}-{index}.tally`));
+    expect(result.status, result.stderr).toBe(0);
+  }
+  // In reverse order: merging adds integer counts, so the order cannot matter.
+  const files = Array.from({ length: shards }, (_, index) => file(`${prefix}-${shards - 1 - index}.tally`));
+  const merged = await cli('merge', ...files, '--json', file(`${prefix}.json`), '--csv', file(`${prefix}.csv`), '--html', file(`${prefix}.html`), '--quiet');
+  expect(merged.status, merged.stderr).toBe(0);
+}
+
+describe('a sweep or a comparison split into shards merges to the whole, bit for bit', () => {
+  const sweep = ['sweep', 'reserves', '--vary', 'chosenRound=0..2', '--vary', 'command=2,4', '--trials', '150k', '--seed', 'grid', '--quiet'];
+
+  it('seed "grid": 6 points over 4 shards (whole points, two cut in two) — JSON, CSV and HTML identical', async () => {
+    await shardAndMerge(sweep, 4, 'four');
+    // A merged sweep's threads are the shards' threads added up: four shards of one thread against one machine of four.
+    expect((await cli(...sweep, '--threads', '4', '--json', file('whole4.json'), '--csv', file('whole4.csv'), '--html', file('whole4.html'))).status).toBe(0);
+    for (const ext of ['json', 'csv', 'html']) expect(read(`four.${ext}`), ext).toBe(read(`whole4.${ext}`));
+  });
+
+  it('seed "grid": 2 points over 3 shards (each point’s 3 chunks split between shards) — identical too', async () => {
+    const two = ['sweep', 'reserves', '--vary', 'chosenRound=0..1', '--trials', '150k', '--seed', 'grid', '--quiet'];
+    await shardAndMerge(two, 3, 'three');
+    expect((await cli(...two, '--threads', '3', '--json', file('whole3.json'), '--csv', file('whole3.csv'), '--html', file('whole3.html'))).status).toBe(0);
+    for (const ext of ['json', 'csv', 'html']) expect(read(`three.${ext}`), ext).toBe(read(`whole3.${ext}`));
+    // The middle shard holds the end of point 1 and the start of point 2 (floor(i·6/3) = 0, 2, 4, 6).
+    expect((JSON.parse(read('three-1.tally')) as { pieces: unknown[] }).pieces).toMatchObject([{ point: 0, first: 2, end: 3 }, { point: 1, first: 0, end: 1 }]);
+  });
+
+  it('refuses a missing shard, a shard twice, a shard of another sweep, moved pieces and unknown fields', async () => {
+    const small = ['sweep', 'reserves', '--vary', 'chosenRound=0..1', '--trials', '70k', '--threads', '1', '--quiet'];
+    for (const index of [0, 1]) expect((await cli(...small, '--shard', `${index}/2`, '--out', file(`s${index}.tally`))).status).toBe(0);
+    expect((await cli(...small, '--seed', 'other', '--shard', '1/2', '--out', file('t1.tally'))).status).toBe(0);
+    const shard = JSON.parse(read('s1.tally')) as { pieces: Array<{ point: number }> };
+    writeFileSync(file('moved.tally'), JSON.stringify({ ...shard, pieces: shard.pieces.map((piece) => ({ ...piece, point: 0 })) }));
+    writeFileSync(file('extra.tally'), JSON.stringify({ ...shard, note: 'hi' }));
+    // Every count doubled: more outcomes than the piece ran trials, refused by the same checks as a run's shard.
+    writeFileSync(file('doubled.tally'), JSON.stringify({ ...shard, pieces: (shard.pieces as Array<{ tally: number[] }>).map((piece) => ({ ...piece, tally: piece.tally.map((count) => 2 * count) })) }));
+    expect((await cli(...small, '--shard', '0/1', '--out', file('one.tally'))).status).toBe(0);
+    const one = JSON.parse(read('one.tally')) as { args: object };
+    writeFileSync(file('badvary.tally'), JSON.stringify({ ...one, args: { ...one.args, vary: ['nonsense=1..2'] } }));
+    writeFileSync(file('badargs.tally'), JSON.stringify({ ...one, args: { ...one.args, variant: [] } }));
+    const cases: Array<[string[], RegExp]> = [
+      [[file('s0.tally')], /^muster: files: shard 1 of 2 is missing; allowed: every shard of the sweep\n$/],
+      [[file('s0.tally'), file('s0.tally'), file('s1.tally')], /^muster: files: .*s0\.tally" is the same file as input/],
+      [[file('s0.tally'), file('t1.tally')], /^muster: files: .*t1\.tally is from another sweep/],
+      [[file('s0.tally'), file('moved.tally')], /^muster: files: .*moved\.tally does not hold the chunks of shard 1\/2/],
+      [[file('s0.tally'), file('doubled.tally')], /^muster: files: .*doubled\.tally: tally of point 2: .*; allowed: counts reserves could have made/],
+      [[file('s0.tally'), file('extra.tally')], /^muster: files: .*extra\.tally is not a complete muster-grid-tally\/1 file, or has unknown fields/],
+      [[file('badargs.tally')], /^muster: files: .*badargs\.tally has a command that is not sweep or compare, or options that are not its own/],
+      [[file('badvary.tally')], /^muster: files: .*badvary\.tally describes a sweep the CLI refuses \(--vary: "nonsense" is not a parameter/],
+    ];
+    for (const [files, message] of cases) {
+      const result = await cli('merge', ...files, '--json', file('never.json'));
+      expect(result.status, files.join(' ')).toBe(2);
+      expect(result.stderr).toMatch(message);
+      expect(result.stderr.split('\n')).toHaveLength(2);
+    }
+    expect(() => readFileSync(file('never.json'))).toThrow();
+  });
+
+  it('seed "variants": a comparison of 3 variants (own streams) over 2 shards merges to the whole comparison', async () => {
+    const compare = ['compare', 'reserves', '--variant', '7+: target=7', '--variant', '6+: target=6', '--variant', 'round 2: chosenRound=2', '--seed-per-variant', '--trials', '150k', '--seed', 'variants', '--quiet'];
+    await shardAndMerge(compare, 2, 'compare');
+    expect((await cli(...compare, '--threads', '2', '--json', file('compare-whole.json'), '--csv', file('compare-whole.csv'), '--html', file('compare-whole.html'))).status).toBe(0);
+    for (const ext of ['json', 'csv', 'html']) expect(read(`compare.${ext}`), ext).toBe(read(`compare-whole.${ext}`));
+    expect((await cli('merge', file('compare-0.tally'), file('compare-1.tally'), '--metric', 'x')).stderr).toMatch(/^muster: --metric: only when merging a sweep/);
+  });
+
+  it('refuses sweep outputs on a shard, --shard on an exact sweep, and --html on a run merge', async () => {
+    const base = ['sweep', 'reserves', '--vary', 'chosenRound=0..1', '--trials', '70k', '--shard', '0/2'];
+    expect((await cli(...base, '--out', file('x.tally'), '--json', file('x.json'))).stderr).toMatch(/^muster: --json: a shard writes its tallies to --out; allowed: --json on muster merge/);
+    expect((await cli(...base)).stderr).toMatch(/^muster: --out: missing/);
+    expect((await cli('sweep', 'reserves', '--vary', 'chosenRound=0..1', '--exact', '--shard', '0/2', '--out', file('x.tally'))).stderr).toMatch(/^muster: --shard: an exact sweep/);
+    expect((await cli('sweep', 'reserves', '--vary', 'chosenRound=0..1', '--trials', '70k', '--out', file('x.tally'))).stderr).toMatch(/^muster: --out: only with --shard/);
+    expect((await cli('shard', 'reserves', '--trials', '70k', '--threads', '1', '--shard', '0/1', '--out', file('run.tally'), '--quiet')).status).toBe(0);
+    expect((await cli('merge', file('run.tally'), '--html', file('x.html'))).stderr).toMatch(/^muster: --html: only when merging the shards of a sweep or a comparison/);
+  });
+});

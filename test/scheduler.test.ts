@@ -1,0 +1,118 @@
+import { readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { fillIndex, resolveShard } from '../src/cli/scheduler.js';
+import { gridShardPieces } from '../src/engine/grid-shards.js';
+import { CHUNK_TRIALS } from '../src/engine/chunks.js';
+import { cli, scratchFolder } from './support/cli.js';
+
+const folder = scratchFolder('scheduler');
+
+// Slurm's environment for one task of `sbatch --array=…`, as Slurm sets it (MIN, MAX, STEP, COUNT).
+const slurm = (id: number, min: number, max: number, step: number, count: number) => ({
+  SLURM_ARRAY_JOB_ID: '4242',
+  SLURM_ARRAY_TASK_ID: String(id),
+  SLURM_ARRAY_TASK_MIN: String(min),
+  SLURM_ARRAY_TASK_MAX: String(max),
+  SLURM_ARRAY_TASK_STEP: String(step),
+  SLURM_ARRAY_TASK_COUNT: String(count),
+});
+
+describe('the shard index from a scheduler', () => {
+  it('--shard i/n is taken as given, and no --shard outside an array job means not sharded', () => {
+    expect(resolveShard('2/5', undefined, {}, true)).toEqual({ index: 2, count: 5, source: 'option' });
+    expect(resolveShard(undefined, undefined, {}, false)).toBeNull();
+  });
+
+  it('Slurm --array=0-15: task 5 is shard 5 of 16, with or without --shard auto', () => {
+    expect(resolveShard('auto', undefined, slurm(5, 0, 15, 1, 16), true)).toMatchObject({ index: 5, count: 16, source: 'slurm' });
+    expect(resolveShard(undefined, undefined, slurm(5, 0, 15, 1, 16), true)).toMatchObject({ index: 5, count: 16 });
+  });
+
+  it('Slurm --array=1-31:2: ids 1, 3, …, 31 are shards 0 … 15 (task 7 is shard 3)', () => {
+    expect(resolveShard('auto', undefined, slurm(7, 1, 31, 2, 16), true)).toMatchObject({ index: 3, count: 16 });
+    expect(resolveShard('auto', undefined, slurm(31, 1, 31, 2, 16), true)).toMatchObject({ index: 15, count: 16 });
+  });
+
+  it('Slurm --array=0-30:2 without STEP: the step comes from COUNT (16 tasks, so id 30 is shard 15)', () => {
+    const { SLURM_ARRAY_TASK_STEP: _, ...env } = slurm(30, 0, 30, 2, 16);
+    expect(resolveShard('auto', undefined, env, true)).toMatchObject({ index: 15, count: 16 });
+  });
+
+  it('Slurm with only COUNT: ids from 0', () => {
+    expect(resolveShard('auto', undefined, { SLURM_ARRAY_TASK_ID: '2', SLURM_ARRAY_TASK_COUNT: '3' }, true)).toMatchObject({ index: 2, count: 3 });
+  });
+
+  it('Kubernetes Indexed Job: JOB_COMPLETION_INDEX with the count from --shards', () => {
+    expect(resolveShard('auto', '8', { JOB_COMPLETION_INDEX: '7' }, true)).toEqual({ index: 7, count: 8, source: 'kubernetes' });
+    expect(resolveShard(undefined, '8', { JOB_COMPLETION_INDEX: '0' }, true)).toMatchObject({ index: 0, count: 8 });
+  });
+
+  it('refuses a missing or inconsistent environment in one line naming what is wrong', () => {
+    const cases: Array<[string | undefined, string | undefined, Record<string, string>, RegExp]> = [
+      ['auto', undefined, {}, /^--shard auto: neither SLURM_ARRAY_TASK_ID .* nor JOB_COMPLETION_INDEX/],
+      [undefined, undefined, {}, /^--shard: missing; allowed:/],
+      ['auto', undefined, { SLURM_ARRAY_TASK_ID: '3' }, /lacks SLURM_ARRAY_TASK_MIN/],
+      ['auto', undefined, { SLURM_ARRAY_TASK_ID: 'x', SLURM_ARRAY_TASK_COUNT: '4' }, /^--shard auto: SLURM_ARRAY_TASK_ID: got "x"/],
+      // --array=1,3,7: three ids from 1 to 7 are not evenly spaced.
+      ['auto', undefined, { SLURM_ARRAY_TASK_ID: '3', SLURM_ARRAY_TASK_MIN: '1', SLURM_ARRAY_TASK_MAX: '7', SLURM_ARRAY_TASK_COUNT: '3' }, /id off the array|not evenly spaced/],
+      ['auto', undefined, slurm(4, 1, 31, 2, 16), /id off the array/],
+      ['auto', undefined, slurm(5, 0, 15, 1, 12), /has 16 ids from MIN to MAX but COUNT 12/],
+      ['auto', undefined, { SLURM_ARRAY_TASK_ID: '3', SLURM_ARRAY_TASK_COUNT: '3' }, /id not below COUNT/],
+      ['auto', '4', slurm(1, 0, 3, 1, 4 + 1), /COUNT 5/],
+      ['auto', '5', slurm(1, 0, 3, 1, 4), /^--shards: got 5 but the Slurm array has 4 tasks/],
+      ['auto', undefined, { JOB_COMPLETION_INDEX: '2' }, /^--shards: missing; allowed: the Indexed Job's completions/],
+      ['auto', '2', { JOB_COMPLETION_INDEX: '2' }, /JOB_COMPLETION_INDEX=2 is not below --shards 2/],
+      ['auto', '0', { JOB_COMPLETION_INDEX: '0' }, /^--shards: got "0"/],
+      ['auto', '2', { JOB_COMPLETION_INDEX: '0', ...slurm(0, 0, 1, 1, 2) }, /both SLURM_ARRAY_TASK_ID and JOB_COMPLETION_INDEX/],
+      ['1/2', '2', {}, /^--shards: only with --shard auto/],
+      ['2/2', undefined, {}, /^--shard: got "2\/2"; allowed: i\/n/],
+    ];
+    for (const [shard, shards, env, message] of cases) expect(() => resolveShard(shard, shards, env, true), JSON.stringify({ shard, shards, env })).toThrow(message);
+  });
+
+  it('{index} in an output name becomes the shard index', () => {
+    expect(fillIndex('out/shard-{index}.json', { index: 12, count: 16, source: 'slurm' })).toBe('out/shard-12.json');
+    expect(fillIndex('plain.json', null)).toBe('plain.json');
+    expect(() => fillIndex('s-{index}.json', null)).toThrow(/^--out: .*holds \{index\} but this is not a shard/);
+  });
+
+  it('from the command line: a malformed Slurm environment exits 2 with one line and writes nothing', async () => {
+    const saved = { ...process.env };
+    Object.assign(process.env, { SLURM_ARRAY_TASK_ID: '9', SLURM_ARRAY_TASK_MIN: '0', SLURM_ARRAY_TASK_MAX: '3' });
+    try {
+      const result = await cli('shard', 'reserves', '--trials', '100k', '--shard', 'auto', '--out', `${folder}/s-{index}.json`);
+      expect(result.status).toBe(2);
+      expect(result.stderr).toMatch(/^muster: --shard auto: Slurm array environment SLURM_ARRAY_TASK_ID=9 MIN=0 MAX=3 has an id off the array; allowed: [^\n]*\n$/);
+      expect(readdirSync(folder)).toEqual([]);
+    } finally {
+      for (const key of ['SLURM_ARRAY_TASK_ID', 'SLURM_ARRAY_TASK_MIN', 'SLURM_ARRAY_TASK_MAX']) if (!(key in saved)) delete process.env[key];
+    }
+  });
+});
+
+describe('how sweep shards share the grid', () => {
+  // Each chunk of each point in exactly one shard, counted by brute force over every (points, chunks, shards) here.
+  it('every chunk of every point exactly once, for more and for fewer points than shards', () => {
+    for (const points of [1, 2, 3, 7]) {
+      for (const chunks of [1, 2, 5]) {
+        for (const shards of [1, 2, 3, 4, 9, 20]) {
+          const seen = Array.from({ length: points }, () => new Array<number>(chunks).fill(0));
+          for (let index = 0; index < shards; index++) {
+            for (const piece of gridShardPieces(points, chunks * CHUNK_TRIALS, index, shards)) for (let k = piece.first; k < piece.end; k++) seen[piece.point][k]++;
+          }
+          expect(seen.flat(), `${points} points × ${chunks} chunks over ${shards} shards`).toEqual(new Array(points * chunks).fill(1));
+        }
+      }
+    }
+  });
+
+  it('3 points of 2 chunks over 4 shards: hand-worked blocks of the 6 chunks laid end to end', () => {
+    // floor(i·6/4) for i = 0…4 gives block boundaries 0, 1, 3, 4, 6.
+    expect([0, 1, 2, 3].map((i) => gridShardPieces(3, 2 * CHUNK_TRIALS, i, 4))).toEqual([
+      [{ point: 0, first: 0, end: 1 }],
+      [{ point: 0, first: 1, end: 2 }, { point: 1, first: 0, end: 1 }],
+      [{ point: 1, first: 1, end: 2 }],
+      [{ point: 2, first: 0, end: 2 }],
+    ]);
+  });
+});
