@@ -46,7 +46,7 @@ describe('a sweep or a comparison split into shards merges to the whole, bit for
     writeFileSync(file('moved.tally'), JSON.stringify({ ...shard, pieces: shard.pieces.map((piece) => ({ ...piece, point: 0 })) }));
     writeFileSync(file('extra.tally'), JSON.stringify({ ...shard, note: 'hi' }));
     // Every count doubled: more outcomes than the piece ran trials, refused by the same checks as a run's shard.
-    writeFileSync(file('doubled.tally'), JSON.stringify({ ...shard, pieces: (shard.pieces as Array<{ tally: number[] }>).map((piece) => ({ ...piece, tally: piece.tally.map((count) => 2 * count) })) }));
+    writeFileSync(file('doubled.tally'), JSON.stringify({ ...shard, pieces: (shard.pieces as unknown as Array<{ tally: number[] }>).map((piece) => ({ ...piece, tally: piece.tally.map((count) => 2 * count) })) }));
     expect((await cli(...small, '--shard', '0/1', '--out', file('one.tally'))).status).toBe(0);
     const one = JSON.parse(read('one.tally')) as { args: object };
     writeFileSync(file('badvary.tally'), JSON.stringify({ ...one, args: { ...one.args, vary: ['nonsense=1..2'] } }));
