@@ -192,7 +192,7 @@ export function buildProgram(io: Io): Command {
     .description('add the shards of a run, a sweep or a comparison: the same result, bit for bit, as on one machine')
     .option('--confidence <level>', "confidence level of every interval (default 0.95; a sweep's own)")
     .option('--json <file>', 'also write the result as JSON (- for standard output)')
-    .addOption(new Option('--metric <name>', 'sweeps: metric to tabulate and chart (repeatable; default the first four)').argParser(collect))
+    .addOption(new Option('--metric <name>', 'sweeps: metric to tabulate and chart (repeatable; default the headline metrics)').argParser(collect))
     .option('--html <file>', 'sweeps and comparisons: also write the HTML report')
     .option('--csv <file>', 'sweeps and comparisons: also write the CSV (- for standard output)')
     .option('--quiet', 'no notes on stderr')

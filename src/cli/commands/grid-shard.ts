@@ -73,7 +73,7 @@ export interface GridShardOptions extends CheckpointOptions {
 /** Runs this shard's pieces of the points and writes them to --out. */
 export async function runGridShard(job: GridJob, place: ShardPlace, options: GridShardOptions, io: Io): Promise<GridShardFile> {
   const { rule, points, seeds, settings } = job;
-  if (settings.method === 'exact') throw new UsageError(`--shard: an exact ${job.command} takes no time worth splitting; allowed: leave out --shard, or simulate`);
+  if (settings.method === 'exact') throw new UsageError(`--shard: an exact ${job.command} takes no time worth splitting; allowed: leave out --shard, or simulate (--simulate or --trials N)`);
   for (const option of ['json', 'html', 'csv'] as const) {
     if (options[option] !== undefined) throw new UsageError(`--${option}: a shard writes its tallies to --out; allowed: --${option} on muster merge`);
   }
