@@ -16,6 +16,7 @@ import { runCommand } from './cli/commands/run.js';
 import { sweepCommand } from './cli/commands/sweep.js';
 import { compareCommand } from './cli/commands/compare.js';
 import { mergeCommand, shardCommand } from './cli/commands/shard.js';
+import { newRuleCommand } from './cli/commands/new-rule.js';
 import { processIo, type Io } from './cli/io.js';
 import { holdSignals } from './cli/interrupt.js';
 import { collect, rejectRepeats } from './cli/options.js';
@@ -61,13 +62,13 @@ export function buildProgram(io: Io): Command {
   program.command('list').description('list the rules muster covers').action(() => listCommand(io));
   program
     .command('describe')
-    .argument('<rule>', 'rule id (see muster list)')
+    .argument('<rule>', 'rule id (see muster list) or a rule file (./my-rule.mjs, see muster new-rule)')
     .description("a rule's parameters, their defaults and allowed values, and its metrics")
     .action((rule: string) => describeCommand(rule, io));
   simulationOptions(
     program
       .command('run')
-      .argument('<rule>', 'rule id (see muster list)')
+      .argument('<rule>', 'rule id (see muster list) or a rule file (./my-rule.mjs, see muster new-rule)')
       .description('simulate a rule: every metric with its interval and exact value'),
   )
     .option('--precision <e>', 'instead of --trials: add batches until every probability interval is ± e or narrower')
@@ -84,7 +85,7 @@ export function buildProgram(io: Io): Command {
   simulationOptions(
     program
       .command('matrix')
-      .argument('<rule>', 'rule id with a matrix (see muster describe)')
+      .argument('<rule>', 'rule id or rule file with a matrix (see muster describe)')
       .description("the rule's printable two-way table (exact where possible)"),
   )
     .option('--range <values>', 'axis values, such as 8..16 (rule-specific)')
@@ -98,7 +99,7 @@ export function buildProgram(io: Io): Command {
   simulationOptions(
     program
       .command('sweep')
-      .argument('<rule>', 'rule id (see muster list)')
+      .argument('<rule>', 'rule id (see muster list) or a rule file (./my-rule.mjs, see muster new-rule)')
       .description('every combination of the varied parameters: a table, and lines (one parameter) or heatmaps (two or three) in --html')
       .addHelpText(
         'after',
@@ -118,7 +119,7 @@ export function buildProgram(io: Io): Command {
   simulationOptions(
     program
       .command('compare')
-      .argument('<rule>', 'rule id (see muster list)')
+      .argument('<rule>', 'rule id (see muster list) or a rule file (./my-rule.mjs, see muster new-rule)')
       .description('named variants side by side: every metric, the differences from the first variant, and which are significant')
       .addHelpText(
         'after',
@@ -149,6 +150,13 @@ export function buildProgram(io: Io): Command {
       await compareCommand(rule, options, io);
     });
   program
+    .command('new-rule')
+    .argument('<name>', "the rule's name (letters, digits and '-'), optionally in a folder: rules/my-rule")
+    .description('write NAME.mjs, a commented rule file that runs as written, and NAME.test.mjs, its vitest test')
+    .action(async (name: string) => {
+      await newRuleCommand(name, io);
+    });
+  program
     .command('book')
     .description('the report book: every rule at its defaults and the printable odds charts, as HTML (out/index.html)')
     .option('--out <dir>', 'folder to write the book into, made if missing (default out)')
@@ -165,7 +173,7 @@ export function buildProgram(io: Io): Command {
   simulationOptions(
     program
       .command('shard')
-      .argument('<rule>', 'rule id (see muster list)')
+      .argument('<rule>', 'rule id (see muster list) or a rule file (./my-rule.mjs, see muster new-rule)')
       .description('run one block of a run on this machine, for muster merge (the same seed and trials on every machine)'),
   )
     .option('--shard <i/n>', 'which block: i of n, counting from 0 (0/4 … 3/4)')
@@ -177,6 +185,7 @@ export function buildProgram(io: Io): Command {
     .command('merge')
     .argument('<files...>', 'the tally files of every shard of one run')
     .description('add the shards of a run: the same result, bit for bit, as the run on one machine')
+    .option('--rule <file>', "shards of a rule file: the file, if it is no longer where the shards recorded it (its contents must not have changed)")
     .option('--confidence <level>', 'confidence level of every interval (default 0.95)')
     .option('--json <file>', 'also write the result as JSON (- for standard output)')
     .action(async (files: string[], options) => {

@@ -2,9 +2,10 @@ import { UsageError } from '../../errors.js';
 import { SimulationPool } from '../../engine/pool.js';
 import { envelope } from '../../result.js';
 import { getRule } from '../../rules/index.js';
+import { isRulePath, loadRule } from '../../rules/load-rule.js';
 import { resolveParams } from '../../rules/params.js';
-import type { MetricSpec, Params } from '../../rules/types.js';
-import { compareCsv, compareVariants, comparePage, unionMetrics, formatDifference, formatP, MAX_VARIANTS, parseVariant, significanceNote, variantAssignments, type CompareResult, type ComputedVariant } from '../../../reports/compare.js';
+import type { MetricSpec, ParamSpec, Params, Rule } from '../../rules/types.js';
+import { compareCsv, compareVariants, comparePage, unionMetrics, formatDifference, formatP, MAX_VARIANTS, parseVariant, significanceNote, variantAssignments, variantRuleRef, type CompareResult, type ComputedVariant } from '../../../reports/compare.js';
 import { evaluateUntilInterrupted, type GridSettings } from '../../../reports/evaluate.js';
 import { interruptedStatus } from '../interrupt.js';
 import { checkDistinct, STDOUT } from '../../output/files.js';
@@ -33,28 +34,36 @@ export interface CompareOptions extends RunOptions {
  * are statistically significant after Holm's adjustment.
  */
 export async function compareCommand(ruleId: string, options: CompareOptions, io: Io): Promise<CompareResult> {
-  const rule = getRule(ruleId);
+  // A built-in rule is found without an await, so nothing (such as a Ctrl-C listener) waits on a tick.
+  const rule = isRulePath(ruleId) ? await loadRule(ruleId) : getRule(ruleId);
   const raw = options.variant ?? [];
   if (raw.length < 2) throw new UsageError(`--variant: got ${raw.length}; allowed: at least two, such as --variant "A: name=value" --variant "B: name=value"`);
   if (raw.length > MAX_VARIANTS) throw new UsageError(`--variant: got ${raw.length}; allowed: at most ${MAX_VARIANTS}`);
-  const variants = raw.map((text) => parseVariant(rule, text));
+  // A variant may name its own rule (rule=<id or file>); metrics of the same name are compared across rules.
+  const rulesOf: Rule[] = [];
+  for (const text of raw) {
+    const ref = variantRuleRef(text);
+    rulesOf.push(ref === undefined ? rule : isRulePath(ref) ? await loadRule(ref) : getRule(ref));
+  }
+  const variants = raw.map((text, index) => parseVariant(rulesOf[index], text));
   const labels = new Set<string>();
   for (const variant of variants) {
     if (labels.has(variant.label)) throw new UsageError(`--variant: label ${JSON.stringify(variant.label)} used twice; allowed: a different label for each variant`);
     labels.add(variant.label);
   }
   const set = options.set ?? [];
-  const paramsList: Params[] = variants.map((variant) => {
+  const paramsList: Params[] = variants.map((variant, index) => {
     try {
-      return resolveParams(rule, variantAssignments(set, variant));
+      return resolveParams(rulesOf[index], variantAssignments(set, variant));
     } catch (error) {
       if (error instanceof UsageError) throw new UsageError(`--variant ${JSON.stringify(variant.label)}: ${error.message}`);
       throw error;
     }
   });
   if (options.precision !== undefined) throw new UsageError('--precision: not available in a comparison; allowed: --trials N (the same for every variant)');
-  const everyMetric = unionMetrics(paramsList.map((params) => rule.metrics(params)));
-  const headline = { ...rule, headline: rule.headline ? () => [...new Set(paramsList.flatMap((params) => rule.headline!(params)))] : undefined };
+  const everyMetric = unionMetrics(paramsList.map((params, index) => rulesOf[index].metrics(params)));
+  const everyHeadline = () => [...new Set(paramsList.flatMap((params, index) => rulesOf[index].headline?.(params) ?? []))];
+  const headline = { ...rule, headline: rulesOf.some((r) => r.headline) ? everyHeadline : undefined };
   const choice = chooseMetrics(headline, everyMetric, options.metric, { all: options.all });
   const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true });
   const htmlPath = options.html === undefined ? undefined : checkOutputFile('--html', options.html);
@@ -68,12 +77,13 @@ export async function compareCommand(ruleId: string, options: CompareOptions, io
   const simulationOnly = (['trials', 'threads', 'confidence', 'seedPerVariant', 'timeout'] as const).filter((option) => options[option] !== undefined);
   if (options.exact && options.simulate) throw new UsageError('--exact: cannot be combined with --simulate; allowed: one of the two');
   if (options.exact) {
-    if (!rule.exact) throw new UsageError(`--exact: ${rule.id} has no exact solution; allowed: leave out --exact to simulate`);
+    const unsolved = rulesOf.find((r) => !r.exact);
+    if (unsolved) throw new UsageError(`--exact: ${unsolved.id} has no exact solution; allowed: leave out --exact to simulate`);
     if (simulationOnly.length > 0) throw new UsageError(`--exact: cannot be combined with ${flag(simulationOnly[0])}; allowed: --exact alone, or a simulation`);
   }
   // Exact differences wherever every variant has exact values: no p-values on noise. --simulate, or a
   // simulation setting such as --trials, asks for the simulation.
-  const exact = options.exact === true || (rule.exact !== undefined && !options.simulate && simulationOnly.length === 0);
+  const exact = options.exact === true || (rulesOf.every((r) => r.exact !== undefined) && !options.simulate && simulationOnly.length === 0);
   const base: GridSettings = exact
     ? { method: 'exact', seed: parseSeed(options.seed ?? DEFAULT_SEED), confidence: 0.95, trials: 0, threads: 0 }
     : { method: 'simulation', ...parseSimulationSettings(options) };
@@ -88,13 +98,14 @@ export async function compareCommand(ruleId: string, options: CompareOptions, io
     await withInterrupt(async (signal) => {
       for (const [index, params] of paramsList.entries()) {
         const onTrials = (done: number) => progress.update(index * base.trials + done, totalTrials);
-        const { evaluated, interrupted: stopped } = await evaluateUntilInterrupted(rule, [params], { ...base, seed: seedOf(index) }, { pool, signal, onTrials });
+        const variantRule = rulesOf[index];
+        const { evaluated, interrupted: stopped } = await evaluateUntilInterrupted(variantRule, [params], { ...base, seed: seedOf(index) }, { pool, signal, onTrials });
         if (stopped) {
           interrupted = true;
           return;
         }
         const [{ result, tallied }] = evaluated;
-        computed.push({ variant: variants[index], params, seed: seedOf(index), metrics: result.metrics, tallied, exact: rule.exact ? rule.exact(params) : null });
+        computed.push({ variant: variants[index], params, seed: seedOf(index), metrics: result.metrics, tallied, exact: variantRule.exact ? variantRule.exact(params) : null });
         if (base.method === 'simulation') progress.update((index + 1) * base.trials, totalTrials);
         else progress.update(index + 1, paramsList.length);
       }
@@ -109,10 +120,15 @@ export async function compareCommand(ruleId: string, options: CompareOptions, io
     process.exitCode = interruptedStatus();
   }
 
-  const metrics = unionMetrics(computed.map((c) => rule.metrics(c.params)));
+  const metricLists = computed.map((c, index) => rulesOf[index].metrics(c.params));
+  const metrics = unionMetrics(metricLists);
   // Asked-for metrics are the family Holm adjusts over; otherwise every metric is tested and the table shows the headline ones.
   const tested = choice.how === 'asked' ? choice.shown : metrics;
-  const { differences, tests } = computed.length < 2 ? { differences: [], tests: 0 } : compareVariants(tested, computed, base.confidence);
+  const compared = computed.length < 2 ? { differences: [], tests: 0 } : compareVariants(tested, computed, base.confidence);
+  // Across rules, only the metrics both sides have are compared (the others are listed below the table).
+  const has = (label: string, metric: string) => metricLists[computed.findIndex((c) => c.variant.label === label)].some((m) => m.name === metric);
+  const differences = compared.differences.filter((d) => has(d.baseline, d.metric) && has(d.variant, d.metric));
+  const tests = compared.tests;
   const result: CompareResult = {
     ...envelope('compare', rule),
     source: rule.source,
@@ -131,10 +147,17 @@ export async function compareCommand(ruleId: string, options: CompareOptions, io
   };
   if (interrupted && computed.length < 2) return result;
 
-  reportIo(io, jsonPath, csvPath).out(renderCompare(result, choice, tableWidth(io.columns)));
+  reportIo(io, jsonPath, csvPath).out(renderCompare(result, choice, tableWidth(io.columns)) + metricsOnlySome(result, metricLists));
   const files: OutputFile[] = [];
   if (jsonPath) files.push({ path: jsonPath, contents: toJson(result), option: '--json' });
-  if (htmlPath) files.push({ path: htmlPath, contents: comparePage(rule, result, tested).html, option: '--html' });
+  // Variants of several rules: the page lists every parameter any of them has, and each variant's readings from its own rule
+  // (found by its params, which the page passes back as they are).
+  const readingsOf = (params: Params) => {
+    const index = paramsList.indexOf(params);
+    return index >= 0 ? (rulesOf[index].readings?.(params) ?? []) : [];
+  };
+  const pageRule: Rule = rulesOf.every((r) => r === rule) ? rule : { ...rule, params: unionParams(rulesOf), readings: readingsOf };
+  if (htmlPath) files.push({ path: htmlPath, contents: comparePage(pageRule, result, tested).html, option: '--html' });
   if (csvPath) files.push({ path: csvPath, contents: compareCsv(result, tested), option: '--csv' });
   writeOutputs(files, io.out);
   if (!options.quiet) for (const file of files) if (file.path !== STDOUT) io.err(`wrote ${file.path}\n`);
@@ -215,4 +238,20 @@ function renderCompare(result: CompareResult, choice: MetricChoice, width: numbe
     text += `${wrapText(significanceNote(result), width, '')}\n`;
   }
   return text;
+}
+
+/** For variants of different rules: the metrics that not every variant has, listed per variant (they have no difference). */
+function metricsOnlySome(result: CompareResult, metricLists: ReadonlyArray<readonly MetricSpec[]>): string {
+  const names = metricLists.map((list) => new Set(list.map((m) => m.name)));
+  const lines = result.variants.flatMap((variant, index) => {
+    const own = [...names[index]].filter((name) => names.some((other) => !other.has(name)));
+    return own.length > 0 ? [`  ${variant.label}: ${own.join(', ')}`] : [];
+  });
+  return lines.length > 0 ? `Metrics not every variant has (no difference is computed for them):\n${lines.join('\n')}\n` : '';
+}
+
+function unionParams(rules: readonly Rule[]): ParamSpec[] {
+  const seen = new Map<string, ParamSpec>();
+  for (const r of rules) for (const spec of r.params) if (!seen.has(spec.name)) seen.set(spec.name, spec);
+  return [...seen.values()];
 }

@@ -2,6 +2,7 @@ import { UsageError } from '../../errors.js';
 import { SimulationPool } from '../../engine/pool.js';
 import { envelope } from '../../result.js';
 import { getRule } from '../../rules/index.js';
+import { isRulePath, loadRule } from '../../rules/load-rule.js';
 import { resolveParams } from '../../rules/params.js';
 import type { MetricSpec, Params, Rule } from '../../rules/types.js';
 import { evaluateUntilInterrupted, type GridSettings } from '../../../reports/evaluate.js';
@@ -37,7 +38,8 @@ export interface SweepOptions extends RunOptions {
  * heatmaps.
  */
 export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io): Promise<SweepResult> {
-  const rule = getRule(ruleId);
+  // A built-in rule is found without an await, so nothing (such as a Ctrl-C listener) waits on a tick.
+  const rule = isRulePath(ruleId) ? await loadRule(ruleId) : getRule(ruleId);
   if (!options.vary || options.vary.length === 0) throw new UsageError(`--vary: missing; allowed: one or more --vary name=a..b[:step] or name=v1,v2 with name one of ${rule.params.map((p) => p.name).join(', ')}`);
   const varies: Vary[] = options.vary.map((raw) => parseVary(rule, raw));
   const varied = new Set<string>();
