@@ -127,7 +127,7 @@ describe('examples/rules/reserves.mjs: the built-in reserves rule ported to a ru
         if (name.startsWith('squad.')) {
           // The built-in counts squads (a proportion over trials × squads, Wilson interval); the port
           // averages each trial's share of squads (a mean): the same estimate, another interval.
-          expect(ported.estimate, name).toBeCloseTo(value.estimate, 12);
+          expect(ported.estimate, name).toBeCloseTo(value.estimate as number, 12);
           expect(ported.exact, name).toBe(value.exact);
         } else {
           expect(ported, `${name} at ${set.join(' ')}`).toEqual(value);

@@ -7,6 +7,7 @@
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
+import { Ajv } from 'ajv';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -94,7 +95,7 @@ describe('a rule file under every command', () => {
   it('run: simulated on the pool; --precision stops when every probability is narrow enough', async () => {
     const result = await runCommand(reserves2d6, { precision: '0.004', seed: 'precision', threads: '2', quiet: true }, bufferIo());
     const { lo, hi } = result.metrics['all.by.4'];
-    expect((hi - lo) / 2).toBeLessThanOrEqual(0.004);
+    expect(((hi as number) - (lo as number)) / 2).toBeLessThanOrEqual(0.004);
     expect(result.precision).toEqual({ target: 0.004, reached: true });
   });
 
@@ -200,8 +201,12 @@ describe('the same bits on any thread count and across shards', () => {
     const merged = await mergeCommand([files[2], files[0], files[1]], {}, bufferIo());
     expect(merged.metrics).toEqual(one.metrics);
     // The estimates are right, too: E[face/3] = 7/6, E[10u] = 5, P(six) = 1/6 (5σ bounds, σ from the 95% interval).
-    expect(Math.abs(one.metrics.third.estimate - 7 / 6)).toBeLessThan((5 * (one.metrics.third.hi - one.metrics.third.lo)) / 2 / 1.96);
-    expect(Math.abs(one.metrics.uniform.estimate - 5)).toBeLessThan((5 * (one.metrics.uniform.hi - one.metrics.uniform.lo)) / 2 / 1.96);
+    const near = (name: string, truth: number) => {
+      const { estimate, lo, hi } = one.metrics[name] as { estimate: number; lo: number; hi: number };
+      expect(Math.abs(estimate - truth), name).toBeLessThan((5 * (hi - lo)) / 2 / 1.96);
+    };
+    near('third', 7 / 6);
+    near('uniform', 5);
   });
 
   it('merge loads the rule file the shards recorded, or the one --rule names, and refuses one whose contents changed', async () => {
@@ -326,5 +331,38 @@ describe('the per-trial loop where code generation is forbidden', () => {
     // 30,000 trials: P(5 or 6) = 1/3, so about 10,000 hits; E[face/3] = 7/6. The counts are exact integers.
     expect(compiled[0]).toBeGreaterThan(9000);
     expect(compiled[0]).toBeLessThan(11000);
+  });
+});
+
+describe('a rule file’s JSON keeps the one contract (docs/result.schema.json)', () => {
+  it('run --json and a shard of a rule whose mean goes negative both validate', async () => {
+    const schema = JSON.parse(readFileSync(new URL('../docs/result.schema.json', import.meta.url), 'utf8')) as object;
+    const validate = new Ajv({ allErrors: true, strict: true, strictTypes: false }).compile(schema);
+    const negative = ruleFile(
+      'negative.mjs',
+      `export default {
+  id: 'negative',
+  title: 'A negative mean',
+  metrics: [{ name: 'loss', doc: 'minus a die', probability: false }, { name: 'six', doc: 'a six', probability: true }],
+  trial(dice, p, out) {
+    const face = dice.d(6);
+    out.loss = -face / 2;
+    out.six = face === 6;
+  },
+};
+`,
+    );
+    const json = join(folder, 'negative.json');
+    const shard = join(folder, 'negative-shard.json');
+    expect((await cli('run', negative, '--trials', '1e5', '--threads', '1', '--quiet', '--json', json)).status).toBe(0);
+    expect((await cli('shard', negative, '--trials', '1e5', '--threads', '1', '--quiet', '--shard', '0/2', '--out', shard)).status).toBe(0);
+    for (const file of [json, shard]) {
+      const ok = validate(JSON.parse(readFileSync(file, 'utf8')));
+      expect(validate.errors ?? [], file).toEqual([]);
+      expect(ok).toBe(true);
+    }
+    const written = JSON.parse(readFileSync(shard, 'utf8'));
+    expect(written.ruleFile).toEqual({ path: negative, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(Math.min(...written.tally)).toBeLessThan(0);
   });
 });
