@@ -63,7 +63,10 @@ export async function compareCommand(ruleId: string, options: CompareOptions, io
   if (options.precision !== undefined) throw new UsageError('--precision: not available in a comparison; allowed: --trials N (the same for every variant)');
   const everyMetric = unionMetrics(paramsList.map((params, index) => rulesOf[index].metrics(params)));
   const everyHeadline = () => [...new Set(paramsList.flatMap((params, index) => rulesOf[index].headline?.(params) ?? []))];
-  const headline = { ...rule, headline: rulesOf.some((r) => r.headline) ? everyHeadline : undefined };
+  // Variants of several rules lead with the metrics they all have: those are the ones compared.
+  const shared = everyMetric.filter((metric) => paramsList.every((params, index) => rulesOf[index].metrics(params).some((m) => m.name === metric.name))).map((m) => m.name);
+  const mixed = rulesOf.some((r) => r !== rule);
+  const headline = { ...rule, headline: mixed && shared.length > 0 ? () => shared : rulesOf.some((r) => r.headline) ? everyHeadline : undefined };
   const choice = chooseMetrics(headline, everyMetric, options.metric, { all: options.all });
   const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true });
   const htmlPath = options.html === undefined ? undefined : checkOutputFile('--html', options.html);
