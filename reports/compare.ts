@@ -41,7 +41,8 @@ export interface Variant {
  */
 export function parseVariant(rule: Rule, raw: string): Variant {
   const colon = raw.indexOf(':');
-  const names = new Set(rule.params.map((p) => p.name));
+  // `rule=` names the variant's rule (see variantRuleRef); every other name is a parameter of that rule.
+  const names = new Set([...rule.params.map((p) => p.name), 'rule']);
   const hasLabel = colon >= 0 && !startsAssignment(raw.slice(0, colon), names);
   const label = (hasLabel ? raw.slice(0, colon) : raw).trim();
   const body = hasLabel ? raw.slice(colon + 1) : raw;
@@ -50,7 +51,7 @@ export function parseVariant(rule: Rule, raw: string): Variant {
   let start = 0;
   for (let i = 0; i <= body.length; i++) {
     const atEnd = i === body.length;
-    const separator = !atEnd && (body[i] === ';' || (body[i] === ',' && startsAssignment(body.slice(i + 1), names)));
+    const separator = !atEnd && (body[i] === ';' || ((body[i] === ',' || /\s/.test(body[i])) && startsAssignment(body.slice(i + 1), names)));
     if (atEnd || separator) {
       const piece = body.slice(start, i).trim();
       if (piece !== '') assignments.push(piece);
@@ -72,11 +73,23 @@ function startsAssignment(rest: string, names: ReadonlySet<string>): boolean {
   return match !== null && names.has(match[1]);
 }
 
-/** The assignments a variant runs with: --set, overridden by the variant's own. */
+/** The assignments a variant runs with: --set, overridden by the variant's own (its `rule=` aside). */
 export function variantAssignments(set: readonly string[], variant: Variant): string[] {
   const nameOf = (assignment: string) => assignment.slice(0, Math.max(0, assignment.indexOf('='))).trim();
-  const own = new Set(variant.assignments.map(nameOf));
-  return [...set.filter((assignment) => !own.has(nameOf(assignment))), ...variant.assignments];
+  const ownAssignments = variant.assignments.filter((assignment) => nameOf(assignment) !== 'rule');
+  const own = new Set(ownAssignments.map(nameOf));
+  return [...set.filter((assignment) => !own.has(nameOf(assignment))), ...ownAssignments];
+}
+
+/**
+ * The rule a variant names with `rule=<id or rule file>` (the command's
+ * rule when it names none): `--variant "2d6: rule=./reserves-2d6.mjs target=10"`.
+ * The reference ends at a space, comma or semicolon.
+ */
+export function variantRuleRef(raw: string): string | undefined {
+  const found = [...raw.matchAll(/(?:^|[\s:;,])rule\s*=\s*([^\s;,]+)/g)].map((match) => match[1]);
+  if (found.length > 1) throw new UsageError(`--variant: got ${JSON.stringify(raw)}; allowed: at most one rule=… in a variant`);
+  return found[0];
 }
 
 export interface Difference {
@@ -111,7 +124,7 @@ export interface CompareResult extends Envelope {
   alpha: number;
   correction: 'holm';
   tests: number;
-  variants: Array<{ label: string; assignments: string[]; params: Params; seed: string; metrics: Record<string, MetricResult> }>;
+  variants: Array<{ label: string; /** The rule the variant ran (a variant may name its own with rule=). */ rule?: string; assignments: string[]; params: Params; seed: string; metrics: Record<string, MetricResult> }>;
   differences: Difference[];
   /** True when Ctrl-C stopped the comparison: only the variants listed finished (absent when every variant finished). */
   partial?: boolean;
@@ -302,7 +315,7 @@ function differencesTable(result: CompareResult, metrics: readonly MetricSpec[])
 export function comparePage(rule: Rule, result: CompareResult, metrics: readonly MetricSpec[]): { html: string; charts: Chart[] } {
   const charts = compareCharts(rule, result, metrics);
   const params: ParamRow[] = rule.params.map((spec) => {
-    const values = result.variants.map((v) => String(v.params[spec.name]));
+    const values = result.variants.map((v) => String(v.params[spec.name] ?? '—'));
     const differs = new Set(values).size > 1;
     return { name: spec.name, value: differs ? values.join(' | ') : values[0], doc: spec.doc, varied: differs };
   });

@@ -16,6 +16,7 @@ import { runCommand } from './cli/commands/run.js';
 import { sweepOrShardCommand } from './cli/commands/sweep.js';
 import { compareOrShardCommand } from './cli/commands/compare.js';
 import { mergeAnyCommand, shardCommand } from './cli/commands/shard.js';
+import { newRuleCommand } from './cli/commands/new-rule.js';
 import { processIo, type Io } from './cli/io.js';
 import { holdSignals } from './cli/interrupt.js';
 import { collect, rejectRepeats } from './cli/options.js';
@@ -61,13 +62,13 @@ export function buildProgram(io: Io): Command {
   program.command('list').description('list the rules muster covers').action(() => listCommand(io));
   program
     .command('describe')
-    .argument('<rule>', 'rule id (see muster list)')
+    .argument('<rule>', 'rule id (see muster list) or a rule file (./my-rule.mjs, see muster new-rule)')
     .description("a rule's parameters, their defaults and allowed values, and its metrics")
     .action((rule: string) => describeCommand(rule, io));
   simulationOptions(
     program
       .command('run')
-      .argument('<rule>', 'rule id (see muster list)')
+      .argument('<rule>', 'rule id (see muster list) or a rule file (./my-rule.mjs, see muster new-rule)')
       .description('simulate a rule: every metric with its interval and exact value'),
   )
     .option('--precision <e>', 'instead of --trials: add batches until every probability interval is ± e or narrower')
@@ -86,7 +87,7 @@ export function buildProgram(io: Io): Command {
   simulationOptions(
     program
       .command('matrix')
-      .argument('<rule>', 'rule id with a matrix (see muster describe)')
+      .argument('<rule>', 'rule id or rule file with a matrix (see muster describe)')
       .description("the rule's printable two-way table (exact where possible)"),
   )
     .option('--range <values>', 'axis values, such as 8..16 (rule-specific)')
@@ -100,7 +101,7 @@ export function buildProgram(io: Io): Command {
   simulationOptions(
     program
       .command('sweep')
-      .argument('<rule>', 'rule id (see muster list)')
+      .argument('<rule>', 'rule id (see muster list) or a rule file (./my-rule.mjs, see muster new-rule)')
       .description('every combination of the varied parameters: a table, and lines (one parameter) or heatmaps (two or three) in --html')
       .addHelpText(
         'after',
@@ -125,7 +126,7 @@ export function buildProgram(io: Io): Command {
   simulationOptions(
     program
       .command('compare')
-      .argument('<rule>', 'rule id (see muster list)')
+      .argument('<rule>', 'rule id (see muster list) or a rule file (./my-rule.mjs, see muster new-rule)')
       .description('named variants side by side: every metric, the differences from the first variant, and which are significant')
       .addHelpText(
         'after',
@@ -159,6 +160,13 @@ export function buildProgram(io: Io): Command {
       await compareOrShardCommand(rule, options, io);
     });
   program
+    .command('new-rule')
+    .argument('<name>', "the rule's name (letters, digits and '-'), optionally in a folder: rules/my-rule")
+    .description('write NAME.mjs, a commented rule file that runs as written, and NAME.test.mjs, its vitest test')
+    .action(async (name: string) => {
+      await newRuleCommand(name, io);
+    });
+  program
     .command('book')
     .description('the report book: every rule at its defaults and the printable odds charts, as HTML (out/index.html)')
     .option('--out <dir>', 'folder to write the book into, made if missing (default out)')
@@ -175,7 +183,7 @@ export function buildProgram(io: Io): Command {
   simulationOptions(
     program
       .command('shard')
-      .argument('<rule>', 'rule id (see muster list)')
+      .argument('<rule>', 'rule id (see muster list) or a rule file (./my-rule.mjs, see muster new-rule)')
       .description('run one block of a run on this machine, for muster merge (the same seed and trials on every machine)'),
   )
     .option('--shard <i/n|auto>', 'which block: i of n, counting from 0 (0/4 … 3/4); auto (or left out in an array job): from Slurm or Kubernetes')
@@ -190,6 +198,7 @@ export function buildProgram(io: Io): Command {
     .command('merge')
     .argument('<files...>', 'the tally files of every shard of one run (muster shard), sweep or comparison (--shard)')
     .description('add the shards of a run, a sweep or a comparison: the same result, bit for bit, as on one machine')
+    .option('--rule <file>', "shards of a rule file: the file, if it is no longer where the shards recorded it (its contents must not have changed)")
     .option('--confidence <level>', "confidence level of every interval (default 0.95; a sweep's own)")
     .option('--json <file>', 'also write the result as JSON (- for standard output)')
     .addOption(new Option('--metric <name>', 'sweeps: metric to tabulate and chart (repeatable; default the headline metrics)').argParser(collect))

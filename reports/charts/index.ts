@@ -30,7 +30,8 @@ export function hasRuleCharts(ruleId: string): boolean {
 
 /** The charts of one run: the rule's own, else the generic ones, then the check against exact values. */
 export function runCharts(view: RunView): Chart[] {
-  const own = CHARTS_BY_RULE[view.rule.id]?.run(view) ?? [];
+  // A rule file may reuse a built-in's id; its metrics are its own, so it always gets the generic charts.
+  const own = (view.rule.file ? undefined : CHARTS_BY_RULE[view.rule.id])?.run(view) ?? [];
   const charts = own.length > 0 ? own : genericRunCharts(view);
   const check = exactCheckChart(view);
   return uniqueIds(check ? [...charts, check] : charts);
@@ -38,7 +39,7 @@ export function runCharts(view: RunView): Chart[] {
 
 /** The printable charts of the report book for one rule. */
 export async function printableCharts(context: PrintableContext): Promise<Chart[]> {
-  const own = CHARTS_BY_RULE[context.rule.id]?.printable;
+  const own = context.rule.file ? undefined : CHARTS_BY_RULE[context.rule.id]?.printable;
   return uniqueIds(own ? await own(context) : await genericPrintable(context));
 }
 

@@ -8,6 +8,8 @@
  *   efficiency   (d6 the rule consumed per second on 1 thread) ÷ raw d6/s
  *   numpy        the same rule vectorised in numpy (reserves_numpy.py);
  *                ratio = muster on 1 thread ÷ numpy
+ *   rule file    the same rule written as a rule file (examples/rules/reserves.mjs),
+ *                1 thread; ratio = rule file ÷ built-in (target ≥ 0.5)
  *
  * Each figure is the best of three runs (the least disturbed by the machine).
  */
@@ -16,8 +18,10 @@ import { fileURLToPath } from 'node:url';
 import { defaultThreads, SimulationPool } from '../../src/engine/pool.js';
 import { chunkStream } from '../../src/engine/random.js';
 import { simulate } from '../../src/engine/simulate.js';
+import { loadRuleFile } from '../../src/rules/load-rule.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { reserves } from '../../src/rules/reserves.js';
+import type { Rule } from '../../src/rules/types.js';
 
 const TRIALS = Number(process.env.BENCH_TRIALS ?? 2e7);
 const REPEATS = 3;
@@ -33,18 +37,40 @@ function rawDiceRate(dice: number): number {
   return dice / seconds;
 }
 
-async function ruleRate(threads: number): Promise<{ trialsPerSecond: number; dicePerSecond: number }> {
+async function ruleRate(threads: number, rule: Rule = reserves): Promise<{ trialsPerSecond: number; dicePerSecond: number }> {
   const pool = new SimulationPool(threads);
   try {
-    await simulate(pool, { rule: reserves, params, seed: 'warm-up', confidence: 0.95, trials: 2e6 });
+    await simulate(pool, { rule, params, seed: 'warm-up', confidence: 0.95, trials: 2e6 });
     let best = { trialsPerSecond: 0, dicePerSecond: 0 };
     for (let repeat = 0; repeat < REPEATS; repeat++) {
       const started = performance.now();
-      const outcome = await simulate(pool, { rule: reserves, params, seed: `bench-${repeat}`, confidence: 0.95, trials: TRIALS });
+      const outcome = await simulate(pool, { rule, params, seed: `bench-${repeat}`, confidence: 0.95, trials: TRIALS });
       const seconds = (performance.now() - started) / 1000;
-      const diceMean = reserves.summarize(params, outcome.tally, outcome.trials)['dice.mean'];
+      const diceMean = rule.summarize(params, outcome.tally, outcome.trials)['dice.mean'];
       const dice = diceMean.kind === 'mean' ? diceMean.sum : Number.NaN; // every d6 the rule rolled
       if (outcome.trials / seconds > best.trialsPerSecond) best = { trialsPerSecond: outcome.trials / seconds, dicePerSecond: dice / seconds };
+    }
+    return best;
+  } finally {
+    await pool.close();
+  }
+}
+
+/**
+ * Trials/s of each rule on one thread, measured turn about (built-in, file,
+ * built-in, file, …) so that a busy machine slows both alike; best of each.
+ */
+async function alternatingRates(rules: readonly Rule[]): Promise<number[]> {
+  const pool = new SimulationPool(1);
+  try {
+    const best = rules.map(() => 0);
+    for (const rule of rules) await simulate(pool, { rule, params, seed: 'warm-up', confidence: 0.95, trials: 2e6 });
+    for (let repeat = 0; repeat < REPEATS + 2; repeat++) {
+      for (const [index, rule] of rules.entries()) {
+        const started = performance.now();
+        const outcome = await simulate(pool, { rule, params, seed: `bench-${repeat}`, confidence: 0.95, trials: TRIALS });
+        best[index] = Math.max(best[index], outcome.trials / ((performance.now() - started) / 1000));
+      }
     }
     return best;
   } finally {
@@ -74,6 +100,8 @@ const raw = Math.max(...Array.from({ length: REPEATS }, () => rawDiceRate(1e8)))
 const single = await ruleRate(1);
 const all = await ruleRate(threads);
 const numpy = numpyRate();
+const ruleFile = await loadRuleFile(fileURLToPath(new URL('../../../examples/rules/reserves.mjs', import.meta.url)), 'examples/rules/reserves.mjs');
+const pair = await alternatingRates([reserves, ruleFile]);
 
 const rows: [string, string][] = [
   ['raw d6 (bare generator loop)', `${million(raw)} d6/s`],
@@ -86,6 +114,8 @@ if (numpy) {
   rows.push([`numpy ${numpy.numpy} vectorised, 1 process`, `${million(numpy.trialsPerSecond)} trials/s`]);
   rows.push(['muster 1 thread ÷ numpy', `${(single.trialsPerSecond / numpy.trialsPerSecond).toFixed(2)}× (target ≥ 2×)`]);
 }
+rows.push(['reserves as a rule file, 1 thread', `${million(pair[1])} trials/s (examples/rules/reserves.mjs; built-in alongside: ${million(pair[0])})`]);
+rows.push(['rule file ÷ built-in, 1 thread', `${(pair[1] / pair[0]).toFixed(2)}× (target ≥ 0.5)`]);
 const width = Math.max(...rows.map(([label]) => label.length));
 process.stdout.write(`reserves at defaults, ${TRIALS.toExponential(0)} trials a run, best of ${REPEATS}, ${threads} cores\n`);
 for (const [label, value] of rows) process.stdout.write(`${label.padEnd(width)}  ${value}\n`);

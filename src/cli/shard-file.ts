@@ -22,6 +22,8 @@ const MAX_THREADS = 256;
 
 /** What one shard writes: enough to check that shards belong to the same run. */
 export interface ShardFile extends Envelope {
+  /** For a rule file's rule: the file and the sha256 of its contents; merge loads the same file. */
+  ruleFile?: { path: string; sha256: string };
   params: Params;
   seed: string;
   /** The whole run's trials; this shard ran chunks [first, end) of it. */
@@ -32,6 +34,8 @@ export interface ShardFile extends Envelope {
 }
 
 const FIELDS = ['format', 'kind', 'version', 'rule', 'title', 'params', 'seed', 'trials', 'chunks', 'threads', 'tally'] as const;
+/** Fields a shard may have besides: ruleFile, for a rule file's rule. */
+const OPTIONAL_FIELDS = ['ruleFile'] as const;
 
 /** Trials in chunks [first, end) of a run of `total`. */
 export function shardTrials(chunks: { first: number; end: number }, total: number): number {
@@ -49,13 +53,13 @@ function shown(value: unknown): string {
  * Checks a parsed shard file completely and returns it with its params
  * resolved; throws a one-line UsageError naming the file and the field.
  */
-export function validateShard(file: string, parsed: unknown): ShardFile {
+export function validateShard(file: string, parsed: unknown, fileRule?: Rule): ShardFile {
   const fail = (field: string, value: unknown, allowed: string): never => {
     throw new UsageError(`${file}: ${field}: got ${shown(value)}; allowed: ${allowed}`);
   };
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return fail('file', parsed, 'a tally file written by muster shard');
   const record = parsed as Record<string, unknown>;
-  for (const key of Object.keys(record)) if (!(FIELDS as readonly string[]).includes(key)) fail(JSON.stringify(key), record[key], `only the fields ${FIELDS.join(', ')} (an unknown field means the file was edited or is not a muster tally)`);
+  for (const key of Object.keys(record)) if (![...FIELDS, ...OPTIONAL_FIELDS].includes(key as never)) fail(JSON.stringify(key), record[key], `only the fields ${FIELDS.join(', ')} (an unknown field means the file was edited or is not a muster tally)`);
   for (const key of FIELDS) if (!(key in record)) fail(key, undefined, 'present, as muster shard writes it');
   if (record.format !== RESULT_FORMAT) fail('format', record.format, JSON.stringify(RESULT_FORMAT));
   if (record.kind !== 'shard') fail('kind', record.kind, '"shard"');
@@ -63,10 +67,16 @@ export function validateShard(file: string, parsed: unknown): ShardFile {
 
   if (typeof record.rule !== 'string') fail('rule', record.rule, 'a rule id (see muster list)');
   let rule: Rule;
-  try {
-    rule = getRule(record.rule as string);
-  } catch {
-    return fail('rule', record.rule, 'a rule id (see muster list)');
+  if (record.ruleFile !== undefined) {
+    // A rule file's shard: the caller loaded the file it records, checked by its hash.
+    if (!fileRule || fileRule.id !== record.rule) return fail('ruleFile', record.ruleFile, 'the rule file the shard was run with');
+    rule = fileRule;
+  } else {
+    try {
+      rule = getRule(record.rule as string);
+    } catch {
+      return fail('rule', record.rule, 'a rule id (see muster list)');
+    }
   }
 
   if (record.title !== rule.title) fail('title', record.title, JSON.stringify(rule.title) + `, the title of ${rule.id}`);
@@ -117,12 +127,14 @@ export function validateShard(file: string, parsed: unknown): ShardFile {
   const counts = tally as unknown[];
   // Sums of squares of per-trial observations stay below 2^53, where doubles count exactly.
   for (const [index, value] of counts.entries()) {
-    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) fail(`tally[${index}]`, value, 'a whole number from 0 to 2^53 − 1 (a count)');
+    // A rule file's means keep the whole part of their sums, which may be negative.
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || (value < 0 && !rule.file)) fail(`tally[${index}]`, value, 'a whole number from 0 to 2^53 − 1 (a count)');
   }
   const ran = shardTrials(range, total);
   const problem = checkCounts(rule, params, Float64Array.from(counts as number[]), ran);
   if (problem) throw new UsageError(`${file}: tally: ${problem}; allowed: counts ${rule.id} could have made in this shard's ${ran} trials`);
-  return { ...envelope('shard', rule), version: record.version as string, params, seed: record.seed as string, trials: total, chunks: range, threads: threads as number, tally: counts as number[] };
+  const ruleFile = rule.file ? { path: (record.ruleFile as { path: string }).path, sha256: rule.file.sha256 } : undefined;
+  return { ...envelope('shard', rule), ...(ruleFile ? { ruleFile } : {}), version: record.version as string, params, seed: record.seed as string, trials: total, chunks: range, threads: threads as number, tally: counts as number[] };
 }
 
 /**

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
+import { UsageError } from '../errors.js';
 import type { ChunkTask } from './run-chunks.js';
 
 /**
@@ -35,6 +36,11 @@ export function defaultThreads(): number {
   return availableParallelism();
 }
 
+/** What a worker returns instead of a tally when the task meets a user's mistake (such as a rule file's trial throwing). */
+export interface WorkerUsageError {
+  usageError: string;
+}
+
 /** A fixed-size pool of simulation threads; one pool serves every run of a command. */
 export class SimulationPool {
   readonly threads: number;
@@ -49,14 +55,17 @@ export class SimulationPool {
 
   /** Runs one task; a failure that is not an abort becomes a WorkerError naming the rule and chunks. */
   async run(task: ChunkTask, signal?: AbortSignal): Promise<Float64Array> {
+    let answer: ArrayBuffer | WorkerUsageError;
     try {
-      const buffer: ArrayBuffer = await this.#pool.run(task, { signal });
-      return new Float64Array(buffer);
+      answer = await this.#pool.run(task, { signal });
     } catch (error) {
       if (signal?.aborted) throw error;
       const reason = error instanceof Error ? error.message : String(error);
       throw new WorkerError(`${task.ruleId}: the simulation failed in ${chunkText(task.firstChunk, task.endChunk)} (${reason.split('\n')[0]}); this is a bug, nothing was written`);
     }
+    // A mistake in a rule file, found in a worker, comes back as data: one line for the user, no worker stack.
+    if (!(answer instanceof ArrayBuffer)) throw new UsageError(answer.usageError);
+    return new Float64Array(answer);
   }
 
   async close(): Promise<void> {

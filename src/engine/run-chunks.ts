@@ -1,5 +1,5 @@
 import { getRule } from '../rules/index.js';
-import type { Params } from '../rules/types.js';
+import type { Params, Rule, RuleFile } from '../rules/types.js';
 import { chunkStream } from './random.js';
 import { chunkTrials } from './chunks.js';
 
@@ -12,6 +12,8 @@ export interface ChunkTask {
   endChunk: number;
   /** The run's total trials, which fixes the length of its final chunk. */
   totalTrials: number;
+  /** For a rule file's rule: the file the worker imports (and checks by hash) instead of looking up ruleId. */
+  ruleFile?: RuleFile;
 }
 
 /**
@@ -19,8 +21,7 @@ export interface ChunkTask {
  * tally. The same function runs in workers and in-process, so a tally never
  * depends on where it was computed.
  */
-export function runChunks(task: ChunkTask): Float64Array {
-  const rule = getRule(task.ruleId);
+export function runChunks(task: ChunkTask, rule: Rule = getRule(task.ruleId)): Float64Array {
   const tally = new Float64Array(rule.tallyLength(task.params));
   for (let chunk = task.firstChunk; chunk < task.endChunk; chunk++) {
     const trials = chunkTrials(chunk, task.totalTrials);

@@ -84,7 +84,10 @@ export async function simulate(pool: SimulationPool, request: SimulationRequest)
       await Promise.all(
         ranges.map(async (range) => {
           try {
-            const part = await pool.run({ ruleId: rule.id, params, seed: request.seed, firstChunk: range.first, endChunk: range.end, totalTrials: target }, batch.signal);
+            const part = await pool.run(
+              { ruleId: rule.id, params, seed: request.seed, firstChunk: range.first, endChunk: range.end, totalTrials: target, ...(rule.file ? { ruleFile: rule.file } : {}) },
+              batch.signal,
+            );
             mergeTally(tally, part);
             request.ledger?.record(target, range.first, range.end, part);
             done += range.trials;

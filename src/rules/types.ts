@@ -114,4 +114,14 @@ export interface Rule {
   /** Every metric exactly, with the same names, where the rule admits it. */
   exact?(params: Params): Record<string, Fraction>;
   matrix?: MatrixSpec;
+  /** Set for a designer's rule loaded from a rule file (src/rules/load-rule.ts): workers and shards load the same file, checked by its hash. */
+  file?: RuleFile;
+}
+
+/** Where a rule file's rule came from: its absolute path and the sha256 of its contents (hex). */
+export interface RuleFile {
+  path: string;
+  sha256: string;
+  /** How messages name the file: the path as the user gave it. */
+  origin: string;
 }

@@ -2,11 +2,11 @@ import { UsageError } from '../../errors.js';
 import { SimulationPool } from '../../engine/pool.js';
 import { envelope } from '../../result.js';
 import { getRule } from '../../rules/index.js';
+import { isRulePath, loadRule } from '../../rules/load-rule.js';
 import { resolveParams } from '../../rules/params.js';
-import type { MetricSpec, Params } from '../../rules/types.js';
-import { compareCsv, compareVariants, comparePage, unionMetrics, formatDifference, formatP, MAX_VARIANTS, parseVariant, significanceNote, variantAssignments, type CompareResult, type ComputedVariant, type Variant } from '../../../reports/compare.js';
+import type { MetricSpec, ParamSpec, Params, Rule } from '../../rules/types.js';
+import { compareCsv, compareVariants, comparePage, unionMetrics, formatDifference, formatP, MAX_VARIANTS, parseVariant, significanceNote, variantAssignments, variantRuleRef, type CompareResult, type ComputedVariant, type Variant } from '../../../reports/compare.js';
 import { evaluateUntilInterrupted, type Evaluated, type GridSettings } from '../../../reports/evaluate.js';
-import type { Rule } from '../../rules/types.js';
 import { resolveShard, type ShardPlace } from '../scheduler.js';
 import { runGridShard, type GridShardFile } from './grid-shard.js';
 import { interruptedStatus } from '../interrupt.js';
@@ -37,6 +37,8 @@ export interface CompareOptions extends RunOptions {
 /** A comparison's variants and settings, checked and ready to run (on one machine, or shared among shards). */
 export interface ComparePlan {
   rule: Rule;
+  /** Each variant's rule, in order: the command's rule, or the one its rule=… names. */
+  rules: Rule[];
   variants: Variant[];
   paramsList: Params[];
   /** Each variant's seed, in order. */
@@ -53,10 +55,10 @@ export interface ComparePlan {
  */
 export async function compareCommand(ruleId: string, options: CompareOptions, io: Io): Promise<CompareResult> {
   if (options.shard !== undefined || options.shards !== undefined) throw new Error('compareCommand runs a whole comparison; compareOrShardCommand takes --shard');
-  const plan = planCompare(ruleId, options);
+  const plan = planCompare(loadsFiles(ruleId, options) ? await compareRules(ruleId, options) : builtInCompareRules(ruleId, options.variant ?? []), options);
   if (options.out !== undefined) throw new UsageError('--out: only with --shard; allowed: --json, --csv or --html for a whole comparison');
   if (options.checkpoint !== undefined) throw new UsageError('--checkpoint: not available in a comparison; allowed: --checkpoint on run, shard and sweep');
-  const { rule, paramsList, base } = plan;
+  const { paramsList, base } = plan;
   const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true });
   const htmlPath = options.html === undefined ? undefined : checkOutputFile('--html', options.html);
   const csvPath = options.csv === undefined ? undefined : checkOutputFile('--csv', options.csv, { stdout: true });
@@ -75,7 +77,7 @@ export async function compareCommand(ruleId: string, options: CompareOptions, io
     await withInterrupt(async (signal) => {
       for (const [index, params] of paramsList.entries()) {
         const onTrials = (done: number) => progress.update(index * base.trials + done, totalTrials);
-        const { evaluated, interrupted: stopped } = await evaluateUntilInterrupted(rule, [params], { ...base, seed: plan.seeds[index] }, { pool, signal, onTrials });
+        const { evaluated, interrupted: stopped } = await evaluateUntilInterrupted(plan.rules[index], [params], { ...base, seed: plan.seeds[index] }, { pool, signal, onTrials });
         if (stopped) {
           interrupted = true;
           return;
@@ -104,54 +106,87 @@ export async function compareCommand(ruleId: string, options: CompareOptions, io
 /** `muster compare`: the whole comparison, or with --shard (or --shards) this shard's share of it, for muster merge. */
 export async function compareOrShardCommand(ruleId: string, options: CompareOptions, io: Io, env: NodeJS.ProcessEnv = process.env): Promise<CompareResult | GridShardFile> {
   if (options.shard === undefined && options.shards === undefined) return compareCommand(ruleId, options, io);
-  const plan = planCompare(ruleId, options);
+  const plan = planCompare(loadsFiles(ruleId, options) ? await compareRules(ruleId, options) : builtInCompareRules(ruleId, options.variant ?? []), options);
+  // merge plans a comparison again from the shard's text with built-in rules only; a rule file's run shards with muster shard.
+  const file = plan.rules.find((r) => r.file !== undefined);
+  if (file) throw new UsageError(`--shard: ${file.id} is a rule file, and sharded comparisons take built-in rules; allowed: muster shard ${file.file!.origin} for one run of it, or compare without --shard`);
   const place = resolveShard(options.shard, options.shards, env, true) as ShardPlace;
   if (options.checkpoint !== undefined) throw new UsageError('--checkpoint: not available in a comparison; allowed: --checkpoint on run, shard and sweep');
   const args = { set: options.set ?? [], variant: options.variant ?? [], seedPerVariant: plan.seedPerVariant };
   return runGridShard({ command: 'compare', rule: plan.rule, points: plan.paramsList, seeds: plan.seeds, settings: plan.base, args }, place, options, io);
 }
 
-/** Checks a comparison's options and resolves every variant, before any output path is looked at or any work starts. */
-export function planCompare(ruleId: string, options: CompareOptions): ComparePlan {
+/**
+ * Whether a comparison names a rule file, as its rule or a variant's. Built-in rules are found without an
+ * await, so nothing (such as the Ctrl-C listener) waits on a tick.
+ */
+function loadsFiles(ruleId: string, options: CompareOptions): boolean {
+  return isRulePath(ruleId) || (options.variant ?? []).some((text) => isRulePath(variantRuleRef(text) ?? ''));
+}
+
+/** The command's rule and each variant's (a variant may name its own with rule=<id or file>), loaded before anything is planned. */
+export async function compareRules(ruleId: string, options: CompareOptions): Promise<{ rule: Rule; rules: Rule[] }> {
+  const load = (ref: string) => (isRulePath(ref) ? loadRule(ref) : getRule(ref));
+  const rule = await load(ruleId);
+  const rules: Rule[] = [];
+  for (const text of options.variant ?? []) {
+    const ref = variantRuleRef(text);
+    rules.push(ref === undefined ? rule : await load(ref));
+  }
+  return { rule, rules };
+}
+
+/** The same for built-in rules only, without an await: how merge plans a comparison again from a shard's text. */
+export function builtInCompareRules(ruleId: string, variants: readonly string[]): { rule: Rule; rules: Rule[] } {
   const rule = getRule(ruleId);
+  return { rule, rules: variants.map((text) => (variantRuleRef(text) === undefined ? rule : getRule(variantRuleRef(text)!))) };
+}
+
+/** Checks a comparison's options and resolves every variant, before any output path is looked at or any work starts. */
+export function planCompare({ rule, rules: rulesOf }: { rule: Rule; rules: Rule[] }, options: CompareOptions): ComparePlan {
   const raw = options.variant ?? [];
   if (raw.length < 2) throw new UsageError(`--variant: got ${raw.length}; allowed: at least two, such as --variant "A: name=value" --variant "B: name=value"`);
   if (raw.length > MAX_VARIANTS) throw new UsageError(`--variant: got ${raw.length}; allowed: at most ${MAX_VARIANTS}`);
-  const variants = raw.map((text) => parseVariant(rule, text));
+  const variants = raw.map((text, index) => parseVariant(rulesOf[index], text));
   const labels = new Set<string>();
   for (const variant of variants) {
     if (labels.has(variant.label)) throw new UsageError(`--variant: label ${JSON.stringify(variant.label)} used twice; allowed: a different label for each variant`);
     labels.add(variant.label);
   }
   const set = options.set ?? [];
-  const paramsList: Params[] = variants.map((variant) => {
+  const paramsList: Params[] = variants.map((variant, index) => {
     try {
-      return resolveParams(rule, variantAssignments(set, variant));
+      return resolveParams(rulesOf[index], variantAssignments(set, variant));
     } catch (error) {
       if (error instanceof UsageError) throw new UsageError(`--variant ${JSON.stringify(variant.label)}: ${error.message}`);
       throw error;
     }
   });
   if (options.precision !== undefined) throw new UsageError('--precision: not available in a comparison; allowed: --trials N (the same for every variant)');
-  const everyMetric = unionMetrics(paramsList.map((params) => rule.metrics(params)));
-  const headline = { ...rule, headline: rule.headline ? () => [...new Set(paramsList.flatMap((params) => rule.headline!(params)))] : undefined };
+  const everyMetric = unionMetrics(paramsList.map((params, index) => rulesOf[index].metrics(params)));
+  const everyHeadline = () => [...new Set(paramsList.flatMap((params, index) => rulesOf[index].headline?.(params) ?? []))];
+  // Variants of several rules lead with the metrics they all have: those are the ones compared.
+  const shared = everyMetric.filter((metric) => paramsList.every((params, index) => rulesOf[index].metrics(params).some((m) => m.name === metric.name))).map((m) => m.name);
+  const mixed = rulesOf.some((r) => r !== rule);
+  const headline = { ...rule, headline: mixed && shared.length > 0 ? () => shared : rulesOf.some((r) => r.headline) ? everyHeadline : undefined };
   const choice = chooseMetrics(headline, everyMetric, options.metric, { all: options.all });
   const flag = (option: string) => `--${option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
   const simulationOnly = (['trials', 'threads', 'confidence', 'seedPerVariant', 'timeout'] as const).filter((option) => options[option] !== undefined);
   if (options.exact && options.simulate) throw new UsageError('--exact: cannot be combined with --simulate; allowed: one of the two');
   if (options.exact) {
-    if (!rule.exact) throw new UsageError(`--exact: ${rule.id} has no exact solution; allowed: leave out --exact to simulate`);
+    const unsolved = rulesOf.find((r) => !r.exact);
+    if (unsolved) throw new UsageError(`--exact: ${unsolved.id} has no exact solution; allowed: leave out --exact to simulate`);
     if (simulationOnly.length > 0) throw new UsageError(`--exact: cannot be combined with ${flag(simulationOnly[0])}; allowed: --exact alone, or a simulation`);
   }
   // Exact differences wherever every variant has exact values: no p-values on noise. --simulate, or a
   // simulation setting such as --trials, asks for the simulation.
-  const exact = options.exact === true || (rule.exact !== undefined && !options.simulate && simulationOnly.length === 0);
+  const exact = options.exact === true || (rulesOf.every((r) => r.exact !== undefined) && !options.simulate && simulationOnly.length === 0);
   const base: GridSettings = exact
     ? { method: 'exact', seed: parseSeed(options.seed ?? DEFAULT_SEED), confidence: 0.95, trials: 0, threads: 0 }
     : { method: 'simulation', ...parseSimulationSettings(options) };
   const seedOf = (index: number) => (options.seedPerVariant ? `${base.seed}/variant ${index + 1}` : base.seed);
 
-  return { rule, variants, paramsList, seeds: paramsList.map((_, index) => seedOf(index)), base, seedPerVariant: options.seedPerVariant ?? false, choice };
+  return { rule, rules: rulesOf, variants, paramsList, seeds: paramsList.map((_, index) => seedOf(index)), base, seedPerVariant: options.seedPerVariant ?? false, choice };
 }
 
 /** The comparison from the finished variants' results and tallied counts, in order. */
@@ -159,11 +194,17 @@ export function assembleCompare(plan: ComparePlan, evaluated: readonly Evaluated
   const { rule, variants, paramsList, base, choice } = plan;
   const computed: ComputedVariant[] = evaluated.map(({ result, tallied }, index) => {
     const params = paramsList[index];
-    return { variant: variants[index], params, seed: plan.seeds[index], metrics: result.metrics, tallied, exact: rule.exact ? rule.exact(params) : null };
+    const variantRule = plan.rules[index];
+    return { variant: variants[index], params, seed: plan.seeds[index], metrics: result.metrics, tallied, exact: variantRule.exact ? variantRule.exact(params) : null };
   });
   // Asked-for metrics are the family Holm adjusts over; otherwise every metric is tested and the table shows the headline ones.
   const tested = testedMetrics(plan, computed.map((c) => c.params));
-  const { differences, tests } = computed.length < 2 ? { differences: [], tests: 0 } : compareVariants(tested, computed, base.confidence);
+  const compared = computed.length < 2 ? { differences: [], tests: 0 } : compareVariants(tested, computed, base.confidence);
+  // Across rules, only the metrics both sides have are compared (the others are listed below the table).
+  const metricLists = variantMetricLists(plan, computed.map((c) => c.params));
+  const has = (label: string, metric: string) => metricLists[computed.findIndex((c) => c.variant.label === label)].some((m) => m.name === metric);
+  const differences = compared.differences.filter((d) => has(d.baseline, d.metric) && has(d.variant, d.metric));
+  const tests = compared.tests;
   const result: CompareResult = {
     ...envelope('compare', rule),
     source: rule.source,
@@ -185,17 +226,31 @@ export function assembleCompare(plan: ComparePlan, evaluated: readonly Evaluated
 
 /** The metrics a comparison tests and reports: the asked-for ones, or every metric of the finished variants. */
 function testedMetrics(plan: ComparePlan, params: readonly Params[]): MetricSpec[] {
-  return plan.choice.how === 'asked' ? plan.choice.shown : unionMetrics(params.map((p) => plan.rule.metrics(p)));
+  return plan.choice.how === 'asked' ? plan.choice.shown : unionMetrics(variantMetricLists(plan, params));
+}
+
+/** Each variant's metrics under its own rule. */
+function variantMetricLists(plan: ComparePlan, params: readonly Params[]): MetricSpec[][] {
+  return params.map((p, index) => plan.rules[index].metrics(p));
 }
 
 /** The terminal tables, then every output file asked for (all rendered before any is written). */
 export function writeCompare(plan: ComparePlan, result: CompareResult, paths: { json?: string; html?: string; csv?: string }, quiet: boolean, io: Io): void {
   const { rule, choice } = plan;
-  const tested = testedMetrics(plan, result.variants.map((v) => v.params));
-  reportIo(io, paths.json, paths.csv).out(renderCompare(result, choice, tableWidth(io.columns)));
+  const paramsList = result.variants.map((v) => v.params);
+  const tested = testedMetrics(plan, paramsList);
+  const metricLists = variantMetricLists(plan, paramsList);
+  reportIo(io, paths.json, paths.csv).out(renderCompare(result, choice, tableWidth(io.columns)) + metricsOnlySome(result, metricLists));
   const files: OutputFile[] = [];
   if (paths.json) files.push({ path: paths.json, contents: toJson(result), option: '--json' });
-  if (paths.html) files.push({ path: paths.html, contents: comparePage(rule, result, tested).html, option: '--html' });
+  // Variants of several rules: the page lists every parameter any of them has, and each variant's readings from its own rule
+  // (found by its params, which the page passes back as they are).
+  const readingsOf = (params: Params) => {
+    const index = paramsList.indexOf(params);
+    return index >= 0 ? (plan.rules[index].readings?.(params) ?? []) : [];
+  };
+  const pageRule: Rule = plan.rules.every((r) => r === rule) ? rule : { ...rule, params: unionParams(plan.rules), readings: readingsOf };
+  if (paths.html) files.push({ path: paths.html, contents: comparePage(pageRule, result, tested).html, option: '--html' });
   if (paths.csv) files.push({ path: paths.csv, contents: compareCsv(result, tested), option: '--csv' });
   writeOutputs(files, io.out);
   if (!quiet) for (const file of files) if (file.path !== STDOUT) io.err(`wrote ${file.path}\n`);
@@ -274,4 +329,19 @@ function renderCompare(result: CompareResult, choice: MetricChoice, width: numbe
     text += `${wrapText(significanceNote(result), width, '')}\n`;
   }
   return text;
+}
+
+function metricsOnlySome(result: CompareResult, metricLists: ReadonlyArray<readonly MetricSpec[]>): string {
+  const names = metricLists.map((list) => new Set(list.map((m) => m.name)));
+  const lines = result.variants.flatMap((variant, index) => {
+    const own = [...names[index]].filter((name) => names.some((other) => !other.has(name)));
+    return own.length > 0 ? [`  ${variant.label}: ${own.join(', ')}`] : [];
+  });
+  return lines.length > 0 ? `Metrics not every variant has (no difference is computed for them):\n${lines.join('\n')}\n` : '';
+}
+
+function unionParams(rules: readonly Rule[]): ParamSpec[] {
+  const seen = new Map<string, ParamSpec>();
+  for (const r of rules) for (const spec of r.params) if (!seen.has(spec.name)) seen.set(spec.name, spec);
+  return [...seen.values()];
 }

@@ -1,4 +1,5 @@
 import { getRule } from '../../rules/index.js';
+import { isRulePath, loadRule } from '../../rules/load-rule.js';
 import { allowedText, resolveParams } from '../../rules/params.js';
 import { wrapText } from '../format.js';
 import type { Io } from '../io.js';
@@ -11,9 +12,10 @@ const WIDTH = 100;
  * at 100 columns however long a rule's explanations are.
  */
 export async function describeCommand(ruleId: string, io: Io): Promise<void> {
-  const rule = getRule(ruleId);
+  // A built-in rule is found without an await, so nothing (such as a Ctrl-C listener) waits on a tick.
+  const rule = isRulePath(ruleId) ? await loadRule(ruleId) : getRule(ruleId);
   const defaults = resolveParams(rule);
-  const nameWidth = Math.max(...rule.params.map((spec) => spec.name.length)) + 2;
+  const nameWidth = Math.max(0, ...rule.params.map((spec) => spec.name.length)) + 2;
   const parameters = rule.params.map((spec) => {
     const head = `${spec.name.padEnd(nameWidth)}${spec.type}, default ${JSON.stringify(spec.default)}`;
     const indent = ' '.repeat(nameWidth + 2);
@@ -37,10 +39,11 @@ export async function describeCommand(ruleId: string, io: Io): Promise<void> {
     [
       `${rule.id} — ${rule.title}`,
       wrapText(`source: ${rule.source}`, WIDTH, ''),
+      ...(rule.file ? [wrapText(`rule file: ${rule.file.path} (sha256 ${rule.file.sha256.slice(0, 16)}…)`, WIDTH, '')] : []),
       wrapText(rule.summary, WIDTH, ''),
       '',
       'Parameters (set with --set name=value)',
-      parameters.join('\n\n'),
+      parameters.length > 0 ? parameters.join('\n\n') : '  (none)',
       '',
       'Metrics (at the defaults)',
       ...metricLines,

@@ -28,7 +28,8 @@ import { fillIndex, type ShardPlace } from '../scheduler.js';
 import { checkDistinct, writeOutputs } from '../../output/files.js';
 import { toJson } from '../../output/json.js';
 import { checkCounts, shardTrials } from '../shard-file.js';
-import { assembleCompare, planCompare, writeCompare } from './compare.js';
+import { getRule } from '../../rules/index.js';
+import { assembleCompare, builtInCompareRules, planCompare, writeCompare } from './compare.js';
 import { withInterrupt } from './run.js';
 import { assembleSweep, planSweep, writeSweep } from './sweep.js';
 
@@ -156,8 +157,8 @@ export async function mergeGridShards(files: readonly string[], options: GridMer
     }
   };
   const args = first.args;
-  const sweepPlan = 'vary' in args ? replan(() => planSweep(first.rule, { ...settings, set: args.set, vary: args.vary, metric: options.metric })) : undefined;
-  const comparePlan = 'variant' in args ? replan(() => planCompare(first.rule, { ...settings, set: args.set, variant: args.variant, seedPerVariant: args.seedPerVariant || undefined })) : undefined;
+  const sweepPlan = 'vary' in args ? replan(() => planSweep(getRule(first.rule), { ...settings, set: args.set, vary: args.vary, metric: options.metric })) : undefined;
+  const comparePlan = 'variant' in args ? replan(() => planCompare(builtInCompareRules(first.rule, args.variant), { ...settings, set: args.set, variant: args.variant, seedPerVariant: args.seedPerVariant || undefined })) : undefined;
   const rule = (sweepPlan ?? comparePlan)!.rule;
   const points = sweepPlan ? sweepPlan.grid : comparePlan!.paramsList;
   const seeds = sweepPlan ? points.map(() => first.seed) : comparePlan!.seeds;

@@ -3,6 +3,7 @@ import { SimulationPool } from '../../engine/pool.js';
 import { simulate } from '../../engine/simulate.js';
 import { bestOf, buildResult, envelope, type Envelope, type MetricResult, type RunResult } from '../../result.js';
 import { getRule } from '../../rules/index.js';
+import { isRulePath, loadRule } from '../../rules/load-rule.js';
 import { findParam, parseParamOrLabel, resolveParams } from '../../rules/params.js';
 import type { ParamValue, Params, Rule } from '../../rules/types.js';
 import { formatParams, renderTable, tableWidth, wrapLines } from '../format.js';
@@ -65,7 +66,8 @@ export interface AgainstRow {
  * --simulate (one pool serves every cell).
  */
 export async function matrixCommand(ruleId: string, options: MatrixOptions, io: Io): Promise<MatrixResult> {
-  const rule = getRule(ruleId);
+  // A built-in rule is found without an await, so nothing (such as a Ctrl-C listener) waits on a tick.
+  const rule = isRulePath(ruleId) ? await loadRule(ruleId) : getRule(ruleId);
   const spec = rule.matrix;
   if (!spec) throw new UsageError(`rule: ${rule.id} declares no matrix; allowed: a rule listed with a matrix in muster describe`);
   const base = resolveParams(rule, options.set ?? []);

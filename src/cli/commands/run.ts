@@ -8,6 +8,7 @@ import { defaultThreads, SimulationPool } from '../../engine/pool.js';
 import { simulate, type SimulationOutcome } from '../../engine/simulate.js';
 import { buildResult, type RunResult } from '../../result.js';
 import { getRule } from '../../rules/index.js';
+import { isRulePath, loadRule } from '../../rules/load-rule.js';
 import { resolveParams } from '../../rules/params.js';
 import type { Rule } from '../../rules/types.js';
 import { renderRun, tableWidth } from '../format.js';
@@ -85,7 +86,8 @@ export { withInterrupt };
 
 /** `muster run <rule>`: simulate (or, with --exact, solve) one rule at one set of parameters. */
 export async function runCommand(ruleId: string, options: RunOptions, io: Io): Promise<RunResult> {
-  const rule = getRule(ruleId);
+  // A built-in rule is found without an await, so nothing (such as a Ctrl-C listener) waits on a tick.
+  const rule = isRulePath(ruleId) ? await loadRule(ruleId) : getRule(ruleId);
   const params = resolveParams(rule, options.set ?? []);
   const choice = chooseMetrics(rule, rule.metrics(params), options.metric, { all: options.all, params });
   const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true });

@@ -5,6 +5,7 @@
  * result is bit-identical to the run on one machine.
  */
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { checkDistinct, STDOUT, writeOutputs } from '../../output/files.js';
 import { toJson } from '../../output/json.js';
 import { interruptedStatus } from '../interrupt.js';
@@ -19,7 +20,9 @@ import { mergeTally } from '../../engine/run-chunks.js';
 import { simulate } from '../../engine/simulate.js';
 import { buildResult, envelope, type RunResult } from '../../result.js';
 import { getRule } from '../../rules/index.js';
+import { isRulePath, loadRule, loadRuleFile } from '../../rules/load-rule.js';
 import { resolveParams } from '../../rules/params.js';
+import type { Rule } from '../../rules/types.js';
 import { renderRun } from '../format.js';
 import type { Io } from '../io.js';
 import { checkOutputFile, parseConfidence } from '../options.js';
@@ -44,7 +47,8 @@ export interface ShardOptions extends RunOptions {
  * job) takes i and n from Slurm's or Kubernetes' environment.
  */
 export async function shardCommand(ruleId: string, options: ShardOptions, io: Io, env: NodeJS.ProcessEnv = process.env): Promise<ShardFile> {
-  const rule = getRule(ruleId);
+  // A built-in rule is found without an await, so nothing (such as a Ctrl-C listener) waits on a tick.
+  const rule = isRulePath(ruleId) ? await loadRule(ruleId) : getRule(ruleId);
   const params = resolveParams(rule, options.set ?? []);
   if (options.precision !== undefined) throw new UsageError('--precision: a shard runs a fixed block of trials; allowed: --trials N');
   const place = resolveShard(options.shard, options.shards, env, true) ?? { index: 0, count: 1, source: 'option' as const };
@@ -69,7 +73,7 @@ export async function shardCommand(ruleId: string, options: ShardOptions, io: Io
     const outcome = await withInterrupt((signal) =>
       simulate(pool, { rule, params, seed: settings.seed, confidence: settings.confidence, trials: settings.trials, chunks, timeout: settings.timeout, ledger: checkpoint?.ledger(0), signal, onProgress: (done) => progress.update(done, target) }),
     );
-    const file: ShardFile = { ...envelope('shard', rule), params, seed: settings.seed, trials: settings.trials, chunks, threads: settings.threads, tally: Array.from(outcome.tally) };
+    const file: ShardFile = { ...envelope('shard', rule), ...(rule.file ? { ruleFile: { path: rule.file.path, sha256: rule.file.sha256 } } : {}), params, seed: settings.seed, trials: settings.trials, chunks, threads: settings.threads, tally: Array.from(outcome.tally) };
     if (outcome.partial) {
       // A shard's chunks must all be counted for merge to add it; the chunks that finished cannot be told apart in one tally.
       io.out(`PARTIAL: interrupted after ${outcome.trials.toLocaleString('en-US')} of ${target.toLocaleString('en-US')} trials of shard ${index}/${shards}; a shard is merged whole, so nothing was written (run it again)\n`);
@@ -87,13 +91,18 @@ export async function shardCommand(ruleId: string, options: ShardOptions, io: Io
 }
 
 export interface MergeOptions extends GridMergeOptions {
+  /** The rule file of shards of a rule file's rule, where it is not at the path the shards recorded. */
+  rule?: string;
   json?: string;
   confidence?: string;
 }
 
 /** `muster merge FILE…`: the shards of a run (muster shard), or of a sweep or a comparison (--shard), added into the whole. */
 export async function mergeAnyCommand(files: readonly string[], options: MergeOptions, io: Io): Promise<RunResult | SweepResult | CompareResult> {
-  if (files.length > 0 && looksLikeGridShard(files[0])) return mergeGridShards(files, options, io);
+  if (files.length > 0 && looksLikeGridShard(files[0])) {
+    if (options.rule !== undefined) throw new UsageError('--rule: only when merging the run shards of a rule file; allowed: leave it out for the shards of a sweep or a comparison');
+    return mergeGridShards(files, options, io);
+  }
   return mergeCommand(files, options, io);
 }
 
@@ -107,11 +116,12 @@ export async function mergeCommand(files: readonly string[], options: MergeOptio
   // The result must never replace a shard (merge a.json b.json --json a.json), nor one shard be given twice.
   checkDistinct([{ option: '--json', path: jsonPath }], files.map((file) => ({ name: 'files', path: file })));
   const confidence = options.confidence === undefined ? 0.95 : parseConfidence(options.confidence);
-  const shards = files.map(readShard);
+  const shards: ShardFile[] = [];
+  for (const file of files) shards.push(await readShard(file, options.rule));
   const first = shards[0];
-  const rule = getRule(first.rule);
+  const rule = await shardRule(first, files[0], options.rule);
   const sameRun = (shard: ShardFile) =>
-    shard.rule === first.rule && shard.seed === first.seed && shard.trials === first.trials && JSON.stringify(shard.params) === JSON.stringify(first.params);
+    shard.rule === first.rule && shard.ruleFile?.sha256 === first.ruleFile?.sha256 && shard.seed === first.seed && shard.trials === first.trials && JSON.stringify(shard.params) === JSON.stringify(first.params);
   const stranger = shards.findIndex((shard) => !sameRun(shard));
   if (stranger >= 0) throw new UsageError(`files: ${files[stranger]} is from another run (rule, params, seed or trials differ); allowed: shards of one run`);
 
@@ -150,7 +160,7 @@ function looksLikeGridShard(file: string): boolean {
   }
 }
 
-function readShard(file: string): ShardFile {
+async function readShard(file: string, ruleOverride: string | undefined): Promise<ShardFile> {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -164,5 +174,25 @@ function readShard(file: string): ShardFile {
   } catch {
     throw new UsageError(`files: ${JSON.stringify(file)} is not JSON; allowed: tally files written by muster shard`);
   }
-  return validateShard(`files: ${JSON.stringify(file)}`, parsed);
+  const recorded = (parsed as { ruleFile?: unknown } | null)?.ruleFile;
+  const fileRule = recorded === undefined ? undefined : await shardRule(parsed as ShardFile, file, ruleOverride);
+  if (recorded === undefined && ruleOverride !== undefined) throw new UsageError(`--rule: ${file} is a shard of a built-in rule; allowed: --rule only for shards of a rule file`);
+  return validateShard(`files: ${JSON.stringify(file)}`, parsed, fileRule);
+}
+
+/**
+ * The rule a shard was run with: a built-in by id, or the rule file it
+ * records (or the one --rule names, when the file has moved), which must
+ * hash to the same contents.
+ */
+async function shardRule(shard: ShardFile, file: string, ruleOverride: string | undefined): Promise<Rule> {
+  const recorded = shard.ruleFile as unknown;
+  if (recorded === undefined) return getRule(shard.rule);
+  const { path, sha256 } = (recorded ?? {}) as { path?: unknown; sha256?: unknown };
+  if (typeof path !== 'string' || typeof sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(sha256)) {
+    throw new UsageError(`files: ${JSON.stringify(file)}: ruleFile: got ${JSON.stringify(recorded)?.slice(0, 60)}; allowed: { "path", "sha256" } as muster shard writes them`);
+  }
+  const rule = await loadRuleFile(ruleOverride === undefined ? path : resolve(ruleOverride), ruleOverride ?? path, sha256);
+  if (rule.id !== shard.rule) throw new UsageError(`files: ${JSON.stringify(file)} is a shard of rule ${JSON.stringify(shard.rule)} but ${ruleOverride ?? path} declares ${JSON.stringify(rule.id)}; allowed: the rule file the shard was run with`);
+  return rule;
 }

@@ -2,6 +2,7 @@ import { UsageError } from '../../errors.js';
 import { SimulationPool } from '../../engine/pool.js';
 import { envelope } from '../../result.js';
 import { getRule } from '../../rules/index.js';
+import { isRulePath, loadRule } from '../../rules/load-rule.js';
 import { resolveParams } from '../../rules/params.js';
 import type { MetricSpec, Params, Rule } from '../../rules/types.js';
 import { evaluateUntilInterrupted, type GridSettings } from '../../../reports/evaluate.js';
@@ -61,7 +62,7 @@ export interface SweepPlan {
  */
 export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io): Promise<SweepResult> {
   if (options.shard !== undefined || options.shards !== undefined) throw new Error('sweepCommand runs a whole sweep; sweepOrShardCommand takes --shard');
-  const plan = planSweep(ruleId, options);
+  const plan = planSweep(isRulePath(ruleId) ? await loadRule(ruleId) : getRule(ruleId), options);
   if (options.out !== undefined) throw new UsageError('--out: only with --shard; allowed: --json, --csv or --html for a whole sweep');
   const { rule, varies, grid, skipped, settings } = plan;
   const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true });
@@ -117,15 +118,16 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
 /** `muster sweep`: the whole sweep, or with --shard (or --shards) this shard's share of it, for muster merge. */
 export async function sweepOrShardCommand(ruleId: string, options: SweepOptions, io: Io, env: NodeJS.ProcessEnv = process.env): Promise<SweepResult | GridShardFile> {
   if (options.shard === undefined && options.shards === undefined) return sweepCommand(ruleId, options, io);
-  const plan = planSweep(ruleId, options);
+  const plan = planSweep(isRulePath(ruleId) ? await loadRule(ruleId) : getRule(ruleId), options);
+  // merge plans a sweep again from the shard's text with built-in rules only; a rule file's run shards with muster shard.
+  if (plan.rule.file) throw new UsageError(`--shard: ${plan.rule.id} is a rule file, and sharded sweeps take built-in rules; allowed: muster shard ${plan.rule.file.origin} for one run of it, or sweep without --shard`);
   const place = resolveShard(options.shard, options.shards, env, true) as ShardPlace;
   const { rule, grid, settings } = plan;
   return runGridShard({ command: 'sweep', rule, points: grid, seeds: grid.map(() => settings.seed), settings, args: { set: options.set ?? [], vary: options.vary ?? [] } }, place, options, io);
 }
 
 /** Checks a sweep's options and builds its grid, before any output path is looked at or any work starts. */
-export function planSweep(ruleId: string, options: SweepOptions): SweepPlan {
-  const rule = getRule(ruleId);
+export function planSweep(rule: Rule, options: SweepOptions): SweepPlan {
   if (!options.vary || options.vary.length === 0) throw new UsageError(`--vary: missing; allowed: one or more --vary name=a..b[:step] or name=v1,v2 with name one of ${rule.params.map((p) => p.name).join(', ')}`);
   const varies: Vary[] = options.vary.map((raw) => parseVary(rule, raw));
   const varied = new Set<string>();
@@ -260,3 +262,4 @@ function renderSweep(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpe
   if (sweep.best && bestMetric) text += `${wrapText(bestSentence(sweep.best, bestMetric), width, '')}\n`;
   return text + hiddenNote(choice);
 }
+

@@ -1,0 +1,566 @@
+/**
+ * A designer's own rule, written as a plain object in one file (see
+ * docs/custom-rules.md for the contract), adapted to the engine's Rule
+ * interface so that the pool, streams, sweeps, comparisons, shards and
+ * reports treat it like a built-in rule.
+ *
+ *   default export ─► checked field by field (UsageError naming the file) ─► Rule
+ *   Rule.simulate, once per chunk: dice on the chunk's stream, one `out`
+ *   object with a field per metric, a loop compiled for these metric names
+ *   that reads and resets each field after every trial and counts it
+ *
+ * No node: imports here: the offline calculator page bundles this module
+ * (the file system and import() live in load-rule.ts).
+ *
+ * The tally: a probability metric takes one entry (trials where it was 1);
+ * a mean takes four — the whole and fractional parts of Σ value and of
+ * Σ value². Each chunk sums its trials in doubles, in a fixed order, then
+ * adds floor(sum) and round(fraction · 2^32) into the tally: every entry is
+ * an integer, so adding chunks is exact and in any order gives the same
+ * bits, on any thread count or shard, as for the built-in rules.
+ */
+import { UsageError } from '../errors.js';
+import { Fraction } from '../exact/fraction.js';
+import { mean, proportion, type Tallied } from '../stats/estimate.js';
+import { allowedText, parseParam } from './params.js';
+import type { MatrixSpec, MetricSpec, ParamSpec, ParamValue, Params, Rng, Rule } from './types.js';
+
+/** The fields a rule file's default export may have. */
+const FIELDS = ['id', 'title', 'summary', 'source', 'params', 'metrics', 'headline', 'readings', 'validate', 'setup', 'trial', 'exact', 'matrix'] as const;
+const PARAM_TYPES = ['integer', 'number', 'boolean', 'choice'] as const;
+/** Largest die `dice.d` rolls: each face's chance is then within 2^-22 of 1/sides (32-bit uniforms). */
+export const MAX_SIDES = 1000;
+const FRACTION_UNITS = 2 ** 32;
+
+/** What a rule file's trial receives as `dice`. */
+export interface Dice {
+  /** An integer from 1 to sides, straight off the chunk's stream. */
+  d(sides: number): number;
+  /** A uniform number in [0, 1). */
+  random(): number;
+}
+
+/** Thrown by `dice.d` for a bad number of sides; the trial's caller turns it into a UsageError. */
+class BadSides extends Error {
+  constructor(readonly sides: unknown) {
+    super('bad sides');
+  }
+}
+
+class ChunkDice implements Dice {
+  /** The current chunk's stream (one Dice serves every chunk, so the trial always meets the same object). */
+  random: Rng;
+  constructor(rng: Rng) {
+    this.random = rng;
+  }
+  d(sides: number): number {
+    if ((sides | 0) !== sides || sides < 1 || sides > MAX_SIDES) throw new BadSides(sides);
+    return 1 + ((this.random() * sides) | 0);
+  }
+}
+
+type Spec = Record<string, unknown>;
+
+/** One metric's place in the tally. */
+interface Slot {
+  name: string;
+  probability: boolean;
+  /** First tally entry. */
+  offset: number;
+  /** For a mean: its pair in the chunk's running sums. */
+  sum: number;
+}
+
+interface Layout {
+  metrics: MetricSpec[];
+  slots: Slot[];
+  length: number;
+  means: number;
+}
+
+type ChunkLoop = (
+  trial: Function,
+  dice: Dice,
+  params: Params,
+  out: Record<string, unknown>,
+  prepared: unknown,
+  trials: number,
+  tally: Float64Array,
+  sums: Float64Array,
+  bad: (slot: number, value: unknown, trialIndex: number) => never,
+  failed: (error: unknown, trialIndex: number) => never,
+) => void;
+
+/**
+ * Checks a rule file's default export and returns it as a Rule. `origin` is
+ * how messages name the file (the path as the user gave it). Every mistake
+ * is a UsageError: one line naming the file, the rule and what is wrong.
+ */
+export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
+  if (moduleDefault === null || typeof moduleDefault !== 'object' || Array.isArray(moduleDefault)) {
+    throw new UsageError(`${origin}: default export: got ${describeValue(moduleDefault)}; allowed: export default { id, title, params, metrics, trial }`);
+  }
+  const spec = moduleDefault as Spec;
+  const id = spec.id;
+  if (typeof id !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9-]{0,63}$/.test(id)) {
+    throw new UsageError(`${origin}: id: got ${describeValue(id)}; allowed: letters, digits and '-' (at most 64, not starting with '-')`);
+  }
+  const where = `${origin} (rule ${id})`;
+  const fail = (what: string): never => {
+    throw new UsageError(`${where}: ${what}`);
+  };
+  for (const key of Object.keys(spec)) {
+    if (!(FIELDS as readonly string[]).includes(key)) fail(`unknown field ${JSON.stringify(key)}; allowed: ${FIELDS.join(', ')}`);
+  }
+  const text = (field: string, required: boolean): string | undefined => {
+    const value = spec[field];
+    if (value === undefined && !required) return undefined;
+    if (typeof value !== 'string' || value.trim() === '' || value.length > 500) fail(`${field}: got ${describeValue(value)}; allowed: ${required ? '' : 'absent, or '}text of 1 to 500 characters`);
+    return oneLine(value as string);
+  };
+  const title = text('title', true) as string;
+  const summary = text('summary', false) ?? title;
+  const source = text('source', false) ?? `rule file ${origin}`;
+  if (typeof spec.trial !== 'function') fail(`trial: got ${describeValue(spec.trial)}; allowed: a function trial(dice, params, out)`);
+  for (const field of ['exact', 'validate', 'setup', 'readings'] as const) {
+    if (spec[field] !== undefined && typeof spec[field] !== 'function') fail(`${field}: got ${describeValue(spec[field])}; allowed: absent, or a function of params`);
+  }
+  const params = checkParams(spec.params, fail);
+  const trial = spec.trial as Function;
+  const setup = spec.setup as Function | undefined;
+  const call = <T>(field: string, fn: () => T): T => {
+    try {
+      return fn();
+    } catch (error) {
+      if (error instanceof UsageError) throw error;
+      return fail(`${field} threw ${describeError(error)}`);
+    }
+  };
+
+  const metricsSource = spec.metrics;
+  if (typeof metricsSource !== 'function' && !Array.isArray(metricsSource)) fail(`metrics: got ${describeValue(metricsSource)}; allowed: an array of { name, probability, doc }, or a function of params returning one`);
+  const metrics = (p: Params): MetricSpec[] => {
+    const list = typeof metricsSource === 'function' ? call('metrics(params)', () => metricsSource(Object.freeze({ ...p }))) : metricsSource;
+    return checkMetrics(list, fail);
+  };
+
+  const layouts = new Map<string, Layout>();
+  const layoutOf = (p: Params): Layout => {
+    const key = JSON.stringify(p);
+    let layout = layouts.get(key);
+    if (!layout) {
+      layout = buildLayout(metrics(p));
+      if (layouts.size > 1000) layouts.clear();
+      layouts.set(key, layout);
+    }
+    return layout;
+  };
+
+  /**
+   * What the chunks of one parameter set share, kept from chunk to chunk in
+   * this thread: one `out` (all zero between trials), the frozen params and
+   * setup's result, so the compiled loop always meets the same objects.
+   */
+  interface ChunkState {
+    loop: CompiledLoop;
+    out: Record<string, unknown>;
+    sums: Float64Array;
+    params: Params;
+    prepared: unknown;
+  }
+  const states = new Map<string, ChunkState>();
+  const dice = new ChunkDice(() => 0);
+  const chunkState = (p: Params, layout: Layout): ChunkState => {
+    const key = JSON.stringify(p);
+    let state = states.get(key);
+    if (!state) {
+      const frozen = Object.freeze({ ...p });
+      const loop = chunkLoop(layout);
+      state = { loop, out: loop.makeOut(), sums: new Float64Array(2 * layout.means), params: frozen, prepared: setup ? call('setup(params)', () => setup(frozen)) : undefined };
+      if (states.size > 100) states.clear();
+      states.set(key, state);
+    }
+    return state;
+  };
+
+  const rule: Rule = {
+    id,
+    title,
+    summary,
+    source,
+    params,
+    metrics: (p) => layoutOf(p).metrics,
+    tallyLength: (p) => layoutOf(p).length,
+    simulate(p, rng, trials, tally) {
+      const layout = layoutOf(p);
+      const state = chunkState(p, layout);
+      const { out, sums } = state;
+      sums.fill(0);
+      dice.random = rng;
+      const bad = (slot: number, value: unknown, trialIndex: number): never => {
+        const metric = layout.slots[slot];
+        const allowed = metric.probability ? '0, 1, false or true (a probability)' : 'a finite number (a mean)';
+        return fail(`metric ${JSON.stringify(metric.name)}: got ${describeValue(value)} in trial ${trialIndex + 1} of a chunk; allowed: ${allowed}`);
+      };
+      const failed = (error: unknown, trialIndex: number): never => {
+        states.delete(JSON.stringify(p)); // its out object may hold a half-read trial
+        if (error instanceof UsageError) throw error;
+        if (error instanceof BadSides) return fail(`dice.d: got ${describeValue(error.sides)}; allowed: a whole number of sides from 1 to ${MAX_SIDES}`);
+        return fail(`trial threw ${describeError(error)} (trial ${trialIndex + 1} of a chunk)`);
+      };
+      state.loop.run(trial, dice, state.params, out, state.prepared, trials, tally, sums, bad, failed);
+      // A trial that wrote a name that is not a metric has added a field; caught here, once a chunk.
+      const written = Object.keys(out);
+      if (written.length !== 2 * layout.slots.length) {
+        states.delete(JSON.stringify(p));
+        const known = new Set([...layout.slots.map((s) => s.name), ...layout.slots.map((_, index) => String(index))]);
+        const stray = written.find((name) => !known.has(name)) ?? '';
+        fail(`trial wrote out[${JSON.stringify(stray)}], which is not a metric; allowed: ${layout.slots.map((s) => s.name).join(', ')} (or their positions 0 to ${layout.slots.length - 1})`);
+      }
+      for (const slot of layout.slots) {
+        if (slot.probability) continue;
+        addExactly(tally, slot.offset, sums[slot.sum]);
+        addExactly(tally, slot.offset + 2, sums[slot.sum + 1]);
+      }
+    },
+    summarize(p, tally, trials) {
+      const result: Record<string, Tallied> = {};
+      for (const slot of layoutOf(p).slots) {
+        const at = slot.offset;
+        result[slot.name] = slot.probability
+          ? proportion(tally[at], trials)
+          : mean(tally[at] + tally[at + 1] / FRACTION_UNITS, tally[at + 2] + tally[at + 3] / FRACTION_UNITS, trials);
+      }
+      return result;
+    },
+  };
+
+  if (typeof spec.validate === 'function') {
+    const validate = spec.validate as Function;
+    rule.validate = (p) => {
+      const problem = call('validate(params)', () => validate(Object.freeze({ ...p })));
+      if (problem === undefined || problem === null || problem === true) return;
+      if (typeof problem !== 'string') fail(`validate(params): returned ${describeValue(problem)}; allowed: nothing when the params are fine, or a string saying what is wrong`);
+      throw new UsageError(`${id}: ${oneLine(problem as string)}`);
+    };
+  }
+  if (typeof spec.exact === 'function') {
+    const exact = spec.exact as Function;
+    rule.exact = (p) => checkExact(call('exact(params)', () => exact(Object.freeze({ ...p }))), layoutOf(p).metrics, fail);
+  }
+  if (spec.headline !== undefined) {
+    const headline = spec.headline;
+    if (typeof headline !== 'function' && !Array.isArray(headline)) fail(`headline: got ${describeValue(headline)}; allowed: an array of metric names, or a function of params returning one`);
+    rule.headline = (p) => {
+      const names = typeof headline === 'function' ? call('headline(params)', () => headline(Object.freeze({ ...p }))) : headline;
+      const known = new Set(layoutOf(p).metrics.map((m) => m.name));
+      if (!Array.isArray(names) || names.some((name) => typeof name !== 'string' || !known.has(name))) fail(`headline: got ${describeValue(names)}; allowed: names of metrics, from ${[...known].join(', ')}`);
+      return [...(names as string[])];
+    };
+  }
+  if (typeof spec.readings === 'function') {
+    const readings = spec.readings as Function;
+    const names = new Set(params.map((p) => p.name));
+    rule.readings = (p) => {
+      const list = call('readings(params)', () => readings(Object.freeze({ ...p })));
+      const valid = Array.isArray(list) && list.every((r) => r !== null && typeof r === 'object' && names.has(r.param) && typeof r.text === 'string');
+      if (!valid) fail(`readings(params): returned ${describeValue(list)}; allowed: an array of { param, text } with param one of ${[...names].join(', ')}`);
+      return (list as Array<{ param: string; text: string }>).map((r) => ({ param: r.param, text: oneLine(r.text) }));
+    };
+  }
+  if (spec.matrix !== undefined) rule.matrix = checkMatrix(spec.matrix, params, fail);
+  return rule;
+}
+
+function checkParams(value: unknown, fail: (what: string) => never): ParamSpec[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) fail(`params: got ${describeValue(value)}; allowed: an array of { name, type, default, … }`);
+  const seen = new Set<string>();
+  return (value as unknown[]).map((raw, index) => {
+    const at = `params[${index}]`;
+    if (raw === null || typeof raw !== 'object') fail(`${at}: got ${describeValue(raw)}; allowed: { name, type, default, doc, … }`);
+    const p = raw as Spec;
+    const name = p.name;
+    if (typeof name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(name) || name === 'rule') {
+      fail(`${at}.name: got ${describeValue(name)}; allowed: letters, digits and '_', not starting with a digit (and not "rule", which compare uses)`);
+    }
+    const named = `parameter ${name as string}`;
+    if (seen.has(name as string)) fail(`${named}: declared twice; allowed: each name once`);
+    seen.add(name as string);
+    if (!(PARAM_TYPES as readonly unknown[]).includes(p.type)) fail(`${named}: type: got ${describeValue(p.type)}; allowed: ${PARAM_TYPES.join(', ')}`);
+    if (p.doc !== undefined && typeof p.doc !== 'string') fail(`${named}: doc: got ${describeValue(p.doc)}; allowed: text`);
+    const doc = typeof p.doc === 'string' ? oneLine(p.doc) : '';
+    const type = p.type as (typeof PARAM_TYPES)[number];
+    if (type === 'integer' || type === 'number') {
+      const isKind = (x: unknown) => (type === 'integer' ? Number.isSafeInteger(x) : typeof x === 'number' && Number.isFinite(x));
+      for (const bound of ['min', 'max'] as const) if (!isKind(p[bound])) fail(`${named}: ${bound}: got ${describeValue(p[bound])}; allowed: ${type === 'integer' ? 'an integer' : 'a finite number'}`);
+      const [min, max] = [p.min as number, p.max as number];
+      if (min > max) fail(`${named}: min ${min} is above max ${max}; allowed: min ≤ max`);
+      if (!isKind(p.default) || (p.default as number) < min || (p.default as number) > max) fail(`${named}: default: got ${describeValue(p.default)}; allowed: ${type === 'integer' ? 'an integer' : 'a number'} from ${min} to ${max}`);
+      return { name, type, default: p.default as number, min, max, doc } as ParamSpec;
+    }
+    if (type === 'boolean') {
+      if (typeof p.default !== 'boolean') fail(`${named}: default: got ${describeValue(p.default)}; allowed: true or false`);
+      return { name, type, default: p.default as boolean, doc } as ParamSpec;
+    }
+    const choices = p.choices;
+    if (!Array.isArray(choices) || choices.length === 0 || choices.some((c) => typeof c !== 'string' || c.trim() !== c || c === '') || new Set(choices).size !== choices.length) {
+      fail(`${named}: choices: got ${describeValue(choices)}; allowed: an array of distinct non-empty strings without surrounding spaces`);
+    }
+    if (!(choices as string[]).includes(p.default as string)) fail(`${named}: default: got ${describeValue(p.default)}; allowed: one of ${(choices as string[]).join(', ')}`);
+    return { name, type, default: p.default as string, choices: [...(choices as string[])], doc } as ParamSpec;
+  });
+}
+
+function checkMetrics(value: unknown, fail: (what: string) => never): MetricSpec[] {
+  if (!Array.isArray(value) || value.length === 0) fail(`metrics: got ${describeValue(value)}; allowed: a non-empty array of { name, probability, doc }`);
+  const seen = new Set<string>();
+  return (value as unknown[]).map((raw, index) => {
+    if (raw === null || typeof raw !== 'object') fail(`metrics[${index}]: got ${describeValue(raw)}; allowed: { name, probability, doc }`);
+    const m = raw as Spec;
+    if (typeof m.name !== 'string' || m.name === '' || m.name.length > 100 || m.name === '__proto__' || /[\u0000-\u001f\u007f]/.test(m.name) || /^(0|[1-9]\d*)$/.test(m.name)) {
+      fail(`metrics[${index}].name: got ${describeValue(m.name)}; allowed: text of 1 to 100 characters without control characters, not a whole number (out[k] is the k-th metric)`);
+    }
+    const name = m.name as string;
+    if (seen.has(name)) fail(`metric ${JSON.stringify(name)}: declared twice; allowed: each name once`);
+    seen.add(name);
+    if (typeof m.probability !== 'boolean') fail(`metric ${JSON.stringify(name)}: probability: got ${describeValue(m.probability)}; allowed: true (counted 0/1 per trial) or false (a mean)`);
+    for (const field of ['doc', 'label'] as const) if (m[field] !== undefined && typeof m[field] !== 'string') fail(`metric ${JSON.stringify(name)}: ${field}: got ${describeValue(m[field])}; allowed: text`);
+    return {
+      name,
+      doc: typeof m.doc === 'string' ? oneLine(m.doc) : '',
+      probability: m.probability as boolean,
+      ...(typeof m.label === 'string' ? { label: oneLine(m.label) } : {}),
+    };
+  });
+}
+
+/** An exact value as written in a rule file: a number, a bigint, or a fraction string 'n/d' of any size. */
+export function parseExactValue(value: unknown): Fraction | null {
+  // A number is the decimal it prints as (0.1 is 1/10), as parameters are read.
+  if (typeof value === 'number') return Number.isFinite(value) ? Fraction.fromParameter(value) : null;
+  if (typeof value === 'bigint') return Fraction.of(value);
+  if (typeof value !== 'string') return null;
+  const match = /^\s*(-?\d+)\s*(?:\/\s*(\d+)\s*)?$/.exec(value);
+  if (!match || (match[2] !== undefined && /^0+$/.test(match[2]))) return null;
+  return Fraction.of(BigInt(match[1]), BigInt(match[2] ?? '1'));
+}
+
+function checkExact(value: unknown, metrics: readonly MetricSpec[], fail: (what: string) => never): Record<string, Fraction> {
+  if (value === null || typeof value !== 'object') fail(`exact(params): returned ${describeValue(value)}; allowed: an object of metric name → number or 'n/d'`);
+  const given = value as Spec;
+  const known = new Set(metrics.map((m) => m.name));
+  for (const name of Object.keys(given)) if (!known.has(name)) fail(`exact(params): gives ${JSON.stringify(name)}, which is not a metric; allowed: ${[...known].join(', ')}`);
+  const result: Record<string, Fraction> = {};
+  for (const metric of metrics) {
+    const raw = given[metric.name];
+    if (raw === undefined) fail(`exact(params): no value for metric ${JSON.stringify(metric.name)}; allowed: a value for every metric (leave exact out if you cannot solve them all)`);
+    const fraction = parseExactValue(raw);
+    if (!fraction) fail(`exact(params): metric ${JSON.stringify(metric.name)}: got ${describeValue(raw)}; allowed: a finite number, or a fraction string 'n/d'`);
+    if (metric.probability && ((fraction as Fraction).compare(Fraction.ZERO) < 0 || (fraction as Fraction).compare(Fraction.ONE) > 0)) {
+      fail(`exact(params): metric ${JSON.stringify(metric.name)}: got ${describeValue(raw)}; allowed: a probability from 0 to 1`);
+    }
+    result[metric.name] = fraction as Fraction;
+  }
+  return result;
+}
+
+function checkMatrix(value: unknown, params: readonly ParamSpec[], fail: (what: string) => never): MatrixSpec {
+  if (value === null || typeof value !== 'object') fail(`matrix: got ${describeValue(value)}; allowed: { row, col, metrics, values }`);
+  const m = value as Spec;
+  const specOf = (field: 'row' | 'col'): ParamSpec => {
+    const spec = params.find((p) => p.name === m[field]);
+    if (!spec) fail(`matrix.${field}: got ${describeValue(m[field])}; allowed: one of the parameters ${params.map((p) => p.name).join(', ')}`);
+    return spec as ParamSpec;
+  };
+  const row = specOf('row');
+  const col = specOf('col');
+  if (row.name === col.name) fail(`matrix: row and col are both ${row.name}; allowed: two different parameters`);
+  if (!Array.isArray(m.metrics) || m.metrics.length === 0 || m.metrics.some((name) => typeof name !== 'string')) fail(`matrix.metrics: got ${describeValue(m.metrics)}; allowed: a non-empty array of metric names`);
+  const axisValue = (option: string, raw: unknown): ParamValue => {
+    for (const spec of [row, col]) parseParam(spec, String(raw)); // both axes take every value
+    return parseParam(row, String(raw));
+  };
+  const values = m.values;
+  if (typeof values !== 'function' && !Array.isArray(values)) fail(`matrix.values: got ${describeValue(values)}; allowed: an array of values both axes take, or a function of params returning one`);
+  const checkValues = (list: unknown): ParamValue[] => {
+    if (!Array.isArray(list) || list.length === 0 || list.length > 60) fail(`matrix.values: got ${describeValue(list)}; allowed: 1 to 60 values`);
+    try {
+      return (list as unknown[]).map((raw) => axisValue('matrix.values', raw));
+    } catch (error) {
+      return fail(`matrix.values: ${(error as Error).message}`);
+    }
+  };
+  return {
+    row: row.name,
+    col: col.name,
+    metrics: [...(m.metrics as string[])],
+    defaultValues: (p) => checkValues(typeof values === 'function' ? values(Object.freeze({ ...p })) : values),
+    parseRange(textValue) {
+      const range = /^\s*(-?[\d.]+)\s*\.\.\s*(-?[\d.]+)\s*$/.exec(textValue);
+      const raw: string[] = [];
+      if (range && (row.type === 'integer' || row.type === 'number')) {
+        const [from, to] = [Number(range[1]), Number(range[2])];
+        if (!(Number.isInteger(from) && Number.isInteger(to) && from <= to && to - from < 60)) throw new UsageError(`--range: got ${JSON.stringify(textValue)}; allowed: a..b with whole numbers, a ≤ b, at most 60 values, or v1,v2,…`);
+        for (let x = from; x <= to; x++) raw.push(String(x));
+      } else {
+        raw.push(...textValue.split(','));
+      }
+      return raw.map((piece) => {
+        try {
+          for (const spec of [row, col]) parseParam(spec, piece);
+        } catch {
+          throw new UsageError(`--range: got ${JSON.stringify(textValue)}; allowed: values both ${row.name} (${allowedText(row)}) and ${col.name} (${allowedText(col)}) take, as a..b or v1,v2,…`);
+        }
+        return parseParam(row, piece);
+      });
+    },
+  };
+}
+
+function buildLayout(metrics: MetricSpec[]): Layout {
+  let offset = 0;
+  let means = 0;
+  const slots = metrics.map((metric) => {
+    const slot: Slot = { name: metric.name, probability: metric.probability, offset, sum: metric.probability ? -1 : 2 * means };
+    offset += metric.probability ? 1 : 4;
+    if (!metric.probability) means++;
+    return slot;
+  });
+  return { metrics, slots, length: offset, means };
+}
+
+/** Adds a chunk's sum into two integer entries: its floor, and its fraction in units of 2^-32. */
+function addExactly(tally: Float64Array, at: number, sum: number): void {
+  const whole = Math.floor(sum);
+  tally[at] += whole;
+  tally[at + 1] += Math.round((sum - whole) * FRACTION_UNITS);
+}
+
+interface CompiledLoop {
+  makeOut: () => Record<string, unknown>;
+  run: ChunkLoop;
+}
+
+const compiled = new Map<string, CompiledLoop>();
+
+/**
+ * The per-chunk loop for one list of metrics. It is compiled with
+ * `new Function` so that each metric is read as `out["name"]`, a constant
+ * property on an object of one fixed shape — the fast path in every JS
+ * engine — instead of a lookup by a name held in a variable. Metric names
+ * enter the code only as JSON string literals. Where code generation is
+ * forbidden (a page whose policy allows no eval) an equivalent loop over
+ * the names runs instead.
+ */
+function chunkLoop(layout: Layout): CompiledLoop {
+  const key = JSON.stringify(layout.slots.map((s) => [s.name, s.probability]));
+  let loop = compiled.get(key);
+  if (loop) return loop;
+  try {
+    loop = generatedLoop(layout);
+  } catch {
+    loop = interpretedLoop(layout);
+  }
+  if (compiled.size > 200) compiled.clear();
+  compiled.set(key, loop);
+  return loop;
+}
+
+function generatedLoop(layout: Layout): CompiledLoop {
+  // Each metric is read twice: by its name and by its position (the fast form for computed names).
+  const checks = layout.slots.flatMap((slot, index) =>
+    [`out[${JSON.stringify(slot.name)}]`, `out[${index}]`].map((field) =>
+      slot.probability
+        ? `v = ${field}; if (v !== 0) { if (v === 1 || v === true) tally[${slot.offset}]++; else if (v !== false) bad(${index}, v, t); ${field} = 0; }`
+        : `v = ${field}; if (v !== 0) { if (typeof v !== 'number' || v - v !== 0) bad(${index}, v, t); sums[${slot.sum}] += v; sums[${slot.sum + 1}] += v * v; ${field} = 0; }`,
+    ),
+  );
+  const run = new Function(
+    'trial',
+    'dice',
+    'params',
+    'out',
+    'prepared',
+    'trials',
+    'tally',
+    'sums',
+    'bad',
+    'failed',
+    `'use strict';\nlet t = 0, v;\ntry {\n  for (; t < trials; t++) {\n    trial(dice, params, out, prepared);\n    ${checks.join('\n    ')}\n  }\n} catch (error) { failed(error, t); }`,
+  ) as ChunkLoop;
+  const fields = [...layout.slots.map((s) => `${JSON.stringify(s.name)}: 0`), ...layout.slots.map((_, index) => `${index}: 0`)];
+  const makeOut = new Function(`'use strict'; return { ${fields.join(', ')} };`) as () => Record<string, unknown>;
+  return { run, makeOut };
+}
+
+function interpretedLoop(layout: Layout): CompiledLoop {
+  const slots = layout.slots;
+  return {
+    makeOut() {
+      const out: Record<string, unknown> = {};
+      for (const slot of slots) out[slot.name] = 0;
+      slots.forEach((_, index) => (out[index] = 0));
+      return out;
+    },
+    run(trial, dice, params, out, prepared, trials, tally, sums, bad, failed) {
+      let t = 0;
+      const count = (i: number, v: unknown) => {
+        const slot = slots[i];
+        if (slot.probability) {
+          if (v === 1 || v === true) tally[slot.offset]++;
+          else if (v !== false) bad(i, v, t);
+        } else {
+          if (typeof v !== 'number' || v - v !== 0) bad(i, v, t);
+          sums[slot.sum] += v as number;
+          sums[slot.sum + 1] += (v as number) * (v as number);
+        }
+      };
+      try {
+        for (; t < trials; t++) {
+          trial(dice, params, out, prepared);
+          for (let i = 0; i < slots.length; i++) {
+            const name = slots[i].name;
+            if (out[name] !== 0) {
+              count(i, out[name]);
+              out[name] = 0;
+            }
+            if (out[i] !== 0) {
+              count(i, out[i]);
+              out[i] = 0;
+            }
+          }
+        }
+      } catch (error) {
+        failed(error, t);
+      }
+    },
+  };
+}
+
+/** A value as a message shows it: short, on one line. */
+export function describeValue(value: unknown): string {
+  let shown: string;
+  if (value === undefined) shown = 'undefined';
+  else if (typeof value === 'function') shown = 'a function';
+  else if (typeof value === 'bigint') shown = `${value}n`;
+  else if (typeof value === 'number') shown = String(value);
+  else {
+    try {
+      shown = JSON.stringify(value) ?? String(value);
+    } catch {
+      shown = String(value);
+    }
+  }
+  shown = oneLine(shown);
+  return shown.length > 80 ? `${shown.slice(0, 77)}...` : shown;
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof Error) return oneLine(`${error.name}: ${error.message}`);
+  return `the value ${describeValue(error)}`;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+}

@@ -1,0 +1,95 @@
+/**
+ * Finds the rule a command names: a built-in id, or the path of a rule file
+ * (docs/custom-rules.md). A reference that contains a slash or ends in a
+ * script extension is always a path, anything else always a built-in id, so
+ * a rule file may reuse a built-in's id without ever shadowing it.
+ *
+ * A file is read once, hashed (sha256) and imported under a URL that
+ * carries the hash: a file edited between two runs of one process is
+ * imported afresh, and a worker can check it imports the very file the
+ * command loaded.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { badValue, UsageError } from '../errors.js';
+import { adaptRuleFile } from './file-rule.js';
+import { getRule, rules } from './index.js';
+import type { Rule } from './types.js';
+
+const SCRIPT = /\.(mjs|js|cjs|ts|mts|cts)$/i;
+
+/** Whether a rule reference names a file rather than a built-in rule. */
+export function isRulePath(ref: string): boolean {
+  return ref.includes('/') || ref.includes('\\') || SCRIPT.test(ref);
+}
+
+/** The rule a command names: built-in by id, or loaded from a rule file (resolved against the working folder). */
+export async function loadRule(ref: string): Promise<Rule> {
+  if (!isRulePath(ref)) return getRule(ref);
+  return loadRuleFile(resolve(ref), ref);
+}
+
+const loaded = new Map<string, Rule>();
+
+/**
+ * A rule file's rule. `shown` is how messages name the file; with
+ * `expectedSha256` (a worker, or a merge) the file must still hash to it.
+ * `reuseChecked` (a worker, within one run) skips reading a file already
+ * checked against that hash.
+ */
+export async function loadRuleFile(path: string, shown: string = path, expectedSha256?: string, reuseChecked = false): Promise<Rule> {
+  if (/\.(ts|mts|cts)$/i.test(path)) {
+    throw new UsageError(`${shown}: TypeScript rule files are not supported; allowed: a JavaScript module (.mjs, or .js/.cjs) — compile the rule with tsc, or write it in JavaScript`);
+  }
+  if (!SCRIPT.test(path)) throw badValue('rule', shown, 'a built-in rule id, or a rule file ending in .mjs, .js or .cjs');
+  // A worker meets the same file in task after task: once checked against the run's hash, it is not read again.
+  if (expectedSha256 !== undefined && reuseChecked) {
+    const checked = loaded.get(`${path}\u0000${expectedSha256}\u0000${shown}`);
+    if (checked) return checked;
+  }
+  let contents: Buffer;
+  try {
+    if (!statSync(path).isFile()) throw new Error('not a file');
+    contents = readFileSync(path);
+  } catch {
+    throw badValue('rule', shown, `a built-in rule id (${rules.map((r) => r.id).join(', ')}) or the path of an existing rule file`);
+  }
+  const sha256 = createHash('sha256').update(contents).digest('hex');
+  if (expectedSha256 !== undefined && sha256 !== expectedSha256) {
+    throw new UsageError(`${shown}: the rule file's contents differ from the run's (sha256 ${sha256.slice(0, 12)}… instead of ${expectedSha256.slice(0, 12)}…); allowed: the same file, unchanged`);
+  }
+  const key = `${path}\u0000${sha256}\u0000${shown}`;
+  const cached = loaded.get(key);
+  if (cached) return cached;
+  let module: { default?: unknown };
+  try {
+    module = (await import(`${pathToFileURL(path).href}?sha256=${sha256}`)) as { default?: unknown };
+  } catch (error) {
+    throw new UsageError(`${shown}: does not load: ${loadProblem(error, path)}`);
+  }
+  const rule: Rule = { ...adaptRuleFile(module.default, shown), file: { path, sha256, origin: shown } };
+  loaded.set(key, rule);
+  return rule;
+}
+
+/**
+ * The first line of an import failure. A syntax error's line number is not
+ * in the error Node gives import(), so `node --check` is asked for it (only
+ * ever after a failure).
+ */
+function loadProblem(error: unknown, path: string): string {
+  if (!(error instanceof Error)) return String(error);
+  let line: string | undefined;
+  if (error instanceof SyntaxError || error.name === 'SyntaxError') {
+    const check = spawnSync(process.execPath, ['--check', path], { encoding: 'utf8', timeout: 10_000 });
+    line = new RegExp(`^${escapeRegExp(path)}:(\\d+)`, 'm').exec(check.stderr ?? '')?.[1];
+  }
+  return `${error.name}: ${error.message}${line ? ` (line ${line})` : ''}`.replace(/[\u0000-\u001f\u007f]+/g, ' ');
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,368 @@
+/**
+ * A designer's rule file under every command: loading it, the mistakes a
+ * rule file can make (each one line naming the file and the rule, exit 2,
+ * no output file), the same bits on any thread count and across shards, and
+ * the reports. Rule files are written into a temporary folder outside the
+ * repository, as a designer following docs/custom-rules.md would.
+ */
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { Ajv } from 'ajv';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { mergeCommand, shardCommand } from '../src/cli/commands/shard.js';
+import { runCommand } from '../src/cli/commands/run.js';
+import { cli, scratchFolder } from './support/cli.js';
+import { bufferIo } from './support/io.js';
+
+const folder = scratchFolder('rule-files');
+
+/** Writes a rule file into the scratch folder and returns its path. */
+function ruleFile(name: string, source: string): string {
+  const path = join(folder, name);
+  writeFileSync(path, source);
+  return path;
+}
+
+// The rule of the issue: reserves rolled on 2d6 + round, written as the documentation says.
+const reserves2d6 = ruleFile(
+  'reserves-2d6.mjs',
+  `export default {
+  id: 'reserves-2d6',
+  title: 'Reserves on 2d6',
+  summary: 'squads arrive on 2d6 + round',
+  params: [
+    { name: 'squads', type: 'integer', default: 3, min: 1, max: 12, doc: 'squads in reserve' },
+    { name: 'target', type: 'integer', default: 10, min: 2, max: 16, doc: 'a squad arrives on 2d6 + round at least this' },
+  ],
+  metrics(p) {
+    return [
+      { name: 'all.by.4', doc: 'every squad has arrived by round 4', probability: true },
+      { name: 'lost.mean', doc: 'squads lost', probability: false },
+    ];
+  },
+  trial(dice, p, out) {
+    let lost = 0;
+    for (let squad = 0; squad < p.squads; squad++) {
+      let arrived = false;
+      for (let round = 1; round <= 4 && !arrived; round++) arrived = dice.d(6) + dice.d(6) + round >= p.target;
+      if (!arrived) lost++;
+    }
+    out['all.by.4'] = lost === 0;
+    out['lost.mean'] = lost;
+  },
+  exact(p) {
+    // One squad: P(2d6 + r < target) for each round r, over the 36 ways two dice fall.
+    let missAll = [1n, 1n];
+    for (let round = 1; round <= 4; round++) {
+      let miss = 0n;
+      for (let a = 1; a <= 6; a++) for (let b = 1; b <= 6; b++) if (a + b + round < p.target) miss++;
+      missAll = [missAll[0] * miss, missAll[1] * 36n];
+    }
+    const [m, d] = missAll;
+    const n = BigInt(p.squads);
+    return { 'all.by.4': \`\${(d - m) ** n}/\${d ** n}\`, 'lost.mean': \`\${n * m}/\${d}\` };
+  },
+};
+`,
+);
+
+describe('a rule file under every command', () => {
+  it('describe shows its parameters, metrics and file', async () => {
+    const { status, stdout } = await cli('describe', reserves2d6);
+    expect(status).toBe(0);
+    expect(stdout).toMatch(/^reserves-2d6 — Reserves on 2d6\n/);
+    expect(stdout).toContain(`rule file: ${reserves2d6}`);
+    expect(stdout).toMatch(/target\s+integer, default 10\n\s+allowed: an integer from 2 to 16/);
+    expect(stdout).toMatch(/lost\.mean\s+mean: squads lost/);
+  });
+
+  it('describe lists the readings a rule file declares', async () => {
+    const { stdout } = await cli('describe', fileURLToPath(new URL('../examples/rules/reserves.mjs', import.meta.url)));
+    expect(stdout).toContain('firstRound=1: reserves roll from game round 1');
+  });
+
+  it('run --exact gives the value worked by hand: 3 squads, 10+ on 2d6 + round', async () => {
+    // By hand: a squad misses round r when 2d6 ≤ 9 − r: 26/36, 21/36, 15/36, 10/36 of the time (sums up to 8, 7,
+    // 6, 5), so it misses all four with chance (26·21·15·10)/36^4 = 81900/1679616; all three squads in: (1 − that)^3.
+    const missAll = 81900 / 1679616;
+    const result = await runCommand(reserves2d6, { exact: true, quiet: true }, bufferIo());
+    expect(result.metrics['all.by.4'].exact).toBeCloseTo((1 - missAll) ** 3, 14);
+    expect(result.metrics['lost.mean'].exact).toBeCloseTo(3 * missAll, 14);
+  });
+
+  it('run: simulated on the pool; --precision stops when every probability is narrow enough', async () => {
+    const result = await runCommand(reserves2d6, { precision: '0.004', seed: 'precision', threads: '2', quiet: true }, bufferIo());
+    const { lo, hi } = result.metrics['all.by.4'];
+    expect(((hi as number) - (lo as number)) / 2).toBeLessThanOrEqual(0.004);
+    expect(result.precision).toEqual({ target: 0.004, reached: true });
+  });
+
+  it('a path is always a file and an id always built in, even when the file reuses a built-in id', async () => {
+    const copy = ruleFile('reserves.mjs', readFileSync(reserves2d6, 'utf8').replace("id: 'reserves-2d6'", "id: 'reserves'"));
+    const fromFile = await cli('run', copy, '--exact');
+    expect(fromFile.stdout).toMatch(/^reserves — Reserves on 2d6/);
+    const builtIn = await cli('run', 'reserves', '--exact');
+    expect(builtIn.stdout).toMatch(/^reserves — Genesys reserves/);
+  });
+
+  it('--json, --html, --svg and --csv: generic charts titled with the rule’s own words, escaped', async () => {
+    const hostile = ruleFile(
+      'hostile.mjs',
+      readFileSync(reserves2d6, 'utf8').replace("title: 'Reserves on 2d6'", "title: 'Reserves </script><script>alert(1)</script> & \"2d6\"'"),
+    );
+    const [json, html, svg, csv] = ['r.json', 'r.html', 'svg', 'r.csv'].map((name) => join(folder, name));
+    const { status } = await cli('run', hostile, '--trials', '1e5', '--seed', 'reports', '--threads', '1', '--quiet', '--json', json, '--html', html, '--svg', svg, '--csv', csv);
+    expect(status).toBe(0);
+    expect(JSON.parse(readFileSync(json, 'utf8')).title).toBe('Reserves </script><script>alert(1)</script> & "2d6"');
+    const page = readFileSync(html, 'utf8');
+    expect(page).not.toContain('<script>alert(1)');
+    expect(page).toContain('Reserves &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; &amp;');
+    expect(readdirSync(svg).sort()).toEqual(['reserves-2d6-exact-check.svg', 'reserves-2d6-probabilities.svg']);
+    expect(readFileSync(csv, 'utf8')).toMatch(/^metric,kind,estimate,lo,hi,exact,confidence,meaning\r\nall\.by\.4,probability,/);
+  });
+
+  it('sweep, simulated and exact', async () => {
+    const simulated = await cli('sweep', reserves2d6, '--vary', 'target=8..11', '--trials', '1e5', '--threads', '1', '--quiet');
+    expect(simulated.status).toBe(0);
+    expect(simulated.stdout).toMatch(/^reserves-2d6 — Reserves on 2d6: sweep of 4 points/);
+    const exact = await cli('sweep', reserves2d6, '--vary', 'target=8..11', '--exact', '--quiet', '--csv', join(folder, 'sweep.csv'));
+    expect(exact.status).toBe(0);
+    expect(readFileSync(join(folder, 'sweep.csv'), 'utf8').split('\n').length).toBeGreaterThan(8);
+  });
+
+  it('compare: "1d6 7+" (built-in) against "2d6 10+" (the file); same-named metrics compared, the others listed', async () => {
+    const html = join(folder, 'compare.html');
+    const { status, stdout } = await cli('compare', 'reserves', '--set', 'squads=3', '--variant', '1d6 7+: target=7', '--variant', `2d6 10+: rule=${reserves2d6} target=10`, '--exact', '--all', '--quiet', '--html', html);
+    expect(status).toBe(0);
+    expect(stdout).toMatch(/\nall\.by\.4 +\S+%( = \S+)? +86\.073%( = \S+)? +[+−]\d+\.\d+ pp\n/);
+    expect(stdout).toMatch(/\nlost\.mean +.* [+−]\d\.\d+\n/);
+    expect(stdout).toMatch(/\ndice\.mean +\S+( = \S+)? +— +—\n/);
+    expect(stdout).toMatch(/Metrics not every variant has[^]*1d6 7\+: squad\.round\.1, /);
+    // Each variant's readings come from its own rule: the built-in's firstRound reading, nothing read off the file's params.
+    const page = readFileSync(html, 'utf8');
+    expect(page).toContain('reserves roll from game round 1');
+    expect(page).not.toMatch(/round undefined|=undefined/);
+  });
+
+  it('compare: a variant naming a missing rule file is refused before any work', async () => {
+    const { status, stderr } = await cli('compare', 'reserves', '--variant', 'a: target=7', '--variant', `b: rule=${join(folder, 'nope.mjs')}`);
+    expect(status).toBe(2);
+    expect(stderr).toMatch(/^muster: rule: got ".*nope\.mjs"; allowed: a built-in rule id \(.*\) or the path of an existing rule file\n$/);
+  });
+
+  it('matrix: a file that declares none gets a clear answer; one that declares one gets its table', async () => {
+    const none = await cli('matrix', reserves2d6);
+    expect(none.status).toBe(2);
+    expect(none.stderr).toMatch(/^muster: rule: reserves-2d6 declares no matrix/);
+    const withMatrix = ruleFile(
+      'matrix.mjs',
+      readFileSync(reserves2d6, 'utf8').replace("summary: 'squads arrive on 2d6 + round',", "summary: 'x', matrix: { row: 'squads', col: 'target', metrics: ['all.by.4'], values: [2, 3, 4] },"),
+    );
+    const table = await cli('matrix', withMatrix);
+    expect(table.status).toBe(0);
+    expect(table.stdout).toMatch(/all\.by\.4 \(%\), rows squads, columns target/);
+    const ranged = await cli('matrix', withMatrix, '--range', '5..7');
+    expect(ranged.stdout).toMatch(/squads \\ target\s+5\s+6\s+7/);
+  });
+});
+
+describe('the same bits on any thread count and across shards', () => {
+  // Means of non-dyadic values (thirds, uniforms): summed in doubles these would depend on the order chunks are added.
+  const awkward = ruleFile(
+    'awkward.mjs',
+    `export default {
+  id: 'awkward',
+  title: 'Awkward means',
+  params: [],
+  metrics: [
+    { name: 'third', doc: 'a die over three', probability: false },
+    { name: 'uniform', doc: 'a uniform times ten', probability: false },
+    { name: 'six', doc: 'a six', probability: true },
+  ],
+  trial(dice, p, out) {
+    const face = dice.d(6);
+    out.third = face / 3;
+    out.uniform = dice.random() * 10;
+    out.six = face === 6;
+  },
+};
+`,
+  );
+
+  it('seed "bits": 1, 2 and 3 threads give identical results; 3 shards merged give the same again', async () => {
+    const options = { trials: '700k', seed: 'bits', quiet: true };
+    const [one, two, three] = await Promise.all(['1', '2', '3'].map((threads) => runCommand(awkward, { ...options, threads }, bufferIo())));
+    expect(two.metrics).toEqual(one.metrics);
+    expect(three.metrics).toEqual(one.metrics);
+    const files = [0, 1, 2].map((index) => join(folder, `awkward-${index}.json`));
+    for (const [index, out] of files.entries()) await shardCommand(awkward, { ...options, shard: `${index}/3`, out, threads: String(1 + (index % 2)) }, bufferIo());
+    const merged = await mergeCommand([files[2], files[0], files[1]], {}, bufferIo());
+    expect(merged.metrics).toEqual(one.metrics);
+    // The estimates are right, too: E[face/3] = 7/6, E[10u] = 5, P(six) = 1/6 (5σ bounds, σ from the 95% interval).
+    const near = (name: string, truth: number) => {
+      const { estimate, lo, hi } = one.metrics[name] as { estimate: number; lo: number; hi: number };
+      expect(Math.abs(estimate - truth), name).toBeLessThan((5 * (hi - lo)) / 2 / 1.96);
+    };
+    near('third', 7 / 6);
+    near('uniform', 5);
+  });
+
+  it('merge loads the rule file the shards recorded, or the one --rule names, and refuses one whose contents changed', async () => {
+    const path = ruleFile('moving.mjs', readFileSync(reserves2d6, 'utf8'));
+    const options = { trials: '150k', seed: 'moving', threads: '1', quiet: true };
+    const files = [0, 1].map((index) => join(folder, `moving-${index}.json`));
+    for (const [index, out] of files.entries()) await shardCommand(path, { ...options, shard: `${index}/2`, out }, bufferIo());
+    const whole = await runCommand(path, options, bufferIo());
+    expect((await mergeCommand(files, {}, bufferIo())).metrics).toEqual(whole.metrics);
+    const moved = ruleFile('moved.mjs', readFileSync(path, 'utf8'));
+    expect((await mergeCommand(files, { rule: moved }, bufferIo())).metrics).toEqual(whole.metrics);
+    writeFileSync(path, readFileSync(path, 'utf8').replace('p.target', 'p.target + 1'));
+    const io = bufferIo();
+    const changed = await cli('merge', ...files);
+    expect(changed.status).toBe(2);
+    expect(changed.stderr).toMatch(/^muster: .*moving\.mjs: the rule file's contents differ from the run's \(sha256 [0-9a-f]{12}… instead of [0-9a-f]{12}…\); allowed: the same file, unchanged\n$/);
+    expect(io.stdout()).toBe('');
+  });
+});
+
+/** A rule file that differs from reserves-2d6.mjs by one replacement. */
+function mutant(name: string, from: string | RegExp, to: string): string {
+  const source = readFileSync(reserves2d6, 'utf8');
+  const changed = source.replace(from, to);
+  if (changed === source) throw new Error(`mutant ${name}: nothing replaced`);
+  return ruleFile(name, changed);
+}
+
+describe('mistakes in a rule file: one line naming the file, the rule and what is wrong; exit 2; no output file', () => {
+  const cases: Array<[string, () => string, RegExp]> = [
+    // Under vitest the import goes through vite, which words a syntax error its own way; the CLI test below checks Node's.
+    ['a file that does not parse', () => mutant('parse.mjs', 'trial(dice, p, out) {', 'trial(dice, p, out) {{'), /parse\.mjs: does not load: .*/],
+    ['no default export', () => mutant('nodefault.mjs', 'export default {', 'export const rule = {'), /nodefault\.mjs: default export: got undefined; allowed: export default \{ id, title, params, metrics, trial \}/],
+    ['a bad id', () => mutant('badid.mjs', "id: 'reserves-2d6'", "id: 'reserves 2d6'"), /badid\.mjs: id: got "reserves 2d6"; allowed: letters, digits and '-'/],
+    ['no trial', () => mutant('notrial.mjs', 'trial(dice, p, out) {', 'trail(dice, p, out) {'), /notrial\.mjs \(rule reserves-2d6\): unknown field "trail"; allowed: id, title/],
+    ['a parameter whose default is out of range', () => mutant('param.mjs', 'default: 10, min: 2', 'default: 20, min: 2'), /param\.mjs \(rule reserves-2d6\): parameter target: default: got 20; allowed: an integer from 2 to 16/],
+    ['a parameter of an unknown type', () => mutant('paramtype.mjs', "name: 'squads', type: 'integer'", "name: 'squads', type: 'int'"), /paramtype\.mjs \(rule reserves-2d6\): parameter squads: type: got "int"; allowed: integer, number, boolean, choice/],
+    ['a metric without probability', () => mutant('metric.mjs', "doc: 'squads lost', probability: false", "doc: 'squads lost'"), /metric\.mjs \(rule reserves-2d6\): metric "lost\.mean": probability: got undefined; allowed: true .* or false/],
+    ['a trial that throws (in a worker)', () => mutant('throws.mjs', 'let lost = 0;', 'let lost = 0; if (dice.d(6) === 6) p.nothing.here();'), /throws\.mjs \(rule reserves-2d6\): trial threw TypeError: Cannot read properties of undefined \(reading 'here'\) \(trial \d+ of a chunk\)/],
+    ['a probability over 100% (a tally bug)', () => mutant('over.mjs', "out['all.by.4'] = lost === 0;", "out['all.by.4'] = 1.94703;"), /over\.mjs \(rule reserves-2d6\): metric "all\.by\.4": got 1\.94703 in trial 1 of a chunk; allowed: 0, 1, false or true \(a probability\)/],
+    ['a NaN mean', () => mutant('nan.mjs', "out['lost.mean'] = lost;", "out['lost.mean'] = lost / 0 - lost / 0;"), /nan\.mjs \(rule reserves-2d6\): metric "lost\.mean": got NaN in trial 1 of a chunk; allowed: a finite number \(a mean\)/],
+    ['a metric name that is not declared', () => mutant('stray.mjs', "out['lost.mean'] = lost;", "out['lost.mean'] = lost; out['lost.man'] = lost;"), /stray\.mjs \(rule reserves-2d6\): trial wrote out\["lost\.man"\], which is not a metric; allowed: all\.by\.4, lost\.mean/],
+    ['a die of no sides', () => mutant('sides.mjs', 'dice.d(6) + dice.d(6)', 'dice.d(0) + dice.d(6)'), /sides\.mjs \(rule reserves-2d6\): dice\.d: got 0; allowed: a whole number of sides from 1 to 1000/],
+    ['an exact value that is not a number or fraction', () => mutant('exactbad.mjs', "'lost.mean': `${n * m}/${d}`", "'lost.mean': 'about a third'"), /exactbad\.mjs \(rule reserves-2d6\): exact\(params\): metric "lost\.mean": got "about a third"; allowed: a finite number, or a fraction string 'n\/d'/],
+    ['an exact probability above 1', () => mutant('exactover.mjs', "'all.by.4': `${(d - m) ** n}/${d ** n}`", "'all.by.4': '3/2'"), /exactover\.mjs \(rule reserves-2d6\): exact\(params\): metric "all\.by\.4": got "3\/2"; allowed: a probability from 0 to 1/],
+    ['exact that throws', () => mutant('exactthrows.mjs', 'let missAll = [1n, 1n];', 'let missAll = [1n, 1n]; null.x;'), /exactthrows\.mjs \(rule reserves-2d6\): exact\(params\) threw TypeError: /],
+  ];
+  for (const [what, make, message] of cases) {
+    it(what, async () => {
+      const path = make();
+      const json = join(folder, `${what.replace(/\W+/g, '-')}.json`);
+      const html = join(folder, `${what.replace(/\W+/g, '-')}.html`);
+      const { status, stdout, stderr } = await cli('run', path, '--trials', '1e5', '--threads', '2', '--quiet', '--json', json, '--html', html);
+      expect(stderr).toMatch(new RegExp(`^muster: \\S*${message.source}`));
+      expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(stderr).not.toMatch(/\n\s+at /);
+      expect(status).toBe(2);
+      expect(stdout).toBe('');
+      expect(existsSync(json)).toBe(false);
+      expect(existsSync(html)).toBe(false);
+    });
+  }
+
+  it('a file that does not parse, from the real command line: Node’s SyntaxError with its line', () => {
+    const path = mutant('parse-cli.mjs', 'trial(dice, p, out) {', 'trial(dice, p, out) {{');
+    const entry = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+    const run = spawnSync(process.execPath, [entry, 'run', path], { encoding: 'utf8' });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/^muster: .*parse-cli\.mjs: does not load: SyntaxError: Unexpected token .* \(line \d+\)\n$/);
+  });
+
+  it('a missing file, a TypeScript file and a file of another kind', async () => {
+    expect((await cli('run', join(folder, 'missing.mjs'))).stderr).toMatch(/^muster: rule: got ".*missing\.mjs"; allowed: a built-in rule id \(reserves, .*\) or the path of an existing rule file\n$/);
+    const ts = ruleFile('typed.ts', 'export default {};');
+    expect((await cli('run', ts)).stderr).toMatch(/^muster: .*typed\.ts: TypeScript rule files are not supported; allowed: a JavaScript module/);
+    expect((await cli('run', './notes.txt')).stderr).toMatch(/^muster: rule: got "\.\/notes\.txt"; allowed: a built-in rule id, or a rule file ending in \.mjs, \.js or \.cjs\n$/);
+  });
+
+  it('--set checks values against the file’s own parameters', async () => {
+    const { status, stderr } = await cli('run', reserves2d6, '--set', 'target=99');
+    expect(status).toBe(2);
+    expect(stderr).toBe('muster: target: got "99"; allowed: an integer from 2 to 16\n');
+  });
+});
+
+describe('the per-trial loop where code generation is forbidden', () => {
+  it('seed "no-eval": the interpreted loop counts exactly what the compiled one does', async () => {
+    const { adaptRuleFile } = await import('../src/rules/file-rule.js');
+    const { chunkStream } = await import('../src/engine/random.js');
+    // The same rule twice; metric names differ only so that each gets its own loop (loops are cached by names).
+    const spec = (suffix: string) => ({
+      id: 'no-eval',
+      title: 'No eval',
+      metrics: [
+        { name: `hit${suffix}`, probability: true },
+        { name: `third${suffix}`, probability: false },
+      ],
+      trial(dice: { d(sides: number): number }, _p: unknown, out: Record<string, unknown>) {
+        const face = dice.d(6);
+        out[`hit${suffix}`] = face >= 5;
+        out[1] = face / 3; // by position: the second metric
+      },
+    });
+    const run = (suffix: string) => {
+      const rule = adaptRuleFile(spec(suffix), 'no-eval.mjs');
+      const tally = new Float64Array(rule.tallyLength({}));
+      for (let chunk = 0; chunk < 3; chunk++) rule.simulate({}, chunkStream('no-eval', 'no-eval', chunk), 10_000, tally);
+      return tally;
+    };
+    const compiled = run('.a');
+    const realFunction = globalThis.Function;
+    globalThis.Function = function forbidden() {
+      throw new EvalError('Refused to evaluate a string as JavaScript');
+    } as unknown as FunctionConstructor;
+    let interpreted: Float64Array;
+    try {
+      interpreted = run('.b');
+    } finally {
+      globalThis.Function = realFunction;
+    }
+    expect(Array.from(interpreted)).toEqual(Array.from(compiled));
+    // 30,000 trials: P(5 or 6) = 1/3, so about 10,000 hits; E[face/3] = 7/6. The counts are exact integers.
+    expect(compiled[0]).toBeGreaterThan(9000);
+    expect(compiled[0]).toBeLessThan(11000);
+  });
+});
+
+describe('a rule file’s JSON keeps the one contract (docs/result.schema.json)', () => {
+  it('run --json and a shard of a rule whose mean goes negative both validate', async () => {
+    const schema = JSON.parse(readFileSync(new URL('../docs/result.schema.json', import.meta.url), 'utf8')) as object;
+    const validate = new Ajv({ allErrors: true, strict: true, strictTypes: false }).compile(schema);
+    const negative = ruleFile(
+      'negative.mjs',
+      `export default {
+  id: 'negative',
+  title: 'A negative mean',
+  metrics: [{ name: 'loss', doc: 'minus a die', probability: false }, { name: 'six', doc: 'a six', probability: true }],
+  trial(dice, p, out) {
+    const face = dice.d(6);
+    out.loss = -face / 2;
+    out.six = face === 6;
+  },
+};
+`,
+    );
+    const json = join(folder, 'negative.json');
+    const shard = join(folder, 'negative-shard.json');
+    expect((await cli('run', negative, '--trials', '1e5', '--threads', '1', '--quiet', '--json', json)).status).toBe(0);
+    expect((await cli('shard', negative, '--trials', '1e5', '--threads', '1', '--quiet', '--shard', '0/2', '--out', shard)).status).toBe(0);
+    for (const file of [json, shard]) {
+      const ok = validate(JSON.parse(readFileSync(file, 'utf8')));
+      expect(validate.errors ?? [], file).toEqual([]);
+      expect(ok).toBe(true);
+    }
+    const written = JSON.parse(readFileSync(shard, 'utf8'));
+    expect(written.ruleFile).toEqual({ path: negative, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(Math.min(...written.tally)).toBeLessThan(0);
+  });
+});
