@@ -307,19 +307,33 @@ export interface HeatmapOptions {
   fontSize?: number;
   /** Column labels turned to read upwards (long labels). */
   slantColumns?: boolean;
+  /**
+   * An advantage table: a diverging palette centred on this value (0.5 for
+   * "player A wins"), light at even odds and dark at either extreme, so a
+   * grey printout still shows how lopsided a cell is (its value is printed too).
+   */
+  centre?: number;
 }
 
 /**
  * A two-way table in a single sequential hue (lightness orders the values,
- * so it prints in grey) with the value printed in every cell, white on the
- * dark half of the scale and black on the light half.
+ * so it prints in grey) or, for an advantage table, a diverging palette
+ * centred on even odds, with the value printed in every cell: white on the
+ * dark part of the scale and black on the light part.
  */
 export function heatmap(cells: readonly HeatCell[], options: HeatmapOptions): VegaLiteSpec {
   const values = cells.map((cell) => cell.value).filter(Number.isFinite);
   const domain = options.domain ?? (options.percent ? [0, 1] : [Math.min(...values), Math.max(...values)]);
   const span = domain[1] - domain[0] || 1;
   const facetOrder = options.facet?.order ?? [];
-  const data = cells.map((cell) => ({ ...cell, dark: (cell.value - domain[0]) / span > 0.55, facetOrder: cell.facet === undefined ? 0 : facetOrder.indexOf(cell.facet) }));
+  const centre = options.centre;
+  const reach = centre === undefined ? span : Math.max(centre - domain[0], domain[1] - centre) || 1;
+  const data = cells.map((cell) => ({
+    ...cell,
+    dark: centre === undefined ? (cell.value - domain[0]) / span > 0.55 : Math.abs(cell.value - centre) / reach > 0.62,
+    facetOrder: cell.facet === undefined ? 0 : facetOrder.indexOf(cell.facet),
+  }));
+  const colourScale = centre === undefined ? { scheme: 'blues', domain, clamp: true } : { scheme: 'redblue', domain, domainMid: centre, clamp: true };
   const rowCount = new Set(cells.map((cell) => cell.row)).size;
   const colCount = new Set(cells.map((cell) => cell.col)).size;
   const cellWidth = options.cellWidth ?? Math.max(30, Math.min(64, Math.floor(480 / colCount)));
@@ -346,7 +360,7 @@ export function heatmap(cells: readonly HeatCell[], options: HeatmapOptions): Ve
             field: 'value',
             type: 'quantitative',
             title: options.valueTitle,
-            scale: { scheme: 'blues', domain, clamp: true },
+            scale: colourScale,
             legend: { orient: 'right', direction: 'vertical', format: options.percent ? '.0%' : undefined, gradientLength: Math.min(200, rowCount * cellHeight) },
           },
           tooltip: [
@@ -377,6 +391,20 @@ export function heatmap(cells: readonly HeatCell[], options: HeatmapOptions): Ve
   };
 }
 
+const SPLIT_FONT_SIZE = 10.5;
+
+/**
+ * Whether text fits in `room` pixels: Helvetica's widest common glyphs
+ * (digits, capitals, %) are at most 0.67 em, lower case about 0.5 em; the
+ * estimate errs wide and keeps 8 px of margin, so a label that passes never
+ * touches its segment's edges.
+ */
+export function fitsIn(text: string, fontSize: number, room: number): boolean {
+  let ems = 0;
+  for (const character of text) ems += /[A-Z%0-9<>]/.test(character) ? 0.67 : /[ .,:;il'’()|]/.test(character) ? 0.3 : 0.56;
+  return ems * fontSize + 8 <= room;
+}
+
 /** One share of a split: e.g. "player A has the initiative, 52.3%". */
 export interface SplitSegment {
   /** The row (the question) this share belongs to. */
@@ -399,12 +427,17 @@ export function splitChart(segments: readonly SplitSegment[], options: { segment
   const rows: VegaLiteSpec[] = [];
   const byRow = new Map<string, SplitSegment[]>();
   for (const segment of segments) byRow.set(segment.row, [...(byRow.get(segment.row) ?? []), segment]);
+  const width = options.width ?? FULL_WIDTH - 160;
   for (const list of byRow.values()) {
     let start = 0;
     for (const segment of [...list].sort((a, b) => options.segmentOrder.indexOf(a.segment) - options.segmentOrder.indexOf(b.segment))) {
       const index = Math.max(0, options.segmentOrder.indexOf(segment.segment)) % fills.length;
       const end = start + segment.value;
-      rows.push({ ...segment, start, end, middle: (start + end) / 2, ink: ink[index], label: segment.value >= 0.07 ? `${segment.segment} ${segment.text}` : segment.value >= 0.025 ? segment.text : '' });
+      const room = segment.value * width;
+      const full = `${segment.segment} ${segment.text}`;
+      // A label stays inside its segment: the name and value, else the value alone, else nothing (the legend and the table say it).
+      const label = fitsIn(full, SPLIT_FONT_SIZE, room) ? full : fitsIn(segment.text, SPLIT_FONT_SIZE, room) ? segment.text : '';
+      rows.push({ ...segment, start, end, middle: (start + end) / 2, ink: ink[index], label });
       start = end;
     }
   }
@@ -415,7 +448,7 @@ export function splitChart(segments: readonly SplitSegment[], options: { segment
     $schema: SCHEMA,
     config: CHART_CONFIG,
     data: { values: rows },
-    width: options.width ?? FULL_WIDTH - 160,
+    width,
     height: { step: 34 },
     layer: [
       {
@@ -440,7 +473,7 @@ export function splitChart(segments: readonly SplitSegment[], options: { segment
         },
       },
       {
-        mark: { type: 'text', baseline: 'middle', fontSize: 10.5 },
+        mark: { type: 'text', baseline: 'middle', fontSize: SPLIT_FONT_SIZE },
         encoding: { y, x: { field: 'middle', type: 'quantitative' }, text: { field: 'label' }, color: { field: 'ink', type: 'nominal', scale: null } },
       },
     ],

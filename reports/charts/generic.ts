@@ -18,7 +18,7 @@ export function everyMetricChart(view: RunView): Chart | null {
   const probabilities = view.metrics.filter((metric) => metric.probability);
   const chosen = probabilities.length > 0 ? probabilities : view.metrics;
   const isProbability = probabilities.length > 0;
-  const points = chosen.map((metric, index) => metricPoint(result, metric.name, metric.name, index, isProbability)).filter((point): point is IntervalPoint => point !== null);
+  const points = chosen.map((metric, index) => metricPoint(result, metric.name, metric.label ?? metric.name, index, isProbability)).filter((point): point is IntervalPoint => point !== null);
   if (points.length === 0) return null;
   return {
     id: `${rule.id}-${isProbability ? 'probabilities' : 'means'}`,
@@ -46,7 +46,7 @@ export function exactCheckChart(view: RunView): Chart | null {
     const exact = value.exact as number;
     const error = (value.estimate as number - exact) * 100;
     return {
-      label: metric.name,
+      label: metric.label ?? metric.name,
       order: index,
       estimate: error,
       lo: ((value.lo as number) - exact) * 100,
@@ -85,7 +85,7 @@ export function genericRunCharts(view: RunView): Chart[] {
  * The rule's declared matrix (src/rules/types.ts MatrixSpec) at its default
  * axis values, headline metric only, with the value in every cell.
  */
-export async function matrixHeatmapChart(context: PrintableContext, overrides: Record<string, ParamValue> = {}, note = '', titles: AxisTitles = {}): Promise<Chart | null> {
+export async function matrixHeatmapChart(context: PrintableContext, overrides: Record<string, ParamValue> = {}, note = '', titles: AxisTitles = MATRIX_AXIS_TITLES[context.rule.id] ?? {}): Promise<Chart | null> {
   const { rule } = context;
   const spec = rule.matrix;
   if (!spec) return null;
@@ -103,6 +103,36 @@ export interface AxisTitles {
   col?: string;
 }
 
+/**
+ * The words for each built-in rule's matrix axes, so `muster matrix --html`,
+ * the report book and the cards title the same table the same way.
+ */
+export const MATRIX_AXIS_TITLES: Readonly<Record<string, AxisTitles>> = {
+  infinity: { row: 'player A’s WIP', col: 'player B’s WIP' },
+  deployment: { row: 'player A’s deployment', col: 'player B’s deployment' },
+  noctvale: { row: 'player A’s fighters', col: 'player B’s fighters' },
+};
+
+/**
+ * Metrics that are one player's advantage over the other (even odds at
+ * 50%): their tables take the diverging palette centred on 50%.
+ */
+const ADVANTAGE_METRICS: Readonly<Record<string, readonly string[]>> = {
+  infinity: ['a.wins'],
+  deployment: ['a.initiative'],
+  noctvale: ['a.initiative', 'a.placesLast'],
+};
+
+/** Whether a metric of a rule reads as player A's advantage, centred on even odds. */
+export function isAdvantage(ruleId: string, metric: string): boolean {
+  return ADVANTAGE_METRICS[ruleId]?.includes(metric) ?? false;
+}
+
+/** A metric's words for titles: its label, else its name. */
+export function metricTitle(metrics: readonly MetricSpec[], name: string): string {
+  return metrics.find((metric) => metric.name === name)?.label ?? name;
+}
+
 /** A matrix axis label: the rule's short form (src/rules/types.ts MatrixSpec.label) where it has one. */
 function axisLabel(rule: Rule, value: ParamValue): string {
   return rule.matrix?.label?.(value) ?? String(value);
@@ -118,9 +148,10 @@ export function matrixChart(
   metricName: string,
   evaluated: readonly Evaluated[],
   note = '',
-  titles: AxisTitles = {},
+  titles: AxisTitles = MATRIX_AXIS_TITLES[rule.id] ?? {},
 ): Chart {
   const metric: MetricSpec | undefined = rule.metrics(evaluated[0].result.params).find((m) => m.name === metricName);
+  const words = metric?.label ?? metricName;
   const probability = metric?.probability ?? true;
   const longest = Math.max(...cols.map((value) => axisLabel(rule, value).length));
   const cellWidth = cols.length > 12 ? 32 : cols.length > 9 ? 40 : 56;
@@ -149,15 +180,16 @@ export function matrixChart(
   const units = probability && digits === 0 ? ' Cells show percentages.' : '';
   return {
     id: `${rule.id}-matrix-${row}-${col}`.replace(/[^A-Za-z0-9.-]+/g, '-'),
-    title: `${rule.title}: ${metricName} by ${row} and ${col}`,
+    title: `${rule.title}: ${words}, by ${titles.row ?? row} and ${titles.col ?? col}`,
     caption: `${metric?.doc ?? metricName}, with ${titles.row ?? row} down the side and ${titles.col ?? col} across the top. ${how}${units}${note ? ` ${note}` : ''}`,
     spec: heatmap(cells, {
       rowTitle: titles.row ?? row,
       colTitle: titles.col ?? col,
-      valueTitle: metricName,
+      valueTitle: words,
       percent: probability,
       cellWidth,
       slantColumns: longest > 5,
+      ...(probability && isAdvantage(rule.id, metricName) ? { centre: 0.5 } : {}),
     }),
   };
 }
