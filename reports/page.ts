@@ -122,7 +122,7 @@ function pageStyle(printHeader: string): string {
 }
 
 /** Draws every chart with vega-embed as SVG; `window.musterCharts` settles when all are drawn (tests wait on it). */
-const BOOT_SCRIPT = `(function () {
+export const BOOT_SCRIPT = `(function () {
   var charts = JSON.parse(document.getElementById('muster-charts').textContent);
   if (charts.length === 0) { window.musterCharts = Promise.resolve([]); return; }
   var targets = document.querySelectorAll('.vis[data-chart]');

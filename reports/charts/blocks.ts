@@ -206,12 +206,45 @@ export interface LineChartOptions {
 }
 
 /**
+ * Where each point's value label goes, so no label lands on another or on
+ * the axis: at each position the highest value is labelled above its point,
+ * the next below it when there is room (above it when the axis is in the
+ * way and the gap allows); a value equal to one already labelled, and any
+ * third series, go unlabelled (the tables carry every value).
+ */
+function labelPlaces(points: readonly IntervalPoint[], domain: [number, number], height: number): Array<'above' | 'below' | null> {
+  const places: Array<'above' | 'below' | null> = points.map(() => null);
+  const span = domain[1] - domain[0] || 1;
+  // A label is about 12 px tall and sits 5–6 px from its point: in data units, per pixel of plot height.
+  const unit = span / height;
+  const groups = new Map<string, number[]>();
+  points.forEach((point, index) => {
+    const key = `${point.facet ?? ''}\u0000${point.label}`;
+    groups.set(key, [...(groups.get(key) ?? []), index]);
+  });
+  const value = (index: number) => points[index].exact ?? points[index].estimate ?? Number.NaN;
+  for (const members of groups.values()) {
+    const sorted = members.filter((index) => Number.isFinite(value(index))).sort((a, b) => value(b) - value(a));
+    if (sorted.length === 0) continue;
+    const [top, second] = sorted;
+    places[top] = 'above';
+    if (second === undefined || points[second].text === points[top].text) continue;
+    const gap = (value(top) - value(second)) / unit;
+    const floor = (value(second) - domain[0]) / unit;
+    if (floor >= 22) places[second] = 'below';
+    else if (gap >= 36) places[second] = 'above';
+  }
+  return places;
+}
+
+/**
  * Values along an ordered axis, one line per series. Lines differ in colour,
  * dash and point shape, so a grey printout still tells them apart; the line
  * joins exact values where known, estimates otherwise.
  */
 export function lineChart(points: readonly IntervalPoint[], options: LineChartOptions): VegaLiteSpec {
   const order = options.seriesOrder;
+  const places = labelPlaces(points, options.domain ?? (options.percent ? [0, 1] : [0, Math.max(0, ...points.map((p) => p.exact ?? p.estimate ?? 0))]), options.height ?? 240);
   const seriesScale = (range: unknown[]) => ({ domain: order, range: range.slice(0, order.length) });
   const legend = { title: options.seriesTitle, symbolSize: 110 };
   const x = { field: 'label', type: 'ordinal', title: options.xTitle, sort: { field: 'order', op: 'min' }, axis: { labelAngle: 0 }, scale: { type: 'point', padding: 0.4 } };
@@ -251,26 +284,24 @@ export function lineChart(points: readonly IntervalPoint[], options: LineChartOp
       encoding: { x, y: y('exact') },
     },
   ];
+  const height = options.height ?? 240;
+  const data = withDerived(points, order, options.facet?.order).map((point, index) => ({ ...point, place: options.labels ? places[index] : null }));
   if (options.labels) {
-    // First series labelled above its points, the next below, so two close lines keep their labels apart.
-    const above = order.map((_, i) => i).filter((i) => i % 2 === 0);
-    layers.push({
-      transform: [{ filter: { field: 'seriesOrder', oneOf: above } }],
-      mark: { type: 'text', align: 'left', baseline: 'bottom', dx: 5, dy: -5, fontSize: 10, color: '#222222' },
-      encoding: { x, y: y('best'), text: { field: 'text' } },
-    });
-    // (An empty layer would leave vega a scale with no extent, so only when there is a second series.)
-    if (order.length > 1) {
+    for (const place of ['above', 'below'] as const) {
+      // (An empty layer would leave vega a scale with no extent, so only the placements in use.)
+      if (!data.some((point) => point.place === place)) continue;
       layers.push({
-        transform: [{ filter: { not: { field: 'seriesOrder', oneOf: above } } }],
-        mark: { type: 'text', align: 'left', baseline: 'top', dx: 5, dy: 6, fontSize: 10, color: '#222222' },
+        transform: [{ filter: { field: 'place', equal: place } }],
+        mark: place === 'above'
+          ? { type: 'text', align: 'left', baseline: 'bottom', dx: 5, dy: -5, fontSize: 10, color: '#222222' }
+          : { type: 'text', align: 'left', baseline: 'top', dx: 5, dy: 6, fontSize: 10, color: '#222222' },
         encoding: { x, y: y('best'), text: { field: 'text' } },
       });
     }
   }
   const panelWidth = options.width ?? (options.facet ? Math.floor((FULL_WIDTH - 40) / options.facet.order.length) - 20 : FULL_WIDTH - 120);
-  const inner = { width: panelWidth, height: options.height ?? 240, layer: layers };
-  const common = { $schema: SCHEMA, config: CHART_CONFIG, data: { values: withDerived(points, order, options.facet?.order) } };
+  const inner = { width: panelWidth, height, layer: layers };
+  const common = { $schema: SCHEMA, config: CHART_CONFIG, data: { values: data } };
   if (!options.facet) return { ...common, ...inner };
   return {
     ...common,
@@ -348,7 +379,8 @@ export function heatmap(cells: readonly HeatCell[], options: HeatmapOptions): Ve
         type: 'ordinal',
         title: options.colTitle,
         sort: { field: 'colOrder', op: 'min' },
-        axis: { orient: 'top', labelAngle: options.slantColumns ? -50 : 0, labelAlign: options.slantColumns ? 'left' : 'center', domain: false, ticks: false, labelPadding: 4 },
+        // titleLimit: a column title never runs past its own table into the next panel's.
+        axis: { orient: 'top', labelAngle: options.slantColumns ? -50 : 0, labelAlign: options.slantColumns ? 'left' : 'center', domain: false, ticks: false, labelPadding: 4, titleLimit: Math.max(60, cellWidth * colCount) },
       },
       y: { field: 'row', type: 'ordinal', title: options.rowTitle, sort: { field: 'rowOrder', op: 'min' }, axis: { domain: false, ticks: false } },
     },

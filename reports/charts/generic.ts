@@ -149,12 +149,15 @@ export function matrixChart(
   evaluated: readonly Evaluated[],
   note = '',
   titles: AxisTitles = MATRIX_AXIS_TITLES[rule.id] ?? {},
+  /** The largest the table may be, in CSS pixels (a card sizes it to the sheet). */
+  fit: { width?: number; height?: number } = {},
 ): Chart {
   const metric: MetricSpec | undefined = rule.metrics(evaluated[0].result.params).find((m) => m.name === metricName);
   const words = metric?.label ?? metricName;
   const probability = metric?.probability ?? true;
   const longest = Math.max(...cols.map((value) => axisLabel(rule, value).length));
-  const cellWidth = cols.length > 12 ? 32 : cols.length > 9 ? 40 : 56;
+  const cellWidth = fit.width ? Math.min(72, Math.floor(fit.width / cols.length)) : cols.length > 12 ? 32 : cols.length > 9 ? 40 : 56;
+  const cellHeight = fit.height ? Math.max(14, Math.min(48, Math.round(cellWidth * 0.75), Math.floor(fit.height / rows.length))) : undefined;
   const digits = cellWidth >= 50 ? 1 : 0;
   const cells: HeatCell[] = [];
   rows.forEach((rowValue, i) => {
@@ -188,6 +191,7 @@ export function matrixChart(
       valueTitle: words,
       percent: probability,
       cellWidth,
+      ...(cellHeight === undefined ? {} : { cellHeight, fontSize: cellWidth < 24 || cellHeight < 18 ? 8 : cellWidth < 40 ? 9 : cellWidth < 60 ? 11 : 13 }),
       slantColumns: longest > 5,
       ...(probability && isAdvantage(rule.id, metricName) ? { centre: 0.5 } : {}),
     }),
