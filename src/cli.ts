@@ -82,6 +82,7 @@ export function buildProgram(io: Io): Command {
     .option('--csv <file>', 'also write the metrics table as CSV (- for standard output)')
     .option('--checkpoint <file>', 'save finished chunks here as the run goes; run the same command again to resume')
     .option('--checkpoint-every <seconds>', 'seconds between checkpoint writes (default 5)')
+    .option('--print-diagnostics', 'print the HTML report\'s diagnostics (every metric, simulation against exact) too, not only on screen')
     .action(async (rule: string, options) => {
       await runCommand(rule, options, io);
     });

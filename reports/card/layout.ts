@@ -127,7 +127,7 @@ const infinityCard: CardDesign = {
     return {
       title: 'Infinity: who wins the Initiative Roll',
       subtitle: `Player A’s chance to win the Initiative Roll, with player A’s Lieutenant’s WIP down the side and player B’s across the top (criticals ${crits ? 'on' : 'off'}). Player B’s chance is 100% less the cell.`,
-      blocks: [{ kind: 'chart', chart: { ...chart, title: 'Player A wins the Initiative Roll', caption: `Read your WIP down the side and your opponent’s across the top: the cell is your chance to win. 50% on the diagonal, where the WIPs are equal.` } }],
+      blocks: [{ kind: 'chart', chart: { ...chart, id: 'infinity-wip-matrix', title: 'Player A wins the Initiative Roll', caption: `Read your WIP down the side and your opponent’s across the top: the cell is your chance to win. 50% on the diagonal, where the WIPs are equal.` } }],
       varied: ['wipA', 'wipB'],
     };
   },
@@ -170,7 +170,7 @@ const deploymentCard: CardDesign = {
         title: 'Genesys deployment: who takes the first turn',
         subtitle: 'Player A’s chance of the first-round initiative, with A’s deployment down the side and B’s across the top; and what each deployment risks, whatever the opponent does.',
         blocks: [
-          { kind: 'chart', chart: { ...chart, title: 'Player A has the initiative in the first round', caption: `Lower zone total takes the initiative; equal totals roll off. ${key}` } },
+          { kind: 'chart', chart: { ...chart, id: 'deployment-strategy-matrix', title: 'Player A has the initiative in the first round', caption: `Lower zone total takes the initiative; equal totals roll off. ${key}` } },
           { kind: 'table', id: 'deployment-risks', title: 'What each deployment risks', html, caption: 'The same for either player: the chance of a zone in the Area of Conflict (7 or 8), of no zone on the board edge (1–3), and the zones a forward gamble keeps.' },
         ],
         varied: ['a', 'b'],
@@ -310,8 +310,8 @@ const noctvaleCard: CardDesign = {
       title: 'Noctvale: initiative and who places last',
       subtitle: `Player A’s chances by fighter count, player A’s fighters down the side and player B’s across the top (${params.groups} deployment groups a side).`,
       blocks: [
-        { kind: 'chart', chart: { ...initiative, title: 'Player A has the initiative', caption: 'Fewer activations take the initiative; equal counts roll off on 2d6.' } },
-        { kind: 'chart', chart: { ...last, title: 'Player A places the last deployment group', caption: 'Groups are placed alternately, the initiative player first, so the last group goes to whichever side still has one left.' } },
+        { kind: 'chart', chart: { ...initiative, id: 'noctvale-initiative', title: 'Player A has the initiative', caption: 'Fewer activations take the initiative; equal counts roll off on 2d6.' } },
+        { kind: 'chart', chart: { ...last, id: 'noctvale-places-last', title: 'Player A places the last deployment group', caption: 'Groups are placed alternately, the initiative player first, so the last group goes to whichever side still has one left.' } },
       ],
       varied: ['fightersA', 'fightersB'],
     };
