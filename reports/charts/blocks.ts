@@ -262,11 +262,7 @@ export function lineChart(points: readonly IntervalPoint[], options: LineChartOp
         strokeDash: { field: 'series', type: 'nominal', sort: bySeries, scale: seriesScale(SERIES_DASHES), legend },
       },
     },
-    {
-      transform: [{ filter: 'isValid(datum.lo) && isValid(datum.hi)' }],
-      mark: { type: 'errorbar', ticks: true, thickness: 1.3 },
-      encoding: { x, y: y('lo'), y2: { field: 'hi' }, color: colour },
-    },
+
     {
       transform: [{ filter: 'isValid(datum.shown)' }],
       mark: { type: 'point', filled: true, size: 40, opacity: 1 },
@@ -278,12 +274,22 @@ export function lineChart(points: readonly IntervalPoint[], options: LineChartOp
         tooltip: [{ field: 'series', type: 'nominal', title: options.seriesTitle }, ...tooltip(options.xTitle, options.percent)],
       },
     },
-    {
+  ];
+  // Intervals and exact diamonds only where there are some: a layer left with no data gives vega a scale with no extent.
+  if (points.some((point) => point.lo !== null && point.hi !== null)) {
+    layers.splice(1, 0, {
+      transform: [{ filter: 'isValid(datum.lo) && isValid(datum.hi)' }],
+      mark: { type: 'errorbar', ticks: true, thickness: 1.3 },
+      encoding: { x, y: y('lo'), y2: { field: 'hi' }, color: colour },
+    });
+  }
+  if (points.some((point) => point.exact !== null && point.estimate !== null)) {
+    layers.push({
       transform: [{ filter: 'isValid(datum.exact) && isValid(datum.estimate)' }],
       mark: { type: 'point', shape: 'diamond', filled: false, size: 190, strokeWidth: 1.1, color: EXACT_INK, opacity: 1 },
       encoding: { x, y: y('exact') },
-    },
-  ];
+    });
+  }
   const height = options.height ?? 240;
   const data = withDerived(points, order, options.facet?.order).map((point, index) => ({ ...point, place: options.labels ? places[index] : null }));
   if (options.labels) {
