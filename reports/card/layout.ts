@@ -53,7 +53,7 @@ export interface Card {
 /** Usable sheet in CSS pixels: the narrower of A4 and Letter (Letter is 6 mm wider, A4 18 mm taller) less 10 mm margins. */
 export const SHEET = { width: 700, height: 960 } as const;
 /** Room for a chart's plot: the sheet less axis labels and a legend beside it. */
-const PLOT = { width: 560, height: 560 } as const;
+const PLOT = { width: 560, height: 640 } as const;
 
 interface CardDesign {
   /** Which options this card takes (others are refused with a one-line error). */

@@ -460,8 +460,9 @@ export interface SplitSegment {
  * Segments are told apart by lightness (dark, light, lighter …), not hue.
  */
 export function splitChart(segments: readonly SplitSegment[], options: { segmentTitle: string; segmentOrder: string[]; width?: number }): VegaLiteSpec {
-  const fills = ['#1f4e79', '#8fb2d6', '#dfe9f4', '#4f7fb0', '#bcd0e6'];
-  const ink = ['white', 'black', 'black', 'white', 'black'];
+  // Eight fills for up to eight warbands; neighbours in the order differ most in lightness.
+  const fills = ['#1f4e79', '#8fb2d6', '#dfe9f4', '#4f7fb0', '#bcd0e6', '#0b2239', '#7d8b99', '#c7c7c7'];
+  const ink = ['white', 'black', 'black', 'white', 'black', 'white', 'white', 'black'];
   const rows: VegaLiteSpec[] = [];
   const byRow = new Map<string, SplitSegment[]>();
   for (const segment of segments) byRow.set(segment.row, [...(byRow.get(segment.row) ?? []), segment]);
@@ -501,6 +502,8 @@ export function splitChart(segments: readonly SplitSegment[], options: { segment
             title: options.segmentTitle,
             sort: present,
             scale: { domain: present, range: present.map((name) => fills[options.segmentOrder.indexOf(name) % fills.length]) },
+            // A long list of names wraps into rows rather than widening the chart past the page.
+            legend: present.length > 3 ? { columns: 3 } : {},
           },
           tooltip: [
             { field: 'row', type: 'nominal', title: 'question' },
