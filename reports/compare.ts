@@ -313,6 +313,7 @@ export function comparePage(rule: Rule, result: CompareResult, metrics: readonly
   const verdict = result.method === 'exact' ? '' : significant.length === 0 ? 'No difference is significant.' : `Significant: ${significant.map((d) => `${d.metric} (${d.variant})`).join(', ')}.`;
   const method = result.method === 'exact' ? 'exact values (no simulation)' : `simulated: ${formatCount(result.trials)} trials a variant, seed ${JSON.stringify(result.seed)} (${result.seeds === 'shared' ? 'the same for every variant' : 'one stream per variant'}), ${confidenceLabel(result.confidence)} intervals`;
   const html = renderPage({
+    exactOnly: result.method === 'exact',
     title: `${rule.title}: ${result.variants.map((v) => v.label).join(' vs ')}`,
     kicker: 'muster · variant comparison',
     summary: rule.summary,

@@ -49,6 +49,8 @@ export interface PageInput {
   nav?: Array<{ href: string; label: string; current?: boolean }>;
   /** Print the diagnostic sections too (`--print-diagnostics`); by default they show on screen only. */
   printDiagnostics?: boolean;
+  /** Every figure is exact: the footer then says nothing of intervals. */
+  exactOnly?: boolean;
 }
 
 const STYLE = `
@@ -222,7 +224,7 @@ ${renderReadings(input.readings)}
 <main>
 ${body}
 </main>
-<footer>Made by muster. Simulated values carry the intervals stated above; exact values are computed in rational arithmetic and rounded only for display.</footer>
+<footer>${input.exactOnly ? 'Made by muster. Every value is exact, computed in rational arithmetic and rounded only for display.' : 'Made by muster. Simulated values carry the intervals stated above; exact values are computed in rational arithmetic and rounded only for display.'}</footer>
 </div>
 <script type="application/json" id="muster-charts">${chartData}</script>
 <script>${BOOT_SCRIPT}</script>

@@ -67,6 +67,7 @@ export function runPageInput(rule: Rule, result: RunResult, charts: Chart[], opt
   const printed = options.printDiagnostics ? '' : ' Shown on screen; printed only with --print-diagnostics.';
   return {
     printDiagnostics: options.printDiagnostics ?? false,
+    exactOnly: result.method === 'exact',
     title: result.title,
     kicker: 'muster · odds report',
     summary: rule.summary,
