@@ -213,7 +213,7 @@ export function compareCharts(rule: Rule, result: CompareResult, metrics: readon
       id: 'compare-values',
       title: `${rule.title}: variants side by side`,
       caption: `Every probability of every variant, one colour per variant; ${simulated ? `dots are estimates with ${confidenceLabel(result.confidence)} intervals, diamonds exact values` : 'exact values'}.`,
-      spec: intervalChart(values, { orientation: 'horizontal', categoryTitle: 'metric', valueTitle: 'probability', percent: true, series: { title: 'variant', order: labels }, step: 7 }),
+      spec: intervalChart(values, { orientation: 'horizontal', categoryTitle: 'metric', valueTitle: 'probability', percent: true, series: { title: 'variant', order: labels }, step: 13 }),
     },
   ];
   // Metrics that no variant changes at all (difference exactly 0 everywhere) are named in the caption instead of drawn.

@@ -17,6 +17,7 @@ import { layoutCard, planCard, type Paper } from '../reports/card/layout.js';
 import { renderCardPage } from '../reports/card/page.js';
 import { echoRule, HOSTILE } from './support/hostile.js';
 import { bufferIo } from './support/io.js';
+import { inspect } from './support/layout.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM) || process.env.CI === 'true';
@@ -24,56 +25,6 @@ if (!haveChromium) console.warn(`card browser tests skipped: ${CHROMIUM} is miss
 
 const folder = mkdtempSync(join(tmpdir(), 'muster-card-browser-'));
 let browser: Browser;
-
-/** What the page itself finds wrong with its layout. */
-interface LayoutProblems {
-  charts: number;
-  textMarks: number;
-  overlaps: string[];
-  escaped: string[];
-  overflowing: string[];
-}
-
-/**
- * Runs in the page: every visible text of every chart's SVG, compared pairwise
- * by bounding box (0.5 px of slack for antialiasing); every text mark whose
- * centre sits in a bar or cell must lie within it; every table cell's text
- * must fit its cell.
- */
-function inspect(): LayoutProblems {
-  const slack = 0.5;
-  const boxes: Array<{ text: string; box: DOMRect }> = [];
-  const overlaps: string[] = [];
-  const escaped: string[] = [];
-  const visible = (box: DOMRect) => box.width > 0 && box.height > 0;
-  for (const vis of document.querySelectorAll('.vis')) {
-    const texts = [...vis.querySelectorAll('svg text')].filter((node) => (node.textContent ?? '').trim() !== '');
-    const rects = [...vis.querySelectorAll('svg .mark-rect path')].map((node) => node.getBoundingClientRect()).filter(visible);
-    for (const node of texts) {
-      const box = node.getBoundingClientRect();
-      if (!visible(box)) continue;
-      boxes.push({ text: node.textContent ?? '', box });
-      if (!node.closest('.mark-text')) continue;
-      const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
-      const host = rects.find((rect) => cx >= rect.left && cx <= rect.right && cy >= rect.top && cy <= rect.bottom);
-      if (host && (box.left < host.left - slack || box.right > host.right + slack || box.top < host.top - slack || box.bottom > host.bottom + slack)) {
-        escaped.push(`"${node.textContent}" leaves its mark`);
-      }
-    }
-  }
-  for (let i = 0; i < boxes.length; i++) {
-    for (let j = i + 1; j < boxes.length; j++) {
-      const [a, b] = [boxes[i].box, boxes[j].box];
-      const overlapX = Math.min(a.right, b.right) - Math.max(a.left, b.left);
-      const overlapY = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
-      if (overlapX > slack && overlapY > slack) overlaps.push(`"${boxes[i].text}" overlaps "${boxes[j].text}"`);
-    }
-  }
-  const overflowing = [...document.querySelectorAll('.card td, .card th')]
-    .filter((cell) => (cell as HTMLElement).scrollWidth > (cell as HTMLElement).clientWidth + 1)
-    .map((cell) => `cell "${cell.textContent}" overflows`);
-  return { charts: document.querySelectorAll('.vis svg').length, textMarks: boxes.length, overlaps, escaped, overflowing };
-}
 
 async function openCard(file: string): Promise<{ page: Page; problems: string[]; requests: string[] }> {
   const page = await browser.newPage({ viewport: { width: 900, height: 1200 } });

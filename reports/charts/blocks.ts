@@ -135,7 +135,8 @@ export function intervalChart(points: readonly IntervalPoint[], options: Interva
   const category = {
     field: 'label',
     type: 'nominal',
-    title: options.categoryTitle,
+    // No title where the categories are words that say it themselves (a long label list would run into it).
+    title: options.categoryTitle || null,
     sort: { field: 'order', op: 'min' },
     axis: horizontal ? { labelLimit: 220 } : { labelAngle: 0 },
     scale: { paddingInner: series ? 0.25 : 0.35 },
@@ -163,17 +164,20 @@ export function intervalChart(points: readonly IntervalPoint[], options: Interva
   layers.push({
     transform: [{ filter: 'isValid(datum.estimate)' }],
     mark: { type: 'point', filled: true, size: 38, opacity: 1, ...(series ? {} : { color: ESTIMATE_INK }) },
-    encoding: { ...base, [valueChannel]: value('estimate'), ...colour, tooltip: tooltip(options.categoryTitle, options.percent) },
+    encoding: { ...base, [valueChannel]: value('estimate'), ...colour, tooltip: tooltip(options.categoryTitle || 'category', options.percent) },
   });
   layers.push({
     transform: [{ filter: 'isValid(datum.exact)' }],
     mark: { type: 'point', shape: 'diamond', filled: false, size: 120, strokeWidth: 1.6, color: EXACT_INK, opacity: 1 },
-    encoding: { ...base, [valueChannel]: value('exact'), tooltip: tooltip(options.categoryTitle, options.percent) },
+    encoding: { ...base, [valueChannel]: value('exact'), tooltip: tooltip(options.categoryTitle || 'category', options.percent) },
   });
   layers.push({
+    // Bars side by side are narrower than their labels: those labels read upwards, so neighbours never overlap.
     mark: horizontal
       ? { type: 'text', align: 'left', baseline: 'middle', dx: 9, fontSize: series ? 9.5 : 10.5, color: '#222222' }
-      : { type: 'text', align: 'center', baseline: 'bottom', dy: -7, fontSize: series ? 9.5 : 10.5, color: '#222222' },
+      : series
+        ? { type: 'text', angle: 270, align: 'left', baseline: 'middle', dx: 7, fontSize: 9.5, color: '#222222' }
+        : { type: 'text', align: 'center', baseline: 'bottom', dy: -7, fontSize: 10.5, color: '#222222' },
     encoding: { ...base, [valueChannel]: value('labelAt'), text: { field: 'text' } },
   });
 

@@ -24,7 +24,7 @@ export function everyMetricChart(view: RunView): Chart | null {
     id: `${rule.id}-${isProbability ? 'probabilities' : 'means'}`,
     title: `${rule.title}: every ${isProbability ? 'probability' : 'mean'}`,
     caption: `Each ${isProbability ? 'probability' : 'expected value'} the rule reports, in the order muster describe lists them (the table below says what each means). ${markerKey(result, points.some((p) => p.exact !== null))}`,
-    spec: intervalChart(points, { orientation: 'horizontal', categoryTitle: 'metric', valueTitle: isProbability ? 'probability' : 'expected value', percent: isProbability }),
+    spec: intervalChart(points, { orientation: 'horizontal', categoryTitle: '', valueTitle: isProbability ? 'probability' : 'expected value', percent: isProbability }),
   };
 }
 
@@ -66,7 +66,7 @@ export function exactCheckChart(view: RunView): Chart | null {
     caption: `Every simulated probability minus its exact value, with its ${level} interval, in percentage points; the diamonds mark zero. ${covered} of ${rows.length} intervals cover the exact value (about ${level} of them should).`,
     spec: intervalChart(points, {
       orientation: 'horizontal',
-      categoryTitle: 'metric',
+      categoryTitle: '',
       valueTitle: 'estimate − exact (percentage points)',
       percent: false,
       domain: [-reach, reach],
