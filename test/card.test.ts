@@ -123,6 +123,8 @@ describe('muster card: the figures on the cards', () => {
     // Same zones, same total: the 1d6 roll-off decides, even odds.
     expect(rows.find((row) => row.name === 'S123 (standard:1,2,3)')?.initiative).toBe('50.0%');
     expect(html).toContain('against standard:1,2,3');
+    // The footer ends with the command that makes the card again.
+    expect(html).toContain('· muster card deployment --against standard:1,2,3</footer>');
   });
 
   it('warbands: the highest rating defends and sets up first; the first turn is an even three-way roll-off', async () => {

@@ -396,9 +396,23 @@ function footerLine(rule: Rule, params: Params, varied: readonly string[], resul
     options.against !== undefined ? `against ${options.against}` : '',
     readings.length > 0 ? `readings: ${readings.join('; ')}` : '',
     methodText(results),
-    'muster card',
+    commandLine(rule, params, varied, options),
   ];
   return parts.filter((part) => part !== '').join(' · ');
+}
+
+/** The command that makes this card again: only what differs from the defaults. */
+function commandLine(rule: Rule, params: Params, varied: readonly string[], options: CardOptions): string {
+  const quote = (text: string) => (/^[\w.,:=+\-/]+$/.test(text) ? text : JSON.stringify(text));
+  let defaults: Params = {};
+  try {
+    defaults = resolveParams(rule);
+  } catch {
+    // a rule whose defaults do not validate on their own: list every parameter
+  }
+  const sets = rule.params.filter((spec) => !varied.includes(spec.name) && params[spec.name] !== defaults[spec.name]).map((spec) => `--set ${quote(`${spec.name}=${String(params[spec.name])}`)}`);
+  const extra = [options.range === undefined ? '' : `--range ${quote(options.range)}`, options.against === undefined ? '' : `--against ${quote(options.against)}`];
+  return ['muster card', quote(rule.id), ...sets, ...extra].filter((part) => part !== '').join(' ');
 }
 
 /** The card's sheet: title, blocks (charts as .vis placeholders for vega-embed, in card.blocks order), footer. Every text escaped. */
