@@ -7,7 +7,8 @@
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { main } from '../src/cli.js';
 import { cardCommand } from '../src/cli/commands/card.js';
@@ -155,6 +156,28 @@ describe('muster card: the figures on the cards', () => {
     const card = layoutCard(rule, params, {}, results);
     expect(card.footer).toContain('estimates with 95% intervals: 3,000 trials, seed "card"');
     expect(card.footer).not.toContain('exact');
+  });
+});
+
+describe('the card layout can be bundled for a browser page', () => {
+  it('reports/card/layout.ts and everything it imports at run time import nothing but each other (no node:, no packages)', () => {
+    const root = fileURLToPath(new URL('../', import.meta.url)).replace(/dist\/$/, '');
+    const seen = new Set<string>();
+    const outside: string[] = [];
+    const pending = ['reports/card/layout.ts'];
+    while (pending.length > 0) {
+      const file = pending.pop() as string;
+      if (seen.has(file)) continue;
+      seen.add(file);
+      const source = readFileSync(join(root, file), 'utf8');
+      for (const match of source.matchAll(/^import\s+(type\s+)?[^;]*?from\s+'([^']+)'/gms)) {
+        if (match[1]) continue; // types vanish at run time
+        if (!match[2].startsWith('.')) outside.push(`${file}: ${match[2]}`);
+        else pending.push(normalize(join(dirname(file), match[2].replace(/\.js$/, '.ts'))));
+      }
+    }
+    expect(outside).toEqual([]);
+    expect(seen.size).toBeGreaterThan(5);
   });
 });
 
