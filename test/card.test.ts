@@ -190,6 +190,7 @@ describe('muster card: bad input', () => {
     ['--against not a deployment', ['card', 'deployment', '--against', 'forward:9'], /^muster: --against: got "forward:9"; allowed: standard:/],
     ['--paper a5', ['card', 'infinity', '--paper', 'a5'], /^muster: --paper: got "a5"; allowed: a4 or letter\n$/],
     ['an unknown parameter', ['card', 'infinity', '--set', 'wipC=3'], /^muster: /],
+    ['bad --trials, even for an exact rule', ['card', 'infinity', '--trials', 'lots'], /^muster: --trials: got "lots"; allowed: /],
   ];
   for (const [what, argv, message] of cases) {
     it(`${what}: one line, exit 2, nothing written`, async () => {

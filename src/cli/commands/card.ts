@@ -37,6 +37,8 @@ export async function cardCommand(ruleId: string, options: CardCommandOptions, i
   const paperText = (options.paper ?? 'a4').toLowerCase();
   if (!(PAPERS as readonly string[]).includes(paperText)) throw badValue('--paper', options.paper as string, PAPERS.join(' or '));
   const paper = paperText as Paper;
+  // Checked even where the rule is exact and they go unused: a typo should not pass silently.
+  const settings = parseSimulationSettings({ ...options, trials: options.trials ?? String(CARD_TRIALS) });
   const chromium = pdfPath === undefined ? undefined : checkChromium();
   const params = resolveParams(rule, options.set ?? []);
   const cardOptions = { range: options.range, against: options.against };
@@ -46,7 +48,6 @@ export async function cardCommand(ruleId: string, options: CardCommandOptions, i
   if (rule.exact) {
     results = (await evaluateAll(rule, plan, { method: 'exact', seed: '', confidence: 1, trials: 0, threads: 0 })).map((point) => point.result);
   } else {
-    const settings = parseSimulationSettings({ ...options, trials: options.trials ?? String(CARD_TRIALS) });
     const pool = new SimulationPool(settings.threads);
     try {
       results = await withInterrupt(async (signal) =>
