@@ -190,10 +190,11 @@ function metrics(params: Params): MetricSpec[] {
     {
       name: 'defender.onTable.atEnd.mean',
       doc: `expected defending platoons on the table when the defender can first win, at the start of its turn ${endTurn} (arrived by turn ${endTurn - 1})`,
+      label: `defender’s platoons on the table when it can first win, turn ${endTurn} (expected)`,
       probability: false,
     },
-    { name: 'defender.allIn.atEnd', doc: `every defending reserve is on the table at the start of the defender's turn ${endTurn}, when it can first win`, probability: true },
-    { name: 'attacker.allIn.beforeEnd', doc: `every attacking reserve has arrived before turn ${endTurn}, when the defender can first win`, probability: true },
+    { name: 'defender.allIn.atEnd', doc: `every defending reserve is on the table at the start of the defender's turn ${endTurn}, when it can first win`, label: `defender: every reserve in when it can first win, turn ${endTurn}`, probability: true },
+    { name: 'attacker.allIn.beforeEnd', doc: `every attacking reserve has arrived before turn ${endTurn}, when the defender can first win`, label: `attacker: every reserve in before turn ${endTurn}`, probability: true },
   );
   return list;
 }
