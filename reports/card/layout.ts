@@ -260,8 +260,8 @@ const fowCard: CardDesign = {
       title: 'Flames of War: reserves, turn by turn',
       subtitle: `Platoons on the table each turn for the attacker (${result.params.attackerReserves} of ${result.params.attackerPlatoons} in Reserves, rolling from turn ${result.params.attackerStart}) and the defender (${result.params.defenderReserves} of ${result.params.defenderPlatoons} in Delayed Reserves from turn ${result.params.defenderStart}${result.params.ambush ? ', one platoon in ambush' : ''}), and the chance all are in.`,
       blocks: chartBlocks(present([
-        onTable && { ...onTable, spec: { ...onTable.spec, height: 200 }, caption: `Expected platoons on the table after each side’s reserve roll; ${result.params.hit}+ brings a platoon.` },
-        allIn && { ...allIn, spec: { ...allIn.spec, height: 200 }, caption: 'The chance that every one of a side’s reserves is on the table by each turn.' },
+        onTable && { ...onTable, spec: { ...onTable.spec, height: 165 }, caption: `Expected platoons on the table after each side’s reserve roll; ${result.params.hit}+ brings a platoon.` },
+        allIn && { ...allIn, spec: { ...allIn.spec, height: 165 }, caption: 'The chance that every one of a side’s reserves is on the table by each turn.' },
       ])).concat([{ kind: 'table', id: 'fow-table', title: 'Turn by turn', html, caption: 'Platoons on the table: expected, after the side’s reserve roll that turn.' }]),
     };
   },
@@ -455,7 +455,7 @@ body { margin: 0; background: #eef1f5; color: #1d232b; font: 13px/1.35 Helvetica
 .chart-error { color: #8a1c1c; }
 @media print {
   body { background: white; }
-  .card { margin: 0; padding: 0; width: 100%; }
+  .card { margin: 0; padding: 0; }
 }
 `;
 }

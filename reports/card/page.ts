@@ -7,14 +7,29 @@ import { createHash } from 'node:crypto';
 import { escapeHtml, jsonForScript } from '../escape.js';
 import { BOOT_SCRIPT } from '../page.js';
 import { vendorScripts } from '../vendor.js';
-import { cardCharts, cardStyle, renderCardSheet, type Card, type Paper } from './layout.js';
+import { cardCharts, cardStyle, renderCardSheet, SHEET, type Card, type Paper } from './layout.js';
+
+/**
+ * Once the charts are drawn, a card taller than the sheet (a long footer of
+ * readings, many warbands) is zoomed to fit it, so it always prints on one
+ * page; `window.musterCharts` settles after this, so printing waits for it.
+ */
+const FIT_SCRIPT = `(function () {
+  window.musterCharts = window.musterCharts.then(function (views) {
+    var card = document.querySelector('.card');
+    var padding = 28;
+    var height = card.getBoundingClientRect().height - padding;
+    if (height > ${SHEET.height}) card.style.zoom = String(Math.floor((${SHEET.height} / height) * 1000) / 1000);
+    return views;
+  });
+})();`;
 
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 export function renderCardPage(card: Card, paper: Paper): string {
   const charts = cardCharts(card);
   const vendor = charts.length > 0 ? vendorScripts() : [];
-  const scripts = [...vendor.map((bundle) => bundle.code), BOOT_SCRIPT];
+  const scripts = [...vendor.map((bundle) => bundle.code), BOOT_SCRIPT, FIT_SCRIPT];
   const policy = [
     "default-src 'none'",
     // vega compiles its expressions with the Function constructor, hence 'unsafe-eval'; no script runs unless its hash is listed.
@@ -38,6 +53,7 @@ ${vendor.map((bundle) => `<!-- ${escapeHtml(bundle.name)} --><script>${bundle.co
 ${renderCardSheet(card)}
 <script type="application/json" id="muster-charts">${jsonForScript(charts.map((chart) => ({ id: chart.id, spec: chart.spec })))}</script>
 <script>${BOOT_SCRIPT}</script>
+<script>${FIT_SCRIPT}</script>
 </body>
 </html>
 `;
