@@ -175,6 +175,7 @@ export function buildProgram(io: Io): Command {
     .option('--seed <text>', 'random seed for a rule with no exact solution (default "muster")')
     .option('--threads <n>', 'worker threads (default: available cores)')
     .option('--confidence <level>', 'confidence level of every interval (default 0.95)')
+    .option('--timeout <seconds>', 'for a rule with no exact solution: fail if no block of trials finishes for this long')
     .option('--quiet', 'no notes on stderr')
     .action(async (rule: string, options) => {
       await cardCommand(rule, options, io);

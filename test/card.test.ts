@@ -190,13 +190,14 @@ describe('muster card: bad input', () => {
     ['--against not a deployment', ['card', 'deployment', '--against', 'forward:9'], /^muster: --against: got "forward:9"; allowed: standard:/],
     ['--paper a5', ['card', 'infinity', '--paper', 'a5'], /^muster: --paper: got "a5"; allowed: a4 or letter\n$/],
     ['an unknown parameter', ['card', 'infinity', '--set', 'wipC=3'], /^muster: /],
-    ['bad --trials, even for an exact rule', ['card', 'infinity', '--trials', 'lots'], /^muster: --trials: got "lots"; allowed: /],
+    ['--trials for an exact card', ['card', 'infinity', '--trials', '1e6'], /^muster: --trials: infinity's card is exact; allowed: leave it out/],
+    ['--pdf the same file as --out', ['card', 'infinity', '--pdf', 'SAME'], /^muster: --pdf: .* is the same file as --out/],
   ];
   for (const [what, argv, message] of cases) {
     it(`${what}: one line, exit 2, nothing written`, async () => {
       const out = join(folder, `bad-${what.replace(/\W+/g, '-')}.html`);
       const io = bufferIo();
-      const status = await main([...argv, ...(argv.includes('--out') || what === 'no --out' ? [] : ['--out', out])], io);
+      const status = await main([...argv.map((word) => (word === 'SAME' ? out : word)), ...(argv.includes('--out') || what === 'no --out' ? [] : ['--out', out])], io);
       expect(status).toBe(2);
       expect(io.stderr()).toMatch(message);
       expect(io.stderr().trim().split('\n')).toHaveLength(1);
