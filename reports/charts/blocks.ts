@@ -295,13 +295,15 @@ export function lineChart(points: readonly IntervalPoint[], options: LineChartOp
     });
   }
   const height = options.height ?? 240;
-  const data = withDerived(points, order, options.facet?.order).map((point, index) => ({ ...point, place: options.labels ? places[index] : null }));
+  // Placements as numbers (1 above, 2 below, 0 none): filters compare numbers, never text (see test/vega-safety.test.ts).
+  const data = withDerived(points, order, options.facet?.order).map((point, index) => ({ ...point, place: !options.labels ? 0 : places[index] === 'above' ? 1 : places[index] === 'below' ? 2 : 0 }));
   if (options.labels) {
     for (const place of ['above', 'below'] as const) {
+      const code = place === 'above' ? 1 : 2;
       // (An empty layer would leave vega a scale with no extent, so only the placements in use.)
-      if (!data.some((point) => point.place === place)) continue;
+      if (!data.some((point) => point.place === code)) continue;
       layers.push({
-        transform: [{ filter: { field: 'place', equal: place } }],
+        transform: [{ filter: { field: 'place', equal: code } }],
         mark: place === 'above'
           ? { type: 'text', align: 'left', baseline: 'bottom', dx: 5, dy: -5, fontSize: 10, color: '#222222' }
           : { type: 'text', align: 'left', baseline: 'top', dx: 5, dy: 6, fontSize: 10, color: '#222222' },
