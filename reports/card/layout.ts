@@ -13,7 +13,8 @@
  * No node: imports here or below, so the calculator page can bundle it.
  */
 import { badValue, UsageError } from '../../src/errors.js';
-import { bestOf, type RunResult } from '../../src/result.js';
+import { bestOf } from '../../src/best-of.js';
+import type { RunResult } from '../../src/result.js';
 import { findParam, resolveParams } from '../../src/rules/params.js';
 import type { Params, ParamValue, Rule } from '../../src/rules/types.js';
 import { intervalChart, metricPoint, type IntervalPoint } from '../charts/blocks.js';

@@ -5,7 +5,7 @@
  * two-way table as a printable heatmap.
  */
 import { resolveParams } from '../../src/rules/params.js';
-import { bestOf } from '../../src/result.js';
+import { bestOf } from '../../src/best-of.js';
 import type { MetricSpec, ParamValue, Rule } from '../../src/rules/types.js';
 import type { Evaluated } from '../evaluate.js';
 import { percent } from '../numbers.js';

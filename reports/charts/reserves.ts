@@ -5,7 +5,8 @@
  * every value exact.
  */
 import { resolveParams } from '../../src/rules/params.js';
-import { bestOf, type MetricResult, type RunResult } from '../../src/result.js';
+import { bestOf } from '../../src/best-of.js';
+import type { MetricResult, RunResult } from '../../src/result.js';
 import type { Params, Rule } from '../../src/rules/types.js';
 import { percent } from '../numbers.js';
 import { heatmap, intervalChart, lineChart, markerKey, metricPoint, pointFrom, type HeatCell, type IntervalPoint } from './blocks.js';
