@@ -172,7 +172,7 @@ const deploymentCard: CardDesign = {
         subtitle: 'Player A’s chance of the first-round initiative, with A’s deployment down the side and B’s across the top; and what each deployment risks, whatever the opponent does.',
         blocks: [
           { kind: 'chart', chart: { ...chart, id: 'deployment-strategy-matrix', title: 'Player A has the initiative in the first round', caption: `Lower zone total takes the initiative; equal totals roll off. ${key}` } },
-          { kind: 'table', id: 'deployment-risks', title: 'What each deployment risks', html, caption: 'The same for either player: the chance of a zone in the Area of Conflict (7 or 8), of no zone on the board edge (1–3), and the zones a forward gamble keeps.' },
+          { kind: 'table', id: 'deployment-risks', title: 'What each deployment risks', html, caption: 'The same for either player: the chance of a zone in the Area of Conflict (7 or 8), of no zone with a board edge to bring reserves on by (which zones have one: the edges reading below), and the zones a forward gamble keeps.' },
         ],
         varied: ['a', 'b'],
       };
