@@ -1,22 +1,24 @@
 /**
  * The report book (`muster book`, `npm start`): every rule at its defaults
- * and the printable odds charts players ask for, one page per rule and a
- * contents page, all self-contained HTML.
+ * and its one-page odds card, a page and a card per rule and a contents
+ * page, all self-contained HTML.
  *
  *   for each rule: simulate the defaults on the shared pool
- *                  ─► its run charts + metrics table
- *                  ─► its printable charts (exact where the rule allows)
- *   contents page ─► links to every page and chart
+ *                  ─► its run charts, then the diagnostics (not printed)
+ *                  ─► its card, card-<rule>.html (exact where the rule allows)
+ *   contents page ─► links to every page, chart and card
  */
 import { join } from 'node:path';
 import { formatCount } from '../src/output/format.js';
 import { SimulationPool } from '../src/engine/pool.js';
 import { resolveParams } from '../src/rules/params.js';
-import type { Params, Rule } from '../src/rules/types.js';
-import type { Chart, PrintableContext } from './charts/chart.js';
-import { hasRuleCharts, printableCharts, runCharts } from './charts/index.js';
+import type { Rule } from '../src/rules/types.js';
+import type { Chart } from './charts/chart.js';
+import { layoutCard, planCard } from './card/layout.js';
+import { renderCardPage } from './card/page.js';
+import { hasRuleCharts, runCharts } from './charts/index.js';
 import { escapeHtml } from './escape.js';
-import { evaluateAll, evaluateUntilInterrupted, type GridSettings } from './evaluate.js';
+import { evaluateUntilInterrupted, type GridSettings } from './evaluate.js';
 import type { OutputFile } from './outputs.js';
 import { renderPage, type Section } from './page.js';
 import { methodLine, runPageInput } from './run-report.js';
@@ -29,7 +31,7 @@ export interface BookSettings {
   threads: number;
   /** Trials for each rule's run at its defaults. */
   trials: number;
-  /** Trials per point of a printable chart that has to be simulated (rules without an exact solution). */
+  /** Trials per point of a card that has to be simulated (rules without an exact solution). */
   printableTrials: number;
   /** Told what is being worked on. */
   onProgress?: (message: string) => void;
@@ -43,7 +45,8 @@ export interface BookPage {
   rule: Rule;
   file: string;
   charts: Chart[];
-  printable: Chart[];
+  /** The rule's one-page odds card, beside the page. */
+  card: { file: string; title: string };
 }
 
 export interface Book {
@@ -55,6 +58,7 @@ export interface Book {
 }
 
 const pageFile = (rule: Rule) => `${rule.id}.html`;
+const cardFile = (rule: Rule) => `card-${rule.id}.html`;
 
 /** Builds every page in memory; the caller writes the files. */
 export async function buildBook(rules: readonly Rule[], settings: BookSettings): Promise<Book> {
@@ -85,38 +89,28 @@ export async function buildBook(rules: readonly Rule[], settings: BookSettings):
       const [{ result }] = stopped.evaluated;
       const charts = runCharts({ rule, result, metrics: rule.metrics(defaults) });
 
-      const printableSettings: GridSettings = rule.exact ? { ...simulation, method: 'exact' } : { ...simulation, trials: settings.printableTrials };
-      const context: PrintableContext = {
-        rule,
-        defaults,
-        evaluate: (paramsList: readonly Params[]) => {
-          settings.onProgress?.(`${step}: printable charts, ${paramsList.length} parameter sets${rule.exact ? ' (exact)' : `, ${formatCount(settings.printableTrials)} trials each`}`);
-          return evaluateAll(rule, paramsList, printableSettings, { pool, signal });
-        },
-      };
-      let printable: Chart[];
-      try {
-        printable = await printableCharts(context);
-      } catch (error) {
-        if (!signal?.aborted) throw error;
+      const cardSettings: GridSettings = rule.exact ? { ...simulation, method: 'exact' } : { ...simulation, trials: settings.printableTrials };
+      const plan = planCard(rule, defaults);
+      settings.onProgress?.(`${step}: the card, ${plan.length} parameter set${plan.length === 1 ? '' : 's'}${rule.exact ? ' (exact)' : `, ${formatCount(settings.printableTrials)} trials each`}`);
+      const cardPoints = await evaluateUntilInterrupted(rule, plan, cardSettings, { pool, signal });
+      if (cardPoints.interrupted) {
         partial = true;
         break;
       }
+      const card = layoutCard(rule, defaults, {}, cardPoints.evaluated.map((point) => point.result));
+      files.push({ path: join(settings.outDir, cardFile(rule)), contents: renderCardPage(card, 'a4') });
 
       const input = runPageInput(rule, result, charts);
-      const sections: Section[] = [];
-      if (printable.length > 0) {
-        sections.push({
+      const sections: Section[] = [
+        {
           kind: 'html',
-          html: `<h2 class="part">Printable odds charts</h2><p class="note">${escapeHtml(rule.exact ? 'Computed exactly from the rule’s exact solution; other parameters at their defaults (above).' : `Simulated, ${formatCount(settings.printableTrials)} trials per point, seed ${JSON.stringify(settings.seed)}; other parameters at their defaults (above).`)}</p>`,
-        });
-        sections.push(...printable.map((chart) => ({ kind: 'chart' as const, chart })));
-      }
-      sections.push({ kind: 'html', html: `<h2 class="part">At the defaults</h2><p class="note">${escapeHtml(methodLine(result))}.${hasRuleCharts(rule.id) ? '' : ' (This rule has no charts of its own yet: the generic charts follow.)'}</p>` });
-      sections.push(...input.sections);
+          html: `<p class="note">One-page odds card to print: <a href="${escapeHtml(cardFile(rule))}">${escapeHtml(card.title)}</a> (<code>muster card ${escapeHtml(rule.id)}</code> for other parameters, A4 or Letter, and PDF). Below, the rule at its defaults: ${escapeHtml(methodLine(result))}.${hasRuleCharts(rule.id) ? '' : ' (This rule has no charts of its own yet: the generic charts follow.)'}</p>`,
+        },
+        ...input.sections,
+      ];
       const html = renderPage({ ...input, kicker: 'muster · report book', sections, nav: nav(rule.id) });
       files.push({ path: join(settings.outDir, pageFile(rule)), contents: html });
-      pages.push({ rule, file: pageFile(rule), charts, printable });
+      pages.push({ rule, file: pageFile(rule), charts, card: { file: cardFile(rule), title: card.title } });
     }
   } finally {
     await pool.close();
@@ -133,16 +127,16 @@ function renderIndex(pages: readonly BookPage[], settings: BookSettings, nav: Pa
   const items = pages.map(
     (page) =>
       `<li><a href="${escapeHtml(page.file)}"><strong>${escapeHtml(page.rule.title)}</strong></a> <span class="name">(${escapeHtml(page.rule.id)})</span><br>${escapeHtml(page.rule.summary)}` +
-      `<br><span class="charts">${page.printable.length > 0 ? `Printable: ${chartLinks(page, page.printable)}<br>` : ''}At the defaults: ${chartLinks(page, page.charts)}</span></li>`,
+      `<br><span class="charts">Card to print: <a href="${escapeHtml(page.card.file)}">${escapeHtml(page.card.title)}</a><br>At the defaults: ${chartLinks(page, page.charts)}</span></li>`,
   );
   return renderPage({
     title: 'muster report book',
     kicker: 'muster · report book',
-    summary: 'The odds of every pre-game procedure muster knows, at its default parameters, and the printable odds charts: each page prints on A4 or Letter with its parameters at the top of every sheet.',
+    summary: 'The odds of every pre-game procedure muster knows, at its default parameters, and a one-page odds card for each to print on A4 or Letter (muster card makes them for other parameters).',
     facts: [
       ['rules', String(pages.length)],
       ['runs at the defaults', `${formatCount(settings.trials)} trials each, seed ${JSON.stringify(settings.seed)}, ${confidenceLabel(settings.confidence)} intervals`],
-      ['printable charts', `exact where the rule has an exact solution, else ${formatCount(settings.printableTrials)} trials per point`],
+      ['cards', `exact where the rule has an exact solution, else ${formatCount(settings.printableTrials)} trials per point`],
       ...(partial ? [['PARTIAL', 'interrupted: only the pages listed were finished'] as [string, string]] : []),
     ],
     params: [],

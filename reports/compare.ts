@@ -226,7 +226,7 @@ export function compareCharts(rule: Rule, result: CompareResult, metrics: readon
       id: 'compare-values',
       title: `${rule.title}: variants side by side`,
       caption: `Every probability of every variant, one colour per variant; ${simulated ? `dots are estimates with ${confidenceLabel(result.confidence)} intervals, diamonds exact values` : 'exact values'}.`,
-      spec: intervalChart(values, { orientation: 'horizontal', categoryTitle: 'metric', valueTitle: 'probability', percent: true, series: { title: 'variant', order: labels }, step: 7 }),
+      spec: intervalChart(values, { orientation: 'horizontal', categoryTitle: 'metric', valueTitle: 'probability', percent: true, series: { title: 'variant', order: labels }, step: 13 }),
     },
   ];
   // Metrics that no variant changes at all (difference exactly 0 everywhere) are named in the caption instead of drawn.
@@ -326,6 +326,7 @@ export function comparePage(rule: Rule, result: CompareResult, metrics: readonly
   const verdict = result.method === 'exact' ? '' : significant.length === 0 ? 'No difference is significant.' : `Significant: ${significant.map((d) => `${d.metric} (${d.variant})`).join(', ')}.`;
   const method = result.method === 'exact' ? 'exact values (no simulation)' : `simulated: ${formatCount(result.trials)} trials a variant, seed ${JSON.stringify(result.seed)} (${result.seeds === 'shared' ? 'the same for every variant' : 'one stream per variant'}), ${confidenceLabel(result.confidence)} intervals`;
   const html = renderPage({
+    exactOnly: result.method === 'exact',
     title: `${rule.title}: ${result.variants.map((v) => v.label).join(' vs ')}`,
     kicker: 'muster · variant comparison',
     summary: rule.summary,

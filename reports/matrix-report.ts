@@ -29,6 +29,7 @@ export function matrixPage(input: MatrixPageInput): string {
   const how = methodLine(first);
   const varied = new Set([row, col]);
   return renderPage({
+    exactOnly: first.method === 'exact',
     title: `${rule.title}: ${row} × ${col}`,
     kicker: 'muster · odds matrix',
     summary: rule.summary,

@@ -16,7 +16,10 @@ import type { ReadingRow } from './readings.js';
 import { vendorScripts } from './vendor.js';
 
 /** A block of the page body. `html` must already be escaped (build it with ./html.ts helpers). */
-export type Section = { kind: 'chart'; chart: Chart } | { kind: 'html'; html: string };
+export type Section = ({ kind: 'chart'; chart: Chart } | { kind: 'html'; html: string }) & {
+  /** Developer diagnostics (simulation against exact, every metric): on screen, printed only with printDiagnostics. */
+  diagnostic?: boolean;
+};
 
 export interface ParamRow {
   name: string;
@@ -44,6 +47,10 @@ export interface PageInput {
   printHeader: string;
   /** Links shown above the heading (the book's table of contents). */
   nav?: Array<{ href: string; label: string; current?: boolean }>;
+  /** Print the diagnostic sections too (`--print-diagnostics`); by default they show on screen only. */
+  printDiagnostics?: boolean;
+  /** Every figure is exact: the footer then says nothing of intervals. */
+  exactOnly?: boolean;
 }
 
 const STYLE = `
@@ -122,7 +129,7 @@ function pageStyle(printHeader: string): string {
 }
 
 /** Draws every chart with vega-embed as SVG; `window.musterCharts` settles when all are drawn (tests wait on it). */
-const BOOT_SCRIPT = `(function () {
+export const BOOT_SCRIPT = `(function () {
   var charts = JSON.parse(document.getElementById('muster-charts').textContent);
   if (charts.length === 0) { window.musterCharts = Promise.resolve([]); return; }
   var targets = document.querySelectorAll('.vis[data-chart]');
@@ -169,14 +176,17 @@ function renderReadings(readings: readonly ReadingRow[] | undefined): string {
   return `<section class="readings keep" id="readings"><h2>Readings</h2><p class="note">Where the rule text is silent or ambiguous, these figures take the readings below; --set the parameter named to change one.</p><ul class="readings">${items.join('')}</ul></section>`;
 }
 
-function renderChartSection(chart: Chart): string {
-  return `<section class="chart" id="${escapeHtml(chart.id)}"><h2>${escapeHtml(chart.title)}</h2><div class="vis" data-chart="${escapeHtml(chart.id)}" role="img" aria-label="${escapeHtml(chart.title)}"></div><p class="caption">${escapeHtml(chart.caption)}</p></section>`;
+function renderChartSection(chart: Chart, diagnostic = false): string {
+  return `<section class="chart${diagnostic ? ' diagnostic' : ''}" id="${escapeHtml(chart.id)}"><h2>${escapeHtml(chart.title)}</h2><div class="vis" data-chart="${escapeHtml(chart.id)}" role="img" aria-label="${escapeHtml(chart.title)}"></div><p class="caption">${escapeHtml(chart.caption)}</p></section>`;
 }
 
 /** The whole page as one string. */
 export function renderPage(input: PageInput): string {
   const charts = input.sections.flatMap((section) => (section.kind === 'chart' ? [section.chart] : []));
-  const body = input.sections.map((section) => (section.kind === 'chart' ? renderChartSection(section.chart) : section.html)).join('\n');
+  const body = input.sections
+    .map((section) => (section.kind === 'chart' ? renderChartSection(section.chart, section.diagnostic) : section.diagnostic ? `<div class="diagnostic">${section.html}</div>` : section.html))
+    .join('\n');
+  const hideDiagnostics = input.printDiagnostics ? '' : '\n@media print { .diagnostic { display: none; } }';
   // A page without charts (the book's contents) needs no vega.
   const vendor = charts.length > 0 ? vendorScripts() : [];
   const scripts = [...vendor.map((bundle) => bundle.code), BOOT_SCRIPT];
@@ -197,7 +207,7 @@ export function renderPage(input: PageInput): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="muster">
 <title>${escapeHtml(input.title)}</title>
-<style>${STYLE}${pageStyle(input.printHeader)}</style>
+<style>${STYLE}${pageStyle(input.printHeader)}${hideDiagnostics}</style>
 ${vendor.map((bundle) => `<!-- ${escapeHtml(bundle.name)} --><script>${bundle.code}</script>`).join('\n')}
 </head>
 <body>
@@ -214,7 +224,7 @@ ${renderReadings(input.readings)}
 <main>
 ${body}
 </main>
-<footer>Made by muster. Simulated values carry the intervals stated above; exact values are computed in rational arithmetic and rounded only for display.</footer>
+<footer>${input.exactOnly ? 'Made by muster. Every value is exact, computed in rational arithmetic and rounded only for display.' : 'Made by muster. Simulated values carry the intervals stated above; exact values are computed in rational arithmetic and rounded only for display.'}</footer>
 </div>
 <script type="application/json" id="muster-charts">${chartData}</script>
 <script>${BOOT_SCRIPT}</script>

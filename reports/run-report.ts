@@ -15,6 +15,7 @@ import type { OutputFile } from './outputs.js';
 import { renderPage, type PageInput, type ParamRow } from './page.js';
 import { readingLines, readingRows } from './readings.js';
 import { renderSvg } from './svg.js';
+import { escapeHtml } from './escape.js';
 import { confidenceLabel, htmlSection, metricsTable } from './tables.js';
 
 /** Every parameter of the rule with its value and meaning. */
@@ -52,11 +53,21 @@ export interface RunPage {
   charts: Chart[];
 }
 
-/** The page input of a run, so the report book can add its printable charts and navigation. */
-export function runPageInput(rule: Rule, result: RunResult, charts: Chart[]): PageInput {
+/** The simulation-against-exact check is for developers: it goes with the diagnostics, after the answer. */
+const isDiagnostic = (chart: Chart) => chart.id.endsWith('-exact-check');
+
+/**
+ * The page input of a run, so the report book can add its navigation: the
+ * answer (the rule's charts) first, then the diagnostics — the check against
+ * the exact values and every metric — which print only when asked.
+ */
+export function runPageInput(rule: Rule, result: RunResult, charts: Chart[], options: { printDiagnostics?: boolean } = {}): PageInput {
   const metrics = rule.metrics(result.params);
   const fractions = rule.exact ? rule.exact(result.params) : null;
+  const printed = options.printDiagnostics ? '' : ' Shown on screen; printed only with --print-diagnostics.';
   return {
+    printDiagnostics: options.printDiagnostics ?? false,
+    exactOnly: result.method === 'exact',
     title: result.title,
     kicker: 'muster · odds report',
     summary: rule.summary,
@@ -65,9 +76,16 @@ export function runPageInput(rule: Rule, result: RunResult, charts: Chart[]): Pa
     readings: readingRows(rule, [{ params: result.params }]),
     printHeader: runPrintHeader(result),
     sections: [
-      ...charts.map((chart) => ({ kind: 'chart' as const, chart })),
+      ...charts.filter((chart) => !isDiagnostic(chart)).map((chart) => ({ kind: 'chart' as const, chart })),
       {
         kind: 'html' as const,
+        diagnostic: true,
+        html: `<h2 class="part">Diagnostics</h2><p class="note">${escapeHtml(`Every metric the rule reports${result.method === 'simulation' && rule.exact ? ', and the simulation checked against the exact values' : ''}.${printed}`)}</p>`,
+      },
+      ...charts.filter(isDiagnostic).map((chart) => ({ kind: 'chart' as const, chart, diagnostic: true })),
+      {
+        kind: 'html' as const,
+        diagnostic: true,
         html: htmlSection(
           'metrics',
           'Every metric',
@@ -80,9 +98,9 @@ export function runPageInput(rule: Rule, result: RunResult, charts: Chart[]): Pa
 }
 
 /** The HTML report of one run and the charts on it. */
-export function buildRunPage(rule: Rule, result: RunResult): RunPage {
+export function buildRunPage(rule: Rule, result: RunResult, options: { printDiagnostics?: boolean } = {}): RunPage {
   const charts = runCharts({ rule, result, metrics: rule.metrics(result.params) });
-  return { html: renderPage(runPageInput(rule, result, charts)), charts };
+  return { html: renderPage(runPageInput(rule, result, charts, options)), charts };
 }
 
 /** Where `muster run` writes its reports; paths already checked. */
@@ -90,12 +108,14 @@ export interface ReportPaths {
   html?: string;
   svgDir?: string;
   csv?: string;
+  /** Print the diagnostics on the HTML page too. */
+  printDiagnostics?: boolean;
 }
 
 /** Renders every requested report file in memory (nothing is written here). */
 export async function runReportFiles(rule: Rule, result: RunResult, paths: ReportPaths): Promise<OutputFile[]> {
   const files: OutputFile[] = [];
-  const page = paths.html || paths.svgDir ? buildRunPage(rule, result) : null;
+  const page = paths.html || paths.svgDir ? buildRunPage(rule, result, { printDiagnostics: paths.printDiagnostics }) : null;
   if (paths.html && page) files.push({ path: paths.html, contents: page.html, option: '--html' });
   if (paths.svgDir && page) {
     // A chart saved alone has no page around it: its subtitle carries the readings too.

@@ -1,7 +1,8 @@
 /**
  * Maintenance: regenerates the README's screenshots in docs/screenshots/ —
- * one PNG per chart type, taken from real reports in headless Chromium, and
- * one printed A4 page (needs pdftoppm from poppler-utils).
+ * one PNG per chart type, taken from real reports and cards in headless
+ * Chromium, and printed cards on A4 and Letter (needs pdftoppm from
+ * poppler-utils).
  *
  *   npm run build && node dist/reports/screenshots.js
  */
@@ -11,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { bookCommand } from '../src/cli/commands/book.js';
+import { cardCommand } from '../src/cli/commands/card.js';
 import { compareCommand } from '../src/cli/commands/compare.js';
 import { sweepCommand } from '../src/cli/commands/sweep.js';
 import type { Io } from '../src/cli/io.js';
@@ -19,12 +21,13 @@ const silent: Io = { out: () => undefined, err: () => undefined, errIsTTY: false
 
 /** Chart section id in a page → screenshot file name. */
 const SHOTS: Array<{ page: string; chart: string; file: string }> = [
-  { page: 'book/infinity.html', chart: 'infinity-wip-matrix', file: 'infinity-wip-matrix.png' },
-  { page: 'book/reserves.html', chart: 'reserves-arrival-by-chosen-round', file: 'reserves-arrival-by-chosen-round.png' },
-  { page: 'book/reserves.html', chart: 'reserves-arrival-table', file: 'reserves-arrival-table.png' },
+  { page: 'book/card-infinity.html', chart: 'infinity-wip-matrix', file: 'infinity-wip-matrix.png' },
+  { page: 'book/card-reserves.html', chart: 'reserves-arrival-by-chosen-round', file: 'reserves-arrival-by-chosen-round.png' },
+  { page: 'book/card-reserves.html', chart: 'reserves-arrival-table', file: 'reserves-arrival-table.png' },
   { page: 'book/reserves.html', chart: 'reserves-arrival-by-round', file: 'reserves-arrival-by-round.png' },
   { page: 'book/reserves.html', chart: 'reserves-exact-check', file: 'reserves-exact-check.png' },
-  { page: 'book/deployment.html', chart: 'deployment-strategy-matrix', file: 'deployment-strategy-matrix.png' },
+  { page: 'book/card-deployment.html', chart: 'deployment-strategy-matrix', file: 'deployment-strategy-matrix.png' },
+  { page: 'book/card-noctvale.html', chart: 'noctvale-initiative', file: 'noctvale-initiative-table.png' },
   { page: 'book/deployment.html', chart: 'deployment-zones', file: 'deployment-zones.png' },
   { page: 'book/fow.html', chart: 'fow-platoons-on-table', file: 'fow-platoons-on-table.png' },
   { page: 'book/warbands.html', chart: 'warbands-who', file: 'warbands-who.png' },
@@ -49,16 +52,23 @@ try {
     await page.locator(`section[id="${shot.chart}"]`).screenshot({ path: join(target, shot.file) });
     process.stdout.write(`docs/screenshots/${shot.file}\n`);
   }
-  // A printed page: the deployment page's first A4 sheet, with the repeated parameter header.
-  await page.goto(`file://${join(work, 'book', 'deployment.html')}`);
-  await page.evaluate(() => (globalThis as unknown as { musterCharts: Promise<unknown> }).musterCharts.then(() => true));
-  const pdf = join(work, 'deployment.pdf');
-  writeFileSync(pdf, await page.pdf({ format: 'A4' }));
-  await browser.close();
-  if (existsSync('/usr/bin/pdftoppm')) {
-    execFileSync('pdftoppm', ['-png', '-r', '90', '-f', '1', '-l', '1', '-singlefile', pdf, join(target, 'print-deployment-a4')]);
-    process.stdout.write('docs/screenshots/print-deployment-a4.png\n');
+  // Printed cards: Infinity's on A4, reserves' on Letter, each one sheet.
+  await cardCommand('reserves', { out: join(work, 'card-reserves-letter.html'), paper: 'letter', quiet: true }, silent);
+  const printed: Array<{ html: string; name: string }> = [
+    { html: join(work, 'book', 'card-infinity.html'), name: 'print-card-infinity-a4' },
+    { html: join(work, 'card-reserves-letter.html'), name: 'print-card-reserves-letter' },
+  ];
+  for (const { html, name } of printed) {
+    await page.goto(`file://${html}`);
+    await page.evaluate(() => (globalThis as unknown as { musterCharts: Promise<unknown> }).musterCharts.then(() => true));
+    const pdf = join(work, `${name}.pdf`);
+    writeFileSync(pdf, await page.pdf({ preferCSSPageSize: true }));
+    if (existsSync('/usr/bin/pdftoppm')) {
+      execFileSync('pdftoppm', ['-png', '-r', '72', '-singlefile', pdf, join(target, name)]);
+      process.stdout.write(`docs/screenshots/${name}.png\n`);
+    }
   }
+  await browser.close();
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -233,6 +233,7 @@ export function sweepPage(rule: Rule, sweep: SweepResult, metrics: readonly Metr
     'The JSON and CSV outputs hold every metric at every point.',
   ].filter(Boolean);
   const html = renderPage({
+    exactOnly: sweep.method === 'exact',
     title: `${rule.title}: sweep`,
     kicker: 'muster · parameter sweep',
     summary: `${rule.summary}. Varied: ${varyText}.`,

@@ -9,6 +9,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { UsageError } from './errors.js';
 import { bookCommand } from './cli/commands/book.js';
+import { cardCommand } from './cli/commands/card.js';
 import { describeCommand } from './cli/commands/describe.js';
 import { listCommand } from './cli/commands/list.js';
 import { matrixCommand } from './cli/commands/matrix.js';
@@ -46,6 +47,7 @@ Examples:
   muster matrix infinity --html wip.html           the printable WIP × WIP chart
   muster compare reserves --variant "7+: target=7" --variant "6+: target=6"
                                                    a rule change, shift by shift, real or noise
+  muster card infinity --out wip.html --pdf wip.pdf the one-page WIP × WIP odds card, to print
   muster book                                      every rule and chart, into out/index.html`;
 
 export function buildProgram(io: Io): Command {
@@ -81,6 +83,7 @@ export function buildProgram(io: Io): Command {
     .option('--csv <file>', 'also write the metrics table as CSV (- for standard output)')
     .option('--checkpoint <file>', 'save finished chunks here as the run goes; run the same command again to resume')
     .option('--checkpoint-every <seconds>', 'seconds between checkpoint writes (default 5)')
+    .option('--print-diagnostics', 'print the HTML report\'s diagnostics (every metric, simulation against exact) too, not only on screen')
     .action(async (rule: string, options) => {
       await runCommand(rule, options, io);
     });
@@ -165,6 +168,25 @@ export function buildProgram(io: Io): Command {
     .description('write NAME.mjs, a commented rule file that runs as written, and NAME.test.mjs, its vitest test')
     .action(async (name: string) => {
       await newRuleCommand(name, io);
+    });
+  program
+    .command('card')
+    .argument('<rule>', 'rule id (see muster list) or a rule file (./my-rule.mjs)')
+    .description("the rule's one-page odds card: its headline chart or table, sized to A4 or Letter, as HTML (and PDF)")
+    .addOption(new Option('--set <name=value...>', 'set a rule parameter (repeatable; see muster describe <rule>)').argParser(collect))
+    .option('--range <values>', 'the table\'s axis values: WIP 8..16 (infinity), fighters 4..12 (noctvale), strategies (deployment), command levels 2..4 (reserves)')
+    .option('--against <strategy>', 'deployment: one opponent deployment (such as standard:1,2,3), for a ranked list of answers')
+    .option('--out <file>', 'the HTML card to write (required)')
+    .option('--pdf <file>', 'also print it to PDF through Chromium (/usr/bin/chromium, or MUSTER_CHROMIUM)')
+    .option('--paper <size>', 'a4 or letter (default a4)')
+    .option('--trials <n>', 'trials per point for a rule with no exact solution (default 100k)')
+    .option('--seed <text>', 'random seed for a rule with no exact solution (default "muster")')
+    .option('--threads <n>', 'worker threads (default: available cores)')
+    .option('--confidence <level>', 'confidence level of every interval (default 0.95)')
+    .option('--timeout <seconds>', 'for a rule with no exact solution: fail if no block of trials finishes for this long')
+    .option('--quiet', 'no notes on stderr')
+    .action(async (rule: string, options) => {
+      await cardCommand(rule, options, io);
     });
   program
     .command('book')

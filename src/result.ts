@@ -34,10 +34,7 @@ export function envelope(kind: ResultKind, rule: Pick<Rule, 'id' | 'title'>): En
   return { format: RESULT_FORMAT, kind, version: packageVersion(), rule: rule.id, title: rule.title };
 }
 
-/** The figure to show: the exact value where there is one, else the estimate (NaN if neither). */
-export function bestOf(metric: MetricResult): number {
-  return metric.exact ?? metric.estimate ?? Number.NaN;
-}
+export { bestOf } from './best-of.js';
 
 /** A metric that was only solved exactly. */
 export function exactMetric(value: Fraction | undefined): MetricResult {

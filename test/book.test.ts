@@ -13,18 +13,18 @@ afterEach(() => {
   process.exitCode = undefined;
 });
 
-/** The printable chart each rule's page must carry: the odds charts players print most (issue 6). */
-const PRINTABLE: Record<string, string> = {
+/** The headline chart each rule's card must carry: the odds charts players print most (issues 6 and 13). */
+const CARD_CHART: Record<string, string> = {
   reserves: 'reserves-arrival-by-chosen-round',
   deployment: 'deployment-strategy-matrix',
   infinity: 'infinity-wip-matrix',
   fow: 'fow-platoons-on-table',
   warbands: 'warbands-who',
-  noctvale: 'noctvale-who',
+  noctvale: 'noctvale-initiative',
 };
 
 describe('muster book: the report book', () => {
-  it('writes a contents page linking one self-contained page per rule, each with its printable chart, and says where', async () => {
+  it('writes a contents page linking one self-contained page and one card per rule, and says where', async () => {
     const out = join(folder, 'book');
     const io = bufferIo();
     const index = await bookCommand({ out, trials: '100000', threads: '1' }, io);
@@ -38,7 +38,11 @@ describe('muster book: the report book', () => {
       expect(page, rule.id).toContain('<script>!function'); // vega inlined, not fetched
       expect(page, rule.id).not.toMatch(/<script[^>]+src=/);
       expect(page, rule.id).toContain('href="index.html"');
-      if (PRINTABLE[rule.id]) expect(page, rule.id).toContain(`"id":"${PRINTABLE[rule.id]}"`);
+      expect(contents, rule.id).toContain(`href="card-${rule.id}.html"`);
+      expect(page, rule.id).toContain(`href="card-${rule.id}.html"`);
+      const card = readFileSync(join(out, `card-${rule.id}.html`), 'utf8');
+      expect(card, rule.id).toContain('<script>!function');
+      expect(card, rule.id).toContain(`"id":"${CARD_CHART[rule.id]}"`);
     }
   });
 

@@ -22,6 +22,7 @@ import { rules } from '../src/rules/index.js';
 import { buildRunPage } from '../reports/run-report.js';
 import { echoRule, HOSTILE } from './support/hostile.js';
 import { bufferIo } from './support/io.js';
+import { inspect } from './support/layout.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 // On a developer's machine without Chromium the browser tests are skipped with a warning; under CI
@@ -40,6 +41,11 @@ interface Opened {
   pwned: unknown;
   images: number;
   text: string;
+  /** Chart text marks overprinting one another, or leaving the bar or cell they label. */
+  layout: string[];
+  /** Diagnostic sections displayed when the page is printed. */
+  printedDiagnostics: number;
+  diagnostics: number;
 }
 
 /** Opens a report, waits for every chart, and prints it on A4 and Letter. */
@@ -64,10 +70,16 @@ async function open(file: string): Promise<Opened> {
     const pwned = await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned);
     const images = await page.evaluate(() => document.querySelectorAll('img').length);
     const text = await page.evaluate(() => document.body.innerText);
+    const problemsFound = await page.evaluate(inspect);
+    const layout = [...problemsFound.overlaps, ...problemsFound.escaped];
+    const diagnostics = await page.evaluate(() => document.querySelectorAll('.diagnostic').length);
+    await page.emulateMedia({ media: 'print' });
+    const printedDiagnostics = await page.evaluate(() => [...document.querySelectorAll('.diagnostic')].filter((node) => getComputedStyle(node).display !== 'none').length);
+    await page.emulateMedia({ media: 'screen' });
     const countPages = (pdf: Buffer) => (pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length;
     const a4 = countPages(await page.pdf({ format: 'A4' }));
     const letter = countPages(await page.pdf({ format: 'Letter' }));
-    return { problems, requests, marksPerChart, pdfPages: { a4, letter }, pwned, images, text };
+    return { problems, requests, marksPerChart, pdfPages: { a4, letter }, pwned, images, text, layout, printedDiagnostics, diagnostics };
   } finally {
     await page.close();
   }
@@ -80,6 +92,7 @@ function expectHealthy(opened: Opened, charts: number): void {
   for (const marks of opened.marksPerChart) expect(marks).toBeGreaterThan(0);
   expect(opened.pdfPages.a4).toBeGreaterThan(0);
   expect(opened.pdfPages.letter).toBeGreaterThan(0);
+  expect(opened.layout).toEqual([]);
 }
 
 describe.skipIf(!haveChromium)('reports in headless Chromium', () => {
@@ -100,6 +113,18 @@ describe.skipIf(!haveChromium)('reports in headless Chromium', () => {
     const opened = await open(file);
     expectHealthy(opened, 3);
     expect(opened.text).toContain('chosenRound');
+    // The diagnostics (every metric, simulation against exact) come after the answer, on screen only.
+    expect(opened.diagnostics).toBeGreaterThan(1);
+    expect(opened.printedDiagnostics).toBe(0);
+  });
+
+  it('--print-diagnostics: the run report prints its diagnostics too', async () => {
+    const file = join(folder, 'run-diagnostics.html');
+    await runCommand('reserves', { trials: '100000', seed: 'browser', threads: '1', html: file, printDiagnostics: true, quiet: true }, bufferIo());
+    const opened = await open(file);
+    expectHealthy(opened, 3);
+    expect(opened.printedDiagnostics).toBe(opened.diagnostics);
+    expect(opened.diagnostics).toBeGreaterThan(1);
   });
 
   it('the report book: the contents page and every rule page', async () => {
@@ -111,6 +136,7 @@ describe.skipIf(!haveChromium)('reports in headless Chromium', () => {
       const opened = await open(join(out, `${rule.id}.html`));
       expect(opened.marksPerChart.length, rule.id).toBeGreaterThan(1);
       expectHealthy(opened, opened.marksPerChart.length);
+      // (The cards beside the pages are checked in test/card-browser.test.ts.)
     }
   });
 

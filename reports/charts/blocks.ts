@@ -135,7 +135,8 @@ export function intervalChart(points: readonly IntervalPoint[], options: Interva
   const category = {
     field: 'label',
     type: 'nominal',
-    title: options.categoryTitle,
+    // No title where the categories are words that say it themselves (a long label list would run into it).
+    title: options.categoryTitle || null,
     sort: { field: 'order', op: 'min' },
     axis: horizontal ? { labelLimit: 220 } : { labelAngle: 0 },
     scale: { paddingInner: series ? 0.25 : 0.35 },
@@ -163,17 +164,20 @@ export function intervalChart(points: readonly IntervalPoint[], options: Interva
   layers.push({
     transform: [{ filter: 'isValid(datum.estimate)' }],
     mark: { type: 'point', filled: true, size: 38, opacity: 1, ...(series ? {} : { color: ESTIMATE_INK }) },
-    encoding: { ...base, [valueChannel]: value('estimate'), ...colour, tooltip: tooltip(options.categoryTitle, options.percent) },
+    encoding: { ...base, [valueChannel]: value('estimate'), ...colour, tooltip: tooltip(options.categoryTitle || 'category', options.percent) },
   });
   layers.push({
     transform: [{ filter: 'isValid(datum.exact)' }],
     mark: { type: 'point', shape: 'diamond', filled: false, size: 120, strokeWidth: 1.6, color: EXACT_INK, opacity: 1 },
-    encoding: { ...base, [valueChannel]: value('exact'), tooltip: tooltip(options.categoryTitle, options.percent) },
+    encoding: { ...base, [valueChannel]: value('exact'), tooltip: tooltip(options.categoryTitle || 'category', options.percent) },
   });
   layers.push({
+    // Bars side by side are narrower than their labels: those labels read upwards, so neighbours never overlap.
     mark: horizontal
       ? { type: 'text', align: 'left', baseline: 'middle', dx: 9, fontSize: series ? 9.5 : 10.5, color: '#222222' }
-      : { type: 'text', align: 'center', baseline: 'bottom', dy: -7, fontSize: series ? 9.5 : 10.5, color: '#222222' },
+      : series
+        ? { type: 'text', angle: 270, align: 'left', baseline: 'middle', dx: 7, fontSize: 9.5, color: '#222222' }
+        : { type: 'text', align: 'center', baseline: 'bottom', dy: -7, fontSize: 10.5, color: '#222222' },
     encoding: { ...base, [valueChannel]: value('labelAt'), text: { field: 'text' } },
   });
 
@@ -206,12 +210,45 @@ export interface LineChartOptions {
 }
 
 /**
+ * Where each point's value label goes, so no label lands on another or on
+ * the axis: at each position the highest value is labelled above its point,
+ * the next below it when there is room (above it when the axis is in the
+ * way and the gap allows); a value equal to one already labelled, and any
+ * third series, go unlabelled (the tables carry every value).
+ */
+function labelPlaces(points: readonly IntervalPoint[], domain: [number, number], height: number): Array<'above' | 'below' | null> {
+  const places: Array<'above' | 'below' | null> = points.map(() => null);
+  const span = domain[1] - domain[0] || 1;
+  // A label is about 12 px tall and sits 5–6 px from its point: in data units, per pixel of plot height.
+  const unit = span / height;
+  const groups = new Map<string, number[]>();
+  points.forEach((point, index) => {
+    const key = `${point.facet ?? ''}\u0000${point.label}`;
+    groups.set(key, [...(groups.get(key) ?? []), index]);
+  });
+  const value = (index: number) => points[index].exact ?? points[index].estimate ?? Number.NaN;
+  for (const members of groups.values()) {
+    const sorted = members.filter((index) => Number.isFinite(value(index))).sort((a, b) => value(b) - value(a));
+    if (sorted.length === 0) continue;
+    const [top, second] = sorted;
+    places[top] = 'above';
+    if (second === undefined || points[second].text === points[top].text) continue;
+    const gap = (value(top) - value(second)) / unit;
+    const floor = (value(second) - domain[0]) / unit;
+    if (floor >= 22) places[second] = 'below';
+    else if (gap >= 36) places[second] = 'above';
+  }
+  return places;
+}
+
+/**
  * Values along an ordered axis, one line per series. Lines differ in colour,
  * dash and point shape, so a grey printout still tells them apart; the line
  * joins exact values where known, estimates otherwise.
  */
 export function lineChart(points: readonly IntervalPoint[], options: LineChartOptions): VegaLiteSpec {
   const order = options.seriesOrder;
+  const places = labelPlaces(points, options.domain ?? (options.percent ? [0, 1] : [0, Math.max(0, ...points.map((p) => p.exact ?? p.estimate ?? 0))]), options.height ?? 240);
   const seriesScale = (range: unknown[]) => ({ domain: order, range: range.slice(0, order.length) });
   const legend = { title: options.seriesTitle, symbolSize: 110 };
   const x = { field: 'label', type: 'ordinal', title: options.xTitle, sort: { field: 'order', op: 'min' }, axis: { labelAngle: 0 }, scale: { type: 'point', padding: 0.4 } };
@@ -229,11 +266,7 @@ export function lineChart(points: readonly IntervalPoint[], options: LineChartOp
         strokeDash: { field: 'series', type: 'nominal', sort: bySeries, scale: seriesScale(SERIES_DASHES), legend },
       },
     },
-    {
-      transform: [{ filter: 'isValid(datum.lo) && isValid(datum.hi)' }],
-      mark: { type: 'errorbar', ticks: true, thickness: 1.3 },
-      encoding: { x, y: y('lo'), y2: { field: 'hi' }, color: colour },
-    },
+
     {
       transform: [{ filter: 'isValid(datum.shown)' }],
       mark: { type: 'point', filled: true, size: 40, opacity: 1 },
@@ -245,32 +278,42 @@ export function lineChart(points: readonly IntervalPoint[], options: LineChartOp
         tooltip: [{ field: 'series', type: 'nominal', title: options.seriesTitle }, ...tooltip(options.xTitle, options.percent)],
       },
     },
-    {
+  ];
+  // Intervals and exact diamonds only where there are some: a layer left with no data gives vega a scale with no extent.
+  if (points.some((point) => point.lo !== null && point.hi !== null)) {
+    layers.splice(1, 0, {
+      transform: [{ filter: 'isValid(datum.lo) && isValid(datum.hi)' }],
+      mark: { type: 'errorbar', ticks: true, thickness: 1.3 },
+      encoding: { x, y: y('lo'), y2: { field: 'hi' }, color: colour },
+    });
+  }
+  if (points.some((point) => point.exact !== null && point.estimate !== null)) {
+    layers.push({
       transform: [{ filter: 'isValid(datum.exact) && isValid(datum.estimate)' }],
       mark: { type: 'point', shape: 'diamond', filled: false, size: 190, strokeWidth: 1.1, color: EXACT_INK, opacity: 1 },
       encoding: { x, y: y('exact') },
-    },
-  ];
-  if (options.labels) {
-    // First series labelled above its points, the next below, so two close lines keep their labels apart.
-    const above = order.map((_, i) => i).filter((i) => i % 2 === 0);
-    layers.push({
-      transform: [{ filter: { field: 'seriesOrder', oneOf: above } }],
-      mark: { type: 'text', align: 'left', baseline: 'bottom', dx: 5, dy: -5, fontSize: 10, color: '#222222' },
-      encoding: { x, y: y('best'), text: { field: 'text' } },
     });
-    // (An empty layer would leave vega a scale with no extent, so only when there is a second series.)
-    if (order.length > 1) {
+  }
+  const height = options.height ?? 240;
+  // Placements as numbers (1 above, 2 below, 0 none): filters compare numbers, never text (see test/vega-safety.test.ts).
+  const data = withDerived(points, order, options.facet?.order).map((point, index) => ({ ...point, place: !options.labels ? 0 : places[index] === 'above' ? 1 : places[index] === 'below' ? 2 : 0 }));
+  if (options.labels) {
+    for (const place of ['above', 'below'] as const) {
+      const code = place === 'above' ? 1 : 2;
+      // (An empty layer would leave vega a scale with no extent, so only the placements in use.)
+      if (!data.some((point) => point.place === code)) continue;
       layers.push({
-        transform: [{ filter: { not: { field: 'seriesOrder', oneOf: above } } }],
-        mark: { type: 'text', align: 'left', baseline: 'top', dx: 5, dy: 6, fontSize: 10, color: '#222222' },
+        transform: [{ filter: { field: 'place', equal: code } }],
+        mark: place === 'above'
+          ? { type: 'text', align: 'left', baseline: 'bottom', dx: 5, dy: -5, fontSize: 10, color: '#222222' }
+          : { type: 'text', align: 'left', baseline: 'top', dx: 5, dy: 6, fontSize: 10, color: '#222222' },
         encoding: { x, y: y('best'), text: { field: 'text' } },
       });
     }
   }
   const panelWidth = options.width ?? (options.facet ? Math.floor((FULL_WIDTH - 40) / options.facet.order.length) - 20 : FULL_WIDTH - 120);
-  const inner = { width: panelWidth, height: options.height ?? 240, layer: layers };
-  const common = { $schema: SCHEMA, config: CHART_CONFIG, data: { values: withDerived(points, order, options.facet?.order) } };
+  const inner = { width: panelWidth, height, layer: layers };
+  const common = { $schema: SCHEMA, config: CHART_CONFIG, data: { values: data } };
   if (!options.facet) return { ...common, ...inner };
   return {
     ...common,
@@ -307,19 +350,33 @@ export interface HeatmapOptions {
   fontSize?: number;
   /** Column labels turned to read upwards (long labels). */
   slantColumns?: boolean;
+  /**
+   * An advantage table: a diverging palette centred on this value (0.5 for
+   * "player A wins"), light at even odds and dark at either extreme, so a
+   * grey printout still shows how lopsided a cell is (its value is printed too).
+   */
+  centre?: number;
 }
 
 /**
  * A two-way table in a single sequential hue (lightness orders the values,
- * so it prints in grey) with the value printed in every cell, white on the
- * dark half of the scale and black on the light half.
+ * so it prints in grey) or, for an advantage table, a diverging palette
+ * centred on even odds, with the value printed in every cell: white on the
+ * dark part of the scale and black on the light part.
  */
 export function heatmap(cells: readonly HeatCell[], options: HeatmapOptions): VegaLiteSpec {
   const values = cells.map((cell) => cell.value).filter(Number.isFinite);
   const domain = options.domain ?? (options.percent ? [0, 1] : [Math.min(...values), Math.max(...values)]);
   const span = domain[1] - domain[0] || 1;
   const facetOrder = options.facet?.order ?? [];
-  const data = cells.map((cell) => ({ ...cell, dark: (cell.value - domain[0]) / span > 0.55, facetOrder: cell.facet === undefined ? 0 : facetOrder.indexOf(cell.facet) }));
+  const centre = options.centre;
+  const reach = centre === undefined ? span : Math.max(centre - domain[0], domain[1] - centre) || 1;
+  const data = cells.map((cell) => ({
+    ...cell,
+    dark: centre === undefined ? (cell.value - domain[0]) / span > 0.55 : Math.abs(cell.value - centre) / reach > 0.62,
+    facetOrder: cell.facet === undefined ? 0 : facetOrder.indexOf(cell.facet),
+  }));
+  const colourScale = centre === undefined ? { scheme: 'blues', domain, clamp: true } : { scheme: 'redblue', domain, domainMid: centre, clamp: true };
   const rowCount = new Set(cells.map((cell) => cell.row)).size;
   const colCount = new Set(cells.map((cell) => cell.col)).size;
   const cellWidth = options.cellWidth ?? Math.max(30, Math.min(64, Math.floor(480 / colCount)));
@@ -334,7 +391,8 @@ export function heatmap(cells: readonly HeatCell[], options: HeatmapOptions): Ve
         type: 'ordinal',
         title: options.colTitle,
         sort: { field: 'colOrder', op: 'min' },
-        axis: { orient: 'top', labelAngle: options.slantColumns ? -50 : 0, labelAlign: options.slantColumns ? 'left' : 'center', domain: false, ticks: false, labelPadding: 4 },
+        // titleLimit: a column title never runs past its own table into the next panel's.
+        axis: { orient: 'top', labelAngle: options.slantColumns ? -50 : 0, labelAlign: options.slantColumns ? 'left' : 'center', domain: false, ticks: false, labelPadding: 4, titleLimit: Math.max(60, cellWidth * colCount) },
       },
       y: { field: 'row', type: 'ordinal', title: options.rowTitle, sort: { field: 'rowOrder', op: 'min' }, axis: { domain: false, ticks: false } },
     },
@@ -346,7 +404,7 @@ export function heatmap(cells: readonly HeatCell[], options: HeatmapOptions): Ve
             field: 'value',
             type: 'quantitative',
             title: options.valueTitle,
-            scale: { scheme: 'blues', domain, clamp: true },
+            scale: colourScale,
             legend: { orient: 'right', direction: 'vertical', format: options.percent ? '.0%' : undefined, gradientLength: Math.min(200, rowCount * cellHeight) },
           },
           tooltip: [
@@ -377,6 +435,20 @@ export function heatmap(cells: readonly HeatCell[], options: HeatmapOptions): Ve
   };
 }
 
+const SPLIT_FONT_SIZE = 10.5;
+
+/**
+ * Whether text fits in `room` pixels: Helvetica's widest common glyphs
+ * (digits, capitals, %) are at most 0.67 em, lower case about 0.5 em; the
+ * estimate errs wide and keeps 8 px of margin, so a label that passes never
+ * touches its segment's edges.
+ */
+export function fitsIn(text: string, fontSize: number, room: number): boolean {
+  let ems = 0;
+  for (const character of text) ems += /[A-Z%0-9<>]/.test(character) ? 0.67 : /[ .,:;il'’()|]/.test(character) ? 0.3 : 0.56;
+  return ems * fontSize + 8 <= room;
+}
+
 /** One share of a split: e.g. "player A has the initiative, 52.3%". */
 export interface SplitSegment {
   /** The row (the question) this share belongs to. */
@@ -394,17 +466,23 @@ export interface SplitSegment {
  * Segments are told apart by lightness (dark, light, lighter …), not hue.
  */
 export function splitChart(segments: readonly SplitSegment[], options: { segmentTitle: string; segmentOrder: string[]; width?: number }): VegaLiteSpec {
-  const fills = ['#1f4e79', '#8fb2d6', '#dfe9f4', '#4f7fb0', '#bcd0e6'];
-  const ink = ['white', 'black', 'black', 'white', 'black'];
+  // Eight fills for up to eight warbands; neighbours in the order differ most in lightness.
+  const fills = ['#1f4e79', '#8fb2d6', '#dfe9f4', '#4f7fb0', '#bcd0e6', '#0b2239', '#7d8b99', '#c7c7c7'];
+  const ink = ['white', 'black', 'black', 'white', 'black', 'white', 'white', 'black'];
   const rows: VegaLiteSpec[] = [];
   const byRow = new Map<string, SplitSegment[]>();
   for (const segment of segments) byRow.set(segment.row, [...(byRow.get(segment.row) ?? []), segment]);
+  const width = options.width ?? FULL_WIDTH - 160;
   for (const list of byRow.values()) {
     let start = 0;
     for (const segment of [...list].sort((a, b) => options.segmentOrder.indexOf(a.segment) - options.segmentOrder.indexOf(b.segment))) {
       const index = Math.max(0, options.segmentOrder.indexOf(segment.segment)) % fills.length;
       const end = start + segment.value;
-      rows.push({ ...segment, start, end, middle: (start + end) / 2, ink: ink[index], label: segment.value >= 0.07 ? `${segment.segment} ${segment.text}` : segment.value >= 0.025 ? segment.text : '' });
+      const room = segment.value * width;
+      const full = `${segment.segment} ${segment.text}`;
+      // A label stays inside its segment: the name and value, else the value alone, else nothing (the legend and the table say it).
+      const label = fitsIn(full, SPLIT_FONT_SIZE, room) ? full : fitsIn(segment.text, SPLIT_FONT_SIZE, room) ? segment.text : '';
+      rows.push({ ...segment, start, end, middle: (start + end) / 2, ink: ink[index], label });
       start = end;
     }
   }
@@ -415,7 +493,7 @@ export function splitChart(segments: readonly SplitSegment[], options: { segment
     $schema: SCHEMA,
     config: CHART_CONFIG,
     data: { values: rows },
-    width: options.width ?? FULL_WIDTH - 160,
+    width,
     height: { step: 34 },
     layer: [
       {
@@ -430,6 +508,8 @@ export function splitChart(segments: readonly SplitSegment[], options: { segment
             title: options.segmentTitle,
             sort: present,
             scale: { domain: present, range: present.map((name) => fills[options.segmentOrder.indexOf(name) % fills.length]) },
+            // A long list of names wraps into rows rather than widening the chart past the page.
+            legend: present.length > 3 ? { columns: 3 } : {},
           },
           tooltip: [
             { field: 'row', type: 'nominal', title: 'question' },
@@ -440,7 +520,7 @@ export function splitChart(segments: readonly SplitSegment[], options: { segment
         },
       },
       {
-        mark: { type: 'text', baseline: 'middle', fontSize: 10.5 },
+        mark: { type: 'text', baseline: 'middle', fontSize: SPLIT_FONT_SIZE },
         encoding: { y, x: { field: 'middle', type: 'quantitative' }, text: { field: 'label' }, color: { field: 'ink', type: 'nominal', scale: null } },
       },
     ],

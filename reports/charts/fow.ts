@@ -39,29 +39,29 @@ function reserveRules(view: RunView): string {
   return `${attacker} The defender's Delayed Reserves roll from turn ${defenderStart}; each die scoring ${hit}+ brings a platoon, one more die each turn.`;
 }
 
-function onTableChart(view: RunView): Chart | null {
+export function onTableChart(view: RunView, labels = true): Chart | null {
   const points = perTurn(view, 'onTable', '.mean', false);
   if (points.length === 0) return null;
   return {
     id: 'fow-platoons-on-table',
     title: 'Platoons on the table, turn by turn',
     caption: `Expected platoons on the table at each turn, attacker against defender. ${reserveRules(view)} ${markerKey(view.result, points.some((p) => p.exact !== null))}`,
-    spec: lineChart(points, { xTitle: 'turn', yTitle: 'platoons on the table (expected)', percent: false, seriesTitle: 'side', seriesOrder: SIDES, labels: true }),
+    spec: lineChart(points, { xTitle: 'turn', yTitle: 'platoons on the table (expected)', percent: false, seriesTitle: 'side', seriesOrder: SIDES, labels }),
   };
 }
 
-function allInChart(view: RunView): Chart | null {
+export function allInChart(view: RunView, labels = true): Chart | null {
   const points = perTurn(view, 'allIn.by', '', true);
   if (points.length === 0) return null;
   return {
     id: 'fow-all-in',
     title: 'Every reserve in, by turn',
     caption: `The chance that all of a side's reserves are on the table by each turn. ${reserveRules(view)} ${markerKey(view.result, points.some((p) => p.exact !== null))}`,
-    spec: lineChart(points, { xTitle: 'turn', yTitle: 'all reserves in', percent: true, seriesTitle: 'side', seriesOrder: SIDES, labels: true }),
+    spec: lineChart(points, { xTitle: 'turn', yTitle: 'all reserves in', percent: true, seriesTitle: 'side', seriesOrder: SIDES, labels }),
   };
 }
 
-function firstArrivalChart(view: RunView): Chart | null {
+export function firstArrivalChart(view: RunView): Chart | null {
   const points = perTurn(view, 'first', '', true);
   if (points.length === 0) return null;
   return {

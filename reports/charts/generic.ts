@@ -5,7 +5,7 @@
  * two-way table as a printable heatmap.
  */
 import { resolveParams } from '../../src/rules/params.js';
-import { bestOf } from '../../src/result.js';
+import { bestOf } from '../../src/best-of.js';
 import type { MetricSpec, ParamValue, Rule } from '../../src/rules/types.js';
 import type { Evaluated } from '../evaluate.js';
 import { percent } from '../numbers.js';
@@ -18,13 +18,13 @@ export function everyMetricChart(view: RunView): Chart | null {
   const probabilities = view.metrics.filter((metric) => metric.probability);
   const chosen = probabilities.length > 0 ? probabilities : view.metrics;
   const isProbability = probabilities.length > 0;
-  const points = chosen.map((metric, index) => metricPoint(result, metric.name, metric.name, index, isProbability)).filter((point): point is IntervalPoint => point !== null);
+  const points = chosen.map((metric, index) => metricPoint(result, metric.name, metric.label ?? metric.name, index, isProbability)).filter((point): point is IntervalPoint => point !== null);
   if (points.length === 0) return null;
   return {
     id: `${rule.id}-${isProbability ? 'probabilities' : 'means'}`,
     title: `${rule.title}: every ${isProbability ? 'probability' : 'mean'}`,
     caption: `Each ${isProbability ? 'probability' : 'expected value'} the rule reports, in the order muster describe lists them (the table below says what each means). ${markerKey(result, points.some((p) => p.exact !== null))}`,
-    spec: intervalChart(points, { orientation: 'horizontal', categoryTitle: 'metric', valueTitle: isProbability ? 'probability' : 'expected value', percent: isProbability }),
+    spec: intervalChart(points, { orientation: 'horizontal', categoryTitle: '', valueTitle: isProbability ? 'probability' : 'expected value', percent: isProbability }),
   };
 }
 
@@ -46,7 +46,7 @@ export function exactCheckChart(view: RunView): Chart | null {
     const exact = value.exact as number;
     const error = (value.estimate as number - exact) * 100;
     return {
-      label: metric.name,
+      label: metric.label ?? metric.name,
       order: index,
       estimate: error,
       lo: ((value.lo as number) - exact) * 100,
@@ -66,7 +66,7 @@ export function exactCheckChart(view: RunView): Chart | null {
     caption: `Every simulated probability minus its exact value, with its ${level} interval, in percentage points; the diamonds mark zero. ${covered} of ${rows.length} intervals cover the exact value (about ${level} of them should).`,
     spec: intervalChart(points, {
       orientation: 'horizontal',
-      categoryTitle: 'metric',
+      categoryTitle: '',
       valueTitle: 'estimate − exact (percentage points)',
       percent: false,
       domain: [-reach, reach],
@@ -85,7 +85,7 @@ export function genericRunCharts(view: RunView): Chart[] {
  * The rule's declared matrix (src/rules/types.ts MatrixSpec) at its default
  * axis values, headline metric only, with the value in every cell.
  */
-export async function matrixHeatmapChart(context: PrintableContext, overrides: Record<string, ParamValue> = {}, note = '', titles: AxisTitles = {}): Promise<Chart | null> {
+export async function matrixHeatmapChart(context: PrintableContext, overrides: Record<string, ParamValue> = {}, note = '', titles: AxisTitles = MATRIX_AXIS_TITLES[context.rule.id] ?? {}): Promise<Chart | null> {
   const { rule } = context;
   const spec = rule.matrix;
   if (!spec) return null;
@@ -103,6 +103,36 @@ export interface AxisTitles {
   col?: string;
 }
 
+/**
+ * The words for each built-in rule's matrix axes, so `muster matrix --html`,
+ * the report book and the cards title the same table the same way.
+ */
+export const MATRIX_AXIS_TITLES: Readonly<Record<string, AxisTitles>> = {
+  infinity: { row: 'player A’s WIP', col: 'player B’s WIP' },
+  deployment: { row: 'player A’s deployment', col: 'player B’s deployment' },
+  noctvale: { row: 'player A’s fighters', col: 'player B’s fighters' },
+};
+
+/**
+ * Metrics that are one player's advantage over the other (even odds at
+ * 50%): their tables take the diverging palette centred on 50%.
+ */
+const ADVANTAGE_METRICS: Readonly<Record<string, readonly string[]>> = {
+  infinity: ['a.wins'],
+  deployment: ['a.initiative'],
+  noctvale: ['a.initiative', 'a.placesLast'],
+};
+
+/** Whether a metric of a rule reads as player A's advantage, centred on even odds. */
+export function isAdvantage(ruleId: string, metric: string): boolean {
+  return ADVANTAGE_METRICS[ruleId]?.includes(metric) ?? false;
+}
+
+/** A metric's words for titles: its label, else its name. */
+export function metricTitle(metrics: readonly MetricSpec[], name: string): string {
+  return metrics.find((metric) => metric.name === name)?.label ?? name;
+}
+
 /** A matrix axis label: the rule's short form (src/rules/types.ts MatrixSpec.label) where it has one. */
 function axisLabel(rule: Rule, value: ParamValue): string {
   return rule.matrix?.label?.(value) ?? String(value);
@@ -118,12 +148,16 @@ export function matrixChart(
   metricName: string,
   evaluated: readonly Evaluated[],
   note = '',
-  titles: AxisTitles = {},
+  titles: AxisTitles = MATRIX_AXIS_TITLES[rule.id] ?? {},
+  /** The largest the table may be, in CSS pixels (a card sizes it to the sheet). */
+  fit: { width?: number; height?: number } = {},
 ): Chart {
   const metric: MetricSpec | undefined = rule.metrics(evaluated[0].result.params).find((m) => m.name === metricName);
+  const words = metric?.label ?? metricName;
   const probability = metric?.probability ?? true;
   const longest = Math.max(...cols.map((value) => axisLabel(rule, value).length));
-  const cellWidth = cols.length > 12 ? 32 : cols.length > 9 ? 40 : 56;
+  const cellWidth = fit.width ? Math.min(72, Math.floor(fit.width / cols.length)) : cols.length > 12 ? 32 : cols.length > 9 ? 40 : 56;
+  const cellHeight = fit.height ? Math.max(14, Math.min(48, Math.round(cellWidth * 0.75), Math.floor(fit.height / rows.length))) : undefined;
   const digits = cellWidth >= 50 ? 1 : 0;
   const cells: HeatCell[] = [];
   rows.forEach((rowValue, i) => {
@@ -149,15 +183,17 @@ export function matrixChart(
   const units = probability && digits === 0 ? ' Cells show percentages.' : '';
   return {
     id: `${rule.id}-matrix-${row}-${col}`.replace(/[^A-Za-z0-9.-]+/g, '-'),
-    title: `${rule.title}: ${metricName} by ${row} and ${col}`,
+    title: `${rule.title}: ${words}, by ${titles.row ?? row} and ${titles.col ?? col}`,
     caption: `${metric?.doc ?? metricName}, with ${titles.row ?? row} down the side and ${titles.col ?? col} across the top. ${how}${units}${note ? ` ${note}` : ''}`,
     spec: heatmap(cells, {
       rowTitle: titles.row ?? row,
       colTitle: titles.col ?? col,
-      valueTitle: metricName,
+      valueTitle: words,
       percent: probability,
       cellWidth,
+      ...(cellHeight === undefined ? {} : { cellHeight, fontSize: cellWidth < 24 || cellHeight < 18 ? 8 : cellWidth < 40 ? 9 : cellWidth < 60 ? 11 : 13 }),
       slantColumns: longest > 5,
+      ...(probability && isAdvantage(rule.id, metricName) ? { centre: 0.5 } : {}),
     }),
   };
 }

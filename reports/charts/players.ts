@@ -2,7 +2,8 @@
  * Helpers for the "who gets it" charts several rules share: shares of 100%
  * between players or warbands, each share the exact value where known.
  */
-import { bestOf, type RunResult } from '../../src/result.js';
+import { bestOf } from '../../src/best-of.js';
+import type { RunResult } from '../../src/result.js';
 import { percent } from '../numbers.js';
 import type { SplitSegment } from './blocks.js';
 

@@ -5,14 +5,15 @@
  * every value exact.
  */
 import { resolveParams } from '../../src/rules/params.js';
-import { bestOf, type MetricResult } from '../../src/result.js';
-import type { Params } from '../../src/rules/types.js';
+import { bestOf } from '../../src/best-of.js';
+import type { MetricResult, RunResult } from '../../src/result.js';
+import type { Params, Rule } from '../../src/rules/types.js';
 import { percent } from '../numbers.js';
 import { heatmap, intervalChart, lineChart, markerKey, metricPoint, pointFrom, type HeatCell, type IntervalPoint } from './blocks.js';
 import type { Chart, PrintableContext, RuleCharts, RunView } from './chart.js';
 
 /** Command levels the printable chart shows: "normally 2–4" (Genesys Project designer preview, §6.5). */
-const COMMAND_LEVELS = [2, 3, 4];
+export const COMMAND_LEVELS: readonly number[] = [2, 3, 4];
 
 const chosenLabel = (round: number) => (round === 0 ? 'no reserve round' : `round ${round}`);
 
@@ -73,35 +74,41 @@ function onTableChart(view: RunView): Chart | null {
   };
 }
 
+/** The parameter sets the arrival charts need: every chosen round (none, 1 … rounds) at each command level. */
+export function arrivalGrid(rule: Rule, params: Params, commands: readonly number[] = COMMAND_LEVELS): Params[] {
+  const rounds = Number(params.rounds);
+  const grid: Params[] = [];
+  for (const command of commands) for (let chosenRound = 0; chosenRound <= rounds; chosenRound++) grid.push(resolveParams(rule, [], { ...params, command, chosenRound }));
+  return grid;
+}
+
 /**
  * The players' chart: a given squad on the table by the end of each round,
- * one line per chosen reserve round, one panel per command level, exact.
+ * one line per chosen reserve round, one panel per command level, and the
+ * same odds as a table; from results laid out as arrivalGrid lays them out.
  */
-async function arrivalTables(context: PrintableContext): Promise<Chart[]> {
-  const { rule, defaults } = context;
-  const rounds = Number(defaults.rounds);
-  const squads = Number(defaults.squads);
+export function arrivalCharts(params: Params, results: readonly RunResult[], commands: readonly number[] = COMMAND_LEVELS, size: { width?: number; lineHeight?: number; cellWidth?: number } = {}): Chart[] {
+  const rounds = Number(params.rounds);
+  const squads = Number(params.squads);
   const choices = Array.from({ length: rounds + 1 }, (_, round) => round);
-  const grid: Params[] = [];
-  for (const command of COMMAND_LEVELS) for (const chosenRound of choices) grid.push(resolveParams(rule, [], { command, chosenRound }));
-  const evaluated = await context.evaluate(grid);
-
   const points: IntervalPoint[] = [];
   const cells: HeatCell[] = [];
-  evaluated.forEach(({ result }) => {
+  results.forEach((result) => {
     const command = `command ${result.params.command}`;
     const chosen = chosenLabel(Number(result.params.chosenRound));
     for (let r = 1; r <= rounds; r++) {
       const figures = squadInBy(result.metrics[`arrived.by.${r}.mean`], squads);
       points.push(pointFrom(figures, result.method === 'simulation', String(r), r, true, { series: chosen, facet: command }));
       const value = bestOf(figures);
-      cells.push({ row: chosen, col: `by ${r}`, rowOrder: Number(result.params.chosenRound), colOrder: r, value, text: percent(value, 1), facet: command });
+      cells.push({ row: chosen, col: String(r), rowOrder: Number(result.params.chosenRound), colOrder: r, value, text: percent(value, 1), facet: command });
     }
   });
-  const how = evaluated.every((point) => point.result.method === 'exact') ? 'Exact values' : 'Simulated values';
-  const facets = COMMAND_LEVELS.map((level) => `command ${level}`);
+  const how = results.every((result) => result.method === 'exact') ? 'Exact values' : 'Simulated values';
+  const facets = commands.map((level) => `command ${level}`);
   const series = choices.map(chosenLabel);
-  const setting = `target ${defaults.target}+, ${rounds} rounds; a squad not in by the end of round ${rounds} is lost`;
+  const loss = Number(params.leaderLoss) > 0 ? `; the commander is lost with chance ${params.leaderLoss} each round before the chosen one, then command ${params.fallbackCommand} applies` : '';
+  const setting = `${squads} squads, target ${params.target}+, ${rounds} rounds; a squad not in by the end of round ${rounds} is lost${loss}`;
+  const panelWidth = size.width === undefined ? undefined : Math.floor((size.width - 40) / commands.length) - 20;
   return [
     {
       id: 'reserves-arrival-by-chosen-round',
@@ -114,25 +121,31 @@ async function arrivalTables(context: PrintableContext): Promise<Chart[]> {
         seriesTitle: 'chosen reserve round',
         seriesOrder: series,
         facet: { title: 'highest command on the table', order: facets },
-        height: 200,
+        height: size.lineHeight ?? 200,
+        ...(panelWidth === undefined ? {} : { width: panelWidth }),
       }),
     },
     {
       id: 'reserves-arrival-table',
       title: 'Genesys reserves: arrival odds table',
-      caption: `The same odds as a table: rows are the chosen reserve round, columns the end of each round, one panel per command level (${setting}). ${how}.`,
+      caption: `The same odds as a table: rows are the chosen reserve round, columns on the table by the end of each round, one panel per command level (${setting}). ${how}.`,
       spec: heatmap(cells, {
         rowTitle: 'chosen reserve round',
-        colTitle: 'on the table by the end of round',
+        colTitle: 'end of round',
         valueTitle: 'squad on the table',
         percent: true,
-        cellWidth: 46,
+        cellWidth: size.cellWidth ?? 46,
         cellHeight: 26,
         fontSize: 10,
         facet: { title: 'highest command on the table', order: facets },
       }),
     },
   ];
+}
+
+async function arrivalTables(context: PrintableContext): Promise<Chart[]> {
+  const evaluated = await context.evaluate(arrivalGrid(context.rule, context.defaults));
+  return arrivalCharts(context.defaults, evaluated.map((point) => point.result));
 }
 
 export const reservesCharts: RuleCharts = {

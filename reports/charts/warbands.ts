@@ -9,17 +9,17 @@ import { indexed, splitRow } from './players.js';
 const ordinal = (k: number) => `${k}${k % 10 === 1 && k !== 11 ? 'st' : k % 10 === 2 && k !== 12 ? 'nd' : k % 10 === 3 && k !== 13 ? 'rd' : 'th'}`;
 
 /** "warband 2 (rating 148)", from the warbands parameter (rating:models in seating order) where it reads so. */
-function warbandLabel(view: RunView, index: number): string {
+export function warbandLabel(view: RunView, index: number): string {
   const entry = String(view.result.params.warbands ?? '').split(',')[index - 1];
   const rating = entry?.split(':')[0];
   return rating && /^\d+$/.test(rating) ? `warband ${index} (rating ${rating})` : `warband ${index}`;
 }
 
-function warbands(view: RunView): number[] {
+export function warbands(view: RunView): number[] {
   return indexed(Object.keys(view.result.metrics), /^w(\d+)\.defender$/).map((entry) => entry.index);
 }
 
-function whoChart(view: RunView): Chart | null {
+export function whoChart(view: RunView): Chart | null {
   const bands = warbands(view);
   if (bands.length === 0) return null;
   const labels = bands.map((i) => warbandLabel(view, i));
@@ -37,7 +37,7 @@ function whoChart(view: RunView): Chart | null {
   };
 }
 
-function setupOrderChart(view: RunView): Chart | null {
+export function setupOrderChart(view: RunView): Chart | null {
   const bands = warbands(view);
   const rows: SplitSegment[] = [];
   let positions: string[] = [];
@@ -55,7 +55,7 @@ function setupOrderChart(view: RunView): Chart | null {
   };
 }
 
-function underdogChart(view: RunView): Chart | null {
+export function underdogChart(view: RunView): Chart | null {
   const points = warbands(view)
     .map((i) => metricPoint(view.result, `w${i}.underdog`, warbandLabel(view, i), i, true))
     .filter((point): point is IntervalPoint => point !== null);

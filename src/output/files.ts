@@ -34,7 +34,8 @@ export const STDOUT = '-';
 export interface OutputFile {
   /** Where to write: a checked path (see checkOutputFile), or `-` for standard output. */
   path: string;
-  contents: string;
+  /** Text (written as UTF-8), or bytes as they are (a PDF). */
+  contents: string | Uint8Array;
   /** The option that named the file, for error messages. */
   option?: string;
 }
@@ -192,7 +193,7 @@ interface Staged {
 }
 
 /** Writes `contents` to a new temporary file beside `target` and returns its name; the target keeps its mode. */
-function stage(target: string, contents: string, option: string, created: Staged[]): void {
+function stage(target: string, contents: string | Uint8Array, option: string, created: Staged[]): void {
   let mode: number | undefined;
   try {
     mode = statSync(target).mode & 0o7777;
@@ -204,7 +205,7 @@ function stage(target: string, contents: string, option: string, created: Staged
   const descriptor = openSync(temporary, 'wx', mode === undefined ? 0o666 : 0o600);
   created.push({ temporary, target, option });
   try {
-    const bytes = Buffer.from(contents, 'utf8');
+    const bytes = typeof contents === 'string' ? Buffer.from(contents, 'utf8') : contents;
     for (let offset = 0; offset < bytes.length; ) offset += writeSync(descriptor, bytes, offset);
     if (mode !== undefined) fchmodSync(descriptor, mode);
     fsyncSync(descriptor);
@@ -269,5 +270,5 @@ export function writeOutputs(files: readonly OutputFile[], stdout: (text: string
     }
     throw current ? fileError(current.option ?? 'output', current.path, error) : error;
   }
-  for (const file of files) if (file.path === STDOUT) stdout(file.contents);
+  for (const file of files) if (file.path === STDOUT) stdout(typeof file.contents === 'string' ? file.contents : Buffer.from(file.contents).toString('utf8'));
 }

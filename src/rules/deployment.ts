@@ -219,6 +219,8 @@ const PLAYERS = ['a', 'b'] as const;
 interface ZoneSetMetric {
   suffix: string;
   doc: string;
+  /** Words for charts, after "player A". */
+  label: string;
   probability: boolean;
   value: (zones: number) => number;
 }
@@ -230,6 +232,7 @@ function zoneSetMetrics(params: Params): ZoneSetMetric[] {
     {
       suffix: 'noEdge',
       doc: ` has no zone with a board edge (those are zones ${zoneList(edges)}, edges=${params.edges}): everything deploys on the board, reserves enter by zone 1`,
+      label: ' has no board-edge zone',
       probability: true,
       value: (zones) => (zones & edges ? 0 : 1),
     },
@@ -238,36 +241,39 @@ function zoneSetMetrics(params: Params): ZoneSetMetric[] {
 }
 
 const ZONE_SET_FIXED_METRICS: readonly ZoneSetMetric[] = [
-  { suffix: 'aoc', doc: ' reaches the Area of Conflict (zone 7 or 8)', probability: true, value: (zones) => (zones & CONFLICT_ZONES ? 1 : 0) },
+  { suffix: 'aoc', doc: ' reaches the Area of Conflict (zone 7 or 8)', label: ' reaches the Area of Conflict', probability: true, value: (zones) => (zones & CONFLICT_ZONES ? 1 : 0) },
   ...[1, 2, 3].map((count) => ({
     suffix: `zones.${count}`,
     doc: ` ends with ${count} zone${count === 1 ? '' : 's'}`,
+    label: ` holds ${count} zone${count === 1 ? '' : 's'}`,
     probability: true,
     value: (zones: number) => (ZONE_COUNT[zones] === count ? 1 : 0),
   })),
   ...[1, 2, 3, 4, 5, 6, 7, 8].map((zone) => ({
     suffix: `zone.${zone}`,
     doc: ` deploys in zone ${zone}`,
+    label: ` deploys in zone ${zone}`,
     probability: true,
     value: (zones: number) => (zones & (1 << zone) ? 1 : 0),
   })),
-  { suffix: 'total.mean', doc: "'s expected zone total, the sum of its zone numbers (the lower total has initiative)", probability: false, value: (zones) => ZONE_TOTAL[zones] },
+  { suffix: 'total.mean', doc: "'s expected zone total, the sum of its zone numbers (the lower total has initiative)", label: '’s zone total (expected)', probability: false, value: (zones) => ZONE_TOTAL[zones] },
 ];
 
 function metrics(params: Params): MetricSpec[] {
   const list: MetricSpec[] = [
-    { name: 'a.initiative', doc: 'a has initiative in the first game round (lower zone total, or wins the roll-off)', probability: true },
-    { name: 'b.initiative', doc: 'b has initiative in the first game round', probability: true },
-    { name: 'rolloff', doc: 'the zone totals are equal and initiative goes to a 1d6 roll-off', probability: true },
+    { name: 'a.initiative', doc: 'a has initiative in the first game round (lower zone total, or wins the roll-off)', label: 'player A has the initiative', probability: true },
+    { name: 'b.initiative', doc: 'b has initiative in the first game round', label: 'player B has the initiative', probability: true },
+    { name: 'rolloff', doc: 'the zone totals are equal and initiative goes to a 1d6 roll-off', label: 'equal totals: a roll-off', probability: true },
     {
       name: 'a.placesLast',
       doc: `a deploys the last squad (${params.squadsA} against ${params.squadsB} squads, ${params.perTurn} at a time, the player without initiative first), and so sees every enemy squad placed`,
+      label: 'player A places the last squad',
       probability: true,
     },
-    { name: 'b.placesLast', doc: 'b deploys the last squad', probability: true },
+    { name: 'b.placesLast', doc: 'b deploys the last squad', label: 'player B places the last squad', probability: true },
   ];
   for (const player of PLAYERS) {
-    for (const metric of zoneSetMetrics(params)) list.push({ name: `${player}.${metric.suffix}`, doc: `${player}${metric.doc}`, probability: metric.probability });
+    for (const metric of zoneSetMetrics(params)) list.push({ name: `${player}.${metric.suffix}`, doc: `${player}${metric.doc}`, label: `player ${player.toUpperCase()}${metric.label}`, probability: metric.probability });
   }
   return list;
 }

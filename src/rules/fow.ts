@@ -168,32 +168,33 @@ function metrics(params: Params): MetricSpec[] {
   const { turns, scatter } = read(params);
   const list: MetricSpec[] = [];
   for (const side of SIDES) {
-    list.push({ name: `${side}.reserves`, doc: `platoons the ${side} holds in reserve (resolves ${side}Reserves=0 to half, rounded up)`, probability: false });
+    list.push({ name: `${side}.reserves`, doc: `platoons the ${side} holds in reserve (resolves ${side}Reserves=0 to half, rounded up)`, label: `${side}’s platoons in reserve`, probability: false });
     for (let t = 1; t <= turns; t++) {
-      list.push({ name: `${side}.onTable.${t}.mean`, doc: `expected ${side} platoons on the table after its reserve roll in turn ${t}`, probability: false });
+      list.push({ name: `${side}.onTable.${t}.mean`, doc: `expected ${side} platoons on the table after its reserve roll in turn ${t}`, label: `${side}’s platoons on the table, turn ${t} (expected)`, probability: false });
     }
-    for (let t = 1; t <= turns; t++) list.push({ name: `${side}.allIn.by.${t}`, doc: `every ${side} reserve has arrived by turn ${t}`, probability: true });
-    for (let t = 1; t <= turns; t++) list.push({ name: `${side}.first.${t}`, doc: `the ${side}'s first reserve platoon arrives in turn ${t}`, probability: true });
+    for (let t = 1; t <= turns; t++) list.push({ name: `${side}.allIn.by.${t}`, doc: `every ${side} reserve has arrived by turn ${t}`, label: `${side}: every reserve in by turn ${t}`, probability: true });
+    for (let t = 1; t <= turns; t++) list.push({ name: `${side}.first.${t}`, doc: `the ${side}'s first reserve platoon arrives in turn ${t}`, label: `${side}: first reserve in turn ${t}`, probability: true });
     // The whole distribution: at least k of the n reserve platoons in by turn t (k = n is allIn.by.t).
     const { reserves } = sideSetup(params, side);
     if (reserves <= DISTRIBUTION_RESERVES) {
       for (let t = 1; t <= turns; t++) {
-        for (let k = 1; k < reserves; k++) list.push({ name: `${side}.atLeast.${k}.by.${t}`, doc: `at least ${k} of the ${side}'s ${reserves} reserve platoons have arrived by turn ${t}`, probability: true });
+        for (let k = 1; k < reserves; k++) list.push({ name: `${side}.atLeast.${k}.by.${t}`, doc: `at least ${k} of the ${side}'s ${reserves} reserve platoons have arrived by turn ${t}`, label: `${side}: at least ${k} of ${reserves} reserves in by turn ${t}`, probability: true });
       }
     }
   }
   for (const place of scatterTable(scatter).places) {
-    list.push({ name: `defender.scatter.${place}`, doc: `an arriving defending platoon enters ${place} (share of all arrivals)`, probability: true });
+    list.push({ name: `defender.scatter.${place}`, doc: `an arriving defending platoon enters ${place} (share of all arrivals)`, label: `a scattered reserve enters ${place}`, probability: true });
   }
   const { endTurn } = read(params);
   list.push(
     {
       name: 'defender.onTable.atEnd.mean',
       doc: `expected defending platoons on the table when the defender can first win, at the start of its turn ${endTurn} (arrived by turn ${endTurn - 1})`,
+      label: `defender’s platoons on the table when it can first win, turn ${endTurn} (expected)`,
       probability: false,
     },
-    { name: 'defender.allIn.atEnd', doc: `every defending reserve is on the table at the start of the defender's turn ${endTurn}, when it can first win`, probability: true },
-    { name: 'attacker.allIn.beforeEnd', doc: `every attacking reserve has arrived before turn ${endTurn}, when the defender can first win`, probability: true },
+    { name: 'defender.allIn.atEnd', doc: `every defending reserve is on the table at the start of the defender's turn ${endTurn}, when it can first win`, label: `defender: every reserve in when it can first win, turn ${endTurn}`, probability: true },
+    { name: 'attacker.allIn.beforeEnd', doc: `every attacking reserve has arrived before turn ${endTurn}, when the defender can first win`, label: `attacker: every reserve in before turn ${endTurn}`, probability: true },
   );
   return list;
 }

@@ -80,15 +80,15 @@ function pairCounts(p: InitiativeRoll): { aWins: number; aCrit: number; bWins: n
 
 function metrics(params: Params): MetricSpec[] {
   const list: MetricSpec[] = [
-    { name: 'a.wins', doc: "player A wins the Initiative Roll (chooses Initiative or Deployment)", probability: true },
-    { name: 'b.wins', doc: 'player B wins the Initiative Roll', probability: true },
+    { name: 'a.wins', doc: "player A wins the Initiative Roll (chooses Initiative or Deployment)", label: 'player A wins', probability: true },
+    { name: 'b.wins', doc: 'player B wins the Initiative Roll', label: 'player B wins', probability: true },
   ];
   if (read(params).crits) {
-    list.push({ name: 'a.crit', doc: 'player A wins with a critical', probability: true });
-    list.push({ name: 'b.crit', doc: 'player B wins with a critical', probability: true });
+    list.push({ name: 'a.crit', doc: 'player A wins with a critical', label: 'player A wins with a critical', probability: true });
+    list.push({ name: 'b.crit', doc: 'player B wins with a critical', label: 'player B wins with a critical', probability: true });
   }
-  list.push({ name: 'rolls.mean', doc: 'expected Face to Face d20 rolls until one decides', probability: false });
-  list.push({ name: 'rolls.1', doc: 'the first roll decides (no tie, no double failure)', probability: true });
+  list.push({ name: 'rolls.mean', doc: 'expected Face to Face d20 rolls until one decides', label: 'rolls needed (expected)', probability: false });
+  list.push({ name: 'rolls.1', doc: 'the first roll decides (no tie, no double failure)', label: 'the first roll decides', probability: true });
   return list;
 }
 

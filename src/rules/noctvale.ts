@@ -59,12 +59,12 @@ const ROLLOFF_TIE = Fraction.of(146, 1296);
 function metrics(params: Params): MetricSpec[] {
   const { groups } = read(params);
   const list: MetricSpec[] = [
-    { name: 'a.initiative', doc: 'player A has initiative (chooses the deployment edge and sets up first)', probability: true },
-    { name: 'rolloffs.mean', doc: 'expected 2d6 roll-offs until initiative is decided (0 when the activation counts differ)', probability: false },
+    { name: 'a.initiative', doc: 'player A has initiative (chooses the deployment edge and sets up first)', label: 'player A has the initiative', probability: true },
+    { name: 'rolloffs.mean', doc: 'expected 2d6 roll-offs until initiative is decided (0 when the activation counts differ)', label: 'roll-offs needed (expected)', probability: false },
   ];
-  for (let g = 1; g <= groups; g++) list.push({ name: `a.group.${g}.size`, doc: `fighters in A's deployment group ${g}, largest first`, probability: false });
-  for (let g = 1; g <= groups; g++) list.push({ name: `b.group.${g}.size`, doc: `fighters in B's deployment group ${g}, largest first`, probability: false });
-  list.push({ name: 'a.placesLast', doc: 'player A sets up the final deployment group (and so sees every enemy group first)', probability: true });
+  for (let g = 1; g <= groups; g++) list.push({ name: `a.group.${g}.size`, doc: `fighters in A's deployment group ${g}, largest first`, label: `player A’s group ${g} (fighters)`, probability: false });
+  for (let g = 1; g <= groups; g++) list.push({ name: `b.group.${g}.size`, doc: `fighters in B's deployment group ${g}, largest first`, label: `player B’s group ${g} (fighters)`, probability: false });
+  list.push({ name: 'a.placesLast', doc: 'player A sets up the final deployment group (and so sees every enemy group first)', label: 'player A places last', probability: true });
   return list;
 }
 

@@ -169,17 +169,17 @@ function sumsOf(p: Reserves, tally: Float64Array): Sums {
 function metrics(params: Params): MetricSpec[] {
   const { rounds } = read(params);
   const list: MetricSpec[] = [];
-  for (let r = 1; r <= rounds; r++) list.push({ name: `squad.round.${r}`, doc: `a given squad arrives in round ${r}`, probability: true });
-  list.push({ name: 'squad.never', doc: 'a given squad never arrives and is lost', probability: true });
-  for (let r = 1; r <= rounds; r++) list.push({ name: `all.by.${r}`, doc: `every squad has arrived by the end of round ${r}`, probability: true });
-  list.push({ name: 'lost.mean', doc: 'expected squads lost', probability: false });
-  for (let r = 1; r <= rounds; r++) list.push({ name: `arrived.by.${r}.mean`, doc: `expected squads on the table by the end of round ${r}`, probability: false });
-  list.push({ name: 'dice.mean', doc: 'expected reserve dice rolled over the game', probability: false });
+  for (let r = 1; r <= rounds; r++) list.push({ name: `squad.round.${r}`, doc: `a given squad arrives in round ${r}`, label: `a squad arrives in round ${r}`, probability: true });
+  list.push({ name: 'squad.never', doc: 'a given squad never arrives and is lost', label: 'a squad never arrives', probability: true });
+  for (let r = 1; r <= rounds; r++) list.push({ name: `all.by.${r}`, doc: `every squad has arrived by the end of round ${r}`, label: `every squad in by round ${r}`, probability: true });
+  list.push({ name: 'lost.mean', doc: 'expected squads lost', label: 'squads lost (expected)', probability: false });
+  for (let r = 1; r <= rounds; r++) list.push({ name: `arrived.by.${r}.mean`, doc: `expected squads on the table by the end of round ${r}`, label: `squads in by round ${r} (expected)`, probability: false });
+  list.push({ name: 'dice.mean', doc: 'expected reserve dice rolled over the game', label: 'reserve dice (expected)', probability: false });
   // The whole distribution of squads in by each round (k = n is all.by.r).
   const { squads } = read(params);
   if (squads <= DISTRIBUTION_SQUADS) {
     for (let r = 1; r <= rounds; r++) {
-      for (let k = 1; k < squads; k++) list.push({ name: `atLeast.${k}.by.${r}`, doc: `at least ${k} of the ${squads} squads have arrived by the end of round ${r}`, probability: true });
+      for (let k = 1; k < squads; k++) list.push({ name: `atLeast.${k}.by.${r}`, doc: `at least ${k} of the ${squads} squads have arrived by the end of round ${r}`, label: `at least ${k} of ${squads} squads in by round ${r}`, probability: true });
     }
   }
   return list;

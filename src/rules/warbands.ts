@@ -242,14 +242,14 @@ function metrics(params: Params): MetricSpec[] {
   const n = readWarbands(params.warbands as string).length;
   const list: MetricSpec[] = [];
   for (let i = 1; i <= n; i++) {
-    list.push({ name: `w${i}.defender`, doc: `warband ${i} is the defender (0 in a scenario without one)`, probability: true });
-    list.push({ name: `w${i}.underdog`, doc: `warband ${i} is the underdog, or allied with it (fixed by the ratings)`, probability: true });
-    for (let k = 1; k <= n; k++) list.push({ name: `w${i}.setup.${k}`, doc: `warband ${i} sets up ${k}${ordinalSuffix(k)}`, probability: true });
-    list.push({ name: `w${i}.first`, doc: `warband ${i} takes the first turn (then play goes clockwise)`, probability: true });
+    list.push({ name: `w${i}.defender`, doc: `warband ${i} is the defender (0 in a scenario without one)`, label: `warband ${i} defends`, probability: true });
+    list.push({ name: `w${i}.underdog`, doc: `warband ${i} is the underdog, or allied with it (fixed by the ratings)`, label: `warband ${i} is the underdog`, probability: true });
+    for (let k = 1; k <= n; k++) list.push({ name: `w${i}.setup.${k}`, doc: `warband ${i} sets up ${k}${ordinalSuffix(k)}`, label: `warband ${i} sets up ${k}${ordinalSuffix(k)}`, probability: true });
+    list.push({ name: `w${i}.first`, doc: `warband ${i} takes the first turn (then play goes clockwise)`, label: `warband ${i} moves first`, probability: true });
   }
-  list.push({ name: 'dice.setup.mean', doc: 'expected D6 thrown to settle the setup order (not counting the defender roll-off)', probability: false });
-  list.push({ name: 'dice.first.mean', doc: 'expected D6 thrown to settle who takes the first turn', probability: false });
-  list.push({ name: 'dice.defender.mean', doc: 'expected D6 thrown to break a tie for defender on rating and models', probability: false });
+  list.push({ name: 'dice.setup.mean', doc: 'expected D6 thrown to settle the setup order (not counting the defender roll-off)', label: 'dice for the setup order (expected)', probability: false });
+  list.push({ name: 'dice.first.mean', doc: 'expected D6 thrown to settle who takes the first turn', label: 'dice for the first turn (expected)', probability: false });
+  list.push({ name: 'dice.defender.mean', doc: 'expected D6 thrown to break a tie for defender on rating and models', label: 'dice for the defender (expected)', probability: false });
   return list;
 }
 

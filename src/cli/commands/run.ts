@@ -36,6 +36,7 @@ export interface RunOptions extends CheckpointOptions {
   svg?: string;
   csv?: string;
   timeout?: string;
+  printDiagnostics?: boolean;
   quiet?: boolean;
   metric?: string[];
   all?: boolean;
@@ -136,7 +137,7 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
 
   report.out(renderRun(result, choice.shown, seconds, { fold: choice.how === 'headline', note: hiddenNote(choice), width: tableWidth(io.columns) }));
   // Every output is rendered before any is written, so a failure leaves none half done.
-  const files = [...(jsonPath ? [{ path: jsonPath, contents: toJson(result), option: '--json' }] : []), ...(await runReportFiles(rule, result, reportPaths))];
+  const files = [...(jsonPath ? [{ path: jsonPath, contents: toJson(result), option: '--json' }] : []), ...(await runReportFiles(rule, result, { ...reportPaths, printDiagnostics: options.printDiagnostics }))];
   writeReports(files, io, options.quiet ?? false);
   if (result.partial) process.exitCode = interruptedStatus();
   return result;

@@ -1,0 +1,60 @@
+/**
+ * A card as one self-contained HTML file: the sheet (./layout.ts), vega
+ * inlined, and the same Content-Security-Policy as every report (scripts by
+ * hash, no network), so it opens offline and prints as one page.
+ */
+import { createHash } from 'node:crypto';
+import { escapeHtml, jsonForScript } from '../escape.js';
+import { BOOT_SCRIPT } from '../page.js';
+import { vendorScripts } from '../vendor.js';
+import { cardCharts, cardStyle, renderCardSheet, SHEET, type Card, type Paper } from './layout.js';
+
+/**
+ * Once the charts are drawn, a card taller than the sheet (a long footer of
+ * readings, many warbands) is zoomed to fit it, so it always prints on one
+ * page; `window.musterCharts` settles after this, so printing waits for it.
+ */
+const FIT_SCRIPT = `(function () {
+  window.musterCharts = window.musterCharts.then(function (views) {
+    var card = document.querySelector('.card');
+    var padding = 28;
+    var height = card.getBoundingClientRect().height - padding;
+    if (height > ${SHEET.height}) card.style.zoom = String(Math.floor((${SHEET.height} / height) * 1000) / 1000);
+    return views;
+  });
+})();`;
+
+const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+export function renderCardPage(card: Card, paper: Paper): string {
+  const charts = cardCharts(card);
+  const vendor = charts.length > 0 ? vendorScripts() : [];
+  const scripts = [...vendor.map((bundle) => bundle.code), BOOT_SCRIPT, FIT_SCRIPT];
+  const policy = [
+    "default-src 'none'",
+    // vega compiles its expressions with the Function constructor, hence 'unsafe-eval'; no script runs unless its hash is listed.
+    `script-src ${scripts.map(sha256).join(' ')} 'unsafe-eval'`,
+    "style-src 'unsafe-inline'",
+    'img-src data:',
+    'font-src data:',
+  ].join('; ');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(policy)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="muster">
+<title>${escapeHtml(card.title)}</title>
+<style>${cardStyle(paper)}</style>
+${vendor.map((bundle) => `<!-- ${escapeHtml(bundle.name)} --><script>${bundle.code}</script>`).join('\n')}
+</head>
+<body>
+${renderCardSheet(card)}
+<script type="application/json" id="muster-charts">${jsonForScript(charts.map((chart) => ({ id: chart.id, spec: chart.spec })))}</script>
+<script>${BOOT_SCRIPT}</script>
+<script>${FIT_SCRIPT}</script>
+</body>
+</html>
+`;
+}

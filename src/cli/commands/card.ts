@@ -1,0 +1,87 @@
+import { badValue, UsageError } from '../../errors.js';
+import { SimulationPool } from '../../engine/pool.js';
+import { checkDistinct } from '../../output/files.js';
+import { getRule } from '../../rules/index.js';
+import { isRulePath, loadRule } from '../../rules/load-rule.js';
+import { resolveParams } from '../../rules/params.js';
+import type { RunResult } from '../../result.js';
+import { interruptedStatus, withInterrupt } from '../interrupt.js';
+import type { Io } from '../io.js';
+import { checkOutputFile, parseSeed } from '../options.js';
+import { parseSimulationSettings, type RunOptions } from './run.js';
+import { writeReports } from '../../../reports/cli-outputs.js';
+import { evaluateAll, evaluateUntilInterrupted } from '../../../reports/evaluate.js';
+import { layoutCard, PAPERS, planCard, type Paper } from '../../../reports/card/layout.js';
+import { renderCardPage } from '../../../reports/card/page.js';
+import { checkChromium, printToPdf } from '../../../reports/card/pdf.js';
+
+export interface CardCommandOptions extends Pick<RunOptions, 'set' | 'trials' | 'seed' | 'threads' | 'confidence' | 'timeout' | 'quiet'> {
+  range?: string;
+  against?: string;
+  out?: string;
+  pdf?: string;
+  paper?: string;
+}
+
+/** Trials per point when a rule has no exact solution: a card's figures to about ±0.3 percentage points. */
+export const CARD_TRIALS = 100_000;
+
+/**
+ * `muster card <rule>`: the rule's one-page odds card as HTML (--out) and,
+ * through Chromium, as PDF (--pdf). Exact wherever the rule has an exact
+ * solution; simulated on the pool otherwise.
+ */
+export async function cardCommand(ruleId: string, options: CardCommandOptions, io: Io): Promise<{ html: string; pdf?: string } | null> {
+  // A built-in rule is found without an await, so nothing (such as a Ctrl-C listener) waits on a tick.
+  const rule = isRulePath(ruleId) ? await loadRule(ruleId) : getRule(ruleId);
+  if (options.out === undefined) throw new UsageError('--out: missing; allowed: the HTML file to write, such as --out card.html');
+  const out = checkOutputFile('--out', options.out);
+  const pdfPath = options.pdf === undefined ? undefined : checkOutputFile('--pdf', options.pdf);
+  checkDistinct([
+    { option: '--out', path: out },
+    { option: '--pdf', path: pdfPath },
+  ]);
+  const paperText = (options.paper ?? 'a4').toLowerCase();
+  if (!(PAPERS as readonly string[]).includes(paperText)) throw badValue('--paper', options.paper as string, PAPERS.join(' or '));
+  const paper = paperText as Paper;
+  if (rule.exact) {
+    // Options that would be ignored are refused, as muster matrix does for an exact table.
+    for (const option of ['trials', 'threads', 'confidence', 'timeout'] as const) {
+      if (options[option] !== undefined) throw new UsageError(`--${option}: ${rule.id}'s card is exact; allowed: leave it out`);
+    }
+    if (options.seed !== undefined) parseSeed(options.seed);
+  }
+  const settings = rule.exact ? null : parseSimulationSettings({ ...options, trials: options.trials ?? String(CARD_TRIALS) });
+  const chromium = pdfPath === undefined ? undefined : checkChromium();
+  const params = resolveParams(rule, options.set ?? []);
+  const cardOptions = { range: options.range, against: options.against };
+  const plan = planCard(rule, params, cardOptions);
+
+  let results: RunResult[];
+  if (settings === null) {
+    results = (await evaluateAll(rule, plan, { method: 'exact', seed: '', confidence: 1, trials: 0, threads: 0 })).map((point) => point.result);
+  } else {
+    const pool = new SimulationPool(settings.threads);
+    try {
+      const grid = { method: 'simulation' as const, seed: settings.seed, confidence: settings.confidence, trials: settings.trials, threads: settings.threads, timeout: settings.timeout };
+      const outcome = await withInterrupt((signal) => evaluateUntilInterrupted(rule, plan, grid, { pool, signal }));
+      if (outcome.interrupted) {
+        io.err('muster: PARTIAL: interrupted before the card was computed; nothing was written\n');
+        process.exitCode = interruptedStatus();
+        return null;
+      }
+      results = outcome.evaluated.map((point) => point.result);
+    } finally {
+      await pool.close();
+    }
+  }
+  const html = renderCardPage(layoutCard(rule, params, cardOptions, results), paper);
+  const pdf = pdfPath === undefined ? undefined : await printToPdf(html, chromium);
+  // Both files appear whole, or neither does.
+  writeReports(
+    [{ path: out, contents: html, option: '--out' }, ...(pdfPath && pdf ? [{ path: pdfPath, contents: pdf, option: '--pdf' }] : [])],
+    io,
+    options.quiet ?? false,
+  );
+  return { html: out, ...(pdfPath ? { pdf: pdfPath } : {}) };
+}
