@@ -14,6 +14,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
+import { UsageError } from '../../src/errors.js';
 import { escapeHtml } from '../escape.js';
 import { vendorScripts } from '../vendor.js';
 import { APP_STYLE } from './style.js';
@@ -30,6 +31,12 @@ export interface AppBuildOptions {
    * becomes an import of the file, adapted to the Rule interface in the page.
    */
   ruleFiles?: readonly string[];
+  /**
+   * A module (absolute path) exporting `extraRules: Rule[]`, bundled in place
+   * of ./extra-rules: how the tests put fixture rules (hostile titles, a rule
+   * without an exact solution) into a page.
+   */
+  extraRulesModule?: string;
 }
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -40,21 +47,25 @@ function sibling(name: string): string {
   return existsSync(compiled) ? compiled : join(HERE, `${name}.ts`);
 }
 
-/** Replaces ./extra-rules with the rule files asked for; without any it stays the empty list. */
-function extraRulesPlugin(ruleFiles: readonly string[]): Plugin {
+/** Replaces ./extra-rules with the rule files or the module asked for; without either it stays the empty list. */
+function extraRulesPlugin(options: AppBuildOptions): Plugin {
   return {
     name: 'muster-extra-rules',
     setup(builder) {
-      if (ruleFiles.length === 0) return;
+      const ruleFiles = options.ruleFiles ?? [];
+      if (ruleFiles.length === 0 && !options.extraRulesModule) return;
       builder.onLoad({ filter: /[\\/]reports[\\/]app[\\/]extra-rules\.(js|ts)$/ }, () => {
-        // TODO(issue 11): import each file and adapt it with adaptRuleFile from src/rules/file-rule.ts once that lands.
-        throw new Error('--rule: rule files are not supported by this build yet');
+        if (ruleFiles.length > 0) {
+          // TODO(issue 11): import each file and adapt it with adaptRuleFile from src/rules/file-rule.ts once that lands.
+          throw new UsageError('--rule: rule files cannot be bundled by this build yet; allowed: the built-in rules (leave out --rule)');
+        }
+        return { contents: `export { extraRules } from ${JSON.stringify(options.extraRulesModule)};`, loader: 'js', resolveDir: HERE };
       });
     },
   };
 }
 
-async function bundle(entry: string, ruleFiles: readonly string[], define: Record<string, string> = {}): Promise<string> {
+async function bundle(entry: string, options: AppBuildOptions, define: Record<string, string> = {}): Promise<string> {
   const result = await build({
     entryPoints: [entry],
     bundle: true,
@@ -68,7 +79,11 @@ async function bundle(entry: string, ruleFiles: readonly string[], define: Recor
     legalComments: 'inline',
     logLevel: 'silent',
     define,
-    plugins: [extraRulesPlugin(ruleFiles)],
+    plugins: [extraRulesPlugin(options)],
+  }).catch((error: unknown) => {
+    // A plugin's UsageError (a --rule problem) comes back wrapped in esbuild's failure: unwrap it for the one-line message.
+    const detail = (error as { errors?: Array<{ detail?: unknown }> }).errors?.[0]?.detail;
+    throw detail instanceof UsageError ? detail : error;
   });
   return result.outputFiles[0].text;
 }
@@ -82,9 +97,8 @@ function assertInlinable(name: string, code: string): void {
 
 /** Bundles the page and returns it as one HTML string (nothing is written here). */
 export async function buildAppHtml(options: AppBuildOptions = {}): Promise<AppBuild> {
-  const ruleFiles = options.ruleFiles ?? [];
-  const worker = await bundle(sibling('worker'), ruleFiles);
-  const page = await bundle(sibling('browser'), ruleFiles, { __MUSTER_WORKER_SOURCE__: JSON.stringify(worker) });
+  const worker = await bundle(sibling('worker'), options);
+  const page = await bundle(sibling('browser'), options, { __MUSTER_WORKER_SOURCE__: JSON.stringify(worker) });
   assertInlinable('the calculator bundle', page);
   const vendor = vendorScripts();
   const scripts = [...vendor.map((script) => script.code), page];

@@ -17,6 +17,8 @@ import type { VegaLiteSpec } from './chart.js';
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 
 /** One value to draw: a simulated estimate with its interval, an exact value, or both. */
+const hasInterval = (point: IntervalPoint) => point.lo !== null && point.hi !== null;
+
 export interface IntervalPoint {
   /** The category (or position along an ordered axis). */
   label: string;
@@ -138,7 +140,8 @@ export function intervalChart(points: readonly IntervalPoint[], options: Interva
     title: options.categoryTitle,
     sort: { field: 'order', op: 'min' },
     axis: horizontal ? { labelLimit: 220 } : { labelAngle: 0 },
-    scale: { paddingInner: series ? 0.25 : 0.35 },
+    // A band scale, as the interval layer would choose: the layout stays the same for exact-only results, which have none.
+    scale: { type: 'band', paddingInner: series ? 0.25 : 0.35 },
   };
   const value = (field: string) => ({ ...valueAxis(options.valueTitle, options.percent, options.domain), field });
   const bySeries = { field: 'seriesOrder', op: 'min' } as const;
@@ -155,21 +158,28 @@ export function intervalChart(points: readonly IntervalPoint[], options: Interva
       encoding: { ...base, [valueChannel]: value('best'), ...colour },
     });
   }
-  layers.push({
-    transform: [{ filter: 'isValid(datum.lo) && isValid(datum.hi)' }],
-    mark: { type: 'errorbar', ticks: true, thickness: 1.5, ...(series ? {} : { color: ESTIMATE_INK }) },
-    encoding: { ...base, [valueChannel]: value('lo'), [`${valueChannel}2`]: { field: 'hi' }, ...colour },
-  });
-  layers.push({
-    transform: [{ filter: 'isValid(datum.estimate)' }],
-    mark: { type: 'point', filled: true, size: 38, opacity: 1, ...(series ? {} : { color: ESTIMATE_INK }) },
-    encoding: { ...base, [valueChannel]: value('estimate'), ...colour, tooltip: tooltip(options.categoryTitle, options.percent) },
-  });
-  layers.push({
-    transform: [{ filter: 'isValid(datum.exact)' }],
-    mark: { type: 'point', shape: 'diamond', filled: false, size: 120, strokeWidth: 1.6, color: EXACT_INK, opacity: 1 },
-    encoding: { ...base, [valueChannel]: value('exact'), tooltip: tooltip(options.categoryTitle, options.percent) },
-  });
+  // A layer whose filter leaves nothing (intervals of an exact-only result) would give vega a scale with no extent, and a warning.
+  if (points.some(hasInterval)) {
+    layers.push({
+      transform: [{ filter: 'isValid(datum.lo) && isValid(datum.hi)' }],
+      mark: { type: 'errorbar', ticks: true, thickness: 1.5, ...(series ? {} : { color: ESTIMATE_INK }) },
+      encoding: { ...base, [valueChannel]: value('lo'), [`${valueChannel}2`]: { field: 'hi' }, ...colour },
+    });
+  }
+  if (points.some((point) => point.estimate !== null)) {
+    layers.push({
+      transform: [{ filter: 'isValid(datum.estimate)' }],
+      mark: { type: 'point', filled: true, size: 38, opacity: 1, ...(series ? {} : { color: ESTIMATE_INK }) },
+      encoding: { ...base, [valueChannel]: value('estimate'), ...colour, tooltip: tooltip(options.categoryTitle, options.percent) },
+    });
+  }
+  if (points.some((point) => point.exact !== null)) {
+    layers.push({
+      transform: [{ filter: 'isValid(datum.exact)' }],
+      mark: { type: 'point', shape: 'diamond', filled: false, size: 120, strokeWidth: 1.6, color: EXACT_INK, opacity: 1 },
+      encoding: { ...base, [valueChannel]: value('exact'), tooltip: tooltip(options.categoryTitle, options.percent) },
+    });
+  }
   layers.push({
     mark: horizontal
       ? { type: 'text', align: 'left', baseline: 'middle', dx: 9, fontSize: series ? 9.5 : 10.5, color: '#222222' }
@@ -230,11 +240,6 @@ export function lineChart(points: readonly IntervalPoint[], options: LineChartOp
       },
     },
     {
-      transform: [{ filter: 'isValid(datum.lo) && isValid(datum.hi)' }],
-      mark: { type: 'errorbar', ticks: true, thickness: 1.3 },
-      encoding: { x, y: y('lo'), y2: { field: 'hi' }, color: colour },
-    },
-    {
       transform: [{ filter: 'isValid(datum.shown)' }],
       mark: { type: 'point', filled: true, size: 40, opacity: 1 },
       encoding: {
@@ -245,12 +250,22 @@ export function lineChart(points: readonly IntervalPoint[], options: LineChartOp
         tooltip: [{ field: 'series', type: 'nominal', title: options.seriesTitle }, ...tooltip(options.xTitle, options.percent)],
       },
     },
-    {
+  ];
+  // Intervals and exact markers only where some point has them: an empty layer would give vega a scale with no extent, and a warning.
+  if (points.some(hasInterval)) {
+    layers.splice(1, 0, {
+      transform: [{ filter: 'isValid(datum.lo) && isValid(datum.hi)' }],
+      mark: { type: 'errorbar', ticks: true, thickness: 1.3 },
+      encoding: { x, y: y('lo'), y2: { field: 'hi' }, color: colour },
+    });
+  }
+  if (points.some((point) => point.exact !== null && point.estimate !== null)) {
+    layers.push({
       transform: [{ filter: 'isValid(datum.exact) && isValid(datum.estimate)' }],
       mark: { type: 'point', shape: 'diamond', filled: false, size: 190, strokeWidth: 1.1, color: EXACT_INK, opacity: 1 },
       encoding: { x, y: y('exact') },
-    },
-  ];
+    });
+  }
   if (options.labels) {
     // First series labelled above its points, the next below, so two close lines keep their labels apart.
     const above = order.map((_, i) => i).filter((i) => i % 2 === 0);
