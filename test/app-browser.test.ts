@@ -76,6 +76,8 @@ async function open(file: string, hash = '', viewport = { width: 1200, height: 9
   return { page, problems, requests };
 }
 
+/** Goes to a hash as a followed link would, and waits until the page shows it. */
+const go = (page: Page, hash: string) => page.evaluate((next) => (window as unknown as { musterApp: { open(hash: string): Promise<void> } }).musterApp.open(next), hash);
 const idle = (page: Page) => page.evaluate(() => (window as unknown as { musterApp: { idle(): Promise<void> } }).musterApp.idle());
 const shownResult = (page: Page) => page.evaluate(() => (window as unknown as { musterApp: { result: RunResult | null } }).musterApp.result);
 
@@ -132,10 +134,7 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
     const { page, problems, requests } = await open(appFile);
     for (const rule of rules) {
       for (const set of CASES[rule.id]) {
-        await page.evaluate((hash) => {
-          location.hash = hash;
-        }, formatHash(rule.id, set.map(split)));
-        await idle(page);
+        await go(page, formatHash(rule.id, set.map(split)));
         await expectExactLikeCli(page, rule.id, set);
         // The rule's charts are drawn, each with marks.
         const marks = await page.evaluate(() => [...document.querySelectorAll('#charts .vis')].map((vis) => vis.querySelectorAll('svg .role-mark > *').length));
@@ -181,6 +180,28 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
     await page.close();
   });
 
+  it('a parameter change redraws the charts with the new figures, swapping only the data where the chart keeps its shape', async () => {
+    const { page, problems } = await open(appFile, '#infinity');
+    const chartText = (id: string) => page.locator(`#charts section[data-chart="${id}"] svg`).textContent();
+    expect(await chartText('infinity-probabilities')).toContain('50.0%');
+    await page.evaluate(() => {
+      (document.querySelector('section[data-chart="infinity-probabilities"]') as HTMLElement & { marked?: boolean }).marked = true;
+    });
+    await page.fill('#param-wipB', '15');
+    await idle(page);
+    // 41.193% and 58.807% (145/352 and 207/352, as the CLI gives them), labelled to one decimal.
+    const probabilities = await chartText('infinity-probabilities');
+    expect(probabilities).toContain('41.2%');
+    expect(probabilities).toContain('58.8%');
+    expect(probabilities).not.toContain('50.0%');
+    expect(await page.evaluate(() => (document.querySelector('section[data-chart="infinity-probabilities"]') as HTMLElement & { marked?: boolean }).marked)).toBe(true);
+    // The first chart's legend names the WIP, so its shape changed and it was drawn afresh.
+    expect(await chartText('infinity-initiative')).toContain('player B (WIP 15)');
+    expect(await page.locator('#charts section.chart').count()).toBe(2);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('invalid values in the hash: the CLI’s message beside each field, a notice instead of figures, no blank page', async () => {
     const { page, problems } = await open(appFile, '#infinity?wipA=abc&wipB=31&crits=maybe&wip=1');
     for (const [name, value] of [['wipA', 'abc'], ['wipB', '31'], ['crits', 'maybe']]) {
@@ -197,10 +218,11 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
     expect(await page.locator('#status').textContent()).toBe('No answer yet: wipA, wipB, crits need a different value (see the message by the field).');
     expect(await page.locator('#charts .vis').count()).toBe(0);
     expect(await shownResult(page)).toBeNull();
-    // A cross-parameter check lands on its field too.
+    // A cross-parameter check lands on its field too; here the hash is edited as a user would, and the page follows.
     await page.evaluate(() => {
       location.hash = 'reserves?rounds=3&chosenRound=4';
     });
+    await page.waitForFunction(() => document.getElementById('param-chosenRound-error')?.hidden === false);
     await idle(page);
     expect(await page.locator('#param-chosenRound-error').textContent()).toBe('chosenRound: got 4; allowed: 0 (none) to rounds (3)');
     // Fixing the field brings the answer back.
@@ -279,10 +301,7 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
     const { page } = await open(appFile);
     await page.emulateMedia({ media: 'print' });
     for (const rule of rules) {
-      await page.evaluate((id) => {
-        location.hash = id;
-      }, rule.id);
-      await idle(page);
+      await go(page, rule.id);
       expect(await page.locator('#controls').isVisible(), rule.id).toBe(false);
       expect(await page.locator('#headline').isVisible(), rule.id).toBe(true);
       expect(await page.locator('#charts section.chart').first().isVisible(), rule.id).toBe(true);
@@ -295,10 +314,7 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
   it('on a 375-px phone nothing runs off the side, for every rule', async () => {
     const { page } = await open(appFile, '', { width: 375, height: 740 });
     for (const rule of rules) {
-      await page.evaluate((id) => {
-        location.hash = id;
-      }, rule.id);
-      await idle(page);
+      await go(page, rule.id);
       expect(await page.evaluate(() => document.documentElement.scrollWidth), rule.id).toBeLessThanOrEqual(375);
     }
     await page.close();

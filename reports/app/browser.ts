@@ -22,6 +22,7 @@ import type { MetricSpec, ParamSpec, Params, Rule } from '../../src/rules/types.
 import { runCharts } from '../charts/index.js';
 import { confidenceLabel, formatInterval, metricsTable, readableFraction } from '../tables.js';
 import { appRules } from './app-rules.js';
+import { ChartBoard } from './chart-board.js';
 import {
   APP_DEFAULT_SEED,
   APP_DEFAULT_TRIALS,
@@ -39,8 +40,6 @@ import { startSimulation, type RunningSimulation } from './simulation.js';
 
 /** The simulation worker's bundled source, put here by the build (./build.ts). */
 declare const __MUSTER_WORKER_SOURCE__: string;
-/** vega-embed, inlined before this script. */
-declare const vegaEmbed: (element: HTMLElement, spec: unknown, options: Record<string, unknown>) => Promise<{ view: { finalize(): void } }>;
 
 const CONFIDENCE = 0.95;
 /** Metrics shown first when a rule names no headline ones. */
@@ -63,6 +62,8 @@ export interface Timings {
 interface AppHandle {
   /** Settles once the latest change is fully shown (charts drawn, simulation finished). */
   idle(): Promise<void>;
+  /** Goes to a hash as a link would, at once (not on the later hashchange event), and settles when it is shown. */
+  open(hash: string): Promise<void>;
   result: RunResult | null;
   timings: Timings | null;
 }
@@ -97,9 +98,11 @@ const printLink = element<HTMLParagraphElement>('print-link');
 let rule: Rule = appRules[0];
 let generation = 0;
 let running: RunningSimulation | null = null;
-let views: Array<{ finalize(): void }> = [];
+const board = new ChartBoard(chartsBox);
 let latest: Promise<void> = Promise.resolve();
 let workerUrl: string | null = null;
+/** The hash the page shows (as it rewrote it): a hashchange to anything else is a new question. */
+let shownHash = '';
 const handle: AppHandle = {
   idle: async () => {
     let seen: Promise<void>;
@@ -107,6 +110,11 @@ const handle: AppHandle = {
       seen = latest;
       await seen;
     } while (seen !== latest);
+  },
+  open: (hash) => {
+    location.hash = hash;
+    if (location.hash !== shownHash) loadHash();
+    return handle.idle();
   },
   result: null,
   timings: null,
@@ -298,48 +306,6 @@ function methodText(result: RunResult): string {
   return `Simulated in this page: ${formatCount(result.trials)} trials, seed ${JSON.stringify(result.seed)}, ${confidenceLabel(result.confidence)} intervals — the same figures as muster run ${rule.id} with that seed and trials.`;
 }
 
-/**
- * Draws the rule's charts one after another, each replacing the chart in its
- * place once drawn (so nothing flickers away), the first — the rule's main
- * chart — soonest. Returns when the first appeared, or null if a newer change
- * took over.
- */
-async function renderCharts(result: RunResult, metrics: MetricSpec[], mine: number, onFirst: () => void): Promise<boolean> {
-  const charts = runCharts({ rule, result, metrics });
-  for (const [index, chart] of charts.entries()) {
-    const section = make('section', 'chart');
-    section.dataset.chart = chart.id;
-    const target = make('div', 'vis');
-    target.setAttribute('role', 'img');
-    target.setAttribute('aria-label', chart.title);
-    section.append(make('h3', '', chart.title), target, make('p', 'caption', chart.caption));
-    let view: { finalize(): void } | null = null;
-    try {
-      view = (await vegaEmbed(target, chart.spec, { renderer: 'svg', actions: false })).view;
-    } catch (error) {
-      target.textContent = `This chart could not be drawn: ${(error as Error).message}`;
-      target.classList.add('chart-error');
-      console.error(error);
-    }
-    if (mine !== generation) {
-      view?.finalize();
-      return false;
-    }
-    const old = chartsBox.children[index];
-    if (old) {
-      views[index]?.finalize();
-      old.replaceWith(section);
-    } else {
-      chartsBox.append(section);
-    }
-    views[index] = view ?? { finalize: () => undefined };
-    if (index === 0) onFirst();
-  }
-  for (const view of views.splice(charts.length)) view.finalize();
-  while (chartsBox.children.length > charts.length) chartsBox.lastElementChild?.remove();
-  return true;
-}
-
 async function showResult(result: RunResult, fractions: Record<string, Fraction> | null, mine: number, started: number, computed: number): Promise<void> {
   const metrics = rule.metrics(result.params);
   handle.result = result;
@@ -349,9 +315,13 @@ async function showResult(result: RunResult, fractions: Record<string, Fraction>
   tableBox.innerHTML = metricsTable(result, metrics, fractions);
   const texted = performance.now();
   let first = texted;
-  const current = await renderCharts(result, metrics, mine, () => {
-    first = performance.now();
-  });
+  const current = await board.show(
+    runCharts({ rule, result, metrics }),
+    () => mine !== generation,
+    () => {
+      first = performance.now();
+    },
+  );
   if (!current) return;
   const ended = performance.now();
   handle.timings = { compute: computed - started, text: texted - computed, firstChart: first - started, charts: ended - texted, total: ended - started };
@@ -359,9 +329,7 @@ async function showResult(result: RunResult, fractions: Record<string, Fraction>
 
 function clearAnswer(message: string): void {
   handle.result = null;
-  for (const view of views) view.finalize();
-  views = [];
-  chartsBox.replaceChildren();
+  board.clear();
   headline.replaceChildren();
   tableBox.replaceChildren();
   readingsBox.replaceChildren();
@@ -373,6 +341,7 @@ function clearAnswer(message: string): void {
 function writeHash(raw: RawValues, simulation: SimulationChoice, simulating: boolean): void {
   const hash = `#${formatHash(rule.id, hashEntries(rule, raw, simulation, simulating))}`;
   if (location.hash !== hash) history.replaceState(null, '', hash);
+  shownHash = location.hash;
   printLink.textContent = `This card: ${location.href.split('/').pop() ?? hash}`;
 }
 
@@ -385,6 +354,7 @@ function workerSource(): string {
 function recompute(): void {
   const started = performance.now();
   const mine = ++generation;
+  handle.timings = null;
   running?.cancel();
   running = null;
   let settle: () => void = () => undefined;
@@ -503,6 +473,7 @@ function fail(finish: () => void): (error: unknown) => void {
 }
 
 function loadHash(): void {
+  shownHash = location.hash;
   const reading = readHash(appRules, parseHash(location.hash));
   hashProblems.replaceChildren(...reading.problems.map((message) => make('p', 'error', message)));
   selectRule(reading.rule, reading.raw, reading.simulation);
@@ -525,6 +496,8 @@ simulateBox.addEventListener('change', recompute);
 trialsInput.addEventListener('input', recompute);
 seedInput.addEventListener('input', recompute);
 element<HTMLButtonElement>('print').addEventListener('click', () => window.print());
-window.addEventListener('hashchange', loadHash);
+window.addEventListener('hashchange', () => {
+  if (location.hash !== shownHash) loadHash();
+});
 element<HTMLFormElement>('controls').addEventListener('submit', (event) => event.preventDefault());
 loadHash();
