@@ -297,25 +297,28 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
     await page.close();
   });
 
-  it('prints one page per rule at its defaults: the answer and its chart, not the form', async () => {
+  it('prints one page: the answer, its chart and a short table, not the form — every rule at its defaults and more', async () => {
     const { page } = await open(appFile);
     await page.emulateMedia({ media: 'print' });
-    for (const rule of rules) {
-      await go(page, rule.id);
-      expect(await page.locator('#controls').isVisible(), rule.id).toBe(false);
-      expect(await page.locator('#headline').isVisible(), rule.id).toBe(true);
-      expect(await page.locator('#charts section.chart').first().isVisible(), rule.id).toBe(true);
+    // The longest tables that still print (12 rows), and the rules at their defaults.
+    for (const hash of [...rules.map((rule) => rule.id), 'noctvale?groups=10', 'warbands?warbands=100:5,90:6', 'reserves?rounds=2']) {
+      await go(page, hash);
+      expect(await page.locator('#controls').isVisible(), hash).toBe(false);
+      expect(await page.locator('#headline').isVisible(), hash).toBe(true);
+      expect(await page.locator('#charts section.chart').first().isVisible(), hash).toBe(true);
+      expect(await page.locator('#print-link').textContent(), hash).toMatch(/^This card: app\.html#/);
       const pdf = await page.pdf({ format: 'A4' });
-      expect((pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length, rule.id).toBe(1);
+      expect((pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length, hash).toBe(1);
     }
     await page.close();
   });
 
-  it('on a 375-px phone nothing runs off the side, for every rule', async () => {
+  it('on a 375-px phone nothing runs off the side: every rule, long lists and long metric names', async () => {
     const { page } = await open(appFile, '', { width: 375, height: 740 });
-    for (const rule of rules) {
-      await go(page, rule.id);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth), rule.id).toBeLessThanOrEqual(375);
+    const eight = Array.from({ length: 8 }, (_, index) => `${1000 + index}:${100 + index}`).join(',');
+    for (const hash of [...rules.map((rule) => rule.id), `warbands?warbands=${eight}&allies=1+2,3+4`, 'fow?turns=20&attackerPlatoons=30']) {
+      await go(page, hash);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), hash).toBeLessThanOrEqual(375);
     }
     await page.close();
   });

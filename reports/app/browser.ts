@@ -44,6 +44,8 @@ declare const __MUSTER_WORKER_SOURCE__: string;
 const CONFIDENCE = 0.95;
 /** Metrics shown first when a rule names no headline ones. */
 const FALLBACK_HEADLINE = 3;
+/** The most metrics whose table still fits on the printed card below the headline and the chart. */
+const PRINTED_TABLE_ROWS = 12;
 
 /** How long the last recompute took, in milliseconds (scripts/bench/app.ts reads them). */
 export interface Timings {
@@ -94,6 +96,7 @@ const chartsBox = element<HTMLDivElement>('charts');
 const readingsBox = element<HTMLDivElement>('readings');
 const tableBox = element<HTMLDivElement>('metrics-table');
 const printLink = element<HTMLParagraphElement>('print-link');
+const quick = element<HTMLDivElement>('quick');
 
 let rule: Rule = appRules[0];
 let generation = 0;
@@ -248,6 +251,7 @@ function setSimulation(choice: SimulationChoice): void {
 
 function describeRule(): void {
   ruleAbout.textContent = `${rule.summary} (${rule.source})`;
+  element('answer-source').textContent = `Rule text: ${rule.source}`;
   document.title = `${rule.title} — muster calculator`;
 }
 
@@ -285,6 +289,13 @@ function renderHeadline(result: RunResult, metrics: readonly MetricSpec[], fract
     return card;
   });
   headline.replaceChildren(...cards);
+  quick.replaceChildren(
+    ...cards.map((card) => {
+      const item = make('span', '', `${card.querySelector('.figure-label')?.textContent ?? ''} `);
+      item.append(make('b', '', card.querySelector('.figure-value')?.textContent ?? ''));
+      return item;
+    }),
+  );
 }
 
 function renderReadings(params: Params): void {
@@ -313,6 +324,8 @@ async function showResult(result: RunResult, fractions: Record<string, Fraction>
   renderHeadline(result, metrics, fractions);
   renderReadings(result.params);
   tableBox.innerHTML = metricsTable(result, metrics, fractions);
+  // A printed card is one page: the table goes on it when it is short enough to fit under the chart.
+  element('metrics').classList.toggle('fits-card', metrics.length <= PRINTED_TABLE_ROWS);
   const texted = performance.now();
   let first = texted;
   const current = await board.show(
@@ -331,6 +344,7 @@ function clearAnswer(message: string): void {
   handle.result = null;
   board.clear();
   headline.replaceChildren();
+  quick.replaceChildren();
   tableBox.replaceChildren();
   readingsBox.replaceChildren();
   readingsBox.hidden = true;

@@ -146,16 +146,18 @@ ${vendor.map((script) => `<!-- ${escapeHtml(script.name)} --><script>${script.co
 <main id="answer" class="panel" aria-labelledby="answer-title">
 <h2 id="answer-title"></h2>
 <p id="answer-params" class="params-line"></p>
+<p id="answer-source" class="print-only method"></p>
+<p id="print-link" class="print-only method"></p>
 <p id="answer-method" class="method"></p>
 <div id="status" aria-live="polite"></div>
 <div id="headline" class="headline" aria-live="polite"></div>
 <div id="charts"></div>
 <div id="readings" hidden></div>
-<section id="metrics"><h3>Every metric</h3><div id="metrics-table" class="table-scroll"></div></section>
+<section id="metrics" aria-labelledby="metrics-title"><h3 id="metrics-title">Every metric</h3><div id="metrics-table" class="table-scroll"></div></section>
 <div class="actions"><button type="button" id="print">Print this card</button></div>
-<p id="print-link" class="print-only method"></p>
 </main>
 </div>
+<div id="quick" aria-hidden="true"></div>
 <footer>Made by muster. Exact values are computed in rational arithmetic and rounded only for display; simulated values carry the intervals shown. The state of the form is in the address (after #): copy it to share the question.</footer>
 </div>
 <noscript><p>This calculator needs JavaScript; the figures are computed in the page.</p></noscript>

@@ -46,10 +46,10 @@ h3 { font-size: 15px; margin: 16px 0 4px; }
 .blocked { margin: 12px 0; padding: 10px 12px; background: #fdf0f0; border-left: 4px solid var(--bad); color: var(--bad); font-weight: 600; }
 #status progress { width: 100%; height: 14px; }
 .progress-label { display: block; font-size: 13px; margin: 10px 0 2px; }
-.headline { display: grid; grid-template-columns: repeat(auto-fill, minmax(190px, 1fr)); gap: 10px; margin: 12px 0 4px; }
-.figure { background: var(--band); border-radius: 6px; padding: 10px 12px; }
+.headline { display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 10px; margin: 12px 0 4px; }
+.figure { background: var(--band); border-radius: 6px; padding: 10px 12px; min-width: 0; }
 .figure p { margin: 0; }
-.figure-label { font-size: 13px; font-weight: 600; }
+.figure-label { font-size: 13px; font-weight: 600; overflow-wrap: anywhere; }
 .figure-value { font-size: 28px; font-weight: 700; color: var(--accent); font-variant-numeric: tabular-nums; line-height: 1.2; }
 .figure-sub { font-size: 12px; color: var(--ink); font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }
 .figure-doc { font-size: 12px; color: var(--muted); margin-top: 4px !important; }
@@ -68,13 +68,20 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-sp
 td.doc { color: var(--muted); min-width: 12em; }
 .fraction { display: block; color: var(--muted); font-size: 11px; }
 .actions { margin-top: 16px; display: flex; flex-wrap: wrap; gap: 10px; align-items: center; }
-.print-only { display: none; }
+.print-only { display: none; overflow-wrap: anywhere; }
 footer { margin: 14px 4px; color: var(--muted); font-size: 12px; }
+#quick { display: none; }
+@media (max-width: 899px) {
+  /* On a phone the form comes first: the headline figures stay in view at the foot of the screen while a field changes. */
+  #quick:not(:empty) { display: flex; flex-wrap: wrap; gap: 2px 14px; position: fixed; left: 0; right: 0; bottom: 0; z-index: 5; padding: 6px 12px; background: var(--accent); color: white; font-size: 14px; box-shadow: 0 -1px 4px rgba(0,0,0,.25); }
+  #quick b { font-variant-numeric: tabular-nums; }
+  body { padding-bottom: 64px; }
+}
 @media (max-width: 480px) {
   .sheet { padding: 6px; }
   .panel { padding: 12px 12px; }
   .figure-value { font-size: 24px; }
-  td.doc { display: none; }
+  table.metrics th:nth-child(2), td.doc { display: none; }
 }
 @page { size: auto; margin: 12mm; }
 @media print {
@@ -82,12 +89,19 @@ footer { margin: 14px 4px; color: var(--muted); font-size: 12px; }
   .sheet { max-width: none; padding: 0; }
   .layout { display: block; }
   .panel { box-shadow: none; padding: 0; }
-  #controls, .actions button, #metrics, footer, header.top .lead { display: none !important; }
+  #controls, .actions button, #metrics:not(.fits-card), footer, header.top .lead, #quick { display: none !important; }
+  #metrics { break-inside: avoid; }
+  #metrics h3 { margin-top: 8px; }
+  table.metrics { font-size: 8pt; width: auto; }
+  table.metrics th, table.metrics td { padding: 1px 8px; }
+  table.metrics th:nth-child(2), table.metrics td.doc { display: none; }
+  table.metrics .fraction { display: inline; margin-left: 8px; font-size: 7.5pt; }
+  body { padding-bottom: 0; }
   .print-only { display: block; }
   section.chart ~ section.chart { display: none; }
   .headline { grid-template-columns: repeat(3, 1fr); }
   .figure { break-inside: avoid; }
-  .vis svg { max-height: 120mm; width: auto; }
+  .vis svg { max-height: 95mm; width: auto; }
   section.chart, #readings { break-inside: avoid; }
 }
 `;
