@@ -172,9 +172,10 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
       const hash = await page.evaluate(() => location.hash);
       const written = Object.fromEntries(new URLSearchParams(hash.slice(hash.indexOf('?') + 1).replaceAll('+', '%2B')));
       for (const [name, value] of set.map(split)) expect(written[name], `${rule.id} ${name}`).toBe(value);
-      const reopened = await open(appFile, hash);
-      await expectExactLikeCli(reopened.page, rule.id, set);
-      await reopened.page.close();
+      // Followed as a link from elsewhere, the hash gives the same answer.
+      await go(page, rules.find((other) => other.id !== rule.id)!.id);
+      await go(page, hash.slice(1));
+      await expectExactLikeCli(page, rule.id, set);
     }
     expect(problems).toEqual([]);
     await page.close();
@@ -300,8 +301,8 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
   it('prints one page: the answer, its chart and a short table, not the form — every rule at its defaults and more', async () => {
     const { page } = await open(appFile);
     await page.emulateMedia({ media: 'print' });
-    // The longest tables that still print (12 rows), and the rules at their defaults.
-    for (const hash of [...rules.map((rule) => rule.id), 'noctvale?groups=10', 'warbands?warbands=100:5,90:6', 'reserves?rounds=2']) {
+    // The rules at their defaults, and the longest table that still prints (12 rows).
+    for (const hash of [...rules.map((rule) => rule.id), 'warbands?warbands=100:5,90:6']) {
       await go(page, hash);
       expect(await page.locator('#controls').isVisible(), hash).toBe(false);
       expect(await page.locator('#headline').isVisible(), hash).toBe(true);
