@@ -177,7 +177,7 @@ export function buildProgram(io: Io): Command {
   program
     .command('app')
     .description('the odds calculator: one self-contained HTML page, exact answers as you type, works offline')
-    .option('--out <file>', 'the page to write', 'app.html')
+    .option('--out <file>', 'the page to write (default app.html)')
     .addOption(new Option('--rule <file>', 'also bundle this rule file into the page (repeatable)').argParser(collect))
     .action(async (options) => {
       await appCommand(options, io);

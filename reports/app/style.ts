@@ -101,7 +101,13 @@ footer { margin: 14px 4px; color: var(--muted); font-size: 12px; }
   section.chart ~ section.chart { display: none; }
   .headline { grid-template-columns: repeat(3, 1fr); }
   .figure { break-inside: avoid; }
-  .vis svg { max-height: 95mm; width: auto; }
+  .vis svg { max-height: 75mm; width: auto; }
+  .figure-doc { display: none; }
+  .figure { padding: 6px 10px; }
+  .params-line, .method, .caption { font-size: 7.5pt; }
+  #readings h3 { margin-top: 8px; }
+  #readings ul { font-size: 7.5pt; margin: 2px 0; }
+  section.chart { margin-top: 8px; }
   section.chart, #readings { break-inside: avoid; }
 }
 `;

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { buildAppHtml } from '../../../reports/app/build.js';
 import { writeOutputs } from '../../../reports/outputs.js';
+import { checkDistinct } from '../../output/files.js';
 import { UsageError } from '../../errors.js';
 import { formatCount } from '../format.js';
 import type { Io } from '../io.js';
@@ -29,8 +30,10 @@ export async function appCommand(options: AppOptions, io: Io): Promise<string> {
     if (!isFile) throw new UsageError(`--rule: got ${JSON.stringify(file)}; allowed: a rule file (an ES module) that exists`);
     return file;
   });
+  // The page must never replace a rule file it bundles.
+  checkDistinct([{ option: '--out', path: out }], ruleFiles.map((file) => ({ name: '--rule', path: file })));
   const app = await buildAppHtml({ ruleFiles });
-  writeOutputs([{ path: out, contents: app.html }]);
+  writeOutputs([{ path: out, contents: app.html, option: '--out' }], io.out);
   const size = Buffer.byteLength(app.html, 'utf8');
   io.out(`wrote the calculator: ${out} (${app.ruleIds.length} rules, ${formatCount(Math.round(size / 1024))} KB); open it in a browser, no network needed\n`);
   return out;
