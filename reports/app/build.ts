@@ -56,7 +56,14 @@ function extraRulesPlugin(options: AppBuildOptions): Plugin {
       if (ruleFiles.length === 0 && !options.extraRulesModule) return;
       builder.onLoad({ filter: /[\\/]reports[\\/]app[\\/]extra-rules\.(js|ts)$/ }, () => {
         if (ruleFiles.length > 0) {
-          // TODO(issue 11): import each file and adapt it with adaptRuleFile from src/rules/file-rule.ts once that lands.
+          // TODO(issue 11, rule files): once src/rules/file-rule.ts (adaptRuleFile, browser-safe) and its
+          // loader land, appCommand should load each file first (one-line UsageErrors before any bundling,
+          // ids distinct from the built-ins), and this module become, for both bundles:
+          //   import { adaptRuleFile } from '<src/rules/file-rule.js>';
+          //   import rule0 from '<absolute path of file 0>';  …
+          //   export const extraRules = [adaptRuleFile(rule0, '<file 0 as given>'), …];
+          // The page and its workers then offer and simulate the rule like a built-in one (test/fixtures/app-rules.ts
+          // already exercises that path: a rule without exact() simulated in the page).
           throw new UsageError('--rule: rule files cannot be bundled by this build yet; allowed: the built-in rules (leave out --rule)');
         }
         return { contents: `export { extraRules } from ${JSON.stringify(options.extraRulesModule)};`, loader: 'js', resolveDir: HERE };

@@ -145,7 +145,7 @@ export function intervalChart(points: readonly IntervalPoint[], options: Interva
   };
   const value = (field: string) => ({ ...valueAxis(options.valueTitle, options.percent, options.domain), field });
   const bySeries = { field: 'seriesOrder', op: 'min' } as const;
-  const offset = series ? { [offsetChannel]: { field: 'series', type: 'nominal', sort: bySeries, scale: { paddingInner: 0.1 } } } : {};
+  const offset = series ? { [offsetChannel]: { field: 'series', type: 'nominal', sort: bySeries, scale: { type: 'band', paddingInner: 0.1 } } } : {};
   const colour = series
     ? { color: { field: 'series', type: 'nominal', title: series.title, sort: bySeries, scale: { domain: series.order, range: SERIES_COLOURS.slice(0, series.order.length) } } }
     : {};
