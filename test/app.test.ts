@@ -156,6 +156,21 @@ describe('muster app', () => {
     expect(existsSync(join(folder, 'missing'))).toBe(false);
   });
 
+  it('--rule with a real file: refused in one line until rule files can be bundled, nothing written', async () => {
+    const rule = join(folder, 'my-rule.js');
+    writeFileSync(rule, 'export default {};\n');
+    const out = join(folder, 'not-made.html');
+    const run = await cli('app', '--out', out, '--rule', rule);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toBe('muster: --rule: rule files cannot be bundled by this build yet; allowed: the built-in rules (leave out --rule)\n');
+    expect(existsSync(out)).toBe(false);
+    // And --out may never be the rule file itself.
+    const same = await cli('app', '--out', rule, '--rule', rule);
+    expect(same.status).toBe(2);
+    expect(same.stderr).toMatch(/^muster: --out: ".*my-rule\.js" is the same file as input ".*my-rule\.js"; allowed: /);
+    expect(readFileSync(rule, 'utf8')).toBe('export default {};\n');
+  });
+
   it('--rule naming no file: exit 2 before anything is written', async () => {
     const out = join(folder, 'kept.html');
     writeFileSync(out, 'keep me');
