@@ -102,12 +102,15 @@ describe('a hash read into the form', () => {
     expect(reading.problems).toEqual([]);
   });
 
-  it('an unknown rule, an unknown parameter and a repeated one are named, in the CLI’s wording', () => {
+  it('an unknown rule, an unknown parameter and a repeated one are named, in the CLI’s wording', async () => {
     const unknownRule = readHash(rules, parseHash('#nosuch?x=1'));
     expect(unknownRule.rule.id).toBe(rules[0].id);
-    expect(unknownRule.problems[0]).toBe(`rule: got "nosuch"; allowed: ${rules.map((rule) => rule.id).join(', ')}`);
+    expect(`muster: ${unknownRule.problems[0]}\n`).toBe((await cli('run', 'nosuch', '--exact')).stderr);
     const unknownParam = readHash(rules, parseHash('#infinity?wip=13&wipA=1&wipA=2'));
-    expect(unknownParam.problems).toEqual(['wip: not a parameter of infinity; allowed: wipA, wipB, crits', 'wipA: set twice; allowed: one value per parameter']);
+    expect(unknownParam.problems).toHaveLength(2);
+    expect(`muster: ${unknownParam.problems[0]}\n`).toBe((await cli('run', 'infinity', '--exact', '--set', 'wip=13')).stderr);
+    expect(unknownParam.problems[0]).toMatch(/^wip: not a parameter of infinity\b.*; allowed: wipA, wipB, crits$/);
+    expect(unknownParam.problems[1]).toBe('wipA: set twice; allowed: one value per parameter');
     expect(unknownParam.raw).toEqual({ wipA: '1' });
   });
 

@@ -44,6 +44,12 @@ declare const __MUSTER_WORKER_SOURCE__: string;
 const CONFIDENCE = 0.95;
 /** Metrics shown first when a rule names no headline ones. */
 const FALLBACK_HEADLINE = 3;
+/** A rule may name a whole series as its headline (a figure per turn): the first this many get cards, the table has all. */
+const MAX_FIGURES = 12;
+/** More headline figures than this get small cards. */
+const MANY_FIGURES = 6;
+/** The figures kept at the foot of a phone's screen. */
+const QUICK_FIGURES = 4;
 /** The most metrics whose table still fits on the printed card below the headline and the chart. */
 const PRINTED_TABLE_ROWS = 12;
 
@@ -271,7 +277,8 @@ function headlineNames(params: Params, metrics: readonly MetricSpec[]): string[]
 }
 
 function renderHeadline(result: RunResult, metrics: readonly MetricSpec[], fractions: Record<string, Fraction> | null): void {
-  const cards = headlineNames(result.params, metrics).map((name) => {
+  const names = headlineNames(result.params, metrics);
+  const cards = names.slice(0, MAX_FIGURES).map((name) => {
     const metric = metrics.find((candidate) => candidate.name === name) as MetricSpec;
     const value = result.metrics[name];
     const card = make('div', 'figure');
@@ -288,9 +295,11 @@ function renderHeadline(result: RunResult, metrics: readonly MetricSpec[], fract
     card.append(make('p', 'figure-doc', metric.doc));
     return card;
   });
-  headline.replaceChildren(...cards);
+  const rest = names.length - cards.length;
+  headline.replaceChildren(...cards, ...(rest > 0 ? [make('p', 'figure-more', `and ${rest} more headline figure${rest === 1 ? '' : 's'} in the table below`)] : []));
+  headline.classList.toggle('many', cards.length > MANY_FIGURES);
   quick.replaceChildren(
-    ...cards.map((card) => {
+    ...cards.slice(0, QUICK_FIGURES).map((card) => {
       const item = make('span', '', `${card.querySelector('.figure-label')?.textContent ?? ''} `);
       item.append(make('b', '', card.querySelector('.figure-value')?.textContent ?? ''));
       return item;

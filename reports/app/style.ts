@@ -53,6 +53,12 @@ h3 { font-size: 15px; margin: 16px 0 4px; }
 .figure-value { font-size: 28px; font-weight: 700; color: var(--accent); font-variant-numeric: tabular-nums; line-height: 1.2; }
 .figure-sub { font-size: 12px; color: var(--ink); font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }
 .figure-doc { font-size: 12px; color: var(--muted); margin-top: 4px !important; }
+/* A rule that names many headline figures (a series, turn by turn) gets small cards; the table says what each means. */
+.headline.many { grid-template-columns: repeat(auto-fill, minmax(118px, 1fr)); gap: 6px; }
+.headline.many .figure { padding: 6px 8px; }
+.headline.many .figure-value { font-size: 19px; }
+.headline.many .figure-doc { display: none; }
+.figure-more { grid-column: 1 / -1; margin: 0; font-size: 12.5px; color: var(--muted); }
 section.chart { margin-top: 14px; }
 .vis { margin-top: 6px; min-height: 40px; overflow-x: auto; }
 .vis svg { max-width: 100%; height: auto; }
@@ -100,8 +106,10 @@ footer { margin: 14px 4px; color: var(--muted); font-size: 12px; }
   .print-only { display: block; }
   section.chart ~ section.chart { display: none; }
   .headline { grid-template-columns: repeat(3, 1fr); }
+  .headline.many { grid-template-columns: repeat(6, 1fr); }
+  .headline.many .figure-value { font-size: 13pt; }
   .figure { break-inside: avoid; }
-  .vis svg { max-height: 75mm; width: auto; }
+  .vis svg { max-height: 65mm; width: auto; }
   .figure-doc { display: none; }
   .figure { padding: 6px 10px; }
   .params-line, .method, .caption { font-size: 7.5pt; }
