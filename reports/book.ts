@@ -39,6 +39,8 @@ export interface BookSettings {
   signal?: AbortSignal;
   /** Watchdog in seconds (--timeout). */
   timeout?: number;
+  /** The calculator page (`muster app`), written as app.html and linked from every page. */
+  appHtml?: string;
 }
 
 export interface BookPage {
@@ -59,6 +61,7 @@ export interface Book {
 
 const pageFile = (rule: Rule) => `${rule.id}.html`;
 const cardFile = (rule: Rule) => `card-${rule.id}.html`;
+const APP_FILE = 'app.html';
 
 /** Builds every page in memory; the caller writes the files. */
 export async function buildBook(rules: readonly Rule[], settings: BookSettings): Promise<Book> {
@@ -67,6 +70,7 @@ export async function buildBook(rules: readonly Rule[], settings: BookSettings):
   const files: OutputFile[] = [];
   const nav = (current: string | null) => [
     { href: 'index.html', label: 'Contents', current: current === null },
+    ...(settings.appHtml === undefined ? [] : [{ href: APP_FILE, label: 'Calculator' }]),
     ...rules.map((rule) => ({ href: pageFile(rule), label: rule.title, current: current === rule.id })),
   ];
   let partial = false;
@@ -118,6 +122,7 @@ export async function buildBook(rules: readonly Rule[], settings: BookSettings):
 
   const index = renderIndex(pages, settings, nav(null), partial);
   files.unshift({ path: join(settings.outDir, 'index.html'), contents: index });
+  if (settings.appHtml !== undefined) files.push({ path: join(settings.outDir, APP_FILE), contents: settings.appHtml });
   return { files, pages, index: join(settings.outDir, 'index.html'), partial };
 }
 
@@ -129,6 +134,9 @@ function renderIndex(pages: readonly BookPage[], settings: BookSettings, nav: Pa
       `<li><a href="${escapeHtml(page.file)}"><strong>${escapeHtml(page.rule.title)}</strong></a> <span class="name">(${escapeHtml(page.rule.id)})</span><br>${escapeHtml(page.rule.summary)}` +
       `<br><span class="charts">Card to print: <a href="${escapeHtml(page.card.file)}">${escapeHtml(page.card.title)}</a><br>At the defaults: ${chartLinks(page, page.charts)}</span></li>`,
   );
+  const calculator = settings.appHtml === undefined
+    ? ''
+    : `<p><a href="${APP_FILE}"><strong>The calculator</strong></a>: every rule in one page that works offline — change a number, read the new odds, exactly, as you type. Open it on a phone at the table, or mail it to your club.</p>`;
   return renderPage({
     title: 'muster report book',
     kicker: 'muster · report book',
@@ -141,7 +149,7 @@ function renderIndex(pages: readonly BookPage[], settings: BookSettings, nav: Pa
     ],
     params: [],
     printHeader: 'muster report book',
-    sections: [{ kind: 'html', html: `<section id="contents"><h2>Contents</h2><ul class="book">${items.join('')}</ul></section>` }],
+    sections: [{ kind: 'html', html: `<section id="contents"><h2>Contents</h2>${calculator}<ul class="book">${items.join('')}</ul></section>` }],
     nav,
   });
 }

@@ -8,6 +8,7 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { UsageError } from './errors.js';
+import { appCommand } from './cli/commands/app.js';
 import { bookCommand } from './cli/commands/book.js';
 import { cardCommand } from './cli/commands/card.js';
 import { describeCommand } from './cli/commands/describe.js';
@@ -48,7 +49,8 @@ Examples:
   muster compare reserves --variant "7+: target=7" --variant "6+: target=6"
                                                    a rule change, shift by shift, real or noise
   muster card infinity --out wip.html --pdf wip.pdf the one-page WIP × WIP odds card, to print
-  muster book                                      every rule and chart, into out/index.html`;
+  muster book                                      every rule and chart, into out/index.html
+  muster app --out odds.html                       the calculator: one page, offline, for a phone at the table`;
 
 export function buildProgram(io: Io): Command {
   // The subcommand being parsed, for "see muster run --help" in the parser's errors.
@@ -201,6 +203,14 @@ export function buildProgram(io: Io): Command {
     .option('--quiet', 'no progress on stderr')
     .action(async (options) => {
       await bookCommand(options, io);
+    });
+  program
+    .command('app')
+    .description('the odds calculator: one self-contained HTML page, exact answers as you type, works offline')
+    .option('--out <file>', 'the page to write (default app.html)')
+    .addOption(new Option('--rule <file>', 'also bundle this rule file into the page (repeatable; not available in this build yet)').argParser(collect))
+    .action(async (options) => {
+      await appCommand(options, io);
     });
   simulationOptions(
     program

@@ -32,6 +32,9 @@ describe('muster book: the report book', () => {
     expect(io.stdout()).toMatch(new RegExp(`^wrote the report book: ${join(out, 'index.html').replaceAll('/', '\\/')} \\(${rules.length} rule pages`));
     expect(io.stderr()).toMatch(/^book \[1\/\d\] reserves: simulating 100,000 trials at the defaults$/m);
     const contents = readFileSync(index, 'utf8');
+    // The calculator comes with the book, linked from the contents.
+    expect(contents).toContain('href="app.html"');
+    expect(readFileSync(join(out, 'app.html'), 'utf8')).toContain('<title>muster calculator</title>');
     for (const rule of rules) {
       expect(contents, rule.id).toContain(`href="${rule.id}.html"`);
       const page = readFileSync(join(out, `${rule.id}.html`), 'utf8');

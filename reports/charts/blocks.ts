@@ -17,6 +17,8 @@ import type { VegaLiteSpec } from './chart.js';
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 
 /** One value to draw: a simulated estimate with its interval, an exact value, or both. */
+const hasInterval = (point: IntervalPoint) => point.lo !== null && point.hi !== null;
+
 export interface IntervalPoint {
   /** The category (or position along an ordered axis). */
   label: string;
@@ -139,11 +141,12 @@ export function intervalChart(points: readonly IntervalPoint[], options: Interva
     title: options.categoryTitle || null,
     sort: { field: 'order', op: 'min' },
     axis: horizontal ? { labelLimit: 220 } : { labelAngle: 0 },
-    scale: { paddingInner: series ? 0.25 : 0.35 },
+    // A band scale, as the interval layer would choose: the layout stays the same for exact-only results, which have none.
+    scale: { type: 'band', paddingInner: series ? 0.25 : 0.35 },
   };
   const value = (field: string) => ({ ...valueAxis(options.valueTitle, options.percent, options.domain), field });
   const bySeries = { field: 'seriesOrder', op: 'min' } as const;
-  const offset = series ? { [offsetChannel]: { field: 'series', type: 'nominal', sort: bySeries, scale: { paddingInner: 0.1 } } } : {};
+  const offset = series ? { [offsetChannel]: { field: 'series', type: 'nominal', sort: bySeries, scale: { type: 'band', paddingInner: 0.1 } } } : {};
   const colour = series
     ? { color: { field: 'series', type: 'nominal', title: series.title, sort: bySeries, scale: { domain: series.order, range: SERIES_COLOURS.slice(0, series.order.length) } } }
     : {};
@@ -156,21 +159,28 @@ export function intervalChart(points: readonly IntervalPoint[], options: Interva
       encoding: { ...base, [valueChannel]: value('best'), ...colour },
     });
   }
-  layers.push({
-    transform: [{ filter: 'isValid(datum.lo) && isValid(datum.hi)' }],
-    mark: { type: 'errorbar', ticks: true, thickness: 1.5, ...(series ? {} : { color: ESTIMATE_INK }) },
-    encoding: { ...base, [valueChannel]: value('lo'), [`${valueChannel}2`]: { field: 'hi' }, ...colour },
-  });
-  layers.push({
-    transform: [{ filter: 'isValid(datum.estimate)' }],
-    mark: { type: 'point', filled: true, size: 38, opacity: 1, ...(series ? {} : { color: ESTIMATE_INK }) },
-    encoding: { ...base, [valueChannel]: value('estimate'), ...colour, tooltip: tooltip(options.categoryTitle || 'category', options.percent) },
-  });
-  layers.push({
-    transform: [{ filter: 'isValid(datum.exact)' }],
-    mark: { type: 'point', shape: 'diamond', filled: false, size: 120, strokeWidth: 1.6, color: EXACT_INK, opacity: 1 },
-    encoding: { ...base, [valueChannel]: value('exact'), tooltip: tooltip(options.categoryTitle || 'category', options.percent) },
-  });
+  // A layer whose filter leaves nothing (intervals of an exact-only result) would give vega a scale with no extent, and a warning.
+  if (points.some(hasInterval)) {
+    layers.push({
+      transform: [{ filter: 'isValid(datum.lo) && isValid(datum.hi)' }],
+      mark: { type: 'errorbar', ticks: true, thickness: 1.5, ...(series ? {} : { color: ESTIMATE_INK }) },
+      encoding: { ...base, [valueChannel]: value('lo'), [`${valueChannel}2`]: { field: 'hi' }, ...colour },
+    });
+  }
+  if (points.some((point) => point.estimate !== null)) {
+    layers.push({
+      transform: [{ filter: 'isValid(datum.estimate)' }],
+      mark: { type: 'point', filled: true, size: 38, opacity: 1, ...(series ? {} : { color: ESTIMATE_INK }) },
+      encoding: { ...base, [valueChannel]: value('estimate'), ...colour, tooltip: tooltip(options.categoryTitle || 'category', options.percent) },
+    });
+  }
+  if (points.some((point) => point.exact !== null)) {
+    layers.push({
+      transform: [{ filter: 'isValid(datum.exact)' }],
+      mark: { type: 'point', shape: 'diamond', filled: false, size: 120, strokeWidth: 1.6, color: EXACT_INK, opacity: 1 },
+      encoding: { ...base, [valueChannel]: value('exact'), tooltip: tooltip(options.categoryTitle || 'category', options.percent) },
+    });
+  }
   layers.push({
     // Bars side by side are narrower than their labels: those labels read upwards, so neighbours never overlap.
     mark: horizontal
@@ -279,8 +289,8 @@ export function lineChart(points: readonly IntervalPoint[], options: LineChartOp
       },
     },
   ];
-  // Intervals and exact diamonds only where there are some: a layer left with no data gives vega a scale with no extent.
-  if (points.some((point) => point.lo !== null && point.hi !== null)) {
+  // Intervals and exact markers only where some point has them: an empty layer would give vega a scale with no extent, and a warning.
+  if (points.some(hasInterval)) {
     layers.splice(1, 0, {
       transform: [{ filter: 'isValid(datum.lo) && isValid(datum.hi)' }],
       mark: { type: 'errorbar', ticks: true, thickness: 1.3 },

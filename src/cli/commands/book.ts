@@ -1,6 +1,7 @@
 import { formatCount } from '../format.js';
 import { defaultThreads } from '../../engine/pool.js';
 import { rules } from '../../rules/index.js';
+import { buildAppHtml } from '../../../reports/app/build.js';
 import { buildBook } from '../../../reports/book.js';
 import { checkOutputDir, writeOutputs } from '../../../reports/outputs.js';
 import type { Io } from '../io.js';
@@ -54,9 +55,11 @@ export async function bookCommand(options: BookOptions, io: Io): Promise<string>
       io.err(`book ${message}\n`);
     }
   };
+  onProgress('the calculator page');
+  const app = await buildAppHtml();
   let book;
   try {
-    book = await withInterrupt((signal) => buildBook(rules, { ...settings, onProgress, signal }));
+    book = await withInterrupt((signal) => buildBook(rules, { ...settings, onProgress, signal, appHtml: app.html }));
   } finally {
     if (drawn) io.err('\r\x1b[2K');
   }
@@ -71,7 +74,7 @@ export async function bookCommand(options: BookOptions, io: Io): Promise<string>
     io.out(`PARTIAL: interrupted; wrote the ${book.pages.length} finished of ${rules.length} rule pages: ${book.index} (${seconds} s)\n`);
     process.exitCode = interruptedStatus();
   } else {
-    io.out(`wrote the report book: ${book.index} (${book.pages.length} rule pages, ${formatCount(settings.trials)} trials each at the defaults, ${seconds} s)\n`);
+    io.out(`wrote the report book: ${book.index} (${book.pages.length} rule pages and the calculator, app.html; ${formatCount(settings.trials)} trials each at the defaults, ${seconds} s)\n`);
   }
   return book.index;
 }

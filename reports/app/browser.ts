@@ -1,0 +1,526 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+/**
+ * The calculator page (`muster app`), bundled by esbuild into one offline
+ * file: pick a rule, set its parameters, read the odds. Every change
+ * recomputes at once — exactly, in rational arithmetic, wherever the rule
+ * has an exact solution; otherwise (or with the hash's `simulate=1`) by
+ * simulation in Web Workers on muster's own streams.
+ *
+ *   hash or form ─► evaluateForm (the rule's parsers and checks, messages by the field)
+ *                ─► exact(params) │ workers ─► buildResult (as muster run)
+ *                ─► headline figures, the rule's charts (vega-embed), every metric in a table
+ *                ─► the hash, so a link opens the same question
+ *
+ * Text from rules (titles, docs, labels) reaches the page through
+ * textContent, or through the report modules' escaping HTML builders.
+ */
+import { formatCount, formatParams, formatValue } from '../../src/cli/format.js';
+import type { Fraction } from '../../src/exact/fraction.js';
+import { buildResult, type RunResult } from '../../src/result.js';
+import type { MetricSpec, ParamSpec, Params, Rule } from '../../src/rules/types.js';
+import { runCharts } from '../charts/index.js';
+import { confidenceLabel, formatInterval, metricsTable, readableFraction } from '../tables.js';
+import { appRules } from './app-rules.js';
+import { ChartBoard } from './chart-board.js';
+import {
+  APP_DEFAULT_SEED,
+  APP_DEFAULT_TRIALS,
+  defaultText,
+  evaluateForm,
+  hashEntries,
+  parseSeedText,
+  parseTrials,
+  readHash,
+  type RawValues,
+  type SimulationChoice,
+} from './form-values.js';
+import { formatHash, parseHash } from './hash.js';
+import { startSimulation, type RunningSimulation } from './simulation.js';
+
+/** The simulation worker's bundled source, put here by the build (./build.ts). */
+declare const __MUSTER_WORKER_SOURCE__: string;
+
+const CONFIDENCE = 0.95;
+/** Metrics shown first when a rule names no headline ones. */
+const FALLBACK_HEADLINE = 3;
+/** A rule may name a whole series as its headline (a figure per turn): the first this many get cards, the table has all. */
+const MAX_FIGURES = 12;
+/** More headline figures than this get small cards. */
+const MANY_FIGURES = 6;
+/** The figures kept at the foot of a phone's screen. */
+const QUICK_FIGURES = 4;
+/** The most metrics whose table still fits on the printed card below the headline and the chart. */
+const PRINTED_TABLE_ROWS = 12;
+
+/** How long the last recompute took, in milliseconds (scripts/bench/app.ts reads them). */
+export interface Timings {
+  /** Parameters read, exact values or merged tally turned into the result. */
+  compute: number;
+  /** Headline and table written. */
+  text: number;
+  /** From the change to the rule's first chart on the page: the new answer and chart in full view. */
+  firstChart: number;
+  /** Drawing every chart. */
+  charts: number;
+  /** From the change to the last chart. */
+  total: number;
+}
+
+interface AppHandle {
+  /** Settles once the latest change is fully shown (charts drawn, simulation finished). */
+  idle(): Promise<void>;
+  /** Goes to a hash as a link would, at once (not on the later hashchange event), and settles when it is shown. */
+  open(hash: string): Promise<void>;
+  result: RunResult | null;
+  timings: Timings | null;
+}
+
+const element = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+const make = <K extends keyof HTMLElementTagNameMap>(tag: K, className = '', text = ''): HTMLElementTagNameMap[K] => {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text) node.textContent = text;
+  return node;
+};
+
+const picker = element<HTMLSelectElement>('rule-picker');
+const ruleAbout = element<HTMLParagraphElement>('rule-about');
+const hashProblems = element<HTMLDivElement>('hash-problems');
+const paramFields = element<HTMLDivElement>('param-fields');
+const simulateBox = element<HTMLInputElement>('sim-on');
+const simulateNote = element<HTMLParagraphElement>('sim-note');
+const trialsInput = element<HTMLInputElement>('sim-trials');
+const seedInput = element<HTMLInputElement>('sim-seed');
+const simulationDetails = element<HTMLDetailsElement>('simulation');
+const answerTitle = element<HTMLHeadingElement>('answer-title');
+const answerParams = element<HTMLParagraphElement>('answer-params');
+const answerMethod = element<HTMLParagraphElement>('answer-method');
+const statusBox = element<HTMLDivElement>('status');
+const headline = element<HTMLDivElement>('headline');
+const chartsBox = element<HTMLDivElement>('charts');
+const readingsBox = element<HTMLDivElement>('readings');
+const tableBox = element<HTMLDivElement>('metrics-table');
+const printLink = element<HTMLParagraphElement>('print-link');
+const quick = element<HTMLDivElement>('quick');
+
+let rule: Rule = appRules[0];
+let generation = 0;
+let running: RunningSimulation | null = null;
+const board = new ChartBoard(chartsBox);
+let latest: Promise<void> = Promise.resolve();
+let workerUrl: string | null = null;
+/** The hash the page shows (as it rewrote it): a hashchange to anything else is a new question. */
+let shownHash = '';
+const handle: AppHandle = {
+  idle: async () => {
+    let seen: Promise<void>;
+    do {
+      seen = latest;
+      await seen;
+    } while (seen !== latest);
+  },
+  open: (hash) => {
+    location.hash = hash;
+    if (location.hash !== shownHash) loadHash();
+    return handle.idle();
+  },
+  result: null,
+  timings: null,
+};
+(window as unknown as { musterApp: AppHandle }).musterApp = handle;
+
+// ─── the form ────────────────────────────────────────────────────────────────
+
+function fieldId(spec: ParamSpec): string {
+  return `param-${spec.name}`;
+}
+
+function allowedHint(spec: ParamSpec): string {
+  switch (spec.type) {
+    case 'integer':
+      return `${spec.min}–${spec.max}`;
+    case 'number':
+      return `${spec.min} to ${spec.max}`;
+    case 'text':
+      return spec.allowed;
+    default:
+      return '';
+  }
+}
+
+/** One labelled control per parameter, its meaning and a place for its message, all tied to it for screen readers. */
+function buildFields(raw: RawValues): void {
+  paramFields.replaceChildren();
+  for (const spec of rule.params) {
+    const id = fieldId(spec);
+    const field = make('div', `field field-${spec.type}`);
+    field.dataset.param = spec.name;
+    const label = make('label', '', spec.name);
+    label.htmlFor = id;
+    const doc = make('p', 'doc', spec.doc);
+    doc.id = `${id}-doc`;
+    const error = make('p', 'error');
+    error.id = `${id}-error`;
+    error.hidden = true;
+    const value = raw[spec.name] ?? defaultText(spec);
+    let control: HTMLInputElement | HTMLSelectElement;
+    if (spec.type === 'choice') {
+      control = make('select');
+      for (const choice of spec.choices) control.append(new Option(choice, choice));
+      // A value not among the choices (from a hash) stays visible, so its message makes sense.
+      if (!spec.choices.includes(value)) control.append(new Option(value, value));
+      control.value = value;
+      control.addEventListener('change', recompute);
+    } else if (spec.type === 'boolean') {
+      control = make('input');
+      control.type = 'checkbox';
+      control.checked = value === 'true';
+      if (value !== 'true' && value !== 'false') control.dataset.raw = value;
+      control.addEventListener('change', () => {
+        delete (control as HTMLInputElement).dataset.raw;
+        recompute();
+      });
+    } else {
+      control = make('input');
+      if (spec.type === 'integer' || spec.type === 'number') {
+        control.type = 'number';
+        control.min = String(spec.min);
+        control.max = String(spec.max);
+        control.step = spec.type === 'integer' ? '1' : 'any';
+        control.inputMode = spec.type === 'integer' ? 'numeric' : 'decimal';
+        // A number field cannot hold text such as "abc" from a hash: keep it until the field is edited, so the message names it.
+        control.value = value;
+        if (control.value !== value.trim()) control.dataset.raw = value;
+      } else {
+        control.type = 'text';
+        control.value = value;
+        control.spellcheck = false;
+        control.autocomplete = 'off';
+      }
+      control.addEventListener('input', () => {
+        delete (control as HTMLInputElement).dataset.raw;
+        recompute();
+      });
+    }
+    control.id = id;
+    control.name = spec.name;
+    control.setAttribute('aria-describedby', `${doc.id} ${error.id}`);
+    const hint = allowedHint(spec);
+    const row = make('div', 'control');
+    if (spec.type === 'boolean') {
+      row.append(control, label);
+    } else {
+      row.append(label, control);
+      if (hint) row.append(make('span', 'hint', hint));
+    }
+    field.append(row, error, doc);
+    paramFields.append(field);
+  }
+}
+
+function readFields(): RawValues {
+  const raw: RawValues = {};
+  for (const spec of rule.params) {
+    const control = document.getElementById(fieldId(spec)) as HTMLInputElement | HTMLSelectElement;
+    if (control.dataset.raw !== undefined) raw[spec.name] = control.dataset.raw;
+    else if (control instanceof HTMLInputElement && control.type === 'checkbox') raw[spec.name] = String(control.checked);
+    else raw[spec.name] = control.value;
+  }
+  return raw;
+}
+
+function showFieldError(id: string, message: string | undefined): void {
+  const control = document.getElementById(id);
+  const error = document.getElementById(`${id}-error`);
+  if (!control || !error) return;
+  error.textContent = message ?? '';
+  error.hidden = !message;
+  if (message) control.setAttribute('aria-invalid', 'true');
+  else control.removeAttribute('aria-invalid');
+}
+
+function readSimulation(): SimulationChoice {
+  return { simulate: simulateBox.checked, trials: trialsInput.value, seed: seedInput.value };
+}
+
+function setSimulation(choice: SimulationChoice): void {
+  simulateBox.checked = choice.simulate || !rule.exact;
+  simulateBox.disabled = !rule.exact;
+  trialsInput.value = choice.trials;
+  seedInput.value = choice.seed;
+  simulateNote.textContent = rule.exact
+    ? 'Exact by default; tick to simulate instead, as muster run does, with the same numbers for the same seed and trials.'
+    : 'This rule has no exact solution: it is simulated in the page, with muster run’s streams.';
+  if (choice.simulate || !rule.exact) simulationDetails.open = true;
+}
+
+function describeRule(): void {
+  ruleAbout.textContent = `${rule.summary} (${rule.source})`;
+  element('answer-source').textContent = `Rule text: ${rule.source}`;
+  document.title = `${rule.title} — muster calculator`;
+}
+
+function selectRule(next: Rule, raw: RawValues, simulation: SimulationChoice): void {
+  rule = next;
+  picker.value = rule.id;
+  describeRule();
+  buildFields(raw);
+  setSimulation(simulation);
+}
+
+// ─── recomputing ─────────────────────────────────────────────────────────────
+
+function headlineNames(params: Params, metrics: readonly MetricSpec[]): string[] {
+  const named = rule.headline?.(params).filter((name) => metrics.some((metric) => metric.name === name)) ?? [];
+  return named.length > 0 ? named : metrics.slice(0, FALLBACK_HEADLINE).map((metric) => metric.name);
+}
+
+function renderHeadline(result: RunResult, metrics: readonly MetricSpec[], fractions: Record<string, Fraction> | null): void {
+  const names = headlineNames(result.params, metrics);
+  const cards = names.slice(0, MAX_FIGURES).map((name) => {
+    const metric = metrics.find((candidate) => candidate.name === name) as MetricSpec;
+    const value = result.metrics[name];
+    const card = make('div', 'figure');
+    card.dataset.metric = name;
+    card.append(make('p', 'figure-label', metric.label ?? metric.name));
+    const simulated = result.method === 'simulation';
+    card.append(make('p', 'figure-value', formatValue(simulated ? value.estimate : value.exact, metric.probability)));
+    if (simulated) card.append(make('p', 'figure-sub', `${confidenceLabel(result.confidence)} interval ${formatInterval(value, metric.probability)}`));
+    if (value.exact !== null) {
+      const fraction = readableFraction(fractions?.[name]);
+      const exactText = simulated ? `exact ${formatValue(value.exact, metric.probability)}` : 'exactly';
+      card.append(make('p', 'figure-sub figure-fraction', fraction ? `${exactText} = ${fraction}` : simulated ? exactText : 'exact (a long fraction)'));
+    }
+    card.append(make('p', 'figure-doc', metric.doc));
+    return card;
+  });
+  const rest = names.length - cards.length;
+  headline.replaceChildren(...cards, ...(rest > 0 ? [make('p', 'figure-more', `and ${rest} more headline figure${rest === 1 ? '' : 's'} in the table below`)] : []));
+  headline.classList.toggle('many', cards.length > MANY_FIGURES);
+  quick.replaceChildren(
+    ...cards.slice(0, QUICK_FIGURES).map((card) => {
+      const item = make('span', '', `${card.querySelector('.figure-label')?.textContent ?? ''} `);
+      item.append(make('b', '', card.querySelector('.figure-value')?.textContent ?? ''));
+      return item;
+    }),
+  );
+}
+
+function renderReadings(params: Params): void {
+  const readings = rule.readings?.(params) ?? [];
+  readingsBox.replaceChildren();
+  readingsBox.hidden = readings.length === 0;
+  if (readings.length === 0) return;
+  const list = make('ul');
+  for (const reading of readings) {
+    const item = make('li');
+    item.append(make('span', 'name', reading.param), document.createTextNode(` ${reading.text}`));
+    list.append(item);
+  }
+  readingsBox.append(make('h3', '', 'Readings in force'), list);
+}
+
+function methodText(result: RunResult): string {
+  if (result.method === 'exact') return 'Exact values, computed in rational arithmetic in this page.';
+  return `Simulated in this page: ${formatCount(result.trials)} trials, seed ${JSON.stringify(result.seed)}, ${confidenceLabel(result.confidence)} intervals — the same figures as muster run ${rule.id} with that seed and trials.`;
+}
+
+async function showResult(result: RunResult, fractions: Record<string, Fraction> | null, mine: number, started: number, computed: number): Promise<void> {
+  const metrics = rule.metrics(result.params);
+  handle.result = result;
+  answerMethod.textContent = methodText(result);
+  renderHeadline(result, metrics, fractions);
+  renderReadings(result.params);
+  tableBox.innerHTML = metricsTable(result, metrics, fractions);
+  // A printed card is one page: the table goes on it when it is short enough to fit under the chart.
+  element('metrics').classList.toggle('fits-card', metrics.length <= PRINTED_TABLE_ROWS);
+  const texted = performance.now();
+  let first = texted;
+  const current = await board.show(
+    runCharts({ rule, result, metrics }),
+    () => mine !== generation,
+    () => {
+      first = performance.now();
+    },
+  );
+  if (!current) return;
+  const ended = performance.now();
+  handle.timings = { compute: computed - started, text: texted - computed, firstChart: first - started, charts: ended - texted, total: ended - started };
+}
+
+function clearAnswer(message: string): void {
+  handle.result = null;
+  board.clear();
+  headline.replaceChildren();
+  quick.replaceChildren();
+  tableBox.replaceChildren();
+  readingsBox.replaceChildren();
+  readingsBox.hidden = true;
+  answerMethod.textContent = '';
+  statusBox.replaceChildren(make('p', 'blocked', message));
+}
+
+function writeHash(raw: RawValues, simulation: SimulationChoice, simulating: boolean): void {
+  const hash = `#${formatHash(rule.id, hashEntries(rule, raw, simulation, simulating))}`;
+  if (location.hash !== hash) history.replaceState(null, '', hash);
+  shownHash = location.hash;
+  printLink.textContent = `This card: ${location.href.split('/').pop() ?? hash}`;
+}
+
+function workerSource(): string {
+  workerUrl ??= URL.createObjectURL(new Blob([__MUSTER_WORKER_SOURCE__], { type: 'text/javascript' }));
+  return workerUrl;
+}
+
+/** Reads the form, checks it, and shows the new answer; every change of any field lands here. */
+function recompute(): void {
+  const started = performance.now();
+  const mine = ++generation;
+  handle.timings = null;
+  running?.cancel();
+  running = null;
+  let settle: () => void = () => undefined;
+  latest = new Promise<void>((resolve) => {
+    settle = resolve;
+  });
+  const finish = () => settle();
+
+  const raw = readFields();
+  const simulation = readSimulation();
+  const simulating = simulation.simulate || !rule.exact;
+  const outcome = evaluateForm(rule, raw);
+  for (const spec of rule.params) showFieldError(fieldId(spec), outcome.fieldErrors.get(spec.name));
+  let trials = APP_DEFAULT_TRIALS;
+  let seed = APP_DEFAULT_SEED;
+  const simulationErrors: string[] = [];
+  if (simulating) {
+    try {
+      trials = parseTrials(simulation.trials);
+      showFieldError('sim-trials', undefined);
+    } catch (error) {
+      showFieldError('sim-trials', (error as Error).message);
+      simulationErrors.push('trials');
+    }
+    try {
+      seed = parseSeedText(simulation.seed);
+      showFieldError('sim-seed', undefined);
+    } catch (error) {
+      showFieldError('sim-seed', (error as Error).message);
+      simulationErrors.push('seed');
+    }
+  } else {
+    showFieldError('sim-trials', undefined);
+    showFieldError('sim-seed', undefined);
+  }
+  writeHash(raw, simulation, simulating);
+  answerTitle.textContent = rule.title;
+  const formMessages = outcome.formErrors;
+  hashProblems.replaceChildren(...formMessages.map((message) => make('p', 'error', message)));
+  if (!outcome.params || simulationErrors.length > 0) {
+    const wrong = [...outcome.fieldErrors.keys(), ...simulationErrors];
+    answerParams.textContent = '';
+    clearAnswer(
+      wrong.length > 0
+        ? `No answer yet: ${wrong.join(', ')} ${wrong.length === 1 ? 'needs' : 'need'} a different value (see the message by the field).`
+        : `No answer yet: ${formMessages.join(' ')}`,
+    );
+    finish();
+    return;
+  }
+  const params = outcome.params;
+  answerParams.textContent = formatParams(params);
+
+  if (!simulating) {
+    try {
+      const fractions = (rule.exact as NonNullable<Rule['exact']>)(params);
+      const result = buildResult({ rule: { ...rule, exact: () => fractions }, params, seed, threads: 0, confidence: 1, trials: 0, tally: null });
+      statusBox.replaceChildren();
+      void showResult(result, fractions, mine, started, performance.now()).then(finish, fail(finish));
+    } catch (error) {
+      fail(finish)(error);
+    }
+    return;
+  }
+
+  const threads = Math.max(1, Math.min(navigator.hardwareConcurrency || 2, 8));
+  const progress = make('progress');
+  progress.max = trials;
+  progress.value = 0;
+  progress.id = 'sim-progress';
+  const progressLabel = make('label', 'progress-label', `Simulating: 0 of ${formatCount(trials)} trials`);
+  progressLabel.htmlFor = progress.id;
+  statusBox.replaceChildren(progressLabel, progress);
+  let fractions: Record<string, Fraction> | null;
+  try {
+    fractions = rule.exact ? rule.exact(params) : null;
+  } catch (error) {
+    fail(finish)(error);
+    return;
+  }
+  const exactRule: Rule = fractions ? { ...rule, exact: () => fractions as Record<string, Fraction> } : rule;
+  running = startSimulation(workerSource(), {
+    rule,
+    params,
+    seed,
+    trials,
+    threads,
+    onProgress: (done, total) => {
+      progress.value = done;
+      progressLabel.textContent = `Simulating: ${formatCount(done)} of ${formatCount(total)} trials`;
+    },
+  });
+  running.finished.then(
+    (tally) => {
+      if (mine !== generation) return finish();
+      running = null;
+      const simulatedAt = performance.now();
+      const result = buildResult({ rule: exactRule, params, seed, threads, confidence: CONFIDENCE, trials, tally });
+      statusBox.replaceChildren();
+      void showResult(result, fractions, mine, simulatedAt, performance.now()).then(finish, fail(finish));
+    },
+    (error) => {
+      if (mine !== generation) return finish();
+      fail(finish)(error);
+    },
+  );
+  // A cancelled run never settles its promise; a newer change settles `latest` instead.
+}
+
+function fail(finish: () => void): (error: unknown) => void {
+  return (error) => {
+    console.error(error);
+    clearAnswer(`Something went wrong in muster itself (please report it): ${error instanceof Error ? error.message : String(error)}`);
+    finish();
+  };
+}
+
+function loadHash(): void {
+  shownHash = location.hash;
+  const reading = readHash(appRules, parseHash(location.hash));
+  hashProblems.replaceChildren(...reading.problems.map((message) => make('p', 'error', message)));
+  selectRule(reading.rule, reading.raw, reading.simulation);
+  const problems = [...hashProblems.children];
+  recompute();
+  // recompute replaces the list with the form's own messages: keep the hash's too.
+  hashProblems.prepend(...problems);
+}
+
+// ─── start ───────────────────────────────────────────────────────────────────
+
+for (const candidate of appRules) picker.append(new Option(`${candidate.title} (${candidate.id})`, candidate.id));
+picker.addEventListener('change', () => {
+  const next = appRules.find((candidate) => candidate.id === picker.value) ?? appRules[0];
+  selectRule(next, {}, { simulate: false, trials: trialsInput.value, seed: seedInput.value });
+  hashProblems.replaceChildren();
+  recompute();
+});
+simulateBox.addEventListener('change', recompute);
+trialsInput.addEventListener('input', recompute);
+seedInput.addEventListener('input', recompute);
+element<HTMLButtonElement>('print').addEventListener('click', () => window.print());
+window.addEventListener('hashchange', () => {
+  if (location.hash !== shownHash) loadHash();
+});
+element<HTMLFormElement>('controls').addEventListener('submit', (event) => event.preventDefault());
+loadHash();

@@ -1,0 +1,195 @@
+/**
+ * Builds the calculator page (`muster app`): one HTML file that opens from
+ * file:// with the network off.
+ *
+ *   worker.ts ──esbuild──► worker bundle (rules + streams) ─┐ as a string
+ *   browser.ts ─esbuild──► page bundle (rules, exact solvers, stats, charts) ◄┘
+ *   vega, vega-lite, vega-embed (as reports inline them) + page bundle ─► <script>s, hashed into the CSP
+ *
+ * esbuild bundles for the browser platform, so a rule module that pulled a
+ * `node:` module into the page would fail the build, loudly, here.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, type Plugin } from 'esbuild';
+import { UsageError } from '../../src/errors.js';
+import { PACKAGE_NAME, packageVersion } from '../../src/version.js';
+import { escapeHtml } from '../escape.js';
+import { vendorScripts } from '../vendor.js';
+import { APP_STYLE } from './style.js';
+
+export interface AppBuild {
+  html: string;
+  /** The rule ids the page offers, built-in first. */
+  ruleIds: string[];
+}
+
+export interface AppBuildOptions {
+  /**
+   * Rule files to bundle beside the built-in rules (`--rule FILE`). Each
+   * becomes an import of the file, adapted to the Rule interface in the page.
+   */
+  ruleFiles?: readonly string[];
+  /**
+   * A module (absolute path) exporting `extraRules: Rule[]`, bundled in place
+   * of ./extra-rules: how the tests put fixture rules (hostile titles, a rule
+   * without an exact solution) into a page.
+   */
+  extraRulesModule?: string;
+}
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+
+/** An entry module beside this one: compiled JavaScript under dist/, TypeScript when run from the sources (the tests). */
+function sibling(name: string): string {
+  const compiled = join(HERE, `${name}.js`);
+  return existsSync(compiled) ? compiled : join(HERE, `${name}.ts`);
+}
+
+/** Replaces ./extra-rules with the rule files or the module asked for; without either it stays the empty list. */
+function extraRulesPlugin(options: AppBuildOptions): Plugin {
+  return {
+    name: 'muster-extra-rules',
+    setup(builder) {
+      const ruleFiles = options.ruleFiles ?? [];
+      if (ruleFiles.length === 0 && !options.extraRulesModule) return;
+      builder.onLoad({ filter: /[\\/]reports[\\/]app[\\/]extra-rules\.(js|ts)$/ }, () => {
+        if (ruleFiles.length > 0) {
+          // TODO(issue 11, rule files): once src/rules/file-rule.ts (adaptRuleFile, browser-safe) and its
+          // loader land, appCommand should load each file first (one-line UsageErrors before any bundling,
+          // ids distinct from the built-ins), and this module become, for both bundles:
+          //   import { adaptRuleFile } from '<src/rules/file-rule.js>';
+          //   import rule0 from '<absolute path of file 0>';  …
+          //   export const extraRules = [adaptRuleFile(rule0, '<file 0 as given>'), …];
+          // The page and its workers then offer and simulate the rule like a built-in one (test/fixtures/app-rules.ts
+          // already exercises that path: a rule without exact() simulated in the page).
+          throw new UsageError('--rule: rule files cannot be bundled by this build yet; allowed: the built-in rules (leave out --rule)');
+        }
+        return { contents: `export { extraRules } from ${JSON.stringify(options.extraRulesModule)};`, loader: 'js', resolveDir: HERE };
+      });
+    },
+  };
+}
+
+/**
+ * src/version.ts reads package.json from disk, which a page cannot: in the
+ * bundle it becomes the same exports with the version read here, at build
+ * time (a result's `version` is then the muster that built the page). An
+ * export added there and missing here fails the build, loudly.
+ */
+function versionPlugin(): Plugin {
+  return {
+    name: 'muster-version',
+    setup(builder) {
+      builder.onLoad({ filter: /[\\/]src[\\/]version\.(js|ts)$/ }, () => ({
+        contents: `export const PACKAGE_NAME = ${JSON.stringify(PACKAGE_NAME)};\nexport function packageVersion() { return ${JSON.stringify(packageVersion())}; }\n`,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+async function bundle(entry: string, options: AppBuildOptions, define: Record<string, string> = {}): Promise<string> {
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    write: false,
+    format: 'iife',
+    platform: 'browser',
+    // BigInt (the exact solvers' fractions) needs ES2020: Chrome 80, Firefox 72, Safari 14.
+    target: ['es2020'],
+    minify: true,
+    charset: 'utf8',
+    legalComments: 'inline',
+    logLevel: 'silent',
+    define,
+    plugins: [extraRulesPlugin(options), versionPlugin()],
+  }).catch((error: unknown) => {
+    // A plugin's UsageError (a --rule problem) comes back wrapped in esbuild's failure: unwrap it for the one-line message.
+    const detail = (error as { errors?: Array<{ detail?: unknown }> }).errors?.[0]?.detail;
+    throw detail instanceof UsageError ? detail : error;
+  });
+  return result.outputFiles[0].text;
+}
+
+const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+/** Script text that an HTML parser could end early; esbuild escapes these in strings, and a test checks. */
+function assertInlinable(name: string, code: string): void {
+  if (/<\/script|<!--/i.test(code)) throw new Error(`${name} cannot be inlined: it contains </script or <!--`);
+}
+
+/** Bundles the page and returns it as one HTML string (nothing is written here). */
+export async function buildAppHtml(options: AppBuildOptions = {}): Promise<AppBuild> {
+  const worker = await bundle(sibling('worker'), options);
+  const page = await bundle(sibling('browser'), options, { __MUSTER_WORKER_SOURCE__: JSON.stringify(worker) });
+  assertInlinable('the calculator bundle', page);
+  const vendor = vendorScripts();
+  const scripts = [...vendor.map((script) => script.code), page];
+  const policy = [
+    "default-src 'none'",
+    // vega compiles its expressions with the Function constructor, hence 'unsafe-eval'; no script runs unless its hash is listed.
+    `script-src ${scripts.map(sha256).join(' ')} 'unsafe-eval'`,
+    // The simulation worker starts from a Blob URL made from the page's own bundle.
+    'worker-src blob:',
+    "style-src 'unsafe-inline'",
+    'img-src data:',
+    'font-src data:',
+  ].join('; ');
+  const { rules } = await import('../../src/rules/index.js');
+  const ruleIds = rules.map((rule) => rule.id);
+  const html = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(policy)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="muster">
+<title>muster calculator</title>
+<style>${APP_STYLE}</style>
+${vendor.map((script) => `<!-- ${escapeHtml(script.name)} --><script>${script.code}</script>`).join('\n')}
+</head>
+<body>
+<div class="sheet">
+<header class="top">
+<p class="kicker">muster · odds calculator</p>
+<h1>What are the odds?</h1>
+<p class="lead">Pick a rule, change a number, read the new odds: exact wherever the rule allows, computed in this page, with no network.</p>
+</header>
+<div class="layout">
+<form id="controls" class="panel" novalidate aria-label="the question">
+<div id="rule-field"><label for="rule-picker">Rule</label><select id="rule-picker"></select><p class="doc" id="rule-about"></p></div>
+<div id="hash-problems" role="alert"></div>
+<fieldset><legend>Parameters</legend><div id="param-fields"></div></fieldset>
+<details id="simulation"><summary>Simulation</summary>
+<div class="field field-boolean"><div class="control"><input type="checkbox" id="sim-on" aria-describedby="sim-note"><label for="sim-on">simulate</label></div><p class="doc" id="sim-note"></p></div>
+<div class="field"><div class="control"><label for="sim-trials">trials</label><input type="text" id="sim-trials" inputmode="numeric" autocomplete="off" spellcheck="false" aria-describedby="sim-trials-doc sim-trials-error"></div><p class="error" id="sim-trials-error" hidden></p><p class="doc" id="sim-trials-doc">As muster run --trials: 1000000, 1e6, 1M.</p></div>
+<div class="field"><div class="control"><label for="sim-seed">seed</label><input type="text" id="sim-seed" autocomplete="off" spellcheck="false" aria-describedby="sim-seed-doc sim-seed-error"></div><p class="error" id="sim-seed-error" hidden></p><p class="doc" id="sim-seed-doc">As muster run --seed: the same seed and trials give the same figures.</p></div>
+</details>
+</form>
+<main id="answer" class="panel" aria-labelledby="answer-title">
+<h2 id="answer-title"></h2>
+<p id="answer-params" class="params-line"></p>
+<p id="answer-source" class="print-only method"></p>
+<p id="print-link" class="print-only method"></p>
+<p id="answer-method" class="method"></p>
+<div id="status" aria-live="polite"></div>
+<div id="headline" class="headline" aria-live="polite"></div>
+<div id="charts"></div>
+<div id="readings" hidden></div>
+<section id="metrics" aria-labelledby="metrics-title"><h3 id="metrics-title">Every metric</h3><div id="metrics-table" class="table-scroll"></div></section>
+<div class="actions"><button type="button" id="print">Print this card</button></div>
+</main>
+</div>
+<div id="quick" aria-hidden="true"></div>
+<footer>Made by muster. Exact values are computed in rational arithmetic and rounded only for display; simulated values carry the intervals shown. The state of the form is in the address (after #): copy it to share the question.</footer>
+</div>
+<noscript><p>This calculator needs JavaScript; the figures are computed in the page.</p></noscript>
+<script>${page}</script>
+</body>
+</html>
+`;
+  return { html, ruleIds };
+}

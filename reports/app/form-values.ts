@@ -1,0 +1,148 @@
+/**
+ * What the calculator's form and hash hold, turned into parameters the way
+ * the CLI turns `--set` into them: each field through the rule's own parser
+ * (src/rules/params.ts), then the rule's resolve and cross-parameter checks.
+ * Every message is the CLI's own wording, shown next to the field it names.
+ * No DOM here, so the logic is tested in Node.
+ */
+import { UsageError } from '../../src/errors.js';
+import { findParam, parseParam } from '../../src/rules/params.js';
+import type { ParamSpec, Params, Rule } from '../../src/rules/types.js';
+import { PAGE_OPTIONS, type HashState } from './hash.js';
+
+/** As `muster run`: a million trials, seed "muster" (a test checks these match the CLI's defaults). */
+export const APP_DEFAULT_TRIALS = 1_000_000;
+export const APP_DEFAULT_SEED = 'muster';
+/** A browser tab simulating more than this would keep a phone busy for minutes. */
+export const APP_MAX_TRIALS = 100_000_000;
+
+/** The raw text of every field, as typed (checkboxes as 'true' / 'false'). */
+export type RawValues = Record<string, string>;
+
+export interface SimulationChoice {
+  /** Simulate even where the rule has an exact solution (always, where it has none). */
+  simulate: boolean;
+  trials: string;
+  seed: string;
+}
+
+export interface FormOutcome {
+  /** Every parameter after defaults and the rule's resolve, or null while any field is wrong. */
+  params: Params | null;
+  /** Parameter name → the message to show beside its field. */
+  fieldErrors: Map<string, string>;
+  /** Messages that name no field of the form (such as an unknown parameter in the hash). */
+  formErrors: string[];
+}
+
+/** The text a field starts with: the default as `--set` would write it. */
+export function defaultText(spec: ParamSpec): string {
+  return String(spec.default);
+}
+
+/** Parses every field, then resolves and validates across parameters, collecting every message. */
+export function evaluateForm(rule: Rule, raw: Readonly<RawValues>): FormOutcome {
+  const fieldErrors = new Map<string, string>();
+  const formErrors: string[] = [];
+  const params: Params = {};
+  for (const spec of rule.params) {
+    const text = raw[spec.name] ?? defaultText(spec);
+    try {
+      params[spec.name] = parseParam(spec, text);
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      fieldErrors.set(spec.name, error.message);
+    }
+  }
+  if (fieldErrors.size > 0) return { params: null, fieldErrors, formErrors };
+  try {
+    const resolved = rule.resolve ? rule.resolve(params) : params;
+    rule.validate?.(resolved);
+    return { params: resolved, fieldErrors, formErrors };
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    // A cross-parameter check names the parameter first ("chosenRound: got 5; …"): show it there.
+    const named = rule.params.find((spec) => error.message.startsWith(`${spec.name}:`));
+    if (named) fieldErrors.set(named.name, error.message);
+    else formErrors.push(error.message);
+    return { params: null, fieldErrors, formErrors };
+  }
+}
+
+/** A trial count as `muster run --trials` reads it (1000000, 1e6, 1M, 250k), up to APP_MAX_TRIALS. */
+export function parseTrials(raw: string): number {
+  const text = raw.trim().replaceAll('_', '');
+  const match = /^(\d+(?:\.\d+)?(?:e\d+)?)([kKmM]?)$/.exec(text);
+  const value = match ? Number(match[1]) * ({ k: 1e3, K: 1e3, m: 1e6, M: 1e6 }[match[2]] ?? 1) : Number.NaN;
+  if (!Number.isInteger(value) || value < 1 || value > APP_MAX_TRIALS) {
+    throw new UsageError(`trials: got ${JSON.stringify(raw)}; allowed: a whole number of trials from 1 to 100M, such as 1000000, 1e6 or 1M`);
+  }
+  return value;
+}
+
+/** A seed as `muster run --seed` takes it: any text of 1 to 200 characters. */
+export function parseSeedText(raw: string): string {
+  if (raw.length === 0 || raw.length > 200) throw new UsageError(`seed: got ${JSON.stringify(raw)}; allowed: any text of 1 to 200 characters`);
+  return raw;
+}
+
+export interface HashReading {
+  rule: Rule;
+  raw: RawValues;
+  simulation: SimulationChoice;
+  /** What the hash got wrong that no field shows (an unknown rule or parameter, a name given twice). */
+  problems: string[];
+}
+
+/**
+ * The form's contents from a hash. Values are kept as written, even wrong
+ * ones, so the field shows them with the rule's message beside them.
+ */
+export function readHash(rules: readonly Rule[], state: HashState): HashReading {
+  const problems: string[] = [];
+  let rule = rules[0];
+  if (state.ruleId !== null) {
+    const found = rules.find((candidate) => candidate.id === state.ruleId);
+    if (found) rule = found;
+    else problems.push(`rule: got ${JSON.stringify(state.ruleId)}; allowed: ${rules.map((candidate) => candidate.id).join(', ')}`);
+  }
+  const raw: RawValues = {};
+  const simulation: SimulationChoice = { simulate: false, trials: String(APP_DEFAULT_TRIALS), seed: APP_DEFAULT_SEED };
+  const seen = new Set<string>();
+  for (const [name, value] of state.entries) {
+    if (seen.has(name)) {
+      problems.push(`${name}: set twice; allowed: one value per parameter`);
+      continue;
+    }
+    seen.add(name);
+    if (rule.params.some((spec) => spec.name === name)) {
+      raw[name] = value;
+    } else if ((PAGE_OPTIONS as readonly string[]).includes(name)) {
+      if (name === 'simulate') simulation.simulate = value === '' || value === '1' || value === 'true';
+      else if (name === 'trials') simulation.trials = value;
+      else simulation.seed = value;
+    } else {
+      try {
+        findParam(rule, name);
+      } catch (error) {
+        problems.push(error instanceof Error ? error.message : String(error));
+      }
+    }
+  }
+  return { rule, raw, simulation, problems };
+}
+
+/** The hash entries for a form: every parameter (so a link keeps its meaning if a default changes), then the simulation options in use. */
+export function hashEntries(rule: Rule, raw: Readonly<RawValues>, simulation: SimulationChoice, simulating: boolean): Array<[string, string]> {
+  const entries: Array<[string, string]> = rule.params.map((spec) => [spec.name, raw[spec.name] ?? defaultText(spec)]);
+  const taken = new Set(rule.params.map((spec) => spec.name));
+  const option = (name: (typeof PAGE_OPTIONS)[number], value: string) => {
+    if (!taken.has(name)) entries.push([name, value]);
+  };
+  if (simulation.simulate && rule.exact) option('simulate', '1');
+  if (simulating) {
+    if (simulation.trials !== String(APP_DEFAULT_TRIALS)) option('trials', simulation.trials);
+    if (simulation.seed !== APP_DEFAULT_SEED) option('seed', simulation.seed);
+  }
+  return entries;
+}

@@ -1,0 +1,54 @@
+/**
+ * The calculator's state lives in the URL hash, so a link opens the same
+ * question: `#<rule>?<param>=<value>&…`, e.g. `#infinity?wipA=13&wipB=15`.
+ * Three names are the page's own options rather than rule parameters:
+ * `simulate=1` (simulate even where an exact solution exists), `trials=N` and
+ * `seed=S` (the simulation's trials and seed, as `muster run --trials --seed`).
+ * A rule parameter of the same name wins over the option.
+ *
+ * Values are percent-encoded where they must be; `:`, `,`, `+` and `/` stay
+ * readable (`a=forward:1`, `allies=2+3`), and `+` means plus, never a space.
+ */
+
+export interface HashState {
+  /** The rule id, or null for an empty hash. */
+  ruleId: string | null;
+  /** `name=value` pairs in the order written (a name without `=` has the value ''). */
+  entries: Array<[string, string]>;
+}
+
+export const PAGE_OPTIONS = ['simulate', 'trials', 'seed'] as const;
+
+/** Reads a hash (with or without its leading `#`). Never throws: malformed escapes are kept as written. */
+export function parseHash(hash: string): HashState {
+  const text = hash.startsWith('#') ? hash.slice(1) : hash;
+  if (text.trim() === '') return { ruleId: null, entries: [] };
+  const question = text.indexOf('?');
+  const ruleId = decode(question < 0 ? text : text.slice(0, question));
+  const query = question < 0 ? '' : text.slice(question + 1);
+  const entries: Array<[string, string]> = [];
+  for (const part of query.split('&')) {
+    if (part === '') continue;
+    const equals = part.indexOf('=');
+    entries.push(equals < 0 ? [decode(part), ''] : [decode(part.slice(0, equals)), decode(part.slice(equals + 1))]);
+  }
+  return { ruleId, entries };
+}
+
+/** Writes the hash (without `#`) for a rule and its entries. @example formatHash('deployment', [['a', 'forward:1']]) // 'deployment?a=forward:1' */
+export function formatHash(ruleId: string, entries: ReadonlyArray<readonly [string, string]>): string {
+  const query = entries.map(([name, value]) => `${encode(name)}=${encode(value)}`).join('&');
+  return query ? `${encode(ruleId)}?${query}` : encode(ruleId);
+}
+
+function encode(text: string): string {
+  return encodeURIComponent(text).replace(/%(3A|2C|2B|2F)/g, (escape) => decodeURIComponent(escape));
+}
+
+function decode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * The calculator's look: one column on a phone (375 px and up), the form
+ * beside the answer on a wide screen, visible focus for keyboard use, and a
+ * print layout that puts the current answer — headline figures, the first
+ * chart, the readings — on one page.
+ */
+export const APP_STYLE = `
+:root { color-scheme: light; --ink: #1d232b; --muted: #5b6470; --rule: #d9dde3; --accent: #1f4e79; --band: #f3f6fa; --bad: #8a1c1c; }
+* { box-sizing: border-box; }
+html { -webkit-print-color-adjust: exact; print-color-adjust: exact; -webkit-text-size-adjust: 100%; }
+body { margin: 0; background: #eef1f5; color: var(--ink); font: 15px/1.45 Helvetica, Arial, sans-serif; }
+.sheet { max-width: 1240px; margin: 0 auto; padding: 12px; }
+header.top { padding: 4px 4px 10px; }
+.kicker { margin: 0; color: var(--muted); font-size: 12px; letter-spacing: .06em; text-transform: uppercase; }
+h1 { margin: 2px 0 4px; font-size: 22px; line-height: 1.2; }
+.lead { margin: 0; color: var(--muted); font-size: 13px; max-width: 760px; }
+.layout { display: grid; grid-template-columns: minmax(0, 1fr); gap: 12px; }
+@media (min-width: 900px) { .layout { grid-template-columns: 340px minmax(0, 1fr); align-items: start; } #controls { position: sticky; top: 8px; max-height: calc(100vh - 16px); overflow-y: auto; } }
+.panel { background: white; border-radius: 6px; box-shadow: 0 1px 3px rgba(0,0,0,.12); padding: 14px 16px; min-width: 0; }
+fieldset { border: 0; padding: 0; margin: 12px 0 0; min-width: 0; }
+legend { font-weight: 600; font-size: 14px; padding: 0; margin-bottom: 4px; }
+.field { padding: 8px 0; border-top: 1px solid var(--rule); }
+.control { display: flex; flex-wrap: wrap; align-items: center; gap: 4px 10px; }
+.control label { font-family: Menlo, Consolas, monospace; font-size: 13px; font-weight: 600; min-width: 7.5em; }
+.field-boolean .control label { min-width: 0; }
+.hint { color: var(--muted); font-size: 12px; flex-basis: 100%; }
+.field-integer .hint, .field-number .hint { flex-basis: auto; }
+input[type=number] { width: 7em; }
+input[type=text], select { width: 100%; max-width: 100%; }
+.field-choice select { width: auto; }
+input, select, button { font: inherit; font-size: 16px; padding: 5px 7px; border: 1px solid #9aa3ad; border-radius: 4px; background: white; color: var(--ink); }
+input[type=checkbox] { width: 20px; height: 20px; margin: 0; }
+input[aria-invalid=true], select[aria-invalid=true] { border-color: var(--bad); box-shadow: 0 0 0 1px var(--bad); }
+:focus-visible { outline: 3px solid #e69f00; outline-offset: 2px; }
+button { background: var(--accent); color: white; border-color: var(--accent); cursor: pointer; }
+.doc { margin: 4px 0 0; color: var(--muted); font-size: 12.5px; }
+.error { margin: 4px 0 0; color: var(--bad); font-size: 13px; font-weight: 600; overflow-wrap: anywhere; }
+#rule-picker { width: 100%; }
+#rule-field label { font-weight: 600; display: block; margin-bottom: 4px; }
+details { margin-top: 12px; border-top: 1px solid var(--rule); padding-top: 8px; }
+summary { font-weight: 600; font-size: 14px; cursor: pointer; }
+h2 { font-size: 19px; margin: 0 0 2px; }
+h3 { font-size: 15px; margin: 16px 0 4px; }
+.params-line { margin: 0; font-family: Menlo, Consolas, monospace; font-size: 12px; color: var(--muted); overflow-wrap: anywhere; }
+.method { margin: 4px 0 0; font-size: 13px; color: var(--muted); }
+.blocked { margin: 12px 0; padding: 10px 12px; background: #fdf0f0; border-left: 4px solid var(--bad); color: var(--bad); font-weight: 600; }
+#status progress { width: 100%; height: 14px; }
+.progress-label { display: block; font-size: 13px; margin: 10px 0 2px; }
+.headline { display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 10px; margin: 12px 0 4px; }
+.figure { background: var(--band); border-radius: 6px; padding: 10px 12px; min-width: 0; }
+.figure p { margin: 0; }
+.figure-label { font-size: 13px; font-weight: 600; overflow-wrap: anywhere; }
+.figure-value { font-size: 28px; font-weight: 700; color: var(--accent); font-variant-numeric: tabular-nums; line-height: 1.2; }
+.figure-sub { font-size: 12px; color: var(--ink); font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }
+.figure-doc { font-size: 12px; color: var(--muted); margin-top: 4px !important; }
+/* A rule that names many headline figures (a series, turn by turn) gets small cards; the table says what each means. */
+.headline.many { grid-template-columns: repeat(auto-fill, minmax(118px, 1fr)); gap: 6px; }
+.headline.many .figure { padding: 6px 8px; }
+.headline.many .figure-value { font-size: 19px; }
+.headline.many .figure-doc { display: none; }
+.figure-more { grid-column: 1 / -1; margin: 0; font-size: 12.5px; color: var(--muted); }
+section.chart { margin-top: 14px; }
+.vis { margin-top: 6px; min-height: 40px; overflow-x: auto; }
+.vis svg { max-width: 100%; height: auto; }
+.caption { margin: 4px 0 0; color: var(--muted); font-size: 12.5px; }
+.chart-error { color: var(--bad); }
+#readings ul { margin: 4px 0; padding-left: 20px; font-size: 13px; }
+span.name, td.name { font-family: Menlo, Consolas, monospace; font-size: 12px; }
+.table-scroll { overflow-x: auto; }
+table { border-collapse: collapse; width: 100%; font-size: 12.5px; }
+th, td { padding: 4px 8px; border-bottom: 1px solid var(--rule); vertical-align: top; text-align: left; }
+th { font-weight: 600; background: var(--band); }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+td.doc { color: var(--muted); min-width: 12em; }
+.fraction { display: block; color: var(--muted); font-size: 11px; }
+.actions { margin-top: 16px; display: flex; flex-wrap: wrap; gap: 10px; align-items: center; }
+.print-only { display: none; overflow-wrap: anywhere; }
+footer { margin: 14px 4px; color: var(--muted); font-size: 12px; }
+#quick { display: none; }
+@media (max-width: 899px) {
+  /* On a phone the form comes first: the headline figures stay in view at the foot of the screen while a field changes. */
+  #quick:not(:empty) { display: flex; flex-wrap: wrap; gap: 2px 14px; position: fixed; left: 0; right: 0; bottom: 0; z-index: 5; padding: 6px 12px; background: var(--accent); color: white; font-size: 14px; box-shadow: 0 -1px 4px rgba(0,0,0,.25); }
+  #quick b { font-variant-numeric: tabular-nums; }
+  body { padding-bottom: 64px; }
+}
+@media (max-width: 480px) {
+  .sheet { padding: 6px; }
+  .panel { padding: 12px 12px; }
+  .figure-value { font-size: 24px; }
+  table.metrics th:nth-child(2), td.doc { display: none; }
+}
+@page { size: auto; margin: 12mm; }
+@media print {
+  body { background: white; font-size: 10pt; }
+  .sheet { max-width: none; padding: 0; }
+  .layout { display: block; }
+  .panel { box-shadow: none; padding: 0; }
+  #controls, .actions button, #metrics:not(.fits-card), footer, header.top .lead, #quick { display: none !important; }
+  #metrics { break-inside: avoid; }
+  #metrics h3 { margin-top: 8px; }
+  table.metrics { font-size: 8pt; width: auto; }
+  table.metrics th, table.metrics td { padding: 1px 8px; }
+  table.metrics th:nth-child(2), table.metrics td.doc { display: none; }
+  table.metrics .fraction { display: inline; margin-left: 8px; font-size: 7.5pt; }
+  body { padding-bottom: 0; }
+  .print-only { display: block; }
+  section.chart ~ section.chart { display: none; }
+  .headline { grid-template-columns: repeat(3, 1fr); }
+  .headline.many { grid-template-columns: repeat(6, 1fr); }
+  .headline.many .figure-value { font-size: 13pt; }
+  .figure { break-inside: avoid; }
+  .vis svg { max-height: 65mm; width: auto; }
+  .figure-doc { display: none; }
+  .figure { padding: 6px 10px; }
+  .params-line, .method, .caption { font-size: 7.5pt; }
+  #readings h3 { margin-top: 8px; }
+  #readings ul { font-size: 7.5pt; margin: 2px 0; }
+  section.chart { margin-top: 8px; }
+  section.chart, #readings { break-inside: avoid; }
+}
+`;

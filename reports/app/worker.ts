@@ -1,0 +1,36 @@
+/// <reference lib="dom" />
+/**
+ * The calculator's simulation worker (bundled on its own and started from a
+ * Blob URL, so it runs from file://). It runs a range of chunks exactly as
+ * the CLI's workers do (src/engine/run-chunks.ts): chunk k draws from the
+ * stream keyed by (seed, rule, k) and holds the same trials, so the merged
+ * tally — and every figure — equals `muster run` for the same seed and trials.
+ *
+ *   page ─► { rule, params, seed, chunks } ─► rule.simulate per chunk ─► progress … ─► tally (transferred)
+ */
+import { chunkTrials } from '../../src/engine/chunks.js';
+import { chunkStream } from '../../src/engine/random.js';
+import { appRules } from './app-rules.js';
+import type { WorkerReply, WorkerTask } from './worker-messages.js';
+
+/** The worker global, typed by hand: the build's lib is DOM, not WebWorker, and the two clash. */
+const scope = self as unknown as {
+  onmessage: ((event: { data: WorkerTask }) => void) | null;
+  postMessage(message: WorkerReply, transfer?: Transferable[]): void;
+};
+
+scope.onmessage = ({ data: task }) => {
+  try {
+    const rule = appRules.find((candidate) => candidate.id === task.ruleId);
+    if (!rule) throw new Error(`no rule ${task.ruleId} in this page`);
+    const tally = new Float64Array(rule.tallyLength(task.params));
+    for (let chunk = task.firstChunk; chunk < task.endChunk; chunk++) {
+      const trials = chunkTrials(chunk, task.totalTrials);
+      if (trials > 0) rule.simulate(task.params, chunkStream(task.seed, task.ruleId, chunk), trials, tally);
+      scope.postMessage({ kind: 'progress', task: task.id, trials });
+    }
+    scope.postMessage({ kind: 'done', task: task.id, tally }, [tally.buffer]);
+  } catch (error) {
+    scope.postMessage({ kind: 'error', task: task.id, message: error instanceof Error ? error.message : String(error) });
+  }
+};

@@ -1,0 +1,149 @@
+/**
+ * `npm run bench:app`: how soon the calculator page shows a new answer, in
+ * Debian's Chromium, for every built-in rule at its defaults and at its
+ * largest sizes (the most squads, rounds, fighters, warbands, platoons and
+ * turns its parameters allow). The target is the new exact answer and the
+ * rule's first chart within 100 ms of a change.
+ *
+ * A change is one parameter moved by a step (WIP 13 → 14), as a player
+ * changes it, or a switch from another rule, when every chart is drawn from
+ * nothing (a parameter change mostly swaps only the data into the charts).
+ *
+ *   exact          parameters read and checked, exact(params), the result built
+ *   first chart    from a parameter change to the rule's main chart on screen (the target)
+ *   all charts     from a parameter change to the last of the rule's charts
+ *   switched rule  from a switch of rule to the main chart on screen
+ *   baseline       one vega-embed of a one-mark chart, timed in the same page, so a
+ *                  slow or busy machine shows as a large baseline, not a slow page
+ *
+ * Each figure is the median of five changes after two warm-up changes.
+ * Not a test: timings on a shared machine vary, so nothing here fails.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Page } from 'playwright-core';
+import { renderTable } from '../../src/cli/format.js';
+import { buildAppHtml } from '../../reports/app/build.js';
+import { formatHash } from '../../reports/app/hash.js';
+
+const REPEATS = 5;
+const WARM_UP = 2;
+const TARGET_MS = 100;
+
+interface Case {
+  label: string;
+  rule: string;
+  set: Array<[string, string]>;
+  /** The same question with one parameter a step away: the change measured is from this to the case. */
+  step: [string, string];
+}
+
+const eight = (entry: string) => Array.from({ length: 8 }, () => entry).join(',');
+
+const CASES: Case[] = [
+  { label: 'reserves, defaults', rule: 'reserves', set: [], step: ['command', '3'] },
+  { label: 'reserves, 100 squads, 12 rounds', rule: 'reserves', set: [['squads', '100'], ['rounds', '12'], ['chosenRound', '6'], ['command', '3'], ['leaderLoss', '0.15'], ['fallbackCommand', '1']], step: ['squads', '99'] },
+  { label: 'deployment, defaults', rule: 'deployment', set: [], step: ['a', 'forward:2'] },
+  { label: 'deployment, standard against forward', rule: 'deployment', set: [['a', 'standard:1,2,6'], ['b', 'forward:6'], ['compare', 'modified']], step: ['b', 'forward:5'] },
+  { label: 'infinity, defaults', rule: 'infinity', set: [], step: ['wipA', '14'] },
+  { label: 'infinity, WIP 30 against 30', rule: 'infinity', set: [['wipA', '30'], ['wipB', '30']], step: ['wipB', '29'] },
+  { label: 'noctvale, defaults', rule: 'noctvale', set: [], step: ['fightersA', '9'] },
+  { label: 'noctvale, 60 fighters, 10 groups', rule: 'noctvale', set: [['fightersA', '60'], ['fightersB', '60'], ['groups', '10']], step: ['fightersB', '59'] },
+  { label: 'warbands, defaults', rule: 'warbands', set: [], step: ['warbands', '152:9,148:11,121:8'] },
+  { label: 'warbands, 8 warbands, allies', rule: 'warbands', set: [['warbands', eight('10:200')], ['allies', '1+2,3+4']], step: ['allies', '1+2'] },
+  { label: 'fow, defaults', rule: 'fow', set: [], step: ['hit', '4'] },
+  { label: 'fow, 30 platoons, 20 turns', rule: 'fow', set: [['attackerPlatoons', '30'], ['attackerReserves', '30'], ['defenderPlatoons', '30'], ['defenderReserves', '29'], ['turns', '20']], step: ['hit', '4'] },
+  {
+    label: 'fow, the same at 6+, guarantee 20, from turn 1',
+    rule: 'fow',
+    set: [['attackerPlatoons', '30'], ['attackerReserves', '30'], ['defenderPlatoons', '30'], ['defenderReserves', '29'], ['turns', '20'], ['hit', '6'], ['guarantee', '20'], ['attackerStart', '1'], ['defenderStart', '1']],
+    step: ['guarantee', '19'],
+  },
+];
+
+interface Timings {
+  compute: number;
+  firstChart: number;
+  total: number;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** Sets the hash and waits for the page to show everything; the page times itself from the change. */
+async function change(page: Page, hash: string): Promise<Timings> {
+  const timings = await page.evaluate(async (next) => {
+    const app = (window as unknown as { musterApp: { open(hash: string): Promise<void>; timings: Timings | null } }).musterApp;
+    await app.open(next);
+    return app.timings;
+  }, hash);
+  if (!timings) throw new Error(`the page showed no answer for #${hash}`);
+  return timings;
+}
+
+/** One vega-embed of a one-mark chart, in the same page: what the machine itself costs today. */
+async function baseline(page: Page): Promise<number> {
+  return page.evaluate(async () => {
+    const embed = (window as unknown as { vegaEmbed: (element: HTMLElement, spec: unknown, options: unknown) => Promise<{ view: { finalize(): void } }> }).vegaEmbed;
+    const target = document.createElement('div');
+    document.body.append(target);
+    const spec = { data: { values: [{ x: 1 }] }, mark: 'point', encoding: { x: { field: 'x', type: 'quantitative' } } };
+    const times: number[] = [];
+    for (let repeat = 0; repeat < 7; repeat++) {
+      const started = performance.now();
+      const { view } = await embed(target, spec, { renderer: 'svg', actions: false });
+      times.push(performance.now() - started);
+      view.finalize();
+    }
+    target.remove();
+    return times.sort((a, b) => a - b)[3];
+  });
+}
+
+const folder = mkdtempSync(join(tmpdir(), 'muster-bench-app-'));
+try {
+  const file = join(folder, 'app.html');
+  const { html } = await buildAppHtml();
+  writeFileSync(file, html);
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  await page.goto(`file://${file}`);
+  await page.evaluate(() => (window as unknown as { musterApp: { idle(): Promise<void> } }).musterApp.idle());
+  const base = await baseline(page);
+  const rows: string[][] = [];
+  for (const benchCase of CASES) {
+    const hash = formatHash(benchCase.rule, benchCase.set);
+    const stepped = formatHash(benchCase.rule, [...benchCase.set.filter(([name]) => name !== benchCase.step[0]), benchCase.step]);
+    // Switching rule: to and fro with another, so every chart is drawn from nothing.
+    const other = benchCase.rule === 'infinity' ? 'noctvale' : 'infinity';
+    const stepRuns: Timings[] = [];
+    const switchRuns: Timings[] = [];
+    for (let repeat = 0; repeat < WARM_UP + REPEATS; repeat++) {
+      await change(page, other);
+      const switched = await change(page, hash);
+      await change(page, stepped);
+      const step = await change(page, hash);
+      if (repeat >= WARM_UP) {
+        switchRuns.push(switched);
+        stepRuns.push(step);
+      }
+    }
+    const first = median(stepRuns.map((run) => run.firstChart));
+    rows.push([
+      benchCase.label,
+      `${median(stepRuns.map((run) => run.compute)).toFixed(1)} ms`,
+      `${first.toFixed(1)} ms`,
+      `${median(stepRuns.map((run) => run.total)).toFixed(1)} ms`,
+      `${median(switchRuns.map((run) => run.firstChart)).toFixed(1)} ms`,
+      `${(first / base).toFixed(1)}×`,
+      first <= TARGET_MS ? 'yes' : 'NO',
+    ]);
+  }
+  const version = browser.version();
+  await browser.close();
+  process.stdout.write(`the calculator page in Chromium ${version}, median of ${REPEATS} changes after ${WARM_UP} warm-ups; baseline (one-mark vega-embed) ${base.toFixed(1)} ms\n`);
+  process.stdout.write(renderTable(['question', 'exact', 'first chart', 'all charts', 'switched rule', 'first ÷ baseline', `≤ ${TARGET_MS} ms`], rows));
+} finally {
+  rmSync(folder, { recursive: true, force: true });
+}
+

@@ -1,0 +1,185 @@
+/**
+ * The calculator page's logic that needs no browser: the URL hash, the form
+ * read as `--set` would read it (the same values, the same messages as the
+ * CLI), and `muster app` itself — one file under 2.5 MB, bad options exit 2
+ * with nothing written. test/app-browser.test.ts opens the page.
+ */
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SEED, DEFAULT_TRIALS } from '../src/cli/commands/run.js';
+import { resolveParams } from '../src/rules/params.js';
+import { getRule, rules } from '../src/rules/index.js';
+import {
+  APP_DEFAULT_SEED,
+  APP_DEFAULT_TRIALS,
+  evaluateForm,
+  hashEntries,
+  parseTrials,
+  readHash,
+} from '../reports/app/form-values.js';
+import { formatHash, parseHash } from '../reports/app/hash.js';
+import { cli, scratchFolder } from './support/cli.js';
+
+const folder = scratchFolder('app');
+
+describe('the URL hash', () => {
+  it('reads the issue’s example: #infinity?wipA=13&wipB=15', () => {
+    expect(parseHash('#infinity?wipA=13&wipB=15')).toEqual({ ruleId: 'infinity', entries: [['wipA', '13'], ['wipB', '15']] });
+    expect(parseHash('#deployment')).toEqual({ ruleId: 'deployment', entries: [] });
+    expect(parseHash('')).toEqual({ ruleId: null, entries: [] });
+  });
+
+  it('keeps :, ",", + and / readable, and round-trips any text (& = # % spaces, quotes, non-ASCII)', () => {
+    expect(formatHash('deployment', [['a', 'forward:1'], ['b', 'standard:1,2,3']])).toBe('deployment?a=forward:1&b=standard:1,2,3');
+    expect(formatHash('warbands', [['allies', '2+3']])).toBe('warbands?allies=2+3');
+    const awkward = 'a&b=c#d %41 "é" +';
+    const hash = formatHash('echo', [['label', awkward]]);
+    expect(hash).toBe('echo?label=a%26b%3Dc%23d%20%2541%20%22%C3%A9%22%20+');
+    expect(parseHash(`#${hash}`)).toEqual({ ruleId: 'echo', entries: [['label', awkward]] });
+  });
+
+  it('a malformed escape is kept as written rather than thrown', () => {
+    expect(parseHash('#infinity?wipA=%E0%A4%A')).toEqual({ ruleId: 'infinity', entries: [['wipA', '%E0%A4%A']] });
+  });
+});
+
+describe('the form, read as --set reads it', () => {
+  it('valid values give exactly the parameters resolveParams gives the CLI, dependent defaults resolved', () => {
+    const fow = getRule('fow');
+    const outcome = evaluateForm(fow, { attackerPlatoons: '7', defenderPlatoons: '9', ambush: 'false' });
+    expect(outcome.fieldErrors.size).toBe(0);
+    expect(outcome.params).toEqual(resolveParams(fow, ['attackerPlatoons=7', 'defenderPlatoons=9', 'ambush=false']));
+    // Half of 7 rounded up is 4; half of 9 is 5 (the mission minimum the rule resolves 0 to).
+    expect(outcome.params?.attackerReserves).toBe(4);
+    expect(outcome.params?.defenderReserves).toBe(5);
+  });
+
+  it('every wrong field gets the CLI’s own message beside it, and no parameters', async () => {
+    const infinity = getRule('infinity');
+    const outcome = evaluateForm(infinity, { wipA: 'abc', wipB: '31', crits: 'maybe' });
+    expect(outcome.params).toBeNull();
+    for (const [name, value] of [['wipA', 'abc'], ['wipB', '31'], ['crits', 'maybe']]) {
+      const run = await cli('run', 'infinity', '--exact', '--set', `${name}=${value}`);
+      expect(run.status).toBe(2);
+      expect(`muster: ${outcome.fieldErrors.get(name)}\n`).toBe(run.stderr);
+    }
+  });
+
+  it('a cross-parameter check lands on the field it names (reserves chosenRound above rounds)', async () => {
+    const outcome = evaluateForm(getRule('reserves'), { chosenRound: '5' });
+    expect([...outcome.fieldErrors.keys()]).toEqual(['chosenRound']);
+    const run = await cli('run', 'reserves', '--exact', '--set', 'chosenRound=5');
+    expect(`muster: ${outcome.fieldErrors.get('chosenRound')}\n`).toBe(run.stderr);
+  });
+
+  it('a text parameter goes through the rule’s own parser (deployment strategies, warband lists)', () => {
+    const deployment = evaluateForm(getRule('deployment'), { a: 'standard:1,1,2' });
+    expect(deployment.fieldErrors.get('a')).toMatch(/^a: got "standard:1,1,2" \(zone 1 given .*\); allowed: standard:/);
+    const warbands = evaluateForm(getRule('warbands'), { warbands: '100:5, 90:6', allies: '' });
+    expect(warbands.params?.warbands).toBe(resolveParams(getRule('warbands'), ['warbands=100:5, 90:6']).warbands);
+  });
+
+  it('the page simulates with muster run’s default trials and seed', () => {
+    expect(APP_DEFAULT_TRIALS).toBe(DEFAULT_TRIALS);
+    expect(APP_DEFAULT_SEED).toBe(DEFAULT_SEED);
+  });
+
+  it('trials read as --trials reads them; anything else is refused in the house wording', () => {
+    expect(parseTrials('1e6')).toBe(1_000_000);
+    expect(parseTrials('250k')).toBe(250_000);
+    expect(parseTrials('2M')).toBe(2_000_000);
+    expect(parseTrials('150001')).toBe(150_001);
+    for (const bad of ['0', '1.5', '-3', 'lots', '1e9']) expect(() => parseTrials(bad), bad).toThrow(/^trials: got ".*"; allowed: a whole number of trials from 1 to 100M/);
+  });
+});
+
+describe('a hash read into the form', () => {
+  it('keeps wrong values as written, so the field shows them with their message', () => {
+    const reading = readHash(rules, parseHash('#infinity?wipA=abc&wipB=15'));
+    expect(reading.rule.id).toBe('infinity');
+    expect(reading.raw).toEqual({ wipA: 'abc', wipB: '15' });
+    expect(reading.problems).toEqual([]);
+  });
+
+  it('an unknown rule, an unknown parameter and a repeated one are named, in the CLI’s wording', async () => {
+    const unknownRule = readHash(rules, parseHash('#nosuch?x=1'));
+    expect(unknownRule.rule.id).toBe(rules[0].id);
+    expect(`muster: ${unknownRule.problems[0]}\n`).toBe((await cli('run', 'nosuch', '--exact')).stderr);
+    const unknownParam = readHash(rules, parseHash('#infinity?wip=13&wipA=1&wipA=2'));
+    expect(unknownParam.problems).toHaveLength(2);
+    expect(`muster: ${unknownParam.problems[0]}\n`).toBe((await cli('run', 'infinity', '--exact', '--set', 'wip=13')).stderr);
+    expect(unknownParam.problems[0]).toMatch(/^wip: not a parameter of infinity\b.*; allowed: wipA, wipB, crits$/);
+    expect(unknownParam.problems[1]).toBe('wipA: set twice; allowed: one value per parameter');
+    expect(unknownParam.raw).toEqual({ wipA: '1' });
+  });
+
+  it('simulate, trials and seed are the page’s options, written back only where they matter', () => {
+    const reading = readHash(rules, parseHash('#infinity?wipA=13&simulate=1&trials=200k&seed=club night'));
+    expect(reading.simulation).toEqual({ simulate: true, trials: '200k', seed: 'club night' });
+    const infinity = getRule('infinity');
+    expect(hashEntries(infinity, reading.raw, reading.simulation, true)).toEqual([
+      ['wipA', '13'],
+      ['wipB', '13'],
+      ['crits', 'true'],
+      ['simulate', '1'],
+      ['trials', '200k'],
+      ['seed', 'club night'],
+    ]);
+    expect(hashEntries(infinity, { wipB: '15' }, { simulate: false, trials: '200k', seed: 'x' }, false)).toEqual([
+      ['wipA', '13'],
+      ['wipB', '15'],
+      ['crits', 'true'],
+    ]);
+  });
+});
+
+describe('muster app', () => {
+  it('writes one self-contained page under 2.5 MB: scripts inline, no network allowed by its policy', async () => {
+    const out = join(folder, 'app.html');
+    const run = await cli('app', '--out', out);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(new RegExp(`^wrote the calculator: ${out.replaceAll('/', '\\/')} \\(${rules.length} rules, [\\d,]+ KB\\)`));
+    const html = readFileSync(out, 'utf8');
+    expect(statSync(out).size).toBeLessThan(2.5 * 1024 * 1024);
+    // (Checked as booleans: a failure should not print a megabyte of page.)
+    expect(/<script[^>]+src=/i.test(html), 'a script fetched from elsewhere').toBe(false);
+    expect(/<link[^>]+href=/i.test(html), 'a linked resource').toBe(false);
+    const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html)?.[1].replaceAll('&#39;', "'") ?? '';
+    expect(policy).toMatch(/^default-src 'none'; script-src ('sha256-[A-Za-z0-9+/=]+' ){4}'unsafe-eval'; worker-src blob:; /);
+    for (const bundle of ['vega/build/vega.min.js', 'vega-lite/build/vega-lite.min.js', 'vega-embed/build/vega-embed.min.js']) {
+      expect(html.includes(`<!-- ${bundle} --><script>`), bundle).toBe(true);
+    }
+  });
+
+  it('--out in a folder that does not exist: exit 2, one line, nothing written', async () => {
+    const run = await cli('app', '--out', join(folder, 'missing', 'app.html'));
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/^muster: --out: folder .*missing does not exist; allowed: a file in an existing folder\n$/);
+    expect(existsSync(join(folder, 'missing'))).toBe(false);
+  });
+
+  it('--rule with a real file: refused in one line until rule files can be bundled, nothing written', async () => {
+    const rule = join(folder, 'my-rule.js');
+    writeFileSync(rule, 'export default {};\n');
+    const out = join(folder, 'not-made.html');
+    const run = await cli('app', '--out', out, '--rule', rule);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toBe('muster: --rule: rule files cannot be bundled by this build yet; allowed: the built-in rules (leave out --rule)\n');
+    expect(existsSync(out)).toBe(false);
+    // And --out may never be the rule file itself.
+    const same = await cli('app', '--out', rule, '--rule', rule);
+    expect(same.status).toBe(2);
+    expect(same.stderr).toMatch(/^muster: --out: ".*my-rule\.js" is the same file as input ".*my-rule\.js"; allowed: /);
+    expect(readFileSync(rule, 'utf8')).toBe('export default {};\n');
+  });
+
+  it('--rule naming no file: exit 2 before anything is written', async () => {
+    const out = join(folder, 'kept.html');
+    writeFileSync(out, 'keep me');
+    const run = await cli('app', '--out', out, '--rule', join(folder, 'no-such-rule.js'));
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/^muster: --rule: got ".*no-such-rule\.js"; allowed: a rule file \(an ES module\) that exists\n$/);
+    expect(readFileSync(out, 'utf8')).toBe('keep me');
+  });
+});
