@@ -26,7 +26,12 @@ export const GOLDEN_SETTINGS: Record<string, string[][]> = {
   deployment: [[], ['a=forward:3', 'b=forward:1', 'compare=modified'], ['a=standard:1,2,4', 'b=forward:6']],
   infinity: [[], ['wipA=24', 'wipB=11', 'crits=false'], ['wipA=22', 'wipB=27']],
   noctvale: [[], ['fightersA=5', 'fightersB=9', 'groups=4']],
-  warbands: [[], ['warbands=100:10,100:10,100:10,100:10,60:5', 'allies=1+2', 'defender=false'], ['warbands=200:12,200:12,90:7,300:30,10:3,10:3,10:3,10:3']],
+  warbands: [
+    [],
+    ['warbands=100:10,100:10,100:10,100:10,60:5', 'allies=1+2', 'defender=false'],
+    ['warbands=200:12,200:12,90:7,300:30,10:3,10:3,10:3,10:3'],
+    ['warbands=120:9,120:9,120:9,80:12'], // three tied for defender: a roll-off
+  ],
   fow: [[], ['attackerPlatoons=9', 'attackerReserves=7', 'defenderPlatoons=8', 'ambush=false', 'hit=4', 'guarantee=0', 'turns=9'], ['scatter=1:a,2-3:b,4-6:c', 'defenderStart=1']],
 };
 
