@@ -3,9 +3,10 @@
  * measurement's JIT state (a call site that has seen another rule, another
  * generator) slows the next. Prints one JSON line.
  *
- *   probe.js rule  ROOT RULE THREADS SEED   trials/s of a rule at its defaults through the pool
+ *   probe.js rule  ROOT RULE THREADS SEED   trials/s of a rule at its defaults through the pool, and
+ *                                           trials per CPU-second (every thread's time: robust to a busy machine)
  *   probe.js sweep ROOT THREADS             seconds for 100 points of 65,536 trials, and for one run of as many
- *   probe.js limit GENERATOR                d6/s of a bare dice loop
+ *   probe.js limit GENERATOR                d6 per second and per CPU-second of a bare dice loop
  *
  * ROOT is a built checkout (this one, or a baseline such as a checkout of
  * main): its engine, rules and reports are imported from ROOT/dist, whose
@@ -24,7 +25,7 @@ const CHUNK = 65_536;
 type AnyModule = any;
 const load = (root: string, path: string): Promise<AnyModule> => import(pathToFileURL(join(root, 'dist', path)).href);
 
-async function ruleRate(root: string, ruleId: string, threads: number, seed: string): Promise<{ trialsPerSecond: number; trials: number }> {
+async function ruleRate(root: string, ruleId: string, threads: number, seed: string): Promise<{ trialsPerSecond: number; trialsPerCpuSecond: number; trials: number }> {
   const [{ SimulationPool }, { simulate }, { getRule }, { resolveParams }] = await Promise.all([
     load(root, 'src/engine/pool.js'),
     load(root, 'src/engine/simulate.js'),
@@ -42,8 +43,10 @@ async function ruleRate(root: string, ruleId: string, threads: number, seed: str
     const warmRate = warmTrials / ((performance.now() - warmStart) / 1000);
     const trials = Math.max(32, Math.round((warmRate * RUN_SECONDS) / CHUNK)) * CHUNK;
     const started = performance.now();
+    const cpu = process.cpuUsage();
     await simulate(pool, { rule, params, seed, confidence: 0.95, trials });
-    return { trialsPerSecond: trials / ((performance.now() - started) / 1000), trials };
+    const { user, system } = process.cpuUsage(cpu);
+    return { trialsPerSecond: trials / ((performance.now() - started) / 1000), trialsPerCpuSecond: trials / ((user + system) / 1e6), trials };
   } finally {
     await pool.close();
   }
@@ -84,6 +87,6 @@ const [kind, ...args] = process.argv.slice(2);
 let answer: unknown;
 if (kind === 'rule') answer = await ruleRate(args[0], args[1], Number(args[2]), args[3]);
 else if (kind === 'sweep') answer = await sweepOverhead(args[0], Number(args[1]));
-else if (kind === 'limit' && LIMIT_GENERATORS.includes(args[0] as LimitGenerator)) answer = { dicePerSecond: bareDiceRate(args[0] as LimitGenerator) };
+else if (kind === 'limit' && LIMIT_GENERATORS.includes(args[0] as LimitGenerator)) answer = bareDiceRate(args[0] as LimitGenerator);
 else throw new Error(`probe: unknown measurement ${JSON.stringify(process.argv.slice(2))}`);
 process.stdout.write(`${JSON.stringify(answer)}\n`);
