@@ -2,8 +2,9 @@
  * Writes test/golden/streams.json: what every built-in rule reads off its
  * tally (each metric's integer counts and sums) for a few settings and
  * seeds, run in-process over three chunks, the last one short. The file was
- * generated with the engine as it stood before the reusable stream (main at
- * 68b3b9e, seedrandom's tychei per chunk), so test/golden-streams.test.ts
+ * generated with the engine as it stood before the reusable stream
+ * (seedrandom's tychei per chunk; main at 99426b2, the script copied into a
+ * build of it), so test/golden-streams.test.ts
  * pins today's streams: any change to the generator, its seeding or a rule's
  * order of dice shows up there. Regenerate only for a deliberate change of
  * stream: `npm run build && node dist/scripts/golden-tallies.js`.
@@ -22,8 +23,9 @@ export const GOLDEN_SETTINGS: Record<string, string[][]> = {
     [],
     ['chosenRound=3', 'command=3', 'leaderLoss=0.2', 'fallbackCommand=1'],
     ['squads=20', 'rounds=6', 'chosenRound=2', 'leaderLoss=0.3'], // beyond the outcome histogram: running sums
+    ['firstRound=2', 'chosenRound=3', 'command=4'],
   ],
-  deployment: [[], ['a=forward:3', 'b=forward:1', 'compare=modified'], ['a=standard:1,2,4', 'b=forward:6']],
+  deployment: [[], ['a=forward:3', 'b=forward:1', 'compare=modified'], ['a=standard:1,2,4', 'b=forward:6', 'edges=long', 'perTurn=3']],
   infinity: [[], ['wipA=24', 'wipB=11', 'crits=false'], ['wipA=22', 'wipB=27']],
   noctvale: [[], ['fightersA=5', 'fightersB=9', 'groups=4']],
   warbands: [
@@ -31,8 +33,14 @@ export const GOLDEN_SETTINGS: Record<string, string[][]> = {
     ['warbands=100:10,100:10,100:10,100:10,60:5', 'allies=1+2', 'defender=false'],
     ['warbands=200:12,200:12,90:7,300:30,10:3,10:3,10:3,10:3'],
     ['warbands=120:9,120:9,120:9,80:12'], // three tied for defender: a roll-off
+    ['warbands=100:9,40:9,60:5,150:12', 'allies=2+3', 'underdogBy=warband'],
   ],
-  fow: [[], ['attackerPlatoons=9', 'attackerReserves=7', 'defenderPlatoons=8', 'ambush=false', 'hit=4', 'guarantee=0', 'turns=9'], ['scatter=1:a,2-3:b,4-6:c', 'defenderStart=1']],
+  fow: [
+    [],
+    ['attackerPlatoons=9', 'attackerReserves=7', 'defenderPlatoons=8', 'ambush=false', 'hit=4', 'guarantee=0', 'turns=9'],
+    ['scatter=1:a,2-3:b,4-6:c', 'defenderStart=1'],
+    ['turns=4', 'endTurn=9', 'attackerStart=3'], // followed past the turns shown, to the end check
+  ],
 };
 
 export const GOLDEN_SEEDS = ['muster', 'golden-2'];
