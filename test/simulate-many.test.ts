@@ -1,6 +1,7 @@
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHUNK_TRIALS } from '../src/engine/chunks.js';
-import { IN_PROCESS_CHUNKS, SimulationPool } from '../src/engine/pool.js';
+import { IN_PROCESS_CHUNKS, SimulationPool, WorkerError } from '../src/engine/pool.js';
 import { runChunks } from '../src/engine/run-chunks.js';
 import { simulate } from '../src/engine/simulate.js';
 import { simulateMany, type ManyRequest } from '../src/engine/simulate-many.js';
@@ -89,6 +90,44 @@ describe('a run of a few chunks does not start the pool', () => {
     } finally {
       await fresh.close();
       await started.close();
+    }
+  });
+});
+
+describe('simulateMany with a failing worker', () => {
+  const FIXTURE = fileURLToPath(new URL('./fixtures/faulty-worker.mjs', import.meta.url));
+  const rule = getRule('reserves');
+  const params = resolveParams(rule);
+  // Five chunks a run, one a task on one thread, so the failing chunk is named alone.
+  const runs = (seed: string): ManyRequest[] => [0, 1].map(() => ({ rule, params, seed, trials: 5 * CHUNK_TRIALS }));
+
+  it('seed "throw": a task that throws fails the whole call with a WorkerError naming the chunk', async () => {
+    const pool = new SimulationPool(1, FIXTURE);
+    try {
+      await expect(simulateMany(pool, runs('throw'))).rejects.toThrow(/^reserves: the simulation failed in chunk 2 \(boom\); this is a bug, nothing was written$/);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('seed "hang", timeout 1 s: the watchdog fails the call naming the chunk still running', async () => {
+    const pool = new SimulationPool(1, FIXTURE);
+    try {
+      const failure = simulateMany(pool, runs('hang'), { timeout: 1 });
+      await expect(failure).rejects.toBeInstanceOf(WorkerError);
+      await expect(failure).rejects.toThrow(/^reserves: no chunk finished within --timeout 1 s \(chunk 1 still running\); nothing was written$/);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a replaced worker gets even a run of one chunk (never computed in this thread)', async () => {
+    const pool = new SimulationPool(1, FIXTURE);
+    try {
+      await expect(simulateMany(pool, [{ rule, params, seed: 'exit', trials: 2 * CHUNK_TRIALS }])).rejects.toBeInstanceOf(WorkerError);
+      expect(pool.started).toBe(true);
+    } finally {
+      await pool.close();
     }
   });
 });
