@@ -3,7 +3,7 @@
  * tally (each metric's integer counts and sums) for a few settings and
  * seeds, run in-process over three chunks, the last one short. The file was
  * generated with the engine as it stood before the reusable stream
- * (seedrandom's tychei per chunk; main at 99426b2, the script copied into a
+ * (seedrandom's tychei per chunk; main at e0cf356, the script copied into a
  * build of it), so test/golden-streams.test.ts
  * pins today's streams: any change to the generator, its seeding or a rule's
  * order of dice shows up there. Regenerate only for a deliberate change of
