@@ -1,7 +1,7 @@
 import { UsageError } from '../src/errors.js';
 import type { SimulationPool } from '../src/engine/pool.js';
-import { simulate } from '../src/engine/simulate.js';
 import type { ChunkLedger } from '../src/engine/checkpoint.js';
+import { simulateMany } from '../src/engine/simulate-many.js';
 import { buildResult, type RunResult } from '../src/result.js';
 import type { Params, Rule } from '../src/rules/types.js';
 import type { Tallied } from '../src/stats/estimate.js';
@@ -33,67 +33,71 @@ export interface EvaluateOptions {
   ledgerFor?: (index: number) => ChunkLedger;
   /** Called after each point. */
   onPoint?: (done: number, total: number) => void;
-  /** Called as a point's simulation goes, with that point's trials done so far. */
+  /** Called as the simulations go, with the trials done so far over every point (they run at once). */
   onTrials?: (done: number) => void;
+  /** A seed per point (a comparison's --seed-per-variant); settings.seed for every point when absent. */
+  seeds?: readonly string[];
+  /** A rule per point (a comparison of rule files); the `rule` argument for every point when absent. */
+  rules?: readonly Rule[];
 }
 
 /**
- * Computes a rule at each parameter set in turn: exactly, or by simulation
- * on the shared pool with the same seed for every point (so a parameter that
- * cannot affect a metric leaves it unchanged between points).
+ * Computes a rule at each parameter set: exactly, or by simulation on the
+ * shared pool with the same seed for every point (so a parameter that
+ * cannot affect a metric leaves it unchanged between points). The points'
+ * simulations run at once, their tasks interleaved on the pool; each point
+ * is still exactly what `muster run` gives for it.
  */
 export async function evaluateAll(rule: Rule, paramsList: readonly Params[], settings: GridSettings, options: EvaluateOptions = {}): Promise<Evaluated[]> {
-  const evaluated: Evaluated[] = [];
-  for (const params of paramsList) {
-    evaluated.push(await evaluateOne(rule, params, settings, options));
-    options.onPoint?.(evaluated.length, paramsList.length);
-  }
+  const { evaluated, interrupted } = await evaluateUntilInterrupted(rule, paramsList, settings, options);
+  if (interrupted) throw new UsageError('interrupted: the runs were not finished and nothing was written');
   return evaluated;
 }
 
 /**
  * Like evaluateAll, but an interruption (Ctrl-C) keeps the points already
  * finished instead of discarding them: they are returned with
- * `interrupted: true`, in grid order, the unfinished point left out.
+ * `interrupted: true`, in grid order, the unfinished points left out
+ * (`indices` says which points of the grid they are).
  */
 export async function evaluateUntilInterrupted(
   rule: Rule,
   paramsList: readonly Params[],
   settings: GridSettings,
   options: EvaluateOptions = {},
-): Promise<{ evaluated: Evaluated[]; interrupted: boolean }> {
-  const evaluated: Evaluated[] = [];
-  for (const [index, params] of paramsList.entries()) {
-    if (options.signal?.aborted) return { evaluated, interrupted: true };
-    try {
-      evaluated.push(await evaluateOne(rule, params, settings, options, options.ledgerFor?.(index)));
-    } catch (error) {
-      if (options.signal?.aborted) return { evaluated, interrupted: true };
-      throw error;
-    }
-    options.onPoint?.(evaluated.length, paramsList.length);
-  }
-  return { evaluated, interrupted: false };
-}
-
-async function evaluateOne(rule: Rule, params: Params, settings: GridSettings, options: EvaluateOptions, ledger?: ChunkLedger): Promise<Evaluated> {
+): Promise<{ evaluated: Evaluated[]; interrupted: boolean; indices: number[] }> {
   if (settings.method === 'exact') {
-    if (!rule.exact) throw new UsageError(`--exact: ${rule.id} has no exact solution; allowed: simulate it (leave out --exact)`);
-    return { result: buildResult({ rule, params, seed: settings.seed, threads: 0, confidence: 1, trials: 0, tally: null }), tallied: null };
+    const evaluated: Evaluated[] = [];
+    for (const params of paramsList) {
+      const pointRule = options.rules?.[evaluated.length] ?? rule;
+      if (!pointRule.exact) throw new UsageError(`--exact: ${pointRule.id} has no exact solution; allowed: simulate it (leave out --exact)`);
+      evaluated.push({ result: buildResult({ rule: pointRule, params, seed: options.seeds?.[evaluated.length] ?? settings.seed, threads: 0, confidence: 1, trials: 0, tally: null }), tallied: null });
+      options.onPoint?.(evaluated.length, paramsList.length);
+    }
+    return { evaluated, interrupted: false, indices: paramsList.map((_, index) => index) };
   }
   if (!options.pool) throw new Error('evaluateAll: a simulation needs a pool');
-  const outcome = await simulate(options.pool, {
-    rule,
-    params,
-    seed: settings.seed,
-    confidence: settings.confidence,
-    trials: settings.trials,
-    timeout: settings.timeout,
-    ledger,
-    signal: options.signal,
-    onProgress: (done) => options.onTrials?.(done),
-  });
-  if (outcome.partial) throw new UsageError('interrupted: the runs were not finished and nothing was written');
-  const result = buildResult({ rule, params, seed: settings.seed, threads: settings.threads, confidence: settings.confidence, trials: outcome.trials, tally: outcome.tally });
-  return { result, tallied: rule.summarize(params, outcome.tally, outcome.trials) };
+  const seedOf = (index: number) => options.seeds?.[index] ?? settings.seed;
+  const ruleOf = (index: number) => options.rules?.[index] ?? rule;
+  const points: Array<Evaluated | undefined> = paramsList.map(() => undefined);
+  let finished = 0;
+  // Each point's result (and its exact solution) is built as it finishes, while the pool works on the rest.
+  await simulateMany(
+    options.pool,
+    paramsList.map((params, index) => ({ rule: ruleOf(index), params, seed: seedOf(index), trials: settings.trials, ledger: options.ledgerFor?.(index) })),
+    {
+      signal: options.signal,
+      timeout: settings.timeout,
+      onProgress: (done) => options.onTrials?.(done),
+      onOutcome: (index, outcome) => {
+        const params = paramsList[index];
+        const rule = ruleOf(index);
+        const result = buildResult({ rule, params, seed: seedOf(index), threads: settings.threads, confidence: settings.confidence, trials: outcome.trials, tally: outcome.tally });
+        points[index] = { result, tallied: rule.summarize(params, outcome.tally, outcome.trials) };
+        options.onPoint?.(++finished, paramsList.length);
+      },
+    },
+  );
+  const indices = points.flatMap((point, index) => (point ? [index] : []));
+  return { evaluated: indices.map((index) => points[index]!), interrupted: indices.length < paramsList.length, indices };
 }

@@ -14,7 +14,6 @@ import { metricsCsv } from './csv.js';
 import type { OutputFile } from './outputs.js';
 import { renderPage, type PageInput, type ParamRow } from './page.js';
 import { readingLines, readingRows } from './readings.js';
-import { renderSvg } from './svg.js';
 import { escapeHtml } from './escape.js';
 import { confidenceLabel, htmlSection, metricsTable } from './tables.js';
 
@@ -118,6 +117,8 @@ export async function runReportFiles(rule: Rule, result: RunResult, paths: Repor
   const page = paths.html || paths.svgDir ? buildRunPage(rule, result, { printDiagnostics: paths.printDiagnostics }) : null;
   if (paths.html && page) files.push({ path: paths.html, contents: page.html, option: '--html' });
   if (paths.svgDir && page) {
+    // vega and vega-lite take longer to load than most commands take to run: only --svg draws in Node.
+    const { renderSvg } = await import('./svg.js');
     // A chart saved alone has no page around it: its subtitle carries the readings too.
     const readings = readingLines(readingRows(rule, [{ params: result.params }]));
     const note = readings.length > 0 ? ` Readings: ${readings.join('; ')}.` : '';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { matrixCommand } from '../src/cli/commands/matrix.js';
 import { main } from '../src/cli.js';
+import { runCommand } from '../src/cli/commands/run.js';
 import { infinity } from '../src/rules/infinity.js';
 import { resolveParams } from '../src/rules/params.js';
 import { bufferIo } from './support/io.js';
@@ -58,5 +59,18 @@ describe('the WIP × WIP initiative table', () => {
     const result = await matrixCommand('infinity', { range: '21..23' }, bufferIo());
     expect(result.matrix.rows).toEqual([21, 22, 23]);
     expect(result.matrix.tables[0].values[2][2]).toBe(0.5);
+  });
+});
+
+describe('a simulated matrix', () => {
+  it('seed "cells": --simulate computes its cells at once, each exactly what muster run gives at that WIP pair', async () => {
+    const result = await matrixCommand('infinity', { range: '12..14', simulate: true, trials: '70000', seed: 'cells', threads: '2', quiet: true }, bufferIo());
+    expect(result.method).toBe('simulation');
+    for (const [i, wipA] of result.matrix.rows.entries()) {
+      for (const [j, wipB] of result.matrix.cols.entries()) {
+        const alone = await runCommand('infinity', { set: [`wipA=${wipA}`, `wipB=${wipB}`], trials: '70000', seed: 'cells', threads: '1', quiet: true }, bufferIo());
+        expect({ wipA, wipB, estimate: result.matrix.tables[0].values[i][j] }).toEqual({ wipA, wipB, estimate: alone.metrics['a.wins'].estimate });
+      }
+    }
   });
 });

@@ -19,6 +19,13 @@ export function chunkTrials(index: number, totalTrials: number): number {
   return Math.max(0, Math.min(CHUNK_TRIALS, totalTrials - index * CHUNK_TRIALS));
 }
 
+/** Trials in chunks [first, end) of a run of `totalTrials`. */
+export function trialsInChunks(first: number, end: number, totalTrials: number): number {
+  let trials = 0;
+  for (let k = first; k < end; k++) trials += chunkTrials(k, totalTrials);
+  return trials;
+}
+
 /** Chunks in a run of `totalTrials`. */
 export function chunkCount(totalTrials: number): number {
   return Math.ceil(totalTrials / CHUNK_TRIALS);

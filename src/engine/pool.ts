@@ -1,9 +1,10 @@
 import { availableParallelism } from 'node:os';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import { UsageError } from '../errors.js';
-import type { ChunkTask } from './run-chunks.js';
+import type { Rule } from '../rules/types.js';
+import { runChunks, type ChunkTask } from './run-chunks.js';
 
 /**
  * The compiled worker. Under the TypeScript test runner this file is not in
@@ -32,6 +33,14 @@ export function chunkText(first: number, end: number): string {
   return end - first === 1 ? `chunk ${first}` : `chunks ${first}–${end - 1}`;
 }
 
+/**
+ * Runs of at most this many chunks (262,144 trials) are computed on the
+ * calling thread when the pool has not started: starting the workers
+ * (threads, then each one loading the rules) takes longer than the slowest
+ * rule takes for these chunks on one thread.
+ */
+export const IN_PROCESS_CHUNKS = 4;
+
 export function defaultThreads(): number {
   return availableParallelism();
 }
@@ -41,34 +50,84 @@ export interface WorkerUsageError {
   usageError: string;
 }
 
-/** A fixed-size pool of simulation threads; one pool serves every run of a command. */
+/**
+ * A fixed-size pool of simulation threads; one pool serves every run of a
+ * command. The threads start with the first task sent to them, not before,
+ * so a command that ends up simulating little (or nothing) never pays for
+ * them, nor for loading piscina.
+ */
 export class SimulationPool {
   readonly threads: number;
-  #pool: Piscina;
+  readonly #filename: string | undefined;
+  #pool: Promise<Piscina> | undefined;
 
-  /** `filename` replaces the worker (tests use one that fails on purpose). */
-  constructor(threads: number, filename: string = workerFile()) {
+  /** `filename` replaces the worker (tests use one that fails on purpose); every task then goes to it. */
+  constructor(threads: number, filename?: string) {
     if (!Number.isInteger(threads) || threads < 1) throw new RangeError('threads must be a positive integer');
     this.threads = threads;
-    this.#pool = new Piscina({ filename, minThreads: threads, maxThreads: threads, idleTimeout: 60_000 });
+    this.#filename = filename;
   }
 
-  /** Runs one task; a failure that is not an abort becomes a WorkerError naming the rule and chunks. */
+  /** Whether the worker threads have been started (by a task sent to them). */
+  get started(): boolean {
+    return this.#pool !== undefined;
+  }
+
+  #start(): Promise<Piscina> {
+    this.#pool ??= import('piscina').then(({ Piscina }) => {
+      const pool = new Piscina({ filename: this.#filename ?? workerFile(), minThreads: this.threads, maxThreads: this.threads, idleTimeout: 60_000 });
+      pool.on('error', (error: unknown) => {
+        // A task aborted just as it finished: piscina has already rejected its promise and stopped
+        // its worker, then receives the result and reports it as unexpected. Nothing is lost.
+        if (error instanceof Error && error.message.startsWith('Unexpected message from Worker')) return;
+        throw error;
+      });
+      return pool;
+    });
+    return this.#pool;
+  }
+
+  /**
+   * Whether work of `chunks` chunks is better done on the calling thread
+   * (runHere) than by starting the workers. Never with a replaced worker,
+   * nor under a watchdog (`watched`): a rule that hangs the calling thread
+   * could not be stopped.
+   */
+  runsHere(chunks: number, watched = false): boolean {
+    return !this.started && !watched && this.#filename === undefined && chunks <= IN_PROCESS_CHUNKS;
+  }
+
+  /** Runs one task on a worker thread; a failure that is not an abort becomes a WorkerError naming the rule and chunks. */
   async run(task: ChunkTask, signal?: AbortSignal): Promise<Float64Array> {
-    let answer: ArrayBuffer | WorkerUsageError;
+    let answer: Float64Array | ArrayBuffer | WorkerUsageError;
     try {
-      answer = await this.#pool.run(task, { signal });
+      signal?.throwIfAborted();
+      const pool = await this.#start();
+      answer = await pool.run(task, { signal });
     } catch (error) {
       if (signal?.aborted) throw error;
       const reason = error instanceof Error ? error.message : String(error);
       throw new WorkerError(`${task.ruleId}: the simulation failed in ${chunkText(task.firstChunk, task.endChunk)} (${reason.split('\n')[0]}); this is a bug, nothing was written`);
     }
+    if (answer instanceof Float64Array) return answer;
+    if (answer instanceof ArrayBuffer) return new Float64Array(answer);
     // A mistake in a rule file, found in a worker, comes back as data: one line for the user, no worker stack.
-    if (!(answer instanceof ArrayBuffer)) throw new UsageError(answer.usageError);
-    return new Float64Array(answer);
+    throw new UsageError(answer.usageError);
+  }
+
+  /**
+   * Runs a task on this thread, blocking it: for work too small to be worth
+   * starting the workers. runChunks is the function the workers run, given
+   * the rule this thread already holds (a rule file's too), so the tally is
+   * the same bit for bit.
+   */
+  runHere(task: ChunkTask, rule: Rule): Float64Array {
+    return runChunks(task, rule);
   }
 
   async close(): Promise<void> {
-    await this.#pool.destroy();
+    const pool = this.#pool;
+    this.#pool = undefined;
+    if (pool) await (await pool).destroy();
   }
 }

@@ -1,6 +1,6 @@
 import { getRule } from '../rules/index.js';
 import type { Params, Rule, RuleFile } from '../rules/types.js';
-import { chunkStream } from './random.js';
+import { TycheStream } from './random.js';
 import { chunkTrials } from './chunks.js';
 
 /** What one worker task asks for: a range of chunks of one run. */
@@ -17,6 +17,14 @@ export interface ChunkTask {
 }
 
 /**
+ * The one generator of this thread, reseeded for every chunk: the rules'
+ * `rng()` call sites then see a single function for the life of the thread,
+ * and no stream is allocated per chunk. A rule's simulate runs to the end
+ * before the next chunk starts, so sharing it is safe.
+ */
+const stream = new TycheStream();
+
+/**
  * Runs chunks [firstChunk, endChunk), each on its own stream, into one
  * tally. The same function runs in workers and in-process, so a tally never
  * depends on where it was computed.
@@ -25,7 +33,7 @@ export function runChunks(task: ChunkTask, rule: Rule = getRule(task.ruleId)): F
   const tally = new Float64Array(rule.tallyLength(task.params));
   for (let chunk = task.firstChunk; chunk < task.endChunk; chunk++) {
     const trials = chunkTrials(chunk, task.totalTrials);
-    if (trials > 0) rule.simulate(task.params, chunkStream(task.seed, task.ruleId, chunk), trials, tally);
+    if (trials > 0) rule.simulate(task.params, stream.reseedChunk(task.seed, task.ruleId, chunk).random, trials, tally);
   }
   return tally;
 }

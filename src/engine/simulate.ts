@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { Params, Rule } from '../rules/types.js';
 import { estimate } from '../stats/estimate.js';
 import type { ChunkLedger } from './checkpoint.js';
-import { CHUNK_TRIALS, chunkCount, chunkTrials, planTasks, type ChunkRange } from './chunks.js';
+import { CHUNK_TRIALS, chunkCount, chunkTrials, planTasks, trialsInChunks, type ChunkRange } from './chunks.js';
 import { mergeTally } from './run-chunks.js';
 import { chunkText, WorkerError, type SimulationPool } from './pool.js';
 
@@ -51,6 +51,15 @@ export async function simulate(pool: SimulationPool, request: SimulationRequest)
   let done = 0;
 
   const runBatch = async (target: number, first = Math.ceil(done / CHUNK_TRIALS), end = chunkCount(target)): Promise<boolean> => {
+    // A small run with no checkpoint to keep, and no watchdog to honour, needs no workers.
+    if (request.ledger === undefined && pool.runsHere(end - first, request.timeout !== undefined)) {
+      if (request.signal?.aborted) return false;
+      const part = pool.runHere({ ruleId: rule.id, params, seed: request.seed, firstChunk: first, endChunk: end, totalTrials: target }, rule);
+      mergeTally(tally, part);
+      done += trialsInChunks(first, end, target);
+      request.onProgress?.(done, target);
+      return true;
+    }
     const ranges: ChunkRange[] = [];
     let next = first;
     for (const saved of request.ledger?.finished(target, first, end) ?? []) {

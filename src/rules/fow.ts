@@ -205,125 +205,152 @@ const horizon = (p: Fow): number => Math.max(p.turns, p.endTurn - 1);
 /** Most reserve platoons for which the whole distribution ("at least k of n by turn t") is reported. */
 export const DISTRIBUTION_RESERVES = 12;
 
-// Tally layout for T turns and P scatter places; side 0 is the attacker, side 1 the defender.
-// Each side's last block counts trials with exactly m platoons still in reserve after turn t: index (t − 1)(R + 1) + m.
-const layout = (turns: number, places: number, reserves: readonly [number, number]) => {
-  const perSide = 4 * turns + 3;
-  const side = (index: number) => {
-    const base = index * perSide;
-    return {
-      onTable: base, // Σ over trials of platoons on the table after turn t's roll (index t − 1)
-      onTableSquared: base + turns, // Σ of its square
-      allIn: base + 2 * turns, // trials with every reserve in by turn t
-      first: base + 3 * turns, // trials whose first reserve arrived in turn t
-      atEnd: base + 4 * turns, // at the end check: Σ platoons on the table, Σ of its square, trials with every reserve in
-    };
-  };
-  const remaining = [2 * perSide + places, 2 * perSide + places + turns * (reserves[0] + 1)];
-  return {
-    sides: [side(0), side(1)],
-    scatter: 2 * perSide, // defending platoons entering at each place
-    remaining,
-    length: remaining[1] + turns * (reserves[1] + 1),
-  };
-};
+// The tally counts states, not sums: per side and turn, how many trials
+// ended the turn with r platoons still in reserve (r ≥ 1), in which turn the
+// first platoon arrived and in which the last. Turns before a side starts
+// rolling (all still in reserve) and turns after its last platoon arrived
+// (none left) are not counted one by one: summarize fills them in. Every
+// mean, its square and the end-check figures are read off these counts
+// afterwards, so the hot loop only increments integers, and only while a
+// side is still rolling.
 
-const layoutOf = (params: Params) => layout(read(params).turns, scatterTable(read(params).scatter).places.length, [sideSetup(params, 'attacker').reserves, sideSetup(params, 'defender').reserves]);
+interface SideLayout {
+  /** Index of "r platoons still in reserve after turn t's roll": r + (t − 1)·(reserves + 1); r = 0 is unused. */
+  remaining: number;
+  /** Trials whose first reserve arrived in turn t (index t − 1). */
+  first: number;
+  /** Trials whose last reserve arrived in turn t (index t − 1). */
+  allIn: number;
+}
 
-type SideLayout = ReturnType<typeof layout>['sides'][number];
+// Side 0 is the attacker, side 1 the defender, each over the turns followed; then one count per scatter place.
+function layout(params: Params): { sides: [SideLayout, SideLayout]; scatter: number; length: number } {
+  const followed = horizon(read(params));
+  let next = 0;
+  const side = (setup: SideSetup): SideLayout => {
+    const at = { remaining: next, first: next + followed * (setup.reserves + 1), allIn: next + followed * (setup.reserves + 2) };
+    next += followed * (setup.reserves + 3);
+    return at;
+  };
+  const sides: [SideLayout, SideLayout] = [side(sideSetup(params, 'attacker')), side(sideSetup(params, 'defender'))];
+  return { sides, scatter: next, length: next + scatterTable(read(params).scatter).places.length };
+}
 
 /**
  * One side's reserves through one battle, counted into the tally. With
  * `placeOfFace` (the defender's Scattered Reserves) every arriving platoon
- * also rolls for where it enters.
+ * also rolls for where it enters. A die 1 + ⌊6u⌋ scores `hit` or more
+ * exactly when u ≥ (hit − 1)/6 (see the reserves rule for why comparing
+ * with that double is the die itself), so hits are counted without a branch.
  */
 function followReserves(
   rng: Rng,
   tally: Float64Array,
   at: SideLayout,
   setup: SideSetup,
-  turns: number,
-  endTurn: number,
-  hit: number,
+  followed: number,
+  scores: number,
   guarantee: number,
   placeOfFace: Int32Array | null,
   scatterAt: number,
-  remainingAt: number,
 ): void {
-  let remaining = setup.reserves;
-  let arrivedBefore = false;
-  const last = turns > endTurn - 1 ? turns : endTurn - 1;
-  for (let turn = 1; turn <= last; turn++) {
-    if (turn >= setup.start && remaining > 0) {
-      const dice = turn - setup.start + 1;
-      let hits = 0;
-      for (let die = 0; die < dice; die++) if (1 + ((rng() * 6) | 0) >= hit) hits++;
-      let arriving = hits < remaining ? hits : remaining;
-      if (hits === 0 && guarantee > 0 && dice >= guarantee) arriving = 1;
+  const { reserves, start } = setup;
+  const stride = reserves + 1;
+  // A guarantee of 0 never applies: no turn rolls more dice than this.
+  const guaranteed = guarantee > 0 ? guarantee : followed + 1;
+  let remaining = reserves;
+  for (let turn = start; turn <= followed; turn++) {
+    const dice = turn - start + 1;
+    let hits = 0;
+    for (let die = 0; die < dice; die++) hits += +(rng() >= scores);
+    let arriving = hits < remaining ? hits : remaining;
+    if (hits === 0 && dice >= guaranteed) arriving = 1;
+    if (arriving > 0) {
+      if (remaining === reserves) tally[at.first + turn - 1]++;
       remaining -= arriving;
-      if (arriving > 0 && !arrivedBefore) {
-        arrivedBefore = true;
-        if (turn <= turns) tally[at.first + turn - 1]++;
-      }
       if (placeOfFace !== null) {
         for (let platoon = 0; platoon < arriving; platoon++) tally[scatterAt + placeOfFace[1 + ((rng() * 6) | 0)]]++;
       }
+      if (remaining === 0) {
+        tally[at.allIn + turn - 1]++;
+        return;
+      }
     }
-    const onTable = setup.platoons - remaining;
-    if (turn === endTurn - 1) {
-      tally[at.atEnd] += onTable;
-      tally[at.atEnd + 1] += onTable * onTable;
-      if (remaining === 0) tally[at.atEnd + 2]++;
-    }
-    if (turn > turns) continue;
-    tally[at.onTable + turn - 1] += onTable;
-    tally[at.onTableSquared + turn - 1] += onTable * onTable;
-    if (remaining === 0) tally[at.allIn + turn - 1]++;
-    tally[remainingAt + (turn - 1) * (setup.reserves + 1) + remaining]++;
+    tally[at.remaining + (turn - 1) * stride + remaining]++;
   }
 }
 
 function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array): void {
   const p = read(params);
   const { placeOfFace } = scatterTable(p.scatter);
-  const at = layoutOf(params);
+  const at = layout(params);
   const attacker = sideSetup(params, 'attacker');
   const defender = sideSetup(params, 'defender');
+  const followed = horizon(p);
+  const scores = (p.hit - 1) / 6;
   for (let trial = 0; trial < trials; trial++) {
     // The attacker moves first, so in each turn its roll comes first; the sides never interact.
-    followReserves(rng, tally, at.sides[0], attacker, p.turns, p.endTurn, p.hit, p.guarantee, null, 0, at.remaining[0]);
-    followReserves(rng, tally, at.sides[1], defender, p.turns, p.endTurn, p.hit, p.guarantee, placeOfFace, at.scatter, at.remaining[1]);
+    followReserves(rng, tally, at.sides[0], attacker, followed, scores, p.guarantee, null, 0);
+    followReserves(rng, tally, at.sides[1], defender, followed, scores, p.guarantee, placeOfFace, at.scatter);
   }
+}
+
+/**
+ * A side after each turn's roll, over all trials: how many still had r
+ * platoons in reserve (index r), platoons on the table (summed, and
+ * squared), and trials with every reserve in.
+ */
+function turnStates(tally: Float64Array, at: SideLayout, setup: SideSetup, followed: number, trials: number) {
+  const { platoons, reserves, start } = setup;
+  const states: Array<{ inReserve: Float64Array; onTable: Tallied; allIn: number }> = [];
+  let allIn = 0;
+  for (let t = 1; t <= followed; t++) {
+    allIn += tally[at.allIn + t - 1];
+    const inReserve = new Float64Array(reserves + 1);
+    inReserve[0] = allIn;
+    let sum = allIn * platoons;
+    let sumOfSquares = allIn * platoons * platoons;
+    for (let r = 1; r <= reserves; r++) {
+      // Before the side rolls, every trial still has all its reserves.
+      inReserve[r] = t < start ? (r === reserves ? trials : 0) : tally[at.remaining + (t - 1) * (reserves + 1) + r];
+      sum += inReserve[r] * (platoons - r);
+      sumOfSquares += inReserve[r] * (platoons - r) * (platoons - r);
+    }
+    states.push({ inReserve, onTable: mean(sum, sumOfSquares, trials), allIn });
+  }
+  return states;
 }
 
 function summarize(params: Params, tally: Float64Array, trials: number): Record<string, Tallied> {
   const p = read(params);
   const { places } = scatterTable(p.scatter);
-  const at = layoutOf(params);
+  const at = layout(params);
+  const followed = horizon(p);
   const result: Record<string, Tallied> = {};
-  SIDES.forEach((side, index) => {
+  const atEnd = SIDES.map((side, index) => {
     const s = at.sides[index];
-    const { reserves } = sideSetup(params, side);
+    const setup = sideSetup(params, side);
+    const states = turnStates(tally, s, setup, followed, trials);
     // A constant: zero variance, so its interval is the point itself.
-    result[`${side}.reserves`] = mean(reserves * trials, reserves * reserves * trials, trials);
-    for (let t = 1; t <= p.turns; t++) result[`${side}.onTable.${t}.mean`] = mean(tally[s.onTable + t - 1], tally[s.onTableSquared + t - 1], trials);
-    for (let t = 1; t <= p.turns; t++) result[`${side}.allIn.by.${t}`] = proportion(tally[s.allIn + t - 1], trials);
+    result[`${side}.reserves`] = mean(setup.reserves * trials, setup.reserves * setup.reserves * trials, trials);
+    for (let t = 1; t <= p.turns; t++) result[`${side}.onTable.${t}.mean`] = states[t - 1].onTable;
+    for (let t = 1; t <= p.turns; t++) result[`${side}.allIn.by.${t}`] = proportion(states[t - 1].allIn, trials);
     for (let t = 1; t <= p.turns; t++) result[`${side}.first.${t}`] = proportion(tally[s.first + t - 1], trials);
-    if (reserves <= DISTRIBUTION_RESERVES) {
+    if (setup.reserves <= DISTRIBUTION_RESERVES) {
       for (let t = 1; t <= p.turns; t++) {
         // At least k arrived: at most n − k still in reserve.
         let atMost = 0;
-        for (let k = reserves; k >= 1; k--) {
-          atMost += tally[at.remaining[index] + (t - 1) * (reserves + 1) + reserves - k];
-          if (k < reserves) result[`${side}.atLeast.${k}.by.${t}`] = proportion(atMost, trials);
+        for (let k = setup.reserves; k >= 1; k--) {
+          atMost += states[t - 1].inReserve[setup.reserves - k];
+          if (k < setup.reserves) result[`${side}.atLeast.${k}.by.${t}`] = proportion(atMost, trials);
         }
       }
     }
+    return states[p.endTurn - 2];
   });
-  const [attackerAt, defenderAt] = at.sides;
-  result['defender.onTable.atEnd.mean'] = mean(tally[defenderAt.atEnd], tally[defenderAt.atEnd + 1], trials);
-  result['defender.allIn.atEnd'] = proportion(tally[defenderAt.atEnd + 2], trials);
-  result['attacker.allIn.beforeEnd'] = proportion(tally[attackerAt.atEnd + 2], trials);
+  result['defender.onTable.atEnd.mean'] = atEnd[1].onTable;
+  result['defender.allIn.atEnd'] = proportion(atEnd[1].allIn, trials);
+  result['attacker.allIn.beforeEnd'] = proportion(atEnd[0].allIn, trials);
   // Where a platoon enters is its own die, independent of how many platoons
   // arrived and of every other platoon; so given the total number of arrivals
   // the count at a place is binomial, and pooling arrivals over trials gives
@@ -534,7 +561,7 @@ export const fow: Rule = {
   metrics,
   // Each side: all its platoons on the table by each turn.
   headline: (params) => metrics(params).map((m) => m.name).filter((name) => /^(attacker|defender)\.allIn\.by\.\d+$/.test(name)),
-  tallyLength: (params) => layoutOf(params).length,
+  tallyLength: (params) => layout(params).length,
   simulate,
   summarize,
   exact,

@@ -226,17 +226,68 @@ export function firstDice(m: number): Fraction {
 }
 
 // Tally layout for n warbands. Underdog counts are per trial even though the
-// underdog is fixed by the ratings, so every metric reads the same way.
-const layout = (n: number) => ({
-  defender: 0,
-  underdog: n,
-  setup: 2 * n, // index setup + i·n + (k − 1): warband i set up k-th
-  first: 2 * n + n * n,
-  setupDice: 3 * n + n * n, // Σ dice, then Σ dice²
-  firstDice: 3 * n + n * n + 2,
-  defenderDice: 3 * n + n * n + 4,
-  length: 3 * n + n * n + 6,
-});
+// underdog is fixed by the ratings, so every metric reads the same way. The
+// dice each roll-off took are counted as histograms (see countDice), and
+// while there are few of them each trial's setup order and first player are
+// one outcome code (see outcomeCount): the hot loop only increments, and
+// summarize turns the counts into every metric.
+function layout(params: Params) {
+  const n = readWarbands(params.warbands as string).length;
+  const rollers = params.defender ? n - 1 : n;
+  const base = 3 * n + n * n + 3 * DICE_COUNTS;
+  const outcomes = outcomeCount(n, rollers);
+  return {
+    n,
+    rollers,
+    defender: 0,
+    underdog: n,
+    setup: 2 * n, // index setup + i·n + (k − 1): warband i set up k-th
+    first: 2 * n + n * n,
+    setupDice: 3 * n + n * n,
+    firstDice: 3 * n + n * n + DICE_COUNTS,
+    defenderDice: 3 * n + n * n + 2 * DICE_COUNTS,
+    /** Trials with each outcome code, when there are at most OUTCOME_LIMIT codes (outcomes > 0). */
+    outcomes,
+    outcome: base,
+    length: base + outcomes,
+  };
+}
+
+/**
+ * A trial's setup order (the warbands that rolled, in place order) and
+ * first player as one number: Σ order[p]·n^p over the rollers, times n,
+ * plus the first player. There are n^rollers·n codes; up to OUTCOME_LIMIT
+ * the tally counts codes, beyond it places and first players one by one.
+ */
+const OUTCOME_LIMIT = 1 << 14;
+const outcomeCount = (n: number, rollers: number): number => (n ** rollers * n <= OUTCOME_LIMIT ? n ** rollers * n : 0);
+
+/**
+ * How many trials threw each number of dice below DICE_HISTOGRAM, then the
+ * sum and the sum of squares of the rarer larger counts (a roll-off of
+ * eight needs dozens of dice only a few times in a million).
+ */
+const DICE_HISTOGRAM = 64;
+const DICE_COUNTS = DICE_HISTOGRAM + 2;
+
+function countDice(tally: Float64Array, at: number, dice: number): void {
+  if (dice < DICE_HISTOGRAM) tally[at + dice]++;
+  else {
+    tally[at + DICE_HISTOGRAM] += dice;
+    tally[at + DICE_HISTOGRAM + 1] += dice * dice;
+  }
+}
+
+/** The dice of one roll-off per trial, as a mean, from its counts. */
+function diceMean(tally: Float64Array, at: number, trials: number): Tallied {
+  let sum = tally[at + DICE_HISTOGRAM];
+  let sumOfSquares = tally[at + DICE_HISTOGRAM + 1];
+  for (let dice = 1; dice < DICE_HISTOGRAM; dice++) {
+    sum += dice * tally[at + dice];
+    sumOfSquares += dice * dice * tally[at + dice];
+  }
+  return mean(sum, sumOfSquares, trials);
+}
 
 function metrics(params: Params): MetricSpec[] {
   const n = readWarbands(params.warbands as string).length;
@@ -257,36 +308,111 @@ function ordinalSuffix(k: number): string {
   return k === 1 ? 'st' : k === 2 ? 'nd' : k === 3 ? 'rd' : 'th';
 }
 
+/** rollOff's answer: winner + ROLL_OFF_DICE · dice thrown, the winner being below 8. */
+const ROLL_OFF_DICE = 16;
+
 /**
- * The winner of a roll-off among `active[0..count)`, rolling until one is
- * alone on the highest roll. Writes the dice thrown to `diceThrown[0]`.
- * Reorders `active`; allocates nothing.
+ * The winner of a roll-off, rolling until one is alone on the highest roll:
+ * among warbands 0..count − 1 when `everyone`, else among
+ * `active[0..count)`. Returns winner + ROLL_OFF_DICE · dice thrown, so
+ * nothing passes through memory. Reorders `active`; allocates nothing.
  */
-function rollOff(rng: Rng, active: Int32Array, count: number, diceThrown: Int32Array): number {
+function rollOff(rng: Rng, active: Int32Array, count: number, everyone: boolean): number {
   let dice = 0;
+  let fromActive = !everyone;
   while (count > 1) {
     let best = 0;
     let kept = 0;
     for (let j = 0; j < count; j++) {
       const roll = 1 + ((rng() * 6) | 0);
-      dice++;
       if (roll > best) {
         best = roll;
         kept = 0;
       }
       // kept ≤ j, so this never overwrites a player still to roll.
-      if (roll === best) active[kept++] = active[j];
+      if (roll === best) active[kept++] = fromActive ? active[j] : j;
     }
+    dice += count;
     count = kept;
+    fromActive = true;
   }
-  diceThrown[0] = dice;
-  return active[0];
+  return (fromActive ? active[0] : 0) + ROLL_OFF_DICE * dice;
+}
+
+/**
+ * Two warbands at order[start] and order[start + 1] roll until their dice
+ * differ, the higher first; returns the dice thrown. The first die is the
+ * first warband's, as settleOrder rolls them.
+ */
+function settlePair(rng: Rng, order: Int32Array, start: number): number {
+  let dice = 0;
+  let first = 0;
+  let second = 0;
+  do {
+    first = 1 + ((rng() * 6) | 0);
+    second = 1 + ((rng() * 6) | 0);
+    dice += 2;
+  } while (first === second);
+  if (second > first) {
+    const who = order[start];
+    order[start] = order[start + 1];
+    order[start + 1] = who;
+  }
+  return dice;
+}
+
+/**
+ * Sorts order[0..rollers) by dice, highest first, each tied group
+ * re-rolling among itself until the order is strict; returns the dice
+ * thrown. `roll` and `segments` are scratch (n and 2n long).
+ */
+function settleOrder(rng: Rng, order: Int32Array, rollers: number, roll: Int32Array, segments: Int32Array): number {
+  let dice = 0;
+  let top = 0;
+  segments[top++] = 0;
+  segments[top++] = rollers;
+  while (top > 0) {
+    const end = segments[--top];
+    const start = segments[--top];
+    if (end - start === 2) {
+      // A tie would be pushed back and popped straight away: settle the pair at once.
+      dice += settlePair(rng, order, start);
+      continue;
+    }
+    for (let p = start; p < end; p++) roll[p] = 1 + ((rng() * 6) | 0);
+    dice += end - start;
+    // Insertion sort, highest roll first: groups of at most eight.
+    for (let p = start + 1; p < end; p++) {
+      const who = order[p];
+      const value = roll[p];
+      let q = p - 1;
+      while (q >= start && roll[q] < value) {
+        order[q + 1] = order[q];
+        roll[q + 1] = roll[q];
+        q--;
+      }
+      order[q + 1] = who;
+      roll[q + 1] = value;
+    }
+    // Each run of equal rolls keeps its place and re-rolls among itself.
+    let runStart = start;
+    for (let p = start + 1; p <= end; p++) {
+      if (p === end || roll[p] !== roll[runStart]) {
+        if (p - runStart > 1) {
+          segments[top++] = runStart;
+          segments[top++] = p;
+        }
+        runStart = p;
+      }
+    }
+  }
+  return dice;
 }
 
 function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array): void {
   const { warbands, alliances, hasDefender, underdogBy } = read(params);
   const n = warbands.length;
-  const at = layout(n);
+  const at = layout(params);
   const candidates = Int32Array.from(defenderCandidates(warbands));
   const underdogFlags = underdogs(warbands, alliances, underdogBy);
   // Scratch reused by every trial.
@@ -294,88 +420,85 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
   const order = new Int32Array(n); // warbands in setup order, defender excluded
   const roll = new Int32Array(n); // roll[p]: the latest roll of the warband at order[p]
   const segments = new Int32Array(2 * n); // stack of [start, end) tied groups still to settle
-  const diceThrown = new Int32Array(1);
+
+  // One candidate defends without a roll: no dice, the same warband every trial.
+  const fixedDefender = !hasDefender ? -1 : candidates.length === 1 ? candidates[0] : null;
 
   for (let trial = 0; trial < trials; trial++) {
     let defender = -1;
     let defenderDice = 0;
-    if (hasDefender) {
-      active.set(candidates);
-      defender = rollOff(rng, active, candidates.length, diceThrown);
-      defenderDice = diceThrown[0];
+    if (fixedDefender !== null) defender = fixedDefender;
+    else {
+      for (let i = 0; i < candidates.length; i++) active[i] = candidates[i];
+      const rolled = rollOff(rng, active, candidates.length, false);
+      defender = rolled % ROLL_OFF_DICE;
+      defenderDice = (rolled - defender) / ROLL_OFF_DICE;
       tally[at.defender + defender]++;
     }
 
     let rollers = 0;
     for (let i = 0; i < n; i++) if (i !== defender) order[rollers++] = i;
-    let setupDice = 0;
-    let top = 0;
-    if (rollers > 1) {
-      segments[top++] = 0;
-      segments[top++] = rollers;
-    }
-    while (top > 0) {
-      const end = segments[--top];
-      const start = segments[--top];
-      for (let p = start; p < end; p++) roll[p] = 1 + ((rng() * 6) | 0);
-      setupDice += end - start;
-      // Insertion sort, highest roll first: groups of at most eight.
-      for (let p = start + 1; p < end; p++) {
-        const who = order[p];
-        const value = roll[p];
-        let q = p - 1;
-        while (q >= start && roll[q] < value) {
-          order[q + 1] = order[q];
-          roll[q + 1] = roll[q];
-          q--;
-        }
-        order[q + 1] = who;
-        roll[q + 1] = value;
-      }
-      // Each run of equal rolls keeps its place and re-rolls among itself.
-      let runStart = start;
-      for (let p = start + 1; p <= end; p++) {
-        if (p === end || roll[p] !== roll[runStart]) {
-          if (p - runStart > 1) {
-            segments[top++] = runStart;
-            segments[top++] = p;
-          }
-          runStart = p;
-        }
-      }
-    }
+    // Two rollers (three warbands and a defender, the usual game) need no sorting.
+    const setupDice = rollers === 2 ? settlePair(rng, order, 0) : rollers > 2 ? settleOrder(rng, order, rollers, roll, segments) : 0;
     const offset = defender >= 0 ? 1 : 0;
-    if (defender >= 0) tally[at.setup + defender * n]++;
-    for (let p = 0; p < rollers; p++) tally[at.setup + order[p] * n + p + offset]++;
+    if (fixedDefender === null) {
+      tally[at.setup + defender * n]++;
+      countDice(tally, at.defenderDice, defenderDice);
+    }
 
-    for (let i = 0; i < n; i++) active[i] = i;
-    const first = rollOff(rng, active, n, diceThrown);
-    const firstDiceThrown = diceThrown[0];
-    tally[at.first + first]++;
+    const rolled = rollOff(rng, active, n, true);
+    const first = rolled % ROLL_OFF_DICE;
+    const firstDiceThrown = (rolled - first) / ROLL_OFF_DICE;
+    if (at.outcomes > 0) {
+      let code = 0;
+      for (let p = rollers - 1; p >= 0; p--) code = code * n + order[p];
+      tally[at.outcome + code * n + first]++;
+    } else {
+      for (let p = 0; p < rollers; p++) tally[at.setup + order[p] * n + p + offset]++;
+      tally[at.first + first]++;
+    }
 
-    tally[at.setupDice] += setupDice;
-    tally[at.setupDice + 1] += setupDice * setupDice;
-    tally[at.firstDice] += firstDiceThrown;
-    tally[at.firstDice + 1] += firstDiceThrown * firstDiceThrown;
-    tally[at.defenderDice] += defenderDice;
-    tally[at.defenderDice + 1] += defenderDice * defenderDice;
+    countDice(tally, at.setupDice, setupDice);
+    countDice(tally, at.firstDice, firstDiceThrown);
   }
   for (let i = 0; i < n; i++) if (underdogFlags[i]) tally[at.underdog + i] += trials;
+  if (fixedDefender !== null) {
+    // Every trial: the same defender (or none), set up first, after no dice.
+    if (fixedDefender >= 0) {
+      tally[at.defender + fixedDefender] += trials;
+      tally[at.setup + fixedDefender * n] += trials;
+    }
+    tally[at.defenderDice] += trials;
+  }
 }
 
 function summarize(params: Params, tally: Float64Array, trials: number): Record<string, Tallied> {
-  const n = readWarbands(params.warbands as string).length;
-  const at = layout(n);
+  const at = layout(params);
+  const { n, rollers } = at;
+  // Places and first players, counted one by one or read off the outcome codes.
+  const setup = tally.slice(at.setup, at.setup + n * n);
+  const first = tally.slice(at.first, at.first + n);
+  const offset = n - rollers; // the defender, when there is one, sets up first
+  for (let code = 0; code < at.outcomes; code++) {
+    const count = tally[at.outcome + code];
+    if (count === 0) continue;
+    first[code % n] += count;
+    let rest = Math.floor(code / n);
+    for (let p = 0; p < rollers; p++) {
+      setup[(rest % n) * n + p + offset] += count;
+      rest = Math.floor(rest / n);
+    }
+  }
   const result: Record<string, Tallied> = {};
   for (let i = 0; i < n; i++) {
     result[`w${i + 1}.defender`] = proportion(tally[at.defender + i], trials);
     result[`w${i + 1}.underdog`] = proportion(tally[at.underdog + i], trials);
-    for (let k = 0; k < n; k++) result[`w${i + 1}.setup.${k + 1}`] = proportion(tally[at.setup + i * n + k], trials);
-    result[`w${i + 1}.first`] = proportion(tally[at.first + i], trials);
+    for (let k = 0; k < n; k++) result[`w${i + 1}.setup.${k + 1}`] = proportion(setup[i * n + k], trials);
+    result[`w${i + 1}.first`] = proportion(first[i], trials);
   }
-  result['dice.setup.mean'] = mean(tally[at.setupDice], tally[at.setupDice + 1], trials);
-  result['dice.first.mean'] = mean(tally[at.firstDice], tally[at.firstDice + 1], trials);
-  result['dice.defender.mean'] = mean(tally[at.defenderDice], tally[at.defenderDice + 1], trials);
+  result['dice.setup.mean'] = diceMean(tally, at.setupDice, trials);
+  result['dice.first.mean'] = diceMean(tally, at.firstDice, trials);
+  result['dice.defender.mean'] = diceMean(tally, at.defenderDice, trials);
   return result;
 }
 
@@ -473,7 +596,7 @@ export const warbands: Rule = {
   metrics,
   // Each warband: does it defend, and does it play first.
   headline: (params) => metrics(params).map((m) => m.name).filter((name) => /^w\d+\.(defender|first)$/.test(name)),
-  tallyLength: (params) => layout(readWarbands(params.warbands as string).length).length,
+  tallyLength: (params) => layout(params).length,
   simulate,
   summarize,
   exact,

@@ -75,16 +75,23 @@ export async function compareCommand(ruleId: string, options: CompareOptions, io
   let interrupted = false;
   try {
     await withInterrupt(async (signal) => {
-      for (const [index, params] of paramsList.entries()) {
-        const onTrials = (done: number) => progress.update(index * base.trials + done, totalTrials);
-        const { evaluated, interrupted: stopped } = await evaluateUntilInterrupted(plan.rules[index], [params], { ...base, seed: plan.seeds[index] }, { pool, signal, onTrials });
-        if (stopped) {
+      // Every variant at once on the pool; after Ctrl-C, the baseline and the variants after it that all finished.
+      const { evaluated, indices } = await evaluateUntilInterrupted(plan.rules[0], paramsList, base, {
+        pool,
+        signal,
+        seeds: plan.seeds,
+        rules: plan.rules,
+        onTrials: (done) => progress.update(done, totalTrials),
+        onPoint: (done, total) => {
+          if (base.method === 'exact') progress.update(done, total);
+        },
+      });
+      for (const index of paramsList.keys()) {
+        if (indices[index] !== index) {
           interrupted = true;
           return;
         }
-        computed.push(evaluated[0]);
-        if (base.method === 'simulation') progress.update((index + 1) * base.trials, totalTrials);
-        else progress.update(index + 1, paramsList.length);
+        computed.push(evaluated[index]);
       }
     });
   } finally {

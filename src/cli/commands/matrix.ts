@@ -1,6 +1,6 @@
 import { UsageError } from '../../errors.js';
 import { SimulationPool } from '../../engine/pool.js';
-import { simulate } from '../../engine/simulate.js';
+import { simulateMany } from '../../engine/simulate-many.js';
 import { bestOf, buildResult, envelope, type Envelope, type MetricResult, type RunResult } from '../../result.js';
 import { getRule } from '../../rules/index.js';
 import { isRulePath, loadRule } from '../../rules/load-rule.js';
@@ -116,22 +116,25 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
     cells = cellParams.map((row) => row.map(() => null));
     try {
       await withInterrupt(async (signal) => {
-        const run = async (params: Params): Promise<RunResult | null> => {
-          const onProgress = (done: number) => progress.update(finished * settings.trials + done, total);
-          const outcome = await simulate(pool, { rule, params, seed: settings.seed, confidence: settings.confidence, trials: settings.trials, timeout: settings.timeout, signal, onProgress });
-          if (outcome.partial) return null;
-          progress.update(++finished * settings.trials, total);
-          return buildResult({ rule, params, seed: settings.seed, threads: settings.threads, confidence: settings.confidence, trials: outcome.trials, tally: outcome.tally });
-        };
-        baseResult = await run(base);
-        if (baseResult === null) return void (interrupted = true);
-        for (const [i, row] of cellParams.entries()) {
-          for (const [j, params] of row.entries()) {
-            const cell = await run(params);
-            if (cell === null) return void (interrupted = true);
-            cells[i][j] = cell;
-          }
-        }
+        // The base point and every cell at once on the pool (simulateMany): each is what `muster run` gives for it.
+        const points = [base, ...cellParams.flat()];
+        await simulateMany(
+          pool,
+          points.map((params) => ({ rule, params, seed: settings.seed, trials: settings.trials })),
+          {
+            signal,
+            timeout: settings.timeout,
+            onProgress: (done) => progress.update(done, total),
+            onOutcome: (index, outcome) => {
+              finished++;
+              const result = buildResult({ rule, params: points[index], seed: settings.seed, threads: settings.threads, confidence: settings.confidence, trials: outcome.trials, tally: outcome.tally });
+              if (index === 0) baseResult = result;
+              else cells[Math.floor((index - 1) / cols.length)][(index - 1) % cols.length] = result;
+            },
+          },
+        );
+        // After Ctrl-C the cells that finished are kept, the others left empty.
+        interrupted = finished < points.length;
       });
     } finally {
       progress.finish();

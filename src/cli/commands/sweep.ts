@@ -82,7 +82,6 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
   const simulating = settings.method === 'simulation';
   const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet, undefined, { unit: simulating ? 'trials' : 'points' });
   const totalTrials = grid.length * settings.trials;
-  let pointsDone = 0;
   let evaluated;
   let interrupted;
   try {
@@ -91,11 +90,10 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
         pool,
         signal,
         ledgerFor: checkpoint && ((index) => checkpoint.ledger(index)),
-        onTrials: (done) => progress.update(pointsDone * settings.trials + done, totalTrials),
+        // The points run at once: trials done over all of them, or points solved.
+        onTrials: (done) => progress.update(done, totalTrials),
         onPoint: (done, total) => {
-          pointsDone = done;
-          if (simulating) progress.update(done * settings.trials, totalTrials);
-          else progress.update(done, total);
+          if (!simulating) progress.update(done, total);
         },
       }),
     ));

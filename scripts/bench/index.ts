@@ -1,0 +1,182 @@
+/**
+ * `npm run bench [-- --baseline DIR]`: how fast muster is on this machine,
+ * as ratios measured in one invocation, each figure the median of five.
+ *
+ *   limit        the fastest sound generator's bulk d6 rate in a bare loop (limit.ts)
+ *   every rule   trials/s at its defaults on 1 and on all threads, through the pool
+ *                (workers warm); draws per trial; d6/s on one thread as a share of
+ *                the limit
+ *   numpy        `muster run reserves` on one thread, 5e7 trials, whole process,
+ *                against the rule vectorised in numpy (reserves_numpy.py)
+ *   start-up     commands that draw no chart, whole process, against `node -e 0`
+ *   sweep        100 points of 65,536 trials against one run of 6,553,600
+ *
+ * With --baseline DIR (another built checkout, such as one of main), every
+ * rule, the numpy run, start-up and sweep are measured for it too, each
+ * repeat alternating between the two builds so that a change in the
+ * machine's load falls on both, and the ratio current ÷ baseline is shown.
+ *
+ * Every measurement runs in a process of its own (probe.ts). The machine's
+ * load average is printed before and after: on a shared machine, read the
+ * ratios, not the rates.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { TycheStream } from '../../src/engine/random.js';
+import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
+import { rules } from '../../src/rules/index.js';
+import { resolveParams } from '../../src/rules/params.js';
+import { LIMIT_GENERATORS, LIMIT_LABELS } from './limit.js';
+
+const REPEATS = Number(process.env.BENCH_REPEATS ?? 5);
+const NUMPY_RUN_TRIALS = 5e7;
+const here = fileURLToPath(new URL('.', import.meta.url));
+const probe = join(here, 'probe.js');
+const current = resolve(here, '../../..');
+const baselineAt = process.argv.indexOf('--baseline');
+const baseline = baselineAt > 0 ? resolve(process.argv[baselineAt + 1] ?? '') : null;
+if (baseline && !existsSync(join(baseline, 'dist/cli.js'))) throw new Error(`--baseline: ${baseline} has no dist/cli.js (run npm run build there)`);
+const builds = baseline ? [current, baseline] : [current];
+const threads = availableParallelism();
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+function probeJson<T>(...args: string[]): T {
+  return JSON.parse(execFileSync(process.execPath, [probe, ...args], { encoding: 'utf8' })) as T;
+}
+
+/** Seconds a whole process takes, from spawn to exit. */
+function wallSeconds(command: string, args: string[], options: { cwd?: string } = {}): number {
+  const started = performance.now();
+  execFileSync(command, args, { stdio: 'ignore', ...options });
+  return (performance.now() - started) / 1000;
+}
+
+/** For each build, the median of REPEATS measurements, the builds alternating within each repeat. */
+function medianPerBuild(measure: (root: string, repeat: number) => number): number[] {
+  const samples: number[][] = builds.map(() => []);
+  for (let repeat = 0; repeat < REPEATS; repeat++) builds.forEach((root, b) => samples[b].push(measure(root, repeat)));
+  return samples.map(median);
+}
+
+/** Uniform draws a trial takes at the rule's defaults, counted over one chunk (the same for every build: the streams are). */
+function drawsPerTrial(ruleId: string): number {
+  const rule = rules.find((r) => r.id === ruleId)!;
+  const params = resolveParams(rule);
+  const stream = new TycheStream('bench/draws');
+  let draws = 0;
+  const counting = () => {
+    draws++;
+    return stream.random();
+  };
+  rule.simulate(params, counting, CHUNK_TRIALS, new Float64Array(rule.tallyLength(params)));
+  return draws / CHUNK_TRIALS;
+}
+
+const mega = (x: number) => `${(x / 1e6).toFixed(1)}M`;
+const ratio = (x: number) => `${x.toFixed(2)}×`;
+const ms = (seconds: number) => `${(seconds * 1000).toFixed(0)} ms`;
+const out: string[] = [];
+const table = (rows: string[][]) => {
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => row[c].length)));
+  for (const row of rows) out.push(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ').trimEnd());
+};
+const loadBefore = loadavg()[0];
+
+// The limit, per CPU-second: a single-threaded loop's CPU time is what a busy machine disturbs least.
+const limits = LIMIT_GENERATORS.map((generator) => {
+  const runs = Array.from({ length: REPEATS }, () => probeJson<{ dicePerSecond: number; dicePerCpuSecond: number }>('limit', generator));
+  return { generator, wall: median(runs.map((run) => run.dicePerSecond)), rate: median(runs.map((run) => run.dicePerCpuSecond)) };
+});
+const limit = limits.reduce((best, entry) => (entry.rate > best.rate ? entry : best));
+
+// Every rule.
+type RuleRate = { trialsPerSecond: number; trialsPerCpuSecond: number };
+const ruleRows = rules.map((rule) => {
+  const samples = [1, threads].map((t) => builds.map(() => [] as RuleRate[]));
+  for (let repeat = 0; repeat < REPEATS; repeat++) {
+    [1, threads].forEach((t, i) => builds.forEach((root, b) => samples[i][b].push(probeJson<RuleRate>('rule', root, rule.id, String(t), `bench-${repeat}`))));
+  }
+  const pick = (i: number, field: keyof RuleRate) => samples[i].map((runs) => median(runs.map((run) => run[field])));
+  return { id: rule.id, draws: drawsPerTrial(rule.id), single: pick(0, 'trialsPerSecond'), singleCpu: pick(0, 'trialsPerCpuSecond'), all: pick(1, 'trialsPerSecond') };
+});
+
+// numpy.
+const numpyScript = join(current, 'scripts/bench/reserves_numpy.py');
+let numpy: { trialsPerSecond: number; numpy: string } | null = null;
+try {
+  const runs = Array.from({ length: REPEATS }, () => JSON.parse(execFileSync('python3', [numpyScript, '1e7'], { encoding: 'utf8' })) as { trialsPerSecond: number; numpy: string });
+  numpy = { trialsPerSecond: median(runs.map((run) => run.trialsPerSecond)), numpy: runs[0].numpy };
+} catch (error) {
+  process.stderr.write(`numpy baseline skipped: ${(error as Error).message.split('\n')[0]}\n`);
+}
+const wholeRun = medianPerBuild((root) => NUMPY_RUN_TRIALS / wallSeconds(process.execPath, [join(root, 'dist/cli.js'), 'run', 'reserves', '--threads', '1', '--trials', String(NUMPY_RUN_TRIALS), '--quiet']));
+
+// Start-up.
+const scratch = mkdtempSync(join(tmpdir(), 'muster-bench-'));
+const startupCommands: Array<[string, string[]]> = [
+  ['muster list', ['list']],
+  ['muster describe fow', ['describe', 'fow']],
+  ['muster run reserves --exact', ['run', 'reserves', '--exact']],
+  ['muster run infinity --trials 1e5', ['run', 'infinity', '--trials', '1e5']],
+];
+const bareNode = median(Array.from({ length: REPEATS }, () => wallSeconds(process.execPath, ['-e', '0'])));
+const startups = startupCommands.map(([label, args]) => ({ label, seconds: medianPerBuild((root) => wallSeconds(process.execPath, [join(root, 'dist/cli.js'), ...args], { cwd: scratch })) }));
+rmSync(scratch, { recursive: true, force: true });
+
+// Sweep overhead.
+const sweeps = builds.map(() => [] as number[]);
+for (let repeat = 0; repeat < REPEATS; repeat++) {
+  builds.forEach((root, b) => {
+    const { sweepSeconds, runSeconds } = probeJson<{ sweepSeconds: number; runSeconds: number }>('sweep', root, String(threads));
+    sweeps[b].push(sweepSeconds / runSeconds);
+  });
+}
+
+// Report.
+const loadAfter = loadavg()[0];
+out.push(`muster bench · node ${process.version} · ${threads} cores · median of ${REPEATS} · load average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after`);
+if (baseline) out.push(`baseline: ${baseline} (ratios are this build ÷ baseline, measured alternately)`);
+out.push('', `The limit: bare d6 loops, one thread, per CPU-second (and per second); the fastest is the limit`);
+table(limits.map(({ generator, rate, wall }) => [LIMIT_LABELS[generator], `${mega(rate)} d6/CPU-s`, `${mega(wall)} d6/s`, generator === limit.generator ? 'limit' : ratio(rate / limit.rate)]));
+
+out.push(
+  '',
+  'Every rule at its defaults through the pool: trials/s on 1 and on all threads, and per CPU-second on one',
+  'thread (every thread of the process counted); d6/CPU-s = draws a trial × trials/CPU-s, as a share of the limit',
+);
+const ruleHeader = ['rule', 'draws/trial', '1 thread', `${threads} threads`, 'speed-up', '/CPU-s', 'd6/CPU-s', 'of limit'];
+if (baseline) ruleHeader.push('vs base: 1 thread', `${threads} threads`, '/CPU-s');
+table([
+  ruleHeader,
+  ...ruleRows.map((row) => {
+    const cells = [row.id, row.draws.toFixed(2), mega(row.single[0]), mega(row.all[0]), ratio(row.all[0] / row.single[0]), mega(row.singleCpu[0]), mega(row.draws * row.singleCpu[0]), (row.draws * row.singleCpu[0] / limit.rate).toFixed(2)];
+    if (baseline) cells.push(ratio(row.single[0] / row.single[1]), ratio(row.all[0] / row.all[1]), ratio(row.singleCpu[0] / row.singleCpu[1]));
+    return cells;
+  }),
+]);
+const diceRate = (id: string) => {
+  const row = ruleRows.find((r) => r.id === id)!;
+  return row.draws * row.singleCpu[0];
+};
+out.push(`fow draws dice at ${ratio(diceRate('fow') / diceRate('reserves'))} the rate reserves does (per CPU-second, one thread)`);
+
+out.push('', `muster run reserves --threads 1 --trials 5e7, whole process`);
+const numpyRows = [[`muster`, `${mega(wholeRun[0])} trials/s`, numpy ? `${ratio(wholeRun[0] / numpy.trialsPerSecond)} numpy` : '']];
+if (baseline) numpyRows.push([`baseline`, `${mega(wholeRun[1])} trials/s`, numpy ? `${ratio(wholeRun[1] / numpy.trialsPerSecond)} numpy` : '']);
+if (numpy) numpyRows.push([`numpy ${numpy.numpy}, vectorised, 1 process`, `${mega(numpy.trialsPerSecond)} trials/s`, '']);
+table(numpyRows);
+
+out.push('', `Start-up, whole process, against node -e 0 (${ms(bareNode)})`);
+table(startups.map(({ label, seconds }) => [label, ms(seconds[0]), ratio(seconds[0] / bareNode), ...(baseline ? [`baseline ${ms(seconds[1])}`, ratio(seconds[1] / bareNode)] : [])]));
+
+out.push('', `Sweep: 100 reserves points of 65,536 trials against one run of 6,553,600, ${threads} threads`);
+table([['time ÷ one run', ratio(median(sweeps[0])), ...(baseline ? ['baseline', ratio(median(sweeps[1]))] : [])]]);
+process.stdout.write(`${out.join('\n')}\n`);

@@ -1,0 +1,92 @@
+/**
+ * One measurement of `npm run bench`, in a process of its own so that no
+ * measurement's JIT state (a call site that has seen another rule, another
+ * generator) slows the next. Prints one JSON line.
+ *
+ *   probe.js rule  ROOT RULE THREADS SEED   trials/s of a rule at its defaults through the pool, and
+ *                                           trials per CPU-second (every thread's time: robust to a busy machine)
+ *   probe.js sweep ROOT THREADS             seconds for 100 points of 65,536 trials, and for one run of as many
+ *   probe.js limit GENERATOR                d6 per second and per CPU-second of a bare dice loop
+ *
+ * ROOT is a built checkout (this one, or a baseline such as a checkout of
+ * main): its engine, rules and reports are imported from ROOT/dist, whose
+ * `SimulationPool`, `simulate`, `resolveParams`, `getRule` and `evaluateAll`
+ * keep the same signatures from release to release.
+ */
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { LIMIT_GENERATORS, bareDiceRate, type LimitGenerator } from './limit.js';
+
+/** Seconds a timed rule run aims for on one thread: long enough to swamp scheduling noise. */
+const RUN_SECONDS = 0.6;
+const CHUNK = 65_536;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyModule = any;
+const load = (root: string, path: string): Promise<AnyModule> => import(pathToFileURL(join(root, 'dist', path)).href);
+
+async function ruleRate(root: string, ruleId: string, threads: number, seed: string): Promise<{ trialsPerSecond: number; trialsPerCpuSecond: number; trials: number }> {
+  const [{ SimulationPool }, { simulate }, { getRule }, { resolveParams }] = await Promise.all([
+    load(root, 'src/engine/pool.js'),
+    load(root, 'src/engine/simulate.js'),
+    load(root, 'src/rules/index.js'),
+    load(root, 'src/rules/params.js'),
+  ]);
+  const rule = getRule(ruleId);
+  const params = resolveParams(rule);
+  const pool = new SimulationPool(threads);
+  try {
+    // Warm-up: starts the workers, compiles the rule in each, and sizes the timed run.
+    const warmTrials = 32 * CHUNK;
+    const warmStart = performance.now();
+    await simulate(pool, { rule, params, seed: `${seed}/warm-up`, confidence: 0.95, trials: warmTrials });
+    const warmRate = warmTrials / ((performance.now() - warmStart) / 1000);
+    const trials = Math.max(32, Math.round((warmRate * RUN_SECONDS) / CHUNK)) * CHUNK;
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    await simulate(pool, { rule, params, seed, confidence: 0.95, trials });
+    const { user, system } = process.cpuUsage(cpu);
+    return { trialsPerSecond: trials / ((performance.now() - started) / 1000), trialsPerCpuSecond: trials / ((user + system) / 1e6), trials };
+  } finally {
+    await pool.close();
+  }
+}
+
+/**
+ * A sweep of 100 reserves points of one chunk each against one run of as
+ * many trials, on the same warm pool. Every point varies leaderLoss with no
+ * chosen round, which changes no die, so both do the same work.
+ */
+async function sweepOverhead(root: string, threads: number): Promise<{ sweepSeconds: number; runSeconds: number }> {
+  const [{ SimulationPool }, { simulate }, { getRule }, { resolveParams }, { evaluateAll }] = await Promise.all([
+    load(root, 'src/engine/pool.js'),
+    load(root, 'src/engine/simulate.js'),
+    load(root, 'src/rules/index.js'),
+    load(root, 'src/rules/params.js'),
+    load(root, 'reports/evaluate.js'),
+  ]);
+  const rule = getRule('reserves');
+  const points = Array.from({ length: 100 }, (_, i) => resolveParams(rule, [], { leaderLoss: i / 100 }));
+  const settings = { method: 'simulation', seed: 'bench', confidence: 0.95, trials: CHUNK, threads };
+  const pool = new SimulationPool(threads);
+  try {
+    await simulate(pool, { rule, params: points[0], seed: 'warm-up', confidence: 0.95, trials: 64 * CHUNK });
+    await evaluateAll(rule, points.slice(0, 20), settings, { pool });
+    let started = performance.now();
+    await evaluateAll(rule, points, settings, { pool });
+    const sweepSeconds = (performance.now() - started) / 1000;
+    started = performance.now();
+    await simulate(pool, { rule, params: points[0], seed: 'bench', confidence: 0.95, trials: 100 * CHUNK });
+    return { sweepSeconds, runSeconds: (performance.now() - started) / 1000 };
+  } finally {
+    await pool.close();
+  }
+}
+
+const [kind, ...args] = process.argv.slice(2);
+let answer: unknown;
+if (kind === 'rule') answer = await ruleRate(args[0], args[1], Number(args[2]), args[3]);
+else if (kind === 'sweep') answer = await sweepOverhead(args[0], Number(args[1]));
+else if (kind === 'limit' && LIMIT_GENERATORS.includes(args[0] as LimitGenerator)) answer = bareDiceRate(args[0] as LimitGenerator);
+else throw new Error(`probe: unknown measurement ${JSON.stringify(process.argv.slice(2))}`);
+process.stdout.write(`${JSON.stringify(answer)}\n`);

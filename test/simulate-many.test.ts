@@ -1,0 +1,133 @@
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHUNK_TRIALS } from '../src/engine/chunks.js';
+import { IN_PROCESS_CHUNKS, SimulationPool, WorkerError } from '../src/engine/pool.js';
+import { runChunks } from '../src/engine/run-chunks.js';
+import { simulate } from '../src/engine/simulate.js';
+import { simulateMany, type ManyRequest } from '../src/engine/simulate-many.js';
+import { getRule } from '../src/rules/index.js';
+import { resolveParams } from '../src/rules/params.js';
+
+/** Every rule, with runs of different sizes and seeds: one chunk, a short one, several, none. */
+function requests(): ManyRequest[] {
+  const list: ManyRequest[] = [];
+  const sizes = [CHUNK_TRIALS, 1_000, 3 * CHUNK_TRIALS + 17, 0, 2 * CHUNK_TRIALS];
+  let n = 0;
+  for (const id of ['reserves', 'deployment', 'infinity', 'noctvale', 'warbands', 'fow']) {
+    const rule = getRule(id);
+    for (const trials of sizes) list.push({ rule, params: resolveParams(rule), seed: `many-${n++ % 3}`, trials });
+  }
+  return list;
+}
+
+/** The tally of a whole run computed in this thread, chunk range by chunk range as no pool would split it. */
+function inProcess(request: ManyRequest): number[] {
+  const end = Math.ceil(request.trials / CHUNK_TRIALS);
+  return Array.from(runChunks({ ruleId: request.rule.id, params: request.params, seed: request.seed, firstChunk: 0, endChunk: end, totalTrials: request.trials }));
+}
+
+describe('simulateMany: many runs at once, each exactly as alone', () => {
+  let two: SimulationPool;
+  beforeAll(() => {
+    two = new SimulationPool(2);
+  });
+  afterAll(async () => {
+    await two.close();
+  });
+
+  it('seeds "many-0/1/2": 30 runs of every rule interleaved on two threads give each run’s in-process tally, entry for entry', async () => {
+    const list = requests();
+    const finished: number[] = [];
+    const outcomes = await simulateMany(two, list, { onOutcome: (index) => finished.push(index) });
+    expect(two.started).toBe(true);
+    expect(finished.slice().sort((a, b) => a - b)).toEqual(list.map((_, index) => index));
+    outcomes.forEach((outcome, index) => {
+      expect({ index, partial: outcome.partial, trials: outcome.trials }).toEqual({ index, partial: false, trials: list[index].trials });
+      expect({ index, tally: Array.from(outcome.tally) }).toEqual({ index, tally: inProcess(list[index]) });
+    });
+  });
+
+  it('and what simulate gives for the same request on the same pool', async () => {
+    const list = requests().filter((request) => request.trials > 0).slice(0, 8);
+    const many = await simulateMany(two, list);
+    for (const [index, request] of list.entries()) {
+      const alone = await simulate(two, { ...request, confidence: 0.95 });
+      expect(Array.from(many[index].tally)).toEqual(Array.from(alone.tally));
+    }
+  });
+
+  it('aborted before it starts: every run partial, none reported finished, no trials counted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const reported: number[] = [];
+    const outcomes = await simulateMany(two, requests().slice(0, 5), { signal: controller.signal, onOutcome: (index) => reported.push(index) });
+    // The one zero-trial run needs no task, so it is finished at once.
+    expect(reported).toEqual([3]);
+    expect(outcomes.filter((outcome) => outcome.partial)).toHaveLength(4);
+    expect(outcomes.reduce((sum, outcome) => sum + outcome.trials, 0)).toBe(0);
+  });
+});
+
+describe('a run of a few chunks does not start the pool', () => {
+  it(`seed "small": ${IN_PROCESS_CHUNKS} chunks run in this thread with the tally the workers give; one more starts them`, async () => {
+    const rule = getRule('fow');
+    const params = resolveParams(rule);
+    const trials = IN_PROCESS_CHUNKS * CHUNK_TRIALS - 5;
+    const fresh = new SimulationPool(2);
+    const started = new SimulationPool(2);
+    try {
+      const here = await simulate(fresh, { rule, params, seed: 'small', confidence: 0.95, trials });
+      expect(fresh.started).toBe(false);
+      // Start the other pool's workers first, so the same run goes to them.
+      await simulate(started, { rule, params, seed: 'warm', confidence: 0.95, trials: (IN_PROCESS_CHUNKS + 1) * CHUNK_TRIALS });
+      expect(started.started).toBe(true);
+      const onWorkers = await simulate(started, { rule, params, seed: 'small', confidence: 0.95, trials });
+      expect(here.trials).toBe(trials);
+      expect(Array.from(here.tally)).toEqual(Array.from(onWorkers.tally));
+      const many = await simulateMany(fresh, [{ rule, params, seed: 'small', trials }]);
+      expect(fresh.started).toBe(false);
+      expect(Array.from(many[0].tally)).toEqual(Array.from(here.tally));
+    } finally {
+      await fresh.close();
+      await started.close();
+    }
+  });
+});
+
+describe('simulateMany with a failing worker', () => {
+  const FIXTURE = fileURLToPath(new URL('./fixtures/faulty-worker.mjs', import.meta.url));
+  const rule = getRule('reserves');
+  const params = resolveParams(rule);
+  // Five chunks a run, one a task on one thread, so the failing chunk is named alone.
+  const runs = (seed: string): ManyRequest[] => [0, 1].map(() => ({ rule, params, seed, trials: 5 * CHUNK_TRIALS }));
+
+  it('seed "throw": a task that throws fails the whole call with a WorkerError naming the chunk', async () => {
+    const pool = new SimulationPool(1, FIXTURE);
+    try {
+      await expect(simulateMany(pool, runs('throw'))).rejects.toThrow(/^reserves: the simulation failed in chunk 2 \(boom\); this is a bug, nothing was written$/);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('seed "hang", timeout 1 s: the watchdog fails the call naming the chunk still running', async () => {
+    const pool = new SimulationPool(1, FIXTURE);
+    try {
+      const failure = simulateMany(pool, runs('hang'), { timeout: 1 });
+      await expect(failure).rejects.toBeInstanceOf(WorkerError);
+      await expect(failure).rejects.toThrow(/^reserves: no chunk finished within --timeout 1 s \(chunk 1 still running\); nothing was written$/);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a replaced worker gets even a run of one chunk (never computed in this thread)', async () => {
+    const pool = new SimulationPool(1, FIXTURE);
+    try {
+      await expect(simulateMany(pool, [{ rule, params, seed: 'exit', trials: 2 * CHUNK_TRIALS }])).rejects.toBeInstanceOf(WorkerError);
+      expect(pool.started).toBe(true);
+    } finally {
+      await pool.close();
+    }
+  });
+});
