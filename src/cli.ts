@@ -5,20 +5,13 @@
  * one catch below turns a UsageError into one line and exit status 2.
  *
  *   argv ─► commander ─► command(args, options, io) ─► engine / rules / reports
+ *
+ * Each command's module is imported only when that command runs, so a
+ * command that draws no chart never loads the report, bundler or pool
+ * modules another one needs, and start-up stays close to a bare node.
  */
 import { Command, CommanderError, Option } from 'commander';
 import { UsageError } from './errors.js';
-import { appCommand } from './cli/commands/app.js';
-import { bookCommand } from './cli/commands/book.js';
-import { cardCommand } from './cli/commands/card.js';
-import { describeCommand } from './cli/commands/describe.js';
-import { listCommand } from './cli/commands/list.js';
-import { matrixCommand } from './cli/commands/matrix.js';
-import { runCommand } from './cli/commands/run.js';
-import { sweepOrShardCommand } from './cli/commands/sweep.js';
-import { compareOrShardCommand } from './cli/commands/compare.js';
-import { mergeAnyCommand, shardCommand } from './cli/commands/shard.js';
-import { newRuleCommand } from './cli/commands/new-rule.js';
 import { processIo, type Io } from './cli/io.js';
 import { holdSignals } from './cli/interrupt.js';
 import { collect, rejectRepeats } from './cli/options.js';
@@ -63,12 +56,12 @@ export function buildProgram(io: Io): Command {
     .configureOutput({ writeOut: io.out, writeErr: io.err, outputError: (message, write) => write(parserError(message, currentCommand, program.commands.map((c) => c.name()))) })
     .showSuggestionAfterError(true);
 
-  program.command('list').description('list the rules muster covers').action(() => listCommand(io));
+  program.command('list').description('list the rules muster covers').action(async () => (await import('./cli/commands/list.js')).listCommand(io));
   program
     .command('describe')
     .argument('<rule>', 'rule id (see muster list) or a rule file (./my-rule.mjs, see muster new-rule)')
     .description("a rule's parameters, their defaults and allowed values, and its metrics")
-    .action((rule: string) => describeCommand(rule, io));
+    .action(async (rule: string) => (await import('./cli/commands/describe.js')).describeCommand(rule, io));
   simulationOptions(
     program
       .command('run')
@@ -87,7 +80,7 @@ export function buildProgram(io: Io): Command {
     .option('--checkpoint-every <seconds>', 'seconds between checkpoint writes (default 5)')
     .option('--print-diagnostics', 'print the HTML report\'s diagnostics (every metric, simulation against exact) too, not only on screen')
     .action(async (rule: string, options) => {
-      await runCommand(rule, options, io);
+      await (await import('./cli/commands/run.js')).runCommand(rule, options, io);
     });
   simulationOptions(
     program
@@ -101,7 +94,7 @@ export function buildProgram(io: Io): Command {
     .option('--against <value>', 'one opponent (the column value, short labels such as S123 allowed): every row ranked against it, with the trade-off')
     .option('--html <file>', 'also write the tables as printable heatmaps, the value in every cell')
     .action(async (rule: string, options) => {
-      await matrixCommand(rule, options, io);
+      await (await import('./cli/commands/matrix.js')).matrixCommand(rule, options, io);
     });
   simulationOptions(
     program
@@ -126,7 +119,7 @@ export function buildProgram(io: Io): Command {
     .option('--checkpoint <file>', 'save finished chunks here as the sweep goes; run the same command again to resume')
     .option('--checkpoint-every <seconds>', 'seconds between checkpoint writes (default 5)')
     .action(async (rule: string, options) => {
-      await sweepOrShardCommand(rule, options, io);
+      await (await import('./cli/commands/sweep.js')).sweepOrShardCommand(rule, options, io);
     });
   simulationOptions(
     program
@@ -162,14 +155,14 @@ export function buildProgram(io: Io): Command {
     .option('--shards <n>', 'the shard count under a Kubernetes Indexed Job (its completions)')
     .option('--out <file>', "with --shard: where to write this shard's tallies ({index} becomes the shard index)")
     .action(async (rule: string, options) => {
-      await compareOrShardCommand(rule, options, io);
+      await (await import('./cli/commands/compare.js')).compareOrShardCommand(rule, options, io);
     });
   program
     .command('new-rule')
     .argument('<name>', "the rule's name (letters, digits and '-'), optionally in a folder: rules/my-rule")
     .description('write NAME.mjs, a commented rule file that runs as written, and NAME.test.mjs, its vitest test')
     .action(async (name: string) => {
-      await newRuleCommand(name, io);
+      await (await import('./cli/commands/new-rule.js')).newRuleCommand(name, io);
     });
   program
     .command('card')
@@ -188,7 +181,7 @@ export function buildProgram(io: Io): Command {
     .option('--timeout <seconds>', 'for a rule with no exact solution: fail if no block of trials finishes for this long')
     .option('--quiet', 'no notes on stderr')
     .action(async (rule: string, options) => {
-      await cardCommand(rule, options, io);
+      await (await import('./cli/commands/card.js')).cardCommand(rule, options, io);
     });
   program
     .command('book')
@@ -202,7 +195,7 @@ export function buildProgram(io: Io): Command {
     .option('--timeout <seconds>', 'fail (exit 1, nothing written) if no block of trials finishes for this long')
     .option('--quiet', 'no progress on stderr')
     .action(async (options) => {
-      await bookCommand(options, io);
+      await (await import('./cli/commands/book.js')).bookCommand(options, io);
     });
   program
     .command('app')
@@ -210,7 +203,7 @@ export function buildProgram(io: Io): Command {
     .option('--out <file>', 'the page to write (default app.html)')
     .addOption(new Option('--rule <file>', 'also bundle this rule file into the page (repeatable; not available in this build yet)').argParser(collect))
     .action(async (options) => {
-      await appCommand(options, io);
+      await (await import('./cli/commands/app.js')).appCommand(options, io);
     });
   simulationOptions(
     program
@@ -224,7 +217,7 @@ export function buildProgram(io: Io): Command {
     .option('--checkpoint <file>', 'save finished chunks here as the shard goes ({index} becomes the shard index); run the same command again to resume')
     .option('--checkpoint-every <seconds>', 'seconds between checkpoint writes (default 5)')
     .action(async (rule: string, options) => {
-      await shardCommand(rule, options, io);
+      await (await import('./cli/commands/shard.js')).shardCommand(rule, options, io);
     });
   program
     .command('merge')
@@ -238,7 +231,7 @@ export function buildProgram(io: Io): Command {
     .option('--csv <file>', 'sweeps and comparisons: also write the CSV (- for standard output)')
     .option('--quiet', 'no notes on stderr')
     .action(async (files: string[], options) => {
-      await mergeAnyCommand(files, options, io);
+      await (await import('./cli/commands/shard.js')).mergeAnyCommand(files, options, io);
     });
   program.hook('preSubcommand', (_program, sub) => {
     currentCommand = sub.name();
