@@ -7,7 +7,7 @@ import { checkOutputDir, writeOutputs } from '../../../reports/outputs.js';
 import type { Io } from '../io.js';
 import { plainTerminal } from '../progress.js';
 import { parseConfidence, parseCount, parseIntegerOption, parseSeed } from '../options.js';
-import { interruptedStatus, withInterrupt } from '../interrupt.js';
+import { interruptedStatus, interruption, withInterrupt } from '../interrupt.js';
 import { DEFAULT_SEED, parseTimeout } from './run.js';
 
 export interface BookOptions {
@@ -56,10 +56,17 @@ export async function bookCommand(options: BookOptions, io: Io): Promise<string>
     }
   };
   onProgress('the calculator page');
-  const app = await buildAppHtml();
+  let appHtml: string | undefined;
+  try {
+    appHtml = (await buildAppHtml()).html;
+  } catch (error) {
+    // Ctrl-C signals the whole process group, esbuild's service too, which then fails the build: the book
+    // is interrupted (the signal aborts the work below at once), not broken.
+    if (interruption() === null) throw error;
+  }
   let book;
   try {
-    book = await withInterrupt((signal) => buildBook(rules, { ...settings, onProgress, signal, appHtml: app.html }));
+    book = await withInterrupt((signal) => buildBook(rules, { ...settings, onProgress, signal, appHtml }));
   } finally {
     if (drawn) io.err('\r\x1b[2K');
   }
