@@ -226,6 +226,8 @@ export function buildProgram(io: Io): Command {
     .option('--rule <file>', "shards of a rule file: the file, if it is no longer where the shards recorded it (its contents must not have changed)")
     .option('--confidence <level>', "confidence level of every interval (default 0.95; a sweep's own)")
     .option('--json <file>', 'also write the result as JSON (- for standard output)')
+    .option('--verify <k>', 'runs: re-run k shards chosen at random and refuse the merge if any differs from its file (catches hand-edited shards)')
+    .option('--threads <n>', 'with --verify: worker threads (default: available cores)')
     .addOption(new Option('--metric <name>', 'sweeps: metric to tabulate and chart (repeatable; default the headline metrics)').argParser(collect))
     .option('--html <file>', 'sweeps and comparisons: also write the HTML report')
     .option('--csv <file>', 'sweeps and comparisons: also write the CSV (- for standard output)')

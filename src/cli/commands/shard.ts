@@ -4,6 +4,7 @@
  * blocks. Chunk k draws from the same stream wherever it runs, so the merged
  * result is bit-identical to the run on one machine.
  */
+import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { checkDistinct, STDOUT, writeOutputs } from '../../output/files.js';
@@ -15,7 +16,7 @@ import { checkCounts, shardTrials, validateShard, type ShardFile } from '../shar
 export type { ShardFile };
 import { UsageError } from '../../errors.js';
 import { chunkCount, shardChunks } from '../../engine/chunks.js';
-import { SimulationPool } from '../../engine/pool.js';
+import { defaultThreads, SimulationPool } from '../../engine/pool.js';
 import { mergeTally } from '../../engine/run-chunks.js';
 import { simulate } from '../../engine/simulate.js';
 import { buildResult, envelope, type RunResult } from '../../result.js';
@@ -25,7 +26,7 @@ import { resolveParams } from '../../rules/params.js';
 import type { Rule } from '../../rules/types.js';
 import { renderRun } from '../format.js';
 import type { Io } from '../io.js';
-import { checkOutputFile, parseConfidence } from '../options.js';
+import { checkOutputFile, parseConfidence, parseIntegerOption } from '../options.js';
 import { ProgressBar } from '../progress.js';
 import { parseSimulationSettings, withInterrupt, type RunOptions } from './run.js';
 import { openCheckpoint } from '../checkpoint-option.js';
@@ -95,11 +96,17 @@ export interface MergeOptions extends GridMergeOptions {
   rule?: string;
   json?: string;
   confidence?: string;
+  /** Re-run this many shards, chosen at random, and refuse the merge if any differs from its file. */
+  verify?: string;
+  threads?: string;
 }
 
 /** `muster merge FILE…`: the shards of a run (muster shard), or of a sweep or a comparison (--shard), added into the whole. */
 export async function mergeAnyCommand(files: readonly string[], options: MergeOptions, io: Io): Promise<RunResult | SweepResult | CompareResult> {
   if (files.length > 0 && looksLikeGridShard(files[0])) {
+    for (const option of ['verify', 'threads'] as const) {
+      if (options[option] !== undefined) throw new UsageError(`--${option}: only when merging the shards of a run (muster shard); allowed: leave it out for the shards of a sweep or a comparison`);
+    }
     if (options.rule !== undefined) throw new UsageError('--rule: only when merging the run shards of a rule file; allowed: leave it out for the shards of a sweep or a comparison');
     return mergeGridShards(files, options, io);
   }
@@ -113,6 +120,8 @@ export async function mergeCommand(files: readonly string[], options: MergeOptio
     if (options[option] !== undefined) throw new UsageError(`--${option}: only when merging the shards of a sweep or a comparison; allowed: --json and --confidence for a run`);
   }
   const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true });
+  const verify = options.verify === undefined ? 0 : parseIntegerOption('--verify', options.verify, 0, files.length);
+  const threads = options.threads === undefined ? defaultThreads() : parseIntegerOption('--threads', options.threads, 1, 256);
   // The result must never replace a shard (merge a.json b.json --json a.json), nor one shard be given twice.
   checkDistinct([{ option: '--json', path: jsonPath }], files.map((file) => ({ name: 'files', path: file })));
   const confidence = options.confidence === undefined ? 0.95 : parseConfidence(options.confidence);
@@ -134,6 +143,8 @@ export async function mergeCommand(files: readonly string[], options: MergeOptio
   }
   const missing = covered.indexOf(0);
   if (missing >= 0) throw new UsageError(`files: chunk ${missing} of ${covered.length} is in no shard; allowed: every shard of the run`);
+
+  if (verify > 0) await verifyShards(rule, shards, files, verify, threads, io);
 
   const tally = new Float64Array(rule.tallyLength(first.params));
   for (const shard of shards) mergeTally(tally, Float64Array.from(shard.tally));
@@ -195,4 +206,40 @@ async function shardRule(shard: ShardFile, file: string, ruleOverride: string | 
   const rule = await loadRuleFile(ruleOverride === undefined ? path : resolve(ruleOverride), ruleOverride ?? path, sha256);
   if (rule.id !== shard.rule) throw new UsageError(`files: ${JSON.stringify(file)} is a shard of rule ${JSON.stringify(shard.rule)} but ${ruleOverride ?? path} declares ${JSON.stringify(rule.id)}; allowed: the rule file the shard was run with`);
   return rule;
+}
+
+/**
+ * `merge --verify K`: re-runs K of the shards, chosen with the operating
+ * system's randomness so a forger cannot know which, and refuses the merge
+ * if any differs from its file by a single count. The checks above catch
+ * every inconsistent shard; only a re-run catches a consistent hand edit
+ * (counts moved between outcomes so every sum still holds). A forged share
+ * f of N shards escapes with probability C(N − f, K) / C(N, K), at the cost
+ * of re-running K / N of the run.
+ */
+async function verifyShards(rule: Rule, shards: readonly ShardFile[], files: readonly string[], count: number, threads: number, io: Io): Promise<void> {
+  const order = shards.map((_, index) => index);
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  const pool = new SimulationPool(threads);
+  try {
+    for (const index of order.slice(0, count)) {
+      const shard = shards[index];
+      const outcome = await withInterrupt((signal) =>
+        simulate(pool, { rule, params: shard.params, seed: shard.seed, confidence: 0.95, trials: shard.trials, chunks: shard.chunks, signal }),
+      );
+      if (outcome.partial) throw new UsageError('--verify: interrupted before the shards were checked; nothing was written');
+      const differs = outcome.tally.findIndex((value, i) => value !== shard.tally[i]);
+      if (differs >= 0) {
+        throw new UsageError(
+          `files: ${JSON.stringify(files[index])}: tally[${differs}]: got ${shard.tally[differs]}, a re-run of its chunks ${shard.chunks.first}–${shard.chunks.end - 1} gives ${outcome.tally[differs]}; allowed: the tally muster shard computes (the file was edited, or written by another build)`,
+        );
+      }
+      io.err(`verified ${files[index]}: a re-run of chunks ${shard.chunks.first}–${shard.chunks.end - 1} gives the same tally\n`);
+    }
+  } finally {
+    await pool.close();
+  }
 }
