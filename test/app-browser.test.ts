@@ -303,7 +303,7 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
     await page.close();
   });
 
-  it('prints one page: the answer, its chart and a short table, not the form — every rule at its defaults and more', async () => {
+  it('printed without the button (the browser’s own command), the page’s fallback layout is one page: the answer, its chart and a short table, not the form — every rule at its defaults and more', async () => {
     const { page } = await open(appFile);
     await page.emulateMedia({ media: 'print' });
     // The rules at their defaults, the longest table that still prints (12 rows), and a rule whose headline is 40 figures.
@@ -316,6 +316,59 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
       const pdf = await page.pdf({ format: 'A4' });
       expect((pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length, hash).toBe(1);
     }
+    await page.close();
+  });
+
+  it('the print button prints the odds card for the rule and parameters shown: every rule, defaults and more, one A4 and one Letter page', async () => {
+    const { page, problems, requests } = await open(appFile);
+    await page.evaluate(() => {
+      window.print = () => {
+        const counted = window as unknown as { printed?: number };
+        counted.printed = (counted.printed ?? 0) + 1;
+      };
+    });
+    const printed = () => page.evaluate(() => (window as unknown as { printed?: number }).printed ?? 0);
+    const eight = Array.from({ length: 8 }, (_, index) => `${1000 + index}:${100 + index}`).join(',');
+    // Each rule at its defaults; then set parameters the card must show (its footer lists the fixed ones), and the largest tables.
+    const cases: Array<[string, string[]]> = [
+      ...rules.map((rule): [string, string[]] => [rule.id, []]),
+      ['infinity?crits=false', ['crits=false']],
+      ['fow?turns=20&attackerPlatoons=30', ['turns=20', 'attackerPlatoons=30']],
+      [`warbands?warbands=${eight}&allies=1+2,3+4`, [`warbands=${eight}`]],
+      ['reserves?squads=6&target=6', ['squads=6', 'target=6']],
+      ['noctvale?groups=5', ['groups=5']],
+    ];
+    for (const [hash, shown] of cases) {
+      const ruleId = hash.split('?')[0];
+      await go(page, hash);
+      const before = await printed();
+      await page.click('#print');
+      await page.waitForFunction((count) => ((window as unknown as { printed?: number }).printed ?? 0) > count, before);
+      expect(await printed(), hash).toBe(before + 1);
+      expect(await page.evaluate(() => document.body.classList.contains('card-ready')), hash).toBe(true);
+      expect(await page.locator('#print-card .card').getAttribute('data-rule'), hash).toBe(ruleId);
+      const footer = (await page.locator('#print-card .card-footer').textContent()) ?? '';
+      for (const assignment of shown) expect(footer, hash).toContain(assignment);
+      // Every chart of the card is drawn, with marks.
+      const marks = await page.evaluate(() => [...document.querySelectorAll('#print-card .vis')].map((vis) => vis.querySelectorAll('svg .role-mark > *').length));
+      expect(marks.length, hash).toBeGreaterThan(0);
+      for (const count of marks) expect(count, hash).toBeGreaterThan(0);
+      await page.emulateMedia({ media: 'print' });
+      expect(await page.locator('#controls').isVisible(), hash).toBe(false);
+      expect(await page.locator('#answer').isVisible(), hash).toBe(false);
+      expect(await page.locator('#print-card .card h1').isVisible(), hash).toBe(true);
+      for (const format of ['A4', 'Letter']) {
+        const pdf = await page.pdf({ format });
+        expect((pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length, `${hash} ${format}`).toBe(1);
+      }
+      await page.emulateMedia({ media: 'screen' });
+    }
+    // A change drops the card: printed now (by the browser's own command) the page's fallback layout prints the new answer, never the old card.
+    await go(page, 'infinity?wipA=10');
+    expect(await page.evaluate(() => document.body.classList.contains('card-ready'))).toBe(false);
+    expect(await page.locator('#print-card').innerHTML()).toBe('');
+    expect(problems).toEqual([]);
+    expect(requests).toEqual([]);
     await page.close();
   });
 

@@ -186,6 +186,7 @@ ${vendor.map((script) => `<!-- ${escapeHtml(script.name)} --><script>${script.co
 <div id="quick" aria-hidden="true"></div>
 <footer>Made by muster. Exact values are computed in rational arithmetic and rounded only for display; simulated values carry the intervals shown. The state of the form is in the address (after #): copy it to share the question.</footer>
 </div>
+<div id="print-card" aria-hidden="true"></div>
 <noscript><p>This calculator needs JavaScript; the figures are computed in the page.</p></noscript>
 <script>${page}</script>
 </body>
