@@ -581,8 +581,10 @@ async function prepareCard(): Promise<boolean> {
       return false;
     }
     cardViews = views;
-    // As muster card's page: a card taller than the sheet (many warbands, a long footer) is zoomed to fit it.
+    // The link that reopens this question in the calculator, under the card's own footer.
     const sheet = printCard.querySelector<HTMLElement>('.card') as HTMLElement;
+    sheet.append(make('p', 'card-link', `Reopen this question: ${location.href.split('/').pop() ?? location.hash}`));
+    // As muster card's page: a card taller than the sheet (many warbands, a long footer) is zoomed to fit it.
     const padding = 28;
     const height = sheet.getBoundingClientRect().height - padding;
     if (height > SHEET.height) sheet.style.zoom = String(Math.floor((SHEET.height / height) * 1000) / 1000);

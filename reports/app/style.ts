@@ -83,7 +83,8 @@ td.doc { color: var(--muted); min-width: 12em; }
 #quick { display: none; }
 /* The printed card: laid out off screen at the sheet's width (so it can be measured and zoomed to fit), shown only on paper. */
 #print-card { position: absolute; left: -10000px; top: 0; visibility: hidden; color: #1d232b; font: 13px/1.35 Helvetica, Arial, sans-serif; }
-${cardSheetStyle()}@media (max-width: 899px) {
+${cardSheetStyle()}#print-card .card-link { margin: 0; color: #4b5461; font-size: 9px; overflow-wrap: anywhere; }
+@media (max-width: 899px) {
   /* On a phone the form comes first: the headline figures stay in view at the foot of the screen while a field changes. */
   #quick:not(:empty) { display: flex; flex-wrap: wrap; gap: 2px 14px; position: fixed; left: 0; right: 0; bottom: 0; z-index: 5; padding: 6px 12px; background: var(--accent); color: white; font-size: 14px; box-shadow: 0 -1px 4px rgba(0,0,0,.25); }
   #quick b { font-variant-numeric: tabular-nums; }
