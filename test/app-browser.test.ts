@@ -23,6 +23,7 @@ import { estimate } from '../src/stats/estimate.js';
 import { buildAppHtml } from '../reports/app/build.js';
 import { formatHash } from '../reports/app/hash.js';
 import { diceRule } from './fixtures/app-rules.js';
+import { CLUB_LOST_ONE, writeClubRules } from './support/club-rules.js';
 import { HOSTILE } from './support/hostile.js';
 import { bufferIo } from './support/io.js';
 
@@ -33,6 +34,10 @@ const haveChromium = existsSync(CHROMIUM) || process.env.CI === 'true';
 const folder = mkdtempSync(join(tmpdir(), 'muster-app-browser-'));
 const appFile = join(folder, 'app.html');
 const fixtureFile = join(folder, 'fixture-app.html');
+const clubAppFile = join(folder, 'club-app.html');
+// Rule files a designer wrote, in a folder of their own outside the repository.
+const clubFolder = mkdtempSync(join(tmpdir(), 'muster-club-rules-'));
+const club = writeClubRules(clubFolder);
 let browser: Browser;
 
 /** Several parameter sets of every rule, as `--set` takes them: defaults, the README's questions, and corners. */
@@ -120,6 +125,7 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
     await appCommand({ out: appFile }, bufferIo());
     const fixture = await buildAppHtml({ extraRulesModule: join(import.meta.dirname, 'fixtures', 'app-rules.ts') });
     writeFileSync(fixtureFile, fixture.html);
+    await appCommand({ out: clubAppFile, rule: [club.reserves, club.rolloff] }, bufferIo());
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -128,6 +134,7 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
   afterAll(async () => {
     await browser?.close();
     rmSync(folder, { recursive: true, force: true });
+    rmSync(clubFolder, { recursive: true, force: true });
   });
 
   it('parameters set through the hash: every rule, several sets, the CLI’s exact values shown', async () => {
@@ -303,7 +310,7 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
     await page.close();
   });
 
-  it('prints one page: the answer, its chart and a short table, not the form — every rule at its defaults and more', async () => {
+  it('printed without the button (the browser’s own command), the page’s fallback layout is one page: the answer, its chart and a short table, not the form — every rule at its defaults and more', async () => {
     const { page } = await open(appFile);
     await page.emulateMedia({ media: 'print' });
     // The rules at their defaults, the longest table that still prints (12 rows), and a rule whose headline is 40 figures.
@@ -316,6 +323,113 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
       const pdf = await page.pdf({ format: 'A4' });
       expect((pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length, hash).toBe(1);
     }
+    await page.close();
+  });
+
+  it('the print button prints the odds card for the rule and parameters shown: every rule, defaults and more, one A4 and one Letter page', async () => {
+    const { page, problems, requests } = await open(appFile);
+    await page.evaluate(() => {
+      window.print = () => {
+        const counted = window as unknown as { printed?: number };
+        counted.printed = (counted.printed ?? 0) + 1;
+      };
+    });
+    const printed = () => page.evaluate(() => (window as unknown as { printed?: number }).printed ?? 0);
+    const eight = Array.from({ length: 8 }, (_, index) => `${1000 + index}:${100 + index}`).join(',');
+    // Each rule at its defaults; then set parameters the card must show (its footer lists the fixed ones), and the largest tables.
+    const cases: Array<[string, string[]]> = [
+      ...rules.map((rule): [string, string[]] => [rule.id, []]),
+      ['infinity?crits=false', ['crits=false']],
+      ['fow?turns=20&attackerPlatoons=30', ['turns=20', 'attackerPlatoons=30']],
+      [`warbands?warbands=${eight}&allies=1+2,3+4`, [`warbands=${eight}`]],
+      ['reserves?squads=6&target=6', ['squads=6', 'target=6']],
+      ['noctvale?groups=5', ['groups=5']],
+    ];
+    for (const [hash, shown] of cases) {
+      const ruleId = hash.split('?')[0];
+      await go(page, hash);
+      const before = await printed();
+      await page.click('#print');
+      await page.waitForFunction((count) => ((window as unknown as { printed?: number }).printed ?? 0) > count, before);
+      expect(await printed(), hash).toBe(before + 1);
+      expect(await page.evaluate(() => document.body.classList.contains('card-ready')), hash).toBe(true);
+      expect(await page.locator('#print-card .card').getAttribute('data-rule'), hash).toBe(ruleId);
+      const footer = (await page.locator('#print-card .card-footer').textContent()) ?? '';
+      for (const assignment of shown) expect(footer, hash).toContain(assignment);
+      expect(await page.locator('#print-card .card-link').textContent(), hash).toBe(`Reopen this question: app.html${await page.evaluate(() => location.hash)}`);
+      // Every chart of the card is drawn, with marks.
+      const marks = await page.evaluate(() => [...document.querySelectorAll('#print-card .vis')].map((vis) => vis.querySelectorAll('svg .role-mark > *').length));
+      expect(marks.length, hash).toBeGreaterThan(0);
+      for (const count of marks) expect(count, hash).toBeGreaterThan(0);
+      await page.emulateMedia({ media: 'print' });
+      expect(await page.locator('#controls').isVisible(), hash).toBe(false);
+      expect(await page.locator('#answer').isVisible(), hash).toBe(false);
+      expect(await page.locator('#print-card .card h1').isVisible(), hash).toBe(true);
+      for (const format of ['A4', 'Letter']) {
+        const pdf = await page.pdf({ format });
+        expect((pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length, `${hash} ${format}`).toBe(1);
+      }
+      await page.emulateMedia({ media: 'screen' });
+    }
+    // A change drops the card: printed now (by the browser's own command) the page's fallback layout prints the new answer, never the old card.
+    await go(page, 'infinity?wipA=10');
+    expect(await page.evaluate(() => document.body.classList.contains('card-ready'))).toBe(false);
+    expect(await page.locator('#print-card').innerHTML()).toBe('');
+    expect(problems).toEqual([]);
+    expect(requests).toEqual([]);
+    await page.close();
+  });
+
+  it('muster app --rule: a designer’s rule files are offered, computed exactly like muster run FILE --exact, simulated bit for bit like muster run FILE, and printed as a card', async () => {
+    const { page, problems, requests } = await open(clubAppFile, '#club-reserves');
+    const offered = await page.evaluate(() => [...document.querySelectorAll<HTMLOptionElement>('#rule-picker option')].map((option) => option.value));
+    expect(offered).toEqual([...rules.map((rule) => rule.id), 'club-reserves', 'club-rolloff']);
+
+    // With exact(): the page's figures are muster run FILE --exact's.
+    for (const set of [[], ['squads=1', 'target=9'], ['squads=12', 'target=16']]) {
+      await go(page, formatHash('club-reserves', set.map(split)));
+      const cli = await runCommand(club.reserves, { exact: true, set, quiet: true }, bufferIo());
+      const shown = await shownResult(page);
+      expect(shown?.method, set.join(' ')).toBe('exact');
+      expect(shown?.params, set.join(' ')).toEqual(cli.params);
+      expect(shown?.metrics, set.join(' ')).toEqual(cli.metrics);
+      const table = await shownTable(page);
+      expect(table['all.by.4'], set.join(' ')).toEqual([formatValue(cli.metrics['all.by.4'].exact, true)]);
+    }
+    // And right, by hand (test/support/club-rules.ts): one squad, target 9.
+    await go(page, 'club-reserves?squads=1&target=9');
+    const one = await shownResult(page);
+    expect(one?.metrics['all.by.4'].exact).toBeCloseTo(1 - CLUB_LOST_ONE, 12);
+    expect(one?.metrics['lost.mean'].exact).toBeCloseTo(CLUB_LOST_ONE, 12);
+
+    // Without exact(): simulated in the page's workers, the same figures as muster run FILE with that seed and trials.
+    await go(page, formatHash('club-rolloff', [['bonusA', '0'], ['trials', '150001'], ['seed', 'browser']]));
+    const cli = await runCommand(club.rolloff, { set: ['bonusA=0'], trials: '150001', seed: 'browser', threads: '2', quiet: true }, bufferIo());
+    const shown = await shownResult(page);
+    expect(shown?.method).toBe('simulation');
+    expect(shown?.trials).toBe(150_001);
+    expect(shown?.metrics).toEqual(cli.metrics);
+    expect(await page.isDisabled('#sim-on')).toBe(true);
+    // And right: with no bonus the roll-off is fair by symmetry. 5σ, σ = √(¼ / 150001) ≈ 0.00129.
+    expect(Math.abs((shown?.metrics['a.wins'].estimate ?? 0) - 0.5)).toBeLessThan(5 * Math.sqrt(0.25 / 150_001));
+
+    // The rule with exact(), simulated on request: muster run FILE's figures too.
+    await go(page, formatHash('club-reserves', [['target', '11'], ['simulate', '1'], ['trials', '50000'], ['seed', 's']]));
+    const simulated = await runCommand(club.reserves, { set: ['target=11'], trials: '50000', seed: 's', threads: '2', quiet: true }, bufferIo());
+    expect((await shownResult(page))?.metrics).toEqual(simulated.metrics);
+
+    // The print button prints its card, on one page.
+    await page.evaluate(() => {
+      window.print = () => undefined;
+    });
+    await page.click('#print');
+    await page.waitForFunction(() => document.body.classList.contains('card-ready'));
+    expect(await page.locator('#print-card .card').getAttribute('data-rule')).toBe('club-reserves');
+    await page.emulateMedia({ media: 'print' });
+    const pdf = await page.pdf({ format: 'A4' });
+    expect((pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length).toBe(1);
+    expect(problems).toEqual([]);
+    expect(requests).toEqual([]);
     await page.close();
   });
 

@@ -4,7 +4,8 @@
  * CLI), and `muster app` itself — one file under 2.5 MB, bad options exit 2
  * with nothing written. test/app-browser.test.ts opens the page.
  */
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SEED, DEFAULT_TRIALS } from '../src/cli/commands/run.js';
@@ -20,6 +21,10 @@ import {
 } from '../reports/app/form-values.js';
 import { formatHash, parseHash } from '../reports/app/hash.js';
 import { cli, scratchFolder } from './support/cli.js';
+import { CLUB_RESERVES, CLUB_ROLLOFF, writeClubRules } from './support/club-rules.js';
+
+/** The built-in rules, before the test's own `rules` folder shadows the name. */
+const BUILT_IN_COUNT = rules.length;
 
 const folder = scratchFolder('app');
 
@@ -159,19 +164,50 @@ describe('muster app', () => {
     expect(existsSync(join(folder, 'missing'))).toBe(false);
   });
 
-  it('--rule with a real file: refused in one line until rule files can be bundled, nothing written', async () => {
-    const rule = join(folder, 'my-rule.js');
-    writeFileSync(rule, 'export default {};\n');
-    const out = join(folder, 'not-made.html');
-    const run = await cli('app', '--out', out, '--rule', rule);
-    expect(run.status).toBe(2);
-    expect(run.stderr).toBe('muster: --rule: rule files cannot be bundled by this build yet; allowed: the built-in rules (leave out --rule)\n');
-    expect(existsSync(out)).toBe(false);
-    // And --out may never be the rule file itself.
-    const same = await cli('app', '--out', rule, '--rule', rule);
-    expect(same.status).toBe(2);
-    expect(same.stderr).toMatch(/^muster: --out: ".*my-rule\.js" is the same file as input ".*my-rule\.js"; allowed: /);
-    expect(readFileSync(rule, 'utf8')).toBe('export default {};\n');
+  it('--rule: each file is loaded first; a file muster run would refuse, a clashing id or a node: import is one line, exit 2, nothing written', async () => {
+    const rules = mkdtempSync(join(tmpdir(), 'muster-app-rules-'));
+    try {
+      const { reserves, rolloff } = writeClubRules(rules);
+      const out = join(folder, 'not-made.html');
+      const refused = async (argv: string[], message: RegExp) => {
+        const run = await cli('app', '--out', out, ...argv);
+        expect(run.status, argv.join(' ')).toBe(2);
+        expect(run.stderr, argv.join(' ')).toMatch(message);
+        expect(run.stderr.trim().split('\n'), argv.join(' ')).toHaveLength(1);
+        expect(existsSync(out), argv.join(' ')).toBe(false);
+      };
+      // Not a rule: the same message muster run gives for it.
+      const empty = join(rules, 'empty.mjs');
+      writeFileSync(empty, 'export default {};\n');
+      const runMessage = (await cli('run', empty)).stderr;
+      expect(runMessage).toMatch(/^muster: .*empty\.mjs/);
+      await refused(['--rule', empty], new RegExp(`^${runMessage.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+      // A built-in's id: the page's picker and links name rules by id.
+      const infinity = join(rules, 'infinity.mjs');
+      writeFileSync(infinity, CLUB_ROLLOFF.replace("id: 'club-rolloff'", "id: 'infinity'"));
+      await refused(['--rule', infinity], /^muster: --rule: got ".*infinity\.mjs" \(its id "infinity" is taken by a built-in rule\); allowed: rule files whose ids differ from each other and from "reserves", .*"fow"\n$/);
+      // Two files with one id.
+      const again = join(rules, 'again.mjs');
+      writeFileSync(again, CLUB_ROLLOFF);
+      await refused(['--rule', rolloff, '--rule', again], /^muster: --rule: got ".*again\.mjs" \(its id "club-rolloff" is taken by the rule in ".*club-rolloff\.mjs"\); allowed: /);
+      // A file that loads in Node but not in a browser.
+      const nodeOnly = join(rules, 'node-only.mjs');
+      writeFileSync(nodeOnly, `import { readFileSync } from 'node:fs';\nvoid readFileSync;\n${CLUB_ROLLOFF.replace("id: 'club-rolloff'", "id: 'node-only'")}`);
+      await refused(['--rule', nodeOnly], /^muster: --rule: got ".*node-only\.mjs" \(it does not bundle for the browser: .*node:fs.*\); allowed: a rule file whose imports a browser can load \(no node: modules\)\n$/);
+      // And --out may never be a rule file.
+      const same = await cli('app', '--out', reserves, '--rule', reserves);
+      expect(same.status).toBe(2);
+      expect(same.stderr).toMatch(/^muster: --out: ".*club-reserves\.mjs" is the same file as input ".*club-reserves\.mjs"; allowed: /);
+      expect(readFileSync(reserves, 'utf8')).toBe(CLUB_RESERVES);
+      // Both club files together: written, with the built-in rules and theirs.
+      const made = await cli('app', '--out', out, '--rule', reserves, '--rule', rolloff);
+      expect(made.stderr).toBe('');
+      expect(made.status).toBe(0);
+      expect(made.stdout).toMatch(new RegExp(`\\(${BUILT_IN_COUNT + 2} rules, `));
+      expect(readFileSync(out, 'utf8')).toContain('Club roll-off on 2d6');
+    } finally {
+      rmSync(rules, { recursive: true, force: true });
+    }
   });
 
   it('--rule naming no file: exit 2 before anything is written', async () => {

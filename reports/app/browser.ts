@@ -20,6 +20,7 @@ import type { Fraction } from '../../src/exact/fraction.js';
 import { buildResult, type RunResult } from '../../src/result.js';
 import type { MetricSpec, ParamSpec, Params, Rule } from '../../src/rules/types.js';
 import { runCharts } from '../charts/index.js';
+import { cardCharts, layoutCard, planCard, renderCardSheet, SHEET } from '../card/layout.js';
 import { confidenceLabel, formatInterval, metricsTable, readableFraction } from '../tables.js';
 import { appRules } from './app-rules.js';
 import { ChartBoard } from './chart-board.js';
@@ -74,6 +75,8 @@ interface AppHandle {
   open(hash: string): Promise<void>;
   result: RunResult | null;
   timings: Timings | null;
+  /** Draws the odds card for the answer shown (what the print button prints); settles true once it is ready, false if there is no answer. */
+  prepareCard(): Promise<boolean>;
 }
 
 const element = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -103,6 +106,7 @@ const readingsBox = element<HTMLDivElement>('readings');
 const tableBox = element<HTMLDivElement>('metrics-table');
 const printLink = element<HTMLParagraphElement>('print-link');
 const quick = element<HTMLDivElement>('quick');
+const printCard = element<HTMLDivElement>('print-card');
 
 let rule: Rule = appRules[0];
 let generation = 0;
@@ -127,6 +131,7 @@ const handle: AppHandle = {
   },
   result: null,
   timings: null,
+  prepareCard: () => prepareCard(),
 };
 (window as unknown as { musterApp: AppHandle }).musterApp = handle;
 
@@ -378,6 +383,7 @@ function recompute(): void {
   const started = performance.now();
   const mine = ++generation;
   handle.timings = null;
+  dropCard();
   running?.cancel();
   running = null;
   let settle: () => void = () => undefined;
@@ -506,6 +512,90 @@ function loadHash(): void {
   hashProblems.prepend(...problems);
 }
 
+// ─── the printed card ────────────────────────────────────────────────────────
+
+interface EmbeddedView {
+  finalize(): void;
+}
+declare const vegaEmbed: (element: HTMLElement, spec: unknown, options: Record<string, unknown>) => Promise<{ view: EmbeddedView }>;
+
+/** The generation whose card #print-card holds (body.card-ready), or -1. */
+let cardGeneration = -1;
+let cardViews: EmbeddedView[] = [];
+let cardWork: { generation: number; done: Promise<boolean> } | null = null;
+
+function dropCard(): void {
+  cardGeneration = -1;
+  cardWork = null;
+  document.body.classList.remove('card-ready');
+  for (const view of cardViews) view.finalize();
+  cardViews = [];
+  printCard.replaceChildren();
+}
+
+/**
+ * The results the card needs, in planCard's order. A card of one parameter
+ * set is the answer shown (exact or simulated, as on screen); a card of a
+ * table (Infinity's WIPs, deployments, reserves' command levels, Noctvale's
+ * fighters) needs the rule's exact solution at every cell, which every such
+ * built-in rule has and computes in milliseconds. Without one, no card.
+ */
+function cardResults(shown: RunResult, plan: readonly Params[]): RunResult[] | null {
+  if (plan.length === 1 && rule.params.every((spec) => plan[0][spec.name] === shown.params[spec.name])) return [shown];
+  const exact = rule.exact;
+  if (!exact) return null;
+  return plan.map((params) => {
+    const fractions = exact(params);
+    return buildResult({ rule: { ...rule, exact: () => fractions }, params, seed: shown.seed, threads: 0, confidence: 1, trials: 0, tally: null });
+  });
+}
+
+/** Lays out and draws the card for the answer shown, off screen, zoomed to one sheet like `muster card`'s page. */
+async function prepareCard(): Promise<boolean> {
+  await handle.idle();
+  const mine = generation;
+  if (cardGeneration === mine) return true;
+  if (cardWork?.generation === mine) return cardWork.done;
+  const shown = handle.result;
+  if (!shown) return false;
+  const done = (async () => {
+    const plan = planCard(rule, shown.params);
+    const results = cardResults(shown, plan);
+    if (!results) return false;
+    const card = layoutCard(rule, shown.params, {}, results);
+    printCard.innerHTML = renderCardSheet(card);
+    const views: EmbeddedView[] = [];
+    for (const chart of cardCharts(card)) {
+      const target = [...printCard.querySelectorAll<HTMLElement>('.vis')].find((vis) => vis.dataset.chart === chart.id);
+      if (!target) continue;
+      try {
+        views.push((await vegaEmbed(target, chart.spec, { renderer: 'svg', actions: false })).view);
+      } catch (error) {
+        target.textContent = `This chart could not be drawn: ${(error as Error).message}`;
+        target.classList.add('chart-error');
+      }
+      if (mine !== generation) break;
+    }
+    if (mine !== generation) {
+      for (const view of views) view.finalize();
+      return false;
+    }
+    cardViews = views;
+    // The link that reopens this question in the calculator, under the card's own footer.
+    const sheet = printCard.querySelector<HTMLElement>('.card') as HTMLElement;
+    sheet.append(make('p', 'card-link', `Reopen this question: ${location.href.split('/').pop() ?? location.hash}`));
+    // As muster card's page: a card taller than the sheet (many warbands, a long footer) is zoomed to fit it.
+    const padding = 28;
+    const height = sheet.getBoundingClientRect().height - padding;
+    if (height > SHEET.height) sheet.style.zoom = String(Math.floor((SHEET.height / height) * 1000) / 1000);
+    cardGeneration = mine;
+    document.body.classList.add('card-ready');
+    return true;
+  })();
+  cardWork = { generation: mine, done };
+  return done;
+}
+
 // ─── start ───────────────────────────────────────────────────────────────────
 
 for (const candidate of appRules) picker.append(new Option(`${candidate.title} (${candidate.id})`, candidate.id));
@@ -518,7 +608,13 @@ picker.addEventListener('change', () => {
 simulateBox.addEventListener('change', recompute);
 trialsInput.addEventListener('input', recompute);
 seedInput.addEventListener('input', recompute);
-element<HTMLButtonElement>('print').addEventListener('click', () => window.print());
+element<HTMLButtonElement>('print').addEventListener('click', () => {
+  void prepareCard().then(() => window.print(), (error: unknown) => {
+    // The page's own print layout still prints the answer.
+    console.error(error);
+    window.print();
+  });
+});
 window.addEventListener('hashchange', () => {
   if (location.hash !== shownHash) loadHash();
 });

@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import { UsageError } from '../../src/errors.js';
@@ -28,10 +28,13 @@ export interface AppBuild {
 
 export interface AppBuildOptions {
   /**
-   * Rule files to bundle beside the built-in rules (`--rule FILE`). Each
-   * becomes an import of the file, adapted to the Rule interface in the page.
+   * Rule files to bundle beside the built-in rules (`--rule FILE`): each
+   * file's absolute path and the name messages give it (as the user wrote
+   * it). Each becomes an import of the file, adapted to the Rule interface in
+   * the page. The caller has loaded them first (src/rules/load-rule.ts) and
+   * gives each rule's id.
    */
-  ruleFiles?: readonly string[];
+  ruleFiles?: ReadonlyArray<{ path: string; shown: string; id: string }>;
   /**
    * A module (absolute path) exporting `extraRules: Rule[]`, bundled in place
    * of ./extra-rules: how the tests put fixture rules (hostile titles, a rule
@@ -48,7 +51,19 @@ function sibling(name: string): string {
   return existsSync(compiled) ? compiled : join(HERE, `${name}.ts`);
 }
 
-/** Replaces ./extra-rules with the rule files or the module asked for; without either it stays the empty list. */
+/** A module of muster's sources by its path under the package root: compiled JavaScript under dist/, TypeScript from the sources. */
+function source(path: string): string {
+  const compiled = join(HERE, '..', '..', `${path}.js`);
+  return existsSync(compiled) ? compiled : join(HERE, '..', '..', `${path}.ts`);
+}
+
+/**
+ * Replaces ./extra-rules, in both bundles, with the rule files or the module
+ * asked for; without either it stays the empty list. Each rule file (its
+ * absolute path; appCommand has loaded and checked it) is imported and
+ * adapted to the Rule interface by the same adaptRuleFile muster run uses,
+ * named in messages as the user gave it.
+ */
 function extraRulesPlugin(options: AppBuildOptions): Plugin {
   return {
     name: 'muster-extra-rules',
@@ -56,18 +71,11 @@ function extraRulesPlugin(options: AppBuildOptions): Plugin {
       const ruleFiles = options.ruleFiles ?? [];
       if (ruleFiles.length === 0 && !options.extraRulesModule) return;
       builder.onLoad({ filter: /[\\/]reports[\\/]app[\\/]extra-rules\.(js|ts)$/ }, () => {
-        if (ruleFiles.length > 0) {
-          // TODO(issue 11, rule files): once src/rules/file-rule.ts (adaptRuleFile, browser-safe) and its
-          // loader land, appCommand should load each file first (one-line UsageErrors before any bundling,
-          // ids distinct from the built-ins), and this module become, for both bundles:
-          //   import { adaptRuleFile } from '<src/rules/file-rule.js>';
-          //   import rule0 from '<absolute path of file 0>';  …
-          //   export const extraRules = [adaptRuleFile(rule0, '<file 0 as given>'), …];
-          // The page and its workers then offer and simulate the rule like a built-in one (test/fixtures/app-rules.ts
-          // already exercises that path: a rule without exact() simulated in the page).
-          throw new UsageError('--rule: rule files cannot be bundled by this build yet; allowed: the built-in rules (leave out --rule)');
-        }
-        return { contents: `export { extraRules } from ${JSON.stringify(options.extraRulesModule)};`, loader: 'js', resolveDir: HERE };
+        if (ruleFiles.length === 0) return { contents: `export { extraRules } from ${JSON.stringify(options.extraRulesModule)};`, loader: 'js', resolveDir: HERE };
+        const lines = [`import { adaptRuleFile } from ${JSON.stringify(source('src/rules/file-rule'))};`];
+        ruleFiles.forEach((file, index) => lines.push(`import rule${index} from ${JSON.stringify(file.path)};`));
+        lines.push(`export const extraRules = [${ruleFiles.map((file, index) => `adaptRuleFile(rule${index}, ${JSON.stringify(file.shown)})`).join(', ')}];`);
+        return { contents: lines.join('\n'), loader: 'js', resolveDir: HERE };
       });
     },
   };
@@ -108,8 +116,17 @@ async function bundle(entry: string, options: AppBuildOptions, define: Record<st
     plugins: [extraRulesPlugin(options), versionPlugin()],
   }).catch((error: unknown) => {
     // A plugin's UsageError (a --rule problem) comes back wrapped in esbuild's failure: unwrap it for the one-line message.
-    const detail = (error as { errors?: Array<{ detail?: unknown }> }).errors?.[0]?.detail;
-    throw detail instanceof UsageError ? detail : error;
+    const first = (error as { errors?: Array<{ detail?: unknown; text?: string; location?: { file?: string } | null }> }).errors?.[0];
+    if (first?.detail instanceof UsageError) throw first.detail;
+    // A rule file that a browser cannot load (a node: import, a missing helper): one line naming the file, as --rule's problem.
+    const files = options.ruleFiles ?? [];
+    if (first && files.length > 0) {
+      const where = first.location?.file ? resolve(first.location.file) : '';
+      const named = files.find((file) => file.path === where) ?? (files.length === 1 ? files[0] : undefined);
+      const shown = named ? JSON.stringify(named.shown) : files.map((file) => JSON.stringify(file.shown)).join(', ');
+      throw new UsageError(`--rule: got ${shown} (it does not bundle for the browser: ${String(first.text).replace(/[\u0000-\u001f\u007f]+/g, ' ')}); allowed: a rule file whose imports a browser can load (no node: modules)`);
+    }
+    throw error;
   });
   return result.outputFiles[0].text;
 }
@@ -131,6 +148,8 @@ export async function buildAppHtml(options: AppBuildOptions = {}): Promise<AppBu
   const policy = [
     "default-src 'none'",
     // vega compiles its expressions with the Function constructor, hence 'unsafe-eval'; no script runs unless its hash is listed.
+    // The Blob-URL workers inherit this policy, so a bundled rule file's per-trial loop is compiled there too (src/rules/file-rule.ts;
+    // its interpreted fallback, for pages that forbid eval, counts the same trials the same way).
     `script-src ${scripts.map(sha256).join(' ')} 'unsafe-eval'`,
     // The simulation worker starts from a Blob URL made from the page's own bundle.
     'worker-src blob:',
@@ -139,7 +158,7 @@ export async function buildAppHtml(options: AppBuildOptions = {}): Promise<AppBu
     'font-src data:',
   ].join('; ');
   const { rules } = await import('../../src/rules/index.js');
-  const ruleIds = rules.map((rule) => rule.id);
+  const ruleIds = [...rules.map((rule) => rule.id), ...(options.ruleFiles ?? []).map((file) => file.id)];
   const html = `<!doctype html>
 <html lang="en">
 <head>
@@ -186,6 +205,7 @@ ${vendor.map((script) => `<!-- ${escapeHtml(script.name)} --><script>${script.co
 <div id="quick" aria-hidden="true"></div>
 <footer>Made by muster. Exact values are computed in rational arithmetic and rounded only for display; simulated values carry the intervals shown. The state of the form is in the address (after #): copy it to share the question.</footer>
 </div>
+<div id="print-card" aria-hidden="true"></div>
 <noscript><p>This calculator needs JavaScript; the figures are computed in the page.</p></noscript>
 <script>${page}</script>
 </body>

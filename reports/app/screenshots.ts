@@ -1,7 +1,8 @@
 /**
  * Maintenance: regenerates the calculator's screenshots in docs/screenshots/ —
  * the page at desktop and at phone width on the README's question (Infinity,
- * WIP 13 against 15), and its printed card (needs pdftoppm from poppler-utils).
+ * WIP 13 against 15), and the odds card its print button prints (needs
+ * pdftoppm from poppler-utils).
  *
  *   npm run build && node dist/reports/app/screenshots.js
  */
@@ -36,6 +37,8 @@ try {
   await phone.screenshot({ path: join(target, 'app-phone.png') });
   process.stdout.write('docs/screenshots/app-phone.png\n');
 
+  // What the print button prints: the odds card for the question shown.
+  await desktop.evaluate(() => (globalThis as unknown as { musterApp: { prepareCard(): Promise<boolean> } }).musterApp.prepareCard());
   const pdf = join(work, 'card.pdf');
   writeFileSync(pdf, await desktop.pdf({ format: 'A4' }));
   await browser.close();

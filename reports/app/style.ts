@@ -1,8 +1,12 @@
+import { cardSheetStyle } from '../card/layout.js';
+
 /**
  * The calculator's look: one column on a phone (375 px and up), the form
- * beside the answer on a wide screen, visible focus for keyboard use, and a
- * print layout that puts the current answer — headline figures, the first
- * chart, the readings — on one page.
+ * beside the answer on a wide screen, visible focus for keyboard use, and
+ * for paper the odds card (issue 13's layout, drawn off screen by the print
+ * button, zoomed to one sheet). Printed any other way before the card is
+ * ready (the browser's own print command), the page falls back to a layout
+ * of its own: the headline figures, the first chart, the readings.
  */
 export const APP_STYLE = `
 :root { color-scheme: light; --ink: #1d232b; --muted: #5b6470; --rule: #d9dde3; --accent: #1f4e79; --band: #f3f6fa; --bad: #8a1c1c; }
@@ -75,8 +79,11 @@ td.doc { color: var(--muted); min-width: 12em; }
 .fraction { display: block; color: var(--muted); font-size: 11px; }
 .actions { margin-top: 16px; display: flex; flex-wrap: wrap; gap: 10px; align-items: center; }
 .print-only { display: none; overflow-wrap: anywhere; }
-footer { margin: 14px 4px; color: var(--muted); font-size: 12px; }
+.sheet > footer { margin: 14px 4px; color: var(--muted); font-size: 12px; }
 #quick { display: none; }
+/* The printed card: laid out off screen at the sheet's width (so it can be measured and zoomed to fit), shown only on paper. */
+#print-card { position: absolute; left: -10000px; top: 0; visibility: hidden; color: #1d232b; font: 13px/1.35 Helvetica, Arial, sans-serif; }
+${cardSheetStyle()}#print-card .card-link { margin: 0; color: #4b5461; font-size: 9px; overflow-wrap: anywhere; }
 @media (max-width: 899px) {
   /* On a phone the form comes first: the headline figures stay in view at the foot of the screen while a field changes. */
   #quick:not(:empty) { display: flex; flex-wrap: wrap; gap: 2px 14px; position: fixed; left: 0; right: 0; bottom: 0; z-index: 5; padding: 6px 12px; background: var(--accent); color: white; font-size: 14px; box-shadow: 0 -1px 4px rgba(0,0,0,.25); }
@@ -89,13 +96,18 @@ footer { margin: 14px 4px; color: var(--muted); font-size: 12px; }
   .figure-value { font-size: 24px; }
   table.metrics th:nth-child(2), td.doc { display: none; }
 }
-@page { size: auto; margin: 12mm; }
+@page { size: auto; margin: 10mm; }
 @media print {
   body { background: white; font-size: 10pt; }
   .sheet { max-width: none; padding: 0; }
   .layout { display: block; }
   .panel { box-shadow: none; padding: 0; }
-  #controls, .actions button, #metrics:not(.fits-card), footer, header.top .lead, #quick { display: none !important; }
+  body.card-ready .sheet, body.card-ready #quick { display: none !important; }
+  body.card-ready { background: white; }
+  body.card-ready #print-card { position: static; visibility: visible; }
+  body:not(.card-ready) #print-card { display: none; }
+  #print-card .card { margin: 0; padding: 0; }
+  #controls, .actions button, #metrics:not(.fits-card), .sheet > footer, header.top .lead, #quick { display: none !important; }
   #metrics { break-inside: avoid; }
   #metrics h3 { margin-top: 8px; }
   table.metrics { font-size: 8pt; width: auto; }
@@ -104,18 +116,20 @@ footer { margin: 14px 4px; color: var(--muted); font-size: 12px; }
   table.metrics .fraction { display: inline; margin-left: 8px; font-size: 7.5pt; }
   body { padding-bottom: 0; }
   .print-only { display: block; }
-  section.chart ~ section.chart { display: none; }
+  .sheet section.chart ~ section.chart { display: none; }
   .headline { grid-template-columns: repeat(3, 1fr); }
   .headline.many { grid-template-columns: repeat(6, 1fr); }
   .headline.many .figure-value { font-size: 13pt; }
   .figure { break-inside: avoid; }
-  .vis svg { max-height: 65mm; width: auto; }
+  .sheet .vis svg { max-height: 65mm; width: auto; }
   .figure-doc { display: none; }
+  /* Metric labels in players' words run to several lines in a third of a page: smaller on paper, so the fallback stays one sheet. */
+  .figure-label { font-size: 8pt; }
   .figure { padding: 6px 10px; }
-  .params-line, .method, .caption { font-size: 7.5pt; }
+  .params-line, .method, .sheet .caption { font-size: 7.5pt; }
   #readings h3 { margin-top: 8px; }
   #readings ul { font-size: 7.5pt; margin: 2px 0; }
-  section.chart { margin-top: 8px; }
-  section.chart, #readings { break-inside: avoid; }
+  .sheet section.chart { margin-top: 8px; }
+  .sheet section.chart, #readings { break-inside: avoid; }
 }
 `;

@@ -431,15 +431,9 @@ export function cardCharts(card: Card): Chart[] {
   return card.blocks.flatMap((block) => (block.kind === 'chart' ? [block.chart] : []));
 }
 
-/** The card's CSS: one sheet of the paper chosen, on screen as on paper. */
-export function cardStyle(paper: Paper): string {
-  const size = paper === 'letter' ? 'letter' : 'A4';
+/** The rules for the sheet itself (.card and below), shared by the card's own page and the calculator's printed card. */
+export function cardSheetStyle(): string {
   return `
-@page { size: ${size} portrait; margin: 10mm; }
-:root { color-scheme: light; }
-* { box-sizing: border-box; }
-html { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
-body { margin: 0; background: #eef1f5; color: #1d232b; font: 13px/1.35 Helvetica, Arial, sans-serif; }
 .card { width: ${SHEET.width}px; margin: 16px auto; background: white; padding: 14px 16px; display: flex; flex-direction: column; gap: 8px; }
 .card header h1 { margin: 0; font-size: 21px; line-height: 1.2; }
 .card .subtitle { margin: 3px 0 0; color: #3d4652; font-size: 12.5px; }
@@ -453,7 +447,19 @@ body { margin: 0; background: #eef1f5; color: #1d232b; font: 13px/1.35 Helvetica
 .card th { background: #f3f6fa; font-weight: 600; }
 .card .num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .card-footer { margin-top: 4px; padding-top: 5px; border-top: 1px solid #d9dde3; color: #4b5461; font-size: 9px; line-height: 1.3; overflow-wrap: anywhere; }
-.chart-error { color: #8a1c1c; }
+`;
+}
+
+/** The card's CSS: one sheet of the paper chosen, on screen as on paper. */
+export function cardStyle(paper: Paper): string {
+  const size = paper === 'letter' ? 'letter' : 'A4';
+  return `
+@page { size: ${size} portrait; margin: 10mm; }
+:root { color-scheme: light; }
+* { box-sizing: border-box; }
+html { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+body { margin: 0; background: #eef1f5; color: #1d232b; font: 13px/1.35 Helvetica, Arial, sans-serif; }
+${cardSheetStyle()}.chart-error { color: #8a1c1c; }
 @media print {
   body { background: white; }
   .card { margin: 0; padding: 0; }

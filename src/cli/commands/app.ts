@@ -1,8 +1,11 @@
 import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { buildAppHtml } from '../../../reports/app/build.js';
 import { writeOutputs } from '../../../reports/outputs.js';
 import { checkDistinct } from '../../output/files.js';
 import { UsageError } from '../../errors.js';
+import { rules } from '../../rules/index.js';
+import { loadRuleFile } from '../../rules/load-rule.js';
 import { formatCount } from '../format.js';
 import type { Io } from '../io.js';
 import { checkOutputFile } from '../options.js';
@@ -32,7 +35,22 @@ export async function appCommand(options: AppOptions, io: Io): Promise<string> {
   });
   // The page must never replace a rule file it bundles.
   checkDistinct([{ option: '--out', path: out }], ruleFiles.map((file) => ({ name: '--rule', path: file })));
-  const app = await buildAppHtml({ ruleFiles });
+  // Each file is loaded and checked as muster run would (one-line errors) before anything is bundled; the page
+  // offers rules by id (the picker, the link), so a file's id may be neither a built-in's nor another file's.
+  const taken = new Map<string, string>(rules.map((rule) => [rule.id, 'a built-in rule']));
+  const bundled: Array<{ path: string; shown: string; id: string }> = [];
+  for (const file of ruleFiles) {
+    const path = resolve(file);
+    const rule = await loadRuleFile(path, file);
+    const clash = taken.get(rule.id);
+    if (clash) {
+      const ids = [...taken.keys()].map((id) => JSON.stringify(id)).join(', ');
+      throw new UsageError(`--rule: got ${JSON.stringify(file)} (its id ${JSON.stringify(rule.id)} is taken by ${clash}); allowed: rule files whose ids differ from each other and from ${ids}`);
+    }
+    taken.set(rule.id, `the rule in ${JSON.stringify(file)}`);
+    bundled.push({ path, shown: file, id: rule.id });
+  }
+  const app = await buildAppHtml({ ruleFiles: bundled });
   writeOutputs([{ path: out, contents: app.html, option: '--out' }], io.out);
   const size = Buffer.byteLength(app.html, 'utf8');
   io.out(`wrote the calculator: ${out} (${app.ruleIds.length} rules, ${formatCount(Math.round(size / 1024))} KB); open it in a browser, no network needed\n`);
