@@ -7,6 +7,7 @@ import { UsageError } from '../../errors.js';
 import { rules } from '../../rules/index.js';
 import { loadRuleFile } from '../../rules/load-rule.js';
 import { formatCount } from '../format.js';
+import { interruptedStatus, interruption } from '../interrupt.js';
 import type { Io } from '../io.js';
 import { checkOutputFile } from '../options.js';
 
@@ -50,7 +51,16 @@ export async function appCommand(options: AppOptions, io: Io): Promise<string> {
     taken.set(rule.id, `the rule in ${JSON.stringify(file)}`);
     bundled.push({ path, shown: file, id: rule.id });
   }
-  const app = await buildAppHtml({ ruleFiles: bundled });
+  let app;
+  try {
+    app = await buildAppHtml({ ruleFiles: bundled });
+  } catch (error) {
+    // Ctrl-C signals the whole process group, esbuild's service too, which then fails the build: interrupted, not broken.
+    if (interruption() === null) throw error;
+    io.err('muster: PARTIAL: interrupted while bundling the page; nothing was written\n');
+    process.exitCode = interruptedStatus();
+    return out;
+  }
   writeOutputs([{ path: out, contents: app.html, option: '--out' }], io.out);
   const size = Buffer.byteLength(app.html, 'utf8');
   io.out(`wrote the calculator: ${out} (${app.ruleIds.length} rules, ${formatCount(Math.round(size / 1024))} KB); open it in a browser, no network needed\n`);
