@@ -108,6 +108,15 @@ const ruleRows = rules.map((rule) => {
   return { id: rule.id, draws: drawsPerTrial(rule.id), single: pick(0, 'trialsPerSecond'), singleCpu: pick(0, 'trialsPerCpuSecond'), all: pick(1, 'trialsPerSecond') };
 });
 
+// The reserves rule written as a rule file, on one thread, measured turn about with the built-in (this build only).
+const RULE_FILE = 'examples/rules/reserves.mjs';
+const filePair = [[], []] as number[][];
+for (let repeat = 0; repeat < REPEATS; repeat++) {
+  filePair[0].push(probeJson<RuleRate>('rule', current, 'reserves', '1', `bench-file-${repeat}`).trialsPerCpuSecond);
+  filePair[1].push(probeJson<RuleRate>('rule', current, join(current, RULE_FILE), '1', `bench-file-${repeat}`).trialsPerCpuSecond);
+}
+const [builtInRate, fileRate] = filePair.map(median);
+
 // numpy.
 const numpyScript = join(current, 'scripts/bench/reserves_numpy.py');
 let numpy: { trialsPerSecond: number; numpy: string } | null = null;
@@ -167,6 +176,13 @@ const diceRate = (id: string) => {
   return row.draws * row.singleCpu[0];
 };
 out.push(`fow draws dice at ${ratio(diceRate('fow') / diceRate('reserves'))} the rate reserves does (per CPU-second, one thread)`);
+
+out.push('', `reserves as a rule file (${RULE_FILE}) against the built-in, one thread, per CPU-second, measured turn about`);
+table([
+  ['rule file', `${mega(fileRate)} trials/CPU-s`],
+  ['built-in', `${mega(builtInRate)} trials/CPU-s`],
+  ['rule file ÷ built-in', `${ratio(fileRate / builtInRate)} (target ≥ 0.5)`],
+]);
 
 out.push('', `muster run reserves --threads 1 --trials 5e7, whole process`);
 const numpyRows = [[`muster`, `${mega(wholeRun[0])} trials/s`, numpy ? `${ratio(wholeRun[0] / numpy.trialsPerSecond)} numpy` : '']];

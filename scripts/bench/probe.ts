@@ -3,8 +3,9 @@
  * measurement's JIT state (a call site that has seen another rule, another
  * generator) slows the next. Prints one JSON line.
  *
- *   probe.js rule  ROOT RULE THREADS SEED   trials/s of a rule at its defaults through the pool, and
- *                                           trials per CPU-second (every thread's time: robust to a busy machine)
+ *   probe.js rule  ROOT RULE THREADS SEED   trials/s of a rule (an id, or a rule file's absolute path) at its
+ *                                           defaults through the pool, and trials per CPU-second (every thread's
+ *                                           time: robust to a busy machine)
  *   probe.js sweep ROOT THREADS             seconds for 100 points of 65,536 trials, and for one run of as many
  *   probe.js limit GENERATOR                d6 per second and per CPU-second of a bare dice loop
  *
@@ -32,7 +33,8 @@ async function ruleRate(root: string, ruleId: string, threads: number, seed: str
     load(root, 'src/rules/index.js'),
     load(root, 'src/rules/params.js'),
   ]);
-  const rule = getRule(ruleId);
+  // A path is a rule file (examples/rules/reserves.mjs), loaded as `muster run FILE` loads it.
+  const rule = ruleId.includes('/') ? await (await load(root, 'src/rules/load-rule.js')).loadRuleFile(ruleId) : getRule(ruleId);
   const params = resolveParams(rule);
   const pool = new SimulationPool(threads);
   try {
