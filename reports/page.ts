@@ -9,7 +9,7 @@
  *   page input ─► header + sections (escaped HTML) ─► chart specs as JSON
  *   (no `<` left) ─► <script> calls vegaEmbed on each .vis element (SVG)
  */
-import { createHash } from 'node:crypto';
+import { contentPolicy } from './policy.js';
 import type { Chart } from './charts/chart.js';
 import { cssString, escapeHtml, jsonForScript } from './escape.js';
 import type { ReadingRow } from './readings.js';
@@ -146,8 +146,6 @@ export const BOOT_SCRIPT = `(function () {
   }));
 })();`;
 
-const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
-
 function renderNav(nav: NonNullable<PageInput['nav']>): string {
   const links = nav.map((link) => `<a href="${escapeHtml(link.href)}"${link.current ? ' aria-current="page"' : ''}>${escapeHtml(link.label)}</a>`);
   return `<nav class="toc" aria-label="report book">${links.join('')}</nav>`;
@@ -190,14 +188,7 @@ export function renderPage(input: PageInput): string {
   // A page without charts (the book's contents) needs no vega.
   const vendor = charts.length > 0 ? vendorScripts() : [];
   const scripts = [...vendor.map((bundle) => bundle.code), BOOT_SCRIPT];
-  const policy = [
-    "default-src 'none'",
-    // vega compiles its expressions with the Function constructor, hence 'unsafe-eval'; no script runs unless its hash is listed.
-    `script-src ${scripts.map(sha256).join(' ')} 'unsafe-eval'`,
-    "style-src 'unsafe-inline'",
-    'img-src data:',
-    'font-src data:',
-  ].join('; ');
+  const policy = contentPolicy(scripts);
   const chartData = jsonForScript(charts.map((chart) => ({ id: chart.id, spec: chart.spec })));
   return `<!doctype html>
 <html lang="en">

@@ -9,7 +9,7 @@
  * esbuild bundles for the browser platform, so a rule module that pulled a
  * `node:` module into the page would fail the build, loudly, here.
  */
-import { createHash } from 'node:crypto';
+import { contentPolicy } from '../policy.js';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -131,8 +131,6 @@ async function bundle(entry: string, options: AppBuildOptions, define: Record<st
   return result.outputFiles[0].text;
 }
 
-const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
-
 /** Script text that an HTML parser could end early; esbuild escapes these in strings, and a test checks. */
 function assertInlinable(name: string, code: string): void {
   if (/<\/script|<!--/i.test(code)) throw new Error(`${name} cannot be inlined: it contains </script or <!--`);
@@ -145,18 +143,7 @@ export async function buildAppHtml(options: AppBuildOptions = {}): Promise<AppBu
   assertInlinable('the calculator bundle', page);
   const vendor = vendorScripts();
   const scripts = [...vendor.map((script) => script.code), page];
-  const policy = [
-    "default-src 'none'",
-    // vega compiles its expressions with the Function constructor, hence 'unsafe-eval'; no script runs unless its hash is listed.
-    // The Blob-URL workers inherit this policy, so a bundled rule file's per-trial loop is compiled there too (src/rules/file-rule.ts;
-    // its interpreted fallback, for pages that forbid eval, counts the same trials the same way).
-    `script-src ${scripts.map(sha256).join(' ')} 'unsafe-eval'`,
-    // The simulation worker starts from a Blob URL made from the page's own bundle.
-    'worker-src blob:',
-    "style-src 'unsafe-inline'",
-    'img-src data:',
-    'font-src data:',
-  ].join('; ');
+  const policy = contentPolicy(scripts, { blobWorkers: true });
   const { rules } = await import('../../src/rules/index.js');
   const ruleIds = [...rules.map((rule) => rule.id), ...(options.ruleFiles ?? []).map((file) => file.id)];
   const html = `<!doctype html>

@@ -3,7 +3,7 @@
  * inlined, and the same Content-Security-Policy as every report (scripts by
  * hash, no network), so it opens offline and prints as one page.
  */
-import { createHash } from 'node:crypto';
+import { contentPolicy } from '../policy.js';
 import { escapeHtml, jsonForScript } from '../escape.js';
 import { BOOT_SCRIPT } from '../page.js';
 import { vendorScripts } from '../vendor.js';
@@ -24,20 +24,11 @@ const FIT_SCRIPT = `(function () {
   });
 })();`;
 
-const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
-
 export function renderCardPage(card: Card, paper: Paper): string {
   const charts = cardCharts(card);
   const vendor = charts.length > 0 ? vendorScripts() : [];
   const scripts = [...vendor.map((bundle) => bundle.code), BOOT_SCRIPT, FIT_SCRIPT];
-  const policy = [
-    "default-src 'none'",
-    // vega compiles its expressions with the Function constructor, hence 'unsafe-eval'; no script runs unless its hash is listed.
-    `script-src ${scripts.map(sha256).join(' ')} 'unsafe-eval'`,
-    "style-src 'unsafe-inline'",
-    'img-src data:',
-    'font-src data:',
-  ].join('; ');
+  const policy = contentPolicy(scripts);
   return `<!doctype html>
 <html lang="en">
 <head>
