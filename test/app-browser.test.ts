@@ -26,6 +26,7 @@ import { diceRule } from './fixtures/app-rules.js';
 import { CLUB_LOST_ONE, writeClubRules } from './support/club-rules.js';
 import { HOSTILE } from './support/hostile.js';
 import { bufferIo } from './support/io.js';
+import { offlinePage } from './support/offline-page.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 // As test/browser.test.ts: skipped with a warning only off CI where Chromium is missing.
@@ -63,19 +64,7 @@ interface Opened {
 
 /** Opens a page from file:// with the network blocked, collecting console errors and any request that tried to leave. */
 async function open(file: string, hash = '', viewport = { width: 1200, height: 900 }): Promise<Opened> {
-  const page = await browser.newPage({ viewport });
-  const problems: string[] = [];
-  const requests: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  await page.route('**/*', (route) => {
-    const url = route.request().url();
-    if (url.startsWith('file:') || url.startsWith('blob:')) return route.continue();
-    requests.push(url);
-    return route.abort();
-  });
+  const { page, problems, requests } = await offlinePage(browser, { viewport, blob: true });
   await page.goto(`file://${file}${hash}`);
   await idle(page);
   return { page, problems, requests };

@@ -23,6 +23,7 @@ import { buildRunPage } from '../reports/run-report.js';
 import { echoRule, HOSTILE } from './support/hostile.js';
 import { bufferIo } from './support/io.js';
 import { inspect } from './support/layout.js';
+import { offlinePage } from './support/offline-page.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 // On a developer's machine without Chromium the browser tests are skipped with a warning; under CI
@@ -50,19 +51,7 @@ interface Opened {
 
 /** Opens a report, waits for every chart, and prints it on A4 and Letter. */
 async function open(file: string): Promise<Opened> {
-  const page = await browser.newPage();
-  const problems: string[] = [];
-  const requests: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  await page.route('**/*', (route) => {
-    const url = route.request().url();
-    if (url.startsWith('file:')) return route.continue();
-    requests.push(url);
-    return route.abort();
-  });
+  const { page, problems, requests } = await offlinePage(browser);
   try {
     await page.goto(`file://${file}`);
     await page.evaluate(() => (window as unknown as { musterCharts: Promise<unknown> }).musterCharts.then(() => true));

@@ -18,6 +18,7 @@ import { renderCardPage } from '../reports/card/page.js';
 import { echoRule, HOSTILE } from './support/hostile.js';
 import { bufferIo } from './support/io.js';
 import { inspect } from './support/layout.js';
+import { offlinePage } from './support/offline-page.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM) || process.env.CI === 'true';
@@ -27,19 +28,7 @@ const folder = mkdtempSync(join(tmpdir(), 'muster-card-browser-'));
 let browser: Browser;
 
 async function openCard(file: string): Promise<{ page: Page; problems: string[]; requests: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 900, height: 1200 } });
-  const problems: string[] = [];
-  const requests: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  await page.route('**/*', (route) => {
-    const url = route.request().url();
-    if (url.startsWith('file:')) return route.continue();
-    requests.push(url);
-    return route.abort();
-  });
+  const { page, problems, requests } = await offlinePage(browser, { viewport: { width: 900, height: 1200 } });
   await page.goto(`file://${file}`);
   await page.evaluate(() => (window as unknown as { musterCharts: Promise<unknown> }).musterCharts.then(() => true));
   return { page, problems, requests };
