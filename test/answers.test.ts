@@ -184,6 +184,15 @@ describe('sweep --best', () => {
     expect(findBest(sweep(metric(0.45, 0.44, 0.46)), 'm', 'min')).toMatchObject({ params: { x: 2 }, decided: 'beyond noise' });
   });
 
+  it('without --metric, the --best metric leads the table: "which reserve round with command 3?" answered on the first screen', async () => {
+    const { status, stdout } = await cli('sweep', 'reserves', '--vary', 'chosenRound=0..4', '--set', 'command=3', '--exact', '--best', 'all.by.4');
+    expect(status).toBe(0);
+    const firstScreen = stdout.split('\n').slice(0, 24);
+    // Among reserves' headline metrics all.by.4 comes after squad.round.1 … squad.never; --best brings it to the first table.
+    expect(firstScreen.find((line) => line.startsWith('chosenRound'))).toMatch(/^chosenRound\s+all\.by\.4\b/);
+    expect(firstScreen.find((line) => line.includes('◀ best'))).toMatch(/^3\s+◀ best\s+100\.000%/);
+  });
+
   it('an unknown --best metric is refused', async () => {
     const { status, stderr } = await cli('sweep', 'infinity', '--vary', 'wipA=12..14', '--exact', '--best', 'a.winz');
     expect(status).toBe(2);

@@ -156,9 +156,14 @@ export function planSweep(rule: Rule, options: SweepOptions): SweepPlan {
   // --metric is checked against every metric some point of the grid has (squad.round.6 exists where rounds=6).
   const gridMetrics = unionMetrics(grid.map((params) => rule.metrics(params)));
   const headline = { ...rule, headline: rule.headline ? () => [...new Set(grid.flatMap((params) => rule.headline!(params)))] : undefined };
-  const choice = chooseMetrics(headline, gridMetrics, options.metric, { all: options.all });
-  const metrics = choice.shown;
   const bestSpec = options.best === undefined ? undefined : parseBest(rule, gridMetrics, options.best);
+  const chosen = chooseMetrics(headline, gridMetrics, options.metric, { all: options.all });
+  // --best names the question: unless --metric says otherwise, its metric leads the table, on the first screen.
+  const choice: MetricChoice =
+    bestSpec && chosen.how !== 'asked'
+      ? { ...chosen, shown: [bestSpec.metric, ...chosen.shown.filter((m) => m.name !== bestSpec.metric.name)], hidden: chosen.hidden - (chosen.shown.some((m) => m.name === bestSpec.metric.name) ? 0 : 1) }
+      : chosen;
+  const metrics = choice.shown;
 
   const settings: GridSettings = options.exact
     ? { method: 'exact', seed: parseSeed(options.seed ?? DEFAULT_SEED), confidence: 1, trials: 0, threads: 0 }
