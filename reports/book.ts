@@ -35,6 +35,8 @@ export interface BookSettings {
   printableTrials: number;
   /** Told what is being worked on. */
   onProgress?: (message: string) => void;
+  /** Told the trials simulated so far, of all the book simulates (runs at the defaults and simulated cards). */
+  onTrials?: (done: number, total: number) => void;
   /** Ctrl-C: the book stops after the pages already finished. */
   signal?: AbortSignal;
   /** Watchdog in seconds (--timeout). */
@@ -75,6 +77,10 @@ export async function buildBook(rules: readonly Rule[], settings: BookSettings):
   ];
   let partial = false;
   const { signal } = settings;
+  // Every trial the book will simulate: each rule at its defaults, and the cards of rules with no exact solution.
+  const totalTrials = rules.reduce((sum, rule) => sum + settings.trials + (rule.exact ? 0 : planCard(rule, resolveParams(rule)).length * settings.printableTrials), 0);
+  let trialsBefore = 0;
+  const onTrials = (done: number) => settings.onTrials?.(trialsBefore + done, totalTrials);
   try {
     for (const [position, rule] of rules.entries()) {
       if (signal?.aborted) {
@@ -85,7 +91,8 @@ export async function buildBook(rules: readonly Rule[], settings: BookSettings):
       const defaults = resolveParams(rule);
       const simulation: GridSettings = { method: 'simulation', seed: settings.seed, confidence: settings.confidence, trials: settings.trials, threads: settings.threads, timeout: settings.timeout };
       settings.onProgress?.(`${step}: simulating ${formatCount(settings.trials)} trials at the defaults`);
-      const stopped = await evaluateUntilInterrupted(rule, [defaults], simulation, { pool, signal });
+      const stopped = await evaluateUntilInterrupted(rule, [defaults], simulation, { pool, signal, onTrials });
+      trialsBefore += settings.trials;
       if (stopped.interrupted) {
         partial = true;
         break;
@@ -96,7 +103,8 @@ export async function buildBook(rules: readonly Rule[], settings: BookSettings):
       const cardSettings: GridSettings = rule.exact ? { ...simulation, method: 'exact' } : { ...simulation, trials: settings.printableTrials };
       const plan = planCard(rule, defaults);
       settings.onProgress?.(`${step}: the card, ${plan.length} parameter set${plan.length === 1 ? '' : 's'}${rule.exact ? ' (exact)' : `, ${formatCount(settings.printableTrials)} trials each`}`);
-      const cardPoints = await evaluateUntilInterrupted(rule, plan, cardSettings, { pool, signal });
+      const cardPoints = await evaluateUntilInterrupted(rule, plan, cardSettings, { pool, signal, onTrials });
+      if (!rule.exact) trialsBefore += plan.length * settings.printableTrials;
       if (cardPoints.interrupted) {
         partial = true;
         break;

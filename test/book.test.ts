@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { main } from '../src/cli.js';
 import { bookCommand } from '../src/cli/commands/book.js';
+import { buildBook } from '../reports/book.js';
 import { rules } from '../src/rules/index.js';
 import { bufferIo } from './support/io.js';
 
@@ -65,5 +66,16 @@ describe('muster book: the report book', () => {
     expect(status).toBe(2);
     expect(io.stderr()).toMatch(/^muster: --out: folder .*missing does not exist/);
     expect(existsSync(join(folder, 'missing'))).toBe(false);
+  });
+
+  it('counts the trials it simulates, not steps: every rule at its defaults, and the cards that must be simulated', async () => {
+    const seen: Array<[number, number]> = [];
+    // Every built-in rule has an exact card, so the book simulates exactly one run of --trials a rule.
+    expect(rules.every((rule) => rule.exact !== undefined)).toBe(true);
+    await buildBook(rules, { outDir: join(folder, 'counted'), seed: 'book', confidence: 0.95, threads: 1, trials: 70_000, printableTrials: 1000, onTrials: (done, total) => seen.push([done, total]) });
+    const total = rules.length * 70_000;
+    expect(seen.every(([, t]) => t === total)).toBe(true);
+    expect(seen.map(([done]) => done)).toEqual([...seen.map(([done]) => done)].sort((a, b) => a - b)); // never goes back
+    expect(seen.at(-1)).toEqual([total, total]);
   });
 });

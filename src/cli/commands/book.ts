@@ -5,7 +5,7 @@ import { buildAppHtml } from '../../../reports/app/build.js';
 import { buildBook } from '../../../reports/book.js';
 import { checkOutputDir, writeOutputs } from '../../../reports/outputs.js';
 import type { Io } from '../io.js';
-import { plainTerminal } from '../progress.js';
+import { ProgressBar } from '../progress.js';
 import { parseConfidence, parseCount, parseIntegerOption, parseSeed } from '../options.js';
 import { interruptedStatus, interruption, withInterrupt } from '../interrupt.js';
 import { DEFAULT_SEED, parseTimeout } from './run.js';
@@ -44,17 +44,12 @@ export async function bookCommand(options: BookOptions, io: Io): Promise<string>
   };
   const quiet = options.quiet ?? false;
   const started = performance.now();
-  let drawn = false;
+  // On a terminal, a bar counting trials with trials/s and ETA; in a log, one line a step.
+  const bar = io.errIsTTY && !quiet ? new ProgressBar(io.err, true) : null;
   const onProgress = (message: string) => {
-    if (quiet) return;
-    // One line that rewrites itself on a terminal; plain lines in a log.
-    if (io.errIsTTY && !plainTerminal()) {
-      io.err(`\r\x1b[2Kbook ${message}`);
-      drawn = true;
-    } else {
-      io.err(`book ${message}\n`);
-    }
+    if (!quiet && bar === null) io.err(`book ${message}\n`);
   };
+  const onTrials = (done: number, total: number) => bar?.update(done, total);
   onProgress('the calculator page');
   let appHtml: string | undefined;
   try {
@@ -66,9 +61,9 @@ export async function bookCommand(options: BookOptions, io: Io): Promise<string>
   }
   let book;
   try {
-    book = await withInterrupt((signal) => buildBook(rules, { ...settings, onProgress, signal, appHtml }));
+    book = await withInterrupt((signal) => buildBook(rules, { ...settings, onProgress, onTrials, signal, appHtml }));
   } finally {
-    if (drawn) io.err('\r\x1b[2K');
+    bar?.finish();
   }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   if (book.partial && book.pages.length === 0) {
