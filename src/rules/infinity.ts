@@ -104,6 +104,14 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
   const p = read(params);
   const scoresA = faceScores(p.wipA, p.crits);
   const scoresB = faceScores(p.wipB, p.crits);
+  // Counted in locals and added to the tally once a chunk: whole numbers below 2^53, so the sums are the same.
+  let aWins = 0;
+  let aCrit = 0;
+  let bWins = 0;
+  let bCrit = 0;
+  let rollsSum = 0;
+  let rollsSquared = 0;
+  let firstRoll = 0;
   for (let trial = 0; trial < trials; trial++) {
     let rolls = 0;
     let scoreA = 0;
@@ -114,16 +122,23 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
       scoreB = scoresB[1 + ((rng() * FACES) | 0)];
     } while (scoreA === scoreB);
     if (scoreA > scoreB) {
-      tally[at.aWins]++;
-      if (scoreA === CRITICAL) tally[at.aCrit]++;
+      aWins++;
+      if (scoreA === CRITICAL) aCrit++;
     } else {
-      tally[at.bWins]++;
-      if (scoreB === CRITICAL) tally[at.bCrit]++;
+      bWins++;
+      if (scoreB === CRITICAL) bCrit++;
     }
-    tally[at.rolls] += rolls;
-    tally[at.rollsSquared] += rolls * rolls;
-    if (rolls === 1) tally[at.firstRoll]++;
+    rollsSum += rolls;
+    rollsSquared += rolls * rolls;
+    if (rolls === 1) firstRoll++;
   }
+  tally[at.aWins] += aWins;
+  tally[at.aCrit] += aCrit;
+  tally[at.bWins] += bWins;
+  tally[at.bCrit] += bCrit;
+  tally[at.rolls] += rollsSum;
+  tally[at.rollsSquared] += rollsSquared;
+  tally[at.firstRoll] += firstRoll;
 }
 
 function summarize(params: Params, tally: Float64Array, trials: number): Record<string, Tallied> {
