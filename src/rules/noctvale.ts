@@ -85,11 +85,20 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
   const groupsB = groupCount(p.fightersB, p.groups);
   const sizesA = groupSizes(p.fightersA, p.groups);
   const sizesB = groupSizes(p.fightersB, p.groups);
+  // Who places last follows from who has the initiative alone: played out once for each, not every trial.
+  const lastIfA = aPlacesLast(true, groupsA, groupsB);
+  const lastIfB = aPlacesLast(false, groupsA, groupsB);
+  const tied = p.fightersA === p.fightersB;
 
+  // Counted in locals and added to the tally once a chunk: whole numbers below 2^53, so the sums are the same.
+  let aInitiative = 0;
+  let aLast = 0;
+  let rolloffSum = 0;
+  let rolloffSquared = 0;
   for (let trial = 0; trial < trials; trial++) {
     let aHasInitiative = p.fightersA < p.fightersB;
-    let rolloffs = 0;
-    if (p.fightersA === p.fightersB) {
+    if (tied) {
+      let rolloffs = 0;
       let rollA = 0;
       let rollB = 0;
       do {
@@ -98,33 +107,46 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
         rollB = 2 + ((rng() * 6) | 0) + ((rng() * 6) | 0);
       } while (rollA === rollB);
       aHasInitiative = rollA > rollB;
+      rolloffSum += rolloffs;
+      rolloffSquared += rolloffs * rolloffs;
     }
-    // Set up groups in turn, starting with the initiative player; a player with none left is passed over.
-    let leftA = groupsA;
-    let leftB = groupsB;
-    let aToPlace = aHasInitiative;
-    let aPlacedLast = false;
-    while (leftA + leftB > 0) {
-      if (aToPlace && leftA > 0) {
-        leftA--;
-        aPlacedLast = true;
-      } else if (!aToPlace && leftB > 0) {
-        leftB--;
-        aPlacedLast = false;
-      }
-      aToPlace = !aToPlace;
-    }
-    if (aHasInitiative) tally[at.aInitiative]++;
-    if (aPlacedLast) tally[at.aPlacesLast]++;
-    tally[at.rolloffs] += rolloffs;
-    tally[at.rolloffsSquared] += rolloffs * rolloffs;
-    for (let g = 0; g < p.groups; g++) {
-      tally[at.sizes + 2 * g] += sizesA[g];
-      tally[at.sizes + 2 * g + 1] += sizesA[g] * sizesA[g];
-      tally[at.sizes + 2 * p.groups + 2 * g] += sizesB[g];
-      tally[at.sizes + 2 * p.groups + 2 * g + 1] += sizesB[g] * sizesB[g];
+    if (aHasInitiative) {
+      aInitiative++;
+      if (lastIfA) aLast++;
+    } else if (lastIfB) {
+      aLast++;
     }
   }
+  tally[at.aInitiative] += aInitiative;
+  tally[at.aPlacesLast] += aLast;
+  tally[at.rolloffs] += rolloffSum;
+  tally[at.rolloffsSquared] += rolloffSquared;
+  // The group sizes do not depend on the dice: every trial adds the same.
+  for (let g = 0; g < p.groups; g++) {
+    tally[at.sizes + 2 * g] += trials * sizesA[g];
+    tally[at.sizes + 2 * g + 1] += trials * sizesA[g] * sizesA[g];
+    tally[at.sizes + 2 * p.groups + 2 * g] += trials * sizesB[g];
+    tally[at.sizes + 2 * p.groups + 2 * g + 1] += trials * sizesB[g] * sizesB[g];
+  }
+}
+
+/** Whether A sets up its last group after B's last, groups placed in turn from the initiative player; a player with none left is passed over. */
+function aPlacesLast(aHasInitiative: boolean, groupsA: number, groupsB: number): boolean {
+  let leftA = groupsA;
+  let leftB = groupsB;
+  let aToPlace = aHasInitiative;
+  let aPlacedLast = false;
+  while (leftA + leftB > 0) {
+    if (aToPlace && leftA > 0) {
+      leftA--;
+      aPlacedLast = true;
+    } else if (!aToPlace && leftB > 0) {
+      leftB--;
+      aPlacedLast = false;
+    }
+    aToPlace = !aToPlace;
+  }
+  return aPlacedLast;
 }
 
 function summarize(params: Params, tally: Float64Array, trials: number): Record<string, Tallied> {
