@@ -7,10 +7,10 @@
  * bit; and it must print one page, fit a 375-px phone, work by keyboard and
  * keep hostile rule text as text.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appCommand } from '../src/cli/commands/app.js';
 import { runCommand } from '../src/cli/commands/run.js';
@@ -26,11 +26,8 @@ import { diceRule } from './fixtures/app-rules.js';
 import { CLUB_LOST_ONE, writeClubRules } from './support/club-rules.js';
 import { HOSTILE } from './support/hostile.js';
 import { bufferIo } from './support/io.js';
-import { offlinePage } from './support/offline-page.js';
+import { countPdfPages, haveChromium, launchChromium, offlinePage } from './support/offline-page.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-// As test/browser.test.ts: skipped with a warning only off CI where Chromium is missing.
-const haveChromium = existsSync(CHROMIUM) || process.env.CI === 'true';
 
 const folder = mkdtempSync(join(tmpdir(), 'muster-app-browser-'));
 const appFile = join(folder, 'app.html');
@@ -115,10 +112,7 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
     const fixture = await buildAppHtml({ extraRulesModule: join(import.meta.dirname, 'fixtures', 'app-rules.ts') });
     writeFileSync(fixtureFile, fixture.html);
     await appCommand({ out: clubAppFile, rule: [club.reserves, club.rolloff] }, bufferIo());
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
@@ -310,7 +304,7 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
       expect(await page.locator('#charts section.chart').first().isVisible(), hash).toBe(true);
       expect(await page.locator('#print-link').textContent(), hash).toMatch(/^This card: app\.html#/);
       const pdf = await page.pdf({ format: 'A4' });
-      expect((pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length, hash).toBe(1);
+      expect(countPdfPages(pdf), hash).toBe(1);
     }
     await page.close();
   });
@@ -356,7 +350,7 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
       expect(await page.locator('#print-card .card h1').isVisible(), hash).toBe(true);
       for (const format of ['A4', 'Letter']) {
         const pdf = await page.pdf({ format });
-        expect((pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length, `${hash} ${format}`).toBe(1);
+        expect(countPdfPages(pdf), `${hash} ${format}`).toBe(1);
       }
       await page.emulateMedia({ media: 'screen' });
     }
@@ -416,7 +410,7 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
     expect(await page.locator('#print-card .card').getAttribute('data-rule')).toBe('club-reserves');
     await page.emulateMedia({ media: 'print' });
     const pdf = await page.pdf({ format: 'A4' });
-    expect((pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length).toBe(1);
+    expect(countPdfPages(pdf)).toBe(1);
     expect(problems).toEqual([]);
     expect(requests).toEqual([]);
     await page.close();

@@ -5,10 +5,10 @@
  * must stay text, and printing must give pages on A4 and on Letter.
  * Skipped, saying so, only where /usr/bin/chromium is absent (CI installs it).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookCommand } from '../src/cli/commands/book.js';
 import { compareCommand } from '../src/cli/commands/compare.js';
@@ -23,13 +23,8 @@ import { buildRunPage } from '../reports/run-report.js';
 import { echoRule, HOSTILE } from './support/hostile.js';
 import { bufferIo } from './support/io.js';
 import { inspect } from './support/layout.js';
-import { offlinePage } from './support/offline-page.js';
+import { countPdfPages, haveChromium, launchChromium, offlinePage } from './support/offline-page.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-// On a developer's machine without Chromium the browser tests are skipped with a warning; under CI
-// (.ci/run installs Chromium) they always run, so a missing browser fails the build instead of hiding.
-const haveChromium = existsSync(CHROMIUM) || process.env.CI === 'true';
-if (!haveChromium) console.warn(`browser tests skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
 
 const folder = mkdtempSync(join(tmpdir(), 'muster-browser-'));
 let browser: Browser;
@@ -65,9 +60,8 @@ async function open(file: string): Promise<Opened> {
     await page.emulateMedia({ media: 'print' });
     const printedDiagnostics = await page.evaluate(() => [...document.querySelectorAll('.diagnostic')].filter((node) => getComputedStyle(node).display !== 'none').length);
     await page.emulateMedia({ media: 'screen' });
-    const countPages = (pdf: Buffer) => (pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length;
-    const a4 = countPages(await page.pdf({ format: 'A4' }));
-    const letter = countPages(await page.pdf({ format: 'Letter' }));
+        const a4 = countPdfPages(await page.pdf({ format: 'A4' }));
+    const letter = countPdfPages(await page.pdf({ format: 'Letter' }));
     return { problems, requests, marksPerChart, pdfPages: { a4, letter }, pwned, images, text, layout, printedDiagnostics, diagnostics };
   } finally {
     await page.close();
@@ -86,10 +80,7 @@ function expectHealthy(opened: Opened, charts: number): void {
 
 describe.skipIf(!haveChromium)('reports in headless Chromium', () => {
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

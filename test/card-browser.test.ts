@@ -4,10 +4,10 @@
  * overlaps another, a label inside a bar or cell stays inside it, no table
  * cell's text overflows, and hostile text stays text.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cardCommand } from '../src/cli/commands/card.js';
 import { buildResult } from '../src/result.js';
@@ -18,11 +18,8 @@ import { renderCardPage } from '../reports/card/page.js';
 import { echoRule, HOSTILE } from './support/hostile.js';
 import { bufferIo } from './support/io.js';
 import { inspect } from './support/layout.js';
-import { offlinePage } from './support/offline-page.js';
+import { countPdfPages, haveChromium, launchChromium, offlinePage } from './support/offline-page.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM) || process.env.CI === 'true';
-if (!haveChromium) console.warn(`card browser tests skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
 
 const folder = mkdtempSync(join(tmpdir(), 'muster-card-browser-'));
 let browser: Browser;
@@ -34,15 +31,11 @@ async function openCard(file: string): Promise<{ page: Page; problems: string[];
   return { page, problems, requests };
 }
 
-const countPages = (pdf: Buffer) => (pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length;
 const MEDIA_BOX: Record<Paper, RegExp> = { a4: /\/MediaBox\s*\[\s*0\s+0\s+594\.9\d*\s+841\.9\d*\s*\]/, letter: /\/MediaBox\s*\[\s*0\s+0\s+612\s+792\s*\]/ };
 
 describe.skipIf(!haveChromium)('cards in headless Chromium', () => {
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
@@ -72,7 +65,7 @@ describe.skipIf(!haveChromium)('cards in headless Chromium', () => {
           expect(layout.escaped, paper).toEqual([]);
           expect(layout.overflowing, paper).toEqual([]);
           const pdf = await page.pdf({ preferCSSPageSize: true });
-          expect(countPages(pdf), paper).toBe(1);
+          expect(countPdfPages(pdf), paper).toBe(1);
           expect(pdf.toString('latin1'), paper).toMatch(MEDIA_BOX[paper]);
         } finally {
           await page.close();
@@ -115,7 +108,7 @@ describe.skipIf(!haveChromium)('cards in headless Chromium', () => {
       expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
       expect(await page.evaluate(() => document.querySelectorAll('img').length)).toBe(0);
       expect(await page.evaluate(() => document.body.innerText)).toContain('<style>body{display:none}</style>');
-      expect(countPages(await page.pdf({ preferCSSPageSize: true }))).toBe(1);
+      expect(countPdfPages(await page.pdf({ preferCSSPageSize: true }))).toBe(1);
     } finally {
       await page.close();
     }

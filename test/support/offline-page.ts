@@ -1,4 +1,23 @@
-import type { Browser, Page } from 'playwright-core';
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+/** Debian's Chromium, driven by playwright-core (never a downloaded browser). */
+export const CHROMIUM = '/usr/bin/chromium';
+// On a developer's machine without Chromium the browser tests are skipped with a warning; under CI
+// (.ci/run installs Chromium) they always run, so a missing browser fails the build instead of hiding.
+export const haveChromium = existsSync(CHROMIUM) || process.env.CI === 'true';
+if (!haveChromium) console.warn(`browser tests skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
+
+/** Headless Chromium with nothing of its own reaching the network. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** Pages in a PDF that Chromium printed. */
+export const countPdfPages = (pdf: Buffer): number => (pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length;
 
 export interface OfflinePage {
   page: Page;
