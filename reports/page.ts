@@ -178,18 +178,15 @@ function renderChartSection(chart: Chart, diagnostic = false): string {
   return `<section class="chart${diagnostic ? ' diagnostic' : ''}" id="${escapeHtml(chart.id)}"><h2>${escapeHtml(chart.title)}</h2><div class="vis" data-chart="${escapeHtml(chart.id)}" role="img" aria-label="${escapeHtml(chart.title)}"></div><p class="caption">${escapeHtml(chart.caption)}</p></section>`;
 }
 
-/** The whole page as one string. */
-export function renderPage(input: PageInput): string {
-  const charts = input.sections.flatMap((section) => (section.kind === 'chart' ? [section.chart] : []));
-  const body = input.sections
-    .map((section) => (section.kind === 'chart' ? renderChartSection(section.chart, section.diagnostic) : section.diagnostic ? `<div class="diagnostic">${section.html}</div>` : section.html))
-    .join('\n');
-  const hideDiagnostics = input.printDiagnostics ? '' : '\n@media print { .diagnostic { display: none; } }';
-  // A page without charts (the book's contents) needs no vega.
-  const vendor = charts.length > 0 ? vendorScripts() : [];
-  const scripts = [...vendor.map((bundle) => bundle.code), BOOT_SCRIPT];
-  const policy = contentPolicy(scripts);
-  const chartData = jsonForScript(charts.map((chart) => ({ id: chart.id, spec: chart.spec })));
+/**
+ * A chart page's doctype and <head>: its Content-Security-Policy (the hashes
+ * of vega's bundles and of `pageScripts`, the page's own inline scripts,
+ * which follow in its body), title, style, and vega inline. A page without
+ * charts (the book's contents) carries no vega.
+ */
+export function chartPageHead(title: string, style: string, hasCharts: boolean, pageScripts: readonly string[]): string {
+  const vendor = hasCharts ? vendorScripts() : [];
+  const policy = contentPolicy([...vendor.map((bundle) => bundle.code), ...pageScripts]);
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -197,10 +194,21 @@ export function renderPage(input: PageInput): string {
 <meta http-equiv="Content-Security-Policy" content="${escapeHtml(policy)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="muster">
-<title>${escapeHtml(input.title)}</title>
-<style>${STYLE}${pageStyle(input.printHeader)}${hideDiagnostics}</style>
+<title>${escapeHtml(title)}</title>
+<style>${style}</style>
 ${vendor.map((bundle) => `<!-- ${escapeHtml(bundle.name)} --><script>${bundle.code}</script>`).join('\n')}
-</head>
+</head>`;
+}
+
+/** The whole page as one string. */
+export function renderPage(input: PageInput): string {
+  const charts = input.sections.flatMap((section) => (section.kind === 'chart' ? [section.chart] : []));
+  const body = input.sections
+    .map((section) => (section.kind === 'chart' ? renderChartSection(section.chart, section.diagnostic) : section.diagnostic ? `<div class="diagnostic">${section.html}</div>` : section.html))
+    .join('\n');
+  const hideDiagnostics = input.printDiagnostics ? '' : '\n@media print { .diagnostic { display: none; } }';
+  const chartData = jsonForScript(charts.map((chart) => ({ id: chart.id, spec: chart.spec })));
+  return `${chartPageHead(input.title, `${STYLE}${pageStyle(input.printHeader)}${hideDiagnostics}`, charts.length > 0, [BOOT_SCRIPT])}
 <body>
 <div class="sheet">
 ${input.nav ? renderNav(input.nav) : ''}

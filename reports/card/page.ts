@@ -3,10 +3,8 @@
  * inlined, and the same Content-Security-Policy as every report (scripts by
  * hash, no network), so it opens offline and prints as one page.
  */
-import { contentPolicy } from '../policy.js';
-import { escapeHtml, jsonForScript } from '../escape.js';
-import { BOOT_SCRIPT } from '../page.js';
-import { vendorScripts } from '../vendor.js';
+import { jsonForScript } from '../escape.js';
+import { BOOT_SCRIPT, chartPageHead } from '../page.js';
 import { cardCharts, cardStyle, renderCardSheet, SHEET, type Card, type Paper } from './layout.js';
 
 /**
@@ -26,20 +24,7 @@ const FIT_SCRIPT = `(function () {
 
 export function renderCardPage(card: Card, paper: Paper): string {
   const charts = cardCharts(card);
-  const vendor = charts.length > 0 ? vendorScripts() : [];
-  const scripts = [...vendor.map((bundle) => bundle.code), BOOT_SCRIPT, FIT_SCRIPT];
-  const policy = contentPolicy(scripts);
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(policy)}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="muster">
-<title>${escapeHtml(card.title)}</title>
-<style>${cardStyle(paper)}</style>
-${vendor.map((bundle) => `<!-- ${escapeHtml(bundle.name)} --><script>${bundle.code}</script>`).join('\n')}
-</head>
+  return `${chartPageHead(card.title, cardStyle(paper), charts.length > 0, [BOOT_SCRIPT, FIT_SCRIPT])}
 <body>
 ${renderCardSheet(card)}
 <script type="application/json" id="muster-charts">${jsonForScript(charts.map((chart) => ({ id: chart.id, spec: chart.spec })))}</script>
