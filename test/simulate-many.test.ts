@@ -1,10 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHUNK_TRIALS } from '../src/engine/chunks.js';
+import fc from 'fast-check';
+import { CHUNK_TRIALS, planTasks } from '../src/engine/chunks.js';
 import { IN_PROCESS_CHUNKS, SimulationPool, WorkerError } from '../src/engine/pool.js';
 import { runChunks } from '../src/engine/run-chunks.js';
 import { simulate } from '../src/engine/simulate.js';
-import { simulateMany, type ManyRequest } from '../src/engine/simulate-many.js';
+import { planParts, simulateMany, type ManyRequest } from '../src/engine/simulate-many.js';
 import { getRule } from '../src/rules/index.js';
 import { resolveParams } from '../src/rules/params.js';
 
@@ -98,8 +99,8 @@ describe('simulateMany with a failing worker', () => {
   const FIXTURE = fileURLToPath(new URL('./fixtures/faulty-worker.mjs', import.meta.url));
   const rule = getRule('reserves');
   const params = resolveParams(rule);
-  // Five chunks a run, one a task on one thread, so the failing chunk is named alone.
-  const runs = (seed: string): ManyRequest[] => [0, 1].map(() => ({ rule, params, seed, trials: 5 * CHUNK_TRIALS }));
+  // Four chunks a run, two runs: eight chunks on one thread are eight tasks of one chunk, so the failing chunk is named alone.
+  const runs = (seed: string): ManyRequest[] => [0, 1].map(() => ({ rule, params, seed, trials: 4 * CHUNK_TRIALS }));
 
   it('seed "throw": a task that throws fails the whole call with a WorkerError naming the chunk', async () => {
     const pool = new SimulationPool(1, FIXTURE);
@@ -121,6 +122,16 @@ describe('simulateMany with a failing worker', () => {
     }
   });
 
+  it('seed "throw0" in one of 20 one-chunk runs sent three to a message: the part that threw is named, not its batch', async () => {
+    const pool = new SimulationPool(1, FIXTURE);
+    try {
+      const list: ManyRequest[] = Array.from({ length: 20 }, (_, index) => ({ rule, params, seed: index === 7 ? 'throw0' : `fine-${index}`, trials: CHUNK_TRIALS }));
+      await expect(simulateMany(pool, list)).rejects.toThrow(/^reserves: the simulation failed in chunk 0 \(boom\); this is a bug, nothing was written$/);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('a replaced worker gets even a run of one chunk (never computed in this thread)', async () => {
     const pool = new SimulationPool(1, FIXTURE);
     try {
@@ -129,5 +140,42 @@ describe('simulateMany with a failing worker', () => {
     } finally {
       await pool.close();
     }
+  });
+});
+
+describe('planParts: how the runs are cut into tasks', () => {
+  const segmentsOf = (chunks: number[]) => chunks.map((count, index) => ({ index, first: 0, end: count }));
+  const requestsOf = (chunks: number[]) => chunks.map((count) => ({ trials: count * CHUNK_TRIALS }));
+
+  it('fast-check: every chunk of every run in exactly one part, in order, no task above the size, a lone run cut as planTasks cuts it', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 300 }), { minLength: 1, maxLength: 40 }), fc.integer({ min: 1, max: 64 }), (chunks, threads) => {
+        const tasks = planParts(segmentsOf(chunks), requestsOf(chunks), threads);
+        const total = chunks.reduce((a, b) => a + b, 0);
+        // The size planTasks gives one run of `total` chunks, written out again from its rule.
+        const size = total === 0 ? 0 : Math.ceil(total / Math.min(total, Math.max(threads * 8, Math.ceil(total / 16))));
+        const seen = chunks.map(() => [] as number[]);
+        for (const task of tasks) {
+          expect(task.length).toBeGreaterThan(0);
+          expect(task.reduce((sum, part) => sum + part.range.end - part.range.first, 0)).toBeLessThanOrEqual(size);
+          for (const { index, range } of task) {
+            expect(range.trials).toBe((range.end - range.first) * CHUNK_TRIALS);
+            for (let chunk = range.first; chunk < range.end; chunk++) seen[index].push(chunk);
+          }
+        }
+        seen.forEach((list, index) => expect(list).toEqual(Array.from({ length: chunks[index] }, (_, k) => k)));
+        if (chunks.length === 1 && total > 0) {
+          expect(tasks.map((task) => task[0].range)).toEqual(planTasks(0, total * CHUNK_TRIALS, threads));
+        }
+      }),
+      { seed: 20261130, numRuns: 300 },
+    );
+  });
+
+  it('100 runs of one chunk on two threads: 15 tasks of at most 7 runs, as one run of 100 chunks is 15 tasks of at most 7 chunks', () => {
+    const chunks = Array.from({ length: 100 }, () => 1);
+    const tasks = planParts(segmentsOf(chunks), requestsOf(chunks), 2);
+    expect(tasks.map((task) => task.length)).toEqual([...Array.from({ length: 14 }, () => 7), 2]);
+    expect(planTasks(0, 100 * CHUNK_TRIALS, 2).map((range) => range.end - range.first)).toEqual([...Array.from({ length: 14 }, () => 7), 2]);
   });
 });

@@ -2,7 +2,7 @@
 // A rule file is imported once per worker (cached by path and hash); a user's
 // mistake comes back as data, so the CLI prints one line and no worker stack.
 import type { WorkerUsageError } from '../src/engine/pool.js';
-import { runChunks, type ChunkTask } from '../src/engine/run-chunks.js';
+import { runChunks, type ChunkBatch, type ChunkTask, type PartFailure } from '../src/engine/run-chunks.js';
 import { UsageError } from '../src/errors.js';
 import { getRule } from '../src/rules/index.js';
 import { loadRuleFile } from '../src/rules/load-rule.js';
@@ -13,12 +13,30 @@ import { loadRuleFile } from '../src/rules/load-rule.js';
  * ArrayBuffer in this thread, after which V8 takes its slower path for typed
  * arrays here, the rules' tallies included: measured slower end to end.
  */
-export default async function simulateChunks(task: ChunkTask): Promise<Float64Array | WorkerUsageError> {
+export default async function simulateChunks(task: ChunkTask | ChunkBatch): Promise<Float64Array | Float64Array[] | WorkerUsageError | PartFailure> {
+  if ('parts' in task) {
+    // A batch: every part alone, each tally kept apart. A part that throws is named, so the
+    // message gives its chunks, not the whole batch's.
+    const tallies: Float64Array[] = [];
+    for (const [index, part] of task.parts.entries()) {
+      try {
+        tallies.push(await runTask(part));
+      } catch (error) {
+        if (error instanceof UsageError) return { usageError: error.message };
+        return { failedPart: index, reason: error instanceof Error ? error.message : String(error) };
+      }
+    }
+    return tallies;
+  }
   try {
-    const rule = task.ruleFile ? await loadRuleFile(task.ruleFile.path, task.ruleFile.origin, task.ruleFile.sha256, true) : getRule(task.ruleId);
-    return runChunks(task, rule);
+    return await runTask(task);
   } catch (error) {
     if (error instanceof UsageError) return { usageError: error.message };
     throw error;
   }
+}
+
+async function runTask(task: ChunkTask): Promise<Float64Array> {
+  const rule = task.ruleFile ? await loadRuleFile(task.ruleFile.path, task.ruleFile.origin, task.ruleFile.sha256, true) : getRule(task.ruleId);
+  return runChunks(task, rule);
 }

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Piscina } from 'piscina';
 import { UsageError } from '../errors.js';
 import type { Rule } from '../rules/types.js';
-import { runChunks, type ChunkTask } from './run-chunks.js';
+import { runChunks, type ChunkTask, type PartFailure } from './run-chunks.js';
 
 /**
  * The compiled worker. Under the TypeScript test runner this file is not in
@@ -112,6 +112,30 @@ export class SimulationPool {
     if (answer instanceof Float64Array) return answer;
     if (answer instanceof ArrayBuffer) return new Float64Array(answer);
     // A mistake in a rule file, found in a worker, comes back as data: one line for the user, no worker stack.
+    throw new UsageError(answer.usageError);
+  }
+
+  /**
+   * Runs several tasks in one message, each exactly as `run` would (its own
+   * tally, bit for bit): small tasks, such as a sweep's points of one chunk,
+   * then cost one round trip between the threads, not one each. A part that
+   * throws is named in the WorkerError; a thread that dies names the first.
+   */
+  async runBatch(parts: readonly ChunkTask[], signal?: AbortSignal): Promise<Float64Array[]> {
+    if (parts.length === 1) return [await this.run(parts[0], signal)];
+    const failed = (part: ChunkTask, reason: string, more: number) =>
+      new WorkerError(`${part.ruleId}: the simulation failed in ${chunkText(part.firstChunk, part.endChunk)}${more > 0 ? ` or in one of the ${more} runs sent with it` : ''} (${reason.split('\n')[0]}); this is a bug, nothing was written`);
+    let answer: Float64Array[] | WorkerUsageError | PartFailure;
+    try {
+      signal?.throwIfAborted();
+      const pool = await this.#start();
+      answer = await pool.run({ parts }, { signal });
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      throw failed(parts[0], error instanceof Error ? error.message : String(error), parts.length - 1);
+    }
+    if (Array.isArray(answer)) return answer;
+    if ('failedPart' in answer) throw failed(parts[answer.failedPart], answer.reason, 0);
     throw new UsageError(answer.usageError);
   }
 

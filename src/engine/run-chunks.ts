@@ -17,6 +17,22 @@ export interface ChunkTask {
 }
 
 /**
+ * Several small tasks sent as one message (a sweep's points of a chunk or
+ * two each): each part is run exactly as it would be alone, on its own
+ * streams into its own tally, so batching changes no count, only how many
+ * messages cross between the threads.
+ */
+export interface ChunkBatch {
+  parts: ChunkTask[];
+}
+
+/** A part of a batch that threw: which part, and the first line of why (a bug, reported as a WorkerError naming its chunks). */
+export interface PartFailure {
+  failedPart: number;
+  reason: string;
+}
+
+/**
  * The one generator of this thread, reseeded for every chunk: the rules'
  * `rng()` call sites then see a single function for the life of the thread,
  * and no stream is allocated per chunk. A rule's simulate runs to the end

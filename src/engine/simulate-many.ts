@@ -1,8 +1,8 @@
 import type { Params, Rule } from '../rules/types.js';
 import type { ChunkLedger } from './checkpoint.js';
-import { chunkCount, planTasks, trialsInChunks, type ChunkRange } from './chunks.js';
+import { chunkCount, trialsInChunks, type ChunkRange } from './chunks.js';
 import { chunkText, WorkerError, type SimulationPool } from './pool.js';
-import { mergeTally } from './run-chunks.js';
+import { mergeTally, type ChunkTask } from './run-chunks.js';
 import type { SimulationOutcome } from './simulate.js';
 
 /** One fixed-size run among many: a point of a sweep, a variant of a comparison, a cell of a table. */
@@ -45,14 +45,7 @@ const IN_FLIGHT_PER_THREAD = 2;
  */
 export async function simulateMany(pool: SimulationPool, requests: readonly ManyRequest[], options: ManyOptions = {}): Promise<SimulationOutcome[]> {
   const outcomes: SimulationOutcome[] = requests.map(({ rule, params }) => ({ tally: new Float64Array(rule.tallyLength(params)), trials: 0, partial: true }));
-  const queue: Array<{ index: number; range: ChunkRange }> = [];
-  const tasksLeft = requests.map(() => 0);
-  const plan = (index: number, first: number, end: number) => {
-    for (const range of planTasks(first, requests[index].trials, pool.threads, end)) {
-      queue.push({ index, range });
-      tasksLeft[index]++;
-    }
-  };
+  const partsLeft = requests.map(() => 0);
   let trialsDone = 0;
   const count = (index: number, trials: number) => {
     outcomes[index].trials += trials;
@@ -63,31 +56,51 @@ export async function simulateMany(pool: SimulationPool, requests: readonly Many
     outcomes[index].partial = false;
     options.onOutcome?.(index, outcomes[index]);
   };
+  // What is left to run of each request: its chunks, less those a checkpoint already holds.
+  const segments: Array<{ index: number; first: number; end: number }> = [];
   requests.forEach((request, index) => {
     const end = chunkCount(request.trials);
     let next = 0;
     for (const saved of request.ledger?.finished(request.trials, 0, end) ?? []) {
       mergeTally(outcomes[index].tally, saved.tally);
       count(index, trialsInChunks(saved.first, saved.end, request.trials));
-      plan(index, next, saved.first);
+      if (saved.first > next) segments.push({ index, first: next, end: saved.first });
       next = saved.end;
     }
-    plan(index, next, end);
-    if (tasksLeft[index] === 0) finish(index); // nothing (left) to run
+    if (end > next) segments.push({ index, first: next, end });
   });
-  const taskOf = ({ index, range }: { index: number; range: ChunkRange }) => {
+  const queue = planParts(segments, requests, pool.threads);
+  for (const task of queue) for (const part of task) partsLeft[part.index]++;
+  requests.forEach((_, index) => {
+    if (partsLeft[index] === 0) finish(index); // nothing (left) to run
+  });
+  const taskOf = ({ index, range }: Part): ChunkTask => {
     const request = requests[index];
-    return { ruleId: request.rule.id, params: request.params, seed: request.seed, firstChunk: range.first, endChunk: range.end, totalTrials: request.trials, ...(request.rule.file ? { ruleFile: request.rule.file } : {}) };
+    return {
+      ruleId: request.rule.id,
+      params: request.params,
+      seed: request.seed,
+      firstChunk: range.first,
+      endChunk: range.end,
+      totalTrials: request.trials,
+      ...(request.rule.file ? { ruleFile: request.rule.file } : {}),
+    };
+  };
+  const done = (part: Part, tally: Float64Array) => {
+    mergeTally(outcomes[part.index].tally, tally);
+    requests[part.index].ledger?.record(requests[part.index].trials, part.range.first, part.range.end, tally);
+    count(part.index, part.range.trials);
+    if (--partsLeft[part.index] === 0) finish(part.index);
   };
 
-  const totalChunks = queue.reduce((sum, { range }) => sum + range.end - range.first, 0);
+  const totalChunks = segments.reduce((sum, { first, end }) => sum + end - first, 0);
   const recorded = requests.some((request) => request.ledger !== undefined);
   if (!recorded && pool.runsHere(totalChunks, options.timeout !== undefined)) {
-    for (const entry of queue) {
-      if (options.signal?.aborted) break;
-      mergeTally(outcomes[entry.index].tally, pool.runHere(taskOf(entry), requests[entry.index].rule));
-      count(entry.index, entry.range.trials);
-      if (--tasksLeft[entry.index] === 0) finish(entry.index);
+    for (const task of queue) {
+      for (const part of task) {
+        if (options.signal?.aborted) return outcomes;
+        done(part, pool.runHere(taskOf(part), requests[part.index].rule));
+      }
     }
     return outcomes;
   }
@@ -95,7 +108,7 @@ export async function simulateMany(pool: SimulationPool, requests: readonly Many
   // Stops the tasks in flight when one fails or the watchdog fires. Ctrl-C does not use it: the few
   // tasks in flight then finish and are dropped, rather than piscina stopping (and restarting) threads.
   const stop = new AbortController();
-  const running = new Set<(typeof queue)[number]>();
+  const running = new Set<Part[]>();
   let timedOut = false;
   let watchdog: NodeJS.Timeout | undefined;
   const arm = () => {
@@ -110,24 +123,21 @@ export async function simulateMany(pool: SimulationPool, requests: readonly Many
   let next = 0;
   const lane = async (): Promise<void> => {
     while (next < queue.length && !options.signal?.aborted && !stop.signal.aborted) {
-      const entry = queue[next++];
-      running.add(entry);
-      let part: Float64Array;
+      const task = queue[next++];
+      running.add(task);
+      let tallies: Float64Array[];
       try {
-        part = await pool.run(taskOf(entry), stop.signal);
+        tallies = await pool.runBatch(task.map(taskOf), stop.signal);
       } catch (error) {
         if (stop.signal.aborted) return; // another task failed, or the watchdog fired
         stop.abort();
         throw error;
       }
-      running.delete(entry);
+      running.delete(task);
       arm();
       // Once interrupted, no further run counts as finished, even one whose last task was already on its way.
       if (options.signal?.aborted) return;
-      mergeTally(outcomes[entry.index].tally, part);
-      requests[entry.index].ledger?.record(requests[entry.index].trials, entry.range.first, entry.range.end, part);
-      count(entry.index, entry.range.trials);
-      if (--tasksLeft[entry.index] === 0) finish(entry.index);
+      task.forEach((part, i) => done(part, tallies[i]));
     }
   };
   arm();
@@ -137,9 +147,52 @@ export async function simulateMany(pool: SimulationPool, requests: readonly Many
     clearTimeout(watchdog);
   }
   if (timedOut) {
-    const stuck = [...running][0];
+    const stuck = [...running][0]?.[0];
     const where = stuck ? chunkText(stuck.range.first, stuck.range.end) : 'the runs';
     throw new WorkerError(`${requests[0].rule.id}: no chunk finished within --timeout ${options.timeout} s (${where} still running); nothing was written`);
   }
   return outcomes;
+}
+
+/** A range of chunks of one run (request `index`), sent as part of a task. */
+interface Part {
+  index: number;
+  range: ChunkRange;
+}
+
+/**
+ * Cuts what is left of every run into tasks of about the same number of
+ * chunks, as planTasks cuts one run: enough tasks to keep every thread busy
+ * and report progress, few enough that messages cost nothing against the
+ * work. A run is cut at that size, and the pieces smaller than it (a run of
+ * one chunk, a run's last piece) are packed together into one task, so a
+ * sweep of a hundred one-chunk points sends as few messages as one run of a
+ * hundred chunks. A lone run is cut exactly as planTasks cuts it.
+ */
+export function planParts(segments: ReadonlyArray<{ index: number; first: number; end: number }>, requests: readonly { trials: number }[], threads: number): Part[][] {
+  const chunks = segments.reduce((sum, { first, end }) => sum + end - first, 0);
+  if (chunks === 0) return [];
+  const perTask = Math.ceil(chunks / Math.min(chunks, Math.max(threads * 8, Math.ceil(chunks / 16))));
+  const tasks: Part[][] = [];
+  let open: Part[] = [];
+  let openChunks = 0;
+  for (const { index, first, end } of segments) {
+    for (let from = first; from < end; from += perTask) {
+      const to = Math.min(end, from + perTask);
+      if (openChunks + to - from > perTask) {
+        tasks.push(open);
+        open = [];
+        openChunks = 0;
+      }
+      open.push({ index, range: { first: from, end: to, trials: trialsInChunks(from, to, requests[index].trials) } });
+      openChunks += to - from;
+      if (openChunks === perTask) {
+        tasks.push(open);
+        open = [];
+        openChunks = 0;
+      }
+    }
+  }
+  if (open.length > 0) tasks.push(open);
+  return tasks;
 }
