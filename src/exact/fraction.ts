@@ -120,7 +120,7 @@ export class Fraction {
    */
   toNumber(): number {
     const magnitude = this.numerator < 0n ? -this.numerator : this.numerator;
-    if (bitLength(magnitude) < 1000 && bitLength(this.denominator) < 1000) return Number(this.numerator) / Number(this.denominator);
+    if (magnitude < BELOW_1000_BITS && this.denominator < BELOW_1000_BITS) return Number(this.numerator) / Number(this.denominator);
     const shift = bitLength(this.denominator) - bitLength(magnitude) + 64;
     const quotient = shift >= 0 ? (this.numerator << BigInt(shift)) / this.denominator : this.numerator / (this.denominator << BigInt(-shift));
     // Two steps, since 2^-shift alone may underflow where the result does not.
@@ -144,6 +144,9 @@ function greatestCommonDivisor(a: bigint, b: bigint): bigint {
   while (b !== 0n) [a, b] = [b, a % b];
   return a === 0n ? 1n : a;
 }
+
+/** Integers of fewer than 1000 bits are those below 2^999: both parts convert to doubles without overflow. A comparison, where counting the bits wrote out the binary digits. */
+const BELOW_1000_BITS = 1n << 999n;
 
 function bitLength(value: bigint): number {
   return value === 0n ? 0 : value.toString(2).length;
