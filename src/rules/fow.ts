@@ -236,62 +236,94 @@ function layout(params: Params): { sides: [SideLayout, SideLayout]; scatter: num
   return { sides, scatter: next, length: next + scatterTable(read(params).scatter).places.length };
 }
 
+function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array): void {
+  const p = read(params);
+  const { placeOfFace, places } = scatterTable(p.scatter);
+  const at = layout(params);
+  const attacker = sideSetup(params, 'attacker');
+  const defender = sideSetup(params, 'defender');
+  const followed = horizon(p);
+  const scores = (p.hit - 1) / 6;
+  // This chunk's counts, in int32 (a chunk has at most 65,536 trials): states by turn and platoons
+  // still in reserve (index (turn − 1)·(reserves + 1) + remaining), and arrivals by place.
+  const attackerStates = new Int32Array(followed * (attacker.reserves + 1));
+  const defenderStates = new Int32Array(followed * (defender.reserves + 1));
+  const scattered = new Int32Array(places.length);
+  // Whether a turn with this many dice brings a platoon even when none scores (a guarantee of 0 never does).
+  const guaranteedWith = new Int32Array(followed + 1);
+  for (let dice = 1; dice <= followed; dice++) guaranteedWith[dice] = +(p.guarantee > 0 && dice >= p.guarantee);
+  for (let trial = 0; trial < trials; trial++) {
+    // The attacker moves first, so in each turn its roll comes first; the sides never interact.
+    followReserves(rng, attackerStates, attacker, followed, scores, guaranteedWith, null, scattered);
+    followReserves(rng, defenderStates, defender, followed, scores, guaranteedWith, placeOfFace, scattered);
+  }
+  addSide(tally, at.sides[0], attacker, followed, attackerStates, trials);
+  addSide(tally, at.sides[1], defender, followed, defenderStates, trials);
+  for (let place = 0; place < places.length; place++) tally[at.scatter + place] += scattered[place];
+}
+
 /**
- * One side's reserves through one battle, counted into the tally. With
- * `placeOfFace` (the defender's Scattered Reserves) every arriving platoon
- * also rolls for where it enters. A die 1 + ⌊6u⌋ scores `hit` or more
- * exactly when u ≥ (hit − 1)/6 (see the reserves rule for why comparing
- * with that double is the die itself), so hits are counted without a branch.
+ * One side's reserves through one battle. With `placeOfFace` (the
+ * defender's Scattered Reserves) every arriving platoon also rolls for
+ * where it enters. A die 1 + ⌊6u⌋ scores `hit` or more exactly when
+ * u ≥ (hit − 1)/6 (see the reserves rule for why comparing with that double
+ * is the die itself), so hits are counted without a branch, and so is the
+ * platoon that arrives by the guarantee: a turn's arrivals are 0 exactly
+ * when no die scored, as at least one platoon is still out.
  */
 function followReserves(
   rng: Rng,
-  tally: Float64Array,
-  at: SideLayout,
+  states: Int32Array,
   setup: SideSetup,
   followed: number,
   scores: number,
-  guarantee: number,
+  guaranteedWith: Int32Array,
   placeOfFace: Int32Array | null,
-  scatterAt: number,
+  scattered: Int32Array,
 ): void {
   const { reserves, start } = setup;
   const stride = reserves + 1;
-  // A guarantee of 0 never applies: no turn rolls more dice than this.
-  const guaranteed = guarantee > 0 ? guarantee : followed + 1;
   let remaining = reserves;
   for (let turn = start; turn <= followed; turn++) {
     const dice = turn - start + 1;
     let hits = 0;
     for (let die = 0; die < dice; die++) hits += +(rng() >= scores);
     let arriving = hits < remaining ? hits : remaining;
-    if (hits === 0 && dice >= guaranteed) arriving = 1;
-    if (arriving > 0) {
-      if (remaining === reserves) tally[at.first + turn - 1]++;
-      remaining -= arriving;
-      if (placeOfFace !== null) {
-        for (let platoon = 0; platoon < arriving; platoon++) tally[scatterAt + placeOfFace[1 + ((rng() * 6) | 0)]]++;
-      }
-      if (remaining === 0) {
-        tally[at.allIn + turn - 1]++;
-        return;
-      }
+    arriving += guaranteedWith[dice] & +(arriving === 0);
+    remaining -= arriving;
+    if (placeOfFace !== null) {
+      for (let platoon = 0; platoon < arriving; platoon++) scattered[placeOfFace[1 + ((rng() * 6) | 0)]]++;
     }
-    tally[at.remaining + (turn - 1) * stride + remaining]++;
+    if (remaining === 0) return;
+    states[(turn - 1) * stride + remaining]++;
   }
 }
 
-function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array): void {
-  const p = read(params);
-  const { placeOfFace } = scatterTable(p.scatter);
-  const at = layout(params);
-  const attacker = sideSetup(params, 'attacker');
-  const defender = sideSetup(params, 'defender');
-  const followed = horizon(p);
-  const scores = (p.hit - 1) / 6;
-  for (let trial = 0; trial < trials; trial++) {
-    // The attacker moves first, so in each turn its roll comes first; the sides never interact.
-    followReserves(rng, tally, at.sides[0], attacker, followed, scores, p.guarantee, null, 0);
-    followReserves(rng, tally, at.sides[1], defender, followed, scores, p.guarantee, placeOfFace, at.scatter);
+/**
+ * Adds a chunk's states into the tally, with the turns of first and last
+ * arrival read off them: platoons in reserve never increase, so the trials
+ * whose first platoon came in turn t are those with all reserves still out
+ * after turn t − 1 less those after turn t, and the trials whose last came
+ * in turn t are those with any still out after turn t − 1 less those after
+ * turn t. Before its first rolling turn every trial has all its reserves.
+ */
+function addSide(tally: Float64Array, at: SideLayout, setup: SideSetup, followed: number, states: Int32Array, trials: number): void {
+  const { reserves, start } = setup;
+  const stride = reserves + 1;
+  let allOutBefore = trials;
+  let anyOutBefore = trials;
+  for (let turn = start; turn <= followed; turn++) {
+    const row = (turn - 1) * stride;
+    let anyOut = 0;
+    for (let r = 1; r <= reserves; r++) {
+      tally[at.remaining + row + r] += states[row + r];
+      anyOut += states[row + r];
+    }
+    const allOut = states[row + reserves];
+    tally[at.first + turn - 1] += allOutBefore - allOut;
+    tally[at.allIn + turn - 1] += anyOutBefore - anyOut;
+    allOutBefore = allOut;
+    anyOutBefore = anyOut;
   }
 }
 
