@@ -86,8 +86,13 @@ export async function simulateMany(pool: SimulationPool, requests: readonly Many
       ...(request.rule.file ? { ruleFile: request.rule.file } : {}),
     };
   };
+  // A run's first tally back is taken as its tally, not added into zeros: a sweep's one-chunk points
+  // then copy nothing (a checkpoint keeps the tallies it records, so those are always added).
+  const untouched = requests.map((request, index) => request.ledger === undefined && outcomes[index].trials === 0);
   const done = (part: Part, tally: Float64Array) => {
-    mergeTally(outcomes[part.index].tally, tally);
+    if (untouched[part.index] && tally.length === outcomes[part.index].tally.length) outcomes[part.index].tally = tally;
+    else mergeTally(outcomes[part.index].tally, tally);
+    untouched[part.index] = false;
     requests[part.index].ledger?.record(requests[part.index].trials, part.range.first, part.range.end, tally);
     count(part.index, part.range.trials);
     if (--partsLeft[part.index] === 0) finish(part.index);
