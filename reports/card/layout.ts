@@ -12,6 +12,7 @@
  *
  * No node: imports here or below, so the calculator page can bundle it.
  */
+import { formatCount } from '../../src/output/format.js';
 import { badValue, UsageError } from '../../src/errors.js';
 import { bestOf } from '../../src/best-of.js';
 import type { RunResult } from '../../src/result.js';
@@ -385,7 +386,7 @@ export function citation(rule: Rule): string {
 export function methodText(results: readonly RunResult[]): string {
   if (results.every((result) => result.method === 'exact')) return 'exact values (rational arithmetic, no simulation)';
   const first = results.find((result) => result.method === 'simulation') as RunResult;
-  return `estimates with ${percent(first.confidence, 0)} intervals: ${first.trials.toLocaleString('en-US')} trials${results.length > 1 ? ' a point' : ''}, seed ${JSON.stringify(first.seed)}`;
+  return `estimates with ${percent(first.confidence, 0)} intervals: ${formatCount(first.trials)} trials${results.length > 1 ? ' a point' : ''}, seed ${JSON.stringify(first.seed)}`;
 }
 
 function footerLine(rule: Rule, params: Params, varied: readonly string[], results: readonly RunResult[], options: CardOptions): string {

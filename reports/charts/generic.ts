@@ -4,6 +4,7 @@
  * against the exact values, and — for a rule that declares a matrix — its
  * two-way table as a printable heatmap.
  */
+import { formatCount } from '../../src/output/format.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { bestOf } from '../../src/best-of.js';
 import type { MetricSpec, ParamValue, Rule } from '../../src/rules/types.js';
@@ -179,7 +180,7 @@ export function matrixChart(
   });
   const exact = evaluated.every((point) => point.result.method === 'exact');
   const first = evaluated[0].result;
-  const how = exact ? 'Exact values.' : `Simulated, ${first.trials.toLocaleString('en-US')} trials a cell (seed ${first.seed}); hover a cell for its interval.`;
+  const how = exact ? 'Exact values.' : `Simulated, ${formatCount(first.trials)} trials a cell (seed ${first.seed}); hover a cell for its interval.`;
   const units = probability && digits === 0 ? ' Cells show percentages.' : '';
   return {
     id: `${rule.id}-matrix-${row}-${col}`.replace(/[^A-Za-z0-9.-]+/g, '-'),

@@ -4,6 +4,7 @@
  * blocks. Chunk k draws from the same stream wherever it runs, so the merged
  * result is bit-identical to the run on one machine.
  */
+import { formatCount } from '../../output/format.js';
 import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -77,12 +78,12 @@ export async function shardCommand(ruleId: string, options: ShardOptions, io: Io
     const file: ShardFile = { ...envelope('shard', rule), ...(rule.file ? { ruleFile: { path: rule.file.path, sha256: rule.file.sha256 } } : {}), params, seed: settings.seed, trials: settings.trials, chunks, threads: settings.threads, tally: Array.from(outcome.tally) };
     if (outcome.partial) {
       // A shard's chunks must all be counted for merge to add it; the chunks that finished cannot be told apart in one tally.
-      io.out(`PARTIAL: interrupted after ${outcome.trials.toLocaleString('en-US')} of ${target.toLocaleString('en-US')} trials of shard ${index}/${shards}; a shard is merged whole, so nothing was written (run it again)\n`);
+      io.out(`PARTIAL: interrupted after ${formatCount(outcome.trials)} of ${formatCount(target)} trials of shard ${index}/${shards}; a shard is merged whole, so nothing was written (run it again)\n`);
       process.exitCode = interruptedStatus();
       return file;
     }
     writeOutputs([{ path: out, contents: toJson(file, undefined), option: '--out' }], io.out);
-    io.out(`shard ${index}/${shards}: chunks ${chunks.first}–${chunks.end - 1} of ${count} (${outcome.trials.toLocaleString('en-US')} trials) → ${out}\n`);
+    io.out(`shard ${index}/${shards}: chunks ${chunks.first}–${chunks.end - 1} of ${count} (${formatCount(outcome.trials)} trials) → ${out}\n`);
     return file;
   } finally {
     checkpoint?.save();
