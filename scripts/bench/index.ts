@@ -9,7 +9,9 @@
  *   numpy        `muster run reserves` on one thread, 5e7 trials, whole process,
  *                against the rule vectorised in numpy (reserves_numpy.py)
  *   start-up     commands that draw no chart, whole process, against `node -e 0`
- *   sweep        100 points of 65,536 trials against one run of 6,553,600
+ *   sweep        100 points of 65,536 trials against one run of 6,553,600: in one
+ *                process on a warm pool (three of each, turn about, the middle one
+ *                of each), and as whole commands, `muster sweep` against `muster run`
  *
  * With --baseline DIR (another built checkout, such as one of main), every
  * rule, the numpy run, start-up and sweep are measured for it too, each
@@ -149,6 +151,17 @@ for (let repeat = 0; repeat < REPEATS; repeat++) {
   });
 }
 
+// The same sweep and run as whole commands, turn about: what a user waits for, start-up, planning and the table included.
+const SWEEP_ARGS = ['sweep', 'reserves', '--vary', 'leaderLoss=0..0.99:0.01', '--trials', String(CHUNK_TRIALS), '--threads', String(threads), '--quiet'];
+const RUN_ARGS = ['run', 'reserves', '--trials', String(100 * CHUNK_TRIALS), '--threads', String(threads), '--quiet'];
+const wholeSweeps = builds.map(() => [] as number[]);
+for (let repeat = 0; repeat < REPEATS; repeat++) {
+  builds.forEach((root, b) => {
+    const sweepSeconds = wallSeconds(process.execPath, [join(root, 'dist/cli.js'), ...SWEEP_ARGS]);
+    wholeSweeps[b].push(sweepSeconds / wallSeconds(process.execPath, [join(root, 'dist/cli.js'), ...RUN_ARGS]));
+  });
+}
+
 // Report.
 const loadAfter = loadavg()[0];
 out.push(`muster bench · node ${process.version} · ${threads} cores · median of ${REPEATS} · load average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after`);
@@ -194,5 +207,8 @@ out.push('', `Start-up, whole process, against node -e 0 (${ms(bareNode)})`);
 table(startups.map(({ label, seconds }) => [label, ms(seconds[0]), ratio(seconds[0] / bareNode), ...(baseline ? [`baseline ${ms(seconds[1])}`, ratio(seconds[1] / bareNode)] : [])]));
 
 out.push('', `Sweep: 100 reserves points of 65,536 trials against one run of 6,553,600, ${threads} threads`);
-table([['time ÷ one run', ratio(median(sweeps[0])), ...(baseline ? ['baseline', ratio(median(sweeps[1]))] : [])]]);
+table([
+  ['in one process, warm pool: time ÷ one run', ratio(median(sweeps[0])), ...(baseline ? ['baseline', ratio(median(sweeps[1]))] : [])],
+  ['whole commands (muster sweep ÷ muster run)', ratio(median(wholeSweeps[0])), ...(baseline ? ['baseline', ratio(median(wholeSweeps[1]))] : [])],
+]);
 process.stdout.write(`${out.join('\n')}\n`);
