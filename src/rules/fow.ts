@@ -398,69 +398,84 @@ function summarize(params: Params, tally: Float64Array, trials: number): Record<
 // ---------------------------------------------------------------------------
 // The exact answer: a Markov chain over platoons still in reserve.
 
-/** P(k of `dice` dice score) for k = 0..dice, each scoring with probability `score`. */
-function hitsDistribution(dice: number, score: Fraction): Fraction[] {
-  let distribution = [Fraction.ONE];
-  const miss = score.complement();
+/**
+ * Ways k of `dice` dice score, k = 0..dice, out of 6^dice: each die scores on
+ * `scoring` faces and misses on `missing`, so the count for k is
+ * C(dice, k) · scoring^k · missing^(dice − k).
+ */
+function hitsCounts(dice: number, scoring: bigint, missing: bigint): bigint[] {
+  let counts = [1n];
   for (let die = 0; die < dice; die++) {
-    const next = new Array<Fraction>(distribution.length + 1).fill(Fraction.ZERO);
-    distribution.forEach((weight, hits) => {
-      next[hits] = next[hits].add(weight.mul(miss));
-      next[hits + 1] = next[hits + 1].add(weight.mul(score));
-    });
-    distribution = next;
+    const next = new Array<bigint>(counts.length + 1).fill(0n);
+    for (let hits = 0; hits < counts.length; hits++) {
+      next[hits] += counts[hits] * missing;
+      next[hits + 1] += counts[hits] * scoring;
+    }
+    counts = next;
   }
-  return distribution;
+  return counts;
 }
 
 /**
  * State r: platoons still in reserve. A turn with d dice moves r to
  * r − min(hits, r), or to r − 1 when no die scored and d ≥ guarantee.
  * "First arrival in turn t" is the chance of leaving the full state then.
+ *
+ * Every chance here is a whole number of the 6^D equally likely ways the D
+ * dice a side has rolled so far can fall, so the chain runs on those whole
+ * numbers (BigInt), the denominator 6^D kept aside; a metric becomes a
+ * reduced fraction once, when it is read. Run on Fractions, reducing after
+ * every sum and product, the largest sizes took half a second.
  */
 function exact(params: Params): Record<string, Fraction> {
   const p = read(params);
-  const score = Fraction.of(7 - p.hit, 6);
+  const scoring = BigInt(7 - p.hit);
+  const missing = BigInt(p.hit - 1);
   const result: Record<string, Fraction> = {};
   for (const side of SIDES) {
     const { platoons, reserves, start } = sideSetup(params, side);
     result[`${side}.reserves`] = Fraction.of(reserves);
-    let inReserve = new Array<Fraction>(reserves + 1).fill(Fraction.ZERO);
-    inReserve[reserves] = Fraction.ONE;
+    // ways[r]: the ways (of `outOf`) to have r platoons still in reserve.
+    let ways = new Array<bigint>(reserves + 1).fill(0n);
+    ways[reserves] = 1n;
+    let outOf = 1n;
     for (let turn = 1; turn <= horizon(p); turn++) {
-      const untouched = inReserve[reserves];
+      let untouched = ways[reserves];
       if (turn >= start) {
         const dice = turn - start + 1;
-        const hits = hitsDistribution(dice, score);
+        const hits = hitsCounts(dice, scoring, missing);
+        const scale = 6n ** BigInt(dice);
         const guaranteed = p.guarantee > 0 && dice >= p.guarantee;
-        const next = new Array<Fraction>(reserves + 1).fill(Fraction.ZERO);
-        next[0] = inReserve[0];
+        const next = new Array<bigint>(reserves + 1).fill(0n);
+        next[0] = ways[0] * scale;
         for (let remaining = 1; remaining <= reserves; remaining++) {
-          hits.forEach((chance, scored) => {
+          if (ways[remaining] === 0n) continue;
+          for (let scored = 0; scored < hits.length; scored++) {
             const arriving = scored === 0 && guaranteed ? 1 : Math.min(scored, remaining);
-            next[remaining - arriving] = next[remaining - arriving].add(inReserve[remaining].mul(chance));
-          });
+            next[remaining - arriving] += ways[remaining] * hits[scored];
+          }
         }
-        inReserve = next;
+        ways = next;
+        outOf *= scale;
+        untouched *= scale;
       }
-      let expectedRemaining = Fraction.ZERO;
-      inReserve.forEach((chance, remaining) => {
-        expectedRemaining = expectedRemaining.add(chance.mul(Fraction.of(remaining)));
-      });
-      const onTable = Fraction.of(platoons).sub(expectedRemaining);
+      const chance = (count: bigint) => Fraction.of(count, outOf);
+      let expectedRemaining = 0n;
+      for (let remaining = 1; remaining <= reserves; remaining++) expectedRemaining += BigInt(remaining) * ways[remaining];
+      const onTable = Fraction.of(BigInt(platoons) * outOf - expectedRemaining, outOf);
       if (turn === p.endTurn - 1) {
         if (side === 'defender') result['defender.onTable.atEnd.mean'] = onTable;
-        result[side === 'defender' ? 'defender.allIn.atEnd' : 'attacker.allIn.beforeEnd'] = inReserve[0];
+        result[side === 'defender' ? 'defender.allIn.atEnd' : 'attacker.allIn.beforeEnd'] = chance(ways[0]);
       }
       if (turn > p.turns) continue;
       result[`${side}.onTable.${turn}.mean`] = onTable;
-      result[`${side}.allIn.by.${turn}`] = inReserve[0];
-      result[`${side}.first.${turn}`] = untouched.sub(inReserve[reserves]);
+      result[`${side}.allIn.by.${turn}`] = chance(ways[0]);
+      result[`${side}.first.${turn}`] = chance(untouched - ways[reserves]);
       if (reserves <= DISTRIBUTION_RESERVES) {
-        let atMost = Fraction.ZERO;
+        let atMost = 0n;
         for (let k = reserves; k >= 1; k--) {
-          atMost = atMost.add(inReserve[reserves - k]);
-          if (k < reserves) result[`${side}.atLeast.${k}.by.${turn}`] = atMost;
+          atMost += ways[reserves - k];
+          if (k < reserves) result[`${side}.atLeast.${k}.by.${turn}`] = chance(atMost);
         }
       }
     }
