@@ -117,22 +117,20 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
     try {
       await withInterrupt(async (signal) => {
         // The base point and every cell at once on the pool (simulateMany): each is what `muster run` gives for it.
+        // Their results are built once the pool is done, not while its threads use every core (see reports/evaluate.ts).
         const points = [base, ...cellParams.flat()];
-        await simulateMany(
+        const outcomes = await simulateMany(
           pool,
           points.map((params) => ({ rule, params, seed: settings.seed, trials: settings.trials })),
-          {
-            signal,
-            timeout: settings.timeout,
-            onProgress: (done) => progress.update(done, total),
-            onOutcome: (index, outcome) => {
-              finished++;
-              const result = buildResult({ rule, params: points[index], seed: settings.seed, threads: settings.threads, confidence: settings.confidence, trials: outcome.trials, tally: outcome.tally });
-              if (index === 0) baseResult = result;
-              else cells[Math.floor((index - 1) / cols.length)][(index - 1) % cols.length] = result;
-            },
-          },
+          { signal, timeout: settings.timeout, onProgress: (done) => progress.update(done, total) },
         );
+        outcomes.forEach((outcome, index) => {
+          if (outcome.partial) return;
+          finished++;
+          const result = buildResult({ rule, params: points[index], seed: settings.seed, threads: settings.threads, confidence: settings.confidence, trials: outcome.trials, tally: outcome.tally });
+          if (index === 0) baseResult = result;
+          else cells[Math.floor((index - 1) / cols.length)][(index - 1) % cols.length] = result;
+        });
         // After Ctrl-C the cells that finished are kept, the others left empty.
         interrupted = finished < points.length;
       });
