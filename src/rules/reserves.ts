@@ -318,34 +318,38 @@ function exact(params: Params): Record<string, Fraction> {
   ].filter((fate) => fate.weight.compare(Fraction.ZERO) > 0);
 
   const result: Record<string, Fraction> = {};
-  const add = (name: string, value: Fraction) => {
-    result[name] = (result[name] ?? Fraction.ZERO).add(value);
-  };
-  const squadCount = Fraction.of(squads);
+  const n = BigInt(squads);
   for (const { weight, needed } of fates) {
-    let stillOut = Fraction.ONE; // P(not yet arrived before this round)
-    let dice = Fraction.ZERO;
+    // Given the fate, a chance is a whole number of the 6^r equally likely ways a squad's first r
+    // dice can fall (or (6^r)^S for all S squads'), so it is worked in BigInt counts and becomes a
+    // fraction once, when it is added in, weighted by the fate's chance.
+    const add = (name: string, count: bigint, outOf: bigint) => {
+      result[name] = (result[name] ?? Fraction.ZERO).add(weight.mul(Fraction.of(count, outOf)));
+    };
+    let stillOut = 1n; // ways the squad is still out after the rounds so far, of `outOf`
+    let outOf = 1n;
+    let dice = Fraction.ZERO; // expected dice one squad rolls
     for (let r = 1; r <= rounds; r++) {
-      if (r >= p.firstRound) dice = dice.add(stillOut);
-      const arrives = Fraction.of(7 - needed[r], 6);
-      const arrivesNow = stillOut.mul(arrives);
-      stillOut = stillOut.sub(arrivesNow);
-      const inBy = stillOut.complement();
-      add(`squad.round.${r}`, weight.mul(arrivesNow));
-      add(`all.by.${r}`, weight.mul(inBy.pow(squads)));
-      add(`arrived.by.${r}.mean`, weight.mul(inBy).mul(squadCount));
+      if (r >= p.firstRound) dice = dice.add(Fraction.of(stillOut, outOf));
+      const arrivesNow = stillOut * BigInt(7 - needed[r]);
+      stillOut *= BigInt(needed[r] - 1);
+      outOf *= 6n;
+      const inBy = outOf - stillOut;
+      add(`squad.round.${r}`, arrivesNow, outOf);
+      add(`all.by.${r}`, inBy ** n, outOf ** n);
+      add(`arrived.by.${r}.mean`, inBy * n, outOf);
       if (squads <= DISTRIBUTION_SQUADS) {
-        // Independent squads, each in by now with chance inBy: a binomial tail.
-        let tail = Fraction.ZERO;
+        // Independent squads, each in by now in inBy of the outOf ways: a binomial tail.
+        let tail = 0n;
         for (let k = squads; k >= 1; k--) {
-          tail = tail.add(Fraction.of(binomial(squads, k)).mul(inBy.pow(k)).mul(stillOut.pow(squads - k)));
-          if (k < squads) add(`atLeast.${k}.by.${r}`, weight.mul(tail));
+          tail += binomial(squads, k) * inBy ** BigInt(k) * stillOut ** BigInt(squads - k);
+          if (k < squads) add(`atLeast.${k}.by.${r}`, tail, outOf ** n);
         }
       }
     }
-    add('squad.never', weight.mul(stillOut));
-    add('lost.mean', weight.mul(stillOut).mul(squadCount));
-    add('dice.mean', weight.mul(dice).mul(squadCount));
+    add('squad.never', stillOut, outOf);
+    add('lost.mean', stillOut * n, outOf);
+    result['dice.mean'] = (result['dice.mean'] ?? Fraction.ZERO).add(weight.mul(dice).mul(Fraction.of(squads)));
   }
   // Order as metrics() lists them.
   return Object.fromEntries(metrics(params).map((m) => [m.name, result[m.name] ?? Fraction.ZERO]));
