@@ -5,7 +5,6 @@ import type { WorkerUsageError } from '../src/engine/pool.js';
 import { runChunks, type ChunkBatch, type ChunkTask, type PartFailure } from '../src/engine/run-chunks.js';
 import { UsageError } from '../src/errors.js';
 import { getRule } from '../src/rules/index.js';
-import { loadRuleFile } from '../src/rules/load-rule.js';
 
 /**
  * The tally is returned as it is, so the message carries a copy of its few
@@ -37,6 +36,15 @@ export default async function simulateChunks(task: ChunkTask | ChunkBatch): Prom
 }
 
 async function runTask(task: ChunkTask): Promise<Float64Array> {
-  const rule = task.ruleFile ? await loadRuleFile(task.ruleFile.path, task.ruleFile.origin, task.ruleFile.sha256, true) : getRule(task.ruleId);
+  const rule = task.ruleFile ? await (await loadRules()).loadRuleFile(task.ruleFile.path, task.ruleFile.origin, task.ruleFile.sha256, true) : getRule(task.ruleId);
   return runChunks(task, rule);
 }
+
+/**
+ * The rule-file loader (node:crypto, node:child_process, the adapter) is
+ * imported by the first task that needs it, not by every worker as it
+ * starts: a third of a worker's start-up, which every simulating command
+ * waits for.
+ */
+let ruleFiles: Promise<typeof import('../src/rules/load-rule.js')> | undefined;
+const loadRules = () => (ruleFiles ??= import('../src/rules/load-rule.js'));
