@@ -334,6 +334,41 @@ describe('the per-trial loop where code generation is forbidden', () => {
   });
 });
 
+describe('out, the trial’s record of its metrics', () => {
+  it('seed "out": a metric named length (out is then a plain object) counts exactly what the same metric under another name does', async () => {
+    const { adaptRuleFile } = await import('../src/rules/file-rule.js');
+    const { chunkStream } = await import('../src/engine/random.js');
+    const spec = (name: string) => ({
+      id: 'out-shape',
+      title: 'Out shape',
+      metrics: [
+        { name: 'six', probability: true },
+        { name, probability: false },
+      ],
+      trial(dice: { d(sides: number): number }, _p: unknown, out: Record<string, unknown>) {
+        const face = dice.d(6);
+        out.six = face === 6 ? 1 : 0;
+        out[name] = face / 4; // by name: for "length" this must not resize anything
+        if (face === 1) out[1] = 0.1; // by position, overwriting the same metric
+      },
+    });
+    const run = (name: string) => {
+      const rule = adaptRuleFile(spec(name), 'out-shape.mjs');
+      const tally = new Float64Array(rule.tallyLength({}));
+      for (let chunk = 0; chunk < 3; chunk++) rule.simulate({}, chunkStream('out', 'out-shape', chunk), 10_000, tally);
+      return rule.summarize({}, tally, 30_000);
+    };
+    const asLength = run('length');
+    const asOther = run('quarter');
+    expect(asLength.six).toEqual(asOther.six);
+    expect(asLength.length).toEqual(asOther.quarter);
+    // 30,000 trials: a six about 5,000 times (σ = √(30,000 · 1/6 · 5/6) ≈ 65), within 5σ.
+    expect(asOther.six).toMatchObject({ kind: 'proportion', trials: 30_000 });
+    const sixes = (asOther.six as { successes: number }).successes;
+    expect(Math.abs(sixes - 5000)).toBeLessThan(5 * 65);
+  });
+});
+
 describe('a rule file’s JSON keeps the one contract (docs/result.schema.json)', () => {
   it('run --json and a shard of a rule whose mean goes negative both validate', async () => {
     const schema = JSON.parse(readFileSync(new URL('../docs/result.schema.json', import.meta.url), 'utf8')) as object;
