@@ -57,6 +57,23 @@ describe('simulateMany: many runs at once, each exactly as alone', () => {
     }
   });
 
+  it('seed "piece": runs of chunks [first, end) only (a shard’s pieces) count those chunks, as runChunks does over the same range', async () => {
+    const rule = getRule('warbands');
+    const params = resolveParams(rule);
+    const trials = 5 * CHUNK_TRIALS + 99;
+    const pieces = [
+      { first: 0, end: 1 },
+      { first: 1, end: 4 },
+      { first: 4, end: 6 },
+    ];
+    const outcomes = await simulateMany(two, pieces.map((chunks) => ({ rule, params, seed: 'piece', trials, chunks })));
+    pieces.forEach((chunks, i) => {
+      const alone = runChunks({ ruleId: rule.id, params, seed: 'piece', firstChunk: chunks.first, endChunk: chunks.end, totalTrials: trials });
+      expect({ i, partial: outcomes[i].partial, trials: outcomes[i].trials }).toEqual({ i, partial: false, trials: Math.min(chunks.end * CHUNK_TRIALS, trials) - chunks.first * CHUNK_TRIALS });
+      expect(Array.from(outcomes[i].tally)).toEqual(Array.from(alone));
+    });
+  });
+
   it('aborted before it starts: every run partial, none reported finished, no trials counted', async () => {
     const controller = new AbortController();
     controller.abort();

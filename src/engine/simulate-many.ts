@@ -13,6 +13,8 @@ export interface ManyRequest {
   trials: number;
   /** A checkpoint's record of this run: its finished chunks are merged, not run again, and new ones are recorded. */
   ledger?: ChunkLedger;
+  /** Only chunks [first, end) of the run (a shard's piece): the outcome counts those trials alone. */
+  chunks?: { first: number; end: number };
 }
 
 export interface ManyOptions {
@@ -59,9 +61,9 @@ export async function simulateMany(pool: SimulationPool, requests: readonly Many
   // What is left to run of each request: its chunks, less those a checkpoint already holds.
   const segments: Array<{ index: number; first: number; end: number }> = [];
   requests.forEach((request, index) => {
-    const end = chunkCount(request.trials);
-    let next = 0;
-    for (const saved of request.ledger?.finished(request.trials, 0, end) ?? []) {
+    const end = request.chunks?.end ?? chunkCount(request.trials);
+    let next = request.chunks?.first ?? 0;
+    for (const saved of request.ledger?.finished(request.trials, next, end) ?? []) {
       mergeTally(outcomes[index].tally, saved.tally);
       count(index, trialsInChunks(saved.first, saved.end, request.trials));
       if (saved.first > next) segments.push({ index, first: next, end: saved.first });

@@ -14,7 +14,7 @@ import { chunkCount } from '../../engine/chunks.js';
 import { gridShardPieces } from '../../engine/grid-shards.js';
 import { SimulationPool } from '../../engine/pool.js';
 import { mergeTally } from '../../engine/run-chunks.js';
-import { simulate } from '../../engine/simulate.js';
+import { simulateMany } from '../../engine/simulate-many.js';
 import { buildResult } from '../../result.js';
 import type { Params, Rule } from '../../rules/types.js';
 import type { GridSettings } from '../../../reports/evaluate.js';
@@ -87,17 +87,19 @@ export async function runGridShard(job: GridJob, place: ShardPlace, options: Gri
   }, place);
 
   const pool = new SimulationPool(settings.threads);
-  const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet);
+  const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet, undefined, { unit: 'trials' });
+  const total = pieces.reduce((sum, piece) => sum + shardTrials(piece, settings.trials), 0);
   const done: GridShardFile['pieces'] = [];
   try {
     await withInterrupt(async (signal) => {
-      for (const [i, piece] of pieces.entries()) {
-        const params = points[piece.point];
-        const outcome = await simulate(pool, { rule, params, seed: seeds[piece.point], confidence: settings.confidence, trials: settings.trials, chunks: piece, ledger: checkpoint?.ledger(piece.point), signal });
-        if (outcome.partial) throw new UsageError('interrupted: the shard was not finished and nothing was written');
-        done.push({ ...piece, tally: Array.from(outcome.tally) });
-        progress.update(i + 1, pieces.length);
-      }
+      // Every piece at once on the pool, as the points of a sweep run: small pieces travel together.
+      const outcomes = await simulateMany(
+        pool,
+        pieces.map((piece) => ({ rule, params: points[piece.point], seed: seeds[piece.point], trials: settings.trials, chunks: piece, ledger: checkpoint?.ledger(piece.point) })),
+        { signal, timeout: settings.timeout, onProgress: (trials) => progress.update(trials, total) },
+      );
+      if (outcomes.some((outcome) => outcome.partial)) throw new UsageError('interrupted: the shard was not finished and nothing was written');
+      pieces.forEach((piece, i) => done.push({ ...piece, tally: Array.from(outcomes[i].tally) }));
     });
   } finally {
     checkpoint?.save();
