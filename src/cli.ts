@@ -201,7 +201,7 @@ export function buildProgram(io: Io): Command {
     .command('app')
     .description('the odds calculator: one self-contained HTML page, exact answers as you type, works offline')
     .option('--out <file>', 'the page to write (default app.html)')
-    .addOption(new Option('--rule <file>', 'also bundle this rule file into the page (repeatable; not available in this build yet)').argParser(collect))
+    .addOption(new Option('--rule <file>', 'also bundle this rule file into the page (repeatable)').argParser(collect))
     .action(async (options) => {
       await (await import('./cli/commands/app.js')).appCommand(options, io);
     });

@@ -88,3 +88,43 @@ describe('a sweep or a comparison split into shards merges to the whole, bit for
     expect((await cli('merge', file('run.tally'), '--html', file('x.html'))).stderr).toMatch(/^muster: --html: only when merging the shards of a sweep or a comparison/);
   });
 });
+
+describe('a sweep of a rule file split into shards', () => {
+  // The reserves example file ships with muster; a copy in the scratch folder is the file the shards record.
+  const original = readFileSync(new URL('../examples/rules/reserves-2d6.mjs', import.meta.url), 'utf8');
+  const ruleCopy = file('club-rule.mjs');
+  writeFileSync(ruleCopy, original);
+  const sweep = ['sweep', ruleCopy, '--vary', 'squads=2..4', '--trials', '150k', '--seed', 'file-grid', '--quiet'];
+
+  it('seed "file-grid": 3 points over 2 shards merge to the unsharded sweep, JSON, CSV and HTML identical; the shards record the file', async () => {
+    await shardAndMerge(sweep, 2, 'filegrid');
+    expect((await cli(...sweep, '--threads', '2', '--json', file('filegrid-whole.json'), '--csv', file('filegrid-whole.csv'), '--html', file('filegrid-whole.html'))).status).toBe(0);
+    for (const ext of ['json', 'csv', 'html']) expect(read(`filegrid.${ext}`), ext).toBe(read(`filegrid-whole.${ext}`));
+    const shard = JSON.parse(read('filegrid-0.tally')) as { ruleFile: { path: string; sha256: string } };
+    expect(shard.ruleFile.path).toBe(ruleCopy);
+    expect(shard.ruleFile.sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('a rule file changed since the shards ran is refused; a moved one is found with --rule; --rule on built-in shards is refused', async () => {
+    const shards = [file('filegrid-0.tally'), file('filegrid-1.tally')];
+    const moved = file('moved-rule.mjs');
+    writeFileSync(moved, original);
+    writeFileSync(ruleCopy, `${original}\n// edited after the shards ran\n`);
+    try {
+      const changed = await cli('merge', ...shards, '--json', file('never-file.json'));
+      expect(changed.status).toBe(2);
+      expect(changed.stderr).toMatch(/^muster: .*club-rule\.mjs: the rule file's contents differ from the run's \(sha256 [0-9a-f]{12}… instead of [0-9a-f]{12}…\); allowed: the same file, unchanged\n$/);
+      expect(changed.stderr.split('\n')).toHaveLength(2);
+      const found = await cli('merge', ...shards, '--rule', moved, '--json', file('filegrid-moved.json'), '--quiet');
+      expect(found.status, found.stderr).toBe(0);
+      expect(read('filegrid-moved.json')).toBe(read('filegrid.json'));
+    } finally {
+      writeFileSync(ruleCopy, original);
+    }
+    expect((await cli('sweep', 'reserves', '--vary', 'chosenRound=0..1', '--trials', '70k', '--threads', '1', '--quiet', '--shard', '0/1', '--out', file('builtin-0.tally'))).status).toBe(0);
+    const builtIn = await cli('merge', file('builtin-0.tally'), '--rule', moved);
+    expect(builtIn.status).toBe(2);
+    expect(builtIn.stderr).toMatch(/^muster: --rule: .* is a shard of a built-in rule; allowed: --rule only for shards of a rule file\n$/);
+    expect(() => readFileSync(file('never-file.json'))).toThrow();
+  });
+});

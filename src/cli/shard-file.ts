@@ -7,9 +7,11 @@
  * proportion above its trials, no mean whose squares undercut its sum, and
  * the rule's own structure (Rule.checkTally: a histogram sums to its trials).
  */
+import { resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { chunkCount, chunkTrials } from '../engine/chunks.js';
 import { getRule } from '../rules/index.js';
+import { loadRuleFile } from '../rules/load-rule.js';
 import { resolveParams } from '../rules/params.js';
 import type { Params, Rule } from '../rules/types.js';
 import { envelope, RESULT_FORMAT, type Envelope } from '../result.js';
@@ -158,4 +160,21 @@ export function checkCounts(rule: Rule, params: Params, tally: Float64Array, tri
     }
   }
   return null;
+}
+
+/**
+ * The rule a shard was run with: a built-in by id, or the rule file it
+ * records (or the one --rule names, when the file has moved), which must
+ * hash to the same contents. For run shards and for sweep shards alike.
+ */
+export async function recordedRule(shard: { rule: string; ruleFile?: unknown }, file: string, ruleOverride: string | undefined): Promise<Rule> {
+  const recorded = shard.ruleFile;
+  if (recorded === undefined) return getRule(shard.rule);
+  const { path, sha256 } = (recorded ?? {}) as { path?: unknown; sha256?: unknown };
+  if (typeof path !== 'string' || typeof sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(sha256)) {
+    throw new UsageError(`files: ${JSON.stringify(file)}: ruleFile: got ${JSON.stringify(recorded)?.slice(0, 60)}; allowed: { "path", "sha256" } as muster writes them`);
+  }
+  const rule = await loadRuleFile(ruleOverride === undefined ? path : resolve(ruleOverride), ruleOverride ?? path, sha256);
+  if (rule.id !== shard.rule) throw new UsageError(`files: ${JSON.stringify(file)} is a shard of rule ${JSON.stringify(shard.rule)} but ${ruleOverride ?? path} declares ${JSON.stringify(rule.id)}; allowed: the rule file the shard was run with`);
+  return rule;
 }

@@ -27,8 +27,7 @@ import { ProgressBar } from '../progress.js';
 import { fillIndex, type ShardPlace } from '../scheduler.js';
 import { checkDistinct, writeOutputs } from '../../output/files.js';
 import { toJson } from '../../output/json.js';
-import { checkCounts, shardTrials } from '../shard-file.js';
-import { getRule } from '../../rules/index.js';
+import { checkCounts, recordedRule, shardTrials } from '../shard-file.js';
 import { assembleCompare, builtInCompareRules, planCompare, writeCompare } from './compare.js';
 import { withInterrupt } from './run.js';
 import { assembleSweep, planSweep, writeSweep } from './sweep.js';
@@ -51,6 +50,8 @@ export interface GridShardFile {
   threads: number;
   /** Chunks [first, end) of point `point` (in the command's order), and their tally. */
   pieces: Array<{ point: number; first: number; end: number; tally: number[] }>;
+  /** A sweep of a rule file: the file and the sha256 of its contents; merge loads the same file (as for run shards). */
+  ruleFile?: { path: string; sha256: string };
 }
 
 /** A sweep or comparison, planned: its points in order, each with its seed. */
@@ -117,6 +118,7 @@ export async function runGridShard(job: GridJob, place: ShardPlace, options: Gri
     shard: { index: place.index, count: place.count },
     threads: settings.threads,
     pieces: done,
+    ...(rule.file ? { ruleFile: { path: rule.file.path, sha256: rule.file.sha256 } } : {}),
   };
   writeOutputs([{ path: out, contents: toJson(file, undefined), option: '--out' }], io.out);
   const noun = job.command === 'sweep' ? 'points' : 'variants';
@@ -131,6 +133,8 @@ export function isGridShard(parsed: unknown): boolean {
 }
 
 export interface GridMergeOptions {
+  /** Sweep shards of a rule file: the file, if it is no longer where the shards recorded it. */
+  rule?: string;
   json?: string;
   html?: string;
   csv?: string;
@@ -140,12 +144,17 @@ export interface GridMergeOptions {
 }
 
 const FILE_KEYS = ['format', 'command', 'rule', 'args', 'seed', 'trials', 'confidence', 'shard', 'threads', 'pieces'];
+/** Fields a shard may have besides: ruleFile, for a sweep of a rule file. */
+const OPTIONAL_KEYS = ['ruleFile'];
 
 /** `muster merge` of sweep or comparison shards: every chunk of every point exactly once, added point by point. */
 export async function mergeGridShards(files: readonly string[], options: GridMergeOptions, io: Io): Promise<SweepResult | CompareResult> {
   // Files are read one at a time and only their tallies kept, so memory does not grow with the number of shards.
   const first = readGridShard(files[0]);
-  const identity = (shard: GridShardFile) => JSON.stringify([shard.command, shard.rule, shard.args, shard.seed, shard.trials, shard.confidence, shard.shard.count]);
+  const identity = (shard: GridShardFile) => JSON.stringify([shard.command, shard.rule, shard.ruleFile?.sha256 ?? null, shard.args, shard.seed, shard.trials, shard.confidence, shard.shard.count]);
+  if (first.ruleFile === undefined && options.rule !== undefined) throw new UsageError(`--rule: ${files[0]} is a shard of a built-in rule; allowed: --rule only for shards of a rule file`);
+  // The rule file the shards recorded (or the one --rule names), which must hash to the contents they were run with.
+  const ruleOfShards = await recordedRule(first, files[0], options.rule);
   const confidence = options.confidence === undefined ? first.confidence : parseConfidence(options.confidence);
   if (first.command === 'compare' && options.metric !== undefined) throw new UsageError('--metric: only when merging a sweep; allowed: leave it out for a comparison');
   const settings = { seed: first.seed, trials: String(first.trials), confidence: String(confidence) };
@@ -159,7 +168,7 @@ export async function mergeGridShards(files: readonly string[], options: GridMer
     }
   };
   const args = first.args;
-  const sweepPlan = 'vary' in args ? replan(() => planSweep(getRule(first.rule), { ...settings, set: args.set, vary: args.vary, metric: options.metric })) : undefined;
+  const sweepPlan = 'vary' in args ? replan(() => planSweep(ruleOfShards, { ...settings, set: args.set, vary: args.vary, metric: options.metric })) : undefined;
   const comparePlan = 'variant' in args ? replan(() => planCompare(builtInCompareRules(first.rule, args.variant), { ...settings, set: args.set, variant: args.variant, seedPerVariant: args.seedPerVariant || undefined })) : undefined;
   const rule = (sweepPlan ?? comparePlan)!.rule;
   const points = sweepPlan ? sweepPlan.grid : comparePlan!.paramsList;
@@ -240,8 +249,10 @@ function readGridShard(file: string): GridShardFile {
   } catch {
     throw bad('cannot be read as a sweep or comparison tally');
   }
-  if (!isGridShard(parsed) || !hasExactly(parsed, FILE_KEYS)) throw bad(`is not a complete ${GRID_SHARD_FORMAT} file, or has unknown fields`);
+  const optional = parsed !== null && typeof parsed === 'object' ? OPTIONAL_KEYS.filter((key) => Object.hasOwn(parsed as object, key)) : [];
+  if (!isGridShard(parsed) || !hasExactly(parsed, [...FILE_KEYS, ...optional])) throw bad(`is not a complete ${GRID_SHARD_FORMAT} file, or has unknown fields`);
   const shard = parsed as unknown as GridShardFile;
+  if (shard.ruleFile !== undefined && shard.command !== 'sweep') throw bad('records a rule file for a comparison; allowed: a rule file only in the shards of a sweep');
   const args: unknown = shard.args;
   const argsOk =
     shard.command === 'sweep'

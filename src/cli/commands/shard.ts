@@ -7,12 +7,11 @@
 import { formatCount } from '../../output/format.js';
 import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { checkDistinct, STDOUT, writeOutputs } from '../../output/files.js';
 import { toJson } from '../../output/json.js';
 import { interruptedStatus } from '../interrupt.js';
 import { reportIo } from '../report-io.js';
-import { checkCounts, shardTrials, validateShard, type ShardFile } from '../shard-file.js';
+import { checkCounts, recordedRule, shardTrials, validateShard, type ShardFile } from '../shard-file.js';
 
 export type { ShardFile };
 import { UsageError } from '../../errors.js';
@@ -22,7 +21,7 @@ import { mergeTally } from '../../engine/run-chunks.js';
 import { simulate } from '../../engine/simulate.js';
 import { buildResult, envelope, type RunResult } from '../../result.js';
 import { getRule } from '../../rules/index.js';
-import { isRulePath, loadRule, loadRuleFile } from '../../rules/load-rule.js';
+import { isRulePath, loadRule } from '../../rules/load-rule.js';
 import { resolveParams } from '../../rules/params.js';
 import type { Rule } from '../../rules/types.js';
 import { renderRun } from '../format.js';
@@ -108,7 +107,6 @@ export async function mergeAnyCommand(files: readonly string[], options: MergeOp
     for (const option of ['verify', 'threads'] as const) {
       if (options[option] !== undefined) throw new UsageError(`--${option}: only when merging the shards of a run (muster shard); allowed: leave it out for the shards of a sweep or a comparison`);
     }
-    if (options.rule !== undefined) throw new UsageError('--rule: only when merging the run shards of a rule file; allowed: leave it out for the shards of a sweep or a comparison');
     return mergeGridShards(files, options, io);
   }
   return mergeCommand(files, options, io);
@@ -129,7 +127,7 @@ export async function mergeCommand(files: readonly string[], options: MergeOptio
   const shards: ShardFile[] = [];
   for (const file of files) shards.push(await readShard(file, options.rule));
   const first = shards[0];
-  const rule = await shardRule(first, files[0], options.rule);
+  const rule = await recordedRule(first, files[0], options.rule);
   const sameRun = (shard: ShardFile) =>
     shard.rule === first.rule && shard.ruleFile?.sha256 === first.ruleFile?.sha256 && shard.seed === first.seed && shard.trials === first.trials && JSON.stringify(shard.params) === JSON.stringify(first.params);
   const stranger = shards.findIndex((shard) => !sameRun(shard));
@@ -187,27 +185,11 @@ async function readShard(file: string, ruleOverride: string | undefined): Promis
     throw new UsageError(`files: ${JSON.stringify(file)} is not JSON; allowed: tally files written by muster shard`);
   }
   const recorded = (parsed as { ruleFile?: unknown } | null)?.ruleFile;
-  const fileRule = recorded === undefined ? undefined : await shardRule(parsed as ShardFile, file, ruleOverride);
+  const fileRule = recorded === undefined ? undefined : await recordedRule(parsed as ShardFile, file, ruleOverride);
   if (recorded === undefined && ruleOverride !== undefined) throw new UsageError(`--rule: ${file} is a shard of a built-in rule; allowed: --rule only for shards of a rule file`);
   return validateShard(`files: ${JSON.stringify(file)}`, parsed, fileRule);
 }
 
-/**
- * The rule a shard was run with: a built-in by id, or the rule file it
- * records (or the one --rule names, when the file has moved), which must
- * hash to the same contents.
- */
-async function shardRule(shard: ShardFile, file: string, ruleOverride: string | undefined): Promise<Rule> {
-  const recorded = shard.ruleFile as unknown;
-  if (recorded === undefined) return getRule(shard.rule);
-  const { path, sha256 } = (recorded ?? {}) as { path?: unknown; sha256?: unknown };
-  if (typeof path !== 'string' || typeof sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(sha256)) {
-    throw new UsageError(`files: ${JSON.stringify(file)}: ruleFile: got ${JSON.stringify(recorded)?.slice(0, 60)}; allowed: { "path", "sha256" } as muster shard writes them`);
-  }
-  const rule = await loadRuleFile(ruleOverride === undefined ? path : resolve(ruleOverride), ruleOverride ?? path, sha256);
-  if (rule.id !== shard.rule) throw new UsageError(`files: ${JSON.stringify(file)} is a shard of rule ${JSON.stringify(shard.rule)} but ${ruleOverride ?? path} declares ${JSON.stringify(rule.id)}; allowed: the rule file the shard was run with`);
-  return rule;
-}
 
 /**
  * `merge --verify K`: re-runs K of the shards, chosen with the operating

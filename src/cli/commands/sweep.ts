@@ -117,8 +117,6 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
 export async function sweepOrShardCommand(ruleId: string, options: SweepOptions, io: Io, env: NodeJS.ProcessEnv = process.env): Promise<SweepResult | GridShardFile> {
   if (options.shard === undefined && options.shards === undefined) return sweepCommand(ruleId, options, io);
   const plan = planSweep(isRulePath(ruleId) ? await loadRule(ruleId) : getRule(ruleId), options);
-  // merge plans a sweep again from the shard's text with built-in rules only; a rule file's run shards with muster shard.
-  if (plan.rule.file) throw new UsageError(`--shard: ${plan.rule.id} is a rule file, and sharded sweeps take built-in rules; allowed: muster shard ${plan.rule.file.origin} for one run of it, or sweep without --shard`);
   const place = resolveShard(options.shard, options.shards, env, true) as ShardPlace;
   const { rule, grid, settings } = plan;
   return runGridShard({ command: 'sweep', rule, points: grid, seeds: grid.map(() => settings.seed), settings, args: { set: options.set ?? [], vary: options.vary ?? [] } }, place, options, io);
