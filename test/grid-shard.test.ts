@@ -100,9 +100,10 @@ describe('a sweep of a rule file split into shards', () => {
     await shardAndMerge(sweep, 2, 'filegrid');
     expect((await cli(...sweep, '--threads', '2', '--json', file('filegrid-whole.json'), '--csv', file('filegrid-whole.csv'), '--html', file('filegrid-whole.html'))).status).toBe(0);
     for (const ext of ['json', 'csv', 'html']) expect(read(`filegrid.${ext}`), ext).toBe(read(`filegrid-whole.${ext}`));
-    const shard = JSON.parse(read('filegrid-0.tally')) as { ruleFile: { path: string; sha256: string } };
-    expect(shard.ruleFile.path).toBe(ruleCopy);
-    expect(shard.ruleFile.sha256).toMatch(/^[0-9a-f]{64}$/);
+    const shard = JSON.parse(read('filegrid-0.tally')) as { ruleFiles: Array<{ ref: string; path: string; sha256: string }> };
+    expect(shard.ruleFiles).toHaveLength(1);
+    expect(shard.ruleFiles[0]).toMatchObject({ ref: '', path: ruleCopy });
+    expect(shard.ruleFiles[0].sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('a rule file changed since the shards ran is refused; a moved one is found with --rule; --rule on built-in shards is refused', async () => {
@@ -126,5 +127,44 @@ describe('a sweep of a rule file split into shards', () => {
     expect(builtIn.status).toBe(2);
     expect(builtIn.stderr).toMatch(/^muster: --rule: .* is a shard of a built-in rule; allowed: --rule only for shards of a rule file\n$/);
     expect(() => readFileSync(file('never-file.json'))).toThrow();
+  });
+});
+
+describe('a comparison across rules split into shards', () => {
+  const original = readFileSync(new URL('../examples/rules/reserves-2d6.mjs', import.meta.url), 'utf8');
+  const ruleCopy = file('club-variant.mjs');
+  writeFileSync(ruleCopy, original);
+  // The command's rule, a variant of another built-in rule, and a variant of a rule file: each variant runs with its own rule.
+  const compare = ['compare', 'reserves', '--variant', 'A: target=7', '--variant', 'B: rule=infinity', '--variant', `C: rule=${ruleCopy}`, '--trials', '150k', '--seed', 'mixed', '--quiet'];
+
+  it('seed "mixed": 3 variants of 3 rules over 2 shards merge to the whole comparison, JSON, CSV and HTML identical', async () => {
+    await shardAndMerge(compare, 2, 'mixed');
+    expect((await cli(...compare, '--threads', '2', '--json', file('mixed-whole.json'), '--csv', file('mixed-whole.csv'), '--html', file('mixed-whole.html'))).status).toBe(0);
+    for (const ext of ['json', 'csv', 'html']) expect(read(`mixed.${ext}`), ext).toBe(read(`mixed-whole.${ext}`));
+    const recorded = (JSON.parse(read('mixed-1.tally')) as { ruleFiles: Array<{ ref: string; path: string }> }).ruleFiles;
+    expect(recorded.map(({ ref, path }) => [ref, path])).toEqual([[ruleCopy, ruleCopy]]);
+  });
+
+  it('its rule file moved: --rule finds it; shards that record no such file, or a forged record, are refused', async () => {
+    const shards = [file('mixed-0.tally'), file('mixed-1.tally')];
+    const moved = file('club-variant-moved.mjs');
+    writeFileSync(moved, original);
+    const found = await cli('merge', ...shards, '--rule', moved, '--json', file('mixed-moved.json'), '--quiet');
+    expect(found.status, found.stderr).toBe(0);
+    expect(read('mixed-moved.json')).toBe(read('mixed.json'));
+    const shard = JSON.parse(read('mixed-0.tally')) as Record<string, unknown>;
+    const { ruleFiles: _dropped, ...unrecorded } = shard;
+    writeFileSync(file('mixed-unrecorded.tally'), JSON.stringify(unrecorded));
+    writeFileSync(file('mixed-forged.tally'), JSON.stringify({ ...shard, ruleFiles: [{ ref: ruleCopy, path: ruleCopy, sha256: 'not a hash' }] }));
+    const cases: Array<[string, RegExp]> = [
+      ['mixed-unrecorded.tally', /^muster: files: .*mixed-unrecorded\.tally names the rule file ".*club-variant\.mjs" without recording it; allowed: files written by muster compare --shard\n$/],
+      ['mixed-forged.tally', /^muster: files: .*mixed-forged\.tally has ruleFiles that are not a list of distinct \{ ref, path, sha256 \}; allowed: /],
+    ];
+    for (const [name, message] of cases) {
+      const result = await cli('merge', file(name), file('mixed-1.tally'), '--json', file('never-mixed.json'));
+      expect(result.status, name).toBe(2);
+      expect(result.stderr).toMatch(message);
+    }
+    expect(() => readFileSync(file('never-mixed.json'))).toThrow();
   });
 });

@@ -165,16 +165,20 @@ export function checkCounts(rule: Rule, params: Params, tally: Float64Array, tri
 /**
  * The rule a shard was run with: a built-in by id, or the rule file it
  * records (or the one --rule names, when the file has moved), which must
- * hash to the same contents. For run shards and for sweep shards alike.
+ * hash to the same contents.
  */
 export async function recordedRule(shard: { rule: string; ruleFile?: unknown }, file: string, ruleOverride: string | undefined): Promise<Rule> {
-  const recorded = shard.ruleFile;
-  if (recorded === undefined) return getRule(shard.rule);
+  if (shard.ruleFile === undefined) return getRule(shard.rule);
+  const rule = await loadRecordedFile(shard.ruleFile, file, ruleOverride);
+  if (rule.id !== shard.rule) throw new UsageError(`files: ${JSON.stringify(file)} is a shard of rule ${JSON.stringify(shard.rule)} but ${ruleOverride ?? (shard.ruleFile as { path: string }).path} declares ${JSON.stringify(rule.id)}; allowed: the rule file the shard was run with`);
+  return rule;
+}
+
+/** A rule file a shard recorded as { path, sha256 }, loaded from there (or from `ruleOverride`) and refused if its contents differ. */
+export async function loadRecordedFile(recorded: unknown, file: string, ruleOverride: string | undefined): Promise<Rule> {
   const { path, sha256 } = (recorded ?? {}) as { path?: unknown; sha256?: unknown };
   if (typeof path !== 'string' || typeof sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(sha256)) {
     throw new UsageError(`files: ${JSON.stringify(file)}: ruleFile: got ${JSON.stringify(recorded)?.slice(0, 60)}; allowed: { "path", "sha256" } as muster writes them`);
   }
-  const rule = await loadRuleFile(ruleOverride === undefined ? path : resolve(ruleOverride), ruleOverride ?? path, sha256);
-  if (rule.id !== shard.rule) throw new UsageError(`files: ${JSON.stringify(file)} is a shard of rule ${JSON.stringify(shard.rule)} but ${ruleOverride ?? path} declares ${JSON.stringify(rule.id)}; allowed: the rule file the shard was run with`);
-  return rule;
+  return loadRuleFile(ruleOverride === undefined ? path : resolve(ruleOverride), ruleOverride ?? path, sha256);
 }

@@ -8,7 +8,7 @@ import type { MetricSpec, ParamSpec, Params, Rule } from '../../rules/types.js';
 import { compareCsv, compareVariants, comparePage, unionMetrics, formatDifference, formatP, MAX_VARIANTS, parseVariant, significanceNote, variantAssignments, variantRuleRef, type CompareResult, type ComputedVariant, type Variant } from '../../../reports/compare.js';
 import { evaluateUntilInterrupted, type Evaluated, type GridSettings } from '../../../reports/evaluate.js';
 import { resolveShard, type ShardPlace } from '../scheduler.js';
-import { runGridShard, type GridShardFile } from './grid-shard.js';
+import { runGridShard, type GridShardFile, type RecordedFile } from './grid-shard.js';
 import { interruptedStatus } from '../interrupt.js';
 import { checkDistinct, STDOUT } from '../../output/files.js';
 import { toJson } from '../../output/json.js';
@@ -114,13 +114,21 @@ export async function compareCommand(ruleId: string, options: CompareOptions, io
 export async function compareOrShardCommand(ruleId: string, options: CompareOptions, io: Io, env: NodeJS.ProcessEnv = process.env): Promise<CompareResult | GridShardFile> {
   if (options.shard === undefined && options.shards === undefined) return compareCommand(ruleId, options, io);
   const plan = planCompare(loadsFiles(ruleId, options) ? await compareRules(ruleId, options) : builtInCompareRules(ruleId, options.variant ?? []), options);
-  // merge plans a comparison again from the shard's text with built-in rules only; a rule file's run shards with muster shard.
-  const file = plan.rules.find((r) => r.file !== undefined);
-  if (file) throw new UsageError(`--shard: ${file.id} is a rule file, and sharded comparisons take built-in rules; allowed: muster shard ${file.file!.origin} for one run of it, or compare without --shard`);
   const place = resolveShard(options.shard, options.shards, env, true) as ShardPlace;
   if (options.checkpoint !== undefined) throw new UsageError('--checkpoint: not available in a comparison; allowed: --checkpoint on run, shard and sweep');
   const args = { set: options.set ?? [], variant: options.variant ?? [], seedPerVariant: plan.seedPerVariant };
-  return runGridShard({ command: 'compare', rule: plan.rule, points: plan.paramsList, seeds: plan.seeds, settings: plan.base, args }, place, options, io);
+  // Every rule file the command names, by the reference as typed ("" for the command's own rule), with its
+  // contents' hash: merge plans the comparison again from the same text and loads the very same files.
+  const ruleFiles: RecordedFile[] = [];
+  const record = (ref: string, rule: Rule) => {
+    if (rule.file && !ruleFiles.some((entry) => entry.ref === ref)) ruleFiles.push({ ref, path: rule.file.path, sha256: rule.file.sha256 });
+  };
+  record('', plan.rule);
+  args.variant.forEach((text, index) => {
+    const ref = variantRuleRef(text);
+    if (ref !== undefined) record(ref, plan.rules[index]);
+  });
+  return runGridShard({ command: 'compare', rule: plan.rule, rules: plan.rules, ruleFiles, points: plan.paramsList, seeds: plan.seeds, settings: plan.base, args }, place, options, io);
 }
 
 /**
@@ -143,7 +151,7 @@ export async function compareRules(ruleId: string, options: CompareOptions): Pro
   return { rule, rules };
 }
 
-/** The same for built-in rules only, without an await: how merge plans a comparison again from a shard's text. */
+/** The same for built-in rules only, without an await (so nothing, such as the Ctrl-C listener, waits on a tick). */
 export function builtInCompareRules(ruleId: string, variants: readonly string[]): { rule: Rule; rules: Rule[] } {
   const rule = getRule(ruleId);
   return { rule, rules: variants.map((text) => (variantRuleRef(text) === undefined ? rule : getRule(variantRuleRef(text)!))) };

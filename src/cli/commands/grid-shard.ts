@@ -27,8 +27,11 @@ import { ProgressBar } from '../progress.js';
 import { fillIndex, type ShardPlace } from '../scheduler.js';
 import { checkDistinct, writeOutputs } from '../../output/files.js';
 import { toJson } from '../../output/json.js';
-import { checkCounts, recordedRule, shardTrials } from '../shard-file.js';
-import { assembleCompare, builtInCompareRules, planCompare, writeCompare } from './compare.js';
+import { checkCounts, loadRecordedFile, shardTrials } from '../shard-file.js';
+import { getRule } from '../../rules/index.js';
+import { isRulePath } from '../../rules/load-rule.js';
+import { variantRuleRef } from '../../../reports/compare.js';
+import { assembleCompare, planCompare, writeCompare } from './compare.js';
 import { withInterrupt } from './run.js';
 import { assembleSweep, planSweep, writeSweep } from './sweep.js';
 
@@ -50,14 +53,28 @@ export interface GridShardFile {
   threads: number;
   /** Chunks [first, end) of point `point` (in the command's order), and their tally. */
   pieces: Array<{ point: number; first: number; end: number; tally: number[] }>;
-  /** A sweep of a rule file: the file and the sha256 of its contents; merge loads the same file (as for run shards). */
-  ruleFile?: { path: string; sha256: string };
+  /**
+   * The rule files the command named, each with the sha256 of its contents; merge loads the same files
+   * (as for run shards). `ref` is the reference as typed: "" for the command's own rule, else a
+   * comparison variant's rule=… text.
+   */
+  ruleFiles?: RecordedFile[];
 }
 
-/** A sweep or comparison, planned: its points in order, each with its seed. */
+export interface RecordedFile {
+  ref: string;
+  path: string;
+  sha256: string;
+}
+
+/** A sweep or comparison, planned: its points in order, each with its seed (and, in a comparison, its rule). */
 export interface GridJob {
   command: 'sweep' | 'compare';
   rule: Rule;
+  /** Each point's rule, where a comparison's variants name rules of their own; `rule` for every point when absent. */
+  rules?: readonly Rule[];
+  /** The rule files among them, as the shard records them. */
+  ruleFiles: RecordedFile[];
   points: Params[];
   seeds: string[];
   settings: GridSettings;
@@ -75,6 +92,7 @@ export interface GridShardOptions extends CheckpointOptions {
 /** Runs this shard's pieces of the points and writes them to --out. */
 export async function runGridShard(job: GridJob, place: ShardPlace, options: GridShardOptions, io: Io): Promise<GridShardFile> {
   const { rule, points, seeds, settings } = job;
+  const ruleOf = (point: number) => job.rules?.[point] ?? rule;
   if (settings.method === 'exact') throw new UsageError(`--shard: an exact ${job.command} takes no time worth splitting; allowed: leave out --shard, or simulate (--simulate or --trials N)`);
   for (const option of ['json', 'html', 'csv'] as const) {
     if (options[option] !== undefined) throw new UsageError(`--${option}: a shard writes its tallies to --out; allowed: --${option} on muster merge`);
@@ -84,7 +102,7 @@ export async function runGridShard(job: GridJob, place: ShardPlace, options: Gri
   const pieces = gridShardPieces(points.length, settings.trials, place.index, place.count);
   const checkpoint = openCheckpoint(options, { command: `${job.command} shard`, rule: rule.id, seeds, trials: settings.trials, points, pieces }, (point) => {
     const piece = pieces.find((p) => p.point === point);
-    return piece && { tallyLength: rule.tallyLength(points[point]), totalAllowed: (total) => total === settings.trials, chunks: piece, checkTally: (tally, trials) => checkCounts(rule, points[point], tally, trials) };
+    return piece && { tallyLength: ruleOf(point).tallyLength(points[point]), totalAllowed: (total) => total === settings.trials, chunks: piece, checkTally: (tally, trials) => checkCounts(ruleOf(point), points[point], tally, trials) };
   }, place);
 
   const pool = new SimulationPool(settings.threads);
@@ -96,7 +114,7 @@ export async function runGridShard(job: GridJob, place: ShardPlace, options: Gri
       // Every piece at once on the pool, as the points of a sweep run: small pieces travel together.
       const outcomes = await simulateMany(
         pool,
-        pieces.map((piece) => ({ rule, params: points[piece.point], seed: seeds[piece.point], trials: settings.trials, chunks: piece, ledger: checkpoint?.ledger(piece.point) })),
+        pieces.map((piece) => ({ rule: ruleOf(piece.point), params: points[piece.point], seed: seeds[piece.point], trials: settings.trials, chunks: piece, ledger: checkpoint?.ledger(piece.point) })),
         { signal, timeout: settings.timeout, onProgress: (trials) => progress.update(trials, total) },
       );
       if (outcomes.some((outcome) => outcome.partial)) throw new UsageError('interrupted: the shard was not finished and nothing was written');
@@ -118,7 +136,7 @@ export async function runGridShard(job: GridJob, place: ShardPlace, options: Gri
     shard: { index: place.index, count: place.count },
     threads: settings.threads,
     pieces: done,
-    ...(rule.file ? { ruleFile: { path: rule.file.path, sha256: rule.file.sha256 } } : {}),
+    ...(job.ruleFiles.length > 0 ? { ruleFiles: job.ruleFiles } : {}),
   };
   writeOutputs([{ path: out, contents: toJson(file, undefined), option: '--out' }], io.out);
   const noun = job.command === 'sweep' ? 'points' : 'variants';
@@ -133,7 +151,7 @@ export function isGridShard(parsed: unknown): boolean {
 }
 
 export interface GridMergeOptions {
-  /** Sweep shards of a rule file: the file, if it is no longer where the shards recorded it. */
+  /** Shards of a sweep or comparison of one rule file: the file, if it is no longer where the shards recorded it. */
   rule?: string;
   json?: string;
   html?: string;
@@ -144,17 +162,39 @@ export interface GridMergeOptions {
 }
 
 const FILE_KEYS = ['format', 'command', 'rule', 'args', 'seed', 'trials', 'confidence', 'shard', 'threads', 'pieces'];
-/** Fields a shard may have besides: ruleFile, for a sweep of a rule file. */
-const OPTIONAL_KEYS = ['ruleFile'];
+/** Fields a shard may have besides: ruleFiles, when the command named rule files. */
+const OPTIONAL_KEYS = ['ruleFiles'];
 
 /** `muster merge` of sweep or comparison shards: every chunk of every point exactly once, added point by point. */
 export async function mergeGridShards(files: readonly string[], options: GridMergeOptions, io: Io): Promise<SweepResult | CompareResult> {
   // Files are read one at a time and only their tallies kept, so memory does not grow with the number of shards.
   const first = readGridShard(files[0]);
-  const identity = (shard: GridShardFile) => JSON.stringify([shard.command, shard.rule, shard.ruleFile?.sha256 ?? null, shard.args, shard.seed, shard.trials, shard.confidence, shard.shard.count]);
-  if (first.ruleFile === undefined && options.rule !== undefined) throw new UsageError(`--rule: ${files[0]} is a shard of a built-in rule; allowed: --rule only for shards of a rule file`);
-  // The rule file the shards recorded (or the one --rule names), which must hash to the contents they were run with.
-  const ruleOfShards = await recordedRule(first, files[0], options.rule);
+  // Shards of one command on several machines may record a file at different paths: its reference and contents must agree.
+  const identity = (shard: GridShardFile) =>
+    JSON.stringify([shard.command, shard.rule, (shard.ruleFiles ?? []).map((f) => [f.ref, f.sha256]), shard.args, shard.seed, shard.trials, shard.confidence, shard.shard.count]);
+  // The rule files the shards recorded (or the one --rule names), each hashing to the contents they were run with.
+  const recorded = first.ruleFiles ?? [];
+  if (options.rule !== undefined && recorded.length !== 1) {
+    throw new UsageError(
+      recorded.length === 0
+        ? `--rule: ${files[0]} is a shard of a built-in rule; allowed: --rule only for shards of a rule file`
+        : `--rule: these shards name ${recorded.length} rule files; allowed: leave out --rule, with each file back where the shards recorded it (${recorded.map((f) => f.path).join(', ')})`,
+    );
+  }
+  const loaded = new Map<string, Rule>();
+  for (const entry of recorded) loaded.set(entry.ref, await loadRecordedFile(entry, files[0], options.rule));
+  const ruleOfRef = (ref: string | undefined, own: Rule): Rule => {
+    if (ref === undefined) return own;
+    if (!isRulePath(ref)) return getRule(ref);
+    const rule = loaded.get(ref);
+    if (!rule) throw new UsageError(`files: ${files[0]} names the rule file ${JSON.stringify(ref)} without recording it; allowed: files written by muster ${first.command} --shard`);
+    return rule;
+  };
+  const ownRule = (): Rule => {
+    const rule = loaded.get('') ?? getRule(first.rule);
+    if (rule.id !== first.rule) throw new UsageError(`files: ${JSON.stringify(files[0])} is a shard of rule ${JSON.stringify(first.rule)} but its rule file declares ${JSON.stringify(rule.id)}; allowed: the rule file the shards were run with`);
+    return rule;
+  };
   const confidence = options.confidence === undefined ? first.confidence : parseConfidence(options.confidence);
   if (first.command === 'compare' && options.metric !== undefined) throw new UsageError('--metric: only when merging a sweep; allowed: leave it out for a comparison');
   const settings = { seed: first.seed, trials: String(first.trials), confidence: String(confidence) };
@@ -163,14 +203,23 @@ export async function mergeGridShards(files: readonly string[], options: GridMer
     try {
       return plan();
     } catch (error) {
-      if (error instanceof UsageError && !error.message.startsWith('--metric')) throw new UsageError(`files: ${files[0]} describes a ${first.command} the CLI refuses (${error.message}); allowed: files written by muster ${first.command} --shard`);
+      // A problem with the files themselves (a rule file not recorded, or not the one declared) is said as it is.
+      if (error instanceof UsageError && !error.message.startsWith('--metric') && !error.message.startsWith('files:')) throw new UsageError(`files: ${files[0]} describes a ${first.command} the CLI refuses (${error.message}); allowed: files written by muster ${first.command} --shard`);
       throw error;
     }
   };
   const args = first.args;
-  const sweepPlan = 'vary' in args ? replan(() => planSweep(ruleOfShards, { ...settings, set: args.set, vary: args.vary, metric: options.metric })) : undefined;
-  const comparePlan = 'variant' in args ? replan(() => planCompare(builtInCompareRules(first.rule, args.variant), { ...settings, set: args.set, variant: args.variant, seedPerVariant: args.seedPerVariant || undefined })) : undefined;
+  const sweepPlan = 'vary' in args ? replan(() => planSweep(ownRule(), { ...settings, set: args.set, vary: args.vary, metric: options.metric })) : undefined;
+  const comparePlan =
+    'variant' in args
+      ? replan(() => {
+          const rule = ownRule();
+          return planCompare({ rule, rules: args.variant.map((text) => ruleOfRef(variantRuleRef(text), rule)) }, { ...settings, set: args.set, variant: args.variant, seedPerVariant: args.seedPerVariant || undefined });
+        })
+      : undefined;
   const rule = (sweepPlan ?? comparePlan)!.rule;
+  // A comparison's variants may each have a rule of their own.
+  const ruleAt = (point: number) => comparePlan?.rules[point] ?? rule;
   const points = sweepPlan ? sweepPlan.grid : comparePlan!.paramsList;
   const seeds = sweepPlan ? points.map(() => first.seed) : comparePlan!.seeds;
   const paths = {
@@ -188,7 +237,7 @@ export async function mergeGridShards(files: readonly string[], options: GridMer
     files.map((file) => ({ name: 'files', path: file })),
   );
 
-  const tallies = points.map((params) => new Float64Array(rule.tallyLength(params)));
+  const tallies = points.map((params, point) => new Float64Array(ruleAt(point).tallyLength(params)));
   const covered = points.map(() => new Uint8Array(chunkCount(first.trials)));
   const seen = new Set<number>();
   let threads = 0;
@@ -207,8 +256,8 @@ export async function mergeGridShards(files: readonly string[], options: GridMer
     for (const piece of pieces) {
       if (piece.tally.length !== tallies[piece.point].length) throw new UsageError(`files: ${files[i]} has a tally of the wrong length for point ${piece.point + 1}; allowed: files written by muster ${first.command} --shard`);
       // The same checks as a run's shard: counts the rule could have made in this piece's trials.
-      const problem = checkCounts(rule, points[piece.point], Float64Array.from(piece.tally), shardTrials(piece, first.trials));
-      if (problem) throw new UsageError(`files: ${path}: tally of point ${piece.point + 1}: ${problem}; allowed: counts ${rule.id} could have made in this piece's trials`);
+      const problem = checkCounts(ruleAt(piece.point), points[piece.point], Float64Array.from(piece.tally), shardTrials(piece, first.trials));
+      if (problem) throw new UsageError(`files: ${path}: tally of point ${piece.point + 1}: ${problem}; allowed: counts ${ruleAt(piece.point).id} could have made in this piece's trials`);
       covered[piece.point].fill(1, piece.first, piece.end);
       mergeTally(tallies[piece.point], Float64Array.from(piece.tally));
     }
@@ -217,13 +266,13 @@ export async function mergeGridShards(files: readonly string[], options: GridMer
     if (!seen.has(index)) throw new UsageError(`files: shard ${index} of ${first.shard.count} is missing; allowed: every shard of the ${first.command}`);
   }
   if (covered.some((chunks) => chunks.includes(0))) throw new Error('merge: the shards are all here but a chunk is not covered');
-  const results = points.map((params, point) => buildResult({ rule, params, seed: seeds[point], threads, confidence, trials: first.trials, tally: tallies[point] }));
+  const results = points.map((params, point) => buildResult({ rule: ruleAt(point), params, seed: seeds[point], threads, confidence, trials: first.trials, tally: tallies[point] }));
   if (sweepPlan) {
     const sweep = assembleSweep(sweepPlan, results, threads, false);
     writeSweep(sweepPlan, sweep, paths, options.quiet ?? false, io);
     return sweep;
   }
-  const evaluated = results.map((result, point) => ({ result, tallied: rule.summarize(points[point], tallies[point], first.trials) }));
+  const evaluated = results.map((result, point) => ({ result, tallied: ruleAt(point).summarize(points[point], tallies[point], first.trials) }));
   const comparison = assembleCompare(comparePlan!, evaluated, threads);
   writeCompare(comparePlan!, comparison, paths, options.quiet ?? false, io);
   return comparison;
@@ -252,7 +301,16 @@ function readGridShard(file: string): GridShardFile {
   const optional = parsed !== null && typeof parsed === 'object' ? OPTIONAL_KEYS.filter((key) => Object.hasOwn(parsed as object, key)) : [];
   if (!isGridShard(parsed) || !hasExactly(parsed, [...FILE_KEYS, ...optional])) throw bad(`is not a complete ${GRID_SHARD_FORMAT} file, or has unknown fields`);
   const shard = parsed as unknown as GridShardFile;
-  if (shard.ruleFile !== undefined && shard.command !== 'sweep') throw bad('records a rule file for a comparison; allowed: a rule file only in the shards of a sweep');
+  const recorded: unknown = shard.ruleFiles;
+  if (recorded !== undefined) {
+    const entries = Array.isArray(recorded) ? (recorded as unknown[]) : null;
+    const valid =
+      entries !== null &&
+      entries.length > 0 &&
+      entries.every((entry) => hasExactly(entry, ['ref', 'path', 'sha256']) && typeof entry.ref === 'string' && typeof entry.path === 'string' && typeof entry.sha256 === 'string' && /^[0-9a-f]{64}$/.test(entry.sha256)) &&
+      new Set(entries.map((entry) => (entry as { ref: string }).ref)).size === entries.length;
+    if (!valid) throw bad('has ruleFiles that are not a list of distinct { ref, path, sha256 }');
+  }
   const args: unknown = shard.args;
   const argsOk =
     shard.command === 'sweep'

@@ -119,7 +119,9 @@ export async function sweepOrShardCommand(ruleId: string, options: SweepOptions,
   const plan = planSweep(isRulePath(ruleId) ? await loadRule(ruleId) : getRule(ruleId), options);
   const place = resolveShard(options.shard, options.shards, env, true) as ShardPlace;
   const { rule, grid, settings } = plan;
-  return runGridShard({ command: 'sweep', rule, points: grid, seeds: grid.map(() => settings.seed), settings, args: { set: options.set ?? [], vary: options.vary ?? [] } }, place, options, io);
+  // A rule file is recorded with its contents' hash, so merge loads the very file the shards ran.
+  const ruleFiles = rule.file ? [{ ref: '', path: rule.file.path, sha256: rule.file.sha256 }] : [];
+  return runGridShard({ command: 'sweep', rule, ruleFiles, points: grid, seeds: grid.map(() => settings.seed), settings, args: { set: options.set ?? [], vary: options.vary ?? [] } }, place, options, io);
 }
 
 /** Checks a sweep's options and builds its grid, before any output path is looked at or any work starts. */
