@@ -7,7 +7,7 @@ import { buildResult, type RunResult } from '../src/result.js';
 import type { Params, Rule } from '../src/rules/types.js';
 import type { Tallied } from '../src/stats/estimate.js';
 
-/** How every point of a sweep, a comparison or a book chart is computed. */
+/** How every point of a sweep, a comparison or a card is computed. */
 export interface GridSettings {
   /** 'exact' solves with rule.exact and simulates nothing. */
   method: 'exact' | 'simulation';

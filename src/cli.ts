@@ -185,10 +185,10 @@ export function buildProgram(io: Io): Command {
     });
   program
     .command('book')
-    .description('the report book: every rule at its defaults and the printable odds charts, as HTML (out/index.html)')
+    .description('the report book: every rule at its defaults and its one-page odds card, as HTML (out/index.html)')
     .option('--out <dir>', 'folder to write the book into, made if missing (default out)')
     .option('--trials <n>', 'trials for each rule at its defaults (default 1M)')
-    .option('--printable-trials <n>', 'trials per point of a printable chart with no exact solution (default 100k)')
+    .option('--printable-trials <n>', 'trials per point of a card with no exact solution (default 100k)')
     .option('--seed <text>', 'random seed (default "muster")')
     .option('--threads <n>', 'worker threads (default: available cores)')
     .option('--confidence <level>', 'confidence level of every interval (default 0.95)')

@@ -77,8 +77,10 @@ describe('muster card: the figures on the cards', () => {
     const cells = chartData(await card('infinity'), 'infinity-wip-matrix');
     expect(cells).toHaveLength(81);
     for (const cell of cells) expect(cell.value, `${cell.row} vs ${cell.col}`).toBeCloseTo(infinityBruteForce(Number(cell.row), Number(cell.col)), 12);
-    // The diagonal is even odds by symmetry; the text of a cell is its value.
+    // The diagonal is even odds by symmetry, exactly; the text of a cell is its value, a percentage in every cell.
+    expect(cells.filter((cell) => cell.row === cell.col).map((cell) => cell.value)).toEqual(Array(9).fill(0.5));
     expect(cells.find((cell) => cell.row === '13' && cell.col === '13')?.text).toBe('50.0%');
+    expect(cells.filter((cell) => !/^\d+\.\d%$/.test(cell.text))).toEqual([]);
     expect(readFileSync(join(folder, 'infinity-defaults.html'), 'utf8')).toMatch(/parameters crits=true · .*exact values/);
   });
 
@@ -102,8 +104,9 @@ describe('muster card: the figures on the cards', () => {
     }
   });
 
-  it('reserves: with no reserve round a squad is in by round 1 on a 6 (1/6) and by round 2 with 1 − 5/6 · 4/6', async () => {
-    const cells = chartData(await card('reserves'), 'reserves-arrival-table');
+  it('reserves: with no reserve round a squad is in by round 1 on a 6 (1/6) and by round 2 with 1 − 5/6 · 4/6; one line per chosen round', async () => {
+    const file = await card('reserves');
+    const cells = chartData(file, 'reserves-arrival-table');
     for (const command of ['command 2', 'command 3', 'command 4']) {
       const row = cells.filter((cell) => cell.facet === command && cell.row === 'no reserve round');
       expect(row.find((cell) => cell.col === '1')?.value).toBeCloseTo(1 / 6, 12);
@@ -111,6 +114,11 @@ describe('muster card: the figures on the cards', () => {
     }
     // Round 1 chosen with command 2: 1d6 + 1 + 2 ≥ 7 on a 4, 5 or 6.
     expect(cells.find((cell) => cell.facet === 'command 2' && cell.row === 'round 1' && cell.col === '1')?.value).toBeCloseTo(1 / 2, 12);
+    // The lines: one per chosen reserve round (none, 1 … 4 at the default 4 rounds), one panel per command level, the same exact odds.
+    const lines = chartData(file, 'reserves-arrival-by-chosen-round') as unknown as Array<{ series: string; facet: string; label: string; exact: number }>;
+    expect([...new Set(lines.map((point) => point.series))]).toEqual(['no reserve round', 'round 1', 'round 2', 'round 3', 'round 4']);
+    expect([...new Set(lines.map((point) => point.facet))]).toEqual(['command 2', 'command 3', 'command 4']);
+    expect(lines.find((point) => point.facet === 'command 2' && point.series === 'round 1' && point.label === '1')?.exact).toBe(0.5);
   });
 
   it('deployment --against standard:1,2,3: every answer ranked best first, the mirror match at even odds', async () => {

@@ -9,10 +9,9 @@ import { rules } from '../src/rules/index.js';
 import { resolveParams } from '../src/rules/params.js';
 import type { Rule } from '../src/rules/types.js';
 import { withTitle, type Chart } from '../reports/charts/chart.js';
-import { hasRuleCharts, printableCharts, runCharts } from '../reports/charts/index.js';
+import { hasRuleCharts, runCharts } from '../reports/charts/index.js';
 import { csvLine, metricsCsv } from '../reports/csv.js';
 import { cssString, escapeHtml, jsonForScript } from '../reports/escape.js';
-import { evaluateAll } from '../reports/evaluate.js';
 import { percent } from '../reports/numbers.js';
 import { buildRunPage } from '../reports/run-report.js';
 import { compileSpec, renderSvg } from '../reports/svg.js';
@@ -116,16 +115,6 @@ describe('every chart of every rule compiles cleanly and draws marks in Node', (
         for (const chart of charts) await expectDrawable(chart);
       }
     });
-
-    it(`${rule.id}: the printable charts of the report book`, async () => {
-      const defaults = resolveParams(rule);
-      const charts = await printableCharts({
-        rule,
-        defaults,
-        evaluate: (list) => evaluateAll(rule, list, { method: 'exact', seed: 'charts', confidence: 0.95, trials: 0, threads: 0 }),
-      });
-      for (const chart of charts) await expectDrawable(chart);
-    });
   }
 
   it('every rule in the registry has charts of its own (the generic fallback is for rules still to come)', () => {
@@ -139,37 +128,5 @@ describe('every chart of every rule compiles cleanly and draws marks in Node', (
     const charts = runCharts({ rule: echoRule, result, metrics: echoRule.metrics(params) });
     expect(charts.map((c) => c.id)).toEqual(['echo-probabilities', 'echo-exact-check']);
     for (const chart of charts) await expectDrawable(chart);
-  });
-});
-
-describe('the printable charts players ask for', () => {
-  it('Infinity: a 9 × 9 WIP table, 8 to 16, criticals on, the percentage in every cell', async () => {
-    const rule = rules.find((r) => r.id === 'infinity')!;
-    const [chart] = await printableCharts({
-      rule,
-      defaults: resolveParams(rule),
-      evaluate: (list) => evaluateAll(rule, list, { method: 'exact', seed: 's', confidence: 0.95, trials: 0, threads: 0 }),
-    });
-    const cells = (chart.spec.data as { values: Array<{ row: string; col: string; text: string; value: number }> }).values;
-    expect(cells).toHaveLength(81);
-    expect(cells.every((cell) => /%$/.test(cell.text))).toBe(true);
-    // Equal WIP: the roll is symmetric, so each side wins exactly half the time.
-    expect(cells.filter((cell) => cell.row === cell.col).every((cell) => cell.value === 0.5)).toBe(true);
-    expect(chart.caption).toContain('crits=true');
-  });
-
-  it('Genesys reserves: one line per chosen round 0..4, panels for command 2, 3 and 4, exact', async () => {
-    const rule = rules.find((r) => r.id === 'reserves')!;
-    const charts = await printableCharts({
-      rule,
-      defaults: resolveParams(rule),
-      evaluate: (list) => evaluateAll(rule, list, { method: 'exact', seed: 's', confidence: 0.95, trials: 0, threads: 0 }),
-    });
-    const lines = charts.find((c) => c.id === 'reserves-arrival-by-chosen-round')!;
-    const points = (lines.spec.data as { values: Array<{ series: string; facet: string; label: string; exact: number }> }).values;
-    expect(new Set(points.map((p) => p.series)).size).toBe(5);
-    expect([...new Set(points.map((p) => p.facet))]).toEqual(['command 2', 'command 3', 'command 4']);
-    // Chosen round 1 with command 2: 1d6 + 1 + 2 ≥ 7 needs a 4+, so a squad is in by the end of round 1 half the time.
-    expect(points.find((p) => p.series === 'round 1' && p.facet === 'command 2' && p.label === '1')!.exact).toBe(0.5);
   });
 });

@@ -1,6 +1,5 @@
 import type { RunResult } from '../../src/result.js';
-import type { MetricSpec, Params, Rule } from '../../src/rules/types.js';
-import type { Evaluated } from '../evaluate.js';
+import type { MetricSpec, Rule } from '../../src/rules/types.js';
 
 /** A Vega-Lite specification as plain JSON (validated by compiling it; see test/reports-charts.test.ts). */
 export type VegaLiteSpec = Record<string, unknown>;
@@ -44,22 +43,8 @@ function wrap(text: string, width: number): string[] {
   return lines;
 }
 
-/** What a rule's printable charts may compute with (the report book supplies it). */
-export interface PrintableContext {
-  rule: Rule;
-  /** Every parameter at its default. */
-  defaults: Params;
-  /**
-   * Computes the rule at each parameter set: exactly where the rule has an
-   * exact solution, else by simulation at the book's modest trial count.
-   */
-  evaluate(paramsList: readonly Params[]): Promise<Evaluated[]>;
-}
-
 /** The charts one rule asks for. A rule with no entry gets the generic charts (./generic.ts). */
 export interface RuleCharts {
   /** Charts of one run; return [] to fall back on the generic ones. */
   run(view: RunView): Chart[];
-  /** The printable charts of the report book (tables over parameters, computed exactly where possible). */
-  printable?(context: PrintableContext): Promise<Chart[]>;
 }

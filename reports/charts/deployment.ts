@@ -1,12 +1,11 @@
 /**
  * Genesys deployment (src/rules/deployment.ts): who takes the first-turn
- * initiative, which zones each side ends up holding, and the printable
- * strategy-against-strategy matrix.
+ * initiative and which zones each side ends up holding.
  */
 import { percent } from '../numbers.js';
 import { intervalChart, markerKey, metricPoint, splitChart, type IntervalPoint } from './blocks.js';
-import type { Chart, PrintableContext, RuleCharts, RunView } from './chart.js';
-import { everyMetricChart, matrixHeatmapChart } from './generic.js';
+import type { Chart, RuleCharts, RunView } from './chart.js';
+import { everyMetricChart } from './generic.js';
 import { bestValue, indexed, playerRow, splitRow } from './players.js';
 
 const SIDES = [
@@ -77,14 +76,5 @@ export const deploymentCharts: RuleCharts = {
       if (every) charts.push(every);
     }
     return charts;
-  },
-  async printable(context: PrintableContext) {
-    const chart = await matrixHeatmapChart(
-      context,
-      {},
-      'Strategies: S123 is a standard deployment in zones 1, 2 and 3; F4 a forward gamble from zone 4 with 2d6 for two more zones.',
-      { row: 'player A’s deployment', col: 'player B’s deployment' },
-    );
-    return chart ? [{ ...chart, id: 'deployment-strategy-matrix', title: 'Genesys deployment: first-turn initiative, strategy against strategy' }] : [];
   },
 };

@@ -1,17 +1,16 @@
 /**
  * Charts any rule gets without a chart module of its own: every probability
- * as a dot plot with intervals and exact markers, the simulation checked
- * against the exact values, and — for a rule that declares a matrix — its
- * two-way table as a printable heatmap.
+ * as a dot plot with intervals and exact markers, and the simulation checked
+ * against the exact values; and the heatmap of a declared matrix's two-way
+ * table that `muster matrix --html` and the cards draw.
  */
 import { formatCount } from '../../src/output/format.js';
-import { resolveParams } from '../../src/rules/params.js';
 import { bestOf } from '../../src/best-of.js';
 import type { MetricSpec, ParamValue, Rule } from '../../src/rules/types.js';
 import type { Evaluated } from '../evaluate.js';
 import { percent } from '../numbers.js';
 import { heatmap, intervalChart, markerKey, metricPoint, type HeatCell, type IntervalPoint } from './blocks.js';
-import type { Chart, PrintableContext, RunView } from './chart.js';
+import type { Chart, RunView } from './chart.js';
 
 /** Every probability metric (or, for a rule with none, every mean) as a dot plot. */
 export function everyMetricChart(view: RunView): Chart | null {
@@ -82,22 +81,6 @@ export function genericRunCharts(view: RunView): Chart[] {
 }
 
 
-/**
- * The rule's declared matrix (src/rules/types.ts MatrixSpec) at its default
- * axis values, headline metric only, with the value in every cell.
- */
-export async function matrixHeatmapChart(context: PrintableContext, overrides: Record<string, ParamValue> = {}, note = '', titles: AxisTitles = MATRIX_AXIS_TITLES[context.rule.id] ?? {}): Promise<Chart | null> {
-  const { rule } = context;
-  const spec = rule.matrix;
-  if (!spec) return null;
-  const base = { ...context.defaults, ...overrides };
-  const values = spec.defaultValues(base);
-  const metricName = spec.metrics[0];
-  const paramsList = values.flatMap((rowValue) => values.map((colValue) => resolveParams(rule, [], { ...overrides, [spec.row]: rowValue, [spec.col]: colValue })));
-  const evaluated = await context.evaluate(paramsList);
-  return matrixChart(rule, spec.row, spec.col, values, values, metricName, evaluated, note, titles);
-}
-
 /** Axis titles in words, where the parameter names are terse. */
 export interface AxisTitles {
   row?: string;
@@ -105,8 +88,8 @@ export interface AxisTitles {
 }
 
 /**
- * The words for each built-in rule's matrix axes, so `muster matrix --html`,
- * the report book and the cards title the same table the same way.
+ * The words for each built-in rule's matrix axes, so `muster matrix --html`
+ * and the cards title the same table the same way.
  */
 export const MATRIX_AXIS_TITLES: Readonly<Record<string, AxisTitles>> = {
   infinity: { row: 'player A’s WIP', col: 'player B’s WIP' },
@@ -197,10 +180,4 @@ export function matrixChart(
       ...(probability && isAdvantage(rule.id, metricName) ? { centre: 0.5 } : {}),
     }),
   };
-}
-
-/** The generic printable charts: the declared matrix, if any. */
-export async function genericPrintable(context: PrintableContext): Promise<Chart[]> {
-  const chart = await matrixHeatmapChart(context);
-  return chart ? [chart] : [];
 }

@@ -5,10 +5,10 @@
  * simulated run with exact values also gets the simulation-against-exact
  * check.
  */
-import type { Chart, PrintableContext, RuleCharts, RunView } from './chart.js';
+import type { Chart, RuleCharts, RunView } from './chart.js';
 import { deploymentCharts } from './deployment.js';
 import { fowCharts } from './fow.js';
-import { exactCheckChart, genericPrintable, genericRunCharts } from './generic.js';
+import { exactCheckChart, genericRunCharts } from './generic.js';
 import { infinityCharts } from './infinity.js';
 import { noctvaleCharts } from './noctvale.js';
 import { reservesCharts } from './reserves.js';
@@ -35,12 +35,6 @@ export function runCharts(view: RunView): Chart[] {
   const charts = own.length > 0 ? own : genericRunCharts(view);
   const check = exactCheckChart(view);
   return uniqueIds(check ? [...charts, check] : charts);
-}
-
-/** The printable charts of the report book for one rule. */
-export async function printableCharts(context: PrintableContext): Promise<Chart[]> {
-  const own = context.rule.file ? undefined : CHARTS_BY_RULE[context.rule.id]?.printable;
-  return uniqueIds(own ? await own(context) : await genericPrintable(context));
 }
 
 /** Ids become file names and element hooks: make them unique, keeping the first as it is. */

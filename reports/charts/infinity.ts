@@ -1,19 +1,11 @@
 /**
  * Infinity's Initiative Roll (src/rules/infinity.ts): who wins it at these
- * WIP values, and the printable WIP × WIP table players ask for, with
- * criticals on.
+ * WIP values.
  */
-import type { Rule } from '../../src/rules/types.js';
 import { splitChart } from './blocks.js';
-import type { Chart, PrintableContext, RuleCharts, RunView } from './chart.js';
-import { everyMetricChart, matrixHeatmapChart } from './generic.js';
+import type { Chart, RuleCharts, RunView } from './chart.js';
+import { everyMetricChart } from './generic.js';
 import { splitRow } from './players.js';
-
-/** A boolean parameter that turns criticals on, if the rule has one. */
-function criticalsParam(rule: Rule): string | null {
-  const spec = rule.params.find((p) => p.type === 'boolean' && /crit/i.test(p.name));
-  return spec ? spec.name : null;
-}
 
 function wip(view: RunView, side: 'A' | 'B'): string {
   const value = view.result.params[`wip${side}`];
@@ -42,11 +34,5 @@ export const infinityCharts: RuleCharts = {
     if (!winner) return [];
     const every = everyMetricChart(view);
     return every ? [winner, every] : [winner];
-  },
-  async printable(context: PrintableContext) {
-    const criticals = criticalsParam(context.rule);
-    const overrides = criticals ? { [criticals]: true } : {};
-    const chart = await matrixHeatmapChart(context, overrides, criticals ? `Criticals on (${criticals}=true).` : '', { row: 'player A’s WIP', col: 'player B’s WIP' });
-    return chart ? [{ ...chart, id: 'infinity-wip-matrix', title: 'Infinity: Initiative odds, WIP against WIP' }] : [];
   },
 };

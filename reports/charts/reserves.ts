@@ -1,8 +1,8 @@
 /**
  * Genesys reserves (src/rules/reserves.ts): when squads arrive, round by
- * round, and the printable arrival chart a player consults before choosing a
- * reserve round — one line per chosen round, one panel per command level,
- * every value exact.
+ * round, and the arrival chart of the reserves card a player consults before
+ * choosing a reserve round — one line per chosen round, one panel per command
+ * level, every value exact.
  */
 import { resolveParams } from '../../src/rules/params.js';
 import { bestOf } from '../../src/best-of.js';
@@ -10,9 +10,9 @@ import type { MetricResult, RunResult } from '../../src/result.js';
 import type { Params, Rule } from '../../src/rules/types.js';
 import { percent } from '../numbers.js';
 import { heatmap, intervalChart, lineChart, markerKey, metricPoint, pointFrom, type HeatCell, type IntervalPoint } from './blocks.js';
-import type { Chart, PrintableContext, RuleCharts, RunView } from './chart.js';
+import type { Chart, RuleCharts, RunView } from './chart.js';
 
-/** Command levels the printable chart shows: "normally 2–4" (Genesys Project designer preview, §6.5). */
+/** Command levels the card shows unless --range names others: "normally 2–4" (Genesys Project designer preview, §6.5). */
 export const COMMAND_LEVELS: readonly number[] = [2, 3, 4];
 
 const chosenLabel = (round: number) => (round === 0 ? 'no reserve round' : `round ${round}`);
@@ -143,14 +143,8 @@ export function arrivalCharts(params: Params, results: readonly RunResult[], com
   ];
 }
 
-async function arrivalTables(context: PrintableContext): Promise<Chart[]> {
-  const evaluated = await context.evaluate(arrivalGrid(context.rule, context.defaults));
-  return arrivalCharts(context.defaults, evaluated.map((point) => point.result));
-}
-
 export const reservesCharts: RuleCharts = {
   run(view) {
     return [arrivalChart(view), onTableChart(view)].filter((chart): chart is Chart => chart !== null);
   },
-  printable: arrivalTables,
 };

@@ -23,12 +23,12 @@ export interface BookOptions {
 
 /** Runs at the defaults: a million trials gives every probability to about ±0.1 percentage point. */
 export const BOOK_TRIALS = 1_000_000;
-/** Per point of a printable chart that must be simulated (a rule with no exact solution). */
+/** Per point of a card that must be simulated (a rule with no exact solution). */
 export const BOOK_PRINTABLE_TRIALS = 100_000;
 
 /**
- * `muster book`: the report book — every rule at its defaults plus the
- * printable odds charts — as HTML pages in --out (default out/), with a
+ * `muster book`: the report book — every rule at its defaults plus its
+ * one-page odds card — as HTML pages in --out (default out/), with a
  * contents page, out/index.html.
  */
 export async function bookCommand(options: BookOptions, io: Io): Promise<string> {
