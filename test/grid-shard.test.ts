@@ -156,9 +156,13 @@ describe('a comparison across rules split into shards', () => {
     const { ruleFiles: _dropped, ...unrecorded } = shard;
     writeFileSync(file('mixed-unrecorded.tally'), JSON.stringify(unrecorded));
     writeFileSync(file('mixed-forged.tally'), JSON.stringify({ ...shard, ruleFiles: [{ ref: ruleCopy, path: ruleCopy, sha256: 'not a hash' }] }));
+    // A record the command does not name: merge must not import a file just because a shard mentions it.
+    const [entry] = shard.ruleFiles as Array<{ ref: string; path: string; sha256: string }>;
+    writeFileSync(file('mixed-extra.tally'), JSON.stringify({ ...shard, ruleFiles: [entry, { ...entry, ref: './elsewhere.mjs' }] }));
     const cases: Array<[string, RegExp]> = [
       ['mixed-unrecorded.tally', /^muster: files: .*mixed-unrecorded\.tally names the rule file ".*club-variant\.mjs" without recording it; allowed: files written by muster compare --shard\n$/],
       ['mixed-forged.tally', /^muster: files: .*mixed-forged\.tally has ruleFiles that are not a list of distinct \{ ref, path, sha256 \}; allowed: /],
+      ['mixed-extra.tally', /^muster: files: .*mixed-extra\.tally records the rule file ".*club-variant\.mjs" under "\.\/elsewhere\.mjs", which the compare does not name as a rule file; allowed: files written by muster compare --shard\n$/],
     ];
     for (const [name, message] of cases) {
       const result = await cli('merge', file(name), file('mixed-1.tally'), '--json', file('never-mixed.json'));

@@ -181,6 +181,10 @@ export async function mergeGridShards(files: readonly string[], options: GridMer
         : `--rule: these shards name ${recorded.length} rule files; allowed: leave out --rule, with each file back where the shards recorded it (${recorded.map((f) => f.path).join(', ')})`,
     );
   }
+  // Every file recorded must be one the command names: its own rule (""), or a variant's rule=… as typed.
+  const named = new Set(['variant' in first.args ? first.args.variant.map((text) => variantRuleRef(text)) : [], ''].flat());
+  const stray = recorded.find((entry) => !named.has(entry.ref) || (entry.ref !== '' && !isRulePath(entry.ref)));
+  if (stray) throw new UsageError(`files: ${files[0]} records the rule file ${JSON.stringify(stray.path)} under ${JSON.stringify(stray.ref)}, which the ${first.command} does not name as a rule file; allowed: files written by muster ${first.command} --shard`);
   const loaded = new Map<string, Rule>();
   for (const entry of recorded) loaded.set(entry.ref, await loadRecordedFile(entry, files[0], options.rule));
   const ruleOfRef = (ref: string | undefined, own: Rule): Rule => {
