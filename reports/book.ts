@@ -67,7 +67,7 @@ const APP_FILE = 'app.html';
 
 /** Builds every page in memory; the caller writes the files. */
 export async function buildBook(rules: readonly Rule[], settings: BookSettings): Promise<Book> {
-  const pool = new SimulationPool(settings.threads);
+  const pool = SimulationPool.take(settings.threads);
   const pages: BookPage[] = [];
   const files: OutputFile[] = [];
   const nav = (current: string | null) => [

@@ -14,8 +14,9 @@ import { Command, CommanderError, Option } from 'commander';
 import { UsageError } from './errors.js';
 import { processIo, type Io } from './cli/io.js';
 import { holdSignals } from './cli/interrupt.js';
-import { collect, rejectRepeats } from './cli/options.js';
-import { WorkerError } from './engine/pool.js';
+import { collect, DEFAULT_TRIALS, parseCount, parseIntegerOption, rejectRepeats } from './cli/options.js';
+import { defaultThreads, IN_PROCESS_CHUNKS, SimulationPool, WorkerError } from './engine/pool.js';
+import { CHUNK_TRIALS } from './engine/chunks.js';
 import { fsFault } from './output/files.js';
 import { terminalIo, terminalLine } from './output/terminal.js';
 import { packageVersion } from './version.js';
@@ -80,6 +81,7 @@ export function buildProgram(io: Io): Command {
     .option('--checkpoint-every <seconds>', 'seconds between checkpoint writes (default 5)')
     .option('--print-diagnostics', 'print the HTML report\'s diagnostics (every metric, simulation against exact) too, not only on screen')
     .action(async (rule: string, options) => {
+      prestartPool(options, !options.exact);
       await (await import('./cli/commands/run.js')).runCommand(rule, options, io);
     });
   simulationOptions(
@@ -119,6 +121,7 @@ export function buildProgram(io: Io): Command {
     .option('--checkpoint <file>', 'save finished chunks here as the sweep goes; run the same command again to resume')
     .option('--checkpoint-every <seconds>', 'seconds between checkpoint writes (default 5)')
     .action(async (rule: string, options) => {
+      prestartPool(options, !options.exact);
       await (await import('./cli/commands/sweep.js')).sweepOrShardCommand(rule, options, io);
     });
   simulationOptions(
@@ -268,6 +271,28 @@ export async function main(argv: readonly string[], rawIo: Io = processIo): Prom
     }
     throw error;
   } finally {
+    await SimulationPool.dropPrestarted();
     release();
   }
+}
+
+/**
+ * Starts the worker threads as soon as a command is known to simulate
+ * enough to need them (SimulationPool.prestart), so they boot while the
+ * command's modules load and its work is planned: a player's `muster run`
+ * answers sooner. Options the command will refuse start nothing; the
+ * command reports them as always.
+ */
+function prestartPool(options: { threads?: string; trials?: string; precision?: string }, simulates: boolean): void {
+  if (!simulates) return;
+  let threads: number;
+  let trials: number;
+  try {
+    threads = options.threads === undefined ? defaultThreads() : parseIntegerOption('--threads', options.threads, 1, 256);
+    trials = options.precision !== undefined ? Number.POSITIVE_INFINITY : options.trials === undefined ? DEFAULT_TRIALS : parseCount('--trials', options.trials);
+  } catch {
+    return;
+  }
+  // A run this small is computed on this thread, with no pool at all.
+  if (trials > IN_PROCESS_CHUNKS * CHUNK_TRIALS) SimulationPool.prestart(threads);
 }

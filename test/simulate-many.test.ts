@@ -196,3 +196,24 @@ describe('planParts: how the runs are cut into tasks', () => {
     expect(planTasks(0, 100 * CHUNK_TRIALS, 2).map((range) => range.end - range.first)).toEqual([...Array.from({ length: 14 }, () => 7), 2]);
   });
 });
+
+describe('a pool started ahead of its command', () => {
+  it('take hands over the prestarted pool of the same size, started; another size gets a fresh pool; an unclaimed one is dropped', async () => {
+    SimulationPool.prestart(2);
+    const taken = SimulationPool.take(2);
+    expect(taken.started).toBe(true);
+    expect(SimulationPool.take(2).started).toBe(false); // claimed once only
+    SimulationPool.prestart(2);
+    const other = SimulationPool.take(1);
+    expect({ threads: other.threads, started: other.started }).toEqual({ threads: 1, started: false });
+    SimulationPool.prestart(1);
+    await SimulationPool.dropPrestarted();
+    expect(SimulationPool.take(1).started).toBe(false);
+    // The prestarted pool computes what any pool computes.
+    const rule = getRule('noctvale');
+    const params = resolveParams(rule);
+    const [outcome] = await simulateMany(taken, [{ rule, params, seed: 'early', trials: 6 * CHUNK_TRIALS }]);
+    expect(Array.from(outcome.tally)).toEqual(Array.from(runChunks({ ruleId: rule.id, params, seed: 'early', firstChunk: 0, endChunk: 6, totalTrials: 6 * CHUNK_TRIALS })));
+    await taken.close();
+  });
+});

@@ -4,6 +4,8 @@ import { badValue, UsageError } from '../errors.js';
 
 /** Largest run: keeps every tally's sums of squares below 2^53, where doubles count exactly. */
 export const MAX_TRIALS = 4e9;
+/** Trials of a run, and of each point of a sweep or variant of a comparison, when --trials is not given. */
+export const DEFAULT_TRIALS = 1_000_000;
 
 const SUFFIXES: Record<string, number> = { k: 1e3, K: 1e3, m: 1e6, M: 1e6, g: 1e9, G: 1e9, b: 1e9, B: 1e9 };
 

@@ -56,6 +56,9 @@ export interface WorkerUsageError {
  * so a command that ends up simulating little (or nothing) never pays for
  * them, nor for loading piscina.
  */
+/** A pool started ahead of its command (SimulationPool.prestart), until the command takes it. */
+let waiting: SimulationPool | undefined;
+
 export class SimulationPool {
   readonly threads: number;
   readonly #filename: string | undefined;
@@ -66,6 +69,36 @@ export class SimulationPool {
     if (!Number.isInteger(threads) || threads < 1) throw new RangeError('threads must be a positive integer');
     this.threads = threads;
     this.#filename = filename;
+  }
+
+  /**
+   * Starts a pool of `threads` workers now, for a command that will surely
+   * simulate (the CLI calls this as soon as it has parsed the options): the
+   * workers boot — about 65 ms here — while the main thread loads the
+   * command and plans its work. The command then claims it with `take`;
+   * one left unclaimed (the command failed first, or took another size) is
+   * closed by `dropPrestarted`.
+   */
+  static prestart(threads: number): void {
+    if (waiting !== undefined || !Number.isInteger(threads) || threads < 1) return;
+    waiting = new this(threads);
+    void waiting.#start();
+  }
+
+  /** The prestarted pool if it has `threads` workers, else a new (unstarted) pool; a prestarted one of another size is closed. */
+  static take(threads: number): SimulationPool {
+    const pool = waiting;
+    waiting = undefined;
+    if (pool !== undefined && pool.threads === threads) return pool;
+    void pool?.close();
+    return new this(threads);
+  }
+
+  /** Closes a prestarted pool no command claimed, so the process can exit. */
+  static async dropPrestarted(): Promise<void> {
+    const pool = waiting;
+    waiting = undefined;
+    await pool?.close();
   }
 
   /** Whether the worker threads have been started (by a task sent to them). */

@@ -14,7 +14,7 @@ import type { Rule } from '../../rules/types.js';
 import { renderRun, tableWidth } from '../format.js';
 import { chooseMetrics, hiddenNote } from '../metrics.js';
 import type { Io } from '../io.js';
-import { checkOutputFile, parseConfidence, parseCount, parseIntegerOption, parseOpenInterval, parseSeed } from '../options.js';
+import { checkOutputFile, DEFAULT_TRIALS, parseConfidence, parseCount, parseIntegerOption, parseOpenInterval, parseSeed } from '../options.js';
 import { ProgressBar } from '../progress.js';
 import { checkReportPaths, writeReports } from '../../../reports/cli-outputs.js';
 import type { Checkpoint } from '../../engine/checkpoint.js';
@@ -42,7 +42,7 @@ export interface RunOptions extends CheckpointOptions {
   all?: boolean;
 }
 
-export const DEFAULT_TRIALS = 1_000_000;
+export { DEFAULT_TRIALS };
 export const DEFAULT_SEED = 'muster';
 export const DEFAULT_MAX_TRIALS = 1e9;
 
@@ -150,7 +150,7 @@ function runJob(rule: Rule, params: RunResult['params'], settings: SimulationSet
 }
 
 async function simulateOnce(rule: Rule, params: RunResult['params'], settings: SimulationSettings, io: Io, quiet: boolean, checkpoint?: Checkpoint): Promise<SimulationOutcome> {
-  const pool = new SimulationPool(settings.threads);
+  const pool = SimulationPool.take(settings.threads);
   const progress = new ProgressBar(io.err, io.errIsTTY && !quiet);
   try {
     return await withInterrupt((signal) =>

@@ -78,7 +78,7 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
     point < grid.length ? { tallyLength: rule.tallyLength(grid[point]), totalAllowed: (total) => total === settings.trials, checkTally: (tally, trials) => checkCounts(rule, grid[point], tally, trials) } : undefined,
   );
 
-  const pool = settings.method === 'simulation' ? new SimulationPool(settings.threads) : undefined;
+  const pool = settings.method === 'simulation' ? SimulationPool.take(settings.threads) : undefined;
   const simulating = settings.method === 'simulation';
   const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet, undefined, { unit: simulating ? 'trials' : 'points' });
   const totalTrials = grid.length * settings.trials;
