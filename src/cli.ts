@@ -198,6 +198,7 @@ export function buildProgram(io: Io): Command {
     .option('--timeout <seconds>', 'fail (exit 1, nothing written) if no block of trials finishes for this long')
     .option('--quiet', 'no progress on stderr')
     .action(async (options) => {
+      prestartPool(options, true);
       await (await import('./cli/commands/book.js')).bookCommand(options, io);
     });
   program
