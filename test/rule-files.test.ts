@@ -292,10 +292,18 @@ describe('mistakes in a rule file: one line naming the file, the rule and what i
   });
 });
 
+/** A rule file's spec adapted in this thread and run for three chunks of 10,000 trials on the streams of `seed`: its tally. */
+async function tallyOf(spec: object, seed: string): Promise<{ tally: Float64Array; summary: Record<string, unknown> }> {
+  const { adaptRuleFile } = await import('../src/rules/file-rule.js');
+  const { chunkStream } = await import('../src/engine/random.js');
+  const rule = adaptRuleFile(spec, `${seed}.mjs`);
+  const tally = new Float64Array(rule.tallyLength({}));
+  for (let chunk = 0; chunk < 3; chunk++) rule.simulate({}, chunkStream(seed, rule.id, chunk), 10_000, tally);
+  return { tally, summary: rule.summarize({}, tally, 30_000) };
+}
+
 describe('the per-trial loop where code generation is forbidden', () => {
   it('seed "no-eval": the interpreted loop counts exactly what the compiled one does', async () => {
-    const { adaptRuleFile } = await import('../src/rules/file-rule.js');
-    const { chunkStream } = await import('../src/engine/random.js');
     // The same rule twice; metric names differ only so that each gets its own loop (loops are cached by names).
     const spec = (suffix: string) => ({
       id: 'no-eval',
@@ -310,20 +318,15 @@ describe('the per-trial loop where code generation is forbidden', () => {
         out[1] = face / 3; // by position: the second metric
       },
     });
-    const run = (suffix: string) => {
-      const rule = adaptRuleFile(spec(suffix), 'no-eval.mjs');
-      const tally = new Float64Array(rule.tallyLength({}));
-      for (let chunk = 0; chunk < 3; chunk++) rule.simulate({}, chunkStream('no-eval', 'no-eval', chunk), 10_000, tally);
-      return tally;
-    };
-    const compiled = run('.a');
+    const run = async (suffix: string) => (await tallyOf(spec(suffix), 'no-eval')).tally;
+    const compiled = await run('.a');
     const realFunction = globalThis.Function;
     globalThis.Function = function forbidden() {
       throw new EvalError('Refused to evaluate a string as JavaScript');
     } as unknown as FunctionConstructor;
     let interpreted: Float64Array;
     try {
-      interpreted = run('.b');
+      interpreted = await run('.b');
     } finally {
       globalThis.Function = realFunction;
     }
@@ -336,8 +339,6 @@ describe('the per-trial loop where code generation is forbidden', () => {
 
 describe('out, the trial’s record of its metrics', () => {
   it('seed "out": a metric named length (out is then a plain object) counts exactly what the same metric under another name does', async () => {
-    const { adaptRuleFile } = await import('../src/rules/file-rule.js');
-    const { chunkStream } = await import('../src/engine/random.js');
     const spec = (name: string) => ({
       id: 'out-shape',
       title: 'Out shape',
@@ -352,14 +353,8 @@ describe('out, the trial’s record of its metrics', () => {
         if (face === 1) out[1] = 0.1; // by position, overwriting the same metric
       },
     });
-    const run = (name: string) => {
-      const rule = adaptRuleFile(spec(name), 'out-shape.mjs');
-      const tally = new Float64Array(rule.tallyLength({}));
-      for (let chunk = 0; chunk < 3; chunk++) rule.simulate({}, chunkStream('out', 'out-shape', chunk), 10_000, tally);
-      return rule.summarize({}, tally, 30_000);
-    };
-    const asLength = run('length');
-    const asOther = run('quarter');
+    const asLength = (await tallyOf(spec('length'), 'out')).summary;
+    const asOther = (await tallyOf(spec('quarter'), 'out')).summary;
     expect(asLength.six).toEqual(asOther.six);
     expect(asLength.length).toEqual(asOther.quarter);
     // 30,000 trials: a six about 5,000 times (σ = √(30,000 · 1/6 · 5/6) ≈ 65), within 5σ.
