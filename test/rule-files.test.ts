@@ -278,11 +278,43 @@ describe('mistakes in a rule file: one line naming the file, the rule and what i
     expect(run.stderr).toMatch(/^muster: .*parse-cli\.mjs: does not load: SyntaxError: Unexpected token .* \(line \d+\)\n$/);
   });
 
-  it('a missing file, a TypeScript file and a file of another kind', async () => {
+  it('a missing file, a TypeScript file that does not compile, and a file of another kind', async () => {
     expect((await cli('run', join(folder, 'missing.mjs'))).stderr).toMatch(/^muster: rule: got ".*missing\.mjs"; allowed: a built-in rule id \(reserves, .*\) or the path of an existing rule file\n$/);
-    const ts = ruleFile('typed.ts', 'export default {};');
-    expect((await cli('run', ts)).stderr).toMatch(/^muster: .*typed\.ts: TypeScript rule files are not supported; allowed: a JavaScript module/);
-    expect((await cli('run', './notes.txt')).stderr).toMatch(/^muster: rule: got "\.\/notes\.txt"; allowed: a built-in rule id, or a rule file ending in \.mjs, \.js or \.cjs\n$/);
+    const ts = ruleFile('typed.ts', 'export default { id: "typed", trial( { };\n');
+    const broken = await cli('run', ts);
+    expect(broken.status).toBe(2);
+    expect(broken.stderr).toMatch(/^muster: .*typed\.ts: does not compile: Expected "\)" but found ";" \(.*typed\.ts line 1\)\n$/);
+    expect((await cli('run', './notes.txt')).stderr).toMatch(/^muster: rule: got "\.\/notes\.txt"; allowed: a built-in rule id, or a rule file ending in \.mjs, \.js, \.cjs, \.ts, \.mts or \.cts\n$/);
+  });
+
+  it('seed "typed": a TypeScript rule file (types, an import of its own) counts what the same rule in JavaScript does, on two threads and across shards', async () => {
+    ruleFile('typed-helpers.ts', 'export const sides = (n: number): number => n;\n');
+    const body = (typed: boolean) => `${typed ? "import { sides } from './typed-helpers.ts';\ninterface Dice { d(sides: number): number }\n" : 'const sides = (n) => n;\n'}export default {
+  id: 'typed-roll',
+  title: 'A typed roll',
+  params: [{ name: 'target', type: 'integer', default: 5, min: 1, max: 6, doc: 'score this or more on a d6' }],
+  metrics: [{ name: 'hit', probability: true, doc: 'the die scores' }, { name: 'pips', probability: false, doc: 'the face' }],
+  trial(dice${typed ? ': Dice' : ''}, p${typed ? ': { target: number }' : ''}, out${typed ? ': Record<string, number>' : ''})${typed ? ': void' : ''} {
+    const face = dice.d(sides(6));
+    out.hit = face >= p.target ? 1 : 0;
+    out.pips = face;
+  },
+};
+`;
+    const ts = ruleFile('typed-roll.ts', body(true));
+    const js = ruleFile('typed-roll.mjs', body(false));
+    const json = async (path: string, ...extra: string[]) => {
+      const { status, stdout, stderr } = await cli('run', path, '--trials', '300k', '--seed', 'typed', '--json', '-', '--quiet', ...extra);
+      expect(status, stderr).toBe(0);
+      const result = JSON.parse(stdout) as { metrics: unknown; rule: string };
+      return JSON.stringify([result.rule, result.metrics]);
+    };
+    expect(await json(ts, '--threads', '2')).toBe(await json(js, '--threads', '1'));
+    for (const index of [0, 1]) expect((await cli('shard', ts, '--trials', '300k', '--seed', 'typed', '--shard', `${index}/2`, '--out', join(folder, `typed-${index}.tally`))).status).toBe(0);
+    const merged = await cli('merge', join(folder, 'typed-0.tally'), join(folder, 'typed-1.tally'), '--json', '-');
+    expect(merged.status, merged.stderr).toBe(0);
+    const result = JSON.parse(merged.stdout) as { metrics: unknown; rule: string };
+    expect(JSON.stringify([result.rule, result.metrics])).toBe(await json(js, '--threads', '1'));
   });
 
   it('--set checks values against the file’s own parameters', async () => {

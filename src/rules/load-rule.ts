@@ -41,10 +41,7 @@ const loaded = new Map<string, Rule>();
  * checked against that hash.
  */
 export async function loadRuleFile(path: string, shown: string = path, expectedSha256?: string, reuseChecked = false): Promise<Rule> {
-  if (/\.(ts|mts|cts)$/i.test(path)) {
-    throw new UsageError(`${shown}: TypeScript rule files are not supported; allowed: a JavaScript module (.mjs, or .js/.cjs) — compile the rule with tsc, or write it in JavaScript`);
-  }
-  if (!SCRIPT.test(path)) throw badValue('rule', shown, 'a built-in rule id, or a rule file ending in .mjs, .js or .cjs');
+  if (!SCRIPT.test(path)) throw badValue('rule', shown, 'a built-in rule id, or a rule file ending in .mjs, .js, .cjs, .ts, .mts or .cts');
   // A worker meets the same file in task after task: once checked against the run's hash, it is not read again.
   if (expectedSha256 !== undefined && reuseChecked) {
     const checked = loaded.get(`${path}\u0000${expectedSha256}\u0000${shown}`);
@@ -65,14 +62,45 @@ export async function loadRuleFile(path: string, shown: string = path, expectedS
   const cached = loaded.get(key);
   if (cached) return cached;
   let module: { default?: unknown };
+  const typed = TYPESCRIPT.test(path);
+  const url = typed ? await compiledTypeScript(path, shown) : `${pathToFileURL(path).href}?sha256=${sha256}`;
   try {
-    module = (await import(`${pathToFileURL(path).href}?sha256=${sha256}`)) as { default?: unknown };
+    module = (await import(url)) as { default?: unknown };
   } catch (error) {
-    throw new UsageError(`${shown}: does not load: ${loadProblem(error, path)}`);
+    throw new UsageError(`${shown}: does not load: ${typed ? oneLineOf(error) : loadProblem(error, path)}`);
   }
   const rule: Rule = { ...adaptRuleFile(module.default, shown), file: { path, sha256, origin: shown } };
   loaded.set(key, rule);
   return rule;
+}
+
+const TYPESCRIPT = /\.(ts|mts|cts)$/i;
+
+/**
+ * A TypeScript rule file, compiled with the esbuild muster already ships
+ * (for the calculator page) into one ES module, its own imports bundled in,
+ * and imported from a data: URL. Node 20 cannot import TypeScript itself,
+ * and a loader hook would have to be registered in every worker thread; a
+ * worker compiles the file the same way, and esbuild's output for a file is
+ * the same every time. Types are stripped, not checked: run tsc for that.
+ */
+async function compiledTypeScript(path: string, shown: string): Promise<string> {
+  const { build } = await import('esbuild');
+  let code: string;
+  try {
+    const result = await build({ entryPoints: [path], bundle: true, write: false, format: 'esm', platform: 'node', target: 'node20', logLevel: 'silent', sourcemap: 'inline', sourcesContent: false });
+    code = result.outputFiles[0].text;
+  } catch (error) {
+    const first = (error as { errors?: Array<{ text: string; location?: { file: string; line: number } | null }> }).errors?.[0];
+    const where = first?.location ? ` (${first.location.file} line ${first.location.line})` : '';
+    throw new UsageError(`${shown}: does not compile: ${first ? `${first.text}${where}` : oneLineOf(error)}`.replace(/[\u0000-\u001f\u007f]+/g, ' '));
+  }
+  return `data:text/javascript;base64,${Buffer.from(code).toString('base64')}`;
+}
+
+function oneLineOf(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ');
 }
 
 /**
