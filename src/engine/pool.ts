@@ -56,6 +56,9 @@ export interface WorkerUsageError {
  * so a command that ends up simulating little (or nothing) never pays for
  * them, nor for loading piscina.
  */
+/** How long close() waits for workers still loading before it stops them anyway (a worker that never loads). */
+const BOOT_WAIT_MS = 3000;
+
 /** A pool started ahead of its command (SimulationPool.prestart), until the command takes it. */
 let waiting: SimulationPool | undefined;
 
@@ -63,6 +66,7 @@ export class SimulationPool {
   readonly threads: number;
   readonly #filename: string | undefined;
   #pool: Promise<Piscina> | undefined;
+
 
   /** `filename` replaces the worker (tests use one that fails on purpose); every task then goes to it. */
   constructor(threads: number, filename?: string) {
@@ -183,8 +187,15 @@ export class SimulationPool {
   }
 
   async close(): Promise<void> {
-    const pool = this.#pool;
+    const started = this.#pool;
     this.#pool = undefined;
-    if (pool) await (await pool).destroy();
+    if (!started) return;
+    const pool = await started;
+    // A worker is "ready" once it has loaded its module. Stopping one while it still loads (Node 20
+    // requiring an ES module) can abort the whole process, which a pool closed soon after it started
+    // (bad input found after prestart, a Ctrl-C at once) would risk: wait for them, within reason.
+    const deadline = performance.now() + BOOT_WAIT_MS;
+    while (pool.idleThreads < this.threads && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    await pool.destroy();
   }
 }
