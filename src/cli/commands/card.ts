@@ -61,7 +61,7 @@ export async function cardCommand(ruleId: string, options: CardCommandOptions, i
   if (settings === null) {
     results = (await evaluateAll(rule, plan, { method: 'exact', seed: '', confidence: 1, trials: 0, threads: 0 })).map((point) => point.result);
   } else {
-    const pool = new SimulationPool(settings.threads);
+    const pool = SimulationPool.take(settings.threads);
     try {
       const grid = { method: 'simulation' as const, seed: settings.seed, confidence: settings.confidence, trials: settings.trials, threads: settings.threads, timeout: settings.timeout };
       const outcome = await withInterrupt((signal) => evaluateUntilInterrupted(rule, plan, grid, { pool, signal }));

@@ -68,7 +68,7 @@ export async function compareCommand(ruleId: string, options: CompareOptions, io
     { option: '--csv', path: csvPath },
   ]);
 
-  const pool = base.method === 'simulation' ? new SimulationPool(base.threads) : undefined;
+  const pool = base.method === 'simulation' ? SimulationPool.take(base.threads) : undefined;
   const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet, undefined, { unit: base.method === 'simulation' ? 'trials' : 'variants' });
   const totalTrials = paramsList.length * base.trials;
   const computed: Evaluated[] = [];

@@ -105,7 +105,7 @@ export async function runGridShard(job: GridJob, place: ShardPlace, options: Gri
     return piece && { tallyLength: ruleOf(point).tallyLength(points[point]), totalAllowed: (total) => total === settings.trials, chunks: piece, checkTally: (tally, trials) => checkCounts(ruleOf(point), points[point], tally, trials) };
   }, place);
 
-  const pool = new SimulationPool(settings.threads);
+  const pool = SimulationPool.take(settings.threads);
   const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet, undefined, { unit: 'trials' });
   const total = pieces.reduce((sum, piece) => sum + shardTrials(piece, settings.trials), 0);
   const done: GridShardFile['pieces'] = [];

@@ -109,7 +109,7 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
     cells = cellParams.map((row) => row.map((params) => exactResult(rule, params)));
     baseResult = exactResult(rule, base);
   } else {
-    const pool = new SimulationPool(settings.threads);
+    const pool = SimulationPool.take(settings.threads);
     const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet);
     const total = (values.length * cols.length + 1) * settings.trials;
     let finished = 0;

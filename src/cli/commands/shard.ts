@@ -67,7 +67,7 @@ export async function shardCommand(ruleId: string, options: ShardOptions, io: Io
     point === 0 ? { tallyLength: rule.tallyLength(params), totalAllowed: (total) => total === settings.trials, chunks, checkTally: (tally, trials) => checkCounts(rule, params, tally, trials) } : undefined,
   place);
 
-  const pool = new SimulationPool(settings.threads);
+  const pool = SimulationPool.take(settings.threads);
   const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet);
   try {
     const target = shardTrials(chunks, settings.trials);
@@ -206,7 +206,7 @@ async function verifyShards(rule: Rule, shards: readonly ShardFile[], files: rea
     const j = randomInt(i + 1);
     [order[i], order[j]] = [order[j], order[i]];
   }
-  const pool = new SimulationPool(threads);
+  const pool = SimulationPool.take(threads);
   try {
     for (const index of order.slice(0, count)) {
       const shard = shards[index];
