@@ -50,23 +50,22 @@ export interface WorkerUsageError {
   usageError: string;
 }
 
-/**
- * A fixed-size pool of simulation threads; one pool serves every run of a
- * command. The threads start with the first task sent to them, not before,
- * so a command that ends up simulating little (or nothing) never pays for
- * them, nor for loading piscina.
- */
 /** How long close() waits for workers still loading before it stops them anyway (a worker that never loads). */
 const BOOT_WAIT_MS = 3000;
 
 /** A pool started ahead of its command (SimulationPool.prestart), until the command takes it. */
 let waiting: SimulationPool | undefined;
 
+/**
+ * A fixed-size pool of simulation threads; one pool serves every run of a
+ * command. The threads start with the first task sent to them, not before,
+ * so a command that ends up simulating little (or nothing) never pays for
+ * them, nor for loading piscina.
+ */
 export class SimulationPool {
   readonly threads: number;
   readonly #filename: string | undefined;
   #pool: Promise<Piscina> | undefined;
-
 
   /** `filename` replaces the worker (tests use one that fails on purpose); every task then goes to it. */
   constructor(threads: number, filename?: string) {
