@@ -60,7 +60,8 @@ let waiting: SimulationPool | undefined;
  * A fixed-size pool of simulation threads; one pool serves every run of a
  * command. The threads start with the first task sent to them, not before,
  * so a command that ends up simulating little (or nothing) never pays for
- * them, nor for loading piscina.
+ * them, nor for loading piscina — unless the CLI, sure from the options
+ * that the command will simulate, started them already (prestart).
  */
 export class SimulationPool {
   readonly threads: number;
