@@ -1,13 +1,43 @@
 /**
- * The --html, --svg and --csv options of `muster run`: paths checked before
+ * The output options of `muster run` (--html, --svg, --csv) and of sweeps and
+ * comparisons (--json, --html, --csv): paths checked before
  * any work starts (bad input exits 2 and writes nothing), files rendered in
  * memory once the result exists, then written atomically.
  */
 import type { Io } from '../src/cli/io.js';
-import { checkOutputFile } from '../src/output/files.js';
+import { checkDistinct, checkOutputFile } from '../src/output/files.js';
 import { checkOutputDir, writeOutputs, type OutputFile } from './outputs.js';
 import { STDOUT } from '../src/output/files.js';
 import type { ReportPaths } from './run-report.js';
+
+/** The --json, --html and --csv of a sweep or a comparison (whole, or merged from its shards). */
+export interface GridPaths {
+  json?: string;
+  html?: string;
+  csv?: string;
+}
+
+/**
+ * Checks a sweep's or a comparison's --json, --html and --csv up front, in
+ * that order, and that no two of them, nor one of them and an input (a
+ * shard being merged), are the same file.
+ */
+export function checkGridPaths(options: GridPaths, inputs: ReadonlyArray<{ name: string; path: string }> = []): GridPaths {
+  const paths: GridPaths = {
+    json: options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true }),
+    html: options.html === undefined ? undefined : checkOutputFile('--html', options.html),
+    csv: options.csv === undefined ? undefined : checkOutputFile('--csv', options.csv, { stdout: true }),
+  };
+  checkDistinct(
+    [
+      { option: '--json', path: paths.json },
+      { option: '--html', path: paths.html },
+      { option: '--csv', path: paths.csv },
+    ],
+    inputs,
+  );
+  return paths;
+}
 
 /** Checks --html FILE, --svg DIR and --csv FILE up front. */
 export function checkReportPaths(options: { html?: string; svg?: string; csv?: string }): ReportPaths {

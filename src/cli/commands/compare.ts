@@ -10,7 +10,8 @@ import { evaluateUntilInterrupted, type Evaluated, type GridSettings } from '../
 import { resolveShard, type ShardPlace } from '../scheduler.js';
 import { runGridShard, type GridShardFile, type RecordedFile } from './grid-shard.js';
 import { interruptedStatus } from '../interrupt.js';
-import { checkDistinct, STDOUT } from '../../output/files.js';
+import { STDOUT } from '../../output/files.js';
+import { checkGridPaths } from '../../../reports/cli-outputs.js';
 import { toJson } from '../../output/json.js';
 import { reportIo } from '../report-io.js';
 import { writeOutputs, type OutputFile } from '../../../reports/outputs.js';
@@ -18,7 +19,7 @@ import { formatCertain, formatCount, formatExact, formatValue, renderTable, tabl
 import { chooseMetrics, hiddenNote, type MetricChoice } from '../metrics.js';
 import type { MetricResult } from '../../result.js';
 import type { Io } from '../io.js';
-import { checkOutputFile, parseSeed } from '../options.js';
+import { parseSeed } from '../options.js';
 import { ProgressBar } from '../progress.js';
 import { DEFAULT_SEED, parseSimulationSettings, withInterrupt, type RunOptions } from './run.js';
 
@@ -59,14 +60,7 @@ export async function compareCommand(ruleId: string, options: CompareOptions, io
   if (options.out !== undefined) throw new UsageError('--out: only with --shard; allowed: --json, --csv or --html for a whole comparison');
   if (options.checkpoint !== undefined) throw new UsageError('--checkpoint: not available in a comparison; allowed: --checkpoint on run, shard and sweep');
   const { paramsList, base } = plan;
-  const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true });
-  const htmlPath = options.html === undefined ? undefined : checkOutputFile('--html', options.html);
-  const csvPath = options.csv === undefined ? undefined : checkOutputFile('--csv', options.csv, { stdout: true });
-  checkDistinct([
-    { option: '--json', path: jsonPath },
-    { option: '--html', path: htmlPath },
-    { option: '--csv', path: csvPath },
-  ]);
+  const paths = checkGridPaths(options);
 
   const pool = base.method === 'simulation' ? SimulationPool.take(base.threads) : undefined;
   const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet, undefined, { unit: base.method === 'simulation' ? 'trials' : 'variants' });
@@ -105,7 +99,7 @@ export async function compareCommand(ruleId: string, options: CompareOptions, io
   }
   const result = assembleCompare(plan, computed, base.threads, interrupted);
   if (interrupted && computed.length < 2) return result;
-  writeCompare(plan, result, { json: jsonPath, html: htmlPath, csv: csvPath }, options.quiet ?? false, io);
+  writeCompare(plan, result, paths, options.quiet ?? false, io);
   if (interrupted) process.exitCode = interruptedStatus();
   return result;
 }

@@ -25,7 +25,8 @@ import type { Io } from '../io.js';
 import { checkOutputFile, parseConfidence } from '../options.js';
 import { ProgressBar } from '../progress.js';
 import { fillIndex, type ShardPlace } from '../scheduler.js';
-import { checkDistinct, writeOutputs } from '../../output/files.js';
+import { writeOutputs } from '../../output/files.js';
+import { checkGridPaths } from '../../../reports/cli-outputs.js';
 import { toJson } from '../../output/json.js';
 import { checkCounts, loadRecordedFile, shardTrials } from '../shard-file.js';
 import { getRule } from '../../rules/index.js';
@@ -226,20 +227,8 @@ export async function mergeGridShards(files: readonly string[], options: GridMer
   const ruleAt = (point: number) => comparePlan?.rules[point] ?? rule;
   const points = sweepPlan ? sweepPlan.grid : comparePlan!.paramsList;
   const seeds = sweepPlan ? points.map(() => first.seed) : comparePlan!.seeds;
-  const paths = {
-    json: options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true }),
-    html: options.html === undefined ? undefined : checkOutputFile('--html', options.html),
-    csv: options.csv === undefined ? undefined : checkOutputFile('--csv', options.csv, { stdout: true }),
-  };
   // No output may replace a shard, nor two outputs share a file.
-  checkDistinct(
-    [
-      { option: '--json', path: paths.json },
-      { option: '--html', path: paths.html },
-      { option: '--csv', path: paths.csv },
-    ],
-    files.map((file) => ({ name: 'files', path: file })),
-  );
+  const paths = checkGridPaths(options, files.map((file) => ({ name: 'files', path: file })));
 
   const tallies = points.map((params, point) => new Float64Array(ruleAt(point).tallyLength(params)));
   const covered = points.map(() => new Uint8Array(chunkCount(first.trials)));

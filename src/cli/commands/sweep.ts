@@ -14,11 +14,12 @@ import { chooseMetrics, hiddenNote, type MetricChoice } from '../metrics.js';
 import { bestSentence, findBest, parseBest } from '../best.js';
 import type { MetricResult } from '../../result.js';
 import type { Io } from '../io.js';
-import { checkOutputFile, parseSeed } from '../options.js';
+import { parseSeed } from '../options.js';
 import { ProgressBar } from '../progress.js';
 import { DEFAULT_SEED, parseSimulationSettings, withInterrupt, type RunOptions } from './run.js';
 import { interruptedStatus } from '../interrupt.js';
-import { checkDistinct, STDOUT } from '../../output/files.js';
+import { STDOUT } from '../../output/files.js';
+import { checkGridPaths } from '../../../reports/cli-outputs.js';
 import { toJson } from '../../output/json.js';
 import { reportIo } from '../report-io.js';
 import type { RunResult } from '../../result.js';
@@ -65,14 +66,7 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
   const plan = planSweep(isRulePath(ruleId) ? await loadRule(ruleId) : getRule(ruleId), options);
   if (options.out !== undefined) throw new UsageError('--out: only with --shard; allowed: --json, --csv or --html for a whole sweep');
   const { rule, varies, grid, skipped, settings } = plan;
-  const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true });
-  const htmlPath = options.html === undefined ? undefined : checkOutputFile('--html', options.html);
-  const csvPath = options.csv === undefined ? undefined : checkOutputFile('--csv', options.csv, { stdout: true });
-  checkDistinct([
-    { option: '--json', path: jsonPath },
-    { option: '--html', path: htmlPath },
-    { option: '--csv', path: csvPath },
-  ]);
+  const paths = checkGridPaths(options);
   if (options.exact && options.checkpoint !== undefined) throw new UsageError('--checkpoint: an exact sweep simulates nothing; allowed: leave out --checkpoint');
   const checkpoint = openCheckpoint(options, { command: 'sweep', rule: rule.id, seed: settings.seed, trials: settings.trials, points: grid }, (point) =>
     point < grid.length ? { tallyLength: rule.tallyLength(grid[point]), totalAllowed: (total) => total === settings.trials, checkTally: (tally, trials) => checkCounts(rule, grid[point], tally, trials) } : undefined,
@@ -108,7 +102,7 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
     return { ...envelope('sweep', rule), source: rule.source, params: {}, vary: varies, method: settings.method, seed: settings.seed, trials: settings.trials, threads: settings.threads, confidence: settings.confidence, points: [], skipped, partial: true };
   }
   const sweep = assembleSweep(plan, evaluated.map(({ result }) => result), settings.threads, interrupted);
-  writeSweep(plan, sweep, { json: jsonPath, html: htmlPath, csv: csvPath }, options.quiet ?? false, io);
+  writeSweep(plan, sweep, paths, options.quiet ?? false, io);
   if (interrupted) process.exitCode = interruptedStatus();
   return sweep;
 }
