@@ -1,14 +1,8 @@
-import type { Params } from '../../src/rules/types.js';
+import type { ChunkTask } from '../../src/engine/run-chunks.js';
 
-/** What the page asks a simulation worker for: chunks [firstChunk, endChunk) of a run of totalTrials. */
-export interface WorkerTask {
+/** What the page asks a simulation worker for: a CLI worker's task (chunks [firstChunk, endChunk) of a run of totalTrials), numbered. The page's rule files are bundled in, so no file is named. */
+export interface WorkerTask extends Omit<ChunkTask, 'ruleFile'> {
   id: number;
-  ruleId: string;
-  params: Params;
-  seed: string;
-  firstChunk: number;
-  endChunk: number;
-  totalTrials: number;
 }
 
 /** What a worker sends back: trials finished (after every chunk), the task's tally, or an error as data. */

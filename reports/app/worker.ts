@@ -1,15 +1,14 @@
 /// <reference lib="dom" />
 /**
  * The calculator's simulation worker (bundled on its own and started from a
- * Blob URL, so it runs from file://). It runs a range of chunks exactly as
- * the CLI's workers do (src/engine/run-chunks.ts): chunk k draws from the
+ * Blob URL, so it runs from file://). It runs a range of chunks with the
+ * CLI workers' own loop (src/engine/run-chunks.ts): chunk k draws from the
  * stream keyed by (seed, rule, k) and holds the same trials, so the merged
  * tally — and every figure — equals `muster run` for the same seed and trials.
  *
- *   page ─► { rule, params, seed, chunks } ─► rule.simulate per chunk ─► progress … ─► tally (transferred)
+ *   page ─► { rule, params, seed, chunks } ─► runChunks, progress per chunk … ─► tally (transferred)
  */
-import { chunkTrials } from '../../src/engine/chunks.js';
-import { chunkStream } from '../../src/engine/random.js';
+import { runChunks } from '../../src/engine/run-chunks.js';
 import { appRules } from './app-rules.js';
 import type { WorkerReply, WorkerTask } from './worker-messages.js';
 
@@ -23,12 +22,7 @@ scope.onmessage = ({ data: task }) => {
   try {
     const rule = appRules.find((candidate) => candidate.id === task.ruleId);
     if (!rule) throw new Error(`no rule ${task.ruleId} in this page`);
-    const tally = new Float64Array(rule.tallyLength(task.params));
-    for (let chunk = task.firstChunk; chunk < task.endChunk; chunk++) {
-      const trials = chunkTrials(chunk, task.totalTrials);
-      if (trials > 0) rule.simulate(task.params, chunkStream(task.seed, task.ruleId, chunk), trials, tally);
-      scope.postMessage({ kind: 'progress', task: task.id, trials });
-    }
+    const tally = runChunks(task, rule, (trials) => scope.postMessage({ kind: 'progress', task: task.id, trials }));
     scope.postMessage({ kind: 'done', task: task.id, tally }, [tally.buffer]);
   } catch (error) {
     scope.postMessage({ kind: 'error', task: task.id, message: error instanceof Error ? error.message : String(error) });

@@ -89,8 +89,8 @@ export class TycheStream {
 
 /**
  * The random stream of one chunk of trials, as a fresh generator of its
- * own: for callers that hold several streams at once (tests, the browser).
- * The engine's loops reuse one TycheStream per thread instead.
+ * own: for callers that hold several streams at once (tests). The engine's
+ * loops, the calculator page's included, reuse one TycheStream per thread.
  */
 export function chunkStream(seed: string, ruleId: string, chunkIndex: number): Rng {
   return new TycheStream(chunkKey(seed, ruleId, chunkIndex)).random;

@@ -42,14 +42,16 @@ const stream = new TycheStream();
 
 /**
  * Runs chunks [firstChunk, endChunk), each on its own stream, into one
- * tally. The same function runs in workers and in-process, so a tally never
- * depends on where it was computed.
+ * tally. The same function runs in workers, in-process and in the
+ * calculator page's workers, so a tally never depends on where it was
+ * computed. `onChunk` hears the trials of each chunk as it finishes.
  */
-export function runChunks(task: ChunkTask, rule: Rule = getRule(task.ruleId)): Float64Array {
+export function runChunks(task: ChunkTask, rule: Rule = getRule(task.ruleId), onChunk?: (trials: number) => void): Float64Array {
   const tally = new Float64Array(rule.tallyLength(task.params));
   for (let chunk = task.firstChunk; chunk < task.endChunk; chunk++) {
     const trials = chunkTrials(chunk, task.totalTrials);
     if (trials > 0) rule.simulate(task.params, stream.reseedChunk(task.seed, task.ruleId, chunk).random, trials, tally);
+    onChunk?.(trials);
   }
   return tally;
 }
