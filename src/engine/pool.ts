@@ -45,6 +45,41 @@ export function defaultThreads(): number {
   return availableParallelism();
 }
 
+/**
+ * The --timeout watchdog of a simulation: `onFire` runs when no task has
+ * finished for `seconds` (each finished task re-arms it); with no timeout it
+ * never fires. A hung rule is then reported by `stalled`, not waited for.
+ */
+export class Watchdog {
+  /** Whether it fired. */
+  fired = false;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly seconds: number | undefined,
+    readonly onFire: () => void,
+  ) {}
+
+  /** (Re)starts the countdown. */
+  arm(): void {
+    if (this.seconds === undefined) return;
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      this.fired = true;
+      this.onFire();
+    }, this.seconds * 1000);
+  }
+
+  stop(): void {
+    clearTimeout(this.#timer);
+  }
+
+  /** The error once it fired: which rule, and what was still running (chunks, as chunkText names them). */
+  stalled(ruleId: string, running: string): WorkerError {
+    return new WorkerError(`${ruleId}: no chunk finished within --timeout ${this.seconds} s (${running} still running); nothing was written`);
+  }
+}
+
 /** What a worker returns instead of a tally when the task meets a user's mistake (such as a rule file's trial throwing). */
 export interface WorkerUsageError {
   usageError: string;

@@ -1,7 +1,7 @@
 import type { Params, Rule } from '../rules/types.js';
 import type { ChunkLedger } from './checkpoint.js';
 import { chunkCount, trialsInChunks, type ChunkRange } from './chunks.js';
-import { chunkText, WorkerError, type SimulationPool } from './pool.js';
+import { chunkText, Watchdog, type SimulationPool } from './pool.js';
 import { mergeTally, type ChunkTask } from './run-chunks.js';
 import type { SimulationOutcome } from './simulate.js';
 
@@ -116,16 +116,7 @@ export async function simulateMany(pool: SimulationPool, requests: readonly Many
   // tasks in flight then finish and are dropped, rather than piscina stopping (and restarting) threads.
   const stop = new AbortController();
   const running = new Set<Part[]>();
-  let timedOut = false;
-  let watchdog: NodeJS.Timeout | undefined;
-  const arm = () => {
-    if (options.timeout === undefined) return;
-    clearTimeout(watchdog);
-    watchdog = setTimeout(() => {
-      timedOut = true;
-      stop.abort();
-    }, options.timeout * 1000);
-  };
+  const watchdog = new Watchdog(options.timeout, () => stop.abort());
 
   let next = 0;
   const lane = async (): Promise<void> => {
@@ -141,22 +132,21 @@ export async function simulateMany(pool: SimulationPool, requests: readonly Many
         throw error;
       }
       running.delete(task);
-      arm();
+      watchdog.arm();
       // Once interrupted, no further run counts as finished, even one whose last task was already on its way.
       if (options.signal?.aborted) return;
       task.forEach((part, i) => done(part, tallies[i]));
     }
   };
-  arm();
+  watchdog.arm();
   try {
     await Promise.all(Array.from({ length: Math.min(queue.length, pool.threads * IN_FLIGHT_PER_THREAD) }, lane));
   } finally {
-    clearTimeout(watchdog);
+    watchdog.stop();
   }
-  if (timedOut) {
+  if (watchdog.fired) {
     const stuck = [...running][0]?.[0];
-    const where = stuck ? chunkText(stuck.range.first, stuck.range.end) : 'the runs';
-    throw new WorkerError(`${requests[0].rule.id}: no chunk finished within --timeout ${options.timeout} s (${where} still running); nothing was written`);
+    throw watchdog.stalled(requests[0].rule.id, stuck ? chunkText(stuck.range.first, stuck.range.end) : 'the runs');
   }
   return outcomes;
 }

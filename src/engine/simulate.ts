@@ -4,7 +4,7 @@ import { estimate } from '../stats/estimate.js';
 import type { ChunkLedger } from './checkpoint.js';
 import { CHUNK_TRIALS, chunkCount, chunkTrials, planTasks, trialsInChunks, type ChunkRange } from './chunks.js';
 import { mergeTally } from './run-chunks.js';
-import { chunkText, WorkerError, type SimulationPool } from './pool.js';
+import { chunkText, Watchdog, type SimulationPool } from './pool.js';
 
 export interface SimulationRequest {
   rule: Rule;
@@ -78,17 +78,8 @@ export async function simulate(pool: SimulationPool, request: SimulationRequest)
     request.signal?.addEventListener('abort', onAbort, { once: true });
     if (request.signal?.aborted) batch.abort();
     const running = new Set(ranges);
-    let timedOut = false;
-    let watchdog: NodeJS.Timeout | undefined;
-    const arm = () => {
-      if (request.timeout === undefined) return;
-      clearTimeout(watchdog);
-      watchdog = setTimeout(() => {
-        timedOut = true;
-        batch.abort();
-      }, request.timeout * 1000);
-    };
-    arm();
+    const watchdog = new Watchdog(request.timeout, () => batch.abort());
+    watchdog.arm();
     try {
       await Promise.all(
         ranges.map(async (range) => {
@@ -101,7 +92,7 @@ export async function simulate(pool: SimulationPool, request: SimulationRequest)
             request.ledger?.record(target, range.first, range.end, part);
             done += range.trials;
             running.delete(range);
-            arm();
+            watchdog.arm();
             request.onProgress?.(done, target);
           } catch (error) {
             if (!batch.signal.aborted) {
@@ -109,17 +100,17 @@ export async function simulate(pool: SimulationPool, request: SimulationRequest)
               batch.abort();
               throw error;
             }
-            if (!timedOut) interrupted = true;
+            if (!watchdog.fired) interrupted = true;
           }
         }),
       );
     } finally {
-      clearTimeout(watchdog);
+      watchdog.stop();
       request.signal?.removeEventListener('abort', onAbort);
     }
-    if (timedOut) {
+    if (watchdog.fired) {
       const stuck = [...running][0];
-      throw new WorkerError(`${rule.id}: no chunk finished within --timeout ${request.timeout} s (${stuck ? chunkText(stuck.first, stuck.end) : 'the run'} still running); nothing was written`);
+      throw watchdog.stalled(rule.id, stuck ? chunkText(stuck.first, stuck.end) : 'the run');
     }
     return !interrupted;
   };
