@@ -9,7 +9,7 @@
  *   page input ─► header + sections (escaped HTML) ─► chart specs as JSON
  *   (no `<` left) ─► <script> calls vegaEmbed on each .vis element (SVG)
  */
-import { contentPolicy } from './policy.js';
+import { contentPolicy, type PolicyOptions } from './policy.js';
 import type { Chart } from './charts/chart.js';
 import { cssString, escapeHtml, jsonForScript } from './escape.js';
 import type { ReadingRow } from './readings.js';
@@ -184,9 +184,9 @@ function renderChartSection(chart: Chart, diagnostic = false): string {
  * which follow in its body), title, style, and vega inline. A page without
  * charts (the book's contents) carries no vega.
  */
-export function chartPageHead(title: string, style: string, hasCharts: boolean, pageScripts: readonly string[]): string {
+export function chartPageHead(title: string, style: string, hasCharts: boolean, pageScripts: readonly string[], policyOptions: PolicyOptions = {}): string {
   const vendor = hasCharts ? vendorScripts() : [];
-  const policy = contentPolicy([...vendor.map((bundle) => bundle.code), ...pageScripts]);
+  const policy = contentPolicy([...vendor.map((bundle) => bundle.code), ...pageScripts], policyOptions);
   return `<!doctype html>
 <html lang="en">
 <head>

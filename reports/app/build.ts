@@ -9,15 +9,13 @@
  * esbuild bundles for the browser platform, so a rule module that pulled a
  * `node:` module into the page would fail the build, loudly, here.
  */
-import { contentPolicy } from '../policy.js';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import { UsageError } from '../../src/errors.js';
 import { PACKAGE_NAME, packageVersion } from '../../src/version.js';
-import { escapeHtml } from '../escape.js';
-import { vendorScripts } from '../vendor.js';
+import { chartPageHead } from '../page.js';
 import { APP_STYLE } from './style.js';
 
 export interface AppBuild {
@@ -141,22 +139,10 @@ export async function buildAppHtml(options: AppBuildOptions = {}): Promise<AppBu
   const worker = await bundle(sibling('worker'), options);
   const page = await bundle(sibling('browser'), options, { __MUSTER_WORKER_SOURCE__: JSON.stringify(worker) });
   assertInlinable('the calculator bundle', page);
-  const vendor = vendorScripts();
-  const scripts = [...vendor.map((script) => script.code), page];
-  const policy = contentPolicy(scripts, { blobWorkers: true });
   const { rules } = await import('../../src/rules/index.js');
   const ruleIds = [...rules.map((rule) => rule.id), ...(options.ruleFiles ?? []).map((file) => file.id)];
-  const html = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(policy)}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="muster">
-<title>muster calculator</title>
-<style>${APP_STYLE}</style>
-${vendor.map((script) => `<!-- ${escapeHtml(script.name)} --><script>${script.code}</script>`).join('\n')}
-</head>
+  // The calculator's own scripts start its simulation workers from Blob URLs, which its policy must allow.
+  const html = `${chartPageHead('muster calculator', APP_STYLE, true, [page], { blobWorkers: true })}
 <body>
 <div class="sheet">
 <header class="top">
