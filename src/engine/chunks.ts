@@ -32,6 +32,15 @@ export function chunkCount(totalTrials: number): number {
 }
 
 /**
+ * Chunks a task of `chunks` in all should hold: at least eight tasks a
+ * thread (to keep every thread busy and report progress), at most 16
+ * chunks a task beyond that (few enough messages to cost nothing).
+ */
+export function chunksPerTask(chunks: number, threads: number): number {
+  return Math.ceil(chunks / Math.min(chunks, Math.max(threads * 8, Math.ceil(chunks / 16))));
+}
+
+/**
  * Splits chunks [firstChunk, endChunk) of a run of `totalTrials` into
  * tasks of consecutive chunks: enough tasks to keep every thread busy and
  * report progress, few enough that messages cost nothing against the work.
@@ -39,8 +48,7 @@ export function chunkCount(totalTrials: number): number {
 export function planTasks(firstChunk: number, totalTrials: number, threads: number, endChunk = chunkCount(totalTrials)): ChunkRange[] {
   const chunks = endChunk - firstChunk;
   if (chunks <= 0) return [];
-  const tasks = Math.min(chunks, Math.max(threads * 8, Math.ceil(chunks / 16)));
-  const perTask = Math.ceil(chunks / tasks);
+  const perTask = chunksPerTask(chunks, threads);
   const ranges: ChunkRange[] = [];
   for (let first = firstChunk; first < endChunk; first += perTask) {
     const end = Math.min(endChunk, first + perTask);

@@ -1,6 +1,6 @@
 import type { Params, Rule } from '../rules/types.js';
 import type { ChunkLedger } from './checkpoint.js';
-import { chunkCount, trialsInChunks, type ChunkRange } from './chunks.js';
+import { chunkCount, chunksPerTask, trialsInChunks, type ChunkRange } from './chunks.js';
 import { chunkText, Watchdog, type SimulationPool } from './pool.js';
 import { mergeTally, type ChunkTask } from './run-chunks.js';
 import type { SimulationOutcome } from './simulate.js';
@@ -169,7 +169,7 @@ interface Part {
 export function planParts(segments: ReadonlyArray<{ index: number; first: number; end: number }>, requests: readonly { trials: number }[], threads: number): Part[][] {
   const chunks = segments.reduce((sum, { first, end }) => sum + end - first, 0);
   if (chunks === 0) return [];
-  const perTask = Math.ceil(chunks / Math.min(chunks, Math.max(threads * 8, Math.ceil(chunks / 16))));
+  const perTask = chunksPerTask(chunks, threads);
   const tasks: Part[][] = [];
   let open: Part[] = [];
   let openChunks = 0;
