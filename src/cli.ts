@@ -14,8 +14,8 @@ import { Command, CommanderError, Option } from 'commander';
 import { UsageError } from './errors.js';
 import { processIo, type Io } from './cli/io.js';
 import { holdSignals } from './cli/interrupt.js';
-import { collect, DEFAULT_TRIALS, parseCount, parseIntegerOption, rejectRepeats } from './cli/options.js';
-import { defaultThreads, IN_PROCESS_CHUNKS, SimulationPool, WorkerError } from './engine/pool.js';
+import { collect, DEFAULT_TRIALS, parseCount, parseThreads, rejectRepeats } from './cli/options.js';
+import { IN_PROCESS_CHUNKS, SimulationPool, WorkerError } from './engine/pool.js';
 import { CHUNK_TRIALS } from './engine/chunks.js';
 import { fsFault } from './output/files.js';
 import { terminalIo, terminalLine } from './output/terminal.js';
@@ -289,7 +289,7 @@ function prestartPool(options: { threads?: string; trials?: string; precision?: 
   let threads: number;
   let trials: number;
   try {
-    threads = options.threads === undefined ? defaultThreads() : parseIntegerOption('--threads', options.threads, 1, 256);
+    threads = parseThreads(options.threads);
     trials = options.precision !== undefined ? Number.POSITIVE_INFINITY : options.trials === undefined ? DEFAULT_TRIALS : parseCount('--trials', options.trials);
   } catch {
     return;

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { parseDecimal } from '../decimal.js';
 import { badValue, UsageError } from '../errors.js';
+import { defaultThreads } from '../engine/pool.js';
 
 /** Largest run: keeps every tally's sums of squares below 2^53, where doubles count exactly. */
 export const MAX_TRIALS = 4e9;
@@ -24,6 +25,11 @@ export function parseIntegerOption(option: string, raw: string, min: number, max
   const value = parseDecimal(raw);
   if (!Number.isInteger(value) || value < min || value > max) throw badValue(option, raw, `an integer from ${min} to ${max}`);
   return value;
+}
+
+/** --threads: worker threads from 1 to 256; the machine's available cores when not given. */
+export function parseThreads(raw: string | undefined): number {
+  return raw === undefined ? defaultThreads() : parseIntegerOption('--threads', raw, 1, 256);
 }
 
 /** A number strictly between `low` and `high`. */

@@ -1,12 +1,11 @@
 import { formatCount } from '../format.js';
-import { defaultThreads } from '../../engine/pool.js';
 import { rules } from '../../rules/index.js';
 import { buildAppHtml } from '../../../reports/app/build.js';
 import { buildBook } from '../../../reports/book.js';
 import { checkOutputDir, writeOutputs } from '../../../reports/outputs.js';
 import type { Io } from '../io.js';
 import { ProgressBar } from '../progress.js';
-import { parseConfidence, parseCount, parseIntegerOption, parseSeed } from '../options.js';
+import { parseConfidence, parseCount, parseSeed, parseThreads } from '../options.js';
 import { interruptedStatus, interruption, withInterrupt } from '../interrupt.js';
 import { DEFAULT_SEED, parseTimeout } from './run.js';
 
@@ -36,7 +35,7 @@ export async function bookCommand(options: BookOptions, io: Io): Promise<string>
   const settings = {
     outDir,
     seed: parseSeed(options.seed ?? DEFAULT_SEED),
-    threads: options.threads === undefined ? defaultThreads() : parseIntegerOption('--threads', options.threads, 1, 256),
+    threads: parseThreads(options.threads),
     confidence: options.confidence === undefined ? 0.95 : parseConfidence(options.confidence),
     trials: options.trials === undefined ? BOOK_TRIALS : parseCount('--trials', options.trials),
     printableTrials: options.printableTrials === undefined ? BOOK_PRINTABLE_TRIALS : parseCount('--printable-trials', options.printableTrials),

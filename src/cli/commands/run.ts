@@ -4,7 +4,7 @@ import { interruptedStatus, withInterrupt } from '../interrupt.js';
 import { checkDistinct } from '../../output/files.js';
 import { toJson } from '../../output/json.js';
 import { reportIo } from '../report-io.js';
-import { defaultThreads, SimulationPool } from '../../engine/pool.js';
+import { SimulationPool } from '../../engine/pool.js';
 import { simulate, type SimulationOutcome } from '../../engine/simulate.js';
 import { buildResult, type RunResult } from '../../result.js';
 import { getRule } from '../../rules/index.js';
@@ -14,7 +14,7 @@ import type { Rule } from '../../rules/types.js';
 import { renderRun, tableWidth } from '../format.js';
 import { chooseMetrics, hiddenNote } from '../metrics.js';
 import type { Io } from '../io.js';
-import { checkOutputFile, DEFAULT_TRIALS, parseConfidence, parseCount, parseIntegerOption, parseOpenInterval, parseSeed } from '../options.js';
+import { checkOutputFile, DEFAULT_TRIALS, parseConfidence, parseCount, parseOpenInterval, parseSeed, parseThreads } from '../options.js';
 import { ProgressBar } from '../progress.js';
 import { checkReportPaths, writeReports } from '../../../reports/cli-outputs.js';
 import type { Checkpoint } from '../../engine/checkpoint.js';
@@ -61,7 +61,7 @@ export interface SimulationSettings {
 export function parseSimulationSettings(options: RunOptions): SimulationSettings {
   const settings: SimulationSettings = {
     seed: parseSeed(options.seed ?? DEFAULT_SEED),
-    threads: options.threads === undefined ? defaultThreads() : parseIntegerOption('--threads', options.threads, 1, 256),
+    threads: parseThreads(options.threads),
     confidence: options.confidence === undefined ? 0.95 : parseConfidence(options.confidence),
     trials: options.trials === undefined ? DEFAULT_TRIALS : parseCount('--trials', options.trials),
   };

@@ -16,7 +16,7 @@ import { checkCounts, recordedRule, shardTrials, validateShard, type ShardFile }
 export type { ShardFile };
 import { UsageError } from '../../errors.js';
 import { chunkCount, shardChunks } from '../../engine/chunks.js';
-import { defaultThreads, SimulationPool } from '../../engine/pool.js';
+import { SimulationPool } from '../../engine/pool.js';
 import { mergeTally } from '../../engine/run-chunks.js';
 import { simulate } from '../../engine/simulate.js';
 import { buildResult, envelope, type RunResult } from '../../result.js';
@@ -26,7 +26,7 @@ import { resolveParams } from '../../rules/params.js';
 import type { Rule } from '../../rules/types.js';
 import { renderRun } from '../format.js';
 import type { Io } from '../io.js';
-import { checkOutputFile, parseConfidence, parseIntegerOption } from '../options.js';
+import { checkOutputFile, parseConfidence, parseIntegerOption, parseThreads } from '../options.js';
 import { ProgressBar } from '../progress.js';
 import { parseSimulationSettings, withInterrupt, type RunOptions } from './run.js';
 import { openCheckpoint } from '../checkpoint-option.js';
@@ -120,7 +120,7 @@ export async function mergeCommand(files: readonly string[], options: MergeOptio
   }
   const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true });
   const verify = options.verify === undefined ? 0 : parseIntegerOption('--verify', options.verify, 0, files.length);
-  const threads = options.threads === undefined ? defaultThreads() : parseIntegerOption('--threads', options.threads, 1, 256);
+  const threads = parseThreads(options.threads);
   // The result must never replace a shard (merge a.json b.json --json a.json), nor one shard be given twice.
   checkDistinct([{ option: '--json', path: jsonPath }], files.map((file) => ({ name: 'files', path: file })));
   const confidence = options.confidence === undefined ? 0.95 : parseConfidence(options.confidence);
