@@ -85,6 +85,12 @@ export interface WorkerUsageError {
   usageError: string;
 }
 
+/** A task that failed (a bug): the rule, its chunks (and how many other runs shared its message), the first line of why. */
+function simulationFailed(task: ChunkTask, reason: string, others = 0): WorkerError {
+  const also = others > 0 ? ` or in one of the ${others} runs sent with it` : '';
+  return new WorkerError(`${task.ruleId}: the simulation failed in ${chunkText(task.firstChunk, task.endChunk)}${also} (${reason.split('\n')[0]}); this is a bug, nothing was written`);
+}
+
 /** How long close() waits for workers still loading before it stops them anyway (a worker that never loads). */
 const BOOT_WAIT_MS = 3000;
 
@@ -179,7 +185,7 @@ export class SimulationPool {
     } catch (error) {
       if (signal?.aborted) throw error;
       const reason = error instanceof Error ? error.message : String(error);
-      throw new WorkerError(`${task.ruleId}: the simulation failed in ${chunkText(task.firstChunk, task.endChunk)} (${reason.split('\n')[0]}); this is a bug, nothing was written`);
+      throw simulationFailed(task, reason);
     }
     if (answer instanceof Float64Array) return answer;
     if (answer instanceof ArrayBuffer) return new Float64Array(answer);
@@ -195,8 +201,6 @@ export class SimulationPool {
    */
   async runBatch(parts: readonly ChunkTask[], signal?: AbortSignal): Promise<Float64Array[]> {
     if (parts.length === 1) return [await this.run(parts[0], signal)];
-    const failed = (part: ChunkTask, reason: string, more: number) =>
-      new WorkerError(`${part.ruleId}: the simulation failed in ${chunkText(part.firstChunk, part.endChunk)}${more > 0 ? ` or in one of the ${more} runs sent with it` : ''} (${reason.split('\n')[0]}); this is a bug, nothing was written`);
     let answer: Float64Array[] | WorkerUsageError | PartFailure;
     try {
       signal?.throwIfAborted();
@@ -204,10 +208,10 @@ export class SimulationPool {
       answer = await pool.run({ parts }, { signal });
     } catch (error) {
       if (signal?.aborted) throw error;
-      throw failed(parts[0], error instanceof Error ? error.message : String(error), parts.length - 1);
+      throw simulationFailed(parts[0], error instanceof Error ? error.message : String(error), parts.length - 1);
     }
     if (Array.isArray(answer)) return answer;
-    if ('failedPart' in answer) throw failed(parts[answer.failedPart], answer.reason, 0);
+    if ('failedPart' in answer) throw simulationFailed(parts[answer.failedPart], answer.reason);
     throw new UsageError(answer.usageError);
   }
 
