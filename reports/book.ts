@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { formatCount } from '../src/output/format.js';
 import { SimulationPool } from '../src/engine/pool.js';
 import { resolveParams } from '../src/rules/params.js';
-import type { Rule } from '../src/rules/types.js';
+import type { Rule, StreamVersion } from '../src/rules/types.js';
 import type { Chart } from './charts/chart.js';
 import { layoutCard, planCard } from './card/layout.js';
 import { renderCardPage } from './card/page.js';
@@ -27,6 +27,7 @@ import { confidenceLabel } from './tables.js';
 export interface BookSettings {
   outDir: string;
   seed: string;
+  stream: StreamVersion;
   confidence: number;
   threads: number;
   /** Trials for each rule's run at its defaults. */
@@ -89,7 +90,7 @@ export async function buildBook(rules: readonly Rule[], settings: BookSettings):
       }
       const step = `[${position + 1}/${rules.length}] ${rule.id}`;
       const defaults = resolveParams(rule);
-      const simulation: GridSettings = { method: 'simulation', seed: settings.seed, confidence: settings.confidence, trials: settings.trials, threads: settings.threads, timeout: settings.timeout };
+      const simulation: GridSettings = { method: 'simulation', seed: settings.seed, stream: settings.stream, confidence: settings.confidence, trials: settings.trials, threads: settings.threads, timeout: settings.timeout };
       settings.onProgress?.(`${step}: simulating ${formatCount(settings.trials)} trials at the defaults`);
       const stopped = await evaluateUntilInterrupted(rule, [defaults], simulation, { pool, signal, onTrials });
       trialsBefore += settings.trials;
@@ -100,7 +101,7 @@ export async function buildBook(rules: readonly Rule[], settings: BookSettings):
       const [{ result }] = stopped.evaluated;
       const charts = runCharts({ rule, result, metrics: rule.metrics(defaults) });
 
-      const cardSettings: GridSettings = rule.exact ? { ...simulation, method: 'exact' } : { ...simulation, trials: settings.printableTrials };
+      const cardSettings: GridSettings = rule.exact ? { ...simulation, method: 'exact', stream: null } : { ...simulation, trials: settings.printableTrials };
       const plan = planCard(rule, defaults);
       settings.onProgress?.(`${step}: the card, ${plan.length} parameter set${plan.length === 1 ? '' : 's'}${rule.exact ? ' (exact)' : `, ${formatCount(settings.printableTrials)} trials each`}`);
       const cardPoints = await evaluateUntilInterrupted(rule, plan, cardSettings, { pool, signal, onTrials });
@@ -151,7 +152,7 @@ function renderIndex(pages: readonly BookPage[], settings: BookSettings, nav: Pa
     summary: 'The odds of every pre-game procedure muster knows, at its default parameters, and a one-page odds card for each to print on A4 or Letter (muster card makes them for other parameters).',
     facts: [
       ['rules', String(pages.length)],
-      ['runs at the defaults', `${formatCount(settings.trials)} trials each, seed ${JSON.stringify(settings.seed)}, ${confidenceLabel(settings.confidence)} intervals`],
+      ['runs at the defaults', `${formatCount(settings.trials)} trials each, seed ${JSON.stringify(settings.seed)}, stream ${settings.stream}, ${confidenceLabel(settings.confidence)} intervals`],
       ['cards', `exact where the rule has an exact solution, else ${formatCount(settings.printableTrials)} trials per point`],
       ...(partial ? [['PARTIAL', 'interrupted: only the pages listed were finished'] as [string, string]] : []),
     ],

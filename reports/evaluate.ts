@@ -4,13 +4,11 @@ import type { ChunkLedger } from '../src/engine/checkpoint.js';
 import { simulateMany } from '../src/engine/simulate-many.js';
 import type { SimulationOutcome } from '../src/engine/simulate.js';
 import { buildResult, type RunResult } from '../src/result.js';
-import type { Params, Rule } from '../src/rules/types.js';
+import type { Params, Rule, StreamVersion } from '../src/rules/types.js';
 import type { Tallied } from '../src/stats/estimate.js';
 
 /** How every point of a sweep, a comparison or a card is computed. */
-export interface GridSettings {
-  /** 'exact' solves with rule.exact and simulates nothing. */
-  method: 'exact' | 'simulation';
+interface GridBase {
   seed: string;
   confidence: number;
   /** Trials per point (simulation only). */
@@ -19,6 +17,9 @@ export interface GridSettings {
   /** Watchdog in seconds (--timeout), for simulation. */
   timeout?: number;
 }
+
+/** How a sweep's or comparison's points are computed: 'exact' solves with rule.exact and simulates nothing; 'simulation' draws from `stream`. */
+export type GridSettings = (GridBase & { method: 'exact'; stream: null }) | (GridBase & { method: 'simulation'; stream: StreamVersion });
 
 /** One computed point: the result as `muster run` reports it, and (when simulated) the tallied counts behind every interval. */
 export interface Evaluated {
@@ -72,7 +73,7 @@ export async function evaluateUntilInterrupted(
     for (const params of paramsList) {
       const pointRule = options.rules?.[evaluated.length] ?? rule;
       if (!pointRule.exact) throw new UsageError(`--exact: ${pointRule.id} has no exact solution; allowed: simulate it (leave out --exact)`);
-      evaluated.push({ result: buildResult({ rule: pointRule, params, seed: options.seeds?.[evaluated.length] ?? settings.seed, threads: 0, confidence: 1, trials: 0, tally: null }), tallied: null });
+      evaluated.push({ result: buildResult({ rule: pointRule, params, seed: options.seeds?.[evaluated.length] ?? settings.seed, stream: settings.stream, threads: 0, confidence: 1, trials: 0, tally: null }), tallied: null });
       options.onPoint?.(evaluated.length, paramsList.length);
     }
     return { evaluated, interrupted: false, indices: paramsList.map((_, index) => index) };
@@ -87,7 +88,7 @@ export async function evaluateUntilInterrupted(
   // simulations on the cores and cost more (measured: sweep overhead 1.22–1.30× against 1.17–1.21×).
   await simulateMany(
     options.pool,
-    paramsList.map((params, index) => ({ rule: ruleOf(index), params, seed: seedOf(index), trials: settings.trials, ledger: options.ledgerFor?.(index) })),
+    paramsList.map((params, index) => ({ rule: ruleOf(index), params, seed: seedOf(index), stream: settings.stream, trials: settings.trials, ledger: options.ledgerFor?.(index) })),
     {
       signal: options.signal,
       timeout: settings.timeout,
@@ -103,7 +104,7 @@ export async function evaluateUntilInterrupted(
     const params = paramsList[index];
     const rule = ruleOf(index);
     const tallied = rule.summarize(params, outcome.tally, outcome.trials);
-    const result = buildResult({ rule, params, seed: seedOf(index), threads: settings.threads, confidence: settings.confidence, trials: outcome.trials, tally: outcome.tally, tallied });
+    const result = buildResult({ rule, params, seed: seedOf(index), stream: settings.stream, threads: settings.threads, confidence: settings.confidence, trials: outcome.trials, tally: outcome.tally, tallied });
     return { result, tallied };
   });
   const indices = points.flatMap((point, index) => (point ? [index] : []));

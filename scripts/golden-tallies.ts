@@ -62,7 +62,7 @@ export function goldenCases(): GoldenCase[] {
     for (const set of settings) {
       const params = resolveParams(rule, set);
       for (const seed of GOLDEN_SEEDS) {
-        const tally = runChunks({ ruleId, params, seed, firstChunk: 0, endChunk: 3, totalTrials: GOLDEN_TRIALS });
+        const tally = runChunks({ ruleId, params, seed, stream: 1, firstChunk: 0, endChunk: 3, totalTrials: GOLDEN_TRIALS });
         cases.push({ rule: ruleId, set, seed, trials: GOLDEN_TRIALS, tallied: rule.summarize(params, tally, GOLDEN_TRIALS) });
       }
     }

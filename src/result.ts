@@ -1,5 +1,5 @@
 import type { Fraction } from './exact/fraction.js';
-import type { Params, Rule } from './rules/types.js';
+import type { Params, Rule, StreamVersion } from './rules/types.js';
 import { estimate, type Tallied } from './stats/estimate.js';
 import { packageVersion } from './version.js';
 
@@ -46,6 +46,8 @@ export interface RunResult extends Envelope {
   source: string;
   params: Params;
   seed: string;
+  /** The random stream the trials drew from; null when nothing was simulated. */
+  stream: StreamVersion | null;
   trials: number;
   threads: number;
   confidence: number;
@@ -61,6 +63,8 @@ interface ResultInput {
   rule: Rule;
   params: Params;
   seed: string;
+  /** The stream of a simulation; null for an exact result. */
+  stream: StreamVersion | null;
   threads: number;
   confidence: number;
   trials: number;
@@ -93,6 +97,7 @@ export function buildResult(input: ResultInput): RunResult {
     source: rule.source,
     params,
     seed: input.seed,
+    stream: tally ? input.stream : null,
     trials,
     threads: input.threads,
     confidence,

@@ -17,6 +17,7 @@
  */
 import { formatCount, formatParams, formatValue } from '../../src/cli/format.js';
 import type { Fraction } from '../../src/exact/fraction.js';
+import { DEFAULT_STREAM } from '../../src/engine/random.js';
 import { buildResult, type RunResult } from '../../src/result.js';
 import type { MetricSpec, ParamSpec, Params, Rule } from '../../src/rules/types.js';
 import { runCharts } from '../charts/index.js';
@@ -328,7 +329,7 @@ function renderReadings(params: Params): void {
 
 function methodText(result: RunResult): string {
   if (result.method === 'exact') return 'Exact values, computed in rational arithmetic in this page.';
-  return `Simulated in this page: ${formatCount(result.trials)} trials, seed ${JSON.stringify(result.seed)}, ${confidenceLabel(result.confidence)} intervals — the same figures as muster run ${rule.id} with that seed and trials.`;
+  return `Simulated in this page: ${formatCount(result.trials)} trials, seed ${JSON.stringify(result.seed)}, stream ${result.stream}, ${confidenceLabel(result.confidence)} intervals — the same figures as muster run ${rule.id} with that seed and trials.`;
 }
 
 async function showResult(result: RunResult, fractions: Record<string, Fraction> | null, mine: number, started: number, computed: number): Promise<void> {
@@ -440,7 +441,7 @@ function recompute(): void {
   if (!simulating) {
     try {
       const fractions = (rule.exact as NonNullable<Rule['exact']>)(params);
-      const result = buildResult({ rule: { ...rule, exact: () => fractions }, params, seed, threads: 0, confidence: 1, trials: 0, tally: null });
+      const result = buildResult({ rule: { ...rule, exact: () => fractions }, params, seed, stream: null, threads: 0, confidence: 1, trials: 0, tally: null });
       statusBox.replaceChildren();
       void showResult(result, fractions, mine, started, performance.now()).then(finish, fail(finish));
     } catch (error) {
@@ -469,6 +470,7 @@ function recompute(): void {
     rule,
     params,
     seed,
+    stream: DEFAULT_STREAM,
     trials,
     threads,
     onProgress: (done, total) => {
@@ -481,7 +483,7 @@ function recompute(): void {
       if (mine !== generation) return finish();
       running = null;
       const simulatedAt = performance.now();
-      const result = buildResult({ rule: exactRule, params, seed, threads, confidence: CONFIDENCE, trials, tally });
+      const result = buildResult({ rule: exactRule, params, seed, stream: DEFAULT_STREAM, threads, confidence: CONFIDENCE, trials, tally });
       statusBox.replaceChildren();
       void showResult(result, fractions, mine, simulatedAt, performance.now()).then(finish, fail(finish));
     },
@@ -546,7 +548,7 @@ function cardResults(shown: RunResult, plan: readonly Params[]): RunResult[] | n
   if (!exact) return null;
   return plan.map((params) => {
     const fractions = exact(params);
-    return buildResult({ rule: { ...rule, exact: () => fractions }, params, seed: shown.seed, threads: 0, confidence: 1, trials: 0, tally: null });
+    return buildResult({ rule: { ...rule, exact: () => fractions }, params, seed: shown.seed, stream: null, threads: 0, confidence: 1, trials: 0, tally: null });
   });
 }
 

@@ -7,13 +7,15 @@
  */
 import { planTasks } from '../../src/engine/chunks.js';
 import { mergeTally } from '../../src/engine/run-chunks.js';
-import type { Params, Rule } from '../../src/rules/types.js';
+import type { Params, Rule, StreamVersion } from '../../src/rules/types.js';
 import type { WorkerReply, WorkerTask } from './worker-messages.js';
 
 export interface SimulationRequest {
   rule: Rule;
   params: Params;
   seed: string;
+  /** The random stream, as muster run's --stream. */
+  stream: StreamVersion;
   trials: number;
   /** Workers to start (at most one per task). */
   threads: number;
@@ -29,7 +31,7 @@ export interface RunningSimulation {
 }
 
 export function startSimulation(workerUrl: string, request: SimulationRequest): RunningSimulation {
-  const { rule, params, seed, trials } = request;
+  const { rule, params, seed, stream, trials } = request;
   const queue = planTasks(0, trials, request.threads);
   const workers: Worker[] = [];
   const tally = new Float64Array(rule.tallyLength(params));
@@ -46,7 +48,7 @@ export function startSimulation(workerUrl: string, request: SimulationRequest): 
     const give = (worker: Worker) => {
       const range = queue.shift();
       if (!range) return;
-      const task: WorkerTask = { id: nextId++, ruleId: rule.id, params, seed, firstChunk: range.first, endChunk: range.end, totalTrials: trials };
+      const task: WorkerTask = { id: nextId++, ruleId: rule.id, params, seed, stream, firstChunk: range.first, endChunk: range.end, totalTrials: trials };
       worker.postMessage(task);
     };
     const count = Math.max(1, Math.min(request.threads, queue.length));

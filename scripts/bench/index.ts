@@ -28,6 +28,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TycheStream } from '../../src/engine/random.js';
+import type { Rng } from '../../src/rules/types.js';
 import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
 import { rules } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
@@ -68,18 +69,39 @@ function medianPerBuild(measure: (root: string, repeat: number) => number): numb
   return samples.map(median);
 }
 
-/** Uniform draws a trial takes at the rule's defaults, counted over one chunk (the same for every build: the streams are). */
-function drawsPerTrial(ruleId: string): number {
+/**
+ * Dice a trial rolls at the rule's defaults, counted over one chunk of
+ * stream 1, where every die is one uniform (the same for every build: the
+ * streams are). Stream 2 rolls the same dice, several to a draw, so this is
+ * the dice count the dice rates of both streams are measured in.
+ */
+function dicePerTrial(ruleId: string): number {
   const rule = rules.find((r) => r.id === ruleId)!;
   const params = resolveParams(rule);
-  const stream = new TycheStream('bench/draws');
-  let draws = 0;
-  const counting = () => {
-    draws++;
-    return stream.random();
-  };
+  const stream = new TycheStream('bench/draws').random;
+  let dice = 0;
+  const counting: Rng = Object.assign(
+    () => {
+      dice++;
+      return stream();
+    },
+    {
+      stream: stream.stream,
+      roll: (sides: number) => {
+        dice++;
+        return stream.roll(sides);
+      },
+      count: (n: number, sides: number, atLeast: number) => {
+        dice += n;
+        return stream.count(n, sides, atLeast);
+      },
+      below: (bound: number) => {
+        throw new Error(`${ruleId}: stream 1's dice are drawn one uniform a die; below(${bound}) is stream 2's`);
+      },
+    },
+  );
   rule.simulate(params, counting, CHUNK_TRIALS, new Float64Array(rule.tallyLength(params)));
-  return draws / CHUNK_TRIALS;
+  return dice / CHUNK_TRIALS;
 }
 
 const mega = (x: number) => `${(x / 1e6).toFixed(1)}M`;
@@ -107,7 +129,7 @@ const ruleRows = rules.map((rule) => {
     [1, threads].forEach((t, i) => builds.forEach((root, b) => samples[i][b].push(probeJson<RuleRate>('rule', root, rule.id, String(t), `bench-${repeat}`))));
   }
   const pick = (i: number, field: keyof RuleRate) => samples[i].map((runs) => median(runs.map((run) => run[field])));
-  return { id: rule.id, draws: drawsPerTrial(rule.id), single: pick(0, 'trialsPerSecond'), singleCpu: pick(0, 'trialsPerCpuSecond'), all: pick(1, 'trialsPerSecond') };
+  return { id: rule.id, draws: dicePerTrial(rule.id), single: pick(0, 'trialsPerSecond'), singleCpu: pick(0, 'trialsPerCpuSecond'), all: pick(1, 'trialsPerSecond') };
 });
 
 // The reserves rule written as a rule file, on one thread, measured turn about with the built-in (this build only).

@@ -20,6 +20,7 @@ import { mergeAnyCommand, type ShardFile } from '../../src/cli/commands/shard.js
 import { CHUNK_TRIALS, shardChunks } from '../../src/engine/chunks.js';
 import { gridShardPieces } from '../../src/engine/grid-shards.js';
 import { GRID_SHARD_FORMAT, type GridShardFile } from '../../src/cli/commands/grid-shard.js';
+import { DEFAULT_STREAM } from '../../src/engine/random.js';
 import { runChunks } from '../../src/engine/run-chunks.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { reserves } from '../../src/rules/reserves.js';
@@ -53,7 +54,7 @@ function writeShards(folder: string, shards: number, chunkTally: Float64Array, p
   for (let index = 0; index < shards; index++) {
     const chunks = shardChunks(TRIALS, index, shards);
     const width = chunks.end - chunks.first;
-    const file: ShardFile = { ...envelope('shard', reserves), params, seed: 'bench', trials: TRIALS, chunks, threads: 1, tally: Array.from(chunkTally, (count) => count * width) };
+    const file: ShardFile = { ...envelope('shard', reserves), params, seed: 'bench', stream: DEFAULT_STREAM, trials: TRIALS, chunks, threads: 1, tally: Array.from(chunkTally, (count) => count * width) };
     const text = `${JSON.stringify(file)}\n`;
     writeFileSync(join(folder, `shard-${String(index).padStart(5, '0')}.json`), text);
     bytes += text.length;
@@ -66,7 +67,7 @@ function writeSweepShards(folder: string, shards: number, pointTallies: Float64A
   let bytes = 0;
   for (let index = 0; index < shards; index++) {
     const pieces = gridShardPieces(SWEEP_POINTS, SWEEP_TRIALS, index, shards).map((piece) => ({ ...piece, tally: Array.from(pointTallies[piece.point], (count) => count * (piece.end - piece.first)) }));
-    const file: GridShardFile = { format: GRID_SHARD_FORMAT, command: 'sweep', rule: reserves.id, args: { set: [], vary: [`squads=1..${SWEEP_POINTS}`] }, seed: 'bench', trials: SWEEP_TRIALS, confidence: 0.95, shard: { index, count: shards }, threads: 1, pieces };
+    const file: GridShardFile = { format: GRID_SHARD_FORMAT, command: 'sweep', rule: reserves.id, args: { set: [], vary: [`squads=1..${SWEEP_POINTS}`] }, seed: 'bench', stream: DEFAULT_STREAM, trials: SWEEP_TRIALS, confidence: 0.95, shard: { index, count: shards }, threads: 1, pieces };
     const text = `${JSON.stringify(file)}\n`;
     writeFileSync(join(folder, `shard-${String(index).padStart(5, '0')}.json`), text);
     bytes += text.length;
@@ -102,11 +103,11 @@ function report(title: string, measured: Measured[]): void {
 
 async function parent(): Promise<void> {
   const params = resolveParams(reserves);
-  const chunkTally = runChunks({ ruleId: reserves.id, params, seed: 'bench', firstChunk: 0, endChunk: 1, totalTrials: TRIALS });
+  const chunkTally = runChunks({ ruleId: reserves.id, params, seed: 'bench', stream: DEFAULT_STREAM, firstChunk: 0, endChunk: 1, totalTrials: TRIALS });
   report(`muster merge of one ${TRIALS.toExponential(3)}-trial run (${CHUNKS} chunks), reserves at defaults`, measure((folder, shards) => writeShards(folder, shards, chunkTally, params)));
   const pointTallies = Array.from({ length: SWEEP_POINTS }, (_, point) => {
     const pointParams = resolveParams(reserves, [`squads=${point + 1}`]);
-    return runChunks({ ruleId: reserves.id, params: pointParams, seed: 'bench', firstChunk: 0, endChunk: 1, totalTrials: SWEEP_TRIALS });
+    return runChunks({ ruleId: reserves.id, params: pointParams, seed: 'bench', stream: DEFAULT_STREAM, firstChunk: 0, endChunk: 1, totalTrials: SWEEP_TRIALS });
   });
   report(`\nmuster merge of one sweep of ${SWEEP_POINTS} points × ${CHUNKS / SWEEP_POINTS} chunks (reserves, squads = 1 … ${SWEEP_POINTS})`, measure((folder, shards) => writeSweepShards(folder, shards, pointTallies)));
 }

@@ -1,5 +1,6 @@
 /** `--checkpoint FILE` and `--checkpoint-every SECONDS`, shared by run, shard and sweep. */
 import { Checkpoint, type CheckpointJob, type PointLimits } from '../engine/checkpoint.js';
+import type { StreamVersion } from '../rules/types.js';
 import { UsageError } from '../errors.js';
 import { checkOutputFile } from './options.js';
 import { fillIndex, type ShardPlace } from './scheduler.js';
@@ -17,6 +18,15 @@ export const DEFAULT_CHECKPOINT_SECONDS = 5;
  * `job`), or undefined without --checkpoint. For a shard, `{index}` in the
  * name becomes the shard index, as in --out.
  */
+/**
+ * A checkpoint job's stream field: absent for stream 1, as every checkpoint
+ * written before streams were recorded is, so those still resume (with
+ * --stream 1); present for any other, so no run resumes on another stream.
+ */
+export function streamOfJob(stream: StreamVersion | null): { stream?: StreamVersion } {
+  return stream === 1 || stream === null ? {} : { stream };
+}
+
 export function openCheckpoint(options: CheckpointOptions, job: CheckpointJob, limits: (point: number) => PointLimits | undefined, place: ShardPlace | null = null): Checkpoint | undefined {
   const seconds = parseSeconds(options.checkpointEvery);
   if (options.checkpoint === undefined) {

@@ -13,7 +13,8 @@ import { chunkCount, chunkTrials } from '../engine/chunks.js';
 import { getRule } from '../rules/index.js';
 import { loadRuleFile } from '../rules/load-rule.js';
 import { resolveParams } from '../rules/params.js';
-import type { Params, Rule } from '../rules/types.js';
+import type { Params, Rule, StreamVersion } from '../rules/types.js';
+import { STREAM_VERSIONS } from '../engine/random.js';
 import { envelope, RESULT_FORMAT, type Envelope } from '../result.js';
 import { MAX_TRIALS, parseSeed } from './options.js';
 
@@ -28,6 +29,8 @@ export interface ShardFile extends Envelope {
   ruleFile?: { path: string; sha256: string };
   params: Params;
   seed: string;
+  /** The random stream its chunks drew from; a file without one was written before stream 2, on stream 1. */
+  stream: StreamVersion;
   /** The whole run's trials; this shard ran chunks [first, end) of it. */
   trials: number;
   chunks: { first: number; end: number };
@@ -36,8 +39,15 @@ export interface ShardFile extends Envelope {
 }
 
 const FIELDS = ['format', 'kind', 'version', 'rule', 'title', 'params', 'seed', 'trials', 'chunks', 'threads', 'tally'] as const;
-/** Fields a shard may have besides: ruleFile, for a rule file's rule. */
-const OPTIONAL_FIELDS = ['ruleFile'] as const;
+/** Fields a shard may have besides: ruleFile, for a rule file's rule; stream, absent from files written on stream 1 before it was recorded. */
+const OPTIONAL_FIELDS = ['ruleFile', 'stream'] as const;
+
+/** Merge's refusal of shards drawn from two streams: their counts come from different dice and cannot be added. */
+export function mixedStreams(file: string, stream: StreamVersion, firstFile: string, firstStream: StreamVersion): UsageError {
+  return new UsageError(
+    `files: ${JSON.stringify(file)} drew its dice from stream ${stream}, ${JSON.stringify(firstFile)} from stream ${firstStream}; allowed: shards of one stream (run every shard with the same --stream)`,
+  );
+}
 
 /** Trials in chunks [first, end) of a run of `total`. */
 export function shardTrials(chunks: { first: number; end: number }, total: number): number {
@@ -106,6 +116,9 @@ export function validateShard(file: string, parsed: unknown, fileRule?: Rule): S
     fail('seed', record.seed, 'text of 1 to 200 characters');
   }
 
+  const stream = record.stream ?? 1;
+  if (!STREAM_VERSIONS.includes(stream as StreamVersion)) fail('stream', stream, `${STREAM_VERSIONS.join(' or ')} (absent: 1)`);
+
   const trials = record.trials;
   if (typeof trials !== 'number' || !Number.isInteger(trials) || trials < 1 || trials > MAX_TRIALS) fail('trials', trials, `a whole number of trials from 1 to ${MAX_TRIALS}`);
   const total = trials as number;
@@ -136,7 +149,7 @@ export function validateShard(file: string, parsed: unknown, fileRule?: Rule): S
   const problem = checkCounts(rule, params, Float64Array.from(counts as number[]), ran);
   if (problem) throw new UsageError(`${file}: tally: ${problem}; allowed: counts ${rule.id} could have made in this shard's ${ran} trials`);
   const ruleFile = rule.file ? { path: (record.ruleFile as { path: string }).path, sha256: rule.file.sha256 } : undefined;
-  return { ...envelope('shard', rule), ...(ruleFile ? { ruleFile } : {}), version: record.version as string, params, seed: record.seed as string, trials: total, chunks: range, threads: threads as number, tally: counts as number[] };
+  return { ...envelope('shard', rule), ...(ruleFile ? { ruleFile } : {}), version: record.version as string, params, seed: record.seed as string, stream: stream as StreamVersion, trials: total, chunks: range, threads: threads as number, tally: counts as number[] };
 }
 
 /**

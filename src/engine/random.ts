@@ -1,7 +1,7 @@
-import type { Rng } from '../rules/types.js';
+import type { Rng, StreamVersion } from '../rules/types.js';
 
 /**
- * The random streams: tyche-i, one stream per chunk of trials, keyed by
+ * The random streams: one stream per chunk of trials, keyed by
  * (seed, rule, chunk index) alone, so a seed gives the same numbers whatever
  * the thread count or the machine that runs the chunk.
  *
@@ -19,7 +19,25 @@ import type { Rng } from '../rules/types.js';
  * closure and a state object per stream and reads and writes that object's
  * properties on every draw, which profiles showed as most of a simple rule's
  * time (about two thirds of reserves).
+ *
+ * That is stream 1. Stream 2 (the default since it passed the checks in
+ * docs/streams.md) is xoshiro128** (Blackman and Vigna; period 2^128 − 1,
+ * passes BigCrush), whose state for each chunk is the first four outputs of
+ * tyche-i at the chunk's key with "muster2/" in front. Its dice come several
+ * to a draw and are exactly uniform: `below(b)` takes the top 20 bits x of
+ * one output and returns ⌊x·b / 2^20⌋, drawing again when (x·b mod 2^20) <
+ * (2^20 mod b) (Lemire's method, so each value has exactly ⌊2^20 / b⌋
+ * chances), and four d6 are one `below(1296)`. A rule's loop then spends
+ * one generator step on four dice instead of four, which is what took
+ * reserves past five times numpy's rate.
  */
+
+/** The stream new runs use, and the ones `--stream` accepts. */
+export const DEFAULT_STREAM: StreamVersion = 2;
+export const STREAM_VERSIONS: readonly StreamVersion[] = [1, 2];
+
+/** Largest bound `below` takes, and so the most faces a die may have: 2^12, so a rejected draw is rarer than 1 in 256. */
+export const MAX_BOUND = 4096;
 
 /** The key of chunk `chunkIndex` of a run: the one seedrandom's tychei was given since the first release. */
 export function chunkKey(seed: string, ruleId: string, chunkIndex: number): string {
@@ -40,12 +58,12 @@ const TWO_TO_32 = 4294967296;
 export class TycheStream {
   /** a, b, c, d of tyche-i; int32 arithmetic throughout, as in the paper. */
   readonly #state = new Int32Array(4);
-  /** The next uniform on [0, 1), a multiple of 2^-32. */
+  /** The next uniform on [0, 1), a multiple of 2^-32, with stream 1's dice (one uniform a die) as its methods. */
   readonly random: Rng;
 
   constructor(key?: string) {
     const state = this.#state;
-    this.random = () => {
+    const random = () => {
       let a = state[0];
       let b = state[1];
       let c = state[2];
@@ -64,7 +82,22 @@ export class TycheStream {
       state[3] = d;
       return (a >>> 0) / TWO_TO_32;
     };
+    this.random = Object.assign(random, {
+      stream: 1 as const,
+      roll: (sides: number) => 1 + ((random() * sides) | 0),
+      count: (n: number, sides: number, atLeast: number) => {
+        let hits = 0;
+        for (let die = 0; die < n; die++) hits += +(1 + ((random() * sides) | 0) >= atLeast);
+        return hits;
+      },
+      below: (bound: number) => (random() * bound) | 0,
+    });
     if (key !== undefined) this.reseed(key);
+  }
+
+  /** The next 32-bit output as an int32 (what `random` divides by 2^32). */
+  nextInt32(): number {
+    return (this.random() * TWO_TO_32) | 0;
   }
 
   /** Restarts the stream at `key`, exactly as seedrandom.tychei(key) starts: each character xored into b, then a round, 20 more rounds after the last. */
@@ -87,11 +120,132 @@ export class TycheStream {
   }
 }
 
+const TWENTY_BITS = 1 << 20;
+/** 2^20 mod b for every bound b: a draw whose low part falls below it is drawn again. */
+const REJECT_BELOW = Int32Array.from({ length: MAX_BOUND + 1 }, (_, bound) => (bound === 0 ? 0 : TWENTY_BITS % bound));
+
+/** d6 counted four at a time: COUNT6[(n · 8 + t) · 1296 + v] is how many of the first n base-6 digits of v are at least t − 1, i.e. how many of n dice show t or more. */
+const FOUR_D6 = 1296;
+const COUNT6 = new Uint8Array(5 * 8 * FOUR_D6);
+for (let n = 0; n <= 4; n++) {
+  for (let atLeast = 0; atLeast < 8; atLeast++) {
+    for (let v = 0; v < FOUR_D6; v++) {
+      let hits = 0;
+      for (let die = 0, rest = v; die < n; die++, rest = Math.floor(rest / 6)) hits += +(1 + (rest % 6) >= atLeast);
+      COUNT6[(n * 8 + atLeast) * FOUR_D6 + v] = hits;
+    }
+  }
+}
+
+/** For `count` with other dice: how many of them one draw rolls (the most whose faces^k ≤ MAX_BOUND), and faces^k. */
+function groupOf(sides: number): { size: number; bound: number } {
+  let size = 1;
+  let bound = sides;
+  while (bound * sides <= MAX_BOUND) {
+    bound *= sides;
+    size++;
+  }
+  return { size, bound };
+}
+
+/**
+ * Stream 2: xoshiro128** with its state in a typed array (int32 values in
+ * closure variables would be boxed), reseeded in place per chunk like
+ * TycheStream, and dice drawn as described at the top of this file.
+ */
+export class XoshiroStream {
+  readonly #state = new Int32Array(4);
+  readonly #seeder = new TycheStream();
+  /** The next uniform on [0, 1), a multiple of 2^-32, with stream 2's dice as its methods. */
+  readonly random: Rng;
+
+  constructor(key?: string) {
+    const state = this.#state;
+    const next = (): number => {
+      const s0 = state[0];
+      const s1 = state[1];
+      const s2 = state[2] ^ s0;
+      const s3 = state[3] ^ s1;
+      const m = Math.imul(s1, 5);
+      const out = Math.imul((m << 7) | (m >>> 25), 9);
+      state[0] = s0 ^ s3;
+      state[1] = s1 ^ s2;
+      state[2] = s2 ^ (s1 << 9);
+      state[3] = (s3 << 11) | (s3 >>> 21);
+      return out;
+    };
+    const below = (bound: number): number => {
+      const reject = REJECT_BELOW[bound];
+      for (;;) {
+        const product = (next() >>> 12) * bound;
+        if ((product & (TWENTY_BITS - 1)) >= reject) return product >>> 20;
+      }
+    };
+    const count = (n: number, sides: number, atLeast: number): number => {
+      if (sides !== 6) return countOther(n, sides, atLeast);
+      const t = atLeast < 0 ? 0 : atLeast > 7 ? 7 : atLeast;
+      let hits = 0;
+      for (let left = n; left > 0; left -= 4) hits += COUNT6[((left < 4 ? left : 4) * 8 + t) * FOUR_D6 + below(FOUR_D6)];
+      return hits;
+    };
+    const countOther = (n: number, sides: number, atLeast: number): number => {
+      const group = groupOf(sides);
+      let hits = 0;
+      for (let left = n; left > 0; left -= group.size) {
+        const size = left < group.size ? left : group.size;
+        let rest = below(size === group.size ? group.bound : sides ** size);
+        for (let die = 0; die < size; die++) {
+          hits += +(1 + (rest % sides) >= atLeast);
+          rest = Math.floor(rest / sides);
+        }
+      }
+      return hits;
+    };
+    this.random = Object.assign(() => (next() >>> 0) / TWO_TO_32, {
+      stream: 2 as const,
+      roll: (sides: number) => 1 + below(sides),
+      count,
+      below,
+    });
+    if (key !== undefined) this.reseed(key);
+  }
+
+  /** Restarts the stream at `key`: the state is tyche-i's first four outputs at "muster2/" + key (never all zero). */
+  reseed(key: string): this {
+    const seeder = this.#seeder.reseed(`muster2/${key}`);
+    const state = this.#state;
+    for (let word = 0; word < 4; word++) state[word] = seeder.nextInt32();
+    if ((state[0] | state[1] | state[2] | state[3]) === 0) state[0] = 1;
+    return this;
+  }
+
+  /** Restarts the stream at chunk `chunkIndex` of (seed, rule). */
+  reseedChunk(seed: string, ruleId: string, chunkIndex: number): this {
+    return this.reseed(chunkKey(seed, ruleId, chunkIndex));
+  }
+}
+
+/** One generator of each stream, for a thread that reuses them chunk after chunk. */
+export interface ChunkStreams {
+  /** The stream `version` reseeded at chunk `chunkIndex` of (seed, rule). */
+  chunk(version: StreamVersion, seed: string, ruleId: string, chunkIndex: number): Rng;
+}
+
+export function chunkStreams(): ChunkStreams {
+  const first = new TycheStream();
+  const second = new XoshiroStream();
+  return {
+    chunk: (version, seed, ruleId, chunkIndex) =>
+      version === 1 ? first.reseedChunk(seed, ruleId, chunkIndex).random : second.reseedChunk(seed, ruleId, chunkIndex).random,
+  };
+}
+
 /**
  * The random stream of one chunk of trials, as a fresh generator of its
  * own: for callers that hold several streams at once (tests). The engine's
- * loops, the calculator page's included, reuse one TycheStream per thread.
+ * loops, the calculator page's included, reuse one generator per thread.
  */
-export function chunkStream(seed: string, ruleId: string, chunkIndex: number): Rng {
-  return new TycheStream(chunkKey(seed, ruleId, chunkIndex)).random;
+export function chunkStream(seed: string, ruleId: string, chunkIndex: number, version: StreamVersion = 1): Rng {
+  const key = chunkKey(seed, ruleId, chunkIndex);
+  return version === 1 ? new TycheStream(key).random : new XoshiroStream(key).random;
 }

@@ -1,6 +1,6 @@
 import { getRule } from '../rules/index.js';
-import type { Params, Rule, RuleFile } from '../rules/types.js';
-import { TycheStream } from './random.js';
+import type { Params, Rule, RuleFile, StreamVersion } from '../rules/types.js';
+import { chunkStreams } from './random.js';
 import { chunkTrials } from './chunks.js';
 
 /** What one worker task asks for: a range of chunks of one run. */
@@ -8,6 +8,8 @@ export interface ChunkTask {
   ruleId: string;
   params: Params;
   seed: string;
+  /** Which random stream the chunks draw from (engine/random.ts). */
+  stream: StreamVersion;
   firstChunk: number;
   endChunk: number;
   /** The run's total trials, which fixes the length of its final chunk. */
@@ -33,12 +35,13 @@ export interface PartFailure {
 }
 
 /**
- * The one generator of this thread, reseeded for every chunk: the rules'
- * `rng()` call sites then see a single function for the life of the thread,
- * and no stream is allocated per chunk. A rule's simulate runs to the end
- * before the next chunk starts, so sharing it is safe.
+ * The one generator of each stream in this thread, reseeded for every
+ * chunk: the rules' `rng()` call sites then see a single function for the
+ * life of the thread, and no stream is allocated per chunk. A rule's
+ * simulate runs to the end before the next chunk starts, so sharing them is
+ * safe.
  */
-const stream = new TycheStream();
+const streams = chunkStreams();
 
 /**
  * Runs chunks [firstChunk, endChunk), each on its own stream, into one
@@ -50,7 +53,7 @@ export function runChunks(task: ChunkTask, rule: Rule = getRule(task.ruleId), on
   const tally = new Float64Array(rule.tallyLength(task.params));
   for (let chunk = task.firstChunk; chunk < task.endChunk; chunk++) {
     const trials = chunkTrials(chunk, task.totalTrials);
-    if (trials > 0) rule.simulate(task.params, stream.reseedChunk(task.seed, task.ruleId, chunk).random, trials, tally);
+    if (trials > 0) rule.simulate(task.params, streams.chunk(task.stream, task.seed, task.ruleId, chunk), trials, tally);
     onChunk?.(trials);
   }
   return tally;

@@ -1,4 +1,4 @@
-import type { Params, Rule } from '../rules/types.js';
+import type { Params, Rule, StreamVersion } from '../rules/types.js';
 import type { ChunkLedger } from './checkpoint.js';
 import { chunkCount, chunksPerTask, trialsInChunks, type ChunkRange } from './chunks.js';
 import { chunkText, Watchdog, type SimulationPool } from './pool.js';
@@ -10,6 +10,8 @@ export interface ManyRequest {
   rule: Rule;
   params: Params;
   seed: string;
+  /** The random stream the run draws from. */
+  stream: StreamVersion;
   trials: number;
   /** A checkpoint's record of this run: its finished chunks are merged, not run again, and new ones are recorded. */
   ledger?: ChunkLedger;
@@ -82,6 +84,7 @@ export async function simulateMany(pool: SimulationPool, requests: readonly Many
       ruleId: request.rule.id,
       params: request.params,
       seed: request.seed,
+      stream: request.stream,
       firstChunk: range.first,
       endChunk: range.end,
       totalTrials: request.trials,

@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import type { Params, Rule } from '../rules/types.js';
+import type { Params, Rule, StreamVersion } from '../rules/types.js';
 import { estimate } from '../stats/estimate.js';
 import type { ChunkLedger } from './checkpoint.js';
 import { CHUNK_TRIALS, chunkCount, chunkTrials, planTasks, trialsInChunks, type ChunkRange } from './chunks.js';
@@ -10,6 +10,8 @@ export interface SimulationRequest {
   rule: Rule;
   params: Params;
   seed: string;
+  /** The random stream the run draws from. */
+  stream: StreamVersion;
   confidence: number;
   /** A fixed number of trials, or … */
   trials?: number;
@@ -54,7 +56,7 @@ export async function simulate(pool: SimulationPool, request: SimulationRequest)
     // A small run with no checkpoint to keep, and no watchdog to honour, needs no workers.
     if (request.ledger === undefined && pool.runsHere(end - first, request.timeout !== undefined)) {
       if (request.signal?.aborted) return false;
-      const part = pool.runHere({ ruleId: rule.id, params, seed: request.seed, firstChunk: first, endChunk: end, totalTrials: target }, rule);
+      const part = pool.runHere({ ruleId: rule.id, params, seed: request.seed, stream: request.stream, firstChunk: first, endChunk: end, totalTrials: target }, rule);
       mergeTally(tally, part);
       done += trialsInChunks(first, end, target);
       request.onProgress?.(done, target);
@@ -85,7 +87,7 @@ export async function simulate(pool: SimulationPool, request: SimulationRequest)
         ranges.map(async (range) => {
           try {
             const part = await pool.run(
-              { ruleId: rule.id, params, seed: request.seed, firstChunk: range.first, endChunk: range.end, totalTrials: target, ...(rule.file ? { ruleFile: rule.file } : {}) },
+              { ruleId: rule.id, params, seed: request.seed, stream: request.stream, firstChunk: range.first, endChunk: range.end, totalTrials: target, ...(rule.file ? { ruleFile: rule.file } : {}) },
               batch.signal,
             );
             mergeTally(tally, part);

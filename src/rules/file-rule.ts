@@ -19,6 +19,7 @@
  * an integer, so adding chunks is exact and in any order gives the same
  * bits, on any thread count or shard, as for the built-in rules.
  */
+import { MAX_BOUND, TycheStream } from '../engine/random.js';
 import { UsageError } from '../errors.js';
 import { Fraction } from '../exact/fraction.js';
 import { mean, proportion, type Tallied } from '../stats/estimate.js';
@@ -28,34 +29,58 @@ import type { MatrixSpec, MetricSpec, ParamSpec, ParamValue, Params, Rng, Rule }
 /** The fields a rule file's default export may have. */
 const FIELDS = ['id', 'title', 'summary', 'source', 'params', 'metrics', 'headline', 'readings', 'validate', 'setup', 'trial', 'exact', 'matrix'] as const;
 const PARAM_TYPES = ['integer', 'number', 'boolean', 'choice'] as const;
-/** Largest die `dice.d` rolls: each face's chance is then within 2^-22 of 1/sides (32-bit uniforms). */
-export const MAX_SIDES = 1000;
+/** Largest die `dice.d` and `dice.count` roll, and largest bound `dice.below` takes (the engine's limit: see engine/random.ts). */
+export const MAX_SIDES = MAX_BOUND;
 const FRACTION_UNITS = 2 ** 32;
 
-/** What a rule file's trial receives as `dice`. */
+/** What a rule file's trial receives as `dice`: the chunk's stream (stream 2 by default), as the built-in rules get it. */
 export interface Dice {
-  /** An integer from 1 to sides, straight off the chunk's stream. */
+  /** An integer from 1 to sides. */
   d(sides: number): number;
+  /** Rolls n dice of `sides` faces and returns how many show `atLeast` or more: on stream 2, up to four d6 from one draw. */
+  count(n: number, sides: number, atLeast: number): number;
+  /** A whole number uniform on [0, bound): several dice from one draw, read as digits (`below(6 ** 4)`: four d6). */
+  below(bound: number): number;
   /** A uniform number in [0, 1). */
   random(): number;
 }
 
-/** Thrown by `dice.d` for a bad number of sides; the trial's caller turns it into a UsageError. */
-class BadSides extends Error {
-  constructor(readonly sides: unknown) {
-    super('bad sides');
+/** Thrown by the dice for a bad argument; the trial's caller turns it into a UsageError naming the call. */
+class BadDice extends Error {
+  constructor(
+    readonly call: string,
+    readonly what: string,
+    readonly value: unknown,
+    readonly allowed: string,
+  ) {
+    super('bad dice');
   }
 }
 
+const isWhole = (value: number, min: number, max: number) => typeof value === 'number' && (value | 0) === value && value >= min && value <= max;
+
 class ChunkDice implements Dice {
   /** The current chunk's stream (one Dice serves every chunk, so the trial always meets the same object). */
-  random: Rng;
+  rng: Rng;
   constructor(rng: Rng) {
-    this.random = rng;
+    this.rng = rng;
   }
   d(sides: number): number {
-    if ((sides | 0) !== sides || sides < 1 || sides > MAX_SIDES) throw new BadSides(sides);
-    return 1 + ((this.random() * sides) | 0);
+    if (!isWhole(sides, 1, MAX_SIDES)) throw new BadDice('dice.d', 'sides', sides, `a whole number from 1 to ${MAX_SIDES}`);
+    return this.rng.roll(sides);
+  }
+  count(n: number, sides: number, atLeast: number): number {
+    if (!isWhole(n, 0, 1 << 30)) throw new BadDice('dice.count', 'n', n, 'a whole number of dice from 0');
+    if (!isWhole(sides, 1, MAX_SIDES)) throw new BadDice('dice.count', 'sides', sides, `a whole number from 1 to ${MAX_SIDES}`);
+    if (typeof atLeast !== 'number' || Number.isNaN(atLeast)) throw new BadDice('dice.count', 'atLeast', atLeast, 'a number');
+    return this.rng.count(n, sides, Math.max(0, Math.min(sides + 1, Math.ceil(atLeast))));
+  }
+  below(bound: number): number {
+    if (!isWhole(bound, 1, MAX_SIDES)) throw new BadDice('dice.below', 'bound', bound, `a whole number from 1 to ${MAX_SIDES}`);
+    return this.rng.below(bound);
+  }
+  random(): number {
+    return this.rng();
   }
 }
 
@@ -169,7 +194,7 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
     prepared: unknown;
   }
   const states = new Map<string, ChunkState>();
-  const dice = new ChunkDice(() => 0);
+  const dice = new ChunkDice(new TycheStream().random);
   const chunkState = (p: Params, layout: Layout): ChunkState => {
     const key = JSON.stringify(p);
     let state = states.get(key);
@@ -196,7 +221,7 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
       const state = chunkState(p, layout);
       const { out, sums } = state;
       sums.fill(0);
-      dice.random = rng;
+      dice.rng = rng;
       const bad = (slot: number, value: unknown, trialIndex: number): never => {
         const metric = layout.slots[slot];
         const allowed = metric.probability ? '0, 1, false or true (a probability)' : 'a finite number (a mean)';
@@ -205,7 +230,7 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
       const failed = (error: unknown, trialIndex: number): never => {
         states.delete(JSON.stringify(p)); // its out object may hold a half-read trial
         if (error instanceof UsageError) throw error;
-        if (error instanceof BadSides) return fail(`dice.d: got ${describeValue(error.sides)}; allowed: a whole number of sides from 1 to ${MAX_SIDES}`);
+        if (error instanceof BadDice) return fail(`${error.call}: ${error.what}: got ${describeValue(error.value)}; allowed: ${error.allowed}`);
         return fail(`trial threw ${describeError(error)} (trial ${trialIndex + 1} of a chunk)`);
       };
       state.loop.run(trial, dice, state.params, out, state.prepared, trials, tally, sums, bad, failed);

@@ -243,7 +243,6 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
   const attacker = sideSetup(params, 'attacker');
   const defender = sideSetup(params, 'defender');
   const followed = horizon(p);
-  const scores = (p.hit - 1) / 6;
   // This chunk's counts, in int32 (a chunk has at most 65,536 trials): states by turn and platoons
   // still in reserve (index (turn − 1)·(reserves + 1) + remaining), and arrivals by place.
   const attackerStates = new Int32Array(followed * (attacker.reserves + 1));
@@ -254,8 +253,8 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
   for (let dice = 1; dice <= followed; dice++) guaranteedWith[dice] = +(p.guarantee > 0 && dice >= p.guarantee);
   for (let trial = 0; trial < trials; trial++) {
     // The attacker moves first, so in each turn its roll comes first; the sides never interact.
-    followReserves(rng, attackerStates, attacker, followed, scores, guaranteedWith, null, scattered);
-    followReserves(rng, defenderStates, defender, followed, scores, guaranteedWith, placeOfFace, scattered);
+    followReserves(rng, attackerStates, attacker, followed, p.hit, guaranteedWith, null, scattered);
+    followReserves(rng, defenderStates, defender, followed, p.hit, guaranteedWith, placeOfFace, scattered);
   }
   addSide(tally, at.sides[0], attacker, followed, attackerStates, trials);
   addSide(tally, at.sides[1], defender, followed, defenderStates, trials);
@@ -265,18 +264,17 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
 /**
  * One side's reserves through one battle. With `placeOfFace` (the
  * defender's Scattered Reserves) every arriving platoon also rolls for
- * where it enters. A die 1 + ⌊6u⌋ scores `hit` or more exactly when
- * u ≥ (hit − 1)/6 (see the reserves rule for why comparing with that double
- * is the die itself), so hits are counted without a branch, and so is the
- * platoon that arrives by the guarantee: a turn's arrivals are 0 exactly
- * when no die scored, as at least one platoon is still out.
+ * where it enters. The turn's dice are counted by rng.count (on stream 2,
+ * four to a draw), and the platoon that arrives by the guarantee is added
+ * without a branch: a turn's arrivals are 0 exactly when no die scored, as
+ * at least one platoon is still out.
  */
 function followReserves(
   rng: Rng,
   states: Int32Array,
   setup: SideSetup,
   followed: number,
-  scores: number,
+  hit: number,
   guaranteedWith: Int32Array,
   placeOfFace: Int32Array | null,
   scattered: Int32Array,
@@ -286,13 +284,12 @@ function followReserves(
   let remaining = reserves;
   for (let turn = start; turn <= followed; turn++) {
     const dice = turn - start + 1;
-    let hits = 0;
-    for (let die = 0; die < dice; die++) hits += +(rng() >= scores);
+    const hits = rng.count(dice, 6, hit);
     let arriving = hits < remaining ? hits : remaining;
     arriving += guaranteedWith[dice] & +(arriving === 0);
     remaining -= arriving;
     if (placeOfFace !== null) {
-      for (let platoon = 0; platoon < arriving; platoon++) scattered[placeOfFace[1 + ((rng() * 6) | 0)]]++;
+      for (let platoon = 0; platoon < arriving; platoon++) scattered[placeOfFace[rng.roll(6)]]++;
     }
     if (remaining === 0) return;
     states[(turn - 1) * stride + remaining]++;

@@ -58,6 +58,50 @@ function thresholds(needed: Int32Array): Float64Array {
   return Float64Array.from(needed, (face) => (face - 1) / 6);
 }
 
+/** Dice a squad's arrival is read from at once: four d6 a draw. */
+const GROUP = 4;
+const GROUP_BOUND = 6 ** GROUP;
+
+/**
+ * For stream 2: what one squad's dice do, read off at once. The squad rolls
+ * one die in each round from firstRound to the last, in groups of up to
+ * four dice a draw (v uniform on [0, 6^k), die i showing 1 + ⌊v/6^i⌋ mod 6);
+ * codes[g · 1296 + v] is the outcome code of the round group g's dice bring
+ * it in (codeOf[round − 1]), or −1 when none of them does and another group
+ * follows; in the last group, the code of a lost squad.
+ */
+function arrivalCodes(p: Reserves, needed: Int32Array, codeOf: Int32Array): { codes: Int32Array; bounds: Int32Array } {
+  const rolling = p.rounds - p.firstRound + 1;
+  const groups = Math.ceil(rolling / GROUP);
+  const codes = new Int32Array(groups * GROUP_BOUND);
+  const bounds = new Int32Array(groups);
+  for (let group = 0; group < groups; group++) {
+    const first = p.firstRound + group * GROUP;
+    const dice = Math.min(GROUP, p.rounds - first + 1);
+    bounds[group] = 6 ** dice;
+    const last = group === groups - 1;
+    for (let v = 0; v < bounds[group]; v++) {
+      let code = last ? codeOf[p.rounds] : -1;
+      for (let die = 0, rest = v; die < dice; die++, rest = Math.floor(rest / 6)) {
+        if (1 + (rest % 6) >= needed[first + die]) {
+          code = codeOf[first + die - 1];
+          break;
+        }
+      }
+      codes[group * GROUP_BOUND + v] = code;
+    }
+  }
+  return { codes, bounds };
+}
+
+/** One squad's outcome code on stream 2 when its dice take more than one draw: group after group until one brings it in. */
+function arrivalCode(rng: Rng, codes: Int32Array, bounds: Int32Array): number {
+  for (let group = 0; ; group++) {
+    const code = codes[group * GROUP_BOUND + rng.below(bounds[group])];
+    if (code >= 0) return code;
+  }
+}
+
 /**
  * Whether squads in one trial are independent of each other: true unless the
  * commander's fate, shared by all of them, changes the bonus.
@@ -202,6 +246,27 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
     // is a multiple of 2^-32, which is either equal to k/6 or at least 1/(6·2^32) away from it, while the
     // double nearest k/6 is within 2^-54 of it: comparing with that double is the die roll itself, done
     // without a branch to mispredict.
+    if (rng.stream !== 1) {
+      // Stream 2: each squad rolls its dice for every round at once, four to a draw (rng.below(6^4) is
+      // four d6 as base-6 digits), and one table says what they do: the code of the round it arrives in.
+      // The dice a squad would roll after arriving are read and ignored, as a squad stops rolling then.
+      const withCodes = arrivalCodes(p, withCommander, codeOf);
+      const withoutCodes = arrivalCodes(p, withoutCommander, codeOf);
+      const groups = withCodes.bounds.length;
+      const bound = withCodes.bounds[0];
+      for (let trial = 0; trial < trials; trial++) {
+        const codes = fateMatters && rng() >= survives ? withoutCodes.codes : withCodes.codes;
+        let code = 0;
+        if (groups === 1) {
+          for (let squad = 0; squad < squads; squad++) code += codes[rng.below(bound)];
+        } else {
+          for (let squad = 0; squad < squads; squad++) code += arrivalCode(rng, codes, withCodes.bounds);
+        }
+        tally[code]++;
+      }
+      return;
+    }
+    // Stream 1, as every result before stream 2 was made: one uniform a die, round by round.
     const withThresholds = thresholds(withCommander);
     const withoutThresholds = thresholds(withoutCommander);
     for (let trial = 0; trial < trials; trial++) {
@@ -232,7 +297,7 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
       let arrival = rounds; // index R: lost
       for (let round = first; round <= rounds; round++) {
         dice++;
-        if (1 + ((rng() * 6) | 0) >= needed[round]) {
+        if (rng.roll(6) >= needed[round]) {
           arrival = round - 1;
           break;
         }

@@ -6,11 +6,38 @@ export type ParamValue = number | boolean | string;
 export type Params = Record<string, ParamValue>;
 
 /**
- * A uniform generator on [0, 1) with 32-bit resolution (seedrandom's tyche-i, see engine/random.ts).
- * A die is `1 + ((rng() * 6) | 0)`: each face then has probability within
- * 2^-32 of 1/6, far below what any run here can detect.
+ * Which random stream a run draws from (see engine/random.ts). Stream 1 is
+ * tyche-i, one uniform a die, as every result before stream 2 was made; it
+ * stays for reproducing those numbers. Stream 2 is xoshiro128** with dice
+ * rolled several to a draw, exactly uniform. Results, shards and
+ * checkpoints record it; merge refuses to mix them.
  */
-export type Rng = () => number;
+export type StreamVersion = 1 | 2;
+
+/**
+ * A chunk's random stream. Called, it is a uniform on [0, 1) with 32-bit
+ * resolution; a die is then `1 + ((rng() * 6) | 0)`, each face within
+ * 2^-32 of 1/6, far below what any run here can detect. Its methods roll
+ * dice directly: on stream 2 exactly uniform, several dice to a draw, and
+ * faster than one uniform a die; on stream 1 one uniform a die, in order,
+ * so a rule moved onto them counts on stream 1 exactly what it counted
+ * before.
+ */
+export interface Rng {
+  (): number;
+  readonly stream: StreamVersion;
+  /** One die of `sides` faces (1 to 4096): 1 to sides. */
+  roll(sides: number): number;
+  /** Rolls `n` dice of `sides` faces (1 to 4096) and returns how many show `atLeast` or more. */
+  count(n: number, sides: number, atLeast: number): number;
+  /**
+   * A whole number uniform on [0, bound), bound 1 to 4096: several dice
+   * from one draw. `below(6 ** 4)` is four d6 read as base-6 digits (die i,
+   * from 0, shows 1 + ⌊v / 6^i⌋ mod 6), so a rule can look up what a
+   * squad's four dice do in one table.
+   */
+  below(bound: number): number;
+}
 
 interface ParamBase {
   name: string;

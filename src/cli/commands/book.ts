@@ -5,7 +5,7 @@ import { buildBook } from '../../../reports/book.js';
 import { checkOutputDir, writeOutputs } from '../../../reports/outputs.js';
 import type { Io } from '../io.js';
 import { ProgressBar } from '../progress.js';
-import { parseConfidence, parseCount, parseSeed, parseThreads } from '../options.js';
+import { parseConfidence, parseCount, parseSeed, parseStream, parseThreads } from '../options.js';
 import { interruptedStatus, interruption, withInterrupt } from '../interrupt.js';
 import { DEFAULT_SEED, parseTimeout } from './run.js';
 
@@ -14,6 +14,7 @@ export interface BookOptions {
   trials?: string;
   printableTrials?: string;
   seed?: string;
+  stream?: string;
   threads?: string;
   confidence?: string;
   timeout?: string;
@@ -35,6 +36,7 @@ export async function bookCommand(options: BookOptions, io: Io): Promise<string>
   const settings = {
     outDir,
     seed: parseSeed(options.seed ?? DEFAULT_SEED),
+    stream: parseStream(options.stream),
     threads: parseThreads(options.threads),
     confidence: options.confidence === undefined ? 0.95 : parseConfidence(options.confidence),
     trials: options.trials === undefined ? BOOK_TRIALS : parseCount('--trials', options.trials),

@@ -59,11 +59,11 @@ export async function cardCommand(ruleId: string, options: CardCommandOptions, i
 
   let results: RunResult[];
   if (settings === null) {
-    results = (await evaluateAll(rule, plan, { method: 'exact', seed: '', confidence: 1, trials: 0, threads: 0 })).map((point) => point.result);
+    results = (await evaluateAll(rule, plan, { method: 'exact', seed: '', stream: null, confidence: 1, trials: 0, threads: 0 })).map((point) => point.result);
   } else {
     const pool = SimulationPool.take(settings.threads);
     try {
-      const grid = { method: 'simulation' as const, seed: settings.seed, confidence: settings.confidence, trials: settings.trials, threads: settings.threads, timeout: settings.timeout };
+      const grid = { method: 'simulation' as const, seed: settings.seed, stream: settings.stream, confidence: settings.confidence, trials: settings.trials, threads: settings.threads, timeout: settings.timeout };
       const outcome = await withInterrupt((signal) => evaluateUntilInterrupted(rule, plan, grid, { pool, signal }));
       if (outcome.interrupted) {
         io.err('muster: PARTIAL: interrupted before the card was computed; nothing was written\n');

@@ -19,7 +19,7 @@ import { formatCertain, formatCount, formatExact, formatValue, renderTable, tabl
 import { chooseMetrics, hiddenNote, type MetricChoice } from '../metrics.js';
 import type { MetricResult } from '../../result.js';
 import type { Io } from '../io.js';
-import { parseSeed } from '../options.js';
+import { parseSeed, parseStream } from '../options.js';
 import { ProgressBar } from '../progress.js';
 import { DEFAULT_SEED, parseSimulationSettings, withInterrupt, type RunOptions } from './run.js';
 
@@ -191,7 +191,7 @@ export function planCompare({ rule, rules: rulesOf }: { rule: Rule; rules: Rule[
   // simulation setting such as --trials, asks for the simulation.
   const exact = options.exact === true || (rulesOf.every((r) => r.exact !== undefined) && !options.simulate && simulationOnly.length === 0);
   const base: GridSettings = exact
-    ? { method: 'exact', seed: parseSeed(options.seed ?? DEFAULT_SEED), confidence: 0.95, trials: 0, threads: 0 }
+    ? { method: 'exact', seed: parseSeed(options.seed ?? DEFAULT_SEED), stream: null, confidence: 0.95, trials: 0, threads: 0 }
     : { method: 'simulation', ...parseSimulationSettings(options) };
   const seedOf = (index: number) => (options.seedPerVariant ? `${base.seed}/variant ${index + 1}` : base.seed);
 

@@ -16,11 +16,11 @@ import { SimulationPool } from '../../engine/pool.js';
 import { mergeTally } from '../../engine/run-chunks.js';
 import { simulateMany } from '../../engine/simulate-many.js';
 import { buildResult } from '../../result.js';
-import type { Params, Rule } from '../../rules/types.js';
+import type { Params, Rule, StreamVersion } from '../../rules/types.js';
 import type { GridSettings } from '../../../reports/evaluate.js';
 import type { CompareResult } from '../../../reports/compare.js';
 import type { SweepResult } from '../../../reports/sweep.js';
-import { openCheckpoint, type CheckpointOptions } from '../checkpoint-option.js';
+import { openCheckpoint, streamOfJob, type CheckpointOptions } from '../checkpoint-option.js';
 import type { Io } from '../io.js';
 import { checkOutputFile, parseConfidence } from '../options.js';
 import { ProgressBar } from '../progress.js';
@@ -28,7 +28,8 @@ import { fillIndex, type ShardPlace } from '../scheduler.js';
 import { writeOutputs } from '../../output/files.js';
 import { checkGridPaths } from '../../../reports/cli-outputs.js';
 import { toJson } from '../../output/json.js';
-import { checkCounts, loadRecordedFile, shardTrials } from '../shard-file.js';
+import { checkCounts, loadRecordedFile, mixedStreams, shardTrials } from '../shard-file.js';
+import { STREAM_VERSIONS } from '../../engine/random.js';
 import { getRule } from '../../rules/index.js';
 import { isRulePath } from '../../rules/load-rule.js';
 import { variantRuleRef } from '../../../reports/compare.js';
@@ -48,6 +49,8 @@ export interface GridShardFile {
   rule: string;
   args: GridArgs;
   seed: string;
+  /** The random stream; absent in files written on stream 1 before it was recorded (read as 1). */
+  stream: StreamVersion;
   trials: number;
   confidence: number;
   shard: { index: number; count: number };
@@ -101,7 +104,7 @@ export async function runGridShard(job: GridJob, place: ShardPlace, options: Gri
   if (options.out === undefined) throw new UsageError('--out: missing; allowed: the file to write this shard’s tallies to ({index} becomes the shard index)');
   const out = checkOutputFile('--out', fillIndex(options.out, place));
   const pieces = gridShardPieces(points.length, settings.trials, place.index, place.count);
-  const checkpoint = openCheckpoint(options, { command: `${job.command} shard`, rule: rule.id, seeds, trials: settings.trials, points, pieces }, (point) => {
+  const checkpoint = openCheckpoint(options, { command: `${job.command} shard`, rule: rule.id, seeds, ...streamOfJob(settings.stream), trials: settings.trials, points, pieces }, (point) => {
     const piece = pieces.find((p) => p.point === point);
     return piece && { tallyLength: ruleOf(point).tallyLength(points[point]), totalAllowed: (total) => total === settings.trials, chunks: piece, checkTally: (tally, trials) => checkCounts(ruleOf(point), points[point], tally, trials) };
   }, place);
@@ -115,7 +118,7 @@ export async function runGridShard(job: GridJob, place: ShardPlace, options: Gri
       // Every piece at once on the pool, as the points of a sweep run: small pieces travel together.
       const outcomes = await simulateMany(
         pool,
-        pieces.map((piece) => ({ rule: ruleOf(piece.point), params: points[piece.point], seed: seeds[piece.point], trials: settings.trials, chunks: piece, ledger: checkpoint?.ledger(piece.point) })),
+        pieces.map((piece) => ({ rule: ruleOf(piece.point), params: points[piece.point], seed: seeds[piece.point], stream: settings.stream, trials: settings.trials, chunks: piece, ledger: checkpoint?.ledger(piece.point) })),
         { signal, timeout: settings.timeout, onProgress: (trials) => progress.update(trials, total) },
       );
       if (outcomes.some((outcome) => outcome.partial)) throw new UsageError('interrupted: the shard was not finished and nothing was written');
@@ -132,6 +135,7 @@ export async function runGridShard(job: GridJob, place: ShardPlace, options: Gri
     rule: rule.id,
     args: job.args,
     seed: settings.seed,
+    stream: settings.stream,
     trials: settings.trials,
     confidence: settings.confidence,
     shard: { index: place.index, count: place.count },
@@ -163,8 +167,8 @@ export interface GridMergeOptions {
 }
 
 const FILE_KEYS = ['format', 'command', 'rule', 'args', 'seed', 'trials', 'confidence', 'shard', 'threads', 'pieces'];
-/** Fields a shard may have besides: ruleFiles, when the command named rule files. */
-const OPTIONAL_KEYS = ['ruleFiles'];
+/** Fields a shard may have besides: ruleFiles, when the command named rule files; stream, absent from files written before it was recorded. */
+const OPTIONAL_KEYS = ['ruleFiles', 'stream'];
 
 /** `muster merge` of sweep or comparison shards: every chunk of every point exactly once, added point by point. */
 export async function mergeGridShards(files: readonly string[], options: GridMergeOptions, io: Io): Promise<SweepResult | CompareResult> {
@@ -172,7 +176,7 @@ export async function mergeGridShards(files: readonly string[], options: GridMer
   const first = readGridShard(files[0]);
   // Shards of one command on several machines may record a file at different paths: its reference and contents must agree.
   const identity = (shard: GridShardFile) =>
-    JSON.stringify([shard.command, shard.rule, (shard.ruleFiles ?? []).map((f) => [f.ref, f.sha256]), shard.args, shard.seed, shard.trials, shard.confidence, shard.shard.count]);
+    JSON.stringify([shard.command, shard.rule, (shard.ruleFiles ?? []).map((f) => [f.ref, f.sha256]), shard.args, shard.seed, shard.stream, shard.trials, shard.confidence, shard.shard.count]);
   // The rule files the shards recorded (or the one --rule names), each hashing to the contents they were run with.
   const recorded = first.ruleFiles ?? [];
   if (options.rule !== undefined && recorded.length !== 1) {
@@ -202,7 +206,7 @@ export async function mergeGridShards(files: readonly string[], options: GridMer
   };
   const confidence = options.confidence === undefined ? first.confidence : parseConfidence(options.confidence);
   if (first.command === 'compare' && options.metric !== undefined) throw new UsageError('--metric: only when merging a sweep; allowed: leave it out for a comparison');
-  const settings = { seed: first.seed, trials: String(first.trials), confidence: String(confidence) };
+  const settings = { seed: first.seed, stream: String(first.stream), trials: String(first.trials), confidence: String(confidence) };
   // Planned again from the shard's own text, exactly as the CLI plans it: anything it would refuse is refused here.
   const replan = <T>(plan: () => T): T => {
     try {
@@ -236,6 +240,7 @@ export async function mergeGridShards(files: readonly string[], options: GridMer
   let threads = 0;
   for (const [i, path] of files.entries()) {
     const shard = i === 0 ? first : readGridShard(path);
+    if (shard.stream !== first.stream) throw mixedStreams(path, shard.stream, files[0], first.stream);
     if (identity(shard) !== identity(first)) throw new UsageError(`files: ${path} is from another ${first.command} (command, rule, options, seed, trials, confidence or shard count differ); allowed: shards of one ${first.command}`);
     threads += shard.threads;
     if (seen.has(shard.shard.index)) throw new UsageError(`files: shard ${shard.shard.index} given twice (again in ${files[i]}); allowed: each shard once`);
@@ -259,7 +264,7 @@ export async function mergeGridShards(files: readonly string[], options: GridMer
     if (!seen.has(index)) throw new UsageError(`files: shard ${index} of ${first.shard.count} is missing; allowed: every shard of the ${first.command}`);
   }
   if (covered.some((chunks) => chunks.includes(0))) throw new Error('merge: the shards are all here but a chunk is not covered');
-  const results = points.map((params, point) => buildResult({ rule: ruleAt(point), params, seed: seeds[point], threads, confidence, trials: first.trials, tally: tallies[point] }));
+  const results = points.map((params, point) => buildResult({ rule: ruleAt(point), params, seed: seeds[point], stream: first.stream, threads, confidence, trials: first.trials, tally: tallies[point] }));
   if (sweepPlan) {
     const sweep = assembleSweep(sweepPlan, results, threads, false);
     writeSweep(sweepPlan, sweep, paths, options.quiet ?? false, io);
@@ -311,6 +316,8 @@ function readGridShard(file: string): GridShardFile {
       : shard.command === 'compare' && hasExactly(args, ['set', 'variant', 'seedPerVariant']) && texts(args.set) && texts(args.variant) && typeof args.seedPerVariant === 'boolean';
   if (!argsOk) throw bad('has a command that is not sweep or compare, or options that are not its own');
   if (typeof shard.rule !== 'string' || typeof shard.seed !== 'string') throw bad('has a rule or seed that is not text');
+  shard.stream ??= 1;
+  if (!STREAM_VERSIONS.includes(shard.stream)) throw bad(`has a stream that is not ${STREAM_VERSIONS.join(' or ')}`);
   // Threads as --threads allows them (1 to 256); trials and confidence are checked when merge plans the command again.
   if (!isCount(shard.trials) || typeof shard.confidence !== 'number' || !isCount(shard.threads) || shard.threads < 1 || shard.threads > 256) throw bad('has trials, confidence or threads of the wrong type or out of range');
   const place: unknown = shard.shard;

@@ -121,13 +121,13 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
         const points = [base, ...cellParams.flat()];
         const outcomes = await simulateMany(
           pool,
-          points.map((params) => ({ rule, params, seed: settings.seed, trials: settings.trials })),
+          points.map((params) => ({ rule, params, seed: settings.seed, stream: settings.stream, trials: settings.trials })),
           { signal, timeout: settings.timeout, onProgress: (done) => progress.update(done, total) },
         );
         outcomes.forEach((outcome, index) => {
           if (outcome.partial) return;
           finished++;
-          const result = buildResult({ rule, params: points[index], seed: settings.seed, threads: settings.threads, confidence: settings.confidence, trials: outcome.trials, tally: outcome.tally });
+          const result = buildResult({ rule, params: points[index], seed: settings.seed, stream: settings.stream, threads: settings.threads, confidence: settings.confidence, trials: outcome.trials, tally: outcome.tally });
           if (index === 0) baseResult = result;
           else cells[Math.floor((index - 1) / cols.length)][(index - 1) % cols.length] = result;
         });
@@ -218,7 +218,7 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
 }
 
 function exactResult(rule: Rule, params: Params): RunResult {
-  return buildResult({ rule, params, seed: '', threads: 0, confidence: 1, trials: 0, tally: null });
+  return buildResult({ rule, params, seed: '', stream: null, threads: 0, confidence: 1, trials: 0, tally: null });
 }
 
 /**

@@ -10,15 +10,15 @@ import { buildResult, type RunResult } from '../../result.js';
 import { getRule } from '../../rules/index.js';
 import { isRulePath, loadRule } from '../../rules/load-rule.js';
 import { resolveParams } from '../../rules/params.js';
-import type { Rule } from '../../rules/types.js';
+import type { Rule, StreamVersion } from '../../rules/types.js';
 import { renderRun, tableWidth } from '../format.js';
 import { chooseMetrics, hiddenNote } from '../metrics.js';
 import type { Io } from '../io.js';
-import { checkOutputFile, DEFAULT_TRIALS, parseConfidence, parseCount, parseOpenInterval, parseSeed, parseThreads } from '../options.js';
+import { checkOutputFile, DEFAULT_TRIALS, parseConfidence, parseCount, parseOpenInterval, parseSeed, parseStream, parseThreads } from '../options.js';
 import { ProgressBar } from '../progress.js';
 import { checkReportPaths, writeReports } from '../../../reports/cli-outputs.js';
 import type { Checkpoint } from '../../engine/checkpoint.js';
-import { openCheckpoint, type CheckpointOptions } from '../checkpoint-option.js';
+import { openCheckpoint, streamOfJob, type CheckpointOptions } from '../checkpoint-option.js';
 import { checkCounts } from '../shard-file.js';
 import { runReportFiles } from '../../../reports/run-report.js';
 
@@ -26,6 +26,7 @@ export interface RunOptions extends CheckpointOptions {
   set?: string[];
   trials?: string;
   seed?: string;
+  stream?: string;
   threads?: string;
   precision?: string;
   maxTrials?: string;
@@ -49,6 +50,8 @@ export const DEFAULT_MAX_TRIALS = 1e9;
 /** Settings shared by every command that simulates, parsed and checked before any work starts. */
 export interface SimulationSettings {
   seed: string;
+  /** --stream: the random stream (engine/random.ts). */
+  stream: StreamVersion;
   threads: number;
   confidence: number;
   trials: number;
@@ -61,6 +64,7 @@ export interface SimulationSettings {
 export function parseSimulationSettings(options: RunOptions): SimulationSettings {
   const settings: SimulationSettings = {
     seed: parseSeed(options.seed ?? DEFAULT_SEED),
+    stream: parseStream(options.stream),
     threads: parseThreads(options.threads),
     confidence: options.confidence === undefined ? 0.95 : parseConfidence(options.confidence),
     trials: options.trials === undefined ? DEFAULT_TRIALS : parseCount('--trials', options.trials),
@@ -104,10 +108,10 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
   let seconds: number | null = null;
   if (options.exact) {
     if (!rule.exact) throw new UsageError(`--exact: ${rule.id} has no exact solution; allowed: run it without --exact`);
-    for (const option of ['trials', 'precision', 'maxTrials', 'threads', 'confidence', 'timeout', 'checkpoint'] as const) {
+    for (const option of ['trials', 'precision', 'maxTrials', 'threads', 'confidence', 'timeout', 'checkpoint', 'stream'] as const) {
       if (options[option] !== undefined) throw new UsageError(`--exact: cannot be combined with --${option.replace('T', '-t')}; allowed: --exact alone, or a simulation`);
     }
-    result = buildResult({ rule, params, seed: parseSeed(options.seed ?? DEFAULT_SEED), threads: 0, confidence: 1, trials: 0, tally: null });
+    result = buildResult({ rule, params, seed: parseSeed(options.seed ?? DEFAULT_SEED), stream: null, threads: 0, confidence: 1, trials: 0, tally: null });
   } else {
     const settings = parseSimulationSettings(options);
     const checkpoint = openCheckpoint(options, runJob(rule, params, settings), (point) =>
@@ -126,6 +130,7 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
       rule,
       params,
       seed: settings.seed,
+      stream: settings.stream,
       threads: settings.threads,
       confidence: settings.confidence,
       trials: outcome.trials,
@@ -146,7 +151,7 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
 /** What a run's checkpoint must match: everything that decides its tally (not the thread count, which cannot change it). */
 function runJob(rule: Rule, params: RunResult['params'], settings: SimulationSettings): Record<string, unknown> {
   const amount = settings.precision === undefined ? { trials: settings.trials } : { precision: settings.precision, maxTrials: settings.maxTrials, confidence: settings.confidence };
-  return { command: 'run', rule: rule.id, params, seed: settings.seed, ...amount };
+  return { command: 'run', rule: rule.id, params, seed: settings.seed, ...streamOfJob(settings.stream), ...amount };
 }
 
 async function simulateOnce(rule: Rule, params: RunResult['params'], settings: SimulationSettings, io: Io, quiet: boolean, checkpoint?: Checkpoint): Promise<SimulationOutcome> {
@@ -158,6 +163,7 @@ async function simulateOnce(rule: Rule, params: RunResult['params'], settings: S
         rule,
         params,
         seed: settings.seed,
+        stream: settings.stream,
         confidence: settings.confidence,
         trials: settings.trials,
         precision: settings.precision,

@@ -11,7 +11,7 @@ import { checkDistinct, STDOUT, writeOutputs } from '../../output/files.js';
 import { toJson } from '../../output/json.js';
 import { interruptedStatus } from '../interrupt.js';
 import { reportIo } from '../report-io.js';
-import { checkCounts, recordedRule, shardTrials, validateShard, type ShardFile } from '../shard-file.js';
+import { checkCounts, mixedStreams, recordedRule, shardTrials, validateShard, type ShardFile } from '../shard-file.js';
 
 export type { ShardFile };
 import { UsageError } from '../../errors.js';
@@ -29,7 +29,7 @@ import type { Io } from '../io.js';
 import { checkOutputFile, parseConfidence, parseIntegerOption, parseThreads } from '../options.js';
 import { ProgressBar } from '../progress.js';
 import { parseSimulationSettings, withInterrupt, type RunOptions } from './run.js';
-import { openCheckpoint } from '../checkpoint-option.js';
+import { openCheckpoint, streamOfJob } from '../checkpoint-option.js';
 import { fillIndex, resolveShard } from '../scheduler.js';
 import type { SweepResult } from '../../../reports/sweep.js';
 import type { CompareResult } from '../../../reports/compare.js';
@@ -63,7 +63,7 @@ export async function shardCommand(ruleId: string, options: ShardOptions, io: Io
   if (chunks.first >= chunks.end) {
     throw new UsageError(`--shard: got ${JSON.stringify(options.shard ?? `${index}/${shards}`)}: shard ${index} of ${shards} has no chunks, as ${settings.trials} trials make ${count} chunk${count === 1 ? '' : 's'}; allowed: at most ${count} shards (n ≤ ${count}), or more --trials`);
   }
-  const checkpoint = openCheckpoint(options, { command: 'shard', rule: rule.id, params, seed: settings.seed, trials: settings.trials, chunks }, (point) =>
+  const checkpoint = openCheckpoint(options, { command: 'shard', rule: rule.id, params, seed: settings.seed, ...streamOfJob(settings.stream), trials: settings.trials, chunks }, (point) =>
     point === 0 ? { tallyLength: rule.tallyLength(params), totalAllowed: (total) => total === settings.trials, chunks, checkTally: (tally, trials) => checkCounts(rule, params, tally, trials) } : undefined,
   place);
 
@@ -72,9 +72,9 @@ export async function shardCommand(ruleId: string, options: ShardOptions, io: Io
   try {
     const target = shardTrials(chunks, settings.trials);
     const outcome = await withInterrupt((signal) =>
-      simulate(pool, { rule, params, seed: settings.seed, confidence: settings.confidence, trials: settings.trials, chunks, timeout: settings.timeout, ledger: checkpoint?.ledger(0), signal, onProgress: (done) => progress.update(done, target) }),
+      simulate(pool, { rule, params, seed: settings.seed, stream: settings.stream, confidence: settings.confidence, trials: settings.trials, chunks, timeout: settings.timeout, ledger: checkpoint?.ledger(0), signal, onProgress: (done) => progress.update(done, target) }),
     );
-    const file: ShardFile = { ...envelope('shard', rule), ...(rule.file ? { ruleFile: { path: rule.file.path, sha256: rule.file.sha256 } } : {}), params, seed: settings.seed, trials: settings.trials, chunks, threads: settings.threads, tally: Array.from(outcome.tally) };
+    const file: ShardFile = { ...envelope('shard', rule), ...(rule.file ? { ruleFile: { path: rule.file.path, sha256: rule.file.sha256 } } : {}), params, seed: settings.seed, stream: settings.stream, trials: settings.trials, chunks, threads: settings.threads, tally: Array.from(outcome.tally) };
     if (outcome.partial) {
       // A shard's chunks must all be counted for merge to add it; the chunks that finished cannot be told apart in one tally.
       io.out(`PARTIAL: interrupted after ${formatCount(outcome.trials)} of ${formatCount(target)} trials of shard ${index}/${shards}; a shard is merged whole, so nothing was written (run it again)\n`);
@@ -128,7 +128,10 @@ export async function mergeCommand(files: readonly string[], options: MergeOptio
   for (const file of files) shards.push(await readShard(file, options.rule));
   const first = shards[0];
   const rule = await recordedRule(first, files[0], options.rule);
+  const otherStream = shards.findIndex((shard) => shard.stream !== first.stream);
+  if (otherStream >= 0) throw mixedStreams(files[otherStream], shards[otherStream].stream, files[0], first.stream);
   const sameRun = (shard: ShardFile) =>
+    shard.stream === first.stream &&
     shard.rule === first.rule && shard.ruleFile?.sha256 === first.ruleFile?.sha256 && shard.seed === first.seed && shard.trials === first.trials && JSON.stringify(shard.params) === JSON.stringify(first.params);
   const stranger = shards.findIndex((shard) => !sameRun(shard));
   if (stranger >= 0) throw new UsageError(`files: ${files[stranger]} is from another run (rule, params, seed or trials differ); allowed: shards of one run`);
@@ -151,6 +154,7 @@ export async function mergeCommand(files: readonly string[], options: MergeOptio
     rule,
     params: first.params,
     seed: first.seed,
+    stream: first.stream,
     threads: shards.reduce((sum, shard) => sum + shard.threads, 0),
     confidence,
     trials: first.trials,
@@ -211,7 +215,7 @@ async function verifyShards(rule: Rule, shards: readonly ShardFile[], files: rea
     for (const index of order.slice(0, count)) {
       const shard = shards[index];
       const outcome = await withInterrupt((signal) =>
-        simulate(pool, { rule, params: shard.params, seed: shard.seed, confidence: 0.95, trials: shard.trials, chunks: shard.chunks, signal }),
+        simulate(pool, { rule, params: shard.params, seed: shard.seed, stream: shard.stream, confidence: 0.95, trials: shard.trials, chunks: shard.chunks, signal }),
       );
       if (outcome.partial) throw new UsageError('--verify: interrupted before the shards were checked; nothing was written');
       const differs = outcome.tally.findIndex((value, i) => value !== shard.tally[i]);

@@ -14,7 +14,7 @@ import { chooseMetrics, hiddenNote, type MetricChoice } from '../metrics.js';
 import { bestSentence, findBest, parseBest } from '../best.js';
 import type { MetricResult } from '../../result.js';
 import type { Io } from '../io.js';
-import { parseSeed } from '../options.js';
+import { parseSeed, parseStream } from '../options.js';
 import { ProgressBar } from '../progress.js';
 import { DEFAULT_SEED, parseSimulationSettings, withInterrupt, type RunOptions } from './run.js';
 import { interruptedStatus } from '../interrupt.js';
@@ -23,7 +23,7 @@ import { checkGridPaths } from '../../../reports/cli-outputs.js';
 import { toJson } from '../../output/json.js';
 import { reportIo } from '../report-io.js';
 import type { RunResult } from '../../result.js';
-import { openCheckpoint } from '../checkpoint-option.js';
+import { openCheckpoint, streamOfJob } from '../checkpoint-option.js';
 import { checkCounts } from '../shard-file.js';
 import { resolveShard, type ShardPlace } from '../scheduler.js';
 import { runGridShard, type GridShardFile } from './grid-shard.js';
@@ -68,7 +68,7 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
   const { rule, varies, grid, skipped, settings } = plan;
   const paths = checkGridPaths(options);
   if (options.exact && options.checkpoint !== undefined) throw new UsageError('--checkpoint: an exact sweep simulates nothing; allowed: leave out --checkpoint');
-  const checkpoint = openCheckpoint(options, { command: 'sweep', rule: rule.id, seed: settings.seed, trials: settings.trials, points: grid }, (point) =>
+  const checkpoint = openCheckpoint(options, { command: 'sweep', rule: rule.id, seed: settings.seed, ...streamOfJob(settings.stream), trials: settings.trials, points: grid }, (point) =>
     point < grid.length ? { tallyLength: rule.tallyLength(grid[point]), totalAllowed: (total) => total === settings.trials, checkTally: (tally, trials) => checkCounts(rule, grid[point], tally, trials) } : undefined,
   );
 
@@ -160,7 +160,7 @@ export function planSweep(rule: Rule, options: SweepOptions): SweepPlan {
   const metrics = choice.shown;
 
   const settings: GridSettings = options.exact
-    ? { method: 'exact', seed: parseSeed(options.seed ?? DEFAULT_SEED), confidence: 1, trials: 0, threads: 0 }
+    ? { method: 'exact', seed: parseSeed(options.seed ?? DEFAULT_SEED), stream: null, confidence: 1, trials: 0, threads: 0 }
     : { method: 'simulation', ...parseSimulationSettings(options) };
   if (options.exact) {
     if (!rule.exact) throw new UsageError(`--exact: ${rule.id} has no exact solution; allowed: leave out --exact to simulate`);
