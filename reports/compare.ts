@@ -11,7 +11,7 @@ import { UsageError } from '../src/errors.js';
 import { didYouMean } from '../src/cli/suggest.js';
 import type { Fraction } from '../src/exact/fraction.js';
 import type { Envelope, MetricResult } from '../src/result.js';
-import type { MetricSpec, Params, Rule } from '../src/rules/types.js';
+import type { MetricSpec, Params, Rule, StreamVersion } from '../src/rules/types.js';
 import type { Tallied } from '../src/stats/estimate.js';
 import { twoSidedZ } from '../src/stats/wilson-interval.js';
 import { intervalChart, pointFrom, type IntervalPoint } from './charts/blocks.js';
@@ -117,6 +117,8 @@ export interface CompareResult extends Envelope {
   /** 'shared': every variant ran on the same seed; 'per variant': each on `<seed>/variant <n>`. */
   seeds: 'shared' | 'per variant';
   seed: string;
+  /** The random stream of every variant; null when solved exactly. */
+  stream: StreamVersion | null;
   trials: number;
   threads: number;
   confidence: number;
@@ -324,7 +326,7 @@ export function comparePage(rule: Rule, result: CompareResult, metrics: readonly
     .join('')}</tbody></table>`;
   const significant = result.differences.filter((d) => d.significant);
   const verdict = result.method === 'exact' ? '' : significant.length === 0 ? 'No difference is significant.' : `Significant: ${significant.map((d) => `${d.metric} (${d.variant})`).join(', ')}.`;
-  const method = result.method === 'exact' ? 'exact values (no simulation)' : `simulated: ${formatCount(result.trials)} trials a variant, seed ${JSON.stringify(result.seed)} (${result.seeds === 'shared' ? 'the same for every variant' : 'one stream per variant'}), ${confidenceLabel(result.confidence)} intervals`;
+  const method = result.method === 'exact' ? 'exact values (no simulation)' : `simulated: ${formatCount(result.trials)} trials a variant, seed ${JSON.stringify(result.seed)} (${result.seeds === 'shared' ? 'the same for every variant' : 'one per variant'}; stream ${result.stream}), ${confidenceLabel(result.confidence)} intervals`;
   const html = renderPage({
     exactOnly: result.method === 'exact',
     title: `${rule.title}: ${result.variants.map((v) => v.label).join(' vs ')}`,

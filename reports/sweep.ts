@@ -8,7 +8,7 @@ import { badValue, UsageError } from '../src/errors.js';
 import { didYouMean } from '../src/cli/suggest.js';
 import { allowedText, parseParam, parseParamOrLabel } from '../src/rules/params.js';
 import { bestOf, type Envelope, type MetricResult } from '../src/result.js';
-import type { MetricSpec, ParamSpec, ParamValue, Params, Rule } from '../src/rules/types.js';
+import type { MetricSpec, ParamSpec, ParamValue, Params, Rule, StreamVersion } from '../src/rules/types.js';
 import { heatmap, lineChart, pointFrom, type HeatCell, type IntervalPoint } from './charts/blocks.js';
 import type { Chart } from './charts/chart.js';
 import { uniqueIds } from './charts/index.js';
@@ -95,6 +95,8 @@ export interface SweepResult extends Envelope {
   vary: Vary[];
   method: 'simulation' | 'exact';
   seed: string;
+  /** The random stream of every point; null when solved exactly. */
+  stream: StreamVersion | null;
   trials: number;
   threads: number;
   confidence: number;
@@ -225,7 +227,7 @@ export function sweepPage(rule: Rule, sweep: SweepResult, metrics: readonly Metr
     const vary = sweep.vary.find((v) => v.name === spec.name);
     return { name: spec.name, value: vary ? vary.values.map(String).join(' | ') : String(sweep.params[spec.name]), doc: spec.doc, varied: varied.has(spec.name) };
   });
-  const method = sweep.method === 'exact' ? 'exact values (no simulation)' : `simulated: ${formatCount(sweep.trials)} trials a point, seed ${JSON.stringify(sweep.seed)} (the same for every point), ${sweep.threads} threads, ${confidenceLabel(sweep.confidence)} intervals`;
+  const method = sweep.method === 'exact' ? 'exact values (no simulation)' : `simulated: ${formatCount(sweep.trials)} trials a point, seed ${JSON.stringify(sweep.seed)} (the same for every point; stream ${sweep.stream}), ${sweep.threads} threads, ${confidenceLabel(sweep.confidence)} intervals`;
   const varyText = sweep.vary.map((vary) => `${vary.name} over ${vary.values.map(String).join(', ')}`).join('; ');
   const notes = [
     sweep.vary.length > 3 ? 'More than three parameters vary, so the sweep is shown as a table only.' : '',

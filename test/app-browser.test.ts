@@ -16,7 +16,7 @@ import { appCommand } from '../src/cli/commands/app.js';
 import { runCommand } from '../src/cli/commands/run.js';
 import { formatValue } from '../src/cli/format.js';
 import { chunkTrials, chunkCount } from '../src/engine/chunks.js';
-import { chunkStream } from '../src/engine/random.js';
+import { chunkStream, DEFAULT_STREAM } from '../src/engine/random.js';
 import type { RunResult } from '../src/result.js';
 import { getRule, rules } from '../src/rules/index.js';
 import { estimate } from '../src/stats/estimate.js';
@@ -269,7 +269,7 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
     expect(shown?.method).toBe('simulation');
     // The same chunks on the same streams, run here in Node.
     const tally = new Float64Array(1);
-    for (let chunk = 0; chunk < chunkCount(100_000); chunk++) diceRule.simulate({ target: 5 }, chunkStream('muster', 'dice', chunk), chunkTrials(chunk, 100_000), tally);
+    for (let chunk = 0; chunk < chunkCount(100_000); chunk++) diceRule.simulate({ target: 5 }, chunkStream('muster', 'dice', chunk, DEFAULT_STREAM), chunkTrials(chunk, 100_000), tally);
     const expected = estimate(diceRule.summarize({ target: 5 }, tally, 100_000).p, 0.95);
     expect(shown?.metrics.p).toEqual({ ...expected, exact: null, fraction: null });
     // And it is right: a die shows 5 or 6 a third of the time. 5σ with σ = √(⅓·⅔/100000) ≈ 0.00149.

@@ -156,7 +156,7 @@ describe.skipIf(!haveChromium)('reports in headless Chromium', () => {
   it('hostile text in a rule title, parameter and metric stays text', async () => {
     const file = join(folder, 'echo.html');
     const params = resolveParams(echoRule);
-    writeOutputs([{ path: file, contents: buildRunPage(echoRule, buildResult({ rule: echoRule, params, seed: HOSTILE, threads: 0, confidence: 1, trials: 0, tally: null })).html }]);
+    writeOutputs([{ path: file, contents: buildRunPage(echoRule, buildResult({ rule: echoRule, params, seed: HOSTILE, stream: null, threads: 0, confidence: 1, trials: 0, tally: null })).html }]);
     const opened = await open(file);
     expectHealthy(opened, 1);
     expect(opened.pwned).toBeUndefined();

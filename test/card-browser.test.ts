@@ -99,7 +99,7 @@ describe.skipIf(!haveChromium)('cards in headless Chromium', () => {
 
   it('hostile text in a rule’s title, parameters and metrics stays text on the card', async () => {
     const params = resolveParams(echoRule);
-    const results = planCard(echoRule, params).map((point) => buildResult({ rule: echoRule, params: point, seed: HOSTILE, threads: 0, confidence: 1, trials: 0, tally: null }));
+    const results = planCard(echoRule, params).map((point) => buildResult({ rule: echoRule, params: point, seed: HOSTILE, stream: null, threads: 0, confidence: 1, trials: 0, tally: null }));
     const file = join(folder, 'hostile.html');
     writeFileSync(file, renderCardPage(layoutCard(echoRule, params, {}, results), 'a4'));
     const { page, problems } = await openCard(file);

@@ -148,7 +148,7 @@ describe('muster card: the figures on the cards', () => {
   it('the footer lists the rule’s readings where it declares them, and every text on the sheet is escaped', () => {
     const rule: Rule = { ...echoRule, readings: (params) => [{ param: 'label', text: `reading of ${String(params.label).length} characters` }] };
     const params = resolveParams(rule);
-    const results = planCard(rule, params).map((point) => buildResult({ rule, params: point, seed: '', threads: 0, confidence: 1, trials: 0, tally: null }));
+    const results = planCard(rule, params).map((point) => buildResult({ rule, params: point, seed: '', stream: null, threads: 0, confidence: 1, trials: 0, tally: null }));
     const sheet = renderCardSheet(layoutCard(rule, params, {}, results));
     expect(sheet).toContain(`readings: label: reading of ${HOSTILE.length} characters`);
     expect(sheet).not.toContain('<img');
@@ -160,7 +160,7 @@ describe('muster card: the figures on the cards', () => {
     const rule: Rule = { ...echoRule, exact: undefined };
     const params = resolveParams(rule);
     const tally = new Float64Array([1000]);
-    const results = planCard(rule, params).map((point) => buildResult({ rule, params: point, seed: 'card', threads: 1, confidence: 0.95, trials: 3000, tally }));
+    const results = planCard(rule, params).map((point) => buildResult({ rule, params: point, seed: 'card', stream: 2, threads: 1, confidence: 0.95, trials: 3000, tally }));
     const card = layoutCard(rule, params, {}, results);
     expect(card.footer).toContain('estimates with 95% intervals: 3,000 trials, seed "card"');
     expect(card.footer).not.toContain('exact');

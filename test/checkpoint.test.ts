@@ -101,7 +101,7 @@ describe('--checkpoint refuses what is not this run’s, in one line, exit 2, th
   const baseWith = (option: string, value: string) => [...base.filter((_, i) => base[i] !== option && base[i - 1] !== option), option, value];
   const checkpoint = join(folder, 'mine.ckpt');
 
-  it('a different rule, seed, parameter or trial count', async () => {
+  it('a different rule, seed, stream, parameter or trial count', async () => {
     expect((await cli(...base, '--checkpoint', checkpoint)).status).toBe(0);
     const before = readFileSync(checkpoint, 'utf8');
     const cases: Array<[string[], RegExp]> = [
@@ -109,6 +109,8 @@ describe('--checkpoint refuses what is not this run’s, in one line, exit 2, th
       [baseWith('--seed', 'yours'), /seed "mine" there, "yours" now/],
       [[...base, '--set', 'command=4'], /params.command 2 there, 4 now/],
       [baseWith('--trials', '300k'), /trials 200000 there, 300000 now/],
+      // Written on stream 2 (the default); stream 1's dice are others, so its chunks cannot be added (a stream-1 job records no stream).
+      [[...base, '--stream', '1'], /stream 2 there, none now/],
       [['shard', 'reserves', '--trials', '200k', '--seed', 'mine', '--threads', '1', '--shard', '0/2', '--out', join(folder, 'x.json')], /command "run" there, "shard" now/],
     ];
     for (const [argv, message] of cases) {

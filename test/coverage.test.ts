@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_STREAM } from '../src/engine/random.js';
 import { runChunks } from '../src/engine/run-chunks.js';
 import { getRule } from '../src/rules/index.js';
 import { resolveParams } from '../src/rules/params.js';
@@ -25,7 +26,7 @@ function coverage(ruleId: string, settings: string[], metric: string): number {
   const exact = rule.exact!(params)[metric].toNumber();
   let covered = 0;
   for (let run = 0; run < RUNS; run++) {
-    const tally = runChunks({ ruleId, params, seed: `coverage-${run}`, firstChunk: 0, endChunk: 1, totalTrials: TRIALS });
+    const tally = runChunks({ ruleId, params, seed: `coverage-${run}`, stream: DEFAULT_STREAM, firstChunk: 0, endChunk: 1, totalTrials: TRIALS });
     const { lo, hi } = estimate(rule.summarize(params, tally, TRIALS)[metric], 0.95);
     if (lo <= exact && exact <= hi) covered++;
   }

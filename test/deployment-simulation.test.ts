@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CHUNK_TRIALS } from '../src/engine/chunks.js';
 import { mergeTally, runChunks } from '../src/engine/run-chunks.js';
+import { DEFAULT_STREAM, STREAM_VERSIONS } from '../src/engine/random.js';
+import type { StreamVersion } from '../src/rules/types.js';
 import { deployment } from '../src/rules/deployment.js';
 import { resolveParams } from '../src/rules/params.js';
 import { estimate } from '../src/stats/estimate.js';
@@ -19,6 +21,11 @@ const TRIALS = CHUNKS * CHUNK_TRIALS; // 262,144
  * out exactly.
  */
 function expectSimulationMatchesExact(seed: string, a: string, b: string, compare: 'raw' | 'modified', reading: Reading = TEXT_READING): void {
+  // On both streams: stream 2, the default, and stream 1, kept for reproducing older results.
+  for (const stream of STREAM_VERSIONS) expectOnStream(stream, seed, a, b, compare, reading);
+}
+
+function expectOnStream(stream: StreamVersion, seed: string, a: string, b: string, compare: 'raw' | 'modified', reading: Reading): void {
   const params = resolveParams(deployment, [
     `a=${a}`,
     `b=${b}`,
@@ -29,7 +36,7 @@ function expectSimulationMatchesExact(seed: string, a: string, b: string, compar
     `squadsB=${reading.squadsB}`,
     `perTurn=${reading.perTurn}`,
   ]);
-  const tally = runChunks({ ruleId: 'deployment', params, seed, firstChunk: 0, endChunk: CHUNKS, totalTrials: TRIALS });
+  const tally = runChunks({ ruleId: 'deployment', params, seed, stream, firstChunk: 0, endChunk: CHUNKS, totalTrials: TRIALS });
   const tallied = deployment.summarize(params, tally, TRIALS);
   const exact = deployment.exact!(params);
   const { totalVariance } = bruteForce(a, b, compare, reading);
@@ -66,7 +73,7 @@ describe('deployment simulation is reproducible', () => {
   it('seed "split": the tally is the same whether one worker runs chunks 0–3 or two workers run 0–1 and 2–3', () => {
     // What makes --threads irrelevant to the numbers: each chunk draws from its own stream and the counts add exactly.
     const params = resolveParams(deployment, ['a=forward:2', 'b=forward:4']);
-    const task = { ruleId: 'deployment', params, seed: 'split', totalTrials: TRIALS };
+    const task = { ruleId: 'deployment', params, seed: 'split', stream: DEFAULT_STREAM, totalTrials: TRIALS };
     const whole = runChunks({ ...task, firstChunk: 0, endChunk: CHUNKS });
     const halves = runChunks({ ...task, firstChunk: 0, endChunk: 2 });
     mergeTally(halves, runChunks({ ...task, firstChunk: 2, endChunk: CHUNKS }));

@@ -3,7 +3,7 @@ import { CHUNK_TRIALS, planTasks } from '../src/engine/chunks.js';
 import { SimulationPool } from '../src/engine/pool.js';
 import { mergeTally, runChunks } from '../src/engine/run-chunks.js';
 import { simulate } from '../src/engine/simulate.js';
-import { chunkStream } from '../src/engine/random.js';
+import { chunkStream, STREAM_VERSIONS } from '../src/engine/random.js';
 import { resolveParams } from '../src/rules/params.js';
 import { reserves } from '../src/rules/reserves.js';
 
@@ -27,11 +27,11 @@ describe('the same seed gives bit-identical tallies whatever the thread count', 
   });
 
   it('seed "threads": --threads 1, 2 and 7 agree entry for entry, and with an in-process run', async () => {
-    const request = { rule: reserves, params, seed: 'threads', confidence: 0.95, trials: TRIALS };
+    const request = { rule: reserves, params, seed: 'threads', stream: 2 as const, confidence: 0.95, trials: TRIALS };
     const onOne = await simulate(one, request);
     const onTwo = await simulate(two, request);
     const onSeven = await simulate(seven, request);
-    const inProcess = runChunks({ ruleId: 'reserves', params, seed: 'threads', firstChunk: 0, endChunk: 5, totalTrials: TRIALS });
+    const inProcess = runChunks({ ruleId: 'reserves', params, seed: 'threads', stream: 2, firstChunk: 0, endChunk: 5, totalTrials: TRIALS });
     expect(onOne.trials).toBe(TRIALS);
     expect(onTwo.trials).toBe(TRIALS);
     expect(Array.from(onTwo.tally)).toEqual(Array.from(onOne.tally));
@@ -40,7 +40,7 @@ describe('the same seed gives bit-identical tallies whatever the thread count', 
   });
 
   it('seed "adaptive": --precision stops at the same trial count with the same tally on 1 and 2 threads', async () => {
-    const request = { rule: reserves, params, seed: 'adaptive', confidence: 0.95, precision: 0.0007, maxTrials: 1e8 };
+    const request = { rule: reserves, params, seed: 'adaptive', stream: 2 as const, confidence: 0.95, precision: 0.0007, maxTrials: 1e8 };
     const onOne = await simulate(one, request);
     const onTwo = await simulate(two, request);
     expect(onOne.precisionReached).toBe(true);
@@ -51,7 +51,7 @@ describe('the same seed gives bit-identical tallies whatever the thread count', 
   });
 
   it('--max-trials caps an adaptive run and says the precision was not reached', async () => {
-    const capped = await simulate(one, { rule: reserves, params, seed: 'cap', confidence: 0.95, precision: 0.00001, maxTrials: 100_000 });
+    const capped = await simulate(one, { rule: reserves, params, seed: 'cap', stream: 2 as const, confidence: 0.95, precision: 0.00001, maxTrials: 100_000 });
     expect(capped.trials).toBe(100_000);
     expect(capped.precisionReached).toBe(false);
   });
@@ -59,8 +59,8 @@ describe('the same seed gives bit-identical tallies whatever the thread count', 
 
 describe('merging tallies', () => {
   it('seed "merge": chunks merged in any order give the tally of one pass', () => {
-    const whole = runChunks({ ruleId: 'reserves', params, seed: 'merge', firstChunk: 0, endChunk: 5, totalTrials: TRIALS });
-    const parts = [0, 1, 2, 3, 4].map((chunk) => runChunks({ ruleId: 'reserves', params, seed: 'merge', firstChunk: chunk, endChunk: chunk + 1, totalTrials: TRIALS }));
+    const whole = runChunks({ ruleId: 'reserves', params, seed: 'merge', stream: 2, firstChunk: 0, endChunk: 5, totalTrials: TRIALS });
+    const parts = [0, 1, 2, 3, 4].map((chunk) => runChunks({ ruleId: 'reserves', params, seed: 'merge', stream: 2, firstChunk: chunk, endChunk: chunk + 1, totalTrials: TRIALS }));
     for (const order of [
       [0, 1, 2, 3, 4],
       [4, 3, 2, 1, 0],
@@ -84,14 +84,17 @@ describe('merging tallies', () => {
 });
 
 describe('random streams', () => {
-  it('depend on seed, rule and chunk, and on nothing else', () => {
-    const draw = (seed: string, rule: string, chunk: number) => {
-      const rng = chunkStream(seed, rule, chunk);
-      return [rng(), rng(), rng()];
-    };
-    expect(draw('s', 'reserves', 3)).toEqual(draw('s', 'reserves', 3));
-    expect(draw('s', 'reserves', 3)).not.toEqual(draw('s', 'reserves', 4));
-    expect(draw('s', 'reserves', 3)).not.toEqual(draw('t', 'reserves', 3));
-    expect(draw('s', 'reserves', 3)).not.toEqual(draw('s', 'infinity', 3));
+  it('depend on stream, seed, rule and chunk, and on nothing else', () => {
+    for (const stream of STREAM_VERSIONS) {
+      const draw = (seed: string, rule: string, chunk: number, version = stream) => {
+        const rng = chunkStream(seed, rule, chunk, version);
+        return [rng(), rng(), rng()];
+      };
+      expect(draw('s', 'reserves', 3)).toEqual(draw('s', 'reserves', 3));
+      expect(draw('s', 'reserves', 3)).not.toEqual(draw('s', 'reserves', 4));
+      expect(draw('s', 'reserves', 3)).not.toEqual(draw('t', 'reserves', 3));
+      expect(draw('s', 'reserves', 3)).not.toEqual(draw('s', 'infinity', 3));
+      expect(draw('s', 'reserves', 3)).not.toEqual(draw('s', 'reserves', 3, stream === 1 ? 2 : 1));
+    }
   });
 });

@@ -97,7 +97,7 @@ describe('every command writes one documented JSON shape', () => {
 
 describe('the schema refuses what breaks the contract', () => {
   const good = {
-    format: 'muster.result/1', kind: 'run', version: '1.0.0', rule: 'r', title: 't', source: 's', params: { a: 1 }, seed: 'x', trials: 0, threads: 0,
+    format: 'muster.result/1', kind: 'run', version: '1.0.0', rule: 'r', title: 't', source: 's', params: { a: 1 }, seed: 'x', stream: null, trials: 0, threads: 0,
     confidence: 1, method: 'exact', partial: false, metrics: { p: { estimate: null, lo: null, hi: null, exact: 0.25, fraction: '1/4' } },
   };
   const withMetric = (metric: object) => ({ ...good, metrics: { p: metric } });
@@ -113,6 +113,8 @@ describe('the schema refuses what breaks the contract', () => {
     ['another format', { ...good, format: 'muster.result/2' }],
     ['an unknown kind', { ...good, kind: 'book' }],
     ['a run without metrics', { ...good, metrics: undefined }],
+    ['a stream muster does not have', { ...good, stream: 3 }],
+    ['a run that does not say its stream', { ...good, stream: undefined }],
   ])('refuses %s', (_what, result) => {
     expect(validate(JSON.parse(JSON.stringify(result)))).toBe(false);
   });

@@ -40,14 +40,14 @@ describe('TycheStream is seedrandom.tychei bit for bit', () => {
   });
 
   it('chunkStream(seed, rule, k) is seedrandom.tychei("muster/rule/seed/k"), the key every release used', () => {
-    const rng = chunkStream('s', 'reserves', 3);
+    const rng = chunkStream('s', 'reserves', 3, 1);
     const reference = seedrandom.tychei('muster/reserves/s/3');
     for (let draw = 0; draw < 100; draw++) expect(rng()).toBe(reference());
   });
 
   it('two chunk streams held at once do not share state', () => {
-    const a = chunkStream('s', 'fow', 0);
-    const b = chunkStream('s', 'fow', 0);
+    const a = chunkStream('s', 'fow', 0, 1);
+    const b = chunkStream('s', 'fow', 0, 1);
     const first = [a(), a(), a()];
     expect([b(), b(), b()]).toEqual(first);
   });

@@ -100,7 +100,7 @@ describe('every page carries a Readings block', () => {
   it('a run page: each reading at its value, escaped, under the parameters and before the charts', () => {
     const hostileRule: Rule = { ...echoRule, readings: (params) => [{ param: 'label', text: `the label is read as ${String(params.label)}` }] };
     const params = resolveParams(hostileRule);
-    const result = buildResult({ rule: hostileRule, params, seed: 's', threads: 0, confidence: 1, trials: 0, tally: null });
+    const result = buildResult({ rule: hostileRule, params, seed: 's', stream: null, threads: 0, confidence: 1, trials: 0, tally: null });
     const { html } = buildRunPage(hostileRule, result);
     const block = readingsBlock(html);
     expect(block).toContain(escapeHtml(`the label is read as ${HOSTILE}`));

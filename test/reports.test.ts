@@ -20,10 +20,10 @@ import { echoRule, HOSTILE } from './support/hostile.js';
 /** Every rule at its defaults: solved exactly, and simulated on two chunks in-process. */
 function resultsFor(rule: Rule): RunResult[] {
   const params = resolveParams(rule);
-  const exact = buildResult({ rule, params, seed: 'charts', threads: 0, confidence: 1, trials: 0, tally: null });
+  const exact = buildResult({ rule, params, seed: 'charts', stream: null, threads: 0, confidence: 1, trials: 0, tally: null });
   const trials = 2 * CHUNK_TRIALS;
-  const tally = runChunks({ ruleId: rule.id, params, seed: 'charts', firstChunk: 0, endChunk: 2, totalTrials: trials });
-  const simulated = buildResult({ rule, params, seed: 'charts', threads: 1, confidence: 0.95, trials, tally });
+  const tally = runChunks({ ruleId: rule.id, params, seed: 'charts', stream: 2, firstChunk: 0, endChunk: 2, totalTrials: trials });
+  const simulated = buildResult({ rule, params, seed: 'charts', stream: 2, threads: 1, confidence: 0.95, trials, tally });
   return rule.exact ? [exact, simulated] : [simulated];
 }
 
@@ -64,7 +64,7 @@ describe('escaping: text a user typed cannot end a script, a style or an attribu
 
   it('a run report of a rule whose title, parameter and metric text are hostile keeps them as text', () => {
     const params = resolveParams(echoRule);
-    const result = buildResult({ rule: echoRule, params, seed: HOSTILE, threads: 0, confidence: 1, trials: 0, tally: null });
+    const result = buildResult({ rule: echoRule, params, seed: HOSTILE, stream: null, threads: 0, confidence: 1, trials: 0, tally: null });
     const { html } = buildRunPage(echoRule, result);
     // Only the page's own elements: three vendor bundles, the chart data and the boot script.
     expect(html.match(/<script\b/g)).toHaveLength(5);
@@ -124,7 +124,7 @@ describe('every chart of every rule compiles cleanly and draws marks in Node', (
   it('a rule with no chart module gets the generic charts: every probability, with exact markers', async () => {
     const params = resolveParams(echoRule);
     const tally = new Float64Array([333]);
-    const result = buildResult({ rule: echoRule, params, seed: 's', threads: 1, confidence: 0.95, trials: 1000, tally });
+    const result = buildResult({ rule: echoRule, params, seed: 's', stream: 2, threads: 1, confidence: 0.95, trials: 1000, tally });
     const charts = runCharts({ rule: echoRule, result, metrics: echoRule.metrics(params) });
     expect(charts.map((c) => c.id)).toEqual(['echo-probabilities', 'echo-exact-check']);
     for (const chart of charts) await expectDrawable(chart);

@@ -16,7 +16,7 @@ function requests(): ManyRequest[] {
   let n = 0;
   for (const id of ['reserves', 'deployment', 'infinity', 'noctvale', 'warbands', 'fow']) {
     const rule = getRule(id);
-    for (const trials of sizes) list.push({ rule, params: resolveParams(rule), seed: `many-${n++ % 3}`, trials });
+    for (const trials of sizes) list.push({ rule, params: resolveParams(rule), seed: `many-${n % 3}`, stream: n++ % 2 === 0 ? 2 : 1, trials });
   }
   return list;
 }
@@ -24,7 +24,7 @@ function requests(): ManyRequest[] {
 /** The tally of a whole run computed in this thread, chunk range by chunk range as no pool would split it. */
 function inProcess(request: ManyRequest): number[] {
   const end = Math.ceil(request.trials / CHUNK_TRIALS);
-  return Array.from(runChunks({ ruleId: request.rule.id, params: request.params, seed: request.seed, firstChunk: 0, endChunk: end, totalTrials: request.trials }));
+  return Array.from(runChunks({ ruleId: request.rule.id, params: request.params, seed: request.seed, stream: request.stream, firstChunk: 0, endChunk: end, totalTrials: request.trials }));
 }
 
 describe('simulateMany: many runs at once, each exactly as alone', () => {
@@ -36,7 +36,7 @@ describe('simulateMany: many runs at once, each exactly as alone', () => {
     await two.close();
   });
 
-  it('seeds "many-0/1/2": 30 runs of every rule interleaved on two threads give each run’s in-process tally, entry for entry', async () => {
+  it('seeds "many-0/1/2": 30 runs of every rule, on both streams, interleaved on two threads give each run’s in-process tally, entry for entry', async () => {
     const list = requests();
     const finished: number[] = [];
     const outcomes = await simulateMany(two, list, { onOutcome: (index) => finished.push(index) });
@@ -66,9 +66,9 @@ describe('simulateMany: many runs at once, each exactly as alone', () => {
       { first: 1, end: 4 },
       { first: 4, end: 6 },
     ];
-    const outcomes = await simulateMany(two, pieces.map((chunks) => ({ rule, params, seed: 'piece', trials, chunks })));
+    const outcomes = await simulateMany(two, pieces.map((chunks) => ({ rule, params, seed: 'piece', stream: 2, trials, chunks })));
     pieces.forEach((chunks, i) => {
-      const alone = runChunks({ ruleId: rule.id, params, seed: 'piece', firstChunk: chunks.first, endChunk: chunks.end, totalTrials: trials });
+      const alone = runChunks({ ruleId: rule.id, params, seed: 'piece', stream: 2, firstChunk: chunks.first, endChunk: chunks.end, totalTrials: trials });
       expect({ i, partial: outcomes[i].partial, trials: outcomes[i].trials }).toEqual({ i, partial: false, trials: Math.min(chunks.end * CHUNK_TRIALS, trials) - chunks.first * CHUNK_TRIALS });
       expect(Array.from(outcomes[i].tally)).toEqual(Array.from(alone));
     });
@@ -94,15 +94,15 @@ describe('a run of a few chunks does not start the pool', () => {
     const fresh = new SimulationPool(2);
     const started = new SimulationPool(2);
     try {
-      const here = await simulate(fresh, { rule, params, seed: 'small', confidence: 0.95, trials });
+      const here = await simulate(fresh, { rule, params, seed: 'small', stream: 2, confidence: 0.95, trials });
       expect(fresh.started).toBe(false);
       // Start the other pool's workers first, so the same run goes to them.
-      await simulate(started, { rule, params, seed: 'warm', confidence: 0.95, trials: (IN_PROCESS_CHUNKS + 1) * CHUNK_TRIALS });
+      await simulate(started, { rule, params, seed: 'warm', stream: 2, confidence: 0.95, trials: (IN_PROCESS_CHUNKS + 1) * CHUNK_TRIALS });
       expect(started.started).toBe(true);
-      const onWorkers = await simulate(started, { rule, params, seed: 'small', confidence: 0.95, trials });
+      const onWorkers = await simulate(started, { rule, params, seed: 'small', stream: 2, confidence: 0.95, trials });
       expect(here.trials).toBe(trials);
       expect(Array.from(here.tally)).toEqual(Array.from(onWorkers.tally));
-      const many = await simulateMany(fresh, [{ rule, params, seed: 'small', trials }]);
+      const many = await simulateMany(fresh, [{ rule, params, seed: 'small', stream: 2, trials }]);
       expect(fresh.started).toBe(false);
       expect(Array.from(many[0].tally)).toEqual(Array.from(here.tally));
     } finally {
@@ -117,7 +117,7 @@ describe('simulateMany with a failing worker', () => {
   const rule = getRule('reserves');
   const params = resolveParams(rule);
   // Four chunks a run, two runs: eight chunks on one thread are eight tasks of one chunk, so the failing chunk is named alone.
-  const runs = (seed: string): ManyRequest[] => [0, 1].map(() => ({ rule, params, seed, trials: 4 * CHUNK_TRIALS }));
+  const runs = (seed: string): ManyRequest[] => [0, 1].map(() => ({ rule, params, seed, stream: 2, trials: 4 * CHUNK_TRIALS }));
 
   it('seed "throw": a task that throws fails the whole call with a WorkerError naming the chunk', async () => {
     const pool = new SimulationPool(1, FIXTURE);
@@ -142,7 +142,7 @@ describe('simulateMany with a failing worker', () => {
   it('seed "throw0" in one of 20 one-chunk runs sent three to a message: the part that threw is named, not its batch', async () => {
     const pool = new SimulationPool(1, FIXTURE);
     try {
-      const list: ManyRequest[] = Array.from({ length: 20 }, (_, index) => ({ rule, params, seed: index === 7 ? 'throw0' : `fine-${index}`, trials: CHUNK_TRIALS }));
+      const list: ManyRequest[] = Array.from({ length: 20 }, (_, index) => ({ rule, params, seed: index === 7 ? 'throw0' : `fine-${index}`, stream: 2, trials: CHUNK_TRIALS }));
       await expect(simulateMany(pool, list)).rejects.toThrow(/^reserves: the simulation failed in chunk 0 \(boom\); this is a bug, nothing was written$/);
     } finally {
       await pool.close();
@@ -152,7 +152,7 @@ describe('simulateMany with a failing worker', () => {
   it('a replaced worker gets even a run of one chunk (never computed in this thread)', async () => {
     const pool = new SimulationPool(1, FIXTURE);
     try {
-      await expect(simulateMany(pool, [{ rule, params, seed: 'exit', trials: 2 * CHUNK_TRIALS }])).rejects.toBeInstanceOf(WorkerError);
+      await expect(simulateMany(pool, [{ rule, params, seed: 'exit', stream: 2, trials: 2 * CHUNK_TRIALS }])).rejects.toBeInstanceOf(WorkerError);
       expect(pool.started).toBe(true);
     } finally {
       await pool.close();
@@ -212,8 +212,8 @@ describe('a pool started ahead of its command', () => {
     // The prestarted pool computes what any pool computes.
     const rule = getRule('noctvale');
     const params = resolveParams(rule);
-    const [outcome] = await simulateMany(taken, [{ rule, params, seed: 'early', trials: 6 * CHUNK_TRIALS }]);
-    expect(Array.from(outcome.tally)).toEqual(Array.from(runChunks({ ruleId: rule.id, params, seed: 'early', firstChunk: 0, endChunk: 6, totalTrials: 6 * CHUNK_TRIALS })));
+    const [outcome] = await simulateMany(taken, [{ rule, params, seed: 'early', stream: 2, trials: 6 * CHUNK_TRIALS }]);
+    expect(Array.from(outcome.tally)).toEqual(Array.from(runChunks({ ruleId: rule.id, params, seed: 'early', stream: 2, firstChunk: 0, endChunk: 6, totalTrials: 6 * CHUNK_TRIALS })));
     await taken.close();
   });
 });

@@ -126,7 +126,7 @@ describe('an interrupted sweep keeps what it finished', () => {
       const { evaluated, interrupted } = await evaluateUntilInterrupted(
         rule,
         grid,
-        { method: 'simulation', seed: 'interrupt', confidence: 0.95, trials: 100_000, threads: 1 },
+        { method: 'simulation', seed: 'interrupt', stream: 2, confidence: 0.95, trials: 100_000, threads: 1 },
         { pool, signal: controller.signal, onPoint: () => controller.abort() },
       );
       expect(interrupted).toBe(true);

@@ -64,11 +64,12 @@ function echoSweep(rule: Rule, names: string[]): SweepResult {
     params: {},
     vary: names.map((name) => ({ name, values: name === 'label' && names.length === 1 ? LABELS : values })),
     method: 'exact',
+    stream: null,
     seed: LABELS.join(' '),
     trials: 0,
     threads: 0,
     confidence: 1,
-    points: combos.map((params) => ({ params, metrics: buildResult({ rule, params: { other: 'x', ...params }, seed: 's', threads: 0, confidence: 1, trials: 0, tally: null }).metrics })),
+    points: combos.map((params) => ({ params, metrics: buildResult({ rule, params: { other: 'x', ...params }, seed: 's', stream: null, threads: 0, confidence: 1, trials: 0, tally: null }).metrics })),
     skipped: [],
     partial: false,
   };
@@ -92,7 +93,7 @@ describe('hostile labels in every page that charts user text', () => {
   it('run: a text parameter and the seed', async () => {
     // One page per value; these three cover a prototype name, a line separator and both quotes.
     for (const label of ['__proto__', 'a\u2028b', `q"u'o\\`]) {
-      await expectSafe(buildRunPage(echoRule, buildResult({ rule: echoRule, params: { label }, seed: label, threads: 0, confidence: 1, trials: 0, tally: null })).charts);
+      await expectSafe(buildRunPage(echoRule, buildResult({ rule: echoRule, params: { label }, seed: label, stream: null, threads: 0, confidence: 1, trials: 0, tally: null })).charts);
     }
   });
 });

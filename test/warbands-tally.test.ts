@@ -1,14 +1,23 @@
+import type { Rng } from '../src/rules/types.js';
 import { describe, expect, it } from 'vitest';
 import { resolveParams } from '../src/rules/params.js';
 import { warbands } from '../src/rules/warbands.js';
 
 /** A generator that plays back the given uniforms, then fails: a hand-worked trial, die by die. */
-function playback(uniforms: number[]): () => number {
+/** A stream-1 Rng that plays back the given uniforms: one a die, as stream 1 draws them. */
+function playback(uniforms: number[]): Rng {
   let next = 0;
-  return () => {
+  const random = () => {
     if (next >= uniforms.length) throw new Error('the trial drew more dice than worked out by hand');
     return uniforms[next++];
   };
+  const roll = (sides: number) => 1 + Math.floor(random() * sides);
+  return Object.assign(random, {
+    stream: 1 as const,
+    roll,
+    count: (n: number, sides: number, atLeast: number) => Array.from({ length: n }, () => roll(sides)).filter((face) => face >= atLeast).length,
+    below: (bound: number) => Math.floor(random() * bound),
+  });
 }
 
 // A die is 1 + ⌊6u⌋: u = 0.5 shows 4, u = 0.1 shows 1, u = 0.9 shows 6.

@@ -100,7 +100,8 @@ export default {
     for (let round = 1; round <= p.rounds; round++) {
       let arriving = 0;
       if (round >= p.firstRound) {
-        for (let squad = 0; squad < stillOut; squad++) if (dice.d(6) >= needed[round]) arriving++;
+        // stillOut d6, counting those showing needed[round] or more (four to a draw on stream 2).
+        arriving = dice.count(stillOut, 6, needed[round]);
         rolled += stillOut;
       }
       stillOut -= arriving;

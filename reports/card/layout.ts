@@ -382,11 +382,11 @@ export function citation(rule: Rule): string {
   return rule.source.replace(/^\d{3}_[0-9a-f]+\.txt\s*/, '').replace(/^\((.*)\)$/, '$1') || rule.source;
 }
 
-/** "exact values" or "simulated: 100,000 trials a point, seed "muster", 95% intervals". */
+/** "exact values" or "estimates with 95% intervals: 100,000 trials a point, seed "muster" (stream 2)". */
 export function methodText(results: readonly RunResult[]): string {
   if (results.every((result) => result.method === 'exact')) return 'exact values (rational arithmetic, no simulation)';
   const first = results.find((result) => result.method === 'simulation') as RunResult;
-  return `estimates with ${percent(first.confidence, 0)} intervals: ${formatCount(first.trials)} trials${results.length > 1 ? ' a point' : ''}, seed ${JSON.stringify(first.seed)}`;
+  return `estimates with ${percent(first.confidence, 0)} intervals: ${formatCount(first.trials)} trials${results.length > 1 ? ' a point' : ''}, seed ${JSON.stringify(first.seed)} (stream ${first.stream})`;
 }
 
 function footerLine(rule: Rule, params: Params, varied: readonly string[], results: readonly RunResult[], options: CardOptions): string {

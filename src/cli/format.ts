@@ -92,7 +92,7 @@ export function renderRun(result: RunResult, metrics: readonly MetricSpec[], sec
   if (result.method === 'exact') {
     lines.push('exact values (no simulation)');
   } else {
-    const facts = [`seed ${result.seed}`, `${formatCount(result.trials)} trials`, `${result.threads} thread${result.threads === 1 ? '' : 's'}`, `${level} intervals`];
+    const facts = [`seed ${result.seed}`, `stream ${result.stream}`, `${formatCount(result.trials)} trials`, `${result.threads} thread${result.threads === 1 ? '' : 's'}`, `${level} intervals`];
     if (seconds !== null) facts.push(`${seconds.toFixed(2)} s`);
     lines.push(facts.join(' · '));
     if (result.precision) {

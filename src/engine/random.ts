@@ -245,7 +245,7 @@ export function chunkStreams(): ChunkStreams {
  * own: for callers that hold several streams at once (tests). The engine's
  * loops, the calculator page's included, reuse one generator per thread.
  */
-export function chunkStream(seed: string, ruleId: string, chunkIndex: number, version: StreamVersion = 1): Rng {
+export function chunkStream(seed: string, ruleId: string, chunkIndex: number, version: StreamVersion): Rng {
   const key = chunkKey(seed, ruleId, chunkIndex);
   return version === 1 ? new TycheStream(key).random : new XoshiroStream(key).random;
 }

@@ -220,6 +220,7 @@ export function assembleCompare(plan: ComparePlan, evaluated: readonly Evaluated
     method: base.method,
     seeds: plan.seedPerVariant ? 'per variant' : 'shared',
     seed: base.seed,
+    stream: base.stream,
     trials: base.trials,
     threads,
     confidence: base.confidence,

@@ -5,7 +5,7 @@ import { bestOf, buildResult, envelope, type Envelope, type MetricResult, type R
 import { getRule } from '../../rules/index.js';
 import { isRulePath, loadRule } from '../../rules/load-rule.js';
 import { findParam, parseParamOrLabel, resolveParams } from '../../rules/params.js';
-import type { ParamValue, Params, Rule } from '../../rules/types.js';
+import type { ParamValue, Params, Rule, StreamVersion } from '../../rules/types.js';
 import { formatParams, renderTable, tableWidth, wrapLines } from '../format.js';
 import { chooseMetrics } from '../metrics.js';
 import type { Io } from '../io.js';
@@ -40,6 +40,8 @@ export interface MatrixResult extends Envelope {
   params: Params;
   method: 'exact' | 'simulation';
   seed: string | null;
+  /** The random stream of every cell; null when solved exactly. */
+  stream: StreamVersion | null;
   trials: number | null;
   confidence: number | null;
   /** True when Ctrl-C stopped the matrix: unfinished cells are null. */
@@ -148,6 +150,7 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
       params: base,
       method: 'simulation',
       seed: settings?.seed ?? null,
+      stream: settings?.stream ?? null,
       trials: settings?.trials ?? null,
       confidence: settings?.confidence ?? null,
       partial: true,
@@ -170,6 +173,7 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
     params: base,
     method: useExact ? 'exact' : 'simulation',
     seed: settings?.seed ?? null,
+    stream: settings?.stream ?? null,
     trials: settings?.trials ?? null,
     confidence: settings?.confidence ?? null,
     partial: interrupted,

@@ -99,7 +99,7 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
   if (evaluated.length === 0) {
     io.err('muster: PARTIAL: interrupted before any combination finished; nothing was written\n');
     process.exitCode = interruptedStatus();
-    return { ...envelope('sweep', rule), source: rule.source, params: {}, vary: varies, method: settings.method, seed: settings.seed, trials: settings.trials, threads: settings.threads, confidence: settings.confidence, points: [], skipped, partial: true };
+    return { ...envelope('sweep', rule), source: rule.source, params: {}, vary: varies, method: settings.method, seed: settings.seed, stream: settings.stream, trials: settings.trials, threads: settings.threads, confidence: settings.confidence, points: [], skipped, partial: true };
   }
   const sweep = assembleSweep(plan, evaluated.map(({ result }) => result), settings.threads, interrupted);
   writeSweep(plan, sweep, paths, options.quiet ?? false, io);
@@ -184,6 +184,7 @@ export function assembleSweep(plan: SweepPlan, results: readonly RunResult[], th
     vary: varies,
     method: settings.method,
     seed: settings.seed,
+    stream: settings.stream,
     trials: settings.trials,
     threads,
     confidence: settings.confidence,
