@@ -1,13 +1,15 @@
 /**
- * Writes test/golden/streams.json: what every built-in rule reads off its
- * tally (each metric's integer counts and sums) for a few settings and
- * seeds, run in-process over three chunks, the last one short. The file was
- * generated with the engine as it stood before the reusable stream
- * (seedrandom's tychei per chunk; main at e0cf356, the script copied into a
- * build of it), so test/golden-streams.test.ts
- * pins today's streams: any change to the generator, its seeding or a rule's
- * order of dice shows up there. Regenerate only for a deliberate change of
- * stream: `npm run build && node dist/scripts/golden-tallies.js`.
+ * Writes test/golden/streams.json (stream 1) or streams-2.json (stream 2):
+ * what every built-in rule reads off its tally (each metric's integer
+ * counts and sums) for a few settings and seeds, run in-process over three
+ * chunks, the last one short. The stream-1 file was generated with the
+ * engine as it stood before the reusable stream (seedrandom's tychei per
+ * chunk; main at e0cf356, the script copied into a build of it); the
+ * stream-2 file when stream 2 was adopted. test/golden-streams.test.ts pins
+ * both: any change to a generator, its seeding or a rule's order of dice
+ * shows up there. Regenerate only for a deliberate change of stream, and
+ * only that stream's file: `npm run build && node
+ * dist/scripts/golden-tallies.js --stream 2`.
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +17,7 @@ import { CHUNK_TRIALS } from '../src/engine/chunks.js';
 import { runChunks } from '../src/engine/run-chunks.js';
 import { getRule } from '../src/rules/index.js';
 import { resolveParams } from '../src/rules/params.js';
+import type { StreamVersion } from '../src/rules/types.js';
 import type { Tallied } from '../src/stats/estimate.js';
 
 /** The settings pinned, per rule: the defaults and the branches each hot loop takes. */
@@ -55,14 +58,17 @@ export interface GoldenCase {
   tallied: Record<string, Tallied>;
 }
 
-export function goldenCases(): GoldenCase[] {
+/** The file that pins `stream`, relative to the test folder. */
+export const goldenFile = (stream: StreamVersion) => (stream === 1 ? 'golden/streams.json' : `golden/streams-${stream}.json`);
+
+export function goldenCases(stream: StreamVersion): GoldenCase[] {
   const cases: GoldenCase[] = [];
   for (const [ruleId, settings] of Object.entries(GOLDEN_SETTINGS)) {
     const rule = getRule(ruleId);
     for (const set of settings) {
       const params = resolveParams(rule, set);
       for (const seed of GOLDEN_SEEDS) {
-        const tally = runChunks({ ruleId, params, seed, stream: 1, firstChunk: 0, endChunk: 3, totalTrials: GOLDEN_TRIALS });
+        const tally = runChunks({ ruleId, params, seed, stream, firstChunk: 0, endChunk: 3, totalTrials: GOLDEN_TRIALS });
         cases.push({ rule: ruleId, set, seed, trials: GOLDEN_TRIALS, tallied: rule.summarize(params, tally, GOLDEN_TRIALS) });
       }
     }
@@ -71,8 +77,11 @@ export function goldenCases(): GoldenCase[] {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const out = fileURLToPath(new URL('../../test/golden/streams.json', import.meta.url));
+  const at = process.argv.indexOf('--stream');
+  const stream = Number(at >= 0 ? process.argv[at + 1] : Number.NaN);
+  if (stream !== 1 && stream !== 2) throw new Error('usage: golden-tallies.js --stream 1|2 (regenerate only the stream you changed on purpose)');
+  const out = fileURLToPath(new URL(`../../test/${goldenFile(stream)}`, import.meta.url));
   // One case a line: diffs stay readable when a deliberate change of stream regenerates it.
-  writeFileSync(out, `[\n${goldenCases().map((c) => JSON.stringify(c)).join(',\n')}\n]\n`);
+  writeFileSync(out, `[\n${goldenCases(stream).map((c) => JSON.stringify(c)).join(',\n')}\n]\n`);
   process.stdout.write(`wrote ${out}\n`);
 }
