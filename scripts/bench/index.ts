@@ -4,10 +4,11 @@
  *
  *   limit        the fastest sound generator's bulk d6 rate in a bare loop (limit.ts)
  *   every rule   trials/s at its defaults on 1 and on all threads, through the pool
- *                (workers warm); draws per trial; d6/s on one thread as a share of
- *                the limit
+ *                (workers warm), on stream 2 (the default) and on stream 1; dice
+ *                per trial; d6/s on one thread as a share of the limit
  *   numpy        `muster run reserves` on one thread, 5e7 trials, whole process,
- *                against the rule vectorised in numpy (reserves_numpy.py)
+ *                on each stream, against the rule vectorised in numpy
+ *                (reserves_numpy.py)
  *   start-up     commands that draw no chart, whole process, against `node -e 0`
  *   sweep        100 points of 65,536 trials against one run of 6,553,600: in one
  *                process on a warm pool (three of each, turn about, the middle one
@@ -16,7 +17,10 @@
  * With --baseline DIR (another built checkout, such as one of main), every
  * rule, the numpy run, start-up and sweep are measured for it too, each
  * repeat alternating between the two builds so that a change in the
- * machine's load falls on both, and the ratio current ÷ baseline is shown.
+ * machine's load falls on both, and the ratio current ÷ baseline is shown
+ * (for the rules, on each stream of this build: stream 1 against a baseline
+ * from before stream 2 is the same dice, so that ratio is the speed-up with
+ * the stream unchanged).
  *
  * Every measurement runs in a process of its own (probe.ts). The machine's
  * load average is printed before and after: on a shared machine, read the
@@ -121,25 +125,29 @@ const limits = LIMIT_GENERATORS.map((generator) => {
 });
 const limit = limits.reduce((best, entry) => (entry.rate > best.rate ? entry : best));
 
-// Every rule.
+// Every rule, on each stream of this build and on the baseline (which has only its own stream).
 type RuleRate = { trialsPerSecond: number; trialsPerCpuSecond: number };
+const STREAMS = ['2', '1'] as const;
+const ruleConfigs = [...STREAMS.map((stream) => ({ root: current, stream })), ...(baseline ? [{ root: baseline, stream: '1' }] : [])];
 const ruleRows = rules.map((rule) => {
-  const samples = [1, threads].map((t) => builds.map(() => [] as RuleRate[]));
+  const samples = [1, threads].map(() => ruleConfigs.map(() => [] as RuleRate[]));
   for (let repeat = 0; repeat < REPEATS; repeat++) {
-    [1, threads].forEach((t, i) => builds.forEach((root, b) => samples[i][b].push(probeJson<RuleRate>('rule', root, rule.id, String(t), `bench-${repeat}`))));
+    [1, threads].forEach((t, i) => ruleConfigs.forEach(({ root, stream }, c) => samples[i][c].push(probeJson<RuleRate>('rule', root, rule.id, String(t), `bench-${repeat}`, stream))));
   }
   const pick = (i: number, field: keyof RuleRate) => samples[i].map((runs) => median(runs.map((run) => run[field])));
   return { id: rule.id, draws: dicePerTrial(rule.id), single: pick(0, 'trialsPerSecond'), singleCpu: pick(0, 'trialsPerCpuSecond'), all: pick(1, 'trialsPerSecond') };
 });
 
-// The reserves rule written as a rule file, on one thread, measured turn about with the built-in (this build only).
+// The reserves rule written as a rule file, on one thread, measured turn about with the built-in (this build only, each stream).
 const RULE_FILE = 'examples/rules/reserves.mjs';
-const filePair = [[], []] as number[][];
-for (let repeat = 0; repeat < REPEATS; repeat++) {
-  filePair[0].push(probeJson<RuleRate>('rule', current, 'reserves', '1', `bench-file-${repeat}`).trialsPerCpuSecond);
-  filePair[1].push(probeJson<RuleRate>('rule', current, join(current, RULE_FILE), '1', `bench-file-${repeat}`).trialsPerCpuSecond);
-}
-const [builtInRate, fileRate] = filePair.map(median);
+const filePairs = STREAMS.map((stream) => {
+  const pair = [[], []] as number[][];
+  for (let repeat = 0; repeat < REPEATS; repeat++) {
+    pair[0].push(probeJson<RuleRate>('rule', current, 'reserves', '1', `bench-file-${repeat}`, stream).trialsPerCpuSecond);
+    pair[1].push(probeJson<RuleRate>('rule', current, join(current, RULE_FILE), '1', `bench-file-${repeat}`, stream).trialsPerCpuSecond);
+  }
+  return { stream, builtIn: median(pair[0]), file: median(pair[1]) };
+});
 
 // numpy.
 const numpyScript = join(current, 'scripts/bench/reserves_numpy.py');
@@ -150,7 +158,15 @@ try {
 } catch (error) {
   process.stderr.write(`numpy baseline skipped: ${(error as Error).message.split('\n')[0]}\n`);
 }
-const wholeRun = medianPerBuild((root) => NUMPY_RUN_TRIALS / wallSeconds(process.execPath, [join(root, 'dist/cli.js'), 'run', 'reserves', '--threads', '1', '--trials', String(NUMPY_RUN_TRIALS), '--quiet']));
+// This build on stream 2 (its default) and on stream 1, and the baseline on its own, alternating.
+const runConfigs = [...STREAMS.map((stream) => ({ root: current, args: ['--stream', stream] })), ...(baseline ? [{ root: baseline, args: [] }] : [])];
+const runSamples = runConfigs.map(() => [] as number[]);
+for (let repeat = 0; repeat < REPEATS; repeat++) {
+  runConfigs.forEach(({ root, args }, c) =>
+    runSamples[c].push(NUMPY_RUN_TRIALS / wallSeconds(process.execPath, [join(root, 'dist/cli.js'), 'run', 'reserves', '--threads', '1', '--trials', String(NUMPY_RUN_TRIALS), '--quiet', ...args])),
+  );
+}
+const wholeRun = runSamples.map(median);
 
 // Start-up.
 const scratch = mkdtempSync(join(tmpdir(), 'muster-bench-'));
@@ -193,35 +209,38 @@ table(limits.map(({ generator, rate, wall }) => [LIMIT_LABELS[generator], `${meg
 
 out.push(
   '',
-  'Every rule at its defaults through the pool: trials/s on 1 and on all threads, and per CPU-second on one',
-  'thread (every thread of the process counted); d6/CPU-s = draws a trial × trials/CPU-s, as a share of the limit',
+  'Every rule at its defaults through the pool, on stream 2 (the default) and stream 1: trials/s on 1 and on all',
+  'threads, and per CPU-second on one thread (every thread of the process counted); d6/CPU-s = dice a trial needs',
+  '(counted on stream 1, one uniform a die) × trials/CPU-s, as a share of the limit',
 );
-const ruleHeader = ['rule', 'draws/trial', '1 thread', `${threads} threads`, 'speed-up', '/CPU-s', 'd6/CPU-s', 'of limit'];
+const ruleHeader = ['rule', 'stream', 'dice/trial', '1 thread', `${threads} threads`, 'speed-up', '/CPU-s', 'd6/CPU-s', 'of limit'];
 if (baseline) ruleHeader.push('vs base: 1 thread', `${threads} threads`, '/CPU-s');
+const baseIndex = STREAMS.length;
 table([
   ruleHeader,
-  ...ruleRows.map((row) => {
-    const cells = [row.id, row.draws.toFixed(2), mega(row.single[0]), mega(row.all[0]), ratio(row.all[0] / row.single[0]), mega(row.singleCpu[0]), mega(row.draws * row.singleCpu[0]), (row.draws * row.singleCpu[0] / limit.rate).toFixed(2)];
-    if (baseline) cells.push(ratio(row.single[0] / row.single[1]), ratio(row.all[0] / row.all[1]), ratio(row.singleCpu[0] / row.singleCpu[1]));
-    return cells;
-  }),
+  ...ruleRows.flatMap((row) =>
+    STREAMS.map((stream, c) => {
+      const cells = [row.id, stream, row.draws.toFixed(2), mega(row.single[c]), mega(row.all[c]), ratio(row.all[c] / row.single[c]), mega(row.singleCpu[c]), mega(row.draws * row.singleCpu[c]), (row.draws * row.singleCpu[c] / limit.rate).toFixed(2)];
+      if (baseline) cells.push(ratio(row.single[c] / row.single[baseIndex]), ratio(row.all[c] / row.all[baseIndex]), ratio(row.singleCpu[c] / row.singleCpu[baseIndex]));
+      return cells;
+    }),
+  ),
 ]);
-const diceRate = (id: string) => {
+const diceRate = (id: string, c: number) => {
   const row = ruleRows.find((r) => r.id === id)!;
-  return row.draws * row.singleCpu[0];
+  return row.draws * row.singleCpu[c];
 };
-out.push(`fow draws dice at ${ratio(diceRate('fow') / diceRate('reserves'))} the rate reserves does (per CPU-second, one thread)`);
+for (const [c, stream] of STREAMS.entries()) out.push(`stream ${stream}: fow draws dice at ${ratio(diceRate('fow', c) / diceRate('reserves', c))} the rate reserves does (per CPU-second, one thread)`);
 
 out.push('', `reserves as a rule file (${RULE_FILE}) against the built-in, one thread, per CPU-second, measured turn about`);
 table([
-  ['rule file', `${mega(fileRate)} trials/CPU-s`],
-  ['built-in', `${mega(builtInRate)} trials/CPU-s`],
-  ['rule file ÷ built-in', `${ratio(fileRate / builtInRate)} (target ≥ 0.5)`],
+  ['stream', 'rule file', 'built-in', 'rule file ÷ built-in'],
+  ...filePairs.map(({ stream, builtIn, file }) => [stream, `${mega(file)} trials/CPU-s`, `${mega(builtIn)} trials/CPU-s`, `${ratio(file / builtIn)} (target ≥ 0.5)`]),
 ]);
 
 out.push('', `muster run reserves --threads 1 --trials 5e7, whole process`);
-const numpyRows = [[`muster`, `${mega(wholeRun[0])} trials/s`, numpy ? `${ratio(wholeRun[0] / numpy.trialsPerSecond)} numpy` : '']];
-if (baseline) numpyRows.push([`baseline`, `${mega(wholeRun[1])} trials/s`, numpy ? `${ratio(wholeRun[1] / numpy.trialsPerSecond)} numpy` : '']);
+const numpyRows = STREAMS.map((stream, c) => [`muster --stream ${stream}${stream === '2' ? ' (the default)' : ''}`, `${mega(wholeRun[c])} trials/s`, numpy ? `${ratio(wholeRun[c] / numpy.trialsPerSecond)} numpy` : '']);
+if (baseline) numpyRows.push([`baseline`, `${mega(wholeRun[baseIndex])} trials/s`, numpy ? `${ratio(wholeRun[baseIndex] / numpy.trialsPerSecond)} numpy` : '']);
 if (numpy) numpyRows.push([`numpy ${numpy.numpy}, vectorised, 1 process`, `${mega(numpy.trialsPerSecond)} trials/s`, '']);
 table(numpyRows);
 

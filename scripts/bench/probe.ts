@@ -3,9 +3,11 @@
  * measurement's JIT state (a call site that has seen another rule, another
  * generator) slows the next. Prints one JSON line.
  *
- *   probe.js rule  ROOT RULE THREADS SEED   trials/s of a rule (an id, or a rule file's absolute path) at its
+ *   probe.js rule  ROOT RULE THREADS SEED [STREAM]
+ *                                           trials/s of a rule (an id, or a rule file's absolute path) at its
  *                                           defaults through the pool, and trials per CPU-second (every thread's
- *                                           time: robust to a busy machine)
+ *                                           time: robust to a busy machine); STREAM 1 or 2 (a build from before
+ *                                           streams has only stream 1 and ignores it)
  *   probe.js sweep ROOT THREADS             seconds for 100 points of 65,536 trials, and for one run of as many
  *                                           trials: three of each turn about on one warm pool, the middle of each
  *   probe.js limit GENERATOR                d6 per second and per CPU-second of a bare dice loop
@@ -13,7 +15,8 @@
  * ROOT is a built checkout (this one, or a baseline such as a checkout of
  * main): its engine, rules and reports are imported from ROOT/dist, whose
  * `SimulationPool`, `simulate`, `resolveParams`, `getRule` and `evaluateAll`
- * keep the same signatures from release to release.
+ * keep the same signatures from release to release (a request's `stream`,
+ * added with stream 2, is an extra field older builds ignore).
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -27,7 +30,7 @@ const CHUNK = 65_536;
 type AnyModule = any;
 const load = (root: string, path: string): Promise<AnyModule> => import(pathToFileURL(join(root, 'dist', path)).href);
 
-async function ruleRate(root: string, ruleId: string, threads: number, seed: string): Promise<{ trialsPerSecond: number; trialsPerCpuSecond: number; trials: number }> {
+async function ruleRate(root: string, ruleId: string, threads: number, seed: string, stream: number): Promise<{ trialsPerSecond: number; trialsPerCpuSecond: number; trials: number }> {
   const [{ SimulationPool }, { simulate }, { getRule }, { resolveParams }] = await Promise.all([
     load(root, 'src/engine/pool.js'),
     load(root, 'src/engine/simulate.js'),
@@ -42,12 +45,12 @@ async function ruleRate(root: string, ruleId: string, threads: number, seed: str
     // Warm-up: starts the workers, compiles the rule in each, and sizes the timed run.
     const warmTrials = 32 * CHUNK;
     const warmStart = performance.now();
-    await simulate(pool, { rule, params, seed: `${seed}/warm-up`, confidence: 0.95, trials: warmTrials });
+    await simulate(pool, { rule, params, seed: `${seed}/warm-up`, stream, confidence: 0.95, trials: warmTrials });
     const warmRate = warmTrials / ((performance.now() - warmStart) / 1000);
     const trials = Math.max(32, Math.round((warmRate * RUN_SECONDS) / CHUNK)) * CHUNK;
     const started = performance.now();
     const cpu = process.cpuUsage();
-    await simulate(pool, { rule, params, seed, confidence: 0.95, trials });
+    await simulate(pool, { rule, params, seed, stream, confidence: 0.95, trials });
     const { user, system } = process.cpuUsage(cpu);
     return { trialsPerSecond: trials / ((performance.now() - started) / 1000), trialsPerCpuSecond: trials / ((user + system) / 1e6), trials };
   } finally {
@@ -70,10 +73,10 @@ async function sweepOverhead(root: string, threads: number): Promise<{ sweepSeco
   ]);
   const rule = getRule('reserves');
   const points = Array.from({ length: 100 }, (_, i) => resolveParams(rule, [], { leaderLoss: i / 100 }));
-  const settings = { method: 'simulation', seed: 'bench', confidence: 0.95, trials: CHUNK, threads };
+  const settings = { method: 'simulation', seed: 'bench', stream: 2, confidence: 0.95, trials: CHUNK, threads };
   const pool = new SimulationPool(threads);
   try {
-    await simulate(pool, { rule, params: points[0], seed: 'warm-up', confidence: 0.95, trials: 64 * CHUNK });
+    await simulate(pool, { rule, params: points[0], seed: 'warm-up', stream: 2, confidence: 0.95, trials: 64 * CHUNK });
     await evaluateAll(rule, points.slice(0, 20), settings, { pool });
     // Three sweeps and three runs taken turn about (a busy machine slows both alike), each the median of its three.
     const sweeps: number[] = [];
@@ -83,7 +86,7 @@ async function sweepOverhead(root: string, threads: number): Promise<{ sweepSeco
       await evaluateAll(rule, points, { ...settings, seed: `bench/${turn}` }, { pool });
       sweeps.push((performance.now() - started) / 1000);
       started = performance.now();
-      await simulate(pool, { rule, params: points[0], seed: `bench/${turn}`, confidence: 0.95, trials: 100 * CHUNK });
+      await simulate(pool, { rule, params: points[0], seed: `bench/${turn}`, stream: 2, confidence: 0.95, trials: 100 * CHUNK });
       runs.push((performance.now() - started) / 1000);
     }
     const middle = (list: number[]) => list.sort((a, b) => a - b)[1];
@@ -95,7 +98,7 @@ async function sweepOverhead(root: string, threads: number): Promise<{ sweepSeco
 
 const [kind, ...args] = process.argv.slice(2);
 let answer: unknown;
-if (kind === 'rule') answer = await ruleRate(args[0], args[1], Number(args[2]), args[3]);
+if (kind === 'rule') answer = await ruleRate(args[0], args[1], Number(args[2]), args[3], Number(args[4] ?? 2));
 else if (kind === 'sweep') answer = await sweepOverhead(args[0], Number(args[1]));
 else if (kind === 'limit' && LIMIT_GENERATORS.includes(args[0] as LimitGenerator)) answer = bareDiceRate(args[0] as LimitGenerator);
 else throw new Error(`probe: unknown measurement ${JSON.stringify(process.argv.slice(2))}`);

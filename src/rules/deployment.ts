@@ -285,8 +285,8 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
   const lastWithInitiative = aPlacesLast(params, true);
   const lastWithout = aPlacesLast(params, false);
   for (let trial = 0; trial < trials; trial++) {
-    const zonesA = a.chosen === 0 ? a.zones : forwardZones(a.chosen, rng.roll(6), rng.roll(6), compareRaw);
-    const zonesB = b.chosen === 0 ? b.zones : forwardZones(b.chosen, rng.roll(6), rng.roll(6), compareRaw);
+    const zonesA = a.chosen === 0 ? a.zones : forwardZones(a.chosen, 1 + ((rng() * 6) | 0), 1 + ((rng() * 6) | 0), compareRaw);
+    const zonesB = b.chosen === 0 ? b.zones : forwardZones(b.chosen, 1 + ((rng() * 6) | 0), 1 + ((rng() * 6) | 0), compareRaw);
     const totalA = ZONE_TOTAL[zonesA];
     const totalB = ZONE_TOTAL[zonesB];
     let aHasInitiative = totalA < totalB;
@@ -295,8 +295,8 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
       let dieA: number;
       let dieB: number;
       do {
-        dieA = rng.roll(6);
-        dieB = rng.roll(6);
+        dieA = 1 + ((rng() * 6) | 0);
+        dieB = 1 + ((rng() * 6) | 0);
       } while (dieA === dieB);
       aHasInitiative = dieA > dieB;
     }

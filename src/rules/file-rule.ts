@@ -37,7 +37,7 @@ const FRACTION_UNITS = 2 ** 32;
 export interface Dice {
   /** An integer from 1 to sides. */
   d(sides: number): number;
-  /** Rolls n dice of `sides` faces and returns how many show `atLeast` or more: on stream 2, up to four d6 from one draw. */
+  /** Rolls n dice of `sides` faces and returns how many show `atLeast` or more: on stream 2 exactly fair, up to four d6 from one draw. */
   count(n: number, sides: number, atLeast: number): number;
   /** A whole number uniform on [0, bound): several dice from one draw, read as digits (`below(6 ** 4)`: four d6). */
   below(bound: number): number;

@@ -289,7 +289,7 @@ function followReserves(
     arriving += guaranteedWith[dice] & +(arriving === 0);
     remaining -= arriving;
     if (placeOfFace !== null) {
-      for (let platoon = 0; platoon < arriving; platoon++) scattered[placeOfFace[rng.roll(6)]]++;
+      for (let platoon = 0; platoon < arriving; platoon++) scattered[placeOfFace[1 + ((rng() * 6) | 0)]]++;
     }
     if (remaining === 0) return;
     states[(turn - 1) * stride + remaining]++;

@@ -118,8 +118,8 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
     let scoreB = 0;
     do {
       rolls++;
-      scoreA = scoresA[rng.roll(FACES)];
-      scoreB = scoresB[rng.roll(FACES)];
+      scoreA = scoresA[1 + ((rng() * FACES) | 0)];
+      scoreB = scoresB[1 + ((rng() * FACES) | 0)];
     } while (scoreA === scoreB);
     if (scoreA > scoreB) {
       aWins++;

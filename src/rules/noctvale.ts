@@ -103,8 +103,8 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
       let rollB = 0;
       do {
         rolloffs++;
-        rollA = rng.roll(6) + rng.roll(6);
-        rollB = rng.roll(6) + rng.roll(6);
+        rollA = 2 + ((rng() * 6) | 0) + ((rng() * 6) | 0);
+        rollB = 2 + ((rng() * 6) | 0) + ((rng() * 6) | 0);
       } while (rollA === rollB);
       aHasInitiative = rollA > rollB;
       rolloffSum += rolloffs;

@@ -297,7 +297,7 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
       let arrival = rounds; // index R: lost
       for (let round = first; round <= rounds; round++) {
         dice++;
-        if (rng.roll(6) >= needed[round]) {
+        if (1 + ((rng() * 6) | 0) >= needed[round]) {
           arrival = round - 1;
           break;
         }

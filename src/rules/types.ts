@@ -16,17 +16,17 @@ export type StreamVersion = 1 | 2;
 
 /**
  * A chunk's random stream. Called, it is a uniform on [0, 1) with 32-bit
- * resolution; a die is then `1 + ((rng() * 6) | 0)`, each face within
- * 2^-32 of 1/6, far below what any run here can detect. Its methods roll
- * dice directly: on stream 2 exactly uniform, several dice to a draw, and
- * faster than one uniform a die; on stream 1 one uniform a die, in order,
- * so a rule moved onto them counts on stream 1 exactly what it counted
- * before.
+ * resolution; a die is then `1 + ((rng() * 6) | 0)` (what `roll(6)` is),
+ * each face within 2^-32 of 1/6, far below what any run here can detect.
+ * `count` and `below` roll several dice at once: on stream 2 exactly
+ * uniform, up to four d6 to a draw, several times faster than a die at a
+ * time; on stream 1 one uniform a die, in order, so a rule moved onto them
+ * counts on stream 1 exactly what it counted before.
  */
 export interface Rng {
   (): number;
   readonly stream: StreamVersion;
-  /** One die of `sides` faces (1 to 4096): 1 to sides. */
+  /** One die of `sides` faces (1 to 4096): 1 + ⌊sides·u⌋ of the next uniform u, on either stream. */
   roll(sides: number): number;
   /** Rolls `n` dice of `sides` faces (1 to 4096) and returns how many show `atLeast` or more. */
   count(n: number, sides: number, atLeast: number): number;

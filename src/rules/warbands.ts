@@ -324,7 +324,7 @@ function rollOff(rng: Rng, active: Int32Array, count: number, everyone: boolean)
     let best = 0;
     let kept = 0;
     for (let j = 0; j < count; j++) {
-      const roll = rng.roll(6);
+      const roll = 1 + ((rng() * 6) | 0);
       if (roll > best) {
         best = roll;
         kept = 0;
@@ -349,8 +349,8 @@ function settlePair(rng: Rng, order: Int32Array, start: number): number {
   let first = 0;
   let second = 0;
   do {
-    first = rng.roll(6);
-    second = rng.roll(6);
+    first = 1 + ((rng() * 6) | 0);
+    second = 1 + ((rng() * 6) | 0);
     dice += 2;
   } while (first === second);
   if (second > first) {
@@ -379,7 +379,7 @@ function settleOrder(rng: Rng, order: Int32Array, rollers: number, roll: Int32Ar
       dice += settlePair(rng, order, start);
       continue;
     }
-    for (let p = start; p < end; p++) roll[p] = rng.roll(6);
+    for (let p = start; p < end; p++) roll[p] = 1 + ((rng() * 6) | 0);
     dice += end - start;
     // Insertion sort, highest roll first: groups of at most eight.
     for (let p = start + 1; p < end; p++) {
