@@ -17,6 +17,7 @@ import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
 import { chunkStream, TycheStream, XoshiroStream } from '../src/engine/random.js';
 import type { Rng } from '../src/rules/types.js';
+import { compare, poissonTails } from '../scripts/validate-streams.js';
 
 const TWO_TO_20 = 2 ** 20;
 const TWO_TO_32 = 2 ** 32;
@@ -579,3 +580,58 @@ describe('stream 1’s dice draw one uniform a die, in order (seedrandom.tychei)
     for (let i = 0; i < 1_000; i++) expect(stream.random.roll(6)).toBe(1 + Math.floor(tychei() * 6));
   });
 });
+
+describe('validate-streams scores rare outcomes by their Poisson tail', () => {
+  it('poissonTails agrees with the pmf summed term by term', () => {
+    // P(X = i) = e^{−m} m^i / i!, in logs; each tail summed on its own side.
+    for (const mean of [0.054, 1, 7.5, 120, 5_000]) {
+      const terms: number[] = [];
+      let lnFactorial = 0;
+      for (let i = 0; i < mean + 60 * Math.sqrt(mean) + 60; i++) {
+        if (i > 0) lnFactorial += Math.log(i);
+        terms.push(Math.exp(-mean + i * Math.log(mean) - lnFactorial));
+      }
+      for (const k of [0, 1, 2, Math.floor(mean), Math.ceil(mean + 5 * Math.sqrt(mean) + 3)]) {
+        const atMost = terms.slice(0, k + 1).reduce((a, b) => a + b, 0);
+        const atLeast = terms.slice(k).reduce((a, b) => a + b, 0);
+        const tails = poissonTails(k, mean);
+        expect(Math.abs(tails.atMost - atMost), `P(X ≤ ${k}), mean ${mean}`).toBeLessThanOrEqual(1e-9 * atMost);
+        expect(Math.abs(tails.atLeast - atLeast), `P(X ≥ ${k}), mean ${mean}`).toBeLessThanOrEqual(1e-9 * atLeast);
+      }
+    }
+  });
+
+  it('one or two trials of a 5·10^-10 outcome in 10^8 are unremarkable; the normal z would call them 4.3σ and 8.6σ', () => {
+    // fow, attacker.atLeast.2.by.8 at one golden setting: p = 1 − 5.38·10^-10, so 0.054 failures expected.
+    const p = 1 - 5.38e-10;
+    const n = 1e8;
+    for (const [failures, twoSided] of [
+      [0, 1],
+      [1, 2 * (1 - Math.exp(-0.0538))],
+      [2, 2 * (1 - Math.exp(-0.0538) * (1 + 0.0538))],
+    ]) {
+      const result = compare({ kind: 'proportion', successes: n - failures, trials: n }, p);
+      // The normal z with the same two-sided tail: 0, then 1.62 and 2.99 (below, not above, the estimate).
+      const expected = failures === 0 ? 0 : -Math.SQRT2 * inverseErfc(twoSided);
+      expect(result.kind).toBe('z');
+      if (result.kind === 'z') expect(result.z).toBeCloseTo(expected, 6);
+    }
+    // Far from 0 and 1 it is the plain normal z.
+    const plain = compare({ kind: 'proportion', successes: 5_000_500, trials: 1e7 }, 0.5);
+    expect(plain.kind).toBe('z');
+    if (plain.kind === 'z') expect(plain.z).toBeCloseTo(500 / Math.sqrt(0.25 * 1e7), 9);
+  });
+});
+
+/** erfc⁻¹ by bisection on erfc(x) = Q(1/2, x²) (the same incomplete gamma the chi-square uses): slow but independent of normalQuantile. */
+function inverseErfc(y: number): number {
+  const erfc = (x: number) => chiSquareTails(2 * x * x, 1).upper;
+  let lo = 0;
+  let hi = 10;
+  for (let i = 0; i < 200; i++) {
+    const mid = (lo + hi) / 2;
+    if (erfc(mid) > y) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
