@@ -1,6 +1,7 @@
 /**
  * Stream 2 (engine/random.ts): xoshiro128** seeded per chunk from tyche-i,
- * with dice drawn several to an output by Lemire's method on 20 bits.
+ * with dice counted or read together drawn several to an output by Lemire's
+ * method on 20 bits, exactly fair, and a lone die one uniform each.
  *
  * Known answers come from implementations written here from the published
  * algorithms (xoshiro128** by Blackman and Vigna, checked against the
@@ -65,9 +66,10 @@ function referenceXoshiro(words: readonly number[]): () => number {
 /**
  * Stream 2's documented dice on top of a reference generator: `below(b)`
  * takes the top 20 bits x of one output, accepts when (x·b mod 2^20) ≥
- * (2^20 mod b) and returns ⌊x·b / 2^20⌋ (Lemire), else draws again;
- * `roll(s)` is 1 + below(s); the uniform is output / 2^32. Plain double
- * arithmetic (x·b < 2^32, exact), not the module's bit operations.
+ * (2^20 mod b) and returns ⌊x·b / 2^20⌋ (Lemire), else draws again; the
+ * uniform u is output / 2^32; a lone die, `roll(s)`, is 1 + ⌊s·u⌋ of one
+ * uniform, as on stream 1. Plain double arithmetic (x·b < 2^32, exact),
+ * not the module's bit operations.
  */
 function referenceStream2(words: readonly number[]) {
   const next = referenceXoshiro(words);
@@ -82,7 +84,7 @@ function referenceStream2(words: readonly number[]) {
         dice.rejections++;
       }
     },
-    roll: (sides: number) => 1 + dice.below(sides),
+    roll: (sides: number) => 1 + Math.floor((next() / TWO_TO_32) * sides),
   };
   return dice;
 }
@@ -308,7 +310,7 @@ describe('stream 2 is xoshiro128** seeded from seedrandom’s tychei, bit for bi
     }
   });
 
-  it('below and roll follow Lemire’s method on the top 20 bits, rejected draws included (100,000 dice)', () => {
+  it('below follows Lemire’s method on the top 20 bits, rejected draws included, and roll is one uniform a die (100,000 calls)', () => {
     // Bounds with the most rejections (2^20 mod b up to b − 1: 2731 rejects 2603 of 2^20, 0.25%) mixed with
     // exact powers of two (no rejection) and small dice, so the sequence depends on every branch.
     const bounds = [6, 1296, 2731, 3000, 4095, 4096, 7, 20, 1000, 1, 2, 36];
@@ -322,9 +324,9 @@ describe('stream 2 is xoshiro128** seeded from seedrandom’s tychei, bit for bi
         const expected = kind === 0 ? reference.below(bound) : kind === 1 ? reference.roll(bound) : reference.uniform();
         if (got !== expected) expect({ key, i, bound, kind, got }).toEqual({ key, i, bound, kind, got: expected });
       }
-      // Each bound takes 2/3 of its 100,000/12 calls as dice; Σ (2^20 mod b) over the bounds is 5,151, so about
-      // 100,000 · (2/3) / 12 · 5,151 / 2^20 ≈ 27 rejections are expected (Poisson: P(0) = e^-27). None would mean
-      // the rejecting branch went untested.
+      // Each bound takes 1/3 of its 100,000/12 calls as below(); Σ (2^20 mod b) over the bounds is 5,151, so
+      // about 100,000 · (1/3) / 12 · 5,151 / 2^20 ≈ 14 rejections are expected (Poisson: P(0) = e^-14). None
+      // would mean the rejecting branch went untested.
       expect(reference.rejections).toBeGreaterThan(0);
     }
   });
@@ -469,6 +471,7 @@ describe('count(n, sides, atLeast) is Binomial(n, p)', () => {
 });
 
 describe('roll(sides) is uniform on 1 … sides', () => {
+  // 1 + ⌊sides·u⌋ of a 32-bit uniform: each face within 2^-32 of 1/sides, far below what these draws can see.
   it('d6, d20, d1000', () => {
     for (const sides of [6, 20, 1000]) {
       const rng = stream2(`roll-${sides}`);
