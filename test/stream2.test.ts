@@ -462,6 +462,19 @@ describe('count(n, sides, atLeast) is Binomial(n, p)', () => {
     for (const t of [2, 11, 19]) expectBinomial(rng, 30, 20, t, 25_000);
   });
 
+  it('a one-sided die (d1) always shows 1: count(n, 1, t) is n for t ≤ 1 and 0 above, and returns', () => {
+    // d1 once sent the grouping loop round forever (1^k never exceeds the bound); on both streams now.
+    for (const rng of [stream2('d1'), chunkStream('d1', 'validate', 0, 1)]) {
+      for (const n of [0, 1, 5, 13]) {
+        expect(rng.count(n, 1, 1)).toBe(n);
+        expect(rng.count(n, 1, 0)).toBe(n);
+        expect(rng.count(n, 1, 2)).toBe(0);
+      }
+      expect(rng.roll(1)).toBe(1);
+      expect(rng.below(1)).toBe(0);
+    }
+  });
+
   it('count(0, …) rolls nothing: it returns 0 and draws nothing', () => {
     const rng = stream2('count-zero');
     const twin = stream2('count-zero');

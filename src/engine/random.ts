@@ -144,7 +144,8 @@ for (let n = 0; n <= 4; n++) {
 function groupOf(sides: number): { size: number; bound: number } {
   let size = 1;
   let bound = sides;
-  while (bound * sides <= MAX_BOUND) {
+  // A one-sided die has one face whatever the count: one of them a draw (sides^k would never pass the bound).
+  while (sides > 1 && bound * sides <= MAX_BOUND) {
     bound *= sides;
     size++;
   }
