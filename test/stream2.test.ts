@@ -18,6 +18,7 @@ import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
 import { chunkStream, TycheStream, XoshiroStream } from '../src/engine/random.js';
 import type { Rng } from '../src/rules/types.js';
+import { chiSquareTails } from '../src/stats/incomplete-gamma.js';
 import { compare, poissonTails } from '../scripts/validate-streams.js';
 
 const TWO_TO_20 = 2 ** 20;
@@ -87,65 +88,6 @@ function referenceStream2(words: readonly number[]) {
     roll: (sides: number) => 1 + Math.floor((next() / TWO_TO_32) * sides),
   };
   return dice;
-}
-
-/** ln Γ(x) for x > 0: Lanczos' approximation (g = 7, 9 terms; about 15 significant digits). */
-function lnGamma(x: number): number {
-  const c = [
-    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012,
-    9.9843695780195716e-6, 1.5056327351493116e-7,
-  ];
-  if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - lnGamma(1 - x);
-  const z = x - 1;
-  let sum = c[0];
-  for (let i = 1; i < 9; i++) sum += c[i] / (z + i);
-  const t = z + 7.5;
-  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(sum);
-}
-
-/**
- * The chi-square distribution's two tails at `stat` with `df` degrees of
- * freedom: lower = P(X ≤ stat), upper = P(X ≥ stat), i.e. the regularized
- * incomplete gamma functions P(df/2, stat/2) and Q(df/2, stat/2), by the
- * series below a + 1 and Lentz's continued fraction above (Numerical
- * Recipes §6.2), each tail computed directly so a small one keeps its
- * relative precision. Checked below against the closed form for even df.
- */
-function chiSquareTails(stat: number, df: number): { lower: number; upper: number } {
-  const a = df / 2;
-  const x = stat / 2;
-  if (x <= 0) return { lower: 0, upper: 1 };
-  const front = Math.exp(-x + a * Math.log(x) - lnGamma(a));
-  if (x < a + 1) {
-    let term = 1 / a;
-    let sum = term;
-    for (let n = 1; n < 10_000_000; n++) {
-      term *= x / (a + n);
-      sum += term;
-      if (term < sum * 1e-17) break;
-    }
-    const lower = sum * front;
-    return { lower, upper: 1 - lower };
-  }
-  const tiny = 1e-300;
-  let b = x + 1 - a;
-  let c = 1 / tiny;
-  let d = 1 / b;
-  let h = d;
-  for (let i = 1; i < 10_000_000; i++) {
-    const an = -i * (i - a);
-    b += 2;
-    d = an * d + b;
-    if (Math.abs(d) < tiny) d = tiny;
-    c = b + an / c;
-    if (Math.abs(c) < tiny) c = tiny;
-    d = 1 / d;
-    const step = d * c;
-    h *= step;
-    if (Math.abs(step - 1) < 1e-16) break;
-  }
-  const upper = front * h;
-  return { lower: 1 - upper, upper };
 }
 
 /**
