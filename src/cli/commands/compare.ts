@@ -273,7 +273,7 @@ function renderCompare(result: CompareResult, choice: MetricChoice, width: numbe
     ...result.variants.map((v, i) => `  ${v.label}${i === 0 ? ' (baseline)' : ''}: ${v.assignments.join('; ') || '(defaults)'}`),
     ...(result.partial ? [`PARTIAL: interrupted; only the ${result.variants.length} variants listed finished`] : []),
     simulated
-      ? `${formatCount(result.trials)} trials a variant · seed ${result.seed} (${result.seeds === 'shared' ? 'same for every variant' : 'one stream per variant'}) · ${+(result.confidence * 100).toFixed(4)}% intervals`
+      ? `${formatCount(result.trials)} trials a variant · seed ${result.seed} (${result.seeds === 'shared' ? 'same for every variant' : 'one per variant'}) · stream ${result.stream} · ${+(result.confidence * 100).toFixed(4)}% intervals`
       : 'exact values (no simulation; --simulate to simulate)',
   ];
   const metrics = choice.shown;

@@ -199,7 +199,7 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
     return result;
   }
 
-  const parts = [`${rule.id} — ${rule.title}: ${useExact ? 'exact' : `simulated, ${settings?.trials} trials a cell, seed ${settings?.seed}`}`, `params: ${formatParams(base)}`];
+  const parts = [`${rule.id} — ${rule.title}: ${useExact ? 'exact' : `simulated, ${settings?.trials} trials a cell, seed ${settings?.seed}, stream ${settings?.stream}`}`, `params: ${formatParams(base)}`];
   if (interrupted) parts.push('PARTIAL: interrupted; unfinished cells are shown as —');
   for (const table of tables) {
     const percent = describeMetric.get(table.metric)?.probability ?? false;
