@@ -88,13 +88,34 @@ describe('merge never adds counts of two streams', () => {
     expect((await cli('merge', file('legacy-0.json'), file('s2-1.json'))).stderr).toMatch(/drew its dice from stream 2, .* from stream 1/);
   });
 
-  it('a shard claiming a stream muster does not have is refused', async () => {
-    const forged = json(file('s2-1.json'));
-    forged.stream = 3;
-    writeFileSync(file('forged.json'), JSON.stringify(forged));
-    const result = await cli('merge', file('s1-0.json'), file('forged.json'));
-    expect(result.status).toBe(2);
-    expect(result.stderr).toMatch(/forged\.json"?: stream: got "3"; allowed: 1 or 2/);
+  it('a shard claiming a stream muster does not have is refused, null included', async () => {
+    for (const [name, value] of [
+      ['three', 3],
+      ['null', null],
+      ['text', '1'],
+    ] as const) {
+      const forged = json(file('s1-0.json'));
+      forged.stream = value;
+      writeFileSync(file(`forged-${name}.json`), JSON.stringify(forged));
+      const result = await cli('merge', file(`forged-${name}.json`), file('s1-1.json'));
+      expect(result.status, name).toBe(2);
+      // The value is shown as JSON text, quoted: 3 as "3", the string "1" as "\"1\"".
+      expect(result.stderr, name).toContain(`forged-${name}.json": stream: got ${JSON.stringify(JSON.stringify(value))}; allowed: 1 or 2`);
+    }
+  });
+
+  it('a sweep shard claiming no stream (null) or another is refused', async () => {
+    const sweep = ['sweep', 'reserves', '--vary', 'command=1..2', '--trials', '70000', '--seed', 'forged-sweep', '--threads', '1', '--quiet'];
+    expect((await cli(...sweep, '--shard', '0/2', '--out', file('fs-0.json'))).status).toBe(0);
+    expect((await cli(...sweep, '--shard', '1/2', '--out', file('fs-1.json'))).status).toBe(0);
+    for (const value of [null, 3, '2']) {
+      const forged = json(file('fs-1.json'));
+      forged.stream = value;
+      writeFileSync(file('fs-forged.json'), JSON.stringify(forged));
+      const result = await cli('merge', file('fs-0.json'), file('fs-forged.json'));
+      expect(result.status, String(value)).toBe(2);
+      expect(result.stderr, String(value)).toMatch(/fs-forged\.json"? has a stream that is not 1 or 2/);
+    }
   });
 
   it('seed "mixed-sweep": sweep shards of two streams are refused too; of one stream they merge to the whole sweep on it', async () => {

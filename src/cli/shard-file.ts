@@ -116,7 +116,8 @@ export function validateShard(file: string, parsed: unknown, fileRule?: Rule): S
     fail('seed', record.seed, 'text of 1 to 200 characters');
   }
 
-  const stream = record.stream ?? 1;
+  // Absent only from files written before streams were recorded (stream 1); null or any other value is not a stream.
+  const stream = 'stream' in record ? record.stream : 1;
   if (!STREAM_VERSIONS.includes(stream as StreamVersion)) fail('stream', stream, `${STREAM_VERSIONS.join(' or ')} (absent: 1)`);
 
   const trials = record.trials;

@@ -316,7 +316,8 @@ function readGridShard(file: string): GridShardFile {
       : shard.command === 'compare' && hasExactly(args, ['set', 'variant', 'seedPerVariant']) && texts(args.set) && texts(args.variant) && typeof args.seedPerVariant === 'boolean';
   if (!argsOk) throw bad('has a command that is not sweep or compare, or options that are not its own');
   if (typeof shard.rule !== 'string' || typeof shard.seed !== 'string') throw bad('has a rule or seed that is not text');
-  shard.stream ??= 1;
+  // Absent only from files written before streams were recorded (stream 1); null or any other value is not a stream.
+  if (!Object.hasOwn(shard, 'stream')) shard.stream = 1;
   if (!STREAM_VERSIONS.includes(shard.stream)) throw bad(`has a stream that is not ${STREAM_VERSIONS.join(' or ')}`);
   // Threads as --threads allows them (1 to 256); trials and confidence are checked when merge plans the command again.
   if (!isCount(shard.trials) || typeof shard.confidence !== 'number' || !isCount(shard.threads) || shard.threads < 1 || shard.threads > 256) throw bad('has trials, confidence or threads of the wrong type or out of range');
