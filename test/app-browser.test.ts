@@ -281,6 +281,25 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
     await page.close();
   });
 
+  it('seed "muster", stream=1 in the link: the page simulates on stream 1, as muster run --stream 1 would, and says so', async () => {
+    const { page, problems, requests } = await open(fixtureFile, '#dice?target=5&trials=100000&stream=1');
+    const shown = await shownResult(page);
+    const tally = new Float64Array(1);
+    for (let chunk = 0; chunk < chunkCount(100_000); chunk++) diceRule.simulate({ target: 5 }, chunkStream('muster', 'dice', chunk, 1), chunkTrials(chunk, 100_000), tally);
+    const expected = estimate(diceRule.summarize({ target: 5 }, tally, 100_000).p, 0.95);
+    expect(shown?.stream).toBe(1);
+    expect(shown?.metrics.p).toEqual({ ...expected, exact: null, fraction: null });
+    expect(await page.inputValue('#sim-stream')).toBe('1');
+    expect(await page.locator('#answer-method').textContent()).toContain('stream 1');
+    // A stream the page does not have is shown beside its field, in the CLI's words, and nothing is simulated.
+    await page.fill('#sim-stream', '3');
+    await page.waitForFunction(() => !document.getElementById('sim-stream-error')?.hidden);
+    expect(await page.locator('#sim-stream-error').textContent()).toMatch(/^stream: got "3"; allowed: 2 \(the default\) or 1/);
+    expect(problems).toEqual([]);
+    expect(requests).toEqual([]);
+    await page.close();
+  });
+
   it('hostile text in a bundled rule’s title, parameter and metric stays text', async () => {
     const { page, problems } = await open(fixtureFile, '#echo');
     expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();

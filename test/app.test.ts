@@ -13,12 +13,15 @@ import { resolveParams } from '../src/rules/params.js';
 import { getRule, rules } from '../src/rules/index.js';
 import {
   APP_DEFAULT_SEED,
+  APP_DEFAULT_STREAM,
   APP_DEFAULT_TRIALS,
   evaluateForm,
   hashEntries,
+  parseStreamText,
   parseTrials,
   readHash,
 } from '../reports/app/form-values.js';
+import { DEFAULT_STREAM } from '../src/engine/random.js';
 import { formatHash, parseHash } from '../reports/app/hash.js';
 import { cli, scratchFolder } from './support/cli.js';
 import { CLUB_RESERVES, CLUB_ROLLOFF, writeClubRules } from './support/club-rules.js';
@@ -85,9 +88,16 @@ describe('the form, read as --set reads it', () => {
     expect(warbands.params?.warbands).toBe(resolveParams(getRule('warbands'), ['warbands=100:5, 90:6']).warbands);
   });
 
-  it('the page simulates with muster run’s default trials and seed', () => {
+  it('the page simulates with muster run’s default trials, seed and stream', () => {
     expect(APP_DEFAULT_TRIALS).toBe(DEFAULT_TRIALS);
     expect(APP_DEFAULT_SEED).toBe(DEFAULT_SEED);
+    expect(APP_DEFAULT_STREAM).toBe(String(DEFAULT_STREAM));
+  });
+
+  it('a stream read as --stream reads it; anything else is refused in the house wording', () => {
+    expect(parseStreamText('1')).toBe(1);
+    expect(parseStreamText(' 2 ')).toBe(2);
+    for (const bad of ['0', '3', '', 'two', '1.5']) expect(() => parseStreamText(bad), bad).toThrow(/^stream: got ".*"; allowed: 2 \(the default\) or 1/);
   });
 
   it('trials read as --trials reads them; anything else is refused in the house wording', () => {
@@ -119,9 +129,9 @@ describe('a hash read into the form', () => {
     expect(unknownParam.raw).toEqual({ wipA: '1' });
   });
 
-  it('simulate, trials and seed are the page’s options, written back only where they matter', () => {
-    const reading = readHash(rules, parseHash('#infinity?wipA=13&simulate=1&trials=200k&seed=club night'));
-    expect(reading.simulation).toEqual({ simulate: true, trials: '200k', seed: 'club night' });
+  it('simulate, trials, seed and stream are the page’s options, written back only where they matter', () => {
+    const reading = readHash(rules, parseHash('#infinity?wipA=13&simulate=1&trials=200k&seed=club night&stream=1'));
+    expect(reading.simulation).toEqual({ simulate: true, trials: '200k', seed: 'club night', stream: '1' });
     const infinity = getRule('infinity');
     expect(hashEntries(infinity, reading.raw, reading.simulation, true)).toEqual([
       ['wipA', '13'],
@@ -130,8 +140,11 @@ describe('a hash read into the form', () => {
       ['simulate', '1'],
       ['trials', '200k'],
       ['seed', 'club night'],
+      ['stream', '1'],
     ]);
-    expect(hashEntries(infinity, { wipB: '15' }, { simulate: false, trials: '200k', seed: 'x' }, false)).toEqual([
+    // The default stream is not written: a link without it means stream 2.
+    expect(hashEntries(infinity, reading.raw, { ...reading.simulation, stream: '2' }, true).map(([name]) => name)).not.toContain('stream');
+    expect(hashEntries(infinity, { wipB: '15' }, { simulate: false, trials: '200k', seed: 'x', stream: '1' }, false)).toEqual([
       ['wipA', '13'],
       ['wipB', '15'],
       ['crits', 'true'],

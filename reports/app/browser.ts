@@ -19,7 +19,7 @@ import { formatCount, formatParams, formatValue } from '../../src/cli/format.js'
 import type { Fraction } from '../../src/exact/fraction.js';
 import { DEFAULT_STREAM } from '../../src/engine/random.js';
 import { buildResult, type RunResult } from '../../src/result.js';
-import type { MetricSpec, ParamSpec, Params, Rule } from '../../src/rules/types.js';
+import type { MetricSpec, ParamSpec, Params, Rule, StreamVersion } from '../../src/rules/types.js';
 import { runCharts } from '../charts/index.js';
 import { cardCharts, layoutCard, planCard, renderCardSheet, SHEET } from '../card/layout.js';
 import { confidenceLabel, formatInterval, metricsTable, readableFraction } from '../tables.js';
@@ -32,6 +32,7 @@ import {
   evaluateForm,
   hashEntries,
   parseSeedText,
+  parseStreamText,
   parseTrials,
   readHash,
   type RawValues,
@@ -96,6 +97,7 @@ const simulateBox = element<HTMLInputElement>('sim-on');
 const simulateNote = element<HTMLParagraphElement>('sim-note');
 const trialsInput = element<HTMLInputElement>('sim-trials');
 const seedInput = element<HTMLInputElement>('sim-seed');
+const streamInput = element<HTMLInputElement>('sim-stream');
 const simulationDetails = element<HTMLDetailsElement>('simulation');
 const answerTitle = element<HTMLHeadingElement>('answer-title');
 const answerParams = element<HTMLParagraphElement>('answer-params');
@@ -247,7 +249,7 @@ function showFieldError(id: string, message: string | undefined): void {
 }
 
 function readSimulation(): SimulationChoice {
-  return { simulate: simulateBox.checked, trials: trialsInput.value, seed: seedInput.value };
+  return { simulate: simulateBox.checked, trials: trialsInput.value, seed: seedInput.value, stream: streamInput.value };
 }
 
 function setSimulation(choice: SimulationChoice): void {
@@ -255,6 +257,7 @@ function setSimulation(choice: SimulationChoice): void {
   simulateBox.disabled = !rule.exact;
   trialsInput.value = choice.trials;
   seedInput.value = choice.seed;
+  streamInput.value = choice.stream;
   simulateNote.textContent = rule.exact
     ? 'Exact by default; tick to simulate instead, as muster run does, with the same numbers for the same seed and trials.'
     : 'This rule has no exact solution: it is simulated in the page, with muster run’s streams.';
@@ -329,7 +332,7 @@ function renderReadings(params: Params): void {
 
 function methodText(result: RunResult): string {
   if (result.method === 'exact') return 'Exact values, computed in rational arithmetic in this page.';
-  return `Simulated in this page: ${formatCount(result.trials)} trials, seed ${JSON.stringify(result.seed)}, stream ${result.stream}, ${confidenceLabel(result.confidence)} intervals — the same figures as muster run ${rule.id} with that seed and trials.`;
+  return `Simulated in this page: ${formatCount(result.trials)} trials, seed ${JSON.stringify(result.seed)}, stream ${result.stream}, ${confidenceLabel(result.confidence)} intervals — the same figures as muster run ${rule.id} with that seed and trials${result.stream === DEFAULT_STREAM ? '' : ` and --stream ${result.stream}`}.`;
 }
 
 async function showResult(result: RunResult, fractions: Record<string, Fraction> | null, mine: number, started: number, computed: number): Promise<void> {
@@ -400,6 +403,7 @@ function recompute(): void {
   for (const spec of rule.params) showFieldError(fieldId(spec), outcome.fieldErrors.get(spec.name));
   let trials = APP_DEFAULT_TRIALS;
   let seed = APP_DEFAULT_SEED;
+  let stream: StreamVersion = DEFAULT_STREAM;
   const simulationErrors: string[] = [];
   if (simulating) {
     try {
@@ -416,9 +420,17 @@ function recompute(): void {
       showFieldError('sim-seed', (error as Error).message);
       simulationErrors.push('seed');
     }
+    try {
+      stream = parseStreamText(simulation.stream);
+      showFieldError('sim-stream', undefined);
+    } catch (error) {
+      showFieldError('sim-stream', (error as Error).message);
+      simulationErrors.push('stream');
+    }
   } else {
     showFieldError('sim-trials', undefined);
     showFieldError('sim-seed', undefined);
+    showFieldError('sim-stream', undefined);
   }
   writeHash(raw, simulation, simulating);
   answerTitle.textContent = rule.title;
@@ -470,7 +482,7 @@ function recompute(): void {
     rule,
     params,
     seed,
-    stream: DEFAULT_STREAM,
+    stream,
     trials,
     threads,
     onProgress: (done, total) => {
@@ -483,7 +495,7 @@ function recompute(): void {
       if (mine !== generation) return finish();
       running = null;
       const simulatedAt = performance.now();
-      const result = buildResult({ rule: exactRule, params, seed, stream: DEFAULT_STREAM, threads, confidence: CONFIDENCE, trials, tally });
+      const result = buildResult({ rule: exactRule, params, seed, stream, threads, confidence: CONFIDENCE, trials, tally });
       statusBox.replaceChildren();
       void showResult(result, fractions, mine, simulatedAt, performance.now()).then(finish, fail(finish));
     },
@@ -603,13 +615,14 @@ async function prepareCard(): Promise<boolean> {
 for (const candidate of appRules) picker.append(new Option(`${candidate.title} (${candidate.id})`, candidate.id));
 picker.addEventListener('change', () => {
   const next = appRules.find((candidate) => candidate.id === picker.value) ?? appRules[0];
-  selectRule(next, {}, { simulate: false, trials: trialsInput.value, seed: seedInput.value });
+  selectRule(next, {}, { simulate: false, trials: trialsInput.value, seed: seedInput.value, stream: streamInput.value });
   hashProblems.replaceChildren();
   recompute();
 });
 simulateBox.addEventListener('change', recompute);
 trialsInput.addEventListener('input', recompute);
 seedInput.addEventListener('input', recompute);
+streamInput.addEventListener('input', recompute);
 element<HTMLButtonElement>('print').addEventListener('click', () => {
   void prepareCard().then(() => window.print(), (error: unknown) => {
     // The page's own print layout still prints the answer.

@@ -159,6 +159,7 @@ export async function buildAppHtml(options: AppBuildOptions = {}): Promise<AppBu
 <div class="field field-boolean"><div class="control"><input type="checkbox" id="sim-on" aria-describedby="sim-note"><label for="sim-on">simulate</label></div><p class="doc" id="sim-note"></p></div>
 <div class="field"><div class="control"><label for="sim-trials">trials</label><input type="text" id="sim-trials" inputmode="numeric" autocomplete="off" spellcheck="false" aria-describedby="sim-trials-doc sim-trials-error"></div><p class="error" id="sim-trials-error" hidden></p><p class="doc" id="sim-trials-doc">As muster run --trials: 1000000, 1e6, 1M.</p></div>
 <div class="field"><div class="control"><label for="sim-seed">seed</label><input type="text" id="sim-seed" autocomplete="off" spellcheck="false" aria-describedby="sim-seed-doc sim-seed-error"></div><p class="error" id="sim-seed-error" hidden></p><p class="doc" id="sim-seed-doc">As muster run --seed: the same seed and trials give the same figures.</p></div>
+<div class="field"><div class="control"><label for="sim-stream">stream</label><input type="text" id="sim-stream" inputmode="numeric" autocomplete="off" spellcheck="false" aria-describedby="sim-stream-doc sim-stream-error"></div><p class="error" id="sim-stream-error" hidden></p><p class="doc" id="sim-stream-doc">As muster run --stream: 2, or 1 to reproduce results made before stream 2.</p></div>
 </details>
 </form>
 <main id="answer" class="panel" aria-labelledby="answer-title">

@@ -7,12 +7,14 @@
  */
 import { UsageError } from '../../src/errors.js';
 import { findParam, parseParam } from '../../src/rules/params.js';
-import type { ParamSpec, Params, Rule } from '../../src/rules/types.js';
+import { DEFAULT_STREAM, STREAM_VERSIONS } from '../../src/engine/random.js';
+import type { ParamSpec, Params, Rule, StreamVersion } from '../../src/rules/types.js';
 import { PAGE_OPTIONS, type HashState } from './hash.js';
 
-/** As `muster run`: a million trials, seed "muster" (a test checks these match the CLI's defaults). */
+/** As `muster run`: a million trials, seed "muster", stream 2 (a test checks these match the CLI's defaults). */
 export const APP_DEFAULT_TRIALS = 1_000_000;
 export const APP_DEFAULT_SEED = 'muster';
+export const APP_DEFAULT_STREAM = String(DEFAULT_STREAM);
 /** A browser tab simulating more than this would keep a phone busy for minutes. */
 export const APP_MAX_TRIALS = 100_000_000;
 
@@ -24,6 +26,8 @@ export interface SimulationChoice {
   simulate: boolean;
   trials: string;
   seed: string;
+  /** The random stream as typed: '2' (the default) or '1', as `muster run --stream`. */
+  stream: string;
 }
 
 export interface FormOutcome {
@@ -86,6 +90,13 @@ export function parseSeedText(raw: string): string {
   return raw;
 }
 
+/** A stream as `muster run --stream` takes it: 1 or 2. */
+export function parseStreamText(raw: string): StreamVersion {
+  const version = STREAM_VERSIONS.find((stream) => String(stream) === raw.trim());
+  if (version === undefined) throw new UsageError(`stream: got ${JSON.stringify(raw)}; allowed: 2 (the default) or 1 (to reproduce results made before stream 2)`);
+  return version;
+}
+
 export interface HashReading {
   rule: Rule;
   raw: RawValues;
@@ -107,7 +118,7 @@ export function readHash(rules: readonly Rule[], state: HashState): HashReading 
     else problems.push(`rule: got ${JSON.stringify(state.ruleId)}; allowed: ${rules.map((candidate) => candidate.id).join(', ')}`);
   }
   const raw: RawValues = {};
-  const simulation: SimulationChoice = { simulate: false, trials: String(APP_DEFAULT_TRIALS), seed: APP_DEFAULT_SEED };
+  const simulation: SimulationChoice = { simulate: false, trials: String(APP_DEFAULT_TRIALS), seed: APP_DEFAULT_SEED, stream: APP_DEFAULT_STREAM };
   const seen = new Set<string>();
   for (const [name, value] of state.entries) {
     if (seen.has(name)) {
@@ -120,6 +131,7 @@ export function readHash(rules: readonly Rule[], state: HashState): HashReading 
     } else if ((PAGE_OPTIONS as readonly string[]).includes(name)) {
       if (name === 'simulate') simulation.simulate = value === '' || value === '1' || value === 'true';
       else if (name === 'trials') simulation.trials = value;
+      else if (name === 'stream') simulation.stream = value;
       else simulation.seed = value;
     } else {
       try {
@@ -143,6 +155,7 @@ export function hashEntries(rule: Rule, raw: Readonly<RawValues>, simulation: Si
   if (simulating) {
     if (simulation.trials !== String(APP_DEFAULT_TRIALS)) option('trials', simulation.trials);
     if (simulation.seed !== APP_DEFAULT_SEED) option('seed', simulation.seed);
+    if (simulation.stream !== APP_DEFAULT_STREAM) option('stream', simulation.stream);
   }
   return entries;
 }

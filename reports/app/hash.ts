@@ -1,9 +1,10 @@
 /**
  * The calculator's state lives in the URL hash, so a link opens the same
  * question: `#<rule>?<param>=<value>&…`, e.g. `#infinity?wipA=13&wipB=15`.
- * Three names are the page's own options rather than rule parameters:
- * `simulate=1` (simulate even where an exact solution exists), `trials=N` and
- * `seed=S` (the simulation's trials and seed, as `muster run --trials --seed`).
+ * Four names are the page's own options rather than rule parameters:
+ * `simulate=1` (simulate even where an exact solution exists), `trials=N`,
+ * `seed=S` and `stream=1|2` (the simulation's trials, seed and random
+ * stream, as `muster run --trials --seed --stream`).
  * A rule parameter of the same name wins over the option.
  *
  * Values are percent-encoded where they must be; `:`, `,`, `+` and `/` stay
@@ -17,7 +18,7 @@ export interface HashState {
   entries: Array<[string, string]>;
 }
 
-export const PAGE_OPTIONS = ['simulate', 'trials', 'seed'] as const;
+export const PAGE_OPTIONS = ['simulate', 'trials', 'seed', 'stream'] as const;
 
 /** Reads a hash (with or without its leading `#`). Never throws: malformed escapes are kept as written. */
 export function parseHash(hash: string): HashState {
