@@ -114,7 +114,7 @@ describe('a sweep of a rule file split into shards', () => {
     try {
       const changed = await cli('merge', ...shards, '--json', file('never-file.json'));
       expect(changed.status).toBe(2);
-      expect(changed.stderr).toMatch(/^muster: .*club-rule\.mjs: the rule file's contents differ from the run's \(sha256 [0-9a-f]{12}… instead of [0-9a-f]{12}…\); allowed: the same file, unchanged\n$/);
+      expect(changed.stderr).toMatch(/^muster: .*club-rule\.mjs: the rule file, or a file it imports, differs from the run's \(sha256 [0-9a-f]{12}… instead of [0-9a-f]{12}…\); allowed: the same file and the files it imports, unchanged\n$/);
       expect(changed.stderr.split('\n')).toHaveLength(2);
       const found = await cli('merge', ...shards, '--rule', moved, '--json', file('filegrid-moved.json'), '--quiet');
       expect(found.status, found.stderr).toBe(0);

@@ -5,7 +5,8 @@
  * the reports. Rule files are written into a temporary folder outside the
  * repository, as a designer following docs/custom-rules.md would.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { Ajv } from 'ajv';
 import { join } from 'node:path';
@@ -15,6 +16,7 @@ import { mergeCommand, shardCommand } from '../src/cli/commands/shard.js';
 import { runCommand } from '../src/cli/commands/run.js';
 import { cli, scratchFolder } from './support/cli.js';
 import { bufferIo } from './support/io.js';
+import { loadRule } from '../src/rules/load-rule.js';
 
 const folder = scratchFolder('rule-files');
 
@@ -222,8 +224,47 @@ describe('the same bits on any thread count and across shards', () => {
     const io = bufferIo();
     const changed = await cli('merge', ...files);
     expect(changed.status).toBe(2);
-    expect(changed.stderr).toMatch(/^muster: .*moving\.mjs: the rule file's contents differ from the run's \(sha256 [0-9a-f]{12}… instead of [0-9a-f]{12}…\); allowed: the same file, unchanged\n$/);
+    expect(changed.stderr).toMatch(/^muster: .*moving\.mjs: the rule file, or a file it imports, differs from the run's \(sha256 [0-9a-f]{12}… instead of [0-9a-f]{12}…\); allowed: the same file and the files it imports, unchanged\n$/);
     expect(io.stdout()).toBe('');
+  });
+});
+
+describe('the hash a rule file is recorded by covers the files it imports', () => {
+  const helperRule = `import { need } from './helpers/need.mjs';
+export default {
+  id: 'with-helper',
+  title: 'A rule with a helper of its own',
+  params: [],
+  metrics: [{ name: 'p', doc: 'a die shows the helper’s face or more', probability: true }],
+  trial(dice, p, out) {
+    out.p = dice.d(6) >= need ? 1 : 0;
+  },
+};
+`;
+
+  it('a file that imports nothing of its own is known by the sha256 of its contents, as shards always recorded it', async () => {
+    const path = ruleFile('alone.mjs', readFileSync(reserves2d6, 'utf8'));
+    const rule = await loadRule(path);
+    expect(rule.file?.sha256).toBe(createHash('sha256').update(readFileSync(path)).digest('hex'));
+  });
+
+  it('seed "helper": a file with a helper is known by its contents, then the helper’s path and contents; merge refuses the shards once the helper changes', async () => {
+    mkdirSync(join(folder, 'helpers'), { recursive: true });
+    const helper = join(folder, 'helpers', 'need.mjs');
+    writeFileSync(helper, 'export const need = 5;\n');
+    const path = ruleFile('with-helper.mjs', helperRule);
+    // Written out from docs/custom-rules.md: the file, then NUL, the helper's path from the file's folder, NUL, its contents.
+    const expected = createHash('sha256').update(readFileSync(path)).update('\u0000helpers/need.mjs\u0000').update(readFileSync(helper)).digest('hex');
+    const options = { trials: '150k', seed: 'helper', threads: '2', quiet: true };
+    const files = [0, 1].map((index) => join(folder, `helper-${index}.json`));
+    for (const [index, out] of files.entries()) await shardCommand(path, { ...options, shard: `${index}/2`, out }, bufferIo());
+    expect(JSON.parse(readFileSync(files[0], 'utf8')).ruleFile.sha256).toBe(expected);
+    const whole = await runCommand(path, options, bufferIo());
+    expect((await mergeCommand(files, {}, bufferIo())).metrics).toEqual(whole.metrics);
+    writeFileSync(helper, 'export const need = 4;\n');
+    const changed = await cli('merge', ...files);
+    expect(changed.status).toBe(2);
+    expect(changed.stderr).toMatch(/^muster: .*with-helper\.mjs: the rule file, or a file it imports, differs from the run's/);
   });
 });
 

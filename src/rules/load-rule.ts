@@ -7,12 +7,14 @@
  * A file is read once, hashed (sha256) and imported under a URL that
  * carries the hash: a file edited between two runs of one process is
  * imported afresh, and a worker can check it imports the very file the
- * command loaded.
+ * command loaded. The hash covers the files it imports by relative path
+ * too (see ruleFileDigest), so a shard is never merged, nor a worker run,
+ * with a helper that changed.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { badValue, UsageError } from '../errors.js';
 import { adaptRuleFile } from './file-rule.js';
@@ -54,9 +56,9 @@ export async function loadRuleFile(path: string, shown: string = path, expectedS
   } catch {
     throw badValue('rule', shown, `a built-in rule id (${rules.map((r) => r.id).join(', ')}) or the path of an existing rule file`);
   }
-  const sha256 = createHash('sha256').update(contents).digest('hex');
+  const sha256 = await ruleFileDigest(path, contents);
   if (expectedSha256 !== undefined && sha256 !== expectedSha256) {
-    throw new UsageError(`${shown}: the rule file's contents differ from the run's (sha256 ${sha256.slice(0, 12)}… instead of ${expectedSha256.slice(0, 12)}…); allowed: the same file, unchanged`);
+    throw new UsageError(`${shown}: the rule file, or a file it imports, differs from the run's (sha256 ${sha256.slice(0, 12)}… instead of ${expectedSha256.slice(0, 12)}…); allowed: the same file and the files it imports, unchanged`);
   }
   const key = `${path}\u0000${sha256}\u0000${shown}`;
   const cached = loaded.get(key);
@@ -75,6 +77,41 @@ export async function loadRuleFile(path: string, shown: string = path, expectedS
 }
 
 const TYPESCRIPT = /\.(ts|mts|cts)$/i;
+/** A quoted string that starts like a relative module path: the file may import one of its own. */
+const LOCAL_SPECIFIER = /['"`]\.\.?\//;
+
+/**
+ * The sha256 a rule file is known by: of its contents alone when it imports
+ * no file of its own (as muster has always recorded it), else of its
+ * contents followed, for every local file it imports directly or through
+ * another (found by esbuild, the bundler muster ships), in order of their
+ * paths relative to the rule file's folder, by a NUL, that path, a NUL and
+ * the file's contents. Packages (bare imports such as "lodash") are not
+ * covered. A file esbuild cannot read (a syntax error) is hashed alone;
+ * its import then fails with the error Node gives. A file with no string
+ * starting "./" or "../" imports nothing of its own and is hashed without
+ * asking esbuild (which would add a tenth of a second to every command and
+ * worker).
+ */
+async function ruleFileDigest(path: string, contents: Buffer): Promise<string> {
+  const hash = createHash('sha256').update(contents);
+  if (!LOCAL_SPECIFIER.test(contents.toString('utf8'))) return hash.digest('hex');
+  const folder = dirname(path);
+  let inputs: string[] = [];
+  try {
+    const { build } = await import('esbuild');
+    const result = await build({ entryPoints: [path], absWorkingDir: folder, bundle: true, write: false, metafile: true, format: 'esm', platform: 'node', target: 'node20', packages: 'external', logLevel: 'silent' });
+    inputs = Object.keys(result.metafile.inputs)
+      .map((input) => resolve(folder, input))
+      .filter((input) => input !== path)
+      .map((input) => relative(folder, input).split(sep).join('/'))
+      .sort();
+  } catch {
+    return hash.digest('hex');
+  }
+  for (const input of inputs) hash.update(`\u0000${input}\u0000`).update(readFileSync(resolve(folder, input)));
+  return hash.digest('hex');
+}
 
 /**
  * A TypeScript rule file, compiled with the esbuild muster already ships
