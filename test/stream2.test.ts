@@ -404,6 +404,12 @@ describe('count(n, sides, atLeast) is Binomial(n, p)', () => {
     for (const t of [2, 11, 19]) expectBinomial(rng, 30, 20, t, 25_000);
   });
 
+  it('a bound outside 1 … 4096 is an error, never an endless redraw (a rule’s bug surfaces as a failed task)', () => {
+    const rng = stream2('bad-bound');
+    for (const bound of [0, -6, 4097, 1.5, Number.NaN]) expect(() => rng.below(bound), String(bound)).toThrow(RangeError);
+    expect(() => rng.count(3, 5000, 2)).toThrow(RangeError);
+  });
+
   it('a one-sided die (d1) always shows 1: count(n, 1, t) is n for t ≤ 1 and 0 above, and returns', () => {
     // d1 once sent the grouping loop round forever (1^k never exceeds the bound); on both streams now.
     for (const rng of [stream2('d1'), chunkStream('d1', 'validate', 0, 1)]) {

@@ -180,6 +180,8 @@ export class XoshiroStream {
     };
     const below = (bound: number): number => {
       const reject = REJECT_BELOW[bound];
+      // Outside 1 … MAX_BOUND (or not whole) there is no entry, and the loop below would never end.
+      if (reject === undefined || bound < 1) throw new RangeError(`below: bound ${bound}; allowed: a whole number from 1 to ${MAX_BOUND}`);
       for (;;) {
         const product = (next() >>> 12) * bound;
         if ((product & (TWENTY_BITS - 1)) >= reject) return product >>> 20;
