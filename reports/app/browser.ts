@@ -401,37 +401,25 @@ function recompute(): void {
   const simulating = simulation.simulate || !rule.exact;
   const outcome = evaluateForm(rule, raw);
   for (const spec of rule.params) showFieldError(fieldId(spec), outcome.fieldErrors.get(spec.name));
-  let trials = APP_DEFAULT_TRIALS;
-  let seed = APP_DEFAULT_SEED;
-  let stream: StreamVersion = DEFAULT_STREAM;
   const simulationErrors: string[] = [];
-  if (simulating) {
-    try {
-      trials = parseTrials(simulation.trials);
-      showFieldError('sim-trials', undefined);
-    } catch (error) {
-      showFieldError('sim-trials', (error as Error).message);
-      simulationErrors.push('trials');
+  // Each simulation option through its parser, its message beside its field; unchecked (and no message) while solving exactly.
+  const option = <T>(name: 'trials' | 'seed' | 'stream', parse: (text: string) => T, fallback: T): T => {
+    let value = fallback;
+    let message: string | undefined;
+    if (simulating) {
+      try {
+        value = parse(simulation[name]);
+      } catch (error) {
+        message = (error as Error).message;
+        simulationErrors.push(name);
+      }
     }
-    try {
-      seed = parseSeedText(simulation.seed);
-      showFieldError('sim-seed', undefined);
-    } catch (error) {
-      showFieldError('sim-seed', (error as Error).message);
-      simulationErrors.push('seed');
-    }
-    try {
-      stream = parseStreamText(simulation.stream);
-      showFieldError('sim-stream', undefined);
-    } catch (error) {
-      showFieldError('sim-stream', (error as Error).message);
-      simulationErrors.push('stream');
-    }
-  } else {
-    showFieldError('sim-trials', undefined);
-    showFieldError('sim-seed', undefined);
-    showFieldError('sim-stream', undefined);
-  }
+    showFieldError(`sim-${name}`, message);
+    return value;
+  };
+  const trials = option('trials', parseTrials, APP_DEFAULT_TRIALS);
+  const seed = option('seed', parseSeedText, APP_DEFAULT_SEED);
+  const stream = option<StreamVersion>('stream', parseStreamText, DEFAULT_STREAM);
   writeHash(raw, simulation, simulating);
   answerTitle.textContent = rule.title;
   const formMessages = outcome.formErrors;
