@@ -10,7 +10,7 @@
  *   probability 21·15·10·6 / 36⁴ = 18900 / 1679616 (CLUB_LOST_ONE).
  * - club-rolloff.mjs has no exact(): the page simulates it.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** One squad, target 9: the chance it is lost, worked by hand above. */
@@ -20,46 +20,22 @@ export const CLUB_HELPER = `// dice-helper.mjs — shared by the club's rule fil
 export const twoDice = (dice) => dice.d(6) + dice.d(6);
 `;
 
-export const CLUB_RESERVES = `// club-reserves.mjs — reserves arrive on 2d6 + round
-import { twoDice } from './dice-helper.mjs';
-
-export default {
-  id: 'club-reserves',
-  title: 'Club reserves on 2d6',
-  summary: 'each squad in reserve arrives on 2d6 + round ≥ target; four rounds, then it is lost',
-  source: 'the club’s house rules, draft 3, §4 Reserves',
-  params: [
-    { name: 'squads', type: 'integer', default: 3, min: 1, max: 12, doc: 'squads held in reserve' },
-    { name: 'target', type: 'integer', default: 10, min: 2, max: 16, doc: 'a squad arrives when 2d6 + round reaches this' },
-  ],
-  metrics: [
-    { name: 'all.by.4', doc: 'every squad has arrived by the end of round 4', probability: true },
-    { name: 'lost.mean', doc: 'expected squads lost', probability: false },
-  ],
-  trial(dice, p, out) {
-    let lost = 0;
-    for (let squad = 0; squad < p.squads; squad++) {
-      let arrived = false;
-      for (let round = 1; round <= 4 && !arrived; round++) arrived = twoDice(dice) + round >= p.target;
-      if (!arrived) lost++;
-    }
-    out['all.by.4'] = lost === 0;
-    out['lost.mean'] = lost;
-  },
-  exact(p) {
-    let miss = 1n;
-    let all = 1n;
-    for (let round = 1; round <= 4; round++) {
-      let ways = 0n;
-      for (let a = 1; a <= 6; a++) for (let b = 1; b <= 6; b++) if (a + b + round < p.target) ways++;
-      miss *= ways;
-      all *= 36n;
-    }
-    const squads = BigInt(p.squads);
-    return { 'all.by.4': \`\${(all - miss) ** squads}/\${all ** squads}\`, 'lost.mean': \`\${squads * miss}/\${all}\` };
-  },
-};
-`;
+/**
+ * club-reserves.mjs: the documentation's example rule file
+ * (examples/rules/reserves-2d6.mjs) as the club adopted it, under its own
+ * id, title and source, rolling 2d6 through the shared helper. Each change
+ * must apply, so the two files cannot drift apart unnoticed.
+ */
+export const CLUB_RESERVES = [
+  ['// reserves-2d6.mjs — reserves arrive on 2d6 + round instead of 1d6 + round\n', "// club-reserves.mjs — reserves arrive on 2d6 + round\nimport { twoDice } from './dice-helper.mjs';\n\n"],
+  ["id: 'reserves-2d6'", "id: 'club-reserves'"],
+  ["title: 'Reserves on 2d6'", "title: 'Club reserves on 2d6'"],
+  ["source: 'our house rules, draft 3, §4 Reserves'", "source: 'the club’s house rules, draft 3, §4 Reserves'"],
+  ['dice.d(6) + dice.d(6)', 'twoDice(dice)'],
+].reduce((text, [from, to]) => {
+  if (!text.includes(from)) throw new Error(`club-reserves: the example no longer has ${JSON.stringify(from)}`);
+  return text.replace(from, to);
+}, readFileSync(new URL('../../examples/rules/reserves-2d6.mjs', import.meta.url), 'utf8'));
 
 export const CLUB_ROLLOFF = `// club-rolloff.mjs — a first-turn roll-off on 2d6, ties roll again
 export default {
