@@ -124,32 +124,49 @@ export class TycheStream {
 }
 
 const TWENTY_BITS = 1 << 20;
-/** 2^20 mod b for every bound b: a draw whose low part falls below it is drawn again. */
-const REJECT_BELOW = Int32Array.from({ length: MAX_BOUND + 1 }, (_, bound) => (bound === 0 ? 0 : TWENTY_BITS % bound));
-
-/** d6 counted four at a time: COUNT6[(n · 8 + t) · 1296 + v] is how many of the first n base-6 digits of v are at least t − 1, i.e. how many of n dice show t or more. */
 const FOUR_D6 = 1296;
-const COUNT6 = new Uint8Array(5 * 8 * FOUR_D6);
-for (let n = 0; n <= 4; n++) {
-  for (let atLeast = 0; atLeast < 8; atLeast++) {
-    for (let v = 0; v < FOUR_D6; v++) {
-      let hits = 0;
-      for (let die = 0, rest = v; die < n; die++, rest = Math.floor(rest / 6)) hits += +(1 + (rest % 6) >= atLeast);
-      COUNT6[(n * 8 + atLeast) * FOUR_D6 + v] = hits;
-    }
-  }
+
+/** Stream 2's lookup tables; made by the first XoshiroStream, so a command that never simulates does not build them. */
+interface DiceTables {
+  /** 2^20 mod b for every bound b: a draw whose low part falls below it is drawn again. */
+  rejectBelow: Int32Array;
+  /** d6 counted four at a time: count6[(n · 8 + t) · 1296 + v] is how many of the first n base-6 digits of v are at least t − 1, i.e. how many of n dice show t or more. */
+  count6: Uint8Array;
+  /** For `count` with other dice: groupSize[s] dice of s faces come from one draw (the most whose s^k ≤ MAX_BOUND; one for a d1), groupBound[s] = s^k. */
+  groupSize: Uint8Array;
+  groupBound: Int32Array;
 }
 
-/** For `count` with other dice: how many of them one draw rolls (the most whose faces^k ≤ MAX_BOUND), and faces^k. */
-function groupOf(sides: number): { size: number; bound: number } {
-  let size = 1;
-  let bound = sides;
-  // A one-sided die has one face whatever the count: one of them a draw (sides^k would never pass the bound).
-  while (sides > 1 && bound * sides <= MAX_BOUND) {
-    bound *= sides;
-    size++;
+let tables: DiceTables | undefined;
+
+function diceTables(): DiceTables {
+  if (tables) return tables;
+  const rejectBelow = Int32Array.from({ length: MAX_BOUND + 1 }, (_, bound) => (bound === 0 ? 0 : TWENTY_BITS % bound));
+  const count6 = new Uint8Array(5 * 8 * FOUR_D6);
+  for (let n = 0; n <= 4; n++) {
+    for (let atLeast = 0; atLeast < 8; atLeast++) {
+      for (let v = 0; v < FOUR_D6; v++) {
+        let hits = 0;
+        for (let die = 0, rest = v; die < n; die++, rest = Math.floor(rest / 6)) hits += +(1 + (rest % 6) >= atLeast);
+        count6[(n * 8 + atLeast) * FOUR_D6 + v] = hits;
+      }
+    }
   }
-  return { size, bound };
+  const groupSize = new Uint8Array(MAX_BOUND + 1);
+  const groupBound = new Int32Array(MAX_BOUND + 1);
+  for (let sides = 1; sides <= MAX_BOUND; sides++) {
+    let size = 1;
+    let bound = sides;
+    // A one-sided die has one face whatever the count: one of them a draw (sides^k would never pass the bound).
+    while (sides > 1 && bound * sides <= MAX_BOUND) {
+      bound *= sides;
+      size++;
+    }
+    groupSize[sides] = size;
+    groupBound[sides] = bound;
+  }
+  tables = { rejectBelow, count6, groupSize, groupBound };
+  return tables;
 }
 
 /**
@@ -165,6 +182,7 @@ export class XoshiroStream {
 
   constructor(key?: string) {
     const state = this.#state;
+    const { rejectBelow, count6, groupSize, groupBound } = diceTables();
     const next = (): number => {
       const s0 = state[0];
       const s1 = state[1];
@@ -179,7 +197,7 @@ export class XoshiroStream {
       return out;
     };
     const below = (bound: number): number => {
-      const reject = REJECT_BELOW[bound];
+      const reject = rejectBelow[bound];
       // Outside 1 … MAX_BOUND (or not whole) there is no entry, and the loop below would never end.
       if (reject === undefined || bound < 1) throw new RangeError(`below: bound ${bound}; allowed: a whole number from 1 to ${MAX_BOUND}`);
       for (;;) {
@@ -191,15 +209,15 @@ export class XoshiroStream {
       if (sides !== 6) return countOther(n, sides, atLeast);
       const t = atLeast < 0 ? 0 : atLeast > 7 ? 7 : atLeast;
       let hits = 0;
-      for (let left = n; left > 0; left -= 4) hits += COUNT6[((left < 4 ? left : 4) * 8 + t) * FOUR_D6 + below(FOUR_D6)];
+      for (let left = n; left > 0; left -= 4) hits += count6[((left < 4 ? left : 4) * 8 + t) * FOUR_D6 + below(FOUR_D6)];
       return hits;
     };
     const countOther = (n: number, sides: number, atLeast: number): number => {
-      const group = groupOf(sides);
+      const group = groupSize[sides];
       let hits = 0;
-      for (let left = n; left > 0; left -= group.size) {
-        const size = left < group.size ? left : group.size;
-        let rest = below(size === group.size ? group.bound : sides ** size);
+      for (let left = n; left > 0; left -= group) {
+        const size = left < group ? left : group;
+        let rest = below(size === group ? groupBound[sides] : sides ** size);
         for (let die = 0; die < size; die++) {
           hits += +(1 + (rest % sides) >= atLeast);
           rest = Math.floor(rest / sides);
