@@ -42,6 +42,17 @@ const FIELDS = ['format', 'kind', 'version', 'rule', 'title', 'params', 'seed', 
 /** Fields a shard may have besides: ruleFile, for a rule file's rule; stream, absent from files written on stream 1 before it was recorded. */
 const OPTIONAL_FIELDS = ['ruleFile', 'stream'] as const;
 
+/**
+ * The stream a shard file (a run's or a grid's) records, or null when it
+ * records none muster has. Only a file with no stream field at all is read
+ * as stream 1, as written before streams were recorded; null or any other
+ * value is not a stream.
+ */
+export function recordedStream(record: object): StreamVersion | null {
+  const stream: unknown = Object.hasOwn(record, 'stream') ? (record as { stream: unknown }).stream : 1;
+  return STREAM_VERSIONS.find((version) => version === stream) ?? null;
+}
+
 /** Merge's refusal of shards drawn from two streams: their counts come from different dice and cannot be added. */
 export function mixedStreams(file: string, stream: StreamVersion, firstFile: string, firstStream: StreamVersion): UsageError {
   return new UsageError(
@@ -116,9 +127,7 @@ export function validateShard(file: string, parsed: unknown, fileRule?: Rule): S
     fail('seed', record.seed, 'text of 1 to 200 characters');
   }
 
-  // Absent only from files written before streams were recorded (stream 1); null or any other value is not a stream.
-  const stream = 'stream' in record ? record.stream : 1;
-  if (!STREAM_VERSIONS.includes(stream as StreamVersion)) fail('stream', stream, `${STREAM_VERSIONS.join(' or ')} (absent: 1)`);
+  const stream = recordedStream(record) ?? fail('stream', record.stream, `${STREAM_VERSIONS.join(' or ')} (absent: 1)`);
 
   const trials = record.trials;
   if (typeof trials !== 'number' || !Number.isInteger(trials) || trials < 1 || trials > MAX_TRIALS) fail('trials', trials, `a whole number of trials from 1 to ${MAX_TRIALS}`);
@@ -150,7 +159,7 @@ export function validateShard(file: string, parsed: unknown, fileRule?: Rule): S
   const problem = checkCounts(rule, params, Float64Array.from(counts as number[]), ran);
   if (problem) throw new UsageError(`${file}: tally: ${problem}; allowed: counts ${rule.id} could have made in this shard's ${ran} trials`);
   const ruleFile = rule.file ? { path: (record.ruleFile as { path: string }).path, sha256: rule.file.sha256 } : undefined;
-  return { ...envelope('shard', rule), ...(ruleFile ? { ruleFile } : {}), version: record.version as string, params, seed: record.seed as string, stream: stream as StreamVersion, trials: total, chunks: range, threads: threads as number, tally: counts as number[] };
+  return { ...envelope('shard', rule), ...(ruleFile ? { ruleFile } : {}), version: record.version as string, params, seed: record.seed as string, stream, trials: total, chunks: range, threads: threads as number, tally: counts as number[] };
 }
 
 /**

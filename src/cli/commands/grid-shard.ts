@@ -28,7 +28,7 @@ import { fillIndex, type ShardPlace } from '../scheduler.js';
 import { writeOutputs } from '../../output/files.js';
 import { checkGridPaths } from '../../../reports/cli-outputs.js';
 import { toJson } from '../../output/json.js';
-import { checkCounts, loadRecordedFile, mixedStreams, shardTrials } from '../shard-file.js';
+import { checkCounts, loadRecordedFile, mixedStreams, recordedStream, shardTrials } from '../shard-file.js';
 import { STREAM_VERSIONS } from '../../engine/random.js';
 import { getRule } from '../../rules/index.js';
 import { isRulePath } from '../../rules/load-rule.js';
@@ -316,9 +316,9 @@ function readGridShard(file: string): GridShardFile {
       : shard.command === 'compare' && hasExactly(args, ['set', 'variant', 'seedPerVariant']) && texts(args.set) && texts(args.variant) && typeof args.seedPerVariant === 'boolean';
   if (!argsOk) throw bad('has a command that is not sweep or compare, or options that are not its own');
   if (typeof shard.rule !== 'string' || typeof shard.seed !== 'string') throw bad('has a rule or seed that is not text');
-  // Absent only from files written before streams were recorded (stream 1); null or any other value is not a stream.
-  if (!Object.hasOwn(shard, 'stream')) shard.stream = 1;
-  if (!STREAM_VERSIONS.includes(shard.stream)) throw bad(`has a stream that is not ${STREAM_VERSIONS.join(' or ')}`);
+  const stream = recordedStream(shard);
+  if (stream === null) throw bad(`has a stream that is not ${STREAM_VERSIONS.join(' or ')}`);
+  shard.stream = stream;
   // Threads as --threads allows them (1 to 256); trials and confidence are checked when merge plans the command again.
   if (!isCount(shard.trials) || typeof shard.confidence !== 'number' || !isCount(shard.threads) || shard.threads < 1 || shard.threads > 256) throw bad('has trials, confidence or threads of the wrong type or out of range');
   const place: unknown = shard.shard;
