@@ -29,8 +29,6 @@ import type { MatrixSpec, MetricSpec, ParamSpec, ParamValue, Params, Rng, Rule }
 /** The fields a rule file's default export may have. */
 const FIELDS = ['id', 'title', 'summary', 'source', 'params', 'metrics', 'headline', 'readings', 'validate', 'setup', 'trial', 'exact', 'matrix'] as const;
 const PARAM_TYPES = ['integer', 'number', 'boolean', 'choice'] as const;
-/** Largest die `dice.d` and `dice.count` roll, and largest bound `dice.below` takes (the engine's limit: see engine/random.ts). */
-export const MAX_SIDES = MAX_BOUND;
 const FRACTION_UNITS = 2 ** 32;
 
 /** What a rule file's trial receives as `dice`: the chunk's stream (stream 2 by default), as the built-in rules get it. */
@@ -59,6 +57,12 @@ class BadDice extends Error {
 
 const isWhole = (value: number, min: number, max: number) => typeof value === 'number' && (value | 0) === value && value >= min && value <= max;
 
+/** A die's faces or `below`'s bound, up to the engine's limit (MAX_BOUND, engine/random.ts); `call` and `what` name the argument in the message. */
+function faces(call: string, what: string, value: number): number {
+  if (!isWhole(value, 1, MAX_BOUND)) throw new BadDice(call, what, value, `a whole number from 1 to ${MAX_BOUND}`);
+  return value;
+}
+
 class ChunkDice implements Dice {
   /** The current chunk's stream (one Dice serves every chunk, so the trial always meets the same object). */
   rng: Rng;
@@ -66,18 +70,16 @@ class ChunkDice implements Dice {
     this.rng = rng;
   }
   d(sides: number): number {
-    if (!isWhole(sides, 1, MAX_SIDES)) throw new BadDice('dice.d', 'sides', sides, `a whole number from 1 to ${MAX_SIDES}`);
-    return this.rng.roll(sides);
+    return this.rng.roll(faces('dice.d', 'sides', sides));
   }
   count(n: number, sides: number, atLeast: number): number {
     if (!isWhole(n, 0, 1 << 30)) throw new BadDice('dice.count', 'n', n, 'a whole number of dice from 0');
-    if (!isWhole(sides, 1, MAX_SIDES)) throw new BadDice('dice.count', 'sides', sides, `a whole number from 1 to ${MAX_SIDES}`);
+    faces('dice.count', 'sides', sides);
     if (typeof atLeast !== 'number' || Number.isNaN(atLeast)) throw new BadDice('dice.count', 'atLeast', atLeast, 'a number');
     return this.rng.count(n, sides, Math.max(0, Math.min(sides + 1, Math.ceil(atLeast))));
   }
   below(bound: number): number {
-    if (!isWhole(bound, 1, MAX_SIDES)) throw new BadDice('dice.below', 'bound', bound, `a whole number from 1 to ${MAX_SIDES}`);
-    return this.rng.below(bound);
+    return this.rng.below(faces('dice.below', 'bound', bound));
   }
   random(): number {
     return this.rng();
