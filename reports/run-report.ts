@@ -22,7 +22,7 @@ export function paramRows(rule: Rule, params: Params, varied: ReadonlySet<string
   return rule.params.map((spec) => ({ name: spec.name, value: String(params[spec.name]), doc: spec.doc, varied: varied.has(spec.name) }));
 }
 
-/** "simulated: 1,000,000 trials, seed "muster" (stream 2), 2 threads, 95% intervals" or "exact (no simulation)". */
+/** "simulated: 1,000,000 trials, seed "muster" (stream 3), 2 threads, 95% intervals" or "exact (no simulation)". */
 export function methodLine(result: Pick<RunResult, 'method' | 'trials' | 'seed' | 'stream' | 'threads' | 'confidence'>): string {
   if (result.method === 'exact') return 'exact values, computed in rational arithmetic (no simulation)';
   return `simulated: ${formatCount(result.trials)} trials, seed ${JSON.stringify(result.seed)} (stream ${result.stream}), ${result.threads} thread${result.threads === 1 ? '' : 's'}, ${confidenceLabel(result.confidence)} intervals`;

@@ -1,19 +1,20 @@
 /**
- * Writes test/golden/streams.json (stream 1) or streams-2.json (stream 2):
+ * Writes test/golden/streams.json (stream 1) or streams-N.json (stream N):
  * what every built-in rule reads off its tally (each metric's integer
  * counts and sums) for a few settings and seeds, run in-process over three
  * chunks, the last one short. The stream-1 file was generated with the
  * engine as it stood before the reusable stream (seedrandom's tychei per
  * chunk; main at e0cf356, the script copied into a build of it); the
- * stream-2 file when stream 2 was adopted. test/golden-streams.test.ts pins
- * both: any change to a generator, its seeding or a rule's order of dice
- * shows up there. Regenerate only for a deliberate change of stream, and
- * only that stream's file: `npm run build && node
- * dist/scripts/golden-tallies.js --stream 2`.
+ * stream-2 and stream-3 files when those streams were adopted.
+ * test/golden-streams.test.ts pins them all: any change to a generator, its
+ * seeding or a rule's order of dice shows up there. Regenerate only for a
+ * deliberate change of stream, and only that stream's file: `npm run build
+ * && node dist/scripts/golden-tallies.js --stream 3`.
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CHUNK_TRIALS } from '../src/engine/chunks.js';
+import { STREAM_VERSIONS } from '../src/engine/random.js';
 import { runChunks } from '../src/engine/run-chunks.js';
 import { getRule } from '../src/rules/index.js';
 import { resolveParams } from '../src/rules/params.js';
@@ -78,8 +79,8 @@ export function goldenCases(stream: StreamVersion): GoldenCase[] {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const at = process.argv.indexOf('--stream');
-  const stream = Number(at >= 0 ? process.argv[at + 1] : Number.NaN);
-  if (stream !== 1 && stream !== 2) throw new Error('usage: golden-tallies.js --stream 1|2 (regenerate only the stream you changed on purpose)');
+  const stream = STREAM_VERSIONS.find((version) => String(version) === (at >= 0 ? process.argv[at + 1] : undefined));
+  if (stream === undefined) throw new Error(`usage: golden-tallies.js --stream ${STREAM_VERSIONS.join('|')} (regenerate only the stream you changed on purpose)`);
   const out = fileURLToPath(new URL(`../../test/${goldenFile(stream)}`, import.meta.url));
   // One case a line: diffs stay readable when a deliberate change of stream regenerates it.
   writeFileSync(out, `[\n${goldenCases(stream).map((c) => JSON.stringify(c)).join(',\n')}\n]\n`);

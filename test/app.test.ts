@@ -97,7 +97,7 @@ describe('the form, read as --set reads it', () => {
   it('a stream read as --stream reads it; anything else is refused in the house wording', () => {
     expect(parseStreamText('1')).toBe(1);
     expect(parseStreamText(' 2 ')).toBe(2);
-    for (const bad of ['0', '3', '', 'two', '1.5']) expect(() => parseStreamText(bad), bad).toThrow(/^stream: got ".*"; allowed: 2 \(the default\) or 1/);
+    for (const bad of ['0', '4', '', 'two', '1.5']) expect(() => parseStreamText(bad), bad).toThrow(/^stream: got ".*"; allowed: 3 \(the default\), 2 \(.*\) or 1 \(/);
   });
 
   it('trials read as --trials reads them; anything else is refused in the house wording', () => {
@@ -142,8 +142,8 @@ describe('a hash read into the form', () => {
       ['seed', 'club night'],
       ['stream', '1'],
     ]);
-    // The default stream is not written: a link without it means stream 2.
-    expect(hashEntries(infinity, reading.raw, { ...reading.simulation, stream: '2' }, true).map(([name]) => name)).not.toContain('stream');
+    // The default stream is not written: a link without it means stream 3.
+    expect(hashEntries(infinity, reading.raw, { ...reading.simulation, stream: '3' }, true).map(([name]) => name)).not.toContain('stream');
     expect(hashEntries(infinity, { wipB: '15' }, { simulate: false, trials: '200k', seed: 'x', stream: '1' }, false)).toEqual([
       ['wipA', '13'],
       ['wipB', '15'],

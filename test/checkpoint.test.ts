@@ -109,8 +109,10 @@ describe('--checkpoint refuses what is not this run’s, in one line, exit 2, th
       [baseWith('--seed', 'yours'), /seed "mine" there, "yours" now/],
       [[...base, '--set', 'command=4'], /params.command 2 there, 4 now/],
       [baseWith('--trials', '300k'), /trials 200000 there, 300000 now/],
-      // Written on stream 2 (the default); stream 1's dice are others, so its chunks cannot be added (a stream-1 job records no stream).
-      [[...base, '--stream', '1'], /stream 2 there, none now/],
+      // Written on stream 3 (the default); stream 1's dice are others, so its chunks cannot be added (a stream-1 job records no stream).
+      [[...base, '--stream', '1'], /stream 3 there, none now/],
+      // Stream 2 draws reserves' dice as stream 3 does, but a checkpoint resumes only on the stream it was made on.
+      [[...base, '--stream', '2'], /stream 3 there, 2 now/],
       [['shard', 'reserves', '--trials', '200k', '--seed', 'mine', '--threads', '1', '--shard', '0/2', '--out', join(folder, 'x.json')], /command "run" there, "shard" now/],
     ];
     for (const [argv, message] of cases) {

@@ -7,11 +7,11 @@
  */
 import { UsageError } from '../../src/errors.js';
 import { findParam, parseParam } from '../../src/rules/params.js';
-import { DEFAULT_STREAM, STREAM_VERSIONS } from '../../src/engine/random.js';
+import { DEFAULT_STREAM, STREAM_VERSIONS, STREAMS_ALLOWED } from '../../src/engine/random.js';
 import type { ParamSpec, Params, Rule, StreamVersion } from '../../src/rules/types.js';
 import { PAGE_OPTIONS, type HashState } from './hash.js';
 
-/** As `muster run`: a million trials, seed "muster", stream 2 (a test checks these match the CLI's defaults). */
+/** As `muster run`: a million trials, seed "muster", the default stream (a test checks these match the CLI's defaults). */
 export const APP_DEFAULT_TRIALS = 1_000_000;
 export const APP_DEFAULT_SEED = 'muster';
 export const APP_DEFAULT_STREAM = String(DEFAULT_STREAM);
@@ -26,7 +26,7 @@ export interface SimulationChoice {
   simulate: boolean;
   trials: string;
   seed: string;
-  /** The random stream as typed: '2' (the default) or '1', as `muster run --stream`. */
+  /** The random stream as typed: '3' (the default), '2' or '1', as `muster run --stream`. */
   stream: string;
 }
 
@@ -90,10 +90,10 @@ export function parseSeedText(raw: string): string {
   return raw;
 }
 
-/** A stream as `muster run --stream` takes it: 1 or 2. */
+/** A stream as `muster run --stream` takes it: 1, 2 or 3. */
 export function parseStreamText(raw: string): StreamVersion {
   const version = STREAM_VERSIONS.find((stream) => String(stream) === raw.trim());
-  if (version === undefined) throw new UsageError(`stream: got ${JSON.stringify(raw)}; allowed: 2 (the default) or 1 (to reproduce results made before stream 2)`);
+  if (version === undefined) throw new UsageError(`stream: got ${JSON.stringify(raw)}; allowed: ${STREAMS_ALLOWED}`);
   return version;
 }
 

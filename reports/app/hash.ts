@@ -3,7 +3,7 @@
  * question: `#<rule>?<param>=<value>&…`, e.g. `#infinity?wipA=13&wipB=15`.
  * Four names are the page's own options rather than rule parameters:
  * `simulate=1` (simulate even where an exact solution exists), `trials=N`,
- * `seed=S` and `stream=1|2` (the simulation's trials, seed and random
+ * `seed=S` and `stream=1|2|3` (the simulation's trials, seed and random
  * stream, as `muster run --trials --seed --stream`).
  * A rule parameter of the same name wins over the option.
  *

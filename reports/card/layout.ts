@@ -382,7 +382,7 @@ export function citation(rule: Rule): string {
   return rule.source.replace(/^\d{3}_[0-9a-f]+\.txt\s*/, '').replace(/^\((.*)\)$/, '$1') || rule.source;
 }
 
-/** "exact values" or "estimates with 95% intervals: 100,000 trials a point, seed "muster" (stream 2)". */
+/** "exact values" or "estimates with 95% intervals: 100,000 trials a point, seed "muster" (stream 3)". */
 export function methodText(results: readonly RunResult[]): string {
   if (results.every((result) => result.method === 'exact')) return 'exact values (rational arithmetic, no simulation)';
   const first = results.find((result) => result.method === 'simulation') as RunResult;

@@ -4,11 +4,11 @@
  *
  *   limit        the fastest sound generator's bulk d6 rate in a bare loop (limit.ts)
  *   every rule   trials/s at its defaults on 1 and on all threads, through the pool
- *                (workers warm), on stream 2 (the default) and on stream 1; dice
+ *                (workers warm), on streams 3 (the default), 2 and 1; dice
  *                per trial; d6/s on one thread as a share of the limit
  *   numpy        `muster run reserves` on one thread, 5e7 trials, whole process,
- *                on each stream, against the rule vectorised in numpy
- *                (reserves_numpy.py)
+ *                on streams 3 and 1 (reserves draws on 2 as on 3), against the
+ *                rule vectorised in numpy (reserves_numpy.py)
  *   start-up     commands that draw no chart, whole process, against `node -e 0`
  *   sweep        100 points of 65,536 trials against one run of 6,553,600: in one
  *                process on a warm pool (three of each, turn about, the middle one
@@ -76,8 +76,8 @@ function medianPerBuild(measure: (root: string, repeat: number) => number): numb
 /**
  * Dice a trial rolls at the rule's defaults, counted over one chunk of
  * stream 1, where every die is one uniform (the same for every build: the
- * streams are). Stream 2 rolls the same dice, several to a draw, so this is
- * the dice count the dice rates of both streams are measured in.
+ * streams are). Streams 2 and 3 roll the same dice, several to a draw, so
+ * this is the dice count the dice rates of every stream are measured in.
  */
 function dicePerTrial(ruleId: string): number {
   const rule = rules.find((r) => r.id === ruleId)!;
@@ -100,7 +100,7 @@ function dicePerTrial(ruleId: string): number {
         return stream.count(n, sides, atLeast);
       },
       below: (bound: number) => {
-        throw new Error(`${ruleId}: stream 1's dice are drawn one uniform a die; below(${bound}) is stream 2's`);
+        throw new Error(`${ruleId}: stream 1's dice are drawn one uniform a die; below(${bound}) is streams 2 and 3's`);
       },
     },
   );
@@ -127,7 +127,9 @@ const limit = limits.reduce((best, entry) => (entry.rate > best.rate ? entry : b
 
 // Every rule, on each stream of this build and on the baseline (which has only its own stream).
 type RuleRate = { trialsPerSecond: number; trialsPerCpuSecond: number };
-const STREAMS = ['2', '1'] as const;
+const STREAMS = ['3', '2', '1'] as const;
+/** Reserves draws the same dice on streams 2 and 3, so its own measurements skip stream 2. */
+const RESERVES_STREAMS = ['3', '1'] as const;
 const ruleConfigs = [...STREAMS.map((stream) => ({ root: current, stream })), ...(baseline ? [{ root: baseline, stream: '1' }] : [])];
 const ruleRows = rules.map((rule) => {
   const samples = [1, threads].map(() => ruleConfigs.map(() => [] as RuleRate[]));
@@ -140,7 +142,7 @@ const ruleRows = rules.map((rule) => {
 
 // The reserves rule written as a rule file, on one thread, measured turn about with the built-in (this build only, each stream).
 const RULE_FILE = 'examples/rules/reserves.mjs';
-const filePairs = STREAMS.map((stream) => {
+const filePairs = RESERVES_STREAMS.map((stream) => {
   const pair = [[], []] as number[][];
   for (let repeat = 0; repeat < REPEATS; repeat++) {
     pair[0].push(probeJson<RuleRate>('rule', current, 'reserves', '1', `bench-file-${repeat}`, stream).trialsPerCpuSecond);
@@ -158,8 +160,8 @@ try {
 } catch (error) {
   process.stderr.write(`numpy baseline skipped: ${(error as Error).message.split('\n')[0]}\n`);
 }
-// This build on stream 2 (its default) and on stream 1, and the baseline on its own, alternating.
-const runConfigs = [...STREAMS.map((stream) => ({ root: current, args: ['--stream', stream] })), ...(baseline ? [{ root: baseline, args: [] }] : [])];
+// This build on stream 3 (its default) and on stream 1, and the baseline on its own, alternating.
+const runConfigs = [...RESERVES_STREAMS.map((stream) => ({ root: current, args: ['--stream', stream] })), ...(baseline ? [{ root: baseline, args: [] }] : [])];
 const runSamples = runConfigs.map(() => [] as number[]);
 for (let repeat = 0; repeat < REPEATS; repeat++) {
   runConfigs.forEach(({ root, args }, c) =>
@@ -209,7 +211,7 @@ table(limits.map(({ generator, rate, wall }) => [LIMIT_LABELS[generator], `${meg
 
 out.push(
   '',
-  'Every rule at its defaults through the pool, on stream 2 (the default) and stream 1: trials/s on 1 and on all',
+  'Every rule at its defaults through the pool, on streams 3 (the default), 2 and 1: trials/s on 1 and on all',
   'threads, and per CPU-second on one thread (every thread of the process counted); d6/CPU-s = dice a trial needs',
   '(counted on stream 1, one uniform a die) × trials/CPU-s, as a share of the limit',
 );
@@ -239,8 +241,8 @@ table([
 ]);
 
 out.push('', `muster run reserves --threads 1 --trials 5e7, whole process`);
-const numpyRows = STREAMS.map((stream, c) => [`muster --stream ${stream}${stream === '2' ? ' (the default)' : ''}`, `${mega(wholeRun[c])} trials/s`, numpy ? `${ratio(wholeRun[c] / numpy.trialsPerSecond)} numpy` : '']);
-if (baseline) numpyRows.push([`baseline`, `${mega(wholeRun[baseIndex])} trials/s`, numpy ? `${ratio(wholeRun[baseIndex] / numpy.trialsPerSecond)} numpy` : '']);
+const numpyRows = RESERVES_STREAMS.map((stream, c) => [`muster --stream ${stream}${stream === '3' ? ' (the default)' : ''}`, `${mega(wholeRun[c])} trials/s`, numpy ? `${ratio(wholeRun[c] / numpy.trialsPerSecond)} numpy` : '']);
+if (baseline) numpyRows.push([`baseline`, `${mega(wholeRun[RESERVES_STREAMS.length])} trials/s`, numpy ? `${ratio(wholeRun[RESERVES_STREAMS.length] / numpy.trialsPerSecond)} numpy` : '']);
 if (numpy) numpyRows.push([`numpy ${numpy.numpy}, vectorised, 1 process`, `${mega(numpy.trialsPerSecond)} trials/s`, '']);
 table(numpyRows);
 

@@ -73,10 +73,10 @@ async function sweepOverhead(root: string, threads: number): Promise<{ sweepSeco
   ]);
   const rule = getRule('reserves');
   const points = Array.from({ length: 100 }, (_, i) => resolveParams(rule, [], { leaderLoss: i / 100 }));
-  const settings = { method: 'simulation', seed: 'bench', stream: 2, confidence: 0.95, trials: CHUNK, threads };
+  const settings = { method: 'simulation', seed: 'bench', stream: 3, confidence: 0.95, trials: CHUNK, threads };
   const pool = new SimulationPool(threads);
   try {
-    await simulate(pool, { rule, params: points[0], seed: 'warm-up', stream: 2, confidence: 0.95, trials: 64 * CHUNK });
+    await simulate(pool, { rule, params: points[0], seed: 'warm-up', stream: 3, confidence: 0.95, trials: 64 * CHUNK });
     await evaluateAll(rule, points.slice(0, 20), settings, { pool });
     // Three sweeps and three runs taken turn about (a busy machine slows both alike), each the median of its three.
     const sweeps: number[] = [];
@@ -86,7 +86,7 @@ async function sweepOverhead(root: string, threads: number): Promise<{ sweepSeco
       await evaluateAll(rule, points, { ...settings, seed: `bench/${turn}` }, { pool });
       sweeps.push((performance.now() - started) / 1000);
       started = performance.now();
-      await simulate(pool, { rule, params: points[0], seed: `bench/${turn}`, stream: 2, confidence: 0.95, trials: 100 * CHUNK });
+      await simulate(pool, { rule, params: points[0], seed: `bench/${turn}`, stream: 3, confidence: 0.95, trials: 100 * CHUNK });
       runs.push((performance.now() - started) / 1000);
     }
     const middle = (list: number[]) => list.sort((a, b) => a - b)[1];

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { parseDecimal } from '../decimal.js';
 import { badValue, UsageError } from '../errors.js';
 import { defaultThreads } from '../engine/pool.js';
-import { DEFAULT_STREAM, STREAM_VERSIONS } from '../engine/random.js';
+import { DEFAULT_STREAM, STREAM_VERSIONS, STREAMS_ALLOWED } from '../engine/random.js';
 import type { StreamVersion } from '../rules/types.js';
 
 /** Largest run: keeps every tally's sums of squares below 2^53, where doubles count exactly. */
@@ -56,11 +56,11 @@ export function parseSeed(raw: string): string {
   return raw;
 }
 
-/** --stream: 1 (tyche-i, every result before stream 2) or 2; the default when not given. */
+/** --stream: 1 (tyche-i, every result before stream 2), 2 or 3; the default when not given. */
 export function parseStream(raw: string | undefined): StreamVersion {
   if (raw === undefined) return DEFAULT_STREAM;
   const version = STREAM_VERSIONS.find((stream) => String(stream) === raw.trim());
-  if (version === undefined) throw badValue('--stream', raw, `${STREAM_VERSIONS.join(' or ')}: 2 (the default) rolls several dice to a draw; 1 is tyche-i, one uniform a die, for reproducing results made before stream 2`);
+  if (version === undefined) throw badValue('--stream', raw, STREAMS_ALLOWED);
   return version;
 }
 

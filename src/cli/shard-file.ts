@@ -14,7 +14,7 @@ import { getRule } from '../rules/index.js';
 import { loadRuleFile } from '../rules/load-rule.js';
 import { resolveParams } from '../rules/params.js';
 import type { Params, Rule, StreamVersion } from '../rules/types.js';
-import { STREAM_VERSIONS } from '../engine/random.js';
+import { STREAM_LIST, STREAM_VERSIONS } from '../engine/random.js';
 import { envelope, RESULT_FORMAT, type Envelope } from '../result.js';
 import { MAX_TRIALS, parseSeed } from './options.js';
 
@@ -127,7 +127,7 @@ export function validateShard(file: string, parsed: unknown, fileRule?: Rule): S
     fail('seed', record.seed, 'text of 1 to 200 characters');
   }
 
-  const stream = recordedStream(record) ?? fail('stream', record.stream, `${STREAM_VERSIONS.join(' or ')} (absent: 1)`);
+  const stream = recordedStream(record) ?? fail('stream', record.stream, `${STREAM_LIST} (absent: 1)`);
 
   const trials = record.trials;
   if (typeof trials !== 'number' || !Number.isInteger(trials) || trials < 1 || trials > MAX_TRIALS) fail('trials', trials, `a whole number of trials from 1 to ${MAX_TRIALS}`);

@@ -33,11 +33,24 @@ import type { Rng, StreamVersion } from '../rules/types.js';
  * is 1 + ⌊sides·u⌋ of one uniform on both streams (each face within
  * sides·2^-32 of fair): measured, a rejection test on every single die cost
  * the dice-by-dice rules (noctvale, infinity) a quarter of their speed.
+ *
+ * Stream 3 (the default since it passed the same checks) is stream 2's
+ * generator, chunk seeds and dice, bit for bit; what differs is how one rule
+ * reads them. fow draws several turns of a side's reserve dice at once, as
+ * digits of the base its hit chance needs (rules/fow-plan.ts), instead of a
+ * turn's dice four to a draw as on stream 2: that changes which dice a seed
+ * gives fow, so it is a new stream, and stream 2 stays for reproducing its
+ * results. Every other rule, rule files included, draws on stream 3 exactly
+ * as on stream 2 (a test checks their tallies are equal).
  */
 
 /** The stream new runs use, and the ones `--stream` accepts. */
-export const DEFAULT_STREAM: StreamVersion = 2;
-export const STREAM_VERSIONS: readonly StreamVersion[] = [1, 2];
+export const DEFAULT_STREAM: StreamVersion = 3;
+export const STREAM_VERSIONS: readonly StreamVersion[] = [1, 2, 3];
+/** The versions as a list for messages: "1, 2 or 3". */
+export const STREAM_LIST = `${STREAM_VERSIONS.slice(0, -1).join(', ')} or ${STREAM_VERSIONS[STREAM_VERSIONS.length - 1]}`;
+/** What `--stream` (and the calculator's stream field) allows, for its error message. */
+export const STREAMS_ALLOWED = '3 (the default), 2 (as 3 but fow turn by turn: reproduces results made with stream 2) or 1 (tyche-i, one uniform a die: reproduces results made before stream 2)';
 
 /** Largest bound `below` takes, and so the most faces a die may have: 2^12, so a rejected draw is rarer than 1 in 256. */
 export const MAX_BOUND = 4096;
@@ -180,7 +193,8 @@ export class XoshiroStream {
   /** The next uniform on [0, 1), a multiple of 2^-32, with stream 2's dice as its methods. */
   readonly random: Rng;
 
-  constructor(key?: string) {
+  /** `version` 2 or 3: the same generator and dice; the rules read the version off `random.stream`. */
+  constructor(key?: string, version: 2 | 3 = 2) {
     const state = this.#state;
     const { rejectBelow, count6, groupSize, groupBound } = diceTables();
     const next = (): number => {
@@ -227,7 +241,7 @@ export class XoshiroStream {
     };
     const uniform = () => (next() >>> 0) / TWO_TO_32;
     this.random = Object.assign(uniform, {
-      stream: 2 as const,
+      stream: version,
       // One die as on stream 1, 1 + ⌊sides·u⌋ (each face within sides·2^-32 of fair): a lone die costs no
       // rejection test, and the built-in rules' single dice, written that way inline, are the same dice.
       roll: (sides: number) => 1 + ((uniform() * sides) | 0),
@@ -260,10 +274,10 @@ export interface ChunkStreams {
 
 export function chunkStreams(): ChunkStreams {
   const first = new TycheStream();
-  const second = new XoshiroStream();
+  const second = new XoshiroStream(undefined, 2);
+  const third = new XoshiroStream(undefined, 3);
   return {
-    chunk: (version, seed, ruleId, chunkIndex) =>
-      version === 1 ? first.reseedChunk(seed, ruleId, chunkIndex).random : second.reseedChunk(seed, ruleId, chunkIndex).random,
+    chunk: (version, seed, ruleId, chunkIndex) => (version === 1 ? first : version === 2 ? second : third).reseedChunk(seed, ruleId, chunkIndex).random,
   };
 }
 
@@ -274,5 +288,5 @@ export function chunkStreams(): ChunkStreams {
  */
 export function chunkStream(seed: string, ruleId: string, chunkIndex: number, version: StreamVersion): Rng {
   const key = chunkKey(seed, ruleId, chunkIndex);
-  return version === 1 ? new TycheStream(key).random : new XoshiroStream(key).random;
+  return version === 1 ? new TycheStream(key).random : new XoshiroStream(key, version).random;
 }

@@ -31,11 +31,11 @@ const FIELDS = ['id', 'title', 'summary', 'source', 'params', 'metrics', 'headli
 const PARAM_TYPES = ['integer', 'number', 'boolean', 'choice'] as const;
 const FRACTION_UNITS = 2 ** 32;
 
-/** What a rule file's trial receives as `dice`: the chunk's stream (stream 2 by default), as the built-in rules get it. */
+/** What a rule file's trial receives as `dice`: the chunk's stream (stream 3 by default), as the built-in rules get it. */
 export interface Dice {
   /** An integer from 1 to sides. */
   d(sides: number): number;
-  /** Rolls n dice of `sides` faces and returns how many show `atLeast` or more: on stream 2 exactly fair, up to four d6 from one draw. */
+  /** Rolls n dice of `sides` faces and returns how many show `atLeast` or more: on streams 2 and 3 exactly fair, up to four d6 from one draw. */
   count(n: number, sides: number, atLeast: number): number;
   /** A whole number uniform on [0, bound): several dice from one draw, read as digits (`below(6 ** 4)`: four d6). */
   below(bound: number): number;

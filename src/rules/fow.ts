@@ -54,12 +54,14 @@
  *
  * The two sides never interact, so each side's reserves are a Markov chain
  * over the platoons still off the table; `exact` runs that chain in
- * fractions, `simulate` rolls every die.
+ * fractions, `simulate` rolls every die: on streams 1 and 2 turn by turn,
+ * on stream 3 several turns of a side from one draw (fow-plan.ts).
  */
 import { Fraction } from '../exact/fraction.js';
 import { badValue, UsageError } from '../errors.js';
 import { mean, proportion, type Tallied } from '../stats/estimate.js';
 import type { MetricSpec, Params, Rule, Rng } from './types.js';
+import { addOutcomes, planFor, runPlan } from './fow-plan.js';
 
 interface Fow {
   attackerPlatoons: number;
@@ -248,18 +250,51 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
   const attackerStates = new Int32Array(followed * (attacker.reserves + 1));
   const defenderStates = new Int32Array(followed * (defender.reserves + 1));
   const scattered = new Int32Array(places.length);
-  // Whether a turn with this many dice brings a platoon even when none scores (a guarantee of 0 never does).
-  const guaranteedWith = new Int32Array(followed + 1);
-  for (let dice = 1; dice <= followed; dice++) guaranteedWith[dice] = +(p.guarantee > 0 && dice >= p.guarantee);
-  for (let trial = 0; trial < trials; trial++) {
-    // The attacker moves first, so in each turn its roll comes first; the sides never interact.
-    followReserves(rng, attackerStates, attacker, followed, p.hit, guaranteedWith, null, scattered);
-    followReserves(rng, defenderStates, defender, followed, p.hit, guaranteedWith, placeOfFace, scattered);
+  if (rng.stream === 3) {
+    // Stream 3: each side by its plan, several turns of dice to a draw; the scatter dice after the trials.
+    const sides = [attacker, defender].map((setup) => planFor({ reserves: setup.reserves, start: setup.start, followed, hit: p.hit, guarantee: p.guarantee }));
+    const attackerCounts = new Int32Array(sides[0].outcomes);
+    const defenderCounts = new Int32Array(sides[1].outcomes);
+    runPlan(sides[0], rng, trials, attackerCounts);
+    runPlan(sides[1], rng, trials, defenderCounts);
+    addOutcomes(sides[0], attackerCounts, attackerStates);
+    const arrivals = addOutcomes(sides[1], defenderCounts, defenderStates);
+    scatterDice(rng, arrivals, placeOfFace, scattered);
+  } else {
+    // Streams 1 and 2: turn by turn, each turn's dice counted by rng.count, the scatter dice as platoons arrive.
+    // Whether a turn with this many dice brings a platoon even when none scores (a guarantee of 0 never does).
+    const guaranteedWith = new Int32Array(followed + 1);
+    for (let dice = 1; dice <= followed; dice++) guaranteedWith[dice] = +(p.guarantee > 0 && dice >= p.guarantee);
+    for (let trial = 0; trial < trials; trial++) {
+      // The attacker moves first, so in each turn its roll comes first; the sides never interact.
+      followReserves(rng, attackerStates, attacker, followed, p.hit, guaranteedWith, null, scattered);
+      followReserves(rng, defenderStates, defender, followed, p.hit, guaranteedWith, placeOfFace, scattered);
+    }
   }
   addSide(tally, at.sides[0], attacker, followed, attackerStates, trials);
   addSide(tally, at.sides[1], defender, followed, defenderStates, trials);
   for (let place = 0; place < places.length; place++) tally[at.scatter + place] += scattered[place];
 }
+
+/**
+ * Where `arrivals` platoons enter: four dice to a draw, each draw's code
+ * counted, and the codes read as base-6 faces once at the end.
+ */
+function scatterDice(rng: Rng, arrivals: number, placeOfFace: Int32Array, scattered: Int32Array): void {
+  const codes = new Int32Array(FOUR_D6);
+  let left = arrivals;
+  for (; left >= 4; left -= 4) codes[rng.below(FOUR_D6)]++;
+  // The last few dice: a code below 6^left has zeros, not dice, in its upper digits.
+  const lastCode = left > 0 ? rng.below(6 ** left) : 0;
+  for (let code = 0; code < FOUR_D6; code++) {
+    const times = codes[code];
+    if (times === 0) continue;
+    for (let rest = code, die = 0; die < 4; die++, rest = Math.floor(rest / 6)) scattered[placeOfFace[1 + (rest % 6)]] += times;
+  }
+  for (let rest = lastCode, die = 0; die < left; die++, rest = Math.floor(rest / 6)) scattered[placeOfFace[1 + (rest % 6)]]++;
+}
+
+const FOUR_D6 = 6 ** 4;
 
 /**
  * One side's reserves through one battle. With `placeOfFace` (the

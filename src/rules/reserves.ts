@@ -63,7 +63,7 @@ const GROUP = 4;
 const GROUP_BOUND = 6 ** GROUP;
 
 /**
- * For stream 2: what one squad's dice do, read off at once. The squad rolls
+ * For streams 2 and 3: what one squad's dice do, read off at once. The squad rolls
  * one die in each round from firstRound to the last, in groups of up to
  * four dice a draw (v uniform on [0, 6^k), die i showing 1 + ⌊v/6^i⌋ mod 6);
  * codes[g · 1296 + v] is the outcome code of the round group g's dice bring
@@ -94,7 +94,7 @@ function arrivalCodes(p: Reserves, needed: Int32Array, codeOf: Int32Array): { co
   return { codes, bounds };
 }
 
-/** One squad's outcome code on stream 2 when its dice take more than one draw: group after group until one brings it in. */
+/** One squad's outcome code on streams 2 and 3 when its dice take more than one draw: group after group until one brings it in. */
 function arrivalCode(rng: Rng, codes: Int32Array, bounds: Int32Array): number {
   for (let group = 0; ; group++) {
     const code = codes[group * GROUP_BOUND + rng.below(bounds[group])];
@@ -247,7 +247,7 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
     // double nearest k/6 is within 2^-54 of it: comparing with that double is the die roll itself, done
     // without a branch to mispredict.
     if (rng.stream !== 1) {
-      // Stream 2: each squad rolls its dice for every round at once, four to a draw (rng.below(6^4) is
+      // Streams 2 and 3: each squad rolls its dice for every round at once, four to a draw (rng.below(6^4) is
       // four d6 as base-6 digits), and one table says what they do: the code of the round it arrives in.
       // The dice a squad would roll after arriving are read and ignored, as a squad stops rolling then.
       const withCodes = arrivalCodes(p, withCommander, codeOf);

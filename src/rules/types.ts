@@ -9,16 +9,19 @@ export type Params = Record<string, ParamValue>;
  * Which random stream a run draws from (see engine/random.ts). Stream 1 is
  * tyche-i, one uniform a die, as every result before stream 2 was made; it
  * stays for reproducing those numbers. Stream 2 is xoshiro128** with dice
- * rolled several to a draw, exactly uniform. Results, shards and
- * checkpoints record it; merge refuses to mix them.
+ * rolled several to a draw, exactly uniform. Stream 3 is stream 2's
+ * generator and dice, with fow drawing several turns of a side's reserve
+ * dice at once (rules/fow-plan.ts); every other rule draws on it exactly
+ * as on stream 2. Results, shards and checkpoints record it; merge refuses
+ * to mix them.
  */
-export type StreamVersion = 1 | 2;
+export type StreamVersion = 1 | 2 | 3;
 
 /**
  * A chunk's random stream. Called, it is a uniform on [0, 1) with 32-bit
  * resolution; a die is then `1 + ((rng() * 6) | 0)` (what `roll(6)` is),
  * each face within 2^-32 of 1/6, far below what any run here can detect.
- * `count` and `below` roll several dice at once: on stream 2 exactly
+ * `count` and `below` roll several dice at once: on streams 2 and 3 exactly
  * uniform, up to four d6 to a draw, several times faster than a die at a
  * time; on stream 1 one uniform a die, in order, so a rule moved onto them
  * counts on stream 1 exactly what it counted before.

@@ -29,7 +29,7 @@ import { writeOutputs } from '../../output/files.js';
 import { checkGridPaths } from '../../../reports/cli-outputs.js';
 import { toJson } from '../../output/json.js';
 import { checkCounts, loadRecordedFile, mixedStreams, recordedStream, shardTrials } from '../shard-file.js';
-import { STREAM_VERSIONS } from '../../engine/random.js';
+import { STREAM_LIST } from '../../engine/random.js';
 import { getRule } from '../../rules/index.js';
 import { isRulePath } from '../../rules/load-rule.js';
 import { variantRuleRef } from '../../../reports/compare.js';
@@ -317,7 +317,7 @@ function readGridShard(file: string): GridShardFile {
   if (!argsOk) throw bad('has a command that is not sweep or compare, or options that are not its own');
   if (typeof shard.rule !== 'string' || typeof shard.seed !== 'string') throw bad('has a rule or seed that is not text');
   const stream = recordedStream(shard);
-  if (stream === null) throw bad(`has a stream that is not ${STREAM_VERSIONS.join(' or ')}`);
+  if (stream === null) throw bad(`has a stream that is not ${STREAM_LIST}`);
   shard.stream = stream;
   // Threads as --threads allows them (1 to 256); trials and confidence are checked when merge plans the command again.
   if (!isCount(shard.trials) || typeof shard.confidence !== 'number' || !isCount(shard.threads) || shard.threads < 1 || shard.threads > 256) throw bad('has trials, confidence or threads of the wrong type or out of range');
