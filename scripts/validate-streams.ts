@@ -1,12 +1,13 @@
 /**
- * `npm run validate:streams [-- --trials N --stream 1|2 --rules a,b --seed S --threads N]`:
+ * `npm run validate:streams [-- --trials N --stream 1|2|3 --rules a,b --seed S --threads N]`:
  * the exact-vs-simulation check a random stream must pass before muster
  * uses it (issue 16: "only if it passes the statistical tests and the
  * exact-vs-simulation tests of every rule at 10^8 trials").
  *
  * Every built-in rule runs at each of the settings in GOLDEN_SETTINGS
  * (scripts/golden-tallies.ts: the defaults and the branches each hot loop
- * takes), `--trials` trials on the engine's pool, and every metric the
+ * takes) and those in VALIDATION_SETTINGS below, `--trials` trials on the
+ * engine's pool, and every metric the
  * rule's `exact()` gives is compared with the estimate:
  *
  *   probability  z = (p̂ − p) / √(p(1 − p)/n), p exact, n the trials the
@@ -46,6 +47,21 @@ import { twoSidedZ } from '../src/stats/wilson-interval.js';
 import { parseCount, parseIntegerOption, parseSeed, parseStream } from '../src/cli/options.js';
 import { GOLDEN_SETTINGS } from './golden-tallies.js';
 
+/**
+ * Settings checked beyond the golden ones: fow on stream 3 reads a die as a
+ * base-q digit, q = 6, 3 or 2 by its hit chance (rules/fow-plan.ts), and
+ * counts a turn of more dice than one draw holds group by group. The golden
+ * settings cover bases 3 and 2; these add base 6 with turns counted by
+ * group (6+, up to nine dice a turn) and base 3 with four scoring digits
+ * of six (3+), the guarantee at two dice.
+ */
+const VALIDATION_SETTINGS: Record<string, string[][]> = {
+  fow: [
+    ['hit=6', 'guarantee=4', 'turns=12', 'attackerStart=4', 'defenderStart=6', 'defenderPlatoons=10', 'defenderReserves=9'],
+    ['hit=3', 'guarantee=2', 'turns=10', 'attackerStart=3', 'attackerPlatoons=8', 'attackerReserves=6'],
+  ],
+};
+
 /** Chance that a correct stream fails the whole run (Bonferroni over every z-score). */
 const FAMILY_ERROR = 0.001;
 const DEFAULT_TRIALS = 1e8;
@@ -73,12 +89,12 @@ export function parseOptions(argv: string[]): Options {
     });
   } catch (error) {
     const text = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    throw new UsageError(`options: ${text}; allowed: --trials N, --stream 1|2, --rules a,b, --seed S, --threads N`);
+    throw new UsageError(`options: ${text}; allowed: --trials N, --stream 1|2|3, --rules a,b, --seed S, --threads N`);
   }
   const { values } = parsed;
   if (values.help) {
     process.stdout.write(
-      'usage: validate-streams [--trials N (1e8)] [--stream 1|2 (2)] [--rules a,b (all)] [--seed S] [--threads N (2)]\n' +
+      'usage: validate-streams [--trials N (1e8)] [--stream 1|2|3 (3)] [--rules a,b (all)] [--seed S] [--threads N (2)]\n' +
         "Runs every built-in rule's golden settings and compares each metric with rule.exact().\n",
     );
     process.exit(0);
@@ -115,7 +131,7 @@ interface Setting {
 function settingsOf(options: Options): Setting[] {
   const settings: Setting[] = [];
   for (const rule of options.rules) {
-    for (const set of GOLDEN_SETTINGS[rule.id]) {
+    for (const set of [...GOLDEN_SETTINGS[rule.id], ...(VALIDATION_SETTINGS[rule.id] ?? [])]) {
       const params = resolveParams(rule, set);
       const exact = rule.exact?.(params) ?? {};
       const metrics = rule.metrics(params);
