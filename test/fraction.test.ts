@@ -49,6 +49,19 @@ describe('Fraction', () => {
     expect(Fraction.of(6n ** 600n + 1n, 6n ** 600n).toNumber()).toBe(1);
   });
 
+  it('adds zero and multiplies by one as any other value, negatives and whole numbers included', () => {
+    const values = [Fraction.of(-3, 4), Fraction.of(7), Fraction.of(-1), Fraction.of(0), Fraction.of(5, 6), Fraction.of(6n ** 40n, 5n ** 30n)];
+    for (const x of values) {
+      for (const y of values) {
+        // Against the definition: (a/b)(c/d) = ac/bd and a/b + c/d = (ad + cb)/bd, reduced.
+        expect(x.mul(y).equals(Fraction.of(x.numerator * y.numerator, x.denominator * y.denominator)), `${x} · ${y}`).toBe(true);
+        expect(x.add(y).equals(Fraction.of(x.numerator * y.denominator + y.numerator * x.denominator, x.denominator * y.denominator)), `${x} + ${y}`).toBe(true);
+      }
+    }
+    expect(Fraction.of(-1).mul(Fraction.of(2, 3)).toString()).toBe('-2/3');
+    expect(Fraction.ZERO.add(Fraction.of(-2, 3)).toString()).toBe('-2/3');
+  });
+
   it('compares', () => {
     expect(Fraction.of(1, 3).compare(Fraction.of(1, 2))).toBe(-1);
     expect(Fraction.of(2, 4).compare(Fraction.of(1, 2))).toBe(0);

@@ -273,11 +273,14 @@ export interface ChunkStreams {
 }
 
 export function chunkStreams(): ChunkStreams {
-  const first = new TycheStream();
-  const second = new XoshiroStream(undefined, 2);
-  const third = new XoshiroStream(undefined, 3);
+  // Each made on first use: a thread that only merges (the CLI's main thread) never builds the dice tables.
+  let first: TycheStream | undefined;
+  let second: XoshiroStream | undefined;
+  let third: XoshiroStream | undefined;
+  const generator = (version: StreamVersion) =>
+    version === 1 ? (first ??= new TycheStream()) : version === 2 ? (second ??= new XoshiroStream(undefined, 2)) : (third ??= new XoshiroStream(undefined, 3));
   return {
-    chunk: (version, seed, ruleId, chunkIndex) => (version === 1 ? first : version === 2 ? second : third).reseedChunk(seed, ruleId, chunkIndex).random,
+    chunk: (version, seed, ruleId, chunkIndex) => generator(version).reseedChunk(seed, ruleId, chunkIndex).random,
   };
 }
 

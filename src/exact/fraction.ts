@@ -75,7 +75,11 @@ export class Fraction {
     return Fraction.fromDecimal(String(value));
   }
 
+  // Both operands are in lowest terms, so adding zero or multiplying by one needs no reduction: the
+  // exact solvers start every sum at zero and weight by one often (a sweep point's cost is mostly theirs).
   add(other: Fraction): Fraction {
+    if (this.numerator === 0n) return other;
+    if (other.numerator === 0n) return this;
     return Fraction.of(this.numerator * other.denominator + other.numerator * this.denominator, this.denominator * other.denominator);
   }
 
@@ -84,6 +88,8 @@ export class Fraction {
   }
 
   mul(other: Fraction): Fraction {
+    if (this.numerator === this.denominator) return other; // this is 1
+    if (other.numerator === other.denominator) return this;
     return Fraction.of(this.numerator * other.numerator, this.denominator * other.denominator);
   }
 
