@@ -123,11 +123,23 @@ describe('examples/rules/reserves.mjs: the built-in reserves rule ported to a ru
     }
   });
 
-  it('seed "port", stream 1: the same simulated numbers as the built-in through muster run, on the pool', async () => {
-    // On stream 1 both draw one uniform a die, round by round, in the same order; on stream 2 the
-    // built-in reads a squad's four dice from one draw, so only their distributions agree (checked above).
-    for (const set of [settings[0], settings[1], settings[3]]) {
-      const options = { set, trials: '200k', seed: 'port', stream: '1', threads: '2', quiet: true };
+  it('seed "port-exact": its own simulation meets the exact values, counting outcomes and (20 squads over 6 rounds: too many to count) writing every trial', async () => {
+    const file = await loadRule(example('reserves'));
+    expectSimulationNearExact(file, resolveParams(file, settings[3]), 'port-exact');
+    expectSimulationNearExact(file, resolveParams(file, ['squads=20', 'rounds=6', 'chosenRound=2', 'leaderLoss=0.3', 'command=3', 'fallbackCommand=1']), 'port-exact');
+  });
+
+  it('seed "port", streams 3 and 2: the same simulated numbers as the built-in through muster run, on the pool', async () => {
+    // On streams 2 and 3 both read a squad's dice for every round from one draw per four rounds, squad
+    // by squad, and count the trial's outcome; on stream 1 the built-in rolls round by round instead, so
+    // only their distributions agree there (checked against the exact values on every stream above).
+    for (const [set, stream] of [
+      [settings[0], '3'],
+      [settings[1], '3'],
+      [settings[3], '2'],
+      [['rounds=6', 'firstRound=2', 'chosenRound=5', 'command=4', 'leaderLoss=0.1'], '3'], // two draws a squad
+    ] as const) {
+      const options = { set: [...set], trials: '200k', seed: 'port', stream, threads: '2', quiet: true };
       const builtIn = await runCommand('reserves', options, bufferIo());
       const file = await runCommand(example('reserves'), options, bufferIo());
       expect(Object.keys(file.metrics).length).toBeGreaterThan(10);

@@ -441,6 +441,91 @@ describe('out, the trial’s record of its metrics', () => {
   });
 });
 
+// A rule that counts outcomes, written as docs/custom-rules.md ("Counting outcomes") says: the sum of
+// 2d6 (outcome = sum − 2, eleven outcomes), or, with count=false, every trial writing its metrics.
+const sum2d6 = ruleFile(
+  'sum-2d6.mjs',
+  `const write = (sum, out) => {
+  out['high'] = sum >= 10 ? 1 : 0;
+  out['sum.mean'] = sum;
+};
+export default {
+  id: 'sum-2d6',
+  title: 'Two dice',
+  params: [{ name: 'count', type: 'boolean', default: true, doc: 'count outcomes' }],
+  metrics: [
+    { name: 'high', probability: true, doc: '2d6 shows 10 or more' },
+    { name: 'sum.mean', probability: false, doc: 'the sum of 2d6' },
+  ],
+  outcomes: (p) => (p.count ? 11 : 0),
+  trial(dice, p, out) {
+    const sum = dice.d(6) + dice.d(6);
+    if (p.count) return sum - 2;
+    write(sum, out);
+  },
+  read(outcome, p, out) {
+    write(outcome + 2, out);
+  },
+  exact: () => ({ high: '1/6', 'sum.mean': 7 }),
+};
+`,
+);
+
+function outcomeMutant(name: string, from: string, to: string): string {
+  const source = readFileSync(sum2d6, 'utf8');
+  const changed = source.replace(from, to);
+  if (changed === source) throw new Error(`mutant ${name}: nothing replaced`);
+  return ruleFile(name, changed);
+}
+
+describe('a rule file that counts outcomes instead of writing every trial', () => {
+  it('seed "outcomes": counts exactly the trials writing would (same dice), on 2 threads and as 3 shards merged', async () => {
+    const options = (count: boolean) => ({ set: [`count=${count}`], trials: '300k', seed: 'outcomes', threads: '2', quiet: true });
+    const counted = await runCommand(sum2d6, options(true), bufferIo());
+    const written = await runCommand(sum2d6, options(false), bufferIo());
+    // The same trials: the same count of high sums, to the trial, and the same mean up to the order of a
+    // double's additions (Σ count · value over outcomes against Σ value over trials).
+    expect(counted.metrics.high).toEqual(written.metrics.high);
+    expect(counted.metrics['sum.mean'].estimate).toBeCloseTo(written.metrics['sum.mean'].estimate as number, 12);
+    expect(counted.metrics['sum.mean'].hi).toBeCloseTo(written.metrics['sum.mean'].hi as number, 12);
+    // And right: P(2d6 ≥ 10) = 1/6, σ = √(1/6 · 5/6 / 300,000) ≈ 0.00068; the mean 7, σ = √(35/6 / 300,000) ≈ 0.0044; 5σ each.
+    expect(Math.abs((counted.metrics.high.estimate as number) - 1 / 6)).toBeLessThan(5 * 0.00068);
+    expect(Math.abs((counted.metrics['sum.mean'].estimate as number) - 7)).toBeLessThan(5 * 0.0044);
+    const files = [0, 1, 2].map((i) => join(folder, `outcomes-${i}.json`));
+    for (const [i, out] of files.entries()) {
+      expect((await cli('shard', sum2d6, '--trials', '300k', '--seed', 'outcomes', '--threads', '1', '--shard', `${i}/3`, '--out', out, '--quiet')).status).toBe(0);
+    }
+    const merged = join(folder, 'outcomes-merged.json');
+    expect((await cli('merge', ...files, '--json', merged)).status).toBe(0);
+    expect(JSON.parse(readFileSync(merged, 'utf8')).metrics).toEqual(counted.metrics);
+  });
+
+  const cases: Array<[string, () => string, RegExp]> = [
+    ['outcomes without read', () => outcomeMutant('noread.mjs', '  read(outcome, p, out) {\n    write(outcome + 2, out);\n  },\n', ''), /noread\.mjs \(rule sum-2d6\): read: got undefined; allowed: with outcomes, a function read\(outcome, params, out, prepared\)/],
+    ['read without outcomes', () => outcomeMutant('nooutcomes.mjs', '  outcomes: (p) => (p.count ? 11 : 0),', ''), /nooutcomes\.mjs \(rule sum-2d6\): outcomes: got undefined; allowed: with read, a function outcomes\(params, prepared\)/],
+    ['outcomes that is not a whole number', () => outcomeMutant('half.mjs', '(p.count ? 11 : 0)', '(p.count ? 10.5 : 0)'), /half\.mjs \(rule sum-2d6\): outcomes\(params\): returned 10\.5; allowed: a whole number of outcomes from 1 to 1048576, or 0/],
+    ['too many outcomes', () => outcomeMutant('many.mjs', '(p.count ? 11 : 0)', '(p.count ? 2 ** 21 : 0)'), /many\.mjs \(rule sum-2d6\): outcomes\(params\): returned 2097152; allowed: a whole number of outcomes from 1 to 1048576/],
+    ['an outcome beyond the count', () => outcomeMutant('beyond.mjs', 'return sum - 2;', 'return sum;'), /beyond\.mjs \(rule sum-2d6\): trial returned 1[0-2] in trial \d+ of a chunk; allowed: its outcome, a whole number from 0 to 10 \(outcomes\(params\) is 11\)/],
+    ['an outcome as text', () => outcomeMutant('text.mjs', 'return sum - 2;', 'return String(sum - 2);'), /text\.mjs \(rule sum-2d6\): trial returned "\d+" in trial 1 of a chunk; allowed: its outcome, a whole number from 0 to 10/],
+    ['no outcome returned', () => outcomeMutant('none.mjs', 'return sum - 2;', 'write(sum, out);'), /none\.mjs \(rule sum-2d6\): trial returned undefined in trial 1 of a chunk; allowed: its outcome/],
+    ['a trial that writes out while counting', () => outcomeMutant('writes.mjs', 'return sum - 2;', "out['high'] = 1; return sum - 2;"), /writes\.mjs \(rule sum-2d6\): trial wrote out\["high"\] while the rule counts outcomes; allowed: return the outcome, and write its metrics in read\(outcome, params, out\)/],
+    ['read writing a probability over 1', () => outcomeMutant('readbad.mjs', 'write(outcome + 2, out);', "write(outcome + 2, out); out['high'] = 2;"), /readbad\.mjs \(rule sum-2d6\): metric "high": got 2 from read\(outcome 0\); allowed: 0, 1, false or true \(a probability\)/],
+    ['read that throws', () => outcomeMutant('readthrows.mjs', 'write(outcome + 2, out);', 'if (outcome === 5) null.x; write(outcome + 2, out);'), /readthrows\.mjs \(rule sum-2d6\): read threw TypeError: .* \(outcome 5\)/],
+  ];
+  for (const [what, make, message] of cases) {
+    it(what, async () => {
+      const path = make();
+      const json = join(folder, `${what.replace(/\W+/g, '-')}.json`);
+      const { status, stdout, stderr } = await cli('run', path, '--trials', '1e5', '--threads', '2', '--quiet', '--json', json);
+      expect(stderr).toMatch(new RegExp(`^muster: \\S*${message.source}`));
+      expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(status).toBe(2);
+      expect(stdout).toBe('');
+      expect(existsSync(json)).toBe(false);
+    });
+  }
+});
+
 describe('a rule file’s JSON keeps the one contract (docs/result.schema.json)', () => {
   it('run --json and a shard of a rule whose mean goes negative both validate', async () => {
     const schema = JSON.parse(readFileSync(new URL('../docs/result.schema.json', import.meta.url), 'utf8')) as object;

@@ -5,9 +5,11 @@
 //    reserve roll that round; a squad not in after four rounds does not make the battle.
 //
 // It is muster's built-in `reserves` rule ported to the rule-file contract (docs/custom-rules.md), with the
-// same id, parameters, metric names and dice in the same order, so `muster run examples/rules/reserves.mjs`
-// and `muster run reserves` give the same numbers for a seed, metric for metric (the built-in also reports atLeast.k.by.r, left out here) (test/examples-rules.test.ts checks it, and
-// `npm run bench` compares their speed). Imports nothing from muster.
+// same id, parameters and metric names (the built-in also reports atLeast.k.by.r, left out here). It counts
+// each trial's outcome rather than writing fifteen metrics ("Counting outcomes" in the docs) and reads a
+// squad's dice as the built-in does on streams 2 and 3 (the default), so there `muster run
+// examples/rules/reserves.mjs` and `muster run reserves` give the same numbers for a seed, metric for metric
+// (test/examples-rules.test.ts checks it, and `npm run bench` compares their speed). Imports nothing from muster.
 
 /** Faces 1–6 (7: none) that bring a squad in, round by round (index r for round r), with `bonus` in the chosen round. */
 function facesNeeded(p, bonus) {
@@ -18,6 +20,63 @@ function facesNeeded(p, bonus) {
     needed.push(round < p.firstRound ? 7 : Math.min(7, Math.max(1, p.target - modifier)));
   }
   return needed;
+}
+
+/** Outcomes counted at most (a chunk keeps a count of each): beyond, each trial writes its metrics. */
+const OUTCOMES_KEPT = 1 << 18;
+
+/** Dice one draw reads at once, and its bound: four d6, as base-6 digits. */
+const GROUP = 4;
+const GROUP_BOUND = 6 ** GROUP;
+
+/**
+ * What one squad's dice do, for a trial's outcome. The squad rolls one die in each round from
+ * firstRound on, until one shows needed[round] or more; its dice come in groups of up to four rounds a
+ * draw (v from 0 to 6^k − 1, die i showing 1 + ⌊v / 6^i⌋ mod 6). digits[g · 1296 + v] is what the
+ * squad adds to the outcome when group g's dice are v: (squads + 1)^(r − 1) for arriving in round r,
+ * (squads + 1)^rounds for being lost (after the last group), or −1 when none of the group's dice
+ * brings it in and another group follows.
+ */
+function arrivalDigits(p, needed) {
+  const base = p.squads + 1;
+  const groups = Math.ceil((p.rounds - p.firstRound + 1) / GROUP);
+  const digits = new Int32Array(groups * GROUP_BOUND);
+  const bounds = new Int32Array(groups);
+  for (let group = 0; group < groups; group++) {
+    const first = p.firstRound + group * GROUP;
+    const dice = Math.min(GROUP, p.rounds - first + 1);
+    bounds[group] = 6 ** dice;
+    for (let v = 0; v < bounds[group]; v++) {
+      let digit = group === groups - 1 ? base ** p.rounds : -1;
+      for (let die = 0; die < dice; die++) {
+        const face = 1 + (Math.floor(v / 6 ** die) % 6);
+        if (face >= needed[first + die]) {
+          digit = base ** (first + die - 1);
+          break;
+        }
+      }
+      digits[group * GROUP_BOUND + v] = digit;
+    }
+  }
+  return { digits, bounds };
+}
+
+/** Writes into out the metrics of a trial in which arriving[r] squads arrived in round r. */
+function write(arriving, p, out, s) {
+  let stillOut = p.squads;
+  let arrivedBy = 0;
+  let rolled = 0;
+  for (let round = 1; round <= p.rounds; round++) {
+    if (round >= p.firstRound) rolled += stillOut; // every squad still out rolls a die
+    stillOut -= arriving[round];
+    arrivedBy += arriving[round];
+    out[s.round[round]] = arriving[round] / p.squads;
+    out[s.arrivedBy[round]] = arrivedBy;
+    out[s.allBy[round]] = stillOut === 0 ? 1 : 0; // numbers, not booleans: see docs/custom-rules.md, "Speed"
+  }
+  out['squad.never'] = stillOut / p.squads;
+  out['lost.mean'] = stillOut;
+  out['dice.mean'] = rolled;
 }
 
 /** Chance the commander is still on the table in the chosen round. */
@@ -88,31 +147,60 @@ export default {
       round: names('squad.round.').map(position),
       allBy: names('all.by.').map(position),
       arrivedBy: names('arrived.by.', '.mean').map(position),
+      // A trial's outcome: how many squads arrived in each round and how many were lost, as the digits of
+      // one number in base squads + 1 (round r's arrivals times (squads + 1)^(r − 1), the lost times
+      // (squads + 1)^rounds). Counting those instead of writing fifteen metrics a trial is what makes the
+      // port fast (docs/custom-rules.md, "Speed"); past OUTCOMES_KEPT outcomes it writes them after all.
+      base: p.squads + 1,
+      outcomes: (p.squads + 1) ** (p.rounds + 1) <= OUTCOMES_KEPT ? (p.squads + 1) ** (p.rounds + 1) : 0,
+      arriving: new Int32Array(p.rounds + 1),
+      // What a squad's dice do, read off at once: see arrivalDigits.
+      withDigits: arrivalDigits(p, facesNeeded(p, p.command)),
+      withoutDigits: arrivalDigits(p, facesNeeded(p, p.fallbackCommand)),
     };
   },
 
+  // How many outcomes a trial can end in (0: none counted, every trial writes its metrics into out).
+  outcomes: (p, s) => s.outcomes,
+
   trial(dice, p, out, s) {
-    const needed = s.fateMatters && dice.random() >= s.survives ? s.withoutCommander : s.withCommander;
-    let stillOut = p.squads;
-    let arrivedBy = 0;
-    let rolled = 0;
-    // Each squad still in reserve rolls its own die each round, until it arrives.
-    for (let round = 1; round <= p.rounds; round++) {
-      let arriving = 0;
-      if (round >= p.firstRound) {
-        // stillOut d6, counting those showing needed[round] or more (four to a draw on stream 2).
-        arriving = dice.count(stillOut, 6, needed[round]);
-        rolled += stillOut;
+    const lost = s.fateMatters && dice.random() >= s.survives;
+    if (s.outcomes > 0) {
+      // Each squad rolls its dice for every round at once, four to a draw (dice.below(6 ** 4) is four d6
+      // as base-6 digits), and a table says which digit of the outcome it adds: the round it arrives in.
+      const { digits, bounds } = lost ? s.withoutDigits : s.withDigits;
+      let outcome = 0;
+      for (let squad = 0; squad < p.squads; squad++) {
+        for (let group = 0; ; group++) {
+          const digit = digits[group * GROUP_BOUND + dice.below(bounds[group])];
+          if (digit >= 0) {
+            outcome += digit;
+            break;
+          }
+        }
       }
-      stillOut -= arriving;
-      arrivedBy += arriving;
-      out[s.round[round]] = arriving / p.squads;
-      out[s.arrivedBy[round]] = arrivedBy;
-      out[s.allBy[round]] = stillOut === 0 ? 1 : 0; // numbers, not booleans: see docs/custom-rules.md, "Speed"
+      return outcome;
     }
-    out['squad.never'] = stillOut / p.squads;
-    out['lost.mean'] = stillOut;
-    out['dice.mean'] = rolled;
+    // Too many outcomes to count (many squads and rounds): the trial writes its metrics. Each squad still
+    // in reserve rolls its own die each round, until it arrives.
+    const needed = lost ? s.withoutCommander : s.withCommander;
+    let stillOut = p.squads;
+    for (let round = 1; round <= p.rounds; round++) {
+      // stillOut d6, counting those showing needed[round] or more (four to a draw on streams 2 and 3).
+      const arriving = round >= p.firstRound ? dice.count(stillOut, 6, needed[round]) : 0;
+      stillOut -= arriving;
+      s.arriving[round] = arriving; // scratch for write(), overwritten every trial
+    }
+    write(s.arriving, p, out, s);
+  },
+
+  // What one outcome reports: every metric, as a trial ending that way would write it.
+  read(outcome, p, out, s) {
+    for (let round = 1; round <= p.rounds; round++) {
+      s.arriving[round] = outcome % s.base;
+      outcome = (outcome - s.arriving[round]) / s.base;
+    }
+    write(s.arriving, p, out, s);
   },
 
   // Given the commander's fate, squads are independent: each arrives in round r with chance

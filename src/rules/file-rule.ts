@@ -27,7 +27,9 @@ import { allowedText, parseParam } from './params.js';
 import type { MatrixSpec, MetricSpec, ParamSpec, ParamValue, Params, Rng, Rule } from './types.js';
 
 /** The fields a rule file's default export may have. */
-const FIELDS = ['id', 'title', 'summary', 'source', 'params', 'metrics', 'headline', 'readings', 'validate', 'setup', 'trial', 'exact', 'matrix'] as const;
+const FIELDS = ['id', 'title', 'summary', 'source', 'params', 'metrics', 'headline', 'readings', 'validate', 'setup', 'trial', 'outcomes', 'read', 'exact', 'matrix'] as const;
+/** Most outcomes a trial may end in when the rule counts outcomes: a chunk's histogram is this long at most. */
+export const MAX_OUTCOMES = 2 ** 20;
 const PARAM_TYPES = ['integer', 'number', 'boolean', 'choice'] as const;
 const FRACTION_UNITS = 2 ** 32;
 
@@ -152,6 +154,13 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
   for (const field of ['exact', 'validate', 'setup', 'readings'] as const) {
     if (spec[field] !== undefined && typeof spec[field] !== 'function') fail(`${field}: got ${describeValue(spec[field])}; allowed: absent, or a function of params`);
   }
+  // Counting outcomes takes both: outcomes(params) says how many, read(outcome, …) what each reports.
+  if (spec.outcomes !== undefined || spec.read !== undefined) {
+    if (typeof spec.outcomes !== 'function') fail(`outcomes: got ${describeValue(spec.outcomes)}; allowed: with read, a function outcomes(params, prepared) returning how many outcomes a trial can end in`);
+    if (typeof spec.read !== 'function') fail(`read: got ${describeValue(spec.read)}; allowed: with outcomes, a function read(outcome, params, out, prepared) writing that outcome's metrics`);
+  }
+  const outcomesOf = spec.outcomes as Function | undefined;
+  const read = spec.read as Function | undefined;
   const params = checkParams(spec.params, fail);
   const trial = spec.trial as Function;
   const setup = spec.setup as Function | undefined;
@@ -194,6 +203,8 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
     sums: Float64Array;
     params: Params;
     prepared: unknown;
+    /** When the rule counts outcomes at these params: a chunk's count of each (else null). */
+    counts: Int32Array | null;
   }
   const states = new Map<string, ChunkState>();
   const dice = new ChunkDice(new TycheStream().random);
@@ -203,11 +214,91 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
     if (!state) {
       const frozen = Object.freeze({ ...p });
       const loop = chunkLoop(layout);
-      state = { loop, out: loop.makeOut(), sums: new Float64Array(2 * layout.means), params: frozen, prepared: setup ? call('setup(params)', () => setup(frozen)) : undefined };
+      const prepared = setup ? call('setup(params)', () => setup(frozen)) : undefined;
+      let counts: Int32Array | null = null;
+      if (outcomesOf) {
+        const many = call('outcomes(params)', () => outcomesOf(frozen, prepared));
+        if (!isWhole(many as number, 0, MAX_OUTCOMES)) {
+          fail(`outcomes(params): returned ${describeValue(many)}; allowed: a whole number of outcomes from 1 to ${MAX_OUTCOMES}, or 0 to write each trial's metrics into out at these params`);
+        }
+        if ((many as number) > 0) counts = new Int32Array(many as number);
+      }
+      state = { loop, out: loop.makeOut(), sums: new Float64Array(2 * layout.means), params: frozen, prepared, counts };
       if (states.size > 100) states.clear();
       states.set(key, state);
     }
     return state;
+  };
+
+  /** The trials of a chunk when the rule counts outcomes: each trial returns its outcome, counted. */
+  const countOutcomes = (state: ChunkState, layout: Layout, trials: number, failed: (error: unknown, trialIndex: number) => never): void => {
+    const counts = state.counts as Int32Array;
+    const { params: frozen, out, prepared } = state;
+    const outcomes = counts.length;
+    counts.fill(0);
+    let t = 0;
+    let outcome: unknown;
+    try {
+      for (; t < trials; t++) {
+        outcome = trial(dice, frozen, out, prepared);
+        // A whole number in range, as an int32 compare: (x >>> 0) === x rejects fractions, negatives, NaN and non-numbers.
+        if ((outcome as number) >>> 0 !== outcome || (outcome as number) >= outcomes) break;
+        counts[outcome as number]++;
+      }
+    } catch (error) {
+      failed(error, t);
+    }
+    if (t < trials) {
+      states.delete(JSON.stringify(frozen));
+      fail(`trial returned ${describeValue(outcome)} in trial ${t + 1} of a chunk; allowed: its outcome, a whole number from 0 to ${outcomes - 1} (outcomes(params) is ${outcomes})`);
+    }
+    // Checked once a chunk: a trial that wrote a metric would otherwise have it read as the first outcome's.
+    layout.slots.forEach((slot, index) => {
+      for (const field of [slot.name, index]) {
+        if (out[field] === 0) continue;
+        states.delete(JSON.stringify(frozen));
+        fail(`trial wrote out[${JSON.stringify(field)}] while the rule counts outcomes; allowed: return the outcome, and write its metrics in read(outcome, params, out)`);
+      }
+    });
+  };
+
+  /** Each outcome that happened, read once and counted as often as it happened, in outcome order. */
+  const readOutcomes = (state: ChunkState, layout: Layout, tally: Float64Array): void => {
+    const counts = state.counts as Int32Array;
+    const { params: frozen, out, prepared, sums } = state;
+    const slots = layout.slots;
+    for (let outcome = 0; outcome < counts.length; outcome++) {
+      const times = counts[outcome];
+      if (times === 0) continue;
+      try {
+        (read as Function)(outcome, frozen, out, prepared);
+      } catch (error) {
+        states.delete(JSON.stringify(frozen));
+        if (error instanceof UsageError) throw error;
+        fail(`read threw ${describeError(error)} (outcome ${outcome})`);
+      }
+      for (let i = 0; i < slots.length; i++) {
+        const slot = slots[i];
+        for (const field of [slot.name, i]) {
+          const v = out[field];
+          if (v === 0) continue;
+          out[field] = 0;
+          if (slot.probability) {
+            if (v === 1 || v === true) tally[slot.offset] += times;
+            else if (v !== false) badRead(slot, v, outcome, frozen);
+          } else {
+            if (typeof v !== 'number' || v - v !== 0) badRead(slot, v, outcome, frozen);
+            sums[slot.sum] += times * (v as number);
+            sums[slot.sum + 1] += times * (v as number) * (v as number);
+          }
+        }
+      }
+    }
+  };
+  const badRead = (slot: Slot, value: unknown, outcome: number, frozen: Params): never => {
+    states.delete(JSON.stringify(frozen));
+    const allowed = slot.probability ? '0, 1, false or true (a probability)' : 'a finite number (a mean)';
+    return fail(`metric ${JSON.stringify(slot.name)}: got ${describeValue(value)} from read(outcome ${outcome}); allowed: ${allowed}`);
   };
 
   const rule: Rule = {
@@ -235,7 +326,12 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
         if (error instanceof BadDice) return fail(`${error.call}: ${error.what}: got ${describeValue(error.value)}; allowed: ${error.allowed}`);
         return fail(`trial threw ${describeError(error)} (trial ${trialIndex + 1} of a chunk)`);
       };
-      state.loop.run(trial, dice, state.params, out, state.prepared, trials, tally, sums, bad, failed);
+      if (state.counts === null) {
+        state.loop.run(trial, dice, state.params, out, state.prepared, trials, tally, sums, bad, failed);
+      } else {
+        countOutcomes(state, layout, trials, failed);
+        readOutcomes(state, layout, tally);
+      }
       // A trial that wrote a name that is not a metric has added a field; caught here, once a chunk.
       const written = Object.keys(out);
       if (written.length !== 2 * layout.slots.length) {
