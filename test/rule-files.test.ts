@@ -268,6 +268,59 @@ export default {
   });
 });
 
+describe('the hash covers packages a rule file imports by name', () => {
+  const packageRule = `import { need } from 'house-dice';
+import { readFileSync } from 'node:fs';
+export default {
+  id: 'with-package',
+  title: 'A rule with a package',
+  params: [],
+  metrics: [{ name: 'p', doc: 'a die shows the package’s face or more', probability: true }],
+  trial(dice, p, out) {
+    out.p = dice.d(6) >= need ? 1 : 0;
+  },
+};
+`;
+  const install = (root: string, need: number) => {
+    mkdirSync(join(root, 'node_modules', 'house-dice'), { recursive: true });
+    writeFileSync(join(root, 'node_modules', 'house-dice', 'package.json'), JSON.stringify({ name: 'house-dice', version: '1.0.0', type: 'module', main: 'index.js' }));
+    writeFileSync(join(root, 'node_modules', 'house-dice', 'index.js'), `export const need = ${need};\n`);
+  };
+
+  it('seed "package": its files are hashed by their path inside node_modules, wherever it is installed; merge refuses the shards once the package changes', async () => {
+    // The rule in a folder of its own, the package installed beside it.
+    const here = join(folder, 'package-here');
+    mkdirSync(here, { recursive: true });
+    install(here, 5);
+    const path = join(here, 'with-package.mjs');
+    writeFileSync(path, packageRule);
+    // Written out from docs/custom-rules.md: the file, then NUL, "package:" and the path inside node_modules, NUL, the
+    // contents, for each file bundled from the package (here its one module; Node's own fs is not a file and is left out).
+    const expected = createHash('sha256')
+      .update(readFileSync(path))
+      .update('\u0000package:house-dice/index.js\u0000')
+      .update(readFileSync(join(here, 'node_modules', 'house-dice', 'index.js')))
+      .digest('hex');
+    const digest = (await loadRule(path)).file?.sha256;
+    expect(digest).toBe(expected);
+    // The same rule and package installed one folder further up: the same hash.
+    const elsewhere = join(folder, 'package-up');
+    mkdirSync(join(elsewhere, 'rules'), { recursive: true });
+    install(elsewhere, 5);
+    writeFileSync(join(elsewhere, 'rules', 'with-package.mjs'), packageRule);
+    expect((await loadRule(join(elsewhere, 'rules', 'with-package.mjs'))).file?.sha256).toBe(digest);
+
+    const files = [0, 1].map((index) => join(here, `package-${index}.json`));
+    for (const [index, out] of files.entries()) expect((await cli('shard', path, '--trials', '150k', '--seed', 'package', '--threads', '2', '--shard', `${index}/2`, '--out', out, '--quiet')).status).toBe(0);
+    expect(JSON.parse(readFileSync(files[0], 'utf8')).ruleFile.sha256).toBe(digest);
+    expect((await cli('merge', ...files)).status).toBe(0);
+    writeFileSync(join(here, 'node_modules', 'house-dice', 'index.js'), 'export const need = 4;\n');
+    const changed = await cli('merge', ...files);
+    expect(changed.status).toBe(2);
+    expect(changed.stderr).toMatch(/^muster: .*with-package\.mjs: the rule file, or a file it imports, differs from the run's/);
+  });
+});
+
 /** A rule file that differs from reserves-2d6.mjs by one replacement. */
 function mutant(name: string, from: string | RegExp, to: string): string {
   const source = readFileSync(reserves2d6, 'utf8');

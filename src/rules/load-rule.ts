@@ -77,39 +77,52 @@ export async function loadRuleFile(path: string, shown: string = path, expectedS
 }
 
 const TYPESCRIPT = /\.(ts|mts|cts)$/i;
-/** A quoted string that starts like a relative module path: the file may import one of its own. */
-const LOCAL_SPECIFIER = /['"`]\.\.?\//;
+/**
+ * A quoted string that starts like a relative module path, or a module
+ * named after `from`, `import` or `require` that is not one of Node's own
+ * ("node:…"): the file may import a file of its own or a package.
+ */
+const IMPORTS = /['"`]\.\.?\/|(?:\bfrom|\bimport|\brequire)\s*\(?\s*['"`](?!node:)/;
+/** Where a package's file lives: the part of its path after the last node_modules/ names it wherever it is installed. */
+const PACKAGE_FILE = /(?:^|\/)node_modules\/(.*)$/;
 
 /**
  * The sha256 a rule file is known by: of its contents alone when it imports
- * no file of its own (as muster has always recorded it), else of its
- * contents followed, for every local file it imports directly or through
- * another (found by esbuild, the bundler muster ships), in order of their
- * paths relative to the rule file's folder, by a NUL, that path, a NUL and
- * the file's contents. Packages (bare imports such as "lodash") are not
- * covered. A file esbuild cannot read (a syntax error) is hashed alone;
- * its import then fails with the error Node gives. A file with no string
- * starting "./" or "../" imports nothing of its own and is hashed without
- * asking esbuild (which would add a tenth of a second to every command and
- * worker).
+ * nothing (as muster has always recorded it), else of its contents
+ * followed, for every file it imports directly or through another (found by
+ * esbuild, the bundler muster ships), in order of their names, by a NUL,
+ * the name, a NUL and the file's contents. A file of its own is named by its
+ * path relative to the rule file's folder ("helpers/table.mjs"), a file of
+ * a package by "package:" and its path inside node_modules
+ * ("package:lodash/lodash.js"), so the same package installed elsewhere
+ * hashes alike. Node's own modules are not files and are not covered. A
+ * file esbuild cannot read (a syntax error) is hashed alone; its import
+ * then fails with the error Node gives. A file in which no string is
+ * imported (none starting "./" or "../", none after from, import or
+ * require) is hashed without asking esbuild, which would add a tenth of a
+ * second to every command and worker.
  */
 async function ruleFileDigest(path: string, contents: Buffer): Promise<string> {
   const hash = createHash('sha256').update(contents);
-  if (!LOCAL_SPECIFIER.test(contents.toString('utf8'))) return hash.digest('hex');
+  if (!IMPORTS.test(contents.toString('utf8'))) return hash.digest('hex');
   const folder = dirname(path);
-  let inputs: string[] = [];
+  let inputs: Array<{ name: string; file: string }> = [];
   try {
     const { build } = await import('esbuild');
-    const result = await build({ entryPoints: [path], absWorkingDir: folder, bundle: true, write: false, metafile: true, format: 'esm', platform: 'node', target: 'node20', packages: 'external', logLevel: 'silent' });
+    const result = await build({ entryPoints: [path], absWorkingDir: folder, bundle: true, write: false, metafile: true, format: 'esm', platform: 'node', target: 'node20', logLevel: 'silent' });
     inputs = Object.keys(result.metafile.inputs)
       .map((input) => resolve(folder, input))
       .filter((input) => input !== path)
-      .map((input) => relative(folder, input).split(sep).join('/'))
-      .sort();
+      .map((file) => {
+        const relativePath = relative(folder, file).split(sep).join('/');
+        const inPackage = PACKAGE_FILE.exec(file.split(sep).join('/'));
+        return { name: inPackage ? `package:${inPackage[1]}` : relativePath, file };
+      })
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch {
     return hash.digest('hex');
   }
-  for (const input of inputs) hash.update(`\u0000${input}\u0000`).update(readFileSync(resolve(folder, input)));
+  for (const { name, file } of inputs) hash.update(`\u0000${name}\u0000`).update(readFileSync(file));
   return hash.digest('hex');
 }
 
