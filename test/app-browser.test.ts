@@ -312,8 +312,10 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
     await page.close();
   });
 
-  it('printed without the button (the browser’s own command), the page’s fallback layout is one page: the answer, its chart and a short table, not the form — every rule at its defaults and more', async () => {
+  it('printed without the button (the browser’s own command) before the card is drawn, the page’s fallback layout is one page: the answer, its chart and a short table, not the form — every rule at its defaults and more', async () => {
     const { page } = await open(appFile);
+    // The card is never drawn on its own here, so the fallback is what prints.
+    await page.evaluate(() => ((window as unknown as { musterApp: { cardAfterMs: number } }).musterApp.cardAfterMs = Infinity));
     await page.emulateMedia({ media: 'print' });
     // The rules at their defaults, the longest table that still prints (12 rows), and a rule whose headline is 40 figures.
     for (const hash of [...rules.map((rule) => rule.id), 'warbands?warbands=100:5,90:6', 'fow?turns=20&attackerPlatoons=30']) {
@@ -325,6 +327,29 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
       const pdf = await page.pdf({ format: 'A4' });
       expect(countPdfPages(pdf), hash).toBe(1);
     }
+    await page.close();
+  });
+
+  it('an answer that has stood a moment gets its card drawn on its own: the browser’s own print command then prints the card, one page', async () => {
+    const { page, problems, requests } = await open(appFile);
+    for (const [hash, ruleId] of [
+      ['infinity?wipA=13&wipB=15', 'infinity'],
+      ['reserves?chosenRound=3&command=3', 'reserves'],
+    ]) {
+      await go(page, hash);
+      await page.waitForFunction(() => document.body.classList.contains('card-ready'));
+      expect(await page.locator('#print-card .card').getAttribute('data-rule'), hash).toBe(ruleId);
+      await page.emulateMedia({ media: 'print' });
+      expect(await page.locator('#print-card .card').isVisible(), hash).toBe(true);
+      expect(await page.locator('#controls').isVisible(), hash).toBe(false);
+      expect(countPdfPages(await page.pdf({ format: 'A4' })), hash).toBe(1);
+      await page.emulateMedia({ media: 'screen' });
+      // A change drops the card at once: until the new one is drawn, the fallback layout prints, never a stale card.
+      await page.fill('#param-wipA, #param-squads', '5');
+      expect(await page.evaluate(() => document.body.classList.contains('card-ready')), hash).toBe(false);
+    }
+    expect(problems).toEqual([]);
+    expect(requests).toEqual([]);
     await page.close();
   });
 

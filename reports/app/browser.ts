@@ -79,6 +79,8 @@ interface AppHandle {
   timings: Timings | null;
   /** Draws the odds card for the answer shown (what the print button prints); settles true once it is ready, false if there is no answer. */
   prepareCard(): Promise<boolean>;
+  /** How long an answer stands before its card is drawn on its own, for the browser's print command (Infinity: never). */
+  cardAfterMs: number;
 }
 
 const element = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -135,6 +137,7 @@ const handle: AppHandle = {
   result: null,
   timings: null,
   prepareCard: () => prepareCard(),
+  cardAfterMs: 700,
 };
 (window as unknown as { musterApp: AppHandle }).musterApp = handle;
 
@@ -388,6 +391,7 @@ function recompute(): void {
   const mine = ++generation;
   handle.timings = null;
   dropCard();
+  scheduleCard();
   running?.cancel();
   running = null;
   let settle: () => void = () => undefined;
@@ -525,6 +529,21 @@ declare const vegaEmbed: (element: HTMLElement, spec: unknown, options: Record<s
 let cardGeneration = -1;
 let cardViews: EmbeddedView[] = [];
 let cardWork: { generation: number; done: Promise<boolean> } | null = null;
+
+/**
+ * The card is also drawn on its own once an answer has stood for a moment,
+ * so that the browser's own print command (Ctrl+P, a phone's share menu)
+ * prints it too; before that, or for an answer with no card, the page's
+ * fallback print layout does. Every change restarts the wait.
+ */
+let cardTimer: ReturnType<typeof setTimeout> | undefined;
+function scheduleCard(): void {
+  clearTimeout(cardTimer);
+  if (!Number.isFinite(handle.cardAfterMs)) return;
+  cardTimer = setTimeout(() => {
+    prepareCard().catch((error: unknown) => console.error(error));
+  }, handle.cardAfterMs);
+}
 
 function dropCard(): void {
   cardGeneration = -1;

@@ -4,9 +4,10 @@ import { cardSheetStyle } from '../card/layout.js';
  * The calculator's look: one column on a phone (375 px and up), the form
  * beside the answer on a wide screen, visible focus for keyboard use, and
  * for paper the odds card (issue 13's layout, drawn off screen by the print
- * button, zoomed to one sheet). Printed any other way before the card is
- * ready (the browser's own print command), the page falls back to a layout
- * of its own: the headline figures, the first chart, the readings.
+ * button, zoomed to one sheet, and on its own once an answer has stood for
+ * a moment, so the browser's own print command prints it too). Printed
+ * before the card is ready, the page falls back to a layout of its own:
+ * the headline figures, the first chart, the readings.
  */
 export const APP_STYLE = `
 :root { color-scheme: light; --ink: #1d232b; --muted: #5b6470; --rule: #d9dde3; --accent: #1f4e79; --band: #f3f6fa; --bad: #8a1c1c; }
