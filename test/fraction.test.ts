@@ -62,6 +62,22 @@ describe('Fraction', () => {
     expect(Fraction.ZERO.add(Fraction.of(-2, 3)).toString()).toBe('-2/3');
   });
 
+  it('reduces to lowest terms on both sides of 2^53, where the divisor is found in doubles below it and in BigInts above', () => {
+    // A separate Euclid on BigInts, and pairs with known common factors either side of 2^53 (fixed, no randomness).
+    const gcd = (a: bigint, b: bigint): bigint => (b === 0n ? a : gcd(b, a % b));
+    const limit = 2n ** 53n;
+    const pairs: Array<[bigint, bigint]> = [];
+    for (const scale of [1n, 6n ** 10n, limit - 1n, limit, limit + 1n, 6n ** 25n]) {
+      for (const [a, b] of [[2n, 4n], [3n, 9n], [35n, 14n], [1n, 1n], [9007199254740881n, 3n], [7n ** 18n, 7n ** 12n * 5n]]) pairs.push([a * scale, b * scale], [a, b * scale], [a * scale, b]);
+    }
+    for (const [a, b] of pairs) {
+      const f = Fraction.of(a, b);
+      expect(f.numerator * b, `${a}/${b}`).toBe(a * f.denominator);
+      expect(gcd(f.numerator, f.denominator), `${a}/${b}`).toBe(1n);
+      expect(f.denominator > 0n).toBe(true);
+    }
+  });
+
   it('compares', () => {
     expect(Fraction.of(1, 3).compare(Fraction.of(1, 2))).toBe(-1);
     expect(Fraction.of(2, 4).compare(Fraction.of(1, 2))).toBe(0);

@@ -146,7 +146,16 @@ export function sumFractions(values: Iterable<Fraction>): Fraction {
   return total;
 }
 
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
 function greatestCommonDivisor(a: bigint, b: bigint): bigint {
+  // Below 2^53 the remainders are exact in doubles, and a double's % is far cheaper than a BigInt's.
+  if (a <= SAFE && b <= SAFE) {
+    let x = Number(a);
+    let y = Number(b);
+    while (y !== 0) [x, y] = [y, x % y];
+    return x === 0 ? 1n : BigInt(x);
+  }
   while (b !== 0n) [a, b] = [b, a % b];
   return a === 0n ? 1n : a;
 }
