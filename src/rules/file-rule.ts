@@ -30,6 +30,8 @@ import type { MatrixSpec, MetricSpec, ParamSpec, ParamValue, Params, Rng, Rule }
 const FIELDS = ['id', 'title', 'summary', 'source', 'params', 'metrics', 'headline', 'readings', 'validate', 'setup', 'trial', 'outcomes', 'read', 'exact', 'matrix'] as const;
 /** Most outcomes a trial may end in when the rule counts outcomes: a chunk's histogram is this long at most. */
 export const MAX_OUTCOMES = 2 ** 20;
+/** Outcome counts a thread keeps across parameter sets at most (int32 each: 64 MB). */
+const HELD_OUTCOMES = 2 ** 24;
 const PARAM_TYPES = ['integer', 'number', 'boolean', 'choice'] as const;
 const FRACTION_UNITS = 2 ** 32;
 
@@ -207,6 +209,7 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
     counts: Int32Array | null;
   }
   const states = new Map<string, ChunkState>();
+  let heldOutcomes = 0;
   const dice = new ChunkDice(new TycheStream().random);
   const chunkState = (p: Params, layout: Layout): ChunkState => {
     const key = JSON.stringify(p);
@@ -224,7 +227,13 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
         if ((many as number) > 0) counts = new Int32Array(many as number);
       }
       state = { loop, out: loop.makeOut(), sums: new Float64Array(2 * layout.means), params: frozen, prepared, counts };
-      if (states.size > 100) states.clear();
+      // Kept for a hundred parameter sets, and for fewer when their outcome counts would hold more than 64 MB
+      // (a sweep of a rule with a million outcomes a point would otherwise keep 4 MB a point).
+      if (states.size > 100 || heldOutcomes + (counts?.length ?? 0) > HELD_OUTCOMES) {
+        states.clear();
+        heldOutcomes = 0;
+      }
+      heldOutcomes += counts?.length ?? 0;
       states.set(key, state);
     }
     return state;
