@@ -56,7 +56,10 @@ export async function loadRuleFile(path: string, shown: string = path, expectedS
   } catch {
     throw badValue('rule', shown, `a built-in rule id (${rules.map((r) => r.id).join(', ')}) or the path of an existing rule file`);
   }
-  const sha256 = await ruleFileDigest(path, contents);
+  // A TypeScript file is bundled once: the same build gives the module and the files it imports.
+  const typed = TYPESCRIPT.test(path);
+  const compiled = typed ? await bundleRuleFile(path, true) : null;
+  const sha256 = compiled ? digestOf(contents, 'code' in compiled ? compiled.inputs : []) : await ruleFileDigest(path, contents);
   if (expectedSha256 !== undefined && sha256 !== expectedSha256) {
     throw new UsageError(`${shown}: the rule file, or a file it imports, differs from the run's (sha256 ${sha256.slice(0, 12)}… instead of ${expectedSha256.slice(0, 12)}…); allowed: the same file and the files it imports, unchanged`);
   }
@@ -64,8 +67,8 @@ export async function loadRuleFile(path: string, shown: string = path, expectedS
   const cached = loaded.get(key);
   if (cached) return cached;
   let module: { default?: unknown };
-  const typed = TYPESCRIPT.test(path);
-  const url = typed ? await compiledTypeScript(path, shown) : `${pathToFileURL(path).href}?sha256=${sha256}`;
+  if (compiled && 'error' in compiled) throw compileProblem(compiled.error, shown);
+  const url = compiled && 'code' in compiled ? `data:text/javascript;base64,${Buffer.from(compiled.code).toString('base64')}` : `${pathToFileURL(path).href}?sha256=${sha256}`;
   try {
     module = (await import(url)) as { default?: unknown };
   } catch (error) {
@@ -103,49 +106,74 @@ const PACKAGE_FILE = /(?:^|\/)node_modules\/(.*)$/;
  * second to every command and worker.
  */
 async function ruleFileDigest(path: string, contents: Buffer): Promise<string> {
+  if (!IMPORTS.test(contents.toString('utf8'))) return digestOf(contents, []);
+  const bundled = await bundleRuleFile(path, false);
+  return digestOf(contents, 'inputs' in bundled ? bundled.inputs : []);
+}
+
+/** One file a rule file imports: its name in the hash (see ruleFileDigest) and where it is. */
+interface Imported {
+  name: string;
+  file: string;
+}
+
+function digestOf(contents: Buffer, inputs: readonly Imported[]): string {
   const hash = createHash('sha256').update(contents);
-  if (!IMPORTS.test(contents.toString('utf8'))) return hash.digest('hex');
-  const folder = dirname(path);
-  let inputs: Array<{ name: string; file: string }> = [];
-  try {
-    const { build } = await import('esbuild');
-    const result = await build({ entryPoints: [path], absWorkingDir: folder, bundle: true, write: false, metafile: true, format: 'esm', platform: 'node', target: 'node20', logLevel: 'silent' });
-    inputs = Object.keys(result.metafile.inputs)
-      .map((input) => resolve(folder, input))
-      .filter((input) => input !== path)
-      .map((file) => {
-        const relativePath = relative(folder, file).split(sep).join('/');
-        const inPackage = PACKAGE_FILE.exec(file.split(sep).join('/'));
-        return { name: inPackage ? `package:${inPackage[1]}` : relativePath, file };
-      })
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  } catch {
-    return hash.digest('hex');
-  }
   for (const { name, file } of inputs) hash.update(`\u0000${name}\u0000`).update(readFileSync(file));
   return hash.digest('hex');
 }
 
 /**
- * A TypeScript rule file, compiled with the esbuild muster already ships
- * (for the calculator page) into one ES module, its own imports bundled in,
- * and imported from a data: URL. Node 20 cannot import TypeScript itself,
- * and a loader hook would have to be registered in every worker thread; a
- * worker compiles the file the same way, and esbuild's output for a file is
- * the same every time. Types are stripped, not checked: run tsc for that.
+ * The rule file bundled by esbuild with its imports (packages included):
+ * the files it imports, named and in order as ruleFileDigest hashes them,
+ * and with `code` the bundle itself as one ES module (a TypeScript file's
+ * compiled form), or the build's error.
  */
-async function compiledTypeScript(path: string, shown: string): Promise<string> {
+async function bundleRuleFile(path: string, code: true): Promise<{ code: string; inputs: Imported[] } | { error: unknown }>;
+async function bundleRuleFile(path: string, code: false): Promise<{ inputs: Imported[] } | { error: unknown }>;
+async function bundleRuleFile(path: string, code: boolean): Promise<{ code?: string; inputs: Imported[] } | { error: unknown }> {
+  const folder = dirname(path);
   const { build } = await import('esbuild');
-  let code: string;
   try {
-    const result = await build({ entryPoints: [path], bundle: true, write: false, format: 'esm', platform: 'node', target: 'node20', logLevel: 'silent', sourcemap: 'inline', sourcesContent: false });
-    code = result.outputFiles[0].text;
+    const result = await build({
+      entryPoints: [path],
+      absWorkingDir: folder,
+      bundle: true,
+      write: false,
+      metafile: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      logLevel: 'silent',
+      ...(code ? { sourcemap: 'inline' as const, sourcesContent: false } : {}),
+    });
+    const inputs = Object.keys(result.metafile.inputs)
+      .map((input) => resolve(folder, input))
+      .filter((input) => input !== path)
+      .map((file) => {
+        const inPackage = PACKAGE_FILE.exec(file.split(sep).join('/'));
+        return { name: inPackage ? `package:${inPackage[1]}` : relative(folder, file).split(sep).join('/'), file };
+      })
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return code ? { code: result.outputFiles[0].text, inputs } : { inputs };
   } catch (error) {
-    const first = (error as { errors?: Array<{ text: string; location?: { file: string; line: number } | null }> }).errors?.[0];
-    const where = first?.location ? ` (${first.location.file} line ${first.location.line})` : '';
-    throw new UsageError(`${shown}: does not compile: ${first ? `${first.text}${where}` : oneLineOf(error)}`.replace(/[\u0000-\u001f\u007f]+/g, ' '));
+    return { error };
   }
-  return `data:text/javascript;base64,${Buffer.from(code).toString('base64')}`;
+}
+
+/**
+ * A TypeScript rule file is compiled with the esbuild muster already ships
+ * (for the calculator page) into one ES module, its imports bundled in, and
+ * imported from a data: URL (bundleRuleFile). Node 20 cannot import
+ * TypeScript itself, and a loader hook would have to be registered in every
+ * worker thread; a worker compiles the file the same way, and esbuild's
+ * output for a file is the same every time. Types are stripped, not
+ * checked: run tsc for that. A file that does not compile is one line.
+ */
+function compileProblem(error: unknown, shown: string): UsageError {
+  const first = (error as { errors?: Array<{ text: string; location?: { file: string; line: number } | null }> }).errors?.[0];
+  const where = first?.location ? ` (${first.location.file} line ${first.location.line})` : '';
+  return new UsageError(`${shown}: does not compile: ${first ? `${first.text}${where}` : oneLineOf(error)}`.replace(/[\u0000-\u001f\u007f]+/g, ' '));
 }
 
 function oneLineOf(error: unknown): string {
