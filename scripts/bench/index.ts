@@ -11,8 +11,8 @@
  *                rule vectorised in numpy (reserves_numpy.py)
  *   start-up     commands that draw no chart, whole process, against `node -e 0`
  *   sweep        100 points of 65,536 trials against one run of 6,553,600: in one
- *                process on a warm pool (three of each, turn about, the middle one
- *                of each), and as whole commands, `muster sweep` against `muster run`
+ *                process on a warm pool (seven of each, turn about, the median of
+ *                each), and as whole commands, `muster sweep` against `muster run`
  *
  * With --baseline DIR (another built checkout, such as one of main), every
  * rule, the numpy run, start-up and sweep are measured for it too, each

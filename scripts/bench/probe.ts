@@ -9,7 +9,7 @@
  *                                           time: robust to a busy machine); STREAM 1 or 2 (a build from before
  *                                           streams has only stream 1 and ignores it)
  *   probe.js sweep ROOT THREADS             seconds for 100 points of 65,536 trials, and for one run of as many
- *                                           trials: three of each turn about on one warm pool, the middle of each
+ *                                           trials: seven of each turn about on one warm pool, the median of each
  *   probe.js limit GENERATOR                d6 per second and per CPU-second of a bare dice loop
  *
  * ROOT is a built checkout (this one, or a baseline such as a checkout of
@@ -22,6 +22,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { LIMIT_GENERATORS, bareDiceRate, type LimitGenerator } from './limit.js';
 
+/** Turns of sweep and run a sweep probe times (odd: the middle one is the median). */
+const SWEEP_TURNS = 7;
 /** Seconds a timed rule run aims for on one thread: long enough to swamp scheduling noise. */
 const RUN_SECONDS = 0.6;
 const CHUNK = 65_536;
@@ -78,10 +80,11 @@ async function sweepOverhead(root: string, threads: number): Promise<{ sweepSeco
   try {
     await simulate(pool, { rule, params: points[0], seed: 'warm-up', stream: 3, confidence: 0.95, trials: 64 * CHUNK });
     await evaluateAll(rule, points.slice(0, 20), settings, { pool });
-    // Three sweeps and three runs taken turn about (a busy machine slows both alike), each the median of its three.
+    // Sweeps and runs taken turn about (a busy machine slows both alike), each the median of its seven: one
+    // turn of either takes a tenth of a second, and on a shared machine single turns ranged over half again.
     const sweeps: number[] = [];
     const runs: number[] = [];
-    for (let turn = 0; turn < 3; turn++) {
+    for (let turn = 0; turn < SWEEP_TURNS; turn++) {
       let started = performance.now();
       await evaluateAll(rule, points, { ...settings, seed: `bench/${turn}` }, { pool });
       sweeps.push((performance.now() - started) / 1000);
@@ -89,7 +92,7 @@ async function sweepOverhead(root: string, threads: number): Promise<{ sweepSeco
       await simulate(pool, { rule, params: points[0], seed: `bench/${turn}`, stream: 3, confidence: 0.95, trials: 100 * CHUNK });
       runs.push((performance.now() - started) / 1000);
     }
-    const middle = (list: number[]) => list.sort((a, b) => a - b)[1];
+    const middle = (list: number[]) => list.sort((a, b) => a - b)[(SWEEP_TURNS - 1) / 2];
     return { sweepSeconds: middle(sweeps), runSeconds: middle(runs) };
   } finally {
     await pool.close();
