@@ -143,28 +143,42 @@ const FOUR_D6 = 1296;
 interface DiceTables {
   /** 2^20 mod b for every bound b: a draw whose low part falls below it is drawn again. */
   rejectBelow: Int32Array;
-  /** d6 counted four at a time: count6[(n · 8 + t) · 1296 + v] is how many of the first n base-6 digits of v are at least t − 1, i.e. how many of n dice show t or more. */
-  count6: Uint8Array;
   /** For `count` with other dice: groupSize[s] dice of s faces come from one draw (the most whose s^k ≤ MAX_BOUND; one for a d1), groupBound[s] = s^k. */
   groupSize: Uint8Array;
   groupBound: Int32Array;
 }
 
 let tables: DiceTables | undefined;
+let count6: Uint8Array | undefined;
 
-function diceTables(): DiceTables {
-  if (tables) return tables;
-  const rejectBelow = Int32Array.from({ length: MAX_BOUND + 1 }, (_, bound) => (bound === 0 ? 0 : TWENTY_BITS % bound));
-  const count6 = new Uint8Array(5 * 8 * FOUR_D6);
-  for (let n = 0; n <= 4; n++) {
+/**
+ * d6 counted four at a time: count6[(n · 8 + t) · 1296 + v] is how many of
+ * the first n base-6 digits of v are at least t − 1, i.e. how many of n
+ * dice show t or more. Built by the first `count` of d6, not with the other
+ * tables: most rules never count dice, and this one took a few milliseconds
+ * of every simulating command's start-up.
+ */
+function countTable(): Uint8Array {
+  if (count6) return count6;
+  count6 = new Uint8Array(5 * 8 * FOUR_D6);
+  const faces = new Int32Array(4);
+  for (let v = 0; v < FOUR_D6; v++) {
+    for (let die = 0, rest = v; die < 4; die++, rest = (rest / 6) | 0) faces[die] = 1 + (rest % 6);
     for (let atLeast = 0; atLeast < 8; atLeast++) {
-      for (let v = 0; v < FOUR_D6; v++) {
-        let hits = 0;
-        for (let die = 0, rest = v; die < n; die++, rest = Math.floor(rest / 6)) hits += +(1 + (rest % 6) >= atLeast);
+      let hits = 0;
+      for (let n = 1; n <= 4; n++) {
+        hits += +(faces[n - 1] >= atLeast);
         count6[(n * 8 + atLeast) * FOUR_D6 + v] = hits;
       }
     }
   }
+  return count6;
+}
+
+function diceTables(): DiceTables {
+  if (tables) return tables;
+  const rejectBelow = new Int32Array(MAX_BOUND + 1);
+  for (let bound = 1; bound <= MAX_BOUND; bound++) rejectBelow[bound] = TWENTY_BITS % bound;
   const groupSize = new Uint8Array(MAX_BOUND + 1);
   const groupBound = new Int32Array(MAX_BOUND + 1);
   for (let sides = 1; sides <= MAX_BOUND; sides++) {
@@ -178,7 +192,7 @@ function diceTables(): DiceTables {
     groupSize[sides] = size;
     groupBound[sides] = bound;
   }
-  tables = { rejectBelow, count6, groupSize, groupBound };
+  tables = { rejectBelow, groupSize, groupBound };
   return tables;
 }
 
@@ -196,7 +210,7 @@ export class XoshiroStream {
   /** `version` 2 or 3: the same generator and dice; the rules read the version off `random.stream`. */
   constructor(key?: string, version: 2 | 3 = 2) {
     const state = this.#state;
-    const { rejectBelow, count6, groupSize, groupBound } = diceTables();
+    const { rejectBelow, groupSize, groupBound } = diceTables();
     const next = (): number => {
       const s0 = state[0];
       const s1 = state[1];
@@ -219,12 +233,18 @@ export class XoshiroStream {
         if ((product & (TWENTY_BITS - 1)) >= reject) return product >>> 20;
       }
     };
-    const count = (n: number, sides: number, atLeast: number): number => {
+    // `count` with its d6 table, put in place by the first call (the table is built then, not with the stream).
+    const countWith = (table: Uint8Array) => (n: number, sides: number, atLeast: number): number => {
       if (sides !== 6) return countOther(n, sides, atLeast);
       const t = atLeast < 0 ? 0 : atLeast > 7 ? 7 : atLeast;
       let hits = 0;
-      for (let left = n; left > 0; left -= 4) hits += count6[((left < 4 ? left : 4) * 8 + t) * FOUR_D6 + below(FOUR_D6)];
+      for (let left = n; left > 0; left -= 4) hits += table[((left < 4 ? left : 4) * 8 + t) * FOUR_D6 + below(FOUR_D6)];
       return hits;
+    };
+    const count = (n: number, sides: number, atLeast: number): number => {
+      const counting = countWith(countTable());
+      (this.random as { count: Rng['count'] }).count = counting;
+      return counting(n, sides, atLeast);
     };
     const countOther = (n: number, sides: number, atLeast: number): number => {
       const group = groupSize[sides];
