@@ -20,7 +20,6 @@ import { checkReportPaths, writeReports } from '../../../reports/cli-outputs.js'
 import type { Checkpoint } from '../../engine/checkpoint.js';
 import { openCheckpoint, streamOfJob, type CheckpointOptions } from '../checkpoint-option.js';
 import { checkCounts } from '../shard-file.js';
-import { runReportFiles } from '../../../reports/run-report.js';
 
 export interface RunOptions extends CheckpointOptions {
   set?: string[];
@@ -142,7 +141,9 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
 
   report.out(renderRun(result, choice.shown, seconds, { fold: choice.how === 'headline', note: hiddenNote(choice), width: tableWidth(io.columns) }));
   // Every output is rendered before any is written, so a failure leaves none half done.
-  const files = [...(jsonPath ? [{ path: jsonPath, contents: toJson(result), option: '--json' }] : []), ...(await runReportFiles(rule, result, { ...reportPaths, printDiagnostics: options.printDiagnostics }))];
+  // The report modules (charts, page, CSV) load only when a report is asked for: a third of the modules a plain run would load.
+  const reports = reportPaths.html || reportPaths.svgDir || reportPaths.csv ? await (await import('../../../reports/run-report.js')).runReportFiles(rule, result, { ...reportPaths, printDiagnostics: options.printDiagnostics }) : [];
+  const files = [...(jsonPath ? [{ path: jsonPath, contents: toJson(result), option: '--json' }] : []), ...reports];
   writeReports(files, io, options.quiet ?? false);
   if (result.partial) process.exitCode = interruptedStatus();
   return result;
