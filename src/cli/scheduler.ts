@@ -15,7 +15,9 @@
  * its place would merge into a wrong or incomplete result.
  */
 import { badValue, UsageError } from '../errors.js';
-import { MAX_SHARDS } from './shard-file.js';
+
+/** Shards a run may be split into (muster shard --shard i/n). */
+export const MAX_SHARDS = 10_000;
 
 export interface ShardPlace {
   index: number;

@@ -17,9 +17,11 @@ import type { Params, Rule, StreamVersion } from '../rules/types.js';
 import { STREAM_LIST, STREAM_VERSIONS } from '../engine/random.js';
 import { envelope, RESULT_FORMAT, type Envelope } from '../result.js';
 import { MAX_TRIALS, parseSeed } from './options.js';
+import { MAX_SHARDS } from './scheduler.js';
+import { checkCounts } from './tally-check.js';
 
-/** Shards a run may be split into (muster shard --shard i/n). */
-export const MAX_SHARDS = 10_000;
+export { checkCounts, MAX_SHARDS };
+
 /** Threads one machine may have run a shard on. */
 const MAX_THREADS = 256;
 
@@ -160,29 +162,6 @@ export function validateShard(file: string, parsed: unknown, fileRule?: Rule): S
   if (problem) throw new UsageError(`${file}: tally: ${problem}; allowed: counts ${rule.id} could have made in this shard's ${ran} trials`);
   const ruleFile = rule.file ? { path: (record.ruleFile as { path: string }).path, sha256: rule.file.sha256 } : undefined;
   return { ...envelope('shard', rule), ...(ruleFile ? { ruleFile } : {}), version: record.version as string, params, seed: record.seed as string, stream, trials: total, chunks: range, threads: threads as number, tally: counts as number[] };
-}
-
-/**
- * What is inconsistent in a tally of `trials` trials, or null: every
- * proportion's successes within its trials, every mean's sum of squares at
- * least its sum squared over its count (Cauchy–Schwarz), and the rule's
- * own structural check.
- */
-export function checkCounts(rule: Rule, params: Params, tally: Float64Array, trials: number): string | null {
-  const own = rule.checkTally?.(params, tally, trials);
-  if (own) return own;
-  const tallied = rule.summarize(params, tally, trials);
-  for (const [name, value] of Object.entries(tallied)) {
-    if (value.kind === 'proportion') {
-      if (!(value.successes >= 0 && value.successes <= value.trials)) return `${name}: ${value.successes} successes in ${value.trials} trials`;
-    } else {
-      if (!(value.count >= 0) || !Number.isFinite(value.sum) || !Number.isFinite(value.sumOfSquares) || value.sumOfSquares < 0) return `${name}: sums ${value.sum}, ${value.sumOfSquares} are not sums of observations`;
-      // n·Σx² ≥ (Σx)², with a relative slack for the rules whose observations are fractions (shares).
-      if (value.count > 0 && value.count * value.sumOfSquares < value.sum * value.sum * (1 - 1e-12)) return `${name}: its sum of squares ${value.sumOfSquares} is below its sum ${value.sum} squared over ${value.count} trials`;
-      if (value.count === 0 && (value.sum !== 0 || value.sumOfSquares !== 0)) return `${name}: nonzero sums over no trials`;
-    }
-  }
-  return null;
 }
 
 /**

@@ -19,14 +19,10 @@ import { pathToFileURL } from 'node:url';
 import { badValue, UsageError } from '../errors.js';
 import { adaptRuleFile } from './file-rule.js';
 import { getRule, rules } from './index.js';
+import { isRulePath, SCRIPT } from './rule-ref.js';
 import type { Rule } from './types.js';
 
-const SCRIPT = /\.(mjs|js|cjs|ts|mts|cts)$/i;
-
-/** Whether a rule reference names a file rather than a built-in rule. */
-export function isRulePath(ref: string): boolean {
-  return ref.includes('/') || ref.includes('\\') || SCRIPT.test(ref);
-}
+export { isRulePath };
 
 /** The rule a command names: built-in by id, or loaded from a rule file (resolved against the working folder). */
 export async function loadRule(ref: string): Promise<Rule> {
