@@ -141,12 +141,7 @@ export interface ComputedVariant {
   exact: Record<string, Fraction> | null;
 }
 
-/** Every metric any variant reports, in the order they first appear (variants may differ, e.g. in the rounds they play). */
-export function unionMetrics(lists: ReadonlyArray<readonly MetricSpec[]>): MetricSpec[] {
-  const seen = new Map<string, MetricSpec>();
-  for (const list of lists) for (const metric of list) if (!seen.has(metric.name)) seen.set(metric.name, metric);
-  return [...seen.values()];
-}
+export { unionMetrics } from './vary.js';
 
 /** Differences from the first variant, tested and Holm-adjusted. */
 export function compareVariants(metrics: readonly MetricSpec[], computed: readonly ComputedVariant[], confidence: number): { differences: Difference[]; tests: number } {

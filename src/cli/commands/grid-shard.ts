@@ -267,7 +267,7 @@ export async function mergeGridShards(files: readonly string[], options: GridMer
   const results = points.map((params, point) => buildResult({ rule: ruleAt(point), params, seed: seeds[point], stream: first.stream, threads, confidence, trials: first.trials, tally: tallies[point] }));
   if (sweepPlan) {
     const sweep = assembleSweep(sweepPlan, results, threads, false);
-    writeSweep(sweepPlan, sweep, paths, options.quiet ?? false, io);
+    await writeSweep(sweepPlan, sweep, paths, options.quiet ?? false, io);
     return sweep;
   }
   const evaluated = results.map((result, point) => ({ result, tallied: ruleAt(point).summarize(points[point], tallies[point], first.trials) }));

@@ -2,13 +2,13 @@ import { UsageError } from '../../errors.js';
 import { SimulationPool } from '../../engine/pool.js';
 import { envelope } from '../../result.js';
 import { getRule } from '../../rules/index.js';
-import { isRulePath, loadRule } from '../../rules/load-rule.js';
+import { isRulePath } from '../../rules/rule-ref.js';
 import { resolveParams } from '../../rules/params.js';
 import type { MetricSpec, Params, Rule } from '../../rules/types.js';
 import { evaluateUntilInterrupted, type GridSettings } from '../../../reports/evaluate.js';
 import { writeOutputs, type OutputFile } from '../../../reports/outputs.js';
-import { unionMetrics } from '../../../reports/compare.js';
-import { combinations, parseVary, sweepCsv, sweepPage, type SweepResult, type Vary } from '../../../reports/sweep.js';
+import type { SweepResult } from '../../../reports/sweep.js';
+import { combinations, parseVary, unionMetrics, type Vary } from '../../../reports/vary.js';
 import { formatCertain, formatCount, formatExact, formatParams, formatValue, renderTable, tableWidth, wrapLines, wrapText } from '../format.js';
 import { chooseMetrics, hiddenNote, type MetricChoice } from '../metrics.js';
 import { bestSentence, findBest, parseBest } from '../best.js';
@@ -24,9 +24,9 @@ import { toJson } from '../../output/json.js';
 import { reportIo } from '../report-io.js';
 import type { RunResult } from '../../result.js';
 import { openCheckpoint, streamOfJob } from '../checkpoint-option.js';
-import { checkCounts } from '../shard-file.js';
+import { checkCounts } from '../tally-check.js';
 import { resolveShard, type ShardPlace } from '../scheduler.js';
-import { runGridShard, type GridShardFile } from './grid-shard.js';
+import type { GridShardFile } from './grid-shard.js';
 
 export interface SweepOptions extends RunOptions {
   vary?: string[];
@@ -63,7 +63,7 @@ export interface SweepPlan {
  */
 export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io): Promise<SweepResult> {
   if (options.shard !== undefined || options.shards !== undefined) throw new Error('sweepCommand runs a whole sweep; sweepOrShardCommand takes --shard');
-  const plan = planSweep(isRulePath(ruleId) ? await loadRule(ruleId) : getRule(ruleId), options);
+  const plan = planSweep(isRulePath(ruleId) ? await ruleFile(ruleId) : getRule(ruleId), options);
   if (options.out !== undefined) throw new UsageError('--out: only with --shard; allowed: --json, --csv or --html for a whole sweep');
   const { rule, varies, grid, skipped, settings } = plan;
   const paths = checkGridPaths(options);
@@ -102,7 +102,7 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
     return { ...envelope('sweep', rule), source: rule.source, params: {}, vary: varies, method: settings.method, seed: settings.seed, stream: settings.stream, trials: settings.trials, threads: settings.threads, confidence: settings.confidence, points: [], skipped, partial: true };
   }
   const sweep = assembleSweep(plan, evaluated.map(({ result }) => result), settings.threads, interrupted);
-  writeSweep(plan, sweep, paths, options.quiet ?? false, io);
+  await writeSweep(plan, sweep, paths, options.quiet ?? false, io);
   if (interrupted) process.exitCode = interruptedStatus();
   return sweep;
 }
@@ -110,11 +110,12 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
 /** `muster sweep`: the whole sweep, or with --shard (or --shards) this shard's share of it, for muster merge. */
 export async function sweepOrShardCommand(ruleId: string, options: SweepOptions, io: Io, env: NodeJS.ProcessEnv = process.env): Promise<SweepResult | GridShardFile> {
   if (options.shard === undefined && options.shards === undefined) return sweepCommand(ruleId, options, io);
-  const plan = planSweep(isRulePath(ruleId) ? await loadRule(ruleId) : getRule(ruleId), options);
+  const plan = planSweep(isRulePath(ruleId) ? await ruleFile(ruleId) : getRule(ruleId), options);
   const place = resolveShard(options.shard, options.shards, env, true) as ShardPlace;
   const { rule, grid, settings } = plan;
   // A rule file is recorded with its contents' hash, so merge loads the very file the shards ran.
   const ruleFiles = rule.file ? [{ ref: '', path: rule.file.path, sha256: rule.file.sha256 }] : [];
+  const { runGridShard } = await import('./grid-shard.js');
   return runGridShard({ command: 'sweep', rule, ruleFiles, points: grid, seeds: grid.map(() => settings.seed), settings, args: { set: options.set ?? [], vary: options.vary ?? [] } }, place, options, io);
 }
 
@@ -196,15 +197,24 @@ export function assembleSweep(plan: SweepPlan, results: readonly RunResult[], th
   return sweep;
 }
 
+/** A rule file's rule: the rule-file loader is loaded only for one (a built-in rule is taken at once, with no await before the run starts). */
+async function ruleFile(path: string): Promise<Rule> {
+  return (await import('../../rules/load-rule.js')).loadRule(path);
+}
+
 /** The terminal table, then every output file asked for (all rendered before any is written). */
-export function writeSweep(plan: SweepPlan, sweep: SweepResult, paths: { json?: string; html?: string; csv?: string }, quiet: boolean, io: Io): void {
+export async function writeSweep(plan: SweepPlan, sweep: SweepResult, paths: { json?: string; html?: string; csv?: string }, quiet: boolean, io: Io): Promise<void> {
   const { rule, metrics, choice, bestSpec } = plan;
   reportIo(io, paths.json, paths.csv).out(renderSweep(rule, sweep, metrics, choice, tableWidth(io.columns), bestSpec?.metric));
   const files: OutputFile[] = [];
   const allMetrics = plan.gridMetrics;
   if (paths.json) files.push({ path: paths.json, contents: toJson(sweep), option: '--json' });
-  if (paths.html) files.push({ path: paths.html, contents: sweepPage(rule, sweep, metrics).html, option: '--html' });
-  if (paths.csv) files.push({ path: paths.csv, contents: sweepCsv(sweep, allMetrics), option: '--csv' });
+  // The page, its charts and the CSV load only when asked for.
+  if (paths.html || paths.csv) {
+    const { sweepCsv, sweepPage } = await import('../../../reports/sweep.js');
+    if (paths.html) files.push({ path: paths.html, contents: sweepPage(rule, sweep, metrics).html, option: '--html' });
+    if (paths.csv) files.push({ path: paths.csv, contents: sweepCsv(sweep, allMetrics), option: '--csv' });
+  }
   writeOutputs(files, io.out);
   if (!quiet) for (const file of files) if (file.path !== STDOUT) io.err(`wrote ${file.path}\n`);
 }

@@ -1,0 +1,85 @@
+/**
+ * What `--vary` asks for, and every combination of it: in a module of its
+ * own, so that a sweep reads its options without loading the page, its
+ * charts and its CSV (reports/sweep.ts), which only --html and --csv need.
+ */
+import { formatCount } from '../src/output/format.js';
+import { badValue, UsageError } from '../src/errors.js';
+import { didYouMean } from '../src/cli/suggest.js';
+import { allowedText, parseParam, parseParamOrLabel } from '../src/rules/params.js';
+import type { MetricSpec, ParamSpec, ParamValue, Params, Rule } from '../src/rules/types.js';
+
+/** Most combinations one sweep may ask for: beyond this a chart is unreadable and a run takes too long. */
+export const MAX_SWEEP_POINTS = 1000;
+/** Most values one varied parameter may take. */
+const MAX_VALUES = 200;
+
+export interface Vary {
+  name: string;
+  values: ParamValue[];
+}
+
+const VARY_SYNTAX = 'name=a..b[:step] (numbers) or name=v1,v2,… (use ; between values that contain commas)';
+
+/**
+ * One `--vary`: `name=a..b`, `name=a..b:step`, `name=v1,v2,…`, or
+ * `name=v1;v2;…` for values that themselves contain commas (e.g.
+ * deployment strategies `standard:1,2,3`). Every value is checked against
+ * the parameter's own range.
+ */
+export function parseVary(rule: Rule, raw: string): Vary {
+  const equals = raw.indexOf('=');
+  const names = rule.params.map((p) => p.name).join(', ');
+  if (equals <= 0) throw badValue('--vary', raw, `${VARY_SYNTAX}, with name one of ${names}`);
+  const name = raw.slice(0, equals).trim();
+  const spec = rule.params.find((p) => p.name === name);
+  if (!spec) throw new UsageError(`--vary: ${JSON.stringify(name)} is not a parameter of ${rule.id}${didYouMean(name, rule.params.map((p) => p.name))}; allowed: ${names}`);
+  const text = raw.slice(equals + 1).trim();
+  const range = /^(-?[\d.]+(?:e-?\d+)?)\s*\.\.\s*(-?[\d.]+(?:e-?\d+)?)(?::\s*([\d.]+(?:e-?\d+)?))?$/.exec(text);
+  const values = range ? rangeValues(spec, raw, range) : listValues(rule, spec, text);
+  const seen = new Set<string>();
+  for (const value of values) {
+    if (seen.has(String(value))) throw new UsageError(`--vary: ${name} lists ${JSON.stringify(String(value))} twice; allowed: each value once`);
+    seen.add(String(value));
+  }
+  return { name, values };
+}
+
+function rangeValues(spec: ParamSpec, raw: string, match: RegExpExecArray): ParamValue[] {
+  if (spec.type !== 'integer' && spec.type !== 'number') throw new UsageError(`--vary: ${spec.name} is a ${spec.type} parameter and takes no a..b range; allowed: a list v1,v2,… of ${allowedText(spec)}`);
+  const from = Number(match[1]);
+  const to = Number(match[2]);
+  const step = match[3] === undefined ? 1 : Number(match[3]);
+  if (!Number.isFinite(from) || !Number.isFinite(to) || !Number.isFinite(step) || step <= 0 || from > to) {
+    throw badValue('--vary', raw, `a..b[:step] with a ≤ b and a step above 0, such as ${spec.name}=${spec.min}..${spec.max}`);
+  }
+  const count = Math.floor((to - from) / step + 1e-9) + 1;
+  if (count > MAX_VALUES) throw badValue('--vary', raw, `at most ${MAX_VALUES} values per parameter`);
+  // Multiply rather than accumulate, and trim binary noise (0.1 × 3 = 0.30000000000000004).
+  return Array.from({ length: count }, (_, i) => parseParam(spec, String(Number((from + i * step).toPrecision(12)))));
+}
+
+function listValues(rule: Rule, spec: ParamSpec, text: string): ParamValue[] {
+  const pieces = (text.includes(';') ? text.split(';') : text.split(',')).map((piece) => piece.trim());
+  if (pieces.length === 0 || pieces.some((piece) => piece === '')) throw badValue('--vary', `${spec.name}=${text}`, VARY_SYNTAX);
+  if (pieces.length > MAX_VALUES) throw badValue('--vary', `${spec.name}=${text}`, `at most ${MAX_VALUES} values per parameter`);
+  return pieces.map((piece) => parseParamOrLabel(rule, spec, piece));
+}
+
+/** Every combination of the varied values, the first parameter changing slowest. */
+export function combinations(varies: readonly Vary[]): Params[] {
+  const total = varies.reduce((product, vary) => product * vary.values.length, 1);
+  if (total > MAX_SWEEP_POINTS) {
+    throw new UsageError(`--vary: ${varies.map((vary) => vary.values.length).join(' × ')} = ${formatCount(total)} combinations; allowed: at most ${MAX_SWEEP_POINTS} (fewer values or a coarser step)`);
+  }
+  let combos: Params[] = [{}];
+  for (const vary of varies) combos = combos.flatMap((combo) => vary.values.map((value) => ({ ...combo, [vary.name]: value })));
+  return combos;
+}
+
+/** Every metric any variant reports, in the order they first appear (variants may differ, e.g. in the rounds they play). */
+export function unionMetrics(lists: ReadonlyArray<readonly MetricSpec[]>): MetricSpec[] {
+  const seen = new Map<string, MetricSpec>();
+  for (const list of lists) for (const metric of list) if (!seen.has(metric.name)) seen.set(metric.name, metric);
+  return [...seen.values()];
+}
