@@ -292,22 +292,14 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
           const v = out[field];
           if (v === 0) continue;
           out[field] = 0;
-          if (slot.probability) {
-            if (v === 1 || v === true) tally[slot.offset] += times;
-            else if (v !== false) badRead(slot, v, outcome, frozen);
-          } else {
-            if (typeof v !== 'number' || v - v !== 0) badRead(slot, v, outcome, frozen);
-            sums[slot.sum] += times * (v as number);
-            sums[slot.sum + 1] += times * (v as number) * (v as number);
-          }
+          if (!countValue(slot, v, times, tally, sums)) badRead(slot, v, outcome, frozen);
         }
       }
     }
   };
   const badRead = (slot: Slot, value: unknown, outcome: number, frozen: Params): never => {
     states.delete(JSON.stringify(frozen));
-    const allowed = slot.probability ? '0, 1, false or true (a probability)' : 'a finite number (a mean)';
-    return fail(`metric ${JSON.stringify(slot.name)}: got ${describeValue(value)} from read(outcome ${outcome}); allowed: ${allowed}`);
+    return fail(`metric ${JSON.stringify(slot.name)}: got ${describeValue(value)} from read(outcome ${outcome}); allowed: ${metricAllows(slot)}`);
   };
 
   const rule: Rule = {
@@ -326,8 +318,7 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
       dice.rng = rng;
       const bad = (slot: number, value: unknown, trialIndex: number): never => {
         const metric = layout.slots[slot];
-        const allowed = metric.probability ? '0, 1, false or true (a probability)' : 'a finite number (a mean)';
-        return fail(`metric ${JSON.stringify(metric.name)}: got ${describeValue(value)} in trial ${trialIndex + 1} of a chunk; allowed: ${allowed}`);
+        return fail(`metric ${JSON.stringify(metric.name)}: got ${describeValue(value)} in trial ${trialIndex + 1} of a chunk; allowed: ${metricAllows(metric)}`);
       };
       const failed = (error: unknown, trialIndex: number): never => {
         states.delete(JSON.stringify(p)); // its out object may hold a half-read trial
@@ -562,6 +553,28 @@ function buildLayout(metrics: MetricSpec[]): Layout {
   return { metrics, slots, length: offset, means };
 }
 
+/** What a metric's value may be, as a message says it. */
+const metricAllows = (slot: Slot): string => (slot.probability ? '0, 1, false or true (a probability)' : 'a finite number (a mean)');
+
+/**
+ * Counts one nonzero value of a metric `times` over: a probability's 1 (or
+ * true) into its tally entry, a mean's value and square into the chunk's
+ * sums. False, counting nothing, when the value is not one the metric may
+ * hold. The interpreted per-trial loop counts a trial's value once with
+ * it, and a rule that counts outcomes each outcome's as often as it
+ * happened; the compiled loop writes the same steps out as code.
+ */
+function countValue(slot: Slot, value: unknown, times: number, tally: Float64Array, sums: Float64Array): boolean {
+  if (slot.probability) {
+    if (value === 1 || value === true) tally[slot.offset] += times;
+    return value === 1 || value === true || value === false;
+  }
+  if (typeof value !== 'number' || value - value !== 0) return false;
+  sums[slot.sum] += times * value;
+  sums[slot.sum + 1] += times * value * value;
+  return true;
+}
+
 /** Adds a chunk's sum into two integer entries: its floor, and its fraction in units of 2^-32. */
 function addExactly(tally: Float64Array, at: number, sum: number): void {
   const whole = Math.floor(sum);
@@ -653,15 +666,7 @@ function interpretedLoop(layout: Layout): CompiledLoop {
     run(trial, dice, params, out, prepared, trials, tally, sums, bad, failed) {
       let t = 0;
       const count = (i: number, v: unknown) => {
-        const slot = slots[i];
-        if (slot.probability) {
-          if (v === 1 || v === true) tally[slot.offset]++;
-          else if (v !== false) bad(i, v, t);
-        } else {
-          if (typeof v !== 'number' || v - v !== 0) bad(i, v, t);
-          sums[slot.sum] += v as number;
-          sums[slot.sum + 1] += (v as number) * (v as number);
-        }
+        if (!countValue(slots[i], v, 1, tally, sums)) bad(i, v, t);
       };
       try {
         for (; t < trials; t++) {
