@@ -168,8 +168,9 @@ function buildPlan({ reserves, start, followed, hit, guarantee }: PlanSide): Pla
       const records: number[] = [];
       let t = turn;
       for (; t <= last && stillOut > 0; t++) {
-        let hits = 0;
-        for (let die = 0; die < diceIn(t); die++, rest = Math.floor(rest / q)) hits += +(rest % q >= q - scoring);
+        // Turn t's dice are the next diceIn(t) digits: a code below q^diceIn(t), whose upper digits (zero) never score.
+        const hits = hitsIn[rest % power[diceIn(t)]];
+        rest = Math.floor(rest / power[diceIn(t)]);
         stillOut -= arriving(diceIn(t), hits, stillOut);
         if (stillOut > 0) records.push(recordOf(t, stillOut));
       }
