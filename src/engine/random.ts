@@ -137,7 +137,8 @@ export class TycheStream {
 }
 
 const TWENTY_BITS = 1 << 20;
-const FOUR_D6 = 1296;
+/** Four d6 as one draw: `below(FOUR_D6)` gives them as base-6 digits. */
+export const FOUR_D6 = 6 ** 4;
 
 /** Stream 2's lookup tables; made by the first XoshiroStream, so a command that never simulates does not build them. */
 interface DiceTables {

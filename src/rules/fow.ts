@@ -57,6 +57,7 @@
  * fractions, `simulate` rolls every die: on streams 1 and 2 turn by turn,
  * on stream 3 several turns of a side from one draw (fow-plan.ts).
  */
+import { FOUR_D6 } from '../engine/random.js';
 import { Fraction } from '../exact/fraction.js';
 import { badValue, UsageError } from '../errors.js';
 import { mean, proportion, type Tallied } from '../stats/estimate.js';
@@ -281,20 +282,18 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
  * counted, and the codes read as base-6 faces once at the end.
  */
 function scatterDice(rng: Rng, arrivals: number, placeOfFace: Int32Array, scattered: Int32Array): void {
+  // The places of `dice` dice read from a code's base-6 digits, `times` over.
+  const place = (code: number, dice: number, times: number) => {
+    for (let rest = code, die = 0; die < dice; die++, rest = Math.floor(rest / 6)) scattered[placeOfFace[1 + (rest % 6)]] += times;
+  };
   const codes = new Int32Array(FOUR_D6);
   let left = arrivals;
   for (; left >= 4; left -= 4) codes[rng.below(FOUR_D6)]++;
   // The last few dice: a code below 6^left has zeros, not dice, in its upper digits.
   const lastCode = left > 0 ? rng.below(6 ** left) : 0;
-  for (let code = 0; code < FOUR_D6; code++) {
-    const times = codes[code];
-    if (times === 0) continue;
-    for (let rest = code, die = 0; die < 4; die++, rest = Math.floor(rest / 6)) scattered[placeOfFace[1 + (rest % 6)]] += times;
-  }
-  for (let rest = lastCode, die = 0; die < left; die++, rest = Math.floor(rest / 6)) scattered[placeOfFace[1 + (rest % 6)]]++;
+  for (let code = 0; code < FOUR_D6; code++) if (codes[code] > 0) place(code, 4, codes[code]);
+  place(lastCode, left, 1);
 }
-
-const FOUR_D6 = 6 ** 4;
 
 /**
  * One side's reserves through one battle. With `placeOfFace` (the
