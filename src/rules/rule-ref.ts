@@ -1,3 +1,5 @@
+import type { Rule } from './types.js';
+
 /** The endings a rule file may have. */
 export const SCRIPT = /\.(mjs|js|cjs|ts|mts|cts)$/i;
 
@@ -8,4 +10,13 @@ export const SCRIPT = /\.(mjs|js|cjs|ts|mts|cts)$/i;
  */
 export function isRulePath(ref: string): boolean {
   return ref.includes('/') || ref.includes('\\') || SCRIPT.test(ref);
+}
+
+/**
+ * The rule a rule file defines, the loader imported for it then: a
+ * command checks isRulePath and takes a built-in rule with getRule, with no
+ * await (nothing, such as a Ctrl-C listener, then waits on a tick).
+ */
+export async function loadRuleFileRef(ref: string): Promise<Rule> {
+  return (await import('./load-rule.js')).loadRule(ref);
 }

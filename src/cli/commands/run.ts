@@ -8,7 +8,7 @@ import { SimulationPool } from '../../engine/pool.js';
 import { simulate, type SimulationOutcome } from '../../engine/simulate.js';
 import { buildResult, type RunResult } from '../../result.js';
 import { getRule } from '../../rules/index.js';
-import { isRulePath } from '../../rules/rule-ref.js';
+import { isRulePath, loadRuleFileRef } from '../../rules/rule-ref.js';
 import { resolveParams } from '../../rules/params.js';
 import type { Rule, StreamVersion } from '../../rules/types.js';
 import { renderRun, tableWidth } from '../format.js';
@@ -91,8 +91,7 @@ export { withInterrupt };
 /** `muster run <rule>`: simulate (or, with --exact, solve) one rule at one set of parameters. */
 export async function runCommand(ruleId: string, options: RunOptions, io: Io): Promise<RunResult> {
   // A built-in rule is found without an await, so nothing (such as a Ctrl-C listener) waits on a tick.
-  // The rule-file loader is loaded only for a rule file: a built-in rule's run starts without it.
-  const rule = isRulePath(ruleId) ? await (await import('../../rules/load-rule.js')).loadRule(ruleId) : getRule(ruleId);
+  const rule = isRulePath(ruleId) ? await loadRuleFileRef(ruleId) : getRule(ruleId);
   const params = resolveParams(rule, options.set ?? []);
   const choice = chooseMetrics(rule, rule.metrics(params), options.metric, { all: options.all, params });
   const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true });

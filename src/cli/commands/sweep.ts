@@ -2,7 +2,7 @@ import { UsageError } from '../../errors.js';
 import { SimulationPool } from '../../engine/pool.js';
 import { envelope } from '../../result.js';
 import { getRule } from '../../rules/index.js';
-import { isRulePath } from '../../rules/rule-ref.js';
+import { isRulePath, loadRuleFileRef } from '../../rules/rule-ref.js';
 import { resolveParams } from '../../rules/params.js';
 import type { MetricSpec, Params, Rule } from '../../rules/types.js';
 import { evaluateUntilInterrupted, type GridSettings } from '../../../reports/evaluate.js';
@@ -63,7 +63,7 @@ export interface SweepPlan {
  */
 export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io): Promise<SweepResult> {
   if (options.shard !== undefined || options.shards !== undefined) throw new Error('sweepCommand runs a whole sweep; sweepOrShardCommand takes --shard');
-  const plan = planSweep(isRulePath(ruleId) ? await ruleFile(ruleId) : getRule(ruleId), options);
+  const plan = planSweep(isRulePath(ruleId) ? await loadRuleFileRef(ruleId) : getRule(ruleId), options);
   if (options.out !== undefined) throw new UsageError('--out: only with --shard; allowed: --json, --csv or --html for a whole sweep');
   const { rule, varies, grid, skipped, settings } = plan;
   const paths = checkGridPaths(options);
@@ -110,7 +110,7 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
 /** `muster sweep`: the whole sweep, or with --shard (or --shards) this shard's share of it, for muster merge. */
 export async function sweepOrShardCommand(ruleId: string, options: SweepOptions, io: Io, env: NodeJS.ProcessEnv = process.env): Promise<SweepResult | GridShardFile> {
   if (options.shard === undefined && options.shards === undefined) return sweepCommand(ruleId, options, io);
-  const plan = planSweep(isRulePath(ruleId) ? await ruleFile(ruleId) : getRule(ruleId), options);
+  const plan = planSweep(isRulePath(ruleId) ? await loadRuleFileRef(ruleId) : getRule(ruleId), options);
   const place = resolveShard(options.shard, options.shards, env, true) as ShardPlace;
   const { rule, grid, settings } = plan;
   // A rule file is recorded with its contents' hash, so merge loads the very file the shards ran.
@@ -195,11 +195,6 @@ export function assembleSweep(plan: SweepPlan, results: readonly RunResult[], th
   };
   if (bestSpec) sweep.best = findBest(sweep, bestSpec.metric.name, bestSpec.goal);
   return sweep;
-}
-
-/** A rule file's rule: the rule-file loader is loaded only for one (a built-in rule is taken at once, with no await before the run starts). */
-async function ruleFile(path: string): Promise<Rule> {
-  return (await import('../../rules/load-rule.js')).loadRule(path);
 }
 
 /** The terminal table, then every output file asked for (all rendered before any is written). */
