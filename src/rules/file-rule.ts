@@ -209,7 +209,7 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
     counts: Int32Array | null;
   }
   const states = new Map<string, ChunkState>();
-  let heldOutcomes = 0;
+  const heldOutcomes = () => [...states.values()].reduce((sum, kept) => sum + (kept.counts?.length ?? 0), 0);
   const dice = new ChunkDice(new TycheStream().random);
   const chunkState = (p: Params, layout: Layout): ChunkState => {
     const key = JSON.stringify(p);
@@ -229,11 +229,7 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
       state = { loop, out: loop.makeOut(), sums: new Float64Array(2 * layout.means), params: frozen, prepared, counts };
       // Kept for a hundred parameter sets, and for fewer when their outcome counts would hold more than 64 MB
       // (a sweep of a rule with a million outcomes a point would otherwise keep 4 MB a point).
-      if (states.size > 100 || heldOutcomes + (counts?.length ?? 0) > HELD_OUTCOMES) {
-        states.clear();
-        heldOutcomes = 0;
-      }
-      heldOutcomes += counts?.length ?? 0;
+      if (states.size > 100 || heldOutcomes() + (counts?.length ?? 0) > HELD_OUTCOMES) states.clear();
       states.set(key, state);
     }
     return state;
