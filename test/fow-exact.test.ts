@@ -108,8 +108,9 @@ function bruteForce(params: Params): Record<string, Fraction> {
     // 0 stands for the mission's minimum: half the platoons, rounded up.
     const reserves = Number(params[`${side}Reserves`]) || Math.ceil(Number(params[`${side}Platoons`]) / 2);
     const scatter = side === 'defender' ? facesToPlaces(String(params.scatter)) : null;
-    // The end check comes at the start of the defender's turn endTurn: its reserves as they stand after turn endTurn − 1.
-    const checkedAfter = Number(params.endTurn) - 1;
+    // The end check comes at the start of the defender's turn endTurn, after the attacker's whole turn endTurn
+    // (the attacker moves first) and before the defender's roll of that turn.
+    const checkedAfter = side === 'attacker' ? Number(params.endTurn) : Number(params.endTurn) - 1;
     const totals = enumerateSide({
       platoons: Number(params[`${side}Platoons`]),
       reserves,
@@ -131,7 +132,7 @@ function bruteForce(params: Params): Record<string, Fraction> {
       result['defender.onTable.atEnd.mean'] = share(totals.onTable[checkedAfter - 1]);
       result['defender.allIn.atEnd'] = share(totals.allIn[checkedAfter - 1]);
     } else {
-      result['attacker.allIn.beforeEnd'] = share(totals.allIn[checkedAfter - 1]);
+      result['attacker.allIn.atEnd'] = share(totals.allIn[checkedAfter - 1]);
     }
     if (scatter) {
       // The share the simulation estimates: expected platoons entering at a place over expected arrivals.
@@ -229,19 +230,19 @@ describe('fow: the questions players ask', () => {
     expect(later['defender.allIn.atEnd'].equals(Fraction.of(2, 3).pow(10).complement())).toBe(true);
   });
 
-  it("at the defaults the figures at the defender's first chance to win equal the ones after turn 5, and the attacker's reserves are all in before it", () => {
+  it("at the defaults the defender's figures at its first chance to win equal the ones after turn 5, and the attacker's reserves are all in by then", () => {
     // The attacker rolls from turn 1: by turn 3 the three-dice guarantee alone would bring the last of 3 platoons in turn 5 at worst.
     // The defender's 3 reserves roll from turn 3: 1, 2, 3 dice in turns 3–5; the figure equals the per-turn mean after turn 5.
-    expect(defaults['attacker.allIn.beforeEnd'].equals(Fraction.ONE)).toBe(true);
+    expect(defaults['attacker.allIn.atEnd'].equals(Fraction.ONE)).toBe(true);
     expect(defaults['defender.onTable.atEnd.mean'].equals(defaults['defender.onTable.5.mean'])).toBe(true);
     expect(defaults['defender.allIn.atEnd'].equals(defaults['defender.allIn.by.5'])).toBe(true);
   });
 
-  it("with Reserves that wait to turn 3, the attacker's are all in before turn 6 far less often: 38.5% against 100%", () => {
+  it("with Reserves that wait to turn 3, the attacker's are all in when the defender can first win less often: 87.0% against 100%", () => {
     const late = fow.exact!(resolveParams(fow, ['attackerStart=3']));
-    // Turns 3, 4, 5 roll 1, 2, 3 dice for 3 platoons; the guarantee brings at least one in turn 5.
-    expect(late['attacker.allIn.beforeEnd'].equals(late['attacker.allIn.by.5'])).toBe(true);
-    expect(late['attacker.allIn.beforeEnd'].toNumber()).toBeCloseTo(0.38546, 4);
+    // Turns 3, 4, 5, 6 roll 1, 2, 3, 4 dice for 3 platoons: the defender's check of turn 6 comes after the attacker's turn 6.
+    expect(late['attacker.allIn.atEnd'].equals(late['attacker.allIn.by.6'])).toBe(true);
+    expect(late['attacker.allIn.atEnd'].equals(Fraction.of(17123, 19683))).toBe(true);
   });
 
   it("the attacker's first reserve arrives in turn 1, 2 or 3 with probability 1/3, 10/27, 8/27 — never later", () => {

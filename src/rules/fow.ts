@@ -46,11 +46,12 @@
  *
  * The end condition ties the reserves to the mission's clock: `endTurn` (six)
  * is the first turn the defender can win at the start of its turn, so the
- * `…atEnd` figures read each side's reserves as they stand at that check,
- * which comes before the defender's reserve roll of that turn (a platoon
- * rolled in then arrives after the check): the defender's platoons that
- * arrived by turn endTurn − 1, and whether all the attacker's reserves were
- * in before turn endTurn. They are followed up to that turn whatever `turns`.
+ * `…atEnd` figures read each side's reserves as they stand at that check.
+ * The attacker moves first, so by then the attacker has played its turn
+ * endTurn, reserve roll included, while the defender's roll of that turn
+ * comes after the check (a platoon rolled in then arrives too late): the
+ * attacker's reserves in by turn endTurn, the defender's in by turn
+ * endTurn − 1. Both are followed up to turn endTurn whatever `turns`.
  *
  * The two sides never interact, so each side's reserves are a Markov chain
  * over the platoons still off the table; `exact` runs that chain in
@@ -197,13 +198,18 @@ function metrics(params: Params): MetricSpec[] {
       probability: false,
     },
     { name: 'defender.allIn.atEnd', doc: `every defending reserve is on the table at the start of the defender's turn ${endTurn}, when it can first win`, label: `defender: every reserve in when it can first win, turn ${endTurn}`, probability: true },
-    { name: 'attacker.allIn.beforeEnd', doc: `every attacking reserve has arrived before turn ${endTurn}, when the defender can first win`, label: `attacker: every reserve in before turn ${endTurn}`, probability: true },
+    {
+      name: 'attacker.allIn.atEnd',
+      doc: `every attacking reserve is on the table at the start of the defender's turn ${endTurn}, when it can first win (the attacker moves first: in by its turn ${endTurn})`,
+      label: `attacker: every reserve in when the defender can first win, turn ${endTurn}`,
+      probability: true,
+    },
   );
   return list;
 }
 
-/** Turns a side's reserves are followed: every turn shown, and up to the end check (turn endTurn − 1's roll). */
-const horizon = (p: Fow): number => Math.max(p.turns, p.endTurn - 1);
+/** Turns a side's reserves are followed: every turn shown, and up to the end check (the attacker's turn endTurn). */
+const horizon = (p: Fow): number => Math.max(p.turns, p.endTurn);
 
 /** Most reserve platoons for which the whole distribution ("at least k of n by turn t") is reported. */
 export const DISTRIBUTION_RESERVES = 12;
@@ -409,11 +415,12 @@ function summarize(params: Params, tally: Float64Array, trials: number): Record<
         }
       }
     }
-    return states[p.endTurn - 2];
+    // At the defender's check of turn endTurn the attacker has rolled for that turn, the defender not yet.
+    return states[side === 'attacker' ? p.endTurn - 1 : p.endTurn - 2];
   });
   result['defender.onTable.atEnd.mean'] = atEnd[1].onTable;
   result['defender.allIn.atEnd'] = proportion(atEnd[1].allIn, trials);
-  result['attacker.allIn.beforeEnd'] = proportion(atEnd[0].allIn, trials);
+  result['attacker.allIn.atEnd'] = proportion(atEnd[0].allIn, trials);
   // Where a platoon enters is its own die, independent of how many platoons
   // arrived and of every other platoon; so given the total number of arrivals
   // the count at a place is binomial, and pooling arrivals over trials gives
@@ -494,10 +501,12 @@ function exact(params: Params): Record<string, Fraction> {
       let expectedRemaining = 0n;
       for (let remaining = 1; remaining <= reserves; remaining++) expectedRemaining += BigInt(remaining) * ways[remaining];
       const onTable = Fraction.of(BigInt(platoons) * outOf - expectedRemaining, outOf);
-      if (turn === p.endTurn - 1) {
-        if (side === 'defender') result['defender.onTable.atEnd.mean'] = onTable;
-        result[side === 'defender' ? 'defender.allIn.atEnd' : 'attacker.allIn.beforeEnd'] = chance(ways[0]);
+      // The defender's check of turn endTurn: after the attacker's roll of that turn, before the defender's.
+      if (side === 'defender' && turn === p.endTurn - 1) {
+        result['defender.onTable.atEnd.mean'] = onTable;
+        result['defender.allIn.atEnd'] = chance(ways[0]);
       }
+      if (side === 'attacker' && turn === p.endTurn) result['attacker.allIn.atEnd'] = chance(ways[0]);
       if (turn > p.turns) continue;
       result[`${side}.onTable.${turn}.mean`] = onTable;
       result[`${side}.allIn.by.${turn}`] = chance(ways[0]);
@@ -595,7 +604,7 @@ export const fow: Rule = {
       default: 6,
       min: 2,
       max: 20,
-      doc: 'the first turn the defender can win, at the start of its turn, with no attackers in its half (the text: from the sixth turn); the …atEnd figures are read at that check, before that turn\'s reserve roll',
+      doc: 'the first turn the defender can win, at the start of its turn, with no attackers in its half (the text: from the sixth turn); the …atEnd figures are read at that check: after the attacker\'s roll of that turn (it moves first), before the defender\'s',
     },
   ],
   readings(params) {
@@ -623,7 +632,7 @@ export const fow: Rule = {
       },
       {
         param: 'endTurn',
-        text: `the defender can first win at the start of its turn ${p.endTurn}, checked before that turn's reserve roll, so the …atEnd figures count platoons in by turn ${p.endTurn - 1}; endTurn moves the check`,
+        text: `the defender can first win at the start of its turn ${p.endTurn}; the attacker moves first, so the …atEnd figures count the attacker's reserves in by turn ${p.endTurn} and the defender's in by turn ${p.endTurn - 1}, its own roll of that turn coming after the check; endTurn moves the check`,
       },
     ];
   },
