@@ -49,7 +49,7 @@ describe('the shard index from a scheduler', () => {
 
   it('refuses a missing or inconsistent environment in one line naming what is wrong', () => {
     const cases: Array<[string | undefined, string | undefined, Record<string, string>, RegExp]> = [
-      ['auto', undefined, {}, /^--shard auto: neither SLURM_ARRAY_TASK_ID .* nor JOB_COMPLETION_INDEX/],
+      ['auto', undefined, {}, /^--shard auto: no scheduler's array index is set \(none of SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX, /],
       [undefined, undefined, {}, /^--shard: missing; allowed:/],
       ['auto', undefined, { SLURM_ARRAY_TASK_ID: '3' }, /lacks SLURM_ARRAY_TASK_MIN/],
       ['auto', undefined, { SLURM_ARRAY_TASK_ID: 'x', SLURM_ARRAY_TASK_COUNT: '4' }, /^--shard auto: SLURM_ARRAY_TASK_ID: got "x"/],
@@ -63,9 +63,62 @@ describe('the shard index from a scheduler', () => {
       ['auto', undefined, { JOB_COMPLETION_INDEX: '2' }, /^--shards: missing; allowed: the Indexed Job's completions/],
       ['auto', '2', { JOB_COMPLETION_INDEX: '2' }, /JOB_COMPLETION_INDEX=2 is not below --shards 2/],
       ['auto', '0', { JOB_COMPLETION_INDEX: '0' }, /^--shards: got "0"/],
-      ['auto', '2', { JOB_COMPLETION_INDEX: '0', ...slurm(0, 0, 1, 1, 2) }, /both SLURM_ARRAY_TASK_ID and JOB_COMPLETION_INDEX/],
+      ['auto', '2', { JOB_COMPLETION_INDEX: '0', ...slurm(0, 0, 1, 1, 2) }, /SLURM_ARRAY_TASK_ID and JOB_COMPLETION_INDEX are both set/],
       ['1/2', '2', {}, /^--shards: only with --shard auto/],
       ['2/2', undefined, {}, /^--shard: got "2\/2"; allowed: i\/n/],
+    ];
+    for (const [shard, shards, env, message] of cases) expect(() => resolveShard(shard, shards, env, true), JSON.stringify({ shard, shards, env })).toThrow(message);
+  });
+
+  it('AWS Batch: AWS_BATCH_JOB_ARRAY_INDEX, the count from AWS_BATCH_JOB_ARRAY_SIZE or --shards', () => {
+    expect(resolveShard('auto', undefined, { AWS_BATCH_JOB_ARRAY_INDEX: '3', AWS_BATCH_JOB_ARRAY_SIZE: '10' }, true)).toEqual({ index: 3, count: 10, source: 'aws-batch' });
+    expect(resolveShard(undefined, '10', { AWS_BATCH_JOB_ARRAY_INDEX: '9' }, true)).toEqual({ index: 9, count: 10, source: 'aws-batch' });
+    expect(resolveShard('auto', '10', { AWS_BATCH_JOB_ARRAY_INDEX: '0', AWS_BATCH_JOB_ARRAY_SIZE: '10' }, true)).toMatchObject({ index: 0, count: 10 });
+  });
+
+  it('Cloud Run jobs: CLOUD_RUN_TASK_INDEX of CLOUD_RUN_TASK_COUNT, with or without --shard auto', () => {
+    expect(resolveShard('auto', undefined, { CLOUD_RUN_TASK_INDEX: '0', CLOUD_RUN_TASK_COUNT: '4' }, true)).toEqual({ index: 0, count: 4, source: 'cloud-run' });
+    expect(resolveShard(undefined, undefined, { CLOUD_RUN_TASK_INDEX: '3', CLOUD_RUN_TASK_COUNT: '4' }, true)).toMatchObject({ index: 3, count: 4 });
+  });
+
+  it('LSF arrays from 1: LSB_JOBINDEX 1 … END (stepping by LSB_JOBINDEX_STEP) are shards 0 … count − 1', () => {
+    expect(resolveShard('auto', undefined, { LSB_JOBINDEX: '1', LSB_JOBINDEX_END: '16' }, true)).toEqual({ index: 0, count: 16, source: 'lsf' });
+    expect(resolveShard('auto', undefined, { LSB_JOBINDEX: '16', LSB_JOBINDEX_END: '16' }, true)).toMatchObject({ index: 15, count: 16 });
+    // -J "m[1-31:2]": 1, 3, …, 31 are 16 tasks; 7 is the fourth.
+    expect(resolveShard('auto', undefined, { LSB_JOBINDEX: '7', LSB_JOBINDEX_END: '31', LSB_JOBINDEX_STEP: '2' }, true)).toMatchObject({ index: 3, count: 16 });
+    expect(resolveShard('auto', '5', { LSB_JOBINDEX: '5' }, true)).toMatchObject({ index: 4, count: 5 });
+    // LSB_JOBINDEX=0 is LSF's word for "not an array": no shard without --shard, an error with --shard auto.
+    expect(resolveShard(undefined, undefined, { LSB_JOBINDEX: '0' }, false)).toBeNull();
+  });
+
+  it('Nomad and GNU parallel: read only under --shard auto, as they set their index in every job', () => {
+    expect(resolveShard('auto', '3', { NOMAD_ALLOC_INDEX: '2' }, true)).toEqual({ index: 2, count: 3, source: 'nomad' });
+    expect(resolveShard('auto', '3', { PARALLEL_SEQ: '1' }, true)).toEqual({ index: 0, count: 3, source: 'gnu-parallel' });
+    expect(resolveShard('auto', '3', { PARALLEL_SEQ: '3' }, true)).toMatchObject({ index: 2, count: 3 });
+    expect(resolveShard(undefined, undefined, { PARALLEL_SEQ: '4', NOMAD_ALLOC_INDEX: '0' }, false)).toBeNull();
+    // A GNU parallel job inside a Slurm array job: without --shard auto, Slurm's index alone.
+    expect(resolveShard(undefined, undefined, { PARALLEL_SEQ: '2', ...slurm(1, 0, 3, 1, 4) }, true)).toMatchObject({ index: 1, count: 4, source: 'slurm' });
+  });
+
+  it('refuses two schedulers, an index outside the count and a missing count for the new schedulers, in one line', () => {
+    const cases: Array<[string | undefined, string | undefined, Record<string, string>, RegExp]> = [
+      ['auto', undefined, { AWS_BATCH_JOB_ARRAY_INDEX: '1' }, /^--shards: missing; allowed: the array job's size/],
+      ['auto', undefined, { AWS_BATCH_JOB_ARRAY_INDEX: '10', AWS_BATCH_JOB_ARRAY_SIZE: '10' }, /^--shard auto: AWS_BATCH_JOB_ARRAY_INDEX=10 is not below AWS_BATCH_JOB_ARRAY_SIZE=10/],
+      ['auto', '8', { AWS_BATCH_JOB_ARRAY_INDEX: '1', AWS_BATCH_JOB_ARRAY_SIZE: '10' }, /^--shards: got 8 but AWS_BATCH_JOB_ARRAY_SIZE=10/],
+      ['auto', undefined, { CLOUD_RUN_TASK_INDEX: '4', CLOUD_RUN_TASK_COUNT: '4' }, /CLOUD_RUN_TASK_INDEX=4 is not below CLOUD_RUN_TASK_COUNT=4/],
+      ['auto', undefined, { CLOUD_RUN_TASK_INDEX: '-1', CLOUD_RUN_TASK_COUNT: '4' }, /^--shard auto: CLOUD_RUN_TASK_INDEX: got "-1"/],
+      ['auto', undefined, { LSB_JOBINDEX: '3' }, /^--shards: missing; allowed: the array's task count/],
+      ['auto', undefined, { LSB_JOBINDEX: '4', LSB_JOBINDEX_END: '31', LSB_JOBINDEX_STEP: '2' }, /index off an array from 1/],
+      ['auto', '3', { LSB_JOBINDEX: '5' }, /task 5, beyond the 3 tasks/],
+      ['auto', '4', { LSB_JOBINDEX: '2', LSB_JOBINDEX_END: '16' }, /^--shards: got 4 but the LSF array has 16 tasks/],
+      ['auto', undefined, { LSB_JOBINDEX: '0' }, /^--shard auto: no scheduler's array index is set/],
+      ['auto', undefined, { NOMAD_ALLOC_INDEX: '0' }, /^--shards: missing; allowed: the group's count/],
+      ['auto', '2', { NOMAD_ALLOC_INDEX: '2' }, /NOMAD_ALLOC_INDEX=2 is not below --shards 2/],
+      ['auto', '2', { PARALLEL_SEQ: '0' }, /^--shard auto: PARALLEL_SEQ: got "0"; allowed: a whole number from 1/],
+      ['auto', '2', { PARALLEL_SEQ: '3' }, /PARALLEL_SEQ=3 is above --shards 2/],
+      ['auto', '4', { PARALLEL_SEQ: '2', ...slurm(1, 0, 3, 1, 4) }, /^--shard auto: SLURM_ARRAY_TASK_ID and PARALLEL_SEQ are both set/],
+      ['auto', undefined, { CLOUD_RUN_TASK_INDEX: '0', CLOUD_RUN_TASK_COUNT: '2', AWS_BATCH_JOB_ARRAY_INDEX: '0', AWS_BATCH_JOB_ARRAY_SIZE: '2' }, /AWS_BATCH_JOB_ARRAY_INDEX and CLOUD_RUN_TASK_INDEX are both set/],
+      [undefined, undefined, { LSB_JOBINDEX: '1', LSB_JOBINDEX_END: '2', JOB_COMPLETION_INDEX: '0' }, /JOB_COMPLETION_INDEX and LSB_JOBINDEX are both set/],
     ];
     for (const [shard, shards, env, message] of cases) expect(() => resolveShard(shard, shards, env, true), JSON.stringify({ shard, shards, env })).toThrow(message);
   });

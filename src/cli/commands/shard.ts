@@ -37,7 +37,7 @@ import { isGridShard, mergeGridShards, type GridMergeOptions } from './grid-shar
 
 export interface ShardOptions extends RunOptions {
   shard?: string;
-  /** The shard count under a Kubernetes Indexed Job (--shard auto). */
+  /** The shard count where the scheduler does not export it (--shard auto). */
   shards?: string;
   out?: string;
 }
@@ -45,7 +45,7 @@ export interface ShardOptions extends RunOptions {
 /**
  * `muster shard <rule> --shard i/n --out FILE`: one block of a run, for
  * another machine to merge. `--shard auto` (or no --shard inside an array
- * job) takes i and n from Slurm's or Kubernetes' environment.
+ * job) takes i and n from the scheduler's environment (cli/scheduler.ts).
  */
 export async function shardCommand(ruleId: string, options: ShardOptions, io: Io, env: NodeJS.ProcessEnv = process.env): Promise<ShardFile> {
   // A built-in rule is found without an await, so nothing (such as a Ctrl-C listener) waits on a tick.
