@@ -116,7 +116,7 @@ export function buildProgram(io: Io): Command {
     .option('--exact', 'solve every point exactly instead of simulating')
     .option('--html <file>', 'also write an HTML report with lines or heatmaps')
     .option('--csv <file>', 'also write every metric at every point as CSV (- for standard output)')
-    .option('--shard <i/n|auto>', "run only shard i of n of the sweep's chunks, for muster merge (auto: from the scheduler's array index; see docs/cluster.md)")
+    .option('--shard <i/n|auto>', "run only shard i of n of the sweep's chunks, for muster merge (auto: from the scheduler’s array index; see docs/cluster.md)")
     .option('--shards <n>', 'the shard count where the scheduler does not export it (Kubernetes, Nomad, GNU parallel; AWS Batch and LSF optionally)')
     .option('--out <file>', "with --shard: where to write this shard's tallies ({index} becomes the shard index)")
     .option('--checkpoint <file>', 'save finished chunks here as the sweep goes; run the same command again to resume')
@@ -155,7 +155,7 @@ export function buildProgram(io: Io): Command {
     .option('--exact', 'compare exact values only, without simulating (the default where the rule has exact values)')
     .option('--html <file>', 'also write an HTML report')
     .option('--csv <file>', 'also write the comparison as CSV (- for standard output)')
-    .option('--shard <i/n|auto>', "run only shard i of n of the variants' chunks, for muster merge (auto: from the scheduler's array index; see docs/cluster.md)")
+    .option('--shard <i/n|auto>', "run only shard i of n of the variants' chunks, for muster merge (auto: from the scheduler’s array index; see docs/cluster.md)")
     .option('--shards <n>', 'the shard count where the scheduler does not export it (Kubernetes, Nomad, GNU parallel; AWS Batch and LSF optionally)')
     .option('--out <file>', "with --shard: where to write this shard's tallies ({index} becomes the shard index)")
     .action(async (rule: string, options) => {
@@ -218,7 +218,7 @@ export function buildProgram(io: Io): Command {
       .argument('<rule>', 'rule id (see muster list) or a rule file (./my-rule.mjs, see muster new-rule)')
       .description('run one block of a run on this machine, for muster merge (the same seed and trials on every machine)'),
   )
-    .option('--shard <i/n|auto>', 'which block: i of n, counting from 0 (0/4 … 3/4); auto (or left out in an array job): from the scheduler's array index (Slurm, Kubernetes, AWS Batch, Cloud Run, LSF, Nomad, GNU parallel)')
+    .option('--shard <i/n|auto>', 'which block: i of n, counting from 0 (0/4 … 3/4); auto (or left out in an array job): from the scheduler’s array index (Slurm, Kubernetes, AWS Batch, Cloud Run, LSF, Nomad, GNU parallel)')
     .option('--shards <n>', 'the shard count where the scheduler does not export it (Kubernetes, Nomad, GNU parallel; AWS Batch and LSF optionally)')
     .option('--out <file>', "where to write this block's tally ({index} becomes the shard index)")
     .option('--checkpoint <file>', 'save finished chunks here as the shard goes ({index} becomes the shard index); run the same command again to resume')

@@ -1,4 +1,6 @@
-import { readdirSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { fillIndex, resolveShard } from '../src/cli/scheduler.js';
 import { gridShardPieces } from '../src/engine/grid-shards.js';
@@ -168,4 +170,33 @@ describe('how sweep shards share the grid', () => {
       [{ point: 2, first: 0, end: 2 }],
     ]);
   });
+});
+
+describe('a retried array task resumes from its checkpoint', () => {
+  it('Cloud Run task 1 of 2, killed after its first checkpoint and run again with the same index, ends as the uninterrupted shard', async () => {
+    const muster = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+    const work = `${folder}/retry`;
+    mkdirSync(work, { recursive: true });
+    const args = ['shard', 'reserves', '--trials', '40M', '--seed', 'retry', '--threads', '1', '--shard', 'auto', '--out', `${work}/shard-{index}.json`, '--checkpoint', `${work}/shard-{index}.ckpt`, '--checkpoint-every', '0.2', '--quiet'];
+    const env = (attempt: number) => ({ ...process.env, CLOUD_RUN_TASK_INDEX: '1', CLOUD_RUN_TASK_COUNT: '2', CLOUD_RUN_TASK_ATTEMPT: String(attempt) });
+    // The first attempt: stopped dead (as a preempted node is) once its checkpoint holds some chunks.
+    const first = spawn(process.execPath, [muster, ...args], { env: env(0), stdio: 'ignore' });
+    const exited = new Promise<void>((resolve) => first.on('exit', () => resolve()));
+    const deadline = Date.now() + 30_000;
+    while (!existsSync(`${work}/shard-1.ckpt`) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(existsSync(`${work}/shard-1.ckpt`), 'the first attempt wrote a checkpoint').toBe(true);
+    first.kill('SIGKILL');
+    await exited;
+    expect(existsSync(`${work}/shard-1.json`), 'the first attempt did not finish').toBe(false);
+    // The retry: the same index, so the same checkpoint, and it ends as an uninterrupted shard 1/2.
+    const retry = spawn(process.execPath, [muster, ...args], { env: env(1), stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    retry.stderr?.on('data', (data: Buffer) => (stderr += data.toString()));
+    const status = await new Promise<number | null>((resolve) => retry.on('exit', (code) => resolve(code)));
+    expect(status, stderr).toBe(0);
+    const whole = await cli('shard', 'reserves', '--trials', '40M', '--seed', 'retry', '--threads', '1', '--shard', '1/2', '--out', `${work}/uninterrupted.json`, '--quiet');
+    expect(whole.status, whole.stderr).toBe(0);
+    const tallyOf = (file: string) => JSON.parse(readFileSync(file, 'utf8')).tally;
+    expect(tallyOf(`${work}/shard-1.json`)).toEqual(tallyOf(`${work}/uninterrupted.json`));
+  }, 120_000);
 });
