@@ -4,14 +4,14 @@
  * WIP 13 against 15), and the odds card its print button prints (needs
  * pdftoppm from poppler-utils).
  *
- *   npm run build && node dist/reports/app/screenshots.js
+ *   npm run screenshots:app
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
-import { buildAppHtml } from './build.js';
+import { buildAppHtml } from '../reports/app/build.js';
 
 const QUESTION = '#infinity?wipA=13&wipB=15&crits=true';
 const target = join(process.cwd(), 'docs', 'screenshots');

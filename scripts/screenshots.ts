@@ -4,7 +4,7 @@
  * Chromium, and printed cards on A4 and Letter (needs pdftoppm from
  * poppler-utils).
  *
- *   npm run build && node dist/reports/screenshots.js
+ *   npm run screenshots
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
