@@ -218,7 +218,7 @@ export function buildProgram(io: Io): Command {
       .argument('<rule>', 'rule id (see muster list) or a rule file (./my-rule.mjs, see muster new-rule)')
       .description('run one block of a run on this machine, for muster merge (the same seed and trials on every machine)'),
   )
-    .option('--shard <i/n|auto>', 'which block: i of n, counting from 0 (0/4 … 3/4); auto (or left out in an array job): from the scheduler's array index (Slurm, Kubernetes, AWS Batch, Cloud Run, LSF, Nomad, GNU parallel)')
+    .option('--shard <i/n|auto>', 'which block: i of n, counting from 0 (0/4 … 3/4); auto (or left out in an array job): from the scheduler’s array index (Slurm, Kubernetes, AWS Batch, Cloud Run, LSF, Nomad, GNU parallel)')
     .option('--shards <n>', 'the shard count where the scheduler does not export it (Kubernetes, Nomad, GNU parallel; AWS Batch and LSF optionally)')
     .option('--out <file>', "where to write this block's tally ({index} becomes the shard index)")
     .option('--checkpoint <file>', 'save finished chunks here as the shard goes ({index} becomes the shard index); run the same command again to resume')
