@@ -173,6 +173,7 @@ stop() {
 }
 
 status() {
+  running "$dir/slurmctld.pid" && running "$dir/slurmd.pid" || return 1
   case "$(node_state)" in
     idle | mixed | allocated | completing) echo "$conf" ;;
     *) return 1 ;;

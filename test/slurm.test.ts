@@ -80,13 +80,15 @@ describe.skipIf(skip !== '')(`docs/cluster.md on a real one-node Slurm${skip ? `
     return execFileSync('sh', ['-c', 'for f in *.log; do [ -e "$f" ] && echo "== $f" && cat "$f"; done; true'], { cwd: work, encoding: 'utf8' });
   }
 
-  /** Polls `until` (bounded); a job that ended other than COMPLETED fails at once, with the task logs. */
-  async function waitFor<T>(what: string, seconds: number, until: () => T | undefined): Promise<T> {
-    const deadline = Date.now() + seconds * 1000;
+  /** When waiting gives up: before vitest's own limit, so that the failure shows Slurm's queue and the task logs. */
+  let deadline = 0;
+
+  /** Polls `until` until it returns a value; a job that ended other than COMPLETED fails at once, with the task logs. */
+  async function waitFor<T>(what: string, until: () => T | undefined): Promise<T> {
     for (;;) {
       const done = until();
       if (done !== undefined) return done;
-      if (Date.now() > deadline) throw new Error(`Slurm: no ${what} after ${seconds} s\n${slurm('squeue')}\n${logs()}`);
+      if (Date.now() > deadline) throw new Error(`Slurm: still no ${what}\n${slurm('squeue')}\n${logs()}`);
       await sleep(250);
     }
   }
@@ -134,6 +136,7 @@ describe.skipIf(skip !== '')(`docs/cluster.md on a real one-node Slurm${skip ? `
   it(
     'sweep.sbatch as an array with one task requeued mid-run, then merge.sbatch after it: the sweep on one machine',
     async () => {
+      deadline = Date.now() + TEST_LIMIT_MS - 20_000;
       const sweep = docFile('sweep.sbatch');
       writeFileSync(join(work, 'sweep.sbatch'), sweep);
       writeFileSync(join(work, 'merge.sbatch'), docFile('merge.sbatch'));
@@ -142,50 +145,8 @@ describe.skipIf(skip !== '')(`docs/cluster.md on a real one-node Slurm${skip ? `
       const taskIds: string[] = [];
       for (let id = Number(array?.[1]); id <= Number(array?.[2]); id++) taskIds.push(String(id));
 
-      // As the doc submits them: the merge waits on the array's id from `sbatch --parsable`.
-      const arrayJob = slurm('sbatch', '--parsable', `--cpus-per-task=${CPUS_PER_TASK}`, 'sweep.sbatch').trim().split(';')[0];
-      submitted.push(arrayJob);
-      const mergeJob = slurm('sbatch', '--parsable', `--dependency=afterok:${arrayJob}`, 'merge.sbatch').trim().split(';')[0];
-      submitted.push(mergeJob);
-
-      // A task mid-run: running, with a checkpoint that holds some of its chunks but not all.
-      const requeued = await waitFor('running task with a partial checkpoint', 90, () => {
-        const records = jobs(arrayJob);
-        expectNoFailure(records);
-        for (const job of records) {
-          if (job.get('JobState') !== 'RUNNING') continue;
-          const checkpoint = join(work, 'shards', `shard-${job.get('ArrayTaskId')}.ckpt`);
-          if (!existsSync(checkpoint)) continue;
-          const saved = JSON.parse(readFileSync(checkpoint, 'utf8')) as {
-            job: { pieces: { first: number; end: number }[] };
-            ranges: { first: number; end: number }[];
-          };
-          const chunks = (pieces: { first: number; end: number }[]) => pieces.reduce((sum, piece) => sum + piece.end - piece.first, 0);
-          const [done, all] = [chunks(saved.ranges), chunks(saved.job.pieces)];
-          if (done > 0 && done < all) return job.get('ArrayTaskId') ?? '';
-        }
-        return undefined;
-      });
-      slurm('scontrol', 'requeue', `${arrayJob}_${requeued}`);
-
-      const finished = await waitFor('end of every array task', 150, () => {
-        const records = jobs(arrayJob);
-        expectNoFailure(records);
-        const tasks = records.filter((job) => job.get('JobState') === 'COMPLETED');
-        return tasks.length === taskIds.length ? tasks : undefined;
-      });
-      expect(finished.map((job) => job.get('ArrayTaskId')).sort()).toEqual(taskIds);
-      for (const job of finished) expect(job.get('ExitCode'), `task ${job.get('ArrayTaskId')}`).toBe('0:0');
-      const restarts = Object.fromEntries(finished.map((job) => [job.get('ArrayTaskId'), job.get('Restarts')]));
-      expect(restarts).toEqual(Object.fromEntries(taskIds.map((id) => [id, id === requeued ? '1' : '0'])));
-
-      await waitFor('end of the merge job', 60, () => {
-        const [merge] = jobs(mergeJob);
-        expectNoFailure([merge]);
-        return merge.get('JobState') === 'COMPLETED' ? merge : undefined;
-      });
-
       // The same sweep on one machine, from the arguments the tasks ran with; `threads` is the tasks' threads added up.
+      // It runs alongside Slurm, filling the cores while tasks wait: for a core, out the requeue's 10 s, for the merge.
       const line = /^muster sweep[\s\S]*?--quiet$/m.exec(sweep)?.[0] ?? '';
       const args = line
         .replace(/\\\n\s*/g, ' ')
@@ -203,7 +164,55 @@ describe.skipIf(skip !== '')(`docs/cluster.md on a real one-node Slurm${skip ? `
       mkdirSync(whole);
       const threads = String(taskIds.length * CPUS_PER_TASK);
       const outputs = ['--json', join(whole, 'sweep.json'), '--csv', join(whole, 'sweep.csv'), '--html', join(whole, 'sweep.html')];
-      const result = await cli(...kept, '--threads', threads, ...outputs);
+      const wholeSweep = cli(...kept, '--threads', threads, ...outputs);
+
+      // As the doc submits them: the merge waits on the array's id from `sbatch --parsable`.
+      const arrayJob = slurm('sbatch', '--parsable', `--cpus-per-task=${CPUS_PER_TASK}`, 'sweep.sbatch').trim().split(';')[0];
+      submitted.push(arrayJob);
+      const mergeJob = slurm('sbatch', '--parsable', `--dependency=afterok:${arrayJob}`, 'merge.sbatch').trim().split(';')[0];
+      submitted.push(mergeJob);
+
+      // A task mid-run: running, with a checkpoint that holds some of its chunks but not all.
+      const requeued = await waitFor('running task with a partial checkpoint', () => {
+        const records = jobs(arrayJob);
+        expectNoFailure(records);
+        if (records.every((job) => job.get('JobState') === 'COMPLETED')) {
+          throw new Error(`every task finished before one could be requeued mid-run: raise TRIALS (${TRIALS})\n${logs()}`);
+        }
+        for (const job of records) {
+          if (job.get('JobState') !== 'RUNNING') continue;
+          const checkpoint = join(work, 'shards', `shard-${job.get('ArrayTaskId')}.ckpt`);
+          if (!existsSync(checkpoint)) continue;
+          const saved = JSON.parse(readFileSync(checkpoint, 'utf8')) as {
+            job: { pieces: { first: number; end: number }[] };
+            ranges: { first: number; end: number }[];
+          };
+          const chunks = (pieces: { first: number; end: number }[]) => pieces.reduce((sum, piece) => sum + piece.end - piece.first, 0);
+          const [done, all] = [chunks(saved.ranges), chunks(saved.job.pieces)];
+          if (done > 0 && done < all) return job.get('ArrayTaskId') ?? '';
+        }
+        return undefined;
+      });
+      slurm('scontrol', 'requeue', `${arrayJob}_${requeued}`);
+
+      const finished = await waitFor('end of every array task', () => {
+        const records = jobs(arrayJob);
+        expectNoFailure(records);
+        const tasks = records.filter((job) => job.get('JobState') === 'COMPLETED');
+        return tasks.length === taskIds.length ? tasks : undefined;
+      });
+      expect(finished.map((job) => job.get('ArrayTaskId')).sort()).toEqual(taskIds);
+      for (const job of finished) expect(job.get('ExitCode'), `task ${job.get('ArrayTaskId')}`).toBe('0:0');
+      const restarts = Object.fromEntries(finished.map((job) => [job.get('ArrayTaskId'), job.get('Restarts')]));
+      expect(restarts).toEqual(Object.fromEntries(taskIds.map((id) => [id, id === requeued ? '1' : '0'])));
+
+      await waitFor('end of the merge job', () => {
+        const [merge] = jobs(mergeJob);
+        expectNoFailure([merge]);
+        return merge.get('JobState') === 'COMPLETED' ? merge : undefined;
+      });
+
+      const result = await wholeSweep;
       expect(result.status, result.stderr).toBe(0);
       for (const name of ['sweep.json', 'sweep.csv', 'sweep.html']) {
         expect(readFileSync(join(work, name), 'utf8'), name).toBe(readFileSync(join(whole, name), 'utf8'));
