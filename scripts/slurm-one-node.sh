@@ -140,7 +140,8 @@ start() {
     esac
     sleep 1
   done
-  fail "node $(node_name) is not up after ${wait_seconds} s (sinfo: ${state:-no answer}); see $dir/slurmctld.log and $dir/slurmd.log"
+  fail "node $(node_name) is not up after ${wait_seconds} s (sinfo: ${state:-no answer});" \
+    "see $dir/slurmctld.log and $dir/slurmd.log"
 }
 
 # Stops the daemon in pid file $1, waiting (bounded) for it to go.

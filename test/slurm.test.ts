@@ -12,7 +12,7 @@
  * small, and --cpus-per-task=1 on the sbatch command line (which overrides
  * the script's #SBATCH line) lets two tasks run side by side on two cores.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, type ExecFileSyncOptionsWithStringEncoding } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,14 +22,16 @@ import { cli, scratchFolder } from './support/cli.js';
 const script = fileURLToPath(new URL('../scripts/slurm-one-node.sh', import.meta.url));
 const muster = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const doc = readFileSync(fileURLToPath(new URL('../docs/cluster.md', import.meta.url)), 'utf8');
-/** Per point; each task's share (a quarter of 25 points) then takes several seconds, past the first checkpoint write (5 s). */
+/** Per point: a task's quarter of the 25 points then runs past its first checkpoint write (after 5 s). */
 const TRIALS = '60M';
 const CPUS_PER_TASK = 1;
 /** Every wait is bounded; the whole test stays well inside vitest's limit below. */
 const TEST_LIMIT_MS = 240_000;
 
-const installed = ['slurmctld', 'slurmd', 'sbatch', 'munged'].every((name) => ['/usr/sbin', '/usr/bin'].some((dir) => existsSync(join(dir, name))));
-/** Why the test cannot run here, or '' when it runs (in CI it runs and fails when Slurm is missing or will not start). */
+const installed = ['slurmctld', 'slurmd', 'sbatch', 'munged'].every((name) =>
+  ['/usr/sbin', '/usr/bin'].some((dir) => existsSync(join(dir, name))),
+);
+/** Why the test cannot run here, or '' (in CI it runs, and fails when Slurm is missing or will not start). */
 const skip =
   process.platform !== 'linux'
     ? 'Slurm’s daemons run on Linux'
@@ -45,6 +47,9 @@ function docFile(name: string): string {
   if (!match) throw new Error(`docs/cluster.md has no block for ${name}`);
   return match[1];
 }
+
+/** `sbatch --parsable` prints `id` or `id;cluster`. */
+const jobId = (parsable: string) => parsable.trim().split(';')[0];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -73,17 +78,21 @@ describe.skipIf(skip !== '')(`docs/cluster.md on a real one-node Slurm${skip ? `
     return slurm('scontrol', '--oneliner', 'show', 'job', id)
       .split('\n')
       .filter((line) => line.startsWith('JobId='))
-      .map((line) => new Map(line.split(' ').map((field) => [field.slice(0, field.indexOf('=')), field.slice(field.indexOf('=') + 1)])));
+      .map((line) => new Map(line.split(' ').map((field) => {
+        const equals = field.indexOf('=');
+        return [field.slice(0, equals), field.slice(equals + 1)];
+      })));
   }
 
   function logs(): string {
-    return execFileSync('sh', ['-c', 'for f in *.log; do [ -e "$f" ] && echo "== $f" && cat "$f"; done; true'], { cwd: work, encoding: 'utf8' });
+    const each = 'for f in *.log; do [ -e "$f" ] && echo "== $f" && cat "$f"; done; true';
+    return execFileSync('sh', ['-c', each], { cwd: work, encoding: 'utf8' });
   }
 
   /** When waiting gives up: before vitest's own limit, so that the failure shows Slurm's queue and the task logs. */
   let deadline = 0;
 
-  /** Polls `until` until it returns a value; a job that ended other than COMPLETED fails at once, with the task logs. */
+  /** Polls `until` until it returns a value; a job that ended other than COMPLETED fails at once. */
   async function waitFor<T>(what: string, until: () => T | undefined): Promise<T> {
     for (;;) {
       const done = until();
@@ -98,8 +107,29 @@ describe.skipIf(skip !== '')(`docs/cluster.md on a real one-node Slurm${skip ? `
     for (const job of records) {
       const state = job.get('JobState') ?? '';
       if (ENDED.test(state) || job.get('Reason') === 'DependencyNeverSatisfied') {
-        throw new Error(`Slurm job ${job.get('JobId')} (${job.get('JobName')}): ${state}, ${job.get('Reason')}\n${logs()}`);
+        const name = `${job.get('JobId')} (${job.get('JobName')})`;
+        throw new Error(`Slurm job ${name}: ${state}, ${job.get('Reason')}\n${logs()}`);
       }
+    }
+  }
+
+  /** Starts the cluster unless it is up already (then it is left up afterwards, as found). */
+  function startCluster(): void {
+    try {
+      execFileSync(script, ['status'], { stdio: 'ignore', timeout: 20_000 });
+    } catch {
+      startedHere = true;
+    }
+    try {
+      const options: ExecFileSyncOptionsWithStringEncoding = {
+        encoding: 'utf8',
+        timeout: 90_000,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      };
+      slurmConf = execFileSync(script, ['start'], options).trim();
+    } catch (error) {
+      const stderr = (error as { stderr?: string }).stderr ?? String(error);
+      throw new Error(`scripts/slurm-one-node.sh start failed: ${stderr.trim()}`);
     }
   }
 
@@ -109,18 +139,7 @@ describe.skipIf(skip !== '')(`docs/cluster.md on a real one-node Slurm${skip ? `
     // The `muster` that `npm link` puts on a user's PATH.
     writeFileSync(join(bin, 'muster'), `#!/bin/sh\nexec "${process.execPath}" "${muster}" "$@"\n`);
     chmodSync(join(bin, 'muster'), 0o755);
-    try {
-      execFileSync(script, ['status'], { stdio: 'ignore', timeout: 20_000 });
-    } catch {
-      startedHere = true;
-    }
-    try {
-      slurmConf = execFileSync(script, ['start'], { encoding: 'utf8', timeout: 90_000, stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-    } catch (error) {
-      const stderr = (error as { stderr?: string }).stderr ?? String(error);
-      throw new Error(`scripts/slurm-one-node.sh start failed: ${stderr.trim()}`);
-    }
-  }, 120_000);
+  });
 
   afterAll(() => {
     if (slurmConf && submitted.length > 0) {
@@ -136,6 +155,8 @@ describe.skipIf(skip !== '')(`docs/cluster.md on a real one-node Slurm${skip ? `
   it(
     'sweep.sbatch as an array with one task requeued mid-run, then merge.sbatch after it: the sweep on one machine',
     async () => {
+      // Here rather than in a hook, so that in CI a Slurm that will not start is a failed test, not a skipped one.
+      startCluster();
       deadline = Date.now() + TEST_LIMIT_MS - 20_000;
       const sweep = docFile('sweep.sbatch');
       writeFileSync(join(work, 'sweep.sbatch'), sweep);
@@ -163,13 +184,13 @@ describe.skipIf(skip !== '')(`docs/cluster.md on a real one-node Slurm${skip ? `
       const whole = join(folder, 'whole');
       mkdirSync(whole);
       const threads = String(taskIds.length * CPUS_PER_TASK);
-      const outputs = ['--json', join(whole, 'sweep.json'), '--csv', join(whole, 'sweep.csv'), '--html', join(whole, 'sweep.html')];
+      const outputs = ['json', 'csv', 'html'].flatMap((kind) => [`--${kind}`, join(whole, `sweep.${kind}`)]);
       const wholeSweep = cli(...kept, '--threads', threads, ...outputs);
 
       // As the doc submits them: the merge waits on the array's id from `sbatch --parsable`.
-      const arrayJob = slurm('sbatch', '--parsable', `--cpus-per-task=${CPUS_PER_TASK}`, 'sweep.sbatch').trim().split(';')[0];
+      const arrayJob = jobId(slurm('sbatch', '--parsable', `--cpus-per-task=${CPUS_PER_TASK}`, 'sweep.sbatch'));
       submitted.push(arrayJob);
-      const mergeJob = slurm('sbatch', '--parsable', `--dependency=afterok:${arrayJob}`, 'merge.sbatch').trim().split(';')[0];
+      const mergeJob = jobId(slurm('sbatch', '--parsable', `--dependency=afterok:${arrayJob}`, 'merge.sbatch'));
       submitted.push(mergeJob);
 
       // A task mid-run: running, with a checkpoint that holds some of its chunks but not all.
@@ -177,7 +198,7 @@ describe.skipIf(skip !== '')(`docs/cluster.md on a real one-node Slurm${skip ? `
         const records = jobs(arrayJob);
         expectNoFailure(records);
         if (records.every((job) => job.get('JobState') === 'COMPLETED')) {
-          throw new Error(`every task finished before one could be requeued mid-run: raise TRIALS (${TRIALS})\n${logs()}`);
+          throw new Error(`every task ended before one could be requeued mid-run: raise TRIALS (${TRIALS})\n${logs()}`);
         }
         for (const job of records) {
           if (job.get('JobState') !== 'RUNNING') continue;
@@ -187,13 +208,21 @@ describe.skipIf(skip !== '')(`docs/cluster.md on a real one-node Slurm${skip ? `
             job: { pieces: { first: number; end: number }[] };
             ranges: { first: number; end: number }[];
           };
-          const chunks = (pieces: { first: number; end: number }[]) => pieces.reduce((sum, piece) => sum + piece.end - piece.first, 0);
+          const chunks = (pieces: { first: number; end: number }[]) =>
+            pieces.reduce((sum, piece) => sum + piece.end - piece.first, 0);
           const [done, all] = [chunks(saved.ranges), chunks(saved.job.pieces)];
           if (done > 0 && done < all) return job.get('ArrayTaskId') ?? '';
         }
         return undefined;
       });
       slurm('scontrol', 'requeue', `${arrayJob}_${requeued}`);
+      // Killed before its first run ended: back in the queue (for the credential's 10 s at least), no shard written.
+      await waitFor(`task ${requeued} back in the queue`, () => {
+        const [task] = jobs(`${arrayJob}_${requeued}`);
+        return task.get('JobState') === 'PENDING' ? task : undefined;
+      });
+      const shard = join(work, 'shards', `shard-${requeued}.json`);
+      expect(existsSync(shard), 'the requeued task had not finished').toBe(false);
 
       const finished = await waitFor('end of every array task', () => {
         const records = jobs(arrayJob);
