@@ -31,8 +31,11 @@ munge_works() {
   munge -n 2>/dev/null | unmunge >/dev/null 2>&1
 }
 
+# The name slurmd gives itself (gethostname, up to the first dot).
 node_name() {
-  hostname -s
+  local name
+  name="$(uname -n)"
+  echo "${name%%.*}"
 }
 
 # The node's state as sinfo reports it (idle, mixed, down*, …), empty while slurmctld does not answer.
@@ -70,7 +73,7 @@ write_conf() {
   local node cpus memory
   node="$(node_name)"
   # slurmd -C reports the machine as slurmd will see it; a NodeName line that claims more than that
-  # drains the node ("Low RealMemory"), so the line is slurmd's own, less its last field (UpTime).
+  # drains the node ("Low RealMemory"), so its CPUs and RealMemory are the ones slurmd -C gives.
   local hardware
   hardware="$(slurmd -C | head -n 1)"
   [[ "$hardware" == NodeName=* ]] || fail "slurmd -C did not describe this machine: $hardware"
