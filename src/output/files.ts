@@ -58,6 +58,11 @@ const REASONS: Record<string, string> = {
   EIO: 'input/output error',
 };
 
+/** The words for a file-system error code a user can cause (ENOSPC: "no space left on the device"), or undefined. */
+export function faultReason(code: string | undefined): string | undefined {
+  return code !== undefined && Object.hasOwn(REASONS, code) ? REASONS[code] : undefined;
+}
+
 /** A file-system error a user can cause (a full disk, a read-only folder), as a UsageError naming the option and path; anything else unchanged. */
 export function fileError(option: string, path: string, error: unknown): unknown {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
