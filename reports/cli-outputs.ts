@@ -5,7 +5,8 @@
  * memory once the result exists, then written atomically.
  */
 import type { Io } from '../src/cli/io.js';
-import { checkDistinct, checkOutputFile } from '../src/output/files.js';
+import { checkDistinct, checkOutputFile, type InputFile } from '../src/output/files.js';
+export { ruleFileInputs } from '../src/output/files.js';
 import { checkOutputDir, writeOutputs, type OutputFile } from './outputs.js';
 import { STDOUT } from '../src/output/files.js';
 import type { ReportPaths } from './run-report.js';
@@ -22,7 +23,7 @@ export interface GridPaths {
  * that order, and that no two of them, nor one of them and an input (a
  * shard being merged), are the same file.
  */
-export function checkGridPaths(options: GridPaths, inputs: ReadonlyArray<{ name: string; path: string }> = []): GridPaths {
+export function checkGridPaths(options: GridPaths, inputs: readonly InputFile[] = []): GridPaths {
   const paths: GridPaths = {
     json: options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true }),
     html: options.html === undefined ? undefined : checkOutputFile('--html', options.html),

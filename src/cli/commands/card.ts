@@ -1,6 +1,6 @@
 import { badValue, UsageError } from '../../errors.js';
 import { SimulationPool } from '../../engine/pool.js';
-import { checkDistinct } from '../../output/files.js';
+import { checkDistinct, ruleFileInputs } from '../../output/files.js';
 import { getRule } from '../../rules/index.js';
 import { isRulePath, loadRule } from '../../rules/load-rule.js';
 import { resolveParams } from '../../rules/params.js';
@@ -37,10 +37,13 @@ export async function cardCommand(ruleId: string, options: CardCommandOptions, i
   if (options.out === undefined) throw new UsageError('--out: missing; allowed: the HTML file to write, such as --out card.html');
   const out = checkOutputFile('--out', options.out);
   const pdfPath = options.pdf === undefined ? undefined : checkOutputFile('--pdf', options.pdf);
-  checkDistinct([
-    { option: '--out', path: out },
-    { option: '--pdf', path: pdfPath },
-  ]);
+  checkDistinct(
+    [
+      { option: '--out', path: out },
+      { option: '--pdf', path: pdfPath },
+    ],
+    ruleFileInputs([rule]),
+  );
   const paperText = (options.paper ?? 'a4').toLowerCase();
   if (!(PAPERS as readonly string[]).includes(paperText)) throw badValue('--paper', options.paper as string, PAPERS.join(' or '));
   const paper = paperText as Paper;

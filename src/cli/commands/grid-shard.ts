@@ -25,7 +25,7 @@ import type { Io } from '../io.js';
 import { checkOutputFile, parseConfidence } from '../options.js';
 import { ProgressBar } from '../progress.js';
 import { fillIndex, type ShardPlace } from '../scheduler.js';
-import { writeOutputs } from '../../output/files.js';
+import { checkDistinct, ruleFileInputs, writeOutputs } from '../../output/files.js';
 import { checkGridPaths } from '../../../reports/cli-outputs.js';
 import { toJson } from '../../output/json.js';
 import { checkCounts, loadRecordedFile, mixedStreams, recordedStream, shardTrials } from '../shard-file.js';
@@ -103,11 +103,13 @@ export async function runGridShard(job: GridJob, place: ShardPlace, options: Gri
   }
   if (options.out === undefined) throw new UsageError('--out: missing; allowed: the file to write this shard’s tallies to ({index} becomes the shard index)');
   const out = checkOutputFile('--out', fillIndex(options.out, place));
+  const inputs = ruleFileInputs([rule, ...(job.rules ?? [])]);
+  checkDistinct([{ option: '--out', path: out }], inputs);
   const pieces = gridShardPieces(points.length, settings.trials, place.index, place.count);
   const checkpoint = openCheckpoint(options, { command: `${job.command} shard`, rule: rule.id, seeds, ...streamOfJob(settings.stream), trials: settings.trials, points, pieces }, (point) => {
     const piece = pieces.find((p) => p.point === point);
     return piece && { tallyLength: ruleOf(point).tallyLength(points[point]), totalAllowed: (total) => total === settings.trials, chunks: piece, checkTally: (tally, trials) => checkCounts(ruleOf(point), points[point], tally, trials) };
-  }, place);
+  }, place, { outputs: [{ option: '--out', path: out }], inputs });
 
   const pool = SimulationPool.take(settings.threads);
   const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet, undefined, { unit: 'trials' });
@@ -231,8 +233,8 @@ export async function mergeGridShards(files: readonly string[], options: GridMer
   const ruleAt = (point: number) => comparePlan?.rules[point] ?? rule;
   const points = sweepPlan ? sweepPlan.grid : comparePlan!.paramsList;
   const seeds = sweepPlan ? points.map(() => first.seed) : comparePlan!.seeds;
-  // No output may replace a shard, nor two outputs share a file.
-  const paths = checkGridPaths(options, files.map((file) => ({ name: 'files', path: file })));
+  // No output may replace a shard or a rule file, nor two outputs share a file.
+  const paths = checkGridPaths(options, [...files.map((file) => ({ name: 'files', path: file })), ...ruleFileInputs([rule, ...(comparePlan?.rules ?? [])])]);
 
   const tallies = points.map((params, point) => new Float64Array(ruleAt(point).tallyLength(params)));
   const covered = points.map(() => new Uint8Array(chunkCount(first.trials)));

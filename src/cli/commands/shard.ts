@@ -7,7 +7,7 @@
 import { formatCount } from '../../output/format.js';
 import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { checkDistinct, STDOUT, writeOutputs } from '../../output/files.js';
+import { checkDistinct, ruleFileInputs, STDOUT, writeOutputs } from '../../output/files.js';
 import { toJson } from '../../output/json.js';
 import { interruptedStatus } from '../interrupt.js';
 import { reportIo } from '../report-io.js';
@@ -57,6 +57,7 @@ export async function shardCommand(ruleId: string, options: ShardOptions, io: Io
   if (options.json !== undefined) throw new UsageError(`--json: got ${JSON.stringify(options.json)}; allowed: no --json for a shard (its tally goes to --out; muster merge --json writes the result)`);
   if (options.out === undefined) throw new UsageError('--out: missing; allowed: the file to write this shard’s tally to ({index} becomes the shard index)');
   const out = checkOutputFile('--out', fillIndex(options.out, place));
+  checkDistinct([{ option: '--out', path: out }], ruleFileInputs([rule]));
   const settings = parseSimulationSettings(options);
   const chunks = shardChunks(settings.trials, index, shards);
   const count = chunkCount(settings.trials);
@@ -65,7 +66,7 @@ export async function shardCommand(ruleId: string, options: ShardOptions, io: Io
   }
   const checkpoint = openCheckpoint(options, { command: 'shard', rule: rule.id, params, seed: settings.seed, ...streamOfJob(settings.stream), trials: settings.trials, chunks }, (point) =>
     point === 0 ? { tallyLength: rule.tallyLength(params), totalAllowed: (total) => total === settings.trials, chunks, checkTally: (tally, trials) => checkCounts(rule, params, tally, trials) } : undefined,
-  place);
+  place, { outputs: [{ option: '--out', path: out }], inputs: ruleFileInputs([rule]) });
 
   const pool = SimulationPool.take(settings.threads);
   const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet);
@@ -122,12 +123,15 @@ export async function mergeCommand(files: readonly string[], options: MergeOptio
   const verify = options.verify === undefined ? 0 : parseIntegerOption('--verify', options.verify, 0, files.length);
   const threads = parseThreads(options.threads);
   // The result must never replace a shard (merge a.json b.json --json a.json), nor one shard be given twice.
-  checkDistinct([{ option: '--json', path: jsonPath }], files.map((file) => ({ name: 'files', path: file })));
+  const shardInputs = files.map((file) => ({ name: 'files', path: file }));
+  checkDistinct([{ option: '--json', path: jsonPath }], [...shardInputs, ...(options.rule === undefined ? [] : [{ name: '--rule', path: options.rule }])]);
   const confidence = options.confidence === undefined ? 0.95 : parseConfidence(options.confidence);
   const shards: ShardFile[] = [];
   for (const file of files) shards.push(await readShard(file, options.rule));
   const first = shards[0];
   const rule = await recordedRule(first, files[0], options.rule);
+  // The rule file the shards recorded, now known, is an input too.
+  checkDistinct([{ option: '--json', path: jsonPath }], [...shardInputs, ...ruleFileInputs([rule])]);
   const otherStream = shards.findIndex((shard) => shard.stream !== first.stream);
   if (otherStream >= 0) throw mixedStreams(files[otherStream], shards[otherStream].stream, files[0], first.stream);
   const sameRun = (shard: ShardFile) =>

@@ -19,7 +19,7 @@ import { ProgressBar } from '../progress.js';
 import { DEFAULT_SEED, parseSimulationSettings, withInterrupt, type RunOptions } from './run.js';
 import { interruptedStatus } from '../interrupt.js';
 import { STDOUT } from '../../output/files.js';
-import { checkGridPaths } from '../../../reports/cli-outputs.js';
+import { checkGridPaths, ruleFileInputs } from '../../../reports/cli-outputs.js';
 import { toJson } from '../../output/json.js';
 import { reportIo } from '../report-io.js';
 import type { RunResult } from '../../result.js';
@@ -66,11 +66,12 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
   const plan = planSweep(isRulePath(ruleId) ? await loadRuleFileRef(ruleId) : getRule(ruleId), options);
   if (options.out !== undefined) throw new UsageError('--out: only with --shard; allowed: --json, --csv or --html for a whole sweep');
   const { rule, varies, grid, skipped, settings } = plan;
-  const paths = checkGridPaths(options);
+  const inputs = ruleFileInputs([rule]);
+  const paths = checkGridPaths(options, inputs);
   if (options.exact && options.checkpoint !== undefined) throw new UsageError('--checkpoint: an exact sweep simulates nothing; allowed: leave out --checkpoint');
   const checkpoint = openCheckpoint(options, { command: 'sweep', rule: rule.id, seed: settings.seed, ...streamOfJob(settings.stream), trials: settings.trials, points: grid }, (point) =>
     point < grid.length ? { tallyLength: rule.tallyLength(grid[point]), totalAllowed: (total) => total === settings.trials, checkTally: (tally, trials) => checkCounts(rule, grid[point], tally, trials) } : undefined,
-  );
+  null, { outputs: [{ option: '--json', path: paths.json }, { option: '--html', path: paths.html }, { option: '--csv', path: paths.csv }], inputs });
 
   const pool = settings.method === 'simulation' ? SimulationPool.take(settings.threads) : undefined;
   const simulating = settings.method === 'simulation';
