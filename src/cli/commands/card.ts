@@ -13,7 +13,7 @@ import { writeReports } from '../../../reports/cli-outputs.js';
 import { evaluateAll, evaluateUntilInterrupted } from '../../../reports/evaluate.js';
 import { layoutCard, PAPERS, planCard, type Paper } from '../../../reports/card/layout.js';
 import { renderCardPage } from '../../../reports/card/page.js';
-import { checkChromium, printToPdf } from '../../../reports/card/pdf.js';
+import { checkChromium, PdfInterrupted, printToPdf } from '../../../reports/card/pdf.js';
 
 export interface CardCommandOptions extends Pick<RunOptions, 'set' | 'trials' | 'seed' | 'threads' | 'confidence' | 'timeout' | 'quiet'> {
   range?: string;
@@ -79,7 +79,17 @@ export async function cardCommand(ruleId: string, options: CardCommandOptions, i
     }
   }
   const html = renderCardPage(layoutCard(rule, params, cardOptions, results), paper);
-  const pdf = pdfPath === undefined ? undefined : await printToPdf(html, chromium);
+  let pdf: Buffer | undefined;
+  if (pdfPath !== undefined) {
+    try {
+      pdf = await withInterrupt((signal) => printToPdf(html, chromium, signal));
+    } catch (error) {
+      if (!(error instanceof PdfInterrupted)) throw error;
+      io.err('muster: PARTIAL: interrupted while Chromium printed the card; it was stopped and nothing was written\n');
+      process.exitCode = interruptedStatus();
+      return null;
+    }
+  }
   // Both files appear whole, or neither does.
   writeReports(
     [{ path: out, contents: html, option: '--out' }, ...(pdfPath && pdf ? [{ path: pdfPath, contents: pdf, option: '--pdf' }] : [])],
