@@ -9,7 +9,7 @@
  * would, so a shard cannot smuggle in points the CLI would refuse.
  */
 import { readFileSync } from 'node:fs';
-import { UsageError } from '../../errors.js';
+import { Interrupted, UsageError } from '../../errors.js';
 import { chunkCount } from '../../engine/chunks.js';
 import { gridShardPieces } from '../../engine/grid-shards.js';
 import { SimulationPool } from '../../engine/pool.js';
@@ -123,7 +123,7 @@ export async function runGridShard(job: GridJob, place: ShardPlace, options: Gri
         pieces.map((piece) => ({ rule: ruleOf(piece.point), params: points[piece.point], seed: seeds[piece.point], stream: settings.stream, trials: settings.trials, chunks: piece, ledger: checkpoint?.ledger(piece.point) })),
         { signal, timeout: settings.timeout, onProgress: (trials) => progress.update(trials, total) },
       );
-      if (outcomes.some((outcome) => outcome.partial)) throw new UsageError('interrupted: the shard was not finished and nothing was written');
+      if (outcomes.some((outcome) => outcome.partial)) throw new Interrupted(`interrupted before shard ${place.index}/${place.count} finished; a shard is merged whole, so nothing was written (run it again)`);
       pieces.forEach((piece, i) => done.push({ ...piece, tally: Array.from(outcomes[i].tally) }));
     });
   } finally {

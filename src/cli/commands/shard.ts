@@ -14,7 +14,7 @@ import { reportIo } from '../report-io.js';
 import { checkCounts, mixedStreams, recordedRule, shardTrials, validateShard, type ShardFile } from '../shard-file.js';
 
 export type { ShardFile };
-import { UsageError } from '../../errors.js';
+import { Interrupted, UsageError } from '../../errors.js';
 import { chunkCount, shardChunks } from '../../engine/chunks.js';
 import { SimulationPool } from '../../engine/pool.js';
 import { mergeTally } from '../../engine/run-chunks.js';
@@ -221,7 +221,7 @@ async function verifyShards(rule: Rule, shards: readonly ShardFile[], files: rea
       const outcome = await withInterrupt((signal) =>
         simulate(pool, { rule, params: shard.params, seed: shard.seed, stream: shard.stream, confidence: 0.95, trials: shard.trials, chunks: shard.chunks, signal }),
       );
-      if (outcome.partial) throw new UsageError('--verify: interrupted before the shards were checked; nothing was written');
+      if (outcome.partial) throw new Interrupted('--verify: interrupted before the shards were checked; nothing was written');
       const differs = outcome.tally.findIndex((value, i) => value !== shard.tally[i]);
       if (differs >= 0) {
         throw new UsageError(

@@ -97,11 +97,8 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
     progress.finish();
     await pool?.close();
   }
-  if (evaluated.length === 0) {
-    io.err('muster: PARTIAL: interrupted before any combination finished; nothing was written\n');
-    process.exitCode = interruptedStatus();
-    return { ...envelope('sweep', rule), source: rule.source, params: {}, vary: varies, method: settings.method, seed: settings.seed, stream: settings.stream, trials: settings.trials, threads: settings.threads, confidence: settings.confidence, points: [], skipped, partial: true };
-  }
+  // Interrupted before any combination finished, every output asked for is still written, empty and marked PARTIAL:
+  // a script reading them learns that the run was cut short rather than finding last time's files.
   const sweep = assembleSweep(plan, evaluated.map(({ result }) => result), settings.threads, interrupted);
   await writeSweep(plan, sweep, paths, options.quiet ?? false, io);
   if (interrupted) process.exitCode = interruptedStatus();
@@ -225,6 +222,8 @@ function renderSweep(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpe
   ];
   if (sweep.partial) lines.push(`PARTIAL: interrupted after ${sweep.points.length} of the combinations; only finished ones are shown`);
   if (sweep.skipped.length > 0) lines.push(`skipped ${sweep.skipped.length} combination(s) the rule rejects, e.g. ${sweep.skipped[0].reason}`);
+  // Interrupted before any finished: no table of empty columns.
+  if (sweep.points.length === 0) return `${wrapLines(lines, width).join('\n')}\n`;
   // Metrics the same at every point (all of them certain, or exactly equal) fold into one line in the default view.
   const constant = (metric: MetricSpec) => {
     const values = sweep.points.map((point) => point.metrics[metric.name]);
