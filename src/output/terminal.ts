@@ -19,9 +19,17 @@ export function terminalSafe(text: string): string {
   return text.replace(CONTROL, visible);
 }
 
-/** The same for one line: line feeds escaped too. */
+/** Line ends terminalSafe keeps: LF, and CR before it (a lone CR it has already escaped). */
+const LINE_BREAK = /\r?\n|\r/g;
+
+/**
+ * The same for text that must stay on one line (a message, a table cell, a
+ * path in "wrote …"): line feeds and carriage returns escaped too, so user
+ * text can neither start a line that looks like muster's own nor, with a
+ * bare CR, return to the start of one and overwrite it.
+ */
 export function terminalLine(text: string): string {
-  return terminalSafe(text).replaceAll('\n', '\\x0a');
+  return terminalSafe(text).replace(LINE_BREAK, (match) => (match === '\r\n' ? '\\x0d\\x0a' : match === '\n' ? '\\x0a' : '\\x0d'));
 }
 
 interface TerminalIo {

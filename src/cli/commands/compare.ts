@@ -1,3 +1,4 @@
+import { terminalLine } from '../../output/terminal.js';
 import { UsageError } from '../../errors.js';
 import { SimulationPool } from '../../engine/pool.js';
 import { envelope } from '../../result.js';
@@ -263,7 +264,7 @@ export function writeCompare(plan: ComparePlan, result: CompareResult, paths: { 
   if (paths.html) files.push({ path: paths.html, contents: comparePage(pageRule, result, tested).html, option: '--html' });
   if (paths.csv) files.push({ path: paths.csv, contents: compareCsv(result, tested), option: '--csv' });
   writeOutputs(files, io.out);
-  if (!quiet) for (const file of files) if (file.path !== STDOUT) io.err(`wrote ${file.path}\n`);
+  if (!quiet) for (const file of files) if (file.path !== STDOUT) io.err(`wrote ${terminalLine(file.path)}\n`);
 }
 
 function renderCompare(result: CompareResult, choice: MetricChoice, width: number): string {

@@ -8,6 +8,7 @@
  * trials), and merge plans it again from that text exactly as the CLI
  * would, so a shard cannot smuggle in points the CLI would refuse.
  */
+import { terminalLine } from '../../output/terminal.js';
 import { readFileSync } from 'node:fs';
 import { Interrupted, UsageError } from '../../errors.js';
 import { chunkCount } from '../../engine/chunks.js';
@@ -148,7 +149,7 @@ export async function runGridShard(job: GridJob, place: ShardPlace, options: Gri
   writeOutputs([{ path: out, contents: toJson(file, undefined), option: '--out' }], io.out);
   const noun = job.command === 'sweep' ? 'points' : 'variants';
   const span = pieces.length === 0 ? 'nothing (more shards than chunks)' : `${noun} ${pieces[0].point + 1}–${pieces[pieces.length - 1].point + 1} of ${points.length}`;
-  io.out(`${job.command} shard ${place.index}/${place.count}: ${span} → ${out}\n`);
+  io.out(`${job.command} shard ${place.index}/${place.count}: ${span} → ${terminalLine(out)}\n`);
   return file;
 }
 

@@ -4,6 +4,7 @@
  * blocks. Chunk k draws from the same stream wherever it runs, so the merged
  * result is bit-identical to the run on one machine.
  */
+import { terminalLine } from '../../output/terminal.js';
 import { formatCount } from '../../output/format.js';
 import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -83,7 +84,7 @@ export async function shardCommand(ruleId: string, options: ShardOptions, io: Io
       return file;
     }
     writeOutputs([{ path: out, contents: toJson(file, undefined), option: '--out' }], io.out);
-    io.out(`shard ${index}/${shards}: chunks ${chunks.first}–${chunks.end - 1} of ${count} (${formatCount(outcome.trials)} trials) → ${out}\n`);
+    io.out(`shard ${index}/${shards}: chunks ${chunks.first}–${chunks.end - 1} of ${count} (${formatCount(outcome.trials)} trials) → ${terminalLine(out)}\n`);
     return file;
   } finally {
     checkpoint?.save();
@@ -166,7 +167,7 @@ export async function mergeCommand(files: readonly string[], options: MergeOptio
   });
   reportIo(io, jsonPath).out(renderRun(result, rule.metrics(first.params), null));
   if (jsonPath) writeOutputs([{ path: jsonPath, contents: toJson(result), option: '--json' }], io.out);
-  if (jsonPath && jsonPath !== STDOUT) io.err(`wrote ${jsonPath}\n`);
+  if (jsonPath && jsonPath !== STDOUT) io.err(`wrote ${terminalLine(jsonPath)}\n`);
   return result;
 }
 
@@ -228,7 +229,7 @@ async function verifyShards(rule: Rule, shards: readonly ShardFile[], files: rea
           `files: ${JSON.stringify(files[index])}: tally[${differs}]: got ${shard.tally[differs]}, a re-run of its chunks ${shard.chunks.first}–${shard.chunks.end - 1} gives ${outcome.tally[differs]}; allowed: the tally muster shard computes (the file was edited, or written by another build)`,
         );
       }
-      io.err(`verified ${files[index]}: a re-run of chunks ${shard.chunks.first}–${shard.chunks.end - 1} gives the same tally\n`);
+      io.err(`verified ${terminalLine(files[index])}: a re-run of chunks ${shard.chunks.first}–${shard.chunks.end - 1} gives the same tally\n`);
     }
   } finally {
     await pool.close();

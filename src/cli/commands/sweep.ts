@@ -1,3 +1,4 @@
+import { terminalLine } from '../../output/terminal.js';
 import { UsageError } from '../../errors.js';
 import { SimulationPool } from '../../engine/pool.js';
 import { envelope } from '../../result.js';
@@ -209,7 +210,7 @@ export async function writeSweep(plan: SweepPlan, sweep: SweepResult, paths: { j
     if (paths.csv) files.push({ path: paths.csv, contents: sweepCsv(sweep, allMetrics), option: '--csv' });
   }
   writeOutputs(files, io.out);
-  if (!quiet) for (const file of files) if (file.path !== STDOUT) io.err(`wrote ${file.path}\n`);
+  if (!quiet) for (const file of files) if (file.path !== STDOUT) io.err(`wrote ${terminalLine(file.path)}\n`);
 }
 
 function renderSweep(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpec[], choice: MetricChoice, width: number, bestMetric: MetricSpec | undefined): string {
