@@ -86,6 +86,10 @@ describe('the internal-error path shows control characters as escapes', () => {
     expect(text.startsWith('muster: internal error (please report): Error: got "\\x1b]52;c;aGk=\\x07\\u202e"\n')).toBe(true);
     expect(text).not.toMatch(RAW);
     expect(internalErrorText('\x9b2J')).toBe('muster: internal error (please report): \\x9b2J\n');
+    // A line feed in the message cannot forge a line of its own; the stack frames still follow, one a line.
+    const forged = internalErrorText(new Error('got "x\nmuster: all fine"'));
+    expect(forged.split('\n')[0]).toBe('muster: internal error (please report): Error: got "x\\x0amuster: all fine"');
+    expect(forged.split('\n')[1]).toMatch(/^ {4}at /);
   });
 
   it('an error no handler claims, from a rule file, reaches stderr escaped', async () => {

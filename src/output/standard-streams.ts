@@ -12,7 +12,7 @@
  *   fix like a full disk under an output file: one line on stderr (when stderr
  *   still works) and exit status 2 if the command would otherwise exit 0.
  */
-import { terminalSafe } from './terminal.js';
+import { terminalLine, terminalSafe } from './terminal.js';
 import { faultReason } from './files.js';
 
 type Stream = 'stdout' | 'stderr';
@@ -62,6 +62,10 @@ export function writeStderr(text: string): void {
  * user input (a --metric, a label) shown as escapes, never sent raw.
  */
 export function internalErrorText(error: unknown): string {
-  const text = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
-  return `muster: internal error (please report): ${terminalSafe(text)}\n`;
+  if (!(error instanceof Error)) return `muster: internal error (please report): ${terminalLine(String(error))}\n`;
+  // The message, which may quote input, stays on the first line; the stack frames (muster's own file names) follow.
+  const head = `${error.name}: ${error.message}`;
+  const stack = error.stack ?? head;
+  const frames = stack.startsWith(head) ? stack.slice(head.length) : `\n${stack}`;
+  return `muster: internal error (please report): ${terminalLine(head)}${terminalSafe(frames)}\n`;
 }
