@@ -91,7 +91,9 @@ describe('one Ctrl-C (twice to the group): PARTIAL, exit 130, what finished kept
         expect(JSON.parse(readFileSync(file('every.json'), 'utf8')).partial).toBe(true);
         expect(readFileSync(file('every.csv'), 'utf8').split('\r\n')[0].endsWith(',partial')).toBe(true);
         expect(readFileSync(file('every.html'), 'utf8')).toContain('PARTIAL');
-        expect(readdirSync(file('every-svg')).filter((name) => name.endsWith('.svg')).length).toBeGreaterThan(0);
+        const svgs = readdirSync(file('every-svg')).filter((name) => name.endsWith('.svg'));
+        expect(svgs.length).toBeGreaterThan(0);
+        for (const svg of svgs) expect(readFileSync(join(file('every-svg'), svg), 'utf8')).toContain('PARTIAL');
       },
     ],
     [
