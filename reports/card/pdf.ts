@@ -16,7 +16,7 @@ export function chromiumPath(): string {
   return process.env.MUSTER_CHROMIUM || '/usr/bin/chromium';
 }
 
-/** Seconds Chromium may take to start and print a card before it is killed, unless MUSTER_PDF_TIMEOUT says otherwise. */
+/** Seconds Chromium may take to start and print a card before it is killed (MUSTER_PDF_TIMEOUT overrides). */
 export const DEFAULT_PDF_TIMEOUT = 60;
 
 /** MUSTER_PDF_TIMEOUT in seconds (a decimal greater than 0, at most 3600), or the default. */
@@ -24,7 +24,10 @@ export function pdfTimeoutSeconds(env: NodeJS.ProcessEnv = process.env): number 
   const raw = env.MUSTER_PDF_TIMEOUT;
   if (raw === undefined || raw === '') return DEFAULT_PDF_TIMEOUT;
   const seconds = /^\s*\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(seconds > 0 && seconds <= 3600)) throw badValue('MUSTER_PDF_TIMEOUT', raw, `seconds Chromium may take to print a card, greater than 0 and at most 3600 (default ${DEFAULT_PDF_TIMEOUT})`);
+  if (!(seconds > 0 && seconds <= 3600)) {
+    const allowed = `seconds Chromium may take to print a card, greater than 0 and at most 3600 (default ${DEFAULT_PDF_TIMEOUT})`;
+    throw badValue('MUSTER_PDF_TIMEOUT', raw, allowed);
+  }
   return seconds;
 }
 
@@ -55,7 +58,11 @@ export function checkChromium(): Chromium {
  * output, ends the wait: a helper left holding stderr cannot keep muster
  * waiting either.
  */
-export async function printToPdf(html: string, chromium: Chromium = checkChromium(), signal?: AbortSignal): Promise<Buffer> {
+export async function printToPdf(
+  html: string,
+  chromium: Chromium = checkChromium(),
+  signal?: AbortSignal,
+): Promise<Buffer> {
   const work = mkdtempSync(join(tmpdir(), 'muster-card-'));
   try {
     const page = join(work, 'card.html');
@@ -82,7 +89,11 @@ export async function printToPdf(html: string, chromium: Chromium = checkChromiu
   }
 }
 
-function runChromium({ path, timeoutSeconds }: Chromium, args: readonly string[], signal: AbortSignal | undefined): Promise<void> {
+function runChromium(
+  { path, timeoutSeconds }: Chromium,
+  args: readonly string[],
+  signal: AbortSignal | undefined,
+): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     if (signal?.aborted) {
       reject(new PdfInterrupted());
@@ -115,9 +126,16 @@ function runChromium({ path, timeoutSeconds }: Chromium, args: readonly string[]
       else resolve();
     };
     const onAbort = () => settle(new PdfInterrupted());
-    const timer = setTimeout(() => settle(new UsageError(`--pdf: Chromium at ${path} did not print the card within ${timeoutSeconds} s and was stopped; allowed: a working Chromium (MUSTER_CHROMIUM), or a longer MUSTER_PDF_TIMEOUT in seconds for a slow machine`)), timeoutSeconds * 1000);
+    const tooLong = () =>
+      new UsageError(
+        `--pdf: Chromium at ${path} did not print the card within ${timeoutSeconds} s and was stopped; ` +
+          'allowed: a working Chromium (MUSTER_CHROMIUM), or a longer MUSTER_PDF_TIMEOUT in seconds for a slow machine',
+      );
+    const timer = setTimeout(() => settle(tooLong()), timeoutSeconds * 1000);
     signal?.addEventListener('abort', onAbort, { once: true });
-    child.on('error', (error) => settle(new UsageError(`--pdf: Chromium at ${path} could not be started (${error.message}); allowed: a working Chromium (MUSTER_CHROMIUM)`)));
+    child.on('error', (error) => {
+      settle(new UsageError(`--pdf: Chromium at ${path} could not be started (${error.message}); allowed: a working Chromium (MUSTER_CHROMIUM)`));
+    });
     child.on('exit', (code, killedBy) => {
       if (code === 0) settle();
       else {

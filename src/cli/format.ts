@@ -46,7 +46,12 @@ export interface TableLayout {
  * parts of whole column groups, each repeating the leading columns, rather
  * than letting the terminal wrap every line.
  */
-export function renderTable(rawHeader: readonly string[], rawRows: readonly (readonly string[])[], width = 80, layout: TableLayout = {}): string {
+export function renderTable(
+  rawHeader: readonly string[],
+  rawRows: readonly (readonly string[])[],
+  width = 80,
+  layout: TableLayout = {},
+): string {
   // Cells are user text (labels, values) as often as numbers: escaped here, before the widths are measured,
   // so an escape such as \x1b pads as the four characters it shows and a line feed cannot split a row.
   const header = rawHeader.map(terminalLine);

@@ -92,7 +92,10 @@ export function unknownMetric(rule: Rule, all: readonly MetricSpec[], pattern: s
     names.length <= 12
       ? `one of ${names.join(', ')}, or a glob such as ${names[0].split('.')[0]}.*`
       : `one of the ${names.length} metrics \`muster describe ${rule.id}\` lists (${names.slice(0, 4).join(', ')}, …), or a glob such as ${names[0].split('.')[0]}.*`;
-  const given = pattern.length > QUOTED_PATTERN ? `a pattern of ${pattern.length} characters that matches no metric` : `${JSON.stringify(pattern)}${didYouMean(pattern, names)}`;
+  const given =
+    pattern.length > QUOTED_PATTERN
+      ? `a pattern of ${pattern.length} characters that matches no metric`
+      : `${JSON.stringify(pattern)}${didYouMean(pattern, names)}`;
   return new UsageError(`--metric: got ${given}; allowed: ${allowed}`);
 }
 

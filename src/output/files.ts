@@ -183,7 +183,9 @@ export interface InputFile {
 export function ruleFileInputs(rules: ReadonlyArray<Rule | undefined>): InputFile[] {
   // One file named twice (two variants of one rule file, or a link to it) is one input.
   const files = new Map<string, string>();
-  for (const rule of rules) if (rule?.file && !files.has(identity(rule.file.path))) files.set(identity(rule.file.path), rule.file.path);
+  for (const rule of rules) {
+    if (rule?.file && !files.has(identity(rule.file.path))) files.set(identity(rule.file.path), rule.file.path);
+  }
   return [...files.values()].map((path) => ({ name: 'rule', path }));
 }
 
@@ -216,13 +218,13 @@ interface Staged {
   temporary: string;
   target: string;
   file: OutputFile;
-  /** A second name for the file the target held before (a hard link, or a copy), to put back if a later rename fails. */
+  /** A second name for what the target held (a hard link, or a copy), put back if a later rename fails. */
   backup?: string;
   /** Whether the temporary file has been renamed onto the target. */
   placed?: boolean;
 }
 
-/** A random name beside `target` for a temporary or backup file: hidden, and unpredictable, so nothing can be planted there. */
+/** A random name beside `target` for a temporary or kept-old file: hidden, and unpredictable, so nothing is planted there. */
 function besideName(target: string, kind: 'tmp' | 'old'): string {
   return join(dirname(target), `.${basename(target)}.${randomBytes(9).toString('hex')}.${kind}`);
 }
@@ -288,7 +290,8 @@ function recheck(file: OutputFile, target: string): void {
   }
   if (stat.isFile()) return;
   const what = stat.isDirectory() ? 'a folder' : 'a device, pipe or socket';
-  throw new UsageError(`${file.option ?? 'output'}: ${file.path} became ${what} after it was checked; allowed: a new or existing regular file`);
+  const option = file.option ?? 'output';
+  throw new UsageError(`${option}: ${file.path} became ${what} after it was checked; allowed: a new or existing regular file`);
 }
 
 /** Test seam: runs once every file is staged and before the first rename, where a target can change under muster. */
@@ -307,7 +310,11 @@ export interface WriteHooks {
  * path of a user-caused fault (EACCES, ENOSPC, …). Writes are synchronous,
  * so a signal handler (Ctrl-C) cannot run between the stage and the rename.
  */
-export function writeOutputs(files: readonly OutputFile[], stdout: (text: string) => void = (text) => process.stdout.write(text), hooks: WriteHooks = {}): void {
+export function writeOutputs(
+  files: readonly OutputFile[],
+  stdout: (text: string) => void = (text) => process.stdout.write(text),
+  hooks: WriteHooks = {},
+): void {
   // The last guard against two names for one file (checkDistinct runs before the work; this catches paths made since, such as --svg's files).
   const targets = new Map<string, OutputFile>();
   for (const file of files) {

@@ -24,7 +24,9 @@ function onError(stream: Stream, error: NodeJS.ErrnoException): void {
   closed.add(stream);
   if (error.code === 'EPIPE') return;
   if (fault !== null) return;
-  fault = `muster: standard ${stream === 'stdout' ? 'output' : 'error'}: cannot write (${faultReason(error.code) ?? terminalSafe(error.code ?? error.message)}); allowed: a pipe, terminal or file with room${stream === 'stdout' ? ', or an output file (--json FILE, --csv FILE)' : ''}\n`;
+  const reason = faultReason(error.code) ?? terminalLine(error.code ?? error.message);
+  const instead = stream === 'stdout' ? ', or an output file (--json FILE, --csv FILE)' : '';
+  fault = `muster: standard ${stream === 'stdout' ? 'output' : 'error'}: cannot write (${reason}); allowed: a pipe, terminal or file with room${instead}\n`;
   if (!closed.has('stderr')) process.stderr.write(fault);
 }
 

@@ -29,7 +29,8 @@ const LINE_BREAK = /\r?\n|\r/g;
  * bare CR, return to the start of one and overwrite it.
  */
 export function terminalLine(text: string): string {
-  return terminalSafe(text).replace(LINE_BREAK, (match) => (match === '\r\n' ? '\\x0d\\x0a' : match === '\n' ? '\\x0a' : '\\x0d'));
+  const shown = (end: string) => (end === '\r\n' ? '\\x0d\\x0a' : end === '\n' ? '\\x0a' : '\\x0d');
+  return terminalSafe(text).replace(LINE_BREAK, shown);
 }
 
 interface TerminalIo {

@@ -72,7 +72,16 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
   if (options.exact && options.checkpoint !== undefined) throw new UsageError('--checkpoint: an exact sweep simulates nothing; allowed: leave out --checkpoint');
   const checkpoint = openCheckpoint(options, { command: 'sweep', rule: rule.id, seed: settings.seed, ...streamOfJob(settings.stream), trials: settings.trials, points: grid }, (point) =>
     point < grid.length ? { tallyLength: rule.tallyLength(grid[point]), totalAllowed: (total) => total === settings.trials, checkTally: (tally, trials) => checkCounts(rule, grid[point], tally, trials) } : undefined,
-  null, { outputs: [{ option: '--json', path: paths.json }, { option: '--html', path: paths.html }, { option: '--csv', path: paths.csv }], inputs });
+    null,
+    {
+      outputs: [
+        { option: '--json', path: paths.json },
+        { option: '--html', path: paths.html },
+        { option: '--csv', path: paths.csv },
+      ],
+      inputs,
+    },
+  );
 
   const pool = settings.method === 'simulation' ? SimulationPool.take(settings.threads) : undefined;
   const simulating = settings.method === 'simulation';
