@@ -8,6 +8,7 @@
  * replaced by a regular file.
  */
 import { copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeOutputs } from '../src/output/files.js';
@@ -15,6 +16,7 @@ import { UsageError } from '../src/errors.js';
 import { cli, scratchFolder } from './support/cli.js';
 
 const folder = scratchFolder('output-sets');
+const CLI = new URL('../dist/cli.js', import.meta.url).pathname;
 const EXAMPLE_RULE = new URL('../examples/rules/roll-off-reroll.mjs', import.meta.url).pathname;
 let counter = 0;
 function caseFolder(): string {
@@ -98,6 +100,16 @@ describe('a rename that fails puts back every file renamed before it', () => {
       ]),
     ).toThrow(/^--html: .*b\.html became a folder after it was checked; allowed: a new or existing regular file$/);
     expect(snapshot(dir)).toEqual({ 'a.json': 'old', 'b.html': '<folder>' });
+  });
+
+  it('a write that fails mid-file (a file-size limit, as a full disk would): one line, exit 2, nothing left behind', () => {
+    const dir = caseFolder();
+    writeFileSync(join(dir, 'a.json'), 'old');
+    // ulimit -f 2: writes past 1 kB fail with EFBIG (SIGXFSZ ignored, as the shell passes on to node).
+    const run = spawnSync('sh', ['-c', `trap "" XFSZ; ulimit -f 2; exec "${process.execPath}" "${CLI}" run infinity --exact --quiet --json a.json --csv b.csv`], { cwd: dir, encoding: 'utf8' });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toBe(`muster: --json: cannot write ${join(dir, 'a.json')} (the file is too large); allowed: a file in a folder you can write, on a disk with room\n`);
+    expect(snapshot(dir)).toEqual({ 'a.json': 'old' });
   });
 
   it('on success no kept-old or temporary file is left, and a hard link to a replaced file keeps the old contents', () => {

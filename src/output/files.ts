@@ -240,12 +240,18 @@ function stage(item: Staged, contents: string | Uint8Array): void {
   // 'wx' is O_CREAT|O_EXCL: fails rather than follow anything already at that name.
   const descriptor = openSync(item.temporary, 'wx', mode === undefined ? 0o666 : 0o600);
   try {
-    const bytes = typeof contents === 'string' ? Buffer.from(contents, 'utf8') : contents;
-    for (let offset = 0; offset < bytes.length; ) offset += writeSync(descriptor, bytes, offset);
-    if (mode !== undefined) fchmodSync(descriptor, mode);
-    fsyncSync(descriptor);
-  } finally {
-    closeSync(descriptor);
+    try {
+      const bytes = typeof contents === 'string' ? Buffer.from(contents, 'utf8') : contents;
+      for (let offset = 0; offset < bytes.length; ) offset += writeSync(descriptor, bytes, offset);
+      if (mode !== undefined) fchmodSync(descriptor, mode);
+      fsyncSync(descriptor);
+    } finally {
+      closeSync(descriptor);
+    }
+  } catch (error) {
+    // A full disk mid-write: the half-written temporary file is this call's to remove (it is not staged yet).
+    removeQuietly(item.temporary);
+    throw error;
   }
 }
 
