@@ -145,3 +145,17 @@ describe('line breaks in user text stay inside their line', () => {
     expect(terminalSafe('a\nb\r\nc\rd')).toBe('a\nb\r\nc\\x0dd');
   });
 });
+
+describe("muster's own control characters on stderr: the progress bar's", () => {
+  it('a bar and both ways of clearing it pass through; user text after a CR is still escaped', async () => {
+    const { terminalIo } = await import('../src/output/terminal.js');
+    const written: string[] = [];
+    const io = terminalIo({ out: () => undefined, err: (text: string) => written.push(text), errIsTTY: true });
+    io.err('\r####----  50%');
+    io.err('\r\x1b[2K');
+    // The plain bar (TERM=dumb, NO_COLOR) clears with spaces: its second CR showed as \x0d before.
+    io.err(`\r${' '.repeat(12)}\r`);
+    io.err('\rlabel \x1b]0;x\x07 \r');
+    expect(written).toEqual(['\r####----  50%', '\r\x1b[2K', `\r${' '.repeat(12)}\r`, '\rlabel \\x1b]0;x\\x07 \\x0d']);
+  });
+});

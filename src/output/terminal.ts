@@ -41,17 +41,22 @@ interface TerminalIo {
 
 /** What a progress line may begin with: a carriage return, and the sequence that clears the line. */
 const PROGRESS_PREFIX = /^(?:\r\x1b\[2K|\r)/;
+/** How a plain progress bar (TERM=dumb, NO_COLOR) clears its line: spaces between two carriage returns. */
+const PLAIN_CLEAR = /^\r +\r$/;
 
 /**
  * An Io whose writes show control characters as escapes: on stdout every
  * one but the line feed; on stderr the same, except the carriage return and
- * line clear a progress line starts with.
+ * line clear a progress line starts with, and the spaces between two
+ * carriage returns that clear a plain one.
  */
 export function terminalIo<T extends TerminalIo>(io: T): T {
   return {
     ...io,
     out: (text: string) => io.out(terminalSafe(text)),
     err: (text: string) => {
+      // Nothing but spaces to escape there; before, its second CR showed as \x0d after every plain bar.
+      if (PLAIN_CLEAR.test(text)) return io.err(text);
       const prefix = PROGRESS_PREFIX.exec(text)?.[0] ?? '';
       io.err(prefix + terminalSafe(text.slice(prefix.length)));
     },
