@@ -96,6 +96,16 @@ describe('card --pdf through a stand-in Chromium', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it('one that exits at once without printing: said so, exit 2, nothing written', async () => {
+    const { path } = fakeChromium('silent', 'exit 0');
+    process.env.MUSTER_CHROMIUM = path;
+    const out = join(folder, 'silent.html');
+    const { status, stderr } = await cli('card', 'infinity', '--out', out, '--pdf', join(folder, 'silent.pdf'));
+    expect(status).toBe(2);
+    expect(stderr).toBe(`muster: --pdf: Chromium at ${path} exited without printing the card; allowed: a working Chromium (MUSTER_CHROMIUM)\n`);
+    expect(existsSync(out)).toBe(false);
+  });
+
   it('MUSTER_PDF_TIMEOUT is checked before any work', async () => {
     for (const bad of ['0', '-1', 'soon', '1e3', '3601', 'Infinity']) {
       expect(() => pdfTimeoutSeconds({ MUSTER_PDF_TIMEOUT: bad })).toThrow(/^MUSTER_PDF_TIMEOUT: got ".*"; allowed: seconds Chromium may take to print a card, greater than 0 and at most 3600 \(default 60\)$/);

@@ -5,7 +5,7 @@
  * virtual-time budget so vega has drawn every chart before the page prints.
  */
 import { spawn } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -83,6 +83,7 @@ export async function printToPdf(
       pathToFileURL(page).href,
     ];
     await runChromium(chromium, args, signal);
+    if (!existsSync(pdf)) throw new UsageError(`--pdf: Chromium at ${chromium.path} exited without printing the card; allowed: a working Chromium (MUSTER_CHROMIUM)`);
     return readFileSync(pdf);
   } finally {
     rmSync(work, { recursive: true, force: true });
