@@ -6,7 +6,7 @@
  * the internal-error path printed the control characters an error message
  * quoted from user input raw.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
@@ -49,6 +49,13 @@ describe('a closed pipe on standard output: quiet, exit 0', () => {
   it('the plain table | head: exit 0, nothing on stderr', async () => {
     const { status, signal, stderr } = await runCli([...BIG_SWEEP, '--quiet'], 'close-after-first-chunk');
     expect({ status, signal, stderr }).toEqual({ status: 0, signal: null, stderr: '' });
+  });
+
+  it('stdout and stderr into one pipe that closes (2>&1 | head -c 100): exit 0, no trace past the first bytes', () => {
+    const script = `"${process.execPath}" "${CLI}" ${BIG_SWEEP.join(' ')} --json - 2>&1 | head -c 100; echo " status=\${PIPESTATUS[0]}"`;
+    const run = spawnSync('bash', ['-c', script], { cwd: folder, encoding: 'utf8' });
+    expect(run.stdout).toMatch(/ status=0\n$/);
+    expect(run.stderr).toBe('');
   });
 });
 
