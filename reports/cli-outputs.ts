@@ -4,8 +4,10 @@
  * any work starts (bad input exits 2 and writes nothing), files rendered in
  * memory once the result exists, then written atomically.
  */
+import { terminalLine } from '../src/output/terminal.js';
 import type { Io } from '../src/cli/io.js';
-import { checkDistinct, checkOutputFile } from '../src/output/files.js';
+import { checkDistinct, checkOutputFile, type InputFile } from '../src/output/files.js';
+export { ruleFileInputs } from '../src/output/files.js';
 import { checkOutputDir, writeOutputs, type OutputFile } from './outputs.js';
 import { STDOUT } from '../src/output/files.js';
 import type { ReportPaths } from './run-report.js';
@@ -22,7 +24,7 @@ export interface GridPaths {
  * that order, and that no two of them, nor one of them and an input (a
  * shard being merged), are the same file.
  */
-export function checkGridPaths(options: GridPaths, inputs: ReadonlyArray<{ name: string; path: string }> = []): GridPaths {
+export function checkGridPaths(options: GridPaths, inputs: readonly InputFile[] = []): GridPaths {
   const paths: GridPaths = {
     json: options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true }),
     html: options.html === undefined ? undefined : checkOutputFile('--html', options.html),
@@ -54,6 +56,7 @@ export function writeReports(files: readonly OutputFile[], io: Io, quiet: boolea
   writeOutputs(files, io.out);
   if (quiet) return;
   const svgs = files.filter((file) => file.path.endsWith('.svg'));
-  for (const file of files) if (!file.path.endsWith('.svg') && file.path !== STDOUT) io.err(`wrote ${file.path}\n`);
-  if (svgs.length > 0) io.err(`wrote ${svgs.length} SVG chart${svgs.length === 1 ? '' : 's'}: ${svgs.map((file) => file.path).join(', ')}\n`);
+  // A path is user text: one line, whatever it holds.
+  for (const file of files) if (!file.path.endsWith('.svg') && file.path !== STDOUT) io.err(`wrote ${terminalLine(file.path)}\n`);
+  if (svgs.length > 0) io.err(`wrote ${svgs.length} SVG chart${svgs.length === 1 ? '' : 's'}: ${svgs.map((file) => terminalLine(file.path)).join(', ')}\n`);
 }

@@ -1,4 +1,4 @@
-import { UsageError } from '../src/errors.js';
+import { Interrupted, UsageError } from '../src/errors.js';
 import type { SimulationPool } from '../src/engine/pool.js';
 import type { ChunkLedger } from '../src/engine/checkpoint.js';
 import { simulateMany } from '../src/engine/simulate-many.js';
@@ -52,7 +52,7 @@ export interface EvaluateOptions {
  */
 export async function evaluateAll(rule: Rule, paramsList: readonly Params[], settings: GridSettings, options: EvaluateOptions = {}): Promise<Evaluated[]> {
   const { evaluated, interrupted } = await evaluateUntilInterrupted(rule, paramsList, settings, options);
-  if (interrupted) throw new UsageError('interrupted: the runs were not finished and nothing was written');
+  if (interrupted) throw new Interrupted('interrupted: the runs were not finished and nothing was written');
   return evaluated;
 }
 

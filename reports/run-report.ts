@@ -121,7 +121,8 @@ export async function runReportFiles(rule: Rule, result: RunResult, paths: Repor
     const { renderSvg } = await import('./svg.js');
     // A chart saved alone has no page around it: its subtitle carries the readings too.
     const readings = readingLines(readingRows(rule, [{ params: result.params }]));
-    const note = readings.length > 0 ? ` Readings: ${readings.join('; ')}.` : '';
+    // Nor a PARTIAL line: an interrupted run's chart says so in its subtitle.
+    const note = `${readings.length > 0 ? ` Readings: ${readings.join('; ')}.` : ''}${result.partial ? ' PARTIAL: interrupted; only the chunks that finished are counted.' : ''}`;
     for (const chart of page.charts) {
       files.push({ path: join(paths.svgDir, `${chart.id}.svg`), contents: await renderSvg(withTitle({ ...chart, caption: chart.caption + note })), option: '--svg' });
     }

@@ -11,9 +11,9 @@
  * modules another one needs, and start-up stays close to a bare node.
  */
 import { Command, CommanderError, Option } from 'commander';
-import { UsageError } from './errors.js';
+import { Interrupted, UsageError } from './errors.js';
 import { processIo, type Io } from './cli/io.js';
-import { holdSignals } from './cli/interrupt.js';
+import { holdSignals, interruptedStatus } from './cli/interrupt.js';
 import { collect, DEFAULT_TRIALS, parseCount, parseThreads, rejectRepeats } from './cli/options.js';
 import { IN_PROCESS_CHUNKS, SimulationPool, WorkerError } from './engine/pool.js';
 import { CHUNK_TRIALS } from './engine/chunks.js';
@@ -263,6 +263,10 @@ export async function main(argv: readonly string[], rawIo: Io = processIo): Prom
     if (error instanceof CommanderError) {
       // Commander has printed its own one-line message; help and --version are not errors.
       return error.exitCode === 0 ? 0 : 2;
+    }
+    if (error instanceof Interrupted) {
+      io.err(`muster: PARTIAL: ${terminalLine(error.message)}\n`);
+      return interruptedStatus();
     }
     const usage = error instanceof UsageError ? error : fsFault(error);
     if (usage) {

@@ -11,3 +11,13 @@ export class UsageError extends Error {
 export function badValue(parameter: string, given: string, allowed: string): UsageError {
   return new UsageError(`${parameter}: got ${JSON.stringify(given)}; allowed: ${allowed}`);
 }
+
+/**
+ * A command cut short by Ctrl-C or SIGTERM that has nothing whole to show
+ * (a shard, which merge needs whole; a --verify that did not finish): the
+ * top-level catch prints its message as one PARTIAL line and exits 130
+ * (143 after SIGTERM), never 2, which would say the input was wrong.
+ */
+export class Interrupted extends Error {
+  override readonly name = 'Interrupted';
+}

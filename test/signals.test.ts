@@ -6,8 +6,8 @@
  * killed the process before it printed; matrix, compare, shard and book had
  * no PARTIAL result at all.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scratchFolder } from './support/cli.js';
@@ -83,7 +83,31 @@ describe('one Ctrl-C (twice to the group): PARTIAL, exit 130, what finished kept
         expect(stdout).not.toContain('--max-trials');
       },
     ],
-    ['sweep', ['sweep', 'reserves', '--vary', 'chosenRound=0..4', '--trials', '4e9', '--threads', '1', '--json', file('sweep.json')], ({ stderr }) => expect(stderr).toContain('PARTIAL')],
+    [
+      'run, every output asked for',
+      ['run', 'reserves', '--trials', '4e9', '--threads', '1', '--json', file('every.json'), '--csv', file('every.csv'), '--html', file('every.html'), '--svg', file('every-svg')],
+      ({ stdout }) => {
+        expect(stdout).toContain('PARTIAL');
+        expect(JSON.parse(readFileSync(file('every.json'), 'utf8')).partial).toBe(true);
+        expect(readFileSync(file('every.csv'), 'utf8').split('\r\n')[0].endsWith(',partial')).toBe(true);
+        expect(readFileSync(file('every.html'), 'utf8')).toContain('PARTIAL');
+        const svgs = readdirSync(file('every-svg')).filter((name) => name.endsWith('.svg'));
+        expect(svgs.length).toBeGreaterThan(0);
+        for (const svg of svgs) expect(readFileSync(join(file('every-svg'), svg), 'utf8')).toContain('PARTIAL');
+      },
+    ],
+    [
+      // 4e9 trials a point: no combination finishes, and every output is still written, empty and marked PARTIAL.
+      'sweep, before any combination finished: every output written, marked PARTIAL',
+      ['sweep', 'reserves', '--vary', 'chosenRound=0..4', '--trials', '4e9', '--threads', '1', '--json', file('sweep.json'), '--csv', file('sweep.csv'), '--html', file('sweep.html')],
+      ({ stderr, stdout }) => {
+        expect(stdout).toContain('PARTIAL: interrupted after 0 of the combinations');
+        expect(stderr).not.toContain('nothing was written');
+        expect(JSON.parse(readFileSync(file('sweep.json'), 'utf8'))).toMatchObject({ kind: 'sweep', partial: true, points: [] });
+        expect(readFileSync(file('sweep.csv'), 'utf8')).toBe('chosenRound,metric,kind,estimate,lo,hi,exact,partial\r\n');
+        expect(readFileSync(file('sweep.html'), 'utf8')).toContain('PARTIAL');
+      },
+    ],
     ['compare', ['compare', 'reserves', '--variant', 'A: target=7', '--variant', 'B: target=6', '--trials', '4e9', '--threads', '1'], ({ stderr }) => expect(stderr).toContain('PARTIAL')],
     ['matrix', ['matrix', 'infinity', '--simulate', '--range', '8..9', '--trials', '4e9', '--threads', '1'], ({ stdout, stderr }) => expect(stdout + stderr).toContain('PARTIAL')],
     [
@@ -93,6 +117,19 @@ describe('one Ctrl-C (twice to the group): PARTIAL, exit 130, what finished kept
         expect(stdout).toMatch(/^PARTIAL: interrupted after [\d,]+ of [\d,]+ trials of shard 0\/2; a shard is merged whole, so nothing was written/);
         expect(existsSync(file('shard.json'))).toBe(false);
       },
+    ],
+    [
+      'sweep --shard: nothing written, as merge needs a shard whole, and 130 rather than 2',
+      ['sweep', 'reserves', '--vary', 'chosenRound=0..1', '--trials', '4e9', '--threads', '1', '--shard', '0/2', '--out', file('grid-shard.json')],
+      ({ stdout }) => {
+        expect(stdout).toBe('');
+        expect(existsSync(file('grid-shard.json'))).toBe(false);
+      },
+    ],
+    [
+      'compare --shard: the same',
+      ['compare', 'reserves', '--variant', 'A: target=7', '--variant', 'B: target=6', '--trials', '4e9', '--threads', '1', '--shard', '1/2', '--out', file('compare-shard.json')],
+      () => expect(existsSync(file('compare-shard.json'))).toBe(false),
     ],
     ['book', ['book', '--trials', '4e9', '--threads', '1', '--out', file('book')], ({ stdout, stderr }) => expect(stdout + stderr).toContain('PARTIAL')],
   ];
@@ -107,6 +144,26 @@ describe('one Ctrl-C (twice to the group): PARTIAL, exit 130, what finished kept
       check(result);
     });
   }
+
+  it.concurrent('merge --verify interrupted while it re-runs a shard: one PARTIAL line, exit 130, nothing written', async () => {
+    mkdirSync(folder, { recursive: true });
+    // 4e7 trials: a few seconds of re-run on one thread, long enough to be interrupted in.
+    const shard = file('verify-shard.json');
+    const made = spawnSync(process.execPath, [CLI, 'shard', 'reserves', '--trials', '4e7', '--shard', '0/1', '--out', shard, '--quiet'], { encoding: 'utf8' });
+    expect(made.status).toBe(0);
+    const result = await interrupt(['merge', shard, '--verify', '1', '--threads', '1', '--json', file('verified.json')]);
+    expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 130, stderr: 'muster: PARTIAL: --verify: interrupted before the shards were checked; nothing was written\n' });
+    expect(existsSync(file('verified.json'))).toBe(false);
+  });
+
+  it.concurrent('sweep --shard after SIGTERM: exit 143', async () => {
+    mkdirSync(folder, { recursive: true });
+    const result = await interrupt(['sweep', 'reserves', '--vary', 'chosenRound=0..1', '--trials', '4e9', '--threads', '1', '--shard', '1/2', '--out', file('term-shard.json')], 'SIGTERM');
+    expect({ status: result.status, stderr: result.stderr }).toEqual({
+      status: 143,
+      stderr: 'muster: PARTIAL: interrupted before shard 1/2 finished; a shard is merged whole, so nothing was written (run it again)\n',
+    });
+  });
 
   it.concurrent('SIGTERM: the same, with exit 143', async () => {
     mkdirSync(folder, { recursive: true });

@@ -98,3 +98,64 @@ describe('user text on the terminal', () => {
     expect(JSON.parse(toJson({ label }))).toEqual({ label });
   });
 });
+
+/**
+ * Line breaks in user text. terminalSafe keeps line feeds, as muster's own
+ * output has many; a line feed or carriage return inside a label, a path or a
+ * value must not start a line of its own (forging "muster: …") nor, with a CR,
+ * return to the start of a line and overwrite it. Before, "wrote <path>" and
+ * table cells printed them as typed, and a one-line error kept the CR of CRLF.
+ */
+describe('line breaks in user text stay inside their line', () => {
+  const forged = (text: string) => text.split('\n').some((line) => line.startsWith('muster: forged') || line.startsWith('forged'));
+
+  it('a path with a line feed in "wrote …"', async () => {
+    const path = join(folder, 'x\nmuster: forged.json');
+    const { status, stderr } = await cli('run', 'infinity', '--exact', '--json', path);
+    expect(status).toBe(0);
+    expect(forged(stderr)).toBe(false);
+    expect(stderr).toContain(`wrote ${folder}/x\\x0amuster: forged.json\n`);
+    expect(readFileSync(path, 'utf8')).toContain('"rule": "infinity"');
+  });
+
+  it('a comparison label with a line feed: one table row, aligned', async () => {
+    const { status, stdout } = await cli('compare', 'reserves', '--exact', '--variant', 'A\nforged: target=7', '--variant', 'B: target=6');
+    expect(status).toBe(0);
+    expect(forged(stdout)).toBe(false);
+    expect(stdout).toContain('A\\x0aforged');
+    // Every line of a table part has the width of its rule line or less: no cell broke out of its row.
+    const table = stdout.split('\n\n').find((part) => part.includes('─'))!.split('\n').filter((line) => line !== '' && !line.startsWith('('));
+    const ruleWidth = [...table[1]].length;
+    for (const line of table) expect([...line].length).toBeLessThanOrEqual(ruleWidth);
+  });
+
+  it('a CR (alone or before a LF) in a path an error quotes: escaped, the line not overwritten', async () => {
+    for (const name of ['missing\rmuster: forged', 'missing\r\nmuster: forged']) {
+      const { status, stderr } = await cli('run', 'infinity', '--exact', '--json', join(folder, name, 'x.json'));
+      expect(status).toBe(2);
+      expect(stderr).not.toMatch(/\r/);
+      expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(stderr).toMatch(/\\x0d/);
+    }
+  });
+
+  it('terminalLine escapes every line end; terminalSafe keeps LF and CRLF', async () => {
+    const { terminalLine } = await import('../src/output/terminal.js');
+    expect(terminalLine('a\nb\r\nc\rd')).toBe('a\\x0ab\\x0d\\x0ac\\x0dd');
+    expect(terminalSafe('a\nb\r\nc\rd')).toBe('a\nb\r\nc\\x0dd');
+  });
+});
+
+describe("muster's own control characters on stderr: the progress bar's", () => {
+  it('a bar and both ways of clearing it pass through; user text after a CR is still escaped', async () => {
+    const { terminalIo } = await import('../src/output/terminal.js');
+    const written: string[] = [];
+    const io = terminalIo({ out: () => undefined, err: (text: string) => written.push(text), errIsTTY: true });
+    io.err('\r####----  50%');
+    io.err('\r\x1b[2K');
+    // The plain bar (TERM=dumb, NO_COLOR) clears with spaces: its second CR showed as \x0d before.
+    io.err(`\r${' '.repeat(12)}\r`);
+    io.err('\rlabel \x1b]0;x\x07 \r');
+    expect(written).toEqual(['\r####----  50%', '\r\x1b[2K', `\r${' '.repeat(12)}\r`, '\rlabel \\x1b]0;x\\x07 \\x0d']);
+  });
+});

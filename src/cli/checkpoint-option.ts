@@ -2,7 +2,7 @@
 import { Checkpoint, type CheckpointJob, type PointLimits } from '../engine/checkpoint.js';
 import type { StreamVersion } from '../rules/types.js';
 import { UsageError } from '../errors.js';
-import { checkOutputFile } from './options.js';
+import { checkDistinct, checkOutputFile } from '../output/files.js';
 import { fillIndex, type ShardPlace } from './scheduler.js';
 
 export interface CheckpointOptions {
@@ -14,11 +14,6 @@ export interface CheckpointOptions {
 export const DEFAULT_CHECKPOINT_SECONDS = 5;
 
 /**
- * Opens the checkpoint the options ask for (checking a saved one against
- * `job`), or undefined without --checkpoint. For a shard, `{index}` in the
- * name becomes the shard index, as in --out.
- */
-/**
  * A checkpoint job's stream field: absent for stream 1, as every checkpoint
  * written before streams were recorded is, so those still resume (with
  * --stream 1); present for any other, so no run resumes on another stream.
@@ -27,13 +22,36 @@ export function streamOfJob(stream: StreamVersion | null): { stream?: StreamVers
   return stream === 1 || stream === null ? {} : { stream };
 }
 
-export function openCheckpoint(options: CheckpointOptions, job: CheckpointJob, limits: (point: number) => PointLimits | undefined, place: ShardPlace | null = null): Checkpoint | undefined {
+/** The command's other outputs and its inputs, which the checkpoint (an output written as the run goes) must not be. */
+export interface CheckpointNeighbours {
+  outputs: ReadonlyArray<{ option: string; path: string | undefined }>;
+  inputs: ReadonlyArray<{ name: string; path: string }>;
+}
+
+/**
+ * Opens the checkpoint the options ask for (checking a saved one against
+ * `job`), or undefined without --checkpoint. For a shard, `{index}` in the
+ * name becomes the shard index, as in --out. The path is checked as every
+ * output is (a regular file or a new one, in a folder that can be written),
+ * and refused when it is the same file as another output of the command or
+ * one of its inputs (the rule file), however spelled or linked. A checkpoint
+ * reached through a symlink is written through it: the link is kept and the
+ * file it points to replaced, as for every output.
+ */
+export function openCheckpoint(
+  options: CheckpointOptions,
+  job: CheckpointJob,
+  limits: (point: number) => PointLimits | undefined,
+  place: ShardPlace | null,
+  neighbours: CheckpointNeighbours,
+): Checkpoint | undefined {
   const seconds = parseSeconds(options.checkpointEvery);
   if (options.checkpoint === undefined) {
     if (options.checkpointEvery !== undefined) throw new UsageError('--checkpoint-every: only with --checkpoint; allowed: --checkpoint FILE --checkpoint-every SECONDS');
     return undefined;
   }
   const path = checkOutputFile('--checkpoint', fillIndex(options.checkpoint, place, '--checkpoint'));
+  checkDistinct([...neighbours.outputs, { option: '--checkpoint', path }], neighbours.inputs);
   return Checkpoint.open(path, job, limits, seconds);
 }
 

@@ -1,3 +1,4 @@
+import { terminalLine } from '../output/terminal.js';
 import type { MetricResult, RunResult } from '../result.js';
 import type { MetricSpec } from '../rules/types.js';
 import { formatCount, formatParams, formatValue } from '../output/format.js';
@@ -45,7 +46,16 @@ export interface TableLayout {
  * parts of whole column groups, each repeating the leading columns, rather
  * than letting the terminal wrap every line.
  */
-export function renderTable(header: readonly string[], rows: readonly (readonly string[])[], width = 80, layout: TableLayout = {}): string {
+export function renderTable(
+  rawHeader: readonly string[],
+  rawRows: readonly (readonly string[])[],
+  width = 80,
+  layout: TableLayout = {},
+): string {
+  // Cells are user text (labels, values) as often as numbers: escaped here, before the widths are measured,
+  // so an escape such as \x1b pads as the four characters it shows and a line feed cannot split a row.
+  const header = rawHeader.map(terminalLine);
+  const rows = rawRows.map((row) => row.map(terminalLine));
   const keep = layout.keep ?? 1;
   const group = layout.group ?? 1;
   const widths = header.map((title, column) => Math.max([...title].length, ...rows.map((row) => [...row[column]].length)));
@@ -145,7 +155,9 @@ export function wrapText(text: string, width: number, indent: string): string {
 }
 
 /** Lines wrapped at word boundaries to `width`, continuation lines indented two spaces; a word longer than the width stays whole. */
-export function wrapLines(lines: readonly string[], width: number): string[] {
+export function wrapLines(rawLines: readonly string[], width: number): string[] {
+  // Each is one line by contract: a line feed in the user text it holds (a rule title, a seed) is shown, not obeyed.
+  const lines = rawLines.map(terminalLine);
   return lines.flatMap((line) => {
     if ([...line].length <= width) return [line];
     const out: string[] = [];

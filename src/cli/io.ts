@@ -1,3 +1,5 @@
+import { writeStderr, writeStdout } from '../output/standard-streams.js';
+
 /** Where a command writes: the real process in the CLI, a buffer in tests. */
 export interface Io {
   out(text: string): void;
@@ -9,8 +11,8 @@ export interface Io {
 }
 
 export const processIo: Io = {
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
+  out: writeStdout,
+  err: writeStderr,
   errIsTTY: Boolean(process.stderr.isTTY),
   get columns() {
     return process.stdout.isTTY ? process.stdout.columns : undefined;

@@ -7,10 +7,47 @@ import { UsageError } from '../errors.js';
 import type { MetricSpec, Params, Rule } from '../rules/types.js';
 import { didYouMean } from './suggest.js';
 
-/** `*` stands for any run of characters, `?` for one; everything else is literal. */
-export function globToRegExp(pattern: string): RegExp {
-  const escaped = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.*').replaceAll('?', '.');
-  return new RegExp(`^${escaped}$`);
+/**
+ * Whether `name` matches the glob `pattern`: `*` stands for any run of
+ * characters, `?` for one; everything else is literal.
+ *
+ * Matched without a regular expression, whose backtracking made
+ * `a*a*a*…*b` against a name without `b` take time exponential in the stars
+ * (and a long glob overflow the regex compiler). Runs of stars collapse to
+ * one; a pattern needing more characters than the name has fails at once;
+ * the rest is the greedy two-pointer match, which on a star mismatch only
+ * moves the last star's anchor forward, so at most name × (pattern after
+ * collapsing) steps: linear in the pattern, quadratic only in the name
+ * (a metric name has at most 100 characters).
+ * @example globMatches('a.*', 'a.wins') // true
+ */
+export function globMatches(pattern: string, name: string): boolean {
+  // /\*+/ cannot backtrack: one star class, no alternatives after it.
+  const glob = pattern.replace(/\*+/g, '*');
+  // `?` and literals take one UTF-16 unit each, as `.` did in the regular expression this replaces.
+  let literal = 0;
+  for (let at = 0; at < glob.length; at++) if (glob[at] !== '*') literal++;
+  if (literal > name.length) return false;
+  let p = 0;
+  let n = 0;
+  let star = -1;
+  let anchor = 0;
+  while (n < name.length) {
+    if (p < glob.length && (glob[p] === '?' || (glob[p] !== '*' && glob[p] === name[n]))) {
+      p++;
+      n++;
+    } else if (p < glob.length && glob[p] === '*') {
+      star = p++;
+      anchor = n;
+    } else if (star >= 0) {
+      p = star + 1;
+      n = ++anchor;
+    } else {
+      return false;
+    }
+  }
+  while (p < glob.length && glob[p] === '*') p++;
+  return p === glob.length;
 }
 
 export interface MetricChoice {
@@ -32,8 +69,8 @@ export function chooseMetrics(rule: Rule, all: readonly MetricSpec[], patterns: 
     if (options.all) throw new UsageError('--all: cannot be combined with --metric; allowed: one of the two');
     const chosen = new Map<string, MetricSpec>();
     for (const pattern of patterns) {
-      const matcher = globToRegExp(pattern.trim());
-      const matches = all.filter((metric) => matcher.test(metric.name));
+      const glob = pattern.trim();
+      const matches = all.filter((metric) => globMatches(glob, metric.name));
       if (matches.length === 0) throw unknownMetric(rule, all, pattern);
       for (const metric of matches) chosen.set(metric.name, metric);
     }
@@ -46,13 +83,20 @@ export function chooseMetrics(rule: Rule, all: readonly MetricSpec[], patterns: 
   return { shown, how: 'headline', hidden: all.length - shown.length };
 }
 
+/** Longer patterns are not quoted whole, nor compared for "did you mean" (an edit distance costs their length). */
+const QUOTED_PATTERN = 200;
+
 export function unknownMetric(rule: Rule, all: readonly MetricSpec[], pattern: string): UsageError {
   const names = all.map((metric) => metric.name);
   const allowed =
     names.length <= 12
       ? `one of ${names.join(', ')}, or a glob such as ${names[0].split('.')[0]}.*`
       : `one of the ${names.length} metrics \`muster describe ${rule.id}\` lists (${names.slice(0, 4).join(', ')}, …), or a glob such as ${names[0].split('.')[0]}.*`;
-  return new UsageError(`--metric: got ${JSON.stringify(pattern)}${didYouMean(pattern, names)}; allowed: ${allowed}`);
+  const given =
+    pattern.length > QUOTED_PATTERN
+      ? `a pattern of ${pattern.length} characters that matches no metric`
+      : `${JSON.stringify(pattern)}${didYouMean(pattern, names)}`;
+  return new UsageError(`--metric: got ${given}; allowed: ${allowed}`);
 }
 
 /** One line telling what the table leaves out and how to see it. */

@@ -10,7 +10,8 @@
  * is short only for its own total), so a resumed batch takes exactly the
  * ranges it would have run itself.
  */
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync } from 'node:fs';
+import { writeOutputs } from '../output/files.js';
 import { UsageError } from '../errors.js';
 import { chunkCount, chunkTrials } from './chunks.js';
 
@@ -127,22 +128,14 @@ export class Checkpoint {
   }
 }
 
-/** Write, flush to disk, rename: a reader (or a resumed run after a crash) sees the old file or the new one, whole. */
+/**
+ * Write, flush to disk, rename, as every output is written (src/output/files.ts): a reader (or a resumed run
+ * after a crash) sees the old file or the new one, whole; the temporary file has a random name opened
+ * exclusively, so nothing planted beside the checkpoint is followed; and a checkpoint reached through a
+ * symlink is written through it, the link kept, rather than replaced by a regular file.
+ */
 function writeDurably(path: string, contents: string): void {
-  const temporary = `${path}.${process.pid}.tmp`;
-  try {
-    const fd = openSync(temporary, 'w');
-    try {
-      writeSync(fd, contents);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temporary, path);
-  } catch (error) {
-    rmSync(temporary, { force: true });
-    throw error;
-  }
+  writeOutputs([{ path, contents, option: '--checkpoint' }]);
 }
 
 /** Canonical JSON: keys sorted at every level, so two equal jobs compare equal as text. */

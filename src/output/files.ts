@@ -12,7 +12,10 @@
  *   temporary file beside its target (a random name, opened exclusively, so
  *   a link planted there is never followed), and only when every one is on
  *   disk are they renamed into place. A failure removes every temporary file
- *   and leaves the old files as they were.
+ *   and leaves the old files as they were: each target's old contents are
+ *   kept under a second name (a hard link) until every rename has succeeded,
+ *   so a rename that fails (a target that turned into a folder since it was
+ *   checked) puts back the files renamed before it.
  * - Replacing a file keeps its mode; writing to a symlink replaces the file
  *   it points to and keeps the link.
  * - `-` (where allowed) is standard output, written after the files.
@@ -24,9 +27,10 @@
  * open and the rename apart, so the few system calls are made here.
  */
 import { randomBytes } from 'node:crypto';
-import { accessSync, closeSync, constants, existsSync, fchmodSync, fsyncSync, lstatSync, mkdirSync, openSync, realpathSync, renameSync, rmdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { accessSync, closeSync, constants, copyFileSync, existsSync, fchmodSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, realpathSync, renameSync, rmdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
+import type { Rule } from '../rules/types.js';
 
 /** The path that means standard output. */
 export const STDOUT = '-';
@@ -57,6 +61,11 @@ const REASONS: Record<string, string> = {
   EFBIG: 'the file is too large',
   EIO: 'input/output error',
 };
+
+/** The words for a file-system error code a user can cause (ENOSPC: "no space left on the device"), or undefined. */
+export function faultReason(code: string | undefined): string | undefined {
+  return code !== undefined && Object.hasOwn(REASONS, code) ? REASONS[code] : undefined;
+}
 
 /** A file-system error a user can cause (a full disk, a read-only folder), as a UsageError naming the option and path; anything else unchanged. */
 export function fileError(option: string, path: string, error: unknown): unknown {
@@ -161,12 +170,31 @@ function identity(path: string): string {
   }
 }
 
+/** An input an output must never replace: `files` (shards), `rule` (a rule file), as checkDistinct takes them. */
+export interface InputFile {
+  name: string;
+  path: string;
+}
+
+/**
+ * The rule files among `rules` (a command's rule, a comparison's variants), each once: inputs no output may
+ * replace (`muster run my-rule.mjs --json my-rule.mjs`).
+ */
+export function ruleFileInputs(rules: ReadonlyArray<Rule | undefined>): InputFile[] {
+  // One file named twice (two variants of one rule file, or a link to it) is one input.
+  const files = new Map<string, string>();
+  for (const rule of rules) {
+    if (rule?.file && !files.has(identity(rule.file.path))) files.set(identity(rule.file.path), rule.file.path);
+  }
+  return [...files.values()].map((path) => ({ name: 'rule', path }));
+}
+
 /**
  * Refuses two names for one file among a command's outputs (and its inputs,
  * which an output must never replace): `--json x --html x`, a link and its
  * target, `merge a.json --json a.json`. Standard output may appear once.
  */
-export function checkDistinct(outputs: ReadonlyArray<{ option: string; path: string | undefined }>, inputs: ReadonlyArray<{ name: string; path: string }> = []): void {
+export function checkDistinct(outputs: ReadonlyArray<{ option: string; path: string | undefined }>, inputs: readonly InputFile[] = []): void {
   const seen = new Map<string, string>();
   for (const input of inputs) {
     const key = identity(resolve(input.path));
@@ -189,29 +217,65 @@ export function checkDistinct(outputs: ReadonlyArray<{ option: string; path: str
 interface Staged {
   temporary: string;
   target: string;
-  option: string;
+  file: OutputFile;
+  /** A second name for what the target held (a hard link, or a copy), put back if a later rename fails. */
+  backup?: string;
+  /** Whether the temporary file has been renamed onto the target. */
+  placed?: boolean;
 }
 
-/** Writes `contents` to a new temporary file beside `target` and returns its name; the target keeps its mode. */
-function stage(target: string, contents: string | Uint8Array, option: string, created: Staged[]): void {
+/** A random name beside `target` for a temporary or kept-old file: hidden, and unpredictable, so nothing is planted there. */
+function besideName(target: string, kind: 'tmp' | 'old'): string {
+  return join(dirname(target), `.${basename(target)}.${randomBytes(9).toString('hex')}.${kind}`);
+}
+
+/** Writes `contents` to a new temporary file beside `item.target`; the target keeps its mode. */
+function stage(item: Staged, contents: string | Uint8Array): void {
   let mode: number | undefined;
   try {
-    mode = statSync(target).mode & 0o7777;
+    mode = statSync(item.target).mode & 0o7777;
   } catch {
     mode = undefined;
   }
-  const temporary = join(dirname(target), `.${basename(target)}.${randomBytes(9).toString('hex')}.tmp`);
   // 'wx' is O_CREAT|O_EXCL: fails rather than follow anything already at that name.
-  const descriptor = openSync(temporary, 'wx', mode === undefined ? 0o666 : 0o600);
-  created.push({ temporary, target, option });
+  const descriptor = openSync(item.temporary, 'wx', mode === undefined ? 0o666 : 0o600);
   try {
-    const bytes = typeof contents === 'string' ? Buffer.from(contents, 'utf8') : contents;
-    for (let offset = 0; offset < bytes.length; ) offset += writeSync(descriptor, bytes, offset);
-    if (mode !== undefined) fchmodSync(descriptor, mode);
-    fsyncSync(descriptor);
-  } finally {
-    closeSync(descriptor);
+    try {
+      const bytes = typeof contents === 'string' ? Buffer.from(contents, 'utf8') : contents;
+      for (let offset = 0; offset < bytes.length; ) offset += writeSync(descriptor, bytes, offset);
+      if (mode !== undefined) fchmodSync(descriptor, mode);
+      fsyncSync(descriptor);
+    } finally {
+      closeSync(descriptor);
+    }
+  } catch (error) {
+    // A full disk mid-write: the half-written temporary file is this call's to remove (it is not staged yet).
+    removeQuietly(item.temporary);
+    throw error;
   }
+}
+
+/**
+ * Keeps what a target holds now under a second name, so a failed rename of
+ * a later file can put it back: a hard link (no copy, the same inode), or a
+ * copy where the file system has no hard links. Nothing when there is no
+ * file there (a new output).
+ */
+function keepOld(item: Staged): void {
+  let existing: ReturnType<typeof lstatSync>;
+  try {
+    existing = lstatSync(item.target);
+  } catch {
+    return;
+  }
+  if (!existing.isFile()) return;
+  const backup = besideName(item.target, 'old');
+  try {
+    linkSync(item.target, backup);
+  } catch {
+    copyFileSync(item.target, backup, constants.COPYFILE_EXCL);
+  }
+  item.backup = backup;
 }
 
 function removeQuietly(path: string): void {
@@ -222,15 +286,41 @@ function removeQuietly(path: string): void {
   }
 }
 
+/** A target that is no longer a regular file or free (it turned into a folder or a device since it was checked). */
+function recheck(file: OutputFile, target: string): void {
+  let stat: ReturnType<typeof statSync>;
+  try {
+    stat = statSync(target);
+  } catch {
+    return;
+  }
+  if (stat.isFile()) return;
+  const what = stat.isDirectory() ? 'a folder' : 'a device, pipe or socket';
+  const option = file.option ?? 'output';
+  throw new UsageError(`${option}: ${file.path} became ${what} after it was checked; allowed: a new or existing regular file`);
+}
+
+/** Test seam: runs once every file is staged and before the first rename, where a target can change under muster. */
+export interface WriteHooks {
+  afterStaging?: () => void;
+}
+
 /**
  * Writes every file of one command, or none: missing folders are made,
- * every file is staged, then all are renamed into place, then `-` goes to
- * `stdout`. On failure every temporary file (and every folder made) is
- * removed and a UsageError names the option and path of a user-caused
- * fault (EACCES, ENOSPC, …). Writes are synchronous, so a signal handler
- * (Ctrl-C) cannot run between the stage and the rename.
+ * every file is staged beside its target, what each target held is kept
+ * under a second name, then all are renamed into place, then `-` goes to
+ * `stdout`. If a rename fails (a target turned into a folder since it was
+ * checked, say), the files already renamed are put back as they were (or
+ * removed, where they are new); every temporary file, every kept old file
+ * and every folder made is removed; and a UsageError names the option and
+ * path of a user-caused fault (EACCES, ENOSPC, …). Writes are synchronous,
+ * so a signal handler (Ctrl-C) cannot run between the stage and the rename.
  */
-export function writeOutputs(files: readonly OutputFile[], stdout: (text: string) => void = (text) => process.stdout.write(text)): void {
+export function writeOutputs(
+  files: readonly OutputFile[],
+  stdout: (text: string) => void = (text) => process.stdout.write(text),
+  hooks: WriteHooks = {},
+): void {
   // The last guard against two names for one file (checkDistinct runs before the work; this catches paths made since, such as --svg's files).
   const targets = new Map<string, OutputFile>();
   for (const file of files) {
@@ -247,28 +337,57 @@ export function writeOutputs(files: readonly OutputFile[], stdout: (text: string
     for (const file of files) {
       if (file.path === STDOUT) continue;
       current = file;
-      const folder = dirname(realTarget(file.path));
+      const target = realTarget(file.path);
+      recheck(file, target);
+      const folder = dirname(target);
       if (!existsSync(folder)) {
         const made = mkdirSync(folder, { recursive: true });
         if (made) madeFolders.push(made);
       }
-      stage(realTarget(file.path), file.contents, file.option ?? 'output', staged);
+      const item: Staged = { temporary: besideName(target, 'tmp'), target, file };
+      stage(item, file.contents);
+      staged.push(item);
     }
-    for (const [index, item] of staged.entries()) {
-      current = files.find((file) => file.path !== STDOUT && realTarget(file.path) === item.target);
+    hooks.afterStaging?.();
+    for (const item of staged) {
+      current = item.file;
+      keepOld(item);
+    }
+    for (const item of staged) {
+      current = item.file;
       renameSync(item.temporary, item.target);
-      staged[index] = { ...item, temporary: '' };
+      item.placed = true;
     }
   } catch (error) {
-    for (const item of staged) if (item.temporary) removeQuietly(item.temporary);
-    for (const folder of madeFolders.reverse()) {
-      try {
-        rmdirSync(folder);
-      } catch {
-        // not empty (another file landed there) or already gone: leave it
-      }
-    }
+    rollBack(staged, madeFolders);
     throw current ? fileError(current.option ?? 'output', current.path, error) : error;
   }
+  for (const item of staged) if (item.backup) removeQuietly(item.backup);
   for (const file of files) if (file.path === STDOUT) stdout(typeof file.contents === 'string' ? file.contents : Buffer.from(file.contents).toString('utf8'));
+}
+
+/** Puts every target back as it was before writeOutputs: old contents restored, new files and temporaries removed. */
+function rollBack(staged: readonly Staged[], madeFolders: string[]): void {
+  for (const item of staged) {
+    if (!item.placed) {
+      removeQuietly(item.temporary);
+      // The target still holds its old contents: the second name is not needed.
+      if (item.backup) removeQuietly(item.backup);
+    } else if (item.backup) {
+      try {
+        renameSync(item.backup, item.target);
+      } catch {
+        // The old contents stay under the backup name rather than be lost.
+      }
+    } else {
+      removeQuietly(item.target);
+    }
+  }
+  for (const folder of madeFolders.reverse()) {
+    try {
+      rmdirSync(folder);
+    } catch {
+      // not empty (another file landed there) or already gone: leave it
+    }
+  }
 }

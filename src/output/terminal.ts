@@ -19,9 +19,18 @@ export function terminalSafe(text: string): string {
   return text.replace(CONTROL, visible);
 }
 
-/** The same for one line: line feeds escaped too. */
+/** Line ends terminalSafe keeps: LF, and CR before it (a lone CR it has already escaped). */
+const LINE_BREAK = /\r?\n|\r/g;
+
+/**
+ * The same for text that must stay on one line (a message, a table cell, a
+ * path in "wrote …"): line feeds and carriage returns escaped too, so user
+ * text can neither start a line that looks like muster's own nor, with a
+ * bare CR, return to the start of one and overwrite it.
+ */
 export function terminalLine(text: string): string {
-  return terminalSafe(text).replaceAll('\n', '\\x0a');
+  const shown = (end: string) => (end === '\r\n' ? '\\x0d\\x0a' : end === '\n' ? '\\x0a' : '\\x0d');
+  return terminalSafe(text).replace(LINE_BREAK, shown);
 }
 
 interface TerminalIo {
@@ -32,17 +41,22 @@ interface TerminalIo {
 
 /** What a progress line may begin with: a carriage return, and the sequence that clears the line. */
 const PROGRESS_PREFIX = /^(?:\r\x1b\[2K|\r)/;
+/** How a plain progress bar (TERM=dumb, NO_COLOR) clears its line: spaces between two carriage returns. */
+const PLAIN_CLEAR = /^\r +\r$/;
 
 /**
  * An Io whose writes show control characters as escapes: on stdout every
  * one but the line feed; on stderr the same, except the carriage return and
- * line clear a progress line starts with.
+ * line clear a progress line starts with, and the spaces between two
+ * carriage returns that clear a plain one.
  */
 export function terminalIo<T extends TerminalIo>(io: T): T {
   return {
     ...io,
     out: (text: string) => io.out(terminalSafe(text)),
     err: (text: string) => {
+      // Nothing but spaces to escape there; before, its second CR showed as \x0d after every plain bar.
+      if (PLAIN_CLEAR.test(text)) return io.err(text);
       const prefix = PROGRESS_PREFIX.exec(text)?.[0] ?? '';
       io.err(prefix + terminalSafe(text.slice(prefix.length)));
     },

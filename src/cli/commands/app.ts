@@ -1,3 +1,4 @@
+import { terminalLine } from '../../output/terminal.js';
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildAppHtml } from '../../../reports/app/build.js';
@@ -63,6 +64,6 @@ export async function appCommand(options: AppOptions, io: Io): Promise<string> {
   }
   writeOutputs([{ path: out, contents: app.html, option: '--out' }], io.out);
   const size = Buffer.byteLength(app.html, 'utf8');
-  io.out(`wrote the calculator: ${out} (${app.ruleIds.length} rules, ${formatCount(Math.round(size / 1024))} KB); open it in a browser, no network needed\n`);
+  io.out(`wrote the calculator: ${terminalLine(out)} (${app.ruleIds.length} rules, ${formatCount(Math.round(size / 1024))} KB); open it in a browser, no network needed\n`);
   return out;
 }

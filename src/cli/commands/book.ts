@@ -1,3 +1,4 @@
+import { terminalLine } from '../../output/terminal.js';
 import { formatCount } from '../format.js';
 import { rules } from '../../rules/index.js';
 import { buildAppHtml } from '../../../reports/app/build.js';
@@ -74,10 +75,10 @@ export async function bookCommand(options: BookOptions, io: Io): Promise<string>
   }
   writeOutputs(book.files, io.out);
   if (book.partial) {
-    io.out(`PARTIAL: interrupted; wrote the ${book.pages.length} finished of ${rules.length} rule pages: ${book.index} (${seconds} s)\n`);
+    io.out(`PARTIAL: interrupted; wrote the ${book.pages.length} finished of ${rules.length} rule pages: ${terminalLine(book.index)} (${seconds} s)\n`);
     process.exitCode = interruptedStatus();
   } else {
-    io.out(`wrote the report book: ${book.index} (${book.pages.length} rule pages and the calculator, app.html; ${formatCount(settings.trials)} trials each at the defaults, ${seconds} s)\n`);
+    io.out(`wrote the report book: ${terminalLine(book.index)} (${book.pages.length} rule pages and the calculator, app.html; ${formatCount(settings.trials)} trials each at the defaults, ${seconds} s)\n`);
   }
   return book.index;
 }

@@ -1,6 +1,6 @@
 import { badValue, UsageError } from '../../errors.js';
 import { SimulationPool } from '../../engine/pool.js';
-import { checkDistinct } from '../../output/files.js';
+import { checkDistinct, ruleFileInputs } from '../../output/files.js';
 import { getRule } from '../../rules/index.js';
 import { isRulePath, loadRule } from '../../rules/load-rule.js';
 import { resolveParams } from '../../rules/params.js';
@@ -13,7 +13,7 @@ import { writeReports } from '../../../reports/cli-outputs.js';
 import { evaluateAll, evaluateUntilInterrupted } from '../../../reports/evaluate.js';
 import { layoutCard, PAPERS, planCard, type Paper } from '../../../reports/card/layout.js';
 import { renderCardPage } from '../../../reports/card/page.js';
-import { checkChromium, printToPdf } from '../../../reports/card/pdf.js';
+import { checkChromium, PdfInterrupted, printToPdf } from '../../../reports/card/pdf.js';
 
 export interface CardCommandOptions extends Pick<RunOptions, 'set' | 'trials' | 'seed' | 'threads' | 'confidence' | 'timeout' | 'quiet'> {
   range?: string;
@@ -37,10 +37,13 @@ export async function cardCommand(ruleId: string, options: CardCommandOptions, i
   if (options.out === undefined) throw new UsageError('--out: missing; allowed: the HTML file to write, such as --out card.html');
   const out = checkOutputFile('--out', options.out);
   const pdfPath = options.pdf === undefined ? undefined : checkOutputFile('--pdf', options.pdf);
-  checkDistinct([
-    { option: '--out', path: out },
-    { option: '--pdf', path: pdfPath },
-  ]);
+  checkDistinct(
+    [
+      { option: '--out', path: out },
+      { option: '--pdf', path: pdfPath },
+    ],
+    ruleFileInputs([rule]),
+  );
   const paperText = (options.paper ?? 'a4').toLowerCase();
   if (!(PAPERS as readonly string[]).includes(paperText)) throw badValue('--paper', options.paper as string, PAPERS.join(' or '));
   const paper = paperText as Paper;
@@ -76,7 +79,17 @@ export async function cardCommand(ruleId: string, options: CardCommandOptions, i
     }
   }
   const html = renderCardPage(layoutCard(rule, params, cardOptions, results), paper);
-  const pdf = pdfPath === undefined ? undefined : await printToPdf(html, chromium);
+  let pdf: Buffer | undefined;
+  if (pdfPath !== undefined) {
+    try {
+      pdf = await withInterrupt((signal) => printToPdf(html, chromium, signal));
+    } catch (error) {
+      if (!(error instanceof PdfInterrupted)) throw error;
+      io.err('muster: PARTIAL: interrupted while Chromium printed the card; it was stopped and nothing was written\n');
+      process.exitCode = interruptedStatus();
+      return null;
+    }
+  }
   // Both files appear whole, or neither does.
   writeReports(
     [{ path: out, contents: html, option: '--out' }, ...(pdfPath && pdf ? [{ path: pdfPath, contents: pdf, option: '--pdf' }] : [])],

@@ -1,3 +1,4 @@
+import { terminalLine } from '../../output/terminal.js';
 import { UsageError } from '../../errors.js';
 import { SimulationPool } from '../../engine/pool.js';
 import { envelope } from '../../result.js';
@@ -11,7 +12,7 @@ import { resolveShard, type ShardPlace } from '../scheduler.js';
 import { runGridShard, type GridShardFile, type RecordedFile } from './grid-shard.js';
 import { interruptedStatus } from '../interrupt.js';
 import { STDOUT } from '../../output/files.js';
-import { checkGridPaths } from '../../../reports/cli-outputs.js';
+import { checkGridPaths, ruleFileInputs } from '../../../reports/cli-outputs.js';
 import { toJson } from '../../output/json.js';
 import { reportIo } from '../report-io.js';
 import { writeOutputs, type OutputFile } from '../../../reports/outputs.js';
@@ -60,7 +61,7 @@ export async function compareCommand(ruleId: string, options: CompareOptions, io
   if (options.out !== undefined) throw new UsageError('--out: only with --shard; allowed: --json, --csv or --html for a whole comparison');
   if (options.checkpoint !== undefined) throw new UsageError('--checkpoint: not available in a comparison; allowed: --checkpoint on run, shard and sweep');
   const { paramsList, base } = plan;
-  const paths = checkGridPaths(options);
+  const paths = checkGridPaths(options, ruleFileInputs([plan.rule, ...plan.rules]));
 
   const pool = base.method === 'simulation' ? SimulationPool.take(base.threads) : undefined;
   const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet, undefined, { unit: base.method === 'simulation' ? 'trials' : 'variants' });
@@ -263,7 +264,7 @@ export function writeCompare(plan: ComparePlan, result: CompareResult, paths: { 
   if (paths.html) files.push({ path: paths.html, contents: comparePage(pageRule, result, tested).html, option: '--html' });
   if (paths.csv) files.push({ path: paths.csv, contents: compareCsv(result, tested), option: '--csv' });
   writeOutputs(files, io.out);
-  if (!quiet) for (const file of files) if (file.path !== STDOUT) io.err(`wrote ${file.path}\n`);
+  if (!quiet) for (const file of files) if (file.path !== STDOUT) io.err(`wrote ${terminalLine(file.path)}\n`);
 }
 
 function renderCompare(result: CompareResult, choice: MetricChoice, width: number): string {

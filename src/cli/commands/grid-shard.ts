@@ -8,8 +8,9 @@
  * trials), and merge plans it again from that text exactly as the CLI
  * would, so a shard cannot smuggle in points the CLI would refuse.
  */
+import { terminalLine } from '../../output/terminal.js';
 import { readFileSync } from 'node:fs';
-import { UsageError } from '../../errors.js';
+import { Interrupted, UsageError } from '../../errors.js';
 import { chunkCount } from '../../engine/chunks.js';
 import { gridShardPieces } from '../../engine/grid-shards.js';
 import { SimulationPool } from '../../engine/pool.js';
@@ -25,7 +26,7 @@ import type { Io } from '../io.js';
 import { checkOutputFile, parseConfidence } from '../options.js';
 import { ProgressBar } from '../progress.js';
 import { fillIndex, type ShardPlace } from '../scheduler.js';
-import { writeOutputs } from '../../output/files.js';
+import { checkDistinct, ruleFileInputs, writeOutputs } from '../../output/files.js';
 import { checkGridPaths } from '../../../reports/cli-outputs.js';
 import { toJson } from '../../output/json.js';
 import { checkCounts, loadRecordedFile, mixedStreams, recordedStream, shardTrials } from '../shard-file.js';
@@ -103,11 +104,13 @@ export async function runGridShard(job: GridJob, place: ShardPlace, options: Gri
   }
   if (options.out === undefined) throw new UsageError('--out: missing; allowed: the file to write this shard’s tallies to ({index} becomes the shard index)');
   const out = checkOutputFile('--out', fillIndex(options.out, place));
+  const inputs = ruleFileInputs([rule, ...(job.rules ?? [])]);
+  checkDistinct([{ option: '--out', path: out }], inputs);
   const pieces = gridShardPieces(points.length, settings.trials, place.index, place.count);
   const checkpoint = openCheckpoint(options, { command: `${job.command} shard`, rule: rule.id, seeds, ...streamOfJob(settings.stream), trials: settings.trials, points, pieces }, (point) => {
     const piece = pieces.find((p) => p.point === point);
     return piece && { tallyLength: ruleOf(point).tallyLength(points[point]), totalAllowed: (total) => total === settings.trials, chunks: piece, checkTally: (tally, trials) => checkCounts(ruleOf(point), points[point], tally, trials) };
-  }, place);
+  }, place, { outputs: [{ option: '--out', path: out }], inputs });
 
   const pool = SimulationPool.take(settings.threads);
   const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet, undefined, { unit: 'trials' });
@@ -121,7 +124,7 @@ export async function runGridShard(job: GridJob, place: ShardPlace, options: Gri
         pieces.map((piece) => ({ rule: ruleOf(piece.point), params: points[piece.point], seed: seeds[piece.point], stream: settings.stream, trials: settings.trials, chunks: piece, ledger: checkpoint?.ledger(piece.point) })),
         { signal, timeout: settings.timeout, onProgress: (trials) => progress.update(trials, total) },
       );
-      if (outcomes.some((outcome) => outcome.partial)) throw new UsageError('interrupted: the shard was not finished and nothing was written');
+      if (outcomes.some((outcome) => outcome.partial)) throw new Interrupted(`interrupted before shard ${place.index}/${place.count} finished; a shard is merged whole, so nothing was written (run it again)`);
       pieces.forEach((piece, i) => done.push({ ...piece, tally: Array.from(outcomes[i].tally) }));
     });
   } finally {
@@ -146,7 +149,7 @@ export async function runGridShard(job: GridJob, place: ShardPlace, options: Gri
   writeOutputs([{ path: out, contents: toJson(file, undefined), option: '--out' }], io.out);
   const noun = job.command === 'sweep' ? 'points' : 'variants';
   const span = pieces.length === 0 ? 'nothing (more shards than chunks)' : `${noun} ${pieces[0].point + 1}–${pieces[pieces.length - 1].point + 1} of ${points.length}`;
-  io.out(`${job.command} shard ${place.index}/${place.count}: ${span} → ${out}\n`);
+  io.out(`${job.command} shard ${place.index}/${place.count}: ${span} → ${terminalLine(out)}\n`);
   return file;
 }
 
@@ -231,8 +234,8 @@ export async function mergeGridShards(files: readonly string[], options: GridMer
   const ruleAt = (point: number) => comparePlan?.rules[point] ?? rule;
   const points = sweepPlan ? sweepPlan.grid : comparePlan!.paramsList;
   const seeds = sweepPlan ? points.map(() => first.seed) : comparePlan!.seeds;
-  // No output may replace a shard, nor two outputs share a file.
-  const paths = checkGridPaths(options, files.map((file) => ({ name: 'files', path: file })));
+  // No output may replace a shard or a rule file, nor two outputs share a file.
+  const paths = checkGridPaths(options, [...files.map((file) => ({ name: 'files', path: file })), ...ruleFileInputs([rule, ...(comparePlan?.rules ?? [])])]);
 
   const tallies = points.map((params, point) => new Float64Array(ruleAt(point).tallyLength(params)));
   const covered = points.map(() => new Uint8Array(chunkCount(first.trials)));

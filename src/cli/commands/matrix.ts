@@ -11,7 +11,7 @@ import { chooseMetrics } from '../metrics.js';
 import type { Io } from '../io.js';
 import { checkOutputFile, parseSeed } from '../options.js';
 import { interruptedStatus } from '../interrupt.js';
-import { checkDistinct } from '../../output/files.js';
+import { checkDistinct, ruleFileInputs } from '../../output/files.js';
 import { toJson } from '../../output/json.js';
 import { reportIo } from '../report-io.js';
 import { ProgressBar } from '../progress.js';
@@ -90,10 +90,13 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
   const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true });
   if (options.against !== undefined && options.html !== undefined) throw new UsageError('--html: not available with --against; allowed: --json, or the whole matrix with --html');
   const htmlPath = options.html === undefined ? undefined : checkOutputFile('--html', options.html);
-  checkDistinct([
-    { option: '--json', path: jsonPath },
-    { option: '--html', path: htmlPath },
-  ]);
+  checkDistinct(
+    [
+      { option: '--json', path: jsonPath },
+      { option: '--html', path: htmlPath },
+    ],
+    ruleFileInputs([rule]),
+  );
   const useExact = rule.exact !== undefined && !options.simulate;
   if (useExact) {
     // Parsed options are checked in every command that accepts them: here they would be ignored, so they are refused.

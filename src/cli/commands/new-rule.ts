@@ -1,3 +1,4 @@
+import { terminalLine } from '../../output/terminal.js';
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { badValue, UsageError } from '../../errors.js';
@@ -28,8 +29,8 @@ export async function newRuleCommand(name: string, io: Io): Promise<{ rule: stri
   ]);
   io.out(
     [
-      `wrote ${rulePath}`,
-      `wrote ${testPath}`,
+      `wrote ${terminalLine(rulePath)}`,
+      `wrote ${terminalLine(testPath)}`,
       '',
       'Next:',
       `  muster describe ${relative(rulePath)}          its parameters and metrics`,

@@ -16,7 +16,7 @@ import { chooseMetrics, hiddenNote } from '../metrics.js';
 import type { Io } from '../io.js';
 import { checkOutputFile, DEFAULT_TRIALS, parseConfidence, parseCount, parseOpenInterval, parseSeed, parseStream, parseThreads } from '../options.js';
 import { ProgressBar } from '../progress.js';
-import { checkReportPaths, writeReports } from '../../../reports/cli-outputs.js';
+import { checkReportPaths, ruleFileInputs, writeReports } from '../../../reports/cli-outputs.js';
 import type { Checkpoint } from '../../engine/checkpoint.js';
 import { openCheckpoint, streamOfJob, type CheckpointOptions } from '../checkpoint-option.js';
 import { checkCounts } from '../tally-check.js';
@@ -96,11 +96,15 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
   const choice = chooseMetrics(rule, rule.metrics(params), options.metric, { all: options.all, params });
   const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true });
   const reportPaths = checkReportPaths(options);
-  checkDistinct([
+  const outputs = [
     { option: '--json', path: jsonPath },
     { option: '--html', path: reportPaths.html },
     { option: '--csv', path: reportPaths.csv },
-  ]);
+    { option: '--svg', path: reportPaths.svgDir },
+  ];
+  // No output may replace the rule file the run reads.
+  const inputs = ruleFileInputs([rule]);
+  checkDistinct(outputs, inputs);
   const report = reportIo(io, jsonPath, reportPaths.csv);
 
   let result: RunResult;
@@ -121,6 +125,8 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
             checkTally: (tally, trials) => checkCounts(rule, params, tally, trials),
           }
         : undefined,
+      null,
+      { outputs, inputs },
     );
     const started = performance.now();
     const outcome = await simulateOnce(rule, params, settings, io, options.quiet ?? false, checkpoint);

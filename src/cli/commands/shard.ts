@@ -4,17 +4,18 @@
  * blocks. Chunk k draws from the same stream wherever it runs, so the merged
  * result is bit-identical to the run on one machine.
  */
+import { terminalLine } from '../../output/terminal.js';
 import { formatCount } from '../../output/format.js';
 import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { checkDistinct, STDOUT, writeOutputs } from '../../output/files.js';
+import { checkDistinct, ruleFileInputs, STDOUT, writeOutputs } from '../../output/files.js';
 import { toJson } from '../../output/json.js';
 import { interruptedStatus } from '../interrupt.js';
 import { reportIo } from '../report-io.js';
 import { checkCounts, mixedStreams, recordedRule, shardTrials, validateShard, type ShardFile } from '../shard-file.js';
 
 export type { ShardFile };
-import { UsageError } from '../../errors.js';
+import { Interrupted, UsageError } from '../../errors.js';
 import { chunkCount, shardChunks } from '../../engine/chunks.js';
 import { SimulationPool } from '../../engine/pool.js';
 import { mergeTally } from '../../engine/run-chunks.js';
@@ -57,6 +58,7 @@ export async function shardCommand(ruleId: string, options: ShardOptions, io: Io
   if (options.json !== undefined) throw new UsageError(`--json: got ${JSON.stringify(options.json)}; allowed: no --json for a shard (its tally goes to --out; muster merge --json writes the result)`);
   if (options.out === undefined) throw new UsageError('--out: missing; allowed: the file to write this shard’s tally to ({index} becomes the shard index)');
   const out = checkOutputFile('--out', fillIndex(options.out, place));
+  checkDistinct([{ option: '--out', path: out }], ruleFileInputs([rule]));
   const settings = parseSimulationSettings(options);
   const chunks = shardChunks(settings.trials, index, shards);
   const count = chunkCount(settings.trials);
@@ -65,7 +67,7 @@ export async function shardCommand(ruleId: string, options: ShardOptions, io: Io
   }
   const checkpoint = openCheckpoint(options, { command: 'shard', rule: rule.id, params, seed: settings.seed, ...streamOfJob(settings.stream), trials: settings.trials, chunks }, (point) =>
     point === 0 ? { tallyLength: rule.tallyLength(params), totalAllowed: (total) => total === settings.trials, chunks, checkTally: (tally, trials) => checkCounts(rule, params, tally, trials) } : undefined,
-  place);
+  place, { outputs: [{ option: '--out', path: out }], inputs: ruleFileInputs([rule]) });
 
   const pool = SimulationPool.take(settings.threads);
   const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet);
@@ -82,7 +84,7 @@ export async function shardCommand(ruleId: string, options: ShardOptions, io: Io
       return file;
     }
     writeOutputs([{ path: out, contents: toJson(file, undefined), option: '--out' }], io.out);
-    io.out(`shard ${index}/${shards}: chunks ${chunks.first}–${chunks.end - 1} of ${count} (${formatCount(outcome.trials)} trials) → ${out}\n`);
+    io.out(`shard ${index}/${shards}: chunks ${chunks.first}–${chunks.end - 1} of ${count} (${formatCount(outcome.trials)} trials) → ${terminalLine(out)}\n`);
     return file;
   } finally {
     checkpoint?.save();
@@ -122,12 +124,15 @@ export async function mergeCommand(files: readonly string[], options: MergeOptio
   const verify = options.verify === undefined ? 0 : parseIntegerOption('--verify', options.verify, 0, files.length);
   const threads = parseThreads(options.threads);
   // The result must never replace a shard (merge a.json b.json --json a.json), nor one shard be given twice.
-  checkDistinct([{ option: '--json', path: jsonPath }], files.map((file) => ({ name: 'files', path: file })));
+  const shardInputs = files.map((file) => ({ name: 'files', path: file }));
+  checkDistinct([{ option: '--json', path: jsonPath }], [...shardInputs, ...(options.rule === undefined ? [] : [{ name: '--rule', path: options.rule }])]);
   const confidence = options.confidence === undefined ? 0.95 : parseConfidence(options.confidence);
   const shards: ShardFile[] = [];
   for (const file of files) shards.push(await readShard(file, options.rule));
   const first = shards[0];
   const rule = await recordedRule(first, files[0], options.rule);
+  // The rule file the shards recorded, now known, is an input too.
+  checkDistinct([{ option: '--json', path: jsonPath }], [...shardInputs, ...ruleFileInputs([rule])]);
   const otherStream = shards.findIndex((shard) => shard.stream !== first.stream);
   if (otherStream >= 0) throw mixedStreams(files[otherStream], shards[otherStream].stream, files[0], first.stream);
   const sameRun = (shard: ShardFile) =>
@@ -162,7 +167,7 @@ export async function mergeCommand(files: readonly string[], options: MergeOptio
   });
   reportIo(io, jsonPath).out(renderRun(result, rule.metrics(first.params), null));
   if (jsonPath) writeOutputs([{ path: jsonPath, contents: toJson(result), option: '--json' }], io.out);
-  if (jsonPath && jsonPath !== STDOUT) io.err(`wrote ${jsonPath}\n`);
+  if (jsonPath && jsonPath !== STDOUT) io.err(`wrote ${terminalLine(jsonPath)}\n`);
   return result;
 }
 
@@ -217,14 +222,14 @@ async function verifyShards(rule: Rule, shards: readonly ShardFile[], files: rea
       const outcome = await withInterrupt((signal) =>
         simulate(pool, { rule, params: shard.params, seed: shard.seed, stream: shard.stream, confidence: 0.95, trials: shard.trials, chunks: shard.chunks, signal }),
       );
-      if (outcome.partial) throw new UsageError('--verify: interrupted before the shards were checked; nothing was written');
+      if (outcome.partial) throw new Interrupted('--verify: interrupted before the shards were checked; nothing was written');
       const differs = outcome.tally.findIndex((value, i) => value !== shard.tally[i]);
       if (differs >= 0) {
         throw new UsageError(
           `files: ${JSON.stringify(files[index])}: tally[${differs}]: got ${shard.tally[differs]}, a re-run of its chunks ${shard.chunks.first}–${shard.chunks.end - 1} gives ${outcome.tally[differs]}; allowed: the tally muster shard computes (the file was edited, or written by another build)`,
         );
       }
-      io.err(`verified ${files[index]}: a re-run of chunks ${shard.chunks.first}–${shard.chunks.end - 1} gives the same tally\n`);
+      io.err(`verified ${terminalLine(files[index])}: a re-run of chunks ${shard.chunks.first}–${shard.chunks.end - 1} gives the same tally\n`);
     }
   } finally {
     await pool.close();

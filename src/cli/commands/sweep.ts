@@ -1,3 +1,4 @@
+import { terminalLine } from '../../output/terminal.js';
 import { UsageError } from '../../errors.js';
 import { SimulationPool } from '../../engine/pool.js';
 import { envelope } from '../../result.js';
@@ -19,7 +20,7 @@ import { ProgressBar } from '../progress.js';
 import { DEFAULT_SEED, parseSimulationSettings, withInterrupt, type RunOptions } from './run.js';
 import { interruptedStatus } from '../interrupt.js';
 import { STDOUT } from '../../output/files.js';
-import { checkGridPaths } from '../../../reports/cli-outputs.js';
+import { checkGridPaths, ruleFileInputs } from '../../../reports/cli-outputs.js';
 import { toJson } from '../../output/json.js';
 import { reportIo } from '../report-io.js';
 import type { RunResult } from '../../result.js';
@@ -66,10 +67,20 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
   const plan = planSweep(isRulePath(ruleId) ? await loadRuleFileRef(ruleId) : getRule(ruleId), options);
   if (options.out !== undefined) throw new UsageError('--out: only with --shard; allowed: --json, --csv or --html for a whole sweep');
   const { rule, varies, grid, skipped, settings } = plan;
-  const paths = checkGridPaths(options);
+  const inputs = ruleFileInputs([rule]);
+  const paths = checkGridPaths(options, inputs);
   if (options.exact && options.checkpoint !== undefined) throw new UsageError('--checkpoint: an exact sweep simulates nothing; allowed: leave out --checkpoint');
   const checkpoint = openCheckpoint(options, { command: 'sweep', rule: rule.id, seed: settings.seed, ...streamOfJob(settings.stream), trials: settings.trials, points: grid }, (point) =>
     point < grid.length ? { tallyLength: rule.tallyLength(grid[point]), totalAllowed: (total) => total === settings.trials, checkTally: (tally, trials) => checkCounts(rule, grid[point], tally, trials) } : undefined,
+    null,
+    {
+      outputs: [
+        { option: '--json', path: paths.json },
+        { option: '--html', path: paths.html },
+        { option: '--csv', path: paths.csv },
+      ],
+      inputs,
+    },
   );
 
   const pool = settings.method === 'simulation' ? SimulationPool.take(settings.threads) : undefined;
@@ -96,11 +107,8 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
     progress.finish();
     await pool?.close();
   }
-  if (evaluated.length === 0) {
-    io.err('muster: PARTIAL: interrupted before any combination finished; nothing was written\n');
-    process.exitCode = interruptedStatus();
-    return { ...envelope('sweep', rule), source: rule.source, params: {}, vary: varies, method: settings.method, seed: settings.seed, stream: settings.stream, trials: settings.trials, threads: settings.threads, confidence: settings.confidence, points: [], skipped, partial: true };
-  }
+  // Interrupted before any combination finished, every output asked for is still written, empty and marked PARTIAL:
+  // a script reading them learns that the run was cut short rather than finding last time's files.
   const sweep = assembleSweep(plan, evaluated.map(({ result }) => result), settings.threads, interrupted);
   await writeSweep(plan, sweep, paths, options.quiet ?? false, io);
   if (interrupted) process.exitCode = interruptedStatus();
@@ -211,7 +219,7 @@ export async function writeSweep(plan: SweepPlan, sweep: SweepResult, paths: { j
     if (paths.csv) files.push({ path: paths.csv, contents: sweepCsv(sweep, allMetrics), option: '--csv' });
   }
   writeOutputs(files, io.out);
-  if (!quiet) for (const file of files) if (file.path !== STDOUT) io.err(`wrote ${file.path}\n`);
+  if (!quiet) for (const file of files) if (file.path !== STDOUT) io.err(`wrote ${terminalLine(file.path)}\n`);
 }
 
 function renderSweep(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpec[], choice: MetricChoice, width: number, bestMetric: MetricSpec | undefined): string {
@@ -224,6 +232,8 @@ function renderSweep(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpe
   ];
   if (sweep.partial) lines.push(`PARTIAL: interrupted after ${sweep.points.length} of the combinations; only finished ones are shown`);
   if (sweep.skipped.length > 0) lines.push(`skipped ${sweep.skipped.length} combination(s) the rule rejects, e.g. ${sweep.skipped[0].reason}`);
+  // Interrupted before any finished: no table of empty columns.
+  if (sweep.points.length === 0) return `${wrapLines(lines, width).join('\n')}\n`;
   // Metrics the same at every point (all of them certain, or exactly equal) fold into one line in the default view.
   const constant = (metric: MetricSpec) => {
     const values = sweep.points.map((point) => point.metrics[metric.name]);
