@@ -1,6 +1,6 @@
 /** `--checkpoint FILE` and `--checkpoint-every SECONDS`, shared by run, shard and sweep. */
 import { Checkpoint, type CheckpointJob, type PointLimits } from '../engine/checkpoint.js';
-import type { StreamVersion } from '../rules/types.js';
+import type { Rule, StreamVersion } from '../rules/types.js';
 import { UsageError } from '../errors.js';
 import { checkOutputFile } from './options.js';
 import { fillIndex, type ShardPlace } from './scheduler.js';
@@ -25,6 +25,15 @@ export const DEFAULT_CHECKPOINT_SECONDS = 5;
  */
 export function streamOfJob(stream: StreamVersion | null): { stream?: StreamVersion } {
   return stream === 1 || stream === null ? {} : { stream };
+}
+
+/**
+ * A checkpoint job's rule: its id, and for a rule file the sha256 it is
+ * known by, so a checkpoint never resumes with a rule file (or a file it
+ * imports) that changed since it was saved.
+ */
+export function ruleOfJob(rule: Rule): { rule: string; ruleSha256?: string } {
+  return rule.file ? { rule: rule.id, ruleSha256: rule.file.sha256 } : { rule: rule.id };
 }
 
 export function openCheckpoint(options: CheckpointOptions, job: CheckpointJob, limits: (point: number) => PointLimits | undefined, place: ShardPlace | null = null): Checkpoint | undefined {
