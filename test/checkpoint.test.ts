@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { chunkCount } from '../src/engine/chunks.js';
 import { cli, scratchFolder } from './support/cli.js';
+import { sealCheckpoint } from './support/checkpoint-seal.js';
 
 const folder = scratchFolder('checkpoint');
 const muster = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -128,17 +129,22 @@ describe('--checkpoint refuses what is not this run’s, in one line, exit 2, th
 
   it('a damaged file: not JSON, an unknown field, a range outside the run, a tally of the wrong length or not whole', async () => {
     const good = readSaved(checkpoint);
+    // Each edit sealed with a recomputed hash, so the checks behind the hash are reached; one edit is left unsealed.
+    const positive = good.ranges[0].tally.findIndex((count) => count > 0);
+    const sealed = (edited: object) => sealCheckpoint(edited as Record<string, unknown>);
     const variants: Array<[string, string, RegExp]> = [
-      ['not json', '{"format": "muster-checkpoint/1", ', /cannot be read as a checkpoint/],
-      ['other format', JSON.stringify({ ...good, format: 'muster-tally/1' }), /is not a muster checkpoint/],
-      ['unknown field', JSON.stringify({ ...good, extra: 1 }), /missing or unknown fields/],
-      ['range outside', JSON.stringify({ ...good, ranges: [{ ...good.ranges[0], end: 9 }] }), /range 0 has chunks 0–8, outside 0–3/],
-      ['short tally', JSON.stringify({ ...good, ranges: [{ ...good.ranges[0], tally: good.ranges[0].tally.slice(1) }] }), /tally that is not \d+ whole counts/],
-      ['fractional count', JSON.stringify({ ...good, ranges: [{ ...good.ranges[0], tally: good.ranges[0].tally.map((c, i) => (i === 0 ? c + 0.5 : c)) }] }), /tally that is not/],
-      ['overlap', JSON.stringify({ ...good, ranges: [good.ranges[0], good.ranges[0]] }), /range 1 overlaps another/],
+      ['not json', '{"format": "muster-checkpoint/2", ', /is not JSON as muster writes it \(the text ends too early at line 1, column 35\)/],
+      ['other format', sealed({ ...good, format: 'muster-tally/1' }), /is not a muster checkpoint/],
+      ['unknown field', sealed({ ...good, extra: 1 }), /missing or unknown fields/],
+      ['range outside', sealed({ ...good, ranges: [{ ...good.ranges[0], end: 9 }] }), /range 0 has chunks 0–8, outside 0–3/],
+      ['short tally', sealed({ ...good, ranges: [{ ...good.ranges[0], tally: good.ranges[0].tally.slice(1) }] }), /tally that is not \d+ whole numbers/],
+      ['fractional count', sealed({ ...good, ranges: [{ ...good.ranges[0], tally: good.ranges[0].tally.map((c, i) => (i === 0 ? c + 0.5 : c)) }] }), /tally that is not/],
+      ['overlap', sealed({ ...good, ranges: [good.ranges[0], good.ranges[0]] }), /range 1 overlaps another/],
       // The whole run's counts claimed for its first two chunks: the checks merge makes of a shard's tally refuse them.
-      ['counts beyond the trials', JSON.stringify({ ...good, ranges: [{ ...good.ranges[0], end: 2 }] }), /range 0 has a tally the rule could not have counted in its 131072 trials/],
-      ['other total', JSON.stringify({ ...good, ranges: [{ ...good.ranges[0], total: 100_000 }] }), /run of 100000 trials, which this command never runs/],
+      ['counts beyond the trials', sealed({ ...good, ranges: [{ ...good.ranges[0], end: 2 }] }), /range 0 has a tally the rule could not have counted in its 131072 trials/],
+      ['other total', sealed({ ...good, ranges: [{ ...good.ranges[0], total: 100_000 }] }), /run of 100000 trials, which this command never runs/],
+      ['a negative count', sealed({ ...good, ranges: [{ ...good.ranges[0], tally: good.ranges[0].tally.map((c, i) => (i === positive ? -c : c)) }] }), new RegExp(`could not have counted .*entry ${positive}: -\\d+ is a count below zero`)],
+      ['edited, hash not rewritten', JSON.stringify({ ...good, ranges: [{ ...good.ranges[0], end: 2 }] }), /has been edited or damaged since muster wrote it/],
     ];
     for (const [name, text, message] of variants) {
       const path = join(folder, `damaged-${name.replace(/ /g, '-')}.ckpt`);

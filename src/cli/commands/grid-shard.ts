@@ -35,6 +35,7 @@ import { isRulePath } from '../../rules/load-rule.js';
 import { variantRuleRef } from '../../../reports/compare.js';
 import { assembleCompare, planCompare, writeCompare } from './compare.js';
 import { withInterrupt } from './run.js';
+import { PiecesToVerify, type GridToVerify } from '../grid-verify.js';
 import { assembleSweep, planSweep, writeSweep } from './sweep.js';
 
 export const GRID_SHARD_FORMAT = 'muster-grid-tally/1';
@@ -166,6 +167,9 @@ export interface GridMergeOptions {
   csv?: string;
   metric?: string[];
   confidence?: string;
+  /** Re-run this many pieces (a point's chunks in one shard), chosen at random, and refuse the merge if any differs (grid-verify.ts). */
+  verify?: string;
+  threads?: string;
   quiet?: boolean;
 }
 
@@ -185,6 +189,8 @@ export async function mergeGridShards(files: readonly string[], options: GridMer
   const named = new Set(['variant' in first.args ? first.args.variant.map((text) => variantRuleRef(text)) : [], ''].flat());
   const stray = recorded.find((entry) => !named.has(entry.ref) || (entry.ref !== '' && !isRulePath(entry.ref)));
   if (stray) throw new UsageError(`files: ${files[0]} records the rule file ${JSON.stringify(stray.path)} under ${JSON.stringify(stray.ref)}, which the ${first.command} does not name as a rule file; allowed: files written by muster ${first.command} --shard`);
+  const unrecorded = [...named].find((ref) => typeof ref === 'string' && ref !== '' && isRulePath(ref) && !recorded.some((entry) => entry.ref === ref));
+  if (unrecorded !== undefined) throw new UsageError(`files: ${files[0]} names the rule file ${JSON.stringify(unrecorded)} without recording it; allowed: files written by muster ${first.command} --shard`);
   // Each loaded from a file the person names with --rule, matched by its hash before it is imported.
   const fileRules = await namedRuleFiles(recorded, options.rule, files[0]);
   const loaded = new Map<string, Rule>(recorded.map((entry, index) => [entry.ref, fileRules[index]]));
@@ -229,6 +235,8 @@ export async function mergeGridShards(files: readonly string[], options: GridMer
   const seeds = sweepPlan ? points.map(() => first.seed) : comparePlan!.seeds;
   // No output may replace a shard, nor two outputs share a file.
   const paths = checkGridPaths(options, files.map((file) => ({ name: 'files', path: file })));
+  const grid: GridToVerify = { command: first.command, ruleAt, points, seeds, stream: first.stream, trials: first.trials, shards: first.shard.count };
+  const verify = new PiecesToVerify(grid, options.verify);
 
   const tallies = points.map((params, point) => new Float64Array(ruleAt(point).tallyLength(params)));
   const covered = points.map(() => new Uint8Array(chunkCount(first.trials)));
@@ -253,6 +261,7 @@ export async function mergeGridShards(files: readonly string[], options: GridMer
       const problem = checkCounts(ruleAt(piece.point), points[piece.point], Float64Array.from(piece.tally), shardTrials(piece, first.trials));
       if (problem) throw new UsageError(`files: ${path}: tally of point ${piece.point + 1}: ${problem}; allowed: counts ${ruleAt(piece.point).id} could have made in this piece's trials`);
       covered[piece.point].fill(1, piece.first, piece.end);
+      verify.keep(shard.shard.index, piece, path);
       mergeTally(tallies[piece.point], Float64Array.from(piece.tally));
     }
   }
@@ -260,6 +269,7 @@ export async function mergeGridShards(files: readonly string[], options: GridMer
     if (!seen.has(index)) throw new UsageError(`files: shard ${index} of ${first.shard.count} is missing; allowed: every shard of the ${first.command}`);
   }
   if (covered.some((chunks) => chunks.includes(0))) throw new Error('merge: the shards are all here but a chunk is not covered');
+  await verify.check(grid, options.threads, io);
   const results = points.map((params, point) => buildResult({ rule: ruleAt(point), params, seed: seeds[point], stream: first.stream, threads, confidence, trials: first.trials, tally: tallies[point] }));
   if (sweepPlan) {
     const sweep = assembleSweep(sweepPlan, results, threads, false);
