@@ -38,11 +38,11 @@ const REASONS: Record<string, string> = {
 
 /**
  * The bytes of the input file `path`. `name` is the option or argument that
- * named it and `allowed` what it should be, for the one-line refusal
- * (`name: "path" is a device; allowed: …`).
+ * named it, `allowed` what it should be and `shown` the path as the user
+ * gave it, for the one-line refusal (`name: "path" is a device; allowed: …`).
  */
-export function readInputBytes(path: string, name: string, allowed: string): Buffer {
-  const refuse = (why: string) => new UsageError(`${name}: ${JSON.stringify(path)} ${why}; allowed: ${allowed}`);
+export function readInputBytes(path: string, name: string, allowed: string, shown: string = path): Buffer {
+  const refuse = (why: string) => new UsageError(`${name}: ${JSON.stringify(shown)} ${why}; allowed: ${allowed}`);
   const failed = (error: unknown) => {
     const code = (error as NodeJS.ErrnoException).code ?? '';
     return refuse(`cannot be read (${REASONS[code] ?? (code || 'unreadable')})`);

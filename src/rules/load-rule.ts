@@ -79,14 +79,13 @@ export async function ruleFileSha256(path: string, shown: string = path): Promis
 
 /** A rule file's contents hashed with the files it imports; a TypeScript file compiled once, its build giving both. */
 async function readAndHash(path: string, shown: string): Promise<{ sha256: string; compiled: { code: string; inputs: Imported[] } | { error: unknown } | null }> {
-  let contents: Buffer;
   try {
-    // Never a device or a FIFO: reading /dev/zero or a pipe would never end.
-    if (!statSync(path).isFile()) throw new Error('not a file');
-    contents = readInputBytes(path, 'rule', 'a rule file');
+    statSync(path);
   } catch {
-    throw badValue('rule', shown, `a built-in rule id (${rules.map((r) => r.id).join(', ')}) or the path of an existing rule file (a regular file)`);
+    throw badValue('rule', shown, `a built-in rule id (${rules.map((r) => r.id).join(', ')}) or the path of an existing rule file`);
   }
+  // Never a device, a FIFO or a folder: reading /dev/zero or a pipe would never end.
+  const contents = readInputBytes(path, 'rule', 'a rule file: a regular file ending in .mjs, .js, .cjs, .ts, .mts or .cts', shown);
   const compiled = TYPESCRIPT.test(path) ? await bundleRuleFile(path, true) : null;
   const sha256 = compiled ? digestOf(contents, 'code' in compiled ? compiled.inputs : []) : await ruleFileDigest(path, contents);
   return { sha256, compiled };
