@@ -100,8 +100,13 @@ export interface MergeOptions extends GridMergeOptions {
 
 /** `muster merge FILE…`: the shards of a run (muster shard), or of a sweep or a comparison (--shard), added into the whole. */
 export async function mergeAnyCommand(files: readonly string[], options: MergeOptions, io: Io): Promise<RunResult | SweepResult | CompareResult> {
-  if (files.length > 0 && isGridShard(readShardJson(files[0]))) return mergeGridShards(files, options, io);
-  return mergeCommand(files, options, io);
+  let grid = false;
+  try {
+    grid = files.length > 0 && isGridShard(readShardJson(files[0]));
+  } catch {
+    // Not readable as JSON: mergeCommand checks its options first, then says what is wrong with the file.
+  }
+  return grid ? mergeGridShards(files, options, io) : mergeCommand(files, options, io);
 }
 
 /** `muster merge FILE…` of `muster shard` files: adds shard tallies into the result of the whole run. */
