@@ -51,6 +51,30 @@ describe('--checkpoint: a run killed with SIGKILL resumes to the uninterrupted r
     expect(chunks).toBeGreaterThan(0);
     expect(chunks).toBeLessThan(chunkCount(trials));
 
+    // Tampered copies: counts moved between two outcomes (every sum kept, so the tally checks pass), an outcome's
+    // count raised, a range dropped. Each resumes to numbers no uninterrupted run gives, and each is refused.
+    const text = readFileSync(checkpoint, 'utf8');
+    const tampered: Array<[string, (saved: Saved) => void]> = [
+      ['counts moved', (saved) => {
+        const tally = saved.ranges[0].tally;
+        const from = tally.findIndex((count) => count > 100);
+        tally[from] -= 100;
+        tally[from + 1] += 100;
+      }],
+      ['a count raised', (saved) => void (saved.ranges[0].tally[0] += 1)],
+      ['a range dropped', (saved) => void saved.ranges.pop()],
+    ];
+    for (const [what, edit] of tampered) {
+      const saved = JSON.parse(text) as Saved;
+      edit(saved);
+      const copy = join(folder, `tampered-${what.replace(/ /g, '-')}.ckpt`);
+      writeFileSync(copy, JSON.stringify(saved));
+      const refused = await cli(...run, '--checkpoint', copy, '--json', join(folder, 'never.json'));
+      expect([refused.status, refused.stderr], what).toEqual([2, expect.stringMatching(/^muster: --checkpoint: .*tampered.* has been edited or damaged since muster wrote it \(its contents do not match the sha256 it carries\); allowed: /)]);
+    }
+    expect(existsSync(join(folder, 'never.json'))).toBe(false);
+    expect(readFileSync(checkpoint, 'utf8')).toBe(text);
+
     expect((await cli(...run, '--checkpoint', checkpoint, '--json', join(folder, 'resumed.json'))).status).toBe(0);
     expect((await cli(...run, '--json', join(folder, 'whole.json'))).status).toBe(0);
     expect(readFileSync(join(folder, 'resumed.json'), 'utf8')).toBe(readFileSync(join(folder, 'whole.json'), 'utf8'));
