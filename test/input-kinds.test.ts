@@ -18,9 +18,9 @@ const folder = scratchFolder('input-kinds');
 const file = (name: string) => join(folder, name);
 const muster = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 
-/** The CLI as a child process, killed after 20 s: a read that blocks shows up as a timeout, not a hung test run. */
+/** The CLI as a child process, killed (SIGKILL: muster holds SIGTERM while it winds down) after 20 s: a read that blocks shows up as a timeout, not a hung test run. */
 function run(...argv: string[]): { status: number | null; stderr: string; timedOut: boolean } {
-  const child = spawnSync(process.execPath, [muster, ...argv], { encoding: 'utf8', timeout: 20_000, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnSync(process.execPath, [muster, ...argv], { encoding: 'utf8', timeout: 20_000, killSignal: 'SIGKILL', stdio: ['ignore', 'pipe', 'pipe'] });
   return { status: child.status, stderr: child.stderr, timedOut: child.error !== undefined };
 }
 
