@@ -101,6 +101,13 @@ describe('parseJsonInput', () => {
     );
   });
 
+  it('numbers read to the same double as JSON.parse, at the edges of the whole-number fast path', () => {
+    const texts = ['0', '-0', '7', '-12', '123456789012345', '-999999999999999', '1234567890123456', '9007199254740991', '9007199254740993', '18446744073709551617', '1.5', '-0.0', '1e3', '1E-7', '2.5e+300', '1e400', '0.1'];
+    for (const text of texts) expect(Object.is(parseJsonInput(text), JSON.parse(text)), text).toBe(true);
+    fc.assert(fc.property(fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n }), (n) => Object.is(parseJsonInput(String(n)), JSON.parse(String(n)))), { seed: 32, numRuns: 2000 });
+    for (const text of ['-', '1.', '.5', '1e', '1e+', '+1', '-a']) expect(() => parseJsonInput(text), text).toThrow(JsonInputError);
+  });
+
   it('nesting up to the limit is read; one level more is refused, at any depth of the limit', () => {
     expect(parseJsonInput(deep(MAX_JSON_DEPTH, '[', ']'))).toBeDefined();
     expect(() => parseJsonInput(deep(MAX_JSON_DEPTH + 1, '[', ']'))).toThrow(JsonInputError);

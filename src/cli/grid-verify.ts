@@ -44,7 +44,8 @@ export class PiecesToVerify {
     if (verify === undefined) return;
     const all: Array<{ shard: number; piece: GridPiece }> = [];
     for (let shard = 0; shard < grid.shards; shard++) {
-      for (const piece of gridShardPieces(grid.points.length, grid.trials, shard, grid.shards)) all.push({ shard, piece });
+      const pieces = gridShardPieces(grid.points.length, grid.trials, shard, grid.shards);
+      for (const piece of pieces) all.push({ shard, piece });
     }
     const count = parseIntegerOption('--verify', verify, 0, all.length);
     // A partial Fisher–Yates shuffle: the first `count` places hold a uniform choice.
@@ -72,20 +73,29 @@ export class PiecesToVerify {
       const outcomes = await withInterrupt((signal) =>
         simulateMany(
           pool,
-          chosen.map(({ piece }) => ({ rule: grid.ruleAt(piece.point), params: grid.points[piece.point], seed: grid.seeds[piece.point], stream: grid.stream, trials: grid.trials, chunks: piece })),
+          chosen.map(({ piece }) => ({
+            rule: grid.ruleAt(piece.point),
+            params: grid.points[piece.point],
+            seed: grid.seeds[piece.point],
+            stream: grid.stream,
+            trials: grid.trials,
+            chunks: piece,
+          })),
           { signal },
         ),
       );
-      if (outcomes.some((outcome) => outcome.partial)) throw new UsageError('--verify: interrupted before the shards were checked; nothing was written');
+      if (outcomes.some((outcome) => outcome.partial)) {
+        throw new UsageError('--verify: interrupted before the shards were checked; nothing was written');
+      }
       for (const [index, { piece, file, tally }] of chosen.entries()) {
         if (file === undefined || tally === undefined) throw new Error('merge --verify: a chosen piece was not read');
         const rerun = outcomes[index].tally;
         const differs = rerun.findIndex((value, i) => value !== tally[i]);
         const span = `${noun} ${piece.point + 1}, chunks ${piece.first}–${piece.end - 1}`;
         if (differs >= 0) {
-          throw new UsageError(
-            `files: ${JSON.stringify(file)}: ${span}: tally[${differs}]: got ${tally[differs]}, a re-run of the ${noun} its options describe gives ${rerun[differs]}; allowed: the tally muster ${grid.command} --shard computes (the file was edited, relabelled, or written by another build)`,
-          );
+          const got = `tally[${differs}]: got ${tally[differs]}, a re-run of the ${noun} its options describe gives ${rerun[differs]}`;
+          const allowed = `the tally muster ${grid.command} --shard computes (the file was edited, relabelled, or written by another build)`;
+          throw new UsageError(`files: ${JSON.stringify(file)}: ${span}: ${got}; allowed: ${allowed}`);
         }
         io.err(`verified ${file}: a re-run of ${span} gives the same tally\n`);
       }

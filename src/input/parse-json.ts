@@ -26,8 +26,6 @@ export class JsonInputError extends Error {
   override readonly name = 'JsonInputError';
 }
 
-const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
-
 /** `text` parsed as JSON with the restrictions above; throws a JsonInputError. */
 export function parseJsonInput(text: string): unknown {
   let at = 0;
@@ -51,7 +49,8 @@ export function parseJsonInput(text: string): unknown {
       else return;
     }
   };
-  const unexpected = (): never => (at >= text.length ? fail('the text ends too early') : fail(`unexpected ${JSON.stringify(text[at])}`));
+  const unexpected = (): never =>
+    at >= text.length ? fail('the text ends too early') : fail(`unexpected ${JSON.stringify(text[at])}`);
 
   const readString = (): string => {
     const start = at;
@@ -81,27 +80,65 @@ export function parseJsonInput(text: string): unknown {
     return plain ? text.slice(start + 1, at - 1) : (JSON.parse(text.slice(start, at)) as string);
   };
 
+  const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
+  const skipDigits = () => {
+    if (!isDigit(text.charCodeAt(at))) fail('a number with a part that has no digits');
+    while (isDigit(text.charCodeAt(at))) at++;
+  };
+  // Read by hand, not with a regular expression: a shard's tallies are mostly numbers.
+  const readNumber = (): number => {
+    const start = at;
+    const negative = text.charCodeAt(at) === 0x2d; // -
+    if (negative) at++;
+    const first = text.charCodeAt(at);
+    let whole = 0;
+    if (first === 0x30) at++;
+    else if (isDigit(first)) {
+      for (let c = first; isDigit(c); c = text.charCodeAt(++at)) whole = whole * 10 + (c - 0x30);
+    } else {
+      at = start;
+      return unexpected();
+    }
+    const next = text.charCodeAt(at);
+    // A whole number of at most 15 digits is exact as summed (below 2^53); anything else is Number's to read.
+    if (next !== 0x2e && next !== 0x65 && next !== 0x45 && at - start - (negative ? 1 : 0) <= 15) return negative ? -whole : whole;
+    if (text.charCodeAt(at) === 0x2e) {
+      at++;
+      skipDigits();
+    }
+    const e = text.charCodeAt(at);
+    if (e === 0x65 || e === 0x45) {
+      at++;
+      const sign = text.charCodeAt(at);
+      if (sign === 0x2b || sign === 0x2d) at++;
+      skipDigits();
+    }
+    return Number(text.slice(start, at));
+  };
+  const readWord = <T>(word: string, value: T): T => {
+    if (!text.startsWith(word, at)) return unexpected();
+    at += word.length;
+    return value;
+  };
+
   const readValue = (depth: number): unknown => {
     skipSpace();
-    const c = text[at];
-    if (c === '{' || c === '[') {
-      if (depth >= MAX_JSON_DEPTH) return fail(`nesting deeper than ${MAX_JSON_DEPTH} levels`);
-      return c === '{' ? readObject(depth + 1) : readArray(depth + 1);
+    switch (text[at]) {
+      case '{':
+      case '[':
+        if (depth >= MAX_JSON_DEPTH) return fail(`nesting deeper than ${MAX_JSON_DEPTH} levels`);
+        return text[at] === '{' ? readObject(depth + 1) : readArray(depth + 1);
+      case '"':
+        return readString();
+      case 't':
+        return readWord('true', true);
+      case 'f':
+        return readWord('false', false);
+      case 'n':
+        return readWord('null', null);
+      default:
+        return readNumber();
     }
-    if (c === '"') return readString();
-    for (const [word, value] of [['true', true], ['false', false], ['null', null]] as const) {
-      if (text.startsWith(word, at)) {
-        at += word.length;
-        return value;
-      }
-    }
-    NUMBER.lastIndex = at;
-    const number = NUMBER.exec(text);
-    if (number) {
-      at += number[0].length;
-      return Number(number[0]);
-    }
-    return unexpected();
   };
 
   const readArray = (depth: number): unknown[] => {

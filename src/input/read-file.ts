@@ -50,7 +50,9 @@ export function readInputBytes(path: string, name: string, allowed: string, show
   const check = (stats: Stats) => {
     const kind = kindOf(stats);
     if (kind) throw refuse(`is ${kind}, not a regular file`);
-    if (stats.size > MAX_INPUT_BYTES) throw refuse(`is ${stats.size} bytes, more than the ${MAX_INPUT_BYTES} an input may have`);
+    if (stats.size > MAX_INPUT_BYTES) {
+      throw refuse(`is ${stats.size} bytes, more than the ${MAX_INPUT_BYTES} an input may have`);
+    }
   };
   let fd: number;
   try {
@@ -69,7 +71,9 @@ export function readInputBytes(path: string, name: string, allowed: string, show
       const read = readSync(fd, chunk, 0, chunk.length, null);
       if (read === 0) break;
       total += read;
-      if (total > MAX_INPUT_BYTES) throw refuse(`grew past the ${MAX_INPUT_BYTES} bytes an input may have while it was read`);
+      if (total > MAX_INPUT_BYTES) {
+        throw refuse(`grew past the ${MAX_INPUT_BYTES} bytes an input may have while it was read`);
+      }
       chunks.push(read === chunk.length ? chunk : chunk.subarray(0, read));
     }
     return Buffer.concat(chunks, total);
@@ -95,7 +99,8 @@ export function readInputJson(path: string, name: string, allowed: string): unkn
   try {
     return parseJsonInput(text);
   } catch (error) {
-    if (error instanceof JsonInputError) throw new UsageError(`${name}: ${JSON.stringify(path)} is not JSON as muster writes it (${error.message}); allowed: ${allowed}`);
-    throw error;
+    if (!(error instanceof JsonInputError)) throw error;
+    const why = `is not JSON as muster writes it (${error.message})`;
+    throw new UsageError(`${name}: ${JSON.stringify(path)} ${why}; allowed: ${allowed}`);
   }
 }
