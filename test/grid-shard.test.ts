@@ -175,3 +175,27 @@ describe('a comparison across rules split into shards', () => {
     expect(() => readFileSync(file('never-mixed.json'))).toThrow();
   });
 });
+
+describe('a comparison of two rule files: one --rule for each', () => {
+  const original = readFileSync(new URL('../examples/rules/reserves-2d6.mjs', import.meta.url), 'utf8');
+  const first = file('two-a.mjs');
+  const second = file('two-b.mjs');
+  writeFileSync(first, original);
+  writeFileSync(second, original.replace("id: 'reserves-2d6'", "id: 'reserves-2d6-b'").replace('p.target', '(p.target + 1)'));
+  const compare = ['compare', 'reserves', '--variant', `A: rule=${first}`, '--variant', `B: rule=${second}`, '--trials', '70k', '--seed', 'two', '--quiet'];
+
+  it('seed "two": merged with both files named, in either order, as on one machine; one file missing is refused by name', async () => {
+    expect((await cli(...compare, '--threads', '1', '--shard', '0/1', '--out', file('two-0.tally'))).status).toBe(0);
+    expect((await cli(...compare, '--threads', '1', '--json', file('two-whole.json'))).status).toBe(0);
+    for (const order of [[first, second], [second, first]]) {
+      const merged = await cli('merge', file('two-0.tally'), '--rule', order[0], '--rule', order[1], '--json', file('two-merged.json'), '--quiet');
+      expect(merged.status, merged.stderr).toBe(0);
+      expect(read('two-merged.json')).toBe(read('two-whole.json'));
+    }
+    const missing = await cli('merge', file('two-0.tally'), '--rule', first, '--json', file('never-two.json'));
+    expect([missing.status, missing.stderr]).toEqual([2, expect.stringMatching(/^muster: --rule: no file given is the rule file ".*two-b\.mjs" ".*two-0\.tally" was run with \(sha256 [0-9a-f]{12}…\); allowed: /)]);
+    const none = await cli('merge', file('two-0.tally'), '--json', file('never-two.json'));
+    expect([none.status, none.stderr]).toEqual([2, expect.stringMatching(/^muster: files: ".*two-0\.tally" was run with the rule files ".*two-a\.mjs", ".*two-b\.mjs", which merge does not import because a shard names them; allowed: --rule PATH naming each file yourself/)]);
+    expect(() => readFileSync(file('never-two.json'))).toThrow();
+  });
+});

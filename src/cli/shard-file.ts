@@ -203,27 +203,40 @@ export function isRecordedRuleFile(value: unknown): value is RecordedRuleFile {
  * running it and matched to a recorded file by that hash; only a match is
  * imported, and the loader hashes it again before the import.
  */
-export async function namedRuleFiles(recorded: readonly RecordedRuleFile[], given: readonly string[] | undefined, file: string): Promise<Rule[]> {
+export async function namedRuleFiles(
+  recorded: readonly RecordedRuleFile[],
+  given: readonly string[] | undefined,
+  file: string,
+): Promise<Rule[]> {
   const named = given ?? [];
+  const shard = JSON.stringify(file);
   if (recorded.length === 0) {
-    if (named.length > 0) throw new UsageError(`--rule: ${file} is a shard of a built-in rule; allowed: --rule only for shards of a rule file`);
-    return [];
+    if (named.length === 0) return [];
+    throw new UsageError(`--rule: ${file} is a shard of a built-in rule; allowed: --rule only for shards of a rule file`);
   }
   if (named.length === 0) {
+    const one = recorded.length === 1;
     const paths = recorded.map((entry) => JSON.stringify(entry.path)).join(', ');
-    throw new UsageError(
-      `files: ${JSON.stringify(file)} was run with the rule file${recorded.length === 1 ? '' : 's'} ${paths}, which merge does not import because a shard names ${recorded.length === 1 ? 'it' : 'them'}; allowed: --rule PATH naming ${recorded.length === 1 ? 'that file' : 'each file'} yourself (its sha256 is checked before it is imported)`,
-    );
+    const why = `which merge does not import because a shard names ${one ? 'it' : 'them'}`;
+    const allowed = `--rule PATH naming ${one ? 'that file' : 'each file'} yourself (its sha256 is checked before it is imported)`;
+    throw new UsageError(`files: ${shard} was run with the rule file${one ? '' : 's'} ${paths}, ${why}; allowed: ${allowed}`);
   }
+  // One file each way: the loader's own refusal says how the hashes differ.
   if (recorded.length === 1 && named.length === 1) return [await loadRuleFile(resolve(named[0]), named[0], recorded[0].sha256)];
   const hashes: string[] = [];
   for (const path of named) hashes.push(await ruleFileSha256(resolve(path), path));
   const unused = named.findIndex((_, index) => !recorded.some((entry) => entry.sha256 === hashes[index]));
-  if (unused >= 0) throw new UsageError(`--rule: ${JSON.stringify(named[unused])} is none of the rule files ${JSON.stringify(file)} was run with (its sha256 is ${hashes[unused].slice(0, 12)}…); allowed: only those files, unchanged`);
+  if (unused >= 0) {
+    const what = `${JSON.stringify(named[unused])} is none of the rule files ${shard} was run with (its sha256 is ${hashes[unused].slice(0, 12)}…)`;
+    throw new UsageError(`--rule: ${what}; allowed: only those files, unchanged`);
+  }
   const loaded: Rule[] = [];
   for (const entry of recorded) {
     const index = hashes.indexOf(entry.sha256);
-    if (index < 0) throw new UsageError(`--rule: no file given is the rule file ${JSON.stringify(entry.path)} ${JSON.stringify(file)} was run with (sha256 ${entry.sha256.slice(0, 12)}…); allowed: --rule for each rule file the shards were run with, unchanged`);
+    if (index < 0) {
+      const what = `no file given is the rule file ${JSON.stringify(entry.path)} ${shard} was run with (sha256 ${entry.sha256.slice(0, 12)}…)`;
+      throw new UsageError(`--rule: ${what}; allowed: --rule for each rule file the shards were run with, unchanged`);
+    }
     loaded.push(await loadRuleFile(resolve(named[index]), named[index], entry.sha256));
   }
   return loaded;
