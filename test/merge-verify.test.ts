@@ -52,6 +52,23 @@ describe('merge --verify re-runs shards', () => {
     expect(JSON.parse(merged.stdout).metrics).toEqual(JSON.parse(whole.stdout).metrics);
   });
 
+  it('seed "verify": a run relabelled in every shard (command=2 claimed as command=3) merges unchecked; --verify 1 refuses it', async () => {
+    const run = [...RUN, '--set', 'chosenRound=2', '--set', 'command=2'];
+    const files = [0, 1].map((index) => file(`relabel-run-${index}.json`));
+    for (const [index, out] of files.entries()) expect((await cli('shard', 'reserves', ...run, '--shard', `${index}/2`, '--out', out)).status).toBe(0);
+    const forged = files.map((path, index) => {
+      const shard = JSON.parse(readFileSync(path, 'utf8')) as { params: Record<string, unknown> };
+      shard.params.command = 3;
+      const out = file(`relabel-run-forged-${index}.json`);
+      writeFileSync(out, JSON.stringify(shard));
+      return out;
+    });
+    expect((await cli('merge', ...forged, '--json', file('never-run.json'))).status).toBe(0);
+    const checked = await cli('merge', ...forged, '--verify', '1', '--json', file('never-run-verified.json'));
+    expect([checked.status, checked.stderr]).toEqual([2, expect.stringMatching(/^muster: files: ".*relabel-run-forged-[01]\.json": tally\[\d+\]: got \d+, a re-run of its chunks/)]);
+    expect(() => readFileSync(file('never-run-verified.json'))).toThrow();
+  });
+
   it('refuses a --verify count above the shards given', async () => {
     const files = await shards('noctvale');
     const { status, stderr } = await cli('merge', ...files, '--verify', '3');
@@ -67,9 +84,10 @@ describe('merge --verify re-runs shards', () => {
  * so only a re-run of what the shards claim catches it.
  */
 describe('merge --verify re-runs the pieces of sweep and comparison shards', () => {
-  // The command bonus counts in the chosen round only: chosenRound=2 makes every command level a different run.
+  // The command bonus counts in the chosen round only: with chosenRound=2 a squad needs 5 − command on 1d6 there,
+  // so commands 0 to 3 are four different runs (from 4 up every squad arrives in round 2, and relabelling is honest).
   const SWEEP = ['sweep', 'reserves', '--set', 'chosenRound=2', '--vary', 'command=2..3', '--trials', '140k', '--seed', 'relabel', '--threads', '1', '--quiet'];
-  const COMPARE = ['compare', 'reserves', '--set', 'chosenRound=2', '--variant', 'A: command=2', '--variant', 'B: command=4', '--trials', '140k', '--seed', 'relabel', '--threads', '1', '--quiet'];
+  const COMPARE = ['compare', 'reserves', '--set', 'chosenRound=2', '--variant', 'A: command=2', '--variant', 'B: command=1', '--trials', '140k', '--seed', 'relabel', '--threads', '1', '--quiet'];
   type Grid = { args: Record<string, string[]>; pieces: Array<{ point: number; tally: number[] }> } & Record<string, unknown>;
 
   async function gridShards(argv: string[], name: string): Promise<string[]> {
@@ -111,7 +129,7 @@ describe('merge --verify re-runs the pieces of sweep and comparison shards', () 
     const forgeries: Array<[string, string[], RegExp]> = [
       // command=2..3 relabelled 3..4: both points carry another command's counts, so any one piece re-run finds it.
       ['sweep relabelled', forge(sweep, 'relabel', (s) => void (s.args.vary = ['command=3..4'])), /point [12], chunks 0–2: tally\[\d+\]: got \d+, a re-run of the point its options describe gives \d+/],
-      ['comparison relabelled', forge(compare, 'variants', (s) => void (s.args.variant = ['A: command=3', 'B: command=5'])), /variant [12], chunks 0–2: tally\[\d+\]: got \d+, a re-run .* gives \d+/],
+      ['comparison relabelled', forge(compare, 'variants', (s) => void (s.args.variant = ['A: command=3', 'B: command=0'])), /variant [12], chunks 0–2: tally\[\d+\]: got \d+, a re-run .* gives \d+/],
       ['--set added to every shard', forge(sweep, 'set', (s) => void s.args.set.push('target=6')), /point [12], chunks 0–2: tally\[\d+\]: got \d+, a re-run .* gives \d+/],
     ];
     for (const [what, files, message] of forgeries) {

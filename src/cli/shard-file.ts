@@ -6,6 +6,9 @@
  * in the shard's own trials: finite non-negative integer counts, no
  * proportion above its trials, no mean whose squares undercut its sum, and
  * the rule's own structure (Rule.checkTally: a histogram sums to its trials).
+ * A shard of another muster version is refused, and a shard is data: the
+ * rule file it records is never imported, only one the person names with
+ * --rule, matched by its hash first (namedRuleFiles).
  */
 import { resolve } from 'node:path';
 import { UsageError } from '../errors.js';

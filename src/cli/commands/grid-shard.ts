@@ -301,7 +301,7 @@ function readGridShard(file: string): GridShardFile {
   if (!isGridShard(parsed) || !hasExactly(parsed, [...FILE_KEYS, ...optional])) throw bad(`is not a complete ${GRID_SHARD_FORMAT} file, or has unknown fields`);
   const shard = parsed as unknown as GridShardFile;
   // Another version may count differently (a rule fixed, a stream changed): its counts cannot be added to these.
-  if (shard.version !== packageVersion()) throw bad(`was written by muster ${JSON.stringify(shard.version)}, not by this muster ${JSON.stringify(packageVersion())} (run the shard again with it)`);
+  if (shard.version !== packageVersion()) throw bad(`was written by muster ${JSON.stringify(String(shard.version).slice(0, 40))}, not by this muster ${JSON.stringify(packageVersion())} (run the shard again with it)`);
   const recorded: unknown = shard.ruleFiles;
   if (recorded !== undefined) {
     const entries = Array.isArray(recorded) ? (recorded as unknown[]) : null;
