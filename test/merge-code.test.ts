@@ -50,6 +50,11 @@ describe('merge never imports the rule file a shard names', () => {
     await refusedWithoutImport(['merge', file('run-forged.json'), '--rule', honest, '--json', file('never.json')], /^muster: .*honest\.mjs: the rule file, or a file it imports, differs from the run's/);
     // With --verify too: the workers load only the file the person named, after the same check.
     await refusedWithoutImport(['merge', file('run-forged.json'), '--rule', honest, '--verify', '1', '--json', file('never.json')], /differs from the run's/);
+    // A built-in rule's shard given a ruleFile record: still never imported.
+    expect((await cli('shard', 'reserves', ...RUN, '--shard', '0/1', '--out', file('builtin.json'))).status).toBe(0);
+    writeFileSync(file('builtin-forged.json'), JSON.stringify({ ...read('builtin.json'), ruleFile: { path: evil, sha256: evilSha } }));
+    await refusedWithoutImport(['merge', file('builtin-forged.json'), '--json', file('never.json')], /^muster: files: ".*builtin-forged\.json" was run with the rule file ".*evil\.mjs"/);
+    await refusedWithoutImport(['merge', file('run.json'), file('builtin-forged.json'), '--rule', honest, '--json', file('never.json')], /^muster: files: ".*builtin-forged\.json": ruleFile\.sha256: got /);
     // The genuine shard merges once the person names the file.
     expect((await cli('merge', file('run.json'), '--rule', honest, '--json', file('run-merged.json'))).status).toBe(0);
     expect(existsSync(file('never.json'))).toBe(false);
