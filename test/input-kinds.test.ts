@@ -8,7 +8,7 @@
  * rule file, each refused in one line naming it, exit 2, within seconds.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -70,6 +70,14 @@ describe('inputs that are not regular files are refused before they are read', (
     for (const [what, path, message] of specials('.mjs')) {
       expectRefused(['run', path, '--trials', '70k', '--threads', '1', '--quiet'], `run ${what}`, new RegExp(`^muster: rule: ".*" ${message.source}`));
       expectRefused(['merge', file('rule-shard.json'), '--rule', path], `merge --rule ${what}`, new RegExp(`^muster: rule: ".*" ${message.source}`));
+    }
+    // A rule file that imports a helper which is a FIFO, or a link to /dev/zero (named as esbuild resolves it): refused while it
+    // is hashed, before any import.
+    const source = readFileSync(new URL('../examples/rules/reserves-2d6.mjs', import.meta.url), 'utf8');
+    for (const helper of ['fifo.mjs', 'zero-link.mjs']) {
+      const rule = file(`imports-${helper}`);
+      writeFileSync(rule, `import './${helper}';\n${source}`);
+      expectRefused(['run', rule, '--trials', '70k', '--threads', '1', '--quiet'], `a rule importing ${helper}`, new RegExp(`^muster: rule: ".*imports-${helper.replace('.', '\\.')}" imports ".*", which is not a regular file`));
     }
   });
 });

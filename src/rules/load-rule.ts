@@ -146,8 +146,27 @@ async function bundleRuleFile(path: string, code: false): Promise<{ inputs: Impo
 async function bundleRuleFile(path: string, code: boolean): Promise<{ code?: string; inputs: Imported[] } | { error: unknown }> {
   const folder = dirname(path);
   const { build } = await import('esbuild');
+  // esbuild would wait forever on an import that is a FIFO, or read a device without end: each file is looked at first.
+  let irregular: string | undefined;
+  const regularFiles = {
+    name: 'muster-regular-files',
+    setup(bundler: import('esbuild').PluginBuild) {
+      bundler.onLoad({ filter: /.*/, namespace: 'file' }, (args) => {
+        let regular = false;
+        try {
+          regular = statSync(args.path).isFile();
+        } catch {
+          return undefined; // esbuild says it cannot read it
+        }
+        if (regular) return undefined;
+        irregular ??= args.path;
+        return { errors: [{ text: `${args.path} is not a regular file` }] };
+      });
+    },
+  };
   try {
     const result = await build({
+      plugins: [regularFiles],
       entryPoints: [path],
       absWorkingDir: folder,
       bundle: true,
@@ -169,6 +188,10 @@ async function bundleRuleFile(path: string, code: boolean): Promise<{ code?: str
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     return code ? { code: result.outputFiles[0].text, inputs } : { inputs };
   } catch (error) {
+    if (irregular !== undefined) {
+      const shown = relative(folder, irregular).split(sep).join('/');
+      throw new UsageError(`rule: ${JSON.stringify(path)} imports ${JSON.stringify(shown)}, which is not a regular file (a device, a FIFO or a folder); allowed: rule files that import regular files`);
+    }
     return { error };
   }
 }
