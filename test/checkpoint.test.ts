@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { chunkCount } from '../src/engine/chunks.js';
 import { cli, scratchFolder } from './support/cli.js';
+import { sealCheckpoint } from './support/checkpoint-seal.js';
 
 const folder = scratchFolder('checkpoint');
 const muster = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -49,6 +50,30 @@ describe('--checkpoint: a run killed with SIGKILL resumes to the uninterrupted r
     const chunks = savedChunks(saved);
     expect(chunks).toBeGreaterThan(0);
     expect(chunks).toBeLessThan(chunkCount(trials));
+
+    // Tampered copies: counts moved between two outcomes (every sum kept, so the tally checks pass), an outcome's
+    // count raised, a range dropped. Each resumes to numbers no uninterrupted run gives, and each is refused.
+    const text = readFileSync(checkpoint, 'utf8');
+    const tampered: Array<[string, (saved: Saved) => void]> = [
+      ['counts moved', (saved) => {
+        const tally = saved.ranges[0].tally;
+        const from = tally.findIndex((count) => count > 100);
+        tally[from] -= 100;
+        tally[from + 1] += 100;
+      }],
+      ['a count raised', (saved) => void (saved.ranges[0].tally[0] += 1)],
+      ['a range dropped', (saved) => void saved.ranges.pop()],
+    ];
+    for (const [what, edit] of tampered) {
+      const saved = JSON.parse(text) as Saved;
+      edit(saved);
+      const copy = join(folder, `tampered-${what.replace(/ /g, '-')}.ckpt`);
+      writeFileSync(copy, JSON.stringify(saved));
+      const refused = await cli(...run, '--checkpoint', copy, '--json', join(folder, 'never.json'));
+      expect([refused.status, refused.stderr], what).toEqual([2, expect.stringMatching(/^muster: --checkpoint: .*tampered.* has been edited or damaged since muster wrote it \(its contents do not match the sha256 it carries\); allowed: /)]);
+    }
+    expect(existsSync(join(folder, 'never.json'))).toBe(false);
+    expect(readFileSync(checkpoint, 'utf8')).toBe(text);
 
     expect((await cli(...run, '--checkpoint', checkpoint, '--json', join(folder, 'resumed.json'))).status).toBe(0);
     expect((await cli(...run, '--json', join(folder, 'whole.json'))).status).toBe(0);
@@ -128,17 +153,22 @@ describe('--checkpoint refuses what is not this run’s, in one line, exit 2, th
 
   it('a damaged file: not JSON, an unknown field, a range outside the run, a tally of the wrong length or not whole', async () => {
     const good = readSaved(checkpoint);
+    // Each edit sealed with a recomputed hash, so the checks behind the hash are reached; one edit is left unsealed.
+    const positive = good.ranges[0].tally.findIndex((count) => count > 0);
+    const sealed = (edited: object) => sealCheckpoint(edited as Record<string, unknown>);
     const variants: Array<[string, string, RegExp]> = [
-      ['not json', '{"format": "muster-checkpoint/1", ', /cannot be read as a checkpoint/],
-      ['other format', JSON.stringify({ ...good, format: 'muster-tally/1' }), /is not a muster checkpoint/],
-      ['unknown field', JSON.stringify({ ...good, extra: 1 }), /missing or unknown fields/],
-      ['range outside', JSON.stringify({ ...good, ranges: [{ ...good.ranges[0], end: 9 }] }), /range 0 has chunks 0–8, outside 0–3/],
-      ['short tally', JSON.stringify({ ...good, ranges: [{ ...good.ranges[0], tally: good.ranges[0].tally.slice(1) }] }), /tally that is not \d+ whole counts/],
-      ['fractional count', JSON.stringify({ ...good, ranges: [{ ...good.ranges[0], tally: good.ranges[0].tally.map((c, i) => (i === 0 ? c + 0.5 : c)) }] }), /tally that is not/],
-      ['overlap', JSON.stringify({ ...good, ranges: [good.ranges[0], good.ranges[0]] }), /range 1 overlaps another/],
+      ['not json', '{"format": "muster-checkpoint/2", ', /is not JSON as muster writes it \(the text ends too early at line 1, column 35\)/],
+      ['other format', sealed({ ...good, format: 'muster-tally/1' }), /is not a muster checkpoint/],
+      ['unknown field', sealed({ ...good, extra: 1 }), /missing or unknown fields/],
+      ['range outside', sealed({ ...good, ranges: [{ ...good.ranges[0], end: 9 }] }), /range 0 has chunks 0–8, outside 0–3/],
+      ['short tally', sealed({ ...good, ranges: [{ ...good.ranges[0], tally: good.ranges[0].tally.slice(1) }] }), /tally that is not \d+ whole numbers/],
+      ['fractional count', sealed({ ...good, ranges: [{ ...good.ranges[0], tally: good.ranges[0].tally.map((c, i) => (i === 0 ? c + 0.5 : c)) }] }), /tally that is not/],
+      ['overlap', sealed({ ...good, ranges: [good.ranges[0], good.ranges[0]] }), /range 1 overlaps another/],
       // The whole run's counts claimed for its first two chunks: the checks merge makes of a shard's tally refuse them.
-      ['counts beyond the trials', JSON.stringify({ ...good, ranges: [{ ...good.ranges[0], end: 2 }] }), /range 0 has a tally the rule could not have counted in its 131072 trials/],
-      ['other total', JSON.stringify({ ...good, ranges: [{ ...good.ranges[0], total: 100_000 }] }), /run of 100000 trials, which this command never runs/],
+      ['counts beyond the trials', sealed({ ...good, ranges: [{ ...good.ranges[0], end: 2 }] }), /range 0 has a tally the rule could not have counted in its 131072 trials/],
+      ['other total', sealed({ ...good, ranges: [{ ...good.ranges[0], total: 100_000 }] }), /run of 100000 trials, which this command never runs/],
+      ['a negative count', sealed({ ...good, ranges: [{ ...good.ranges[0], tally: good.ranges[0].tally.map((c, i) => (i === positive ? -c : c)) }] }), new RegExp(`could not have counted .*entry ${positive}: -\\d+ is a count below zero`)],
+      ['edited, hash not rewritten', JSON.stringify({ ...good, ranges: [{ ...good.ranges[0], end: 2 }] }), /has been edited or damaged since muster wrote it/],
     ];
     for (const [name, text, message] of variants) {
       const path = join(folder, `damaged-${name.replace(/ /g, '-')}.ckpt`);

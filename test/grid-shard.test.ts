@@ -7,15 +7,15 @@ const folder = scratchFolder('grid-shard');
 const file = (name: string) => join(folder, name);
 const read = (name: string) => readFileSync(file(name), 'utf8');
 
-/** Runs `shards` shards of a sweep, each on one thread, and merges them with the outputs `prefix`.{json,csv,html}. */
-async function shardAndMerge(sweep: string[], shards: number, prefix: string): Promise<void> {
+/** Runs `shards` shards of a sweep, each on one thread, and merges them (with `mergeArgs`) with the outputs `prefix`.{json,csv,html}. */
+async function shardAndMerge(sweep: string[], shards: number, prefix: string, mergeArgs: string[] = []): Promise<void> {
   for (let index = 0; index < shards; index++) {
     const result = await cli(...sweep, '--threads', '1', '--shard', `${index}/${shards}`, '--out', file(`${prefix}-{index}.tally`));
     expect(result.status, result.stderr).toBe(0);
   }
   // In reverse order: merging adds integer counts, so the order cannot matter.
   const files = Array.from({ length: shards }, (_, index) => file(`${prefix}-${shards - 1 - index}.tally`));
-  const merged = await cli('merge', ...files, '--json', file(`${prefix}.json`), '--csv', file(`${prefix}.csv`), '--html', file(`${prefix}.html`), '--quiet');
+  const merged = await cli('merge', ...files, ...mergeArgs, '--json', file(`${prefix}.json`), '--csv', file(`${prefix}.csv`), '--html', file(`${prefix}.html`), '--quiet');
   expect(merged.status, merged.stderr).toBe(0);
 }
 
@@ -97,7 +97,7 @@ describe('a sweep of a rule file split into shards', () => {
   const sweep = ['sweep', ruleCopy, '--vary', 'squads=2..4', '--trials', '150k', '--seed', 'file-grid', '--quiet'];
 
   it('seed "file-grid": 3 points over 2 shards merge to the unsharded sweep, JSON, CSV and HTML identical; the shards record the file', async () => {
-    await shardAndMerge(sweep, 2, 'filegrid');
+    await shardAndMerge(sweep, 2, 'filegrid', ['--rule', ruleCopy]);
     expect((await cli(...sweep, '--threads', '2', '--json', file('filegrid-whole.json'), '--csv', file('filegrid-whole.csv'), '--html', file('filegrid-whole.html'))).status).toBe(0);
     for (const ext of ['json', 'csv', 'html']) expect(read(`filegrid.${ext}`), ext).toBe(read(`filegrid-whole.${ext}`));
     const shard = JSON.parse(read('filegrid-0.tally')) as { ruleFiles: Array<{ ref: string; path: string; sha256: string }> };
@@ -107,12 +107,15 @@ describe('a sweep of a rule file split into shards', () => {
   });
 
   it('a rule file changed since the shards ran is refused; a moved one is found with --rule; --rule on built-in shards is refused', async () => {
+    // Without --rule, merge refuses rather than import the file the shard names.
+    const unnamed = await cli('merge', file('filegrid-0.tally'), file('filegrid-1.tally'), '--json', file('never-file.json'));
+    expect([unnamed.status, unnamed.stderr]).toEqual([2, expect.stringMatching(/^muster: files: ".*filegrid-0\.tally" was run with the rule file ".*club-rule\.mjs", which merge does not import because a shard names it; allowed: --rule PATH/)]);
     const shards = [file('filegrid-0.tally'), file('filegrid-1.tally')];
     const moved = file('moved-rule.mjs');
     writeFileSync(moved, original);
     writeFileSync(ruleCopy, `${original}\n// edited after the shards ran\n`);
     try {
-      const changed = await cli('merge', ...shards, '--json', file('never-file.json'));
+      const changed = await cli('merge', ...shards, '--rule', ruleCopy, '--json', file('never-file.json'));
       expect(changed.status).toBe(2);
       expect(changed.stderr).toMatch(/^muster: .*club-rule\.mjs: the rule file, or a file it imports, differs from the run's \(sha256 [0-9a-f]{12}… instead of [0-9a-f]{12}…\); allowed: the same file and the files it imports, unchanged\n$/);
       expect(changed.stderr.split('\n')).toHaveLength(2);
@@ -138,7 +141,7 @@ describe('a comparison across rules split into shards', () => {
   const compare = ['compare', 'reserves', '--variant', 'A: target=7', '--variant', 'B: rule=infinity', '--variant', `C: rule=${ruleCopy}`, '--trials', '150k', '--seed', 'mixed', '--quiet'];
 
   it('seed "mixed": 3 variants of 3 rules over 2 shards merge to the whole comparison, JSON, CSV and HTML identical', async () => {
-    await shardAndMerge(compare, 2, 'mixed');
+    await shardAndMerge(compare, 2, 'mixed', ['--rule', ruleCopy]);
     expect((await cli(...compare, '--threads', '2', '--json', file('mixed-whole.json'), '--csv', file('mixed-whole.csv'), '--html', file('mixed-whole.html'))).status).toBe(0);
     for (const ext of ['json', 'csv', 'html']) expect(read(`mixed.${ext}`), ext).toBe(read(`mixed-whole.${ext}`));
     const recorded = (JSON.parse(read('mixed-1.tally')) as { ruleFiles: Array<{ ref: string; path: string }> }).ruleFiles;
@@ -165,10 +168,34 @@ describe('a comparison across rules split into shards', () => {
       ['mixed-extra.tally', /^muster: files: .*mixed-extra\.tally records the rule file ".*club-variant\.mjs" under "\.\/elsewhere\.mjs", which the compare does not name as a rule file; allowed: files written by muster compare --shard\n$/],
     ];
     for (const [name, message] of cases) {
-      const result = await cli('merge', file(name), file('mixed-1.tally'), '--json', file('never-mixed.json'));
+      const result = await cli('merge', file(name), file('mixed-1.tally'), '--rule', ruleCopy, '--json', file('never-mixed.json'));
       expect(result.status, name).toBe(2);
       expect(result.stderr).toMatch(message);
     }
     expect(() => readFileSync(file('never-mixed.json'))).toThrow();
+  });
+});
+
+describe('a comparison of two rule files: one --rule for each', () => {
+  const original = readFileSync(new URL('../examples/rules/reserves-2d6.mjs', import.meta.url), 'utf8');
+  const first = file('two-a.mjs');
+  const second = file('two-b.mjs');
+  writeFileSync(first, original);
+  writeFileSync(second, original.replace("id: 'reserves-2d6'", "id: 'reserves-2d6-b'").replace('p.target', '(p.target + 1)'));
+  const compare = ['compare', 'reserves', '--variant', `A: rule=${first}`, '--variant', `B: rule=${second}`, '--trials', '70k', '--seed', 'two', '--quiet'];
+
+  it('seed "two": merged with both files named, in either order, as on one machine; one file missing is refused by name', async () => {
+    expect((await cli(...compare, '--threads', '1', '--shard', '0/1', '--out', file('two-0.tally'))).status).toBe(0);
+    expect((await cli(...compare, '--threads', '1', '--json', file('two-whole.json'))).status).toBe(0);
+    for (const order of [[first, second], [second, first]]) {
+      const merged = await cli('merge', file('two-0.tally'), '--rule', order[0], '--rule', order[1], '--json', file('two-merged.json'), '--quiet');
+      expect(merged.status, merged.stderr).toBe(0);
+      expect(read('two-merged.json')).toBe(read('two-whole.json'));
+    }
+    const missing = await cli('merge', file('two-0.tally'), '--rule', first, '--json', file('never-two.json'));
+    expect([missing.status, missing.stderr]).toEqual([2, expect.stringMatching(/^muster: --rule: no file given is the rule file ".*two-b\.mjs" ".*two-0\.tally" was run with \(sha256 [0-9a-f]{12}…\); allowed: /)]);
+    const none = await cli('merge', file('two-0.tally'), '--json', file('never-two.json'));
+    expect([none.status, none.stderr]).toEqual([2, expect.stringMatching(/^muster: files: ".*two-0\.tally" was run with the rule files ".*two-a\.mjs", ".*two-b\.mjs", which merge does not import because a shard names them; allowed: --rule PATH naming each file yourself/)]);
+    expect(() => readFileSync(file('never-two.json'))).toThrow();
   });
 });

@@ -36,6 +36,8 @@ const FORGERIES: Forgery[] = [
   ['an unknown field', (s) => void (s.note = 'hi'), '"note"'],
   ['the format', (s) => void (s.format = 'muster-tally/2'), 'format'],
   ['a missing field', (s) => void delete s.threads, 'threads'],
+  ['another muster version', (s) => void (s.version = '0.0.0-other'), 'version'],
+  ['no version', (s) => void delete s.version, 'version'],
   ['an unknown rule', (s) => void (s.rule = 'chess'), 'rule'],
   ['an unknown parameter', (s) => void (s.params.bogus = 1), 'params'],
   ['a parameter left out', (s) => void delete s.params[Object.keys(s.params)[0]], 'params'],

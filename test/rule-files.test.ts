@@ -200,7 +200,7 @@ describe('the same bits on any thread count and across shards', () => {
     expect(three.metrics).toEqual(one.metrics);
     const files = [0, 1, 2].map((index) => join(folder, `awkward-${index}.json`));
     for (const [index, out] of files.entries()) await shardCommand(awkward, { ...options, shard: `${index}/3`, out, threads: String(1 + (index % 2)) }, bufferIo());
-    const merged = await mergeCommand([files[2], files[0], files[1]], {}, bufferIo());
+    const merged = await mergeCommand([files[2], files[0], files[1]], { rule: [awkward] }, bufferIo());
     expect(merged.metrics).toEqual(one.metrics);
     // The estimates are right, too: E[face/3] = 7/6, E[10u] = 5, P(six) = 1/6 (5σ bounds, σ from the 95% interval).
     const near = (name: string, truth: number) => {
@@ -211,18 +211,18 @@ describe('the same bits on any thread count and across shards', () => {
     near('uniform', 5);
   });
 
-  it('merge loads the rule file the shards recorded, or the one --rule names, and refuses one whose contents changed', async () => {
+  it('merge loads the rule file --rule names, wherever it is, and refuses one whose contents changed', async () => {
     const path = ruleFile('moving.mjs', readFileSync(reserves2d6, 'utf8'));
     const options = { trials: '150k', seed: 'moving', threads: '1', quiet: true };
     const files = [0, 1].map((index) => join(folder, `moving-${index}.json`));
     for (const [index, out] of files.entries()) await shardCommand(path, { ...options, shard: `${index}/2`, out }, bufferIo());
     const whole = await runCommand(path, options, bufferIo());
-    expect((await mergeCommand(files, {}, bufferIo())).metrics).toEqual(whole.metrics);
+    expect((await mergeCommand(files, { rule: [path] }, bufferIo())).metrics).toEqual(whole.metrics);
     const moved = ruleFile('moved.mjs', readFileSync(path, 'utf8'));
-    expect((await mergeCommand(files, { rule: moved }, bufferIo())).metrics).toEqual(whole.metrics);
+    expect((await mergeCommand(files, { rule: [moved] }, bufferIo())).metrics).toEqual(whole.metrics);
     writeFileSync(path, readFileSync(path, 'utf8').replace('p.target', 'p.target + 1'));
     const io = bufferIo();
-    const changed = await cli('merge', ...files);
+    const changed = await cli('merge', ...files, '--rule', path);
     expect(changed.status).toBe(2);
     expect(changed.stderr).toMatch(/^muster: .*moving\.mjs: the rule file, or a file it imports, differs from the run's \(sha256 [0-9a-f]{12}… instead of [0-9a-f]{12}…\); allowed: the same file and the files it imports, unchanged\n$/);
     expect(io.stdout()).toBe('');
@@ -260,9 +260,9 @@ export default {
     for (const [index, out] of files.entries()) await shardCommand(path, { ...options, shard: `${index}/2`, out }, bufferIo());
     expect(JSON.parse(readFileSync(files[0], 'utf8')).ruleFile.sha256).toBe(expected);
     const whole = await runCommand(path, options, bufferIo());
-    expect((await mergeCommand(files, {}, bufferIo())).metrics).toEqual(whole.metrics);
+    expect((await mergeCommand(files, { rule: [path] }, bufferIo())).metrics).toEqual(whole.metrics);
     writeFileSync(helper, 'export const need = 4;\n');
-    const changed = await cli('merge', ...files);
+    const changed = await cli('merge', ...files, '--rule', path);
     expect(changed.status).toBe(2);
     expect(changed.stderr).toMatch(/^muster: .*with-helper\.mjs: the rule file, or a file it imports, differs from the run's/);
   });
@@ -313,9 +313,9 @@ export default {
     const files = [0, 1].map((index) => join(here, `package-${index}.json`));
     for (const [index, out] of files.entries()) expect((await cli('shard', path, '--trials', '150k', '--seed', 'package', '--threads', '2', '--shard', `${index}/2`, '--out', out, '--quiet')).status).toBe(0);
     expect(JSON.parse(readFileSync(files[0], 'utf8')).ruleFile.sha256).toBe(digest);
-    expect((await cli('merge', ...files)).status).toBe(0);
+    expect((await cli('merge', ...files, '--rule', path)).status).toBe(0);
     writeFileSync(join(here, 'node_modules', 'house-dice', 'index.js'), 'export const need = 4;\n');
-    const changed = await cli('merge', ...files);
+    const changed = await cli('merge', ...files, '--rule', path);
     expect(changed.status).toBe(2);
     expect(changed.stderr).toMatch(/^muster: .*with-package\.mjs: the rule file, or a file it imports, differs from the run's/);
   });
@@ -409,7 +409,7 @@ describe('mistakes in a rule file: one line naming the file, the rule and what i
     };
     expect(await json(ts, '--threads', '2')).toBe(await json(js, '--threads', '1'));
     for (const index of [0, 1]) expect((await cli('shard', ts, '--trials', '300k', '--seed', 'typed', '--shard', `${index}/2`, '--out', join(folder, `typed-${index}.tally`))).status).toBe(0);
-    const merged = await cli('merge', join(folder, 'typed-0.tally'), join(folder, 'typed-1.tally'), '--json', '-');
+    const merged = await cli('merge', join(folder, 'typed-0.tally'), join(folder, 'typed-1.tally'), '--rule', ts, '--json', '-');
     expect(merged.status, merged.stderr).toBe(0);
     const result = JSON.parse(merged.stdout) as { metrics: unknown; rule: string };
     expect(JSON.stringify([result.rule, result.metrics])).toBe(await json(js, '--threads', '1'));
@@ -549,7 +549,7 @@ describe('a rule file that counts outcomes instead of writing every trial', () =
       expect((await cli('shard', sum2d6, '--trials', '300k', '--seed', 'outcomes', '--threads', '1', '--shard', `${i}/3`, '--out', out, '--quiet')).status).toBe(0);
     }
     const merged = join(folder, 'outcomes-merged.json');
-    expect((await cli('merge', ...files, '--json', merged)).status).toBe(0);
+    expect((await cli('merge', ...files, '--rule', sum2d6, '--json', merged)).status).toBe(0);
     expect(JSON.parse(readFileSync(merged, 'utf8')).metrics).toEqual(counted.metrics);
   });
 

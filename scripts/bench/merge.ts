@@ -25,6 +25,7 @@ import { runChunks } from '../../src/engine/run-chunks.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { reserves } from '../../src/rules/reserves.js';
 import { envelope } from '../../src/result.js';
+import { packageVersion } from '../../src/version.js';
 
 const CHUNKS = 10_000;
 const TRIALS = CHUNKS * CHUNK_TRIALS;
@@ -67,7 +68,7 @@ function writeSweepShards(folder: string, shards: number, pointTallies: Float64A
   let bytes = 0;
   for (let index = 0; index < shards; index++) {
     const pieces = gridShardPieces(SWEEP_POINTS, SWEEP_TRIALS, index, shards).map((piece) => ({ ...piece, tally: Array.from(pointTallies[piece.point], (count) => count * (piece.end - piece.first)) }));
-    const file: GridShardFile = { format: GRID_SHARD_FORMAT, command: 'sweep', rule: reserves.id, args: { set: [], vary: [`squads=1..${SWEEP_POINTS}`] }, seed: 'bench', stream: DEFAULT_STREAM, trials: SWEEP_TRIALS, confidence: 0.95, shard: { index, count: shards }, threads: 1, pieces };
+    const file: GridShardFile = { format: GRID_SHARD_FORMAT, version: packageVersion(), command: 'sweep', rule: reserves.id, args: { set: [], vary: [`squads=1..${SWEEP_POINTS}`] }, seed: 'bench', stream: DEFAULT_STREAM, trials: SWEEP_TRIALS, confidence: 0.95, shard: { index, count: shards }, threads: 1, pieces };
     const text = `${JSON.stringify(file)}\n`;
     writeFileSync(join(folder, `shard-${String(index).padStart(5, '0')}.json`), text);
     bytes += text.length;

@@ -1,6 +1,6 @@
 /** `--checkpoint FILE` and `--checkpoint-every SECONDS`, shared by run, shard and sweep. */
 import { Checkpoint, type CheckpointJob, type PointLimits } from '../engine/checkpoint.js';
-import type { StreamVersion } from '../rules/types.js';
+import type { Rule, StreamVersion } from '../rules/types.js';
 import { UsageError } from '../errors.js';
 import { checkDistinct, checkOutputFile } from '../output/files.js';
 import { fillIndex, type ShardPlace } from './scheduler.js';
@@ -20,6 +20,15 @@ export const DEFAULT_CHECKPOINT_SECONDS = 5;
  */
 export function streamOfJob(stream: StreamVersion | null): { stream?: StreamVersion } {
   return stream === 1 || stream === null ? {} : { stream };
+}
+
+/**
+ * A checkpoint job's rule: its id, and for a rule file the sha256 it is
+ * known by, so a checkpoint never resumes with a rule file (or a file it
+ * imports) that changed since it was saved.
+ */
+export function ruleOfJob(rule: Rule): { rule: string; ruleSha256?: string } {
+  return rule.file ? { rule: rule.id, ruleSha256: rule.file.sha256 } : { rule: rule.id };
 }
 
 /** The command's other outputs and its inputs, which the checkpoint (an output written as the run goes) must not be. */

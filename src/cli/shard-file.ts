@@ -6,12 +6,17 @@
  * in the shard's own trials: finite non-negative integer counts, no
  * proportion above its trials, no mean whose squares undercut its sum, and
  * the rule's own structure (Rule.checkTally: a histogram sums to its trials).
+ * A shard of another muster version is refused, and a shard is data: the
+ * rule file it records is never imported, only one the person names with
+ * --rule, matched by its hash first (namedRuleFiles).
  */
 import { resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { chunkCount, chunkTrials } from '../engine/chunks.js';
 import { getRule } from '../rules/index.js';
-import { loadRuleFile } from '../rules/load-rule.js';
+import { loadRuleFile, ruleFileSha256 } from '../rules/load-rule.js';
+import { packageVersion } from '../version.js';
+import { readInputJson } from '../input/read-file.js';
 import { resolveParams } from '../rules/params.js';
 import type { Params, Rule, StreamVersion } from '../rules/types.js';
 import { STREAM_LIST, STREAM_VERSIONS } from '../engine/random.js';
@@ -62,6 +67,14 @@ export function mixedStreams(file: string, stream: StreamVersion, firstFile: str
   );
 }
 
+/** What merge allows as its files, in every refusal of one. */
+const SHARD_FILES = 'tally files written by muster shard, or by muster sweep or compare with --shard';
+
+/** A shard file (a run's or a grid's) read and parsed as JSON, strictly (input/read-file.ts): never a device or a FIFO, no key twice. */
+export function readShardJson(file: string): unknown {
+  return readInputJson(file, 'files', SHARD_FILES);
+}
+
 /** Trials in chunks [first, end) of a run of `total`. */
 export function shardTrials(chunks: { first: number; end: number }, total: number): number {
   let trials = 0;
@@ -89,12 +102,16 @@ export function validateShard(file: string, parsed: unknown, fileRule?: Rule): S
   if (record.format !== RESULT_FORMAT) fail('format', record.format, JSON.stringify(RESULT_FORMAT));
   if (record.kind !== 'shard') fail('kind', record.kind, '"shard"');
   if (typeof record.version !== 'string' || record.version.length === 0 || record.version.length > 100) fail('version', record.version, "the muster version that wrote it");
+  // Another version may count differently (a rule fixed, a stream changed): its counts cannot be added to these.
+  if (record.version !== packageVersion()) fail('version', record.version, `${JSON.stringify(packageVersion())}, the version of this muster (run the shard again with it)`);
 
   if (typeof record.rule !== 'string') fail('rule', record.rule, 'a rule id (see muster list)');
   let rule: Rule;
   if (record.ruleFile !== undefined) {
-    // A rule file's shard: the caller loaded the file it records, checked by its hash.
-    if (!fileRule || fileRule.id !== record.rule) return fail('ruleFile', record.ruleFile, 'the rule file the shard was run with');
+    // A rule file's shard: the caller loaded a file the person named, checked against the hash it records.
+    if (!isRecordedRuleFile(record.ruleFile)) return fail('ruleFile', record.ruleFile, '{ "path", "sha256" } as muster shard writes it');
+    if (!fileRule?.file || record.ruleFile.sha256 !== fileRule.file.sha256) return fail('ruleFile.sha256', record.ruleFile.sha256, `${fileRule?.file ? JSON.stringify(fileRule.file.sha256) + ', the hash of the rule file given' : 'the hash of the rule file given with --rule'}`);
+    if (fileRule.id !== record.rule) return fail('rule', record.rule, `${JSON.stringify(fileRule.id)}, the id the rule file given declares`);
     rule = fileRule;
   } else {
     try {
@@ -160,27 +177,70 @@ export function validateShard(file: string, parsed: unknown, fileRule?: Rule): S
   const ran = shardTrials(range, total);
   const problem = checkCounts(rule, params, Float64Array.from(counts as number[]), ran);
   if (problem) throw new UsageError(`${file}: tally: ${problem}; allowed: counts ${rule.id} could have made in this shard's ${ran} trials`);
-  const ruleFile = rule.file ? { path: (record.ruleFile as { path: string }).path, sha256: rule.file.sha256 } : undefined;
+  const ruleFile = rule.file ? { path: (record.ruleFile as RecordedRuleFile).path, sha256: rule.file.sha256 } : undefined;
   return { ...envelope('shard', rule), ...(ruleFile ? { ruleFile } : {}), version: record.version as string, params, seed: record.seed as string, stream, trials: total, chunks: range, threads: threads as number, tally: counts as number[] };
 }
 
-/**
- * The rule a shard was run with: a built-in by id, or the rule file it
- * records (or the one --rule names, when the file has moved), which must
- * hash to the same contents.
- */
-export async function recordedRule(shard: { rule: string; ruleFile?: unknown }, file: string, ruleOverride: string | undefined): Promise<Rule> {
-  if (shard.ruleFile === undefined) return getRule(shard.rule);
-  const rule = await loadRecordedFile(shard.ruleFile, file, ruleOverride);
-  if (rule.id !== shard.rule) throw new UsageError(`files: ${JSON.stringify(file)} is a shard of rule ${JSON.stringify(shard.rule)} but ${ruleOverride ?? (shard.ruleFile as { path: string }).path} declares ${JSON.stringify(rule.id)}; allowed: the rule file the shard was run with`);
-  return rule;
+/** A rule file as a shard records it: the path it was loaded from there, and the sha256 it is known by (load-rule.ts). */
+export interface RecordedRuleFile {
+  path: string;
+  sha256: string;
 }
 
-/** A rule file a shard recorded as { path, sha256 }, loaded from there (or from `ruleOverride`) and refused if its contents differ. */
-export async function loadRecordedFile(recorded: unknown, file: string, ruleOverride: string | undefined): Promise<Rule> {
-  const { path, sha256 } = (recorded ?? {}) as { path?: unknown; sha256?: unknown };
-  if (typeof path !== 'string' || typeof sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(sha256)) {
-    throw new UsageError(`files: ${JSON.stringify(file)}: ruleFile: got ${JSON.stringify(recorded)?.slice(0, 60)}; allowed: { "path", "sha256" } as muster writes them`);
+const SHA256 = /^[0-9a-f]{64}$/;
+/** Longer than any path a file system takes. */
+const MAX_PATH = 4096;
+
+/** Whether `value` is a { path, sha256 } record as muster writes it. */
+export function isRecordedRuleFile(value: unknown): value is RecordedRuleFile {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const { path, sha256 } = value as Record<string, unknown>;
+  return Object.keys(value).length === 2 && typeof path === 'string' && path.length > 0 && path.length <= MAX_PATH && typeof sha256 === 'string' && SHA256.test(sha256);
+}
+
+/**
+ * The rules of the rule files `file` records, in the same order, each
+ * loaded from a file the person named with --rule. A shard is data: the
+ * path it records is never imported, nor even read (a forger can deliver a
+ * script and record its own hash). Each --rule file is hashed without
+ * running it and matched to a recorded file by that hash; only a match is
+ * imported, and the loader hashes it again before the import.
+ */
+export async function namedRuleFiles(
+  recorded: readonly RecordedRuleFile[],
+  given: readonly string[] | undefined,
+  file: string,
+): Promise<Rule[]> {
+  const named = given ?? [];
+  const shard = JSON.stringify(file);
+  if (recorded.length === 0) {
+    if (named.length === 0) return [];
+    throw new UsageError(`--rule: ${file} is a shard of a built-in rule; allowed: --rule only for shards of a rule file`);
   }
-  return loadRuleFile(ruleOverride === undefined ? path : resolve(ruleOverride), ruleOverride ?? path, sha256);
+  if (named.length === 0) {
+    const one = recorded.length === 1;
+    const paths = recorded.map((entry) => JSON.stringify(entry.path)).join(', ');
+    const why = `which merge does not import because a shard names ${one ? 'it' : 'them'}`;
+    const allowed = `--rule PATH naming ${one ? 'that file' : 'each file'} yourself (its sha256 is checked before it is imported)`;
+    throw new UsageError(`files: ${shard} was run with the rule file${one ? '' : 's'} ${paths}, ${why}; allowed: ${allowed}`);
+  }
+  // One file each way: the loader's own refusal says how the hashes differ.
+  if (recorded.length === 1 && named.length === 1) return [await loadRuleFile(resolve(named[0]), named[0], recorded[0].sha256)];
+  const hashes: string[] = [];
+  for (const path of named) hashes.push(await ruleFileSha256(resolve(path), path));
+  const unused = named.findIndex((_, index) => !recorded.some((entry) => entry.sha256 === hashes[index]));
+  if (unused >= 0) {
+    const what = `${JSON.stringify(named[unused])} is none of the rule files ${shard} was run with (its sha256 is ${hashes[unused].slice(0, 12)}…)`;
+    throw new UsageError(`--rule: ${what}; allowed: only those files, unchanged`);
+  }
+  const loaded: Rule[] = [];
+  for (const entry of recorded) {
+    const index = hashes.indexOf(entry.sha256);
+    if (index < 0) {
+      const what = `no file given is the rule file ${JSON.stringify(entry.path)} ${shard} was run with (sha256 ${entry.sha256.slice(0, 12)}…)`;
+      throw new UsageError(`--rule: ${what}; allowed: --rule for each rule file the shards were run with, unchanged`);
+    }
+    loaded.push(await loadRuleFile(resolve(named[index]), named[index], entry.sha256));
+  }
+  return loaded;
 }

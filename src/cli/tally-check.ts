@@ -6,12 +6,18 @@
 import type { Params, Rule } from '../rules/types.js';
 
 /**
- * What is inconsistent in a tally of `trials` trials, or null: every
+ * What is inconsistent in a tally of `trials` trials, or null: whole
+ * numbers, none below zero but where the rule sums signed values, every
  * proportion's successes within its trials, every mean's sum of squares at
  * least its sum squared over its count (Cauchy–Schwarz), and the rule's
  * own structural check.
  */
 export function checkCounts(rule: Rule, params: Params, tally: Float64Array, trials: number): string | null {
+  for (const [index, value] of tally.entries()) {
+    if (!Number.isSafeInteger(value)) return `entry ${index}: ${value} is not a whole number from −(2^53 − 1) to 2^53 − 1`;
+    // A built-in rule only counts. A rule file's mean keeps the whole part of its sum, which may be negative: its own check says where.
+    if (value < 0 && !rule.file) return `entry ${index}: ${value} is a count below zero`;
+  }
   const own = rule.checkTally?.(params, tally, trials);
   if (own) return own;
   const tallied = rule.summarize(params, tally, trials);

@@ -9,13 +9,28 @@
  * --precision run grows its total batch by batch, and a run's final chunk
  * is short only for its own total), so a resumed batch takes exactly the
  * ranges it would have run itself.
+ *
+ * A checkpoint is read back as strictly as a shard: the muster version that
+ * wrote it must be this one (another may count differently), every field is
+ * checked, every tally must be one the rule could have counted, and the
+ * file carries the sha256 of its own contents (canonical JSON of format,
+ * version, job and ranges), so a file edited by hand, truncated or
+ * corrupted on disk is refused rather than resumed into numbers no
+ * uninterrupted run gives. The hash is a check of integrity, not a
+ * signature: a checkpoint is the machine's own working file, and one from
+ * elsewhere is a shard's job (merge --verify re-runs those).
  */
-import { readFileSync, existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { writeOutputs } from '../output/files.js';
 import { UsageError } from '../errors.js';
+import { readInputJson } from '../input/read-file.js';
+import { packageVersion } from '../version.js';
 import { chunkCount, chunkTrials } from './chunks.js';
 
-export const CHECKPOINT_FORMAT = 'muster-checkpoint/1';
+export const CHECKPOINT_FORMAT = 'muster-checkpoint/2';
+/** Written before checkpoints carried their version and hash: refused, as nothing in them can be checked. */
+const UNHASHED_FORMAT = 'muster-checkpoint/1';
 
 /** What identifies the work: a checkpoint saved for anything else is refused. */
 export type CheckpointJob = Record<string, unknown>;
@@ -32,8 +47,11 @@ export interface SavedRange {
 
 interface CheckpointFileShape {
   format: typeof CHECKPOINT_FORMAT;
+  version: string;
   job: CheckpointJob;
   ranges: SavedRange[];
+  /** sha256 of the canonical JSON of the fields above (contentHash). */
+  sha256: string;
 }
 
 /** What one point of the work allows, for checking a saved file. */
@@ -43,7 +61,10 @@ export interface PointLimits {
   totalAllowed(total: number): boolean;
   /** Chunks the point may run at all (a shard's block); the whole run when absent. */
   chunks?: { first: number; end: number };
-  /** What is inconsistent in a saved tally of `trials` trials, or null (the checks merge makes of a shard's tally). */
+  /**
+   * What is inconsistent in a saved tally of `trials` trials, or null (the checks merge makes of a shard's
+   * tally, the signs of its entries included); without it, every entry must be a count (0 or more).
+   */
   checkTally?: (tally: Float64Array, trials: number) => string | null;
 }
 
@@ -55,7 +76,7 @@ export interface ChunkLedger {
   record(total: number, first: number, end: number, tally: Float64Array): void;
 }
 
-const FILE_KEYS = ['format', 'job', 'ranges'];
+const FILE_KEYS = ['format', 'version', 'job', 'ranges', 'sha256'];
 const RANGE_KEYS = ['point', 'total', 'first', 'end', 'tally'];
 
 export class Checkpoint {
@@ -101,7 +122,8 @@ export class Checkpoint {
   /** Writes the file now if anything changed since the last write. */
   save(): void {
     if (!this.#dirty) return;
-    const file: CheckpointFileShape = { format: CHECKPOINT_FORMAT, job: this.#job, ranges: this.#ranges };
+    const content = { format: CHECKPOINT_FORMAT, version: packageVersion(), job: this.#job, ranges: this.#ranges } as const;
+    const file: CheckpointFileShape = { ...content, sha256: contentHash(content) };
     writeDurably(this.path, `${JSON.stringify(file)}\n`);
     this.#dirty = false;
     this.#lastSave = Date.now();
@@ -138,6 +160,11 @@ function writeDurably(path: string, contents: string): void {
   writeOutputs([{ path, contents, option: '--checkpoint' }]);
 }
 
+/** The hash a checkpoint carries: of its fields but the hash, as canonical JSON, so it does not depend on how the file is spaced. */
+function contentHash(content: Omit<CheckpointFileShape, 'sha256'>): string {
+  return createHash('sha256').update(canonical(content)).digest('hex');
+}
+
 /** Canonical JSON: keys sorted at every level, so two equal jobs compare equal as text. */
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
@@ -166,14 +193,14 @@ function isCount(value: unknown): value is number {
 
 function readCheckpoint(path: string, job: CheckpointJob, limits: (point: number) => PointLimits | undefined): SavedRange[] {
   const bad = (why: string) => new UsageError(`--checkpoint: ${path} ${why}; allowed: a checkpoint this same command wrote, or a new file`);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
-  } catch {
-    throw bad('cannot be read as a checkpoint');
-  }
+  // Never a device or a FIFO, no key twice, no prototype keys, bounded nesting (input/read-file.ts).
+  const parsed = readInputJson(path, '--checkpoint', 'a checkpoint this same command wrote, or a new file');
+  if (isRecord(parsed) && parsed.format === UNHASHED_FORMAT) throw bad(`was written by an earlier muster, without the hash that shows it unedited (${UNHASHED_FORMAT}); delete it and run again`);
   if (!isRecord(parsed) || parsed.format !== CHECKPOINT_FORMAT) throw bad(`is not a muster checkpoint (${CHECKPOINT_FORMAT})`);
-  if (!exactKeys(parsed, FILE_KEYS) || !isRecord(parsed.job) || !Array.isArray(parsed.ranges)) throw bad('has missing or unknown fields');
+  if (!exactKeys(parsed, FILE_KEYS) || !isRecord(parsed.job) || !Array.isArray(parsed.ranges) || typeof parsed.version !== 'string' || typeof parsed.sha256 !== 'string') throw bad('has missing or unknown fields');
+  if (parsed.version !== packageVersion()) throw bad(`was written by muster ${JSON.stringify(parsed.version.slice(0, 40))}, not this muster ${JSON.stringify(packageVersion())}, which may count differently; delete it and run again`);
+  const { sha256, ...content } = parsed;
+  if (contentHash(content as Omit<CheckpointFileShape, 'sha256'>) !== sha256) throw bad('has been edited or damaged since muster wrote it (its contents do not match the sha256 it carries)');
   const saved = parsed.job;
   if (canonical(saved) !== canonical(job)) {
     const shown = differences(saved, job, '').slice(0, 3).map(({ name, there, now }) => `${name} ${clip(there)} there, ${clip(now)} now`);
@@ -190,7 +217,9 @@ function readCheckpoint(path: string, job: CheckpointJob, limits: (point: number
     if (total < 1 || !limit.totalAllowed(total)) throw bad(`${where} belongs to a run of ${total} trials, which this command never runs`);
     const block = limit.chunks ?? { first: 0, end: chunkCount(total) };
     if (!(first < end && first >= block.first && end <= Math.min(block.end, chunkCount(total)))) throw bad(`${where} has chunks ${first}–${end - 1}, outside ${block.first}–${block.end - 1}`);
-    if (!Array.isArray(tally) || tally.length !== limit.tallyLength || !tally.every(isCount)) throw bad(`${where} has a tally that is not ${limit.tallyLength} whole counts`);
+    // Whole numbers; their signs are the rule's to check (a rule file's mean may sum below zero).
+    const whole = limit.checkTally ? (entry: unknown) => Number.isSafeInteger(entry) : isCount;
+    if (!Array.isArray(tally) || tally.length !== limit.tallyLength || !tally.every(whole)) throw bad(`${where} has a tally that is not ${limit.tallyLength} whole numbers`);
     let trials = 0;
     for (let chunk = first; chunk < end; chunk++) trials += chunkTrials(chunk, total);
     const problem = limit.checkTally?.(Float64Array.from(tally as number[]), trials);

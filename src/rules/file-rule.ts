@@ -342,6 +342,15 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
         addExactly(tally, slot.offset + 2, sums[slot.sum + 1]);
       }
     },
+    checkTally(p, tally) {
+      // Only the whole part of a mean's Σ value (a chunk's floor, addExactly) may be below zero: d6 − d6 sums so.
+      for (const slot of layoutOf(p).slots) {
+        for (let at = slot.offset; at < slot.offset + (slot.probability ? 1 : 4); at++) {
+          if (tally[at] < 0 && (slot.probability || at !== slot.offset)) return `${slot.name}: tally entry ${at} is ${tally[at]}, and only a mean's sum may be below zero`;
+        }
+      }
+      return null;
+    },
     summarize(p, tally, trials) {
       const result: Record<string, Tallied> = {};
       for (const slot of layoutOf(p).slots) {

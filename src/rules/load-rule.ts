@@ -13,12 +13,13 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { badValue, UsageError } from '../errors.js';
 import { adaptRuleFile } from './file-rule.js';
 import { getRule, rules } from './index.js';
+import { readInputBytes } from '../input/read-file.js';
 import { isRulePath, SCRIPT } from './rule-ref.js';
 import type { Rule } from './types.js';
 
@@ -45,17 +46,8 @@ export async function loadRuleFile(path: string, shown: string = path, expectedS
     const checked = loaded.get(`${path}\u0000${expectedSha256}\u0000${shown}`);
     if (checked) return checked;
   }
-  let contents: Buffer;
-  try {
-    if (!statSync(path).isFile()) throw new Error('not a file');
-    contents = readFileSync(path);
-  } catch {
-    throw badValue('rule', shown, `a built-in rule id (${rules.map((r) => r.id).join(', ')}) or the path of an existing rule file`);
-  }
-  // A TypeScript file is bundled once: the same build gives the module and the files it imports.
   const typed = TYPESCRIPT.test(path);
-  const compiled = typed ? await bundleRuleFile(path, true) : null;
-  const sha256 = compiled ? digestOf(contents, 'code' in compiled ? compiled.inputs : []) : await ruleFileDigest(path, contents);
+  const { sha256, compiled } = await readAndHash(path, shown);
   if (expectedSha256 !== undefined && sha256 !== expectedSha256) {
     throw new UsageError(`${shown}: the rule file, or a file it imports, differs from the run's (sha256 ${sha256.slice(0, 12)}… instead of ${expectedSha256.slice(0, 12)}…); allowed: the same file and the files it imports, unchanged`);
   }
@@ -73,6 +65,30 @@ export async function loadRuleFile(path: string, shown: string = path, expectedS
   const rule: Rule = { ...adaptRuleFile(module.default, shown), file: { path, sha256, origin: shown } };
   loaded.set(key, rule);
   return rule;
+}
+
+/**
+ * The sha256 a rule file is known by (see ruleFileDigest), without
+ * importing it: merge compares it with the hash a shard records before it
+ * imports anything. Reading it only reads: esbuild bundles without running.
+ */
+export async function ruleFileSha256(path: string, shown: string = path): Promise<string> {
+  if (!SCRIPT.test(path)) throw badValue('rule', shown, 'a rule file ending in .mjs, .js, .cjs, .ts, .mts or .cts');
+  return (await readAndHash(path, shown)).sha256;
+}
+
+/** A rule file's contents hashed with the files it imports; a TypeScript file compiled once, its build giving both. */
+async function readAndHash(path: string, shown: string): Promise<{ sha256: string; compiled: { code: string; inputs: Imported[] } | { error: unknown } | null }> {
+  try {
+    statSync(path);
+  } catch {
+    throw badValue('rule', shown, `a built-in rule id (${rules.map((r) => r.id).join(', ')}) or the path of an existing rule file`);
+  }
+  // Never a device, a FIFO or a folder: reading /dev/zero or a pipe would never end.
+  const contents = readInputBytes(path, 'rule', 'a rule file: a regular file ending in .mjs, .js, .cjs, .ts, .mts or .cts', shown);
+  const compiled = TYPESCRIPT.test(path) ? await bundleRuleFile(path, true) : null;
+  const sha256 = compiled ? digestOf(contents, 'code' in compiled ? compiled.inputs : []) : await ruleFileDigest(path, contents);
+  return { sha256, compiled };
 }
 
 const TYPESCRIPT = /\.(ts|mts|cts)$/i;
@@ -115,7 +131,7 @@ interface Imported {
 
 function digestOf(contents: Buffer, inputs: readonly Imported[]): string {
   const hash = createHash('sha256').update(contents);
-  for (const { name, file } of inputs) hash.update(`\u0000${name}\u0000`).update(readFileSync(file));
+  for (const { name, file } of inputs) hash.update(`\u0000${name}\u0000`).update(readInputBytes(file, 'rule', 'a rule file and the regular files it imports'));
   return hash.digest('hex');
 }
 
@@ -130,8 +146,27 @@ async function bundleRuleFile(path: string, code: false): Promise<{ inputs: Impo
 async function bundleRuleFile(path: string, code: boolean): Promise<{ code?: string; inputs: Imported[] } | { error: unknown }> {
   const folder = dirname(path);
   const { build } = await import('esbuild');
+  // esbuild would wait forever on an import that is a FIFO, or read a device without end: each file is looked at first.
+  let irregular: string | undefined;
+  const regularFiles = {
+    name: 'muster-regular-files',
+    setup(bundler: import('esbuild').PluginBuild) {
+      bundler.onLoad({ filter: /.*/, namespace: 'file' }, (args) => {
+        let regular = false;
+        try {
+          regular = statSync(args.path).isFile();
+        } catch {
+          return undefined; // esbuild says it cannot read it
+        }
+        if (regular) return undefined;
+        irregular ??= args.path;
+        return { errors: [{ text: `${args.path} is not a regular file` }] };
+      });
+    },
+  };
   try {
     const result = await build({
+      plugins: [regularFiles],
       entryPoints: [path],
       absWorkingDir: folder,
       bundle: true,
@@ -153,6 +188,10 @@ async function bundleRuleFile(path: string, code: boolean): Promise<{ code?: str
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     return code ? { code: result.outputFiles[0].text, inputs } : { inputs };
   } catch (error) {
+    if (irregular !== undefined) {
+      const shown = relative(folder, irregular).split(sep).join('/');
+      throw new UsageError(`rule: ${JSON.stringify(path)} imports ${JSON.stringify(shown)}, which is not a regular file (a device, a FIFO or a folder); allowed: rule files that import regular files`);
+    }
     return { error };
   }
 }

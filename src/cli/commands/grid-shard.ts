@@ -9,7 +9,6 @@
  * would, so a shard cannot smuggle in points the CLI would refuse.
  */
 import { terminalLine } from '../../output/terminal.js';
-import { readFileSync } from 'node:fs';
 import { Interrupted, UsageError } from '../../errors.js';
 import { chunkCount } from '../../engine/chunks.js';
 import { gridShardPieces } from '../../engine/grid-shards.js';
@@ -21,7 +20,7 @@ import type { Params, Rule, StreamVersion } from '../../rules/types.js';
 import type { GridSettings } from '../../../reports/evaluate.js';
 import type { CompareResult } from '../../../reports/compare.js';
 import type { SweepResult } from '../../../reports/sweep.js';
-import { openCheckpoint, streamOfJob, type CheckpointOptions } from '../checkpoint-option.js';
+import { openCheckpoint, ruleOfJob, streamOfJob, type CheckpointOptions } from '../checkpoint-option.js';
 import type { Io } from '../io.js';
 import { checkOutputFile, parseConfidence } from '../options.js';
 import { ProgressBar } from '../progress.js';
@@ -29,13 +28,15 @@ import { fillIndex, type ShardPlace } from '../scheduler.js';
 import { checkDistinct, ruleFileInputs, writeOutputs } from '../../output/files.js';
 import { checkGridPaths } from '../../../reports/cli-outputs.js';
 import { toJson } from '../../output/json.js';
-import { checkCounts, loadRecordedFile, mixedStreams, recordedStream, shardTrials } from '../shard-file.js';
+import { checkCounts, mixedStreams, namedRuleFiles, readShardJson, recordedStream, shardTrials } from '../shard-file.js';
+import { packageVersion } from '../../version.js';
 import { STREAM_LIST } from '../../engine/random.js';
 import { getRule } from '../../rules/index.js';
 import { isRulePath } from '../../rules/load-rule.js';
 import { variantRuleRef } from '../../../reports/compare.js';
 import { assembleCompare, planCompare, writeCompare } from './compare.js';
 import { withInterrupt } from './run.js';
+import { PiecesToVerify, type GridToVerify } from '../grid-verify.js';
 import { assembleSweep, planSweep, writeSweep } from './sweep.js';
 
 export const GRID_SHARD_FORMAT = 'muster-grid-tally/1';
@@ -46,6 +47,8 @@ export type GridArgs = { set: string[]; vary: string[] } | { set: string[]; vari
 /** What one shard of a sweep or a comparison writes. */
 export interface GridShardFile {
   format: typeof GRID_SHARD_FORMAT;
+  /** The muster version that wrote it: merge adds only shards of its own version. */
+  version: string;
   command: 'sweep' | 'compare';
   rule: string;
   args: GridArgs;
@@ -107,7 +110,7 @@ export async function runGridShard(job: GridJob, place: ShardPlace, options: Gri
   const inputs = ruleFileInputs([rule, ...(job.rules ?? [])]);
   checkDistinct([{ option: '--out', path: out }], inputs);
   const pieces = gridShardPieces(points.length, settings.trials, place.index, place.count);
-  const checkpoint = openCheckpoint(options, { command: `${job.command} shard`, rule: rule.id, seeds, ...streamOfJob(settings.stream), trials: settings.trials, points, pieces }, (point) => {
+  const checkpoint = openCheckpoint(options, { command: `${job.command} shard`, ...ruleOfJob(rule), ...(job.rules ? { rules: job.rules.map((r) => ruleOfJob(r)) } : {}), seeds, ...streamOfJob(settings.stream), trials: settings.trials, points, pieces }, (point) => {
     const piece = pieces.find((p) => p.point === point);
     return piece && { tallyLength: ruleOf(point).tallyLength(points[point]), totalAllowed: (total) => total === settings.trials, chunks: piece, checkTally: (tally, trials) => checkCounts(ruleOf(point), points[point], tally, trials) };
   }, place, { outputs: [{ option: '--out', path: out }], inputs });
@@ -134,6 +137,7 @@ export async function runGridShard(job: GridJob, place: ShardPlace, options: Gri
   }
   const file: GridShardFile = {
     format: GRID_SHARD_FORMAT,
+    version: packageVersion(),
     command: job.command,
     rule: rule.id,
     args: job.args,
@@ -159,17 +163,20 @@ export function isGridShard(parsed: unknown): boolean {
 }
 
 export interface GridMergeOptions {
-  /** Shards of a sweep or comparison of one rule file: the file, if it is no longer where the shards recorded it. */
-  rule?: string;
+  /** The rule files the shards were run with, as the person names them (a shard's own record is never imported). */
+  rule?: string[];
   json?: string;
   html?: string;
   csv?: string;
   metric?: string[];
   confidence?: string;
+  /** Re-run this many pieces (a point's chunks in one shard), chosen at random, and refuse the merge if any differs (grid-verify.ts). */
+  verify?: string;
+  threads?: string;
   quiet?: boolean;
 }
 
-const FILE_KEYS = ['format', 'command', 'rule', 'args', 'seed', 'trials', 'confidence', 'shard', 'threads', 'pieces'];
+const FILE_KEYS = ['format', 'version', 'command', 'rule', 'args', 'seed', 'trials', 'confidence', 'shard', 'threads', 'pieces'];
 /** Fields a shard may have besides: ruleFiles, when the command named rule files; stream, absent from files written before it was recorded. */
 const OPTIONAL_KEYS = ['ruleFiles', 'stream'];
 
@@ -180,21 +187,16 @@ export async function mergeGridShards(files: readonly string[], options: GridMer
   // Shards of one command on several machines may record a file at different paths: its reference and contents must agree.
   const identity = (shard: GridShardFile) =>
     JSON.stringify([shard.command, shard.rule, (shard.ruleFiles ?? []).map((f) => [f.ref, f.sha256]), shard.args, shard.seed, shard.stream, shard.trials, shard.confidence, shard.shard.count]);
-  // The rule files the shards recorded (or the one --rule names), each hashing to the contents they were run with.
   const recorded = first.ruleFiles ?? [];
-  if (options.rule !== undefined && recorded.length !== 1) {
-    throw new UsageError(
-      recorded.length === 0
-        ? `--rule: ${files[0]} is a shard of a built-in rule; allowed: --rule only for shards of a rule file`
-        : `--rule: these shards name ${recorded.length} rule files; allowed: leave out --rule, with each file back where the shards recorded it (${recorded.map((f) => f.path).join(', ')})`,
-    );
-  }
   // Every file recorded must be one the command names: its own rule (""), or a variant's rule=… as typed.
   const named = new Set(['variant' in first.args ? first.args.variant.map((text) => variantRuleRef(text)) : [], ''].flat());
   const stray = recorded.find((entry) => !named.has(entry.ref) || (entry.ref !== '' && !isRulePath(entry.ref)));
   if (stray) throw new UsageError(`files: ${files[0]} records the rule file ${JSON.stringify(stray.path)} under ${JSON.stringify(stray.ref)}, which the ${first.command} does not name as a rule file; allowed: files written by muster ${first.command} --shard`);
-  const loaded = new Map<string, Rule>();
-  for (const entry of recorded) loaded.set(entry.ref, await loadRecordedFile(entry, files[0], options.rule));
+  const unrecorded = [...named].find((ref) => typeof ref === 'string' && ref !== '' && isRulePath(ref) && !recorded.some((entry) => entry.ref === ref));
+  if (unrecorded !== undefined) throw new UsageError(`files: ${files[0]} names the rule file ${JSON.stringify(unrecorded)} without recording it; allowed: files written by muster ${first.command} --shard`);
+  // Each loaded from a file the person names with --rule, matched by its hash before it is imported.
+  const fileRules = await namedRuleFiles(recorded, options.rule, files[0]);
+  const loaded = new Map<string, Rule>(recorded.map((entry, index) => [entry.ref, fileRules[index]]));
   const ruleOfRef = (ref: string | undefined, own: Rule): Rule => {
     if (ref === undefined) return own;
     if (!isRulePath(ref)) return getRule(ref);
@@ -236,6 +238,8 @@ export async function mergeGridShards(files: readonly string[], options: GridMer
   const seeds = sweepPlan ? points.map(() => first.seed) : comparePlan!.seeds;
   // No output may replace a shard or a rule file, nor two outputs share a file.
   const paths = checkGridPaths(options, [...files.map((file) => ({ name: 'files', path: file })), ...ruleFileInputs([rule, ...(comparePlan?.rules ?? [])])]);
+  const grid: GridToVerify = { command: first.command, ruleAt, points, seeds, stream: first.stream, trials: first.trials, shards: first.shard.count };
+  const verify = new PiecesToVerify(grid, options.verify);
 
   const tallies = points.map((params, point) => new Float64Array(ruleAt(point).tallyLength(params)));
   const covered = points.map(() => new Uint8Array(chunkCount(first.trials)));
@@ -260,6 +264,7 @@ export async function mergeGridShards(files: readonly string[], options: GridMer
       const problem = checkCounts(ruleAt(piece.point), points[piece.point], Float64Array.from(piece.tally), shardTrials(piece, first.trials));
       if (problem) throw new UsageError(`files: ${path}: tally of point ${piece.point + 1}: ${problem}; allowed: counts ${ruleAt(piece.point).id} could have made in this piece's trials`);
       covered[piece.point].fill(1, piece.first, piece.end);
+      verify.keep(shard.shard.index, piece, path);
       mergeTally(tallies[piece.point], Float64Array.from(piece.tally));
     }
   }
@@ -267,6 +272,7 @@ export async function mergeGridShards(files: readonly string[], options: GridMer
     if (!seen.has(index)) throw new UsageError(`files: shard ${index} of ${first.shard.count} is missing; allowed: every shard of the ${first.command}`);
   }
   if (covered.some((chunks) => chunks.includes(0))) throw new Error('merge: the shards are all here but a chunk is not covered');
+  await verify.check(grid, options.threads, io);
   const results = points.map((params, point) => buildResult({ rule: ruleAt(point), params, seed: seeds[point], stream: first.stream, threads, confidence, trials: first.trials, tally: tallies[point] }));
   if (sweepPlan) {
     const sweep = assembleSweep(sweepPlan, results, threads, false);
@@ -293,15 +299,12 @@ const texts = (value: unknown) => Array.isArray(value) && value.every((item) => 
 
 function readGridShard(file: string): GridShardFile {
   const bad = (why: string) => new UsageError(`files: ${file} ${why}; allowed: files written by muster sweep or compare with --shard`);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
-  } catch {
-    throw bad('cannot be read as a sweep or comparison tally');
-  }
+  const parsed = readShardJson(file);
   const optional = parsed !== null && typeof parsed === 'object' ? OPTIONAL_KEYS.filter((key) => Object.hasOwn(parsed as object, key)) : [];
   if (!isGridShard(parsed) || !hasExactly(parsed, [...FILE_KEYS, ...optional])) throw bad(`is not a complete ${GRID_SHARD_FORMAT} file, or has unknown fields`);
   const shard = parsed as unknown as GridShardFile;
+  // Another version may count differently (a rule fixed, a stream changed): its counts cannot be added to these.
+  if (shard.version !== packageVersion()) throw bad(`was written by muster ${JSON.stringify(String(shard.version).slice(0, 40))}, not by this muster ${JSON.stringify(packageVersion())} (run the shard again with it)`);
   const recorded: unknown = shard.ruleFiles;
   if (recorded !== undefined) {
     const entries = Array.isArray(recorded) ? (recorded as unknown[]) : null;
@@ -332,7 +335,8 @@ function readGridShard(file: string): GridShardFile {
   for (const piece of shard.pieces as unknown[]) {
     if (!hasExactly(piece, ['point', 'first', 'end', 'tally'])) throw bad('has a piece with missing or unknown fields');
     const { point, first, end, tally } = piece;
-    if (!isCount(point) || !isCount(first) || !isCount(end) || !Array.isArray(tally) || !tally.every(isCount)) throw bad('has a piece whose point, chunks or tally are not whole counts');
+    // A tally's entries are whole numbers; a rule file's mean may sum below zero, so their signs are the rule's to check (checkCounts).
+    if (!isCount(point) || !isCount(first) || !isCount(end) || !Array.isArray(tally) || !tally.every((entry) => Number.isSafeInteger(entry))) throw bad('has a piece whose point or chunks are not whole counts, or a tally not of whole numbers');
   }
   return shard;
 }

@@ -18,7 +18,7 @@ import { checkOutputFile, DEFAULT_TRIALS, parseConfidence, parseCount, parseOpen
 import { ProgressBar } from '../progress.js';
 import { checkReportPaths, ruleFileInputs, writeReports } from '../../../reports/cli-outputs.js';
 import type { Checkpoint } from '../../engine/checkpoint.js';
-import { openCheckpoint, streamOfJob, type CheckpointOptions } from '../checkpoint-option.js';
+import { openCheckpoint, ruleOfJob, streamOfJob, type CheckpointOptions } from '../checkpoint-option.js';
 import { checkCounts } from '../tally-check.js';
 
 export interface RunOptions extends CheckpointOptions {
@@ -158,7 +158,7 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
 /** What a run's checkpoint must match: everything that decides its tally (not the thread count, which cannot change it). */
 function runJob(rule: Rule, params: RunResult['params'], settings: SimulationSettings): Record<string, unknown> {
   const amount = settings.precision === undefined ? { trials: settings.trials } : { precision: settings.precision, maxTrials: settings.maxTrials, confidence: settings.confidence };
-  return { command: 'run', rule: rule.id, params, seed: settings.seed, ...streamOfJob(settings.stream), ...amount };
+  return { command: 'run', ...ruleOfJob(rule), params, seed: settings.seed, ...streamOfJob(settings.stream), ...amount };
 }
 
 async function simulateOnce(rule: Rule, params: RunResult['params'], settings: SimulationSettings, io: Io, quiet: boolean, checkpoint?: Checkpoint): Promise<SimulationOutcome> {

@@ -7,12 +7,11 @@
 import { terminalLine } from '../../output/terminal.js';
 import { formatCount } from '../../output/format.js';
 import { randomInt } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { checkDistinct, ruleFileInputs, STDOUT, writeOutputs } from '../../output/files.js';
 import { toJson } from '../../output/json.js';
 import { interruptedStatus } from '../interrupt.js';
 import { reportIo } from '../report-io.js';
-import { checkCounts, mixedStreams, recordedRule, shardTrials, validateShard, type ShardFile } from '../shard-file.js';
+import { checkCounts, isRecordedRuleFile, mixedStreams, namedRuleFiles, readShardJson, shardTrials, validateShard, type ShardFile } from '../shard-file.js';
 
 export type { ShardFile };
 import { Interrupted, UsageError } from '../../errors.js';
@@ -30,7 +29,7 @@ import type { Io } from '../io.js';
 import { checkOutputFile, parseConfidence, parseIntegerOption, parseThreads } from '../options.js';
 import { ProgressBar } from '../progress.js';
 import { parseSimulationSettings, withInterrupt, type RunOptions } from './run.js';
-import { openCheckpoint, streamOfJob } from '../checkpoint-option.js';
+import { openCheckpoint, ruleOfJob, streamOfJob } from '../checkpoint-option.js';
 import { fillIndex, resolveShard } from '../scheduler.js';
 import type { SweepResult } from '../../../reports/sweep.js';
 import type { CompareResult } from '../../../reports/compare.js';
@@ -65,7 +64,7 @@ export async function shardCommand(ruleId: string, options: ShardOptions, io: Io
   if (chunks.first >= chunks.end) {
     throw new UsageError(`--shard: got ${JSON.stringify(options.shard ?? `${index}/${shards}`)}: shard ${index} of ${shards} has no chunks, as ${settings.trials} trials make ${count} chunk${count === 1 ? '' : 's'}; allowed: at most ${count} shards (n ≤ ${count}), or more --trials`);
   }
-  const checkpoint = openCheckpoint(options, { command: 'shard', rule: rule.id, params, seed: settings.seed, ...streamOfJob(settings.stream), trials: settings.trials, chunks }, (point) =>
+  const checkpoint = openCheckpoint(options, { command: 'shard', ...ruleOfJob(rule), params, seed: settings.seed, ...streamOfJob(settings.stream), trials: settings.trials, chunks }, (point) =>
     point === 0 ? { tallyLength: rule.tallyLength(params), totalAllowed: (total) => total === settings.trials, chunks, checkTally: (tally, trials) => checkCounts(rule, params, tally, trials) } : undefined,
   place, { outputs: [{ option: '--out', path: out }], inputs: ruleFileInputs([rule]) });
 
@@ -94,24 +93,22 @@ export async function shardCommand(ruleId: string, options: ShardOptions, io: Io
 }
 
 export interface MergeOptions extends GridMergeOptions {
-  /** The rule file of shards of a rule file's rule, where it is not at the path the shards recorded. */
-  rule?: string;
   json?: string;
   confidence?: string;
-  /** Re-run this many shards, chosen at random, and refuse the merge if any differs from its file. */
+  /** Re-run this many shards (of a sweep or a comparison: pieces), chosen at random, and refuse the merge if any differs from its file. */
   verify?: string;
   threads?: string;
 }
 
 /** `muster merge FILE…`: the shards of a run (muster shard), or of a sweep or a comparison (--shard), added into the whole. */
 export async function mergeAnyCommand(files: readonly string[], options: MergeOptions, io: Io): Promise<RunResult | SweepResult | CompareResult> {
-  if (files.length > 0 && looksLikeGridShard(files[0])) {
-    for (const option of ['verify', 'threads'] as const) {
-      if (options[option] !== undefined) throw new UsageError(`--${option}: only when merging the shards of a run (muster shard); allowed: leave it out for the shards of a sweep or a comparison`);
-    }
-    return mergeGridShards(files, options, io);
+  let grid = false;
+  try {
+    grid = files.length > 0 && isGridShard(readShardJson(files[0]));
+  } catch {
+    // Not readable as JSON: mergeCommand checks its options first, then says what is wrong with the file.
   }
-  return mergeCommand(files, options, io);
+  return grid ? mergeGridShards(files, options, io) : mergeCommand(files, options, io);
 }
 
 /** `muster merge FILE…` of `muster shard` files: adds shard tallies into the result of the whole run. */
@@ -125,13 +122,19 @@ export async function mergeCommand(files: readonly string[], options: MergeOptio
   const threads = parseThreads(options.threads);
   // The result must never replace a shard (merge a.json b.json --json a.json), nor one shard be given twice.
   const shardInputs = files.map((file) => ({ name: 'files', path: file }));
-  checkDistinct([{ option: '--json', path: jsonPath }], [...shardInputs, ...(options.rule === undefined ? [] : [{ name: '--rule', path: options.rule }])]);
+  checkDistinct([{ option: '--json', path: jsonPath }], [...shardInputs, ...(options.rule ?? []).map((path) => ({ name: '--rule', path }))]);
   const confidence = options.confidence === undefined ? 0.95 : parseConfidence(options.confidence);
-  const shards: ShardFile[] = [];
-  for (const file of files) shards.push(await readShard(file, options.rule));
+  const parsed = files.map((file) => readShardJson(file));
+  // The rule file is the one the person names, matched to the first shard's record; every shard must record the same.
+  const recorded = (parsed[0] as { ruleFile?: unknown } | null)?.ruleFile;
+  if (recorded !== undefined && !isRecordedRuleFile(recorded)) {
+    throw new UsageError(`files: ${JSON.stringify(files[0])}: ruleFile: got ${JSON.stringify(recorded)?.slice(0, 60)}; allowed: { "path", "sha256" } as muster shard writes them`);
+  }
+  const [fileRule] = await namedRuleFiles(recorded === undefined ? [] : [recorded], options.rule, files[0]);
+  const shards = parsed.map((record, index) => validateShard(`files: ${JSON.stringify(files[index])}`, record, fileRule));
   const first = shards[0];
-  const rule = await recordedRule(first, files[0], options.rule);
-  // The rule file the shards recorded, now known, is an input too.
+  const rule = fileRule ?? getRule(first.rule);
+  // The rule file, now loaded, is an input too.
   checkDistinct([{ option: '--json', path: jsonPath }], [...shardInputs, ...ruleFileInputs([rule])]);
   const otherStream = shards.findIndex((shard) => shard.stream !== first.stream);
   if (otherStream >= 0) throw mixedStreams(files[otherStream], shards[otherStream].stream, files[0], first.stream);
@@ -170,35 +173,6 @@ export async function mergeCommand(files: readonly string[], options: MergeOptio
   if (jsonPath && jsonPath !== STDOUT) io.err(`wrote ${terminalLine(jsonPath)}\n`);
   return result;
 }
-
-function looksLikeGridShard(file: string): boolean {
-  try {
-    return isGridShard(JSON.parse(readFileSync(file, 'utf8')));
-  } catch {
-    return false;
-  }
-}
-
-async function readShard(file: string, ruleOverride: string | undefined): Promise<ShardFile> {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw new UsageError(`files: cannot read ${JSON.stringify(file)} (${code}); allowed: tally files written by muster shard`);
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new UsageError(`files: ${JSON.stringify(file)} is not JSON; allowed: tally files written by muster shard`);
-  }
-  const recorded = (parsed as { ruleFile?: unknown } | null)?.ruleFile;
-  const fileRule = recorded === undefined ? undefined : await recordedRule(parsed as ShardFile, file, ruleOverride);
-  if (recorded === undefined && ruleOverride !== undefined) throw new UsageError(`--rule: ${file} is a shard of a built-in rule; allowed: --rule only for shards of a rule file`);
-  return validateShard(`files: ${JSON.stringify(file)}`, parsed, fileRule);
-}
-
 
 /**
  * `merge --verify K`: re-runs K of the shards, chosen with the operating

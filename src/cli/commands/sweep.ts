@@ -24,7 +24,7 @@ import { checkGridPaths, ruleFileInputs } from '../../../reports/cli-outputs.js'
 import { toJson } from '../../output/json.js';
 import { reportIo } from '../report-io.js';
 import type { RunResult } from '../../result.js';
-import { openCheckpoint, streamOfJob } from '../checkpoint-option.js';
+import { openCheckpoint, ruleOfJob, streamOfJob } from '../checkpoint-option.js';
 import { checkCounts } from '../tally-check.js';
 import { resolveShard, type ShardPlace } from '../scheduler.js';
 import type { GridShardFile } from './grid-shard.js';
@@ -70,7 +70,7 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
   const inputs = ruleFileInputs([rule]);
   const paths = checkGridPaths(options, inputs);
   if (options.exact && options.checkpoint !== undefined) throw new UsageError('--checkpoint: an exact sweep simulates nothing; allowed: leave out --checkpoint');
-  const checkpoint = openCheckpoint(options, { command: 'sweep', rule: rule.id, seed: settings.seed, ...streamOfJob(settings.stream), trials: settings.trials, points: grid }, (point) =>
+  const checkpoint = openCheckpoint(options, { command: 'sweep', ...ruleOfJob(rule), seed: settings.seed, ...streamOfJob(settings.stream), trials: settings.trials, points: grid }, (point) =>
     point < grid.length ? { tallyLength: rule.tallyLength(grid[point]), totalAllowed: (total) => total === settings.trials, checkTally: (tally, trials) => checkCounts(rule, grid[point], tally, trials) } : undefined,
     null,
     {
