@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Piscina } from 'piscina';
 import { UsageError } from '../errors.js';
+import { faultSubject, newCallMarker, readRuleCall, RuleFault, type CallMarker } from '../rules/rule-calls.js';
 import type { Rule } from '../rules/types.js';
 import { runChunks, type ChunkTask, type PartFailure } from './run-chunks.js';
 
@@ -53,6 +54,8 @@ export function defaultThreads(): number {
 export class Watchdog {
   /** Whether it fired. */
   fired = false;
+  /** The rule file's function a task was running when it fired, if any (the fault is then the rule's). */
+  #stuck: ReturnType<typeof readRuleCall> = null;
   #timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -66,6 +69,7 @@ export class Watchdog {
     clearTimeout(this.#timer);
     this.#timer = setTimeout(() => {
       this.fired = true;
+      this.#stuck = runningRuleCall();
       this.onFire();
     }, this.seconds * 1000);
   }
@@ -75,9 +79,41 @@ export class Watchdog {
   }
 
   /** The error once it fired: which rule, and what was still running (chunks, as chunkText names them). */
-  stalled(ruleId: string, running: string): WorkerError {
+  stalled(ruleId: string, running: string): WorkerError | RuleFault {
+    const stuck = this.#stuck;
+    if (stuck) return new RuleFault(`${faultSubject(stuck)} ${stuck.call === 'top-level code' ? 'did not finish' : 'did not return'} within --timeout ${this.seconds} s (${running} still running); it was stopped and nothing was written`);
     return new WorkerError(`${ruleId}: no chunk finished within --timeout ${this.seconds} s (${running} still running); nothing was written`);
   }
+}
+
+/** The markers of the rule-file tasks on the threads now (see rules/rule-calls.ts). */
+const inFlight = new Set<CallMarker>();
+
+/** The first rule file's function some task is running now, if any. */
+function runningRuleCall(): ReturnType<typeof readRuleCall> {
+  for (const marker of inFlight) {
+    const seen = readRuleCall(marker);
+    if (seen?.running) return seen;
+  }
+  return null;
+}
+
+/**
+ * A failed rule-file task, when the rule's code is to blame: it called
+ * process.exit (which ends the worker), exhausted the heap, or threw from a
+ * timer or promise of its own. A fault of the user's rule, so a RuleFault
+ * (one line, exit 2), not muster's WorkerError.
+ */
+function ruleFileFault(error: unknown, marker: CallMarker, chunks: string): RuleFault | undefined {
+  const seen = readRuleCall(marker);
+  const subject = seen?.rule ? (seen.running ? faultSubject(seen) : `${seen.rule}: code it left running (a timer or a promise)`) : 'the rule file';
+  if (seen?.exitCode !== undefined) return new RuleFault(`${subject} called process.exit(${seen.exitCode}) in ${chunks}; a rule's code must return, not end the program; nothing was written`);
+  if ((error as { code?: string } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY') return new RuleFault(`${subject} ran out of memory in ${chunks}; it was stopped and nothing was written`);
+  const stack = error instanceof Error ? (error.stack ?? '') : '';
+  if (error instanceof Error && /\?sha256=[0-9a-f]{64}|data:text\/javascript/.test(stack)) {
+    return new RuleFault(`${seen?.rule || 'the rule file'}: ${error.name}: ${error.message.split('\n')[0]} was thrown outside any call of muster's (from a timer or a promise the rule file left running) in ${chunks}; nothing was written`);
+  }
+  return undefined;
 }
 
 /** What a worker returns instead of a tally when the task meets a user's mistake (such as a rule file's trial throwing). */
@@ -178,14 +214,20 @@ export class SimulationPool {
   /** Runs one task on a worker thread; a failure that is not an abort becomes a WorkerError naming the rule and chunks. */
   async run(task: ChunkTask, signal?: AbortSignal): Promise<Float64Array> {
     let answer: Float64Array | ArrayBuffer | WorkerUsageError;
+    const calls = task.ruleFile ? newCallMarker() : undefined;
     try {
       signal?.throwIfAborted();
       const pool = await this.#start();
-      answer = await pool.run(task, { signal });
+      if (calls) inFlight.add(calls);
+      answer = await pool.run(calls ? { ...task, calls } : task, { signal });
     } catch (error) {
       if (signal?.aborted) throw error;
+      const fault = calls && ruleFileFault(error, calls, chunkText(task.firstChunk, task.endChunk));
+      if (fault) throw fault;
       const reason = error instanceof Error ? error.message : String(error);
       throw simulationFailed(task, reason);
+    } finally {
+      if (calls) inFlight.delete(calls);
     }
     if (answer instanceof Float64Array) return answer;
     if (answer instanceof ArrayBuffer) return new Float64Array(answer);
@@ -202,13 +244,19 @@ export class SimulationPool {
   async runBatch(parts: readonly ChunkTask[], signal?: AbortSignal): Promise<Float64Array[]> {
     if (parts.length === 1) return [await this.run(parts[0], signal)];
     let answer: Float64Array[] | WorkerUsageError | PartFailure;
+    const calls = parts.some((part) => part.ruleFile) ? newCallMarker() : undefined;
     try {
       signal?.throwIfAborted();
       const pool = await this.#start();
-      answer = await pool.run({ parts }, { signal });
+      if (calls) inFlight.add(calls);
+      answer = await pool.run(calls ? { parts, calls } : { parts }, { signal });
     } catch (error) {
       if (signal?.aborted) throw error;
+      const fault = calls && ruleFileFault(error, calls, `${chunkText(parts[0].firstChunk, parts[0].endChunk)} or one of the ${parts.length - 1} runs sent with it`);
+      if (fault) throw fault;
       throw simulationFailed(parts[0], error instanceof Error ? error.message : String(error), parts.length - 1);
+    } finally {
+      if (calls) inFlight.delete(calls);
     }
     if (Array.isArray(answer)) return answer;
     if ('failedPart' in answer) throw simulationFailed(parts[answer.failedPart], answer.reason);

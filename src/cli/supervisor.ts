@@ -1,0 +1,162 @@
+/**
+ * The supervisor: a command whose rule is a rule file runs on a worker
+ * thread (the rule thread, cli/command-thread.ts) while the main thread
+ * only watches it. A rule file's code is then never on the thread that
+ * hears the signals and keeps the clock, so a function of it that never
+ * returns, calls process.exit or exhausts the heap is stopped and named in
+ * one line, instead of hanging muster, passing for success or crashing V8.
+ *
+ *   main thread                               rule thread
+ *   signals ─► { signal } ───────────────────► signalled(): the command stops as on the main thread
+ *   marker (shared memory) ◄───────────────── enterRuleCall / leaveRuleCall around the rule's code
+ *   polls the marker: one call running past --timeout, or 1 s past a signal ─► terminate, one line
+ *   writes { out } / { err } to stdout / stderr ◄─ the command's io
+ *   exit without { done }: process.exit, out of memory, a top-level await that never settles ─► one line
+ *
+ * Exit status: a rule file's fault is bad input, 2 (the user's rule, not
+ * muster); a rule stopped after a signal, 130 or 143 as any interrupted
+ * command. Rule code runs with the user's own rights: this catches
+ * mistakes, it is no sandbox (process.kill(process.pid) still ends muster).
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { Io } from './io.js';
+import type { RuleThreadData, RuleThreadMessage } from './command-thread.js';
+import { faultSubject, newCallMarker, readRuleCall, type RuleCallSeen } from '../rules/rule-calls.js';
+
+/** How long rule code may go on running after a signal before it is stopped: the command reacts within ms when it can. */
+export const SIGNAL_GRACE_MS = 1000;
+const POLL_MS = 100;
+/** How long the thread may take to end once its command is done (a rule's stray timer may keep it alive). */
+const LINGER_MS = 500;
+
+export interface Supervision {
+  /** The process's writers: the command's output comes already made safe for a terminal. */
+  raw: Io;
+  /** The same, escaping control characters: for the supervisor's own lines, which quote paths. */
+  io: Io;
+  /** --timeout in seconds, when the command was given a valid one. */
+  timeout?: number;
+}
+
+interface Fault {
+  line: string;
+  status: number;
+}
+
+/** The compiled rule thread; under the TypeScript test runner, the build's. */
+function threadFile(): string {
+  const here = fileURLToPath(import.meta.url);
+  const file = here.endsWith('.ts') ? fileURLToPath(new URL('../../dist/src/cli/command-thread.js', import.meta.url)) : fileURLToPath(new URL('./command-thread.js', import.meta.url));
+  if (!existsSync(file)) throw new Error(`rule thread not built: ${file} (run npm run build)`);
+  return file;
+}
+
+const seconds = (value: number) => `${Number(value.toFixed(3))} s`;
+const signalName = (signal: NodeJS.Signals) => (signal === 'SIGINT' ? 'Ctrl-C (SIGINT)' : signal);
+const unfinished = (seen: RuleCallSeen) => (seen.call === 'top-level code' ? 'did not finish' : 'did not return');
+
+/** Runs the CLI's `argv` on the rule thread and returns its exit status (see the file's header). */
+export function superviseCommand(argv: readonly string[], supervision: Supervision): Promise<number> {
+  const { raw, io, timeout } = supervision;
+  const marker = newCallMarker();
+  const data: RuleThreadData = { argv: [...argv], errIsTTY: raw.errIsTTY, columns: raw.columns, marker };
+  const worker = new Worker(threadFile(), { workerData: data });
+
+  let done: number | undefined;
+  let internal: string | undefined;
+  let fault: Fault | undefined;
+  let signal: { name: NodeJS.Signals; at: number } | undefined;
+  /** The running call as last seen, and since when it has been the same call. */
+  let stuck: { sequence: number; since: number } | undefined;
+  let poller: NodeJS.Timeout | undefined;
+  let linger: NodeJS.Timeout | undefined;
+
+  const stop = (line: string, status: number) => {
+    fault ??= { line, status };
+    void worker.terminate();
+  };
+  const poll = () => {
+    const seen = readRuleCall(marker);
+    if (!seen?.running) {
+      stuck = undefined;
+      return;
+    }
+    const now = performance.now();
+    if (stuck?.sequence !== seen.sequence) stuck = { sequence: seen.sequence, since: now };
+    if (timeout !== undefined && now - stuck.since >= timeout * 1000) {
+      stop(`${faultSubject(seen)} ${unfinished(seen)} within --timeout ${seconds(timeout)}; it was stopped and nothing was written`, 2);
+    } else if (signal && now - Math.max(stuck.since, signal.at) >= SIGNAL_GRACE_MS) {
+      const late = seen.call === 'top-level code' ? 'had not finished' : 'had not returned';
+      stop(`interrupted: ${faultSubject(seen)} ${late} ${seconds(SIGNAL_GRACE_MS / 1000)} after ${signalName(signal.name)}, so it was stopped; nothing was written`, signal.name === 'SIGTERM' ? 143 : 130);
+    }
+  };
+  const watch = () => (poller ??= setInterval(poll, POLL_MS));
+  if (timeout !== undefined) watch();
+
+  const onSignal = (name: NodeJS.Signals) => {
+    worker.postMessage({ signal: name });
+    if (signal) return;
+    signal = { name, at: performance.now() };
+    watch();
+  };
+  const onInt = () => onSignal('SIGINT');
+  const onTerm = () => onSignal('SIGTERM');
+  process.on('SIGINT', onInt);
+  process.on('SIGTERM', onTerm);
+
+  worker.on('message', (message: RuleThreadMessage) => {
+    if ('out' in message) raw.out(message.out);
+    else if ('err' in message) raw.err(message.err);
+    else if ('done' in message) {
+      done = message.done;
+      linger = setTimeout(() => void worker.terminate(), LINGER_MS);
+    } else if ('internal' in message) internal = message.internal;
+    else if (message.blamed) {
+      const seen = readRuleCall(marker);
+      stop(`${seen ? seen.rule : 'the rule file'}: ${message.uncaught} was thrown outside any call of muster's (from a timer or a promise the rule file left running); nothing was written`, 2);
+    } else internal = message.uncaught;
+  });
+  worker.on('error', (error: Error & { code?: string }) => {
+    if (error.code !== 'ERR_WORKER_OUT_OF_MEMORY') {
+      internal ??= error.stack ?? String(error);
+      return;
+    }
+    const seen = readRuleCall(marker);
+    if (!seen?.rule) fault ??= { line: 'out of memory (the JavaScript heap; node --max-old-space-size=MB raises its limit); nothing was written', status: 1 };
+    else if (seen.running) fault ??= { line: `${faultSubject(seen)} ran out of memory; it was stopped and nothing was written`, status: 2 };
+    else fault ??= { line: `${seen.rule}: out of memory after ${seen.call === 'top-level code' ? 'its top-level code' : seen.call} returned (what the rule file keeps fills the heap); nothing was written`, status: 2 };
+  });
+
+  return new Promise<number>((resolve, reject) => {
+    worker.on('exit', (code) => {
+      clearInterval(poller);
+      clearTimeout(linger);
+      process.removeListener('SIGINT', onInt);
+      process.removeListener('SIGTERM', onTerm);
+      if (done !== undefined && fault === undefined) return resolve(done);
+      const ended = fault ?? (internal === undefined ? earlyEnd(readRuleCall(marker), code) : undefined);
+      if (ended) {
+        io.err(`muster: ${ended.line}\n`);
+        return resolve(ended.status);
+      }
+      const error = new Error('the rule thread failed');
+      error.stack = internal ?? `Error: the rule thread ended (exit code ${code}) before its command finished`;
+      reject(error);
+    });
+  });
+}
+
+/** Why the thread ended before its command was done, when the rule's code is to blame; undefined when it is not. */
+function earlyEnd(seen: RuleCallSeen | null, code: number): Fault | undefined {
+  if (seen?.exitCode !== undefined) {
+    const who = !seen.rule ? 'the rule file' : seen.running ? faultSubject(seen) : `${seen.rule}: code it left running (a timer or a promise)`;
+    return { line: `${who} called process.exit(${seen.exitCode}); a rule's code must return, not end the program; nothing was written`, status: 2 };
+  }
+  // Nothing but the import was left to wait for, and it never settled: Node ends such a thread with code 13.
+  if (seen?.running && seen.call === 'top-level code') {
+    return { line: `${faultSubject(seen)} never finished: it awaits a promise that never settles (exit code ${code}); nothing was written`, status: 2 };
+  }
+  return undefined;
+}
