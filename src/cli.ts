@@ -84,7 +84,7 @@ export function buildProgram(io: Io): Command {
     .option('--checkpoint-every <seconds>', 'seconds between checkpoint writes (default 5)')
     .option('--print-diagnostics', 'print the HTML report\'s diagnostics (every metric, simulation against exact) too, not only on screen')
     .action(async (rule: string, options) => {
-      prestartPool(options, !options.exact && !handsOff(rule));
+      prestartPool(options, !options.exact);
       await (await import('./cli/commands/run.js')).runCommand(rule, options, io);
     });
   simulationOptions(
@@ -124,7 +124,7 @@ export function buildProgram(io: Io): Command {
     .option('--checkpoint <file>', 'save finished chunks here as the sweep goes; run the same command again to resume')
     .option('--checkpoint-every <seconds>', 'seconds between checkpoint writes (default 5)')
     .action(async (rule: string, options) => {
-      prestartPool(options, !options.exact && !handsOff(rule));
+      prestartPool(options, !options.exact);
       await (await import('./cli/commands/sweep.js')).sweepOrShardCommand(rule, options, io);
     });
   simulationOptions(
@@ -244,8 +244,13 @@ export function buildProgram(io: Io): Command {
     .action(async (files: string[], options) => {
       await (await import('./cli/commands/shard.js')).mergeAnyCommand(files, options, io);
     });
-  // A command that will move to the rule thread starts no pool here: the thread starts its own.
-  const handsOff = (rule: string) => ruleThreadArmed && isRulePath(rule);
+  // A command whose <rule> is a rule file moves to the rule thread before it loads anything (see main); one
+  // that finds a rule file later (a variant's, a shard's) moves when it asks the loader for it.
+  program.hook('preAction', (_program, command) => {
+    if (ruleThreadArmed && command.registeredArguments[0]?.name() === 'rule' && isRulePath(String(command.processedArgs[0]))) {
+      throw new HandOff('a rule file is run on the rule thread');
+    }
+  });
   program.hook('preSubcommand', (_program, sub) => {
     currentCommand = sub.name();
   });

@@ -115,7 +115,7 @@ export function superviseCommand(argv: readonly string[], supervision: Supervisi
     } else if ('internal' in message) internal = message.internal;
     else if (message.blamed) {
       const seen = readRuleCall(marker);
-      stop(`${seen ? seen.rule : 'the rule file'}: ${message.uncaught} was thrown outside any call of muster's (from a timer or a promise the rule file left running); nothing was written`, 2);
+      stop(`${seen ? seen.rule : 'the rule file'}: ${message.uncaught} was thrown outside any call of muster's (from a timer or a promise the rule file left running), so the command was stopped`, 2);
     } else internal = message.uncaught;
   });
   worker.on('error', (error: Error & { code?: string }) => {

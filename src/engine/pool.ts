@@ -111,7 +111,7 @@ function ruleFileFault(error: unknown, marker: CallMarker, chunks: string): Rule
   if ((error as { code?: string } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY') return new RuleFault(`${subject} ran out of memory in ${chunks}; it was stopped and nothing was written`);
   const stack = error instanceof Error ? (error.stack ?? '') : '';
   if (error instanceof Error && /\?sha256=[0-9a-f]{64}|data:text\/javascript/.test(stack)) {
-    return new RuleFault(`${seen?.rule || 'the rule file'}: ${error.name}: ${error.message.split('\n')[0]} was thrown outside any call of muster's (from a timer or a promise the rule file left running) in ${chunks}; nothing was written`);
+    return new RuleFault(`${seen?.rule || 'the rule file'}: ${error.name}: ${error.message.split('\n')[0]} was thrown outside any call of muster's (from a timer or a promise the rule file left running) in ${chunks}, so the run was stopped`);
   }
   return undefined;
 }
