@@ -60,6 +60,12 @@ function ruleFile(name: string, parts: { top?: string; fields?: string; trial?: 
 }
 
 const forever = 'ready(); for (;;) {}';
+
+function typescriptLoop(): string {
+  const path = join(folder, 'top-loop-ts.ts');
+  writeFileSync(path, "const spins: number = 1;\nwhile (spins > 0) {}\nexport default { id: 'ts', title: 'T', metrics: [{ name: 'win', probability: true }], trial(dice: unknown, p: unknown, out: { win: number }) { out.win = 1; } };\n");
+  return path;
+}
 const files = {
   exact: ruleFile('exact-loop', { fields: `  exact(p) { ${forever} },` }),
   validate: ruleFile('validate-loop', { fields: `  validate(p) { ${forever} },` }),
@@ -70,6 +76,10 @@ const files = {
   trialExit: ruleFile('trial-exit', { trial: 'process.exit(0);' }),
   trialLeak: ruleFile('trial-leak', { top: 'const kept = [];', trial: 'kept.push(new Array(1e6).fill(1));' }),
   trialLoop: ruleFile('trial-loop', { trial: forever }),
+  headline: ruleFile('headline-loop', { fields: `  headline(p) { ${forever} },` }),
+  setup: ruleFile('setup-loop', { fields: `  setup(p) { ${forever} },` }),
+  // Counting outcomes: the trial returns one, read(outcome, …) writes its metrics, and loops.
+  read: ruleFile('read-loop', { fields: `  outcomes() { return 2; },\n  read(outcome, p, out) { ${forever} },`, trial: 'return dice.d(2) - 1;' }),
   lateThrow: ruleFile('late-throw', { top: "setTimeout(() => { throw new RangeError('thrown late'); }, 0);" }),
   sound: ruleFile('sound', { top: "console.log('a line the rule prints');" }),
   // Loops only when HANG is set: its shards are made without it, then merged with it (the same contents, so the same hash).
@@ -123,6 +133,8 @@ describe('--timeout 2 stops rule code that never returns: one line naming the fi
     ['validate() looping', files.validate, /validate\(params\) did not return within --timeout 2 s/],
     ['metrics() looping', files.metrics, /metrics\(params\) did not return within --timeout 2 s/],
     ['top-level while (true) {}', files.top, /its top-level code did not finish within --timeout 2 s/],
+    ['headline() looping', files.headline, /headline\(params\) did not return within --timeout 2 s/],
+    ['a TypeScript rule file\'s top-level loop (imported from its compiled data: URL)', typescriptLoop(), /top-loop-ts\.ts: its top-level code did not finish within --timeout 2 s/],
   ];
   for (const [what, file, line] of cases) {
     it.concurrent(what, { timeout: HARD_DEADLINE_MS + 5000 }, async () => {
@@ -140,6 +152,13 @@ describe('--timeout 2 stops rule code that never returns: one line naming the fi
       const result = await muster(['run', files.trialLoop, '--trials', trials, '--threads', '1', '--quiet', '--timeout', '3']);
       expectOneLine(result, 2, /trial\(dice, params, out\) did not return within --timeout 3 s \(chunks? [\d–]+ still running\); it was stopped and nothing was written/);
     }
+  });
+
+  it.concurrent('setup() and read() looping in a pool worker: the pool\'s watchdog names them', { timeout: 2 * HARD_DEADLINE_MS }, async () => {
+    const setup = await muster(['run', files.setup, ...small, '--timeout', '3']);
+    expectOneLine(setup, 2, /setup-loop\.mjs \(rule hostile\): setup\(params\) did not return within --timeout 3 s \(chunk 0 still running\)/);
+    const read = await muster(['run', files.read, ...pooled, '--timeout', '3']);
+    expectOneLine(read, 2, /read-loop\.mjs \(rule hostile\): read\(outcome, params, out, prepared\) did not return within --timeout 3 s/);
   });
 
   it.concurrent('a comparison whose variant names the rule file (found after the command began): the same', { timeout: HARD_DEADLINE_MS + 5000 }, async () => {
