@@ -33,7 +33,7 @@ function simulationOptions(command: Command): Command {
     .option('--threads <n>', 'worker threads (default: available cores)')
     .option('--confidence <level>', 'confidence level of every interval (default 0.95)')
     .option('--json <file>', 'also write the result as JSON (- for standard output)')
-    .option('--timeout <seconds>', 'fail (nothing written) if no block of trials finishes, or a rule file\'s function does not return, for this long: a watchdog for a hung rule')
+    .option('--timeout <seconds>', 'fail (nothing written) if no block of trials, or call of a rule file, ends this soon')
     .option('--quiet', 'no progress bar or notes on stderr');
 }
 
@@ -247,9 +247,8 @@ export function buildProgram(io: Io): Command {
   // A command whose <rule> is a rule file moves to the rule thread before it loads anything (see main); one
   // that finds a rule file later (a variant's, a shard's) moves when it asks the loader for it.
   program.hook('preAction', (_program, command) => {
-    if (ruleThreadArmed && command.registeredArguments[0]?.name() === 'rule' && isRulePath(String(command.processedArgs[0]))) {
-      throw new HandOff('a rule file is run on the rule thread');
-    }
+    const takesRule = command.registeredArguments[0]?.name() === 'rule';
+    if (ruleThreadArmed && takesRule && isRulePath(String(command.processedArgs[0]))) throw new HandOff('rule thread');
   });
   program.hook('preSubcommand', (_program, sub) => {
     currentCommand = sub.name();
@@ -308,7 +307,7 @@ export async function main(argv: readonly string[], rawIo: Io = processIo): Prom
   }
 }
 
-/** The command's --timeout, for the supervisor's watch, when it is valid (the command itself reports one that is not). */
+/** The command's --timeout for the supervisor's watch, if valid (the command itself reports one that is not). */
 async function givenTimeout(program: Command): Promise<number | undefined> {
   const raw = program.commands.map((command) => command.opts().timeout).find((value) => typeof value === 'string');
   if (raw === undefined) return undefined;

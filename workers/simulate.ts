@@ -31,7 +31,9 @@ export default async function simulateChunks(task: ChunkTask | ChunkBatch): Prom
   }
 }
 
-async function runAny(task: ChunkTask | ChunkBatch): Promise<Float64Array | Float64Array[] | WorkerUsageError | PartFailure> {
+type Answer = Float64Array | Float64Array[] | WorkerUsageError | PartFailure;
+
+async function runAny(task: ChunkTask | ChunkBatch): Promise<Answer> {
   if ('parts' in task) {
     // A batch: every part alone, each tally kept apart. A part that throws is named, so the
     // message gives its chunks, not the whole batch's.

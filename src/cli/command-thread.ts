@@ -11,6 +11,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { Io } from './io.js';
 import { holdSignals, signalled } from './interrupt.js';
 import { noteExit, watchRuleCalls, type CallMarker } from '../rules/rule-calls.js';
+import { thrownByRuleFile } from '../rules/rule-faults.js';
 
 /** What the supervisor hands the thread. */
 export interface RuleThreadData {
@@ -55,7 +56,7 @@ port.unref();
 // runs through a rule file (a file: URL muster imported with its hash, or a TypeScript rule's data: URL).
 const onUncaught = (error: unknown) => {
   const stack = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
-  const blamed = /\?sha256=[0-9a-f]{64}|data:text\/javascript/.test(stack);
+  const blamed = thrownByRuleFile(stack);
   tell({ uncaught: blamed && error instanceof Error ? `${error.name}: ${error.message}` : stack, blamed });
   exit(1);
 };

@@ -8,10 +8,10 @@
  *
  *   main thread                               rule thread
  *   signals ─► { signal } ───────────────────► signalled(): the command stops as on the main thread
- *   marker (shared memory) ◄───────────────── enterRuleCall / leaveRuleCall around the rule's code
- *   polls the marker: one call running past --timeout, or 1 s past a signal ─► terminate, one line
+ *   marker (shared memory) ◄───────────────── enterRuleCall / leaveRuleCall around rule code
+ *   polls the marker: a call past --timeout, or 1 s past a signal ─► terminate, one line
  *   writes { out } / { err } to stdout / stderr ◄─ the command's io
- *   exit without { done }: process.exit, out of memory, a top-level await that never settles ─► one line
+ *   exit without { done }: process.exit, out of memory, a top-level await never settling ─► one line
  *
  * Exit status: a rule file's fault is bad input, 2 (the user's rule, not
  * muster); a rule stopped after a signal, 130 or 143 as any interrupted
@@ -23,9 +23,18 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Io } from './io.js';
 import type { RuleThreadData, RuleThreadMessage } from './command-thread.js';
-import { faultSubject, newCallMarker, readRuleCall, type RuleCallSeen } from '../rules/rule-calls.js';
+import { newCallMarker, readRuleCall, type RuleCallSeen } from '../rules/rule-calls.js';
+import {
+  calledExit,
+  isTopLevel,
+  neverSettled,
+  outOfMemory,
+  overTime,
+  pastSignal,
+  thrownOutside,
+} from '../rules/rule-faults.js';
 
-/** How long rule code may go on running after a signal before it is stopped: the command reacts within ms when it can. */
+/** How long rule code may run on after a signal before it is stopped (a command that can react does so in ms). */
 export const SIGNAL_GRACE_MS = 1000;
 const POLL_MS = 100;
 /** How long the thread may take to end once its command is done (a rule's stray timer may keep it alive). */
@@ -48,14 +57,11 @@ interface Fault {
 /** The compiled rule thread; under the TypeScript test runner, the build's. */
 function threadFile(): string {
   const here = fileURLToPath(import.meta.url);
-  const file = here.endsWith('.ts') ? fileURLToPath(new URL('../../dist/src/cli/command-thread.js', import.meta.url)) : fileURLToPath(new URL('./command-thread.js', import.meta.url));
+  const built = here.endsWith('.ts') ? '../../dist/src/cli/command-thread.js' : './command-thread.js';
+  const file = fileURLToPath(new URL(built, import.meta.url));
   if (!existsSync(file)) throw new Error(`rule thread not built: ${file} (run npm run build)`);
   return file;
 }
-
-const seconds = (value: number) => `${Number(value.toFixed(3))} s`;
-const signalName = (signal: NodeJS.Signals) => (signal === 'SIGINT' ? 'Ctrl-C (SIGINT)' : signal);
-const unfinished = (seen: RuleCallSeen) => (seen.call === 'top-level code' ? 'did not finish' : 'did not return');
 
 /** Runs the CLI's `argv` on the rule thread and returns its exit status (see the file's header). */
 export function superviseCommand(argv: readonly string[], supervision: Supervision): Promise<number> {
@@ -85,11 +91,9 @@ export function superviseCommand(argv: readonly string[], supervision: Supervisi
     }
     const now = performance.now();
     if (stuck?.sequence !== seen.sequence) stuck = { sequence: seen.sequence, since: now };
-    if (timeout !== undefined && now - stuck.since >= timeout * 1000) {
-      stop(`${faultSubject(seen)} ${unfinished(seen)} within --timeout ${seconds(timeout)}; it was stopped and nothing was written`, 2);
-    } else if (signal && now - Math.max(stuck.since, signal.at) >= SIGNAL_GRACE_MS) {
-      const late = seen.call === 'top-level code' ? 'had not finished' : 'had not returned';
-      stop(`interrupted: ${faultSubject(seen)} ${late} ${seconds(SIGNAL_GRACE_MS / 1000)} after ${signalName(signal.name)}, so it was stopped; nothing was written`, signal.name === 'SIGTERM' ? 143 : 130);
+    if (timeout !== undefined && now - stuck.since >= timeout * 1000) stop(overTime(seen, timeout), 2);
+    else if (signal && now - Math.max(stuck.since, signal.at) >= SIGNAL_GRACE_MS) {
+      stop(pastSignal(seen, SIGNAL_GRACE_MS / 1000, signal.name), signal.name === 'SIGTERM' ? 143 : 130);
     }
   };
   const watch = () => (poller ??= setInterval(poll, POLL_MS));
@@ -113,20 +117,17 @@ export function superviseCommand(argv: readonly string[], supervision: Supervisi
       done = message.done;
       linger = setTimeout(() => void worker.terminate(), LINGER_MS);
     } else if ('internal' in message) internal = message.internal;
-    else if (message.blamed) {
-      const seen = readRuleCall(marker);
-      stop(`${seen ? seen.rule : 'the rule file'}: ${message.uncaught} was thrown outside any call of muster's (from a timer or a promise the rule file left running), so the command was stopped`, 2);
-    } else internal = message.uncaught;
+    else if (message.blamed) stop(thrownOutside(readRuleCall(marker)?.rule, message.uncaught), 2);
+    else internal = message.uncaught;
   });
   worker.on('error', (error: Error & { code?: string }) => {
-    if (error.code !== 'ERR_WORKER_OUT_OF_MEMORY') {
-      internal ??= error.stack ?? String(error);
-      return;
+    if (error.code !== 'ERR_WORKER_OUT_OF_MEMORY') internal ??= error.stack ?? String(error);
+    else {
+      // Out of memory with no rule code ever run is muster's own (exit 1); with it, the rule file's.
+      const seen = readRuleCall(marker);
+      const muster = 'out of memory (the JavaScript heap); nothing was written';
+      fault ??= seen?.rule ? { line: outOfMemory(seen), status: 2 } : { line: muster, status: 1 };
     }
-    const seen = readRuleCall(marker);
-    if (!seen?.rule) fault ??= { line: 'out of memory (the JavaScript heap; node --max-old-space-size=MB raises its limit); nothing was written', status: 1 };
-    else if (seen.running) fault ??= { line: `${faultSubject(seen)} ran out of memory; it was stopped and nothing was written`, status: 2 };
-    else fault ??= { line: `${seen.rule}: out of memory after ${seen.call === 'top-level code' ? 'its top-level code' : seen.call} returned (what the rule file keeps fills the heap); nothing was written`, status: 2 };
   });
 
   return new Promise<number>((resolve, reject) => {
@@ -150,13 +151,8 @@ export function superviseCommand(argv: readonly string[], supervision: Supervisi
 
 /** Why the thread ended before its command was done, when the rule's code is to blame; undefined when it is not. */
 function earlyEnd(seen: RuleCallSeen | null, code: number): Fault | undefined {
-  if (seen?.exitCode !== undefined) {
-    const who = !seen.rule ? 'the rule file' : seen.running ? faultSubject(seen) : `${seen.rule}: code it left running (a timer or a promise)`;
-    return { line: `${who} called process.exit(${seen.exitCode}); a rule's code must return, not end the program; nothing was written`, status: 2 };
-  }
+  if (seen?.exitCode !== undefined) return { line: calledExit(seen), status: 2 };
   // Nothing but the import was left to wait for, and it never settled: Node ends such a thread with code 13.
-  if (seen?.running && seen.call === 'top-level code') {
-    return { line: `${faultSubject(seen)} never finished: it awaits a promise that never settles (exit code ${code}); nothing was written`, status: 2 };
-  }
+  if (seen?.running && isTopLevel(seen)) return { line: neverSettled(seen, code), status: 2 };
   return undefined;
 }

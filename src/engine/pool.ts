@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Piscina } from 'piscina';
 import { UsageError } from '../errors.js';
-import { faultSubject, newCallMarker, readRuleCall, RuleFault, type CallMarker } from '../rules/rule-calls.js';
+import { newCallMarker, readRuleCall, type CallMarker, type RuleCallSeen } from '../rules/rule-calls.js';
+import { calledExit, outOfMemory, overTime, RuleFault, thrownByRuleFile, thrownOutside } from '../rules/rule-faults.js';
 import type { Rule } from '../rules/types.js';
 import { runChunks, type ChunkTask, type PartFailure } from './run-chunks.js';
 
@@ -55,7 +56,7 @@ export class Watchdog {
   /** Whether it fired. */
   fired = false;
   /** The rule file's function a task was running when it fired, if any (the fault is then the rule's). */
-  #stuck: ReturnType<typeof readRuleCall> = null;
+  #stuck: RuleCallSeen | null = null;
   #timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -80,8 +81,7 @@ export class Watchdog {
 
   /** The error once it fired: which rule, and what was still running (chunks, as chunkText names them). */
   stalled(ruleId: string, running: string): WorkerError | RuleFault {
-    const stuck = this.#stuck;
-    if (stuck) return new RuleFault(`${faultSubject(stuck)} ${stuck.call === 'top-level code' ? 'did not finish' : 'did not return'} within --timeout ${this.seconds} s (${running} still running); it was stopped and nothing was written`);
+    if (this.#stuck) return new RuleFault(overTime(this.#stuck, this.seconds as number, running));
     return new WorkerError(`${ruleId}: no chunk finished within --timeout ${this.seconds} s (${running} still running); nothing was written`);
   }
 }
@@ -90,7 +90,7 @@ export class Watchdog {
 const inFlight = new Set<CallMarker>();
 
 /** The first rule file's function some task is running now, if any. */
-function runningRuleCall(): ReturnType<typeof readRuleCall> {
+function runningRuleCall(): RuleCallSeen | null {
   for (const marker of inFlight) {
     const seen = readRuleCall(marker);
     if (seen?.running) return seen;
@@ -106,12 +106,11 @@ function runningRuleCall(): ReturnType<typeof readRuleCall> {
  */
 function ruleFileFault(error: unknown, marker: CallMarker, chunks: string): RuleFault | undefined {
   const seen = readRuleCall(marker);
-  const subject = seen?.rule ? (seen.running ? faultSubject(seen) : `${seen.rule}: code it left running (a timer or a promise)`) : 'the rule file';
-  if (seen?.exitCode !== undefined) return new RuleFault(`${subject} called process.exit(${seen.exitCode}) in ${chunks}; a rule's code must return, not end the program; nothing was written`);
-  if ((error as { code?: string } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY') return new RuleFault(`${subject} ran out of memory in ${chunks}; it was stopped and nothing was written`);
-  const stack = error instanceof Error ? (error.stack ?? '') : '';
-  if (error instanceof Error && /\?sha256=[0-9a-f]{64}|data:text\/javascript/.test(stack)) {
-    return new RuleFault(`${seen?.rule || 'the rule file'}: ${error.name}: ${error.message.split('\n')[0]} was thrown outside any call of muster's (from a timer or a promise the rule file left running) in ${chunks}, so the run was stopped`);
+  if (seen?.exitCode !== undefined) return new RuleFault(calledExit(seen, chunks));
+  const code = (error as { code?: string } | null)?.code;
+  if (code === 'ERR_WORKER_OUT_OF_MEMORY') return new RuleFault(outOfMemory(seen, chunks));
+  if (error instanceof Error && thrownByRuleFile(error.stack ?? '')) {
+    return new RuleFault(thrownOutside(seen?.rule, `${error.name}: ${error.message.split('\n')[0]}`, chunks));
   }
   return undefined;
 }
@@ -252,7 +251,8 @@ export class SimulationPool {
       answer = await pool.run(calls ? { parts, calls } : { parts }, { signal });
     } catch (error) {
       if (signal?.aborted) throw error;
-      const fault = calls && ruleFileFault(error, calls, `${chunkText(parts[0].firstChunk, parts[0].endChunk)} or one of the ${parts.length - 1} runs sent with it`);
+      const first = chunkText(parts[0].firstChunk, parts[0].endChunk);
+      const fault = calls && ruleFileFault(error, calls, `${first} or one of the ${parts.length - 1} runs with it`);
       if (fault) throw fault;
       throw simulationFailed(parts[0], error instanceof Error ? error.message : String(error), parts.length - 1);
     } finally {

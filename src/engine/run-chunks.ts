@@ -17,7 +17,7 @@ export interface ChunkTask {
   totalTrials: number;
   /** For a rule file's rule: the file the worker imports (and checks by hash) instead of looking up ruleId. */
   ruleFile?: RuleFile;
-  /** For a rule file's task: where the worker marks the rule's function it runs (rules/rule-calls.ts), set by the pool. */
+  /** For a rule file's task: where the worker marks the rule's function it runs (rules/rule-calls.ts). */
   calls?: CallMarker;
 }
 

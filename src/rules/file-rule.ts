@@ -493,7 +493,12 @@ function checkExact(value: unknown, metrics: readonly MetricSpec[], fail: (what:
   return result;
 }
 
-function checkMatrix(value: unknown, params: readonly ParamSpec[], fail: (what: string) => never, where: string): MatrixSpec {
+function checkMatrix(
+  value: unknown,
+  params: readonly ParamSpec[],
+  fail: (what: string) => never,
+  where: string,
+): MatrixSpec {
   if (value === null || typeof value !== 'object') fail(`matrix: got ${describeValue(value)}; allowed: { row, col, metrics, values }`);
   const m = value as Spec;
   const specOf = (field: 'row' | 'col'): ParamSpec => {
@@ -523,7 +528,10 @@ function checkMatrix(value: unknown, params: readonly ParamSpec[], fail: (what: 
     row: row.name,
     col: col.name,
     metrics: [...(m.metrics as string[])],
-    defaultValues: (p) => checkValues(typeof values === 'function' ? ruleCall(where, 'matrix.values(params)', () => values(Object.freeze({ ...p }))) : values),
+    defaultValues: (p) => {
+      if (typeof values !== 'function') return checkValues(values);
+      return checkValues(ruleCall(where, 'matrix.values(params)', () => values(Object.freeze({ ...p }))));
+    },
     parseRange(textValue) {
       const range = /^\s*(-?[\d.]+)\s*\.\.\s*(-?[\d.]+)\s*$/.exec(textValue);
       const raw: string[] = [];

@@ -10,13 +10,11 @@
  *   supervisor (cli/supervisor.ts), pool (engine/pool.ts) ─► readRuleCall(marker)
  *
  * The marker is written once a call, not once a trial (trial is marked for a
- * whole chunk), so it costs nothing measurable. No node: imports: the
+ * whole chunk), so it costs nothing measurable. Nothing else is imported: the
  * calculator page bundles this module with file-rule.ts, and there no
  * marker is ever set, so every call just runs.
  */
-import { UsageError } from '../errors.js';
-
-/** Int32 slots before the text: a sequence (odd while being written), the text's length, calls open, an exit's note. */
+/** Int32 slots before the text: a sequence (odd while written), its length, calls open, an exit's note and code. */
 const SEQUENCE = 0;
 const LENGTH = 1;
 const OPEN = 2;
@@ -34,7 +32,10 @@ export function newCallMarker(): CallMarker {
   return new Int32Array(new SharedArrayBuffer(HEADER_INTS * 4 + TEXT_CHARS * 2));
 }
 
-/** What a marker says: the rule (as messages name it), the call, whether it is still running, and a sequence that changes with every call. */
+/**
+ * What a marker says: the rule (as messages name it), the call, whether it
+ * is still running, and a sequence that changes with every call.
+ */
 export interface RuleCallSeen {
   rule: string;
   call: string;
@@ -82,7 +83,8 @@ export function leaveRuleCall(depth: number): void {
   const left = open[depth];
   open.length = Math.min(open.length, depth);
   if (!marker || left === undefined) return;
-  // Back in the outer call; at depth 0 the last call's text stays, marked finished, so an out-of-memory just after it still names it.
+  // Back in the outer call. At depth 0 the last call's text stays, marked finished: an out-of-memory just after
+  // it still names it.
   write(depth > 0 ? open[depth - 1] : left, depth);
 }
 
@@ -116,7 +118,12 @@ export function readRuleCall(target: CallMarker): RuleCallSeen | null {
     if (Atomics.load(target, SEQUENCE) !== before) continue;
     if (before === 0) return exitOnly(target);
     const cut = text.indexOf('\u0000');
-    const seen: RuleCallSeen = { rule: text.slice(0, cut), call: text.slice(cut + 1), running: depth > 0, sequence: before };
+    const seen: RuleCallSeen = {
+      rule: text.slice(0, cut),
+      call: text.slice(cut + 1),
+      running: depth > 0,
+      sequence: before,
+    };
     if (Atomics.load(target, EXITED) === 1) seen.exitCode = Atomics.load(target, EXIT_CODE);
     return seen;
   }
@@ -124,20 +131,8 @@ export function readRuleCall(target: CallMarker): RuleCallSeen | null {
 }
 
 function exitOnly(target: CallMarker): RuleCallSeen | null {
-  return Atomics.load(target, EXITED) === 1 ? { rule: '', call: '', running: false, sequence: 0, exitCode: Atomics.load(target, EXIT_CODE) } : null;
-}
-
-/**
- * A rule file's code failed in a way only a watcher sees: it did not
- * return (--timeout), ended its thread, or ran out of memory. A fault of the
- * rule the user gave, not of muster, so it is reported as bad input: one
- * line, exit status 2, nothing written.
- */
-export class RuleFault extends UsageError {}
-
-/** How a fault names the rule code that had it: "./r.mjs (rule r): exact(params)". */
-export function faultSubject(seen: RuleCallSeen): string {
-  return seen.call === 'top-level code' ? `${seen.rule}: its top-level code` : `${seen.rule}: ${seen.call}`;
+  if (Atomics.load(target, EXITED) !== 1) return null;
+  return { rule: '', call: '', running: false, sequence: 0, exitCode: Atomics.load(target, EXIT_CODE) };
 }
 
 /**
@@ -150,7 +145,7 @@ export function setRuleFileGate(next: (() => void) | null): void {
   gate = next;
 }
 
-/** Called by the loader before it imports a rule file: the CLI's gate may throw to move the command (see setRuleFileGate). */
+/** Called by the loader before it imports a rule file: the CLI's gate may throw, to move the command. */
 export function passRuleFileGate(): void {
   gate?.();
 }
