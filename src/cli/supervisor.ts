@@ -16,7 +16,10 @@
  * Exit status: a rule file's fault is bad input, 2 (the user's rule, not
  * muster); a rule stopped after a signal, 130 or 143 as any interrupted
  * command. Rule code runs with the user's own rights: this catches
- * mistakes, it is no sandbox (process.kill(process.pid) still ends muster).
+ * mistakes, it is no sandbox (process.kill(process.pid) still ends muster),
+ * and code blocked in a native call (execSync('sleep 60')) is stopped only
+ * once that call returns: Node cannot stop a thread inside one, nor exit
+ * while one runs.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -79,8 +82,13 @@ export function superviseCommand(argv: readonly string[], supervision: Supervisi
   let poller: NodeJS.Timeout | undefined;
   let linger: NodeJS.Timeout | undefined;
 
+  let stopping = false;
   const stop = (line: string, status: number) => {
     fault ??= { line, status };
+    if (stopping) return;
+    // Stops JavaScript at once; code blocked in a native call (execSync) stops only when that call returns.
+    stopping = true;
+    clearInterval(poller);
     void worker.terminate();
   };
   const poll = () => {
@@ -115,7 +123,9 @@ export function superviseCommand(argv: readonly string[], supervision: Supervisi
     else if ('err' in message) raw.err(message.err);
     else if ('done' in message) {
       done = message.done;
-      linger = setTimeout(() => void worker.terminate(), LINGER_MS);
+      linger = setTimeout(() => {
+        if (!stopping) void worker.terminate();
+      }, LINGER_MS);
     } else if ('internal' in message) internal = message.internal;
     else if (message.blamed) stop(thrownOutside(readRuleCall(marker)?.rule, message.uncaught), 2);
     else internal = message.uncaught;
