@@ -75,6 +75,14 @@ const files = {
   validate: ruleFile('validate-loop', { fields: `  validate(p) { ${forever} },` }),
   metrics: ruleFile('metrics-loop', { metrics: `function metrics(p) { ${forever} }` }),
   headline: ruleFile('headline-loop', { fields: `  headline(p) { ${forever} },` }),
+  wait: ruleFile('exact-wait', {
+    fields: '  exact(p) { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); },',
+  }),
+  // Blocked in a native call, which no thread can be stopped inside: it is stopped once the call returns.
+  native: ruleFile('exact-native', {
+    top: "import { execSync } from 'node:child_process';",
+    fields: "  exact(p) { execSync('sleep 4'); },",
+  }),
   setup: ruleFile('setup-loop', { fields: `  setup(p) { ${forever} },` }),
   // Counting outcomes: the trial returns one, read(outcome, …) writes its metrics, and loops.
   read: ruleFile('read-loop', {
@@ -154,6 +162,7 @@ describe('--timeout stops rule code that never returns: one line naming the file
     ['validate()', files.validate, /validate\(params\) did not return within --timeout 2 s/],
     ['metrics()', files.metrics, /metrics\(params\) did not return within --timeout 2 s/],
     ['headline()', files.headline, /headline\(params\) did not return within --timeout 2 s/],
+    ['exact() in Atomics.wait', files.wait, /exact\(params\) did not return within --timeout 2 s/],
     ['top-level while (true) {}', files.top, /its top-level code did not finish within --timeout 2 s/],
     ["a TypeScript file's top-level", files.topTyped, /top-loop-ts\.ts: its top-level code did not finish within/],
   ];
@@ -192,6 +201,12 @@ describe('--timeout stops rule code that never returns: one line naming the file
       expectOneLine(read, 2, /read-loop\.mjs \(rule hostile\): read\(outcome, params, out, prepared\) did not return/);
     },
   );
+
+  it.concurrent('exact() blocked in execSync: stopped once the call returns, in one line', ONE_CHILD, async () => {
+    const result = await muster(['run', files.native, ...small, '--timeout', '1']);
+    expectOneLine(result, 2, /exact-native\.mjs \(rule hostile\): exact\(params\) did not return within --timeout 1 s/);
+    expect(result.ms).toBeGreaterThan(3500);
+  });
 
   it.concurrent('a rule file named by a variant, found after the command began: the same', ONE_CHILD, async () => {
     const variants = ['--variant', 'a: wipA=13', '--variant', `b: rule=${files.exact}`];
