@@ -13,7 +13,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { UsageError } from './errors.js';
 import { processIo, type Io } from './cli/io.js';
-import { holdSignals } from './cli/interrupt.js';
+import { holdSignals, interruption } from './cli/interrupt.js';
 import { collect, DEFAULT_TRIALS, parseCount, parseThreads, rejectRepeats } from './cli/options.js';
 import { IN_PROCESS_CHUNKS, SimulationPool, WorkerError } from './engine/pool.js';
 import { CHUNK_TRIALS } from './engine/chunks.js';
@@ -283,7 +283,9 @@ export async function main(argv: readonly string[], rawIo: Io = processIo): Prom
       disarm();
       await SimulationPool.dropPrestarted();
       const { superviseCommand } = await import('./cli/supervisor.js');
-      return await superviseCommand(argv, { raw: rawIo, io, timeout: await givenTimeout(program) });
+      const timeout = await givenTimeout(program);
+      // A Ctrl-C during the hand-off was caught here; the rule thread hears it first thing.
+      return await superviseCommand(argv, { raw: rawIo, io, timeout, signalled: interruption() ?? undefined });
     }
     if (error instanceof CommanderError) {
       // Commander has printed its own one-line message; help and --version are not errors.

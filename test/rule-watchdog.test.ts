@@ -284,6 +284,28 @@ describe('SIGINT and SIGTERM reach rule code that never returns: exit 130 / 143 
     },
   );
 
+  // Signalled the moment the main thread holds the signals, before the rule thread exists: the hand-off's window.
+  it.concurrent('a Ctrl-C as the command moves to the rule thread is not lost: PARTIAL, 130', ONE_CHILD, async () => {
+    const fixture = join(folder, 'ready-on-main.mjs');
+    const source = readFileSync(fileURLToPath(new URL('./fixtures/signal-ready.mjs', import.meta.url)), 'utf8');
+    // The rule thread inherits --import: the fixture speaks on fd 3 from the main thread only.
+    const url = `data:text/javascript,${encodeURIComponent(source)}`;
+    const guard = "import { isMainThread } from 'node:worker_threads';";
+    writeFileSync(fixture, `${guard}\nif (isMainThread) await import(${JSON.stringify(url)});\n`);
+    const argv = ['--import', fixture, CLI, 'run', files.sound, '--trials', '4e9', '--threads', '1', '--quiet'];
+    const child = spawn(process.execPath, argv, { cwd: folder, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout!.on('data', (chunk) => (stdout += chunk));
+    child.stdio[3]!.once('data', () => child.kill('SIGINT'));
+    const deadline = setTimeout(() => child.kill('SIGKILL'), HARD_DEADLINE_MS);
+    const [status, killedBy] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+      child.on('close', (...end) => resolve(end)),
+    );
+    clearTimeout(deadline);
+    expect({ status, killedBy }).toEqual({ status: 130, killedBy: null });
+    expect(stdout).toContain('PARTIAL: interrupted');
+  });
+
   it.concurrent(
     'merge of shards whose rule file hangs only now (found in the command\'s inputs)',
     TWO_CHILDREN,

@@ -50,6 +50,8 @@ export interface Supervision {
   io: Io;
   /** --timeout in seconds, when the command was given a valid one. */
   timeout?: number;
+  /** A signal the main thread caught before supervision began: passed on at once. */
+  signalled?: NodeJS.Signals;
 }
 
 interface Fault {
@@ -117,6 +119,7 @@ export function superviseCommand(argv: readonly string[], supervision: Supervisi
   const onTerm = () => onSignal('SIGTERM');
   process.on('SIGINT', onInt);
   process.on('SIGTERM', onTerm);
+  if (supervision.signalled) onSignal(supervision.signalled);
 
   worker.on('message', (message: RuleThreadMessage) => {
     if ('out' in message) raw.out(message.out);
