@@ -13,7 +13,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { Interrupted, UsageError } from './errors.js';
 import { processIo, type Io } from './cli/io.js';
-import { holdSignals, interruptedStatus } from './cli/interrupt.js';
+import { holdSignals, interruptedStatus, interruption } from './cli/interrupt.js';
 import { collect, DEFAULT_TRIALS, parseCount, parseThreads, rejectRepeats } from './cli/options.js';
 import { IN_PROCESS_CHUNKS, SimulationPool, WorkerError } from './engine/pool.js';
 import { CHUNK_TRIALS } from './engine/chunks.js';
@@ -21,6 +21,8 @@ import { fsFault } from './output/files.js';
 import { terminalIo, terminalLine } from './output/terminal.js';
 import { packageVersion } from './version.js';
 import { parserError } from './cli/parser-errors.js';
+import { armHandOff, HandOff } from './cli/hand-off.js';
+import { isRulePath } from './rules/rule-ref.js';
 
 function simulationOptions(command: Command): Command {
   return command
@@ -31,7 +33,7 @@ function simulationOptions(command: Command): Command {
     .option('--threads <n>', 'worker threads (default: available cores)')
     .option('--confidence <level>', 'confidence level of every interval (default 0.95)')
     .option('--json <file>', 'also write the result as JSON (- for standard output)')
-    .option('--timeout <seconds>', 'fail (exit 1, nothing written) if no block of trials finishes for this long: a watchdog for a hung rule')
+    .option('--timeout <seconds>', 'fail (nothing written) if no block of trials, or call of a rule file, ends this soon')
     .option('--quiet', 'no progress bar or notes on stderr');
 }
 
@@ -242,6 +244,12 @@ export function buildProgram(io: Io): Command {
     .action(async (files: string[], options) => {
       await (await import('./cli/commands/shard.js')).mergeAnyCommand(files, options, io);
     });
+  // A command whose <rule> is a rule file moves to the rule thread before it loads anything (see main); one
+  // that finds a rule file later (a variant's, a shard's) moves when it asks the loader for it.
+  program.hook('preAction', (_program, command) => {
+    const takesRule = command.registeredArguments[0]?.name() === 'rule';
+    if (ruleThreadArmed && takesRule && isRulePath(String(command.processedArgs[0]))) throw new HandOff('rule thread');
+  });
   program.hook('preSubcommand', (_program, sub) => {
     currentCommand = sub.name();
   });
@@ -249,17 +257,36 @@ export function buildProgram(io: Io): Command {
   return program;
 }
 
-/** Runs the CLI on `argv` (without node and script) and returns the exit status. */
+/** Whether the running command moves to the rule thread when it loads a rule file (main() on the real process). */
+let ruleThreadArmed = false;
+
+/**
+ * Runs the CLI on `argv` (without node and script) and returns the exit
+ * status. On the real process (the default io), a command that loads a
+ * rule file is run again on the rule thread, under a supervisor that can
+ * stop the rule's code (cli/supervisor.ts); one given another io (a test,
+ * the rule thread itself) runs where it is called.
+ */
 export async function main(argv: readonly string[], rawIo: Io = processIo): Promise<number> {
   // User text reaches the terminal only with its control characters shown as escapes.
   const io = terminalIo(rawIo);
   const program = buildProgram(io);
   // Held for the whole command, so a second Ctrl-C while a run winds down cannot kill it before it prints.
   const release = holdSignals();
+  const disarm = rawIo === processIo ? armHandOff() : () => {};
+  ruleThreadArmed = rawIo === processIo;
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {
+    if (error instanceof HandOff) {
+      disarm();
+      await SimulationPool.dropPrestarted();
+      const { superviseCommand } = await import('./cli/supervisor.js');
+      const timeout = await givenTimeout(program);
+      // A Ctrl-C during the hand-off was caught here; the rule thread hears it first thing.
+      return await superviseCommand(argv, { raw: rawIo, io, timeout, signalled: interruption() ?? undefined });
+    }
     if (error instanceof CommanderError) {
       // Commander has printed its own one-line message; help and --version are not errors.
       return error.exitCode === 0 ? 0 : 2;
@@ -279,8 +306,22 @@ export async function main(argv: readonly string[], rawIo: Io = processIo): Prom
     }
     throw error;
   } finally {
+    disarm();
+    ruleThreadArmed = false;
     await SimulationPool.dropPrestarted();
     release();
+  }
+}
+
+/** The command's --timeout for the supervisor's watch, if valid (the command itself reports one that is not). */
+async function givenTimeout(program: Command): Promise<number | undefined> {
+  const raw = program.commands.map((command) => command.opts().timeout).find((value) => typeof value === 'string');
+  if (raw === undefined) return undefined;
+  const { parseTimeout } = await import('./cli/commands/run.js');
+  try {
+    return parseTimeout(raw);
+  } catch {
+    return undefined;
   }
 }
 

@@ -5,6 +5,15 @@ import type { WorkerUsageError } from '../src/engine/pool.js';
 import { runChunks, type ChunkBatch, type ChunkTask, type PartFailure } from '../src/engine/run-chunks.js';
 import { UsageError } from '../src/errors.js';
 import { getRule } from '../src/rules/index.js';
+import { noteExit, watchRuleCalls } from '../src/rules/rule-calls.js';
+
+// process.exit in a worker ends only this thread: noted in the task's marker, so the pool reports that the
+// rule's code called it instead of calling it a bug of muster's.
+const exit = process.exit.bind(process);
+process.exit = ((code?: number | string | null) => {
+  noteExit(code);
+  return exit(code as number);
+}) as typeof process.exit;
 
 /**
  * The tally is returned as it is, so the message carries a copy of its few
@@ -13,6 +22,18 @@ import { getRule } from '../src/rules/index.js';
  * arrays here, the rules' tallies included: measured slower end to end.
  */
 export default async function simulateChunks(task: ChunkTask | ChunkBatch): Promise<Float64Array | Float64Array[] | WorkerUsageError | PartFailure> {
+  // A rule file's task says where to mark the rule's function this thread runs (rules/rule-calls.ts).
+  watchRuleCalls(task.calls);
+  try {
+    return await runAny(task);
+  } finally {
+    watchRuleCalls(null);
+  }
+}
+
+type Answer = Float64Array | Float64Array[] | WorkerUsageError | PartFailure;
+
+async function runAny(task: ChunkTask | ChunkBatch): Promise<Answer> {
   if ('parts' in task) {
     // A batch: every part alone, each tally kept apart. A part that throws is named, so the
     // message gives its chunks, not the whole batch's.

@@ -41,6 +41,15 @@ export function holdSignals(): () => void {
   };
 }
 
+/**
+ * A signal heard by another thread: the CLI's supervisor (cli/supervisor.ts)
+ * owns the process's signals and passes them on to the command's thread,
+ * where they act as if caught here.
+ */
+export function signalled(signal: Caught): void {
+  onSignal(signal);
+}
+
 /** The signal that interrupted the current command, if any. */
 export function interruption(): Caught | null {
   return caught;

@@ -3,6 +3,8 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Piscina } from 'piscina';
 import { UsageError } from '../errors.js';
+import { newCallMarker, readRuleCall, type CallMarker, type RuleCallSeen } from '../rules/rule-calls.js';
+import { calledExit, outOfMemory, overTime, RuleFault, thrownByRuleFile, thrownOutside } from '../rules/rule-faults.js';
 import type { Rule } from '../rules/types.js';
 import { runChunks, type ChunkTask, type PartFailure } from './run-chunks.js';
 
@@ -53,6 +55,8 @@ export function defaultThreads(): number {
 export class Watchdog {
   /** Whether it fired. */
   fired = false;
+  /** The rule file's function a task was running when it fired, if any (the fault is then the rule's). */
+  #stuck: RuleCallSeen | null = null;
   #timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -66,6 +70,7 @@ export class Watchdog {
     clearTimeout(this.#timer);
     this.#timer = setTimeout(() => {
       this.fired = true;
+      this.#stuck = runningRuleCall();
       this.onFire();
     }, this.seconds * 1000);
   }
@@ -75,9 +80,39 @@ export class Watchdog {
   }
 
   /** The error once it fired: which rule, and what was still running (chunks, as chunkText names them). */
-  stalled(ruleId: string, running: string): WorkerError {
+  stalled(ruleId: string, running: string): WorkerError | RuleFault {
+    if (this.#stuck) return new RuleFault(overTime(this.#stuck, this.seconds as number, running));
     return new WorkerError(`${ruleId}: no chunk finished within --timeout ${this.seconds} s (${running} still running); nothing was written`);
   }
+}
+
+/** The markers of the rule-file tasks on the threads now (see rules/rule-calls.ts). */
+const inFlight = new Set<CallMarker>();
+
+/** The first rule file's function some task is running now, if any. */
+function runningRuleCall(): RuleCallSeen | null {
+  for (const marker of inFlight) {
+    const seen = readRuleCall(marker);
+    if (seen?.running) return seen;
+  }
+  return null;
+}
+
+/**
+ * A failed rule-file task, when the rule's code is to blame: it called
+ * process.exit (which ends the worker), exhausted the heap, or threw from a
+ * timer or promise of its own. A fault of the user's rule, so a RuleFault
+ * (one line, exit 2), not muster's WorkerError.
+ */
+function ruleFileFault(error: unknown, marker: CallMarker, chunks: string): RuleFault | undefined {
+  const seen = readRuleCall(marker);
+  if (seen?.exitCode !== undefined) return new RuleFault(calledExit(seen, chunks));
+  const code = (error as { code?: string } | null)?.code;
+  if (code === 'ERR_WORKER_OUT_OF_MEMORY') return new RuleFault(outOfMemory(seen, chunks));
+  if (error instanceof Error && thrownByRuleFile(error.stack ?? '')) {
+    return new RuleFault(thrownOutside(seen?.rule, `${error.name}: ${error.message.split('\n')[0]}`, chunks));
+  }
+  return undefined;
 }
 
 /** What a worker returns instead of a tally when the task meets a user's mistake (such as a rule file's trial throwing). */
@@ -178,14 +213,20 @@ export class SimulationPool {
   /** Runs one task on a worker thread; a failure that is not an abort becomes a WorkerError naming the rule and chunks. */
   async run(task: ChunkTask, signal?: AbortSignal): Promise<Float64Array> {
     let answer: Float64Array | ArrayBuffer | WorkerUsageError;
+    const calls = task.ruleFile ? newCallMarker() : undefined;
     try {
       signal?.throwIfAborted();
       const pool = await this.#start();
-      answer = await pool.run(task, { signal });
+      if (calls) inFlight.add(calls);
+      answer = await pool.run(calls ? { ...task, calls } : task, { signal });
     } catch (error) {
       if (signal?.aborted) throw error;
+      const fault = calls && ruleFileFault(error, calls, chunkText(task.firstChunk, task.endChunk));
+      if (fault) throw fault;
       const reason = error instanceof Error ? error.message : String(error);
       throw simulationFailed(task, reason);
+    } finally {
+      if (calls) inFlight.delete(calls);
     }
     if (answer instanceof Float64Array) return answer;
     if (answer instanceof ArrayBuffer) return new Float64Array(answer);
@@ -202,13 +243,20 @@ export class SimulationPool {
   async runBatch(parts: readonly ChunkTask[], signal?: AbortSignal): Promise<Float64Array[]> {
     if (parts.length === 1) return [await this.run(parts[0], signal)];
     let answer: Float64Array[] | WorkerUsageError | PartFailure;
+    const calls = parts.some((part) => part.ruleFile) ? newCallMarker() : undefined;
     try {
       signal?.throwIfAborted();
       const pool = await this.#start();
-      answer = await pool.run({ parts }, { signal });
+      if (calls) inFlight.add(calls);
+      answer = await pool.run(calls ? { parts, calls } : { parts }, { signal });
     } catch (error) {
       if (signal?.aborted) throw error;
+      const first = chunkText(parts[0].firstChunk, parts[0].endChunk);
+      const fault = calls && ruleFileFault(error, calls, `${first} or one of the ${parts.length - 1} runs with it`);
+      if (fault) throw fault;
       throw simulationFailed(parts[0], error instanceof Error ? error.message : String(error), parts.length - 1);
+    } finally {
+      if (calls) inFlight.delete(calls);
     }
     if (Array.isArray(answer)) return answer;
     if ('failedPart' in answer) throw simulationFailed(parts[answer.failedPart], answer.reason);

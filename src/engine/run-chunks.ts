@@ -1,4 +1,5 @@
 import { getRule } from '../rules/index.js';
+import type { CallMarker } from '../rules/rule-calls.js';
 import type { Params, Rule, RuleFile, StreamVersion } from '../rules/types.js';
 import { chunkStreams } from './random.js';
 import { chunkTrials } from './chunks.js';
@@ -16,6 +17,8 @@ export interface ChunkTask {
   totalTrials: number;
   /** For a rule file's rule: the file the worker imports (and checks by hash) instead of looking up ruleId. */
   ruleFile?: RuleFile;
+  /** For a rule file's task: where the worker marks the rule's function it runs (rules/rule-calls.ts). */
+  calls?: CallMarker;
 }
 
 /**
@@ -26,6 +29,8 @@ export interface ChunkTask {
  */
 export interface ChunkBatch {
   parts: ChunkTask[];
+  /** As ChunkTask.calls, for the whole batch. */
+  calls?: CallMarker;
 }
 
 /** A part of a batch that threw: which part, and the first line of why (a bug, reported as a WorkerError naming its chunks). */

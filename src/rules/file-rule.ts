@@ -24,6 +24,7 @@ import { UsageError } from '../errors.js';
 import { Fraction } from '../exact/fraction.js';
 import { mean, proportion, type Tallied } from '../stats/estimate.js';
 import { allowedText, parseParam } from './params.js';
+import { enterRuleCall, leaveRuleCall, ruleCall } from './rule-calls.js';
 import type { MatrixSpec, MetricSpec, ParamSpec, ParamValue, Params, Rng, Rule } from './types.js';
 
 /** The fields a rule file's default export may have. */
@@ -166,9 +167,10 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
   const params = checkParams(spec.params, fail);
   const trial = spec.trial as Function;
   const setup = spec.setup as Function | undefined;
+  // Every call of the file's code is marked (rule-calls.ts), so a watcher can name the one that hangs.
   const call = <T>(field: string, fn: () => T): T => {
     try {
-      return fn();
+      return ruleCall(where, field, fn);
     } catch (error) {
       if (error instanceof UsageError) throw error;
       return fail(`${field} threw ${describeError(error)}`);
@@ -322,11 +324,18 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
         if (error instanceof BadDice) return fail(`${error.call}: ${error.what}: got ${describeValue(error.value)}; allowed: ${error.allowed}`);
         return fail(`trial threw ${describeError(error)} (trial ${trialIndex + 1} of a chunk)`);
       };
-      if (state.counts === null) {
-        state.loop.run(trial, dice, state.params, out, state.prepared, trials, tally, sums, bad, failed);
-      } else {
-        countOutcomes(state, layout, trials, failed);
-        readOutcomes(state, layout, tally);
+      // Marked once a chunk, not once a trial: the loop stays as fast as it was.
+      const marked = enterRuleCall(where, 'trial(dice, params, out)');
+      try {
+        if (state.counts === null) {
+          state.loop.run(trial, dice, state.params, out, state.prepared, trials, tally, sums, bad, failed);
+        } else {
+          countOutcomes(state, layout, trials, failed);
+          leaveRuleCall(marked);
+          ruleCall(where, 'read(outcome, params, out, prepared)', () => readOutcomes(state, layout, tally));
+        }
+      } finally {
+        leaveRuleCall(marked);
       }
       // A trial that wrote a name that is not a metric has added a field; caught here, once a chunk.
       const written = Object.keys(out);
@@ -396,7 +405,7 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
       return (list as Array<{ param: string; text: string }>).map((r) => ({ param: r.param, text: oneLine(r.text) }));
     };
   }
-  if (spec.matrix !== undefined) rule.matrix = checkMatrix(spec.matrix, params, fail);
+  if (spec.matrix !== undefined) rule.matrix = checkMatrix(spec.matrix, params, fail, where);
   return rule;
 }
 
@@ -493,7 +502,12 @@ function checkExact(value: unknown, metrics: readonly MetricSpec[], fail: (what:
   return result;
 }
 
-function checkMatrix(value: unknown, params: readonly ParamSpec[], fail: (what: string) => never): MatrixSpec {
+function checkMatrix(
+  value: unknown,
+  params: readonly ParamSpec[],
+  fail: (what: string) => never,
+  where: string,
+): MatrixSpec {
   if (value === null || typeof value !== 'object') fail(`matrix: got ${describeValue(value)}; allowed: { row, col, metrics, values }`);
   const m = value as Spec;
   const specOf = (field: 'row' | 'col'): ParamSpec => {
@@ -523,7 +537,10 @@ function checkMatrix(value: unknown, params: readonly ParamSpec[], fail: (what: 
     row: row.name,
     col: col.name,
     metrics: [...(m.metrics as string[])],
-    defaultValues: (p) => checkValues(typeof values === 'function' ? values(Object.freeze({ ...p })) : values),
+    defaultValues: (p) => {
+      if (typeof values !== 'function') return checkValues(values);
+      return checkValues(ruleCall(where, 'matrix.values(params)', () => values(Object.freeze({ ...p }))));
+    },
     parseRange(textValue) {
       const range = /^\s*(-?[\d.]+)\s*\.\.\s*(-?[\d.]+)\s*$/.exec(textValue);
       const raw: string[] = [];

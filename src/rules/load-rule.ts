@@ -20,6 +20,7 @@ import { badValue, UsageError } from '../errors.js';
 import { adaptRuleFile } from './file-rule.js';
 import { getRule, rules } from './index.js';
 import { readInputBytes } from '../input/read-file.js';
+import { enterRuleCall, leaveRuleCall, passRuleFileGate } from './rule-calls.js';
 import { isRulePath, SCRIPT } from './rule-ref.js';
 import type { Rule } from './types.js';
 
@@ -40,6 +41,8 @@ const loaded = new Map<string, Rule>();
  * checked against that hash.
  */
 export async function loadRuleFile(path: string, shown: string = path, expectedSha256?: string, reuseChecked = false): Promise<Rule> {
+  // The CLI runs a command that loads a rule file on a thread it can stop (cli/supervisor.ts).
+  passRuleFileGate();
   if (!SCRIPT.test(path)) throw badValue('rule', shown, 'a built-in rule id, or a rule file ending in .mjs, .js, .cjs, .ts, .mts or .cts');
   // A worker meets the same file in task after task: once checked against the run's hash, it is not read again.
   if (expectedSha256 !== undefined && reuseChecked) {
@@ -57,10 +60,14 @@ export async function loadRuleFile(path: string, shown: string = path, expectedS
   let module: { default?: unknown };
   if (compiled && 'error' in compiled) throw compileProblem(compiled.error, shown);
   const url = compiled && 'code' in compiled ? `data:text/javascript;base64,${Buffer.from(compiled.code).toString('base64')}` : `${pathToFileURL(path).href}?sha256=${sha256}`;
+  // The file's top-level code runs inside the import, marked so that a watcher can name it when it never finishes.
+  const marked = enterRuleCall(shown, 'top-level code');
   try {
     module = (await import(url)) as { default?: unknown };
   } catch (error) {
     throw new UsageError(`${shown}: does not load: ${typed ? oneLineOf(error) : loadProblem(error, path)}`);
+  } finally {
+    leaveRuleCall(marked);
   }
   const rule: Rule = { ...adaptRuleFile(module.default, shown), file: { path, sha256, origin: shown } };
   loaded.set(key, rule);
