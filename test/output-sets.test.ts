@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeOutputs } from '../src/output/files.js';
 import { UsageError } from '../src/errors.js';
+import { sealCheckpoint } from './support/checkpoint-seal.js';
 import { cli, scratchFolder } from './support/cli.js';
 
 const folder = scratchFolder('output-sets');
@@ -160,7 +161,7 @@ describe('no output may be an input of the command: one line, exit 2, nothing ch
     const shard = join(dir, 's.json');
     expect((await cli('shard', rule, '--shard', '0/1', '--trials', '70000', '--threads', '1', '--out', shard, '--quiet')).status).toBe(0);
     const before = snapshot(dir);
-    const { status, stderr } = await cli('merge', shard, '--json', rule);
+    const { status, stderr } = await cli('merge', shard, '--rule', rule, '--json', rule);
     expect(status).toBe(2);
     expect(stderr).toMatch(/^muster: --json: .*rule\.mjs" is the same file as input/);
     expect(snapshot(dir)).toEqual(before);
@@ -202,7 +203,7 @@ describe('the checkpoint is checked like an output', () => {
     const empty = { ...JSON.parse(readFileSync(plain, 'utf8')), ranges: [] };
     mkdirSync(join(dir, 'store'));
     const target = join(dir, 'store', 'run.checkpoint');
-    writeFileSync(target, `${JSON.stringify(empty)}\n`);
+    writeFileSync(target, `${sealCheckpoint(empty)}\n`);
     const link = join(dir, 'run.checkpoint');
     symlinkSync(target, link);
     const { status } = await cli('run', 'reserves', '--trials', '2e5', '--threads', '1', '--checkpoint', link, '--quiet');
