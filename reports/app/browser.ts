@@ -25,11 +25,16 @@ import { cardCharts, layoutCard, planCard, renderCardSheet, SHEET } from '../car
 import { confidenceLabel, formatInterval, metricsTable, readableFraction } from '../tables.js';
 import { appRules } from './app-rules.js';
 import { ChartBoard } from './chart-board.js';
+import { extraRules } from './extra-rules.js';
 import {
   APP_DEFAULT_SEED,
   APP_DEFAULT_TRIALS,
+  canonicalText,
+  clipMessage,
   defaultText,
   evaluateForm,
+  fieldChoices,
+  problemLines,
   hashEntries,
   parseSeedText,
   parseStreamText,
@@ -176,12 +181,14 @@ function buildFields(raw: RawValues): void {
     error.hidden = true;
     const value = raw[spec.name] ?? defaultText(spec);
     let control: HTMLInputElement | HTMLSelectElement;
-    if (spec.type === 'choice') {
+    const choices = fieldChoices(rule, spec);
+    if (choices) {
       control = make('select');
-      for (const choice of spec.choices) control.append(new Option(choice, choice));
-      // A value not among the choices (from a hash) stays visible, so its message makes sense.
-      if (!spec.choices.includes(value)) control.append(new Option(value, value));
-      control.value = value;
+      for (const choice of choices) control.append(new Option(choice.text, choice.value));
+      // A short label from a link (a=F1) selects its value; a value the rule refuses stays visible, so its message makes sense.
+      const shown = canonicalText(rule, spec, value) ?? value;
+      if (!choices.some((choice) => choice.value === shown)) control.append(new Option(shown, shown));
+      control.value = shown;
       control.addEventListener('change', recompute);
     } else if (spec.type === 'boolean') {
       control = make('input');
@@ -245,7 +252,7 @@ function showFieldError(id: string, message: string | undefined): void {
   const control = document.getElementById(id);
   const error = document.getElementById(`${id}-error`);
   if (!control || !error) return;
-  error.textContent = message ?? '';
+  error.textContent = message === undefined ? '' : clipMessage(message);
   error.hidden = !message;
   if (message) control.setAttribute('aria-invalid', 'true');
   else control.removeAttribute('aria-invalid');
@@ -427,14 +434,14 @@ function recompute(): void {
   writeHash(raw, simulation, simulating);
   answerTitle.textContent = rule.title;
   const formMessages = outcome.formErrors;
-  hashProblems.replaceChildren(...formMessages.map((message) => make('p', 'error', message)));
+  hashProblems.replaceChildren(...problemLines(formMessages).map((message) => make('p', 'error', message)));
   if (!outcome.params || simulationErrors.length > 0) {
     const wrong = [...outcome.fieldErrors.keys(), ...simulationErrors];
     answerParams.textContent = '';
     clearAnswer(
       wrong.length > 0
         ? `No answer yet: ${wrong.join(', ')} ${wrong.length === 1 ? 'needs' : 'need'} a different value (see the message by the field).`
-        : `No answer yet: ${formMessages.join(' ')}`,
+        : clipMessage(`No answer yet: ${formMessages.join(' ')}`),
     );
     finish();
     return;
@@ -499,10 +506,18 @@ function recompute(): void {
   // A cancelled run never settles its promise; a newer change settles `latest` instead.
 }
 
+/**
+ * Shows why there is no answer. A UsageError is the rule's refusal or a
+ * rule file's fault (a trial that throws, a bad metric value), in the words
+ * `muster run` prints; anything else a bundled rule file throws is its own
+ * fault too. Only the rest is muster's.
+ */
 function fail(finish: () => void): (error: unknown) => void {
   return (error) => {
-    console.error(error);
-    clearAnswer(`Something went wrong in muster itself (please report it): ${error instanceof Error ? error.message : String(error)}`);
+    const message = error instanceof Error ? error.message : String(error);
+    const ruleFault = (error instanceof Error && error.name === 'UsageError') || extraRules.includes(rule);
+    if (!ruleFault) console.error(error);
+    clearAnswer(clipMessage(ruleFault ? `No answer: ${message}` : `Something went wrong in muster itself (please report it): ${message}`));
     finish();
   };
 }
@@ -510,7 +525,7 @@ function fail(finish: () => void): (error: unknown) => void {
 function loadHash(): void {
   shownHash = location.hash;
   const reading = readHash(appRules, parseHash(location.hash));
-  hashProblems.replaceChildren(...reading.problems.map((message) => make('p', 'error', message)));
+  hashProblems.replaceChildren(...problemLines(reading.problems).map((message) => make('p', 'error', message)));
   selectRule(reading.rule, reading.raw, reading.simulation);
   const problems = [...hashProblems.children];
   recompute();

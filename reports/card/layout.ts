@@ -461,6 +461,15 @@ export function cardStyle(paper: Paper): string {
 html { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
 body { margin: 0; background: #eef1f5; color: #1d232b; font: 13px/1.35 Helvetica, Arial, sans-serif; }
 ${cardSheetStyle()}.chart-error { color: #8a1c1c; }
+.card { zoom: var(--fit-zoom, 1); }
+/* A phone shows the card a column wide: blocks scroll inside themselves, chart text stays legible (./legible.ts). */
+@media screen and (max-width: ${SHEET.width + 31}px) {
+  html:not(.sheet-measure) .card { width: auto; margin: 0; zoom: 1; }
+  html:not(.sheet-measure) .card .block { overflow-x: auto; }
+  html:not(.sheet-measure) .card .vis { overflow: visible; }
+  html:not(.sheet-measure) .card .vis svg { width: var(--legible-width, auto); max-width: none; }
+  html:not(.sheet-measure) .card-footer { font-size: 11px; }
+}
 @media print {
   body { background: white; }
   .card { margin: 0; padding: 0; }
