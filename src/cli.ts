@@ -20,7 +20,7 @@ import { CHUNK_TRIALS } from './engine/chunks.js';
 import { fsFault } from './output/files.js';
 import { terminalIo, terminalLine } from './output/terminal.js';
 import { packageVersion } from './version.js';
-import { parserError } from './cli/parser-errors.js';
+import { parserError, type ParsedCommand } from './cli/parser-errors.js';
 
 function simulationOptions(command: Command): Command {
   return command
@@ -55,7 +55,7 @@ export function buildProgram(io: Io): Command {
     .version(packageVersion())
     .addHelpText('after', EXAMPLES)
     .exitOverride()
-    .configureOutput({ writeOut: io.out, writeErr: io.err, outputError: (message, write) => write(parserError(message, currentCommand, program.commands.map((c) => c.name()))) })
+    .configureOutput({ writeOut: io.out, writeErr: io.err, outputError: (message, write) => write(parserError(message, currentCommand, program.commands.map((c) => c.name()), parsedCommand(program, currentCommand))) })
     .showSuggestionAfterError(true);
 
   program.command('list').description('list the rules muster covers').action(async () => (await import('./cli/commands/list.js')).listCommand(io));
@@ -247,6 +247,13 @@ export function buildProgram(io: Io): Command {
   });
   rejectRepeats(program);
   return program;
+}
+
+/** The subcommand being parsed, as parserError's hints need it. */
+function parsedCommand(program: Command, name: string): ParsedCommand | undefined {
+  const command = program.commands.find((candidate) => candidate.name() === name);
+  if (!command) return undefined;
+  return { args: command.args, names: command.registeredArguments.map((argument) => argument.name()), options: command.options.map((option) => option.long ?? '') };
 }
 
 /** Runs the CLI on `argv` (without node and script) and returns the exit status. */

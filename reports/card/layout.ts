@@ -17,6 +17,7 @@ import { badValue, UsageError } from '../../src/errors.js';
 import { bestOf } from '../../src/best-of.js';
 import type { RunResult } from '../../src/result.js';
 import { findParam, resolveParams } from '../../src/rules/params.js';
+import { withRangeHint } from '../../src/cli/suggest.js';
 import type { Params, ParamValue, Rule } from '../../src/rules/types.js';
 import { intervalChart, metricPoint, type IntervalPoint } from '../charts/blocks.js';
 import type { Chart, RunView } from '../charts/chart.js';
@@ -89,7 +90,7 @@ function matrixValues(rule: Rule, params: Params, options: CardOptions): ParamVa
   if (!spec) throw new Error(`${rule.id} declares no matrix`);
   if (options.range === undefined) return spec.defaultValues(params);
   if (!spec.parseRange) throw new UsageError(`--range: ${rule.id}'s table has a fixed axis; allowed: no --range`);
-  return spec.parseRange(options.range);
+  return withRangeHint(options.range, () => spec.parseRange!(options.range!));
 }
 
 function grid(rule: Rule, params: Params, row: string, col: string, values: readonly ParamValue[]): Params[] {
@@ -220,7 +221,7 @@ function commandLevels(rule: Rule, options: CardOptions): number[] {
   if (options.range === undefined) return [...COMMAND_LEVELS];
   const spec = findParam(rule, 'command');
   const [min, max] = spec.type === 'integer' ? [spec.min, spec.max] : [0, 10];
-  return integerList('--range', options.range, min, max, 4);
+  return withRangeHint(options.range, () => integerList('--range', options.range!, min, max, 4));
 }
 
 const reservesCard: CardDesign = {

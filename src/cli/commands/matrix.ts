@@ -10,6 +10,7 @@ import { formatParams, renderTable, tableWidth, wrapLines } from '../format.js';
 import { chooseMetrics } from '../metrics.js';
 import type { Io } from '../io.js';
 import { checkOutputFile, parseSeed } from '../options.js';
+import { withRangeHint } from '../suggest.js';
 import { interruptedStatus } from '../interrupt.js';
 import { checkDistinct } from '../../output/files.js';
 import { toJson } from '../../output/json.js';
@@ -76,7 +77,7 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
   let values = spec.defaultValues(base);
   if (options.range !== undefined) {
     if (!spec.parseRange) throw new UsageError(`--range: ${rule.id}'s matrix has a fixed axis; allowed: no --range`);
-    values = spec.parseRange(options.range);
+    values = withRangeHint(options.range, () => spec.parseRange!(options.range!));
   }
   // --against fixes the column: one column of the matrix, ranked.
   const colSpec = findParam(rule, spec.col);
