@@ -9,7 +9,7 @@ import { evaluateUntilInterrupted, type GridSettings } from '../../../reports/ev
 import { writeOutputs, type OutputFile } from '../../../reports/outputs.js';
 import type { SweepResult } from '../../../reports/sweep.js';
 import { combinations, parseVary, unionMetrics, type Vary } from '../../../reports/vary.js';
-import { formatCertain, formatCount, formatExact, formatParams, formatValue, renderTable, tableWidth, wrapLines, wrapText } from '../format.js';
+import { formatCertain, formatCount, formatExact, formatParams, formatValue, renderTable, resumedLine, tableWidth, wrapLines, wrapText } from '../format.js';
 import { chooseMetrics, hiddenNote, type MetricChoice } from '../metrics.js';
 import { bestSentence, findBest, parseBest } from '../best.js';
 import type { MetricResult } from '../../result.js';
@@ -23,7 +23,7 @@ import { checkGridPaths } from '../../../reports/cli-outputs.js';
 import { toJson } from '../../output/json.js';
 import { reportIo } from '../report-io.js';
 import type { RunResult } from '../../result.js';
-import { openCheckpoint, streamOfJob } from '../checkpoint-option.js';
+import { openCheckpoint, savedTrials, streamOfJob, type Resumed } from '../checkpoint-option.js';
 import { checkCounts } from '../tally-check.js';
 import { resolveShard, type ShardPlace } from '../scheduler.js';
 import type { GridShardFile } from './grid-shard.js';
@@ -74,8 +74,12 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
 
   const pool = settings.method === 'simulation' ? SimulationPool.take(settings.threads) : undefined;
   const simulating = settings.method === 'simulation';
-  const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet, undefined, { unit: simulating ? 'trials' : 'points' });
   const totalTrials = grid.length * settings.trials;
+  // A resumed sweep says so, and counts only its own trials in its rate.
+  const already = savedTrials(checkpoint, grid.length, settings.trials);
+  const resumed = checkpoint && already > 0 ? { path: checkpoint.path, trials: already } : undefined;
+  if (resumed && !options.quiet) io.err(`resuming from ${resumed.path}: ${formatCount(already)} of ${formatCount(totalTrials)} trials already done\n`);
+  const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet, undefined, { unit: simulating ? 'trials' : 'points', already });
   let evaluated;
   let interrupted;
   try {
@@ -102,7 +106,7 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
     return { ...envelope('sweep', rule), source: rule.source, params: {}, vary: varies, method: settings.method, seed: settings.seed, stream: settings.stream, trials: settings.trials, threads: settings.threads, confidence: settings.confidence, points: [], skipped, partial: true };
   }
   const sweep = assembleSweep(plan, evaluated.map(({ result }) => result), settings.threads, interrupted);
-  await writeSweep(plan, sweep, paths, options.quiet ?? false, io);
+  await writeSweep(plan, sweep, paths, options.quiet ?? false, io, resumed);
   if (interrupted) process.exitCode = interruptedStatus();
   return sweep;
 }
@@ -198,9 +202,9 @@ export function assembleSweep(plan: SweepPlan, results: readonly RunResult[], th
 }
 
 /** The terminal table, then every output file asked for (all rendered before any is written). */
-export async function writeSweep(plan: SweepPlan, sweep: SweepResult, paths: { json?: string; html?: string; csv?: string }, quiet: boolean, io: Io): Promise<void> {
+export async function writeSweep(plan: SweepPlan, sweep: SweepResult, paths: { json?: string; html?: string; csv?: string }, quiet: boolean, io: Io, resumed?: Resumed): Promise<void> {
   const { rule, metrics, choice, bestSpec } = plan;
-  reportIo(io, paths.json, paths.csv).out(renderSweep(rule, sweep, metrics, choice, tableWidth(io.columns), bestSpec?.metric));
+  reportIo(io, paths.json, paths.csv).out(renderSweep(rule, sweep, metrics, choice, tableWidth(io.columns), bestSpec?.metric, resumed));
   const files: OutputFile[] = [];
   const allMetrics = plan.gridMetrics;
   if (paths.json) files.push({ path: paths.json, contents: toJson(sweep), option: '--json' });
@@ -214,7 +218,7 @@ export async function writeSweep(plan: SweepPlan, sweep: SweepResult, paths: { j
   if (!quiet) for (const file of files) if (file.path !== STDOUT) io.err(`wrote ${file.path}\n`);
 }
 
-function renderSweep(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpec[], choice: MetricChoice, width: number, bestMetric: MetricSpec | undefined): string {
+function renderSweep(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpec[], choice: MetricChoice, width: number, bestMetric: MetricSpec | undefined, resumed?: Resumed): string {
   const simulated = sweep.method === 'simulation';
   const lines = [
     `${rule.id} — ${rule.title}: sweep of ${sweep.points.length} point${sweep.points.length === 1 ? '' : 's'}`,
@@ -222,6 +226,7 @@ function renderSweep(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpe
     `varied: ${sweep.vary.map((vary) => `${vary.name} = ${vary.values.map(String).join(', ')}`).join('; ')}`,
     simulated ? `seed ${sweep.seed} (every point) · stream ${sweep.stream} · ${formatCount(sweep.trials)} trials a point · ${+(sweep.confidence * 100).toFixed(4)}% intervals` : 'exact values (no simulation)',
   ];
+  if (resumed) lines.push(resumedLine(resumed));
   if (sweep.partial) lines.push(`PARTIAL: interrupted after ${sweep.points.length} of the combinations; only finished ones are shown`);
   if (sweep.skipped.length > 0) lines.push(`skipped ${sweep.skipped.length} combination(s) the rule rejects, e.g. ${sweep.skipped[0].reason}`);
   // Metrics the same at every point (all of them certain, or exactly equal) fold into one line in the default view.
