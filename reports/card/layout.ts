@@ -17,7 +17,7 @@ import { badValue, UsageError } from '../../src/errors.js';
 import { bestOf } from '../../src/best-of.js';
 import type { RunResult } from '../../src/result.js';
 import { findParam, resolveParams } from '../../src/rules/params.js';
-import { withRangeHint } from '../../src/cli/suggest.js';
+import { ruleWord, shellWord, withRangeHint } from '../../src/cli/suggest.js';
 import type { Params, ParamValue, Rule } from '../../src/rules/types.js';
 import { intervalChart, metricPoint, type IntervalPoint } from '../charts/blocks.js';
 import type { Chart, RunView } from '../charts/chart.js';
@@ -406,7 +406,8 @@ function footerLine(rule: Rule, params: Params, varied: readonly string[], resul
 
 /** The command that makes this card again: only what differs from the defaults. */
 function commandLine(rule: Rule, params: Params, varied: readonly string[], options: CardOptions): string {
-  const quote = (text: string) => (/^[\w.,:=+\-/]+$/.test(text) ? text : JSON.stringify(text));
+  // Quoted as a shell reads them back, so the line can be pasted.
+  const quote = shellWord;
   let defaults: Params = {};
   try {
     defaults = resolveParams(rule);
@@ -415,7 +416,7 @@ function commandLine(rule: Rule, params: Params, varied: readonly string[], opti
   }
   const sets = rule.params.filter((spec) => !varied.includes(spec.name) && params[spec.name] !== defaults[spec.name]).map((spec) => `--set ${quote(`${spec.name}=${String(params[spec.name])}`)}`);
   const extra = [options.range === undefined ? '' : `--range ${quote(options.range)}`, options.against === undefined ? '' : `--against ${quote(options.against)}`];
-  return ['muster card', quote(rule.id), ...sets, ...extra].filter((part) => part !== '').join(' ');
+  return ['muster card', ruleWord(rule), ...sets, ...extra].filter((part) => part !== '').join(' ');
 }
 
 /** The card's sheet: title, blocks (charts as .vis placeholders for vega-embed, in card.blocks order), footer. Every text escaped. */

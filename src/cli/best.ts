@@ -7,7 +7,7 @@ import { UsageError } from '../errors.js';
 import type { MetricSpec, Params, Rule } from '../rules/types.js';
 import type { SweepBest, SweepResult } from '../../reports/sweep.js';
 import { formatParams, formatValue } from './format.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean, ruleWord } from './suggest.js';
 
 export function parseBest(rule: Rule, metrics: readonly MetricSpec[], raw: string): { metric: MetricSpec; goal: 'max' | 'min' } {
   const match = /^(.*?)(?::(max|min))?$/.exec(raw.trim());
@@ -16,7 +16,7 @@ export function parseBest(rule: Rule, metrics: readonly MetricSpec[], raw: strin
   const metric = metrics.find((m) => m.name === name);
   if (!metric) {
     const names = metrics.map((m) => m.name);
-    throw new UsageError(`--best: got ${JSON.stringify(raw)}${didYouMean(name, names)}; allowed: one metric name of ${rule.id} (muster describe ${rule.id}), such as ${names[0]}, or ${names[0]}:min for the lowest`);
+    throw new UsageError(`--best: got ${JSON.stringify(raw)}${didYouMean(name, names)}; allowed: one metric name of ${rule.id} (muster describe ${ruleWord(rule)}), such as ${names[0]}, or ${names[0]}:min for the lowest`);
   }
   return { metric, goal };
 }

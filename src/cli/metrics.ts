@@ -5,7 +5,7 @@
  */
 import { UsageError } from '../errors.js';
 import type { MetricSpec, Params, Rule } from '../rules/types.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean, ruleWord } from './suggest.js';
 
 /** `*` stands for any run of characters, `?` for one; everything else is literal. */
 export function globToRegExp(pattern: string): RegExp {
@@ -51,7 +51,7 @@ export function unknownMetric(rule: Rule, all: readonly MetricSpec[], pattern: s
   const allowed =
     names.length <= 12
       ? `one of ${names.join(', ')}, or a glob such as ${names[0].split('.')[0]}.*`
-      : `one of the ${names.length} metrics \`muster describe ${rule.id}\` lists (${names.slice(0, 4).join(', ')}, …), or a glob such as ${names[0].split('.')[0]}.*`;
+      : `one of the ${names.length} metrics \`muster describe ${ruleWord(rule)}\` lists (${names.slice(0, 4).join(', ')}, …), or a glob such as ${names[0].split('.')[0]}.*`;
   return new UsageError(`--metric: got ${JSON.stringify(pattern)}${didYouMean(pattern, names)}; allowed: ${allowed}`);
 }
 

@@ -72,3 +72,22 @@ export function withRangeHint<T>(text: string, parse: () => T): T {
     throw error;
   }
 }
+
+/**
+ * A word as a POSIX shell reads it back: as it is when it holds only safe
+ * characters, else in single quotes (a quote inside as '\'').
+ * @example shellWord('./my rules/order-bag.mjs') // "'./my rules/order-bag.mjs'"
+ */
+export function shellWord(text: string): string {
+  if (/^[\w@%+=:,./-]+$/.test(text)) return text;
+  return `'${text.replaceAll("'", "'\\''")}'`;
+}
+
+/**
+ * How a hint names a rule so that the command it suggests runs: a rule
+ * file by the path the user typed (quoted for a shell where it must be),
+ * a built-in rule by its id. A rule file's id alone would be refused.
+ */
+export function ruleWord(rule: { id: string; file?: { origin: string } }): string {
+  return shellWord(rule.file ? rule.file.origin : rule.id);
+}
