@@ -9,6 +9,7 @@ import { checkDistinct, checkOutputFile } from '../src/output/files.js';
 import { checkOutputDir, writeOutputs, type OutputFile } from './outputs.js';
 import { STDOUT } from '../src/output/files.js';
 import type { ReportPaths } from './run-report.js';
+import { checkOutputNames } from '../src/cli/output-names.js';
 
 /** The --json, --html and --csv of a sweep or a comparison (whole, or merged from its shards). */
 export interface GridPaths {
@@ -23,6 +24,11 @@ export interface GridPaths {
  * shard being merged), are the same file.
  */
 export function checkGridPaths(options: GridPaths, inputs: ReadonlyArray<{ name: string; path: string }> = []): GridPaths {
+  checkOutputNames([
+    { option: '--json', path: options.json, format: 'json' },
+    { option: '--html', path: options.html, format: 'html' },
+    { option: '--csv', path: options.csv, format: 'csv' },
+  ]);
   const paths: GridPaths = {
     json: options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true }),
     html: options.html === undefined ? undefined : checkOutputFile('--html', options.html),

@@ -8,6 +8,7 @@ import type { RunResult } from '../../result.js';
 import { interruptedStatus, withInterrupt } from '../interrupt.js';
 import type { Io } from '../io.js';
 import { checkOutputFile, parseSeed } from '../options.js';
+import { checkOutputNames } from '../output-names.js';
 import { parseSimulationSettings, type RunOptions } from './run.js';
 import { writeReports } from '../../../reports/cli-outputs.js';
 import { evaluateAll, evaluateUntilInterrupted } from '../../../reports/evaluate.js';
@@ -35,6 +36,10 @@ export async function cardCommand(ruleId: string, options: CardCommandOptions, i
   // A built-in rule is found without an await, so nothing (such as a Ctrl-C listener) waits on a tick.
   const rule = isRulePath(ruleId) ? await loadRule(ruleId) : getRule(ruleId);
   if (options.out === undefined) throw new UsageError('--out: missing; allowed: the HTML file to write, such as --out card.html');
+  checkOutputNames([
+    { option: '--out', path: options.out, format: 'html' },
+    { option: '--pdf', path: options.pdf, format: 'pdf' },
+  ]);
   const out = checkOutputFile('--out', options.out);
   const pdfPath = options.pdf === undefined ? undefined : checkOutputFile('--pdf', options.pdf);
   checkDistinct([

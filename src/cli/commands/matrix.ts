@@ -11,6 +11,7 @@ import { chooseMetrics } from '../metrics.js';
 import type { Io } from '../io.js';
 import { checkOutputFile, parseSeed } from '../options.js';
 import { ruleWord, withRangeHint } from '../suggest.js';
+import { checkOutputNames } from '../output-names.js';
 import { interruptedStatus } from '../interrupt.js';
 import { checkDistinct } from '../../output/files.js';
 import { toJson } from '../../output/json.js';
@@ -88,6 +89,10 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
   const everyMetric = rule.metrics(base);
   const tableMetrics = options.metric && options.metric.length > 0 ? chooseMetrics(rule, everyMetric, options.metric).shown.map((m) => m.name) : [...spec.metrics];
   const cellParams = values.map((rowValue) => cols.map((colValue) => resolveParams(rule, options.set ?? [], { [spec.row]: rowValue, [spec.col]: colValue })));
+  checkOutputNames([
+    { option: '--json', path: options.json, format: 'json' },
+    { option: '--html', path: options.html, format: 'html' },
+  ]);
   const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true });
   if (options.against !== undefined && options.html !== undefined) throw new UsageError('--html: not available with --against; allowed: --json, or the whole matrix with --html');
   const htmlPath = options.html === undefined ? undefined : checkOutputFile('--html', options.html);

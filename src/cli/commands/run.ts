@@ -20,6 +20,7 @@ import { checkReportPaths, writeReports } from '../../../reports/cli-outputs.js'
 import type { Checkpoint } from '../../engine/checkpoint.js';
 import { openCheckpoint, savedTrials, streamOfJob, type CheckpointOptions, type Resumed } from '../checkpoint-option.js';
 import { checkCounts } from '../tally-check.js';
+import { checkOutputNames } from '../output-names.js';
 
 export interface RunOptions extends CheckpointOptions {
   set?: string[];
@@ -94,6 +95,11 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
   const rule = isRulePath(ruleId) ? await loadRuleFileRef(ruleId) : getRule(ruleId);
   const params = resolveParams(rule, options.set ?? []);
   const choice = chooseMetrics(rule, rule.metrics(params), options.metric, { all: options.all, params });
+  checkOutputNames([
+    { option: '--json', path: options.json, format: 'json' },
+    { option: '--html', path: options.html, format: 'html' },
+    { option: '--csv', path: options.csv, format: 'csv' },
+  ]);
   const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true });
   const reportPaths = checkReportPaths(options);
   checkDistinct([
