@@ -21,14 +21,10 @@ export interface GridPaths {
 /**
  * Checks a sweep's or a comparison's --json, --html and --csv up front, in
  * that order, and that no two of them, nor one of them and an input (a
- * shard being merged), are the same file.
+ * shard being merged), are the same file, and that no name's extension names
+ * another format (src/cli/output-names.ts).
  */
 export function checkGridPaths(options: GridPaths, inputs: ReadonlyArray<{ name: string; path: string }> = []): GridPaths {
-  checkOutputNames([
-    { option: '--json', path: options.json, format: 'json' },
-    { option: '--html', path: options.html, format: 'html' },
-    { option: '--csv', path: options.csv, format: 'csv' },
-  ]);
   const paths: GridPaths = {
     json: options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true }),
     html: options.html === undefined ? undefined : checkOutputFile('--html', options.html),
@@ -42,6 +38,11 @@ export function checkGridPaths(options: GridPaths, inputs: ReadonlyArray<{ name:
     ],
     inputs,
   );
+  checkOutputNames([
+    { option: '--json', path: options.json, format: 'json' },
+    { option: '--html', path: options.html, format: 'html' },
+    { option: '--csv', path: options.csv, format: 'csv' },
+  ]);
   return paths;
 }
 

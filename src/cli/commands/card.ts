@@ -36,15 +36,15 @@ export async function cardCommand(ruleId: string, options: CardCommandOptions, i
   // A built-in rule is found without an await, so nothing (such as a Ctrl-C listener) waits on a tick.
   const rule = isRulePath(ruleId) ? await loadRule(ruleId) : getRule(ruleId);
   if (options.out === undefined) throw new UsageError('--out: missing; allowed: the HTML file to write, such as --out card.html');
-  checkOutputNames([
-    { option: '--out', path: options.out, format: 'html' },
-    { option: '--pdf', path: options.pdf, format: 'pdf' },
-  ]);
   const out = checkOutputFile('--out', options.out);
   const pdfPath = options.pdf === undefined ? undefined : checkOutputFile('--pdf', options.pdf);
   checkDistinct([
     { option: '--out', path: out },
     { option: '--pdf', path: pdfPath },
+  ]);
+  checkOutputNames([
+    { option: '--out', path: options.out, format: 'html' },
+    { option: '--pdf', path: options.pdf, format: 'pdf' },
   ]);
   const paperText = (options.paper ?? 'a4').toLowerCase();
   if (!(PAPERS as readonly string[]).includes(paperText)) throw badValue('--paper', options.paper as string, PAPERS.join(' or '));

@@ -89,16 +89,16 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
   const everyMetric = rule.metrics(base);
   const tableMetrics = options.metric && options.metric.length > 0 ? chooseMetrics(rule, everyMetric, options.metric).shown.map((m) => m.name) : [...spec.metrics];
   const cellParams = values.map((rowValue) => cols.map((colValue) => resolveParams(rule, options.set ?? [], { [spec.row]: rowValue, [spec.col]: colValue })));
-  checkOutputNames([
-    { option: '--json', path: options.json, format: 'json' },
-    { option: '--html', path: options.html, format: 'html' },
-  ]);
   const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true });
   if (options.against !== undefined && options.html !== undefined) throw new UsageError('--html: not available with --against; allowed: --json, or the whole matrix with --html');
   const htmlPath = options.html === undefined ? undefined : checkOutputFile('--html', options.html);
   checkDistinct([
     { option: '--json', path: jsonPath },
     { option: '--html', path: htmlPath },
+  ]);
+  checkOutputNames([
+    { option: '--json', path: options.json, format: 'json' },
+    { option: '--html', path: options.html, format: 'html' },
   ]);
   const useExact = rule.exact !== undefined && !options.simulate;
   if (useExact) {

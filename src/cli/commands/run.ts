@@ -95,17 +95,17 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
   const rule = isRulePath(ruleId) ? await loadRuleFileRef(ruleId) : getRule(ruleId);
   const params = resolveParams(rule, options.set ?? []);
   const choice = chooseMetrics(rule, rule.metrics(params), options.metric, { all: options.all, params });
-  checkOutputNames([
-    { option: '--json', path: options.json, format: 'json' },
-    { option: '--html', path: options.html, format: 'html' },
-    { option: '--csv', path: options.csv, format: 'csv' },
-  ]);
   const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true });
   const reportPaths = checkReportPaths(options);
   checkDistinct([
     { option: '--json', path: jsonPath },
     { option: '--html', path: reportPaths.html },
     { option: '--csv', path: reportPaths.csv },
+  ]);
+  checkOutputNames([
+    { option: '--json', path: options.json, format: 'json' },
+    { option: '--html', path: options.html, format: 'html' },
+    { option: '--csv', path: options.csv, format: 'csv' },
   ]);
   const report = reportIo(io, jsonPath, reportPaths.csv);
 

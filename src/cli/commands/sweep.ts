@@ -11,7 +11,7 @@ import type { SweepResult } from '../../../reports/sweep.js';
 import { combinations, parseVary, unionMetrics, type Vary } from '../../../reports/vary.js';
 import { formatCertain, formatCount, formatExact, formatParams, formatValue, renderTable, resumedLine, tableWidth, wrapLines, wrapText } from '../format.js';
 import { chooseMetrics, hiddenNote, type MetricChoice } from '../metrics.js';
-import { bestSentence, findBest, parseBest } from '../best.js';
+import { bestPoints, bestVerdict, BEST_MARK, findBest, parseBest } from '../best.js';
 import type { MetricResult } from '../../result.js';
 import type { Io } from '../io.js';
 import { parseSeed, parseStream } from '../options.js';
@@ -239,35 +239,40 @@ function renderSweep(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpe
   const folded = choice.how === 'asked' || sweep.points.length < 2 ? [] : metrics.filter(constant);
   const tabled = folded.length < metrics.length ? metrics.filter((metric) => !folded.includes(metric)) : [...metrics];
   if (bestMetric && !tabled.includes(bestMetric)) tabled.unshift(bestMetric);
-  const bestKey = sweep.best ? JSON.stringify(sweep.best.params) : undefined;
-  // The best point's mark sits beside the varied values, so it shows in every part of a split table.
-  const header = [...sweep.vary.map((vary) => vary.name), ...(sweep.best ? [''] : [])];
+  // The mark sits beside the best value in the --best metric's own column (every tied value marked), the cell it was ranked by.
+  const marked = sweep.best ? bestPoints(sweep, sweep.best) : new Set<number>();
+  const rankedByExact = sweep.best !== undefined && sweep.points.every((point) => !point.metrics[sweep.best!.metric] || point.metrics[sweep.best!.metric].exact !== null);
+  const mark = (metric: MetricSpec, index: number, text: string, exactCell: boolean) => {
+    if (!sweep.best || metric.name !== sweep.best.metric || exactCell !== (rankedByExact || !simulated)) return text;
+    return marked.has(index) ? `${text} ${BEST_MARK}` : `${text}  `;
+  };
+  const header = sweep.vary.map((vary) => vary.name);
   for (const metric of tabled) {
     header.push(metric.name);
     if (simulated) header.push('±', 'exact');
   }
-  const rows = sweep.points.map((point) => {
+  const rows = sweep.points.map((point, index) => {
     const cells = sweep.vary.map((vary) => String(point.params[vary.name]));
-    if (sweep.best) cells.push(JSON.stringify(point.params) === bestKey ? '◀ best' : '');
     for (const metric of tabled) {
       const value = point.metrics[metric.name];
       if (!value) {
         cells.push(...(simulated ? ['—', '—', '—'] : ['—']));
       } else if (simulated) {
         const half = value.hi === null || value.lo === null ? null : (value.hi - value.lo) / 2;
-        cells.push(formatValue(value.estimate, metric.probability), formatValue(half, metric.probability), formatExact(value, metric.probability));
+        cells.push(mark(metric, index, formatValue(value.estimate, metric.probability), false), formatValue(half, metric.probability), mark(metric, index, formatExact(value, metric.probability), true));
       } else {
-        cells.push(formatExact(value, metric.probability));
+        cells.push(mark(metric, index, formatExact(value, metric.probability), true));
       }
     }
     return cells;
   });
-  let text = `${wrapLines(lines, width).join('\n')}\n\n${renderTable(header, rows, width, { keep: header.length - tabled.length * (simulated ? 3 : 1), group: simulated ? 3 : 1 })}`;
+  // The question's answer comes first, in words; the tables follow.
+  const verdict = sweep.best && bestMetric ? `${wrapText(bestVerdict(sweep, sweep.best, bestMetric), width, '')}\n` : '';
+  let text = `${wrapLines(lines, width).join('\n')}\n\n${verdict ? `${verdict}\n` : ''}${renderTable(header, rows, width, { keep: header.length - tabled.length * (simulated ? 3 : 1), group: simulated ? 3 : 1 })}`;
   if (folded.length > 0 && folded.length < metrics.length) {
     const first = sweep.points[0];
     text += `${wrapText(`the same at every point: ${folded.map((m) => `${m.name} ${formatCertain(first.metrics[m.name], m.probability)}`).join(', ')}`, width, '')}\n`;
   }
-  if (sweep.best && bestMetric) text += `${wrapText(bestSentence(sweep.best, bestMetric), width, '')}\n`;
   return text + hiddenNote(choice);
 }
 
