@@ -190,6 +190,9 @@ describe.skipIf(!haveChromium)('what a newcomer trips on, in headless Chromium',
     await go(page, 'faulty-exact?fail=true');
     expect(await page.locator('#status').textContent()).toBe(`No answer: ${exactMessage}`);
     expect(await page.locator('#status').textContent()).not.toContain('muster itself');
+    // Working, the same file's answer names it as muster run would take it: by its path, not its id.
+    await go(page, 'faulty?trials=1000');
+    expect(await page.locator('#answer-method').textContent()).toContain(`the same figures as muster run ${faultyRule} with that seed and trials`);
     expect(problems.filter((line) => !line.includes('slipped'))).toEqual([]);
     await page.close();
   });

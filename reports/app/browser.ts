@@ -25,7 +25,8 @@ import { cardCharts, layoutCard, planCard, renderCardSheet, SHEET } from '../car
 import { confidenceLabel, formatInterval, metricsTable, readableFraction } from '../tables.js';
 import { appRules } from './app-rules.js';
 import { ChartBoard } from './chart-board.js';
-import { extraRules } from './extra-rules.js';
+import { extraRuleOrigins, extraRules } from './extra-rules.js';
+import { shellWord } from '../../src/cli/suggest.js';
 import {
   APP_DEFAULT_SEED,
   APP_DEFAULT_TRIALS,
@@ -340,9 +341,15 @@ function renderReadings(params: Params): void {
   readingsBox.append(make('h3', '', 'Readings in force'), list);
 }
 
+/** How a command names the rule shown: a bundled rule file by the path given to `muster app --rule`, a built-in rule by its id. */
+function ruleCommandWord(): string {
+  const origin = extraRuleOrigins[extraRules.indexOf(rule)];
+  return shellWord(origin ?? rule.id);
+}
+
 function methodText(result: RunResult): string {
   if (result.method === 'exact') return 'Exact values, computed in rational arithmetic in this page.';
-  return `Simulated in this page: ${formatCount(result.trials)} trials, seed ${JSON.stringify(result.seed)}, stream ${result.stream}, ${confidenceLabel(result.confidence)} intervals — the same figures as muster run ${rule.id} with that seed and trials${result.stream === DEFAULT_STREAM ? '' : ` and --stream ${result.stream}`}.`;
+  return `Simulated in this page: ${formatCount(result.trials)} trials, seed ${JSON.stringify(result.seed)}, stream ${result.stream}, ${confidenceLabel(result.confidence)} intervals — the same figures as muster run ${ruleCommandWord()} with that seed and trials${result.stream === DEFAULT_STREAM ? '' : ` and --stream ${result.stream}`}.`;
 }
 
 async function showResult(result: RunResult, fractions: Record<string, Fraction> | null, mine: number, started: number, computed: number): Promise<void> {
