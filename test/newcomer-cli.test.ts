@@ -170,6 +170,7 @@ describe('an output whose extension names another format is refused, in one line
     [['sweep', 'infinity', '--vary', 'wipA=8..9', '--exact', '--csv', 'x.html'], '--csv: got "x.html", an HTML name for a CSV file; --html x.html writes the HTML; allowed: a name ending .csv, or no extension'],
     [['compare', 'infinity', '--variant', 'a: wipA=8', '--variant', 'b: wipA=9', '--html', 'c.csv'], '--html: got "c.csv", a CSV name for an HTML file; --csv c.csv writes the CSV; allowed: a name ending .html or .htm, or no extension'],
     [['matrix', 'infinity', '--json', 'M.CSV'], '--json: got "M.CSV", a CSV name for a JSON file; allowed: a name ending .json, or no extension'],
+    [['merge', 'shard-0.json', '--json', 'run.html'], '--json: got "run.html", an HTML name for a JSON file; allowed: a name ending .json, or no extension'],
     [['app', '--out', 'odds.pdf'], '--out: got "odds.pdf", a PDF name for an HTML file; allowed: a name ending .html or .htm, or no extension'],
     [['run', 'infinity', '--exact', '--html', 'chart.png'], '--html: got "chart.png", a PNG image name for an HTML file; allowed: a name ending .html or .htm, or no extension'],
   ])('%j', async (argv, message) => {

@@ -27,6 +27,7 @@ import type { Rule } from '../../rules/types.js';
 import { renderRun } from '../format.js';
 import type { Io } from '../io.js';
 import { checkOutputFile, parseConfidence, parseIntegerOption, parseThreads } from '../options.js';
+import { checkOutputNames } from '../output-names.js';
 import { ProgressBar } from '../progress.js';
 import { parseSimulationSettings, withInterrupt, type RunOptions } from './run.js';
 import { openCheckpoint, streamOfJob } from '../checkpoint-option.js';
@@ -119,6 +120,7 @@ export async function mergeCommand(files: readonly string[], options: MergeOptio
     if (options[option] !== undefined) throw new UsageError(`--${option}: only when merging the shards of a sweep or a comparison; allowed: --json and --confidence for a run`);
   }
   const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true });
+  checkOutputNames([{ option: '--json', path: options.json, format: 'json' }]);
   const verify = options.verify === undefined ? 0 : parseIntegerOption('--verify', options.verify, 0, files.length);
   const threads = parseThreads(options.threads);
   // The result must never replace a shard (merge a.json b.json --json a.json), nor one shard be given twice.
