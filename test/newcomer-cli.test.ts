@@ -58,6 +58,9 @@ const awkward = join(folder, "it's my rules");
 mkdirSync(awkward, { recursive: true });
 const bonusRule = join(awkward, 'bonus-hit.mjs');
 writeFileSync(bonusRule, BONUS_RULE);
+/** The same rule without exact(): simulated only, so --best ranks estimates and judges by intervals. */
+const simulatedRule = join(awkward, 'bonus-simulated.mjs');
+writeFileSync(simulatedRule, BONUS_RULE.replace(/ {2}exact\(p\) \{[\s\S]*?\n {2}\},\n/, '').replace("id: 'bonus-hit'", "id: 'bonus-simulated'"));
 
 describe('an argument meant for an option', () => {
   it.each([
@@ -230,6 +233,19 @@ describe('sweep --best, on a rule worked by hand: the answer first, and the mark
     expect(stdout).toMatch(/^5\s+100\.000%\s+0\.0\d\d%\s+100\.000% ◀$/m);
     expect(stdout.split('\n').filter((line) => line.includes('◀'))).toHaveLength(1);
     expect(stdout).toContain('against 83.333% for the next best, bonus=4 (exact values).');
+  });
+});
+
+describe('sweep --best with no exact values: the next best judged by the two intervals', () => {
+  it('seed "muster", 5,000 trials: bonus 5 and 6 the same estimate (100%), bonus 4 beaten beyond noise', async () => {
+    const { stdout } = await cli('sweep', simulatedRule, '--vary', 'bonus=3..6', '--best', 'hit', '--metric', 'hit', '--trials', '5000', '--threads', '1', '--quiet');
+    const answer = stdout.split('\n\n')[1].replaceAll('\n', ' ');
+    expect(answer).toMatch(/^Choose bonus=5 \(or bonus=6: the same estimate\): hit 100\.000%, the highest .* for the next best, bonus=4 \(beyond noise: the intervals do not overlap\)\.$/);
+  });
+
+  it('seed "muster", 100 trials: 5/6 against 4/6 is not told apart, and the answer says so', async () => {
+    const { stdout } = await cli('sweep', simulatedRule, '--vary', 'bonus=3..4', '--best', 'hit', '--metric', 'hit', '--trials', '100', '--threads', '1', '--quiet');
+    expect(stdout.split('\n\n')[1].replaceAll('\n', ' ')).toMatch(/^Choose bonus=4: .* for the next best, bonus=3 \(within noise: the intervals overlap, so simulate more trials or use --exact\)\.$/);
   });
 });
 

@@ -87,14 +87,20 @@ export function bestVerdict(sweep: Pick<SweepResult, 'points'>, best: SweepBest,
   const show = (x: number) => formatValue(x, metric.probability);
   const valueOf = rankingValue(sweep, best.metric);
   const marked = bestPoints(sweep, best);
+  const exact = sweep.points.every((point) => !point.metrics[best.metric] || point.metrics[best.metric].exact !== null);
   const tied = sweep.points.filter((point, index) => marked.has(index) && formatParams(point.params) !== formatParams(best.params));
-  const choice = `${formatParams(best.params)}${tied.length > 0 ? ` (or ${tied.map((point) => formatParams(point.params)).join(', or ')}: tied exactly)` : ''}`;
+  const tie = exact ? 'tied exactly' : 'the same estimate';
+  const choice = `${formatParams(best.params)}${tied.length > 0 ? ` (or ${tied.map((point) => formatParams(point.params)).join(', or ')}: ${tie})` : ''}`;
   const what = metric.doc ? ` (${metric.doc})` : '';
   const head = `Choose ${choice}: ${metric.name} ${show(best.value)}, the ${best.goal === 'max' ? 'highest' : 'lowest'}${what}`;
   const rest = sweep.points.filter((point, index) => !marked.has(index) && Number.isFinite(valueOf(point)));
   if (rest.length === 0) return `${head}${best.decided === 'alone' ? '; the only point.' : '; every point gives it.'}`;
   const sign = best.goal === 'max' ? -1 : 1;
   const next = [...rest].sort((a, b) => sign * (valueOf(a) - valueOf(b)))[0];
-  const sure = best.decided === 'exactly' || best.decided === 'tied' ? 'exact values' : best.decided === 'beyond noise' ? 'beyond noise: the intervals do not overlap' : 'within noise: the intervals overlap, so simulate more trials or use --exact';
+  // How surely the next best is beaten: exact values differ, or (simulated) the two intervals part.
+  const chosen = sweep.points.find((point) => formatParams(point.params) === formatParams(best.params));
+  const [a, b] = [chosen?.metrics[best.metric], next.metrics[best.metric]];
+  const apart = a && b && a.lo !== null && a.hi !== null && b.lo !== null && b.hi !== null && (best.goal === 'max' ? a.lo > b.hi : a.hi < b.lo);
+  const sure = exact ? 'exact values' : apart ? 'beyond noise: the intervals do not overlap' : 'within noise: the intervals overlap, so simulate more trials or use --exact';
   return `${head}, against ${show(valueOf(next))} for the next best, ${formatParams(next.params)} (${sure}).`;
 }
