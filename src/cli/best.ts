@@ -81,26 +81,33 @@ export function bestPoints(sweep: Pick<SweepResult, 'points'>, best: SweepBest):
 /**
  * The sweep's answer in words, first thing under its header: which point to
  * choose, its value, and the next best value with how surely it is beaten.
- * @example "Choose chosenRound=3: all.by.4 100.000% (every squad has arrived by the end of round 4), against 91.057% for the next best, chosenRound=2 (exact values)."
+ * @example "Choose chosenRound=2: all.by.4 91.057%, the highest (…), against 85.988% for the next best,
+ * chosenRound=1 (exact values)."
  */
 export function bestVerdict(sweep: Pick<SweepResult, 'points'>, best: SweepBest, metric: MetricSpec): string {
   const show = (x: number) => formatValue(x, metric.probability);
   const valueOf = rankingValue(sweep, best.metric);
   const marked = bestPoints(sweep, best);
   const exact = sweep.points.every((point) => !point.metrics[best.metric] || point.metrics[best.metric].exact !== null);
-  const tied = sweep.points.filter((point, index) => marked.has(index) && formatParams(point.params) !== formatParams(best.params));
-  const tie = exact ? 'tied exactly' : 'the same estimate';
-  const choice = `${formatParams(best.params)}${tied.length > 0 ? ` (or ${tied.map((point) => formatParams(point.params)).join(', or ')}: ${tie})` : ''}`;
+  const chosen = formatParams(best.params);
+  const tied = sweep.points.filter((point, index) => marked.has(index) && formatParams(point.params) !== chosen);
+  const others = tied.map((point) => formatParams(point.params)).join(', or ');
+  const choice = tied.length > 0 ? `${chosen} (or ${others}: ${exact ? 'tied exactly' : 'the same estimate'})` : chosen;
   const what = metric.doc ? ` (${metric.doc})` : '';
   const head = `Choose ${choice}: ${metric.name} ${show(best.value)}, the ${best.goal === 'max' ? 'highest' : 'lowest'}${what}`;
   const rest = sweep.points.filter((point, index) => !marked.has(index) && Number.isFinite(valueOf(point)));
   if (rest.length === 0) return `${head}${best.decided === 'alone' ? '; the only point.' : '; every point gives it.'}`;
   const sign = best.goal === 'max' ? -1 : 1;
-  const next = [...rest].sort((a, b) => sign * (valueOf(a) - valueOf(b)))[0];
-  // How surely the next best is beaten: exact values differ, or (simulated) the two intervals part.
-  const chosen = sweep.points.find((point) => formatParams(point.params) === formatParams(best.params));
-  const [a, b] = [chosen?.metrics[best.metric], next.metrics[best.metric]];
-  const apart = a && b && a.lo !== null && a.hi !== null && b.lo !== null && b.hi !== null && (best.goal === 'max' ? a.lo > b.hi : a.hi < b.lo);
-  const sure = exact ? 'exact values' : apart ? 'beyond noise: the intervals do not overlap' : 'within noise: the intervals overlap, so simulate more trials or use --exact';
+  const next = [...rest].sort((x, y) => sign * (valueOf(x) - valueOf(y)))[0];
+  const sure = exact ? 'exact values' : intervalsApart(sweep, best, next) ? 'beyond noise: the intervals do not overlap' : 'within noise: the intervals overlap, so simulate more trials or use --exact';
   return `${head}, against ${show(valueOf(next))} for the next best, ${formatParams(next.params)} (${sure}).`;
+}
+
+/** Whether the best point's interval and the next best's part, in the direction of the goal (simulated points). */
+function intervalsApart(sweep: Pick<SweepResult, 'points'>, best: SweepBest, next: SweepResult['points'][number]): boolean {
+  const chosen = sweep.points.find((point) => formatParams(point.params) === formatParams(best.params));
+  const a = chosen?.metrics[best.metric];
+  const b = next.metrics[best.metric];
+  if (!a || !b || a.lo === null || a.hi === null || b.lo === null || b.hi === null) return false;
+  return best.goal === 'max' ? a.lo > b.hi : a.hi < b.lo;
 }
