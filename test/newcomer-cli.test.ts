@@ -174,6 +174,8 @@ describe('an output whose extension names another format is refused, in one line
     [['compare', 'infinity', '--variant', 'a: wipA=8', '--variant', 'b: wipA=9', '--html', 'c.csv'], '--html: got "c.csv", a CSV name for an HTML file; --csv c.csv writes the CSV; allowed: a name ending .html or .htm, or no extension'],
     [['matrix', 'infinity', '--json', 'M.CSV'], '--json: got "M.CSV", a CSV name for a JSON file; allowed: a name ending .json, or no extension'],
     [['merge', 'shard-0.json', '--json', 'run.html'], '--json: got "run.html", an HTML name for a JSON file; allowed: a name ending .json, or no extension'],
+    [['shard', 'reserves', '--shard', '0/2', '--out', 'shard.html'], '--out: got "shard.html", an HTML name for a JSON file; allowed: a name ending .json, or no extension'],
+    [['run', 'reserves', '--checkpoint', 'run.csv'], '--checkpoint: got "run.csv", a CSV name for a JSON file; allowed: a name ending .json, or no extension'],
     [['app', '--out', 'odds.pdf'], '--out: got "odds.pdf", a PDF name for an HTML file; allowed: a name ending .html or .htm, or no extension'],
     [['run', 'infinity', '--exact', '--html', 'chart.png'], '--html: got "chart.png", a PNG image name for an HTML file; allowed: a name ending .html or .htm, or no extension'],
   ])('%j', async (argv, message) => {
@@ -272,6 +274,15 @@ describe('a resumed run says so, and its rate counts only its own trials', () =>
     const sweep = ['sweep', 'reserves', '--vary', 'chosenRound=0..1', '--trials', '100k', '--threads', '1', '--checkpoint', checkpoint, '--quiet'];
     expect((await cli(...sweep)).status).toBe(0);
     expect((await cli(...sweep)).stdout.replaceAll('\n  ', ' ')).toContain(`resumed from ${checkpoint}: 200,000 trials already done`);
+  });
+
+  it('a shard run again from its checkpoint says it is resuming', async () => {
+    const checkpoint = join(folder, 'shard.ckpt');
+    const shard = ['shard', 'reserves', '--trials', '200k', '--shard', '0/2', '--threads', '1', '--checkpoint', checkpoint, '--out', join(folder, 'shard-0.json')];
+    expect((await cli(...shard)).stderr).not.toContain('resuming');
+    const again = await cli(...shard);
+    expect(again.status).toBe(0);
+    expect(again.stderr).toMatch(new RegExp(`^resuming from ${checkpoint.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: [\\d,]+ trials already done\n`));
   });
 
   it('the bar, worked by hand: 400k trials resumed, 600k done after 2 s is 100k trials/s and 4 s to go, not 300k/s', () => {

@@ -417,7 +417,14 @@ function recompute(): void {
   const raw = readFields();
   const simulation = readSimulation();
   const simulating = simulation.simulate || !rule.exact;
-  const outcome = evaluateForm(rule, raw);
+  let outcome: ReturnType<typeof evaluateForm>;
+  try {
+    outcome = evaluateForm(rule, raw);
+  } catch (error) {
+    // A bundled rule file's resolve or validate that throws: shown as its fault, never a page that stops answering.
+    fail(finish)(error);
+    return;
+  }
   for (const spec of rule.params) showFieldError(fieldId(spec), outcome.fieldErrors.get(spec.name));
   const simulationErrors: string[] = [];
   // Each simulation option through its parser, its message beside its field; unchecked (and no message) while solving exactly.

@@ -4,6 +4,7 @@ import { chunkCount, chunkTrials } from '../engine/chunks.js';
 import type { StreamVersion } from '../rules/types.js';
 import { UsageError } from '../errors.js';
 import { checkOutputFile } from './options.js';
+import { checkOutputNames } from './output-names.js';
 import { fillIndex, type ShardPlace } from './scheduler.js';
 
 export interface CheckpointOptions {
@@ -35,6 +36,7 @@ export function openCheckpoint(options: CheckpointOptions, job: CheckpointJob, l
     return undefined;
   }
   const path = checkOutputFile('--checkpoint', fillIndex(options.checkpoint, place, '--checkpoint'));
+  checkOutputNames([{ option: '--checkpoint', path: options.checkpoint, format: 'json' }]);
   return Checkpoint.open(path, job, limits, seconds);
 }
 

@@ -30,7 +30,7 @@ import { checkOutputFile, parseConfidence, parseIntegerOption, parseThreads } fr
 import { checkOutputNames } from '../output-names.js';
 import { ProgressBar } from '../progress.js';
 import { parseSimulationSettings, withInterrupt, type RunOptions } from './run.js';
-import { openCheckpoint, streamOfJob } from '../checkpoint-option.js';
+import { openCheckpoint, savedTrials, streamOfJob } from '../checkpoint-option.js';
 import { fillIndex, resolveShard } from '../scheduler.js';
 import type { SweepResult } from '../../../reports/sweep.js';
 import type { CompareResult } from '../../../reports/compare.js';
@@ -58,6 +58,7 @@ export async function shardCommand(ruleId: string, options: ShardOptions, io: Io
   if (options.json !== undefined) throw new UsageError(`--json: got ${JSON.stringify(options.json)}; allowed: no --json for a shard (its tally goes to --out; muster merge --json writes the result)`);
   if (options.out === undefined) throw new UsageError('--out: missing; allowed: the file to write this shard’s tally to ({index} becomes the shard index)');
   const out = checkOutputFile('--out', fillIndex(options.out, place));
+  checkOutputNames([{ option: '--out', path: options.out, format: 'json' }]);
   const settings = parseSimulationSettings(options);
   const chunks = shardChunks(settings.trials, index, shards);
   const count = chunkCount(settings.trials);
@@ -68,8 +69,11 @@ export async function shardCommand(ruleId: string, options: ShardOptions, io: Io
     point === 0 ? { tallyLength: rule.tallyLength(params), totalAllowed: (total) => total === settings.trials, chunks, checkTally: (tally, trials) => checkCounts(rule, params, tally, trials) } : undefined,
   place);
 
+  // A resumed shard says so, and counts only its own trials in its rate.
+  const already = savedTrials(checkpoint, 1, settings.trials);
+  if (checkpoint && already > 0 && !options.quiet) io.err(`resuming from ${checkpoint.path}: ${formatCount(already)} trials already done\n`);
   const pool = SimulationPool.take(settings.threads);
-  const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet);
+  const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet, undefined, { already });
   try {
     const target = shardTrials(chunks, settings.trials);
     const outcome = await withInterrupt((signal) =>
