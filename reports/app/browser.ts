@@ -231,7 +231,8 @@ function buildFields(raw: RawValues): void {
       row.append(control, label);
     } else {
       row.append(label, control);
-      if (hint) row.append(make('span', 'hint', hint));
+      // A list shows its values itself; a typed field says what it takes.
+      if (hint && !choices) row.append(make('span', 'hint', hint));
     }
     field.append(row, error, doc);
     paramFields.append(field);
