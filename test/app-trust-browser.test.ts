@@ -193,6 +193,10 @@ describe.skipIf(!haveChromium)('what a newcomer trips on, in headless Chromium',
     // Working, the same file's answer names it as muster run would take it: by its path, not its id.
     await go(page, 'faulty?trials=1000');
     expect(await page.locator('#answer-method').textContent()).toContain(`the same figures as muster run ${faultyRule} with that seed and trials`);
+    // Its printed card's footer names it so too.
+    await go(page, 'faulty-exact');
+    expect(await page.evaluate(() => (window as unknown as { musterApp: { prepareCard(): Promise<boolean> } }).musterApp.prepareCard())).toBe(true);
+    expect(await page.locator('#print-card .card-footer').textContent()).toContain(`muster card ${faultyExactRule}`);
     expect(problems.filter((line) => !line.includes('slipped'))).toEqual([]);
     await page.close();
   });

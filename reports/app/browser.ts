@@ -613,7 +613,10 @@ async function prepareCard(): Promise<boolean> {
     const plan = planCard(rule, shown.params);
     const results = cardResults(shown, plan);
     if (!results) return false;
-    const card = layoutCard(rule, shown.params, {}, results);
+    // The footer's command names a bundled rule file as muster card takes it: by the path given to muster app --rule.
+    const origin = extraRuleOrigins[extraRules.indexOf(rule)];
+    const cardRule: Rule = origin === undefined ? rule : { ...rule, file: { path: origin, sha256: '', origin } };
+    const card = layoutCard(cardRule, shown.params, {}, results);
     printCard.innerHTML = renderCardSheet(card);
     const views: EmbeddedView[] = [];
     for (const chart of cardCharts(card)) {
