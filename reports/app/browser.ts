@@ -523,14 +523,14 @@ function recompute(): void {
 
 /**
  * Shows why there is no answer. A UsageError is the rule's refusal or a
- * rule file's fault (a trial that throws, a bad metric value), in the words
- * `muster run` prints; anything else a bundled rule file throws is its own
- * fault too. Only the rest is muster's.
+ * rule file's fault (a trial that throws, a bad metric value: the rule-file
+ * adapter reports each as one), in the words `muster run` prints, as the CLI
+ * exits 2 for it. Anything else is muster's own.
  */
 function fail(finish: () => void): (error: unknown) => void {
   return (error) => {
     const message = error instanceof Error ? error.message : String(error);
-    const ruleFault = (error instanceof Error && error.name === 'UsageError') || extraRules.includes(rule);
+    const ruleFault = error instanceof Error && error.name === 'UsageError';
     if (!ruleFault) console.error(error);
     clearAnswer(clipMessage(ruleFault ? `No answer: ${message}` : `Something went wrong in muster itself (please report it): ${message}`));
     finish();
