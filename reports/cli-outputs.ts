@@ -11,6 +11,7 @@ export { ruleFileInputs } from '../src/output/files.js';
 import { checkOutputDir, writeOutputs, type OutputFile } from './outputs.js';
 import { STDOUT } from '../src/output/files.js';
 import type { ReportPaths } from './run-report.js';
+import { checkOutputNames } from '../src/cli/output-names.js';
 
 /** The --json, --html and --csv of a sweep or a comparison (whole, or merged from its shards). */
 export interface GridPaths {
@@ -22,7 +23,8 @@ export interface GridPaths {
 /**
  * Checks a sweep's or a comparison's --json, --html and --csv up front, in
  * that order, and that no two of them, nor one of them and an input (a
- * shard being merged), are the same file.
+ * shard being merged), are the same file, and that no name's extension names
+ * another format (src/cli/output-names.ts).
  */
 export function checkGridPaths(options: GridPaths, inputs: readonly InputFile[] = []): GridPaths {
   const paths: GridPaths = {
@@ -38,6 +40,11 @@ export function checkGridPaths(options: GridPaths, inputs: readonly InputFile[] 
     ],
     inputs,
   );
+  checkOutputNames([
+    { option: '--json', path: options.json, format: 'json' },
+    { option: '--html', path: options.html, format: 'html' },
+    { option: '--csv', path: options.csv, format: 'csv' },
+  ]);
   return paths;
 }
 

@@ -5,7 +5,7 @@
  */
 import { formatCount } from '../src/output/format.js';
 import { badValue, UsageError } from '../src/errors.js';
-import { didYouMean } from '../src/cli/suggest.js';
+import { didYouMean, didYouMeanRange } from '../src/cli/suggest.js';
 import { allowedText, parseParam, parseParamOrLabel } from '../src/rules/params.js';
 import type { MetricSpec, ParamSpec, ParamValue, Params, Rule } from '../src/rules/types.js';
 
@@ -36,6 +36,11 @@ export function parseVary(rule: Rule, raw: string): Vary {
   if (!spec) throw new UsageError(`--vary: ${JSON.stringify(name)} is not a parameter of ${rule.id}${didYouMean(name, rule.params.map((p) => p.name))}; allowed: ${names}`);
   const text = raw.slice(equals + 1).trim();
   const range = /^(-?[\d.]+(?:e-?\d+)?)\s*\.\.\s*(-?[\d.]+(?:e-?\d+)?)(?::\s*([\d.]+(?:e-?\d+)?))?$/.exec(text);
+  const numeric = spec.type === 'integer' || spec.type === 'number';
+  // A range in another syntax (0-4, 0:4, 0 to 4) gets muster's own, and every form allowed.
+  if (!range && numeric && didYouMeanRange(text) !== '') {
+    throw new UsageError(`--vary: got ${JSON.stringify(raw)}${didYouMeanRange(text, `${name}=`)}; allowed: ${name}=a..b (two dots), ${name}=a..b:step, or a list ${name}=v1,v2,…, each ${allowedText(spec)}`);
+  }
   const values = range ? rangeValues(spec, raw, range) : listValues(rule, spec, text);
   const seen = new Set<string>();
   for (const value of values) {
@@ -63,7 +68,15 @@ function listValues(rule: Rule, spec: ParamSpec, text: string): ParamValue[] {
   const pieces = (text.includes(';') ? text.split(';') : text.split(',')).map((piece) => piece.trim());
   if (pieces.length === 0 || pieces.some((piece) => piece === '')) throw badValue('--vary', `${spec.name}=${text}`, VARY_SYNTAX);
   if (pieces.length > MAX_VALUES) throw badValue('--vary', `${spec.name}=${text}`, `at most ${MAX_VALUES} values per parameter`);
-  return pieces.map((piece) => parseParamOrLabel(rule, spec, piece));
+  return pieces.map((piece) => {
+    try {
+      return parseParamOrLabel(rule, spec, piece);
+    } catch (error) {
+      // A number's bad value names every form --vary takes, so a mistyped range (0..4:2:1, 0..) is shown the right ones.
+      if (!(error instanceof UsageError) || (spec.type !== 'integer' && spec.type !== 'number')) throw error;
+      throw new UsageError(`--vary: ${error.message}, as ${spec.name}=a..b (two dots), ${spec.name}=a..b:step or a list ${spec.name}=v1,v2,…`);
+    }
+  });
 }
 
 /** Every combination of the varied values, the first parameter changing slowest. */

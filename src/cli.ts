@@ -20,7 +20,7 @@ import { CHUNK_TRIALS } from './engine/chunks.js';
 import { fsFault } from './output/files.js';
 import { terminalIo, terminalLine } from './output/terminal.js';
 import { packageVersion } from './version.js';
-import { parserError } from './cli/parser-errors.js';
+import { parserError, type ParsedCommand } from './cli/parser-errors.js';
 import { armHandOff, HandOff } from './cli/hand-off.js';
 import { isRulePath } from './rules/rule-ref.js';
 
@@ -40,8 +40,8 @@ function simulationOptions(command: Command): Command {
 const EXAMPLES = `
 Examples:
   muster run infinity --set wipA=13 wipB=15        initiative odds at WIP 13 against 15
-  muster sweep reserves --vary chosenRound=0..4 --set command=3
-                                                   which reserve round to choose with command 3
+  muster sweep reserves --vary chosenRound=0..4 --set command=3 --best all.by.4
+                                                   which reserve round with command 3: the answer first
   muster matrix infinity --html wip.html           the printable WIP × WIP chart
   muster compare reserves --variant "7+: target=7" --variant "6+: target=6"
                                                    a rule change, shift by shift, real or noise
@@ -57,7 +57,7 @@ export function buildProgram(io: Io): Command {
     .version(packageVersion())
     .addHelpText('after', EXAMPLES)
     .exitOverride()
-    .configureOutput({ writeOut: io.out, writeErr: io.err, outputError: (message, write) => write(parserError(message, currentCommand, program.commands.map((c) => c.name()))) })
+    .configureOutput({ writeOut: io.out, writeErr: io.err, outputError: (message, write) => write(parserError(message, currentCommand, program.commands.map((c) => c.name()), parsedCommand(program, currentCommand))) })
     .showSuggestionAfterError(true);
 
   program.command('list').description('list the rules muster covers').action(async () => (await import('./cli/commands/list.js')).listCommand(io));
@@ -255,6 +255,13 @@ export function buildProgram(io: Io): Command {
   });
   rejectRepeats(program);
   return program;
+}
+
+/** The subcommand being parsed, as parserError's hints need it. */
+function parsedCommand(program: Command, name: string): ParsedCommand | undefined {
+  const command = program.commands.find((candidate) => candidate.name() === name);
+  if (!command) return undefined;
+  return { args: command.args, names: command.registeredArguments.map((argument) => argument.name()), options: command.options.map((option) => option.long ?? '') };
 }
 
 /** Whether the running command moves to the rule thread when it loads a rule file (main() on the real process). */

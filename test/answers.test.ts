@@ -169,10 +169,11 @@ describe('sweep --best', () => {
     expect(min.best).toMatchObject({ goal: 'min', params: { wipA: 10 }, runnerUp: { params: { wipA: 11 } } });
   });
 
-  it('the best row is marked and a sentence says how sure', async () => {
+  it('the best value is marked in its own column, and the answer, first, says how sure', async () => {
     const { stdout } = await cli('sweep', 'infinity', '--vary', 'wipA=12..14', '--exact', '--best', 'a.wins');
-    expect(stdout).toMatch(/^14\s+◀ best/m);
-    expect(stdout).toContain('best a.wins (highest): wipA=14');
+    expect(stdout).toMatch(/^14\s+54\.493% = 188\/345 ◀/m);
+    expect(stdout.indexOf('Choose wipA=14: a.wins')).toBeLessThan(stdout.indexOf('wipA  '));
+    expect(stdout.replaceAll('\n', ' ')).toContain('for the next best, wipA=13 (exact values).');
   });
 
   it('simulated points: beyond noise when the intervals part, within noise when they overlap', () => {
@@ -190,7 +191,7 @@ describe('sweep --best', () => {
     const firstScreen = stdout.split('\n').slice(0, 24);
     // Among reserves' headline metrics all.by.4 comes after squad.round.1 … squad.never; --best brings it to the first table.
     expect(firstScreen.find((line) => line.startsWith('chosenRound'))).toMatch(/^chosenRound\s+all\.by\.4\b/);
-    expect(firstScreen.find((line) => line.includes('◀ best'))).toMatch(/^3\s+◀ best\s+100\.000%/);
+    expect(firstScreen.filter((line) => line.includes('◀'))).toEqual([expect.stringMatching(/^3\s+100\.000% ◀/), expect.stringMatching(/^4\s+100\.000% ◀/)]);
   });
 
   it('an unknown --best metric is refused', async () => {

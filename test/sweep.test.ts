@@ -90,7 +90,7 @@ describe('muster sweep', () => {
     ['a backwards range', ['--vary', 'squads=5..1'], /^muster: --vary: got "squads=5\.\.1"; allowed: a\.\.b\[:step\] with a ≤ b/],
     ['a zero step', ['--vary', 'squads=1..5:0'], /^muster: --vary: got "squads=1\.\.5:0"; allowed: a\.\.b\[:step\]/],
     ['values out of the parameter’s range', ['--vary', 'squads=0..3'], /^muster: squads: got "0"; allowed: an integer from 1 to 100/],
-    ['a bad value in a list', ['--vary', 'squads=1,2', '--vary', 'target=x'], /^muster: target: got "x"; allowed: an integer from 2 to 20/],
+    ['a bad value in a list', ['--vary', 'squads=1,2', '--vary', 'target=x'], /^muster: --vary: target: got "x"; allowed: an integer from 2 to 20, as target=a\.\.b \(two dots\)/],
     ['too many combinations', ['--vary', 'squads=1..100', '--vary', 'target=2..20'], /^muster: --vary: 100 × 19 = 1,900 combinations; allowed: at most 1000/],
     ['a parameter both set and varied', ['--vary', 'squads=1..3', '--set', 'squads=2'], /^muster: --set: squads is also varied/],
     ['a parameter varied twice', ['--vary', 'squads=1..3', '--vary', 'squads=4'], /^muster: --vary: squads varied twice/],

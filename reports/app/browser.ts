@@ -25,11 +25,17 @@ import { cardCharts, layoutCard, planCard, renderCardSheet, SHEET } from '../car
 import { confidenceLabel, formatInterval, metricsTable, readableFraction } from '../tables.js';
 import { appRules } from './app-rules.js';
 import { ChartBoard } from './chart-board.js';
+import { extraRuleOrigins, extraRules } from './extra-rules.js';
+import { shellWord } from '../../src/cli/suggest.js';
 import {
   APP_DEFAULT_SEED,
   APP_DEFAULT_TRIALS,
+  canonicalText,
+  clipMessage,
   defaultText,
   evaluateForm,
+  fieldChoices,
+  problemLines,
   hashEntries,
   parseSeedText,
   parseStreamText,
@@ -176,12 +182,14 @@ function buildFields(raw: RawValues): void {
     error.hidden = true;
     const value = raw[spec.name] ?? defaultText(spec);
     let control: HTMLInputElement | HTMLSelectElement;
-    if (spec.type === 'choice') {
+    const choices = fieldChoices(rule, spec);
+    if (choices) {
       control = make('select');
-      for (const choice of spec.choices) control.append(new Option(choice, choice));
-      // A value not among the choices (from a hash) stays visible, so its message makes sense.
-      if (!spec.choices.includes(value)) control.append(new Option(value, value));
-      control.value = value;
+      for (const choice of choices) control.append(new Option(choice.text, choice.value));
+      // A short label from a link (a=F1) selects its value; a value the rule refuses stays visible, so its message makes sense.
+      const shown = canonicalText(rule, spec, value) ?? value;
+      if (!choices.some((choice) => choice.value === shown)) control.append(new Option(shown, shown));
+      control.value = shown;
       control.addEventListener('change', recompute);
     } else if (spec.type === 'boolean') {
       control = make('input');
@@ -223,7 +231,8 @@ function buildFields(raw: RawValues): void {
       row.append(control, label);
     } else {
       row.append(label, control);
-      if (hint) row.append(make('span', 'hint', hint));
+      // A list shows its values itself; a typed field says what it takes.
+      if (hint && !choices) row.append(make('span', 'hint', hint));
     }
     field.append(row, error, doc);
     paramFields.append(field);
@@ -245,7 +254,7 @@ function showFieldError(id: string, message: string | undefined): void {
   const control = document.getElementById(id);
   const error = document.getElementById(`${id}-error`);
   if (!control || !error) return;
-  error.textContent = message ?? '';
+  error.textContent = message === undefined ? '' : clipMessage(message);
   error.hidden = !message;
   if (message) control.setAttribute('aria-invalid', 'true');
   else control.removeAttribute('aria-invalid');
@@ -333,9 +342,15 @@ function renderReadings(params: Params): void {
   readingsBox.append(make('h3', '', 'Readings in force'), list);
 }
 
+/** How a command names the rule shown: a bundled rule file by the path given to `muster app --rule`, a built-in rule by its id. */
+function ruleCommandWord(): string {
+  const origin = extraRuleOrigins[extraRules.indexOf(rule)];
+  return shellWord(origin ?? rule.id);
+}
+
 function methodText(result: RunResult): string {
   if (result.method === 'exact') return 'Exact values, computed in rational arithmetic in this page.';
-  return `Simulated in this page: ${formatCount(result.trials)} trials, seed ${JSON.stringify(result.seed)}, stream ${result.stream}, ${confidenceLabel(result.confidence)} intervals — the same figures as muster run ${rule.id} with that seed and trials${result.stream === DEFAULT_STREAM ? '' : ` and --stream ${result.stream}`}.`;
+  return `Simulated in this page: ${formatCount(result.trials)} trials, seed ${JSON.stringify(result.seed)}, stream ${result.stream}, ${confidenceLabel(result.confidence)} intervals — the same figures as muster run ${ruleCommandWord()} with that seed and trials${result.stream === DEFAULT_STREAM ? '' : ` and --stream ${result.stream}`}.`;
 }
 
 async function showResult(result: RunResult, fractions: Record<string, Fraction> | null, mine: number, started: number, computed: number): Promise<void> {
@@ -403,7 +418,14 @@ function recompute(): void {
   const raw = readFields();
   const simulation = readSimulation();
   const simulating = simulation.simulate || !rule.exact;
-  const outcome = evaluateForm(rule, raw);
+  let outcome: ReturnType<typeof evaluateForm>;
+  try {
+    outcome = evaluateForm(rule, raw);
+  } catch (error) {
+    // A bundled rule file's resolve or validate that throws: shown as its fault, never a page that stops answering.
+    fail(finish)(error);
+    return;
+  }
   for (const spec of rule.params) showFieldError(fieldId(spec), outcome.fieldErrors.get(spec.name));
   const simulationErrors: string[] = [];
   // Each simulation option through its parser, its message beside its field; unchecked (and no message) while solving exactly.
@@ -427,14 +449,14 @@ function recompute(): void {
   writeHash(raw, simulation, simulating);
   answerTitle.textContent = rule.title;
   const formMessages = outcome.formErrors;
-  hashProblems.replaceChildren(...formMessages.map((message) => make('p', 'error', message)));
+  hashProblems.replaceChildren(...problemLines(formMessages).map((message) => make('p', 'error', message)));
   if (!outcome.params || simulationErrors.length > 0) {
     const wrong = [...outcome.fieldErrors.keys(), ...simulationErrors];
     answerParams.textContent = '';
     clearAnswer(
       wrong.length > 0
         ? `No answer yet: ${wrong.join(', ')} ${wrong.length === 1 ? 'needs' : 'need'} a different value (see the message by the field).`
-        : `No answer yet: ${formMessages.join(' ')}`,
+        : clipMessage(`No answer yet: ${formMessages.join(' ')}`),
     );
     finish();
     return;
@@ -499,10 +521,18 @@ function recompute(): void {
   // A cancelled run never settles its promise; a newer change settles `latest` instead.
 }
 
+/**
+ * Shows why there is no answer. A UsageError is the rule's refusal or a
+ * rule file's fault (a trial that throws, a bad metric value: the rule-file
+ * adapter reports each as one), in the words `muster run` prints, as the CLI
+ * exits 2 for it. Anything else is muster's own.
+ */
 function fail(finish: () => void): (error: unknown) => void {
   return (error) => {
-    console.error(error);
-    clearAnswer(`Something went wrong in muster itself (please report it): ${error instanceof Error ? error.message : String(error)}`);
+    const message = error instanceof Error ? error.message : String(error);
+    const ruleFault = error instanceof Error && error.name === 'UsageError';
+    if (!ruleFault) console.error(error);
+    clearAnswer(clipMessage(ruleFault ? `No answer: ${message}` : `Something went wrong in muster itself (please report it): ${message}`));
     finish();
   };
 }
@@ -510,7 +540,7 @@ function fail(finish: () => void): (error: unknown) => void {
 function loadHash(): void {
   shownHash = location.hash;
   const reading = readHash(appRules, parseHash(location.hash));
-  hashProblems.replaceChildren(...reading.problems.map((message) => make('p', 'error', message)));
+  hashProblems.replaceChildren(...problemLines(reading.problems).map((message) => make('p', 'error', message)));
   selectRule(reading.rule, reading.raw, reading.simulation);
   const problems = [...hashProblems.children];
   recompute();
@@ -583,7 +613,10 @@ async function prepareCard(): Promise<boolean> {
     const plan = planCard(rule, shown.params);
     const results = cardResults(shown, plan);
     if (!results) return false;
-    const card = layoutCard(rule, shown.params, {}, results);
+    // The footer's command names a bundled rule file as muster card takes it: by the path given to muster app --rule.
+    const origin = extraRuleOrigins[extraRules.indexOf(rule)];
+    const cardRule: Rule = origin === undefined ? rule : { ...rule, file: { path: origin, sha256: '', origin } };
+    const card = layoutCard(cardRule, shown.params, {}, results);
     printCard.innerHTML = renderCardSheet(card);
     const views: EmbeddedView[] = [];
     for (const chart of cardCharts(card)) {

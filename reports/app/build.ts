@@ -69,10 +69,11 @@ function extraRulesPlugin(options: AppBuildOptions): Plugin {
       const ruleFiles = options.ruleFiles ?? [];
       if (ruleFiles.length === 0 && !options.extraRulesModule) return;
       builder.onLoad({ filter: /[\\/]reports[\\/]app[\\/]extra-rules\.(js|ts)$/ }, () => {
-        if (ruleFiles.length === 0) return { contents: `export { extraRules } from ${JSON.stringify(options.extraRulesModule)};`, loader: 'js', resolveDir: HERE };
+        if (ruleFiles.length === 0) return { contents: `export { extraRules } from ${JSON.stringify(options.extraRulesModule)};\nexport const extraRuleOrigins = [];`, loader: 'js', resolveDir: HERE };
         const lines = [`import { adaptRuleFile } from ${JSON.stringify(source('src/rules/file-rule'))};`];
         ruleFiles.forEach((file, index) => lines.push(`import rule${index} from ${JSON.stringify(file.path)};`));
         lines.push(`export const extraRules = [${ruleFiles.map((file, index) => `adaptRuleFile(rule${index}, ${JSON.stringify(file.shown)})`).join(', ')}];`);
+        lines.push(`export const extraRuleOrigins = ${JSON.stringify(ruleFiles.map((file) => file.shown))};`);
         return { contents: lines.join('\n'), loader: 'js', resolveDir: HERE };
       });
     },

@@ -11,6 +11,7 @@
  *                                                           else ─► vegaEmbed (named dataset)
  */
 import type { Chart, VegaLiteSpec } from '../charts/chart.js';
+import { LEAST_TEXT_PX, legibleSvg } from '../card/legible.js';
 
 interface VegaView {
   data(name: string, values: unknown[]): VegaView;
@@ -85,6 +86,8 @@ export class ChartBoard {
         }
         this.#shown[index] = entry;
       }
+      const svg = this.#shown[index].section.querySelector('svg');
+      if (svg) legibleSvg(svg, LEAST_TEXT_PX);
       if (index === 0) onFirst();
     }
     this.#truncate(charts.length);

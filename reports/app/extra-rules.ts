@@ -6,3 +6,6 @@ import type { Rule } from '../../src/rules/types.js';
  * that imports each rule file and adapts it (see ./build.ts).
  */
 export const extraRules: readonly Rule[] = [];
+
+/** Each extra rule's file as the user named it to `muster app --rule` (in extraRules' order), for the page's hints. */
+export const extraRuleOrigins: readonly string[] = [];

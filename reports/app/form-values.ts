@@ -2,11 +2,13 @@
  * What the calculator's form and hash hold, turned into parameters the way
  * the CLI turns `--set` into them: each field through the rule's own parser
  * (src/rules/params.ts), then the rule's resolve and cross-parameter checks.
- * Every message is the CLI's own wording, shown next to the field it names.
+ * Every field takes what `--set` takes, the matrix's short labels too
+ * (`a=F1`, `b=S123`). Every message is the CLI's own wording, shown next to the field it names.
  * No DOM here, so the logic is tested in Node.
  */
 import { UsageError } from '../../src/errors.js';
-import { findParam, parseParam } from '../../src/rules/params.js';
+import { findParam, parseParamOrLabel } from '../../src/rules/params.js';
+import { parseSeed } from '../../src/cli/seed.js';
 import { DEFAULT_STREAM, STREAM_VERSIONS, STREAMS_ALLOWED } from '../../src/engine/random.js';
 import type { ParamSpec, Params, Rule, StreamVersion } from '../../src/rules/types.js';
 import { PAGE_OPTIONS, type HashState } from './hash.js';
@@ -52,7 +54,7 @@ export function evaluateForm(rule: Rule, raw: Readonly<RawValues>): FormOutcome 
   for (const spec of rule.params) {
     const text = raw[spec.name] ?? defaultText(spec);
     try {
-      params[spec.name] = parseParam(spec, text);
+      params[spec.name] = parseParamOrLabel(rule, spec, text);
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;
       fieldErrors.set(spec.name, error.message);
@@ -84,10 +86,9 @@ export function parseTrials(raw: string): number {
   return value;
 }
 
-/** A seed as `muster run --seed` takes it: any text of 1 to 200 characters. */
+/** A seed as `muster run --seed` takes it (the same check): any text of 1 to 200 characters. */
 export function parseSeedText(raw: string): string {
-  if (raw.length === 0 || raw.length > 200) throw new UsageError(`seed: got ${JSON.stringify(raw)}; allowed: any text of 1 to 200 characters`);
-  return raw;
+  return parseSeed(raw, 'seed');
 }
 
 /** A stream as `muster run --stream` takes it: 1, 2 or 3. */
@@ -110,7 +111,7 @@ export interface HashReading {
  * ones, so the field shows them with the rule's message beside them.
  */
 export function readHash(rules: readonly Rule[], state: HashState): HashReading {
-  const problems: string[] = [];
+  const problems: string[] = state.refused ? [state.refused] : [];
   let rule = rules[0];
   if (state.ruleId !== null) {
     const found = rules.find((candidate) => candidate.id === state.ruleId);
@@ -158,4 +159,57 @@ export function hashEntries(rule: Rule, raw: Readonly<RawValues>, simulation: Si
     if (simulation.stream !== APP_DEFAULT_STREAM) option('stream', simulation.stream);
   }
   return entries;
+}
+
+/** One entry of a field's list: the value `--set` takes, and what the list shows for it. */
+export interface FieldChoice {
+  value: string;
+  text: string;
+}
+
+/**
+ * The values a field is chosen from, or null for a field typed freely: a
+ * choice parameter's choices, and a text parameter the rule's matrix
+ * enumerates (deployment's strategies), each shown with its short label
+ * (`S123 — standard:1,2,3`), so a phone picks from a list instead of typing.
+ */
+export function fieldChoices(rule: Rule, spec: ParamSpec): FieldChoice[] | null {
+  if (spec.type === 'choice') return spec.choices.map((choice) => ({ value: choice, text: choice }));
+  const matrix = rule.matrix;
+  if (spec.type !== 'text' || !matrix || (spec.name !== matrix.row && spec.name !== matrix.col)) return null;
+  const defaults: Params = Object.fromEntries(rule.params.map((p) => [p.name, p.default]));
+  const values = matrix.defaultValues(defaults).map(String);
+  if (!values.includes(spec.default)) values.unshift(spec.default);
+  return values.map((value) => {
+    const label = matrix.label ? matrix.label(value) : value;
+    return { value, text: label === value ? value : `${label} — ${value}` };
+  });
+}
+
+/** A field's text in the form `--set` prints it (`F1` → `forward:1`), or null when the rule refuses it (the field then keeps it as written). */
+export function canonicalText(rule: Rule, spec: ParamSpec, raw: string): string | null {
+  try {
+    return String(parseParamOrLabel(rule, spec, raw));
+  } catch (error) {
+    if (error instanceof UsageError) return null;
+    throw error;
+  }
+}
+
+/** The longest message shown beside a field: a value pasted by the megabyte is quoted in part. */
+export const MAX_MESSAGE_LENGTH = 400;
+
+/** A message cut to MAX_MESSAGE_LENGTH characters (with "…"), so one wrong value cannot flood the page. */
+export function clipMessage(message: string): string {
+  return message.length <= MAX_MESSAGE_LENGTH ? message : `${message.slice(0, MAX_MESSAGE_LENGTH - 1)}…`;
+}
+
+/** The most hash problems listed one per line; the rest are counted in one more line. */
+export const MAX_LISTED_PROBLEMS = 5;
+
+/** The lines a list of problems shows: the first few, each clipped, then how many more. */
+export function problemLines(problems: readonly string[]): string[] {
+  const shown = problems.slice(0, MAX_LISTED_PROBLEMS).map(clipMessage);
+  const more = problems.length - shown.length;
+  return more > 0 ? [...shown, `and ${more.toLocaleString('en-US')} more problem${more === 1 ? '' : 's'} in the link`] : shown;
 }

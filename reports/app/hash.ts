@@ -9,6 +9,10 @@
  *
  * Values are percent-encoded where they must be; `:`, `,`, `+` and `/` stay
  * readable (`a=forward:1`, `allies=2+3`), and `+` means plus, never a space.
+ *
+ * A link is data from anywhere: one longer than MAX_HASH_LENGTH, or with more
+ * than MAX_HASH_ENTRIES entries, is refused whole (the page shows one line and
+ * the defaults); the parser is a single loop, so no nesting can exhaust the stack.
  */
 
 export interface HashState {
@@ -16,13 +20,28 @@ export interface HashState {
   ruleId: string | null;
   /** `name=value` pairs in the order written (a name without `=` has the value ''). */
   entries: Array<[string, string]>;
+  /** Why the link was refused as a whole (then ruleId is null and entries empty). */
+  refused?: string;
 }
+
+/**
+ * The longest hash read, in characters. The longest honest link (six
+ * warbands, a 200-character seed, every parameter written out) is under 2,000;
+ * 16,384 leaves room for a rule file's many parameters and stays far below
+ * what would slow a tab.
+ */
+export const MAX_HASH_LENGTH = 16_384;
+/** The most `name=value` entries read: no rule has more than a few dozen parameters. */
+export const MAX_HASH_ENTRIES = 256;
 
 export const PAGE_OPTIONS = ['simulate', 'trials', 'seed', 'stream'] as const;
 
 /** Reads a hash (with or without its leading `#`). Never throws: malformed escapes are kept as written. */
 export function parseHash(hash: string): HashState {
   const text = hash.startsWith('#') ? hash.slice(1) : hash;
+  if (text.length > MAX_HASH_LENGTH) {
+    return { ruleId: null, entries: [], refused: `link: got ${text.length.toLocaleString('en-US')} characters; allowed: at most ${MAX_HASH_LENGTH.toLocaleString('en-US')} (the defaults are shown)` };
+  }
   if (text.trim() === '') return { ruleId: null, entries: [] };
   const question = text.indexOf('?');
   const ruleId = decode(question < 0 ? text : text.slice(0, question));
@@ -30,6 +49,9 @@ export function parseHash(hash: string): HashState {
   const entries: Array<[string, string]> = [];
   for (const part of query.split('&')) {
     if (part === '') continue;
+    if (entries.length === MAX_HASH_ENTRIES) {
+      return { ruleId: null, entries: [], refused: `link: more than ${MAX_HASH_ENTRIES} name=value entries; allowed: one per parameter (the defaults are shown)` };
+    }
     const equals = part.indexOf('=');
     entries.push(equals < 0 ? [decode(part), ''] : [decode(part.slice(0, equals)), decode(part.slice(equals + 1))]);
   }

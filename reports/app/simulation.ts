@@ -7,6 +7,7 @@
  */
 import { planTasks } from '../../src/engine/chunks.js';
 import { mergeTally } from '../../src/engine/run-chunks.js';
+import { UsageError } from '../../src/errors.js';
 import type { Params, Rule, StreamVersion } from '../../src/rules/types.js';
 import type { WorkerReply, WorkerTask } from './worker-messages.js';
 
@@ -24,7 +25,7 @@ export interface SimulationRequest {
 }
 
 export interface RunningSimulation {
-  /** The merged tally of every chunk; rejects if a worker fails, never settles once cancelled. */
+  /** The merged tally of every chunk; rejects if a worker fails (with a UsageError where the rule did), never settles once cancelled. */
   finished: Promise<Float64Array>;
   /** Stops every worker at once (a parameter changed). */
   cancel(): void;
@@ -71,7 +72,8 @@ export function startSimulation(workerUrl: string, request: SimulationRequest): 
           }
         } else {
           stop();
-          reject(new Error(data.message));
+          // A rule file's fault (a trial that throws, a bad metric value) stays the rule's, in the CLI's words.
+          reject(data.usage ? new UsageError(data.message) : new Error(data.message));
         }
       };
       worker.onerror = (event) => {

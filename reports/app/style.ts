@@ -67,6 +67,9 @@ h3 { font-size: 15px; margin: 16px 0 4px; }
 section.chart { margin-top: 14px; }
 .vis { margin-top: 6px; min-height: 40px; overflow-x: auto; }
 .vis svg { max-width: 100%; height: auto; }
+/* In the one-column layout (a phone) a chart is never shrunk below legible text (11 px, reports/card/legible.ts): a wide
+   one scrolls in its box. Two columns wide, a chart fits its column, shrunk a little if it must. */
+@media screen and (max-width: 899px) { .sheet .vis { display: block; max-width: 100%; } .sheet .vis svg { width: var(--legible-width, auto); max-width: none; } }
 .caption { margin: 4px 0 0; color: var(--muted); font-size: 12.5px; }
 .chart-error { color: var(--bad); }
 #readings ul { margin: 4px 0; padding-left: 20px; font-size: 13px; }

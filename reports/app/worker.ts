@@ -25,6 +25,7 @@ scope.onmessage = ({ data: task }) => {
     const tally = runChunks(task, rule, (trials) => scope.postMessage({ kind: 'progress', task: task.id, trials }));
     scope.postMessage({ kind: 'done', task: task.id, tally }, [tally.buffer]);
   } catch (error) {
-    scope.postMessage({ kind: 'error', task: task.id, message: error instanceof Error ? error.message : String(error) });
+    const usage = error instanceof Error && error.name === 'UsageError';
+    scope.postMessage({ kind: 'error', task: task.id, message: error instanceof Error ? error.message : String(error), usage });
   }
 };

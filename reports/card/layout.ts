@@ -17,6 +17,7 @@ import { badValue, UsageError } from '../../src/errors.js';
 import { bestOf } from '../../src/best-of.js';
 import type { RunResult } from '../../src/result.js';
 import { findParam, resolveParams } from '../../src/rules/params.js';
+import { ruleWord, shellWord, withRangeHint } from '../../src/cli/suggest.js';
 import type { Params, ParamValue, Rule } from '../../src/rules/types.js';
 import { intervalChart, metricPoint, type IntervalPoint } from '../charts/blocks.js';
 import type { Chart, RunView } from '../charts/chart.js';
@@ -89,7 +90,7 @@ function matrixValues(rule: Rule, params: Params, options: CardOptions): ParamVa
   if (!spec) throw new Error(`${rule.id} declares no matrix`);
   if (options.range === undefined) return spec.defaultValues(params);
   if (!spec.parseRange) throw new UsageError(`--range: ${rule.id}'s table has a fixed axis; allowed: no --range`);
-  return spec.parseRange(options.range);
+  return withRangeHint(options.range, () => spec.parseRange!(options.range!));
 }
 
 function grid(rule: Rule, params: Params, row: string, col: string, values: readonly ParamValue[]): Params[] {
@@ -220,7 +221,7 @@ function commandLevels(rule: Rule, options: CardOptions): number[] {
   if (options.range === undefined) return [...COMMAND_LEVELS];
   const spec = findParam(rule, 'command');
   const [min, max] = spec.type === 'integer' ? [spec.min, spec.max] : [0, 10];
-  return integerList('--range', options.range, min, max, 4);
+  return withRangeHint(options.range, () => integerList('--range', options.range!, min, max, 4));
 }
 
 const reservesCard: CardDesign = {
@@ -405,7 +406,8 @@ function footerLine(rule: Rule, params: Params, varied: readonly string[], resul
 
 /** The command that makes this card again: only what differs from the defaults. */
 function commandLine(rule: Rule, params: Params, varied: readonly string[], options: CardOptions): string {
-  const quote = (text: string) => (/^[\w.,:=+\-/]+$/.test(text) ? text : JSON.stringify(text));
+  // Quoted as a shell reads them back, so the line can be pasted.
+  const quote = shellWord;
   let defaults: Params = {};
   try {
     defaults = resolveParams(rule);
@@ -414,7 +416,7 @@ function commandLine(rule: Rule, params: Params, varied: readonly string[], opti
   }
   const sets = rule.params.filter((spec) => !varied.includes(spec.name) && params[spec.name] !== defaults[spec.name]).map((spec) => `--set ${quote(`${spec.name}=${String(params[spec.name])}`)}`);
   const extra = [options.range === undefined ? '' : `--range ${quote(options.range)}`, options.against === undefined ? '' : `--against ${quote(options.against)}`];
-  return ['muster card', quote(rule.id), ...sets, ...extra].filter((part) => part !== '').join(' ');
+  return ['muster card', ruleWord(rule), ...sets, ...extra].filter((part) => part !== '').join(' ');
 }
 
 /** The card's sheet: title, blocks (charts as .vis placeholders for vega-embed, in card.blocks order), footer. Every text escaped. */
@@ -461,6 +463,15 @@ export function cardStyle(paper: Paper): string {
 html { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
 body { margin: 0; background: #eef1f5; color: #1d232b; font: 13px/1.35 Helvetica, Arial, sans-serif; }
 ${cardSheetStyle()}.chart-error { color: #8a1c1c; }
+.card { zoom: var(--fit-zoom, 1); }
+/* A phone shows the card a column wide: blocks scroll inside themselves, chart text stays legible (./legible.ts). */
+@media screen and (max-width: ${SHEET.width + 31}px) {
+  html:not(.sheet-measure) .card { width: auto; margin: 0; zoom: 1; }
+  html:not(.sheet-measure) .card .block { overflow-x: auto; }
+  html:not(.sheet-measure) .card .vis { overflow: visible; }
+  html:not(.sheet-measure) .card .vis svg { width: var(--legible-width, auto); max-width: none; }
+  html:not(.sheet-measure) .card-footer { font-size: 11px; }
+}
 @media print {
   body { background: white; }
   .card { margin: 0; padding: 0; }

@@ -6,18 +6,27 @@
 import { jsonForScript } from '../escape.js';
 import { BOOT_SCRIPT, chartPageHead } from '../page.js';
 import { cardCharts, cardStyle, renderCardSheet, SHEET, type Card, type Paper } from './layout.js';
+import { LEAST_TEXT_PX, legibleSvg } from './legible.js';
 
 /**
  * Once the charts are drawn, a card taller than the sheet (a long footer of
  * readings, many warbands) is zoomed to fit it, so it always prints on one
  * page; `window.musterCharts` settles after this, so printing waits for it.
+ * It is measured as the sheet lays it out (html.sheet-measure), even on a
+ * phone, whose screen shows the card a column wide instead (cardStyle), each
+ * chart at a width where its text is legible (./legible.ts).
  */
 const FIT_SCRIPT = `(function () {
+  var legibleSvg = ${legibleSvg.toString()};
   window.musterCharts = window.musterCharts.then(function (views) {
+    var svgs = document.querySelectorAll('.card .vis svg');
+    for (var index = 0; index < svgs.length; index++) legibleSvg(svgs[index], ${LEAST_TEXT_PX});
     var card = document.querySelector('.card');
     var padding = 28;
+    document.documentElement.classList.add('sheet-measure');
     var height = card.getBoundingClientRect().height - padding;
-    if (height > ${SHEET.height}) card.style.zoom = String(Math.floor((${SHEET.height} / height) * 1000) / 1000);
+    document.documentElement.classList.remove('sheet-measure');
+    if (height > ${SHEET.height}) card.style.setProperty('--fit-zoom', String(Math.floor((${SHEET.height} / height) * 1000) / 1000));
     return views;
   });
 })();`;

@@ -7,7 +7,10 @@ import { UsageError } from '../errors.js';
 import type { MetricSpec, Params, Rule } from '../rules/types.js';
 import type { SweepBest, SweepResult } from '../../reports/sweep.js';
 import { formatParams, formatValue } from './format.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean, ruleWord } from './suggest.js';
+
+/** What the table prints beside the best value of the --best metric's column. */
+export const BEST_MARK = '◀';
 
 export function parseBest(rule: Rule, metrics: readonly MetricSpec[], raw: string): { metric: MetricSpec; goal: 'max' | 'min' } {
   const match = /^(.*?)(?::(max|min))?$/.exec(raw.trim());
@@ -16,7 +19,7 @@ export function parseBest(rule: Rule, metrics: readonly MetricSpec[], raw: strin
   const metric = metrics.find((m) => m.name === name);
   if (!metric) {
     const names = metrics.map((m) => m.name);
-    throw new UsageError(`--best: got ${JSON.stringify(raw)}${didYouMean(name, names)}; allowed: one metric name of ${rule.id} (muster describe ${rule.id}), such as ${names[0]}, or ${names[0]}:min for the lowest`);
+    throw new UsageError(`--best: got ${JSON.stringify(raw)}${didYouMean(name, names)}; allowed: one metric name of ${rule.id} (muster describe ${ruleWord(rule)}), such as ${names[0]}, or ${names[0]}:min for the lowest`);
   }
   return { metric, goal };
 }
@@ -33,8 +36,8 @@ export function parseBest(rule: Rule, metrics: readonly MetricSpec[], raw: strin
 export function findBest(sweep: SweepResult, metric: string, goal: 'max' | 'min'): SweepBest {
   const points = sweep.points.filter((point) => point.metrics[metric] !== undefined);
   if (points.length === 0) throw new UsageError(`--best: no point of the sweep has ${metric}; allowed: a metric the swept points report`);
+  const valueOf = rankingValue(sweep, metric);
   const exact = points.every((point) => point.metrics[metric].exact !== null);
-  const valueOf = (point: (typeof points)[number]) => (exact ? (point.metrics[metric].exact as number) : (point.metrics[metric].estimate as number));
   const sign = goal === 'max' ? -1 : 1;
   const ranked = [...points].sort((a, b) => sign * (valueOf(a) - valueOf(b)));
   const [best, runnerUp] = ranked;
@@ -54,20 +57,57 @@ export function findBest(sweep: SweepResult, metric: string, goal: 'max' | 'min'
   return { metric, goal, params, value, runnerUp: { params: runnerUp.params, value: second }, decided };
 }
 
-/** One sentence: which point is best, and by how much and how surely it beats the runner-up. */
-export function bestSentence(best: SweepBest, metric: MetricSpec): string {
+/** The value --best ranks a point by: its exact value where every point has one, else its estimate. */
+export function rankingValue(sweep: Pick<SweepResult, 'points'>, metric: string): (point: SweepResult['points'][number]) => number {
+  const points = sweep.points.filter((point) => point.metrics[metric] !== undefined);
+  const exact = points.every((point) => point.metrics[metric].exact !== null);
+  return (point) => {
+    const value = point.metrics[metric];
+    if (!value) return Number.NaN;
+    return exact ? (value.exact as number) : (value.estimate as number);
+  };
+}
+
+/** The indices of the points that share the best value (several where exact values tie): the ones the table marks. */
+export function bestPoints(sweep: Pick<SweepResult, 'points'>, best: SweepBest): Set<number> {
+  const valueOf = rankingValue(sweep, best.metric);
+  const marked = new Set<number>();
+  sweep.points.forEach((point, index) => {
+    if (valueOf(point) === best.value) marked.add(index);
+  });
+  return marked;
+}
+
+/**
+ * The sweep's answer in words, first thing under its header: which point to
+ * choose, its value, and the next best value with how surely it is beaten.
+ * @example "Choose chosenRound=2: all.by.4 91.057%, the highest (…), against 85.988% for the next best,
+ * chosenRound=1 (exact values)."
+ */
+export function bestVerdict(sweep: Pick<SweepResult, 'points'>, best: SweepBest, metric: MetricSpec): string {
   const show = (x: number) => formatValue(x, metric.probability);
-  const head = `best ${metric.name} (${best.goal === 'max' ? 'highest' : 'lowest'}): ${formatParams(best.params)} at ${show(best.value)}`;
-  if (!best.runnerUp) return `${head}, the only point.`;
-  const other = `${formatParams(best.runnerUp.params)} at ${show(best.runnerUp.value)}`;
-  switch (best.decided) {
-    case 'tied':
-      return `${head}, tied exactly with ${other}.`;
-    case 'exactly':
-      return `${head}; it beats the runner-up, ${other}, exactly (exact values).`;
-    case 'beyond noise':
-      return `${head}; it beats the runner-up, ${other}, beyond noise (the intervals do not overlap).`;
-    default:
-      return `${head}; but the runner-up, ${other}, is within noise of it (the intervals overlap): simulate more trials or use --exact.`;
-  }
+  const valueOf = rankingValue(sweep, best.metric);
+  const marked = bestPoints(sweep, best);
+  const exact = sweep.points.every((point) => !point.metrics[best.metric] || point.metrics[best.metric].exact !== null);
+  const chosen = formatParams(best.params);
+  const tied = sweep.points.filter((point, index) => marked.has(index) && formatParams(point.params) !== chosen);
+  const others = tied.map((point) => formatParams(point.params)).join(', or ');
+  const choice = tied.length > 0 ? `${chosen} (or ${others}: ${exact ? 'tied exactly' : 'the same estimate'})` : chosen;
+  const what = metric.doc ? ` (${metric.doc})` : '';
+  const head = `Choose ${choice}: ${metric.name} ${show(best.value)}, the ${best.goal === 'max' ? 'highest' : 'lowest'}${what}`;
+  const rest = sweep.points.filter((point, index) => !marked.has(index) && Number.isFinite(valueOf(point)));
+  if (rest.length === 0) return `${head}${best.decided === 'alone' ? '; the only point.' : '; every point gives it.'}`;
+  const sign = best.goal === 'max' ? -1 : 1;
+  const next = [...rest].sort((x, y) => sign * (valueOf(x) - valueOf(y)))[0];
+  const sure = exact ? 'exact values' : intervalsApart(sweep, best, next) ? 'beyond noise: the intervals do not overlap' : 'within noise: the intervals overlap, so simulate more trials or use --exact';
+  return `${head}, against ${show(valueOf(next))} for the next best, ${formatParams(next.params)} (${sure}).`;
+}
+
+/** Whether the best point's interval and the next best's part, in the direction of the goal (simulated points). */
+function intervalsApart(sweep: Pick<SweepResult, 'points'>, best: SweepBest, next: SweepResult['points'][number]): boolean {
+  const chosen = sweep.points.find((point) => formatParams(point.params) === formatParams(best.params));
+  const a = chosen?.metrics[best.metric];
+  const b = next.metrics[best.metric];
+  if (!a || !b || a.lo === null || a.hi === null || b.lo === null || b.hi === null) return false;
+  return best.goal === 'max' ? a.lo > b.hi : a.hi < b.lo;
 }

@@ -1,8 +1,10 @@
 /** `--checkpoint FILE` and `--checkpoint-every SECONDS`, shared by run, shard and sweep. */
 import { Checkpoint, type CheckpointJob, type PointLimits } from '../engine/checkpoint.js';
+import { chunkCount, chunkTrials } from '../engine/chunks.js';
 import type { Rule, StreamVersion } from '../rules/types.js';
 import { UsageError } from '../errors.js';
 import { checkDistinct, checkOutputFile } from '../output/files.js';
+import { checkOutputNames } from './output-names.js';
 import { fillIndex, type ShardPlace } from './scheduler.js';
 
 export interface CheckpointOptions {
@@ -61,6 +63,7 @@ export function openCheckpoint(
   }
   const path = checkOutputFile('--checkpoint', fillIndex(options.checkpoint, place, '--checkpoint'));
   checkDistinct([...neighbours.outputs, { option: '--checkpoint', path }], neighbours.inputs);
+  checkOutputNames([{ option: '--checkpoint', path: options.checkpoint, format: 'json' }]);
   return Checkpoint.open(path, job, limits, seconds);
 }
 
@@ -69,4 +72,26 @@ function parseSeconds(raw: string | undefined): number {
   const value = raw.trim() === '' ? Number.NaN : Number(raw);
   if (!Number.isFinite(value) || value < 0 || value > 86_400) throw new UsageError(`--checkpoint-every: got ${JSON.stringify(raw)}; allowed: seconds from 0 (after every finished task) to 86400`);
   return value;
+}
+
+/**
+ * Trials a checkpoint already holds for the given points of a run of `total`
+ * trials each: what a resumed run says it picked up, and leaves out of its
+ * trials per second.
+ */
+export function savedTrials(checkpoint: Checkpoint | undefined, points: number, total: number): number {
+  if (!checkpoint || !(total > 0)) return 0;
+  let trials = 0;
+  for (let point = 0; point < points; point++) {
+    for (const range of checkpoint.ledger(point).finished(total, 0, chunkCount(total))) {
+      for (let chunk = range.first; chunk < range.end; chunk++) trials += chunkTrials(chunk, total);
+    }
+  }
+  return trials;
+}
+
+/** What a resumed run's header says: "resumed from run.ckpt: 400,000 trials already done". */
+export interface Resumed {
+  path: string;
+  trials: number;
 }

@@ -1,6 +1,6 @@
 import { terminalLine } from '../output/terminal.js';
 import type { MetricResult, RunResult } from '../result.js';
-import type { MetricSpec } from '../rules/types.js';
+import type { MetricSpec, Params, Rule } from '../rules/types.js';
 import { formatCount, formatParams, formatValue } from '../output/format.js';
 
 export { formatCount, formatParams, formatValue };
@@ -93,6 +93,13 @@ export interface RenderRunOptions {
   note?: string;
   /** Terminal width the table fits (80 when unknown). */
   width?: number;
+  /** The checkpoint a resumed run picked up, and the trials it already held. */
+  resumed?: { path: string; trials: number };
+}
+
+/** The header line of a resumed run. @example resumedLine({ path: 'run.ckpt', trials: 400000 }) // 'resumed from run.ckpt: 400,000 trials already done' */
+export function resumedLine(resumed: { path: string; trials: number }): string {
+  return `resumed from ${resumed.path}: ${formatCount(resumed.trials)} trials already done`;
 }
 
 /** The terminal report of one run: what ran, then metric, estimate, interval and exact value. */
@@ -105,6 +112,7 @@ export function renderRun(result: RunResult, metrics: readonly MetricSpec[], sec
     const facts = [`seed ${result.seed}`, `stream ${result.stream}`, `${formatCount(result.trials)} trials`, `${result.threads} thread${result.threads === 1 ? '' : 's'}`, `${level} intervals`];
     if (seconds !== null) facts.push(`${seconds.toFixed(2)} s`);
     lines.push(facts.join(' · '));
+    if (options.resumed && options.resumed.trials > 0) lines.push(resumedLine(options.resumed));
     if (result.precision) {
       lines.push(
         result.precision.reached
@@ -174,4 +182,32 @@ export function wrapLines(rawLines: readonly string[], width: number): string[] 
     if (current) out.push((out.length === 0 ? '' : '  ') + current);
     return out;
   });
+}
+
+/**
+ * The parameters every one of several parameter sets shares and that differ
+ * from the defaults of its rule: what a comparison's header lists as set for
+ * every variant (`compare deployment --set b=F3 …` says b=forward:3).
+ * `defaults` gives each set's rule defaults, in the same order.
+ */
+export function sharedChanges(paramsList: readonly Params[], defaults: readonly Params[]): Params {
+  const shared: Params = {};
+  const [first, ...rest] = paramsList;
+  if (!first) return shared;
+  for (const name of Object.keys(first)) {
+    const value = first[name];
+    if (!rest.every((params) => Object.hasOwn(params, name) && params[name] === value)) continue;
+    if (paramsList.every((_, index) => defaults[index][name] === value)) continue;
+    Object.defineProperty(shared, name, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return shared;
+}
+
+/** A rule's parameters at their defaults after its resolve, or each spec's own default where the defaults alone do not validate. */
+export function ruleDefaults(rule: Rule, resolve: (rule: Rule) => Params): Params {
+  try {
+    return resolve(rule);
+  } catch {
+    return Object.fromEntries(rule.params.map((spec) => [spec.name, spec.default]));
+  }
 }

@@ -5,7 +5,7 @@
  */
 import { UsageError } from '../errors.js';
 import type { MetricSpec, Params, Rule } from '../rules/types.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean, ruleWord } from './suggest.js';
 
 /**
  * Whether `name` matches the glob `pattern`: `*` stands for any run of
@@ -91,7 +91,7 @@ export function unknownMetric(rule: Rule, all: readonly MetricSpec[], pattern: s
   const allowed =
     names.length <= 12
       ? `one of ${names.join(', ')}, or a glob such as ${names[0].split('.')[0]}.*`
-      : `one of the ${names.length} metrics \`muster describe ${rule.id}\` lists (${names.slice(0, 4).join(', ')}, …), or a glob such as ${names[0].split('.')[0]}.*`;
+      : `one of the ${names.length} metrics \`muster describe ${ruleWord(rule)}\` lists (${names.slice(0, 4).join(', ')}, …), or a glob such as ${names[0].split('.')[0]}.*`;
   const given =
     pattern.length > QUOTED_PATTERN
       ? `a pattern of ${pattern.length} characters that matches no metric`

@@ -51,10 +51,7 @@ export function parseConfidence(raw: string): number {
   return value;
 }
 
-export function parseSeed(raw: string): string {
-  if (raw.length === 0 || raw.length > 200) throw badValue('--seed', raw, 'any text of 1 to 200 characters');
-  return raw;
-}
+export { parseSeed } from './seed.js';
 
 /** --stream: 1 (tyche-i, every result before stream 2), 2 or 3; the default when not given. */
 export function parseStream(raw: string | undefined): StreamVersion {

@@ -20,18 +20,23 @@ export class ProgressBar {
   readonly #started: number;
   readonly #plain: boolean;
   readonly #unit: string;
+  readonly #already: number;
   #width = 0;
   #lastDraw = Number.NEGATIVE_INFINITY;
   #drawn = false;
 
-  /** `now` (milliseconds) is for tests; the bar reads the real clock otherwise. */
-  constructor(write: (text: string) => void, enabled: boolean, now: () => number = () => performance.now(), options: { plain?: boolean; unit?: string } = {}) {
+  /**
+   * `now` (milliseconds) is for tests; the bar reads the real clock otherwise. `already`: units a resumed run
+   * found done (a checkpoint's trials), counted in the bar but not in the rate, which is this process's own.
+   */
+  constructor(write: (text: string) => void, enabled: boolean, now: () => number = () => performance.now(), options: { plain?: boolean; unit?: string; already?: number } = {}) {
     this.#write = write;
     this.#enabled = enabled;
     this.#now = now;
     this.#started = now();
     this.#plain = options.plain ?? plainTerminal();
     this.#unit = options.unit ?? 'trials';
+    this.#already = options.already ?? 0;
   }
 
   update(done: number, target: number): void {
@@ -43,7 +48,7 @@ export class ProgressBar {
     const fraction = target > 0 ? Math.min(1, done / target) : 0;
     const width = 28;
     const filled = Math.round(fraction * width);
-    const rate = done / elapsed;
+    const rate = Math.max(0, done - this.#already) / elapsed;
     const remaining = rate > 0 ? (target - done) / rate : Number.POSITIVE_INFINITY;
     const bar = this.#plain ? '#'.repeat(filled) + '-'.repeat(width - filled) : '█'.repeat(filled) + '░'.repeat(width - filled);
     const text = `${bar} ${(fraction * 100).toFixed(0).padStart(3)}%  ${formatRate(done)}/${formatRate(target)} ${this.#unit}  ${formatRate(rate)} ${this.#unit}/s  ETA ${formatDuration(remaining)}   `;

@@ -43,3 +43,51 @@ export function didYouMean(typed: string, candidates: readonly string[]): string
   const quoted = near.map((name) => JSON.stringify(name));
   return ` (did you mean ${quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}`}?)`;
 }
+
+/**
+ * The range muster's syntax writes for one typed in another (`0-4`, `0–4`,
+ * `0:4`, `0...4`, `0 to 4` → `0..4`), or null when the text is no such range.
+ * @example rangeMeant('0-4') // '0..4'
+ */
+export function rangeMeant(text: string): string | null {
+  const match = /^\s*(-?\d+(?:\.\d+)?)\s*(?:-|–|—|:|~|\.{3,}|to)\s*(-?\d+(?:\.\d+)?)\s*$/i.exec(text);
+  return match ? `${match[1]}..${match[2]}` : null;
+}
+
+/** " (did you mean 0..4?)" for a range written in another syntax, or "". */
+export function didYouMeanRange(text: string, prefix = ''): string {
+  const meant = rangeMeant(text);
+  return meant ? ` (did you mean ${prefix}${meant}?)` : '';
+}
+
+/** Runs a --range parser, adding " (did you mean 8..16?)" to its refusal of a range written in another syntax. */
+export function withRangeHint<T>(text: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    const hint = didYouMeanRange(text);
+    if (!(error instanceof Error) || error.name !== 'UsageError' || hint === '' || error.message.includes('did you mean')) throw error;
+    const at = error.message.indexOf('; allowed:');
+    error.message = at < 0 ? `${error.message}${hint}` : `${error.message.slice(0, at)}${hint}${error.message.slice(at)}`;
+    throw error;
+  }
+}
+
+/**
+ * A word as a POSIX shell reads it back: as it is when it holds only safe
+ * characters, else in single quotes (a quote inside as '\'').
+ * @example shellWord('./my rules/order-bag.mjs') // "'./my rules/order-bag.mjs'"
+ */
+export function shellWord(text: string): string {
+  if (/^[\w@%+=:,./-]+$/.test(text)) return text;
+  return `'${text.replaceAll("'", "'\\''")}'`;
+}
+
+/**
+ * How a hint names a rule so that the command it suggests runs: a rule
+ * file by the path the user typed (quoted for a shell where it must be),
+ * a built-in rule by its id. A rule file's id alone would be refused.
+ */
+export function ruleWord(rule: { id: string; file?: { origin: string } }): string {
+  return shellWord(rule.file ? rule.file.origin : rule.id);
+}

@@ -11,6 +11,7 @@ import { formatCount } from '../format.js';
 import { interruptedStatus, interruption } from '../interrupt.js';
 import type { Io } from '../io.js';
 import { checkOutputFile } from '../options.js';
+import { checkOutputNames } from '../output-names.js';
 
 export interface AppOptions {
   out?: string;
@@ -24,6 +25,7 @@ export const DEFAULT_APP_FILE = 'app.html';
  * every rule's form, exact answers in the page, simulation in Web Workers.
  */
 export async function appCommand(options: AppOptions, io: Io): Promise<string> {
+  checkOutputNames([{ option: '--out', path: options.out, format: 'html' }]);
   const out = checkOutputFile('--out', options.out ?? DEFAULT_APP_FILE);
   const ruleFiles = (options.rule ?? []).map((file) => {
     let isFile = false;

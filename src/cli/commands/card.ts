@@ -8,6 +8,7 @@ import type { RunResult } from '../../result.js';
 import { interruptedStatus, withInterrupt } from '../interrupt.js';
 import type { Io } from '../io.js';
 import { checkOutputFile, parseSeed } from '../options.js';
+import { checkOutputNames } from '../output-names.js';
 import { parseSimulationSettings, type RunOptions } from './run.js';
 import { writeReports } from '../../../reports/cli-outputs.js';
 import { evaluateAll, evaluateUntilInterrupted } from '../../../reports/evaluate.js';
@@ -44,6 +45,10 @@ export async function cardCommand(ruleId: string, options: CardCommandOptions, i
     ],
     ruleFileInputs([rule]),
   );
+  checkOutputNames([
+    { option: '--out', path: options.out, format: 'html' },
+    { option: '--pdf', path: options.pdf, format: 'pdf' },
+  ]);
   const paperText = (options.paper ?? 'a4').toLowerCase();
   if (!(PAPERS as readonly string[]).includes(paperText)) throw badValue('--paper', options.paper as string, PAPERS.join(' or '));
   const paper = paperText as Paper;

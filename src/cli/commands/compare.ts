@@ -16,7 +16,7 @@ import { checkGridPaths, ruleFileInputs } from '../../../reports/cli-outputs.js'
 import { toJson } from '../../output/json.js';
 import { reportIo } from '../report-io.js';
 import { writeOutputs, type OutputFile } from '../../../reports/outputs.js';
-import { formatCertain, formatCount, formatExact, formatValue, renderTable, tableWidth, wrapLines, wrapText } from '../format.js';
+import { formatCertain, formatCount, formatExact, formatParams, formatValue, renderTable, ruleDefaults, sharedChanges, tableWidth, wrapLines, wrapText } from '../format.js';
 import { chooseMetrics, hiddenNote, type MetricChoice } from '../metrics.js';
 import type { MetricResult } from '../../result.js';
 import type { Io } from '../io.js';
@@ -251,7 +251,9 @@ export function writeCompare(plan: ComparePlan, result: CompareResult, paths: { 
   const paramsList = result.variants.map((v) => v.params);
   const tested = testedMetrics(plan, paramsList);
   const metricLists = variantMetricLists(plan, paramsList);
-  reportIo(io, paths.json, paths.csv).out(renderCompare(result, choice, tableWidth(io.columns)) + metricsOnlySome(result, metricLists));
+  const defaults = plan.rules.map((variantRule) => ruleDefaults(variantRule, (r) => resolveParams(r)));
+  const shared = sharedChanges(paramsList, defaults.slice(0, paramsList.length));
+  reportIo(io, paths.json, paths.csv).out(renderCompare(result, choice, tableWidth(io.columns), shared) + metricsOnlySome(result, metricLists));
   const files: OutputFile[] = [];
   if (paths.json) files.push({ path: paths.json, contents: toJson(result), option: '--json' });
   // Variants of several rules: the page lists every parameter any of them has, and each variant's readings from its own rule
@@ -267,10 +269,12 @@ export function writeCompare(plan: ComparePlan, result: CompareResult, paths: { 
   if (!quiet) for (const file of files) if (file.path !== STDOUT) io.err(`wrote ${terminalLine(file.path)}\n`);
 }
 
-function renderCompare(result: CompareResult, choice: MetricChoice, width: number): string {
+function renderCompare(result: CompareResult, choice: MetricChoice, width: number, shared: Params): string {
   const simulated = result.method === 'simulation';
   const lines = [
     `${result.rule} — ${result.title}: ${result.variants.length} variants`,
+    // What every variant shares away from the defaults (--set, or the same value in each), so the header says what was compared.
+    ...(Object.keys(shared).length > 0 ? [`every variant: ${formatParams(shared)}`] : []),
     ...result.variants.map((v, i) => `  ${v.label}${i === 0 ? ' (baseline)' : ''}: ${v.assignments.join('; ') || '(defaults)'}`),
     ...(result.partial ? [`PARTIAL: interrupted; only the ${result.variants.length} variants listed finished`] : []),
     simulated

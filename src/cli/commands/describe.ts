@@ -3,6 +3,7 @@ import { isRulePath, loadRule } from '../../rules/load-rule.js';
 import { allowedText, resolveParams } from '../../rules/params.js';
 import { wrapText } from '../format.js';
 import type { Io } from '../io.js';
+import { ruleWord } from '../suggest.js';
 
 const WIDTH = 100;
 
@@ -31,8 +32,8 @@ export async function describeCommand(ruleId: string, io: Io): Promise<void> {
   const readings = rule.readings?.(defaults) ?? [];
   const readingLines = readings.map((reading) => wrapText(`${reading.param}=${String(defaults[reading.param])}: ${reading.text}`, WIDTH, '    ').replace(/^ {4}/, '  '));
   const extras = [
-    `exact solution: ${rule.exact ? 'yes, for every metric (muster run --exact prints it)' : 'no'}`,
-    ...(rule.matrix ? [`matrix: muster matrix ${rule.id} tabulates ${rule.matrix.metrics.join(', ')} over ${rule.matrix.row} × ${rule.matrix.col}`] : []),
+    `exact solution: ${rule.exact ? `yes, for every metric (muster run ${ruleWord(rule)} --exact prints it)` : 'no'}`,
+    ...(rule.matrix ? [`matrix: muster matrix ${ruleWord(rule)} tabulates ${rule.matrix.metrics.join(', ')} over ${rule.matrix.row} × ${rule.matrix.col}`] : []),
     ...(rule.headline ? [wrapText(`headline (shown first by run, sweep and compare; --all for every metric): ${rule.headline(defaults).join(', ')}`, WIDTH, '')] : []),
   ];
   io.out(

@@ -20,10 +20,12 @@ import type { Params, Rule, StreamVersion } from '../../rules/types.js';
 import type { GridSettings } from '../../../reports/evaluate.js';
 import type { CompareResult } from '../../../reports/compare.js';
 import type { SweepResult } from '../../../reports/sweep.js';
-import { openCheckpoint, ruleOfJob, streamOfJob, type CheckpointOptions } from '../checkpoint-option.js';
+import { openCheckpoint, ruleOfJob, savedTrials, streamOfJob, type CheckpointOptions } from '../checkpoint-option.js';
 import type { Io } from '../io.js';
 import { checkOutputFile, parseConfidence } from '../options.js';
 import { ProgressBar } from '../progress.js';
+import { formatCount } from '../../output/format.js';
+import { checkOutputNames } from '../output-names.js';
 import { fillIndex, type ShardPlace } from '../scheduler.js';
 import { checkDistinct, ruleFileInputs, writeOutputs } from '../../output/files.js';
 import { checkGridPaths } from '../../../reports/cli-outputs.js';
@@ -109,14 +111,18 @@ export async function runGridShard(job: GridJob, place: ShardPlace, options: Gri
   const out = checkOutputFile('--out', fillIndex(options.out, place));
   const inputs = ruleFileInputs([rule, ...(job.rules ?? [])]);
   checkDistinct([{ option: '--out', path: out }], inputs);
+  checkOutputNames([{ option: '--out', path: options.out, format: 'json' }]);
   const pieces = gridShardPieces(points.length, settings.trials, place.index, place.count);
   const checkpoint = openCheckpoint(options, { command: `${job.command} shard`, ...ruleOfJob(rule), ...(job.rules ? { rules: job.rules.map((r) => ruleOfJob(r)) } : {}), seeds, ...streamOfJob(settings.stream), trials: settings.trials, points, pieces }, (point) => {
     const piece = pieces.find((p) => p.point === point);
     return piece && { tallyLength: ruleOf(point).tallyLength(points[point]), totalAllowed: (total) => total === settings.trials, chunks: piece, checkTally: (tally, trials) => checkCounts(ruleOf(point), points[point], tally, trials) };
   }, place, { outputs: [{ option: '--out', path: out }], inputs });
 
+  // A resumed shard says so, and counts only its own trials in its rate.
+  const already = savedTrials(checkpoint, points.length, settings.trials);
+  if (checkpoint && already > 0 && !options.quiet) io.err(`resuming from ${checkpoint.path}: ${formatCount(already)} trials already done\n`);
   const pool = SimulationPool.take(settings.threads);
-  const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet, undefined, { unit: 'trials' });
+  const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet, undefined, { unit: 'trials', already });
   const total = pieces.reduce((sum, piece) => sum + shardTrials(piece, settings.trials), 0);
   const done: GridShardFile['pieces'] = [];
   try {

@@ -2,7 +2,7 @@ import { UsageError } from '../../errors.js';
 import { SimulationPool } from '../../engine/pool.js';
 import { simulateMany } from '../../engine/simulate-many.js';
 import { bestOf, buildResult, envelope, type Envelope, type MetricResult, type RunResult } from '../../result.js';
-import { getRule } from '../../rules/index.js';
+import { getRule, rules } from '../../rules/index.js';
 import { isRulePath, loadRule } from '../../rules/load-rule.js';
 import { findParam, parseParamOrLabel, resolveParams } from '../../rules/params.js';
 import type { ParamValue, Params, Rule, StreamVersion } from '../../rules/types.js';
@@ -10,6 +10,8 @@ import { formatParams, renderTable, tableWidth, wrapLines } from '../format.js';
 import { chooseMetrics } from '../metrics.js';
 import type { Io } from '../io.js';
 import { checkOutputFile, parseSeed } from '../options.js';
+import { ruleWord, withRangeHint } from '../suggest.js';
+import { checkOutputNames } from '../output-names.js';
 import { interruptedStatus } from '../interrupt.js';
 import { checkDistinct, ruleFileInputs } from '../../output/files.js';
 import { toJson } from '../../output/json.js';
@@ -71,12 +73,12 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
   // A built-in rule is found without an await, so nothing (such as a Ctrl-C listener) waits on a tick.
   const rule = isRulePath(ruleId) ? await loadRule(ruleId) : getRule(ruleId);
   const spec = rule.matrix;
-  if (!spec) throw new UsageError(`rule: ${rule.id} declares no matrix; allowed: a rule listed with a matrix in muster describe`);
+  if (!spec) throw new UsageError(`rule: ${rule.id} declares no matrix (muster describe ${ruleWord(rule)} lists what it has); allowed: a rule with a matrix, such as ${rules.filter((r) => r.matrix).map((r) => r.id).join(', ')}`);
   const base = resolveParams(rule, options.set ?? []);
   let values = spec.defaultValues(base);
   if (options.range !== undefined) {
     if (!spec.parseRange) throw new UsageError(`--range: ${rule.id}'s matrix has a fixed axis; allowed: no --range`);
-    values = spec.parseRange(options.range);
+    values = withRangeHint(options.range, () => spec.parseRange!(options.range!));
   }
   // --against fixes the column: one column of the matrix, ranked.
   const colSpec = findParam(rule, spec.col);
@@ -97,6 +99,10 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
     ],
     ruleFileInputs([rule]),
   );
+  checkOutputNames([
+    { option: '--json', path: options.json, format: 'json' },
+    { option: '--html', path: options.html, format: 'html' },
+  ]);
   const useExact = rule.exact !== undefined && !options.simulate;
   if (useExact) {
     // Parsed options are checked in every command that accepts them: here they would be ignored, so they are refused.

@@ -4,6 +4,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { badValue, UsageError } from '../../errors.js';
 import { writeOutputs } from '../../../reports/outputs.js';
 import type { Io } from '../io.js';
+import { shellWord } from '../suggest.js';
 import { ruleFileTemplate, ruleTestTemplate } from '../../rules/rule-template.js';
 
 /**
@@ -36,7 +37,7 @@ export async function newRuleCommand(name: string, io: Io): Promise<{ rule: stri
       `  muster describe ${relative(rulePath)}          its parameters and metrics`,
       `  muster run ${relative(rulePath)} --exact       the exact odds`,
       `  muster run ${relative(rulePath)}               simulated, with intervals`,
-      `  npx vitest run ${basename(testPath)}    its tests (npm install --save-dev vitest first)`,
+      `  npx vitest run ${shellWord(basename(testPath))}    its tests (npm install --save-dev vitest first)`,
       'The contract in full: docs/custom-rules.md in the muster repository.',
       '',
     ].join('\n'),
@@ -46,5 +47,6 @@ export async function newRuleCommand(name: string, io: Io): Promise<{ rule: stri
 
 function relative(path: string): string {
   const cwd = process.cwd();
-  return path.startsWith(`${cwd}/`) ? `./${path.slice(cwd.length + 1)}` : path;
+  // Quoted for a shell where it must be, so the line can be pasted as it is.
+  return shellWord(path.startsWith(`${cwd}/`) ? `./${path.slice(cwd.length + 1)}` : path);
 }

@@ -11,15 +11,16 @@ import { getRule } from '../../rules/index.js';
 import { isRulePath, loadRuleFileRef } from '../../rules/rule-ref.js';
 import { resolveParams } from '../../rules/params.js';
 import type { Rule, StreamVersion } from '../../rules/types.js';
-import { renderRun, tableWidth } from '../format.js';
+import { formatCount, renderRun, resumedLine, tableWidth } from '../format.js';
 import { chooseMetrics, hiddenNote } from '../metrics.js';
 import type { Io } from '../io.js';
 import { checkOutputFile, DEFAULT_TRIALS, parseConfidence, parseCount, parseOpenInterval, parseSeed, parseStream, parseThreads } from '../options.js';
 import { ProgressBar } from '../progress.js';
 import { checkReportPaths, ruleFileInputs, writeReports } from '../../../reports/cli-outputs.js';
 import type { Checkpoint } from '../../engine/checkpoint.js';
-import { openCheckpoint, ruleOfJob, streamOfJob, type CheckpointOptions } from '../checkpoint-option.js';
+import { openCheckpoint, ruleOfJob, savedTrials, streamOfJob, type CheckpointOptions, type Resumed } from '../checkpoint-option.js';
 import { checkCounts } from '../tally-check.js';
+import { checkOutputNames } from '../output-names.js';
 
 export interface RunOptions extends CheckpointOptions {
   set?: string[];
@@ -105,10 +106,16 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
   // No output may replace the rule file the run reads.
   const inputs = ruleFileInputs([rule]);
   checkDistinct(outputs, inputs);
+  checkOutputNames([
+    { option: '--json', path: options.json, format: 'json' },
+    { option: '--html', path: options.html, format: 'html' },
+    { option: '--csv', path: options.csv, format: 'csv' },
+  ]);
   const report = reportIo(io, jsonPath, reportPaths.csv);
 
   let result: RunResult;
   let seconds: number | null = null;
+  let resumed: Resumed | undefined;
   if (options.exact) {
     if (!rule.exact) throw new UsageError(`--exact: ${rule.id} has no exact solution; allowed: run it without --exact`);
     for (const option of ['trials', 'precision', 'maxTrials', 'threads', 'confidence', 'timeout', 'checkpoint', 'stream'] as const) {
@@ -128,8 +135,14 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
       null,
       { outputs, inputs },
     );
+    // A resumed run says so, and counts only its own trials in its rate.
+    const already = settings.precision === undefined ? savedTrials(checkpoint, 1, settings.trials) : 0;
+    if (checkpoint && already > 0) {
+      resumed = { path: checkpoint.path, trials: already };
+      if (!options.quiet) io.err(`resuming from ${checkpoint.path}: ${formatCount(already)} of ${formatCount(settings.trials)} trials already done\n`);
+    }
     const started = performance.now();
-    const outcome = await simulateOnce(rule, params, settings, io, options.quiet ?? false, checkpoint);
+    const outcome = await simulateOnce(rule, params, settings, io, options.quiet ?? false, checkpoint, already);
     seconds = (performance.now() - started) / 1000;
     result = buildResult({
       rule,
@@ -145,7 +158,7 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
     });
   }
 
-  report.out(renderRun(result, choice.shown, seconds, { fold: choice.how === 'headline', note: hiddenNote(choice), width: tableWidth(io.columns) }));
+  report.out(renderRun(result, choice.shown, seconds, { fold: choice.how === 'headline', note: hiddenNote(choice), width: tableWidth(io.columns), resumed }));
   // Every output is rendered before any is written, so a failure leaves none half done.
   // The report modules (charts, page, CSV) load only when a report is asked for: a third of the modules a plain run would load.
   const reports = reportPaths.html || reportPaths.svgDir || reportPaths.csv ? await (await import('../../../reports/run-report.js')).runReportFiles(rule, result, { ...reportPaths, printDiagnostics: options.printDiagnostics }) : [];
@@ -161,9 +174,9 @@ function runJob(rule: Rule, params: RunResult['params'], settings: SimulationSet
   return { command: 'run', ...ruleOfJob(rule), params, seed: settings.seed, ...streamOfJob(settings.stream), ...amount };
 }
 
-async function simulateOnce(rule: Rule, params: RunResult['params'], settings: SimulationSettings, io: Io, quiet: boolean, checkpoint?: Checkpoint): Promise<SimulationOutcome> {
+async function simulateOnce(rule: Rule, params: RunResult['params'], settings: SimulationSettings, io: Io, quiet: boolean, checkpoint?: Checkpoint, already = 0): Promise<SimulationOutcome> {
   const pool = SimulationPool.take(settings.threads);
-  const progress = new ProgressBar(io.err, io.errIsTTY && !quiet);
+  const progress = new ProgressBar(io.err, io.errIsTTY && !quiet, undefined, { already });
   try {
     return await withInterrupt((signal) =>
       simulate(pool, {

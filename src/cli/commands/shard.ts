@@ -27,9 +27,10 @@ import type { Rule } from '../../rules/types.js';
 import { renderRun } from '../format.js';
 import type { Io } from '../io.js';
 import { checkOutputFile, parseConfidence, parseIntegerOption, parseThreads } from '../options.js';
+import { checkOutputNames } from '../output-names.js';
 import { ProgressBar } from '../progress.js';
 import { parseSimulationSettings, withInterrupt, type RunOptions } from './run.js';
-import { openCheckpoint, ruleOfJob, streamOfJob } from '../checkpoint-option.js';
+import { openCheckpoint, ruleOfJob, savedTrials, streamOfJob } from '../checkpoint-option.js';
 import { fillIndex, resolveShard } from '../scheduler.js';
 import type { SweepResult } from '../../../reports/sweep.js';
 import type { CompareResult } from '../../../reports/compare.js';
@@ -58,6 +59,7 @@ export async function shardCommand(ruleId: string, options: ShardOptions, io: Io
   if (options.out === undefined) throw new UsageError('--out: missing; allowed: the file to write this shard’s tally to ({index} becomes the shard index)');
   const out = checkOutputFile('--out', fillIndex(options.out, place));
   checkDistinct([{ option: '--out', path: out }], ruleFileInputs([rule]));
+  checkOutputNames([{ option: '--out', path: options.out, format: 'json' }]);
   const settings = parseSimulationSettings(options);
   const chunks = shardChunks(settings.trials, index, shards);
   const count = chunkCount(settings.trials);
@@ -68,8 +70,11 @@ export async function shardCommand(ruleId: string, options: ShardOptions, io: Io
     point === 0 ? { tallyLength: rule.tallyLength(params), totalAllowed: (total) => total === settings.trials, chunks, checkTally: (tally, trials) => checkCounts(rule, params, tally, trials) } : undefined,
   place, { outputs: [{ option: '--out', path: out }], inputs: ruleFileInputs([rule]) });
 
+  // A resumed shard says so, and counts only its own trials in its rate.
+  const already = savedTrials(checkpoint, 1, settings.trials);
+  if (checkpoint && already > 0 && !options.quiet) io.err(`resuming from ${checkpoint.path}: ${formatCount(already)} trials already done\n`);
   const pool = SimulationPool.take(settings.threads);
-  const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet);
+  const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet, undefined, { already });
   try {
     const target = shardTrials(chunks, settings.trials);
     const outcome = await withInterrupt((signal) =>
@@ -118,6 +123,7 @@ export async function mergeCommand(files: readonly string[], options: MergeOptio
     if (options[option] !== undefined) throw new UsageError(`--${option}: only when merging the shards of a sweep or a comparison; allowed: --json and --confidence for a run`);
   }
   const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true });
+  checkOutputNames([{ option: '--json', path: options.json, format: 'json' }]);
   const verify = options.verify === undefined ? 0 : parseIntegerOption('--verify', options.verify, 0, files.length);
   const threads = parseThreads(options.threads);
   // The result must never replace a shard (merge a.json b.json --json a.json), nor one shard be given twice.

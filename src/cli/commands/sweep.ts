@@ -10,9 +10,9 @@ import { evaluateUntilInterrupted, type GridSettings } from '../../../reports/ev
 import { writeOutputs, type OutputFile } from '../../../reports/outputs.js';
 import type { SweepResult } from '../../../reports/sweep.js';
 import { combinations, parseVary, unionMetrics, type Vary } from '../../../reports/vary.js';
-import { formatCertain, formatCount, formatExact, formatParams, formatValue, renderTable, tableWidth, wrapLines, wrapText } from '../format.js';
+import { formatCertain, formatCount, formatExact, formatParams, formatValue, renderTable, resumedLine, tableWidth, wrapLines, wrapText } from '../format.js';
 import { chooseMetrics, hiddenNote, type MetricChoice } from '../metrics.js';
-import { bestSentence, findBest, parseBest } from '../best.js';
+import { bestPoints, bestVerdict, BEST_MARK, findBest, parseBest } from '../best.js';
 import type { MetricResult } from '../../result.js';
 import type { Io } from '../io.js';
 import { parseSeed, parseStream } from '../options.js';
@@ -24,7 +24,7 @@ import { checkGridPaths, ruleFileInputs } from '../../../reports/cli-outputs.js'
 import { toJson } from '../../output/json.js';
 import { reportIo } from '../report-io.js';
 import type { RunResult } from '../../result.js';
-import { openCheckpoint, ruleOfJob, streamOfJob } from '../checkpoint-option.js';
+import { openCheckpoint, ruleOfJob, savedTrials, streamOfJob, type Resumed } from '../checkpoint-option.js';
 import { checkCounts } from '../tally-check.js';
 import { resolveShard, type ShardPlace } from '../scheduler.js';
 import type { GridShardFile } from './grid-shard.js';
@@ -85,8 +85,12 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
 
   const pool = settings.method === 'simulation' ? SimulationPool.take(settings.threads) : undefined;
   const simulating = settings.method === 'simulation';
-  const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet, undefined, { unit: simulating ? 'trials' : 'points' });
   const totalTrials = grid.length * settings.trials;
+  // A resumed sweep says so, and counts only its own trials in its rate.
+  const already = savedTrials(checkpoint, grid.length, settings.trials);
+  const resumed = checkpoint && already > 0 ? { path: checkpoint.path, trials: already } : undefined;
+  if (resumed && !options.quiet) io.err(`resuming from ${resumed.path}: ${formatCount(already)} of ${formatCount(totalTrials)} trials already done\n`);
+  const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet, undefined, { unit: simulating ? 'trials' : 'points', already });
   let evaluated;
   let interrupted;
   try {
@@ -110,7 +114,7 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
   // Interrupted before any combination finished, every output asked for is still written, empty and marked PARTIAL:
   // a script reading them learns that the run was cut short rather than finding last time's files.
   const sweep = assembleSweep(plan, evaluated.map(({ result }) => result), settings.threads, interrupted);
-  await writeSweep(plan, sweep, paths, options.quiet ?? false, io);
+  await writeSweep(plan, sweep, paths, options.quiet ?? false, io, resumed);
   if (interrupted) process.exitCode = interruptedStatus();
   return sweep;
 }
@@ -206,9 +210,9 @@ export function assembleSweep(plan: SweepPlan, results: readonly RunResult[], th
 }
 
 /** The terminal table, then every output file asked for (all rendered before any is written). */
-export async function writeSweep(plan: SweepPlan, sweep: SweepResult, paths: { json?: string; html?: string; csv?: string }, quiet: boolean, io: Io): Promise<void> {
+export async function writeSweep(plan: SweepPlan, sweep: SweepResult, paths: { json?: string; html?: string; csv?: string }, quiet: boolean, io: Io, resumed?: Resumed): Promise<void> {
   const { rule, metrics, choice, bestSpec } = plan;
-  reportIo(io, paths.json, paths.csv).out(renderSweep(rule, sweep, metrics, choice, tableWidth(io.columns), bestSpec?.metric));
+  reportIo(io, paths.json, paths.csv).out(renderSweep(rule, sweep, metrics, choice, tableWidth(io.columns), bestSpec?.metric, resumed));
   const files: OutputFile[] = [];
   const allMetrics = plan.gridMetrics;
   if (paths.json) files.push({ path: paths.json, contents: toJson(sweep), option: '--json' });
@@ -222,7 +226,7 @@ export async function writeSweep(plan: SweepPlan, sweep: SweepResult, paths: { j
   if (!quiet) for (const file of files) if (file.path !== STDOUT) io.err(`wrote ${terminalLine(file.path)}\n`);
 }
 
-function renderSweep(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpec[], choice: MetricChoice, width: number, bestMetric: MetricSpec | undefined): string {
+function renderSweep(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpec[], choice: MetricChoice, width: number, bestMetric: MetricSpec | undefined, resumed?: Resumed): string {
   const simulated = sweep.method === 'simulation';
   const lines = [
     `${rule.id} — ${rule.title}: sweep of ${sweep.points.length} point${sweep.points.length === 1 ? '' : 's'}`,
@@ -230,6 +234,7 @@ function renderSweep(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpe
     `varied: ${sweep.vary.map((vary) => `${vary.name} = ${vary.values.map(String).join(', ')}`).join('; ')}`,
     simulated ? `seed ${sweep.seed} (every point) · stream ${sweep.stream} · ${formatCount(sweep.trials)} trials a point · ${+(sweep.confidence * 100).toFixed(4)}% intervals` : 'exact values (no simulation)',
   ];
+  if (resumed) lines.push(resumedLine(resumed));
   if (sweep.partial) lines.push(`PARTIAL: interrupted after ${sweep.points.length} of the combinations; only finished ones are shown`);
   if (sweep.skipped.length > 0) lines.push(`skipped ${sweep.skipped.length} combination(s) the rule rejects, e.g. ${sweep.skipped[0].reason}`);
   // Interrupted before any finished: no table of empty columns.
@@ -244,35 +249,40 @@ function renderSweep(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpe
   const folded = choice.how === 'asked' || sweep.points.length < 2 ? [] : metrics.filter(constant);
   const tabled = folded.length < metrics.length ? metrics.filter((metric) => !folded.includes(metric)) : [...metrics];
   if (bestMetric && !tabled.includes(bestMetric)) tabled.unshift(bestMetric);
-  const bestKey = sweep.best ? JSON.stringify(sweep.best.params) : undefined;
-  // The best point's mark sits beside the varied values, so it shows in every part of a split table.
-  const header = [...sweep.vary.map((vary) => vary.name), ...(sweep.best ? [''] : [])];
+  // The mark sits beside the best value in the --best metric's own column (every tied value marked), the cell it was ranked by.
+  const marked = sweep.best ? bestPoints(sweep, sweep.best) : new Set<number>();
+  const rankedByExact = sweep.best !== undefined && sweep.points.every((point) => !point.metrics[sweep.best!.metric] || point.metrics[sweep.best!.metric].exact !== null);
+  const mark = (metric: MetricSpec, index: number, text: string, exactCell: boolean) => {
+    if (!sweep.best || metric.name !== sweep.best.metric || exactCell !== (rankedByExact || !simulated)) return text;
+    return marked.has(index) ? `${text} ${BEST_MARK}` : `${text}  `;
+  };
+  const header = sweep.vary.map((vary) => vary.name);
   for (const metric of tabled) {
     header.push(metric.name);
     if (simulated) header.push('±', 'exact');
   }
-  const rows = sweep.points.map((point) => {
+  const rows = sweep.points.map((point, index) => {
     const cells = sweep.vary.map((vary) => String(point.params[vary.name]));
-    if (sweep.best) cells.push(JSON.stringify(point.params) === bestKey ? '◀ best' : '');
     for (const metric of tabled) {
       const value = point.metrics[metric.name];
       if (!value) {
         cells.push(...(simulated ? ['—', '—', '—'] : ['—']));
       } else if (simulated) {
         const half = value.hi === null || value.lo === null ? null : (value.hi - value.lo) / 2;
-        cells.push(formatValue(value.estimate, metric.probability), formatValue(half, metric.probability), formatExact(value, metric.probability));
+        cells.push(mark(metric, index, formatValue(value.estimate, metric.probability), false), formatValue(half, metric.probability), mark(metric, index, formatExact(value, metric.probability), true));
       } else {
-        cells.push(formatExact(value, metric.probability));
+        cells.push(mark(metric, index, formatExact(value, metric.probability), true));
       }
     }
     return cells;
   });
-  let text = `${wrapLines(lines, width).join('\n')}\n\n${renderTable(header, rows, width, { keep: header.length - tabled.length * (simulated ? 3 : 1), group: simulated ? 3 : 1 })}`;
+  // The question's answer comes first, in words; the tables follow.
+  const verdict = sweep.best && bestMetric ? `${wrapText(bestVerdict(sweep, sweep.best, bestMetric), width, '')}\n` : '';
+  let text = `${wrapLines(lines, width).join('\n')}\n\n${verdict ? `${verdict}\n` : ''}${renderTable(header, rows, width, { keep: header.length - tabled.length * (simulated ? 3 : 1), group: simulated ? 3 : 1 })}`;
   if (folded.length > 0 && folded.length < metrics.length) {
     const first = sweep.points[0];
     text += `${wrapText(`the same at every point: ${folded.map((m) => `${m.name} ${formatCertain(first.metrics[m.name], m.probability)}`).join(', ')}`, width, '')}\n`;
   }
-  if (sweep.best && bestMetric) text += `${wrapText(bestSentence(sweep.best, bestMetric), width, '')}\n`;
   return text + hiddenNote(choice);
 }
 
