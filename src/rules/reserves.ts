@@ -63,7 +63,7 @@ const GROUP = 4;
 const GROUP_BOUND = 6 ** GROUP;
 
 /**
- * For streams 2 and 3: what one squad's dice do, read off at once. The squad rolls
+ * For streams 2 to 4: what one squad's dice do, read off at once. The squad rolls
  * one die in each round from firstRound to the last, in groups of up to
  * four dice a draw (v uniform on [0, 6^k), die i showing 1 + ⌊v/6^i⌋ mod 6);
  * codes[g · 1296 + v] is the outcome code of the round group g's dice bring
@@ -83,6 +83,18 @@ function arrivalCodes(p: Reserves, needed: Int32Array, codeOf: Int32Array): { co
 }
 
 const arrivalTables = new Map<string, { codes: Int32Array; bounds: Int32Array }>();
+
+/** For stream 4's running sums: the same tables, giving the round index a squad arrives in (R: lost) instead of an outcome code. */
+function arrivalIndices(p: Reserves, needed: Int32Array): { codes: Int32Array; bounds: Int32Array } {
+  const key = `index/${p.rounds}/${p.firstRound}/${needed.join(',')}`;
+  let table = arrivalTables.get(key);
+  if (table === undefined) {
+    if (arrivalTables.size >= ARRIVAL_TABLES_KEPT) arrivalTables.clear();
+    table = buildArrivalCodes(p, needed, Int32Array.from({ length: p.rounds + 1 }, (_, index) => index));
+    arrivalTables.set(key, table);
+  }
+  return table;
+}
 const ARRIVAL_TABLES_KEPT = 64;
 
 function buildArrivalCodes(p: Reserves, needed: Int32Array, codeOf: Int32Array): { codes: Int32Array; bounds: Int32Array } {
@@ -109,7 +121,7 @@ function buildArrivalCodes(p: Reserves, needed: Int32Array, codeOf: Int32Array):
   return { codes, bounds };
 }
 
-/** One squad's outcome code on streams 2 and 3 when its dice take more than one draw: group after group until one brings it in. */
+/** One squad's outcome code (or arrival index) on streams 2 to 4 when its dice take more than one draw: group after group until one brings it in. */
 function arrivalCode(rng: Rng, codes: Int32Array, bounds: Int32Array): number {
   for (let group = 0; ; group++) {
     const code = codes[group * GROUP_BOUND + rng.below(bounds[group])];
@@ -262,7 +274,7 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
     // double nearest k/6 is within 2^-54 of it: comparing with that double is the die roll itself, done
     // without a branch to mispredict.
     if (rng.stream !== 1) {
-      // Streams 2 and 3: each squad rolls its dice for every round at once, four to a draw (rng.below(6^4) is
+      // Streams 2 to 4: each squad rolls its dice for every round at once, four to a draw (rng.below(6^4) is
       // four d6 as base-6 digits), and one table says what they do: the code of the round it arrives in.
       // The dice a squad would roll after arriving are read and ignored, as a squad stops rolling then.
       const withCodes = arrivalCodes(p, withCommander, codeOf);
@@ -302,39 +314,99 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
   }
 
   const at = sumsLayout(rounds, squads);
-  const arrivingIn = new Int32Array(rounds + 1); // scratch, reset every trial
-  for (let trial = 0; trial < trials; trial++) {
-    const needed = fateMatters && rng() >= survives ? withoutCommander : withCommander;
-    arrivingIn.fill(0);
-    let last = 0;
-    let dice = 0;
-    for (let squad = 0; squad < squads; squad++) {
-      let arrival = rounds; // index R: lost
-      for (let round = first; round <= rounds; round++) {
-        dice++;
-        if (1 + ((rng() * 6) | 0) >= needed[round]) {
-          arrival = round - 1;
-          break;
-        }
+  const arrivingIn = new Int32Array(rounds + 1); // scratch, zero between trials (addTrial clears it)
+  const allInBy = new Float64Array(rounds); // trials with every squad in by round index j, for deferred rounds
+  const diceOf = diceByArrival(p);
+  if (rng.stream === 4) {
+    // Stream 4: a squad's dice four to a draw, as the outcome histogram reads them, the table giving the
+    // round index it arrives in (R: lost) instead of an outcome code; the running sums then as below.
+    const withIndex = arrivalIndices(p, withCommander);
+    const withoutIndex = arrivalIndices(p, withoutCommander);
+    const groups = withIndex.bounds.length;
+    const bound = withIndex.bounds[0];
+    for (let trial = 0; trial < trials; trial++) {
+      const codes = fateMatters && rng() >= survives ? withoutIndex.codes : withIndex.codes;
+      let last = 0;
+      for (let squad = 0; squad < squads; squad++) {
+        const arrival = groups === 1 ? codes[rng.below(bound)] : arrivalCode(rng, codes, withIndex.bounds);
+        arrivingIn[arrival]++;
+        if (arrival > last) last = arrival;
       }
-      arrivingIn[arrival]++;
-      if (arrival > last) last = arrival;
+      addTrial(tally, at, arrivingIn, last, squads, diceOf, allInBy);
     }
-    let arrivedBy = 0;
-    for (let i = 0; i < rounds; i++) {
-      const count = arrivingIn[i];
-      tally[at.arrivals + i] += count;
-      tally[at.arrivalsSquared + i] += count * count;
-      arrivedBy += count;
-      tally[at.arrivedBySquared + i] += arrivedBy * arrivedBy;
-      tally[at.arrivedByCount + i * (squads + 1) + arrivedBy]++;
+  } else {
+    // Streams 1 to 3, as every result on them was made: one uniform a die, squad by squad, round by round.
+    for (let trial = 0; trial < trials; trial++) {
+      const needed = fateMatters && rng() >= survives ? withoutCommander : withCommander;
+      let last = 0;
+      for (let squad = 0; squad < squads; squad++) {
+        let arrival = rounds; // index R: lost
+        for (let round = first; round <= rounds; round++) {
+          if (1 + ((rng() * 6) | 0) >= needed[round]) {
+            arrival = round - 1;
+            break;
+          }
+        }
+        arrivingIn[arrival]++;
+        if (arrival > last) last = arrival;
+      }
+      addTrial(tally, at, arrivingIn, last, squads, diceOf, allInBy);
     }
+  }
+  addDeferred(tally, at, squads, allInBy);
+}
+
+/** Dice a squad rolls that arrives in round index i (i = R: lost): one a rolling round up to and including it. */
+function diceByArrival(p: Reserves): Int32Array {
+  return Int32Array.from({ length: p.rounds + 1 }, (_, index) => Math.min(index + 1, p.rounds) - p.firstRound + 1);
+}
+
+/**
+ * Adds one trial (squads arriving in each round index, the last index any
+ * arrived in) to the running sums. The rounds after the last arrival, when
+ * none is lost, add the same to every such trial (nobody arriving, all S
+ * in): they are counted in `allInBy` and added once a chunk by addDeferred,
+ * which keeps a trial's work to the rounds in which squads arrive. The sums
+ * are whole numbers below 2^53, so the order they are added in changes no bit.
+ */
+function addTrial(tally: Float64Array, at: ReturnType<typeof sumsLayout>, arrivingIn: Int32Array, last: number, squads: number, diceOf: Int32Array, allInBy: Float64Array): void {
+  const rounds = allInBy.length;
+  const end = last < rounds ? last + 1 : rounds;
+  const { arrivals, arrivalsSquared, arrivedBySquared, arrivedByCount } = at;
+  let arrivedBy = 0;
+  let dice = 0;
+  for (let i = 0; i < end; i++) {
+    const count = arrivingIn[i];
+    arrivingIn[i] = 0; // the scratch is left zero for the next trial (no index past `last` was touched)
+    tally[arrivals + i] += count;
+    tally[arrivalsSquared + i] += count * count;
+    arrivedBy += count;
+    tally[arrivedBySquared + i] += arrivedBy * arrivedBy;
+    tally[arrivedByCount + i * (squads + 1) + arrivedBy]++;
+    dice += count * diceOf[i];
+  }
+  if (last < rounds) {
+    allInBy[last]++;
+  } else {
     const lost = arrivingIn[rounds];
-    tally[at.arrivals + rounds] += lost;
-    tally[at.arrivalsSquared + rounds] += lost * lost;
-    tally[at.lastArrival + last]++;
-    tally[at.dice] += dice;
-    tally[at.diceSquared] += dice * dice;
+    arrivingIn[rounds] = 0;
+    tally[arrivals + rounds] += lost;
+    tally[arrivalsSquared + rounds] += lost * lost;
+    dice += lost * diceOf[rounds];
+  }
+  tally[at.lastArrival + last]++;
+  tally[at.dice] += dice;
+  tally[at.diceSquared] += dice * dice;
+}
+
+/** The rounds addTrial left out: in round index i, every trial with all squads in by an earlier index has S in. */
+function addDeferred(tally: Float64Array, at: ReturnType<typeof sumsLayout>, squads: number, allInBy: Float64Array): void {
+  let allIn = 0;
+  for (let i = 1; i < allInBy.length; i++) {
+    allIn += allInBy[i - 1];
+    if (allIn === 0) continue;
+    tally[at.arrivedBySquared + i] += allIn * squads * squads;
+    tally[at.arrivedByCount + i * (squads + 1) + squads] += allIn;
   }
 }
 
