@@ -7,6 +7,8 @@
  *   every rule   trials/s at its defaults on 1 and on all threads, through the pool
  *                (workers warm), on streams 3 (the default), 2 and 1; dice
  *                per trial; its cost a die on one thread against the limit's
+ *   sizes        reserves' cost a die at sizes around and beyond its outcome histogram
+ *                (more than 2^18 outcomes), on streams 3 and 4, against its defaults'
  *   numpy        `muster run reserves` on one thread, 5e7 trials, whole process,
  *                on streams 3 and 1 (reserves draws on 2 as on 3), against the
  *                rule vectorised in numpy (reserves_numpy.py)
@@ -80,9 +82,9 @@ function medianPerBuild(measure: (root: string, repeat: number) => number): numb
  * streams are). Streams 2 and 3 roll the same dice, several to a draw, so
  * this is the dice count the dice rates of every stream are measured in.
  */
-function dicePerTrial(ruleId: string): number {
+function dicePerTrial(ruleId: string, set: string[] = []): number {
   const rule = rules.find((r) => r.id === ruleId)!;
-  const params = resolveParams(rule);
+  const params = resolveParams(rule, set);
   const stream = new TycheStream('bench/draws').random;
   let dice = 0;
   const counting: Rng = Object.assign(
@@ -153,6 +155,15 @@ const filePairs = RESERVES_STREAMS.map((stream) => {
   }
   return { stream, builtIn: median(pair[0]), file: median(pair[1]) };
 });
+
+// Reserves by size: defaults, the largest outcome histograms, and beyond them (where streams 1 to 3 roll one uniform a die).
+const SIZE_SETTINGS = [[], ['squads=11'], ['squads=12'], ['squads=20'], ['rounds=12', 'squads=1'], ['rounds=12', 'squads=2'], ['rounds=12', 'squads=8'], ['rounds=12', 'squads=100']];
+const SIZE_STREAMS = ['3', '4'] as const;
+const sizeRows = SIZE_SETTINGS.map((set) => ({
+  set,
+  dice: dicePerTrial('reserves', set),
+  ns: SIZE_STREAMS.map((stream) => median(Array.from({ length: REPEATS }, (_, repeat) => probeJson<{ nsPerTrial: number }>('cost', current, 'reserves', stream, `bench-size-${repeat}`, ...set).nsPerTrial))),
+}));
 
 // numpy.
 const numpyScript = join(current, 'scripts/bench/reserves_numpy.py');
@@ -242,6 +253,16 @@ const reservesDice = ruleRows.find((row) => row.id === 'reserves')!.draws;
 table([
   ['stream', 'rule file', 'built-in', 'rule file ÷ built-in', 'file × limit'],
   ...filePairs.map(({ stream, builtIn, file }) => [stream, `${mega(file)} trials/CPU-s`, `${mega(builtIn)} trials/CPU-s`, `${ratio(file / builtIn)} (target ≥ 0.5)`, ratio(limit.rate / (reservesDice * file))]),
+]);
+
+out.push('', 'reserves by size, one thread, in-process, CPU: ns a trial, cost a die, and that cost ÷ the same stream\'s at the defaults', '(the first row); beyond 2^18 outcomes (squads+1)^(rounds+1) streams 1 to 3 roll one uniform a die, stream 4 four a draw');
+table([
+  ['settings', 'dice/trial', ...SIZE_STREAMS.flatMap((stream) => [`stream ${stream}`, 'cost/d6', '÷ defaults'])],
+  ...sizeRows.map(({ set, dice, ns }) => [
+    set.join(' ') || '(defaults)',
+    dice.toFixed(2),
+    ...SIZE_STREAMS.flatMap((_, c) => [`${ns[c].toFixed(1)} ns`, `${(ns[c] / dice).toFixed(2)} ns`, ratio(ns[c] / dice / (sizeRows[0].ns[c] / sizeRows[0].dice))]),
+  ]),
 ]);
 
 out.push('', `muster run reserves --threads 1 --trials 5e7, whole process`);
