@@ -44,7 +44,15 @@ export function diceByArrival(rounds: number, firstRound: number): Int32Array {
  * `allInBy` and added once a chunk by addDeferred, which keeps a trial's
  * work to the rounds in which squads arrive.
  */
-export function addTrial(tally: Float64Array, at: SumsLayout, arrivingIn: Int32Array, last: number, squads: number, diceOf: Int32Array, allInBy: Float64Array): void {
+export function addTrial(
+  tally: Float64Array,
+  at: SumsLayout,
+  arrivingIn: Int32Array,
+  last: number,
+  squads: number,
+  diceOf: Int32Array,
+  allInBy: Float64Array,
+): void {
   const rounds = allInBy.length;
   const end = last < rounds ? last + 1 : rounds;
   const { arrivals, arrivalsSquared, arrivedBySquared, arrivedByCount } = at;
@@ -110,7 +118,7 @@ export function runningSums(rounds: number, squads: number, tally: Float64Array)
   };
 }
 
-/** The sums read off an outcome histogram (rules/reserves.ts: code Σ count_i · (S+1)^i over round indices 0 … R). */
+/** The sums read off an outcome histogram (code Σ count_i · (S+1)^i over round indices 0 … R). */
 export function outcomeSums(rounds: number, squads: number, firstRound: number, tally: Float64Array): Sums {
   const sums: Sums = {
     arrivals: new Float64Array(rounds + 1),
@@ -132,7 +140,8 @@ export function outcomeSums(rounds: number, squads: number, firstRound: number, 
       counts[index] = rest % (squads + 1);
       rest = Math.floor(rest / (squads + 1));
       if (counts[index] > 0) last = index;
-      // A squad arriving in round r rolled a die each round from the first rolling round to r; a lost one every rolling round's.
+      // A squad arriving in round r rolled a die each round from the first rolling round to r;
+      // a lost one every rolling round's.
       dice += counts[index] * (Math.min(index + 1, rounds) - firstRound + 1);
     }
     let arrivedBy = 0;
@@ -152,7 +161,10 @@ export function outcomeSums(rounds: number, squads: number, firstRound: number, 
   return sums;
 }
 
-/** Most outcomes a chunk histogram holds: its counts are 4 bytes each, kept per thread (at most 4 MiB; measured faster than running sums up to here). */
+/**
+ * Most outcomes a chunk histogram holds: its counts are 4 bytes each, kept
+ * per thread (at most 4 MiB); measured faster than running sums up to here.
+ */
 export const CHUNK_OUTCOME_LIMIT = 1 << 20;
 
 /** A trial's outcome as a chunk histogram's code: Σ over squads of weight[arrival index]. */
@@ -174,7 +186,12 @@ export interface ChunkCoding {
  * squad in (a face of 1 or less needed); squads are lost only under a fate
  * with no such round.
  */
-export function chunkCoding(rounds: number, firstRound: number, squads: number, fates: readonly Int32Array[]): ChunkCoding | null {
+export function chunkCoding(
+  rounds: number,
+  firstRound: number,
+  squads: number,
+  fates: readonly Int32Array[],
+): ChunkCoding | null {
   const possible = new Uint8Array(rounds + 1);
   for (const needed of fates) {
     let certain = false;
@@ -192,11 +209,11 @@ export function chunkCoding(rounds: number, firstRound: number, squads: number, 
   return { weight, indexOfSlot, outcomes };
 }
 
-/** This thread's histogram counts (zero between chunks: foldOutcomes clears what it read) and its list of codes seen. */
+/** This thread's histogram counts (zero between chunks: foldOutcomes clears what it read), and the codes seen. */
 let counts = new Int32Array(0);
 let seen = new Int32Array(0);
 
-/** Zeroed counts for `outcomes` codes and room to list `trials` distinct codes, this thread's own, reused chunk after chunk. */
+/** Zeroed counts for `outcomes` codes and room to list `trials` distinct codes: this thread's, reused. */
 export function chunkHistogram(outcomes: number, trials: number): { counts: Int32Array; seen: Int32Array } {
   if (counts.length < outcomes) counts = new Int32Array(outcomes);
   const distinct = Math.min(outcomes, trials);
@@ -209,7 +226,15 @@ export function chunkHistogram(outcomes: number, trials: number): { counts: Int3
  * each of the `distinct` codes listed in `seen`, each exactly as addTrial
  * adds that many trials of its outcome; and clears those counts.
  */
-export function foldOutcomes(tally: Float64Array, at: SumsLayout, squads: number, coding: ChunkCoding, diceOf: Int32Array, histogram: { counts: Int32Array; seen: Int32Array }, distinct: number): void {
+export function foldOutcomes(
+  tally: Float64Array,
+  at: SumsLayout,
+  squads: number,
+  coding: ChunkCoding,
+  diceOf: Int32Array,
+  histogram: { counts: Int32Array; seen: Int32Array },
+  distinct: number,
+): void {
   const rounds = diceOf.length - 1;
   const arrivingIn = new Int32Array(rounds + 1);
   const { indexOfSlot } = coding;
