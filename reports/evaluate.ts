@@ -1,9 +1,9 @@
 import { Interrupted, UsageError } from '../src/errors.js';
 import type { SimulationPool } from '../src/engine/pool.js';
 import type { ChunkLedger } from '../src/engine/checkpoint.js';
-import { simulateMany } from '../src/engine/simulate-many.js';
-import type { SimulationOutcome } from '../src/engine/simulate.js';
+import { simulateEach } from '../src/engine/simulate-many.js';
 import { buildResult, type RunResult } from '../src/result.js';
+import type { Fraction } from '../src/exact/fraction.js';
 import type { Params, Rule, StreamVersion } from '../src/rules/types.js';
 import type { Tallied } from '../src/stats/estimate.js';
 
@@ -25,6 +25,8 @@ export type GridSettings = (GridBase & { method: 'exact'; stream: null }) | (Gri
 export interface Evaluated {
   result: RunResult;
   tallied: Record<string, Tallied> | null;
+  /** The rule's exact values at the point (null: it has none), when computed with it. */
+  exact?: Record<string, Fraction> | null;
 }
 
 export interface EvaluateOptions {
@@ -73,7 +75,8 @@ export async function evaluateUntilInterrupted(
     for (const params of paramsList) {
       const pointRule = options.rules?.[evaluated.length] ?? rule;
       if (!pointRule.exact) throw new UsageError(`--exact: ${pointRule.id} has no exact solution; allowed: simulate it (leave out --exact)`);
-      evaluated.push({ result: buildResult({ rule: pointRule, params, seed: options.seeds?.[evaluated.length] ?? settings.seed, stream: settings.stream, threads: 0, confidence: 1, trials: 0, tally: null }), tallied: null });
+      const exact = pointRule.exact(params);
+      evaluated.push({ result: buildResult({ rule: pointRule, params, seed: options.seeds?.[evaluated.length] ?? settings.seed, stream: settings.stream, threads: 0, confidence: 1, trials: 0, tally: null, exact }), tallied: null, exact });
       options.onPoint?.(evaluated.length, paramsList.length);
     }
     return { evaluated, interrupted: false, indices: paramsList.map((_, index) => index) };
@@ -81,12 +84,12 @@ export async function evaluateUntilInterrupted(
   if (!options.pool) throw new Error('evaluateAll: a simulation needs a pool');
   const seedOf = (index: number) => options.seeds?.[index] ?? settings.seed;
   const ruleOf = (index: number) => options.rules?.[index] ?? rule;
-  const outcomes: Array<SimulationOutcome | undefined> = paramsList.map(() => undefined);
+  const points: Array<Evaluated | undefined> = paramsList.map(() => undefined);
   let finished = 0;
-  // The pool's threads use every core while it runs, so the points' results (and their exact
-  // solutions) are built once it is done: built as each point finished, they took turns with the
-  // simulations on the cores and cost more (measured: sweep overhead 1.22–1.30× against 1.17–1.21×).
-  await simulateMany(
+  // Each point is summarised, solved exactly and built as it finishes, while the threads simulate the
+  // next, and its tally is let go: a sweep's memory is then that of the few points under way, not of
+  // every point, and no serial tail of summaries and exact solutions follows the simulation.
+  await simulateEach(
     options.pool,
     paramsList.map((params, index) => ({ rule: ruleOf(index), params, seed: seedOf(index), stream: settings.stream, trials: settings.trials, ledger: options.ledgerFor?.(index) })),
     {
@@ -94,19 +97,16 @@ export async function evaluateUntilInterrupted(
       timeout: settings.timeout,
       onProgress: (done) => options.onTrials?.(done),
       onOutcome: (index, outcome) => {
-        outcomes[index] = outcome;
+        const params = paramsList[index];
+        const pointRule = ruleOf(index);
+        const tallied = pointRule.summarize(params, outcome.tally, outcome.trials);
+        const exact = pointRule.exact ? pointRule.exact(params) : null;
+        const result = buildResult({ rule: pointRule, params, seed: seedOf(index), stream: settings.stream, threads: settings.threads, confidence: settings.confidence, trials: outcome.trials, tally: outcome.tally, tallied, exact });
+        points[index] = { result, tallied, exact };
         options.onPoint?.(++finished, paramsList.length);
       },
     },
   );
-  const points = outcomes.map((outcome, index): Evaluated | undefined => {
-    if (!outcome) return undefined;
-    const params = paramsList[index];
-    const rule = ruleOf(index);
-    const tallied = rule.summarize(params, outcome.tally, outcome.trials);
-    const result = buildResult({ rule, params, seed: seedOf(index), stream: settings.stream, threads: settings.threads, confidence: settings.confidence, trials: outcome.trials, tally: outcome.tally, tallied });
-    return { result, tallied };
-  });
   const indices = points.flatMap((point, index) => (point ? [index] : []));
   return { evaluated: indices.map((index) => points[index]!), interrupted: indices.length < paramsList.length, indices };
 }

@@ -71,6 +71,8 @@ interface ResultInput {
   tally: Float64Array | null;
   /** rule.summarize of the tally, when the caller already has it. */
   tallied?: Record<string, Tallied>;
+  /** rule.exact of the params, when the caller already has it. */
+  exact?: Record<string, Fraction> | null;
   partial?: boolean;
   precision?: { target: number; reached: boolean };
 }
@@ -78,7 +80,7 @@ interface ResultInput {
 /** Every metric's estimate, interval and exact value (null where the rule has no exact solution). */
 export function buildResult(input: ResultInput): RunResult {
   const { rule, params, tally, trials, confidence } = input;
-  const exact = rule.exact ? rule.exact(params) : null;
+  const exact = input.exact !== undefined ? input.exact : rule.exact ? rule.exact(params) : null;
   const tallied = tally ? (input.tallied ?? rule.summarize(params, tally, trials)) : null;
   const metrics: Record<string, MetricResult> = {};
   for (const metric of rule.metrics(params)) {

@@ -43,3 +43,25 @@ describe('stream 3 draws exactly as stream 2 for every rule but fow', () => {
     }
   }
 });
+
+// Stream 4 is stream 3 but for reserves beyond its outcome histogram (more than 2^18 outcomes), where it
+// reads a squad's dice four to a draw instead of one uniform a die (rules/reserves.ts).
+describe('stream 4 draws exactly as stream 3 for every rule but reserves beyond its outcome histogram', () => {
+  const read = (stream: 3 | 4) => JSON.parse(readFileSync(new URL(goldenFile(stream), import.meta.url), 'utf8')) as GoldenCase[];
+  const third = read(3);
+  const fourth = read(4);
+  it('pins the same settings on both', () => {
+    expect(fourth.map(({ rule, set, seed }) => [rule, set, seed])).toEqual(third.map(({ rule, set, seed }) => [rule, set, seed]));
+  });
+  for (const [index, pinned] of third.entries()) {
+    const label = `${pinned.rule} ${pinned.set.join(' ') || '(defaults)'}, seed "${pinned.seed}"`;
+    // (squads + 1)^(rounds + 1) outcomes, written out again: 21^7 for the one such setting pinned.
+    const param = (name: string, fallback: number) => Number(pinned.set.find((s) => s.startsWith(`${name}=`))?.split('=')[1] ?? fallback);
+    const beyond = pinned.rule === 'reserves' && (param('squads', 4) + 1) ** (param('rounds', 4) + 1) > 2 ** 18;
+    if (beyond) {
+      it(`${label}: reserves' counts differ, as its dice are read four to a draw`, () => expect(fourth[index].tallied).not.toEqual(pinned.tallied));
+    } else {
+      it(`${label}: the same counts on both`, () => expect(fourth[index].tallied).toEqual(pinned.tallied));
+    }
+  }
+});

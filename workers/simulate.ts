@@ -38,9 +38,10 @@ async function runAny(task: ChunkTask | ChunkBatch): Promise<Answer> {
     // A batch: every part alone, each tally kept apart. A part that throws is named, so the
     // message gives its chunks, not the whole batch's.
     const tallies: Float64Array[] = [];
+    const lending = new Lending();
     for (const [index, part] of task.parts.entries()) {
       try {
-        tallies.push(await runTask(part));
+        tallies.push(await runTask(part, lending));
       } catch (error) {
         if (error instanceof UsageError) return { usageError: error.message };
         return { failedPart: index, reason: error instanceof Error ? error.message : String(error) };
@@ -49,16 +50,57 @@ async function runAny(task: ChunkTask | ChunkBatch): Promise<Answer> {
     return tallies;
   }
   try {
-    return await runTask(task);
+    return await runTask(task, new Lending());
   } catch (error) {
     if (error instanceof UsageError) return { usageError: error.message };
     throw error;
   }
 }
 
-async function runTask(task: ChunkTask): Promise<Float64Array> {
+async function runTask(task: ChunkTask, lending: Lending): Promise<Float64Array> {
   const rule = task.ruleFile ? await (await loadRules()).loadRuleFile(task.ruleFile.path, task.ruleFile.origin, task.ruleFile.sha256, true) : getRule(task.ruleId);
-  return runChunks(task, rule);
+  return runChunks(task, rule, undefined, lending.take(rule.tallyLength(task.params)));
+}
+
+/** Most tally entries (8 bytes each) a thread keeps for reuse; beyond it, the buffers kept are let go. */
+const KEPT_ENTRIES = 1 << 20;
+/** Buffers kept for reuse, by length: the k-th tally of that length in a task is the k-th buffer. */
+const kept = new Map<number, Float64Array[]>();
+let keptEntries = 0;
+
+/**
+ * The tally buffers of one task. Piscina copies a task's answer into its
+ * message as soon as the task returns, before the next task arrives, so the
+ * next task may write into the same buffers: a sweep of a thousand points
+ * with tallies of megabytes then allocates a few of them, not a thousand
+ * (each a megabyte the collector frees only long after).
+ */
+class Lending {
+  readonly #used = new Map<number, number>();
+
+  take(length: number): Float64Array {
+    const used = this.#used.get(length) ?? 0;
+    this.#used.set(length, used + 1);
+    let list = kept.get(length);
+    if (list === undefined) {
+      list = [];
+      kept.set(length, list);
+    }
+    if (used < list.length) return list[used];
+    if (keptEntries + length > KEPT_ENTRIES) {
+      kept.clear();
+      keptEntries = 0;
+      list = [];
+      kept.set(length, list);
+      // Buffers this task already holds stay its own; the kept ones are started afresh.
+      this.#used.clear();
+      this.#used.set(length, 1);
+    }
+    const tally = new Float64Array(length);
+    list.push(tally);
+    keptEntries += length;
+    return tally;
+  }
 }
 
 /**

@@ -2,10 +2,13 @@
  * `npm run bench [-- --baseline DIR]`: how fast muster is on this machine,
  * as ratios measured in one invocation, each figure the median of five.
  *
- *   limit        the fastest sound generator's bulk d6 rate in a bare loop (limit.ts)
+ *   limit        the tightest d6 loop: xoshiro128** in locals, four d6 a Lemire
+ *                draw (limit.ts), with the older, looser yardsticks beside it
  *   every rule   trials/s at its defaults on 1 and on all threads, through the pool
  *                (workers warm), on streams 3 (the default), 2 and 1; dice
- *                per trial; d6/s on one thread as a share of the limit
+ *                per trial; its cost a die on one thread against the limit's
+ *   sizes        reserves' cost a die at sizes around and beyond its outcome histogram
+ *                (more than 2^18 outcomes), on streams 3 and 4, against its defaults'
  *   numpy        `muster run reserves` on one thread, 5e7 trials, whole process,
  *                on streams 3 and 1 (reserves draws on 2 as on 3), against the
  *                rule vectorised in numpy (reserves_numpy.py)
@@ -36,7 +39,7 @@ import type { Rng } from '../../src/rules/types.js';
 import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
 import { rules } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
-import { LIMIT_GENERATORS, LIMIT_LABELS } from './limit.js';
+import { LIMIT, LIMIT_GENERATORS, LIMIT_LABELS } from './limit.js';
 
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 5);
 const NUMPY_RUN_TRIALS = 5e7;
@@ -79,9 +82,9 @@ function medianPerBuild(measure: (root: string, repeat: number) => number): numb
  * streams are). Streams 2 and 3 roll the same dice, several to a draw, so
  * this is the dice count the dice rates of every stream are measured in.
  */
-function dicePerTrial(ruleId: string): number {
+function dicePerTrial(ruleId: string, set: string[] = []): number {
   const rule = rules.find((r) => r.id === ruleId)!;
-  const params = resolveParams(rule);
+  const params = resolveParams(rule, set);
   const stream = new TycheStream('bench/draws').random;
   let dice = 0;
   const counting: Rng = Object.assign(
@@ -110,6 +113,8 @@ function dicePerTrial(ruleId: string): number {
 
 const mega = (x: number) => `${(x / 1e6).toFixed(1)}M`;
 const ratio = (x: number) => `${x.toFixed(2)}×`;
+/** Nanoseconds a die at `rate` dice per CPU-second. */
+const nsPerDie = (rate: number) => `${(1e9 / rate).toFixed(2)} ns`;
 const ms = (seconds: number) => `${(seconds * 1000).toFixed(0)} ms`;
 const out: string[] = [];
 const table = (rows: string[][]) => {
@@ -123,7 +128,7 @@ const limits = LIMIT_GENERATORS.map((generator) => {
   const runs = Array.from({ length: REPEATS }, () => probeJson<{ dicePerSecond: number; dicePerCpuSecond: number }>('limit', generator));
   return { generator, wall: median(runs.map((run) => run.dicePerSecond)), rate: median(runs.map((run) => run.dicePerCpuSecond)) };
 });
-const limit = limits.reduce((best, entry) => (entry.rate > best.rate ? entry : best));
+const limit = limits.find((entry) => entry.generator === LIMIT)!;
 
 // Every rule, on each stream of this build and on the baseline (which has only its own stream).
 type RuleRate = { trialsPerSecond: number; trialsPerCpuSecond: number };
@@ -150,6 +155,15 @@ const filePairs = RESERVES_STREAMS.map((stream) => {
   }
   return { stream, builtIn: median(pair[0]), file: median(pair[1]) };
 });
+
+// Reserves by size: defaults, the largest outcome histograms, and beyond them (where streams 1 to 3 roll one uniform a die).
+const SIZE_SETTINGS = [[], ['squads=11'], ['squads=12'], ['squads=20'], ['rounds=12', 'squads=1'], ['rounds=12', 'squads=2'], ['rounds=12', 'squads=8'], ['rounds=12', 'squads=100']];
+const SIZE_STREAMS = ['3', '4'] as const;
+const sizeRows = SIZE_SETTINGS.map((set) => ({
+  set,
+  dice: dicePerTrial('reserves', set),
+  ns: SIZE_STREAMS.map((stream) => median(Array.from({ length: REPEATS }, (_, repeat) => probeJson<{ nsPerTrial: number }>('cost', current, 'reserves', stream, `bench-size-${repeat}`, ...set).nsPerTrial))),
+}));
 
 // numpy.
 const numpyScript = join(current, 'scripts/bench/reserves_numpy.py');
@@ -206,23 +220,23 @@ for (let repeat = 0; repeat < REPEATS; repeat++) {
 const loadAfter = loadavg()[0];
 out.push(`muster bench · node ${process.version} · ${threads} cores · median of ${REPEATS} · load average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after`);
 if (baseline) out.push(`baseline: ${baseline} (ratios are this build ÷ baseline, measured alternately)`);
-out.push('', `The limit: bare d6 loops, one thread, per CPU-second (and per second); the fastest is the limit`);
-table(limits.map(({ generator, rate, wall }) => [LIMIT_LABELS[generator], `${mega(rate)} d6/CPU-s`, `${mega(wall)} d6/s`, generator === limit.generator ? 'limit' : ratio(rate / limit.rate)]));
+out.push('', 'The limit: bare d6 loops, one thread, per CPU-second (and per second), measured in this run; each one\'s cost a die', 'against the limit\'s (the old yardsticks, the limit of earlier reports, for comparison)');
+table(limits.map(({ generator, rate, wall }) => [LIMIT_LABELS[generator], `${mega(rate)} d6/CPU-s`, `${mega(wall)} d6/s`, `${nsPerDie(rate)}/d6`, generator === LIMIT ? 'limit' : ratio(limit.rate / rate)]));
 
 out.push(
   '',
   'Every rule at its defaults through the pool, on streams 3 (the default), 2 and 1: trials/s on 1 and on all',
   'threads, and per CPU-second on one thread (every thread of the process counted); d6/CPU-s = dice a trial needs',
-  '(counted on stream 1, one uniform a die) × trials/CPU-s, as a share of the limit',
+  '(counted on stream 1, one uniform a die) × trials/CPU-s; cost a die (CPU) and that cost ÷ the limit\'s',
 );
-const ruleHeader = ['rule', 'stream', 'dice/trial', '1 thread', `${threads} threads`, 'speed-up', '/CPU-s', 'd6/CPU-s', 'of limit'];
+const ruleHeader = ['rule', 'stream', 'dice/trial', '1 thread', `${threads} threads`, 'speed-up', '/CPU-s', 'd6/CPU-s', 'cost/d6', '× limit'];
 if (baseline) ruleHeader.push('vs base: 1 thread', `${threads} threads`, '/CPU-s');
 const baseIndex = STREAMS.length;
 table([
   ruleHeader,
   ...ruleRows.flatMap((row) =>
     STREAMS.map((stream, c) => {
-      const cells = [row.id, stream, row.draws.toFixed(2), mega(row.single[c]), mega(row.all[c]), ratio(row.all[c] / row.single[c]), mega(row.singleCpu[c]), mega(row.draws * row.singleCpu[c]), (row.draws * row.singleCpu[c] / limit.rate).toFixed(2)];
+      const cells = [row.id, stream, row.draws.toFixed(2), mega(row.single[c]), mega(row.all[c]), ratio(row.all[c] / row.single[c]), mega(row.singleCpu[c]), mega(row.draws * row.singleCpu[c]), nsPerDie(row.draws * row.singleCpu[c]), ratio(limit.rate / (row.draws * row.singleCpu[c]))];
       if (baseline) cells.push(ratio(row.single[c] / row.single[baseIndex]), ratio(row.all[c] / row.all[baseIndex]), ratio(row.singleCpu[c] / row.singleCpu[baseIndex]));
       return cells;
     }),
@@ -234,10 +248,21 @@ const diceRate = (id: string, c: number) => {
 };
 for (const [c, stream] of STREAMS.entries()) out.push(`stream ${stream}: fow draws dice at ${ratio(diceRate('fow', c) / diceRate('reserves', c))} the rate reserves does (per CPU-second, one thread)`);
 
-out.push('', `reserves as a rule file (${RULE_FILE}) against the built-in, one thread, per CPU-second, measured turn about`);
+out.push('', `reserves as a rule file (${RULE_FILE}) against the built-in, one thread, per CPU-second, measured turn about;`, 'the file\'s cost a die (the dice the built-in counts) ÷ the limit\'s');
+const reservesDice = ruleRows.find((row) => row.id === 'reserves')!.draws;
 table([
-  ['stream', 'rule file', 'built-in', 'rule file ÷ built-in'],
-  ...filePairs.map(({ stream, builtIn, file }) => [stream, `${mega(file)} trials/CPU-s`, `${mega(builtIn)} trials/CPU-s`, `${ratio(file / builtIn)} (target ≥ 0.5)`]),
+  ['stream', 'rule file', 'built-in', 'rule file ÷ built-in', 'file × limit'],
+  ...filePairs.map(({ stream, builtIn, file }) => [stream, `${mega(file)} trials/CPU-s`, `${mega(builtIn)} trials/CPU-s`, `${ratio(file / builtIn)} (target ≥ 0.5)`, ratio(limit.rate / (reservesDice * file))]),
+]);
+
+out.push('', 'reserves by size, one thread, in-process, CPU: ns a trial, cost a die, and that cost ÷ the same stream\'s at the defaults', '(the first row); beyond 2^18 outcomes (squads+1)^(rounds+1) streams 1 to 3 roll one uniform a die, stream 4 four a draw');
+table([
+  ['settings', 'dice/trial', ...SIZE_STREAMS.flatMap((stream) => [`stream ${stream}`, 'cost/d6', '÷ defaults'])],
+  ...sizeRows.map(({ set, dice, ns }) => [
+    set.join(' ') || '(defaults)',
+    dice.toFixed(2),
+    ...SIZE_STREAMS.flatMap((_, c) => [`${ns[c].toFixed(1)} ns`, `${(ns[c] / dice).toFixed(2)} ns`, ratio(ns[c] / dice / (sizeRows[0].ns[c] / sizeRows[0].dice))]),
+  ]),
 ]);
 
 out.push('', `muster run reserves --threads 1 --trials 5e7, whole process`);

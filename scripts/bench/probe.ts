@@ -11,6 +11,9 @@
  *   probe.js sweep ROOT THREADS             seconds for 100 points of 65,536 trials, and for one run of as many
  *                                           trials: seven of each turn about on one warm pool, the median of each
  *   probe.js limit GENERATOR                d6 per second and per CPU-second of a bare dice loop
+ *   probe.js cost  ROOT RULE STREAM SEED [name=value …]
+ *                                           CPU nanoseconds a trial of a built-in rule at those settings, on this
+ *                                           thread (runChunks, as a worker runs it): 16 chunks after a warm-up
  *
  * ROOT is a built checkout (this one, or a baseline such as a checkout of
  * main): its engine, rules and reports are imported from ROOT/dist, whose
@@ -99,9 +102,23 @@ async function sweepOverhead(root: string, threads: number): Promise<{ sweepSeco
   }
 }
 
+/** CPU time a trial of `ruleId` at `set` takes in this thread, over 16 chunks after two of warm-up. */
+async function trialCost(root: string, ruleId: string, stream: number, seed: string, set: string[]): Promise<{ nsPerTrial: number }> {
+  const [{ runChunks }, { getRule }, { resolveParams }] = await Promise.all([load(root, 'src/engine/run-chunks.js'), load(root, 'src/rules/index.js'), load(root, 'src/rules/params.js')]);
+  const rule = getRule(ruleId);
+  const params = resolveParams(rule, set);
+  const task = (name: string, chunks: number) => ({ ruleId, params, seed: name, stream, firstChunk: 0, endChunk: chunks, totalTrials: chunks * CHUNK });
+  runChunks(task(`${seed}/warm-up`, 2), rule);
+  const cpu = process.cpuUsage();
+  runChunks(task(seed, 16), rule);
+  const { user, system } = process.cpuUsage(cpu);
+  return { nsPerTrial: ((user + system) * 1000) / (16 * CHUNK) };
+}
+
 const [kind, ...args] = process.argv.slice(2);
 let answer: unknown;
 if (kind === 'rule') answer = await ruleRate(args[0], args[1], Number(args[2]), args[3], Number(args[4] ?? 2));
+else if (kind === 'cost') answer = await trialCost(args[0], args[1], Number(args[2]), args[3], args.slice(4));
 else if (kind === 'sweep') answer = await sweepOverhead(args[0], Number(args[1]));
 else if (kind === 'limit' && LIMIT_GENERATORS.includes(args[0] as LimitGenerator)) answer = bareDiceRate(args[0] as LimitGenerator);
 else throw new Error(`probe: unknown measurement ${JSON.stringify(process.argv.slice(2))}`);

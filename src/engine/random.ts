@@ -42,15 +42,22 @@ import type { Rng, StreamVersion } from '../rules/types.js';
  * gives fow, so it is a new stream, and stream 2 stays for reproducing its
  * results. Every other rule, rule files included, draws on stream 3 exactly
  * as on stream 2 (a test checks their tallies are equal).
+ *
+ * Stream 4 is stream 3 but for reserves beyond its outcome histogram (more
+ * than 2^18 outcomes: many squads or rounds), where streams 1 to 3 roll one
+ * uniform a die; stream 4 reads a squad's dice four to a draw there too, as
+ * below the limit. Opt-in (`--stream 4`) until it has passed the checks of
+ * docs/streams.md at 10^8 trials.
  */
 
 /** The stream new runs use, and the ones `--stream` accepts. */
 export const DEFAULT_STREAM: StreamVersion = 3;
-export const STREAM_VERSIONS: readonly StreamVersion[] = [1, 2, 3];
+export const STREAM_VERSIONS: readonly StreamVersion[] = [1, 2, 3, 4];
 /** The versions as a list for messages: "1, 2 or 3". */
 export const STREAM_LIST = `${STREAM_VERSIONS.slice(0, -1).join(', ')} or ${STREAM_VERSIONS[STREAM_VERSIONS.length - 1]}`;
 /** What `--stream` (and the calculator's stream field) allows, for its error message. */
-export const STREAMS_ALLOWED = '3 (the default), 2 (as 3 but fow turn by turn: reproduces results made with stream 2) or 1 (tyche-i, one uniform a die: reproduces results made before stream 2)';
+export const STREAMS_ALLOWED =
+  '3 (the default), 2 (as 3 but fow turn by turn: reproduces results made with stream 2), 4 (as 3 but reserves four dice a draw at every size) or 1 (tyche-i, one uniform a die: reproduces results made before stream 2)';
 
 /** Largest bound `below` takes, and so the most faces a die may have: 2^12, so a rejected draw is rarer than 1 in 256. */
 export const MAX_BOUND = 4096;
@@ -208,8 +215,8 @@ export class XoshiroStream {
   /** The next uniform on [0, 1), a multiple of 2^-32, with stream 2's dice as its methods. */
   readonly random: Rng;
 
-  /** `version` 2 or 3: the same generator and dice; the rules read the version off `random.stream`. */
-  constructor(key?: string, version: 2 | 3 = 2) {
+  /** `version` 2, 3 or 4: the same generator and dice; the rules read the version off `random.stream`. */
+  constructor(key?: string, version: 2 | 3 | 4 = 2) {
     const state = this.#state;
     const { rejectBelow, groupSize, groupBound } = diceTables();
     const next = (): number => {
@@ -298,8 +305,15 @@ export function chunkStreams(): ChunkStreams {
   let first: TycheStream | undefined;
   let second: XoshiroStream | undefined;
   let third: XoshiroStream | undefined;
+  let fourth: XoshiroStream | undefined;
   const generator = (version: StreamVersion) =>
-    version === 1 ? (first ??= new TycheStream()) : version === 2 ? (second ??= new XoshiroStream(undefined, 2)) : (third ??= new XoshiroStream(undefined, 3));
+    version === 1
+      ? (first ??= new TycheStream())
+      : version === 2
+        ? (second ??= new XoshiroStream(undefined, 2))
+        : version === 3
+          ? (third ??= new XoshiroStream(undefined, 3))
+          : (fourth ??= new XoshiroStream(undefined, 4));
   return {
     chunk: (version, seed, ruleId, chunkIndex) => generator(version).reseedChunk(seed, ruleId, chunkIndex).random,
   };

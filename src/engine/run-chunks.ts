@@ -52,10 +52,13 @@ const streams = chunkStreams();
  * Runs chunks [firstChunk, endChunk), each on its own stream, into one
  * tally. The same function runs in workers, in-process and in the
  * calculator page's workers, so a tally never depends on where it was
- * computed. `onChunk` hears the trials of each chunk as it finishes.
+ * computed. `onChunk` hears the trials of each chunk as it finishes. The
+ * tally is `into`, cleared, when given one of the rule's length (a worker's
+ * reused buffer), else a new one.
  */
-export function runChunks(task: ChunkTask, rule: Rule = getRule(task.ruleId), onChunk?: (trials: number) => void): Float64Array {
-  const tally = new Float64Array(rule.tallyLength(task.params));
+export function runChunks(task: ChunkTask, rule: Rule = getRule(task.ruleId), onChunk?: (trials: number) => void, into?: Float64Array): Float64Array {
+  const length = rule.tallyLength(task.params);
+  const tally = into?.length === length ? into.fill(0) : new Float64Array(length);
   for (let chunk = task.firstChunk; chunk < task.endChunk; chunk++) {
     const trials = chunkTrials(chunk, task.totalTrials);
     if (trials > 0) rule.simulate(task.params, streams.chunk(task.stream, task.seed, task.ruleId, chunk), trials, tally);

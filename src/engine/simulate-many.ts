@@ -28,6 +28,12 @@ export interface ManyOptions {
   onOutcome?: (index: number, outcome: SimulationOutcome) => void;
   /** Called as tasks finish, with the trials done so far over every run. */
   onProgress?: (done: number) => void;
+  /**
+   * Called whenever the number of tallies the call holds changes: those of
+   * runs begun and not yet finished (a finished run's is handed over, and
+   * kept by simulateMany only). How a test sees that memory stays bounded.
+   */
+  onHeld?: (held: number) => void;
 }
 
 /**
@@ -35,6 +41,14 @@ export interface ManyOptions {
  * never waits for the main thread, and runs finish near the order given.
  */
 const IN_FLIGHT_PER_THREAD = 2;
+
+/**
+ * Most tally entries (8 bytes each) one task sends back, unless a single
+ * part is larger: a sweep's one-chunk points of a large tally (reserves at
+ * 11 squads: 248,832 entries) then travel a few to a message instead of
+ * sixteen, and the tallies in flight stay a few tens of megabytes.
+ */
+export const TASK_TALLY_ENTRIES = 1 << 20;
 
 /**
  * Runs many fixed-size simulations on one pool at once: their tasks are
@@ -48,36 +62,89 @@ const IN_FLIGHT_PER_THREAD = 2;
  * task that fails, or a watchdog that fires, fails the whole call.
  */
 export async function simulateMany(pool: SimulationPool, requests: readonly ManyRequest[], options: ManyOptions = {}): Promise<SimulationOutcome[]> {
-  const outcomes: SimulationOutcome[] = requests.map(({ rule, params }) => ({ tally: new Float64Array(rule.tallyLength(params)), trials: 0, partial: true }));
+  const outcomes: SimulationOutcome[] = new Array(requests.length);
+  const unfinished = await simulateEach(pool, requests, {
+    ...options,
+    onOutcome: (index, outcome) => {
+      outcomes[index] = outcome;
+      options.onOutcome?.(index, outcome);
+    },
+  });
+  for (const [index, outcome] of unfinished) outcomes[index] = outcome;
+  return outcomes;
+}
+
+/**
+ * simulateMany without keeping the outcomes: each run's outcome goes to
+ * `onOutcome` as it finishes and is then let go, so a sweep of a thousand
+ * points holds the tallies of the few runs under way, not a thousand (a
+ * run's tally exists from its first finished task to its last). Returns
+ * the runs left unfinished by an interruption, `partial`, with what they
+ * had merged.
+ */
+export async function simulateEach(pool: SimulationPool, requests: readonly ManyRequest[], options: ManyOptions = {}): Promise<Map<number, SimulationOutcome>> {
+  // The tallies of runs begun and not finished, by request index: the only place the call keeps one.
+  const open = new Map<number, Float64Array>();
+  const trialsOf = requests.map(() => 0);
   const partsLeft = requests.map(() => 0);
+  // A checkpoint's saved tallies of each run, added when its first new task is back (or at once, when none is to run).
+  const saved: Float64Array[][] = requests.map(() => []);
   let trialsDone = 0;
+  const held = () => options.onHeld?.(open.size);
   const count = (index: number, trials: number) => {
-    outcomes[index].trials += trials;
+    trialsOf[index] += trials;
     trialsDone += trials;
     options.onProgress?.(trialsDone);
   };
+  const lengths = requests.map((request) => request.rule.tallyLength(request.params));
+  const zeros = (index: number) => new Float64Array(lengths[index]);
+  /** The run's tally to add into, made on first use. */
+  const tallyOf = (index: number): Float64Array => {
+    let tally = open.get(index);
+    if (tally === undefined) {
+      tally = zeros(index);
+      open.set(index, tally);
+      held();
+    }
+    return tally;
+  };
   const finish = (index: number) => {
-    outcomes[index].partial = false;
-    options.onOutcome?.(index, outcomes[index]);
+    const tally = tallyOf(index);
+    for (const part of saved[index]) mergeTally(tally, part);
+    saved[index] = [];
+    open.delete(index);
+    held();
+    options.onOutcome?.(index, { tally, trials: trialsOf[index], partial: false });
   };
   // What is left to run of each request: its chunks, less those a checkpoint already holds.
   const segments: Array<{ index: number; first: number; end: number }> = [];
   requests.forEach((request, index) => {
     const end = request.chunks?.end ?? chunkCount(request.trials);
     let next = request.chunks?.first ?? 0;
-    for (const saved of request.ledger?.finished(request.trials, next, end) ?? []) {
-      mergeTally(outcomes[index].tally, saved.tally);
-      count(index, trialsInChunks(saved.first, saved.end, request.trials));
-      if (saved.first > next) segments.push({ index, first: next, end: saved.first });
-      next = saved.end;
+    for (const range of request.ledger?.finished(request.trials, next, end) ?? []) {
+      saved[index].push(range.tally);
+      count(index, trialsInChunks(range.first, range.end, request.trials));
+      if (range.first > next) segments.push({ index, first: next, end: range.first });
+      next = range.end;
     }
     if (end > next) segments.push({ index, first: next, end });
   });
-  const queue = planParts(segments, requests, pool.threads);
+  const queue = planParts(segments, requests.map((request, index) => ({ trials: request.trials, tallyLength: lengths[index] })), pool.threads);
   for (const task of queue) for (const part of task) partsLeft[part.index]++;
   requests.forEach((_, index) => {
     if (partsLeft[index] === 0) finish(index); // nothing (left) to run
   });
+  // The runs not finished when the call stops: what they had merged (saved ranges included), partial.
+  const unfinished = () => {
+    const left = new Map<number, SimulationOutcome>();
+    requests.forEach((_, index) => {
+      if (partsLeft[index] === 0) return;
+      const tally = open.get(index) ?? zeros(index);
+      for (const part of saved[index]) mergeTally(tally, part);
+      left.set(index, { tally, trials: trialsOf[index], partial: true });
+    });
+    return left;
+  };
   const taskOf = ({ index, range }: Part): ChunkTask => {
     const request = requests[index];
     return {
@@ -91,16 +158,20 @@ export async function simulateMany(pool: SimulationPool, requests: readonly Many
       ...(request.rule.file ? { ruleFile: request.rule.file } : {}),
     };
   };
-  // A run's first tally back is taken as its tally, not added into zeros: a sweep's one-chunk points
-  // then copy nothing (a checkpoint keeps the tallies it records, so those are always added).
-  const untouched = requests.map((request, index) => request.ledger === undefined && outcomes[index].trials === 0);
   const done = (part: Part, tally: Float64Array) => {
-    if (untouched[part.index] && tally.length === outcomes[part.index].tally.length) outcomes[part.index].tally = tally;
-    else mergeTally(outcomes[part.index].tally, tally);
-    untouched[part.index] = false;
-    requests[part.index].ledger?.record(requests[part.index].trials, part.range.first, part.range.end, tally);
-    count(part.index, part.range.trials);
-    if (--partsLeft[part.index] === 0) finish(part.index);
+    const { index } = part;
+    const ledger = requests[index].ledger;
+    // A run's first tally back is taken as its tally, not added into zeros: a sweep's one-chunk points
+    // then copy nothing. Not with a checkpoint, which keeps the very tally it records.
+    if (!open.has(index) && ledger === undefined && tally.length === lengths[index]) {
+      open.set(index, tally);
+      held();
+    } else {
+      mergeTally(tallyOf(index), tally);
+    }
+    ledger?.record(requests[index].trials, part.range.first, part.range.end, tally);
+    count(index, part.range.trials);
+    if (--partsLeft[index] === 0) finish(index);
   };
 
   const totalChunks = segments.reduce((sum, { first, end }) => sum + end - first, 0);
@@ -108,11 +179,11 @@ export async function simulateMany(pool: SimulationPool, requests: readonly Many
   if (!recorded && pool.runsHere(totalChunks, options.timeout !== undefined)) {
     for (const task of queue) {
       for (const part of task) {
-        if (options.signal?.aborted) return outcomes;
+        if (options.signal?.aborted) return unfinished();
         done(part, pool.runHere(taskOf(part), requests[part.index].rule));
       }
     }
-    return outcomes;
+    return unfinished();
   }
 
   // Stops the tasks in flight when one fails or the watchdog fires. Ctrl-C does not use it: the few
@@ -138,7 +209,13 @@ export async function simulateMany(pool: SimulationPool, requests: readonly Many
       watchdog.arm();
       // Once interrupted, no further run counts as finished, even one whose last task was already on its way.
       if (options.signal?.aborted) return;
-      task.forEach((part, i) => done(part, tallies[i]));
+      try {
+        task.forEach((part, i) => done(part, tallies[i]));
+      } catch (error) {
+        // onOutcome threw (a point's summary or exact solution): the other lanes stop too.
+        stop.abort();
+        throw error;
+      }
     }
   };
   watchdog.arm();
@@ -151,7 +228,7 @@ export async function simulateMany(pool: SimulationPool, requests: readonly Many
     const stuck = [...running][0]?.[0];
     throw watchdog.stalled(requests[0].rule.id, stuck ? chunkText(stuck.range.first, stuck.range.end) : 'the runs');
   }
-  return outcomes;
+  return unfinished();
 }
 
 /** A range of chunks of one run (request `index`), sent as part of a task. */
@@ -167,30 +244,37 @@ interface Part {
  * work. A run is cut at that size, and the pieces smaller than it (a run of
  * one chunk, a run's last piece) are packed together into one task, so a
  * sweep of a hundred one-chunk points sends as few messages as one run of a
- * hundred chunks. A lone run is cut exactly as planTasks cuts it.
+ * hundred chunks. A lone run is cut exactly as planTasks cuts it. A task
+ * also ends before its tallies (`tallyLength` entries a part) would pass
+ * TASK_TALLY_ENTRIES, so large tallies travel a few at a time.
  */
-export function planParts(segments: ReadonlyArray<{ index: number; first: number; end: number }>, requests: readonly { trials: number }[], threads: number): Part[][] {
+export function planParts(
+  segments: ReadonlyArray<{ index: number; first: number; end: number }>,
+  requests: readonly { trials: number; tallyLength?: number }[],
+  threads: number,
+): Part[][] {
   const chunks = segments.reduce((sum, { first, end }) => sum + end - first, 0);
   if (chunks === 0) return [];
   const perTask = chunksPerTask(chunks, threads);
   const tasks: Part[][] = [];
   let open: Part[] = [];
   let openChunks = 0;
+  let openEntries = 0;
+  const close = () => {
+    tasks.push(open);
+    open = [];
+    openChunks = 0;
+    openEntries = 0;
+  };
   for (const { index, first, end } of segments) {
+    const entries = requests[index].tallyLength ?? 0;
     for (let from = first; from < end; from += perTask) {
       const to = Math.min(end, from + perTask);
-      if (openChunks + to - from > perTask) {
-        tasks.push(open);
-        open = [];
-        openChunks = 0;
-      }
+      if (openChunks + to - from > perTask || (open.length > 0 && openEntries + entries > TASK_TALLY_ENTRIES)) close();
       open.push({ index, range: { first: from, end: to, trials: trialsInChunks(from, to, requests[index].trials) } });
       openChunks += to - from;
-      if (openChunks === perTask) {
-        tasks.push(open);
-        open = [];
-        openChunks = 0;
-      }
+      openEntries += entries;
+      if (openChunks === perTask) close();
     }
   }
   if (open.length > 0) tasks.push(open);

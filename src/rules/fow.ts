@@ -257,8 +257,8 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
   const attackerStates = new Int32Array(followed * (attacker.reserves + 1));
   const defenderStates = new Int32Array(followed * (defender.reserves + 1));
   const scattered = new Int32Array(places.length);
-  if (rng.stream === 3) {
-    // Stream 3: each side by its plan, several turns of dice to a draw; the scatter dice after the trials.
+  if (rng.stream >= 3) {
+    // Streams 3 and 4: each side by its plan, several turns of dice to a draw; the scatter dice after the trials.
     const sides = [attacker, defender].map((setup) => planFor({ reserves: setup.reserves, start: setup.start, followed, hit: p.hit, guarantee: p.guarantee }));
     const attackerCounts = new Int32Array(sides[0].outcomes);
     const defenderCounts = new Int32Array(sides[1].outcomes);

@@ -22,6 +22,7 @@ import { Fraction } from '../exact/fraction.js';
 import { UsageError } from '../errors.js';
 import { mean, proportion, type Tallied } from '../stats/estimate.js';
 import type { MetricSpec, Params, Rule, Rng } from './types.js';
+import { addDeferred, addTrial, chunkCoding, chunkHistogram, diceByArrival, foldOutcomes, outcomeSums, runningSums, sumsLayout, type Sums } from './reserves-sums.js';
 
 interface Reserves {
   squads: number;
@@ -63,7 +64,7 @@ const GROUP = 4;
 const GROUP_BOUND = 6 ** GROUP;
 
 /**
- * For streams 2 and 3: what one squad's dice do, read off at once. The squad rolls
+ * For streams 2 to 4: what one squad's dice do, read off at once. The squad rolls
  * one die in each round from firstRound to the last, in groups of up to
  * four dice a draw (v uniform on [0, 6^k), die i showing 1 + ⌊v/6^i⌋ mod 6);
  * codes[g · 1296 + v] is the outcome code of the round group g's dice bring
@@ -83,6 +84,18 @@ function arrivalCodes(p: Reserves, needed: Int32Array, codeOf: Int32Array): { co
 }
 
 const arrivalTables = new Map<string, { codes: Int32Array; bounds: Int32Array }>();
+
+/** For stream 4's running sums: the same tables, giving the round index a squad arrives in (R: lost) instead of an outcome code. */
+function arrivalIndices(p: Reserves, needed: Int32Array): { codes: Int32Array; bounds: Int32Array } {
+  const key = `index/${p.rounds}/${p.firstRound}/${needed.join(',')}`;
+  let table = arrivalTables.get(key);
+  if (table === undefined) {
+    if (arrivalTables.size >= ARRIVAL_TABLES_KEPT) arrivalTables.clear();
+    table = buildArrivalCodes(p, needed, Int32Array.from({ length: p.rounds + 1 }, (_, index) => index));
+    arrivalTables.set(key, table);
+  }
+  return table;
+}
 const ARRIVAL_TABLES_KEPT = 64;
 
 function buildArrivalCodes(p: Reserves, needed: Int32Array, codeOf: Int32Array): { codes: Int32Array; bounds: Int32Array } {
@@ -109,9 +122,14 @@ function buildArrivalCodes(p: Reserves, needed: Int32Array, codeOf: Int32Array):
   return { codes, bounds };
 }
 
-/** One squad's outcome code on streams 2 and 3 when its dice take more than one draw: group after group until one brings it in. */
-function arrivalCode(rng: Rng, codes: Int32Array, bounds: Int32Array): number {
-  for (let group = 0; ; group++) {
+/**
+ * One squad's outcome code (or arrival index) on streams 2 to 4 when the
+ * first group of its dice did not bring it in (code −1): group after group
+ * until one does. The first group is read inline by the loops, as nine
+ * squads in ten arrive in it at the defaults.
+ */
+function laterArrival(rng: Rng, codes: Int32Array, bounds: Int32Array): number {
+  for (let group = 1; ; group++) {
     const code = codes[group * GROUP_BOUND + rng.below(bounds[group])];
     if (code >= 0) return code;
   }
@@ -145,84 +163,9 @@ function outcomeCount(p: Reserves): number | null {
 /** Most squads for which the whole distribution ("at least k of n by round r") is reported. */
 export const DISTRIBUTION_SQUADS = 12;
 
-// Running-sums layout, for R rounds and S squads. Index R of a per-round block stands for "never arrived".
-const sumsLayout = (rounds: number, squads: number) => {
-  const perRound = rounds + 1;
-  return {
-    arrivals: 0, // squads arriving in round r (index r − 1), lost squads at index R
-    arrivalsSquared: perRound, // Σ over trials of (that count)²
-    lastArrival: 2 * perRound, // trials whose last squad arrived in round r; index R: some squad lost
-    arrivedBySquared: 3 * perRound, // Σ over trials of (squads in by the end of round r)²
-    dice: 3 * perRound + rounds, // d6 rolled
-    diceSquared: 3 * perRound + rounds + 1,
-    arrivedByCount: 3 * perRound + rounds + 2, // trials with exactly m squads in by the end of round r: index (r − 1)(S + 1) + m
-    length: 3 * perRound + rounds + 2 + rounds * (squads + 1),
-  };
-};
-
 /** What every metric is computed from, whichever layout the tally used. */
-interface Sums {
-  arrivals: Float64Array;
-  arrivalsSquared: Float64Array;
-  lastArrival: Float64Array;
-  arrivedBySquared: Float64Array;
-  dice: number;
-  diceSquared: number;
-  arrivedByCount: Float64Array;
-}
-
 function sumsOf(p: Reserves, tally: Float64Array): Sums {
-  const { rounds, squads } = p;
-  if (outcomeCount(p) === null) {
-    const at = sumsLayout(rounds, squads);
-    return {
-      arrivals: tally.subarray(at.arrivals, at.arrivals + rounds + 1),
-      arrivalsSquared: tally.subarray(at.arrivalsSquared, at.arrivalsSquared + rounds + 1),
-      lastArrival: tally.subarray(at.lastArrival, at.lastArrival + rounds + 1),
-      arrivedBySquared: tally.subarray(at.arrivedBySquared, at.arrivedBySquared + rounds),
-      dice: tally[at.dice],
-      diceSquared: tally[at.diceSquared],
-      arrivedByCount: tally.subarray(at.arrivedByCount, at.arrivedByCount + rounds * (squads + 1)),
-    };
-  }
-  const sums: Sums = {
-    arrivals: new Float64Array(rounds + 1),
-    arrivalsSquared: new Float64Array(rounds + 1),
-    lastArrival: new Float64Array(rounds + 1),
-    arrivedBySquared: new Float64Array(rounds),
-    dice: 0,
-    diceSquared: 0,
-    arrivedByCount: new Float64Array(rounds * (squads + 1)),
-  };
-  const counts = new Int32Array(rounds + 1);
-  for (let code = 0; code < tally.length; code++) {
-    const trials = tally[code];
-    if (trials === 0) continue;
-    let rest = code;
-    let last = 0;
-    let dice = 0;
-    for (let index = 0; index <= rounds; index++) {
-      counts[index] = rest % (squads + 1);
-      rest = Math.floor(rest / (squads + 1));
-      if (counts[index] > 0) last = index;
-      // A squad arriving in round r rolled a die each round from the first rolling round to r; a lost one every rolling round's.
-      dice += counts[index] * (Math.min(index + 1, rounds) - p.firstRound + 1);
-    }
-    let arrivedBy = 0;
-    for (let index = 0; index <= rounds; index++) {
-      sums.arrivals[index] += trials * counts[index];
-      sums.arrivalsSquared[index] += trials * counts[index] * counts[index];
-      if (index < rounds) {
-        arrivedBy += counts[index];
-        sums.arrivedBySquared[index] += trials * arrivedBy * arrivedBy;
-        sums.arrivedByCount[index * (squads + 1) + arrivedBy] += trials;
-      }
-    }
-    sums.lastArrival[last] += trials;
-    sums.dice += trials * dice;
-    sums.diceSquared += trials * dice * dice;
-  }
-  return sums;
+  return outcomeCount(p) === null ? runningSums(p.rounds, p.squads, tally) : outcomeSums(p.rounds, p.squads, p.firstRound, tally);
 }
 
 function metrics(params: Params): MetricSpec[] {
@@ -262,20 +205,18 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
     // double nearest k/6 is within 2^-54 of it: comparing with that double is the die roll itself, done
     // without a branch to mispredict.
     if (rng.stream !== 1) {
-      // Streams 2 and 3: each squad rolls its dice for every round at once, four to a draw (rng.below(6^4) is
+      // Streams 2 to 4: each squad rolls its dice for every round at once, four to a draw (rng.below(6^4) is
       // four d6 as base-6 digits), and one table says what they do: the code of the round it arrives in.
       // The dice a squad would roll after arriving are read and ignored, as a squad stops rolling then.
       const withCodes = arrivalCodes(p, withCommander, codeOf);
       const withoutCodes = arrivalCodes(p, withoutCommander, codeOf);
-      const groups = withCodes.bounds.length;
       const bound = withCodes.bounds[0];
       for (let trial = 0; trial < trials; trial++) {
         const codes = fateMatters && rng() >= survives ? withoutCodes.codes : withCodes.codes;
         let code = 0;
-        if (groups === 1) {
-          for (let squad = 0; squad < squads; squad++) code += codes[rng.below(bound)];
-        } else {
-          for (let squad = 0; squad < squads; squad++) code += arrivalCode(rng, codes, withCodes.bounds);
+        for (let squad = 0; squad < squads; squad++) {
+          const arrival = codes[rng.below(bound)];
+          code += arrival >= 0 ? arrival : laterArrival(rng, codes, withCodes.bounds);
         }
         tally[code]++;
       }
@@ -301,41 +242,78 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
     return;
   }
 
+  // Beyond the outcome histogram: running sums (reserves-sums.ts), from a chunk histogram where it fits.
   const at = sumsLayout(rounds, squads);
-  const arrivingIn = new Int32Array(rounds + 1); // scratch, reset every trial
-  for (let trial = 0; trial < trials; trial++) {
-    const needed = fateMatters && rng() >= survives ? withoutCommander : withCommander;
-    arrivingIn.fill(0);
-    let last = 0;
-    let dice = 0;
-    for (let squad = 0; squad < squads; squad++) {
-      let arrival = rounds; // index R: lost
-      for (let round = first; round <= rounds; round++) {
-        dice++;
-        if (1 + ((rng() * 6) | 0) >= needed[round]) {
-          arrival = round - 1;
-          break;
+  const diceOf = diceByArrival(rounds, first);
+  const coding = chunkCoding(rounds, first, squads, fateMatters ? [withCommander, withoutCommander] : [withCommander]);
+  // Stream 4: a squad's dice four to a draw, as the outcome histogram reads them, the table giving the
+  // round index it arrives in (R: lost) instead of an outcome code. Streams 1 to 3, as every result on
+  // them was made: one uniform a die, squad by squad, round by round (arrivalByDie).
+  const withIndex = rng.stream === 4 ? arrivalIndices(p, withCommander) : null;
+  const withoutIndex = rng.stream === 4 ? arrivalIndices(p, withoutCommander) : null;
+  if (coding !== null) {
+    const histogram = chunkHistogram(coding.outcomes, trials);
+    const { counts, seen } = histogram;
+    const { weight } = coding;
+    let distinct = 0;
+    if (withIndex !== null && withoutIndex !== null) {
+      const bound = withIndex.bounds[0];
+      for (let trial = 0; trial < trials; trial++) {
+        const codes = fateMatters && rng() >= survives ? withoutIndex.codes : withIndex.codes;
+        let code = 0;
+        for (let squad = 0; squad < squads; squad++) {
+          const arrival = codes[rng.below(bound)];
+          code += weight[arrival >= 0 ? arrival : laterArrival(rng, codes, withIndex.bounds)];
         }
+        if (counts[code]++ === 0) seen[distinct++] = code;
       }
-      arrivingIn[arrival]++;
-      if (arrival > last) last = arrival;
+    } else {
+      for (let trial = 0; trial < trials; trial++) {
+        const needed = fateMatters && rng() >= survives ? withoutCommander : withCommander;
+        let code = 0;
+        for (let squad = 0; squad < squads; squad++) code += weight[arrivalByDie(rng, needed, first, rounds)];
+        if (counts[code]++ === 0) seen[distinct++] = code;
+      }
     }
-    let arrivedBy = 0;
-    for (let i = 0; i < rounds; i++) {
-      const count = arrivingIn[i];
-      tally[at.arrivals + i] += count;
-      tally[at.arrivalsSquared + i] += count * count;
-      arrivedBy += count;
-      tally[at.arrivedBySquared + i] += arrivedBy * arrivedBy;
-      tally[at.arrivedByCount + i * (squads + 1) + arrivedBy]++;
-    }
-    const lost = arrivingIn[rounds];
-    tally[at.arrivals + rounds] += lost;
-    tally[at.arrivalsSquared + rounds] += lost * lost;
-    tally[at.lastArrival + last]++;
-    tally[at.dice] += dice;
-    tally[at.diceSquared] += dice * dice;
+    foldOutcomes(tally, at, squads, coding, diceOf, histogram, distinct);
+    return;
   }
+  const arrivingIn = new Int32Array(rounds + 1); // scratch, zero between trials (addTrial clears it)
+  const allInBy = new Float64Array(rounds); // trials with every squad in by round index j, for deferred rounds
+  if (withIndex !== null && withoutIndex !== null) {
+    const bound = withIndex.bounds[0];
+    for (let trial = 0; trial < trials; trial++) {
+      const codes = fateMatters && rng() >= survives ? withoutIndex.codes : withIndex.codes;
+      let last = 0;
+      for (let squad = 0; squad < squads; squad++) {
+        const drawn = codes[rng.below(bound)];
+        const arrival = drawn >= 0 ? drawn : laterArrival(rng, codes, withIndex.bounds);
+        arrivingIn[arrival]++;
+        if (arrival > last) last = arrival;
+      }
+      addTrial(tally, at, arrivingIn, last, squads, diceOf, allInBy);
+    }
+  } else {
+    for (let trial = 0; trial < trials; trial++) {
+      const needed = fateMatters && rng() >= survives ? withoutCommander : withCommander;
+      let last = 0;
+      for (let squad = 0; squad < squads; squad++) {
+        const arrival = arrivalByDie(rng, needed, first, rounds);
+        arrivingIn[arrival]++;
+        if (arrival > last) last = arrival;
+      }
+      addTrial(tally, at, arrivingIn, last, squads, diceOf, allInBy);
+    }
+  }
+  addDeferred(tally, at, squads, allInBy);
+}
+
+/** Streams 1 to 3 beyond the outcome histogram: a squad rolls one uniform a die each round until it arrives; its round index (R: lost). */
+function arrivalByDie(rng: Rng, needed: Int32Array, first: number, rounds: number): number {
+  for (let round = first; round <= rounds; round++) {
+    if (1 + ((rng() * 6) | 0) >= needed[round]) return round - 1;
+  }
+  return rounds;
 }
 
 function summarize(params: Params, tally: Float64Array, trials: number): Record<string, Tallied> {

@@ -15,7 +15,7 @@ export type Params = Record<string, ParamValue>;
  * as on stream 2. Results, shards and checkpoints record it; merge refuses
  * to mix them.
  */
-export type StreamVersion = 1 | 2 | 3;
+export type StreamVersion = 1 | 2 | 3 | 4;
 
 /**
  * A chunk's random stream. Called, it is a uniform on [0, 1) with 32-bit

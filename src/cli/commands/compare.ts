@@ -202,10 +202,12 @@ export function planCompare({ rule, rules: rulesOf }: { rule: Rule; rules: Rule[
 /** The comparison from the finished variants' results and tallied counts, in order. */
 export function assembleCompare(plan: ComparePlan, evaluated: readonly Evaluated[], threads: number, interrupted = false): CompareResult {
   const { rule, variants, paramsList, base, choice } = plan;
-  const computed: ComputedVariant[] = evaluated.map(({ result, tallied }, index) => {
+  const computed: ComputedVariant[] = evaluated.map(({ result, tallied, exact }, index) => {
     const params = paramsList[index];
     const variantRule = plan.rules[index];
-    return { variant: variants[index], params, seed: plan.seeds[index], metrics: result.metrics, tallied, exact: variantRule.exact ? variantRule.exact(params) : null };
+    // Solved already where the variant was computed (evaluateAll); a merged shard's variants are solved here.
+    const solved = exact !== undefined ? exact : variantRule.exact ? variantRule.exact(params) : null;
+    return { variant: variants[index], params, seed: plan.seeds[index], metrics: result.metrics, tallied, exact: solved };
   });
   // Asked-for metrics are the family Holm adjusts over; otherwise every metric is tested and the table shows the headline ones.
   const tested = testedMetrics(plan, computed.map((c) => c.params));

@@ -1,6 +1,6 @@
 import { UsageError } from '../../errors.js';
 import { SimulationPool } from '../../engine/pool.js';
-import { simulateMany } from '../../engine/simulate-many.js';
+import { simulateEach } from '../../engine/simulate-many.js';
 import { bestOf, buildResult, envelope, type Envelope, type MetricResult, type RunResult } from '../../result.js';
 import { getRule, rules } from '../../rules/index.js';
 import { isRulePath, loadRule } from '../../rules/load-rule.js';
@@ -127,21 +127,24 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
     cells = cellParams.map((row) => row.map(() => null));
     try {
       await withInterrupt(async (signal) => {
-        // The base point and every cell at once on the pool (simulateMany): each is what `muster run` gives for it.
-        // Their results are built once the pool is done, not while its threads use every core (see reports/evaluate.ts).
+        // The base point and every cell at once on the pool (simulateEach): each is what `muster run` gives for it,
+        // built as it finishes and its tally let go, so the table's memory does not grow with its cells.
         const points = [base, ...cellParams.flat()];
-        const outcomes = await simulateMany(
+        await simulateEach(
           pool,
           points.map((params) => ({ rule, params, seed: settings.seed, stream: settings.stream, trials: settings.trials })),
-          { signal, timeout: settings.timeout, onProgress: (done) => progress.update(done, total) },
+          {
+            signal,
+            timeout: settings.timeout,
+            onProgress: (done) => progress.update(done, total),
+            onOutcome: (index, outcome) => {
+              finished++;
+              const result = buildResult({ rule, params: points[index], seed: settings.seed, stream: settings.stream, threads: settings.threads, confidence: settings.confidence, trials: outcome.trials, tally: outcome.tally });
+              if (index === 0) baseResult = result;
+              else cells[Math.floor((index - 1) / cols.length)][(index - 1) % cols.length] = result;
+            },
+          },
         );
-        outcomes.forEach((outcome, index) => {
-          if (outcome.partial) return;
-          finished++;
-          const result = buildResult({ rule, params: points[index], seed: settings.seed, stream: settings.stream, threads: settings.threads, confidence: settings.confidence, trials: outcome.trials, tally: outcome.tally });
-          if (index === 0) baseResult = result;
-          else cells[Math.floor((index - 1) / cols.length)][(index - 1) % cols.length] = result;
-        });
         // After Ctrl-C the cells that finished are kept, the others left empty.
         interrupted = finished < points.length;
       });
