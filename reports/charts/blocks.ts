@@ -9,6 +9,7 @@
  *   heatmap       — a two-way table with the value printed in every cell
  *   splitChart    — who gets what: shares of 100% side by side
  */
+import { own } from '../../src/keyed.js';
 import type { MetricResult, RunResult } from '../../src/result.js';
 import { chartLabel } from '../numbers.js';
 import { BAR_FILL, CHART_CONFIG, ESTIMATE_INK, EXACT_INK, FULL_WIDTH, SERIES_COLOURS, SERIES_DASHES, SERIES_SHAPES } from '../theme.js';
@@ -41,7 +42,7 @@ export interface IntervalPoint {
  * estimate, only the exact value.
  */
 export function metricPoint(result: RunResult, metric: string, label: string, order: number, probability: boolean, extra: Partial<IntervalPoint> = {}): IntervalPoint | null {
-  const value: MetricResult | undefined = result.metrics[metric];
+  const value = own(result.metrics, metric);
   if (!value) return null;
   return pointFrom(value, result.method === 'simulation', label, order, probability, extra);
 }

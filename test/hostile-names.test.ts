@@ -1,0 +1,242 @@
+/**
+ * Names that are JavaScript's own (`constructor`, `__proto__`, `then` …) or that mean something to Vega,
+ * HTML or CSV (`a.b`, `a[0]`, quotes, `<script>`), given to a rule file's parameter and metric, through
+ * every command of the built CLI and every output. Each either works — the numbers are the hand-worked
+ * ones: the metric is P(d6 ≥ 4) = 1/2, P(d6 ≥ 3) = 2/3, P(d6 ≥ 5) = 1/3, the mean face 7/2 — or is refused
+ * in one line with exit 2. Never a crash (exit 1), a stack trace, a value dropped or read from
+ * Object.prototype, or a page that does not draw. Before, `constructor` and its kin crashed
+ * `compare` across rules ("exactB.sub is not a function"), a parameter named `__proto__` dropped its
+ * `--set`, and the calculator's form read `constructor` off a plain object (`i.trim is not a function`).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { scratchFolder } from './support/cli.js';
+import { HOSTILE_NAMES, isParamName, namedRuleSource } from './support/hostile.js';
+
+const entry = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const folder = scratchFolder('hostile-names');
+
+interface Ran {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The built CLI, as a user runs it, in `cwd`. */
+function muster(cwd: string, ...argv: string[]): Ran {
+  const ran = spawnSync(process.execPath, [entry, ...argv], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  return { status: ran.status, stdout: ran.stdout, stderr: ran.stderr };
+}
+
+/** Exit 0 and nothing on stderr that looks like a crash. */
+function expectOk(ran: Ran, what: string): void {
+  expect({ what, status: ran.status, stderr: ran.stderr }).toEqual({ what, status: 0, stderr: expect.not.stringMatching(/\n\s+at |Error:|TypeError|is not a function/) });
+}
+
+/** An entry of a JSON object read as its own: never what Object.prototype answers. */
+function ownEntry(record: Record<string, unknown>, key: string): unknown {
+  expect(Object.hasOwn(record, key), `has own ${JSON.stringify(key)} among ${JSON.stringify(Object.keys(record))}`).toBe(true);
+  return record[key];
+}
+
+const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
+
+/** 65,536 trials (one chunk) of a probability of 1/2: σ = √(¼ / 65536) ≈ 0.00195, so 5σ ≈ 0.0098 (fails by chance once in 1.7 million). */
+const TRIALS = '65536';
+const FIVE_SIGMA_HALF = 5 * Math.sqrt(0.25 / 65536);
+/** The mean face of a d6 has variance 35/12: 5σ ≈ 0.0334 over 65,536 trials. */
+const FIVE_SIGMA_FACE = 5 * Math.sqrt(35 / 12 / 65536);
+const SIM = ['--trials', TRIALS, '--threads', '1', '--seed', 'hostile-names', '--quiet'];
+
+/** An HTML page holds the name as text: escaped for HTML, and present in the chart data as JSON. */
+function expectNameInPage(html: string, name: string): void {
+  const escaped = name.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
+  const inText = html.includes(escaped) || html.includes(name.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;'));
+  expect(inText, `the page shows ${JSON.stringify(name)}`).toBe(true);
+  expect(html).not.toContain('<script>window.__pwned');
+}
+
+for (const [index, name] of HOSTILE_NAMES.entries()) {
+  const param = isParamName(name) ? name : 't';
+  describe(`a parameter and a metric named ${JSON.stringify(name)}`, () => {
+    const dir = join(folder, `case-${index}`);
+    mkdirSync(dir, { recursive: true });
+    const file = './named.mjs';
+
+    if (name === '__proto__') {
+      // Refused: `__proto__` changes a plain object's prototype instead of setting a key, in the rule file's own
+      // code too (`{ __proto__: '1/2' }` from exact() has no such key), so no rule file can use it reliably.
+      it('is refused in one line, exit 2, naming the field and what is allowed', () => {
+        writeFileSync(join(dir, 'named.mjs'), namedRuleSource(`named-${index}`, 'm', name));
+        writeFileSync(join(dir, 'metric.mjs'), namedRuleSource(`named-${index}`, name, 't'));
+        for (const [ruleFile, field] of [['./named.mjs', /params\[0\]\.name: got "__proto__"/], ['./metric.mjs', /metrics\[0\]\.name: got "__proto__"/]] as const) {
+          for (const argv of [['run', ruleFile, '--exact'], ['describe', ruleFile], ['app', '--rule', ruleFile, '--out', 'app.html']]) {
+            const ran = muster(dir, ...argv);
+            expect(ran.status).toBe(2);
+            expect(ran.stderr).toMatch(field);
+            expect(ran.stderr).toMatch(/allowed: /);
+            expect(ran.stderr.trimEnd().split('\n')).toHaveLength(1);
+          }
+        }
+      });
+      return;
+    }
+    writeFileSync(join(dir, 'named.mjs'), namedRuleSource(`named-${index}`, name, param));
+
+    if (!isParamName(name)) {
+      it('as a parameter name: refused in one line, exit 2, saying what a name may be', () => {
+        writeFileSync(join(dir, 'param.mjs'), namedRuleSource(`named-${index}`, 'm', name));
+        const ran = muster(dir, 'run', './param.mjs', '--exact');
+        expect(ran.status).toBe(2);
+        expect(ran.stderr).toMatch(/^muster: .*params\[0\]\.name: got .*; allowed: letters, digits and '_'/);
+        expect(ran.stderr.trimEnd().split('\n')).toHaveLength(1);
+      });
+    }
+
+    it('describe lists them', () => {
+      const ran = muster(dir, 'describe', file);
+      expectOk(ran, 'describe');
+      expect(ran.stdout).toContain(name);
+      expect(ran.stdout).toContain(param);
+    });
+
+    it('run --exact, with --set: 1/2 at the default, 2/3 at threshold 3 (the --set is not dropped)', () => {
+      for (const [set, fraction] of [[[], '1/2'], [['--set', `${param}=3`], '2/3']] as const) {
+        const ran = muster(dir, 'run', file, '--exact', ...set, '--json', 'exact.json');
+        expectOk(ran, 'run --exact');
+        expect(ran.stdout).toContain(name);
+        const json = readJson(join(dir, 'exact.json'));
+        expect(ownEntry(json.params, param)).toBe(fraction === '1/2' ? 4 : 3);
+        expect((ownEntry(json.metrics, name) as { fraction: string }).fraction).toBe(fraction);
+        expect((ownEntry(json.metrics, 'face') as { fraction: string }).fraction).toBe('7/2');
+      }
+    });
+
+    it('run, simulated, into every output: terminal, --json, --csv, --html, --svg', () => {
+      const ran = muster(dir, 'run', file, ...SIM, '--json', 'run.json', '--csv', 'run.csv', '--html', 'run.html', '--svg', 'svg');
+      expectOk(ran, 'run');
+      expect(ran.stdout).toContain(name);
+      const metric = ownEntry(readJson(join(dir, 'run.json')).metrics, name) as { estimate: number; exact: number };
+      expect(metric.exact).toBe(0.5);
+      expect(Math.abs(metric.estimate - 0.5)).toBeLessThan(FIVE_SIGMA_HALF);
+      const face = ownEntry(readJson(join(dir, 'run.json')).metrics, 'face') as { estimate: number };
+      expect(Math.abs(face.estimate - 3.5)).toBeLessThan(FIVE_SIGMA_FACE);
+      const csv = readFileSync(join(dir, 'run.csv'), 'utf8');
+      const quoted = /[",\n]/.test(name) ? `"${name.replaceAll('"', '""')}"` : name;
+      expect(csv.split('\n').some((line) => line.startsWith(`${quoted},`) && line.includes(',0.5'))).toBe(true);
+      expectNameInPage(readFileSync(join(dir, 'run.html'), 'utf8'), name);
+      const svgs = readdirSync(join(dir, 'svg'));
+      expect(svgs.length).toBeGreaterThan(0);
+      for (const svg of svgs) expect(readFileSync(join(dir, 'svg', svg), 'utf8')).toContain('role-mark');
+    });
+
+    it('sweep --exact over the parameter: 2/3, 1/2, 1/3, in every output', () => {
+      const ran = muster(dir, 'sweep', file, '--vary', `${param}=3..5`, '--exact', '--json', 'sweep.json', '--csv', 'sweep.csv', '--html', 'sweep.html', '--best', name);
+      expectOk(ran, 'sweep --exact');
+      const json = readJson(join(dir, 'sweep.json'));
+      const points = json.points as Array<{ params: Record<string, unknown>; metrics: Record<string, { fraction: string }> }>;
+      expect(points.map((point) => ownEntry(point.params, param))).toEqual([3, 4, 5]);
+      expect(points.map((point) => (ownEntry(point.metrics, name) as { fraction: string }).fraction)).toEqual(['2/3', '1/2', '1/3']);
+      expect(ran.stdout).toMatch(/best .* 66\.667%/);
+      expect(readFileSync(join(dir, 'sweep.csv'), 'utf8')).toContain('0.6666666666666666');
+      expectNameInPage(readFileSync(join(dir, 'sweep.html'), 'utf8'), name);
+    });
+
+    it('sweep, simulated: each point within 5σ of its exact value', () => {
+      const ran = muster(dir, 'sweep', file, '--vary', `${param}=3..5`, ...SIM, '--json', 'sweep-sim.json', '--html', 'sweep-sim.html');
+      expectOk(ran, 'sweep');
+      const points = readJson(join(dir, 'sweep-sim.json')).points as Array<{ metrics: Record<string, { estimate: number; exact: number }> }>;
+      // p(1 − p) ≤ ¼ at every point, so the 5σ of p = 1/2 bounds them all.
+      for (const point of points) {
+        const metric = ownEntry(point.metrics, name) as { estimate: number; exact: number };
+        expect(Math.abs(metric.estimate - metric.exact)).toBeLessThan(FIVE_SIGMA_HALF);
+      }
+      expect(points.map((point) => (ownEntry(point.metrics, name) as { exact: number }).exact)).toEqual([2 / 3, 1 / 2, 1 / 3]);
+    });
+
+    it('compare, exact and simulated, with the name as a variant label too: the difference is 1/6', () => {
+      const variants = ['--variant', `${name}: ${param}=4`, '--variant', `other: ${param}=3`];
+      const exact = muster(dir, 'compare', file, ...variants, '--json', 'compare.json', '--csv', 'compare.csv', '--html', 'compare.html');
+      expectOk(exact, 'compare');
+      const json = readJson(join(dir, 'compare.json'));
+      expect(json.variants.map((v: { label: string }) => v.label)).toEqual([name, 'other']);
+      const difference = json.differences.find((d: { metric: string }) => d.metric === name);
+      expect(difference).toMatchObject({ baseline: name, variant: 'other', exactFraction: '1/6' });
+      expectNameInPage(readFileSync(join(dir, 'compare.html'), 'utf8'), name);
+      expect(readFileSync(join(dir, 'compare.csv'), 'utf8')).toContain('0.16666666666666');
+      const simulated = muster(dir, 'compare', file, ...variants, '--simulate', ...SIM, '--json', 'compare-sim.json', '--html', 'compare-sim.html');
+      expectOk(simulated, 'compare --simulate');
+      const d = readJson(join(dir, 'compare-sim.json')).differences.find((x: { metric: string }) => x.metric === name);
+      // The difference of two shared-seed estimates: each within 5σ, so their difference within 10σ.
+      expect(Math.abs(d.difference - 1 / 6)).toBeLessThan(2 * FIVE_SIGMA_HALF);
+    });
+
+    it('compare across rules: a built-in rule beside this one, where neither has the other’s metrics', () => {
+      for (const [rule, first, second] of [['infinity', 'a: wipA=13', `b: rule=${file}`], [file, 'b: sides=6', 'a: rule=infinity']]) {
+        const ran = muster(dir, 'compare', rule, '--variant', first, '--variant', second, '--json', 'mixed.json', '--html', 'mixed.html', '--csv', 'mixed.csv');
+        expectOk(ran, `compare ${rule}: ${first} vs ${second}`);
+        const json = readJson(join(dir, 'mixed.json'));
+        const mine = json.variants.find((v: { metrics: Record<string, unknown> }) => Object.hasOwn(v.metrics, 'face'));
+        const theirs = json.variants.find((v: { metrics: Record<string, unknown> }) => !Object.hasOwn(v.metrics, 'face'));
+        expect((ownEntry(mine.metrics, name) as { fraction: string }).fraction).toBe('1/2');
+        expect(Object.hasOwn(theirs.metrics, name)).toBe(false);
+        // No difference is made up for a metric only one side has.
+        expect(json.differences.filter((d: { metric: string }) => d.metric === name)).toEqual([]);
+        expect(ran.stdout).toContain(name);
+      }
+    });
+
+    it('matrix: every cell is (sides − threshold + 1)/sides', () => {
+      const ran = muster(dir, 'matrix', file, '--json', 'matrix.json', '--html', 'matrix.html');
+      expectOk(ran, 'matrix');
+      const json = readJson(join(dir, 'matrix.json'));
+      expect(json.matrix.row).toBe(param);
+      const table = json.matrix.tables.find((t: { metric: string }) => t.metric === name);
+      const values = [2, 3, 4, 5, 6];
+      expect(table.values).toEqual(values.map((threshold) => values.map((sides) => Math.max(0, sides - threshold + 1) / sides)));
+      expectNameInPage(readFileSync(join(dir, 'matrix.html'), 'utf8'), name);
+    });
+
+    it('card', () => {
+      const ran = muster(dir, 'card', file, '--out', 'card.html', '--quiet');
+      expectOk(ran, 'card');
+      expectNameInPage(readFileSync(join(dir, 'card.html'), 'utf8'), name);
+    });
+
+    it('shard and merge: the same numbers as one run', () => {
+      for (const shard of ['0/2', '1/2']) expectOk(muster(dir, 'shard', file, '--trials', '131072', '--threads', '1', '--seed', 'hostile-names', '--quiet', '--shard', shard, '--out', `shard-${shard[0]}.json`), `shard ${shard}`);
+      const merged = muster(dir, 'merge', 'shard-0.json', 'shard-1.json', '--json', 'merged.json', '--quiet');
+      expectOk(merged, 'merge');
+      const whole = muster(dir, 'run', file, '--trials', '131072', '--threads', '1', '--seed', 'hostile-names', '--quiet', '--json', 'whole.json');
+      expectOk(whole, 'run');
+      expect(ownEntry(readJson(join(dir, 'merged.json')).metrics, name)).toEqual(ownEntry(readJson(join(dir, 'whole.json')).metrics, name));
+    });
+
+    it('app: the calculator page bundles the rule', () => {
+      const ran = muster(dir, 'app', '--rule', file, '--out', 'app.html');
+      expectOk(ran, 'app');
+      expect(readFileSync(join(dir, 'app.html'), 'utf8')).toContain(`named-${index}`);
+    });
+  });
+}
+
+describe('--set with a name on Object.prototype, on a built-in rule', () => {
+  for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'then']) {
+    it(`--set ${name}=2: one line naming it as no parameter, exit 2`, () => {
+      for (const argv of [['run', 'infinity', '--exact'], ['sweep', 'infinity', '--exact', '--vary', 'wipA=10..11'], ['matrix', 'infinity']]) {
+        const ran = muster(folder, ...argv, '--set', `${name}=2`);
+        expect(ran.status).toBe(2);
+        expect(ran.stderr).toMatch(new RegExp(`^muster: ${name}: not a parameter of infinity; allowed: wipA, wipB, crits\\n$`));
+      }
+      const vary = muster(folder, 'sweep', 'infinity', '--exact', '--vary', `${name}=1..2`);
+      expect(vary.status).toBe(2);
+      expect(vary.stderr.trimEnd().split('\n')).toHaveLength(1);
+      const variant = muster(folder, 'compare', 'infinity', '--variant', `a: ${name}=2`, '--variant', 'b: wipA=3');
+      expect(variant.status).toBe(2);
+      expect(variant.stderr.trimEnd().split('\n')).toHaveLength(1);
+    });
+  }
+});
