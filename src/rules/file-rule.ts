@@ -441,8 +441,8 @@ function checkMetrics(value: unknown, fail: (what: string) => never): MetricSpec
   return (value as unknown[]).map((raw, index) => {
     if (raw === null || typeof raw !== 'object') fail(`metrics[${index}]: got ${describeValue(raw)}; allowed: { name, probability, doc }`);
     const m = raw as Spec;
-    if (typeof m.name !== 'string' || m.name === '' || m.name.length > 100 || m.name === '__proto__' || /[\u0000-\u001f\u007f]/.test(m.name) || /^(0|[1-9]\d*)$/.test(m.name)) {
-      fail(`metrics[${index}].name: got ${describeValue(m.name)}; allowed: text of 1 to 100 characters without control characters, not a whole number (out[k] is the k-th metric)`);
+    if (typeof m.name !== 'string' || m.name === '' || m.name.length > 100 || m.name === '__proto__' || /[\u0000-\u001f\u007f\u2028\u2029]/.test(m.name) || /^(0|[1-9]\d*)$/.test(m.name)) {
+      fail(`metrics[${index}].name: got ${describeValue(m.name)}; allowed: text of 1 to 100 characters without control characters or line breaks, not a whole number (out[k] is the k-th metric) nor "__proto__"`);
     }
     const name = m.name as string;
     if (seen.has(name)) fail(`metric ${JSON.stringify(name)}: declared twice; allowed: each name once`);
