@@ -13,10 +13,14 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseExpression } from 'vega';
-import { describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VegaLiteSpec } from '../reports/charts/chart.js';
 import { compileSpec, renderSvg } from '../reports/svg.js';
+import { formatHash } from '../reports/app/hash.js';
+import type { RunResult } from '../src/result.js';
 import { scratchFolder } from './support/cli.js';
+import { haveChromium, launchChromium, offlinePage } from './support/offline-page.js';
 import { HOSTILE_NAMES, isMetricName, isParamName, namedRuleSource } from './support/hostile.js';
 
 const entry = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -312,4 +316,103 @@ describe('--set with a name on Object.prototype, on a built-in rule', () => {
       expect(variant.stderr.trimEnd().split('\n')).toHaveLength(1);
     });
   }
+});
+
+/** Two representative names (one of Object.prototype's, one Vega reads as nested access) and the issue's two labels, in a real browser. */
+describe.skipIf(!haveChromium)('pages in headless Chromium: every chart draws, no console error', () => {
+  const dir = join(folder, 'browser');
+  mkdirSync(dir, { recursive: true });
+  let browser: Browser;
+  const rules = [
+    { file: './constructor.mjs', id: 'named-constructor', name: 'constructor', param: 'constructor' },
+    { file: './dotted.mjs', id: 'named-dotted', name: 'a.b', param: 'hasOwnProperty' },
+  ];
+  beforeAll(async () => {
+    for (const rule of rules) writeFileSync(join(dir, rule.file), namedRuleSource(rule.id, rule.name, rule.param));
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  /** Opens a report, waits for its charts, and returns the marks each drew and what went wrong. */
+  async function open(file: string): Promise<{ marks: number[]; problems: string[]; text: string; pwned: unknown }> {
+    const { page, problems, requests } = await offlinePage(browser);
+    try {
+      await page.goto(`file://${join(dir, file)}`);
+      await page.evaluate(() => (window as unknown as { musterCharts: Promise<unknown> }).musterCharts.then(() => true));
+      const marks = await page.evaluate(() => [...document.querySelectorAll('.vis')].map((vis) => vis.querySelectorAll('svg .role-mark > *').length));
+      const text = await page.evaluate(() => document.body.innerText);
+      const pwned = await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned);
+      expect(requests).toEqual([]);
+      return { marks, problems, text, pwned };
+    } finally {
+      await page.close();
+    }
+  }
+
+  it('compare labels __proto__ and hasOwnProperty draw both charts', async () => {
+    for (const [first, second] of [['__proto__', 'hasOwnProperty'], ['hasOwnProperty', '__proto__']]) {
+      expectOk(muster(dir, 'compare', 'reserves', '--variant', `${first}: target=6`, '--variant', `${second}: target=7`, '--html', 'labels.html', '--quiet'), 'compare');
+      const opened = await open('labels.html');
+      expect(opened.problems).toEqual([]);
+      expect(opened.marks).toHaveLength(2);
+      for (const count of opened.marks) expect(count).toBeGreaterThan(0);
+      expect(opened.text).toContain('__proto__');
+      expect(opened.text).toContain('hasOwnProperty');
+    }
+  });
+
+  for (const rule of rules) {
+    it(`run, sweep, compare, matrix and card of a rule naming ${rule.param} and ${rule.name}`, async () => {
+      const pages: Array<[string, string[]]> = [
+        ['run.html', ['run', rule.file, ...SIM, '--html', 'run.html']],
+        ['sweep.html', ['sweep', rule.file, '--vary', `${rule.param}=3..5`, '--exact', '--html', 'sweep.html']],
+        ['sweep2.html', ['sweep', rule.file, '--vary', `${rule.param}=3..5`, '--vary', 'sides=4..6', ...SIM, '--html', 'sweep2.html']],
+        ['compare.html', ['compare', rule.file, '--variant', `${rule.name}: ${rule.param}=4`, '--variant', `__proto__: ${rule.param}=3`, '--simulate', ...SIM, '--html', 'compare.html']],
+        ['matrix.html', ['matrix', rule.file, '--html', 'matrix.html']],
+        ['card.html', ['card', rule.file, '--out', 'card.html', '--quiet']],
+      ];
+      for (const [file, argv] of pages) {
+        expectOk(muster(dir, ...argv), argv.join(' '));
+        const opened = await open(file);
+        expect({ file, problems: opened.problems }).toEqual({ file, problems: [] });
+        expect(opened.marks.length, file).toBeGreaterThan(0);
+        for (const count of opened.marks) expect(count, file).toBeGreaterThan(0);
+        expect(opened.text, file).toContain(rule.name);
+        expect(opened.pwned, file).toBeUndefined();
+      }
+    });
+  }
+
+  it('the calculator: a parameter named constructor or hasOwnProperty is a field like any other; 1/2, then 2/3 after a change', async () => {
+    expectOk(muster(dir, 'app', ...rules.flatMap((rule) => ['--rule', rule.file]), '--out', 'app.html'), 'app');
+    const { page, problems, requests } = await offlinePage(browser, { blob: true });
+    try {
+      await page.goto(`file://${join(dir, 'app.html')}`);
+      const app = () => page.evaluate(() => (window as unknown as { musterApp: { idle(): Promise<void> } }).musterApp.idle());
+      await app();
+      for (const rule of rules) {
+        const cases: Array<[Array<[string, string]>, number]> = [[[], 0.5], [[[rule.param, '3']], 2 / 3]];
+        for (const [set, exact] of cases) {
+          const hash = formatHash(rule.id, set);
+          await page.evaluate((next) => (window as unknown as { musterApp: { open(hash: string): Promise<void> } }).musterApp.open(next), hash);
+          const result = await page.evaluate(() => (window as unknown as { musterApp: { result: RunResult | null } }).musterApp.result);
+          expect(result, hash).not.toBeNull();
+          expect(ownEntry((result as RunResult).params, rule.param), hash).toBe(set.length === 0 ? 4 : 3);
+          expect((ownEntry((result as RunResult).metrics, rule.name) as { exact: number }).exact, hash).toBe(exact);
+          // The field shows the parameter's own value, not Object.prototype's function.
+          const field = await page.evaluate((name) => [...document.querySelectorAll<HTMLInputElement>('input')].find((input) => input.labels?.[0]?.textContent === name)?.value, rule.param);
+          expect(field, hash).toBe(set.length === 0 ? '4' : '3');
+          const marks = await page.evaluate(() => [...document.querySelectorAll('#charts .vis')].map((vis) => vis.querySelectorAll('svg .role-mark > *').length));
+          expect(marks.length, hash).toBeGreaterThan(0);
+          for (const count of marks) expect(count, hash).toBeGreaterThan(0);
+        }
+      }
+      expect(problems).toEqual([]);
+      expect(requests).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
 });
