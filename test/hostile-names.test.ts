@@ -8,7 +8,7 @@
  * `compare` across rules ("exactB.sub is not a function"), a parameter named `__proto__` dropped its
  * `--set`, and the calculator's form read `constructor` off a plain object (`i.trim is not a function`).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,10 +32,17 @@ interface Ran {
   stderr: string;
 }
 
-/** The built CLI, as a user runs it, in `cwd`. */
-function muster(cwd: string, ...argv: string[]): Ran {
-  const ran = spawnSync(process.execPath, [entry, ...argv], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-  return { status: ran.status, stdout: ran.stdout, stderr: ran.stderr };
+/** The built CLI, as a user runs it, in `cwd` (asynchronous, so a name's commands run side by side). */
+function muster(cwd: string, ...argv: string[]): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [entry, ...argv], { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
 }
 
 /** Exit 0 and nothing on stderr that looks like a crash. */
@@ -126,7 +133,8 @@ async function expectChartsDraw(html: string, name: string): Promise<void> {
 
 for (const [index, name] of HOSTILE_NAMES.entries()) {
   const param = isParamName(name) ? name : 't';
-  describe(`a parameter and a metric named ${JSON.stringify(name)}`, () => {
+  // Each name's commands run side by side: every test writes files of its own in the name's folder.
+  describe.concurrent(`a parameter and a metric named ${JSON.stringify(name)}`, () => {
     const dir = join(folder, `case-${index}`);
     mkdirSync(dir, { recursive: true });
     const file = './named.mjs';
@@ -135,7 +143,7 @@ for (const [index, name] of HOSTILE_NAMES.entries()) {
       // Refused: `__proto__` changes a plain object's prototype instead of setting a key, in the rule file's own
       // code too (`{ __proto__: '1/2' }` from exact() has no such key); a line break or a terminal escape is
       // not a name to print on one line.
-      it('is refused in one line, exit 2, naming the field and what is allowed, by every command', () => {
+      it('is refused in one line, exit 2, naming the field and what is allowed, by every command', async () => {
         writeFileSync(join(dir, 'metric.mjs'), namedRuleSource(`named-${index}`, name, 't'));
         const files: Array<[string, RegExp]> = [['./metric.mjs', /metrics\[0\]\.name: got .*; allowed: text of 1 to 100 characters/]];
         if (name === '__proto__') {
@@ -144,7 +152,7 @@ for (const [index, name] of HOSTILE_NAMES.entries()) {
         }
         for (const [ruleFile, field] of files) {
           for (const argv of [['run', ruleFile, '--exact'], ['describe', ruleFile], ['sweep', ruleFile, '--vary', 'sides=2..3'], ['app', '--rule', ruleFile, '--out', 'app.html']]) {
-            const ran = muster(dir, ...argv);
+            const ran = await muster(dir, ...argv);
             expect(ran.status).toBe(2);
             expect(ran.stderr).toMatch(field);
             expect(ran.stderr.trimEnd().split('\n')).toHaveLength(1);
@@ -156,25 +164,25 @@ for (const [index, name] of HOSTILE_NAMES.entries()) {
     writeFileSync(join(dir, 'named.mjs'), namedRuleSource(`named-${index}`, name, param));
 
     if (!isParamName(name)) {
-      it('as a parameter name: refused in one line, exit 2, saying what a name may be', () => {
+      it('as a parameter name: refused in one line, exit 2, saying what a name may be', async () => {
         writeFileSync(join(dir, 'param.mjs'), namedRuleSource(`named-${index}`, 'm', name));
-        const ran = muster(dir, 'run', './param.mjs', '--exact');
+        const ran = await muster(dir, 'run', './param.mjs', '--exact');
         expect(ran.status).toBe(2);
         expect(ran.stderr).toMatch(/^muster: .*params\[0\]\.name: got .*; allowed: letters, digits and '_'/);
         expect(ran.stderr.trimEnd().split('\n')).toHaveLength(1);
       });
     }
 
-    it('describe lists them', () => {
-      const ran = muster(dir, 'describe', file);
+    it('describe lists them', async () => {
+      const ran = await muster(dir, 'describe', file);
       expectOk(ran, 'describe');
       expect(ran.stdout).toContain(name);
       expect(ran.stdout).toContain(param);
     });
 
-    it('run --exact, with --set: 1/2 at the default, 2/3 at threshold 3 (the --set is not dropped)', () => {
+    it('run --exact, with --set: 1/2 at the default, 2/3 at threshold 3 (the --set is not dropped)', async () => {
       for (const [set, fraction] of [[[], '1/2'], [['--set', `${param}=3`], '2/3']] as const) {
-        const ran = muster(dir, 'run', file, '--exact', ...set, '--json', 'exact.json');
+        const ran = await muster(dir, 'run', file, '--exact', ...set, '--json', 'exact.json');
         expectOk(ran, 'run --exact');
         expect(ran.stdout).toContain(name);
         const json = readJson(join(dir, 'exact.json'));
@@ -182,10 +190,15 @@ for (const [index, name] of HOSTILE_NAMES.entries()) {
         expect((ownEntry(json.metrics, name) as { fraction: string }).fraction).toBe(fraction);
         expect((ownEntry(json.metrics, 'face') as { fraction: string }).fraction).toBe('7/2');
       }
+      // --metric takes the name as it is: brackets, dots and the like are literal, not a glob.
+      const chosen = await muster(dir, 'run', file, '--exact', '--metric', name);
+      expectOk(chosen, 'run --metric');
+      expect(chosen.stdout).toContain(name);
+      expect(chosen.stdout).not.toMatch(/^face /m);
     });
 
     it('run, simulated, into every output: terminal, --json, --csv, --html, --svg', async () => {
-      const ran = muster(dir, 'run', file, ...SIM, '--json', 'run.json', '--csv', 'run.csv', '--html', 'run.html', '--svg', 'svg');
+      const ran = await muster(dir, 'run', file, ...SIM, '--json', 'run.json', '--csv', 'run.csv', '--html', 'run.html', '--svg', 'svg');
       expectOk(ran, 'run');
       expect(ran.stdout).toContain(name);
       const metric = ownEntry(readJson(join(dir, 'run.json')).metrics, name) as { estimate: number; exact: number };
@@ -204,7 +217,7 @@ for (const [index, name] of HOSTILE_NAMES.entries()) {
     });
 
     it('sweep --exact over the parameter: 2/3, 1/2, 1/3, in every output', async () => {
-      const ran = muster(dir, 'sweep', file, '--vary', `${param}=3..5`, '--exact', '--json', 'sweep.json', '--csv', 'sweep.csv', '--html', 'sweep.html', '--best', name);
+      const ran = await muster(dir, 'sweep', file, '--vary', `${param}=3..5`, '--exact', '--json', 'sweep.json', '--csv', 'sweep.csv', '--html', 'sweep.html', '--best', name);
       expectOk(ran, 'sweep --exact');
       const json = readJson(join(dir, 'sweep.json'));
       const points = json.points as Array<{ params: Record<string, unknown>; metrics: Record<string, { fraction: string }> }>;
@@ -217,7 +230,7 @@ for (const [index, name] of HOSTILE_NAMES.entries()) {
     });
 
     it('sweep, simulated: each point within 5σ of its exact value', async () => {
-      const ran = muster(dir, 'sweep', file, '--vary', `${param}=3..5`, ...SIM, '--json', 'sweep-sim.json', '--html', 'sweep-sim.html');
+      const ran = await muster(dir, 'sweep', file, '--vary', `${param}=3..5`, ...SIM, '--json', 'sweep-sim.json', '--html', 'sweep-sim.html');
       expectOk(ran, 'sweep');
       const points = readJson(join(dir, 'sweep-sim.json')).points as Array<{ metrics: Record<string, { estimate: number; exact: number }> }>;
       // p(1 − p) ≤ ¼ at every point, so the 5σ of p = 1/2 bounds them all.
@@ -231,7 +244,7 @@ for (const [index, name] of HOSTILE_NAMES.entries()) {
 
     it('compare, exact and simulated, with the name as a variant label too: the difference is 1/6', async () => {
       const variants = ['--variant', `${name}: ${param}=4`, '--variant', `other: ${param}=3`];
-      const exact = muster(dir, 'compare', file, ...variants, '--json', 'compare.json', '--csv', 'compare.csv', '--html', 'compare.html');
+      const exact = await muster(dir, 'compare', file, ...variants, '--json', 'compare.json', '--csv', 'compare.csv', '--html', 'compare.html');
       expectOk(exact, 'compare');
       const json = readJson(join(dir, 'compare.json'));
       expect(json.variants.map((v: { label: string }) => v.label)).toEqual([name, 'other']);
@@ -240,7 +253,7 @@ for (const [index, name] of HOSTILE_NAMES.entries()) {
       expectNameInPage(readFileSync(join(dir, 'compare.html'), 'utf8'), name);
       await expectChartsDraw(readFileSync(join(dir, 'compare.html'), 'utf8'), name);
       expect(readFileSync(join(dir, 'compare.csv'), 'utf8')).toContain('0.16666666666666');
-      const simulated = muster(dir, 'compare', file, ...variants, '--simulate', ...SIM, '--json', 'compare-sim.json', '--html', 'compare-sim.html');
+      const simulated = await muster(dir, 'compare', file, ...variants, '--simulate', ...SIM, '--json', 'compare-sim.json', '--html', 'compare-sim.html');
       expectOk(simulated, 'compare --simulate');
       const d = readJson(join(dir, 'compare-sim.json')).differences.find((x: { metric: string }) => x.metric === name);
       // The difference of two shared-seed estimates: each within 5σ, so their difference within 10σ.
@@ -250,7 +263,7 @@ for (const [index, name] of HOSTILE_NAMES.entries()) {
 
     it('compare across rules: a built-in rule beside this one, where neither has the other’s metrics', async () => {
       for (const [rule, first, second] of [['infinity', 'a: wipA=13', `b: rule=${file}`], [file, 'b: sides=6', 'a: rule=infinity']]) {
-        const ran = muster(dir, 'compare', rule, '--variant', first, '--variant', second, '--json', 'mixed.json', '--html', 'mixed.html', '--csv', 'mixed.csv');
+        const ran = await muster(dir, 'compare', rule, '--variant', first, '--variant', second, '--json', 'mixed.json', '--html', 'mixed.html', '--csv', 'mixed.csv');
         expectOk(ran, `compare ${rule}: ${first} vs ${second}`);
         const json = readJson(join(dir, 'mixed.json'));
         const mine = json.variants.find((v: { metrics: Record<string, unknown> }) => Object.hasOwn(v.metrics, 'face'));
@@ -265,7 +278,7 @@ for (const [index, name] of HOSTILE_NAMES.entries()) {
     });
 
     it('matrix: every cell is (sides − threshold + 1)/sides', async () => {
-      const ran = muster(dir, 'matrix', file, '--json', 'matrix.json', '--html', 'matrix.html');
+      const ran = await muster(dir, 'matrix', file, '--json', 'matrix.json', '--html', 'matrix.html');
       expectOk(ran, 'matrix');
       const json = readJson(join(dir, 'matrix.json'));
       expect(json.matrix.row).toBe(param);
@@ -277,23 +290,23 @@ for (const [index, name] of HOSTILE_NAMES.entries()) {
     });
 
     it('card', async () => {
-      const ran = muster(dir, 'card', file, '--out', 'card.html', '--quiet');
+      const ran = await muster(dir, 'card', file, '--out', 'card.html', '--quiet');
       expectOk(ran, 'card');
       expectNameInPage(readFileSync(join(dir, 'card.html'), 'utf8'), name);
       await expectChartsDraw(readFileSync(join(dir, 'card.html'), 'utf8'), name);
     });
 
-    it('shard and merge: the same numbers as one run', () => {
-      for (const shard of ['0/2', '1/2']) expectOk(muster(dir, 'shard', file, '--trials', '131072', '--threads', '1', '--seed', 'hostile-names', '--quiet', '--shard', shard, '--out', `shard-${shard[0]}.json`), `shard ${shard}`);
-      const merged = muster(dir, 'merge', 'shard-0.json', 'shard-1.json', '--json', 'merged.json', '--quiet');
+    it('shard and merge: the same numbers as one run', async () => {
+      for (const shard of ['0/2', '1/2']) expectOk(await muster(dir, 'shard', file, '--trials', '131072', '--threads', '1', '--seed', 'hostile-names', '--quiet', '--shard', shard, '--out', `shard-${shard[0]}.json`), `shard ${shard}`);
+      const merged = await muster(dir, 'merge', 'shard-0.json', 'shard-1.json', '--json', 'merged.json', '--quiet');
       expectOk(merged, 'merge');
-      const whole = muster(dir, 'run', file, '--trials', '131072', '--threads', '1', '--seed', 'hostile-names', '--quiet', '--json', 'whole.json');
+      const whole = await muster(dir, 'run', file, '--trials', '131072', '--threads', '1', '--seed', 'hostile-names', '--quiet', '--json', 'whole.json');
       expectOk(whole, 'run');
       expect(ownEntry(readJson(join(dir, 'merged.json')).metrics, name)).toEqual(ownEntry(readJson(join(dir, 'whole.json')).metrics, name));
     });
 
-    it('app: the calculator page bundles the rule', () => {
-      const ran = muster(dir, 'app', '--rule', file, '--out', 'app.html');
+    it('app: the calculator page bundles the rule', async () => {
+      const ran = await muster(dir, 'app', '--rule', file, '--out', 'app.html');
       expectOk(ran, 'app');
       expect(readFileSync(join(dir, 'app.html'), 'utf8')).toContain(`named-${index}`);
     });
@@ -302,16 +315,16 @@ for (const [index, name] of HOSTILE_NAMES.entries()) {
 
 describe('--set with a name on Object.prototype, on a built-in rule', () => {
   for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'then']) {
-    it(`--set ${name}=2: one line naming it as no parameter, exit 2`, () => {
+    it(`--set ${name}=2: one line naming it as no parameter, exit 2`, async () => {
       for (const argv of [['run', 'infinity', '--exact'], ['sweep', 'infinity', '--exact', '--vary', 'wipA=10..11'], ['matrix', 'infinity']]) {
-        const ran = muster(folder, ...argv, '--set', `${name}=2`);
+        const ran = await muster(folder, ...argv, '--set', `${name}=2`);
         expect(ran.status).toBe(2);
         expect(ran.stderr).toMatch(new RegExp(`^muster: ${name}: not a parameter of infinity; allowed: wipA, wipB, crits\\n$`));
       }
-      const vary = muster(folder, 'sweep', 'infinity', '--exact', '--vary', `${name}=1..2`);
+      const vary = await muster(folder, 'sweep', 'infinity', '--exact', '--vary', `${name}=1..2`);
       expect(vary.status).toBe(2);
       expect(vary.stderr.trimEnd().split('\n')).toHaveLength(1);
-      const variant = muster(folder, 'compare', 'infinity', '--variant', `a: ${name}=2`, '--variant', 'b: wipA=3');
+      const variant = await muster(folder, 'compare', 'infinity', '--variant', `a: ${name}=2`, '--variant', 'b: wipA=3');
       expect(variant.status).toBe(2);
       expect(variant.stderr.trimEnd().split('\n')).toHaveLength(1);
     });
@@ -353,7 +366,7 @@ describe.skipIf(!haveChromium)('pages in headless Chromium: every chart draws, n
 
   it('compare labels __proto__ and hasOwnProperty draw both charts', async () => {
     for (const [first, second] of [['__proto__', 'hasOwnProperty'], ['hasOwnProperty', '__proto__']]) {
-      expectOk(muster(dir, 'compare', 'reserves', '--variant', `${first}: target=6`, '--variant', `${second}: target=7`, '--html', 'labels.html', '--quiet'), 'compare');
+      expectOk(await muster(dir, 'compare', 'reserves', '--variant', `${first}: target=6`, '--variant', `${second}: target=7`, '--html', 'labels.html', '--quiet'), 'compare');
       const opened = await open('labels.html');
       expect(opened.problems).toEqual([]);
       expect(opened.marks).toHaveLength(2);
@@ -374,7 +387,7 @@ describe.skipIf(!haveChromium)('pages in headless Chromium: every chart draws, n
         ['card.html', ['card', rule.file, '--out', 'card.html', '--quiet']],
       ];
       for (const [file, argv] of pages) {
-        expectOk(muster(dir, ...argv), argv.join(' '));
+        expectOk(await muster(dir, ...argv), argv.join(' '));
         const opened = await open(file);
         expect({ file, problems: opened.problems }).toEqual({ file, problems: [] });
         expect(opened.marks.length, file).toBeGreaterThan(0);
@@ -386,7 +399,7 @@ describe.skipIf(!haveChromium)('pages in headless Chromium: every chart draws, n
   }
 
   it('the calculator: a parameter named constructor or hasOwnProperty is a field like any other; 1/2, then 2/3 after a change', async () => {
-    expectOk(muster(dir, 'app', ...rules.flatMap((rule) => ['--rule', rule.file]), '--out', 'app.html'), 'app');
+    expectOk(await muster(dir, 'app', ...rules.flatMap((rule) => ['--rule', rule.file]), '--out', 'app.html'), 'app');
     const { page, problems, requests } = await offlinePage(browser, { blob: true });
     try {
       await page.goto(`file://${join(dir, 'app.html')}`);

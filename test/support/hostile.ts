@@ -39,6 +39,8 @@ export const HOSTILE_NAMES: readonly string[] = [
   'then',
   'prototype',
   'apply',
+  'call',
+  'name',
   'length',
   'a.b',
   'a[0]',
@@ -50,6 +52,7 @@ export const HOSTILE_NAMES: readonly string[] = [
   'new\nline',
   '\u001b[31mred',
   `${'long_'.repeat(19)}12345`,
+  `p${'x'.repeat(63)}`,
 ];
 
 /** Whether a rule file may give a parameter this name, as docs/custom-rules.md says: letters, digits and `_`, not `__proto__`. */
