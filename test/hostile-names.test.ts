@@ -35,7 +35,8 @@ interface Ran {
 /** The built CLI, as a user runs it, in `cwd` (asynchronous, so a name's commands run side by side). */
 function muster(cwd: string, ...argv: string[]): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [entry, ...argv], { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const env = { ...process.env, NO_COLOR: '1' };
+    const child = spawn(process.execPath, [entry, ...argv], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -47,18 +48,24 @@ function muster(cwd: string, ...argv: string[]): Promise<Ran> {
 
 /** Exit 0 and nothing on stderr that looks like a crash. */
 function expectOk(ran: Ran, what: string): void {
-  expect({ what, status: ran.status, stderr: ran.stderr }).toEqual({ what, status: 0, stderr: expect.not.stringMatching(/\n\s+at |Error:|TypeError|is not a function/) });
+  const crash = /\n\s+at |Error:|TypeError|is not a function/;
+  const seen = { what, status: ran.status, stderr: ran.stderr };
+  expect(seen).toEqual({ what, status: 0, stderr: expect.not.stringMatching(crash) });
 }
 
 /** An entry of a JSON object read as its own: never what Object.prototype answers. */
 function ownEntry(record: Record<string, unknown>, key: string): unknown {
-  expect(Object.hasOwn(record, key), `has own ${JSON.stringify(key)} among ${JSON.stringify(Object.keys(record))}`).toBe(true);
+  const where = `has own ${JSON.stringify(key)} among ${JSON.stringify(Object.keys(record))}`;
+  expect(Object.hasOwn(record, key), where).toBe(true);
   return record[key];
 }
 
 const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
 
-/** 65,536 trials (one chunk) of a probability of 1/2: σ = √(¼ / 65536) ≈ 0.00195, so 5σ ≈ 0.0098 (fails by chance once in 1.7 million). */
+/**
+ * 65,536 trials (one chunk) of a probability of 1/2: σ = √(¼ / 65536) ≈ 0.00195, so 5σ ≈ 0.0098 (fails by
+ * chance once in 1.7 million; the seed is fixed, so it either always passes or always fails).
+ */
 const TRIALS = '65536';
 const FIVE_SIGMA_HALF = 5 * Math.sqrt(0.25 / 65536);
 /** The mean face of a d6 has variance 35/12: 5σ ≈ 0.0334 over 65,536 trials. */
@@ -67,19 +74,27 @@ const SIM = ['--trials', TRIALS, '--threads', '1', '--seed', 'hostile-names', '-
 
 /** An HTML page holds the name as text: escaped for HTML, and present in the chart data as JSON. */
 function expectNameInPage(html: string, name: string): void {
-  const escaped = name.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
-  const inText = html.includes(escaped) || html.includes(name.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;'));
+  const inElement = name.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+  const inAttribute = inElement.replaceAll('"', '&quot;').replaceAll("'", '&#39;');
+  const inText = html.includes(inAttribute) || html.includes(inElement);
   expect(inText, `the page shows ${JSON.stringify(name)}`).toBe(true);
   expect(html).not.toContain('<script>window.__pwned');
 }
 
-/** Every string of a compiled Vega spec where Vega reads an expression or a field name (as test/vega-safety.test.ts). */
-function expressionsAndFields(node: unknown, found: Array<{ key: string; text: string }> = []): Array<{ key: string; text: string }> {
+interface Found {
+  key: string;
+  text: string;
+}
+
+/** Every string of a compiled Vega spec where Vega reads an expression or a field name (as vega-safety.test.ts). */
+function expressionsAndFields(node: unknown, found: Found[] = []): Found[] {
   if (Array.isArray(node)) for (const item of node) expressionsAndFields(item, found);
   else if (node && typeof node === 'object') {
     for (const [key, value] of Object.entries(node)) {
       if (['expr', 'signal', 'test', 'update', 'init', 'field', 'fields', 'as', 'groupby'].includes(key)) {
-        for (const text of Array.isArray(value) ? value : [value]) if (typeof text === 'string') found.push({ key, text });
+        for (const text of Array.isArray(value) ? value : [value]) {
+          if (typeof text === 'string') found.push({ key, text });
+        }
       }
       expressionsAndFields(value, found);
     }
@@ -99,7 +114,8 @@ function usesAsCode(node: Node, name: string, found: string[] = []): string[] {
     const object = node.object as Node;
     // A data field is read off `datum` (or `parent`); `domain('y').length` is Vega's own.
     const ofData = object.type === 'Identifier' && (object.name === 'datum' || object.name === 'parent');
-    if (ofData && (node.computed ? property.type === 'Literal' && property.value === name : property.name === name)) found.push('a field read');
+    const read = node.computed ? property.type === 'Literal' && property.value === name : property.name === name;
+    if (ofData && read) found.push('a field read');
     usesAsCode(node.object as Node, name, found);
     if (node.computed) usesAsCode(property, name, found);
     return found;
@@ -107,7 +123,10 @@ function usesAsCode(node: Node, name: string, found: string[] = []): string[] {
   if (node.type === 'Identifier' && node.name === name) found.push('a variable');
   for (const [key, value] of Object.entries(node)) {
     if (key === 'callee') continue; // Vega's own functions (length, format …)
-    for (const child of Array.isArray(value) ? value : [value]) if (child && typeof child === 'object' && typeof (child as Node).type === 'string') usesAsCode(child as Node, name, found);
+    for (const child of Array.isArray(value) ? value : [value]) {
+      const isNode = child && typeof child === 'object' && typeof (child as Node).type === 'string';
+      if (isNode) usesAsCode(child as Node, name, found);
+    }
   }
   return found;
 }
@@ -145,13 +164,20 @@ for (const [index, name] of HOSTILE_NAMES.entries()) {
       // not a name to print on one line.
       it('is refused in one line, exit 2, naming the field and what is allowed, by every command', async () => {
         writeFileSync(join(dir, 'metric.mjs'), namedRuleSource(`named-${index}`, name, 't'));
-        const files: Array<[string, RegExp]> = [['./metric.mjs', /metrics\[0\]\.name: got .*; allowed: text of 1 to 100 characters/]];
+        const metricRefusal = /metrics\[0\]\.name: got .*; allowed: text of 1 to 100 characters/;
+        const files: Array<[string, RegExp]> = [['./metric.mjs', metricRefusal]];
         if (name === '__proto__') {
           writeFileSync(join(dir, 'param.mjs'), namedRuleSource(`named-${index}`, 'm', name));
           files.push(['./param.mjs', /params\[0\]\.name: got "__proto__"; allowed: letters, digits and '_'/]);
         }
         for (const [ruleFile, field] of files) {
-          for (const argv of [['run', ruleFile, '--exact'], ['describe', ruleFile], ['sweep', ruleFile, '--vary', 'sides=2..3'], ['app', '--rule', ruleFile, '--out', 'app.html']]) {
+          const commands = [
+            ['run', ruleFile, '--exact'],
+            ['describe', ruleFile],
+            ['sweep', ruleFile, '--vary', 'sides=2..3'],
+            ['app', '--rule', ruleFile, '--out', 'app.html'],
+          ];
+          for (const argv of commands) {
             const ran = await muster(dir, ...argv);
             expect(ran.status).toBe(2);
             expect(ran.stderr).toMatch(field);
@@ -198,7 +224,8 @@ for (const [index, name] of HOSTILE_NAMES.entries()) {
     });
 
     it('run, simulated, into every output: terminal, --json, --csv, --html, --svg', async () => {
-      const ran = await muster(dir, 'run', file, ...SIM, '--json', 'run.json', '--csv', 'run.csv', '--html', 'run.html', '--svg', 'svg');
+      const outputs = ['--json', 'run.json', '--csv', 'run.csv', '--html', 'run.html', '--svg', 'svg'];
+      const ran = await muster(dir, 'run', file, ...SIM, ...outputs);
       expectOk(ran, 'run');
       expect(ran.stdout).toContain(name);
       const metric = ownEntry(readJson(join(dir, 'run.json')).metrics, name) as { estimate: number; exact: number };
@@ -217,12 +244,14 @@ for (const [index, name] of HOSTILE_NAMES.entries()) {
     });
 
     it('sweep --exact over the parameter: 2/3, 1/2, 1/3, in every output', async () => {
-      const ran = await muster(dir, 'sweep', file, '--vary', `${param}=3..5`, '--exact', '--json', 'sweep.json', '--csv', 'sweep.csv', '--html', 'sweep.html', '--best', name);
+      const outputs = ['--json', 'sweep.json', '--csv', 'sweep.csv', '--html', 'sweep.html'];
+      const ran = await muster(dir, 'sweep', file, '--vary', `${param}=3..5`, '--exact', ...outputs, '--best', name);
       expectOk(ran, 'sweep --exact');
       const json = readJson(join(dir, 'sweep.json'));
-      const points = json.points as Array<{ params: Record<string, unknown>; metrics: Record<string, { fraction: string }> }>;
+      const points = json.points as Array<{ params: Record<string, unknown>; metrics: Record<string, unknown> }>;
       expect(points.map((point) => ownEntry(point.params, param))).toEqual([3, 4, 5]);
-      expect(points.map((point) => (ownEntry(point.metrics, name) as { fraction: string }).fraction)).toEqual(['2/3', '1/2', '1/3']);
+      const fractions = points.map((point) => (ownEntry(point.metrics, name) as { fraction: string }).fraction);
+      expect(fractions).toEqual(['2/3', '1/2', '1/3']);
       expect(ran.stdout).toMatch(/best .* 66\.667%/);
       expect(readFileSync(join(dir, 'sweep.csv'), 'utf8')).toContain('0.6666666666666666');
       expectNameInPage(readFileSync(join(dir, 'sweep.html'), 'utf8'), name);
@@ -230,21 +259,23 @@ for (const [index, name] of HOSTILE_NAMES.entries()) {
     });
 
     it('sweep, simulated: each point within 5σ of its exact value', async () => {
-      const ran = await muster(dir, 'sweep', file, '--vary', `${param}=3..5`, ...SIM, '--json', 'sweep-sim.json', '--html', 'sweep-sim.html');
-      expectOk(ran, 'sweep');
-      const points = readJson(join(dir, 'sweep-sim.json')).points as Array<{ metrics: Record<string, { estimate: number; exact: number }> }>;
+      const outputs = ['--json', 'sweep-sim.json', '--html', 'sweep-sim.html'];
+      expectOk(await muster(dir, 'sweep', file, '--vary', `${param}=3..5`, ...SIM, ...outputs), 'sweep');
+      const points = readJson(join(dir, 'sweep-sim.json')).points as Array<{ metrics: Record<string, unknown> }>;
       // p(1 − p) ≤ ¼ at every point, so the 5σ of p = 1/2 bounds them all.
       for (const point of points) {
         const metric = ownEntry(point.metrics, name) as { estimate: number; exact: number };
         expect(Math.abs(metric.estimate - metric.exact)).toBeLessThan(FIVE_SIGMA_HALF);
       }
-      expect(points.map((point) => (ownEntry(point.metrics, name) as { exact: number }).exact)).toEqual([2 / 3, 1 / 2, 1 / 3]);
+      const exacts = points.map((point) => (ownEntry(point.metrics, name) as { exact: number }).exact);
+      expect(exacts).toEqual([2 / 3, 1 / 2, 1 / 3]);
       await expectChartsDraw(readFileSync(join(dir, 'sweep-sim.html'), 'utf8'), name);
     });
 
     it('compare, exact and simulated, with the name as a variant label too: the difference is 1/6', async () => {
       const variants = ['--variant', `${name}: ${param}=4`, '--variant', `other: ${param}=3`];
-      const exact = await muster(dir, 'compare', file, ...variants, '--json', 'compare.json', '--csv', 'compare.csv', '--html', 'compare.html');
+      const outputs = ['--json', 'compare.json', '--csv', 'compare.csv', '--html', 'compare.html'];
+      const exact = await muster(dir, 'compare', file, ...variants, ...outputs);
       expectOk(exact, 'compare');
       const json = readJson(join(dir, 'compare.json'));
       expect(json.variants.map((v: { label: string }) => v.label)).toEqual([name, 'other']);
@@ -253,7 +284,8 @@ for (const [index, name] of HOSTILE_NAMES.entries()) {
       expectNameInPage(readFileSync(join(dir, 'compare.html'), 'utf8'), name);
       await expectChartsDraw(readFileSync(join(dir, 'compare.html'), 'utf8'), name);
       expect(readFileSync(join(dir, 'compare.csv'), 'utf8')).toContain('0.16666666666666');
-      const simulated = await muster(dir, 'compare', file, ...variants, '--simulate', ...SIM, '--json', 'compare-sim.json', '--html', 'compare-sim.html');
+      const simulatedOutputs = ['--json', 'compare-sim.json', '--html', 'compare-sim.html'];
+      const simulated = await muster(dir, 'compare', file, ...variants, '--simulate', ...SIM, ...simulatedOutputs);
       expectOk(simulated, 'compare --simulate');
       const d = readJson(join(dir, 'compare-sim.json')).differences.find((x: { metric: string }) => x.metric === name);
       // The difference of two shared-seed estimates: each within 5σ, so their difference within 10σ.
@@ -262,12 +294,18 @@ for (const [index, name] of HOSTILE_NAMES.entries()) {
     });
 
     it('compare across rules: a built-in rule beside this one, where neither has the other’s metrics', async () => {
-      for (const [rule, first, second] of [['infinity', 'a: wipA=13', `b: rule=${file}`], [file, 'b: sides=6', 'a: rule=infinity']]) {
-        const ran = await muster(dir, 'compare', rule, '--variant', first, '--variant', second, '--json', 'mixed.json', '--html', 'mixed.html', '--csv', 'mixed.csv');
+      const orders = [
+        ['infinity', 'a: wipA=13', `b: rule=${file}`],
+        [file, 'b: sides=6', 'a: rule=infinity'],
+      ];
+      for (const [rule, first, second] of orders) {
+        const outputs = ['--json', 'mixed.json', '--html', 'mixed.html', '--csv', 'mixed.csv'];
+        const ran = await muster(dir, 'compare', rule, '--variant', first, '--variant', second, ...outputs);
         expectOk(ran, `compare ${rule}: ${first} vs ${second}`);
         const json = readJson(join(dir, 'mixed.json'));
-        const mine = json.variants.find((v: { metrics: Record<string, unknown> }) => Object.hasOwn(v.metrics, 'face'));
-        const theirs = json.variants.find((v: { metrics: Record<string, unknown> }) => !Object.hasOwn(v.metrics, 'face'));
+        const variants = json.variants as Array<{ metrics: Record<string, unknown> }>;
+        const mine = variants.find((v) => Object.hasOwn(v.metrics, 'face')) as { metrics: Record<string, unknown> };
+        const theirs = variants.find((v) => !Object.hasOwn(v.metrics, 'face')) as { metrics: Record<string, unknown> };
         expect((ownEntry(mine.metrics, name) as { fraction: string }).fraction).toBe('1/2');
         expect(Object.hasOwn(theirs.metrics, name)).toBe(false);
         // No difference is made up for a metric only one side has.
@@ -284,7 +322,8 @@ for (const [index, name] of HOSTILE_NAMES.entries()) {
       expect(json.matrix.row).toBe(param);
       const table = json.matrix.tables.find((t: { metric: string }) => t.metric === name);
       const values = [2, 3, 4, 5, 6];
-      expect(table.values).toEqual(values.map((threshold) => values.map((sides) => Math.max(0, sides - threshold + 1) / sides)));
+      const byHand = values.map((threshold) => values.map((sides) => Math.max(0, sides - threshold + 1) / sides));
+      expect(table.values).toEqual(byHand);
       expectNameInPage(readFileSync(join(dir, 'matrix.html'), 'utf8'), name);
       await expectChartsDraw(readFileSync(join(dir, 'matrix.html'), 'utf8'), name);
     });
@@ -297,12 +336,15 @@ for (const [index, name] of HOSTILE_NAMES.entries()) {
     });
 
     it('shard and merge: the same numbers as one run', async () => {
-      for (const shard of ['0/2', '1/2']) expectOk(await muster(dir, 'shard', file, '--trials', '131072', '--threads', '1', '--seed', 'hostile-names', '--quiet', '--shard', shard, '--out', `shard-${shard[0]}.json`), `shard ${shard}`);
-      const merged = await muster(dir, 'merge', 'shard-0.json', 'shard-1.json', '--json', 'merged.json', '--quiet');
-      expectOk(merged, 'merge');
-      const whole = await muster(dir, 'run', file, '--trials', '131072', '--threads', '1', '--seed', 'hostile-names', '--quiet', '--json', 'whole.json');
-      expectOk(whole, 'run');
-      expect(ownEntry(readJson(join(dir, 'merged.json')).metrics, name)).toEqual(ownEntry(readJson(join(dir, 'whole.json')).metrics, name));
+      const settings = ['--trials', '131072', '--threads', '1', '--seed', 'hostile-names', '--quiet'];
+      for (const shard of ['0/2', '1/2']) {
+        const ran = await muster(dir, 'shard', file, ...settings, '--shard', shard, '--out', `shard-${shard[0]}.json`);
+        expectOk(ran, `shard ${shard}`);
+      }
+      expectOk(await muster(dir, 'merge', 'shard-0.json', 'shard-1.json', '--json', 'merged.json', '--quiet'), 'merge');
+      expectOk(await muster(dir, 'run', file, ...settings, '--json', 'whole.json'), 'run');
+      const metricOf = (json: string) => ownEntry(readJson(join(dir, json)).metrics, name);
+      expect(metricOf('merged.json')).toEqual(metricOf('whole.json'));
     });
 
     it('app: the calculator page bundles the rule', async () => {
@@ -316,10 +358,16 @@ for (const [index, name] of HOSTILE_NAMES.entries()) {
 describe('--set with a name on Object.prototype, on a built-in rule', () => {
   for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'then']) {
     it(`--set ${name}=2: one line naming it as no parameter, exit 2`, async () => {
-      for (const argv of [['run', 'infinity', '--exact'], ['sweep', 'infinity', '--exact', '--vary', 'wipA=10..11'], ['matrix', 'infinity']]) {
+      const commands = [
+        ['run', 'infinity', '--exact'],
+        ['sweep', 'infinity', '--exact', '--vary', 'wipA=10..11'],
+        ['matrix', 'infinity'],
+      ];
+      for (const argv of commands) {
         const ran = await muster(folder, ...argv, '--set', `${name}=2`);
         expect(ran.status).toBe(2);
-        expect(ran.stderr).toMatch(new RegExp(`^muster: ${name}: not a parameter of infinity; allowed: wipA, wipB, crits\\n$`));
+        const refusal = new RegExp(`^muster: ${name}: not a parameter of infinity; allowed: wipA, wipB, crits\\n$`);
+        expect(ran.stderr).toMatch(refusal);
       }
       const vary = await muster(folder, 'sweep', 'infinity', '--exact', '--vary', `${name}=1..2`);
       expect(vary.status).toBe(2);
@@ -331,7 +379,10 @@ describe('--set with a name on Object.prototype, on a built-in rule', () => {
   }
 });
 
-/** Two representative names (one of Object.prototype's, one Vega reads as nested access) and the issue's two labels, in a real browser. */
+/**
+ * Two representative names (one of Object.prototype's, one Vega reads as nested access) and the issue's two
+ * compare labels, in a real browser.
+ */
 describe.skipIf(!haveChromium)('pages in headless Chromium: every chart draws, no console error', () => {
   const dir = join(folder, 'browser');
   mkdirSync(dir, { recursive: true });
@@ -348,13 +399,23 @@ describe.skipIf(!haveChromium)('pages in headless Chromium: every chart draws, n
     await browser?.close();
   });
 
+  /** How many marks each chart drew (runs in the page). */
+  const marksPerChart = (selector: string) =>
+    [...document.querySelectorAll(selector)].map((vis) => vis.querySelectorAll('svg .role-mark > *').length);
+  /** What the calculator page offers tests (reports/app/browser.ts). */
+  interface AppHandle {
+    idle(): Promise<void>;
+    open(hash: string): Promise<void>;
+    result: RunResult | null;
+  }
+
   /** Opens a report, waits for its charts, and returns the marks each drew and what went wrong. */
   async function open(file: string): Promise<{ marks: number[]; problems: string[]; text: string; pwned: unknown }> {
     const { page, problems, requests } = await offlinePage(browser);
     try {
       await page.goto(`file://${join(dir, file)}`);
-      await page.evaluate(() => (window as unknown as { musterCharts: Promise<unknown> }).musterCharts.then(() => true));
-      const marks = await page.evaluate(() => [...document.querySelectorAll('.vis')].map((vis) => vis.querySelectorAll('svg .role-mark > *').length));
+      await page.evaluate(() => (window as unknown as { musterCharts: Promise<unknown> }).musterCharts.then(() => 1));
+      const marks = await page.evaluate(marksPerChart, '.vis');
       const text = await page.evaluate(() => document.body.innerText);
       const pwned = await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned);
       expect(requests).toEqual([]);
@@ -366,7 +427,8 @@ describe.skipIf(!haveChromium)('pages in headless Chromium: every chart draws, n
 
   it('compare labels __proto__ and hasOwnProperty draw both charts', async () => {
     for (const [first, second] of [['__proto__', 'hasOwnProperty'], ['hasOwnProperty', '__proto__']]) {
-      expectOk(await muster(dir, 'compare', 'reserves', '--variant', `${first}: target=6`, '--variant', `${second}: target=7`, '--html', 'labels.html', '--quiet'), 'compare');
+      const variants = ['--variant', `${first}: target=6`, '--variant', `${second}: target=7`];
+      expectOk(await muster(dir, 'compare', 'reserves', ...variants, '--html', 'labels.html', '--quiet'), 'compare');
       const opened = await open('labels.html');
       expect(opened.problems).toEqual([]);
       expect(opened.marks).toHaveLength(2);
@@ -378,11 +440,12 @@ describe.skipIf(!haveChromium)('pages in headless Chromium: every chart draws, n
 
   for (const rule of rules) {
     it(`run, sweep, compare, matrix and card of a rule naming ${rule.param} and ${rule.name}`, async () => {
+      const labelled = ['--variant', `__proto__: ${rule.param}=3`, '--simulate'];
       const pages: Array<[string, string[]]> = [
         ['run.html', ['run', rule.file, ...SIM, '--html', 'run.html']],
         ['sweep.html', ['sweep', rule.file, '--vary', `${rule.param}=3..5`, '--exact', '--html', 'sweep.html']],
         ['sweep2.html', ['sweep', rule.file, '--vary', `${rule.param}=3..5`, '--vary', 'sides=4..6', ...SIM, '--html', 'sweep2.html']],
-        ['compare.html', ['compare', rule.file, '--variant', `${rule.name}: ${rule.param}=4`, '--variant', `__proto__: ${rule.param}=3`, '--simulate', ...SIM, '--html', 'compare.html']],
+        ['compare.html', ['compare', rule.file, '--variant', `${rule.name}: ${rule.param}=4`, ...labelled, ...SIM, '--html', 'compare.html']],
         ['matrix.html', ['matrix', rule.file, '--html', 'matrix.html']],
         ['card.html', ['card', rule.file, '--out', 'card.html', '--quiet']],
       ];
@@ -398,26 +461,28 @@ describe.skipIf(!haveChromium)('pages in headless Chromium: every chart draws, n
     });
   }
 
-  it('the calculator: a parameter named constructor or hasOwnProperty is a field like any other; 1/2, then 2/3 after a change', async () => {
+  it('the calculator: parameters named constructor and hasOwnProperty are fields; 1/2, then 2/3', async () => {
     expectOk(await muster(dir, 'app', ...rules.flatMap((rule) => ['--rule', rule.file]), '--out', 'app.html'), 'app');
     const { page, problems, requests } = await offlinePage(browser, { blob: true });
     try {
       await page.goto(`file://${join(dir, 'app.html')}`);
-      const app = () => page.evaluate(() => (window as unknown as { musterApp: { idle(): Promise<void> } }).musterApp.idle());
-      await app();
+      await page.evaluate(() => (window as unknown as { musterApp: AppHandle }).musterApp.idle());
       for (const rule of rules) {
         const cases: Array<[Array<[string, string]>, number]> = [[[], 0.5], [[[rule.param, '3']], 2 / 3]];
         for (const [set, exact] of cases) {
           const hash = formatHash(rule.id, set);
-          await page.evaluate((next) => (window as unknown as { musterApp: { open(hash: string): Promise<void> } }).musterApp.open(next), hash);
-          const result = await page.evaluate(() => (window as unknown as { musterApp: { result: RunResult | null } }).musterApp.result);
+          await page.evaluate((next) => (window as unknown as { musterApp: AppHandle }).musterApp.open(next), hash);
+          const result = await page.evaluate(() => (window as unknown as { musterApp: AppHandle }).musterApp.result);
           expect(result, hash).not.toBeNull();
           expect(ownEntry((result as RunResult).params, rule.param), hash).toBe(set.length === 0 ? 4 : 3);
           expect((ownEntry((result as RunResult).metrics, rule.name) as { exact: number }).exact, hash).toBe(exact);
           // The field shows the parameter's own value, not Object.prototype's function.
-          const field = await page.evaluate((name) => [...document.querySelectorAll<HTMLInputElement>('input')].find((input) => input.labels?.[0]?.textContent === name)?.value, rule.param);
+          const field = await page.evaluate(
+            (name) => [...document.querySelectorAll('input')].find((input) => input.labels?.[0]?.textContent === name)?.value,
+            rule.param,
+          );
           expect(field, hash).toBe(set.length === 0 ? '4' : '3');
-          const marks = await page.evaluate(() => [...document.querySelectorAll('#charts .vis')].map((vis) => vis.querySelectorAll('svg .role-mark > *').length));
+          const marks = await page.evaluate(marksPerChart, '#charts .vis');
           expect(marks.length, hash).toBeGreaterThan(0);
           for (const count of marks) expect(count, hash).toBeGreaterThan(0);
         }

@@ -109,13 +109,17 @@ describe('hostile labels in every page that charts user text', () => {
  */
 describe('names that are JavaScript’s own, as every kind of chart text', () => {
   const NAMES = [...new Set([...Object.getOwnPropertyNames(Object.prototype), ...Object.getOwnPropertyNames(Function.prototype), 'then'])];
-  const point = (label: string, order: number, series: string, exact: number): IntervalPoint => ({ label, order, series, estimate: null, lo: null, hi: null, exact, text: `${exact}` });
+  const point = (label: string, order: number, series: string, exact: number): IntervalPoint => ({
+    ...{ label, order, series, exact, text: `${exact}` },
+    ...{ estimate: null, lo: null, hi: null },
+  });
   // The SVG prints the text, with a zero-width space after a name Vega cannot take bare.
-  const shows = (svg: string, name: string) => svg.includes(`>${escapeHtml(name)}<`) || svg.includes(`>${escapeHtml(name)}\u200b<`);
+  const shows = (svg: string, name: string) => [`>${escapeHtml(name)}<`, `>${escapeHtml(name)}\u200b<`].some((text) => svg.includes(text));
 
   it('lines, heatmaps and interval charts draw with each name', async () => {
     for (const name of NAMES) {
-      const line = lineChart([point('1', 0, name, 0.25), point('2', 1, name, 0.5), point('1', 0, 'other', 0.75), point('2', 1, 'other', 0.5)], {
+      const linePoints = [point('1', 0, name, 0.25), point('2', 1, name, 0.5), point('1', 0, 'other', 0.75), point('2', 1, 'other', 0.5)];
+      const line = lineChart(linePoints, {
         xTitle: name,
         yTitle: name,
         percent: true,
@@ -123,12 +127,21 @@ describe('names that are JavaScript’s own, as every kind of chart text', () =>
         seriesOrder: [name, 'other'],
         labels: true,
       });
-      const cells = [name, 'other'].flatMap((row, i) => [name, 'x'].map((col, j) => ({ row, col, rowOrder: i, colOrder: j, value: (i + j) / 3, text: `${i + j}` })));
+      const cells = [name, 'other'].flatMap((row, i) =>
+        [name, 'x'].map((col, j) => ({ row, col, rowOrder: i, colOrder: j, value: (i + j) / 3, text: `${i + j}` })),
+      );
       const heat = heatmap(cells, { rowTitle: name, colTitle: name, valueTitle: name, percent: true });
-      const bars = intervalChart([point(name, 0, name, 0.5), point(name, 0, 'other', 0.25), point('b', 1, name, 0.75)], { orientation: 'horizontal', categoryTitle: name, valueTitle: name, percent: true, series: { title: name, order: [name, 'other'] } });
+      const bars = intervalChart([point(name, 0, name, 0.5), point(name, 0, 'other', 0.25), point('b', 1, name, 0.75)], {
+        orientation: 'horizontal',
+        categoryTitle: name,
+        valueTitle: name,
+        percent: true,
+        series: { title: name, order: [name, 'other'] },
+      });
       for (const [kind, spec] of [['line', line], ['heatmap', heat], ['interval', bars]] as const) {
         const svg = await renderSvg(spec);
-        expect({ name, kind, drawn: svg.includes('role-mark'), shown: shows(svg, name) }).toEqual({ name, kind, drawn: true, shown: true });
+        const seen = { name, kind, drawn: svg.includes('role-mark'), shown: shows(svg, name) };
+        expect(seen).toEqual({ name, kind, drawn: true, shown: true });
       }
     }
   });

@@ -55,11 +55,12 @@ export const HOSTILE_NAMES: readonly string[] = [
   `p${'x'.repeat(63)}`,
 ];
 
-/** Whether a rule file may give a parameter this name, as docs/custom-rules.md says: letters, digits and `_`, not `__proto__`. */
+/** Whether a rule file may give a parameter this name, as docs/custom-rules.md says: letters, digits, `_`, not `__proto__`. */
 export const isParamName = (name: string): boolean => /^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(name) && name !== '__proto__';
 
-/** Whether a rule file may give a metric this name, as docs/custom-rules.md says: one line of up to 100 characters, not `__proto__`. */
-export const isMetricName = (name: string): boolean => name.length <= 100 && !/[\u0000-\u001f\u007f\u2028\u2029]/.test(name) && name !== '__proto__' && !/^\d+$/.test(name);
+/** Whether a rule file may give a metric this name, as docs/custom-rules.md says: one line of up to 100 characters. */
+export const isMetricName = (name: string): boolean =>
+  name.length <= 100 && !/[\u0000-\u001f\u007f\u2028\u2029]/.test(name) && name !== '__proto__' && !/^\d+$/.test(name);
 
 /**
  * A rule file whose threshold parameter and headline metric are both named `name` (the parameter `t` where
