@@ -11,6 +11,7 @@ import { UsageError } from '../src/errors.js';
 import { didYouMean } from '../src/cli/suggest.js';
 import type { Fraction } from '../src/exact/fraction.js';
 import type { Envelope, MetricResult } from '../src/result.js';
+import { own } from '../src/keyed.js';
 import type { MetricSpec, Params, Rule, StreamVersion } from '../src/rules/types.js';
 import type { Tallied } from '../src/stats/estimate.js';
 import { twoSidedZ } from '../src/stats/wilson-interval.js';
@@ -150,12 +151,13 @@ export function compareVariants(metrics: readonly MetricSpec[], computed: readon
   const differences: Difference[] = [];
   for (const other of others) {
     for (const metric of metrics) {
-      const exactA = baseline.exact?.[metric.name];
-      const exactB = other.exact?.[metric.name];
+      // Own entries only: a metric named `constructor` that one side lacks is absent there, not Object's.
+      const exactA = own(baseline.exact, metric.name);
+      const exactB = own(other.exact, metric.name);
       const exactDifference = exactA && exactB ? exactB.sub(exactA) : null;
       // A metric only one side has (e.g. a round the other does not play) has no difference.
-      const a = baseline.tallied?.[metric.name];
-      const b = other.tallied?.[metric.name];
+      const a = own(baseline.tallied, metric.name);
+      const b = own(other.tallied, metric.name);
       const test = a && b ? twoSampleZ(a, b) : null;
       differences.push({
         metric: metric.name,
@@ -215,7 +217,8 @@ export function compareCharts(rule: Rule, result: CompareResult, metrics: readon
   const values: IntervalPoint[] = [];
   for (const variant of result.variants) {
     probabilities.forEach((metric, index) => {
-      if (variant.metrics[metric.name]) values.push(pointFrom(variant.metrics[metric.name], simulated, metric.name, index, true, { series: variant.label }));
+      const value = own(variant.metrics, metric.name);
+      if (value) values.push(pointFrom(value, simulated, metric.name, index, true, { series: variant.label }));
     });
   }
   const charts: Chart[] = [
@@ -271,7 +274,7 @@ function valuesTable(result: CompareResult, metrics: readonly MetricSpec[]): str
   const head = ['<th>metric</th>', ...result.variants.map((v) => `<th class="num">${escapeHtml(v.label)}</th>`)];
   const rows = metrics.map((metric) => {
     const cells = result.variants.map((v) => {
-      const value = v.metrics[metric.name];
+      const value = own(v.metrics, metric.name);
       if (!value) return '<td class="num">—</td>';
       const main = formatValue(simulated ? value.estimate : value.exact, metric.probability);
       const extra = simulated ? `<span class="fraction">${escapeHtml(formatInterval(value, metric.probability))}${value.exact !== null ? ` · exact ${escapeHtml(formatValue(value.exact, metric.probability))}` : ''}</span>` : '';
@@ -312,7 +315,7 @@ function differencesTable(result: CompareResult, metrics: readonly MetricSpec[])
 export function comparePage(rule: Rule, result: CompareResult, metrics: readonly MetricSpec[]): { html: string; charts: Chart[] } {
   const charts = compareCharts(rule, result, metrics);
   const params: ParamRow[] = rule.params.map((spec) => {
-    const values = result.variants.map((v) => String(v.params[spec.name] ?? '—'));
+    const values = result.variants.map((v) => String(own(v.params, spec.name) ?? '—'));
     const differs = new Set(values).size > 1;
     return { name: spec.name, value: differs ? values.join(' | ') : values[0], doc: spec.doc, varied: differs };
   });
@@ -353,7 +356,7 @@ export function compareCsv(result: CompareResult, metrics: readonly MetricSpec[]
   let text = csvLine(['metric', 'kind', 'variant', 'estimate', 'lo', 'hi', 'exact', 'difference', 'difference_lo', 'difference_hi', 'exact_difference', 'z', 'p', 'p_holm', 'significant', ...partial.header]);
   for (const metric of metrics) {
     for (const variant of result.variants) {
-      const value = variant.metrics[metric.name];
+      const value = own(variant.metrics, metric.name);
       if (!value) continue;
       const d = result.differences.find((x) => x.metric === metric.name && x.variant === variant.label);
       text += csvLine([

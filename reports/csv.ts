@@ -4,6 +4,7 @@
  * leading apostrophe. Numbers keep every digit JavaScript prints, so a value
  * read back is the value computed.
  */
+import { own } from '../src/keyed.js';
 import type { RunResult } from '../src/result.js';
 import type { MetricSpec } from '../src/rules/types.js';
 
@@ -27,7 +28,7 @@ export function metricsCsv(result: RunResult, metrics: readonly MetricSpec[]): s
   const partial = partialColumn(result.partial);
   let text = csvLine(['metric', 'kind', 'estimate', 'lo', 'hi', 'exact', 'confidence', 'meaning', ...partial.header]);
   for (const metric of metrics) {
-    const value = result.metrics[metric.name];
+    const value = own(result.metrics, metric.name);
     if (!value) continue;
     text += csvLine([metric.name, metric.probability ? 'probability' : 'mean', value.estimate, value.lo, value.hi, value.exact, result.confidence, metric.doc, ...partial.cells]);
   }

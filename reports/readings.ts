@@ -4,6 +4,7 @@
  * A page covering several parameter sets (a sweep's points, a comparison's
  * variants) lists each distinct reading once, with the values that select it.
  */
+import { own } from '../src/keyed.js';
 import type { Params, Rule } from '../src/rules/types.js';
 
 /** One line of a page's Readings block. */
@@ -28,7 +29,7 @@ export function readingRows(rule: Rule, sets: ReadonlyArray<{ label?: string; pa
   const rows: Array<ReadingRow & { labels: string[]; values: string[] }> = [];
   for (const { label, params } of sets) {
     for (const reading of rule.readings(params)) {
-      const value = String(params[reading.param]);
+      const value = String(own(params, reading.param));
       let row = rows.find((r) => r.param === reading.param && r.text === reading.text);
       if (!row) {
         row = { param: reading.param, value: '', text: reading.text, where: '', labels: [], values: [] };

@@ -3,6 +3,7 @@
  * charts, every metric in a table, and a header that says exactly what was
  * computed — enough to reproduce it.
  */
+import { own } from '../src/keyed.js';
 import { join } from 'node:path';
 import { formatCount, formatParams } from '../src/output/format.js';
 import type { RunResult } from '../src/result.js';
@@ -19,7 +20,7 @@ import { confidenceLabel, htmlSection, metricsTable } from './tables.js';
 
 /** Every parameter of the rule with its value and meaning. */
 export function paramRows(rule: Rule, params: Params, varied: ReadonlySet<string> = new Set()): ParamRow[] {
-  return rule.params.map((spec) => ({ name: spec.name, value: String(params[spec.name]), doc: spec.doc, varied: varied.has(spec.name) }));
+  return rule.params.map((spec) => ({ name: spec.name, value: String(own(params, spec.name)), doc: spec.doc, varied: varied.has(spec.name) }));
 }
 
 /** "simulated: 1,000,000 trials, seed "muster" (stream 3), 2 threads, 95% intervals" or "exact (no simulation)". */

@@ -4,6 +4,7 @@
  * of combinations are in vary.ts (re-exported here).
  */
 import { formatCount, formatValue } from '../src/output/format.js';
+import { keyedRecord, own } from '../src/keyed.js';
 import { bestOf, type Envelope, type MetricResult } from '../src/result.js';
 import type { MetricSpec, ParamValue, Params, Rule, StreamVersion } from '../src/rules/types.js';
 import { heatmap, lineChart, pointFrom, type HeatCell, type IntervalPoint } from './charts/blocks.js';
@@ -52,6 +53,8 @@ export interface SweepBest {
 }
 
 const pointLabel = (value: ParamValue) => String(value);
+/** A point's value of a varied parameter (its own entry: the name may be `constructor`). */
+const valueAt = (point: { params: Params }, vary: Vary): ParamValue => own(point.params, vary.name) as ParamValue;
 
 /** Charts of a sweep for the chosen metrics. */
 export function sweepCharts(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpec[]): Chart[] {
@@ -67,9 +70,9 @@ export function sweepCharts(rule: Rule, sweep: SweepResult, metrics: readonly Me
       const points: IntervalPoint[] = [];
       for (const point of sweep.points) {
         for (const metric of probabilities) {
-          const value = point.metrics[metric.name];
+          const value = own(point.metrics, metric.name);
           if (!value) continue; // a metric this point does not have (e.g. a round it does not play)
-          points.push(pointFrom(value, simulated, pointLabel(point.params[first.name]), order(first, point.params[first.name]), true, { series: metric.name }));
+          points.push(pointFrom(value, simulated, pointLabel(valueAt(point, first)), order(first, valueAt(point, first)), true, { series: metric.name }));
         }
       }
       charts.push({
@@ -81,8 +84,8 @@ export function sweepCharts(rule: Rule, sweep: SweepResult, metrics: readonly Me
     }
     for (const metric of metrics.filter((m) => !m.probability)) {
       const points = sweep.points
-        .filter((point) => point.metrics[metric.name])
-        .map((point) => pointFrom(point.metrics[metric.name], simulated, pointLabel(point.params[first.name]), order(first, point.params[first.name]), false, { series: metric.name }));
+        .filter((point) => own(point.metrics, metric.name))
+        .map((point) => pointFrom(own(point.metrics, metric.name) as MetricResult, simulated, pointLabel(valueAt(point, first)), order(first, valueAt(point, first)), false, { series: metric.name }));
       charts.push({
         id: `sweep-${safe(first.name)}-${safe(metric.name)}`,
         title: `${rule.title}: ${metric.name} by ${first.name}`,
@@ -94,19 +97,19 @@ export function sweepCharts(rule: Rule, sweep: SweepResult, metrics: readonly Me
   }
   if (sweep.vary.length > 3) return [];
   for (const metric of metrics) {
-    const cells: HeatCell[] = sweep.points.filter((point) => point.metrics[metric.name]).map((point) => {
-      const figures = point.metrics[metric.name];
+    const cells: HeatCell[] = sweep.points.filter((point) => own(point.metrics, metric.name)).map((point) => {
+      const figures = own(point.metrics, metric.name) as MetricResult;
       const value = bestOf(figures);
       return {
-        row: pointLabel(point.params[first.name]),
-        col: pointLabel(point.params[second.name]),
-        rowOrder: order(first, point.params[first.name]),
-        colOrder: order(second, point.params[second.name]),
+        row: pointLabel(valueAt(point, first)),
+        col: pointLabel(valueAt(point, second)),
+        rowOrder: order(first, valueAt(point, first)),
+        colOrder: order(second, valueAt(point, second)),
         value,
         text: metric.probability ? percent(value, 1) : value.toFixed(3),
         lo: simulated ? figures.lo : null,
         hi: simulated ? figures.hi : null,
-        ...(third ? { facet: `${third.name}=${pointLabel(point.params[third.name])}` } : {}),
+        ...(third ? { facet: `${third.name}=${pointLabel(valueAt(point, third))}` } : {}),
       };
     });
     charts.push({
@@ -136,9 +139,9 @@ function sweepTable(sweep: SweepResult, metrics: readonly MetricSpec[]): string 
     if (simulated) head.push('<th class="num">exact</th>');
   }
   const rows = sweep.points.map((point) => {
-    const cells = sweep.vary.map((vary) => `<td class="name">${escapeHtml(String(point.params[vary.name]))}</td>`);
+    const cells = sweep.vary.map((vary) => `<td class="name">${escapeHtml(String(valueAt(point, vary)))}</td>`);
     for (const metric of metrics) {
-      const value = point.metrics[metric.name];
+      const value = own(point.metrics, metric.name);
       if (!value) {
         cells.push(...(simulated ? ['<td class="num">—</td>', '<td class="num">—</td>', '<td class="num">—</td>'] : ['<td class="num">—</td>']));
         continue;
@@ -157,7 +160,7 @@ export function sweepPage(rule: Rule, sweep: SweepResult, metrics: readonly Metr
   const varied = new Set(sweep.vary.map((vary) => vary.name));
   const params: ParamRow[] = rule.params.map((spec) => {
     const vary = sweep.vary.find((v) => v.name === spec.name);
-    return { name: spec.name, value: vary ? vary.values.map(String).join(' | ') : String(sweep.params[spec.name]), doc: spec.doc, varied: varied.has(spec.name) };
+    return { name: spec.name, value: vary ? vary.values.map(String).join(' | ') : String(own(sweep.params, spec.name)), doc: spec.doc, varied: varied.has(spec.name) };
   });
   const method = sweep.method === 'exact' ? 'exact values (no simulation)' : `simulated: ${formatCount(sweep.trials)} trials a point, seed ${JSON.stringify(sweep.seed)} (the same for every point; stream ${sweep.stream}), ${sweep.threads} threads, ${confidenceLabel(sweep.confidence)} intervals`;
   const varyText = sweep.vary.map((vary) => `${vary.name} over ${vary.values.map(String).join(', ')}`).join('; ');
@@ -182,7 +185,7 @@ export function sweepPage(rule: Rule, sweep: SweepResult, metrics: readonly Metr
     readings: readingRows(
       rule,
       // A point's params hold only the varied parameters; the readings need every one.
-      sweep.points.map((point) => ({ label: sweep.vary.map((vary) => `${vary.name}=${point.params[vary.name]}`).join(' '), params: { ...sweep.params, ...point.params } })),
+      sweep.points.map((point) => ({ label: sweep.vary.map((vary) => `${vary.name}=${valueAt(point, vary)}`).join(' '), params: keyedRecord([...Object.entries(sweep.params), ...Object.entries(point.params)]) })),
     ),
     printHeader: `muster sweep · ${rule.id} · ${sweep.vary.map((v) => `${v.name}=${v.values.map(String).join('|')}`).join(' ')} · ${sweep.method === 'exact' ? 'exact' : `seed ${sweep.seed} · ${formatCount(sweep.trials)} trials a point`}`,
     sections: [
@@ -199,9 +202,9 @@ export function sweepCsv(sweep: SweepResult, metrics: readonly MetricSpec[]): st
   let text = csvLine([...sweep.vary.map((vary) => vary.name), 'metric', 'kind', 'estimate', 'lo', 'hi', 'exact', ...partial.header]);
   for (const point of sweep.points) {
     for (const metric of metrics) {
-      const value = point.metrics[metric.name];
+      const value = own(point.metrics, metric.name);
       if (!value) continue;
-      text += csvLine([...sweep.vary.map((vary) => point.params[vary.name]), metric.name, metric.probability ? 'probability' : 'mean', value.estimate, value.lo, value.hi, value.exact, ...partial.cells]);
+      text += csvLine([...sweep.vary.map((vary) => valueAt(point, vary)), metric.name, metric.probability ? 'probability' : 'mean', value.estimate, value.lo, value.hi, value.exact, ...partial.cells]);
     }
   }
   return text;

@@ -2,6 +2,7 @@
  * HTML tables of figures. Every cell goes through escapeHtml; numbers are
  * formatted as the terminal formats them (src/cli/format.ts).
  */
+import { own } from '../src/keyed.js';
 import { formatValue } from '../src/output/format.js';
 import type { MetricResult, RunResult } from '../src/result.js';
 import type { MetricSpec } from '../src/rules/types.js';
@@ -35,9 +36,9 @@ export function metricsTable(result: RunResult, metrics: readonly MetricSpec[], 
     ? `<tr><th>metric</th><th>meaning</th><th class="num">estimate</th><th class="num">${escapeHtml(level)} interval</th><th class="num">exact</th></tr>`
     : '<tr><th>metric</th><th>meaning</th><th class="num">exact</th></tr>';
   const rows = metrics.map((metric) => {
-    const value = result.metrics[metric.name];
+    const value = own(result.metrics, metric.name);
     if (!value) return '';
-    const fraction = readableFraction(fractions?.[metric.name]);
+    const fraction = readableFraction(own(fractions, metric.name));
     const exact = `${escapeHtml(formatValue(value.exact, metric.probability))}${fraction ? `<span class="fraction">= ${escapeHtml(fraction)}</span>` : ''}`;
     const cells = [`<td class="name">${escapeHtml(metric.name)}</td>`, `<td class="doc">${escapeHtml(metric.doc)}</td>`];
     if (simulated) {

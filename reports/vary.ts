@@ -3,6 +3,7 @@
  * own, so that a sweep reads its options without loading the page, its
  * charts and its CSV (reports/sweep.ts), which only --html and --csv need.
  */
+import { keyedRecord } from '../src/keyed.js';
 import { formatCount } from '../src/output/format.js';
 import { badValue, UsageError } from '../src/errors.js';
 import { didYouMean, didYouMeanRange } from '../src/cli/suggest.js';
@@ -85,8 +86,9 @@ export function combinations(varies: readonly Vary[]): Params[] {
   if (total > MAX_SWEEP_POINTS) {
     throw new UsageError(`--vary: ${varies.map((vary) => vary.values.length).join(' × ')} = ${formatCount(total)} combinations; allowed: at most ${MAX_SWEEP_POINTS} (fewer values or a coarser step)`);
   }
-  let combos: Params[] = [{}];
-  for (const vary of varies) combos = combos.flatMap((combo) => vary.values.map((value) => ({ ...combo, [vary.name]: value })));
+  let combos: Params[] = [keyedRecord()];
+  // Keyed records: a parameter a rule file names `constructor` is a key like any other.
+  for (const vary of varies) combos = combos.flatMap((combo) => vary.values.map((value) => keyedRecord([...Object.entries(combo), [vary.name, value]])));
   return combos;
 }
 

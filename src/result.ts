@@ -1,4 +1,5 @@
 import type { Fraction } from './exact/fraction.js';
+import { keyedRecord, own } from './keyed.js';
 import type { Params, Rule, StreamVersion } from './rules/types.js';
 import { estimate, type Tallied } from './stats/estimate.js';
 import { packageVersion } from './version.js';
@@ -82,12 +83,15 @@ export function buildResult(input: ResultInput): RunResult {
   const { rule, params, tally, trials, confidence } = input;
   const exact = input.exact !== undefined ? input.exact : rule.exact ? rule.exact(params) : null;
   const tallied = tally ? (input.tallied ?? rule.summarize(params, tally, trials)) : null;
-  const metrics: Record<string, MetricResult> = {};
+  // Keyed by metric names, which a rule file chooses: `constructor` is a metric, not Object.prototype's.
+  const metrics = keyedRecord<MetricResult>();
   for (const metric of rule.metrics(params)) {
-    const exactValue = exact?.[metric.name];
+    const exactValue = own(exact, metric.name);
     if (tallied) {
+      const counted = own(tallied, metric.name);
+      if (counted === undefined) throw new Error(`${rule.id} counted nothing for ${metric.name}`);
       // Fields named one by one: spreading estimate()'s two shapes of object took a slow path, about a third of a sweep point's cost.
-      const { estimate: value, lo, hi } = estimate(tallied[metric.name], confidence);
+      const { estimate: value, lo, hi } = estimate(counted, confidence);
       metrics[metric.name] = { estimate: value, lo, hi, exact: exactValue?.toNumber() ?? null, fraction: exactValue?.toString() ?? null };
     } else {
       if (exactValue === undefined) throw new Error(`${rule.id} has no exact value for ${metric.name}`);

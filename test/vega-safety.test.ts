@@ -17,6 +17,8 @@ import { buildRunPage } from '../reports/run-report.js';
 import { compileSpec, renderSvg } from '../reports/svg.js';
 import { sweepPage, type SweepResult } from '../reports/sweep.js';
 import type { Chart } from '../reports/charts/chart.js';
+import { heatmap, intervalChart, lineChart, type IntervalPoint } from '../reports/charts/blocks.js';
+import { escapeHtml } from '../reports/escape.js';
 import { echoRule } from './support/hostile.js';
 import { bufferIo } from './support/io.js';
 
@@ -94,6 +96,53 @@ describe('hostile labels in every page that charts user text', () => {
     // One page per value; these three cover a prototype name, a line separator and both quotes.
     for (const label of ['__proto__', 'a\u2028b', `q"u'o\\`]) {
       await expectSafe(buildRunPage(echoRule, buildResult({ rule: echoRule, params: { label }, seed: label, stream: null, threads: 0, confidence: 1, trials: 0, tally: null })).charts);
+    }
+  });
+});
+
+/**
+ * Every name Object.prototype and Function.prototype hold, and `then`, as chart text: axis, legend and
+ * tooltip titles, series in a legend that merges colour, dash and shape, categories, rows and columns.
+ * Vega 6 stops on several of these ("Operator not defined" for an axis titled `constructor`, "Illegal
+ * property" for a tooltip titled `then`) and drops an axis titled `__proto__`; each chart must draw, and
+ * show the name.
+ */
+describe('names that are JavaScript’s own, as every kind of chart text', () => {
+  const NAMES = [...new Set([...Object.getOwnPropertyNames(Object.prototype), ...Object.getOwnPropertyNames(Function.prototype), 'then'])];
+  const point = (label: string, order: number, series: string, exact: number): IntervalPoint => ({
+    ...{ label, order, series, exact, text: `${exact}` },
+    ...{ estimate: null, lo: null, hi: null },
+  });
+  // The SVG prints the text, with a zero-width space after a name Vega cannot take bare.
+  const shows = (svg: string, name: string) => [`>${escapeHtml(name)}<`, `>${escapeHtml(name)}\u200b<`].some((text) => svg.includes(text));
+
+  it('lines, heatmaps and interval charts draw with each name', async () => {
+    for (const name of NAMES) {
+      const linePoints = [point('1', 0, name, 0.25), point('2', 1, name, 0.5), point('1', 0, 'other', 0.75), point('2', 1, 'other', 0.5)];
+      const line = lineChart(linePoints, {
+        xTitle: name,
+        yTitle: name,
+        percent: true,
+        seriesTitle: name,
+        seriesOrder: [name, 'other'],
+        labels: true,
+      });
+      const cells = [name, 'other'].flatMap((row, i) =>
+        [name, 'x'].map((col, j) => ({ row, col, rowOrder: i, colOrder: j, value: (i + j) / 3, text: `${i + j}` })),
+      );
+      const heat = heatmap(cells, { rowTitle: name, colTitle: name, valueTitle: name, percent: true });
+      const bars = intervalChart([point(name, 0, name, 0.5), point(name, 0, 'other', 0.25), point('b', 1, name, 0.75)], {
+        orientation: 'horizontal',
+        categoryTitle: name,
+        valueTitle: name,
+        percent: true,
+        series: { title: name, order: [name, 'other'] },
+      });
+      for (const [kind, spec] of [['line', line], ['heatmap', heat], ['interval', bars]] as const) {
+        const svg = await renderSvg(spec);
+        const seen = { name, kind, drawn: svg.includes('role-mark'), shown: shows(svg, name) };
+        expect(seen).toEqual({ name, kind, drawn: true, shown: true });
+      }
     }
   });
 });

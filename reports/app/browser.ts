@@ -15,10 +15,11 @@
  * Text from rules (titles, docs, labels) reaches the page through
  * textContent, or through the report modules' escaping HTML builders.
  */
+import { keyedRecord, own } from '../../src/keyed.js';
 import { formatCount, formatParams, formatValue } from '../../src/cli/format.js';
 import type { Fraction } from '../../src/exact/fraction.js';
 import { DEFAULT_STREAM } from '../../src/engine/random.js';
-import { buildResult, type RunResult } from '../../src/result.js';
+import { buildResult, type MetricResult, type RunResult } from '../../src/result.js';
 import type { MetricSpec, ParamSpec, Params, Rule, StreamVersion } from '../../src/rules/types.js';
 import { runCharts } from '../charts/index.js';
 import { cardCharts, layoutCard, planCard, renderCardSheet, SHEET } from '../card/layout.js';
@@ -180,7 +181,7 @@ function buildFields(raw: RawValues): void {
     const error = make('p', 'error');
     error.id = `${id}-error`;
     error.hidden = true;
-    const value = raw[spec.name] ?? defaultText(spec);
+    const value = own(raw, spec.name) ?? defaultText(spec);
     let control: HTMLInputElement | HTMLSelectElement;
     const choices = fieldChoices(rule, spec);
     if (choices) {
@@ -240,7 +241,7 @@ function buildFields(raw: RawValues): void {
 }
 
 function readFields(): RawValues {
-  const raw: RawValues = {};
+  const raw: RawValues = keyedRecord();
   for (const spec of rule.params) {
     const control = document.getElementById(fieldId(spec)) as HTMLInputElement | HTMLSelectElement;
     if (control.dataset.raw !== undefined) raw[spec.name] = control.dataset.raw;
@@ -301,7 +302,7 @@ function renderHeadline(result: RunResult, metrics: readonly MetricSpec[], fract
   const names = headlineNames(result.params, metrics);
   const cards = names.slice(0, MAX_FIGURES).map((name) => {
     const metric = metrics.find((candidate) => candidate.name === name) as MetricSpec;
-    const value = result.metrics[name];
+    const value = own(result.metrics, name) as MetricResult;
     const card = make('div', 'figure');
     card.dataset.metric = name;
     card.append(make('p', 'figure-label', metric.label ?? metric.name));
@@ -309,7 +310,7 @@ function renderHeadline(result: RunResult, metrics: readonly MetricSpec[], fract
     card.append(make('p', 'figure-value', formatValue(simulated ? value.estimate : value.exact, metric.probability)));
     if (simulated) card.append(make('p', 'figure-sub', `${confidenceLabel(result.confidence)} interval ${formatInterval(value, metric.probability)}`));
     if (value.exact !== null) {
-      const fraction = readableFraction(fractions?.[name]);
+      const fraction = readableFraction(own(fractions, name));
       const exactText = simulated ? `exact ${formatValue(value.exact, metric.probability)}` : 'exactly';
       card.append(make('p', 'figure-sub figure-fraction', fraction ? `${exactText} = ${fraction}` : simulated ? exactText : 'exact (a long fraction)'));
     }
@@ -592,7 +593,7 @@ function dropCard(): void {
  * built-in rule has and computes in milliseconds. Without one, no card.
  */
 function cardResults(shown: RunResult, plan: readonly Params[]): RunResult[] | null {
-  if (plan.length === 1 && rule.params.every((spec) => plan[0][spec.name] === shown.params[spec.name])) return [shown];
+  if (plan.length === 1 && rule.params.every((spec) => own(plan[0], spec.name) === own(shown.params, spec.name))) return [shown];
   const exact = rule.exact;
   if (!exact) return null;
   return plan.map((params) => {

@@ -6,6 +6,7 @@
  * (`a=F1`, `b=S123`). Every message is the CLI's own wording, shown next to the field it names.
  * No DOM here, so the logic is tested in Node.
  */
+import { keyedRecord, own } from '../../src/keyed.js';
 import { UsageError } from '../../src/errors.js';
 import { findParam, parseParamOrLabel } from '../../src/rules/params.js';
 import { parseSeed } from '../../src/cli/seed.js';
@@ -50,9 +51,10 @@ export function defaultText(spec: ParamSpec): string {
 export function evaluateForm(rule: Rule, raw: Readonly<RawValues>): FormOutcome {
   const fieldErrors = new Map<string, string>();
   const formErrors: string[] = [];
-  const params: Params = {};
+  // Keyed records throughout, and only own entries read: a parameter may be named `constructor`.
+  const params: Params = keyedRecord();
   for (const spec of rule.params) {
-    const text = raw[spec.name] ?? defaultText(spec);
+    const text = own(raw, spec.name) ?? defaultText(spec);
     try {
       params[spec.name] = parseParamOrLabel(rule, spec, text);
     } catch (error) {
@@ -118,7 +120,7 @@ export function readHash(rules: readonly Rule[], state: HashState): HashReading 
     if (found) rule = found;
     else problems.push(`rule: got ${JSON.stringify(state.ruleId)}; allowed: ${rules.map((candidate) => candidate.id).join(', ')}`);
   }
-  const raw: RawValues = {};
+  const raw: RawValues = keyedRecord();
   const simulation: SimulationChoice = { simulate: false, trials: String(APP_DEFAULT_TRIALS), seed: APP_DEFAULT_SEED, stream: APP_DEFAULT_STREAM };
   const seen = new Set<string>();
   for (const [name, value] of state.entries) {
@@ -147,7 +149,7 @@ export function readHash(rules: readonly Rule[], state: HashState): HashReading 
 
 /** The hash entries for a form: every parameter (so a link keeps its meaning if a default changes), then the simulation options in use. */
 export function hashEntries(rule: Rule, raw: Readonly<RawValues>, simulation: SimulationChoice, simulating: boolean): Array<[string, string]> {
-  const entries: Array<[string, string]> = rule.params.map((spec) => [spec.name, raw[spec.name] ?? defaultText(spec)]);
+  const entries: Array<[string, string]> = rule.params.map((spec) => [spec.name, own(raw, spec.name) ?? defaultText(spec)]);
   const taken = new Set(rule.params.map((spec) => spec.name));
   const option = (name: (typeof PAGE_OPTIONS)[number], value: string) => {
     if (!taken.has(name)) entries.push([name, value]);

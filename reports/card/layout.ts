@@ -12,6 +12,7 @@
  *
  * No node: imports here or below, so the calculator page can bundle it.
  */
+import { own } from '../../src/keyed.js';
 import { formatCount } from '../../src/output/format.js';
 import { badValue, UsageError } from '../../src/errors.js';
 import { bestOf } from '../../src/best-of.js';
@@ -111,7 +112,7 @@ function table(head: string[], rows: string[][], numeric: (column: number) => bo
 
 /** A figure as the card prints it: exact where known, else the estimate ± its interval's half-width. */
 function figure(result: RunResult, metric: string, probability = true): string {
-  const value = result.metrics[metric];
+  const value = own(result.metrics, metric);
   if (!value) return '—';
   if (value.exact !== null) return chartLabel(value.exact, probability);
   if (value.estimate === null) return '—';
@@ -208,7 +209,7 @@ const deploymentCard: CardDesign = {
 };
 
 function best(result: RunResult, metric: string): number {
-  const value = result.metrics[metric];
+  const value = own(result.metrics, metric);
   return value ? bestOf(value) : Number.NaN;
 }
 
@@ -391,7 +392,7 @@ export function methodText(results: readonly RunResult[]): string {
 }
 
 function footerLine(rule: Rule, params: Params, varied: readonly string[], results: readonly RunResult[], options: CardOptions): string {
-  const fixed = rule.params.filter((spec) => !varied.includes(spec.name)).map((spec) => `${spec.name}=${String(params[spec.name])}`);
+  const fixed = rule.params.filter((spec) => !varied.includes(spec.name)).map((spec) => `${spec.name}=${String(own(params, spec.name))}`);
   const readings = (rule.readings?.(params) ?? []).map((reading) => `${reading.param}: ${reading.text}`);
   const parts = [
     `${rule.title} — ${citation(rule)}`,
@@ -414,7 +415,9 @@ function commandLine(rule: Rule, params: Params, varied: readonly string[], opti
   } catch {
     // a rule whose defaults do not validate on their own: list every parameter
   }
-  const sets = rule.params.filter((spec) => !varied.includes(spec.name) && params[spec.name] !== defaults[spec.name]).map((spec) => `--set ${quote(`${spec.name}=${String(params[spec.name])}`)}`);
+  const sets = rule.params
+    .filter((spec) => !varied.includes(spec.name) && own(params, spec.name) !== own(defaults, spec.name))
+    .map((spec) => `--set ${quote(`${spec.name}=${String(own(params, spec.name))}`)}`);
   const extra = [options.range === undefined ? '' : `--range ${quote(options.range)}`, options.against === undefined ? '' : `--against ${quote(options.against)}`];
   return ['muster card', ruleWord(rule), ...sets, ...extra].filter((part) => part !== '').join(' ');
 }

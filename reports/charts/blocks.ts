@@ -9,6 +9,7 @@
  *   heatmap       — a two-way table with the value printed in every cell
  *   splitChart    — who gets what: shares of 100% side by side
  */
+import { own } from '../../src/keyed.js';
 import type { MetricResult, RunResult } from '../../src/result.js';
 import { chartLabel } from '../numbers.js';
 import { BAR_FILL, CHART_CONFIG, ESTIMATE_INK, EXACT_INK, FULL_WIDTH, SERIES_COLOURS, SERIES_DASHES, SERIES_SHAPES } from '../theme.js';
@@ -41,7 +42,7 @@ export interface IntervalPoint {
  * estimate, only the exact value.
  */
 export function metricPoint(result: RunResult, metric: string, label: string, order: number, probability: boolean, extra: Partial<IntervalPoint> = {}): IntervalPoint | null {
-  const value: MetricResult | undefined = result.metrics[metric];
+  const value = own(result.metrics, metric);
   if (!value) return null;
   return pointFrom(value, result.method === 'simulation', label, order, probability, extra);
 }
@@ -92,16 +93,33 @@ function withDerived(points: readonly IntervalPoint[], seriesOrder: readonly str
 function valueAxis(title: string, percent: boolean, domain?: [number, number]) {
   return {
     type: 'quantitative',
-    title,
+    title: safeTitle(title),
     axis: percent ? { format: '.0%', tickCount: 5 } : { tickCount: 5 },
     scale: domain ? { domain, nice: false } : percent ? { domain: [0, 1], nice: false } : { zero: true },
   };
 }
 
+/** Names Vega cannot take as a title: Object.prototype's own, and `then` (see safeTitle). */
+const RESERVED_TITLES = new Set([...Object.getOwnPropertyNames(Object.prototype), 'then']);
+
+/**
+ * A title (of an axis, a legend, a tooltip entry) as Vega can draw it. Vega 6 stops a chart whose axis
+ * title is `constructor` or `toString` ("Operator not defined"), drops one titled `__proto__`, and
+ * refuses such a name or `then` as a tooltip entry's title, which Vega-Lite makes the key of an object
+ * in an expression ("Illegal property"); a line or paragraph separator ends the string literal a title
+ * becomes there. Such a name gets a zero-width space after it, so it prints as it is; a separator becomes a
+ * space. A parameter or metric a rule file named `constructor` is titled `constructor` on its axis.
+ */
+export function safeTitle(text: string): string {
+  const title = text.replace(/[\u2028\u2029]/g, ' ');
+  return RESERVED_TITLES.has(title) ? `${title}\u200b` : title;
+}
+
+
 function tooltip(category: string, percent: boolean) {
   const format = percent ? '.3%' : '.4f';
   return [
-    { field: 'label', type: 'nominal', title: category },
+    { field: 'label', type: 'nominal', title: safeTitle(category) },
     { field: 'estimate', type: 'quantitative', title: 'estimate', format },
     { field: 'lo', type: 'quantitative', title: 'interval low', format },
     { field: 'hi', type: 'quantitative', title: 'interval high', format },
@@ -138,7 +156,7 @@ export function intervalChart(points: readonly IntervalPoint[], options: Interva
     field: 'label',
     type: 'nominal',
     // No title where the categories are words that say it themselves (a long label list would run into it).
-    title: options.categoryTitle || null,
+    title: options.categoryTitle ? safeTitle(options.categoryTitle) : null,
     sort: { field: 'order', op: 'min' },
     axis: horizontal ? { labelLimit: 220 } : { labelAngle: 0 },
     // A band scale, as the interval layer would choose: the layout stays the same for exact-only results, which have none.
@@ -148,7 +166,7 @@ export function intervalChart(points: readonly IntervalPoint[], options: Interva
   const bySeries = { field: 'seriesOrder', op: 'min' } as const;
   const offset = series ? { [offsetChannel]: { field: 'series', type: 'nominal', sort: bySeries, scale: { type: 'band', paddingInner: 0.1 } } } : {};
   const colour = series
-    ? { color: { field: 'series', type: 'nominal', title: series.title, sort: bySeries, scale: { domain: series.order, range: SERIES_COLOURS.slice(0, series.order.length) } } }
+    ? { color: { field: 'series', type: 'nominal', title: safeTitle(series.title), sort: bySeries, scale: { domain: series.order, range: SERIES_COLOURS.slice(0, series.order.length) } } }
     : {};
   const base = { [categoryChannel]: category, ...offset };
 
@@ -257,11 +275,14 @@ function labelPlaces(points: readonly IntervalPoint[], domain: [number, number],
  * joins exact values where known, estimates otherwise.
  */
 export function lineChart(points: readonly IntervalPoint[], options: LineChartOptions): VegaLiteSpec {
-  const order = options.seriesOrder;
+  // Vega 6 stops a legend that merges colour, dash and shape when an entry is `constructor` or `toString`
+  // ("Operator not defined"): series names, a rule file's metrics among them, are drawn as safeTitle gives them.
+  const order = options.seriesOrder.map(safeTitle);
+  points = points.map((point) => (point.series === undefined ? point : { ...point, series: safeTitle(point.series) }));
   const places = labelPlaces(points, options.domain ?? (options.percent ? [0, 1] : [0, Math.max(0, ...points.map((p) => p.exact ?? p.estimate ?? 0))]), options.height ?? 240);
   const seriesScale = (range: unknown[]) => ({ domain: order, range: range.slice(0, order.length) });
-  const legend = { title: options.seriesTitle, symbolSize: 110 };
-  const x = { field: 'label', type: 'ordinal', title: options.xTitle, sort: { field: 'order', op: 'min' }, axis: { labelAngle: 0 }, scale: { type: 'point', padding: 0.4 } };
+  const legend = { title: safeTitle(options.seriesTitle), symbolSize: 110 };
+  const x = { field: 'label', type: 'ordinal', title: safeTitle(options.xTitle), sort: { field: 'order', op: 'min' }, axis: { labelAngle: 0 }, scale: { type: 'point', padding: 0.4 } };
   const y = (field: string) => ({ ...valueAxis(options.yTitle, options.percent, options.domain), field });
   const bySeries = { field: 'seriesOrder', op: 'min' } as const;
   const colour = { field: 'series', type: 'nominal', sort: bySeries, scale: seriesScale(SERIES_COLOURS), legend };
@@ -285,7 +306,7 @@ export function lineChart(points: readonly IntervalPoint[], options: LineChartOp
         y: y('shown'),
         color: colour,
         shape: { field: 'series', type: 'nominal', sort: bySeries, scale: seriesScale(SERIES_SHAPES), legend },
-        tooltip: [{ field: 'series', type: 'nominal', title: options.seriesTitle }, ...tooltip(options.xTitle, options.percent)],
+        tooltip: [{ field: 'series', type: 'nominal', title: safeTitle(options.seriesTitle) }, ...tooltip(options.xTitle, options.percent)],
       },
     },
   ];
@@ -327,7 +348,7 @@ export function lineChart(points: readonly IntervalPoint[], options: LineChartOp
   if (!options.facet) return { ...common, ...inner };
   return {
     ...common,
-    facet: { column: { field: 'facet', type: 'nominal', title: options.facet.title, sort: { field: 'facetOrder', op: 'min' }, header: { labelOrient: 'top', titleOrient: 'top' } } },
+    facet: { column: { field: 'facet', type: 'nominal', title: safeTitle(options.facet.title), sort: { field: 'facetOrder', op: 'min' }, header: { labelOrient: 'top', titleOrient: 'top' } } },
     spacing: 14,
     spec: inner,
     resolve: { scale: { y: 'shared' } },
@@ -399,12 +420,12 @@ export function heatmap(cells: readonly HeatCell[], options: HeatmapOptions): Ve
       x: {
         field: 'col',
         type: 'ordinal',
-        title: options.colTitle,
+        title: safeTitle(options.colTitle),
         sort: { field: 'colOrder', op: 'min' },
         // titleLimit: a column title never runs past its own table into the next panel's.
         axis: { orient: 'top', labelAngle: options.slantColumns ? -50 : 0, labelAlign: options.slantColumns ? 'left' : 'center', domain: false, ticks: false, labelPadding: 4, titleLimit: Math.max(60, cellWidth * colCount) },
       },
-      y: { field: 'row', type: 'ordinal', title: options.rowTitle, sort: { field: 'rowOrder', op: 'min' }, axis: { domain: false, ticks: false } },
+      y: { field: 'row', type: 'ordinal', title: safeTitle(options.rowTitle), sort: { field: 'rowOrder', op: 'min' }, axis: { domain: false, ticks: false } },
     },
     layer: [
       {
@@ -413,14 +434,14 @@ export function heatmap(cells: readonly HeatCell[], options: HeatmapOptions): Ve
           color: {
             field: 'value',
             type: 'quantitative',
-            title: options.valueTitle,
+            title: safeTitle(options.valueTitle),
             scale: colourScale,
             legend: { orient: 'right', direction: 'vertical', format: options.percent ? '.0%' : undefined, gradientLength: Math.min(200, rowCount * cellHeight) },
           },
           tooltip: [
-            { field: 'row', type: 'ordinal', title: options.rowTitle },
-            { field: 'col', type: 'ordinal', title: options.colTitle },
-            { field: 'value', type: 'quantitative', title: options.valueTitle, format },
+            { field: 'row', type: 'ordinal', title: safeTitle(options.rowTitle) },
+            { field: 'col', type: 'ordinal', title: safeTitle(options.colTitle) },
+            { field: 'value', type: 'quantitative', title: safeTitle(options.valueTitle), format },
             { field: 'lo', type: 'quantitative', title: 'interval low', format },
             { field: 'hi', type: 'quantitative', title: 'interval high', format },
           ],
@@ -439,7 +460,7 @@ export function heatmap(cells: readonly HeatCell[], options: HeatmapOptions): Ve
   if (!options.facet) return { ...common, ...inner };
   return {
     ...common,
-    facet: { column: { field: 'facet', type: 'nominal', title: options.facet.title, sort: { field: 'facetOrder', op: 'min' }, header: { labelOrient: 'top', titleOrient: 'top' } } },
+    facet: { column: { field: 'facet', type: 'nominal', title: safeTitle(options.facet.title), sort: { field: 'facetOrder', op: 'min' }, header: { labelOrient: 'top', titleOrient: 'top' } } },
     spacing: 16,
     spec: inner,
   };
@@ -515,7 +536,7 @@ export function splitChart(segments: readonly SplitSegment[], options: { segment
           color: {
             field: 'segment',
             type: 'nominal',
-            title: options.segmentTitle,
+            title: safeTitle(options.segmentTitle),
             sort: present,
             scale: { domain: present, range: present.map((name) => fills[options.segmentOrder.indexOf(name) % fills.length]) },
             // A long list of names wraps into rows rather than widening the chart past the page.
@@ -523,7 +544,7 @@ export function splitChart(segments: readonly SplitSegment[], options: { segment
           },
           tooltip: [
             { field: 'row', type: 'nominal', title: 'question' },
-            { field: 'segment', type: 'nominal', title: options.segmentTitle },
+            { field: 'segment', type: 'nominal', title: safeTitle(options.segmentTitle) },
             { field: 'value', type: 'quantitative', title: 'share', format: '.3%' },
             { field: 'exact', type: 'quantitative', title: 'exact', format: '.3%' },
           ],

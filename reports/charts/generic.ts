@@ -4,6 +4,8 @@
  * against the exact values; and the heatmap of a declared matrix's two-way
  * table that `muster matrix --html` and the cards draw.
  */
+import { own } from '../../src/keyed.js';
+import type { MetricResult } from '../../src/result.js';
 import { formatCount } from '../../src/output/format.js';
 import { bestOf } from '../../src/best-of.js';
 import type { MetricSpec, ParamValue, Rule } from '../../src/rules/types.js';
@@ -38,7 +40,7 @@ export function exactCheckChart(view: RunView): Chart | null {
   if (result.method !== 'simulation') return null;
   const rows = view.metrics
     .filter((metric) => metric.probability)
-    .map((metric, index) => ({ metric, value: result.metrics[metric.name], index }))
+    .map((metric, index) => ({ metric, value: own(result.metrics, metric.name) as MetricResult, index }))
     .filter(({ value }) => value && value.exact !== null && value.estimate !== null && value.lo !== null && value.hi !== null && Number.isFinite(value.estimate));
   if (rows.length === 0) return null;
   const points: IntervalPoint[] = rows.map(({ metric, value, index }) => {
@@ -146,7 +148,7 @@ export function matrixChart(
   const cells: HeatCell[] = [];
   rows.forEach((rowValue, i) => {
     cols.forEach((colValue, j) => {
-      const figures = evaluated[i * cols.length + j].result.metrics[metricName];
+      const figures = own(evaluated[i * cols.length + j].result.metrics, metricName) as MetricResult;
       const simulated = evaluated[i * cols.length + j].result.method === 'simulation';
       const value = bestOf(figures);
       cells.push({

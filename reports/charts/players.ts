@@ -2,6 +2,7 @@
  * Helpers for the "who gets it" charts several rules share: shares of 100%
  * between players or warbands, each share the exact value where known.
  */
+import { own } from '../../src/keyed.js';
 import { bestOf } from '../../src/best-of.js';
 import type { RunResult } from '../../src/result.js';
 import { percent } from '../numbers.js';
@@ -9,7 +10,7 @@ import type { SplitSegment } from './blocks.js';
 
 /** The value a split shows: exact where known, else the estimate. */
 export function bestValue(result: RunResult, metric: string): { value: number; exact: number | null } | null {
-  const figures = result.metrics[metric];
+  const figures = own(result.metrics, metric);
   if (!figures) return null;
   const value = bestOf(figures);
   return Number.isFinite(value) ? { value, exact: figures.exact } : null;

@@ -3,6 +3,8 @@
  * metric, and whether it beats the runner-up for certain (exact values
  * differ), beyond noise (the two intervals do not overlap), or not.
  */
+import { own } from '../keyed.js';
+import type { MetricResult } from '../result.js';
 import { UsageError } from '../errors.js';
 import type { MetricSpec, Params, Rule } from '../rules/types.js';
 import type { SweepBest, SweepResult } from '../../reports/sweep.js';
@@ -34,10 +36,12 @@ export function parseBest(rule: Rule, metrics: readonly MetricSpec[], raw: strin
  * makes the overlap check conservative.
  */
 export function findBest(sweep: SweepResult, metric: string, goal: 'max' | 'min'): SweepBest {
-  const points = sweep.points.filter((point) => point.metrics[metric] !== undefined);
+  // Own entries only: a point without a metric named `constructor` does not have it.
+  const figures = (point: SweepResult['points'][number]) => own(point.metrics, metric) as MetricResult;
+  const points = sweep.points.filter((point) => figures(point) !== undefined);
   if (points.length === 0) throw new UsageError(`--best: no point of the sweep has ${metric}; allowed: a metric the swept points report`);
   const valueOf = rankingValue(sweep, metric);
-  const exact = points.every((point) => point.metrics[metric].exact !== null);
+  const exact = points.every((point) => figures(point).exact !== null);
   const sign = goal === 'max' ? -1 : 1;
   const ranked = [...points].sort((a, b) => sign * (valueOf(a) - valueOf(b)));
   const [best, runnerUp] = ranked;
@@ -49,8 +53,8 @@ export function findBest(sweep: SweepResult, metric: string, goal: 'max' | 'min'
   if (exact) {
     decided = value === second ? 'tied' : 'exactly';
   } else {
-    const a = best.metrics[metric];
-    const b = runnerUp.metrics[metric];
+    const a = figures(best);
+    const b = figures(runnerUp);
     const apart = goal === 'max' ? (a.lo as number) > (b.hi as number) : (a.hi as number) < (b.lo as number);
     decided = apart ? 'beyond noise' : 'within noise';
   }
@@ -59,10 +63,12 @@ export function findBest(sweep: SweepResult, metric: string, goal: 'max' | 'min'
 
 /** The value --best ranks a point by: its exact value where every point has one, else its estimate. */
 export function rankingValue(sweep: Pick<SweepResult, 'points'>, metric: string): (point: SweepResult['points'][number]) => number {
-  const points = sweep.points.filter((point) => point.metrics[metric] !== undefined);
-  const exact = points.every((point) => point.metrics[metric].exact !== null);
+  // Own entries only, as in findBest.
+  const figures = (point: SweepResult['points'][number]) => own(point.metrics, metric) as MetricResult | undefined;
+  const points = sweep.points.filter((point) => figures(point) !== undefined);
+  const exact = points.every((point) => figures(point)?.exact !== null);
   return (point) => {
-    const value = point.metrics[metric];
+    const value = figures(point);
     if (!value) return Number.NaN;
     return exact ? (value.exact as number) : (value.estimate as number);
   };

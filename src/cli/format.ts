@@ -1,4 +1,5 @@
 import { terminalLine } from '../output/terminal.js';
+import { own } from '../keyed.js';
 import type { MetricResult, RunResult } from '../result.js';
 import type { MetricSpec, Params, Rule } from '../rules/types.js';
 import { formatCount, formatParams, formatValue } from '../output/format.js';
@@ -125,13 +126,14 @@ export function renderRun(result: RunResult, metrics: readonly MetricSpec[], sec
     if (result.partial) lines.push('PARTIAL: interrupted; only the finished chunks are counted');
   }
   const header = result.method === 'exact' ? ['metric', 'exact'] : ['metric', 'estimate', `${level} interval`, 'exact'];
-  const certain = options.fold ? metrics.filter((metric) => result.metrics[metric.name] && isCertain(result.metrics[metric.name], metric.probability)) : [];
+  const valueOf = (metric: MetricSpec) => own(result.metrics, metric.name) as MetricResult;
+  const certain = options.fold ? metrics.filter((metric) => valueOf(metric) && isCertain(valueOf(metric), metric.probability)) : [];
   // Folding every row away would leave no table; fold only when something still varies.
   const folded = certain.length > 1 && certain.length < metrics.length ? new Set(certain.map((m) => m.name)) : new Set<string>();
   const rows = metrics
     .filter((metric) => !folded.has(metric.name))
     .map((metric) => {
-      const value = result.metrics[metric.name];
+      const value = valueOf(metric);
       const show = (x: number | null) => formatValue(x, metric.probability);
       return result.method === 'exact'
         ? [metric.name, formatExact(value, metric.probability)]
@@ -140,7 +142,7 @@ export function renderRun(result: RunResult, metrics: readonly MetricSpec[], sec
   const width = options.width ?? 80;
   let text = `${wrapLines(lines, width).join('\n')}\n\n${renderTable(header, rows, width)}`;
   if (folded.size > 0) {
-    const list = metrics.filter((m) => folded.has(m.name)).map((m) => `${m.name} ${formatCertain(result.metrics[m.name], m.probability)}`);
+    const list = metrics.filter((m) => folded.has(m.name)).map((m) => `${m.name} ${formatCertain(valueOf(m), m.probability)}`);
     text += `${wrapText(`certain at these parameters: ${list.join(', ')}`, width, '')}\n`;
   }
   return text + (options.note ?? '');

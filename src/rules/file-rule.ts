@@ -22,6 +22,7 @@
 import { MAX_BOUND, TycheStream } from '../engine/random.js';
 import { UsageError } from '../errors.js';
 import { Fraction } from '../exact/fraction.js';
+import { keyedRecord, own } from '../keyed.js';
 import { mean, proportion, type Tallied } from '../stats/estimate.js';
 import { allowedText, parseParam } from './params.js';
 import { enterRuleCall, leaveRuleCall, ruleCall } from './rule-calls.js';
@@ -183,6 +184,8 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
     const list = typeof metricsSource === 'function' ? call('metrics(params)', () => metricsSource(Object.freeze({ ...p }))) : metricsSource;
     return checkMetrics(list, fail);
   };
+  // A list that does not depend on the params is checked now, so that every command (app too) refuses a bad name.
+  if (Array.isArray(metricsSource)) checkMetrics(metricsSource, fail);
 
   const layouts = new Map<string, Layout>();
   const layoutOf = (p: Params): Layout => {
@@ -361,7 +364,7 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
       return null;
     },
     summarize(p, tally, trials) {
-      const result: Record<string, Tallied> = {};
+      const result = keyedRecord<Tallied>();
       for (const slot of layoutOf(p).slots) {
         const at = slot.offset;
         result[slot.name] = slot.probability
@@ -418,8 +421,9 @@ function checkParams(value: unknown, fail: (what: string) => never): ParamSpec[]
     if (raw === null || typeof raw !== 'object') fail(`${at}: got ${describeValue(raw)}; allowed: { name, type, default, doc, … }`);
     const p = raw as Spec;
     const name = p.name;
-    if (typeof name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(name) || name === 'rule') {
-      fail(`${at}.name: got ${describeValue(name)}; allowed: letters, digits and '_', not starting with a digit (and not "rule", which compare uses)`);
+    // `__proto__` would change the prototype of the params object the trial reads instead of setting a key.
+    if (typeof name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(name) || name === 'rule' || name === '__proto__') {
+      fail(`${at}.name: got ${describeValue(name)}; allowed: letters, digits and '_', not starting with a digit (and not "rule", which compare uses, or "__proto__")`);
     }
     const named = `parameter ${name as string}`;
     if (seen.has(name as string)) fail(`${named}: declared twice; allowed: each name once`);
@@ -455,8 +459,8 @@ function checkMetrics(value: unknown, fail: (what: string) => never): MetricSpec
   return (value as unknown[]).map((raw, index) => {
     if (raw === null || typeof raw !== 'object') fail(`metrics[${index}]: got ${describeValue(raw)}; allowed: { name, probability, doc }`);
     const m = raw as Spec;
-    if (typeof m.name !== 'string' || m.name === '' || m.name.length > 100 || m.name === '__proto__' || /[\u0000-\u001f\u007f]/.test(m.name) || /^(0|[1-9]\d*)$/.test(m.name)) {
-      fail(`metrics[${index}].name: got ${describeValue(m.name)}; allowed: text of 1 to 100 characters without control characters, not a whole number (out[k] is the k-th metric)`);
+    if (typeof m.name !== 'string' || m.name === '' || m.name.length > 100 || m.name === '__proto__' || /[\u0000-\u001f\u007f\u2028\u2029]/.test(m.name) || /^(0|[1-9]\d*)$/.test(m.name)) {
+      fail(`metrics[${index}].name: got ${describeValue(m.name)}; allowed: text of 1 to 100 characters without control characters or line breaks, not a whole number (out[k] is the k-th metric) nor "__proto__"`);
     }
     const name = m.name as string;
     if (seen.has(name)) fail(`metric ${JSON.stringify(name)}: declared twice; allowed: each name once`);
@@ -488,9 +492,10 @@ function checkExact(value: unknown, metrics: readonly MetricSpec[], fail: (what:
   const given = value as Spec;
   const known = new Set(metrics.map((m) => m.name));
   for (const name of Object.keys(given)) if (!known.has(name)) fail(`exact(params): gives ${JSON.stringify(name)}, which is not a metric; allowed: ${[...known].join(', ')}`);
-  const result: Record<string, Fraction> = {};
+  const result = keyedRecord<Fraction>();
   for (const metric of metrics) {
-    const raw = given[metric.name];
+    // Only the object's own entries: a missing `constructor` is missing, not Object.prototype's function.
+    const raw = own(given, metric.name);
     if (raw === undefined) fail(`exact(params): no value for metric ${JSON.stringify(metric.name)}; allowed: a value for every metric (leave exact out if you cannot solve them all)`);
     const fraction = parseExactValue(raw);
     if (!fraction) fail(`exact(params): metric ${JSON.stringify(metric.name)}: got ${describeValue(raw)}; allowed: a finite number, or a fraction string 'n/d'`);

@@ -1,6 +1,7 @@
 import { parseDecimal } from '../decimal.js';
 import { didYouMean } from '../cli/suggest.js';
 import { badValue, UsageError } from '../errors.js';
+import { keyedRecord } from '../keyed.js';
 import type { ParamSpec, ParamValue, Params, Rule } from './types.js';
 
 /** What a parameter accepts, in words, for `describe` and for error messages. */
@@ -53,7 +54,7 @@ export function parseParamOrLabel(rule: Rule, spec: ParamSpec, raw: string): Par
   } catch (error) {
     const matrix = rule.matrix;
     if (!(error instanceof UsageError) || !matrix?.label || (spec.name !== matrix.row && spec.name !== matrix.col)) throw error;
-    const defaults: Params = Object.fromEntries(rule.params.map((p) => [p.name, p.default]));
+    const defaults: Params = keyedRecord(rule.params.map((p) => [p.name, p.default]));
     const values = matrix.defaultValues(defaults);
     const text = raw.trim().toUpperCase();
     const found = values.find((value) => matrix.label!(value).toUpperCase() === text);
@@ -70,8 +71,8 @@ export function parseParamOrLabel(rule: Rule, spec: ParamSpec, raw: string): Par
  * cross-parameter checks.
  */
 export function resolveParams(rule: Rule, assignments: readonly string[] = [], overrides: Params = {}): Params {
-  const params: Params = {};
-  for (const spec of rule.params) params[spec.name] = spec.default;
+  // Keyed by the rule's parameter names: a rule file may name one `constructor` or `toString`.
+  const params: Params = keyedRecord(rule.params.map((spec) => [spec.name, spec.default]));
   const seen = new Set<string>();
   for (const assignment of assignments) {
     const equals = assignment.indexOf('=');

@@ -130,7 +130,7 @@ describe('${id}: the trial, on chosen dice', () => {
  * with chance 6^-length; faces the trial does not read change nothing), and each metric is averaged.
  */
 function bruteForce(p, length) {
-  const sums = {};
+  const sums = Object.create(null); // no prototype: a metric may be named 'constructor' or 'toString'
   const faces = Array(length).fill(1);
   let sequences = 0n;
   for (;;) {

@@ -1,5 +1,6 @@
 import { terminalLine } from '../../output/terminal.js';
 import { UsageError } from '../../errors.js';
+import { own } from '../../keyed.js';
 import { SimulationPool } from '../../engine/pool.js';
 import { envelope } from '../../result.js';
 import { getRule } from '../../rules/index.js';
@@ -286,16 +287,16 @@ function renderCompare(result: CompareResult, choice: MetricChoice, width: numbe
   const metrics = choice.shown;
   // A metric every variant has with the same value (exactly, or the same tally on a shared seed) folds into one line.
   const same = (metric: MetricSpec) => {
-    const values = result.variants.map((v) => v.metrics[metric.name]);
+    const values = result.variants.map((v) => own(v.metrics, metric.name));
     if (values.some((value) => !value)) return false;
-    const key = (value: MetricResult) => (value.exact !== null ? String(value.exact) : `${value.estimate}|${value.lo}|${value.hi}`);
+    const key = (value?: MetricResult) => (value === undefined ? '' : value.exact !== null ? String(value.exact) : `${value.estimate}|${value.lo}|${value.hi}`);
     return new Set(values.map(key)).size === 1;
   };
   const folded = choice.how === 'asked' ? [] : metrics.filter(same);
   const tabled = folded.length < metrics.length ? metrics.filter((metric) => !folded.includes(metric)) : metrics;
   const shownNames = new Set(tabled.map((metric) => metric.name));
   const shown = (v: CompareResult['variants'][number], metric: MetricSpec) => {
-    const value = v.metrics[metric.name];
+    const value = own(v.metrics, metric.name);
     if (!value) return '—';
     return simulated ? formatValue(value.estimate, metric.probability) : formatExact(value, metric.probability);
   };
@@ -337,7 +338,7 @@ function renderCompare(result: CompareResult, choice: MetricChoice, width: numbe
   }
   if (folded.length > 0 && folded.length < metrics.length) {
     const first = result.variants[0];
-    text += `${wrapText(`the same in every variant: ${folded.map((m) => `${m.name} ${formatCertain(first.metrics[m.name], m.probability)}`).join(', ')}`, width, '')}\n`;
+    text += `${wrapText(`the same in every variant: ${folded.map((m) => `${m.name} ${formatCertain(own(first.metrics, m.name) as MetricResult, m.probability)}`).join(', ')}`, width, '')}\n`;
   }
   text += hiddenNote(choice);
   if (simulated) {

@@ -1,3 +1,4 @@
+import { keyedRecord, own } from '../../keyed.js';
 import { UsageError } from '../../errors.js';
 import { SimulationPool } from '../../engine/pool.js';
 import { simulateEach } from '../../engine/simulate-many.js';
@@ -88,6 +89,8 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
   }
   const everyMetric = rule.metrics(base);
   const tableMetrics = options.metric && options.metric.length > 0 ? chooseMetrics(rule, everyMetric, options.metric).shown.map((m) => m.name) : [...spec.metrics];
+  const stray = tableMetrics.find((name) => !everyMetric.some((metric) => metric.name === name));
+  if (stray !== undefined) throw new UsageError(`${rule.id}: matrix.metrics: got ${JSON.stringify(stray)}, which is not a metric at these parameters; allowed: ${everyMetric.map((m) => m.name).join(', ')}`);
   const cellParams = values.map((rowValue) => cols.map((colValue) => resolveParams(rule, options.set ?? [], { [spec.row]: rowValue, [spec.col]: colValue })));
   const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true });
   if (options.against !== undefined && options.html !== undefined) throw new UsageError('--html: not available with --against; allowed: --json, or the whole matrix with --html');
@@ -172,10 +175,10 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
   }
   const finalBase: RunResult = baseResult;
 
-  const pick = (metric: string, field: 'lo' | 'hi') => cells.map((row) => row.map((cell) => (cell ? (cell.metrics[metric][field] as number) : null)));
+  const pick = (metric: string, field: 'lo' | 'hi') => cells.map((row) => row.map((cell) => (cell ? ((own(cell.metrics, metric) as MetricResult)[field] as number) : null)));
   const tables: MatrixTable[] = tableMetrics.map((metric) => ({
     metric,
-    values: cells.map((row) => row.map((cell) => (cell === null ? null : useExact ? bestOf(cell.metrics[metric]) : (cell.metrics[metric].estimate as number)))),
+    values: cells.map((row) => row.map((cell) => (cell === null ? null : useExact ? bestOf(own(cell.metrics, metric) as MetricResult) : ((own(cell.metrics, metric) as MetricResult).estimate as number)))),
     lo: useExact ? null : pick(metric, 'lo'),
     hi: useExact ? null : pick(metric, 'hi'),
   }));
@@ -247,7 +250,7 @@ export function rankAgainst(values: readonly ParamValue[], results: readonly Run
   const rows = values.map((value, i) => ({
     strategy: value,
     label: label(value),
-    metrics: Object.fromEntries(names.map((name) => [name, bestOf(results[i].metrics[name])])),
+    metrics: keyedRecord(names.map((name) => [name, bestOf(own(results[i].metrics, name) as MetricResult)])),
     pareto: false,
   }));
   for (const row of rows) {

@@ -1,11 +1,12 @@
 import { terminalLine } from '../../output/terminal.js';
 import { UsageError } from '../../errors.js';
+import { keyedRecord, own } from '../../keyed.js';
 import { SimulationPool } from '../../engine/pool.js';
 import { envelope } from '../../result.js';
 import { getRule } from '../../rules/index.js';
 import { isRulePath, loadRuleFileRef } from '../../rules/rule-ref.js';
 import { resolveParams } from '../../rules/params.js';
-import type { MetricSpec, Params, Rule } from '../../rules/types.js';
+import type { MetricSpec, ParamValue, Params, Rule } from '../../rules/types.js';
 import { evaluateUntilInterrupted, type GridSettings } from '../../../reports/evaluate.js';
 import { writeOutputs, type OutputFile } from '../../../reports/outputs.js';
 import type { SweepResult } from '../../../reports/sweep.js';
@@ -188,8 +189,8 @@ export function planSweep(rule: Rule, options: SweepOptions): SweepPlan {
 /** The sweep's result from each finished point's result, in grid order. */
 export function assembleSweep(plan: SweepPlan, results: readonly RunResult[], threads: number, interrupted: boolean): SweepResult {
   const { rule, varies, varied, grid, skipped, settings, bestSpec } = plan;
-  const fixed: Params = { ...grid[0] };
-  for (const name of varied) delete fixed[name];
+  // Keyed by parameter names, which a rule file chooses (`constructor` is a name like any other).
+  const fixed: Params = keyedRecord(Object.entries(grid[0]).filter(([name]) => !varied.has(name)));
   const sweep: SweepResult = {
     ...envelope('sweep', rule),
     source: rule.source,
@@ -201,7 +202,7 @@ export function assembleSweep(plan: SweepPlan, results: readonly RunResult[], th
     trials: settings.trials,
     threads,
     confidence: settings.confidence,
-    points: results.map((result) => ({ params: Object.fromEntries(varies.map((vary) => [vary.name, result.params[vary.name]])), metrics: result.metrics })),
+    points: results.map((result) => ({ params: keyedRecord(varies.map((vary) => [vary.name, own(result.params, vary.name) as ParamValue])), metrics: result.metrics })),
     skipped,
     partial: interrupted,
   };
@@ -241,10 +242,11 @@ function renderSweep(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpe
   if (sweep.points.length === 0) return `${wrapLines(lines, width).join('\n')}\n`;
   // Metrics the same at every point (all of them certain, or exactly equal) fold into one line in the default view.
   const constant = (metric: MetricSpec) => {
-    const values = sweep.points.map((point) => point.metrics[metric.name]);
+    const values = sweep.points.map((point) => own(point.metrics, metric.name));
     if (values.some((value) => !value)) return false;
+    const present = values as MetricResult[];
     const key = (value: MetricResult) => (value.exact !== null ? String(value.exact) : `${value.estimate}|${value.lo}|${value.hi}`);
-    return new Set(values.map(key)).size === 1 && (!simulated || values.every((value) => value.exact !== null || value.lo === value.hi));
+    return new Set(present.map(key)).size === 1 && (!simulated || present.every((value) => value.exact !== null || value.lo === value.hi));
   };
   const folded = choice.how === 'asked' || sweep.points.length < 2 ? [] : metrics.filter(constant);
   const tabled = folded.length < metrics.length ? metrics.filter((metric) => !folded.includes(metric)) : [...metrics];
@@ -262,9 +264,9 @@ function renderSweep(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpe
     if (simulated) header.push('±', 'exact');
   }
   const rows = sweep.points.map((point, index) => {
-    const cells = sweep.vary.map((vary) => String(point.params[vary.name]));
+    const cells = sweep.vary.map((vary) => String(own(point.params, vary.name)));
     for (const metric of tabled) {
-      const value = point.metrics[metric.name];
+      const value = own(point.metrics, metric.name);
       if (!value) {
         cells.push(...(simulated ? ['—', '—', '—'] : ['—']));
       } else if (simulated) {
@@ -281,7 +283,7 @@ function renderSweep(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpe
   let text = `${wrapLines(lines, width).join('\n')}\n\n${verdict ? `${verdict}\n` : ''}${renderTable(header, rows, width, { keep: header.length - tabled.length * (simulated ? 3 : 1), group: simulated ? 3 : 1 })}`;
   if (folded.length > 0 && folded.length < metrics.length) {
     const first = sweep.points[0];
-    text += `${wrapText(`the same at every point: ${folded.map((m) => `${m.name} ${formatCertain(first.metrics[m.name], m.probability)}`).join(', ')}`, width, '')}\n`;
+    text += `${wrapText(`the same at every point: ${folded.map((m) => `${m.name} ${formatCertain(own(first.metrics, m.name) as MetricResult, m.probability)}`).join(', ')}`, width, '')}\n`;
   }
   return text + hiddenNote(choice);
 }
