@@ -94,7 +94,7 @@ export function bestVerdict(sweep: Pick<SweepResult, 'points'>, best: SweepBest,
   const show = (x: number) => formatValue(x, metric.probability);
   const valueOf = rankingValue(sweep, best.metric);
   const marked = bestPoints(sweep, best);
-  const exact = sweep.points.every((point) => !point.metrics[best.metric] || point.metrics[best.metric].exact !== null);
+  const exact = sweep.points.every((point) => (own(point.metrics, best.metric) as MetricResult | undefined)?.exact !== null);
   const chosen = formatParams(best.params);
   const tied = sweep.points.filter((point, index) => marked.has(index) && formatParams(point.params) !== chosen);
   const others = tied.map((point) => formatParams(point.params)).join(', or ');
@@ -112,8 +112,8 @@ export function bestVerdict(sweep: Pick<SweepResult, 'points'>, best: SweepBest,
 /** Whether the best point's interval and the next best's part, in the direction of the goal (simulated points). */
 function intervalsApart(sweep: Pick<SweepResult, 'points'>, best: SweepBest, next: SweepResult['points'][number]): boolean {
   const chosen = sweep.points.find((point) => formatParams(point.params) === formatParams(best.params));
-  const a = chosen?.metrics[best.metric];
-  const b = next.metrics[best.metric];
+  const a = chosen && (own(chosen.metrics, best.metric) as MetricResult | undefined);
+  const b = own(next.metrics, best.metric) as MetricResult | undefined;
   if (!a || !b || a.lo === null || a.hi === null || b.lo === null || b.hi === null) return false;
   return best.goal === 'max' ? a.lo > b.hi : a.hi < b.lo;
 }

@@ -5,9 +5,12 @@
  *
  * - A key given twice in one object is refused: JSON.parse keeps the last,
  *   another reader the first, so the file means what its reader chooses.
- * - The keys `__proto__`, `constructor` and `prototype` are refused: no file
- *   muster writes has them, and code that copies or indexes a parsed object
- *   could meet the prototype through them.
+ * - The key `__proto__` is refused: no file muster writes has it (it is
+ *   refused as a parameter or metric name), and code that copies a parsed
+ *   object could set a prototype through it. `constructor`, `toString` and
+ *   the like are a rule's names like any other (a rule file may name a
+ *   parameter so): they are read as own entries only (src/keyed.ts), and a
+ *   field muster does not know is refused by the file's own checks.
  * - Nesting is bounded (MAX_JSON_DEPTH): muster's files nest a few levels,
  *   and a recursive reader of a file nested 100,000 deep would overflow the
  *   stack. The parser itself recurses only up to the bound.
@@ -20,7 +23,7 @@
 /** Arrays and objects inside one another; muster's own files use at most 6. */
 export const MAX_JSON_DEPTH = 64;
 
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+const FORBIDDEN_KEYS = new Set(['__proto__']);
 
 export class JsonInputError extends Error {
   override readonly name = 'JsonInputError';
@@ -180,7 +183,7 @@ export function parseJsonInput(text: string): unknown {
       skipSpace();
       if (text[at] !== ':') return unexpected();
       at++;
-      // Safe as a plain assignment: the keys that reach a prototype are refused above.
+      // Safe as a plain assignment: `__proto__`, the one key that reaches a prototype, is refused above.
       record[key] = readValue(depth);
       skipSpace();
       if (text[at] === ',') at++;

@@ -253,7 +253,7 @@ function renderSweep(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpe
   if (bestMetric && !tabled.includes(bestMetric)) tabled.unshift(bestMetric);
   // The mark sits beside the best value in the --best metric's own column (every tied value marked), the cell it was ranked by.
   const marked = sweep.best ? bestPoints(sweep, sweep.best) : new Set<number>();
-  const rankedByExact = sweep.best !== undefined && sweep.points.every((point) => !point.metrics[sweep.best!.metric] || point.metrics[sweep.best!.metric].exact !== null);
+  const rankedByExact = sweep.best !== undefined && sweep.points.every((point) => (own(point.metrics, sweep.best!.metric) as MetricResult | undefined)?.exact !== null);
   const mark = (metric: MetricSpec, index: number, text: string, exactCell: boolean) => {
     if (!sweep.best || metric.name !== sweep.best.metric || exactCell !== (rankedByExact || !simulated)) return text;
     return marked.has(index) ? `${text} ${BEST_MARK}` : `${text}  `;
