@@ -143,6 +143,11 @@ export interface Rule {
   summarize(params: Params, tally: Float64Array, trials: number): Record<string, Tallied>;
   /** Every metric exactly, with the same names, where the rule admits it. */
   exact?(params: Params): Record<string, Fraction>;
+  /**
+   * 'enumeration' where exact comes from enumerating a rule file's own dice (it has no exact()): then
+   * exact may throw NotEnumerable (src/exact/replay-dice.ts), a UsageError, at parameters past its budget.
+   */
+  exactBy?: 'enumeration';
   matrix?: MatrixSpec;
   /** Set for a designer's rule loaded from a rule file (src/rules/load-rule.ts): workers and shards load the same file, checked by its hash. */
   file?: RuleFile;
