@@ -1,4 +1,5 @@
 import type { Fraction } from './exact/fraction.js';
+import { knownExact } from './rules/exact-of.js';
 import type { Params, Rule, StreamVersion } from './rules/types.js';
 import { estimate, type Tallied } from './stats/estimate.js';
 import { packageVersion } from './version.js';
@@ -78,7 +79,8 @@ interface ResultInput {
 /** Every metric's estimate, interval and exact value (null where the rule has no exact solution). */
 export function buildResult(input: ResultInput): RunResult {
   const { rule, params, tally, trials, confidence } = input;
-  const exact = rule.exact ? rule.exact(params) : null;
+  // Beside a simulation, an enumeration past its budget is no exact value; alone (--exact) it is the error.
+  const exact = tally ? knownExact(rule, params) : rule.exact ? rule.exact(params) : null;
   const tallied = tally ? (input.tallied ?? rule.summarize(params, tally, trials)) : null;
   const metrics: Record<string, MetricResult> = {};
   for (const metric of rule.metrics(params)) {
