@@ -376,13 +376,14 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
       throw new UsageError(`${id}: ${oneLine(problem as string)}`);
     };
   }
+  // The rule's own dice enumerated (file-rule-exact.ts), within a budget: its exact values where it has no exact().
+  const base = { where, setup, outcomes: outcomesOf, read, metrics: (p: Params) => layoutOf(p).metrics, fail, describe: describeValue, maxOutcomes: MAX_OUTCOMES };
+  rule.enumerate = enumeratedExact({ ...base, trial: form ? null : trial, form });
   if (typeof spec.exact === 'function') {
     const exact = spec.exact as Function;
     rule.exact = (p) => checkExact(call('exact(params)', () => exact(Object.freeze({ ...p }))), layoutOf(p).metrics, fail);
   } else {
-    // No exact() written: the rule's own dice are enumerated (file-rule-exact.ts), within a budget.
-    const base = { where, setup, outcomes: outcomesOf, read, metrics: (p: Params) => layoutOf(p).metrics, fail, describe: describeValue, maxOutcomes: MAX_OUTCOMES };
-    rule.exact = enumeratedExact({ ...base, trial: form ? null : trial, form });
+    rule.exact = rule.enumerate;
     rule.exactBy = 'enumeration';
   }
   if (spec.headline !== undefined) {
