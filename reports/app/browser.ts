@@ -16,6 +16,7 @@
  * textContent, or through the report modules' escaping HTML builders.
  */
 import { formatCount, formatParams, formatValue } from '../../src/cli/format.js';
+import { hasExact, knownExact } from '../../src/rules/exact-of.js';
 import type { Fraction } from '../../src/exact/fraction.js';
 import { DEFAULT_STREAM } from '../../src/engine/random.js';
 import { buildResult, type RunResult } from '../../src/result.js';
@@ -402,8 +403,9 @@ function recompute(): void {
 
   const raw = readFields();
   const simulation = readSimulation();
-  const simulating = simulation.simulate || !rule.exact;
   const outcome = evaluateForm(rule, raw);
+  // A rule file without exact() is enumerated where that is quick (rules/exact-of.ts), else simulated.
+  const simulating = simulation.simulate || !rule.exact || (outcome.params !== null && !hasExact(rule, outcome.params));
   for (const spec of rule.params) showFieldError(fieldId(spec), outcome.fieldErrors.get(spec.name));
   const simulationErrors: string[] = [];
   // Each simulation option through its parser, its message beside its field; unchecked (and no message) while solving exactly.
@@ -464,7 +466,7 @@ function recompute(): void {
   statusBox.replaceChildren(progressLabel, progress);
   let fractions: Record<string, Fraction> | null;
   try {
-    fractions = rule.exact ? rule.exact(params) : null;
+    fractions = knownExact(rule, params);
   } catch (error) {
     fail(finish)(error);
     return;

@@ -19,7 +19,7 @@ import { UsageError } from '../errors.js';
 import { rationalOf } from '../exact/double-value.js';
 import { BadState, enumerateSteps } from '../exact/enumerate-steps.js';
 import { Fraction } from '../exact/fraction.js';
-import { forEachPath, NotEnumerable, pathBudget } from '../exact/replay-dice.js';
+import { DEFAULT_PATHS, forEachPath, NotEnumerable, pathBudget } from '../exact/replay-dice.js';
 import { WeightSum } from '../exact/weight-sum.js';
 import { readStepOut, type StepForm, stepOut } from './file-rule-steps.js';
 import type { MetricSpec, Params } from './types.js';
@@ -43,18 +43,27 @@ export interface EnumerationContext {
 const TRIAL_INSTEAD = 'the step form, which merges paths that reach the same state (docs/custom-rules.md, "Exact without writing it"), or simulation (leave out --exact; --trials N)';
 const STEP_INSTEAD = 'a state that keeps less, or simulation (leave out --exact; --trials N)';
 
-/** rule.exact for a rule file without exact(): each parameter set enumerated once and kept (a few sets). */
-export function enumeratedExact(context: EnumerationContext): (params: Params) => Record<string, Fraction> {
-  const kept = new Map<string, Record<string, Fraction>>();
-  return (params) => {
+/**
+ * rule.enumerate for a rule file: each parameter set enumerated once and kept (a few sets), within `paths`
+ * paths; a set found past a budget is remembered too, so asking again with that budget or less costs nothing.
+ */
+export function enumeratedExact(context: EnumerationContext): (params: Params, paths?: number) => Record<string, Fraction> {
+  const kept = new Map<string, Record<string, Fraction> | { failed: NotEnumerable; paths: number }>();
+  return (params, paths = DEFAULT_PATHS) => {
     const key = JSON.stringify(params);
     const known = kept.get(key);
-    if (known) return known;
+    if (known && !('failed' in known)) return known;
+    if (known && paths <= (known.paths as number)) throw known.failed;
     const frozen = Object.freeze({ ...params });
-    const values = context.form ? enumerateStepForm(context, context.form, frozen) : enumerateTrial(context, frozen);
     if (kept.size >= 16) kept.clear();
-    kept.set(key, values);
-    return values;
+    try {
+      const values = context.form ? enumerateStepForm(context, context.form, frozen, paths) : enumerateTrial(context, frozen, paths);
+      kept.set(key, values);
+      return values;
+    } catch (error) {
+      if (error instanceof NotEnumerable) kept.set(key, { failed: error, paths });
+      throw error;
+    }
   };
 }
 
@@ -140,7 +149,7 @@ class MetricSums {
   }
 }
 
-function enumerateTrial(context: EnumerationContext, params: Params): Record<string, Fraction> {
+function enumerateTrial(context: EnumerationContext, params: Params, paths: number): Record<string, Fraction> {
   const trial = context.trial as Function;
   const metrics = context.metrics(params);
   const prepared = context.setup ? guarded(context, 'setup(params)', () => (context.setup as Function)(params)) : undefined;
@@ -153,7 +162,7 @@ function enumerateTrial(context: EnumerationContext, params: Params): Record<str
     outcomes = many as number;
   }
   const sums = new MetricSums(metrics, context, outcomes > 0 ? 'read' : 'trial');
-  const budget = pathBudget(TRIAL_INSTEAD);
+  const budget = pathBudget(TRIAL_INSTEAD, paths);
   if (outcomes === 0) {
     guarded(context, 'trial', () =>
       forEachPath(
@@ -193,7 +202,7 @@ function enumerateTrial(context: EnumerationContext, params: Params): Record<str
   return sums.result();
 }
 
-function enumerateStepForm(context: EnumerationContext, form: StepForm, params: Params): Record<string, Fraction> {
+function enumerateStepForm(context: EnumerationContext, form: StepForm, params: Params, paths: number): Record<string, Fraction> {
   const metrics = context.metrics(params);
   const prepared = context.setup ? guarded(context, 'setup(params)', () => (context.setup as Function)(params)) : undefined;
   const start = guarded(context, 'start(params)', () => form.start(params, prepared));
@@ -226,7 +235,7 @@ function enumerateStepForm(context: EnumerationContext, form: StepForm, params: 
           return { state: next, rewards };
         },
       },
-      pathBudget(STEP_INSTEAD),
+      pathBudget(STEP_INSTEAD, paths),
     ),
   );
   const sums = new MetricSums(metrics, context, 'report');

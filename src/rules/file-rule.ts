@@ -383,7 +383,7 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
     const exact = spec.exact as Function;
     rule.exact = (p) => checkExact(call('exact(params)', () => exact(Object.freeze({ ...p }))), layoutOf(p).metrics, fail);
   } else {
-    rule.exact = rule.enumerate;
+    rule.exact = (p) => (rule.enumerate as NonNullable<Rule['enumerate']>)(p);
     rule.exactBy = 'enumeration';
   }
   if (spec.headline !== undefined) {

@@ -148,8 +148,11 @@ export interface Rule {
    * exact may throw NotEnumerable (src/exact/replay-dice.ts), a UsageError, at parameters past its budget.
    */
   exactBy?: 'enumeration';
-  /** A rule file's exact values by enumeration, whether or not it has exact(): `muster check` compares the two. */
-  enumerate?(params: Params): Record<string, Fraction>;
+  /**
+   * A rule file's exact values by enumeration, whether or not it has exact() (`muster check` compares the
+   * two), within `paths` paths (default: the full budget, src/exact/replay-dice.ts).
+   */
+  enumerate?(params: Params, paths?: number): Record<string, Fraction>;
   matrix?: MatrixSpec;
   /** Set for a designer's rule loaded from a rule file (src/rules/load-rule.ts): workers and shards load the same file, checked by its hash. */
   file?: RuleFile;
