@@ -17,6 +17,7 @@ import { loadRule } from '../src/rules/load-rule.js';
 import { noctvale } from '../src/rules/noctvale.js';
 import { resolveParams } from '../src/rules/params.js';
 import { reserves } from '../src/rules/reserves.js';
+import { warbands } from '../src/rules/warbands.js';
 import type { Rule } from '../src/rules/types.js';
 import { estimate } from '../src/stats/estimate.js';
 
@@ -102,5 +103,32 @@ describe('Noctvale roll-offs, step form (examples/rules/noctvale-steps.mjs)', ()
   it("equals the built-in's exact() at every point tried", async () => {
     const port = await loadRule(example('noctvale-steps'));
     expectSameAsBuiltIn(port, noctvale, [[], ['fightersA=5', 'fightersB=9'], ['fightersA=12', 'fightersB=2', 'groups=4'], ['fightersA=2', 'fightersB=2', 'groups=5'], ['fightersA=7', 'fightersB=7', 'groups=10']]);
+  });
+});
+
+describe('Mordheim setup, step form (examples/rules/warbands-steps.mjs)', () => {
+  // The port takes each warband's rating and models as parameters; the built-in, one text.
+  const points: Array<{ port: string[]; builtIn: string[] }> = [
+    { port: [], builtIn: [] },
+    { port: ['rating2=152', 'models2=9'], builtIn: ['warbands=152:9,152:9,120:8'] },
+    { port: ['defender=false'], builtIn: ['defender=false'] },
+    { port: ['count=4', 'rating2=152', 'models2=9', 'rating3=152', 'models3=9', 'rating4=90'], builtIn: ['warbands=152:9,152:9,152:9,90:8'] },
+    { port: ['count=4', 'defender=false', 'rating4=30'], builtIn: ['warbands=152:9,148:11,120:8,30:8', 'defender=false'] },
+    { port: ['count=2', 'rating2=152', 'models2=9'], builtIn: ['warbands=152:9,152:9'] },
+  ];
+
+  it("equals the built-in's exact() at every point tried: defender ties, no defender, four warbands, an underdog", async () => {
+    const port = await loadRule(example('warbands-steps'));
+    expect(port.exactBy).toBe('enumeration');
+    for (const point of points) {
+      const ported = port.exact!(resolveParams(port, point.port));
+      const solved = warbands.exact!(resolveParams(warbands, point.builtIn));
+      const names = Object.keys(solved);
+      expect(Object.keys(ported).sort(), point.port.join(' ')).toEqual([...names].sort());
+      expect(
+        Object.fromEntries(names.map((name) => [name, ported[name].toString()])),
+        point.port.join(' ') || 'defaults',
+      ).toEqual(Object.fromEntries(names.map((name) => [name, solved[name].toString()])));
+    }
   });
 });
