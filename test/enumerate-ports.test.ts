@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CHUNK_TRIALS } from '../src/engine/chunks.js';
 import { runChunks } from '../src/engine/run-chunks.js';
+import { deployment } from '../src/rules/deployment.js';
 import { infinity } from '../src/rules/infinity.js';
 import { loadRule } from '../src/rules/load-rule.js';
 import { noctvale } from '../src/rules/noctvale.js';
@@ -130,5 +131,18 @@ describe('Mordheim setup, step form (examples/rules/warbands-steps.mjs)', () => 
         point.port.join(' ') || 'defaults',
       ).toEqual(Object.fromEntries(names.map((name) => [name, solved[name].toString()])));
     }
+  });
+});
+
+describe('Genesys deployment, the forward gamble, step form (examples/rules/deployment-steps.mjs)', () => {
+  it("equals the built-in's exact() at every point tried: forward against standard and forward, both readings", async () => {
+    const port = await loadRule(example('deployment-steps'));
+    expectSameAsBuiltIn(port, deployment, [
+      [],
+      ['a=forward:4', 'b=forward:2'],
+      ['a=forward:3', 'b=forward:3', 'compare=modified'],
+      ['a=standard:1,3,5', 'b=forward:6', 'edges=long', 'squadsA=7', 'perTurn=3'],
+      ['a=forward:5', 'b=standard:2,3,6', 'aocSides=false', 'squadsB=9'],
+    ]);
   });
 });
