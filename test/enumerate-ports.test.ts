@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { CHUNK_TRIALS } from '../src/engine/chunks.js';
 import { runChunks } from '../src/engine/run-chunks.js';
 import { deployment } from '../src/rules/deployment.js';
+import { fow } from '../src/rules/fow.js';
 import { infinity } from '../src/rules/infinity.js';
 import { loadRule } from '../src/rules/load-rule.js';
 import { noctvale } from '../src/rules/noctvale.js';
@@ -143,6 +144,18 @@ describe('Genesys deployment, the forward gamble, step form (examples/rules/depl
       ['a=forward:3', 'b=forward:3', 'compare=modified'],
       ['a=standard:1,3,5', 'b=forward:6', 'edges=long', 'squadsA=7', 'perTurn=3'],
       ['a=forward:5', 'b=standard:2,3,6', 'aocSides=false', 'squadsB=9'],
+    ]);
+  });
+});
+
+describe('Flames of War reserves, step form (examples/rules/fow-steps.mjs)', () => {
+  it("equals the built-in's exact() at every point tried (the built-in also takes a scatter map; the port keeps the default)", async () => {
+    const port = await loadRule(example('fow-steps'));
+    expectSameAsBuiltIn(port, fow, [
+      [],
+      ['attackerReserves=5', 'defenderStart=2', 'hit=4'],
+      ['guarantee=0', 'turns=5', 'endTurn=8', 'ambush=false', 'defenderReserves=6'],
+      ['attackerPlatoons=11', 'defenderPlatoons=3', 'attackerStart=3', 'guarantee=2'],
     ]);
   });
 });
