@@ -375,6 +375,30 @@ describe('what cannot be enumerated is one line, never a truncated value', () =>
     );
   });
 
+  it('in simulation too: a step that throws, done that returns no boolean, a step that writes a probability', () => {
+    const simulated = (spec: Record<string, unknown>) => () =>
+      runChunks({ ruleId: 'enum-test', params: {}, seed: 's', stream: 3, firstChunk: 0, endChunk: 1, totalTrials: 10 }, rule(spec));
+    const base = { metrics: [p('x'), m('y')], start: () => 0, done: (s: number) => s > 0, report() {} };
+    expect(
+      simulated({
+        ...base,
+        step() {
+          throw new TypeError('no such table');
+        },
+      }),
+    ).toThrow(/^test\.mjs \(rule enum-test\): step\(state, dice, params, out\) threw TypeError: no such table \(in a simulated trial\)$/);
+    expect(simulated({ ...base, step: () => 1, done: () => undefined })).toThrow(/done\(state, params\): returned undefined; allowed: true or false/);
+    expect(
+      simulated({
+        ...base,
+        step(_: unknown, __: TestDice, ___: Params, out: Out) {
+          out.x = 1;
+          return 1;
+        },
+      }),
+    ).toThrow(/step wrote the probability "x"/);
+  });
+
   it('a bad value is refused as in simulation', () => {
     const bad = rule({
       metrics: [p('x')],

@@ -13,6 +13,8 @@
  * the four functions into a trial for the adapter's ordinary loop. The
  * exact values come from enumerating the chain (file-rule-exact.ts).
  */
+import { UsageError } from '../errors.js';
+import { describeError } from './file-rule-text.js';
 import type { MetricSpec, Params } from './types.js';
 
 export const STEP_FIELDS = ['start', 'step', 'done', 'report'] as const;
@@ -122,16 +124,30 @@ export function stepTrial(form: StepForm, metricsOf: (p: Params) => MetricSpec[]
     const add = (index: number, value: number) => {
       sums[index] += value;
     };
-    let state = form.start(params, prepared);
-    let steps = 0;
-    while (!form.done(state, params, prepared)) {
-      if (++steps > MAX_TRIAL_STEPS) {
-        fail(`a trial took more than ${MAX_TRIAL_STEPS.toLocaleString('en-US')} steps without done(state) (the state now: ${describe(state)}); allowed: a procedure that ends`);
+    // One try for the whole trial, the call in progress named in `call`: what a function throws is one line naming it.
+    let call = 'start(params)';
+    try {
+      let state = form.start(params, prepared);
+      let steps = 0;
+      for (;;) {
+        call = 'done(state, params)';
+        const ended = form.done(state, params, prepared);
+        if (ended === true) break;
+        if (ended !== false) fail(`done(state, params): returned ${describe(ended)}; allowed: true or false`);
+        if (++steps > MAX_TRIAL_STEPS) {
+          fail(`a trial took more than ${MAX_TRIAL_STEPS.toLocaleString('en-US')} steps without done(state) (the state now: ${describe(state)}); allowed: a procedure that ends`);
+        }
+        call = 'step(state, dice, params, out)';
+        state = form.step(state, dice, params, scratch.out, prepared);
+        readStepOut(scratch.out, metrics, add, fail, describe);
       }
-      state = form.step(state, dice, params, scratch.out, prepared);
-      readStepOut(scratch.out, metrics, add, fail, describe);
+      call = 'report(state, params, out)';
+      form.report(state, params, out, prepared);
+    } catch (error) {
+      // A dice mistake (it names its call) or a UsageError already says what is wrong.
+      if (error instanceof UsageError || (error as { call?: unknown } | null)?.call !== undefined) throw error;
+      fail(`${call} threw ${describeError(error)} (in a simulated trial)`);
     }
-    form.report(state, params, out, prepared);
     for (let index = 0; index < metrics.length; index++) {
       if (sums[index] === 0) continue;
       const name = metrics[index].name;
