@@ -153,7 +153,7 @@ class ReplayDice implements EnumeratingDice {
 
   random(): number {
     throw new NotEnumerable(
-      'dice.random() cannot be enumerated (a uniform number has no list of outcomes); allowed for exact values: dice.d, dice.count, dice.below or dice.chance(p) in its place, or simulation (leave out --exact; --trials N)',
+      'dice.random() cannot be enumerated (a uniform number has no list of outcomes); allowed for exact values: dice.d, dice.count, dice.below or dice.chance(p) in its place, or simulation (leave out --exact, or add --simulate; --trials N)',
     );
   }
 

@@ -40,8 +40,8 @@ export interface EnumerationContext {
   maxOutcomes: number;
 }
 
-const TRIAL_INSTEAD = 'the step form, which merges paths that reach the same state (docs/custom-rules.md, "Exact without writing it"), or simulation (leave out --exact; --trials N)';
-const STEP_INSTEAD = 'a state that keeps less, or simulation (leave out --exact; --trials N)';
+const TRIAL_INSTEAD = 'the step form, which merges paths that reach the same state (docs/custom-rules.md, "Exact without writing it"), or simulation (leave out --exact, or add --simulate; --trials N)';
+const STEP_INSTEAD = 'a state that keeps less, or simulation (leave out --exact, or add --simulate; --trials N)';
 
 /**
  * rule.enumerate for a rule file: each parameter set enumerated once and kept (a few sets), within `paths`
