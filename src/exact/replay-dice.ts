@@ -136,7 +136,9 @@ class ReplayDice implements EnumeratingDice {
   }
 
   count(n: number, sides: number, atLeast: number): number {
-    if (!whole(n, 0, MAX_POOL)) throw badDice('dice.count', 'n', n, `a whole number of dice from 0 to ${MAX_POOL} (to enumerate)`);
+    // As the simulation allows; past MAX_POOL dice the count has too many outcomes to list, which is no mistake.
+    if (!whole(n, 0, 1 << 30)) throw badDice('dice.count', 'n', n, 'a whole number of dice from 0');
+    if (n > MAX_POOL) throw new NotEnumerable(`dice.count of ${n} dice has more outcomes than enumeration lists (at most ${MAX_POOL} dice); allowed: ${this.budget.instead}`);
     if (!whole(sides, 1, MAX_SIDES)) throw badDice('dice.count', 'sides', sides, `a whole number from 1 to ${MAX_SIDES}`);
     if (typeof atLeast !== 'number' || Number.isNaN(atLeast)) throw badDice('dice.count', 'atLeast', atLeast, 'a number');
     const least = Math.max(1, Math.min(sides + 1, Math.ceil(atLeast)));
