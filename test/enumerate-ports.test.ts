@@ -159,3 +159,20 @@ describe('Flames of War reserves, step form (examples/rules/fow-steps.mjs)', () 
     ]);
   });
 });
+
+describe("the trial form on the examples' own trials: enumeration equals their hand-written exact()", () => {
+  it('deployment-gamble.mjs (a re-roll spent by policy) and roll-off-reroll.mjs (defender wins ties: a finite trial)', async () => {
+    const cases: Array<[string, string[][]]> = [
+      ['deployment-gamble', [[], ['units=4', 'reroll=failures'], ['forwardOn=5', 'disasterOn=2', 'initiativeLoss=1', 'reroll=none']]],
+      ['roll-off-reroll', [['ties=defender-wins'], ['ties=defender-wins', 'policy=behind-or-tied', 'bonusA=1'], ['ties=defender-wins', 'token=false', 'sides=10']]],
+    ];
+    for (const [name, settings] of cases) {
+      const file = await loadRule(example(name));
+      for (const set of settings) {
+        const params = resolveParams(file, set);
+        const asText = (values: Record<string, { toString(): string }>) => Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v.toString()]));
+        expect(asText(file.enumerate!(params)), `${name} ${set.join(' ')}`).toEqual(asText(file.exact!(params)));
+      }
+    }
+  });
+});
