@@ -12,7 +12,7 @@ import { twoSidedZ } from '../stats/wilson-interval.js';
 
 export const FAR_SIGMAS = 5;
 
-/** Standard errors between estimate and exact value; null where either is missing; Infinity for a spread of 0 with a difference. */
+/** Standard errors between estimate and exact value: null where one is missing, Infinity for a gap with no spread. */
 export function sigmasFromExact(value: MetricResult, confidence: number): number | null {
   if (value.estimate === null || value.exact === null || value.lo === null || value.hi === null) return null;
   const difference = Math.abs(value.estimate - value.exact);
@@ -23,8 +23,14 @@ export function sigmasFromExact(value: MetricResult, confidence: number): number
 }
 
 /** The metrics whose estimate lies more than FAR_SIGMAS standard errors from the exact value. */
-export function farFromExact(metrics: Record<string, MetricResult>, confidence: number): Array<{ metric: string; value: MetricResult; sigmas: number }> {
-  const far: Array<{ metric: string; value: MetricResult; sigmas: number }> = [];
+export interface FarMetric {
+  metric: string;
+  value: MetricResult;
+  sigmas: number;
+}
+
+export function farFromExact(metrics: Record<string, MetricResult>, confidence: number): FarMetric[] {
+  const far: FarMetric[] = [];
   for (const [metric, value] of Object.entries(metrics)) {
     const sigmas = sigmasFromExact(value, confidence);
     if (sigmas !== null && sigmas > FAR_SIGMAS) far.push({ metric, value, sigmas });

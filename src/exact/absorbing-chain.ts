@@ -70,7 +70,9 @@ export function solveChain(chain: Chain): ChainSolution {
         if (componentOf[to[e]] === c) continue;
         inflow[to[e]].add(vn * chances[e].numerator, vd * chances[e].denominator);
       }
-      chain.rewards[state].forEach((reward, slot) => rewardTotals[slot].add(vn * reward.numerator, vd * reward.denominator));
+      chain.rewards[state].forEach((reward, slot) => {
+        rewardTotals[slot].add(vn * reward.numerator, vd * reward.denominator);
+      });
     });
   }
   return {
@@ -81,10 +83,17 @@ export function solveChain(chain: Chain): ChainSolution {
 }
 
 /** Expected visits to each member of one set, as integer over integer, from the inflow into the set. */
-function visitsOf(chain: Chain, members: number[], componentOf: Int32Array, c: number, inflow: WeightSum[]): Array<readonly [bigint, bigint]> {
+function visitsOf(
+  chain: Chain,
+  members: number[],
+  componentOf: Int32Array,
+  c: number,
+  inflow: WeightSum[],
+): Array<readonly [bigint, bigint]> {
   const leaves = members.some((state) => chain.to[state].some((target) => componentOf[target] !== c));
   if (!leaves) {
-    throw new NotEnumerable(`the procedure cannot end: from the state ${shorten(chain.name(members[0]))} no sequence of steps reaches a done state; allowed: a procedure for which done(state) comes true`);
+    throw new NotEnumerable(`the procedure cannot end: from the state ${shorten(chain.name(members[0]))} no sequence ` +
+      `of steps reaches a done state; allowed: a procedure for which done(state) comes true`);
   }
   if (members.length === 1) {
     const state = members[0];
@@ -97,7 +106,9 @@ function visitsOf(chain: Chain, members: number[], componentOf: Int32Array, c: n
   }
   if (members.length > MAX_CYCLE_STATES) {
     throw new NotEnumerable(
-      `enumeration needs a cycle of ${members.length} states that can return to one another (more than ${MAX_CYCLE_STATES}), from the state ${shorten(chain.name(members[0]))}; allowed: fewer states in the loop, or simulation (--trials)`,
+      `enumeration needs a cycle of ${members.length} states that can return to one another (more than ` +
+        `${MAX_CYCLE_STATES}), from the state ${shorten(chain.name(members[0]))}; allowed: fewer states in the loop, ` +
+          `or simulation (--trials)`,
     );
   }
   // v_i − Σ_j v_j · P(j → i) = inflow_i over the set's members, solved in fractions.
@@ -128,7 +139,9 @@ function visitsOf(chain: Chain, members: number[], componentOf: Int32Array, c: n
     for (let r = 0; r < m; r++) {
       const factor = rows[r][col];
       if (r === col || factor.numerator === 0n) continue;
-      for (let k = col; k <= m; k++) if (rows[col][k].numerator !== 0n) rows[r][k] = rows[r][k].sub(factor.mul(rows[col][k]));
+      for (let k = col; k <= m; k++) {
+        if (rows[col][k].numerator !== 0n) rows[r][k] = rows[r][k].sub(factor.mul(rows[col][k]));
+      }
     }
   }
   return rows.map((row) => [row[m].numerator, row[m].denominator] as const);

@@ -18,7 +18,8 @@ export class NotPlainJson extends Error {
 
 /**
  * The canonical text of a state.
- * @example canonicalState({ round: 2, out: [1, 0] }) === canonicalState({ out: [1, 0], round: 2 }) // true: '{"out":[1,0],"round":2}'
+ * @example canonicalState({ round: 2, out: [1, 0] }) // '{"out":[1,0],"round":2}'
+ * @example canonicalState({ out: [1, 0], round: 2 }) // '{"out":[1,0],"round":2}': the same state
  */
 export function canonicalState(value: unknown): string {
   return write(value, '', 0);
@@ -44,11 +45,13 @@ function write(value: unknown, path: string, depth: number): string {
         return `${text}]`;
       }
       const prototype = Object.getPrototypeOf(value);
-      if (prototype !== Object.prototype && prototype !== null) throw new NotPlainJson(path, `an object of a class (${(value as object).constructor?.name ?? 'unknown'})`);
+      if (prototype !== Object.prototype && prototype !== null) throw new NotPlainJson(path, `an object of a class ` +
+        `(${(value as object).constructor?.name ?? 'unknown'})`);
       const keys = Object.keys(value).sort();
       let text = '{';
       keys.forEach((key, i) => {
-        text += `${i ? ',' : ''}${JSON.stringify(key)}:${write((value as Record<string, unknown>)[key], `${path}.${key}`, depth + 1)}`;
+        const inner = write((value as Record<string, unknown>)[key], `${path}.${key}`, depth + 1);
+        text += `${i ? ',' : ''}${JSON.stringify(key)}:${inner}`;
       });
       return `${text}}`;
     }

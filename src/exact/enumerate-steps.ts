@@ -67,7 +67,11 @@ export function enumerateSteps(procedure: StepProcedure, budget: PathBudget, max
     let index = indexOf.get(text);
     if (index === undefined) {
       if (keys.length >= maxStates) {
-        throw new NotEnumerable(`enumeration reaches more than ${maxStates.toLocaleString('en-US')} states (the state ${shorten(text)} is one past it); allowed: a state that keeps less (merge what no later step reads), or ${budget.instead}`);
+        const most = maxStates.toLocaleString('en-US');
+        throw new NotEnumerable(
+          `enumeration reaches more than ${most} states (the state ${shorten(text)} is one past it); ` +
+            `allowed: a state that keeps less (merge what no later step reads), or ${budget.instead}`,
+        );
       }
       index = keys.length;
       keys.push(text);
@@ -113,7 +117,9 @@ export function enumerateSteps(procedure: StepProcedure, budget: PathBudget, max
     chances.push([...targets.values()]);
     rewards.push(expected);
   }
-  const chain: Chain = { size: keys.length, absorbing, to, chances, rewards, rewardSlots: procedure.rewardSlots, name: (state) => keys[state] };
+  const { rewardSlots } = procedure;
+  const name = (state: number) => keys[state];
+  const chain: Chain = { size: keys.length, absorbing, to, chances, rewards, rewardSlots, name };
   const solved = solveChain(chain);
   const finals: StepSolution['finals'] = [];
   solved.ending.forEach((chance, state) => {

@@ -43,6 +43,11 @@ export interface PathBudget {
 }
 
 export const DEFAULT_PATHS = 1_000_000;
+
+/** A procedure that read other dice when run again on the same results: enumeration cannot replay it. */
+const NOT_REPLAYED =
+  'the dice read differ between two runs given the same results; ' +
+  'allowed: a procedure that depends only on its dice, params and state (no clock, no state kept between runs)';
 export const DEFAULT_DICE_PER_PATH = 10_000;
 
 /** A budget of `paths` paths (a million unless told), `dice` dice calls a path. */
@@ -131,16 +136,20 @@ class ReplayDice implements EnumeratingDice {
   }
 
   below(bound: number): number {
-    if (!whole(bound, 1, MAX_SIDES)) throw badDice('dice.below', 'bound', bound, `a whole number from 1 to ${MAX_SIDES}`);
+    if (!whole(bound, 1, MAX_SIDES)) throw badDice('dice.below', 'bound', bound, `a whole number from 1 to ` +
+      `${MAX_SIDES}`);
     return this.take(2, bound, 0, 0);
   }
 
   count(n: number, sides: number, atLeast: number): number {
     // As the simulation allows; past MAX_POOL dice the count has too many outcomes to list, which is no mistake.
     if (!whole(n, 0, 1 << 30)) throw badDice('dice.count', 'n', n, 'a whole number of dice from 0');
-    if (n > MAX_POOL) throw new NotEnumerable(`dice.count of ${n} dice has more outcomes than enumeration lists (at most ${MAX_POOL} dice); allowed: ${this.budget.instead}`);
-    if (!whole(sides, 1, MAX_SIDES)) throw badDice('dice.count', 'sides', sides, `a whole number from 1 to ${MAX_SIDES}`);
-    if (typeof atLeast !== 'number' || Number.isNaN(atLeast)) throw badDice('dice.count', 'atLeast', atLeast, 'a number');
+    if (n > MAX_POOL) throw new NotEnumerable(`dice.count of ${n} dice has more outcomes than enumeration lists (at ` +
+      `most ${MAX_POOL} dice); allowed: ${this.budget.instead}`);
+    if (!whole(sides, 1, MAX_SIDES)) throw badDice('dice.count', 'sides', sides, `a whole number from 1 to ` +
+      `${MAX_SIDES}`);
+    if (typeof atLeast !== 'number' || Number.isNaN(atLeast)) throw badDice('dice.count', 'atLeast', atLeast, 'a ' +
+      'number');
     const least = Math.max(1, Math.min(sides + 1, Math.ceil(atLeast)));
     const k = this.take(1, n, sides, least);
     const node = this.nodes[this.at - 1];
@@ -155,7 +164,9 @@ class ReplayDice implements EnumeratingDice {
 
   random(): number {
     throw new NotEnumerable(
-      'dice.random() cannot be enumerated (a uniform number has no list of outcomes); allowed for exact values: dice.d, dice.count, dice.below or dice.chance(p) in its place, or simulation (leave out --exact, or add --simulate; --trials N)',
+      'dice.random() cannot be enumerated (a uniform number has no list of outcomes); allowed for exact values: ' +
+        'dice.d, dice.count, dice.below or dice.chance(p) in its place, or simulation (leave out --exact, or add ' +
+          '--simulate; --trials N)',
     );
   }
 
@@ -165,13 +176,14 @@ class ReplayDice implements EnumeratingDice {
     if (at < this.nodes.length) {
       const node = this.nodes[at];
       if (node.kind !== kind || node.a !== a || node.b !== b || node.c !== c) {
-        throw new UsageError('the dice read differ between two runs given the same results; allowed: a procedure that depends only on its dice, params and state (no clock, no state kept between runs)');
+        throw new UsageError(NOT_REPLAYED);
       }
       return this.branch[at];
     }
     if (at >= this.budget.dice) {
       throw new NotEnumerable(
-        `enumeration needs more than ${this.budget.dice.toLocaleString('en-US')} dice on one path (a roll repeated until something happens has paths of every length); allowed: ${this.budget.instead}`,
+        `enumeration needs more than ${this.budget.dice.toLocaleString('en-US')} dice on one path (a roll repeated ` +
+          `until something happens has paths of every length); allowed: ${this.budget.instead}`,
       );
     }
     const node = makeNode(kind, a, b, c);
@@ -235,7 +247,8 @@ function makeNode(kind: number, a: number, b: number, c: number): Node {
     values.push(k);
     weights.push(weight);
   }
-  return { kind, a, b, c, values: Int32Array.from(values), weights, denominator: BigInt(b) ** BigInt(n), size: values.length };
+  const denominator = BigInt(b) ** BigInt(n);
+  return { kind, a, b, c, values: Int32Array.from(values), weights, denominator, size: values.length };
 }
 
 /**
@@ -244,17 +257,22 @@ function makeNode(kind: number, a: number, b: number, c: number): Node {
  * The weights of all paths sum to 1. Throws NotEnumerable past the budget
  * (counted before the path that would exceed it is run) or at dice.random().
  */
-export function forEachPath<R>(run: (dice: EnumeratingDice) => R, visit: (result: R, numerator: bigint, denominator: bigint) => void, budget: PathBudget): void {
+export function forEachPath<R>(
+  run: (dice: EnumeratingDice) => R,
+  visit: (result: R, numerator: bigint, denominator: bigint) => void,
+  budget: PathBudget,
+): void {
   const dice = new ReplayDice(budget);
   for (;;) {
     if (budget.used >= budget.paths) {
-      throw new NotEnumerable(`enumeration needs more than ${budget.paths.toLocaleString('en-US')} paths; allowed: ${budget.instead}`);
+      throw new NotEnumerable(`enumeration needs more than ${budget.paths.toLocaleString('en-US')} paths; allowed: ` +
+        `${budget.instead}`);
     }
     budget.used++;
     dice.at = 0;
     const result = run(dice);
     if (dice.at !== dice.nodes.length) {
-      throw new UsageError('the dice read differ between two runs given the same results; allowed: a procedure that depends only on its dice, params and state (no clock, no state kept between runs)');
+      throw new UsageError(NOT_REPLAYED);
     }
     const last = dice.nodes.length - 1;
     visit(result, last < 0 ? 1n : dice.numerators[last], last < 0 ? 1n : dice.denominators[last]);

@@ -40,14 +40,17 @@ export interface EnumerationContext {
   maxOutcomes: number;
 }
 
-const TRIAL_INSTEAD = 'the step form, which merges paths that reach the same state (docs/custom-rules.md, "Exact without writing it"), or simulation (leave out --exact, or add --simulate; --trials N)';
+const TRIAL_INSTEAD = 'the step form, which merges paths that reach the same state (docs/custom-rules.md, "Exact ' +
+  'without writing it"), or simulation (leave out --exact, or add --simulate; --trials N)';
 const STEP_INSTEAD = 'a state that keeps less, or simulation (leave out --exact, or add --simulate; --trials N)';
 
 /**
  * rule.enumerate for a rule file: each parameter set enumerated once and kept (a few sets), within `paths`
  * paths; a set found past a budget is remembered too, so asking again with that budget or less costs nothing.
  */
-export function enumeratedExact(context: EnumerationContext): (params: Params, paths?: number) => Record<string, Fraction> {
+type Enumerate = (params: Params, paths?: number) => Record<string, Fraction>;
+
+export function enumeratedExact(context: EnumerationContext): Enumerate {
   const kept = new Map<string, Record<string, Fraction> | { failed: NotEnumerable; paths: number }>();
   return (params, paths = DEFAULT_PATHS) => {
     const key = JSON.stringify(params);
@@ -57,7 +60,8 @@ export function enumeratedExact(context: EnumerationContext): (params: Params, p
     const frozen = Object.freeze({ ...params });
     if (kept.size >= 16) kept.clear();
     try {
-      const values = context.form ? enumerateStepForm(context, context.form, frozen, paths) : enumerateTrial(context, frozen, paths);
+      const { form } = context;
+      const values = form ? enumerateStepForm(context, form, frozen, paths) : enumerateTrial(context, frozen, paths);
       kept.set(key, values);
       return values;
     } catch (error) {
@@ -72,10 +76,14 @@ function guarded<T>(context: EnumerationContext, call: string, fn: () => T): T {
   try {
     return fn();
   } catch (error) {
-    if (error instanceof NotEnumerable) throw new NotEnumerable(`${context.where}: ${error.message}`);
+    if (error instanceof NotEnumerable) {
+      throw error.message.startsWith(context.where) ? error : new NotEnumerable(`${context.where}: ${error.message}`);
+    }
     if (error instanceof BadState) {
       return context.fail(
-        `${error.call} returned a state that is not plain JSON: ${error.problem.message}${error.from ? ` (a step from ${shortText(error.from)})` : ''}; allowed: null, true or false, finite numbers, strings, and arrays and plain objects of them`,
+        `${error.call} returned a state that is not plain JSON: ` +
+          `${error.problem.message}${error.from ? ` (a step from ${shortText(error.from)})` : ''}; allowed: null, ` +
+            `true or false, finite numbers, strings, and arrays and plain objects of them`,
       );
     }
     if (error instanceof UsageError) {
@@ -129,13 +137,15 @@ class MetricSums {
     if (Object.keys(out).length !== 2 * metrics.length) {
       const known = new Set([...metrics.map((m) => m.name), ...metrics.map((_, index) => String(index))]);
       const stray = Object.keys(out).find((name) => !known.has(name)) ?? '';
-      this.context.fail(`${this.from} wrote out[${JSON.stringify(stray)}], which is not a metric; allowed: ${metrics.map((m) => m.name).join(', ')} (or their positions 0 to ${metrics.length - 1})`);
+      this.context.fail(`${this.from} wrote out[${JSON.stringify(stray)}], which is not a metric; allowed: ` +
+        `${metrics.map((m) => m.name).join(', ')} (or their positions 0 to ${metrics.length - 1})`);
     }
   }
 
   private bad(metric: MetricSpec, value: unknown): never {
     const allowed = metric.probability ? '0, 1, false or true (a probability)' : 'a finite number (a mean)';
-    return this.context.fail(`metric ${JSON.stringify(metric.name)}: got ${this.context.describe(value)} from ${this.from} (while enumerating); allowed: ${allowed}`);
+    return this.context.fail(`metric ${JSON.stringify(metric.name)}: got ${this.context.describe(value)} from ` +
+      `${this.from} (while enumerating); allowed: ${allowed}`);
   }
 
   result(extra?: readonly Fraction[]): Record<string, Fraction> {
@@ -152,12 +162,14 @@ class MetricSums {
 function enumerateTrial(context: EnumerationContext, params: Params, paths: number): Record<string, Fraction> {
   const trial = context.trial as Function;
   const metrics = context.metrics(params);
-  const prepared = context.setup ? guarded(context, 'setup(params)', () => (context.setup as Function)(params)) : undefined;
+  const { setup } = context;
+  const prepared = setup ? guarded(context, 'setup(params)', () => setup(params)) : undefined;
   let outcomes = 0;
   if (context.outcomes) {
     const many = guarded(context, 'outcomes(params)', () => (context.outcomes as Function)(params, prepared));
     if (!(Number.isInteger(many) && (many as number) >= 0 && (many as number) <= context.maxOutcomes)) {
-      context.fail(`outcomes(params): returned ${context.describe(many)}; allowed: a whole number of outcomes from 1 to ${context.maxOutcomes}, or 0 to write each trial's metrics into out at these params`);
+      context.fail(`outcomes(params): returned ${context.describe(many)}; allowed: a whole number of outcomes from 1 ` +
+        `to ${context.maxOutcomes}, or 0 to write each trial's metrics into out at these params`);
     }
     outcomes = many as number;
   }
@@ -180,11 +192,13 @@ function enumerateTrial(context: EnumerationContext, params: Params, paths: numb
       (dice) => trial(dice, params, sums.out, prepared),
       (outcome, numerator, denominator) => {
         if (!(Number.isInteger(outcome) && (outcome as number) >= 0 && (outcome as number) < outcomes)) {
-          context.fail(`trial returned ${context.describe(outcome)} (while enumerating); allowed: its outcome, a whole number from 0 to ${outcomes - 1} (outcomes(params) is ${outcomes})`);
+          context.fail(`trial returned ${context.describe(outcome)} (while enumerating); allowed: its outcome, a ` +
+            `whole number from 0 to ${outcomes - 1} (outcomes(params) is ${outcomes})`);
         }
         const written = metrics.findIndex((metric, index) => sums.out[metric.name] !== 0 || sums.out[index] !== 0);
         if (written >= 0) {
-          context.fail('trial wrote out while the rule counts outcomes; allowed: return the outcome, and write its metrics in read(outcome, params, out)');
+          context.fail('trial wrote out while the rule counts outcomes; allowed: return the outcome, and write its ' +
+            'metrics in read(outcome, params, out)');
         }
         let sum = weights.get(outcome as number);
         if (!sum) weights.set(outcome as number, (sum = new WeightSum()));
@@ -202,9 +216,15 @@ function enumerateTrial(context: EnumerationContext, params: Params, paths: numb
   return sums.result();
 }
 
-function enumerateStepForm(context: EnumerationContext, form: StepForm, params: Params, paths: number): Record<string, Fraction> {
+function enumerateStepForm(
+  context: EnumerationContext,
+  form: StepForm,
+  params: Params,
+  paths: number,
+): Record<string, Fraction> {
   const metrics = context.metrics(params);
-  const prepared = context.setup ? guarded(context, 'setup(params)', () => (context.setup as Function)(params)) : undefined;
+  const { setup } = context;
+  const prepared = setup ? guarded(context, 'setup(params)', () => setup(params)) : undefined;
   const start = guarded(context, 'start(params)', () => form.start(params, prepared));
   const out = stepOut(metrics);
   const solution = guarded(context, 'step', () =>
@@ -214,7 +234,8 @@ function enumerateStepForm(context: EnumerationContext, form: StepForm, params: 
         rewardSlots: metrics.length,
         done: (state) => {
           const ended = guarded(context, 'done(state, params)', () => form.done(state, params, prepared));
-          if (typeof ended !== 'boolean') context.fail(`done(state, params): returned ${context.describe(ended)}; allowed: true or false`);
+          if (typeof ended !== 'boolean') context.fail(`done(state, params): returned ${context.describe(ended)}; ` +
+            `allowed: true or false`);
           return ended as boolean;
         },
         step: (state, dice) => {
