@@ -102,3 +102,31 @@ describe("run's warning: an estimate more than 5 standard errors from its exact 
     expect(good.stderr).toBe('');
   });
 });
+
+describe('where exact values come from enumeration, every command shows them, and falls back where it cannot', () => {
+  const uniform = join(folder, 'uniform.mjs');
+  writeFileSync(
+    uniform,
+    `export default { id: 'uniform', title: 'a uniform', metrics: [{ name: 'low', probability: true }],
+  trial(dice, p, out) { out.low = dice.random() < 0.25; } };
+`,
+  );
+
+  it('describe says so; compare of two enumerable variants is exact, of a rule using dice.random() simulated', async () => {
+    expect((await cli('describe', none)).stdout).toContain('exact solution: by enumerating its dice, within a budget');
+    // 1 die: P(6) = 1/6; 2 dice: 11/36.
+    const exact = await cli('compare', none, '--variant', 'one: dice=1', '--variant', 'two: dice=2');
+    expect(exact.status).toBe(0);
+    expect(exact.stdout).toContain('exact values (no simulation');
+    expect(exact.stdout).toMatch(/six\s+16\.667% = 1\/6\s+30\.556% = 11\/36/);
+    const simulated = await cli('compare', uniform, '--variant', 'a: ', '--variant', 'b: ', '--trials', '20000', '--threads', '1');
+    expect(simulated.status).toBe(0);
+    expect(simulated.stdout).not.toContain('exact values');
+    const run = await cli('run', uniform, '--trials', '20000', '--threads', '1');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/low\s+2\d\.\d+%.*—/);
+    const asked = await cli('run', uniform, '--exact');
+    expect(asked.status).toBe(2);
+    expect(asked.stderr).toMatch(/^muster: .*uniform\.mjs \(rule uniform\): dice\.random\(\) cannot be enumerated/);
+  });
+});
