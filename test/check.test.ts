@@ -130,3 +130,30 @@ describe('where exact values come from enumeration, every command shows them, an
     expect(asked.stderr).toMatch(/^muster: .*uniform\.mjs \(rule uniform\): dice\.random\(\) cannot be enumerated/);
   });
 });
+
+describe('a mean that never varied in the simulation', () => {
+  const write = (name: string, body: string) => {
+    const path = join(folder, name);
+    writeFileSync(path, `export default { id: '${name.replace('.mjs', '')}', title: 't', metrics: [{ name: 'm', probability: false }], ${body} };\n`);
+    return path;
+  };
+  // A rare event written as a mean: 1 in 4096², never seen in 20,000 trials (chance of seeing it 0.1%).
+  const rare = write('rare.mjs', "trial(dice, p, out) { out.m = dice.d(4096) === 1 && dice.d(4096) === 1 ? 1 : 0; }, exact: () => ({ m: '1/16777216' })");
+  // A constant with a wrong exact(): 7 every trial, exact() says 8.
+  const constant = write('constant.mjs', "trial(dice, p, out) { out.m = 7; }, exact: () => ({ m: 8 })");
+
+  it('a rare event never seen is no disagreement: all n trials alike is likely when n·|μ − v| is small', async () => {
+    const result = await checkCommand(rare, { trials: '20000' }, bufferIo());
+    expect(result.disagreements).toEqual([]);
+    expect((await cli('run', rare, '--trials', '20000', '--threads', '1')).stderr).toBe('');
+  });
+
+  it('a constant against a wrong exact value is one: e^(−20000 · 1/8) is far below the 5σ rate', async () => {
+    const result = await checkCommand(constant, { trials: '20000' }, bufferIo());
+    expect(result.disagreements.map((d) => [d.between, d.values, d.sigmas])).toEqual([
+      ['exact() and enumeration', ['8', '7'], null],
+      ['simulation and exact', ['7', '8'], Number.POSITIVE_INFINITY],
+    ]);
+    expect((await cli('run', constant, '--trials', '20000', '--threads', '1')).stderr).toMatch(/^muster: warning: .*m \(estimate 7, exact 8, ∞ standard errors\)/);
+  });
+});

@@ -12,15 +12,27 @@ import { twoSidedZ } from '../stats/wilson-interval.js';
 
 export const FAR_SIGMAS = 5;
 
-/** Standard errors between estimate and exact value: null where one is missing, Infinity for a gap with no spread. */
-export function sigmasFromExact(value: MetricResult, confidence: number): number | null {
+/**
+ * Standard errors between estimate and exact value; null where one is missing, or where `trials` that all
+ * gave one value cannot tell (see below).
+ */
+export function sigmasFromExact(value: MetricResult, confidence: number, trials: number): number | null {
   if (value.estimate === null || value.exact === null || value.lo === null || value.hi === null) return null;
   const difference = Math.abs(value.estimate - value.exact);
   const standardError = (value.hi - value.lo) / (2 * twoSidedZ(confidence));
   if (standardError > 0) return difference / standardError;
-  // No spread (every trial the same): any difference beyond rounding is a disagreement.
-  return difference <= 1e-12 * Math.max(1, Math.abs(value.exact)) ? 0 : Number.POSITIVE_INFINITY;
+  if (difference <= 1e-12 * Math.max(1, Math.abs(value.exact))) return 0;
+  // Every trial gave the same value v (a mean with no spread: a rare event that never happened, or a
+  // constant). Were the exact mean μ right, a trial would differ from v with chance q ≥ |μ − v| / D, where D
+  // bounds how far a value strays (taken as max(1, |v|, |μ|)); all n trials alike then has chance at most
+  // e^(−n·|μ − v| / D). Below e^(−14.4) ≈ 5.7e-7, the two-sided 5σ rate, that is a disagreement; above it the
+  // simulation cannot tell.
+  const scale = Math.max(1, Math.abs(value.estimate), Math.abs(value.exact));
+  return (trials * difference) / scale > UNSEEN_EVIDENCE ? Number.POSITIVE_INFINITY : null;
 }
+
+/** −ln of the two-sided 5σ false-alarm rate (5.7e-7). */
+const UNSEEN_EVIDENCE = 14.4;
 
 /** The metrics whose estimate lies more than FAR_SIGMAS standard errors from the exact value. */
 export interface FarMetric {
@@ -29,10 +41,10 @@ export interface FarMetric {
   sigmas: number;
 }
 
-export function farFromExact(metrics: Record<string, MetricResult>, confidence: number): FarMetric[] {
+export function farFromExact(metrics: Record<string, MetricResult>, confidence: number, trials: number): FarMetric[] {
   const far: FarMetric[] = [];
   for (const [metric, value] of Object.entries(metrics)) {
-    const sigmas = sigmasFromExact(value, confidence);
+    const sigmas = sigmasFromExact(value, confidence, trials);
     if (sigmas !== null && sigmas > FAR_SIGMAS) far.push({ metric, value, sigmas });
   }
   return far;

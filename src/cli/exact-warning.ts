@@ -10,7 +10,7 @@ import { farFromExact, formatSigmas } from './exact-agreement.js';
 import type { Io } from './io.js';
 
 export function warnFarFromExact(result: RunResult, ruleRef: string, io: Io): void {
-  const far = farFromExact(result.metrics, result.confidence);
+  const far = farFromExact(result.metrics, result.confidence, result.trials);
   if (far.length === 0) return;
   const shown = far
     .slice(0, 3)

@@ -97,7 +97,7 @@ export async function checkCommand(ruleRef: string, options: CheckOptions, io: I
       const simulated = { params, seed, stream: DEFAULT_STREAM, threads: 1, confidence: CONFIDENCE, trials, tally };
       const result = buildResult({ rule: checked, ...simulated });
       for (const [metric, value] of Object.entries(result.metrics)) {
-        const sigmas = sigmasFromExact(value, CONFIDENCE);
+        const sigmas = sigmasFromExact(value, CONFIDENCE, trials);
         if (sigmas === null || sigmas <= FAR_SIGMAS) continue;
         disagreements.push({ point: label, metric, between: 'simulation and ' +
           'exact', values: [String(value.estimate), value.fraction ?? String(value.exact)], sigmas });
