@@ -256,14 +256,35 @@ function readSimulation(): SimulationChoice {
   return { simulate: simulateBox.checked, trials: trialsInput.value, seed: seedInput.value, stream: streamInput.value };
 }
 
+/** The simulate box as the user left it, while enumeration has no answer and the box is held ticked; else null. */
+let heldFrom: boolean | null = null;
+
+/** Ticks and locks the simulate box where a rule file's enumeration gives no answer, and gives it back after. */
+function forceSimulation(force: boolean): void {
+  if (force && heldFrom === null) {
+    heldFrom = simulateBox.checked;
+    simulateBox.checked = true;
+    simulateBox.disabled = true;
+    simulateNote.textContent = 'No exact value at these parameters (enumerating the rule’s dice is past the page’s budget): it is simulated in the page, with muster run’s streams.';
+  } else if (!force && heldFrom !== null) {
+    simulateBox.checked = heldFrom;
+    simulateBox.disabled = false;
+    simulateNote.textContent = EXACT_NOTE;
+    heldFrom = null;
+  }
+}
+
+const EXACT_NOTE = 'Exact by default; tick to simulate instead, as muster run does, with the same numbers for the same seed and trials.';
+
 function setSimulation(choice: SimulationChoice): void {
+  heldFrom = null;
   simulateBox.checked = choice.simulate || !rule.exact;
   simulateBox.disabled = !rule.exact;
   trialsInput.value = choice.trials;
   seedInput.value = choice.seed;
   streamInput.value = choice.stream;
   simulateNote.textContent = rule.exact
-    ? 'Exact by default; tick to simulate instead, as muster run does, with the same numbers for the same seed and trials.'
+    ? EXACT_NOTE
     : 'This rule has no exact solution: it is simulated in the page, with muster run’s streams.';
   if (choice.simulate || !rule.exact) simulationDetails.open = true;
 }
@@ -402,10 +423,11 @@ function recompute(): void {
   const finish = () => settle();
 
   const raw = readFields();
-  const simulation = readSimulation();
   const outcome = evaluateForm(rule, raw);
   // A rule file without exact() is enumerated where that is quick (rules/exact-of.ts), else simulated.
-  const simulating = simulation.simulate || !rule.exact || (outcome.params !== null && !hasExact(rule, outcome.params));
+  if (rule.exactBy === 'enumeration') forceSimulation(outcome.params !== null && !hasExact(rule, outcome.params));
+  const simulation = readSimulation();
+  const simulating = simulation.simulate || !rule.exact;
   for (const spec of rule.params) showFieldError(fieldId(spec), outcome.fieldErrors.get(spec.name));
   const simulationErrors: string[] = [];
   // Each simulation option through its parser, its message beside its field; unchecked (and no message) while solving exactly.
