@@ -122,8 +122,8 @@ describe('where exact values come from enumeration, every command shows them, an
     const simulated = await cli('compare', uniform, '--variant', 'a: ', '--variant', 'b: ', '--trials', '20000', '--threads', '1');
     expect(simulated.status).toBe(0);
     expect(simulated.stdout).not.toContain('exact values');
-    const run = await cli('run', uniform, '--trials', '20000', '--threads', '1');
-    expect(run.status).toBe(0);
+    const run = await cli('run', uniform, '--trials', '20000', '--threads', '1', '--html', join(folder, 'uniform.html'));
+    expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/low\s+2\d\.\d+%.*—/);
     const asked = await cli('run', uniform, '--exact');
     expect(asked.status).toBe(2);
