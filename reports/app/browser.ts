@@ -587,10 +587,11 @@ function dropCard(): void {
  */
 function cardResults(shown: RunResult, plan: readonly Params[]): RunResult[] | null {
   if (plan.length === 1 && rule.params.every((spec) => plan[0][spec.name] === shown.params[spec.name])) return [shown];
-  const exact = rule.exact;
-  if (!exact) return null;
-  return plan.map((params) => {
-    const fractions = exact(params);
+  // A rule file without exact() has its cells by enumeration, where that is quick at every one.
+  const cells = plan.map((params) => knownExact(rule, params));
+  if (cells.some((fractions) => fractions === null)) return null;
+  return plan.map((params, index) => {
+    const fractions = cells[index] as Record<string, Fraction>;
     return buildResult({ rule: { ...rule, exact: () => fractions }, params, seed: shown.seed, stream: null, threads: 0, confidence: 1, trials: 0, tally: null });
   });
 }
