@@ -4,6 +4,7 @@ import type { ChunkLedger } from '../src/engine/checkpoint.js';
 import { simulateEach } from '../src/engine/simulate-many.js';
 import { buildResult, type RunResult } from '../src/result.js';
 import type { Fraction } from '../src/exact/fraction.js';
+import { knownExact } from '../src/rules/exact-of.js';
 import type { Params, Rule, StreamVersion } from '../src/rules/types.js';
 import type { Tallied } from '../src/stats/estimate.js';
 
@@ -100,7 +101,8 @@ export async function evaluateUntilInterrupted(
         const params = paramsList[index];
         const pointRule = ruleOf(index);
         const tallied = pointRule.summarize(params, outcome.tally, outcome.trials);
-        const exact = pointRule.exact ? pointRule.exact(params) : null;
+        // Beside a simulation, an enumeration past its quick budget is no exact value (rules/exact-of.ts).
+        const exact = knownExact(pointRule, params);
         const result = buildResult({ rule: pointRule, params, seed: seedOf(index), stream: settings.stream, threads: settings.threads, confidence: settings.confidence, trials: outcome.trials, tally: outcome.tally, tallied, exact });
         points[index] = { result, tallied, exact };
         options.onPoint?.(++finished, paramsList.length);

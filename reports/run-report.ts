@@ -4,6 +4,7 @@
  * computed — enough to reproduce it.
  */
 import { own } from '../src/keyed.js';
+import { knownExact } from '../src/rules/exact-of.js';
 import { join } from 'node:path';
 import { formatCount, formatParams } from '../src/output/format.js';
 import type { RunResult } from '../src/result.js';
@@ -63,7 +64,8 @@ const isDiagnostic = (chart: Chart) => chart.id.endsWith('-exact-check');
  */
 export function runPageInput(rule: Rule, result: RunResult, charts: Chart[], options: { printDiagnostics?: boolean } = {}): PageInput {
   const metrics = rule.metrics(result.params);
-  const fractions = rule.exact ? rule.exact(result.params) : null;
+  // As the result has them: a rule file's enumeration past its budget beside a simulation is no exact value.
+  const fractions = knownExact(rule, result.params);
   const printed = options.printDiagnostics ? '' : ' Shown on screen; printed only with --print-diagnostics.';
   return {
     printDiagnostics: options.printDiagnostics ?? false,
@@ -80,7 +82,7 @@ export function runPageInput(rule: Rule, result: RunResult, charts: Chart[], opt
       {
         kind: 'html' as const,
         diagnostic: true,
-        html: `<h2 class="part">Diagnostics</h2><p class="note">${escapeHtml(`Every metric the rule reports${result.method === 'simulation' && rule.exact ? ', and the simulation checked against the exact values' : ''}.${printed}`)}</p>`,
+        html: `<h2 class="part">Diagnostics</h2><p class="note">${escapeHtml(`Every metric the rule reports${result.method === 'simulation' && fractions ? ', and the simulation checked against the exact values' : ''}.${printed}`)}</p>`,
       },
       ...charts.filter(isDiagnostic).map((chart) => ({ kind: 'chart' as const, chart, diagnostic: true })),
       {
@@ -90,7 +92,9 @@ export function runPageInput(rule: Rule, result: RunResult, charts: Chart[], opt
           'metrics',
           'Every metric',
           metricsTable(result, metrics, fractions),
-          result.method === 'simulation' && rule.exact ? 'Exact values come from the rule’s exact solution; fractions are shown where they are short.' : '',
+          result.method === 'simulation' && fractions
+            ? `Exact values come from ${rule.exactBy === 'enumeration' ? 'enumerating the rule’s dice' : 'the rule’s exact solution'}; fractions are shown where they are short.`
+            : '',
         ),
       },
     ],

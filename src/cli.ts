@@ -163,6 +163,7 @@ export function buildProgram(io: Io): Command {
     .action(async (rule: string, options) => {
       await (await import('./cli/commands/compare.js')).compareOrShardCommand(rule, options, io);
     });
+  program.command('check').argument('<file>', 'a rule file').description("compare a rule file's exact(), the enumeration of its dice and its simulation at a spread of points; exit 1 on any disagreement").addOption(new Option('--set <name=value...>', 'hold a parameter at a value').argParser(collect)).option('--trials <n>', 'trials a point (default 131072)').option('--seed <text>', 'seed (default muster-check)').action(async (file: string, options) => void (await (await import('./cli/commands/check.js')).checkCommand(file, options, io)));
   program
     .command('new-rule')
     .argument('<name>', "the rule's name (letters, digits and '-'), optionally in a folder: rules/my-rule")

@@ -1,5 +1,6 @@
 import type { Fraction } from './exact/fraction.js';
 import { keyedRecord, own } from './keyed.js';
+import { knownExact } from './rules/exact-of.js';
 import type { Params, Rule, StreamVersion } from './rules/types.js';
 import { estimate, type Tallied } from './stats/estimate.js';
 import { packageVersion } from './version.js';
@@ -81,7 +82,9 @@ interface ResultInput {
 /** Every metric's estimate, interval and exact value (null where the rule has no exact solution). */
 export function buildResult(input: ResultInput): RunResult {
   const { rule, params, tally, trials, confidence } = input;
-  const exact = input.exact !== undefined ? input.exact : rule.exact ? rule.exact(params) : null;
+  // Solved already where the caller has it (a sweep point solved while the workers simulate); beside a simulation,
+  // an enumeration past its budget is no exact value; alone (--exact) it is the error.
+  const exact = input.exact !== undefined ? input.exact : tally ? knownExact(rule, params) : rule.exact ? rule.exact(params) : null;
   const tallied = tally ? (input.tallied ?? rule.summarize(params, tally, trials)) : null;
   // Keyed by metric names, which a rule file chooses: `constructor` is a metric, not Object.prototype's.
   const metrics = keyedRecord<MetricResult>();

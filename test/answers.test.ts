@@ -150,7 +150,7 @@ describe('did you mean', () => {
 
   it.each([
     [['run', 'infinty'], 'muster: rule: got "infinty" (did you mean "infinity"?); allowed: reserves, deployment, infinity, noctvale, warbands, fow\n'],
-    [['rn', 'infinity'], 'muster: command: got "rn" (did you mean "run"?); allowed: list, describe, run, matrix, sweep, compare, new-rule, card, book, app, shard, merge\n'],
+    [['rn', 'infinity'], 'muster: command: got "rn" (did you mean "run"?); allowed: list, describe, run, matrix, sweep, compare, check, new-rule, card, book, app, shard, merge\n'],
     [['run', 'reserves', '--set', 'comand=3'], 'muster: comand: not a parameter of reserves (did you mean "command"?); allowed: squads, rounds, target, chosenRound, command, leaderLoss, fallbackCommand, firstRound\n'],
     [['run'], 'muster: rule: missing; allowed: a rule id (muster list)\n'],
     [['run', 'infinity', '--trials'], 'muster: --trials: missing its value; allowed: see muster run --help\n'],

@@ -17,6 +17,7 @@
  */
 import { keyedRecord, own } from '../../src/keyed.js';
 import { formatCount, formatParams, formatValue } from '../../src/cli/format.js';
+import { hasExact, knownExact } from '../../src/rules/exact-of.js';
 import type { Fraction } from '../../src/exact/fraction.js';
 import { DEFAULT_STREAM } from '../../src/engine/random.js';
 import { buildResult, type MetricResult, type RunResult } from '../../src/result.js';
@@ -265,14 +266,35 @@ function readSimulation(): SimulationChoice {
   return { simulate: simulateBox.checked, trials: trialsInput.value, seed: seedInput.value, stream: streamInput.value };
 }
 
+/** The simulate box as the user left it, while enumeration has no answer and the box is held ticked; else null. */
+let heldFrom: boolean | null = null;
+
+/** Ticks and locks the simulate box where a rule file's enumeration gives no answer, and gives it back after. */
+function forceSimulation(force: boolean): void {
+  if (force && heldFrom === null) {
+    heldFrom = simulateBox.checked;
+    simulateBox.checked = true;
+    simulateBox.disabled = true;
+    simulateNote.textContent = 'No exact value at these parameters (enumerating the rule’s dice is past the page’s budget): it is simulated in the page, with muster run’s streams.';
+  } else if (!force && heldFrom !== null) {
+    simulateBox.checked = heldFrom;
+    simulateBox.disabled = false;
+    simulateNote.textContent = EXACT_NOTE;
+    heldFrom = null;
+  }
+}
+
+const EXACT_NOTE = 'Exact by default; tick to simulate instead, as muster run does, with the same numbers for the same seed and trials.';
+
 function setSimulation(choice: SimulationChoice): void {
+  heldFrom = null;
   simulateBox.checked = choice.simulate || !rule.exact;
   simulateBox.disabled = !rule.exact;
   trialsInput.value = choice.trials;
   seedInput.value = choice.seed;
   streamInput.value = choice.stream;
   simulateNote.textContent = rule.exact
-    ? 'Exact by default; tick to simulate instead, as muster run does, with the same numbers for the same seed and trials.'
+    ? EXACT_NOTE
     : 'This rule has no exact solution: it is simulated in the page, with muster run’s streams.';
   if (choice.simulate || !rule.exact) simulationDetails.open = true;
 }
@@ -417,8 +439,6 @@ function recompute(): void {
   const finish = () => settle();
 
   const raw = readFields();
-  const simulation = readSimulation();
-  const simulating = simulation.simulate || !rule.exact;
   let outcome: ReturnType<typeof evaluateForm>;
   try {
     outcome = evaluateForm(rule, raw);
@@ -427,6 +447,10 @@ function recompute(): void {
     fail(finish)(error);
     return;
   }
+  // A rule file without exact() is enumerated where that is quick (rules/exact-of.ts), else simulated.
+  if (rule.exactBy === 'enumeration') forceSimulation(outcome.params !== null && !hasExact(rule, outcome.params));
+  const simulation = readSimulation();
+  const simulating = simulation.simulate || !rule.exact;
   for (const spec of rule.params) showFieldError(fieldId(spec), outcome.fieldErrors.get(spec.name));
   const simulationErrors: string[] = [];
   // Each simulation option through its parser, its message beside its field; unchecked (and no message) while solving exactly.
@@ -487,7 +511,7 @@ function recompute(): void {
   statusBox.replaceChildren(progressLabel, progress);
   let fractions: Record<string, Fraction> | null;
   try {
-    fractions = rule.exact ? rule.exact(params) : null;
+    fractions = knownExact(rule, params);
   } catch (error) {
     fail(finish)(error);
     return;
@@ -594,10 +618,11 @@ function dropCard(): void {
  */
 function cardResults(shown: RunResult, plan: readonly Params[]): RunResult[] | null {
   if (plan.length === 1 && rule.params.every((spec) => own(plan[0], spec.name) === own(shown.params, spec.name))) return [shown];
-  const exact = rule.exact;
-  if (!exact) return null;
-  return plan.map((params) => {
-    const fractions = exact(params);
+  // A rule file without exact() has its cells by enumeration, where that is quick at every one.
+  const cells = plan.map((params) => knownExact(rule, params));
+  if (cells.some((fractions) => fractions === null)) return null;
+  return plan.map((params, index) => {
+    const fractions = cells[index] as Record<string, Fraction>;
     return buildResult({ rule: { ...rule, exact: () => fractions }, params, seed: shown.seed, stream: null, threads: 0, confidence: 1, trials: 0, tally: null });
   });
 }

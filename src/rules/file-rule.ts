@@ -24,12 +24,18 @@ import { UsageError } from '../errors.js';
 import { Fraction } from '../exact/fraction.js';
 import { keyedRecord, own } from '../keyed.js';
 import { mean, proportion, type Tallied } from '../stats/estimate.js';
-import { allowedText, parseParam } from './params.js';
+import { drawChance } from './chance-draw.js';
+import { enumeratedExact } from './file-rule-exact.js';
+import { checkMatrix } from './file-rule-matrix.js';
+import { STEP_FIELDS, stepFormOf, stepTrial } from './file-rule-steps.js';
+import { describeError, describeValue, oneLine } from './file-rule-text.js';
 import { enterRuleCall, leaveRuleCall, ruleCall } from './rule-calls.js';
-import type { MatrixSpec, MetricSpec, ParamSpec, ParamValue, Params, Rng, Rule } from './types.js';
+import type { MetricSpec, ParamSpec, Params, Rng, Rule } from './types.js';
+
+export { describeValue };
 
 /** The fields a rule file's default export may have. */
-const FIELDS = ['id', 'title', 'summary', 'source', 'params', 'metrics', 'headline', 'readings', 'validate', 'setup', 'trial', 'outcomes', 'read', 'exact', 'matrix'] as const;
+const FIELDS = ['id', 'title', 'summary', 'source', 'params', 'metrics', 'headline', 'readings', 'validate', 'setup', 'trial', ...STEP_FIELDS, 'outcomes', 'read', 'exact', 'matrix'] as const;
 /** Most outcomes a trial may end in when the rule counts outcomes: a chunk's histogram is this long at most. */
 export const MAX_OUTCOMES = 2 ** 20;
 /** Outcome counts a thread keeps across parameter sets at most (int32 each: 64 MB). */
@@ -47,6 +53,8 @@ export interface Dice {
   below(bound: number): number;
   /** A uniform number in [0, 1). */
   random(): number;
+  /** True with chance p, read as the decimal it prints as (0.15 is 3/20), exactly (chance-draw.ts). */
+  chance(p: number): boolean;
 }
 
 /** Thrown by the dice for a bad argument; the trial's caller turns it into a UsageError naming the call. */
@@ -89,6 +97,10 @@ class ChunkDice implements Dice {
   }
   random(): number {
     return this.rng();
+  }
+  chance(p: number): boolean {
+    if (typeof p !== 'number' || !(p >= 0 && p <= 1)) throw new BadDice('dice.chance', 'p', p, 'a number from 0 to 1');
+    return drawChance(this.rng, p);
   }
 }
 
@@ -154,7 +166,8 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
   const title = text('title', true) as string;
   const summary = text('summary', false) ?? title;
   const source = text('source', false) ?? `rule file ${origin}`;
-  if (typeof spec.trial !== 'function') fail(`trial: got ${describeValue(spec.trial)}; allowed: a function trial(dice, params, out)`);
+  const form = stepFormOf(spec, fail, describeValue);
+  if (!form && typeof spec.trial !== 'function') fail(`trial: got ${describeValue(spec.trial)}; allowed: a function trial(dice, params, out), or the step form: start, step, done and report`);
   for (const field of ['exact', 'validate', 'setup', 'readings'] as const) {
     if (spec[field] !== undefined && typeof spec[field] !== 'function') fail(`${field}: got ${describeValue(spec[field])}; allowed: absent, or a function of params`);
   }
@@ -166,7 +179,7 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
   const outcomesOf = spec.outcomes as Function | undefined;
   const read = spec.read as Function | undefined;
   const params = checkParams(spec.params, fail);
-  const trial = spec.trial as Function;
+  const trial = form ? stepTrial(form, (p: Params) => metrics(p), fail, describeValue) : (spec.trial as Function);
   const setup = spec.setup as Function | undefined;
   // Every call of the file's code is marked (rule-calls.ts), so a watcher can name the one that hangs.
   const call = <T>(field: string, fn: () => T): T => {
@@ -384,9 +397,18 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
       throw new UsageError(`${id}: ${oneLine(problem as string)}`);
     };
   }
+  // The rule's own dice enumerated (file-rule-exact.ts), within a budget: its exact values where it has no exact().
+  const base = { where, setup, outcomes: outcomesOf, read, metrics: (p: Params) => layoutOf(p).metrics, fail, describe: describeValue, maxOutcomes: MAX_OUTCOMES };
+  const enumerated = enumeratedExact({ ...base, trial: form ? null : trial, form });
+  // Marked as one call (rule-calls.ts): a trial or step that loops while it is enumerated is named and stopped.
+  const walked = form ? 'start, step, done and report, enumerated' : 'trial(dice, params, out), enumerated';
+  rule.enumerate = (p, budget) => ruleCall(where, walked, () => enumerated(p, budget));
   if (typeof spec.exact === 'function') {
     const exact = spec.exact as Function;
     rule.exact = (p) => checkExact(call('exact(params)', () => exact(Object.freeze({ ...p }))), layoutOf(p).metrics, fail);
+  } else {
+    rule.exact = (p) => (rule.enumerate as NonNullable<Rule['enumerate']>)(p);
+    rule.exactBy = 'enumeration';
   }
   if (spec.headline !== undefined) {
     const headline = spec.headline;
@@ -505,67 +527,6 @@ function checkExact(value: unknown, metrics: readonly MetricSpec[], fail: (what:
     result[metric.name] = fraction as Fraction;
   }
   return result;
-}
-
-function checkMatrix(
-  value: unknown,
-  params: readonly ParamSpec[],
-  fail: (what: string) => never,
-  where: string,
-): MatrixSpec {
-  if (value === null || typeof value !== 'object') fail(`matrix: got ${describeValue(value)}; allowed: { row, col, metrics, values }`);
-  const m = value as Spec;
-  const specOf = (field: 'row' | 'col'): ParamSpec => {
-    const spec = params.find((p) => p.name === m[field]);
-    if (!spec) fail(`matrix.${field}: got ${describeValue(m[field])}; allowed: one of the parameters ${params.map((p) => p.name).join(', ')}`);
-    return spec as ParamSpec;
-  };
-  const row = specOf('row');
-  const col = specOf('col');
-  if (row.name === col.name) fail(`matrix: row and col are both ${row.name}; allowed: two different parameters`);
-  if (!Array.isArray(m.metrics) || m.metrics.length === 0 || m.metrics.some((name) => typeof name !== 'string')) fail(`matrix.metrics: got ${describeValue(m.metrics)}; allowed: a non-empty array of metric names`);
-  const axisValue = (option: string, raw: unknown): ParamValue => {
-    for (const spec of [row, col]) parseParam(spec, String(raw)); // both axes take every value
-    return parseParam(row, String(raw));
-  };
-  const values = m.values;
-  if (typeof values !== 'function' && !Array.isArray(values)) fail(`matrix.values: got ${describeValue(values)}; allowed: an array of values both axes take, or a function of params returning one`);
-  const checkValues = (list: unknown): ParamValue[] => {
-    if (!Array.isArray(list) || list.length === 0 || list.length > 60) fail(`matrix.values: got ${describeValue(list)}; allowed: 1 to 60 values`);
-    try {
-      return (list as unknown[]).map((raw) => axisValue('matrix.values', raw));
-    } catch (error) {
-      return fail(`matrix.values: ${(error as Error).message}`);
-    }
-  };
-  return {
-    row: row.name,
-    col: col.name,
-    metrics: [...(m.metrics as string[])],
-    defaultValues: (p) => {
-      if (typeof values !== 'function') return checkValues(values);
-      return checkValues(ruleCall(where, 'matrix.values(params)', () => values(Object.freeze({ ...p }))));
-    },
-    parseRange(textValue) {
-      const range = /^\s*(-?[\d.]+)\s*\.\.\s*(-?[\d.]+)\s*$/.exec(textValue);
-      const raw: string[] = [];
-      if (range && (row.type === 'integer' || row.type === 'number')) {
-        const [from, to] = [Number(range[1]), Number(range[2])];
-        if (!(Number.isInteger(from) && Number.isInteger(to) && from <= to && to - from < 60)) throw new UsageError(`--range: got ${JSON.stringify(textValue)}; allowed: a..b with whole numbers, a ≤ b, at most 60 values, or v1,v2,…`);
-        for (let x = from; x <= to; x++) raw.push(String(x));
-      } else {
-        raw.push(...textValue.split(','));
-      }
-      return raw.map((piece) => {
-        try {
-          for (const spec of [row, col]) parseParam(spec, piece);
-        } catch {
-          throw new UsageError(`--range: got ${JSON.stringify(textValue)}; allowed: values both ${row.name} (${allowedText(row)}) and ${col.name} (${allowedText(col)}) take, as a..b or v1,v2,…`);
-        }
-        return parseParam(row, piece);
-      });
-    },
-  };
 }
 
 function buildLayout(metrics: MetricSpec[]): Layout {
@@ -715,31 +676,4 @@ function interpretedLoop(layout: Layout): CompiledLoop {
       }
     },
   };
-}
-
-/** A value as a message shows it: short, on one line. */
-export function describeValue(value: unknown): string {
-  let shown: string;
-  if (value === undefined) shown = 'undefined';
-  else if (typeof value === 'function') shown = 'a function';
-  else if (typeof value === 'bigint') shown = `${value}n`;
-  else if (typeof value === 'number') shown = String(value);
-  else {
-    try {
-      shown = JSON.stringify(value) ?? String(value);
-    } catch {
-      shown = String(value);
-    }
-  }
-  shown = oneLine(shown);
-  return shown.length > 80 ? `${shown.slice(0, 77)}...` : shown;
-}
-
-function describeError(error: unknown): string {
-  if (error instanceof Error) return oneLine(`${error.name}: ${error.message}`);
-  return `the value ${describeValue(error)}`;
-}
-
-function oneLine(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
 }

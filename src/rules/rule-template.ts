@@ -9,6 +9,7 @@ export function ruleFileTemplate(id: string): string {
 //
 //   muster describe ./${id}.mjs      parameters and metrics
 //   muster run ./${id}.mjs --exact   exact odds (from exact() below)
+//   muster check ./${id}.mjs         exact() against its own dice, enumerated, and its simulation
 //   muster run ./${id}.mjs --set dice=3 --html report.html
 //   muster sweep ./${id}.mjs --vary target=4..12
 //

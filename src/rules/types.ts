@@ -143,6 +143,16 @@ export interface Rule {
   summarize(params: Params, tally: Float64Array, trials: number): Record<string, Tallied>;
   /** Every metric exactly, with the same names, where the rule admits it. */
   exact?(params: Params): Record<string, Fraction>;
+  /**
+   * 'enumeration' where exact comes from enumerating a rule file's own dice (it has no exact()): then
+   * exact may throw NotEnumerable (src/exact/replay-dice.ts), a UsageError, at parameters past its budget.
+   */
+  exactBy?: 'enumeration';
+  /**
+   * A rule file's exact values by enumeration, whether or not it has exact() (`muster check` compares the
+   * two), within `paths` paths (default: the full budget, src/exact/replay-dice.ts).
+   */
+  enumerate?(params: Params, paths?: number): Record<string, Fraction>;
   matrix?: MatrixSpec;
   /** Set for a designer's rule loaded from a rule file (src/rules/load-rule.ts): workers and shards load the same file, checked by its hash. */
   file?: RuleFile;

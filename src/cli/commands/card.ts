@@ -1,6 +1,7 @@
 import { badValue, UsageError } from '../../errors.js';
 import { SimulationPool } from '../../engine/pool.js';
 import { checkDistinct, ruleFileInputs } from '../../output/files.js';
+import { hasExact } from '../../rules/exact-of.js';
 import { getRule } from '../../rules/index.js';
 import { isRulePath, loadRule } from '../../rules/load-rule.js';
 import { resolveParams } from '../../rules/params.js';
@@ -52,14 +53,15 @@ export async function cardCommand(ruleId: string, options: CardCommandOptions, i
   const paperText = (options.paper ?? 'a4').toLowerCase();
   if (!(PAPERS as readonly string[]).includes(paperText)) throw badValue('--paper', options.paper as string, PAPERS.join(' or '));
   const paper = paperText as Paper;
-  if (rule.exact) {
+  const exactCard = hasExact(rule, resolveParams(rule, options.set ?? []));
+  if (exactCard) {
     // Options that would be ignored are refused, as muster matrix does for an exact table.
     for (const option of ['trials', 'threads', 'confidence', 'timeout'] as const) {
       if (options[option] !== undefined) throw new UsageError(`--${option}: ${rule.id}'s card is exact; allowed: leave it out`);
     }
     if (options.seed !== undefined) parseSeed(options.seed);
   }
-  const settings = rule.exact ? null : parseSimulationSettings({ ...options, trials: options.trials ?? String(CARD_TRIALS) });
+  const settings = exactCard ? null : parseSimulationSettings({ ...options, trials: options.trials ?? String(CARD_TRIALS) });
   const chromium = pdfPath === undefined ? undefined : checkChromium();
   const params = resolveParams(rule, options.set ?? []);
   const cardOptions = { range: options.range, against: options.against };

@@ -3,6 +3,7 @@ import { UsageError } from '../../errors.js';
 import { own } from '../../keyed.js';
 import { SimulationPool } from '../../engine/pool.js';
 import { envelope } from '../../result.js';
+import { hasExact, knownExact } from '../../rules/exact-of.js';
 import { getRule } from '../../rules/index.js';
 import { isRulePath, loadRule } from '../../rules/load-rule.js';
 import { resolveParams } from '../../rules/params.js';
@@ -191,7 +192,7 @@ export function planCompare({ rule, rules: rulesOf }: { rule: Rule; rules: Rule[
   }
   // Exact differences wherever every variant has exact values: no p-values on noise. --simulate, or a
   // simulation setting such as --trials, asks for the simulation.
-  const exact = options.exact === true || (rulesOf.every((r) => r.exact !== undefined) && !options.simulate && simulationOnly.length === 0);
+  const exact = options.exact === true || (!options.simulate && simulationOnly.length === 0 && rulesOf.every((r, index) => hasExact(r, paramsList[index])));
   const base: GridSettings = exact
     ? { method: 'exact', seed: parseSeed(options.seed ?? DEFAULT_SEED), stream: null, confidence: 0.95, trials: 0, threads: 0 }
     : { method: 'simulation', ...parseSimulationSettings(options) };
@@ -207,7 +208,7 @@ export function assembleCompare(plan: ComparePlan, evaluated: readonly Evaluated
     const params = paramsList[index];
     const variantRule = plan.rules[index];
     // Solved already where the variant was computed (evaluateAll); a merged shard's variants are solved here.
-    const solved = exact !== undefined ? exact : variantRule.exact ? variantRule.exact(params) : null;
+    const solved = exact !== undefined ? exact : base.method === 'exact' ? (variantRule.exact as NonNullable<Rule['exact']>)(params) : knownExact(variantRule, params);
     return { variant: variants[index], params, seed: plan.seeds[index], metrics: result.metrics, tallied, exact: solved };
   });
   // Asked-for metrics are the family Holm adjusts over; otherwise every metric is tested and the table shows the headline ones.

@@ -32,7 +32,7 @@ export async function describeCommand(ruleId: string, io: Io): Promise<void> {
   const readings = rule.readings?.(defaults) ?? [];
   const readingLines = readings.map((reading) => wrapText(`${reading.param}=${String(defaults[reading.param])}: ${reading.text}`, WIDTH, '    ').replace(/^ {4}/, '  '));
   const extras = [
-    `exact solution: ${rule.exact ? `yes, for every metric (muster run ${ruleWord(rule)} --exact prints it)` : 'no'}`,
+    `exact solution: ${rule.exactBy === 'enumeration' ? `by enumerating its dice, within a budget (muster run ${ruleWord(rule)} --exact prints it)` : rule.exact ? `yes, for every metric (muster run ${ruleWord(rule)} --exact prints it)` : 'no'}`,
     ...(rule.matrix ? [`matrix: muster matrix ${ruleWord(rule)} tabulates ${rule.matrix.metrics.join(', ')} over ${rule.matrix.row} × ${rule.matrix.col}`] : []),
     ...(rule.headline ? [wrapText(`headline (shown first by run, sweep and compare; --all for every metric): ${rule.headline(defaults).join(', ')}`, WIDTH, '')] : []),
   ];

@@ -1,4 +1,5 @@
 import { parseDecimal } from '../../decimal.js';
+import { warnFarFromExact } from '../exact-warning.js';
 import { badValue, UsageError } from '../../errors.js';
 import { interruptedStatus, withInterrupt } from '../interrupt.js';
 import { checkDistinct } from '../../output/files.js';
@@ -159,6 +160,7 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
   }
 
   report.out(renderRun(result, choice.shown, seconds, { fold: choice.how === 'headline', note: hiddenNote(choice), width: tableWidth(io.columns), resumed }));
+  if (result.method === 'simulation') warnFarFromExact(result, ruleId, io);
   // Every output is rendered before any is written, so a failure leaves none half done.
   // The report modules (charts, page, CSV) load only when a report is asked for: a third of the modules a plain run would load.
   const reports = reportPaths.html || reportPaths.svgDir || reportPaths.csv ? await (await import('../../../reports/run-report.js')).runReportFiles(rule, result, { ...reportPaths, printDiagnostics: options.printDiagnostics }) : [];

@@ -1,0 +1,129 @@
+/**
+ * Exact values of a procedure given as a chain of states (the step form of
+ * a rule file, docs/custom-rules.md): every state reachable from the start
+ * is found, each once — states are the same when their canonical texts are
+ * (canonical-state.ts), so reserves with 20 squads over 12 rounds is a few
+ * hundred states rather than 6^240 paths — and each state's step is
+ * enumerated with replay dice (replay-dice.ts). The chain of states is then
+ * solved exactly (absorbing-chain.ts), loops and all.
+ *
+ *   start ─► worklist: state ─step on every path─► next states, merged by text
+ *                       └─ done(state) ─► final
+ *   chain ─► solveChain ─► chance of each final state, expected step rewards
+ */
+import { type Chain, shorten, solveChain } from './absorbing-chain.js';
+import { canonicalState, frozenState, NotPlainJson } from './canonical-state.js';
+import type { Fraction } from './fraction.js';
+import { type EnumeratingDice, forEachPath, NotEnumerable, type PathBudget } from './replay-dice.js';
+import { WeightSum } from './weight-sum.js';
+
+export const DEFAULT_STATES = 100_000;
+
+/** A step's result: the next state, and what the step adds to each reward slot (null: nothing). */
+export interface StepResult {
+  state: unknown;
+  rewards: ReadonlyArray<readonly [bigint, bigint]> | null;
+}
+
+export interface StepProcedure {
+  start: unknown;
+  done(state: unknown): boolean;
+  step(state: unknown, dice: EnumeratingDice): StepResult;
+  rewardSlots: number;
+}
+
+export interface StepSolution {
+  /** Each final state (as a step receives it, frozen) with its chance of being where the procedure ends. */
+  finals: Array<{ state: unknown; chance: Fraction }>;
+  rewards: Fraction[];
+  steps: Fraction;
+  states: number;
+}
+
+/** Thrown for a state that is not plain JSON: says which call returned it. */
+export class BadState extends Error {
+  constructor(
+    readonly call: string,
+    readonly problem: NotPlainJson,
+    readonly from: string | null,
+  ) {
+    super(problem.message);
+  }
+}
+
+export function enumerateSteps(procedure: StepProcedure, budget: PathBudget, maxStates = DEFAULT_STATES): StepSolution {
+  const keys: string[] = [];
+  const frozen: unknown[] = [];
+  const indexOf = new Map<string, number>();
+  const textOf = (state: unknown, call: string, from: string | null): string => {
+    try {
+      return canonicalState(state);
+    } catch (error) {
+      if (error instanceof NotPlainJson) throw new BadState(call, error, from);
+      throw error;
+    }
+  };
+  const add = (text: string): number => {
+    let index = indexOf.get(text);
+    if (index === undefined) {
+      if (keys.length >= maxStates) {
+        const most = maxStates.toLocaleString('en-US');
+        throw new NotEnumerable(
+          `enumeration reaches more than ${most} states (the state ${shorten(text)} is one past it); ` +
+            `allowed: a state that keeps less (merge what no later step reads), or ${budget.instead}`,
+        );
+      }
+      index = keys.length;
+      keys.push(text);
+      frozen.push(frozenState(text));
+      indexOf.set(text, index);
+    }
+    return index;
+  };
+  add(textOf(procedure.start, 'start(params)', null));
+
+  const absorbing: boolean[] = [];
+  const to: Int32Array[] = [];
+  const chances: WeightSum[][] = [];
+  const rewards: WeightSum[][] = [];
+  for (let state = 0; state < keys.length; state++) {
+    const current = frozen[state];
+    const final = procedure.done(current);
+    absorbing.push(final);
+    if (final) {
+      to.push(new Int32Array(0));
+      chances.push([]);
+      rewards.push([]);
+      continue;
+    }
+    const targets = new Map<number, WeightSum>();
+    const expected = Array.from({ length: procedure.rewardSlots }, () => new WeightSum());
+    forEachPath(
+      (dice) => procedure.step(current, dice),
+      (result, numerator, denominator) => {
+        const next = add(textOf(result.state, 'step(state, dice, params)', keys[state]));
+        let sum = targets.get(next);
+        if (!sum) targets.set(next, (sum = new WeightSum()));
+        sum.add(numerator, denominator);
+        if (result.rewards) {
+          result.rewards.forEach(([value, valueDenominator], slot) => {
+            if (value !== 0n) expected[slot].add(numerator * value, denominator * valueDenominator);
+          });
+        }
+      },
+      budget,
+    );
+    to.push(Int32Array.from(targets.keys()));
+    chances.push([...targets.values()]);
+    rewards.push(expected);
+  }
+  const { rewardSlots } = procedure;
+  const name = (state: number) => keys[state];
+  const chain: Chain = { size: keys.length, absorbing, to, chances, rewards, rewardSlots, name };
+  const solved = solveChain(chain);
+  const finals: StepSolution['finals'] = [];
+  solved.ending.forEach((chance, state) => {
+    if (absorbing[state] && chance.numerator !== 0n) finals.push({ state: frozen[state], chance });
+  });
+  return { finals, rewards: solved.rewards, steps: solved.steps, states: keys.length };
+}

@@ -1,0 +1,281 @@
+/**
+ * Dice that walk every way a procedure's dice can fall. The procedure (a
+ * rule file's trial, or one step of its step form) is run again and again:
+ * each run replays the choices on a trail and then takes the first branch
+ * of every new call, and the next run moves the deepest call with a branch
+ * left on to it, depth first, until every sequence of results has been run
+ * once. Each run is one path; its weight is the product of the chances of
+ * the results it read, kept as an integer over an integer (each call's
+ * chances are integers over its own denominator: 1 of `sides` for a die,
+ * C(n, k)·hit^k·miss^(n−k) of sides^n for `count`), so nothing is reduced
+ * while the paths are walked.
+ *
+ * This is the replay form of exact enumeration (WebPPL's Enumerate walks the
+ * same tree by continuations); it needs nothing of the procedure but that it
+ * read the same dice whenever it is given the same results, which is what
+ * muster's contract already asks of a trial (no clock, no state kept).
+ *
+ * No node: imports: the calculator page enumerates in the browser.
+ */
+import { UsageError } from '../errors.js';
+import { Fraction } from './fraction.js';
+
+/** Thrown when a procedure cannot be enumerated within the limits: one line saying why and what to do instead. */
+export class NotEnumerable extends UsageError {}
+
+/** The largest die, `below` bound and `count` pool enumerated: the engine's own limits on dice (MAX_BOUND). */
+const MAX_SIDES = 4096;
+const MAX_POOL = 4096;
+
+/**
+ * How far one enumeration may go. `paths` is shared by every call of
+ * forEachPath that is given the same object (a step form counts the paths
+ * of every state's step against one budget), and `used` counts them.
+ */
+export interface PathBudget {
+  /** Most paths walked in all. */
+  readonly paths: number;
+  /** Most dice calls on one path: a procedure that repeats until something happens has paths of every length. */
+  readonly dice: number;
+  used: number;
+  /** What to do instead, for the message (the step form, --trials …). */
+  readonly instead: string;
+}
+
+export const DEFAULT_PATHS = 1_000_000;
+
+/** A procedure that read other dice when run again on the same results: enumeration cannot replay it. */
+const NOT_REPLAYED =
+  'the dice read differ between two runs given the same results; ' +
+  'allowed: a procedure that depends only on its dice, params and state (no clock, no state kept between runs)';
+export const DEFAULT_DICE_PER_PATH = 10_000;
+
+/** A budget of `paths` paths (a million unless told), `dice` dice calls a path. */
+export function pathBudget(instead: string, paths = DEFAULT_PATHS, dice = DEFAULT_DICE_PER_PATH): PathBudget {
+  return { paths, dice, used: 0, instead };
+}
+
+/** What an enumerating `dice` offers: the contract's dice (docs/custom-rules.md), each result a branch. */
+export interface EnumeratingDice {
+  d(sides: number): number;
+  count(n: number, sides: number, atLeast: number): number;
+  below(bound: number): number;
+  chance(p: number): boolean;
+  random(): number;
+}
+
+/** One call's branches: the value each returns, its weight, and the weights' common denominator. */
+interface Node {
+  /** 0 d, 1 count, 2 below, 3 chance: with the arguments, what a replay must ask again. */
+  kind: number;
+  a: number;
+  b: number;
+  c: number;
+  /** The results, in the order walked (null: 1 + index for d, index for below). */
+  values: Int32Array | null;
+  /** Each result's weight (null: 1 each). */
+  weights: bigint[] | null;
+  denominator: bigint;
+  size: number;
+}
+
+const binomialRows = new Map<number, bigint[]>();
+function binomialRow(n: number): bigint[] {
+  let row = binomialRows.get(n);
+  if (!row) {
+    row = [1n];
+    for (let k = 1; k <= n; k++) row.push((row[k - 1] * BigInt(n - k + 1)) / BigInt(k));
+    if (binomialRows.size > 256) binomialRows.clear();
+    binomialRows.set(n, row);
+  }
+  return row;
+}
+
+const chances = new Map<number, Fraction>();
+/** A chance as the decimal it prints as (0.15 is 3/20), as muster reads number parameters. */
+export function chanceFraction(p: number): Fraction {
+  let fraction = chances.get(p);
+  if (!fraction) {
+    fraction = Fraction.fromParameter(p);
+    if (chances.size > 1024) chances.clear();
+    chances.set(p, fraction);
+  }
+  return fraction;
+}
+
+/** The message of a bad dice argument, worded as the simulation words it. */
+export function badDice(call: string, what: string, value: unknown, allowed: string): UsageError {
+  const shown = typeof value === 'number' ? String(value) : JSON.stringify(value) ?? String(value);
+  return new UsageError(`${call}: ${what}: got ${shown.slice(0, 80)}; allowed: ${allowed}`);
+}
+
+const whole = (value: unknown, min: number, max: number): boolean =>
+  typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
+
+/** Checks `p` as the contract allows it: a number from 0 to 1. */
+export function checkChance(p: unknown): number {
+  if (typeof p !== 'number' || !(p >= 0 && p <= 1)) throw badDice('dice.chance', 'p', p, 'a number from 0 to 1');
+  return p;
+}
+
+class ReplayDice implements EnumeratingDice {
+  /** The calls of the current path, and the branch each takes. */
+  nodes: Node[] = [];
+  branch: number[] = [];
+  /** Weight of the path up to and including call k. */
+  numerators: bigint[] = [];
+  denominators: bigint[] = [];
+  /** The next call's index on this run. */
+  at = 0;
+  constructor(readonly budget: PathBudget) {}
+
+  d(sides: number): number {
+    if (!whole(sides, 1, MAX_SIDES)) throw badDice('dice.d', 'sides', sides, `a whole number from 1 to ${MAX_SIDES}`);
+    const k = this.take(0, sides, 0, 0);
+    return 1 + k;
+  }
+
+  below(bound: number): number {
+    if (!whole(bound, 1, MAX_SIDES)) throw badDice('dice.below', 'bound', bound, `a whole number from 1 to ` +
+      `${MAX_SIDES}`);
+    return this.take(2, bound, 0, 0);
+  }
+
+  count(n: number, sides: number, atLeast: number): number {
+    // As the simulation allows; past MAX_POOL dice the count has too many outcomes to list, which is no mistake.
+    if (!whole(n, 0, 1 << 30)) throw badDice('dice.count', 'n', n, 'a whole number of dice from 0');
+    if (n > MAX_POOL) throw new NotEnumerable(`dice.count of ${n} dice has more outcomes than enumeration lists (at ` +
+      `most ${MAX_POOL} dice); allowed: ${this.budget.instead}`);
+    if (!whole(sides, 1, MAX_SIDES)) throw badDice('dice.count', 'sides', sides, `a whole number from 1 to ` +
+      `${MAX_SIDES}`);
+    if (typeof atLeast !== 'number' || Number.isNaN(atLeast)) throw badDice('dice.count', 'atLeast', atLeast, 'a ' +
+      'number');
+    const least = Math.max(1, Math.min(sides + 1, Math.ceil(atLeast)));
+    const k = this.take(1, n, sides, least);
+    const node = this.nodes[this.at - 1];
+    return node.values ? node.values[k] : k;
+  }
+
+  chance(p: number): boolean {
+    checkChance(p);
+    const k = this.take(3, p, 0, 0);
+    return (this.nodes[this.at - 1].values as Int32Array)[k] === 1;
+  }
+
+  random(): number {
+    throw new NotEnumerable(
+      'dice.random() cannot be enumerated (a uniform number has no list of outcomes); allowed for exact values: ' +
+        'dice.d, dice.count, dice.below or dice.chance(p) in its place, or simulation (leave out --exact, or add ' +
+          '--simulate; --trials N)',
+    );
+  }
+
+  /** The branch this run takes at the next call: replayed from the trail, or the first of a new call. */
+  private take(kind: number, a: number, b: number, c: number): number {
+    const at = this.at++;
+    if (at < this.nodes.length) {
+      const node = this.nodes[at];
+      if (node.kind !== kind || node.a !== a || node.b !== b || node.c !== c) {
+        throw new UsageError(NOT_REPLAYED);
+      }
+      return this.branch[at];
+    }
+    if (at >= this.budget.dice) {
+      throw new NotEnumerable(
+        `enumeration needs more than ${this.budget.dice.toLocaleString('en-US')} dice on one path (a roll repeated ` +
+          `until something happens has paths of every length); allowed: ${this.budget.instead}`,
+      );
+    }
+    const node = makeNode(kind, a, b, c);
+    this.nodes.push(node);
+    this.branch.push(0);
+    this.weigh(at);
+    return 0;
+  }
+
+  /** The path's weight through call `at`, from the weight before it and the branch it takes. */
+  weigh(at: number): void {
+    const node = this.nodes[at];
+    const before = at === 0 ? 1n : this.numerators[at - 1];
+    const beforeDenominator = at === 0 ? 1n : this.denominators[at - 1];
+    this.numerators[at] = node.weights ? before * node.weights[this.branch[at]] : before;
+    this.denominators[at] = beforeDenominator * node.denominator;
+  }
+
+  /** Moves the trail to the next path; false when every path has been run. */
+  advance(): boolean {
+    let k = this.nodes.length - 1;
+    while (k >= 0 && this.branch[k] === this.nodes[k].size - 1) k--;
+    if (k < 0) return false;
+    this.branch[k]++;
+    this.nodes.length = k + 1;
+    this.branch.length = k + 1;
+    this.numerators.length = k + 1;
+    this.denominators.length = k + 1;
+    this.weigh(k);
+    return true;
+  }
+}
+
+function makeNode(kind: number, a: number, b: number, c: number): Node {
+  if (kind === 0 || kind === 2) return { kind, a, b, c, values: null, weights: null, denominator: BigInt(a), size: a };
+  if (kind === 3) {
+    const p = chanceFraction(a);
+    // The branches with a chance of happening: true (numerator of denominator), then false.
+    const values: number[] = [];
+    const weights: bigint[] = [];
+    if (p.numerator > 0n) {
+      values.push(1);
+      weights.push(p.numerator);
+    }
+    if (p.numerator < p.denominator) {
+      values.push(0);
+      weights.push(p.denominator - p.numerator);
+    }
+    return { kind, a, b, c, values: Int32Array.from(values), weights, denominator: p.denominator, size: values.length };
+  }
+  // count: n dice of `sides` faces, each a hit on `least` or more: k hits with C(n, k)·hit^k·miss^(n−k) of sides^n.
+  const n = a;
+  const hit = BigInt(b - c + 1);
+  const miss = BigInt(c - 1);
+  const row = binomialRow(n);
+  const values: number[] = [];
+  const weights: bigint[] = [];
+  for (let k = 0; k <= n; k++) {
+    const weight = row[k] * hit ** BigInt(k) * miss ** BigInt(n - k);
+    if (weight === 0n) continue;
+    values.push(k);
+    weights.push(weight);
+  }
+  const denominator = BigInt(b) ** BigInt(n);
+  return { kind, a, b, c, values: Int32Array.from(values), weights, denominator, size: values.length };
+}
+
+/**
+ * Runs `run` once for every way its dice can fall and gives `visit` each
+ * run's result with its weight, numerator over denominator (not reduced).
+ * The weights of all paths sum to 1. Throws NotEnumerable past the budget
+ * (counted before the path that would exceed it is run) or at dice.random().
+ */
+export function forEachPath<R>(
+  run: (dice: EnumeratingDice) => R,
+  visit: (result: R, numerator: bigint, denominator: bigint) => void,
+  budget: PathBudget,
+): void {
+  const dice = new ReplayDice(budget);
+  for (;;) {
+    if (budget.used >= budget.paths) {
+      throw new NotEnumerable(`enumeration needs more than ${budget.paths.toLocaleString('en-US')} paths; allowed: ` +
+        `${budget.instead}`);
+    }
+    budget.used++;
+    dice.at = 0;
+    const result = run(dice);
+    if (dice.at !== dice.nodes.length) {
+      throw new UsageError(NOT_REPLAYED);
+    }
+    const last = dice.nodes.length - 1;
+    visit(result, last < 0 ? 1n : dice.numerators[last], last < 0 ? 1n : dice.denominators[last]);
+    if (!dice.advance()) return;
+  }
+}

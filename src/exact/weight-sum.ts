@@ -1,0 +1,51 @@
+/**
+ * A sum of weights given as integer over integer, kept over one common
+ * denominator and reduced only when read. The enumerator adds a path's
+ * weight per metric per path; the denominators of one procedure's paths are
+ * nearly always multiples of one another (6^3 and 6^5), so an addition is a
+ * divisibility test and a product, not a greatest common divisor.
+ */
+import { Fraction } from './fraction.js';
+
+export class WeightSum {
+  numerator = 0n;
+  denominator = 1n;
+
+  /** Adds numerator/denominator (denominator > 0). */
+  add(numerator: bigint, denominator: bigint): void {
+    if (numerator === 0n) return;
+    const mine = this.denominator;
+    if (denominator === mine) {
+      this.numerator += numerator;
+    } else if (mine % denominator === 0n) {
+      this.numerator += numerator * (mine / denominator);
+    } else if (denominator % mine === 0n) {
+      this.numerator = this.numerator * (denominator / mine) + numerator;
+      this.denominator = denominator;
+    } else {
+      const common = (mine / gcd(mine, denominator)) * denominator;
+      this.numerator = this.numerator * (common / mine) + numerator * (common / denominator);
+      this.denominator = common;
+    }
+  }
+
+  addSum(other: WeightSum): void {
+    this.add(other.numerator, other.denominator);
+  }
+
+  /** Adds numerator/denominator times value/valueDenominator. */
+  addScaled(numerator: bigint, denominator: bigint, value: bigint, valueDenominator: bigint): void {
+    this.add(numerator * value, denominator * valueDenominator);
+  }
+
+  toFraction(): Fraction {
+    return Fraction.of(this.numerator, this.denominator);
+  }
+}
+
+export function gcd(a: bigint, b: bigint): bigint {
+  if (a < 0n) a = -a;
+  if (b < 0n) b = -b;
+  while (b !== 0n) [a, b] = [b, a % b];
+  return a;
+}

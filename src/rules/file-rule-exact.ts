@@ -1,0 +1,268 @@
+/**
+ * Exact values for a rule file that has no `exact()`: its own procedure
+ * enumerated (docs/custom-rules.md, "Exact without writing it").
+ *
+ *   trial form: the trial run on every sequence of dice results
+ *               (replay-dice.ts), each metric summed with the path's weight;
+ *               a rule that counts outcomes sums each outcome's weight, then
+ *               reads each outcome once
+ *   step form:  the chain of states enumerated and solved
+ *               (enumerate-steps.ts); report read once per final state,
+ *               what steps write summed as expected rewards
+ *
+ * A value a trial writes is checked as the simulation checks it; a mean's
+ * double is read as the fraction it stands for (double-value.ts). Beyond
+ * the budget, or at dice.random(), a NotEnumerable error (a UsageError: one
+ * line, exit 2) says so — never a truncated value.
+ */
+import { UsageError } from '../errors.js';
+import { rationalOf } from '../exact/double-value.js';
+import { BadState, enumerateSteps } from '../exact/enumerate-steps.js';
+import { Fraction } from '../exact/fraction.js';
+import { DEFAULT_PATHS, forEachPath, NotEnumerable, pathBudget } from '../exact/replay-dice.js';
+import { WeightSum } from '../exact/weight-sum.js';
+import { readStepOut, type StepForm, stepOut } from './file-rule-steps.js';
+import type { MetricSpec, Params } from './types.js';
+
+export { NotEnumerable };
+
+export interface EnumerationContext {
+  /** How messages name the rule: "<file> (rule <id>)". */
+  where: string;
+  trial: Function | null;
+  form: StepForm | null;
+  setup: Function | undefined;
+  outcomes: Function | undefined;
+  read: Function | undefined;
+  metrics(params: Params): MetricSpec[];
+  fail(what: string): never;
+  describe(value: unknown): string;
+  maxOutcomes: number;
+}
+
+const TRIAL_INSTEAD = 'the step form, which merges paths that reach the same state (docs/custom-rules.md, "Exact ' +
+  'without writing it"), or simulation (leave out --exact, or add --simulate; --trials N)';
+const STEP_INSTEAD = 'a state that keeps less, or simulation (leave out --exact, or add --simulate; --trials N)';
+
+/**
+ * rule.enumerate for a rule file: each parameter set enumerated once and kept (a few sets), within `paths`
+ * paths; a set found past a budget is remembered too, so asking again with that budget or less costs nothing.
+ */
+type Enumerate = (params: Params, paths?: number) => Record<string, Fraction>;
+
+export function enumeratedExact(context: EnumerationContext): Enumerate {
+  const kept = new Map<string, Record<string, Fraction> | { failed: NotEnumerable; paths: number }>();
+  return (params, paths = DEFAULT_PATHS) => {
+    const key = JSON.stringify(params);
+    const known = kept.get(key);
+    if (known && !('failed' in known)) return known;
+    if (known && paths <= (known.paths as number)) throw known.failed;
+    const frozen = Object.freeze({ ...params });
+    if (kept.size >= 16) kept.clear();
+    try {
+      const { form } = context;
+      const values = form ? enumerateStepForm(context, form, frozen, paths) : enumerateTrial(context, frozen, paths);
+      kept.set(key, values);
+      return values;
+    } catch (error) {
+      if (error instanceof NotEnumerable) kept.set(key, { failed: error, paths });
+      throw error;
+    }
+  };
+}
+
+/** Calls a rule's function, turning what it throws into one line naming the call. */
+function guarded<T>(context: EnumerationContext, call: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    if (error instanceof NotEnumerable) {
+      throw error.message.startsWith(context.where) ? error : new NotEnumerable(`${context.where}: ${error.message}`);
+    }
+    if (error instanceof BadState) {
+      return context.fail(
+        `${error.call} returned a state that is not plain JSON: ` +
+          `${error.problem.message}${error.from ? ` (a step from ${shortText(error.from)})` : ''}; allowed: null, ` +
+            `true or false, finite numbers, strings, and arrays and plain objects of them`,
+      );
+    }
+    if (error instanceof UsageError) {
+      if (error.message.startsWith(context.where)) throw error;
+      return context.fail(error.message);
+    }
+    const text = error instanceof Error ? `${error.name}: ${error.message}` : context.describe(error);
+    return context.fail(`${call} threw ${text.replace(/[\u0000-\u001f\u007f]+/g, ' ')} (while enumerating its dice)`);
+  }
+}
+
+const shortText = (text: string) => (text.length > 100 ? `${text.slice(0, 97)}...` : text);
+
+/** Metric sums over paths (or outcomes, or final states), each term a weight times a value. */
+class MetricSums {
+  readonly sums: WeightSum[];
+  readonly out: Record<string, unknown>;
+  constructor(
+    readonly metrics: readonly MetricSpec[],
+    readonly context: EnumerationContext,
+    readonly from: string,
+  ) {
+    this.sums = metrics.map(() => new WeightSum());
+    this.out = stepOut(metrics);
+  }
+
+  /** Reads, checks and resets what was written into out, adding each value times numerator/denominator. */
+  collect(numerator: bigint, denominator: bigint): void {
+    const { out, metrics } = this;
+    for (let index = 0; index < metrics.length; index++) {
+      const metric = metrics[index];
+      for (const field of [metric.name, index]) {
+        const value = out[field];
+        if (value === 0) continue;
+        out[field] = 0;
+        if (metric.probability) {
+          if (value === 1 || value === true) this.sums[index].add(numerator, denominator);
+          else if (value !== false) this.bad(metric, value);
+        } else {
+          if (typeof value !== 'number' || !Number.isFinite(value)) this.bad(metric, value);
+          const [n, d] = rationalOf(value as number);
+          this.sums[index].add(numerator * n, denominator * d);
+        }
+      }
+    }
+  }
+
+  /** A name that is not a metric, once written, stays in out: looked for once, at the end. */
+  checkNames(): void {
+    const { out, metrics } = this;
+    if (Object.keys(out).length !== 2 * metrics.length) {
+      const known = new Set([...metrics.map((m) => m.name), ...metrics.map((_, index) => String(index))]);
+      const stray = Object.keys(out).find((name) => !known.has(name)) ?? '';
+      this.context.fail(`${this.from} wrote out[${JSON.stringify(stray)}], which is not a metric; allowed: ` +
+        `${metrics.map((m) => m.name).join(', ')} (or their positions 0 to ${metrics.length - 1})`);
+    }
+  }
+
+  private bad(metric: MetricSpec, value: unknown): never {
+    const allowed = metric.probability ? '0, 1, false or true (a probability)' : 'a finite number (a mean)';
+    return this.context.fail(`metric ${JSON.stringify(metric.name)}: got ${this.context.describe(value)} from ` +
+      `${this.from} (while enumerating); allowed: ${allowed}`);
+  }
+
+  result(extra?: readonly Fraction[]): Record<string, Fraction> {
+    this.checkNames();
+    const values: Record<string, Fraction> = {};
+    this.metrics.forEach((metric, index) => {
+      const value = this.sums[index].toFraction();
+      values[metric.name] = extra ? value.add(extra[index]) : value;
+    });
+    return values;
+  }
+}
+
+function enumerateTrial(context: EnumerationContext, params: Params, paths: number): Record<string, Fraction> {
+  const trial = context.trial as Function;
+  const metrics = context.metrics(params);
+  const { setup } = context;
+  const prepared = setup ? guarded(context, 'setup(params)', () => setup(params)) : undefined;
+  let outcomes = 0;
+  if (context.outcomes) {
+    const many = guarded(context, 'outcomes(params)', () => (context.outcomes as Function)(params, prepared));
+    if (!(Number.isInteger(many) && (many as number) >= 0 && (many as number) <= context.maxOutcomes)) {
+      context.fail(`outcomes(params): returned ${context.describe(many)}; allowed: a whole number of outcomes from 1 ` +
+        `to ${context.maxOutcomes}, or 0 to write each trial's metrics into out at these params`);
+    }
+    outcomes = many as number;
+  }
+  const sums = new MetricSums(metrics, context, outcomes > 0 ? 'read' : 'trial');
+  const budget = pathBudget(TRIAL_INSTEAD, paths);
+  if (outcomes === 0) {
+    guarded(context, 'trial', () =>
+      forEachPath(
+        (dice) => trial(dice, params, sums.out, prepared),
+        (_, numerator, denominator) => sums.collect(numerator, denominator),
+        budget,
+      ),
+    );
+    return sums.result();
+  }
+  // Counting outcomes: each outcome's weight summed over the paths, then read once.
+  const weights = new Map<number, WeightSum>();
+  guarded(context, 'trial', () =>
+    forEachPath(
+      (dice) => trial(dice, params, sums.out, prepared),
+      (outcome, numerator, denominator) => {
+        if (!(Number.isInteger(outcome) && (outcome as number) >= 0 && (outcome as number) < outcomes)) {
+          context.fail(`trial returned ${context.describe(outcome)} (while enumerating); allowed: its outcome, a ` +
+            `whole number from 0 to ${outcomes - 1} (outcomes(params) is ${outcomes})`);
+        }
+        const written = metrics.findIndex((metric, index) => sums.out[metric.name] !== 0 || sums.out[index] !== 0);
+        if (written >= 0) {
+          context.fail('trial wrote out while the rule counts outcomes; allowed: return the outcome, and write its ' +
+            'metrics in read(outcome, params, out)');
+        }
+        let sum = weights.get(outcome as number);
+        if (!sum) weights.set(outcome as number, (sum = new WeightSum()));
+        sum.add(numerator, denominator);
+      },
+      budget,
+    ),
+  );
+  sums.checkNames();
+  for (const outcome of [...weights.keys()].sort((a, b) => a - b)) {
+    const weight = weights.get(outcome) as WeightSum;
+    guarded(context, `read(outcome ${outcome})`, () => (context.read as Function)(outcome, params, sums.out, prepared));
+    sums.collect(weight.numerator, weight.denominator);
+  }
+  return sums.result();
+}
+
+function enumerateStepForm(
+  context: EnumerationContext,
+  form: StepForm,
+  params: Params,
+  paths: number,
+): Record<string, Fraction> {
+  const metrics = context.metrics(params);
+  const { setup } = context;
+  const prepared = setup ? guarded(context, 'setup(params)', () => setup(params)) : undefined;
+  const start = guarded(context, 'start(params)', () => form.start(params, prepared));
+  const out = stepOut(metrics);
+  const solution = guarded(context, 'step', () =>
+    enumerateSteps(
+      {
+        start,
+        rewardSlots: metrics.length,
+        done: (state) => {
+          const ended = guarded(context, 'done(state, params)', () => form.done(state, params, prepared));
+          if (typeof ended !== 'boolean') context.fail(`done(state, params): returned ${context.describe(ended)}; ` +
+            `allowed: true or false`);
+          return ended as boolean;
+        },
+        step: (state, dice) => {
+          const next = form.step(state, dice, params, out, prepared);
+          let rewards: Array<readonly [bigint, bigint]> | null = null;
+          readStepOut(
+            out,
+            metrics,
+            (index, value) => {
+              rewards ??= metrics.map(() => [0n, 1n] as const);
+              const [n, d] = rationalOf(value);
+              const [before, beforeDenominator] = rewards[index];
+              rewards[index] = [before * d + n * beforeDenominator, beforeDenominator * d];
+            },
+            context.fail,
+            context.describe,
+          );
+          return { state: next, rewards };
+        },
+      },
+      pathBudget(STEP_INSTEAD, paths),
+    ),
+  );
+  const sums = new MetricSums(metrics, context, 'report');
+  for (const { state, chance } of solution.finals) {
+    guarded(context, 'report(state, params, out)', () => form.report(state, params, sums.out, prepared));
+    sums.collect(chance.numerator, chance.denominator);
+  }
+  return sums.result(solution.rewards);
+}
