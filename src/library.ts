@@ -86,7 +86,7 @@ export interface RunOptions extends ExactOptions {
   trials?: number;
   /** The seed (default "muster"): the same seed gives the same numbers on any thread count. */
   seed?: string;
-  /** The random stream, 1, 2 or 3 (default 3; docs/streams.md). */
+  /** The random stream, 1 to 4 (default 3; docs/streams.md). */
   stream?: StreamVersion;
   /** Interval confidence, between 0 and 1 (default 0.95). */
   confidence?: number;

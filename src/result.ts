@@ -84,7 +84,10 @@ export function buildResult(input: ResultInput): RunResult {
   const { rule, params, tally, trials, confidence } = input;
   // Solved already where the caller has it (a sweep point solved while the workers simulate); beside a simulation,
   // an enumeration past its budget is no exact value; alone (--exact) it is the error.
-  const exact = input.exact !== undefined ? input.exact : tally ? knownExact(rule, params) : rule.exact ? rule.exact(params) : null;
+  // An interrupted run is not held up by an enumeration (a trial that loops would loop there too): a rule file's
+  // enumerated values are left out of a partial result; a hand-written exact() still answers.
+  const enumerationSkipped = input.partial === true && rule.exactBy === 'enumeration';
+  const exact = input.exact !== undefined ? input.exact : enumerationSkipped ? null : tally ? knownExact(rule, params) : rule.exact ? rule.exact(params) : null;
   const tallied = tally ? (input.tallied ?? rule.summarize(params, tally, trials)) : null;
   // Keyed by metric names, which a rule file chooses: `constructor` is a metric, not Object.prototype's.
   const metrics = keyedRecord<MetricResult>();

@@ -58,9 +58,16 @@ const awkward = join(folder, "it's my rules");
 mkdirSync(awkward, { recursive: true });
 const bonusRule = join(awkward, 'bonus-hit.mjs');
 writeFileSync(bonusRule, BONUS_RULE);
-/** The same rule without exact(): simulated only, so --best ranks estimates and judges by intervals. */
+/**
+ * The same rule without exact(), its die read from dice.random() (the same uniform dice.d(6) reads, so the same
+ * dice): it cannot be enumerated, so it is simulated only, and --best ranks estimates and judges by intervals.
+ */
 const simulatedRule = join(awkward, 'bonus-simulated.mjs');
-writeFileSync(simulatedRule, BONUS_RULE.replace(/ {2}exact\(p\) \{[\s\S]*?\n {2}\},\n/, '').replace("id: 'bonus-hit'", "id: 'bonus-simulated'"));
+const simulatedSource = BONUS_RULE.replace(/ {2}exact\(p\) \{[\s\S]*?\n {2}\},\n/, '')
+  .replace("id: 'bonus-hit'", "id: 'bonus-simulated'")
+  .replace('const die = dice.d(6);', 'const die = 1 + Math.floor(dice.random() * 6);');
+if (!simulatedSource.includes('dice.random()') || simulatedSource.includes('exact(p)')) throw new Error('the simulated-only rule was not derived');
+writeFileSync(simulatedRule, simulatedSource);
 
 describe('an argument meant for an option', () => {
   it.each([

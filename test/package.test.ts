@@ -77,14 +77,14 @@ export async function simulated(pool: Pool, signal: AbortSignal): Promise<boolea
 `,
     );
     // A call the types must refuse: a stream that does not exist.
-    writeFileSync(join(consumer, 'wrong.ts'), `import { run } from 'muster-odds';\nvoid run('reserves', { stream: 4 });\n`);
+    writeFileSync(join(consumer, 'wrong.ts'), `import { run } from 'muster-odds';\nvoid run('reserves', { stream: 5 });\n`);
     const tsc = join(root, 'node_modules/typescript/bin/tsc');
     const flags = ['--strict', '--noEmit', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--types', 'node', '--typeRoots', join(root, 'node_modules/@types')];
     const good = spawnSync(process.execPath, [tsc, ...flags, 'pairings.ts'], { cwd: consumer, encoding: 'utf8' });
     expect(good.status, good.stdout + good.stderr).toBe(0);
     const wrong = spawnSync(process.execPath, [tsc, ...flags, 'wrong.ts'], { cwd: consumer, encoding: 'utf8' });
     expect(wrong.status).not.toBe(0);
-    expect(wrong.stdout).toMatch(/wrong\.ts\(2,.*Type '4' is not assignable/);
+    expect(wrong.stdout).toMatch(/wrong\.ts\(2,.*Type '5' is not assignable/);
   }, 60_000);
 
   it('runs as the muster command from the install', async () => {

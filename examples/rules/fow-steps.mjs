@@ -25,8 +25,8 @@ function sideOf(p, side) {
   return { platoons, reserves: asked === 0 ? Math.ceil(platoons / 2) : asked, start: p[`${side}Start`] };
 }
 
-/** Turns followed: every turn reported, and up to the defender's first chance to win (its roll before turn endTurn). */
-const horizon = (p) => Math.max(p.turns, p.endTurn - 1);
+/** Turns followed: every turn reported, and up to the defender's first chance to win (the attacker's turn endTurn). */
+const horizon = (p) => Math.max(p.turns, p.endTurn);
 
 export default {
   id: 'fow-steps',
@@ -72,7 +72,7 @@ export default {
     for (const place of Object.keys(SCATTER)) list.push({ name: `defender.scatter.${place}`, doc: `an arriving defending platoon enters ${place}`, probability: false });
     list.push({ name: 'defender.onTable.atEnd.mean', doc: 'expected defending platoons on the table when the defender can first win', probability: false });
     list.push({ name: 'defender.allIn.atEnd', doc: 'every defending reserve is on the table when the defender can first win', probability: false });
-    list.push({ name: 'attacker.allIn.beforeEnd', doc: 'every attacking reserve has arrived before the turn the defender can first win', probability: false });
+    list.push({ name: 'attacker.allIn.atEnd', doc: 'every attacking reserve is in when the defender can first win (the attacker moves first: in by its turn endTurn)', probability: false });
     return list;
   },
 
@@ -98,12 +98,13 @@ export default {
         out[`${side}.first.${turn}`] = before === reserves && after < reserves ? 1 : 0;
         if (reserves <= DISTRIBUTION_RESERVES) for (let k = 1; k < reserves; k++) out[`${side}.atLeast.${k}.by.${turn}`] = reserves - after >= k ? 1 : 0;
       }
-      // The defender's check at the start of turn endTurn comes before that turn's roll: these are turn endTurn − 1's.
+      // The defender's check at the start of its turn endTurn comes after the attacker's turn endTurn (the attacker
+      // moves first) and before the defender's own roll of that turn.
       if (turn === p.endTurn - 1 && side === 'defender') {
         out['defender.onTable.atEnd.mean'] = platoons - after;
         out['defender.allIn.atEnd'] = after === 0 ? 1 : 0;
       }
-      if (turn === p.endTurn - 1 && side === 'attacker') out['attacker.allIn.beforeEnd'] = after === 0 ? 1 : 0;
+      if (turn === p.endTurn && side === 'attacker') out['attacker.allIn.atEnd'] = after === 0 ? 1 : 0;
     }
     return next;
   },

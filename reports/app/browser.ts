@@ -448,7 +448,15 @@ function recompute(): void {
     return;
   }
   // A rule file without exact() is enumerated where that is quick (rules/exact-of.ts), else simulated.
-  if (rule.exactBy === 'enumeration') forceSimulation(outcome.params !== null && !hasExact(rule, outcome.params));
+  if (rule.exactBy === 'enumeration') {
+    try {
+      forceSimulation(outcome.params !== null && !hasExact(rule, outcome.params));
+    } catch (error) {
+      // The rule's own code threw while its dice were enumerated: its fault, shown as the CLI words it.
+      fail(finish)(error);
+      return;
+    }
+  }
   const simulation = readSimulation();
   const simulating = simulation.simulate || !rule.exact;
   for (const spec of rule.params) showFieldError(fieldId(spec), outcome.fieldErrors.get(spec.name));
