@@ -22,6 +22,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
 import { renderTable } from '../../src/cli/format.js';
 import { buildAppHtml } from '../../reports/app/build.js';
@@ -37,7 +38,17 @@ interface Case {
   set: Array<[string, string]>;
   /** The same question with one parameter a step away: the change measured is from this to the case. */
   step: [string, string];
+  /** The first chart's target, when not TARGET_MS: a rule file's enumerated answer has 200 ms (issue: exact without the maths). */
+  target?: number;
 }
+
+/**
+ * The step-form ports in examples/rules/, bundled as `muster app --rule FILE` bundles them: exact by enumeration
+ * in the page. The page keeps the enumerations of the last 16 settings, so after the warm-ups these rows time a
+ * setting enumerated before; a first enumeration costs what `muster run FILE --exact` reports for it.
+ */
+const PORTS = ['infinity-steps', 'reserves-steps', 'noctvale-steps'];
+const PORT_TARGET_MS = 200;
 
 const eight = (entry: string) => Array.from({ length: 8 }, () => entry).join(',');
 
@@ -60,6 +71,9 @@ const CASES: Case[] = [
     set: [['attackerPlatoons', '30'], ['attackerReserves', '30'], ['defenderPlatoons', '30'], ['defenderReserves', '29'], ['turns', '20'], ['hit', '6'], ['guarantee', '20'], ['attackerStart', '1'], ['defenderStart', '1']],
     step: ['guarantee', '19'],
   },
+  { label: 'infinity-steps (rule file, enumerated), WIP 13 against 15', rule: 'infinity-steps', set: [['wipB', '15']], step: ['wipA', '14'], target: PORT_TARGET_MS },
+  { label: 'reserves-steps (rule file, enumerated), defaults', rule: 'reserves-steps', set: [], step: ['command', '3'], target: PORT_TARGET_MS },
+  { label: 'noctvale-steps (rule file, enumerated), defaults', rule: 'noctvale-steps', set: [], step: ['fightersA', '9'], target: PORT_TARGET_MS },
 ];
 
 interface Timings {
@@ -103,7 +117,11 @@ async function baseline(page: Page): Promise<number> {
 const folder = mkdtempSync(join(tmpdir(), 'muster-bench-app-'));
 try {
   const file = join(folder, 'app.html');
-  const { html } = await buildAppHtml();
+  const ports = PORTS.map((id) => {
+    const path = fileURLToPath(new URL(`../../../examples/rules/${id}.mjs`, import.meta.url));
+    return { path, shown: `examples/rules/${id}.mjs`, id };
+  });
+  const { html } = await buildAppHtml({ ruleFiles: ports });
   writeFileSync(file, html);
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
   const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
@@ -136,13 +154,13 @@ try {
       `${median(stepRuns.map((run) => run.total)).toFixed(1)} ms`,
       `${median(switchRuns.map((run) => run.firstChart)).toFixed(1)} ms`,
       `${(first / base).toFixed(1)}×`,
-      first <= TARGET_MS ? 'yes' : 'NO',
+      `${first <= (benchCase.target ?? TARGET_MS) ? 'yes' : 'NO'}${benchCase.target ? ` (≤ ${benchCase.target} ms)` : ''}`,
     ]);
   }
   const version = browser.version();
   await browser.close();
   process.stdout.write(`the calculator page in Chromium ${version}, median of ${REPEATS} changes after ${WARM_UP} warm-ups; baseline (one-mark vega-embed) ${base.toFixed(1)} ms\n`);
-  process.stdout.write(renderTable(['question', 'exact', 'first chart', 'all charts', 'switched rule', 'first ÷ baseline', `≤ ${TARGET_MS} ms`], rows));
+  process.stdout.write(renderTable(['question', 'exact', 'first chart', 'all charts', 'switched rule', 'first ÷ baseline', `≤ ${TARGET_MS} ms`], rows, 200));
 } finally {
   rmSync(folder, { recursive: true, force: true });
 }
