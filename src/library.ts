@@ -13,6 +13,7 @@
  * the caller with `close()`) to share it between calls, or leave it out and
  * each call starts and closes its own. docs/library.md is the guide.
  */
+import { parseSeed } from './cli/seed.js';
 import { UsageError } from './errors.js';
 import { defaultThreads, SimulationPool, WorkerError } from './engine/pool.js';
 import { simulate } from './engine/simulate.js';
@@ -116,8 +117,9 @@ export async function run(rule: string | Rule, options: RunOptions = {}): Promis
   const params = paramsOf(resolved, options.set);
   const trials = options.trials ?? DEFAULT_TRIALS;
   if (!Number.isSafeInteger(trials) || trials < 1 || trials > MAX_TRIALS) throw new UsageError(`trials: got ${String(trials)}; allowed: a whole number from 1 to ${MAX_TRIALS}`);
-  const seed = options.seed ?? 'muster';
-  if (typeof seed !== 'string' || seed.length === 0 || seed.length > 200) throw new UsageError('seed: got an empty or overlong seed; allowed: text of 1 to 200 characters');
+  if (options.seed !== undefined && typeof options.seed !== 'string') throw new UsageError(`seed: got ${typeof options.seed}; allowed: text`);
+  // The CLI's own check and bound (cli/seed.ts), the option named as the library names it.
+  const seed = parseSeed(options.seed ?? 'muster', 'seed');
   const stream = options.stream ?? 3;
   if (!(STREAM_VERSIONS as readonly number[]).includes(stream)) throw new UsageError(`stream: got ${String(stream)}; allowed: ${STREAM_VERSIONS.join(', ')}`);
   const confidence = options.confidence ?? 0.95;
