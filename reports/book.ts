@@ -79,7 +79,11 @@ export async function buildBook(rules: readonly Rule[], settings: BookSettings):
   let partial = false;
   const { signal } = settings;
   // Every trial the book will simulate: each rule at its defaults, and the cards of rules with no exact solution.
-  const totalTrials = rules.reduce((sum, rule) => sum + settings.trials + (rule.exact ? 0 : planCard(rule, resolveParams(rule)).length * settings.printableTrials), 0);
+  const totalTrials = rules.reduce(
+    (sum, rule) =>
+      sum + settings.trials + (rule.exact ? 0 : planCard(rule, resolveParams(rule)).length * settings.printableTrials),
+    0,
+  );
   let trialsBefore = 0;
   const onTrials = (done: number) => settings.onTrials?.(trialsBefore + done, totalTrials);
   try {
@@ -90,7 +94,15 @@ export async function buildBook(rules: readonly Rule[], settings: BookSettings):
       }
       const step = `[${position + 1}/${rules.length}] ${rule.id}`;
       const defaults = resolveParams(rule);
-      const simulation: GridSettings = { method: 'simulation', seed: settings.seed, stream: settings.stream, confidence: settings.confidence, trials: settings.trials, threads: settings.threads, timeout: settings.timeout };
+      const simulation: GridSettings = {
+        method: 'simulation',
+        seed: settings.seed,
+        stream: settings.stream,
+        confidence: settings.confidence,
+        trials: settings.trials,
+        threads: settings.threads,
+        timeout: settings.timeout,
+      };
       settings.onProgress?.(`${step}: simulating ${formatCount(settings.trials)} trials at the defaults`);
       const stopped = await evaluateUntilInterrupted(rule, [defaults], simulation, { pool, signal, onTrials });
       trialsBefore += settings.trials;
@@ -101,16 +113,25 @@ export async function buildBook(rules: readonly Rule[], settings: BookSettings):
       const [{ result }] = stopped.evaluated;
       const charts = runCharts({ rule, result, metrics: rule.metrics(defaults) });
 
-      const cardSettings: GridSettings = rule.exact ? { ...simulation, method: 'exact', stream: null } : { ...simulation, trials: settings.printableTrials };
+      const cardSettings: GridSettings = rule.exact
+        ? { ...simulation, method: 'exact', stream: null }
+        : { ...simulation, trials: settings.printableTrials };
       const plan = planCard(rule, defaults);
-      settings.onProgress?.(`${step}: the card, ${plan.length} parameter set${plan.length === 1 ? '' : 's'}${rule.exact ? ' (exact)' : `, ${formatCount(settings.printableTrials)} trials each`}`);
+      settings.onProgress?.(
+        `${step}: the card, ${plan.length} parameter set${plan.length === 1 ? '' : 's'}${rule.exact ? ' (exact)' : `, ${formatCount(settings.printableTrials)} trials each`}`,
+      );
       const cardPoints = await evaluateUntilInterrupted(rule, plan, cardSettings, { pool, signal, onTrials });
       if (!rule.exact) trialsBefore += plan.length * settings.printableTrials;
       if (cardPoints.interrupted) {
         partial = true;
         break;
       }
-      const card = layoutCard(rule, defaults, {}, cardPoints.evaluated.map((point) => point.result));
+      const card = layoutCard(
+        rule,
+        defaults,
+        {},
+        cardPoints.evaluated.map((point) => point.result),
+      );
       files.push({ path: join(settings.outDir, cardFile(rule)), contents: renderCardPage(card, 'a4') });
 
       const input = runPageInput(rule, result, charts);
@@ -135,30 +156,50 @@ export async function buildBook(rules: readonly Rule[], settings: BookSettings):
   return { files, pages, index: join(settings.outDir, 'index.html'), partial };
 }
 
-function renderIndex(pages: readonly BookPage[], settings: BookSettings, nav: Parameters<typeof renderPage>[0]['nav'], partial: boolean): string {
+function renderIndex(
+  pages: readonly BookPage[],
+  settings: BookSettings,
+  nav: Parameters<typeof renderPage>[0]['nav'],
+  partial: boolean,
+): string {
   const chartLinks = (page: BookPage, charts: readonly Chart[]) =>
-    charts.map((chart) => `<a href="${escapeHtml(`${page.file}#${chart.id}`)}">${escapeHtml(chart.title)}</a>`).join(' · ');
+    charts
+      .map((chart) => `<a href="${escapeHtml(`${page.file}#${chart.id}`)}">${escapeHtml(chart.title)}</a>`)
+      .join(' · ');
   const items = pages.map(
     (page) =>
       `<li><a href="${escapeHtml(page.file)}"><strong>${escapeHtml(page.rule.title)}</strong></a> <span class="name">(${escapeHtml(page.rule.id)})</span><br>${escapeHtml(page.rule.summary)}` +
       `<br><span class="charts">Card to print: <a href="${escapeHtml(page.card.file)}">${escapeHtml(page.card.title)}</a><br>At the defaults: ${chartLinks(page, page.charts)}</span></li>`,
   );
-  const calculator = settings.appHtml === undefined
-    ? ''
-    : `<p><a href="${APP_FILE}"><strong>The calculator</strong></a>: every rule in one page that works offline — change a number, read the new odds, exactly, as you type. Open it on a phone at the table, or mail it to your club.</p>`;
+  const calculator =
+    settings.appHtml === undefined
+      ? ''
+      : `<p><a href="${APP_FILE}"><strong>The calculator</strong></a>: every rule in one page that works offline — change a number, read the new odds, exactly, as you type. Open it on a phone at the table, or mail it to your club.</p>`;
   return renderPage({
     title: 'muster report book',
     kicker: 'muster · report book',
-    summary: 'The odds of every pre-game procedure muster knows, at its default parameters, and a one-page odds card for each to print on A4 or Letter (muster card makes them for other parameters).',
+    summary:
+      'The odds of every pre-game procedure muster knows, at its default parameters, and a one-page odds card for each to print on A4 or Letter (muster card makes them for other parameters).',
     facts: [
       ['rules', String(pages.length)],
-      ['runs at the defaults', `${formatCount(settings.trials)} trials each, seed ${JSON.stringify(settings.seed)}, stream ${settings.stream}, ${confidenceLabel(settings.confidence)} intervals`],
-      ['cards', `exact where the rule has an exact solution, else ${formatCount(settings.printableTrials)} trials per point`],
+      [
+        'runs at the defaults',
+        `${formatCount(settings.trials)} trials each, seed ${JSON.stringify(settings.seed)}, stream ${settings.stream}, ${confidenceLabel(settings.confidence)} intervals`,
+      ],
+      [
+        'cards',
+        `exact where the rule has an exact solution, else ${formatCount(settings.printableTrials)} trials per point`,
+      ],
       ...(partial ? [['PARTIAL', 'interrupted: only the pages listed were finished'] as [string, string]] : []),
     ],
     params: [],
     printHeader: 'muster report book',
-    sections: [{ kind: 'html', html: `<section id="contents"><h2>Contents</h2>${calculator}<ul class="book">${items.join('')}</ul></section>` }],
+    sections: [
+      {
+        kind: 'html',
+        html: `<section id="contents"><h2>Contents</h2>${calculator}<ul class="book">${items.join('')}</ul></section>`,
+      },
+    ],
     nav,
   });
 }

@@ -64,6 +64,10 @@ export function writeReports(files: readonly OutputFile[], io: Io, quiet: boolea
   if (quiet) return;
   const svgs = files.filter((file) => file.path.endsWith('.svg'));
   // A path is user text: one line, whatever it holds.
-  for (const file of files) if (!file.path.endsWith('.svg') && file.path !== STDOUT) io.err(`wrote ${terminalLine(file.path)}\n`);
-  if (svgs.length > 0) io.err(`wrote ${svgs.length} SVG chart${svgs.length === 1 ? '' : 's'}: ${svgs.map((file) => terminalLine(file.path)).join(', ')}\n`);
+  for (const file of files)
+    if (!file.path.endsWith('.svg') && file.path !== STDOUT) io.err(`wrote ${terminalLine(file.path)}\n`);
+  if (svgs.length > 0)
+    io.err(
+      `wrote ${svgs.length} SVG chart${svgs.length === 1 ? '' : 's'}: ${svgs.map((file) => terminalLine(file.path)).join(', ')}\n`,
+    );
 }

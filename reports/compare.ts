@@ -47,12 +47,17 @@ export function parseVariant(rule: Rule, raw: string): Variant {
   const hasLabel = colon >= 0 && !startsAssignment(raw.slice(0, colon), names);
   const label = (hasLabel ? raw.slice(0, colon) : raw).trim();
   const body = hasLabel ? raw.slice(colon + 1) : raw;
-  if (label === '') throw new UsageError(`--variant: got ${JSON.stringify(raw)}; allowed: "label: name=value,…" with a non-empty label`);
+  if (label === '')
+    throw new UsageError(
+      `--variant: got ${JSON.stringify(raw)}; allowed: "label: name=value,…" with a non-empty label`,
+    );
   const assignments: string[] = [];
   let start = 0;
   for (let i = 0; i <= body.length; i++) {
     const atEnd = i === body.length;
-    const separator = !atEnd && (body[i] === ';' || ((body[i] === ',' || /\s/.test(body[i])) && startsAssignment(body.slice(i + 1), names)));
+    const separator =
+      !atEnd &&
+      (body[i] === ';' || ((body[i] === ',' || /\s/.test(body[i])) && startsAssignment(body.slice(i + 1), names)));
     if (atEnd || separator) {
       const piece = body.slice(start, i).trim();
       if (piece !== '') assignments.push(piece);
@@ -63,7 +68,9 @@ export function parseVariant(rule: Rule, raw: string): Variant {
     const equals = assignment.indexOf('=');
     const name = equals > 0 ? assignment.slice(0, equals).trim() : '';
     if (!names.has(name)) {
-      throw new UsageError(`--variant ${JSON.stringify(label)}: got ${JSON.stringify(assignment)}${name ? didYouMean(name, [...names]) : ''}; allowed: name=value with name one of ${[...names].join(', ')}`);
+      throw new UsageError(
+        `--variant ${JSON.stringify(label)}: got ${JSON.stringify(assignment)}${name ? didYouMean(name, [...names]) : ''}; allowed: name=value with name one of ${[...names].join(', ')}`,
+      );
     }
   }
   return { label, assignments };
@@ -89,7 +96,8 @@ export function variantAssignments(set: readonly string[], variant: Variant): st
  */
 export function variantRuleRef(raw: string): string | undefined {
   const found = [...raw.matchAll(/(?:^|[\s:;,])rule\s*=\s*([^\s;,]+)/g)].map((match) => match[1]);
-  if (found.length > 1) throw new UsageError(`--variant: got ${JSON.stringify(raw)}; allowed: at most one rule=… in a variant`);
+  if (found.length > 1)
+    throw new UsageError(`--variant: got ${JSON.stringify(raw)}; allowed: at most one rule=… in a variant`);
   return found[0];
 }
 
@@ -127,9 +135,18 @@ export interface CompareResult extends Envelope {
   alpha: number;
   correction: 'holm';
   tests: number;
-  variants: Array<{ label: string; /** The rule the variant ran (a variant may name its own with rule=). */ rule?: string; assignments: string[]; params: Params; seed: string; metrics: Record<string, MetricResult> }>;
+  variants: Array<{
+    label: string /** The rule the variant ran (a variant may name its own with rule=). */;
+    rule?: string;
+    assignments: string[];
+    params: Params;
+    seed: string;
+    metrics: Record<string, MetricResult>;
+  }>;
   differences: Difference[];
-  /** True when Ctrl-C stopped the comparison: only the variants listed finished (absent when every variant finished). */
+  /**
+   * True when Ctrl-C stopped the comparison: only the variants listed finished (absent when every variant finished).
+   */
   partial?: boolean;
 }
 
@@ -145,7 +162,11 @@ export interface ComputedVariant {
 export { unionMetrics } from './vary.js';
 
 /** Differences from the first variant, tested and Holm-adjusted. */
-export function compareVariants(metrics: readonly MetricSpec[], computed: readonly ComputedVariant[], confidence: number): { differences: Difference[]; tests: number } {
+export function compareVariants(
+  metrics: readonly MetricSpec[],
+  computed: readonly ComputedVariant[],
+  confidence: number,
+): { differences: Difference[]; tests: number } {
   const [baseline, ...others] = computed;
   const z = twoSidedZ(confidence);
   const differences: Difference[] = [];
@@ -226,12 +247,21 @@ export function compareCharts(rule: Rule, result: CompareResult, metrics: readon
       id: 'compare-values',
       title: `${rule.title}: variants side by side`,
       caption: `Every probability of every variant, one colour per variant; ${simulated ? `dots are estimates with ${confidenceLabel(result.confidence)} intervals, diamonds exact values` : 'exact values'}.`,
-      spec: intervalChart(values, { orientation: 'horizontal', categoryTitle: 'metric', valueTitle: 'probability', percent: true, series: { title: 'variant', order: labels }, step: 13 }),
+      spec: intervalChart(values, {
+        orientation: 'horizontal',
+        categoryTitle: 'metric',
+        valueTitle: 'probability',
+        percent: true,
+        series: { title: 'variant', order: labels },
+        step: 13,
+      }),
     },
   ];
   // Metrics that no variant changes at all (difference exactly 0 everywhere) are named in the caption instead of drawn.
   const unchanged = probabilities.filter((m) =>
-    result.differences.filter((d) => d.metric === m.name).every((d) => (d.exactDifference ?? d.difference) === 0 && (d.difference ?? 0) === 0),
+    result.differences
+      .filter((d) => d.metric === m.name)
+      .every((d) => (d.exactDifference ?? d.difference) === 0 && (d.difference ?? 0) === 0),
   );
   const probabilityNames = new Set(probabilities.filter((m) => !unchanged.includes(m)).map((m) => m.name));
   const differences: IntervalPoint[] = result.differences
@@ -249,7 +279,13 @@ export function compareCharts(rule: Rule, result: CompareResult, metrics: readon
         text: `${formatDifference(best, true)}${d.significant ? ' *' : ''}`,
       };
     });
-  const reach = Math.max(0.05, ...differences.flatMap((d) => [d.lo, d.hi, d.exact, d.estimate].filter((x): x is number => x !== null).map(Math.abs))) * 1.15;
+  const reach =
+    Math.max(
+      0.05,
+      ...differences.flatMap((d) =>
+        [d.lo, d.hi, d.exact, d.estimate].filter((x): x is number => x !== null).map(Math.abs),
+      ),
+    ) * 1.15;
   if (differences.length === 0) return charts;
   charts.push({
     id: 'compare-differences',
@@ -258,7 +294,8 @@ export function compareCharts(rule: Rule, result: CompareResult, metrics: readon
     spec: intervalChart(differences, {
       orientation: 'horizontal',
       categoryTitle: 'metric',
-      // Not the baseline's label: an axis title also goes into the tooltip expression Vega-Lite writes. The chart title names it.
+      // Not the baseline's label: an axis title also goes into the tooltip expression Vega-Lite writes. The chart title
+      // names it.
       valueTitle: 'difference from the baseline (percentage points)',
       percent: false,
       domain: [-reach, reach],
@@ -277,7 +314,9 @@ function valuesTable(result: CompareResult, metrics: readonly MetricSpec[]): str
       const value = own(v.metrics, metric.name);
       if (!value) return '<td class="num">—</td>';
       const main = formatValue(simulated ? value.estimate : value.exact, metric.probability);
-      const extra = simulated ? `<span class="fraction">${escapeHtml(formatInterval(value, metric.probability))}${value.exact !== null ? ` · exact ${escapeHtml(formatValue(value.exact, metric.probability))}` : ''}</span>` : '';
+      const extra = simulated
+        ? `<span class="fraction">${escapeHtml(formatInterval(value, metric.probability))}${value.exact !== null ? ` · exact ${escapeHtml(formatValue(value.exact, metric.probability))}` : ''}</span>`
+        : '';
       return `<td class="num">${escapeHtml(main)}${extra}</td>`;
     });
     return `<tr><td class="name">${escapeHtml(metric.name)}</td>${cells.join('')}</tr>`;
@@ -312,7 +351,11 @@ function differencesTable(result: CompareResult, metrics: readonly MetricSpec[])
 }
 
 /** The comparison's HTML report. */
-export function comparePage(rule: Rule, result: CompareResult, metrics: readonly MetricSpec[]): { html: string; charts: Chart[] } {
+export function comparePage(
+  rule: Rule,
+  result: CompareResult,
+  metrics: readonly MetricSpec[],
+): { html: string; charts: Chart[] } {
   const charts = compareCharts(rule, result, metrics);
   const params: ParamRow[] = rule.params.map((spec) => {
     const values = result.variants.map((v) => String(own(v.params, spec.name) ?? '—'));
@@ -320,11 +363,22 @@ export function comparePage(rule: Rule, result: CompareResult, metrics: readonly
     return { name: spec.name, value: differs ? values.join(' | ') : values[0], doc: spec.doc, varied: differs };
   });
   const variantList = `<table><thead><tr><th>variant</th><th>settings</th></tr></thead><tbody>${result.variants
-    .map((v, i) => `<tr><td>${escapeHtml(v.label)}${i === 0 ? ' <span class="note">(baseline)</span>' : ''}</td><td class="name">${escapeHtml(v.assignments.join('; ') || '(defaults)')}</td></tr>`)
+    .map(
+      (v, i) =>
+        `<tr><td>${escapeHtml(v.label)}${i === 0 ? ' <span class="note">(baseline)</span>' : ''}</td><td class="name">${escapeHtml(v.assignments.join('; ') || '(defaults)')}</td></tr>`,
+    )
     .join('')}</tbody></table>`;
   const significant = result.differences.filter((d) => d.significant);
-  const verdict = result.method === 'exact' ? '' : significant.length === 0 ? 'No difference is significant.' : `Significant: ${significant.map((d) => `${d.metric} (${d.variant})`).join(', ')}.`;
-  const method = result.method === 'exact' ? 'exact values (no simulation)' : `simulated: ${formatCount(result.trials)} trials a variant, seed ${JSON.stringify(result.seed)} (${result.seeds === 'shared' ? 'the same for every variant' : 'one per variant'}; stream ${result.stream}), ${confidenceLabel(result.confidence)} intervals`;
+  const verdict =
+    result.method === 'exact'
+      ? ''
+      : significant.length === 0
+        ? 'No difference is significant.'
+        : `Significant: ${significant.map((d) => `${d.metric} (${d.variant})`).join(', ')}.`;
+  const method =
+    result.method === 'exact'
+      ? 'exact values (no simulation)'
+      : `simulated: ${formatCount(result.trials)} trials a variant, seed ${JSON.stringify(result.seed)} (${result.seeds === 'shared' ? 'the same for every variant' : 'one per variant'}; stream ${result.stream}), ${confidenceLabel(result.confidence)} intervals`;
   const html = renderPage({
     exactOnly: result.method === 'exact',
     title: `${rule.title}: ${result.variants.map((v) => v.label).join(' vs ')}`,
@@ -338,12 +392,23 @@ export function comparePage(rule: Rule, result: CompareResult, metrics: readonly
       ...(result.partial ? [['PARTIAL', 'interrupted: only the variants listed finished'] as [string, string]] : []),
     ],
     params,
-    readings: readingRows(rule, result.variants.map((variant) => ({ label: variant.label, params: variant.params }))),
+    readings: readingRows(
+      rule,
+      result.variants.map((variant) => ({ label: variant.label, params: variant.params })),
+    ),
     printHeader: `muster compare · ${rule.id} · ${result.variants.map((v) => `${v.label}: ${v.assignments.join(' ') || 'defaults'}`).join(' | ')}${result.method === 'exact' ? ' · exact' : ` · seed ${result.seed} · ${formatCount(result.trials)} trials`}`,
     sections: [
       { kind: 'html', html: htmlSection('variants', 'Variants', variantList) },
       ...charts.map((chart) => ({ kind: 'chart' as const, chart })),
-      { kind: 'html', html: htmlSection('differences', `Differences from “${result.variants[0].label}”`, differencesTable(result, metrics), `${verdict} ${significanceNote(result)}`.trim()) },
+      {
+        kind: 'html',
+        html: htmlSection(
+          'differences',
+          `Differences from “${result.variants[0].label}”`,
+          differencesTable(result, metrics),
+          `${verdict} ${significanceNote(result)}`.trim(),
+        ),
+      },
       { kind: 'html', html: htmlSection('values', 'Every metric of every variant', valuesTable(result, metrics)) },
     ],
   });
@@ -353,7 +418,24 @@ export function comparePage(rule: Rule, result: CompareResult, metrics: readonly
 /** Every metric of every variant with its difference from the baseline, one row each. */
 export function compareCsv(result: CompareResult, metrics: readonly MetricSpec[]): string {
   const partial = partialColumn(result.partial === true);
-  let text = csvLine(['metric', 'kind', 'variant', 'estimate', 'lo', 'hi', 'exact', 'difference', 'difference_lo', 'difference_hi', 'exact_difference', 'z', 'p', 'p_holm', 'significant', ...partial.header]);
+  let text = csvLine([
+    'metric',
+    'kind',
+    'variant',
+    'estimate',
+    'lo',
+    'hi',
+    'exact',
+    'difference',
+    'difference_lo',
+    'difference_hi',
+    'exact_difference',
+    'z',
+    'p',
+    'p_holm',
+    'significant',
+    ...partial.header,
+  ]);
   for (const metric of metrics) {
     for (const variant of result.variants) {
       const value = own(variant.metrics, metric.name);

@@ -30,7 +30,17 @@ export function metricsCsv(result: RunResult, metrics: readonly MetricSpec[]): s
   for (const metric of metrics) {
     const value = own(result.metrics, metric.name);
     if (!value) continue;
-    text += csvLine([metric.name, metric.probability ? 'probability' : 'mean', value.estimate, value.lo, value.hi, value.exact, result.confidence, metric.doc, ...partial.cells]);
+    text += csvLine([
+      metric.name,
+      metric.probability ? 'probability' : 'mean',
+      value.estimate,
+      value.lo,
+      value.hi,
+      value.exact,
+      result.confidence,
+      metric.doc,
+      ...partial.cells,
+    ]);
   }
   return text;
 }

@@ -22,7 +22,10 @@ export function escapeHtml(text: string): string {
  * @example jsonForScript({ a: '</script>' }) // '{"a":"\\u003c/script\\u003e"}'
  */
 export function jsonForScript(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value).replace(
+    /[<>&\u2028\u2029]/g,
+    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /**
@@ -35,7 +38,9 @@ export function jsonForScript(value: unknown): string {
 export function cssString(text: string): string {
   let quoted = '';
   for (const character of text) {
-    quoted += /[A-Za-z0-9 .,:;=+\-_()·×]/.test(character) ? character : `\\${character.codePointAt(0)!.toString(16).padStart(6, '0')}`;
+    quoted += /[A-Za-z0-9 .,:;=+\-_()·×]/.test(character)
+      ? character
+      : `\\${character.codePointAt(0)!.toString(16).padStart(6, '0')}`;
   }
   return `"${quoted}"`;
 }

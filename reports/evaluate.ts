@@ -19,10 +19,18 @@ interface GridBase {
   timeout?: number;
 }
 
-/** How a sweep's or comparison's points are computed: 'exact' solves with rule.exact and simulates nothing; 'simulation' draws from `stream`. */
-export type GridSettings = (GridBase & { method: 'exact'; stream: null }) | (GridBase & { method: 'simulation'; stream: StreamVersion });
+/**
+ * How a sweep's or comparison's points are computed: 'exact' solves with rule.exact and simulates nothing; 'simulation'
+ * draws from `stream`.
+ */
+export type GridSettings =
+  | (GridBase & { method: 'exact'; stream: null })
+  | (GridBase & { method: 'simulation'; stream: StreamVersion });
 
-/** One computed point: the result as `muster run` reports it, and (when simulated) the tallied counts behind every interval. */
+/**
+ * One computed point: the result as `muster run` reports it, and (when simulated) the tallied counts behind every
+ * interval.
+ */
 export interface Evaluated {
   result: RunResult;
   tallied: Record<string, Tallied> | null;
@@ -53,7 +61,12 @@ export interface EvaluateOptions {
  * simulations run at once, their tasks interleaved on the pool; each point
  * is still exactly what `muster run` gives for it.
  */
-export async function evaluateAll(rule: Rule, paramsList: readonly Params[], settings: GridSettings, options: EvaluateOptions = {}): Promise<Evaluated[]> {
+export async function evaluateAll(
+  rule: Rule,
+  paramsList: readonly Params[],
+  settings: GridSettings,
+  options: EvaluateOptions = {},
+): Promise<Evaluated[]> {
   const { evaluated, interrupted } = await evaluateUntilInterrupted(rule, paramsList, settings, options);
   if (interrupted) throw new Interrupted('interrupted: the runs were not finished and nothing was written');
   return evaluated;
@@ -75,9 +88,26 @@ export async function evaluateUntilInterrupted(
     const evaluated: Evaluated[] = [];
     for (const params of paramsList) {
       const pointRule = options.rules?.[evaluated.length] ?? rule;
-      if (!pointRule.exact) throw new UsageError(`--exact: ${pointRule.id} has no exact solution; allowed: simulate it (leave out --exact)`);
+      if (!pointRule.exact)
+        throw new UsageError(
+          `--exact: ${pointRule.id} has no exact solution; allowed: simulate it (leave out --exact)`,
+        );
       const exact = pointRule.exact(params);
-      evaluated.push({ result: buildResult({ rule: pointRule, params, seed: options.seeds?.[evaluated.length] ?? settings.seed, stream: settings.stream, threads: 0, confidence: 1, trials: 0, tally: null, exact }), tallied: null, exact });
+      evaluated.push({
+        result: buildResult({
+          rule: pointRule,
+          params,
+          seed: options.seeds?.[evaluated.length] ?? settings.seed,
+          stream: settings.stream,
+          threads: 0,
+          confidence: 1,
+          trials: 0,
+          tally: null,
+          exact,
+        }),
+        tallied: null,
+        exact,
+      });
       options.onPoint?.(evaluated.length, paramsList.length);
     }
     return { evaluated, interrupted: false, indices: paramsList.map((_, index) => index) };
@@ -92,7 +122,14 @@ export async function evaluateUntilInterrupted(
   // every point, and no serial tail of summaries and exact solutions follows the simulation.
   await simulateEach(
     options.pool,
-    paramsList.map((params, index) => ({ rule: ruleOf(index), params, seed: seedOf(index), stream: settings.stream, trials: settings.trials, ledger: options.ledgerFor?.(index) })),
+    paramsList.map((params, index) => ({
+      rule: ruleOf(index),
+      params,
+      seed: seedOf(index),
+      stream: settings.stream,
+      trials: settings.trials,
+      ledger: options.ledgerFor?.(index),
+    })),
     {
       signal: options.signal,
       timeout: settings.timeout,
@@ -103,12 +140,27 @@ export async function evaluateUntilInterrupted(
         const tallied = pointRule.summarize(params, outcome.tally, outcome.trials);
         // Beside a simulation, an enumeration past its quick budget is no exact value (rules/exact-of.ts).
         const exact = knownExact(pointRule, params);
-        const result = buildResult({ rule: pointRule, params, seed: seedOf(index), stream: settings.stream, threads: settings.threads, confidence: settings.confidence, trials: outcome.trials, tally: outcome.tally, tallied, exact });
+        const result = buildResult({
+          rule: pointRule,
+          params,
+          seed: seedOf(index),
+          stream: settings.stream,
+          threads: settings.threads,
+          confidence: settings.confidence,
+          trials: outcome.trials,
+          tally: outcome.tally,
+          tallied,
+          exact,
+        });
         points[index] = { result, tallied, exact };
         options.onPoint?.(++finished, paramsList.length);
       },
     },
   );
   const indices = points.flatMap((point, index) => (point ? [index] : []));
-  return { evaluated: indices.map((index) => points[index]!), interrupted: indices.length < paramsList.length, indices };
+  return {
+    evaluated: indices.map((index) => points[index]!),
+    interrupted: indices.length < paramsList.length,
+    indices,
+  };
 }

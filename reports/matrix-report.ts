@@ -41,7 +41,10 @@ export function matrixPage(input: MatrixPageInput): string {
     ],
     params: paramRows(rule, base, varied),
     // Every cell's parameters: a reading that depends on the row or column parameter shows each value it takes.
-    readings: readingRows(rule, cells.flat().map((cell) => ({ params: cell.params }))),
+    readings: readingRows(
+      rule,
+      cells.flat().map((cell) => ({ params: cell.params })),
+    ),
     sections: charts.map((chart) => ({ kind: 'chart' as const, chart })),
     printHeader: `muster · ${rule.id} matrix ${row} × ${col} · ${formatParams(Object.fromEntries(Object.entries(base).filter(([name]) => !varied.has(name))))} · ${first.method === 'exact' ? 'exact' : `seed ${first.seed}`}`,
   });

@@ -40,7 +40,10 @@ export interface PageInput {
   facts: Array<[string, string]>;
   /** Every parameter of the run. */
   params: ParamRow[];
-  /** The readings taken where the rule text is silent or ambiguous (reports/readings.ts), shown under the parameters and printed. */
+  /**
+   * The readings taken where the rule text is silent or ambiguous (reports/readings.ts), shown under the parameters and
+   * printed.
+   */
   readings?: ReadingRow[];
   sections: Section[];
   /** The line repeated at the top of every printed page (parameters, seed, trials). */
@@ -147,7 +150,10 @@ export const BOOT_SCRIPT = `(function () {
 })();`;
 
 function renderNav(nav: NonNullable<PageInput['nav']>): string {
-  const links = nav.map((link) => `<a href="${escapeHtml(link.href)}"${link.current ? ' aria-current="page"' : ''}>${escapeHtml(link.label)}</a>`);
+  const links = nav.map(
+    (link) =>
+      `<a href="${escapeHtml(link.href)}"${link.current ? ' aria-current="page"' : ''}>${escapeHtml(link.label)}</a>`,
+  );
   return `<nav class="toc" aria-label="report book">${links.join('')}</nav>`;
 }
 
@@ -164,7 +170,10 @@ function renderParams(params: ParamRow[]): string {
   return `<table class="params"><thead><tr><th>parameter</th><th>value</th><th>meaning</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
-/** One compact block: each reading in force, the setting that selects it first, so a printed chart says which reading produced it. */
+/**
+ * One compact block: each reading in force, the setting that selects it first, so a printed chart says which reading
+ * produced it.
+ */
 function renderReadings(readings: readonly ReadingRow[] | undefined): string {
   if (!readings || readings.length === 0) return '';
   const items = readings.map(
@@ -184,7 +193,13 @@ function renderChartSection(chart: Chart, diagnostic = false): string {
  * which follow in its body), title, style, and vega inline. A page without
  * charts (the book's contents) carries no vega.
  */
-export function chartPageHead(title: string, style: string, hasCharts: boolean, pageScripts: readonly string[], policyOptions: PolicyOptions = {}): string {
+export function chartPageHead(
+  title: string,
+  style: string,
+  hasCharts: boolean,
+  pageScripts: readonly string[],
+  policyOptions: PolicyOptions = {},
+): string {
   const vendor = hasCharts ? vendorScripts() : [];
   const policy = contentPolicy([...vendor.map((bundle) => bundle.code), ...pageScripts], policyOptions);
   return `<!doctype html>
@@ -204,7 +219,13 @@ ${vendor.map((bundle) => `<!-- ${escapeHtml(bundle.name)} --><script>${bundle.co
 export function renderPage(input: PageInput): string {
   const charts = input.sections.flatMap((section) => (section.kind === 'chart' ? [section.chart] : []));
   const body = input.sections
-    .map((section) => (section.kind === 'chart' ? renderChartSection(section.chart, section.diagnostic) : section.diagnostic ? `<div class="diagnostic">${section.html}</div>` : section.html))
+    .map((section) =>
+      section.kind === 'chart'
+        ? renderChartSection(section.chart, section.diagnostic)
+        : section.diagnostic
+          ? `<div class="diagnostic">${section.html}</div>`
+          : section.html,
+    )
     .join('\n');
   const hideDiagnostics = input.printDiagnostics ? '' : '\n@media print { .diagnostic { display: none; } }';
   const chartData = jsonForScript(charts.map((chart) => ({ id: chart.id, spec: chart.spec })));

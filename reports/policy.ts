@@ -16,7 +16,8 @@ export interface PolicyOptions {
 export function contentPolicy(scripts: readonly string[], options: PolicyOptions = {}): string {
   return [
     "default-src 'none'",
-    // vega compiles its expressions with the Function constructor, hence 'unsafe-eval'; no script runs unless its hash is listed.
+    // vega compiles its expressions with the Function constructor, hence 'unsafe-eval'; no script runs unless its hash
+    // is listed.
     // (Blob-URL workers inherit this policy, so a bundled rule file's per-trial loop is compiled there too.)
     `script-src ${scripts.map(scriptHash).join(' ')} 'unsafe-eval'`,
     ...(options.blobWorkers ? ['worker-src blob:'] : []),

@@ -22,7 +22,8 @@ export interface ReadingRow {
 /**
  * Every reading of `rule` over one or more labelled parameter sets, in the
  * rule's order, each distinct (parameter, text) pair once.
- * @example readingRows(deployment, [{ params }]) // [{ param: 'compare', value: 'raw', text: 'a forward die …', where: '' }, …]
+ * @example readingRows(deployment, [{ params }]) // [{ param: 'compare', value: 'raw', text: 'a forward die …', where:
+ * '' }, …]
  */
 export function readingRows(rule: Rule, sets: ReadonlyArray<{ label?: string; params: Params }>): ReadingRow[] {
   if (!rule.readings || sets.length === 0) return [];

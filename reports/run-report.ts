@@ -21,11 +21,18 @@ import { confidenceLabel, htmlSection, metricsTable } from './tables.js';
 
 /** Every parameter of the rule with its value and meaning. */
 export function paramRows(rule: Rule, params: Params, varied: ReadonlySet<string> = new Set()): ParamRow[] {
-  return rule.params.map((spec) => ({ name: spec.name, value: String(own(params, spec.name)), doc: spec.doc, varied: varied.has(spec.name) }));
+  return rule.params.map((spec) => ({
+    name: spec.name,
+    value: String(own(params, spec.name)),
+    doc: spec.doc,
+    varied: varied.has(spec.name),
+  }));
 }
 
 /** "simulated: 1,000,000 trials, seed "muster" (stream 3), 2 threads, 95% intervals" or "exact (no simulation)". */
-export function methodLine(result: Pick<RunResult, 'method' | 'trials' | 'seed' | 'stream' | 'threads' | 'confidence'>): string {
+export function methodLine(
+  result: Pick<RunResult, 'method' | 'trials' | 'seed' | 'stream' | 'threads' | 'confidence'>,
+): string {
   if (result.method === 'exact') return 'exact values, computed in rational arithmetic (no simulation)';
   return `simulated: ${formatCount(result.trials)} trials, seed ${JSON.stringify(result.seed)} (stream ${result.stream}), ${result.threads} thread${result.threads === 1 ? '' : 's'}, ${confidenceLabel(result.confidence)} intervals`;
 }
@@ -37,7 +44,12 @@ function runFacts(result: RunResult): Array<[string, string]> {
     ['method', methodLine(result)],
   ];
   if (result.precision) {
-    facts.push(['precision', result.precision.reached ? `±${result.precision.target} reached` : `±${result.precision.target} NOT reached (stopped at --max-trials)`]);
+    facts.push([
+      'precision',
+      result.precision.reached
+        ? `±${result.precision.target} reached`
+        : `±${result.precision.target} NOT reached (stopped at --max-trials)`,
+    ]);
   }
   if (result.partial) facts.push(['PARTIAL', 'interrupted: only the chunks that finished are counted']);
   return facts;
@@ -45,7 +57,10 @@ function runFacts(result: RunResult): Array<[string, string]> {
 
 /** The line at the top of every printed page. */
 export function runPrintHeader(result: RunResult): string {
-  const how = result.method === 'exact' ? 'exact' : `seed ${result.seed} · ${formatCount(result.trials)} trials · ${confidenceLabel(result.confidence)}`;
+  const how =
+    result.method === 'exact'
+      ? 'exact'
+      : `seed ${result.seed} · ${formatCount(result.trials)} trials · ${confidenceLabel(result.confidence)}`;
   return `muster · ${result.rule} · ${formatParams(result.params)} · ${how}`;
 }
 
@@ -62,7 +77,12 @@ const isDiagnostic = (chart: Chart) => chart.id.endsWith('-exact-check');
  * answer (the rule's charts) first, then the diagnostics — the check against
  * the exact values and every metric — which print only when asked.
  */
-export function runPageInput(rule: Rule, result: RunResult, charts: Chart[], options: { printDiagnostics?: boolean } = {}): PageInput {
+export function runPageInput(
+  rule: Rule,
+  result: RunResult,
+  charts: Chart[],
+  options: { printDiagnostics?: boolean } = {},
+): PageInput {
   const metrics = rule.metrics(result.params);
   // As the result has them: a rule file's enumeration past its budget beside a simulation is no exact value.
   const fractions = knownExact(rule, result.params);
@@ -119,7 +139,8 @@ export interface ReportPaths {
 /** Renders every requested report file in memory (nothing is written here). */
 export async function runReportFiles(rule: Rule, result: RunResult, paths: ReportPaths): Promise<OutputFile[]> {
   const files: OutputFile[] = [];
-  const page = paths.html || paths.svgDir ? buildRunPage(rule, result, { printDiagnostics: paths.printDiagnostics }) : null;
+  const page =
+    paths.html || paths.svgDir ? buildRunPage(rule, result, { printDiagnostics: paths.printDiagnostics }) : null;
   if (paths.html && page) files.push({ path: paths.html, contents: page.html, option: '--html' });
   if (paths.svgDir && page) {
     // vega and vega-lite take longer to load than most commands take to run: only --svg draws in Node.
@@ -129,9 +150,14 @@ export async function runReportFiles(rule: Rule, result: RunResult, paths: Repor
     // Nor a PARTIAL line: an interrupted run's chart says so in its subtitle.
     const note = `${readings.length > 0 ? ` Readings: ${readings.join('; ')}.` : ''}${result.partial ? ' PARTIAL: interrupted; only the chunks that finished are counted.' : ''}`;
     for (const chart of page.charts) {
-      files.push({ path: join(paths.svgDir, `${chart.id}.svg`), contents: await renderSvg(withTitle({ ...chart, caption: chart.caption + note })), option: '--svg' });
+      files.push({
+        path: join(paths.svgDir, `${chart.id}.svg`),
+        contents: await renderSvg(withTitle({ ...chart, caption: chart.caption + note })),
+        option: '--svg',
+      });
     }
   }
-  if (paths.csv) files.push({ path: paths.csv, contents: metricsCsv(result, rule.metrics(result.params)), option: '--csv' });
+  if (paths.csv)
+    files.push({ path: paths.csv, contents: metricsCsv(result, rule.metrics(result.params)), option: '--csv' });
   return files;
 }

@@ -40,7 +40,10 @@ export function estimateVariance(tallied: Tallied): { estimate: number; variance
     return { estimate: p, variance: (p * (1 - p)) / tallied.trials };
   }
   const mean = tallied.sum / tallied.count;
-  const sampleVariance = tallied.count > 1 ? Math.max(0, (tallied.sumOfSquares - (tallied.sum * tallied.sum) / tallied.count) / (tallied.count - 1)) : Number.POSITIVE_INFINITY;
+  const sampleVariance =
+    tallied.count > 1
+      ? Math.max(0, (tallied.sumOfSquares - (tallied.sum * tallied.sum) / tallied.count) / (tallied.count - 1))
+      : Number.POSITIVE_INFINITY;
   return { estimate: mean, variance: sampleVariance / tallied.count };
 }
 
@@ -63,7 +66,13 @@ export function twoSampleZ(a: Tallied, b: Tallied): ZTest {
   const second = estimateVariance(b);
   const difference = second.estimate - first.estimate;
   const standardError = Math.sqrt(first.variance + second.variance);
-  if (standardError === 0) return { difference, standardError, z: difference === 0 ? 0 : Math.sign(difference) * Number.POSITIVE_INFINITY, p: difference === 0 ? 1 : 0 };
+  if (standardError === 0)
+    return {
+      difference,
+      standardError,
+      z: difference === 0 ? 0 : Math.sign(difference) * Number.POSITIVE_INFINITY,
+      p: difference === 0 ? 1 : 0,
+    };
   const z = difference / standardError;
   return { difference, standardError, z, p: Math.min(1, 2 * normalUpperTail(Math.abs(z))) };
 }

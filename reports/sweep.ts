@@ -48,7 +48,10 @@ export interface SweepBest {
   params: Params;
   value: number;
   runnerUp: { params: Params; value: number } | null;
-  /** 'exactly': exact values differ; 'beyond noise': the intervals do not overlap; 'within noise': they do; 'tied': equal exact values; 'alone': one point. */
+  /**
+   * 'exactly': exact values differ; 'beyond noise': the intervals do not overlap; 'within noise': they do; 'tied':
+   * equal exact values; 'alone': one point.
+   */
   decided: 'exactly' | 'beyond noise' | 'within noise' | 'tied' | 'alone';
 }
 
@@ -59,10 +62,12 @@ const valueAt = (point: { params: Params }, vary: Vary): ParamValue => own(point
 /** Charts of a sweep for the chosen metrics. */
 export function sweepCharts(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpec[]): Chart[] {
   const simulated = sweep.method === 'simulation';
-  const how = simulated ? `Simulated, ${formatCount(sweep.trials)} trials a point (seed ${sweep.seed}), ${confidenceLabel(sweep.confidence)} intervals; diamonds mark exact values.` : 'Exact values.';
+  const how = simulated
+    ? `Simulated, ${formatCount(sweep.trials)} trials a point (seed ${sweep.seed}), ${confidenceLabel(sweep.confidence)} intervals; diamonds mark exact values.`
+    : 'Exact values.';
   const charts: Chart[] = [];
   const [first, second, third] = sweep.vary;
-  const order = (vary: Vary, value: ParamValue) => vary.values.findIndex((v) => v === value);
+  const order = (vary: Vary, value: ParamValue) => vary.values.indexOf(value);
   const safe = (text: string) => text.replace(/[^A-Za-z0-9.-]+/g, '-');
   if (sweep.vary.length === 1) {
     const probabilities = metrics.filter((metric) => metric.probability);
@@ -72,46 +77,75 @@ export function sweepCharts(rule: Rule, sweep: SweepResult, metrics: readonly Me
         for (const metric of probabilities) {
           const value = own(point.metrics, metric.name);
           if (!value) continue; // a metric this point does not have (e.g. a round it does not play)
-          points.push(pointFrom(value, simulated, pointLabel(valueAt(point, first)), order(first, valueAt(point, first)), true, { series: metric.name }));
+          points.push(
+            pointFrom(value, simulated, pointLabel(valueAt(point, first)), order(first, valueAt(point, first)), true, {
+              series: metric.name,
+            }),
+          );
         }
       }
       charts.push({
         id: `sweep-${safe(first.name)}-probabilities`,
         title: `${rule.title}: ${probabilities.map((m) => m.name).join(', ')} by ${first.name}`,
         caption: `${probabilities.map((m) => `${m.name}: ${m.doc}`).join('; ')}. ${how}`,
-        spec: lineChart(points, { xTitle: first.name, yTitle: 'probability', percent: true, seriesTitle: 'metric', seriesOrder: probabilities.map((m) => m.name), labels: probabilities.length <= 2 }),
+        spec: lineChart(points, {
+          xTitle: first.name,
+          yTitle: 'probability',
+          percent: true,
+          seriesTitle: 'metric',
+          seriesOrder: probabilities.map((m) => m.name),
+          labels: probabilities.length <= 2,
+        }),
       });
     }
     for (const metric of metrics.filter((m) => !m.probability)) {
       const points = sweep.points
         .filter((point) => own(point.metrics, metric.name))
-        .map((point) => pointFrom(own(point.metrics, metric.name) as MetricResult, simulated, pointLabel(valueAt(point, first)), order(first, valueAt(point, first)), false, { series: metric.name }));
+        .map((point) =>
+          pointFrom(
+            own(point.metrics, metric.name) as MetricResult,
+            simulated,
+            pointLabel(valueAt(point, first)),
+            order(first, valueAt(point, first)),
+            false,
+            { series: metric.name },
+          ),
+        );
       charts.push({
         id: `sweep-${safe(first.name)}-${safe(metric.name)}`,
         title: `${rule.title}: ${metric.name} by ${first.name}`,
         caption: `${metric.doc}. ${how}`,
-        spec: lineChart(points, { xTitle: first.name, yTitle: metric.name, percent: false, seriesTitle: 'metric', seriesOrder: [metric.name], labels: true }),
+        spec: lineChart(points, {
+          xTitle: first.name,
+          yTitle: metric.name,
+          percent: false,
+          seriesTitle: 'metric',
+          seriesOrder: [metric.name],
+          labels: true,
+        }),
       });
     }
     return uniqueIds(charts);
   }
   if (sweep.vary.length > 3) return [];
   for (const metric of metrics) {
-    const cells: HeatCell[] = sweep.points.filter((point) => own(point.metrics, metric.name)).map((point) => {
-      const figures = own(point.metrics, metric.name) as MetricResult;
-      const value = bestOf(figures);
-      return {
-        row: pointLabel(valueAt(point, first)),
-        col: pointLabel(valueAt(point, second)),
-        rowOrder: order(first, valueAt(point, first)),
-        colOrder: order(second, valueAt(point, second)),
-        value,
-        text: metric.probability ? percent(value, 1) : value.toFixed(3),
-        lo: simulated ? figures.lo : null,
-        hi: simulated ? figures.hi : null,
-        ...(third ? { facet: `${third.name}=${pointLabel(valueAt(point, third))}` } : {}),
-      };
-    });
+    const cells: HeatCell[] = sweep.points
+      .filter((point) => own(point.metrics, metric.name))
+      .map((point) => {
+        const figures = own(point.metrics, metric.name) as MetricResult;
+        const value = bestOf(figures);
+        return {
+          row: pointLabel(valueAt(point, first)),
+          col: pointLabel(valueAt(point, second)),
+          rowOrder: order(first, valueAt(point, first)),
+          colOrder: order(second, valueAt(point, second)),
+          value,
+          text: metric.probability ? percent(value, 1) : value.toFixed(3),
+          lo: simulated ? figures.lo : null,
+          hi: simulated ? figures.hi : null,
+          ...(third ? { facet: `${third.name}=${pointLabel(valueAt(point, third))}` } : {}),
+        };
+      });
     charts.push({
       id: `sweep-${safe(metric.name)}`,
       title: `${rule.title}: ${metric.name} by ${first.name} and ${second.name}${third ? `, panels by ${third.name}` : ''}`,
@@ -122,7 +156,12 @@ export function sweepCharts(rule: Rule, sweep: SweepResult, metrics: readonly Me
         valueTitle: metric.name,
         percent: metric.probability,
         slantColumns: second.values.some((v) => String(v).length > 6),
-        ...(third ? { facet: { title: third.name, order: third.values.map((v) => `${third.name}=${pointLabel(v)}`) }, cellWidth: 48 } : {}),
+        ...(third
+          ? {
+              facet: { title: third.name, order: third.values.map((v) => `${third.name}=${pointLabel(v)}`) },
+              cellWidth: 48,
+            }
+          : {}),
       }),
     });
   }
@@ -143,11 +182,21 @@ function sweepTable(sweep: SweepResult, metrics: readonly MetricSpec[]): string 
     for (const metric of metrics) {
       const value = own(point.metrics, metric.name);
       if (!value) {
-        cells.push(...(simulated ? ['<td class="num">—</td>', '<td class="num">—</td>', '<td class="num">—</td>'] : ['<td class="num">—</td>']));
+        cells.push(
+          ...(simulated
+            ? ['<td class="num">—</td>', '<td class="num">—</td>', '<td class="num">—</td>']
+            : ['<td class="num">—</td>']),
+        );
         continue;
       }
-      cells.push(`<td class="num">${escapeHtml(formatValue(simulated ? value.estimate : value.exact, metric.probability))}</td>`);
-      if (simulated) cells.push(`<td class="num">${escapeHtml(formatInterval(value, metric.probability))}</td>`, `<td class="num">${escapeHtml(formatValue(value.exact, metric.probability))}</td>`);
+      cells.push(
+        `<td class="num">${escapeHtml(formatValue(simulated ? value.estimate : value.exact, metric.probability))}</td>`,
+      );
+      if (simulated)
+        cells.push(
+          `<td class="num">${escapeHtml(formatInterval(value, metric.probability))}</td>`,
+          `<td class="num">${escapeHtml(formatValue(value.exact, metric.probability))}</td>`,
+        );
     }
     return `<tr>${cells.join('')}</tr>`;
   });
@@ -155,18 +204,32 @@ function sweepTable(sweep: SweepResult, metrics: readonly MetricSpec[]): string 
 }
 
 /** The sweep's HTML report. */
-export function sweepPage(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpec[]): { html: string; charts: Chart[] } {
+export function sweepPage(
+  rule: Rule,
+  sweep: SweepResult,
+  metrics: readonly MetricSpec[],
+): { html: string; charts: Chart[] } {
   const charts = sweepCharts(rule, sweep, metrics);
   const varied = new Set(sweep.vary.map((vary) => vary.name));
   const params: ParamRow[] = rule.params.map((spec) => {
     const vary = sweep.vary.find((v) => v.name === spec.name);
-    return { name: spec.name, value: vary ? vary.values.map(String).join(' | ') : String(own(sweep.params, spec.name)), doc: spec.doc, varied: varied.has(spec.name) };
+    return {
+      name: spec.name,
+      value: vary ? vary.values.map(String).join(' | ') : String(own(sweep.params, spec.name)),
+      doc: spec.doc,
+      varied: varied.has(spec.name),
+    };
   });
-  const method = sweep.method === 'exact' ? 'exact values (no simulation)' : `simulated: ${formatCount(sweep.trials)} trials a point, seed ${JSON.stringify(sweep.seed)} (the same for every point; stream ${sweep.stream}), ${sweep.threads} threads, ${confidenceLabel(sweep.confidence)} intervals`;
+  const method =
+    sweep.method === 'exact'
+      ? 'exact values (no simulation)'
+      : `simulated: ${formatCount(sweep.trials)} trials a point, seed ${JSON.stringify(sweep.seed)} (the same for every point; stream ${sweep.stream}), ${sweep.threads} threads, ${confidenceLabel(sweep.confidence)} intervals`;
   const varyText = sweep.vary.map((vary) => `${vary.name} over ${vary.values.map(String).join(', ')}`).join('; ');
   const notes = [
     sweep.vary.length > 3 ? 'More than three parameters vary, so the sweep is shown as a table only.' : '',
-    sweep.skipped.length > 0 ? `${sweep.skipped.length} combination(s) skipped because the rule rejects them, e.g. ${sweep.skipped[0].reason}.` : '',
+    sweep.skipped.length > 0
+      ? `${sweep.skipped.length} combination(s) skipped because the rule rejects them, e.g. ${sweep.skipped[0].reason}.`
+      : '',
     'The JSON and CSV outputs hold every metric at every point.',
   ].filter(Boolean);
   const html = renderPage({
@@ -179,13 +242,18 @@ export function sweepPage(rule: Rule, sweep: SweepResult, metrics: readonly Metr
       ['rule text', rule.source],
       ['method', method],
       ['points', `${sweep.points.length}${sweep.skipped.length > 0 ? ` (${sweep.skipped.length} skipped)` : ''}`],
-      ...(sweep.partial ? [['PARTIAL', 'interrupted: only the combinations finished are shown'] as [string, string]] : []),
+      ...(sweep.partial
+        ? [['PARTIAL', 'interrupted: only the combinations finished are shown'] as [string, string]]
+        : []),
     ],
     params,
     readings: readingRows(
       rule,
       // A point's params hold only the varied parameters; the readings need every one.
-      sweep.points.map((point) => ({ label: sweep.vary.map((vary) => `${vary.name}=${valueAt(point, vary)}`).join(' '), params: keyedRecord([...Object.entries(sweep.params), ...Object.entries(point.params)]) })),
+      sweep.points.map((point) => ({
+        label: sweep.vary.map((vary) => `${vary.name}=${valueAt(point, vary)}`).join(' '),
+        params: keyedRecord([...Object.entries(sweep.params), ...Object.entries(point.params)]),
+      })),
     ),
     printHeader: `muster sweep · ${rule.id} · ${sweep.vary.map((v) => `${v.name}=${v.values.map(String).join('|')}`).join(' ')} · ${sweep.method === 'exact' ? 'exact' : `seed ${sweep.seed} · ${formatCount(sweep.trials)} trials a point`}`,
     sections: [
@@ -199,12 +267,30 @@ export function sweepPage(rule: Rule, sweep: SweepResult, metrics: readonly Metr
 /** Every metric at every point, one row each (long format, for spreadsheets and R). */
 export function sweepCsv(sweep: SweepResult, metrics: readonly MetricSpec[]): string {
   const partial = partialColumn(sweep.partial);
-  let text = csvLine([...sweep.vary.map((vary) => vary.name), 'metric', 'kind', 'estimate', 'lo', 'hi', 'exact', ...partial.header]);
+  let text = csvLine([
+    ...sweep.vary.map((vary) => vary.name),
+    'metric',
+    'kind',
+    'estimate',
+    'lo',
+    'hi',
+    'exact',
+    ...partial.header,
+  ]);
   for (const point of sweep.points) {
     for (const metric of metrics) {
       const value = own(point.metrics, metric.name);
       if (!value) continue;
-      text += csvLine([...sweep.vary.map((vary) => valueAt(point, vary)), metric.name, metric.probability ? 'probability' : 'mean', value.estimate, value.lo, value.hi, value.exact, ...partial.cells]);
+      text += csvLine([
+        ...sweep.vary.map((vary) => valueAt(point, vary)),
+        metric.name,
+        metric.probability ? 'probability' : 'mean',
+        value.estimate,
+        value.lo,
+        value.hi,
+        value.exact,
+        ...partial.cells,
+      ]);
     }
   }
   return text;

@@ -29,7 +29,11 @@ export function readableFraction(fraction: Fraction | undefined): string | null 
  * Every metric of a run: name, meaning, estimate, interval and exact value
  * (with the exact fraction when it is short).
  */
-export function metricsTable(result: RunResult, metrics: readonly MetricSpec[], fractions: Record<string, Fraction> | null = null): string {
+export function metricsTable(
+  result: RunResult,
+  metrics: readonly MetricSpec[],
+  fractions: Record<string, Fraction> | null = null,
+): string {
   const simulated = result.method === 'simulation';
   const level = confidenceLabel(result.confidence);
   const head = simulated
@@ -40,9 +44,15 @@ export function metricsTable(result: RunResult, metrics: readonly MetricSpec[], 
     if (!value) return '';
     const fraction = readableFraction(own(fractions, metric.name));
     const exact = `${escapeHtml(formatValue(value.exact, metric.probability))}${fraction ? `<span class="fraction">= ${escapeHtml(fraction)}</span>` : ''}`;
-    const cells = [`<td class="name">${escapeHtml(metric.name)}</td>`, `<td class="doc">${escapeHtml(metric.doc)}</td>`];
+    const cells = [
+      `<td class="name">${escapeHtml(metric.name)}</td>`,
+      `<td class="doc">${escapeHtml(metric.doc)}</td>`,
+    ];
     if (simulated) {
-      cells.push(`<td class="num">${escapeHtml(formatValue(value.estimate, metric.probability))}</td>`, `<td class="num">${escapeHtml(formatInterval(value, metric.probability))}</td>`);
+      cells.push(
+        `<td class="num">${escapeHtml(formatValue(value.estimate, metric.probability))}</td>`,
+        `<td class="num">${escapeHtml(formatInterval(value, metric.probability))}</td>`,
+      );
     }
     cells.push(`<td class="num">${exact}</td>`);
     return `<tr>${cells.join('')}</tr>`;

@@ -15,8 +15,26 @@ export const BAR_FILL = '#c6d5e6';
 
 /** Okabe–Ito, reordered so that the first few series are the most distinct in grey. */
 export const SERIES_COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#000000', '#E69F00', '#56B4E9', '#F0E442'];
-export const SERIES_DASHES: number[][] = [[1, 0], [7, 3], [2, 2], [9, 3, 2, 3], [4, 4], [12, 4], [1, 4], [6, 2, 2, 2, 2, 2]];
-export const SERIES_SHAPES = ['circle', 'square', 'triangle-up', 'diamond', 'cross', 'triangle-down', 'triangle-right', 'triangle-left'];
+export const SERIES_DASHES: number[][] = [
+  [1, 0],
+  [7, 3],
+  [2, 2],
+  [9, 3, 2, 3],
+  [4, 4],
+  [12, 4],
+  [1, 4],
+  [6, 2, 2, 2, 2, 2],
+];
+export const SERIES_SHAPES = [
+  'circle',
+  'square',
+  'triangle-up',
+  'diamond',
+  'cross',
+  'triangle-down',
+  'triangle-right',
+  'triangle-left',
+];
 
 /** Plot widths in CSS pixels: the printable width of A4 and of Letter, less 15 mm margins, is about 680 px. */
 export const FULL_WIDTH = 620;
@@ -40,7 +58,16 @@ export const CHART_CONFIG = {
     labelLimit: 220,
   },
   header: { labelFontSize: 12, labelFontWeight: 600, titleFontSize: 12, titleFontWeight: 600 },
-  legend: { labelFontSize: 11, titleFontSize: 11, titleFontWeight: 600, orient: 'bottom', direction: 'horizontal', symbolStrokeWidth: 1.6, symbolSize: 90, labelLimit: 260 },
+  legend: {
+    labelFontSize: 11,
+    titleFontSize: 11,
+    titleFontWeight: 600,
+    orient: 'bottom',
+    direction: 'horizontal',
+    symbolStrokeWidth: 1.6,
+    symbolSize: 90,
+    labelLimit: 260,
+  },
   title: { fontSize: 14, fontWeight: 600, anchor: 'start', subtitleFontSize: 11, subtitleColor: '#555555', offset: 10 },
   text: { fontSize: 11 },
   range: { category: SERIES_COLOURS },

@@ -34,30 +34,46 @@ export function parseVary(rule: Rule, raw: string): Vary {
   if (equals <= 0) throw badValue('--vary', raw, `${VARY_SYNTAX}, with name one of ${names}`);
   const name = raw.slice(0, equals).trim();
   const spec = rule.params.find((p) => p.name === name);
-  if (!spec) throw new UsageError(`--vary: ${JSON.stringify(name)} is not a parameter of ${rule.id}${didYouMean(name, rule.params.map((p) => p.name))}; allowed: ${names}`);
+  if (!spec)
+    throw new UsageError(
+      `--vary: ${JSON.stringify(name)} is not a parameter of ${rule.id}${didYouMean(
+        name,
+        rule.params.map((p) => p.name),
+      )}; allowed: ${names}`,
+    );
   const text = raw.slice(equals + 1).trim();
   const range = /^(-?[\d.]+(?:e-?\d+)?)\s*\.\.\s*(-?[\d.]+(?:e-?\d+)?)(?::\s*([\d.]+(?:e-?\d+)?))?$/.exec(text);
   const numeric = spec.type === 'integer' || spec.type === 'number';
   // A range in another syntax (0-4, 0:4, 0 to 4) gets muster's own, and every form allowed.
   if (!range && numeric && didYouMeanRange(text) !== '') {
-    throw new UsageError(`--vary: got ${JSON.stringify(raw)}${didYouMeanRange(text, `${name}=`)}; allowed: ${name}=a..b (two dots), ${name}=a..b:step, or a list ${name}=v1,v2,…, each ${allowedText(spec)}`);
+    throw new UsageError(
+      `--vary: got ${JSON.stringify(raw)}${didYouMeanRange(text, `${name}=`)}; allowed: ${name}=a..b (two dots), ${name}=a..b:step, or a list ${name}=v1,v2,…, each ${allowedText(spec)}`,
+    );
   }
   const values = range ? rangeValues(spec, raw, range) : listValues(rule, spec, text);
   const seen = new Set<string>();
   for (const value of values) {
-    if (seen.has(String(value))) throw new UsageError(`--vary: ${name} lists ${JSON.stringify(String(value))} twice; allowed: each value once`);
+    if (seen.has(String(value)))
+      throw new UsageError(`--vary: ${name} lists ${JSON.stringify(String(value))} twice; allowed: each value once`);
     seen.add(String(value));
   }
   return { name, values };
 }
 
 function rangeValues(spec: ParamSpec, raw: string, match: RegExpExecArray): ParamValue[] {
-  if (spec.type !== 'integer' && spec.type !== 'number') throw new UsageError(`--vary: ${spec.name} is a ${spec.type} parameter and takes no a..b range; allowed: a list v1,v2,… of ${allowedText(spec)}`);
+  if (spec.type !== 'integer' && spec.type !== 'number')
+    throw new UsageError(
+      `--vary: ${spec.name} is a ${spec.type} parameter and takes no a..b range; allowed: a list v1,v2,… of ${allowedText(spec)}`,
+    );
   const from = Number(match[1]);
   const to = Number(match[2]);
   const step = match[3] === undefined ? 1 : Number(match[3]);
   if (!Number.isFinite(from) || !Number.isFinite(to) || !Number.isFinite(step) || step <= 0 || from > to) {
-    throw badValue('--vary', raw, `a..b[:step] with a ≤ b and a step above 0, such as ${spec.name}=${spec.min}..${spec.max}`);
+    throw badValue(
+      '--vary',
+      raw,
+      `a..b[:step] with a ≤ b and a step above 0, such as ${spec.name}=${spec.min}..${spec.max}`,
+    );
   }
   const count = Math.floor((to - from) / step + 1e-9) + 1;
   if (count > MAX_VALUES) throw badValue('--vary', raw, `at most ${MAX_VALUES} values per parameter`);
@@ -67,15 +83,20 @@ function rangeValues(spec: ParamSpec, raw: string, match: RegExpExecArray): Para
 
 function listValues(rule: Rule, spec: ParamSpec, text: string): ParamValue[] {
   const pieces = (text.includes(';') ? text.split(';') : text.split(',')).map((piece) => piece.trim());
-  if (pieces.length === 0 || pieces.some((piece) => piece === '')) throw badValue('--vary', `${spec.name}=${text}`, VARY_SYNTAX);
-  if (pieces.length > MAX_VALUES) throw badValue('--vary', `${spec.name}=${text}`, `at most ${MAX_VALUES} values per parameter`);
+  if (pieces.length === 0 || pieces.some((piece) => piece === ''))
+    throw badValue('--vary', `${spec.name}=${text}`, VARY_SYNTAX);
+  if (pieces.length > MAX_VALUES)
+    throw badValue('--vary', `${spec.name}=${text}`, `at most ${MAX_VALUES} values per parameter`);
   return pieces.map((piece) => {
     try {
       return parseParamOrLabel(rule, spec, piece);
     } catch (error) {
-      // A number's bad value names every form --vary takes, so a mistyped range (0..4:2:1, 0..) is shown the right ones.
+      // A number's bad value names every form --vary takes, so a mistyped range (0..4:2:1, 0..) is shown the right
+      // ones.
       if (!(error instanceof UsageError) || (spec.type !== 'integer' && spec.type !== 'number')) throw error;
-      throw new UsageError(`--vary: ${error.message}, as ${spec.name}=a..b (two dots), ${spec.name}=a..b:step or a list ${spec.name}=v1,v2,…`);
+      throw new UsageError(
+        `--vary: ${error.message}, as ${spec.name}=a..b (two dots), ${spec.name}=a..b:step or a list ${spec.name}=v1,v2,…`,
+      );
     }
   });
 }
@@ -84,15 +105,22 @@ function listValues(rule: Rule, spec: ParamSpec, text: string): ParamValue[] {
 export function combinations(varies: readonly Vary[]): Params[] {
   const total = varies.reduce((product, vary) => product * vary.values.length, 1);
   if (total > MAX_SWEEP_POINTS) {
-    throw new UsageError(`--vary: ${varies.map((vary) => vary.values.length).join(' × ')} = ${formatCount(total)} combinations; allowed: at most ${MAX_SWEEP_POINTS} (fewer values or a coarser step)`);
+    throw new UsageError(
+      `--vary: ${varies.map((vary) => vary.values.length).join(' × ')} = ${formatCount(total)} combinations; allowed: at most ${MAX_SWEEP_POINTS} (fewer values or a coarser step)`,
+    );
   }
   let combos: Params[] = [keyedRecord()];
   // Keyed records: a parameter a rule file names `constructor` is a key like any other.
-  for (const vary of varies) combos = combos.flatMap((combo) => vary.values.map((value) => keyedRecord([...Object.entries(combo), [vary.name, value]])));
+  for (const vary of varies)
+    combos = combos.flatMap((combo) =>
+      vary.values.map((value) => keyedRecord([...Object.entries(combo), [vary.name, value]])),
+    );
   return combos;
 }
 
-/** Every metric any variant reports, in the order they first appear (variants may differ, e.g. in the rounds they play). */
+/**
+ * Every metric any variant reports, in the order they first appear (variants may differ, e.g. in the rounds they play).
+ */
 export function unionMetrics(lists: ReadonlyArray<readonly MetricSpec[]>): MetricSpec[] {
   const seen = new Map<string, MetricSpec>();
   for (const list of lists) for (const metric of list) if (!seen.has(metric.name)) seen.set(metric.name, metric);

@@ -29,7 +29,11 @@ export const GOLDEN_SETTINGS: Record<string, string[][]> = {
     ['squads=20', 'rounds=6', 'chosenRound=2', 'leaderLoss=0.3'], // beyond the outcome histogram: running sums
     ['firstRound=2', 'chosenRound=3', 'command=4'],
   ],
-  deployment: [[], ['a=forward:3', 'b=forward:1', 'compare=modified'], ['a=standard:1,2,4', 'b=forward:6', 'edges=long', 'perTurn=3']],
+  deployment: [
+    [],
+    ['a=forward:3', 'b=forward:1', 'compare=modified'],
+    ['a=standard:1,2,4', 'b=forward:6', 'edges=long', 'perTurn=3'],
+  ],
   infinity: [[], ['wipA=24', 'wipB=11', 'crits=false'], ['wipA=22', 'wipB=27']],
   noctvale: [[], ['fightersA=5', 'fightersB=9', 'groups=4']],
   warbands: [
@@ -41,7 +45,15 @@ export const GOLDEN_SETTINGS: Record<string, string[][]> = {
   ],
   fow: [
     [],
-    ['attackerPlatoons=9', 'attackerReserves=7', 'defenderPlatoons=8', 'ambush=false', 'hit=4', 'guarantee=0', 'turns=9'],
+    [
+      'attackerPlatoons=9',
+      'attackerReserves=7',
+      'defenderPlatoons=8',
+      'ambush=false',
+      'hit=4',
+      'guarantee=0',
+      'turns=9',
+    ],
     ['scatter=1:a,2-3:b,4-6:c', 'defenderStart=1'],
     ['turns=4', 'endTurn=9', 'attackerStart=3'], // followed past the turns shown, to the end check
   ],
@@ -60,7 +72,8 @@ export interface GoldenCase {
 }
 
 /** The file that pins `stream`, relative to the test folder. */
-export const goldenFile = (stream: StreamVersion) => (stream === 1 ? 'golden/streams.json' : `golden/streams-${stream}.json`);
+export const goldenFile = (stream: StreamVersion) =>
+  stream === 1 ? 'golden/streams.json' : `golden/streams-${stream}.json`;
 
 export function goldenCases(stream: StreamVersion): GoldenCase[] {
   const cases: GoldenCase[] = [];
@@ -69,8 +82,22 @@ export function goldenCases(stream: StreamVersion): GoldenCase[] {
     for (const set of settings) {
       const params = resolveParams(rule, set);
       for (const seed of GOLDEN_SEEDS) {
-        const tally = runChunks({ ruleId, params, seed, stream, firstChunk: 0, endChunk: 3, totalTrials: GOLDEN_TRIALS });
-        cases.push({ rule: ruleId, set, seed, trials: GOLDEN_TRIALS, tallied: rule.summarize(params, tally, GOLDEN_TRIALS) });
+        const tally = runChunks({
+          ruleId,
+          params,
+          seed,
+          stream,
+          firstChunk: 0,
+          endChunk: 3,
+          totalTrials: GOLDEN_TRIALS,
+        });
+        cases.push({
+          rule: ruleId,
+          set,
+          seed,
+          trials: GOLDEN_TRIALS,
+          tallied: rule.summarize(params, tally, GOLDEN_TRIALS),
+        });
       }
     }
   }
@@ -80,9 +107,17 @@ export function goldenCases(stream: StreamVersion): GoldenCase[] {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const at = process.argv.indexOf('--stream');
   const stream = STREAM_VERSIONS.find((version) => String(version) === (at >= 0 ? process.argv[at + 1] : undefined));
-  if (stream === undefined) throw new Error(`usage: golden-tallies.js --stream ${STREAM_VERSIONS.join('|')} (regenerate only the stream you changed on purpose)`);
+  if (stream === undefined)
+    throw new Error(
+      `usage: golden-tallies.js --stream ${STREAM_VERSIONS.join('|')} (regenerate only the stream you changed on purpose)`,
+    );
   const out = fileURLToPath(new URL(`../../test/${goldenFile(stream)}`, import.meta.url));
   // One case a line: diffs stay readable when a deliberate change of stream regenerates it.
-  writeFileSync(out, `[\n${goldenCases(stream).map((c) => JSON.stringify(c)).join(',\n')}\n]\n`);
+  writeFileSync(
+    out,
+    `[\n${goldenCases(stream)
+      .map((c) => JSON.stringify(c))
+      .join(',\n')}\n]\n`,
+  );
   process.stdout.write(`wrote ${out}\n`);
 }

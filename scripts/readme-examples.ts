@@ -21,7 +21,11 @@ const readme = readFileSync(readmePath, 'utf8');
 const updated = readme.replace(/```\n\$ muster ([^\n]*)\n[\s\S]*?```/g, (_block, command: string) => {
   let output: string;
   try {
-    output = execFileSync(process.execPath, [cli, ...words(command), '--quiet'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    output = execFileSync(process.execPath, [cli, ...words(command), '--quiet'], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   } catch (error) {
     // Examples of bad input exit 2 and print to stderr: show what the user sees.
     const failed = error as { stderr?: string };

@@ -22,7 +22,11 @@ const silent: Io = { out: () => undefined, err: () => undefined, errIsTTY: false
 /** Chart section id in a page → screenshot file name. */
 const SHOTS: Array<{ page: string; chart: string; file: string }> = [
   { page: 'book/card-infinity.html', chart: 'infinity-wip-matrix', file: 'infinity-wip-matrix.png' },
-  { page: 'book/card-reserves.html', chart: 'reserves-arrival-by-chosen-round', file: 'reserves-arrival-by-chosen-round.png' },
+  {
+    page: 'book/card-reserves.html',
+    chart: 'reserves-arrival-by-chosen-round',
+    file: 'reserves-arrival-by-chosen-round.png',
+  },
   { page: 'book/card-reserves.html', chart: 'reserves-arrival-table', file: 'reserves-arrival-table.png' },
   { page: 'book/reserves.html', chart: 'reserves-arrival-by-round', file: 'reserves-arrival-by-round.png' },
   { page: 'book/reserves.html', chart: 'reserves-exact-check', file: 'reserves-exact-check.png' },
@@ -40,15 +44,38 @@ const target = join(process.cwd(), 'docs', 'screenshots');
 const work = mkdtempSync(join(tmpdir(), 'muster-shots-'));
 try {
   await bookCommand({ out: join(work, 'book'), quiet: true }, silent);
-  await sweepCommand('reserves', { vary: ['chosenRound=0..4', 'command=2..4'], exact: true, metric: ['all.by.4'], html: join(work, 'sweep.html'), quiet: true }, silent);
-  await compareCommand('deployment', { variant: ['forward 1: a=forward:1', 'forward 4: a=forward:4', 'standard 1,2,4: a=standard:1,2,4'], html: join(work, 'compare.html'), quiet: true }, silent);
+  await sweepCommand(
+    'reserves',
+    {
+      vary: ['chosenRound=0..4', 'command=2..4'],
+      exact: true,
+      metric: ['all.by.4'],
+      html: join(work, 'sweep.html'),
+      quiet: true,
+    },
+    silent,
+  );
+  await compareCommand(
+    'deployment',
+    {
+      variant: ['forward 1: a=forward:1', 'forward 4: a=forward:4', 'standard 1,2,4: a=standard:1,2,4'],
+      html: join(work, 'compare.html'),
+      quiet: true,
+    },
+    silent,
+  );
 
   mkdirSync(target, { recursive: true });
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
+  });
   const page = await browser.newPage({ viewport: { width: 1000, height: 900 }, deviceScaleFactor: 1.5 });
   for (const shot of SHOTS) {
     await page.goto(`file://${join(work, shot.page)}`);
-    await page.evaluate(() => (globalThis as unknown as { musterCharts: Promise<unknown> }).musterCharts.then(() => true));
+    await page.evaluate(() =>
+      (globalThis as unknown as { musterCharts: Promise<unknown> }).musterCharts.then(() => true),
+    );
     await page.locator(`section[id="${shot.chart}"]`).screenshot({ path: join(target, shot.file) });
     process.stdout.write(`docs/screenshots/${shot.file}\n`);
   }
@@ -60,7 +87,9 @@ try {
   ];
   for (const { html, name } of printed) {
     await page.goto(`file://${html}`);
-    await page.evaluate(() => (globalThis as unknown as { musterCharts: Promise<unknown> }).musterCharts.then(() => true));
+    await page.evaluate(() =>
+      (globalThis as unknown as { musterCharts: Promise<unknown> }).musterCharts.then(() => true),
+    );
     const pdf = join(work, `${name}.pdf`);
     writeFileSync(pdf, await page.pdf({ preferCSSPageSize: true }));
     if (existsSync('/usr/bin/pdftoppm')) {

@@ -57,7 +57,15 @@ import { GOLDEN_SETTINGS } from './golden-tallies.js';
  */
 const VALIDATION_SETTINGS: Record<string, string[][]> = {
   fow: [
-    ['hit=6', 'guarantee=4', 'turns=12', 'attackerStart=4', 'defenderStart=6', 'defenderPlatoons=10', 'defenderReserves=9'],
+    [
+      'hit=6',
+      'guarantee=4',
+      'turns=12',
+      'attackerStart=4',
+      'defenderStart=6',
+      'defenderPlatoons=10',
+      'defenderReserves=9',
+    ],
     ['hit=3', 'guarantee=2', 'turns=10', 'attackerStart=3', 'attackerPlatoons=8', 'attackerReserves=6'],
   ],
 };
@@ -83,7 +91,14 @@ export function parseOptions(argv: string[]): Options {
   try {
     parsed = parseArgs({
       args: argv,
-      options: { trials: { type: 'string' }, stream: { type: 'string' }, rules: { type: 'string' }, seed: { type: 'string' }, threads: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        trials: { type: 'string' },
+        stream: { type: 'string' },
+        rules: { type: 'string' },
+        seed: { type: 'string' },
+        threads: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
       strict: true,
       allowPositionals: false,
     });
@@ -99,12 +114,23 @@ export function parseOptions(argv: string[]): Options {
     );
     process.exit(0);
   }
-  const ruleIds = values.rules === undefined ? rules.map((rule) => rule.id) : values.rules.split(',').map((id) => id.trim());
-  if (ruleIds.some((id) => id === '')) throw badValue('--rules', values.rules ?? '', `rule ids separated by commas: ${rules.map((rule) => rule.id).join(', ')}`);
+  const ruleIds =
+    values.rules === undefined ? rules.map((rule) => rule.id) : values.rules.split(',').map((id) => id.trim());
+  if (ruleIds.some((id) => id === ''))
+    throw badValue(
+      '--rules',
+      values.rules ?? '',
+      `rule ids separated by commas: ${rules.map((rule) => rule.id).join(', ')}`,
+    );
   const known = rules.filter((rule) => rule.id in GOLDEN_SETTINGS);
   const chosen = ruleIds.map((id) => {
     const rule = known.find((candidate) => candidate.id === id);
-    if (!rule) throw badValue('--rules', id, `built-in rule ids separated by commas: ${known.map((candidate) => candidate.id).join(', ')}`);
+    if (!rule)
+      throw badValue(
+        '--rules',
+        id,
+        `built-in rule ids separated by commas: ${known.map((candidate) => candidate.id).join(', ')}`,
+      );
     return rule;
   });
   return {
@@ -116,7 +142,9 @@ export function parseOptions(argv: string[]): Options {
   };
 }
 
-/** One setting to check: its rule, the --set strings, the resolved params, and the exact values (or why there are none). */
+/**
+ * One setting to check: its rule, the --set strings, the resolved params, and the exact values (or why there are none).
+ */
 interface Setting {
   rule: Rule;
   set: string[];
@@ -147,7 +175,11 @@ function settingsOf(options: Options): Setting[] {
 }
 
 /** What one metric's comparison gave. */
-export type Comparison = { kind: 'z'; z: number } | { kind: 'exact'; equal: boolean } | { kind: 'flat'; observed: number } | { kind: 'empty' };
+export type Comparison =
+  | { kind: 'z'; z: number }
+  | { kind: 'exact'; equal: boolean }
+  | { kind: 'flat'; observed: number }
+  | { kind: 'empty' };
 
 /** Below this distance from 0 or 1 a probability is judged by the Poisson tail of its rarer outcome, not the normal. */
 export const RARE = 1e-3;
@@ -170,7 +202,8 @@ export function compare(tallied: Tallied, exact: number): Comparison {
     const estimated = successes / trials;
     if (exact === 0 || exact === 1) return { kind: 'exact', equal: estimated === exact };
     if (Math.min(exact, 1 - exact) < RARE) {
-      // The rarer outcome's count is Binomial(n, q) with q < 10^-3: Poisson(nq) to within a factor 1 − q of its variance.
+      // The rarer outcome's count is Binomial(n, q) with q < 10^-3: Poisson(nq) to within a factor 1 − q of its
+      // variance.
       const rareIsSuccess = exact < 0.5;
       const k = rareIsSuccess ? successes : trials - successes;
       const mean = trials * (rareIsSuccess ? exact : 1 - exact);
@@ -204,11 +237,21 @@ async function main(): Promise<number> {
   const threshold = normalQuantile(1 - FAMILY_ERROR / (2 * scores));
   const out = (line: string) => process.stdout.write(`${line}\n`);
 
-  out(`muster stream validation: stream ${options.stream}, ${options.trials.toExponential().replace('e+', 'e')} trials a setting, seed ${JSON.stringify(options.seed)}, ${options.threads} threads`);
-  out(`${new Date().toISOString().slice(0, 10)}, Node ${process.versions.node}, ${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'})`);
-  out(`${settings.length} settings of ${options.rules.length} rules, M = ${scores} metrics to score by z; fail if any |z| > Φ⁻¹(1 − ${FAMILY_ERROR}/(2M)) = ${threshold.toFixed(3)}`);
-  out('columns: z = metrics scored by z; exact = metrics with no spread (exact 0 or 1, or every observation equal) that must match exactly');
-  out(`(a probability within ${RARE} of 0 or 1 is scored by the exact Poisson tail of its rarer outcome, shown as the normal z of the same tail)`);
+  out(
+    `muster stream validation: stream ${options.stream}, ${options.trials.toExponential().replace('e+', 'e')} trials a setting, seed ${JSON.stringify(options.seed)}, ${options.threads} threads`,
+  );
+  out(
+    `${new Date().toISOString().slice(0, 10)}, Node ${process.versions.node}, ${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'})`,
+  );
+  out(
+    `${settings.length} settings of ${options.rules.length} rules, M = ${scores} metrics to score by z; fail if any |z| > Φ⁻¹(1 − ${FAMILY_ERROR}/(2M)) = ${threshold.toFixed(3)}`,
+  );
+  out(
+    'columns: z = metrics scored by z; exact = metrics with no spread (exact 0 or 1, or every observation equal) that must match exactly',
+  );
+  out(
+    `(a probability within ${RARE} of 0 or 1 is scored by the exact Poisson tail of its rarer outcome, shown as the normal z of the same tail)`,
+  );
   out('');
   const header = `${pad('rule', 11)}${pad('settings', 58)}${padLeft('z', 7)}${padLeft('exact', 7)}${padLeft('|z|>2', 6)}${padLeft('max |z|', 9)}  ${pad('at metric', 26)}${padLeft('seconds', 8)}`;
   out(header);
@@ -227,7 +270,14 @@ async function main(): Promise<number> {
     for (const setting of settings) {
       const { rule, params, set } = setting;
       const started = performance.now();
-      const outcome = await simulate(pool, { rule, params, seed: options.seed, stream: options.stream, confidence: CONFIDENCE, trials: options.trials });
+      const outcome = await simulate(pool, {
+        rule,
+        params,
+        seed: options.seed,
+        stream: options.stream,
+        confidence: CONFIDENCE,
+        trials: options.trials,
+      });
       const seconds = (performance.now() - started) / 1000;
       const tallied = rule.summarize(params, outcome.tally, outcome.trials);
       let settingWorst = { z: 0, metric: '-' };
@@ -240,7 +290,10 @@ async function main(): Promise<number> {
         if (exact === undefined) continue;
         const result = compare(tallied[metric.name], exact.toNumber());
         if (result.kind === 'empty') empty++;
-        else if (result.kind === 'flat') flat.push(`${rule.id} ${label}: ${metric.name} was ${result.observed} in every trial; exact ${exact.toNumber()} (${exact.toString()})`);
+        else if (result.kind === 'flat')
+          flat.push(
+            `${rule.id} ${label}: ${metric.name} was ${result.observed} in every trial; exact ${exact.toNumber()} (${exact.toString()})`,
+          );
         else if (result.kind === 'exact') {
           exactChecks++;
           if (!result.equal) failures.push(`${rule.id} ${label}: ${metric.name} should be exactly ${exact.toString()}`);
@@ -256,7 +309,8 @@ async function main(): Promise<number> {
       }
       overTwo += settingOverTwo;
       const ruleWorst = worstByRule.get(rule.id);
-      if (!ruleWorst || settingWorst.z > ruleWorst.z) worstByRule.set(rule.id, { z: settingWorst.z, where: `${label}: ${settingWorst.metric}` });
+      if (!ruleWorst || settingWorst.z > ruleWorst.z)
+        worstByRule.set(rule.id, { z: settingWorst.z, where: `${label}: ${settingWorst.metric}` });
       if (settingWorst.z > worst.z) worst = { z: settingWorst.z, where: `${rule.id} ${label}: ${settingWorst.metric}` };
       const shown = label.length > 56 ? `${label.slice(0, 55)}…` : label;
       out(
@@ -274,34 +328,43 @@ async function main(): Promise<number> {
   // rough guide only: for independent z-scores about 4.6% would exceed 2 and 0.27% exceed 3.
   // A mean found to have no spread was checked exactly instead, so fewer than M z-scores may have been
   // taken: the threshold from M is then slightly lenient, but the family error stays at most 0.001.
-  out(`${zScores} z-scores (M = ${scores}); |z| > 2: ${overTwo} (${((100 * overTwo) / zScores).toFixed(1)}%; about 4.6% if independent); |z| > 3: ${overThree} (about ${(0.0027 * zScores).toFixed(1)} if independent)`);
+  out(
+    `${zScores} z-scores (M = ${scores}); |z| > 2: ${overTwo} (${((100 * overTwo) / zScores).toFixed(1)}%; about 4.6% if independent); |z| > 3: ${overThree} (about ${(0.0027 * zScores).toFixed(1)} if independent)`,
+  );
   if (empty > 0) out(`${empty} conditional metrics had no trials to count over and were not compared`);
   const skippedTotal = settings.reduce((sum, setting) => sum + setting.skipped.length, 0);
   if (skippedTotal > 0) out(`${skippedTotal} metrics have no exact value and were skipped`);
   if (flat.length > 0) {
-    out(`${flat.length} means showed no spread but differ from their exact value, so could not be scored (their other values were never drawn):`);
+    out(
+      `${flat.length} means showed no spread but differ from their exact value, so could not be scored (their other values were never drawn):`,
+    );
     for (const line of flat) out(`  NOT SCORED ${line}`);
   }
   if (failures.length > 0) {
     for (const failure of failures) out(`FAIL ${failure}`);
-    out(`verdict: FAIL — stream ${options.stream}: ${failures.length} metrics beyond |z| ${threshold.toFixed(3)} or off their exact value`);
+    out(
+      `verdict: FAIL — stream ${options.stream}: ${failures.length} metrics beyond |z| ${threshold.toFixed(3)} or off their exact value`,
+    );
     return 1;
   }
   const unscored = flat.length > 0 ? `; ${flat.length} not scored, listed above` : '';
-  out(`verdict: PASS — stream ${options.stream}: every |z| ≤ ${threshold.toFixed(3)} (largest ${worst.z.toFixed(2)}, ${worst.where}) and every exact value met${unscored}`);
+  out(
+    `verdict: PASS — stream ${options.stream}: every |z| ≤ ${threshold.toFixed(3)} (largest ${worst.z.toFixed(2)}, ${worst.where}) and every exact value met${unscored}`,
+  );
   return 0;
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) void main().then(
-  (status) => {
-    process.exitCode = status;
-  },
-  (error: unknown) => {
-    if (error instanceof UsageError) {
-      process.stderr.write(`muster: ${error.message}\n`);
-      process.exitCode = 2;
-      return;
-    }
-    throw error;
-  },
-);
+if (process.argv[1] === fileURLToPath(import.meta.url))
+  void main().then(
+    (status) => {
+      process.exitCode = status;
+    },
+    (error: unknown) => {
+      if (error instanceof UsageError) {
+        process.stderr.write(`muster: ${error.message}\n`);
+        process.exitCode = 2;
+        return;
+      }
+      throw error;
+    },
+  );

@@ -26,14 +26,24 @@ import { isRulePath } from './rules/rule-ref.js';
 
 function simulationOptions(command: Command): Command {
   return command
-    .addOption(new Option('--set <name=value...>', 'set a rule parameter (repeatable; see muster describe <rule>)').argParser(collect))
+    .addOption(
+      new Option('--set <name=value...>', 'set a rule parameter (repeatable; see muster describe <rule>)').argParser(
+        collect,
+      ),
+    )
     .option('--trials <n>', 'trials to simulate: 1000000, 1e6, 10M (default 1M)')
     .option('--seed <text>', 'random seed; the same seed gives the same numbers on any thread count (default "muster")')
-    .option('--stream <n>', 'random stream: 3 (default); 4 as 3 but reserves four dice a draw at every size; 2 or 1 reproduce results made with those streams (docs/streams.md)')
+    .option(
+      '--stream <n>',
+      'random stream: 3 (default); 4 as 3 but reserves four dice a draw at every size; 2 or 1 reproduce results made with those streams (docs/streams.md)',
+    )
     .option('--threads <n>', 'worker threads (default: available cores)')
     .option('--confidence <level>', 'confidence level of every interval (default 0.95)')
     .option('--json <file>', 'also write the result as JSON (- for standard output)')
-    .option('--timeout <seconds>', 'fail (nothing written) if no block of trials, or call of a rule file, ends this soon')
+    .option(
+      '--timeout <seconds>',
+      'fail (nothing written) if no block of trials, or call of a rule file, ends this soon',
+    )
     .option('--quiet', 'no progress bar or notes on stderr');
 }
 
@@ -57,10 +67,25 @@ export function buildProgram(io: Io): Command {
     .version(packageVersion())
     .addHelpText('after', EXAMPLES)
     .exitOverride()
-    .configureOutput({ writeOut: io.out, writeErr: io.err, outputError: (message, write) => write(parserError(message, currentCommand, program.commands.map((c) => c.name()), parsedCommand(program, currentCommand))) })
+    .configureOutput({
+      writeOut: io.out,
+      writeErr: io.err,
+      outputError: (message, write) =>
+        write(
+          parserError(
+            message,
+            currentCommand,
+            program.commands.map((c) => c.name()),
+            parsedCommand(program, currentCommand),
+          ),
+        ),
+    })
     .showSuggestionAfterError(true);
 
-  program.command('list').description('list the rules muster covers').action(async () => (await import('./cli/commands/list.js')).listCommand(io));
+  program
+    .command('list')
+    .description('list the rules muster covers')
+    .action(async () => (await import('./cli/commands/list.js')).listCommand(io));
   program
     .command('describe')
     .argument('<rule>', 'rule id (see muster list) or a rule file (./my-rule.mjs, see muster new-rule)')
@@ -75,14 +100,22 @@ export function buildProgram(io: Io): Command {
     .option('--precision <e>', 'instead of --trials: add batches until every probability interval is ± e or narrower')
     .option('--max-trials <n>', 'cap for --precision (default 1e9)')
     .option('--exact', 'print the exact values without simulating')
-    .addOption(new Option('--metric <name>', 'show this metric (repeatable; globs such as a.* allowed); default the rule\'s headline metrics').argParser(collect))
+    .addOption(
+      new Option(
+        '--metric <name>',
+        "show this metric (repeatable; globs such as a.* allowed); default the rule's headline metrics",
+      ).argParser(collect),
+    )
     .option('--all', 'show every metric, not only the headline ones')
     .option('--html <file>', 'also write a self-contained HTML report (charts and every metric)')
     .option('--svg <dir>', 'also write each chart as a standalone SVG into this folder')
     .option('--csv <file>', 'also write the metrics table as CSV (- for standard output)')
     .option('--checkpoint <file>', 'save finished chunks here as the run goes; run the same command again to resume')
     .option('--checkpoint-every <seconds>', 'seconds between checkpoint writes (default 5)')
-    .option('--print-diagnostics', 'print the HTML report\'s diagnostics (every metric, simulation against exact) too, not only on screen')
+    .option(
+      '--print-diagnostics',
+      "print the HTML report's diagnostics (every metric, simulation against exact) too, not only on screen",
+    )
     .action(async (rule: string, options) => {
       prestartPool(options, !options.exact);
       await (await import('./cli/commands/run.js')).runCommand(rule, options, io);
@@ -95,8 +128,16 @@ export function buildProgram(io: Io): Command {
   )
     .option('--range <values>', 'axis values, such as 8..16 (rule-specific)')
     .option('--simulate', 'simulate every cell even where an exact solution exists')
-    .addOption(new Option('--metric <name>', 'tabulate this metric (repeatable; globs such as a.* allowed); default the matrix\'s own').argParser(collect))
-    .option('--against <value>', 'one opponent (the column value, short labels such as S123 allowed): every row ranked against it, with the trade-off')
+    .addOption(
+      new Option(
+        '--metric <name>',
+        "tabulate this metric (repeatable; globs such as a.* allowed); default the matrix's own",
+      ).argParser(collect),
+    )
+    .option(
+      '--against <value>',
+      'one opponent (the column value, short labels such as S123 allowed): every row ranked against it, with the trade-off',
+    )
     .option('--html <file>', 'also write the tables as printable heatmaps, the value in every cell')
     .action(async (rule: string, options) => {
       await (await import('./cli/commands/matrix.js')).matrixCommand(rule, options, io);
@@ -105,21 +146,41 @@ export function buildProgram(io: Io): Command {
     program
       .command('sweep')
       .argument('<rule>', 'rule id (see muster list) or a rule file (./my-rule.mjs, see muster new-rule)')
-      .description('every combination of the varied parameters: a table, and lines (one parameter) or heatmaps (two or three) in --html')
+      .description(
+        'every combination of the varied parameters: a table, and lines (one parameter) or heatmaps (two or three) in --html',
+      )
       .addHelpText(
         'after',
         '\n--vary forms: name=a..b, name=a..b:step (numbers), name=v1,v2,… (any type); separate values with ; when they contain commas\n(e.g. --vary "a=standard:1,2,3;forward:1"). Combinations the rule rejects (such as chosenRound above rounds) are skipped.\nAt most 1000 combinations. Every point uses the same --seed.',
       ),
   )
-    .addOption(new Option('--vary <name=values>', 'vary a parameter (repeatable): name=a..b[:step] or name=v1,v2').argParser(collect))
-    .addOption(new Option('--metric <name>', 'metric to tabulate and chart (repeatable; globs such as a.* allowed; default the headline metrics)').argParser(collect))
+    .addOption(
+      new Option('--vary <name=values>', 'vary a parameter (repeatable): name=a..b[:step] or name=v1,v2').argParser(
+        collect,
+      ),
+    )
+    .addOption(
+      new Option(
+        '--metric <name>',
+        'metric to tabulate and chart (repeatable; globs such as a.* allowed; default the headline metrics)',
+      ).argParser(collect),
+    )
     .option('--all', 'tabulate every metric')
-    .option('--best <metric[:min]>', 'mark the point with the highest value of the metric (:min for the lowest) and say whether it beats the runner-up beyond noise')
+    .option(
+      '--best <metric[:min]>',
+      'mark the point with the highest value of the metric (:min for the lowest) and say whether it beats the runner-up beyond noise',
+    )
     .option('--exact', 'solve every point exactly instead of simulating')
     .option('--html <file>', 'also write an HTML report with lines or heatmaps')
     .option('--csv <file>', 'also write every metric at every point as CSV (- for standard output)')
-    .option('--shard <i/n|auto>', "run only shard i of n of the sweep's chunks, for muster merge (auto: from the scheduler’s array index; see docs/cluster.md)")
-    .option('--shards <n>', 'the shard count where the scheduler does not export it (Kubernetes, Nomad, GNU parallel; AWS Batch and LSF optionally)')
+    .option(
+      '--shard <i/n|auto>',
+      "run only shard i of n of the sweep's chunks, for muster merge (auto: from the scheduler’s array index; see docs/cluster.md)",
+    )
+    .option(
+      '--shards <n>',
+      'the shard count where the scheduler does not export it (Kubernetes, Nomad, GNU parallel; AWS Batch and LSF optionally)',
+    )
     .option('--out <file>', "with --shard: where to write this shard's tallies ({index} becomes the shard index)")
     .option('--checkpoint <file>', 'save finished chunks here as the sweep goes; run the same command again to resume')
     .option('--checkpoint-every <seconds>', 'seconds between checkpoint writes (default 5)')
@@ -131,7 +192,9 @@ export function buildProgram(io: Io): Command {
     program
       .command('compare')
       .argument('<rule>', 'rule id (see muster list) or a rule file (./my-rule.mjs, see muster new-rule)')
-      .description('named variants side by side: every metric, the differences from the first variant, and which are significant')
+      .description(
+        'named variants side by side: every metric, the differences from the first variant, and which are significant',
+      )
       .addHelpText(
         'after',
         [
@@ -141,7 +204,7 @@ export function buildProgram(io: Io): Command {
           'text is "<known parameter>=", so values may contain commas: --variant "S124: a=standard:1,2,4,b=forward:2".',
           'A ; also separates assignments. --set applies to every variant; a variant overrides it.',
           '',
-          'Significance: a two-sample z-test per metric (each side\'s own variance), Holm-adjusted over every metric of every',
+          "Significance: a two-sample z-test per metric (each side's own variance), Holm-adjusted over every metric of every",
           'variant against the first, at level 1 − confidence. Every variant runs on the same --seed: where a change leaves the',
           'dice as they fell the variants share them and the independent-samples test is conservative; where it changes how',
           'many dice are thrown the streams soon part. --seed-per-variant gives each variant its own stream, for exact',
@@ -149,21 +212,48 @@ export function buildProgram(io: Io): Command {
         ].join('\n'),
       ),
   )
-    .addOption(new Option('--variant <"label: name=value,…">', 'a named variant (repeat; the first is the baseline)').argParser(collect))
+    .addOption(
+      new Option('--variant <"label: name=value,…">', 'a named variant (repeat; the first is the baseline)').argParser(
+        collect,
+      ),
+    )
     .option('--seed-per-variant', 'give each variant its own random stream (derived from --seed and its position)')
     .option('--simulate', 'simulate even where every variant has exact values (the default then is exact differences)')
-    .addOption(new Option('--metric <name>', 'show this metric (repeatable; globs such as a.* allowed); default the headline metrics').argParser(collect))
+    .addOption(
+      new Option(
+        '--metric <name>',
+        'show this metric (repeatable; globs such as a.* allowed); default the headline metrics',
+      ).argParser(collect),
+    )
     .option('--all', 'show every metric')
     .option('--exact', 'compare exact values only, without simulating (the default where the rule has exact values)')
     .option('--html <file>', 'also write an HTML report')
     .option('--csv <file>', 'also write the comparison as CSV (- for standard output)')
-    .option('--shard <i/n|auto>', "run only shard i of n of the variants' chunks, for muster merge (auto: from the scheduler’s array index; see docs/cluster.md)")
-    .option('--shards <n>', 'the shard count where the scheduler does not export it (Kubernetes, Nomad, GNU parallel; AWS Batch and LSF optionally)')
+    .option(
+      '--shard <i/n|auto>',
+      "run only shard i of n of the variants' chunks, for muster merge (auto: from the scheduler’s array index; see docs/cluster.md)",
+    )
+    .option(
+      '--shards <n>',
+      'the shard count where the scheduler does not export it (Kubernetes, Nomad, GNU parallel; AWS Batch and LSF optionally)',
+    )
     .option('--out <file>', "with --shard: where to write this shard's tallies ({index} becomes the shard index)")
     .action(async (rule: string, options) => {
       await (await import('./cli/commands/compare.js')).compareOrShardCommand(rule, options, io);
     });
-  program.command('check').argument('<file>', 'a rule file').description("compare a rule file's exact(), the enumeration of its dice and its simulation at a spread of points; exit 1 on any disagreement").addOption(new Option('--set <name=value...>', 'hold a parameter at a value').argParser(collect)).option('--trials <n>', 'trials a point (default 131072)').option('--seed <text>', 'seed (default muster-check)').action(async (file: string, options) => void (await (await import('./cli/commands/check.js')).checkCommand(file, options, io)));
+  program
+    .command('check')
+    .argument('<file>', 'a rule file')
+    .description(
+      "compare a rule file's exact(), the enumeration of its dice and its simulation at a spread of points; exit 1 on any disagreement",
+    )
+    .addOption(new Option('--set <name=value...>', 'hold a parameter at a value').argParser(collect))
+    .option('--trials <n>', 'trials a point (default 131072)')
+    .option('--seed <text>', 'seed (default muster-check)')
+    .action(
+      async (file: string, options) =>
+        void (await (await import('./cli/commands/check.js')).checkCommand(file, options, io)),
+    );
   program
     .command('new-rule')
     .argument('<name>', "the rule's name (letters, digits and '-'), optionally in a folder: rules/my-rule")
@@ -175,18 +265,34 @@ export function buildProgram(io: Io): Command {
     .command('card')
     .argument('<rule>', 'rule id (see muster list) or a rule file (./my-rule.mjs)')
     .description("the rule's one-page odds card: its headline chart or table, sized to A4 or Letter, as HTML (and PDF)")
-    .addOption(new Option('--set <name=value...>', 'set a rule parameter (repeatable; see muster describe <rule>)').argParser(collect))
-    .option('--range <values>', 'the table\'s axis values: WIP 8..16 (infinity), fighters 4..12 (noctvale), strategies (deployment), command levels 2..4 (reserves)')
-    .option('--against <strategy>', 'deployment: one opponent deployment (such as standard:1,2,3), for a ranked list of answers')
+    .addOption(
+      new Option('--set <name=value...>', 'set a rule parameter (repeatable; see muster describe <rule>)').argParser(
+        collect,
+      ),
+    )
+    .option(
+      '--range <values>',
+      "the table's axis values: WIP 8..16 (infinity), fighters 4..12 (noctvale), strategies (deployment), command levels 2..4 (reserves)",
+    )
+    .option(
+      '--against <strategy>',
+      'deployment: one opponent deployment (such as standard:1,2,3), for a ranked list of answers',
+    )
     .option('--out <file>', 'the HTML card to write (required)')
     .option('--pdf <file>', 'also print it to PDF through Chromium (/usr/bin/chromium, or MUSTER_CHROMIUM)')
     .option('--paper <size>', 'a4 or letter (default a4)')
     .option('--trials <n>', 'trials per point for a rule with no exact solution (default 100k)')
     .option('--seed <text>', 'random seed for a rule with no exact solution (default "muster")')
-    .option('--stream <n>', 'random stream: 3 (default); 4 as 3 but reserves four dice a draw at every size; 2 or 1 reproduce results made with those streams (docs/streams.md)')
+    .option(
+      '--stream <n>',
+      'random stream: 3 (default); 4 as 3 but reserves four dice a draw at every size; 2 or 1 reproduce results made with those streams (docs/streams.md)',
+    )
     .option('--threads <n>', 'worker threads (default: available cores)')
     .option('--confidence <level>', 'confidence level of every interval (default 0.95)')
-    .option('--timeout <seconds>', 'for a rule with no exact solution: fail if no block of trials finishes for this long')
+    .option(
+      '--timeout <seconds>',
+      'for a rule with no exact solution: fail if no block of trials finishes for this long',
+    )
     .option('--quiet', 'no notes on stderr')
     .action(async (rule: string, options) => {
       await (await import('./cli/commands/card.js')).cardCommand(rule, options, io);
@@ -198,7 +304,10 @@ export function buildProgram(io: Io): Command {
     .option('--trials <n>', 'trials for each rule at its defaults (default 1M)')
     .option('--printable-trials <n>', 'trials per point of a card with no exact solution (default 100k)')
     .option('--seed <text>', 'random seed (default "muster")')
-    .option('--stream <n>', 'random stream: 3 (default); 4 as 3 but reserves four dice a draw at every size; 2 or 1 reproduce results made with those streams (docs/streams.md)')
+    .option(
+      '--stream <n>',
+      'random stream: 3 (default); 4 as 3 but reserves four dice a draw at every size; 2 or 1 reproduce results made with those streams (docs/streams.md)',
+    )
     .option('--threads <n>', 'worker threads (default: available cores)')
     .option('--confidence <level>', 'confidence level of every interval (default 0.95)')
     .option('--timeout <seconds>', 'fail (exit 1, nothing written) if no block of trials finishes for this long')
@@ -219,12 +328,23 @@ export function buildProgram(io: Io): Command {
     program
       .command('shard')
       .argument('<rule>', 'rule id (see muster list) or a rule file (./my-rule.mjs, see muster new-rule)')
-      .description('run one block of a run on this machine, for muster merge (the same seed and trials on every machine)'),
+      .description(
+        'run one block of a run on this machine, for muster merge (the same seed and trials on every machine)',
+      ),
   )
-    .option('--shard <i/n|auto>', 'which block: i of n, counting from 0 (0/4 … 3/4); auto (or left out in an array job): from the scheduler’s array index (Slurm, Kubernetes, AWS Batch, Cloud Run, LSF, Nomad, GNU parallel)')
-    .option('--shards <n>', 'the shard count where the scheduler does not export it (Kubernetes, Nomad, GNU parallel; AWS Batch and LSF optionally)')
+    .option(
+      '--shard <i/n|auto>',
+      'which block: i of n, counting from 0 (0/4 … 3/4); auto (or left out in an array job): from the scheduler’s array index (Slurm, Kubernetes, AWS Batch, Cloud Run, LSF, Nomad, GNU parallel)',
+    )
+    .option(
+      '--shards <n>',
+      'the shard count where the scheduler does not export it (Kubernetes, Nomad, GNU parallel; AWS Batch and LSF optionally)',
+    )
     .option('--out <file>', "where to write this block's tally ({index} becomes the shard index)")
-    .option('--checkpoint <file>', 'save finished chunks here as the shard goes ({index} becomes the shard index); run the same command again to resume')
+    .option(
+      '--checkpoint <file>',
+      'save finished chunks here as the shard goes ({index} becomes the shard index); run the same command again to resume',
+    )
     .option('--checkpoint-every <seconds>', 'seconds between checkpoint writes (default 5)')
     .action(async (rule: string, options) => {
       await (await import('./cli/commands/shard.js')).shardCommand(rule, options, io);
@@ -233,12 +353,25 @@ export function buildProgram(io: Io): Command {
     .command('merge')
     .argument('<files...>', 'the tally files of every shard of one run (muster shard), sweep or comparison (--shard)')
     .description('add the shards of a run, a sweep or a comparison: the same result, bit for bit, as on one machine')
-    .addOption(new Option('--rule <file>', 'shards of a rule file: the file they were run with, checked by its sha256 before it is imported (repeatable: one per rule file)').argParser(collect))
+    .addOption(
+      new Option(
+        '--rule <file>',
+        'shards of a rule file: the file they were run with, checked by its sha256 before it is imported (repeatable: one per rule file)',
+      ).argParser(collect),
+    )
     .option('--confidence <level>', "confidence level of every interval (default 0.95; a sweep's own)")
     .option('--json <file>', 'also write the result as JSON (- for standard output)')
-    .option('--verify <k>', 're-run k shards (of a sweep or comparison: k pieces) chosen at random and refuse the merge if any differs from its file')
+    .option(
+      '--verify <k>',
+      're-run k shards (of a sweep or comparison: k pieces) chosen at random and refuse the merge if any differs from its file',
+    )
     .option('--threads <n>', 'with --verify: worker threads (default: available cores)')
-    .addOption(new Option('--metric <name>', 'sweeps: metric to tabulate and chart (repeatable; default the headline metrics)').argParser(collect))
+    .addOption(
+      new Option(
+        '--metric <name>',
+        'sweeps: metric to tabulate and chart (repeatable; default the headline metrics)',
+      ).argParser(collect),
+    )
     .option('--html <file>', 'sweeps and comparisons: also write the HTML report')
     .option('--csv <file>', 'sweeps and comparisons: also write the CSV (- for standard output)')
     .option('--quiet', 'no notes on stderr')
@@ -262,7 +395,11 @@ export function buildProgram(io: Io): Command {
 function parsedCommand(program: Command, name: string): ParsedCommand | undefined {
   const command = program.commands.find((candidate) => candidate.name() === name);
   if (!command) return undefined;
-  return { args: command.args, names: command.registeredArguments.map((argument) => argument.name()), options: command.options.map((option) => option.long ?? '') };
+  return {
+    args: command.args,
+    names: command.registeredArguments.map((argument) => argument.name()),
+    options: command.options.map((option) => option.long ?? ''),
+  };
 }
 
 /** Whether the running command moves to the rule thread when it loads a rule file (main() on the real process). */
@@ -346,7 +483,12 @@ function prestartPool(options: { threads?: string; trials?: string; precision?: 
   let trials: number;
   try {
     threads = parseThreads(options.threads);
-    trials = options.precision !== undefined ? Number.POSITIVE_INFINITY : options.trials === undefined ? DEFAULT_TRIALS : parseCount('--trials', options.trials);
+    trials =
+      options.precision !== undefined
+        ? Number.POSITIVE_INFINITY
+        : options.trials === undefined
+          ? DEFAULT_TRIALS
+          : parseCount('--trials', options.trials);
   } catch {
     return;
   }

@@ -34,7 +34,8 @@ export function listRules(): Array<{ id: string; title: string; summary: string 
 
 /** A built-in rule by id, or a rule file by path (a reference with a slash or a script extension is a path). */
 export async function loadRule(ref: string): Promise<Rule> {
-  if (typeof ref !== 'string' || ref === '') throw new UsageError('rule: got an empty reference; allowed: a built-in rule id or the path of a rule file');
+  if (typeof ref !== 'string' || ref === '')
+    throw new UsageError('rule: got an empty reference; allowed: a built-in rule id or the path of a rule file');
   return loadRuleRef(ref);
 }
 
@@ -51,8 +52,16 @@ export function defineRule<const T extends RuleFileSpec>(spec: T): T {
 export interface RuleFileSpec {
   id: string;
   title: string;
-  params: ReadonlyArray<{ name: string; type: 'integer' | 'number' | 'boolean' | 'choice'; default: ParamValue; doc?: string; [field: string]: unknown }>;
-  metrics: ReadonlyArray<{ name: string; probability: boolean; doc?: string; [field: string]: unknown }> | ((params: Record<string, ParamValue>) => unknown);
+  params: ReadonlyArray<{
+    name: string;
+    type: 'integer' | 'number' | 'boolean' | 'choice';
+    default: ParamValue;
+    doc?: string;
+    [field: string]: unknown;
+  }>;
+  metrics:
+    | ReadonlyArray<{ name: string; probability: boolean; doc?: string; [field: string]: unknown }>
+    | ((params: Record<string, ParamValue>) => unknown);
   [field: string]: unknown;
 }
 
@@ -60,7 +69,8 @@ export interface RuleFileSpec {
 export class Pool {
   readonly #pool: SimulationPool;
   constructor(threads: number) {
-    if (!Number.isInteger(threads) || threads < 1 || threads > 1024) throw new UsageError(`threads: got ${String(threads)}; allowed: a whole number from 1 to 1024`);
+    if (!Number.isInteger(threads) || threads < 1 || threads > 1024)
+      throw new UsageError(`threads: got ${String(threads)}; allowed: a whole number from 1 to 1024`);
     this.#pool = new SimulationPool(threads);
   }
   get threads(): number {
@@ -106,9 +116,19 @@ const MAX_TRIALS = 1e12;
 /** The exact value of every metric, with no simulation (the rule's exact solution). */
 export async function exact(rule: string | Rule, options: ExactOptions = {}): Promise<RunResult> {
   const resolved = typeof rule === 'string' ? await loadRule(rule) : rule;
-  if (!resolved.exact) throw new UsageError(`exact: ${resolved.id} has no exact solution; allowed: run(…) to simulate it`);
+  if (!resolved.exact)
+    throw new UsageError(`exact: ${resolved.id} has no exact solution; allowed: run(…) to simulate it`);
   const params = paramsOf(resolved, options.set);
-  return buildResult({ rule: resolved, params, seed: 'muster', stream: null, threads: 0, confidence: 1, trials: 0, tally: null });
+  return buildResult({
+    rule: resolved,
+    params,
+    seed: 'muster',
+    stream: null,
+    threads: 0,
+    confidence: 1,
+    trials: 0,
+    tally: null,
+  });
 }
 
 /** Simulates a rule: every metric's estimate and interval, with its exact value beside it where the rule has one. */
@@ -116,20 +136,44 @@ export async function run(rule: string | Rule, options: RunOptions = {}): Promis
   const resolved = typeof rule === 'string' ? await loadRule(rule) : rule;
   const params = paramsOf(resolved, options.set);
   const trials = options.trials ?? DEFAULT_TRIALS;
-  if (!Number.isSafeInteger(trials) || trials < 1 || trials > MAX_TRIALS) throw new UsageError(`trials: got ${String(trials)}; allowed: a whole number from 1 to ${MAX_TRIALS}`);
-  if (options.seed !== undefined && typeof options.seed !== 'string') throw new UsageError(`seed: got ${typeof options.seed}; allowed: text`);
+  if (!Number.isSafeInteger(trials) || trials < 1 || trials > MAX_TRIALS)
+    throw new UsageError(`trials: got ${String(trials)}; allowed: a whole number from 1 to ${MAX_TRIALS}`);
+  if (options.seed !== undefined && typeof options.seed !== 'string')
+    throw new UsageError(`seed: got ${typeof options.seed}; allowed: text`);
   // The CLI's own check and bound (cli/seed.ts), the option named as the library names it.
   const seed = parseSeed(options.seed ?? 'muster', 'seed');
   const stream = options.stream ?? 3;
-  if (!(STREAM_VERSIONS as readonly number[]).includes(stream)) throw new UsageError(`stream: got ${String(stream)}; allowed: ${STREAM_VERSIONS.join(', ')}`);
+  if (!(STREAM_VERSIONS as readonly number[]).includes(stream))
+    throw new UsageError(`stream: got ${String(stream)}; allowed: ${STREAM_VERSIONS.join(', ')}`);
   const confidence = options.confidence ?? 0.95;
-  if (!(typeof confidence === 'number' && confidence > 0 && confidence < 1)) throw new UsageError(`confidence: got ${String(confidence)}; allowed: a number between 0 and 1, such as 0.95`);
-  if (options.pool !== undefined && options.threads !== undefined) throw new UsageError('threads: given with pool; allowed: one of the two');
+  if (!(typeof confidence === 'number' && confidence > 0 && confidence < 1))
+    throw new UsageError(`confidence: got ${String(confidence)}; allowed: a number between 0 and 1, such as 0.95`);
+  if (options.pool !== undefined && options.threads !== undefined)
+    throw new UsageError('threads: given with pool; allowed: one of the two');
   const own = options.pool === undefined ? new Pool(options.threads ?? defaultThreads()) : undefined;
   const pool = (options.pool ?? own) as Pool;
   try {
-    const outcome = await simulate(pool.simulationPool, { rule: resolved, params, seed, stream, confidence, trials, signal: options.signal, onProgress: options.onProgress });
-    return buildResult({ rule: resolved, params, seed, stream, threads: pool.threads, confidence, trials: outcome.trials, tally: outcome.tally, partial: outcome.partial });
+    const outcome = await simulate(pool.simulationPool, {
+      rule: resolved,
+      params,
+      seed,
+      stream,
+      confidence,
+      trials,
+      signal: options.signal,
+      onProgress: options.onProgress,
+    });
+    return buildResult({
+      rule: resolved,
+      params,
+      seed,
+      stream,
+      threads: pool.threads,
+      confidence,
+      trials: outcome.trials,
+      tally: outcome.tally,
+      partial: outcome.partial,
+    });
   } finally {
     await own?.close();
   }
@@ -138,11 +182,16 @@ export async function run(rule: string | Rule, options: RunOptions = {}): Promis
 /** The rule's parameters: its defaults, with `set` applied as `--set name=value` would be. */
 function paramsOf(rule: Rule, set: ParamSettings | undefined): Record<string, ParamValue> {
   if (set === undefined) return resolveParams(rule, []);
-  if (set === null || typeof set !== 'object') throw new UsageError('set: not an object; allowed: parameter values by name, such as { squads: 4 }');
+  if (set === null || typeof set !== 'object')
+    throw new UsageError('set: not an object; allowed: parameter values by name, such as { squads: 4 }');
   const entries = set instanceof Map ? [...set.entries()] : Object.entries(set);
   const assignments = entries.map(([name, value]) => {
-    if (typeof name !== 'string' || name.includes('=')) throw new UsageError(`set: ${JSON.stringify(String(name))} is not a parameter name; allowed: ${rule.params.map((p) => p.name).join(', ')}`);
-    if (!['number', 'boolean', 'string'].includes(typeof value)) throw new UsageError(`${name}: got ${typeof value}; allowed: a number, a boolean or text`);
+    if (typeof name !== 'string' || name.includes('='))
+      throw new UsageError(
+        `set: ${JSON.stringify(String(name))} is not a parameter name; allowed: ${rule.params.map((p) => p.name).join(', ')}`,
+      );
+    if (!['number', 'boolean', 'string'].includes(typeof value))
+      throw new UsageError(`${name}: got ${typeof value}; allowed: a number, a boolean or text`);
     return `${name}=${String(value)}`;
   });
   return resolveParams(rule, assignments);

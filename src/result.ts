@@ -87,7 +87,16 @@ export function buildResult(input: ResultInput): RunResult {
   // An interrupted run is not held up by an enumeration (a trial that loops would loop there too): a rule file's
   // enumerated values are left out of a partial result; a hand-written exact() still answers.
   const enumerationSkipped = input.partial === true && rule.exactBy === 'enumeration';
-  const exact = input.exact !== undefined ? input.exact : enumerationSkipped ? null : tally ? knownExact(rule, params) : rule.exact ? rule.exact(params) : null;
+  const exact =
+    input.exact !== undefined
+      ? input.exact
+      : enumerationSkipped
+        ? null
+        : tally
+          ? knownExact(rule, params)
+          : rule.exact
+            ? rule.exact(params)
+            : null;
   const tallied = tally ? (input.tallied ?? rule.summarize(params, tally, trials)) : null;
   // Keyed by metric names, which a rule file chooses: `constructor` is a metric, not Object.prototype's.
   const metrics = keyedRecord<MetricResult>();
@@ -96,9 +105,16 @@ export function buildResult(input: ResultInput): RunResult {
     if (tallied) {
       const counted = own(tallied, metric.name);
       if (counted === undefined) throw new Error(`${rule.id} counted nothing for ${metric.name}`);
-      // Fields named one by one: spreading estimate()'s two shapes of object took a slow path, about a third of a sweep point's cost.
+      // Fields named one by one: spreading estimate()'s two shapes of object took a slow path, about a third of a sweep
+      // point's cost.
       const { estimate: value, lo, hi } = estimate(counted, confidence);
-      metrics[metric.name] = { estimate: value, lo, hi, exact: exactValue?.toNumber() ?? null, fraction: exactValue?.toString() ?? null };
+      metrics[metric.name] = {
+        estimate: value,
+        lo,
+        hi,
+        exact: exactValue?.toNumber() ?? null,
+        fraction: exactValue?.toString() ?? null,
+      };
     } else {
       if (exactValue === undefined) throw new Error(`${rule.id} has no exact value for ${metric.name}`);
       metrics[metric.name] = exactMetric(exactValue);

@@ -11,7 +11,10 @@ export function packageVersion(): string {
   cached = 'unknown';
   for (const relative of ['../package.json', '../../package.json']) {
     try {
-      const pkg = JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      const pkg = JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
       if (pkg.name === PACKAGE_NAME && pkg.version) {
         cached = pkg.version;
         break;

@@ -52,13 +52,23 @@ describe('--metric', () => {
   it('an unknown metric is refused with the nearest name', async () => {
     const { status, stderr } = await cli('run', 'infinity', '--exact', '--metric', 'a.win');
     expect(status).toBe(2);
-    expect(stderr).toBe('muster: --metric: got "a.win" (did you mean "a.wins"?); allowed: one of a.wins, b.wins, a.crit, b.crit, rolls.mean, rolls.1, or a glob such as a.*\n');
+    expect(stderr).toBe(
+      'muster: --metric: got "a.win" (did you mean "a.wins"?); allowed: one of a.wins, b.wins, a.crit, b.crit, rolls.mean, rolls.1, or a glob such as a.*\n',
+    );
   });
 
   it('sweep checks --metric against the metrics some point of the grid has', async () => {
     const sweep = await json('sweep', 'reserves', '--vary', 'rounds=4..6', '--metric', 'squad.round.6', '--exact');
     expect(sweep.points.map((p: any) => p.metrics['squad.round.6'] !== undefined)).toEqual([false, false, true]);
-    const { status, stderr } = await cli('sweep', 'reserves', '--vary', 'rounds=4..6', '--metric', 'squad.round.7', '--exact');
+    const { status, stderr } = await cli(
+      'sweep',
+      'reserves',
+      '--vary',
+      'rounds=4..6',
+      '--metric',
+      'squad.round.7',
+      '--exact',
+    );
     expect(status).toBe(2);
     expect(stderr).toMatch(/^muster: --metric: got "squad\.round\.7" \(did you mean "squad\.round\.1"/);
   });
@@ -135,7 +145,9 @@ describe('inputs accept what outputs print', () => {
   it('a label no strategy has is refused, naming the nearest', async () => {
     const { status, stderr } = await cli('run', 'deployment', '--exact', '--set', 'a=S129');
     expect(status).toBe(2);
-    expect(stderr).toMatch(/^muster: a: got "S129".*or a short label as the matrix prints it \(S123, S124, …\) \(did you mean "S123"/);
+    expect(stderr).toMatch(
+      /^muster: a: got "S129".*or a short label as the matrix prints it \(S123, S124, …\) \(did you mean "S123"/,
+    );
   });
 });
 
@@ -149,9 +161,18 @@ describe('did you mean', () => {
   });
 
   it.each([
-    [['run', 'infinty'], 'muster: rule: got "infinty" (did you mean "infinity"?); allowed: reserves, deployment, infinity, noctvale, warbands, fow\n'],
-    [['rn', 'infinity'], 'muster: command: got "rn" (did you mean "run"?); allowed: list, describe, run, matrix, sweep, compare, check, new-rule, card, book, app, shard, merge\n'],
-    [['run', 'reserves', '--set', 'comand=3'], 'muster: comand: not a parameter of reserves (did you mean "command"?); allowed: squads, rounds, target, chosenRound, command, leaderLoss, fallbackCommand, firstRound\n'],
+    [
+      ['run', 'infinty'],
+      'muster: rule: got "infinty" (did you mean "infinity"?); allowed: reserves, deployment, infinity, noctvale, warbands, fow\n',
+    ],
+    [
+      ['rn', 'infinity'],
+      'muster: command: got "rn" (did you mean "run"?); allowed: list, describe, run, matrix, sweep, compare, check, new-rule, card, book, app, shard, merge\n',
+    ],
+    [
+      ['run', 'reserves', '--set', 'comand=3'],
+      'muster: comand: not a parameter of reserves (did you mean "command"?); allowed: squads, rounds, target, chosenRound, command, leaderLoss, fallbackCommand, firstRound\n',
+    ],
     [['run'], 'muster: rule: missing; allowed: a rule id (muster list)\n'],
     [['run', 'infinity', '--trials'], 'muster: --trials: missing its value; allowed: see muster run --help\n'],
   ])('%j: one muster: line, exit 2', async (argv, message) => {
@@ -163,9 +184,35 @@ describe('did you mean', () => {
 
 describe('sweep --best', () => {
   it('exact: the highest WIP wins most, beating the next exactly', async () => {
-    const sweep = await json('sweep', 'infinity', '--vary', 'wipA=10..16', '--set', 'wipB=13', '--exact', '--best', 'a.wins');
-    expect(sweep.best).toMatchObject({ metric: 'a.wins', goal: 'max', params: { wipA: 16 }, runnerUp: { params: { wipA: 15 } }, decided: 'exactly' });
-    const min = await json('sweep', 'infinity', '--vary', 'wipA=10..16', '--set', 'wipB=13', '--exact', '--best', 'a.wins:min');
+    const sweep = await json(
+      'sweep',
+      'infinity',
+      '--vary',
+      'wipA=10..16',
+      '--set',
+      'wipB=13',
+      '--exact',
+      '--best',
+      'a.wins',
+    );
+    expect(sweep.best).toMatchObject({
+      metric: 'a.wins',
+      goal: 'max',
+      params: { wipA: 16 },
+      runnerUp: { params: { wipA: 15 } },
+      decided: 'exactly',
+    });
+    const min = await json(
+      'sweep',
+      'infinity',
+      '--vary',
+      'wipA=10..16',
+      '--set',
+      'wipB=13',
+      '--exact',
+      '--best',
+      'a.wins:min',
+    );
     expect(min.best).toMatchObject({ goal: 'min', params: { wipA: 10 }, runnerUp: { params: { wipA: 11 } } });
   });
 
@@ -179,19 +226,47 @@ describe('sweep --best', () => {
   it('simulated points: beyond noise when the intervals part, within noise when they overlap', () => {
     const metric = (estimate: number, lo: number, hi: number) => ({ estimate, lo, hi, exact: null, fraction: null });
     const sweep = (b: ReturnType<typeof metric>) =>
-      ({ points: [{ params: { x: 1 }, metrics: { m: metric(0.5, 0.49, 0.51) } }, { params: { x: 2 }, metrics: { m: b } }] }) as unknown as SweepResult;
-    expect(findBest(sweep(metric(0.45, 0.44, 0.46)), 'm', 'max')).toMatchObject({ params: { x: 1 }, decided: 'beyond noise' });
-    expect(findBest(sweep(metric(0.495, 0.485, 0.505)), 'm', 'max')).toMatchObject({ params: { x: 1 }, decided: 'within noise' });
-    expect(findBest(sweep(metric(0.45, 0.44, 0.46)), 'm', 'min')).toMatchObject({ params: { x: 2 }, decided: 'beyond noise' });
+      ({
+        points: [
+          { params: { x: 1 }, metrics: { m: metric(0.5, 0.49, 0.51) } },
+          { params: { x: 2 }, metrics: { m: b } },
+        ],
+      }) as unknown as SweepResult;
+    expect(findBest(sweep(metric(0.45, 0.44, 0.46)), 'm', 'max')).toMatchObject({
+      params: { x: 1 },
+      decided: 'beyond noise',
+    });
+    expect(findBest(sweep(metric(0.495, 0.485, 0.505)), 'm', 'max')).toMatchObject({
+      params: { x: 1 },
+      decided: 'within noise',
+    });
+    expect(findBest(sweep(metric(0.45, 0.44, 0.46)), 'm', 'min')).toMatchObject({
+      params: { x: 2 },
+      decided: 'beyond noise',
+    });
   });
 
   it('without --metric, the --best metric leads the table: "which reserve round with command 3?" answered on the first screen', async () => {
-    const { status, stdout } = await cli('sweep', 'reserves', '--vary', 'chosenRound=0..4', '--set', 'command=3', '--exact', '--best', 'all.by.4');
+    const { status, stdout } = await cli(
+      'sweep',
+      'reserves',
+      '--vary',
+      'chosenRound=0..4',
+      '--set',
+      'command=3',
+      '--exact',
+      '--best',
+      'all.by.4',
+    );
     expect(status).toBe(0);
     const firstScreen = stdout.split('\n').slice(0, 24);
-    // Among reserves' headline metrics all.by.4 comes after squad.round.1 … squad.never; --best brings it to the first table.
+    // Among reserves' headline metrics all.by.4 comes after squad.round.1 … squad.never; --best brings it to the first
+    // table.
     expect(firstScreen.find((line) => line.startsWith('chosenRound'))).toMatch(/^chosenRound\s+all\.by\.4\b/);
-    expect(firstScreen.filter((line) => line.includes('◀'))).toEqual([expect.stringMatching(/^3\s+100\.000% ◀/), expect.stringMatching(/^4\s+100\.000% ◀/)]);
+    expect(firstScreen.filter((line) => line.includes('◀'))).toEqual([
+      expect.stringMatching(/^3\s+100\.000% ◀/),
+      expect.stringMatching(/^4\s+100\.000% ◀/),
+    ]);
   });
 
   it('an unknown --best metric is refused', async () => {
@@ -206,7 +281,19 @@ describe('compare', () => {
     const exact = await json('compare', 'infinity', '--variant', 'a: wipA=13', '--variant', 'b: wipA=15');
     expect(exact.method).toBe('exact');
     expect(exact.differences.every((d: any) => d.p === null && d.exactDifference !== null)).toBe(true);
-    const simulated = await json('compare', 'infinity', '--variant', 'a: wipA=13', '--variant', 'b: wipA=15', '--simulate', '--trials', '20000', '--threads', '1');
+    const simulated = await json(
+      'compare',
+      'infinity',
+      '--variant',
+      'a: wipA=13',
+      '--variant',
+      'b: wipA=15',
+      '--simulate',
+      '--trials',
+      '20000',
+      '--threads',
+      '1',
+    );
     expect(simulated.method).toBe('simulation');
   });
 });
@@ -217,16 +304,26 @@ describe('matrix deployment --against', () => {
     const against = await json('matrix', 'deployment', '--against', 'S123');
     const column = full.matrix.cols.indexOf('standard:1,2,3');
     const tables = Object.fromEntries(full.matrix.tables.map((t: any) => [t.metric, t]));
-    const ranking = against.against.ranking as Array<{ strategy: string; metrics: Record<string, number>; pareto: boolean }>;
+    const ranking = against.against.ranking as Array<{
+      strategy: string;
+      metrics: Record<string, number>;
+      pareto: boolean;
+    }>;
     expect(ranking).toHaveLength(16);
     for (const row of ranking) {
       const i = full.matrix.rows.indexOf(row.strategy);
       expect(row.metrics['a.initiative']).toBe(tables['a.initiative'].values[i][column]);
       expect(row.metrics['a.aoc']).toBe(tables['a.aoc'].values[i][column]);
     }
-    for (let i = 1; i < ranking.length; i++) expect(ranking[i - 1].metrics['a.initiative']).toBeGreaterThanOrEqual(ranking[i].metrics['a.initiative']);
+    for (let i = 1; i < ranking.length; i++)
+      expect(ranking[i - 1].metrics['a.initiative']).toBeGreaterThanOrEqual(ranking[i].metrics['a.initiative']);
     const beaten = (r: (typeof ranking)[number]) =>
-      ranking.some((o) => o.metrics['a.initiative'] >= r.metrics['a.initiative'] && o.metrics['a.aoc'] >= r.metrics['a.aoc'] && (o.metrics['a.initiative'] > r.metrics['a.initiative'] || o.metrics['a.aoc'] > r.metrics['a.aoc']));
+      ranking.some(
+        (o) =>
+          o.metrics['a.initiative'] >= r.metrics['a.initiative'] &&
+          o.metrics['a.aoc'] >= r.metrics['a.aoc'] &&
+          (o.metrics['a.initiative'] > r.metrics['a.initiative'] || o.metrics['a.aoc'] > r.metrics['a.aoc']),
+      );
     for (const row of ranking) expect(row.pareto, row.strategy).toBe(!beaten(row));
     expect(ranking.filter((r) => r.pareto).length).toBeGreaterThan(0);
   });
@@ -247,7 +344,24 @@ describe('tables fit the width', () => {
       ['run', 'infinity', '--set', 'wipA=13', 'wipB=15', '--trials', '10000', '--threads', '1'],
       ['run', 'deployment', '--set', 'a=F1', 'b=S123', '--trials', '10000', '--threads', '1'],
       ['matrix', 'deployment', '--against', 'S123'],
-      ['sweep', 'reserves', '--vary', 'chosenRound=0..4', '--set', 'command=3', '--metric', 'all.by.4', '--metric', 'lost.mean', '--best', 'all.by.4', '--trials', '10000', '--threads', '1'],
+      [
+        'sweep',
+        'reserves',
+        '--vary',
+        'chosenRound=0..4',
+        '--set',
+        'command=3',
+        '--metric',
+        'all.by.4',
+        '--metric',
+        'lost.mean',
+        '--best',
+        'all.by.4',
+        '--trials',
+        '10000',
+        '--threads',
+        '1',
+      ],
     ]) {
       const { stdout } = await cli(...argv);
       for (const line of stdout.split('\n')) expect([...line].length, line).toBeLessThanOrEqual(80);

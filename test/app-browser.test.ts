@@ -10,7 +10,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appCommand } from '../src/cli/commands/app.js';
 import { runCommand } from '../src/cli/commands/run.js';
@@ -28,7 +28,6 @@ import { HOSTILE } from './support/hostile.js';
 import { bufferIo } from './support/io.js';
 import { countPdfPages, haveChromium, launchChromium, offlinePage } from './support/offline-page.js';
 
-
 const folder = mkdtempSync(join(tmpdir(), 'muster-app-browser-'));
 const appFile = join(folder, 'app.html');
 const fixtureFile = join(folder, 'fixture-app.html');
@@ -40,12 +39,25 @@ let browser: Browser;
 
 /** Several parameter sets of every rule, as `--set` takes them: defaults, the README's questions, and corners. */
 const CASES: Record<string, string[][]> = {
-  reserves: [[], ['chosenRound=3', 'command=3'], ['squads=6', 'chosenRound=2', 'command=3', 'leaderLoss=0.15', 'fallbackCommand=1'], ['rounds=5', 'target=6']],
+  reserves: [
+    [],
+    ['chosenRound=3', 'command=3'],
+    ['squads=6', 'chosenRound=2', 'command=3', 'leaderLoss=0.15', 'fallbackCommand=1'],
+    ['rounds=5', 'target=6'],
+  ],
   deployment: [[], ['a=standard:1,2,4', 'b=forward:4'], ['a=forward:6', 'compare=modified']],
-  infinity: [['wipA=13', 'wipB=15'], ['wipA=25', 'wipB=8', 'crits=false'], ['wipA=30', 'wipB=21']],
+  infinity: [
+    ['wipA=13', 'wipB=15'],
+    ['wipA=25', 'wipB=8', 'crits=false'],
+    ['wipA=30', 'wipB=21'],
+  ],
   noctvale: [[], ['fightersA=7', 'fightersB=9', 'groups=2'], ['fightersA=12', 'fightersB=12', 'groups=5']],
   warbands: [[], ['warbands=100:5,90:6,80:7,150:12', 'allies=2+3'], ['defender=false', 'warbands=120:8,120:8']],
-  fow: [[], ['attackerPlatoons=8', 'defenderPlatoons=7', 'ambush=false'], ['hit=4', 'guarantee=0', 'scatter=1-3:left,4-6:right', 'turns=6']],
+  fow: [
+    [],
+    ['attackerPlatoons=8', 'defenderPlatoons=7', 'ambush=false'],
+    ['hit=4', 'guarantee=0', 'scatter=1-3:left,4-6:right', 'turns=6'],
+  ],
 };
 
 const split = (assignment: string): [string, string] => {
@@ -59,7 +71,9 @@ interface Opened {
   requests: string[];
 }
 
-/** Opens a page from file:// with the network blocked, collecting console errors and any request that tried to leave. */
+/**
+ * Opens a page from file:// with the network blocked, collecting console errors and any request that tried to leave.
+ */
 async function open(file: string, hash = '', viewport = { width: 1200, height: 900 }): Promise<Opened> {
   const { page, problems, requests } = await offlinePage(browser, { viewport, blob: true });
   await page.goto(`file://${file}${hash}`);
@@ -68,11 +82,20 @@ async function open(file: string, hash = '', viewport = { width: 1200, height: 9
 }
 
 /** Goes to a hash as a followed link would, and waits until the page shows it. */
-const go = (page: Page, hash: string) => page.evaluate((next) => (window as unknown as { musterApp: { open(hash: string): Promise<void> } }).musterApp.open(next), hash);
-const idle = (page: Page) => page.evaluate(() => (window as unknown as { musterApp: { idle(): Promise<void> } }).musterApp.idle());
-const shownResult = (page: Page) => page.evaluate(() => (window as unknown as { musterApp: { result: RunResult | null } }).musterApp.result);
+const go = (page: Page, hash: string) =>
+  page.evaluate(
+    (next) => (window as unknown as { musterApp: { open(hash: string): Promise<void> } }).musterApp.open(next),
+    hash,
+  );
+const idle = (page: Page) =>
+  page.evaluate(() => (window as unknown as { musterApp: { idle(): Promise<void> } }).musterApp.idle());
+const shownResult = (page: Page) =>
+  page.evaluate(() => (window as unknown as { musterApp: { result: RunResult | null } }).musterApp.result);
 
-/** Metric name → the value cells of its row in the "Every metric" table, as shown (first line only: the fraction is on its own line). */
+/**
+ * Metric name → the value cells of its row in the "Every metric" table, as shown (first line only: the fraction is on
+ * its own line).
+ */
 const shownTable = (page: Page) =>
   page.evaluate(() => {
     const rows: Record<string, string[]> = {};
@@ -84,9 +107,19 @@ const shownTable = (page: Page) =>
   });
 
 const shownHeadline = (page: Page) =>
-  page.evaluate(() => Object.fromEntries([...document.querySelectorAll<HTMLElement>('#headline .figure')].map((figure) => [figure.dataset.metric, figure.querySelector('.figure-value')?.textContent])));
+  page.evaluate(() =>
+    Object.fromEntries(
+      [...document.querySelectorAll<HTMLElement>('#headline .figure')].map((figure) => [
+        figure.dataset.metric,
+        figure.querySelector('.figure-value')?.textContent,
+      ]),
+    ),
+  );
 
-/** The page's figures against the CLI's `muster run --exact` at the same parameters: the numbers behind them and the text shown. */
+/**
+ * The page's figures against the CLI's `muster run --exact` at the same parameters: the numbers behind them and the
+ * text shown.
+ */
 async function expectExactLikeCli(page: Page, ruleId: string, set: string[]): Promise<void> {
   const cli = await runCommand(ruleId, { exact: true, set, quiet: true }, bufferIo());
   const result = await shownResult(page);
@@ -102,7 +135,8 @@ async function expectExactLikeCli(page: Page, ruleId: string, set: string[]): Pr
     const exact = cli.metrics[metric.name].exact;
     expect(result?.metrics[metric.name].exact, `${where} ${metric.name}`).toBe(exact);
     expect(table[metric.name], `${where} ${metric.name}`).toEqual([formatValue(exact, metric.probability)]);
-    if (metric.name in headline) expect(headline[metric.name], `${where} headline ${metric.name}`).toBe(formatValue(exact, metric.probability));
+    if (metric.name in headline)
+      expect(headline[metric.name], `${where} headline ${metric.name}`).toBe(formatValue(exact, metric.probability));
   }
 }
 
@@ -127,7 +161,11 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
         await go(page, formatHash(rule.id, set.map(split)));
         await expectExactLikeCli(page, rule.id, set);
         // The rule's charts are drawn, each with marks.
-        const marks = await page.evaluate(() => [...document.querySelectorAll('#charts .vis')].map((vis) => vis.querySelectorAll('svg .role-mark > *').length));
+        const marks = await page.evaluate(() =>
+          [...document.querySelectorAll('#charts .vis')].map(
+            (vis) => vis.querySelectorAll('svg .role-mark > *').length,
+          ),
+        );
         expect(marks.length, rule.id).toBeGreaterThan(0);
         for (const count of marks) expect(count, rule.id).toBeGreaterThan(0);
       }
@@ -140,7 +178,9 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
   it('a hand-worked case: equal WIP without criticals is a coin toss, 50.000% = 1/2', async () => {
     const { page } = await open(appFile, '#infinity?wipA=11&wipB=11&crits=false');
     expect((await shownHeadline(page))['a.wins']).toBe('50.000%');
-    expect(await page.locator('#headline .figure[data-metric="a.wins"] .figure-fraction').textContent()).toBe('exactly = 1/2');
+    expect(await page.locator('#headline .figure[data-metric="a.wins"] .figure-fraction').textContent()).toBe(
+      'exactly = 1/2',
+    );
     await page.close();
   });
 
@@ -154,7 +194,8 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
         const spec = rule.params.find((candidate) => candidate.name === name)!;
         const field = `#param-${name}`;
         if (spec.type === 'boolean') await page.setChecked(field, value === 'true');
-        else if ((await page.locator(field).evaluate((control) => control.tagName)) === 'SELECT') await page.selectOption(field, value);
+        else if ((await page.locator(field).evaluate((control) => control.tagName)) === 'SELECT')
+          await page.selectOption(field, value);
         else await page.fill(field, value);
         await idle(page);
       }
@@ -176,7 +217,9 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
     const chartText = (id: string) => page.locator(`#charts section[data-chart="${id}"] svg`).textContent();
     expect(await chartText('infinity-probabilities')).toContain('50.0%');
     await page.evaluate(() => {
-      (document.querySelector('section[data-chart="infinity-probabilities"]') as HTMLElement & { marked?: boolean }).marked = true;
+      (
+        document.querySelector('section[data-chart="infinity-probabilities"]') as HTMLElement & { marked?: boolean }
+      ).marked = true;
     });
     await page.fill('#param-wipB', '15');
     await idle(page);
@@ -185,7 +228,13 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
     expect(probabilities).toContain('41.2%');
     expect(probabilities).toContain('58.8%');
     expect(probabilities).not.toContain('50.0%');
-    expect(await page.evaluate(() => (document.querySelector('section[data-chart="infinity-probabilities"]') as HTMLElement & { marked?: boolean }).marked)).toBe(true);
+    expect(
+      await page.evaluate(
+        () =>
+          (document.querySelector('section[data-chart="infinity-probabilities"]') as HTMLElement & { marked?: boolean })
+            .marked,
+      ),
+    ).toBe(true);
     // The first chart's legend names the WIP, so its shape changed and it was drawn afresh.
     expect(await chartText('infinity-initiative')).toContain('player B (WIP 15)');
     expect(await page.locator('#charts section.chart').count()).toBe(2);
@@ -195,7 +244,11 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
 
   it('invalid values in the hash: the CLI’s message beside each field, a notice instead of figures, no blank page', async () => {
     const { page, problems } = await open(appFile, '#infinity?wipA=abc&wipB=31&crits=maybe&wip=1');
-    for (const [name, value] of [['wipA', 'abc'], ['wipB', '31'], ['crits', 'maybe']]) {
+    for (const [name, value] of [
+      ['wipA', 'abc'],
+      ['wipB', '31'],
+      ['crits', 'maybe'],
+    ]) {
       const shown = await page.locator(`#param-${name}-error`).textContent();
       const cliError = await runCommand('infinity', { exact: true, set: [`${name}=${value}`] }, bufferIo()).then(
         () => null,
@@ -211,7 +264,9 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
     );
     expect(unknown).toMatch(/^wip: not a parameter of infinity/);
     expect(await page.locator('#hash-problems').textContent()).toContain(unknown);
-    expect(await page.locator('#status').textContent()).toBe('No answer yet: wipA, wipB, crits need a different value (see the message by the field).');
+    expect(await page.locator('#status').textContent()).toBe(
+      'No answer yet: wipA, wipB, crits need a different value (see the message by the field).',
+    );
     expect(await page.locator('#charts .vis').count()).toBe(0);
     expect(await shownResult(page)).toBeNull();
     // A cross-parameter check lands on its field too; here the hash is edited as a user would, and the page follows.
@@ -220,7 +275,9 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
     });
     await page.waitForFunction(() => document.getElementById('param-chosenRound-error')?.hidden === false);
     await idle(page);
-    expect(await page.locator('#param-chosenRound-error').textContent()).toBe('chosenRound: got 4; allowed: 0 (none) to rounds (3)');
+    expect(await page.locator('#param-chosenRound-error').textContent()).toBe(
+      'chosenRound: got 4; allowed: 0 (none) to rounds (3)',
+    );
     // Fixing the field brings the answer back.
     await page.fill('#param-chosenRound', '3');
     await idle(page);
@@ -243,10 +300,18 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
     page.on('console', (message) => {
       if (message.type() === 'error') problems.push(message.text());
     });
-    await page.route('**/*', (route) => (/^(file|blob):/.test(route.request().url()) ? route.continue() : route.abort()));
-    await page.goto(`file://${appFile}#${formatHash('reserves', [...set.map(split), ['simulate', '1'], ['trials', '150001'], ['seed', 'browser']])}`);
+    await page.route('**/*', (route) =>
+      /^(file|blob):/.test(route.request().url()) ? route.continue() : route.abort(),
+    );
+    await page.goto(
+      `file://${appFile}#${formatHash('reserves', [...set.map(split), ['simulate', '1'], ['trials', '150001'], ['seed', 'browser']])}`,
+    );
     await idle(page);
-    const cli = await runCommand('reserves', { set, trials: '150001', seed: 'browser', threads: '2', quiet: true }, bufferIo());
+    const cli = await runCommand(
+      'reserves',
+      { set, trials: '150001', seed: 'browser', threads: '2', quiet: true },
+      bufferIo(),
+    );
     const shown = await shownResult(page);
     expect(shown?.method).toBe('simulation');
     expect(shown?.trials).toBe(150_001);
@@ -255,7 +320,11 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
     for (const metric of getRule('reserves').metrics(cli.params)) {
       const value = cli.metrics[metric.name];
       const show = (x: number | null) => formatValue(x, metric.probability);
-      expect(table[metric.name], metric.name).toEqual([show(value.estimate), `${show(value.lo)} – ${show(value.hi)}`, show(value.exact)]);
+      expect(table[metric.name], metric.name).toEqual([
+        show(value.estimate),
+        `${show(value.lo)} – ${show(value.hi)}`,
+        show(value.exact),
+      ]);
     }
     expect(await page.evaluate(() => (window as unknown as { sawProgress?: boolean }).sawProgress)).toBe(true);
     expect(await page.locator('#answer-method').textContent()).toContain('150,001 trials, seed "browser"');
@@ -269,11 +338,19 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
     expect(shown?.method).toBe('simulation');
     // The same chunks on the same streams, run here in Node.
     const tally = new Float64Array(1);
-    for (let chunk = 0; chunk < chunkCount(100_000); chunk++) diceRule.simulate({ target: 5 }, chunkStream('muster', 'dice', chunk, DEFAULT_STREAM), chunkTrials(chunk, 100_000), tally);
+    for (let chunk = 0; chunk < chunkCount(100_000); chunk++)
+      diceRule.simulate(
+        { target: 5 },
+        chunkStream('muster', 'dice', chunk, DEFAULT_STREAM),
+        chunkTrials(chunk, 100_000),
+        tally,
+      );
     const expected = estimate(diceRule.summarize({ target: 5 }, tally, 100_000).p, 0.95);
     expect(shown?.metrics.p).toEqual({ ...expected, exact: null, fraction: null });
     // And it is right: a die shows 5 or 6 a third of the time. 5σ with σ = √(⅓·⅔/100000) ≈ 0.00149.
-    expect(Math.abs((shown?.metrics.p.estimate ?? 0) - 1 / 3)).toBeLessThan(5 * Math.sqrt((1 / 3) * (2 / 3) / 100_000));
+    expect(Math.abs((shown?.metrics.p.estimate ?? 0) - 1 / 3)).toBeLessThan(
+      5 * Math.sqrt(((1 / 3) * (2 / 3)) / 100_000),
+    );
     expect(await page.isDisabled('#sim-on')).toBe(true);
     expect(await page.isChecked('#sim-on')).toBe(true);
     expect(problems).toEqual([]);
@@ -285,7 +362,8 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
     const { page, problems, requests } = await open(fixtureFile, '#dice?target=5&trials=100000&stream=1');
     const shown = await shownResult(page);
     const tally = new Float64Array(1);
-    for (let chunk = 0; chunk < chunkCount(100_000); chunk++) diceRule.simulate({ target: 5 }, chunkStream('muster', 'dice', chunk, 1), chunkTrials(chunk, 100_000), tally);
+    for (let chunk = 0; chunk < chunkCount(100_000); chunk++)
+      diceRule.simulate({ target: 5 }, chunkStream('muster', 'dice', chunk, 1), chunkTrials(chunk, 100_000), tally);
     const expected = estimate(diceRule.summarize({ target: 5 }, tally, 100_000).p, 0.95);
     expect(shown?.stream).toBe(1);
     expect(shown?.metrics.p).toEqual({ ...expected, exact: null, fraction: null });
@@ -294,7 +372,9 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
     // A stream the page does not have is shown beside its field, in the CLI's words, and nothing is simulated.
     await page.fill('#sim-stream', '5');
     await page.waitForFunction(() => !document.getElementById('sim-stream-error')?.hidden);
-    expect(await page.locator('#sim-stream-error').textContent()).toMatch(/^stream: got "5"; allowed: 3 \(the default\), 2 \(.*\) or 1 \(/);
+    expect(await page.locator('#sim-stream-error').textContent()).toMatch(
+      /^stream: got "5"; allowed: 3 \(the default\), 2 \(.*\) or 1 \(/,
+    );
     expect(problems).toEqual([]);
     expect(requests).toEqual([]);
     await page.close();
@@ -315,10 +395,17 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
   it('printed without the button (the browser’s own command) before the card is drawn, the page’s fallback layout is one page: the answer, its chart and a short table, not the form — every rule at its defaults and more', async () => {
     const { page } = await open(appFile);
     // The card is never drawn on its own here, so the fallback is what prints.
-    await page.evaluate(() => ((window as unknown as { musterApp: { cardAfterMs: number } }).musterApp.cardAfterMs = Infinity));
+    await page.evaluate(
+      () => ((window as unknown as { musterApp: { cardAfterMs: number } }).musterApp.cardAfterMs = Infinity),
+    );
     await page.emulateMedia({ media: 'print' });
-    // The rules at their defaults, the longest table that still prints (12 rows), and a rule whose headline is 40 figures.
-    for (const hash of [...rules.map((rule) => rule.id), 'warbands?warbands=100:5,90:6', 'fow?turns=20&attackerPlatoons=30']) {
+    // The rules at their defaults, the longest table that still prints (12 rows), and a rule whose headline is 40
+    // figures.
+    for (const hash of [
+      ...rules.map((rule) => rule.id),
+      'warbands?warbands=100:5,90:6',
+      'fow?turns=20&attackerPlatoons=30',
+    ]) {
       await go(page, hash);
       expect(await page.locator('#controls').isVisible(), hash).toBe(false);
       expect(await page.locator('#headline').isVisible(), hash).toBe(true);
@@ -363,7 +450,8 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
     });
     const printed = () => page.evaluate(() => (window as unknown as { printed?: number }).printed ?? 0);
     const eight = Array.from({ length: 8 }, (_, index) => `${1000 + index}:${100 + index}`).join(',');
-    // Each rule at its defaults; then set parameters the card must show (its footer lists the fixed ones), and the largest tables.
+    // Each rule at its defaults; then set parameters the card must show (its footer lists the fixed ones), and the
+    // largest tables.
     const cases: Array<[string, string[]]> = [
       ...rules.map((rule): [string, string[]] => [rule.id, []]),
       ['infinity?crits=false', ['crits=false']],
@@ -383,9 +471,15 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
       expect(await page.locator('#print-card .card').getAttribute('data-rule'), hash).toBe(ruleId);
       const footer = (await page.locator('#print-card .card-footer').textContent()) ?? '';
       for (const assignment of shown) expect(footer, hash).toContain(assignment);
-      expect(await page.locator('#print-card .card-link').textContent(), hash).toBe(`Reopen this question: app.html${await page.evaluate(() => location.hash)}`);
+      expect(await page.locator('#print-card .card-link').textContent(), hash).toBe(
+        `Reopen this question: app.html${await page.evaluate(() => location.hash)}`,
+      );
       // Every chart of the card is drawn, with marks.
-      const marks = await page.evaluate(() => [...document.querySelectorAll('#print-card .vis')].map((vis) => vis.querySelectorAll('svg .role-mark > *').length));
+      const marks = await page.evaluate(() =>
+        [...document.querySelectorAll('#print-card .vis')].map(
+          (vis) => vis.querySelectorAll('svg .role-mark > *').length,
+        ),
+      );
       expect(marks.length, hash).toBeGreaterThan(0);
       for (const count of marks) expect(count, hash).toBeGreaterThan(0);
       await page.emulateMedia({ media: 'print' });
@@ -398,7 +492,8 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
       }
       await page.emulateMedia({ media: 'screen' });
     }
-    // A change drops the card: printed now (by the browser's own command) the page's fallback layout prints the new answer, never the old card.
+    // A change drops the card: printed now (by the browser's own command) the page's fallback layout prints the new
+    // answer, never the old card.
     await go(page, 'infinity?wipA=10');
     expect(await page.evaluate(() => document.body.classList.contains('card-ready'))).toBe(false);
     expect(await page.locator('#print-card').innerHTML()).toBe('');
@@ -409,7 +504,9 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
 
   it('muster app --rule: a designer’s rule files are offered, computed exactly like muster run FILE --exact, simulated bit for bit like muster run FILE, and printed as a card', async () => {
     const { page, problems, requests } = await open(clubAppFile, '#club-reserves');
-    const offered = await page.evaluate(() => [...document.querySelectorAll<HTMLOptionElement>('#rule-picker option')].map((option) => option.value));
+    const offered = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLOptionElement>('#rule-picker option')].map((option) => option.value),
+    );
     expect(offered).toEqual([...rules.map((rule) => rule.id), 'club-reserves', 'club-rolloff']);
 
     // With exact(): the page's figures are muster run FILE --exact's.
@@ -430,8 +527,19 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
     expect(one?.metrics['lost.mean'].exact).toBeCloseTo(CLUB_LOST_ONE, 12);
 
     // Without exact(): simulated in the page's workers, the same figures as muster run FILE with that seed and trials.
-    await go(page, formatHash('club-rolloff', [['bonusA', '0'], ['trials', '150001'], ['seed', 'browser']]));
-    const cli = await runCommand(club.rolloff, { set: ['bonusA=0'], trials: '150001', seed: 'browser', threads: '2', quiet: true }, bufferIo());
+    await go(
+      page,
+      formatHash('club-rolloff', [
+        ['bonusA', '0'],
+        ['trials', '150001'],
+        ['seed', 'browser'],
+      ]),
+    );
+    const cli = await runCommand(
+      club.rolloff,
+      { set: ['bonusA=0'], trials: '150001', seed: 'browser', threads: '2', quiet: true },
+      bufferIo(),
+    );
     const shown = await shownResult(page);
     expect(shown?.method).toBe('simulation');
     expect(shown?.trials).toBe(150_001);
@@ -441,8 +549,20 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
     expect(Math.abs((shown?.metrics['a.wins'].estimate ?? 0) - 0.5)).toBeLessThan(5 * Math.sqrt(0.25 / 150_001));
 
     // The rule with exact(), simulated on request: muster run FILE's figures too.
-    await go(page, formatHash('club-reserves', [['target', '11'], ['simulate', '1'], ['trials', '50000'], ['seed', 's']]));
-    const simulated = await runCommand(club.reserves, { set: ['target=11'], trials: '50000', seed: 's', threads: '2', quiet: true }, bufferIo());
+    await go(
+      page,
+      formatHash('club-reserves', [
+        ['target', '11'],
+        ['simulate', '1'],
+        ['trials', '50000'],
+        ['seed', 's'],
+      ]),
+    );
+    const simulated = await runCommand(
+      club.reserves,
+      { set: ['target=11'], trials: '50000', seed: 's', threads: '2', quiet: true },
+      bufferIo(),
+    );
     expect((await shownResult(page))?.metrics).toEqual(simulated.metrics);
 
     // The print button prints its card, on one page.
@@ -463,7 +583,11 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
   it('on a 375-px phone nothing runs off the side: every rule, long lists and long metric names', async () => {
     const { page } = await open(appFile, '', { width: 375, height: 740 });
     const eight = Array.from({ length: 8 }, (_, index) => `${1000 + index}:${100 + index}`).join(',');
-    for (const hash of [...rules.map((rule) => rule.id), `warbands?warbands=${eight}&allies=1+2,3+4`, 'fow?turns=20&attackerPlatoons=30']) {
+    for (const hash of [
+      ...rules.map((rule) => rule.id),
+      `warbands?warbands=${eight}&allies=1+2,3+4`,
+      'fow?turns=20&attackerPlatoons=30',
+    ]) {
       await go(page, hash);
       expect(await page.evaluate(() => document.documentElement.scrollWidth), hash).toBeLessThanOrEqual(375);
     }
@@ -472,7 +596,11 @@ describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () =>
 
   it('by keyboard alone: pick a rule, tab to a field, type a value; every control has its label', async () => {
     const { page } = await open(appFile, '#reserves');
-    const unlabelled = await page.evaluate(() => [...document.querySelectorAll<HTMLInputElement>('#controls input, #controls select')].filter((control) => (control.labels?.length ?? 0) === 0).map((control) => control.id));
+    const unlabelled = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLInputElement>('#controls input, #controls select')]
+        .filter((control) => (control.labels?.length ?? 0) === 0)
+        .map((control) => control.id),
+    );
     expect(unlabelled).toEqual([]);
     await page.focus('#rule-picker');
     await page.keyboard.press('ArrowDown'); // reserves → deployment

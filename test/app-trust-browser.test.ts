@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appCommand } from '../src/cli/commands/app.js';
 import { cardCommand } from '../src/cli/commands/card.js';
@@ -40,9 +40,15 @@ const FAULTY = (id: string, exact: boolean) => `export default {
 };
 `;
 
-const idle = (page: Page) => page.evaluate(() => (window as unknown as { musterApp: { idle(): Promise<void> } }).musterApp.idle());
-const go = (page: Page, hash: string) => page.evaluate((next) => (window as unknown as { musterApp: { open(hash: string): Promise<void> } }).musterApp.open(next), hash);
-const shownResult = (page: Page) => page.evaluate(() => (window as unknown as { musterApp: { result: RunResult | null } }).musterApp.result);
+const idle = (page: Page) =>
+  page.evaluate(() => (window as unknown as { musterApp: { idle(): Promise<void> } }).musterApp.idle());
+const go = (page: Page, hash: string) =>
+  page.evaluate(
+    (next) => (window as unknown as { musterApp: { open(hash: string): Promise<void> } }).musterApp.open(next),
+    hash,
+  );
+const shownResult = (page: Page) =>
+  page.evaluate(() => (window as unknown as { musterApp: { result: RunResult | null } }).musterApp.result);
 
 async function open(file: string, hash = '', viewport = { width: 1200, height: 900 }) {
   const opened = await offlinePage(browser, { viewport, blob: true });
@@ -104,11 +110,17 @@ describe.skipIf(!haveChromium)('what a newcomer trips on, in headless Chromium',
     const { page } = await open(appFile);
     for (const rule of rules) {
       await go(page, rule.id);
-      const listed = rule.params.filter((spec) => spec.type === 'choice' || (spec.type === 'text' && rule.matrix && [rule.matrix.row, rule.matrix.col].includes(spec.name)));
+      const listed = rule.params.filter(
+        (spec) =>
+          spec.type === 'choice' ||
+          (spec.type === 'text' && rule.matrix && [rule.matrix.row, rule.matrix.col].includes(spec.name)),
+      );
       for (const spec of listed) {
         const control = await page.evaluate((id) => {
           const element = document.getElementById(id) as HTMLSelectElement | null;
-          return element ? { tag: element.tagName, values: [...(element.options ?? [])].map((option) => option.value) } : null;
+          return element
+            ? { tag: element.tagName, values: [...(element.options ?? [])].map((option) => option.value) }
+            : null;
         }, `param-${spec.name}`);
         expect(control?.tag, `${rule.id} ${spec.name}`).toBe('SELECT');
         const expected = spec.type === 'choice' ? [...spec.choices] : rule.matrix!.defaultValues({}).map(String);
@@ -138,23 +150,27 @@ describe.skipIf(!haveChromium)('what a newcomer trips on, in headless Chromium',
       await go(page, hash);
       const where = hash.slice(0, 40);
       // A few lines at most, each short; the page answers (the defaults, or the message by a field).
-      const lines = await page.evaluate(() => [...document.querySelectorAll('#hash-problems p')].map((line) => line.textContent ?? ''));
+      const lines = await page.evaluate(() =>
+        [...document.querySelectorAll('#hash-problems p')].map((line) => line.textContent ?? ''),
+      );
       expect(lines.length, where).toBeLessThanOrEqual(6);
       for (const line of lines) expect(line.length, where).toBeLessThanOrEqual(400);
-      expect(await page.evaluate(() => document.body.innerText.length), where).toBeGreaterThan(200);
+      expect(await page.evaluate(() => document.body.textContent.length), where).toBeGreaterThan(200);
       expect(await page.locator('#controls select, #controls input').count(), where).toBeGreaterThan(3);
       // Generous for a shared two-core machine: the tab stays responsive rather than blocking for seconds.
       expect(Date.now() - started, where).toBeLessThan(5000);
     }
     // A link past the bound: one line naming the bound, and the default rule's answer at its defaults.
     await go(page, `infinity?wipA=${'1'.repeat(1_000_000)}`);
-    expect(await page.locator('#hash-problems').textContent()).toMatch(/^link: got 1,000,0\d\d characters; allowed: at most 16,384 \(the defaults are shown\)$/);
+    expect(await page.locator('#hash-problems').textContent()).toMatch(
+      /^link: got 1,000,0\d\d characters; allowed: at most 16,384 \(the defaults are shown\)$/,
+    );
     expect((await shownResult(page))?.rule).toBe(rules[0].id);
     // Prototype keys are reported as unknown parameters and change nothing.
     await go(page, 'infinity?__proto__=1&wipA=13');
     expect(await page.locator('#hash-problems').textContent()).toContain('__proto__: not a parameter of infinity');
     expect((await shownResult(page))?.params.wipA).toBe(13);
-    expect(await page.evaluate(() => Object.prototype.hasOwnProperty.call(Object.prototype, 'wipA'))).toBe(false);
+    expect(await page.evaluate(() => Object.hasOwn(Object.prototype, 'wipA'))).toBe(false);
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -163,12 +179,18 @@ describe.skipIf(!haveChromium)('what a newcomer trips on, in headless Chromium',
     const { page } = await open(appFile, '#infinity?simulate=1');
     await page.fill('#sim-seed', 'b'.repeat(100_000));
     await idle(page);
-    const cli = await runCommand('infinity', { seed: 'b'.repeat(100_000), trials: '1000', quiet: true }, bufferIo()).then(
+    const cli = await runCommand(
+      'infinity',
+      { seed: 'b'.repeat(100_000), trials: '1000', quiet: true },
+      bufferIo(),
+    ).then(
       () => null,
       (error: Error) => error.message,
     );
     expect(cli).toBe('--seed: got 100,000 characters; allowed: any text of 1 to 200 characters');
-    expect(await page.locator('#sim-seed-error').textContent()).toBe('seed: got 100,000 characters; allowed: any text of 1 to 200 characters');
+    expect(await page.locator('#sim-seed-error').textContent()).toBe(
+      'seed: got 100,000 characters; allowed: any text of 1 to 200 characters',
+    );
     await page.close();
   });
 
@@ -189,7 +211,11 @@ describe.skipIf(!haveChromium)('what a newcomer trips on, in headless Chromium',
     );
     expect(enumerated).toContain('trial threw');
     expect(await page.locator('#status').textContent()).toBe(`No answer: ${enumerated}`);
-    const exactMessage = await runCommand(faultyExactRule, { set: ['fail=true'], exact: true, quiet: true }, bufferIo()).then(
+    const exactMessage = await runCommand(
+      faultyExactRule,
+      { set: ['fail=true'], exact: true, quiet: true },
+      bufferIo(),
+    ).then(
       () => '',
       (error: Error) => error.message,
     );
@@ -199,10 +225,16 @@ describe.skipIf(!haveChromium)('what a newcomer trips on, in headless Chromium',
     expect(await page.locator('#status').textContent()).not.toContain('muster itself');
     // Working, the same file's answer names it as muster run would take it: by its path, not its id.
     await go(page, 'faulty?simulate=1&trials=1000');
-    expect(await page.locator('#answer-method').textContent()).toContain(`the same figures as muster run ${faultyRule} with that seed and trials`);
+    expect(await page.locator('#answer-method').textContent()).toContain(
+      `the same figures as muster run ${faultyRule} with that seed and trials`,
+    );
     // Its printed card's footer names it so too.
     await go(page, 'faulty-exact');
-    expect(await page.evaluate(() => (window as unknown as { musterApp: { prepareCard(): Promise<boolean> } }).musterApp.prepareCard())).toBe(true);
+    expect(
+      await page.evaluate(() =>
+        (window as unknown as { musterApp: { prepareCard(): Promise<boolean> } }).musterApp.prepareCard(),
+      ),
+    ).toBe(true);
     expect(await page.locator('#print-card .card-footer').textContent()).toContain(`muster card ${faultyExactRule}`);
     expect(problems.filter((line) => !line.includes('slipped'))).toEqual([]);
     await page.close();
@@ -225,7 +257,9 @@ describe.skipIf(!haveChromium)('what a newcomer trips on, in headless Chromium',
       await cardCommand(rule.id, { out: file, quiet: true }, bufferIo());
       const { page, problems } = await offlinePage(browser, { viewport: { width: 375, height: 740 } });
       await page.goto(`file://${file}`);
-      await page.evaluate(() => (window as unknown as { musterCharts: Promise<unknown> }).musterCharts.then(() => true));
+      await page.evaluate(() =>
+        (window as unknown as { musterCharts: Promise<unknown> }).musterCharts.then(() => true),
+      );
       const { least, where } = await smallestChartText(page, '.card');
       expect(least, `${rule.id} ${where}`).toBeGreaterThanOrEqual(11 - 0.05);
       expect(await page.evaluate(() => document.documentElement.scrollWidth), rule.id).toBeLessThanOrEqual(375);

@@ -33,13 +33,24 @@ const folder = scratchFolder('app');
 
 describe('the URL hash', () => {
   it('reads the issue’s example: #infinity?wipA=13&wipB=15', () => {
-    expect(parseHash('#infinity?wipA=13&wipB=15')).toEqual({ ruleId: 'infinity', entries: [['wipA', '13'], ['wipB', '15']] });
+    expect(parseHash('#infinity?wipA=13&wipB=15')).toEqual({
+      ruleId: 'infinity',
+      entries: [
+        ['wipA', '13'],
+        ['wipB', '15'],
+      ],
+    });
     expect(parseHash('#deployment')).toEqual({ ruleId: 'deployment', entries: [] });
     expect(parseHash('')).toEqual({ ruleId: null, entries: [] });
   });
 
   it('keeps :, ",", + and / readable, and round-trips any text (& = # % spaces, quotes, non-ASCII)', () => {
-    expect(formatHash('deployment', [['a', 'forward:1'], ['b', 'standard:1,2,3']])).toBe('deployment?a=forward:1&b=standard:1,2,3');
+    expect(
+      formatHash('deployment', [
+        ['a', 'forward:1'],
+        ['b', 'standard:1,2,3'],
+      ]),
+    ).toBe('deployment?a=forward:1&b=standard:1,2,3');
     expect(formatHash('warbands', [['allies', '2+3']])).toBe('warbands?allies=2+3');
     const awkward = 'a&b=c#d %41 "é" +';
     const hash = formatHash('echo', [['label', awkward]]);
@@ -67,7 +78,11 @@ describe('the form, read as --set reads it', () => {
     const infinity = getRule('infinity');
     const outcome = evaluateForm(infinity, { wipA: 'abc', wipB: '31', crits: 'maybe' });
     expect(outcome.params).toBeNull();
-    for (const [name, value] of [['wipA', 'abc'], ['wipB', '31'], ['crits', 'maybe']]) {
+    for (const [name, value] of [
+      ['wipA', 'abc'],
+      ['wipB', '31'],
+      ['crits', 'maybe'],
+    ]) {
       const run = await cli('run', 'infinity', '--exact', '--set', `${name}=${value}`);
       expect(run.status).toBe(2);
       expect(`muster: ${outcome.fieldErrors.get(name)}\n`).toBe(run.stderr);
@@ -97,7 +112,10 @@ describe('the form, read as --set reads it', () => {
   it('a stream read as --stream reads it; anything else is refused in the house wording', () => {
     expect(parseStreamText('1')).toBe(1);
     expect(parseStreamText(' 2 ')).toBe(2);
-    for (const bad of ['0', '5', '', 'two', '1.5']) expect(() => parseStreamText(bad), bad).toThrow(/^stream: got ".*"; allowed: 3 \(the default\), 2 \(.*\) or 1 \(/);
+    for (const bad of ['0', '5', '', 'two', '1.5'])
+      expect(() => parseStreamText(bad), bad).toThrow(
+        /^stream: got ".*"; allowed: 3 \(the default\), 2 \(.*\) or 1 \(/,
+      );
   });
 
   it('trials read as --trials reads them; anything else is refused in the house wording', () => {
@@ -105,7 +123,10 @@ describe('the form, read as --set reads it', () => {
     expect(parseTrials('250k')).toBe(250_000);
     expect(parseTrials('2M')).toBe(2_000_000);
     expect(parseTrials('150001')).toBe(150_001);
-    for (const bad of ['0', '1.5', '-3', 'lots', '1e9']) expect(() => parseTrials(bad), bad).toThrow(/^trials: got ".*"; allowed: a whole number of trials from 1 to 100M/);
+    for (const bad of ['0', '1.5', '-3', 'lots', '1e9'])
+      expect(() => parseTrials(bad), bad).toThrow(
+        /^trials: got ".*"; allowed: a whole number of trials from 1 to 100M/,
+      );
   });
 });
 
@@ -123,7 +144,9 @@ describe('a hash read into the form', () => {
     expect(`muster: ${unknownRule.problems[0]}\n`).toBe((await cli('run', 'nosuch', '--exact')).stderr);
     const unknownParam = readHash(rules, parseHash('#infinity?wip=13&wipA=1&wipA=2'));
     expect(unknownParam.problems).toHaveLength(2);
-    expect(`muster: ${unknownParam.problems[0]}\n`).toBe((await cli('run', 'infinity', '--exact', '--set', 'wip=13')).stderr);
+    expect(`muster: ${unknownParam.problems[0]}\n`).toBe(
+      (await cli('run', 'infinity', '--exact', '--set', 'wip=13')).stderr,
+    );
     expect(unknownParam.problems[0]).toMatch(/^wip: not a parameter of infinity\b.*; allowed: wipA, wipB, crits$/);
     expect(unknownParam.problems[1]).toBe('wipA: set twice; allowed: one value per parameter');
     expect(unknownParam.raw).toEqual({ wipA: '1' });
@@ -143,8 +166,12 @@ describe('a hash read into the form', () => {
       ['stream', '1'],
     ]);
     // The default stream is not written: a link without it means stream 3.
-    expect(hashEntries(infinity, reading.raw, { ...reading.simulation, stream: '3' }, true).map(([name]) => name)).not.toContain('stream');
-    expect(hashEntries(infinity, { wipB: '15' }, { simulate: false, trials: '200k', seed: 'x', stream: '1' }, false)).toEqual([
+    expect(
+      hashEntries(infinity, reading.raw, { ...reading.simulation, stream: '3' }, true).map(([name]) => name),
+    ).not.toContain('stream');
+    expect(
+      hashEntries(infinity, { wipB: '15' }, { simulate: false, trials: '200k', seed: 'x', stream: '1' }, false),
+    ).toEqual([
       ['wipA', '13'],
       ['wipB', '15'],
       ['crits', 'true'],
@@ -157,15 +184,24 @@ describe('muster app', () => {
     const out = join(folder, 'app.html');
     const run = await cli('app', '--out', out);
     expect(run.status).toBe(0);
-    expect(run.stdout).toMatch(new RegExp(`^wrote the calculator: ${out.replaceAll('/', '\\/')} \\(${rules.length} rules, [\\d,]+ KB\\)`));
+    expect(run.stdout).toMatch(
+      new RegExp(`^wrote the calculator: ${out.replaceAll('/', '\\/')} \\(${rules.length} rules, [\\d,]+ KB\\)`),
+    );
     const html = readFileSync(out, 'utf8');
     expect(statSync(out).size).toBeLessThan(2.5 * 1024 * 1024);
     // (Checked as booleans: a failure should not print a megabyte of page.)
     expect(/<script[^>]+src=/i.test(html), 'a script fetched from elsewhere').toBe(false);
     expect(/<link[^>]+href=/i.test(html), 'a linked resource').toBe(false);
-    const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html)?.[1].replaceAll('&#39;', "'") ?? '';
-    expect(policy).toMatch(/^default-src 'none'; script-src ('sha256-[A-Za-z0-9+/=]+' ){4}'unsafe-eval'; worker-src blob:; /);
-    for (const bundle of ['vega/build/vega.min.js', 'vega-lite/build/vega-lite.min.js', 'vega-embed/build/vega-embed.min.js']) {
+    const policy =
+      /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html)?.[1].replaceAll('&#39;', "'") ?? '';
+    expect(policy).toMatch(
+      /^default-src 'none'; script-src ('sha256-[A-Za-z0-9+/=]+' ){4}'unsafe-eval'; worker-src blob:; /,
+    );
+    for (const bundle of [
+      'vega/build/vega.min.js',
+      'vega-lite/build/vega-lite.min.js',
+      'vega-embed/build/vega-embed.min.js',
+    ]) {
       expect(html.includes(`<!-- ${bundle} --><script>`), bundle).toBe(true);
     }
   });
@@ -173,7 +209,9 @@ describe('muster app', () => {
   it('--out in a folder that does not exist: exit 2, one line, nothing written', async () => {
     const run = await cli('app', '--out', join(folder, 'missing', 'app.html'));
     expect(run.status).toBe(2);
-    expect(run.stderr).toMatch(/^muster: --out: folder .*missing does not exist; allowed: a file in an existing folder\n$/);
+    expect(run.stderr).toMatch(
+      /^muster: --out: folder .*missing does not exist; allowed: a file in an existing folder\n$/,
+    );
     expect(existsSync(join(folder, 'missing'))).toBe(false);
   });
 
@@ -198,19 +236,33 @@ describe('muster app', () => {
       // A built-in's id: the page's picker and links name rules by id.
       const infinity = join(rules, 'infinity.mjs');
       writeFileSync(infinity, CLUB_ROLLOFF.replace("id: 'club-rolloff'", "id: 'infinity'"));
-      await refused(['--rule', infinity], /^muster: --rule: got ".*infinity\.mjs" \(its id "infinity" is taken by a built-in rule\); allowed: rule files whose ids differ from each other and from "reserves", .*"fow"\n$/);
+      await refused(
+        ['--rule', infinity],
+        /^muster: --rule: got ".*infinity\.mjs" \(its id "infinity" is taken by a built-in rule\); allowed: rule files whose ids differ from each other and from "reserves", .*"fow"\n$/,
+      );
       // Two files with one id.
       const again = join(rules, 'again.mjs');
       writeFileSync(again, CLUB_ROLLOFF);
-      await refused(['--rule', rolloff, '--rule', again], /^muster: --rule: got ".*again\.mjs" \(its id "club-rolloff" is taken by the rule in ".*club-rolloff\.mjs"\); allowed: /);
+      await refused(
+        ['--rule', rolloff, '--rule', again],
+        /^muster: --rule: got ".*again\.mjs" \(its id "club-rolloff" is taken by the rule in ".*club-rolloff\.mjs"\); allowed: /,
+      );
       // A file that loads in Node but not in a browser.
       const nodeOnly = join(rules, 'node-only.mjs');
-      writeFileSync(nodeOnly, `import { readFileSync } from 'node:fs';\nvoid readFileSync;\n${CLUB_ROLLOFF.replace("id: 'club-rolloff'", "id: 'node-only'")}`);
-      await refused(['--rule', nodeOnly], /^muster: --rule: got ".*node-only\.mjs" \(it does not bundle for the browser: .*node:fs.*\); allowed: a rule file whose imports a browser can load \(no node: modules\)\n$/);
+      writeFileSync(
+        nodeOnly,
+        `import { readFileSync } from 'node:fs';\nvoid readFileSync;\n${CLUB_ROLLOFF.replace("id: 'club-rolloff'", "id: 'node-only'")}`,
+      );
+      await refused(
+        ['--rule', nodeOnly],
+        /^muster: --rule: got ".*node-only\.mjs" \(it does not bundle for the browser: .*node:fs.*\); allowed: a rule file whose imports a browser can load \(no node: modules\)\n$/,
+      );
       // And --out may never be a rule file.
       const same = await cli('app', '--out', reserves, '--rule', reserves);
       expect(same.status).toBe(2);
-      expect(same.stderr).toMatch(/^muster: --out: ".*club-reserves\.mjs" is the same file as input ".*club-reserves\.mjs"; allowed: /);
+      expect(same.stderr).toMatch(
+        /^muster: --out: ".*club-reserves\.mjs" is the same file as input ".*club-reserves\.mjs"; allowed: /,
+      );
       expect(readFileSync(reserves, 'utf8')).toBe(CLUB_RESERVES);
       // Both club files together: written, with the built-in rules and theirs.
       const made = await cli('app', '--out', out, '--rule', reserves, '--rule', rolloff);
@@ -228,7 +280,9 @@ describe('muster app', () => {
     writeFileSync(out, 'keep me');
     const run = await cli('app', '--out', out, '--rule', join(folder, 'no-such-rule.js'));
     expect(run.status).toBe(2);
-    expect(run.stderr).toMatch(/^muster: --rule: got ".*no-such-rule\.js"; allowed: a rule file \(an ES module\) that exists\n$/);
+    expect(run.stderr).toMatch(
+      /^muster: --rule: got ".*no-such-rule\.js"; allowed: a rule file \(an ES module\) that exists\n$/,
+    );
     expect(readFileSync(out, 'utf8')).toBe('keep me');
   });
 });

@@ -30,7 +30,11 @@ describe('muster book: the report book', () => {
     const io = bufferIo();
     const index = await bookCommand({ out, trials: '100000', threads: '1' }, io);
     expect(index).toBe(join(out, 'index.html'));
-    expect(io.stdout()).toMatch(new RegExp(`^wrote the report book: ${join(out, 'index.html').replaceAll('/', '\\/')} \\(${rules.length} rule pages`));
+    expect(io.stdout()).toMatch(
+      new RegExp(
+        `^wrote the report book: ${join(out, 'index.html').replaceAll('/', '\\/')} \\(${rules.length} rule pages`,
+      ),
+    );
     expect(io.stderr()).toMatch(/^book \[1\/\d\] reserves: simulating 100,000 trials at the defaults$/m);
     const contents = readFileSync(index, 'utf8');
     // The calculator comes with the book, linked from the contents.
@@ -72,7 +76,16 @@ describe('muster book: the report book', () => {
     const seen: Array<[number, number]> = [];
     // Every built-in rule has an exact card, so the book simulates exactly one run of --trials a rule.
     expect(rules.every((rule) => rule.exact !== undefined)).toBe(true);
-    await buildBook(rules, { outDir: join(folder, 'counted'), seed: 'book', stream: 2, confidence: 0.95, threads: 1, trials: 70_000, printableTrials: 1000, onTrials: (done, total) => seen.push([done, total]) });
+    await buildBook(rules, {
+      outDir: join(folder, 'counted'),
+      seed: 'book',
+      stream: 2,
+      confidence: 0.95,
+      threads: 1,
+      trials: 70_000,
+      printableTrials: 1000,
+      onTrials: (done, total) => seen.push([done, total]),
+    });
     const total = rules.length * 70_000;
     expect(seen.every(([, t]) => t === total)).toBe(true);
     expect(seen.map(([done]) => done)).toEqual([...seen.map(([done]) => done)].sort((a, b) => a - b)); // never goes back

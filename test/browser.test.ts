@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookCommand } from '../src/cli/commands/book.js';
 import { compareCommand } from '../src/cli/commands/compare.js';
@@ -24,7 +24,6 @@ import { echoRule, HOSTILE } from './support/hostile.js';
 import { bufferIo } from './support/io.js';
 import { inspect } from './support/layout.js';
 import { countPdfPages, haveChromium, launchChromium, offlinePage } from './support/offline-page.js';
-
 
 const folder = mkdtempSync(join(tmpdir(), 'muster-browser-'));
 let browser: Browser;
@@ -50,19 +49,36 @@ async function open(file: string): Promise<Opened> {
   try {
     await page.goto(`file://${file}`);
     await page.evaluate(() => (window as unknown as { musterCharts: Promise<unknown> }).musterCharts.then(() => true));
-    const marksPerChart = await page.evaluate(() => [...document.querySelectorAll('.vis')].map((vis) => vis.querySelectorAll('svg .role-mark > *').length));
+    const marksPerChart = await page.evaluate(() =>
+      [...document.querySelectorAll('.vis')].map((vis) => vis.querySelectorAll('svg .role-mark > *').length),
+    );
     const pwned = await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned);
     const images = await page.evaluate(() => document.querySelectorAll('img').length);
-    const text = await page.evaluate(() => document.body.innerText);
+    const text = await page.evaluate(() => document.body.textContent);
     const problemsFound = await page.evaluate(inspect);
     const layout = [...problemsFound.overlaps, ...problemsFound.escaped];
     const diagnostics = await page.evaluate(() => document.querySelectorAll('.diagnostic').length);
     await page.emulateMedia({ media: 'print' });
-    const printedDiagnostics = await page.evaluate(() => [...document.querySelectorAll('.diagnostic')].filter((node) => getComputedStyle(node).display !== 'none').length);
+    const printedDiagnostics = await page.evaluate(
+      () =>
+        [...document.querySelectorAll('.diagnostic')].filter((node) => getComputedStyle(node).display !== 'none')
+          .length,
+    );
     await page.emulateMedia({ media: 'screen' });
-        const a4 = countPdfPages(await page.pdf({ format: 'A4' }));
+    const a4 = countPdfPages(await page.pdf({ format: 'A4' }));
     const letter = countPdfPages(await page.pdf({ format: 'Letter' }));
-    return { problems, requests, marksPerChart, pdfPages: { a4, letter }, pwned, images, text, layout, printedDiagnostics, diagnostics };
+    return {
+      problems,
+      requests,
+      marksPerChart,
+      pdfPages: { a4, letter },
+      pwned,
+      images,
+      text,
+      layout,
+      printedDiagnostics,
+      diagnostics,
+    };
   } finally {
     await page.close();
   }
@@ -89,7 +105,11 @@ describe.skipIf(!haveChromium)('reports in headless Chromium', () => {
 
   it('seed "browser": a reserves run report draws every chart offline and prints', async () => {
     const file = join(folder, 'run.html');
-    await runCommand('reserves', { set: ['chosenRound=2', 'command=3'], trials: '200000', seed: 'browser', threads: '1', html: file, quiet: true }, bufferIo());
+    await runCommand(
+      'reserves',
+      { set: ['chosenRound=2', 'command=3'], trials: '200000', seed: 'browser', threads: '1', html: file, quiet: true },
+      bufferIo(),
+    );
     const opened = await open(file);
     expectHealthy(opened, 3);
     expect(opened.text).toContain('chosenRound');
@@ -100,7 +120,11 @@ describe.skipIf(!haveChromium)('reports in headless Chromium', () => {
 
   it('--print-diagnostics: the run report prints its diagnostics too', async () => {
     const file = join(folder, 'run-diagnostics.html');
-    await runCommand('reserves', { trials: '100000', seed: 'browser', threads: '1', html: file, printDiagnostics: true, quiet: true }, bufferIo());
+    await runCommand(
+      'reserves',
+      { trials: '100000', seed: 'browser', threads: '1', html: file, printDiagnostics: true, quiet: true },
+      bufferIo(),
+    );
     const opened = await open(file);
     expectHealthy(opened, 3);
     expect(opened.printedDiagnostics).toBe(opened.diagnostics);
@@ -130,13 +154,33 @@ describe.skipIf(!haveChromium)('reports in headless Chromium', () => {
 
   it('a two-parameter sweep draws its heatmaps', async () => {
     const file = join(folder, 'sweep.html');
-    await sweepCommand('reserves', { vary: ['chosenRound=0..4', 'command=2..4'], exact: true, html: file, quiet: true, metric: ['squad.round.1', 'all.by.4'] }, bufferIo());
+    await sweepCommand(
+      'reserves',
+      {
+        vary: ['chosenRound=0..4', 'command=2..4'],
+        exact: true,
+        html: file,
+        quiet: true,
+        metric: ['squad.round.1', 'all.by.4'],
+      },
+      bufferIo(),
+    );
     expectHealthy(await open(file), 2);
   });
 
   it('hostile text in variant labels stays text: no element made, no script run', async () => {
     const file = join(folder, 'compare.html');
-    await compareCommand('infinity', { variant: [`${HOSTILE.replaceAll(':', '')}: wipA=12`, 'B: wipA=14'], trials: '100000', threads: '1', html: file, quiet: true }, bufferIo());
+    await compareCommand(
+      'infinity',
+      {
+        variant: [`${HOSTILE.replaceAll(':', '')}: wipA=12`, 'B: wipA=14'],
+        trials: '100000',
+        threads: '1',
+        html: file,
+        quiet: true,
+      },
+      bufferIo(),
+    );
     const opened = await open(file);
     expectHealthy(opened, 2);
     expect(opened.pwned).toBeUndefined();
@@ -147,16 +191,38 @@ describe.skipIf(!haveChromium)('reports in headless Chromium', () => {
   it('variant labels such as toString, constructor, __proto__, U+2028, quotes and backslashes: every chart draws, each label in its legend', async () => {
     const file = join(folder, 'labels.html');
     const labels = ['toString', 'constructor', '__proto__', 'a\u2028b', `q"u'o`, 'back\\slash'];
-    await compareCommand('reserves', { variant: labels.map((label, i) => `${label}: target=${i + 3}`), exact: true, html: file, quiet: true }, bufferIo());
+    await compareCommand(
+      'reserves',
+      { variant: labels.map((label, i) => `${label}: target=${i + 3}`), exact: true, html: file, quiet: true },
+      bufferIo(),
+    );
     const opened = await open(file);
     expectHealthy(opened, 2);
-    for (const label of ['toString', 'constructor', '__proto__', `q"u'o`, 'back\\slash']) expect(opened.text).toContain(label);
+    for (const label of ['toString', 'constructor', '__proto__', `q"u'o`, 'back\\slash'])
+      expect(opened.text).toContain(label);
   });
 
   it('hostile text in a rule title, parameter and metric stays text', async () => {
     const file = join(folder, 'echo.html');
     const params = resolveParams(echoRule);
-    writeOutputs([{ path: file, contents: buildRunPage(echoRule, buildResult({ rule: echoRule, params, seed: HOSTILE, stream: null, threads: 0, confidence: 1, trials: 0, tally: null })).html }]);
+    writeOutputs([
+      {
+        path: file,
+        contents: buildRunPage(
+          echoRule,
+          buildResult({
+            rule: echoRule,
+            params,
+            seed: HOSTILE,
+            stream: null,
+            threads: 0,
+            confidence: 1,
+            trials: 0,
+            tally: null,
+          }),
+        ).html,
+      },
+    ]);
     const opened = await open(file);
     expectHealthy(opened, 1);
     expect(opened.pwned).toBeUndefined();

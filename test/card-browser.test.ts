@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cardCommand } from '../src/cli/commands/card.js';
 import { buildResult } from '../src/result.js';
@@ -20,7 +20,6 @@ import { bufferIo } from './support/io.js';
 import { inspect } from './support/layout.js';
 import { countPdfPages, haveChromium, launchChromium, offlinePage } from './support/offline-page.js';
 
-
 const folder = mkdtempSync(join(tmpdir(), 'muster-card-browser-'));
 let browser: Browser;
 
@@ -31,7 +30,10 @@ async function openCard(file: string): Promise<{ page: Page; problems: string[];
   return { page, problems, requests };
 }
 
-const MEDIA_BOX: Record<Paper, RegExp> = { a4: /\/MediaBox\s*\[\s*0\s+0\s+594\.9\d*\s+841\.9\d*\s*\]/, letter: /\/MediaBox\s*\[\s*0\s+0\s+612\s+792\s*\]/ };
+const MEDIA_BOX: Record<Paper, RegExp> = {
+  a4: /\/MediaBox\s*\[\s*0\s+0\s+594\.9\d*\s+841\.9\d*\s*\]/,
+  letter: /\/MediaBox\s*\[\s*0\s+0\s+612\s+792\s*\]/,
+};
 
 describe.skipIf(!haveChromium)('cards in headless Chromium', () => {
   beforeAll(async () => {
@@ -42,12 +44,20 @@ describe.skipIf(!haveChromium)('cards in headless Chromium', () => {
     rmSync(folder, { recursive: true, force: true });
   });
 
-  const variants: Array<{ rule: string; options?: { range?: string; against?: string; set?: string[] }; label: string }> = [
+  const variants: Array<{
+    rule: string;
+    options?: { range?: string; against?: string; set?: string[] };
+    label: string;
+  }> = [
     ...rules.map((rule) => ({ rule: rule.id, label: `${rule.id} at its defaults` })),
     { rule: 'deployment', options: { against: 'forward:4' }, label: 'deployment --against forward:4' },
     { rule: 'infinity', options: { range: '1..30' }, label: 'infinity --range 1..30 (the widest table)' },
     // Eight warbands with allies: the longest footer of readings; the card zooms itself to the sheet if it must.
-    { rule: 'warbands', options: { set: ['warbands=90:5,152:9,148:11,300:20,120:8,151:12,100:3,200:9', 'allies=1+2'] }, label: 'warbands with eight warbands and allies' },
+    {
+      rule: 'warbands',
+      options: { set: ['warbands=90:5,152:9,148:11,300:20,120:8,151:12,100:3,200:9', 'allies=1+2'] },
+      label: 'warbands with eight warbands and allies',
+    },
   ];
   for (const { rule, options = {}, label } of variants) {
     it(`${label}: one page on A4 and on Letter, no text overprinted or out of its mark`, async () => {
@@ -99,7 +109,18 @@ describe.skipIf(!haveChromium)('cards in headless Chromium', () => {
 
   it('hostile text in a rule’s title, parameters and metrics stays text on the card', async () => {
     const params = resolveParams(echoRule);
-    const results = planCard(echoRule, params).map((point) => buildResult({ rule: echoRule, params: point, seed: HOSTILE, stream: null, threads: 0, confidence: 1, trials: 0, tally: null }));
+    const results = planCard(echoRule, params).map((point) =>
+      buildResult({
+        rule: echoRule,
+        params: point,
+        seed: HOSTILE,
+        stream: null,
+        threads: 0,
+        confidence: 1,
+        trials: 0,
+        tally: null,
+      }),
+    );
     const file = join(folder, 'hostile.html');
     writeFileSync(file, renderCardPage(layoutCard(echoRule, params, {}, results), 'a4'));
     const { page, problems } = await openCard(file);
@@ -107,7 +128,7 @@ describe.skipIf(!haveChromium)('cards in headless Chromium', () => {
       expect(problems).toEqual([]);
       expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
       expect(await page.evaluate(() => document.querySelectorAll('img').length)).toBe(0);
-      expect(await page.evaluate(() => document.body.innerText)).toContain('<style>body{display:none}</style>');
+      expect(await page.evaluate(() => document.body.textContent)).toContain('<style>body{display:none}</style>');
       expect(countPdfPages(await page.pdf({ preferCSSPageSize: true }))).toBe(1);
     } finally {
       await page.close();

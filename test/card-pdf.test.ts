@@ -22,7 +22,10 @@ afterEach(() => {
   delete process.env.MUSTER_PDF_TIMEOUT;
 });
 
-/** A shell script standing in for Chromium; `body` runs with the --print-to-pdf path in $pdf, and records its pids in `pids`. */
+/**
+ * A shell script standing in for Chromium; `body` runs with the --print-to-pdf path in $pdf, and records its pids in
+ * `pids`.
+ */
 function fakeChromium(name: string, body: string): { path: string; pids: string } {
   const path = join(folder, `${name}.sh`);
   const pids = join(folder, `${name}.pids`);
@@ -77,22 +80,30 @@ describe('card --pdf through a stand-in Chromium', () => {
     // 1 s of timeout, plus the card's own work; the hang itself would last 600 s.
     expect(Date.now() - started).toBeLessThan(30_000);
     expect({ status, stdout }).toEqual({ status: 2, stdout: '' });
-    expect(stderr).toBe(`muster: --pdf: Chromium at ${path} did not print the card within 1 s and was stopped; allowed: a working Chromium (MUSTER_CHROMIUM), or a longer MUSTER_PDF_TIMEOUT in seconds for a slow machine\n`);
+    expect(stderr).toBe(
+      `muster: --pdf: Chromium at ${path} did not print the card within 1 s and was stopped; allowed: a working Chromium (MUSTER_CHROMIUM), or a longer MUSTER_PDF_TIMEOUT in seconds for a slow machine\n`,
+    );
     expect(existsSync(out) || existsSync(pdf)).toBe(false);
     const [shell, helper] = readFileSync(pids, 'utf8').trim().split(' ').map(Number);
     // SIGKILL to the group is delivered at once, but the kernel may take a moment to reap.
     const deadline = Date.now() + 5_000;
-    while ((alive(shell) || alive(helper)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    while ((alive(shell) || alive(helper)) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     expect({ shell: alive(shell), helper: alive(helper) }).toEqual({ shell: false, helper: false });
   });
 
   it('one that fails: its last line of stderr, exit 2, nothing written', async () => {
-    const { path } = fakeChromium('fails', 'echo "starting" >&2; echo "[0101/000000.000:ERROR:headless] cannot open display" >&2; exit 3');
+    const { path } = fakeChromium(
+      'fails',
+      'echo "starting" >&2; echo "[0101/000000.000:ERROR:headless] cannot open display" >&2; exit 3',
+    );
     process.env.MUSTER_CHROMIUM = path;
     const out = join(folder, 'fail.html');
     const { status, stderr } = await cli('card', 'infinity', '--out', out, '--pdf', join(folder, 'fail.pdf'));
     expect(status).toBe(2);
-    expect(stderr).toBe(`muster: --pdf: Chromium could not print the card ([0101/000000.000:ERROR:headless] cannot open display); allowed: a working Chromium at ${path}\n`);
+    expect(stderr).toBe(
+      `muster: --pdf: Chromium could not print the card ([0101/000000.000:ERROR:headless] cannot open display); allowed: a working Chromium at ${path}\n`,
+    );
     expect(existsSync(out)).toBe(false);
   });
 
@@ -102,19 +113,30 @@ describe('card --pdf through a stand-in Chromium', () => {
     const out = join(folder, 'silent.html');
     const { status, stderr } = await cli('card', 'infinity', '--out', out, '--pdf', join(folder, 'silent.pdf'));
     expect(status).toBe(2);
-    expect(stderr).toBe(`muster: --pdf: Chromium at ${path} exited without printing the card; allowed: a working Chromium (MUSTER_CHROMIUM)\n`);
+    expect(stderr).toBe(
+      `muster: --pdf: Chromium at ${path} exited without printing the card; allowed: a working Chromium (MUSTER_CHROMIUM)\n`,
+    );
     expect(existsSync(out)).toBe(false);
   });
 
   it('MUSTER_PDF_TIMEOUT is checked before any work', async () => {
     for (const bad of ['0', '-1', 'soon', '1e3', '3601', 'Infinity']) {
-      expect(() => pdfTimeoutSeconds({ MUSTER_PDF_TIMEOUT: bad })).toThrow(/^MUSTER_PDF_TIMEOUT: got ".*"; allowed: seconds Chromium may take to print a card, greater than 0 and at most 3600 \(default 60\)$/);
+      expect(() => pdfTimeoutSeconds({ MUSTER_PDF_TIMEOUT: bad })).toThrow(
+        /^MUSTER_PDF_TIMEOUT: got ".*"; allowed: seconds Chromium may take to print a card, greater than 0 and at most 3600 \(default 60\)$/,
+      );
     }
     expect(pdfTimeoutSeconds({})).toBe(60);
     expect(pdfTimeoutSeconds({ MUSTER_PDF_TIMEOUT: '2.5' })).toBe(2.5);
     process.env.MUSTER_CHROMIUM = fakeChromium('unused', 'exit 0').path;
     process.env.MUSTER_PDF_TIMEOUT = 'soon';
-    const { status, stderr } = await cli('card', 'infinity', '--out', join(folder, 'x.html'), '--pdf', join(folder, 'x.pdf'));
+    const { status, stderr } = await cli(
+      'card',
+      'infinity',
+      '--out',
+      join(folder, 'x.html'),
+      '--pdf',
+      join(folder, 'x.pdf'),
+    );
     expect(status).toBe(2);
     expect(stderr).toMatch(/^muster: MUSTER_PDF_TIMEOUT: got "soon"/);
   });
@@ -123,11 +145,15 @@ describe('card --pdf through a stand-in Chromium', () => {
     const pids = join(folder, 'ctrl-c.pids');
     const { path } = fakeChromium('ctrl-c', HANG(pids));
     const out = join(folder, 'ctrl-c.html');
-    const child = spawn(process.execPath, ['--import', READY, CLI, 'card', 'infinity', '--out', out, '--pdf', join(folder, 'ctrl-c.pdf')], {
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
-      env: { ...process.env, MUSTER_CHROMIUM: path, MUSTER_PDF_TIMEOUT: '600' },
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', READY, CLI, 'card', 'infinity', '--out', out, '--pdf', join(folder, 'ctrl-c.pdf')],
+      {
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+        env: { ...process.env, MUSTER_CHROMIUM: path, MUSTER_PDF_TIMEOUT: '600' },
+      },
+    );
     let stderr = '';
     child.stderr!.on('data', (chunk) => (stderr += chunk));
     const exited = new Promise<number | null>((resolve) => child.on('close', (status) => resolve(status)));
@@ -136,11 +162,14 @@ describe('card --pdf through a stand-in Chromium', () => {
     while (!existsSync(pids) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     process.kill(-child.pid!, 'SIGINT');
     expect(await exited).toBe(130);
-    expect(stderr).toBe('muster: PARTIAL: interrupted while Chromium printed the card; it was stopped and nothing was written\n');
+    expect(stderr).toBe(
+      'muster: PARTIAL: interrupted while Chromium printed the card; it was stopped and nothing was written\n',
+    );
     expect(readdirSync(folder).filter((name) => name.startsWith('ctrl-c.') && name.endsWith('html'))).toEqual([]);
     const [shell, helper] = readFileSync(pids, 'utf8').trim().split(' ').map(Number);
     const reaped = Date.now() + 5_000;
-    while ((alive(shell) || alive(helper)) && Date.now() < reaped) await new Promise((resolve) => setTimeout(resolve, 20));
+    while ((alive(shell) || alive(helper)) && Date.now() < reaped)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     expect({ shell: alive(shell), helper: alive(helper) }).toEqual({ shell: false, helper: false });
   });
 });

@@ -39,8 +39,14 @@ function ruleFile(name: string, exact: string): string {
 }
 
 // P(some of n d6 shows 6) = 1 − (5/6)^n; E[total] = 7n/2.
-const right = ruleFile('right.mjs', "exact: (p) => ({ six: `${6 ** p.dice - 5 ** p.dice}/${6 ** p.dice}`, 'total.mean': `${7 * p.dice}/2` }),");
-const wrong = ruleFile('wrong.mjs', "exact: (p) => ({ six: p.dice === 1 ? '1/5' : `${6 ** p.dice - 5 ** p.dice}/${6 ** p.dice}`, 'total.mean': `${7 * p.dice}/2` }),");
+const right = ruleFile(
+  'right.mjs',
+  "exact: (p) => ({ six: `${6 ** p.dice - 5 ** p.dice}/${6 ** p.dice}`, 'total.mean': `${7 * p.dice}/2` }),",
+);
+const wrong = ruleFile(
+  'wrong.mjs',
+  "exact: (p) => ({ six: p.dice === 1 ? '1/5' : `${6 ** p.dice - 5 ** p.dice}/${6 ** p.dice}`, 'total.mean': `${7 * p.dice}/2` }),",
+);
 const none = ruleFile('none.mjs', '');
 
 describe('muster check', () => {
@@ -58,7 +64,9 @@ describe('muster check', () => {
     const io = bufferIo();
     const result = await checkCommand(wrong, {}, io);
     expect(process.exitCode).toBe(1);
-    expect(result.disagreements.map((d) => [d.point.split(' ')[0], d.metric, d.between, d.values[0], d.values[1]])).toEqual([
+    expect(
+      result.disagreements.map((d) => [d.point.split(' ')[0], d.metric, d.between, d.values[0], d.values[1]]),
+    ).toEqual([
       ['defaults', 'six', 'exact() and enumeration', '1/5', '1/6'],
       ['defaults', 'six', 'simulation and exact', expect.any(String), '1/5'],
     ]);
@@ -97,7 +105,9 @@ describe("run's warning: an estimate more than 5 standard errors from its exact 
   it('is one line on stderr for the wrong exact(), and none for the right one', async () => {
     const bad = await cli('run', wrong, '--trials', '131072', '--seed', 'warn', '--threads', '1');
     expect(bad.status).toBe(0);
-    expect(bad.stderr).toMatch(/^muster: warning: simulation and exact values disagree by more than 5 standard errors: six \(estimate 0\.1\d+, exact 1\/5, \d+\.\d standard errors\); muster check .*wrong\.mjs compares them point by point\n$/);
+    expect(bad.stderr).toMatch(
+      /^muster: warning: simulation and exact values disagree by more than 5 standard errors: six \(estimate 0\.1\d+, exact 1\/5, \d+\.\d standard errors\); muster check .*wrong\.mjs compares them point by point\n$/,
+    );
     const good = await cli('run', right, '--trials', '131072', '--seed', 'warn', '--threads', '1');
     expect(good.stderr).toBe('');
   });
@@ -119,10 +129,30 @@ describe('where exact values come from enumeration, every command shows them, an
     expect(exact.status).toBe(0);
     expect(exact.stdout).toContain('exact values (no simulation');
     expect(exact.stdout).toMatch(/six\s+16\.667% = 1\/6\s+30\.556% = 11\/36/);
-    const simulated = await cli('compare', uniform, '--variant', 'a: ', '--variant', 'b: ', '--trials', '20000', '--threads', '1');
+    const simulated = await cli(
+      'compare',
+      uniform,
+      '--variant',
+      'a: ',
+      '--variant',
+      'b: ',
+      '--trials',
+      '20000',
+      '--threads',
+      '1',
+    );
     expect(simulated.status).toBe(0);
     expect(simulated.stdout).not.toContain('exact values');
-    const run = await cli('run', uniform, '--trials', '20000', '--threads', '1', '--html', join(folder, 'uniform.html'));
+    const run = await cli(
+      'run',
+      uniform,
+      '--trials',
+      '20000',
+      '--threads',
+      '1',
+      '--html',
+      join(folder, 'uniform.html'),
+    );
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/low\s+2\d\.\d+%.*—/);
     const asked = await cli('run', uniform, '--exact');
@@ -134,13 +164,19 @@ describe('where exact values come from enumeration, every command shows them, an
 describe('a mean that never varied in the simulation', () => {
   const write = (name: string, body: string) => {
     const path = join(folder, name);
-    writeFileSync(path, `export default { id: '${name.replace('.mjs', '')}', title: 't', metrics: [{ name: 'm', probability: false }], ${body} };\n`);
+    writeFileSync(
+      path,
+      `export default { id: '${name.replace('.mjs', '')}', title: 't', metrics: [{ name: 'm', probability: false }], ${body} };\n`,
+    );
     return path;
   };
   // A rare event written as a mean: 1 in 4096², never seen in 20,000 trials (chance of seeing it 0.1%).
-  const rare = write('rare.mjs', "trial(dice, p, out) { out.m = dice.d(4096) === 1 && dice.d(4096) === 1 ? 1 : 0; }, exact: () => ({ m: '1/16777216' })");
+  const rare = write(
+    'rare.mjs',
+    "trial(dice, p, out) { out.m = dice.d(4096) === 1 && dice.d(4096) === 1 ? 1 : 0; }, exact: () => ({ m: '1/16777216' })",
+  );
   // A constant with a wrong exact(): 7 every trial, exact() says 8.
-  const constant = write('constant.mjs', "trial(dice, p, out) { out.m = 7; }, exact: () => ({ m: 8 })");
+  const constant = write('constant.mjs', 'trial(dice, p, out) { out.m = 7; }, exact: () => ({ m: 8 })');
 
   it('a rare event never seen is no disagreement: all n trials alike is likely when n·|μ − v| is small', async () => {
     const result = await checkCommand(rare, { trials: '20000' }, bufferIo());
@@ -154,6 +190,8 @@ describe('a mean that never varied in the simulation', () => {
       ['exact() and enumeration', ['8', '7'], null],
       ['simulation and exact', ['7', '8'], Number.POSITIVE_INFINITY],
     ]);
-    expect((await cli('run', constant, '--trials', '20000', '--threads', '1')).stderr).toMatch(/^muster: warning: .*m \(estimate 7, exact 8, ∞ standard errors\)/);
+    expect((await cli('run', constant, '--trials', '20000', '--threads', '1')).stderr).toMatch(
+      /^muster: warning: .*m \(estimate 7, exact 8, ∞ standard errors\)/,
+    );
   });
 });

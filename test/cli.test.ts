@@ -17,7 +17,8 @@ describe('muster --version and --help', () => {
   it('lists every command with examples and exits 0', async () => {
     const { status, stdout } = await cli('--help');
     expect(status).toBe(0);
-    for (const command of ['list', 'describe', 'run', 'matrix', 'sweep', 'compare', 'book', 'shard', 'merge']) expect(stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
+    for (const command of ['list', 'describe', 'run', 'matrix', 'sweep', 'compare', 'book', 'shard', 'merge'])
+      expect(stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
     expect(stdout).toContain('muster run infinity --set wipA=13 wipB=15');
   });
 });
@@ -32,7 +33,9 @@ describe('muster list and describe', () => {
   it('describes every parameter with type, default and allowed range, and every metric', async () => {
     const { status, stdout } = await cli('describe', 'reserves');
     expect(status).toBe(0);
-    expect(stdout).toMatch(/^ {2}squads\s+integer, default 4\n\s+allowed: an integer from 1 to 100\n\s+squads held in reserve$/m);
+    expect(stdout).toMatch(
+      /^ {2}squads\s+integer, default 4\n\s+allowed: an integer from 1 to 100\n\s+squads held in reserve$/m,
+    );
     expect(stdout).toMatch(/^ {2}leaderLoss\s+number, default 0\n\s+allowed: a number from 0 to 1$/m);
     expect(stdout).toMatch(/^ {2}all\.by\.4\s+probability: every squad has arrived by the end of round 4$/m);
     expect(stdout).toMatch(/^ {2}lost\.mean\s+mean: expected squads lost$/m);
@@ -44,12 +47,43 @@ describe('muster list and describe', () => {
 describe('muster run reserves', () => {
   it('seed "json": writes the result JSON of the design contract', async () => {
     const file = join(folder, 'result.json');
-    const { status, stdout } = await cli('run', 'reserves', '--set', 'chosenRound=2', 'command=3', '--trials', '200k', '--seed', 'json', '--threads', '2', '--json', file, '--quiet');
+    const { status, stdout } = await cli(
+      'run',
+      'reserves',
+      '--set',
+      'chosenRound=2',
+      'command=3',
+      '--trials',
+      '200k',
+      '--seed',
+      'json',
+      '--threads',
+      '2',
+      '--json',
+      file,
+      '--quiet',
+    );
     expect(status).toBe(0);
     expect(stdout).toMatch(/squad\.round\.2\s+\d+\.\d+%\s+\d+\.\d+% – \d+\.\d+%\s+69\.444%/);
     const result = JSON.parse(readFileSync(file, 'utf8'));
-    expect(result).toMatchObject({ rule: 'reserves', seed: 'json', trials: 200_000, threads: 2, confidence: 0.95, partial: false });
-    expect(result.params).toEqual({ squads: 4, rounds: 4, target: 7, chosenRound: 2, command: 3, leaderLoss: 0, fallbackCommand: 0, firstRound: 1 });
+    expect(result).toMatchObject({
+      rule: 'reserves',
+      seed: 'json',
+      trials: 200_000,
+      threads: 2,
+      confidence: 0.95,
+      partial: false,
+    });
+    expect(result.params).toEqual({
+      squads: 4,
+      rounds: 4,
+      target: 7,
+      chosenRound: 2,
+      command: 3,
+      leaderLoss: 0,
+      fallbackCommand: 0,
+      firstRound: 1,
+    });
     const metric = result.metrics['squad.round.2'];
     expect(Object.keys(metric).sort()).toEqual(['estimate', 'exact', 'fraction', 'hi', 'lo']);
     expect(metric.fraction).toBe('25/36');
@@ -88,15 +122,24 @@ describe('bad input: one line naming the parameter, exit status 2, nothing writt
     [['run', 'reserves', '--set', 'squads=four'], /^muster: squads: got "four"; allowed: an integer from 1 to 100$/],
     [['run', 'reserves', '--set', 'squads=2.5'], /^muster: squads: got "2.5"; allowed: an integer from 1 to 100$/],
     [['run', 'reserves', '--set', 'leaderLoss=1.5'], /^muster: leaderLoss: got "1.5"; allowed: a number from 0 to 1$/],
-    [['run', 'reserves', '--set', 'chosenRound=5'], /^muster: chosenRound: got 5; allowed: 0 \(none\) to rounds \(4\)$/],
+    [
+      ['run', 'reserves', '--set', 'chosenRound=5'],
+      /^muster: chosenRound: got 5; allowed: 0 \(none\) to rounds \(4\)$/,
+    ],
     [['run', 'reserves', '--set', 'squads'], /^muster: --set: got "squads"; allowed: name=value/],
     [['run', 'reserves', '--set', 'squads=2', '--set', 'squads=3'], /^muster: squads: set twice/],
     [['run', 'reserves', '--trials', '0'], /^muster: --trials: got "0"; allowed: a whole number of trials/],
     [['run', 'reserves', '--trials', '-5'], /^muster: --trials: got "-5"; allowed/],
     [['run', 'reserves', '--trials', 'lots'], /^muster: --trials: got "lots"; allowed/],
     [['run', 'reserves', '--threads', '0'], /^muster: --threads: got "0"; allowed: an integer from 1 to 256$/],
-    [['run', 'reserves', '--confidence', '1'], /^muster: --confidence: got "1"; allowed: a number greater than 0 and at most 0.999999, such as 0.95$/],
-    [['run', 'reserves', '--precision', '0.01', '--trials', '1e6'], /^muster: --precision: cannot be combined with --trials/],
+    [
+      ['run', 'reserves', '--confidence', '1'],
+      /^muster: --confidence: got "1"; allowed: a number greater than 0 and at most 0.999999, such as 0.95$/,
+    ],
+    [
+      ['run', 'reserves', '--precision', '0.01', '--trials', '1e6'],
+      /^muster: --precision: cannot be combined with --trials/,
+    ],
     [['run', 'reserves', '--max-trials', '1e6'], /^muster: --max-trials: only meaningful with --precision/],
     [['run', 'reserves', '--exact', '--trials', '1e6'], /^muster: --exact: cannot be combined with --trials/],
     [['describe', 'nosuchrule'], /^muster: rule: got "nosuchrule"/],
@@ -137,6 +180,8 @@ describe('bad input: one line naming the parameter, exit status 2, nothing writt
   it('an unknown option gets commander’s one-line error and status 2', async () => {
     const { status, stderr } = await cli('run', 'reserves', '--sed', '3');
     expect(status).toBe(2);
-    expect(stderr).toBe('muster: option: got "--sed" (did you mean "--seed" or "--set"?); allowed: an option muster run --help lists\n');
+    expect(stderr).toBe(
+      'muster: option: got "--sed" (did you mean "--seed" or "--set"?); allowed: an option muster run --help lists\n',
+    );
   });
 });

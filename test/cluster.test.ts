@@ -26,7 +26,9 @@ function docFile(name: string): string {
   return match[1];
 }
 
-/** A folder with a `muster` command on the PATH, as `npm link` gives a user (made once: processes run it side by side). */
+/**
+ * A folder with a `muster` command on the PATH, as `npm link` gives a user (made once: processes run it side by side).
+ */
 const bin = join(folder, 'bin');
 mkdirSync(bin, { recursive: true });
 writeFileSync(join(bin, 'muster'), `#!/bin/sh\nexec "${process.execPath}" "${muster}" "$@"\n`);
@@ -34,7 +36,11 @@ chmodSync(join(bin, 'muster'), 0o755);
 
 /** Runs one task or pod's command to the end; the tasks of an array run side by side, as on a cluster. */
 async function run(command: string, args: string[], cwd: string, env: Record<string, string>): Promise<void> {
-  const child = spawn(command, args, { cwd, env: { PATH: `${bin}:${process.env.PATH}`, HOME: folder, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(command, args, {
+    cwd,
+    env: { PATH: `${bin}:${process.env.PATH}`, HOME: folder, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (data: Buffer) => (stderr += data.toString()));
   const status = await new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -48,12 +54,23 @@ async function wholeSweep(args: string[], threads: number, out: string): Promise
     if (['--shard', '--shards', '--out', '--checkpoint', '--threads'].includes(args[i])) i++;
     else kept.push(args[i]);
   }
-  const result = await cli(...kept, '--threads', String(threads), '--json', join(out, 'sweep.json'), '--csv', join(out, 'sweep.csv'), '--html', join(out, 'sweep.html'));
+  const result = await cli(
+    ...kept,
+    '--threads',
+    String(threads),
+    '--json',
+    join(out, 'sweep.json'),
+    '--csv',
+    join(out, 'sweep.csv'),
+    '--html',
+    join(out, 'sweep.html'),
+  );
   expect(result.status, result.stderr).toBe(0);
 }
 
 function expectSameFiles(a: string, b: string): void {
-  for (const name of ['sweep.json', 'sweep.csv', 'sweep.html']) expect(readFileSync(join(a, name), 'utf8'), name).toBe(readFileSync(join(b, name), 'utf8'));
+  for (const name of ['sweep.json', 'sweep.csv', 'sweep.html'])
+    expect(readFileSync(join(a, name), 'utf8'), name).toBe(readFileSync(join(b, name), 'utf8'));
 }
 
 describe('docs/cluster.md, run as local processes', () => {
@@ -103,11 +120,18 @@ describe('docs/cluster.md, run as local processes', () => {
     mkdirSync(work, { recursive: true });
     const job = docFile('sweep-job.yaml');
     const completions = Number(/^\s*completions: (\d+)$/m.exec(job)?.[1]);
-    const command = (manifest: string) => (JSON.parse(/^\s*command: (\[.*\])$/m.exec(manifest)?.[1] ?? '[]') as string[]).map((arg) => arg.replaceAll('/results', work));
+    const command = (manifest: string) =>
+      (JSON.parse(/^\s*command: (\[.*\])$/m.exec(manifest)?.[1] ?? '[]') as string[]).map((arg) =>
+        arg.replaceAll('/results', work),
+      );
     const shardCommand = command(job);
     expect(shardCommand[2]).toContain(`--shards ${completions} `);
     // Kubernetes sets JOB_COMPLETION_INDEX in every pod of an Indexed Job; TRIALS comes from the manifest's env.
-    await Promise.all(Array.from({ length: completions }, (_, index) => run(shardCommand[0], shardCommand.slice(1), work, { JOB_COMPLETION_INDEX: String(index), TRIALS })));
+    await Promise.all(
+      Array.from({ length: completions }, (_, index) =>
+        run(shardCommand[0], shardCommand.slice(1), work, { JOB_COMPLETION_INDEX: String(index), TRIALS }),
+      ),
+    );
     const merge = command(docFile('merge-job.yaml'));
     await run(merge[0], merge.slice(1), work, {});
 
@@ -122,7 +146,9 @@ describe('docs/cluster.md, run as local processes', () => {
     expectSameFiles(work, whole);
   });
 
-  /** The sweep's arguments from a shard command line (after `muster`), with TRIALS filled in and shell quotes dropped. */
+  /**
+   * The sweep's arguments from a shard command line (after `muster`), with TRIALS filled in and shell quotes dropped.
+   */
   const sweepArgs = (line: string) =>
     line
       .replace(/\\\n\s*/g, ' ')
@@ -136,12 +162,28 @@ describe('docs/cluster.md, run as local processes', () => {
    * An array of `count` tasks running `shard` (an argv, /results standing for the shared folder) side by side,
    * each with the environment its scheduler sets for task `i`, then the standard merge; the result against one machine.
    */
-  async function expectArrayMatchesOneMachine(name: string, shard: string[], count: number, envOf: (i: number) => Record<string, string>, threadsEach: number) {
+  async function expectArrayMatchesOneMachine(
+    name: string,
+    shard: string[],
+    count: number,
+    envOf: (i: number) => Record<string, string>,
+    threadsEach: number,
+  ) {
     const work = join(folder, name);
     mkdirSync(work, { recursive: true });
     const argv = shard.map((arg) => arg.replaceAll('/results', work));
-    await Promise.all(Array.from({ length: count }, (_, i) => run(argv[0], argv.slice(1), work, { ...envOf(i), TRIALS })));
-    await run('sh', ['-c', `muster merge ${work}/shard-*.json --json ${work}/sweep.json --csv ${work}/sweep.csv --html ${work}/sweep.html --quiet`], work, {});
+    await Promise.all(
+      Array.from({ length: count }, (_, i) => run(argv[0], argv.slice(1), work, { ...envOf(i), TRIALS })),
+    );
+    await run(
+      'sh',
+      [
+        '-c',
+        `muster merge ${work}/shard-*.json --json ${work}/sweep.json --csv ${work}/sweep.csv --html ${work}/sweep.html --quiet`,
+      ],
+      work,
+      {},
+    );
     const whole = join(folder, `${name}-whole`);
     mkdirSync(whole);
     await wholeSweep(sweepArgs(shard[2]), count * threadsEach, whole);
@@ -149,13 +191,21 @@ describe('docs/cluster.md, run as local processes', () => {
   }
 
   it('AWS Batch: the job definition’s command, one process per AWS_BATCH_JOB_ARRAY_INDEX of the submitted size, then its merge', async () => {
-    const definition = JSON.parse(docFile('batch-job.json')) as { containerProperties: { command: string[]; environment: Array<{ name: string; value: string }> } };
+    const definition = JSON.parse(docFile('batch-job.json')) as {
+      containerProperties: { command: string[]; environment: Array<{ name: string; value: string }> };
+    };
     const size = Number(/--array-properties size=(\d+)/.exec(doc)?.[1]);
     const command = definition.containerProperties.command;
     expect(command[2]).toContain(`--shards ${size} `);
     expect(definition.containerProperties.environment).toContainEqual({ name: 'TRIALS', value: '100M' });
     // AWS Batch sets the index (not the size) in every child of an array job.
-    await expectArrayMatchesOneMachine('aws-batch', command, size, (i) => ({ AWS_BATCH_JOB_ARRAY_INDEX: String(i), AWS_BATCH_JOB_ID: `abc:${i}` }), availableParallelism());
+    await expectArrayMatchesOneMachine(
+      'aws-batch',
+      command,
+      size,
+      (i) => ({ AWS_BATCH_JOB_ARRAY_INDEX: String(i), AWS_BATCH_JOB_ID: `abc:${i}` }),
+      availableParallelism(),
+    );
     const merge = JSON.parse(/command=(\[.*\])'/.exec(doc)?.[1] ?? '[]') as string[];
     expect(merge.slice(0, 2)).toEqual(['sh', '-c']);
     expect(merge[2]).toMatch(/^muster merge \/results\/shard-\*\.json /);
@@ -166,7 +216,13 @@ describe('docs/cluster.md, run as local processes', () => {
     const tasks = Number(/^\s*taskCount: (\d+)$/m.exec(job)?.[1]);
     const command = JSON.parse(/^\s*command: (\[.*\])$/m.exec(job)?.[1] ?? '[]') as string[];
     expect(command[2]).not.toContain('--shards');
-    await expectArrayMatchesOneMachine('cloud-run', command, tasks, (i) => ({ CLOUD_RUN_TASK_INDEX: String(i), CLOUD_RUN_TASK_COUNT: String(tasks), CLOUD_RUN_TASK_ATTEMPT: '0' }), availableParallelism());
+    await expectArrayMatchesOneMachine(
+      'cloud-run',
+      command,
+      tasks,
+      (i) => ({ CLOUD_RUN_TASK_INDEX: String(i), CLOUD_RUN_TASK_COUNT: String(tasks), CLOUD_RUN_TASK_ATTEMPT: '0' }),
+      availableParallelism(),
+    );
   });
 
   it('LSF: sweep.lsf once per array element, LSB_JOBINDEX from 1 to the #BSUB -J range, then merge.lsf', async () => {
@@ -180,12 +236,24 @@ describe('docs/cluster.md, run as local processes', () => {
     const end = Number(range?.[2]);
     // What LSF sets in each element of a job array (LSB_JOBINDEX, _END, _STEP).
     await Promise.all(
-      Array.from({ length: end }, (_, i) => run('bash', ['sweep.lsf'], work, { LSB_JOBID: '77', LSB_JOBINDEX: String(i + 1), LSB_JOBINDEX_END: String(end), LSB_JOBINDEX_STEP: '1', TRIALS })),
+      Array.from({ length: end }, (_, i) =>
+        run('bash', ['sweep.lsf'], work, {
+          LSB_JOBID: '77',
+          LSB_JOBINDEX: String(i + 1),
+          LSB_JOBINDEX_END: String(end),
+          LSB_JOBINDEX_STEP: '1',
+          TRIALS,
+        }),
+      ),
     );
     await run('bash', ['merge.lsf'], work, { LSB_JOBID: '78', LSB_JOBINDEX: '0' });
     const whole = join(folder, 'lsf-whole');
     mkdirSync(whole);
-    await wholeSweep(sweepArgs(/^muster sweep[\s\S]*?--quiet$/m.exec(script)?.[0] ?? ''), end * availableParallelism(), whole);
+    await wholeSweep(
+      sweepArgs(/^muster sweep[\s\S]*?--quiet$/m.exec(script)?.[0] ?? ''),
+      end * availableParallelism(),
+      whole,
+    );
     expectSameFiles(join(work), whole);
   });
 
@@ -195,21 +263,30 @@ describe('docs/cluster.md, run as local processes', () => {
     const command = /^\s*command = "(\w+)"$/m.exec(job)?.[1] ?? '';
     const args = JSON.parse(/^\s*args\s*= (\[.*\])$/m.exec(job)?.[1] ?? '[]') as string[];
     expect(args[1]).toContain(`--shards ${count} `);
-    await expectArrayMatchesOneMachine('nomad', [command, ...args], count, (i) => ({ NOMAD_ALLOC_INDEX: String(i), NOMAD_JOB_NAME: 'muster-sweep' }), availableParallelism());
+    await expectArrayMatchesOneMachine(
+      'nomad',
+      [command, ...args],
+      count,
+      (i) => ({ NOMAD_ALLOC_INDEX: String(i), NOMAD_JOB_NAME: 'muster-sweep' }),
+      availableParallelism(),
+    );
   });
 
   const parallel = spawnSync('parallel', ['--version'], { encoding: 'utf8' });
-  it.skipIf(parallel.status !== 0 && !process.env.CI)('GNU parallel: parallel.sh as written, with GNU parallel itself', async () => {
-    const work = join(folder, 'parallel');
-    mkdirSync(work, { recursive: true });
-    const script = docFile('parallel.sh');
-    writeFileSync(join(work, 'parallel.sh'), script);
-    await run('bash', ['parallel.sh'], work, { TRIALS });
-    const jobs = Number(/^seq (\d+) \| parallel/m.exec(script)?.[1]);
-    const line = /^\s*muster sweep[\s\S]*?--quiet$/m.exec(script)?.[0] ?? '';
-    const whole = join(folder, 'parallel-whole');
-    mkdirSync(whole);
-    await wholeSweep(sweepArgs(line), jobs, whole);
-    expectSameFiles(work, whole);
-  });
+  it.skipIf(parallel.status !== 0 && !process.env.CI)(
+    'GNU parallel: parallel.sh as written, with GNU parallel itself',
+    async () => {
+      const work = join(folder, 'parallel');
+      mkdirSync(work, { recursive: true });
+      const script = docFile('parallel.sh');
+      writeFileSync(join(work, 'parallel.sh'), script);
+      await run('bash', ['parallel.sh'], work, { TRIALS });
+      const jobs = Number(/^seq (\d+) \| parallel/m.exec(script)?.[1]);
+      const line = /^\s*muster sweep[\s\S]*?--quiet$/m.exec(script)?.[0] ?? '';
+      const whole = join(folder, 'parallel-whole');
+      mkdirSync(whole);
+      await wholeSweep(sweepArgs(line), jobs, whole);
+      expectSameFiles(work, whole);
+    },
+  );
 });

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareCommand } from '../src/cli/commands/compare.js';
-import { Fraction } from '../src/exact/fraction.js';
+import type { Fraction } from '../src/exact/fraction.js';
 import { getRule } from '../src/rules/index.js';
 import { resolveParams } from '../src/rules/params.js';
 import { mean, proportion } from '../src/stats/estimate.js';
@@ -24,7 +24,8 @@ describe('the statistics behind "significant"', () => {
       [5, 2.866515718791939e-7],
       [10, 7.61985302416047e-24],
     ];
-    for (const [x, expected] of scipy) expect(Math.abs(normalUpperTail(x) - expected) / expected, `Q(${x})`).toBeLessThan(1e-14);
+    for (const [x, expected] of scipy)
+      expect(Math.abs(normalUpperTail(x) - expected) / expected, `Q(${x})`).toBeLessThan(1e-14);
     expect(normalUpperTail(-1)).toBeCloseTo(1 - 0.15865525393145707, 15);
   });
 
@@ -36,7 +37,8 @@ describe('the statistics behind "significant"', () => {
   });
 
   it('the two-sample z-test on proportions and on means, worked by hand', () => {
-    // 600/1000 against 500/1000: variances 0.24/1000 + 0.25/1000, SE = √0.00049 = 0.022136, z = −0.1/0.022136 = −4.5175.
+    // 600/1000 against 500/1000: variances 0.24/1000 + 0.25/1000, SE = √0.00049 = 0.022136, z = −0.1/0.022136 =
+    // −4.5175.
     const test = twoSampleZ(proportion(600, 1000), proportion(500, 1000));
     expect(test.difference).toBeCloseTo(-0.1, 15);
     expect(test.z).toBeCloseTo(-0.1 / Math.sqrt(0.00049), 12);
@@ -54,8 +56,14 @@ describe('--variant: labels and values that contain commas', () => {
   const deployment = getRule('deployment');
 
   it('splits at a comma only before a known parameter name', () => {
-    expect(parseVariant(deployment, 'standard: a=standard:1,2,3,b=forward:2')).toEqual({ label: 'standard', assignments: ['a=standard:1,2,3', 'b=forward:2'] });
-    expect(parseVariant(deployment, 'both; a=forward:1;b=standard:1,2,4'.replace('both;', 'both:'))).toEqual({ label: 'both', assignments: ['a=forward:1', 'b=standard:1,2,4'] });
+    expect(parseVariant(deployment, 'standard: a=standard:1,2,3,b=forward:2')).toEqual({
+      label: 'standard',
+      assignments: ['a=standard:1,2,3', 'b=forward:2'],
+    });
+    expect(parseVariant(deployment, 'both; a=forward:1;b=standard:1,2,4'.replace('both;', 'both:'))).toEqual({
+      label: 'both',
+      assignments: ['a=forward:1', 'b=standard:1,2,4'],
+    });
   });
 
   it('without a label the settings are the label (the first colon then belongs to a value)', () => {
@@ -63,14 +71,21 @@ describe('--variant: labels and values that contain commas', () => {
   });
 
   it('a label may hold any text, and a variant may change nothing', () => {
-    expect(parseVariant(deployment, '</script> & "x=1": a=forward:3')).toEqual({ label: '</script> & "x=1"', assignments: ['a=forward:3'] });
+    expect(parseVariant(deployment, '</script> & "x=1": a=forward:3')).toEqual({
+      label: '</script> & "x=1"',
+      assignments: ['a=forward:3'],
+    });
     expect(parseVariant(deployment, 'rules as written:')).toEqual({ label: 'rules as written', assignments: [] });
   });
 });
 
 describe('muster compare', () => {
   it('Infinity, exact: raising A’s WIP from 13 to 15 moves a.wins by exactly the difference of the exact solutions', async () => {
-    const result = await compareCommand('infinity', { variant: ['even: wipA=13', 'better: wipA=15'], exact: true }, bufferIo());
+    const result = await compareCommand(
+      'infinity',
+      { variant: ['even: wipA=13', 'better: wipA=15'], exact: true },
+      bufferIo(),
+    );
     const rule = getRule('infinity');
     const before: Fraction = rule.exact!(resolveParams(rule, ['wipA=13']))['a.wins'];
     const after: Fraction = rule.exact!(resolveParams(rule, ['wipA=15']))['a.wins'];
@@ -82,7 +97,11 @@ describe('muster compare', () => {
   });
 
   it('seed "same": two identical variants on the same seed differ by exactly nothing, and nothing is significant', async () => {
-    const result = await compareCommand('reserves', { variant: ['one: squads=4', 'two: squads=4'], trials: '100000', seed: 'same', threads: '1' }, bufferIo());
+    const result = await compareCommand(
+      'reserves',
+      { variant: ['one: squads=4', 'two: squads=4'], trials: '100000', seed: 'same', threads: '1' },
+      bufferIo(),
+    );
     expect(result.seeds).toBe('shared');
     for (const d of result.differences) {
       expect(d.difference, d.metric).toBe(0);
@@ -96,31 +115,61 @@ describe('muster compare', () => {
     const csv = join(folder, 'compare.csv');
     const result = await compareCommand(
       'reserves',
-      { variant: ['none: chosenRound=0', 'round 2: chosenRound=2,command=3'], trials: '200000', seed: 'crn', threads: '1', html, csv },
+      {
+        variant: ['none: chosenRound=0', 'round 2: chosenRound=2,command=3'],
+        trials: '200000',
+        seed: 'crn',
+        threads: '1',
+        html,
+        csv,
+      },
       io,
     );
     const round2 = result.differences.find((d) => d.metric === 'squad.round.2')!;
-    // Exactly: missing round 1 (5/6) then 1d6 + 2 + 3 ≥ 7 on a 2+ (5/6) = 25/36, against 5/6 × (5+ on 1d6 + 2: 1/3) = 10/36; difference 15/36 = 5/12.
+    // Exactly: missing round 1 (5/6) then 1d6 + 2 + 3 ≥ 7 on a 2+ (5/6) = 25/36, against 5/6 × (5+ on 1d6 + 2: 1/3) =
+    // 10/36; difference 15/36 = 5/12.
     expect(round2.exactFraction).toBe('5/12');
     expect(round2.significant).toBe(true);
     expect(result.tests).toBe(getRule('reserves').metrics(resolveParams(getRule('reserves'))).length);
     expect(io.stdout()).toMatch(/Holm-adjusted/);
-    expect(readFileSync(csv, 'utf8').split('\r\n')[0]).toBe('metric,kind,variant,estimate,lo,hi,exact,difference,difference_lo,difference_hi,exact_difference,z,p,p_holm,significant');
+    expect(readFileSync(csv, 'utf8').split('\r\n')[0]).toBe(
+      'metric,kind,variant,estimate,lo,hi,exact,difference,difference_lo,difference_hi,exact_difference,z,p,p_holm,significant',
+    );
     expect(readFileSync(html, 'utf8')).toContain('Differences from “none”');
   });
 
   it('seed "own": --seed-per-variant gives each variant its own stream', async () => {
-    const result = await compareCommand('reserves', { variant: ['one: squads=4', 'two: squads=4'], trials: '70000', seed: 'own', threads: '1', seedPerVariant: true }, bufferIo());
+    const result = await compareCommand(
+      'reserves',
+      { variant: ['one: squads=4', 'two: squads=4'], trials: '70000', seed: 'own', threads: '1', seedPerVariant: true },
+      bufferIo(),
+    );
     expect(result.variants.map((v) => v.seed)).toEqual(['own/variant 1', 'own/variant 2']);
     expect(result.differences.some((d) => d.difference !== 0)).toBe(true);
   });
 
   const bad: Array<[string, string[], RegExp]> = [
     ['one variant', ['--variant', 'A: wipA=12'], /^muster: --variant: got 1; allowed: at least two/],
-    ['an unknown parameter', ['--variant', 'A: wipA=12', '--variant', 'B: wip=3'], /^muster: --variant "B": got "wip=3" \(did you mean "wipA" or "wipB"\?\); allowed: name=value with name one of wipA, wipB, crits/],
-    ['a value out of range', ['--variant', 'A: wipA=12', '--variant', 'B: wipA=31'], /^muster: --variant "B": wipA: got "31"; allowed: an integer from 1 to 30/],
-    ['the same label twice', ['--variant', 'A: wipA=12', '--variant', 'A: wipA=13'], /^muster: --variant: label "A" used twice/],
-    ['an empty label', ['--variant', ': wipA=12', '--variant', 'B: wipA=13'], /^muster: --variant: got ": wipA=12"; allowed: "label: name=value,…" with a non-empty label/],
+    [
+      'an unknown parameter',
+      ['--variant', 'A: wipA=12', '--variant', 'B: wip=3'],
+      /^muster: --variant "B": got "wip=3" \(did you mean "wipA" or "wipB"\?\); allowed: name=value with name one of wipA, wipB, crits/,
+    ],
+    [
+      'a value out of range',
+      ['--variant', 'A: wipA=12', '--variant', 'B: wipA=31'],
+      /^muster: --variant "B": wipA: got "31"; allowed: an integer from 1 to 30/,
+    ],
+    [
+      'the same label twice',
+      ['--variant', 'A: wipA=12', '--variant', 'A: wipA=13'],
+      /^muster: --variant: label "A" used twice/,
+    ],
+    [
+      'an empty label',
+      ['--variant', ': wipA=12', '--variant', 'B: wipA=13'],
+      /^muster: --variant: got ": wipA=12"; allowed: "label: name=value,…" with a non-empty label/,
+    ],
   ];
   for (const [what, argv, message] of bad) {
     it(`${what}: exit 2, one line naming the problem, no file written`, async () => {

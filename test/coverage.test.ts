@@ -26,7 +26,15 @@ function coverage(ruleId: string, settings: string[], metric: string): number {
   const exact = rule.exact!(params)[metric].toNumber();
   let covered = 0;
   for (let run = 0; run < RUNS; run++) {
-    const tally = runChunks({ ruleId, params, seed: `coverage-${run}`, stream: DEFAULT_STREAM, firstChunk: 0, endChunk: 1, totalTrials: TRIALS });
+    const tally = runChunks({
+      ruleId,
+      params,
+      seed: `coverage-${run}`,
+      stream: DEFAULT_STREAM,
+      firstChunk: 0,
+      endChunk: 1,
+      totalTrials: TRIALS,
+    });
     const { lo, hi } = estimate(rule.summarize(params, tally, TRIALS)[metric], 0.95);
     if (lo <= exact && exact <= hi) covered++;
   }
@@ -39,11 +47,17 @@ describe('95% intervals cover the exact value 95% of the time', () => {
   });
 
   it('seeds "coverage-0" … "coverage-1999": normal interval of the mean reserve dice thrown', () => {
-    expect(Math.abs(coverage('reserves', ['chosenRound=2', 'command=3'], 'dice.mean') - 0.95)).toBeLessThanOrEqual(0.031);
+    expect(Math.abs(coverage('reserves', ['chosenRound=2', 'command=3'], 'dice.mean') - 0.95)).toBeLessThanOrEqual(
+      0.031,
+    );
   });
 
   it('seeds "coverage-0" … "coverage-1999": per-trial share interval when squads share the commander’s fate', () => {
     // The naive binomial interval here would cover far less often (its width is a third of the honest one).
-    expect(Math.abs(coverage('reserves', ['squads=30', 'chosenRound=2', 'command=6', 'leaderLoss=0.5'], 'squad.round.2') - 0.95)).toBeLessThanOrEqual(0.031);
+    expect(
+      Math.abs(
+        coverage('reserves', ['squads=30', 'chosenRound=2', 'command=6', 'leaderLoss=0.5'], 'squad.round.2') - 0.95,
+      ),
+    ).toBeLessThanOrEqual(0.031);
   });
 });

@@ -9,7 +9,10 @@
  */
 import { Fraction } from '../src/exact/fraction.js';
 
-/** A zone drawn on the board, in inches: x across the player's long edge (0 = left), y away from it (0 = the player's own edge). */
+/**
+ * A zone drawn on the board, in inches: x across the player's long edge (0 = left), y away from it (0 = the player's
+ * own edge).
+ */
 export interface Rectangle {
   x0: number;
   x1: number;
@@ -17,7 +20,10 @@ export interface Rectangle {
   y1: number;
 }
 
-/** The two board sizes §6 names: 4' × 4' with 16" zones, 4' × 6' with 24" zones (width across the player's edge × depth, inches). */
+/**
+ * The two board sizes §6 names: 4' × 4' with 16" zones, 4' × 6' with 24" zones (width across the player's edge × depth,
+ * inches).
+ */
 export const BOARDS = [
   { name: '4x4', width: 48, depth: 48, zoneWidth: 16 },
   { name: '4x6', width: 72, depth: 48, zoneWidth: 24 },
@@ -43,7 +49,9 @@ export function zoneRectangles(board: (typeof BOARDS)[number], aocSides: boolean
   return zones;
 }
 
-/** The board edges a rectangle touches: the player's own long edge, the far long edge, the left and right side edges. */
+/**
+ * The board edges a rectangle touches: the player's own long edge, the far long edge, the left and right side edges.
+ */
 export function edgesTouched(zone: Rectangle, board: (typeof BOARDS)[number]): string[] {
   const edges: string[] = [];
   if (zone.y0 === 0) edges.push('own long edge');
@@ -53,7 +61,10 @@ export function edgesTouched(zone: Rectangle, board: (typeof BOARDS)[number]): s
   return edges;
 }
 
-/** How the rule text is read where it is open: which board edges count, whether 7 and 8 reach the sides, and the squad placement after initiative. */
+/**
+ * How the rule text is read where it is open: which board edges count, whether 7 and 8 reach the sides, and the squad
+ * placement after initiative.
+ */
 export interface Reading {
   edges: 'geometric' | 'long';
   aocSides: boolean;
@@ -64,8 +75,14 @@ export interface Reading {
 
 export const TEXT_READING: Reading = { edges: 'geometric', aocSides: true, squadsA: 6, squadsB: 6, perTurn: 2 };
 
-/** The zones that give an entry edge under a reading, on a board: every edge the zone touches (geometric), or only the player's own long edge. */
-export function zonesWithEdge(reading: Pick<Reading, 'edges' | 'aocSides'>, board: (typeof BOARDS)[number] = BOARDS[0]): Set<number> {
+/**
+ * The zones that give an entry edge under a reading, on a board: every edge the zone touches (geometric), or only the
+ * player's own long edge.
+ */
+export function zonesWithEdge(
+  reading: Pick<Reading, 'edges' | 'aocSides'>,
+  board: (typeof BOARDS)[number] = BOARDS[0],
+): Set<number> {
   const result = new Set<number>();
   for (const [zone, rectangle] of zoneRectangles(board, reading.aocSides)) {
     const touched = edgesTouched(rectangle, board);
@@ -118,7 +135,10 @@ export function zoneOutcomes(strategy: string, compare: 'raw' | 'modified'): Zon
 
 const zoneTotal = (zones: ZoneOutcome) => [...zones].reduce((sum, zone) => sum + zone, 0);
 
-/** Every metric of the rule, by brute force, as exact fractions; also each player's total's variance for the statistical bounds. */
+/**
+ * Every metric of the rule, by brute force, as exact fractions; also each player's total's variance for the statistical
+ * bounds.
+ */
 export function bruteForce(
   a: string,
   b: string,
@@ -155,7 +175,9 @@ export function bruteForce(
   }
 
   const bInitiative = Fraction.ONE.sub(aInitiative);
-  const aLast = (aPlacesLast(true, reading) ? aInitiative : Fraction.ZERO).add(aPlacesLast(false, reading) ? bInitiative : Fraction.ZERO);
+  const aLast = (aPlacesLast(true, reading) ? aInitiative : Fraction.ZERO).add(
+    aPlacesLast(false, reading) ? bInitiative : Fraction.ZERO,
+  );
   const metrics: Record<string, Fraction> = {
     'a.initiative': aInitiative,
     'b.initiative': bInitiative,

@@ -8,14 +8,20 @@ import { bufferIo } from './support/io.js';
 const folder = mkdtempSync(join(tmpdir(), 'muster-deployment-cli-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-/** Runs the CLI expecting bad input: exit status 2, nothing on stdout, no JSON file, one stderr line naming the parameter. */
+/**
+ * Runs the CLI expecting bad input: exit status 2, nothing on stdout, no JSON file, one stderr line naming the
+ * parameter.
+ */
 async function expectRejected(argv: string[], parameter: string, why: RegExp): Promise<void> {
   const file = join(folder, 'never.json');
   const io = bufferIo();
   expect(await main([...argv, '--json', file], io)).toBe(2);
   expect(io.stdout()).toBe('');
   expect(existsSync(file)).toBe(false);
-  const lines = io.stderr().split('\n').filter((line) => line !== '');
+  const lines = io
+    .stderr()
+    .split('\n')
+    .filter((line) => line !== '');
   expect(lines).toHaveLength(1);
   expect(lines[0].startsWith(`muster: ${parameter}: got `)).toBe(true);
   expect(lines[0]).toMatch(why);
@@ -51,8 +57,16 @@ describe('deployment rejects strategies the rule does not allow', () => {
   });
 
   it('the same strategy checks guard a simulation and the matrix --range', async () => {
-    await expectRejected(['run', 'deployment', '--trials', '1000', '--threads', '1', '--set', 'a=standard:4,5,6'], 'a', /long board edge/);
-    await expectRejected(['matrix', 'deployment', '--range', 'forward:1 sideways:2'], '--range', /"sideways:2" \(not standard:… or forward:…\)/);
+    await expectRejected(
+      ['run', 'deployment', '--trials', '1000', '--threads', '1', '--set', 'a=standard:4,5,6'],
+      'a',
+      /long board edge/,
+    );
+    await expectRejected(
+      ['matrix', 'deployment', '--range', 'forward:1 sideways:2'],
+      '--range',
+      /"sideways:2" \(not standard:… or forward:…\)/,
+    );
     await expectRejected(['matrix', 'deployment', '--range', ' ; '], '--range', /no strategies/);
   });
 });

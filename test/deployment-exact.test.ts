@@ -2,12 +2,28 @@ import { describe, expect, it } from 'vitest';
 import { Fraction } from '../src/exact/fraction.js';
 import { deployment, DEPLOYMENT_STRATEGIES } from '../src/rules/deployment.js';
 import { resolveParams } from '../src/rules/params.js';
-import { aPlacesLast, BOARDS, bruteForce, edgesTouched, TEXT_READING, zoneRectangles, zonesWithEdge, type Reading } from './deployment-brute-force.js';
+import {
+  aPlacesLast,
+  BOARDS,
+  bruteForce,
+  edgesTouched,
+  TEXT_READING,
+  zoneRectangles,
+  zonesWithEdge,
+  type Reading,
+} from './deployment-brute-force.js';
 
 const COMPARES = ['raw', 'modified'] as const;
 
-/** The three readings of which zones give a board edge: geometric with 7 and 8 above 4 and 6 (default), geometric with them inset, long edge only. */
-const EDGE_READINGS: Reading[] = [TEXT_READING, { ...TEXT_READING, aocSides: false }, { ...TEXT_READING, edges: 'long' }];
+/**
+ * The three readings of which zones give a board edge: geometric with 7 and 8 above 4 and 6 (default), geometric with
+ * them inset, long edge only.
+ */
+const EDGE_READINGS: Reading[] = [
+  TEXT_READING,
+  { ...TEXT_READING, aocSides: false },
+  { ...TEXT_READING, edges: 'long' },
+];
 
 const readingSettings = (reading: Reading) => [
   `edges=${reading.edges}`,
@@ -17,7 +33,12 @@ const readingSettings = (reading: Reading) => [
   `perTurn=${reading.perTurn}`,
 ];
 
-function exactAt(a: string, b: string, compare: 'raw' | 'modified' = 'raw', settings: string[] = []): Record<string, Fraction> {
+function exactAt(
+  a: string,
+  b: string,
+  compare: 'raw' | 'modified' = 'raw',
+  settings: string[] = [],
+): Record<string, Fraction> {
   return deployment.exact!(resolveParams(deployment, [`a=${a}`, `b=${b}`, `compare=${compare}`, ...settings]));
 }
 
@@ -34,7 +55,8 @@ describe('which zones give a board edge, from the zones drawn on the board (§6)
   });
 
   it('both board sizes agree on every reading, so one answer serves both', () => {
-    for (const reading of EDGE_READINGS) expect([...zonesWithEdge(reading, BOARDS[1])].sort()).toEqual([...zonesWithEdge(reading, BOARDS[0])].sort());
+    for (const reading of EDGE_READINGS)
+      expect([...zonesWithEdge(reading, BOARDS[1])].sort()).toEqual([...zonesWithEdge(reading, BOARDS[0])].sort());
   });
 });
 
@@ -68,14 +90,22 @@ describe('deployment exact solution against brute-force enumeration', () => {
       for (const compare of COMPARES) {
         for (const a of DEPLOYMENT_STRATEGIES) {
           for (const b of DEPLOYMENT_STRATEGIES) {
-            const params = resolveParams(deployment, [`a=${a}`, `b=${b}`, `compare=${compare}`, ...readingSettings(reading)]);
+            const params = resolveParams(deployment, [
+              `a=${a}`,
+              `b=${b}`,
+              `compare=${compare}`,
+              ...readingSettings(reading),
+            ]);
             const exact = deployment.exact!(params);
             const expected = bruteForce(a, b, compare, reading).metrics;
             const names = deployment.metrics(params).map((metric) => metric.name);
             expect(Object.keys(exact).sort()).toEqual([...names].sort());
             expect(Object.keys(expected).sort()).toEqual([...names].sort());
             for (const name of names) {
-              expect(exact[name].equals(expected[name]), `${a} vs ${b}, compare=${compare}, edges=${reading.edges}, aocSides=${reading.aocSides}, ${name}: ${exact[name]} vs brute force ${expected[name]}`).toBe(true);
+              expect(
+                exact[name].equals(expected[name]),
+                `${a} vs ${b}, compare=${compare}, edges=${reading.edges}, aocSides=${reading.aocSides}, ${name}: ${exact[name]} vs brute force ${expected[name]}`,
+              ).toBe(true);
             }
           }
         }
@@ -94,7 +124,10 @@ describe('deployment exact solution against brute-force enumeration', () => {
               const exact = exactAt(a, b, 'raw', readingSettings(reading));
               const expected = bruteForce(a, b, 'raw', reading).metrics;
               for (const name of ['a.placesLast', 'b.placesLast']) {
-                expect(exact[name].equals(expected[name]), `${a} vs ${b}, ${squadsA} vs ${squadsB} squads, ${perTurn} a turn, ${name}: ${exact[name]} vs ${expected[name]}`).toBe(true);
+                expect(
+                  exact[name].equals(expected[name]),
+                  `${a} vs ${b}, ${squadsA} vs ${squadsB} squads, ${perTurn} a turn, ${name}: ${exact[name]} vs ${expected[name]}`,
+                ).toBe(true);
               }
             }
           }
@@ -130,7 +163,8 @@ describe('deployment questions players ask', () => {
     // edge zone (3, 4, 6 or 8): both dice in {3, 5}, 4/36 = 1/9. Modified: a
     // 3 is lost (3 + 2 = 5), a 5 now adds zone 7: only double 3, 1/36.
     for (const zone of [1, 2, 3, 4, 6]) {
-      for (const compare of COMPARES) expect(exactAt(`forward:${zone}`, 'standard:1,2,3', compare)['a.noEdge'].equals(Fraction.ZERO)).toBe(true);
+      for (const compare of COMPARES)
+        expect(exactAt(`forward:${zone}`, 'standard:1,2,3', compare)['a.noEdge'].equals(Fraction.ZERO)).toBe(true);
     }
     expect(exactAt('forward:5', 'standard:1,2,3', 'raw')['a.noEdge'].equals(Fraction.of(1, 9))).toBe(true);
     expect(exactAt('forward:5', 'standard:1,2,3', 'modified')['a.noEdge'].equals(Fraction.of(1, 36))).toBe(true);
@@ -139,13 +173,19 @@ describe('deployment questions players ask', () => {
   it('with zones 7 and 8 inset from the sides, forward from zone 5 leaves no edge with probability 1/4', () => {
     // Raw: dice 3 (zone 5 again), 5 (lost) and 6 (zone 8, no edge) give nothing with an edge: (3/6)² = 1/4.
     // Modified: 3 (lost), 5 (zone 7) and 6 (zone 8): also (3/6)² = 1/4.
-    for (const compare of COMPARES) expect(exactAt('forward:5', 'standard:1,2,3', compare, ['aocSides=false'])['a.noEdge'].equals(Fraction.of(1, 4))).toBe(true);
+    for (const compare of COMPARES)
+      expect(
+        exactAt('forward:5', 'standard:1,2,3', compare, ['aocSides=false'])['a.noEdge'].equals(Fraction.of(1, 4)),
+      ).toBe(true);
   });
 
   it('counting only the long board edge, forward from zone 4, 5 or 6 leaves no board edge with probability 25/36', () => {
     // Only a rolled 1 gives an edge zone (1 + 2 = 3); neither of two dice shows 1 with (5/6)² = 25/36.
     for (const zone of [4, 5, 6]) {
-      for (const compare of COMPARES) expect(exactAt(`forward:${zone}`, 'standard:1,2,3', compare, ['edges=long'])['a.noEdge'].equals(Fraction.of(25, 36))).toBe(true);
+      for (const compare of COMPARES)
+        expect(
+          exactAt(`forward:${zone}`, 'standard:1,2,3', compare, ['edges=long'])['a.noEdge'].equals(Fraction.of(25, 36)),
+        ).toBe(true);
     }
   });
 
@@ -155,9 +195,15 @@ describe('deployment questions players ask', () => {
     expect(equal['a.placesLast'].equals(equal['a.initiative'])).toBe(true);
     expect(aPlacesLast(true, TEXT_READING)).toBe(true);
     // 5 squads need 3 turns as 6 do; 7 need 4, so a with 7 always places last.
-    expect(exactAt('forward:1', 'standard:1,2,3', 'raw', ['squadsA=5'])['a.placesLast'].equals(Fraction.of(11, 72))).toBe(true);
-    expect(exactAt('forward:1', 'standard:1,2,3', 'raw', ['squadsA=7'])['a.placesLast'].equals(Fraction.ONE)).toBe(true);
-    expect(exactAt('forward:1', 'standard:1,2,3', 'raw', ['squadsA=4'])['b.placesLast'].equals(Fraction.ONE)).toBe(true);
+    expect(
+      exactAt('forward:1', 'standard:1,2,3', 'raw', ['squadsA=5'])['a.placesLast'].equals(Fraction.of(11, 72)),
+    ).toBe(true);
+    expect(exactAt('forward:1', 'standard:1,2,3', 'raw', ['squadsA=7'])['a.placesLast'].equals(Fraction.ONE)).toBe(
+      true,
+    );
+    expect(exactAt('forward:1', 'standard:1,2,3', 'raw', ['squadsA=4'])['b.placesLast'].equals(Fraction.ONE)).toBe(
+      true,
+    );
   });
 
   it('forward:6 is left with zone 6 alone with probability 1/9 as written, and 1/36 if the die + 2 is compared', () => {

@@ -18,7 +18,8 @@ describe('deployment strategy matrix', () => {
     // 6.3 treats the players alike (lower total, else a fair roll-off), so
     // swapping the strategies swaps the chances; on the diagonal each is ½.
     for (const compare of ['raw', 'modified']) {
-      const initiative = (a: string, b: string) => deployment.exact!(resolveParams(deployment, [`a=${a}`, `b=${b}`, `compare=${compare}`]))['a.initiative'];
+      const initiative = (a: string, b: string) =>
+        deployment.exact!(resolveParams(deployment, [`a=${a}`, `b=${b}`, `compare=${compare}`]))['a.initiative'];
       for (const x of DEPLOYMENT_STRATEGIES) {
         for (const y of DEPLOYMENT_STRATEGIES) {
           const sum = initiative(x, y).add(initiative(y, x));
@@ -39,7 +40,11 @@ describe('deployment strategy matrix', () => {
     expect(written.matrix.col).toBe('b');
     expect(written.matrix.rows).toEqual([...DEPLOYMENT_STRATEGIES]);
     expect(written.matrix.cols).toEqual([...DEPLOYMENT_STRATEGIES]);
-    expect(written.matrix.tables.map((table: { metric: string }) => table.metric)).toEqual(['a.initiative', 'a.noEdge', 'a.aoc']);
+    expect(written.matrix.tables.map((table: { metric: string }) => table.metric)).toEqual([
+      'a.initiative',
+      'a.noEdge',
+      'a.aoc',
+    ]);
     // Row forward:1, column standard:1,2,3 is the default question: 11/72 (see deployment-exact.test.ts).
     const row = DEPLOYMENT_STRATEGIES.indexOf('forward:1');
     const col = DEPLOYMENT_STRATEGIES.indexOf('standard:1,2,3');
@@ -50,13 +55,23 @@ describe('deployment strategy matrix', () => {
 
   it('--range picks strategies, canonical and without repeats, or a whole family', async () => {
     const io = bufferIo();
-    expect(await main(['matrix', 'deployment', '--range', 'forward:1; standard:3,2,1 forward:1', '--quiet'], io)).toBe(0);
+    expect(await main(['matrix', 'deployment', '--range', 'forward:1; standard:3,2,1 forward:1', '--quiet'], io)).toBe(
+      0,
+    );
     // Each of the three tables: a header naming both strategies by their short labels (F1, S123), then two rows.
-    const tableRows = io.stdout().split('\n').filter((line) => /^(F1|S123) /.test(line));
+    const tableRows = io
+      .stdout()
+      .split('\n')
+      .filter((line) => /^(F1|S123) /.test(line));
     expect(tableRows).toHaveLength(6);
     expect(io.stdout()).toMatch(/^a \\ b\s+F1\s+S123$/m);
-    expect(deployment.matrix!.parseRange!('forward:1; standard:3,2,1 forward:1')).toEqual(['forward:1', 'standard:1,2,3']);
-    expect(deployment.matrix!.parseRange!('forward')).toEqual(DEPLOYMENT_STRATEGIES.filter((s) => s.startsWith('forward:')));
+    expect(deployment.matrix!.parseRange!('forward:1; standard:3,2,1 forward:1')).toEqual([
+      'forward:1',
+      'standard:1,2,3',
+    ]);
+    expect(deployment.matrix!.parseRange!('forward')).toEqual(
+      DEPLOYMENT_STRATEGIES.filter((s) => s.startsWith('forward:')),
+    );
     expect(deployment.matrix!.parseRange!('standard forward')).toEqual([...DEPLOYMENT_STRATEGIES]);
     expect(deployment.matrix!.parseRange!('all')).toEqual([...DEPLOYMENT_STRATEGIES]);
   });

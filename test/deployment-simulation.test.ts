@@ -20,12 +20,25 @@ const TRIALS = CHUNKS * CHUNK_TRIALS; // 262,144
  * metric that is certain (σ = 0, e.g. a standard player's zones) must come
  * out exactly.
  */
-function expectSimulationMatchesExact(seed: string, a: string, b: string, compare: 'raw' | 'modified', reading: Reading = TEXT_READING): void {
+function expectSimulationMatchesExact(
+  seed: string,
+  a: string,
+  b: string,
+  compare: 'raw' | 'modified',
+  reading: Reading = TEXT_READING,
+): void {
   // On every stream: 3, the default, and 2 and 1, kept for reproducing older results.
   for (const stream of STREAM_VERSIONS) expectOnStream(stream, seed, a, b, compare, reading);
 }
 
-function expectOnStream(stream: StreamVersion, seed: string, a: string, b: string, compare: 'raw' | 'modified', reading: Reading): void {
+function expectOnStream(
+  stream: StreamVersion,
+  seed: string,
+  a: string,
+  b: string,
+  compare: 'raw' | 'modified',
+  reading: Reading,
+): void {
   const params = resolveParams(deployment, [
     `a=${a}`,
     `b=${b}`,
@@ -36,14 +49,25 @@ function expectOnStream(stream: StreamVersion, seed: string, a: string, b: strin
     `squadsB=${reading.squadsB}`,
     `perTurn=${reading.perTurn}`,
   ]);
-  const tally = runChunks({ ruleId: 'deployment', params, seed, stream, firstChunk: 0, endChunk: CHUNKS, totalTrials: TRIALS });
+  const tally = runChunks({
+    ruleId: 'deployment',
+    params,
+    seed,
+    stream,
+    firstChunk: 0,
+    endChunk: CHUNKS,
+    totalTrials: TRIALS,
+  });
   const tallied = deployment.summarize(params, tally, TRIALS);
   const exact = deployment.exact!(params);
   const { totalVariance } = bruteForce(a, b, compare, reading);
   for (const metric of deployment.metrics(params)) {
     const truth = exact[metric.name].toNumber();
     const found = tallied[metric.name];
-    const variance = found.kind === 'proportion' ? truth * (1 - truth) : totalVariance[metric.name.startsWith('a.') ? 'a' : 'b'].toNumber();
+    const variance =
+      found.kind === 'proportion'
+        ? truth * (1 - truth)
+        : totalVariance[metric.name.startsWith('a.') ? 'a' : 'b'].toNumber();
     const tolerance = 5 * Math.sqrt(variance / TRIALS);
     const value = estimate(found, 0.95).estimate;
     expect(Math.abs(value - truth), `${metric.name}: ${value} vs exact ${truth}`).toBeLessThanOrEqual(tolerance);
@@ -65,7 +89,13 @@ describe('deployment simulation against the exact solution', () => {
 
   it('seed "inset-5-vs-5": forward:5 against itself, zones 7 and 8 inset, 5 against 6 squads three at a time', () => {
     // a.noEdge is 1/4 here, and with 2 turns each the player with initiative places last.
-    expectSimulationMatchesExact('inset-5-vs-5', 'forward:5', 'forward:5', 'raw', { ...TEXT_READING, aocSides: false, squadsA: 5, squadsB: 6, perTurn: 3 });
+    expectSimulationMatchesExact('inset-5-vs-5', 'forward:5', 'forward:5', 'raw', {
+      ...TEXT_READING,
+      aocSides: false,
+      squadsA: 5,
+      squadsB: 6,
+      perTurn: 3,
+    });
   });
 });
 

@@ -32,7 +32,15 @@ describe('the same seed gives bit-identical tallies whatever the thread count', 
     const onOne = await simulate(one, request);
     const onTwo = await simulate(two, request);
     const onSeven = await simulate(seven, request);
-    const inProcess = runChunks({ ruleId: 'reserves', params, seed: 'threads', stream: 2, firstChunk: 0, endChunk: 5, totalTrials: TRIALS });
+    const inProcess = runChunks({
+      ruleId: 'reserves',
+      params,
+      seed: 'threads',
+      stream: 2,
+      firstChunk: 0,
+      endChunk: 5,
+      totalTrials: TRIALS,
+    });
     expect(onOne.trials).toBe(TRIALS);
     expect(onTwo.trials).toBe(TRIALS);
     expect(Array.from(onTwo.tally)).toEqual(Array.from(onOne.tally));
@@ -43,14 +51,38 @@ describe('the same seed gives bit-identical tallies whatever the thread count', 
   it('seed "plans": fow on stream 3, two settings in turn, agrees on 1, 2 and 7 threads and in process (each worker keeps its own plans)', async () => {
     for (const set of [[], ['hit=6', 'guarantee=4', 'turns=12', 'attackerStart=4'], []]) {
       const fowParams = resolveParams(fow, set);
-      const request = { rule: fow, params: fowParams, seed: 'plans', stream: 3 as const, confidence: 0.95, trials: TRIALS };
-      const inProcess = runChunks({ ruleId: 'fow', params: fowParams, seed: 'plans', stream: 3, firstChunk: 0, endChunk: 5, totalTrials: TRIALS });
-      for (const pool of [one, two, seven]) expect(Array.from((await simulate(pool, request)).tally), set.join(' ')).toEqual(Array.from(inProcess));
+      const request = {
+        rule: fow,
+        params: fowParams,
+        seed: 'plans',
+        stream: 3 as const,
+        confidence: 0.95,
+        trials: TRIALS,
+      };
+      const inProcess = runChunks({
+        ruleId: 'fow',
+        params: fowParams,
+        seed: 'plans',
+        stream: 3,
+        firstChunk: 0,
+        endChunk: 5,
+        totalTrials: TRIALS,
+      });
+      for (const pool of [one, two, seven])
+        expect(Array.from((await simulate(pool, request)).tally), set.join(' ')).toEqual(Array.from(inProcess));
     }
   });
 
   it('seed "adaptive": --precision stops at the same trial count with the same tally on 1 and 2 threads', async () => {
-    const request = { rule: reserves, params, seed: 'adaptive', stream: 2 as const, confidence: 0.95, precision: 0.0007, maxTrials: 1e8 };
+    const request = {
+      rule: reserves,
+      params,
+      seed: 'adaptive',
+      stream: 2 as const,
+      confidence: 0.95,
+      precision: 0.0007,
+      maxTrials: 1e8,
+    };
     const onOne = await simulate(one, request);
     const onTwo = await simulate(two, request);
     expect(onOne.precisionReached).toBe(true);
@@ -61,7 +93,15 @@ describe('the same seed gives bit-identical tallies whatever the thread count', 
   });
 
   it('--max-trials caps an adaptive run and says the precision was not reached', async () => {
-    const capped = await simulate(one, { rule: reserves, params, seed: 'cap', stream: 2 as const, confidence: 0.95, precision: 0.00001, maxTrials: 100_000 });
+    const capped = await simulate(one, {
+      rule: reserves,
+      params,
+      seed: 'cap',
+      stream: 2 as const,
+      confidence: 0.95,
+      precision: 0.00001,
+      maxTrials: 100_000,
+    });
     expect(capped.trials).toBe(100_000);
     expect(capped.precisionReached).toBe(false);
   });
@@ -69,8 +109,26 @@ describe('the same seed gives bit-identical tallies whatever the thread count', 
 
 describe('merging tallies', () => {
   it('seed "merge": chunks merged in any order give the tally of one pass', () => {
-    const whole = runChunks({ ruleId: 'reserves', params, seed: 'merge', stream: 2, firstChunk: 0, endChunk: 5, totalTrials: TRIALS });
-    const parts = [0, 1, 2, 3, 4].map((chunk) => runChunks({ ruleId: 'reserves', params, seed: 'merge', stream: 2, firstChunk: chunk, endChunk: chunk + 1, totalTrials: TRIALS }));
+    const whole = runChunks({
+      ruleId: 'reserves',
+      params,
+      seed: 'merge',
+      stream: 2,
+      firstChunk: 0,
+      endChunk: 5,
+      totalTrials: TRIALS,
+    });
+    const parts = [0, 1, 2, 3, 4].map((chunk) =>
+      runChunks({
+        ruleId: 'reserves',
+        params,
+        seed: 'merge',
+        stream: 2,
+        firstChunk: chunk,
+        endChunk: chunk + 1,
+        totalTrials: TRIALS,
+      }),
+    );
     for (const order of [
       [0, 1, 2, 3, 4],
       [4, 3, 2, 1, 0],

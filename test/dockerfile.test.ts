@@ -54,7 +54,9 @@ describe('the Dockerfile', () => {
     const users = runtime.lines.filter((line) => /^USER /.test(line));
     expect(users).toEqual(['USER node']);
     // USER comes before the entry point, so nothing after it runs as root.
-    expect(runtime.lines.indexOf('USER node')).toBeLessThan(runtime.lines.findIndex((line) => line.startsWith('ENTRYPOINT')));
+    expect(runtime.lines.indexOf('USER node')).toBeLessThan(
+      runtime.lines.findIndex((line) => line.startsWith('ENTRYPOINT')),
+    );
     expect(runtime.lines).toContain('ENTRYPOINT ["muster"]');
     const link = runtime.lines.find((line) => /ln -s .* \/usr\/local\/bin\/muster$/.test(line));
     expect(link, 'a muster command on the PATH').toBeDefined();
@@ -75,8 +77,19 @@ describe('the Dockerfile', () => {
     const tsconfig = JSON.parse(readFileSync(join(root, 'tsconfig.json'), 'utf8')) as { include: string[] };
     const copied = build.lines.filter((l) => /^COPY /.test(l)).flatMap((l) => l.split(/\s+/).slice(1, -1));
     for (const folder of tsconfig.include) expect(copied, folder).toContain(folder);
-    const ignored = readFileSync(join(root, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim()).filter(Boolean);
-    for (const needed of [...tsconfig.include, 'package.json', 'package-lock.json', 'tsconfig.json', 'docs', 'README.md']) expect(ignored, needed).not.toContain(needed);
+    const ignored = readFileSync(join(root, '.dockerignore'), 'utf8')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
+    for (const needed of [
+      ...tsconfig.include,
+      'package.json',
+      'package-lock.json',
+      'tsconfig.json',
+      'docs',
+      'README.md',
+    ])
+      expect(ignored, needed).not.toContain(needed);
   });
 
   it('the runtime stage holds every file the package declares (package.json "files")', () => {
@@ -97,17 +110,34 @@ describe('the Dockerfile', () => {
     // The shipped files are those package.json names, as built into dist/ (the test run builds first).
     const shipped = pkg.files
       .filter((entry) => entry.startsWith('dist/'))
-      .flatMap((entry) => (statSync(join(root, entry)).isDirectory() ? jsFiles(join(root, entry)) : [join(root, entry)]));
+      .flatMap((entry) =>
+        statSync(join(root, entry)).isDirectory() ? jsFiles(join(root, entry)) : [join(root, entry)],
+      );
     expect(shipped.length).toBeGreaterThan(50);
     // esbuild parses every shipped file and lists what each imports, statically or by import(), packages left external.
-    const { metafile } = await esbuild.build({ entryPoints: shipped, bundle: true, write: false, metafile: true, platform: 'node', format: 'esm', packages: 'external', outdir: join(root, 'dist-unused'), logLevel: 'silent' });
+    const { metafile } = await esbuild.build({
+      entryPoints: shipped,
+      bundle: true,
+      write: false,
+      metafile: true,
+      platform: 'node',
+      format: 'esm',
+      packages: 'external',
+      outdir: join(root, 'dist-unused'),
+      logLevel: 'silent',
+    });
     const builtins = new Set(builtinModules);
     const problems: string[] = [];
     for (const [file, input] of Object.entries(metafile.inputs)) {
       for (const imported of input.imports.filter((i) => i.external)) {
         if (imported.path.startsWith('node:') || builtins.has(imported.path)) continue;
-        const name = imported.path.startsWith('@') ? imported.path.split('/').slice(0, 2).join('/') : imported.path.split('/')[0];
-        if (!Object.hasOwn(pkg.dependencies, name)) problems.push(`${file} imports ${name}${Object.hasOwn(pkg.devDependencies, name) ? ' (a devDependency)' : ''}`);
+        const name = imported.path.startsWith('@')
+          ? imported.path.split('/').slice(0, 2).join('/')
+          : imported.path.split('/')[0];
+        if (!Object.hasOwn(pkg.dependencies, name))
+          problems.push(
+            `${file} imports ${name}${Object.hasOwn(pkg.devDependencies, name) ? ' (a devDependency)' : ''}`,
+          );
       }
     }
     expect(problems).toEqual([]);
@@ -119,6 +149,9 @@ describe('the Dockerfile', () => {
     expect(images.size, 'one image for every example').toBe(1);
     const [image] = images;
     expect(doc).toContain(`docker build -t ${image} .`);
-    expect(image.endsWith(`:${JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version}`), 'tagged with the package version').toBe(true);
+    expect(
+      image.endsWith(`:${JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version}`),
+      'tagged with the package version',
+    ).toBe(true);
   });
 });

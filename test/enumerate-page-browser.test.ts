@@ -49,12 +49,20 @@ writeFileSync(
 );
 let browser: Browser;
 
-const shownResult = (page: Page) => page.evaluate(() => (window as unknown as { musterApp: { result: RunResult | null } }).musterApp.result);
-const go = (page: Page, hash: string) => page.evaluate((next) => (window as unknown as { musterApp: { open(hash: string): Promise<void> } }).musterApp.open(next), hash);
+const shownResult = (page: Page) =>
+  page.evaluate(() => (window as unknown as { musterApp: { result: RunResult | null } }).musterApp.result);
+const go = (page: Page, hash: string) =>
+  page.evaluate(
+    (next) => (window as unknown as { musterApp: { open(hash: string): Promise<void> } }).musterApp.open(next),
+    hash,
+  );
 
 describe.skipIf(!haveChromium)('the calculator page enumerates rule files without exact()', () => {
   beforeAll(async () => {
-    await appCommand({ out: appFile, rule: [example('infinity-steps'), example('reserves-steps'), trialForm] }, bufferIo());
+    await appCommand(
+      { out: appFile, rule: [example('infinity-steps'), example('reserves-steps'), trialForm] },
+      bufferIo(),
+    );
     browser = await launchChromium();
   });
   afterAll(async () => {
@@ -71,7 +79,13 @@ describe.skipIf(!haveChromium)('the calculator page enumerates rule files withou
       ['reserves-steps', ['squads=6', 'chosenRound=2', 'command=3', 'leaderLoss=0.15', 'fallbackCommand=1']],
     ];
     for (const [id, set] of cases) {
-      await go(page, formatHash(id, set.map((a) => a.split('=') as [string, string])));
+      await go(
+        page,
+        formatHash(
+          id,
+          set.map((a) => a.split('=') as [string, string]),
+        ),
+      );
       const shown = await shownResult(page);
       const cli = await runCommand(example(id), { exact: true, set, quiet: true }, bufferIo());
       expect(shown?.method, `${id} ${set.join(' ')}`).toBe('exact');
@@ -87,14 +101,30 @@ describe.skipIf(!haveChromium)('the calculator page enumerates rule files withou
   it('past the page budget: simulated, the simulate box ticked and locked; enumerable again: exact, the box given back', async () => {
     const { page, problems } = await offlinePage(browser, { blob: true });
     await page.goto(`file://${appFile}`);
-    await go(page, formatHash('reserves-2d6-trial', [['squads', '1'], ['trials', '20000']]));
+    await go(
+      page,
+      formatHash('reserves-2d6-trial', [
+        ['squads', '1'],
+        ['trials', '20000'],
+      ]),
+    );
     expect((await shownResult(page))?.method).toBe('simulation');
     expect(await page.isChecked('#sim-on')).toBe(true);
     expect(await page.isDisabled('#sim-on')).toBe(true);
-    await go(page, formatHash('reserves-2d6-trial', [['squads', '1'], ['target', '2']]));
+    await go(
+      page,
+      formatHash('reserves-2d6-trial', [
+        ['squads', '1'],
+        ['target', '2'],
+      ]),
+    );
     const shown = await shownResult(page);
     // Target 2: 2d6 + 1 ≥ 2 always, so the squad is in at round 1.
-    expect([shown?.method, shown?.metrics['all.by.4'].fraction, shown?.metrics['lost.mean'].fraction]).toEqual(['exact', '1', '0']);
+    expect([shown?.method, shown?.metrics['all.by.4'].fraction, shown?.metrics['lost.mean'].fraction]).toEqual([
+      'exact',
+      '1',
+      '0',
+    ]);
     expect(await page.isDisabled('#sim-on')).toBe(false);
     expect(await page.isChecked('#sim-on')).toBe(false);
     expect(problems).toEqual([]);

@@ -26,13 +26,19 @@ import { estimate } from '../src/stats/estimate.js';
 const example = (name: string) => fileURLToPath(new URL(`../examples/rules/${name}.mjs`, import.meta.url));
 
 /** Every metric of the port, as a fraction string, beside the built-in's value for the same name. */
-function bothExact(port: Rule, builtIn: Rule, set: string[]): { port: Record<string, string>; builtIn: Record<string, string> } {
+function bothExact(
+  port: Rule,
+  builtIn: Rule,
+  set: string[],
+): { port: Record<string, string>; builtIn: Record<string, string> } {
   const ported = port.exact!(resolveParams(port, set));
   const solved = builtIn.exact!(resolveParams(builtIn, set));
   const names = Object.keys(ported);
   return {
     port: Object.fromEntries(names.map((name) => [name, ported[name].toString()])),
-    builtIn: Object.fromEntries(names.map((name) => [name, solved[name]?.toString() ?? `(no ${name} in ${builtIn.id})`])),
+    builtIn: Object.fromEntries(
+      names.map((name) => [name, solved[name]?.toString() ?? `(no ${name} in ${builtIn.id})`]),
+    ),
   };
 }
 
@@ -83,7 +89,10 @@ describe('Genesys reserves, step form (examples/rules/reserves-steps.mjs)', () =
     const port = await loadRule(example('reserves-steps'));
     const params = resolveParams(port, settings[1]);
     const trials = 2 * CHUNK_TRIALS;
-    const tally = runChunks({ ruleId: port.id, params, seed: 'steps', stream: 3, firstChunk: 0, endChunk: 2, totalTrials: trials }, port);
+    const tally = runChunks(
+      { ruleId: port.id, params, seed: 'steps', stream: 3, firstChunk: 0, endChunk: 2, totalTrials: trials },
+      port,
+    );
     const found = port.summarize(params, tally, trials);
     const exact = port.exact!(params);
     for (const metric of port.metrics(params)) {
@@ -104,7 +113,13 @@ describe('Noctvale roll-offs, step form (examples/rules/noctvale-steps.mjs)', ()
 
   it("equals the built-in's exact() at every point tried", async () => {
     const port = await loadRule(example('noctvale-steps'));
-    expectSameAsBuiltIn(port, noctvale, [[], ['fightersA=5', 'fightersB=9'], ['fightersA=12', 'fightersB=2', 'groups=4'], ['fightersA=2', 'fightersB=2', 'groups=5'], ['fightersA=7', 'fightersB=7', 'groups=10']]);
+    expectSameAsBuiltIn(port, noctvale, [
+      [],
+      ['fightersA=5', 'fightersB=9'],
+      ['fightersA=12', 'fightersB=2', 'groups=4'],
+      ['fightersA=2', 'fightersB=2', 'groups=5'],
+      ['fightersA=7', 'fightersB=7', 'groups=10'],
+    ]);
   });
 });
 
@@ -114,8 +129,14 @@ describe('Mordheim setup, step form (examples/rules/warbands-steps.mjs)', () => 
     { port: [], builtIn: [] },
     { port: ['rating2=152', 'models2=9'], builtIn: ['warbands=152:9,152:9,120:8'] },
     { port: ['defender=false'], builtIn: ['defender=false'] },
-    { port: ['count=4', 'rating2=152', 'models2=9', 'rating3=152', 'models3=9', 'rating4=90'], builtIn: ['warbands=152:9,152:9,152:9,90:8'] },
-    { port: ['count=4', 'defender=false', 'rating4=30'], builtIn: ['warbands=152:9,148:11,120:8,30:8', 'defender=false'] },
+    {
+      port: ['count=4', 'rating2=152', 'models2=9', 'rating3=152', 'models3=9', 'rating4=90'],
+      builtIn: ['warbands=152:9,152:9,152:9,90:8'],
+    },
+    {
+      port: ['count=4', 'defender=false', 'rating4=30'],
+      builtIn: ['warbands=152:9,148:11,120:8,30:8', 'defender=false'],
+    },
     { port: ['count=2', 'rating2=152', 'models2=9'], builtIn: ['warbands=152:9,152:9'] },
   ];
 
@@ -163,14 +184,25 @@ describe('Flames of War reserves, step form (examples/rules/fow-steps.mjs)', () 
 describe("the trial form on the examples' own trials: enumeration equals their hand-written exact()", () => {
   it('deployment-gamble.mjs (a re-roll spent by policy) and roll-off-reroll.mjs (defender wins ties: a finite trial)', async () => {
     const cases: Array<[string, string[][]]> = [
-      ['deployment-gamble', [[], ['units=4', 'reroll=failures'], ['forwardOn=5', 'disasterOn=2', 'initiativeLoss=1', 'reroll=none']]],
-      ['roll-off-reroll', [['ties=defender-wins'], ['ties=defender-wins', 'policy=behind-or-tied', 'bonusA=1'], ['ties=defender-wins', 'token=false', 'sides=10']]],
+      [
+        'deployment-gamble',
+        [[], ['units=4', 'reroll=failures'], ['forwardOn=5', 'disasterOn=2', 'initiativeLoss=1', 'reroll=none']],
+      ],
+      [
+        'roll-off-reroll',
+        [
+          ['ties=defender-wins'],
+          ['ties=defender-wins', 'policy=behind-or-tied', 'bonusA=1'],
+          ['ties=defender-wins', 'token=false', 'sides=10'],
+        ],
+      ],
     ];
     for (const [name, settings] of cases) {
       const file = await loadRule(example(name));
       for (const set of settings) {
         const params = resolveParams(file, set);
-        const asText = (values: Record<string, { toString(): string }>) => Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v.toString()]));
+        const asText = (values: Record<string, { toString(): string }>) =>
+          Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v.toString()]));
         expect(asText(file.enumerate!(params)), `${name} ${set.join(' ')}`).toEqual(asText(file.exact!(params)));
       }
     }

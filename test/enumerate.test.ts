@@ -29,7 +29,8 @@ interface TestDice {
   random(): number;
 }
 
-const rule = (spec: Record<string, unknown>): Rule => adaptRuleFile({ id: 'enum-test', title: 'enumeration test', ...spec }, 'test.mjs');
+const rule = (spec: Record<string, unknown>): Rule =>
+  adaptRuleFile({ id: 'enum-test', title: 'enumeration test', ...spec }, 'test.mjs');
 const exactOf = (r: Rule, set: string[] = []): Record<string, string> =>
   Object.fromEntries(Object.entries(r.exact!(resolveParams(r, set))).map(([name, value]) => [name, value.toString()]));
 const f = (n: number | bigint, d: number | bigint = 1) => Fraction.of(n, d).toString();
@@ -197,7 +198,7 @@ describe('the step form: a chain of states, loops solved exactly', () => {
     // Counted here: pairs (a, b) with a + 1 > b, and a + 1 = b.
     let wins = 0;
     let ties = 0;
-    for (let a = 1; a <= 6; a++) for (let b = 1; b <= 6; b++) (a + 1 > b ? wins++ : a + 1 === b ? ties++ : 0);
+    for (let a = 1; a <= 6; a++) for (let b = 1; b <= 6; b++) a + 1 > b ? wins++ : a + 1 === b ? ties++ : 0;
     expect([wins, ties]).toEqual([21, 5]);
     expect(exactOf(rollOff, ['bonusA=1'])).toEqual({ 'a.wins': f(wins, 36 - ties), 'rolls.mean': f(36, 36 - ties) });
   });
@@ -262,7 +263,10 @@ describe('the step form: a chain of states, loops solved exactly', () => {
     const trials = 2 * CHUNK_TRIALS;
     const params = resolveParams(rollOff, ['bonusA=1']);
     for (const stream of STREAM_VERSIONS) {
-      const tally = runChunks({ ruleId: rollOff.id, params, seed: 'steps', stream, firstChunk: 0, endChunk: 2, totalTrials: trials }, rollOff);
+      const tally = runChunks(
+        { ruleId: rollOff.id, params, seed: 'steps', stream, firstChunk: 0, endChunk: 2, totalTrials: trials },
+        rollOff,
+      );
       const found = rollOff.summarize(params, tally, trials);
       const aWins = estimate(found['a.wins'], 0.95).estimate;
       expect(Math.abs(aWins - 21 / 31)).toBeLessThanOrEqual(proportionTolerance(21 / 31, trials));
@@ -285,7 +289,10 @@ describe('dice.chance(p) in simulation: true with chance p, on every stream', ()
       });
       const trials = 2 * CHUNK_TRIALS;
       for (const stream of STREAM_VERSIONS) {
-        const tally = runChunks({ ruleId: r.id, params: {}, seed: 'chance', stream, firstChunk: 0, endChunk: 2, totalTrials: trials }, r);
+        const tally = runChunks(
+          { ruleId: r.id, params: {}, seed: 'chance', stream, firstChunk: 0, endChunk: 2, totalTrials: trials },
+          r,
+        );
         const yes = estimate(r.summarize({}, tally, trials).yes, 0.95).estimate;
         expect(Math.abs(yes - chance)).toBeLessThanOrEqual(proportionTolerance(chance, trials));
       }
@@ -353,7 +360,7 @@ describe('what cannot be enumerated is one line, never a truncated value', () =>
     const stuck = rule({
       metrics: [p('x')],
       start: () => ({ at: 'A' }),
-      step: (state: { at: string }, dice: TestDice) => ({ at: dice.d(2) === 1 ? 'A' : 'B' }),
+      step: (_state: { at: string }, dice: TestDice) => ({ at: dice.d(2) === 1 ? 'A' : 'B' }),
       done: () => false,
       report() {},
     });
@@ -361,8 +368,16 @@ describe('what cannot be enumerated is one line, never a truncated value', () =>
   });
 
   it('a state that is not plain JSON, a step that changes its state, a step that writes a probability', () => {
-    const base = { metrics: [p('x'), m('y')], start: () => ({ n: 0 }), done: (s: { n: number }) => s.n > 0, report() {} };
-    fails(rule({ ...base, step: () => ({ n: 1, when: new Date(0) }) }), /step\(state, dice, params\) returned a state that is not plain JSON: \.when is an object of a class \(Date\)/);
+    const base = {
+      metrics: [p('x'), m('y')],
+      start: () => ({ n: 0 }),
+      done: (s: { n: number }) => s.n > 0,
+      report() {},
+    };
+    fails(
+      rule({ ...base, step: () => ({ n: 1, when: new Date(0) }) }),
+      /step\(state, dice, params\) returned a state that is not plain JSON: \.when is an object of a class \(Date\)/,
+    );
     fails(rule({ ...base, step: () => ({ n: Number.NaN }) }), /not plain JSON: \.n is NaN/);
     fails(
       rule({
@@ -388,7 +403,10 @@ describe('what cannot be enumerated is one line, never a truncated value', () =>
 
   it('in simulation too: a step that throws, done that returns no boolean, a step that writes a probability', () => {
     const simulated = (spec: Record<string, unknown>) => () =>
-      runChunks({ ruleId: 'enum-test', params: {}, seed: 's', stream: 3, firstChunk: 0, endChunk: 1, totalTrials: 10 }, rule(spec));
+      runChunks(
+        { ruleId: 'enum-test', params: {}, seed: 's', stream: 3, firstChunk: 0, endChunk: 1, totalTrials: 10 },
+        rule(spec),
+      );
     const base = { metrics: [p('x'), m('y')], start: () => 0, done: (s: number) => s > 0, report() {} };
     expect(
       simulated({
@@ -397,8 +415,12 @@ describe('what cannot be enumerated is one line, never a truncated value', () =>
           throw new TypeError('no such table');
         },
       }),
-    ).toThrow(/^test\.mjs \(rule enum-test\): step\(state, dice, params, out\) threw TypeError: no such table \(in a simulated trial\)$/);
-    expect(simulated({ ...base, step: () => 1, done: () => undefined })).toThrow(/done\(state, params\): returned undefined; allowed: true or false/);
+    ).toThrow(
+      /^test\.mjs \(rule enum-test\): step\(state, dice, params, out\) threw TypeError: no such table \(in a simulated trial\)$/,
+    );
+    expect(simulated({ ...base, step: () => 1, done: () => undefined })).toThrow(
+      /done\(state, params\): returned undefined; allowed: true or false/,
+    );
     expect(
       simulated({
         ...base,

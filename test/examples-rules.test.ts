@@ -39,7 +39,12 @@ async function moduleOf(name: string): Promise<RuleModule> {
  * change nothing) and each metric is averaged exactly. A trial that asks for
  * more dice than `length` fails the test.
  */
-function bruteForce(trial: RuleModule['trial'], params: Params, sides: number, length: number): Record<string, Fraction> {
+function bruteForce(
+  trial: RuleModule['trial'],
+  params: Params,
+  sides: number,
+  length: number,
+): Record<string, Fraction> {
   const sums = new Map<string, bigint>();
   const faces = new Array<number>(length).fill(1);
   let sequences = 0n;
@@ -67,7 +72,9 @@ function bruteForce(trial: RuleModule['trial'], params: Params, sides: number, l
   return Object.fromEntries([...sums].map(([name, sum]) => [name, Fraction.of(sum, sequences)]));
 }
 
-/** exact() as fraction strings, with metrics the trial never wrote (always 0) left out when the brute force has none. */
+/**
+ * exact() as fraction strings, with metrics the trial never wrote (always 0) left out when the brute force has none.
+ */
 function exactOf(rule: Rule, params: Params): Record<string, string> {
   return Object.fromEntries(Object.entries(rule.exact!(params)).map(([name, value]) => [name, value.toString()]));
 }
@@ -91,7 +98,10 @@ function expectSimulationNearExact(rule: Rule, params: Params, seed: string): vo
 }
 
 function expectSimulationNearExactOnStream(stream: StreamVersion, rule: Rule, params: Params, seed: string): void {
-  const tally = runChunks({ ruleId: rule.id, params, seed, stream, firstChunk: 0, endChunk: CHUNKS, totalTrials: TRIALS }, rule);
+  const tally = runChunks(
+    { ruleId: rule.id, params, seed, stream, firstChunk: 0, endChunk: CHUNKS, totalTrials: TRIALS },
+    rule,
+  );
   const tallied = rule.summarize(params, tally, TRIALS);
   const exact = rule.exact!(params);
   for (const metric of rule.metrics(params)) {
@@ -99,7 +109,9 @@ function expectSimulationNearExactOnStream(stream: StreamVersion, rule: Rule, pa
     const found = tallied[metric.name];
     const { estimate: value, lo, hi } = estimate(found, 0.95);
     const tolerance =
-      found.kind === 'proportion' ? proportionTolerance(truth, found.trials) : meanTolerance(((hi - lo) / 2 / 1.959963984540054) * Math.sqrt(found.count), found.count);
+      found.kind === 'proportion'
+        ? proportionTolerance(truth, found.trials)
+        : meanTolerance(((hi - lo) / 2 / 1.959963984540054) * Math.sqrt(found.count), found.count);
     expect(Math.abs(value - truth), `${metric.name}: ${value} vs exact ${truth}`).toBeLessThanOrEqual(tolerance);
   }
 }
@@ -119,14 +131,27 @@ describe('examples/rules/reserves.mjs: the built-in reserves rule ported to a ru
       const ported = exactOf(file, resolveParams(file, set));
       const builtIn = reserves.exact!(resolveParams(reserves, set));
       expect(Object.keys(ported).length).toBeGreaterThan(10);
-      expect(ported, set.join(' ')).toEqual(Object.fromEntries(Object.keys(ported).map((name) => [name, builtIn[name].toString()])));
+      expect(ported, set.join(' ')).toEqual(
+        Object.fromEntries(Object.keys(ported).map((name) => [name, builtIn[name].toString()])),
+      );
     }
   });
 
   it('seed "port-exact": its own simulation meets the exact values, counting outcomes and (20 squads over 6 rounds: too many to count) writing every trial', async () => {
     const file = await loadRule(example('reserves'));
     expectSimulationNearExact(file, resolveParams(file, settings[3]), 'port-exact');
-    expectSimulationNearExact(file, resolveParams(file, ['squads=20', 'rounds=6', 'chosenRound=2', 'leaderLoss=0.3', 'command=3', 'fallbackCommand=1']), 'port-exact');
+    expectSimulationNearExact(
+      file,
+      resolveParams(file, [
+        'squads=20',
+        'rounds=6',
+        'chosenRound=2',
+        'leaderLoss=0.3',
+        'command=3',
+        'fallbackCommand=1',
+      ]),
+      'port-exact',
+    );
   });
 
   it('seed "port", streams 3 and 2: the same simulated numbers as the built-in through muster run, on the pool', async () => {
@@ -162,23 +187,39 @@ describe('examples/rules/roll-off-reroll.mjs', () => {
   it('defender wins ties: exact() equals the trial run on every (A, B, A again) of the dice', async () => {
     const rule = await loadRule(example('roll-off-reroll'));
     const { trial } = await moduleOf('roll-off-reroll');
-    for (const set of [[], ['sides=4', 'bonusA=1'], ['policy=behind-or-tied', 'sides=5'], ['token=false', 'bonusA=-1']]) {
+    for (const set of [
+      [],
+      ['sides=4', 'bonusA=1'],
+      ['policy=behind-or-tied', 'sides=5'],
+      ['token=false', 'bonusA=-1'],
+    ]) {
       const params = resolveParams(rule, ['ties=defender-wins', ...set]);
       const names = rule.metrics(params).map((m) => m.name);
-      expect(exactOf(rule, params), set.join(' ')).toEqual(asStrings(bruteForce(trial, params, params.sides as number, 3), names));
+      expect(exactOf(rule, params), set.join(' ')).toEqual(
+        asStrings(bruteForce(trial, params, params.sides as number, 3), names),
+      );
     }
   });
 
   it('ties rolled again: exact() equals one round enumerated face by face, then the geometric series of tied rounds', async () => {
     const rule = await loadRule(example('roll-off-reroll'));
-    for (const set of [[], ['sides=4', 'bonusA=1'], ['policy=behind-or-tied'], ['token=false'], ['sides=3', 'bonusA=-1', 'policy=behind-or-tied']]) {
+    for (const set of [
+      [],
+      ['sides=4', 'bonusA=1'],
+      ['policy=behind-or-tied'],
+      ['token=false'],
+      ['sides=3', 'bonusA=-1', 'policy=behind-or-tied'],
+    ]) {
       const params = resolveParams(rule, set);
       const sides = params.sides as number;
       const bonus = params.bonusA as number;
       // One round with the token spent: A wins, loses or ties; ties start the round again.
       let win = 0n;
       let lose = 0n;
-      for (let a = 1; a <= sides; a++) for (let b = 1; b <= sides; b++) if (a + bonus > b) win++; else if (a + bonus < b) lose++;
+      for (let a = 1; a <= sides; a++)
+        for (let b = 1; b <= sides; b++)
+          if (a + bonus > b) win++;
+          else if (a + bonus < b) lose++;
       const pWinSpent = Fraction.of(win, win + lose);
       const roundsSpent = Fraction.of(sides * sides, win + lose); // 1 / P(decided)
       let expected: Record<string, Fraction>;
@@ -206,7 +247,8 @@ describe('examples/rules/roll-off-reroll.mjs', () => {
           }
         }
         const all = BigInt(sides ** 3);
-        // Starting with the token: x = now + P(tie, held)·x + P(tie, spent)·(spent value), so x = (now + spent part) / (1 − P(tie, held)).
+        // Starting with the token: x = now + P(tie, held)·x + P(tie, spent)·(spent value), so x = (now + spent part) /
+        // (1 − P(tie, held)).
         const stay = Fraction.ONE.sub(Fraction.of(tieHeld, all));
         const viaSpent = (value: Fraction) => Fraction.of(tieSpent, all).mul(value);
         expected = {
@@ -222,7 +264,11 @@ describe('examples/rules/roll-off-reroll.mjs', () => {
   it('seed "roll-off": simulation within 5σ of exact, both tie rules', async () => {
     const rule = await loadRule(example('roll-off-reroll'));
     expectSimulationNearExact(rule, resolveParams(rule, []), 'roll-off');
-    expectSimulationNearExact(rule, resolveParams(rule, ['ties=defender-wins', 'policy=behind-or-tied', 'bonusA=1']), 'roll-off');
+    expectSimulationNearExact(
+      rule,
+      resolveParams(rule, ['ties=defender-wins', 'policy=behind-or-tied', 'bonusA=1']),
+      'roll-off',
+    );
   });
 });
 
@@ -230,10 +276,18 @@ describe('examples/rules/deployment-gamble.mjs', () => {
   it('exact() equals the trial run on every sequence of units + 1 dice', async () => {
     const rule = await loadRule(example('deployment-gamble'));
     const { trial } = await moduleOf('deployment-gamble');
-    for (const set of [[], ['reroll=none'], ['reroll=failures', 'units=4', 'initiativeLoss=1'], ['units=2', 'forwardOn=5', 'disasterOn=2'], ['units=1', 'disasterOn=0']]) {
+    for (const set of [
+      [],
+      ['reroll=none'],
+      ['reroll=failures', 'units=4', 'initiativeLoss=1'],
+      ['units=2', 'forwardOn=5', 'disasterOn=2'],
+      ['units=1', 'disasterOn=0'],
+    ]) {
       const params = resolveParams(rule, set);
       const names = rule.metrics(params).map((m) => m.name);
-      expect(exactOf(rule, params), set.join(' ')).toEqual(asStrings(bruteForce(trial, params, 6, (params.units as number) + 1), names));
+      expect(exactOf(rule, params), set.join(' ')).toEqual(
+        asStrings(bruteForce(trial, params, 6, (params.units as number) + 1), names),
+      );
     }
   });
 
@@ -245,7 +299,9 @@ describe('examples/rules/deployment-gamble.mjs', () => {
 
   it('refuses a disaster range that reaches the forward range, naming both', async () => {
     const rule = await loadRule(example('deployment-gamble'));
-    expect(() => resolveParams(rule, ['disasterOn=4', 'forwardOn=4'])).toThrow(/^deployment-gamble: disasterOn: got 4; allowed: less than forwardOn \(4\)$/);
+    expect(() => resolveParams(rule, ['disasterOn=4', 'forwardOn=4'])).toThrow(
+      /^deployment-gamble: disasterOn: got 4; allowed: less than forwardOn \(4\)$/,
+    );
   });
 });
 
@@ -270,6 +326,7 @@ describe('parseExactValue: exact values as a rule file writes them', () => {
     expect(parseExactValue(' 6/8 ')?.toString()).toBe('3/4');
     const huge = `${10n ** 40n + 1n}/${10n ** 41n}`;
     expect(parseExactValue(huge)?.toString()).toBe(huge);
-    for (const bad of ['1/0', '0.5', 'half', Number.NaN, Infinity, null, {}]) expect(parseExactValue(bad), String(bad)).toBeNull();
+    for (const bad of ['1/0', '0.5', 'half', Number.NaN, Infinity, null, {}])
+      expect(parseExactValue(bad), String(bad)).toBeNull();
   });
 });

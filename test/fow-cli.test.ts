@@ -27,9 +27,15 @@ async function expectRejected(settings: string[], parameter: string): Promise<st
 
 describe('fow rejects what the mission does not allow', () => {
   it('fewer than half the platoons in reserve: 2 of 6 for the attacker, 2 of 6 for the defender', async () => {
-    expect(await expectRejected(['attackerReserves=2'], 'attackerReserves')).toContain('3 (half of 6 platoons, rounded up) to 6');
-    expect(await expectRejected(['defenderReserves=2'], 'defenderReserves')).toContain('3 (half of 6 platoons, rounded up) to 5');
-    expect(await expectRejected(['attackerPlatoons=9', 'attackerReserves=4'], 'attackerReserves')).toContain('5 (half of 9 platoons');
+    expect(await expectRejected(['attackerReserves=2'], 'attackerReserves')).toContain(
+      '3 (half of 6 platoons, rounded up) to 6',
+    );
+    expect(await expectRejected(['defenderReserves=2'], 'defenderReserves')).toContain(
+      '3 (half of 6 platoons, rounded up) to 5',
+    );
+    expect(await expectRejected(['attackerPlatoons=9', 'attackerReserves=4'], 'attackerReserves')).toContain(
+      '5 (half of 9 platoons',
+    );
   });
 
   it('more in reserve than the force has: 7 of 6 attackers; all 6 defenders while one is in ambush', async () => {
@@ -43,7 +49,9 @@ describe('fow rejects what the mission does not allow', () => {
 
   it('a scatter map missing a face, naming a face twice, backwards, or with a bad place name', async () => {
     expect(await expectRejected(['scatter=1-2:left,3-4:centre,5:right'], 'scatter')).toContain('no place for face 6');
-    expect(await expectRejected(['scatter=1-3:left,3-4:centre,5-6:right'], 'scatter')).toContain('face 3 is given twice');
+    expect(await expectRejected(['scatter=1-3:left,3-4:centre,5-6:right'], 'scatter')).toContain(
+      'face 3 is given twice',
+    );
     await expectRejected(['scatter=2-1:left,3-4:centre,5-6:right'], 'scatter');
     await expectRejected(['scatter=1-2:left!,3-4:centre,5-6:right'], 'scatter');
     await expectRejected(['scatter=1-2:left,3-4:centre,5-7:right'], 'scatter');
@@ -65,7 +73,10 @@ describe('fow accepts the mission and shows what it used', () => {
   it('all 6 defenders in reserve without the ambush is allowed; the JSON params show the count "half" stood for', async () => {
     const io = bufferIo();
     const json = join(folder, 'no-ambush.json');
-    const status = await main(['run', 'fow', '--exact', '--quiet', '--json', json, '--set', 'ambush=false', '--set', 'defenderReserves=6'], io);
+    const status = await main(
+      ['run', 'fow', '--exact', '--quiet', '--json', json, '--set', 'ambush=false', '--set', 'defenderReserves=6'],
+      io,
+    );
     expect(status).toBe(0);
     const result = JSON.parse(readFileSync(json, 'utf8'));
     expect(result.params.attackerReserves).toBe(3); // 0 by default: half of 6, rounded up
@@ -79,7 +90,13 @@ describe('fow accepts the mission and shows what it used', () => {
 
   it('half is worked out for each point of a sweep, from that point’s platoons', () => {
     // 7 attacking platoons: half rounded up is 4; 8 defending: 4; an explicit count stays as given.
-    expect(resolveParams(fow, ['attackerPlatoons=7'], { defenderPlatoons: 8 })).toMatchObject({ attackerReserves: 4, defenderReserves: 4 });
-    expect(resolveParams(fow, ['attackerPlatoons=7', 'attackerReserves=6'])).toMatchObject({ attackerReserves: 6, defenderReserves: 3 });
+    expect(resolveParams(fow, ['attackerPlatoons=7'], { defenderPlatoons: 8 })).toMatchObject({
+      attackerReserves: 4,
+      defenderReserves: 4,
+    });
+    expect(resolveParams(fow, ['attackerPlatoons=7', 'attackerReserves=6'])).toMatchObject({
+      attackerReserves: 6,
+      defenderReserves: 3,
+    });
   });
 });

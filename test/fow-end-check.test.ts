@@ -30,7 +30,14 @@ interface Check {
   defenderOnTable: Fraction;
 }
 
-function playOut(attacker: Side, defender: Side, defenderPlatoons: number, hit: number, guarantee: number, endTurn: number): Check {
+function playOut(
+  attacker: Side,
+  defender: Side,
+  defenderPlatoons: number,
+  hit: number,
+  guarantee: number,
+  endTurn: number,
+): Check {
   const scoring = Fraction.of(7 - hit, 6);
   const missing = Fraction.of(hit - 1, 6);
   let attackerAllIn = Fraction.ZERO;
@@ -55,7 +62,10 @@ function playOut(attacker: Side, defender: Side, defenderPlatoons: number, hit: 
 
   const turn = (t: number, attackerOut: number, defenderOut: number, chance: Fraction): void => {
     // The attacker's turn t: its reserve roll at the start.
-    const attackerRolls = t >= attacker.start && attackerOut > 0 ? roll(t - attacker.start + 1, attackerOut) : [[0, Fraction.ONE] as [number, Fraction]];
+    const attackerRolls =
+      t >= attacker.start && attackerOut > 0
+        ? roll(t - attacker.start + 1, attackerOut)
+        : [[0, Fraction.ONE] as [number, Fraction]];
     for (const [attackerArriving, attackerChance] of attackerRolls) {
       const afterAttacker = attackerOut - attackerArriving;
       const reached = chance.mul(attackerChance);
@@ -66,8 +76,12 @@ function playOut(attacker: Side, defender: Side, defenderPlatoons: number, hit: 
         defenderOnTable = defenderOnTable.add(reached.mul(Fraction.of(defenderPlatoons - defenderOut)));
         continue;
       }
-      const defenderRolls = t >= defender.start && defenderOut > 0 ? roll(t - defender.start + 1, defenderOut) : [[0, Fraction.ONE] as [number, Fraction]];
-      for (const [defenderArriving, defenderChance] of defenderRolls) turn(t + 1, afterAttacker, defenderOut - defenderArriving, reached.mul(defenderChance));
+      const defenderRolls =
+        t >= defender.start && defenderOut > 0
+          ? roll(t - defender.start + 1, defenderOut)
+          : [[0, Fraction.ONE] as [number, Fraction]];
+      for (const [defenderArriving, defenderChance] of defenderRolls)
+        turn(t + 1, afterAttacker, defenderOut - defenderArriving, reached.mul(defenderChance));
     }
   };
   turn(1, attacker.reserves, defender.reserves, Fraction.ONE);
@@ -80,7 +94,16 @@ describe("fow: the figures at the defender's first chance to win, played out in 
     [],
     ['attackerStart=2', 'endTurn=4', 'guarantee=0'],
     ['attackerStart=4', 'defenderStart=2', 'endTurn=5', 'hit=4'],
-    ['attackerPlatoons=5', 'attackerReserves=4', 'attackerStart=3', 'defenderPlatoons=5', 'defenderReserves=3', 'defenderStart=1', 'endTurn=5', 'guarantee=2'],
+    [
+      'attackerPlatoons=5',
+      'attackerReserves=4',
+      'attackerStart=3',
+      'defenderPlatoons=5',
+      'defenderReserves=3',
+      'defenderStart=1',
+      'endTurn=5',
+      'guarantee=2',
+    ],
     ['attackerStart=3', 'turns=3', 'endTurn=7', 'guarantee=0', 'hit=6'], // the check after the turns shown
   ];
   for (const set of cases) {

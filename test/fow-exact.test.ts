@@ -66,10 +66,12 @@ function enumerateSide(side: SideCase): Enumerated {
       for (let t = 0; t < side.turns; t++) {
         totals.onTable[t] += weight * BigInt(side.platoons - remainingAfter[t]);
         if (remainingAfter[t] === 0) totals.allIn[t] += weight;
-        for (let k = 1; k <= side.reserves; k++) if (side.reserves - remainingAfter[t] >= k) totals.atLeast[t][k] += weight;
+        for (let k = 1; k <= side.reserves; k++)
+          if (side.reserves - remainingAfter[t] >= k) totals.atLeast[t][k] += weight;
         if (firstTurn === t + 1) totals.first[t] += weight;
       }
-      for (const [place, count] of entered) totals.entered.set(place, (totals.entered.get(place) ?? 0n) + weight * BigInt(count));
+      for (const [place, count] of entered)
+        totals.entered.set(place, (totals.entered.get(place) ?? 0n) + weight * BigInt(count));
       return;
     }
     if (turn < side.start || remaining === 0) {
@@ -138,7 +140,8 @@ function bruteForce(params: Params): Record<string, Fraction> {
       // The share the simulation estimates: expected platoons entering at a place over expected arrivals.
       let arrivals = 0n;
       for (const count of totals.entered.values()) arrivals += count;
-      for (const place of new Set(scatter.slice(1))) result[`defender.scatter.${place}`] = Fraction.of(totals.entered.get(place) ?? 0n, arrivals);
+      for (const place of new Set(scatter.slice(1)))
+        result[`defender.scatter.${place}`] = Fraction.of(totals.entered.get(place) ?? 0n, arrivals);
     }
   }
   return result;
@@ -174,7 +177,15 @@ describe('fow exact solution against enumeration of every die', () => {
   });
 
   it('4 of 5 attacking platoons from turn 1 at 4+ with a two-dice guarantee; the defender from turn 2, scattering', () => {
-    expectExactMatchesBruteForce(['turns=3', 'attackerPlatoons=5', 'attackerReserves=4', 'hit=4', 'guarantee=2', 'defenderStart=2', 'endTurn=4']);
+    expectExactMatchesBruteForce([
+      'turns=3',
+      'attackerPlatoons=5',
+      'attackerReserves=4',
+      'hit=4',
+      'guarantee=2',
+      'defenderStart=2',
+      'endTurn=4',
+    ]);
   });
 
   it('no guarantee at 6+, all four defending platoons in reserve without an ambush, lopsided scatter', () => {
@@ -193,16 +204,39 @@ describe('fow exact solution against enumeration of every die', () => {
   });
 
   it('a guarantee of one die: every rolling turn brings a platoon, even with 3+ to hit', () => {
-    expectExactMatchesBruteForce(['turns=4', 'attackerStart=2', 'guarantee=1', 'hit=3', 'attackerPlatoons=8', 'attackerReserves=5', 'endTurn=4']);
+    expectExactMatchesBruteForce([
+      'turns=4',
+      'attackerStart=2',
+      'guarantee=1',
+      'hit=3',
+      'attackerPlatoons=8',
+      'attackerReserves=5',
+      'endTurn=4',
+    ]);
   });
 
-  it('the end check at the start of the defender\'s turn 6, followed past the turns shown (turns=2)', () => {
-    // Reserves rolled through turn 5: the attacker from turn 3 (1 + 2 + 3 dice), the defender from turn 4 (1 + 2 dice and a scatter die per arrival).
-    expectExactMatchesBruteForce(['turns=2', 'attackerStart=2', 'defenderStart=2', 'attackerPlatoons=3', 'defenderPlatoons=4', 'endTurn=5']);
+  it("the end check at the start of the defender's turn 6, followed past the turns shown (turns=2)", () => {
+    // Reserves rolled through turn 5: the attacker from turn 3 (1 + 2 + 3 dice), the defender from turn 4 (1 + 2 dice
+    // and a scatter die per arrival).
+    expectExactMatchesBruteForce([
+      'turns=2',
+      'attackerStart=2',
+      'defenderStart=2',
+      'attackerPlatoons=3',
+      'defenderPlatoons=4',
+      'endTurn=5',
+    ]);
   });
 
   it('the end check before the turns shown end: endTurn=3 within turns=3', () => {
-    expectExactMatchesBruteForce(['turns=3', 'attackerStart=1', 'defenderStart=2', 'attackerPlatoons=3', 'defenderPlatoons=3', 'endTurn=3']);
+    expectExactMatchesBruteForce([
+      'turns=3',
+      'attackerStart=1',
+      'defenderStart=2',
+      'attackerPlatoons=3',
+      'defenderPlatoons=3',
+      'endTurn=3',
+    ]);
   });
 });
 
@@ -231,8 +265,10 @@ describe('fow: the questions players ask', () => {
   });
 
   it("at the defaults the defender's figures at its first chance to win equal the ones after turn 5, and the attacker's reserves are all in by then", () => {
-    // The attacker rolls from turn 1: by turn 3 the three-dice guarantee alone would bring the last of 3 platoons in turn 5 at worst.
-    // The defender's 3 reserves roll from turn 3: 1, 2, 3 dice in turns 3–5; the figure equals the per-turn mean after turn 5.
+    // The attacker rolls from turn 1: by turn 3 the three-dice guarantee alone would bring the last of 3 platoons in
+    // turn 5 at worst.
+    // The defender's 3 reserves roll from turn 3: 1, 2, 3 dice in turns 3–5; the figure equals the per-turn mean after
+    // turn 5.
     expect(defaults['attacker.allIn.atEnd'].equals(Fraction.ONE)).toBe(true);
     expect(defaults['defender.onTable.atEnd.mean'].equals(defaults['defender.onTable.5.mean'])).toBe(true);
     expect(defaults['defender.allIn.atEnd'].equals(defaults['defender.allIn.by.5'])).toBe(true);
@@ -240,7 +276,8 @@ describe('fow: the questions players ask', () => {
 
   it("with Reserves that wait to turn 3, the attacker's are all in when the defender can first win less often: 87.0% against 100%", () => {
     const late = fow.exact!(resolveParams(fow, ['attackerStart=3']));
-    // Turns 3, 4, 5, 6 roll 1, 2, 3, 4 dice for 3 platoons: the defender's check of turn 6 comes after the attacker's turn 6.
+    // Turns 3, 4, 5, 6 roll 1, 2, 3, 4 dice for 3 platoons: the defender's check of turn 6 comes after the attacker's
+    // turn 6.
     expect(late['attacker.allIn.atEnd'].equals(late['attacker.allIn.by.6'])).toBe(true);
     expect(late['attacker.allIn.atEnd'].equals(Fraction.of(17123, 19683))).toBe(true);
   });
@@ -270,14 +307,21 @@ describe('fow: the questions players ask', () => {
 
 describe('fow scatter maps', () => {
   it('a scatter map is stored in one canonical spelling: faces in order, ranges joined, places lowercase', () => {
-    expect(resolveParams(fow, ['scatter= 5-6:right, 1-2:Left,3:centre,4:centre']).scatter).toBe('1-2:left,3-4:centre,5-6:right');
+    expect(resolveParams(fow, ['scatter= 5-6:right, 1-2:Left,3:centre,4:centre']).scatter).toBe(
+      '1-2:left,3-4:centre,5-6:right',
+    );
     expect(resolveParams(fow, ['scatter=1:a,2:a,3:b,4:a,5-6:a']).scatter).toBe('1-2:a,3:b,4-6:a');
   });
 
   it('a place given two separate runs of faces is one metric with their combined chance (5/6 and 1/6)', () => {
     const params = resolveParams(fow, ['scatter=1:a,2:a,3:b,4:a,5-6:a']);
     const exact = fow.exact!(params);
-    expect(fow.metrics(params).filter((m) => m.name.startsWith('defender.scatter.')).map((m) => m.name)).toEqual(['defender.scatter.a', 'defender.scatter.b']);
+    expect(
+      fow
+        .metrics(params)
+        .filter((m) => m.name.startsWith('defender.scatter.'))
+        .map((m) => m.name),
+    ).toEqual(['defender.scatter.a', 'defender.scatter.b']);
     expect(exact['defender.scatter.a'].equals(Fraction.of(5, 6))).toBe(true);
     expect(exact['defender.scatter.b'].equals(Fraction.of(1, 6))).toBe(true);
   });

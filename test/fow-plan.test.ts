@@ -31,7 +31,8 @@ function enumeratePlan(plan: Plan): Map<number, Fraction> {
     weightOf.delete(s);
     const bound = plan.bound[s];
     if (bound !== 0) {
-      for (let code = 0; code < bound; code++) reach(plan.outcomeOf[plan.first[s] + code], weight.div(Fraction.of(bound)));
+      for (let code = 0; code < bound; code++)
+        reach(plan.outcomeOf[plan.first[s] + code], weight.div(Fraction.of(bound)));
       continue;
     }
     const out = plan.out[s];
@@ -43,7 +44,8 @@ function enumeratePlan(plan: Plan): Map<number, Fraction> {
       }
       const size = Math.min(left, plan.perDraw);
       const bound = plan.power[size];
-      for (let code = 0; code < bound; code++) groups(left - plan.perDraw, hits + plan.hitsIn[code], chance.div(Fraction.of(bound)));
+      for (let code = 0; code < bound; code++)
+        groups(left - plan.perDraw, hits + plan.hitsIn[code], chance.div(Fraction.of(bound)));
     };
     groups(dice, 0, weight);
   }
@@ -56,18 +58,28 @@ function expectPlanIsTheChain(settings: string[]): void {
   const followed = Math.max(params.turns as number, (params.endTurn as number) - 1);
   for (const sideName of ['attacker', 'defender'] as const) {
     const setup = sideSetup(params, sideName);
-    const side: PlanSide = { reserves: setup.reserves, start: setup.start, followed, hit: params.hit as number, guarantee: params.guarantee as number };
+    const side: PlanSide = {
+      reserves: setup.reserves,
+      start: setup.start,
+      followed,
+      hit: params.hit as number,
+      guarantee: params.guarantee as number,
+    };
     const recorded = enumeratePlan(planFor(side));
     for (let turn = setup.start; turn <= (params.turns as number); turn++) {
       const stillOut = (r: number) => recorded.get((turn - 1) * (setup.reserves + 1) + r) ?? Fraction.of(0);
       let anyOut = Fraction.of(0);
       for (let r = 1; r <= setup.reserves; r++) anyOut = anyOut.add(stillOut(r));
-      expect(anyOut.complement().toString(), `${sideName}.allIn.by.${turn}`).toBe(exact[`${sideName}.allIn.by.${turn}`].toString());
+      expect(anyOut.complement().toString(), `${sideName}.allIn.by.${turn}`).toBe(
+        exact[`${sideName}.allIn.by.${turn}`].toString(),
+      );
       // At least k in: at most reserves − k still out.
       let atMost = Fraction.of(1).sub(anyOut);
       for (let k = setup.reserves - 1; k >= 1; k--) {
         atMost = atMost.add(stillOut(setup.reserves - k));
-        expect(atMost.toString(), `${sideName}.atLeast.${k}.by.${turn}`).toBe(exact[`${sideName}.atLeast.${k}.by.${turn}`].toString());
+        expect(atMost.toString(), `${sideName}.atLeast.${k}.by.${turn}`).toBe(
+          exact[`${sideName}.atLeast.${k}.by.${turn}`].toString(),
+        );
       }
     }
   }
@@ -86,12 +98,26 @@ describe('stream 3: fow by plan is exactly the rule’s Markov chain (every code
   });
 
   it('6+ (base 6, four dice a draw): from five dice a turn is counted group by group; the guarantee at four dice, and at six', () => {
-    expectPlanIsTheChain(['hit=6', 'guarantee=4', 'turns=9', 'defenderStart=2', 'defenderPlatoons=7', 'defenderReserves=5']);
+    expectPlanIsTheChain([
+      'hit=6',
+      'guarantee=4',
+      'turns=9',
+      'defenderStart=2',
+      'defenderPlatoons=7',
+      'defenderReserves=5',
+    ]);
     expectPlanIsTheChain(['hit=6', 'guarantee=6', 'turns=7', 'attackerPlatoons=4', 'defenderPlatoons=3']);
   });
 
   it('2+ and 3+ (base 6 and base 3 with four scoring digits), the guarantee from one die', () => {
     expectPlanIsTheChain(['hit=2', 'guarantee=1', 'turns=7']);
-    expectPlanIsTheChain(['hit=3', 'guarantee=2', 'turns=10', 'attackerStart=3', 'attackerPlatoons=4', 'attackerReserves=4']);
+    expectPlanIsTheChain([
+      'hit=3',
+      'guarantee=2',
+      'turns=10',
+      'attackerStart=3',
+      'attackerPlatoons=4',
+      'attackerReserves=4',
+    ]);
   });
 });

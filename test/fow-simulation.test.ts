@@ -32,7 +32,15 @@ function expectSimulationMatchesExact(seed: string, settings: string[]): void {
 
 function expectSimulationMatchesExactOnStream(stream: StreamVersion, seed: string, settings: string[]): void {
   const params = resolveParams(fow, settings);
-  const tally = runChunks({ ruleId: 'fow', params, seed, stream, firstChunk: 0, endChunk: CHUNKS, totalTrials: TRIALS });
+  const tally = runChunks({
+    ruleId: 'fow',
+    params,
+    seed,
+    stream,
+    firstChunk: 0,
+    endChunk: CHUNKS,
+    totalTrials: TRIALS,
+  });
   expect(tally.every((count) => Number.isInteger(count))).toBe(true);
   const tallied = fow.summarize(params, tally, TRIALS);
   const exact = fow.exact!(params);
@@ -47,7 +55,9 @@ function expectSimulationMatchesExactOnStream(stream: StreamVersion, seed: strin
       const side = metric.name.split('.')[0];
       sigma = exact[`${side}.reserves`].toNumber() / 2 / Math.sqrt(found.count);
     }
-    expect(Math.abs(value - truth), `${metric.name}: simulated ${value} vs exact ${truth}`).toBeLessThanOrEqual(5 * sigma);
+    expect(Math.abs(value - truth), `${metric.name}: simulated ${value} vs exact ${truth}`).toBeLessThanOrEqual(
+      5 * sigma,
+    );
   }
 }
 
@@ -76,6 +86,14 @@ describe('fow simulation against the exact solution', () => {
   });
 
   it('seed "fow-late": 6+ over 12 turns, reserves from turn 4 and 6, the guarantee at four dice', () => {
-    expectSimulationMatchesExact('fow-late', ['hit=6', 'guarantee=4', 'turns=12', 'attackerStart=4', 'defenderStart=6', 'defenderPlatoons=10', 'defenderReserves=9']);
+    expectSimulationMatchesExact('fow-late', [
+      'hit=6',
+      'guarantee=4',
+      'turns=12',
+      'attackerStart=4',
+      'defenderStart=6',
+      'defenderPlatoons=10',
+      'defenderReserves=9',
+    ]);
   });
 });

@@ -28,7 +28,8 @@ describe('Fraction', () => {
     expect(Fraction.fromDecimal('7').equals(Fraction.of(7))).toBe(true);
     expect(Fraction.fromDecimal('1.5e-7').equals(Fraction.of(3, 20_000_000))).toBe(true);
     expect(Fraction.fromDecimal('2e+21').equals(Fraction.of(2n * 10n ** 21n))).toBe(true);
-    for (const bad of ['', '.', '1..2', '0x10', '1e', 'NaN', '1,5']) expect(() => Fraction.fromDecimal(bad), bad).toThrow(RangeError);
+    for (const bad of ['', '.', '1..2', '0x10', '1e', 'NaN', '1,5'])
+      expect(() => Fraction.fromDecimal(bad), bad).toThrow(RangeError);
   });
 
   it('takes a number parameter as the decimal typed: fromParameter(0.15) is 3/20, where fromNumber(0.15) is the double', () => {
@@ -38,7 +39,10 @@ describe('Fraction', () => {
     // Any decimal of up to 15 significant digits prints back as typed: spot-check a spread of them.
     for (const typed of ['0.1', '0.3', '0.123456789012345', '0.999999999999999', '0.000001', '0.7']) {
       const [, digits] = typed.split('.');
-      expect(Fraction.fromParameter(Number(typed)).equals(Fraction.of(BigInt(digits), 10n ** BigInt(digits.length))), typed).toBe(true);
+      expect(
+        Fraction.fromParameter(Number(typed)).equals(Fraction.of(BigInt(digits), 10n ** BigInt(digits.length))),
+        typed,
+      ).toBe(true);
     }
   });
 
@@ -50,12 +54,29 @@ describe('Fraction', () => {
   });
 
   it('adds zero and multiplies by one as any other value, negatives and whole numbers included', () => {
-    const values = [Fraction.of(-3, 4), Fraction.of(7), Fraction.of(-1), Fraction.of(0), Fraction.of(5, 6), Fraction.of(6n ** 40n, 5n ** 30n)];
+    const values = [
+      Fraction.of(-3, 4),
+      Fraction.of(7),
+      Fraction.of(-1),
+      Fraction.of(0),
+      Fraction.of(5, 6),
+      Fraction.of(6n ** 40n, 5n ** 30n),
+    ];
     for (const x of values) {
       for (const y of values) {
         // Against the definition: (a/b)(c/d) = ac/bd and a/b + c/d = (ad + cb)/bd, reduced.
-        expect(x.mul(y).equals(Fraction.of(x.numerator * y.numerator, x.denominator * y.denominator)), `${x} · ${y}`).toBe(true);
-        expect(x.add(y).equals(Fraction.of(x.numerator * y.denominator + y.numerator * x.denominator, x.denominator * y.denominator)), `${x} + ${y}`).toBe(true);
+        expect(
+          x.mul(y).equals(Fraction.of(x.numerator * y.numerator, x.denominator * y.denominator)),
+          `${x} · ${y}`,
+        ).toBe(true);
+        expect(
+          x
+            .add(y)
+            .equals(
+              Fraction.of(x.numerator * y.denominator + y.numerator * x.denominator, x.denominator * y.denominator),
+            ),
+          `${x} + ${y}`,
+        ).toBe(true);
       }
     }
     expect(Fraction.of(-1).mul(Fraction.of(2, 3)).toString()).toBe('-2/3');
@@ -68,7 +89,15 @@ describe('Fraction', () => {
     const limit = 2n ** 53n;
     const pairs: Array<[bigint, bigint]> = [];
     for (const scale of [1n, 6n ** 10n, limit - 1n, limit, limit + 1n, 6n ** 25n]) {
-      for (const [a, b] of [[2n, 4n], [3n, 9n], [35n, 14n], [1n, 1n], [9007199254740881n, 3n], [7n ** 18n, 7n ** 12n * 5n]]) pairs.push([a * scale, b * scale], [a, b * scale], [a * scale, b]);
+      for (const [a, b] of [
+        [2n, 4n],
+        [3n, 9n],
+        [35n, 14n],
+        [1n, 1n],
+        [9007199254740881n, 3n],
+        [7n ** 18n, 7n ** 12n * 5n],
+      ])
+        pairs.push([a * scale, b * scale], [a, b * scale], [a * scale, b]);
     }
     for (const [a, b] of pairs) {
       const f = Fraction.of(a, b);

@@ -52,13 +52,15 @@ describe('globMatches', () => {
 
   it('agrees with the recursive definition on 20,000 random cases (seed 22)', () => {
     const random = lcg(22);
-    const pick = (alphabet: string, length: number) => Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+    const pick = (alphabet: string, length: number) =>
+      Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
     let matched = 0;
     for (let index = 0; index < 20_000; index++) {
       const name = pick('ab.', Math.floor(random() * 9));
       const pattern = pick('ab.*?', Math.floor(random() * 8));
       const expected = oracle(pattern, name);
-      if (globMatches(pattern, name) !== expected) expect({ pattern, name, matches: globMatches(pattern, name) }).toEqual({ pattern, name, matches: expected });
+      if (globMatches(pattern, name) !== expected)
+        expect({ pattern, name, matches: globMatches(pattern, name) }).toEqual({ pattern, name, matches: expected });
       if (expected) matched++;
     }
     // Both answers occur often enough for the agreement to mean something.
@@ -90,7 +92,9 @@ describe('muster … --metric with a hostile glob', () => {
     const glob = `\u001b]52;c;aGk=\u0007${'*'.repeat(100_000)}`;
     const { status, stderr } = await cli('run', 'infinity', '--exact', '--metric', glob);
     expect(status).toBe(2);
-    expect(stderr).toBe(`muster: --metric: got a pattern of ${glob.length} characters that matches no metric; allowed: one of a.wins, b.wins, a.crit, b.crit, rolls.mean, rolls.1, or a glob such as a.*\n`);
+    expect(stderr).toBe(
+      `muster: --metric: got a pattern of ${glob.length} characters that matches no metric; allowed: one of a.wins, b.wins, a.crit, b.crit, rolls.mean, rolls.1, or a glob such as a.*\n`,
+    );
   });
 
   it('a glob of many stars that matches still selects', async () => {

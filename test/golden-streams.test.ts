@@ -13,13 +13,16 @@ for (const stream of STREAM_VERSIONS) {
   describe(`stream ${stream}: every rule counts exactly what it counted when the file was written`, () => {
     const now = goldenCases(stream);
     it('covers every setting the file pins', () => {
-      expect(now.map(({ rule, set, seed }) => [rule, set, seed])).toEqual(golden.map(({ rule, set, seed }) => [rule, set, seed]));
+      expect(now.map(({ rule, set, seed }) => [rule, set, seed])).toEqual(
+        golden.map(({ rule, set, seed }) => [rule, set, seed]),
+      );
     });
     for (const [index, pinned] of golden.entries()) {
       it(`${pinned.rule} ${pinned.set.join(' ') || '(defaults)'}, seed "${pinned.seed}": every metric's counts unchanged`, () => {
         // Metrics added since the file was written are not pinned; every pinned one must be there and equal.
         const current = now[index].tallied;
-        for (const [name, tallied] of Object.entries(pinned.tallied)) expect({ name, tallied: current[name] }).toEqual({ name, tallied });
+        for (const [name, tallied] of Object.entries(pinned.tallied))
+          expect({ name, tallied: current[name] }).toEqual({ name, tallied });
       });
     }
   });
@@ -28,16 +31,20 @@ for (const stream of STREAM_VERSIONS) {
 // Stream 3 is stream 2's generator and dice; only fow reads them differently (rules/fow-plan.ts).
 // Both files are checked against the engine above, so equal pinned counts here mean equal streams.
 describe('stream 3 draws exactly as stream 2 for every rule but fow', () => {
-  const read = (stream: 2 | 3) => JSON.parse(readFileSync(new URL(goldenFile(stream), import.meta.url), 'utf8')) as GoldenCase[];
+  const read = (stream: 2 | 3) =>
+    JSON.parse(readFileSync(new URL(goldenFile(stream), import.meta.url), 'utf8')) as GoldenCase[];
   const second = read(2);
   const third = read(3);
   it('pins the same settings on both', () => {
-    expect(third.map(({ rule, set, seed }) => [rule, set, seed])).toEqual(second.map(({ rule, set, seed }) => [rule, set, seed]));
+    expect(third.map(({ rule, set, seed }) => [rule, set, seed])).toEqual(
+      second.map(({ rule, set, seed }) => [rule, set, seed]),
+    );
   });
   for (const [index, pinned] of second.entries()) {
     const label = `${pinned.rule} ${pinned.set.join(' ') || '(defaults)'}, seed "${pinned.seed}"`;
     if (pinned.rule === 'fow') {
-      it(`${label}: fow's counts differ, as its dice are read another way`, () => expect(third[index].tallied).not.toEqual(pinned.tallied));
+      it(`${label}: fow's counts differ, as its dice are read another way`, () =>
+        expect(third[index].tallied).not.toEqual(pinned.tallied));
     } else {
       it(`${label}: the same counts on both`, () => expect(third[index].tallied).toEqual(pinned.tallied));
     }
@@ -47,19 +54,24 @@ describe('stream 3 draws exactly as stream 2 for every rule but fow', () => {
 // Stream 4 is stream 3 but for reserves beyond its outcome histogram (more than 2^18 outcomes), where it
 // reads a squad's dice four to a draw instead of one uniform a die (rules/reserves.ts).
 describe('stream 4 draws exactly as stream 3 for every rule but reserves beyond its outcome histogram', () => {
-  const read = (stream: 3 | 4) => JSON.parse(readFileSync(new URL(goldenFile(stream), import.meta.url), 'utf8')) as GoldenCase[];
+  const read = (stream: 3 | 4) =>
+    JSON.parse(readFileSync(new URL(goldenFile(stream), import.meta.url), 'utf8')) as GoldenCase[];
   const third = read(3);
   const fourth = read(4);
   it('pins the same settings on both', () => {
-    expect(fourth.map(({ rule, set, seed }) => [rule, set, seed])).toEqual(third.map(({ rule, set, seed }) => [rule, set, seed]));
+    expect(fourth.map(({ rule, set, seed }) => [rule, set, seed])).toEqual(
+      third.map(({ rule, set, seed }) => [rule, set, seed]),
+    );
   });
   for (const [index, pinned] of third.entries()) {
     const label = `${pinned.rule} ${pinned.set.join(' ') || '(defaults)'}, seed "${pinned.seed}"`;
     // (squads + 1)^(rounds + 1) outcomes, written out again: 21^7 for the one such setting pinned.
-    const param = (name: string, fallback: number) => Number(pinned.set.find((s) => s.startsWith(`${name}=`))?.split('=')[1] ?? fallback);
+    const param = (name: string, fallback: number) =>
+      Number(pinned.set.find((s) => s.startsWith(`${name}=`))?.split('=')[1] ?? fallback);
     const beyond = pinned.rule === 'reserves' && (param('squads', 4) + 1) ** (param('rounds', 4) + 1) > 2 ** 18;
     if (beyond) {
-      it(`${label}: reserves' counts differ, as its dice are read four to a draw`, () => expect(fourth[index].tallied).not.toEqual(pinned.tallied));
+      it(`${label}: reserves' counts differ, as its dice are read four to a draw`, () =>
+        expect(fourth[index].tallied).not.toEqual(pinned.tallied));
     } else {
       it(`${label}: the same counts on both`, () => expect(fourth[index].tallied).toEqual(pinned.tallied));
     }

@@ -156,12 +156,25 @@ async function expectChartsDraw(html: string, name: string): Promise<void> {
  * name first becomes a key; every other name runs every command. The charts are held to every such name
  * in test/vega-safety.test.ts. This keeps the file to a minute or two of the suite.
  */
-const SAME_WAY_AS_ANOTHER = new Set(['valueOf', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString', '__defineGetter__', '__lookupSetter__', 'apply', 'call', 'name', 'length', 'prototype', 'datum.x']);
+const SAME_WAY_AS_ANOTHER = new Set([
+  'valueOf',
+  'isPrototypeOf',
+  'propertyIsEnumerable',
+  'toLocaleString',
+  '__defineGetter__',
+  '__lookupSetter__',
+  'apply',
+  'call',
+  'name',
+  'length',
+  'prototype',
+  'datum.x',
+]);
 
 for (const [index, name] of HOSTILE_NAMES.entries()) {
   const param = isParamName(name) ? name : 't';
   /** A test every name runs, and one the names of SAME_WAY_AS_ANOTHER leave out (registered for the others only). */
-  const everyCommand: typeof it = (SAME_WAY_AS_ANOTHER.has(name) ? (() => undefined) : it) as typeof it;
+  const everyCommand: typeof it = (SAME_WAY_AS_ANOTHER.has(name) ? () => undefined : it) as typeof it;
   // Each name's commands run side by side: every test writes files of its own in the name's folder.
   describe.concurrent(`a parameter and a metric named ${JSON.stringify(name)}`, () => {
     const dir = join(folder, `case-${index}`);
@@ -217,7 +230,10 @@ for (const [index, name] of HOSTILE_NAMES.entries()) {
     });
 
     it('run --exact, with --set: 1/2 at the default, 2/3 at threshold 3 (the --set is not dropped)', async () => {
-      for (const [set, fraction] of [[[], '1/2'], [['--set', `${param}=3`], '2/3']] as const) {
+      for (const [set, fraction] of [
+        [[], '1/2'],
+        [['--set', `${param}=3`], '2/3'],
+      ] as const) {
         const ran = await muster(dir, 'run', file, '--exact', ...set, '--json', 'exact.json');
         expectOk(ran, 'run --exact');
         expect(ran.stdout).toContain(name);
@@ -305,27 +321,32 @@ for (const [index, name] of HOSTILE_NAMES.entries()) {
       await expectChartsDraw(readFileSync(join(dir, 'compare-sim.html'), 'utf8'), name);
     });
 
-    everyCommand('compare across rules: a built-in rule beside this one, where neither has the other’s metrics', async () => {
-      const orders = [
-        ['infinity', 'a: wipA=13', `b: rule=${file}`],
-        [file, 'b: sides=6', 'a: rule=infinity'],
-      ];
-      for (const [rule, first, second] of orders) {
-        const outputs = ['--json', 'mixed.json', '--html', 'mixed.html', '--csv', 'mixed.csv'];
-        const ran = await muster(dir, 'compare', rule, '--variant', first, '--variant', second, ...outputs);
-        expectOk(ran, `compare ${rule}: ${first} vs ${second}`);
-        const json = readJson(join(dir, 'mixed.json'));
-        const variants = json.variants as Array<{ metrics: Record<string, unknown> }>;
-        const mine = variants.find((v) => Object.hasOwn(v.metrics, 'face')) as { metrics: Record<string, unknown> };
-        const theirs = variants.find((v) => !Object.hasOwn(v.metrics, 'face')) as { metrics: Record<string, unknown> };
-        expect((ownEntry(mine.metrics, name) as { fraction: string }).fraction).toBe('1/2');
-        expect(Object.hasOwn(theirs.metrics, name)).toBe(false);
-        // No difference is made up for a metric only one side has.
-        expect(json.differences.filter((d: { metric: string }) => d.metric === name)).toEqual([]);
-        expect(ran.stdout).toContain(name);
-        await expectChartsDraw(readFileSync(join(dir, 'mixed.html'), 'utf8'), name);
-      }
-    });
+    everyCommand(
+      'compare across rules: a built-in rule beside this one, where neither has the other’s metrics',
+      async () => {
+        const orders = [
+          ['infinity', 'a: wipA=13', `b: rule=${file}`],
+          [file, 'b: sides=6', 'a: rule=infinity'],
+        ];
+        for (const [rule, first, second] of orders) {
+          const outputs = ['--json', 'mixed.json', '--html', 'mixed.html', '--csv', 'mixed.csv'];
+          const ran = await muster(dir, 'compare', rule, '--variant', first, '--variant', second, ...outputs);
+          expectOk(ran, `compare ${rule}: ${first} vs ${second}`);
+          const json = readJson(join(dir, 'mixed.json'));
+          const variants = json.variants as Array<{ metrics: Record<string, unknown> }>;
+          const mine = variants.find((v) => Object.hasOwn(v.metrics, 'face')) as { metrics: Record<string, unknown> };
+          const theirs = variants.find((v) => !Object.hasOwn(v.metrics, 'face')) as {
+            metrics: Record<string, unknown>;
+          };
+          expect((ownEntry(mine.metrics, name) as { fraction: string }).fraction).toBe('1/2');
+          expect(Object.hasOwn(theirs.metrics, name)).toBe(false);
+          // No difference is made up for a metric only one side has.
+          expect(json.differences.filter((d: { metric: string }) => d.metric === name)).toEqual([]);
+          expect(ran.stdout).toContain(name);
+          await expectChartsDraw(readFileSync(join(dir, 'mixed.html'), 'utf8'), name);
+        }
+      },
+    );
 
     everyCommand('matrix: every cell is (sides − threshold + 1)/sides', async () => {
       const ran = await muster(dir, 'matrix', file, '--json', 'matrix.json', '--html', 'matrix.html');
@@ -353,7 +374,10 @@ for (const [index, name] of HOSTILE_NAMES.entries()) {
         const ran = await muster(dir, 'shard', file, ...settings, '--shard', shard, '--out', `shard-${shard[0]}.json`);
         expectOk(ran, `shard ${shard}`);
       }
-      expectOk(await muster(dir, 'merge', 'shard-0.json', 'shard-1.json', '--rule', file, '--json', 'merged.json', '--quiet'), 'merge');
+      expectOk(
+        await muster(dir, 'merge', 'shard-0.json', 'shard-1.json', '--rule', file, '--json', 'merged.json', '--quiet'),
+        'merge',
+      );
       expectOk(await muster(dir, 'run', file, ...settings, '--json', 'whole.json'), 'run');
       const metricOf = (json: string) => ownEntry(readJson(join(dir, json)).metrics, name);
       expect(metricOf('merged.json')).toEqual(metricOf('whole.json'));
@@ -384,7 +408,15 @@ describe('--set with a name on Object.prototype, on a built-in rule', () => {
       const vary = await muster(folder, 'sweep', 'infinity', '--exact', '--vary', `${name}=1..2`);
       expect(vary.status).toBe(2);
       expect(vary.stderr.trimEnd().split('\n')).toHaveLength(1);
-      const variant = await muster(folder, 'compare', 'infinity', '--variant', `a: ${name}=2`, '--variant', 'b: wipA=3');
+      const variant = await muster(
+        folder,
+        'compare',
+        'infinity',
+        '--variant',
+        `a: ${name}=2`,
+        '--variant',
+        'b: wipA=3',
+      );
       expect(variant.status).toBe(2);
       expect(variant.stderr.trimEnd().split('\n')).toHaveLength(1);
     });
@@ -428,7 +460,7 @@ describe.skipIf(!haveChromium)('pages in headless Chromium: every chart draws, n
       await page.goto(`file://${join(dir, file)}`);
       await page.evaluate(() => (window as unknown as { musterCharts: Promise<unknown> }).musterCharts.then(() => 1));
       const marks = await page.evaluate(marksPerChart, '.vis');
-      const text = await page.evaluate(() => document.body.innerText);
+      const text = await page.evaluate(() => document.body.textContent);
       const pwned = await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned);
       expect(requests).toEqual([]);
       return { marks, problems, text, pwned };
@@ -438,7 +470,10 @@ describe.skipIf(!haveChromium)('pages in headless Chromium: every chart draws, n
   }
 
   it('compare labels __proto__ and hasOwnProperty draw both charts', async () => {
-    for (const [first, second] of [['__proto__', 'hasOwnProperty'], ['hasOwnProperty', '__proto__']]) {
+    for (const [first, second] of [
+      ['__proto__', 'hasOwnProperty'],
+      ['hasOwnProperty', '__proto__'],
+    ]) {
       const variants = ['--variant', `${first}: target=6`, '--variant', `${second}: target=7`];
       expectOk(await muster(dir, 'compare', 'reserves', ...variants, '--html', 'labels.html', '--quiet'), 'compare');
       const opened = await open('labels.html');
@@ -456,8 +491,23 @@ describe.skipIf(!haveChromium)('pages in headless Chromium: every chart draws, n
       const pages: Array<[string, string[]]> = [
         ['run.html', ['run', rule.file, ...SIM, '--html', 'run.html']],
         ['sweep.html', ['sweep', rule.file, '--vary', `${rule.param}=3..5`, '--exact', '--html', 'sweep.html']],
-        ['sweep2.html', ['sweep', rule.file, '--vary', `${rule.param}=3..5`, '--vary', 'sides=4..6', ...SIM, '--html', 'sweep2.html']],
-        ['compare.html', ['compare', rule.file, '--variant', `${rule.name}: ${rule.param}=4`, ...labelled, ...SIM, '--html', 'compare.html']],
+        [
+          'sweep2.html',
+          ['sweep', rule.file, '--vary', `${rule.param}=3..5`, '--vary', 'sides=4..6', ...SIM, '--html', 'sweep2.html'],
+        ],
+        [
+          'compare.html',
+          [
+            'compare',
+            rule.file,
+            '--variant',
+            `${rule.name}: ${rule.param}=4`,
+            ...labelled,
+            ...SIM,
+            '--html',
+            'compare.html',
+          ],
+        ],
         ['matrix.html', ['matrix', rule.file, '--html', 'matrix.html']],
         ['card.html', ['card', rule.file, '--out', 'card.html', '--quiet']],
       ];
@@ -480,7 +530,10 @@ describe.skipIf(!haveChromium)('pages in headless Chromium: every chart draws, n
       await page.goto(`file://${join(dir, 'app.html')}`);
       await page.evaluate(() => (window as unknown as { musterApp: AppHandle }).musterApp.idle());
       for (const rule of rules) {
-        const cases: Array<[Array<[string, string]>, number]> = [[[], 0.5], [[[rule.param, '3']], 2 / 3]];
+        const cases: Array<[Array<[string, string]>, number]> = [
+          [[], 0.5],
+          [[[rule.param, '3']], 2 / 3],
+        ];
         for (const [set, exact] of cases) {
           const hash = formatHash(rule.id, set);
           await page.evaluate((next) => (window as unknown as { musterApp: AppHandle }).musterApp.open(next), hash);
@@ -490,7 +543,8 @@ describe.skipIf(!haveChromium)('pages in headless Chromium: every chart draws, n
           expect((ownEntry((result as RunResult).metrics, rule.name) as { exact: number }).exact, hash).toBe(exact);
           // The field shows the parameter's own value, not Object.prototype's function.
           const field = await page.evaluate(
-            (name) => [...document.querySelectorAll('input')].find((input) => input.labels?.[0]?.textContent === name)?.value,
+            (name) =>
+              [...document.querySelectorAll('input')].find((input) => input.labels?.[0]?.textContent === name)?.value,
             rule.param,
           );
           expect(field, hash).toBe(set.length === 0 ? '4' : '3');

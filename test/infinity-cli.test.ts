@@ -29,9 +29,12 @@ describe('infinity rejects impossible Lieutenants', () => {
     await expectUsageError(['run', 'infinity', '--set', setting, '--exact'], parameter);
   });
 
-  it.each(['0..5', '5..3', '1..31', '8-16', 'abc', '', '8..'])('matrix --range %j is a one-line error naming --range', async (range) => {
-    await expectUsageError(['matrix', 'infinity', '--range', range], '--range');
-  });
+  it.each(['0..5', '5..3', '1..31', '8-16', 'abc', '', '8..'])(
+    'matrix --range %j is a one-line error naming --range',
+    async (range) => {
+      await expectUsageError(['matrix', 'infinity', '--range', range], '--range');
+    },
+  );
 });
 
 describe('the WIP × WIP initiative table', () => {
@@ -64,12 +67,24 @@ describe('the WIP × WIP initiative table', () => {
 
 describe('a simulated matrix', () => {
   it('seed "cells": --simulate computes its cells at once, each exactly what muster run gives at that WIP pair', async () => {
-    const result = await matrixCommand('infinity', { range: '12..14', simulate: true, trials: '70000', seed: 'cells', threads: '2', quiet: true }, bufferIo());
+    const result = await matrixCommand(
+      'infinity',
+      { range: '12..14', simulate: true, trials: '70000', seed: 'cells', threads: '2', quiet: true },
+      bufferIo(),
+    );
     expect(result.method).toBe('simulation');
     for (const [i, wipA] of result.matrix.rows.entries()) {
       for (const [j, wipB] of result.matrix.cols.entries()) {
-        const alone = await runCommand('infinity', { set: [`wipA=${wipA}`, `wipB=${wipB}`], trials: '70000', seed: 'cells', threads: '1', quiet: true }, bufferIo());
-        expect({ wipA, wipB, estimate: result.matrix.tables[0].values[i][j] }).toEqual({ wipA, wipB, estimate: alone.metrics['a.wins'].estimate });
+        const alone = await runCommand(
+          'infinity',
+          { set: [`wipA=${wipA}`, `wipB=${wipB}`], trials: '70000', seed: 'cells', threads: '1', quiet: true },
+          bufferIo(),
+        );
+        expect({ wipA, wipB, estimate: result.matrix.tables[0].values[i][j] }).toEqual({
+          wipA,
+          wipB,
+          estimate: alone.metrics['a.wins'].estimate,
+        });
       }
     }
   });

@@ -14,7 +14,13 @@ function faceToFace(wip: number, die: number, crits: boolean): { success: boolea
 type Outcome = 'A' | 'B' | 'again';
 
 /** Who wins one Initiative Roll, branch by branch as the rules say it. */
-function initiativeRoll(wipA: number, dieA: number, wipB: number, dieB: number, crits: boolean): { outcome: Outcome; critical: boolean } {
+function initiativeRoll(
+  wipA: number,
+  dieA: number,
+  wipB: number,
+  dieB: number,
+  crits: boolean,
+): { outcome: Outcome; critical: boolean } {
   const a = faceToFace(wipA, dieA, crits);
   const b = faceToFace(wipB, dieB, crits);
   if (!a.success && !b.success) return { outcome: 'again', critical: false }; // both fail: repeat
@@ -68,7 +74,10 @@ describe('infinity exact solution against enumerating every pair of d20 faces', 
           const found = exactAt([`wipA=${wipA}`, `wipB=${wipB}`, `crits=${crits}`]);
           expect(Object.keys(found)).toEqual(Object.keys(expected));
           for (const name of Object.keys(expected)) {
-            expect(found[name].equals(expected[name]), `${name} at wipA=${wipA} wipB=${wipB} crits=${crits}: ${found[name]} vs ${expected[name]}`).toBe(true);
+            expect(
+              found[name].equals(expected[name]),
+              `${name} at wipA=${wipA} wipB=${wipB} crits=${crits}: ${found[name]} vs ${expected[name]}`,
+            ).toBe(true);
           }
         }
       }

@@ -25,14 +25,24 @@ function expectSimulationMatchesExact(seed: string, settings: string[]): void {
 
 function expectSimulationMatchesExactOnStream(stream: StreamVersion, seed: string, settings: string[]): void {
   const params = resolveParams(infinity, settings);
-  const tally = runChunks({ ruleId: 'infinity', params, seed, stream, firstChunk: 0, endChunk: CHUNKS, totalTrials: TRIALS });
+  const tally = runChunks({
+    ruleId: 'infinity',
+    params,
+    seed,
+    stream,
+    firstChunk: 0,
+    endChunk: CHUNKS,
+    totalTrials: TRIALS,
+  });
   const tallied = infinity.summarize(params, tally, TRIALS);
   const exact = infinity.exact!(params);
   const decides = exact['rolls.1'].toNumber();
   for (const metric of infinity.metrics(params)) {
     const truth = exact[metric.name].toNumber();
     const value = estimate(tallied[metric.name], 0.95).estimate;
-    const tolerance = metric.probability ? proportionTolerance(truth, TRIALS) : meanTolerance(Math.sqrt(1 - decides) / decides, TRIALS);
+    const tolerance = metric.probability
+      ? proportionTolerance(truth, TRIALS)
+      : meanTolerance(Math.sqrt(1 - decides) / decides, TRIALS);
     expect(Math.abs(value - truth), `${metric.name}: ${value} vs exact ${truth}`).toBeLessThanOrEqual(tolerance);
   }
   // Every trial ends with exactly one winner.

@@ -36,10 +36,19 @@ async function jsonOf(option: '--json' | '--out', ...argv: string[]): Promise<Re
 
 function expectValid(result: unknown): void {
   const ok = validate(result);
-  expect(ok ? [] : validate.errors?.map((e) => `${e.instancePath} ${e.message}`), JSON.stringify(result).slice(0, 200)).toEqual([]);
+  expect(
+    ok ? [] : validate.errors?.map((e) => `${e.instancePath} ${e.message}`),
+    JSON.stringify(result).slice(0, 200),
+  ).toEqual([]);
 }
 
-type Metric = { estimate: number | null; lo: number | null; hi: number | null; exact: number | null; fraction: string | null };
+type Metric = {
+  estimate: number | null;
+  lo: number | null;
+  hi: number | null;
+  exact: number | null;
+  fraction: string | null;
+};
 
 /** The fraction string read back as a number, to check it is the same value as `exact`. */
 function fractionValue(text: string): number {
@@ -52,7 +61,13 @@ describe('every command writes one documented JSON shape', () => {
     it(`${rule.id}: run (simulated and --exact)`, async () => {
       const simulated = await jsonOf('--json', 'run', rule.id, '--trials', '2000', '--threads', '1');
       expectValid(simulated);
-      expect(simulated).toMatchObject({ format: 'muster.result/1', kind: 'run', rule: rule.id, title: rule.title, method: 'simulation' });
+      expect(simulated).toMatchObject({
+        format: 'muster.result/1',
+        kind: 'run',
+        rule: rule.id,
+        title: rule.title,
+        method: 'simulation',
+      });
       for (const metric of Object.values(simulated.metrics as Record<string, Metric>)) {
         expect(metric.lo as number).toBeLessThanOrEqual(metric.hi as number);
       }
@@ -67,21 +82,67 @@ describe('every command writes one documented JSON shape', () => {
   }
 
   it('sweep, simulated and exact', async () => {
-    expectValid(await jsonOf('--json', 'sweep', 'reserves', '--vary', 'chosenRound=0..2', '--trials', '2000', '--threads', '1'));
-    expectValid(await jsonOf('--json', 'sweep', 'infinity', '--vary', 'wipA=10..12', '--vary', 'wipB=11,12', '--exact'));
-    const best = await jsonOf('--json', 'sweep', 'infinity', '--vary', 'wipA=10..12', '--best', 'a.wins', '--trials', '2000', '--threads', '1');
+    expectValid(
+      await jsonOf('--json', 'sweep', 'reserves', '--vary', 'chosenRound=0..2', '--trials', '2000', '--threads', '1'),
+    );
+    expectValid(
+      await jsonOf('--json', 'sweep', 'infinity', '--vary', 'wipA=10..12', '--vary', 'wipB=11,12', '--exact'),
+    );
+    const best = await jsonOf(
+      '--json',
+      'sweep',
+      'infinity',
+      '--vary',
+      'wipA=10..12',
+      '--best',
+      'a.wins',
+      '--trials',
+      '2000',
+      '--threads',
+      '1',
+    );
     expectValid(best);
     expect(best.best).toBeDefined();
   });
 
   it('compare, simulated and exact', async () => {
-    expectValid(await jsonOf('--json', 'compare', 'reserves', '--variant', 'a: rounds=4', '--variant', 'b: rounds=5', '--trials', '2000', '--threads', '1', '--simulate'));
-    expectValid(await jsonOf('--json', 'compare', 'infinity', '--variant', 'a: wipA=10', '--variant', 'b: wipA=12', '--exact'));
+    expectValid(
+      await jsonOf(
+        '--json',
+        'compare',
+        'reserves',
+        '--variant',
+        'a: rounds=4',
+        '--variant',
+        'b: rounds=5',
+        '--trials',
+        '2000',
+        '--threads',
+        '1',
+        '--simulate',
+      ),
+    );
+    expectValid(
+      await jsonOf('--json', 'compare', 'infinity', '--variant', 'a: wipA=10', '--variant', 'b: wipA=12', '--exact'),
+    );
   });
 
   it('matrix, exact and simulated', async () => {
     expectValid(await jsonOf('--json', 'matrix', 'infinity', '--range', '9..11'));
-    expectValid(await jsonOf('--json', 'matrix', 'infinity', '--range', '9..10', '--simulate', '--trials', '1000', '--threads', '1'));
+    expectValid(
+      await jsonOf(
+        '--json',
+        'matrix',
+        'infinity',
+        '--range',
+        '9..10',
+        '--simulate',
+        '--trials',
+        '1000',
+        '--threads',
+        '1',
+      ),
+    );
     const against = await jsonOf('--json', 'matrix', 'deployment', '--against', 'F1');
     expectValid(against);
     expect(against.against).toBeDefined();
@@ -97,19 +158,38 @@ describe('every command writes one documented JSON shape', () => {
 
 describe('the schema refuses what breaks the contract', () => {
   const good = {
-    format: 'muster.result/1', kind: 'run', version: '1.0.0', rule: 'r', title: 't', source: 's', params: { a: 1 }, seed: 'x', stream: null, trials: 0, threads: 0,
-    confidence: 1, method: 'exact', partial: false, metrics: { p: { estimate: null, lo: null, hi: null, exact: 0.25, fraction: '1/4' } },
+    format: 'muster.result/1',
+    kind: 'run',
+    version: '1.0.0',
+    rule: 'r',
+    title: 't',
+    source: 's',
+    params: { a: 1 },
+    seed: 'x',
+    stream: null,
+    trials: 0,
+    threads: 0,
+    confidence: 1,
+    method: 'exact',
+    partial: false,
+    metrics: { p: { estimate: null, lo: null, hi: null, exact: 0.25, fraction: '1/4' } },
   };
   const withMetric = (metric: object) => ({ ...good, metrics: { p: metric } });
 
   it('accepts a well-formed exact result', () => expectValid(good));
 
   it.each([
-    ['an interval copied from the exact value with nothing simulated', withMetric({ estimate: null, lo: 0.25, hi: 0.25, exact: 0.25, fraction: '1/4' })],
+    [
+      'an interval copied from the exact value with nothing simulated',
+      withMetric({ estimate: null, lo: 0.25, hi: 0.25, exact: 0.25, fraction: '1/4' }),
+    ],
     ['a fraction not in n/d form', withMetric({ estimate: null, lo: null, hi: null, exact: 0.25, fraction: '0.25' })],
     ['a fraction with no exact value', withMetric({ estimate: 0.3, lo: 0.2, hi: 0.4, exact: null, fraction: '1/4' })],
     ['a missing fraction', withMetric({ estimate: 0.3, lo: 0.2, hi: 0.4, exact: null })],
-    ['an estimate without its interval', withMetric({ estimate: 0.3, lo: null, hi: null, exact: null, fraction: null })],
+    [
+      'an estimate without its interval',
+      withMetric({ estimate: 0.3, lo: null, hi: null, exact: null, fraction: null }),
+    ],
     ['another format', { ...good, format: 'muster.result/2' }],
     ['an unknown kind', { ...good, kind: 'book' }],
     ['a run without metrics', { ...good, metrics: undefined }],

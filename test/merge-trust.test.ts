@@ -21,11 +21,19 @@ const folder = scratchFolder('merge-trust');
 /** Two chunks (65,536 trials each) plus a short one: enough for a three-way split. */
 const TRIALS = 140_000;
 
-type Shard = Record<string, unknown> & { tally: number[]; chunks: { first: number; end: number }; params: Record<string, unknown> };
+type Shard = Record<string, unknown> & {
+  tally: number[];
+  chunks: { first: number; end: number };
+  params: Record<string, unknown>;
+};
 
 async function realShard(rule: string, index: number, shards: number): Promise<{ path: string; shard: Shard }> {
   const path = join(folder, `${rule}-${index}-of-${shards}.json`);
-  await shardCommand(rule, { trials: String(TRIALS), shard: `${index}/${shards}`, out: path, threads: '1', seed: 'trust', quiet: true }, bufferIo());
+  await shardCommand(
+    rule,
+    { trials: String(TRIALS), shard: `${index}/${shards}`, out: path, threads: '1', seed: 'trust', quiet: true },
+    bufferIo(),
+  );
   return { path, shard: JSON.parse(readFileSync(path, 'utf8')) as Shard };
 }
 
@@ -77,7 +85,12 @@ describe.each(rules.map((rule) => rule.id))('merge refuses a forged %s shard', (
       const { status, stdout, stderr } = await cli('merge', file, '--json', json);
       expect({ what, status }).toEqual({ what, status: 2 });
       const escaped = field.replace(/[.[\]]/g, '\\$&');
-      expect({ what, stderr }).toEqual({ what, stderr: expect.stringMatching(new RegExp(`^muster: files: ".*${ruleId}-forged\\.json": ${escaped}[:.[].*; allowed: .+\\n$`)) });
+      expect({ what, stderr }).toEqual({
+        what,
+        stderr: expect.stringMatching(
+          new RegExp(`^muster: files: ".*${ruleId}-forged\\.json": ${escaped}[:.[].*; allowed: .+\\n$`),
+        ),
+      });
       expect(stdout).toBe('');
     }
   });
@@ -90,7 +103,9 @@ describe('a tally inconsistent with its trials', () => {
     const index = forged.tally.findIndex((count) => count > 0);
     forged.tally[index] += 10_000;
     writeFileSync(path, JSON.stringify(forged));
-    await expect(mergeCommand([path], {}, bufferIo())).rejects.toThrow(/^files: ".*": tally: the outcome counts sum to 150000, not the 140000 trials; allowed:/);
+    await expect(mergeCommand([path], {}, bufferIo())).rejects.toThrow(
+      /^files: ".*": tally: the outcome counts sum to 150000, not the 140000 trials; allowed:/,
+    );
   });
 
   it('deployment: a zone-set count edited', async () => {
@@ -98,7 +113,9 @@ describe('a tally inconsistent with its trials', () => {
     const forged = structuredClone(shard);
     forged.tally[2] += 1;
     writeFileSync(path, JSON.stringify(forged));
-    await expect(mergeCommand([path], {}, bufferIo())).rejects.toThrow(/tally: player a's zone-set counts sum to 140001, not the 140000 trials/);
+    await expect(mergeCommand([path], {}, bufferIo())).rejects.toThrow(
+      /tally: player a's zone-set counts sum to 140001, not the 140000 trials/,
+    );
   });
 
   it("a count checked against the shard's own trials, not the run's: shard 1/2 with the whole run's wins", async () => {
@@ -107,17 +124,22 @@ describe('a tally inconsistent with its trials', () => {
     const forged = structuredClone(shard);
     forged.tally[0] = 100_000; // a.wins: possible in the whole run, not in this shard
     writeFileSync(path, JSON.stringify(forged));
-    await expect(mergeCommand([path], {}, bufferIo())).rejects.toThrow(/tally: a\.wins: 100000 successes in 74464 trials/);
+    await expect(mergeCommand([path], {}, bufferIo())).rejects.toThrow(
+      /tally: a\.wins: 100000 successes in 74464 trials/,
+    );
   });
 
   it('a mean whose sum of squares is below its sum squared over its trials', async () => {
     const { path, shard } = await realShard('infinity', 0, 1);
     const forged = structuredClone(shard);
-    // infinity's rolls (sum, sum of squares) are the tally's entries 4 and 5 (src/rules/infinity.ts `at`): Σx² < (Σx)²/n is impossible.
+    // infinity's rolls (sum, sum of squares) are the tally's entries 4 and 5 (src/rules/infinity.ts `at`): Σx² <
+    // (Σx)²/n is impossible.
     const rolls = validateShard('x', shard).tally;
     forged.tally[5] = Math.floor(rolls[4] / 2);
     writeFileSync(path, JSON.stringify(forged));
-    await expect(mergeCommand([path], {}, bufferIo())).rejects.toThrow(/tally: rolls\.mean: its sum of squares .* is below its sum/);
+    await expect(mergeCommand([path], {}, bufferIo())).rejects.toThrow(
+      /tally: rolls\.mean: its sum of squares .* is below its sum/,
+    );
   });
 });
 
@@ -151,7 +173,12 @@ describe('fast-check: no edit of a shard gets past merge as anything but a Usage
     fc.assert(
       fc.property(
         fc.nat({ max: shard.tally.length - 1 }),
-        fc.oneof(fc.double({ max: -Number.MIN_VALUE }), fc.double({ min: 0.0001, max: 1e6 }).filter((x) => !Number.isInteger(x)), fc.constant(null), fc.string()),
+        fc.oneof(
+          fc.double({ max: -Number.MIN_VALUE }),
+          fc.double({ min: 0.0001, max: 1e6 }).filter((x) => !Number.isInteger(x)),
+          fc.constant(null),
+          fc.string(),
+        ),
         (index, value) => {
           const forged = structuredClone(shard) as Shard;
           (forged.tally as unknown[])[index] = value;

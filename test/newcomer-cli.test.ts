@@ -66,16 +66,32 @@ const simulatedRule = join(awkward, 'bonus-simulated.mjs');
 const simulatedSource = BONUS_RULE.replace(/ {2}exact\(p\) \{[\s\S]*?\n {2}\},\n/, '')
   .replace("id: 'bonus-hit'", "id: 'bonus-simulated'")
   .replace('const die = dice.d(6);', 'const die = 1 + Math.floor(dice.random() * 6);');
-if (!simulatedSource.includes('dice.random()') || simulatedSource.includes('exact(p)')) throw new Error('the simulated-only rule was not derived');
+if (!simulatedSource.includes('dice.random()') || simulatedSource.includes('exact(p)'))
+  throw new Error('the simulated-only rule was not derived');
 writeFileSync(simulatedRule, simulatedSource);
 
 describe('an argument meant for an option', () => {
   it.each([
-    [['run', 'infinity', 'wipA=13'], 'muster: unexpected argument "wipA=13" (did you mean --set wipA=13?); allowed: <rule> alone (quote a value that holds spaces)\n'],
-    [['sweep', 'infinity', 'wipA=8..12'], 'muster: unexpected argument "wipA=8..12" (did you mean --vary wipA=8..12?); allowed: <rule> alone (quote a value that holds spaces)\n'],
-    [['sweep', 'infinity', 'wipA=8,9'], 'muster: unexpected argument "wipA=8,9" (did you mean --vary wipA=8,9?); allowed: <rule> alone (quote a value that holds spaces)\n'],
-    [['card', 'infinity', '--out', 'x.html', 'wipA=13'], 'muster: unexpected argument "wipA=13" (did you mean --set wipA=13?); allowed: <rule> alone (quote a value that holds spaces)\n'],
-    [['run', 'infinity', 'extra'], 'muster: unexpected argument "extra"; allowed: <rule> alone (quote a value that holds spaces)\n'],
+    [
+      ['run', 'infinity', 'wipA=13'],
+      'muster: unexpected argument "wipA=13" (did you mean --set wipA=13?); allowed: <rule> alone (quote a value that holds spaces)\n',
+    ],
+    [
+      ['sweep', 'infinity', 'wipA=8..12'],
+      'muster: unexpected argument "wipA=8..12" (did you mean --vary wipA=8..12?); allowed: <rule> alone (quote a value that holds spaces)\n',
+    ],
+    [
+      ['sweep', 'infinity', 'wipA=8,9'],
+      'muster: unexpected argument "wipA=8,9" (did you mean --vary wipA=8,9?); allowed: <rule> alone (quote a value that holds spaces)\n',
+    ],
+    [
+      ['card', 'infinity', '--out', 'x.html', 'wipA=13'],
+      'muster: unexpected argument "wipA=13" (did you mean --set wipA=13?); allowed: <rule> alone (quote a value that holds spaces)\n',
+    ],
+    [
+      ['run', 'infinity', 'extra'],
+      'muster: unexpected argument "extra"; allowed: <rule> alone (quote a value that holds spaces)\n',
+    ],
     [['list', 'extra'], 'muster: unexpected argument "extra"; allowed: no arguments\n'],
   ])('%j: one line naming it, exit 2', async (argv, message) => {
     const { status, stdout, stderr } = await cli(...argv);
@@ -98,14 +114,18 @@ describe('a range in another syntax gets muster’s own, and every form allowed'
     for (const typed of ['0,x', '0..4:2:1', '0..']) {
       const { status, stderr } = await cli('sweep', 'reserves', '--vary', `chosenRound=${typed}`);
       expect(status, typed).toBe(2);
-      expect(stderr, typed).toMatch(/; allowed: an integer from 0 to 12, as chosenRound=a\.\.b \(two dots\), chosenRound=a\.\.b:step or a list chosenRound=v1,v2,…\n$/);
+      expect(stderr, typed).toMatch(
+        /; allowed: an integer from 0 to 12, as chosenRound=a\.\.b \(two dots\), chosenRound=a\.\.b:step or a list chosenRound=v1,v2,…\n$/,
+      );
     }
   });
 
   it('--range 8-16 for a matrix or a card: did you mean 8..16, with the rule’s own forms', async () => {
     const matrix = await cli('matrix', 'infinity', '--range', '8-16');
     expect(matrix.status).toBe(2);
-    expect(matrix.stderr).toBe('muster: --range: got "8-16" (did you mean 8..16?); allowed: a..b with integers 1 ≤ a ≤ b ≤ 30, such as 8..16\n');
+    expect(matrix.stderr).toBe(
+      'muster: --range: got "8-16" (did you mean 8..16?); allowed: a..b with integers 1 ≤ a ≤ b ≤ 30, such as 8..16\n',
+    );
     const card = await cli('card', 'reserves', '--range', '2-4', '--out', join(folder, 'never.html'));
     expect(card.stderr).toMatch(/^muster: --range: got "2-4" \(did you mean 2\.\.4\?\); allowed: /);
     expect(existsSync(join(folder, 'never.html'))).toBe(false);
@@ -115,7 +135,18 @@ describe('a range in another syntax gets muster’s own, and every form allowed'
 describe('headers list what was set away from the defaults', () => {
   it('compare deployment --set b=F3: the header says b=forward:3, and the JSON carries it for each variant', async () => {
     const json = join(folder, 'compare.json');
-    const { status, stdout } = await cli('compare', 'deployment', '--set', 'b=F3', '--variant', 'S123: a=standard:1,2,3', '--variant', 'F1: a=forward:1', '--json', json);
+    const { status, stdout } = await cli(
+      'compare',
+      'deployment',
+      '--set',
+      'b=F3',
+      '--variant',
+      'S123: a=standard:1,2,3',
+      '--variant',
+      'F1: a=forward:1',
+      '--json',
+      json,
+    );
     expect(status).toBe(0);
     const header = stdout.slice(0, stdout.indexOf('\n\n'));
     expect(header).toContain('every variant: b=forward:3');
@@ -124,7 +155,14 @@ describe('headers list what was set away from the defaults', () => {
   });
 
   it('a value every variant sets alike is listed once; one they differ in is not', async () => {
-    const { stdout } = await cli('compare', 'reserves', '--variant', 'A: command=3,rounds=5', '--variant', 'B: command=3,rounds=6');
+    const { stdout } = await cli(
+      'compare',
+      'reserves',
+      '--variant',
+      'A: command=3,rounds=5',
+      '--variant',
+      'B: command=3,rounds=6',
+    );
     const header = stdout.slice(0, stdout.indexOf('\n\n'));
     expect(header).toContain('every variant: command=3\n');
     expect(header).not.toMatch(/every variant:.*rounds/);
@@ -133,8 +171,14 @@ describe('headers list what was set away from the defaults', () => {
   it('run, sweep and matrix name a parameter set away from its default in the header and in --json', async () => {
     const cases: Array<[string[], (json: Record<string, unknown>) => unknown]> = [
       [['run', 'deployment', '--set', 'b=F3', '--exact'], (json) => (json.params as Record<string, unknown>).b],
-      [['sweep', 'deployment', '--set', 'b=F3', '--vary', 'a=F1;F2', '--exact'], (json) => (json.params as Record<string, unknown>).b],
-      [['matrix', 'infinity', '--set', 'crits=false', '--range', '8..9'], (json) => (json.params as Record<string, unknown>).crits],
+      [
+        ['sweep', 'deployment', '--set', 'b=F3', '--vary', 'a=F1;F2', '--exact'],
+        (json) => (json.params as Record<string, unknown>).b,
+      ],
+      [
+        ['matrix', 'infinity', '--set', 'crits=false', '--range', '8..9'],
+        (json) => (json.params as Record<string, unknown>).crits,
+      ],
     ];
     for (const [argv, read] of cases) {
       const json = join(folder, `${argv[0]}.json`);
@@ -142,7 +186,9 @@ describe('headers list what was set away from the defaults', () => {
       expect(status, argv.join(' ')).toBe(0);
       const header = stdout.slice(0, stdout.indexOf('\n\n'));
       expect(header, argv.join(' ')).toMatch(argv[0] === 'matrix' ? /crits=false/ : /b=forward:3/);
-      expect(read(JSON.parse(readFileSync(json, 'utf8'))), argv.join(' ')).toBe(argv[0] === 'matrix' ? false : 'forward:3');
+      expect(read(JSON.parse(readFileSync(json, 'utf8'))), argv.join(' ')).toBe(
+        argv[0] === 'matrix' ? false : 'forward:3',
+      );
     }
   });
 });
@@ -167,24 +213,61 @@ describe('hints name a rule file by the path the user typed, quoted for a shell'
     expect((await cli('card', typed, '--set', 'bonus=2', '--out', card, '--quiet')).status).toBe(0);
     const footer = /<footer class="card-footer">(.*?)<\/footer>/s.exec(readFileSync(card, 'utf8'))?.[1] ?? '';
     expect(footer).toContain(`muster card ${word.replaceAll("'", '&#39;')} --set bonus=2`);
-    for (const text of [describeOut.stdout, best.stderr, matrix.stderr, footer]) expect(text).not.toMatch(/muster (run|describe|card|matrix) bonus-hit\b/);
+    for (const text of [describeOut.stdout, best.stderr, matrix.stderr, footer])
+      expect(text).not.toMatch(/muster (run|describe|card|matrix) bonus-hit\b/);
   });
 });
 
 describe('an output whose extension names another format is refused, in one line, before any work', () => {
   it.each([
-    [['card', 'infinity', '--out', 'w.pdf'], '--out: got "w.pdf", a PDF name for an HTML file; --pdf w.pdf writes the PDF; allowed: a name ending .html or .htm, or no extension'],
-    [['card', 'infinity', '--out', 'w.html', '--pdf', 'p.html'], '--pdf: got "p.html", an HTML name for a PDF file; --out p.html writes the HTML; allowed: a name ending .pdf, or no extension'],
-    [['run', 'infinity', '--exact', '--html', 'x.json'], '--html: got "x.json", a JSON name for an HTML file; --json x.json writes the JSON; allowed: a name ending .html or .htm, or no extension'],
-    [['run', 'infinity', '--exact', '--json', 'x.html'], '--json: got "x.html", an HTML name for a JSON file; --html x.html writes the HTML; allowed: a name ending .json, or no extension'],
-    [['sweep', 'infinity', '--vary', 'wipA=8..9', '--exact', '--csv', 'x.html'], '--csv: got "x.html", an HTML name for a CSV file; --html x.html writes the HTML; allowed: a name ending .csv, or no extension'],
-    [['compare', 'infinity', '--variant', 'a: wipA=8', '--variant', 'b: wipA=9', '--html', 'c.csv'], '--html: got "c.csv", a CSV name for an HTML file; --csv c.csv writes the CSV; allowed: a name ending .html or .htm, or no extension'],
-    [['matrix', 'infinity', '--json', 'M.CSV'], '--json: got "M.CSV", a CSV name for a JSON file; allowed: a name ending .json, or no extension'],
-    [['merge', 'shard-0.json', '--json', 'run.html'], '--json: got "run.html", an HTML name for a JSON file; allowed: a name ending .json, or no extension'],
-    [['shard', 'reserves', '--shard', '0/2', '--out', 'shard.html'], '--out: got "shard.html", an HTML name for a JSON file; allowed: a name ending .json, or no extension'],
-    [['run', 'reserves', '--checkpoint', 'run.csv'], '--checkpoint: got "run.csv", a CSV name for a JSON file; allowed: a name ending .json, or no extension'],
-    [['app', '--out', 'odds.pdf'], '--out: got "odds.pdf", a PDF name for an HTML file; allowed: a name ending .html or .htm, or no extension'],
-    [['run', 'infinity', '--exact', '--html', 'chart.png'], '--html: got "chart.png", a PNG image name for an HTML file; allowed: a name ending .html or .htm, or no extension'],
+    [
+      ['card', 'infinity', '--out', 'w.pdf'],
+      '--out: got "w.pdf", a PDF name for an HTML file; --pdf w.pdf writes the PDF; allowed: a name ending .html or .htm, or no extension',
+    ],
+    [
+      ['card', 'infinity', '--out', 'w.html', '--pdf', 'p.html'],
+      '--pdf: got "p.html", an HTML name for a PDF file; --out p.html writes the HTML; allowed: a name ending .pdf, or no extension',
+    ],
+    [
+      ['run', 'infinity', '--exact', '--html', 'x.json'],
+      '--html: got "x.json", a JSON name for an HTML file; --json x.json writes the JSON; allowed: a name ending .html or .htm, or no extension',
+    ],
+    [
+      ['run', 'infinity', '--exact', '--json', 'x.html'],
+      '--json: got "x.html", an HTML name for a JSON file; --html x.html writes the HTML; allowed: a name ending .json, or no extension',
+    ],
+    [
+      ['sweep', 'infinity', '--vary', 'wipA=8..9', '--exact', '--csv', 'x.html'],
+      '--csv: got "x.html", an HTML name for a CSV file; --html x.html writes the HTML; allowed: a name ending .csv, or no extension',
+    ],
+    [
+      ['compare', 'infinity', '--variant', 'a: wipA=8', '--variant', 'b: wipA=9', '--html', 'c.csv'],
+      '--html: got "c.csv", a CSV name for an HTML file; --csv c.csv writes the CSV; allowed: a name ending .html or .htm, or no extension',
+    ],
+    [
+      ['matrix', 'infinity', '--json', 'M.CSV'],
+      '--json: got "M.CSV", a CSV name for a JSON file; allowed: a name ending .json, or no extension',
+    ],
+    [
+      ['merge', 'shard-0.json', '--json', 'run.html'],
+      '--json: got "run.html", an HTML name for a JSON file; allowed: a name ending .json, or no extension',
+    ],
+    [
+      ['shard', 'reserves', '--shard', '0/2', '--out', 'shard.html'],
+      '--out: got "shard.html", an HTML name for a JSON file; allowed: a name ending .json, or no extension',
+    ],
+    [
+      ['run', 'reserves', '--checkpoint', 'run.csv'],
+      '--checkpoint: got "run.csv", a CSV name for a JSON file; allowed: a name ending .json, or no extension',
+    ],
+    [
+      ['app', '--out', 'odds.pdf'],
+      '--out: got "odds.pdf", a PDF name for an HTML file; allowed: a name ending .html or .htm, or no extension',
+    ],
+    [
+      ['run', 'infinity', '--exact', '--html', 'chart.png'],
+      '--html: got "chart.png", a PNG image name for an HTML file; allowed: a name ending .html or .htm, or no extension',
+    ],
   ])('%j', async (argv, message) => {
     const dir = join(folder, `names-${argv.join('-').replace(/\W+/g, '-')}`);
     mkdirSync(dir, { recursive: true });
@@ -226,19 +309,48 @@ describe('sweep --best, on a rule worked by hand: the answer first, and the mark
     const marked = stdout.split('\n').filter((line) => line.includes('◀'));
     expect(marked).toEqual([expect.stringMatching(/^5\s+100\.000% ◀/), expect.stringMatching(/^6\s+100\.000% ◀/)]);
     // miss is 0% on those rows, its lowest value: never marked.
-    for (const line of stdout.split('\n')) if (/^[56]\s/.test(line) && line.includes('0.000%')) expect(line).not.toMatch(/\s0\.000% ◀/);
+    for (const line of stdout.split('\n'))
+      if (/^[56]\s/.test(line) && line.includes('0.000%')) expect(line).not.toMatch(/\s0\.000% ◀/);
   });
 
   it(':min, the lowest: bonus=0 at 16.667% (1/6), against 33.333% (2/6) for bonus=1', async () => {
-    const { stdout } = await cli('sweep', bonusRule, '--vary', 'bonus=0..6', '--exact', '--best', 'hit:min', '--metric', 'hit');
+    const { stdout } = await cli(
+      'sweep',
+      bonusRule,
+      '--vary',
+      'bonus=0..6',
+      '--exact',
+      '--best',
+      'hit:min',
+      '--metric',
+      'hit',
+    );
     expect(stdout.split('\n\n')[1].replaceAll('\n', ' ')).toBe(
       'Choose bonus=0: hit 16.667%, the lowest (the die plus the bonus reaches 6), against 33.333% for the next best, bonus=1 (exact values).',
     );
-    expect(stdout.split('\n').filter((line) => line.includes('◀'))).toEqual([expect.stringMatching(/^0\s+16\.667% = 1\/6 ◀$/)]);
+    expect(stdout.split('\n').filter((line) => line.includes('◀'))).toEqual([
+      expect.stringMatching(/^0\s+16\.667% = 1\/6 ◀$/),
+    ]);
   });
 
   it('simulated, seed "best": the mark is on the exact cell the points were ranked by, the answer says exact values', async () => {
-    const { stdout } = await cli('sweep', bonusRule, '--vary', 'bonus=3..5', '--best', 'hit', '--metric', 'hit', '--trials', '20000', '--threads', '1', '--seed', 'best', '--quiet');
+    const { stdout } = await cli(
+      'sweep',
+      bonusRule,
+      '--vary',
+      'bonus=3..5',
+      '--best',
+      'hit',
+      '--metric',
+      'hit',
+      '--trials',
+      '20000',
+      '--threads',
+      '1',
+      '--seed',
+      'best',
+      '--quiet',
+    );
     expect(stdout).toMatch(/^5\s+100\.000%\s+0\.0\d\d%\s+100\.000% ◀$/m);
     expect(stdout.split('\n').filter((line) => line.includes('◀'))).toHaveLength(1);
     expect(stdout).toContain('against 83.333% for the next best, bonus=4 (exact values).');
@@ -247,21 +359,64 @@ describe('sweep --best, on a rule worked by hand: the answer first, and the mark
 
 describe('sweep --best with no exact values: the next best judged by the two intervals', () => {
   it('seed "muster", 5,000 trials: bonus 5 and 6 the same estimate (100%), bonus 4 beaten beyond noise', async () => {
-    const { stdout } = await cli('sweep', simulatedRule, '--vary', 'bonus=3..6', '--best', 'hit', '--metric', 'hit', '--trials', '5000', '--threads', '1', '--quiet');
+    const { stdout } = await cli(
+      'sweep',
+      simulatedRule,
+      '--vary',
+      'bonus=3..6',
+      '--best',
+      'hit',
+      '--metric',
+      'hit',
+      '--trials',
+      '5000',
+      '--threads',
+      '1',
+      '--quiet',
+    );
     const answer = stdout.split('\n\n')[1].replaceAll('\n', ' ');
-    expect(answer).toMatch(/^Choose bonus=5 \(or bonus=6: the same estimate\): hit 100\.000%, the highest .* for the next best, bonus=4 \(beyond noise: the intervals do not overlap\)\.$/);
+    expect(answer).toMatch(
+      /^Choose bonus=5 \(or bonus=6: the same estimate\): hit 100\.000%, the highest .* for the next best, bonus=4 \(beyond noise: the intervals do not overlap\)\.$/,
+    );
   });
 
   it('seed "muster", 100 trials: 5/6 against 4/6 is not told apart, and the answer says so', async () => {
-    const { stdout } = await cli('sweep', simulatedRule, '--vary', 'bonus=3..4', '--best', 'hit', '--metric', 'hit', '--trials', '100', '--threads', '1', '--quiet');
-    expect(stdout.split('\n\n')[1].replaceAll('\n', ' ')).toMatch(/^Choose bonus=4: .* for the next best, bonus=3 \(within noise: the intervals overlap, so simulate more trials or use --exact\)\.$/);
+    const { stdout } = await cli(
+      'sweep',
+      simulatedRule,
+      '--vary',
+      'bonus=3..4',
+      '--best',
+      'hit',
+      '--metric',
+      'hit',
+      '--trials',
+      '100',
+      '--threads',
+      '1',
+      '--quiet',
+    );
+    expect(stdout.split('\n\n')[1].replaceAll('\n', ' ')).toMatch(
+      /^Choose bonus=4: .* for the next best, bonus=3 \(within noise: the intervals overlap, so simulate more trials or use --exact\)\.$/,
+    );
   });
 });
 
 describe('a resumed run says so, and its rate counts only its own trials', () => {
   it('run with a finished checkpoint: "resumed from FILE: 200,000 trials already done", on stderr at the start too', async () => {
     const checkpoint = join(folder, 'resume.ckpt');
-    const run = ['run', 'reserves', '--trials', '200k', '--threads', '1', '--seed', 'resume', '--checkpoint', checkpoint];
+    const run = [
+      'run',
+      'reserves',
+      '--trials',
+      '200k',
+      '--threads',
+      '1',
+      '--seed',
+      'resume',
+      '--checkpoint',
+      checkpoint,
+    ];
     const first = await cli(...run);
     expect(first.status).toBe(0);
     expect(first.stdout).not.toContain('resumed');
@@ -269,7 +424,9 @@ describe('a resumed run says so, and its rate counts only its own trials', () =>
     const again = await cli(...run);
     expect(again.status).toBe(0);
     // The header, its wrapped lines joined.
-    expect(again.stdout.slice(0, again.stdout.indexOf('\n\n')).replaceAll('\n  ', ' ')).toContain(`resumed from ${checkpoint}: 200,000 trials already done`);
+    expect(again.stdout.slice(0, again.stdout.indexOf('\n\n')).replaceAll('\n  ', ' ')).toContain(
+      `resumed from ${checkpoint}: 200,000 trials already done`,
+    );
     expect(again.stderr).toContain(`resuming from ${checkpoint}: 200,000 of 200,000 trials already done\n`);
     // The same figures as the first run: resuming changes nothing but the header.
     const table = (stdout: string) => stdout.slice(stdout.indexOf('\n\n'));
@@ -278,29 +435,68 @@ describe('a resumed run says so, and its rate counts only its own trials', () =>
 
   it('a sweep resumed from its checkpoint says so too', async () => {
     const checkpoint = join(folder, 'sweep.ckpt');
-    const sweep = ['sweep', 'reserves', '--vary', 'chosenRound=0..1', '--trials', '100k', '--threads', '1', '--checkpoint', checkpoint, '--quiet'];
+    const sweep = [
+      'sweep',
+      'reserves',
+      '--vary',
+      'chosenRound=0..1',
+      '--trials',
+      '100k',
+      '--threads',
+      '1',
+      '--checkpoint',
+      checkpoint,
+      '--quiet',
+    ];
     expect((await cli(...sweep)).status).toBe(0);
-    expect((await cli(...sweep)).stdout.replaceAll('\n  ', ' ')).toContain(`resumed from ${checkpoint}: 200,000 trials already done`);
+    expect((await cli(...sweep)).stdout.replaceAll('\n  ', ' ')).toContain(
+      `resumed from ${checkpoint}: 200,000 trials already done`,
+    );
   });
 
   it('a shard run again from its checkpoint says it is resuming', async () => {
     const checkpoint = join(folder, 'shard.ckpt');
-    const shard = ['shard', 'reserves', '--trials', '200k', '--shard', '0/2', '--threads', '1', '--checkpoint', checkpoint, '--out', join(folder, 'shard-0.json')];
+    const shard = [
+      'shard',
+      'reserves',
+      '--trials',
+      '200k',
+      '--shard',
+      '0/2',
+      '--threads',
+      '1',
+      '--checkpoint',
+      checkpoint,
+      '--out',
+      join(folder, 'shard-0.json'),
+    ];
     expect((await cli(...shard)).stderr).not.toContain('resuming');
     const again = await cli(...shard);
     expect(again.status).toBe(0);
-    expect(again.stderr).toMatch(new RegExp(`^resuming from ${checkpoint.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: [\\d,]+ trials already done\n`));
+    expect(again.stderr).toMatch(
+      new RegExp(`^resuming from ${checkpoint.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: [\\d,]+ trials already done\n`),
+    );
   });
 
   it('the bar, worked by hand: 400k trials resumed, 600k done after 2 s is 100k trials/s and 4 s to go, not 300k/s', () => {
     let clock = 0;
     let drawn = '';
-    const bar = new ProgressBar((text) => (drawn = text), true, () => clock, { plain: true, already: 400_000 });
+    const bar = new ProgressBar(
+      (text) => (drawn = text),
+      true,
+      () => clock,
+      { plain: true, already: 400_000 },
+    );
     clock = 2000;
     bar.update(600_000, 1_000_000);
     expect(drawn).toContain('600.0k/1.0M trials  100.0k trials/s  ETA 4s');
     let fresh = '';
-    const plain = new ProgressBar((text) => (fresh = text), true, () => clock - 2000, { plain: true });
+    const plain = new ProgressBar(
+      (text) => (fresh = text),
+      true,
+      () => clock - 2000,
+      { plain: true },
+    );
     plain.update(600_000, 1_000_000);
     expect(fresh).toBe('');
   });

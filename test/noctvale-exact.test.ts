@@ -21,14 +21,20 @@ function rollOffCounts(): { aHigher: number; bHigher: number; tie: number } {
 
 const DICE = rollOffCounts();
 
-/** Deals fighters one at a time round the groups, like cards, then lists the groups largest first: as even as possible by construction. */
+/**
+ * Deals fighters one at a time round the groups, like cards, then lists the groups largest first: as even as possible
+ * by construction.
+ */
 function dealGroups(fighters: number, groups: number): number[] {
   const sizes = new Array<number>(groups).fill(0);
   for (let fighter = 0; fighter < fighters; fighter++) sizes[fighter % groups]++;
   return sizes.sort((x, y) => y - x);
 }
 
-/** The set-up order written out: starting with the initiative player, alternate, passing over a player with no group left. */
+/**
+ * The set-up order written out: starting with the initiative player, alternate, passing over a player with no group
+ * left.
+ */
 function placementOrder(first: 'A' | 'B', groupsA: number, groupsB: number): string[] {
   const left = { A: groupsA, B: groupsB };
   const order: string[] = [];
@@ -74,13 +80,17 @@ describe('noctvale exact solution against enumeration', () => {
   it('every retinue of 1–60 against 1–60 fighters in the text’s 3 groups, and 1–12 against 1–12 in every group count, matches exactly', () => {
     const settings: [number, number, number][] = [];
     for (let a = 1; a <= 60; a++) for (let b = 1; b <= 60; b++) settings.push([a, b, 3]);
-    for (let groups = 1; groups <= 10; groups++) for (let a = 1; a <= 12; a++) for (let b = 1; b <= 12; b++) settings.push([a, b, groups]);
+    for (let groups = 1; groups <= 10; groups++)
+      for (let a = 1; a <= 12; a++) for (let b = 1; b <= 12; b++) settings.push([a, b, groups]);
     for (const [fightersA, fightersB, groups] of settings) {
       const expected = bruteForce(fightersA, fightersB, groups);
       const found = exactAt([`fightersA=${fightersA}`, `fightersB=${fightersB}`, `groups=${groups}`]);
       expect(Object.keys(found).sort()).toEqual(Object.keys(expected).sort());
       for (const name of Object.keys(expected)) {
-        expect(found[name].equals(expected[name]), `${name} at ${fightersA} v ${fightersB} in ${groups}: ${found[name]} vs ${expected[name]}`).toBe(true);
+        expect(
+          found[name].equals(expected[name]),
+          `${name} at ${fightersA} v ${fightersB} in ${groups}: ${found[name]} vs ${expected[name]}`,
+        ).toBe(true);
       }
     }
   });

@@ -29,7 +29,15 @@ function expectSimulationMatchesExact(seed: string, settings: string[]): void {
 
 function expectSimulationMatchesExactOnStream(stream: StreamVersion, seed: string, settings: string[]): void {
   const params = resolveParams(noctvale, settings);
-  const tally = runChunks({ ruleId: 'noctvale', params, seed, stream, firstChunk: 0, endChunk: CHUNKS, totalTrials: TRIALS });
+  const tally = runChunks({
+    ruleId: 'noctvale',
+    params,
+    seed,
+    stream,
+    firstChunk: 0,
+    endChunk: CHUNKS,
+    totalTrials: TRIALS,
+  });
   const tallied = noctvale.summarize(params, tally, TRIALS);
   const exact = noctvale.exact!(params);
   const rollOffs = params.fightersA === params.fightersB;

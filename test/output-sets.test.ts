@@ -7,7 +7,16 @@
  * --csv, --html or --out; and a checkpoint reached through a symlink was
  * replaced by a regular file.
  */
-import { copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -107,9 +116,18 @@ describe('a rename that fails puts back every file renamed before it', () => {
     const dir = caseFolder();
     writeFileSync(join(dir, 'a.json'), 'old');
     // ulimit -f 2: writes past 1 kB fail with EFBIG (SIGXFSZ ignored, as the shell passes on to node).
-    const run = spawnSync('sh', ['-c', `trap "" XFSZ; ulimit -f 2; exec "${process.execPath}" "${CLI}" run infinity --exact --quiet --json a.json --csv b.csv`], { cwd: dir, encoding: 'utf8' });
+    const run = spawnSync(
+      'sh',
+      [
+        '-c',
+        `trap "" XFSZ; ulimit -f 2; exec "${process.execPath}" "${CLI}" run infinity --exact --quiet --json a.json --csv b.csv`,
+      ],
+      { cwd: dir, encoding: 'utf8' },
+    );
     expect(run.status).toBe(2);
-    expect(run.stderr).toBe(`muster: --json: cannot write ${join(dir, 'a.json')} (the file is too large); allowed: a file in a folder you can write, on a disk with room\n`);
+    expect(run.stderr).toBe(
+      `muster: --json: cannot write ${join(dir, 'a.json')} (the file is too large); allowed: a file in a folder you can write, on a disk with room\n`,
+    );
     expect(snapshot(dir)).toEqual({ 'a.json': 'old' });
   });
 
@@ -126,18 +144,64 @@ describe('a rename that fails puts back every file renamed before it', () => {
 
 describe('no output may be an input of the command: one line, exit 2, nothing changed', () => {
   const cases: Array<[string, (rule: string, dir: string) => string[], RegExp]> = [
-    ['run --json onto the rule file', (rule) => ['run', rule, '--exact', '--json', rule], /^muster: --json: ".*rule\.mjs" is the same file as input/],
-    ['run --csv onto the rule file, spelled differently', (rule, dir) => ['run', rule, '--exact', '--csv', join(dir, '.', 'sub', '..', 'rule.mjs')], /^muster: --csv: .* is the same file as input/],
-    ['run --html onto a symlink to the rule file', (rule, dir) => {
-      symlinkSync(rule, join(dir, 'link.html'));
-      return ['run', rule, '--exact', '--html', join(dir, 'link.html')];
-    }, /^muster: --html: .* is the same file as input/],
-    ['sweep --csv onto the rule file', (rule) => ['sweep', rule, '--exact', '--vary', 'sides=4..6', '--csv', rule], /^muster: --csv: .* is the same file as input/],
-    ['compare --html onto a variant\'s rule file', (rule) => ['compare', 'reserves', '--exact', '--variant', 'A: target=7', '--variant', `B: rule=${rule}`, '--html', rule], /^muster: --html: .* is the same file as input/],
-    ['card --out onto the rule file', (rule) => ['card', rule, '--out', rule], /^muster: --out: .* is the same file as input/],
-    ['shard --out onto the rule file', (rule) => ['shard', rule, '--shard', '0/1', '--trials', '1e5', '--out', rule], /^muster: --out: .* is the same file as input/],
-    ['sweep --shard --out onto the rule file', (rule) => ['sweep', rule, '--vary', 'sides=4..6', '--trials', '1e5', '--shard', '0/1', '--out', rule], /^muster: --out: .* is the same file as input/],
-    ['run --checkpoint onto the rule file', (rule) => ['run', rule, '--trials', '1e5', '--checkpoint', rule], /^muster: --checkpoint: .* is the same file as input/],
+    [
+      'run --json onto the rule file',
+      (rule) => ['run', rule, '--exact', '--json', rule],
+      /^muster: --json: ".*rule\.mjs" is the same file as input/,
+    ],
+    [
+      'run --csv onto the rule file, spelled differently',
+      (rule, dir) => ['run', rule, '--exact', '--csv', join(dir, '.', 'sub', '..', 'rule.mjs')],
+      /^muster: --csv: .* is the same file as input/,
+    ],
+    [
+      'run --html onto a symlink to the rule file',
+      (rule, dir) => {
+        symlinkSync(rule, join(dir, 'link.html'));
+        return ['run', rule, '--exact', '--html', join(dir, 'link.html')];
+      },
+      /^muster: --html: .* is the same file as input/,
+    ],
+    [
+      'sweep --csv onto the rule file',
+      (rule) => ['sweep', rule, '--exact', '--vary', 'sides=4..6', '--csv', rule],
+      /^muster: --csv: .* is the same file as input/,
+    ],
+    [
+      "compare --html onto a variant's rule file",
+      (rule) => [
+        'compare',
+        'reserves',
+        '--exact',
+        '--variant',
+        'A: target=7',
+        '--variant',
+        `B: rule=${rule}`,
+        '--html',
+        rule,
+      ],
+      /^muster: --html: .* is the same file as input/,
+    ],
+    [
+      'card --out onto the rule file',
+      (rule) => ['card', rule, '--out', rule],
+      /^muster: --out: .* is the same file as input/,
+    ],
+    [
+      'shard --out onto the rule file',
+      (rule) => ['shard', rule, '--shard', '0/1', '--trials', '1e5', '--out', rule],
+      /^muster: --out: .* is the same file as input/,
+    ],
+    [
+      'sweep --shard --out onto the rule file',
+      (rule) => ['sweep', rule, '--vary', 'sides=4..6', '--trials', '1e5', '--shard', '0/1', '--out', rule],
+      /^muster: --out: .* is the same file as input/,
+    ],
+    [
+      'run --checkpoint onto the rule file',
+      (rule) => ['run', rule, '--trials', '1e5', '--checkpoint', rule],
+      /^muster: --checkpoint: .* is the same file as input/,
+    ],
   ];
   for (const [what, argv, message] of cases) {
     it(what, async () => {
@@ -159,7 +223,10 @@ describe('no output may be an input of the command: one line, exit 2, nothing ch
     const rule = join(dir, 'rule.mjs');
     copyFileSync(EXAMPLE_RULE, rule);
     const shard = join(dir, 's.json');
-    expect((await cli('shard', rule, '--shard', '0/1', '--trials', '70000', '--threads', '1', '--out', shard, '--quiet')).status).toBe(0);
+    expect(
+      (await cli('shard', rule, '--shard', '0/1', '--trials', '70000', '--threads', '1', '--out', shard, '--quiet'))
+        .status,
+    ).toBe(0);
     const before = snapshot(dir);
     const { status, stderr } = await cli('merge', shard, '--rule', rule, '--json', rule);
     expect(status).toBe(2);
@@ -170,17 +237,108 @@ describe('no output may be an input of the command: one line, exit 2, nothing ch
 
 describe('the checkpoint is checked like an output', () => {
   const cases: Array<[string, (dir: string) => string[], RegExp]> = [
-    ['the same file as --json', (dir) => ['run', 'reserves', '--trials', '1e5', '--threads', '1', '--checkpoint', join(dir, 'x.json'), '--json', join(dir, 'x.json')], /^muster: --checkpoint: .* is the same file as --json/],
-    ['the same file as --csv, through a symlink', (dir) => {
-      writeFileSync(join(dir, 'x.csv'), 'old');
-      symlinkSync(join(dir, 'x.csv'), join(dir, 'cp'));
-      return ['sweep', 'reserves', '--vary', 'chosenRound=0..1', '--trials', '1e5', '--threads', '1', '--checkpoint', join(dir, 'cp'), '--csv', join(dir, 'x.csv')];
-    }, /^muster: --checkpoint: .* is the same file as --csv/],
-    ['the same file as --html', (dir) => ['run', 'reserves', '--trials', '1e5', '--threads', '1', '--checkpoint', join(dir, 'x'), '--html', join(dir, 'x')], /^muster: --checkpoint: .* is the same file as --html/],
-    ['the same file as a shard\'s --out', (dir) => ['shard', 'reserves', '--shard', '0/1', '--trials', '1e5', '--threads', '1', '--out', join(dir, 's.json'), '--checkpoint', join(dir, 's.json')], /^muster: --checkpoint: .* is the same file as --out/],
-    ['the same file as a sweep shard\'s --out, with {index}', (dir) => ['sweep', 'reserves', '--vary', 'chosenRound=0..1', '--trials', '1e5', '--threads', '1', '--shard', '0/1', '--out', join(dir, 's{index}.json'), '--checkpoint', join(dir, 's0.json')], /^muster: --checkpoint: .* is the same file as --out/],
-    ['a folder', (dir) => ['run', 'reserves', '--trials', '1e5', '--threads', '1', '--checkpoint', dir], /^muster: --checkpoint: .* is not a regular file \(a folder\)/],
-    ['a device', () => ['run', 'reserves', '--trials', '1e5', '--threads', '1', '--checkpoint', '/dev/null'], /^muster: --checkpoint: .* is not a regular file \(a device/],
+    [
+      'the same file as --json',
+      (dir) => [
+        'run',
+        'reserves',
+        '--trials',
+        '1e5',
+        '--threads',
+        '1',
+        '--checkpoint',
+        join(dir, 'x.json'),
+        '--json',
+        join(dir, 'x.json'),
+      ],
+      /^muster: --checkpoint: .* is the same file as --json/,
+    ],
+    [
+      'the same file as --csv, through a symlink',
+      (dir) => {
+        writeFileSync(join(dir, 'x.csv'), 'old');
+        symlinkSync(join(dir, 'x.csv'), join(dir, 'cp'));
+        return [
+          'sweep',
+          'reserves',
+          '--vary',
+          'chosenRound=0..1',
+          '--trials',
+          '1e5',
+          '--threads',
+          '1',
+          '--checkpoint',
+          join(dir, 'cp'),
+          '--csv',
+          join(dir, 'x.csv'),
+        ];
+      },
+      /^muster: --checkpoint: .* is the same file as --csv/,
+    ],
+    [
+      'the same file as --html',
+      (dir) => [
+        'run',
+        'reserves',
+        '--trials',
+        '1e5',
+        '--threads',
+        '1',
+        '--checkpoint',
+        join(dir, 'x'),
+        '--html',
+        join(dir, 'x'),
+      ],
+      /^muster: --checkpoint: .* is the same file as --html/,
+    ],
+    [
+      "the same file as a shard's --out",
+      (dir) => [
+        'shard',
+        'reserves',
+        '--shard',
+        '0/1',
+        '--trials',
+        '1e5',
+        '--threads',
+        '1',
+        '--out',
+        join(dir, 's.json'),
+        '--checkpoint',
+        join(dir, 's.json'),
+      ],
+      /^muster: --checkpoint: .* is the same file as --out/,
+    ],
+    [
+      "the same file as a sweep shard's --out, with {index}",
+      (dir) => [
+        'sweep',
+        'reserves',
+        '--vary',
+        'chosenRound=0..1',
+        '--trials',
+        '1e5',
+        '--threads',
+        '1',
+        '--shard',
+        '0/1',
+        '--out',
+        join(dir, 's{index}.json'),
+        '--checkpoint',
+        join(dir, 's0.json'),
+      ],
+      /^muster: --checkpoint: .* is the same file as --out/,
+    ],
+    [
+      'a folder',
+      (dir) => ['run', 'reserves', '--trials', '1e5', '--threads', '1', '--checkpoint', dir],
+      /^muster: --checkpoint: .* is not a regular file \(a folder\)/,
+    ],
+    [
+      'a device',
+      () => ['run', 'reserves', '--trials', '1e5', '--threads', '1', '--checkpoint', '/dev/null'],
+      /^muster: --checkpoint: .* is not a regular file \(a device/,
+    ],
   ];
   for (const [what, argv, message] of cases) {
     it(what, async () => {
@@ -199,14 +357,26 @@ describe('the checkpoint is checked like an output', () => {
     const dir = caseFolder();
     // A checkpoint of this run with nothing saved yet: the same job, no ranges, so the run writes it afresh.
     const plain = join(dir, 'plain.checkpoint');
-    expect((await cli('run', 'reserves', '--trials', '2e5', '--threads', '1', '--checkpoint', plain, '--quiet')).status).toBe(0);
+    expect(
+      (await cli('run', 'reserves', '--trials', '2e5', '--threads', '1', '--checkpoint', plain, '--quiet')).status,
+    ).toBe(0);
     const empty = { ...JSON.parse(readFileSync(plain, 'utf8')), ranges: [] };
     mkdirSync(join(dir, 'store'));
     const target = join(dir, 'store', 'run.checkpoint');
     writeFileSync(target, `${sealCheckpoint(empty)}\n`);
     const link = join(dir, 'run.checkpoint');
     symlinkSync(target, link);
-    const { status } = await cli('run', 'reserves', '--trials', '2e5', '--threads', '1', '--checkpoint', link, '--quiet');
+    const { status } = await cli(
+      'run',
+      'reserves',
+      '--trials',
+      '2e5',
+      '--threads',
+      '1',
+      '--checkpoint',
+      link,
+      '--quiet',
+    );
     expect(status).toBe(0);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     // The file behind the link holds the run's chunks now, as the plain checkpoint does.

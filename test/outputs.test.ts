@@ -5,7 +5,18 @@
  * later file left the earlier ones replaced, a temporary file had a
  * predictable name, and `--json -` wrote a file called "-".
  */
-import { chmodSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkDistinct, checkOutputFile, fsFault, writeOutputs } from '../src/output/files.js';
@@ -23,20 +34,74 @@ function caseFolder(): string {
 
 describe('two outputs that are one file: exit 2 before any work', () => {
   const cases: Array<[string, (dir: string) => string[], RegExp]> = [
-    ['--json and --html the same name', (dir) => ['run', 'reserves', '--exact', '--json', join(dir, 'x'), '--html', join(dir, 'x')], /^muster: --html: .*x" is the same file as --json/],
-    ['--json and --csv spelled differently', (dir) => ['run', 'reserves', '--exact', '--json', join(dir, 'x.json'), '--csv', join(dir, '.', 'sub', '..', 'x.json')], /^muster: --csv: .* is the same file as --json/],
-    ['a symlink to the other output', (dir) => {
-      writeFileSync(join(dir, 'real.json'), 'old');
-      symlinkSync(join(dir, 'real.json'), join(dir, 'link.json'));
-      return ['sweep', 'reserves', '--exact', '--vary', 'chosenRound=0..1', '--json', join(dir, 'real.json'), '--csv', join(dir, 'link.json')];
-    }, /^muster: --csv: .* is the same file as --json/],
-    ['a hard link to the other output', (dir) => {
-      writeFileSync(join(dir, 'a.html'), 'old');
-      linkSync(join(dir, 'a.html'), join(dir, 'b.html'));
-      return ['compare', 'reserves', '--exact', '--variant', 'A: target=7', '--variant', 'B: target=6', '--html', join(dir, 'a.html'), '--json', join(dir, 'b.html')];
-    }, /^muster: --html: .* is the same file as --json/],
-    ['matrix --json and --html', (dir) => ['matrix', 'infinity', '--json', join(dir, 'm'), '--html', join(dir, 'm')], /^muster: --html: .* is the same file as --json/],
-    ['--json - and --csv - both on standard output', () => ['run', 'reserves', '--exact', '--json', '-', '--csv', '-'], /^muster: --csv: standard output \(-\) is the same file as --json/],
+    [
+      '--json and --html the same name',
+      (dir) => ['run', 'reserves', '--exact', '--json', join(dir, 'x'), '--html', join(dir, 'x')],
+      /^muster: --html: .*x" is the same file as --json/,
+    ],
+    [
+      '--json and --csv spelled differently',
+      (dir) => [
+        'run',
+        'reserves',
+        '--exact',
+        '--json',
+        join(dir, 'x.json'),
+        '--csv',
+        join(dir, '.', 'sub', '..', 'x.json'),
+      ],
+      /^muster: --csv: .* is the same file as --json/,
+    ],
+    [
+      'a symlink to the other output',
+      (dir) => {
+        writeFileSync(join(dir, 'real.json'), 'old');
+        symlinkSync(join(dir, 'real.json'), join(dir, 'link.json'));
+        return [
+          'sweep',
+          'reserves',
+          '--exact',
+          '--vary',
+          'chosenRound=0..1',
+          '--json',
+          join(dir, 'real.json'),
+          '--csv',
+          join(dir, 'link.json'),
+        ];
+      },
+      /^muster: --csv: .* is the same file as --json/,
+    ],
+    [
+      'a hard link to the other output',
+      (dir) => {
+        writeFileSync(join(dir, 'a.html'), 'old');
+        linkSync(join(dir, 'a.html'), join(dir, 'b.html'));
+        return [
+          'compare',
+          'reserves',
+          '--exact',
+          '--variant',
+          'A: target=7',
+          '--variant',
+          'B: target=6',
+          '--html',
+          join(dir, 'a.html'),
+          '--json',
+          join(dir, 'b.html'),
+        ];
+      },
+      /^muster: --html: .* is the same file as --json/,
+    ],
+    [
+      'matrix --json and --html',
+      (dir) => ['matrix', 'infinity', '--json', join(dir, 'm'), '--html', join(dir, 'm')],
+      /^muster: --html: .* is the same file as --json/,
+    ],
+    [
+      '--json - and --csv - both on standard output',
+      () => ['run', 'reserves', '--exact', '--json', '-', '--csv', '-'],
+      /^muster: --csv: standard output \(-\) is the same file as --json/,
+    ],
   ];
   for (const [what, argv, message] of cases) {
     it(what, async () => {
@@ -56,7 +121,23 @@ describe('two outputs that are one file: exit 2 before any work', () => {
   it('merge --json naming one of its inputs is refused before the shard is read', async () => {
     const dir = caseFolder();
     const shard = join(dir, 's.json');
-    expect((await cli('shard', 'reserves', '--trials', '70000', '--shard', '0/1', '--threads', '1', '--out', shard, '--quiet')).status).toBe(0);
+    expect(
+      (
+        await cli(
+          'shard',
+          'reserves',
+          '--trials',
+          '70000',
+          '--shard',
+          '0/1',
+          '--threads',
+          '1',
+          '--out',
+          shard,
+          '--quiet',
+        )
+      ).status,
+    ).toBe(0);
     const original = readFileSync(shard, 'utf8');
     const { status, stderr } = await cli('merge', shard, '--json', shard);
     expect(status).toBe(2);
@@ -151,20 +232,37 @@ describe('where an output may not go: one line naming the option, exit 2, before
     ['/dev/stdout (use - instead)', () => '/dev/stdout', /is not a regular file|is a link to nothing/],
     ['a folder', (dir) => dir, /is not a regular file \(a folder\)/],
     ['a missing folder', (dir) => join(dir, 'missing', 'x.json'), /folder .*missing does not exist/],
-    ['a dangling symlink', (dir) => {
-      symlinkSync(join(dir, 'nowhere', 'x'), join(dir, 'dangling.json'));
-      return join(dir, 'dangling.json');
-    }, /is a link to nothing \(dangling symlink\)/],
-    ['a path through a file', (dir) => {
-      writeFileSync(join(dir, 'file'), 'x');
-      return join(dir, 'file', 'x.json');
-    }, /does not exist/],
+    [
+      'a dangling symlink',
+      (dir) => {
+        symlinkSync(join(dir, 'nowhere', 'x'), join(dir, 'dangling.json'));
+        return join(dir, 'dangling.json');
+      },
+      /is a link to nothing \(dangling symlink\)/,
+    ],
+    [
+      'a path through a file',
+      (dir) => {
+        writeFileSync(join(dir, 'file'), 'x');
+        return join(dir, 'file', 'x.json');
+      },
+      /does not exist/,
+    ],
     ['an empty name', () => '', /got ""; allowed: a file name, or - for standard output/],
   ];
   for (const [what, target, message] of cases) {
     it(what, async () => {
       const dir = caseFolder();
-      const { status, stdout, stderr } = await cli('run', 'reserves', '--trials', '1e9', '--threads', '1', '--json', target(dir));
+      const { status, stdout, stderr } = await cli(
+        'run',
+        'reserves',
+        '--trials',
+        '1e9',
+        '--threads',
+        '1',
+        '--json',
+        target(dir),
+      );
       expect(status).toBe(2);
       expect(stderr).toMatch(new RegExp(`^muster: --json: .*${message.source}`));
       expect(stderr.trimEnd().split('\n')).toHaveLength(1);
@@ -188,21 +286,43 @@ describe('where an output may not go: one line naming the option, exit 2, before
     const dir = caseFolder();
     const svg = join(dir, 'svg');
     mkdirSync(svg);
-    const { status, stderr } = await cli('run', 'reserves', '--exact', '--svg', svg, '--html', join(svg, 'reserves-arrival-by-round.svg'), '--quiet');
+    const { status, stderr } = await cli(
+      'run',
+      'reserves',
+      '--exact',
+      '--svg',
+      svg,
+      '--html',
+      join(svg, 'reserves-arrival-by-round.svg'),
+      '--quiet',
+    );
     expect(status).toBe(2);
-    // An --html name ending .svg is refused before anything runs (src/cli/output-names.ts), which covers every file --svg writes.
-    expect(stderr).toMatch(/^muster: --html: got ".*reserves-arrival-by-round\.svg", an SVG name for an HTML file; allowed: /);
+    // An --html name ending .svg is refused before anything runs (src/cli/output-names.ts), which covers every file
+    // --svg writes.
+    expect(stderr).toMatch(
+      /^muster: --html: got ".*reserves-arrival-by-round\.svg", an SVG name for an HTML file; allowed: /,
+    );
     expect(readdirSync(svg)).toEqual([]);
   });
 
   it('a file-system error that escapes a command is one line naming the path', () => {
-    const error = Object.assign(new Error('EACCES: permission denied, open'), { code: 'EACCES', path: '/x/y', syscall: 'open' });
+    const error = Object.assign(new Error('EACCES: permission denied, open'), {
+      code: 'EACCES',
+      path: '/x/y',
+      syscall: 'open',
+    });
     expect(fsFault(error)?.message).toBe('/x/y: permission denied (open); allowed: a path you can read and write');
     expect(fsFault(new Error('not a file-system error'))).toBeNull();
   });
 
   it('checkDistinct allows one standard output and distinct files', () => {
-    expect(() => checkDistinct([{ option: '--json', path: '-' }, { option: '--html', path: join(folder, 'h') }, { option: '--csv', path: undefined }])).not.toThrow();
+    expect(() =>
+      checkDistinct([
+        { option: '--json', path: '-' },
+        { option: '--html', path: join(folder, 'h') },
+        { option: '--csv', path: undefined },
+      ]),
+    ).not.toThrow();
   });
 });
 

@@ -20,19 +20,27 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 beforeAll(() => {
   // --ignore-scripts: the test run has built dist/ already, and a second build here would empty it under other tests.
-  execFileSync(npm, ['pack', '--ignore-scripts', '--silent', '--pack-destination', folder], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(npm, ['pack', '--ignore-scripts', '--silent', '--pack-destination', folder], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const tarball = readdirSync(folder).find((name) => name.endsWith('.tgz'));
   if (!tarball) throw new Error('npm pack wrote no tarball');
   mkdirSync(consumer);
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  execFileSync(npm, ['install', join(folder, tarball), '--prefer-offline', '--no-audit', '--no-fund', '--silent', '--omit=dev'], { cwd: consumer, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(
+    npm,
+    ['install', join(folder, tarball), '--prefer-offline', '--no-audit', '--no-fund', '--silent', '--omit=dev'],
+    { cwd: consumer, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
 }, 240_000);
 
 describe('the packed package', () => {
   it('ships no test, source map of tests, or devDependency', () => {
     const installed = join(consumer, 'node_modules');
     const names = readdirSync(installed);
-    for (const dev of ['vitest', 'typescript', 'playwright-core', 'fast-check', 'ajv', 'simple-statistics']) expect(names, dev).not.toContain(dev);
+    for (const dev of ['vitest', 'typescript', 'playwright-core', 'fast-check', 'ajv', 'simple-statistics'])
+      expect(names, dev).not.toContain(dev);
     const own = readdirSync(join(installed, 'muster-odds'), { recursive: true, encoding: 'utf8' });
     expect(own.filter((name) => /^test\b|\.test\.|^dist\/test\b/.test(name))).toEqual([]);
     expect(own).toContain('dist/src/library.d.ts');
@@ -53,9 +61,13 @@ console.log(JSON.stringify({ odds, simulated, rules: listRules().map((r) => r.id
     const printed = spawnSync(process.execPath, [script], { cwd: consumer, encoding: 'utf8' });
     expect(printed.status, printed.stderr).toBe(0);
     const { odds, simulated, rules, refused } = JSON.parse(printed.stdout);
-    const cliExact = JSON.parse((await cli('run', 'infinity', '--exact', '--set', 'wipA=13', '--set', 'wipB=15', '--json', '-')).stdout);
+    const cliExact = JSON.parse(
+      (await cli('run', 'infinity', '--exact', '--set', 'wipA=13', '--set', 'wipB=15', '--json', '-')).stdout,
+    );
     expect(odds).toEqual(cliExact);
-    const cliRun = JSON.parse((await cli('run', 'reserves', '--trials', '70000', '--seed', 'packed', '--threads', '1', '--json', '-')).stdout);
+    const cliRun = JSON.parse(
+      (await cli('run', 'reserves', '--trials', '70000', '--seed', 'packed', '--threads', '1', '--json', '-')).stdout,
+    );
     expect(simulated).toEqual(cliRun);
     expect(rules).toEqual(['reserves', 'deployment', 'infinity', 'noctvale', 'warbands', 'fow']);
     expect(refused).toMatch(/^squads: got "999"; allowed: /);
@@ -77,9 +89,25 @@ export async function simulated(pool: Pool, signal: AbortSignal): Promise<boolea
 `,
     );
     // A call the types must refuse: a stream that does not exist.
-    writeFileSync(join(consumer, 'wrong.ts'), `import { run } from 'muster-odds';\nvoid run('reserves', { stream: 5 });\n`);
+    writeFileSync(
+      join(consumer, 'wrong.ts'),
+      `import { run } from 'muster-odds';\nvoid run('reserves', { stream: 5 });\n`,
+    );
     const tsc = join(root, 'node_modules/typescript/bin/tsc');
-    const flags = ['--strict', '--noEmit', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--types', 'node', '--typeRoots', join(root, 'node_modules/@types')];
+    const flags = [
+      '--strict',
+      '--noEmit',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--target',
+      'es2022',
+      '--types',
+      'node',
+      '--typeRoots',
+      join(root, 'node_modules/@types'),
+    ];
     const good = spawnSync(process.execPath, [tsc, ...flags, 'pairings.ts'], { cwd: consumer, encoding: 'utf8' });
     expect(good.status, good.stdout + good.stderr).toBe(0);
     const wrong = spawnSync(process.execPath, [tsc, ...flags, 'wrong.ts'], { cwd: consumer, encoding: 'utf8' });
@@ -93,7 +121,10 @@ export async function simulated(pool: Pool, signal: AbortSignal): Promise<boolea
     expect(printed.status, printed.stderr).toBe(0);
     expect(JSON.parse(printed.stdout)).toEqual(JSON.parse((await cli('run', 'fow', '--exact', '--json', '-')).stdout));
     // The report modules ship too: a page needs vega, inlined from the installed dependencies.
-    const page = spawnSync(muster, ['card', 'infinity', '--out', join(folder, 'card.html')], { cwd: consumer, encoding: 'utf8' });
+    const page = spawnSync(muster, ['card', 'infinity', '--out', join(folder, 'card.html')], {
+      cwd: consumer,
+      encoding: 'utf8',
+    });
     expect(page.status, page.stderr).toBe(0);
   }, 60_000);
 });

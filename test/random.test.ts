@@ -4,7 +4,16 @@ import { chunkKey, chunkStream, TycheStream } from '../src/engine/random.js';
 
 /** Keys of every shape the engine makes, and some it never does: empty, long, non-ASCII, lone surrogates. */
 function keys(): string[] {
-  const list = ['', 'a', 'muster', '0', '123', '4294967296', 'muster/reserves/muster/0', chunkKey('x'.repeat(300), 'fow', 12345)];
+  const list = [
+    '',
+    'a',
+    'muster',
+    '0',
+    '123',
+    '4294967296',
+    'muster/reserves/muster/0',
+    chunkKey('x'.repeat(300), 'fow', 12345),
+  ];
   for (const rule of ['reserves', 'deployment', 'infinity', 'noctvale', 'warbands', 'fow', 'my-rule.mjs']) {
     for (const seed of ['muster', 'threads', '', 'Ünïcødé ✓', '\ud800', '🎲 seed']) {
       for (const chunk of [0, 1, 2, 15, 16, 255, 65_535, 1_000_000]) list.push(chunkKey(seed, rule, chunk));
@@ -26,7 +35,8 @@ describe('TycheStream is seedrandom.tychei bit for bit', () => {
         const expected = reference();
         const a = fresh();
         const b = reused.random();
-        if (a !== expected || b !== expected) expect({ key, draw, fresh: a, reused: b }).toEqual({ key, draw, fresh: expected, reused: expected });
+        if (a !== expected || b !== expected)
+          expect({ key, draw, fresh: a, reused: b }).toEqual({ key, draw, fresh: expected, reused: expected });
       }
     }
   });

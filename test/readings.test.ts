@@ -46,13 +46,17 @@ describe('Rule.readings: each reading names a parameter that really switches it'
         const other = otherValue(spec!);
         const switched = rule.readings!(resolveParams(rule, [], { [reading.param]: other }));
         const after = switched.find((r) => r.param === reading.param);
-        expect(after?.text, `${rule.id}: ${reading.param}=${String(other)} gives another reading`).not.toBe(reading.text);
+        expect(after?.text, `${rule.id}: ${reading.param}=${String(other)} gives another reading`).not.toBe(
+          reading.text,
+        );
       }
     });
   }
 
   it('the rules with open readings list them at the defaults; Noctvale, whose text settles every figure, lists none', () => {
-    const byRule = Object.fromEntries(rules.map((rule) => [rule.id, rule.readings!(resolveParams(rule)).map((r) => r.param)]));
+    const byRule = Object.fromEntries(
+      rules.map((rule) => [rule.id, rule.readings!(resolveParams(rule)).map((r) => r.param)]),
+    );
     expect(byRule).toEqual({
       reserves: ['firstRound', 'fallbackCommand'],
       deployment: ['compare', 'edges', 'aocSides'],
@@ -62,10 +66,12 @@ describe('Rule.readings: each reading names a parameter that really switches it'
       fow: ['attackerStart', 'defenderStart', 'hit', 'guarantee', 'ambush', 'endTurn'],
     });
     // aocSides only matters, so only shows, while the side edges count.
-    expect(rules.find((r) => r.id === 'deployment')!.readings!(resolveParams(rules[1], ['edges=long'])).map((r) => r.param)).toEqual(['compare', 'edges']);
+    expect(
+      rules.find((r) => r.id === 'deployment')!.readings!(resolveParams(rules[1], ['edges=long'])).map((r) => r.param),
+    ).toEqual(['compare', 'edges']);
   });
 
-  it("Flames of War says plainly that Reserves from turn 1 play as Immediate Reserves", () => {
+  it('Flames of War says plainly that Reserves from turn 1 play as Immediate Reserves', () => {
     const fow = rules.find((r) => r.id === 'fow')!;
     const text = fow.readings!(resolveParams(fow)).find((r) => r.param === 'attackerStart')!.text;
     expect(text).toMatch(/same as Immediate Reserves/);
@@ -98,9 +104,21 @@ describe('every page carries a Readings block', () => {
   };
 
   it('a run page: each reading at its value, escaped, under the parameters and before the charts', () => {
-    const hostileRule: Rule = { ...echoRule, readings: (params) => [{ param: 'label', text: `the label is read as ${String(params.label)}` }] };
+    const hostileRule: Rule = {
+      ...echoRule,
+      readings: (params) => [{ param: 'label', text: `the label is read as ${String(params.label)}` }],
+    };
     const params = resolveParams(hostileRule);
-    const result = buildResult({ rule: hostileRule, params, seed: 's', stream: null, threads: 0, confidence: 1, trials: 0, tally: null });
+    const result = buildResult({
+      rule: hostileRule,
+      params,
+      seed: 's',
+      stream: null,
+      threads: 0,
+      confidence: 1,
+      trials: 0,
+      tally: null,
+    });
     const { html } = buildRunPage(hostileRule, result);
     const block = readingsBlock(html);
     expect(block).toContain(escapeHtml(`the label is read as ${HOSTILE}`));
@@ -112,27 +130,37 @@ describe('every page carries a Readings block', () => {
     const file = join(folder, 'fow.html');
     expect((await cli('run', 'fow', '--exact', '--html', file, '--quiet')).status).toBe(0);
     const html = readFileSync(file, 'utf8');
-    expect(readingsBlock(html)).toContain('attackerStart=1</span> the attacker&#39;s ordinary Reserves roll from turn 1, which makes them the same as Immediate Reserves');
+    expect(readingsBlock(html)).toContain(
+      'attackerStart=1</span> the attacker&#39;s ordinary Reserves roll from turn 1, which makes them the same as Immediate Reserves',
+    );
     expect(html).toContain('which makes them the same as Immediate Reserves; attackerStart=3 makes them wait.');
   });
 
   it('muster run --svg: a chart saved alone carries the readings in its subtitle', async () => {
     const svg = join(folder, 'svg');
-    expect((await cli('run', 'warbands', '--exact', '--set', 'underdogBy=warband', '--svg', svg, '--quiet')).status).toBe(0);
+    expect(
+      (await cli('run', 'warbands', '--exact', '--set', 'underdogBy=warband', '--svg', svg, '--quiet')).status,
+    ).toBe(0);
     const files = readdirSync(svg);
     expect(files.length).toBeGreaterThan(0);
     for (const file of files) {
       // vega writes the wrapped subtitle as separate <text> lines; the words arrive in order.
-      const text = readFileSync(join(svg, file), 'utf8').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+      const text = readFileSync(join(svg, file), 'utf8')
+        .replace(/<[^>]+>/g, ' ')
+        .replace(/\s+/g, ' ');
       expect(text, file).toMatch(/Readings: underdogBy=warband: with allies, the lowest single warband is found first/);
     }
   });
 
   it('muster sweep deployment --vary edges: both edge readings, each with the point that takes it', async () => {
     const file = join(folder, 'sweep.html');
-    expect((await cli('sweep', 'deployment', '--vary', 'edges=geometric,long', '--exact', '--html', file, '--quiet')).status).toBe(0);
+    expect(
+      (await cli('sweep', 'deployment', '--vary', 'edges=geometric,long', '--exact', '--html', file, '--quiet')).status,
+    ).toBe(0);
     const block = readingsBlock(readFileSync(file, 'utf8'));
-    expect(block).toMatch(/edges=geometric<\/span> a zone touching any board edge[^<]*<span class="note">\(edges=geometric\)<\/span>/);
+    expect(block).toMatch(
+      /edges=geometric<\/span> a zone touching any board edge[^<]*<span class="note">\(edges=geometric\)<\/span>/,
+    );
     expect(block).toMatch(/edges=long<\/span> only zones 1–3[^<]*<span class="note">\(edges=long\)<\/span>/);
     // A reading the varied parameter does not touch is shown once, without a list of points.
     expect(block).toMatch(/compare=raw<\/span> a forward die[^<]*<\/li>/);
@@ -140,7 +168,20 @@ describe('every page carries a Readings block', () => {
 
   it('muster compare warbands: the two underdog readings, each labelled with its variant', async () => {
     const file = join(folder, 'compare.html');
-    const status = (await cli('compare', 'warbands', '--variant', 'by side: underdogBy=side', '--variant', 'by warband: underdogBy=warband', '--exact', '--html', file, '--quiet')).status;
+    const status = (
+      await cli(
+        'compare',
+        'warbands',
+        '--variant',
+        'by side: underdogBy=side',
+        '--variant',
+        'by warband: underdogBy=warband',
+        '--exact',
+        '--html',
+        file,
+        '--quiet',
+      )
+    ).status;
     expect(status).toBe(0);
     const block = readingsBlock(readFileSync(file, 'utf8'));
     expect(block).toMatch(/underdogBy=side<\/span>[^<]*<span class="note">\(by side\)<\/span>/);
@@ -149,7 +190,9 @@ describe('every page carries a Readings block', () => {
 
   it('muster matrix deployment --html: the readings of the table, once', async () => {
     const file = join(folder, 'matrix.html');
-    expect((await cli('matrix', 'deployment', '--range', 'forward:5 standard:1,2,3', '--html', file, '--quiet')).status).toBe(0);
+    expect(
+      (await cli('matrix', 'deployment', '--range', 'forward:5 standard:1,2,3', '--html', file, '--quiet')).status,
+    ).toBe(0);
     const block = readingsBlock(readFileSync(file, 'utf8'));
     expect(block.match(/<li>/g)).toHaveLength(3);
     expect(block).toContain('zones 1, 2, 3, 4, 6, 7, 8 have one');
@@ -168,7 +211,10 @@ describe('every page carries a Readings block', () => {
 describe('readingRows', () => {
   it('lists each distinct reading once, with its values and, where sets differ, which sets take it', () => {
     const deployment = rules.find((r) => r.id === 'deployment')!;
-    const sets = ['geometric', 'long', 'geometric'].map((edges, i) => ({ label: `p${i}`, params: resolveParams(deployment, [`edges=${edges}`]) }));
+    const sets = ['geometric', 'long', 'geometric'].map((edges, i) => ({
+      label: `p${i}`,
+      params: resolveParams(deployment, [`edges=${edges}`]),
+    }));
     const lines = readingLines(readingRows(deployment, sets));
     expect(lines.filter((line) => line.startsWith('edges='))).toHaveLength(2);
     expect(lines.find((line) => line.startsWith('edges=geometric'))).toMatch(/\(p0; p2\)$/);

@@ -20,10 +20,36 @@ import { echoRule, HOSTILE } from './support/hostile.js';
 /** Every rule at its defaults: solved exactly, and simulated on two chunks in-process. */
 function resultsFor(rule: Rule): RunResult[] {
   const params = resolveParams(rule);
-  const exact = buildResult({ rule, params, seed: 'charts', stream: null, threads: 0, confidence: 1, trials: 0, tally: null });
+  const exact = buildResult({
+    rule,
+    params,
+    seed: 'charts',
+    stream: null,
+    threads: 0,
+    confidence: 1,
+    trials: 0,
+    tally: null,
+  });
   const trials = 2 * CHUNK_TRIALS;
-  const tally = runChunks({ ruleId: rule.id, params, seed: 'charts', stream: 2, firstChunk: 0, endChunk: 2, totalTrials: trials });
-  const simulated = buildResult({ rule, params, seed: 'charts', stream: 2, threads: 1, confidence: 0.95, trials, tally });
+  const tally = runChunks({
+    ruleId: rule.id,
+    params,
+    seed: 'charts',
+    stream: 2,
+    firstChunk: 0,
+    endChunk: 2,
+    totalTrials: trials,
+  });
+  const simulated = buildResult({
+    rule,
+    params,
+    seed: 'charts',
+    stream: 2,
+    threads: 1,
+    confidence: 0.95,
+    trials,
+    tally,
+  });
   return rule.exact ? [exact, simulated] : [simulated];
 }
 
@@ -55,7 +81,11 @@ describe('escaping: text a user typed cannot end a script, a style or an attribu
 
   it('the inlined vega bundles hold nothing that would end or confuse a <script> element', () => {
     const require = createRequire(import.meta.url);
-    for (const [module, file] of [['vega', 'vega.min.js'], ['vega-lite', 'vega-lite.min.js'], ['vega-embed', 'vega-embed.min.js']]) {
+    for (const [module, file] of [
+      ['vega', 'vega.min.js'],
+      ['vega-lite', 'vega-lite.min.js'],
+      ['vega-embed', 'vega-embed.min.js'],
+    ]) {
       const code = readFileSync(join(dirname(require.resolve(module)), file), 'utf8');
       expect(code.toLowerCase().includes('</script'), file).toBe(false);
       expect(code.includes('<!--'), file).toBe(false);
@@ -64,7 +94,16 @@ describe('escaping: text a user typed cannot end a script, a style or an attribu
 
   it('a run report of a rule whose title, parameter and metric text are hostile keeps them as text', () => {
     const params = resolveParams(echoRule);
-    const result = buildResult({ rule: echoRule, params, seed: HOSTILE, stream: null, threads: 0, confidence: 1, trials: 0, tally: null });
+    const result = buildResult({
+      rule: echoRule,
+      params,
+      seed: HOSTILE,
+      stream: null,
+      threads: 0,
+      confidence: 1,
+      trials: 0,
+      tally: null,
+    });
     const { html } = buildRunPage(echoRule, result);
     // Only the page's own elements: three vendor bundles, the chart data and the boot script.
     expect(html.match(/<script\b/g)).toHaveLength(5);
@@ -90,7 +129,9 @@ describe('numbers on charts never round to a certainty that is not there', () =>
 
 describe('CSV of the metrics table', () => {
   it('quotes commas and quotes, defuses spreadsheet formulas, ends records in CRLF', () => {
-    expect(csvLine(['a,b', 'say "hi"', '=SUM(A1)', -0.5, null, true])).toBe('"a,b","say ""hi""",\'=SUM(A1),-0.5,,true\r\n');
+    expect(csvLine(['a,b', 'say "hi"', '=SUM(A1)', -0.5, null, true])).toBe(
+      '"a,b","say ""hi""",\'=SUM(A1),-0.5,,true\r\n',
+    );
   });
 
   it('holds every metric of a run with full-precision numbers and empty exact cells where there is none', () => {
@@ -100,7 +141,8 @@ describe('CSV of the metrics table', () => {
     const lines = text.trimEnd().split('\r\n');
     expect(lines[0]).toBe('metric,kind,estimate,lo,hi,exact,confidence,meaning');
     expect(lines).toHaveLength(1 + rule.metrics(exact.params).length);
-    // squad.round.1 with no chosen round: a 6 on the first roll, exactly 1/6; nothing simulated, so no estimate or interval.
+    // squad.round.1 with no chosen round: a 6 on the first roll, exactly 1/6; nothing simulated, so no estimate or
+    // interval.
     expect(lines[1].split(',').slice(0, 6)).toEqual(['squad.round.1', 'probability', '', '', '', String(1 / 6)]);
   });
 });
@@ -124,7 +166,16 @@ describe('every chart of every rule compiles cleanly and draws marks in Node', (
   it('a rule with no chart module gets the generic charts: every probability, with exact markers', async () => {
     const params = resolveParams(echoRule);
     const tally = new Float64Array([333]);
-    const result = buildResult({ rule: echoRule, params, seed: 's', stream: 2, threads: 1, confidence: 0.95, trials: 1000, tally });
+    const result = buildResult({
+      rule: echoRule,
+      params,
+      seed: 's',
+      stream: 2,
+      threads: 1,
+      confidence: 0.95,
+      trials: 1000,
+      tally,
+    });
     const charts = runCharts({ rule: echoRule, result, metrics: echoRule.metrics(params) });
     expect(charts.map((c) => c.id)).toEqual(['echo-probabilities', 'echo-exact-check']);
     for (const chart of charts) await expectDrawable(chart);

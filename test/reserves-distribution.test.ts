@@ -76,25 +76,51 @@ function bruteForce(s: Setting): Record<string, Fraction> {
 
 describe('reserves: at least k of n squads by round r', () => {
   const cases: Array<[string, Setting]> = [
-    ['the text\'s numbers, no chosen round', { squads: 3, rounds: 4, target: 7, chosenRound: 0, command: 2, leaderLoss: Fraction.ZERO, fallbackCommand: 0 }],
-    ['chosen round 3 with command 3, a commander lost 1 in 4 per round', { squads: 4, rounds: 4, target: 7, chosenRound: 3, command: 3, leaderLoss: Fraction.of(1, 4), fallbackCommand: 1 }],
-    ['five rounds, target 8, chosen round 2', { squads: 3, rounds: 5, target: 8, chosenRound: 2, command: 2, leaderLoss: Fraction.ZERO, fallbackCommand: 0 }],
+    [
+      "the text's numbers, no chosen round",
+      { squads: 3, rounds: 4, target: 7, chosenRound: 0, command: 2, leaderLoss: Fraction.ZERO, fallbackCommand: 0 },
+    ],
+    [
+      'chosen round 3 with command 3, a commander lost 1 in 4 per round',
+      {
+        squads: 4,
+        rounds: 4,
+        target: 7,
+        chosenRound: 3,
+        command: 3,
+        leaderLoss: Fraction.of(1, 4),
+        fallbackCommand: 1,
+      },
+    ],
+    [
+      'five rounds, target 8, chosen round 2',
+      { squads: 3, rounds: 5, target: 8, chosenRound: 2, command: 2, leaderLoss: Fraction.ZERO, fallbackCommand: 0 },
+    ],
   ];
   for (const [what, s] of cases) {
     it(`${what}: exactly the enumeration`, () => {
-      const params = resolveParams(reserves, Object.entries(s).map(([name, value]) => `${name}=${value instanceof Fraction ? value.toNumber() : value}`));
+      const params = resolveParams(
+        reserves,
+        Object.entries(s).map(([name, value]) => `${name}=${value instanceof Fraction ? value.toNumber() : value}`),
+      );
       const exact = reserves.exact!(params);
       const expected = bruteForce(s);
-      const names = reserves.metrics(params).map((m) => m.name).filter((name) => name.startsWith('atLeast.'));
+      const names = reserves
+        .metrics(params)
+        .map((m) => m.name)
+        .filter((name) => name.startsWith('atLeast.'));
       expect(names.sort()).toEqual(Object.keys(expected).sort());
       for (const name of names) expect(exact[name].toString(), name).toBe(expected[name].toString());
       // k = n is all.by.r, which the rule already reports: the tail at n must agree with it.
-      for (let r = 1; r <= s.rounds; r++) expect(exact[`atLeast.1.by.${r}`].compare(exact[`all.by.${r}`])).toBeGreaterThanOrEqual(0);
+      for (let r = 1; r <= s.rounds; r++)
+        expect(exact[`atLeast.1.by.${r}`].compare(exact[`all.by.${r}`])).toBeGreaterThanOrEqual(0);
     });
   }
 
   it('reports the distribution up to 12 squads, and leaves it out beyond', () => {
-    const names = (squads: number) => reserves.metrics(resolveParams(reserves, [`squads=${squads}`])).filter((m) => m.name.startsWith('atLeast.')).length;
+    const names = (squads: number) =>
+      reserves.metrics(resolveParams(reserves, [`squads=${squads}`])).filter((m) => m.name.startsWith('atLeast.'))
+        .length;
     expect(names(1)).toBe(0);
     expect(names(12)).toBe(11 * 4);
     expect(names(13)).toBe(0);

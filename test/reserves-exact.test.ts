@@ -10,7 +10,9 @@ import { reserves } from '../src/rules/reserves.js';
  * commander's fate is enumerated round by round (dies or survives in each
  * round before the chosen one) instead of using the closed form.
  */
-/** A setting such as leaderLoss=0.25 as the fraction its digits say (25/100), read from the text; 0 when it is not set. */
+/**
+ * A setting such as leaderLoss=0.25 as the fraction its digits say (25/100), read from the text; 0 when it is not set.
+ */
 function decimalSetting(settings: string[], name: string): Fraction {
   const text = settings.find((setting) => setting.startsWith(`${name}=`))?.slice(name.length + 1) ?? '0';
   const [whole, decimals = ''] = text.split('.');
@@ -31,7 +33,8 @@ function bruteForce(settings: string[]): Record<string, Fraction> {
   const roundsBefore = Math.max(0, chosen - 1);
   for (let pattern = 0; pattern < 2 ** roundsBefore; pattern++) {
     let weight = Fraction.ONE;
-    for (let round = 0; round < roundsBefore; round++) weight = weight.mul(pattern & (1 << round) ? loss : loss.complement());
+    for (let round = 0; round < roundsBefore; round++)
+      weight = weight.mul(pattern & (1 << round) ? loss : loss.complement());
     fates.push({ weight, bonus: pattern === 0 ? (params.command as number) : (params.fallbackCommand as number) });
   }
 
@@ -131,7 +134,9 @@ describe('reserves: the rules questions', () => {
     const value = exactAt('chosenRound=3', 'command=4', 'leaderLoss=0.15')['squad.round.3'];
     expect(value.toString()).toBe('689/1440');
     // The double 0.15 is 5404319552844595/2^55, a little under 3/20: computing with it gives another number.
-    const fromDouble = Fraction.of(20, 36).mul(Fraction.fromNumber(0.15).complement().pow(2).mul(Fraction.of(1, 2)).add(Fraction.of(1, 2)));
+    const fromDouble = Fraction.of(20, 36).mul(
+      Fraction.fromNumber(0.15).complement().pow(2).mul(Fraction.of(1, 2)).add(Fraction.of(1, 2)),
+    );
     expect(fromDouble.equals(value)).toBe(false);
   });
 
@@ -143,7 +148,14 @@ describe('reserves: the rules questions', () => {
   });
 
   it('probabilities of a squad arriving in each round or never sum to 1', () => {
-    const params = resolveParams(reserves, ['chosenRound=4', 'command=3', 'leaderLoss=0.1', 'fallbackCommand=2', 'squads=7', 'rounds=6']);
+    const params = resolveParams(reserves, [
+      'chosenRound=4',
+      'command=3',
+      'leaderLoss=0.1',
+      'fallbackCommand=2',
+      'squads=7',
+      'rounds=6',
+    ]);
     const values = reserves.exact!(params);
     let total = values['squad.never'];
     for (let round = 1; round <= 6; round++) total = total.add(values[`squad.round.${round}`]);

@@ -26,7 +26,15 @@ function expectSimulationMatchesExact(seed: string, settings: string[]): void {
 
 function expectSimulationMatchesExactOnStream(stream: StreamVersion, seed: string, settings: string[]): void {
   const params = resolveParams(reserves, settings);
-  const tally = runChunks({ ruleId: 'reserves', params, seed, stream, firstChunk: 0, endChunk: CHUNKS, totalTrials: TRIALS });
+  const tally = runChunks({
+    ruleId: 'reserves',
+    params,
+    seed,
+    stream,
+    firstChunk: 0,
+    endChunk: CHUNKS,
+    totalTrials: TRIALS,
+  });
   const tallied = reserves.summarize(params, tally, TRIALS);
   const exact = reserves.exact!(params);
   for (const metric of reserves.metrics(params)) {
@@ -57,12 +65,25 @@ describe('reserves simulation against the exact solution', () => {
   });
 
   it('seed "leader-loss": a commander lost at 30% a round, shared by all six squads', () => {
-    expectSimulationMatchesExact('leader-loss', ['squads=6', 'chosenRound=4', 'command=4', 'leaderLoss=0.3', 'fallbackCommand=1']);
+    expectSimulationMatchesExact('leader-loss', [
+      'squads=6',
+      'chosenRound=4',
+      'command=4',
+      'leaderLoss=0.3',
+      'fallbackCommand=1',
+    ]);
   });
 
   it('seed "waiting": reserves that first roll in round 2, chosen round 3, both tally layouts', () => {
     expectSimulationMatchesExact('waiting', ['firstRound=2', 'chosenRound=3', 'command=2', 'leaderLoss=0.25']);
-    expectSimulationMatchesExact('waiting', ['squads=12', 'rounds=8', 'target=10', 'firstRound=3', 'chosenRound=5', 'command=3']);
+    expectSimulationMatchesExact('waiting', [
+      'squads=12',
+      'rounds=8',
+      'target=10',
+      'firstRound=3',
+      'chosenRound=5',
+      'command=3',
+    ]);
   });
 
   it('seed "long-game": 8 rounds, target 10, 12 squads', () => {
@@ -72,14 +93,29 @@ describe('reserves simulation against the exact solution', () => {
 
 describe('reserves intervals stay honest when squads share the commander', () => {
   it('seed "cluster": with a shared fate the squad metrics use per-trial shares, 3.17 times wider than a naive binomial interval', () => {
-    // Commander alive at round 2 with probability 1/2. Alive: round 2 with +6 is certain, so P(arrive in round 2) = 5/6;
+    // Commander alive at round 2 with probability 1/2. Alive: round 2 with +6 is certain, so P(arrive in round 2) =
+    // 5/6;
     // lost: needs 5+, 5/6 · 1/3 = 5/18. Overall p = 5/9.
     // Variance of one trial's share of 30 squads = Var(conditional mean) + E(conditional variance)
     //   = 1/4 · (5/9)² + 1/2 · (5/6·1/6 + 5/18·13/18) / 30 = 0.0828189.
     // Naive binomial variance per trial-equivalent = p(1 − p)/30 = 0.0082305; ratio of widths √10.0625 = 3.1721.
     // The sample standard deviation at n = 65,536 is within about 0.5% of the truth, so ±0.08 (2.5%) is > 5σ.
-    const params = resolveParams(reserves, ['squads=30', 'chosenRound=2', 'command=6', 'leaderLoss=0.5', 'fallbackCommand=0']);
-    const tally = runChunks({ ruleId: 'reserves', params, seed: 'cluster', stream: DEFAULT_STREAM, firstChunk: 0, endChunk: 1, totalTrials: CHUNK_TRIALS });
+    const params = resolveParams(reserves, [
+      'squads=30',
+      'chosenRound=2',
+      'command=6',
+      'leaderLoss=0.5',
+      'fallbackCommand=0',
+    ]);
+    const tally = runChunks({
+      ruleId: 'reserves',
+      params,
+      seed: 'cluster',
+      stream: DEFAULT_STREAM,
+      firstChunk: 0,
+      endChunk: 1,
+      totalTrials: CHUNK_TRIALS,
+    });
     const found = reserves.summarize(params, tally, CHUNK_TRIALS)['squad.round.2'];
     expect(found.kind).toBe('mean');
     const honest = estimate(found, 0.95);

@@ -95,14 +95,21 @@ describe('a rule file under every command', () => {
   });
 
   it('run: simulated on the pool; --precision stops when every probability is narrow enough', async () => {
-    const result = await runCommand(reserves2d6, { precision: '0.004', seed: 'precision', threads: '2', quiet: true }, bufferIo());
+    const result = await runCommand(
+      reserves2d6,
+      { precision: '0.004', seed: 'precision', threads: '2', quiet: true },
+      bufferIo(),
+    );
     const { lo, hi } = result.metrics['all.by.4'];
     expect(((hi as number) - (lo as number)) / 2).toBeLessThanOrEqual(0.004);
     expect(result.precision).toEqual({ target: 0.004, reached: true });
   });
 
   it('a path is always a file and an id always built in, even when the file reuses a built-in id', async () => {
-    const copy = ruleFile('reserves.mjs', readFileSync(reserves2d6, 'utf8').replace("id: 'reserves-2d6'", "id: 'reserves'"));
+    const copy = ruleFile(
+      'reserves.mjs',
+      readFileSync(reserves2d6, 'utf8').replace("id: 'reserves-2d6'", "id: 'reserves'"),
+    );
     const fromFile = await cli('run', copy, '--exact');
     expect(fromFile.stdout).toMatch(/^reserves — Reserves on 2d6/);
     const builtIn = await cli('run', 'reserves', '--exact');
@@ -112,46 +119,112 @@ describe('a rule file under every command', () => {
   it('--json, --html, --svg and --csv: generic charts titled with the rule’s own words, escaped', async () => {
     const hostile = ruleFile(
       'hostile.mjs',
-      readFileSync(reserves2d6, 'utf8').replace("title: 'Reserves on 2d6'", "title: 'Reserves </script><script>alert(1)</script> & \"2d6\"'"),
+      readFileSync(reserves2d6, 'utf8').replace(
+        "title: 'Reserves on 2d6'",
+        'title: \'Reserves </script><script>alert(1)</script> & "2d6"\'',
+      ),
     );
     const [json, html, svg, csv] = ['r.json', 'r.html', 'svg', 'r.csv'].map((name) => join(folder, name));
-    const { status } = await cli('run', hostile, '--trials', '1e5', '--seed', 'reports', '--threads', '1', '--quiet', '--json', json, '--html', html, '--svg', svg, '--csv', csv);
+    const { status } = await cli(
+      'run',
+      hostile,
+      '--trials',
+      '1e5',
+      '--seed',
+      'reports',
+      '--threads',
+      '1',
+      '--quiet',
+      '--json',
+      json,
+      '--html',
+      html,
+      '--svg',
+      svg,
+      '--csv',
+      csv,
+    );
     expect(status).toBe(0);
     expect(JSON.parse(readFileSync(json, 'utf8')).title).toBe('Reserves </script><script>alert(1)</script> & "2d6"');
     const page = readFileSync(html, 'utf8');
     expect(page).not.toContain('<script>alert(1)');
     expect(page).toContain('Reserves &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; &amp;');
     expect(readdirSync(svg).sort()).toEqual(['reserves-2d6-exact-check.svg', 'reserves-2d6-probabilities.svg']);
-    expect(readFileSync(csv, 'utf8')).toMatch(/^metric,kind,estimate,lo,hi,exact,confidence,meaning\r\nall\.by\.4,probability,/);
+    expect(readFileSync(csv, 'utf8')).toMatch(
+      /^metric,kind,estimate,lo,hi,exact,confidence,meaning\r\nall\.by\.4,probability,/,
+    );
   });
 
   it('sweep, simulated and exact', async () => {
-    const simulated = await cli('sweep', reserves2d6, '--vary', 'target=8..11', '--trials', '1e5', '--threads', '1', '--quiet');
+    const simulated = await cli(
+      'sweep',
+      reserves2d6,
+      '--vary',
+      'target=8..11',
+      '--trials',
+      '1e5',
+      '--threads',
+      '1',
+      '--quiet',
+    );
     expect(simulated.status).toBe(0);
     expect(simulated.stdout).toMatch(/^reserves-2d6 — Reserves on 2d6: sweep of 4 points/);
-    const exact = await cli('sweep', reserves2d6, '--vary', 'target=8..11', '--exact', '--quiet', '--csv', join(folder, 'sweep.csv'));
+    const exact = await cli(
+      'sweep',
+      reserves2d6,
+      '--vary',
+      'target=8..11',
+      '--exact',
+      '--quiet',
+      '--csv',
+      join(folder, 'sweep.csv'),
+    );
     expect(exact.status).toBe(0);
     expect(readFileSync(join(folder, 'sweep.csv'), 'utf8').split('\n').length).toBeGreaterThan(8);
   });
 
   it('compare: "1d6 7+" (built-in) against "2d6 10+" (the file); same-named metrics compared, the others listed', async () => {
     const html = join(folder, 'compare.html');
-    const { status, stdout } = await cli('compare', 'reserves', '--set', 'squads=3', '--variant', '1d6 7+: target=7', '--variant', `2d6 10+: rule=${reserves2d6} target=10`, '--exact', '--all', '--quiet', '--html', html);
+    const { status, stdout } = await cli(
+      'compare',
+      'reserves',
+      '--set',
+      'squads=3',
+      '--variant',
+      '1d6 7+: target=7',
+      '--variant',
+      `2d6 10+: rule=${reserves2d6} target=10`,
+      '--exact',
+      '--all',
+      '--quiet',
+      '--html',
+      html,
+    );
     expect(status).toBe(0);
     expect(stdout).toMatch(/\nall\.by\.4 +\S+%( = \S+)? +86\.073%( = \S+)? +[+−]\d+\.\d+ pp\n/);
     expect(stdout).toMatch(/\nlost\.mean +.* [+−]\d\.\d+\n/);
     expect(stdout).toMatch(/\ndice\.mean +\S+( = \S+)? +— +—\n/);
-    expect(stdout).toMatch(/Metrics not every variant has[^]*1d6 7\+: squad\.round\.1, /);
-    // Each variant's readings come from its own rule: the built-in's firstRound reading, nothing read off the file's params.
+    expect(stdout).toMatch(/Metrics not every variant has[\s\S]*1d6 7\+: squad\.round\.1, /);
+    // Each variant's readings come from its own rule: the built-in's firstRound reading, nothing read off the file's
+    // params.
     const page = readFileSync(html, 'utf8');
     expect(page).toContain('reserves roll from game round 1');
     expect(page).not.toMatch(/round undefined|=undefined/);
   });
 
   it('compare: a variant naming a missing rule file is refused before any work', async () => {
-    const { status, stderr } = await cli('compare', 'reserves', '--variant', 'a: target=7', '--variant', `b: rule=${join(folder, 'nope.mjs')}`);
+    const { status, stderr } = await cli(
+      'compare',
+      'reserves',
+      '--variant',
+      'a: target=7',
+      '--variant',
+      `b: rule=${join(folder, 'nope.mjs')}`,
+    );
     expect(status).toBe(2);
-    expect(stderr).toMatch(/^muster: rule: got ".*nope\.mjs"; allowed: a built-in rule id \(.*\) or the path of an existing rule file\n$/);
+    expect(stderr).toMatch(
+      /^muster: rule: got ".*nope\.mjs"; allowed: a built-in rule id \(.*\) or the path of an existing rule file\n$/,
+    );
   });
 
   it('matrix: a file that declares none gets a clear answer; one that declares one gets its table', async () => {
@@ -160,7 +233,10 @@ describe('a rule file under every command', () => {
     expect(none.stderr).toMatch(/^muster: rule: reserves-2d6 declares no matrix/);
     const withMatrix = ruleFile(
       'matrix.mjs',
-      readFileSync(reserves2d6, 'utf8').replace("summary: 'squads arrive on 2d6 + round',", "summary: 'x', matrix: { row: 'squads', col: 'target', metrics: ['all.by.4'], values: [2, 3, 4] },"),
+      readFileSync(reserves2d6, 'utf8').replace(
+        "summary: 'squads arrive on 2d6 + round',",
+        "summary: 'x', matrix: { row: 'squads', col: 'target', metrics: ['all.by.4'], values: [2, 3, 4] },",
+      ),
     );
     const table = await cli('matrix', withMatrix);
     expect(table.status).toBe(0);
@@ -195,11 +271,18 @@ describe('the same bits on any thread count and across shards', () => {
 
   it('seed "bits": 1, 2 and 3 threads give identical results; 3 shards merged give the same again', async () => {
     const options = { trials: '700k', seed: 'bits', quiet: true };
-    const [one, two, three] = await Promise.all(['1', '2', '3'].map((threads) => runCommand(awkward, { ...options, threads }, bufferIo())));
+    const [one, two, three] = await Promise.all(
+      ['1', '2', '3'].map((threads) => runCommand(awkward, { ...options, threads }, bufferIo())),
+    );
     expect(two.metrics).toEqual(one.metrics);
     expect(three.metrics).toEqual(one.metrics);
     const files = [0, 1, 2].map((index) => join(folder, `awkward-${index}.json`));
-    for (const [index, out] of files.entries()) await shardCommand(awkward, { ...options, shard: `${index}/3`, out, threads: String(1 + (index % 2)) }, bufferIo());
+    for (const [index, out] of files.entries())
+      await shardCommand(
+        awkward,
+        { ...options, shard: `${index}/3`, out, threads: String(1 + (index % 2)) },
+        bufferIo(),
+      );
     const merged = await mergeCommand([files[2], files[0], files[1]], { rule: [awkward] }, bufferIo());
     expect(merged.metrics).toEqual(one.metrics);
     // The estimates are right, too: E[face/3] = 7/6, E[10u] = 5, P(six) = 1/6 (5σ bounds, σ from the 95% interval).
@@ -215,7 +298,8 @@ describe('the same bits on any thread count and across shards', () => {
     const path = ruleFile('moving.mjs', readFileSync(reserves2d6, 'utf8'));
     const options = { trials: '150k', seed: 'moving', threads: '1', quiet: true };
     const files = [0, 1].map((index) => join(folder, `moving-${index}.json`));
-    for (const [index, out] of files.entries()) await shardCommand(path, { ...options, shard: `${index}/2`, out }, bufferIo());
+    for (const [index, out] of files.entries())
+      await shardCommand(path, { ...options, shard: `${index}/2`, out }, bufferIo());
     const whole = await runCommand(path, options, bufferIo());
     expect((await mergeCommand(files, { rule: [path] }, bufferIo())).metrics).toEqual(whole.metrics);
     const moved = ruleFile('moved.mjs', readFileSync(path, 'utf8'));
@@ -224,7 +308,9 @@ describe('the same bits on any thread count and across shards', () => {
     const io = bufferIo();
     const changed = await cli('merge', ...files, '--rule', path);
     expect(changed.status).toBe(2);
-    expect(changed.stderr).toMatch(/^muster: .*moving\.mjs: the rule file, or a file it imports, differs from the run's \(sha256 [0-9a-f]{12}… instead of [0-9a-f]{12}…\); allowed: the same file and the files it imports, unchanged\n$/);
+    expect(changed.stderr).toMatch(
+      /^muster: .*moving\.mjs: the rule file, or a file it imports, differs from the run's \(sha256 [0-9a-f]{12}… instead of [0-9a-f]{12}…\); allowed: the same file and the files it imports, unchanged\n$/,
+    );
     expect(io.stdout()).toBe('');
   });
 });
@@ -253,18 +339,26 @@ export default {
     const helper = join(folder, 'helpers', 'need.mjs');
     writeFileSync(helper, 'export const need = 5;\n');
     const path = ruleFile('with-helper.mjs', helperRule);
-    // Written out from docs/custom-rules.md: the file, then NUL, the helper's path from the file's folder, NUL, its contents.
-    const expected = createHash('sha256').update(readFileSync(path)).update('\u0000helpers/need.mjs\u0000').update(readFileSync(helper)).digest('hex');
+    // Written out from docs/custom-rules.md: the file, then NUL, the helper's path from the file's folder, NUL, its
+    // contents.
+    const expected = createHash('sha256')
+      .update(readFileSync(path))
+      .update('\u0000helpers/need.mjs\u0000')
+      .update(readFileSync(helper))
+      .digest('hex');
     const options = { trials: '150k', seed: 'helper', threads: '2', quiet: true };
     const files = [0, 1].map((index) => join(folder, `helper-${index}.json`));
-    for (const [index, out] of files.entries()) await shardCommand(path, { ...options, shard: `${index}/2`, out }, bufferIo());
+    for (const [index, out] of files.entries())
+      await shardCommand(path, { ...options, shard: `${index}/2`, out }, bufferIo());
     expect(JSON.parse(readFileSync(files[0], 'utf8')).ruleFile.sha256).toBe(expected);
     const whole = await runCommand(path, options, bufferIo());
     expect((await mergeCommand(files, { rule: [path] }, bufferIo())).metrics).toEqual(whole.metrics);
     writeFileSync(helper, 'export const need = 4;\n');
     const changed = await cli('merge', ...files, '--rule', path);
     expect(changed.status).toBe(2);
-    expect(changed.stderr).toMatch(/^muster: .*with-helper\.mjs: the rule file, or a file it imports, differs from the run's/);
+    expect(changed.stderr).toMatch(
+      /^muster: .*with-helper\.mjs: the rule file, or a file it imports, differs from the run's/,
+    );
   });
 });
 
@@ -283,7 +377,10 @@ export default {
 `;
   const install = (root: string, need: number) => {
     mkdirSync(join(root, 'node_modules', 'house-dice'), { recursive: true });
-    writeFileSync(join(root, 'node_modules', 'house-dice', 'package.json'), JSON.stringify({ name: 'house-dice', version: '1.0.0', type: 'module', main: 'index.js' }));
+    writeFileSync(
+      join(root, 'node_modules', 'house-dice', 'package.json'),
+      JSON.stringify({ name: 'house-dice', version: '1.0.0', type: 'module', main: 'index.js' }),
+    );
     writeFileSync(join(root, 'node_modules', 'house-dice', 'index.js'), `export const need = ${need};\n`);
   };
 
@@ -295,7 +392,8 @@ export default {
     const path = join(here, 'with-package.mjs');
     writeFileSync(path, packageRule);
     // Written out from docs/custom-rules.md: the file, then NUL, "package:" and the path inside node_modules, NUL, the
-    // contents, for each file bundled from the package (here its one module; Node's own fs is not a file and is left out).
+    // contents, for each file bundled from the package (here its one module; Node's own fs is not a file and is left
+    // out).
     const expected = createHash('sha256')
       .update(readFileSync(path))
       .update('\u0000package:house-dice/index.js\u0000')
@@ -311,13 +409,34 @@ export default {
     expect((await loadRule(join(elsewhere, 'rules', 'with-package.mjs'))).file?.sha256).toBe(digest);
 
     const files = [0, 1].map((index) => join(here, `package-${index}.json`));
-    for (const [index, out] of files.entries()) expect((await cli('shard', path, '--trials', '150k', '--seed', 'package', '--threads', '2', '--shard', `${index}/2`, '--out', out, '--quiet')).status).toBe(0);
+    for (const [index, out] of files.entries())
+      expect(
+        (
+          await cli(
+            'shard',
+            path,
+            '--trials',
+            '150k',
+            '--seed',
+            'package',
+            '--threads',
+            '2',
+            '--shard',
+            `${index}/2`,
+            '--out',
+            out,
+            '--quiet',
+          )
+        ).status,
+      ).toBe(0);
     expect(JSON.parse(readFileSync(files[0], 'utf8')).ruleFile.sha256).toBe(digest);
     expect((await cli('merge', ...files, '--rule', path)).status).toBe(0);
     writeFileSync(join(here, 'node_modules', 'house-dice', 'index.js'), 'export const need = 4;\n');
     const changed = await cli('merge', ...files, '--rule', path);
     expect(changed.status).toBe(2);
-    expect(changed.stderr).toMatch(/^muster: .*with-package\.mjs: the rule file, or a file it imports, differs from the run's/);
+    expect(changed.stderr).toMatch(
+      /^muster: .*with-package\.mjs: the rule file, or a file it imports, differs from the run's/,
+    );
   });
 });
 
@@ -331,33 +450,122 @@ function mutant(name: string, from: string | RegExp, to: string): string {
 
 describe('mistakes in a rule file: one line naming the file, the rule and what is wrong; exit 2; no output file', () => {
   const cases: Array<[string, () => string, RegExp]> = [
-    // Under vitest the import goes through vite, which words a syntax error its own way; the CLI test below checks Node's.
-    ['a file that does not parse', () => mutant('parse.mjs', 'trial(dice, p, out) {', 'trial(dice, p, out) {{'), /parse\.mjs: does not load: .*/],
-    ['no default export', () => mutant('nodefault.mjs', 'export default {', 'export const rule = {'), /nodefault\.mjs: default export: got undefined; allowed: export default \{ id, title, params, metrics, trial \}/],
-    ['a bad id', () => mutant('badid.mjs', "id: 'reserves-2d6'", "id: 'reserves 2d6'"), /badid\.mjs: id: got "reserves 2d6"; allowed: letters, digits and '-'/],
-    ['no trial', () => mutant('notrial.mjs', 'trial(dice, p, out) {', 'trail(dice, p, out) {'), /notrial\.mjs \(rule reserves-2d6\): unknown field "trail"; allowed: id, title/],
-    ['a parameter whose default is out of range', () => mutant('param.mjs', 'default: 10, min: 2', 'default: 20, min: 2'), /param\.mjs \(rule reserves-2d6\): parameter target: default: got 20; allowed: an integer from 2 to 16/],
-    ['a parameter of an unknown type', () => mutant('paramtype.mjs', "name: 'squads', type: 'integer'", "name: 'squads', type: 'int'"), /paramtype\.mjs \(rule reserves-2d6\): parameter squads: type: got "int"; allowed: integer, number, boolean, choice/],
-    ['a metric without probability', () => mutant('metric.mjs', "doc: 'squads lost', probability: false", "doc: 'squads lost'"), /metric\.mjs \(rule reserves-2d6\): metric "lost\.mean": probability: got undefined; allowed: true .* or false/],
-    ['a trial that throws (in a worker)', () => mutant('throws.mjs', 'let lost = 0;', 'let lost = 0; if (dice.d(6) === 6) p.nothing.here();'), /throws\.mjs \(rule reserves-2d6\): trial threw TypeError: Cannot read properties of undefined \(reading 'here'\) \(trial \d+ of a chunk\)/],
-    ['a probability over 100% (a tally bug)', () => mutant('over.mjs', "out['all.by.4'] = lost === 0;", "out['all.by.4'] = 1.94703;"), /over\.mjs \(rule reserves-2d6\): metric "all\.by\.4": got 1\.94703 in trial 1 of a chunk; allowed: 0, 1, false or true \(a probability\)/],
-    ['a NaN mean', () => mutant('nan.mjs', "out['lost.mean'] = lost;", "out['lost.mean'] = lost / 0 - lost / 0;"), /nan\.mjs \(rule reserves-2d6\): metric "lost\.mean": got NaN in trial 1 of a chunk; allowed: a finite number \(a mean\)/],
-    ['a metric name that is not declared', () => mutant('stray.mjs', "out['lost.mean'] = lost;", "out['lost.mean'] = lost; out['lost.man'] = lost;"), /stray\.mjs \(rule reserves-2d6\): trial wrote out\["lost\.man"\], which is not a metric; allowed: all\.by\.4, lost\.mean/],
-    ['a die of no sides', () => mutant('sides.mjs', 'dice.d(6) + dice.d(6)', 'dice.d(0) + dice.d(6)'), /sides\.mjs \(rule reserves-2d6\): dice\.d: sides: got 0; allowed: a whole number from 1 to 4096/],
-    ['a negative number of dice to count', () => mutant('count.mjs', 'dice.d(6) + dice.d(6)', 'dice.count(-1, 6, 4) + dice.d(6)'), /count\.mjs \(rule reserves-2d6\): dice\.count: n: got -1; allowed: a whole number of dice from 0/],
-    ['dice counted on a die of too many sides', () => mutant('countsides.mjs', 'dice.d(6) + dice.d(6)', 'dice.count(2, 5000, 4) + dice.d(6)'), /countsides\.mjs \(rule reserves-2d6\): dice\.count: sides: got 5000; allowed: a whole number from 1 to 4096/],
-    ['a threshold that is not a number', () => mutant('countat.mjs', 'dice.d(6) + dice.d(6)', "dice.count(2, 6, 'five') + dice.d(6)"), /countat\.mjs \(rule reserves-2d6\): dice\.count: atLeast: got "five"; allowed: a number/],
-    ['a bound beyond one draw', () => mutant('below.mjs', 'dice.d(6) + dice.d(6)', 'dice.below(6 ** 5) + dice.d(6)'), /below\.mjs \(rule reserves-2d6\): dice\.below: bound: got 7776; allowed: a whole number from 1 to 4096/],
-    ['an exact value that is not a number or fraction', () => mutant('exactbad.mjs', "'lost.mean': `${n * m}/${d}`", "'lost.mean': 'about a third'"), /exactbad\.mjs \(rule reserves-2d6\): exact\(params\): metric "lost\.mean": got "about a third"; allowed: a finite number, or a fraction string 'n\/d'/],
-    ['an exact probability above 1', () => mutant('exactover.mjs', "'all.by.4': `${(d - m) ** n}/${d ** n}`", "'all.by.4': '3/2'"), /exactover\.mjs \(rule reserves-2d6\): exact\(params\): metric "all\.by\.4": got "3\/2"; allowed: a probability from 0 to 1/],
-    ['exact that throws', () => mutant('exactthrows.mjs', 'let missAll = [1n, 1n];', 'let missAll = [1n, 1n]; null.x;'), /exactthrows\.mjs \(rule reserves-2d6\): exact\(params\) threw TypeError: /],
+    // Under vitest the import goes through vite, which words a syntax error its own way; the CLI test below checks
+    // Node's.
+    [
+      'a file that does not parse',
+      () => mutant('parse.mjs', 'trial(dice, p, out) {', 'trial(dice, p, out) {{'),
+      /parse\.mjs: does not load: .*/,
+    ],
+    [
+      'no default export',
+      () => mutant('nodefault.mjs', 'export default {', 'export const rule = {'),
+      /nodefault\.mjs: default export: got undefined; allowed: export default \{ id, title, params, metrics, trial \}/,
+    ],
+    [
+      'a bad id',
+      () => mutant('badid.mjs', "id: 'reserves-2d6'", "id: 'reserves 2d6'"),
+      /badid\.mjs: id: got "reserves 2d6"; allowed: letters, digits and '-'/,
+    ],
+    [
+      'no trial',
+      () => mutant('notrial.mjs', 'trial(dice, p, out) {', 'trail(dice, p, out) {'),
+      /notrial\.mjs \(rule reserves-2d6\): unknown field "trail"; allowed: id, title/,
+    ],
+    [
+      'a parameter whose default is out of range',
+      () => mutant('param.mjs', 'default: 10, min: 2', 'default: 20, min: 2'),
+      /param\.mjs \(rule reserves-2d6\): parameter target: default: got 20; allowed: an integer from 2 to 16/,
+    ],
+    [
+      'a parameter of an unknown type',
+      () => mutant('paramtype.mjs', "name: 'squads', type: 'integer'", "name: 'squads', type: 'int'"),
+      /paramtype\.mjs \(rule reserves-2d6\): parameter squads: type: got "int"; allowed: integer, number, boolean, choice/,
+    ],
+    [
+      'a metric without probability',
+      () => mutant('metric.mjs', "doc: 'squads lost', probability: false", "doc: 'squads lost'"),
+      /metric\.mjs \(rule reserves-2d6\): metric "lost\.mean": probability: got undefined; allowed: true .* or false/,
+    ],
+    [
+      'a trial that throws (in a worker)',
+      () => mutant('throws.mjs', 'let lost = 0;', 'let lost = 0; if (dice.d(6) === 6) p.nothing.here();'),
+      /throws\.mjs \(rule reserves-2d6\): trial threw TypeError: Cannot read properties of undefined \(reading 'here'\) \(trial \d+ of a chunk\)/,
+    ],
+    [
+      'a probability over 100% (a tally bug)',
+      () => mutant('over.mjs', "out['all.by.4'] = lost === 0;", "out['all.by.4'] = 1.94703;"),
+      /over\.mjs \(rule reserves-2d6\): metric "all\.by\.4": got 1\.94703 in trial 1 of a chunk; allowed: 0, 1, false or true \(a probability\)/,
+    ],
+    [
+      'a NaN mean',
+      () => mutant('nan.mjs', "out['lost.mean'] = lost;", "out['lost.mean'] = lost / 0 - lost / 0;"),
+      /nan\.mjs \(rule reserves-2d6\): metric "lost\.mean": got NaN in trial 1 of a chunk; allowed: a finite number \(a mean\)/,
+    ],
+    [
+      'a metric name that is not declared',
+      () => mutant('stray.mjs', "out['lost.mean'] = lost;", "out['lost.mean'] = lost; out['lost.man'] = lost;"),
+      /stray\.mjs \(rule reserves-2d6\): trial wrote out\["lost\.man"\], which is not a metric; allowed: all\.by\.4, lost\.mean/,
+    ],
+    [
+      'a die of no sides',
+      () => mutant('sides.mjs', 'dice.d(6) + dice.d(6)', 'dice.d(0) + dice.d(6)'),
+      /sides\.mjs \(rule reserves-2d6\): dice\.d: sides: got 0; allowed: a whole number from 1 to 4096/,
+    ],
+    [
+      'a negative number of dice to count',
+      () => mutant('count.mjs', 'dice.d(6) + dice.d(6)', 'dice.count(-1, 6, 4) + dice.d(6)'),
+      /count\.mjs \(rule reserves-2d6\): dice\.count: n: got -1; allowed: a whole number of dice from 0/,
+    ],
+    [
+      'dice counted on a die of too many sides',
+      () => mutant('countsides.mjs', 'dice.d(6) + dice.d(6)', 'dice.count(2, 5000, 4) + dice.d(6)'),
+      /countsides\.mjs \(rule reserves-2d6\): dice\.count: sides: got 5000; allowed: a whole number from 1 to 4096/,
+    ],
+    [
+      'a threshold that is not a number',
+      () => mutant('countat.mjs', 'dice.d(6) + dice.d(6)', "dice.count(2, 6, 'five') + dice.d(6)"),
+      /countat\.mjs \(rule reserves-2d6\): dice\.count: atLeast: got "five"; allowed: a number/,
+    ],
+    [
+      'a bound beyond one draw',
+      () => mutant('below.mjs', 'dice.d(6) + dice.d(6)', 'dice.below(6 ** 5) + dice.d(6)'),
+      /below\.mjs \(rule reserves-2d6\): dice\.below: bound: got 7776; allowed: a whole number from 1 to 4096/,
+    ],
+    [
+      'an exact value that is not a number or fraction',
+      () => mutant('exactbad.mjs', "'lost.mean': `${n * m}/${d}`", "'lost.mean': 'about a third'"),
+      /exactbad\.mjs \(rule reserves-2d6\): exact\(params\): metric "lost\.mean": got "about a third"; allowed: a finite number, or a fraction string 'n\/d'/,
+    ],
+    [
+      'an exact probability above 1',
+      () => mutant('exactover.mjs', "'all.by.4': `${(d - m) ** n}/${d ** n}`", "'all.by.4': '3/2'"),
+      /exactover\.mjs \(rule reserves-2d6\): exact\(params\): metric "all\.by\.4": got "3\/2"; allowed: a probability from 0 to 1/,
+    ],
+    [
+      'exact that throws',
+      () => mutant('exactthrows.mjs', 'let missAll = [1n, 1n];', 'let missAll = [1n, 1n]; null.x;'),
+      /exactthrows\.mjs \(rule reserves-2d6\): exact\(params\) threw TypeError: /,
+    ],
   ];
   for (const [what, make, message] of cases) {
     it(what, async () => {
       const path = make();
       const json = join(folder, `${what.replace(/\W+/g, '-')}.json`);
       const html = join(folder, `${what.replace(/\W+/g, '-')}.html`);
-      const { status, stdout, stderr } = await cli('run', path, '--trials', '1e5', '--threads', '2', '--quiet', '--json', json, '--html', html);
+      const { status, stdout, stderr } = await cli(
+        'run',
+        path,
+        '--trials',
+        '1e5',
+        '--threads',
+        '2',
+        '--quiet',
+        '--json',
+        json,
+        '--html',
+        html,
+      );
       expect(stderr).toMatch(new RegExp(`^muster: \\S*${message.source}`));
       expect(stderr.trimEnd().split('\n')).toHaveLength(1);
       expect(stderr).not.toMatch(/\n\s+at /);
@@ -373,21 +581,31 @@ describe('mistakes in a rule file: one line naming the file, the rule and what i
     const entry = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
     const run = spawnSync(process.execPath, [entry, 'run', path], { encoding: 'utf8' });
     expect(run.status).toBe(2);
-    expect(run.stderr).toMatch(/^muster: .*parse-cli\.mjs: does not load: SyntaxError: Unexpected token .* \(line \d+\)\n$/);
+    expect(run.stderr).toMatch(
+      /^muster: .*parse-cli\.mjs: does not load: SyntaxError: Unexpected token .* \(line \d+\)\n$/,
+    );
   });
 
   it('a missing file, a TypeScript file that does not compile, and a file of another kind', async () => {
-    expect((await cli('run', join(folder, 'missing.mjs'))).stderr).toMatch(/^muster: rule: got ".*missing\.mjs"; allowed: a built-in rule id \(reserves, .*\) or the path of an existing rule file\n$/);
+    expect((await cli('run', join(folder, 'missing.mjs'))).stderr).toMatch(
+      /^muster: rule: got ".*missing\.mjs"; allowed: a built-in rule id \(reserves, .*\) or the path of an existing rule file\n$/,
+    );
     const ts = ruleFile('typed.ts', 'export default { id: "typed", trial( { };\n');
     const broken = await cli('run', ts);
     expect(broken.status).toBe(2);
-    expect(broken.stderr).toMatch(/^muster: .*typed\.ts: does not compile: Expected "\)" but found ";" \(.*typed\.ts line 1\)\n$/);
-    expect((await cli('run', './notes.txt')).stderr).toMatch(/^muster: rule: got "\.\/notes\.txt"; allowed: a built-in rule id, or a rule file ending in \.mjs, \.js, \.cjs, \.ts, \.mts or \.cts\n$/);
+    expect(broken.stderr).toMatch(
+      /^muster: .*typed\.ts: does not compile: Expected "\)" but found ";" \(.*typed\.ts line 1\)\n$/,
+    );
+    expect((await cli('run', './notes.txt')).stderr).toMatch(
+      /^muster: rule: got "\.\/notes\.txt"; allowed: a built-in rule id, or a rule file ending in \.mjs, \.js, \.cjs, \.ts, \.mts or \.cts\n$/,
+    );
   });
 
   it('seed "typed": a TypeScript rule file (types, an import of its own) counts what the same rule in JavaScript does, on two threads and across shards', async () => {
     ruleFile('typed-helpers.ts', 'export const sides = (n: number): number => n;\n');
-    const body = (typed: boolean) => `${typed ? "import { sides } from './typed-helpers.ts';\ninterface Dice { d(sides: number): number }\n" : 'const sides = (n) => n;\n'}export default {
+    const body = (
+      typed: boolean,
+    ) => `${typed ? "import { sides } from './typed-helpers.ts';\ninterface Dice { d(sides: number): number }\n" : 'const sides = (n) => n;\n'}export default {
   id: 'typed-roll',
   title: 'A typed roll',
   params: [{ name: 'target', type: 'integer', default: 5, min: 1, max: 6, doc: 'score this or more on a d6' }],
@@ -402,14 +620,49 @@ describe('mistakes in a rule file: one line naming the file, the rule and what i
     const ts = ruleFile('typed-roll.ts', body(true));
     const js = ruleFile('typed-roll.mjs', body(false));
     const json = async (path: string, ...extra: string[]) => {
-      const { status, stdout, stderr } = await cli('run', path, '--trials', '300k', '--seed', 'typed', '--json', '-', '--quiet', ...extra);
+      const { status, stdout, stderr } = await cli(
+        'run',
+        path,
+        '--trials',
+        '300k',
+        '--seed',
+        'typed',
+        '--json',
+        '-',
+        '--quiet',
+        ...extra,
+      );
       expect(status, stderr).toBe(0);
       const result = JSON.parse(stdout) as { metrics: unknown; rule: string };
       return JSON.stringify([result.rule, result.metrics]);
     };
     expect(await json(ts, '--threads', '2')).toBe(await json(js, '--threads', '1'));
-    for (const index of [0, 1]) expect((await cli('shard', ts, '--trials', '300k', '--seed', 'typed', '--shard', `${index}/2`, '--out', join(folder, `typed-${index}.tally`))).status).toBe(0);
-    const merged = await cli('merge', join(folder, 'typed-0.tally'), join(folder, 'typed-1.tally'), '--rule', ts, '--json', '-');
+    for (const index of [0, 1])
+      expect(
+        (
+          await cli(
+            'shard',
+            ts,
+            '--trials',
+            '300k',
+            '--seed',
+            'typed',
+            '--shard',
+            `${index}/2`,
+            '--out',
+            join(folder, `typed-${index}.tally`),
+          )
+        ).status,
+      ).toBe(0);
+    const merged = await cli(
+      'merge',
+      join(folder, 'typed-0.tally'),
+      join(folder, 'typed-1.tally'),
+      '--rule',
+      ts,
+      '--json',
+      '-',
+    );
     expect(merged.status, merged.stderr).toBe(0);
     const result = JSON.parse(merged.stdout) as { metrics: unknown; rule: string };
     expect(JSON.stringify([result.rule, result.metrics])).toBe(await json(js, '--threads', '1'));
@@ -422,7 +675,10 @@ describe('mistakes in a rule file: one line naming the file, the rule and what i
   });
 });
 
-/** A rule file's spec adapted in this thread and run for three chunks of 10,000 trials on the streams of `seed`: its tally. */
+/**
+ * A rule file's spec adapted in this thread and run for three chunks of 10,000 trials on the streams of `seed`: its
+ * tally.
+ */
 async function tallyOf(spec: object, seed: string): Promise<{ tally: Float64Array; summary: Record<string, unknown> }> {
   const { adaptRuleFile } = await import('../src/rules/file-rule.js');
   const { chunkStream } = await import('../src/engine/random.js');
@@ -533,7 +789,13 @@ function outcomeMutant(name: string, from: string, to: string): string {
 
 describe('a rule file that counts outcomes instead of writing every trial', () => {
   it('seed "outcomes": counts exactly the trials writing would (same dice), on 2 threads and as 3 shards merged', async () => {
-    const options = (count: boolean) => ({ set: [`count=${count}`], trials: '300k', seed: 'outcomes', threads: '2', quiet: true });
+    const options = (count: boolean) => ({
+      set: [`count=${count}`],
+      trials: '300k',
+      seed: 'outcomes',
+      threads: '2',
+      quiet: true,
+    });
     const counted = await runCommand(sum2d6, options(true), bufferIo());
     const written = await runCommand(sum2d6, options(false), bufferIo());
     // The same trials: the same count of high sums, to the trial, and the same mean up to the order of a
@@ -541,12 +803,31 @@ describe('a rule file that counts outcomes instead of writing every trial', () =
     expect(counted.metrics.high).toEqual(written.metrics.high);
     expect(counted.metrics['sum.mean'].estimate).toBeCloseTo(written.metrics['sum.mean'].estimate as number, 12);
     expect(counted.metrics['sum.mean'].hi).toBeCloseTo(written.metrics['sum.mean'].hi as number, 12);
-    // And right: P(2d6 ≥ 10) = 1/6, σ = √(1/6 · 5/6 / 300,000) ≈ 0.00068; the mean 7, σ = √(35/6 / 300,000) ≈ 0.0044; 5σ each.
+    // And right: P(2d6 ≥ 10) = 1/6, σ = √(1/6 · 5/6 / 300,000) ≈ 0.00068; the mean 7, σ = √(35/6 / 300,000) ≈ 0.0044;
+    // 5σ each.
     expect(Math.abs((counted.metrics.high.estimate as number) - 1 / 6)).toBeLessThan(5 * 0.00068);
     expect(Math.abs((counted.metrics['sum.mean'].estimate as number) - 7)).toBeLessThan(5 * 0.0044);
     const files = [0, 1, 2].map((i) => join(folder, `outcomes-${i}.json`));
     for (const [i, out] of files.entries()) {
-      expect((await cli('shard', sum2d6, '--trials', '300k', '--seed', 'outcomes', '--threads', '1', '--shard', `${i}/3`, '--out', out, '--quiet')).status).toBe(0);
+      expect(
+        (
+          await cli(
+            'shard',
+            sum2d6,
+            '--trials',
+            '300k',
+            '--seed',
+            'outcomes',
+            '--threads',
+            '1',
+            '--shard',
+            `${i}/3`,
+            '--out',
+            out,
+            '--quiet',
+          )
+        ).status,
+      ).toBe(0);
     }
     const merged = join(folder, 'outcomes-merged.json');
     expect((await cli('merge', ...files, '--rule', sum2d6, '--json', merged)).status).toBe(0);
@@ -554,22 +835,77 @@ describe('a rule file that counts outcomes instead of writing every trial', () =
   });
 
   const cases: Array<[string, () => string, RegExp]> = [
-    ['outcomes without read', () => outcomeMutant('noread.mjs', '  read(outcome, p, out) {\n    write(outcome + 2, out);\n  },\n', ''), /noread\.mjs \(rule sum-2d6\): read: got undefined; allowed: with outcomes, a function read\(outcome, params, out, prepared\)/],
-    ['read without outcomes', () => outcomeMutant('nooutcomes.mjs', '  outcomes: (p) => (p.count ? 11 : 0),', ''), /nooutcomes\.mjs \(rule sum-2d6\): outcomes: got undefined; allowed: with read, a function outcomes\(params, prepared\)/],
-    ['outcomes that is not a whole number', () => outcomeMutant('half.mjs', '(p.count ? 11 : 0)', '(p.count ? 10.5 : 0)'), /half\.mjs \(rule sum-2d6\): outcomes\(params\): returned 10\.5; allowed: a whole number of outcomes from 1 to 1048576, or 0/],
-    ['too many outcomes', () => outcomeMutant('many.mjs', '(p.count ? 11 : 0)', '(p.count ? 2 ** 21 : 0)'), /many\.mjs \(rule sum-2d6\): outcomes\(params\): returned 2097152; allowed: a whole number of outcomes from 1 to 1048576/],
-    ['an outcome beyond the count', () => outcomeMutant('beyond.mjs', 'return sum - 2;', 'return sum;'), /beyond\.mjs \(rule sum-2d6\): trial returned 1[0-2] in trial \d+ of a chunk; allowed: its outcome, a whole number from 0 to 10 \(outcomes\(params\) is 11\)/],
-    ['an outcome as text', () => outcomeMutant('text.mjs', 'return sum - 2;', 'return String(sum - 2);'), /text\.mjs \(rule sum-2d6\): trial returned "\d+" in trial 1 of a chunk; allowed: its outcome, a whole number from 0 to 10/],
-    ['no outcome returned', () => outcomeMutant('none.mjs', 'return sum - 2;', 'write(sum, out);'), /none\.mjs \(rule sum-2d6\): trial returned undefined in trial 1 of a chunk; allowed: its outcome/],
-    ['a trial that writes out while counting', () => outcomeMutant('writes.mjs', 'return sum - 2;', "out['high'] = 1; return sum - 2;"), /writes\.mjs \(rule sum-2d6\): trial wrote out\["high"\] while the rule counts outcomes; allowed: return the outcome, and write its metrics in read\(outcome, params, out\)/],
-    ['read writing a probability over 1', () => outcomeMutant('readbad.mjs', 'write(outcome + 2, out);', "write(outcome + 2, out); out['high'] = 2;"), /readbad\.mjs \(rule sum-2d6\): metric "high": got 2 from read\(outcome 0\); allowed: 0, 1, false or true \(a probability\)/],
-    ['read that throws', () => outcomeMutant('readthrows.mjs', 'write(outcome + 2, out);', 'if (outcome === 5) null.x; write(outcome + 2, out);'), /readthrows\.mjs \(rule sum-2d6\): read threw TypeError: .* \(outcome 5\)/],
+    [
+      'outcomes without read',
+      () => outcomeMutant('noread.mjs', '  read(outcome, p, out) {\n    write(outcome + 2, out);\n  },\n', ''),
+      /noread\.mjs \(rule sum-2d6\): read: got undefined; allowed: with outcomes, a function read\(outcome, params, out, prepared\)/,
+    ],
+    [
+      'read without outcomes',
+      () => outcomeMutant('nooutcomes.mjs', '  outcomes: (p) => (p.count ? 11 : 0),', ''),
+      /nooutcomes\.mjs \(rule sum-2d6\): outcomes: got undefined; allowed: with read, a function outcomes\(params, prepared\)/,
+    ],
+    [
+      'outcomes that is not a whole number',
+      () => outcomeMutant('half.mjs', '(p.count ? 11 : 0)', '(p.count ? 10.5 : 0)'),
+      /half\.mjs \(rule sum-2d6\): outcomes\(params\): returned 10\.5; allowed: a whole number of outcomes from 1 to 1048576, or 0/,
+    ],
+    [
+      'too many outcomes',
+      () => outcomeMutant('many.mjs', '(p.count ? 11 : 0)', '(p.count ? 2 ** 21 : 0)'),
+      /many\.mjs \(rule sum-2d6\): outcomes\(params\): returned 2097152; allowed: a whole number of outcomes from 1 to 1048576/,
+    ],
+    [
+      'an outcome beyond the count',
+      () => outcomeMutant('beyond.mjs', 'return sum - 2;', 'return sum;'),
+      /beyond\.mjs \(rule sum-2d6\): trial returned 1[0-2] in trial \d+ of a chunk; allowed: its outcome, a whole number from 0 to 10 \(outcomes\(params\) is 11\)/,
+    ],
+    [
+      'an outcome as text',
+      () => outcomeMutant('text.mjs', 'return sum - 2;', 'return String(sum - 2);'),
+      /text\.mjs \(rule sum-2d6\): trial returned "\d+" in trial 1 of a chunk; allowed: its outcome, a whole number from 0 to 10/,
+    ],
+    [
+      'no outcome returned',
+      () => outcomeMutant('none.mjs', 'return sum - 2;', 'write(sum, out);'),
+      /none\.mjs \(rule sum-2d6\): trial returned undefined in trial 1 of a chunk; allowed: its outcome/,
+    ],
+    [
+      'a trial that writes out while counting',
+      () => outcomeMutant('writes.mjs', 'return sum - 2;', "out['high'] = 1; return sum - 2;"),
+      /writes\.mjs \(rule sum-2d6\): trial wrote out\["high"\] while the rule counts outcomes; allowed: return the outcome, and write its metrics in read\(outcome, params, out\)/,
+    ],
+    [
+      'read writing a probability over 1',
+      () => outcomeMutant('readbad.mjs', 'write(outcome + 2, out);', "write(outcome + 2, out); out['high'] = 2;"),
+      /readbad\.mjs \(rule sum-2d6\): metric "high": got 2 from read\(outcome 0\); allowed: 0, 1, false or true \(a probability\)/,
+    ],
+    [
+      'read that throws',
+      () =>
+        outcomeMutant(
+          'readthrows.mjs',
+          'write(outcome + 2, out);',
+          'if (outcome === 5) null.x; write(outcome + 2, out);',
+        ),
+      /readthrows\.mjs \(rule sum-2d6\): read threw TypeError: .* \(outcome 5\)/,
+    ],
   ];
   for (const [what, make, message] of cases) {
     it(what, async () => {
       const path = make();
       const json = join(folder, `${what.replace(/\W+/g, '-')}.json`);
-      const { status, stdout, stderr } = await cli('run', path, '--trials', '1e5', '--threads', '2', '--quiet', '--json', json);
+      const { status, stdout, stderr } = await cli(
+        'run',
+        path,
+        '--trials',
+        '1e5',
+        '--threads',
+        '2',
+        '--quiet',
+        '--json',
+        json,
+      );
       expect(stderr).toMatch(new RegExp(`^muster: \\S*${message.source}`));
       expect(stderr.trimEnd().split('\n')).toHaveLength(1);
       expect(status).toBe(2);
@@ -600,7 +936,10 @@ describe('a rule file’s JSON keeps the one contract (docs/result.schema.json)'
     const json = join(folder, 'negative.json');
     const shard = join(folder, 'negative-shard.json');
     expect((await cli('run', negative, '--trials', '1e5', '--threads', '1', '--quiet', '--json', json)).status).toBe(0);
-    expect((await cli('shard', negative, '--trials', '1e5', '--threads', '1', '--quiet', '--shard', '0/2', '--out', shard)).status).toBe(0);
+    expect(
+      (await cli('shard', negative, '--trials', '1e5', '--threads', '1', '--quiet', '--shard', '0/2', '--out', shard))
+        .status,
+    ).toBe(0);
     for (const file of [json, shard]) {
       const ok = validate(JSON.parse(readFileSync(file, 'utf8')));
       expect(validate.errors ?? [], file).toEqual([]);

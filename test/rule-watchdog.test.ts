@@ -179,7 +179,7 @@ describe('--timeout stops rule code that never returns: one line naming the file
   // Under --timeout a small run goes to the pool, whose watchdog counts from the batch's start (the worker's
   // start-up included): 3 s leaves a loaded machine room to start the thread, as test/workers.test.ts does.
   it.concurrent(
-    'trial() looping in a small run and a pooled one: the pool\'s watchdog names it',
+    "trial() looping in a small run and a pooled one: the pool's watchdog names it",
     TWO_CHILDREN,
     async () => {
       for (const trials of ['10', '1e6']) {
@@ -192,7 +192,7 @@ describe('--timeout stops rule code that never returns: one line naming the file
   );
 
   it.concurrent(
-    'setup() and read() looping in a pool worker: the pool\'s watchdog names them',
+    "setup() and read() looping in a pool worker: the pool's watchdog names them",
     TWO_CHILDREN,
     async () => {
       const setup = await muster(['run', files.setup, ...small, '--timeout', '3']);
@@ -306,18 +306,15 @@ describe('SIGINT and SIGTERM reach rule code that never returns: exit 130 / 143 
     expect(stdout).toContain('PARTIAL: interrupted');
   });
 
-  it.concurrent(
-    'merge of shards whose rule file, named with --rule, hangs only now',
-    TWO_CHILDREN,
-    async () => {
-      const shard = join(folder, 'hangs-later.json');
-      const made = await muster(['shard', files.hangsLater, '--shard', '0/1', '--trials', '1000', '--out', shard]);
-      expect(made.status).toBe(0);
-      // merge imports only the rule file named with --rule (never one a shard names), checked against the shard's hash first.
-      const result = await muster(['merge', shard, '--rule', files.hangsLater], { signal: 'SIGINT', env: { HANG: '1' } });
-      expectOneLine(result, 130, /hangs-later\.mjs: its top-level code had not finished 1 s after Ctrl-C/);
-    },
-  );
+  it.concurrent('merge of shards whose rule file, named with --rule, hangs only now', TWO_CHILDREN, async () => {
+    const shard = join(folder, 'hangs-later.json');
+    const made = await muster(['shard', files.hangsLater, '--shard', '0/1', '--trials', '1000', '--out', shard]);
+    expect(made.status).toBe(0);
+    // merge imports only the rule file named with --rule (never one a shard names), checked against the shard's hash
+    // first.
+    const result = await muster(['merge', shard, '--rule', files.hangsLater], { signal: 'SIGINT', env: { HANG: '1' } });
+    expectOneLine(result, 130, /hangs-later\.mjs: its top-level code had not finished 1 s after Ctrl-C/);
+  });
 });
 
 describe('on the rule thread a sound rule file runs as before', () => {
@@ -362,18 +359,16 @@ export async function resolve(specifier, context, next) {
     return readFileSync(log, 'utf8');
   };
 
-  it(
-    "list, an exact run, a small run: neither supervisor nor rule thread; a rule file's run: both",
-    { timeout: 4 * HARD_DEADLINE_MS },
-    async () => {
-      const exact = ['run', 'reserves', '--exact', '--quiet'];
-      const builtIn = [['list'], exact, ['run', 'infinity', '--trials', '1e5', '--quiet']];
-      for (const argv of builtIn) {
-        const modules = await loaded(argv);
-        expect(modules).toContain('/cli/options.js'); // the recorder works
-        expect(modules).not.toMatch(/supervisor\.js|command-thread\.js/);
-      }
-      expect(await loaded(['run', files.sound, ...small])).toMatch(/supervisor\.js[\s\S]*command-thread\.js/);
-    },
-  );
+  it("list, an exact run, a small run: neither supervisor nor rule thread; a rule file's run: both", {
+    timeout: 4 * HARD_DEADLINE_MS,
+  }, async () => {
+    const exact = ['run', 'reserves', '--exact', '--quiet'];
+    const builtIn = [['list'], exact, ['run', 'infinity', '--trials', '1e5', '--quiet']];
+    for (const argv of builtIn) {
+      const modules = await loaded(argv);
+      expect(modules).toContain('/cli/options.js'); // the recorder works
+      expect(modules).not.toMatch(/supervisor\.js|command-thread\.js/);
+    }
+    expect(await loaded(['run', files.sound, ...small])).toMatch(/supervisor\.js[\s\S]*command-thread\.js/);
+  });
 });

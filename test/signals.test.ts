@@ -30,13 +30,18 @@ interface Finished {
  * apart, and waits for the exit.
  */
 async function interrupt(argv: string[], signal: NodeJS.Signals = 'SIGINT', startedWhen?: RegExp): Promise<Finished> {
-  const child = spawn(process.execPath, ['--import', READY, CLI, ...argv], { detached: true, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', READY, CLI, ...argv], {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+  });
   const ready = new Promise<void>((resolve) => child.stdio[3]!.once('data', () => resolve()));
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk) => (stdout += chunk));
   child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const exited = new Promise<Finished>((resolve) => child.on('close', (status, killedBy) => resolve({ status, killedBy, stdout, stderr })));
+  const exited = new Promise<Finished>((resolve) =>
+    child.on('close', (status, killedBy) => resolve({ status, killedBy, stdout, stderr })),
+  );
   const pid = child.pid!;
   // (20 s at most: a build that never holds the signals is signalled anyway, and fails the checks.)
   await Promise.race([ready, new Promise((resolve) => setTimeout(resolve, 20_000).unref())]);
@@ -85,7 +90,22 @@ describe('one Ctrl-C (twice to the group): PARTIAL, exit 130, what finished kept
     ],
     [
       'run, every output asked for',
-      ['run', 'reserves', '--trials', '4e9', '--threads', '1', '--json', file('every.json'), '--csv', file('every.csv'), '--html', file('every.html'), '--svg', file('every-svg')],
+      [
+        'run',
+        'reserves',
+        '--trials',
+        '4e9',
+        '--threads',
+        '1',
+        '--json',
+        file('every.json'),
+        '--csv',
+        file('every.csv'),
+        '--html',
+        file('every.html'),
+        '--svg',
+        file('every-svg'),
+      ],
       ({ stdout }) => {
         expect(stdout).toContain('PARTIAL');
         expect(JSON.parse(readFileSync(file('every.json'), 'utf8')).partial).toBe(true);
@@ -99,28 +119,83 @@ describe('one Ctrl-C (twice to the group): PARTIAL, exit 130, what finished kept
     [
       // 4e9 trials a point: no combination finishes, and every output is still written, empty and marked PARTIAL.
       'sweep, before any combination finished: every output written, marked PARTIAL',
-      ['sweep', 'reserves', '--vary', 'chosenRound=0..4', '--trials', '4e9', '--threads', '1', '--json', file('sweep.json'), '--csv', file('sweep.csv'), '--html', file('sweep.html')],
+      [
+        'sweep',
+        'reserves',
+        '--vary',
+        'chosenRound=0..4',
+        '--trials',
+        '4e9',
+        '--threads',
+        '1',
+        '--json',
+        file('sweep.json'),
+        '--csv',
+        file('sweep.csv'),
+        '--html',
+        file('sweep.html'),
+      ],
       ({ stderr, stdout }) => {
         expect(stdout).toContain('PARTIAL: interrupted after 0 of the combinations');
         expect(stderr).not.toContain('nothing was written');
-        expect(JSON.parse(readFileSync(file('sweep.json'), 'utf8'))).toMatchObject({ kind: 'sweep', partial: true, points: [] });
-        expect(readFileSync(file('sweep.csv'), 'utf8')).toBe('chosenRound,metric,kind,estimate,lo,hi,exact,partial\r\n');
+        expect(JSON.parse(readFileSync(file('sweep.json'), 'utf8'))).toMatchObject({
+          kind: 'sweep',
+          partial: true,
+          points: [],
+        });
+        expect(readFileSync(file('sweep.csv'), 'utf8')).toBe(
+          'chosenRound,metric,kind,estimate,lo,hi,exact,partial\r\n',
+        );
         expect(readFileSync(file('sweep.html'), 'utf8')).toContain('PARTIAL');
       },
     ],
-    ['compare', ['compare', 'reserves', '--variant', 'A: target=7', '--variant', 'B: target=6', '--trials', '4e9', '--threads', '1'], ({ stderr }) => expect(stderr).toContain('PARTIAL')],
-    ['matrix', ['matrix', 'infinity', '--simulate', '--range', '8..9', '--trials', '4e9', '--threads', '1'], ({ stdout, stderr }) => expect(stdout + stderr).toContain('PARTIAL')],
+    [
+      'compare',
+      [
+        'compare',
+        'reserves',
+        '--variant',
+        'A: target=7',
+        '--variant',
+        'B: target=6',
+        '--trials',
+        '4e9',
+        '--threads',
+        '1',
+      ],
+      ({ stderr }) => expect(stderr).toContain('PARTIAL'),
+    ],
+    [
+      'matrix',
+      ['matrix', 'infinity', '--simulate', '--range', '8..9', '--trials', '4e9', '--threads', '1'],
+      ({ stdout, stderr }) => expect(stdout + stderr).toContain('PARTIAL'),
+    ],
     [
       'shard',
       ['shard', 'reserves', '--shard', '0/2', '--trials', '4e9', '--threads', '1', '--out', file('shard.json')],
       ({ stdout }) => {
-        expect(stdout).toMatch(/^PARTIAL: interrupted after [\d,]+ of [\d,]+ trials of shard 0\/2; a shard is merged whole, so nothing was written/);
+        expect(stdout).toMatch(
+          /^PARTIAL: interrupted after [\d,]+ of [\d,]+ trials of shard 0\/2; a shard is merged whole, so nothing was written/,
+        );
         expect(existsSync(file('shard.json'))).toBe(false);
       },
     ],
     [
       'sweep --shard: nothing written, as merge needs a shard whole, and 130 rather than 2',
-      ['sweep', 'reserves', '--vary', 'chosenRound=0..1', '--trials', '4e9', '--threads', '1', '--shard', '0/2', '--out', file('grid-shard.json')],
+      [
+        'sweep',
+        'reserves',
+        '--vary',
+        'chosenRound=0..1',
+        '--trials',
+        '4e9',
+        '--threads',
+        '1',
+        '--shard',
+        '0/2',
+        '--out',
+        file('grid-shard.json'),
+      ],
       ({ stdout }) => {
         expect(stdout).toBe('');
         expect(existsSync(file('grid-shard.json'))).toBe(false);
@@ -128,15 +203,46 @@ describe('one Ctrl-C (twice to the group): PARTIAL, exit 130, what finished kept
     ],
     [
       'compare --shard: the same',
-      ['compare', 'reserves', '--variant', 'A: target=7', '--variant', 'B: target=6', '--trials', '4e9', '--threads', '1', '--shard', '1/2', '--out', file('compare-shard.json')],
+      [
+        'compare',
+        'reserves',
+        '--variant',
+        'A: target=7',
+        '--variant',
+        'B: target=6',
+        '--trials',
+        '4e9',
+        '--threads',
+        '1',
+        '--shard',
+        '1/2',
+        '--out',
+        file('compare-shard.json'),
+      ],
       () => expect(existsSync(file('compare-shard.json'))).toBe(false),
     ],
-    ['book', ['book', '--trials', '4e9', '--threads', '1', '--out', file('book')], ({ stdout, stderr }) => expect(stdout + stderr).toContain('PARTIAL')],
+    [
+      'book',
+      ['book', '--trials', '4e9', '--threads', '1', '--out', file('book')],
+      ({ stdout, stderr }) => expect(stdout + stderr).toContain('PARTIAL'),
+    ],
   ];
   for (const [what, argv, check] of cases) {
     it.concurrent(what, async () => {
       const result = await interrupt(argv, 'SIGINT', what === 'book' ? /simulating/ : undefined);
-      expect({ status: result.status, killedBy: result.killedBy, stderr: result.stderr.split('\n').filter((line) => !line.startsWith('muster: PARTIAL') && !line.startsWith('book ') && !line.startsWith('wrote ') && line !== '') }).toEqual({
+      expect({
+        status: result.status,
+        killedBy: result.killedBy,
+        stderr: result.stderr
+          .split('\n')
+          .filter(
+            (line) =>
+              !line.startsWith('muster: PARTIAL') &&
+              !line.startsWith('book ') &&
+              !line.startsWith('wrote ') &&
+              line !== '',
+          ),
+      }).toEqual({
         status: 130,
         killedBy: null,
         stderr: [],
@@ -149,25 +255,61 @@ describe('one Ctrl-C (twice to the group): PARTIAL, exit 130, what finished kept
     mkdirSync(folder, { recursive: true });
     // 4e7 trials: a few seconds of re-run on one thread, long enough to be interrupted in.
     const shard = file('verify-shard.json');
-    const made = spawnSync(process.execPath, [CLI, 'shard', 'reserves', '--trials', '4e7', '--shard', '0/1', '--out', shard, '--quiet'], { encoding: 'utf8' });
+    const made = spawnSync(
+      process.execPath,
+      [CLI, 'shard', 'reserves', '--trials', '4e7', '--shard', '0/1', '--out', shard, '--quiet'],
+      { encoding: 'utf8' },
+    );
     expect(made.status).toBe(0);
-    const result = await interrupt(['merge', shard, '--verify', '1', '--threads', '1', '--json', file('verified.json')]);
-    expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 130, stderr: 'muster: PARTIAL: --verify: interrupted before the shards were checked; nothing was written\n' });
+    const result = await interrupt([
+      'merge',
+      shard,
+      '--verify',
+      '1',
+      '--threads',
+      '1',
+      '--json',
+      file('verified.json'),
+    ]);
+    expect({ status: result.status, stderr: result.stderr }).toEqual({
+      status: 130,
+      stderr: 'muster: PARTIAL: --verify: interrupted before the shards were checked; nothing was written\n',
+    });
     expect(existsSync(file('verified.json'))).toBe(false);
   });
 
   it.concurrent('sweep --shard after SIGTERM: exit 143', async () => {
     mkdirSync(folder, { recursive: true });
-    const result = await interrupt(['sweep', 'reserves', '--vary', 'chosenRound=0..1', '--trials', '4e9', '--threads', '1', '--shard', '1/2', '--out', file('term-shard.json')], 'SIGTERM');
+    const result = await interrupt(
+      [
+        'sweep',
+        'reserves',
+        '--vary',
+        'chosenRound=0..1',
+        '--trials',
+        '4e9',
+        '--threads',
+        '1',
+        '--shard',
+        '1/2',
+        '--out',
+        file('term-shard.json'),
+      ],
+      'SIGTERM',
+    );
     expect({ status: result.status, stderr: result.stderr }).toEqual({
       status: 143,
-      stderr: 'muster: PARTIAL: interrupted before shard 1/2 finished; a shard is merged whole, so nothing was written (run it again)\n',
+      stderr:
+        'muster: PARTIAL: interrupted before shard 1/2 finished; a shard is merged whole, so nothing was written (run it again)\n',
     });
   });
 
   it.concurrent('SIGTERM: the same, with exit 143', async () => {
     mkdirSync(folder, { recursive: true });
-    const result = await interrupt(['run', 'reserves', '--trials', '4e9', '--threads', '1', '--json', file('term.json')], 'SIGTERM');
+    const result = await interrupt(
+      ['run', 'reserves', '--trials', '4e9', '--threads', '1', '--json', file('term.json')],
+      'SIGTERM',
+    );
     expect(result.status).toBe(143);
     expect(result.stdout).toContain('PARTIAL');
     expect(JSON.parse(readFileSync(file('term.json'), 'utf8')).partial).toBe(true);

@@ -16,7 +16,8 @@ function requests(): ManyRequest[] {
   let n = 0;
   for (const id of ['reserves', 'deployment', 'infinity', 'noctvale', 'warbands', 'fow']) {
     const rule = getRule(id);
-    for (const trials of sizes) list.push({ rule, params: resolveParams(rule), seed: `many-${n % 3}`, stream: n++ % 2 === 0 ? 2 : 1, trials });
+    for (const trials of sizes)
+      list.push({ rule, params: resolveParams(rule), seed: `many-${n % 3}`, stream: n++ % 2 === 0 ? 2 : 1, trials });
   }
   return list;
 }
@@ -24,7 +25,17 @@ function requests(): ManyRequest[] {
 /** The tally of a whole run computed in this thread, chunk range by chunk range as no pool would split it. */
 function inProcess(request: ManyRequest): number[] {
   const end = Math.ceil(request.trials / CHUNK_TRIALS);
-  return Array.from(runChunks({ ruleId: request.rule.id, params: request.params, seed: request.seed, stream: request.stream, firstChunk: 0, endChunk: end, totalTrials: request.trials }));
+  return Array.from(
+    runChunks({
+      ruleId: request.rule.id,
+      params: request.params,
+      seed: request.seed,
+      stream: request.stream,
+      firstChunk: 0,
+      endChunk: end,
+      totalTrials: request.trials,
+    }),
+  );
 }
 
 describe('simulateMany: many runs at once, each exactly as alone', () => {
@@ -43,13 +54,19 @@ describe('simulateMany: many runs at once, each exactly as alone', () => {
     expect(two.started).toBe(true);
     expect(finished.slice().sort((a, b) => a - b)).toEqual(list.map((_, index) => index));
     outcomes.forEach((outcome, index) => {
-      expect({ index, partial: outcome.partial, trials: outcome.trials }).toEqual({ index, partial: false, trials: list[index].trials });
+      expect({ index, partial: outcome.partial, trials: outcome.trials }).toEqual({
+        index,
+        partial: false,
+        trials: list[index].trials,
+      });
       expect({ index, tally: Array.from(outcome.tally) }).toEqual({ index, tally: inProcess(list[index]) });
     });
   });
 
   it('and what simulate gives for the same request on the same pool', async () => {
-    const list = requests().filter((request) => request.trials > 0).slice(0, 8);
+    const list = requests()
+      .filter((request) => request.trials > 0)
+      .slice(0, 8);
     const many = await simulateMany(two, list);
     for (const [index, request] of list.entries()) {
       const alone = await simulate(two, { ...request, confidence: 0.95 });
@@ -66,10 +83,25 @@ describe('simulateMany: many runs at once, each exactly as alone', () => {
       { first: 1, end: 4 },
       { first: 4, end: 6 },
     ];
-    const outcomes = await simulateMany(two, pieces.map((chunks) => ({ rule, params, seed: 'piece', stream: 2, trials, chunks })));
+    const outcomes = await simulateMany(
+      two,
+      pieces.map((chunks) => ({ rule, params, seed: 'piece', stream: 2, trials, chunks })),
+    );
     pieces.forEach((chunks, i) => {
-      const alone = runChunks({ ruleId: rule.id, params, seed: 'piece', stream: 2, firstChunk: chunks.first, endChunk: chunks.end, totalTrials: trials });
-      expect({ i, partial: outcomes[i].partial, trials: outcomes[i].trials }).toEqual({ i, partial: false, trials: Math.min(chunks.end * CHUNK_TRIALS, trials) - chunks.first * CHUNK_TRIALS });
+      const alone = runChunks({
+        ruleId: rule.id,
+        params,
+        seed: 'piece',
+        stream: 2,
+        firstChunk: chunks.first,
+        endChunk: chunks.end,
+        totalTrials: trials,
+      });
+      expect({ i, partial: outcomes[i].partial, trials: outcomes[i].trials }).toEqual({
+        i,
+        partial: false,
+        trials: Math.min(chunks.end * CHUNK_TRIALS, trials) - chunks.first * CHUNK_TRIALS,
+      });
       expect(Array.from(outcomes[i].tally)).toEqual(Array.from(alone));
     });
   });
@@ -78,7 +110,10 @@ describe('simulateMany: many runs at once, each exactly as alone', () => {
     const controller = new AbortController();
     controller.abort();
     const reported: number[] = [];
-    const outcomes = await simulateMany(two, requests().slice(0, 5), { signal: controller.signal, onOutcome: (index) => reported.push(index) });
+    const outcomes = await simulateMany(two, requests().slice(0, 5), {
+      signal: controller.signal,
+      onOutcome: (index) => reported.push(index),
+    });
     // The one zero-trial run needs no task, so it is finished at once.
     expect(reported).toEqual([3]);
     expect(outcomes.filter((outcome) => outcome.partial)).toHaveLength(4);
@@ -97,7 +132,14 @@ describe('a run of a few chunks does not start the pool', () => {
       const here = await simulate(fresh, { rule, params, seed: 'small', stream: 2, confidence: 0.95, trials });
       expect(fresh.started).toBe(false);
       // Start the other pool's workers first, so the same run goes to them.
-      await simulate(started, { rule, params, seed: 'warm', stream: 2, confidence: 0.95, trials: (IN_PROCESS_CHUNKS + 1) * CHUNK_TRIALS });
+      await simulate(started, {
+        rule,
+        params,
+        seed: 'warm',
+        stream: 2,
+        confidence: 0.95,
+        trials: (IN_PROCESS_CHUNKS + 1) * CHUNK_TRIALS,
+      });
       expect(started.started).toBe(true);
       const onWorkers = await simulate(started, { rule, params, seed: 'small', stream: 2, confidence: 0.95, trials });
       expect(here.trials).toBe(trials);
@@ -116,13 +158,17 @@ describe('simulateMany with a failing worker', () => {
   const FIXTURE = fileURLToPath(new URL('./fixtures/faulty-worker.mjs', import.meta.url));
   const rule = getRule('reserves');
   const params = resolveParams(rule);
-  // Four chunks a run, two runs: eight chunks on one thread are eight tasks of one chunk, so the failing chunk is named alone.
-  const runs = (seed: string): ManyRequest[] => [0, 1].map(() => ({ rule, params, seed, stream: 2, trials: 4 * CHUNK_TRIALS }));
+  // Four chunks a run, two runs: eight chunks on one thread are eight tasks of one chunk, so the failing chunk is named
+  // alone.
+  const runs = (seed: string): ManyRequest[] =>
+    [0, 1].map(() => ({ rule, params, seed, stream: 2, trials: 4 * CHUNK_TRIALS }));
 
   it('seed "throw": a task that throws fails the whole call with a WorkerError naming the chunk', async () => {
     const pool = new SimulationPool(1, FIXTURE);
     try {
-      await expect(simulateMany(pool, runs('throw'))).rejects.toThrow(/^reserves: the simulation failed in chunk 2 \(boom\); this is a bug, nothing was written$/);
+      await expect(simulateMany(pool, runs('throw'))).rejects.toThrow(
+        /^reserves: the simulation failed in chunk 2 \(boom\); this is a bug, nothing was written$/,
+      );
     } finally {
       await pool.close();
     }
@@ -133,7 +179,9 @@ describe('simulateMany with a failing worker', () => {
     try {
       const failure = simulateMany(pool, runs('hang'), { timeout: 1 });
       await expect(failure).rejects.toBeInstanceOf(WorkerError);
-      await expect(failure).rejects.toThrow(/^reserves: no chunk finished within --timeout 1 s \(chunk 1 still running\); nothing was written$/);
+      await expect(failure).rejects.toThrow(
+        /^reserves: no chunk finished within --timeout 1 s \(chunk 1 still running\); nothing was written$/,
+      );
     } finally {
       await pool.close();
     }
@@ -142,8 +190,16 @@ describe('simulateMany with a failing worker', () => {
   it('seed "throw0" in one of 20 one-chunk runs sent three to a message: the part that threw is named, not its batch', async () => {
     const pool = new SimulationPool(1, FIXTURE);
     try {
-      const list: ManyRequest[] = Array.from({ length: 20 }, (_, index) => ({ rule, params, seed: index === 7 ? 'throw0' : `fine-${index}`, stream: 2, trials: CHUNK_TRIALS }));
-      await expect(simulateMany(pool, list)).rejects.toThrow(/^reserves: the simulation failed in chunk 0 \(boom\); this is a bug, nothing was written$/);
+      const list: ManyRequest[] = Array.from({ length: 20 }, (_, index) => ({
+        rule,
+        params,
+        seed: index === 7 ? 'throw0' : `fine-${index}`,
+        stream: 2,
+        trials: CHUNK_TRIALS,
+      }));
+      await expect(simulateMany(pool, list)).rejects.toThrow(
+        /^reserves: the simulation failed in chunk 0 \(boom\); this is a bug, nothing was written$/,
+      );
     } finally {
       await pool.close();
     }
@@ -152,7 +208,9 @@ describe('simulateMany with a failing worker', () => {
   it('a replaced worker gets even a run of one chunk (never computed in this thread)', async () => {
     const pool = new SimulationPool(1, FIXTURE);
     try {
-      await expect(simulateMany(pool, [{ rule, params, seed: 'exit', stream: 2, trials: 2 * CHUNK_TRIALS }])).rejects.toBeInstanceOf(WorkerError);
+      await expect(
+        simulateMany(pool, [{ rule, params, seed: 'exit', stream: 2, trials: 2 * CHUNK_TRIALS }]),
+      ).rejects.toBeInstanceOf(WorkerError);
       expect(pool.started).toBe(true);
     } finally {
       await pool.close();
@@ -166,25 +224,30 @@ describe('planParts: how the runs are cut into tasks', () => {
 
   it('fast-check: every chunk of every run in exactly one part, in order, no task above the size, a lone run cut as planTasks cuts it', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 300 }), { minLength: 1, maxLength: 40 }), fc.integer({ min: 1, max: 64 }), (chunks, threads) => {
-        const tasks = planParts(segmentsOf(chunks), requestsOf(chunks), threads);
-        const total = chunks.reduce((a, b) => a + b, 0);
-        // The size planTasks gives one run of `total` chunks, written out again from its rule.
-        const size = total === 0 ? 0 : Math.ceil(total / Math.min(total, Math.max(threads * 8, Math.ceil(total / 16))));
-        const seen = chunks.map(() => [] as number[]);
-        for (const task of tasks) {
-          expect(task.length).toBeGreaterThan(0);
-          expect(task.reduce((sum, part) => sum + part.range.end - part.range.first, 0)).toBeLessThanOrEqual(size);
-          for (const { index, range } of task) {
-            expect(range.trials).toBe((range.end - range.first) * CHUNK_TRIALS);
-            for (let chunk = range.first; chunk < range.end; chunk++) seen[index].push(chunk);
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 300 }), { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 1, max: 64 }),
+        (chunks, threads) => {
+          const tasks = planParts(segmentsOf(chunks), requestsOf(chunks), threads);
+          const total = chunks.reduce((a, b) => a + b, 0);
+          // The size planTasks gives one run of `total` chunks, written out again from its rule.
+          const size =
+            total === 0 ? 0 : Math.ceil(total / Math.min(total, Math.max(threads * 8, Math.ceil(total / 16))));
+          const seen = chunks.map(() => [] as number[]);
+          for (const task of tasks) {
+            expect(task.length).toBeGreaterThan(0);
+            expect(task.reduce((sum, part) => sum + part.range.end - part.range.first, 0)).toBeLessThanOrEqual(size);
+            for (const { index, range } of task) {
+              expect(range.trials).toBe((range.end - range.first) * CHUNK_TRIALS);
+              for (let chunk = range.first; chunk < range.end; chunk++) seen[index].push(chunk);
+            }
           }
-        }
-        seen.forEach((list, index) => expect(list).toEqual(Array.from({ length: chunks[index] }, (_, k) => k)));
-        if (chunks.length === 1 && total > 0) {
-          expect(tasks.map((task) => task[0].range)).toEqual(planTasks(0, total * CHUNK_TRIALS, threads));
-        }
-      }),
+          seen.forEach((list, index) => expect(list).toEqual(Array.from({ length: chunks[index] }, (_, k) => k)));
+          if (chunks.length === 1 && total > 0) {
+            expect(tasks.map((task) => task[0].range)).toEqual(planTasks(0, total * CHUNK_TRIALS, threads));
+          }
+        },
+      ),
       { seed: 20261130, numRuns: 300 },
     );
   });
@@ -193,7 +256,10 @@ describe('planParts: how the runs are cut into tasks', () => {
     const chunks = Array.from({ length: 100 }, () => 1);
     const tasks = planParts(segmentsOf(chunks), requestsOf(chunks), 2);
     expect(tasks.map((task) => task.length)).toEqual([...Array.from({ length: 14 }, () => 7), 2]);
-    expect(planTasks(0, 100 * CHUNK_TRIALS, 2).map((range) => range.end - range.first)).toEqual([...Array.from({ length: 14 }, () => 7), 2]);
+    expect(planTasks(0, 100 * CHUNK_TRIALS, 2).map((range) => range.end - range.first)).toEqual([
+      ...Array.from({ length: 14 }, () => 7),
+      2,
+    ]);
   });
 });
 
@@ -213,7 +279,19 @@ describe('a pool started ahead of its command', () => {
     const rule = getRule('noctvale');
     const params = resolveParams(rule);
     const [outcome] = await simulateMany(taken, [{ rule, params, seed: 'early', stream: 2, trials: 6 * CHUNK_TRIALS }]);
-    expect(Array.from(outcome.tally)).toEqual(Array.from(runChunks({ ruleId: rule.id, params, seed: 'early', stream: 2, firstChunk: 0, endChunk: 6, totalTrials: 6 * CHUNK_TRIALS })));
+    expect(Array.from(outcome.tally)).toEqual(
+      Array.from(
+        runChunks({
+          ruleId: rule.id,
+          params,
+          seed: 'early',
+          stream: 2,
+          firstChunk: 0,
+          endChunk: 6,
+          totalTrials: 6 * CHUNK_TRIALS,
+        }),
+      ),
+    );
     await taken.close();
   });
 });

@@ -78,10 +78,15 @@ describe.skipIf(skip !== '')(`docs/cluster.md on a real one-node Slurm${skip ? `
     return slurm('scontrol', '--oneliner', 'show', 'job', id)
       .split('\n')
       .filter((line) => line.startsWith('JobId='))
-      .map((line) => new Map(line.split(' ').map((field) => {
-        const equals = field.indexOf('=');
-        return [field.slice(0, equals), field.slice(equals + 1)];
-      })));
+      .map(
+        (line) =>
+          new Map(
+            line.split(' ').map((field) => {
+              const equals = field.indexOf('=');
+              return [field.slice(0, equals), field.slice(equals + 1)];
+            }),
+          ),
+      );
   }
 
   function logs(): string {

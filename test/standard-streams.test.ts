@@ -29,7 +29,10 @@ interface Finished {
 
 /** Runs the CLI; with `readThenClose`, reads the first chunk of stdout and closes the pipe, as `head -c` does. */
 function runCli(argv: string[], stdout: 'close-after-first-chunk' | number): Promise<Finished> {
-  const child = spawn(process.execPath, [CLI, ...argv], { cwd: folder, stdio: ['ignore', stdout === 'close-after-first-chunk' ? 'pipe' : stdout, 'pipe'] });
+  const child = spawn(process.execPath, [CLI, ...argv], {
+    cwd: folder,
+    stdio: ['ignore', stdout === 'close-after-first-chunk' ? 'pipe' : stdout, 'pipe'],
+  });
   if (stdout === 'close-after-first-chunk') child.stdout!.once('data', () => child.stdout!.destroy());
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));
@@ -39,7 +42,10 @@ function runCli(argv: string[], stdout: 'close-after-first-chunk' | number): Pro
 describe('a closed pipe on standard output: quiet, exit 0', () => {
   it('sweep --json - | head: the report on stderr, no trace, exit 0, the --csv file still written', async () => {
     const csv = join(folder, 'pipe.csv');
-    const { status, signal, stderr } = await runCli([...BIG_SWEEP, '--json', '-', '--csv', csv], 'close-after-first-chunk');
+    const { status, signal, stderr } = await runCli(
+      [...BIG_SWEEP, '--json', '-', '--csv', csv],
+      'close-after-first-chunk',
+    );
     expect({ status, signal }).toEqual({ status: 0, signal: null });
     expect(stderr).not.toMatch(/EPIPE|Error|node:/);
     expect(stderr).toContain('sweep of 20 points');
@@ -66,7 +72,9 @@ describe('a full device on standard output: one line, exit 2', () => {
     try {
       const { status, stderr } = await runCli(['run', 'infinity', '--exact', '--quiet'], descriptor);
       expect(status).toBe(2);
-      expect(stderr).toBe('muster: standard output: cannot write (no space left on the device); allowed: a pipe, terminal or file with room, or an output file (--json FILE, --csv FILE)\n');
+      expect(stderr).toBe(
+        'muster: standard output: cannot write (no space left on the device); allowed: a pipe, terminal or file with room, or an output file (--json FILE, --csv FILE)\n',
+      );
     } finally {
       closeSync(descriptor);
     }
@@ -78,8 +86,10 @@ describe('a full device on standard output: one line, exit 2', () => {
       const { status, stderr } = await runCli(['run', 'infinity', '--exact', '--json', '-'], descriptor);
       expect(status).toBe(2);
       const lines = stderr.trimEnd().split('\n');
-      expect(lines.filter((line) => line.startsWith('muster:'))).toEqual(['muster: standard output: cannot write (no space left on the device); allowed: a pipe, terminal or file with room, or an output file (--json FILE, --csv FILE)']);
-      expect(stderr).not.toMatch(/ENOSPC|node:|    at /);
+      expect(lines.filter((line) => line.startsWith('muster:'))).toEqual([
+        'muster: standard output: cannot write (no space left on the device); allowed: a pipe, terminal or file with room, or an output file (--json FILE, --csv FILE)',
+      ]);
+      expect(stderr).not.toMatch(/ENOSPC|node:| {4}at /);
     } finally {
       closeSync(descriptor);
     }
@@ -90,7 +100,9 @@ describe('the internal-error path shows control characters as escapes', () => {
   it('internalErrorText escapes the message and the stack', () => {
     const error = new Error('got "\x1b]52;c;aGk=\x07\u202e"');
     const text = internalErrorText(error);
-    expect(text.startsWith('muster: internal error (please report): Error: got "\\x1b]52;c;aGk=\\x07\\u202e"\n')).toBe(true);
+    expect(text.startsWith('muster: internal error (please report): Error: got "\\x1b]52;c;aGk=\\x07\\u202e"\n')).toBe(
+      true,
+    );
     expect(text).not.toMatch(RAW);
     expect(internalErrorText('\x9b2J')).toBe('muster: internal error (please report): \\x9b2J\n');
     // A line feed in the message cannot forge a line of its own; the stack frames still follow, one a line.
@@ -102,7 +114,10 @@ describe('the internal-error path shows control characters as escapes', () => {
   it('an error no handler claims, from a rule file, reaches stderr escaped', async () => {
     // A getter that throws with a clipboard-writing OSC 52 sequence in its message (whichever handler reports it).
     const rule = join(folder, 'hostile-getter.mjs');
-    writeFileSync(rule, 'export default { get id() { throw new Error("x\\u001b]52;c;aGk=\\u0007\\u009b2J\\u202e") } };\n');
+    writeFileSync(
+      rule,
+      'export default { get id() { throw new Error("x\\u001b]52;c;aGk=\\u0007\\u009b2J\\u202e") } };\n',
+    );
     const { status, stderr } = await runCli(['run', rule], 'close-after-first-chunk');
     expect(status).not.toBe(0);
     expect(stderr).toContain('x\\x1b]52;c;aGk=\\x07\\x9b2J\\u202e');
@@ -116,7 +131,9 @@ describe('the internal-error path shows control characters as escapes', () => {
     const { status, stderr } = await runCli(['run', rule, '--exact'], 'close-after-first-chunk');
     // The rule thread names a fault of the rule file's own making (README: exit status).
     expect(status).toBe(2);
-    expect(stderr).toMatch(/hostile-timer\.mjs \(rule [\w-]+\): Error: late \\x1b\[2J\\u202e was thrown outside any call of muster's/);
+    expect(stderr).toMatch(
+      /hostile-timer\.mjs \(rule [\w-]+\): Error: late \\x1b\[2J\\u202e was thrown outside any call of muster's/,
+    );
     expect(stderr).not.toMatch(RAW);
   });
 });

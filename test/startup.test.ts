@@ -14,7 +14,9 @@ let runs = 0;
 /** The packages a CLI command loads, in a process of its own (the built CLI, as a user runs it). */
 async function packagesLoaded(...argv: string[]): Promise<Set<string>> {
   const log = join(folder, `imports-${runs++}.log`);
-  await promisify(execFile)(process.execPath, ['--import', recorder, entry, ...argv], { env: { ...process.env, MUSTER_IMPORT_LOG: log } });
+  await promisify(execFile)(process.execPath, ['--import', recorder, entry, ...argv], {
+    env: { ...process.env, MUSTER_IMPORT_LOG: log },
+  });
   return new Set(existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : []);
 }
 
@@ -23,7 +25,20 @@ describe('a command loads only what it uses', () => {
     ['list', ['list']],
     ['describe', ['describe', 'fow']],
     ['an exact run', ['run', 'reserves', '--exact', '--quiet']],
-    ['a run with --html and --csv', ['run', 'infinity', '--trials', '2000', '--quiet', '--html', join(folder, 'page.html'), '--csv', join(folder, 'table.csv')]],
+    [
+      'a run with --html and --csv',
+      [
+        'run',
+        'infinity',
+        '--trials',
+        '2000',
+        '--quiet',
+        '--html',
+        join(folder, 'page.html'),
+        '--csv',
+        join(folder, 'table.csv'),
+      ],
+    ],
   ])('%s loads neither vega nor vega-lite in Node (the page inlines their browser builds as text)', async (_, argv) => {
     const loaded = await packagesLoaded(...argv);
     expect(loaded.has('commander')).toBe(true); // the recorder works

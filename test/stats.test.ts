@@ -52,12 +52,17 @@ describe('wilsonInterval', () => {
 
   it('always holds its own estimate, lo ≤ k/n ≤ hi, including counts next to the edges', () => {
     for (const trials of [1, 2, 3, 10, 999, 65_536, 1_000_000, 1e9, 2 ** 40]) {
-      const counts = new Set([0, 1, 2, Math.floor(trials / 3), trials - 2, trials - 1, trials].filter((k) => k >= 0 && k <= trials));
+      const counts = new Set(
+        [0, 1, 2, Math.floor(trials / 3), trials - 2, trials - 1, trials].filter((k) => k >= 0 && k <= trials),
+      );
       for (const successes of counts) {
         for (const confidence of [0.5, 0.95, 0.999999]) {
           const { lo, hi } = wilsonInterval(successes, trials, confidence);
           const estimate = successes / trials;
-          expect(lo <= estimate && estimate <= hi, `${successes} of ${trials} at ${confidence}: [${lo}, ${hi}] around ${estimate}`).toBe(true);
+          expect(
+            lo <= estimate && estimate <= hi,
+            `${successes} of ${trials} at ${confidence}: [${lo}, ${hi}] around ${estimate}`,
+          ).toBe(true);
           expect(lo >= 0 && hi <= 1).toBe(true);
         }
       }

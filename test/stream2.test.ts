@@ -35,7 +35,10 @@ const SIGMAS = 5;
 /** The chunk key every release used: muster/<rule>/<seed>/<chunk> (written out here, not imported). */
 const keyOf = (seed: string, rule: string, chunk: number) => `muster/${rule}/${seed}/${chunk}`;
 
-/** Stream 2's four seed words for `key`, from seedrandom itself: tyche-i's first four outputs at "muster2/" + key, as int32. */
+/**
+ * Stream 2's four seed words for `key`, from seedrandom itself: tyche-i's first four outputs at "muster2/" + key, as
+ * int32.
+ */
 function seedWords(key: string): number[] {
   const tychei = seedrandom.tychei(`muster2/${key}`);
   return [0, 1, 2, 3].map(() => (tychei() * TWO_TO_32) | 0);
@@ -105,7 +108,8 @@ function expectFit(label: string, observed: ArrayLike<number>, probabilities: Ar
   let o = 0;
   let e = 0;
   for (let i = 0; i < observed.length; i++) {
-    if (probabilities[i] === 0 && observed[i] !== 0) expect.fail(`${label}: ${observed[i]} draws of value ${i}, which has probability 0`);
+    if (probabilities[i] === 0 && observed[i] !== 0)
+      expect.fail(`${label}: ${observed[i]} draws of value ${i}, which has probability 0`);
     o += observed[i];
     e += probabilities[i] * draws;
     if (e >= 10) {
@@ -119,12 +123,15 @@ function expectFit(label: string, observed: ArrayLike<number>, probabilities: Ar
   pooledObserved[pooledObserved.length - 1] += o;
   pooledExpected[pooledExpected.length - 1] += e;
   let stat = 0;
-  for (let i = 0; i < pooledExpected.length; i++) stat += (pooledObserved[i] - pooledExpected[i]) ** 2 / pooledExpected[i];
+  for (let i = 0; i < pooledExpected.length; i++)
+    stat += (pooledObserved[i] - pooledExpected[i]) ** 2 / pooledExpected[i];
   const df = pooledExpected.length - 1;
   if (df === 0) return; // one pooled cell: nothing to compare (the caller tests degenerate cases exactly)
   const { lower, upper } = chiSquareTails(stat, df);
   if (!(lower >= CHI_SQUARE_TAIL && upper >= CHI_SQUARE_TAIL)) {
-    expect.fail(`${label}: chi-square ${stat.toFixed(1)} on ${df} df, tails ${lower.toExponential(2)} / ${upper.toExponential(2)} (need both ≥ ${CHI_SQUARE_TAIL})`);
+    expect.fail(
+      `${label}: chi-square ${stat.toFixed(1)} on ${df} df, tails ${lower.toExponential(2)} / ${upper.toExponential(2)} (need both ≥ ${CHI_SQUARE_TAIL})`,
+    );
   }
 }
 
@@ -172,7 +179,9 @@ describe('the references this file relies on', () => {
     // rand_xoshiro's test of Xoshiro128StarStar: state {1, 2, 3, 4}, "produced with the reference
     // implementation (v1.1)" xoshiro128starstar.c.
     const a = referenceXoshiro([1, 2, 3, 4]);
-    expect(Array.from({ length: 10 }, a)).toEqual([11520, 0, 5927040, 70819200, 2031721883, 1637235492, 1287239034, 3734860849, 3729100597, 4258142804]);
+    expect(Array.from({ length: 10 }, a)).toEqual([
+      11520, 0, 5927040, 70819200, 2031721883, 1637235492, 1287239034, 3734860849, 3729100597, 4258142804,
+    ]);
     // edorfaus/xoshiro-6502 test-rom/testdata.asm, generated with the C reference: its seed bytes read as
     // little-endian words, and the ** column of its verification values.
     const b = referenceXoshiro([0x964d4a0c, 0xd40ab895, 0xad7fdecb, 0x3006f0f0]);
@@ -212,7 +221,8 @@ describe('the references this file relies on', () => {
 describe('stream 2 is xoshiro128** seeded from seedrandom’s tychei, bit for bit', () => {
   const cases: [string, string, number][] = [];
   for (const seed of ['muster', '', 'Ünïcødé ✓', '🎲 seed', 'x'.repeat(200)]) {
-    for (const rule of ['reserves', 'fow', 'my-rule.mjs']) for (const chunk of [0, 1, 15, 65_535, 1_000_000]) cases.push([seed, rule, chunk]);
+    for (const rule of ['reserves', 'fow', 'my-rule.mjs'])
+      for (const chunk of [0, 1, 15, 65_535, 1_000_000]) cases.push([seed, rule, chunk]);
   }
 
   it(`${cases.length} chunk keys, 3,000 uniforms each: fresh streams, one reseeded stream, and chunkStream(…, 2)`, () => {
@@ -231,7 +241,8 @@ describe('stream 2 is xoshiro128** seeded from seedrandom’s tychei, bit for bi
       for (let draw = 0; draw < 3_000; draw++) {
         const expected = reference() / TWO_TO_32;
         const got = [fresh(), viaChunk(), reused.random()];
-        if (got.some((value) => value !== expected)) expect({ key, draw, got }).toEqual({ key, draw, got: [expected, expected, expected] });
+        if (got.some((value) => value !== expected))
+          expect({ key, draw, got }).toEqual({ key, draw, got: [expected, expected, expected] });
       }
     }
   });
@@ -319,7 +330,8 @@ describe('below(b) is exactly uniform', () => {
     expect(outside, 'uniforms outside [0, 1) or not multiples of 2^-32').toBe(0);
     expectFit('rng() in 1,024 bins', bins, uniform(1024));
     // Each bit ~ Binomial(draws, 1/2): within 5σ = 5·√draws / 2 of draws / 2.
-    for (let bit = 0; bit < 32; bit++) expect(Math.abs(bits[bit] - draws / 2), `bit ${bit}`).toBeLessThanOrEqual((SIGMAS * Math.sqrt(draws)) / 2);
+    for (let bit = 0; bit < 32; bit++)
+      expect(Math.abs(bits[bit] - draws / 2), `bit ${bit}`).toBeLessThanOrEqual((SIGMAS * Math.sqrt(draws)) / 2);
   });
 });
 
@@ -353,11 +365,13 @@ describe('four d6 from one below(1296)', () => {
       const v = rng.below(1296);
       const w = rng.below(1296);
       joint[v * 1296 + w]++;
-      if (i < 1_000_000) for (let a = 0; a < 4; a++) for (let b = 0; b < 4; b++) dicePairs[a * 4 + b][digit(v, a) * 6 + digit(w, b)]++;
+      if (i < 1_000_000)
+        for (let a = 0; a < 4; a++) for (let b = 0; b < 4; b++) dicePairs[a * 4 + b][digit(v, a) * 6 + digit(w, b)]++;
     }
     const cells = new Float64Array(1296 * 1296).fill(1 / (1296 * 1296));
     expectFit('successive below(1296) pairs', joint, cells);
-    for (let k = 0; k < 16; k++) expectFit(`die ${k >> 2} of a draw with die ${k & 3} of the next`, dicePairs[k], uniform(36));
+    for (let k = 0; k < 16; k++)
+      expectFit(`die ${k >> 2} of a draw with die ${k & 3} of the next`, dicePairs[k], uniform(36));
     // Serial correlation of successive draws' values over the first 10^6 pairs: 5/√n.
     const first = new Float64Array(1_000_000);
     const second = new Float64Array(1_000_000);
@@ -373,13 +387,16 @@ describe('four d6 from one below(1296)', () => {
 });
 
 describe('count(n, sides, atLeast) is Binomial(n, p)', () => {
-  /** Checks count(n, sides, t) over `draws` calls against Binomial(n, p), p = (sides + 1 − t)/sides clamped to [0, 1]. */
+  /**
+   * Checks count(n, sides, t) over `draws` calls against Binomial(n, p), p = (sides + 1 − t)/sides clamped to [0, 1].
+   */
   function expectBinomial(rng: Rng, n: number, sides: number, t: number, draws: number): void {
     const p = Math.min(1, Math.max(0, (sides + 1 - t) / sides));
     const counts = new Float64Array(n + 1);
     for (let i = 0; i < draws; i++) {
       const hits = rng.count(n, sides, t);
-      if (!(Number.isInteger(hits) && hits >= 0 && hits <= n)) expect.fail(`count(${n}, ${sides}, ${t}) returned ${hits}`);
+      if (!(Number.isInteger(hits) && hits >= 0 && hits <= n))
+        expect.fail(`count(${n}, ${sides}, ${t}) returned ${hits}`);
       counts[hits]++;
     }
     // p = 0 or 1: every die misses or hits, exactly.
@@ -397,7 +414,13 @@ describe('count(n, sides, atLeast) is Binomial(n, p)', () => {
     const rng = stream2('count-other');
     // Dice a draw: d20 two (400), d8 four (4096), d3 seven (2187), d2 twelve (4096), d4096 one; n = 1 … 9
     // covers a short last group and, for d20 and d8, several groups.
-    const thresholds: Record<number, number[]> = { 20: [0, 1, 2, 7, 11, 20, 21, 22], 8: [0, 1, 2, 5, 8, 9], 3: [1, 2, 3, 4], 2: [1, 2, 3], 4096: [1, 2049, 4096, 4097] };
+    const thresholds: Record<number, number[]> = {
+      20: [0, 1, 2, 7, 11, 20, 21, 22],
+      8: [0, 1, 2, 5, 8, 9],
+      3: [1, 2, 3, 4],
+      2: [1, 2, 3],
+      4096: [1, 2049, 4096, 4097],
+    };
     for (const [sides, ts] of Object.entries(thresholds)) {
       for (let n = 1; n <= 9; n++) for (const t of ts) expectBinomial(rng, n, Number(sides), t, 25_000);
     }
@@ -406,7 +429,8 @@ describe('count(n, sides, atLeast) is Binomial(n, p)', () => {
 
   it('a bound outside 1 … 4096 is an error, never an endless redraw (a rule’s bug surfaces as a failed task)', () => {
     const rng = stream2('bad-bound');
-    for (const bound of [0, -6, 4097, 1.5, Number.NaN]) expect(() => rng.below(bound), String(bound)).toThrow(RangeError);
+    for (const bound of [0, -6, 4097, 1.5, Number.NaN])
+      expect(() => rng.below(bound), String(bound)).toThrow(RangeError);
     expect(() => rng.count(3, 5000, 2)).toThrow(RangeError);
   });
 
@@ -464,14 +488,21 @@ describe('chunk streams are independent of each other', () => {
     const n = first.length;
     // Correlation of neighbours' first uniforms, and of a stream's first and second: each ~ N(0, 1/n).
     const u = first.map((w) => w / TWO_TO_32);
-    expect(Math.abs(correlation(u.slice(0, -1), u.slice(1))), `${label}: neighbours' first uniforms`).toBeLessThanOrEqual(SIGMAS / Math.sqrt(n - 1));
-    expect(Math.abs(correlation(u, second)), `${label}: first and second output`).toBeLessThanOrEqual(SIGMAS / Math.sqrt(n));
+    expect(
+      Math.abs(correlation(u.slice(0, -1), u.slice(1))),
+      `${label}: neighbours' first uniforms`,
+    ).toBeLessThanOrEqual(SIGMAS / Math.sqrt(n - 1));
+    expect(Math.abs(correlation(u, second)), `${label}: first and second output`).toBeLessThanOrEqual(
+      SIGMAS / Math.sqrt(n),
+    );
     // Each bit of (first output of stream k) xor (first of stream k + 1) ~ Binomial(n − 1, 1/2): a seeding
     // that left neighbours' states close would show here. Within 5σ = 5·√(n − 1)/2 of (n − 1)/2.
     for (let bit = 0; bit < 32; bit++) {
       let ones = 0;
       for (let k = 0; k + 1 < n; k++) ones += Math.floor(((first[k] ^ first[k + 1]) >>> 0) / 2 ** bit) % 2;
-      expect(Math.abs(ones - (n - 1) / 2), `${label}: bit ${bit} of neighbours' xor`).toBeLessThanOrEqual((SIGMAS * Math.sqrt(n - 1)) / 2);
+      expect(Math.abs(ones - (n - 1) / 2), `${label}: bit ${bit} of neighbours' xor`).toBeLessThanOrEqual(
+        (SIGMAS * Math.sqrt(n - 1)) / 2,
+      );
     }
     // First die of every stream, and of disjoint neighbouring pairs (2k, 2k + 1) jointly.
     const faces = new Float64Array(6);
@@ -531,7 +562,8 @@ describe('stream 1’s dice draw one uniform a die, in order (seedrandom.tychei)
         const expectedUniform = tychei();
         const got = [gotCount, gotRoll, gotBelow, gotUniform];
         const expected = [hits, expectedRoll, expectedBelow, expectedUniform];
-        if (got.some((value, i) => value !== expected[i])) expect({ key, round, got }).toEqual({ key, round, got: expected });
+        if (got.some((value, i) => value !== expected[i]))
+          expect({ key, round, got }).toEqual({ key, round, got: expected });
       }
     }
   });
@@ -588,7 +620,10 @@ describe('validate-streams scores rare outcomes by their Poisson tail', () => {
   });
 });
 
-/** erfc⁻¹ by bisection on erfc(x) = Q(1/2, x²) (the same incomplete gamma the chi-square uses): slow but independent of normalQuantile. */
+/**
+ * erfc⁻¹ by bisection on erfc(x) = Q(1/2, x²) (the same incomplete gamma the chi-square uses): slow but independent of
+ * normalQuantile.
+ */
 function inverseErfc(y: number): number {
   const erfc = (x: number) => chiSquareTails(2 * x * x, 1).upper;
   let lo = 0;

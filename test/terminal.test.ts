@@ -46,7 +46,15 @@ describe('terminalSafe', () => {
 describe('user text on the terminal', () => {
   for (const [text, what] of HOSTILE) {
     it(`compare labels holding ${what}`, async () => {
-      const { status, stdout, stderr } = await cli('compare', 'reserves', '--exact', '--variant', `A${text}x: target=7`, '--variant', 'B: target=6');
+      const { status, stdout, stderr } = await cli(
+        'compare',
+        'reserves',
+        '--exact',
+        '--variant',
+        `A${text}x: target=7`,
+        '--variant',
+        'B: target=6',
+      );
       expect(status).toBe(0);
       expect(stdout).not.toMatch(RAW);
       expect(stderr).not.toMatch(RAW);
@@ -56,7 +64,16 @@ describe('user text on the terminal', () => {
   }
 
   it('a seed holding escapes, in run', async () => {
-    const { status, stdout } = await cli('run', 'infinity', '--trials', '1000', '--threads', '1', '--seed', `s\x1b]0;pwned\x07\u202e`);
+    const { status, stdout } = await cli(
+      'run',
+      'infinity',
+      '--trials',
+      '1000',
+      '--threads',
+      '1',
+      '--seed',
+      `s\x1b]0;pwned\x07\u202e`,
+    );
     expect(status).toBe(0);
     expect(stdout).not.toMatch(RAW);
     expect(stdout).toContain('seed s\\x1b]0;pwned\\x07\\u202e');
@@ -79,7 +96,25 @@ describe('user text on the terminal', () => {
 
   it('shard fields printed by merge: a seed edited to hold escapes', async () => {
     const shard = join(folder, 'evil.json');
-    expect((await cli('shard', 'infinity', '--trials', '1000', '--shard', '0/1', '--threads', '1', '--seed', 'x', '--out', shard, '--quiet')).status).toBe(0);
+    expect(
+      (
+        await cli(
+          'shard',
+          'infinity',
+          '--trials',
+          '1000',
+          '--shard',
+          '0/1',
+          '--threads',
+          '1',
+          '--seed',
+          'x',
+          '--out',
+          shard,
+          '--quiet',
+        )
+      ).status,
+    ).toBe(0);
     const parsed = JSON.parse(readFileSync(shard, 'utf8'));
     parsed.seed = 'x\x1b[2J\u2028';
     writeFileSync(shard, JSON.stringify(parsed));
@@ -91,7 +126,17 @@ describe('user text on the terminal', () => {
 
   it('--json - is escaped as JSON (\\u escapes), so the pipe reads back the exact label', async () => {
     const label = `A\x7f\x9b\u2028\u202e`;
-    const { status, stdout } = await cli('compare', 'reserves', '--exact', '--variant', `${label}: target=7`, '--variant', 'B: target=6', '--json', '-');
+    const { status, stdout } = await cli(
+      'compare',
+      'reserves',
+      '--exact',
+      '--variant',
+      `${label}: target=7`,
+      '--variant',
+      'B: target=6',
+      '--json',
+      '-',
+    );
     expect(status).toBe(0);
     expect(stdout).not.toMatch(RAW);
     expect(JSON.parse(stdout).variants[0].label).toBe(label);
@@ -107,7 +152,8 @@ describe('user text on the terminal', () => {
  * table cells printed them as typed, and a one-line error kept the CR of CRLF.
  */
 describe('line breaks in user text stay inside their line', () => {
-  const forged = (text: string) => text.split('\n').some((line) => line.startsWith('muster: forged') || line.startsWith('forged'));
+  const forged = (text: string) =>
+    text.split('\n').some((line) => line.startsWith('muster: forged') || line.startsWith('forged'));
 
   it('a path with a line feed in "wrote …"', async () => {
     const path = join(folder, 'x\nmuster: forged.json');
@@ -119,12 +165,24 @@ describe('line breaks in user text stay inside their line', () => {
   });
 
   it('a comparison label with a line feed: one table row, aligned', async () => {
-    const { status, stdout } = await cli('compare', 'reserves', '--exact', '--variant', 'A\nforged: target=7', '--variant', 'B: target=6');
+    const { status, stdout } = await cli(
+      'compare',
+      'reserves',
+      '--exact',
+      '--variant',
+      'A\nforged: target=7',
+      '--variant',
+      'B: target=6',
+    );
     expect(status).toBe(0);
     expect(forged(stdout)).toBe(false);
     expect(stdout).toContain('A\\x0aforged');
     // Every line of a table part has the width of its rule line or less: no cell broke out of its row.
-    const table = stdout.split('\n\n').find((part) => part.includes('─'))!.split('\n').filter((line) => line !== '' && !line.startsWith('('));
+    const table = stdout
+      .split('\n\n')
+      .find((part) => part.includes('─'))!
+      .split('\n')
+      .filter((line) => line !== '' && !line.startsWith('('));
     const ruleWidth = [...table[1]].length;
     for (const line of table) expect([...line].length).toBeLessThanOrEqual(ruleWidth);
   });

@@ -17,7 +17,11 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 async function run(argv: string[]) {
   let out = '';
   let err = '';
-  const status = await main(argv, { out: (text) => void (out += text), err: (text) => void (err += text), errIsTTY: false });
+  const status = await main(argv, {
+    out: (text) => void (out += text),
+    err: (text) => void (err += text),
+    errIsTTY: false,
+  });
   return { status, out, err };
 }
 
@@ -51,7 +55,14 @@ describe('warbands: bad input is refused with one line naming the parameter', ()
   for (const [what, sets, parameter] of cases) {
     it(`${what}: ${sets.join(' ')}`, async () => {
       const json = join(scratch, 'result.json');
-      const { status, out, err } = await run(['run', 'warbands', ...sets.flatMap((s) => ['--set', s]), '--exact', '--json', json]);
+      const { status, out, err } = await run([
+        'run',
+        'warbands',
+        ...sets.flatMap((s) => ['--set', s]),
+        '--exact',
+        '--json',
+        json,
+      ]);
       expect(status).toBe(2);
       expect(out).toBe('');
       expect(err.endsWith('\n')).toBe(true);

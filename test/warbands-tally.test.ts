@@ -15,7 +15,8 @@ function playback(uniforms: number[]): Rng {
   return Object.assign(random, {
     stream: 1 as const,
     roll,
-    count: (n: number, sides: number, atLeast: number) => Array.from({ length: n }, () => roll(sides)).filter((face) => face >= atLeast).length,
+    count: (n: number, sides: number, atLeast: number) =>
+      Array.from({ length: n }, () => roll(sides)).filter((face) => face >= atLeast).length,
     below: (bound: number) => Math.floor(random() * bound),
   });
 }
@@ -38,7 +39,12 @@ describe('warbands counts long roll-offs exactly', () => {
     const trial3 = [ONE, SIX, ONE, ONE, SIX];
     warbands.simulate(params, playback([...trial1, ...trial2, ...trial3]), 3, tally);
     const tallied = warbands.summarize(params, tally, 3);
-    expect(tallied['dice.setup.mean']).toEqual({ kind: 'mean', sum: 202 + 2 + 2, sumOfSquares: 202 ** 2 + 4 + 4, count: 3 });
+    expect(tallied['dice.setup.mean']).toEqual({
+      kind: 'mean',
+      sum: 202 + 2 + 2,
+      sumOfSquares: 202 ** 2 + 4 + 4,
+      count: 3,
+    });
     expect(tallied['dice.first.mean']).toEqual({ kind: 'mean', sum: 3 + 5 + 3, sumOfSquares: 9 + 25 + 9, count: 3 });
     expect(tallied['dice.defender.mean']).toEqual({ kind: 'mean', sum: 0, sumOfSquares: 0, count: 3 });
     const successes = (name: string) => (tallied[name] as { successes: number }).successes;

@@ -27,7 +27,11 @@ import type { Params } from '../src/rules/types.js';
 import { estimate } from '../src/stats/estimate.js';
 
 const rule = getRule('warbands');
-const params = (set: Record<string, string>): Params => resolveParams(rule, Object.entries(set).map(([name, value]) => `${name}=${value}`));
+const params = (set: Record<string, string>): Params =>
+  resolveParams(
+    rule,
+    Object.entries(set).map(([name, value]) => `${name}=${value}`),
+  );
 const solve = (set: Record<string, string>) => rule.exact!(params(set));
 const f = (numerator: number, denominator = 1) => Fraction.of(numerator, denominator);
 
@@ -52,7 +56,8 @@ interface WinnerDistribution extends Moments {
 /** Every face tuple one throw by m players can show. */
 function allThrows(m: number): number[][] {
   let throws: number[][] = [[]];
-  for (let i = 0; i < m; i++) throws = throws.flatMap((partial) => [1, 2, 3, 4, 5, 6].map((face) => [...partial, face]));
+  for (let i = 0; i < m; i++)
+    throws = throws.flatMap((partial) => [1, 2, 3, 4, 5, 6].map((face) => [...partial, face]));
   return throws;
 }
 
@@ -72,7 +77,11 @@ function selfLoopMoments(m: number, allTied: Fraction, followMean: Fraction, fol
   const mean = size.add(followMean).div(stay); // E = m + a·E + Σp·E[S]
   const followAll = mean.sub(size); // E[S] over every throw, the all-tied one included
   // E[D²] = m² + 2m·E[S] + a·E[D²] + Σp·E[S²]
-  const square = size.mul(size).add(f(2 * m).mul(followAll)).add(followSquare).div(stay);
+  const square = size
+    .mul(size)
+    .add(f(2 * m).mul(followAll))
+    .add(followSquare)
+    .div(stay);
   return { mean, square };
 }
 
@@ -121,7 +130,8 @@ function labelledOrders(players: readonly number[]): OrderDistribution {
       let joined = new Map<string, Fraction>([['', chance]]);
       for (const part of parts) {
         const next = new Map<string, Fraction>();
-        for (const [prefix, p] of joined) for (const [tail, q] of part.orders) addTo(next, prefix === '' ? tail : `${prefix},${tail}`, p.mul(q));
+        for (const [prefix, p] of joined)
+          for (const [tail, q] of part.orders) addTo(next, prefix === '' ? tail : `${prefix},${tail}`, p.mul(q));
         joined = next;
       }
       for (const [order, p] of joined) addTo(orders, order, p);
@@ -175,7 +185,12 @@ function labelledWinner(players: readonly number[]): WinnerDistribution {
 }
 
 /** Every metric of the rule, from the rule text read directly and the named-player enumerations. */
-function bruteForce(warbandText: string, alliesText: string, hasDefender: boolean, underdogBy: 'side' | 'warband' = 'side'): Record<string, Fraction> {
+function bruteForce(
+  warbandText: string,
+  alliesText: string,
+  hasDefender: boolean,
+  underdogBy: 'side' | 'warband' = 'side',
+): Record<string, Fraction> {
   const bands = warbandText.split(',').map((entry) => entry.split(':').map(Number));
   const n = bands.length;
   const everyone = bands.map((_, i) => i);
@@ -191,7 +206,9 @@ function bruteForce(warbandText: string, alliesText: string, hasDefender: boolea
 
   // Defender: sort by rating, then models, both descending; the roll-off is among those level with the head.
   const ranked = [...everyone].sort((a, b) => bands[b][0] - bands[a][0] || bands[b][1] - bands[a][1]);
-  const level = ranked.filter((i) => bands[i][0] === bands[ranked[0]][0] && bands[i][1] === bands[ranked[0]][1]).sort((a, b) => a - b);
+  const level = ranked
+    .filter((i) => bands[i][0] === bands[ranked[0]][0] && bands[i][1] === bands[ranked[0]][1])
+    .sort((a, b) => a - b);
   const defenders = hasDefender ? labelledWinner(level).winners : new Map<number, Fraction>([[-1, Fraction.ONE]]);
   let setupMean = Fraction.ZERO;
   for (const [defender, p] of defenders) {
@@ -201,12 +218,14 @@ function bruteForce(warbandText: string, alliesText: string, hasDefender: boolea
     }
     const setup = labelledOrders(everyone.filter((i) => i !== defender));
     const offset = defender >= 0 ? 1 : 0;
-    for (const [order, q] of setup.orders) order.split(',').forEach((who, place) => set(`w${Number(who) + 1}.setup.${place + 1 + offset}`, p.mul(q)));
+    for (const [order, q] of setup.orders)
+      order.split(',').forEach((who, place) => set(`w${Number(who) + 1}.setup.${place + 1 + offset}`, p.mul(q)));
     setupMean = setupMean.add(p.mul(setup.mean));
   }
 
   // Underdog, by side: total each side, take the lowest; it must be alone there and more than 50 below the next.
-  const alliances = alliesText === '' ? [] : alliesText.split(',').map((group) => group.split('+').map((x) => Number(x) - 1));
+  const alliances =
+    alliesText === '' ? [] : alliesText.split(',').map((group) => group.split('+').map((x) => Number(x) - 1));
   const sides = [...alliances, ...everyone.filter((i) => !alliances.some((a) => a.includes(i))).map((i) => [i])];
   const sideTotal = (side: number[]) => side.reduce((sum, i) => sum + bands[i][0], 0);
   if (underdogBy === 'side') {
@@ -219,7 +238,10 @@ function bruteForce(warbandText: string, alliesText: string, hasDefender: boolea
     for (const i of everyone.filter((w) => bands[w][0] === lowest)) {
       const own = sides.find((side) => side.includes(i))!;
       const others = sides.filter((side) => side !== own);
-      if (others.every((side) => sideTotal(side) - sideTotal(own) > 50) && !own.some((w) => result[`w${w + 1}.underdog`].equals(Fraction.ONE))) {
+      if (
+        others.every((side) => sideTotal(side) - sideTotal(own) > 50) &&
+        !own.some((w) => result[`w${w + 1}.underdog`].equals(Fraction.ONE))
+      ) {
         for (const w of own) set(`w${w + 1}.underdog`, Fraction.ONE);
       }
     }
@@ -248,7 +270,10 @@ function compositions(m: number): { counts: number[]; chance: Fraction }[] {
   const walk = (face: number, left: number, counts: number[]) => {
     if (face === 6) {
       const full = [...counts, left];
-      out.push({ counts: full, chance: Fraction.of(factorial(m) / full.reduce((p, c) => p * factorial(c), 1), 6 ** m) });
+      out.push({
+        counts: full,
+        chance: Fraction.of(factorial(m) / full.reduce((p, c) => p * factorial(c), 1), 6 ** m),
+      });
       return;
     }
     for (let c = 0; c <= left; c++) walk(face + 1, left - c, [...counts, c]);
@@ -263,7 +288,10 @@ function compositions(m: number): { counts: number[]; chance: Fraction }[] {
  * the top (the dice on the highest face shown re-roll when two or more).
  */
 function groupMoments(kind: 'sort' | 'first', maxSize: number): Moments[] {
-  const moments: Moments[] = [{ mean: Fraction.ZERO, square: Fraction.ZERO }, { mean: Fraction.ZERO, square: Fraction.ZERO }];
+  const moments: Moments[] = [
+    { mean: Fraction.ZERO, square: Fraction.ZERO },
+    { mean: Fraction.ZERO, square: Fraction.ZERO },
+  ];
   for (let m = 2; m <= maxSize; m++) {
     let allTied = Fraction.ZERO;
     let followMean = Fraction.ZERO;
@@ -273,7 +301,10 @@ function groupMoments(kind: 'sort' | 'first', maxSize: number): Moments[] {
         allTied = allTied.add(chance);
         continue;
       }
-      const rerolling = kind === 'sort' ? counts.filter((c) => c >= 2) : [counts[counts.findLastIndex((c) => c > 0)]].filter((c) => c >= 2);
+      const rerolling =
+        kind === 'sort'
+          ? counts.filter((c) => c >= 2)
+          : [counts[counts.findLastIndex((c) => c > 0)]].filter((c) => c >= 2);
       const follow = sumMoments(rerolling.map((c) => moments[c]));
       followMean = followMean.add(chance.mul(follow.mean));
       followSquare = followSquare.add(chance.mul(follow.square));
@@ -309,7 +340,10 @@ describe('warbands exact() equals brute-force enumeration of every throw', () =>
   for (const underdogBy of ['side', 'warband'] as const) {
     for (const [warbands, allies, defender] of cases) {
       it(`warbands=${warbands} allies=${allies || '(none)'} defender=${defender} underdogBy=${underdogBy}`, () => {
-        expectSameFractions(solve({ warbands, allies, defender: String(defender), underdogBy }), bruteForce(warbands, allies, defender, underdogBy));
+        expectSameFractions(
+          solve({ warbands, allies, defender: String(defender), underdogBy }),
+          bruteForce(warbands, allies, defender, underdogBy),
+        );
       });
     }
   }
@@ -330,8 +364,14 @@ describe('warbands exact() equals brute-force enumeration of every throw', () =>
   it('the two brute forces agree on the dice moments for groups of 2 to 4', () => {
     for (let m = 2; m <= 4; m++) {
       const players = Array.from({ length: m }, (_, i) => i);
-      expect(labelledOrders(players).mean.equals(sortMoments[m].mean) && labelledOrders(players).square.equals(sortMoments[m].square)).toBe(true);
-      expect(labelledWinner(players).mean.equals(firstMoments[m].mean) && labelledWinner(players).square.equals(firstMoments[m].square)).toBe(true);
+      expect(
+        labelledOrders(players).mean.equals(sortMoments[m].mean) &&
+          labelledOrders(players).square.equals(sortMoments[m].square),
+      ).toBe(true);
+      expect(
+        labelledWinner(players).mean.equals(firstMoments[m].mean) &&
+          labelledWinner(players).square.equals(firstMoments[m].square),
+      ).toBe(true);
     }
   });
 });
@@ -379,7 +419,9 @@ describe('warbands: questions players ask', () => {
     // By warband: the lowest single warband is w3 (100), whose side totals 250, above the rest: no underdog.
     const set = { warbands: '200:9,120:7,100:6,150:8', allies: '3+4' };
     expect(['w1', 'w2', 'w3', 'w4'].map((w) => String(solve(set)[`${w}.underdog`]))).toEqual(['0', '1', '0', '0']);
-    expect(['w1', 'w2', 'w3', 'w4'].map((w) => String(solve({ ...set, underdogBy: 'warband' })[`${w}.underdog`]))).toEqual(['0', '0', '0', '0']);
+    expect(
+      ['w1', 'w2', 'w3', 'w4'].map((w) => String(solve({ ...set, underdogBy: 'warband' })[`${w}.underdog`])),
+    ).toEqual(['0', '0', '0', '0']);
   });
 
   it('two warbands tied for lowest rating: neither is the underdog', () => {
@@ -412,14 +454,33 @@ describe('warbands: questions players ask', () => {
  * million; over the ~150 checks here (Bonferroni) about once in 11,000 runs,
  * and the seeds are fixed, so a pass is reproducible.
  */
-function checkSimulation(set: Record<string, string>, seed: string, trials: number, variances: Record<string, Fraction>): void {
+function checkSimulation(
+  set: Record<string, string>,
+  seed: string,
+  trials: number,
+  variances: Record<string, Fraction>,
+): void {
   // On every stream: 3, the default, and 2 and 1, kept for reproducing older results.
   for (const stream of STREAM_VERSIONS) checkSimulationOnStream(stream, set, seed, trials, variances);
 }
 
-function checkSimulationOnStream(stream: StreamVersion, set: Record<string, string>, seed: string, trials: number, variances: Record<string, Fraction>): void {
+function checkSimulationOnStream(
+  stream: StreamVersion,
+  set: Record<string, string>,
+  seed: string,
+  trials: number,
+  variances: Record<string, Fraction>,
+): void {
   const p = params(set);
-  const tally = runChunks({ ruleId: 'warbands', params: p, seed, stream, firstChunk: 0, endChunk: Math.ceil(trials / 65_536), totalTrials: trials });
+  const tally = runChunks({
+    ruleId: 'warbands',
+    params: p,
+    seed,
+    stream,
+    firstChunk: 0,
+    endChunk: Math.ceil(trials / 65_536),
+    totalTrials: trials,
+  });
   const summary = rule.summarize(p, tally, trials);
   const exact = rule.exact!(p);
   const outside: string[] = [];
@@ -453,11 +514,16 @@ describe('warbands simulation agrees with exact()', () => {
   });
 
   it('seed "warbands-by-warband": four warbands, the underdog read by warband, 100,000 trials', () => {
-    checkSimulation({ warbands: '200:9,120:7,100:6,150:8', allies: '3+4', underdogBy: 'warband' }, 'warbands-by-warband', 100_000, {
-      'dice.setup.mean': variance(sortMoments[3]),
-      'dice.first.mean': variance(firstMoments[4]),
-      'dice.defender.mean': Fraction.ZERO,
-    });
+    checkSimulation(
+      { warbands: '200:9,120:7,100:6,150:8', allies: '3+4', underdogBy: 'warband' },
+      'warbands-by-warband',
+      100_000,
+      {
+        'dice.setup.mean': variance(sortMoments[3]),
+        'dice.first.mean': variance(firstMoments[4]),
+        'dice.defender.mean': Fraction.ZERO,
+      },
+    );
   });
 
   it('seed "warbands-allied": three warbands, no defender, an allied underdog, 100,000 trials', () => {

@@ -25,17 +25,44 @@ const folder = scratchFolder('workers');
 
 describe('a failing worker', () => {
   const cases: Array<[string, string[], RegExp]> = [
-    ['throws in chunk 2', ['--seed', 'throw'], /^muster: reserves: the simulation failed in chunk 2 \(boom\); this is a bug, nothing was written\n$/],
-    ['exits its thread in chunk 1', ['--seed', 'exit'], /^muster: reserves: the simulation failed in chunk 1 \(.*exit.*\); this is a bug, nothing was written\n$/],
-    // 3 s, not 1: on a loaded machine the worker threads' start-up alone can take a second, and chunk 0 must have finished.
-    ['hangs, with --timeout 3', ['--seed', 'hang', '--timeout', '3'], /^muster: reserves: no chunk finished within --timeout 3 s \(chunk 1 still running\); nothing was written\n$/],
+    [
+      'throws in chunk 2',
+      ['--seed', 'throw'],
+      /^muster: reserves: the simulation failed in chunk 2 \(boom\); this is a bug, nothing was written\n$/,
+    ],
+    [
+      'exits its thread in chunk 1',
+      ['--seed', 'exit'],
+      /^muster: reserves: the simulation failed in chunk 1 \(.*exit.*\); this is a bug, nothing was written\n$/,
+    ],
+    // 3 s, not 1: on a loaded machine the worker threads' start-up alone can take a second, and chunk 0 must have
+    // finished.
+    [
+      'hangs, with --timeout 3',
+      ['--seed', 'hang', '--timeout', '3'],
+      /^muster: reserves: no chunk finished within --timeout 3 s \(chunk 1 still running\); nothing was written\n$/,
+    ],
   ];
-  // 300,000 trials are 5 chunks of 65,536 (the last short); on 2 threads each task is one chunk, so the failing one is named alone.
+  // 300,000 trials are 5 chunks of 65,536 (the last short); on 2 threads each task is one chunk, so the failing one is
+  // named alone.
   for (const [what, argv, message] of cases) {
     it(`${what}: one line naming rule and chunk, exit 1, no files`, async () => {
       const json = join(folder, `${argv[1]}.json`);
       const html = join(folder, `${argv[1]}.html`);
-      const { status, stdout, stderr } = await cli('run', 'reserves', '--trials', '300000', '--threads', '2', '--json', json, '--html', html, '--quiet', ...argv);
+      const { status, stdout, stderr } = await cli(
+        'run',
+        'reserves',
+        '--trials',
+        '300000',
+        '--threads',
+        '2',
+        '--json',
+        json,
+        '--html',
+        html,
+        '--quiet',
+        ...argv,
+      );
       expect(status).toBe(1);
       expect(stderr).toMatch(message);
       expect(stdout).toBe('');
@@ -45,14 +72,38 @@ describe('a failing worker', () => {
 
   it('the same in a sweep: nothing kept, nothing written', async () => {
     const csv = join(folder, 'sweep.csv');
-    const { status, stderr } = await cli('sweep', 'reserves', '--vary', 'chosenRound=0..1', '--trials', '300000', '--threads', '1', '--seed', 'throw', '--csv', csv, '--quiet');
+    const { status, stderr } = await cli(
+      'sweep',
+      'reserves',
+      '--vary',
+      'chosenRound=0..1',
+      '--trials',
+      '300000',
+      '--threads',
+      '1',
+      '--seed',
+      'throw',
+      '--csv',
+      csv,
+      '--quiet',
+    );
     expect(status).toBe(1);
     expect(stderr).toMatch(/^muster: reserves: the simulation failed in chunk/);
     expect(existsSync(csv)).toBe(false);
   });
 
   it('the fixture is otherwise the real worker: a run with another seed succeeds', async () => {
-    const { status } = await cli('run', 'reserves', '--trials', '100000', '--threads', '1', '--seed', 'fine', '--quiet');
+    const { status } = await cli(
+      'run',
+      'reserves',
+      '--trials',
+      '100000',
+      '--threads',
+      '1',
+      '--seed',
+      'fine',
+      '--quiet',
+    );
     expect(status).toBe(0);
   });
 });

@@ -21,7 +21,9 @@ process.exit = ((code?: number | string | null) => {
  * ArrayBuffer in this thread, after which V8 takes its slower path for typed
  * arrays here, the rules' tallies included: measured slower end to end.
  */
-export default async function simulateChunks(task: ChunkTask | ChunkBatch): Promise<Float64Array | Float64Array[] | WorkerUsageError | PartFailure> {
+export default async function simulateChunks(
+  task: ChunkTask | ChunkBatch,
+): Promise<Float64Array | Float64Array[] | WorkerUsageError | PartFailure> {
   // A rule file's task says where to mark the rule's function this thread runs (rules/rule-calls.ts).
   watchRuleCalls(task.calls);
   try {
@@ -58,7 +60,9 @@ async function runAny(task: ChunkTask | ChunkBatch): Promise<Answer> {
 }
 
 async function runTask(task: ChunkTask, lending: Lending): Promise<Float64Array> {
-  const rule = task.ruleFile ? await (await loadRules()).loadRuleFile(task.ruleFile.path, task.ruleFile.origin, task.ruleFile.sha256, true) : getRule(task.ruleId);
+  const rule = task.ruleFile
+    ? await (await loadRules()).loadRuleFile(task.ruleFile.path, task.ruleFile.origin, task.ruleFile.sha256, true)
+    : getRule(task.ruleId);
   return runChunks(task, rule, undefined, lending.take(rule.tallyLength(task.params)));
 }
 

@@ -11,7 +11,8 @@
 // test/examples-rules.test.ts checks it against the trial run on every way the dice can fall.
 
 const outcomeOf = (p, face) => (face >= p.forwardOn ? 'forward' : face <= p.disasterOn ? 'disaster' : 'normal');
-const rerollFor = (p, outcome) => (p.reroll === 'disasters' ? outcome === 'disaster' : p.reroll === 'failures' ? outcome !== 'forward' : false);
+const rerollFor = (p, outcome) =>
+  p.reroll === 'disasters' ? outcome === 'disaster' : p.reroll === 'failures' ? outcome !== 'forward' : false;
 
 // Fractions as [numerator, denominator] BigInt pairs.
 const gcd = (a, b) => (b === 0n ? (a < 0n ? -a : a) : gcd(b, a % b));
@@ -28,12 +29,33 @@ export default {
   params: [
     { name: 'units', type: 'integer', default: 3, min: 1, max: 8, doc: 'infiltrating units that roll' },
     { name: 'forwardOn', type: 'integer', default: 4, min: 2, max: 6, doc: 'a unit deploys forward on this or more' },
-    { name: 'disasterOn', type: 'integer', default: 1, min: 0, max: 4, doc: 'the opponent places a unit that rolls this or less (0: never)' },
-    { name: 'reroll', type: 'choice', default: 'disasters', choices: ['none', 'disasters', 'failures'], doc: 'the one command re-roll: not used, or spent on the first disaster, or on the first roll short of forward' },
-    { name: 'initiativeLoss', type: 'integer', default: 2, min: 1, max: 8, doc: 'this many disasters or more give the opponent the choice of first turn' },
+    {
+      name: 'disasterOn',
+      type: 'integer',
+      default: 1,
+      min: 0,
+      max: 4,
+      doc: 'the opponent places a unit that rolls this or less (0: never)',
+    },
+    {
+      name: 'reroll',
+      type: 'choice',
+      default: 'disasters',
+      choices: ['none', 'disasters', 'failures'],
+      doc: 'the one command re-roll: not used, or spent on the first disaster, or on the first roll short of forward',
+    },
+    {
+      name: 'initiativeLoss',
+      type: 'integer',
+      default: 2,
+      min: 1,
+      max: 8,
+      doc: 'this many disasters or more give the opponent the choice of first turn',
+    },
   ],
   validate(p) {
-    if (p.disasterOn >= p.forwardOn) return `disasterOn: got ${p.disasterOn}; allowed: less than forwardOn (${p.forwardOn})`;
+    if (p.disasterOn >= p.forwardOn)
+      return `disasterOn: got ${p.disasterOn}; allowed: less than forwardOn (${p.forwardOn})`;
   },
   metrics: [
     { name: 'all.forward', doc: 'every unit deploys forward', probability: true },
@@ -80,7 +102,10 @@ export default {
           for (const second of faces) {
             const reroll = held === 'true' && rerollFor(p, first);
             const outcome = reroll ? second : first;
-            put(`${+forward + (outcome === 'forward')},${+disasters + (outcome === 'disaster')},${held === 'true' && !reroll}`, ways);
+            put(
+              `${+forward + (outcome === 'forward')},${+disasters + (outcome === 'disaster')},${held === 'true' && !reroll}`,
+              ways,
+            );
           }
         }
       }
@@ -96,9 +121,11 @@ export default {
       if (p.reroll !== 'none' && held === 'false') sums['reroll.used'] += ways;
       sums['forward.mean'] += ways * BigInt(forward);
     }
-    return Object.fromEntries(Object.entries(sums).map(([name, ways]) => {
-      const [n, d] = frac(ways, scale);
-      return [name, `${n}/${d}`];
-    }));
+    return Object.fromEntries(
+      Object.entries(sums).map(([name, ways]) => {
+        const [n, d] = frac(ways, scale);
+        return [name, `${n}/${d}`];
+      }),
+    );
   },
 };

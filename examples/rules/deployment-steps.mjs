@@ -14,7 +14,24 @@
 // roll-offs until one is higher. Readings as the built-in `deployment` rule takes them (its describe lists
 // them). test/enumerate-ports.test.ts checks every value against the built-in's exact().
 
-const STRATEGIES = ['standard:1,2,3', 'standard:1,2,4', 'standard:1,2,5', 'standard:1,2,6', 'standard:1,3,4', 'standard:1,3,5', 'standard:1,3,6', 'standard:2,3,4', 'standard:2,3,5', 'standard:2,3,6', 'forward:1', 'forward:2', 'forward:3', 'forward:4', 'forward:5', 'forward:6'];
+const STRATEGIES = [
+  'standard:1,2,3',
+  'standard:1,2,4',
+  'standard:1,2,5',
+  'standard:1,2,6',
+  'standard:1,3,4',
+  'standard:1,3,5',
+  'standard:1,3,6',
+  'standard:2,3,4',
+  'standard:2,3,5',
+  'standard:2,3,6',
+  'forward:1',
+  'forward:2',
+  'forward:3',
+  'forward:4',
+  'forward:5',
+  'forward:6',
+];
 
 /** The zones a deployment ends with, sorted, after the forward dice (if any) fell as `first` and `second`. */
 function zonesOf(strategy, p, first, second) {
@@ -47,14 +64,32 @@ function aPlacesLast(p, aInitiative) {
 export default {
   id: 'deployment-steps',
   title: 'Genesys deployment (step form)',
-  summary: 'Genesys Project deployment: the forward 2d6 zone gamble against standard zones, and who gets first-round initiative',
+  summary:
+    'Genesys Project deployment: the forward 2d6 zone gamble against standard zones, and who gets first-round initiative',
   source: 'The Genesys Project, designer preview, §6.1–6.4 Deployment',
   params: [
     { name: 'a', type: 'choice', default: 'forward:1', choices: STRATEGIES, doc: "player a's deployment" },
     { name: 'b', type: 'choice', default: 'standard:1,2,3', choices: STRATEGIES, doc: "player b's deployment" },
-    { name: 'compare', type: 'choice', default: 'raw', choices: ['raw', 'modified'], doc: 'which forward die is lost: the raw d6 showing the chosen zone (the text), or d6 + 2 equal to it' },
-    { name: 'edges', type: 'choice', default: 'geometric', choices: ['geometric', 'long'], doc: 'which zones give a board edge: any touching a board edge, or the long edge only' },
-    { name: 'aocSides', type: 'boolean', default: true, doc: 'with edges=geometric, zones 7 and 8 touch the side edges' },
+    {
+      name: 'compare',
+      type: 'choice',
+      default: 'raw',
+      choices: ['raw', 'modified'],
+      doc: 'which forward die is lost: the raw d6 showing the chosen zone (the text), or d6 + 2 equal to it',
+    },
+    {
+      name: 'edges',
+      type: 'choice',
+      default: 'geometric',
+      choices: ['geometric', 'long'],
+      doc: 'which zones give a board edge: any touching a board edge, or the long edge only',
+    },
+    {
+      name: 'aocSides',
+      type: 'boolean',
+      default: true,
+      doc: 'with edges=geometric, zones 7 and 8 touch the side edges',
+    },
     { name: 'squadsA', type: 'integer', default: 6, min: 1, max: 60, doc: "squads in a's army" },
     { name: 'squadsB', type: 'integer', default: 6, min: 1, max: 60, doc: "squads in b's army" },
     { name: 'perTurn', type: 'integer', default: 2, min: 1, max: 10, doc: 'squads placed a turn (the text: two)' },
@@ -69,9 +104,15 @@ export default {
     ];
     for (const player of ['a', 'b']) {
       list.push({ name: `${player}.noEdge`, doc: `${player} has no zone with a board edge`, probability: true });
-      list.push({ name: `${player}.aoc`, doc: `${player} reaches the Area of Conflict (zone 7 or 8)`, probability: true });
-      for (const count of [1, 2, 3]) list.push({ name: `${player}.zones.${count}`, doc: `${player} ends with ${count} zones`, probability: true });
-      for (let zone = 1; zone <= 8; zone++) list.push({ name: `${player}.zone.${zone}`, doc: `${player} deploys in zone ${zone}`, probability: true });
+      list.push({
+        name: `${player}.aoc`,
+        doc: `${player} reaches the Area of Conflict (zone 7 or 8)`,
+        probability: true,
+      });
+      for (const count of [1, 2, 3])
+        list.push({ name: `${player}.zones.${count}`, doc: `${player} ends with ${count} zones`, probability: true });
+      for (let zone = 1; zone <= 8; zone++)
+        list.push({ name: `${player}.zone.${zone}`, doc: `${player} deploys in zone ${zone}`, probability: true });
       list.push({ name: `${player}.total.mean`, doc: `${player}'s expected zone total`, probability: false });
     }
     return list;
@@ -82,7 +123,8 @@ export default {
   step(state, dice, p) {
     if (state.phase === 'deploy') {
       // Only a forward player rolls (two dice); a standard deployment reads no dice.
-      const roll = (strategy) => (strategy.startsWith('forward') ? zonesOf(strategy, p, dice.d(6), dice.d(6)) : zonesOf(strategy, p));
+      const roll = (strategy) =>
+        strategy.startsWith('forward') ? zonesOf(strategy, p, dice.d(6), dice.d(6)) : zonesOf(strategy, p);
       const a = roll(p.a);
       const b = roll(p.b);
       if (total(a) !== total(b)) return { phase: 'over', a, b, aInitiative: total(a) < total(b), rolloff: false };

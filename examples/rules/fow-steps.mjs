@@ -31,27 +31,90 @@ const horizon = (p) => Math.max(p.turns, p.endTurn);
 export default {
   id: 'fow-steps',
   title: 'Flames of War reserves, prepared positions (step form)',
-  summary: 'Flames of War: attacker Reserves against defender Delayed and Scattered Reserves with an Immediate Ambush, turn by turn',
+  summary:
+    'Flames of War: attacker Reserves against defender Delayed and Scattered Reserves with an Immediate Ambush, turn by turn',
   source: 'Flames of War, 3rd edition, p. 285 (prepared positions); reserve dice per the 4th-edition missions',
   params: [
     { name: 'attackerPlatoons', type: 'integer', default: 6, min: 1, max: 30, doc: "platoons in the attacker's force" },
-    { name: 'attackerReserves', type: 'integer', default: 0, min: 0, max: 30, doc: 'attacking platoons in Reserves; 0: half, rounded up' },
-    { name: 'attackerStart', type: 'integer', default: 1, min: 1, max: 20, doc: 'first turn the attacker rolls for Reserves' },
-    { name: 'defenderPlatoons', type: 'integer', default: 6, min: 1, max: 30, doc: "platoons in the defender's force, the ambush platoon included" },
-    { name: 'defenderReserves', type: 'integer', default: 0, min: 0, max: 30, doc: 'defending platoons in Delayed and Scattered Reserves; 0: half, rounded up' },
-    { name: 'defenderStart', type: 'integer', default: 3, min: 1, max: 20, doc: 'first turn the defender rolls for its reserves' },
-    { name: 'ambush', type: 'boolean', default: true, doc: 'one defending platoon is in Immediate Ambush (not in reserve)' },
-    { name: 'hit', type: 'integer', default: 5, min: 2, max: 6, doc: 'a reserve die scoring this or more brings one platoon' },
-    { name: 'guarantee', type: 'integer', default: 3, min: 0, max: 20, doc: 'this many dice or more with none scoring still bring one platoon; 0 for never' },
+    {
+      name: 'attackerReserves',
+      type: 'integer',
+      default: 0,
+      min: 0,
+      max: 30,
+      doc: 'attacking platoons in Reserves; 0: half, rounded up',
+    },
+    {
+      name: 'attackerStart',
+      type: 'integer',
+      default: 1,
+      min: 1,
+      max: 20,
+      doc: 'first turn the attacker rolls for Reserves',
+    },
+    {
+      name: 'defenderPlatoons',
+      type: 'integer',
+      default: 6,
+      min: 1,
+      max: 30,
+      doc: "platoons in the defender's force, the ambush platoon included",
+    },
+    {
+      name: 'defenderReserves',
+      type: 'integer',
+      default: 0,
+      min: 0,
+      max: 30,
+      doc: 'defending platoons in Delayed and Scattered Reserves; 0: half, rounded up',
+    },
+    {
+      name: 'defenderStart',
+      type: 'integer',
+      default: 3,
+      min: 1,
+      max: 20,
+      doc: 'first turn the defender rolls for its reserves',
+    },
+    {
+      name: 'ambush',
+      type: 'boolean',
+      default: true,
+      doc: 'one defending platoon is in Immediate Ambush (not in reserve)',
+    },
+    {
+      name: 'hit',
+      type: 'integer',
+      default: 5,
+      min: 2,
+      max: 6,
+      doc: 'a reserve die scoring this or more brings one platoon',
+    },
+    {
+      name: 'guarantee',
+      type: 'integer',
+      default: 3,
+      min: 0,
+      max: 20,
+      doc: 'this many dice or more with none scoring still bring one platoon; 0 for never',
+    },
     { name: 'turns', type: 'integer', default: 8, min: 1, max: 20, doc: 'turns followed' },
-    { name: 'endTurn', type: 'integer', default: 6, min: 2, max: 20, doc: 'the first turn the defender can win, at the start of its turn' },
+    {
+      name: 'endTurn',
+      type: 'integer',
+      default: 6,
+      min: 2,
+      max: 20,
+      doc: 'the first turn the defender can win, at the start of its turn',
+    },
   ],
   validate(p) {
     for (const side of SIDES) {
       const { platoons, start } = sideOf(p, side);
       const asked = p[`${side}Reserves`];
       const most = side === 'defender' && p.ambush ? platoons - 1 : platoons;
-      if (asked !== 0 && (asked < Math.ceil(platoons / 2) || asked > most)) return `${side}Reserves: got ${asked}; allowed: 0 (half, rounded up) or ${Math.ceil(platoons / 2)} to ${most}`;
+      if (asked !== 0 && (asked < Math.ceil(platoons / 2) || asked > most))
+        return `${side}Reserves: got ${asked}; allowed: 0 (half, rounded up) or ${Math.ceil(platoons / 2)} to ${most}`;
       if (start > p.turns) return `${side}Start: got ${start}; allowed: 1 to turns (${p.turns})`;
     }
   },
@@ -60,19 +123,56 @@ export default {
     for (const side of SIDES) {
       const { reserves } = sideOf(p, side);
       list.push({ name: `${side}.reserves`, doc: `platoons the ${side} holds in reserve`, probability: false });
-      for (let t = 1; t <= p.turns; t++) list.push({ name: `${side}.onTable.${t}.mean`, doc: `expected ${side} platoons on the table after its roll in turn ${t}`, probability: false });
-      for (let t = 1; t <= p.turns; t++) list.push({ name: `${side}.allIn.by.${t}`, doc: `every ${side} reserve has arrived by turn ${t}`, probability: false });
-      for (let t = 1; t <= p.turns; t++) list.push({ name: `${side}.first.${t}`, doc: `the ${side}'s first reserve platoon arrives in turn ${t}`, probability: false });
+      for (let t = 1; t <= p.turns; t++)
+        list.push({
+          name: `${side}.onTable.${t}.mean`,
+          doc: `expected ${side} platoons on the table after its roll in turn ${t}`,
+          probability: false,
+        });
+      for (let t = 1; t <= p.turns; t++)
+        list.push({
+          name: `${side}.allIn.by.${t}`,
+          doc: `every ${side} reserve has arrived by turn ${t}`,
+          probability: false,
+        });
+      for (let t = 1; t <= p.turns; t++)
+        list.push({
+          name: `${side}.first.${t}`,
+          doc: `the ${side}'s first reserve platoon arrives in turn ${t}`,
+          probability: false,
+        });
       if (reserves <= DISTRIBUTION_RESERVES) {
         for (let t = 1; t <= p.turns; t++) {
-          for (let k = 1; k < reserves; k++) list.push({ name: `${side}.atLeast.${k}.by.${t}`, doc: `at least ${k} of the ${side}'s ${reserves} reserves in by turn ${t}`, probability: false });
+          for (let k = 1; k < reserves; k++)
+            list.push({
+              name: `${side}.atLeast.${k}.by.${t}`,
+              doc: `at least ${k} of the ${side}'s ${reserves} reserves in by turn ${t}`,
+              probability: false,
+            });
         }
       }
     }
-    for (const place of Object.keys(SCATTER)) list.push({ name: `defender.scatter.${place}`, doc: `an arriving defending platoon enters ${place}`, probability: false });
-    list.push({ name: 'defender.onTable.atEnd.mean', doc: 'expected defending platoons on the table when the defender can first win', probability: false });
-    list.push({ name: 'defender.allIn.atEnd', doc: 'every defending reserve is on the table when the defender can first win', probability: false });
-    list.push({ name: 'attacker.allIn.atEnd', doc: 'every attacking reserve is in when the defender can first win (the attacker moves first: in by its turn endTurn)', probability: false });
+    for (const place of Object.keys(SCATTER))
+      list.push({
+        name: `defender.scatter.${place}`,
+        doc: `an arriving defending platoon enters ${place}`,
+        probability: false,
+      });
+    list.push({
+      name: 'defender.onTable.atEnd.mean',
+      doc: 'expected defending platoons on the table when the defender can first win',
+      probability: false,
+    });
+    list.push({
+      name: 'defender.allIn.atEnd',
+      doc: 'every defending reserve is on the table when the defender can first win',
+      probability: false,
+    });
+    list.push({
+      name: 'attacker.allIn.atEnd',
+      doc: 'every attacking reserve is in when the defender can first win (the attacker moves first: in by its turn endTurn)',
+      probability: false,
+    });
     return list;
   },
 
@@ -96,7 +196,8 @@ export default {
         out[`${side}.onTable.${turn}.mean`] = platoons - after;
         out[`${side}.allIn.by.${turn}`] = after === 0 ? 1 : 0;
         out[`${side}.first.${turn}`] = before === reserves && after < reserves ? 1 : 0;
-        if (reserves <= DISTRIBUTION_RESERVES) for (let k = 1; k < reserves; k++) out[`${side}.atLeast.${k}.by.${turn}`] = reserves - after >= k ? 1 : 0;
+        if (reserves <= DISTRIBUTION_RESERVES)
+          for (let k = 1; k < reserves; k++) out[`${side}.atLeast.${k}.by.${turn}`] = reserves - after >= k ? 1 : 0;
       }
       // The defender's check at the start of its turn endTurn comes after the attacker's turn endTurn (the attacker
       // moves first) and before the defender's own roll of that turn.

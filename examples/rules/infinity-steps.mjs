@@ -28,12 +28,18 @@ function score(face, wip, crits) {
 export default {
   id: 'infinity-steps',
   title: 'Infinity Initiative Roll (step form)',
-  summary: "Infinity N4 Initiative Roll: face-to-face d20 against each Lieutenant's WIP, repeated on a tie or double failure",
+  summary:
+    "Infinity N4 Initiative Roll: face-to-face d20 against each Lieutenant's WIP, repeated on a tie or double failure",
   source: 'Infinity N4, Initiative and Deployment: Initiative Roll; Face to Face Rolls',
   params: [
     { name: 'wipA', type: 'integer', default: 13, min: 1, max: 30, doc: "player A's Lieutenant's WIP" },
     { name: 'wipB', type: 'integer', default: 13, min: 1, max: 30, doc: "player B's Lieutenant's WIP" },
-    { name: 'crits', type: 'boolean', default: true, doc: 'a roll equal to WIP is a critical and beats any other success (the Face to Face rules)' },
+    {
+      name: 'crits',
+      type: 'boolean',
+      default: true,
+      doc: 'a roll equal to WIP is a critical and beats any other success (the Face to Face rules)',
+    },
   ],
   metrics(p) {
     const list = [

@@ -14,7 +14,9 @@
 /** Fighters in each of `groups` deployment groups, largest first (0 for a group a small retinue cannot fill). */
 function groupSizes(fighters, groups) {
   const formed = Math.min(groups, fighters);
-  return Array.from({ length: groups }, (_, g) => (g < formed ? Math.floor(fighters / formed) + (g < fighters % formed ? 1 : 0) : 0));
+  return Array.from({ length: groups }, (_, g) =>
+    g < formed ? Math.floor(fighters / formed) + (g < fighters % formed ? 1 : 0) : 0,
+  );
 }
 
 /** Whether A sets up the last group, groups placed in turn from the player with initiative. */
@@ -39,20 +41,49 @@ function aPlacesLast(p, aFirst) {
 export default {
   id: 'noctvale-steps',
   title: 'Noctvale initiative and deployment groups (step form)',
-  summary: 'Noctvale setup: initiative to the lower activation count (2d6 roll-off on equal counts), retinues in deployment groups placed alternately',
+  summary:
+    'Noctvale setup: initiative to the lower activation count (2d6 roll-off on equal counts), retinues in deployment groups placed alternately',
   source: 'Noctvale, Standard Battle Set-Up, steps 3, 5 and 6',
   params: [
-    { name: 'fightersA', type: 'integer', default: 8, min: 1, max: 60, doc: "fighters in A's retinue, its activation count at deployment" },
+    {
+      name: 'fightersA',
+      type: 'integer',
+      default: 8,
+      min: 1,
+      max: 60,
+      doc: "fighters in A's retinue, its activation count at deployment",
+    },
     { name: 'fightersB', type: 'integer', default: 8, min: 1, max: 60, doc: "fighters in B's retinue" },
-    { name: 'groups', type: 'integer', default: 3, min: 1, max: 10, doc: 'deployment groups per retinue (the text: 3)' },
+    {
+      name: 'groups',
+      type: 'integer',
+      default: 3,
+      min: 1,
+      max: 10,
+      doc: 'deployment groups per retinue (the text: 3)',
+    },
   ],
   metrics(p) {
     const list = [
       { name: 'a.initiative', doc: 'player A has initiative', probability: true },
-      { name: 'rolloffs.mean', doc: 'expected 2d6 roll-offs until initiative is decided (0 when the counts differ)', probability: false },
+      {
+        name: 'rolloffs.mean',
+        doc: 'expected 2d6 roll-offs until initiative is decided (0 when the counts differ)',
+        probability: false,
+      },
     ];
-    for (let g = 1; g <= p.groups; g++) list.push({ name: `a.group.${g}.size`, doc: `fighters in A's deployment group ${g}, largest first`, probability: false });
-    for (let g = 1; g <= p.groups; g++) list.push({ name: `b.group.${g}.size`, doc: `fighters in B's deployment group ${g}, largest first`, probability: false });
+    for (let g = 1; g <= p.groups; g++)
+      list.push({
+        name: `a.group.${g}.size`,
+        doc: `fighters in A's deployment group ${g}, largest first`,
+        probability: false,
+      });
+    for (let g = 1; g <= p.groups; g++)
+      list.push({
+        name: `b.group.${g}.size`,
+        doc: `fighters in B's deployment group ${g}, largest first`,
+        probability: false,
+      });
     list.push({ name: 'a.placesLast', doc: 'player A sets up the final deployment group', probability: true });
     return list;
   },

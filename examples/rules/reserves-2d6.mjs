@@ -6,7 +6,14 @@ export default {
   source: 'our house rules, draft 3, §4 Reserves',
   params: [
     { name: 'squads', type: 'integer', default: 3, min: 1, max: 12, doc: 'squads held in reserve' },
-    { name: 'target', type: 'integer', default: 10, min: 2, max: 16, doc: 'a squad arrives when 2d6 + round reaches this' },
+    {
+      name: 'target',
+      type: 'integer',
+      default: 10,
+      min: 2,
+      max: 16,
+      doc: 'a squad arrives when 2d6 + round reaches this',
+    },
   ],
   metrics: [
     { name: 'all.by.4', doc: 'every squad has arrived by the end of round 4', probability: true },

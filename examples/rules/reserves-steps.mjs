@@ -21,34 +21,104 @@ function faceNeeded(p, round, bonus) {
 export default {
   id: 'reserves-steps',
   title: 'Genesys reserves (step form)',
-  summary: 'Genesys Project reserves round by round: when squads arrive, with a chosen reserve round, command bonus and leader loss',
+  summary:
+    'Genesys Project reserves round by round: when squads arrive, with a chosen reserve round, command bonus and leader loss',
   source: 'The Genesys Project, designer preview, §6.5 Reserves',
   params: [
     { name: 'squads', type: 'integer', default: 4, min: 1, max: 100, doc: 'squads held in reserve' },
-    { name: 'rounds', type: 'integer', default: 4, min: 1, max: 12, doc: 'rounds in which reserves may arrive; a squad not in after the last is lost (the text: four)' },
-    { name: 'target', type: 'integer', default: 7, min: 2, max: 20, doc: 'a squad arrives when 1d6 + round (+ bonus) reaches this (the text: 7+)' },
-    { name: 'chosenRound', type: 'integer', default: 0, min: 0, max: 12, doc: 'the chosen reserve round, 0 for none; at most rounds' },
-    { name: 'command', type: 'integer', default: 2, min: 0, max: 10, doc: 'highest command on the table, added to every reserve roll in the chosen round' },
-    { name: 'leaderLoss', type: 'number', default: 0, min: 0, max: 1, doc: 'chance the commander is lost in each round before the chosen round; the bonus needs it alive' },
-    { name: 'fallbackCommand', type: 'integer', default: 0, min: 0, max: 10, doc: 'bonus used instead once the commander is lost' },
-    { name: 'firstRound', type: 'integer', default: 1, min: 1, max: 12, doc: 'the first round in which reserves roll; the text does not say rolls wait, so 1' },
+    {
+      name: 'rounds',
+      type: 'integer',
+      default: 4,
+      min: 1,
+      max: 12,
+      doc: 'rounds in which reserves may arrive; a squad not in after the last is lost (the text: four)',
+    },
+    {
+      name: 'target',
+      type: 'integer',
+      default: 7,
+      min: 2,
+      max: 20,
+      doc: 'a squad arrives when 1d6 + round (+ bonus) reaches this (the text: 7+)',
+    },
+    {
+      name: 'chosenRound',
+      type: 'integer',
+      default: 0,
+      min: 0,
+      max: 12,
+      doc: 'the chosen reserve round, 0 for none; at most rounds',
+    },
+    {
+      name: 'command',
+      type: 'integer',
+      default: 2,
+      min: 0,
+      max: 10,
+      doc: 'highest command on the table, added to every reserve roll in the chosen round',
+    },
+    {
+      name: 'leaderLoss',
+      type: 'number',
+      default: 0,
+      min: 0,
+      max: 1,
+      doc: 'chance the commander is lost in each round before the chosen round; the bonus needs it alive',
+    },
+    {
+      name: 'fallbackCommand',
+      type: 'integer',
+      default: 0,
+      min: 0,
+      max: 10,
+      doc: 'bonus used instead once the commander is lost',
+    },
+    {
+      name: 'firstRound',
+      type: 'integer',
+      default: 1,
+      min: 1,
+      max: 12,
+      doc: 'the first round in which reserves roll; the text does not say rolls wait, so 1',
+    },
   ],
   validate(p) {
     if (p.firstRound > p.rounds) return `firstRound: got ${p.firstRound}; allowed: 1 to rounds (${p.rounds})`;
     if (p.chosenRound > p.rounds) return `chosenRound: got ${p.chosenRound}; allowed: 0 (none) to rounds (${p.rounds})`;
-    if (p.chosenRound !== 0 && p.chosenRound < p.firstRound) return `chosenRound: got ${p.chosenRound}; allowed: 0 (none) or firstRound (${p.firstRound}) to rounds (${p.rounds})`;
+    if (p.chosenRound !== 0 && p.chosenRound < p.firstRound)
+      return `chosenRound: got ${p.chosenRound}; allowed: 0 (none) or firstRound (${p.firstRound}) to rounds (${p.rounds})`;
   },
   metrics(p) {
     const list = [];
-    for (let r = 1; r <= p.rounds; r++) list.push({ name: `squad.round.${r}`, doc: `a given squad arrives in round ${r} (share of squads)`, probability: false });
-    list.push({ name: 'squad.never', doc: 'a given squad never arrives and is lost (share of squads)', probability: false });
-    for (let r = 1; r <= p.rounds; r++) list.push({ name: `all.by.${r}`, doc: `every squad has arrived by the end of round ${r}`, probability: true });
+    for (let r = 1; r <= p.rounds; r++)
+      list.push({
+        name: `squad.round.${r}`,
+        doc: `a given squad arrives in round ${r} (share of squads)`,
+        probability: false,
+      });
+    list.push({
+      name: 'squad.never',
+      doc: 'a given squad never arrives and is lost (share of squads)',
+      probability: false,
+    });
+    for (let r = 1; r <= p.rounds; r++)
+      list.push({ name: `all.by.${r}`, doc: `every squad has arrived by the end of round ${r}`, probability: true });
     list.push({ name: 'lost.mean', doc: 'expected squads lost', probability: false });
-    for (let r = 1; r <= p.rounds; r++) list.push({ name: `arrived.by.${r}.mean`, doc: `expected squads on the table by the end of round ${r}`, probability: false });
+    for (let r = 1; r <= p.rounds; r++)
+      list.push({
+        name: `arrived.by.${r}.mean`,
+        doc: `expected squads on the table by the end of round ${r}`,
+        probability: false,
+      });
     list.push({ name: 'dice.mean', doc: 'expected reserve dice rolled over the game', probability: false });
     return list;
   },
-  headline: (p) => [...Array.from({ length: p.rounds }, (_, r) => `squad.round.${r + 1}`), 'squad.never', `all.by.${p.rounds}`],
+  headline: (p) => [
+    ...Array.from({ length: p.rounds }, (_, r) => `squad.round.${r + 1}`),
+    'squad.never',
+    `all.by.${p.rounds}`,
+  ],
 
   start: (p) => ({ round: 1, out: p.squads, lost: false }),
 

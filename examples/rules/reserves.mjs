@@ -11,7 +11,9 @@
 // examples/rules/reserves.mjs` and `muster run reserves` give the same numbers for a seed, metric for metric
 // (test/examples-rules.test.ts checks it, and `npm run bench` compares their speed). Imports nothing from muster.
 
-/** Faces 1–6 (7: none) that bring a squad in, round by round (index r for round r), with `bonus` in the chosen round. */
+/**
+ * Faces 1–6 (7: none) that bring a squad in, round by round (index r for round r), with `bonus` in the chosen round.
+ */
 function facesNeeded(p, bonus) {
   const needed = [0];
   for (let round = 1; round <= p.rounds; round++) {
@@ -87,11 +89,26 @@ function metricList(p) {
   const list = [];
   // A squad's chance, measured as the share of a trial's squads: a mean over trials, since squads of one
   // trial share the commander's fate (the built-in rule reads the same share off its tally).
-  for (let r = 1; r <= p.rounds; r++) list.push({ name: `squad.round.${r}`, doc: `a given squad arrives in round ${r} (share of squads)`, probability: false });
-  list.push({ name: 'squad.never', doc: 'a given squad never arrives and is lost (share of squads)', probability: false });
-  for (let r = 1; r <= p.rounds; r++) list.push({ name: `all.by.${r}`, doc: `every squad has arrived by the end of round ${r}`, probability: true });
+  for (let r = 1; r <= p.rounds; r++)
+    list.push({
+      name: `squad.round.${r}`,
+      doc: `a given squad arrives in round ${r} (share of squads)`,
+      probability: false,
+    });
+  list.push({
+    name: 'squad.never',
+    doc: 'a given squad never arrives and is lost (share of squads)',
+    probability: false,
+  });
+  for (let r = 1; r <= p.rounds; r++)
+    list.push({ name: `all.by.${r}`, doc: `every squad has arrived by the end of round ${r}`, probability: true });
   list.push({ name: 'lost.mean', doc: 'expected squads lost', probability: false });
-  for (let r = 1; r <= p.rounds; r++) list.push({ name: `arrived.by.${r}.mean`, doc: `expected squads on the table by the end of round ${r}`, probability: false });
+  for (let r = 1; r <= p.rounds; r++)
+    list.push({
+      name: `arrived.by.${r}.mean`,
+      doc: `expected squads on the table by the end of round ${r}`,
+      probability: false,
+    });
   list.push({ name: 'dice.mean', doc: 'expected reserve dice rolled over the game', probability: false });
   return list;
 }
@@ -103,19 +120,69 @@ export default {
   source: 'The Genesys Project, designer preview, §6.5 Reserves',
   params: [
     { name: 'squads', type: 'integer', default: 4, min: 1, max: 100, doc: 'squads held in reserve' },
-    { name: 'rounds', type: 'integer', default: 4, min: 1, max: 12, doc: 'rounds in which reserves may arrive; a squad not in after the last is lost (the text: four)' },
-    { name: 'target', type: 'integer', default: 7, min: 2, max: 20, doc: 'a squad arrives when 1d6 + round (+ bonus) reaches this (the text: 7+)' },
-    { name: 'chosenRound', type: 'integer', default: 0, min: 0, max: 12, doc: 'the chosen reserve round, 0 for none; at most rounds' },
-    { name: 'command', type: 'integer', default: 2, min: 0, max: 10, doc: 'highest command on the table, added to every reserve roll in the chosen round' },
-    { name: 'leaderLoss', type: 'number', default: 0, min: 0, max: 1, doc: 'chance the commander is lost in each round before the chosen round; the bonus needs it alive' },
-    { name: 'fallbackCommand', type: 'integer', default: 0, min: 0, max: 10, doc: 'bonus used instead once the commander is lost' },
-    { name: 'firstRound', type: 'integer', default: 1, min: 1, max: 12, doc: 'the first round in which reserves roll; the text does not say rolls wait, so 1; at most rounds' },
+    {
+      name: 'rounds',
+      type: 'integer',
+      default: 4,
+      min: 1,
+      max: 12,
+      doc: 'rounds in which reserves may arrive; a squad not in after the last is lost (the text: four)',
+    },
+    {
+      name: 'target',
+      type: 'integer',
+      default: 7,
+      min: 2,
+      max: 20,
+      doc: 'a squad arrives when 1d6 + round (+ bonus) reaches this (the text: 7+)',
+    },
+    {
+      name: 'chosenRound',
+      type: 'integer',
+      default: 0,
+      min: 0,
+      max: 12,
+      doc: 'the chosen reserve round, 0 for none; at most rounds',
+    },
+    {
+      name: 'command',
+      type: 'integer',
+      default: 2,
+      min: 0,
+      max: 10,
+      doc: 'highest command on the table, added to every reserve roll in the chosen round',
+    },
+    {
+      name: 'leaderLoss',
+      type: 'number',
+      default: 0,
+      min: 0,
+      max: 1,
+      doc: 'chance the commander is lost in each round before the chosen round; the bonus needs it alive',
+    },
+    {
+      name: 'fallbackCommand',
+      type: 'integer',
+      default: 0,
+      min: 0,
+      max: 10,
+      doc: 'bonus used instead once the commander is lost',
+    },
+    {
+      name: 'firstRound',
+      type: 'integer',
+      default: 1,
+      min: 1,
+      max: 12,
+      doc: 'the first round in which reserves roll; the text does not say rolls wait, so 1; at most rounds',
+    },
   ],
 
   validate(p) {
     if (p.firstRound > p.rounds) return `firstRound: got ${p.firstRound}; allowed: 1 to rounds (${p.rounds})`;
     if (p.chosenRound > p.rounds) return `chosenRound: got ${p.chosenRound}; allowed: 0 (none) to rounds (${p.rounds})`;
-    if (p.chosenRound !== 0 && p.chosenRound < p.firstRound) return `chosenRound: got ${p.chosenRound}; allowed: 0 (none) or firstRound (${p.firstRound}) to rounds (${p.rounds})`;
+    if (p.chosenRound !== 0 && p.chosenRound < p.firstRound)
+      return `chosenRound: got ${p.chosenRound}; allowed: 0 (none) or firstRound (${p.firstRound}) to rounds (${p.rounds})`;
   },
 
   metrics: metricList,
@@ -125,7 +192,10 @@ export default {
     return [
       {
         param: 'firstRound',
-        text: p.firstRound === 1 ? 'reserves roll from game round 1, reading "each squad rolls separately each round" literally' : `reserves first roll in game round ${p.firstRound}`,
+        text:
+          p.firstRound === 1
+            ? 'reserves roll from game round 1, reading "each squad rolls separately each round" literally'
+            : `reserves first roll in game round ${p.firstRound}`,
       },
     ];
   },

@@ -59,8 +59,20 @@ export default {
     { name: 'sides', type: 'integer', default: 6, min: 2, max: 20, doc: 'sides of the die each player rolls' },
     { name: 'bonusA', type: 'integer', default: 0, min: -5, max: 5, doc: "added to A's roll" },
     { name: 'token', type: 'boolean', default: true, doc: 'A holds one re-roll token' },
-    { name: 'policy', type: 'choice', default: 'behind', choices: ['behind', 'behind-or-tied'], doc: 'when A spends the token: only when behind, or also on a tie' },
-    { name: 'ties', type: 'choice', default: 'roll-again', choices: ['roll-again', 'defender-wins'], doc: 'a tie: both roll again, or B (the defender) wins' },
+    {
+      name: 'policy',
+      type: 'choice',
+      default: 'behind',
+      choices: ['behind', 'behind-or-tied'],
+      doc: 'when A spends the token: only when behind, or also on a tie',
+    },
+    {
+      name: 'ties',
+      type: 'choice',
+      default: 'roll-again',
+      choices: ['roll-again', 'defender-wins'],
+      doc: 'a tie: both roll again, or B (the defender) wins',
+    },
   ],
   metrics: [
     { name: 'a.wins', doc: 'A wins the roll-off', label: 'A wins', probability: true },

@@ -21,7 +21,8 @@
 const MOST = 4;
 
 /** The warbands, as rating and models, in seating order. */
-const warbandsOf = (p) => Array.from({ length: p.count }, (_, i) => ({ rating: p[`rating${i + 1}`], models: p[`models${i + 1}`] }));
+const warbandsOf = (p) =>
+  Array.from({ length: p.count }, (_, i) => ({ rating: p[`rating${i + 1}`], models: p[`models${i + 1}`] }));
 
 /** Highest rating, then most models: those tied on both roll for defender. */
 function candidates(warbands) {
@@ -34,13 +35,19 @@ function candidates(warbands) {
 function next(state, p) {
   if (state.phase === 'defender' && state.tied.length === 1) {
     const defender = state.tied[0];
-    const rollers = warbandsOf(p).map((_, i) => i).filter((i) => i !== defender);
+    const rollers = warbandsOf(p)
+      .map((_, i) => i)
+      .filter((i) => i !== defender);
     return next({ phase: 'setup', defender, groups: [rollers] }, p);
   }
   if (state.phase === 'setup' && state.groups.every((group) => group.length === 1)) {
-    return next({ phase: 'first', defender: state.defender, order: state.groups.flat(), tied: warbandsOf(p).map((_, i) => i) }, p);
+    return next(
+      { phase: 'first', defender: state.defender, order: state.groups.flat(), tied: warbandsOf(p).map((_, i) => i) },
+      p,
+    );
   }
-  if (state.phase === 'first' && state.tied.length === 1) return { phase: 'over', defender: state.defender, order: state.order, first: state.tied[0] };
+  if (state.phase === 'first' && state.tied.length === 1)
+    return { phase: 'over', defender: state.defender, order: state.order, first: state.tied[0] };
   return state;
 }
 
@@ -58,13 +65,28 @@ function throwDice(who, dice) {
 export default {
   id: 'warbands-steps',
   title: 'Mordheim defenders, underdogs and turn order (step form)',
-  summary: 'Mordheim setup: who defends, who is the underdog, setup order and who plays first, with the dice the roll-offs take',
+  summary:
+    'Mordheim setup: who defends, who is the underdog, setup order and who plays first, with the dice the roll-offs take',
   source: 'Mordheim community rules, setup: Attackers and Defenders, Underdogs, Deployment, Order of Play',
   params: [
     { name: 'count', type: 'integer', default: 3, min: 2, max: MOST, doc: 'warbands in the game' },
     ...[152, 148, 120, 100].flatMap((rating, i) => [
-      { name: `rating${i + 1}`, type: 'integer', default: rating, min: 0, max: 10000, doc: `warband ${i + 1}'s rating (seating order)` },
-      { name: `models${i + 1}`, type: 'integer', default: [9, 11, 8, 8][i], min: 1, max: 200, doc: `models in warband ${i + 1}` },
+      {
+        name: `rating${i + 1}`,
+        type: 'integer',
+        default: rating,
+        min: 0,
+        max: 10000,
+        doc: `warband ${i + 1}'s rating (seating order)`,
+      },
+      {
+        name: `models${i + 1}`,
+        type: 'integer',
+        default: [9, 11, 8, 8][i],
+        min: 1,
+        max: 200,
+        doc: `models in warband ${i + 1}`,
+      },
     ]),
     { name: 'defender', type: 'boolean', default: true, doc: 'the scenario has a defender, who sets up first' },
   ],
@@ -73,18 +95,28 @@ export default {
     for (let i = 1; i <= p.count; i++) {
       list.push({ name: `w${i}.defender`, doc: `warband ${i} is the defender`, probability: true });
       list.push({ name: `w${i}.underdog`, doc: `warband ${i} is the underdog`, probability: true });
-      for (let k = 1; k <= p.count; k++) list.push({ name: `w${i}.setup.${k}`, doc: `warband ${i} sets up in place ${k}`, probability: true });
+      for (let k = 1; k <= p.count; k++)
+        list.push({ name: `w${i}.setup.${k}`, doc: `warband ${i} sets up in place ${k}`, probability: true });
       list.push({ name: `w${i}.first`, doc: `warband ${i} takes the first turn`, probability: true });
     }
     list.push({ name: 'dice.setup.mean', doc: 'expected D6 thrown to settle the setup order', probability: false });
     list.push({ name: 'dice.first.mean', doc: 'expected D6 thrown to settle the first turn', probability: false });
-    list.push({ name: 'dice.defender.mean', doc: 'expected D6 thrown to break a tie for defender', probability: false });
+    list.push({
+      name: 'dice.defender.mean',
+      doc: 'expected D6 thrown to break a tie for defender',
+      probability: false,
+    });
     return list;
   },
 
   start(p) {
     const everyone = warbandsOf(p).map((_, i) => i);
-    return next(p.defender ? { phase: 'defender', tied: candidates(warbandsOf(p)) } : { phase: 'setup', defender: -1, groups: [everyone] }, p);
+    return next(
+      p.defender
+        ? { phase: 'defender', tied: candidates(warbandsOf(p)) }
+        : { phase: 'setup', defender: -1, groups: [everyone] },
+      p,
+    );
   },
 
   step(state, dice, p, out) {
@@ -97,7 +129,11 @@ export default {
       // The first group still tied rolls; its members split by their rolls, in place.
       const at = state.groups.findIndex((group) => group.length > 1);
       out['dice.setup.mean'] = state.groups[at].length;
-      const groups = [...state.groups.slice(0, at), ...throwDice(state.groups[at], dice), ...state.groups.slice(at + 1)];
+      const groups = [
+        ...state.groups.slice(0, at),
+        ...throwDice(state.groups[at], dice),
+        ...state.groups.slice(at + 1),
+      ];
       return next({ ...state, groups }, p);
     }
     const groups = throwDice(state.tied, dice);
@@ -114,7 +150,8 @@ export default {
     warbands.forEach((w, i) => {
       out[`w${i + 1}.defender`] = state.defender === i;
       // No alliances here: the lowest-rated warband, when more than 50 below every other.
-      out[`w${i + 1}.underdog`] = w.rating === lowest && warbands.every((other, j) => j === i || other.rating - w.rating > 50);
+      out[`w${i + 1}.underdog`] =
+        w.rating === lowest && warbands.every((other, j) => j === i || other.rating - w.rating > 50);
       out[`w${i + 1}.setup.${places.indexOf(i) + 1}`] = true;
       out[`w${i + 1}.first`] = state.first === i;
     });

@@ -55,7 +55,9 @@ declare const __MUSTER_WORKER_SOURCE__: string;
 const CONFIDENCE = 0.95;
 /** Metrics shown first when a rule names no headline ones. */
 const FALLBACK_HEADLINE = 3;
-/** A rule may name a whole series as its headline (a figure per turn): the first this many get cards, the table has all. */
+/**
+ * A rule may name a whole series as its headline (a figure per turn): the first this many get cards, the table has all.
+ */
 const MAX_FIGURES = 12;
 /** More headline figures than this get small cards. */
 const MANY_FIGURES = 6;
@@ -85,9 +87,14 @@ interface AppHandle {
   open(hash: string): Promise<void>;
   result: RunResult | null;
   timings: Timings | null;
-  /** Draws the odds card for the answer shown (what the print button prints); settles true once it is ready, false if there is no answer. */
+  /**
+   * Draws the odds card for the answer shown (what the print button prints); settles true once it is ready, false if
+   * there is no answer.
+   */
   prepareCard(): Promise<boolean>;
-  /** How long an answer stands before its card is drawn on its own, for the browser's print command (Infinity: never). */
+  /**
+   * How long an answer stands before its card is drawn on its own, for the browser's print command (Infinity: never).
+   */
   cardAfterMs: number;
 }
 
@@ -188,7 +195,8 @@ function buildFields(raw: RawValues): void {
     if (choices) {
       control = make('select');
       for (const choice of choices) control.append(new Option(choice.text, choice.value));
-      // A short label from a link (a=F1) selects its value; a value the rule refuses stays visible, so its message makes sense.
+      // A short label from a link (a=F1) selects its value; a value the rule refuses stays visible, so its message
+      // makes sense.
       const shown = canonicalText(rule, spec, value) ?? value;
       if (!choices.some((choice) => choice.value === shown)) control.append(new Option(shown, shown));
       control.value = shown;
@@ -210,7 +218,8 @@ function buildFields(raw: RawValues): void {
         control.max = String(spec.max);
         control.step = spec.type === 'integer' ? '1' : 'any';
         control.inputMode = spec.type === 'integer' ? 'numeric' : 'decimal';
-        // A number field cannot hold text such as "abc" from a hash: keep it until the field is edited, so the message names it.
+        // A number field cannot hold text such as "abc" from a hash: keep it until the field is edited, so the message
+        // names it.
         control.value = value;
         if (control.value !== value.trim()) control.dataset.raw = value;
       } else {
@@ -246,7 +255,8 @@ function readFields(): RawValues {
   for (const spec of rule.params) {
     const control = document.getElementById(fieldId(spec)) as HTMLInputElement | HTMLSelectElement;
     if (control.dataset.raw !== undefined) raw[spec.name] = control.dataset.raw;
-    else if (control instanceof HTMLInputElement && control.type === 'checkbox') raw[spec.name] = String(control.checked);
+    else if (control instanceof HTMLInputElement && control.type === 'checkbox')
+      raw[spec.name] = String(control.checked);
     else raw[spec.name] = control.value;
   }
   return raw;
@@ -275,7 +285,8 @@ function forceSimulation(force: boolean): void {
     heldFrom = simulateBox.checked;
     simulateBox.checked = true;
     simulateBox.disabled = true;
-    simulateNote.textContent = 'No exact value at these parameters (enumerating the rule’s dice is past the page’s budget): it is simulated in the page, with muster run’s streams.';
+    simulateNote.textContent =
+      'No exact value at these parameters (enumerating the rule’s dice is past the page’s budget): it is simulated in the page, with muster run’s streams.';
   } else if (!force && heldFrom !== null) {
     simulateBox.checked = heldFrom;
     simulateBox.disabled = false;
@@ -284,7 +295,8 @@ function forceSimulation(force: boolean): void {
   }
 }
 
-const EXACT_NOTE = 'Exact by default; tick to simulate instead, as muster run does, with the same numbers for the same seed and trials.';
+const EXACT_NOTE =
+  'Exact by default; tick to simulate instead, as muster run does, with the same numbers for the same seed and trials.';
 
 function setSimulation(choice: SimulationChoice): void {
   heldFrom = null;
@@ -320,7 +332,11 @@ function headlineNames(params: Params, metrics: readonly MetricSpec[]): string[]
   return named.length > 0 ? named : metrics.slice(0, FALLBACK_HEADLINE).map((metric) => metric.name);
 }
 
-function renderHeadline(result: RunResult, metrics: readonly MetricSpec[], fractions: Record<string, Fraction> | null): void {
+function renderHeadline(
+  result: RunResult,
+  metrics: readonly MetricSpec[],
+  fractions: Record<string, Fraction> | null,
+): void {
   const names = headlineNames(result.params, metrics);
   const cards = names.slice(0, MAX_FIGURES).map((name) => {
     const metric = metrics.find((candidate) => candidate.name === name) as MetricSpec;
@@ -330,17 +346,35 @@ function renderHeadline(result: RunResult, metrics: readonly MetricSpec[], fract
     card.append(make('p', 'figure-label', metric.label ?? metric.name));
     const simulated = result.method === 'simulation';
     card.append(make('p', 'figure-value', formatValue(simulated ? value.estimate : value.exact, metric.probability)));
-    if (simulated) card.append(make('p', 'figure-sub', `${confidenceLabel(result.confidence)} interval ${formatInterval(value, metric.probability)}`));
+    if (simulated)
+      card.append(
+        make(
+          'p',
+          'figure-sub',
+          `${confidenceLabel(result.confidence)} interval ${formatInterval(value, metric.probability)}`,
+        ),
+      );
     if (value.exact !== null) {
       const fraction = readableFraction(own(fractions, name));
       const exactText = simulated ? `exact ${formatValue(value.exact, metric.probability)}` : 'exactly';
-      card.append(make('p', 'figure-sub figure-fraction', fraction ? `${exactText} = ${fraction}` : simulated ? exactText : 'exact (a long fraction)'));
+      card.append(
+        make(
+          'p',
+          'figure-sub figure-fraction',
+          fraction ? `${exactText} = ${fraction}` : simulated ? exactText : 'exact (a long fraction)',
+        ),
+      );
     }
     card.append(make('p', 'figure-doc', metric.doc));
     return card;
   });
   const rest = names.length - cards.length;
-  headline.replaceChildren(...cards, ...(rest > 0 ? [make('p', 'figure-more', `and ${rest} more headline figure${rest === 1 ? '' : 's'} in the table below`)] : []));
+  headline.replaceChildren(
+    ...cards,
+    ...(rest > 0
+      ? [make('p', 'figure-more', `and ${rest} more headline figure${rest === 1 ? '' : 's'} in the table below`)]
+      : []),
+  );
   headline.classList.toggle('many', cards.length > MANY_FIGURES);
   quick.replaceChildren(
     ...cards.slice(0, QUICK_FIGURES).map((card) => {
@@ -365,7 +399,10 @@ function renderReadings(params: Params): void {
   readingsBox.append(make('h3', '', 'Readings in force'), list);
 }
 
-/** How a command names the rule shown: a bundled rule file by the path given to `muster app --rule`, a built-in rule by its id. */
+/**
+ * How a command names the rule shown: a bundled rule file by the path given to `muster app --rule`, a built-in rule by
+ * its id.
+ */
 function ruleCommandWord(): string {
   const origin = extraRuleOrigins[extraRules.indexOf(rule)];
   return shellWord(origin ?? rule.id);
@@ -376,7 +413,13 @@ function methodText(result: RunResult): string {
   return `Simulated in this page: ${formatCount(result.trials)} trials, seed ${JSON.stringify(result.seed)}, stream ${result.stream}, ${confidenceLabel(result.confidence)} intervals — the same figures as muster run ${ruleCommandWord()} with that seed and trials${result.stream === DEFAULT_STREAM ? '' : ` and --stream ${result.stream}`}.`;
 }
 
-async function showResult(result: RunResult, fractions: Record<string, Fraction> | null, mine: number, started: number, computed: number): Promise<void> {
+async function showResult(
+  result: RunResult,
+  fractions: Record<string, Fraction> | null,
+  mine: number,
+  started: number,
+  computed: number,
+): Promise<void> {
   const metrics = rule.metrics(result.params);
   handle.result = result;
   answerMethod.textContent = methodText(result);
@@ -396,7 +439,13 @@ async function showResult(result: RunResult, fractions: Record<string, Fraction>
   );
   if (!current) return;
   const ended = performance.now();
-  handle.timings = { compute: computed - started, text: texted - computed, firstChart: first - started, charts: ended - texted, total: ended - started };
+  handle.timings = {
+    compute: computed - started,
+    text: texted - computed,
+    firstChart: first - started,
+    charts: ended - texted,
+    total: ended - started,
+  };
 }
 
 function clearAnswer(message: string): void {
@@ -461,7 +510,8 @@ function recompute(): void {
   const simulating = simulation.simulate || !rule.exact;
   for (const spec of rule.params) showFieldError(fieldId(spec), outcome.fieldErrors.get(spec.name));
   const simulationErrors: string[] = [];
-  // Each simulation option through its parser, its message beside its field; unchecked (and no message) while solving exactly.
+  // Each simulation option through its parser, its message beside its field; unchecked (and no message) while solving
+  // exactly.
   const option = <T>(name: 'trials' | 'seed' | 'stream', parse: (text: string) => T, fallback: T): T => {
     let value = fallback;
     let message: string | undefined;
@@ -500,7 +550,16 @@ function recompute(): void {
   if (!simulating) {
     try {
       const fractions = (rule.exact as NonNullable<Rule['exact']>)(params);
-      const result = buildResult({ rule: { ...rule, exact: () => fractions }, params, seed, stream: null, threads: 0, confidence: 1, trials: 0, tally: null });
+      const result = buildResult({
+        rule: { ...rule, exact: () => fractions },
+        params,
+        seed,
+        stream: null,
+        threads: 0,
+        confidence: 1,
+        trials: 0,
+        tally: null,
+      });
       statusBox.replaceChildren();
       void showResult(result, fractions, mine, started, performance.now()).then(finish, fail(finish));
     } catch (error) {
@@ -542,7 +601,16 @@ function recompute(): void {
       if (mine !== generation) return finish();
       running = null;
       const simulatedAt = performance.now();
-      const result = buildResult({ rule: exactRule, params, seed, stream, threads, confidence: CONFIDENCE, trials, tally });
+      const result = buildResult({
+        rule: exactRule,
+        params,
+        seed,
+        stream,
+        threads,
+        confidence: CONFIDENCE,
+        trials,
+        tally,
+      });
       statusBox.replaceChildren();
       void showResult(result, fractions, mine, simulatedAt, performance.now()).then(finish, fail(finish));
     },
@@ -565,7 +633,11 @@ function fail(finish: () => void): (error: unknown) => void {
     const message = error instanceof Error ? error.message : String(error);
     const ruleFault = error instanceof Error && error.name === 'UsageError';
     if (!ruleFault) console.error(error);
-    clearAnswer(clipMessage(ruleFault ? `No answer: ${message}` : `Something went wrong in muster itself (please report it): ${message}`));
+    clearAnswer(
+      clipMessage(
+        ruleFault ? `No answer: ${message}` : `Something went wrong in muster itself (please report it): ${message}`,
+      ),
+    );
     finish();
   };
 }
@@ -586,7 +658,11 @@ function loadHash(): void {
 interface EmbeddedView {
   finalize(): void;
 }
-declare const vegaEmbed: (element: HTMLElement, spec: unknown, options: Record<string, unknown>) => Promise<{ view: EmbeddedView }>;
+declare const vegaEmbed: (
+  element: HTMLElement,
+  spec: unknown,
+  options: Record<string, unknown>,
+) => Promise<{ view: EmbeddedView }>;
 
 /** The generation whose card #print-card holds (body.card-ready), or -1. */
 let cardGeneration = -1;
@@ -625,13 +701,23 @@ function dropCard(): void {
  * built-in rule has and computes in milliseconds. Without one, no card.
  */
 function cardResults(shown: RunResult, plan: readonly Params[]): RunResult[] | null {
-  if (plan.length === 1 && rule.params.every((spec) => own(plan[0], spec.name) === own(shown.params, spec.name))) return [shown];
+  if (plan.length === 1 && rule.params.every((spec) => own(plan[0], spec.name) === own(shown.params, spec.name)))
+    return [shown];
   // A rule file without exact() has its cells by enumeration, where that is quick at every one.
   const cells = plan.map((params) => knownExact(rule, params));
   if (cells.some((fractions) => fractions === null)) return null;
   return plan.map((params, index) => {
     const fractions = cells[index] as Record<string, Fraction>;
-    return buildResult({ rule: { ...rule, exact: () => fractions }, params, seed: shown.seed, stream: null, threads: 0, confidence: 1, trials: 0, tally: null });
+    return buildResult({
+      rule: { ...rule, exact: () => fractions },
+      params,
+      seed: shown.seed,
+      stream: null,
+      threads: 0,
+      confidence: 1,
+      trials: 0,
+      tally: null,
+    });
   });
 }
 
@@ -689,7 +775,11 @@ async function prepareCard(): Promise<boolean> {
 for (const candidate of appRules) picker.append(new Option(`${candidate.title} (${candidate.id})`, candidate.id));
 picker.addEventListener('change', () => {
   const next = appRules.find((candidate) => candidate.id === picker.value) ?? appRules[0];
-  selectRule(next, {}, { simulate: false, trials: trialsInput.value, seed: seedInput.value, stream: streamInput.value });
+  selectRule(
+    next,
+    {},
+    { simulate: false, trials: trialsInput.value, seed: seedInput.value, stream: streamInput.value },
+  );
   hashProblems.replaceChildren();
   recompute();
 });
@@ -698,11 +788,14 @@ trialsInput.addEventListener('input', recompute);
 seedInput.addEventListener('input', recompute);
 streamInput.addEventListener('input', recompute);
 element<HTMLButtonElement>('print').addEventListener('click', () => {
-  void prepareCard().then(() => window.print(), (error: unknown) => {
-    // The page's own print layout still prints the answer.
-    console.error(error);
-    window.print();
-  });
+  void prepareCard().then(
+    () => window.print(),
+    (error: unknown) => {
+      // The page's own print layout still prints the answer.
+      console.error(error);
+      window.print();
+    },
+  );
 });
 window.addEventListener('hashchange', () => {
   if (location.hash !== shownHash) loadHash();

@@ -43,13 +43,18 @@ export interface AppBuildOptions {
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 
-/** An entry module beside this one: compiled JavaScript under dist/, TypeScript when run from the sources (the tests). */
+/**
+ * An entry module beside this one: compiled JavaScript under dist/, TypeScript when run from the sources (the tests).
+ */
 function sibling(name: string): string {
   const compiled = join(HERE, `${name}.js`);
   return existsSync(compiled) ? compiled : join(HERE, `${name}.ts`);
 }
 
-/** A module of muster's sources by its path under the package root: compiled JavaScript under dist/, TypeScript from the sources. */
+/**
+ * A module of muster's sources by its path under the package root: compiled JavaScript under dist/, TypeScript from the
+ * sources.
+ */
 function source(path: string): string {
   const compiled = join(HERE, '..', '..', `${path}.js`);
   return existsSync(compiled) ? compiled : join(HERE, '..', '..', `${path}.ts`);
@@ -69,10 +74,17 @@ function extraRulesPlugin(options: AppBuildOptions): Plugin {
       const ruleFiles = options.ruleFiles ?? [];
       if (ruleFiles.length === 0 && !options.extraRulesModule) return;
       builder.onLoad({ filter: /[\\/]reports[\\/]app[\\/]extra-rules\.(js|ts)$/ }, () => {
-        if (ruleFiles.length === 0) return { contents: `export { extraRules } from ${JSON.stringify(options.extraRulesModule)};\nexport const extraRuleOrigins = [];`, loader: 'js', resolveDir: HERE };
+        if (ruleFiles.length === 0)
+          return {
+            contents: `export { extraRules } from ${JSON.stringify(options.extraRulesModule)};\nexport const extraRuleOrigins = [];`,
+            loader: 'js',
+            resolveDir: HERE,
+          };
         const lines = [`import { adaptRuleFile } from ${JSON.stringify(source('src/rules/file-rule'))};`];
         ruleFiles.forEach((file, index) => lines.push(`import rule${index} from ${JSON.stringify(file.path)};`));
-        lines.push(`export const extraRules = [${ruleFiles.map((file, index) => `adaptRuleFile(rule${index}, ${JSON.stringify(file.shown)})`).join(', ')}];`);
+        lines.push(
+          `export const extraRules = [${ruleFiles.map((file, index) => `adaptRuleFile(rule${index}, ${JSON.stringify(file.shown)})`).join(', ')}];`,
+        );
         lines.push(`export const extraRuleOrigins = ${JSON.stringify(ruleFiles.map((file) => file.shown))};`);
         return { contents: lines.join('\n'), loader: 'js', resolveDir: HERE };
       });
@@ -114,16 +126,22 @@ async function bundle(entry: string, options: AppBuildOptions, define: Record<st
     define,
     plugins: [extraRulesPlugin(options), versionPlugin()],
   }).catch((error: unknown) => {
-    // A plugin's UsageError (a --rule problem) comes back wrapped in esbuild's failure: unwrap it for the one-line message.
-    const first = (error as { errors?: Array<{ detail?: unknown; text?: string; location?: { file?: string } | null }> }).errors?.[0];
+    // A plugin's UsageError (a --rule problem) comes back wrapped in esbuild's failure: unwrap it for the one-line
+    // message.
+    const first = (
+      error as { errors?: Array<{ detail?: unknown; text?: string; location?: { file?: string } | null }> }
+    ).errors?.[0];
     if (first?.detail instanceof UsageError) throw first.detail;
-    // A rule file that a browser cannot load (a node: import, a missing helper): one line naming the file, as --rule's problem.
+    // A rule file that a browser cannot load (a node: import, a missing helper): one line naming the file, as --rule's
+    // problem.
     const files = options.ruleFiles ?? [];
     if (first && files.length > 0) {
       const where = first.location?.file ? resolve(first.location.file) : '';
       const named = files.find((file) => file.path === where) ?? (files.length === 1 ? files[0] : undefined);
       const shown = named ? JSON.stringify(named.shown) : files.map((file) => JSON.stringify(file.shown)).join(', ');
-      throw new UsageError(`--rule: got ${shown} (it does not bundle for the browser: ${String(first.text).replace(/[\u0000-\u001f\u007f]+/g, ' ')}); allowed: a rule file whose imports a browser can load (no node: modules)`);
+      throw new UsageError(
+        `--rule: got ${shown} (it does not bundle for the browser: ${String(first.text).replace(/[\u0000-\u001f\u007f]+/g, ' ')}); allowed: a rule file whose imports a browser can load (no node: modules)`,
+      );
     }
     throw error;
   });

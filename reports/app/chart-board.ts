@@ -20,7 +20,11 @@ interface VegaView {
 }
 
 /** vega-embed, inlined before the page's script. */
-declare const vegaEmbed: (element: HTMLElement, spec: unknown, options: Record<string, unknown>) => Promise<{ view: VegaView }>;
+declare const vegaEmbed: (
+  element: HTMLElement,
+  spec: unknown,
+  options: Record<string, unknown>,
+) => Promise<{ view: VegaView }>;
 
 const DATASET = 'muster';
 
@@ -35,9 +39,14 @@ interface Shown {
 /** A spec whose only data is its top-level `data.values` (every chart builder's) splits; any other is drawn whole. */
 function split(spec: VegaLiteSpec): { skeleton: string; values: unknown[] | null; named: VegaLiteSpec } {
   const data = spec.data as { values?: unknown } | undefined;
-  if (!data || !Array.isArray(data.values) || Object.keys(data).length !== 1) return { skeleton: '', values: null, named: spec };
+  if (!data || !Array.isArray(data.values) || Object.keys(data).length !== 1)
+    return { skeleton: '', values: null, named: spec };
   const { data: _data, ...rest } = spec;
-  return { skeleton: JSON.stringify(rest), values: data.values, named: { ...rest, data: { name: DATASET }, datasets: { [DATASET]: data.values } } };
+  return {
+    skeleton: JSON.stringify(rest),
+    values: data.values,
+    named: { ...rest, data: { name: DATASET }, datasets: { [DATASET]: data.values } },
+  };
 }
 
 function text(section: HTMLElement, chart: Chart): void {
@@ -65,7 +74,7 @@ export class ChartBoard {
     for (const [index, chart] of charts.entries()) {
       const { skeleton, values, named } = split(chart.spec);
       const current = this.#shown[index];
-      if (current && current.view && skeleton !== '' && current.id === chart.id && current.skeleton === skeleton) {
+      if (current?.view && skeleton !== '' && current.id === chart.id && current.skeleton === skeleton) {
         await current.view.data(DATASET, values as unknown[]).runAsync();
         if (stale()) return false;
         text(current.section, chart);

@@ -14,7 +14,9 @@ import { DEFAULT_STREAM, STREAM_VERSIONS, STREAMS_ALLOWED } from '../../src/engi
 import type { ParamSpec, Params, Rule, StreamVersion } from '../../src/rules/types.js';
 import { PAGE_OPTIONS, type HashState } from './hash.js';
 
-/** As `muster run`: a million trials, seed "muster", the default stream (a test checks these match the CLI's defaults). */
+/**
+ * As `muster run`: a million trials, seed "muster", the default stream (a test checks these match the CLI's defaults).
+ */
 export const APP_DEFAULT_TRIALS = 1_000_000;
 export const APP_DEFAULT_SEED = 'muster';
 export const APP_DEFAULT_STREAM = String(DEFAULT_STREAM);
@@ -83,7 +85,9 @@ export function parseTrials(raw: string): number {
   const match = /^(\d+(?:\.\d+)?(?:e\d+)?)([kKmM]?)$/.exec(text);
   const value = match ? Number(match[1]) * ({ k: 1e3, K: 1e3, m: 1e6, M: 1e6 }[match[2]] ?? 1) : Number.NaN;
   if (!Number.isInteger(value) || value < 1 || value > APP_MAX_TRIALS) {
-    throw new UsageError(`trials: got ${JSON.stringify(raw)}; allowed: a whole number of trials from 1 to 100M, such as 1000000, 1e6 or 1M`);
+    throw new UsageError(
+      `trials: got ${JSON.stringify(raw)}; allowed: a whole number of trials from 1 to 100M, such as 1000000, 1e6 or 1M`,
+    );
   }
   return value;
 }
@@ -118,10 +122,18 @@ export function readHash(rules: readonly Rule[], state: HashState): HashReading 
   if (state.ruleId !== null) {
     const found = rules.find((candidate) => candidate.id === state.ruleId);
     if (found) rule = found;
-    else problems.push(`rule: got ${JSON.stringify(state.ruleId)}; allowed: ${rules.map((candidate) => candidate.id).join(', ')}`);
+    else
+      problems.push(
+        `rule: got ${JSON.stringify(state.ruleId)}; allowed: ${rules.map((candidate) => candidate.id).join(', ')}`,
+      );
   }
   const raw: RawValues = keyedRecord();
-  const simulation: SimulationChoice = { simulate: false, trials: String(APP_DEFAULT_TRIALS), seed: APP_DEFAULT_SEED, stream: APP_DEFAULT_STREAM };
+  const simulation: SimulationChoice = {
+    simulate: false,
+    trials: String(APP_DEFAULT_TRIALS),
+    seed: APP_DEFAULT_SEED,
+    stream: APP_DEFAULT_STREAM,
+  };
   const seen = new Set<string>();
   for (const [name, value] of state.entries) {
     if (seen.has(name)) {
@@ -147,9 +159,20 @@ export function readHash(rules: readonly Rule[], state: HashState): HashReading 
   return { rule, raw, simulation, problems };
 }
 
-/** The hash entries for a form: every parameter (so a link keeps its meaning if a default changes), then the simulation options in use. */
-export function hashEntries(rule: Rule, raw: Readonly<RawValues>, simulation: SimulationChoice, simulating: boolean): Array<[string, string]> {
-  const entries: Array<[string, string]> = rule.params.map((spec) => [spec.name, own(raw, spec.name) ?? defaultText(spec)]);
+/**
+ * The hash entries for a form: every parameter (so a link keeps its meaning if a default changes), then the simulation
+ * options in use.
+ */
+export function hashEntries(
+  rule: Rule,
+  raw: Readonly<RawValues>,
+  simulation: SimulationChoice,
+  simulating: boolean,
+): Array<[string, string]> {
+  const entries: Array<[string, string]> = rule.params.map((spec) => [
+    spec.name,
+    own(raw, spec.name) ?? defaultText(spec),
+  ]);
   const taken = new Set(rule.params.map((spec) => spec.name));
   const option = (name: (typeof PAGE_OPTIONS)[number], value: string) => {
     if (!taken.has(name)) entries.push([name, value]);
@@ -188,7 +211,10 @@ export function fieldChoices(rule: Rule, spec: ParamSpec): FieldChoice[] | null 
   });
 }
 
-/** A field's text in the form `--set` prints it (`F1` → `forward:1`), or null when the rule refuses it (the field then keeps it as written). */
+/**
+ * A field's text in the form `--set` prints it (`F1` → `forward:1`), or null when the rule refuses it (the field then
+ * keeps it as written).
+ */
 export function canonicalText(rule: Rule, spec: ParamSpec, raw: string): string | null {
   try {
     return String(parseParamOrLabel(rule, spec, raw));
@@ -213,5 +239,7 @@ export const MAX_LISTED_PROBLEMS = 5;
 export function problemLines(problems: readonly string[]): string[] {
   const shown = problems.slice(0, MAX_LISTED_PROBLEMS).map(clipMessage);
   const more = problems.length - shown.length;
-  return more > 0 ? [...shown, `and ${more.toLocaleString('en-US')} more problem${more === 1 ? '' : 's'} in the link`] : shown;
+  return more > 0
+    ? [...shown, `and ${more.toLocaleString('en-US')} more problem${more === 1 ? '' : 's'} in the link`]
+    : shown;
 }

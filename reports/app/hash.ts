@@ -40,7 +40,11 @@ export const PAGE_OPTIONS = ['simulate', 'trials', 'seed', 'stream'] as const;
 export function parseHash(hash: string): HashState {
   const text = hash.startsWith('#') ? hash.slice(1) : hash;
   if (text.length > MAX_HASH_LENGTH) {
-    return { ruleId: null, entries: [], refused: `link: got ${text.length.toLocaleString('en-US')} characters; allowed: at most ${MAX_HASH_LENGTH.toLocaleString('en-US')} (the defaults are shown)` };
+    return {
+      ruleId: null,
+      entries: [],
+      refused: `link: got ${text.length.toLocaleString('en-US')} characters; allowed: at most ${MAX_HASH_LENGTH.toLocaleString('en-US')} (the defaults are shown)`,
+    };
   }
   if (text.trim() === '') return { ruleId: null, entries: [] };
   const question = text.indexOf('?');
@@ -50,7 +54,11 @@ export function parseHash(hash: string): HashState {
   for (const part of query.split('&')) {
     if (part === '') continue;
     if (entries.length === MAX_HASH_ENTRIES) {
-      return { ruleId: null, entries: [], refused: `link: more than ${MAX_HASH_ENTRIES} name=value entries; allowed: one per parameter (the defaults are shown)` };
+      return {
+        ruleId: null,
+        entries: [],
+        refused: `link: more than ${MAX_HASH_ENTRIES} name=value entries; allowed: one per parameter (the defaults are shown)`,
+      };
     }
     const equals = part.indexOf('=');
     entries.push(equals < 0 ? [decode(part), ''] : [decode(part.slice(0, equals)), decode(part.slice(equals + 1))]);
@@ -58,14 +66,17 @@ export function parseHash(hash: string): HashState {
   return { ruleId, entries };
 }
 
-/** Writes the hash (without `#`) for a rule and its entries. @example formatHash('deployment', [['a', 'forward:1']]) // 'deployment?a=forward:1' */
+/**
+ * Writes the hash (without `#`) for a rule and its entries. @example formatHash('deployment', [['a', 'forward:1']]) //
+ * 'deployment?a=forward:1'
+ */
 export function formatHash(ruleId: string, entries: ReadonlyArray<readonly [string, string]>): string {
   const query = entries.map(([name, value]) => `${encode(name)}=${encode(value)}`).join('&');
   return query ? `${encode(ruleId)}?${query}` : encode(ruleId);
 }
 
 function encode(text: string): string {
-  return encodeURIComponent(text).replace(/%(3A|2C|2B|2F)/g, (escape) => decodeURIComponent(escape));
+  return encodeURIComponent(text).replace(/%(3A|2C|2B|2F)/g, (match) => decodeURIComponent(match));
 }
 
 function decode(text: string): string {

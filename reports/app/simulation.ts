@@ -25,7 +25,10 @@ export interface SimulationRequest {
 }
 
 export interface RunningSimulation {
-  /** The merged tally of every chunk; rejects if a worker fails (with a UsageError where the rule did), never settles once cancelled. */
+  /**
+   * The merged tally of every chunk; rejects if a worker fails (with a UsageError where the rule did), never settles
+   * once cancelled.
+   */
   finished: Promise<Float64Array>;
   /** Stops every worker at once (a parameter changed). */
   cancel(): void;
@@ -49,7 +52,16 @@ export function startSimulation(workerUrl: string, request: SimulationRequest): 
     const give = (worker: Worker) => {
       const range = queue.shift();
       if (!range) return;
-      const task: WorkerTask = { id: nextId++, ruleId: rule.id, params, seed, stream, firstChunk: range.first, endChunk: range.end, totalTrials: trials };
+      const task: WorkerTask = {
+        id: nextId++,
+        ruleId: rule.id,
+        params,
+        seed,
+        stream,
+        firstChunk: range.first,
+        endChunk: range.end,
+        totalTrials: trials,
+      };
       worker.postMessage(task);
     };
     const count = Math.max(1, Math.min(request.threads, queue.length));

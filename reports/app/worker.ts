@@ -26,6 +26,11 @@ scope.onmessage = ({ data: task }) => {
     scope.postMessage({ kind: 'done', task: task.id, tally }, [tally.buffer]);
   } catch (error) {
     const usage = error instanceof Error && error.name === 'UsageError';
-    scope.postMessage({ kind: 'error', task: task.id, message: error instanceof Error ? error.message : String(error), usage });
+    scope.postMessage({
+      kind: 'error',
+      task: task.id,
+      message: error instanceof Error ? error.message : String(error),
+      usage,
+    });
   }
 };

@@ -34,14 +34,19 @@ export const PAPERS: readonly Paper[] = ['a4', 'letter'];
 
 /** What a card is asked for beyond the rule's parameters. */
 export interface CardOptions {
-  /** `--range`: the table's axis values (Infinity WIP, Noctvale fighters, deployment strategies) or the command levels (reserves). */
+  /**
+   * `--range`: the table's axis values (Infinity WIP, Noctvale fighters, deployment strategies) or the command levels
+   * (reserves).
+   */
   range?: string;
   /** `--against`: one opponent strategy, for a ranked list instead of the matrix (deployment). */
   against?: string;
 }
 
 /** A block of the sheet: a chart, or a table whose HTML is already escaped. */
-export type CardBlock = { kind: 'chart'; chart: Chart } | { kind: 'table'; id: string; title: string; html: string; caption?: string };
+export type CardBlock =
+  | { kind: 'chart'; chart: Chart }
+  | { kind: 'table'; id: string; title: string; html: string; caption?: string };
 
 export interface Card {
   rule: string;
@@ -54,7 +59,9 @@ export interface Card {
   footer: string;
 }
 
-/** Usable sheet in CSS pixels: the narrower of A4 and Letter (Letter is 6 mm wider, A4 18 mm taller) less 10 mm margins. */
+/**
+ * Usable sheet in CSS pixels: the narrower of A4 and Letter (Letter is 6 mm wider, A4 18 mm taller) less 10 mm margins.
+ */
 export const SHEET = { width: 700, height: 960 } as const;
 /** Room for a chart's plot: the sheet less axis labels and a legend beside it. */
 const PLOT = { width: 560, height: 640 } as const;
@@ -63,7 +70,12 @@ interface CardDesign {
   /** Which options this card takes (others are refused with a one-line error). */
   accepts: { range: boolean; against: boolean };
   plan(rule: Rule, params: Params, options: CardOptions): Params[];
-  layout(rule: Rule, params: Params, options: CardOptions, results: readonly RunResult[]): Omit<Card, 'rule' | 'footer'> & { varied?: string[] };
+  layout(
+    rule: Rule,
+    params: Params,
+    options: CardOptions,
+    results: readonly RunResult[],
+  ): Omit<Card, 'rule' | 'footer'> & { varied?: string[] };
 }
 
 const evaluated = (results: readonly RunResult[]) => results.map((result) => ({ result, tallied: null }));
@@ -81,7 +93,8 @@ function integerList(option: string, text: string, min: number, max: number, mos
   } else {
     values = [];
   }
-  if (values.length === 0 || values.length > most || values.some((value) => value < min || value > max)) throw badValue(option, text, allowed);
+  if (values.length === 0 || values.length > most || values.some((value) => value < min || value > max))
+    throw badValue(option, text, allowed);
   return values;
 }
 
@@ -95,7 +108,9 @@ function matrixValues(rule: Rule, params: Params, options: CardOptions): ParamVa
 }
 
 function grid(rule: Rule, params: Params, row: string, col: string, values: readonly ParamValue[]): Params[] {
-  return values.flatMap((rowValue) => values.map((colValue) => resolveParams(rule, [], { ...params, [row]: rowValue, [col]: colValue })));
+  return values.flatMap((rowValue) =>
+    values.map((colValue) => resolveParams(rule, [], { ...params, [row]: rowValue, [col]: colValue })),
+  );
 }
 
 const view = (rule: Rule, result: RunResult): RunView => ({ rule, result, metrics: rule.metrics(result.params) });
@@ -104,7 +119,8 @@ const chartBlocks = (charts: Chart[]): CardBlock[] => charts.map((chart) => ({ k
 
 /** An HTML table (every cell escaped); `numeric` columns align right. */
 function table(head: string[], rows: string[][], numeric: (column: number) => boolean): string {
-  const cell = (tag: string, text: string, column: number) => `<${tag}${numeric(column) ? ' class="num"' : ''}>${escapeHtml(text)}</${tag}>`;
+  const cell = (tag: string, text: string, column: number) =>
+    `<${tag}${numeric(column) ? ' class="num"' : ''}>${escapeHtml(text)}</${tag}>`;
   return `<table><thead><tr>${head.map((text, i) => cell('th', text, i)).join('')}</tr></thead><tbody>${rows
     .map((row) => `<tr>${row.map((text, i) => cell('td', text, i)).join('')}</tr>`)
     .join('')}</tbody></table>`;
@@ -126,12 +142,33 @@ const infinityCard: CardDesign = {
   plan: (rule, params, options) => grid(rule, params, 'wipA', 'wipB', matrixValues(rule, params, options)),
   layout(rule, params, options, results) {
     const values = matrixValues(rule, params, options);
-    const chart = matrixChart(rule, 'wipA', 'wipB', values, values, 'a.wins', evaluated(results), '', MATRIX_AXIS_TITLES.infinity, PLOT);
+    const chart = matrixChart(
+      rule,
+      'wipA',
+      'wipB',
+      values,
+      values,
+      'a.wins',
+      evaluated(results),
+      '',
+      MATRIX_AXIS_TITLES.infinity,
+      PLOT,
+    );
     const crits = params.crits === true;
     return {
       title: 'Infinity: who wins the Initiative Roll',
       subtitle: `Player A’s chance to win the Initiative Roll, with player A’s Lieutenant’s WIP down the side and player B’s across the top (criticals ${crits ? 'on' : 'off'}). Player B’s chance is 100% less the cell.`,
-      blocks: [{ kind: 'chart', chart: { ...chart, id: 'infinity-wip-matrix', title: 'Player A wins the Initiative Roll', caption: `Read your WIP down the side and your opponent’s across the top: the cell is your chance to win. 50% on the diagonal, where the WIPs are equal.` } }],
+      blocks: [
+        {
+          kind: 'chart',
+          chart: {
+            ...chart,
+            id: 'infinity-wip-matrix',
+            title: 'Player A wins the Initiative Roll',
+            caption: `Read your WIP down the side and your opponent’s across the top: the cell is your chance to win. 50% on the diagonal, where the WIPs are equal.`,
+          },
+        },
+      ],
       varied: ['wipA', 'wipB'],
     };
   },
@@ -161,31 +198,75 @@ const deploymentCard: CardDesign = {
   },
   layout(rule, params, options, results) {
     const values = matrixValues(rule, params, options);
-    const key = 'S123 is a standard deployment in zones 1, 2 and 3; F4 is a forward gamble from zone 4 with 2d6 for two more zones.';
+    const key =
+      'S123 is a standard deployment in zones 1, 2 and 3; F4 is a forward gamble from zone 4 with 2d6 for two more zones.';
     if (options.against === undefined) {
-      const chart = matrixChart(rule, 'a', 'b', values, values, 'a.initiative', evaluated(results), '', MATRIX_AXIS_TITLES.deployment, { width: PLOT.width, height: 360 });
+      const chart = matrixChart(
+        rule,
+        'a',
+        'b',
+        values,
+        values,
+        'a.initiative',
+        evaluated(results),
+        '',
+        MATRIX_AXIS_TITLES.deployment,
+        { width: PLOT.width, height: 360 },
+      );
       const mine = values.map((_, i) => results[i * values.length]);
       const html = table(
         ['your deployment', 'reaches the Area of Conflict', 'no board-edge zone', 'zones held (expected)'],
-        mine.map((result) => [strategyLabel(rule, result.params.a), figure(result, 'a.aoc'), figure(result, 'a.noEdge'), expectedZones(result)]),
+        mine.map((result) => [
+          strategyLabel(rule, result.params.a),
+          figure(result, 'a.aoc'),
+          figure(result, 'a.noEdge'),
+          expectedZones(result),
+        ]),
         (column) => column > 0,
       );
       return {
         title: 'Genesys deployment: who takes the first turn',
-        subtitle: 'Player A’s chance of the first-round initiative, with A’s deployment down the side and B’s across the top; and what each deployment risks, whatever the opponent does.',
+        subtitle:
+          'Player A’s chance of the first-round initiative, with A’s deployment down the side and B’s across the top; and what each deployment risks, whatever the opponent does.',
         blocks: [
-          { kind: 'chart', chart: { ...chart, id: 'deployment-strategy-matrix', title: 'Player A has the initiative in the first round', caption: `Lower zone total takes the initiative; equal totals roll off. ${key}` } },
-          { kind: 'table', id: 'deployment-risks', title: 'What each deployment risks', html, caption: 'The same for either player: the chance of a zone in the Area of Conflict (7 or 8), of no zone with a board edge to bring reserves on by (which zones have one: the edges reading below), and the zones a forward gamble keeps.' },
+          {
+            kind: 'chart',
+            chart: {
+              ...chart,
+              id: 'deployment-strategy-matrix',
+              title: 'Player A has the initiative in the first round',
+              caption: `Lower zone total takes the initiative; equal totals roll off. ${key}`,
+            },
+          },
+          {
+            kind: 'table',
+            id: 'deployment-risks',
+            title: 'What each deployment risks',
+            html,
+            caption:
+              'The same for either player: the chance of a zone in the Area of Conflict (7 or 8), of no zone with a board edge to bring reserves on by (which zones have one: the edges reading below), and the zones a forward gamble keeps.',
+          },
         ],
         varied: ['a', 'b'],
       };
     }
     const against = parseAgainst(rule, options.against);
     const ranked = [...results].sort((x, y) => best(y, 'a.initiative') - best(x, 'a.initiative'));
-    const points: IntervalPoint[] = present(ranked.map((result, rank) => metricPoint(result, 'a.initiative', strategyLabel(rule, result.params.a), rank, true)));
+    const points: IntervalPoint[] = present(
+      ranked.map((result, rank) =>
+        metricPoint(result, 'a.initiative', strategyLabel(rule, result.params.a), rank, true),
+      ),
+    );
     const html = table(
       ['rank', 'your deployment', 'initiative', 'roll-off', 'reaches the Area of Conflict', 'no board-edge zone'],
-      ranked.map((result, rank) => [String(rank + 1), `${strategyLabel(rule, result.params.a)} (${String(result.params.a)})`, figure(result, 'a.initiative'), figure(result, 'rolloff'), figure(result, 'a.aoc'), figure(result, 'a.noEdge')]),
+      ranked.map((result, rank) => [
+        String(rank + 1),
+        `${strategyLabel(rule, result.params.a)} (${String(result.params.a)})`,
+        figure(result, 'a.initiative'),
+        figure(result, 'rolloff'),
+        figure(result, 'a.aoc'),
+        figure(result, 'a.noEdge'),
+      ]),
       (column) => column !== 1,
     );
     return {
@@ -198,7 +279,15 @@ const deploymentCard: CardDesign = {
             id: 'deployment-against',
             title: `Player A has the initiative against ${strategyLabel(rule, against)}`,
             caption: key,
-            spec: intervalChart(points, { orientation: 'horizontal', categoryTitle: 'player A’s deployment', valueTitle: 'player A has the initiative', percent: true, bars: true, width: 480, step: 22 }),
+            spec: intervalChart(points, {
+              orientation: 'horizontal',
+              categoryTitle: 'player A’s deployment',
+              valueTitle: 'player A has the initiative',
+              percent: true,
+              bars: true,
+              width: 480,
+              step: 22,
+            }),
           },
         },
         { kind: 'table', id: 'deployment-ranked', title: 'Ranked', html },
@@ -230,13 +319,32 @@ const reservesCard: CardDesign = {
   plan: (rule, params, options) => arrivalGrid(rule, params, commandLevels(rule, options)),
   layout(rule, params, options, results) {
     const commands = commandLevels(rule, options);
-    const [lines, tableChart] = arrivalCharts(params, results, commands, { width: SHEET.width - 60, lineHeight: 250, cellWidth: commands.length > 3 ? 30 : 42 });
+    const [lines, tableChart] = arrivalCharts(params, results, commands, {
+      width: SHEET.width - 60,
+      lineHeight: 250,
+      cellWidth: commands.length > 3 ? 30 : 42,
+    });
     return {
       title: 'Genesys reserves: when will my squad arrive?',
       subtitle: `A given squad’s chance to be on the table by the end of each round, for each choice of reserve round, at each command level (${params.squads} squads, ${params.target}+ to arrive).`,
       blocks: [
-        { kind: 'chart', chart: { ...lines, title: 'A squad on the table, by chosen reserve round', caption: 'One line per chosen reserve round (the command bonus is added to every reserve roll in that round); one panel per command level.' } },
-        { kind: 'chart', chart: { ...tableChart, title: 'The same odds as a table', caption: 'Rows: the chosen reserve round; columns: on the table by the end of that round.' } },
+        {
+          kind: 'chart',
+          chart: {
+            ...lines,
+            title: 'A squad on the table, by chosen reserve round',
+            caption:
+              'One line per chosen reserve round (the command bonus is added to every reserve roll in that round); one panel per command level.',
+          },
+        },
+        {
+          kind: 'chart',
+          chart: {
+            ...tableChart,
+            title: 'The same odds as a table',
+            caption: 'Rows: the chosen reserve round; columns: on the table by the end of that round.',
+          },
+        },
       ],
       varied: ['command', 'chosenRound'],
     };
@@ -246,12 +354,15 @@ const reservesCard: CardDesign = {
 const fowCard: CardDesign = {
   accepts: { range: false, against: false },
   plan: (rule, params) => [resolveParams(rule, [], params)],
-  layout(rule, params, _options, [result]) {
+  layout(rule, _params, _options, [result]) {
     const onTable = onTableChart(view(rule, result), false);
     const allIn = allInChart(view(rule, result), false);
     const turns = Number(result.params.turns);
     const columns = Array.from({ length: turns }, (_, i) => i + 1);
-    const row = (side: string, what: string, metric: (t: number) => string, probability: boolean) => [`${side}: ${what}`, ...columns.map((t) => figure(result, metric(t), probability))];
+    const row = (side: string, what: string, metric: (t: number) => string, probability: boolean) => [
+      `${side}: ${what}`,
+      ...columns.map((t) => figure(result, metric(t), probability)),
+    ];
     const html = table(
       ['turn', ...columns.map(String)],
       ['attacker', 'defender'].flatMap((side) => [
@@ -263,10 +374,28 @@ const fowCard: CardDesign = {
     return {
       title: 'Flames of War: reserves, turn by turn',
       subtitle: `Platoons on the table each turn for the attacker (${result.params.attackerReserves} of ${result.params.attackerPlatoons} in Reserves, rolling from turn ${result.params.attackerStart}) and the defender (${result.params.defenderReserves} of ${result.params.defenderPlatoons} in Delayed Reserves from turn ${result.params.defenderStart}${result.params.ambush ? ', one platoon in ambush' : ''}), and the chance all are in.`,
-      blocks: chartBlocks(present([
-        onTable && { ...onTable, spec: { ...onTable.spec, height: 165 }, caption: `Expected platoons on the table after each side’s reserve roll; ${result.params.hit}+ brings a platoon.` },
-        allIn && { ...allIn, spec: { ...allIn.spec, height: 165 }, caption: 'The chance that every one of a side’s reserves is on the table by each turn.' },
-      ])).concat([{ kind: 'table', id: 'fow-table', title: 'Turn by turn', html, caption: 'Platoons on the table: expected, after the side’s reserve roll that turn.' }]),
+      blocks: chartBlocks(
+        present([
+          onTable && {
+            ...onTable,
+            spec: { ...onTable.spec, height: 165 },
+            caption: `Expected platoons on the table after each side’s reserve roll; ${result.params.hit}+ brings a platoon.`,
+          },
+          allIn && {
+            ...allIn,
+            spec: { ...allIn.spec, height: 165 },
+            caption: 'The chance that every one of a side’s reserves is on the table by each turn.',
+          },
+        ]),
+      ).concat([
+        {
+          kind: 'table',
+          id: 'fow-table',
+          title: 'Turn by turn',
+          html,
+          caption: 'Platoons on the table: expected, after the side’s reserve roll that turn.',
+        },
+      ]),
     };
   },
 };
@@ -274,12 +403,19 @@ const fowCard: CardDesign = {
 const warbandsCard: CardDesign = {
   accepts: { range: false, against: false },
   plan: (rule, params) => [resolveParams(rule, [], params)],
-  layout(rule, params, _options, [result]) {
+  layout(rule, _params, _options, [result]) {
     const runView = view(rule, result);
     const bands = warbands(runView);
     const html = table(
       ['warband', 'rating:models', 'defends', 'underdog', 'sets up first', 'moves first'],
-      bands.map((i) => [warbandLabel(runView, i).replace(/ \(rating \d+\)$/, ''), String(result.params.warbands).split(',')[i - 1] ?? '', figure(result, `w${i}.defender`), figure(result, `w${i}.underdog`), figure(result, `w${i}.setup.1`), figure(result, `w${i}.first`)]),
+      bands.map((i) => [
+        warbandLabel(runView, i).replace(/ \(rating \d+\)$/, ''),
+        String(result.params.warbands).split(',')[i - 1] ?? '',
+        figure(result, `w${i}.defender`),
+        figure(result, `w${i}.underdog`),
+        figure(result, `w${i}.setup.1`),
+        figure(result, `w${i}.first`),
+      ]),
       (column) => column > 1,
     );
     return {
@@ -308,14 +444,53 @@ const noctvaleCard: CardDesign = {
   layout(rule, params, options, results) {
     const values = fighterValues(rule, params, options);
     const fit = { width: PLOT.width - 80, height: 300 };
-    const initiative = matrixChart(rule, 'fightersA', 'fightersB', values, values, 'a.initiative', evaluated(results), '', MATRIX_AXIS_TITLES.noctvale, fit);
-    const last = matrixChart(rule, 'fightersA', 'fightersB', values, values, 'a.placesLast', evaluated(results), '', MATRIX_AXIS_TITLES.noctvale, fit);
+    const initiative = matrixChart(
+      rule,
+      'fightersA',
+      'fightersB',
+      values,
+      values,
+      'a.initiative',
+      evaluated(results),
+      '',
+      MATRIX_AXIS_TITLES.noctvale,
+      fit,
+    );
+    const last = matrixChart(
+      rule,
+      'fightersA',
+      'fightersB',
+      values,
+      values,
+      'a.placesLast',
+      evaluated(results),
+      '',
+      MATRIX_AXIS_TITLES.noctvale,
+      fit,
+    );
     return {
       title: 'Noctvale: initiative and who places last',
       subtitle: `Player A’s chances by fighter count, player A’s fighters down the side and player B’s across the top (${params.groups} deployment groups a side).`,
       blocks: [
-        { kind: 'chart', chart: { ...initiative, id: 'noctvale-initiative', title: 'Player A has the initiative', caption: 'Fewer activations take the initiative; equal counts roll off on 2d6.' } },
-        { kind: 'chart', chart: { ...last, id: 'noctvale-places-last', title: 'Player A places the last deployment group', caption: 'Groups are placed alternately, the initiative player first, so the last group goes to whichever side still has one left.' } },
+        {
+          kind: 'chart',
+          chart: {
+            ...initiative,
+            id: 'noctvale-initiative',
+            title: 'Player A has the initiative',
+            caption: 'Fewer activations take the initiative; equal counts roll off on 2d6.',
+          },
+        },
+        {
+          kind: 'chart',
+          chart: {
+            ...last,
+            id: 'noctvale-places-last',
+            title: 'Player A places the last deployment group',
+            caption:
+              'Groups are placed alternately, the initiative player first, so the last group goes to whichever side still has one left.',
+          },
+        },
       ],
       varied: ['fightersA', 'fightersB'],
     };
@@ -326,13 +501,20 @@ const noctvaleCard: CardDesign = {
 const genericCard: CardDesign = {
   accepts: { range: false, against: false },
   plan: (rule, params) => [resolveParams(rule, [], params)],
-  layout(rule, params, _options, [result]) {
+  layout(rule, _params, _options, [result]) {
     const metrics = rule.metrics(result.params);
     const named = rule.headline?.(result.params) ?? [];
-    const chosen = named.length > 0 ? metrics.filter((metric) => named.includes(metric.name)) : metrics.filter((metric) => metric.probability);
+    const chosen =
+      named.length > 0
+        ? metrics.filter((metric) => named.includes(metric.name))
+        : metrics.filter((metric) => metric.probability);
     const list = (chosen.length > 0 ? chosen : metrics).slice(0, 24);
     const probability = list.every((metric) => metric.probability);
-    const points = present(list.map((metric, index) => metricPoint(result, metric.name, metric.label ?? metric.name, index, metric.probability)));
+    const points = present(
+      list.map((metric, index) =>
+        metricPoint(result, metric.name, metric.label ?? metric.name, index, metric.probability),
+      ),
+    );
     return {
       title: rule.title,
       subtitle: rule.summary,
@@ -342,8 +524,18 @@ const genericCard: CardDesign = {
           chart: {
             id: `${rule.id}-headline`.replace(/[^A-Za-z0-9.-]+/g, '-'),
             title: probability ? 'The odds' : 'The figures',
-            caption: result.method === 'exact' ? 'Exact values.' : `● estimate with its ${percent(result.confidence, 0)} interval${points.some((p) => p.exact !== null) ? '; ◇ exact value' : ''}.`,
-            spec: intervalChart(points, { orientation: 'horizontal', categoryTitle: '', valueTitle: probability ? 'probability' : 'value', percent: probability, bars: true, width: 420 }),
+            caption:
+              result.method === 'exact'
+                ? 'Exact values.'
+                : `● estimate with its ${percent(result.confidence, 0)} interval${points.some((p) => p.exact !== null) ? '; ◇ exact value' : ''}.`,
+            spec: intervalChart(points, {
+              orientation: 'horizontal',
+              categoryTitle: '',
+              valueTitle: probability ? 'probability' : 'value',
+              percent: probability,
+              bars: true,
+              width: 420,
+            }),
           },
         },
       ],
@@ -368,8 +560,14 @@ const design = (rule: Rule): CardDesign => DESIGNS[rule.id] ?? genericCard;
  */
 export function planCard(rule: Rule, params: Params, options: CardOptions = {}): Params[] {
   const chosen = design(rule);
-  if (options.range !== undefined && !chosen.accepts.range) throw new UsageError(`--range: the ${rule.id} card has no table axis to set; allowed: leave out --range (set parameters with --set)`);
-  if (options.against !== undefined && !chosen.accepts.against) throw new UsageError(`--against: the ${rule.id} card has no opponent strategy to fix; allowed: --against with the deployment card only`);
+  if (options.range !== undefined && !chosen.accepts.range)
+    throw new UsageError(
+      `--range: the ${rule.id} card has no table axis to set; allowed: leave out --range (set parameters with --set)`,
+    );
+  if (options.against !== undefined && !chosen.accepts.against)
+    throw new UsageError(
+      `--against: the ${rule.id} card has no opponent strategy to fix; allowed: --against with the deployment card only`,
+    );
   return chosen.plan(rule, params, options);
 }
 
@@ -391,8 +589,16 @@ export function methodText(results: readonly RunResult[]): string {
   return `estimates with ${percent(first.confidence, 0)} intervals: ${formatCount(first.trials)} trials${results.length > 1 ? ' a point' : ''}, seed ${JSON.stringify(first.seed)} (stream ${first.stream})`;
 }
 
-function footerLine(rule: Rule, params: Params, varied: readonly string[], results: readonly RunResult[], options: CardOptions): string {
-  const fixed = rule.params.filter((spec) => !varied.includes(spec.name)).map((spec) => `${spec.name}=${String(own(params, spec.name))}`);
+function footerLine(
+  rule: Rule,
+  params: Params,
+  varied: readonly string[],
+  results: readonly RunResult[],
+  options: CardOptions,
+): string {
+  const fixed = rule.params
+    .filter((spec) => !varied.includes(spec.name))
+    .map((spec) => `${spec.name}=${String(own(params, spec.name))}`);
   const readings = (rule.readings?.(params) ?? []).map((reading) => `${reading.param}: ${reading.text}`);
   const parts = [
     `${rule.title} — ${citation(rule)}`,
@@ -418,11 +624,17 @@ function commandLine(rule: Rule, params: Params, varied: readonly string[], opti
   const sets = rule.params
     .filter((spec) => !varied.includes(spec.name) && own(params, spec.name) !== own(defaults, spec.name))
     .map((spec) => `--set ${quote(`${spec.name}=${String(own(params, spec.name))}`)}`);
-  const extra = [options.range === undefined ? '' : `--range ${quote(options.range)}`, options.against === undefined ? '' : `--against ${quote(options.against)}`];
+  const extra = [
+    options.range === undefined ? '' : `--range ${quote(options.range)}`,
+    options.against === undefined ? '' : `--against ${quote(options.against)}`,
+  ];
   return ['muster card', ruleWord(rule), ...sets, ...extra].filter((part) => part !== '').join(' ');
 }
 
-/** The card's sheet: title, blocks (charts as .vis placeholders for vega-embed, in card.blocks order), footer. Every text escaped. */
+/**
+ * The card's sheet: title, blocks (charts as .vis placeholders for vega-embed, in card.blocks order), footer. Every
+ * text escaped.
+ */
 export function renderCardSheet(card: Card): string {
   const blocks = card.blocks.map((block) =>
     block.kind === 'chart'
@@ -437,7 +649,9 @@ export function cardCharts(card: Card): Chart[] {
   return card.blocks.flatMap((block) => (block.kind === 'chart' ? [block.chart] : []));
 }
 
-/** The rules for the sheet itself (.card and below), shared by the card's own page and the calculator's printed card. */
+/**
+ * The rules for the sheet itself (.card and below), shared by the card's own page and the calculator's printed card.
+ */
 export function cardSheetStyle(): string {
   return `
 .card { width: ${SHEET.width}px; margin: 16px auto; background: white; padding: 14px 16px; display: flex; flex-direction: column; gap: 8px; }

@@ -44,7 +44,9 @@ export function checkChromium(): Chromium {
   try {
     accessSync(path, constants.X_OK);
   } catch {
-    throw new UsageError(`--pdf: Chromium not found at ${path}; allowed: install it (apt-get install chromium), set MUSTER_CHROMIUM to its path, or leave out --pdf`);
+    throw new UsageError(
+      `--pdf: Chromium not found at ${path}; allowed: install it (apt-get install chromium), set MUSTER_CHROMIUM to its path, or leave out --pdf`,
+    );
   }
   return { path, timeoutSeconds };
 }
@@ -83,7 +85,10 @@ export async function printToPdf(
       pathToFileURL(page).href,
     ];
     await runChromium(chromium, args, signal);
-    if (!existsSync(pdf)) throw new UsageError(`--pdf: Chromium at ${chromium.path} exited without printing the card; allowed: a working Chromium (MUSTER_CHROMIUM)`);
+    if (!existsSync(pdf))
+      throw new UsageError(
+        `--pdf: Chromium at ${chromium.path} exited without printing the card; allowed: a working Chromium (MUSTER_CHROMIUM)`,
+      );
     return readFileSync(pdf);
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -135,13 +140,19 @@ function runChromium(
     const timer = setTimeout(() => settle(tooLong()), timeoutSeconds * 1000);
     signal?.addEventListener('abort', onAbort, { once: true });
     child.on('error', (error) => {
-      settle(new UsageError(`--pdf: Chromium at ${path} could not be started (${error.message}); allowed: a working Chromium (MUSTER_CHROMIUM)`));
+      settle(
+        new UsageError(
+          `--pdf: Chromium at ${path} could not be started (${error.message}); allowed: a working Chromium (MUSTER_CHROMIUM)`,
+        ),
+      );
     });
     child.on('exit', (code, killedBy) => {
       if (code === 0) settle();
       else {
         const last = stderr.trim().split('\n').pop() || (killedBy ? `killed by ${killedBy}` : `exit status ${code}`);
-        settle(new UsageError(`--pdf: Chromium could not print the card (${last}); allowed: a working Chromium at ${path}`));
+        settle(
+          new UsageError(`--pdf: Chromium could not print the card (${last}); allowed: a working Chromium at ${path}`),
+        );
       }
     });
   });

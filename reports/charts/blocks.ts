@@ -12,7 +12,16 @@
 import { own } from '../../src/keyed.js';
 import type { MetricResult, RunResult } from '../../src/result.js';
 import { chartLabel } from '../numbers.js';
-import { BAR_FILL, CHART_CONFIG, ESTIMATE_INK, EXACT_INK, FULL_WIDTH, SERIES_COLOURS, SERIES_DASHES, SERIES_SHAPES } from '../theme.js';
+import {
+  BAR_FILL,
+  CHART_CONFIG,
+  ESTIMATE_INK,
+  EXACT_INK,
+  FULL_WIDTH,
+  SERIES_COLOURS,
+  SERIES_DASHES,
+  SERIES_SHAPES,
+} from '../theme.js';
 import type { VegaLiteSpec } from './chart.js';
 
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
@@ -41,14 +50,28 @@ export interface IntervalPoint {
  * A point for a metric of a run. After `muster run --exact` there is no
  * estimate, only the exact value.
  */
-export function metricPoint(result: RunResult, metric: string, label: string, order: number, probability: boolean, extra: Partial<IntervalPoint> = {}): IntervalPoint | null {
+export function metricPoint(
+  result: RunResult,
+  metric: string,
+  label: string,
+  order: number,
+  probability: boolean,
+  extra: Partial<IntervalPoint> = {},
+): IntervalPoint | null {
   const value = own(result.metrics, metric);
   if (!value) return null;
   return pointFrom(value, result.method === 'simulation', label, order, probability, extra);
 }
 
 /** A point from one metric's figures; `simulated` false keeps only the exact value. */
-export function pointFrom(value: MetricResult, simulated: boolean, label: string, order: number, probability: boolean, extra: Partial<IntervalPoint> = {}): IntervalPoint {
+export function pointFrom(
+  value: MetricResult,
+  simulated: boolean,
+  label: string,
+  order: number,
+  probability: boolean,
+  extra: Partial<IntervalPoint> = {},
+): IntervalPoint {
   const finite = (x: number | null) => (x !== null && Number.isFinite(x) ? x : null);
   const estimate = simulated ? finite(value.estimate) : null;
   const best = value.exact ?? estimate ?? Number.NaN;
@@ -68,7 +91,9 @@ export function pointFrom(value: MetricResult, simulated: boolean, label: string
 export function markerKey(result: Pick<RunResult, 'method' | 'confidence'>, anyExact: boolean): string {
   if (result.method === 'exact') return 'Exact values (no simulation).';
   const level = `${+(result.confidence * 100).toFixed(2)}%`;
-  const parts = [`● simulated estimate with its ${level} interval (where the bar is not visible, the interval is narrower than the dot)`];
+  const parts = [
+    `● simulated estimate with its ${level} interval (where the bar is not visible, the interval is narrower than the dot)`,
+  ];
   if (anyExact) parts.push('◇ exact value');
   return `${parts.join('; ')}.`;
 }
@@ -79,7 +104,11 @@ export function markerKey(result: Pick<RunResult, 'method' | 'confidence'>, anyE
  * because Vega-Lite compiles a sort list or a `oneOf` filter into an
  * expression, where a label such as `a\u2028b` breaks the parser.
  */
-function withDerived(points: readonly IntervalPoint[], seriesOrder: readonly string[] = [], facetOrder: readonly string[] = []) {
+function withDerived(
+  points: readonly IntervalPoint[],
+  seriesOrder: readonly string[] = [],
+  facetOrder: readonly string[] = [],
+) {
   return points.map((point) => ({
     ...point,
     seriesOrder: point.series === undefined ? 0 : seriesOrder.indexOf(point.series),
@@ -114,7 +143,6 @@ export function safeTitle(text: string): string {
   const title = text.replace(/[\u2028\u2029]/g, ' ');
   return RESERVED_TITLES.has(title) ? `${title}\u200b` : title;
 }
-
 
 function tooltip(category: string, percent: boolean) {
   const format = percent ? '.3%' : '.4f';
@@ -159,14 +187,32 @@ export function intervalChart(points: readonly IntervalPoint[], options: Interva
     title: options.categoryTitle ? safeTitle(options.categoryTitle) : null,
     sort: { field: 'order', op: 'min' },
     axis: horizontal ? { labelLimit: 220 } : { labelAngle: 0 },
-    // A band scale, as the interval layer would choose: the layout stays the same for exact-only results, which have none.
+    // A band scale, as the interval layer would choose: the layout stays the same for exact-only results, which have
+    // none.
     scale: { type: 'band', paddingInner: series ? 0.25 : 0.35 },
   };
   const value = (field: string) => ({ ...valueAxis(options.valueTitle, options.percent, options.domain), field });
   const bySeries = { field: 'seriesOrder', op: 'min' } as const;
-  const offset = series ? { [offsetChannel]: { field: 'series', type: 'nominal', sort: bySeries, scale: { type: 'band', paddingInner: 0.1 } } } : {};
+  const offset = series
+    ? {
+        [offsetChannel]: {
+          field: 'series',
+          type: 'nominal',
+          sort: bySeries,
+          scale: { type: 'band', paddingInner: 0.1 },
+        },
+      }
+    : {};
   const colour = series
-    ? { color: { field: 'series', type: 'nominal', title: safeTitle(series.title), sort: bySeries, scale: { domain: series.order, range: SERIES_COLOURS.slice(0, series.order.length) } } }
+    ? {
+        color: {
+          field: 'series',
+          type: 'nominal',
+          title: safeTitle(series.title),
+          sort: bySeries,
+          scale: { domain: series.order, range: SERIES_COLOURS.slice(0, series.order.length) },
+        },
+      }
     : {};
   const base = { [categoryChannel]: category, ...offset };
 
@@ -177,7 +223,8 @@ export function intervalChart(points: readonly IntervalPoint[], options: Interva
       encoding: { ...base, [valueChannel]: value('best'), ...colour },
     });
   }
-  // A layer whose filter leaves nothing (intervals of an exact-only result) would give vega a scale with no extent, and a warning.
+  // A layer whose filter leaves nothing (intervals of an exact-only result) would give vega a scale with no extent, and
+  // a warning.
   if (points.some(hasInterval)) {
     layers.push({
       transform: [{ filter: 'isValid(datum.lo) && isValid(datum.hi)' }],
@@ -189,14 +236,31 @@ export function intervalChart(points: readonly IntervalPoint[], options: Interva
     layers.push({
       transform: [{ filter: 'isValid(datum.estimate)' }],
       mark: { type: 'point', filled: true, size: 38, opacity: 1, ...(series ? {} : { color: ESTIMATE_INK }) },
-      encoding: { ...base, [valueChannel]: value('estimate'), ...colour, tooltip: tooltip(options.categoryTitle || 'category', options.percent) },
+      encoding: {
+        ...base,
+        [valueChannel]: value('estimate'),
+        ...colour,
+        tooltip: tooltip(options.categoryTitle || 'category', options.percent),
+      },
     });
   }
   if (points.some((point) => point.exact !== null)) {
     layers.push({
       transform: [{ filter: 'isValid(datum.exact)' }],
-      mark: { type: 'point', shape: 'diamond', filled: false, size: 120, strokeWidth: 1.6, color: EXACT_INK, opacity: 1 },
-      encoding: { ...base, [valueChannel]: value('exact'), tooltip: tooltip(options.categoryTitle || 'category', options.percent) },
+      mark: {
+        type: 'point',
+        shape: 'diamond',
+        filled: false,
+        size: 120,
+        strokeWidth: 1.6,
+        color: EXACT_INK,
+        opacity: 1,
+      },
+      encoding: {
+        ...base,
+        [valueChannel]: value('exact'),
+        tooltip: tooltip(options.categoryTitle || 'category', options.percent),
+      },
     });
   }
   layers.push({
@@ -244,7 +308,11 @@ export interface LineChartOptions {
  * way and the gap allows); a value equal to one already labelled, and any
  * third series, go unlabelled (the tables carry every value).
  */
-function labelPlaces(points: readonly IntervalPoint[], domain: [number, number], height: number): Array<'above' | 'below' | null> {
+function labelPlaces(
+  points: readonly IntervalPoint[],
+  domain: [number, number],
+  height: number,
+): Array<'above' | 'below' | null> {
   const places: Array<'above' | 'below' | null> = points.map(() => null);
   const span = domain[1] - domain[0] || 1;
   // A label is about 12 px tall and sits 5–6 px from its point: in data units, per pixel of plot height.
@@ -279,10 +347,21 @@ export function lineChart(points: readonly IntervalPoint[], options: LineChartOp
   // ("Operator not defined"): series names, a rule file's metrics among them, are drawn as safeTitle gives them.
   const order = options.seriesOrder.map(safeTitle);
   points = points.map((point) => (point.series === undefined ? point : { ...point, series: safeTitle(point.series) }));
-  const places = labelPlaces(points, options.domain ?? (options.percent ? [0, 1] : [0, Math.max(0, ...points.map((p) => p.exact ?? p.estimate ?? 0))]), options.height ?? 240);
+  const places = labelPlaces(
+    points,
+    options.domain ?? (options.percent ? [0, 1] : [0, Math.max(0, ...points.map((p) => p.exact ?? p.estimate ?? 0))]),
+    options.height ?? 240,
+  );
   const seriesScale = (range: unknown[]) => ({ domain: order, range: range.slice(0, order.length) });
   const legend = { title: safeTitle(options.seriesTitle), symbolSize: 110 };
-  const x = { field: 'label', type: 'ordinal', title: safeTitle(options.xTitle), sort: { field: 'order', op: 'min' }, axis: { labelAngle: 0 }, scale: { type: 'point', padding: 0.4 } };
+  const x = {
+    field: 'label',
+    type: 'ordinal',
+    title: safeTitle(options.xTitle),
+    sort: { field: 'order', op: 'min' },
+    axis: { labelAngle: 0 },
+    scale: { type: 'point', padding: 0.4 },
+  };
   const y = (field: string) => ({ ...valueAxis(options.yTitle, options.percent, options.domain), field });
   const bySeries = { field: 'seriesOrder', op: 'min' } as const;
   const colour = { field: 'series', type: 'nominal', sort: bySeries, scale: seriesScale(SERIES_COLOURS), legend };
@@ -306,11 +385,15 @@ export function lineChart(points: readonly IntervalPoint[], options: LineChartOp
         y: y('shown'),
         color: colour,
         shape: { field: 'series', type: 'nominal', sort: bySeries, scale: seriesScale(SERIES_SHAPES), legend },
-        tooltip: [{ field: 'series', type: 'nominal', title: safeTitle(options.seriesTitle) }, ...tooltip(options.xTitle, options.percent)],
+        tooltip: [
+          { field: 'series', type: 'nominal', title: safeTitle(options.seriesTitle) },
+          ...tooltip(options.xTitle, options.percent),
+        ],
       },
     },
   ];
-  // Intervals and exact markers only where some point has them: an empty layer would give vega a scale with no extent, and a warning.
+  // Intervals and exact markers only where some point has them: an empty layer would give vega a scale with no extent,
+  // and a warning.
   if (points.some(hasInterval)) {
     layers.splice(1, 0, {
       transform: [{ filter: 'isValid(datum.lo) && isValid(datum.hi)' }],
@@ -321,13 +404,25 @@ export function lineChart(points: readonly IntervalPoint[], options: LineChartOp
   if (points.some((point) => point.exact !== null && point.estimate !== null)) {
     layers.push({
       transform: [{ filter: 'isValid(datum.exact) && isValid(datum.estimate)' }],
-      mark: { type: 'point', shape: 'diamond', filled: false, size: 190, strokeWidth: 1.1, color: EXACT_INK, opacity: 1 },
+      mark: {
+        type: 'point',
+        shape: 'diamond',
+        filled: false,
+        size: 190,
+        strokeWidth: 1.1,
+        color: EXACT_INK,
+        opacity: 1,
+      },
       encoding: { x, y: y('exact') },
     });
   }
   const height = options.height ?? 240;
-  // Placements as numbers (1 above, 2 below, 0 none): filters compare numbers, never text (see test/vega-safety.test.ts).
-  const data = withDerived(points, order, options.facet?.order).map((point, index) => ({ ...point, place: !options.labels ? 0 : places[index] === 'above' ? 1 : places[index] === 'below' ? 2 : 0 }));
+  // Placements as numbers (1 above, 2 below, 0 none): filters compare numbers, never text (see
+  // test/vega-safety.test.ts).
+  const data = withDerived(points, order, options.facet?.order).map((point, index) => ({
+    ...point,
+    place: !options.labels ? 0 : places[index] === 'above' ? 1 : places[index] === 'below' ? 2 : 0,
+  }));
   if (options.labels) {
     for (const place of ['above', 'below'] as const) {
       const code = place === 'above' ? 1 : 2;
@@ -335,20 +430,31 @@ export function lineChart(points: readonly IntervalPoint[], options: LineChartOp
       if (!data.some((point) => point.place === code)) continue;
       layers.push({
         transform: [{ filter: { field: 'place', equal: code } }],
-        mark: place === 'above'
-          ? { type: 'text', align: 'left', baseline: 'bottom', dx: 5, dy: -5, fontSize: 10, color: '#222222' }
-          : { type: 'text', align: 'left', baseline: 'top', dx: 5, dy: 6, fontSize: 10, color: '#222222' },
+        mark:
+          place === 'above'
+            ? { type: 'text', align: 'left', baseline: 'bottom', dx: 5, dy: -5, fontSize: 10, color: '#222222' }
+            : { type: 'text', align: 'left', baseline: 'top', dx: 5, dy: 6, fontSize: 10, color: '#222222' },
         encoding: { x, y: y('best'), text: { field: 'text' } },
       });
     }
   }
-  const panelWidth = options.width ?? (options.facet ? Math.floor((FULL_WIDTH - 40) / options.facet.order.length) - 20 : FULL_WIDTH - 120);
+  const panelWidth =
+    options.width ??
+    (options.facet ? Math.floor((FULL_WIDTH - 40) / options.facet.order.length) - 20 : FULL_WIDTH - 120);
   const inner = { width: panelWidth, height, layer: layers };
   const common = { $schema: SCHEMA, config: CHART_CONFIG, data: { values: data } };
   if (!options.facet) return { ...common, ...inner };
   return {
     ...common,
-    facet: { column: { field: 'facet', type: 'nominal', title: safeTitle(options.facet.title), sort: { field: 'facetOrder', op: 'min' }, header: { labelOrient: 'top', titleOrient: 'top' } } },
+    facet: {
+      column: {
+        field: 'facet',
+        type: 'nominal',
+        title: safeTitle(options.facet.title),
+        sort: { field: 'facetOrder', op: 'min' },
+        header: { labelOrient: 'top', titleOrient: 'top' },
+      },
+    },
     spacing: 14,
     spec: inner,
     resolve: { scale: { y: 'shared' } },
@@ -407,7 +513,10 @@ export function heatmap(cells: readonly HeatCell[], options: HeatmapOptions): Ve
     dark: centre === undefined ? (cell.value - domain[0]) / span > 0.55 : Math.abs(cell.value - centre) / reach > 0.62,
     facetOrder: cell.facet === undefined ? 0 : facetOrder.indexOf(cell.facet),
   }));
-  const colourScale = centre === undefined ? { scheme: 'blues', domain, clamp: true } : { scheme: 'redblue', domain, domainMid: centre, clamp: true };
+  const colourScale =
+    centre === undefined
+      ? { scheme: 'blues', domain, clamp: true }
+      : { scheme: 'redblue', domain, domainMid: centre, clamp: true };
   const rowCount = new Set(cells.map((cell) => cell.row)).size;
   const colCount = new Set(cells.map((cell) => cell.col)).size;
   const cellWidth = options.cellWidth ?? Math.max(30, Math.min(64, Math.floor(480 / colCount)));
@@ -423,9 +532,23 @@ export function heatmap(cells: readonly HeatCell[], options: HeatmapOptions): Ve
         title: safeTitle(options.colTitle),
         sort: { field: 'colOrder', op: 'min' },
         // titleLimit: a column title never runs past its own table into the next panel's.
-        axis: { orient: 'top', labelAngle: options.slantColumns ? -50 : 0, labelAlign: options.slantColumns ? 'left' : 'center', domain: false, ticks: false, labelPadding: 4, titleLimit: Math.max(60, cellWidth * colCount) },
+        axis: {
+          orient: 'top',
+          labelAngle: options.slantColumns ? -50 : 0,
+          labelAlign: options.slantColumns ? 'left' : 'center',
+          domain: false,
+          ticks: false,
+          labelPadding: 4,
+          titleLimit: Math.max(60, cellWidth * colCount),
+        },
       },
-      y: { field: 'row', type: 'ordinal', title: safeTitle(options.rowTitle), sort: { field: 'rowOrder', op: 'min' }, axis: { domain: false, ticks: false } },
+      y: {
+        field: 'row',
+        type: 'ordinal',
+        title: safeTitle(options.rowTitle),
+        sort: { field: 'rowOrder', op: 'min' },
+        axis: { domain: false, ticks: false },
+      },
     },
     layer: [
       {
@@ -436,7 +559,12 @@ export function heatmap(cells: readonly HeatCell[], options: HeatmapOptions): Ve
             type: 'quantitative',
             title: safeTitle(options.valueTitle),
             scale: colourScale,
-            legend: { orient: 'right', direction: 'vertical', format: options.percent ? '.0%' : undefined, gradientLength: Math.min(200, rowCount * cellHeight) },
+            legend: {
+              orient: 'right',
+              direction: 'vertical',
+              format: options.percent ? '.0%' : undefined,
+              gradientLength: Math.min(200, rowCount * cellHeight),
+            },
           },
           tooltip: [
             { field: 'row', type: 'ordinal', title: safeTitle(options.rowTitle) },
@@ -460,7 +588,15 @@ export function heatmap(cells: readonly HeatCell[], options: HeatmapOptions): Ve
   if (!options.facet) return { ...common, ...inner };
   return {
     ...common,
-    facet: { column: { field: 'facet', type: 'nominal', title: safeTitle(options.facet.title), sort: { field: 'facetOrder', op: 'min' }, header: { labelOrient: 'top', titleOrient: 'top' } } },
+    facet: {
+      column: {
+        field: 'facet',
+        type: 'nominal',
+        title: safeTitle(options.facet.title),
+        sort: { field: 'facetOrder', op: 'min' },
+        header: { labelOrient: 'top', titleOrient: 'top' },
+      },
+    },
     spacing: 16,
     spec: inner,
   };
@@ -476,7 +612,8 @@ const SPLIT_FONT_SIZE = 10.5;
  */
 export function fitsIn(text: string, fontSize: number, room: number): boolean {
   let ems = 0;
-  for (const character of text) ems += /[A-Z%0-9<>]/.test(character) ? 0.67 : /[ .,:;il'’()|]/.test(character) ? 0.3 : 0.56;
+  for (const character of text)
+    ems += /[A-Z%0-9<>]/.test(character) ? 0.67 : /[ .,:;il'’()|]/.test(character) ? 0.3 : 0.56;
   return ems * fontSize + 8 <= room;
 }
 
@@ -496,7 +633,10 @@ export interface SplitSegment {
  * Shares of 100% per row, as stacked bars with every share printed inside.
  * Segments are told apart by lightness (dark, light, lighter …), not hue.
  */
-export function splitChart(segments: readonly SplitSegment[], options: { segmentTitle: string; segmentOrder: string[]; width?: number }): VegaLiteSpec {
+export function splitChart(
+  segments: readonly SplitSegment[],
+  options: { segmentTitle: string; segmentOrder: string[]; width?: number },
+): VegaLiteSpec {
   // Eight fills for up to eight warbands; neighbours in the order differ most in lightness.
   const fills = ['#1f4e79', '#8fb2d6', '#dfe9f4', '#4f7fb0', '#bcd0e6', '#0b2239', '#7d8b99', '#c7c7c7'];
   const ink = ['white', 'black', 'black', 'white', 'black', 'white', 'white', 'black'];
@@ -506,18 +646,31 @@ export function splitChart(segments: readonly SplitSegment[], options: { segment
   const width = options.width ?? FULL_WIDTH - 160;
   for (const list of byRow.values()) {
     let start = 0;
-    for (const segment of [...list].sort((a, b) => options.segmentOrder.indexOf(a.segment) - options.segmentOrder.indexOf(b.segment))) {
+    for (const segment of [...list].sort(
+      (a, b) => options.segmentOrder.indexOf(a.segment) - options.segmentOrder.indexOf(b.segment),
+    )) {
       const index = Math.max(0, options.segmentOrder.indexOf(segment.segment)) % fills.length;
       const end = start + segment.value;
       const room = segment.value * width;
       const full = `${segment.segment} ${segment.text}`;
-      // A label stays inside its segment: the name and value, else the value alone, else nothing (the legend and the table say it).
-      const label = fitsIn(full, SPLIT_FONT_SIZE, room) ? full : fitsIn(segment.text, SPLIT_FONT_SIZE, room) ? segment.text : '';
+      // A label stays inside its segment: the name and value, else the value alone, else nothing (the legend and the
+      // table say it).
+      const label = fitsIn(full, SPLIT_FONT_SIZE, room)
+        ? full
+        : fitsIn(segment.text, SPLIT_FONT_SIZE, room)
+          ? segment.text
+          : '';
       rows.push({ ...segment, start, end, middle: (start + end) / 2, ink: ink[index], label });
       start = end;
     }
   }
-  const y = { field: 'row', type: 'nominal', title: null, sort: { field: 'rowOrder', op: 'min' }, axis: { labelLimit: 200 } };
+  const y = {
+    field: 'row',
+    type: 'nominal',
+    title: null,
+    sort: { field: 'rowOrder', op: 'min' },
+    axis: { labelLimit: 200 },
+  };
   // The legend lists only who actually appears (an "undecided" share of zero is left out).
   const present = options.segmentOrder.filter((name) => rows.some((row) => row.segment === name));
   return {
@@ -531,14 +684,23 @@ export function splitChart(segments: readonly SplitSegment[], options: { segment
         mark: { type: 'bar', stroke: 'white', strokeWidth: 1 },
         encoding: {
           y,
-          x: { field: 'start', type: 'quantitative', title: null, scale: { domain: [0, 1], nice: false }, axis: { format: '.0%', tickCount: 4 } },
+          x: {
+            field: 'start',
+            type: 'quantitative',
+            title: null,
+            scale: { domain: [0, 1], nice: false },
+            axis: { format: '.0%', tickCount: 4 },
+          },
           x2: { field: 'end' },
           color: {
             field: 'segment',
             type: 'nominal',
             title: safeTitle(options.segmentTitle),
             sort: present,
-            scale: { domain: present, range: present.map((name) => fills[options.segmentOrder.indexOf(name) % fills.length]) },
+            scale: {
+              domain: present,
+              range: present.map((name) => fills[options.segmentOrder.indexOf(name) % fills.length]),
+            },
             // A long list of names wraps into rows rather than widening the chart past the page.
             legend: present.length > 3 ? { columns: 3 } : {},
           },
@@ -552,7 +714,12 @@ export function splitChart(segments: readonly SplitSegment[], options: { segment
       },
       {
         mark: { type: 'text', baseline: 'middle', fontSize: SPLIT_FONT_SIZE },
-        encoding: { y, x: { field: 'middle', type: 'quantitative' }, text: { field: 'label' }, color: { field: 'ink', type: 'nominal', scale: null } },
+        encoding: {
+          y,
+          x: { field: 'middle', type: 'quantitative' },
+          text: { field: 'label' },
+          color: { field: 'ink', type: 'nominal', scale: null },
+        },
       },
     ],
   };

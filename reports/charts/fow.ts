@@ -45,8 +45,18 @@ export function onTableChart(view: RunView, labels = true): Chart | null {
   return {
     id: 'fow-platoons-on-table',
     title: 'Platoons on the table, turn by turn',
-    caption: `Expected platoons on the table at each turn, attacker against defender. ${reserveRules(view)} ${markerKey(view.result, points.some((p) => p.exact !== null))}`,
-    spec: lineChart(points, { xTitle: 'turn', yTitle: 'platoons on the table (expected)', percent: false, seriesTitle: 'side', seriesOrder: SIDES, labels }),
+    caption: `Expected platoons on the table at each turn, attacker against defender. ${reserveRules(view)} ${markerKey(
+      view.result,
+      points.some((p) => p.exact !== null),
+    )}`,
+    spec: lineChart(points, {
+      xTitle: 'turn',
+      yTitle: 'platoons on the table (expected)',
+      percent: false,
+      seriesTitle: 'side',
+      seriesOrder: SIDES,
+      labels,
+    }),
   };
 }
 
@@ -56,8 +66,18 @@ export function allInChart(view: RunView, labels = true): Chart | null {
   return {
     id: 'fow-all-in',
     title: 'Every reserve in, by turn',
-    caption: `The chance that all of a side's reserves are on the table by each turn. ${reserveRules(view)} ${markerKey(view.result, points.some((p) => p.exact !== null))}`,
-    spec: lineChart(points, { xTitle: 'turn', yTitle: 'all reserves in', percent: true, seriesTitle: 'side', seriesOrder: SIDES, labels }),
+    caption: `The chance that all of a side's reserves are on the table by each turn. ${reserveRules(view)} ${markerKey(
+      view.result,
+      points.some((p) => p.exact !== null),
+    )}`,
+    spec: lineChart(points, {
+      xTitle: 'turn',
+      yTitle: 'all reserves in',
+      percent: true,
+      seriesTitle: 'side',
+      seriesOrder: SIDES,
+      labels,
+    }),
   };
 }
 
@@ -67,8 +87,19 @@ export function firstArrivalChart(view: RunView): Chart | null {
   return {
     id: 'fow-first-arrival',
     title: 'When the first reserve arrives',
-    caption: `The chance that a side's first reserve arrives on each turn. ${markerKey(view.result, points.some((p) => p.exact !== null))}`,
-    spec: intervalChart(points, { orientation: 'vertical', categoryTitle: 'turn', valueTitle: 'probability', percent: true, bars: true, series: { title: 'side', order: SIDES }, step: 36 }),
+    caption: `The chance that a side's first reserve arrives on each turn. ${markerKey(
+      view.result,
+      points.some((p) => p.exact !== null),
+    )}`,
+    spec: intervalChart(points, {
+      orientation: 'vertical',
+      categoryTitle: 'turn',
+      valueTitle: 'probability',
+      percent: true,
+      bars: true,
+      series: { title: 'side', order: SIDES },
+      step: 36,
+    }),
   };
 }
 
@@ -81,13 +112,24 @@ function scatterChart(view: RunView): Chart | null {
   return {
     id: 'fow-scatter',
     title: 'Where the defender’s scattered reserves enter',
-    caption: `The chance of each entry point for a scattered reserve. ${markerKey(view.result, points.some((p) => p.exact !== null))}`,
-    spec: intervalChart(points, { orientation: 'vertical', categoryTitle: 'enters from', valueTitle: 'probability', percent: true, bars: true }),
+    caption: `The chance of each entry point for a scattered reserve. ${markerKey(
+      view.result,
+      points.some((p) => p.exact !== null),
+    )}`,
+    spec: intervalChart(points, {
+      orientation: 'vertical',
+      categoryTitle: 'enters from',
+      valueTitle: 'probability',
+      percent: true,
+      bars: true,
+    }),
   };
 }
 
 export const fowCharts: RuleCharts = {
   run(view) {
-    return [onTableChart(view), allInChart(view), firstArrivalChart(view), scatterChart(view)].filter((chart): chart is Chart => chart !== null);
+    return [onTableChart(view), allInChart(view), firstArrivalChart(view), scatterChart(view)].filter(
+      (chart): chart is Chart => chart !== null,
+    );
   },
 };

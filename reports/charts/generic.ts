@@ -20,13 +20,23 @@ export function everyMetricChart(view: RunView): Chart | null {
   const probabilities = view.metrics.filter((metric) => metric.probability);
   const chosen = probabilities.length > 0 ? probabilities : view.metrics;
   const isProbability = probabilities.length > 0;
-  const points = chosen.map((metric, index) => metricPoint(result, metric.name, metric.label ?? metric.name, index, isProbability)).filter((point): point is IntervalPoint => point !== null);
+  const points = chosen
+    .map((metric, index) => metricPoint(result, metric.name, metric.label ?? metric.name, index, isProbability))
+    .filter((point): point is IntervalPoint => point !== null);
   if (points.length === 0) return null;
   return {
     id: `${rule.id}-${isProbability ? 'probabilities' : 'means'}`,
     title: `${rule.title}: every ${isProbability ? 'probability' : 'mean'}`,
-    caption: `Each ${isProbability ? 'probability' : 'expected value'} the rule reports, in the order muster describe lists them (the table below says what each means). ${markerKey(result, points.some((p) => p.exact !== null))}`,
-    spec: intervalChart(points, { orientation: 'horizontal', categoryTitle: '', valueTitle: isProbability ? 'probability' : 'expected value', percent: isProbability }),
+    caption: `Each ${isProbability ? 'probability' : 'expected value'} the rule reports, in the order muster describe lists them (the table below says what each means). ${markerKey(
+      result,
+      points.some((p) => p.exact !== null),
+    )}`,
+    spec: intervalChart(points, {
+      orientation: 'horizontal',
+      categoryTitle: '',
+      valueTitle: isProbability ? 'probability' : 'expected value',
+      percent: isProbability,
+    }),
   };
 }
 
@@ -41,12 +51,20 @@ export function exactCheckChart(view: RunView): Chart | null {
   const rows = view.metrics
     .filter((metric) => metric.probability)
     .map((metric, index) => ({ metric, value: own(result.metrics, metric.name) as MetricResult, index }))
-    .filter(({ value }) => value && value.exact !== null && value.estimate !== null && value.lo !== null && value.hi !== null && Number.isFinite(value.estimate));
+    .filter(
+      ({ value }) =>
+        value &&
+        value.exact !== null &&
+        value.estimate !== null &&
+        value.lo !== null &&
+        value.hi !== null &&
+        Number.isFinite(value.estimate),
+    );
   if (rows.length === 0) return null;
   const points: IntervalPoint[] = rows.map(({ metric, value, index }) => {
     // In percentage points: a probability's error reads best on the scale the tables use.
     const exact = value.exact as number;
-    const error = (value.estimate as number - exact) * 100;
+    const error = ((value.estimate as number) - exact) * 100;
     return {
       label: metric.label ?? metric.name,
       order: index,
@@ -58,7 +76,11 @@ export function exactCheckChart(view: RunView): Chart | null {
     };
   });
   // A hair of tolerance: an interval clipped at 0 or 1 may end a rounding error short of an exact 0 or 1.
-  const covered = rows.filter(({ value }) => (value.lo as number) - 1e-12 <= (value.exact as number) && (value.exact as number) <= (value.hi as number) + 1e-12).length;
+  const covered = rows.filter(
+    ({ value }) =>
+      (value.lo as number) - 1e-12 <= (value.exact as number) &&
+      (value.exact as number) <= (value.hi as number) + 1e-12,
+  ).length;
   const widest = Math.max(...points.map((p) => Math.max(Math.abs(p.lo ?? 0), Math.abs(p.hi ?? 0))));
   const reach = widest > 0 ? widest * 1.15 : 0.1;
   const level = `${+(result.confidence * 100).toFixed(2)}%`;
@@ -81,7 +103,6 @@ export function genericRunCharts(view: RunView): Chart[] {
   const chart = everyMetricChart(view);
   return chart ? [chart] : [];
 }
-
 
 /** Axis titles in words, where the parameter names are terse. */
 export interface AxisTitles {
@@ -142,8 +163,16 @@ export function matrixChart(
   const words = metric?.label ?? metricName;
   const probability = metric?.probability ?? true;
   const longest = Math.max(...cols.map((value) => axisLabel(rule, value).length));
-  const cellWidth = fit.width ? Math.min(72, Math.floor(fit.width / cols.length)) : cols.length > 12 ? 32 : cols.length > 9 ? 40 : 56;
-  const cellHeight = fit.height ? Math.max(14, Math.min(48, Math.round(cellWidth * 0.75), Math.floor(fit.height / rows.length))) : undefined;
+  const cellWidth = fit.width
+    ? Math.min(72, Math.floor(fit.width / cols.length))
+    : cols.length > 12
+      ? 32
+      : cols.length > 9
+        ? 40
+        : 56;
+  const cellHeight = fit.height
+    ? Math.max(14, Math.min(48, Math.round(cellWidth * 0.75), Math.floor(fit.height / rows.length)))
+    : undefined;
   const digits = cellWidth >= 50 ? 1 : 0;
   const cells: HeatCell[] = [];
   rows.forEach((rowValue, i) => {
@@ -157,7 +186,11 @@ export function matrixChart(
         rowOrder: i,
         colOrder: j,
         value,
-        text: probability ? (digits === 0 ? percent(value, 0).replace('%', '') : percent(value, digits)) : value.toFixed(digits + 1),
+        text: probability
+          ? digits === 0
+            ? percent(value, 0).replace('%', '')
+            : percent(value, digits)
+          : value.toFixed(digits + 1),
         lo: simulated ? figures.lo : null,
         hi: simulated ? figures.hi : null,
       });
@@ -165,7 +198,9 @@ export function matrixChart(
   });
   const exact = evaluated.every((point) => point.result.method === 'exact');
   const first = evaluated[0].result;
-  const how = exact ? 'Exact values.' : `Simulated, ${formatCount(first.trials)} trials a cell (seed ${first.seed}); hover a cell for its interval.`;
+  const how = exact
+    ? 'Exact values.'
+    : `Simulated, ${formatCount(first.trials)} trials a cell (seed ${first.seed}); hover a cell for its interval.`;
   const units = probability && digits === 0 ? ' Cells show percentages.' : '';
   return {
     id: `${rule.id}-matrix-${row}-${col}`.replace(/[^A-Za-z0-9.-]+/g, '-'),
@@ -177,7 +212,12 @@ export function matrixChart(
       valueTitle: words,
       percent: probability,
       cellWidth,
-      ...(cellHeight === undefined ? {} : { cellHeight, fontSize: cellWidth < 24 || cellHeight < 18 ? 8 : cellWidth < 40 ? 9 : cellWidth < 60 ? 11 : 13 }),
+      ...(cellHeight === undefined
+        ? {}
+        : {
+            cellHeight,
+            fontSize: cellWidth < 24 || cellHeight < 18 ? 8 : cellWidth < 40 ? 9 : cellWidth < 60 ? 11 : 13,
+          }),
       slantColumns: longest > 5,
       ...(probability && isAdvantage(rule.id, metricName) ? { centre: 0.5 } : {}),
     }),

@@ -14,16 +14,23 @@ function wip(view: RunView, side: 'A' | 'B'): string {
 
 function winnerChart(view: RunView): Chart | null {
   const players = [`player A${wip(view, 'A')}`, `player B${wip(view, 'B')}`];
-  const segments = splitRow(view.result, 'Initiative Roll', 0, [
-    { segment: players[0], metric: 'a.wins' },
-    { segment: players[1], metric: 'b.wins' },
-  ], 'undecided');
+  const segments = splitRow(
+    view.result,
+    'Initiative Roll',
+    0,
+    [
+      { segment: players[0], metric: 'a.wins' },
+      { segment: players[1], metric: 'b.wins' },
+    ],
+    'undecided',
+  );
   if (segments.length === 0) return null;
   const order = [...players, 'undecided'];
   return {
     id: 'infinity-initiative',
     title: 'Who wins the Initiative Roll',
-    caption: 'The chance that each Lieutenant wins the face-to-face WIP roll (ties and double failures are rolled again). Exact values where known, estimates otherwise.',
+    caption:
+      'The chance that each Lieutenant wins the face-to-face WIP roll (ties and double failures are rolled again). Exact values where known, estimates otherwise.',
     spec: splitChart(segments, { segmentTitle: 'winner', segmentOrder: order }),
   };
 }

@@ -7,12 +7,16 @@ import type { Chart, RuleCharts, RunView } from './chart.js';
 import { indexed, playerRow } from './players.js';
 
 function whoChart(view: RunView): Chart | null {
-  const rows = [...playerRow(view.result, 'has the initiative', 0, 'a.initiative'), ...playerRow(view.result, 'places last', 1, 'a.placesLast')];
+  const rows = [
+    ...playerRow(view.result, 'has the initiative', 0, 'a.initiative'),
+    ...playerRow(view.result, 'places last', 1, 'a.placesLast'),
+  ];
   if (rows.length === 0) return null;
   return {
     id: 'noctvale-who',
     title: 'Who has the initiative and who places last',
-    caption: 'Initiative goes to the side with fewer activations; equal counts roll 2d6 each, re-rolling ties. Placement alternates from the initiative player. Exact values where known, estimates otherwise.',
+    caption:
+      'Initiative goes to the side with fewer activations; equal counts roll 2d6 each, re-rolling ties. Placement alternates from the initiative player. Exact values where known, estimates otherwise.',
     spec: splitChart(rows, { segmentTitle: 'side', segmentOrder: ['player A', 'player B'] }),
   };
 }
@@ -25,8 +29,18 @@ function groupsChart(view: RunView): Chart | null {
   return {
     id: 'noctvale-groups',
     title: 'Player A’s deployment groups',
-    caption: `Expected fighters in each of player A’s deployment groups (the retinue split as evenly as possible). ${markerKey(view.result, points.some((p) => p.exact !== null))}`,
-    spec: intervalChart(points, { orientation: 'vertical', categoryTitle: 'deployment group', valueTitle: 'fighters (expected)', percent: false, bars: true, step: 60 }),
+    caption: `Expected fighters in each of player A’s deployment groups (the retinue split as evenly as possible). ${markerKey(
+      view.result,
+      points.some((p) => p.exact !== null),
+    )}`,
+    spec: intervalChart(points, {
+      orientation: 'vertical',
+      categoryTitle: 'deployment group',
+      valueTitle: 'fighters (expected)',
+      percent: false,
+      bars: true,
+      step: 60,
+    }),
   };
 }
 

@@ -20,7 +20,13 @@ export function bestValue(result: RunResult, metric: string): { value: number; e
  * One row of a split from metrics that each give one side's share; if the
  * shares fall short of 100% the rest is shown as `remainder`.
  */
-export function splitRow(result: RunResult, row: string, rowOrder: number, shares: Array<{ segment: string; metric: string }>, remainder = 'neither'): SplitSegment[] {
+export function splitRow(
+  result: RunResult,
+  row: string,
+  rowOrder: number,
+  shares: Array<{ segment: string; metric: string }>,
+  remainder = 'neither',
+): SplitSegment[] {
   const segments: SplitSegment[] = [];
   let total = 0;
   for (const { segment, metric } of shares) {
@@ -30,18 +36,32 @@ export function splitRow(result: RunResult, row: string, rowOrder: number, share
     segments.push({ row, rowOrder, segment, value: best.value, exact: best.exact, text: percent(best.value, 1) });
   }
   const rest = 1 - total;
-  if (rest > 5e-4) segments.push({ row, rowOrder, segment: remainder, value: rest, exact: null, text: percent(rest, 1) });
+  if (rest > 5e-4)
+    segments.push({ row, rowOrder, segment: remainder, value: rest, exact: null, text: percent(rest, 1) });
   return segments;
 }
 
 /** A two-player row where the metric is player A's share and B gets the rest. */
-export function playerRow(result: RunResult, row: string, rowOrder: number, metric: string, players: [string, string] = ['player A', 'player B']): SplitSegment[] {
+export function playerRow(
+  result: RunResult,
+  row: string,
+  rowOrder: number,
+  metric: string,
+  players: [string, string] = ['player A', 'player B'],
+): SplitSegment[] {
   const best = bestValue(result, metric);
   if (!best) return [];
   const other = 1 - best.value;
   return [
     { row, rowOrder, segment: players[0], value: best.value, exact: best.exact, text: percent(best.value, 1) },
-    { row, rowOrder, segment: players[1], value: other, exact: best.exact === null ? null : 1 - best.exact, text: percent(other, 1) },
+    {
+      row,
+      rowOrder,
+      segment: players[1],
+      value: other,
+      exact: best.exact === null ? null : 1 - best.exact,
+      text: percent(other, 1),
+    },
   ];
 }
 

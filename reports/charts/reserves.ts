@@ -9,10 +9,21 @@ import { bestOf } from '../../src/best-of.js';
 import type { MetricResult, RunResult } from '../../src/result.js';
 import type { Params, Rule } from '../../src/rules/types.js';
 import { percent } from '../numbers.js';
-import { heatmap, intervalChart, lineChart, markerKey, metricPoint, pointFrom, type HeatCell, type IntervalPoint } from './blocks.js';
+import {
+  heatmap,
+  intervalChart,
+  lineChart,
+  markerKey,
+  metricPoint,
+  pointFrom,
+  type HeatCell,
+  type IntervalPoint,
+} from './blocks.js';
 import type { Chart, RuleCharts, RunView } from './chart.js';
 
-/** Command levels the card shows unless --range names others: "normally 2–4" (Genesys Project designer preview, §6.5). */
+/**
+ * Command levels the card shows unless --range names others: "normally 2–4" (Genesys Project designer preview, §6.5).
+ */
 export const COMMAND_LEVELS: readonly number[] = [2, 3, 4];
 
 const chosenLabel = (round: number) => (round === 0 ? 'no reserve round' : `round ${round}`);
@@ -29,7 +40,9 @@ function squadInBy(figures: MetricResult, squads: number): MetricResult {
 }
 
 function describeChoice(params: Params): string {
-  return params.chosenRound === 0 ? 'no chosen reserve round' : `reserve round ${params.chosenRound} chosen, command ${params.command}`;
+  return params.chosenRound === 0
+    ? 'no chosen reserve round'
+    : `reserve round ${params.chosenRound} chosen, command ${params.command}`;
 }
 
 function arrivalChart(view: RunView): Chart | null {
@@ -46,8 +59,18 @@ function arrivalChart(view: RunView): Chart | null {
   return {
     id: 'reserves-arrival-by-round',
     title: 'When a given squad arrives',
-    caption: `The chance that one squad in reserve arrives in each round, or never (${describeChoice(result.params)}; target ${result.params.target}+). ${markerKey(result, points.some((p) => p.exact !== null))}`,
-    spec: intervalChart(points, { orientation: 'vertical', categoryTitle: 'arrives in', valueTitle: 'probability', percent: true, bars: true, step: 84 }),
+    caption: `The chance that one squad in reserve arrives in each round, or never (${describeChoice(result.params)}; target ${result.params.target}+). ${markerKey(
+      result,
+      points.some((p) => p.exact !== null),
+    )}`,
+    spec: intervalChart(points, {
+      orientation: 'vertical',
+      categoryTitle: 'arrives in',
+      valueTitle: 'probability',
+      percent: true,
+      bars: true,
+      step: 84,
+    }),
   };
 }
 
@@ -69,8 +92,19 @@ function onTableChart(view: RunView): Chart | null {
   return {
     id: 'reserves-on-table-by-round',
     title: 'Reserves on the table by the end of each round',
-    caption: `The chance that one given squad, and that every one of the ${squads} squads, has arrived by the end of each round (${describeChoice(result.params)}). ${markerKey(result, points.some((p) => p.exact !== null))}`,
-    spec: lineChart(points, { xTitle: 'end of round', yTitle: 'probability', percent: true, seriesTitle: 'on the table', seriesOrder: [one, every], labels: true, height: 220 }),
+    caption: `The chance that one given squad, and that every one of the ${squads} squads, has arrived by the end of each round (${describeChoice(result.params)}). ${markerKey(
+      result,
+      points.some((p) => p.exact !== null),
+    )}`,
+    spec: lineChart(points, {
+      xTitle: 'end of round',
+      yTitle: 'probability',
+      percent: true,
+      seriesTitle: 'on the table',
+      seriesOrder: [one, every],
+      labels: true,
+      height: 220,
+    }),
   };
 }
 
@@ -78,7 +112,9 @@ function onTableChart(view: RunView): Chart | null {
 export function arrivalGrid(rule: Rule, params: Params, commands: readonly number[] = COMMAND_LEVELS): Params[] {
   const rounds = Number(params.rounds);
   const grid: Params[] = [];
-  for (const command of commands) for (let chosenRound = 0; chosenRound <= rounds; chosenRound++) grid.push(resolveParams(rule, [], { ...params, command, chosenRound }));
+  for (const command of commands)
+    for (let chosenRound = 0; chosenRound <= rounds; chosenRound++)
+      grid.push(resolveParams(rule, [], { ...params, command, chosenRound }));
   return grid;
 }
 
@@ -87,7 +123,12 @@ export function arrivalGrid(rule: Rule, params: Params, commands: readonly numbe
  * one line per chosen reserve round, one panel per command level, and the
  * same odds as a table; from results laid out as arrivalGrid lays them out.
  */
-export function arrivalCharts(params: Params, results: readonly RunResult[], commands: readonly number[] = COMMAND_LEVELS, size: { width?: number; lineHeight?: number; cellWidth?: number } = {}): Chart[] {
+export function arrivalCharts(
+  params: Params,
+  results: readonly RunResult[],
+  commands: readonly number[] = COMMAND_LEVELS,
+  size: { width?: number; lineHeight?: number; cellWidth?: number } = {},
+): Chart[] {
   const rounds = Number(params.rounds);
   const squads = Number(params.squads);
   const choices = Array.from({ length: rounds + 1 }, (_, round) => round);
@@ -98,15 +139,28 @@ export function arrivalCharts(params: Params, results: readonly RunResult[], com
     const chosen = chosenLabel(Number(result.params.chosenRound));
     for (let r = 1; r <= rounds; r++) {
       const figures = squadInBy(result.metrics[`arrived.by.${r}.mean`], squads);
-      points.push(pointFrom(figures, result.method === 'simulation', String(r), r, true, { series: chosen, facet: command }));
+      points.push(
+        pointFrom(figures, result.method === 'simulation', String(r), r, true, { series: chosen, facet: command }),
+      );
       const value = bestOf(figures);
-      cells.push({ row: chosen, col: String(r), rowOrder: Number(result.params.chosenRound), colOrder: r, value, text: percent(value, 1), facet: command });
+      cells.push({
+        row: chosen,
+        col: String(r),
+        rowOrder: Number(result.params.chosenRound),
+        colOrder: r,
+        value,
+        text: percent(value, 1),
+        facet: command,
+      });
     }
   });
   const how = results.every((result) => result.method === 'exact') ? 'Exact values' : 'Simulated values';
   const facets = commands.map((level) => `command ${level}`);
   const series = choices.map(chosenLabel);
-  const loss = Number(params.leaderLoss) > 0 ? `; the commander is lost with chance ${params.leaderLoss} each round before the chosen one, then command ${params.fallbackCommand} applies` : '';
+  const loss =
+    Number(params.leaderLoss) > 0
+      ? `; the commander is lost with chance ${params.leaderLoss} each round before the chosen one, then command ${params.fallbackCommand} applies`
+      : '';
   const setting = `${squads} squads, target ${params.target}+, ${rounds} rounds; a squad not in by the end of round ${rounds} is lost${loss}`;
   const panelWidth = size.width === undefined ? undefined : Math.floor((size.width - 40) / commands.length) - 20;
   return [

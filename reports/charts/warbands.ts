@@ -6,7 +6,8 @@ import { intervalChart, markerKey, metricPoint, splitChart, type IntervalPoint, 
 import type { Chart, RuleCharts, RunView } from './chart.js';
 import { indexed, splitRow } from './players.js';
 
-const ordinal = (k: number) => `${k}${k % 10 === 1 && k !== 11 ? 'st' : k % 10 === 2 && k !== 12 ? 'nd' : k % 10 === 3 && k !== 13 ? 'rd' : 'th'}`;
+const ordinal = (k: number) =>
+  `${k}${k % 10 === 1 && k !== 11 ? 'st' : k % 10 === 2 && k !== 12 ? 'nd' : k % 10 === 3 && k !== 13 ? 'rd' : 'th'}`;
 
 /** "warband 2 (rating 148)", from the warbands parameter (rating:models in seating order) where it reads so. */
 export function warbandLabel(view: RunView, index: number): string {
@@ -24,15 +25,31 @@ export function whoChart(view: RunView): Chart | null {
   if (bands.length === 0) return null;
   const labels = bands.map((i) => warbandLabel(view, i));
   const rows: SplitSegment[] = [
-    ...splitRow(view.result, 'defends', 0, bands.map((i, n) => ({ segment: labels[n], metric: `w${i}.defender` }))),
-    ...splitRow(view.result, 'sets up first', 1, bands.map((i, n) => ({ segment: labels[n], metric: `w${i}.setup.1` }))),
-    ...splitRow(view.result, 'moves first', 2, bands.map((i, n) => ({ segment: labels[n], metric: `w${i}.first` }))),
+    ...splitRow(
+      view.result,
+      'defends',
+      0,
+      bands.map((i, n) => ({ segment: labels[n], metric: `w${i}.defender` })),
+    ),
+    ...splitRow(
+      view.result,
+      'sets up first',
+      1,
+      bands.map((i, n) => ({ segment: labels[n], metric: `w${i}.setup.1` })),
+    ),
+    ...splitRow(
+      view.result,
+      'moves first',
+      2,
+      bands.map((i, n) => ({ segment: labels[n], metric: `w${i}.first` })),
+    ),
   ];
   if (rows.length === 0) return null;
   return {
     id: 'warbands-who',
     title: 'Who defends, sets up first and moves first',
-    caption: 'The defender is the highest warband rating, then the most models, then a dice roll; setup order and the first move are rolled on a D6, re-rolling ties. Exact values where known, estimates otherwise.',
+    caption:
+      'The defender is the highest warband rating, then the most models, then a dice roll; setup order and the first move are rolled on a D6, re-rolling ties. Exact values where known, estimates otherwise.',
     spec: splitChart(rows, { segmentTitle: 'warband', segmentOrder: labels }),
   };
 }
@@ -44,13 +61,21 @@ export function setupOrderChart(view: RunView): Chart | null {
   bands.forEach((i, n) => {
     const slots = indexed(Object.keys(view.result.metrics), new RegExp(`^w${i}\\.setup\\.(\\d+)$`));
     positions = slots.map((slot) => `${ordinal(slot.index)}`);
-    rows.push(...splitRow(view.result, warbandLabel(view, i), n, slots.map((slot) => ({ segment: ordinal(slot.index), metric: slot.name }))));
+    rows.push(
+      ...splitRow(
+        view.result,
+        warbandLabel(view, i),
+        n,
+        slots.map((slot) => ({ segment: ordinal(slot.index), metric: slot.name })),
+      ),
+    );
   });
   if (rows.length === 0) return null;
   return {
     id: 'warbands-setup-order',
     title: 'Where each warband comes in the setup order',
-    caption: 'For each warband, the chance that it sets up first, second, and so on. Exact values where known, estimates otherwise.',
+    caption:
+      'For each warband, the chance that it sets up first, second, and so on. Exact values where known, estimates otherwise.',
     spec: splitChart(rows, { segmentTitle: 'sets up', segmentOrder: positions }),
   };
 }
@@ -63,13 +88,24 @@ export function underdogChart(view: RunView): Chart | null {
   return {
     id: 'warbands-underdog',
     title: 'Who is the underdog',
-    caption: `The chance that each warband is the underdog (rating more than 50 below every opposing side). ${markerKey(view.result, points.some((p) => p.exact !== null))}`,
-    spec: intervalChart(points, { orientation: 'horizontal', categoryTitle: 'warband', valueTitle: 'probability', percent: true, bars: true }),
+    caption: `The chance that each warband is the underdog (rating more than 50 below every opposing side). ${markerKey(
+      view.result,
+      points.some((p) => p.exact !== null),
+    )}`,
+    spec: intervalChart(points, {
+      orientation: 'horizontal',
+      categoryTitle: 'warband',
+      valueTitle: 'probability',
+      percent: true,
+      bars: true,
+    }),
   };
 }
 
 export const warbandsCharts: RuleCharts = {
   run(view) {
-    return [whoChart(view), setupOrderChart(view), underdogChart(view)].filter((chart): chart is Chart => chart !== null);
+    return [whoChart(view), setupOrderChart(view), underdogChart(view)].filter(
+      (chart): chart is Chart => chart !== null,
+    );
   },
 };

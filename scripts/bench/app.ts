@@ -38,7 +38,10 @@ interface Case {
   set: Array<[string, string]>;
   /** The same question with one parameter a step away: the change measured is from this to the case. */
   step: [string, string];
-  /** The first chart's target, when not TARGET_MS: a rule file's enumerated answer has 200 ms (issue: exact without the maths). */
+  /**
+   * The first chart's target, when not TARGET_MS: a rule file's enumerated answer has 200 ms (issue: exact without the
+   * maths).
+   */
   target?: number;
 }
 
@@ -54,26 +57,111 @@ const eight = (entry: string) => Array.from({ length: 8 }, () => entry).join(','
 
 const CASES: Case[] = [
   { label: 'reserves, defaults', rule: 'reserves', set: [], step: ['command', '3'] },
-  { label: 'reserves, 100 squads, 12 rounds', rule: 'reserves', set: [['squads', '100'], ['rounds', '12'], ['chosenRound', '6'], ['command', '3'], ['leaderLoss', '0.15'], ['fallbackCommand', '1']], step: ['squads', '99'] },
+  {
+    label: 'reserves, 100 squads, 12 rounds',
+    rule: 'reserves',
+    set: [
+      ['squads', '100'],
+      ['rounds', '12'],
+      ['chosenRound', '6'],
+      ['command', '3'],
+      ['leaderLoss', '0.15'],
+      ['fallbackCommand', '1'],
+    ],
+    step: ['squads', '99'],
+  },
   { label: 'deployment, defaults', rule: 'deployment', set: [], step: ['a', 'forward:2'] },
-  { label: 'deployment, standard against forward', rule: 'deployment', set: [['a', 'standard:1,2,6'], ['b', 'forward:6'], ['compare', 'modified']], step: ['b', 'forward:5'] },
+  {
+    label: 'deployment, standard against forward',
+    rule: 'deployment',
+    set: [
+      ['a', 'standard:1,2,6'],
+      ['b', 'forward:6'],
+      ['compare', 'modified'],
+    ],
+    step: ['b', 'forward:5'],
+  },
   { label: 'infinity, defaults', rule: 'infinity', set: [], step: ['wipA', '14'] },
-  { label: 'infinity, WIP 30 against 30', rule: 'infinity', set: [['wipA', '30'], ['wipB', '30']], step: ['wipB', '29'] },
+  {
+    label: 'infinity, WIP 30 against 30',
+    rule: 'infinity',
+    set: [
+      ['wipA', '30'],
+      ['wipB', '30'],
+    ],
+    step: ['wipB', '29'],
+  },
   { label: 'noctvale, defaults', rule: 'noctvale', set: [], step: ['fightersA', '9'] },
-  { label: 'noctvale, 60 fighters, 10 groups', rule: 'noctvale', set: [['fightersA', '60'], ['fightersB', '60'], ['groups', '10']], step: ['fightersB', '59'] },
+  {
+    label: 'noctvale, 60 fighters, 10 groups',
+    rule: 'noctvale',
+    set: [
+      ['fightersA', '60'],
+      ['fightersB', '60'],
+      ['groups', '10'],
+    ],
+    step: ['fightersB', '59'],
+  },
   { label: 'warbands, defaults', rule: 'warbands', set: [], step: ['warbands', '152:9,148:11,121:8'] },
-  { label: 'warbands, 8 warbands, allies', rule: 'warbands', set: [['warbands', eight('10:200')], ['allies', '1+2,3+4']], step: ['allies', '1+2'] },
+  {
+    label: 'warbands, 8 warbands, allies',
+    rule: 'warbands',
+    set: [
+      ['warbands', eight('10:200')],
+      ['allies', '1+2,3+4'],
+    ],
+    step: ['allies', '1+2'],
+  },
   { label: 'fow, defaults', rule: 'fow', set: [], step: ['hit', '4'] },
-  { label: 'fow, 30 platoons, 20 turns', rule: 'fow', set: [['attackerPlatoons', '30'], ['attackerReserves', '30'], ['defenderPlatoons', '30'], ['defenderReserves', '29'], ['turns', '20']], step: ['hit', '4'] },
+  {
+    label: 'fow, 30 platoons, 20 turns',
+    rule: 'fow',
+    set: [
+      ['attackerPlatoons', '30'],
+      ['attackerReserves', '30'],
+      ['defenderPlatoons', '30'],
+      ['defenderReserves', '29'],
+      ['turns', '20'],
+    ],
+    step: ['hit', '4'],
+  },
   {
     label: 'fow, the same at 6+, guarantee 20, from turn 1',
     rule: 'fow',
-    set: [['attackerPlatoons', '30'], ['attackerReserves', '30'], ['defenderPlatoons', '30'], ['defenderReserves', '29'], ['turns', '20'], ['hit', '6'], ['guarantee', '20'], ['attackerStart', '1'], ['defenderStart', '1']],
+    set: [
+      ['attackerPlatoons', '30'],
+      ['attackerReserves', '30'],
+      ['defenderPlatoons', '30'],
+      ['defenderReserves', '29'],
+      ['turns', '20'],
+      ['hit', '6'],
+      ['guarantee', '20'],
+      ['attackerStart', '1'],
+      ['defenderStart', '1'],
+    ],
     step: ['guarantee', '19'],
   },
-  { label: 'infinity-steps (rule file, enumerated), WIP 13 against 15', rule: 'infinity-steps', set: [['wipB', '15']], step: ['wipA', '14'], target: PORT_TARGET_MS },
-  { label: 'reserves-steps (rule file, enumerated), defaults', rule: 'reserves-steps', set: [], step: ['command', '3'], target: PORT_TARGET_MS },
-  { label: 'noctvale-steps (rule file, enumerated), defaults', rule: 'noctvale-steps', set: [], step: ['fightersA', '9'], target: PORT_TARGET_MS },
+  {
+    label: 'infinity-steps (rule file, enumerated), WIP 13 against 15',
+    rule: 'infinity-steps',
+    set: [['wipB', '15']],
+    step: ['wipA', '14'],
+    target: PORT_TARGET_MS,
+  },
+  {
+    label: 'reserves-steps (rule file, enumerated), defaults',
+    rule: 'reserves-steps',
+    set: [],
+    step: ['command', '3'],
+    target: PORT_TARGET_MS,
+  },
+  {
+    label: 'noctvale-steps (rule file, enumerated), defaults',
+    rule: 'noctvale-steps',
+    set: [],
+    step: ['fightersA', '9'],
+    target: PORT_TARGET_MS,
+  },
 ];
 
 interface Timings {
@@ -87,7 +175,8 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 /** Sets the hash and waits for the page to show everything; the page times itself from the change. */
 async function change(page: Page, hash: string): Promise<Timings> {
   const timings = await page.evaluate(async (next) => {
-    const app = (window as unknown as { musterApp: { open(hash: string): Promise<void>; timings: Timings | null } }).musterApp;
+    const app = (window as unknown as { musterApp: { open(hash: string): Promise<void>; timings: Timings | null } })
+      .musterApp;
     await app.open(next);
     return app.timings;
   }, hash);
@@ -98,7 +187,11 @@ async function change(page: Page, hash: string): Promise<Timings> {
 /** One vega-embed of a one-mark chart, in the same page: what the machine itself costs today. */
 async function baseline(page: Page): Promise<number> {
   return page.evaluate(async () => {
-    const embed = (window as unknown as { vegaEmbed: (element: HTMLElement, spec: unknown, options: unknown) => Promise<{ view: { finalize(): void } }> }).vegaEmbed;
+    const embed = (
+      window as unknown as {
+        vegaEmbed: (element: HTMLElement, spec: unknown, options: unknown) => Promise<{ view: { finalize(): void } }>;
+      }
+    ).vegaEmbed;
     const target = document.createElement('div');
     document.body.append(target);
     const spec = { data: { values: [{ x: 1 }] }, mark: 'point', encoding: { x: { field: 'x', type: 'quantitative' } } };
@@ -123,7 +216,10 @@ try {
   });
   const { html } = await buildAppHtml({ ruleFiles: ports });
   writeFileSync(file, html);
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
+  });
   const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
   await page.goto(`file://${file}`);
   await page.evaluate(() => (window as unknown as { musterApp: { idle(): Promise<void> } }).musterApp.idle());
@@ -131,7 +227,10 @@ try {
   const rows: string[][] = [];
   for (const benchCase of CASES) {
     const hash = formatHash(benchCase.rule, benchCase.set);
-    const stepped = formatHash(benchCase.rule, [...benchCase.set.filter(([name]) => name !== benchCase.step[0]), benchCase.step]);
+    const stepped = formatHash(benchCase.rule, [
+      ...benchCase.set.filter(([name]) => name !== benchCase.step[0]),
+      benchCase.step,
+    ]);
     // Switching rule: to and fro with another, so every chart is drawn from nothing.
     const other = benchCase.rule === 'infinity' ? 'noctvale' : 'infinity';
     const stepRuns: Timings[] = [];
@@ -159,9 +258,16 @@ try {
   }
   const version = browser.version();
   await browser.close();
-  process.stdout.write(`the calculator page in Chromium ${version}, median of ${REPEATS} changes after ${WARM_UP} warm-ups; baseline (one-mark vega-embed) ${base.toFixed(1)} ms\n`);
-  process.stdout.write(renderTable(['question', 'exact', 'first chart', 'all charts', 'switched rule', 'first ÷ baseline', `≤ ${TARGET_MS} ms`], rows, 200));
+  process.stdout.write(
+    `the calculator page in Chromium ${version}, median of ${REPEATS} changes after ${WARM_UP} warm-ups; baseline (one-mark vega-embed) ${base.toFixed(1)} ms\n`,
+  );
+  process.stdout.write(
+    renderTable(
+      ['question', 'exact', 'first chart', 'all charts', 'switched rule', 'first ÷ baseline', `≤ ${TARGET_MS} ms`],
+      rows,
+      200,
+    ),
+  );
 } finally {
   rmSync(folder, { recursive: true, force: true });
 }
-

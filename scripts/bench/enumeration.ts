@@ -91,8 +91,15 @@ const icepoolSource = process.env.MUSTER_ICEPOOL;
 const rows: string[][] = [];
 for (const problem of PROBLEMS) {
   const args = [muster, 'run', problem.file, '--exact', '--json', '-', ...problem.set.flatMap((s) => ['--set', s])];
-  const ours = time(process.execPath, args, process.env, (stdout) => JSON.parse(stdout).metrics[problem.metric].fraction);
-  const theirs = icepoolSource ? time('python3', ['-c', problem.icepool], { ...process.env, PYTHONPATH: icepoolSource }, (stdout) => stdout.trim()) : null;
+  const ours = time(
+    process.execPath,
+    args,
+    process.env,
+    (stdout) => JSON.parse(stdout).metrics[problem.metric].fraction,
+  );
+  const theirs = icepoolSource
+    ? time('python3', ['-c', problem.icepool], { ...process.env, PYTHONPATH: icepoolSource }, (stdout) => stdout.trim())
+    : null;
   const agree = theirs === null ? '—' : theirs.answer === ours.answer ? 'yes' : `NO: ${theirs.answer}`;
   rows.push([
     problem.label,
@@ -103,6 +110,13 @@ for (const problem of PROBLEMS) {
     agree,
   ]);
 }
-process.stdout.write(`Enumeration, whole process, median of ${RUNS} after a warm-up (icepool ÷ muster above 1: muster faster)\n\n`);
-process.stdout.write(`${renderTable(['problem', 'muster', 'muster time', 'icepool time', 'icepool ÷ muster', 'agree'], rows, 200)}\n`);
-if (!icepoolSource) process.stdout.write('\nicepool not measured: set MUSTER_ICEPOOL to the src folder of a copy of HighDiceRoller/icepool.\n');
+process.stdout.write(
+  `Enumeration, whole process, median of ${RUNS} after a warm-up (icepool ÷ muster above 1: muster faster)\n\n`,
+);
+process.stdout.write(
+  `${renderTable(['problem', 'muster', 'muster time', 'icepool time', 'icepool ÷ muster', 'agree'], rows, 200)}\n`,
+);
+if (!icepoolSource)
+  process.stdout.write(
+    '\nicepool not measured: set MUSTER_ICEPOOL to the src folder of a copy of HighDiceRoller/icepool.\n',
+  );

@@ -40,8 +40,18 @@ if (one) {
   process.stdout.write(JSON.stringify(measure(one)));
 } else {
   const script = fileURLToPath(import.meta.url);
-  const rates = new Map(GENERATORS.map((name) => [name, median(JSON.parse(execFileSync(process.execPath, [script, name], { encoding: 'utf8' })) as number[])]));
+  const rates = new Map(
+    GENERATORS.map((name) => [
+      name,
+      median(JSON.parse(execFileSync(process.execPath, [script, name], { encoding: 'utf8' })) as number[]),
+    ]),
+  );
   const alea = rates.get('alea')!;
-  process.stdout.write(`seedrandom generators on a d6 loop, median of ${REPEATS} runs of ${DICE.toExponential(0)} dice, ratio to alea\n`);
-  for (const [name, rate] of rates) process.stdout.write(`${name.padEnd(10)} ${(rate / 1e6).toFixed(1).padStart(6)}M d6/s  ${(rate / alea).toFixed(2)}×\n`);
+  process.stdout.write(
+    `seedrandom generators on a d6 loop, median of ${REPEATS} runs of ${DICE.toExponential(0)} dice, ratio to alea\n`,
+  );
+  for (const [name, rate] of rates)
+    process.stdout.write(
+      `${name.padEnd(10)} ${(rate / 1e6).toFixed(1).padStart(6)}M d6/s  ${(rate / alea).toFixed(2)}×\n`,
+    );
 }

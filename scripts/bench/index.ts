@@ -48,7 +48,8 @@ const probe = join(here, 'probe.js');
 const current = resolve(here, '../../..');
 const baselineAt = process.argv.indexOf('--baseline');
 const baseline = baselineAt > 0 ? resolve(process.argv[baselineAt + 1] ?? '') : null;
-if (baseline && !existsSync(join(baseline, 'dist/cli.js'))) throw new Error(`--baseline: ${baseline} has no dist/cli.js (run npm run build there)`);
+if (baseline && !existsSync(join(baseline, 'dist/cli.js')))
+  throw new Error(`--baseline: ${baseline} has no dist/cli.js (run npm run build there)`);
 const builds = baseline ? [current, baseline] : [current];
 const threads = availableParallelism();
 
@@ -119,14 +120,26 @@ const ms = (seconds: number) => `${(seconds * 1000).toFixed(0)} ms`;
 const out: string[] = [];
 const table = (rows: string[][]) => {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => row[c].length)));
-  for (const row of rows) out.push(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ').trimEnd());
+  for (const row of rows)
+    out.push(
+      row
+        .map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c])))
+        .join('  ')
+        .trimEnd(),
+    );
 };
 const loadBefore = loadavg()[0];
 
 // The limit, per CPU-second: a single-threaded loop's CPU time is what a busy machine disturbs least.
 const limits = LIMIT_GENERATORS.map((generator) => {
-  const runs = Array.from({ length: REPEATS }, () => probeJson<{ dicePerSecond: number; dicePerCpuSecond: number }>('limit', generator));
-  return { generator, wall: median(runs.map((run) => run.dicePerSecond)), rate: median(runs.map((run) => run.dicePerCpuSecond)) };
+  const runs = Array.from({ length: REPEATS }, () =>
+    probeJson<{ dicePerSecond: number; dicePerCpuSecond: number }>('limit', generator),
+  );
+  return {
+    generator,
+    wall: median(runs.map((run) => run.dicePerSecond)),
+    rate: median(runs.map((run) => run.dicePerCpuSecond)),
+  };
 });
 const limit = limits.find((entry) => entry.generator === LIMIT)!;
 
@@ -135,51 +148,112 @@ type RuleRate = { trialsPerSecond: number; trialsPerCpuSecond: number };
 const STREAMS = ['3', '2', '1'] as const;
 /** Reserves draws the same dice on streams 2 and 3, so its own measurements skip stream 2. */
 const RESERVES_STREAMS = ['3', '1'] as const;
-const ruleConfigs = [...STREAMS.map((stream) => ({ root: current, stream })), ...(baseline ? [{ root: baseline, stream: '1' }] : [])];
+const ruleConfigs = [
+  ...STREAMS.map((stream) => ({ root: current, stream })),
+  ...(baseline ? [{ root: baseline, stream: '1' }] : []),
+];
 const ruleRows = rules.map((rule) => {
   const samples = [1, threads].map(() => ruleConfigs.map(() => [] as RuleRate[]));
   for (let repeat = 0; repeat < REPEATS; repeat++) {
-    [1, threads].forEach((t, i) => ruleConfigs.forEach(({ root, stream }, c) => samples[i][c].push(probeJson<RuleRate>('rule', root, rule.id, String(t), `bench-${repeat}`, stream))));
+    [1, threads].forEach((t, i) =>
+      ruleConfigs.forEach(({ root, stream }, c) =>
+        samples[i][c].push(probeJson<RuleRate>('rule', root, rule.id, String(t), `bench-${repeat}`, stream)),
+      ),
+    );
   }
   const pick = (i: number, field: keyof RuleRate) => samples[i].map((runs) => median(runs.map((run) => run[field])));
-  return { id: rule.id, draws: dicePerTrial(rule.id), single: pick(0, 'trialsPerSecond'), singleCpu: pick(0, 'trialsPerCpuSecond'), all: pick(1, 'trialsPerSecond') };
+  return {
+    id: rule.id,
+    draws: dicePerTrial(rule.id),
+    single: pick(0, 'trialsPerSecond'),
+    singleCpu: pick(0, 'trialsPerCpuSecond'),
+    all: pick(1, 'trialsPerSecond'),
+  };
 });
 
-// The reserves rule written as a rule file, on one thread, measured turn about with the built-in (this build only, each stream).
+// The reserves rule written as a rule file, on one thread, measured turn about with the built-in (this build only, each
+// stream).
 const RULE_FILE = 'examples/rules/reserves.mjs';
 const filePairs = RESERVES_STREAMS.map((stream) => {
   const pair = [[], []] as number[][];
   for (let repeat = 0; repeat < REPEATS; repeat++) {
-    pair[0].push(probeJson<RuleRate>('rule', current, 'reserves', '1', `bench-file-${repeat}`, stream).trialsPerCpuSecond);
-    pair[1].push(probeJson<RuleRate>('rule', current, join(current, RULE_FILE), '1', `bench-file-${repeat}`, stream).trialsPerCpuSecond);
+    pair[0].push(
+      probeJson<RuleRate>('rule', current, 'reserves', '1', `bench-file-${repeat}`, stream).trialsPerCpuSecond,
+    );
+    pair[1].push(
+      probeJson<RuleRate>('rule', current, join(current, RULE_FILE), '1', `bench-file-${repeat}`, stream)
+        .trialsPerCpuSecond,
+    );
   }
   return { stream, builtIn: median(pair[0]), file: median(pair[1]) };
 });
 
-// Reserves by size: defaults, the largest outcome histograms, and beyond them (where streams 1 to 3 roll one uniform a die).
-const SIZE_SETTINGS = [[], ['squads=11'], ['squads=12'], ['squads=20'], ['rounds=12', 'squads=1'], ['rounds=12', 'squads=2'], ['rounds=12', 'squads=8'], ['rounds=12', 'squads=100']];
+// Reserves by size: defaults, the largest outcome histograms, and beyond them (where streams 1 to 3 roll one uniform a
+// die).
+const SIZE_SETTINGS = [
+  [],
+  ['squads=11'],
+  ['squads=12'],
+  ['squads=20'],
+  ['rounds=12', 'squads=1'],
+  ['rounds=12', 'squads=2'],
+  ['rounds=12', 'squads=8'],
+  ['rounds=12', 'squads=100'],
+];
 const SIZE_STREAMS = ['3', '4'] as const;
 const sizeRows = SIZE_SETTINGS.map((set) => ({
   set,
   dice: dicePerTrial('reserves', set),
-  ns: SIZE_STREAMS.map((stream) => median(Array.from({ length: REPEATS }, (_, repeat) => probeJson<{ nsPerTrial: number }>('cost', current, 'reserves', stream, `bench-size-${repeat}`, ...set).nsPerTrial))),
+  ns: SIZE_STREAMS.map((stream) =>
+    median(
+      Array.from(
+        { length: REPEATS },
+        (_, repeat) =>
+          probeJson<{ nsPerTrial: number }>('cost', current, 'reserves', stream, `bench-size-${repeat}`, ...set)
+            .nsPerTrial,
+      ),
+    ),
+  ),
 }));
 
 // numpy.
 const numpyScript = join(current, 'scripts/bench/reserves_numpy.py');
 let numpy: { trialsPerSecond: number; numpy: string } | null = null;
 try {
-  const runs = Array.from({ length: REPEATS }, () => JSON.parse(execFileSync('python3', [numpyScript, '1e7'], { encoding: 'utf8' })) as { trialsPerSecond: number; numpy: string });
+  const runs = Array.from(
+    { length: REPEATS },
+    () =>
+      JSON.parse(execFileSync('python3', [numpyScript, '1e7'], { encoding: 'utf8' })) as {
+        trialsPerSecond: number;
+        numpy: string;
+      },
+  );
   numpy = { trialsPerSecond: median(runs.map((run) => run.trialsPerSecond)), numpy: runs[0].numpy };
 } catch (error) {
   process.stderr.write(`numpy baseline skipped: ${(error as Error).message.split('\n')[0]}\n`);
 }
 // This build on stream 3 (its default) and on stream 1, and the baseline on its own, alternating.
-const runConfigs = [...RESERVES_STREAMS.map((stream) => ({ root: current, args: ['--stream', stream] })), ...(baseline ? [{ root: baseline, args: [] }] : [])];
+const runConfigs = [
+  ...RESERVES_STREAMS.map((stream) => ({ root: current, args: ['--stream', stream] })),
+  ...(baseline ? [{ root: baseline, args: [] }] : []),
+];
 const runSamples = runConfigs.map(() => [] as number[]);
 for (let repeat = 0; repeat < REPEATS; repeat++) {
   runConfigs.forEach(({ root, args }, c) =>
-    runSamples[c].push(NUMPY_RUN_TRIALS / wallSeconds(process.execPath, [join(root, 'dist/cli.js'), 'run', 'reserves', '--threads', '1', '--trials', String(NUMPY_RUN_TRIALS), '--quiet', ...args])),
+    runSamples[c].push(
+      NUMPY_RUN_TRIALS /
+        wallSeconds(process.execPath, [
+          join(root, 'dist/cli.js'),
+          'run',
+          'reserves',
+          '--threads',
+          '1',
+          '--trials',
+          String(NUMPY_RUN_TRIALS),
+          '--quiet',
+          ...args,
+        ]),
+    ),
   );
 }
 const wholeRun = runSamples.map(median);
@@ -193,20 +267,40 @@ const startupCommands: Array<[string, string[]]> = [
   ['muster run infinity --trials 1e5', ['run', 'infinity', '--trials', '1e5']],
 ];
 const bareNode = median(Array.from({ length: REPEATS }, () => wallSeconds(process.execPath, ['-e', '0'])));
-const startups = startupCommands.map(([label, args]) => ({ label, seconds: medianPerBuild((root) => wallSeconds(process.execPath, [join(root, 'dist/cli.js'), ...args], { cwd: scratch })) }));
+const startups = startupCommands.map(([label, args]) => ({
+  label,
+  seconds: medianPerBuild((root) =>
+    wallSeconds(process.execPath, [join(root, 'dist/cli.js'), ...args], { cwd: scratch }),
+  ),
+}));
 rmSync(scratch, { recursive: true, force: true });
 
 // Sweep overhead.
 const sweeps = builds.map(() => [] as number[]);
 for (let repeat = 0; repeat < REPEATS; repeat++) {
   builds.forEach((root, b) => {
-    const { sweepSeconds, runSeconds } = probeJson<{ sweepSeconds: number; runSeconds: number }>('sweep', root, String(threads));
+    const { sweepSeconds, runSeconds } = probeJson<{ sweepSeconds: number; runSeconds: number }>(
+      'sweep',
+      root,
+      String(threads),
+    );
     sweeps[b].push(sweepSeconds / runSeconds);
   });
 }
 
-// The same sweep and run as whole commands, turn about: what a user waits for, start-up, planning and the table included.
-const SWEEP_ARGS = ['sweep', 'reserves', '--vary', 'leaderLoss=0..0.99:0.01', '--trials', String(CHUNK_TRIALS), '--threads', String(threads), '--quiet'];
+// The same sweep and run as whole commands, turn about: what a user waits for, start-up, planning and the table
+// included.
+const SWEEP_ARGS = [
+  'sweep',
+  'reserves',
+  '--vary',
+  'leaderLoss=0..0.99:0.01',
+  '--trials',
+  String(CHUNK_TRIALS),
+  '--threads',
+  String(threads),
+  '--quiet',
+];
 const RUN_ARGS = ['run', 'reserves', '--trials', String(100 * CHUNK_TRIALS), '--threads', String(threads), '--quiet'];
 const wholeSweeps = builds.map(() => [] as number[]);
 for (let repeat = 0; repeat < REPEATS; repeat++) {
@@ -218,26 +312,67 @@ for (let repeat = 0; repeat < REPEATS; repeat++) {
 
 // Report.
 const loadAfter = loadavg()[0];
-out.push(`muster bench · node ${process.version} · ${threads} cores · median of ${REPEATS} · load average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after`);
+out.push(
+  `muster bench · node ${process.version} · ${threads} cores · median of ${REPEATS} · load average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after`,
+);
 if (baseline) out.push(`baseline: ${baseline} (ratios are this build ÷ baseline, measured alternately)`);
-out.push('', 'The limit: bare d6 loops, one thread, per CPU-second (and per second), measured in this run; each one\'s cost a die', 'against the limit\'s (the old yardsticks, the limit of earlier reports, for comparison)');
-table(limits.map(({ generator, rate, wall }) => [LIMIT_LABELS[generator], `${mega(rate)} d6/CPU-s`, `${mega(wall)} d6/s`, `${nsPerDie(rate)}/d6`, generator === LIMIT ? 'limit' : ratio(limit.rate / rate)]));
+out.push(
+  '',
+  "The limit: bare d6 loops, one thread, per CPU-second (and per second), measured in this run; each one's cost a die",
+  "against the limit's (the old yardsticks, the limit of earlier reports, for comparison)",
+);
+table(
+  limits.map(({ generator, rate, wall }) => [
+    LIMIT_LABELS[generator],
+    `${mega(rate)} d6/CPU-s`,
+    `${mega(wall)} d6/s`,
+    `${nsPerDie(rate)}/d6`,
+    generator === LIMIT ? 'limit' : ratio(limit.rate / rate),
+  ]),
+);
 
 out.push(
   '',
   'Every rule at its defaults through the pool, on streams 3 (the default), 2 and 1: trials/s on 1 and on all',
   'threads, and per CPU-second on one thread (every thread of the process counted); d6/CPU-s = dice a trial needs',
-  '(counted on stream 1, one uniform a die) × trials/CPU-s; cost a die (CPU) and that cost ÷ the limit\'s',
+  "(counted on stream 1, one uniform a die) × trials/CPU-s; cost a die (CPU) and that cost ÷ the limit's",
 );
-const ruleHeader = ['rule', 'stream', 'dice/trial', '1 thread', `${threads} threads`, 'speed-up', '/CPU-s', 'd6/CPU-s', 'cost/d6', '× limit'];
+const ruleHeader = [
+  'rule',
+  'stream',
+  'dice/trial',
+  '1 thread',
+  `${threads} threads`,
+  'speed-up',
+  '/CPU-s',
+  'd6/CPU-s',
+  'cost/d6',
+  '× limit',
+];
 if (baseline) ruleHeader.push('vs base: 1 thread', `${threads} threads`, '/CPU-s');
 const baseIndex = STREAMS.length;
 table([
   ruleHeader,
   ...ruleRows.flatMap((row) =>
     STREAMS.map((stream, c) => {
-      const cells = [row.id, stream, row.draws.toFixed(2), mega(row.single[c]), mega(row.all[c]), ratio(row.all[c] / row.single[c]), mega(row.singleCpu[c]), mega(row.draws * row.singleCpu[c]), nsPerDie(row.draws * row.singleCpu[c]), ratio(limit.rate / (row.draws * row.singleCpu[c]))];
-      if (baseline) cells.push(ratio(row.single[c] / row.single[baseIndex]), ratio(row.all[c] / row.all[baseIndex]), ratio(row.singleCpu[c] / row.singleCpu[baseIndex]));
+      const cells = [
+        row.id,
+        stream,
+        row.draws.toFixed(2),
+        mega(row.single[c]),
+        mega(row.all[c]),
+        ratio(row.all[c] / row.single[c]),
+        mega(row.singleCpu[c]),
+        mega(row.draws * row.singleCpu[c]),
+        nsPerDie(row.draws * row.singleCpu[c]),
+        ratio(limit.rate / (row.draws * row.singleCpu[c])),
+      ];
+      if (baseline)
+        cells.push(
+          ratio(row.single[c] / row.single[baseIndex]),
+          ratio(row.all[c] / row.all[baseIndex]),
+          ratio(row.singleCpu[c] / row.singleCpu[baseIndex]),
+        );
       return cells;
     }),
   ),
@@ -246,37 +381,83 @@ const diceRate = (id: string, c: number) => {
   const row = ruleRows.find((r) => r.id === id)!;
   return row.draws * row.singleCpu[c];
 };
-for (const [c, stream] of STREAMS.entries()) out.push(`stream ${stream}: fow draws dice at ${ratio(diceRate('fow', c) / diceRate('reserves', c))} the rate reserves does (per CPU-second, one thread)`);
+for (const [c, stream] of STREAMS.entries())
+  out.push(
+    `stream ${stream}: fow draws dice at ${ratio(diceRate('fow', c) / diceRate('reserves', c))} the rate reserves does (per CPU-second, one thread)`,
+  );
 
-out.push('', `reserves as a rule file (${RULE_FILE}) against the built-in, one thread, per CPU-second, measured turn about;`, 'the file\'s cost a die (the dice the built-in counts) ÷ the limit\'s');
+out.push(
+  '',
+  `reserves as a rule file (${RULE_FILE}) against the built-in, one thread, per CPU-second, measured turn about;`,
+  "the file's cost a die (the dice the built-in counts) ÷ the limit's",
+);
 const reservesDice = ruleRows.find((row) => row.id === 'reserves')!.draws;
 table([
   ['stream', 'rule file', 'built-in', 'rule file ÷ built-in', 'file × limit'],
-  ...filePairs.map(({ stream, builtIn, file }) => [stream, `${mega(file)} trials/CPU-s`, `${mega(builtIn)} trials/CPU-s`, `${ratio(file / builtIn)} (target ≥ 0.5)`, ratio(limit.rate / (reservesDice * file))]),
+  ...filePairs.map(({ stream, builtIn, file }) => [
+    stream,
+    `${mega(file)} trials/CPU-s`,
+    `${mega(builtIn)} trials/CPU-s`,
+    `${ratio(file / builtIn)} (target ≥ 0.5)`,
+    ratio(limit.rate / (reservesDice * file)),
+  ]),
 ]);
 
-out.push('', 'reserves by size, one thread, in-process, CPU: ns a trial, cost a die, and that cost ÷ the same stream\'s at the defaults', '(the first row); beyond 2^18 outcomes (squads+1)^(rounds+1) streams 1 to 3 roll one uniform a die, stream 4 four a draw');
+out.push(
+  '',
+  "reserves by size, one thread, in-process, CPU: ns a trial, cost a die, and that cost ÷ the same stream's at the defaults",
+  '(the first row); beyond 2^18 outcomes (squads+1)^(rounds+1) streams 1 to 3 roll one uniform a die, stream 4 four a draw',
+);
 table([
   ['settings', 'dice/trial', ...SIZE_STREAMS.flatMap((stream) => [`stream ${stream}`, 'cost/d6', '÷ defaults'])],
   ...sizeRows.map(({ set, dice, ns }) => [
     set.join(' ') || '(defaults)',
     dice.toFixed(2),
-    ...SIZE_STREAMS.flatMap((_, c) => [`${ns[c].toFixed(1)} ns`, `${(ns[c] / dice).toFixed(2)} ns`, ratio(ns[c] / dice / (sizeRows[0].ns[c] / sizeRows[0].dice))]),
+    ...SIZE_STREAMS.flatMap((_, c) => [
+      `${ns[c].toFixed(1)} ns`,
+      `${(ns[c] / dice).toFixed(2)} ns`,
+      ratio(ns[c] / dice / (sizeRows[0].ns[c] / sizeRows[0].dice)),
+    ]),
   ]),
 ]);
 
 out.push('', `muster run reserves --threads 1 --trials 5e7, whole process`);
-const numpyRows = RESERVES_STREAMS.map((stream, c) => [`muster --stream ${stream}${stream === '3' ? ' (the default)' : ''}`, `${mega(wholeRun[c])} trials/s`, numpy ? `${ratio(wholeRun[c] / numpy.trialsPerSecond)} numpy` : '']);
-if (baseline) numpyRows.push([`baseline`, `${mega(wholeRun[RESERVES_STREAMS.length])} trials/s`, numpy ? `${ratio(wholeRun[RESERVES_STREAMS.length] / numpy.trialsPerSecond)} numpy` : '']);
-if (numpy) numpyRows.push([`numpy ${numpy.numpy}, vectorised, 1 process`, `${mega(numpy.trialsPerSecond)} trials/s`, '']);
+const numpyRows = RESERVES_STREAMS.map((stream, c) => [
+  `muster --stream ${stream}${stream === '3' ? ' (the default)' : ''}`,
+  `${mega(wholeRun[c])} trials/s`,
+  numpy ? `${ratio(wholeRun[c] / numpy.trialsPerSecond)} numpy` : '',
+]);
+if (baseline)
+  numpyRows.push([
+    `baseline`,
+    `${mega(wholeRun[RESERVES_STREAMS.length])} trials/s`,
+    numpy ? `${ratio(wholeRun[RESERVES_STREAMS.length] / numpy.trialsPerSecond)} numpy` : '',
+  ]);
+if (numpy)
+  numpyRows.push([`numpy ${numpy.numpy}, vectorised, 1 process`, `${mega(numpy.trialsPerSecond)} trials/s`, '']);
 table(numpyRows);
 
 out.push('', `Start-up, whole process, against node -e 0 (${ms(bareNode)})`);
-table(startups.map(({ label, seconds }) => [label, ms(seconds[0]), ratio(seconds[0] / bareNode), ...(baseline ? [`baseline ${ms(seconds[1])}`, ratio(seconds[1] / bareNode)] : [])]));
+table(
+  startups.map(({ label, seconds }) => [
+    label,
+    ms(seconds[0]),
+    ratio(seconds[0] / bareNode),
+    ...(baseline ? [`baseline ${ms(seconds[1])}`, ratio(seconds[1] / bareNode)] : []),
+  ]),
+);
 
 out.push('', `Sweep: 100 reserves points of 65,536 trials against one run of 6,553,600, ${threads} threads`);
 table([
-  ['in one process, warm pool: time ÷ one run', ratio(median(sweeps[0])), ...(baseline ? ['baseline', ratio(median(sweeps[1]))] : [])],
-  ['whole commands (muster sweep ÷ muster run)', ratio(median(wholeSweeps[0])), ...(baseline ? ['baseline', ratio(median(wholeSweeps[1]))] : [])],
+  [
+    'in one process, warm pool: time ÷ one run',
+    ratio(median(sweeps[0])),
+    ...(baseline ? ['baseline', ratio(median(sweeps[1]))] : []),
+  ],
+  [
+    'whole commands (muster sweep ÷ muster run)',
+    ratio(median(wholeSweeps[0])),
+    ...(baseline ? ['baseline', ratio(median(wholeSweeps[1]))] : []),
+  ],
 ]);
 process.stdout.write(`${out.join('\n')}\n`);

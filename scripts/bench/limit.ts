@@ -22,7 +22,13 @@
  */
 import { TycheStream } from '../../src/engine/random.js';
 
-export const LIMIT_GENERATORS = ['xoshiro128ss-tight', 'tychei', 'tychei-bulk', 'sfc32-bulk', 'xoshiro128ss-bulk'] as const;
+export const LIMIT_GENERATORS = [
+  'xoshiro128ss-tight',
+  'tychei',
+  'tychei-bulk',
+  'sfc32-bulk',
+  'xoshiro128ss-bulk',
+] as const;
 export type LimitGenerator = (typeof LIMIT_GENERATORS)[number];
 /** The one the rules are measured against. */
 export const LIMIT: LimitGenerator = 'xoshiro128ss-tight';
@@ -166,7 +172,12 @@ export function bareDiceRate(generator: LimitGenerator): { dicePerSecond: number
       const rng = new TycheStream(`bench/${repeat}`).random;
       for (; made < DICE; made++) total += 1 + ((rng() * 6) | 0);
     } else {
-      const next = generator === 'sfc32-bulk' ? sfc32(repeat + 1) : generator === 'xoshiro128ss-bulk' ? xoshiro128ss(repeat + 1) : tycheInt32(`bench/${repeat}`);
+      const next =
+        generator === 'sfc32-bulk'
+          ? sfc32(repeat + 1)
+          : generator === 'xoshiro128ss-bulk'
+            ? xoshiro128ss(repeat + 1)
+            : tycheInt32(`bench/${repeat}`);
       const dice = new Uint8Array(BUFFER);
       while (made < DICE) {
         const n = fillDice(next, dice);
@@ -176,7 +187,8 @@ export function bareDiceRate(generator: LimitGenerator): { dicePerSecond: number
     }
     const seconds = (performance.now() - started) / 1000;
     const { user, system } = process.cpuUsage(cpu);
-    // A fair d6 averages 3.5 (σ 1.71, so 0.01 is over 40σ on 6e7 dice); the check also keeps the loop from being optimised away.
+    // A fair d6 averages 3.5 (σ 1.71, so 0.01 is over 40σ on 6e7 dice); the check also keeps the loop from being
+    // optimised away.
     if (Math.abs(total / made - 3.5) > 0.01) throw new Error(`${generator}: mean die ${total / made}, not 3.5`);
     if (repeat > 0) {
       rates.push(made / seconds);

@@ -50,12 +50,26 @@ async function child(folder: string): Promise<void> {
   process.stdout.write(JSON.stringify({ seconds, maxRssMiB: process.resourceUsage().maxRSS / 1024 }));
 }
 
-function writeShards(folder: string, shards: number, chunkTally: Float64Array, params: ReturnType<typeof resolveParams>): number {
+function writeShards(
+  folder: string,
+  shards: number,
+  chunkTally: Float64Array,
+  params: ReturnType<typeof resolveParams>,
+): number {
   let bytes = 0;
   for (let index = 0; index < shards; index++) {
     const chunks = shardChunks(TRIALS, index, shards);
     const width = chunks.end - chunks.first;
-    const file: ShardFile = { ...envelope('shard', reserves), params, seed: 'bench', stream: DEFAULT_STREAM, trials: TRIALS, chunks, threads: 1, tally: Array.from(chunkTally, (count) => count * width) };
+    const file: ShardFile = {
+      ...envelope('shard', reserves),
+      params,
+      seed: 'bench',
+      stream: DEFAULT_STREAM,
+      trials: TRIALS,
+      chunks,
+      threads: 1,
+      tally: Array.from(chunkTally, (count) => count * width),
+    };
     const text = `${JSON.stringify(file)}\n`;
     writeFileSync(join(folder, `shard-${String(index).padStart(5, '0')}.json`), text);
     bytes += text.length;
@@ -63,12 +77,31 @@ function writeShards(folder: string, shards: number, chunkTally: Float64Array, p
   return bytes;
 }
 
-/** Shards of `muster sweep reserves --vary squads=1..100 --trials 6553600`, point p's chunks all holding `pointTallies[p]`. */
+/**
+ * Shards of `muster sweep reserves --vary squads=1..100 --trials 6553600`, point p's chunks all holding
+ * `pointTallies[p]`.
+ */
 function writeSweepShards(folder: string, shards: number, pointTallies: Float64Array[]): number {
   let bytes = 0;
   for (let index = 0; index < shards; index++) {
-    const pieces = gridShardPieces(SWEEP_POINTS, SWEEP_TRIALS, index, shards).map((piece) => ({ ...piece, tally: Array.from(pointTallies[piece.point], (count) => count * (piece.end - piece.first)) }));
-    const file: GridShardFile = { format: GRID_SHARD_FORMAT, version: packageVersion(), command: 'sweep', rule: reserves.id, args: { set: [], vary: [`squads=1..${SWEEP_POINTS}`] }, seed: 'bench', stream: DEFAULT_STREAM, trials: SWEEP_TRIALS, confidence: 0.95, shard: { index, count: shards }, threads: 1, pieces };
+    const pieces = gridShardPieces(SWEEP_POINTS, SWEEP_TRIALS, index, shards).map((piece) => ({
+      ...piece,
+      tally: Array.from(pointTallies[piece.point], (count) => count * (piece.end - piece.first)),
+    }));
+    const file: GridShardFile = {
+      format: GRID_SHARD_FORMAT,
+      version: packageVersion(),
+      command: 'sweep',
+      rule: reserves.id,
+      args: { set: [], vary: [`squads=1..${SWEEP_POINTS}`] },
+      seed: 'bench',
+      stream: DEFAULT_STREAM,
+      trials: SWEEP_TRIALS,
+      confidence: 0.95,
+      shard: { index, count: shards },
+      threads: 1,
+      pieces,
+    };
     const text = `${JSON.stringify(file)}\n`;
     writeFileSync(join(folder, `shard-${String(index).padStart(5, '0')}.json`), text);
     bytes += text.length;
@@ -82,7 +115,9 @@ function measure(write: (folder: string, shards: number) => number): Measured[] 
     const folder = mkdtempSync(join(tmpdir(), `muster-bench-merge-${shards}-`));
     try {
       const bytes = write(folder, shards);
-      const output = execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--child', folder], { encoding: 'utf8' });
+      const output = execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--child', folder], {
+        encoding: 'utf8',
+      });
       measured.push({ shards, bytes, ...(JSON.parse(output) as { seconds: number; maxRssMiB: number }) });
     } finally {
       rmSync(folder, { recursive: true, force: true });
@@ -104,13 +139,35 @@ function report(title: string, measured: Measured[]): void {
 
 async function parent(): Promise<void> {
   const params = resolveParams(reserves);
-  const chunkTally = runChunks({ ruleId: reserves.id, params, seed: 'bench', stream: DEFAULT_STREAM, firstChunk: 0, endChunk: 1, totalTrials: TRIALS });
-  report(`muster merge of one ${TRIALS.toExponential(3)}-trial run (${CHUNKS} chunks), reserves at defaults`, measure((folder, shards) => writeShards(folder, shards, chunkTally, params)));
+  const chunkTally = runChunks({
+    ruleId: reserves.id,
+    params,
+    seed: 'bench',
+    stream: DEFAULT_STREAM,
+    firstChunk: 0,
+    endChunk: 1,
+    totalTrials: TRIALS,
+  });
+  report(
+    `muster merge of one ${TRIALS.toExponential(3)}-trial run (${CHUNKS} chunks), reserves at defaults`,
+    measure((folder, shards) => writeShards(folder, shards, chunkTally, params)),
+  );
   const pointTallies = Array.from({ length: SWEEP_POINTS }, (_, point) => {
     const pointParams = resolveParams(reserves, [`squads=${point + 1}`]);
-    return runChunks({ ruleId: reserves.id, params: pointParams, seed: 'bench', stream: DEFAULT_STREAM, firstChunk: 0, endChunk: 1, totalTrials: SWEEP_TRIALS });
+    return runChunks({
+      ruleId: reserves.id,
+      params: pointParams,
+      seed: 'bench',
+      stream: DEFAULT_STREAM,
+      firstChunk: 0,
+      endChunk: 1,
+      totalTrials: SWEEP_TRIALS,
+    });
   });
-  report(`\nmuster merge of one sweep of ${SWEEP_POINTS} points × ${CHUNKS / SWEEP_POINTS} chunks (reserves, squads = 1 … ${SWEEP_POINTS})`, measure((folder, shards) => writeSweepShards(folder, shards, pointTallies)));
+  report(
+    `\nmuster merge of one sweep of ${SWEEP_POINTS} points × ${CHUNKS / SWEEP_POINTS} chunks (reserves, squads = 1 … ${SWEEP_POINTS})`,
+    measure((folder, shards) => writeSweepShards(folder, shards, pointTallies)),
+  );
 }
 
 if (process.argv[2] === '--child') await child(process.argv[3]);

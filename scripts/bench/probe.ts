@@ -35,7 +35,13 @@ const CHUNK = 65_536;
 type AnyModule = any;
 const load = (root: string, path: string): Promise<AnyModule> => import(pathToFileURL(join(root, 'dist', path)).href);
 
-async function ruleRate(root: string, ruleId: string, threads: number, seed: string, stream: number): Promise<{ trialsPerSecond: number; trialsPerCpuSecond: number; trials: number }> {
+async function ruleRate(
+  root: string,
+  ruleId: string,
+  threads: number,
+  seed: string,
+  stream: number,
+): Promise<{ trialsPerSecond: number; trialsPerCpuSecond: number; trials: number }> {
   const [{ SimulationPool }, { simulate }, { getRule }, { resolveParams }] = await Promise.all([
     load(root, 'src/engine/pool.js'),
     load(root, 'src/engine/simulate.js'),
@@ -43,7 +49,9 @@ async function ruleRate(root: string, ruleId: string, threads: number, seed: str
     load(root, 'src/rules/params.js'),
   ]);
   // A path is a rule file (examples/rules/reserves.mjs), loaded as `muster run FILE` loads it.
-  const rule = ruleId.includes('/') ? await (await load(root, 'src/rules/load-rule.js')).loadRuleFile(ruleId) : getRule(ruleId);
+  const rule = ruleId.includes('/')
+    ? await (await load(root, 'src/rules/load-rule.js')).loadRuleFile(ruleId)
+    : getRule(ruleId);
   const params = resolveParams(rule);
   const pool = new SimulationPool(threads);
   try {
@@ -57,7 +65,11 @@ async function ruleRate(root: string, ruleId: string, threads: number, seed: str
     const cpu = process.cpuUsage();
     await simulate(pool, { rule, params, seed, stream, confidence: 0.95, trials });
     const { user, system } = process.cpuUsage(cpu);
-    return { trialsPerSecond: trials / ((performance.now() - started) / 1000), trialsPerCpuSecond: trials / ((user + system) / 1e6), trials };
+    return {
+      trialsPerSecond: trials / ((performance.now() - started) / 1000),
+      trialsPerCpuSecond: trials / ((user + system) / 1e6),
+      trials,
+    };
   } finally {
     await pool.close();
   }
@@ -92,7 +104,14 @@ async function sweepOverhead(root: string, threads: number): Promise<{ sweepSeco
       await evaluateAll(rule, points, { ...settings, seed: `bench/${turn}` }, { pool });
       sweeps.push((performance.now() - started) / 1000);
       started = performance.now();
-      await simulate(pool, { rule, params: points[0], seed: `bench/${turn}`, stream: 3, confidence: 0.95, trials: 100 * CHUNK });
+      await simulate(pool, {
+        rule,
+        params: points[0],
+        seed: `bench/${turn}`,
+        stream: 3,
+        confidence: 0.95,
+        trials: 100 * CHUNK,
+      });
       runs.push((performance.now() - started) / 1000);
     }
     const middle = (list: number[]) => list.sort((a, b) => a - b)[(SWEEP_TURNS - 1) / 2];
@@ -103,11 +122,29 @@ async function sweepOverhead(root: string, threads: number): Promise<{ sweepSeco
 }
 
 /** CPU time a trial of `ruleId` at `set` takes in this thread, over 16 chunks after two of warm-up. */
-async function trialCost(root: string, ruleId: string, stream: number, seed: string, set: string[]): Promise<{ nsPerTrial: number }> {
-  const [{ runChunks }, { getRule }, { resolveParams }] = await Promise.all([load(root, 'src/engine/run-chunks.js'), load(root, 'src/rules/index.js'), load(root, 'src/rules/params.js')]);
+async function trialCost(
+  root: string,
+  ruleId: string,
+  stream: number,
+  seed: string,
+  set: string[],
+): Promise<{ nsPerTrial: number }> {
+  const [{ runChunks }, { getRule }, { resolveParams }] = await Promise.all([
+    load(root, 'src/engine/run-chunks.js'),
+    load(root, 'src/rules/index.js'),
+    load(root, 'src/rules/params.js'),
+  ]);
   const rule = getRule(ruleId);
   const params = resolveParams(rule, set);
-  const task = (name: string, chunks: number) => ({ ruleId, params, seed: name, stream, firstChunk: 0, endChunk: chunks, totalTrials: chunks * CHUNK });
+  const task = (name: string, chunks: number) => ({
+    ruleId,
+    params,
+    seed: name,
+    stream,
+    firstChunk: 0,
+    endChunk: chunks,
+    totalTrials: chunks * CHUNK,
+  });
   runChunks(task(`${seed}/warm-up`, 2), rule);
   const cpu = process.cpuUsage();
   runChunks(task(seed, 16), rule);
@@ -120,6 +157,7 @@ let answer: unknown;
 if (kind === 'rule') answer = await ruleRate(args[0], args[1], Number(args[2]), args[3], Number(args[4] ?? 2));
 else if (kind === 'cost') answer = await trialCost(args[0], args[1], Number(args[2]), args[3], args.slice(4));
 else if (kind === 'sweep') answer = await sweepOverhead(args[0], Number(args[1]));
-else if (kind === 'limit' && LIMIT_GENERATORS.includes(args[0] as LimitGenerator)) answer = bareDiceRate(args[0] as LimitGenerator);
+else if (kind === 'limit' && LIMIT_GENERATORS.includes(args[0] as LimitGenerator))
+  answer = bareDiceRate(args[0] as LimitGenerator);
 else throw new Error(`probe: unknown measurement ${JSON.stringify(process.argv.slice(2))}`);
 process.stdout.write(`${JSON.stringify(answer)}\n`);

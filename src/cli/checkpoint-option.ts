@@ -58,7 +58,10 @@ export function openCheckpoint(
 ): Checkpoint | undefined {
   const seconds = parseSeconds(options.checkpointEvery);
   if (options.checkpoint === undefined) {
-    if (options.checkpointEvery !== undefined) throw new UsageError('--checkpoint-every: only with --checkpoint; allowed: --checkpoint FILE --checkpoint-every SECONDS');
+    if (options.checkpointEvery !== undefined)
+      throw new UsageError(
+        '--checkpoint-every: only with --checkpoint; allowed: --checkpoint FILE --checkpoint-every SECONDS',
+      );
     return undefined;
   }
   const path = checkOutputFile('--checkpoint', fillIndex(options.checkpoint, place, '--checkpoint'));
@@ -70,7 +73,10 @@ export function openCheckpoint(
 function parseSeconds(raw: string | undefined): number {
   if (raw === undefined) return DEFAULT_CHECKPOINT_SECONDS;
   const value = raw.trim() === '' ? Number.NaN : Number(raw);
-  if (!Number.isFinite(value) || value < 0 || value > 86_400) throw new UsageError(`--checkpoint-every: got ${JSON.stringify(raw)}; allowed: seconds from 0 (after every finished task) to 86400`);
+  if (!Number.isFinite(value) || value < 0 || value > 86_400)
+    throw new UsageError(
+      `--checkpoint-every: got ${JSON.stringify(raw)}; allowed: seconds from 0 (after every finished task) to 86400`,
+    );
   return value;
 }
 

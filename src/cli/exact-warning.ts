@@ -14,10 +14,15 @@ export function warnFarFromExact(result: RunResult, ruleRef: string, io: Io): vo
   if (far.length === 0) return;
   const shown = far
     .slice(0, 3)
-    .map(({ metric, value, sigmas }) => `${metric} (estimate ${value.estimate}, exact ` +
-      `${value.fraction ?? value.exact}, ${formatSigmas(sigmas)} standard errors)`)
+    .map(
+      ({ metric, value, sigmas }) =>
+        `${metric} (estimate ${value.estimate}, exact ` +
+        `${value.fraction ?? value.exact}, ${formatSigmas(sigmas)} standard errors)`,
+    )
     .join('; ');
   const more = far.length > 3 ? ` and ${far.length - 3} more` : '';
-  io.err(`muster: warning: simulation and exact values disagree by more than 5 standard errors: ${shown}${more}; ` +
-    `muster check ${ruleRef} compares them point by point\n`);
+  io.err(
+    `muster: warning: simulation and exact values disagree by more than 5 standard errors: ${shown}${more}; ` +
+      `muster check ${ruleRef} compares them point by point\n`,
+  );
 }

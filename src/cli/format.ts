@@ -25,7 +25,9 @@ export function formatExact(value: MetricResult, probability: boolean): string {
 export function isCertain(value: MetricResult, probability: boolean): boolean {
   if (probability && value.exact !== null) return value.exact === 0 || value.exact === 1;
   if (value.estimate === null) return false;
-  return value.lo === value.hi && value.estimate === value.lo && (value.exact === null || value.exact === value.estimate);
+  return (
+    value.lo === value.hi && value.estimate === value.lo && (value.exact === null || value.exact === value.estimate)
+  );
 }
 
 /** A certain value in few characters: 0%, 100%, 4. */
@@ -37,7 +39,9 @@ export function formatCertain(value: MetricResult, probability: boolean): string
 export interface TableLayout {
   /** Leading columns (the row's name) repeated in every part when the table is split. */
   keep?: number;
-  /** Columns after the kept ones that belong together (a value, its ± and its exact value) and are never split apart. */
+  /**
+   * Columns after the kept ones that belong together (a value, its ± and its exact value) and are never split apart.
+   */
   group?: number;
 }
 
@@ -59,8 +63,11 @@ export function renderTable(
   const rows = rawRows.map((row) => row.map(terminalLine));
   const keep = layout.keep ?? 1;
   const group = layout.group ?? 1;
-  const widths = header.map((title, column) => Math.max([...title].length, ...rows.map((row) => [...row[column]].length)));
-  const total = (columns: readonly number[]) => columns.reduce((sum, column) => sum + widths[column], 0) + 2 * (columns.length - 1);
+  const widths = header.map((title, column) =>
+    Math.max([...title].length, ...rows.map((row) => [...row[column]].length)),
+  );
+  const total = (columns: readonly number[]) =>
+    columns.reduce((sum, column) => sum + widths[column], 0) + 2 * (columns.length - 1);
   const kept = Array.from({ length: Math.min(keep, header.length) }, (_, i) => i);
   const parts: number[][] = [];
   let part = [...kept];
@@ -75,9 +82,14 @@ export function renderTable(
   parts.push(part);
   const render = (columns: readonly number[]) => {
     const line = (cells: readonly string[]) =>
-      columns.map((column) => (column < keep ? cells[column].padEnd(widths[column]) : cells[column].padStart(widths[column]))).join('  ').trimEnd();
+      columns
+        .map((column) =>
+          column < keep ? cells[column].padEnd(widths[column]) : cells[column].padStart(widths[column]),
+        )
+        .join('  ')
+        .trimEnd();
     const rule = columns.map((column) => '─'.repeat(widths[column])).join('  ');
-    return [line(header), rule, ...rows.map(line)].join('\n') + '\n';
+    return `${[line(header), rule, ...rows.map(line)].join('\n')}\n`;
   };
   return parts.map(render).join('\n');
 }
@@ -98,19 +110,37 @@ export interface RenderRunOptions {
   resumed?: { path: string; trials: number };
 }
 
-/** The header line of a resumed run. @example resumedLine({ path: 'run.ckpt', trials: 400000 }) // 'resumed from run.ckpt: 400,000 trials already done' */
+/**
+ * The header line of a resumed run. @example resumedLine({ path: 'run.ckpt', trials: 400000 }) // 'resumed from
+ * run.ckpt: 400,000 trials already done'
+ */
 export function resumedLine(resumed: { path: string; trials: number }): string {
   return `resumed from ${resumed.path}: ${formatCount(resumed.trials)} trials already done`;
 }
 
 /** The terminal report of one run: what ran, then metric, estimate, interval and exact value. */
-export function renderRun(result: RunResult, metrics: readonly MetricSpec[], seconds: number | null, options: RenderRunOptions = {}): string {
+export function renderRun(
+  result: RunResult,
+  metrics: readonly MetricSpec[],
+  seconds: number | null,
+  options: RenderRunOptions = {},
+): string {
   const level = `${+(result.confidence * 100).toFixed(4)}%`;
-  const lines = [`${result.rule} — ${result.title}`, `source: ${result.source}`, `params: ${formatParams(result.params)}`];
+  const lines = [
+    `${result.rule} — ${result.title}`,
+    `source: ${result.source}`,
+    `params: ${formatParams(result.params)}`,
+  ];
   if (result.method === 'exact') {
     lines.push('exact values (no simulation)');
   } else {
-    const facts = [`seed ${result.seed}`, `stream ${result.stream}`, `${formatCount(result.trials)} trials`, `${result.threads} thread${result.threads === 1 ? '' : 's'}`, `${level} intervals`];
+    const facts = [
+      `seed ${result.seed}`,
+      `stream ${result.stream}`,
+      `${formatCount(result.trials)} trials`,
+      `${result.threads} thread${result.threads === 1 ? '' : 's'}`,
+      `${level} intervals`,
+    ];
     if (seconds !== null) facts.push(`${seconds.toFixed(2)} s`);
     lines.push(facts.join(' · '));
     if (options.resumed && options.resumed.trials > 0) lines.push(resumedLine(options.resumed));
@@ -126,23 +156,33 @@ export function renderRun(result: RunResult, metrics: readonly MetricSpec[], sec
     if (result.partial) lines.push('PARTIAL: interrupted; only the finished chunks are counted');
   }
   const header = result.method === 'exact' ? ['metric', 'exact'] : ['metric', 'estimate', `${level} interval`, 'exact'];
-  const valueOf = (metric: MetricSpec) => own(result.metrics, metric.name) as MetricResult;
-  const certain = options.fold ? metrics.filter((metric) => valueOf(metric) && isCertain(valueOf(metric), metric.probability)) : [];
+  const valueAt = (metric: MetricSpec) => own(result.metrics, metric.name) as MetricResult;
+  const certain = options.fold
+    ? metrics.filter((metric) => valueAt(metric) && isCertain(valueAt(metric), metric.probability))
+    : [];
   // Folding every row away would leave no table; fold only when something still varies.
-  const folded = certain.length > 1 && certain.length < metrics.length ? new Set(certain.map((m) => m.name)) : new Set<string>();
+  const folded =
+    certain.length > 1 && certain.length < metrics.length ? new Set(certain.map((m) => m.name)) : new Set<string>();
   const rows = metrics
     .filter((metric) => !folded.has(metric.name))
     .map((metric) => {
-      const value = valueOf(metric);
+      const value = valueAt(metric);
       const show = (x: number | null) => formatValue(x, metric.probability);
       return result.method === 'exact'
         ? [metric.name, formatExact(value, metric.probability)]
-        : [metric.name, show(value.estimate), `${show(value.lo)} – ${show(value.hi)}`, formatExact(value, metric.probability)];
+        : [
+            metric.name,
+            show(value.estimate),
+            `${show(value.lo)} – ${show(value.hi)}`,
+            formatExact(value, metric.probability),
+          ];
     });
   const width = options.width ?? 80;
   let text = `${wrapLines(lines, width).join('\n')}\n\n${renderTable(header, rows, width)}`;
   if (folded.size > 0) {
-    const list = metrics.filter((m) => folded.has(m.name)).map((m) => `${m.name} ${formatCertain(valueOf(m), m.probability)}`);
+    const list = metrics
+      .filter((m) => folded.has(m.name))
+      .map((m) => `${m.name} ${formatCertain(valueAt(m), m.probability)}`);
     text += `${wrapText(`certain at these parameters: ${list.join(', ')}`, width, '')}\n`;
   }
   return text + (options.note ?? '');
@@ -164,7 +204,10 @@ export function wrapText(text: string, width: number, indent: string): string {
   return lines.join('\n');
 }
 
-/** Lines wrapped at word boundaries to `width`, continuation lines indented two spaces; a word longer than the width stays whole. */
+/**
+ * Lines wrapped at word boundaries to `width`, continuation lines indented two spaces; a word longer than the width
+ * stays whole.
+ */
 export function wrapLines(rawLines: readonly string[], width: number): string[] {
   // Each is one line by contract: a line feed in the user text it holds (a rule title, a seed) is shown, not obeyed.
   const lines = rawLines.map(terminalLine);
@@ -205,7 +248,10 @@ export function sharedChanges(paramsList: readonly Params[], defaults: readonly 
   return shared;
 }
 
-/** A rule's parameters at their defaults after its resolve, or each spec's own default where the defaults alone do not validate. */
+/**
+ * A rule's parameters at their defaults after its resolve, or each spec's own default where the defaults alone do not
+ * validate.
+ */
 export function ruleDefaults(rule: Rule, resolve: (rule: Rule) => Params): Params {
   try {
     return resolve(rule);

@@ -64,7 +64,12 @@ export interface MetricChoice {
  * refused, with the nearest names), or the headline metrics, or every
  * metric. Patterns keep their order; a metric matched twice shows once.
  */
-export function chooseMetrics(rule: Rule, all: readonly MetricSpec[], patterns: readonly string[] | undefined, options: { all?: boolean; params?: Params } = {}): MetricChoice {
+export function chooseMetrics(
+  rule: Rule,
+  all: readonly MetricSpec[],
+  patterns: readonly string[] | undefined,
+  options: { all?: boolean; params?: Params } = {},
+): MetricChoice {
   if (patterns && patterns.length > 0) {
     if (options.all) throw new UsageError('--all: cannot be combined with --metric; allowed: one of the two');
     const chosen = new Map<string, MetricSpec>();

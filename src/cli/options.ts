@@ -25,7 +25,8 @@ export function parseCount(option: string, raw: string): number {
 
 export function parseIntegerOption(option: string, raw: string, min: number, max: number): number {
   const value = parseDecimal(raw);
-  if (!Number.isInteger(value) || value < min || value > max) throw badValue(option, raw, `an integer from ${min} to ${max}`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw badValue(option, raw, `an integer from ${min} to ${max}`);
   return value;
 }
 
@@ -37,17 +38,21 @@ export function parseThreads(raw: string | undefined): number {
 /** A number strictly between `low` and `high`. */
 export function parseOpenInterval(option: string, raw: string, low: number, high: number): number {
   const value = parseDecimal(raw);
-  if (!Number.isFinite(value) || value <= low || value >= high) throw badValue(option, raw, `a number greater than ${low} and less than ${high}`);
+  if (!Number.isFinite(value) || value <= low || value >= high)
+    throw badValue(option, raw, `a number greater than ${low} and less than ${high}`);
   return value;
 }
 
-/** Most confidence allowed: beyond six nines the normal quantile runs out of double precision and intervals turn to NaN. */
+/**
+ * Most confidence allowed: beyond six nines the normal quantile runs out of double precision and intervals turn to NaN.
+ */
 export const MAX_CONFIDENCE = 0.999999;
 
 /** A confidence level: greater than 0, at most MAX_CONFIDENCE. */
 export function parseConfidence(raw: string): number {
   const value = parseDecimal(raw);
-  if (!Number.isFinite(value) || value <= 0 || value > MAX_CONFIDENCE) throw badValue('--confidence', raw, `a number greater than 0 and at most ${MAX_CONFIDENCE}, such as 0.95`);
+  if (!Number.isFinite(value) || value <= 0 || value > MAX_CONFIDENCE)
+    throw badValue('--confidence', raw, `a number greater than 0 and at most ${MAX_CONFIDENCE}, such as 0.95`);
   return value;
 }
 
@@ -79,7 +84,10 @@ export function rejectRepeats(program: Command): void {
     for (const option of command.options) {
       if (option.variadic || option.parseArg || !(option.required || option.optional)) continue;
       option.argParser((value: string, previous: unknown) => {
-        if (previous !== undefined) throw new UsageError(`${option.long}: given twice (${JSON.stringify(previous)} and ${JSON.stringify(value)}); allowed: once`);
+        if (previous !== undefined)
+          throw new UsageError(
+            `${option.long}: given twice (${JSON.stringify(previous)} and ${JSON.stringify(value)}); allowed: once`,
+          );
         return value;
       });
     }

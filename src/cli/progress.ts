@@ -29,7 +29,12 @@ export class ProgressBar {
    * `now` (milliseconds) is for tests; the bar reads the real clock otherwise. `already`: units a resumed run
    * found done (a checkpoint's trials), counted in the bar but not in the rate, which is this process's own.
    */
-  constructor(write: (text: string) => void, enabled: boolean, now: () => number = () => performance.now(), options: { plain?: boolean; unit?: string; already?: number } = {}) {
+  constructor(
+    write: (text: string) => void,
+    enabled: boolean,
+    now: () => number = () => performance.now(),
+    options: { plain?: boolean; unit?: string; already?: number } = {},
+  ) {
     this.#write = write;
     this.#enabled = enabled;
     this.#now = now;
@@ -50,7 +55,9 @@ export class ProgressBar {
     const filled = Math.round(fraction * width);
     const rate = Math.max(0, done - this.#already) / elapsed;
     const remaining = rate > 0 ? (target - done) / rate : Number.POSITIVE_INFINITY;
-    const bar = this.#plain ? '#'.repeat(filled) + '-'.repeat(width - filled) : '█'.repeat(filled) + '░'.repeat(width - filled);
+    const bar = this.#plain
+      ? '#'.repeat(filled) + '-'.repeat(width - filled)
+      : '█'.repeat(filled) + '░'.repeat(width - filled);
     const text = `${bar} ${(fraction * 100).toFixed(0).padStart(3)}%  ${formatRate(done)}/${formatRate(target)} ${this.#unit}  ${formatRate(rate)} ${this.#unit}/s  ETA ${formatDuration(remaining)}   `;
     this.#width = Math.max(this.#width, text.length);
     this.#write(`\r${text}`);

@@ -32,7 +32,15 @@ import { badValue, UsageError } from '../errors.js';
 /** Shards a run may be split into (muster shard --shard i/n). */
 export const MAX_SHARDS = 10_000;
 
-export type ShardSource = 'option' | 'slurm' | 'kubernetes' | 'aws-batch' | 'cloud-run' | 'lsf' | 'nomad' | 'gnu-parallel';
+export type ShardSource =
+  | 'option'
+  | 'slurm'
+  | 'kubernetes'
+  | 'aws-batch'
+  | 'cloud-run'
+  | 'lsf'
+  | 'nomad'
+  | 'gnu-parallel';
 
 export interface ShardPlace {
   index: number;
@@ -62,10 +70,35 @@ interface Scheduler {
 
 const SCHEDULERS: readonly Scheduler[] = [
   { source: 'slurm', title: 'a Slurm array job', variable: SLURM_ID, everyJob: false, place: fromSlurm },
-  { source: 'kubernetes', title: 'a Kubernetes Indexed Job', variable: K8S_INDEX, everyJob: false, place: fromKubernetes },
-  { source: 'aws-batch', title: 'an AWS Batch array job', variable: 'AWS_BATCH_JOB_ARRAY_INDEX', everyJob: false, place: fromAwsBatch },
-  { source: 'cloud-run', title: 'a Cloud Run job', variable: 'CLOUD_RUN_TASK_INDEX', everyJob: false, place: fromCloudRun },
-  { source: 'lsf', title: 'an LSF job array', variable: 'LSB_JOBINDEX', everyJob: false, notAnArray: (env) => env.LSB_JOBINDEX?.trim() === '0', place: fromLsf },
+  {
+    source: 'kubernetes',
+    title: 'a Kubernetes Indexed Job',
+    variable: K8S_INDEX,
+    everyJob: false,
+    place: fromKubernetes,
+  },
+  {
+    source: 'aws-batch',
+    title: 'an AWS Batch array job',
+    variable: 'AWS_BATCH_JOB_ARRAY_INDEX',
+    everyJob: false,
+    place: fromAwsBatch,
+  },
+  {
+    source: 'cloud-run',
+    title: 'a Cloud Run job',
+    variable: 'CLOUD_RUN_TASK_INDEX',
+    everyJob: false,
+    place: fromCloudRun,
+  },
+  {
+    source: 'lsf',
+    title: 'an LSF job array',
+    variable: 'LSB_JOBINDEX',
+    everyJob: false,
+    notAnArray: (env) => env.LSB_JOBINDEX?.trim() === '0',
+    place: fromLsf,
+  },
   { source: 'nomad', title: 'a Nomad job', variable: 'NOMAD_ALLOC_INDEX', everyJob: true, place: fromNomad },
   { source: 'gnu-parallel', title: 'GNU parallel', variable: 'PARALLEL_SEQ', everyJob: true, place: fromParallel },
 ];
@@ -87,28 +120,47 @@ const AUTO_ALLOWED = `i/n such as 0/4, or auto in a scheduler's array job (${SCH
  * or undefined), `shards` the --shards text. With `required`, a missing
  * --shard and no scheduler index is an error; otherwise it means "not sharded" (null).
  */
-export function resolveShard(shard: string | undefined, shards: string | undefined, env: Env, required: boolean): ShardPlace | null {
+export function resolveShard(
+  shard: string | undefined,
+  shards: string | undefined,
+  env: Env,
+  required: boolean,
+): ShardPlace | null {
   if (shard !== undefined && shard !== 'auto') {
-    if (shards !== undefined) throw new UsageError('--shards: only with --shard auto (a scheduler that does not export the count); allowed: --shard i/n alone');
+    if (shards !== undefined)
+      throw new UsageError(
+        '--shards: only with --shard auto (a scheduler that does not export the count); allowed: --shard i/n alone',
+      );
     const match = /^(\d+)\/(\d+)$/.exec(shard);
     const index = match ? Number(match[1]) : Number.NaN;
     const count = match ? Number(match[2]) : Number.NaN;
     if (!(count >= 1 && count <= MAX_SHARDS && index >= 0 && index < count)) {
-      throw badValue('--shard', shard, `i/n with 0 ≤ i < n ≤ ${MAX_SHARDS} such as 0/4, or auto (from a scheduler's array index)`);
+      throw badValue(
+        '--shard',
+        shard,
+        `i/n with 0 ≤ i < n ≤ ${MAX_SHARDS} such as 0/4, or auto (from a scheduler's array index)`,
+      );
     }
     return { index, count, source: 'option' };
   }
   const present = presentSchedulers(env, shard === 'auto');
   if (shard === undefined && present.length === 0) {
-    if (shards !== undefined) throw new UsageError('--shards: only with --shard auto (a scheduler that does not export the count); allowed: leave it out');
+    if (shards !== undefined)
+      throw new UsageError(
+        '--shards: only with --shard auto (a scheduler that does not export the count); allowed: leave it out',
+      );
     if (required) throw new UsageError(`--shard: missing; allowed: ${AUTO_ALLOWED}`);
     return null;
   }
   if (present.length > 1) {
-    throw new UsageError(`--shard auto: ${present.map((s) => s.variable).join(' and ')} are both set (${present.map((s) => s.title).join(', ')}); allowed: the environment of one scheduler, or --shard i/n`);
+    throw new UsageError(
+      `--shard auto: ${present.map((s) => s.variable).join(' and ')} are both set (${present.map((s) => s.title).join(', ')}); allowed: the environment of one scheduler, or --shard i/n`,
+    );
   }
   if (present.length === 0) {
-    throw new UsageError(`--shard auto: no scheduler's array index is set (none of ${SCHEDULERS.map((s) => s.variable).join(', ')}); allowed: run inside one, or --shard i/n`);
+    throw new UsageError(
+      `--shard auto: no scheduler's array index is set (none of ${SCHEDULERS.map((s) => s.variable).join(', ')}); allowed: run inside one, or --shard i/n`,
+    );
   }
   return present[0].place(env, shards);
 }
@@ -129,7 +181,10 @@ function fromSlurm(env: Env, shards: string | undefined): ShardPlace {
   const step = envInteger(env, 'SLURM_ARRAY_TASK_STEP', 1);
   const total = envInteger(env, 'SLURM_ARRAY_TASK_COUNT', 1);
   const seen = `${SLURM_ID}=${id}${min !== undefined ? ` MIN=${min}` : ''}${max !== undefined ? ` MAX=${max}` : ''}${step !== undefined ? ` STEP=${step}` : ''}${total !== undefined ? ` COUNT=${total}` : ''}`;
-  const inconsistent = (why: string) => new UsageError(`--shard auto: Slurm array environment ${seen} ${why}; allowed: an evenly spaced --array such as 0-15 or 1-31:2`);
+  const inconsistent = (why: string) =>
+    new UsageError(
+      `--shard auto: Slurm array environment ${seen} ${why}; allowed: an evenly spaced --array such as 0-15 or 1-31:2`,
+    );
 
   let index: number;
   let count: number;
@@ -140,7 +195,8 @@ function fromSlurm(env: Env, shards: string | undefined): ShardPlace {
     if (!Number.isInteger(spacing) || spacing < 1) throw inconsistent('is not evenly spaced');
     if ((max - min) % spacing !== 0) throw inconsistent('does not step from MIN to MAX');
     count = (max - min) / spacing + 1;
-    if (total !== undefined && total !== count) throw inconsistent(`has ${count} ids from MIN to MAX but COUNT ${total} (a list of ids, not a range?)`);
+    if (total !== undefined && total !== count)
+      throw inconsistent(`has ${count} ids from MIN to MAX but COUNT ${total} (a list of ids, not a range?)`);
     if (id < min || id > max || (id - min) % spacing !== 0) throw inconsistent('has an id off the array');
     index = (id - min) / spacing;
   } else if (total !== undefined && min === undefined && max === undefined) {
@@ -154,17 +210,34 @@ function fromSlurm(env: Env, shards: string | undefined): ShardPlace {
   if (count > MAX_SHARDS) throw inconsistent(`has ${count} tasks, more than ${MAX_SHARDS}`);
   if (shards !== undefined) {
     const given = parseShards(shards);
-    if (given !== count) throw new UsageError(`--shards: got ${given} but the Slurm array has ${count} tasks; allowed: leave --shards out under Slurm, or the array's task count`);
+    if (given !== count)
+      throw new UsageError(
+        `--shards: got ${given} but the Slurm array has ${count} tasks; allowed: leave --shards out under Slurm, or the array's task count`,
+      );
   }
   return { index, count, source: 'slurm' };
 }
 
 function fromKubernetes(env: Env, shards: string | undefined): ShardPlace {
-  return zeroBased(env, K8S_INDEX, shards, undefined, 'kubernetes', "the Indexed Job's completions (Kubernetes sets JOB_COMPLETION_INDEX but not the count)");
+  return zeroBased(
+    env,
+    K8S_INDEX,
+    shards,
+    undefined,
+    'kubernetes',
+    "the Indexed Job's completions (Kubernetes sets JOB_COMPLETION_INDEX but not the count)",
+  );
 }
 
 function fromAwsBatch(env: Env, shards: string | undefined): ShardPlace {
-  return zeroBased(env, 'AWS_BATCH_JOB_ARRAY_INDEX', shards, 'AWS_BATCH_JOB_ARRAY_SIZE', 'aws-batch', "the array job's size (arrayProperties.size)");
+  return zeroBased(
+    env,
+    'AWS_BATCH_JOB_ARRAY_INDEX',
+    shards,
+    'AWS_BATCH_JOB_ARRAY_SIZE',
+    'aws-batch',
+    "the array job's size (arrayProperties.size)",
+  );
 }
 
 function fromCloudRun(env: Env, shards: string | undefined): ShardPlace {
@@ -172,15 +245,28 @@ function fromCloudRun(env: Env, shards: string | undefined): ShardPlace {
 }
 
 function fromNomad(env: Env, shards: string | undefined): ShardPlace {
-  return zeroBased(env, 'NOMAD_ALLOC_INDEX', shards, undefined, 'nomad', "the group's count (Nomad sets NOMAD_ALLOC_INDEX but not the count)");
+  return zeroBased(
+    env,
+    'NOMAD_ALLOC_INDEX',
+    shards,
+    undefined,
+    'nomad',
+    "the group's count (Nomad sets NOMAD_ALLOC_INDEX but not the count)",
+  );
 }
 
 /** GNU parallel numbers its jobs from 1 (PARALLEL_SEQ); the count is --shards, the number of jobs given to parallel. */
 function fromParallel(env: Env, shards: string | undefined): ShardPlace {
   const seq = envInteger(env, 'PARALLEL_SEQ', 1) as number;
-  if (shards === undefined) throw new UsageError(`--shards: missing; allowed: the number of jobs parallel runs (it sets PARALLEL_SEQ=${seq} but not the count)`);
+  if (shards === undefined)
+    throw new UsageError(
+      `--shards: missing; allowed: the number of jobs parallel runs (it sets PARALLEL_SEQ=${seq} but not the count)`,
+    );
   const count = parseShards(shards);
-  if (seq > count) throw new UsageError(`--shard auto: PARALLEL_SEQ=${seq} is above --shards ${count}; allowed: --shards equal to the number of jobs, such as parallel ... ::: $(seq ${count})`);
+  if (seq > count)
+    throw new UsageError(
+      `--shard auto: PARALLEL_SEQ=${seq} is above --shards ${count}; allowed: --shards equal to the number of jobs, such as parallel ... ::: $(seq ${count})`,
+    );
   return { index: seq - 1, count, source: 'gnu-parallel' };
 }
 
@@ -194,21 +280,39 @@ function fromLsf(env: Env, shards: string | undefined): ShardPlace {
   const step = envInteger(env, 'LSB_JOBINDEX_STEP', 1) ?? 1;
   const seen = `LSB_JOBINDEX=${id}${end !== undefined ? ` LSB_JOBINDEX_END=${end}` : ''}${env.LSB_JOBINDEX_STEP !== undefined ? ` LSB_JOBINDEX_STEP=${step}` : ''}`;
   const allowed = 'an array from 1 such as -J "muster[1-16]" or "muster[1-31:2]"';
-  if ((id - 1) % step !== 0) throw new UsageError(`--shard auto: LSF array environment ${seen} has an index off an array from 1; allowed: ${allowed}`);
+  if ((id - 1) % step !== 0)
+    throw new UsageError(
+      `--shard auto: LSF array environment ${seen} has an index off an array from 1; allowed: ${allowed}`,
+    );
   const index = (id - 1) / step;
   let count: number | undefined;
   if (end !== undefined) {
-    if (end < id || (end - 1) % step !== 0) throw new UsageError(`--shard auto: LSF array environment ${seen} does not step from 1 to LSB_JOBINDEX_END; allowed: ${allowed}`);
+    if (end < id || (end - 1) % step !== 0)
+      throw new UsageError(
+        `--shard auto: LSF array environment ${seen} does not step from 1 to LSB_JOBINDEX_END; allowed: ${allowed}`,
+      );
     count = (end - 1) / step + 1;
-    if (count > MAX_SHARDS) throw new UsageError(`--shard auto: LSF array environment ${seen} has ${count} tasks, more than ${MAX_SHARDS}; allowed: at most ${MAX_SHARDS}`);
+    if (count > MAX_SHARDS)
+      throw new UsageError(
+        `--shard auto: LSF array environment ${seen} has ${count} tasks, more than ${MAX_SHARDS}; allowed: at most ${MAX_SHARDS}`,
+      );
   }
   if (shards !== undefined) {
     const given = parseShards(shards);
-    if (count !== undefined && given !== count) throw new UsageError(`--shards: got ${given} but the LSF array has ${count} tasks; allowed: leave --shards out, or the array's task count`);
+    if (count !== undefined && given !== count)
+      throw new UsageError(
+        `--shards: got ${given} but the LSF array has ${count} tasks; allowed: leave --shards out, or the array's task count`,
+      );
     count = given;
   }
-  if (count === undefined) throw new UsageError(`--shards: missing; allowed: the array's task count (LSF sets ${seen} but not LSB_JOBINDEX_END)`);
-  if (index >= count) throw new UsageError(`--shard auto: LSF array environment ${seen} is task ${index + 1}, beyond the ${count} tasks; allowed: --shards equal to the array's task count`);
+  if (count === undefined)
+    throw new UsageError(
+      `--shards: missing; allowed: the array's task count (LSF sets ${seen} but not LSB_JOBINDEX_END)`,
+    );
+  if (index >= count)
+    throw new UsageError(
+      `--shard auto: LSF array environment ${seen} is task ${index + 1}, beyond the ${count} tasks; allowed: --shards equal to the array's task count`,
+    );
   return { index, count, source: 'lsf' };
 }
 
@@ -216,18 +320,33 @@ function fromLsf(env: Env, shards: string | undefined): ShardPlace {
  * A scheduler numbering tasks 0 … count − 1 in `indexVariable`, the count in
  * `countVariable` where it exports one, else --shards (which must then agree).
  */
-function zeroBased(env: Env, indexVariable: string, shards: string | undefined, countVariable: string | undefined, source: ShardSource, countIs: string): ShardPlace {
+function zeroBased(
+  env: Env,
+  indexVariable: string,
+  shards: string | undefined,
+  countVariable: string | undefined,
+  source: ShardSource,
+  countIs: string,
+): ShardPlace {
   const index = envInteger(env, indexVariable, 0) as number;
   const exported = countVariable === undefined ? undefined : envInteger(env, countVariable, 1);
-  if (exported !== undefined && exported > MAX_SHARDS) throw new UsageError(`--shard auto: ${countVariable}=${exported} is more than ${MAX_SHARDS} shards; allowed: at most ${MAX_SHARDS}`);
+  if (exported !== undefined && exported > MAX_SHARDS)
+    throw new UsageError(
+      `--shard auto: ${countVariable}=${exported} is more than ${MAX_SHARDS} shards; allowed: at most ${MAX_SHARDS}`,
+    );
   const given = shards === undefined ? undefined : parseShards(shards);
   if (exported !== undefined && given !== undefined && exported !== given) {
-    throw new UsageError(`--shards: got ${given} but ${countVariable}=${exported}; allowed: leave --shards out, or ${exported}`);
+    throw new UsageError(
+      `--shards: got ${given} but ${countVariable}=${exported}; allowed: leave --shards out, or ${exported}`,
+    );
   }
   const count = exported ?? given;
   if (count === undefined) throw new UsageError(`--shards: missing; allowed: ${countIs}`);
   const from = exported !== undefined ? `${countVariable}=${count}` : `--shards ${count}`;
-  if (index >= count) throw new UsageError(`--shard auto: ${indexVariable}=${index} is not below ${from}; allowed: --shards equal to ${countIs}`);
+  if (index >= count)
+    throw new UsageError(
+      `--shard auto: ${indexVariable}=${index} is not below ${from}; allowed: --shards equal to ${countIs}`,
+    );
   return { index, count, source };
 }
 
@@ -240,6 +359,9 @@ function parseShards(raw: string): number {
 /** An output name with `{index}` replaced by the shard index (several `{index}` allowed). */
 export function fillIndex(name: string, place: ShardPlace | null, option = '--out'): string {
   if (!name.includes('{index}')) return name;
-  if (!place) throw new UsageError(`${option}: ${JSON.stringify(name)} holds {index} but this is not a shard; allowed: {index} with --shard`);
+  if (!place)
+    throw new UsageError(
+      `${option}: ${JSON.stringify(name)} holds {index} but this is not a shard; allowed: {index} with --shard`,
+    );
   return name.replaceAll('{index}', String(place.index));
 }

@@ -11,7 +11,8 @@ export const MAX_SEED_LENGTH = 200;
 /** A seed: any text of 1 to MAX_SEED_LENGTH characters. A refused long seed is named by its length, not echoed. */
 export function parseSeed(raw: string, option = '--seed'): string {
   const allowed = `any text of 1 to ${MAX_SEED_LENGTH} characters`;
-  if (raw.length > MAX_SEED_LENGTH) throw new UsageError(`${option}: got ${raw.length.toLocaleString('en-US')} characters; allowed: ${allowed}`);
+  if (raw.length > MAX_SEED_LENGTH)
+    throw new UsageError(`${option}: got ${raw.length.toLocaleString('en-US')} characters; allowed: ${allowed}`);
   if (raw.length === 0) throw badValue(option, raw, allowed);
   return raw;
 }

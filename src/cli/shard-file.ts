@@ -45,8 +45,23 @@ export interface ShardFile extends Envelope {
   tally: number[];
 }
 
-const FIELDS = ['format', 'kind', 'version', 'rule', 'title', 'params', 'seed', 'trials', 'chunks', 'threads', 'tally'] as const;
-/** Fields a shard may have besides: ruleFile, for a rule file's rule; stream, absent from files written on stream 1 before it was recorded. */
+const FIELDS = [
+  'format',
+  'kind',
+  'version',
+  'rule',
+  'title',
+  'params',
+  'seed',
+  'trials',
+  'chunks',
+  'threads',
+  'tally',
+] as const;
+/**
+ * Fields a shard may have besides: ruleFile, for a rule file's rule; stream, absent from files written on stream 1
+ * before it was recorded.
+ */
 const OPTIONAL_FIELDS = ['ruleFile', 'stream'] as const;
 
 /**
@@ -61,7 +76,12 @@ export function recordedStream(record: object): StreamVersion | null {
 }
 
 /** Merge's refusal of shards drawn from two streams: their counts come from different dice and cannot be added. */
-export function mixedStreams(file: string, stream: StreamVersion, firstFile: string, firstStream: StreamVersion): UsageError {
+export function mixedStreams(
+  file: string,
+  stream: StreamVersion,
+  firstFile: string,
+  firstStream: StreamVersion,
+): UsageError {
   return new UsageError(
     `files: ${JSON.stringify(file)} drew its dice from stream ${stream}, ${JSON.stringify(firstFile)} from stream ${firstStream}; allowed: shards of one stream (run every shard with the same --stream)`,
   );
@@ -70,7 +90,10 @@ export function mixedStreams(file: string, stream: StreamVersion, firstFile: str
 /** What merge allows as its files, in every refusal of one. */
 const SHARD_FILES = 'tally files written by muster shard, or by muster sweep or compare with --shard';
 
-/** A shard file (a run's or a grid's) read and parsed as JSON, strictly (input/read-file.ts): never a device or a FIFO, no key twice. */
+/**
+ * A shard file (a run's or a grid's) read and parsed as JSON, strictly (input/read-file.ts): never a device or a FIFO,
+ * no key twice.
+ */
 export function readShardJson(file: string): unknown {
   return readInputJson(file, 'files', SHARD_FILES);
 }
@@ -95,23 +118,43 @@ export function validateShard(file: string, parsed: unknown, fileRule?: Rule): S
   const fail = (field: string, value: unknown, allowed: string): never => {
     throw new UsageError(`${file}: ${field}: got ${shown(value)}; allowed: ${allowed}`);
   };
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return fail('file', parsed, 'a tally file written by muster shard');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    return fail('file', parsed, 'a tally file written by muster shard');
   const record = parsed as Record<string, unknown>;
-  for (const key of Object.keys(record)) if (![...FIELDS, ...OPTIONAL_FIELDS].includes(key as never)) fail(JSON.stringify(key), record[key], `only the fields ${FIELDS.join(', ')} (an unknown field means the file was edited or is not a muster tally)`);
+  for (const key of Object.keys(record))
+    if (![...FIELDS, ...OPTIONAL_FIELDS].includes(key as never))
+      fail(
+        JSON.stringify(key),
+        record[key],
+        `only the fields ${FIELDS.join(', ')} (an unknown field means the file was edited or is not a muster tally)`,
+      );
   for (const key of FIELDS) if (!(key in record)) fail(key, undefined, 'present, as muster shard writes it');
   if (record.format !== RESULT_FORMAT) fail('format', record.format, JSON.stringify(RESULT_FORMAT));
   if (record.kind !== 'shard') fail('kind', record.kind, '"shard"');
-  if (typeof record.version !== 'string' || record.version.length === 0 || record.version.length > 100) fail('version', record.version, "the muster version that wrote it");
+  if (typeof record.version !== 'string' || record.version.length === 0 || record.version.length > 100)
+    fail('version', record.version, 'the muster version that wrote it');
   // Another version may count differently (a rule fixed, a stream changed): its counts cannot be added to these.
-  if (record.version !== packageVersion()) fail('version', record.version, `${JSON.stringify(packageVersion())}, the version of this muster (run the shard again with it)`);
+  if (record.version !== packageVersion())
+    fail(
+      'version',
+      record.version,
+      `${JSON.stringify(packageVersion())}, the version of this muster (run the shard again with it)`,
+    );
 
   if (typeof record.rule !== 'string') fail('rule', record.rule, 'a rule id (see muster list)');
   let rule: Rule;
   if (record.ruleFile !== undefined) {
     // A rule file's shard: the caller loaded a file the person named, checked against the hash it records.
-    if (!isRecordedRuleFile(record.ruleFile)) return fail('ruleFile', record.ruleFile, '{ "path", "sha256" } as muster shard writes it');
-    if (!fileRule?.file || record.ruleFile.sha256 !== fileRule.file.sha256) return fail('ruleFile.sha256', record.ruleFile.sha256, `${fileRule?.file ? JSON.stringify(fileRule.file.sha256) + ', the hash of the rule file given' : 'the hash of the rule file given with --rule'}`);
-    if (fileRule.id !== record.rule) return fail('rule', record.rule, `${JSON.stringify(fileRule.id)}, the id the rule file given declares`);
+    if (!isRecordedRuleFile(record.ruleFile))
+      return fail('ruleFile', record.ruleFile, '{ "path", "sha256" } as muster shard writes it');
+    if (!fileRule?.file || record.ruleFile.sha256 !== fileRule.file.sha256)
+      return fail(
+        'ruleFile.sha256',
+        record.ruleFile.sha256,
+        `${fileRule?.file ? `${JSON.stringify(fileRule.file.sha256)}, the hash of the rule file given` : 'the hash of the rule file given with --rule'}`,
+      );
+    if (fileRule.id !== record.rule)
+      return fail('rule', record.rule, `${JSON.stringify(fileRule.id)}, the id the rule file given declares`);
     rule = fileRule;
   } else {
     try {
@@ -121,23 +164,38 @@ export function validateShard(file: string, parsed: unknown, fileRule?: Rule): S
     }
   }
 
-  if (record.title !== rule.title) fail('title', record.title, JSON.stringify(rule.title) + `, the title of ${rule.id}`);
+  if (record.title !== rule.title)
+    fail('title', record.title, `${JSON.stringify(rule.title)}, the title of ${rule.id}`);
 
   const rawParams = record.params;
-  if (typeof rawParams !== 'object' || rawParams === null || Array.isArray(rawParams)) fail('params', rawParams, `an object of ${rule.id}'s parameters`);
+  if (typeof rawParams !== 'object' || rawParams === null || Array.isArray(rawParams))
+    fail('params', rawParams, `an object of ${rule.id}'s parameters`);
   const entries = Object.entries(rawParams as Record<string, unknown>);
-  for (const [name, value] of entries) if (!['string', 'number', 'boolean'].includes(typeof value)) fail(`params.${JSON.stringify(name)}`, value, 'a number, true or false, or text');
+  for (const [name, value] of entries)
+    if (!['string', 'number', 'boolean'].includes(typeof value))
+      fail(`params.${JSON.stringify(name)}`, value, 'a number, true or false, or text');
   let params: Params;
   try {
     // As a user would have typed them, so a hand-edited file cannot carry impossible values.
-    params = resolveParams(rule, entries.map(([name, value]) => `${name}=${value}`));
+    params = resolveParams(
+      rule,
+      entries.map(([name, value]) => `${name}=${value}`),
+    );
   } catch (error) {
     if (error instanceof UsageError) throw new UsageError(`${file}: params: ${error.message}`);
     throw error;
   }
   // The file must hold every parameter as resolved, so its run is exactly the one named.
-  for (const spec of rule.params) if (!(spec.name in (rawParams as object))) fail(`params.${spec.name}`, undefined, 'present: muster shard writes every parameter');
-  for (const [name, value] of Object.entries(params)) if (JSON.stringify(value) !== JSON.stringify((rawParams as Params)[name])) fail(`params.${name}`, (rawParams as Params)[name], `its canonical form ${JSON.stringify(value)}, as muster shard writes it`);
+  for (const spec of rule.params)
+    if (!(spec.name in (rawParams as object)))
+      fail(`params.${spec.name}`, undefined, 'present: muster shard writes every parameter');
+  for (const [name, value] of Object.entries(params))
+    if (JSON.stringify(value) !== JSON.stringify((rawParams as Params)[name]))
+      fail(
+        `params.${name}`,
+        (rawParams as Params)[name],
+        `its canonical form ${JSON.stringify(value)}, as muster shard writes it`,
+      );
 
   if (typeof record.seed !== 'string') fail('seed', record.seed, 'text of 1 to 200 characters');
   try {
@@ -149,39 +207,69 @@ export function validateShard(file: string, parsed: unknown, fileRule?: Rule): S
   const stream = recordedStream(record) ?? fail('stream', record.stream, `${STREAM_LIST} (absent: 1)`);
 
   const trials = record.trials;
-  if (typeof trials !== 'number' || !Number.isInteger(trials) || trials < 1 || trials > MAX_TRIALS) fail('trials', trials, `a whole number of trials from 1 to ${MAX_TRIALS}`);
+  if (typeof trials !== 'number' || !Number.isInteger(trials) || trials < 1 || trials > MAX_TRIALS)
+    fail('trials', trials, `a whole number of trials from 1 to ${MAX_TRIALS}`);
   const total = trials as number;
   const chunks = record.chunks as Record<string, unknown>;
   const count = chunkCount(total);
-  if (typeof chunks !== 'object' || chunks === null || Array.isArray(chunks)) fail('chunks', chunks, '{ "first": i, "end": j }');
-  for (const key of Object.keys(chunks)) if (key !== 'first' && key !== 'end') fail(`chunks.${JSON.stringify(key)}`, chunks[key], 'only first and end');
+  if (typeof chunks !== 'object' || chunks === null || Array.isArray(chunks))
+    fail('chunks', chunks, '{ "first": i, "end": j }');
+  for (const key of Object.keys(chunks))
+    if (key !== 'first' && key !== 'end') fail(`chunks.${JSON.stringify(key)}`, chunks[key], 'only first and end');
   for (const key of ['first', 'end'] as const) {
     const value = chunks[key];
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > count) fail(`chunks.${key}`, value, `an integer from 0 to ${count} (the run's ${count} chunks)`);
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > count)
+      fail(`chunks.${key}`, value, `an integer from 0 to ${count} (the run's ${count} chunks)`);
   }
-  if ((chunks.first as number) >= (chunks.end as number)) fail('chunks.end', chunks.end, `greater than chunks.first (${chunks.first}): a shard has at least one chunk`);
+  if ((chunks.first as number) >= (chunks.end as number))
+    fail('chunks.end', chunks.end, `greater than chunks.first (${chunks.first}): a shard has at least one chunk`);
   const range = { first: chunks.first as number, end: chunks.end as number };
 
   const threads = record.threads;
-  if (typeof threads !== 'number' || !Number.isInteger(threads) || threads < 1 || threads > MAX_THREADS) fail('threads', threads, `an integer from 1 to ${MAX_THREADS}`);
+  if (typeof threads !== 'number' || !Number.isInteger(threads) || threads < 1 || threads > MAX_THREADS)
+    fail('threads', threads, `an integer from 1 to ${MAX_THREADS}`);
 
   const tally = record.tally;
   const length = rule.tallyLength(params);
-  if (!Array.isArray(tally) || tally.length !== length) fail('tally', Array.isArray(tally) ? `${tally.length} entries` : tally, `${length} counts, the tally length of ${rule.id} at these params`);
+  if (!Array.isArray(tally) || tally.length !== length)
+    fail(
+      'tally',
+      Array.isArray(tally) ? `${tally.length} entries` : tally,
+      `${length} counts, the tally length of ${rule.id} at these params`,
+    );
   const counts = tally as unknown[];
   // Sums of squares of per-trial observations stay below 2^53, where doubles count exactly.
   for (const [index, value] of counts.entries()) {
     // A rule file's means keep the whole part of their sums, which may be negative.
-    if (typeof value !== 'number' || !Number.isSafeInteger(value) || (value < 0 && !rule.file)) fail(`tally[${index}]`, value, 'a whole number from 0 to 2^53 − 1 (a count)');
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || (value < 0 && !rule.file))
+      fail(`tally[${index}]`, value, 'a whole number from 0 to 2^53 − 1 (a count)');
   }
   const ran = shardTrials(range, total);
   const problem = checkCounts(rule, params, Float64Array.from(counts as number[]), ran);
-  if (problem) throw new UsageError(`${file}: tally: ${problem}; allowed: counts ${rule.id} could have made in this shard's ${ran} trials`);
-  const ruleFile = rule.file ? { path: (record.ruleFile as RecordedRuleFile).path, sha256: rule.file.sha256 } : undefined;
-  return { ...envelope('shard', rule), ...(ruleFile ? { ruleFile } : {}), version: record.version as string, params, seed: record.seed as string, stream, trials: total, chunks: range, threads: threads as number, tally: counts as number[] };
+  if (problem)
+    throw new UsageError(
+      `${file}: tally: ${problem}; allowed: counts ${rule.id} could have made in this shard's ${ran} trials`,
+    );
+  const ruleFile = rule.file
+    ? { path: (record.ruleFile as RecordedRuleFile).path, sha256: rule.file.sha256 }
+    : undefined;
+  return {
+    ...envelope('shard', rule),
+    ...(ruleFile ? { ruleFile } : {}),
+    version: record.version as string,
+    params,
+    seed: record.seed as string,
+    stream,
+    trials: total,
+    chunks: range,
+    threads: threads as number,
+    tally: counts as number[],
+  };
 }
 
-/** A rule file as a shard records it: the path it was loaded from there, and the sha256 it is known by (load-rule.ts). */
+/**
+ * A rule file as a shard records it: the path it was loaded from there, and the sha256 it is known by (load-rule.ts).
+ */
 export interface RecordedRuleFile {
   path: string;
   sha256: string;
@@ -195,7 +283,14 @@ const MAX_PATH = 4096;
 export function isRecordedRuleFile(value: unknown): value is RecordedRuleFile {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const { path, sha256 } = value as Record<string, unknown>;
-  return Object.keys(value).length === 2 && typeof path === 'string' && path.length > 0 && path.length <= MAX_PATH && typeof sha256 === 'string' && SHA256.test(sha256);
+  return (
+    Object.keys(value).length === 2 &&
+    typeof path === 'string' &&
+    path.length > 0 &&
+    path.length <= MAX_PATH &&
+    typeof sha256 === 'string' &&
+    SHA256.test(sha256)
+  );
 }
 
 /**
@@ -215,17 +310,22 @@ export async function namedRuleFiles(
   const shard = JSON.stringify(file);
   if (recorded.length === 0) {
     if (named.length === 0) return [];
-    throw new UsageError(`--rule: ${file} is a shard of a built-in rule; allowed: --rule only for shards of a rule file`);
+    throw new UsageError(
+      `--rule: ${file} is a shard of a built-in rule; allowed: --rule only for shards of a rule file`,
+    );
   }
   if (named.length === 0) {
     const one = recorded.length === 1;
     const paths = recorded.map((entry) => JSON.stringify(entry.path)).join(', ');
     const why = `which merge does not import because a shard names ${one ? 'it' : 'them'}`;
     const allowed = `--rule PATH naming ${one ? 'that file' : 'each file'} yourself (its sha256 is checked before it is imported)`;
-    throw new UsageError(`files: ${shard} was run with the rule file${one ? '' : 's'} ${paths}, ${why}; allowed: ${allowed}`);
+    throw new UsageError(
+      `files: ${shard} was run with the rule file${one ? '' : 's'} ${paths}, ${why}; allowed: ${allowed}`,
+    );
   }
   // One file each way: the loader's own refusal says how the hashes differ.
-  if (recorded.length === 1 && named.length === 1) return [await loadRuleFile(resolve(named[0]), named[0], recorded[0].sha256)];
+  if (recorded.length === 1 && named.length === 1)
+    return [await loadRuleFile(resolve(named[0]), named[0], recorded[0].sha256)];
   const hashes: string[] = [];
   for (const path of named) hashes.push(await ruleFileSha256(resolve(path), path));
   const unused = named.findIndex((_, index) => !recorded.some((entry) => entry.sha256 === hashes[index]));

@@ -9,12 +9,15 @@
 export function editDistance(a: string, b: string): number {
   const rows = a.length + 1;
   const cols = b.length + 1;
-  const d: number[][] = Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d: number[][] = Array.from({ length: rows }, (_, i) =>
+    Array.from({ length: cols }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i < rows; i++) {
     for (let j = 1; j < cols; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
     }
   }
   return d[a.length][b.length];
@@ -66,9 +69,16 @@ export function withRangeHint<T>(text: string, parse: () => T): T {
     return parse();
   } catch (error) {
     const hint = didYouMeanRange(text);
-    if (!(error instanceof Error) || error.name !== 'UsageError' || hint === '' || error.message.includes('did you mean')) throw error;
+    if (
+      !(error instanceof Error) ||
+      error.name !== 'UsageError' ||
+      hint === '' ||
+      error.message.includes('did you mean')
+    )
+      throw error;
     const at = error.message.indexOf('; allowed:');
-    error.message = at < 0 ? `${error.message}${hint}` : `${error.message.slice(0, at)}${hint}${error.message.slice(at)}`;
+    error.message =
+      at < 0 ? `${error.message}${hint}` : `${error.message.slice(0, at)}${hint}${error.message.slice(at)}`;
     throw error;
   }
 }

@@ -14,8 +14,10 @@ import type { Params, Rule } from '../rules/types.js';
  */
 export function checkCounts(rule: Rule, params: Params, tally: Float64Array, trials: number): string | null {
   for (const [index, value] of tally.entries()) {
-    if (!Number.isSafeInteger(value)) return `entry ${index}: ${value} is not a whole number from −(2^53 − 1) to 2^53 − 1`;
-    // A built-in rule only counts. A rule file's mean keeps the whole part of its sum, which may be negative: its own check says where.
+    if (!Number.isSafeInteger(value))
+      return `entry ${index}: ${value} is not a whole number from −(2^53 − 1) to 2^53 − 1`;
+    // A built-in rule only counts. A rule file's mean keeps the whole part of its sum, which may be negative: its own
+    // check says where.
     if (value < 0 && !rule.file) return `entry ${index}: ${value} is a count below zero`;
   }
   const own = rule.checkTally?.(params, tally, trials);
@@ -23,12 +25,21 @@ export function checkCounts(rule: Rule, params: Params, tally: Float64Array, tri
   const tallied = rule.summarize(params, tally, trials);
   for (const [name, value] of Object.entries(tallied)) {
     if (value.kind === 'proportion') {
-      if (!(value.successes >= 0 && value.successes <= value.trials)) return `${name}: ${value.successes} successes in ${value.trials} trials`;
+      if (!(value.successes >= 0 && value.successes <= value.trials))
+        return `${name}: ${value.successes} successes in ${value.trials} trials`;
     } else {
-      if (!(value.count >= 0) || !Number.isFinite(value.sum) || !Number.isFinite(value.sumOfSquares) || value.sumOfSquares < 0) return `${name}: sums ${value.sum}, ${value.sumOfSquares} are not sums of observations`;
+      if (
+        !(value.count >= 0) ||
+        !Number.isFinite(value.sum) ||
+        !Number.isFinite(value.sumOfSquares) ||
+        value.sumOfSquares < 0
+      )
+        return `${name}: sums ${value.sum}, ${value.sumOfSquares} are not sums of observations`;
       // n·Σx² ≥ (Σx)², with a relative slack for the rules whose observations are fractions (shares).
-      if (value.count > 0 && value.count * value.sumOfSquares < value.sum * value.sum * (1 - 1e-12)) return `${name}: its sum of squares ${value.sumOfSquares} is below its sum ${value.sum} squared over ${value.count} trials`;
-      if (value.count === 0 && (value.sum !== 0 || value.sumOfSquares !== 0)) return `${name}: nonzero sums over no trials`;
+      if (value.count > 0 && value.count * value.sumOfSquares < value.sum * value.sum * (1 - 1e-12))
+        return `${name}: its sum of squares ${value.sumOfSquares} is below its sum ${value.sum} squared over ${value.count} trials`;
+      if (value.count === 0 && (value.sum !== 0 || value.sumOfSquares !== 0))
+        return `${name}: nonzero sums over no trials`;
     }
   }
   return null;

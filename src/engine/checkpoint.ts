@@ -99,7 +99,12 @@ export class Checkpoint {
    * Opens `path` for `job`: a missing file starts afresh; an existing one
    * must be a checkpoint of this same job, every field checked.
    */
-  static open(path: string, job: CheckpointJob, limits: (point: number) => PointLimits | undefined, intervalSeconds: number): Checkpoint {
+  static open(
+    path: string,
+    job: CheckpointJob,
+    limits: (point: number) => PointLimits | undefined,
+    intervalSeconds: number,
+  ): Checkpoint {
     if (!existsSync(path)) return new Checkpoint(path, job, [], intervalSeconds * 1000);
     return new Checkpoint(path, job, readCheckpoint(path, job, limits), intervalSeconds * 1000);
   }
@@ -122,7 +127,12 @@ export class Checkpoint {
   /** Writes the file now if anything changed since the last write. */
   save(): void {
     if (!this.#dirty) return;
-    const content = { format: CHECKPOINT_FORMAT, version: packageVersion(), job: this.#job, ranges: this.#ranges } as const;
+    const content = {
+      format: CHECKPOINT_FORMAT,
+      version: packageVersion(),
+      job: this.#job,
+      ranges: this.#ranges,
+    } as const;
     const file: CheckpointFileShape = { ...content, sha256: contentHash(content) };
     writeDurably(this.path, `${JSON.stringify(file)}\n`);
     this.#dirty = false;
@@ -131,7 +141,9 @@ export class Checkpoint {
 
   /** Adds a range, joining it to a neighbour of the same point and total: tallies are counts, so their sum is exact. */
   #add(range: SavedRange): void {
-    const before = this.#ranges.find((r) => r.point === range.point && r.total === range.total && r.end === range.first);
+    const before = this.#ranges.find(
+      (r) => r.point === range.point && r.total === range.total && r.end === range.first,
+    );
     const after = this.#ranges.find((r) => r.point === range.point && r.total === range.total && r.first === range.end);
     let joined = range;
     for (const neighbour of [before, after]) {
@@ -160,7 +172,10 @@ function writeDurably(path: string, contents: string): void {
   writeOutputs([{ path, contents, option: '--checkpoint' }]);
 }
 
-/** The hash a checkpoint carries: of its fields but the hash, as canonical JSON, so it does not depend on how the file is spaced. */
+/**
+ * The hash a checkpoint carries: of its fields but the hash, as canonical JSON, so it does not depend on how the file
+ * is spaced.
+ */
 function contentHash(content: Omit<CheckpointFileShape, 'sha256'>): string {
   return createHash('sha256').update(canonical(content)).digest('hex');
 }
@@ -191,55 +206,96 @@ function isCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
 
-function readCheckpoint(path: string, job: CheckpointJob, limits: (point: number) => PointLimits | undefined): SavedRange[] {
-  const bad = (why: string) => new UsageError(`--checkpoint: ${path} ${why}; allowed: a checkpoint this same command wrote, or a new file`);
+function readCheckpoint(
+  path: string,
+  job: CheckpointJob,
+  limits: (point: number) => PointLimits | undefined,
+): SavedRange[] {
+  const bad = (why: string) =>
+    new UsageError(`--checkpoint: ${path} ${why}; allowed: a checkpoint this same command wrote, or a new file`);
   // Never a device or a FIFO, no key twice, no prototype keys, bounded nesting (input/read-file.ts).
   const parsed = readInputJson(path, '--checkpoint', 'a checkpoint this same command wrote, or a new file');
-  if (isRecord(parsed) && parsed.format === UNHASHED_FORMAT) throw bad(`was written by an earlier muster, without the hash that shows it unedited (${UNHASHED_FORMAT}); delete it and run again`);
-  if (!isRecord(parsed) || parsed.format !== CHECKPOINT_FORMAT) throw bad(`is not a muster checkpoint (${CHECKPOINT_FORMAT})`);
-  if (!exactKeys(parsed, FILE_KEYS) || !isRecord(parsed.job) || !Array.isArray(parsed.ranges) || typeof parsed.version !== 'string' || typeof parsed.sha256 !== 'string') throw bad('has missing or unknown fields');
-  if (parsed.version !== packageVersion()) throw bad(`was written by muster ${JSON.stringify(parsed.version.slice(0, 40))}, not this muster ${JSON.stringify(packageVersion())}, which may count differently; delete it and run again`);
+  if (isRecord(parsed) && parsed.format === UNHASHED_FORMAT)
+    throw bad(
+      `was written by an earlier muster, without the hash that shows it unedited (${UNHASHED_FORMAT}); delete it and run again`,
+    );
+  if (!isRecord(parsed) || parsed.format !== CHECKPOINT_FORMAT)
+    throw bad(`is not a muster checkpoint (${CHECKPOINT_FORMAT})`);
+  if (
+    !exactKeys(parsed, FILE_KEYS) ||
+    !isRecord(parsed.job) ||
+    !Array.isArray(parsed.ranges) ||
+    typeof parsed.version !== 'string' ||
+    typeof parsed.sha256 !== 'string'
+  )
+    throw bad('has missing or unknown fields');
+  if (parsed.version !== packageVersion())
+    throw bad(
+      `was written by muster ${JSON.stringify(parsed.version.slice(0, 40))}, not this muster ${JSON.stringify(packageVersion())}, which may count differently; delete it and run again`,
+    );
   const { sha256, ...content } = parsed;
-  if (contentHash(content as Omit<CheckpointFileShape, 'sha256'>) !== sha256) throw bad('has been edited or damaged since muster wrote it (its contents do not match the sha256 it carries)');
+  if (contentHash(content as Omit<CheckpointFileShape, 'sha256'>) !== sha256)
+    throw bad('has been edited or damaged since muster wrote it (its contents do not match the sha256 it carries)');
   const saved = parsed.job;
   if (canonical(saved) !== canonical(job)) {
-    const shown = differences(saved, job, '').slice(0, 3).map(({ name, there, now }) => `${name} ${clip(there)} there, ${clip(now)} now`);
-    throw new UsageError(`--checkpoint: ${path} is from another run (${shown.join('; ')}); allowed: the same command as the checkpoint's, or a new file`);
+    const shown = differences(saved, job, '')
+      .slice(0, 3)
+      .map(({ name, there, now }) => `${name} ${clip(there)} there, ${clip(now)} now`);
+    throw new UsageError(
+      `--checkpoint: ${path} is from another run (${shown.join('; ')}); allowed: the same command as the checkpoint's, or a new file`,
+    );
   }
   const ranges: SavedRange[] = [];
   for (const [i, range] of parsed.ranges.entries()) {
     const where = `range ${i}`;
     if (!isRecord(range) || !exactKeys(range, RANGE_KEYS)) throw bad(`${where} has missing or unknown fields`);
     const { point, total, first, end, tally } = range;
-    if (!isCount(point) || !isCount(total) || !isCount(first) || !isCount(end)) throw bad(`${where} has a point, total, first or end that is not a whole number`);
+    if (!isCount(point) || !isCount(total) || !isCount(first) || !isCount(end))
+      throw bad(`${where} has a point, total, first or end that is not a whole number`);
     const limit = limits(point);
     if (!limit) throw bad(`${where} names point ${point}, which this command does not have`);
-    if (total < 1 || !limit.totalAllowed(total)) throw bad(`${where} belongs to a run of ${total} trials, which this command never runs`);
+    if (total < 1 || !limit.totalAllowed(total))
+      throw bad(`${where} belongs to a run of ${total} trials, which this command never runs`);
     const block = limit.chunks ?? { first: 0, end: chunkCount(total) };
-    if (!(first < end && first >= block.first && end <= Math.min(block.end, chunkCount(total)))) throw bad(`${where} has chunks ${first}–${end - 1}, outside ${block.first}–${block.end - 1}`);
+    if (!(first < end && first >= block.first && end <= Math.min(block.end, chunkCount(total))))
+      throw bad(`${where} has chunks ${first}–${end - 1}, outside ${block.first}–${block.end - 1}`);
     // Whole numbers; their signs are the rule's to check (a rule file's mean may sum below zero).
     const whole = limit.checkTally ? (entry: unknown) => Number.isSafeInteger(entry) : isCount;
-    if (!Array.isArray(tally) || tally.length !== limit.tallyLength || !tally.every(whole)) throw bad(`${where} has a tally that is not ${limit.tallyLength} whole numbers`);
+    if (!Array.isArray(tally) || tally.length !== limit.tallyLength || !tally.every(whole))
+      throw bad(`${where} has a tally that is not ${limit.tallyLength} whole numbers`);
     let trials = 0;
     for (let chunk = first; chunk < end; chunk++) trials += chunkTrials(chunk, total);
     const problem = limit.checkTally?.(Float64Array.from(tally as number[]), trials);
     if (problem) throw bad(`${where} has a tally the rule could not have counted in its ${trials} trials (${problem})`);
     for (const other of ranges) {
-      if (other.point === point && other.first < end && first < other.end) throw bad(`${where} overlaps another range of point ${point}`);
+      if (other.point === point && other.first < end && first < other.end)
+        throw bad(`${where} overlaps another range of point ${point}`);
     }
     ranges.push({ point, total, first, end, tally: tally as number[] });
   }
   return ranges;
 }
 
-/** The fields where two jobs differ, as dotted names (params.command), descending into objects so the message names the setting. */
-function differences(there: Record<string, unknown>, now: Record<string, unknown>, prefix: string): Array<{ name: string; there: string; now: string }> {
+/**
+ * The fields where two jobs differ, as dotted names (params.command), descending into objects so the message names the
+ * setting.
+ */
+function differences(
+  there: Record<string, unknown>,
+  now: Record<string, unknown>,
+  prefix: string,
+): Array<{ name: string; there: string; now: string }> {
   const found: Array<{ name: string; there: string; now: string }> = [];
   for (const name of [...new Set([...Object.keys(there), ...Object.keys(now)])]) {
     const [a, b] = [there[name], now[name]];
     if (canonical(a) === canonical(b)) continue;
     if (isRecord(a) && isRecord(b)) found.push(...differences(a, b, `${prefix}${name}.`));
-    else found.push({ name: `${prefix}${name}`, there: a === undefined ? 'none' : canonical(a), now: b === undefined ? 'none' : canonical(b) });
+    else
+      found.push({
+        name: `${prefix}${name}`,
+        there: a === undefined ? 'none' : canonical(a),
+        now: b === undefined ? 'none' : canonical(b),
+      });
   }
   return found;
 }

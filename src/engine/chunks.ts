@@ -45,7 +45,12 @@ export function chunksPerTask(chunks: number, threads: number): number {
  * tasks of consecutive chunks: enough tasks to keep every thread busy and
  * report progress, few enough that messages cost nothing against the work.
  */
-export function planTasks(firstChunk: number, totalTrials: number, threads: number, endChunk = chunkCount(totalTrials)): ChunkRange[] {
+export function planTasks(
+  firstChunk: number,
+  totalTrials: number,
+  threads: number,
+  endChunk = chunkCount(totalTrials),
+): ChunkRange[] {
   const chunks = endChunk - firstChunk;
   if (chunks <= 0) return [];
   const perTask = chunksPerTask(chunks, threads);

@@ -82,7 +82,9 @@ export class Watchdog {
   /** The error once it fired: which rule, and what was still running (chunks, as chunkText names them). */
   stalled(ruleId: string, running: string): WorkerError | RuleFault {
     if (this.#stuck) return new RuleFault(overTime(this.#stuck, this.seconds as number, running));
-    return new WorkerError(`${ruleId}: no chunk finished within --timeout ${this.seconds} s (${running} still running); nothing was written`);
+    return new WorkerError(
+      `${ruleId}: no chunk finished within --timeout ${this.seconds} s (${running} still running); nothing was written`,
+    );
   }
 }
 
@@ -115,15 +117,21 @@ function ruleFileFault(error: unknown, marker: CallMarker, chunks: string): Rule
   return undefined;
 }
 
-/** What a worker returns instead of a tally when the task meets a user's mistake (such as a rule file's trial throwing). */
+/**
+ * What a worker returns instead of a tally when the task meets a user's mistake (such as a rule file's trial throwing).
+ */
 export interface WorkerUsageError {
   usageError: string;
 }
 
-/** A task that failed (a bug): the rule, its chunks (and how many other runs shared its message), the first line of why. */
+/**
+ * A task that failed (a bug): the rule, its chunks (and how many other runs shared its message), the first line of why.
+ */
 function simulationFailed(task: ChunkTask, reason: string, others = 0): WorkerError {
   const also = others > 0 ? ` or in one of the ${others} runs sent with it` : '';
-  return new WorkerError(`${task.ruleId}: the simulation failed in ${chunkText(task.firstChunk, task.endChunk)}${also} (${reason.split('\n')[0]}); this is a bug, nothing was written`);
+  return new WorkerError(
+    `${task.ruleId}: the simulation failed in ${chunkText(task.firstChunk, task.endChunk)}${also} (${reason.split('\n')[0]}); this is a bug, nothing was written`,
+  );
 }
 
 /** How long close() waits for workers still loading before it stops them anyway (a worker that never loads). */
@@ -165,7 +173,10 @@ export class SimulationPool {
     void waiting.#start();
   }
 
-  /** The prestarted pool if it has `threads` workers, else a new (unstarted) pool; a prestarted one of another size is closed. */
+  /**
+   * The prestarted pool if it has `threads` workers, else a new (unstarted) pool; a prestarted one of another size is
+   * closed.
+   */
   static take(threads: number): SimulationPool {
     const pool = waiting;
     waiting = undefined;
@@ -188,7 +199,12 @@ export class SimulationPool {
 
   #start(): Promise<Piscina> {
     this.#pool ??= import('piscina').then(({ Piscina }) => {
-      const pool = new Piscina({ filename: this.#filename ?? workerFile(), minThreads: this.threads, maxThreads: this.threads, idleTimeout: 60_000 });
+      const pool = new Piscina({
+        filename: this.#filename ?? workerFile(),
+        minThreads: this.threads,
+        maxThreads: this.threads,
+        idleTimeout: 60_000,
+      });
       pool.on('error', (error: unknown) => {
         // A task aborted just as it finished: piscina has already rejected its promise and stopped
         // its worker, then receives the result and reports it as unexpected. Nothing is lost.
@@ -210,7 +226,9 @@ export class SimulationPool {
     return !this.started && !watched && this.#filename === undefined && chunks <= IN_PROCESS_CHUNKS;
   }
 
-  /** Runs one task on a worker thread; a failure that is not an abort becomes a WorkerError naming the rule and chunks. */
+  /**
+   * Runs one task on a worker thread; a failure that is not an abort becomes a WorkerError naming the rule and chunks.
+   */
   async run(task: ChunkTask, signal?: AbortSignal): Promise<Float64Array> {
     let answer: Float64Array | ArrayBuffer | WorkerUsageError;
     const calls = task.ruleFile ? newCallMarker() : undefined;
@@ -282,7 +300,8 @@ export class SimulationPool {
     // requiring an ES module) can abort the whole process, which a pool closed soon after it started
     // (bad input found after prestart, a Ctrl-C at once) would risk: wait for them, within reason.
     const deadline = performance.now() + BOOT_WAIT_MS;
-    while (pool.idleThreads < this.threads && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    while (pool.idleThreads < this.threads && performance.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 5));
     await pool.destroy();
   }
 }

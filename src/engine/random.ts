@@ -59,7 +59,9 @@ export const STREAM_LIST = `${STREAM_VERSIONS.slice(0, -1).join(', ')} or ${STRE
 export const STREAMS_ALLOWED =
   '3 (the default), 2 (as 3 but fow turn by turn: reproduces results made with stream 2), 4 (as 3 but reserves four dice a draw at every size) or 1 (tyche-i, one uniform a die: reproduces results made before stream 2)';
 
-/** Largest bound `below` takes, and so the most faces a die may have: 2^12, so a rejected draw is rarer than 1 in 256. */
+/**
+ * Largest bound `below` takes, and so the most faces a die may have: 2^12, so a rejected draw is rarer than 1 in 256.
+ */
 export const MAX_BOUND = 4096;
 
 /** The key of chunk `chunkIndex` of a run: the one seedrandom's tychei was given since the first release. */
@@ -123,7 +125,10 @@ export class TycheStream {
     return (this.random() * TWO_TO_32) | 0;
   }
 
-  /** Restarts the stream at `key`, exactly as seedrandom.tychei(key) starts: each character xored into b, then a round, 20 more rounds after the last. */
+  /**
+   * Restarts the stream at `key`, exactly as seedrandom.tychei(key) starts: each character xored into b, then a round,
+   * 20 more rounds after the last.
+   */
   reseed(key: string): this {
     const state = this.#state;
     state[0] = 0;
@@ -151,7 +156,10 @@ export const FOUR_D6 = 6 ** 4;
 interface DiceTables {
   /** 2^20 mod b for every bound b: a draw whose low part falls below it is drawn again. */
   rejectBelow: Int32Array;
-  /** For `count` with other dice: groupSize[s] dice of s faces come from one draw (the most whose s^k ≤ MAX_BOUND; one for a d1), groupBound[s] = s^k. */
+  /**
+   * For `count` with other dice: groupSize[s] dice of s faces come from one draw (the most whose s^k ≤ MAX_BOUND; one
+   * for a d1), groupBound[s] = s^k.
+   */
   groupSize: Uint8Array;
   groupBound: Int32Array;
 }
@@ -235,20 +243,23 @@ export class XoshiroStream {
     const below = (bound: number): number => {
       const reject = rejectBelow[bound];
       // Outside 1 … MAX_BOUND (or not whole) there is no entry, and the loop below would never end.
-      if (reject === undefined || bound < 1) throw new RangeError(`below: bound ${bound}; allowed: a whole number from 1 to ${MAX_BOUND}`);
+      if (reject === undefined || bound < 1)
+        throw new RangeError(`below: bound ${bound}; allowed: a whole number from 1 to ${MAX_BOUND}`);
       for (;;) {
         const product = (next() >>> 12) * bound;
         if ((product & (TWENTY_BITS - 1)) >= reject) return product >>> 20;
       }
     };
     // `count` with its d6 table, put in place by the first call (the table is built then, not with the stream).
-    const countWith = (table: Uint8Array) => (n: number, sides: number, atLeast: number): number => {
-      if (sides !== 6) return countOther(n, sides, atLeast);
-      const t = atLeast < 0 ? 0 : atLeast > 7 ? 7 : atLeast;
-      let hits = 0;
-      for (let left = n; left > 0; left -= 4) hits += table[((left < 4 ? left : 4) * 8 + t) * FOUR_D6 + below(FOUR_D6)];
-      return hits;
-    };
+    const countWith =
+      (table: Uint8Array) =>
+      (n: number, sides: number, atLeast: number): number => {
+        if (sides !== 6) return countOther(n, sides, atLeast);
+        const t = atLeast < 0 ? 0 : Math.min(atLeast, 7);
+        let hits = 0;
+        for (let left = n; left > 0; left -= 4) hits += table[(Math.min(left, 4) * 8 + t) * FOUR_D6 + below(FOUR_D6)];
+        return hits;
+      };
     const count = (n: number, sides: number, atLeast: number): number => {
       const counting = countWith(countTable());
       (this.random as { count: Rng['count'] }).count = counting;
@@ -258,7 +269,7 @@ export class XoshiroStream {
       const group = groupSize[sides];
       let hits = 0;
       for (let left = n; left > 0; left -= group) {
-        const size = left < group ? left : group;
+        const size = Math.min(left, group);
         let rest = below(size === group ? groupBound[sides] : sides ** size);
         for (let die = 0; die < size; die++) {
           hits += +(1 + (rest % sides) >= atLeast);

@@ -33,7 +33,10 @@ export interface ChunkBatch {
   calls?: CallMarker;
 }
 
-/** A part of a batch that threw: which part, and the first line of why (a bug, reported as a WorkerError naming its chunks). */
+/**
+ * A part of a batch that threw: which part, and the first line of why (a bug, reported as a WorkerError naming its
+ * chunks).
+ */
 export interface PartFailure {
   failedPart: number;
   reason: string;
@@ -56,18 +59,27 @@ const streams = chunkStreams();
  * tally is `into`, cleared, when given one of the rule's length (a worker's
  * reused buffer), else a new one.
  */
-export function runChunks(task: ChunkTask, rule: Rule = getRule(task.ruleId), onChunk?: (trials: number) => void, into?: Float64Array): Float64Array {
+export function runChunks(
+  task: ChunkTask,
+  rule: Rule = getRule(task.ruleId),
+  onChunk?: (trials: number) => void,
+  into?: Float64Array,
+): Float64Array {
   const length = rule.tallyLength(task.params);
   const tally = into?.length === length ? into.fill(0) : new Float64Array(length);
   for (let chunk = task.firstChunk; chunk < task.endChunk; chunk++) {
     const trials = chunkTrials(chunk, task.totalTrials);
-    if (trials > 0) rule.simulate(task.params, streams.chunk(task.stream, task.seed, task.ruleId, chunk), trials, tally);
+    if (trials > 0)
+      rule.simulate(task.params, streams.chunk(task.stream, task.seed, task.ruleId, chunk), trials, tally);
     onChunk?.(trials);
   }
   return tally;
 }
 
-/** Adds `from` into `into`. Entries are integer counts below 2^53, so the sum is exact and the merge order cannot matter. */
+/**
+ * Adds `from` into `into`. Entries are integer counts below 2^53, so the sum is exact and the merge order cannot
+ * matter.
+ */
 export function mergeTally(into: Float64Array, from: Float64Array): void {
   if (into.length !== from.length) throw new Error(`tally length mismatch: ${into.length} vs ${from.length}`);
   for (let i = 0; i < into.length; i++) into[i] += from[i];

@@ -61,7 +61,11 @@ export const TASK_TALLY_ENTRIES = 1 << 20;
  * outcomes; the others come back `partial` with what they had merged. A
  * task that fails, or a watchdog that fires, fails the whole call.
  */
-export async function simulateMany(pool: SimulationPool, requests: readonly ManyRequest[], options: ManyOptions = {}): Promise<SimulationOutcome[]> {
+export async function simulateMany(
+  pool: SimulationPool,
+  requests: readonly ManyRequest[],
+  options: ManyOptions = {},
+): Promise<SimulationOutcome[]> {
   const outcomes: SimulationOutcome[] = new Array(requests.length);
   const unfinished = await simulateEach(pool, requests, {
     ...options,
@@ -82,7 +86,11 @@ export async function simulateMany(pool: SimulationPool, requests: readonly Many
  * the runs left unfinished by an interruption, `partial`, with what they
  * had merged.
  */
-export async function simulateEach(pool: SimulationPool, requests: readonly ManyRequest[], options: ManyOptions = {}): Promise<Map<number, SimulationOutcome>> {
+export async function simulateEach(
+  pool: SimulationPool,
+  requests: readonly ManyRequest[],
+  options: ManyOptions = {},
+): Promise<Map<number, SimulationOutcome>> {
   // The tallies of runs begun and not finished, by request index: the only place the call keeps one.
   const open = new Map<number, Float64Array>();
   const trialsOf = requests.map(() => 0);
@@ -129,7 +137,11 @@ export async function simulateEach(pool: SimulationPool, requests: readonly Many
     }
     if (end > next) segments.push({ index, first: next, end });
   });
-  const queue = planParts(segments, requests.map((request, index) => ({ trials: request.trials, tallyLength: lengths[index] })), pool.threads);
+  const queue = planParts(
+    segments,
+    requests.map((request, index) => ({ trials: request.trials, tallyLength: lengths[index] })),
+    pool.threads,
+  );
   for (const task of queue) for (const part of task) partsLeft[part.index]++;
   requests.forEach((_, index) => {
     if (partsLeft[index] === 0) finish(index); // nothing (left) to run

@@ -24,7 +24,10 @@ export interface SimulationRequest {
   signal?: AbortSignal;
   /** Watchdog, in seconds: fail with a WorkerError when no task finishes for this long (a hung rule). */
   timeout?: number;
-  /** A checkpoint's record of this run: its finished ranges are added, not run again, and every range that finishes is recorded. */
+  /**
+   * A checkpoint's record of this run: its finished ranges are added, not run again, and every range that finishes is
+   * recorded.
+   */
   ledger?: ChunkLedger;
   /** Called as tasks finish: trials done so far and the current target. */
   onProgress?: (done: number, target: number) => void;
@@ -52,11 +55,26 @@ export async function simulate(pool: SimulationPool, request: SimulationRequest)
   const tally = new Float64Array(rule.tallyLength(params));
   let done = 0;
 
-  const runBatch = async (target: number, first = Math.ceil(done / CHUNK_TRIALS), end = chunkCount(target)): Promise<boolean> => {
+  const runBatch = async (
+    target: number,
+    first = Math.ceil(done / CHUNK_TRIALS),
+    end = chunkCount(target),
+  ): Promise<boolean> => {
     // A small run with no checkpoint to keep, and no watchdog to honour, needs no workers.
     if (request.ledger === undefined && pool.runsHere(end - first, request.timeout !== undefined)) {
       if (request.signal?.aborted) return false;
-      const part = pool.runHere({ ruleId: rule.id, params, seed: request.seed, stream: request.stream, firstChunk: first, endChunk: end, totalTrials: target }, rule);
+      const part = pool.runHere(
+        {
+          ruleId: rule.id,
+          params,
+          seed: request.seed,
+          stream: request.stream,
+          firstChunk: first,
+          endChunk: end,
+          totalTrials: target,
+        },
+        rule,
+      );
       mergeTally(tally, part);
       done += trialsInChunks(first, end, target);
       request.onProgress?.(done, target);
@@ -87,7 +105,16 @@ export async function simulate(pool: SimulationPool, request: SimulationRequest)
         ranges.map(async (range) => {
           try {
             const part = await pool.run(
-              { ruleId: rule.id, params, seed: request.seed, stream: request.stream, firstChunk: range.first, endChunk: range.end, totalTrials: target, ...(rule.file ? { ruleFile: rule.file } : {}) },
+              {
+                ruleId: rule.id,
+                params,
+                seed: request.seed,
+                stream: request.stream,
+                firstChunk: range.first,
+                endChunk: range.end,
+                totalTrials: target,
+                ...(rule.file ? { ruleFile: rule.file } : {}),
+              },
               batch.signal,
             );
             mergeTally(tally, part);
@@ -140,7 +167,14 @@ export async function simulate(pool: SimulationPool, request: SimulationRequest)
  * Trials projected to bring the widest probability interval down to
  * `precision`, from the half-width now: it shrinks as 1/√n.
  */
-function trialsForPrecision(rule: Rule, params: Params, tally: Float64Array, trials: number, confidence: number, precision: number): number {
+function trialsForPrecision(
+  rule: Rule,
+  params: Params,
+  tally: Float64Array,
+  trials: number,
+  confidence: number,
+  precision: number,
+): number {
   const tallied = rule.summarize(params, tally, trials);
   let worst = 0;
   for (const metric of rule.metrics(params)) {

@@ -92,8 +92,10 @@ function visitsOf(
 ): Array<readonly [bigint, bigint]> {
   const leaves = members.some((state) => chain.to[state].some((target) => componentOf[target] !== c));
   if (!leaves) {
-    throw new NotEnumerable(`the procedure cannot end: from the state ${shorten(chain.name(members[0]))} no sequence ` +
-      `of steps reaches a done state; allowed: a procedure for which done(state) comes true`);
+    throw new NotEnumerable(
+      `the procedure cannot end: from the state ${shorten(chain.name(members[0]))} no sequence ` +
+        `of steps reaches a done state; allowed: a procedure for which done(state) comes true`,
+    );
   }
   if (members.length === 1) {
     const state = members[0];
@@ -108,7 +110,7 @@ function visitsOf(
     throw new NotEnumerable(
       `enumeration needs a cycle of ${members.length} states that can return to one another (more than ` +
         `${MAX_CYCLE_STATES}), from the state ${shorten(chain.name(members[0]))}; allowed: fewer states in the loop, ` +
-          `or simulation (--trials)`,
+        `or simulation (--trials)`,
     );
   }
   // v_i − Σ_j v_j · P(j → i) = inflow_i over the set's members, solved in fractions.

@@ -45,8 +45,8 @@ function write(value: unknown, path: string, depth: number): string {
         return `${text}]`;
       }
       const prototype = Object.getPrototypeOf(value);
-      if (prototype !== Object.prototype && prototype !== null) throw new NotPlainJson(path, `an object of a class ` +
-        `(${(value as object).constructor?.name ?? 'unknown'})`);
+      if (prototype !== Object.prototype && prototype !== null)
+        throw new NotPlainJson(path, `an object of a class (${(value as object).constructor?.name ?? 'unknown'})`);
       const keys = Object.keys(value).sort();
       let text = '{';
       keys.forEach((key, i) => {

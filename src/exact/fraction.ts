@@ -52,7 +52,8 @@ export class Fraction {
    */
   static fromDecimal(text: string): Fraction {
     const match = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(text.trim());
-    if (!match || match[2] + (match[3] ?? '') === '') throw new RangeError(`Fraction.fromDecimal needs a decimal number, got ${JSON.stringify(text)}`);
+    if (!match || match[2] + (match[3] ?? '') === '')
+      throw new RangeError(`Fraction.fromDecimal needs a decimal number, got ${JSON.stringify(text)}`);
     const [, sign, whole, fractional = '', exponentText = '0'] = match;
     const exponent = Number(exponentText) - fractional.length;
     let numerator = BigInt(whole + fractional);
@@ -80,11 +81,17 @@ export class Fraction {
   add(other: Fraction): Fraction {
     if (this.numerator === 0n) return other;
     if (other.numerator === 0n) return this;
-    return Fraction.of(this.numerator * other.denominator + other.numerator * this.denominator, this.denominator * other.denominator);
+    return Fraction.of(
+      this.numerator * other.denominator + other.numerator * this.denominator,
+      this.denominator * other.denominator,
+    );
   }
 
   sub(other: Fraction): Fraction {
-    return Fraction.of(this.numerator * other.denominator - other.numerator * this.denominator, this.denominator * other.denominator);
+    return Fraction.of(
+      this.numerator * other.denominator - other.numerator * this.denominator,
+      this.denominator * other.denominator,
+    );
   }
 
   mul(other: Fraction): Fraction {
@@ -126,9 +133,13 @@ export class Fraction {
    */
   toNumber(): number {
     const magnitude = this.numerator < 0n ? -this.numerator : this.numerator;
-    if (magnitude < BELOW_1000_BITS && this.denominator < BELOW_1000_BITS) return Number(this.numerator) / Number(this.denominator);
+    if (magnitude < BELOW_1000_BITS && this.denominator < BELOW_1000_BITS)
+      return Number(this.numerator) / Number(this.denominator);
     const shift = bitLength(this.denominator) - bitLength(magnitude) + 64;
-    const quotient = shift >= 0 ? (this.numerator << BigInt(shift)) / this.denominator : this.numerator / (this.denominator << BigInt(-shift));
+    const quotient =
+      shift >= 0
+        ? (this.numerator << BigInt(shift)) / this.denominator
+        : this.numerator / (this.denominator << BigInt(-shift));
     // Two steps, since 2^-shift alone may underflow where the result does not.
     const half = Math.trunc(shift / 2);
     return Number(quotient) * 2 ** -half * 2 ** -(shift - half);
@@ -160,7 +171,10 @@ function greatestCommonDivisor(a: bigint, b: bigint): bigint {
   return a === 0n ? 1n : a;
 }
 
-/** Integers of fewer than 1000 bits are those below 2^999: both parts convert to doubles without overflow. A comparison, where counting the bits wrote out the binary digits. */
+/**
+ * Integers of fewer than 1000 bits are those below 2^999: both parts convert to doubles without overflow. A comparison,
+ * where counting the bits wrote out the binary digits.
+ */
 const BELOW_1000_BITS = 1n << 999n;
 
 function bitLength(value: bigint): number {

@@ -105,7 +105,7 @@ export function chanceFraction(p: number): Fraction {
 
 /** The message of a bad dice argument, worded as the simulation words it. */
 export function badDice(call: string, what: string, value: unknown, allowed: string): UsageError {
-  const shown = typeof value === 'number' ? String(value) : JSON.stringify(value) ?? String(value);
+  const shown = typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? String(value));
   return new UsageError(`${call}: ${what}: got ${shown.slice(0, 80)}; allowed: ${allowed}`);
 }
 
@@ -136,20 +136,23 @@ class ReplayDice implements EnumeratingDice {
   }
 
   below(bound: number): number {
-    if (!whole(bound, 1, MAX_SIDES)) throw badDice('dice.below', 'bound', bound, `a whole number from 1 to ` +
-      `${MAX_SIDES}`);
+    if (!whole(bound, 1, MAX_SIDES))
+      throw badDice('dice.below', 'bound', bound, `a whole number from 1 to ${MAX_SIDES}`);
     return this.take(2, bound, 0, 0);
   }
 
   count(n: number, sides: number, atLeast: number): number {
     // As the simulation allows; past MAX_POOL dice the count has too many outcomes to list, which is no mistake.
     if (!whole(n, 0, 1 << 30)) throw badDice('dice.count', 'n', n, 'a whole number of dice from 0');
-    if (n > MAX_POOL) throw new NotEnumerable(`dice.count of ${n} dice has more outcomes than enumeration lists (at ` +
-      `most ${MAX_POOL} dice); allowed: ${this.budget.instead}`);
-    if (!whole(sides, 1, MAX_SIDES)) throw badDice('dice.count', 'sides', sides, `a whole number from 1 to ` +
-      `${MAX_SIDES}`);
-    if (typeof atLeast !== 'number' || Number.isNaN(atLeast)) throw badDice('dice.count', 'atLeast', atLeast, 'a ' +
-      'number');
+    if (n > MAX_POOL)
+      throw new NotEnumerable(
+        `dice.count of ${n} dice has more outcomes than enumeration lists (at ` +
+          `most ${MAX_POOL} dice); allowed: ${this.budget.instead}`,
+      );
+    if (!whole(sides, 1, MAX_SIDES))
+      throw badDice('dice.count', 'sides', sides, `a whole number from 1 to ${MAX_SIDES}`);
+    if (typeof atLeast !== 'number' || Number.isNaN(atLeast))
+      throw badDice('dice.count', 'atLeast', atLeast, 'a ' + 'number');
     const least = Math.max(1, Math.min(sides + 1, Math.ceil(atLeast)));
     const k = this.take(1, n, sides, least);
     const node = this.nodes[this.at - 1];
@@ -166,7 +169,7 @@ class ReplayDice implements EnumeratingDice {
     throw new NotEnumerable(
       'dice.random() cannot be enumerated (a uniform number has no list of outcomes); allowed for exact values: ' +
         'dice.d, dice.count, dice.below or dice.chance(p) in its place, or simulation (leave out --exact, or add ' +
-          '--simulate; --trials N)',
+        '--simulate; --trials N)',
     );
   }
 
@@ -265,8 +268,9 @@ export function forEachPath<R>(
   const dice = new ReplayDice(budget);
   for (;;) {
     if (budget.used >= budget.paths) {
-      throw new NotEnumerable(`enumeration needs more than ${budget.paths.toLocaleString('en-US')} paths; allowed: ` +
-        `${budget.instead}`);
+      throw new NotEnumerable(
+        `enumeration needs more than ${budget.paths.toLocaleString('en-US')} paths; allowed: ` + `${budget.instead}`,
+      );
     }
     budget.used++;
     dice.at = 0;

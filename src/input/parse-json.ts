@@ -104,7 +104,8 @@ export function parseJsonInput(text: string): unknown {
     }
     const next = text.charCodeAt(at);
     // A whole number of at most 15 digits is exact as summed (below 2^53); anything else is Number's to read.
-    if (next !== 0x2e && next !== 0x65 && next !== 0x45 && at - start - (negative ? 1 : 0) <= 15) return negative ? -whole : whole;
+    if (next !== 0x2e && next !== 0x65 && next !== 0x45 && at - start - (negative ? 1 : 0) <= 15)
+      return negative ? -whole : whole;
     if (text.charCodeAt(at) === 0x2e) {
       at++;
       skipDigits();

@@ -27,7 +27,25 @@
  * open and the rename apart, so the few system calls are made here.
  */
 import { randomBytes } from 'node:crypto';
-import { accessSync, closeSync, constants, copyFileSync, existsSync, fchmodSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, realpathSync, renameSync, rmdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  copyFileSync,
+  existsSync,
+  fchmodSync,
+  fsyncSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  realpathSync,
+  renameSync,
+  rmdirSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { Rule } from '../rules/types.js';
@@ -67,10 +85,16 @@ export function faultReason(code: string | undefined): string | undefined {
   return code !== undefined && Object.hasOwn(REASONS, code) ? REASONS[code] : undefined;
 }
 
-/** A file-system error a user can cause (a full disk, a read-only folder), as a UsageError naming the option and path; anything else unchanged. */
+/**
+ * A file-system error a user can cause (a full disk, a read-only folder), as a UsageError naming the option and path;
+ * anything else unchanged.
+ */
 export function fileError(option: string, path: string, error: unknown): unknown {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (code && REASONS[code]) return new UsageError(`${option}: cannot write ${path} (${REASONS[code]}); allowed: a file in a folder you can write, on a disk with room`);
+  if (code && REASONS[code])
+    return new UsageError(
+      `${option}: cannot write ${path} (${REASONS[code]}); allowed: a file in a folder you can write, on a disk with room`,
+    );
   return error;
 }
 
@@ -118,7 +142,8 @@ export function checkOutputFile(option: string, file: string, { stdout = false }
     if (stdout) return STDOUT;
     throw new UsageError(`${option}: got "-"; allowed: a file name (standard output is for --json and --csv)`);
   }
-  if (file.trim() === '') throw new UsageError(`${option}: got ""; allowed: a file name${stdout ? ', or - for standard output' : ''}`);
+  if (file.trim() === '')
+    throw new UsageError(`${option}: got ""; allowed: a file name${stdout ? ', or - for standard output' : ''}`);
   const path = resolve(file);
   let link: ReturnType<typeof lstatSync> | undefined;
   try {
@@ -131,32 +156,57 @@ export function checkOutputFile(option: string, file: string, { stdout = false }
     try {
       target = statSync(path);
     } catch {
-      throw new UsageError(`${option}: ${path} is a link to nothing (dangling symlink); allowed: a new file, a regular file, or a link to one`);
+      throw new UsageError(
+        `${option}: ${path} is a link to nothing (dangling symlink); allowed: a new file, a regular file, or a link to one`,
+      );
     }
-    // A rename would replace a device such as /dev/null or /dev/stdout with a regular file: only regular files may be overwritten.
+    // A rename would replace a device such as /dev/null or /dev/stdout with a regular file: only regular files may be
+    // overwritten.
     if (!target.isFile()) {
-      const what = target.isDirectory() ? 'not a regular file (a folder)' : 'not a regular file (a device, pipe or socket)';
-      throw new UsageError(`${option}: ${path} is ${what}; allowed: a new or existing regular file${stdout ? ', or - for standard output' : ''}`);
+      const what = target.isDirectory()
+        ? 'not a regular file (a folder)'
+        : 'not a regular file (a device, pipe or socket)';
+      throw new UsageError(
+        `${option}: ${path} is ${what}; allowed: a new or existing regular file${stdout ? ', or - for standard output' : ''}`,
+      );
     }
   }
   const folder = dirname(realTarget(path));
-  if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new UsageError(`${option}: folder ${folder} does not exist; allowed: a file in an existing folder`);
-  if (!writableFolder(folder)) throw new UsageError(`${option}: cannot write in folder ${folder} (permission denied); allowed: a file in a folder you can write`);
+  if (!existsSync(folder) || !statSync(folder).isDirectory())
+    throw new UsageError(`${option}: folder ${folder} does not exist; allowed: a file in an existing folder`);
+  if (!writableFolder(folder))
+    throw new UsageError(
+      `${option}: cannot write in folder ${folder} (permission denied); allowed: a file in a folder you can write`,
+    );
   return path;
 }
 
-/** An output folder: an existing folder that can be written, or a new one in such a folder (made when the files are written). */
+/**
+ * An output folder: an existing folder that can be written, or a new one in such a folder (made when the files are
+ * written).
+ */
 export function checkOutputDir(option: string, dir: string): string {
-  if (dir.trim() === '') throw new UsageError(`${option}: got ""; allowed: a folder, existing or new in an existing folder`);
+  if (dir.trim() === '')
+    throw new UsageError(`${option}: got ""; allowed: a folder, existing or new in an existing folder`);
   const path = resolve(dir);
   if (existsSync(path)) {
-    if (!statSync(path).isDirectory()) throw new UsageError(`${option}: ${path} is a file; allowed: a folder, existing or new in an existing folder`);
-    if (!writableFolder(path)) throw new UsageError(`${option}: cannot write in folder ${path} (permission denied); allowed: a folder you can write`);
+    if (!statSync(path).isDirectory())
+      throw new UsageError(`${option}: ${path} is a file; allowed: a folder, existing or new in an existing folder`);
+    if (!writableFolder(path))
+      throw new UsageError(
+        `${option}: cannot write in folder ${path} (permission denied); allowed: a folder you can write`,
+      );
     return path;
   }
   const parent = dirname(path);
-  if (!existsSync(parent) || !statSync(parent).isDirectory()) throw new UsageError(`${option}: folder ${parent} does not exist; allowed: a folder, existing or new in an existing folder`);
-  if (!writableFolder(parent)) throw new UsageError(`${option}: cannot make a folder in ${parent} (permission denied); allowed: a folder you can write`);
+  if (!existsSync(parent) || !statSync(parent).isDirectory())
+    throw new UsageError(
+      `${option}: folder ${parent} does not exist; allowed: a folder, existing or new in an existing folder`,
+    );
+  if (!writableFolder(parent))
+    throw new UsageError(
+      `${option}: cannot make a folder in ${parent} (permission denied); allowed: a folder you can write`,
+    );
   return path;
 }
 
@@ -194,12 +244,18 @@ export function ruleFileInputs(rules: ReadonlyArray<Rule | undefined>): InputFil
  * which an output must never replace): `--json x --html x`, a link and its
  * target, `merge a.json --json a.json`. Standard output may appear once.
  */
-export function checkDistinct(outputs: ReadonlyArray<{ option: string; path: string | undefined }>, inputs: readonly InputFile[] = []): void {
+export function checkDistinct(
+  outputs: ReadonlyArray<{ option: string; path: string | undefined }>,
+  inputs: readonly InputFile[] = [],
+): void {
   const seen = new Map<string, string>();
   for (const input of inputs) {
     const key = identity(resolve(input.path));
     const earlier = seen.get(key);
-    if (earlier) throw new UsageError(`${input.name}: ${JSON.stringify(input.path)} is the same file as ${earlier}; allowed: each input once`);
+    if (earlier)
+      throw new UsageError(
+        `${input.name}: ${JSON.stringify(input.path)} is the same file as ${earlier}; allowed: each input once`,
+      );
     seen.set(key, `input ${JSON.stringify(input.path)}`);
   }
   for (const { option, path } of outputs) {
@@ -208,7 +264,9 @@ export function checkDistinct(outputs: ReadonlyArray<{ option: string; path: str
     const earlier = seen.get(key);
     if (earlier) {
       const shown = path === STDOUT ? 'standard output (-)' : JSON.stringify(path);
-      throw new UsageError(`${option}: ${shown} is the same file as ${earlier}; allowed: a different file for every output, never an input`);
+      throw new UsageError(
+        `${option}: ${shown} is the same file as ${earlier}; allowed: a different file for every output, never an input`,
+      );
     }
     seen.set(key, `${option} ${path}`);
   }
@@ -224,7 +282,10 @@ interface Staged {
   placed?: boolean;
 }
 
-/** A random name beside `target` for a temporary or kept-old file: hidden, and unpredictable, so nothing is planted there. */
+/**
+ * A random name beside `target` for a temporary or kept-old file: hidden, and unpredictable, so nothing is planted
+ * there.
+ */
 function besideName(target: string, kind: 'tmp' | 'old'): string {
   return join(dirname(target), `.${basename(target)}.${randomBytes(9).toString('hex')}.${kind}`);
 }
@@ -297,7 +358,9 @@ function recheck(file: OutputFile, target: string): void {
   if (stat.isFile()) return;
   const what = stat.isDirectory() ? 'a folder' : 'a device, pipe or socket';
   const option = file.option ?? 'output';
-  throw new UsageError(`${option}: ${file.path} became ${what} after it was checked; allowed: a new or existing regular file`);
+  throw new UsageError(
+    `${option}: ${file.path} became ${what} after it was checked; allowed: a new or existing regular file`,
+  );
 }
 
 /** Test seam: runs once every file is staged and before the first rename, where a target can change under muster. */
@@ -321,13 +384,17 @@ export function writeOutputs(
   stdout: (text: string) => void = (text) => process.stdout.write(text),
   hooks: WriteHooks = {},
 ): void {
-  // The last guard against two names for one file (checkDistinct runs before the work; this catches paths made since, such as --svg's files).
+  // The last guard against two names for one file (checkDistinct runs before the work; this catches paths made since,
+  // such as --svg's files).
   const targets = new Map<string, OutputFile>();
   for (const file of files) {
     if (file.path === STDOUT) continue;
     const key = identity(file.path);
     const earlier = targets.get(key);
-    if (earlier) throw new UsageError(`${file.option ?? 'output'}: ${file.path} is the same file as ${earlier.option ?? 'output'} ${earlier.path}; allowed: a different file for every output`);
+    if (earlier)
+      throw new UsageError(
+        `${file.option ?? 'output'}: ${file.path} is the same file as ${earlier.option ?? 'output'} ${earlier.path}; allowed: a different file for every output`,
+      );
     targets.set(key, file);
   }
   const staged: Staged[] = [];
@@ -363,7 +430,9 @@ export function writeOutputs(
     throw current ? fileError(current.option ?? 'output', current.path, error) : error;
   }
   for (const item of staged) if (item.backup) removeQuietly(item.backup);
-  for (const file of files) if (file.path === STDOUT) stdout(typeof file.contents === 'string' ? file.contents : Buffer.from(file.contents).toString('utf8'));
+  for (const file of files)
+    if (file.path === STDOUT)
+      stdout(typeof file.contents === 'string' ? file.contents : Buffer.from(file.contents).toString('utf8'));
 }
 
 /** Puts every target back as it was before writeOutputs: old contents restored, new files and temporaries removed. */

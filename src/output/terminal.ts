@@ -7,14 +7,18 @@
  * it), DEL, C1, the Unicode line and paragraph
  * separators, and the bidirectional overrides and isolates.
  */
-const CONTROL = /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]|\r(?!\n)/gu;
+const CONTROL =
+  /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]|\r(?!\n)/gu;
 
 function visible(character: string): string {
   const code = character.codePointAt(0) ?? 0;
   return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
-/** `text` with every control character (see above) replaced by a visible escape such as `\x1b` or `\u202e`; line feeds kept. */
+/**
+ * `text` with every control character (see above) replaced by a visible escape such as `\x1b` or `\u202e`; line feeds
+ * kept.
+ */
 export function terminalSafe(text: string): string {
   return text.replace(CONTROL, visible);
 }

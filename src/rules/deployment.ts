@@ -82,7 +82,8 @@ export const DEPLOYMENT_STRATEGIES: readonly string[] = [
   'forward:6',
 ];
 
-const STRATEGY_ALLOWED = 'standard:Z1,Z2,Z3 (three different zones 1–6, at least two of them on the long board edge 1–3) or forward:Z (Z a zone 1–6)';
+const STRATEGY_ALLOWED =
+  'standard:Z1,Z2,Z3 (three different zones 1–6, at least two of them on the long board edge 1–3) or forward:Z (Z a zone 1–6)';
 
 /** Zones 1–3 touch the player's long board edge; 7 and 8 lie in the Area of Conflict. */
 const LONG_EDGE_ZONES = 0b1110;
@@ -159,7 +160,8 @@ export function canonicalStrategy(text: string): { strategy: string } | { proble
   }
   if (zones.length !== 3) return { problem: 'standard deployment selects exactly three zones' };
   const onEdge = zones.filter((zone) => zone <= 3).length;
-  if (onEdge < 2) return { problem: `${onEdge === 0 ? 'none' : 'only one'} of its zones on the long board edge 1–3, two needed` };
+  if (onEdge < 2)
+    return { problem: `${onEdge === 0 ? 'none' : 'only one'} of its zones on the long board edge 1–3, two needed` };
   return { strategy: `standard:${zones.sort((x, y) => x - y).join(',')}` };
 }
 
@@ -172,13 +174,17 @@ function strategyParam(name: string, fallback: string, doc: string): ParamSpec {
     doc,
     parse(raw) {
       const outcome = canonicalStrategy(raw);
-      if ('problem' in outcome) throw new UsageError(`${name}: got ${JSON.stringify(raw)} (${outcome.problem}); allowed: ${STRATEGY_ALLOWED}`);
+      if ('problem' in outcome)
+        throw new UsageError(`${name}: got ${JSON.stringify(raw)} (${outcome.problem}); allowed: ${STRATEGY_ALLOWED}`);
       return outcome.strategy;
     },
   };
 }
 
-/** A canonical strategy as numbers: the forward player's chosen zone (0 when standard) and the standard player's zone set. */
+/**
+ * A canonical strategy as numbers: the forward player's chosen zone (0 when standard) and the standard player's zone
+ * set.
+ */
 interface Plan {
   chosen: number;
   zones: number;
@@ -225,7 +231,10 @@ interface ZoneSetMetric {
   value: (zones: number) => number;
 }
 
-/** What each per-player metric reads from a zone set, under these parameters: 1 or 0 for probabilities, the figure itself for means. Docs follow the player's name. */
+/**
+ * What each per-player metric reads from a zone set, under these parameters: 1 or 0 for probabilities, the figure
+ * itself for means. Docs follow the player's name.
+ */
 function zoneSetMetrics(params: Params): ZoneSetMetric[] {
   const edges = edgeZones(params);
   return [
@@ -241,7 +250,13 @@ function zoneSetMetrics(params: Params): ZoneSetMetric[] {
 }
 
 const ZONE_SET_FIXED_METRICS: readonly ZoneSetMetric[] = [
-  { suffix: 'aoc', doc: ' reaches the Area of Conflict (zone 7 or 8)', label: ' reaches the Area of Conflict', probability: true, value: (zones) => (zones & CONFLICT_ZONES ? 1 : 0) },
+  {
+    suffix: 'aoc',
+    doc: ' reaches the Area of Conflict (zone 7 or 8)',
+    label: ' reaches the Area of Conflict',
+    probability: true,
+    value: (zones) => (zones & CONFLICT_ZONES ? 1 : 0),
+  },
   ...[1, 2, 3].map((count) => ({
     suffix: `zones.${count}`,
     doc: ` ends with ${count} zone${count === 1 ? '' : 's'}`,
@@ -256,24 +271,56 @@ const ZONE_SET_FIXED_METRICS: readonly ZoneSetMetric[] = [
     probability: true,
     value: (zones: number) => (zones & (1 << zone) ? 1 : 0),
   })),
-  { suffix: 'total.mean', doc: "'s expected zone total, the sum of its zone numbers (the lower total has initiative)", label: '’s zone total (expected)', probability: false, value: (zones) => ZONE_TOTAL[zones] },
+  {
+    suffix: 'total.mean',
+    doc: "'s expected zone total, the sum of its zone numbers (the lower total has initiative)",
+    label: '’s zone total (expected)',
+    probability: false,
+    value: (zones) => ZONE_TOTAL[zones],
+  },
 ];
 
 function metrics(params: Params): MetricSpec[] {
   const list: MetricSpec[] = [
-    { name: 'a.initiative', doc: 'a has initiative in the first game round (lower zone total, or wins the roll-off)', label: 'player A has the initiative', probability: true },
-    { name: 'b.initiative', doc: 'b has initiative in the first game round', label: 'player B has the initiative', probability: true },
-    { name: 'rolloff', doc: 'the zone totals are equal and initiative goes to a 1d6 roll-off', label: 'equal totals: a roll-off', probability: true },
+    {
+      name: 'a.initiative',
+      doc: 'a has initiative in the first game round (lower zone total, or wins the roll-off)',
+      label: 'player A has the initiative',
+      probability: true,
+    },
+    {
+      name: 'b.initiative',
+      doc: 'b has initiative in the first game round',
+      label: 'player B has the initiative',
+      probability: true,
+    },
+    {
+      name: 'rolloff',
+      doc: 'the zone totals are equal and initiative goes to a 1d6 roll-off',
+      label: 'equal totals: a roll-off',
+      probability: true,
+    },
     {
       name: 'a.placesLast',
       doc: `a deploys the last squad (${params.squadsA} against ${params.squadsB} squads, ${params.perTurn} at a time, the player without initiative first), and so sees every enemy squad placed`,
       label: 'player A places the last squad',
       probability: true,
     },
-    { name: 'b.placesLast', doc: 'b deploys the last squad', label: 'player B places the last squad', probability: true },
+    {
+      name: 'b.placesLast',
+      doc: 'b deploys the last squad',
+      label: 'player B places the last squad',
+      probability: true,
+    },
   ];
   for (const player of PLAYERS) {
-    for (const metric of zoneSetMetrics(params)) list.push({ name: `${player}.${metric.suffix}`, doc: `${player}${metric.doc}`, label: `player ${player.toUpperCase()}${metric.label}`, probability: metric.probability });
+    for (const metric of zoneSetMetrics(params))
+      list.push({
+        name: `${player}.${metric.suffix}`,
+        doc: `${player}${metric.doc}`,
+        label: `player ${player.toUpperCase()}${metric.label}`,
+        probability: metric.probability,
+      });
   }
   return list;
 }
@@ -285,8 +332,10 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
   const lastWithInitiative = aPlacesLast(params, true);
   const lastWithout = aPlacesLast(params, false);
   for (let trial = 0; trial < trials; trial++) {
-    const zonesA = a.chosen === 0 ? a.zones : forwardZones(a.chosen, 1 + ((rng() * 6) | 0), 1 + ((rng() * 6) | 0), compareRaw);
-    const zonesB = b.chosen === 0 ? b.zones : forwardZones(b.chosen, 1 + ((rng() * 6) | 0), 1 + ((rng() * 6) | 0), compareRaw);
+    const zonesA =
+      a.chosen === 0 ? a.zones : forwardZones(a.chosen, 1 + ((rng() * 6) | 0), 1 + ((rng() * 6) | 0), compareRaw);
+    const zonesB =
+      b.chosen === 0 ? b.zones : forwardZones(b.chosen, 1 + ((rng() * 6) | 0), 1 + ((rng() * 6) | 0), compareRaw);
     const totalA = ZONE_TOTAL[zonesA];
     const totalB = ZONE_TOTAL[zonesB];
     let aHasInitiative = totalA < totalB;
@@ -327,7 +376,9 @@ function summarize(params: Params, tally: Float64Array, trials: number): Record<
         sum += count * value;
         sumOfSquares += count * value * value;
       }
-      result[`${player}.${metric.suffix}`] = metric.probability ? proportion(sum, trials) : mean(sum, sumOfSquares, trials);
+      result[`${player}.${metric.suffix}`] = metric.probability
+        ? proportion(sum, trials)
+        : mean(sum, sumOfSquares, trials);
     }
   }
   return result;
@@ -352,7 +403,10 @@ function zoneSetWeights(strategy: Plan, compareRaw: boolean): { weights: Map<num
  */
 function exact(params: Params): Record<string, Fraction> {
   const compareRaw = params.compare === 'raw';
-  const sets = { a: zoneSetWeights(plan(params.a as string), compareRaw), b: zoneSetWeights(plan(params.b as string), compareRaw) };
+  const sets = {
+    a: zoneSetWeights(plan(params.a as string), compareRaw),
+    b: zoneSetWeights(plan(params.b as string), compareRaw),
+  };
   let halvesToA = 0; // a's initiative in halves of a joint outcome: 2 for a lower total, 1 for a roll-off
   let rolloffs = 0;
   for (const [zonesA, weightA] of sets.a.weights) {
@@ -367,7 +421,8 @@ function exact(params: Params): Record<string, Fraction> {
   }
   const jointDenominator = sets.a.denominator * sets.b.denominator;
   const aInitiative = Fraction.of(halvesToA, 2 * jointDenominator);
-  // The player without initiative places first: a places last with initiative when it needs at least as many turns as b, without it only with more.
+  // The player without initiative places first: a places last with initiative when it needs at least as many turns as
+  // b, without it only with more.
   const aLast = aInitiative
     .mul(aPlacesLast(params, true) ? Fraction.ONE : Fraction.ZERO)
     .add(aInitiative.complement().mul(aPlacesLast(params, false) ? Fraction.ONE : Fraction.ZERO));
@@ -389,7 +444,8 @@ function exact(params: Params): Record<string, Fraction> {
   return result;
 }
 
-const RANGE_ALLOWED = 'strategies separated by spaces or semicolons (such as "forward:1 standard:1,2,3"), or standard, forward or all for that family';
+const RANGE_ALLOWED =
+  'strategies separated by spaces or semicolons (such as "forward:1 standard:1,2,3"), or standard, forward or all for that family';
 
 /**
  * Reads `--range`: strategies separated by spaces or semicolons, where the
@@ -397,7 +453,8 @@ const RANGE_ALLOWED = 'strategies separated by spaces or semicolons (such as "fo
  */
 function parseRange(text: string): string[] {
   const words = text.split(/[\s;]+/).filter((word) => word !== '');
-  if (words.length === 0) throw new UsageError(`--range: got ${JSON.stringify(text)} (no strategies); allowed: ${RANGE_ALLOWED}`);
+  if (words.length === 0)
+    throw new UsageError(`--range: got ${JSON.stringify(text)} (no strategies); allowed: ${RANGE_ALLOWED}`);
   const values: string[] = [];
   for (const word of words) {
     const family = word.toLowerCase();
@@ -406,7 +463,8 @@ function parseRange(text: string): string[] {
       continue;
     }
     const outcome = canonicalStrategy(word);
-    if ('problem' in outcome) throw new UsageError(`--range: got ${JSON.stringify(word)} (${outcome.problem}); allowed: ${RANGE_ALLOWED}`);
+    if ('problem' in outcome)
+      throw new UsageError(`--range: got ${JSON.stringify(word)} (${outcome.problem}); allowed: ${RANGE_ALLOWED}`);
     values.push(outcome.strategy);
   }
   return [...new Set(values)];
@@ -421,7 +479,11 @@ const matrix: MatrixSpec = {
   defaultValues: () => [...DEPLOYMENT_STRATEGIES],
   parseRange,
   // standard:1,2,3 → S123, forward:4 → F4: sixteen columns fit a terminal and a printed page.
-  label: (value) => String(value).replace(/^standard:/, 'S').replace(/^forward:/, 'F').replaceAll(',', ''),
+  label: (value) =>
+    String(value)
+      .replace(/^standard:/, 'S')
+      .replace(/^forward:/, 'F')
+      .replaceAll(',', ''),
 };
 
 /** The readings taken where §6 is silent or open, at these parameters (see the module comment). */
@@ -431,7 +493,7 @@ function readings(params: Params): Reading[] {
       param: 'compare',
       text:
         params.compare === 'raw'
-          ? 'a forward die showing the chosen zone\'s own number is lost (the raw d6 is compared); compare=modified compares d6 + 2 instead'
+          ? "a forward die showing the chosen zone's own number is lost (the raw d6 is compared); compare=modified compares d6 + 2 instead"
           : 'a forward die is lost when d6 + 2 equals the chosen zone (a mere duplicate); compare=raw compares the raw d6, as written',
     },
     {
@@ -456,7 +518,8 @@ function readings(params: Params): Reading[] {
 export const deployment: Rule = {
   id: 'deployment',
   title: 'Genesys deployment',
-  summary: 'Genesys Project deployment: the forward 2d6 zone gamble against standard zones, and who gets first-round initiative',
+  summary:
+    'Genesys Project deployment: the forward 2d6 zone gamble against standard zones, and who gets first-round initiative',
   source: 'The Genesys Project, designer preview, §6.1–6.4 Deployment (docs/rules/deployment.md)',
   params: [
     strategyParam('a', 'forward:1', "player a's deployment: standard:Z1,Z2,Z3 or forward:Z"),
@@ -481,9 +544,23 @@ export const deployment: Rule = {
       default: true,
       doc: 'with edges=geometric, whether zones 7 and 8 touch the side edges: true (default) as drawn, 7 above 4 and 8 above 6 in the same columns; false if the drawing places them only loosely, inset from the sides',
     },
-    { name: 'squadsA', type: 'integer', default: 6, min: 1, max: 60, doc: "squads in a's army, deployed or declared as reserve (each counts as placed in the alternation, §6.3)" },
+    {
+      name: 'squadsA',
+      type: 'integer',
+      default: 6,
+      min: 1,
+      max: 60,
+      doc: "squads in a's army, deployed or declared as reserve (each counts as placed in the alternation, §6.3)",
+    },
     { name: 'squadsB', type: 'integer', default: 6, min: 1, max: 60, doc: "squads in b's army" },
-    { name: 'perTurn', type: 'integer', default: 2, min: 1, max: 10, doc: 'squads a player places in each turn of the alternation (the text: "two squads at a time"); fewer when fewer are left' },
+    {
+      name: 'perTurn',
+      type: 'integer',
+      default: 2,
+      min: 1,
+      max: 10,
+      doc: 'squads a player places in each turn of the alternation (the text: "two squads at a time"); fewer when fewer are left',
+    },
   ],
   readings,
   metrics,

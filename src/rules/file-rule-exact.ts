@@ -18,7 +18,7 @@
 import { UsageError } from '../errors.js';
 import { rationalOf } from '../exact/double-value.js';
 import { BadState, enumerateSteps } from '../exact/enumerate-steps.js';
-import { Fraction } from '../exact/fraction.js';
+import type { Fraction } from '../exact/fraction.js';
 import { DEFAULT_PATHS, forEachPath, NotEnumerable, pathBudget } from '../exact/replay-dice.js';
 import { WeightSum } from '../exact/weight-sum.js';
 import { readStepOut, type StepForm, stepOut } from './file-rule-steps.js';
@@ -40,7 +40,8 @@ export interface EnumerationContext {
   maxOutcomes: number;
 }
 
-const TRIAL_INSTEAD = 'the step form, which merges paths that reach the same state (docs/custom-rules.md, "Exact ' +
+const TRIAL_INSTEAD =
+  'the step form, which merges paths that reach the same state (docs/custom-rules.md, "Exact ' +
   'without writing it"), or simulation (leave out --exact, or add --simulate; --trials N)';
 const STEP_INSTEAD = 'a state that keeps less, or simulation (leave out --exact, or add --simulate; --trials N)';
 
@@ -83,7 +84,7 @@ function guarded<T>(context: EnumerationContext, call: string, fn: () => T): T {
       return context.fail(
         `${error.call} returned a state that is not plain JSON: ` +
           `${error.problem.message}${error.from ? ` (a step from ${shortText(error.from)})` : ''}; allowed: null, ` +
-            `true or false, finite numbers, strings, and arrays and plain objects of them`,
+          `true or false, finite numbers, strings, and arrays and plain objects of them`,
       );
     }
     if (error instanceof UsageError) {
@@ -137,15 +138,19 @@ class MetricSums {
     if (Object.keys(out).length !== 2 * metrics.length) {
       const known = new Set([...metrics.map((m) => m.name), ...metrics.map((_, index) => String(index))]);
       const stray = Object.keys(out).find((name) => !known.has(name)) ?? '';
-      this.context.fail(`${this.from} wrote out[${JSON.stringify(stray)}], which is not a metric; allowed: ` +
-        `${metrics.map((m) => m.name).join(', ')} (or their positions 0 to ${metrics.length - 1})`);
+      this.context.fail(
+        `${this.from} wrote out[${JSON.stringify(stray)}], which is not a metric; allowed: ` +
+          `${metrics.map((m) => m.name).join(', ')} (or their positions 0 to ${metrics.length - 1})`,
+      );
     }
   }
 
   private bad(metric: MetricSpec, value: unknown): never {
     const allowed = metric.probability ? '0, 1, false or true (a probability)' : 'a finite number (a mean)';
-    return this.context.fail(`metric ${JSON.stringify(metric.name)}: got ${this.context.describe(value)} from ` +
-      `${this.from} (while enumerating); allowed: ${allowed}`);
+    return this.context.fail(
+      `metric ${JSON.stringify(metric.name)}: got ${this.context.describe(value)} from ` +
+        `${this.from} (while enumerating); allowed: ${allowed}`,
+    );
   }
 
   result(extra?: readonly Fraction[]): Record<string, Fraction> {
@@ -168,8 +173,10 @@ function enumerateTrial(context: EnumerationContext, params: Params, paths: numb
   if (context.outcomes) {
     const many = guarded(context, 'outcomes(params)', () => (context.outcomes as Function)(params, prepared));
     if (!(Number.isInteger(many) && (many as number) >= 0 && (many as number) <= context.maxOutcomes)) {
-      context.fail(`outcomes(params): returned ${context.describe(many)}; allowed: a whole number of outcomes from 1 ` +
-        `to ${context.maxOutcomes}, or 0 to write each trial's metrics into out at these params`);
+      context.fail(
+        `outcomes(params): returned ${context.describe(many)}; allowed: a whole number of outcomes from 1 ` +
+          `to ${context.maxOutcomes}, or 0 to write each trial's metrics into out at these params`,
+      );
     }
     outcomes = many as number;
   }
@@ -192,13 +199,17 @@ function enumerateTrial(context: EnumerationContext, params: Params, paths: numb
       (dice) => trial(dice, params, sums.out, prepared),
       (outcome, numerator, denominator) => {
         if (!(Number.isInteger(outcome) && (outcome as number) >= 0 && (outcome as number) < outcomes)) {
-          context.fail(`trial returned ${context.describe(outcome)} (while enumerating); allowed: its outcome, a ` +
-            `whole number from 0 to ${outcomes - 1} (outcomes(params) is ${outcomes})`);
+          context.fail(
+            `trial returned ${context.describe(outcome)} (while enumerating); allowed: its outcome, a ` +
+              `whole number from 0 to ${outcomes - 1} (outcomes(params) is ${outcomes})`,
+          );
         }
         const written = metrics.findIndex((metric, index) => sums.out[metric.name] !== 0 || sums.out[index] !== 0);
         if (written >= 0) {
-          context.fail('trial wrote out while the rule counts outcomes; allowed: return the outcome, and write its ' +
-            'metrics in read(outcome, params, out)');
+          context.fail(
+            'trial wrote out while the rule counts outcomes; allowed: return the outcome, and write its ' +
+              'metrics in read(outcome, params, out)',
+          );
         }
         let sum = weights.get(outcome as number);
         if (!sum) weights.set(outcome as number, (sum = new WeightSum()));
@@ -234,8 +245,8 @@ function enumerateStepForm(
         rewardSlots: metrics.length,
         done: (state) => {
           const ended = guarded(context, 'done(state, params)', () => form.done(state, params, prepared));
-          if (typeof ended !== 'boolean') context.fail(`done(state, params): returned ${context.describe(ended)}; ` +
-            `allowed: true or false`);
+          if (typeof ended !== 'boolean')
+            context.fail(`done(state, params): returned ${context.describe(ended)}; allowed: true or false`);
           return ended as boolean;
         },
         step: (state, dice) => {

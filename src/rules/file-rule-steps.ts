@@ -38,12 +38,18 @@ export function stepFormOf(
   const given = STEP_FIELDS.filter((field) => spec[field] !== undefined);
   if (given.length === 0) return null;
   for (const field of ['trial', 'outcomes', 'read'] as const) {
-    if (spec[field] !== undefined) fail(`${field}: a rule in the step form (start, step, done, report) has no ` +
-      `${field}; allowed: either trial, or start, step, done and report`);
+    if (spec[field] !== undefined)
+      fail(
+        `${field}: a rule in the step form (start, step, done, report) has no ` +
+          `${field}; allowed: either trial, or start, step, done and report`,
+      );
   }
   for (const field of STEP_FIELDS) {
-    if (typeof spec[field] !== 'function') fail(`${field}: got ${describe(spec[field])}; allowed: with ` +
-      `${given.join(', ')}, a function ${SIGNATURES[field]} (the step form)`);
+    if (typeof spec[field] !== 'function')
+      fail(
+        `${field}: got ${describe(spec[field])}; allowed: with ` +
+          `${given.join(', ')}, a function ${SIGNATURES[field]} (the step form)`,
+      );
   }
   const [start, step, done, report] = STEP_FIELDS.map((field) => spec[field] as Function);
   return { start, step, done, report };
@@ -85,12 +91,16 @@ export function readStepOut(
       if (value === 0) continue;
       out[field] = 0;
       if (metric.probability) {
-        fail(`step wrote the probability ${JSON.stringify(metric.name)}; allowed: in a step, means only (what steps ` +
-          `write adds up); write probabilities in report(state, params, out)`);
+        fail(
+          `step wrote the probability ${JSON.stringify(metric.name)}; allowed: in a step, means only (what steps ` +
+            `write adds up); write probabilities in report(state, params, out)`,
+        );
       }
       if (typeof value !== 'number' || !Number.isFinite(value)) {
-        fail(`metric ${JSON.stringify(metric.name)}: got ${describe(value)} from step; allowed: a finite number (a ` +
-          `mean)`);
+        fail(
+          `metric ${JSON.stringify(metric.name)}: got ${describe(value)} from step; allowed: a finite number (a ` +
+            `mean)`,
+        );
       }
       add(index, value);
     }
@@ -99,8 +109,10 @@ export function readStepOut(
     const known = new Set([...metrics.map((m) => m.name), ...metrics.map((_, index) => String(index))]);
     const stray = Object.keys(out).find((name) => !known.has(name)) ?? '';
     delete out[stray];
-    fail(`step wrote out[${JSON.stringify(stray)}], which is not a metric; allowed: ` +
-      `${metrics.map((m) => m.name).join(', ')} (or their positions 0 to ${metrics.length - 1})`);
+    fail(
+      `step wrote out[${JSON.stringify(stray)}], which is not a metric; allowed: ` +
+        `${metrics.map((m) => m.name).join(', ')} (or their positions 0 to ${metrics.length - 1})`,
+    );
   }
 }
 
@@ -150,8 +162,10 @@ export function stepTrial(
         if (ended === true) break;
         if (ended !== false) fail(`done(state, params): returned ${describe(ended)}; allowed: true or false`);
         if (++steps > MAX_TRIAL_STEPS) {
-          fail(`a trial took more than ${MAX_TRIAL_STEPS.toLocaleString('en-US')} steps without done(state) (the ` +
-            `state now: ${describe(state)}); allowed: a procedure that ends`);
+          fail(
+            `a trial took more than ${MAX_TRIAL_STEPS.toLocaleString('en-US')} steps without done(state) (the ` +
+              `state now: ${describe(state)}); allowed: a procedure that ends`,
+          );
         }
         call = 'step(state, dice, params, out)';
         state = form.step(state, dice, params, scratch.out, prepared);

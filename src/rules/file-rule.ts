@@ -35,7 +35,24 @@ import type { MetricSpec, ParamSpec, Params, Rng, Rule } from './types.js';
 export { describeValue };
 
 /** The fields a rule file's default export may have. */
-const FIELDS = ['id', 'title', 'summary', 'source', 'params', 'metrics', 'headline', 'readings', 'validate', 'setup', 'trial', ...STEP_FIELDS, 'outcomes', 'read', 'exact', 'matrix'] as const;
+const FIELDS = [
+  'id',
+  'title',
+  'summary',
+  'source',
+  'params',
+  'metrics',
+  'headline',
+  'readings',
+  'validate',
+  'setup',
+  'trial',
+  ...STEP_FIELDS,
+  'outcomes',
+  'read',
+  'exact',
+  'matrix',
+] as const;
 /** Most outcomes a trial may end in when the rule counts outcomes: a chunk's histogram is this long at most. */
 export const MAX_OUTCOMES = 2 ** 20;
 /** Outcome counts a thread keeps across parameter sets at most (int32 each: 64 MB). */
@@ -43,11 +60,16 @@ const HELD_OUTCOMES = 2 ** 24;
 const PARAM_TYPES = ['integer', 'number', 'boolean', 'choice'] as const;
 const FRACTION_UNITS = 2 ** 32;
 
-/** What a rule file's trial receives as `dice`: the chunk's stream (stream 3 by default), as the built-in rules get it. */
+/**
+ * What a rule file's trial receives as `dice`: the chunk's stream (stream 3 by default), as the built-in rules get it.
+ */
 export interface Dice {
   /** An integer from 1 to sides. */
   d(sides: number): number;
-  /** Rolls n dice of `sides` faces and returns how many show `atLeast` or more: on streams 2 and 3 exactly fair, up to four d6 from one draw. */
+  /**
+   * Rolls n dice of `sides` faces and returns how many show `atLeast` or more: on streams 2 and 3 exactly fair, up to
+   * four d6 from one draw.
+   */
   count(n: number, sides: number, atLeast: number): number;
   /** A whole number uniform on [0, bound): several dice from one draw, read as digits (`below(6 ** 4)`: four d6). */
   below(bound: number): number;
@@ -69,9 +91,13 @@ class BadDice extends Error {
   }
 }
 
-const isWhole = (value: number, min: number, max: number) => typeof value === 'number' && (value | 0) === value && value >= min && value <= max;
+const isWhole = (value: number, min: number, max: number) =>
+  typeof value === 'number' && (value | 0) === value && value >= min && value <= max;
 
-/** A die's faces or `below`'s bound, up to the engine's limit (MAX_BOUND, engine/random.ts); `call` and `what` name the argument in the message. */
+/**
+ * A die's faces or `below`'s bound, up to the engine's limit (MAX_BOUND, engine/random.ts); `call` and `what` name the
+ * argument in the message.
+ */
 function faces(call: string, what: string, value: number): number {
   if (!isWhole(value, 1, MAX_BOUND)) throw new BadDice(call, what, value, `a whole number from 1 to ${MAX_BOUND}`);
   return value;
@@ -89,7 +115,8 @@ class ChunkDice implements Dice {
   count(n: number, sides: number, atLeast: number): number {
     if (!isWhole(n, 0, 1 << 30)) throw new BadDice('dice.count', 'n', n, 'a whole number of dice from 0');
     faces('dice.count', 'sides', sides);
-    if (typeof atLeast !== 'number' || Number.isNaN(atLeast)) throw new BadDice('dice.count', 'atLeast', atLeast, 'a number');
+    if (typeof atLeast !== 'number' || Number.isNaN(atLeast))
+      throw new BadDice('dice.count', 'atLeast', atLeast, 'a number');
     return this.rng.count(n, sides, Math.max(0, Math.min(sides + 1, Math.ceil(atLeast))));
   }
   below(bound: number): number {
@@ -143,38 +170,56 @@ type ChunkLoop = (
  */
 export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
   if (moduleDefault === null || typeof moduleDefault !== 'object' || Array.isArray(moduleDefault)) {
-    throw new UsageError(`${origin}: default export: got ${describeValue(moduleDefault)}; allowed: export default { id, title, params, metrics, trial }`);
+    throw new UsageError(
+      `${origin}: default export: got ${describeValue(moduleDefault)}; allowed: export default { id, title, params, metrics, trial }`,
+    );
   }
   const spec = moduleDefault as Spec;
   const id = spec.id;
   if (typeof id !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9-]{0,63}$/.test(id)) {
-    throw new UsageError(`${origin}: id: got ${describeValue(id)}; allowed: letters, digits and '-' (at most 64, not starting with '-')`);
+    throw new UsageError(
+      `${origin}: id: got ${describeValue(id)}; allowed: letters, digits and '-' (at most 64, not starting with '-')`,
+    );
   }
   const where = `${origin} (rule ${id})`;
   const fail = (what: string): never => {
     throw new UsageError(`${where}: ${what}`);
   };
   for (const key of Object.keys(spec)) {
-    if (!(FIELDS as readonly string[]).includes(key)) fail(`unknown field ${JSON.stringify(key)}; allowed: ${FIELDS.join(', ')}`);
+    if (!(FIELDS as readonly string[]).includes(key))
+      fail(`unknown field ${JSON.stringify(key)}; allowed: ${FIELDS.join(', ')}`);
   }
   const text = (field: string, required: boolean): string | undefined => {
     const value = spec[field];
     if (value === undefined && !required) return undefined;
-    if (typeof value !== 'string' || value.trim() === '' || value.length > 500) fail(`${field}: got ${describeValue(value)}; allowed: ${required ? '' : 'absent, or '}text of 1 to 500 characters`);
+    if (typeof value !== 'string' || value.trim() === '' || value.length > 500)
+      fail(
+        `${field}: got ${describeValue(value)}; allowed: ${required ? '' : 'absent, or '}text of 1 to 500 characters`,
+      );
     return oneLine(value as string);
   };
   const title = text('title', true) as string;
   const summary = text('summary', false) ?? title;
   const source = text('source', false) ?? `rule file ${origin}`;
   const form = stepFormOf(spec, fail, describeValue);
-  if (!form && typeof spec.trial !== 'function') fail(`trial: got ${describeValue(spec.trial)}; allowed: a function trial(dice, params, out), or the step form: start, step, done and report`);
+  if (!form && typeof spec.trial !== 'function')
+    fail(
+      `trial: got ${describeValue(spec.trial)}; allowed: a function trial(dice, params, out), or the step form: start, step, done and report`,
+    );
   for (const field of ['exact', 'validate', 'setup', 'readings'] as const) {
-    if (spec[field] !== undefined && typeof spec[field] !== 'function') fail(`${field}: got ${describeValue(spec[field])}; allowed: absent, or a function of params`);
+    if (spec[field] !== undefined && typeof spec[field] !== 'function')
+      fail(`${field}: got ${describeValue(spec[field])}; allowed: absent, or a function of params`);
   }
   // Counting outcomes takes both: outcomes(params) says how many, read(outcome, …) what each reports.
   if (spec.outcomes !== undefined || spec.read !== undefined) {
-    if (typeof spec.outcomes !== 'function') fail(`outcomes: got ${describeValue(spec.outcomes)}; allowed: with read, a function outcomes(params, prepared) returning how many outcomes a trial can end in`);
-    if (typeof spec.read !== 'function') fail(`read: got ${describeValue(spec.read)}; allowed: with outcomes, a function read(outcome, params, out, prepared) writing that outcome's metrics`);
+    if (typeof spec.outcomes !== 'function')
+      fail(
+        `outcomes: got ${describeValue(spec.outcomes)}; allowed: with read, a function outcomes(params, prepared) returning how many outcomes a trial can end in`,
+      );
+    if (typeof spec.read !== 'function')
+      fail(
+        `read: got ${describeValue(spec.read)}; allowed: with outcomes, a function read(outcome, params, out, prepared) writing that outcome's metrics`,
+      );
   }
   const outcomesOf = spec.outcomes as Function | undefined;
   const read = spec.read as Function | undefined;
@@ -192,9 +237,15 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
   };
 
   const metricsSource = spec.metrics;
-  if (typeof metricsSource !== 'function' && !Array.isArray(metricsSource)) fail(`metrics: got ${describeValue(metricsSource)}; allowed: an array of { name, probability, doc }, or a function of params returning one`);
+  if (typeof metricsSource !== 'function' && !Array.isArray(metricsSource))
+    fail(
+      `metrics: got ${describeValue(metricsSource)}; allowed: an array of { name, probability, doc }, or a function of params returning one`,
+    );
   const metrics = (p: Params): MetricSpec[] => {
-    const list = typeof metricsSource === 'function' ? call('metrics(params)', () => metricsSource(Object.freeze({ ...p }))) : metricsSource;
+    const list =
+      typeof metricsSource === 'function'
+        ? call('metrics(params)', () => metricsSource(Object.freeze({ ...p })))
+        : metricsSource;
     return checkMetrics(list, fail);
   };
   // A list that does not depend on the params is checked now, so that every command (app too) refuses a bad name.
@@ -240,7 +291,9 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
       if (outcomesOf) {
         const many = call('outcomes(params)', () => outcomesOf(frozen, prepared));
         if (!isWhole(many as number, 0, MAX_OUTCOMES)) {
-          fail(`outcomes(params): returned ${describeValue(many)}; allowed: a whole number of outcomes from 1 to ${MAX_OUTCOMES}, or 0 to write each trial's metrics into out at these params`);
+          fail(
+            `outcomes(params): returned ${describeValue(many)}; allowed: a whole number of outcomes from 1 to ${MAX_OUTCOMES}, or 0 to write each trial's metrics into out at these params`,
+          );
         }
         if ((many as number) > 0) counts = new Int32Array(many as number);
       }
@@ -254,7 +307,12 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
   };
 
   /** The trials of a chunk when the rule counts outcomes: each trial returns its outcome, counted. */
-  const countOutcomes = (state: ChunkState, layout: Layout, trials: number, failed: (error: unknown, trialIndex: number) => never): void => {
+  const countOutcomes = (
+    state: ChunkState,
+    layout: Layout,
+    trials: number,
+    failed: (error: unknown, trialIndex: number) => never,
+  ): void => {
     const counts = state.counts as Int32Array;
     const { params: frozen, out, prepared } = state;
     const outcomes = counts.length;
@@ -264,7 +322,8 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
     try {
       for (; t < trials; t++) {
         outcome = trial(dice, frozen, out, prepared);
-        // A whole number in range, as an int32 compare: (x >>> 0) === x rejects fractions, negatives, NaN and non-numbers.
+        // A whole number in range, as an int32 compare: (x >>> 0) === x rejects fractions, negatives, NaN and
+        // non-numbers.
         if ((outcome as number) >>> 0 !== outcome || (outcome as number) >= outcomes) break;
         counts[outcome as number]++;
       }
@@ -273,14 +332,18 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
     }
     if (t < trials) {
       states.delete(JSON.stringify(frozen));
-      fail(`trial returned ${describeValue(outcome)} in trial ${t + 1} of a chunk; allowed: its outcome, a whole number from 0 to ${outcomes - 1} (outcomes(params) is ${outcomes})`);
+      fail(
+        `trial returned ${describeValue(outcome)} in trial ${t + 1} of a chunk; allowed: its outcome, a whole number from 0 to ${outcomes - 1} (outcomes(params) is ${outcomes})`,
+      );
     }
     // Checked once a chunk: a trial that wrote a metric would otherwise have it read as the first outcome's.
     layout.slots.forEach((slot, index) => {
       for (const field of [slot.name, index]) {
         if (out[field] === 0) continue;
         states.delete(JSON.stringify(frozen));
-        fail(`trial wrote out[${JSON.stringify(field)}] while the rule counts outcomes; allowed: return the outcome, and write its metrics in read(outcome, params, out)`);
+        fail(
+          `trial wrote out[${JSON.stringify(field)}] while the rule counts outcomes; allowed: return the outcome, and write its metrics in read(outcome, params, out)`,
+        );
       }
     });
   };
@@ -313,7 +376,9 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
   };
   const badRead = (slot: Slot, value: unknown, outcome: number, frozen: Params): never => {
     states.delete(JSON.stringify(frozen));
-    return fail(`metric ${JSON.stringify(slot.name)}: got ${describeValue(value)} from read(outcome ${outcome}); allowed: ${metricAllows(slot)}`);
+    return fail(
+      `metric ${JSON.stringify(slot.name)}: got ${describeValue(value)} from read(outcome ${outcome}); allowed: ${metricAllows(slot)}`,
+    );
   };
 
   const rule: Rule = {
@@ -332,12 +397,15 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
       dice.rng = rng;
       const bad = (slot: number, value: unknown, trialIndex: number): never => {
         const metric = layout.slots[slot];
-        return fail(`metric ${JSON.stringify(metric.name)}: got ${describeValue(value)} in trial ${trialIndex + 1} of a chunk; allowed: ${metricAllows(metric)}`);
+        return fail(
+          `metric ${JSON.stringify(metric.name)}: got ${describeValue(value)} in trial ${trialIndex + 1} of a chunk; allowed: ${metricAllows(metric)}`,
+        );
       };
       const failed = (error: unknown, trialIndex: number): never => {
         states.delete(JSON.stringify(p)); // its out object may hold a half-read trial
         if (error instanceof UsageError) throw error;
-        if (error instanceof BadDice) return fail(`${error.call}: ${error.what}: got ${describeValue(error.value)}; allowed: ${error.allowed}`);
+        if (error instanceof BadDice)
+          return fail(`${error.call}: ${error.what}: got ${describeValue(error.value)}; allowed: ${error.allowed}`);
         return fail(`trial threw ${describeError(error)} (trial ${trialIndex + 1} of a chunk)`);
       };
       // Marked once a chunk, not once a trial: the loop stays as fast as it was.
@@ -359,7 +427,9 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
         states.delete(JSON.stringify(p));
         const known = new Set([...layout.slots.map((s) => s.name), ...layout.slots.map((_, index) => String(index))]);
         const stray = written.find((name) => !known.has(name)) ?? '';
-        fail(`trial wrote out[${JSON.stringify(stray)}], which is not a metric; allowed: ${layout.slots.map((s) => s.name).join(', ')} (or their positions 0 to ${layout.slots.length - 1})`);
+        fail(
+          `trial wrote out[${JSON.stringify(stray)}], which is not a metric; allowed: ${layout.slots.map((s) => s.name).join(', ')} (or their positions 0 to ${layout.slots.length - 1})`,
+        );
       }
       for (const slot of layout.slots) {
         if (slot.probability) continue;
@@ -371,7 +441,8 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
       // Only the whole part of a mean's Σ value (a chunk's floor, addExactly) may be below zero: d6 − d6 sums so.
       for (const slot of layoutOf(p).slots) {
         for (let at = slot.offset; at < slot.offset + (slot.probability ? 1 : 4); at++) {
-          if (tally[at] < 0 && (slot.probability || at !== slot.offset)) return `${slot.name}: tally entry ${at} is ${tally[at]}, and only a mean's sum may be below zero`;
+          if (tally[at] < 0 && (slot.probability || at !== slot.offset))
+            return `${slot.name}: tally entry ${at} is ${tally[at]}, and only a mean's sum may be below zero`;
         }
       }
       return null;
@@ -393,30 +464,52 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
     rule.validate = (p) => {
       const problem = call('validate(params)', () => validate(Object.freeze({ ...p })));
       if (problem === undefined || problem === null || problem === true) return;
-      if (typeof problem !== 'string') fail(`validate(params): returned ${describeValue(problem)}; allowed: nothing when the params are fine, or a string saying what is wrong`);
+      if (typeof problem !== 'string')
+        fail(
+          `validate(params): returned ${describeValue(problem)}; allowed: nothing when the params are fine, or a string saying what is wrong`,
+        );
       throw new UsageError(`${id}: ${oneLine(problem as string)}`);
     };
   }
   // The rule's own dice enumerated (file-rule-exact.ts), within a budget: its exact values where it has no exact().
-  const base = { where, setup, outcomes: outcomesOf, read, metrics: (p: Params) => layoutOf(p).metrics, fail, describe: describeValue, maxOutcomes: MAX_OUTCOMES };
+  const base = {
+    where,
+    setup,
+    outcomes: outcomesOf,
+    read,
+    metrics: (p: Params) => layoutOf(p).metrics,
+    fail,
+    describe: describeValue,
+    maxOutcomes: MAX_OUTCOMES,
+  };
   const enumerated = enumeratedExact({ ...base, trial: form ? null : trial, form });
   // Marked as one call (rule-calls.ts): a trial or step that loops while it is enumerated is named and stopped.
   const walked = form ? 'start, step, done and report, enumerated' : 'trial(dice, params, out), enumerated';
   rule.enumerate = (p, budget) => ruleCall(where, walked, () => enumerated(p, budget));
   if (typeof spec.exact === 'function') {
     const exact = spec.exact as Function;
-    rule.exact = (p) => checkExact(call('exact(params)', () => exact(Object.freeze({ ...p }))), layoutOf(p).metrics, fail);
+    rule.exact = (p) =>
+      checkExact(
+        call('exact(params)', () => exact(Object.freeze({ ...p }))),
+        layoutOf(p).metrics,
+        fail,
+      );
   } else {
     rule.exact = (p) => (rule.enumerate as NonNullable<Rule['enumerate']>)(p);
     rule.exactBy = 'enumeration';
   }
   if (spec.headline !== undefined) {
     const headline = spec.headline;
-    if (typeof headline !== 'function' && !Array.isArray(headline)) fail(`headline: got ${describeValue(headline)}; allowed: an array of metric names, or a function of params returning one`);
+    if (typeof headline !== 'function' && !Array.isArray(headline))
+      fail(
+        `headline: got ${describeValue(headline)}; allowed: an array of metric names, or a function of params returning one`,
+      );
     rule.headline = (p) => {
-      const names = typeof headline === 'function' ? call('headline(params)', () => headline(Object.freeze({ ...p }))) : headline;
+      const names =
+        typeof headline === 'function' ? call('headline(params)', () => headline(Object.freeze({ ...p }))) : headline;
       const known = new Set(layoutOf(p).metrics.map((m) => m.name));
-      if (!Array.isArray(names) || names.some((name) => typeof name !== 'string' || !known.has(name))) fail(`headline: got ${describeValue(names)}; allowed: names of metrics, from ${[...known].join(', ')}`);
+      if (!Array.isArray(names) || names.some((name) => typeof name !== 'string' || !known.has(name)))
+        fail(`headline: got ${describeValue(names)}; allowed: names of metrics, from ${[...known].join(', ')}`);
       return [...(names as string[])];
     };
   }
@@ -425,8 +518,13 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
     const names = new Set(params.map((p) => p.name));
     rule.readings = (p) => {
       const list = call('readings(params)', () => readings(Object.freeze({ ...p })));
-      const valid = Array.isArray(list) && list.every((r) => r !== null && typeof r === 'object' && names.has(r.param) && typeof r.text === 'string');
-      if (!valid) fail(`readings(params): returned ${describeValue(list)}; allowed: an array of { param, text } with param one of ${[...names].join(', ')}`);
+      const valid =
+        Array.isArray(list) &&
+        list.every((r) => r !== null && typeof r === 'object' && names.has(r.param) && typeof r.text === 'string');
+      if (!valid)
+        fail(
+          `readings(params): returned ${describeValue(list)}; allowed: an array of { param, text } with param one of ${[...names].join(', ')}`,
+        );
       return (list as Array<{ param: string; text: string }>).map((r) => ({ param: r.param, text: oneLine(r.text) }));
     };
   }
@@ -436,59 +534,103 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
 
 function checkParams(value: unknown, fail: (what: string) => never): ParamSpec[] {
   if (value === undefined) return [];
-  if (!Array.isArray(value)) fail(`params: got ${describeValue(value)}; allowed: an array of { name, type, default, … }`);
+  if (!Array.isArray(value))
+    fail(`params: got ${describeValue(value)}; allowed: an array of { name, type, default, … }`);
   const seen = new Set<string>();
   return (value as unknown[]).map((raw, index) => {
     const at = `params[${index}]`;
-    if (raw === null || typeof raw !== 'object') fail(`${at}: got ${describeValue(raw)}; allowed: { name, type, default, doc, … }`);
+    if (raw === null || typeof raw !== 'object')
+      fail(`${at}: got ${describeValue(raw)}; allowed: { name, type, default, doc, … }`);
     const p = raw as Spec;
     const name = p.name;
     // `__proto__` would change the prototype of the params object the trial reads instead of setting a key.
-    if (typeof name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(name) || name === 'rule' || name === '__proto__') {
-      fail(`${at}.name: got ${describeValue(name)}; allowed: letters, digits and '_', not starting with a digit (and not "rule", which compare uses, or "__proto__")`);
+    if (
+      typeof name !== 'string' ||
+      !/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(name) ||
+      name === 'rule' ||
+      name === '__proto__'
+    ) {
+      fail(
+        `${at}.name: got ${describeValue(name)}; allowed: letters, digits and '_', not starting with a digit (and not "rule", which compare uses, or "__proto__")`,
+      );
     }
     const named = `parameter ${name as string}`;
     if (seen.has(name as string)) fail(`${named}: declared twice; allowed: each name once`);
     seen.add(name as string);
-    if (!(PARAM_TYPES as readonly unknown[]).includes(p.type)) fail(`${named}: type: got ${describeValue(p.type)}; allowed: ${PARAM_TYPES.join(', ')}`);
-    if (p.doc !== undefined && typeof p.doc !== 'string') fail(`${named}: doc: got ${describeValue(p.doc)}; allowed: text`);
+    if (!(PARAM_TYPES as readonly unknown[]).includes(p.type))
+      fail(`${named}: type: got ${describeValue(p.type)}; allowed: ${PARAM_TYPES.join(', ')}`);
+    if (p.doc !== undefined && typeof p.doc !== 'string')
+      fail(`${named}: doc: got ${describeValue(p.doc)}; allowed: text`);
     const doc = typeof p.doc === 'string' ? oneLine(p.doc) : '';
     const type = p.type as (typeof PARAM_TYPES)[number];
     if (type === 'integer' || type === 'number') {
-      const isKind = (x: unknown) => (type === 'integer' ? Number.isSafeInteger(x) : typeof x === 'number' && Number.isFinite(x));
-      for (const bound of ['min', 'max'] as const) if (!isKind(p[bound])) fail(`${named}: ${bound}: got ${describeValue(p[bound])}; allowed: ${type === 'integer' ? 'an integer' : 'a finite number'}`);
+      const isKind = (x: unknown) =>
+        type === 'integer' ? Number.isSafeInteger(x) : typeof x === 'number' && Number.isFinite(x);
+      for (const bound of ['min', 'max'] as const)
+        if (!isKind(p[bound]))
+          fail(
+            `${named}: ${bound}: got ${describeValue(p[bound])}; allowed: ${type === 'integer' ? 'an integer' : 'a finite number'}`,
+          );
       const [min, max] = [p.min as number, p.max as number];
       if (min > max) fail(`${named}: min ${min} is above max ${max}; allowed: min ≤ max`);
-      if (!isKind(p.default) || (p.default as number) < min || (p.default as number) > max) fail(`${named}: default: got ${describeValue(p.default)}; allowed: ${type === 'integer' ? 'an integer' : 'a number'} from ${min} to ${max}`);
+      if (!isKind(p.default) || (p.default as number) < min || (p.default as number) > max)
+        fail(
+          `${named}: default: got ${describeValue(p.default)}; allowed: ${type === 'integer' ? 'an integer' : 'a number'} from ${min} to ${max}`,
+        );
       return { name, type, default: p.default as number, min, max, doc } as ParamSpec;
     }
     if (type === 'boolean') {
-      if (typeof p.default !== 'boolean') fail(`${named}: default: got ${describeValue(p.default)}; allowed: true or false`);
+      if (typeof p.default !== 'boolean')
+        fail(`${named}: default: got ${describeValue(p.default)}; allowed: true or false`);
       return { name, type, default: p.default as boolean, doc } as ParamSpec;
     }
     const choices = p.choices;
-    if (!Array.isArray(choices) || choices.length === 0 || choices.some((c) => typeof c !== 'string' || c.trim() !== c || c === '') || new Set(choices).size !== choices.length) {
-      fail(`${named}: choices: got ${describeValue(choices)}; allowed: an array of distinct non-empty strings without surrounding spaces`);
+    if (
+      !Array.isArray(choices) ||
+      choices.length === 0 ||
+      choices.some((c) => typeof c !== 'string' || c.trim() !== c || c === '') ||
+      new Set(choices).size !== choices.length
+    ) {
+      fail(
+        `${named}: choices: got ${describeValue(choices)}; allowed: an array of distinct non-empty strings without surrounding spaces`,
+      );
     }
-    if (!(choices as string[]).includes(p.default as string)) fail(`${named}: default: got ${describeValue(p.default)}; allowed: one of ${(choices as string[]).join(', ')}`);
+    if (!(choices as string[]).includes(p.default as string))
+      fail(`${named}: default: got ${describeValue(p.default)}; allowed: one of ${(choices as string[]).join(', ')}`);
     return { name, type, default: p.default as string, choices: [...(choices as string[])], doc } as ParamSpec;
   });
 }
 
 function checkMetrics(value: unknown, fail: (what: string) => never): MetricSpec[] {
-  if (!Array.isArray(value) || value.length === 0) fail(`metrics: got ${describeValue(value)}; allowed: a non-empty array of { name, probability, doc }`);
+  if (!Array.isArray(value) || value.length === 0)
+    fail(`metrics: got ${describeValue(value)}; allowed: a non-empty array of { name, probability, doc }`);
   const seen = new Set<string>();
   return (value as unknown[]).map((raw, index) => {
-    if (raw === null || typeof raw !== 'object') fail(`metrics[${index}]: got ${describeValue(raw)}; allowed: { name, probability, doc }`);
+    if (raw === null || typeof raw !== 'object')
+      fail(`metrics[${index}]: got ${describeValue(raw)}; allowed: { name, probability, doc }`);
     const m = raw as Spec;
-    if (typeof m.name !== 'string' || m.name === '' || m.name.length > 100 || m.name === '__proto__' || /[\u0000-\u001f\u007f\u2028\u2029]/.test(m.name) || /^(0|[1-9]\d*)$/.test(m.name)) {
-      fail(`metrics[${index}].name: got ${describeValue(m.name)}; allowed: text of 1 to 100 characters without control characters or line breaks, not a whole number (out[k] is the k-th metric) nor "__proto__"`);
+    if (
+      typeof m.name !== 'string' ||
+      m.name === '' ||
+      m.name.length > 100 ||
+      m.name === '__proto__' ||
+      /[\u0000-\u001f\u007f\u2028\u2029]/.test(m.name) ||
+      /^(0|[1-9]\d*)$/.test(m.name)
+    ) {
+      fail(
+        `metrics[${index}].name: got ${describeValue(m.name)}; allowed: text of 1 to 100 characters without control characters or line breaks, not a whole number (out[k] is the k-th metric) nor "__proto__"`,
+      );
     }
     const name = m.name as string;
     if (seen.has(name)) fail(`metric ${JSON.stringify(name)}: declared twice; allowed: each name once`);
     seen.add(name);
-    if (typeof m.probability !== 'boolean') fail(`metric ${JSON.stringify(name)}: probability: got ${describeValue(m.probability)}; allowed: true (counted 0/1 per trial) or false (a mean)`);
-    for (const field of ['doc', 'label'] as const) if (m[field] !== undefined && typeof m[field] !== 'string') fail(`metric ${JSON.stringify(name)}: ${field}: got ${describeValue(m[field])}; allowed: text`);
+    if (typeof m.probability !== 'boolean')
+      fail(
+        `metric ${JSON.stringify(name)}: probability: got ${describeValue(m.probability)}; allowed: true (counted 0/1 per trial) or false (a mean)`,
+      );
+    for (const field of ['doc', 'label'] as const)
+      if (m[field] !== undefined && typeof m[field] !== 'string')
+        fail(`metric ${JSON.stringify(name)}: ${field}: got ${describeValue(m[field])}; allowed: text`);
     return {
       name,
       doc: typeof m.doc === 'string' ? oneLine(m.doc) : '',
@@ -509,20 +651,38 @@ export function parseExactValue(value: unknown): Fraction | null {
   return Fraction.of(BigInt(match[1]), BigInt(match[2] ?? '1'));
 }
 
-function checkExact(value: unknown, metrics: readonly MetricSpec[], fail: (what: string) => never): Record<string, Fraction> {
-  if (value === null || typeof value !== 'object') fail(`exact(params): returned ${describeValue(value)}; allowed: an object of metric name → number or 'n/d'`);
+function checkExact(
+  value: unknown,
+  metrics: readonly MetricSpec[],
+  fail: (what: string) => never,
+): Record<string, Fraction> {
+  if (value === null || typeof value !== 'object')
+    fail(`exact(params): returned ${describeValue(value)}; allowed: an object of metric name → number or 'n/d'`);
   const given = value as Spec;
   const known = new Set(metrics.map((m) => m.name));
-  for (const name of Object.keys(given)) if (!known.has(name)) fail(`exact(params): gives ${JSON.stringify(name)}, which is not a metric; allowed: ${[...known].join(', ')}`);
+  for (const name of Object.keys(given))
+    if (!known.has(name))
+      fail(`exact(params): gives ${JSON.stringify(name)}, which is not a metric; allowed: ${[...known].join(', ')}`);
   const result = keyedRecord<Fraction>();
   for (const metric of metrics) {
     // Only the object's own entries: a missing `constructor` is missing, not Object.prototype's function.
     const raw = own(given, metric.name);
-    if (raw === undefined) fail(`exact(params): no value for metric ${JSON.stringify(metric.name)}; allowed: a value for every metric (leave exact out if you cannot solve them all)`);
+    if (raw === undefined)
+      fail(
+        `exact(params): no value for metric ${JSON.stringify(metric.name)}; allowed: a value for every metric (leave exact out if you cannot solve them all)`,
+      );
     const fraction = parseExactValue(raw);
-    if (!fraction) fail(`exact(params): metric ${JSON.stringify(metric.name)}: got ${describeValue(raw)}; allowed: a finite number, or a fraction string 'n/d'`);
-    if (metric.probability && ((fraction as Fraction).compare(Fraction.ZERO) < 0 || (fraction as Fraction).compare(Fraction.ONE) > 0)) {
-      fail(`exact(params): metric ${JSON.stringify(metric.name)}: got ${describeValue(raw)}; allowed: a probability from 0 to 1`);
+    if (!fraction)
+      fail(
+        `exact(params): metric ${JSON.stringify(metric.name)}: got ${describeValue(raw)}; allowed: a finite number, or a fraction string 'n/d'`,
+      );
+    if (
+      metric.probability &&
+      ((fraction as Fraction).compare(Fraction.ZERO) < 0 || (fraction as Fraction).compare(Fraction.ONE) > 0)
+    ) {
+      fail(
+        `exact(params): metric ${JSON.stringify(metric.name)}: got ${describeValue(raw)}; allowed: a probability from 0 to 1`,
+      );
     }
     result[metric.name] = fraction as Fraction;
   }
@@ -533,7 +693,12 @@ function buildLayout(metrics: MetricSpec[]): Layout {
   let offset = 0;
   let means = 0;
   const slots = metrics.map((metric) => {
-    const slot: Slot = { name: metric.name, probability: metric.probability, offset, sum: metric.probability ? -1 : 2 * means };
+    const slot: Slot = {
+      name: metric.name,
+      probability: metric.probability,
+      offset,
+      sum: metric.probability ? -1 : 2 * means,
+    };
     offset += metric.probability ? 1 : 4;
     if (!metric.probability) means++;
     return slot;
@@ -542,7 +707,8 @@ function buildLayout(metrics: MetricSpec[]): Layout {
 }
 
 /** What a metric's value may be, as a message says it. */
-const metricAllows = (slot: Slot): string => (slot.probability ? '0, 1, false or true (a probability)' : 'a finite number (a mean)');
+const metricAllows = (slot: Slot): string =>
+  slot.probability ? '0, 1, false or true (a probability)' : 'a finite number (a mean)';
 
 /**
  * Counts one nonzero value of a metric `times` over: a probability's 1 (or

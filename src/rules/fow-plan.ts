@@ -54,7 +54,10 @@ export interface Plan {
   readonly first: Int32Array;
   /** Per state with a draw: code → outcome. */
   readonly outcomeOf: Int32Array;
-  /** Per turn counted group by group: the turn's scoring dice, 0 … out + perDraw − 1 (counting stops once out are reached), → outcome. */
+  /**
+   * Per turn counted group by group: the turn's scoring dice, 0 … out + perDraw − 1 (counting stops once out are
+   * reached), → outcome.
+   */
   readonly outcomeOfHits: Int32Array;
   /** Per state: the turn's dice and the platoons still out (used by turns counted group by group). */
   readonly dice: Int32Array;
@@ -63,10 +66,16 @@ export interface Plan {
   readonly next: Int32Array;
   /** Per outcome: platoons that arrived. */
   readonly arrived: Int32Array;
-  /** Per outcome: the states it ended turns in, as (turn − 1)·(reserves + 1) + remaining, at recordIndex[recordStart[o] … recordStart[o + 1]). */
+  /**
+   * Per outcome: the states it ended turns in, as (turn − 1)·(reserves + 1) + remaining, at recordIndex[recordStart[o]
+   * … recordStart[o + 1]).
+   */
   readonly recordStart: Int32Array;
   readonly recordIndex: Int32Array;
-  /** Digits of base `q` one draw holds at most (q^perDraw ≤ MAX_BOUND), q^k for k = 0 … perDraw, and the scoring digits in each code below q^perDraw. */
+  /**
+   * Digits of base `q` one draw holds at most (q^perDraw ≤ MAX_BOUND), q^k for k = 0 … perDraw, and the scoring digits
+   * in each code below q^perDraw.
+   */
   readonly perDraw: number;
   readonly power: Int32Array;
   readonly hitsIn: Uint8Array;
@@ -96,14 +105,16 @@ function buildPlan({ reserves, start, followed, hit, guarantee }: PlanSide): Pla
   const power = Int32Array.from({ length: perDraw + 1 }, (_, k) => q ** k);
   const hitsIn = new Uint8Array(power[perDraw]);
   for (let code = 0; code < power[perDraw]; code++) {
-    for (let rest = code, digit = 0; digit < perDraw; digit++, rest = Math.floor(rest / q)) hitsIn[code] += +(rest % q >= q - scoring);
+    for (let rest = code, digit = 0; digit < perDraw; digit++, rest = Math.floor(rest / q))
+      hitsIn[code] += +(rest % q >= q - scoring);
   }
   const stride = reserves + 1;
   const states = (followed + 1) * stride;
   const stateOf = (turn: number, out: number) => turn * stride + out;
   const recordOf = (turn: number, out: number) => (turn - 1) * stride + out;
   const diceIn = (turn: number) => turn - start + 1;
-  const arriving = (dice: number, hits: number, out: number) => (hits === 0 && guarantee > 0 && dice >= guarantee ? 1 : Math.min(hits, out));
+  const arriving = (dice: number, hits: number, out: number) =>
+    hits === 0 && guarantee > 0 && dice >= guarantee ? 1 : Math.min(hits, out);
 
   const bound = new Int32Array(states);
   const first = new Int32Array(states);
@@ -214,7 +225,8 @@ export function runPlan(plan: Plan, rng: Rng, trials: number, counts: Int32Array
         // dice so far bring every platoon still out, the rest cannot change the turn and are not drawn.
         const stillOut = out[s];
         let hits = 0;
-        for (let left = dice[s]; left > 0 && hits < stillOut; left -= perDraw) hits += hitsIn[rng.below(power[left < perDraw ? left : perDraw])];
+        for (let left = dice[s]; left > 0 && hits < stillOut; left -= perDraw)
+          hits += hitsIn[rng.below(power[Math.min(left, perDraw)])];
         o = outcomeOfHits[first[s] + hits];
       }
       counts[o]++;
@@ -223,7 +235,10 @@ export function runPlan(plan: Plan, rng: Rng, trials: number, counts: Int32Array
   }
 }
 
-/** Adds a chunk's outcome counts into `states` (index (turn − 1)·(reserves + 1) + remaining) and returns how many platoons arrived. */
+/**
+ * Adds a chunk's outcome counts into `states` (index (turn − 1)·(reserves + 1) + remaining) and returns how many
+ * platoons arrived.
+ */
 export function addOutcomes(plan: Plan, counts: Int32Array, states: Int32Array): number {
   const { recordStart, recordIndex, arrived } = plan;
   let arrivals = 0;

@@ -115,7 +115,8 @@ export function sideSetup(params: Params, side: Side): SideSetup {
 
 const PLACE = /^[a-z][a-z0-9_-]*$/;
 const FACES = /^([1-6])(?:-([1-6]))?$/;
-const SCATTER_ALLOWED = 'each die face 1-6 given exactly once as face:place or from-to:place, comma-separated; a place is a word of letters, digits, _ or - starting with a letter, kept lowercase (e.g. 1-2:left,3-4:centre,5-6:right)';
+const SCATTER_ALLOWED =
+  'each die face 1-6 given exactly once as face:place or from-to:place, comma-separated; a place is a word of letters, digits, _ or - starting with a letter, kept lowercase (e.g. 1-2:left,3-4:centre,5-6:right)';
 
 /**
  * Parses a scatter map into the place of each face (index 1–6) and returns
@@ -130,18 +131,27 @@ export function canonicalScatter(raw: string): string {
     const colon = entry.indexOf(':');
     if (colon < 0) throw fail();
     const faces = FACES.exec(entry.slice(0, colon).trim());
-    const place = entry.slice(colon + 1).trim().toLowerCase();
+    const place = entry
+      .slice(colon + 1)
+      .trim()
+      .toLowerCase();
     if (!faces || !PLACE.test(place)) throw fail();
     const from = Number(faces[1]);
     const to = faces[2] === undefined ? from : Number(faces[2]);
     if (to < from) throw fail();
     for (let face = from; face <= to; face++) {
-      if (placeOf[face] !== '') throw new UsageError(`scatter: got ${JSON.stringify(raw)}: face ${face} is given twice; allowed: ${SCATTER_ALLOWED}`);
+      if (placeOf[face] !== '')
+        throw new UsageError(
+          `scatter: got ${JSON.stringify(raw)}: face ${face} is given twice; allowed: ${SCATTER_ALLOWED}`,
+        );
       placeOf[face] = place;
     }
   }
   const missing = [1, 2, 3, 4, 5, 6].filter((face) => placeOf[face] === '');
-  if (missing.length > 0) throw new UsageError(`scatter: got ${JSON.stringify(raw)}: no place for face ${missing.join(', ')}; allowed: ${SCATTER_ALLOWED}`);
+  if (missing.length > 0)
+    throw new UsageError(
+      `scatter: got ${JSON.stringify(raw)}: no place for face ${missing.join(', ')}; allowed: ${SCATTER_ALLOWED}`,
+    );
   const parts: string[] = [];
   for (let face = 1; face <= 6; ) {
     let last = face;
@@ -152,7 +162,9 @@ export function canonicalScatter(raw: string): string {
   return parts.join(',');
 }
 
-/** A canonical scatter map read back: the places in order of their lowest face, and each face's place index (index 1–6). */
+/**
+ * A canonical scatter map read back: the places in order of their lowest face, and each face's place index (index 1–6).
+ */
 export function scatterTable(canonical: string): { places: string[]; placeOfFace: Int32Array } {
   const places: string[] = [];
   const placeOfFace = new Int32Array(7);
@@ -172,22 +184,55 @@ function metrics(params: Params): MetricSpec[] {
   const { turns, scatter } = read(params);
   const list: MetricSpec[] = [];
   for (const side of SIDES) {
-    list.push({ name: `${side}.reserves`, doc: `platoons the ${side} holds in reserve (resolves ${side}Reserves=0 to half, rounded up)`, label: `${side}’s platoons in reserve`, probability: false });
+    list.push({
+      name: `${side}.reserves`,
+      doc: `platoons the ${side} holds in reserve (resolves ${side}Reserves=0 to half, rounded up)`,
+      label: `${side}’s platoons in reserve`,
+      probability: false,
+    });
     for (let t = 1; t <= turns; t++) {
-      list.push({ name: `${side}.onTable.${t}.mean`, doc: `expected ${side} platoons on the table after its reserve roll in turn ${t}`, label: `${side}’s platoons on the table, turn ${t} (expected)`, probability: false });
+      list.push({
+        name: `${side}.onTable.${t}.mean`,
+        doc: `expected ${side} platoons on the table after its reserve roll in turn ${t}`,
+        label: `${side}’s platoons on the table, turn ${t} (expected)`,
+        probability: false,
+      });
     }
-    for (let t = 1; t <= turns; t++) list.push({ name: `${side}.allIn.by.${t}`, doc: `every ${side} reserve has arrived by turn ${t}`, label: `${side}: every reserve in by turn ${t}`, probability: true });
-    for (let t = 1; t <= turns; t++) list.push({ name: `${side}.first.${t}`, doc: `the ${side}'s first reserve platoon arrives in turn ${t}`, label: `${side}: first reserve in turn ${t}`, probability: true });
+    for (let t = 1; t <= turns; t++)
+      list.push({
+        name: `${side}.allIn.by.${t}`,
+        doc: `every ${side} reserve has arrived by turn ${t}`,
+        label: `${side}: every reserve in by turn ${t}`,
+        probability: true,
+      });
+    for (let t = 1; t <= turns; t++)
+      list.push({
+        name: `${side}.first.${t}`,
+        doc: `the ${side}'s first reserve platoon arrives in turn ${t}`,
+        label: `${side}: first reserve in turn ${t}`,
+        probability: true,
+      });
     // The whole distribution: at least k of the n reserve platoons in by turn t (k = n is allIn.by.t).
     const { reserves } = sideSetup(params, side);
     if (reserves <= DISTRIBUTION_RESERVES) {
       for (let t = 1; t <= turns; t++) {
-        for (let k = 1; k < reserves; k++) list.push({ name: `${side}.atLeast.${k}.by.${t}`, doc: `at least ${k} of the ${side}'s ${reserves} reserve platoons have arrived by turn ${t}`, label: `${side}: at least ${k} of ${reserves} reserves in by turn ${t}`, probability: true });
+        for (let k = 1; k < reserves; k++)
+          list.push({
+            name: `${side}.atLeast.${k}.by.${t}`,
+            doc: `at least ${k} of the ${side}'s ${reserves} reserve platoons have arrived by turn ${t}`,
+            label: `${side}: at least ${k} of ${reserves} reserves in by turn ${t}`,
+            probability: true,
+          });
       }
     }
   }
   for (const place of scatterTable(scatter).places) {
-    list.push({ name: `defender.scatter.${place}`, doc: `an arriving defending platoon enters ${place} (share of all arrivals)`, label: `a scattered reserve enters ${place}`, probability: true });
+    list.push({
+      name: `defender.scatter.${place}`,
+      doc: `an arriving defending platoon enters ${place} (share of all arrivals)`,
+      label: `a scattered reserve enters ${place}`,
+      probability: true,
+    });
   }
   const { endTurn } = read(params);
   list.push(
@@ -197,7 +242,12 @@ function metrics(params: Params): MetricSpec[] {
       label: `defender’s platoons on the table when it can first win, turn ${endTurn} (expected)`,
       probability: false,
     },
-    { name: 'defender.allIn.atEnd', doc: `every defending reserve is on the table at the start of the defender's turn ${endTurn}, when it can first win`, label: `defender: every reserve in when it can first win, turn ${endTurn}`, probability: true },
+    {
+      name: 'defender.allIn.atEnd',
+      doc: `every defending reserve is on the table at the start of the defender's turn ${endTurn}, when it can first win`,
+      label: `defender: every reserve in when it can first win, turn ${endTurn}`,
+      probability: true,
+    },
     {
       name: 'attacker.allIn.atEnd',
       doc: `every attacking reserve is on the table at the start of the defender's turn ${endTurn}, when it can first win (the attacker moves first: in by its turn ${endTurn})`,
@@ -237,7 +287,11 @@ function layout(params: Params): { sides: [SideLayout, SideLayout]; scatter: num
   const followed = horizon(read(params));
   let next = 0;
   const side = (setup: SideSetup): SideLayout => {
-    const at = { remaining: next, first: next + followed * (setup.reserves + 1), allIn: next + followed * (setup.reserves + 2) };
+    const at = {
+      remaining: next,
+      first: next + followed * (setup.reserves + 1),
+      allIn: next + followed * (setup.reserves + 2),
+    };
     next += followed * (setup.reserves + 3);
     return at;
   };
@@ -259,7 +313,9 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
   const scattered = new Int32Array(places.length);
   if (rng.stream >= 3) {
     // Streams 3 and 4: each side by its plan, several turns of dice to a draw; the scatter dice after the trials.
-    const sides = [attacker, defender].map((setup) => planFor({ reserves: setup.reserves, start: setup.start, followed, hit: p.hit, guarantee: p.guarantee }));
+    const sides = [attacker, defender].map((setup) =>
+      planFor({ reserves: setup.reserves, start: setup.start, followed, hit: p.hit, guarantee: p.guarantee }),
+    );
     const attackerCounts = new Int32Array(sides[0].outcomes);
     const defenderCounts = new Int32Array(sides[1].outcomes);
     runPlan(sides[0], rng, trials, attackerCounts);
@@ -290,7 +346,8 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
 function scatterDice(rng: Rng, arrivals: number, placeOfFace: Int32Array, scattered: Int32Array): void {
   // The places of `dice` dice read from a code's base-6 digits, `times` over.
   const place = (code: number, dice: number, times: number) => {
-    for (let rest = code, die = 0; die < dice; die++, rest = Math.floor(rest / 6)) scattered[placeOfFace[1 + (rest % 6)]] += times;
+    for (let rest = code, die = 0; die < dice; die++, rest = Math.floor(rest / 6))
+      scattered[placeOfFace[1 + (rest % 6)]] += times;
   };
   const codes = new Int32Array(FOUR_D6);
   let left = arrivals;
@@ -325,7 +382,7 @@ function followReserves(
   for (let turn = start; turn <= followed; turn++) {
     const dice = turn - start + 1;
     const hits = rng.count(dice, 6, hit);
-    let arriving = hits < remaining ? hits : remaining;
+    let arriving = Math.min(hits, remaining);
     arriving += guaranteedWith[dice] & +(arriving === 0);
     remaining -= arriving;
     if (placeOfFace !== null) {
@@ -344,7 +401,14 @@ function followReserves(
  * in turn t are those with any still out after turn t − 1 less those after
  * turn t. Before its first rolling turn every trial has all its reserves.
  */
-function addSide(tally: Float64Array, at: SideLayout, setup: SideSetup, followed: number, states: Int32Array, trials: number): void {
+function addSide(
+  tally: Float64Array,
+  at: SideLayout,
+  setup: SideSetup,
+  followed: number,
+  states: Int32Array,
+  trials: number,
+): void {
   const { reserves, start } = setup;
   const stride = reserves + 1;
   let allOutBefore = trials;
@@ -499,7 +563,8 @@ function exact(params: Params): Record<string, Fraction> {
       }
       const chance = (count: bigint) => Fraction.of(count, outOf);
       let expectedRemaining = 0n;
-      for (let remaining = 1; remaining <= reserves; remaining++) expectedRemaining += BigInt(remaining) * ways[remaining];
+      for (let remaining = 1; remaining <= reserves; remaining++)
+        expectedRemaining += BigInt(remaining) * ways[remaining];
       const onTable = Fraction.of(BigInt(platoons) * outOf - expectedRemaining, outOf);
       // The defender's check of turn endTurn: after the attacker's roll of that turn, before the defender's.
       if (side === 'defender' && turn === p.endTurn - 1) {
@@ -522,7 +587,10 @@ function exact(params: Params): Record<string, Fraction> {
   }
   const { places, placeOfFace } = scatterTable(p.scatter);
   places.forEach((place, i) => {
-    result[`defender.scatter.${place}`] = Fraction.of(placeOfFace.filter((index, face) => face >= 1 && index === i).length, 6);
+    result[`defender.scatter.${place}`] = Fraction.of(
+      placeOfFace.filter((index, face) => face >= 1 && index === i).length,
+      6,
+    );
   });
   // Order as metrics() lists them.
   return Object.fromEntries(metrics(params).map((m) => [m.name, result[m.name]]));
@@ -534,7 +602,11 @@ function exact(params: Params): Record<string, Fraction> {
 function validate(params: Params): void {
   const p = read(params);
   if (p.ambush && p.defenderPlatoons < 2) {
-    throw badValue('defenderPlatoons', String(p.defenderPlatoons), 'at least 2 while ambush is true (half in reserve, one in ambush)');
+    throw badValue(
+      'defenderPlatoons',
+      String(p.defenderPlatoons),
+      'at least 2 while ambush is true (half in reserve, one in ambush)',
+    );
   }
   for (const side of SIDES) {
     const name = `${side}Reserves`;
@@ -543,11 +615,25 @@ function validate(params: Params): void {
     const least = minimumReserves(platoons);
     const most = maximumReserves(p, side);
     if (asked !== 0 && (asked < least || asked > most)) {
-      const ceiling = side === 'attacker' ? `${side}Platoons` : p.ambush ? 'defenderPlatoons less the ambush platoon' : 'defenderPlatoons';
-      throw badValue(name, String(asked), `0 (half, rounded up) or ${least} (half of ${platoons} platoons, rounded up) to ${most} (${ceiling})`);
+      const ceiling =
+        side === 'attacker'
+          ? `${side}Platoons`
+          : p.ambush
+            ? 'defenderPlatoons less the ambush platoon'
+            : 'defenderPlatoons';
+      throw badValue(
+        name,
+        String(asked),
+        `0 (half, rounded up) or ${least} (half of ${platoons} platoons, rounded up) to ${most} (${ceiling})`,
+      );
     }
     const start = side === 'attacker' ? p.attackerStart : p.defenderStart;
-    if (start > p.turns) throw badValue(`${side}Start`, String(start), `1 to turns (${p.turns}), so the ${side}'s reserves roll within the turns followed`);
+    if (start > p.turns)
+      throw badValue(
+        `${side}Start`,
+        String(start),
+        `1 to turns (${p.turns}), so the ${side}'s reserves roll within the turns followed`,
+      );
   }
 }
 
@@ -556,8 +642,10 @@ const EDITION = '4th-edition missions, 2017; the 3rd-edition text could not be c
 export const fow: Rule = {
   id: 'fow',
   title: 'Flames of War reserves (prepared positions)',
-  summary: 'Flames of War: attacker Reserves against defender Delayed and Scattered Reserves with an Immediate Ambush; platoons on the table turn by turn and where the defence comes in',
-  source: 'Flames of War, 3rd edition, p. 285 (prepared positions); reserve dice per the 4th-edition missions (docs/rules/fow.md)',
+  summary:
+    'Flames of War: attacker Reserves against defender Delayed and Scattered Reserves with an Immediate Ambush; platoons on the table turn by turn and where the defence comes in',
+  source:
+    'Flames of War, 3rd edition, p. 285 (prepared positions); reserve dice per the 4th-edition missions (docs/rules/fow.md)',
   params: [
     { name: 'attackerPlatoons', type: 'integer', default: 6, min: 1, max: 30, doc: "platoons in the attacker's force" },
     {
@@ -568,8 +656,22 @@ export const fow: Rule = {
       max: 30,
       doc: 'attacking platoons held in Reserves; 0 (the default) means the mission minimum, half rounded up, and the result shows the count used; at most attackerPlatoons',
     },
-    { name: 'attackerStart', type: 'integer', default: 1, min: 1, max: 20, doc: `first turn the attacker rolls for Reserves (1: Reserves, per the ${EDITION})` },
-    { name: 'defenderPlatoons', type: 'integer', default: 6, min: 1, max: 30, doc: "platoons in the defender's force, the ambush platoon included" },
+    {
+      name: 'attackerStart',
+      type: 'integer',
+      default: 1,
+      min: 1,
+      max: 20,
+      doc: `first turn the attacker rolls for Reserves (1: Reserves, per the ${EDITION})`,
+    },
+    {
+      name: 'defenderPlatoons',
+      type: 'integer',
+      default: 6,
+      min: 1,
+      max: 30,
+      doc: "platoons in the defender's force, the ambush platoon included",
+    },
     {
       name: 'defenderReserves',
       type: 'integer',
@@ -578,9 +680,28 @@ export const fow: Rule = {
       max: 30,
       doc: 'defending platoons in Delayed and Scattered Reserves; 0 (the default) means the mission minimum, half rounded up, and the result shows the count used; at most defenderPlatoons less the ambush platoon',
     },
-    { name: 'defenderStart', type: 'integer', default: 3, min: 1, max: 20, doc: `first turn the defender rolls for its reserves (3: Delayed Reserves, per the ${EDITION})` },
-    { name: 'ambush', type: 'boolean', default: true, doc: 'one defending platoon is in Immediate Ambush: not in reserve, placed at the start and on the table from turn 1 (the text: may)' },
-    { name: 'hit', type: 'integer', default: 5, min: 2, max: 6, doc: `a reserve die scoring this or more brings one platoon (5+, per the ${EDITION})` },
+    {
+      name: 'defenderStart',
+      type: 'integer',
+      default: 3,
+      min: 1,
+      max: 20,
+      doc: `first turn the defender rolls for its reserves (3: Delayed Reserves, per the ${EDITION})`,
+    },
+    {
+      name: 'ambush',
+      type: 'boolean',
+      default: true,
+      doc: 'one defending platoon is in Immediate Ambush: not in reserve, placed at the start and on the table from turn 1 (the text: may)',
+    },
+    {
+      name: 'hit',
+      type: 'integer',
+      default: 5,
+      min: 2,
+      max: 6,
+      doc: `a reserve die scoring this or more brings one platoon (5+, per the ${EDITION})`,
+    },
     {
       name: 'guarantee',
       type: 'integer',
@@ -597,14 +718,21 @@ export const fow: Rule = {
       parse: canonicalScatter,
       doc: `where a Scattered Reserve enters, by its die (a die per arriving platoon, per the ${EDITION}; the places are a table's own)`,
     },
-    { name: 'turns', type: 'integer', default: 8, min: 1, max: 20, doc: 'turns followed; both sides start rolling within them' },
+    {
+      name: 'turns',
+      type: 'integer',
+      default: 8,
+      min: 1,
+      max: 20,
+      doc: 'turns followed; both sides start rolling within them',
+    },
     {
       name: 'endTurn',
       type: 'integer',
       default: 6,
       min: 2,
       max: 20,
-      doc: 'the first turn the defender can win, at the start of its turn, with no attackers in its half (the text: from the sixth turn); the …atEnd figures are read at that check: after the attacker\'s roll of that turn (it moves first), before the defender\'s',
+      doc: "the first turn the defender can win, at the start of its turn, with no attackers in its half (the text: from the sixth turn); the …atEnd figures are read at that check: after the attacker's roll of that turn (it moves first), before the defender's",
     },
   ],
   readings(params) {
@@ -621,14 +749,22 @@ export const fow: Rule = {
         param: 'defenderStart',
         text: `the defender's Delayed Reserves roll from turn ${p.defenderStart}${p.defenderStart === 3 ? ' (as in the 4th-edition missions)' : ''}; defenderStart changes it`,
       },
-      { param: 'hit', text: `each reserve die scoring ${p.hit}+ brings one platoon${p.hit === 5 ? ' (as in the 4th-edition missions)' : ''}; hit changes it` },
+      {
+        param: 'hit',
+        text: `each reserve die scoring ${p.hit}+ brings one platoon${p.hit === 5 ? ' (as in the 4th-edition missions)' : ''}; hit changes it`,
+      },
       {
         param: 'guarantee',
-        text: p.guarantee > 0 ? `${p.guarantee} or more reserve dice with none scoring still bring one platoon; guarantee=0 for never` : 'no platoon arrives without a scoring die; guarantee=3 for the 4th-edition safety net',
+        text:
+          p.guarantee > 0
+            ? `${p.guarantee} or more reserve dice with none scoring still bring one platoon; guarantee=0 for never`
+            : 'no platoon arrives without a scoring die; guarantee=3 for the 4th-edition safety net',
       },
       {
         param: 'ambush',
-        text: p.ambush ? 'the defender uses its Immediate Ambush (the text: may), so one platoon is on the table from turn 1 and never in reserve; ambush=false deploys or reserves that platoon instead' : 'the defender does not use its Immediate Ambush; ambush=true places one platoon at the start',
+        text: p.ambush
+          ? 'the defender uses its Immediate Ambush (the text: may), so one platoon is on the table from turn 1 and never in reserve; ambush=false deploys or reserves that platoon instead'
+          : 'the defender does not use its Immediate Ambush; ambush=true places one platoon at the start',
       },
       {
         param: 'endTurn',
@@ -647,7 +783,10 @@ export const fow: Rule = {
   validate,
   metrics,
   // Each side: all its platoons on the table by each turn.
-  headline: (params) => metrics(params).map((m) => m.name).filter((name) => /^(attacker|defender)\.allIn\.by\.\d+$/.test(name)),
+  headline: (params) =>
+    metrics(params)
+      .map((m) => m.name)
+      .filter((name) => /^(attacker|defender)\.allIn\.by\.\d+$/.test(name)),
   tallyLength: (params) => layout(params).length,
   simulate,
   summarize,

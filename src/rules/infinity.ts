@@ -32,7 +32,10 @@ interface InitiativeRoll {
 
 const read = (params: Params): InitiativeRoll => params as unknown as InitiativeRoll;
 
-/** WIP is an Attribute of 1–30 here: 30 is well above any Lieutenant's WIP with modifiers, and 1 keeps a success possible. */
+/**
+ * WIP is an Attribute of 1–30 here: 30 is well above any Lieutenant's WIP with modifiers, and 1 keeps a success
+ * possible.
+ */
 const WIP_MIN = 1;
 const WIP_MAX = 30;
 const FACES = 20;
@@ -59,7 +62,10 @@ export function faceScores(wip: number, crits: boolean): Int32Array {
   return scores;
 }
 
-/** Of the 400 equally likely face pairs of one roll: how many A wins, A wins with a critical, B wins, B wins with a critical. */
+/**
+ * Of the 400 equally likely face pairs of one roll: how many A wins, A wins with a critical, B wins, B wins with a
+ * critical.
+ */
 function pairCounts(p: InitiativeRoll): { aWins: number; aCrit: number; bWins: number; bCrit: number } {
   const scoresA = faceScores(p.wipA, p.crits);
   const scoresB = faceScores(p.wipB, p.crits);
@@ -80,15 +86,40 @@ function pairCounts(p: InitiativeRoll): { aWins: number; aCrit: number; bWins: n
 
 function metrics(params: Params): MetricSpec[] {
   const list: MetricSpec[] = [
-    { name: 'a.wins', doc: "player A wins the Initiative Roll (chooses Initiative or Deployment)", label: 'player A wins', probability: true },
+    {
+      name: 'a.wins',
+      doc: 'player A wins the Initiative Roll (chooses Initiative or Deployment)',
+      label: 'player A wins',
+      probability: true,
+    },
     { name: 'b.wins', doc: 'player B wins the Initiative Roll', label: 'player B wins', probability: true },
   ];
   if (read(params).crits) {
-    list.push({ name: 'a.crit', doc: 'player A wins with a critical', label: 'player A wins with a critical', probability: true });
-    list.push({ name: 'b.crit', doc: 'player B wins with a critical', label: 'player B wins with a critical', probability: true });
+    list.push({
+      name: 'a.crit',
+      doc: 'player A wins with a critical',
+      label: 'player A wins with a critical',
+      probability: true,
+    });
+    list.push({
+      name: 'b.crit',
+      doc: 'player B wins with a critical',
+      label: 'player B wins with a critical',
+      probability: true,
+    });
   }
-  list.push({ name: 'rolls.mean', doc: 'expected Face to Face d20 rolls until one decides', label: 'rolls needed (expected)', probability: false });
-  list.push({ name: 'rolls.1', doc: 'the first roll decides (no tie, no double failure)', label: 'the first roll decides', probability: true });
+  list.push({
+    name: 'rolls.mean',
+    doc: 'expected Face to Face d20 rolls until one decides',
+    label: 'rolls needed (expected)',
+    probability: false,
+  });
+  list.push({
+    name: 'rolls.1',
+    doc: 'the first roll decides (no tie, no double failure)',
+    label: 'the first roll decides',
+    probability: true,
+  });
   return list;
 }
 
@@ -188,11 +219,26 @@ function parseRange(text: string): number[] {
 export const infinity: Rule = {
   id: 'infinity',
   title: 'Infinity Initiative Roll',
-  summary: "Infinity N4 Initiative Roll: face-to-face d20 against each Lieutenant's WIP, repeated on a tie or double failure",
+  summary:
+    "Infinity N4 Initiative Roll: face-to-face d20 against each Lieutenant's WIP, repeated on a tie or double failure",
   source: 'Infinity N4, Initiative and Deployment: Initiative Roll (docs/rules/infinity.md)',
   params: [
-    { name: 'wipA', type: 'integer', default: 13, min: WIP_MIN, max: WIP_MAX, doc: "player A's Lieutenant's WIP, the Success Value (13: the common trooper WIP)" },
-    { name: 'wipB', type: 'integer', default: 13, min: WIP_MIN, max: WIP_MAX, doc: "player B's Lieutenant's WIP, the Success Value (13: the common trooper WIP)" },
+    {
+      name: 'wipA',
+      type: 'integer',
+      default: 13,
+      min: WIP_MIN,
+      max: WIP_MAX,
+      doc: "player A's Lieutenant's WIP, the Success Value (13: the common trooper WIP)",
+    },
+    {
+      name: 'wipB',
+      type: 'integer',
+      default: 13,
+      min: WIP_MIN,
+      max: WIP_MAX,
+      doc: "player B's Lieutenant's WIP, the Success Value (13: the common trooper WIP)",
+    },
     {
       name: 'crits',
       type: 'boolean',

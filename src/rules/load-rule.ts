@@ -40,10 +40,16 @@ const loaded = new Map<string, Rule>();
  * `reuseChecked` (a worker, within one run) skips reading a file already
  * checked against that hash.
  */
-export async function loadRuleFile(path: string, shown: string = path, expectedSha256?: string, reuseChecked = false): Promise<Rule> {
+export async function loadRuleFile(
+  path: string,
+  shown: string = path,
+  expectedSha256?: string,
+  reuseChecked = false,
+): Promise<Rule> {
   // The CLI runs a command that loads a rule file on a thread it can stop (cli/supervisor.ts).
   passRuleFileGate();
-  if (!SCRIPT.test(path)) throw badValue('rule', shown, 'a built-in rule id, or a rule file ending in .mjs, .js, .cjs, .ts, .mts or .cts');
+  if (!SCRIPT.test(path))
+    throw badValue('rule', shown, 'a built-in rule id, or a rule file ending in .mjs, .js, .cjs, .ts, .mts or .cts');
   // A worker meets the same file in task after task: once checked against the run's hash, it is not read again.
   if (expectedSha256 !== undefined && reuseChecked) {
     const checked = loaded.get(`${path}\u0000${expectedSha256}\u0000${shown}`);
@@ -52,14 +58,19 @@ export async function loadRuleFile(path: string, shown: string = path, expectedS
   const typed = TYPESCRIPT.test(path);
   const { sha256, compiled } = await readAndHash(path, shown);
   if (expectedSha256 !== undefined && sha256 !== expectedSha256) {
-    throw new UsageError(`${shown}: the rule file, or a file it imports, differs from the run's (sha256 ${sha256.slice(0, 12)}… instead of ${expectedSha256.slice(0, 12)}…); allowed: the same file and the files it imports, unchanged`);
+    throw new UsageError(
+      `${shown}: the rule file, or a file it imports, differs from the run's (sha256 ${sha256.slice(0, 12)}… instead of ${expectedSha256.slice(0, 12)}…); allowed: the same file and the files it imports, unchanged`,
+    );
   }
   const key = `${path}\u0000${sha256}\u0000${shown}`;
   const cached = loaded.get(key);
   if (cached) return cached;
   let module: { default?: unknown };
   if (compiled && 'error' in compiled) throw compileProblem(compiled.error, shown);
-  const url = compiled && 'code' in compiled ? `data:text/javascript;base64,${Buffer.from(compiled.code).toString('base64')}` : `${pathToFileURL(path).href}?sha256=${sha256}`;
+  const url =
+    compiled && 'code' in compiled
+      ? `data:text/javascript;base64,${Buffer.from(compiled.code).toString('base64')}`
+      : `${pathToFileURL(path).href}?sha256=${sha256}`;
   // The file's top-level code runs inside the import, marked so that a watcher can name it when it never finishes.
   const marked = enterRuleCall(shown, 'top-level code');
   try {
@@ -85,16 +96,30 @@ export async function ruleFileSha256(path: string, shown: string = path): Promis
 }
 
 /** A rule file's contents hashed with the files it imports; a TypeScript file compiled once, its build giving both. */
-async function readAndHash(path: string, shown: string): Promise<{ sha256: string; compiled: { code: string; inputs: Imported[] } | { error: unknown } | null }> {
+async function readAndHash(
+  path: string,
+  shown: string,
+): Promise<{ sha256: string; compiled: { code: string; inputs: Imported[] } | { error: unknown } | null }> {
   try {
     statSync(path);
   } catch {
-    throw badValue('rule', shown, `a built-in rule id (${rules.map((r) => r.id).join(', ')}) or the path of an existing rule file`);
+    throw badValue(
+      'rule',
+      shown,
+      `a built-in rule id (${rules.map((r) => r.id).join(', ')}) or the path of an existing rule file`,
+    );
   }
   // Never a device, a FIFO or a folder: reading /dev/zero or a pipe would never end.
-  const contents = readInputBytes(path, 'rule', 'a rule file: a regular file ending in .mjs, .js, .cjs, .ts, .mts or .cts', shown);
+  const contents = readInputBytes(
+    path,
+    'rule',
+    'a rule file: a regular file ending in .mjs, .js, .cjs, .ts, .mts or .cts',
+    shown,
+  );
   const compiled = TYPESCRIPT.test(path) ? await bundleRuleFile(path, true) : null;
-  const sha256 = compiled ? digestOf(contents, 'code' in compiled ? compiled.inputs : []) : await ruleFileDigest(path, contents);
+  const sha256 = compiled
+    ? digestOf(contents, 'code' in compiled ? compiled.inputs : [])
+    : await ruleFileDigest(path, contents);
   return { sha256, compiled };
 }
 
@@ -105,7 +130,9 @@ const TYPESCRIPT = /\.(ts|mts|cts)$/i;
  * ("node:…"): the file may import a file of its own or a package.
  */
 const IMPORTS = /['"`]\.\.?\/|(?:\bfrom|\bimport|\brequire)\s*\(?\s*['"`](?!node:)/;
-/** Where a package's file lives: the part of its path after the last node_modules/ names it wherever it is installed. */
+/**
+ * Where a package's file lives: the part of its path after the last node_modules/ names it wherever it is installed.
+ */
 const PACKAGE_FILE = /(?:^|\/)node_modules\/(.*)$/;
 
 /**
@@ -138,7 +165,10 @@ interface Imported {
 
 function digestOf(contents: Buffer, inputs: readonly Imported[]): string {
   const hash = createHash('sha256').update(contents);
-  for (const { name, file } of inputs) hash.update(`\u0000${name}\u0000`).update(readInputBytes(file, 'rule', 'a rule file and the regular files it imports'));
+  for (const { name, file } of inputs)
+    hash
+      .update(`\u0000${name}\u0000`)
+      .update(readInputBytes(file, 'rule', 'a rule file and the regular files it imports'));
   return hash.digest('hex');
 }
 
@@ -148,9 +178,15 @@ function digestOf(contents: Buffer, inputs: readonly Imported[]): string {
  * and with `code` the bundle itself as one ES module (a TypeScript file's
  * compiled form), or the build's error.
  */
-async function bundleRuleFile(path: string, code: true): Promise<{ code: string; inputs: Imported[] } | { error: unknown }>;
+async function bundleRuleFile(
+  path: string,
+  code: true,
+): Promise<{ code: string; inputs: Imported[] } | { error: unknown }>;
 async function bundleRuleFile(path: string, code: false): Promise<{ inputs: Imported[] } | { error: unknown }>;
-async function bundleRuleFile(path: string, code: boolean): Promise<{ code?: string; inputs: Imported[] } | { error: unknown }> {
+async function bundleRuleFile(
+  path: string,
+  code: boolean,
+): Promise<{ code?: string; inputs: Imported[] } | { error: unknown }> {
   const folder = dirname(path);
   const { build } = await import('esbuild');
   // esbuild would wait forever on an import that is a FIFO, or read a device without end: each file is looked at first.
@@ -197,7 +233,9 @@ async function bundleRuleFile(path: string, code: boolean): Promise<{ code?: str
   } catch (error) {
     if (irregular !== undefined) {
       const shown = relative(folder, irregular).split(sep).join('/');
-      throw new UsageError(`rule: ${JSON.stringify(path)} imports ${JSON.stringify(shown)}, which is not a regular file (a device, a FIFO or a folder); allowed: rule files that import regular files`);
+      throw new UsageError(
+        `rule: ${JSON.stringify(path)} imports ${JSON.stringify(shown)}, which is not a regular file (a device, a FIFO or a folder); allowed: rule files that import regular files`,
+      );
     }
     return { error };
   }
@@ -213,9 +251,15 @@ async function bundleRuleFile(path: string, code: boolean): Promise<{ code?: str
  * checked: run tsc for that. A file that does not compile is one line.
  */
 function compileProblem(error: unknown, shown: string): UsageError {
-  const first = (error as { errors?: Array<{ text: string; location?: { file: string; line: number } | null }> }).errors?.[0];
+  const first = (error as { errors?: Array<{ text: string; location?: { file: string; line: number } | null }> })
+    .errors?.[0];
   const where = first?.location ? ` (${first.location.file} line ${first.location.line})` : '';
-  return new UsageError(`${shown}: does not compile: ${first ? `${first.text}${where}` : oneLineOf(error)}`.replace(/[\u0000-\u001f\u007f]+/g, ' '));
+  return new UsageError(
+    `${shown}: does not compile: ${first ? `${first.text}${where}` : oneLineOf(error)}`.replace(
+      /[\u0000-\u001f\u007f]+/g,
+      ' ',
+    ),
+  );
 }
 
 function oneLineOf(error: unknown): string {

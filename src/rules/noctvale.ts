@@ -53,18 +53,47 @@ export function groupSizes(fighters: number, groups: number): Int32Array {
   return sizes;
 }
 
-/** Chance that one 2d6 roll-off of equal activation counts is a tie: Σ (ways to roll s)² / 36² over s = 2…12 = 146/1296. */
+/**
+ * Chance that one 2d6 roll-off of equal activation counts is a tie: Σ (ways to roll s)² / 36² over s = 2…12 = 146/1296.
+ */
 const ROLLOFF_TIE = Fraction.of(146, 1296);
 
 function metrics(params: Params): MetricSpec[] {
   const { groups } = read(params);
   const list: MetricSpec[] = [
-    { name: 'a.initiative', doc: 'player A has initiative (chooses the deployment edge and sets up first)', label: 'player A has the initiative', probability: true },
-    { name: 'rolloffs.mean', doc: 'expected 2d6 roll-offs until initiative is decided (0 when the activation counts differ)', label: 'roll-offs needed (expected)', probability: false },
+    {
+      name: 'a.initiative',
+      doc: 'player A has initiative (chooses the deployment edge and sets up first)',
+      label: 'player A has the initiative',
+      probability: true,
+    },
+    {
+      name: 'rolloffs.mean',
+      doc: 'expected 2d6 roll-offs until initiative is decided (0 when the activation counts differ)',
+      label: 'roll-offs needed (expected)',
+      probability: false,
+    },
   ];
-  for (let g = 1; g <= groups; g++) list.push({ name: `a.group.${g}.size`, doc: `fighters in A's deployment group ${g}, largest first`, label: `player A’s group ${g} (fighters)`, probability: false });
-  for (let g = 1; g <= groups; g++) list.push({ name: `b.group.${g}.size`, doc: `fighters in B's deployment group ${g}, largest first`, label: `player B’s group ${g} (fighters)`, probability: false });
-  list.push({ name: 'a.placesLast', doc: 'player A sets up the final deployment group (and so sees every enemy group first)', label: 'player A places last', probability: true });
+  for (let g = 1; g <= groups; g++)
+    list.push({
+      name: `a.group.${g}.size`,
+      doc: `fighters in A's deployment group ${g}, largest first`,
+      label: `player A’s group ${g} (fighters)`,
+      probability: false,
+    });
+  for (let g = 1; g <= groups; g++)
+    list.push({
+      name: `b.group.${g}.size`,
+      doc: `fighters in B's deployment group ${g}, largest first`,
+      label: `player B’s group ${g} (fighters)`,
+      probability: false,
+    });
+  list.push({
+    name: 'a.placesLast',
+    doc: 'player A sets up the final deployment group (and so sees every enemy group first)',
+    label: 'player A places last',
+    probability: true,
+  });
   return list;
 }
 
@@ -130,7 +159,10 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
   }
 }
 
-/** Whether A sets up its last group after B's last, groups placed in turn from the initiative player; a player with none left is passed over. */
+/**
+ * Whether A sets up its last group after B's last, groups placed in turn from the initiative player; a player with none
+ * left is passed over.
+ */
 function aPlacesLast(aHasInitiative: boolean, groupsA: number, groupsB: number): boolean {
   let leftA = groupsA;
   let leftB = groupsB;
@@ -158,7 +190,11 @@ function summarize(params: Params, tally: Float64Array, trials: number): Record<
   };
   for (let g = 0; g < groups; g++) {
     result[`a.group.${g + 1}.size`] = mean(tally[at.sizes + 2 * g], tally[at.sizes + 2 * g + 1], trials);
-    result[`b.group.${g + 1}.size`] = mean(tally[at.sizes + 2 * groups + 2 * g], tally[at.sizes + 2 * groups + 2 * g + 1], trials);
+    result[`b.group.${g + 1}.size`] = mean(
+      tally[at.sizes + 2 * groups + 2 * g],
+      tally[at.sizes + 2 * groups + 2 * g + 1],
+      trials,
+    );
   }
   result['a.placesLast'] = proportion(tally[at.aPlacesLast], trials);
   return result;
@@ -194,12 +230,34 @@ function exact(params: Params): Record<string, Fraction> {
 export const noctvale: Rule = {
   id: 'noctvale',
   title: 'Noctvale initiative and deployment groups',
-  summary: 'Noctvale setup: initiative to the lower activation count (2d6 roll-off on equal counts), retinues in deployment groups placed alternately',
+  summary:
+    'Noctvale setup: initiative to the lower activation count (2d6 roll-off on equal counts), retinues in deployment groups placed alternately',
   source: 'Noctvale, Standard Battle Set-Up, steps 3, 5 and 6 (docs/rules/noctvale.md)',
   params: [
-    { name: 'fightersA', type: 'integer', default: 8, min: 1, max: 60, doc: "fighters in A's retinue, its activation count at deployment (8 and 8 by default: equal counts, so the 2d6 roll-off decides)" },
-    { name: 'fightersB', type: 'integer', default: 8, min: 1, max: 60, doc: "fighters in B's retinue, its activation count at deployment" },
-    { name: 'groups', type: 'integer', default: 3, min: 1, max: 10, doc: 'deployment groups per retinue (the text: 3); a retinue with fewer fighters forms one group per fighter' },
+    {
+      name: 'fightersA',
+      type: 'integer',
+      default: 8,
+      min: 1,
+      max: 60,
+      doc: "fighters in A's retinue, its activation count at deployment (8 and 8 by default: equal counts, so the 2d6 roll-off decides)",
+    },
+    {
+      name: 'fightersB',
+      type: 'integer',
+      default: 8,
+      min: 1,
+      max: 60,
+      doc: "fighters in B's retinue, its activation count at deployment",
+    },
+    {
+      name: 'groups',
+      type: 'integer',
+      default: 3,
+      min: 1,
+      max: 10,
+      doc: 'deployment groups per retinue (the text: 3); a retinue with fewer fighters forms one group per fighter',
+    },
   ],
   // The text settles every figure modelled here (see the module comment).
   readings: () => [],

@@ -53,14 +53,20 @@ export function parseParamOrLabel(rule: Rule, spec: ParamSpec, raw: string): Par
     return parseParam(spec, raw);
   } catch (error) {
     const matrix = rule.matrix;
-    if (!(error instanceof UsageError) || !matrix?.label || (spec.name !== matrix.row && spec.name !== matrix.col)) throw error;
+    if (!(error instanceof UsageError) || !matrix?.label || (spec.name !== matrix.row && spec.name !== matrix.col))
+      throw error;
     const defaults: Params = keyedRecord(rule.params.map((p) => [p.name, p.default]));
     const values = matrix.defaultValues(defaults);
     const text = raw.trim().toUpperCase();
     const found = values.find((value) => matrix.label!(value).toUpperCase() === text);
     if (found !== undefined) return found;
     const examples = values.slice(0, 2).map((value) => matrix.label!(value));
-    throw new UsageError(`${error.message}, or a short label as the matrix prints it (${examples.join(', ')}, …)${didYouMean(raw.trim(), values.map((value) => matrix.label!(value)))}`);
+    throw new UsageError(
+      `${error.message}, or a short label as the matrix prints it (${examples.join(', ')}, …)${didYouMean(
+        raw.trim(),
+        values.map((value) => matrix.label!(value)),
+      )}`,
+    );
   }
 }
 
@@ -76,7 +82,10 @@ export function resolveParams(rule: Rule, assignments: readonly string[] = [], o
   const seen = new Set<string>();
   for (const assignment of assignments) {
     const equals = assignment.indexOf('=');
-    if (equals <= 0) throw new UsageError(`--set: got ${JSON.stringify(assignment)}; allowed: name=value, with name one of ${rule.params.map((p) => p.name).join(', ')}`);
+    if (equals <= 0)
+      throw new UsageError(
+        `--set: got ${JSON.stringify(assignment)}; allowed: name=value, with name one of ${rule.params.map((p) => p.name).join(', ')}`,
+      );
     const name = assignment.slice(0, equals).trim();
     const spec = findParam(rule, name);
     if (seen.has(name)) throw new UsageError(`${name}: set twice; allowed: one value per parameter`);
@@ -92,6 +101,9 @@ export function resolveParams(rule: Rule, assignments: readonly string[] = [], o
 export function findParam(rule: Rule, name: string): ParamSpec {
   const spec = rule.params.find((p) => p.name === name);
   const names = rule.params.map((p) => p.name);
-  if (!spec) throw new UsageError(`${name}: not a parameter of ${rule.id}${didYouMean(name, names)}; allowed: ${names.join(', ')}`);
+  if (!spec)
+    throw new UsageError(
+      `${name}: not a parameter of ${rule.id}${didYouMean(name, names)}; allowed: ${names.join(', ')}`,
+    );
   return spec;
 }

@@ -22,7 +22,18 @@ import { Fraction } from '../exact/fraction.js';
 import { UsageError } from '../errors.js';
 import { mean, proportion, type Tallied } from '../stats/estimate.js';
 import type { MetricSpec, Params, Rule, Rng } from './types.js';
-import { addDeferred, addTrial, chunkCoding, chunkHistogram, diceByArrival, foldOutcomes, outcomeSums, runningSums, sumsLayout, type Sums } from './reserves-sums.js';
+import {
+  addDeferred,
+  addTrial,
+  chunkCoding,
+  chunkHistogram,
+  diceByArrival,
+  foldOutcomes,
+  outcomeSums,
+  runningSums,
+  sumsLayout,
+  type Sums,
+} from './reserves-sums.js';
 
 interface Reserves {
   squads: number;
@@ -37,10 +48,15 @@ interface Reserves {
 
 const read = (params: Params): Reserves => params as unknown as Reserves;
 
-/** Chance the commander is still on the table when the chosen round comes: (1 − leaderLoss)^(chosenRound − 1), with leaderLoss the decimal typed (0.15 is 3/20). */
+/**
+ * Chance the commander is still on the table when the chosen round comes: (1 − leaderLoss)^(chosenRound − 1), with
+ * leaderLoss the decimal typed (0.15 is 3/20).
+ */
 function commanderSurvives(p: Reserves): Fraction {
   if (p.chosenRound <= 1) return Fraction.ONE;
-  return Fraction.fromParameter(p.leaderLoss).complement().pow(p.chosenRound - 1);
+  return Fraction.fromParameter(p.leaderLoss)
+    .complement()
+    .pow(p.chosenRound - 1);
 }
 
 /** The lowest die face (1–6, or 7 for never) that brings a squad in, round by round; index r for round r. */
@@ -85,20 +101,31 @@ function arrivalCodes(p: Reserves, needed: Int32Array, codeOf: Int32Array): { co
 
 const arrivalTables = new Map<string, { codes: Int32Array; bounds: Int32Array }>();
 
-/** For stream 4's running sums: the same tables, giving the round index a squad arrives in (R: lost) instead of an outcome code. */
+/**
+ * For stream 4's running sums: the same tables, giving the round index a squad arrives in (R: lost) instead of an
+ * outcome code.
+ */
 function arrivalIndices(p: Reserves, needed: Int32Array): { codes: Int32Array; bounds: Int32Array } {
   const key = `index/${p.rounds}/${p.firstRound}/${needed.join(',')}`;
   let table = arrivalTables.get(key);
   if (table === undefined) {
     if (arrivalTables.size >= ARRIVAL_TABLES_KEPT) arrivalTables.clear();
-    table = buildArrivalCodes(p, needed, Int32Array.from({ length: p.rounds + 1 }, (_, index) => index));
+    table = buildArrivalCodes(
+      p,
+      needed,
+      Int32Array.from({ length: p.rounds + 1 }, (_, index) => index),
+    );
     arrivalTables.set(key, table);
   }
   return table;
 }
 const ARRIVAL_TABLES_KEPT = 64;
 
-function buildArrivalCodes(p: Reserves, needed: Int32Array, codeOf: Int32Array): { codes: Int32Array; bounds: Int32Array } {
+function buildArrivalCodes(
+  p: Reserves,
+  needed: Int32Array,
+  codeOf: Int32Array,
+): { codes: Int32Array; bounds: Int32Array } {
   const rolling = p.rounds - p.firstRound + 1;
   const groups = Math.ceil(rolling / GROUP);
   const codes = new Int32Array(groups * GROUP_BOUND);
@@ -165,23 +192,59 @@ export const DISTRIBUTION_SQUADS = 12;
 
 /** What every metric is computed from, whichever layout the tally used. */
 function sumsOf(p: Reserves, tally: Float64Array): Sums {
-  return outcomeCount(p) === null ? runningSums(p.rounds, p.squads, tally) : outcomeSums(p.rounds, p.squads, p.firstRound, tally);
+  return outcomeCount(p) === null
+    ? runningSums(p.rounds, p.squads, tally)
+    : outcomeSums(p.rounds, p.squads, p.firstRound, tally);
 }
 
 function metrics(params: Params): MetricSpec[] {
   const { rounds } = read(params);
   const list: MetricSpec[] = [];
-  for (let r = 1; r <= rounds; r++) list.push({ name: `squad.round.${r}`, doc: `a given squad arrives in round ${r}`, label: `a squad arrives in round ${r}`, probability: true });
-  list.push({ name: 'squad.never', doc: 'a given squad never arrives and is lost', label: 'a squad never arrives', probability: true });
-  for (let r = 1; r <= rounds; r++) list.push({ name: `all.by.${r}`, doc: `every squad has arrived by the end of round ${r}`, label: `every squad in by round ${r}`, probability: true });
+  for (let r = 1; r <= rounds; r++)
+    list.push({
+      name: `squad.round.${r}`,
+      doc: `a given squad arrives in round ${r}`,
+      label: `a squad arrives in round ${r}`,
+      probability: true,
+    });
+  list.push({
+    name: 'squad.never',
+    doc: 'a given squad never arrives and is lost',
+    label: 'a squad never arrives',
+    probability: true,
+  });
+  for (let r = 1; r <= rounds; r++)
+    list.push({
+      name: `all.by.${r}`,
+      doc: `every squad has arrived by the end of round ${r}`,
+      label: `every squad in by round ${r}`,
+      probability: true,
+    });
   list.push({ name: 'lost.mean', doc: 'expected squads lost', label: 'squads lost (expected)', probability: false });
-  for (let r = 1; r <= rounds; r++) list.push({ name: `arrived.by.${r}.mean`, doc: `expected squads on the table by the end of round ${r}`, label: `squads in by round ${r} (expected)`, probability: false });
-  list.push({ name: 'dice.mean', doc: 'expected reserve dice rolled over the game', label: 'reserve dice (expected)', probability: false });
+  for (let r = 1; r <= rounds; r++)
+    list.push({
+      name: `arrived.by.${r}.mean`,
+      doc: `expected squads on the table by the end of round ${r}`,
+      label: `squads in by round ${r} (expected)`,
+      probability: false,
+    });
+  list.push({
+    name: 'dice.mean',
+    doc: 'expected reserve dice rolled over the game',
+    label: 'reserve dice (expected)',
+    probability: false,
+  });
   // The whole distribution of squads in by each round (k = n is all.by.r).
   const { squads } = read(params);
   if (squads <= DISTRIBUTION_SQUADS) {
     for (let r = 1; r <= rounds; r++) {
-      for (let k = 1; k < squads; k++) list.push({ name: `atLeast.${k}.by.${r}`, doc: `at least ${k} of the ${squads} squads have arrived by the end of round ${r}`, label: `at least ${k} of ${squads} squads in by round ${r}`, probability: true });
+      for (let k = 1; k < squads; k++)
+        list.push({
+          name: `atLeast.${k}.by.${r}`,
+          doc: `at least ${k} of the ${squads} squads have arrived by the end of round ${r}`,
+          label: `at least ${k} of ${squads} squads in by round ${r}`,
+          probability: true,
+        });
     }
   }
   return list;
@@ -308,7 +371,10 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
   addDeferred(tally, at, squads, allInBy);
 }
 
-/** Streams 1 to 3 beyond the outcome histogram: a squad rolls one uniform a die each round until it arrives; its round index (R: lost). */
+/**
+ * Streams 1 to 3 beyond the outcome histogram: a squad rolls one uniform a die each round until it arrives; its round
+ * index (R: lost).
+ */
 function arrivalByDie(rng: Rng, needed: Int32Array, first: number, rounds: number): number {
   for (let round = first; round <= rounds; round++) {
     if (1 + ((rng() * 6) | 0) >= needed[round]) return round - 1;
@@ -420,12 +486,54 @@ export const reserves: Rule = {
   source: 'The Genesys Project, designer preview, §6.5 Reserves (docs/rules/reserves.md)',
   params: [
     { name: 'squads', type: 'integer', default: 4, min: 1, max: 100, doc: 'squads held in reserve' },
-    { name: 'rounds', type: 'integer', default: 4, min: 1, max: 12, doc: 'rounds in which reserves may arrive; a squad not in after the last is lost (the text: four)' },
-    { name: 'target', type: 'integer', default: 7, min: 2, max: 20, doc: 'a squad arrives when 1d6 + round (+ bonus) reaches this (the text: 7+)' },
-    { name: 'chosenRound', type: 'integer', default: 0, min: 0, max: 12, doc: 'the chosen reserve round, 0 for none; at most rounds' },
-    { name: 'command', type: 'integer', default: 2, min: 0, max: 10, doc: 'highest command on the table, added to every reserve roll in the chosen round (normally 2–4)' },
-    { name: 'leaderLoss', type: 'number', default: 0, min: 0, max: 1, doc: 'chance the commander is lost in each round before the chosen round; the bonus needs it alive' },
-    { name: 'fallbackCommand', type: 'integer', default: 0, min: 0, max: 10, doc: 'bonus used instead once the commander is lost (the next-highest command on the table)' },
+    {
+      name: 'rounds',
+      type: 'integer',
+      default: 4,
+      min: 1,
+      max: 12,
+      doc: 'rounds in which reserves may arrive; a squad not in after the last is lost (the text: four)',
+    },
+    {
+      name: 'target',
+      type: 'integer',
+      default: 7,
+      min: 2,
+      max: 20,
+      doc: 'a squad arrives when 1d6 + round (+ bonus) reaches this (the text: 7+)',
+    },
+    {
+      name: 'chosenRound',
+      type: 'integer',
+      default: 0,
+      min: 0,
+      max: 12,
+      doc: 'the chosen reserve round, 0 for none; at most rounds',
+    },
+    {
+      name: 'command',
+      type: 'integer',
+      default: 2,
+      min: 0,
+      max: 10,
+      doc: 'highest command on the table, added to every reserve roll in the chosen round (normally 2–4)',
+    },
+    {
+      name: 'leaderLoss',
+      type: 'number',
+      default: 0,
+      min: 0,
+      max: 1,
+      doc: 'chance the commander is lost in each round before the chosen round; the bonus needs it alive',
+    },
+    {
+      name: 'fallbackCommand',
+      type: 'integer',
+      default: 0,
+      min: 0,
+      max: 10,
+      doc: 'bonus used instead once the commander is lost (the next-highest command on the table)',
+    },
     {
       name: 'firstRound',
       type: 'integer',
@@ -437,10 +545,14 @@ export const reserves: Rule = {
   ],
   validate(params) {
     const p = read(params);
-    if (p.firstRound > p.rounds) throw new UsageError(`firstRound: got ${p.firstRound}; allowed: 1 to rounds (${p.rounds})`);
-    if (p.chosenRound > p.rounds) throw new UsageError(`chosenRound: got ${p.chosenRound}; allowed: 0 (none) to rounds (${p.rounds})`);
+    if (p.firstRound > p.rounds)
+      throw new UsageError(`firstRound: got ${p.firstRound}; allowed: 1 to rounds (${p.rounds})`);
+    if (p.chosenRound > p.rounds)
+      throw new UsageError(`chosenRound: got ${p.chosenRound}; allowed: 0 (none) to rounds (${p.rounds})`);
     if (p.chosenRound !== 0 && p.chosenRound < p.firstRound) {
-      throw new UsageError(`chosenRound: got ${p.chosenRound}; allowed: 0 (none) or firstRound (${p.firstRound}) to rounds (${p.rounds}), a round in which reserves roll`);
+      throw new UsageError(
+        `chosenRound: got ${p.chosenRound}; allowed: 0 (none) or firstRound (${p.firstRound}) to rounds (${p.rounds}), a round in which reserves roll`,
+      );
     }
   },
   readings(params) {
@@ -461,13 +573,22 @@ export const reserves: Rule = {
   },
   metrics,
   // When a given squad arrives, whether it never does, and whether all are in by the last round.
-  headline: (params) => metrics(params).map((m) => m.name).filter((name) => /^squad\.(round\.\d+|never)$/.test(name) || name === `all.by.${params.rounds}` || (name === 'lost.mean' && Number(params.leaderLoss) > 0)),
+  headline: (params) =>
+    metrics(params)
+      .map((m) => m.name)
+      .filter(
+        (name) =>
+          /^squad\.(round\.\d+|never)$/.test(name) ||
+          name === `all.by.${params.rounds}` ||
+          (name === 'lost.mean' && Number(params.leaderLoss) > 0),
+      ),
   tallyLength: (params) => outcomeCount(read(params)) ?? sumsLayout(read(params).rounds, read(params).squads).length,
   simulate,
   checkTally: (params, tally, trials) => {
     const p = read(params);
     const sumOf = (from: number, length: number) => tally.subarray(from, from + length).reduce((a, b) => a + b, 0);
-    // One outcome per trial; or, with running sums, one "last arrival" per trial and every squad's round (or loss) once.
+    // One outcome per trial; or, with running sums, one "last arrival" per trial and every squad's round (or loss)
+    // once.
     if (outcomeCount(p) !== null) {
       const sum = sumOf(0, tally.length);
       return sum === trials ? null : `the outcome counts sum to ${sum}, not the ${trials} trials`;
@@ -476,10 +597,12 @@ export const reserves: Rule = {
     const last = sumOf(at.lastArrival, p.rounds + 1);
     if (last !== trials) return `the last-arrival counts sum to ${last}, not the ${trials} trials`;
     const arrivals = sumOf(at.arrivals, p.rounds + 1);
-    if (arrivals !== trials * p.squads) return `the arrival counts sum to ${arrivals}, not ${p.squads} squads × ${trials} trials`;
+    if (arrivals !== trials * p.squads)
+      return `the arrival counts sum to ${arrivals}, not ${p.squads} squads × ${trials} trials`;
     for (let round = 1; round <= p.rounds; round++) {
       const counted = sumOf(at.arrivedByCount + (round - 1) * (p.squads + 1), p.squads + 1);
-      if (counted !== trials) return `the squads-in-by-round-${round} counts sum to ${counted}, not the ${trials} trials`;
+      if (counted !== trials)
+        return `the squads-in-by-round-${round} counts sum to ${counted}, not the ${trials} trials`;
     }
     return null;
   },

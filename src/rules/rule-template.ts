@@ -40,7 +40,8 @@ export default {
   ],
 
   // One trial. dice.d(sides) is a whole number from 1 to sides, dice.random() uniform in [0, 1), both
-  // from muster's seeded streams (never JavaScript's own unseeded random numbers: a seed must give the same numbers everywhere).
+  // from muster's seeded streams (never JavaScript's own unseeded random numbers: a seed must give the same numbers
+  // everywhere).
   // Write each metric into out; a metric not written in a trial counts 0 for it.
   trial(dice, p, out) {
     let total = 0;

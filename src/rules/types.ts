@@ -1,7 +1,10 @@
 import type { Fraction } from '../exact/fraction.js';
 import type { Tallied } from '../stats/estimate.js';
 
-/** A parameter value after parsing: numbers, booleans and canonical strings only, so params survive JSON and worker messages. */
+/**
+ * A parameter value after parsing: numbers, booleans and canonical strings only, so params survive JSON and worker
+ * messages.
+ */
 export type ParamValue = number | boolean | string;
 export type Params = Record<string, ParamValue>;
 
@@ -65,7 +68,10 @@ export type ParamSpec =
 export interface MetricSpec {
   name: string;
   doc: string;
-  /** Words for chart axes, legends and column titles ("player A wins"); the name is used where absent. Ids stay in tables and JSON. */
+  /**
+   * Words for chart axes, legends and column titles ("player A wins"); the name is used where absent. Ids stay in
+   * tables and JSON.
+   */
   label?: string;
   /** Probabilities get Wilson intervals, count towards --precision, and print as percentages. */
   probability: boolean;
@@ -128,7 +134,10 @@ export interface Rule {
   headline?(params: Params): string[];
   /** Every reading taken where the text is silent or ambiguous, at these parameters (see Reading). */
   readings?(params: Params): Reading[];
-  /** Length of the Float64Array the hot loop counts into; every entry is an integer count, so merging is exact and order-free. */
+  /**
+   * Length of the Float64Array the hot loop counts into; every entry is an integer count, so merging is exact and
+   * order-free.
+   */
   tallyLength(params: Params): number;
   /** Runs `trials` trials with `rng`, adding counts into `tally`. Allocates nothing per trial. */
   simulate(params: Params, rng: Rng, trials: number, tally: Float64Array): void;
@@ -154,7 +163,10 @@ export interface Rule {
    */
   enumerate?(params: Params, paths?: number): Record<string, Fraction>;
   matrix?: MatrixSpec;
-  /** Set for a designer's rule loaded from a rule file (src/rules/load-rule.ts): workers and shards load the same file, checked by its hash. */
+  /**
+   * Set for a designer's rule loaded from a rule file (src/rules/load-rule.ts): workers and shards load the same file,
+   * checked by its hash.
+   */
   file?: RuleFile;
 }
 

@@ -56,7 +56,8 @@ const MAX_MODELS = 200;
 const UNDERDOG_GAP = 50;
 
 const WARBANDS_ALLOWED = `${MIN_WARBANDS}–${MAX_WARBANDS} comma-separated rating:models entries in seating order, rating 0–${MAX_RATING}, models 1–${MAX_MODELS} (e.g. 152:9,148:11,120:8)`;
-const ALLIES_ALLOWED = 'empty, or comma-separated alliances of two or more 1-based warband indices joined by + (e.g. 2+3), each warband in at most one alliance, not every warband in one';
+const ALLIES_ALLOWED =
+  'empty, or comma-separated alliances of two or more 1-based warband indices joined by + (e.g. 2+3), each warband in at most one alliance, not every warband in one';
 
 /** One warband as the rules see it: its rating and how many models it fields. */
 export interface Warband {
@@ -87,13 +88,16 @@ function parseWarbands(raw: string): string {
   const entries = raw.split(',').map((entry) => entry.trim());
   const canonical = entries.map((entry, i) => {
     const match = /^(\d{1,5}):(\d{1,3})$/.exec(entry);
-    if (!match) throw refuse('warbands', raw, `entry ${i + 1} ${JSON.stringify(entry)} is not rating:models`, WARBANDS_ALLOWED);
+    if (!match)
+      throw refuse('warbands', raw, `entry ${i + 1} ${JSON.stringify(entry)} is not rating:models`, WARBANDS_ALLOWED);
     const rating = Number(match[1]);
     const models = Number(match[2]);
-    if (rating > MAX_RATING || models < 1 || models > MAX_MODELS) throw refuse('warbands', raw, `entry ${i + 1} ${JSON.stringify(entry)} is out of range`, WARBANDS_ALLOWED);
+    if (rating > MAX_RATING || models < 1 || models > MAX_MODELS)
+      throw refuse('warbands', raw, `entry ${i + 1} ${JSON.stringify(entry)} is out of range`, WARBANDS_ALLOWED);
     return `${rating}:${models}`;
   });
-  if (entries.length < MIN_WARBANDS || entries.length > MAX_WARBANDS) throw refuse('warbands', raw, `${entries.length} warband${entries.length === 1 ? '' : 's'}`, WARBANDS_ALLOWED);
+  if (entries.length < MIN_WARBANDS || entries.length > MAX_WARBANDS)
+    throw refuse('warbands', raw, `${entries.length} warband${entries.length === 1 ? '' : 's'}`, WARBANDS_ALLOWED);
   return canonical.join(',');
 }
 
@@ -102,10 +106,12 @@ function parseAllies(raw: string): string {
   const seen = new Set<number>();
   const alliances = raw.split(',').map((group) => {
     const members = group.split('+').map((index) => index.trim());
-    if (members.length < 2) throw refuse('allies', raw, `${JSON.stringify(group.trim())} is an alliance of one`, ALLIES_ALLOWED);
+    if (members.length < 2)
+      throw refuse('allies', raw, `${JSON.stringify(group.trim())} is an alliance of one`, ALLIES_ALLOWED);
     return members.map((member) => {
       const index = /^\d{1,2}$/.test(member) ? Number(member) : Number.NaN;
-      if (!(index >= 1 && index <= MAX_WARBANDS)) throw refuse('allies', raw, `${JSON.stringify(member)} is not a warband index`, ALLIES_ALLOWED);
+      if (!(index >= 1 && index <= MAX_WARBANDS))
+        throw refuse('allies', raw, `${JSON.stringify(member)} is not a warband index`, ALLIES_ALLOWED);
       if (seen.has(index)) throw refuse('allies', raw, `warband ${index} appears twice`, ALLIES_ALLOWED);
       seen.add(index);
       return index;
@@ -152,16 +158,27 @@ export function defenderCandidates(warbands: readonly Warband[]): number[] {
  * Whether each warband is (on) the underdog side: the side (alliance or lone
  * warband) whose summed rating is more than 50 below every other side's.
  */
-export function underdogs(warbands: readonly Warband[], alliances: readonly (readonly number[])[], by: UnderdogBy = 'side'): boolean[] {
+export function underdogs(
+  warbands: readonly Warband[],
+  alliances: readonly (readonly number[])[],
+  by: UnderdogBy = 'side',
+): boolean[] {
   const allied = new Set(alliances.flat());
-  const sides: number[][] = [...alliances.map((a) => [...a]), ...warbands.map((_, i) => i).filter((i) => !allied.has(i)).map((i) => [i])];
+  const sides: number[][] = [
+    ...alliances.map((a) => [...a]),
+    ...warbands
+      .map((_, i) => i)
+      .filter((i) => !allied.has(i))
+      .map((i) => [i]),
+  ];
   const ratings = sides.map((side) => side.reduce((sum, i) => sum + warbands[i].rating, 0));
   // by warband: only the sides of the warbands with the lowest single rating may be the underdog.
   const lowestWarband = Math.min(...warbands.map((w) => w.rating));
   const eligible = (side: number[]) => by === 'side' || side.some((i) => warbands[i].rating === lowestWarband);
   const flags = warbands.map(() => false);
   sides.forEach((side, s) => {
-    if (eligible(side) && ratings.every((other, t) => t === s || other - ratings[s] > UNDERDOG_GAP)) for (const i of side) flags[i] = true;
+    if (eligible(side) && ratings.every((other, t) => t === s || other - ratings[s] > UNDERDOG_GAP))
+      for (const i of side) flags[i] = true;
   });
   return flags;
 }
@@ -193,7 +210,9 @@ export function sortDice(m: number): Fraction {
   for (let size = sortDiceMemo.length; size <= m; size++) {
     let others = Fraction.of(size);
     for (let g = 2; g < size; g++) {
-      const faces = Fraction.of(6 * binomial(size, g)).mul(SIXTH.pow(g)).mul(Fraction.of(5, 6).pow(size - g));
+      const faces = Fraction.of(6 * binomial(size, g))
+        .mul(SIXTH.pow(g))
+        .mul(Fraction.of(5, 6).pow(size - g));
       others = others.add(faces.mul(sortDiceMemo[g]));
     }
     const allTied = Fraction.of(6).mul(SIXTH.pow(size));
@@ -293,14 +312,50 @@ function metrics(params: Params): MetricSpec[] {
   const n = readWarbands(params.warbands as string).length;
   const list: MetricSpec[] = [];
   for (let i = 1; i <= n; i++) {
-    list.push({ name: `w${i}.defender`, doc: `warband ${i} is the defender (0 in a scenario without one)`, label: `warband ${i} defends`, probability: true });
-    list.push({ name: `w${i}.underdog`, doc: `warband ${i} is the underdog, or allied with it (fixed by the ratings)`, label: `warband ${i} is the underdog`, probability: true });
-    for (let k = 1; k <= n; k++) list.push({ name: `w${i}.setup.${k}`, doc: `warband ${i} sets up ${k}${ordinalSuffix(k)}`, label: `warband ${i} sets up ${k}${ordinalSuffix(k)}`, probability: true });
-    list.push({ name: `w${i}.first`, doc: `warband ${i} takes the first turn (then play goes clockwise)`, label: `warband ${i} moves first`, probability: true });
+    list.push({
+      name: `w${i}.defender`,
+      doc: `warband ${i} is the defender (0 in a scenario without one)`,
+      label: `warband ${i} defends`,
+      probability: true,
+    });
+    list.push({
+      name: `w${i}.underdog`,
+      doc: `warband ${i} is the underdog, or allied with it (fixed by the ratings)`,
+      label: `warband ${i} is the underdog`,
+      probability: true,
+    });
+    for (let k = 1; k <= n; k++)
+      list.push({
+        name: `w${i}.setup.${k}`,
+        doc: `warband ${i} sets up ${k}${ordinalSuffix(k)}`,
+        label: `warband ${i} sets up ${k}${ordinalSuffix(k)}`,
+        probability: true,
+      });
+    list.push({
+      name: `w${i}.first`,
+      doc: `warband ${i} takes the first turn (then play goes clockwise)`,
+      label: `warband ${i} moves first`,
+      probability: true,
+    });
   }
-  list.push({ name: 'dice.setup.mean', doc: 'expected D6 thrown to settle the setup order (not counting the defender roll-off)', label: 'dice for the setup order (expected)', probability: false });
-  list.push({ name: 'dice.first.mean', doc: 'expected D6 thrown to settle who takes the first turn', label: 'dice for the first turn (expected)', probability: false });
-  list.push({ name: 'dice.defender.mean', doc: 'expected D6 thrown to break a tie for defender on rating and models', label: 'dice for the defender (expected)', probability: false });
+  list.push({
+    name: 'dice.setup.mean',
+    doc: 'expected D6 thrown to settle the setup order (not counting the defender roll-off)',
+    label: 'dice for the setup order (expected)',
+    probability: false,
+  });
+  list.push({
+    name: 'dice.first.mean',
+    doc: 'expected D6 thrown to settle who takes the first turn',
+    label: 'dice for the first turn (expected)',
+    probability: false,
+  });
+  list.push({
+    name: 'dice.defender.mean',
+    doc: 'expected D6 thrown to break a tie for defender on rating and models',
+    label: 'dice for the defender (expected)',
+    probability: false,
+  });
   return list;
 }
 
@@ -439,7 +494,8 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
     let rollers = 0;
     for (let i = 0; i < n; i++) if (i !== defender) order[rollers++] = i;
     // Two rollers (three warbands and a defender, the usual game) need no sorting.
-    const setupDice = rollers === 2 ? settlePair(rng, order, 0) : rollers > 2 ? settleOrder(rng, order, rollers, roll, segments) : 0;
+    const setupDice =
+      rollers === 2 ? settlePair(rng, order, 0) : rollers > 2 ? settleOrder(rng, order, rollers, roll, segments) : 0;
     const offset = defender >= 0 ? 1 : 0;
     if (fixedDefender === null) {
       tally[at.setup + defender * n]++;
@@ -513,7 +569,9 @@ function exact(params: Params): Record<string, Fraction> {
   const n = warbands.length;
   const candidates = defenderCandidates(warbands);
   const underdogFlags = underdogs(warbands, alliances, underdogBy);
-  const defends = warbands.map((_, i) => (hasDefender && candidates.includes(i) ? Fraction.of(1, candidates.length) : Fraction.ZERO));
+  const defends = warbands.map((_, i) =>
+    hasDefender && candidates.includes(i) ? Fraction.of(1, candidates.length) : Fraction.ZERO,
+  );
   const rollers = hasDefender ? n - 1 : n;
 
   const result: Record<string, Fraction> = {};
@@ -523,7 +581,11 @@ function exact(params: Params): Record<string, Fraction> {
     result[`${w}.underdog`] = underdogFlags[i] ? Fraction.ONE : Fraction.ZERO;
     for (let k = 1; k <= n; k++) {
       // With a defender, place 1 is the defender's and places 2..n share what is left.
-      const share = hasDefender ? (k === 1 ? defends[i] : defends[i].complement().div(Fraction.of(rollers))) : Fraction.of(1, n);
+      const share = hasDefender
+        ? k === 1
+          ? defends[i]
+          : defends[i].complement().div(Fraction.of(rollers))
+        : Fraction.of(1, n);
       result[`${w}.setup.${k}`] = share;
     }
     result[`${w}.first`] = Fraction.of(1, n);
@@ -537,8 +599,10 @@ function exact(params: Params): Record<string, Fraction> {
 export const warbands: Rule = {
   id: 'warbands',
   title: 'Mordheim attackers, defenders, underdogs and turn order',
-  summary: 'Mordheim (community rules): who defends, who is the underdog, setup order and who plays first, with the dice the roll-offs take',
-  source: 'Mordheim community rules, setup: Attackers and Defenders, Underdogs, Deployment, Order of Play (docs/rules/warbands.md)',
+  summary:
+    'Mordheim (community rules): who defends, who is the underdog, setup order and who plays first, with the dice the roll-offs take',
+  source:
+    'Mordheim community rules, setup: Attackers and Defenders, Underdogs, Deployment, Order of Play (docs/rules/warbands.md)',
   params: [
     {
       name: 'warbands',
@@ -556,7 +620,12 @@ export const warbands: Rule = {
       parse: parseAllies,
       doc: 'alliances of warbands (1-based indices joined by +, e.g. 2+3); allied ratings are summed for the underdog only, as the text says',
     },
-    { name: 'defender', type: 'boolean', default: true, doc: 'whether the scenario has a defender, who sets up first; the text defines one only "in scenarios where" it exists' },
+    {
+      name: 'defender',
+      type: 'boolean',
+      default: true,
+      doc: 'whether the scenario has a defender, who sets up first; the text defines one only "in scenarios where" it exists',
+    },
     {
       name: 'underdogBy',
       type: 'choice',
@@ -573,8 +642,8 @@ export const warbands: Rule = {
         param: 'underdogBy',
         text:
           params.underdogBy === 'side'
-            ? 'with allies, each alliance\'s ratings are summed and the lowest side is the underdog if more than 50 below every other side; underdogBy=warband starts from the lowest single warband'
-            : 'with allies, the lowest single warband is found first, then its allies\' ratings are added to measure the gap; underdogBy=side takes the lowest summed side',
+            ? "with allies, each alliance's ratings are summed and the lowest side is the underdog if more than 50 below every other side; underdogBy=warband starts from the lowest single warband"
+            : "with allies, the lowest single warband is found first, then its allies' ratings are added to measure the gap; underdogBy=side takes the lowest summed side",
       },
       {
         param: 'defender',
@@ -591,11 +660,15 @@ export const warbands: Rule = {
     const raw = params.allies as string;
     const beyond = alliances.flat().find((i) => i >= n);
     if (beyond !== undefined) throw refuse('allies', raw, `there is no warband ${beyond + 1}`, allowed);
-    if (alliances.some((alliance) => alliance.length === n)) throw refuse('allies', raw, 'every warband in one alliance leaves no opposing side', allowed);
+    if (alliances.some((alliance) => alliance.length === n))
+      throw refuse('allies', raw, 'every warband in one alliance leaves no opposing side', allowed);
   },
   metrics,
   // Each warband: does it defend, and does it play first.
-  headline: (params) => metrics(params).map((m) => m.name).filter((name) => /^w\d+\.(defender|first)$/.test(name)),
+  headline: (params) =>
+    metrics(params)
+      .map((m) => m.name)
+      .filter((name) => /^w\d+\.(defender|first)$/.test(name)),
   tallyLength: (params) => layout(params).length,
   simulate,
   summarize,

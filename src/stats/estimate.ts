@@ -26,4 +26,9 @@ export function estimate(tallied: Tallied, confidence: number): Estimate {
 }
 
 export const proportion = (successes: number, trials: number): Tallied => ({ kind: 'proportion', successes, trials });
-export const mean = (sum: number, sumOfSquares: number, count: number): Tallied => ({ kind: 'mean', sum, sumOfSquares, count });
+export const mean = (sum: number, sumOfSquares: number, count: number): Tallied => ({
+  kind: 'mean',
+  sum,
+  sumOfSquares,
+  count,
+});

@@ -9,7 +9,12 @@ import { twoSidedZ } from './wilson-interval.js';
  *
  * @example meanInterval(10, 30, 5, 0.95) // mean 2, sample variance 2.5
  */
-export function meanInterval(sum: number, sumOfSquares: number, count: number, confidence: number): { estimate: number; lo: number; hi: number } {
+export function meanInterval(
+  sum: number,
+  sumOfSquares: number,
+  count: number,
+  confidence: number,
+): { estimate: number; lo: number; hi: number } {
   if (count === 0) return { estimate: Number.NaN, lo: Number.NaN, hi: Number.NaN };
   const estimate = sum / count;
   if (count === 1) return { estimate, lo: Number.NEGATIVE_INFINITY, hi: Number.POSITIVE_INFINITY };

@@ -19,7 +19,8 @@ export function wilsonInterval(successes: number, trials: number, confidence: nu
   const proportion = successes / trials;
   const zSquaredOverN = (z * z) / trials;
   const centre = (proportion + zSquaredOverN / 2) / (1 + zSquaredOverN);
-  const halfWidth = (z / (1 + zSquaredOverN)) * Math.sqrt((proportion * (1 - proportion)) / trials + zSquaredOverN / (4 * trials));
+  const halfWidth =
+    (z / (1 + zSquaredOverN)) * Math.sqrt((proportion * (1 - proportion)) / trials + zSquaredOverN / (4 * trials));
   const lo = successes === 0 ? 0 : Math.min(proportion, Math.max(0, centre - halfWidth));
   const hi = successes === trials ? 1 : Math.max(proportion, Math.min(1, centre + halfWidth));
   return { lo, hi };

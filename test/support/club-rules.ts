@@ -27,15 +27,21 @@ export const twoDice = (dice) => dice.d(6) + dice.d(6);
  * must apply, so the two files cannot drift apart unnoticed.
  */
 export const CLUB_RESERVES = [
-  ['// reserves-2d6.mjs — reserves arrive on 2d6 + round instead of 1d6 + round\n', "// club-reserves.mjs — reserves arrive on 2d6 + round\nimport { twoDice } from './dice-helper.mjs';\n\n"],
+  [
+    '// reserves-2d6.mjs — reserves arrive on 2d6 + round instead of 1d6 + round\n',
+    "// club-reserves.mjs — reserves arrive on 2d6 + round\nimport { twoDice } from './dice-helper.mjs';\n\n",
+  ],
   ["id: 'reserves-2d6'", "id: 'club-reserves'"],
   ["title: 'Reserves on 2d6'", "title: 'Club reserves on 2d6'"],
   ["source: 'our house rules, draft 3, §4 Reserves'", "source: 'the club’s house rules, draft 3, §4 Reserves'"],
   ['dice.d(6) + dice.d(6)', 'twoDice(dice)'],
-].reduce((text, [from, to]) => {
-  if (!text.includes(from)) throw new Error(`club-reserves: the example no longer has ${JSON.stringify(from)}`);
-  return text.replace(from, to);
-}, readFileSync(new URL('../../examples/rules/reserves-2d6.mjs', import.meta.url), 'utf8'));
+].reduce(
+  (text, [from, to]) => {
+    if (!text.includes(from)) throw new Error(`club-reserves: the example no longer has ${JSON.stringify(from)}`);
+    return text.replace(from, to);
+  },
+  readFileSync(new URL('../../examples/rules/reserves-2d6.mjs', import.meta.url), 'utf8'),
+);
 
 export const CLUB_ROLLOFF = `// club-rolloff.mjs — a first-turn roll-off on 2d6, ties roll again
 export default {

@@ -11,7 +11,16 @@ export const echoRule: Rule = {
   title: `Echo ${HOSTILE}`,
   summary: 'echoes its label',
   source: 'none',
-  params: [{ name: 'label', type: 'text', default: HOSTILE, allowed: 'any text', parse: (raw) => raw, doc: `the label ${HOSTILE}` }],
+  params: [
+    {
+      name: 'label',
+      type: 'text',
+      default: HOSTILE,
+      allowed: 'any text',
+      parse: (raw) => raw,
+      doc: `the label ${HOSTILE}`,
+    },
+  ],
   metrics: () => [{ name: 'p', doc: `a third ${HOSTILE}`, probability: true }],
   tallyLength: () => 1,
   simulate: () => undefined,
@@ -55,8 +64,12 @@ export const HOSTILE_NAMES: readonly string[] = [
   `p${'x'.repeat(63)}`,
 ];
 
-/** Whether a rule file may give a parameter this name, as docs/custom-rules.md says: letters, digits, `_`, not `__proto__`. */
-export const isParamName = (name: string): boolean => /^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(name) && name !== '__proto__';
+/**
+ * Whether a rule file may give a parameter this name, as docs/custom-rules.md says: letters, digits, `_`, not
+ * `__proto__`.
+ */
+export const isParamName = (name: string): boolean =>
+  /^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(name) && name !== '__proto__';
 
 /** Whether a rule file may give a metric this name, as docs/custom-rules.md says: one line of up to 100 characters. */
 export const isMetricName = (name: string): boolean =>

@@ -26,7 +26,9 @@ export function inspect(): LayoutProblems {
   const visible = (box: DOMRect) => box.width > 0 && box.height > 0;
   for (const vis of document.querySelectorAll('.vis')) {
     const texts = [...vis.querySelectorAll('svg text')].filter((node) => (node.textContent ?? '').trim() !== '');
-    const rects = [...vis.querySelectorAll('svg .mark-rect path')].map((node) => node.getBoundingClientRect()).filter(visible);
+    const rects = [...vis.querySelectorAll('svg .mark-rect path')]
+      .map((node) => node.getBoundingClientRect())
+      .filter(visible);
     for (const node of texts) {
       const box = node.getBoundingClientRect();
       if (!visible(box)) continue;
@@ -34,7 +36,13 @@ export function inspect(): LayoutProblems {
       if (!node.closest('.mark-text')) continue;
       const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
       const host = rects.find((rect) => cx >= rect.left && cx <= rect.right && cy >= rect.top && cy <= rect.bottom);
-      if (host && (box.left < host.left - slack || box.right > host.right + slack || box.top < host.top - slack || box.bottom > host.bottom + slack)) {
+      if (
+        host &&
+        (box.left < host.left - slack ||
+          box.right > host.right + slack ||
+          box.top < host.top - slack ||
+          box.bottom > host.bottom + slack)
+      ) {
         escaped.push(`"${node.textContent}" leaves its mark`);
       }
     }
@@ -50,6 +58,11 @@ export function inspect(): LayoutProblems {
   const overflowing = [...document.querySelectorAll('.card td, .card th')]
     .filter((cell) => (cell as HTMLElement).scrollWidth > (cell as HTMLElement).clientWidth + 1)
     .map((cell) => `cell "${cell.textContent}" overflows`);
-  return { charts: document.querySelectorAll('.vis svg').length, textMarks: boxes.length, overlaps, escaped, overflowing };
+  return {
+    charts: document.querySelectorAll('.vis svg').length,
+    textMarks: boxes.length,
+    overlaps,
+    escaped,
+    overflowing,
+  };
 }
-

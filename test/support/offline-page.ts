@@ -12,12 +12,22 @@ if (!haveChromium) console.warn(`browser tests skipped: ${CHROMIUM} is missing (
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
 /** Pages in a PDF that Chromium printed. */
-export const countPdfPages = (pdf: Buffer): number => (pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length;
+export const countPdfPages = (pdf: Buffer): number =>
+  (pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length;
 
 export interface OfflinePage {
   page: Page;
@@ -32,12 +42,16 @@ export interface OfflinePage {
  * calculator's workers, with `blob`) load; every other request is aborted
  * and recorded, and console errors and warnings are collected.
  */
-export async function offlinePage(browser: Browser, options: { viewport?: { width: number; height: number }; blob?: boolean } = {}): Promise<OfflinePage> {
+export async function offlinePage(
+  browser: Browser,
+  options: { viewport?: { width: number; height: number }; blob?: boolean } = {},
+): Promise<OfflinePage> {
   const page = await browser.newPage(options.viewport ? { viewport: options.viewport } : {});
   const problems: string[] = [];
   const requests: string[] = [];
   page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`);
+    if (message.type() === 'error' || message.type() === 'warning')
+      problems.push(`${message.type()}: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   await page.route('**/*', (route) => {

@@ -34,11 +34,15 @@ export async function appCommand(options: AppOptions, io: Io): Promise<string> {
     } catch {
       // reported below
     }
-    if (!isFile) throw new UsageError(`--rule: got ${JSON.stringify(file)}; allowed: a rule file (an ES module) that exists`);
+    if (!isFile)
+      throw new UsageError(`--rule: got ${JSON.stringify(file)}; allowed: a rule file (an ES module) that exists`);
     return file;
   });
   // The page must never replace a rule file it bundles.
-  checkDistinct([{ option: '--out', path: out }], ruleFiles.map((file) => ({ name: '--rule', path: file })));
+  checkDistinct(
+    [{ option: '--out', path: out }],
+    ruleFiles.map((file) => ({ name: '--rule', path: file })),
+  );
   // Each file is loaded and checked as muster run would (one-line errors) before anything is bundled; the page
   // offers rules by id (the picker, the link), so a file's id may be neither a built-in's nor another file's.
   const taken = new Map<string, string>(rules.map((rule) => [rule.id, 'a built-in rule']));
@@ -49,7 +53,9 @@ export async function appCommand(options: AppOptions, io: Io): Promise<string> {
     const clash = taken.get(rule.id);
     if (clash) {
       const ids = [...taken.keys()].map((id) => JSON.stringify(id)).join(', ');
-      throw new UsageError(`--rule: got ${JSON.stringify(file)} (its id ${JSON.stringify(rule.id)} is taken by ${clash}); allowed: rule files whose ids differ from each other and from ${ids}`);
+      throw new UsageError(
+        `--rule: got ${JSON.stringify(file)} (its id ${JSON.stringify(rule.id)} is taken by ${clash}); allowed: rule files whose ids differ from each other and from ${ids}`,
+      );
     }
     taken.set(rule.id, `the rule in ${JSON.stringify(file)}`);
     bundled.push({ path, shown: file, id: rule.id });
@@ -58,7 +64,8 @@ export async function appCommand(options: AppOptions, io: Io): Promise<string> {
   try {
     app = await buildAppHtml({ ruleFiles: bundled });
   } catch (error) {
-    // Ctrl-C signals the whole process group, esbuild's service too, which then fails the build: interrupted, not broken.
+    // Ctrl-C signals the whole process group, esbuild's service too, which then fails the build: interrupted, not
+    // broken.
     if (interruption() === null) throw error;
     io.err('muster: PARTIAL: interrupted while bundling the page; nothing was written\n');
     process.exitCode = interruptedStatus();
@@ -66,6 +73,8 @@ export async function appCommand(options: AppOptions, io: Io): Promise<string> {
   }
   writeOutputs([{ path: out, contents: app.html, option: '--out' }], io.out);
   const size = Buffer.byteLength(app.html, 'utf8');
-  io.out(`wrote the calculator: ${terminalLine(out)} (${app.ruleIds.length} rules, ${formatCount(Math.round(size / 1024))} KB); open it in a browser, no network needed\n`);
+  io.out(
+    `wrote the calculator: ${terminalLine(out)} (${app.ruleIds.length} rules, ${formatCount(Math.round(size / 1024))} KB); open it in a browser, no network needed\n`,
+  );
   return out;
 }

@@ -41,7 +41,10 @@ export async function bookCommand(options: BookOptions, io: Io): Promise<string>
     threads: parseThreads(options.threads),
     confidence: options.confidence === undefined ? 0.95 : parseConfidence(options.confidence),
     trials: options.trials === undefined ? BOOK_TRIALS : parseCount('--trials', options.trials),
-    printableTrials: options.printableTrials === undefined ? BOOK_PRINTABLE_TRIALS : parseCount('--printable-trials', options.printableTrials),
+    printableTrials:
+      options.printableTrials === undefined
+        ? BOOK_PRINTABLE_TRIALS
+        : parseCount('--printable-trials', options.printableTrials),
     ...(options.timeout === undefined ? {} : { timeout: parseTimeout(options.timeout) }),
   };
   const quiet = options.quiet ?? false;
@@ -75,10 +78,14 @@ export async function bookCommand(options: BookOptions, io: Io): Promise<string>
   }
   writeOutputs(book.files, io.out);
   if (book.partial) {
-    io.out(`PARTIAL: interrupted; wrote the ${book.pages.length} finished of ${rules.length} rule pages: ${terminalLine(book.index)} (${seconds} s)\n`);
+    io.out(
+      `PARTIAL: interrupted; wrote the ${book.pages.length} finished of ${rules.length} rule pages: ${terminalLine(book.index)} (${seconds} s)\n`,
+    );
     process.exitCode = interruptedStatus();
   } else {
-    io.out(`wrote the report book: ${terminalLine(book.index)} (${book.pages.length} rule pages and the calculator, app.html; ${formatCount(settings.trials)} trials each at the defaults, ${seconds} s)\n`);
+    io.out(
+      `wrote the report book: ${terminalLine(book.index)} (${book.pages.length} rule pages and the calculator, app.html; ${formatCount(settings.trials)} trials each at the defaults, ${seconds} s)\n`,
+    );
   }
   return book.index;
 }

@@ -17,7 +17,8 @@ import { layoutCard, PAPERS, planCard, type Paper } from '../../../reports/card/
 import { renderCardPage } from '../../../reports/card/page.js';
 import { checkChromium, PdfInterrupted, printToPdf } from '../../../reports/card/pdf.js';
 
-export interface CardCommandOptions extends Pick<RunOptions, 'set' | 'trials' | 'seed' | 'threads' | 'confidence' | 'timeout' | 'quiet'> {
+export interface CardCommandOptions
+  extends Pick<RunOptions, 'set' | 'trials' | 'seed' | 'threads' | 'confidence' | 'timeout' | 'quiet'> {
   range?: string;
   against?: string;
   out?: string;
@@ -33,10 +34,15 @@ export const CARD_TRIALS = 100_000;
  * through Chromium, as PDF (--pdf). Exact wherever the rule has an exact
  * solution; simulated on the pool otherwise.
  */
-export async function cardCommand(ruleId: string, options: CardCommandOptions, io: Io): Promise<{ html: string; pdf?: string } | null> {
+export async function cardCommand(
+  ruleId: string,
+  options: CardCommandOptions,
+  io: Io,
+): Promise<{ html: string; pdf?: string } | null> {
   // A built-in rule is found without an await, so nothing (such as a Ctrl-C listener) waits on a tick.
   const rule = isRulePath(ruleId) ? await loadRule(ruleId) : getRule(ruleId);
-  if (options.out === undefined) throw new UsageError('--out: missing; allowed: the HTML file to write, such as --out card.html');
+  if (options.out === undefined)
+    throw new UsageError('--out: missing; allowed: the HTML file to write, such as --out card.html');
   const out = checkOutputFile('--out', options.out);
   const pdfPath = options.pdf === undefined ? undefined : checkOutputFile('--pdf', options.pdf);
   checkDistinct(
@@ -51,17 +57,21 @@ export async function cardCommand(ruleId: string, options: CardCommandOptions, i
     { option: '--pdf', path: options.pdf, format: 'pdf' },
   ]);
   const paperText = (options.paper ?? 'a4').toLowerCase();
-  if (!(PAPERS as readonly string[]).includes(paperText)) throw badValue('--paper', options.paper as string, PAPERS.join(' or '));
+  if (!(PAPERS as readonly string[]).includes(paperText))
+    throw badValue('--paper', options.paper as string, PAPERS.join(' or '));
   const paper = paperText as Paper;
   const exactCard = hasExact(rule, resolveParams(rule, options.set ?? []));
   if (exactCard) {
     // Options that would be ignored are refused, as muster matrix does for an exact table.
     for (const option of ['trials', 'threads', 'confidence', 'timeout'] as const) {
-      if (options[option] !== undefined) throw new UsageError(`--${option}: ${rule.id}'s card is exact; allowed: leave it out`);
+      if (options[option] !== undefined)
+        throw new UsageError(`--${option}: ${rule.id}'s card is exact; allowed: leave it out`);
     }
     if (options.seed !== undefined) parseSeed(options.seed);
   }
-  const settings = exactCard ? null : parseSimulationSettings({ ...options, trials: options.trials ?? String(CARD_TRIALS) });
+  const settings = exactCard
+    ? null
+    : parseSimulationSettings({ ...options, trials: options.trials ?? String(CARD_TRIALS) });
   const chromium = pdfPath === undefined ? undefined : checkChromium();
   const params = resolveParams(rule, options.set ?? []);
   const cardOptions = { range: options.range, against: options.against };
@@ -69,11 +79,21 @@ export async function cardCommand(ruleId: string, options: CardCommandOptions, i
 
   let results: RunResult[];
   if (settings === null) {
-    results = (await evaluateAll(rule, plan, { method: 'exact', seed: '', stream: null, confidence: 1, trials: 0, threads: 0 })).map((point) => point.result);
+    results = (
+      await evaluateAll(rule, plan, { method: 'exact', seed: '', stream: null, confidence: 1, trials: 0, threads: 0 })
+    ).map((point) => point.result);
   } else {
     const pool = SimulationPool.take(settings.threads);
     try {
-      const grid = { method: 'simulation' as const, seed: settings.seed, stream: settings.stream, confidence: settings.confidence, trials: settings.trials, threads: settings.threads, timeout: settings.timeout };
+      const grid = {
+        method: 'simulation' as const,
+        seed: settings.seed,
+        stream: settings.stream,
+        confidence: settings.confidence,
+        trials: settings.trials,
+        threads: settings.threads,
+        timeout: settings.timeout,
+      };
       const outcome = await withInterrupt((signal) => evaluateUntilInterrupted(rule, plan, grid, { pool, signal }));
       if (outcome.interrupted) {
         io.err('muster: PARTIAL: interrupted before the card was computed; nothing was written\n');
@@ -99,7 +119,10 @@ export async function cardCommand(ruleId: string, options: CardCommandOptions, i
   }
   // Both files appear whole, or neither does.
   writeReports(
-    [{ path: out, contents: html, option: '--out' }, ...(pdfPath && pdf ? [{ path: pdfPath, contents: pdf, option: '--pdf' }] : [])],
+    [
+      { path: out, contents: html, option: '--out' },
+      ...(pdfPath && pdf ? [{ path: pdfPath, contents: pdf, option: '--pdf' }] : []),
+    ],
     io,
     options.quiet ?? false,
   );

@@ -50,12 +50,17 @@ const MOST_POINTS = 16;
 const CONFIDENCE = 0.95;
 
 export async function checkCommand(ruleRef: string, options: CheckOptions, io: Io): Promise<CheckResult> {
-  if (!isRulePath(ruleRef)) throw new UsageError(`check: got ${JSON.stringify(ruleRef)}; allowed: a rule file ` +
-    `(./my-rule.mjs): the built-in rules are checked by muster's own tests`);
+  if (!isRulePath(ruleRef))
+    throw new UsageError(
+      `check: got ${JSON.stringify(ruleRef)}; allowed: a rule file ` +
+        `(./my-rule.mjs): the built-in rules are checked by muster's own tests`,
+    );
   const rule = await loadRule(ruleRef);
   const trials = options.trials === undefined ? DEFAULT_TRIALS : Number(options.trials);
-  if (!Number.isSafeInteger(trials) || trials < 1000 || trials > 100_000_000) throw new UsageError(`--trials: got ` +
-    `${JSON.stringify(options.trials)}; allowed: a whole number from 1000 to 100000000`);
+  if (!Number.isSafeInteger(trials) || trials < 1000 || trials > 100_000_000)
+    throw new UsageError(
+      `--trials: got ${JSON.stringify(options.trials)}; allowed: a whole number from 1000 to 100000000`,
+    );
   const seed = parseSeed(options.seed ?? 'muster-check');
   const base = resolveParams(rule, options.set ?? []);
   const points = spread(rule, base, options.set ?? []);
@@ -65,7 +70,7 @@ export async function checkCommand(ruleRef: string, options: CheckOptions, io: I
   io.out(
     `check ${ruleRef} (rule ${rule.id}): ${points.length} point${points.length === 1 ? '' : 's'}; ` +
       `${handWritten ? 'exact() against enumeration, and ' : ''}exact values against simulation ` +
-        `(${trials.toLocaleString('en-US')} trials a point, seed ${seed}, within ${FAR_SIGMAS} standard errors)\n`,
+      `(${trials.toLocaleString('en-US')} trials a point, seed ${seed}, within ${FAR_SIGMAS} standard errors)\n`,
   );
   for (const { label, params } of points) {
     const found: string[] = [];
@@ -76,15 +81,22 @@ export async function checkCommand(ruleRef: string, options: CheckOptions, io: I
     } catch (error) {
       if (!(error instanceof NotEnumerable)) throw error;
       // The reason without its advice: check goes on with the simulation against exact() there.
-      notes.push(`${label}: not enumerated: ` +
-        `${error.message.replace(/^.*?\(rule [^)]*\): /, '').replace(/; allowed: .*$/, '')}`);
+      notes.push(
+        `${label}: not enumerated: ` +
+          `${error.message.replace(/^.*?\(rule [^)]*\): /, '').replace(/; allowed: .*$/, '')}`,
+      );
     }
     if (exact && enumerated) {
       for (const metric of rule.metrics(params)) {
         const [a, b] = [exact[metric.name], enumerated[metric.name]];
         if (!a.equals(b)) {
-          disagreements.push({ point: label, metric: metric.name, between: 'exact() and ' +
-            'enumeration', values: [a.toString(), b.toString()], sigmas: null });
+          disagreements.push({
+            point: label,
+            metric: metric.name,
+            between: 'exact() and ' + 'enumeration',
+            values: [a.toString(), b.toString()],
+            sigmas: null,
+          });
           found.push(metric.name);
         }
       }
@@ -99,15 +111,22 @@ export async function checkCommand(ruleRef: string, options: CheckOptions, io: I
       for (const [metric, value] of Object.entries(result.metrics)) {
         const sigmas = sigmasFromExact(value, CONFIDENCE, trials);
         if (sigmas === null || sigmas <= FAR_SIGMAS) continue;
-        disagreements.push({ point: label, metric, between: 'simulation and ' +
-          'exact', values: [String(value.estimate), value.fraction ?? String(value.exact)], sigmas });
+        disagreements.push({
+          point: label,
+          metric,
+          between: 'simulation and ' + 'exact',
+          values: [String(value.estimate), value.fraction ?? String(value.exact)],
+          sigmas,
+        });
         found.push(metric);
       }
     } else {
       notes.push(`${label}: no exact values, so the simulation is not checked there`);
     }
-    io.out(`  ${found.length === 0 ? 'ok  ' : 'FAIL'}  ` +
-      `${label}${found.length > 0 ? `: ${[...new Set(found)].join(', ')}` : ''}\n`);
+    io.out(
+      `  ${found.length === 0 ? 'ok  ' : 'FAIL'}  ` +
+        `${label}${found.length > 0 ? `: ${[...new Set(found)].join(', ')}` : ''}\n`,
+    );
   }
   for (const note of notes) io.out(`  note: ${note}\n`);
   if (disagreements.length === 0) {
@@ -115,10 +134,12 @@ export async function checkCommand(ruleRef: string, options: CheckOptions, io: I
   } else {
     io.out(`${disagreements.length} disagreement${disagreements.length === 1 ? '' : 's'}:\n`);
     for (const d of disagreements) {
-      const [first, second] = d.between === 'exact() and ' +
-        'enumeration' ? ['exact()', 'enumeration'] : ['simulation', 'exact'];
-      io.out(`  ${d.point}: ${d.metric}: ${first} ${d.values[0]}, ${second} ` +
-        `${d.values[1]}${d.sigmas === null ? '' : ` (z = ${formatSigmas(d.sigmas)})`}\n`);
+      const [first, second] =
+        d.between === 'exact() and ' + 'enumeration' ? ['exact()', 'enumeration'] : ['simulation', 'exact'];
+      io.out(
+        `  ${d.point}: ${d.metric}: ${first} ${d.values[0]}, ${second} ` +
+          `${d.values[1]}${d.sigmas === null ? '' : ` (z = ${formatSigmas(d.sigmas)})`}\n`,
+      );
     }
     process.exitCode = 1;
   }
@@ -166,7 +187,9 @@ function valuesOf(spec: ParamSpec): Array<number | boolean | string> {
 }
 
 function labelOf(rule: Rule, params: Params, moved: string | null): string {
-  if (moved === null) return rule.params.length === 0 ? 'the rule (no parameters)' : `defaults ` +
-    `(${rule.params.map((p) => `${p.name}=${String(params[p.name])}`).join(' ')})`;
+  if (moved === null)
+    return rule.params.length === 0
+      ? 'the rule (no parameters)'
+      : `defaults (${rule.params.map((p) => `${p.name}=${String(params[p.name])}`).join(' ')})`;
   return `${moved}=${String(params[moved])}`;
 }

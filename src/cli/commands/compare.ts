@@ -8,7 +8,22 @@ import { getRule } from '../../rules/index.js';
 import { isRulePath, loadRule } from '../../rules/load-rule.js';
 import { resolveParams } from '../../rules/params.js';
 import type { MetricSpec, ParamSpec, Params, Rule } from '../../rules/types.js';
-import { compareCsv, compareVariants, comparePage, unionMetrics, formatDifference, formatP, MAX_VARIANTS, parseVariant, significanceNote, variantAssignments, variantRuleRef, type CompareResult, type ComputedVariant, type Variant } from '../../../reports/compare.js';
+import {
+  compareCsv,
+  compareVariants,
+  comparePage,
+  unionMetrics,
+  formatDifference,
+  formatP,
+  MAX_VARIANTS,
+  parseVariant,
+  significanceNote,
+  variantAssignments,
+  variantRuleRef,
+  type CompareResult,
+  type ComputedVariant,
+  type Variant,
+} from '../../../reports/compare.js';
 import { evaluateUntilInterrupted, type Evaluated, type GridSettings } from '../../../reports/evaluate.js';
 import { resolveShard, type ShardPlace } from '../scheduler.js';
 import { runGridShard, type GridShardFile, type RecordedFile } from './grid-shard.js';
@@ -18,11 +33,23 @@ import { checkGridPaths, ruleFileInputs } from '../../../reports/cli-outputs.js'
 import { toJson } from '../../output/json.js';
 import { reportIo } from '../report-io.js';
 import { writeOutputs, type OutputFile } from '../../../reports/outputs.js';
-import { formatCertain, formatCount, formatExact, formatParams, formatValue, renderTable, ruleDefaults, sharedChanges, tableWidth, wrapLines, wrapText } from '../format.js';
+import {
+  formatCertain,
+  formatCount,
+  formatExact,
+  formatParams,
+  formatValue,
+  renderTable,
+  ruleDefaults,
+  sharedChanges,
+  tableWidth,
+  wrapLines,
+  wrapText,
+} from '../format.js';
 import { chooseMetrics, hiddenNote, type MetricChoice } from '../metrics.js';
 import type { MetricResult } from '../../result.js';
 import type { Io } from '../io.js';
-import { parseSeed, parseStream } from '../options.js';
+import { parseSeed } from '../options.js';
 import { ProgressBar } from '../progress.js';
 import { DEFAULT_SEED, parseSimulationSettings, withInterrupt, type RunOptions } from './run.js';
 
@@ -58,15 +85,25 @@ export interface ComparePlan {
  * are statistically significant after Holm's adjustment.
  */
 export async function compareCommand(ruleId: string, options: CompareOptions, io: Io): Promise<CompareResult> {
-  if (options.shard !== undefined || options.shards !== undefined) throw new Error('compareCommand runs a whole comparison; compareOrShardCommand takes --shard');
-  const plan = planCompare(loadsFiles(ruleId, options) ? await compareRules(ruleId, options) : builtInCompareRules(ruleId, options.variant ?? []), options);
-  if (options.out !== undefined) throw new UsageError('--out: only with --shard; allowed: --json, --csv or --html for a whole comparison');
-  if (options.checkpoint !== undefined) throw new UsageError('--checkpoint: not available in a comparison; allowed: --checkpoint on run, shard and sweep');
+  if (options.shard !== undefined || options.shards !== undefined)
+    throw new Error('compareCommand runs a whole comparison; compareOrShardCommand takes --shard');
+  const plan = planCompare(
+    loadsFiles(ruleId, options)
+      ? await compareRules(ruleId, options)
+      : builtInCompareRules(ruleId, options.variant ?? []),
+    options,
+  );
+  if (options.out !== undefined)
+    throw new UsageError('--out: only with --shard; allowed: --json, --csv or --html for a whole comparison');
+  if (options.checkpoint !== undefined)
+    throw new UsageError('--checkpoint: not available in a comparison; allowed: --checkpoint on run, shard and sweep');
   const { paramsList, base } = plan;
   const paths = checkGridPaths(options, ruleFileInputs([plan.rule, ...plan.rules]));
 
   const pool = base.method === 'simulation' ? SimulationPool.take(base.threads) : undefined;
-  const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet, undefined, { unit: base.method === 'simulation' ? 'trials' : 'variants' });
+  const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet, undefined, {
+    unit: base.method === 'simulation' ? 'trials' : 'variants',
+  });
   const totalTrials = paramsList.length * base.trials;
   const computed: Evaluated[] = [];
   let interrupted = false;
@@ -97,7 +134,9 @@ export async function compareCommand(ruleId: string, options: CompareOptions, io
   }
   if (interrupted && computed.length < 2) {
     // A comparison needs the baseline and one other variant; fewer is nothing to show.
-    io.err(`muster: PARTIAL: interrupted after ${computed.length} of ${paramsList.length} variants, too few to compare; nothing was written\n`);
+    io.err(
+      `muster: PARTIAL: interrupted after ${computed.length} of ${paramsList.length} variants, too few to compare; nothing was written\n`,
+    );
     process.exitCode = interruptedStatus();
   }
   const result = assembleCompare(plan, computed, base.threads, interrupted);
@@ -108,24 +147,50 @@ export async function compareCommand(ruleId: string, options: CompareOptions, io
 }
 
 /** `muster compare`: the whole comparison, or with --shard (or --shards) this shard's share of it, for muster merge. */
-export async function compareOrShardCommand(ruleId: string, options: CompareOptions, io: Io, env: NodeJS.ProcessEnv = process.env): Promise<CompareResult | GridShardFile> {
+export async function compareOrShardCommand(
+  ruleId: string,
+  options: CompareOptions,
+  io: Io,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<CompareResult | GridShardFile> {
   if (options.shard === undefined && options.shards === undefined) return compareCommand(ruleId, options, io);
-  const plan = planCompare(loadsFiles(ruleId, options) ? await compareRules(ruleId, options) : builtInCompareRules(ruleId, options.variant ?? []), options);
+  const plan = planCompare(
+    loadsFiles(ruleId, options)
+      ? await compareRules(ruleId, options)
+      : builtInCompareRules(ruleId, options.variant ?? []),
+    options,
+  );
   const place = resolveShard(options.shard, options.shards, env, true) as ShardPlace;
-  if (options.checkpoint !== undefined) throw new UsageError('--checkpoint: not available in a comparison; allowed: --checkpoint on run, shard and sweep');
+  if (options.checkpoint !== undefined)
+    throw new UsageError('--checkpoint: not available in a comparison; allowed: --checkpoint on run, shard and sweep');
   const args = { set: options.set ?? [], variant: options.variant ?? [], seedPerVariant: plan.seedPerVariant };
   // Every rule file the command names, by the reference as typed ("" for the command's own rule), with its
   // contents' hash: merge plans the comparison again from the same text and loads the very same files.
   const ruleFiles: RecordedFile[] = [];
   const record = (ref: string, rule: Rule) => {
-    if (rule.file && !ruleFiles.some((entry) => entry.ref === ref)) ruleFiles.push({ ref, path: rule.file.path, sha256: rule.file.sha256 });
+    if (rule.file && !ruleFiles.some((entry) => entry.ref === ref))
+      ruleFiles.push({ ref, path: rule.file.path, sha256: rule.file.sha256 });
   };
   record('', plan.rule);
   args.variant.forEach((text, index) => {
     const ref = variantRuleRef(text);
     if (ref !== undefined) record(ref, plan.rules[index]);
   });
-  return runGridShard({ command: 'compare', rule: plan.rule, rules: plan.rules, ruleFiles, points: plan.paramsList, seeds: plan.seeds, settings: plan.base, args }, place, options, io);
+  return runGridShard(
+    {
+      command: 'compare',
+      rule: plan.rule,
+      rules: plan.rules,
+      ruleFiles,
+      points: plan.paramsList,
+      seeds: plan.seeds,
+      settings: plan.base,
+      args,
+    },
+    place,
+    options,
+    io,
+  );
 }
 
 /**
@@ -136,7 +201,10 @@ function loadsFiles(ruleId: string, options: CompareOptions): boolean {
   return isRulePath(ruleId) || (options.variant ?? []).some((text) => isRulePath(variantRuleRef(text) ?? ''));
 }
 
-/** The command's rule and each variant's (a variant may name its own with rule=<id or file>), loaded before anything is planned. */
+/**
+ * The command's rule and each variant's (a variant may name its own with rule=<id or file>), loaded before anything is
+ * planned.
+ */
 export async function compareRules(ruleId: string, options: CompareOptions): Promise<{ rule: Rule; rules: Rule[] }> {
   const load = (ref: string) => (isRulePath(ref) ? loadRule(ref) : getRule(ref));
   const rule = await load(ruleId);
@@ -151,18 +219,30 @@ export async function compareRules(ruleId: string, options: CompareOptions): Pro
 /** The same for built-in rules only, without an await (so nothing, such as the Ctrl-C listener, waits on a tick). */
 export function builtInCompareRules(ruleId: string, variants: readonly string[]): { rule: Rule; rules: Rule[] } {
   const rule = getRule(ruleId);
-  return { rule, rules: variants.map((text) => (variantRuleRef(text) === undefined ? rule : getRule(variantRuleRef(text)!))) };
+  return {
+    rule,
+    rules: variants.map((text) => (variantRuleRef(text) === undefined ? rule : getRule(variantRuleRef(text)!))),
+  };
 }
 
 /** Checks a comparison's options and resolves every variant, before any output path is looked at or any work starts. */
-export function planCompare({ rule, rules: rulesOf }: { rule: Rule; rules: Rule[] }, options: CompareOptions): ComparePlan {
+export function planCompare(
+  { rule, rules: rulesOf }: { rule: Rule; rules: Rule[] },
+  options: CompareOptions,
+): ComparePlan {
   const raw = options.variant ?? [];
-  if (raw.length < 2) throw new UsageError(`--variant: got ${raw.length}; allowed: at least two, such as --variant "A: name=value" --variant "B: name=value"`);
+  if (raw.length < 2)
+    throw new UsageError(
+      `--variant: got ${raw.length}; allowed: at least two, such as --variant "A: name=value" --variant "B: name=value"`,
+    );
   if (raw.length > MAX_VARIANTS) throw new UsageError(`--variant: got ${raw.length}; allowed: at most ${MAX_VARIANTS}`);
   const variants = raw.map((text, index) => parseVariant(rulesOf[index], text));
   const labels = new Set<string>();
   for (const variant of variants) {
-    if (labels.has(variant.label)) throw new UsageError(`--variant: label ${JSON.stringify(variant.label)} used twice; allowed: a different label for each variant`);
+    if (labels.has(variant.label))
+      throw new UsageError(
+        `--variant: label ${JSON.stringify(variant.label)} used twice; allowed: a different label for each variant`,
+      );
     labels.add(variant.label);
   }
   const set = options.set ?? [];
@@ -170,53 +250,117 @@ export function planCompare({ rule, rules: rulesOf }: { rule: Rule; rules: Rule[
     try {
       return resolveParams(rulesOf[index], variantAssignments(set, variant));
     } catch (error) {
-      if (error instanceof UsageError) throw new UsageError(`--variant ${JSON.stringify(variant.label)}: ${error.message}`);
+      if (error instanceof UsageError)
+        throw new UsageError(`--variant ${JSON.stringify(variant.label)}: ${error.message}`);
       throw error;
     }
   });
-  if (options.precision !== undefined) throw new UsageError('--precision: not available in a comparison; allowed: --trials N (the same for every variant)');
+  if (options.precision !== undefined)
+    throw new UsageError(
+      '--precision: not available in a comparison; allowed: --trials N (the same for every variant)',
+    );
   const everyMetric = unionMetrics(paramsList.map((params, index) => rulesOf[index].metrics(params)));
-  const everyHeadline = () => [...new Set(paramsList.flatMap((params, index) => rulesOf[index].headline?.(params) ?? []))];
+  const everyHeadline = () => [
+    ...new Set(paramsList.flatMap((params, index) => rulesOf[index].headline?.(params) ?? [])),
+  ];
   // Variants of several rules lead with the metrics they all have: those are the ones compared.
-  const shared = everyMetric.filter((metric) => paramsList.every((params, index) => rulesOf[index].metrics(params).some((m) => m.name === metric.name))).map((m) => m.name);
+  const shared = everyMetric
+    .filter((metric) =>
+      paramsList.every((params, index) => rulesOf[index].metrics(params).some((m) => m.name === metric.name)),
+    )
+    .map((m) => m.name);
   const mixed = rulesOf.some((r) => r !== rule);
-  const headline = { ...rule, headline: mixed && shared.length > 0 ? () => shared : rulesOf.some((r) => r.headline) ? everyHeadline : undefined };
+  const headline = {
+    ...rule,
+    headline: mixed && shared.length > 0 ? () => shared : rulesOf.some((r) => r.headline) ? everyHeadline : undefined,
+  };
   const choice = chooseMetrics(headline, everyMetric, options.metric, { all: options.all });
   const flag = (option: string) => `--${option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
-  const simulationOnly = (['trials', 'threads', 'confidence', 'seedPerVariant', 'timeout'] as const).filter((option) => options[option] !== undefined);
-  if (options.exact && options.simulate) throw new UsageError('--exact: cannot be combined with --simulate; allowed: one of the two');
+  const simulationOnly = (['trials', 'threads', 'confidence', 'seedPerVariant', 'timeout'] as const).filter(
+    (option) => options[option] !== undefined,
+  );
+  if (options.exact && options.simulate)
+    throw new UsageError('--exact: cannot be combined with --simulate; allowed: one of the two');
   if (options.exact) {
     const unsolved = rulesOf.find((r) => !r.exact);
-    if (unsolved) throw new UsageError(`--exact: ${unsolved.id} has no exact solution; allowed: leave out --exact to simulate`);
-    if (simulationOnly.length > 0) throw new UsageError(`--exact: cannot be combined with ${flag(simulationOnly[0])}; allowed: --exact alone, or a simulation`);
+    if (unsolved)
+      throw new UsageError(`--exact: ${unsolved.id} has no exact solution; allowed: leave out --exact to simulate`);
+    if (simulationOnly.length > 0)
+      throw new UsageError(
+        `--exact: cannot be combined with ${flag(simulationOnly[0])}; allowed: --exact alone, or a simulation`,
+      );
   }
   // Exact differences wherever every variant has exact values: no p-values on noise. --simulate, or a
   // simulation setting such as --trials, asks for the simulation.
-  const exact = options.exact === true || (!options.simulate && simulationOnly.length === 0 && rulesOf.every((r, index) => hasExact(r, paramsList[index])));
+  const exact =
+    options.exact === true ||
+    (!options.simulate && simulationOnly.length === 0 && rulesOf.every((r, index) => hasExact(r, paramsList[index])));
   const base: GridSettings = exact
-    ? { method: 'exact', seed: parseSeed(options.seed ?? DEFAULT_SEED), stream: null, confidence: 0.95, trials: 0, threads: 0 }
+    ? {
+        method: 'exact',
+        seed: parseSeed(options.seed ?? DEFAULT_SEED),
+        stream: null,
+        confidence: 0.95,
+        trials: 0,
+        threads: 0,
+      }
     : { method: 'simulation', ...parseSimulationSettings(options) };
   const seedOf = (index: number) => (options.seedPerVariant ? `${base.seed}/variant ${index + 1}` : base.seed);
 
-  return { rule, rules: rulesOf, variants, paramsList, seeds: paramsList.map((_, index) => seedOf(index)), base, seedPerVariant: options.seedPerVariant ?? false, choice };
+  return {
+    rule,
+    rules: rulesOf,
+    variants,
+    paramsList,
+    seeds: paramsList.map((_, index) => seedOf(index)),
+    base,
+    seedPerVariant: options.seedPerVariant ?? false,
+    choice,
+  };
 }
 
 /** The comparison from the finished variants' results and tallied counts, in order. */
-export function assembleCompare(plan: ComparePlan, evaluated: readonly Evaluated[], threads: number, interrupted = false): CompareResult {
-  const { rule, variants, paramsList, base, choice } = plan;
+export function assembleCompare(
+  plan: ComparePlan,
+  evaluated: readonly Evaluated[],
+  threads: number,
+  interrupted = false,
+): CompareResult {
+  const { rule, variants, paramsList, base } = plan;
   const computed: ComputedVariant[] = evaluated.map(({ result, tallied, exact }, index) => {
     const params = paramsList[index];
     const variantRule = plan.rules[index];
     // Solved already where the variant was computed (evaluateAll); a merged shard's variants are solved here.
-    const solved = exact !== undefined ? exact : base.method === 'exact' ? (variantRule.exact as NonNullable<Rule['exact']>)(params) : knownExact(variantRule, params);
-    return { variant: variants[index], params, seed: plan.seeds[index], metrics: result.metrics, tallied, exact: solved };
+    const solved =
+      exact !== undefined
+        ? exact
+        : base.method === 'exact'
+          ? (variantRule.exact as NonNullable<Rule['exact']>)(params)
+          : knownExact(variantRule, params);
+    return {
+      variant: variants[index],
+      params,
+      seed: plan.seeds[index],
+      metrics: result.metrics,
+      tallied,
+      exact: solved,
+    };
   });
-  // Asked-for metrics are the family Holm adjusts over; otherwise every metric is tested and the table shows the headline ones.
-  const tested = testedMetrics(plan, computed.map((c) => c.params));
-  const compared = computed.length < 2 ? { differences: [], tests: 0 } : compareVariants(tested, computed, base.confidence);
+  // Asked-for metrics are the family Holm adjusts over; otherwise every metric is tested and the table shows the
+  // headline ones.
+  const tested = testedMetrics(
+    plan,
+    computed.map((c) => c.params),
+  );
+  const compared =
+    computed.length < 2 ? { differences: [], tests: 0 } : compareVariants(tested, computed, base.confidence);
   // Across rules, only the metrics both sides have are compared (the others are listed below the table).
-  const metricLists = variantMetricLists(plan, computed.map((c) => c.params));
-  const has = (label: string, metric: string) => metricLists[computed.findIndex((c) => c.variant.label === label)].some((m) => m.name === metric);
+  const metricLists = variantMetricLists(
+    plan,
+    computed.map((c) => c.params),
+  );
+  const has = (label: string, metric: string) =>
+    metricLists[computed.findIndex((c) => c.variant.label === label)].some((m) => m.name === metric);
   const differences = compared.differences.filter((d) => has(d.baseline, d.metric) && has(d.variant, d.metric));
   const tests = compared.tests;
   const result: CompareResult = {
@@ -232,7 +376,13 @@ export function assembleCompare(plan: ComparePlan, evaluated: readonly Evaluated
     alpha: 1 - base.confidence,
     correction: 'holm',
     tests,
-    variants: computed.map((c) => ({ label: c.variant.label, assignments: c.variant.assignments, params: c.params, seed: c.seed, metrics: c.metrics })),
+    variants: computed.map((c) => ({
+      label: c.variant.label,
+      assignments: c.variant.assignments,
+      params: c.params,
+      seed: c.seed,
+      metrics: c.metrics,
+    })),
     differences,
     ...(interrupted ? { partial: true } : {}),
   };
@@ -250,24 +400,36 @@ function variantMetricLists(plan: ComparePlan, params: readonly Params[]): Metri
 }
 
 /** The terminal tables, then every output file asked for (all rendered before any is written). */
-export function writeCompare(plan: ComparePlan, result: CompareResult, paths: { json?: string; html?: string; csv?: string }, quiet: boolean, io: Io): void {
+export function writeCompare(
+  plan: ComparePlan,
+  result: CompareResult,
+  paths: { json?: string; html?: string; csv?: string },
+  quiet: boolean,
+  io: Io,
+): void {
   const { rule, choice } = plan;
   const paramsList = result.variants.map((v) => v.params);
   const tested = testedMetrics(plan, paramsList);
   const metricLists = variantMetricLists(plan, paramsList);
   const defaults = plan.rules.map((variantRule) => ruleDefaults(variantRule, (r) => resolveParams(r)));
   const shared = sharedChanges(paramsList, defaults.slice(0, paramsList.length));
-  reportIo(io, paths.json, paths.csv).out(renderCompare(result, choice, tableWidth(io.columns), shared) + metricsOnlySome(result, metricLists));
+  reportIo(io, paths.json, paths.csv).out(
+    renderCompare(result, choice, tableWidth(io.columns), shared) + metricsOnlySome(result, metricLists),
+  );
   const files: OutputFile[] = [];
   if (paths.json) files.push({ path: paths.json, contents: toJson(result), option: '--json' });
-  // Variants of several rules: the page lists every parameter any of them has, and each variant's readings from its own rule
+  // Variants of several rules: the page lists every parameter any of them has, and each variant's readings from its own
+  // rule
   // (found by its params, which the page passes back as they are).
   const readingsOf = (params: Params) => {
     const index = paramsList.indexOf(params);
     return index >= 0 ? (plan.rules[index].readings?.(params) ?? []) : [];
   };
-  const pageRule: Rule = plan.rules.every((r) => r === rule) ? rule : { ...rule, params: unionParams(plan.rules), readings: readingsOf };
-  if (paths.html) files.push({ path: paths.html, contents: comparePage(pageRule, result, tested).html, option: '--html' });
+  const pageRule: Rule = plan.rules.every((r) => r === rule)
+    ? rule
+    : { ...rule, params: unionParams(plan.rules), readings: readingsOf };
+  if (paths.html)
+    files.push({ path: paths.html, contents: comparePage(pageRule, result, tested).html, option: '--html' });
   if (paths.csv) files.push({ path: paths.csv, contents: compareCsv(result, tested), option: '--csv' });
   writeOutputs(files, io.out);
   if (!quiet) for (const file of files) if (file.path !== STDOUT) io.err(`wrote ${terminalLine(file.path)}\n`);
@@ -277,9 +439,12 @@ function renderCompare(result: CompareResult, choice: MetricChoice, width: numbe
   const simulated = result.method === 'simulation';
   const lines = [
     `${result.rule} — ${result.title}: ${result.variants.length} variants`,
-    // What every variant shares away from the defaults (--set, or the same value in each), so the header says what was compared.
+    // What every variant shares away from the defaults (--set, or the same value in each), so the header says what was
+    // compared.
     ...(Object.keys(shared).length > 0 ? [`every variant: ${formatParams(shared)}`] : []),
-    ...result.variants.map((v, i) => `  ${v.label}${i === 0 ? ' (baseline)' : ''}: ${v.assignments.join('; ') || '(defaults)'}`),
+    ...result.variants.map(
+      (v, i) => `  ${v.label}${i === 0 ? ' (baseline)' : ''}: ${v.assignments.join('; ') || '(defaults)'}`,
+    ),
     ...(result.partial ? [`PARTIAL: interrupted; only the ${result.variants.length} variants listed finished`] : []),
     simulated
       ? `${formatCount(result.trials)} trials a variant · seed ${result.seed} (${result.seeds === 'shared' ? 'same for every variant' : 'one per variant'}) · stream ${result.stream} · ${+(result.confidence * 100).toFixed(4)}% intervals`
@@ -290,7 +455,12 @@ function renderCompare(result: CompareResult, choice: MetricChoice, width: numbe
   const same = (metric: MetricSpec) => {
     const values = result.variants.map((v) => own(v.metrics, metric.name));
     if (values.some((value) => !value)) return false;
-    const key = (value?: MetricResult) => (value === undefined ? '' : value.exact !== null ? String(value.exact) : `${value.estimate}|${value.lo}|${value.hi}`);
+    const key = (value?: MetricResult) =>
+      value === undefined
+        ? ''
+        : value.exact !== null
+          ? String(value.exact)
+          : `${value.estimate}|${value.lo}|${value.hi}`;
     return new Set(values.map(key)).size === 1;
   };
   const folded = choice.how === 'asked' ? [] : metrics.filter(same);
@@ -306,7 +476,11 @@ function renderCompare(result: CompareResult, choice: MetricChoice, width: numbe
   if (!simulated) {
     // Exact: one table, each variant's value and its exact difference from the baseline.
     const others = result.variants.slice(1);
-    const header = ['metric', ...result.variants.map((v) => v.label), ...others.map((v) => (others.length === 1 ? 'difference' : `${v.label} − ${result.variants[0].label}`))];
+    const header = [
+      'metric',
+      ...result.variants.map((v) => v.label),
+      ...others.map((v) => (others.length === 1 ? 'difference' : `${v.label} − ${result.variants[0].label}`)),
+    ];
     const rows = tabled.map((metric) => [
       metric.name,
       ...result.variants.map((v) => shown(v, metric)),
@@ -321,7 +495,14 @@ function renderCompare(result: CompareResult, choice: MetricChoice, width: numbe
     const valueRows = tabled.map((metric) => [metric.name, ...result.variants.map((v) => shown(v, metric))]);
     // One variant against the baseline needs no variant column; a metric only one side has has no difference to show.
     const many = result.variants.length > 2;
-    const diffHeader = [...(many ? ['metric', 'variant'] : ['metric']), 'difference', `${+(result.confidence * 100).toFixed(4)}% interval`, 'p (Holm)', 'sig.', 'exact'];
+    const diffHeader = [
+      ...(many ? ['metric', 'variant'] : ['metric']),
+      'difference',
+      `${+(result.confidence * 100).toFixed(4)}% interval`,
+      'p (Holm)',
+      'sig.',
+      'exact',
+    ];
     const diffRows = result.differences
       .filter((d) => shownNames.has(d.metric) && (d.difference !== null || d.exactDifference !== null))
       .map((d) => {
@@ -344,7 +525,10 @@ function renderCompare(result: CompareResult, choice: MetricChoice, width: numbe
   text += hiddenNote(choice);
   if (simulated) {
     const significant = result.differences.filter((d) => d.significant && shownNames.has(d.metric));
-    text += significant.length === 0 ? 'No difference shown is significant.\n' : `${wrapText(`Significant (${significant.length} of the ${result.tests} tests): ${significant.map((d) => `${d.metric} (${d.variant})`).join(', ')}`, width, '')}\n`;
+    text +=
+      significant.length === 0
+        ? 'No difference shown is significant.\n'
+        : `${wrapText(`Significant (${significant.length} of the ${result.tests} tests): ${significant.map((d) => `${d.metric} (${d.variant})`).join(', ')}`, width, '')}\n`;
     text += `${wrapText(significanceNote(result), width, '')}\n`;
   }
   return text;
@@ -356,7 +540,9 @@ function metricsOnlySome(result: CompareResult, metricLists: ReadonlyArray<reado
     const own = [...names[index]].filter((name) => names.some((other) => !other.has(name)));
     return own.length > 0 ? [`  ${variant.label}: ${own.join(', ')}`] : [];
   });
-  return lines.length > 0 ? `Metrics not every variant has (no difference is computed for them):\n${lines.join('\n')}\n` : '';
+  return lines.length > 0
+    ? `Metrics not every variant has (no difference is computed for them):\n${lines.join('\n')}\n`
+    : '';
 }
 
 function unionParams(rules: readonly Rule[]): ParamSpec[] {

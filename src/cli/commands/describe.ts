@@ -20,7 +20,11 @@ export async function describeCommand(ruleId: string, io: Io): Promise<void> {
   const parameters = rule.params.map((spec) => {
     const head = `${spec.name.padEnd(nameWidth)}${spec.type}, default ${JSON.stringify(spec.default)}`;
     const indent = ' '.repeat(nameWidth + 2);
-    return [`  ${head}`, wrapText(`allowed: ${allowedText(spec)}`, WIDTH, indent), wrapText(spec.doc, WIDTH, indent)].join('\n');
+    return [
+      `  ${head}`,
+      wrapText(`allowed: ${allowedText(spec)}`, WIDTH, indent),
+      wrapText(spec.doc, WIDTH, indent),
+    ].join('\n');
   });
   const metrics = rule.metrics(defaults);
   const metricWidth = Math.max(...metrics.map((metric) => metric.name.length)) + 2;
@@ -28,19 +32,39 @@ export async function describeCommand(ruleId: string, io: Io): Promise<void> {
     const text = `${metric.probability ? 'probability' : 'mean'}: ${metric.doc}`;
     return `  ${metric.name.padEnd(metricWidth)}${wrapText(text, WIDTH, ' '.repeat(metricWidth + 2)).trimStart()}`;
   });
-  // Each reading the rule takes where its text is silent or ambiguous, at the defaults, with the parameter that switches it.
+  // Each reading the rule takes where its text is silent or ambiguous, at the defaults, with the parameter that
+  // switches it.
   const readings = rule.readings?.(defaults) ?? [];
-  const readingLines = readings.map((reading) => wrapText(`${reading.param}=${String(defaults[reading.param])}: ${reading.text}`, WIDTH, '    ').replace(/^ {4}/, '  '));
+  const readingLines = readings.map((reading) =>
+    wrapText(`${reading.param}=${String(defaults[reading.param])}: ${reading.text}`, WIDTH, '    ').replace(
+      /^ {4}/,
+      '  ',
+    ),
+  );
   const extras = [
     `exact solution: ${rule.exactBy === 'enumeration' ? `by enumerating its dice, within a budget (muster run ${ruleWord(rule)} --exact prints it)` : rule.exact ? `yes, for every metric (muster run ${ruleWord(rule)} --exact prints it)` : 'no'}`,
-    ...(rule.matrix ? [`matrix: muster matrix ${ruleWord(rule)} tabulates ${rule.matrix.metrics.join(', ')} over ${rule.matrix.row} × ${rule.matrix.col}`] : []),
-    ...(rule.headline ? [wrapText(`headline (shown first by run, sweep and compare; --all for every metric): ${rule.headline(defaults).join(', ')}`, WIDTH, '')] : []),
+    ...(rule.matrix
+      ? [
+          `matrix: muster matrix ${ruleWord(rule)} tabulates ${rule.matrix.metrics.join(', ')} over ${rule.matrix.row} × ${rule.matrix.col}`,
+        ]
+      : []),
+    ...(rule.headline
+      ? [
+          wrapText(
+            `headline (shown first by run, sweep and compare; --all for every metric): ${rule.headline(defaults).join(', ')}`,
+            WIDTH,
+            '',
+          ),
+        ]
+      : []),
   ];
   io.out(
     [
       `${rule.id} — ${rule.title}`,
       wrapText(`source: ${rule.source}`, WIDTH, ''),
-      ...(rule.file ? [wrapText(`rule file: ${rule.file.path} (sha256 ${rule.file.sha256.slice(0, 16)}…)`, WIDTH, '')] : []),
+      ...(rule.file
+        ? [wrapText(`rule file: ${rule.file.path} (sha256 ${rule.file.sha256.slice(0, 16)}…)`, WIDTH, '')]
+        : []),
       wrapText(rule.summary, WIDTH, ''),
       '',
       'Parameters (set with --set name=value)',
@@ -49,7 +73,13 @@ export async function describeCommand(ruleId: string, io: Io): Promise<void> {
       'Metrics (at the defaults)',
       ...metricLines,
       '',
-      ...(readingLines.length > 0 ? ['Readings (where the rule text is silent or ambiguous; --set the parameter named to change one)', ...readingLines, ''] : []),
+      ...(readingLines.length > 0
+        ? [
+            'Readings (where the rule text is silent or ambiguous; --set the parameter named to change one)',
+            ...readingLines,
+            '',
+          ]
+        : []),
       ...extras,
       '',
     ].join('\n'),

@@ -30,7 +30,14 @@ import { fillIndex, type ShardPlace } from '../scheduler.js';
 import { checkDistinct, ruleFileInputs, writeOutputs } from '../../output/files.js';
 import { checkGridPaths } from '../../../reports/cli-outputs.js';
 import { toJson } from '../../output/json.js';
-import { checkCounts, mixedStreams, namedRuleFiles, readShardJson, recordedStream, shardTrials } from '../shard-file.js';
+import {
+  checkCounts,
+  mixedStreams,
+  namedRuleFiles,
+  readShardJson,
+  recordedStream,
+  shardTrials,
+} from '../shard-file.js';
 import { packageVersion } from '../../version.js';
 import { STREAM_LIST } from '../../engine/random.js';
 import { getRule } from '../../rules/index.js';
@@ -44,7 +51,9 @@ import { assembleSweep, planSweep, writeSweep } from './sweep.js';
 export const GRID_SHARD_FORMAT = 'muster-grid-tally/1';
 
 /** The command's own options as typed, from which merge plans it again. */
-export type GridArgs = { set: string[]; vary: string[] } | { set: string[]; variant: string[]; seedPerVariant: boolean };
+export type GridArgs =
+  | { set: string[]; vary: string[] }
+  | { set: string[]; variant: string[]; seedPerVariant: boolean };
 
 /** What one shard of a sweep or a comparison writes. */
 export interface GridShardFile {
@@ -100,27 +109,62 @@ export interface GridShardOptions extends CheckpointOptions {
 }
 
 /** Runs this shard's pieces of the points and writes them to --out. */
-export async function runGridShard(job: GridJob, place: ShardPlace, options: GridShardOptions, io: Io): Promise<GridShardFile> {
+export async function runGridShard(
+  job: GridJob,
+  place: ShardPlace,
+  options: GridShardOptions,
+  io: Io,
+): Promise<GridShardFile> {
   const { rule, points, seeds, settings } = job;
   const ruleOf = (point: number) => job.rules?.[point] ?? rule;
-  if (settings.method === 'exact') throw new UsageError(`--shard: an exact ${job.command} takes no time worth splitting; allowed: leave out --shard, or simulate (--simulate or --trials N)`);
+  if (settings.method === 'exact')
+    throw new UsageError(
+      `--shard: an exact ${job.command} takes no time worth splitting; allowed: leave out --shard, or simulate (--simulate or --trials N)`,
+    );
   for (const option of ['json', 'html', 'csv'] as const) {
-    if (options[option] !== undefined) throw new UsageError(`--${option}: a shard writes its tallies to --out; allowed: --${option} on muster merge`);
+    if (options[option] !== undefined)
+      throw new UsageError(`--${option}: a shard writes its tallies to --out; allowed: --${option} on muster merge`);
   }
-  if (options.out === undefined) throw new UsageError('--out: missing; allowed: the file to write this shard’s tallies to ({index} becomes the shard index)');
+  if (options.out === undefined)
+    throw new UsageError(
+      '--out: missing; allowed: the file to write this shard’s tallies to ({index} becomes the shard index)',
+    );
   const out = checkOutputFile('--out', fillIndex(options.out, place));
   const inputs = ruleFileInputs([rule, ...(job.rules ?? [])]);
   checkDistinct([{ option: '--out', path: out }], inputs);
   checkOutputNames([{ option: '--out', path: options.out, format: 'json' }]);
   const pieces = gridShardPieces(points.length, settings.trials, place.index, place.count);
-  const checkpoint = openCheckpoint(options, { command: `${job.command} shard`, ...ruleOfJob(rule), ...(job.rules ? { rules: job.rules.map((r) => ruleOfJob(r)) } : {}), seeds, ...streamOfJob(settings.stream), trials: settings.trials, points, pieces }, (point) => {
-    const piece = pieces.find((p) => p.point === point);
-    return piece && { tallyLength: ruleOf(point).tallyLength(points[point]), totalAllowed: (total) => total === settings.trials, chunks: piece, checkTally: (tally, trials) => checkCounts(ruleOf(point), points[point], tally, trials) };
-  }, place, { outputs: [{ option: '--out', path: out }], inputs });
+  const checkpoint = openCheckpoint(
+    options,
+    {
+      command: `${job.command} shard`,
+      ...ruleOfJob(rule),
+      ...(job.rules ? { rules: job.rules.map((r) => ruleOfJob(r)) } : {}),
+      seeds,
+      ...streamOfJob(settings.stream),
+      trials: settings.trials,
+      points,
+      pieces,
+    },
+    (point) => {
+      const piece = pieces.find((p) => p.point === point);
+      return (
+        piece && {
+          tallyLength: ruleOf(point).tallyLength(points[point]),
+          totalAllowed: (total) => total === settings.trials,
+          chunks: piece,
+          checkTally: (tally, trials) => checkCounts(ruleOf(point), points[point], tally, trials),
+        }
+      );
+    },
+    place,
+    { outputs: [{ option: '--out', path: out }], inputs },
+  );
 
   // A resumed shard says so, and counts only its own trials in its rate.
   const already = savedTrials(checkpoint, points.length, settings.trials);
-  if (checkpoint && already > 0 && !options.quiet) io.err(`resuming from ${checkpoint.path}: ${formatCount(already)} trials already done\n`);
+  if (checkpoint && already > 0 && !options.quiet)
+    io.err(`resuming from ${checkpoint.path}: ${formatCount(already)} trials already done\n`);
   const pool = SimulationPool.take(settings.threads);
   const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet, undefined, { unit: 'trials', already });
   const total = pieces.reduce((sum, piece) => sum + shardTrials(piece, settings.trials), 0);
@@ -130,10 +174,21 @@ export async function runGridShard(job: GridJob, place: ShardPlace, options: Gri
       // Every piece at once on the pool, as the points of a sweep run: small pieces travel together.
       const outcomes = await simulateMany(
         pool,
-        pieces.map((piece) => ({ rule: ruleOf(piece.point), params: points[piece.point], seed: seeds[piece.point], stream: settings.stream, trials: settings.trials, chunks: piece, ledger: checkpoint?.ledger(piece.point) })),
+        pieces.map((piece) => ({
+          rule: ruleOf(piece.point),
+          params: points[piece.point],
+          seed: seeds[piece.point],
+          stream: settings.stream,
+          trials: settings.trials,
+          chunks: piece,
+          ledger: checkpoint?.ledger(piece.point),
+        })),
         { signal, timeout: settings.timeout, onProgress: (trials) => progress.update(trials, total) },
       );
-      if (outcomes.some((outcome) => outcome.partial)) throw new Interrupted(`interrupted before shard ${place.index}/${place.count} finished; a shard is merged whole, so nothing was written (run it again)`);
+      if (outcomes.some((outcome) => outcome.partial))
+        throw new Interrupted(
+          `interrupted before shard ${place.index}/${place.count} finished; a shard is merged whole, so nothing was written (run it again)`,
+        );
       pieces.forEach((piece, i) => done.push({ ...piece, tally: Array.from(outcomes[i].tally) }));
     });
   } finally {
@@ -158,7 +213,10 @@ export async function runGridShard(job: GridJob, place: ShardPlace, options: Gri
   };
   writeOutputs([{ path: out, contents: toJson(file, undefined), option: '--out' }], io.out);
   const noun = job.command === 'sweep' ? 'points' : 'variants';
-  const span = pieces.length === 0 ? 'nothing (more shards than chunks)' : `${noun} ${pieces[0].point + 1}–${pieces[pieces.length - 1].point + 1} of ${points.length}`;
+  const span =
+    pieces.length === 0
+      ? 'nothing (more shards than chunks)'
+      : `${noun} ${pieces[0].point + 1}–${pieces[pieces.length - 1].point + 1} of ${points.length}`;
   io.out(`${job.command} shard ${place.index}/${place.count}: ${span} → ${terminalLine(out)}\n`);
   return file;
 }
@@ -176,30 +234,73 @@ export interface GridMergeOptions {
   csv?: string;
   metric?: string[];
   confidence?: string;
-  /** Re-run this many pieces (a point's chunks in one shard), chosen at random, and refuse the merge if any differs (grid-verify.ts). */
+  /**
+   * Re-run this many pieces (a point's chunks in one shard), chosen at random, and refuse the merge if any differs
+   * (grid-verify.ts).
+   */
   verify?: string;
   threads?: string;
   quiet?: boolean;
 }
 
-const FILE_KEYS = ['format', 'version', 'command', 'rule', 'args', 'seed', 'trials', 'confidence', 'shard', 'threads', 'pieces'];
-/** Fields a shard may have besides: ruleFiles, when the command named rule files; stream, absent from files written before it was recorded. */
+const FILE_KEYS = [
+  'format',
+  'version',
+  'command',
+  'rule',
+  'args',
+  'seed',
+  'trials',
+  'confidence',
+  'shard',
+  'threads',
+  'pieces',
+];
+/**
+ * Fields a shard may have besides: ruleFiles, when the command named rule files; stream, absent from files written
+ * before it was recorded.
+ */
 const OPTIONAL_KEYS = ['ruleFiles', 'stream'];
 
 /** `muster merge` of sweep or comparison shards: every chunk of every point exactly once, added point by point. */
-export async function mergeGridShards(files: readonly string[], options: GridMergeOptions, io: Io): Promise<SweepResult | CompareResult> {
+export async function mergeGridShards(
+  files: readonly string[],
+  options: GridMergeOptions,
+  io: Io,
+): Promise<SweepResult | CompareResult> {
   // Files are read one at a time and only their tallies kept, so memory does not grow with the number of shards.
   const first = readGridShard(files[0]);
-  // Shards of one command on several machines may record a file at different paths: its reference and contents must agree.
+  // Shards of one command on several machines may record a file at different paths: its reference and contents must
+  // agree.
   const identity = (shard: GridShardFile) =>
-    JSON.stringify([shard.command, shard.rule, (shard.ruleFiles ?? []).map((f) => [f.ref, f.sha256]), shard.args, shard.seed, shard.stream, shard.trials, shard.confidence, shard.shard.count]);
+    JSON.stringify([
+      shard.command,
+      shard.rule,
+      (shard.ruleFiles ?? []).map((f) => [f.ref, f.sha256]),
+      shard.args,
+      shard.seed,
+      shard.stream,
+      shard.trials,
+      shard.confidence,
+      shard.shard.count,
+    ]);
   const recorded = first.ruleFiles ?? [];
   // Every file recorded must be one the command names: its own rule (""), or a variant's rule=… as typed.
-  const named = new Set(['variant' in first.args ? first.args.variant.map((text) => variantRuleRef(text)) : [], ''].flat());
+  const named = new Set(
+    ['variant' in first.args ? first.args.variant.map((text) => variantRuleRef(text)) : [], ''].flat(),
+  );
   const stray = recorded.find((entry) => !named.has(entry.ref) || (entry.ref !== '' && !isRulePath(entry.ref)));
-  if (stray) throw new UsageError(`files: ${files[0]} records the rule file ${JSON.stringify(stray.path)} under ${JSON.stringify(stray.ref)}, which the ${first.command} does not name as a rule file; allowed: files written by muster ${first.command} --shard`);
-  const unrecorded = [...named].find((ref) => typeof ref === 'string' && ref !== '' && isRulePath(ref) && !recorded.some((entry) => entry.ref === ref));
-  if (unrecorded !== undefined) throw new UsageError(`files: ${files[0]} names the rule file ${JSON.stringify(unrecorded)} without recording it; allowed: files written by muster ${first.command} --shard`);
+  if (stray)
+    throw new UsageError(
+      `files: ${files[0]} records the rule file ${JSON.stringify(stray.path)} under ${JSON.stringify(stray.ref)}, which the ${first.command} does not name as a rule file; allowed: files written by muster ${first.command} --shard`,
+    );
+  const unrecorded = [...named].find(
+    (ref) => typeof ref === 'string' && ref !== '' && isRulePath(ref) && !recorded.some((entry) => entry.ref === ref),
+  );
+  if (unrecorded !== undefined)
+    throw new UsageError(
+      `files: ${files[0]} names the rule file ${JSON.stringify(unrecorded)} without recording it; allowed: files written by muster ${first.command} --shard`,
+    );
   // Each loaded from a file the person names with --rule, matched by its hash before it is imported.
   const fileRules = await namedRuleFiles(recorded, options.rule, files[0]);
   const loaded = new Map<string, Rule>(recorded.map((entry, index) => [entry.ref, fileRules[index]]));
@@ -207,34 +308,55 @@ export async function mergeGridShards(files: readonly string[], options: GridMer
     if (ref === undefined) return own;
     if (!isRulePath(ref)) return getRule(ref);
     const rule = loaded.get(ref);
-    if (!rule) throw new UsageError(`files: ${files[0]} names the rule file ${JSON.stringify(ref)} without recording it; allowed: files written by muster ${first.command} --shard`);
+    if (!rule)
+      throw new UsageError(
+        `files: ${files[0]} names the rule file ${JSON.stringify(ref)} without recording it; allowed: files written by muster ${first.command} --shard`,
+      );
     return rule;
   };
   const ownRule = (): Rule => {
     const rule = loaded.get('') ?? getRule(first.rule);
-    if (rule.id !== first.rule) throw new UsageError(`files: ${JSON.stringify(files[0])} is a shard of rule ${JSON.stringify(first.rule)} but its rule file declares ${JSON.stringify(rule.id)}; allowed: the rule file the shards were run with`);
+    if (rule.id !== first.rule)
+      throw new UsageError(
+        `files: ${JSON.stringify(files[0])} is a shard of rule ${JSON.stringify(first.rule)} but its rule file declares ${JSON.stringify(rule.id)}; allowed: the rule file the shards were run with`,
+      );
     return rule;
   };
   const confidence = options.confidence === undefined ? first.confidence : parseConfidence(options.confidence);
-  if (first.command === 'compare' && options.metric !== undefined) throw new UsageError('--metric: only when merging a sweep; allowed: leave it out for a comparison');
-  const settings = { seed: first.seed, stream: String(first.stream), trials: String(first.trials), confidence: String(confidence) };
+  if (first.command === 'compare' && options.metric !== undefined)
+    throw new UsageError('--metric: only when merging a sweep; allowed: leave it out for a comparison');
+  const settings = {
+    seed: first.seed,
+    stream: String(first.stream),
+    trials: String(first.trials),
+    confidence: String(confidence),
+  };
   // Planned again from the shard's own text, exactly as the CLI plans it: anything it would refuse is refused here.
   const replan = <T>(plan: () => T): T => {
     try {
       return plan();
     } catch (error) {
       // A problem with the files themselves (a rule file not recorded, or not the one declared) is said as it is.
-      if (error instanceof UsageError && !error.message.startsWith('--metric') && !error.message.startsWith('files:')) throw new UsageError(`files: ${files[0]} describes a ${first.command} the CLI refuses (${error.message}); allowed: files written by muster ${first.command} --shard`);
+      if (error instanceof UsageError && !error.message.startsWith('--metric') && !error.message.startsWith('files:'))
+        throw new UsageError(
+          `files: ${files[0]} describes a ${first.command} the CLI refuses (${error.message}); allowed: files written by muster ${first.command} --shard`,
+        );
       throw error;
     }
   };
   const args = first.args;
-  const sweepPlan = 'vary' in args ? replan(() => planSweep(ownRule(), { ...settings, set: args.set, vary: args.vary, metric: options.metric })) : undefined;
+  const sweepPlan =
+    'vary' in args
+      ? replan(() => planSweep(ownRule(), { ...settings, set: args.set, vary: args.vary, metric: options.metric }))
+      : undefined;
   const comparePlan =
     'variant' in args
       ? replan(() => {
           const rule = ownRule();
-          return planCompare({ rule, rules: args.variant.map((text) => ruleOfRef(variantRuleRef(text), rule)) }, { ...settings, set: args.set, variant: args.variant, seedPerVariant: args.seedPerVariant || undefined });
+          return planCompare(
+            { rule, rules: args.variant.map((text) => ruleOfRef(variantRuleRef(text), rule)) },
+            { ...settings, set: args.set, variant: args.variant, seedPerVariant: args.seedPerVariant || undefined },
+          );
         })
       : undefined;
   const rule = (sweepPlan ?? comparePlan)!.rule;
@@ -243,8 +365,19 @@ export async function mergeGridShards(files: readonly string[], options: GridMer
   const points = sweepPlan ? sweepPlan.grid : comparePlan!.paramsList;
   const seeds = sweepPlan ? points.map(() => first.seed) : comparePlan!.seeds;
   // No output may replace a shard or a rule file, nor two outputs share a file.
-  const paths = checkGridPaths(options, [...files.map((file) => ({ name: 'files', path: file })), ...ruleFileInputs([rule, ...(comparePlan?.rules ?? [])])]);
-  const grid: GridToVerify = { command: first.command, ruleAt, points, seeds, stream: first.stream, trials: first.trials, shards: first.shard.count };
+  const paths = checkGridPaths(options, [
+    ...files.map((file) => ({ name: 'files', path: file })),
+    ...ruleFileInputs([rule, ...(comparePlan?.rules ?? [])]),
+  ]);
+  const grid: GridToVerify = {
+    command: first.command,
+    ruleAt,
+    points,
+    seeds,
+    stream: first.stream,
+    trials: first.trials,
+    shards: first.shard.count,
+  };
   const verify = new PiecesToVerify(grid, options.verify);
 
   const tallies = points.map((params, point) => new Float64Array(ruleAt(point).tallyLength(params)));
@@ -254,38 +387,81 @@ export async function mergeGridShards(files: readonly string[], options: GridMer
   for (const [i, path] of files.entries()) {
     const shard = i === 0 ? first : readGridShard(path);
     if (shard.stream !== first.stream) throw mixedStreams(path, shard.stream, files[0], first.stream);
-    if (identity(shard) !== identity(first)) throw new UsageError(`files: ${path} is from another ${first.command} (command, rule, options, seed, trials, confidence or shard count differ); allowed: shards of one ${first.command}`);
+    if (identity(shard) !== identity(first))
+      throw new UsageError(
+        `files: ${path} is from another ${first.command} (command, rule, options, seed, trials, confidence or shard count differ); allowed: shards of one ${first.command}`,
+      );
     threads += shard.threads;
-    if (seen.has(shard.shard.index)) throw new UsageError(`files: shard ${shard.shard.index} given twice (again in ${files[i]}); allowed: each shard once`);
+    if (seen.has(shard.shard.index))
+      throw new UsageError(
+        `files: shard ${shard.shard.index} given twice (again in ${files[i]}); allowed: each shard once`,
+      );
     seen.add(shard.shard.index);
     // A shard holds exactly the pieces its index is given, so a hand-edited file cannot shift work between shards.
     const expected = gridShardPieces(points.length, first.trials, shard.shard.index, shard.shard.count);
     const pieces = shard.pieces;
-    if (pieces.length !== expected.length || pieces.some((piece, k) => piece.point !== expected[k].point || piece.first !== expected[k].first || piece.end !== expected[k].end)) {
-      throw new UsageError(`files: ${files[i]} does not hold the chunks of shard ${shard.shard.index}/${shard.shard.count}; allowed: files written by muster ${first.command} --shard`);
+    if (
+      pieces.length !== expected.length ||
+      pieces.some(
+        (piece, k) =>
+          piece.point !== expected[k].point || piece.first !== expected[k].first || piece.end !== expected[k].end,
+      )
+    ) {
+      throw new UsageError(
+        `files: ${files[i]} does not hold the chunks of shard ${shard.shard.index}/${shard.shard.count}; allowed: files written by muster ${first.command} --shard`,
+      );
     }
     for (const piece of pieces) {
-      if (piece.tally.length !== tallies[piece.point].length) throw new UsageError(`files: ${files[i]} has a tally of the wrong length for point ${piece.point + 1}; allowed: files written by muster ${first.command} --shard`);
+      if (piece.tally.length !== tallies[piece.point].length)
+        throw new UsageError(
+          `files: ${files[i]} has a tally of the wrong length for point ${piece.point + 1}; allowed: files written by muster ${first.command} --shard`,
+        );
       // The same checks as a run's shard: counts the rule could have made in this piece's trials.
-      const problem = checkCounts(ruleAt(piece.point), points[piece.point], Float64Array.from(piece.tally), shardTrials(piece, first.trials));
-      if (problem) throw new UsageError(`files: ${path}: tally of point ${piece.point + 1}: ${problem}; allowed: counts ${ruleAt(piece.point).id} could have made in this piece's trials`);
+      const problem = checkCounts(
+        ruleAt(piece.point),
+        points[piece.point],
+        Float64Array.from(piece.tally),
+        shardTrials(piece, first.trials),
+      );
+      if (problem)
+        throw new UsageError(
+          `files: ${path}: tally of point ${piece.point + 1}: ${problem}; allowed: counts ${ruleAt(piece.point).id} could have made in this piece's trials`,
+        );
       covered[piece.point].fill(1, piece.first, piece.end);
       verify.keep(shard.shard.index, piece, path);
       mergeTally(tallies[piece.point], Float64Array.from(piece.tally));
     }
   }
   for (let index = 0; index < first.shard.count; index++) {
-    if (!seen.has(index)) throw new UsageError(`files: shard ${index} of ${first.shard.count} is missing; allowed: every shard of the ${first.command}`);
+    if (!seen.has(index))
+      throw new UsageError(
+        `files: shard ${index} of ${first.shard.count} is missing; allowed: every shard of the ${first.command}`,
+      );
   }
-  if (covered.some((chunks) => chunks.includes(0))) throw new Error('merge: the shards are all here but a chunk is not covered');
+  if (covered.some((chunks) => chunks.includes(0)))
+    throw new Error('merge: the shards are all here but a chunk is not covered');
   await verify.check(grid, options.threads, io);
-  const results = points.map((params, point) => buildResult({ rule: ruleAt(point), params, seed: seeds[point], stream: first.stream, threads, confidence, trials: first.trials, tally: tallies[point] }));
+  const results = points.map((params, point) =>
+    buildResult({
+      rule: ruleAt(point),
+      params,
+      seed: seeds[point],
+      stream: first.stream,
+      threads,
+      confidence,
+      trials: first.trials,
+      tally: tallies[point],
+    }),
+  );
   if (sweepPlan) {
     const sweep = assembleSweep(sweepPlan, results, threads, false);
     await writeSweep(sweepPlan, sweep, paths, options.quiet ?? false, io);
     return sweep;
   }
-  const evaluated = results.map((result, point) => ({ result, tallied: ruleAt(point).summarize(points[point], tallies[point], first.trials) }));
+  const evaluated = results.map((result, point) => ({
+    result,
+    tallied: ruleAt(point).summarize(points[point], tallies[point], first.trials),
+  }));
   const comparison = assembleCompare(comparePlan!, evaluated, threads);
   writeCompare(comparePlan!, comparison, paths, options.quiet ?? false, io);
   return comparison;
@@ -304,20 +480,35 @@ function hasExactly(value: unknown, keys: readonly string[]): value is Record<st
 const texts = (value: unknown) => Array.isArray(value) && value.every((item) => typeof item === 'string');
 
 function readGridShard(file: string): GridShardFile {
-  const bad = (why: string) => new UsageError(`files: ${file} ${why}; allowed: files written by muster sweep or compare with --shard`);
+  const bad = (why: string) =>
+    new UsageError(`files: ${file} ${why}; allowed: files written by muster sweep or compare with --shard`);
   const parsed = readShardJson(file);
-  const optional = parsed !== null && typeof parsed === 'object' ? OPTIONAL_KEYS.filter((key) => Object.hasOwn(parsed as object, key)) : [];
-  if (!isGridShard(parsed) || !hasExactly(parsed, [...FILE_KEYS, ...optional])) throw bad(`is not a complete ${GRID_SHARD_FORMAT} file, or has unknown fields`);
+  const optional =
+    parsed !== null && typeof parsed === 'object'
+      ? OPTIONAL_KEYS.filter((key) => Object.hasOwn(parsed as object, key))
+      : [];
+  if (!isGridShard(parsed) || !hasExactly(parsed, [...FILE_KEYS, ...optional]))
+    throw bad(`is not a complete ${GRID_SHARD_FORMAT} file, or has unknown fields`);
   const shard = parsed as unknown as GridShardFile;
   // Another version may count differently (a rule fixed, a stream changed): its counts cannot be added to these.
-  if (shard.version !== packageVersion()) throw bad(`was written by muster ${JSON.stringify(String(shard.version).slice(0, 40))}, not by this muster ${JSON.stringify(packageVersion())} (run the shard again with it)`);
+  if (shard.version !== packageVersion())
+    throw bad(
+      `was written by muster ${JSON.stringify(String(shard.version).slice(0, 40))}, not by this muster ${JSON.stringify(packageVersion())} (run the shard again with it)`,
+    );
   const recorded: unknown = shard.ruleFiles;
   if (recorded !== undefined) {
     const entries = Array.isArray(recorded) ? (recorded as unknown[]) : null;
     const valid =
       entries !== null &&
       entries.length > 0 &&
-      entries.every((entry) => hasExactly(entry, ['ref', 'path', 'sha256']) && typeof entry.ref === 'string' && typeof entry.path === 'string' && typeof entry.sha256 === 'string' && /^[0-9a-f]{64}$/.test(entry.sha256)) &&
+      entries.every(
+        (entry) =>
+          hasExactly(entry, ['ref', 'path', 'sha256']) &&
+          typeof entry.ref === 'string' &&
+          typeof entry.path === 'string' &&
+          typeof entry.sha256 === 'string' &&
+          /^[0-9a-f]{64}$/.test(entry.sha256),
+      ) &&
       new Set(entries.map((entry) => (entry as { ref: string }).ref)).size === entries.length;
     if (!valid) throw bad('has ruleFiles that are not a list of distinct { ref, path, sha256 }');
   }
@@ -325,24 +516,49 @@ function readGridShard(file: string): GridShardFile {
   const argsOk =
     shard.command === 'sweep'
       ? hasExactly(args, ['set', 'vary']) && texts(args.set) && texts(args.vary)
-      : shard.command === 'compare' && hasExactly(args, ['set', 'variant', 'seedPerVariant']) && texts(args.set) && texts(args.variant) && typeof args.seedPerVariant === 'boolean';
+      : shard.command === 'compare' &&
+        hasExactly(args, ['set', 'variant', 'seedPerVariant']) &&
+        texts(args.set) &&
+        texts(args.variant) &&
+        typeof args.seedPerVariant === 'boolean';
   if (!argsOk) throw bad('has a command that is not sweep or compare, or options that are not its own');
-  if (typeof shard.rule !== 'string' || typeof shard.seed !== 'string') throw bad('has a rule or seed that is not text');
+  if (typeof shard.rule !== 'string' || typeof shard.seed !== 'string')
+    throw bad('has a rule or seed that is not text');
   const stream = recordedStream(shard);
   if (stream === null) throw bad(`has a stream that is not ${STREAM_LIST}`);
   shard.stream = stream;
   // Threads as --threads allows them (1 to 256); trials and confidence are checked when merge plans the command again.
-  if (!isCount(shard.trials) || typeof shard.confidence !== 'number' || !isCount(shard.threads) || shard.threads < 1 || shard.threads > 256) throw bad('has trials, confidence or threads of the wrong type or out of range');
+  if (
+    !isCount(shard.trials) ||
+    typeof shard.confidence !== 'number' ||
+    !isCount(shard.threads) ||
+    shard.threads < 1 ||
+    shard.threads > 256
+  )
+    throw bad('has trials, confidence or threads of the wrong type or out of range');
   const place: unknown = shard.shard;
-  if (!hasExactly(place, ['index', 'count']) || !isCount(place.index) || !isCount(place.count) || place.index >= place.count) {
+  if (
+    !hasExactly(place, ['index', 'count']) ||
+    !isCount(place.index) ||
+    !isCount(place.count) ||
+    place.index >= place.count
+  ) {
     throw bad('has a shard that is not {index, count} with index below count');
   }
   if (!Array.isArray(shard.pieces)) throw bad('has no list of pieces');
   for (const piece of shard.pieces as unknown[]) {
     if (!hasExactly(piece, ['point', 'first', 'end', 'tally'])) throw bad('has a piece with missing or unknown fields');
     const { point, first, end, tally } = piece;
-    // A tally's entries are whole numbers; a rule file's mean may sum below zero, so their signs are the rule's to check (checkCounts).
-    if (!isCount(point) || !isCount(first) || !isCount(end) || !Array.isArray(tally) || !tally.every((entry) => Number.isSafeInteger(entry))) throw bad('has a piece whose point or chunks are not whole counts, or a tally not of whole numbers');
+    // A tally's entries are whole numbers; a rule file's mean may sum below zero, so their signs are the rule's to
+    // check (checkCounts).
+    if (
+      !isCount(point) ||
+      !isCount(first) ||
+      !isCount(end) ||
+      !Array.isArray(tally) ||
+      !tally.every((entry) => Number.isSafeInteger(entry))
+    )
+      throw bad('has a piece whose point or chunks are not whole counts, or a tally not of whole numbers');
   }
   return shard;
 }

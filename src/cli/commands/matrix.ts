@@ -31,7 +31,10 @@ export interface MatrixOptions extends RunOptions {
 
 export interface MatrixTable {
   metric: string;
-  /** values[i][j]: the metric with the row parameter at rows[i] and the column parameter at cols[j]; null for a cell an interruption left unfinished. */
+  /**
+   * values[i][j]: the metric with the row parameter at rows[i] and the column parameter at cols[j]; null for a cell an
+   * interruption left unfinished.
+   */
   values: (number | null)[][];
   lo: (number | null)[][] | null;
   hi: (number | null)[][] | null;
@@ -52,7 +55,10 @@ export interface MatrixResult extends Envelope {
   matrix: { row: string; col: string; rows: ParamValue[]; cols: ParamValue[]; tables: MatrixTable[] };
   /** Every metric at the base parameters, as `muster run` reports them. */
   metrics: RunResult['metrics'];
-  /** With --against: every row value against the given column value, best first, and which are on the trade-off frontier. */
+  /**
+   * With --against: every row value against the given column value, best first, and which are on the trade-off
+   * frontier.
+   */
   against?: { opponent: ParamValue; ranking: AgainstRow[] };
 }
 
@@ -74,7 +80,13 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
   // A built-in rule is found without an await, so nothing (such as a Ctrl-C listener) waits on a tick.
   const rule = isRulePath(ruleId) ? await loadRule(ruleId) : getRule(ruleId);
   const spec = rule.matrix;
-  if (!spec) throw new UsageError(`rule: ${rule.id} declares no matrix (muster describe ${ruleWord(rule)} lists what it has); allowed: a rule with a matrix, such as ${rules.filter((r) => r.matrix).map((r) => r.id).join(', ')}`);
+  if (!spec)
+    throw new UsageError(
+      `rule: ${rule.id} declares no matrix (muster describe ${ruleWord(rule)} lists what it has); allowed: a rule with a matrix, such as ${rules
+        .filter((r) => r.matrix)
+        .map((r) => r.id)
+        .join(', ')}`,
+    );
   const base = resolveParams(rule, options.set ?? []);
   let values = spec.defaultValues(base);
   if (options.range !== undefined) {
@@ -83,17 +95,38 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
   }
   // --against fixes the column: one column of the matrix, ranked.
   const colSpec = findParam(rule, spec.col);
-  const cols = options.against === undefined ? values : [parseParamOrLabel(rule, colSpec, options.against.replace(/^[^=]*=/, (prefix) => (prefix === `${spec.col}=` ? '' : prefix)))];
-  if (options.against !== undefined && (options.set ?? []).some((assignment) => assignment.trim().startsWith(`${spec.col}=`))) {
+  const cols =
+    options.against === undefined
+      ? values
+      : [
+          parseParamOrLabel(
+            rule,
+            colSpec,
+            options.against.replace(/^[^=]*=/, (prefix) => (prefix === `${spec.col}=` ? '' : prefix)),
+          ),
+        ];
+  if (
+    options.against !== undefined &&
+    (options.set ?? []).some((assignment) => assignment.trim().startsWith(`${spec.col}=`))
+  ) {
     throw new UsageError(`--against: cannot be combined with --set ${spec.col}=…; allowed: one of the two`);
   }
   const everyMetric = rule.metrics(base);
-  const tableMetrics = options.metric && options.metric.length > 0 ? chooseMetrics(rule, everyMetric, options.metric).shown.map((m) => m.name) : [...spec.metrics];
+  const tableMetrics =
+    options.metric && options.metric.length > 0
+      ? chooseMetrics(rule, everyMetric, options.metric).shown.map((m) => m.name)
+      : [...spec.metrics];
   const stray = tableMetrics.find((name) => !everyMetric.some((metric) => metric.name === name));
-  if (stray !== undefined) throw new UsageError(`${rule.id}: matrix.metrics: got ${JSON.stringify(stray)}, which is not a metric at these parameters; allowed: ${everyMetric.map((m) => m.name).join(', ')}`);
-  const cellParams = values.map((rowValue) => cols.map((colValue) => resolveParams(rule, options.set ?? [], { [spec.row]: rowValue, [spec.col]: colValue })));
+  if (stray !== undefined)
+    throw new UsageError(
+      `${rule.id}: matrix.metrics: got ${JSON.stringify(stray)}, which is not a metric at these parameters; allowed: ${everyMetric.map((m) => m.name).join(', ')}`,
+    );
+  const cellParams = values.map((rowValue) =>
+    cols.map((colValue) => resolveParams(rule, options.set ?? [], { [spec.row]: rowValue, [spec.col]: colValue })),
+  );
   const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true });
-  if (options.against !== undefined && options.html !== undefined) throw new UsageError('--html: not available with --against; allowed: --json, or the whole matrix with --html');
+  if (options.against !== undefined && options.html !== undefined)
+    throw new UsageError('--html: not available with --against; allowed: --json, or the whole matrix with --html');
   const htmlPath = options.html === undefined ? undefined : checkOutputFile('--html', options.html);
   checkDistinct(
     [
@@ -110,7 +143,10 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
   if (useExact) {
     // Parsed options are checked in every command that accepts them: here they would be ignored, so they are refused.
     for (const option of ['trials', 'threads', 'confidence', 'timeout', 'maxTrials'] as const) {
-      if (options[option] !== undefined) throw new UsageError(`--${option.replace('T', '-t')}: ${rule.id}'s matrix is exact; allowed: add --simulate to simulate every cell, or leave it out`);
+      if (options[option] !== undefined)
+        throw new UsageError(
+          `--${option.replace('T', '-t')}: ${rule.id}'s matrix is exact; allowed: add --simulate to simulate every cell, or leave it out`,
+        );
     }
     if (options.seed !== undefined) parseSeed(options.seed);
   }
@@ -135,14 +171,29 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
         const points = [base, ...cellParams.flat()];
         await simulateEach(
           pool,
-          points.map((params) => ({ rule, params, seed: settings.seed, stream: settings.stream, trials: settings.trials })),
+          points.map((params) => ({
+            rule,
+            params,
+            seed: settings.seed,
+            stream: settings.stream,
+            trials: settings.trials,
+          })),
           {
             signal,
             timeout: settings.timeout,
             onProgress: (done) => progress.update(done, total),
             onOutcome: (index, outcome) => {
               finished++;
-              const result = buildResult({ rule, params: points[index], seed: settings.seed, stream: settings.stream, threads: settings.threads, confidence: settings.confidence, trials: outcome.trials, tally: outcome.tally });
+              const result = buildResult({
+                rule,
+                params: points[index],
+                seed: settings.seed,
+                stream: settings.stream,
+                threads: settings.threads,
+                confidence: settings.confidence,
+                trials: outcome.trials,
+                tally: outcome.tally,
+              });
               if (index === 0) baseResult = result;
               else cells[Math.floor((index - 1) / cols.length)][(index - 1) % cols.length] = result;
             },
@@ -175,10 +226,21 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
   }
   const finalBase: RunResult = baseResult;
 
-  const pick = (metric: string, field: 'lo' | 'hi') => cells.map((row) => row.map((cell) => (cell ? ((own(cell.metrics, metric) as MetricResult)[field] as number) : null)));
+  const pick = (metric: string, field: 'lo' | 'hi') =>
+    cells.map((row) =>
+      row.map((cell) => (cell ? ((own(cell.metrics, metric) as MetricResult)[field] as number) : null)),
+    );
   const tables: MatrixTable[] = tableMetrics.map((metric) => ({
     metric,
-    values: cells.map((row) => row.map((cell) => (cell === null ? null : useExact ? bestOf(own(cell.metrics, metric) as MetricResult) : ((own(cell.metrics, metric) as MetricResult).estimate as number)))),
+    values: cells.map((row) =>
+      row.map((cell) =>
+        cell === null
+          ? null
+          : useExact
+            ? bestOf(own(cell.metrics, metric) as MetricResult)
+            : ((own(cell.metrics, metric) as MetricResult).estimate as number),
+      ),
+    ),
     lo: useExact ? null : pick(metric, 'lo'),
     hi: useExact ? null : pick(metric, 'hi'),
   }));
@@ -207,29 +269,58 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
       process.exitCode = interruptedStatus();
       return result;
     }
-    result.against = { opponent: cols[0], ranking: rankAgainst(values, column as RunResult[], tradeOff, tableMetrics, label) };
-    reportIo(io, jsonPath).out(renderAgainst(rule, result, tradeOff, tableMetrics, describeMetric, useExact, settings, width));
+    result.against = {
+      opponent: cols[0],
+      ranking: rankAgainst(values, column as RunResult[], tradeOff, tableMetrics, label),
+    };
+    reportIo(io, jsonPath).out(
+      renderAgainst(rule, result, tradeOff, tableMetrics, describeMetric, useExact, settings, width),
+    );
     const files = jsonPath ? [{ path: jsonPath, contents: toJson(result), option: '--json' }] : [];
     writeReports(files, io, options.quiet ?? false);
     return result;
   }
 
-  const parts = [`${rule.id} — ${rule.title}: ${useExact ? 'exact' : `simulated, ${settings?.trials} trials a cell, seed ${settings?.seed}, stream ${settings?.stream}`}`, `params: ${formatParams(base)}`];
+  const parts = [
+    `${rule.id} — ${rule.title}: ${useExact ? 'exact' : `simulated, ${settings?.trials} trials a cell, seed ${settings?.seed}, stream ${settings?.stream}`}`,
+    `params: ${formatParams(base)}`,
+  ];
   if (interrupted) parts.push('PARTIAL: interrupted; unfinished cells are shown as —');
   for (const table of tables) {
     const percent = describeMetric.get(table.metric)?.probability ?? false;
     parts.push(`\n${table.metric} (%s), rows ${spec.row}, columns ${spec.col}`.replace('(%s)', percent ? '(%)' : ''));
     const header = [`${spec.row} \\ ${spec.col}`, ...values.map(label)];
-    const rows = table.values.map((row, i) => [label(values[i]), ...row.map((v) => (v === null ? '—' : percent ? (v * 100).toFixed(1) : v.toFixed(3)))]);
+    const rows = table.values.map((row, i) => [
+      label(values[i]),
+      ...row.map((v) => (v === null ? '—' : percent ? (v * 100).toFixed(1) : v.toFixed(3))),
+    ]);
     parts.push(renderTable(header, rows, width).trimEnd());
   }
   reportIo(io, jsonPath).out(`${wrapLines(parts.join('\n').split('\n'), width).join('\n')}\n`);
   const complete = cells.every((row) => row.every((cell) => cell !== null)) ? (cells as RunResult[][]) : null;
-  // The printable page needs every cell: an interrupted matrix keeps its finished cells in the terminal table and the JSON only.
-  if (htmlPath && !complete) io.err(`muster: PARTIAL: --html ${htmlPath} not written, as a printable matrix needs every cell\n`);
+  // The printable page needs every cell: an interrupted matrix keeps its finished cells in the terminal table and the
+  // JSON only.
+  if (htmlPath && !complete)
+    io.err(`muster: PARTIAL: --html ${htmlPath} not written, as a printable matrix needs every cell\n`);
   const files = [
     ...(jsonPath ? [{ path: jsonPath, contents: toJson(result), option: '--json' }] : []),
-    ...(htmlPath && complete ? [{ path: htmlPath, contents: matrixPage({ rule, base, row: spec.row, col: spec.col, values, metrics: tableMetrics, cells: complete }), option: '--html' }] : []),
+    ...(htmlPath && complete
+      ? [
+          {
+            path: htmlPath,
+            contents: matrixPage({
+              rule,
+              base,
+              row: spec.row,
+              col: spec.col,
+              values,
+              metrics: tableMetrics,
+              cells: complete,
+            }),
+            option: '--html',
+          },
+        ]
+      : []),
   ];
   writeReports(files, io, options.quiet ?? false);
   if (interrupted) process.exitCode = interruptedStatus();
@@ -245,7 +336,13 @@ function exactResult(rule: Rule, params: Params): RunResult {
  * metric (then the next), each marked when no other row is at least as good
  * on every trade-off metric and strictly better on one (the Pareto set).
  */
-export function rankAgainst(values: readonly ParamValue[], results: readonly RunResult[], tradeOff: readonly string[], shown: readonly string[], label: (value: ParamValue) => string): AgainstRow[] {
+export function rankAgainst(
+  values: readonly ParamValue[],
+  results: readonly RunResult[],
+  tradeOff: readonly string[],
+  shown: readonly string[],
+  label: (value: ParamValue) => string,
+): AgainstRow[] {
   const names = [...new Set([...tradeOff, ...shown])];
   const rows = values.map((value, i) => ({
     strategy: value,
@@ -254,7 +351,12 @@ export function rankAgainst(values: readonly ParamValue[], results: readonly Run
     pareto: false,
   }));
   for (const row of rows) {
-    row.pareto = !rows.some((other) => other !== row && tradeOff.every((m) => other.metrics[m] >= row.metrics[m]) && tradeOff.some((m) => other.metrics[m] > row.metrics[m]));
+    row.pareto = !rows.some(
+      (other) =>
+        other !== row &&
+        tradeOff.every((m) => other.metrics[m] >= row.metrics[m]) &&
+        tradeOff.some((m) => other.metrics[m] > row.metrics[m]),
+    );
   }
   return rows.sort((x, y) => {
     for (const m of tradeOff) if (x.metrics[m] !== y.metrics[m]) return y.metrics[m] - x.metrics[m];
@@ -283,7 +385,13 @@ function renderAgainst(
     '',
   ];
   const header = ['', spec.row, '', ...names];
-  const format = (name: string, value: number) => (describeMetric.get(name)?.probability ? `${(value * 100).toFixed(1)}%` : value.toFixed(3));
-  const rows = against.ranking.map((row, i) => [String(i + 1), row.label, row.pareto ? '★' : '', ...names.map((name) => format(name, row.metrics[name]))]);
+  const format = (name: string, value: number) =>
+    describeMetric.get(name)?.probability ? `${(value * 100).toFixed(1)}%` : value.toFixed(3);
+  const rows = against.ranking.map((row, i) => [
+    String(i + 1),
+    row.label,
+    row.pareto ? '★' : '',
+    ...names.map((name) => format(name, row.metrics[name])),
+  ]);
   return `${wrapLines(lines, width).join('\n')}\n${renderTable(header, rows, width, { keep: 3 })}`;
 }

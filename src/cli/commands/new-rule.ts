@@ -16,13 +16,22 @@ import { ruleFileTemplate, ruleTestTemplate } from '../../rules/rule-template.js
 export async function newRuleCommand(name: string, io: Io): Promise<{ rule: string; test: string }> {
   const stem = name.replace(/\.m?js$/, '');
   const id = basename(stem);
-  if (!/^[A-Za-z][A-Za-z0-9-]{0,63}$/.test(id)) throw badValue('NAME', name, "a rule name of letters, digits and '-', starting with a letter (optionally in a folder: rules/my-rule)");
+  if (!/^[A-Za-z][A-Za-z0-9-]{0,63}$/.test(id))
+    throw badValue(
+      'NAME',
+      name,
+      "a rule name of letters, digits and '-', starting with a letter (optionally in a folder: rules/my-rule)",
+    );
   const rulePath = resolve(`${stem}.mjs`);
   const testPath = resolve(`${stem}.test.mjs`);
   const folder = dirname(rulePath);
-  if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new UsageError(`NAME: folder ${folder} does not exist; allowed: a name in an existing folder`);
+  if (!existsSync(folder) || !statSync(folder).isDirectory())
+    throw new UsageError(`NAME: folder ${folder} does not exist; allowed: a name in an existing folder`);
   for (const path of [rulePath, testPath]) {
-    if (existsSync(path)) throw new UsageError(`NAME: ${path} already exists; allowed: a name whose .mjs and .test.mjs files do not exist yet (nothing was written)`);
+    if (existsSync(path))
+      throw new UsageError(
+        `NAME: ${path} already exists; allowed: a name whose .mjs and .test.mjs files do not exist yet (nothing was written)`,
+      );
   }
   writeOutputs([
     { path: rulePath, contents: ruleFileTemplate(id) },

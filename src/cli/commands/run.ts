@@ -12,14 +12,30 @@ import { getRule } from '../../rules/index.js';
 import { isRulePath, loadRuleFileRef } from '../../rules/rule-ref.js';
 import { resolveParams } from '../../rules/params.js';
 import type { Rule, StreamVersion } from '../../rules/types.js';
-import { formatCount, renderRun, resumedLine, tableWidth } from '../format.js';
+import { formatCount, renderRun, tableWidth } from '../format.js';
 import { chooseMetrics, hiddenNote } from '../metrics.js';
 import type { Io } from '../io.js';
-import { checkOutputFile, DEFAULT_TRIALS, parseConfidence, parseCount, parseOpenInterval, parseSeed, parseStream, parseThreads } from '../options.js';
+import {
+  checkOutputFile,
+  DEFAULT_TRIALS,
+  parseConfidence,
+  parseCount,
+  parseOpenInterval,
+  parseSeed,
+  parseStream,
+  parseThreads,
+} from '../options.js';
 import { ProgressBar } from '../progress.js';
 import { checkReportPaths, ruleFileInputs, writeReports } from '../../../reports/cli-outputs.js';
 import type { Checkpoint } from '../../engine/checkpoint.js';
-import { openCheckpoint, ruleOfJob, savedTrials, streamOfJob, type CheckpointOptions, type Resumed } from '../checkpoint-option.js';
+import {
+  openCheckpoint,
+  ruleOfJob,
+  savedTrials,
+  streamOfJob,
+  type CheckpointOptions,
+  type Resumed,
+} from '../checkpoint-option.js';
 import { checkCounts } from '../tally-check.js';
 import { checkOutputNames } from '../output-names.js';
 
@@ -72,9 +88,13 @@ export function parseSimulationSettings(options: RunOptions): SimulationSettings
   };
   if (options.timeout !== undefined) settings.timeout = parseTimeout(options.timeout);
   if (options.precision !== undefined) {
-    if (options.trials !== undefined) throw new UsageError('--precision: cannot be combined with --trials; allowed: one of the two (--max-trials caps --precision)');
+    if (options.trials !== undefined)
+      throw new UsageError(
+        '--precision: cannot be combined with --trials; allowed: one of the two (--max-trials caps --precision)',
+      );
     settings.precision = parseOpenInterval('--precision', options.precision, 0, 0.5);
-    settings.maxTrials = options.maxTrials === undefined ? DEFAULT_MAX_TRIALS : parseCount('--max-trials', options.maxTrials);
+    settings.maxTrials =
+      options.maxTrials === undefined ? DEFAULT_MAX_TRIALS : parseCount('--max-trials', options.maxTrials);
   } else if (options.maxTrials !== undefined) {
     throw new UsageError('--max-trials: only meaningful with --precision; allowed: --precision E --max-trials N');
   }
@@ -84,7 +104,8 @@ export function parseSimulationSettings(options: RunOptions): SimulationSettings
 /** --timeout: seconds without a finished block of trials before the watchdog fails the run. */
 export function parseTimeout(raw: string): number {
   const value = parseDecimal(raw);
-  if (!Number.isFinite(value) || value <= 0 || value > 86_400) throw badValue('--timeout', raw, 'a number of seconds greater than 0 and at most 86400, such as 60');
+  if (!Number.isFinite(value) || value <= 0 || value > 86_400)
+    throw badValue('--timeout', raw, 'a number of seconds greater than 0 and at most 86400, such as 60');
   return value;
 }
 
@@ -119,20 +140,45 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
   let resumed: Resumed | undefined;
   if (options.exact) {
     if (!rule.exact) throw new UsageError(`--exact: ${rule.id} has no exact solution; allowed: run it without --exact`);
-    for (const option of ['trials', 'precision', 'maxTrials', 'threads', 'confidence', 'timeout', 'checkpoint', 'stream'] as const) {
-      if (options[option] !== undefined) throw new UsageError(`--exact: cannot be combined with --${option.replace('T', '-t')}; allowed: --exact alone, or a simulation`);
+    for (const option of [
+      'trials',
+      'precision',
+      'maxTrials',
+      'threads',
+      'confidence',
+      'timeout',
+      'checkpoint',
+      'stream',
+    ] as const) {
+      if (options[option] !== undefined)
+        throw new UsageError(
+          `--exact: cannot be combined with --${option.replace('T', '-t')}; allowed: --exact alone, or a simulation`,
+        );
     }
-    result = buildResult({ rule, params, seed: parseSeed(options.seed ?? DEFAULT_SEED), stream: null, threads: 0, confidence: 1, trials: 0, tally: null });
+    result = buildResult({
+      rule,
+      params,
+      seed: parseSeed(options.seed ?? DEFAULT_SEED),
+      stream: null,
+      threads: 0,
+      confidence: 1,
+      trials: 0,
+      tally: null,
+    });
   } else {
     const settings = parseSimulationSettings(options);
-    const checkpoint = openCheckpoint(options, runJob(rule, params, settings), (point) =>
-      point === 0
-        ? {
-            tallyLength: rule.tallyLength(params),
-            totalAllowed: (total) => (settings.precision === undefined ? total === settings.trials : total <= (settings.maxTrials as number)),
-            checkTally: (tally, trials) => checkCounts(rule, params, tally, trials),
-          }
-        : undefined,
+    const checkpoint = openCheckpoint(
+      options,
+      runJob(rule, params, settings),
+      (point) =>
+        point === 0
+          ? {
+              tallyLength: rule.tallyLength(params),
+              totalAllowed: (total) =>
+                settings.precision === undefined ? total === settings.trials : total <= (settings.maxTrials as number),
+              checkTally: (tally, trials) => checkCounts(rule, params, tally, trials),
+            }
+          : undefined,
       null,
       { outputs, inputs },
     );
@@ -140,7 +186,10 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
     const already = settings.precision === undefined ? savedTrials(checkpoint, 1, settings.trials) : 0;
     if (checkpoint && already > 0) {
       resumed = { path: checkpoint.path, trials: already };
-      if (!options.quiet) io.err(`resuming from ${checkpoint.path}: ${formatCount(already)} of ${formatCount(settings.trials)} trials already done\n`);
+      if (!options.quiet)
+        io.err(
+          `resuming from ${checkpoint.path}: ${formatCount(already)} of ${formatCount(settings.trials)} trials already done\n`,
+        );
     }
     const started = performance.now();
     const outcome = await simulateOnce(rule, params, settings, io, options.quiet ?? false, checkpoint, already);
@@ -155,28 +204,64 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
       trials: outcome.trials,
       tally: outcome.tally,
       partial: outcome.partial,
-      ...(settings.precision !== undefined ? { precision: { target: settings.precision, reached: outcome.precisionReached ?? false } } : {}),
+      ...(settings.precision !== undefined
+        ? { precision: { target: settings.precision, reached: outcome.precisionReached ?? false } }
+        : {}),
     });
   }
 
-  report.out(renderRun(result, choice.shown, seconds, { fold: choice.how === 'headline', note: hiddenNote(choice), width: tableWidth(io.columns), resumed }));
+  report.out(
+    renderRun(result, choice.shown, seconds, {
+      fold: choice.how === 'headline',
+      note: hiddenNote(choice),
+      width: tableWidth(io.columns),
+      resumed,
+    }),
+  );
   if (result.method === 'simulation') warnFarFromExact(result, ruleId, io);
   // Every output is rendered before any is written, so a failure leaves none half done.
-  // The report modules (charts, page, CSV) load only when a report is asked for: a third of the modules a plain run would load.
-  const reports = reportPaths.html || reportPaths.svgDir || reportPaths.csv ? await (await import('../../../reports/run-report.js')).runReportFiles(rule, result, { ...reportPaths, printDiagnostics: options.printDiagnostics }) : [];
+  // The report modules (charts, page, CSV) load only when a report is asked for: a third of the modules a plain run
+  // would load.
+  const reports =
+    reportPaths.html || reportPaths.svgDir || reportPaths.csv
+      ? await (await import('../../../reports/run-report.js')).runReportFiles(rule, result, {
+          ...reportPaths,
+          printDiagnostics: options.printDiagnostics,
+        })
+      : [];
   const files = [...(jsonPath ? [{ path: jsonPath, contents: toJson(result), option: '--json' }] : []), ...reports];
   writeReports(files, io, options.quiet ?? false);
   if (result.partial) process.exitCode = interruptedStatus();
   return result;
 }
 
-/** What a run's checkpoint must match: everything that decides its tally (not the thread count, which cannot change it). */
+/**
+ * What a run's checkpoint must match: everything that decides its tally (not the thread count, which cannot change it).
+ */
 function runJob(rule: Rule, params: RunResult['params'], settings: SimulationSettings): Record<string, unknown> {
-  const amount = settings.precision === undefined ? { trials: settings.trials } : { precision: settings.precision, maxTrials: settings.maxTrials, confidence: settings.confidence };
-  return { command: 'run', ...ruleOfJob(rule), params, seed: settings.seed, ...streamOfJob(settings.stream), ...amount };
+  const amount =
+    settings.precision === undefined
+      ? { trials: settings.trials }
+      : { precision: settings.precision, maxTrials: settings.maxTrials, confidence: settings.confidence };
+  return {
+    command: 'run',
+    ...ruleOfJob(rule),
+    params,
+    seed: settings.seed,
+    ...streamOfJob(settings.stream),
+    ...amount,
+  };
 }
 
-async function simulateOnce(rule: Rule, params: RunResult['params'], settings: SimulationSettings, io: Io, quiet: boolean, checkpoint?: Checkpoint, already = 0): Promise<SimulationOutcome> {
+async function simulateOnce(
+  rule: Rule,
+  params: RunResult['params'],
+  settings: SimulationSettings,
+  io: Io,
+  quiet: boolean,
+  checkpoint?: Checkpoint,
+  already = 0,
+): Promise<SimulationOutcome> {
   const pool = SimulationPool.take(settings.threads);
   const progress = new ProgressBar(io.err, io.errIsTTY && !quiet, undefined, { already });
   try {

@@ -11,7 +11,16 @@ import { checkDistinct, ruleFileInputs, STDOUT, writeOutputs } from '../../outpu
 import { toJson } from '../../output/json.js';
 import { interruptedStatus } from '../interrupt.js';
 import { reportIo } from '../report-io.js';
-import { checkCounts, isRecordedRuleFile, mixedStreams, namedRuleFiles, readShardJson, shardTrials, validateShard, type ShardFile } from '../shard-file.js';
+import {
+  checkCounts,
+  isRecordedRuleFile,
+  mixedStreams,
+  namedRuleFiles,
+  readShardJson,
+  shardTrials,
+  validateShard,
+  type ShardFile,
+} from '../shard-file.js';
 
 export type { ShardFile };
 import { Interrupted, UsageError } from '../../errors.js';
@@ -48,15 +57,31 @@ export interface ShardOptions extends RunOptions {
  * another machine to merge. `--shard auto` (or no --shard inside an array
  * job) takes i and n from the scheduler's environment (cli/scheduler.ts).
  */
-export async function shardCommand(ruleId: string, options: ShardOptions, io: Io, env: NodeJS.ProcessEnv = process.env): Promise<ShardFile> {
+export async function shardCommand(
+  ruleId: string,
+  options: ShardOptions,
+  io: Io,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ShardFile> {
   // A built-in rule is found without an await, so nothing (such as a Ctrl-C listener) waits on a tick.
   const rule = isRulePath(ruleId) ? await loadRule(ruleId) : getRule(ruleId);
   const params = resolveParams(rule, options.set ?? []);
-  if (options.precision !== undefined) throw new UsageError('--precision: a shard runs a fixed block of trials; allowed: --trials N');
-  const place = resolveShard(options.shard, options.shards, env, true) ?? { index: 0, count: 1, source: 'option' as const };
+  if (options.precision !== undefined)
+    throw new UsageError('--precision: a shard runs a fixed block of trials; allowed: --trials N');
+  const place = resolveShard(options.shard, options.shards, env, true) ?? {
+    index: 0,
+    count: 1,
+    source: 'option' as const,
+  };
   const { index, count: shards } = place;
-  if (options.json !== undefined) throw new UsageError(`--json: got ${JSON.stringify(options.json)}; allowed: no --json for a shard (its tally goes to --out; muster merge --json writes the result)`);
-  if (options.out === undefined) throw new UsageError('--out: missing; allowed: the file to write this shard’s tally to ({index} becomes the shard index)');
+  if (options.json !== undefined)
+    throw new UsageError(
+      `--json: got ${JSON.stringify(options.json)}; allowed: no --json for a shard (its tally goes to --out; muster merge --json writes the result)`,
+    );
+  if (options.out === undefined)
+    throw new UsageError(
+      '--out: missing; allowed: the file to write this shard’s tally to ({index} becomes the shard index)',
+    );
   const out = checkOutputFile('--out', fillIndex(options.out, place));
   checkDistinct([{ option: '--out', path: out }], ruleFileInputs([rule]));
   checkOutputNames([{ option: '--out', path: options.out, format: 'json' }]);
@@ -64,31 +89,81 @@ export async function shardCommand(ruleId: string, options: ShardOptions, io: Io
   const chunks = shardChunks(settings.trials, index, shards);
   const count = chunkCount(settings.trials);
   if (chunks.first >= chunks.end) {
-    throw new UsageError(`--shard: got ${JSON.stringify(options.shard ?? `${index}/${shards}`)}: shard ${index} of ${shards} has no chunks, as ${settings.trials} trials make ${count} chunk${count === 1 ? '' : 's'}; allowed: at most ${count} shards (n ≤ ${count}), or more --trials`);
+    throw new UsageError(
+      `--shard: got ${JSON.stringify(options.shard ?? `${index}/${shards}`)}: shard ${index} of ${shards} has no chunks, as ${settings.trials} trials make ${count} chunk${count === 1 ? '' : 's'}; allowed: at most ${count} shards (n ≤ ${count}), or more --trials`,
+    );
   }
-  const checkpoint = openCheckpoint(options, { command: 'shard', ...ruleOfJob(rule), params, seed: settings.seed, ...streamOfJob(settings.stream), trials: settings.trials, chunks }, (point) =>
-    point === 0 ? { tallyLength: rule.tallyLength(params), totalAllowed: (total) => total === settings.trials, chunks, checkTally: (tally, trials) => checkCounts(rule, params, tally, trials) } : undefined,
-  place, { outputs: [{ option: '--out', path: out }], inputs: ruleFileInputs([rule]) });
+  const checkpoint = openCheckpoint(
+    options,
+    {
+      command: 'shard',
+      ...ruleOfJob(rule),
+      params,
+      seed: settings.seed,
+      ...streamOfJob(settings.stream),
+      trials: settings.trials,
+      chunks,
+    },
+    (point) =>
+      point === 0
+        ? {
+            tallyLength: rule.tallyLength(params),
+            totalAllowed: (total) => total === settings.trials,
+            chunks,
+            checkTally: (tally, trials) => checkCounts(rule, params, tally, trials),
+          }
+        : undefined,
+    place,
+    { outputs: [{ option: '--out', path: out }], inputs: ruleFileInputs([rule]) },
+  );
 
   // A resumed shard says so, and counts only its own trials in its rate.
   const already = savedTrials(checkpoint, 1, settings.trials);
-  if (checkpoint && already > 0 && !options.quiet) io.err(`resuming from ${checkpoint.path}: ${formatCount(already)} trials already done\n`);
+  if (checkpoint && already > 0 && !options.quiet)
+    io.err(`resuming from ${checkpoint.path}: ${formatCount(already)} trials already done\n`);
   const pool = SimulationPool.take(settings.threads);
   const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet, undefined, { already });
   try {
     const target = shardTrials(chunks, settings.trials);
     const outcome = await withInterrupt((signal) =>
-      simulate(pool, { rule, params, seed: settings.seed, stream: settings.stream, confidence: settings.confidence, trials: settings.trials, chunks, timeout: settings.timeout, ledger: checkpoint?.ledger(0), signal, onProgress: (done) => progress.update(done, target) }),
+      simulate(pool, {
+        rule,
+        params,
+        seed: settings.seed,
+        stream: settings.stream,
+        confidence: settings.confidence,
+        trials: settings.trials,
+        chunks,
+        timeout: settings.timeout,
+        ledger: checkpoint?.ledger(0),
+        signal,
+        onProgress: (done) => progress.update(done, target),
+      }),
     );
-    const file: ShardFile = { ...envelope('shard', rule), ...(rule.file ? { ruleFile: { path: rule.file.path, sha256: rule.file.sha256 } } : {}), params, seed: settings.seed, stream: settings.stream, trials: settings.trials, chunks, threads: settings.threads, tally: Array.from(outcome.tally) };
+    const file: ShardFile = {
+      ...envelope('shard', rule),
+      ...(rule.file ? { ruleFile: { path: rule.file.path, sha256: rule.file.sha256 } } : {}),
+      params,
+      seed: settings.seed,
+      stream: settings.stream,
+      trials: settings.trials,
+      chunks,
+      threads: settings.threads,
+      tally: Array.from(outcome.tally),
+    };
     if (outcome.partial) {
-      // A shard's chunks must all be counted for merge to add it; the chunks that finished cannot be told apart in one tally.
-      io.out(`PARTIAL: interrupted after ${formatCount(outcome.trials)} of ${formatCount(target)} trials of shard ${index}/${shards}; a shard is merged whole, so nothing was written (run it again)\n`);
+      // A shard's chunks must all be counted for merge to add it; the chunks that finished cannot be told apart in one
+      // tally.
+      io.out(
+        `PARTIAL: interrupted after ${formatCount(outcome.trials)} of ${formatCount(target)} trials of shard ${index}/${shards}; a shard is merged whole, so nothing was written (run it again)\n`,
+      );
       process.exitCode = interruptedStatus();
       return file;
     }
     writeOutputs([{ path: out, contents: toJson(file, undefined), option: '--out' }], io.out);
-    io.out(`shard ${index}/${shards}: chunks ${chunks.first}–${chunks.end - 1} of ${count} (${formatCount(outcome.trials)} trials) → ${terminalLine(out)}\n`);
+    io.out(
+      `shard ${index}/${shards}: chunks ${chunks.first}–${chunks.end - 1} of ${count} (${formatCount(outcome.trials)} trials) → ${terminalLine(out)}\n`,
+    );
     return file;
   } finally {
     checkpoint?.save();
@@ -100,13 +175,23 @@ export async function shardCommand(ruleId: string, options: ShardOptions, io: Io
 export interface MergeOptions extends GridMergeOptions {
   json?: string;
   confidence?: string;
-  /** Re-run this many shards (of a sweep or a comparison: pieces), chosen at random, and refuse the merge if any differs from its file. */
+  /**
+   * Re-run this many shards (of a sweep or a comparison: pieces), chosen at random, and refuse the merge if any differs
+   * from its file.
+   */
   verify?: string;
   threads?: string;
 }
 
-/** `muster merge FILE…`: the shards of a run (muster shard), or of a sweep or a comparison (--shard), added into the whole. */
-export async function mergeAnyCommand(files: readonly string[], options: MergeOptions, io: Io): Promise<RunResult | SweepResult | CompareResult> {
+/**
+ * `muster merge FILE…`: the shards of a run (muster shard), or of a sweep or a comparison (--shard), added into the
+ * whole.
+ */
+export async function mergeAnyCommand(
+  files: readonly string[],
+  options: MergeOptions,
+  io: Io,
+): Promise<RunResult | SweepResult | CompareResult> {
   let grid = false;
   try {
     grid = files.length > 0 && isGridShard(readShardJson(files[0]));
@@ -120,7 +205,10 @@ export async function mergeAnyCommand(files: readonly string[], options: MergeOp
 export async function mergeCommand(files: readonly string[], options: MergeOptions, io: Io): Promise<RunResult> {
   if (files.length === 0) throw new UsageError('files: none given; allowed: the tally files written by muster shard');
   for (const option of ['html', 'csv', 'metric'] as const) {
-    if (options[option] !== undefined) throw new UsageError(`--${option}: only when merging the shards of a sweep or a comparison; allowed: --json and --confidence for a run`);
+    if (options[option] !== undefined)
+      throw new UsageError(
+        `--${option}: only when merging the shards of a sweep or a comparison; allowed: --json and --confidence for a run`,
+      );
   }
   const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true });
   checkOutputNames([{ option: '--json', path: options.json, format: 'json' }]);
@@ -128,16 +216,23 @@ export async function mergeCommand(files: readonly string[], options: MergeOptio
   const threads = parseThreads(options.threads);
   // The result must never replace a shard (merge a.json b.json --json a.json), nor one shard be given twice.
   const shardInputs = files.map((file) => ({ name: 'files', path: file }));
-  checkDistinct([{ option: '--json', path: jsonPath }], [...shardInputs, ...(options.rule ?? []).map((path) => ({ name: '--rule', path }))]);
+  checkDistinct(
+    [{ option: '--json', path: jsonPath }],
+    [...shardInputs, ...(options.rule ?? []).map((path) => ({ name: '--rule', path }))],
+  );
   const confidence = options.confidence === undefined ? 0.95 : parseConfidence(options.confidence);
   const parsed = files.map((file) => readShardJson(file));
   // The rule file is the one the person names, matched to the first shard's record; every shard must record the same.
   const recorded = (parsed[0] as { ruleFile?: unknown } | null)?.ruleFile;
   if (recorded !== undefined && !isRecordedRuleFile(recorded)) {
-    throw new UsageError(`files: ${JSON.stringify(files[0])}: ruleFile: got ${JSON.stringify(recorded)?.slice(0, 60)}; allowed: { "path", "sha256" } as muster shard writes them`);
+    throw new UsageError(
+      `files: ${JSON.stringify(files[0])}: ruleFile: got ${JSON.stringify(recorded)?.slice(0, 60)}; allowed: { "path", "sha256" } as muster shard writes them`,
+    );
   }
   const [fileRule] = await namedRuleFiles(recorded === undefined ? [] : [recorded], options.rule, files[0]);
-  const shards = parsed.map((record, index) => validateShard(`files: ${JSON.stringify(files[index])}`, record, fileRule));
+  const shards = parsed.map((record, index) =>
+    validateShard(`files: ${JSON.stringify(files[index])}`, record, fileRule),
+  );
   const first = shards[0];
   const rule = fileRule ?? getRule(first.rule);
   // The rule file, now loaded, is an input too.
@@ -146,19 +241,30 @@ export async function mergeCommand(files: readonly string[], options: MergeOptio
   if (otherStream >= 0) throw mixedStreams(files[otherStream], shards[otherStream].stream, files[0], first.stream);
   const sameRun = (shard: ShardFile) =>
     shard.stream === first.stream &&
-    shard.rule === first.rule && shard.ruleFile?.sha256 === first.ruleFile?.sha256 && shard.seed === first.seed && shard.trials === first.trials && JSON.stringify(shard.params) === JSON.stringify(first.params);
+    shard.rule === first.rule &&
+    shard.ruleFile?.sha256 === first.ruleFile?.sha256 &&
+    shard.seed === first.seed &&
+    shard.trials === first.trials &&
+    JSON.stringify(shard.params) === JSON.stringify(first.params);
   const stranger = shards.findIndex((shard) => !sameRun(shard));
-  if (stranger >= 0) throw new UsageError(`files: ${files[stranger]} is from another run (rule, params, seed or trials differ); allowed: shards of one run`);
+  if (stranger >= 0)
+    throw new UsageError(
+      `files: ${files[stranger]} is from another run (rule, params, seed or trials differ); allowed: shards of one run`,
+    );
 
   const covered = new Uint8Array(chunkCount(first.trials));
   for (const [i, shard] of shards.entries()) {
     for (let chunk = shard.chunks.first; chunk < shard.chunks.end; chunk++) {
-      if (covered[chunk]) throw new UsageError(`files: chunk ${chunk} is in two shards (again in ${files[i]}); allowed: each shard once`);
+      if (covered[chunk])
+        throw new UsageError(`files: chunk ${chunk} is in two shards (again in ${files[i]}); allowed: each shard once`);
       covered[chunk] = 1;
     }
   }
   const missing = covered.indexOf(0);
-  if (missing >= 0) throw new UsageError(`files: chunk ${missing} of ${covered.length} is in no shard; allowed: every shard of the run`);
+  if (missing >= 0)
+    throw new UsageError(
+      `files: chunk ${missing} of ${covered.length} is in no shard; allowed: every shard of the run`,
+    );
 
   if (verify > 0) await verifyShards(rule, shards, files, verify, threads, io);
 
@@ -189,7 +295,14 @@ export async function mergeCommand(files: readonly string[], options: MergeOptio
  * f of N shards escapes with probability C(N − f, K) / C(N, K), at the cost
  * of re-running K / N of the run.
  */
-async function verifyShards(rule: Rule, shards: readonly ShardFile[], files: readonly string[], count: number, threads: number, io: Io): Promise<void> {
+async function verifyShards(
+  rule: Rule,
+  shards: readonly ShardFile[],
+  files: readonly string[],
+  count: number,
+  threads: number,
+  io: Io,
+): Promise<void> {
   const order = shards.map((_, index) => index);
   for (let i = order.length - 1; i > 0; i--) {
     const j = randomInt(i + 1);
@@ -200,16 +313,28 @@ async function verifyShards(rule: Rule, shards: readonly ShardFile[], files: rea
     for (const index of order.slice(0, count)) {
       const shard = shards[index];
       const outcome = await withInterrupt((signal) =>
-        simulate(pool, { rule, params: shard.params, seed: shard.seed, stream: shard.stream, confidence: 0.95, trials: shard.trials, chunks: shard.chunks, signal }),
+        simulate(pool, {
+          rule,
+          params: shard.params,
+          seed: shard.seed,
+          stream: shard.stream,
+          confidence: 0.95,
+          trials: shard.trials,
+          chunks: shard.chunks,
+          signal,
+        }),
       );
-      if (outcome.partial) throw new Interrupted('--verify: interrupted before the shards were checked; nothing was written');
+      if (outcome.partial)
+        throw new Interrupted('--verify: interrupted before the shards were checked; nothing was written');
       const differs = outcome.tally.findIndex((value, i) => value !== shard.tally[i]);
       if (differs >= 0) {
         throw new UsageError(
           `files: ${JSON.stringify(files[index])}: tally[${differs}]: got ${shard.tally[differs]}, a re-run of its chunks ${shard.chunks.first}–${shard.chunks.end - 1} gives ${outcome.tally[differs]}; allowed: the tally muster shard computes (the file was edited, or written by another build)`,
         );
       }
-      io.err(`verified ${terminalLine(files[index])}: a re-run of chunks ${shard.chunks.first}–${shard.chunks.end - 1} gives the same tally\n`);
+      io.err(
+        `verified ${terminalLine(files[index])}: a re-run of chunks ${shard.chunks.first}–${shard.chunks.end - 1} gives the same tally\n`,
+      );
     }
   } finally {
     await pool.close();

@@ -11,12 +11,23 @@ import { evaluateUntilInterrupted, type GridSettings } from '../../../reports/ev
 import { writeOutputs, type OutputFile } from '../../../reports/outputs.js';
 import type { SweepResult } from '../../../reports/sweep.js';
 import { combinations, parseVary, unionMetrics, type Vary } from '../../../reports/vary.js';
-import { formatCertain, formatCount, formatExact, formatParams, formatValue, renderTable, resumedLine, tableWidth, wrapLines, wrapText } from '../format.js';
+import {
+  formatCertain,
+  formatCount,
+  formatExact,
+  formatParams,
+  formatValue,
+  renderTable,
+  resumedLine,
+  tableWidth,
+  wrapLines,
+  wrapText,
+} from '../format.js';
 import { chooseMetrics, hiddenNote, type MetricChoice } from '../metrics.js';
 import { bestPoints, bestVerdict, BEST_MARK, findBest, parseBest } from '../best.js';
 import type { MetricResult } from '../../result.js';
 import type { Io } from '../io.js';
-import { parseSeed, parseStream } from '../options.js';
+import { parseSeed } from '../options.js';
 import { ProgressBar } from '../progress.js';
 import { DEFAULT_SEED, parseSimulationSettings, withInterrupt, type RunOptions } from './run.js';
 import { interruptedStatus } from '../interrupt.js';
@@ -64,15 +75,34 @@ export interface SweepPlan {
  * heatmaps.
  */
 export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io): Promise<SweepResult> {
-  if (options.shard !== undefined || options.shards !== undefined) throw new Error('sweepCommand runs a whole sweep; sweepOrShardCommand takes --shard');
+  if (options.shard !== undefined || options.shards !== undefined)
+    throw new Error('sweepCommand runs a whole sweep; sweepOrShardCommand takes --shard');
   const plan = planSweep(isRulePath(ruleId) ? await loadRuleFileRef(ruleId) : getRule(ruleId), options);
-  if (options.out !== undefined) throw new UsageError('--out: only with --shard; allowed: --json, --csv or --html for a whole sweep');
-  const { rule, varies, grid, skipped, settings } = plan;
+  if (options.out !== undefined)
+    throw new UsageError('--out: only with --shard; allowed: --json, --csv or --html for a whole sweep');
+  const { rule, grid, settings } = plan;
   const inputs = ruleFileInputs([rule]);
   const paths = checkGridPaths(options, inputs);
-  if (options.exact && options.checkpoint !== undefined) throw new UsageError('--checkpoint: an exact sweep simulates nothing; allowed: leave out --checkpoint');
-  const checkpoint = openCheckpoint(options, { command: 'sweep', ...ruleOfJob(rule), seed: settings.seed, ...streamOfJob(settings.stream), trials: settings.trials, points: grid }, (point) =>
-    point < grid.length ? { tallyLength: rule.tallyLength(grid[point]), totalAllowed: (total) => total === settings.trials, checkTally: (tally, trials) => checkCounts(rule, grid[point], tally, trials) } : undefined,
+  if (options.exact && options.checkpoint !== undefined)
+    throw new UsageError('--checkpoint: an exact sweep simulates nothing; allowed: leave out --checkpoint');
+  const checkpoint = openCheckpoint(
+    options,
+    {
+      command: 'sweep',
+      ...ruleOfJob(rule),
+      seed: settings.seed,
+      ...streamOfJob(settings.stream),
+      trials: settings.trials,
+      points: grid,
+    },
+    (point) =>
+      point < grid.length
+        ? {
+            tallyLength: rule.tallyLength(grid[point]),
+            totalAllowed: (total) => total === settings.trials,
+            checkTally: (tally, trials) => checkCounts(rule, grid[point], tally, trials),
+          }
+        : undefined,
     null,
     {
       outputs: [
@@ -90,8 +120,14 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
   // A resumed sweep says so, and counts only its own trials in its rate.
   const already = savedTrials(checkpoint, grid.length, settings.trials);
   const resumed = checkpoint && already > 0 ? { path: checkpoint.path, trials: already } : undefined;
-  if (resumed && !options.quiet) io.err(`resuming from ${resumed.path}: ${formatCount(already)} of ${formatCount(totalTrials)} trials already done\n`);
-  const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet, undefined, { unit: simulating ? 'trials' : 'points', already });
+  if (resumed && !options.quiet)
+    io.err(
+      `resuming from ${resumed.path}: ${formatCount(already)} of ${formatCount(totalTrials)} trials already done\n`,
+    );
+  const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet, undefined, {
+    unit: simulating ? 'trials' : 'points',
+    already,
+  });
   let evaluated;
   let interrupted;
   try {
@@ -114,14 +150,24 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
   }
   // Interrupted before any combination finished, every output asked for is still written, empty and marked PARTIAL:
   // a script reading them learns that the run was cut short rather than finding last time's files.
-  const sweep = assembleSweep(plan, evaluated.map(({ result }) => result), settings.threads, interrupted);
+  const sweep = assembleSweep(
+    plan,
+    evaluated.map(({ result }) => result),
+    settings.threads,
+    interrupted,
+  );
   await writeSweep(plan, sweep, paths, options.quiet ?? false, io, resumed);
   if (interrupted) process.exitCode = interruptedStatus();
   return sweep;
 }
 
 /** `muster sweep`: the whole sweep, or with --shard (or --shards) this shard's share of it, for muster merge. */
-export async function sweepOrShardCommand(ruleId: string, options: SweepOptions, io: Io, env: NodeJS.ProcessEnv = process.env): Promise<SweepResult | GridShardFile> {
+export async function sweepOrShardCommand(
+  ruleId: string,
+  options: SweepOptions,
+  io: Io,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<SweepResult | GridShardFile> {
   if (options.shard === undefined && options.shards === undefined) return sweepCommand(ruleId, options, io);
   const plan = planSweep(isRulePath(ruleId) ? await loadRuleFileRef(ruleId) : getRule(ruleId), options);
   const place = resolveShard(options.shard, options.shards, env, true) as ShardPlace;
@@ -129,26 +175,45 @@ export async function sweepOrShardCommand(ruleId: string, options: SweepOptions,
   // A rule file is recorded with its contents' hash, so merge loads the very file the shards ran.
   const ruleFiles = rule.file ? [{ ref: '', path: rule.file.path, sha256: rule.file.sha256 }] : [];
   const { runGridShard } = await import('./grid-shard.js');
-  return runGridShard({ command: 'sweep', rule, ruleFiles, points: grid, seeds: grid.map(() => settings.seed), settings, args: { set: options.set ?? [], vary: options.vary ?? [] } }, place, options, io);
+  return runGridShard(
+    {
+      command: 'sweep',
+      rule,
+      ruleFiles,
+      points: grid,
+      seeds: grid.map(() => settings.seed),
+      settings,
+      args: { set: options.set ?? [], vary: options.vary ?? [] },
+    },
+    place,
+    options,
+    io,
+  );
 }
 
 /** Checks a sweep's options and builds its grid, before any output path is looked at or any work starts. */
 export function planSweep(rule: Rule, options: SweepOptions): SweepPlan {
-  if (!options.vary || options.vary.length === 0) throw new UsageError(`--vary: missing; allowed: one or more --vary name=a..b[:step] or name=v1,v2 with name one of ${rule.params.map((p) => p.name).join(', ')}`);
+  if (!options.vary || options.vary.length === 0)
+    throw new UsageError(
+      `--vary: missing; allowed: one or more --vary name=a..b[:step] or name=v1,v2 with name one of ${rule.params.map((p) => p.name).join(', ')}`,
+    );
   const varies: Vary[] = options.vary.map((raw) => parseVary(rule, raw));
   const varied = new Set<string>();
   for (const vary of varies) {
-    if (varied.has(vary.name)) throw new UsageError(`--vary: ${vary.name} varied twice; allowed: one --vary per parameter`);
+    if (varied.has(vary.name))
+      throw new UsageError(`--vary: ${vary.name} varied twice; allowed: one --vary per parameter`);
     varied.add(vary.name);
   }
   const set = options.set ?? [];
   for (const assignment of set) {
     const name = assignment.slice(0, Math.max(0, assignment.indexOf('='))).trim();
-    if (varied.has(name)) throw new UsageError(`--set: ${name} is also varied; allowed: either --set or --vary for a parameter`);
+    if (varied.has(name))
+      throw new UsageError(`--set: ${name} is also varied; allowed: either --set or --vary for a parameter`);
   }
   // Check every --set value now, without the cross-parameter checks that only a full combination can pass.
   resolveParams({ ...rule, validate: undefined }, set);
-  if (options.precision !== undefined) throw new UsageError('--precision: not available in a sweep; allowed: --trials N (the same for every point)');
+  if (options.precision !== undefined)
+    throw new UsageError('--precision: not available in a sweep; allowed: --trials N (the same for every point)');
 
   const grid: Params[] = [];
   const skipped: SweepResult['skipped'] = [];
@@ -163,23 +228,39 @@ export function planSweep(rule: Rule, options: SweepOptions): SweepPlan {
   if (grid.length === 0) throw new UsageError(`--vary: the rule rejects every combination, e.g. ${skipped[0].reason}`);
   // --metric is checked against every metric some point of the grid has (squad.round.6 exists where rounds=6).
   const gridMetrics = unionMetrics(grid.map((params) => rule.metrics(params)));
-  const headline = { ...rule, headline: rule.headline ? () => [...new Set(grid.flatMap((params) => rule.headline!(params)))] : undefined };
+  const headline = {
+    ...rule,
+    headline: rule.headline ? () => [...new Set(grid.flatMap((params) => rule.headline!(params)))] : undefined,
+  };
   const bestSpec = options.best === undefined ? undefined : parseBest(rule, gridMetrics, options.best);
   const chosen = chooseMetrics(headline, gridMetrics, options.metric, { all: options.all });
   // --best names the question: unless --metric says otherwise, its metric leads the table, on the first screen.
   const choice: MetricChoice =
     bestSpec && chosen.how !== 'asked'
-      ? { ...chosen, shown: [bestSpec.metric, ...chosen.shown.filter((m) => m.name !== bestSpec.metric.name)], hidden: chosen.hidden - (chosen.shown.some((m) => m.name === bestSpec.metric.name) ? 0 : 1) }
+      ? {
+          ...chosen,
+          shown: [bestSpec.metric, ...chosen.shown.filter((m) => m.name !== bestSpec.metric.name)],
+          hidden: chosen.hidden - (chosen.shown.some((m) => m.name === bestSpec.metric.name) ? 0 : 1),
+        }
       : chosen;
   const metrics = choice.shown;
 
   const settings: GridSettings = options.exact
-    ? { method: 'exact', seed: parseSeed(options.seed ?? DEFAULT_SEED), stream: null, confidence: 1, trials: 0, threads: 0 }
+    ? {
+        method: 'exact',
+        seed: parseSeed(options.seed ?? DEFAULT_SEED),
+        stream: null,
+        confidence: 1,
+        trials: 0,
+        threads: 0,
+      }
     : { method: 'simulation', ...parseSimulationSettings(options) };
   if (options.exact) {
-    if (!rule.exact) throw new UsageError(`--exact: ${rule.id} has no exact solution; allowed: leave out --exact to simulate`);
+    if (!rule.exact)
+      throw new UsageError(`--exact: ${rule.id} has no exact solution; allowed: leave out --exact to simulate`);
     for (const option of ['trials', 'threads', 'confidence', 'timeout'] as const) {
-      if (options[option] !== undefined) throw new UsageError(`--exact: cannot be combined with --${option}; allowed: --exact alone, or a simulation`);
+      if (options[option] !== undefined)
+        throw new UsageError(`--exact: cannot be combined with --${option}; allowed: --exact alone, or a simulation`);
     }
   }
 
@@ -187,7 +268,12 @@ export function planSweep(rule: Rule, options: SweepOptions): SweepPlan {
 }
 
 /** The sweep's result from each finished point's result, in grid order. */
-export function assembleSweep(plan: SweepPlan, results: readonly RunResult[], threads: number, interrupted: boolean): SweepResult {
+export function assembleSweep(
+  plan: SweepPlan,
+  results: readonly RunResult[],
+  threads: number,
+  interrupted: boolean,
+): SweepResult {
   const { rule, varies, varied, grid, skipped, settings, bestSpec } = plan;
   // Keyed by parameter names, which a rule file chooses (`constructor` is a name like any other).
   const fixed: Params = keyedRecord(Object.entries(grid[0]).filter(([name]) => !varied.has(name)));
@@ -202,7 +288,10 @@ export function assembleSweep(plan: SweepPlan, results: readonly RunResult[], th
     trials: settings.trials,
     threads,
     confidence: settings.confidence,
-    points: results.map((result) => ({ params: keyedRecord(varies.map((vary) => [vary.name, own(result.params, vary.name) as ParamValue])), metrics: result.metrics })),
+    points: results.map((result) => ({
+      params: keyedRecord(varies.map((vary) => [vary.name, own(result.params, vary.name) as ParamValue])),
+      metrics: result.metrics,
+    })),
     skipped,
     partial: interrupted,
   };
@@ -211,9 +300,18 @@ export function assembleSweep(plan: SweepPlan, results: readonly RunResult[], th
 }
 
 /** The terminal table, then every output file asked for (all rendered before any is written). */
-export async function writeSweep(plan: SweepPlan, sweep: SweepResult, paths: { json?: string; html?: string; csv?: string }, quiet: boolean, io: Io, resumed?: Resumed): Promise<void> {
+export async function writeSweep(
+  plan: SweepPlan,
+  sweep: SweepResult,
+  paths: { json?: string; html?: string; csv?: string },
+  quiet: boolean,
+  io: Io,
+  resumed?: Resumed,
+): Promise<void> {
   const { rule, metrics, choice, bestSpec } = plan;
-  reportIo(io, paths.json, paths.csv).out(renderSweep(rule, sweep, metrics, choice, tableWidth(io.columns), bestSpec?.metric, resumed));
+  reportIo(io, paths.json, paths.csv).out(
+    renderSweep(rule, sweep, metrics, choice, tableWidth(io.columns), bestSpec?.metric, resumed),
+  );
   const files: OutputFile[] = [];
   const allMetrics = plan.gridMetrics;
   if (paths.json) files.push({ path: paths.json, contents: toJson(sweep), option: '--json' });
@@ -227,17 +325,29 @@ export async function writeSweep(plan: SweepPlan, sweep: SweepResult, paths: { j
   if (!quiet) for (const file of files) if (file.path !== STDOUT) io.err(`wrote ${terminalLine(file.path)}\n`);
 }
 
-function renderSweep(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpec[], choice: MetricChoice, width: number, bestMetric: MetricSpec | undefined, resumed?: Resumed): string {
+function renderSweep(
+  rule: Rule,
+  sweep: SweepResult,
+  metrics: readonly MetricSpec[],
+  choice: MetricChoice,
+  width: number,
+  bestMetric: MetricSpec | undefined,
+  resumed?: Resumed,
+): string {
   const simulated = sweep.method === 'simulation';
   const lines = [
     `${rule.id} — ${rule.title}: sweep of ${sweep.points.length} point${sweep.points.length === 1 ? '' : 's'}`,
     `fixed: ${formatParams(sweep.params) || '(none)'}`,
     `varied: ${sweep.vary.map((vary) => `${vary.name} = ${vary.values.map(String).join(', ')}`).join('; ')}`,
-    simulated ? `seed ${sweep.seed} (every point) · stream ${sweep.stream} · ${formatCount(sweep.trials)} trials a point · ${+(sweep.confidence * 100).toFixed(4)}% intervals` : 'exact values (no simulation)',
+    simulated
+      ? `seed ${sweep.seed} (every point) · stream ${sweep.stream} · ${formatCount(sweep.trials)} trials a point · ${+(sweep.confidence * 100).toFixed(4)}% intervals`
+      : 'exact values (no simulation)',
   ];
   if (resumed) lines.push(resumedLine(resumed));
-  if (sweep.partial) lines.push(`PARTIAL: interrupted after ${sweep.points.length} of the combinations; only finished ones are shown`);
-  if (sweep.skipped.length > 0) lines.push(`skipped ${sweep.skipped.length} combination(s) the rule rejects, e.g. ${sweep.skipped[0].reason}`);
+  if (sweep.partial)
+    lines.push(`PARTIAL: interrupted after ${sweep.points.length} of the combinations; only finished ones are shown`);
+  if (sweep.skipped.length > 0)
+    lines.push(`skipped ${sweep.skipped.length} combination(s) the rule rejects, e.g. ${sweep.skipped[0].reason}`);
   // Interrupted before any finished: no table of empty columns.
   if (sweep.points.length === 0) return `${wrapLines(lines, width).join('\n')}\n`;
   // Metrics the same at every point (all of them certain, or exactly equal) fold into one line in the default view.
@@ -245,15 +355,22 @@ function renderSweep(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpe
     const values = sweep.points.map((point) => own(point.metrics, metric.name));
     if (values.some((value) => !value)) return false;
     const present = values as MetricResult[];
-    const key = (value: MetricResult) => (value.exact !== null ? String(value.exact) : `${value.estimate}|${value.lo}|${value.hi}`);
-    return new Set(present.map(key)).size === 1 && (!simulated || present.every((value) => value.exact !== null || value.lo === value.hi));
+    const key = (value: MetricResult) =>
+      value.exact !== null ? String(value.exact) : `${value.estimate}|${value.lo}|${value.hi}`;
+    return (
+      new Set(present.map(key)).size === 1 &&
+      (!simulated || present.every((value) => value.exact !== null || value.lo === value.hi))
+    );
   };
   const folded = choice.how === 'asked' || sweep.points.length < 2 ? [] : metrics.filter(constant);
   const tabled = folded.length < metrics.length ? metrics.filter((metric) => !folded.includes(metric)) : [...metrics];
   if (bestMetric && !tabled.includes(bestMetric)) tabled.unshift(bestMetric);
-  // The mark sits beside the best value in the --best metric's own column (every tied value marked), the cell it was ranked by.
+  // The mark sits beside the best value in the --best metric's own column (every tied value marked), the cell it was
+  // ranked by.
   const marked = sweep.best ? bestPoints(sweep, sweep.best) : new Set<number>();
-  const rankedByExact = sweep.best !== undefined && sweep.points.every((point) => (own(point.metrics, sweep.best!.metric) as MetricResult | undefined)?.exact !== null);
+  const rankedByExact =
+    sweep.best !== undefined &&
+    sweep.points.every((point) => (own(point.metrics, sweep.best!.metric) as MetricResult | undefined)?.exact !== null);
   const mark = (metric: MetricSpec, index: number, text: string, exactCell: boolean) => {
     if (!sweep.best || metric.name !== sweep.best.metric || exactCell !== (rankedByExact || !simulated)) return text;
     return marked.has(index) ? `${text} ${BEST_MARK}` : `${text}  `;
@@ -271,7 +388,11 @@ function renderSweep(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpe
         cells.push(...(simulated ? ['—', '—', '—'] : ['—']));
       } else if (simulated) {
         const half = value.hi === null || value.lo === null ? null : (value.hi - value.lo) / 2;
-        cells.push(mark(metric, index, formatValue(value.estimate, metric.probability), false), formatValue(half, metric.probability), mark(metric, index, formatExact(value, metric.probability), true));
+        cells.push(
+          mark(metric, index, formatValue(value.estimate, metric.probability), false),
+          formatValue(half, metric.probability),
+          mark(metric, index, formatExact(value, metric.probability), true),
+        );
       } else {
         cells.push(mark(metric, index, formatExact(value, metric.probability), true));
       }
@@ -279,7 +400,8 @@ function renderSweep(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpe
     return cells;
   });
   // The question's answer comes first, in words; the tables follow.
-  const verdict = sweep.best && bestMetric ? `${wrapText(bestVerdict(sweep, sweep.best, bestMetric), width, '')}\n` : '';
+  const verdict =
+    sweep.best && bestMetric ? `${wrapText(bestVerdict(sweep, sweep.best, bestMetric), width, '')}\n` : '';
   let text = `${wrapLines(lines, width).join('\n')}\n\n${verdict ? `${verdict}\n` : ''}${renderTable(header, rows, width, { keep: header.length - tabled.length * (simulated ? 3 : 1), group: simulated ? 3 : 1 })}`;
   if (folded.length > 0 && folded.length < metrics.length) {
     const first = sweep.points[0];
@@ -287,4 +409,3 @@ function renderSweep(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpe
   }
   return text + hiddenNote(choice);
 }
-
