@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { appCommand } from '../src/cli/commands/app.js';
 import { runCommand } from '../src/cli/commands/run.js';
 import { formatValue } from '../src/cli/format.js';
@@ -26,7 +26,7 @@ import { diceRule } from './fixtures/app-rules.js';
 import { CLUB_LOST_ONE, writeClubRules } from './support/club-rules.js';
 import { HOSTILE } from './support/hostile.js';
 import { bufferIo } from './support/io.js';
-import { countPdfPages, haveChromium, launchChromium, offlinePage } from './support/offline-page.js';
+import { countPdfPages, describeInChromium, launchChromium, offlinePage } from './support/offline-page.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'muster-app-browser-'));
 const appFile = join(folder, 'app.html');
@@ -140,7 +140,7 @@ async function expectExactLikeCli(page: Page, ruleId: string, set: string[]): Pr
   }
 }
 
-describe.skipIf(!haveChromium)('the calculator page in headless Chromium', () => {
+describeInChromium('the calculator page in headless Chromium', () => {
   beforeAll(async () => {
     await appCommand({ out: appFile }, bufferIo());
     const fixture = await buildAppHtml({ extraRulesModule: join(import.meta.dirname, 'fixtures', 'app-rules.ts') });

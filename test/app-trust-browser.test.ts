@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { appCommand } from '../src/cli/commands/app.js';
 import { cardCommand } from '../src/cli/commands/card.js';
 import { runCommand } from '../src/cli/commands/run.js';
@@ -16,7 +16,7 @@ import type { RunResult } from '../src/result.js';
 import { rules } from '../src/rules/index.js';
 import { MAX_HASH_LENGTH } from '../reports/app/hash.js';
 import { bufferIo } from './support/io.js';
-import { haveChromium, launchChromium, offlinePage } from './support/offline-page.js';
+import { describeInChromium, launchChromium, offlinePage } from './support/offline-page.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'muster-app-trust-'));
 const appFile = join(folder, 'app.html');
@@ -79,7 +79,7 @@ const smallestChartText = (page: Page, scope: string) =>
     return { least, where };
   }, scope);
 
-describe.skipIf(!haveChromium)('what a newcomer trips on, in headless Chromium', () => {
+describeInChromium('what a newcomer trips on, in headless Chromium', () => {
   beforeAll(async () => {
     await appCommand({ out: appFile }, bufferIo());
     writeFileSync(faultyRule, FAULTY('faulty', false));

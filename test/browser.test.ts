@@ -3,13 +3,13 @@
  * playwright-core. Every chart must draw as SVG with marks, the page must log
  * no error or warning, no request may leave the file system, hostile labels
  * must stay text, and printing must give pages on A4 and on Letter.
- * Skipped, saying so, only where /usr/bin/chromium is absent (CI installs it).
+ * Without Chromium it fails under CI and skips, saying so, elsewhere (support/offline-page.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bookCommand } from '../src/cli/commands/book.js';
 import { compareCommand } from '../src/cli/commands/compare.js';
 import { matrixCommand } from '../src/cli/commands/matrix.js';
@@ -23,7 +23,7 @@ import { buildRunPage } from '../reports/run-report.js';
 import { echoRule, HOSTILE } from './support/hostile.js';
 import { bufferIo } from './support/io.js';
 import { inspect } from './support/layout.js';
-import { countPdfPages, haveChromium, launchChromium, offlinePage } from './support/offline-page.js';
+import { countPdfPages, describeInChromium, launchChromium, offlinePage } from './support/offline-page.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'muster-browser-'));
 let browser: Browser;
@@ -94,7 +94,7 @@ function expectHealthy(opened: Opened, charts: number): void {
   expect(opened.layout).toEqual([]);
 }
 
-describe.skipIf(!haveChromium)('reports in headless Chromium', () => {
+describeInChromium('reports in headless Chromium', () => {
   beforeAll(async () => {
     browser = await launchChromium();
   });

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { cardCommand } from '../src/cli/commands/card.js';
 import { buildResult } from '../src/result.js';
 import { resolveParams } from '../src/rules/params.js';
@@ -18,7 +18,7 @@ import { renderCardPage } from '../reports/card/page.js';
 import { echoRule, HOSTILE } from './support/hostile.js';
 import { bufferIo } from './support/io.js';
 import { inspect } from './support/layout.js';
-import { countPdfPages, haveChromium, launchChromium, offlinePage } from './support/offline-page.js';
+import { countPdfPages, describeInChromium, launchChromium, offlinePage } from './support/offline-page.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'muster-card-browser-'));
 let browser: Browser;
@@ -35,7 +35,7 @@ const MEDIA_BOX: Record<Paper, RegExp> = {
   letter: /\/MediaBox\s*\[\s*0\s+0\s+612\s+792\s*\]/,
 };
 
-describe.skipIf(!haveChromium)('cards in headless Chromium', () => {
+describeInChromium('cards in headless Chromium', () => {
   beforeAll(async () => {
     browser = await launchChromium();
   });

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../src/cli.js';
 import { cardCommand } from '../src/cli/commands/card.js';
 import { buildResult } from '../src/result.js';
@@ -18,6 +18,7 @@ import type { Rule } from '../src/rules/types.js';
 import { layoutCard, planCard, renderCardSheet } from '../reports/card/layout.js';
 import { echoRule, HOSTILE } from './support/hostile.js';
 import { bufferIo } from './support/io.js';
+import { CHROMIUM, describeInChromium } from './support/offline-page.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'muster-card-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -298,21 +299,21 @@ describe('muster card: bad input', () => {
   });
 });
 
-describe.skipIf(!existsSync('/usr/bin/chromium') && process.env.CI !== 'true')(
-  'muster card --pdf through Chromium',
-  () => {
-    it('prints the Noctvale card on Letter to a one-page PDF of Letter size', async () => {
-      const out = join(folder, 'noctvale-letter.html');
-      const pdf = join(folder, 'noctvale-letter.pdf');
-      const io = bufferIo();
-      const status = await main(['card', 'noctvale', '--paper', 'letter', '--out', out, '--pdf', pdf], io);
-      expect(status).toBe(0);
-      const bytes = readFileSync(pdf).toString('latin1');
-      expect(bytes.startsWith('%PDF-')).toBe(true);
-      expect((bytes.match(/\/Type\s*\/Page[^s]/g) ?? []).length).toBe(1);
-      // Letter is 612 × 792 points.
-      expect(bytes).toMatch(/\/MediaBox\s*\[\s*0\s+0\s+612\s+792\s*\]/);
-      expect(io.stderr()).toBe(`wrote ${out}\nwrote ${pdf}\n`);
-    });
-  },
-);
+describeInChromium('muster card --pdf through Chromium', () => {
+  beforeEach(() => {
+    process.env.MUSTER_CHROMIUM = CHROMIUM;
+  });
+  it('prints the Noctvale card on Letter to a one-page PDF of Letter size', async () => {
+    const out = join(folder, 'noctvale-letter.html');
+    const pdf = join(folder, 'noctvale-letter.pdf');
+    const io = bufferIo();
+    const status = await main(['card', 'noctvale', '--paper', 'letter', '--out', out, '--pdf', pdf], io);
+    expect(status).toBe(0);
+    const bytes = readFileSync(pdf).toString('latin1');
+    expect(bytes.startsWith('%PDF-')).toBe(true);
+    expect((bytes.match(/\/Type\s*\/Page[^s]/g) ?? []).length).toBe(1);
+    // Letter is 612 × 792 points.
+    expect(bytes).toMatch(/\/MediaBox\s*\[\s*0\s+0\s+612\s+792\s*\]/);
+    expect(io.stderr()).toBe(`wrote ${out}\nwrote ${pdf}\n`);
+  });
+});

@@ -11,13 +11,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { appCommand } from '../src/cli/commands/app.js';
 import { runCommand } from '../src/cli/commands/run.js';
 import type { RunResult } from '../src/result.js';
 import { formatHash } from '../reports/app/hash.js';
 import { bufferIo } from './support/io.js';
-import { haveChromium, launchChromium, offlinePage } from './support/offline-page.js';
+import { describeInChromium, launchChromium, offlinePage } from './support/offline-page.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'muster-enumerate-page-'));
 const appFile = join(folder, 'app.html');
@@ -57,7 +57,7 @@ const go = (page: Page, hash: string) =>
     hash,
   );
 
-describe.skipIf(!haveChromium)('the calculator page enumerates rule files without exact()', () => {
+describeInChromium('the calculator page enumerates rule files without exact()', () => {
   beforeAll(async () => {
     await appCommand(
       { out: appFile, rule: [example('infinity-steps'), example('reserves-steps'), trialForm] },

@@ -20,7 +20,7 @@ import { compileSpec, renderSvg } from '../reports/svg.js';
 import { formatHash } from '../reports/app/hash.js';
 import type { RunResult } from '../src/result.js';
 import { scratchFolder } from './support/cli.js';
-import { haveChromium, launchChromium, offlinePage } from './support/offline-page.js';
+import { describeInChromium, launchChromium, offlinePage } from './support/offline-page.js';
 import { HOSTILE_NAMES, isMetricName, isParamName, namedRuleSource } from './support/hostile.js';
 
 const entry = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -427,7 +427,7 @@ describe('--set with a name on Object.prototype, on a built-in rule', () => {
  * Two representative names (one of Object.prototype's, one Vega reads as nested access) and the issue's two
  * compare labels, in a real browser.
  */
-describe.skipIf(!haveChromium)('pages in headless Chromium: every chart draws, no console error', () => {
+describeInChromium('pages in headless Chromium: every chart draws, no console error', () => {
   const dir = join(folder, 'browser');
   mkdirSync(dir, { recursive: true });
   let browser: Browser;

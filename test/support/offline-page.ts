@@ -1,12 +1,46 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { describe, it } from 'vitest';
 
-/** Debian's Chromium, driven by playwright-core (never a downloaded browser). */
-export const CHROMIUM = '/usr/bin/chromium';
-// On a developer's machine without Chromium the browser tests are skipped with a warning; under CI
-// (.ci/run installs Chromium) they always run, so a missing browser fails the build instead of hiding.
-export const haveChromium = existsSync(CHROMIUM) || process.env.CI === 'true';
-if (!haveChromium) console.warn(`browser tests skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
+/**
+ * Debian's Chromium, driven by playwright-core (never a downloaded browser). MUSTER_TEST_CHROMIUM names another
+ * binary: a developer's Chromium elsewhere, or a missing one to check the gate below.
+ */
+export const CHROMIUM = process.env.MUSTER_TEST_CHROMIUM || '/usr/bin/chromium';
+
+/** CI as CI services set it (`true`, `1`, a name); an empty value, `false` or `0` is a developer's shell. */
+export function isCi(value: string | undefined): boolean {
+  return value !== undefined && value !== '' && value !== 'false' && value !== '0';
+}
+
+/**
+ * What a browser suite does: run where Chromium is; where it is missing, fail under CI (.ci/run installs it, so a
+ * missing browser is a broken machine, not a reason for a green build) and skip, saying why, on a developer's
+ * machine.
+ */
+export function browserGate(chromiumPresent: boolean, ci: string | undefined): 'run' | 'fail' | 'skip' {
+  if (chromiumPresent) return 'run';
+  return isCi(ci) ? 'fail' : 'skip';
+}
+
+const gate = browserGate(existsSync(CHROMIUM), process.env.CI);
+const missing = `${CHROMIUM} is missing (apt-get install chromium, or set MUSTER_TEST_CHROMIUM to a Chromium)`;
+if (gate === 'skip') console.warn(`browser tests skipped: ${missing}`);
+
+/**
+ * `describe` for a suite that needs Chromium. Every browser test goes through it, so none can skip quietly in
+ * CI: there the suite is one failing test naming the missing binary, and its own hooks (the launch) never run.
+ */
+export function describeInChromium(title: string, body: () => void): void {
+  if (gate === 'run') describe(title, body);
+  else if (gate === 'skip') describe.skip(`${title} (skipped: ${missing})`, body);
+  else
+    describe(title, () => {
+      it('needs Chromium', () => {
+        throw new Error(`CI is set and ${missing}: the browser tests must run in CI`);
+      });
+    });
+}
 
 /** Headless Chromium with nothing of its own reaching the network. */
 export function launchChromium(): Promise<Browser> {
