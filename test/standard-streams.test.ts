@@ -129,7 +129,7 @@ describe('the internal-error path shows control characters as escapes', () => {
     const example = readFileSync(new URL('../examples/rules/roll-off-reroll.mjs', import.meta.url), 'utf8');
     writeFileSync(rule, `setTimeout(() => { throw new Error("late \\u001b[2J\\u202e"); }, 0);\n${example}`);
     const { status, stderr } = await runCli(['run', rule, '--exact'], 'close-after-first-chunk');
-    // The rule thread names a fault of the rule file's own making (README: exit status).
+    // The rule thread names a fault of the rule file's own making (docs/errors.md, Exit status).
     expect(status).toBe(2);
     expect(stderr).toMatch(
       /hostile-timer\.mjs \(rule [\w-]+\): Error: late \\x1b\[2J\\u202e was thrown outside any call of muster's/,
