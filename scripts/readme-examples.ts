@@ -2,7 +2,7 @@
  * `npm run readme`: re-runs every `$ muster …` example in the README and in the docs pages that show the commands'
  * output, and writes its real output back under it, so no page shows numbers the program no longer prints. Only
  * blocks whose first line is a `$ muster` command are touched; the rest of each page is left as it is.
- * `npm run readme -- docs/page.md …` re-runs the pages named instead.
+ * `npm run readme -- docs/commands.md …` re-runs only the pages named.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';

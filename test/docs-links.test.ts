@@ -48,7 +48,12 @@ function headingAnchors(markdown: string): Set<string> {
 }
 
 /** Each relative link of a page that does not lead anywhere, as `target: why`. */
-function brokenLinks(page: string, markdown: string, exists = existsSync, read = readFileSync): string[] {
+function brokenLinks(
+  page: string,
+  markdown: string,
+  exists: (path: string) => boolean = existsSync,
+  read: (path: string) => string = (path) => readFileSync(path, 'utf8'),
+): string[] {
   const broken: string[] = [];
   for (const [, target] of prose(markdown).matchAll(/\]\(<?([^)\s>]+)>?(?:\s+"[^"]*")?\)/g)) {
     if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // https:, mailto: …: not a file of this repository
@@ -58,7 +63,7 @@ function brokenLinks(page: string, markdown: string, exists = existsSync, read =
       broken.push(`${target}: outside the repository`);
     else if (!exists(file)) broken.push(`${target}: no such file`);
     else if (fragment !== undefined && file.endsWith('.md')) {
-      if (!headingAnchors(String(read(file, 'utf8'))).has(fragment)) broken.push(`${target}: no heading #${fragment}`);
+      if (!headingAnchors(read(file)).has(fragment)) broken.push(`${target}: no heading #${fragment}`);
     }
   }
   return broken;
@@ -99,7 +104,7 @@ describe('the checker finds what is broken', () => {
     [join(root, 'docs/b.png'), ''],
   ]);
   const exists = (path: string): boolean => files.has(path);
-  const read = ((path: string) => files.get(path) ?? '') as typeof readFileSync;
+  const read = (path: string): string => files.get(path) ?? '';
 
   it('a missing file, a missing heading, a link out of the repository; not a good link nor a web address', () => {
     const page = [
