@@ -3,8 +3,8 @@
  * merged into another, a module split), and a comment or page that still names the old path sends a reader to
  * nothing. Checked: paths from the repository's root (`src/…`, `test/…`, `reports/…`, `scripts/…`, `workers/…`,
  * `docs/…`, `examples/…`, with an extension) anywhere in Markdown, Python and shell files and in the comments of
- * TypeScript and JavaScript files, and `./x.ts` or `../x.ts` in those comments, read from the commenting file's
- * folder. A `.js` path also matches its `.ts` source, as comments name modules the way imports do.
+ * TypeScript and JavaScript files, and TypeScript modules named from the commenting file's own folder (a path
+ * starting with a dot and a slash, or two dots and a slash) in those comments. A `.js` path also matches its `.ts` source, as comments name modules the way imports do.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
