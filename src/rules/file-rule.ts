@@ -19,6 +19,7 @@
  * an integer, so adding chunks is exact and in any order gives the same
  * bits, on any thread count or shard, as for the built-in rules.
  */
+import { forEachOutcome, outcomeHistogram } from '../engine/outcome-histogram.js';
 import { MAX_BOUND, TycheStream } from '../engine/random.js';
 import { UsageError } from '../errors.js';
 import { Fraction } from '../exact/fraction.js';
@@ -290,12 +291,15 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
       let counts: Int32Array | null = null;
       if (outcomesOf) {
         const many = call('outcomes(params)', () => outcomesOf(frozen, prepared));
-        if (!isWhole(many as number, 0, MAX_OUTCOMES)) {
-          fail(
+        // Past the cap is the file's mistake, not a fallback: its fallback is 0, a trial that writes its metrics.
+        const histogram =
+          Number.isSafeInteger(many) && (many as number) >= 0 ? outcomeHistogram(many as number, MAX_OUTCOMES) : null;
+        if (histogram === null) {
+          return fail(
             `outcomes(params): returned ${describeValue(many)}; allowed: a whole number of outcomes from 1 to ${MAX_OUTCOMES}, or 0 to write each trial's metrics into out at these params`,
           );
         }
-        if ((many as number) > 0) counts = new Int32Array(many as number);
+        if (histogram.outcomes > 0) counts = new Int32Array(histogram.outcomes);
       }
       state = { loop, out: loop.makeOut(), sums: new Float64Array(2 * layout.means), params: frozen, prepared, counts };
       // Kept for a hundred parameter sets, and for fewer when their outcome counts would hold more than 64 MB
@@ -353,9 +357,7 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
     const counts = state.counts as Int32Array;
     const { params: frozen, out, prepared, sums } = state;
     const slots = layout.slots;
-    for (let outcome = 0; outcome < counts.length; outcome++) {
-      const times = counts[outcome];
-      if (times === 0) continue;
+    forEachOutcome({ outcomes: counts.length, at: 0 }, counts, (outcome, times) => {
       try {
         (read as Function)(outcome, frozen, out, prepared);
       } catch (error) {
@@ -372,7 +374,7 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
           if (!countValue(slot, v, times, tally, sums)) badRead(slot, v, outcome, frozen);
         }
       }
-    }
+    });
   };
   const badRead = (slot: Slot, value: unknown, outcome: number, frozen: Params): never => {
     states.delete(JSON.stringify(frozen));
