@@ -14,6 +14,7 @@
  * exact values come from enumerating the chain (file-rule-exact.ts).
  */
 import { UsageError } from '../errors.js';
+import { badValueText, readOut, strayField, strayText } from './file-rule-tally.js';
 import { describeError } from './file-rule-text.js';
 import type { MetricSpec, Params } from './types.js';
 
@@ -73,46 +74,33 @@ export function stepOut(metrics: readonly MetricSpec[]): Record<string, unknown>
 }
 
 /**
- * Reads what a step wrote, metric by metric (by name and by position), resets
- * it, and hands each nonzero value to `add(index, value)`. A step may write
- * means only; a probability belongs to the final state (report).
+ * Reads what a step wrote (readOut, file-rule-tally.ts), resets it, and
+ * hands each nonzero value to `add(index, value)`, by name first, then by
+ * position. A step may write means only; a probability belongs to the final
+ * state (report).
  */
 export function readStepOut(
   out: Record<string, unknown>,
   metrics: readonly MetricSpec[],
   add: (index: number, value: number) => void,
   fail: (what: string) => never,
-  describe: (value: unknown) => string,
 ): void {
-  for (let index = 0; index < metrics.length; index++) {
-    const metric = metrics[index];
-    for (const field of [metric.name, index]) {
-      const value = out[field];
-      if (value === 0) continue;
-      out[field] = 0;
-      if (metric.probability) {
-        fail(
-          `step wrote the probability ${JSON.stringify(metric.name)}; allowed: in a step, means only (what steps ` +
-            `write adds up); write probabilities in report(state, params, out)`,
-        );
-      }
-      if (typeof value !== 'number' || !Number.isFinite(value)) {
-        fail(
-          `metric ${JSON.stringify(metric.name)}: got ${describe(value)} from step; allowed: a finite number (a ` +
-            `mean)`,
-        );
-      }
-      add(index, value);
-    }
-  }
-  if (Object.keys(out).length !== 2 * metrics.length) {
-    const known = new Set([...metrics.map((m) => m.name), ...metrics.map((_, index) => String(index))]);
-    const stray = Object.keys(out).find((name) => !known.has(name)) ?? '';
+  readOut(out, metrics, {
+    count(index, byName, byIndex) {
+      if (byName !== 0) add(index, byName);
+      if (byIndex !== 0) add(index, byIndex);
+    },
+    bad: (index, value, both) => fail(badValueText(metrics[index], index, value, 'from step', both)),
+    refuse: (index) =>
+      fail(
+        `step wrote the probability ${JSON.stringify(metrics[index].name)}; allowed: in a step, means only (what ` +
+          'steps write adds up); write probabilities in report(state, params, out)',
+      ),
+  });
+  const stray = strayField(out, metrics);
+  if (stray !== null) {
     delete out[stray];
-    fail(
-      `step wrote out[${JSON.stringify(stray)}], which is not a metric; allowed: ` +
-        `${metrics.map((m) => m.name).join(', ')} (or their positions 0 to ${metrics.length - 1})`,
-    );
+    fail(strayText('step', stray, metrics));
   }
 }
 
@@ -169,7 +157,7 @@ export function stepTrial(
         }
         call = 'step(state, dice, params, out)';
         state = form.step(state, dice, params, scratch.out, prepared);
-        readStepOut(scratch.out, metrics, add, fail, describe);
+        readStepOut(scratch.out, metrics, add, fail);
       }
       call = 'report(state, params, out)';
       form.report(state, params, out, prepared);
