@@ -39,7 +39,7 @@ export class BadDice extends Error {
   }
 }
 
-export const isWhole = (value: number, min: number, max: number) =>
+const isWhole = (value: number, min: number, max: number) =>
   typeof value === 'number' && (value | 0) === value && value >= min && value <= max;
 
 /**

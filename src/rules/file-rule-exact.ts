@@ -25,9 +25,7 @@ import { readStepOut, type StepForm, stepOut } from './file-rule-steps.js';
 import { badValueText, readOut, strayField, strayText, writtenField, writtenText } from './file-rule-tally.js';
 import type { MetricSpec, Params } from './types.js';
 
-export { NotEnumerable };
-
-export interface EnumerationContext {
+interface EnumerationContext {
   /** How messages name the rule: "<file> (rule <id>)". */
   where: string;
   trial: Function | null;

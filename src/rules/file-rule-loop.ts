@@ -36,7 +36,7 @@ export const MAX_OUTCOMES = 2 ** 20;
 const HELD_OUTCOMES = 2 ** 24;
 
 /** What the loop takes from the checked file: its trial (the step form's, built from its steps) and its calls. */
-export type LoopSource = Pick<CheckedRuleFile, 'where' | 'setup' | 'outcomes' | 'read' | 'fail' | 'call'> & {
+type LoopSource = Pick<CheckedRuleFile, 'where' | 'setup' | 'outcomes' | 'read' | 'fail' | 'call'> & {
   trial: Function;
 };
 

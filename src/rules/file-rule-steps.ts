@@ -21,7 +21,7 @@ import type { MetricSpec, Params } from './types.js';
 export const STEP_FIELDS = ['start', 'step', 'done', 'report'] as const;
 
 /** Most steps one simulated trial may take before it is called endless. */
-export const MAX_TRIAL_STEPS = 1_000_000;
+const MAX_TRIAL_STEPS = 1_000_000;
 
 export interface StepForm {
   start: Function;

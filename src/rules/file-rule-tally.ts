@@ -66,7 +66,7 @@ export function tallyLayout(metrics: MetricSpec[]): TallyLayout {
  * is 1, its 0 or false 0; a mean's finite number is itself. Null for any
  * other value, which the metric may not hold.
  */
-export function fieldValue(probability: boolean, value: unknown): number | null {
+function fieldValue(probability: boolean, value: unknown): number | null {
   if (probability) return value === 1 || value === true ? 1 : value === 0 || value === false ? 0 : null;
   return typeof value === 'number' && value - value === 0 ? value : null;
 }
@@ -87,7 +87,7 @@ export function badValueText(metric: MetricSpec, index: number, value: unknown, 
 }
 
 /** Calls for a value read off `out`: what it counts for (by name, by position), or why it may not count. */
-export interface OutReader {
+interface OutReader {
   /** Each metric written, with what out[name] and out[k] count for (0 where not written). */
   count(index: number, byName: number, byIndex: number): void;
   /** A value the metric may not hold (`both`: the sum of its two fields). */
