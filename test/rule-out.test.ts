@@ -26,12 +26,12 @@ const metrics = [
 ];
 
 /** A trial-form rule that rolls one d2 and then writes what `write` says. */
-const trialRule = (write: (out: Out, face: number) => void): Rule =>
+const trialRule = (write: (out: Out, face: number) => void, list = metrics): Rule =>
   adaptRuleFile(
     {
       id: 'out',
       title: 'out',
-      metrics,
+      metrics: list,
       trial(dice: { d(sides: number): number }, _params: unknown, out: Out) {
         write(out, dice.d(2));
       },
@@ -124,6 +124,25 @@ describe('one reader of out: simulation and enumeration refuse the same bad valu
       expect(enumerated).toBe(`${WHERE}: ${text.replace('@', 'from report (while enumerating)')}`);
     });
   }
+
+  it('where code generation is forbidden, the interpreted loop refuses each in the same line', () => {
+    // A third metric gives these rules their own loop: loops are compiled once per list of metric names.
+    const list = [...metrics, { name: 'unused', probability: false }];
+    const realFunction = globalThis.Function;
+    globalThis.Function = function forbidden() {
+      throw new EvalError('Refused to evaluate a string as JavaScript');
+    } as unknown as FunctionConstructor;
+    try {
+      for (const [, write, text] of cases) {
+        const rule = trialRule(write, list);
+        expect(() => rule.simulate({}, new TycheStream('out').random, 64, new Float64Array(9))).toThrow(
+          new UsageError(`${WHERE}: ${text.replace('@', 'in trial 1 of a chunk')}`),
+        );
+      }
+    } finally {
+      globalThis.Function = realFunction;
+    }
+  });
 
   it('a name that is not a metric: the same line both ways', () => {
     const { simulated, enumerated } = errors(

@@ -21,7 +21,7 @@ import { BadState, enumerateSteps } from '../exact/enumerate-steps.js';
 import type { Fraction } from '../exact/fraction.js';
 import { DEFAULT_PATHS, forEachPath, NotEnumerable, pathBudget } from '../exact/replay-dice.js';
 import { WeightSum } from '../exact/weight-sum.js';
-import { readStepOut, type StepForm, stepOut } from './file-rule-steps.js';
+import { type StepForm, stepOut, stepReader } from './file-rule-steps.js';
 import { badValueText, readOut, strayField, strayText, writtenField, writtenText } from './file-rule-tally.js';
 import type { MetricSpec, Params } from './types.js';
 
@@ -216,6 +216,18 @@ function enumerateStepForm(
   const prepared = setup ? guarded(context, 'setup(params)', () => setup(params)) : undefined;
   const start = guarded(context, 'start(params)', () => form.start(params, prepared));
   const out = stepOut(metrics);
+  // What the step in progress wrote, as fractions (null while it wrote nothing).
+  let rewards: Array<readonly [bigint, bigint]> | null = null;
+  const readStep = stepReader(
+    metrics,
+    (index, value) => {
+      rewards ??= metrics.map(() => [0n, 1n] as const);
+      const [n, d] = rationalOf(value);
+      const [before, beforeDenominator] = rewards[index];
+      rewards[index] = [before * d + n * beforeDenominator, beforeDenominator * d];
+    },
+    context.fail,
+  );
   const solution = guarded(context, 'step', () =>
     enumerateSteps(
       {
@@ -229,18 +241,8 @@ function enumerateStepForm(
         },
         step: (state, dice) => {
           const next = form.step(state, dice, params, out, prepared);
-          let rewards: Array<readonly [bigint, bigint]> | null = null;
-          readStepOut(
-            out,
-            metrics,
-            (index, value) => {
-              rewards ??= metrics.map(() => [0n, 1n] as const);
-              const [n, d] = rationalOf(value);
-              const [before, beforeDenominator] = rewards[index];
-              rewards[index] = [before * d + n * beforeDenominator, beforeDenominator * d];
-            },
-            context.fail,
-          );
+          rewards = null;
+          readStep(out);
           return { state: next, rewards };
         },
       },

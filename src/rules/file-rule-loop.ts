@@ -289,15 +289,29 @@ function newOut(slots: readonly Slot[]): Record<string, unknown> {
 function generatedLoop(layout: TallyLayout): CompiledLoop {
   const checks = layout.slots.map((slot, index) => {
     const [byName, byIndex] = [`out[${JSON.stringify(slot.name)}]`, `out[${index}]`];
-    const count = slot.probability
-      ? `if (a === 1 || a === true) v = 1; else if (a === 0 || a === false) v = 0; else bad(${index}, a, t, false); ` +
-        `if (b === 1 || b === true) { if (v === 1) bad(${index}, 2, t, true); v = 1; } ` +
-        `else if (b !== 0 && b !== false) bad(${index}, b, t, false); ` +
-        `tally[${slot.offset}] += v;`
-      : `if (typeof a !== 'number' || a - a !== 0) bad(${index}, a, t, false); ` +
-        `if (typeof b !== 'number' || b - b !== 0) bad(${index}, b, t, false); ` +
-        `v = a + b; sums[${slot.sum}] += v; sums[${slot.sum + 1}] += v * v;`;
-    return `a = ${byName}; b = ${byIndex}; if (a !== 0 || b !== 0) { ${count} ${byName} = 0; ${byIndex} = 0; }`;
+    // Most trials write a metric one way: the second field costs a comparison unless it was written too.
+    if (slot.probability) {
+      const notProbability = (value: string) => `else if (${value} !== false) bad(${index}, ${value}, t, false);`;
+      return (
+        `a = ${byName}; b = ${byIndex}; ` +
+        `if (a !== 0) { if (a === 1 || a === true) v = 1; else if (a === false) v = 0; else bad(${index}, a, t, false); ` +
+        `${byName} = 0; ` +
+        `if (b !== 0) { if (b === 1 || b === true) { if (v === 1) bad(${index}, 2, t, true); v = 1; } ` +
+        `${notProbability('b')} ${byIndex} = 0; } ` +
+        `tally[${slot.offset}] += v; } ` +
+        `else if (b !== 0) { if (b === 1 || b === true) tally[${slot.offset}]++; ${notProbability('b')} ` +
+        `${byIndex} = 0; }`
+      );
+    }
+    const notMean = (value: string) =>
+      `if (typeof ${value} !== 'number' || ${value} - ${value} !== 0) bad(${index}, ${value}, t, false);`;
+    const add = (value: string) => `sums[${slot.sum}] += ${value}; sums[${slot.sum + 1}] += ${value} * ${value};`;
+    return (
+      `a = ${byName}; b = ${byIndex}; ` +
+      `if (a !== 0) { ${notMean('a')} ${byName} = 0; if (b !== 0) { ${notMean('b')} ${byIndex} = 0; a += b; } ` +
+      `${add('a')} } ` +
+      `else if (b !== 0) { ${notMean('b')} ${byIndex} = 0; ${add('b')} }`
+    );
   });
   const run = new Function(
     'trial',

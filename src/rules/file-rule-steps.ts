@@ -74,40 +74,46 @@ export function stepOut(metrics: readonly MetricSpec[]): Record<string, unknown>
 }
 
 /**
- * Reads what a step wrote (readOut, file-rule-tally.ts), resets it, and
- * hands each nonzero value to `add(index, value)`, by name first, then by
+ * A reader of what a step wrote (readOut, file-rule-tally.ts), made once per
+ * list of metrics so that a step allocates nothing: it resets out and hands
+ * each nonzero value to `add(index, value)`, by name first, then by
  * position. A step may write means only; a probability belongs to the final
  * state (report).
  */
-export function readStepOut(
-  out: Record<string, unknown>,
+export function stepReader(
   metrics: readonly MetricSpec[],
   add: (index: number, value: number) => void,
   fail: (what: string) => never,
-): void {
-  readOut(out, metrics, {
-    count(index, byName, byIndex) {
+): (out: Record<string, unknown>) => void {
+  const reader = {
+    count(index: number, byName: number, byIndex: number) {
       if (byName !== 0) add(index, byName);
       if (byIndex !== 0) add(index, byIndex);
     },
-    bad: (index, value, both) => fail(badValueText(metrics[index], index, value, 'from step', both)),
-    refuse: (index) =>
+    bad: (index: number, value: unknown, both: boolean) =>
+      fail(badValueText(metrics[index], index, value, 'from step', both)),
+    refuse: (index: number) =>
       fail(
         `step wrote the probability ${JSON.stringify(metrics[index].name)}; allowed: in a step, means only (what ` +
           'steps write adds up); write probabilities in report(state, params, out)',
       ),
-  });
-  const stray = strayField(out, metrics);
-  if (stray !== null) {
-    delete out[stray];
-    fail(strayText('step', stray, metrics));
-  }
+  };
+  return (out) => {
+    readOut(out, metrics, reader);
+    const stray = strayField(out, metrics);
+    if (stray !== null) {
+      delete out[stray];
+      fail(strayText('step', stray, metrics));
+    }
+  };
 }
 
 interface Scratch {
   metrics: MetricSpec[];
   out: Record<string, unknown>;
   sums: Float64Array;
+  /** Reads a step's out into sums. */
+  read: (out: Record<string, unknown>) => void;
 }
 
 /**
@@ -127,7 +133,9 @@ export function stepTrial(
     let scratch = scratches.get(params);
     if (!scratch) {
       const metrics = metricsOf(params);
-      scratch = { metrics, out: stepOut(metrics), sums: new Float64Array(metrics.length) };
+      const sums = new Float64Array(metrics.length);
+      const read = stepReader(metrics, (index, value) => (sums[index] += value), fail);
+      scratch = { metrics, out: stepOut(metrics), sums, read };
       scratches.set(params, scratch);
     }
     return scratch;
@@ -136,9 +144,6 @@ export function stepTrial(
     const scratch = scratchOf(params);
     const { sums, metrics } = scratch;
     sums.fill(0);
-    const add = (index: number, value: number) => {
-      sums[index] += value;
-    };
     // One try for the whole trial, the call in progress named in `call`: what a function throws is one line naming it.
     let call = 'start(params)';
     try {
@@ -157,7 +162,7 @@ export function stepTrial(
         }
         call = 'step(state, dice, params, out)';
         state = form.step(state, dice, params, scratch.out, prepared);
-        readStepOut(scratch.out, metrics, add, fail);
+        scratch.read(scratch.out);
       }
       call = 'report(state, params, out)';
       form.report(state, params, out, prepared);
