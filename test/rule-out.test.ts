@@ -144,6 +144,61 @@ describe('one reader of out: simulation and enumeration refuse the same bad valu
     }
   });
 
+  it('a rule that counts outcomes, its read writing a bad value: named with the outcome both ways', () => {
+    const rule = adaptRuleFile(
+      {
+        id: 'out',
+        title: 'out',
+        metrics,
+        outcomes: () => 2,
+        read: (outcome: number, _params: unknown, out: Out) => {
+          out.p = outcome === 1 ? 0.5 : 0;
+        },
+        trial: (dice: { d(sides: number): number }) => dice.d(2) - 1,
+      },
+      ORIGIN,
+    );
+    const { simulated, enumerated } = errors(rule);
+    const text = 'metric "p": got 0.5 from read(outcome 1)@; allowed: 0, 1, false or true (a probability)';
+    expect(simulated).toBe(`${WHERE}: ${text.replace('@', '')}`);
+    expect(enumerated).toBe(`${WHERE}: ${text.replace('@', ' (while enumerating)')}`);
+  });
+
+  it('a step that writes a probability, or a mean that is not a number: the same line both ways', () => {
+    const stepWrites = (write: (out: Out) => void) =>
+      adaptRuleFile(
+        {
+          id: 'out',
+          title: 'out',
+          metrics,
+          start: () => 0,
+          step: (_state: number, dice: { d(sides: number): number }, _params: unknown, out: Out) => {
+            write(out);
+            return dice.d(2);
+          },
+          done: (state: number) => state !== 0,
+          report: () => {},
+        },
+        ORIGIN,
+      );
+    const probability = errors(
+      stepWrites((out) => {
+        out[0] = false;
+      }),
+    );
+    const refused =
+      `${WHERE}: step wrote the probability "p"; allowed: in a step, means only (what steps write adds up); ` +
+      'write probabilities in report(state, params, out)';
+    expect(probability).toEqual({ simulated: refused, enumerated: refused });
+    const notNumber = errors(
+      stepWrites((out) => {
+        out.m = '1';
+      }),
+    );
+    const line = `${WHERE}: metric "m": got "1" from step; allowed: a finite number (a mean)`;
+    expect(notNumber).toEqual({ simulated: line, enumerated: line });
+  });
+
   it('a name that is not a metric: the same line both ways', () => {
     const { simulated, enumerated } = errors(
       trialRule((out) => {

@@ -110,8 +110,11 @@ class MetricSums {
     this.out = stepOut(metrics);
   }
 
-  /** Reads, checks and resets what was written into out (readOut), adding each value times numerator/denominator. */
-  collect(numerator: bigint, denominator: bigint): void {
+  /**
+   * Reads, checks and resets what was written into out (readOut), adding each value times numerator/denominator;
+   * `from` names the call that wrote it, as the simulation names it.
+   */
+  collect(numerator: bigint, denominator: bigint, from = this.from): void {
     const { out, metrics, sums } = this;
     readOut(out, metrics, {
       count(index, byName, byIndex) {
@@ -126,7 +129,7 @@ class MetricSums {
         }
       },
       bad: (index, value, both) =>
-        this.context.fail(badValueText(metrics[index], index, value, `from ${this.from} (while enumerating)`, both)),
+        this.context.fail(badValueText(metrics[index], index, value, `from ${from} (while enumerating)`, both)),
     });
   }
 
@@ -200,7 +203,7 @@ function enumerateTrial(context: EnumerationContext, params: Params, paths: numb
   for (const outcome of [...weights.keys()].sort((a, b) => a - b)) {
     const weight = weights.get(outcome) as WeightSum;
     guarded(context, `read(outcome ${outcome})`, () => (context.read as Function)(outcome, params, sums.out, prepared));
-    sums.collect(weight.numerator, weight.denominator);
+    sums.collect(weight.numerator, weight.denominator, `read(outcome ${outcome})`);
   }
   return sums.result();
 }
