@@ -81,7 +81,8 @@ export interface CheckedRuleFile {
 export function checkRuleFile(moduleDefault: unknown, origin: string): CheckedRuleFile {
   if (moduleDefault === null || typeof moduleDefault !== 'object' || Array.isArray(moduleDefault)) {
     throw new UsageError(
-      `${origin}: default export: got ${describeValue(moduleDefault)}; allowed: export default { id, title, params, metrics, trial }`,
+      `${origin}: default export: got ${describeValue(moduleDefault)}; allowed: export default { id, title, ` +
+        `params, metrics, trial }`,
     );
   }
   const spec = moduleDefault as Spec;
@@ -114,7 +115,8 @@ export function checkRuleFile(moduleDefault: unknown, origin: string): CheckedRu
   const form = stepFormOf(spec, fail, describeValue);
   if (!form && typeof spec.trial !== 'function')
     fail(
-      `trial: got ${describeValue(spec.trial)}; allowed: a function trial(dice, params, out), or the step form: start, step, done and report`,
+      `trial: got ${describeValue(spec.trial)}; allowed: a function trial(dice, params, out), or the step form: ` +
+        `start, step, done and report`,
     );
   for (const field of ['exact', 'validate', 'setup', 'readings'] as const) {
     if (spec[field] !== undefined && typeof spec[field] !== 'function')
@@ -124,11 +126,13 @@ export function checkRuleFile(moduleDefault: unknown, origin: string): CheckedRu
   if (spec.outcomes !== undefined || spec.read !== undefined) {
     if (typeof spec.outcomes !== 'function')
       fail(
-        `outcomes: got ${describeValue(spec.outcomes)}; allowed: with read, a function outcomes(params, prepared) returning how many outcomes a trial can end in`,
+        `outcomes: got ${describeValue(spec.outcomes)}; allowed: with read, a function outcomes(params, ` +
+          `prepared) returning how many outcomes a trial can end in`,
       );
     if (typeof spec.read !== 'function')
       fail(
-        `read: got ${describeValue(spec.read)}; allowed: with outcomes, a function read(outcome, params, out, prepared) writing that outcome's metrics`,
+        `read: got ${describeValue(spec.read)}; allowed: with outcomes, a function read(outcome, params, out, ` +
+          `prepared) writing that outcome's metrics`,
       );
   }
   const params = checkParams(spec.params, fail);
@@ -145,7 +149,8 @@ export function checkRuleFile(moduleDefault: unknown, origin: string): CheckedRu
   const metricsSource = spec.metrics;
   if (typeof metricsSource !== 'function' && !Array.isArray(metricsSource))
     fail(
-      `metrics: got ${describeValue(metricsSource)}; allowed: an array of { name, probability, doc }, or a function of params returning one`,
+      `metrics: got ${describeValue(metricsSource)}; allowed: an array of { name, probability, doc }, or a ` +
+        `function of params returning one`,
     );
   const metrics = (p: Params): MetricSpec[] => {
     const list =
@@ -179,7 +184,8 @@ export function checkRuleFile(moduleDefault: unknown, origin: string): CheckedRu
       if (problem === undefined || problem === null || problem === true) return;
       if (typeof problem !== 'string')
         fail(
-          `validate(params): returned ${describeValue(problem)}; allowed: nothing when the params are fine, or a string saying what is wrong`,
+          `validate(params): returned ${describeValue(problem)}; allowed: nothing when the params are fine, or a ` +
+            `string saying what is wrong`,
         );
       throw new UsageError(`${id}: ${oneLine(problem as string)}`);
     };
@@ -197,7 +203,8 @@ export function checkRuleFile(moduleDefault: unknown, origin: string): CheckedRu
     const headline = spec.headline;
     if (typeof headline !== 'function' && !Array.isArray(headline))
       fail(
-        `headline: got ${describeValue(headline)}; allowed: an array of metric names, or a function of params returning one`,
+        `headline: got ${describeValue(headline)}; allowed: an array of metric names, or a function of params ` +
+          `returning one`,
       );
     checked.headline = (p, list) => {
       const names =
@@ -218,7 +225,8 @@ export function checkRuleFile(moduleDefault: unknown, origin: string): CheckedRu
         list.every((r) => r !== null && typeof r === 'object' && names.has(r.param) && typeof r.text === 'string');
       if (!valid)
         fail(
-          `readings(params): returned ${describeValue(list)}; allowed: an array of { param, text } with param one of ${[...names].join(', ')}`,
+          `readings(params): returned ${describeValue(list)}; allowed: an array of { param, text } with param ` +
+            `one of ${[...names].join(', ')}`,
         );
       return (list as Array<{ param: string; text: string }>).map((r) => ({ param: r.param, text: oneLine(r.text) }));
     };
@@ -246,7 +254,8 @@ function checkParams(value: unknown, fail: (what: string) => never): ParamSpec[]
       name === '__proto__'
     ) {
       fail(
-        `${at}.name: got ${describeValue(name)}; allowed: letters, digits and '_', not starting with a digit (and not "rule", which compare uses, or "__proto__")`,
+        `${at}.name: got ${describeValue(name)}; allowed: letters, digits and '_', not starting with a digit ` +
+          `(and not "rule", which compare uses, or "__proto__")`,
       );
     }
     const named = `parameter ${name as string}`;
@@ -264,13 +273,15 @@ function checkParams(value: unknown, fail: (what: string) => never): ParamSpec[]
       for (const bound of ['min', 'max'] as const)
         if (!isKind(p[bound]))
           fail(
-            `${named}: ${bound}: got ${describeValue(p[bound])}; allowed: ${type === 'integer' ? 'an integer' : 'a finite number'}`,
+            `${named}: ${bound}: got ${describeValue(p[bound])}; allowed: ` +
+              `${type === 'integer' ? 'an integer' : 'a finite number'}`,
           );
       const [min, max] = [p.min as number, p.max as number];
       if (min > max) fail(`${named}: min ${min} is above max ${max}; allowed: min ≤ max`);
       if (!isKind(p.default) || (p.default as number) < min || (p.default as number) > max)
         fail(
-          `${named}: default: got ${describeValue(p.default)}; allowed: ${type === 'integer' ? 'an integer' : 'a number'} from ${min} to ${max}`,
+          `${named}: default: got ${describeValue(p.default)}; allowed: ` +
+            `${type === 'integer' ? 'an integer' : 'a number'} from ${min} to ${max}`,
         );
       return { name, type, default: p.default as number, min, max, doc } as ParamSpec;
     }
@@ -287,7 +298,8 @@ function checkParams(value: unknown, fail: (what: string) => never): ParamSpec[]
       new Set(choices).size !== choices.length
     ) {
       fail(
-        `${named}: choices: got ${describeValue(choices)}; allowed: an array of distinct non-empty strings without surrounding spaces`,
+        `${named}: choices: got ${describeValue(choices)}; allowed: an array of distinct non-empty strings ` +
+          `without surrounding spaces`,
       );
     }
     if (!(choices as string[]).includes(p.default as string))
@@ -313,7 +325,8 @@ function checkMetrics(value: unknown, fail: (what: string) => never): MetricSpec
       /^(0|[1-9]\d*)$/.test(m.name)
     ) {
       fail(
-        `metrics[${index}].name: got ${describeValue(m.name)}; allowed: text of 1 to 100 characters without control characters or line breaks, not a whole number (out[k] is the k-th metric) nor "__proto__"`,
+        `metrics[${index}].name: got ${describeValue(m.name)}; allowed: text of 1 to 100 characters without ` +
+          `control characters or line breaks, not a whole number (out[k] is the k-th metric) nor "__proto__"`,
       );
     }
     const name = m.name as string;
@@ -321,7 +334,8 @@ function checkMetrics(value: unknown, fail: (what: string) => never): MetricSpec
     seen.add(name);
     if (typeof m.probability !== 'boolean')
       fail(
-        `metric ${JSON.stringify(name)}: probability: got ${describeValue(m.probability)}; allowed: true (counted 0/1 per trial) or false (a mean)`,
+        `metric ${JSON.stringify(name)}: probability: got ${describeValue(m.probability)}; allowed: true ` +
+          `(counted 0/1 per trial) or false (a mean)`,
       );
     for (const field of ['doc', 'label'] as const)
       if (m[field] !== undefined && typeof m[field] !== 'string')
@@ -364,19 +378,22 @@ function checkExact(
     const raw = own(given, metric.name);
     if (raw === undefined)
       fail(
-        `exact(params): no value for metric ${JSON.stringify(metric.name)}; allowed: a value for every metric (leave exact out if you cannot solve them all)`,
+        `exact(params): no value for metric ${JSON.stringify(metric.name)}; allowed: a value for every metric ` +
+          `(leave exact out if you cannot solve them all)`,
       );
     const fraction = parseExactValue(raw);
     if (!fraction)
       fail(
-        `exact(params): metric ${JSON.stringify(metric.name)}: got ${describeValue(raw)}; allowed: a finite number, or a fraction string 'n/d'`,
+        `exact(params): metric ${JSON.stringify(metric.name)}: got ${describeValue(raw)}; allowed: a finite ` +
+          `number, or a fraction string 'n/d'`,
       );
     if (
       metric.probability &&
       ((fraction as Fraction).compare(Fraction.ZERO) < 0 || (fraction as Fraction).compare(Fraction.ONE) > 0)
     ) {
       fail(
-        `exact(params): metric ${JSON.stringify(metric.name)}: got ${describeValue(raw)}; allowed: a probability from 0 to 1`,
+        `exact(params): metric ${JSON.stringify(metric.name)}: got ${describeValue(raw)}; allowed: a probability ` +
+          `from 0 to 1`,
       );
     }
     result[metric.name] = fraction as Fraction;

@@ -141,7 +141,8 @@ export class ChunkLoops {
           Number.isSafeInteger(many) && (many as number) >= 0 ? outcomeHistogram(many as number, MAX_OUTCOMES) : null;
         if (histogram === null) {
           return fail(
-            `outcomes(params): returned ${describeValue(many)}; allowed: a whole number of outcomes from 1 to ${MAX_OUTCOMES}, or 0 to write each trial's metrics into out at these params`,
+            `outcomes(params): returned ${describeValue(many)}; allowed: a whole number of outcomes from 1 to ` +
+              `${MAX_OUTCOMES}, or 0 to write each trial's metrics into out at these params`,
           );
         }
         if (histogram.outcomes > 0) counts = new Int32Array(histogram.outcomes);
@@ -180,7 +181,8 @@ export class ChunkLoops {
     if (t < trials) {
       this.#states.delete(JSON.stringify(frozen));
       fail(
-        `trial returned ${describeValue(outcome)} in trial ${t + 1} of a chunk; allowed: its outcome, a whole number from 0 to ${outcomes - 1} (outcomes(params) is ${outcomes})`,
+        `trial returned ${describeValue(outcome)} in trial ${t + 1} of a chunk; allowed: its outcome, a whole ` +
+          `number from 0 to ${outcomes - 1} (outcomes(params) is ${outcomes})`,
       );
     }
     // Checked once a chunk: a trial that wrote a metric would otherwise have it read as the first outcome's.
@@ -294,7 +296,8 @@ function generatedLoop(layout: TallyLayout): CompiledLoop {
       const notProbability = (value: string) => `else if (${value} !== false) bad(${index}, ${value}, t, false);`;
       return (
         `a = ${byName}; b = ${byIndex}; ` +
-        `if (a !== 0) { if (a === 1 || a === true) v = 1; else if (a === false) v = 0; else bad(${index}, a, t, false); ` +
+        `if (a !== 0) { if (a === 1 || a === true) v = 1; else if (a === false) v = 0; else bad(${index}, a, t, ` +
+        `false); ` +
         `${byName} = 0; ` +
         `if (b !== 0) { if (b === 1 || b === true) { if (v === 1) bad(${index}, 2, t, true); v = 1; } ` +
         `${notProbability('b')} ${byIndex} = 0; } ` +
@@ -324,7 +327,8 @@ function generatedLoop(layout: TallyLayout): CompiledLoop {
     'sums',
     'bad',
     'failed',
-    `'use strict';\nlet t = 0, a, b, v;\ntry {\n  for (; t < trials; t++) {\n    trial(dice, params, out, prepared);\n    ${checks.join('\n    ')}\n  }\n} catch (error) { failed(error, t); }`,
+    `'use strict';\nlet t = 0, a, b, v;\ntry {\n  for (; t < trials; t++) {\n    trial(dice, params, out, ` +
+      `prepared);\n    ${checks.join('\n    ')}\n  }\n} catch (error) { failed(error, t); }`,
   ) as ChunkLoop;
   return { run, makeOut: () => newOut(layout.slots) };
 }
