@@ -199,15 +199,22 @@ describe('one reader of out: simulation and enumeration refuse the same bad valu
     expect(notNumber).toEqual({ simulated: line, enumerated: line });
   });
 
-  it('a name that is not a metric: the same line both ways', () => {
-    const { simulated, enumerated } = errors(
-      trialRule((out) => {
-        out.q = 1;
-      }),
-    );
-    const line = `${WHERE}: trial wrote out["q"], which is not a metric; allowed: p, m (or their positions 0 to 1)`;
-    expect(simulated).toBe(line);
-    expect(enumerated).toBe(line);
+  it('a name that is not a metric, or out treated as something else: the same line both ways', () => {
+    const stray = (field: string) =>
+      `${WHERE}: trial wrote out[${JSON.stringify(field)}], which is not a metric; allowed: p, m (or their ` +
+      'positions 0 to 1)';
+    const writes: Array<[(out: Out) => void, string]> = [
+      [(out) => (out.q = 1), 'q'],
+      [(out) => (out[2] = 1), '2'],
+      // out is one kind of object in both: cutting its length, or pushing onto it, does the same to each.
+      [(out) => (out.length = 0), 'length'],
+      [(out) => (out as unknown as unknown[]).push(1), '2'],
+    ];
+    for (const [write, field] of writes) {
+      const { simulated, enumerated } = errors(trialRule(write));
+      expect(simulated).toBe(stray(field));
+      expect(enumerated).toBe(stray(field));
+    }
   });
 
   it('a rule that counts outcomes and also writes out: the same line both ways, naming the field', () => {

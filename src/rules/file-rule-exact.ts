@@ -22,7 +22,7 @@ import type { Fraction } from '../exact/fraction.js';
 import { DEFAULT_PATHS, forEachPath, NotEnumerable, pathBudget } from '../exact/replay-dice.js';
 import { WeightSum } from '../exact/weight-sum.js';
 import { type StepForm, stepOut, stepReader } from './file-rule-steps.js';
-import { badValueText, readOut, strayField, strayText, writtenField, writtenText } from './file-rule-tally.js';
+import { badValueText, newOut, readOut, strayField, strayText, writtenField, writtenText } from './file-rule-tally.js';
 import type { MetricSpec, Params } from './types.js';
 
 interface EnumerationContext {
@@ -107,7 +107,7 @@ class MetricSums {
     readonly from: string,
   ) {
     this.sums = metrics.map(() => new WeightSum());
-    this.out = stepOut(metrics);
+    this.out = newOut(metrics);
   }
 
   /**
@@ -128,15 +128,18 @@ class MetricSums {
           sums[index].add(numerator * n, denominator * d);
         }
       },
-      bad: (index, value, both) =>
-        this.context.fail(badValueText(metrics[index], index, value, `from ${from} (while enumerating)`, both)),
+      bad: (index, value, both) => {
+        // As in simulation: a trial that cut out's length short reads as metrics gone.
+        this.checkNames(from);
+        return this.context.fail(badValueText(metrics[index], index, value, `from ${from} (while enumerating)`, both));
+      },
     });
   }
 
   /** A name that is not a metric, once written, stays in out: looked for once, at the end. */
-  checkNames(): void {
+  checkNames(from = this.from): void {
     const stray = strayField(this.out, this.metrics);
-    if (stray !== null) this.context.fail(strayText(this.from, stray, this.metrics));
+    if (stray !== null) this.context.fail(strayText(from, stray, this.metrics));
   }
 
   result(extra?: readonly Fraction[]): Record<string, Fraction> {

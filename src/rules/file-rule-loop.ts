@@ -19,6 +19,7 @@ import { describeError, describeValue } from './file-rule-text.js';
 import {
   addMeans,
   badValueText,
+  newOut,
   readOut,
   type Slot,
   strayField,
@@ -93,8 +94,12 @@ export class ChunkLoops {
     sums.fill(0);
     const dice = this.#dice;
     dice.rng = rng;
-    const bad: Bad = (slot, value, trialIndex, both) =>
-      fail(badValueText(layout.metrics[slot], slot, value, `in trial ${trialIndex + 1} of a chunk`, both));
+    const bad: Bad = (slot, value, trialIndex, both) => {
+      // A trial that cut out's length short reads as metrics gone; it wrote a field that is not a metric.
+      const stray = strayField(out, layout.metrics);
+      if (stray !== null) fail(strayText('trial', stray, layout.metrics));
+      return fail(badValueText(layout.metrics[slot], slot, value, `in trial ${trialIndex + 1} of a chunk`, both));
+    };
     const failed: Failed = (error, trialIndex) => {
       this.#states.delete(JSON.stringify(p)); // its out object may hold a half-read trial
       if (error instanceof UsageError) throw error;
@@ -262,28 +267,6 @@ function chunkLoop(layout: TallyLayout): CompiledLoop {
 }
 
 /**
- * A trial's `out`: a field per metric by name, and by position (out[k]), all
- * 0. It is an array of doubles with the names added as properties: a number
- * written by position is then stored as it is, where a plain object's
- * numbered fields hold tagged values and each fraction written becomes a new
- * heap number (measured: the reserves port's trial 1.7× as fast). A metric
- * named "length" would be the array's length, so such a list of metrics gets
- * a plain object.
- */
-function newOut(slots: readonly Slot[]): Record<string, unknown> {
-  if (slots.some((slot) => slot.name === 'length')) {
-    const out: Record<string, unknown> = {};
-    for (const slot of slots) out[slot.name] = 0;
-    slots.forEach((_, index) => (out[index] = 0));
-    return out;
-  }
-  // Filled with a fraction first, so the array holds unboxed doubles from the start.
-  const out = new Array<number>(slots.length).fill(0.5).fill(0) as unknown as Record<string, unknown>;
-  for (const slot of slots) out[slot.name] = 0;
-  return out;
-}
-
-/**
  * readOut (file-rule-tally.ts) written out as code for one list of metrics:
  * each metric read by its name and by its position (the fast form for
  * computed names), checked, counted as their sum, and reset.
@@ -330,13 +313,13 @@ function generatedLoop(layout: TallyLayout): CompiledLoop {
     `'use strict';\nlet t = 0, a, b, v;\ntry {\n  for (; t < trials; t++) {\n    trial(dice, params, out, ` +
       `prepared);\n    ${checks.join('\n    ')}\n  }\n} catch (error) { failed(error, t); }`,
   ) as ChunkLoop;
-  return { run, makeOut: () => newOut(layout.slots) };
+  return { run, makeOut: () => newOut(layout.metrics) };
 }
 
 function interpretedLoop(layout: TallyLayout): CompiledLoop {
   const { slots, metrics } = layout;
   return {
-    makeOut: () => newOut(slots),
+    makeOut: () => newOut(metrics),
     run(trial, dice, params, out, prepared, trials, tally, sums, bad, failed) {
       let t = 0;
       const reader = {
