@@ -13,7 +13,7 @@ import { runChunks } from '../src/engine/run-chunks.js';
 import { STREAM_VERSIONS } from '../src/engine/random.js';
 import type { StreamVersion } from '../src/rules/types.js';
 import { Fraction } from '../src/exact/fraction.js';
-import { parseExactValue } from '../src/rules/file-rule.js';
+import { parseExactValue } from '../src/rules/file-rule-check.js';
 import { loadRule } from '../src/rules/load-rule.js';
 import { resolveParams } from '../src/rules/params.js';
 import { reserves } from '../src/rules/reserves.js';

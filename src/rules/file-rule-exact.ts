@@ -21,12 +21,11 @@ import { BadState, enumerateSteps } from '../exact/enumerate-steps.js';
 import type { Fraction } from '../exact/fraction.js';
 import { DEFAULT_PATHS, forEachPath, NotEnumerable, pathBudget } from '../exact/replay-dice.js';
 import { WeightSum } from '../exact/weight-sum.js';
-import { readStepOut, type StepForm, stepOut } from './file-rule-steps.js';
+import { type StepForm, stepOut, stepReader } from './file-rule-steps.js';
+import { badValueText, newOut, readOut, strayField, strayText, writtenField, writtenText } from './file-rule-tally.js';
 import type { MetricSpec, Params } from './types.js';
 
-export { NotEnumerable };
-
-export interface EnumerationContext {
+interface EnumerationContext {
   /** How messages name the rule: "<file> (rule <id>)". */
   where: string;
   trial: Function | null;
@@ -108,49 +107,39 @@ class MetricSums {
     readonly from: string,
   ) {
     this.sums = metrics.map(() => new WeightSum());
-    this.out = stepOut(metrics);
+    this.out = newOut(metrics);
   }
 
-  /** Reads, checks and resets what was written into out, adding each value times numerator/denominator. */
-  collect(numerator: bigint, denominator: bigint): void {
-    const { out, metrics } = this;
-    for (let index = 0; index < metrics.length; index++) {
-      const metric = metrics[index];
-      for (const field of [metric.name, index]) {
-        const value = out[field];
-        if (value === 0) continue;
-        out[field] = 0;
-        if (metric.probability) {
-          if (value === 1 || value === true) this.sums[index].add(numerator, denominator);
-          else if (value !== false) this.bad(metric, value);
-        } else {
-          if (typeof value !== 'number' || !Number.isFinite(value)) this.bad(metric, value);
-          const [n, d] = rationalOf(value as number);
-          this.sums[index].add(numerator * n, denominator * d);
+  /**
+   * Reads, checks and resets what was written into out (readOut), adding each value times numerator/denominator;
+   * `from` names the call that wrote it, as the simulation names it.
+   */
+  collect(numerator: bigint, denominator: bigint, from = this.from): void {
+    const { out, metrics, sums } = this;
+    readOut(out, metrics, {
+      count(index, byName, byIndex) {
+        if (metrics[index].probability) {
+          if (byName + byIndex === 1) sums[index].add(numerator, denominator);
+          return;
         }
-      }
-    }
+        for (const value of [byName, byIndex]) {
+          if (value === 0) continue;
+          const [n, d] = rationalOf(value);
+          sums[index].add(numerator * n, denominator * d);
+        }
+      },
+      bad: (index, value, both) => {
+        // As in simulation: a trial that cut out's length short reads as metrics gone.
+        this.checkNames(from);
+        return this.context.fail(badValueText(metrics[index], index, value, `from ${from} (while enumerating)`, both));
+      },
+    });
   }
 
   /** A name that is not a metric, once written, stays in out: looked for once, at the end. */
-  checkNames(): void {
-    const { out, metrics } = this;
-    if (Object.keys(out).length !== 2 * metrics.length) {
-      const known = new Set([...metrics.map((m) => m.name), ...metrics.map((_, index) => String(index))]);
-      const stray = Object.keys(out).find((name) => !known.has(name)) ?? '';
-      this.context.fail(
-        `${this.from} wrote out[${JSON.stringify(stray)}], which is not a metric; allowed: ` +
-          `${metrics.map((m) => m.name).join(', ')} (or their positions 0 to ${metrics.length - 1})`,
-      );
-    }
-  }
-
-  private bad(metric: MetricSpec, value: unknown): never {
-    const allowed = metric.probability ? '0, 1, false or true (a probability)' : 'a finite number (a mean)';
-    return this.context.fail(
-      `metric ${JSON.stringify(metric.name)}: got ${this.context.describe(value)} from ` +
-        `${this.from} (while enumerating); allowed: ${allowed}`,
-    );
+  checkNames(from = this.from): void {
+    const stray = strayField(this.out, this.metrics);
+    if (stray !== null) this.context.fail(strayText(from, stray, this.metrics));
   }
 
   result(extra?: readonly Fraction[]): Record<string, Fraction> {
@@ -204,13 +193,8 @@ function enumerateTrial(context: EnumerationContext, params: Params, paths: numb
               `whole number from 0 to ${outcomes - 1} (outcomes(params) is ${outcomes})`,
           );
         }
-        const written = metrics.findIndex((metric, index) => sums.out[metric.name] !== 0 || sums.out[index] !== 0);
-        if (written >= 0) {
-          context.fail(
-            'trial wrote out while the rule counts outcomes; allowed: return the outcome, and write its ' +
-              'metrics in read(outcome, params, out)',
-          );
-        }
+        const written = writtenField(sums.out, metrics);
+        if (written !== null) context.fail(writtenText(written));
         let sum = weights.get(outcome as number);
         if (!sum) weights.set(outcome as number, (sum = new WeightSum()));
         sum.add(numerator, denominator);
@@ -222,7 +206,7 @@ function enumerateTrial(context: EnumerationContext, params: Params, paths: numb
   for (const outcome of [...weights.keys()].sort((a, b) => a - b)) {
     const weight = weights.get(outcome) as WeightSum;
     guarded(context, `read(outcome ${outcome})`, () => (context.read as Function)(outcome, params, sums.out, prepared));
-    sums.collect(weight.numerator, weight.denominator);
+    sums.collect(weight.numerator, weight.denominator, `read(outcome ${outcome})`);
   }
   return sums.result();
 }
@@ -238,6 +222,18 @@ function enumerateStepForm(
   const prepared = setup ? guarded(context, 'setup(params)', () => setup(params)) : undefined;
   const start = guarded(context, 'start(params)', () => form.start(params, prepared));
   const out = stepOut(metrics);
+  // What the step in progress wrote, as fractions (null while it wrote nothing).
+  let rewards: Array<readonly [bigint, bigint]> | null = null;
+  const readStep = stepReader(
+    metrics,
+    (index, value) => {
+      rewards ??= metrics.map(() => [0n, 1n] as const);
+      const [n, d] = rationalOf(value);
+      const [before, beforeDenominator] = rewards[index];
+      rewards[index] = [before * d + n * beforeDenominator, beforeDenominator * d];
+    },
+    context.fail,
+  );
   const solution = guarded(context, 'step', () =>
     enumerateSteps(
       {
@@ -251,19 +247,8 @@ function enumerateStepForm(
         },
         step: (state, dice) => {
           const next = form.step(state, dice, params, out, prepared);
-          let rewards: Array<readonly [bigint, bigint]> | null = null;
-          readStepOut(
-            out,
-            metrics,
-            (index, value) => {
-              rewards ??= metrics.map(() => [0n, 1n] as const);
-              const [n, d] = rationalOf(value);
-              const [before, beforeDenominator] = rewards[index];
-              rewards[index] = [before * d + n * beforeDenominator, beforeDenominator * d];
-            },
-            context.fail,
-            context.describe,
-          );
+          rewards = null;
+          readStep(out);
           return { state: next, rewards };
         },
       },

@@ -21,7 +21,8 @@ export function checkMatrix(
     const spec = params.find((p) => p.name === m[field]);
     if (!spec)
       fail(
-        `matrix.${field}: got ${describeValue(m[field])}; allowed: one of the parameters ${params.map((p) => p.name).join(', ')}`,
+        `matrix.${field}: got ${describeValue(m[field])}; allowed: one of the parameters ` +
+          `${params.map((p) => p.name).join(', ')}`,
       );
     return spec as ParamSpec;
   };
@@ -37,7 +38,8 @@ export function checkMatrix(
   const values = m.values;
   if (typeof values !== 'function' && !Array.isArray(values))
     fail(
-      `matrix.values: got ${describeValue(values)}; allowed: an array of values both axes take, or a function of params returning one`,
+      `matrix.values: got ${describeValue(values)}; allowed: an array of values both axes take, or a function of ` +
+        `params returning one`,
     );
   const checkValues = (list: unknown): ParamValue[] => {
     if (!Array.isArray(list) || list.length === 0 || list.length > 60)
@@ -65,7 +67,8 @@ export function checkMatrix(
         const [from, to] = [Number(range[1]), Number(range[2])];
         if (!(Number.isInteger(from) && Number.isInteger(to) && from <= to && to - from < 60))
           throw new UsageError(
-            `--range: got ${JSON.stringify(textValue)}; allowed: a..b with whole numbers, a ≤ b, at most 60 values, or v1,v2,…`,
+            `--range: got ${JSON.stringify(textValue)}; allowed: a..b with whole numbers, a ≤ b, at most 60 ` +
+              `values, or v1,v2,…`,
           );
         for (let x = from; x <= to; x++) raw.push(String(x));
       } else {
@@ -76,7 +79,8 @@ export function checkMatrix(
           for (const spec of [row, col]) parseParam(spec, piece);
         } catch {
           throw new UsageError(
-            `--range: got ${JSON.stringify(textValue)}; allowed: values both ${row.name} (${allowedText(row)}) and ${col.name} (${allowedText(col)}) take, as a..b or v1,v2,…`,
+            `--range: got ${JSON.stringify(textValue)}; allowed: values both ${row.name} (${allowedText(row)}) ` +
+              `and ${col.name} (${allowedText(col)}) take, as a..b or v1,v2,…`,
           );
         }
         return parseParam(row, piece);

@@ -14,13 +14,14 @@
  * exact values come from enumerating the chain (file-rule-exact.ts).
  */
 import { UsageError } from '../errors.js';
+import { badValueText, readOut, strayField, strayText } from './file-rule-tally.js';
 import { describeError } from './file-rule-text.js';
 import type { MetricSpec, Params } from './types.js';
 
 export const STEP_FIELDS = ['start', 'step', 'done', 'report'] as const;
 
 /** Most steps one simulated trial may take before it is called endless. */
-export const MAX_TRIAL_STEPS = 1_000_000;
+const MAX_TRIAL_STEPS = 1_000_000;
 
 export interface StepForm {
   start: Function;
@@ -73,53 +74,46 @@ export function stepOut(metrics: readonly MetricSpec[]): Record<string, unknown>
 }
 
 /**
- * Reads what a step wrote, metric by metric (by name and by position), resets
- * it, and hands each nonzero value to `add(index, value)`. A step may write
- * means only; a probability belongs to the final state (report).
+ * A reader of what a step wrote (readOut, file-rule-tally.ts), made once per
+ * list of metrics so that a step allocates nothing: it resets out and hands
+ * each nonzero value to `add(index, value)`, by name first, then by
+ * position. A step may write means only; a probability belongs to the final
+ * state (report).
  */
-export function readStepOut(
-  out: Record<string, unknown>,
+export function stepReader(
   metrics: readonly MetricSpec[],
   add: (index: number, value: number) => void,
   fail: (what: string) => never,
-  describe: (value: unknown) => string,
-): void {
-  for (let index = 0; index < metrics.length; index++) {
-    const metric = metrics[index];
-    for (const field of [metric.name, index]) {
-      const value = out[field];
-      if (value === 0) continue;
-      out[field] = 0;
-      if (metric.probability) {
-        fail(
-          `step wrote the probability ${JSON.stringify(metric.name)}; allowed: in a step, means only (what steps ` +
-            `write adds up); write probabilities in report(state, params, out)`,
-        );
-      }
-      if (typeof value !== 'number' || !Number.isFinite(value)) {
-        fail(
-          `metric ${JSON.stringify(metric.name)}: got ${describe(value)} from step; allowed: a finite number (a ` +
-            `mean)`,
-        );
-      }
-      add(index, value);
+): (out: Record<string, unknown>) => void {
+  const reader = {
+    count(index: number, byName: number, byIndex: number) {
+      if (byName !== 0) add(index, byName);
+      if (byIndex !== 0) add(index, byIndex);
+    },
+    bad: (index: number, value: unknown, both: boolean) =>
+      fail(badValueText(metrics[index], index, value, 'from step', both)),
+    refuse: (index: number) =>
+      fail(
+        `step wrote the probability ${JSON.stringify(metrics[index].name)}; allowed: in a step, means only (what ` +
+          'steps write adds up); write probabilities in report(state, params, out)',
+      ),
+  };
+  return (out) => {
+    readOut(out, metrics, reader);
+    const stray = strayField(out, metrics);
+    if (stray !== null) {
+      delete out[stray];
+      fail(strayText('step', stray, metrics));
     }
-  }
-  if (Object.keys(out).length !== 2 * metrics.length) {
-    const known = new Set([...metrics.map((m) => m.name), ...metrics.map((_, index) => String(index))]);
-    const stray = Object.keys(out).find((name) => !known.has(name)) ?? '';
-    delete out[stray];
-    fail(
-      `step wrote out[${JSON.stringify(stray)}], which is not a metric; allowed: ` +
-        `${metrics.map((m) => m.name).join(', ')} (or their positions 0 to ${metrics.length - 1})`,
-    );
-  }
+  };
 }
 
 interface Scratch {
   metrics: MetricSpec[];
   out: Record<string, unknown>;
   sums: Float64Array;
+  /** Reads a step's out into sums. */
+  read: (out: Record<string, unknown>) => void;
 }
 
 /**
@@ -139,7 +133,9 @@ export function stepTrial(
     let scratch = scratches.get(params);
     if (!scratch) {
       const metrics = metricsOf(params);
-      scratch = { metrics, out: stepOut(metrics), sums: new Float64Array(metrics.length) };
+      const sums = new Float64Array(metrics.length);
+      const read = stepReader(metrics, (index, value) => (sums[index] += value), fail);
+      scratch = { metrics, out: stepOut(metrics), sums, read };
       scratches.set(params, scratch);
     }
     return scratch;
@@ -148,9 +144,6 @@ export function stepTrial(
     const scratch = scratchOf(params);
     const { sums, metrics } = scratch;
     sums.fill(0);
-    const add = (index: number, value: number) => {
-      sums[index] += value;
-    };
     // One try for the whole trial, the call in progress named in `call`: what a function throws is one line naming it.
     let call = 'start(params)';
     try {
@@ -169,7 +162,7 @@ export function stepTrial(
         }
         call = 'step(state, dice, params, out)';
         state = form.step(state, dice, params, scratch.out, prepared);
-        readStepOut(scratch.out, metrics, add, fail, describe);
+        scratch.read(scratch.out);
       }
       call = 'report(state, params, out)';
       form.report(state, params, out, prepared);

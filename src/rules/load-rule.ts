@@ -59,7 +59,8 @@ export async function loadRuleFile(
   const { sha256, compiled } = await readAndHash(path, shown);
   if (expectedSha256 !== undefined && sha256 !== expectedSha256) {
     throw new UsageError(
-      `${shown}: the rule file, or a file it imports, differs from the run's (sha256 ${sha256.slice(0, 12)}… instead of ${expectedSha256.slice(0, 12)}…); allowed: the same file and the files it imports, unchanged`,
+      `${shown}: the rule file, or a file it imports, differs from the run's (sha256 ${sha256.slice(0, 12)}… ` +
+        `instead of ${expectedSha256.slice(0, 12)}…); allowed: the same file and the files it imports, unchanged`,
     );
   }
   const key = `${path}\u0000${sha256}\u0000${shown}`;
@@ -234,7 +235,8 @@ async function bundleRuleFile(
     if (irregular !== undefined) {
       const shown = relative(folder, irregular).split(sep).join('/');
       throw new UsageError(
-        `rule: ${JSON.stringify(path)} imports ${JSON.stringify(shown)}, which is not a regular file (a device, a FIFO or a folder); allowed: rule files that import regular files`,
+        `rule: ${JSON.stringify(path)} imports ${JSON.stringify(shown)}, which is not a regular file (a device, ` +
+          `a FIFO or a folder); allowed: rule files that import regular files`,
       );
     }
     return { error };

@@ -13,6 +13,7 @@
  * Either way every sum is a whole number below 2^53, so the order of the
  * additions changes no bit: both give the tally trial-by-trial sums give.
  */
+import { forEachOutcome } from '../engine/outcome-histogram.js';
 
 /** Running-sums layout, for R rounds and S squads. Index R of a per-round block stands for "never arrived". */
 export const sumsLayout = (rounds: number, squads: number) => {
@@ -130,9 +131,7 @@ export function outcomeSums(rounds: number, squads: number, firstRound: number, 
     arrivedByCount: new Float64Array(rounds * (squads + 1)),
   };
   const counts = new Int32Array(rounds + 1);
-  for (let code = 0; code < tally.length; code++) {
-    const trials = tally[code];
-    if (trials === 0) continue;
+  forEachOutcome({ outcomes: tally.length, at: 0 }, tally, (code, trials) => {
     let rest = code;
     let last = 0;
     let dice = 0;
@@ -157,7 +156,7 @@ export function outcomeSums(rounds: number, squads: number, firstRound: number, 
     sums.lastArrival[last] += trials;
     sums.dice += trials * dice;
     sums.diceSquared += trials * dice * dice;
-  }
+  });
   return sums;
 }
 

@@ -18,6 +18,7 @@
  * is one event shared by every squad of a trial, so squads are independent
  * only when the bonus is certain.
  */
+import { checkOutcomeCounts, type OutcomeHistogram, outcomeHistogram } from '../engine/outcome-histogram.js';
 import { Fraction } from '../exact/fraction.js';
 import { UsageError } from '../errors.js';
 import { mean, proportion, type Tallied } from '../stats/estimate.js';
@@ -181,18 +182,16 @@ function squadsIndependent(p: Reserves): boolean {
  */
 const OUTCOME_LIMIT = 1 << 18;
 
-/** (S+1)^(R+1) outcome codes, or null when that is beyond OUTCOME_LIMIT. */
-function outcomeCount(p: Reserves): number | null {
-  const count = (p.squads + 1) ** (p.rounds + 1);
-  return count <= OUTCOME_LIMIT ? count : null;
-}
+/** The whole tally as a histogram of the (S+1)^(R+1) outcome codes, or null when they are beyond OUTCOME_LIMIT. */
+const histogramOf = (p: Reserves): OutcomeHistogram | null =>
+  outcomeHistogram((p.squads + 1) ** (p.rounds + 1), OUTCOME_LIMIT);
 
 /** Most squads for which the whole distribution ("at least k of n by round r") is reported. */
 export const DISTRIBUTION_SQUADS = 12;
 
 /** What every metric is computed from, whichever layout the tally used. */
 function sumsOf(p: Reserves, tally: Float64Array): Sums {
-  return outcomeCount(p) === null
+  return histogramOf(p) === null
     ? runningSums(p.rounds, p.squads, tally)
     : outcomeSums(p.rounds, p.squads, p.firstRound, tally);
 }
@@ -259,7 +258,7 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
   const survives = commanderSurvives(p).toNumber();
   const fateMatters = !squadsIndependent(p);
 
-  if (outcomeCount(p) !== null) {
+  if (histogramOf(p) !== null) {
     // Outcome code: Σ over rounds of (squads arriving then) · (S+1)^(round index); index R counts the lost.
     const codeOf = new Int32Array(rounds + 1);
     for (let index = 0; index <= rounds; index++) codeOf[index] = (squads + 1) ** index;
@@ -582,17 +581,16 @@ export const reserves: Rule = {
           name === `all.by.${params.rounds}` ||
           (name === 'lost.mean' && Number(params.leaderLoss) > 0),
       ),
-  tallyLength: (params) => outcomeCount(read(params)) ?? sumsLayout(read(params).rounds, read(params).squads).length,
+  tallyLength: (params) =>
+    histogramOf(read(params))?.outcomes ?? sumsLayout(read(params).rounds, read(params).squads).length,
   simulate,
   checkTally: (params, tally, trials) => {
     const p = read(params);
     const sumOf = (from: number, length: number) => tally.subarray(from, from + length).reduce((a, b) => a + b, 0);
     // One outcome per trial; or, with running sums, one "last arrival" per trial and every squad's round (or loss)
     // once.
-    if (outcomeCount(p) !== null) {
-      const sum = sumOf(0, tally.length);
-      return sum === trials ? null : `the outcome counts sum to ${sum}, not the ${trials} trials`;
-    }
+    const histogram = histogramOf(p);
+    if (histogram !== null) return checkOutcomeCounts(histogram, tally, trials);
     const at = sumsLayout(p.rounds, p.squads);
     const last = sumOf(at.lastArrival, p.rounds + 1);
     if (last !== trials) return `the last-arrival counts sum to ${last}, not the ${trials} trials`;

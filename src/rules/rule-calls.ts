@@ -6,7 +6,7 @@
  * out of memory, the watcher reads the marker and names the file and the
  * function in one line, instead of hanging or blaming muster.
  *
- *   adapter (file-rule.ts, load-rule.ts) ─► enterRuleCall / leaveRuleCall ─► marker
+ *   adapter (file-rule-loop.ts, file-rule-check.ts, load-rule.ts) ─► enterRuleCall / leaveRuleCall ─► marker
  *   supervisor (cli/supervisor.ts), pool (engine/pool.ts) ─► readRuleCall(marker)
  *
  * The marker is written once a call, not once a trial (trial is marked for a

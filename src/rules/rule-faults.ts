@@ -18,7 +18,7 @@ const TOP_LEVEL = 'top-level code';
 const NOTHING = 'nothing was written';
 
 /** The code a fault names: "./r.mjs (rule r): exact(params)", or "./r.mjs: its top-level code". */
-export function faultSubject(seen: RuleCallSeen): string {
+function faultSubject(seen: RuleCallSeen): string {
   return seen.call === TOP_LEVEL ? `${seen.rule}: its top-level code` : `${seen.rule}: ${seen.call}`;
 }
 

@@ -43,6 +43,7 @@
  *   its place, until the order is strict. A single warband left to set up
  *   after the defender goes without rolling.
  */
+import { forEachOutcome, outcomeHistogram } from '../engine/outcome-histogram.js';
 import { Fraction } from '../exact/fraction.js';
 import { UsageError } from '../errors.js';
 import { mean, proportion, type Tallied } from '../stats/estimate.js';
@@ -279,7 +280,8 @@ function layout(params: Params) {
  * the tally counts codes, beyond it places and first players one by one.
  */
 const OUTCOME_LIMIT = 1 << 14;
-const outcomeCount = (n: number, rollers: number): number => (n ** rollers * n <= OUTCOME_LIMIT ? n ** rollers * n : 0);
+const outcomeCount = (n: number, rollers: number): number =>
+  outcomeHistogram(n ** rollers * n, OUTCOME_LIMIT)?.outcomes ?? 0;
 
 /**
  * How many trials threw each number of dice below DICE_HISTOGRAM, then the
@@ -535,16 +537,14 @@ function summarize(params: Params, tally: Float64Array, trials: number): Record<
   const setup = tally.slice(at.setup, at.setup + n * n);
   const first = tally.slice(at.first, at.first + n);
   const offset = n - rollers; // the defender, when there is one, sets up first
-  for (let code = 0; code < at.outcomes; code++) {
-    const count = tally[at.outcome + code];
-    if (count === 0) continue;
+  forEachOutcome({ outcomes: at.outcomes, at: at.outcome }, tally, (code, count) => {
     first[code % n] += count;
     let rest = Math.floor(code / n);
     for (let p = 0; p < rollers; p++) {
       setup[(rest % n) * n + p + offset] += count;
       rest = Math.floor(rest / n);
     }
-  }
+  });
   const result: Record<string, Tallied> = {};
   for (let i = 0; i < n; i++) {
     result[`w${i + 1}.defender`] = proportion(tally[at.defender + i], trials);

@@ -1,0 +1,80 @@
+/**
+ * The dice a rule file's trial receives in simulation: the chunk's stream
+ * (stream 3 by default), as the built-in rules get it, with each argument
+ * checked. A bad argument throws BadDice, which the loop (file-rule-loop.ts)
+ * turns into one line naming the call.
+ */
+import { MAX_BOUND } from '../engine/random.js';
+import { drawChance } from './chance-draw.js';
+import type { Rng } from './types.js';
+
+/**
+ * What a rule file's trial receives as `dice`: the chunk's stream (stream 3 by default), as the built-in rules get it.
+ */
+interface Dice {
+  /** An integer from 1 to sides. */
+  d(sides: number): number;
+  /**
+   * Rolls n dice of `sides` faces and returns how many show `atLeast` or more: on streams 2 and 3 exactly fair, up to
+   * four d6 from one draw.
+   */
+  count(n: number, sides: number, atLeast: number): number;
+  /** A whole number uniform on [0, bound): several dice from one draw, read as digits (`below(6 ** 4)`: four d6). */
+  below(bound: number): number;
+  /** A uniform number in [0, 1). */
+  random(): number;
+  /** True with chance p, read as the decimal it prints as (0.15 is 3/20), exactly (chance-draw.ts). */
+  chance(p: number): boolean;
+}
+
+/** Thrown by the dice for a bad argument; the trial's caller turns it into a UsageError naming the call. */
+export class BadDice extends Error {
+  constructor(
+    readonly call: string,
+    readonly what: string,
+    readonly value: unknown,
+    readonly allowed: string,
+  ) {
+    super('bad dice');
+  }
+}
+
+const isWhole = (value: number, min: number, max: number) =>
+  typeof value === 'number' && (value | 0) === value && value >= min && value <= max;
+
+/**
+ * A die's faces or `below`'s bound, up to the engine's limit (MAX_BOUND, engine/random.ts); `call` and `what` name the
+ * argument in the message.
+ */
+function faces(call: string, what: string, value: number): number {
+  if (!isWhole(value, 1, MAX_BOUND)) throw new BadDice(call, what, value, `a whole number from 1 to ${MAX_BOUND}`);
+  return value;
+}
+
+export class ChunkDice implements Dice {
+  /** The current chunk's stream (one Dice serves every chunk, so the trial always meets the same object). */
+  rng: Rng;
+  constructor(rng: Rng) {
+    this.rng = rng;
+  }
+  d(sides: number): number {
+    return this.rng.roll(faces('dice.d', 'sides', sides));
+  }
+  count(n: number, sides: number, atLeast: number): number {
+    if (!isWhole(n, 0, 1 << 30)) throw new BadDice('dice.count', 'n', n, 'a whole number of dice from 0');
+    faces('dice.count', 'sides', sides);
+    if (typeof atLeast !== 'number' || Number.isNaN(atLeast))
+      throw new BadDice('dice.count', 'atLeast', atLeast, 'a number');
+    return this.rng.count(n, sides, Math.max(0, Math.min(sides + 1, Math.ceil(atLeast))));
+  }
+  below(bound: number): number {
+    return this.rng.below(faces('dice.below', 'bound', bound));
+  }
+  random(): number {
+    return this.rng();
+  }
+  chance(p: number): boolean {
+    if (typeof p !== 'number' || !(p >= 0 && p <= 1)) throw new BadDice('dice.chance', 'p', p, 'a number from 0 to 1');
+    return drawChance(this.rng, p);
+  }
+}
