@@ -25,10 +25,16 @@ import { Calculator, type Timings } from './controller.js';
 import { element } from './dom.js';
 import { extraRuleOrigins, extraRules } from './extra-rules.js';
 import { readHash } from './form-values.js';
-import { parseHash } from './hash.js';
+import { type HashState, parseHash } from './hash.js';
+import { CODE_MARK } from './workbench/share.js';
+import { type ShippedFile, Workbench } from './workbench/workbench.js';
 
 /** The simulation worker's bundled source, put here by the build (./build.ts). */
 declare const __MUSTER_WORKER_SOURCE__: string;
+/** The sandbox worker's bundled source (./workbench/sandbox-worker.ts), put here by the build. */
+declare const __MUSTER_SANDBOX_SOURCE__: string;
+/** The rule files of examples/rules/, shipped in the page for the workbench, put here by the build. */
+declare const __MUSTER_SHIPPED_FILES__: ShippedFile[];
 
 export type { Timings };
 
@@ -48,6 +54,8 @@ interface AppHandle {
    * How long an answer stands before its card is drawn on its own, for the browser's print command (Infinity: never).
    */
   cardAfterMs: number;
+  /** How long a rule written in the page may run without a word before the page stops it. */
+  ruleLimitMs: number;
 }
 
 /** A bundled rule file's path as given to `muster app --rule`, or undefined for a built-in rule. */
@@ -65,13 +73,15 @@ const calculator = new Calculator(
   },
 );
 const { form } = calculator;
+const sandboxUrl = URL.createObjectURL(new Blob([__MUSTER_SANDBOX_SOURCE__], { type: 'text/javascript' }));
+const workbench = new Workbench(calculator, sandboxUrl, __MUSTER_SHIPPED_FILES__);
 
 const handle: AppHandle = {
-  idle: () => calculator.idle(),
+  idle: () => workbench.settled(),
   open: (hash) => {
     location.hash = hash;
     if (location.hash !== calculator.shownHash) loadHash();
-    return calculator.idle();
+    return workbench.settled();
   },
   get result() {
     return calculator.result;
@@ -86,12 +96,31 @@ const handle: AppHandle = {
   set cardAfterMs(value: number) {
     calculator.cardAfterMs = value;
   },
+  get ruleLimitMs() {
+    return workbench.limitMs;
+  },
+  set ruleLimitMs(value: number) {
+    workbench.limitMs = value;
+  },
 };
 (window as unknown as { musterApp: AppHandle }).musterApp = handle;
 
 function loadHash(): void {
   calculator.shownHash = location.hash;
-  const reading = readHash(appRules, parseHash(location.hash));
+  const state = parseHash(location.hash);
+  if (state.ruleId?.startsWith(CODE_MARK)) {
+    // A link with a rule's code: shown, and run only when the person says so (./workbench/workbench.ts).
+    // A link whose code cannot be read is refused whole, as any malformed link: one line and the defaults.
+    workbench.openLink(state.ruleId.slice(CODE_MARK.length), state.entries, (refused) =>
+      showQuestion({ ruleId: null, entries: [], refused }),
+    );
+    return;
+  }
+  showQuestion(state);
+}
+
+function showQuestion(state: HashState): void {
+  const reading = readHash(appRules, state);
   calculator.showProblems(reading.problems);
   calculator.selectRule(reading.rule, reading.raw, reading.simulation);
   const problems = [...element('hash-problems').children];

@@ -35,6 +35,8 @@ import {
 import { FormView, fieldId } from './form-view.js';
 import { formatHash } from './hash.js';
 import { type RunningSimulation, startSimulation } from './simulation.js';
+import { CODE_MARK } from './workbench/share.js';
+import { fractionsOf, isSandboxed, paramsOf, type SandboxedRule } from './workbench/proxy-rule.js';
 
 const CONFIDENCE = 0.95;
 
@@ -111,7 +113,9 @@ export class Calculator {
 
   selectRule(next: Rule, raw: RawValues, simulation: SimulationChoice): void {
     this.rule = next;
-    if ([...this.form.picker.options].some((option) => option.value === next.id)) this.form.picker.value = next.id;
+    // A rule written in the page is not in the picker (its list is the rules the page was built with).
+    if (isSandboxed(next)) this.form.picker.selectedIndex = -1;
+    else this.form.picker.value = next.id;
     this.form.describeRule(next);
     this.form.buildFields(next, raw, () => this.recompute());
     this.form.setSimulation(next, simulation);
@@ -125,6 +129,10 @@ export class Calculator {
   recompute(): void {
     const turn = this.begin();
     const raw = this.form.readFields(this.rule);
+    if (isSandboxed(this.rule)) {
+      this.askSandbox(this.rule, raw, turn);
+      return;
+    }
     const outcome = this.question(raw, turn);
     if (!outcome) return;
     const simulation = this.form.readSimulation();
@@ -135,6 +143,65 @@ export class Calculator {
     if (!params) return;
     if (simulating) this.simulate(params, options, turn);
     else this.solve(params, options, turn);
+  }
+
+  /**
+   * A rule written in the page: the same steps, its own code run in its sandbox (form, exact values or simulation
+   * in one request), the page's own checks here.
+   */
+  private askSandbox(rule: SandboxedRule, raw: RawValues, turn: Turn): void {
+    const asked = this.form.readSimulation();
+    const quiet = this.quietOptions(asked);
+    let progress: ((done: number, total: number) => void) | null = null;
+    const pending = rule.sandbox.ask(
+      { kind: 'answer', raw, simulate: asked.simulate, options: quiet },
+      (done, total) => {
+        progress ??= this.answer.showProgress(total);
+        progress(done, total);
+      },
+    );
+    this.running = { finished: new Promise(() => undefined), cancel: () => pending.cancel() };
+    pending.reply.then(
+      (reply) => {
+        if (this.isStale(turn)) return turn.finish();
+        this.running = null;
+        if (reply.kind === 'fault') {
+          const error = new Error(reply.message);
+          if (reply.usage) error.name = 'UsageError';
+          return this.fail(turn)(error);
+        }
+        if (reply.kind !== 'answered') return this.fail(turn)(new Error(`the sandbox replied ${reply.kind}`));
+        if (rule.exactBy === 'enumeration') this.form.forceSimulation(reply.forced);
+        const simulation = this.form.readSimulation();
+        const simulating = simulation.simulate || !rule.exact;
+        const options = this.options(simulation, simulating);
+        const params = reply.params ? paramsOf(reply.params) : null;
+        const outcome = { params, fieldErrors: new Map(reply.fieldErrors), formErrors: reply.formErrors };
+        this.showQuestion(raw, simulation, simulating, outcome);
+        if (!this.ready(outcome, options, turn)) return;
+        if (!reply.answer) return this.fail(turn)(new Error('the sandbox gave no answer'));
+        rule.shown.metrics = reply.answer.metrics;
+        rule.shown.headline = reply.answer.headline;
+        rule.shown.readings = reply.answer.readings;
+        this.answer.clearStatus();
+        this.show(reply.answer.result, fractionsOf(reply.answer), turn, turn.started, performance.now());
+      },
+      (error: unknown) => {
+        if (this.isStale(turn)) return turn.finish();
+        this.running = null;
+        this.fail(turn)(error);
+      },
+    );
+  }
+
+  /** The simulation's options if all parse, else null (their messages are shown once the answer says they matter). */
+  private quietOptions(simulation: SimulationChoice): { trials: number; seed: string; stream: StreamVersion } | null {
+    try {
+      const trials = parseTrials(simulation.trials);
+      return { trials, seed: parseSeedText(simulation.seed), stream: parseStreamText(simulation.stream) };
+    } catch {
+      return null;
+    }
   }
 
   /** A new generation: the last one's simulation and card dropped, `latest` pending until this one is shown. */
@@ -337,7 +404,9 @@ export class Calculator {
   }
 
   writeHash(raw: RawValues, simulation: SimulationChoice, simulating: boolean): void {
-    const hash = `#${formatHash(this.rule.id, hashEntries(this.rule, raw, simulation, simulating))}`;
+    // A rule written in the page is carried by its code, packed, where a rule id would be.
+    const id = isSandboxed(this.rule) ? `${CODE_MARK}${this.rule.packed}` : this.rule.id;
+    const hash = `#${formatHash(id, hashEntries(this.rule, raw, simulation, simulating))}`;
     if (location.hash !== hash) history.replaceState(null, '', hash);
     this.shownHash = location.hash;
     this.answer.showLink(hash);

@@ -1,0 +1,117 @@
+/**
+ * The calculator page as a rule workbench, in headless Chromium: a rule file
+ * typed into the page answers as `muster run FILE --exact` does; a mistake
+ * is one line under the code, in the CLI's words, with the last good answer
+ * kept; Share gives a link that carries the code and opens, offline, behind
+ * a button; the code runs in a sandbox with no network and no DOM, stopped
+ * when it loops; Download gives a file the CLI runs to the same numbers.
+ *
+ * The expected Infinity value is counted here over the 400 pairs of d20
+ * faces from the rule text (Infinity N4, Initiative Roll with Face to Face
+ * criticals), not taken from muster.
+ */
+import { spawnSync } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appCommand } from '../src/cli/commands/app.js';
+import { runCommand } from '../src/cli/commands/run.js';
+import { Fraction } from '../src/exact/fraction.js';
+import type { RunResult } from '../src/result.js';
+import { formatHash } from '../reports/app/hash.js';
+import { packSource } from '../reports/app/workbench/share.js';
+import { bufferIo } from './support/io.js';
+import { haveChromium, launchChromium, offlinePage } from './support/offline-page.js';
+
+const folder = mkdtempSync(join(tmpdir(), 'muster-workbench-'));
+const appFile = join(folder, 'app.html');
+const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const PORT_SOURCE = readFileSync(new URL('../examples/rules/infinity-steps.mjs', import.meta.url), 'utf8');
+let browser: Browser;
+
+/**
+ * P(A wins) at WIP a against b, criticals on, counted over the 400 pairs of faces: a face above WIP fails, equal to
+ * WIP is a critical (beats any success), else it scores its value; the higher wins, a tie or two failures roll again.
+ */
+function aWins(wipA: number, wipB: number): Fraction {
+  const score = (face: number, wip: number) => (face > wip ? 0 : face === wip ? 21 : face);
+  let a = 0;
+  let b = 0;
+  for (let faceA = 1; faceA <= 20; faceA++)
+    for (let faceB = 1; faceB <= 20; faceB++) {
+      const sa = score(faceA, wipA);
+      const sb = score(faceB, wipB);
+      if (sa > sb) a++;
+      else if (sb > sa) b++;
+    }
+  return Fraction.of(a, a + b);
+}
+
+const app = (page: Page) =>
+  page.evaluate(() => (window as unknown as { musterApp: { idle(): Promise<void> } }).musterApp.idle());
+const shown = (page: Page) =>
+  page.evaluate(() => (window as unknown as { musterApp: { result: RunResult | null } }).musterApp.result);
+
+/** Opens the page offline; `hash` as a followed link would. */
+async function open(hash = '', viewport = { width: 1200, height: 900 }) {
+  const opened = await offlinePage(browser, { viewport, blob: true });
+  await opened.page.goto(`file://${appFile}${hash}`);
+  await app(opened.page);
+  return opened;
+}
+
+/** Types a rule into the editor (the whole text at once, then one keystroke, as a person's last key). */
+async function typeRule(page: Page, source: string): Promise<void> {
+  await page.getByRole('button', { name: 'New rule' }).click();
+  await app(page);
+  const editor = page.getByRole('textbox', { name: 'Rule source' });
+  await editor.fill(source.slice(0, -1));
+  await editor.press('End');
+  await page.keyboard.type(source.slice(-1));
+  await app(page);
+}
+
+async function setWips(page: Page, a: number, b: number): Promise<void> {
+  await page.fill('#param-wipA', String(a));
+  await page.fill('#param-wipB', String(b));
+  await app(page);
+}
+
+const figure = (page: Page, metric: string) =>
+  page.locator(`#headline .figure[data-metric="${metric}"] .figure-fraction`).textContent();
+
+describe.skipIf(!haveChromium)('the rule workbench in headless Chromium', () => {
+  beforeAll(async () => {
+    await appCommand({ out: appFile }, bufferIo());
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('the Infinity port typed in: 145/352 at WIP 13 against 15, as counted here and as muster run FILE --exact', async () => {
+    expect(aWins(13, 15).toString()).toBe('145/352');
+    const { page, problems, requests } = await open();
+    await typeRule(page, PORT_SOURCE);
+    await setWips(page, 13, 15);
+    expect(await figure(page, 'a.wins')).toBe(`exactly = ${aWins(13, 15)}`);
+    const result = await shown(page);
+    expect(result?.rule).toBe('infinity-steps');
+    expect(result?.metrics['a.wins'].fraction).toBe('145/352');
+    // Every metric as the CLI computes it from the same file.
+    const file = join(folder, 'typed.mjs');
+    writeFileSync(file, PORT_SOURCE);
+    const cli = await runCommand(file, { exact: true, set: ['wipA=13', 'wipB=15'], quiet: true }, bufferIo());
+    for (const name of Object.keys(cli.metrics))
+      expect(result?.metrics[name].fraction, name).toBe(cli.metrics[name].fraction);
+    expect(problems).toEqual([]);
+    expect(requests).toEqual([]);
+    await page.close();
+  });
+});
