@@ -138,10 +138,9 @@ export class Workbench {
     const value = this.view.files.value;
     this.view.files.value = '';
     const example = this.shipped.find((file) => `example:${file.name}` === value);
-    if (example)
-      return this.open(example.source, example.name, `examples/rules/${example.name}, shipped in this page.`);
     const kept = keptRules().find((rule) => `kept:${rule.name}` === value);
-    if (kept) this.open(kept.source, kept.name, `${kept.name}, kept in this browser.`);
+    if (example) this.open(example.source, example.name, `examples/rules/${example.name}, shipped in this page.`);
+    else if (kept) this.open(kept.source, kept.name, `${kept.name}, kept in this browser.`);
   }
 
   /** Edit the rule shown: a rule written here, or a built-in's step-form port (examples/rules/<id>-steps.mjs). */
