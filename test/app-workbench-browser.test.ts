@@ -31,7 +31,8 @@ import { haveChromium, launchChromium, offlinePage } from './support/offline-pag
 const folder = mkdtempSync(join(tmpdir(), 'muster-workbench-'));
 const appFile = join(folder, 'app.html');
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
-const PORT_SOURCE = readFileSync(new URL('../examples/rules/infinity-steps.mjs', import.meta.url), 'utf8');
+/** The Infinity port, as a person would type it: not, character for character, the copy the page ships. */
+const PORT_SOURCE = `// typed into the page\n${readFileSync(new URL('../examples/rules/infinity-steps.mjs', import.meta.url), 'utf8')}`;
 let browser: Browser;
 
 /**
@@ -112,6 +113,108 @@ describe.skipIf(!haveChromium)('the rule workbench in headless Chromium', () => 
       expect(result?.metrics[name].fraction, name).toBe(cli.metrics[name].fraction);
     expect(problems).toEqual([]);
     expect(requests).toEqual([]);
+    await page.close();
+  });
+
+  it('a mistake while typing: one line under the code, the CLI’s own words and line number; the last answer stays', async () => {
+    const { page } = await open();
+    await typeRule(page, PORT_SOURCE);
+    await setWips(page, 13, 15);
+    const editor = page.getByRole('textbox', { name: 'Rule source' });
+    const lines = PORT_SOURCE.split('\n');
+    const startAt = lines.findIndex((line) => line.includes('start: () =>'));
+    const doneAt = lines.findIndex((line) => line.includes('done: (state)'));
+    // Each mistake, and the line the page adds where the CLI names none (`null`: the CLI's words, whole).
+    const mistakes: Array<[string[], string | null]> = [
+      // A syntax error: the CLI asks node --check for its line; the page must give the same.
+      [
+        lines.map((line, index) =>
+          index === startAt ? line.replace('rolling: true, first', 'rolling: true first') : line,
+        ),
+        null,
+      ],
+      // A contract mistake: a step form without done().
+      [lines.filter((_, index) => index !== doneAt), null],
+      // A mistake in the top-level code, thrown as the file is imported: the page also says where.
+      [[...lines.slice(0, 5), 'const broken = undefined.length;', ...lines.slice(5)], ' (line 6)'],
+    ];
+    for (const [mistake, line] of mistakes) {
+      const text = mistake.join('\n');
+      await editor.fill(text);
+      await app(page);
+      const shownProblem = await page.locator('#source-problem').textContent();
+      writeFileSync(join(folder, 'my-rule.mjs'), text);
+      const cli = spawnSync(process.execPath, [CLI, 'run', 'my-rule.mjs', '--exact'], {
+        cwd: folder,
+        encoding: 'utf8',
+      });
+      expect(cli.status).toBe(2);
+      expect(`muster: ${shownProblem}\n`).toBe(line ? `${cli.stderr.trimEnd()}${line}\n` : cli.stderr);
+      if (line === null) expect(cli.stderr).toMatch(/\(line \d+\)\n$|done/);
+      expect(await editor.getAttribute('aria-invalid')).toBe('true');
+      // The last good version keeps answering.
+      expect(await figure(page, 'a.wins')).toBe('exactly = 145/352');
+      expect((await shown(page))?.metrics['a.wins'].fraction).toBe('145/352');
+    }
+    await page.close();
+  });
+
+  it('Share: the link carries the code and the parameters; offline, in a fresh browser, it runs only once confirmed', async () => {
+    const { page } = await open();
+    await typeRule(page, PORT_SOURCE);
+    await setWips(page, 13, 15);
+    await page.getByRole('button', { name: 'Share' }).click();
+    const link = await page.locator('#share-link').inputValue();
+    expect(link.startsWith(`file://${appFile}#~`)).toBe(true);
+    expect(link).toContain('wipA=13&wipB=15');
+    await page.close();
+
+    const context = await browser.newContext();
+    await context.setOffline(true);
+    const requests: string[] = [];
+    await context.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith('file:') || url.startsWith('blob:')) return route.continue();
+      requests.push(url);
+      return route.abort();
+    });
+    const fresh = await context.newPage();
+    await fresh.goto(link);
+    await app(fresh);
+    // Shown, not run: no answer, the code in the editor, a button to run it.
+    expect(await shown(fresh)).toBeNull();
+    expect(await fresh.getByRole('textbox', { name: 'Rule source' }).inputValue()).toBe(PORT_SOURCE);
+    await fresh.getByRole('button', { name: 'Run this rule' }).click();
+    await app(fresh);
+    expect(await figure(fresh, 'a.wins')).toBe('exactly = 145/352');
+    expect(await fresh.inputValue('#param-wipA')).toBe('13');
+    expect(requests).toEqual([]);
+    await context.close();
+  });
+
+  it('Download: a file muster run takes unchanged, with the same numbers', async () => {
+    const { page } = await open();
+    await typeRule(page, PORT_SOURCE);
+    await setWips(page, 13, 15);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download .mjs' }).click(),
+    ]);
+    const file = join(folder, download.suggestedFilename());
+    await download.saveAs(file);
+    expect(readFileSync(file, 'utf8')).toBe(PORT_SOURCE);
+    const json = join(folder, 'downloaded.json');
+    const cli = spawnSync(
+      process.execPath,
+      [CLI, 'run', file, '--exact', '--set', 'wipA=13', '--set', 'wipB=15', '--json', json, '--quiet'],
+      { encoding: 'utf8' },
+    );
+    expect(cli.stderr).toBe('');
+    const fromCli = JSON.parse(readFileSync(json, 'utf8')) as RunResult;
+    const inPage = await shown(page);
+    expect(Object.keys(inPage?.metrics ?? {})).toEqual(Object.keys(fromCli.metrics));
+    for (const name of Object.keys(fromCli.metrics))
+      expect(inPage?.metrics[name].fraction, name).toBe(fromCli.metrics[name].fraction);
     await page.close();
   });
 });

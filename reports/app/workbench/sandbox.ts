@@ -40,7 +40,10 @@ export class Sandbox {
   load(): Promise<SandboxReply> {
     if (this.worker && this.loaded) return this.loaded;
     this.worker = new Worker(this.url);
-    const pending = this.send({ kind: 'load', id: 0, source: this.source, name: this.name }, 'its top-level code');
+    const pending = this.send(
+      { kind: 'load', id: 0, source: this.source, name: this.name },
+      'its top-level code did not finish',
+    );
     this.loaded = pending.reply;
     return this.loaded;
   }
@@ -55,7 +58,7 @@ export class Sandbox {
     const reply = this.load().then((loaded) => {
       if (loaded.kind !== 'loaded') throw new SandboxTimeout(loaded.kind === 'refused' ? loaded.message : 'no rule');
       if (cancelled) return new Promise<SandboxReply>(() => undefined);
-      inner = this.send({ ...request, id: 0 }, 'the rule’s code', onProgress);
+      inner = this.send({ ...request, id: 0 }, 'the rule’s code did not return', onProgress);
       return inner.reply;
     });
     return {
@@ -76,6 +79,7 @@ export class Sandbox {
 
   private send(
     request: SandboxRequest,
+    /** What a stop says ran too long, as muster run --timeout says it: "its top-level code did not finish". */
     running: string,
     onProgress: (done: number, total: number) => void = () => undefined,
   ): Pending {
@@ -90,9 +94,7 @@ export class Sandbox {
           this.stop();
           const seconds = Number((limit / 1000).toFixed(3));
           reject(
-            new SandboxTimeout(
-              `${this.name}: ${running} did not return within ${seconds} s (an endless loop?); the page stopped it`,
-            ),
+            new SandboxTimeout(`${this.name}: ${running} within ${seconds} s (an endless loop?); the page stopped it`),
           );
         }, limit);
       };
