@@ -11,9 +11,7 @@
  * criticals), not taken from muster.
  */
 import { spawnSync } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,8 +21,6 @@ import { appCommand } from '../src/cli/commands/app.js';
 import { runCommand } from '../src/cli/commands/run.js';
 import { Fraction } from '../src/exact/fraction.js';
 import type { RunResult } from '../src/result.js';
-import { formatHash } from '../reports/app/hash.js';
-import { packSource } from '../reports/app/workbench/share.js';
 import { bufferIo } from './support/io.js';
 import { haveChromium, launchChromium, offlinePage } from './support/offline-page.js';
 
