@@ -44,7 +44,8 @@ export function scriptOf(source: string): ScriptOf {
     if (DEFAULT.test(line)) {
       defaults += 1;
       // V8's own words for the same file imported by muster run.
-      if (defaults > 1) return { problem: "SyntaxError: Duplicate export of 'default'", line: index + 1 };
+      if (defaults > 1)
+        return { problem: "SyntaxError: Identifier '.default' has already been declared", line: index + 1 };
       lines[index] = line.replace(DEFAULT, `$1${MODULE_NAME}.default =`);
     } else if (NAMED.test(line)) {
       lines[index] = line.replace(NAMED, '$1');
