@@ -213,4 +213,81 @@ describe.skipIf(!haveChromium)('the rule workbench in headless Chromium', () => 
       expect(inPage?.metrics[name].fraction, name).toBe(fromCli.metrics[name].fraction);
     await page.close();
   });
+
+  it('kept in this browser until deleted; a file chosen or dropped opens and answers as muster run FILE --exact', async () => {
+    const context = await browser.newContext();
+    const first = await context.newPage();
+    await first.goto(`file://${appFile}`);
+    await app(first);
+    await typeRule(first, PORT_SOURCE);
+    await first.close();
+    const page = await context.newPage();
+    await page.goto(`file://${appFile}`);
+    await app(page);
+    expect(await page.locator('#rule-files option[value="kept:my-rule.mjs"]').count()).toBe(1);
+    await page.selectOption('#rule-files', 'kept:my-rule.mjs');
+    await app(page);
+    expect((await shown(page))?.rule).toBe('infinity-steps');
+    await page.getByRole('button', { name: 'Delete from this browser' }).click();
+    await page.reload();
+    await app(page);
+    expect(await page.locator('#rule-files option[value="kept:my-rule.mjs"]').count()).toBe(0);
+
+    // A file chosen, then one dropped: each answers as the CLI does from the same file.
+    const house = join(folder, 'house.mjs');
+    writeFileSync(house, readFileSync(new URL('../examples/rules/reserves-2d6.mjs', import.meta.url), 'utf8'));
+    const cli = await runCommand(house, { exact: true, quiet: true }, bufferIo());
+    await page.setInputFiles('#open-file', house);
+    await app(page);
+    const chosen = await shown(page);
+    expect(chosen?.rule).toBe('reserves-2d6');
+    for (const name of Object.keys(cli.metrics))
+      expect(chosen?.metrics[name].fraction).toBe(cli.metrics[name].fraction);
+    const dropped = await page.evaluateHandle((text) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([text], 'dropped.mjs', { type: 'text/javascript' }));
+      return transfer;
+    }, PORT_SOURCE);
+    await page.dispatchEvent('#workbench', 'drop', { dataTransfer: dropped });
+    await app(page);
+    expect((await shown(page))?.metrics['a.wins'].fraction).toBe(aWins(13, 13).toString());
+    expect((await shown(page))?.rule).toBe('infinity-steps');
+    await context.close();
+  });
+
+  it('on a 375-px phone: Edit opens a built-in’s port; editor, form, Share and answer bar fit, chart text ≥ 11 px', async () => {
+    const { page, problems } = await open('#infinity?wipA=13&wipB=15', { width: 375, height: 740 });
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await app(page);
+    const result = await shown(page);
+    expect(result?.rule).toBe('infinity-steps');
+    // The built-in's own values, now from its port in the sandbox.
+    expect(result?.metrics['a.wins'].fraction).toBe('145/352');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    for (const target of [
+      page.getByRole('textbox', { name: 'Rule source' }),
+      page.getByRole('button', { name: 'Share' }),
+      page.locator('#param-wipA'),
+      page.locator('#quick'),
+    ]) {
+      const box = await target.boundingBox();
+      expect(box).not.toBeNull();
+      expect((box?.x ?? -1) >= 0 && (box?.x ?? 0) + (box?.width ?? 0) <= 375).toBe(true);
+    }
+    expect(await page.locator('#quick b').first().textContent()).toBe('41.193%');
+    const least = await page.evaluate(() => {
+      let smallest = Infinity;
+      for (const text of document.querySelectorAll<SVGTextElement>('#charts .vis svg text')) {
+        if (!(text.textContent ?? '').trim()) continue;
+        const svg = text.ownerSVGElement as SVGSVGElement;
+        const scale = svg.getBoundingClientRect().width / Number(svg.getAttribute('width'));
+        smallest = Math.min(smallest, parseFloat(getComputedStyle(text).fontSize) * scale);
+      }
+      return smallest;
+    });
+    expect(least).toBeGreaterThanOrEqual(11 - 0.05);
+    expect(least).toBeLessThan(Infinity);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
 });
