@@ -290,4 +290,40 @@ describe.skipIf(!haveChromium)('the rule workbench in headless Chromium', () => 
     expect(problems).toEqual([]);
     await page.close();
   });
+
+  it('simulated in the page: the same figures as muster run FILE with that seed and trials, bit for bit; and a card', async () => {
+    const { page, problems } = await open();
+    await typeRule(page, PORT_SOURCE);
+    await setWips(page, 13, 15);
+    await page.locator('#simulation summary').click();
+    await page.fill('#sim-trials', '150001');
+    await page.fill('#sim-seed', 'workbench');
+    await page.check('#sim-on');
+    await app(page);
+    const inPage = await shown(page);
+    expect(inPage?.method).toBe('simulation');
+    const file = join(folder, 'my-rule.mjs');
+    writeFileSync(file, PORT_SOURCE);
+    const cli = await runCommand(
+      file,
+      { set: ['wipA=13', 'wipB=15'], trials: '150001', seed: 'workbench', threads: '2', quiet: true },
+      bufferIo(),
+    );
+    for (const name of Object.keys(cli.metrics)) {
+      expect(inPage?.metrics[name].estimate, name).toBe(cli.metrics[name].estimate);
+      expect(inPage?.metrics[name].lo, name).toBe(cli.metrics[name].lo);
+      expect(inPage?.metrics[name].fraction, name).toBe(cli.metrics[name].fraction);
+    }
+    expect(await page.locator('#answer-method').textContent()).toContain(
+      'the same figures as muster run my-rule.mjs with that seed and trials',
+    );
+    const carded = await page.evaluate(() =>
+      (window as unknown as { musterApp: { prepareCard(): Promise<boolean> } }).musterApp.prepareCard(),
+    );
+    expect(carded).toBe(true);
+    expect(await page.locator('#print-card .card-footer').textContent()).toContain('muster card my-rule.mjs');
+    expect(await page.locator('#print-card .vis svg').count()).toBeGreaterThan(0);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
 });

@@ -26,6 +26,7 @@ import { element } from './dom.js';
 import { extraRuleOrigins, extraRules } from './extra-rules.js';
 import { readHash } from './form-values.js';
 import { type HashState, parseHash } from './hash.js';
+import { isSandboxed } from './workbench/proxy-rule.js';
 import { CODE_MARK } from './workbench/share.js';
 import { type ShippedFile, Workbench } from './workbench/workbench.js';
 
@@ -64,8 +65,8 @@ const originOf = (rule: Rule): string | undefined => extraRuleOrigins[extraRules
 const calculator = new Calculator(
   appRules,
   __MUSTER_WORKER_SOURCE__,
-  // A command names a bundled rule file by its path, a built-in rule by its id.
-  (rule) => originOf(rule) ?? rule.id,
+  // A command names a bundled rule file by its path, a rule written here by its file's name, a built-in by its id.
+  (rule) => originOf(rule) ?? (isSandboxed(rule) ? rule.sandbox.name : rule.id),
   // The card's footer names a bundled rule file as muster card takes it: by that path.
   (rule) => {
     const origin = originOf(rule);

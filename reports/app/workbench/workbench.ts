@@ -166,6 +166,7 @@ export class Workbench {
     this.view.holdBehindGate(null);
     this.view.open(text, about);
     this.name = name;
+    this.listFiles();
     this.linkEntries = null;
     this.track(this.load(text, false));
   }
