@@ -2,7 +2,9 @@
  * Builds the calculator page (`muster app`): one HTML file that opens from
  * file:// with the network off.
  *
- *   worker.ts ──esbuild──► worker bundle (rules + streams) ─┐ as a string
+ *   worker.ts ──esbuild──► worker bundle (rules + streams) ─────────────┐
+ *   workbench/sandbox-worker.ts ─esbuild──► sandbox bundle (rule-file adapter, enumerator) ─┤ as strings
+ *   examples/rules/*.mjs (read as text, for the workbench) ────────────┤
  *   browser.ts ─esbuild──► page bundle (rules, exact solvers, stats, charts) ◄┘
  *   vega, vega-lite, vega-embed (as reports inline them) + page bundle ─► <script>s, hashed into the CSP
  *
