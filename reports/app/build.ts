@@ -194,6 +194,14 @@ export async function buildAppHtml(options: AppBuildOptions = {}): Promise<AppBu
 <div class="layout">
 <form id="controls" class="panel" novalidate aria-label="the question">
 <div id="rule-field"><label for="rule-picker">Rule</label><select id="rule-picker"></select><p class="doc" id="rule-about"></p></div>
+<div id="hash-problems" role="alert"></div>
+<fieldset><legend>Parameters</legend><div id="param-fields"></div></fieldset>
+<details id="simulation"><summary>Simulation</summary>
+<div class="field field-boolean"><div class="control"><input type="checkbox" id="sim-on" aria-describedby="sim-note"><label for="sim-on">simulate</label></div><p class="doc" id="sim-note"></p></div>
+<div class="field"><div class="control"><label for="sim-trials">trials</label><input type="text" id="sim-trials" inputmode="numeric" autocomplete="off" spellcheck="false" aria-describedby="sim-trials-doc sim-trials-error"></div><p class="error" id="sim-trials-error" hidden></p><p class="doc" id="sim-trials-doc">As muster run --trials: 1000000, 1e6, 1M.</p></div>
+<div class="field"><div class="control"><label for="sim-seed">seed</label><input type="text" id="sim-seed" autocomplete="off" spellcheck="false" aria-describedby="sim-seed-doc sim-seed-error"></div><p class="error" id="sim-seed-error" hidden></p><p class="doc" id="sim-seed-doc">As muster run --seed: the same seed and trials give the same figures.</p></div>
+<div class="field"><div class="control"><label for="sim-stream">stream</label><input type="text" id="sim-stream" inputmode="numeric" autocomplete="off" spellcheck="false" aria-describedby="sim-stream-doc sim-stream-error"></div><p class="error" id="sim-stream-error" hidden></p><p class="doc" id="sim-stream-doc">As muster run --stream: 3; 2 or 1 reproduce results made with those streams (docs/streams.md).</p></div>
+</details>
 <div id="workbench">
 <div class="bench-bar"><label for="rule-files">Rule file</label><select id="rule-files"></select><button type="button" id="new-rule">New rule</button><button type="button" id="edit-rule">Edit</button></div>
 <div id="editor" hidden>
@@ -206,14 +214,6 @@ export async function buildAppHtml(options: AppBuildOptions = {}): Promise<AppBu
 <p class="doc">The same contract as a rule file on disk (docs/custom-rules.md); Download gives a file <code>muster run</code> takes unchanged. The code runs in a sandbox: a worker with no page and no network. A file can also be dropped here.</p>
 </div>
 </div>
-<div id="hash-problems" role="alert"></div>
-<fieldset><legend>Parameters</legend><div id="param-fields"></div></fieldset>
-<details id="simulation"><summary>Simulation</summary>
-<div class="field field-boolean"><div class="control"><input type="checkbox" id="sim-on" aria-describedby="sim-note"><label for="sim-on">simulate</label></div><p class="doc" id="sim-note"></p></div>
-<div class="field"><div class="control"><label for="sim-trials">trials</label><input type="text" id="sim-trials" inputmode="numeric" autocomplete="off" spellcheck="false" aria-describedby="sim-trials-doc sim-trials-error"></div><p class="error" id="sim-trials-error" hidden></p><p class="doc" id="sim-trials-doc">As muster run --trials: 1000000, 1e6, 1M.</p></div>
-<div class="field"><div class="control"><label for="sim-seed">seed</label><input type="text" id="sim-seed" autocomplete="off" spellcheck="false" aria-describedby="sim-seed-doc sim-seed-error"></div><p class="error" id="sim-seed-error" hidden></p><p class="doc" id="sim-seed-doc">As muster run --seed: the same seed and trials give the same figures.</p></div>
-<div class="field"><div class="control"><label for="sim-stream">stream</label><input type="text" id="sim-stream" inputmode="numeric" autocomplete="off" spellcheck="false" aria-describedby="sim-stream-doc sim-stream-error"></div><p class="error" id="sim-stream-error" hidden></p><p class="doc" id="sim-stream-doc">As muster run --stream: 3; 2 or 1 reproduce results made with those streams (docs/streams.md).</p></div>
-</details>
 </form>
 <main id="answer" class="panel" aria-labelledby="answer-title">
 <h2 id="answer-title"></h2>

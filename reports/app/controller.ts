@@ -112,6 +112,8 @@ export class Calculator {
   }
 
   selectRule(next: Rule, raw: RawValues, simulation: SimulationChoice): void {
+    // A rule written in the page that is no longer shown needs its sandbox no more.
+    if (isSandboxed(this.rule) && this.rule !== next) this.rule.sandbox.stop();
     this.rule = next;
     // A rule written in the page is not in the picker (its list is the rules the page was built with).
     if (isSandboxed(next)) this.form.picker.selectedIndex = -1;
@@ -154,7 +156,8 @@ export class Calculator {
     const quiet = this.quietOptions(asked);
     let progress: ((done: number, total: number) => void) | null = null;
     const pending = rule.sandbox.ask(
-      { kind: 'answer', raw, simulate: asked.simulate, options: quiet },
+      // The person's own choice: the sandbox decides again whether enumeration forces a simulation.
+      { kind: 'answer', raw, simulate: this.form.chosenSimulate(), options: quiet },
       (done, total) => {
         progress ??= this.answer.showProgress(total);
         progress(done, total);

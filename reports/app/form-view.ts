@@ -158,6 +158,11 @@ export class FormView {
     };
   }
 
+  /** Whether the person asked to simulate: the box as they left it, even while it is held ticked (forceSimulation). */
+  chosenSimulate(): boolean {
+    return this.heldFrom ?? this.simulateBox.checked;
+  }
+
   /** Ticks and locks the simulate box where a rule file's enumeration gives no answer, and gives it back after. */
   forceSimulation(force: boolean): void {
     if (force && this.heldFrom === null) {
