@@ -6,11 +6,13 @@
  * every request that tried to leave), and a rule that never returns is
  * stopped by the page, which goes on answering.
  */
+import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appCommand } from '../src/cli/commands/app.js';
@@ -21,6 +23,7 @@ import { bufferIo } from './support/io.js';
 import { haveChromium, launchChromium } from './support/offline-page.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'muster-workbench-hostile-'));
+const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const appFile = join(folder, 'app.html');
 let browser: Browser;
 let server: Server;
@@ -218,5 +221,46 @@ describe.skipIf(!haveChromium)('hostile code in a link, in headless Chromium', (
       expect(await page.getByRole('button', { name: 'Run this rule' }).isVisible()).toBe(false);
       await context.close();
     }
+  });
+
+  it('names that are Object.prototype’s (constructor, hasOwnProperty) are a parameter and a metric like any other', async () => {
+    const source = (metric: string) => `export default {
+  id: 'proto',
+  title: 'Prototype names',
+  params: [{ name: 'hasOwnProperty', type: 'integer', default: 4, min: 2, max: 6, doc: 'sides' }],
+  metrics: [{ name: '${metric}', doc: 'the die rolled a one', probability: true }],
+  trial(dice, p, out) {
+    out['${metric}'] = dice.d(p['hasOwnProperty']) === 1;
+  },
+};
+`;
+    // __proto__ is refused as a metric's name, in the words muster run gives the same file.
+    const refused = await openLink(await codeLink(source('__proto__')));
+    await confirm(refused.page);
+    writeFileSync(join(folder, 'shared-rule.mjs'), source('__proto__'));
+    const cli = spawnSync(process.execPath, [CLI, 'run', 'shared-rule.mjs', '--exact'], {
+      cwd: folder,
+      encoding: 'utf8',
+    });
+    expect(`muster: ${await refused.page.locator('#source-problem').textContent()}\n`).toBe(cli.stderr);
+    await refused.context.close();
+
+    const { context, page } = await openLink(await codeLink(source('constructor')));
+    await confirm(page);
+    // Read in the page: an own key named like Object.prototype's is looked up as the page looks it up.
+    const fractionOf = () =>
+      page.evaluate(() => {
+        const result = (window as unknown as { musterApp: { result: RunResult | null } }).musterApp.result;
+        const entry = Object.entries(result?.metrics ?? {}).find(([name]) => name === 'constructor');
+        return entry ? entry[1] : document.getElementById('status')?.textContent;
+      });
+    // A die of 4 sides, then of 3: one in four, one in three.
+    expect(await fractionOf()).toMatchObject({ fraction: '1/4' });
+    expect(await page.inputValue('#param-hasOwnProperty')).toBe('4');
+    await page.fill('#param-hasOwnProperty', '3');
+    await idle(page);
+    expect(await fractionOf()).toMatchObject({ fraction: '1/3' });
+    expect((await shown(page))?.params).toEqual({ hasOwnProperty: 3 });
+    await context.close();
   });
 });

@@ -12,7 +12,8 @@ import type { SandboxReply, SandboxRequest } from './sandbox-messages.js';
 /** How long a rule may run without a word before it is stopped (a simulation's progress counts as a word). */
 export const DEFAULT_LIMIT_MS = 5000;
 
-export class SandboxTimeout extends Error {
+/** The rule's fault, not muster's (it ran too long, failed to load, threw from a timer): shown as a rule's refusal is. */
+export class SandboxFault extends Error {
   override name = 'UsageError';
 }
 
@@ -23,10 +24,24 @@ export interface Pending {
   cancel(): void;
 }
 
+/**
+ * One worker started ahead, its bundle already compiled, for the next version typed: starting a worker costs a good
+ * part of the time from a keystroke to the answer. It has run no rule's code yet.
+ */
+let spare: { url: string; worker: Worker } | null = null;
+
+function freshWorker(url: string): Worker {
+  const ready = spare?.url === url ? spare.worker : new Worker(url);
+  spare = { url, worker: new Worker(url) };
+  return ready;
+}
+
 export class Sandbox {
   private worker: Worker | null = null;
   private loaded: Promise<SandboxReply> | null = null;
   private nextId = 1;
+  /** Settles the request in flight when its worker is stopped: a stopped request is never answered. */
+  private abandon: (() => void) | null = null;
 
   /** `url`: the sandbox worker's Blob URL; `name`: the file, for messages; `limitMs`: read at every request. */
   constructor(
@@ -39,7 +54,7 @@ export class Sandbox {
   /** Loads the rule (in a fresh worker if the last one was stopped); the reply is `loaded` or `refused`. */
   load(): Promise<SandboxReply> {
     if (this.worker && this.loaded) return this.loaded;
-    this.worker = new Worker(this.url);
+    this.worker = freshWorker(this.url);
     const pending = this.send(
       { kind: 'load', id: 0, source: this.source, name: this.name },
       'its top-level code did not finish',
@@ -56,7 +71,7 @@ export class Sandbox {
     let cancelled = false;
     let inner: Pending | null = null;
     const reply = this.load().then((loaded) => {
-      if (loaded.kind !== 'loaded') throw new SandboxTimeout(loaded.kind === 'refused' ? loaded.message : 'no rule');
+      if (loaded.kind !== 'loaded') throw new SandboxFault(loaded.kind === 'refused' ? loaded.message : 'no rule');
       if (cancelled) return new Promise<SandboxReply>(() => undefined);
       inner = this.send({ ...request, id: 0 }, 'the rule’s code did not return', onProgress);
       return inner.reply;
@@ -75,6 +90,9 @@ export class Sandbox {
     this.worker?.terminate();
     this.worker = null;
     this.loaded = null;
+    const abandon = this.abandon;
+    this.abandon = null;
+    abandon?.();
   }
 
   private send(
@@ -91,14 +109,18 @@ export class Sandbox {
       const watch = () => {
         clearTimeout(timer);
         timer = setTimeout(() => {
-          this.stop();
           const seconds = Number((limit / 1000).toFixed(3));
           reject(
-            new SandboxTimeout(`${this.name}: ${running} within ${seconds} s (an endless loop?); the page stopped it`),
+            new SandboxFault(`${this.name}: ${running} within ${seconds} s (an endless loop?); the page stopped it`),
           );
+          this.stop();
         }, limit);
       };
       watch();
+      this.abandon = () => {
+        clearTimeout(timer);
+        reject(new SandboxFault(`${this.name}: stopped before it answered`));
+      };
       worker.onmessage = ({ data }: MessageEvent<unknown>) => {
         const message = checkedReply(data);
         if (!message || message.id !== id) return;
@@ -108,16 +130,15 @@ export class Sandbox {
           return;
         }
         clearTimeout(timer);
+        this.abandon = null;
         resolve(message);
       };
       worker.onerror = (event) => {
         // An error the rule's code threw from a timer of its own, outside any request: it ends the request.
         event.preventDefault();
         clearTimeout(timer);
+        reject(new SandboxFault(`${this.name}: ${event.message || 'the rule failed'} (outside any call of muster’s)`));
         this.stop();
-        reject(
-          new SandboxTimeout(`${this.name}: ${event.message || 'the rule failed'} (outside any call of muster’s)`),
-        );
       };
     });
     worker.postMessage({ ...request, id });

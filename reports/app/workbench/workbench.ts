@@ -64,6 +64,8 @@ export class Workbench {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private pending: Promise<void> = Promise.resolve();
   private release: () => void = () => undefined;
+  /** The sandbox of the version being loaded, until it answers. */
+  private loading: Sandbox | null = null;
   /** A link's parameters, waiting for its code to be run. */
   private linkEntries: Array<[string, string]> | null = null;
 
@@ -224,7 +226,10 @@ export class Workbench {
   /** Loads a text in a fresh sandbox; on success the calculator shows it (and `keep` keeps it in this browser). */
   private async load(text: string, keep: boolean): Promise<void> {
     const mine = ++this.loads;
+    // A version typed over before it loaded is not waited for: its worker is stopped, the machine's cores are the new one's.
+    this.loading?.stop();
     const sandbox = new Sandbox(this.sandboxUrl, text, this.name, () => this.limitMs);
+    this.loading = sandbox;
     let reply: Awaited<ReturnType<Sandbox['load']>>;
     try {
       reply = await sandbox.load();
@@ -232,6 +237,7 @@ export class Workbench {
       reply = { kind: 'refused', id: 0, message: error instanceof Error ? error.message : String(error) };
     }
     if (mine !== this.loads) return sandbox.stop();
+    this.loading = null;
     if (reply.kind !== 'loaded') {
       sandbox.stop();
       this.view.showProblem(reply.kind === 'refused' ? reply.message : 'the sandbox did not answer');
