@@ -91,7 +91,7 @@ export class Workbench {
     view.deleteButton.addEventListener('click', () => this.delete());
     view.fileInput.addEventListener('change', () => {
       const file = view.fileInput.files?.[0];
-      if (file) void this.openFile(file);
+      if (file) this.track(this.openFile(file));
       view.fileInput.value = '';
     });
     const target = element('workbench');
@@ -99,7 +99,7 @@ export class Workbench {
     target.addEventListener('drop', (event) => {
       event.preventDefault();
       const file = event.dataTransfer?.files[0];
-      if (file) void this.openFile(file);
+      if (file) this.track(this.openFile(file));
     });
   }
 
