@@ -2,14 +2,16 @@
  * Builds the calculator page (`muster app`): one HTML file that opens from
  * file:// with the network off.
  *
- *   worker.ts ──esbuild──► worker bundle (rules + streams) ─┐ as a string
+ *   worker.ts ──esbuild──► worker bundle (rules + streams) ─────────────┐
+ *   workbench/sandbox-worker.ts ─esbuild──► sandbox bundle (rule-file adapter, enumerator) ─┤ as strings
+ *   examples/rules/*.mjs (read as text, for the workbench) ────────────┤
  *   browser.ts ─esbuild──► page bundle (rules, exact solvers, stats, charts) ◄┘
  *   vega, vega-lite, vega-embed (as reports inline them) + page bundle ─► <script>s, hashed into the CSP
  *
  * esbuild bundles for the browser platform, so a rule module that pulled a
  * `node:` module into the page would fail the build, loudly, here.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
@@ -148,6 +150,21 @@ async function bundle(entry: string, options: AppBuildOptions, define: Record<st
   return result.outputFiles[0].text;
 }
 
+/**
+ * The rule files of examples/rules/, shipped in the page for its workbench (to open, edit and run in a sandbox):
+ * from the sources (the tests), or beside dist/ (the repository's build). A package installed without them ships none.
+ */
+function shippedFiles(): Array<{ name: string; source: string }> {
+  const folder = [join(HERE, '..', '..', 'examples', 'rules'), join(HERE, '..', '..', '..', 'examples', 'rules')].find(
+    (candidate) => existsSync(candidate),
+  );
+  if (!folder) return [];
+  return readdirSync(folder)
+    .filter((name) => name.endsWith('.mjs'))
+    .sort()
+    .map((name) => ({ name, source: readFileSync(join(folder, name), 'utf8') }));
+}
+
 /** Script text that an HTML parser could end early; esbuild escapes these in strings, and a test checks. */
 function assertInlinable(name: string, code: string): void {
   if (/<\/script|<!--/i.test(code)) throw new Error(`${name} cannot be inlined: it contains </script or <!--`);
@@ -156,7 +173,12 @@ function assertInlinable(name: string, code: string): void {
 /** Bundles the page and returns it as one HTML string (nothing is written here). */
 export async function buildAppHtml(options: AppBuildOptions = {}): Promise<AppBuild> {
   const worker = await bundle(sibling('worker'), options);
-  const page = await bundle(sibling('browser'), options, { __MUSTER_WORKER_SOURCE__: JSON.stringify(worker) });
+  const sandbox = await bundle(sibling('workbench/sandbox-worker'), options);
+  const page = await bundle(sibling('browser'), options, {
+    __MUSTER_WORKER_SOURCE__: JSON.stringify(worker),
+    __MUSTER_SANDBOX_SOURCE__: JSON.stringify(sandbox),
+    __MUSTER_SHIPPED_FILES__: JSON.stringify(shippedFiles()),
+  });
   assertInlinable('the calculator bundle', page);
   const { rules } = await import('../../src/rules/index.js');
   const ruleIds = [...rules.map((rule) => rule.id), ...(options.ruleFiles ?? []).map((file) => file.id)];
@@ -180,6 +202,18 @@ export async function buildAppHtml(options: AppBuildOptions = {}): Promise<AppBu
 <div class="field"><div class="control"><label for="sim-seed">seed</label><input type="text" id="sim-seed" autocomplete="off" spellcheck="false" aria-describedby="sim-seed-doc sim-seed-error"></div><p class="error" id="sim-seed-error" hidden></p><p class="doc" id="sim-seed-doc">As muster run --seed: the same seed and trials give the same figures.</p></div>
 <div class="field"><div class="control"><label for="sim-stream">stream</label><input type="text" id="sim-stream" inputmode="numeric" autocomplete="off" spellcheck="false" aria-describedby="sim-stream-doc sim-stream-error"></div><p class="error" id="sim-stream-error" hidden></p><p class="doc" id="sim-stream-doc">As muster run --stream: 3; 2 or 1 reproduce results made with those streams (docs/streams.md).</p></div>
 </details>
+<div id="workbench">
+<div class="bench-bar"><label for="rule-files">Rule file</label><select id="rule-files"></select><button type="button" id="new-rule">New rule</button><button type="button" id="edit-rule">Edit</button></div>
+<div id="editor" hidden>
+<p class="doc" id="editor-about"></p>
+<div id="gate" role="alert" hidden><p id="gate-text"></p><button type="button" id="gate-run">Run this rule</button></div>
+<div class="code"><pre id="gutter" aria-hidden="true"></pre><textarea id="rule-source" aria-label="Rule source" aria-describedby="source-problem" spellcheck="false" autocomplete="off" autocapitalize="off" autocorrect="off" wrap="off" rows="14"></textarea></div>
+<p id="source-problem" class="error" role="status" hidden></p>
+<div class="bench-bar"><button type="button" id="share">Share</button><button type="button" id="download">Download .mjs</button><label class="file-button" for="open-file">Open a file…</label><input type="file" id="open-file" accept=".mjs,.js,text/javascript"><button type="button" id="delete-rule">Delete from this browser</button></div>
+<p id="share-box" hidden><label for="share-link">Link to this rule and its parameters</label><input id="share-link" readonly></p>
+<p class="doc">The same contract as a rule file on disk (docs/custom-rules.md); Download gives a file <code>muster run</code> takes unchanged. The code runs in a sandbox: a worker with no page and no network. A file can also be dropped here.</p>
+</div>
+</div>
 </form>
 <main id="answer" class="panel" aria-labelledby="answer-title">
 <h2 id="answer-title"></h2>

@@ -13,7 +13,9 @@
  * A link is data from anywhere: one longer than MAX_HASH_LENGTH, or with more
  * than MAX_HASH_ENTRIES entries, is refused whole (the page shows one line and
  * the defaults); the parser is a single loop, so no nesting can exhaust the stack.
+ * A link that carries a rule's code has a longer bound (MAX_CODE_HASH_LENGTH).
  */
+import { CODE_MARK, MAX_PACKED_LENGTH } from './workbench/share.js';
 
 export interface HashState {
   /** The rule id, or null for an empty hash. */
@@ -34,16 +36,23 @@ export const MAX_HASH_LENGTH = 16_384;
 /** The most `name=value` entries read: no rule has more than a few dozen parameters. */
 export const MAX_HASH_ENTRIES = 256;
 
+/**
+ * The longest hash of a link that carries a rule's code (`#~<packed>?…`, see ./workbench/share.ts): the packed code
+ * may take up to MAX_PACKED_LENGTH characters, the parameters as much as any link.
+ */
+export const MAX_CODE_HASH_LENGTH = MAX_PACKED_LENGTH + MAX_HASH_LENGTH;
+
 export const PAGE_OPTIONS = ['simulate', 'trials', 'seed', 'stream'] as const;
 
 /** Reads a hash (with or without its leading `#`). Never throws: malformed escapes are kept as written. */
 export function parseHash(hash: string): HashState {
   const text = hash.startsWith('#') ? hash.slice(1) : hash;
-  if (text.length > MAX_HASH_LENGTH) {
+  const limit = text.startsWith(CODE_MARK) ? MAX_CODE_HASH_LENGTH : MAX_HASH_LENGTH;
+  if (text.length > limit) {
     return {
       ruleId: null,
       entries: [],
-      refused: `link: got ${text.length.toLocaleString('en-US')} characters; allowed: at most ${MAX_HASH_LENGTH.toLocaleString('en-US')} (the defaults are shown)`,
+      refused: `link: got ${text.length.toLocaleString('en-US')} characters; allowed: at most ${limit.toLocaleString('en-US')} (the defaults are shown)`,
     };
   }
   if (text.trim() === '') return { ruleId: null, entries: [] };

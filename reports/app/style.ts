@@ -70,6 +70,18 @@ section.chart { margin-top: 14px; }
 /* In the one-column layout (a phone) a chart is never shrunk below legible text (11 px, reports/card/legible.ts): a wide
    one scrolls in its box. Two columns wide, a chart fits its column, shrunk a little if it must. */
 @media screen and (max-width: 899px) { .sheet .vis { display: block; max-width: 100%; } .sheet .vis svg { width: var(--legible-width, auto); max-width: none; } }
+.bench-bar { display: flex; flex-wrap: wrap; gap: 6px 8px; align-items: center; margin: 10px 0 4px; }
+.bench-bar select { width: auto; max-width: 100%; flex: 1 1 10em; }
+.bench-bar label { font-weight: 600; }
+#editor .code { display: flex; border: 1px solid var(--rule); border-radius: 4px; max-width: 100%; height: 18em; overflow: hidden; background: white; }
+#gutter { margin: 0; padding: 6px 6px 6px 4px; min-width: 2.2em; text-align: right; color: var(--muted); background: var(--band); overflow: hidden; user-select: none; }
+#gutter, #rule-source { font: 13px/1.45 Menlo, Consolas, monospace; }
+#rule-source { flex: 1 1 auto; min-width: 0; margin: 0; padding: 6px; border: 0; resize: none; white-space: pre; overflow: auto; tab-size: 2; }
+#gate { margin: 8px 0; padding: 8px 10px; background: #fff7e0; border-left: 4px solid #c08a00; font-size: 13px; }
+#gate p { margin: 0 0 6px; }
+#share-box input { width: 100%; font: 12px Menlo, Consolas, monospace; }
+#open-file { position: absolute; width: 1px; height: 1px; opacity: 0; }
+.file-button { display: inline-block; padding: 4px 10px; border: 1px solid var(--accent); border-radius: 4px; color: var(--accent); cursor: pointer; font-weight: 400 !important; }
 .caption { margin: 4px 0 0; color: var(--muted); font-size: 12.5px; }
 .chart-error { color: var(--bad); }
 #readings ul { margin: 4px 0; padding-left: 20px; font-size: 13px; }
@@ -111,7 +123,7 @@ ${cardSheetStyle()}#print-card .card-link { margin: 0; color: #4b5461; font-size
   body.card-ready #print-card { position: static; visibility: visible; }
   body:not(.card-ready) #print-card { display: none; }
   #print-card .card { margin: 0; padding: 0; }
-  #controls, .actions button, #metrics:not(.fits-card), .sheet > footer, header.top .lead, #quick { display: none !important; }
+  #controls, #workbench, .actions button, #metrics:not(.fits-card), .sheet > footer, header.top .lead, #quick { display: none !important; }
   #metrics { break-inside: avoid; }
   #metrics h3 { margin-top: 8px; }
   table.metrics { font-size: 8pt; width: auto; }

@@ -1,0 +1,302 @@
+/// <reference lib="dom" />
+/**
+ * The rule workbench: write a rule file in the page (or open one: the
+ * examples ship in the page, a file can be chosen or dropped, the rules
+ * written here are kept in the browser), and read its odds as a built-in's.
+ * Every edit is loaded in a fresh sandbox a moment after the typing stops;
+ * a version that does not load leaves its one-line problem under the code
+ * and the last good version answering.
+ *
+ *   typing ─► (debounce) ─► Sandbox.load ─► refused: the problem under the code
+ *                                       └─► loaded: packSource ─► sandboxedRule ─► the calculator shows it
+ *   a link #~<packed>?… ─► unpackSource ─► the code shown behind the gate ─► "Run this rule" ─► as above
+ */
+import type { Rule } from '../../../src/rules/types.js';
+import type { Calculator } from '../controller.js';
+import { readHash } from '../form-values.js';
+import { EditorView } from './editor-view.js';
+import { deleteKept, keepRule, keptRules } from './kept.js';
+import { isSandboxed, type SandboxedRule, sandboxedRule } from './proxy-rule.js';
+import { Sandbox } from './sandbox.js';
+import { packSource, unpackSource } from './share.js';
+
+/** A rule file shipped in the page (examples/rules/), by its file name. */
+export interface ShippedFile {
+  name: string;
+  source: string;
+}
+
+/** How long the typing must pause before the text is loaded, in milliseconds. */
+const PAUSE_MS = 120;
+
+/** A rule to start from: the smallest rule file, a roll-off, in the trial form. */
+const NEW_RULE = `// my-rule.mjs — a roll-off: each player rolls a die, A adds a bonus; a tie is rolled again.
+export default {
+  id: 'my-rule',
+  title: 'My roll-off',
+  summary: 'each player rolls a die, A adds a bonus; highest wins, a tie is rolled again',
+  source: 'our house rules',
+  params: [
+    { name: 'sides', type: 'integer', default: 6, min: 2, max: 20, doc: 'sides of each die' },
+    { name: 'bonus', type: 'integer', default: 1, min: 0, max: 5, doc: "added to player A's roll" },
+  ],
+  metrics: [{ name: 'a.wins', doc: 'player A wins the roll-off', probability: true }],
+  start: () => ({ winner: null }),
+  step(state, dice, p) {
+    const a = dice.d(p.sides) + p.bonus;
+    const b = dice.d(p.sides);
+    return a === b ? state : { winner: a > b ? 'a' : 'b' };
+  },
+  done: (state) => state.winner !== null,
+  report(state, p, out) {
+    out['a.wins'] = state.winner === 'a';
+  },
+};
+`;
+
+export class Workbench {
+  readonly view = new EditorView();
+  /** How long a rule may run without a word before the page stops it (tests shorten it). */
+  limitMs = 5000;
+  private name = 'my-rule.mjs';
+  /** Counts loads: a slower load of an older text never replaces a newer one. */
+  private loads = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private pending: Promise<void> = Promise.resolve();
+  private release: () => void = () => undefined;
+  /** The sandbox of the version being loaded, until it answers. */
+  private loading: Sandbox | null = null;
+  /** A link's parameters, waiting for its code to be run. */
+  private linkEntries: Array<[string, string]> | null = null;
+
+  constructor(
+    private readonly calculator: Calculator,
+    private readonly sandboxUrl: string,
+    private readonly shipped: readonly ShippedFile[],
+  ) {
+    const { view } = this;
+    this.listFiles();
+    view.source.addEventListener('input', () => {
+      if (!view.gated) this.soon();
+    });
+    view.newButton.addEventListener('click', () => this.open(NEW_RULE, 'my-rule.mjs', 'A new rule file.'));
+    view.editButton.addEventListener('click', () => this.edit());
+    view.files.addEventListener('change', () => this.openListed());
+    view.gateRun.addEventListener('click', () => {
+      view.holdBehindGate(null);
+      this.track(this.load(view.source.value, true));
+    });
+    view.shareButton.addEventListener('click', () => this.share());
+    view.downloadButton.addEventListener('click', () => this.download());
+    view.deleteButton.addEventListener('click', () => this.delete());
+    view.fileInput.addEventListener('change', () => {
+      const file = view.fileInput.files?.[0];
+      if (file) this.track(this.openFile(file));
+      view.fileInput.value = '';
+    });
+    const target = element('workbench');
+    target.addEventListener('dragover', (event) => event.preventDefault());
+    target.addEventListener('drop', (event) => {
+      event.preventDefault();
+      const file = event.dataTransfer?.files[0];
+      if (file) this.track(this.openFile(file));
+    });
+  }
+
+  /** Settles once the text typed last is loaded (or refused) and its answer shown. */
+  async settled(): Promise<void> {
+    let seen: Promise<void>;
+    do {
+      seen = this.pending;
+      await seen;
+    } while (seen !== this.pending);
+    await this.calculator.idle();
+  }
+
+  /** The examples shipped in the page, then the rules kept in this browser. */
+  listFiles(): void {
+    const { files } = this.view;
+    files.replaceChildren(new Option('Open a rule file…', ''));
+    const group = (label: string, names: string[], prefix: string) => {
+      if (names.length === 0) return;
+      const node = document.createElement('optgroup');
+      node.label = label;
+      for (const name of names) node.append(new Option(name, `${prefix}${name}`));
+      files.append(node);
+    };
+    group(
+      'Examples (examples/rules/)',
+      this.shipped.map((file) => file.name),
+      'example:',
+    );
+    group(
+      'Kept in this browser',
+      keptRules().map((rule) => rule.name),
+      'kept:',
+    );
+  }
+
+  private openListed(): void {
+    const value = this.view.files.value;
+    this.view.files.value = '';
+    const example = this.shipped.find((file) => `example:${file.name}` === value);
+    const kept = keptRules().find((rule) => `kept:${rule.name}` === value);
+    if (example) this.open(example.source, example.name, `examples/rules/${example.name}, shipped in this page.`);
+    else if (kept) this.open(kept.source, kept.name, `${kept.name}, kept in this browser.`);
+  }
+
+  /** Edit the rule shown: a rule written here, or a built-in's step-form port (examples/rules/<id>-steps.mjs). */
+  private edit(): void {
+    const rule = this.calculator.rule;
+    if (isSandboxed(rule)) {
+      this.view.panel.hidden = false;
+      this.view.source.focus();
+      return;
+    }
+    const port = this.shipped.find((file) => file.name === `${rule.id}-steps.mjs` || file.name === `${rule.id}.mjs`);
+    if (port) this.open(port.source, port.name, `examples/rules/${port.name}: ${rule.title} as a rule file.`);
+    else this.open(NEW_RULE, 'my-rule.mjs', `${rule.title} has no rule file in this page: a new rule file.`);
+  }
+
+  private async openFile(file: File): Promise<void> {
+    const text = await file.text();
+    this.open(text, file.name.replace(/[\u0000-\u001f\u007f]+/g, ' '), `${file.name}, opened from this device.`);
+  }
+
+  /** Shows a text in the editor and runs it (it is the page's own, or the person's). */
+  private open(text: string, name: string, about: string): void {
+    this.view.holdBehindGate(null);
+    this.view.open(text, about);
+    this.name = name;
+    this.listFiles();
+    this.linkEntries = null;
+    this.track(this.load(text, false));
+  }
+
+  /**
+   * A link that carries code (`#~<packed>?…`): the code is shown and runs only once the person says so — unless it
+   * is, character for character, a rule this browser keeps or the page ships.
+   */
+  openLink(packed: string, entries: Array<[string, string]>, refuse: (problem: string) => void): void {
+    this.track(
+      this.readLink(packed, entries).then((problem) => {
+        if (problem) refuse(problem);
+      }),
+    );
+  }
+
+  private async readLink(packed: string, entries: Array<[string, string]>): Promise<string | null> {
+    const unpacked = await unpackSource(packed);
+    if ('problem' in unpacked) return unpacked.problem;
+    const { source } = unpacked;
+    const known = [...keptRules(), ...this.shipped].find((file) => file.source === source);
+    this.view.open(source, known ? `${known.name}, from the link.` : 'From the link you opened.');
+    this.name = known?.name ?? 'shared-rule.mjs';
+    this.linkEntries = entries;
+    this.calculator.clear('No answer yet: the link carries a rule’s code, which has not run (see the rule above).');
+    if (known) {
+      await this.load(source, false);
+      return null;
+    }
+    const lines = source.split('\n').length;
+    this.view.holdBehindGate(
+      `This link carries a rule’s code (${lines} line${lines === 1 ? '' : 's'}), shown below. Read it first: it runs in this page (in a sandbox, with no network) only when you choose Run this rule.`,
+    );
+    this.view.gateRun.focus();
+    return null;
+  }
+
+  private soon(): void {
+    clearTimeout(this.timer);
+    this.release();
+    this.pending = new Promise((resolve) => {
+      this.release = resolve;
+      this.timer = setTimeout(() => {
+        this.release = () => undefined;
+        void this.load(this.view.source.value, true).then(resolve, resolve);
+      }, PAUSE_MS);
+    });
+  }
+
+  private track(work: Promise<void>): void {
+    // A failure here is muster's own (a rule's faults are shown as its problems): logged, never a page that hangs.
+    this.pending = this.pending.then(() => work).catch((error: unknown) => console.error(error));
+  }
+
+  /** Loads a text in a fresh sandbox; on success the calculator shows it (and `keep` keeps it in this browser). */
+  private async load(text: string, keep: boolean): Promise<void> {
+    const mine = ++this.loads;
+    // A version typed over before it loaded is not waited for: its worker is stopped, the machine's cores are the new one's.
+    this.loading?.stop();
+    const sandbox = new Sandbox(this.sandboxUrl, text, this.name, () => this.limitMs);
+    this.loading = sandbox;
+    let reply: Awaited<ReturnType<Sandbox['load']>>;
+    try {
+      reply = await sandbox.load();
+    } catch (error) {
+      reply = { kind: 'refused', id: 0, message: error instanceof Error ? error.message : String(error) };
+    }
+    if (mine !== this.loads) return sandbox.stop();
+    this.loading = null;
+    if (reply.kind !== 'loaded') {
+      sandbox.stop();
+      this.view.showProblem(reply.kind === 'refused' ? reply.message : 'the sandbox did not answer');
+      return;
+    }
+    let rule: SandboxedRule;
+    try {
+      rule = sandboxedRule(reply.rule, sandbox, await packSource(text));
+    } catch (error) {
+      sandbox.stop();
+      this.view.showProblem(error instanceof Error ? error.message : String(error));
+      return;
+    }
+    if (mine !== this.loads) return sandbox.stop();
+    this.view.showProblem(null);
+    if (keep && keepRule({ name: this.name, source: text })) this.listFiles();
+    this.show(rule);
+  }
+
+  /** The calculator switches to the new version, keeping the values of the parameters it still has. */
+  private show(rule: SandboxedRule): void {
+    const { calculator } = this;
+    const before: Rule = calculator.rule;
+    const simulation = calculator.form.readSimulation();
+    let raw = calculator.form.readFields(before);
+    let problems: string[] = [];
+    if (this.linkEntries) {
+      const reading = readHash([rule], { ruleId: rule.id, entries: this.linkEntries });
+      raw = reading.raw;
+      problems = reading.problems;
+      Object.assign(simulation, reading.simulation);
+      this.linkEntries = null;
+    }
+    if (isSandboxed(before)) before.sandbox.stop();
+    calculator.selectRule(rule, raw, simulation);
+    calculator.showProblems(problems);
+    calculator.recompute();
+  }
+
+  private share(): void {
+    // The address is the question (a rule written here carries its code): the link is the address.
+    this.view.showLink(location.href);
+    // Where the browser allows it (not every one does from file://), the link is on the clipboard too.
+    navigator.clipboard?.writeText(location.href).catch(() => undefined);
+  }
+
+  private download(): void {
+    const url = URL.createObjectURL(new Blob([this.view.source.value], { type: 'text/javascript' }));
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = this.name;
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  }
+
+  private delete(): void {
+    deleteKept(this.name);
+    this.listFiles();
+  }
+}
+
+const element = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
