@@ -5,7 +5,7 @@ import { chmodSync, writeFileSync } from 'node:fs';
 writeFileSync(
   'dist/cli.js',
   `#!/usr/bin/env node
-import { main } from './src/cli.js';
+import { cliEntry } from './src/cli/entry.js';
 import { holdSignals } from './src/cli/interrupt.js';
 import { guardStandardStreams, internalErrorText } from './src/output/standard-streams.js';
 // A closed pipe on stdout is a quiet success, a full device one line and exit 2: never a trace.
@@ -20,7 +20,7 @@ process.on('uncaughtException', (error) => {
 // worker threads shut down, must not turn its exit status into a signal death.
 holdSignals();
 try {
-  process.exitCode = await main(process.argv.slice(2));
+  process.exitCode = await cliEntry(process.argv.slice(2));
 } catch (error) {
   process.stderr.write(internalErrorText(error));
   process.exitCode = 1;
