@@ -6,7 +6,7 @@
  * which loaded them all again.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -83,5 +83,56 @@ describe('on the real process', () => {
     const late = await muster('run', '--exact', infinity);
     expect(late.status, late.stderr).toBe(0);
     expect(late.threads).toEqual(['main commander', 'thread commander']);
+  });
+});
+
+describe('the bundle (scripts/write-entry.mjs)', () => {
+  // A resolve hook that logs every file a process loads, from every thread; the test keeps muster's own (dist/).
+  const dist = new URL('../dist/', import.meta.url).href;
+  const bundled = (url: string) => url === `${dist}cli.js` || /^bundle\/[\w-]+\.js$/.test(url.slice(dist.length));
+  const log = join(folder, 'files.log');
+  const hooks = `import { appendFileSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
+  const resolved = await next(specifier, context);
+  if (resolved.url.startsWith('file:')) appendFileSync(${JSON.stringify(log)}, resolved.url + '\\n');
+  return resolved;
+}`;
+  const files = async (...argv: string[]) => {
+    const recorder = join(folder, 'record-files.mjs');
+    const url = `data:text/javascript,${encodeURIComponent(hooks)}`;
+    writeFileSync(recorder, `import { register } from 'node:module';\nregister(${JSON.stringify(url)});\n`);
+    writeFileSync(log, '');
+    await promisify(execFile)(process.execPath, ['--import', recorder, entry, ...argv]);
+    return readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .filter((url) => url.startsWith(dist));
+  };
+
+  it("a rule file's exact run, on both threads, loads only the bundle's files: none of tsc's dist/src", async () => {
+    const loaded = await files('run', infinity, '--exact', '--quiet');
+    expect(loaded.filter((url) => /\/dist\/bundle\/rule-thread\.js$/.test(url))).toHaveLength(1);
+    expect(loaded.filter((url) => !bundled(url))).toEqual([]);
+  });
+
+  it('a built-in exact run loads only the bundle too', async () => {
+    const loaded = await files('run', 'infinity', '--exact', '--quiet');
+    expect(loaded.length).toBeGreaterThan(1);
+    expect(loaded.filter((url) => !bundled(url))).toEqual([]);
+  });
+
+  it("a pooled run finds the pool's worker from the pool's own place in dist/ (a file the bundle does not hold)", async () => {
+    // 3e6 trials are 46 chunks: more than a run computes in-process (4), so they go to the pool's thread.
+    const argv = [entry, 'run', 'infinity', '--trials', '3e6', '--threads', '1', '--quiet', '--json', '-'];
+    const result = JSON.parse((await promisify(execFile)(process.execPath, argv)).stdout);
+    expect(result.trials).toBe(3_000_000);
+    expect(result.metrics['a.wins'].fraction).toBe('1/2'); // WIP 13 against 13 at the defaults: even by symmetry
+  });
+
+  it("--version reads the package's version from package.json, as the unbundled module did", async () => {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    const printed = await promisify(execFile)(process.execPath, [entry, '--version']);
+    expect(printed.stdout.trim()).toBe(pkg.version);
+    expect(pkg.version).toMatch(/^\d+\.\d+\.\d+/);
   });
 });

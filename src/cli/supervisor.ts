@@ -63,10 +63,10 @@ interface Fault {
   status: number;
 }
 
-/** The compiled rule thread; under the TypeScript test runner, the build's. */
+/** The rule thread as the build bundles it (scripts/write-entry.mjs); under the TypeScript test runner, the build's. */
 function threadFile(): string {
   const here = fileURLToPath(import.meta.url);
-  const built = here.endsWith('.ts') ? '../../dist/src/cli/command-thread.js' : './command-thread.js';
+  const built = here.endsWith('.ts') ? '../../dist/bundle/rule-thread.js' : '../../bundle/rule-thread.js';
   const file = fileURLToPath(new URL(built, import.meta.url));
   if (!existsSync(file)) throw new Error(`rule thread not built: ${file} (run npm run build)`);
   return file;
