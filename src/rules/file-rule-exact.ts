@@ -227,6 +227,8 @@ function enumerateTrial(context: EnumerationContext, params: Params, paths: numb
   return sums.result();
 }
 
+const ZERO_REWARD = [0n, 1n] as const;
+
 function enumerateStepForm(
   context: EnumerationContext,
   form: StepForm,
@@ -256,10 +258,13 @@ function enumerateStepForm(
             out,
             metrics,
             (index, value) => {
-              rewards ??= metrics.map(() => [0n, 1n] as const);
-              const [n, d] = rationalOf(value);
-              const [before, beforeDenominator] = rewards[index];
-              rewards[index] = [before * d + n * beforeDenominator, beforeDenominator * d];
+              // Indexed, not destructured: once a path, in code the JIT has not compiled yet.
+              rewards ??= metrics.map(() => ZERO_REWARD);
+              const rational = rationalOf(value);
+              const n = rational[0];
+              const d = rational[1];
+              const before = rewards[index];
+              rewards[index] = [before[0] * d + n * before[1], before[1] * d];
             },
             context.fail,
             context.describe,

@@ -84,28 +84,32 @@ export function readStepOut(
   fail: (what: string) => never,
   describe: (value: unknown) => string,
 ): void {
+  // Run once a path while enumerating: by name and then by position, with no array or key list made each time.
+  const take = (metric: MetricSpec, index: number, field: string | number) => {
+    const value = out[field];
+    out[field] = 0;
+    if (metric.probability) {
+      fail(
+        `step wrote the probability ${JSON.stringify(metric.name)}; allowed: in a step, means only (what steps ` +
+          `write adds up); write probabilities in report(state, params, out)`,
+      );
+    }
+    if (typeof value !== 'number' || !Number.isFinite(value)) {
+      fail(
+        `metric ${JSON.stringify(metric.name)}: got ${describe(value)} from step; allowed: a finite number (a ` +
+          `mean)`,
+      );
+    }
+    add(index, value);
+  };
   for (let index = 0; index < metrics.length; index++) {
     const metric = metrics[index];
-    for (const field of [metric.name, index]) {
-      const value = out[field];
-      if (value === 0) continue;
-      out[field] = 0;
-      if (metric.probability) {
-        fail(
-          `step wrote the probability ${JSON.stringify(metric.name)}; allowed: in a step, means only (what steps ` +
-            `write adds up); write probabilities in report(state, params, out)`,
-        );
-      }
-      if (typeof value !== 'number' || !Number.isFinite(value)) {
-        fail(
-          `metric ${JSON.stringify(metric.name)}: got ${describe(value)} from step; allowed: a finite number (a ` +
-            `mean)`,
-        );
-      }
-      add(index, value);
-    }
+    if (out[metric.name] !== 0) take(metric, index, metric.name);
+    if (out[index] !== 0) take(metric, index, index);
   }
-  if (Object.keys(out).length !== 2 * metrics.length) {
+  let fields = 0;
+  for (const _ in out) fields++;
+  if (fields !== 2 * metrics.length) {
     const known = new Set([...metrics.map((m) => m.name), ...metrics.map((_, index) => String(index))]);
     const stray = Object.keys(out).find((name) => !known.has(name)) ?? '';
     delete out[stray];
