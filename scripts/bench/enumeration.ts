@@ -165,7 +165,7 @@ process.stdout.write(
 );
 if (ratios.length > 0)
   process.stdout.write(
-    `\nicepool ÷ muster: ${ratios.map((r) => `${r.toFixed(2)}×`).join(', ')}; ` +
+    `icepool ÷ muster: ${ratios.map((r) => `${r.toFixed(2)}×`).join(', ')}; ` +
       `muster at least as fast on ${ratios.filter((r) => r >= 1).length} of ${ratios.length} (target: all)\n`,
   );
 if (!icepoolSource)
