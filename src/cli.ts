@@ -383,6 +383,7 @@ export function buildProgram(io: Io): Command {
   program.hook('preAction', (_program, command) => {
     const takesRule = command.registeredArguments[0]?.name() === 'rule';
     if (ruleThreadArmed && takesRule && isRulePath(String(command.processedArgs[0]))) throw new HandOff('rule thread');
+    if (tellTimeout) return givenTimeout(program).then(tellTimeout);
   });
   program.hook('preSubcommand', (_program, sub) => {
     currentCommand = sub.name();
@@ -404,15 +405,23 @@ function parsedCommand(program: Command, name: string): ParsedCommand | undefine
 
 /** Whether the running command moves to the rule thread when it loads a rule file (main() on the real process). */
 let ruleThreadArmed = false;
+/** Told the command's --timeout once argv is parsed (main()'s third argument). */
+let tellTimeout: ((seconds: number | undefined) => void) | undefined;
 
 /**
  * Runs the CLI on `argv` (without node and script) and returns the exit
  * status. On the real process (the default io), a command that loads a
  * rule file is run again on the rule thread, under a supervisor that can
  * stop the rule's code (cli/supervisor.ts); one given another io (a test,
- * the rule thread itself) runs where it is called.
+ * the rule thread itself) runs where it is called. The rule thread passes
+ * `parsed`, to tell its supervisor the command's --timeout before the
+ * command runs.
  */
-export async function main(argv: readonly string[], rawIo: Io = processIo): Promise<number> {
+export async function main(
+  argv: readonly string[],
+  rawIo: Io = processIo,
+  parsed?: (timeout: number | undefined) => void,
+): Promise<number> {
   // User text reaches the terminal only with its control characters shown as escapes.
   const io = terminalIo(rawIo);
   const program = buildProgram(io);
@@ -420,6 +429,7 @@ export async function main(argv: readonly string[], rawIo: Io = processIo): Prom
   const release = holdSignals();
   const disarm = rawIo === processIo ? armHandOff() : () => {};
   ruleThreadArmed = rawIo === processIo;
+  tellTimeout = parsed;
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
@@ -453,6 +463,7 @@ export async function main(argv: readonly string[], rawIo: Io = processIo): Prom
   } finally {
     disarm();
     ruleThreadArmed = false;
+    tellTimeout = undefined;
     await SimulationPool.dropPrestarted();
     release();
   }

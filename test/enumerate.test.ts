@@ -379,6 +379,11 @@ describe('what cannot be enumerated is one line, never a truncated value', () =>
       /step\(state, dice, params\) returned a state that is not plain JSON: \.when is an object of a class \(Date\)/,
     );
     fails(rule({ ...base, step: () => ({ n: Number.NaN }) }), /not plain JSON: \.n is NaN/);
+    // Found deep in the state, and named by its whole path, though a sound state's text is written without one.
+    fails(
+      rule({ ...base, step: () => ({ n: 1, a: [0, { b: [2, () => 3] }] }) }),
+      /not plain JSON: \.a\[1\]\.b\[1\] is a function/,
+    );
     fails(
       rule({
         ...base,

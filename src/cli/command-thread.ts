@@ -4,6 +4,7 @@
  *
  *   supervisor ─► workerData { argv, terminal facts, marker } ─► main(argv, io) here
  *   io.out / io.err ─► messages ─► the supervisor writes them to the real stdout / stderr
+ *   argv parsed ─► { timeout } ─► the supervisor's watch (the main thread may not have parsed argv at all)
  *   signals: the supervisor hears them and sends { signal } ─► signalled()
  *   end: { done: status }, or a fault the supervisor reads from the marker
  */
@@ -25,6 +26,7 @@ export interface RuleThreadData {
 export type RuleThreadMessage =
   | { out: string }
   | { err: string }
+  | { timeout: number | undefined }
   | { done: number }
   | { internal: string }
   | { uncaught: string; blamed: boolean };
@@ -72,7 +74,7 @@ const io: Io = {
 
 const { main } = await import('../cli.js');
 try {
-  tell({ done: await main(data.argv, io) });
+  tell({ done: await main(data.argv, io, (timeout) => tell({ timeout })) });
 } catch (error) {
   tell({ internal: error instanceof Error ? (error.stack ?? String(error)) : String(error) });
 }

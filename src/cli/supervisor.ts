@@ -11,6 +11,7 @@
  *   marker (shared memory) ◄───────────────── enterRuleCall / leaveRuleCall around rule code
  *   polls the marker: a call past --timeout, or 1 s past a signal ─► terminate, one line
  *   writes { out } / { err } to stdout / stderr ◄─ the command's io
+ *   watches for --timeout ◄───────────────── { timeout }, once argv is parsed, before any rule code
  *   exit without { done }: process.exit, out of memory, a top-level await never settling ─► one line
  *
  * Exit status: a rule file's fault is bad input, 2 (the user's rule, not
@@ -48,7 +49,10 @@ export interface Supervision {
   raw: Io;
   /** The same, escaping control characters: for the supervisor's own lines, which quote paths. */
   io: Io;
-  /** --timeout in seconds, when the command was given a valid one. */
+  /**
+   * --timeout in seconds, when the command was given a valid one; the rule
+   * thread tells it too, once it has parsed argv (it may be all that did).
+   */
   timeout?: number;
   /** A signal the main thread caught before supervision began: passed on at once. */
   signalled?: NodeJS.Signals;
@@ -59,10 +63,10 @@ interface Fault {
   status: number;
 }
 
-/** The compiled rule thread; under the TypeScript test runner, the build's. */
+/** The rule thread as the build bundles it (scripts/write-entry.mjs); under the TypeScript test runner, the build's. */
 function threadFile(): string {
   const here = fileURLToPath(import.meta.url);
-  const built = here.endsWith('.ts') ? '../../dist/src/cli/command-thread.js' : './command-thread.js';
+  const built = here.endsWith('.ts') ? '../../dist/bundle/rule-thread.js' : '../../bundle/rule-thread.js';
   const file = fileURLToPath(new URL(built, import.meta.url));
   if (!existsSync(file)) throw new Error(`rule thread not built: ${file} (run npm run build)`);
   return file;
@@ -70,7 +74,8 @@ function threadFile(): string {
 
 /** Runs the CLI's `argv` on the rule thread and returns its exit status (see the file's header). */
 export function superviseCommand(argv: readonly string[], supervision: Supervision): Promise<number> {
-  const { raw, io, timeout } = supervision;
+  const { raw, io } = supervision;
+  let timeout = supervision.timeout;
   const marker = newCallMarker();
   const data: RuleThreadData = { argv: [...argv], errIsTTY: raw.errIsTTY, columns: raw.columns, marker };
   const worker = new Worker(threadFile(), { workerData: data });
@@ -124,7 +129,10 @@ export function superviseCommand(argv: readonly string[], supervision: Supervisi
   worker.on('message', (message: RuleThreadMessage) => {
     if ('out' in message) raw.out(message.out);
     else if ('err' in message) raw.err(message.err);
-    else if ('done' in message) {
+    else if ('timeout' in message) {
+      timeout = message.timeout;
+      if (timeout !== undefined) watch();
+    } else if ('done' in message) {
       done = message.done;
       linger = setTimeout(() => {
         if (!stopping) void worker.terminate();

@@ -161,30 +161,36 @@ function stronglyConnected(chain: Chain): number[][] {
   const edges = (state: number) => (chain.absorbing[state] ? EMPTY : chain.to[state]);
   for (let root = 0; root < size; root++) {
     if (order[root] >= 0) continue;
-    const work: Array<[number, number]> = [[root, 0]];
+    // The walk's stack as two parallel arrays (state, next edge), no pair destructured: this runs once per
+    // command, before the JIT has compiled it, where taking an array apart is an iterator's round trip.
+    const walk: number[] = [root];
+    const next: number[] = [0];
     order[root] = low[root] = counter++;
     stack.push(root);
     onStack[root] = 1;
-    while (work.length > 0) {
-      const top = work[work.length - 1];
-      const [state, edge] = top;
+    while (walk.length > 0) {
+      const top = walk.length - 1;
+      const state = walk[top];
+      const edge = next[top];
       const out = edges(state);
       if (edge < out.length) {
-        top[1]++;
-        const next = out[edge];
-        if (order[next] < 0) {
-          order[next] = low[next] = counter++;
-          stack.push(next);
-          onStack[next] = 1;
-          work.push([next, 0]);
-        } else if (onStack[next]) {
-          low[state] = Math.min(low[state], order[next]);
+        next[top] = edge + 1;
+        const target = out[edge];
+        if (order[target] < 0) {
+          order[target] = low[target] = counter++;
+          stack.push(target);
+          onStack[target] = 1;
+          walk.push(target);
+          next.push(0);
+        } else if (onStack[target]) {
+          low[state] = Math.min(low[state], order[target]);
         }
         continue;
       }
-      work.pop();
-      if (work.length > 0) {
-        const parent = work[work.length - 1][0];
+      walk.pop();
+      next.pop();
+      if (walk.length > 0) {
+        const parent = walk[walk.length - 1];
         low[parent] = Math.min(low[parent], low[state]);
       }
       if (low[state] === order[state]) {

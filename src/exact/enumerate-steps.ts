@@ -105,10 +105,12 @@ export function enumerateSteps(procedure: StepProcedure, budget: PathBudget, max
         let sum = targets.get(next);
         if (!sum) targets.set(next, (sum = new WeightSum()));
         sum.add(numerator, denominator);
-        if (result.rewards) {
-          result.rewards.forEach(([value, valueDenominator], slot) => {
-            if (value !== 0n) expected[slot].add(numerator * value, denominator * valueDenominator);
-          });
+        const written = result.rewards;
+        if (written) {
+          for (let slot = 0; slot < written.length; slot++) {
+            const reward = written[slot];
+            if (reward[0] !== 0n) expected[slot].add(numerator * reward[0], denominator * reward[1]);
+          }
         }
       },
       budget,
