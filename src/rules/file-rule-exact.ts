@@ -211,8 +211,6 @@ function enumerateTrial(context: EnumerationContext, params: Params, paths: numb
   return sums.result();
 }
 
-const ZERO_REWARD = [0n, 1n] as const;
-
 function enumerateStepForm(
   context: EnumerationContext,
   form: StepForm,
