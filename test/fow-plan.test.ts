@@ -57,7 +57,7 @@ function expectPlanIsTheChain(settings: string[]): void {
   const exact = fow.exact!(params);
   const followed = Math.max(params.turns as number, (params.endTurn as number) - 1);
   for (const sideName of ['attacker', 'defender'] as const) {
-    const setup = sideSetup(params, sideName);
+    const setup = sideSetup(fow.read(params), sideName);
     const side: PlanSide = {
       reserves: setup.reserves,
       start: setup.start,

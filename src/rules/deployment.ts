@@ -56,7 +56,9 @@
 import { Fraction } from '../exact/fraction.js';
 import { UsageError } from '../errors.js';
 import { mean, proportion, type Tallied } from '../stats/estimate.js';
-import type { MatrixSpec, MetricSpec, ParamSpec, Params, Reading, Rule, Rng } from './types.js';
+import { defineBuiltin, type ParamsOf, type TrialOut } from './define.js';
+import type { Dice } from './file-rule.js';
+import type { MatrixSpec, MetricSpec, ParamSpec, Reading, Rng } from './types.js';
 
 /**
  * Every deployment a player can declare, canonical: the 10 legal standard
@@ -111,7 +113,7 @@ for (let zones = 0; zones < ZONE_SETS; zones++) {
  * only (`edges=long`: 1–3), or every zone touching any board edge
  * (`edges=geometric`: 1–4 and 6, with 7 and 8 when `aocSides`).
  */
-export function edgeZones(params: Params): number {
+export function edgeZones(params: Deployment): number {
   if (params.edges === 'long') return LONG_EDGE_ZONES;
   return LONG_EDGE_ZONES | SIDE_EDGE_ZONES | (params.aocSides ? CONFLICT_ZONES : 0);
 }
@@ -131,9 +133,9 @@ function zoneList(zones: number): string {
 const turnsToPlace = (squads: number, perTurn: number): number => Math.ceil(squads / perTurn);
 
 /** Whether a places the last squad, given who has initiative (the player without it places first). */
-function aPlacesLast(params: Params, aHasInitiative: boolean): boolean {
-  const turnsA = turnsToPlace(params.squadsA as number, params.perTurn as number);
-  const turnsB = turnsToPlace(params.squadsB as number, params.perTurn as number);
+function aPlacesLast(params: Deployment, aHasInitiative: boolean): boolean {
+  const turnsA = turnsToPlace(params.squadsA, params.perTurn);
+  const turnsB = turnsToPlace(params.squadsB, params.perTurn);
   return aHasInitiative ? turnsA >= turnsB : turnsA > turnsB;
 }
 
@@ -165,21 +167,65 @@ export function canonicalStrategy(text: string): { strategy: string } | { proble
   return { strategy: `standard:${zones.sort((x, y) => x - y).join(',')}` };
 }
 
-function strategyParam(name: string, fallback: string, doc: string): ParamSpec {
+function strategyParam<const N extends string>(name: N, fallback: string, doc: string) {
   return {
     name,
     type: 'text',
     default: fallback,
     allowed: STRATEGY_ALLOWED,
     doc,
-    parse(raw) {
+    parse(raw: string): string {
       const outcome = canonicalStrategy(raw);
       if ('problem' in outcome)
         throw new UsageError(`${name}: got ${JSON.stringify(raw)} (${outcome.problem}); allowed: ${STRATEGY_ALLOWED}`);
       return outcome.strategy;
     },
-  };
+  } as const satisfies ParamSpec;
 }
+
+const params = [
+  strategyParam('a', 'forward:1', "player a's deployment: standard:Z1,Z2,Z3 or forward:Z"),
+  strategyParam('b', 'standard:1,2,3', "player b's deployment: standard:Z1,Z2,Z3 or forward:Z"),
+  {
+    name: 'compare',
+    type: 'choice',
+    default: 'raw',
+    choices: ['raw', 'modified'],
+    doc: 'which forward die is lost: raw (default) loses a d6 showing the chosen zone\'s number, because the text compares the die roll itself ("If any die roll is the same number as the first deployment zone you chose") and adds the +2 only after; modified compares d6 + 2, which makes the loss a mere duplicate that changes nothing',
+  },
+  {
+    name: 'edges',
+    type: 'choice',
+    default: 'geometric',
+    choices: ['geometric', 'long'],
+    doc: 'which zones give a board edge for noEdge: geometric (default) counts every zone touching any board edge, since each row of three 16" or 24" zones fills the board\'s width and "Any board edge that is part of your deployment zone" is an entry edge, so zones 1–4 and 6 (and 7, 8 with aocSides) have one and only zone 5 has none; long counts only the long board edge, zones 1–3',
+  },
+  {
+    name: 'aocSides',
+    type: 'boolean',
+    default: true,
+    doc: 'with edges=geometric, whether zones 7 and 8 touch the side edges: true (default) as drawn, 7 above 4 and 8 above 6 in the same columns; false if the drawing places them only loosely, inset from the sides',
+  },
+  {
+    name: 'squadsA',
+    type: 'integer',
+    default: 6,
+    min: 1,
+    max: 60,
+    doc: "squads in a's army, deployed or declared as reserve (each counts as placed in the alternation, §6.3)",
+  },
+  { name: 'squadsB', type: 'integer', default: 6, min: 1, max: 60, doc: "squads in b's army" },
+  {
+    name: 'perTurn',
+    type: 'integer',
+    default: 2,
+    min: 1,
+    max: 10,
+    doc: 'squads a player places in each turn of the alternation (the text: "two squads at a time"); fewer when fewer are left',
+  },
+] as const satisfies readonly ParamSpec[];
+
+type Deployment = ParamsOf<typeof params>;
 
 /**
  * A canonical strategy as numbers: the forward player's chosen zone (0 when standard) and the standard player's zone
@@ -235,7 +281,7 @@ interface ZoneSetMetric {
  * What each per-player metric reads from a zone set, under these parameters: 1 or 0 for probabilities, the figure
  * itself for means. Docs follow the player's name.
  */
-function zoneSetMetrics(params: Params): ZoneSetMetric[] {
+function zoneSetMetrics(params: Deployment): ZoneSetMetric[] {
   const edges = edgeZones(params);
   return [
     {
@@ -280,7 +326,7 @@ const ZONE_SET_FIXED_METRICS: readonly ZoneSetMetric[] = [
   },
 ];
 
-function metrics(params: Params): MetricSpec[] {
+function metrics(params: Deployment): MetricSpec[] {
   const list: MetricSpec[] = [
     {
       name: 'a.initiative',
@@ -325,9 +371,67 @@ function metrics(params: Params): MetricSpec[] {
   return list;
 }
 
-function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array): void {
-  const a = plan(params.a as string);
-  const b = plan(params.b as string);
+/**
+ * One pre-game as §6.1–6.3 read: each player takes the zones it selects, or rolls 2d6 for forward zones (a die
+ * showing the chosen zone lost, any other adding zone d6 + 2); the lower zone total has initiative, equal totals
+ * roll off on 1d6 (ties rolled again); then squads are placed perTurn at a time, the player without initiative
+ * first, until both armies are down.
+ */
+function trial(dice: Dice, p: Deployment, out: TrialOut): void {
+  const zonesOf = (strategy: string): Set<number> => {
+    const [kind, list] = strategy.split(':');
+    if (kind === 'standard') return new Set(list.split(',').map(Number));
+    const chosen = Number(list);
+    const zones = new Set([chosen]);
+    for (const die of [dice.d(6), dice.d(6)]) if ((p.compare === 'raw' ? die : die + 2) !== chosen) zones.add(die + 2);
+    return zones;
+  };
+  const zones = { a: zonesOf(p.a), b: zonesOf(p.b) };
+  const total = (player: 'a' | 'b') => [...zones[player]].reduce((sum, zone) => sum + zone, 0);
+  let aHasInitiative = total('a') < total('b');
+  out.rolloff = +(total('a') === total('b'));
+  if (total('a') === total('b')) {
+    let dieA = 0;
+    let dieB = 0;
+    while (dieA === dieB) {
+      dieA = dice.d(6);
+      dieB = dice.d(6);
+    }
+    aHasInitiative = dieA > dieB;
+  }
+  out['a.initiative'] = +aHasInitiative;
+  out['b.initiative'] = +!aHasInitiative;
+  let leftA = p.squadsA;
+  let leftB = p.squadsB;
+  let aPlaces = !aHasInitiative;
+  let aPlacedLast = false;
+  while (leftA + leftB > 0) {
+    if (aPlaces ? leftA > 0 : leftB === 0) {
+      leftA -= Math.min(p.perTurn, leftA);
+      aPlacedLast = true;
+    } else {
+      leftB -= Math.min(p.perTurn, leftB);
+      aPlacedLast = false;
+    }
+    aPlaces = !aPlacedLast;
+  }
+  out['a.placesLast'] = +aPlacedLast;
+  out['b.placesLast'] = +!aPlacedLast;
+  // The zones touching a board edge, under the reading in force (§6: each row of three fills the board's width).
+  const edges = p.edges === 'long' ? [1, 2, 3] : [1, 2, 3, 4, 6, ...(p.aocSides ? [7, 8] : [])];
+  for (const player of PLAYERS) {
+    const held = zones[player];
+    out[`${player}.noEdge`] = +!edges.some((zone) => held.has(zone));
+    out[`${player}.aoc`] = +(held.has(7) || held.has(8));
+    for (let count = 1; count <= 3; count++) out[`${player}.zones.${count}`] = +(held.size === count);
+    for (let zone = 1; zone <= 8; zone++) out[`${player}.zone.${zone}`] = +held.has(zone);
+    out[`${player}.total.mean`] = total(player);
+  }
+}
+
+function simulate(params: Deployment, rng: Rng, trials: number, tally: Float64Array): void {
+  const a = plan(params.a);
+  const b = plan(params.b);
   const compareRaw = params.compare === 'raw';
   const lastWithInitiative = aPlacesLast(params, true);
   const lastWithout = aPlacesLast(params, false);
@@ -356,7 +460,7 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
   }
 }
 
-function summarize(params: Params, tally: Float64Array, trials: number): Record<string, Tallied> {
+function summarize(params: Deployment, tally: Float64Array, trials: number): Record<string, Tallied> {
   const result: Record<string, Tallied> = {
     'a.initiative': proportion(tally[A_INITIATIVE], trials),
     'b.initiative': proportion(trials - tally[A_INITIATIVE], trials),
@@ -401,11 +505,11 @@ function zoneSetWeights(strategy: Plan, compareRaw: boolean): { weights: Map<num
  * Each player's 36 (or 1) outcomes, paired independently. A roll-off re-rolls
  * ties, so by symmetry it goes to a in 15 of the 30 unequal pairs: one half.
  */
-function exact(params: Params): Record<string, Fraction> {
+function exact(params: Deployment): Record<string, Fraction> {
   const compareRaw = params.compare === 'raw';
   const sets = {
-    a: zoneSetWeights(plan(params.a as string), compareRaw),
-    b: zoneSetWeights(plan(params.b as string), compareRaw),
+    a: zoneSetWeights(plan(params.a), compareRaw),
+    b: zoneSetWeights(plan(params.b), compareRaw),
   };
   let halvesToA = 0; // a's initiative in halves of a joint outcome: 2 for a lower total, 1 for a roll-off
   let rolloffs = 0;
@@ -487,7 +591,7 @@ const matrix: MatrixSpec = {
 };
 
 /** The readings taken where §6 is silent or open, at these parameters (see the module comment). */
-function readings(params: Params): Reading[] {
+function readings(params: Deployment): Reading[] {
   const list: Reading[] = [
     {
       param: 'compare',
@@ -515,69 +619,32 @@ function readings(params: Params): Reading[] {
   return list;
 }
 
-export const deployment: Rule = {
+export const deployment = defineBuiltin({
   id: 'deployment',
   title: 'Genesys deployment',
   summary:
     'Genesys Project deployment: the forward 2d6 zone gamble against standard zones, and who gets first-round initiative',
   source: 'The Genesys Project, designer preview, §6.1–6.4 Deployment (docs/rules/deployment.md)',
-  params: [
-    strategyParam('a', 'forward:1', "player a's deployment: standard:Z1,Z2,Z3 or forward:Z"),
-    strategyParam('b', 'standard:1,2,3', "player b's deployment: standard:Z1,Z2,Z3 or forward:Z"),
-    {
-      name: 'compare',
-      type: 'choice',
-      default: 'raw',
-      choices: ['raw', 'modified'],
-      doc: 'which forward die is lost: raw (default) loses a d6 showing the chosen zone\'s number, because the text compares the die roll itself ("If any die roll is the same number as the first deployment zone you chose") and adds the +2 only after; modified compares d6 + 2, which makes the loss a mere duplicate that changes nothing',
-    },
-    {
-      name: 'edges',
-      type: 'choice',
-      default: 'geometric',
-      choices: ['geometric', 'long'],
-      doc: 'which zones give a board edge for noEdge: geometric (default) counts every zone touching any board edge, since each row of three 16" or 24" zones fills the board\'s width and "Any board edge that is part of your deployment zone" is an entry edge, so zones 1–4 and 6 (and 7, 8 with aocSides) have one and only zone 5 has none; long counts only the long board edge, zones 1–3',
-    },
-    {
-      name: 'aocSides',
-      type: 'boolean',
-      default: true,
-      doc: 'with edges=geometric, whether zones 7 and 8 touch the side edges: true (default) as drawn, 7 above 4 and 8 above 6 in the same columns; false if the drawing places them only loosely, inset from the sides',
-    },
-    {
-      name: 'squadsA',
-      type: 'integer',
-      default: 6,
-      min: 1,
-      max: 60,
-      doc: "squads in a's army, deployed or declared as reserve (each counts as placed in the alternation, §6.3)",
-    },
-    { name: 'squadsB', type: 'integer', default: 6, min: 1, max: 60, doc: "squads in b's army" },
-    {
-      name: 'perTurn',
-      type: 'integer',
-      default: 2,
-      min: 1,
-      max: 10,
-      doc: 'squads a player places in each turn of the alternation (the text: "two squads at a time"); fewer when fewer are left',
-    },
-  ],
+  params,
   readings,
   metrics,
   // Player A's questions: who takes the first round, reaching the Area of Conflict, and no zone on the edge.
   headline: () => ['a.initiative', 'rolloff', 'a.aoc', 'a.noEdge', 'b.aoc', 'a.total.mean'],
-  tallyLength: () => TALLY_LENGTH,
+  trial,
   simulate,
-  checkTally: (_params, tally, trials) => {
-    // Every trial adds one to one zone set of each player.
-    for (const player of PLAYERS) {
-      let sum = 0;
-      for (let zones = 0; zones < ZONE_SETS; zones++) sum += tally[ZONE_SETS_OF[player] + zones];
-      if (sum !== trials) return `player ${player}'s zone-set counts sum to ${sum}, not the ${trials} trials`;
-    }
-    return null;
+  tally: {
+    length: () => TALLY_LENGTH,
+    summarize,
+    check(_params, tally, trials) {
+      // Every trial adds one to one zone set of each player.
+      for (const player of PLAYERS) {
+        let sum = 0;
+        for (let zones = 0; zones < ZONE_SETS; zones++) sum += tally[ZONE_SETS_OF[player] + zones];
+        if (sum !== trials) return `player ${player}'s zone-set counts sum to ${sum}, not the ${trials} trials`;
+      }
+      return null;
+    },
   },
-  summarize,
   exact,
   matrix,
-};
+});

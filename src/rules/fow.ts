@@ -62,25 +62,10 @@ import { FOUR_D6 } from '../engine/random.js';
 import { Fraction } from '../exact/fraction.js';
 import { badValue, UsageError } from '../errors.js';
 import { mean, proportion, type Tallied } from '../stats/estimate.js';
-import type { MetricSpec, Params, Rule, Rng } from './types.js';
+import { defineBuiltin, type ParamsOf, type TrialOut } from './define.js';
+import type { Dice } from './file-rule.js';
+import type { MetricSpec, ParamSpec, Rng } from './types.js';
 import { addOutcomes, planFor, runPlan } from './fow-plan.js';
-
-interface Fow {
-  attackerPlatoons: number;
-  attackerReserves: number;
-  attackerStart: number;
-  defenderPlatoons: number;
-  defenderReserves: number;
-  defenderStart: number;
-  ambush: boolean;
-  hit: number;
-  guarantee: number;
-  scatter: string;
-  turns: number;
-  endTurn: number;
-}
-
-const read = (params: Params): Fow => params as unknown as Fow;
 
 export const SIDES = ['attacker', 'defender'] as const;
 type Side = (typeof SIDES)[number];
@@ -99,8 +84,7 @@ interface SideSetup {
   start: number;
 }
 
-export function sideSetup(params: Params, side: Side): SideSetup {
-  const p = read(params);
+export function sideSetup(p: Fow, side: Side): SideSetup {
   const platoons = side === 'attacker' ? p.attackerPlatoons : p.defenderPlatoons;
   const asked = side === 'attacker' ? p.attackerReserves : p.defenderReserves;
   return {
@@ -180,8 +164,8 @@ export function scatterTable(canonical: string): { places: string[]; placeOfFace
 // ---------------------------------------------------------------------------
 // Metrics and the tally.
 
-function metrics(params: Params): MetricSpec[] {
-  const { turns, scatter } = read(params);
+function metrics(p: Fow): MetricSpec[] {
+  const { turns, scatter } = p;
   const list: MetricSpec[] = [];
   for (const side of SIDES) {
     list.push({
@@ -213,7 +197,7 @@ function metrics(params: Params): MetricSpec[] {
         probability: true,
       });
     // The whole distribution: at least k of the n reserve platoons in by turn t (k = n is allIn.by.t).
-    const { reserves } = sideSetup(params, side);
+    const { reserves } = sideSetup(p, side);
     if (reserves <= DISTRIBUTION_RESERVES) {
       for (let t = 1; t <= turns; t++) {
         for (let k = 1; k < reserves; k++)
@@ -234,7 +218,7 @@ function metrics(params: Params): MetricSpec[] {
       probability: true,
     });
   }
-  const { endTurn } = read(params);
+  const { endTurn } = p;
   list.push(
     {
       name: 'defender.onTable.atEnd.mean',
@@ -283,8 +267,8 @@ interface SideLayout {
 }
 
 // Side 0 is the attacker, side 1 the defender, each over the turns followed; then one count per scatter place.
-function layout(params: Params): { sides: [SideLayout, SideLayout]; scatter: number; length: number } {
-  const followed = horizon(read(params));
+function layout(p: Fow): { sides: [SideLayout, SideLayout]; scatter: number; length: number } {
+  const followed = horizon(p);
   let next = 0;
   const side = (setup: SideSetup): SideLayout => {
     const at = {
@@ -295,16 +279,59 @@ function layout(params: Params): { sides: [SideLayout, SideLayout]; scatter: num
     next += followed * (setup.reserves + 3);
     return at;
   };
-  const sides: [SideLayout, SideLayout] = [side(sideSetup(params, 'attacker')), side(sideSetup(params, 'defender'))];
-  return { sides, scatter: next, length: next + scatterTable(read(params).scatter).places.length };
+  const sides: [SideLayout, SideLayout] = [side(sideSetup(p, 'attacker')), side(sideSetup(p, 'defender'))];
+  return { sides, scatter: next, length: next + scatterTable(p.scatter).places.length };
 }
 
-function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array): void {
-  const p = read(params);
+/**
+ * One battle's reserves as the mission and the 4th-edition reserve rules read: from its first rolling turn
+ * each side rolls one die a turn more than the turn before, each die scoring `hit` bringing a platoon while
+ * any remain, and `guarantee` dice or more with none scoring still bring one; the attacker rolls first in
+ * each turn; every defending platoon that arrives rolls a die for the place it enters.
+ */
+function trial(dice: Dice, p: Fow, out: TrialOut): void {
+  const { places, placeOfFace } = scatterTable(p.scatter);
+  const entered = places.map(() => 0);
+  const followed = horizon(p);
+  const left = { attacker: sideSetup(p, 'attacker').reserves, defender: sideSetup(p, 'defender').reserves };
+  for (let turn = 1; turn <= followed; turn++) {
+    for (const side of SIDES) {
+      const setup = sideSetup(p, side);
+      const before = left[side];
+      if (turn >= setup.start && before > 0) {
+        const rolled = turn - setup.start + 1;
+        let scored = 0;
+        for (let die = 0; die < rolled; die++) if (dice.d(6) >= p.hit) scored++;
+        const arriving = scored === 0 ? (p.guarantee > 0 && rolled >= p.guarantee ? 1 : 0) : Math.min(scored, before);
+        left[side] -= arriving;
+        if (side === 'defender') for (let platoon = 0; platoon < arriving; platoon++) entered[placeOfFace[dice.d(6)]]++;
+      }
+      const arrived = setup.reserves - left[side];
+      if (turn <= p.turns) {
+        out[`${side}.onTable.${turn}.mean`] = setup.platoons - left[side];
+        out[`${side}.allIn.by.${turn}`] = +(left[side] === 0);
+        out[`${side}.first.${turn}`] = +(before === setup.reserves && arrived > 0);
+        for (let k = 1; k < setup.reserves; k++) out[`${side}.atLeast.${k}.by.${turn}`] = +(arrived >= k);
+      }
+      // The defender's check at the start of its turn endTurn: the attacker has rolled that turn, it has not.
+      if (side === 'attacker' && turn === p.endTurn) out['attacker.allIn.atEnd'] = +(left.attacker === 0);
+      if (side === 'defender' && turn === p.endTurn - 1) {
+        out['defender.onTable.atEnd.mean'] = setup.platoons - left.defender;
+        out['defender.allIn.atEnd'] = +(left.defender === 0);
+      }
+    }
+  }
+  for (const side of SIDES) out[`${side}.reserves`] = sideSetup(p, side).reserves;
+  // A share of this battle's arrivals: not observed in a battle where no defending platoon arrives.
+  const arrivals = entered.reduce((sum, count) => sum + count, 0);
+  if (arrivals > 0) places.forEach((place, i) => (out[`defender.scatter.${place}`] = entered[i] / arrivals));
+}
+
+function simulate(p: Fow, rng: Rng, trials: number, tally: Float64Array): void {
   const { placeOfFace, places } = scatterTable(p.scatter);
-  const at = layout(params);
-  const attacker = sideSetup(params, 'attacker');
-  const defender = sideSetup(params, 'defender');
+  const at = layout(p);
+  const attacker = sideSetup(p, 'attacker');
+  const defender = sideSetup(p, 'defender');
   const followed = horizon(p);
   // This chunk's counts, in int32 (a chunk has at most 65,536 trials): states by turn and platoons
   // still in reserve (index (turn − 1)·(reserves + 1) + remaining), and arrivals by place.
@@ -454,15 +481,14 @@ function turnStates(tally: Float64Array, at: SideLayout, setup: SideSetup, follo
   return states;
 }
 
-function summarize(params: Params, tally: Float64Array, trials: number): Record<string, Tallied> {
-  const p = read(params);
+function summarize(p: Fow, tally: Float64Array, trials: number): Record<string, Tallied> {
   const { places } = scatterTable(p.scatter);
-  const at = layout(params);
+  const at = layout(p);
   const followed = horizon(p);
   const result: Record<string, Tallied> = {};
   const atEnd = SIDES.map((side, index) => {
     const s = at.sides[index];
-    const setup = sideSetup(params, side);
+    const setup = sideSetup(p, side);
     const states = turnStates(tally, s, setup, followed, trials);
     // A constant: zero variance, so its interval is the point itself.
     result[`${side}.reserves`] = mean(setup.reserves * trials, setup.reserves * setup.reserves * trials, trials);
@@ -529,13 +555,12 @@ function hitsCounts(dice: number, scoring: bigint, missing: bigint): bigint[] {
  * reduced fraction once, when it is read. Run on Fractions, reducing after
  * every sum and product, the largest sizes took half a second.
  */
-function exact(params: Params): Record<string, Fraction> {
-  const p = read(params);
+function exact(p: Fow): Record<string, Fraction> {
   const scoring = BigInt(7 - p.hit);
   const missing = BigInt(p.hit - 1);
   const result: Record<string, Fraction> = {};
   for (const side of SIDES) {
-    const { platoons, reserves, start } = sideSetup(params, side);
+    const { platoons, reserves, start } = sideSetup(p, side);
     result[`${side}.reserves`] = Fraction.of(reserves);
     // ways[r]: the ways (of `outOf`) to have r platoons still in reserve.
     let ways = new Array<bigint>(reserves + 1).fill(0n);
@@ -593,20 +618,19 @@ function exact(params: Params): Record<string, Fraction> {
     );
   });
   // Order as metrics() lists them.
-  return Object.fromEntries(metrics(params).map((m) => [m.name, result[m.name]]));
+  return Object.fromEntries(metrics(p).map((m) => [m.name, result[m.name]]));
 }
 
 // ---------------------------------------------------------------------------
 
 /** Cross-parameter checks: the mission's reserve minimum and maximum, and rolling within the turns followed. */
-function validate(params: Params): void {
-  const p = read(params);
+function validate(p: Fow): string | undefined {
   if (p.ambush && p.defenderPlatoons < 2) {
-    throw badValue(
+    return badValue(
       'defenderPlatoons',
       String(p.defenderPlatoons),
       'at least 2 while ambush is true (half in reserve, one in ambush)',
-    );
+    ).message;
   }
   for (const side of SIDES) {
     const name = `${side}Reserves`;
@@ -621,122 +645,126 @@ function validate(params: Params): void {
           : p.ambush
             ? 'defenderPlatoons less the ambush platoon'
             : 'defenderPlatoons';
-      throw badValue(
+      return badValue(
         name,
         String(asked),
         `0 (half, rounded up) or ${least} (half of ${platoons} platoons, rounded up) to ${most} (${ceiling})`,
-      );
+      ).message;
     }
     const start = side === 'attacker' ? p.attackerStart : p.defenderStart;
     if (start > p.turns)
-      throw badValue(
+      return badValue(
         `${side}Start`,
         String(start),
         `1 to turns (${p.turns}), so the ${side}'s reserves roll within the turns followed`,
-      );
+      ).message;
   }
+  return undefined;
 }
 
 const EDITION = '4th-edition missions, 2017; the 3rd-edition text could not be checked';
 
-export const fow: Rule = {
+const params = [
+  { name: 'attackerPlatoons', type: 'integer', default: 6, min: 1, max: 30, doc: "platoons in the attacker's force" },
+  {
+    name: 'attackerReserves',
+    type: 'integer',
+    default: 0,
+    min: 0,
+    max: 30,
+    doc: 'attacking platoons held in Reserves; 0 (the default) means the mission minimum, half rounded up, and the result shows the count used; at most attackerPlatoons',
+  },
+  {
+    name: 'attackerStart',
+    type: 'integer',
+    default: 1,
+    min: 1,
+    max: 20,
+    doc: `first turn the attacker rolls for Reserves (1: Reserves, per the ${EDITION})`,
+  },
+  {
+    name: 'defenderPlatoons',
+    type: 'integer',
+    default: 6,
+    min: 1,
+    max: 30,
+    doc: "platoons in the defender's force, the ambush platoon included",
+  },
+  {
+    name: 'defenderReserves',
+    type: 'integer',
+    default: 0,
+    min: 0,
+    max: 30,
+    doc: 'defending platoons in Delayed and Scattered Reserves; 0 (the default) means the mission minimum, half rounded up, and the result shows the count used; at most defenderPlatoons less the ambush platoon',
+  },
+  {
+    name: 'defenderStart',
+    type: 'integer',
+    default: 3,
+    min: 1,
+    max: 20,
+    doc: `first turn the defender rolls for its reserves (3: Delayed Reserves, per the ${EDITION})`,
+  },
+  {
+    name: 'ambush',
+    type: 'boolean',
+    default: true,
+    doc: 'one defending platoon is in Immediate Ambush: not in reserve, placed at the start and on the table from turn 1 (the text: may)',
+  },
+  {
+    name: 'hit',
+    type: 'integer',
+    default: 5,
+    min: 2,
+    max: 6,
+    doc: `a reserve die scoring this or more brings one platoon (5+, per the ${EDITION})`,
+  },
+  {
+    name: 'guarantee',
+    type: 'integer',
+    default: 3,
+    min: 0,
+    max: 20,
+    doc: `if this many dice or more were rolled and none scored, one platoon arrives anyway; 0 for never (3, per the ${EDITION})`,
+  },
+  {
+    name: 'scatter',
+    type: 'text',
+    default: '1-2:left,3-4:centre,5-6:right',
+    allowed: SCATTER_ALLOWED,
+    parse: canonicalScatter,
+    doc: `where a Scattered Reserve enters, by its die (a die per arriving platoon, per the ${EDITION}; the places are a table's own)`,
+  },
+  {
+    name: 'turns',
+    type: 'integer',
+    default: 8,
+    min: 1,
+    max: 20,
+    doc: 'turns followed; both sides start rolling within them',
+  },
+  {
+    name: 'endTurn',
+    type: 'integer',
+    default: 6,
+    min: 2,
+    max: 20,
+    doc: "the first turn the defender can win, at the start of its turn, with no attackers in its half (the text: from the sixth turn); the …atEnd figures are read at that check: after the attacker's roll of that turn (it moves first), before the defender's",
+  },
+] as const satisfies readonly ParamSpec[];
+
+type Fow = ParamsOf<typeof params>;
+
+export const fow = defineBuiltin({
   id: 'fow',
   title: 'Flames of War reserves (prepared positions)',
   summary:
     'Flames of War: attacker Reserves against defender Delayed and Scattered Reserves with an Immediate Ambush; platoons on the table turn by turn and where the defence comes in',
   source:
     'Flames of War, 3rd edition, p. 285 (prepared positions); reserve dice per the 4th-edition missions (docs/rules/fow.md)',
-  params: [
-    { name: 'attackerPlatoons', type: 'integer', default: 6, min: 1, max: 30, doc: "platoons in the attacker's force" },
-    {
-      name: 'attackerReserves',
-      type: 'integer',
-      default: 0,
-      min: 0,
-      max: 30,
-      doc: 'attacking platoons held in Reserves; 0 (the default) means the mission minimum, half rounded up, and the result shows the count used; at most attackerPlatoons',
-    },
-    {
-      name: 'attackerStart',
-      type: 'integer',
-      default: 1,
-      min: 1,
-      max: 20,
-      doc: `first turn the attacker rolls for Reserves (1: Reserves, per the ${EDITION})`,
-    },
-    {
-      name: 'defenderPlatoons',
-      type: 'integer',
-      default: 6,
-      min: 1,
-      max: 30,
-      doc: "platoons in the defender's force, the ambush platoon included",
-    },
-    {
-      name: 'defenderReserves',
-      type: 'integer',
-      default: 0,
-      min: 0,
-      max: 30,
-      doc: 'defending platoons in Delayed and Scattered Reserves; 0 (the default) means the mission minimum, half rounded up, and the result shows the count used; at most defenderPlatoons less the ambush platoon',
-    },
-    {
-      name: 'defenderStart',
-      type: 'integer',
-      default: 3,
-      min: 1,
-      max: 20,
-      doc: `first turn the defender rolls for its reserves (3: Delayed Reserves, per the ${EDITION})`,
-    },
-    {
-      name: 'ambush',
-      type: 'boolean',
-      default: true,
-      doc: 'one defending platoon is in Immediate Ambush: not in reserve, placed at the start and on the table from turn 1 (the text: may)',
-    },
-    {
-      name: 'hit',
-      type: 'integer',
-      default: 5,
-      min: 2,
-      max: 6,
-      doc: `a reserve die scoring this or more brings one platoon (5+, per the ${EDITION})`,
-    },
-    {
-      name: 'guarantee',
-      type: 'integer',
-      default: 3,
-      min: 0,
-      max: 20,
-      doc: `if this many dice or more were rolled and none scored, one platoon arrives anyway; 0 for never (3, per the ${EDITION})`,
-    },
-    {
-      name: 'scatter',
-      type: 'text',
-      default: '1-2:left,3-4:centre,5-6:right',
-      allowed: SCATTER_ALLOWED,
-      parse: canonicalScatter,
-      doc: `where a Scattered Reserve enters, by its die (a die per arriving platoon, per the ${EDITION}; the places are a table's own)`,
-    },
-    {
-      name: 'turns',
-      type: 'integer',
-      default: 8,
-      min: 1,
-      max: 20,
-      doc: 'turns followed; both sides start rolling within them',
-    },
-    {
-      name: 'endTurn',
-      type: 'integer',
-      default: 6,
-      min: 2,
-      max: 20,
-      doc: "the first turn the defender can win, at the start of its turn, with no attackers in its half (the text: from the sixth turn); the …atEnd figures are read at that check: after the attacker's roll of that turn (it moves first), before the defender's",
-    },
-  ],
-  readings(params) {
-    const p = read(params);
+  params,
+  readings(p) {
     return [
       {
         param: 'attackerStart',
@@ -772,10 +800,9 @@ export const fow: Rule = {
       },
     ];
   },
-  resolve(params) {
-    const p = read(params);
+  resolve(p) {
     return {
-      ...params,
+      ...p,
       attackerReserves: p.attackerReserves === 0 ? minimumReserves(p.attackerPlatoons) : p.attackerReserves,
       defenderReserves: p.defenderReserves === 0 ? minimumReserves(p.defenderPlatoons) : p.defenderReserves,
     };
@@ -783,12 +810,12 @@ export const fow: Rule = {
   validate,
   metrics,
   // Each side: all its platoons on the table by each turn.
-  headline: (params) =>
-    metrics(params)
+  headline: (p) =>
+    metrics(p)
       .map((m) => m.name)
       .filter((name) => /^(attacker|defender)\.allIn\.by\.\d+$/.test(name)),
-  tallyLength: (params) => layout(params).length,
+  trial,
   simulate,
-  summarize,
+  tally: { length: (p) => layout(p).length, summarize },
   exact,
-};
+});

@@ -19,9 +19,10 @@
  * only when the bonus is certain.
  */
 import { Fraction } from '../exact/fraction.js';
-import { UsageError } from '../errors.js';
 import { mean, proportion, type Tallied } from '../stats/estimate.js';
-import type { MetricSpec, Params, Rule, Rng } from './types.js';
+import { defineBuiltin, type ParamsOf, type TrialOut } from './define.js';
+import type { Dice } from './file-rule.js';
+import type { MetricSpec, ParamSpec, Rng } from './types.js';
 import {
   addDeferred,
   addTrial,
@@ -35,18 +36,67 @@ import {
   type Sums,
 } from './reserves-sums.js';
 
-interface Reserves {
-  squads: number;
-  rounds: number;
-  target: number;
-  chosenRound: number;
-  command: number;
-  leaderLoss: number;
-  fallbackCommand: number;
-  firstRound: number;
-}
+const params = [
+  { name: 'squads', type: 'integer', default: 4, min: 1, max: 100, doc: 'squads held in reserve' },
+  {
+    name: 'rounds',
+    type: 'integer',
+    default: 4,
+    min: 1,
+    max: 12,
+    doc: 'rounds in which reserves may arrive; a squad not in after the last is lost (the text: four)',
+  },
+  {
+    name: 'target',
+    type: 'integer',
+    default: 7,
+    min: 2,
+    max: 20,
+    doc: 'a squad arrives when 1d6 + round (+ bonus) reaches this (the text: 7+)',
+  },
+  {
+    name: 'chosenRound',
+    type: 'integer',
+    default: 0,
+    min: 0,
+    max: 12,
+    doc: 'the chosen reserve round, 0 for none; at most rounds',
+  },
+  {
+    name: 'command',
+    type: 'integer',
+    default: 2,
+    min: 0,
+    max: 10,
+    doc: 'highest command on the table, added to every reserve roll in the chosen round (normally 2–4)',
+  },
+  {
+    name: 'leaderLoss',
+    type: 'number',
+    default: 0,
+    min: 0,
+    max: 1,
+    doc: 'chance the commander is lost in each round before the chosen round; the bonus needs it alive',
+  },
+  {
+    name: 'fallbackCommand',
+    type: 'integer',
+    default: 0,
+    min: 0,
+    max: 10,
+    doc: 'bonus used instead once the commander is lost (the next-highest command on the table)',
+  },
+  {
+    name: 'firstRound',
+    type: 'integer',
+    default: 1,
+    min: 1,
+    max: 12,
+    doc: 'the first round in which reserves roll; the text does not say rolls wait, so 1 (default) reads "each squad rolls separately each round" literally; at most rounds',
+  },
+] as const satisfies readonly ParamSpec[];
 
-const read = (params: Params): Reserves => params as unknown as Reserves;
+type Reserves = ParamsOf<typeof params>;
 
 /**
  * Chance the commander is still on the table when the chosen round comes: (1 − leaderLoss)^(chosenRound − 1), with
@@ -197,8 +247,8 @@ function sumsOf(p: Reserves, tally: Float64Array): Sums {
     : outcomeSums(p.rounds, p.squads, p.firstRound, tally);
 }
 
-function metrics(params: Params): MetricSpec[] {
-  const { rounds } = read(params);
+function metrics(p: Reserves): MetricSpec[] {
+  const { rounds, squads } = p;
   const list: MetricSpec[] = [];
   for (let r = 1; r <= rounds; r++)
     list.push({
@@ -235,7 +285,6 @@ function metrics(params: Params): MetricSpec[] {
     probability: false,
   });
   // The whole distribution of squads in by each round (k = n is all.by.r).
-  const { squads } = read(params);
   if (squads <= DISTRIBUTION_SQUADS) {
     for (let r = 1; r <= rounds; r++) {
       for (let k = 1; k < squads; k++)
@@ -250,8 +299,41 @@ function metrics(params: Params): MetricSpec[] {
   return list;
 }
 
-function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array): void {
-  const p = read(params);
+/**
+ * One game's reserves as §6.5 reads: the commander may be lost in each round before the chosen one; then,
+ * round by round from the first rolling round, every squad still in reserve rolls 1d6 + the round (+ the
+ * command bonus in the chosen round, the fallback's once the commander is lost) and arrives on the target;
+ * a squad not in after the last round is lost.
+ */
+function trial(dice: Dice, p: Reserves, out: TrialOut): void {
+  let commanderAlive = true;
+  for (let round = 1; round < p.chosenRound && p.chosenRound !== 0; round++)
+    if (dice.chance(p.leaderLoss)) commanderAlive = false;
+  const bonus = commanderAlive ? p.command : p.fallbackCommand;
+  let stillOut = p.squads;
+  let arrived = 0;
+  let diceRolled = 0;
+  for (let round = 1; round <= p.rounds; round++) {
+    let arriving = 0;
+    if (round >= p.firstRound) {
+      for (let squad = 0; squad < stillOut; squad++) {
+        diceRolled++;
+        if (dice.d(6) + round + (round === p.chosenRound ? bonus : 0) >= p.target) arriving++;
+      }
+    }
+    stillOut -= arriving;
+    arrived += arriving;
+    out[`squad.round.${round}`] = arriving / p.squads;
+    out[`all.by.${round}`] = +(stillOut === 0);
+    out[`arrived.by.${round}.mean`] = arrived;
+    for (let k = 1; k < p.squads; k++) out[`atLeast.${k}.by.${round}`] = +(arrived >= k);
+  }
+  out['squad.never'] = stillOut / p.squads;
+  out['lost.mean'] = stillOut;
+  out['dice.mean'] = diceRolled;
+}
+
+function simulate(p: Reserves, rng: Rng, trials: number, tally: Float64Array): void {
   const { rounds, squads } = p;
   const first = p.firstRound;
   const withCommander = facesNeeded(p, p.command);
@@ -382,8 +464,7 @@ function arrivalByDie(rng: Rng, needed: Int32Array, first: number, rounds: numbe
   return rounds;
 }
 
-function summarize(params: Params, tally: Float64Array, trials: number): Record<string, Tallied> {
-  const p = read(params);
+function summarize(p: Reserves, tally: Float64Array, trials: number): Record<string, Tallied> {
   const { rounds, squads } = p;
   const sums = sumsOf(p, tally);
   const independent = squadsIndependent(p);
@@ -432,8 +513,7 @@ function binomial(n: number, k: number): bigint {
  * Given the commander's fate, squads are independent and each one's arrival
  * round follows from the per-round chances; the two fates are then mixed.
  */
-function exact(params: Params): Record<string, Fraction> {
-  const p = read(params);
+function exact(p: Reserves): Record<string, Fraction> {
   const { rounds, squads } = p;
   const alive = commanderSurvives(p);
   const fates = [
@@ -476,87 +556,24 @@ function exact(params: Params): Record<string, Fraction> {
     result['dice.mean'] = (result['dice.mean'] ?? Fraction.ZERO).add(weight.mul(dice).mul(Fraction.of(squads)));
   }
   // Order as metrics() lists them.
-  return Object.fromEntries(metrics(params).map((m) => [m.name, result[m.name] ?? Fraction.ZERO]));
+  return Object.fromEntries(metrics(p).map((m) => [m.name, result[m.name] ?? Fraction.ZERO]));
 }
 
-export const reserves: Rule = {
+export const reserves = defineBuiltin({
   id: 'reserves',
   title: 'Genesys reserves',
   summary: 'Genesys Project reserves: when squads arrive, with a chosen reserve round and command bonus',
   source: 'The Genesys Project, designer preview, §6.5 Reserves (docs/rules/reserves.md)',
-  params: [
-    { name: 'squads', type: 'integer', default: 4, min: 1, max: 100, doc: 'squads held in reserve' },
-    {
-      name: 'rounds',
-      type: 'integer',
-      default: 4,
-      min: 1,
-      max: 12,
-      doc: 'rounds in which reserves may arrive; a squad not in after the last is lost (the text: four)',
-    },
-    {
-      name: 'target',
-      type: 'integer',
-      default: 7,
-      min: 2,
-      max: 20,
-      doc: 'a squad arrives when 1d6 + round (+ bonus) reaches this (the text: 7+)',
-    },
-    {
-      name: 'chosenRound',
-      type: 'integer',
-      default: 0,
-      min: 0,
-      max: 12,
-      doc: 'the chosen reserve round, 0 for none; at most rounds',
-    },
-    {
-      name: 'command',
-      type: 'integer',
-      default: 2,
-      min: 0,
-      max: 10,
-      doc: 'highest command on the table, added to every reserve roll in the chosen round (normally 2–4)',
-    },
-    {
-      name: 'leaderLoss',
-      type: 'number',
-      default: 0,
-      min: 0,
-      max: 1,
-      doc: 'chance the commander is lost in each round before the chosen round; the bonus needs it alive',
-    },
-    {
-      name: 'fallbackCommand',
-      type: 'integer',
-      default: 0,
-      min: 0,
-      max: 10,
-      doc: 'bonus used instead once the commander is lost (the next-highest command on the table)',
-    },
-    {
-      name: 'firstRound',
-      type: 'integer',
-      default: 1,
-      min: 1,
-      max: 12,
-      doc: 'the first round in which reserves roll; the text does not say rolls wait, so 1 (default) reads "each squad rolls separately each round" literally; at most rounds',
-    },
-  ],
-  validate(params) {
-    const p = read(params);
-    if (p.firstRound > p.rounds)
-      throw new UsageError(`firstRound: got ${p.firstRound}; allowed: 1 to rounds (${p.rounds})`);
-    if (p.chosenRound > p.rounds)
-      throw new UsageError(`chosenRound: got ${p.chosenRound}; allowed: 0 (none) to rounds (${p.rounds})`);
+  params,
+  validate(p) {
+    if (p.firstRound > p.rounds) return `firstRound: got ${p.firstRound}; allowed: 1 to rounds (${p.rounds})`;
+    if (p.chosenRound > p.rounds) return `chosenRound: got ${p.chosenRound}; allowed: 0 (none) to rounds (${p.rounds})`;
     if (p.chosenRound !== 0 && p.chosenRound < p.firstRound) {
-      throw new UsageError(
-        `chosenRound: got ${p.chosenRound}; allowed: 0 (none) or firstRound (${p.firstRound}) to rounds (${p.rounds}), a round in which reserves roll`,
-      );
+      return `chosenRound: got ${p.chosenRound}; allowed: 0 (none) or firstRound (${p.firstRound}) to rounds (${p.rounds}), a round in which reserves roll`;
     }
+    return undefined;
   },
-  readings(params) {
-    const p = read(params);
+  readings(p) {
     return [
       {
         param: 'firstRound',
@@ -573,39 +590,41 @@ export const reserves: Rule = {
   },
   metrics,
   // When a given squad arrives, whether it never does, and whether all are in by the last round.
-  headline: (params) =>
-    metrics(params)
+  headline: (p) =>
+    metrics(p)
       .map((m) => m.name)
       .filter(
         (name) =>
           /^squad\.(round\.\d+|never)$/.test(name) ||
-          name === `all.by.${params.rounds}` ||
-          (name === 'lost.mean' && Number(params.leaderLoss) > 0),
+          name === `all.by.${p.rounds}` ||
+          (name === 'lost.mean' && p.leaderLoss > 0),
       ),
-  tallyLength: (params) => outcomeCount(read(params)) ?? sumsLayout(read(params).rounds, read(params).squads).length,
+  trial,
   simulate,
-  checkTally: (params, tally, trials) => {
-    const p = read(params);
-    const sumOf = (from: number, length: number) => tally.subarray(from, from + length).reduce((a, b) => a + b, 0);
-    // One outcome per trial; or, with running sums, one "last arrival" per trial and every squad's round (or loss)
-    // once.
-    if (outcomeCount(p) !== null) {
-      const sum = sumOf(0, tally.length);
-      return sum === trials ? null : `the outcome counts sum to ${sum}, not the ${trials} trials`;
-    }
-    const at = sumsLayout(p.rounds, p.squads);
-    const last = sumOf(at.lastArrival, p.rounds + 1);
-    if (last !== trials) return `the last-arrival counts sum to ${last}, not the ${trials} trials`;
-    const arrivals = sumOf(at.arrivals, p.rounds + 1);
-    if (arrivals !== trials * p.squads)
-      return `the arrival counts sum to ${arrivals}, not ${p.squads} squads × ${trials} trials`;
-    for (let round = 1; round <= p.rounds; round++) {
-      const counted = sumOf(at.arrivedByCount + (round - 1) * (p.squads + 1), p.squads + 1);
-      if (counted !== trials)
-        return `the squads-in-by-round-${round} counts sum to ${counted}, not the ${trials} trials`;
-    }
-    return null;
+  tally: {
+    length: (p) => outcomeCount(p) ?? sumsLayout(p.rounds, p.squads).length,
+    summarize,
+    check(p, tally, trials) {
+      const sumOf = (from: number, length: number) => tally.subarray(from, from + length).reduce((a, b) => a + b, 0);
+      // One outcome per trial; or, with running sums, one "last arrival" per trial and every squad's round (or loss)
+      // once.
+      if (outcomeCount(p) !== null) {
+        const sum = sumOf(0, tally.length);
+        return sum === trials ? null : `the outcome counts sum to ${sum}, not the ${trials} trials`;
+      }
+      const at = sumsLayout(p.rounds, p.squads);
+      const last = sumOf(at.lastArrival, p.rounds + 1);
+      if (last !== trials) return `the last-arrival counts sum to ${last}, not the ${trials} trials`;
+      const arrivals = sumOf(at.arrivals, p.rounds + 1);
+      if (arrivals !== trials * p.squads)
+        return `the arrival counts sum to ${arrivals}, not ${p.squads} squads × ${trials} trials`;
+      for (let round = 1; round <= p.rounds; round++) {
+        const counted = sumOf(at.arrivedByCount + (round - 1) * (p.squads + 1), p.squads + 1);
+        if (counted !== trials)
+          return `the squads-in-by-round-${round} counts sum to ${counted}, not the ${trials} trials`;
+      }
+      return null;
+    },
   },
-  summarize,
   exact,
-};
+});

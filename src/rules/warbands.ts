@@ -46,7 +46,9 @@
 import { Fraction } from '../exact/fraction.js';
 import { UsageError } from '../errors.js';
 import { mean, proportion, type Tallied } from '../stats/estimate.js';
-import type { MetricSpec, Params, Rule, Rng } from './types.js';
+import { defineBuiltin, type ParamsOf, type TrialOut } from './define.js';
+import type { Dice } from './file-rule.js';
+import type { MetricSpec, ParamSpec, Rng } from './types.js';
 
 export const MIN_WARBANDS = 2;
 export const MAX_WARBANDS = 8;
@@ -122,6 +124,42 @@ function parseAllies(raw: string): string {
   return alliances.map((alliance) => alliance.join('+')).join(',');
 }
 
+const params = [
+  {
+    name: 'warbands',
+    type: 'text',
+    default: '152:9,148:11,120:8',
+    allowed: WARBANDS_ALLOWED,
+    parse: parseWarbands,
+    doc: 'rating:models of each warband in seating (clockwise) order; the default is a typical three-player game with no underdog',
+  },
+  {
+    name: 'allies',
+    type: 'text',
+    default: '',
+    allowed: ALLIES_ALLOWED,
+    parse: parseAllies,
+    doc: 'alliances of warbands (1-based indices joined by +, e.g. 2+3); allied ratings are summed for the underdog only, as the text says',
+  },
+  {
+    name: 'defender',
+    type: 'boolean',
+    default: true,
+    doc: 'whether the scenario has a defender, who sets up first; the text defines one only "in scenarios where" it exists',
+  },
+  {
+    name: 'underdogBy',
+    type: 'choice',
+    default: 'side',
+    choices: ['side', 'warband'],
+    doc:
+      'who may be the underdog when warbands are allied: side (default) sums each alliance and takes the lowest side, since the text adds allied ratings "for the purposes of determining if there is an underdog" and a weak warband with a strong ally is not outmatched; ' +
+      'warband takes the lowest single warband first, then adds its allies to measure the gap',
+  },
+] as const satisfies readonly ParamSpec[];
+
+type Warbands = ParamsOf<typeof params>;
+
 interface Setup {
   warbands: Warband[];
   alliances: number[][];
@@ -129,12 +167,12 @@ interface Setup {
   underdogBy: UnderdogBy;
 }
 
-function read(params: Params): Setup {
+function read(p: Warbands): Setup {
   return {
-    warbands: readWarbands(params.warbands as string),
-    alliances: readAllies(params.allies as string),
-    hasDefender: params.defender as boolean,
-    underdogBy: params.underdogBy as UnderdogBy,
+    warbands: readWarbands(p.warbands),
+    alliances: readAllies(p.allies),
+    hasDefender: p.defender,
+    underdogBy: p.underdogBy,
   };
 }
 
@@ -250,9 +288,9 @@ export function firstDice(m: number): Fraction {
 // while there are few of them each trial's setup order and first player are
 // one outcome code (see outcomeCount): the hot loop only increments, and
 // summarize turns the counts into every metric.
-function layout(params: Params) {
-  const n = readWarbands(params.warbands as string).length;
-  const rollers = params.defender ? n - 1 : n;
+function layout(p: Warbands) {
+  const n = readWarbands(p.warbands).length;
+  const rollers = p.defender ? n - 1 : n;
   const base = 3 * n + n * n + 3 * DICE_COUNTS;
   const outcomes = outcomeCount(n, rollers);
   return {
@@ -308,8 +346,8 @@ function diceMean(tally: Float64Array, at: number, trials: number): Tallied {
   return mean(sum, sumOfSquares, trials);
 }
 
-function metrics(params: Params): MetricSpec[] {
-  const n = readWarbands(params.warbands as string).length;
+function metrics(p: Warbands): MetricSpec[] {
+  const n = readWarbands(p.warbands).length;
   const list: MetricSpec[] = [];
   for (let i = 1; i <= n; i++) {
     list.push({
@@ -464,10 +502,60 @@ function settleOrder(rng: Rng, order: Int32Array, rollers: number, roll: Int32Ar
   return dice;
 }
 
-function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array): void {
-  const { warbands, alliances, hasDefender, underdogBy } = read(params);
+/**
+ * One game's setup as the chapter reads: the highest rating defends (most models breaking a tie, then a
+ * roll-off among those still tied) and sets up first; the others roll a D6 each, highest next, ties rolling
+ * again among themselves for their places (one left over goes without rolling); then everyone rolls for the
+ * first turn, those tied for highest rolling again until one is alone.
+ */
+function trial(dice: Dice, p: Warbands, out: TrialOut): void {
+  const { warbands, alliances, hasDefender, underdogBy } = read(p);
   const n = warbands.length;
-  const at = layout(params);
+  const thrown = { setup: 0, first: 0, defender: 0 };
+  /** Those of `group` alone on the highest roll, rolling again while several share it. */
+  const rollOffAmong = (group: number[], purpose: 'first' | 'defender'): number => {
+    let tied = group;
+    while (tied.length > 1) {
+      const rolls = tied.map(() => dice.d(6));
+      thrown[purpose] += tied.length;
+      const best = Math.max(...rolls);
+      tied = tied.filter((_, i) => rolls[i] === best);
+    }
+    return tied[0];
+  };
+  /** `group` in setup order: each rolls, highest first, and every tied run is ordered again among itself. */
+  const setupOrder = (group: number[]): number[] => {
+    if (group.length <= 1) return group;
+    const rolls = group.map(() => dice.d(6));
+    thrown.setup += group.length;
+    const order: number[] = [];
+    for (let face = 6; face >= 1; face--) order.push(...setupOrder(group.filter((_, i) => rolls[i] === face)));
+    return order;
+  };
+  const candidates = defenderCandidates(warbands);
+  const defender = hasDefender ? rollOffAmong(candidates, 'defender') : -1;
+  const others = warbands.map((_, i) => i).filter((i) => i !== defender);
+  const order = [...(defender >= 0 ? [defender] : []), ...setupOrder(others)];
+  const first = rollOffAmong(
+    warbands.map((_, i) => i),
+    'first',
+  );
+  const underdog = underdogs(warbands, alliances, underdogBy);
+  for (let i = 0; i < n; i++) {
+    out[`w${i + 1}.defender`] = +(i === defender);
+    out[`w${i + 1}.underdog`] = +underdog[i];
+    for (let k = 1; k <= n; k++) out[`w${i + 1}.setup.${k}`] = +(order[k - 1] === i);
+    out[`w${i + 1}.first`] = +(i === first);
+  }
+  out['dice.setup.mean'] = thrown.setup;
+  out['dice.first.mean'] = thrown.first;
+  out['dice.defender.mean'] = thrown.defender;
+}
+
+function simulate(p: Warbands, rng: Rng, trials: number, tally: Float64Array): void {
+  const { warbands, alliances, hasDefender, underdogBy } = read(p);
+  const n = warbands.length;
+  const at = layout(p);
   const candidates = Int32Array.from(defenderCandidates(warbands));
   const underdogFlags = underdogs(warbands, alliances, underdogBy);
   // Scratch reused by every trial.
@@ -528,8 +616,8 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
   }
 }
 
-function summarize(params: Params, tally: Float64Array, trials: number): Record<string, Tallied> {
-  const at = layout(params);
+function summarize(p: Warbands, tally: Float64Array, trials: number): Record<string, Tallied> {
+  const at = layout(p);
   const { n, rollers } = at;
   // Places and first players, counted one by one or read off the outcome codes.
   const setup = tally.slice(at.setup, at.setup + n * n);
@@ -564,8 +652,8 @@ function summarize(params: Params, tally: Float64Array, trials: number): Record<
  * over the candidates, the setup order uniform over the warbands left, the
  * first player uniform over all. Only the dice counts need recursions.
  */
-function exact(params: Params): Record<string, Fraction> {
-  const { warbands, alliances, hasDefender, underdogBy } = read(params);
+function exact(p: Warbands): Record<string, Fraction> {
+  const { warbands, alliances, hasDefender, underdogBy } = read(p);
   const n = warbands.length;
   const candidates = defenderCandidates(warbands);
   const underdogFlags = underdogs(warbands, alliances, underdogBy);
@@ -596,46 +684,14 @@ function exact(params: Params): Record<string, Fraction> {
   return result;
 }
 
-export const warbands: Rule = {
+export const warbands = defineBuiltin({
   id: 'warbands',
   title: 'Mordheim attackers, defenders, underdogs and turn order',
   summary:
     'Mordheim (community rules): who defends, who is the underdog, setup order and who plays first, with the dice the roll-offs take',
   source:
     'Mordheim community rules, setup: Attackers and Defenders, Underdogs, Deployment, Order of Play (docs/rules/warbands.md)',
-  params: [
-    {
-      name: 'warbands',
-      type: 'text',
-      default: '152:9,148:11,120:8',
-      allowed: WARBANDS_ALLOWED,
-      parse: parseWarbands,
-      doc: 'rating:models of each warband in seating (clockwise) order; the default is a typical three-player game with no underdog',
-    },
-    {
-      name: 'allies',
-      type: 'text',
-      default: '',
-      allowed: ALLIES_ALLOWED,
-      parse: parseAllies,
-      doc: 'alliances of warbands (1-based indices joined by +, e.g. 2+3); allied ratings are summed for the underdog only, as the text says',
-    },
-    {
-      name: 'defender',
-      type: 'boolean',
-      default: true,
-      doc: 'whether the scenario has a defender, who sets up first; the text defines one only "in scenarios where" it exists',
-    },
-    {
-      name: 'underdogBy',
-      type: 'choice',
-      default: 'side',
-      choices: ['side', 'warband'],
-      doc:
-        'who may be the underdog when warbands are allied: side (default) sums each alliance and takes the lowest side, since the text adds allied ratings "for the purposes of determining if there is an underdog" and a weak warband with a strong ally is not outmatched; ' +
-        'warband takes the lowest single warband first, then adds its allies to measure the gap',
-    },
-  ],
+  params,
   readings(params) {
     return [
       {
@@ -653,24 +709,24 @@ export const warbands: Rule = {
       },
     ];
   },
-  validate(params) {
-    const n = readWarbands(params.warbands as string).length;
-    const alliances = readAllies(params.allies as string);
+  validate(p) {
+    const n = readWarbands(p.warbands).length;
+    const alliances = readAllies(p.allies);
     const allowed = `${ALLIES_ALLOWED}; with ${n} warbands, indices 1–${n}`;
-    const raw = params.allies as string;
     const beyond = alliances.flat().find((i) => i >= n);
-    if (beyond !== undefined) throw refuse('allies', raw, `there is no warband ${beyond + 1}`, allowed);
+    if (beyond !== undefined) return refuse('allies', p.allies, `there is no warband ${beyond + 1}`, allowed).message;
     if (alliances.some((alliance) => alliance.length === n))
-      throw refuse('allies', raw, 'every warband in one alliance leaves no opposing side', allowed);
+      return refuse('allies', p.allies, 'every warband in one alliance leaves no opposing side', allowed).message;
+    return undefined;
   },
   metrics,
   // Each warband: does it defend, and does it play first.
-  headline: (params) =>
-    metrics(params)
+  headline: (p) =>
+    metrics(p)
       .map((m) => m.name)
       .filter((name) => /^w\d+\.(defender|first)$/.test(name)),
-  tallyLength: (params) => layout(params).length,
+  trial,
   simulate,
-  summarize,
+  tally: { length: (p) => layout(p).length, summarize },
   exact,
-};
+});
