@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Fraction } from '../src/exact/fraction.js';
 import { planFor, type Plan, type PlanSide } from '../src/rules/fow-plan.js';
-import { fow, sideSetup } from '../src/rules/fow.js';
+import { fow } from '../src/rules/fow.js';
+import { sideSetup } from '../src/rules/fow-setup.js';
 import { resolveParams } from '../src/rules/params.js';
 
 /**

@@ -20,9 +20,10 @@
  */
 import { Fraction } from '../exact/fraction.js';
 import { mean, proportion, type Tallied } from '../stats/estimate.js';
-import { defineBuiltin, type ParamsOf, type TrialOut } from './define.js';
+import { defineBuiltin, type TrialOut } from './define.js';
 import type { Dice } from './file-rule.js';
-import type { MetricSpec, ParamSpec, Rng } from './types.js';
+import { exactValues } from './reserves-exact.js';
+import { commanderSurvives, DISTRIBUTION_SQUADS, facesNeeded, params, type Reserves } from './reserves-setup.js';
 import {
   addDeferred,
   addTrial,
@@ -35,90 +36,7 @@ import {
   sumsLayout,
   type Sums,
 } from './reserves-sums.js';
-
-const params = [
-  { name: 'squads', type: 'integer', default: 4, min: 1, max: 100, doc: 'squads held in reserve' },
-  {
-    name: 'rounds',
-    type: 'integer',
-    default: 4,
-    min: 1,
-    max: 12,
-    doc: 'rounds in which reserves may arrive; a squad not in after the last is lost (the text: four)',
-  },
-  {
-    name: 'target',
-    type: 'integer',
-    default: 7,
-    min: 2,
-    max: 20,
-    doc: 'a squad arrives when 1d6 + round (+ bonus) reaches this (the text: 7+)',
-  },
-  {
-    name: 'chosenRound',
-    type: 'integer',
-    default: 0,
-    min: 0,
-    max: 12,
-    doc: 'the chosen reserve round, 0 for none; at most rounds',
-  },
-  {
-    name: 'command',
-    type: 'integer',
-    default: 2,
-    min: 0,
-    max: 10,
-    doc: 'highest command on the table, added to every reserve roll in the chosen round (normally 2–4)',
-  },
-  {
-    name: 'leaderLoss',
-    type: 'number',
-    default: 0,
-    min: 0,
-    max: 1,
-    doc: 'chance the commander is lost in each round before the chosen round; the bonus needs it alive',
-  },
-  {
-    name: 'fallbackCommand',
-    type: 'integer',
-    default: 0,
-    min: 0,
-    max: 10,
-    doc: 'bonus used instead once the commander is lost (the next-highest command on the table)',
-  },
-  {
-    name: 'firstRound',
-    type: 'integer',
-    default: 1,
-    min: 1,
-    max: 12,
-    doc: 'the first round in which reserves roll; the text does not say rolls wait, so 1 (default) reads "each squad rolls separately each round" literally; at most rounds',
-  },
-] as const satisfies readonly ParamSpec[];
-
-type Reserves = ParamsOf<typeof params>;
-
-/**
- * Chance the commander is still on the table when the chosen round comes: (1 − leaderLoss)^(chosenRound − 1), with
- * leaderLoss the decimal typed (0.15 is 3/20).
- */
-function commanderSurvives(p: Reserves): Fraction {
-  if (p.chosenRound <= 1) return Fraction.ONE;
-  return Fraction.fromParameter(p.leaderLoss)
-    .complement()
-    .pow(p.chosenRound - 1);
-}
-
-/** The lowest die face (1–6, or 7 for never) that brings a squad in, round by round; index r for round r. */
-function facesNeeded(p: Reserves, bonus: number): Int32Array {
-  const needed = new Int32Array(p.rounds + 1);
-  for (let round = 1; round <= p.rounds; round++) {
-    const modifier = round + (round === p.chosenRound ? bonus : 0);
-    // Before the first rolling round no die is thrown: 7 is a face no die shows.
-    needed[round] = round < p.firstRound ? 7 : Math.min(7, Math.max(1, p.target - modifier));
-  }
-  return needed;
-}
+import type { MetricSpec, Rng } from './types.js';
 
 /** (needed − 1)/6 per round: the least uniform whose die shows `needed`, for the hot loop's comparison. */
 function thresholds(needed: Int32Array): Float64Array {
@@ -236,9 +154,6 @@ function outcomeCount(p: Reserves): number | null {
   const count = (p.squads + 1) ** (p.rounds + 1);
   return count <= OUTCOME_LIMIT ? count : null;
 }
-
-/** Most squads for which the whole distribution ("at least k of n by round r") is reported. */
-export const DISTRIBUTION_SQUADS = 12;
 
 /** What every metric is computed from, whichever layout the tally used. */
 function sumsOf(p: Reserves, tally: Float64Array): Sums {
@@ -502,63 +417,6 @@ function summarize(p: Reserves, tally: Float64Array, trials: number): Record<str
   return result;
 }
 
-/** n choose k, exactly. */
-function binomial(n: number, k: number): bigint {
-  let value = 1n;
-  for (let i = 1; i <= k; i++) value = (value * BigInt(n - k + i)) / BigInt(i);
-  return value;
-}
-
-/**
- * Given the commander's fate, squads are independent and each one's arrival
- * round follows from the per-round chances; the two fates are then mixed.
- */
-function exact(p: Reserves): Record<string, Fraction> {
-  const { rounds, squads } = p;
-  const alive = commanderSurvives(p);
-  const fates = [
-    { weight: alive, needed: facesNeeded(p, p.command) },
-    { weight: alive.complement(), needed: facesNeeded(p, p.fallbackCommand) },
-  ].filter((fate) => fate.weight.compare(Fraction.ZERO) > 0);
-
-  const result: Record<string, Fraction> = {};
-  const n = BigInt(squads);
-  for (const { weight, needed } of fates) {
-    // Given the fate, a chance is a whole number of the 6^r equally likely ways a squad's first r
-    // dice can fall (or (6^r)^S for all S squads'), so it is worked in BigInt counts and becomes a
-    // fraction once, when it is added in, weighted by the fate's chance.
-    const add = (name: string, count: bigint, outOf: bigint) => {
-      result[name] = (result[name] ?? Fraction.ZERO).add(weight.mul(Fraction.of(count, outOf)));
-    };
-    let stillOut = 1n; // ways the squad is still out after the rounds so far, of `outOf`
-    let outOf = 1n;
-    let dice = Fraction.ZERO; // expected dice one squad rolls
-    for (let r = 1; r <= rounds; r++) {
-      if (r >= p.firstRound) dice = dice.add(Fraction.of(stillOut, outOf));
-      const arrivesNow = stillOut * BigInt(7 - needed[r]);
-      stillOut *= BigInt(needed[r] - 1);
-      outOf *= 6n;
-      const inBy = outOf - stillOut;
-      add(`squad.round.${r}`, arrivesNow, outOf);
-      add(`all.by.${r}`, inBy ** n, outOf ** n);
-      add(`arrived.by.${r}.mean`, inBy * n, outOf);
-      if (squads <= DISTRIBUTION_SQUADS) {
-        // Independent squads, each in by now in inBy of the outOf ways: a binomial tail.
-        let tail = 0n;
-        for (let k = squads; k >= 1; k--) {
-          tail += binomial(squads, k) * inBy ** BigInt(k) * stillOut ** BigInt(squads - k);
-          if (k < squads) add(`atLeast.${k}.by.${r}`, tail, outOf ** n);
-        }
-      }
-    }
-    add('squad.never', stillOut, outOf);
-    add('lost.mean', stillOut * n, outOf);
-    result['dice.mean'] = (result['dice.mean'] ?? Fraction.ZERO).add(weight.mul(dice).mul(Fraction.of(squads)));
-  }
-  // Order as metrics() lists them.
-  return Object.fromEntries(metrics(p).map((m) => [m.name, result[m.name] ?? Fraction.ZERO]));
-}
-
 export const reserves = defineBuiltin({
   id: 'reserves',
   title: 'Genesys reserves',
@@ -626,5 +484,9 @@ export const reserves = defineBuiltin({
       return null;
     },
   },
-  exact,
+  // Ordered as metrics() lists them; a metric no fate reaches is 0.
+  exact: (p) => {
+    const values = exactValues(p);
+    return Object.fromEntries(metrics(p).map((m) => [m.name, values[m.name] ?? Fraction.ZERO]));
+  },
 });
