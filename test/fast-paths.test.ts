@@ -129,7 +129,8 @@ describe('each fast path counts what its rule text, played die by die, gives', (
   for (const { rule, settings, streams, largest } of CASES) {
     for (const stream of streams) {
       const seed = `fast-${rule.id}-${settings.join('&')}`;
-      it(`${rule.id} ${settings.join(' ') || '(defaults)'}, stream ${stream}, seed "${seed}": fast path, trial and exact agree within 5σ`, () => {
+      const title = `${rule.id} ${settings.join(' ') || '(defaults)'}, stream ${stream}, seed "${seed}"`;
+      it(`${title}: fast path, trial and exact agree within 5σ`, () => {
         const params = resolveParams(rule, settings);
         const task = { ruleId: rule.id, params, seed, stream, firstChunk: 0, endChunk: 2, totalTrials: FAST_TRIALS };
         const tallied = rule.summarize(params, runChunks(task, rule), FAST_TRIALS);

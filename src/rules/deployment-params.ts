@@ -31,7 +31,8 @@ export const DEPLOYMENT_STRATEGIES: readonly string[] = [
 ];
 
 const STRATEGY_ALLOWED =
-  'standard:Z1,Z2,Z3 (three different zones 1–6, at least two of them on the long board edge 1–3) or forward:Z (Z a zone 1–6)';
+  'standard:Z1,Z2,Z3 (three different zones 1–6, at least two of them on the long board edge 1–3) or ' +
+  'forward:Z (Z a zone 1–6)';
 
 /**
  * A strategy's canonical text, or why it is not a legal deployment.
@@ -85,20 +86,30 @@ export const params = [
     type: 'choice',
     default: 'raw',
     choices: ['raw', 'modified'],
-    doc: 'which forward die is lost: raw (default) loses a d6 showing the chosen zone\'s number, because the text compares the die roll itself ("If any die roll is the same number as the first deployment zone you chose") and adds the +2 only after; modified compares d6 + 2, which makes the loss a mere duplicate that changes nothing',
+    doc:
+      "which forward die is lost: raw (default) loses a d6 showing the chosen zone's number, because the " +
+      'text compares the die roll itself ("If any die roll is the same number as the first deployment zone ' +
+      'you chose") and adds the +2 only after; modified compares d6 + 2, which makes the loss a mere ' +
+      'duplicate that changes nothing',
   },
   {
     name: 'edges',
     type: 'choice',
     default: 'geometric',
     choices: ['geometric', 'long'],
-    doc: 'which zones give a board edge for noEdge: geometric (default) counts every zone touching any board edge, since each row of three 16" or 24" zones fills the board\'s width and "Any board edge that is part of your deployment zone" is an entry edge, so zones 1–4 and 6 (and 7, 8 with aocSides) have one and only zone 5 has none; long counts only the long board edge, zones 1–3',
+    doc:
+      'which zones give a board edge for noEdge: geometric (default) counts every zone touching any board ' +
+      'edge, since each row of three 16" or 24" zones fills the board\'s width and "Any board edge that is ' +
+      'part of your deployment zone" is an entry edge, so zones 1–4 and 6 (and 7, 8 with aocSides) have one ' +
+      'and only zone 5 has none; long counts only the long board edge, zones 1–3',
   },
   {
     name: 'aocSides',
     type: 'boolean',
     default: true,
-    doc: 'with edges=geometric, whether zones 7 and 8 touch the side edges: true (default) as drawn, 7 above 4 and 8 above 6 in the same columns; false if the drawing places them only loosely, inset from the sides',
+    doc:
+      'with edges=geometric, whether zones 7 and 8 touch the side edges: true (default) as drawn, 7 above 4 ' +
+      'and 8 above 6 in the same columns; false if the drawing places them only loosely, inset from the sides',
   },
   {
     name: 'squadsA',
@@ -115,7 +126,9 @@ export const params = [
     default: 2,
     min: 1,
     max: 10,
-    doc: 'squads a player places in each turn of the alternation (the text: "two squads at a time"); fewer when fewer are left',
+    doc:
+      'squads a player places in each turn of the alternation (the text: "two squads at a time"); fewer when ' +
+      'fewer are left',
   },
 ] as const satisfies readonly ParamSpec[];
 
@@ -138,7 +151,8 @@ export function plan(strategy: string): Plan {
 }
 
 const RANGE_ALLOWED =
-  'strategies separated by spaces or semicolons (such as "forward:1 standard:1,2,3"), or standard, forward or all for that family';
+  'strategies separated by spaces or semicolons (such as "forward:1 standard:1,2,3"), or standard, forward ' +
+  'or all for that family';
 
 /**
  * Reads `--range`: strategies separated by spaces or semicolons, where the

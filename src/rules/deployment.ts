@@ -155,7 +155,9 @@ function zoneSetMetrics(params: Deployment): ZoneSetMetric[] {
   return [
     {
       suffix: 'noEdge',
-      doc: ` has no zone with a board edge (those are zones ${zoneList(edges)}, edges=${params.edges}): everything deploys on the board, reserves enter by zone 1`,
+      doc:
+        ` has no zone with a board edge (those are zones ${zoneList(edges)}, edges=${params.edges}): ` +
+        `everything deploys on the board, reserves enter by zone 1`,
       label: ' has no board-edge zone',
       probability: true,
       value: (zones) => (zones & edges ? 0 : 1),
@@ -217,7 +219,9 @@ function metrics(params: Deployment): MetricSpec[] {
     },
     {
       name: 'a.placesLast',
-      doc: `a deploys the last squad (${params.squadsA} against ${params.squadsB} squads, ${params.perTurn} at a time, the player without initiative first), and so sees every enemy squad placed`,
+      doc:
+        `a deploys the last squad (${params.squadsA} against ${params.squadsB} squads, ${params.perTurn} at ` +
+        `a time, the player without initiative first), and so sees every enemy squad placed`,
       label: 'player A places the last squad',
       probability: true,
     },
@@ -424,15 +428,19 @@ function readings(params: Deployment): Reading[] {
       param: 'compare',
       text:
         params.compare === 'raw'
-          ? "a forward die showing the chosen zone's own number is lost (the raw d6 is compared); compare=modified compares d6 + 2 instead"
-          : 'a forward die is lost when d6 + 2 equals the chosen zone (a mere duplicate); compare=raw compares the raw d6, as written',
+          ? "a forward die showing the chosen zone's own number is lost (the raw d6 is compared); " +
+            'compare=modified compares d6 + 2 instead'
+          : 'a forward die is lost when d6 + 2 equals the chosen zone (a mere duplicate); compare=raw ' +
+            'compares the raw d6, as written',
     },
     {
       param: 'edges',
       text:
         params.edges === 'geometric'
-          ? `a zone touching any board edge gives an entry edge, so zones ${zoneList(edgeZones(params))} have one; edges=long counts only the long board edge (zones 1–3)`
-          : 'only zones 1–3, on the long board edge, give an entry edge; edges=geometric counts the side edges too (only zone 5 then has none)',
+          ? `a zone touching any board edge gives an entry edge, so zones ${zoneList(edgeZones(params))} ` +
+            `have one; edges=long counts only the long board edge (zones 1–3)`
+          : 'only zones 1–3, on the long board edge, give an entry edge; edges=geometric counts the side ' +
+            'edges too (only zone 5 then has none)',
     },
   ];
   if (params.edges === 'geometric') {
@@ -450,7 +458,8 @@ export const deployment = defineBuiltin({
   id: 'deployment',
   title: 'Genesys deployment',
   summary:
-    'Genesys Project deployment: the forward 2d6 zone gamble against standard zones, and who gets first-round initiative',
+    'Genesys Project deployment: the forward 2d6 zone gamble against standard zones, and who gets ' +
+    'first-round initiative',
   source: 'The Genesys Project, designer preview, §6.1–6.4 Deployment (docs/rules/deployment.md)',
   params,
   readings,

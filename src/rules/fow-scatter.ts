@@ -7,7 +7,8 @@ import { badValue, UsageError } from '../errors.js';
 const PLACE = /^[a-z][a-z0-9_-]*$/;
 const FACES = /^([1-6])(?:-([1-6]))?$/;
 export const SCATTER_ALLOWED =
-  'each die face 1-6 given exactly once as face:place or from-to:place, comma-separated; a place is a word of letters, digits, _ or - starting with a letter, kept lowercase (e.g. 1-2:left,3-4:centre,5-6:right)';
+  'each die face 1-6 given exactly once as face:place or from-to:place, comma-separated; a place is a word ' +
+  'of letters, digits, _ or - starting with a letter, kept lowercase (e.g. 1-2:left,3-4:centre,5-6:right)';
 
 /**
  * Parses a scatter map into the place of each face (index 1–6) and returns

@@ -89,7 +89,9 @@ export const params = [
     default: 0,
     min: 0,
     max: 30,
-    doc: 'attacking platoons held in Reserves; 0 (the default) means the mission minimum, half rounded up, and the result shows the count used; at most attackerPlatoons',
+    doc:
+      'attacking platoons held in Reserves; 0 (the default) means the mission minimum, half rounded up, and ' +
+      'the result shows the count used; at most attackerPlatoons',
   },
   {
     name: 'attackerStart',
@@ -113,7 +115,9 @@ export const params = [
     default: 0,
     min: 0,
     max: 30,
-    doc: 'defending platoons in Delayed and Scattered Reserves; 0 (the default) means the mission minimum, half rounded up, and the result shows the count used; at most defenderPlatoons less the ambush platoon',
+    doc:
+      'defending platoons in Delayed and Scattered Reserves; 0 (the default) means the mission minimum, half ' +
+      'rounded up, and the result shows the count used; at most defenderPlatoons less the ambush platoon',
   },
   {
     name: 'defenderStart',
@@ -127,7 +131,9 @@ export const params = [
     name: 'ambush',
     type: 'boolean',
     default: true,
-    doc: 'one defending platoon is in Immediate Ambush: not in reserve, placed at the start and on the table from turn 1 (the text: may)',
+    doc:
+      'one defending platoon is in Immediate Ambush: not in reserve, placed at the start and on the table ' +
+      'from turn 1 (the text: may)',
   },
   {
     name: 'hit',
@@ -143,7 +149,9 @@ export const params = [
     default: 3,
     min: 0,
     max: 20,
-    doc: `if this many dice or more were rolled and none scored, one platoon arrives anyway; 0 for never (3, per the ${EDITION})`,
+    doc:
+      `if this many dice or more were rolled and none scored, one platoon arrives anyway; 0 for never (3, ` +
+      `per the ${EDITION})`,
   },
   {
     name: 'scatter',
@@ -151,7 +159,9 @@ export const params = [
     default: '1-2:left,3-4:centre,5-6:right',
     allowed: SCATTER_ALLOWED,
     parse: canonicalScatter,
-    doc: `where a Scattered Reserve enters, by its die (a die per arriving platoon, per the ${EDITION}; the places are a table's own)`,
+    doc:
+      `where a Scattered Reserve enters, by its die (a die per arriving platoon, per the ${EDITION}; the ` +
+      `places are a table's own)`,
   },
   {
     name: 'turns',
@@ -167,7 +177,10 @@ export const params = [
     default: 6,
     min: 2,
     max: 20,
-    doc: "the first turn the defender can win, at the start of its turn, with no attackers in its half (the text: from the sixth turn); the …atEnd figures are read at that check: after the attacker's roll of that turn (it moves first), before the defender's",
+    doc:
+      'the first turn the defender can win, at the start of its turn, with no attackers in its half (the ' +
+      "text: from the sixth turn); the …atEnd figures are read at that check: after the attacker's roll of " +
+      "that turn (it moves first), before the defender's",
   },
 ] as const satisfies readonly ParamSpec[];
 

@@ -139,19 +139,25 @@ function metrics(p: Fow): MetricSpec[] {
   list.push(
     {
       name: 'defender.onTable.atEnd.mean',
-      doc: `expected defending platoons on the table when the defender can first win, at the start of its turn ${endTurn} (arrived by turn ${endTurn - 1})`,
+      doc:
+        `expected defending platoons on the table when the defender can first win, at the start of its turn ` +
+        `${endTurn} (arrived by turn ${endTurn - 1})`,
       label: `defender’s platoons on the table when it can first win, turn ${endTurn} (expected)`,
       probability: false,
     },
     {
       name: 'defender.allIn.atEnd',
-      doc: `every defending reserve is on the table at the start of the defender's turn ${endTurn}, when it can first win`,
+      doc:
+        `every defending reserve is on the table at the start of the defender's turn ${endTurn}, when it can ` +
+        `first win`,
       label: `defender: every reserve in when it can first win, turn ${endTurn}`,
       probability: true,
     },
     {
       name: 'attacker.allIn.atEnd',
-      doc: `every attacking reserve is on the table at the start of the defender's turn ${endTurn}, when it can first win (the attacker moves first: in by its turn ${endTurn})`,
+      doc:
+        `every attacking reserve is on the table at the start of the defender's turn ${endTurn}, when it can ` +
+        `first win (the attacker moves first: in by its turn ${endTurn})`,
       label: `attacker: every reserve in when the defender can first win, turn ${endTurn}`,
       probability: true,
     },
@@ -300,9 +306,11 @@ export const fow = defineBuiltin({
   id: 'fow',
   title: 'Flames of War reserves (prepared positions)',
   summary:
-    'Flames of War: attacker Reserves against defender Delayed and Scattered Reserves with an Immediate Ambush; platoons on the table turn by turn and where the defence comes in',
+    'Flames of War: attacker Reserves against defender Delayed and Scattered Reserves with an Immediate ' +
+    'Ambush; platoons on the table turn by turn and where the defence comes in',
   source:
-    'Flames of War, 3rd edition, p. 285 (prepared positions); reserve dice per the 4th-edition missions (docs/rules/fow.md)',
+    'Flames of War, 3rd edition, p. 285 (prepared positions); reserve dice per the 4th-edition missions ' +
+    '(docs/rules/fow.md)',
   params,
   readings(p) {
     return [
@@ -310,16 +318,23 @@ export const fow = defineBuiltin({
         param: 'attackerStart',
         text:
           p.attackerStart === 1
-            ? "the attacker's ordinary Reserves roll from turn 1, which makes them the same as Immediate Reserves; attackerStart=3 makes them wait to turn 3, like Delayed Reserves"
-            : `the attacker's Reserves roll from turn ${p.attackerStart}; attackerStart=1 rolls from turn 1, as Immediate Reserves do`,
+            ? "the attacker's ordinary Reserves roll from turn 1, which makes them the same as Immediate " +
+              'Reserves; attackerStart=3 makes them wait to turn 3, like Delayed Reserves'
+            : `the attacker's Reserves roll from turn ${p.attackerStart}; attackerStart=1 rolls from turn 1, ` +
+              `as Immediate Reserves do`,
       },
       {
         param: 'defenderStart',
-        text: `the defender's Delayed Reserves roll from turn ${p.defenderStart}${p.defenderStart === 3 ? ' (as in the 4th-edition missions)' : ''}; defenderStart changes it`,
+        text:
+          `the defender's Delayed Reserves roll from turn ` +
+          `${p.defenderStart}${p.defenderStart === 3 ? ' (as in the 4th-edition missions)' : ''}; ` +
+          `defenderStart changes it`,
       },
       {
         param: 'hit',
-        text: `each reserve die scoring ${p.hit}+ brings one platoon${p.hit === 5 ? ' (as in the 4th-edition missions)' : ''}; hit changes it`,
+        text:
+          `each reserve die scoring ${p.hit}+ brings one ` +
+          `platoon${p.hit === 5 ? ' (as in the 4th-edition missions)' : ''}; hit changes it`,
       },
       {
         param: 'guarantee',
@@ -331,12 +346,16 @@ export const fow = defineBuiltin({
       {
         param: 'ambush',
         text: p.ambush
-          ? 'the defender uses its Immediate Ambush (the text: may), so one platoon is on the table from turn 1 and never in reserve; ambush=false deploys or reserves that platoon instead'
+          ? 'the defender uses its Immediate Ambush (the text: may), so one platoon is on the table from ' +
+            'turn 1 and never in reserve; ambush=false deploys or reserves that platoon instead'
           : 'the defender does not use its Immediate Ambush; ambush=true places one platoon at the start',
       },
       {
         param: 'endTurn',
-        text: `the defender can first win at the start of its turn ${p.endTurn}; the attacker moves first, so the …atEnd figures count the attacker's reserves in by turn ${p.endTurn} and the defender's in by turn ${p.endTurn - 1}, its own roll of that turn coming after the check; endTurn moves the check`,
+        text:
+          `the defender can first win at the start of its turn ${p.endTurn}; the attacker moves first, so ` +
+          `the …atEnd figures count the attacker's reserves in by turn ${p.endTurn} and the defender's in by ` +
+          `turn ${p.endTurn - 1}, its own roll of that turn coming after the check; endTurn moves the check`,
       },
     ];
   },

@@ -57,8 +57,11 @@ const params = [
     type: 'boolean',
     default: true,
     doc:
-      'true (default, the Face to Face rules the text names): a roll equal to WIP is a critical, beats any other success, two criticals tie; above WIP 20 the excess is added to the die and results of 20+ are criticals. ' +
-      'false: the text alone, no criticals; above WIP 20 every roll succeeds and the raw die is compared (no excess added), so WIP 21–30 play as WIP 20',
+      'true (default, the Face to Face rules the text names): a roll equal to WIP is a critical, beats any ' +
+      'other success, two criticals tie; above WIP 20 the excess is added to the die and results of 20+ ' +
+      'are criticals. ' +
+      'false: the text alone, no criticals; above WIP 20 every roll succeeds and the raw die is compared ' +
+      '(no excess added), so WIP 21–30 play as WIP 20',
   },
 ] as const satisfies readonly ParamSpec[];
 
@@ -272,8 +275,11 @@ export const infinity = defineBuiltin({
       {
         param: 'crits',
         text: params.crits
-          ? 'the Face to Face rules the text names apply: a roll equal to WIP is a critical and beats any other success, two criticals tie, above WIP 20 the excess is added to the die; crits=false reads the text alone'
-          : 'the text alone: no criticals, the higher success wins, and above WIP 20 every roll succeeds on the raw die; crits=true applies the Face to Face rules',
+          ? 'the Face to Face rules the text names apply: a roll equal to WIP is a critical and beats any ' +
+            'other success, two criticals tie, above WIP 20 the excess is added to the die; crits=false ' +
+            'reads the text alone'
+          : 'the text alone: no criticals, the higher success wins, and above WIP 20 every roll succeeds on ' +
+            'the raw die; crits=true applies the Face to Face rules',
       },
     ];
   },

@@ -36,7 +36,9 @@ const params = [
     default: 8,
     min: 1,
     max: 60,
-    doc: "fighters in A's retinue, its activation count at deployment (8 and 8 by default: equal counts, so the 2d6 roll-off decides)",
+    doc:
+      "fighters in A's retinue, its activation count at deployment (8 and 8 by default: equal counts, so the " +
+      '2d6 roll-off decides)',
   },
   {
     name: 'fightersB',
@@ -273,7 +275,8 @@ export const noctvale = defineBuiltin({
   id: 'noctvale',
   title: 'Noctvale initiative and deployment groups',
   summary:
-    'Noctvale setup: initiative to the lower activation count (2d6 roll-off on equal counts), retinues in deployment groups placed alternately',
+    'Noctvale setup: initiative to the lower activation count (2d6 roll-off on equal counts), retinues in ' +
+    'deployment groups placed alternately',
   source: 'Noctvale, Standard Battle Set-Up, steps 3, 5 and 6 (docs/rules/noctvale.md)',
   params,
   // The text settles every figure modelled here (see the module comment).

@@ -62,7 +62,9 @@ export const params = [
     default: 1,
     min: 1,
     max: 12,
-    doc: 'the first round in which reserves roll; the text does not say rolls wait, so 1 (default) reads "each squad rolls separately each round" literally; at most rounds',
+    doc:
+      'the first round in which reserves roll; the text does not say rolls wait, so 1 (default) reads "each ' +
+      'squad rolls separately each round" literally; at most rounds',
   },
 ] as const satisfies readonly ParamSpec[];
 

@@ -427,7 +427,10 @@ export const reserves = defineBuiltin({
     if (p.firstRound > p.rounds) return `firstRound: got ${p.firstRound}; allowed: 1 to rounds (${p.rounds})`;
     if (p.chosenRound > p.rounds) return `chosenRound: got ${p.chosenRound}; allowed: 0 (none) to rounds (${p.rounds})`;
     if (p.chosenRound !== 0 && p.chosenRound < p.firstRound) {
-      return `chosenRound: got ${p.chosenRound}; allowed: 0 (none) or firstRound (${p.firstRound}) to rounds (${p.rounds}), a round in which reserves roll`;
+      return (
+        `chosenRound: got ${p.chosenRound}; allowed: 0 (none) or firstRound (${p.firstRound}) to rounds ` +
+        `(${p.rounds}), a round in which reserves roll`
+      );
     }
     return undefined;
   },
@@ -437,12 +440,16 @@ export const reserves = defineBuiltin({
         param: 'firstRound',
         text:
           p.firstRound === 1
-            ? 'reserves roll from game round 1, reading "each squad rolls separately each round" literally; firstRound=2 makes them wait a round'
-            : `reserves first roll in game round ${p.firstRound}; firstRound=1 rolls from round 1, as the text reads literally`,
+            ? 'reserves roll from game round 1, reading "each squad rolls separately each round" literally; ' +
+              'firstRound=2 makes them wait a round'
+            : `reserves first roll in game round ${p.firstRound}; firstRound=1 rolls from round 1, as the ` +
+              `text reads literally`,
       },
       {
         param: 'fallbackCommand',
-        text: `the chosen round's bonus is the highest command still on the table: a commander lost before it (leaderLoss a round) leaves ${p.fallbackCommand}; fallbackCommand sets the next-highest command`,
+        text:
+          `the chosen round's bonus is the highest command still on the table: a commander lost before it ` +
+          `(leaderLoss a round) leaves ${p.fallbackCommand}; fallbackCommand sets the next-highest command`,
       },
     ];
   },

@@ -13,9 +13,12 @@ const MAX_MODELS = 200;
 /** The underdog must trail every opposing side by more than this. */
 const UNDERDOG_GAP = 50;
 
-const WARBANDS_ALLOWED = `${MIN_WARBANDS}–${MAX_WARBANDS} comma-separated rating:models entries in seating order, rating 0–${MAX_RATING}, models 1–${MAX_MODELS} (e.g. 152:9,148:11,120:8)`;
+const WARBANDS_ALLOWED =
+  `${MIN_WARBANDS}–${MAX_WARBANDS} comma-separated rating:models entries in seating order, rating ` +
+  `0–${MAX_RATING}, models 1–${MAX_MODELS} (e.g. 152:9,148:11,120:8)`;
 export const ALLIES_ALLOWED =
-  'empty, or comma-separated alliances of two or more 1-based warband indices joined by + (e.g. 2+3), each warband in at most one alliance, not every warband in one';
+  'empty, or comma-separated alliances of two or more 1-based warband indices joined by + (e.g. 2+3), each ' +
+  'warband in at most one alliance, not every warband in one';
 
 /** One warband as the rules see it: its rating and how many models it fields. */
 export interface Warband {
@@ -87,7 +90,9 @@ export const params = [
     default: '152:9,148:11,120:8',
     allowed: WARBANDS_ALLOWED,
     parse: parseWarbands,
-    doc: 'rating:models of each warband in seating (clockwise) order; the default is a typical three-player game with no underdog',
+    doc:
+      'rating:models of each warband in seating (clockwise) order; the default is a typical three-player ' +
+      'game with no underdog',
   },
   {
     name: 'allies',
@@ -95,13 +100,17 @@ export const params = [
     default: '',
     allowed: ALLIES_ALLOWED,
     parse: parseAllies,
-    doc: 'alliances of warbands (1-based indices joined by +, e.g. 2+3); allied ratings are summed for the underdog only, as the text says',
+    doc:
+      'alliances of warbands (1-based indices joined by +, e.g. 2+3); allied ratings are summed for the ' +
+      'underdog only, as the text says',
   },
   {
     name: 'defender',
     type: 'boolean',
     default: true,
-    doc: 'whether the scenario has a defender, who sets up first; the text defines one only "in scenarios where" it exists',
+    doc:
+      'whether the scenario has a defender, who sets up first; the text defines one only "in scenarios ' +
+      'where" it exists',
   },
   {
     name: 'underdogBy',
@@ -109,7 +118,9 @@ export const params = [
     default: 'side',
     choices: ['side', 'warband'],
     doc:
-      'who may be the underdog when warbands are allied: side (default) sums each alliance and takes the lowest side, since the text adds allied ratings "for the purposes of determining if there is an underdog" and a weak warband with a strong ally is not outmatched; ' +
+      'who may be the underdog when warbands are allied: side (default) sums each alliance and takes the ' +
+      'lowest side, since the text adds allied ratings "for the purposes of determining if there is an ' +
+      'underdog" and a weak warband with a strong ally is not outmatched; ' +
       'warband takes the lowest single warband first, then adds its allies to measure the gap',
   },
 ] as const satisfies readonly ParamSpec[];

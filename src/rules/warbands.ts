@@ -428,9 +428,11 @@ export const warbands = defineBuiltin({
   id: 'warbands',
   title: 'Mordheim attackers, defenders, underdogs and turn order',
   summary:
-    'Mordheim (community rules): who defends, who is the underdog, setup order and who plays first, with the dice the roll-offs take',
+    'Mordheim (community rules): who defends, who is the underdog, setup order and who plays first, with ' +
+    'the dice the roll-offs take',
   source:
-    'Mordheim community rules, setup: Attackers and Defenders, Underdogs, Deployment, Order of Play (docs/rules/warbands.md)',
+    'Mordheim community rules, setup: Attackers and Defenders, Underdogs, Deployment, Order of Play ' +
+    '(docs/rules/warbands.md)',
   params,
   readings(params) {
     return [
@@ -438,13 +440,16 @@ export const warbands = defineBuiltin({
         param: 'underdogBy',
         text:
           params.underdogBy === 'side'
-            ? "with allies, each alliance's ratings are summed and the lowest side is the underdog if more than 50 below every other side; underdogBy=warband starts from the lowest single warband"
-            : "with allies, the lowest single warband is found first, then its allies' ratings are added to measure the gap; underdogBy=side takes the lowest summed side",
+            ? "with allies, each alliance's ratings are summed and the lowest side is the underdog if more " +
+              'than 50 below every other side; underdogBy=warband starts from the lowest single warband'
+            : "with allies, the lowest single warband is found first, then its allies' ratings are added to " +
+              'measure the gap; underdogBy=side takes the lowest summed side',
       },
       {
         param: 'defender',
         text: params.defender
-          ? 'the scenario has a defender (highest rating, then most models, then a roll-off), who sets up first; defender=false for scenarios without one'
+          ? 'the scenario has a defender (highest rating, then most models, then a roll-off), who sets up ' +
+            'first; defender=false for scenarios without one'
           : 'the scenario has no defender: every warband rolls for its setup place; defender=true gives one',
       },
     ];
