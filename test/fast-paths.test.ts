@@ -8,7 +8,7 @@
  * Bounds (5σ, per metric). For an estimate of n observations, σ is
  * - a probability metric (values in [0, 1], mean p exact): at most √(p(1 − p)/n), the variance of a
  *   [0, 1] value with mean p being largest for a 0/1 one; so 5·√(p(1 − p)/n) is a 5σ bound or wider;
- * - a mean: the sample standard deviation over √n (n ≥ 40,000 here, so it is within a few per cent of
+ * - a mean: the sample standard deviation over √n (n ≥ 25,000 here, so it is within a few per cent of
  *   the true one). Where the sample shows no spread at all, a rare departure (fow's last platoon still
  *   out in turn 9, one battle in 600,000) may simply not have happened, and the sample says nothing:
  *   then σ is Bhatia–Davis's bound √((m − 0)(largest − m)/n) for a value in [0, largest] with mean m,
@@ -36,7 +36,7 @@ import type { Tallied } from '../src/stats/estimate.js';
 import { runTrials, type Observed } from './support/trial-run.js';
 
 const FAST_TRIALS = 2 * CHUNK_TRIALS - 1000; // 130,072: the final chunk short, as in a real run
-const TRIAL_TRIALS = 40_000;
+const TRIAL_TRIALS = 25_000;
 const SIGMAS = 5;
 
 interface Case {
