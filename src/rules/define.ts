@@ -43,7 +43,11 @@ export type ParamsOf<S extends readonly ParamSpec[]> = { readonly [K in S[number
  */
 export type Slots = Readonly<Record<string, number>>;
 
-/** A trial's metric values, written by name; a metric a trial leaves unwritten counts 0. */
+/**
+ * A trial's metric values, written by name. A metric a trial leaves unwritten is not observed in that trial
+ * (fow's share of arrivals entering a place, in a battle where none arrives); the built-ins write every
+ * other metric in every trial.
+ */
 export type TrialOut = Record<string, number>;
 
 /** A fast path that counts outcomes, not metrics: its own tally, and how every metric is read off it. */
