@@ -5,6 +5,7 @@ import { infinity } from '../src/rules/infinity.js';
 import { noctvale } from '../src/rules/noctvale.js';
 import { resolveParams } from '../src/rules/params.js';
 import type { ParamSpec } from '../src/rules/types.js';
+import type { Tallied } from '../src/stats/estimate.js';
 
 // A one-die roll-off written through the helper, as a new built-in would be: A wins on a higher d6, ties roll again.
 const rollOff = defineBuiltin({
@@ -66,6 +67,27 @@ describe('defineBuiltin: one contract for a built-in rule', () => {
       'a.wins': { kind: 'proportion', successes: 7, trials: 10 },
       'rolls.mean': { kind: 'mean', sum: 12, sumOfSquares: 20, count: 10 },
     });
+  });
+
+  it("refuses a rule's own summarize that leaves out a metric or reads one it does not list", () => {
+    const base = {
+      id: 'own',
+      title: 'Own tally',
+      summary: 'a rule counting outcomes',
+      source: 'a hand-worked example',
+      params: [] as const,
+      metrics: () => [{ name: 'x', doc: '', probability: true }],
+      trial: () => {},
+      simulate: () => {},
+    };
+    const summarizing = (read: Record<string, Tallied>) =>
+      defineBuiltin({ ...base, tally: { length: () => 1, summarize: () => read } });
+    const x: Tallied = { kind: 'proportion', successes: 1, trials: 2 };
+    expect(summarizing({ x }).summarize({}, new Float64Array(1), 2)).toEqual({ x });
+    expect(() => summarizing({}).summarize({}, new Float64Array(1), 2)).toThrow('own: summarize reads no x');
+    expect(() => summarizing({ x, y: x }).summarize({}, new Float64Array(1), 2)).toThrow(
+      'own: summarize reads y, not a metric',
+    );
   });
 
   it('reads params only once every declared one is resolved', () => {

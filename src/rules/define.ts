@@ -108,6 +108,19 @@ export function slotsOf(metrics: readonly MetricSpec[], order: readonly string[]
   return { at: at as Slots, length };
 }
 
+/**
+ * A rule's own summarize must read every metric and no other: a disagreement is muster's bug, said at once
+ * (exit 1) rather than left as a missing or stray figure.
+ */
+function checkedSummary(id: string, metrics: readonly MetricSpec[], read: Record<string, Tallied>) {
+  const missing = metrics.filter((metric) => !Object.hasOwn(read, metric.name)).map((metric) => metric.name);
+  const names = new Set(metrics.map((metric) => metric.name));
+  const stray = Object.keys(read).filter((name) => !names.has(name));
+  const problems = [...missing.map((name) => `no ${name}`), ...stray.map((name) => `${name}, not a metric`)];
+  if (problems.length > 0) throw new Error(`${id}: summarize reads ${problems.join(', ')}`);
+  return read;
+}
+
 /** No slots: the fast path of a rule with its own tally gets these, and any read is a bug. */
 const NO_SLOTS: Slots = new Proxy(keyedRecord<number>(), {
   get(_target, name) {
@@ -143,7 +156,7 @@ export function defineBuiltin<const S extends readonly ParamSpec[]>(spec: Builti
     },
     summarize(params, tally, trials) {
       const p = typed(params);
-      if (own) return own.summarize(p, tally, trials);
+      if (own) return checkedSummary(spec.id, spec.metrics(p), own.summarize(p, tally, trials));
       const { at } = layout(p);
       const result: Record<string, Tallied> = keyedRecord();
       for (const metric of spec.metrics(p)) {
