@@ -22,7 +22,7 @@ import { runCommand } from '../src/cli/commands/run.js';
 import { Fraction } from '../src/exact/fraction.js';
 import type { RunResult } from '../src/result.js';
 import { bufferIo } from './support/io.js';
-import { haveChromium, launchChromium, offlinePage } from './support/offline-page.js';
+import { describeInChromium, launchChromium, offlinePage } from './support/offline-page.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'muster-workbench-'));
 const appFile = join(folder, 'app.html');
@@ -82,7 +82,7 @@ async function setWips(page: Page, a: number, b: number): Promise<void> {
 const figure = (page: Page, metric: string) =>
   page.locator(`#headline .figure[data-metric="${metric}"] .figure-fraction`).textContent();
 
-describe.skipIf(!haveChromium)('the rule workbench in headless Chromium', () => {
+describeInChromium('the rule workbench in headless Chromium', () => {
   beforeAll(async () => {
     await appCommand({ out: appFile }, bufferIo());
     browser = await launchChromium();

@@ -20,7 +20,7 @@ import type { RunResult } from '../src/result.js';
 import { formatHash } from '../reports/app/hash.js';
 import { packSource } from '../reports/app/workbench/share.js';
 import { bufferIo } from './support/io.js';
-import { haveChromium, launchChromium } from './support/offline-page.js';
+import { describeInChromium, launchChromium } from './support/offline-page.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'muster-workbench-hostile-'));
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -112,7 +112,7 @@ async function confirm(page: Page): Promise<void> {
   await idle(page);
 }
 
-describe.skipIf(!haveChromium)('hostile code in a link, in headless Chromium', () => {
+describeInChromium('hostile code in a link, in headless Chromium', () => {
   beforeAll(async () => {
     await appCommand({ out: appFile }, bufferIo());
     server = createServer((request, response) => {

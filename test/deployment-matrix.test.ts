@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../src/cli.js';
 import { bufferIo } from './support/io.js';
 import { Fraction } from '../src/exact/fraction.js';
-import { deployment, DEPLOYMENT_STRATEGIES } from '../src/rules/deployment.js';
+import { deployment } from '../src/rules/deployment.js';
+import { DEPLOYMENT_STRATEGIES } from '../src/rules/deployment-params.js';
 import { resolveParams } from '../src/rules/params.js';
 
 const folders: string[] = [];

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Fraction } from '../src/exact/fraction.js';
 import { planFor, type Plan, type PlanSide } from '../src/rules/fow-plan.js';
-import { fow, sideSetup } from '../src/rules/fow.js';
+import { fow } from '../src/rules/fow.js';
+import { sideSetup } from '../src/rules/fow-setup.js';
 import { resolveParams } from '../src/rules/params.js';
 
 /**
@@ -57,7 +58,7 @@ function expectPlanIsTheChain(settings: string[]): void {
   const exact = fow.exact!(params);
   const followed = Math.max(params.turns as number, (params.endTurn as number) - 1);
   for (const sideName of ['attacker', 'defender'] as const) {
-    const setup = sideSetup(params, sideName);
+    const setup = sideSetup(fow.read(params), sideName);
     const side: PlanSide = {
       reserves: setup.reserves,
       start: setup.start,

@@ -54,36 +54,11 @@
  * by construction.
  */
 import { Fraction } from '../exact/fraction.js';
-import { UsageError } from '../errors.js';
 import { mean, proportion, type Tallied } from '../stats/estimate.js';
-import type { MatrixSpec, MetricSpec, ParamSpec, Params, Reading, Rule, Rng } from './types.js';
-
-/**
- * Every deployment a player can declare, canonical: the 10 legal standard
- * sets (three of zones 1–6, at least two on the long board edge 1–3), then
- * the 6 forward gambles. The default axes of the strategy matrix.
- */
-export const DEPLOYMENT_STRATEGIES: readonly string[] = [
-  'standard:1,2,3',
-  'standard:1,2,4',
-  'standard:1,2,5',
-  'standard:1,2,6',
-  'standard:1,3,4',
-  'standard:1,3,5',
-  'standard:1,3,6',
-  'standard:2,3,4',
-  'standard:2,3,5',
-  'standard:2,3,6',
-  'forward:1',
-  'forward:2',
-  'forward:3',
-  'forward:4',
-  'forward:5',
-  'forward:6',
-];
-
-const STRATEGY_ALLOWED =
-  'standard:Z1,Z2,Z3 (three different zones 1–6, at least two of them on the long board edge 1–3) or forward:Z (Z a zone 1–6)';
+import { defineBuiltin, type TrialOut } from './define.js';
+import { type Deployment, matrix, params, type Plan, plan } from './deployment-params.js';
+import type { Dice } from './file-rule-dice.js';
+import type { MetricSpec, Reading, Rng } from './types.js';
 
 /** Zones 1–3 touch the player's long board edge; 7 and 8 lie in the Area of Conflict. */
 const LONG_EDGE_ZONES = 0b1110;
@@ -111,7 +86,7 @@ for (let zones = 0; zones < ZONE_SETS; zones++) {
  * only (`edges=long`: 1–3), or every zone touching any board edge
  * (`edges=geometric`: 1–4 and 6, with 7 and 8 when `aocSides`).
  */
-export function edgeZones(params: Params): number {
+function edgeZones(params: Deployment): number {
   if (params.edges === 'long') return LONG_EDGE_ZONES;
   return LONG_EDGE_ZONES | SIDE_EDGE_ZONES | (params.aocSides ? CONFLICT_ZONES : 0);
 }
@@ -131,70 +106,10 @@ function zoneList(zones: number): string {
 const turnsToPlace = (squads: number, perTurn: number): number => Math.ceil(squads / perTurn);
 
 /** Whether a places the last squad, given who has initiative (the player without it places first). */
-function aPlacesLast(params: Params, aHasInitiative: boolean): boolean {
-  const turnsA = turnsToPlace(params.squadsA as number, params.perTurn as number);
-  const turnsB = turnsToPlace(params.squadsB as number, params.perTurn as number);
+function aPlacesLast(params: Deployment, aHasInitiative: boolean): boolean {
+  const turnsA = turnsToPlace(params.squadsA, params.perTurn);
+  const turnsB = turnsToPlace(params.squadsB, params.perTurn);
   return aHasInitiative ? turnsA >= turnsB : turnsA > turnsB;
-}
-
-/**
- * A strategy's canonical text, or why it is not a legal deployment.
- * @example canonicalStrategy(' Standard:3, 1,2') // { strategy: 'standard:1,2,3' }
- */
-export function canonicalStrategy(text: string): { strategy: string } | { problem: string } {
-  const match = /^\s*(standard|forward)\s*:(.*)$/i.exec(text);
-  if (!match) return { problem: 'not standard:… or forward:…' };
-  const kind = match[1].toLowerCase();
-  const parts = match[2].split(',').map((part) => part.trim());
-  const zones: number[] = [];
-  for (const part of parts) {
-    if (!/^\d+$/.test(part)) return { problem: `zone ${JSON.stringify(part)} is not a number` };
-    const zone = Number(part);
-    if (zone < 1 || zone > 6) return { problem: `zone ${zone} is not one of 1–6` };
-    if (zones.includes(zone)) return { problem: `zone ${zone} given twice` };
-    zones.push(zone);
-  }
-  if (kind === 'forward') {
-    if (zones.length !== 1) return { problem: 'forward deployment chooses exactly one zone' };
-    return { strategy: `forward:${zones[0]}` };
-  }
-  if (zones.length !== 3) return { problem: 'standard deployment selects exactly three zones' };
-  const onEdge = zones.filter((zone) => zone <= 3).length;
-  if (onEdge < 2)
-    return { problem: `${onEdge === 0 ? 'none' : 'only one'} of its zones on the long board edge 1–3, two needed` };
-  return { strategy: `standard:${zones.sort((x, y) => x - y).join(',')}` };
-}
-
-function strategyParam(name: string, fallback: string, doc: string): ParamSpec {
-  return {
-    name,
-    type: 'text',
-    default: fallback,
-    allowed: STRATEGY_ALLOWED,
-    doc,
-    parse(raw) {
-      const outcome = canonicalStrategy(raw);
-      if ('problem' in outcome)
-        throw new UsageError(`${name}: got ${JSON.stringify(raw)} (${outcome.problem}); allowed: ${STRATEGY_ALLOWED}`);
-      return outcome.strategy;
-    },
-  };
-}
-
-/**
- * A canonical strategy as numbers: the forward player's chosen zone (0 when standard) and the standard player's zone
- * set.
- */
-interface Plan {
-  chosen: number;
-  zones: number;
-}
-
-function plan(strategy: string): Plan {
-  const [kind, list] = strategy.split(':');
-  const zones = list.split(',').map(Number);
-  if (kind === 'forward') return { chosen: zones[0], zones: 0 };
-  return { chosen: 0, zones: zones.reduce((set, zone) => set | (1 << zone), 0) };
 }
 
 /**
@@ -235,12 +150,14 @@ interface ZoneSetMetric {
  * What each per-player metric reads from a zone set, under these parameters: 1 or 0 for probabilities, the figure
  * itself for means. Docs follow the player's name.
  */
-function zoneSetMetrics(params: Params): ZoneSetMetric[] {
+function zoneSetMetrics(params: Deployment): ZoneSetMetric[] {
   const edges = edgeZones(params);
   return [
     {
       suffix: 'noEdge',
-      doc: ` has no zone with a board edge (those are zones ${zoneList(edges)}, edges=${params.edges}): everything deploys on the board, reserves enter by zone 1`,
+      doc:
+        ` has no zone with a board edge (those are zones ${zoneList(edges)}, edges=${params.edges}): ` +
+        `everything deploys on the board, reserves enter by zone 1`,
       label: ' has no board-edge zone',
       probability: true,
       value: (zones) => (zones & edges ? 0 : 1),
@@ -280,7 +197,7 @@ const ZONE_SET_FIXED_METRICS: readonly ZoneSetMetric[] = [
   },
 ];
 
-function metrics(params: Params): MetricSpec[] {
+function metrics(params: Deployment): MetricSpec[] {
   const list: MetricSpec[] = [
     {
       name: 'a.initiative',
@@ -302,7 +219,9 @@ function metrics(params: Params): MetricSpec[] {
     },
     {
       name: 'a.placesLast',
-      doc: `a deploys the last squad (${params.squadsA} against ${params.squadsB} squads, ${params.perTurn} at a time, the player without initiative first), and so sees every enemy squad placed`,
+      doc:
+        `a deploys the last squad (${params.squadsA} against ${params.squadsB} squads, ${params.perTurn} at ` +
+        `a time, the player without initiative first), and so sees every enemy squad placed`,
       label: 'player A places the last squad',
       probability: true,
     },
@@ -325,9 +244,67 @@ function metrics(params: Params): MetricSpec[] {
   return list;
 }
 
-function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array): void {
-  const a = plan(params.a as string);
-  const b = plan(params.b as string);
+/**
+ * One pre-game as §6.1–6.3 read: each player takes the zones it selects, or rolls 2d6 for forward zones (a die
+ * showing the chosen zone lost, any other adding zone d6 + 2); the lower zone total has initiative, equal totals
+ * roll off on 1d6 (ties rolled again); then squads are placed perTurn at a time, the player without initiative
+ * first, until both armies are down.
+ */
+function trial(dice: Dice, p: Deployment, out: TrialOut): void {
+  const zonesOf = (strategy: string): Set<number> => {
+    const [kind, list] = strategy.split(':');
+    if (kind === 'standard') return new Set(list.split(',').map(Number));
+    const chosen = Number(list);
+    const zones = new Set([chosen]);
+    for (const die of [dice.d(6), dice.d(6)]) if ((p.compare === 'raw' ? die : die + 2) !== chosen) zones.add(die + 2);
+    return zones;
+  };
+  const zones = { a: zonesOf(p.a), b: zonesOf(p.b) };
+  const total = (player: 'a' | 'b') => [...zones[player]].reduce((sum, zone) => sum + zone, 0);
+  let aHasInitiative = total('a') < total('b');
+  out.rolloff = +(total('a') === total('b'));
+  if (total('a') === total('b')) {
+    let dieA = 0;
+    let dieB = 0;
+    while (dieA === dieB) {
+      dieA = dice.d(6);
+      dieB = dice.d(6);
+    }
+    aHasInitiative = dieA > dieB;
+  }
+  out['a.initiative'] = +aHasInitiative;
+  out['b.initiative'] = +!aHasInitiative;
+  let leftA = p.squadsA;
+  let leftB = p.squadsB;
+  let aPlaces = !aHasInitiative;
+  let aPlacedLast = false;
+  while (leftA + leftB > 0) {
+    if (aPlaces ? leftA > 0 : leftB === 0) {
+      leftA -= Math.min(p.perTurn, leftA);
+      aPlacedLast = true;
+    } else {
+      leftB -= Math.min(p.perTurn, leftB);
+      aPlacedLast = false;
+    }
+    aPlaces = !aPlacedLast;
+  }
+  out['a.placesLast'] = +aPlacedLast;
+  out['b.placesLast'] = +!aPlacedLast;
+  // The zones touching a board edge, under the reading in force (§6: each row of three fills the board's width).
+  const edges = p.edges === 'long' ? [1, 2, 3] : [1, 2, 3, 4, 6, ...(p.aocSides ? [7, 8] : [])];
+  for (const player of PLAYERS) {
+    const held = zones[player];
+    out[`${player}.noEdge`] = +!edges.some((zone) => held.has(zone));
+    out[`${player}.aoc`] = +(held.has(7) || held.has(8));
+    for (let count = 1; count <= 3; count++) out[`${player}.zones.${count}`] = +(held.size === count);
+    for (let zone = 1; zone <= 8; zone++) out[`${player}.zone.${zone}`] = +held.has(zone);
+    out[`${player}.total.mean`] = total(player);
+  }
+}
+
+function simulate(params: Deployment, rng: Rng, trials: number, tally: Float64Array): void {
+  const a = plan(params.a);
+  const b = plan(params.b);
   const compareRaw = params.compare === 'raw';
   const lastWithInitiative = aPlacesLast(params, true);
   const lastWithout = aPlacesLast(params, false);
@@ -356,7 +333,7 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
   }
 }
 
-function summarize(params: Params, tally: Float64Array, trials: number): Record<string, Tallied> {
+function summarize(params: Deployment, tally: Float64Array, trials: number): Record<string, Tallied> {
   const result: Record<string, Tallied> = {
     'a.initiative': proportion(tally[A_INITIATIVE], trials),
     'b.initiative': proportion(trials - tally[A_INITIATIVE], trials),
@@ -401,11 +378,11 @@ function zoneSetWeights(strategy: Plan, compareRaw: boolean): { weights: Map<num
  * Each player's 36 (or 1) outcomes, paired independently. A roll-off re-rolls
  * ties, so by symmetry it goes to a in 15 of the 30 unequal pairs: one half.
  */
-function exact(params: Params): Record<string, Fraction> {
+function exact(params: Deployment): Record<string, Fraction> {
   const compareRaw = params.compare === 'raw';
   const sets = {
-    a: zoneSetWeights(plan(params.a as string), compareRaw),
-    b: zoneSetWeights(plan(params.b as string), compareRaw),
+    a: zoneSetWeights(plan(params.a), compareRaw),
+    b: zoneSetWeights(plan(params.b), compareRaw),
   };
   let halvesToA = 0; // a's initiative in halves of a joint outcome: 2 for a lower total, 1 for a roll-off
   let rolloffs = 0;
@@ -444,64 +421,26 @@ function exact(params: Params): Record<string, Fraction> {
   return result;
 }
 
-const RANGE_ALLOWED =
-  'strategies separated by spaces or semicolons (such as "forward:1 standard:1,2,3"), or standard, forward or all for that family';
-
-/**
- * Reads `--range`: strategies separated by spaces or semicolons, where the
- * words standard, forward and all stand for a whole family. Repeats are dropped.
- */
-function parseRange(text: string): string[] {
-  const words = text.split(/[\s;]+/).filter((word) => word !== '');
-  if (words.length === 0)
-    throw new UsageError(`--range: got ${JSON.stringify(text)} (no strategies); allowed: ${RANGE_ALLOWED}`);
-  const values: string[] = [];
-  for (const word of words) {
-    const family = word.toLowerCase();
-    if (family === 'standard' || family === 'forward' || family === 'all') {
-      values.push(...DEPLOYMENT_STRATEGIES.filter((strategy) => family === 'all' || strategy.startsWith(`${family}:`)));
-      continue;
-    }
-    const outcome = canonicalStrategy(word);
-    if ('problem' in outcome)
-      throw new UsageError(`--range: got ${JSON.stringify(word)} (${outcome.problem}); allowed: ${RANGE_ALLOWED}`);
-    values.push(outcome.strategy);
-  }
-  return [...new Set(values)];
-}
-
-const matrix: MatrixSpec = {
-  row: 'a',
-  col: 'b',
-  metrics: ['a.initiative', 'a.noEdge', 'a.aoc'],
-  // Against a given opponent: first-round initiative against reaching the Area of Conflict (zone 7 or 8).
-  tradeOff: ['a.initiative', 'a.aoc'],
-  defaultValues: () => [...DEPLOYMENT_STRATEGIES],
-  parseRange,
-  // standard:1,2,3 → S123, forward:4 → F4: sixteen columns fit a terminal and a printed page.
-  label: (value) =>
-    String(value)
-      .replace(/^standard:/, 'S')
-      .replace(/^forward:/, 'F')
-      .replaceAll(',', ''),
-};
-
 /** The readings taken where §6 is silent or open, at these parameters (see the module comment). */
-function readings(params: Params): Reading[] {
+function readings(params: Deployment): Reading[] {
   const list: Reading[] = [
     {
       param: 'compare',
       text:
         params.compare === 'raw'
-          ? "a forward die showing the chosen zone's own number is lost (the raw d6 is compared); compare=modified compares d6 + 2 instead"
-          : 'a forward die is lost when d6 + 2 equals the chosen zone (a mere duplicate); compare=raw compares the raw d6, as written',
+          ? "a forward die showing the chosen zone's own number is lost (the raw d6 is compared); " +
+            'compare=modified compares d6 + 2 instead'
+          : 'a forward die is lost when d6 + 2 equals the chosen zone (a mere duplicate); compare=raw ' +
+            'compares the raw d6, as written',
     },
     {
       param: 'edges',
       text:
         params.edges === 'geometric'
-          ? `a zone touching any board edge gives an entry edge, so zones ${zoneList(edgeZones(params))} have one; edges=long counts only the long board edge (zones 1–3)`
-          : 'only zones 1–3, on the long board edge, give an entry edge; edges=geometric counts the side edges too (only zone 5 then has none)',
+          ? `a zone touching any board edge gives an entry edge, so zones ${zoneList(edgeZones(params))} ` +
+            `have one; edges=long counts only the long board edge (zones 1–3)`
+          : 'only zones 1–3, on the long board edge, give an entry edge; edges=geometric counts the side ' +
+            'edges too (only zone 5 then has none)',
     },
   ];
   if (params.edges === 'geometric') {
@@ -515,69 +454,33 @@ function readings(params: Params): Reading[] {
   return list;
 }
 
-export const deployment: Rule = {
+export const deployment = defineBuiltin({
   id: 'deployment',
   title: 'Genesys deployment',
   summary:
-    'Genesys Project deployment: the forward 2d6 zone gamble against standard zones, and who gets first-round initiative',
+    'Genesys Project deployment: the forward 2d6 zone gamble against standard zones, and who gets ' +
+    'first-round initiative',
   source: 'The Genesys Project, designer preview, §6.1–6.4 Deployment (docs/rules/deployment.md)',
-  params: [
-    strategyParam('a', 'forward:1', "player a's deployment: standard:Z1,Z2,Z3 or forward:Z"),
-    strategyParam('b', 'standard:1,2,3', "player b's deployment: standard:Z1,Z2,Z3 or forward:Z"),
-    {
-      name: 'compare',
-      type: 'choice',
-      default: 'raw',
-      choices: ['raw', 'modified'],
-      doc: 'which forward die is lost: raw (default) loses a d6 showing the chosen zone\'s number, because the text compares the die roll itself ("If any die roll is the same number as the first deployment zone you chose") and adds the +2 only after; modified compares d6 + 2, which makes the loss a mere duplicate that changes nothing',
-    },
-    {
-      name: 'edges',
-      type: 'choice',
-      default: 'geometric',
-      choices: ['geometric', 'long'],
-      doc: 'which zones give a board edge for noEdge: geometric (default) counts every zone touching any board edge, since each row of three 16" or 24" zones fills the board\'s width and "Any board edge that is part of your deployment zone" is an entry edge, so zones 1–4 and 6 (and 7, 8 with aocSides) have one and only zone 5 has none; long counts only the long board edge, zones 1–3',
-    },
-    {
-      name: 'aocSides',
-      type: 'boolean',
-      default: true,
-      doc: 'with edges=geometric, whether zones 7 and 8 touch the side edges: true (default) as drawn, 7 above 4 and 8 above 6 in the same columns; false if the drawing places them only loosely, inset from the sides',
-    },
-    {
-      name: 'squadsA',
-      type: 'integer',
-      default: 6,
-      min: 1,
-      max: 60,
-      doc: "squads in a's army, deployed or declared as reserve (each counts as placed in the alternation, §6.3)",
-    },
-    { name: 'squadsB', type: 'integer', default: 6, min: 1, max: 60, doc: "squads in b's army" },
-    {
-      name: 'perTurn',
-      type: 'integer',
-      default: 2,
-      min: 1,
-      max: 10,
-      doc: 'squads a player places in each turn of the alternation (the text: "two squads at a time"); fewer when fewer are left',
-    },
-  ],
+  params,
   readings,
   metrics,
   // Player A's questions: who takes the first round, reaching the Area of Conflict, and no zone on the edge.
   headline: () => ['a.initiative', 'rolloff', 'a.aoc', 'a.noEdge', 'b.aoc', 'a.total.mean'],
-  tallyLength: () => TALLY_LENGTH,
+  trial,
   simulate,
-  checkTally: (_params, tally, trials) => {
-    // Every trial adds one to one zone set of each player.
-    for (const player of PLAYERS) {
-      let sum = 0;
-      for (let zones = 0; zones < ZONE_SETS; zones++) sum += tally[ZONE_SETS_OF[player] + zones];
-      if (sum !== trials) return `player ${player}'s zone-set counts sum to ${sum}, not the ${trials} trials`;
-    }
-    return null;
+  tally: {
+    length: () => TALLY_LENGTH,
+    summarize,
+    check(_params, tally, trials) {
+      // Every trial adds one to one zone set of each player.
+      for (const player of PLAYERS) {
+        let sum = 0;
+        for (let zones = 0; zones < ZONE_SETS; zones++) sum += tally[ZONE_SETS_OF[player] + zones];
+        if (sum !== trials) return `player ${player}'s zone-set counts sum to ${sum}, not the ${trials} trials`;
+      }
+      return null;
+    },
   },
-  summarize,
   exact,
   matrix,
-};
+});

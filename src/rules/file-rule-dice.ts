@@ -11,7 +11,7 @@ import type { Rng } from './types.js';
 /**
  * What a rule file's trial receives as `dice`: the chunk's stream (stream 3 by default), as the built-in rules get it.
  */
-interface Dice {
+export interface Dice {
   /** An integer from 1 to sides. */
   d(sides: number): number;
   /**

@@ -59,129 +59,30 @@
  * on stream 3 several turns of a side from one draw (fow-plan.ts).
  */
 import { FOUR_D6 } from '../engine/random.js';
-import { Fraction } from '../exact/fraction.js';
-import { badValue, UsageError } from '../errors.js';
-import { mean, proportion, type Tallied } from '../stats/estimate.js';
-import type { MetricSpec, Params, Rule, Rng } from './types.js';
+import { defineBuiltin, type TrialOut } from './define.js';
+import type { Dice } from './file-rule-dice.js';
+import { exactValues } from './fow-exact.js';
 import { addOutcomes, planFor, runPlan } from './fow-plan.js';
-
-interface Fow {
-  attackerPlatoons: number;
-  attackerReserves: number;
-  attackerStart: number;
-  defenderPlatoons: number;
-  defenderReserves: number;
-  defenderStart: number;
-  ambush: boolean;
-  hit: number;
-  guarantee: number;
-  scatter: string;
-  turns: number;
-  endTurn: number;
-}
-
-const read = (params: Params): Fow => params as unknown as Fow;
-
-export const SIDES = ['attacker', 'defender'] as const;
-type Side = (typeof SIDES)[number];
-
-/** The mission's minimum: "at least half its platoons", so half rounded up. */
-export const minimumReserves = (platoons: number): number => Math.ceil(platoons / 2);
-
-/** Platoons a side may hold in reserve at most: all of them, less the defender's ambush platoon. */
-export const maximumReserves = (p: Fow, side: Side): number =>
-  side === 'attacker' ? p.attackerPlatoons : p.defenderPlatoons - (p.ambush ? 1 : 0);
-
-/** What one side brings to the battle, with the "0 = half, rounded up" reserve count resolved. */
-interface SideSetup {
-  platoons: number;
-  reserves: number;
-  start: number;
-}
-
-export function sideSetup(params: Params, side: Side): SideSetup {
-  const p = read(params);
-  const platoons = side === 'attacker' ? p.attackerPlatoons : p.defenderPlatoons;
-  const asked = side === 'attacker' ? p.attackerReserves : p.defenderReserves;
-  return {
-    platoons,
-    reserves: asked === 0 ? minimumReserves(platoons) : asked,
-    start: side === 'attacker' ? p.attackerStart : p.defenderStart,
-  };
-}
+import { scatterTable } from './fow-scatter.js';
+import {
+  DISTRIBUTION_RESERVES,
+  type Fow,
+  horizon,
+  minimumReserves,
+  params,
+  SIDES,
+  type SideSetup,
+  sideSetup,
+  validate,
+} from './fow-setup.js';
+import { addSide, layout, summarize } from './fow-tally.js';
+import type { MetricSpec, Rng } from './types.js';
 
 // ---------------------------------------------------------------------------
-// Scattered Reserves: which die face sends an arriving platoon where.
+// Metrics.
 
-const PLACE = /^[a-z][a-z0-9_-]*$/;
-const FACES = /^([1-6])(?:-([1-6]))?$/;
-const SCATTER_ALLOWED =
-  'each die face 1-6 given exactly once as face:place or from-to:place, comma-separated; a place is a word of letters, digits, _ or - starting with a letter, kept lowercase (e.g. 1-2:left,3-4:centre,5-6:right)';
-
-/**
- * Parses a scatter map into the place of each face (index 1–6) and returns
- * its canonical text: faces in order, neighbouring faces of one place joined
- * into a range.
- * @example canonicalScatter(' 5-6:right, 1-2:Left,3-4:centre') // '1-2:left,3-4:centre,5-6:right'
- */
-export function canonicalScatter(raw: string): string {
-  const placeOf: string[] = new Array(7).fill('');
-  const fail = () => badValue('scatter', raw, SCATTER_ALLOWED);
-  for (const entry of raw.split(',')) {
-    const colon = entry.indexOf(':');
-    if (colon < 0) throw fail();
-    const faces = FACES.exec(entry.slice(0, colon).trim());
-    const place = entry
-      .slice(colon + 1)
-      .trim()
-      .toLowerCase();
-    if (!faces || !PLACE.test(place)) throw fail();
-    const from = Number(faces[1]);
-    const to = faces[2] === undefined ? from : Number(faces[2]);
-    if (to < from) throw fail();
-    for (let face = from; face <= to; face++) {
-      if (placeOf[face] !== '')
-        throw new UsageError(
-          `scatter: got ${JSON.stringify(raw)}: face ${face} is given twice; allowed: ${SCATTER_ALLOWED}`,
-        );
-      placeOf[face] = place;
-    }
-  }
-  const missing = [1, 2, 3, 4, 5, 6].filter((face) => placeOf[face] === '');
-  if (missing.length > 0)
-    throw new UsageError(
-      `scatter: got ${JSON.stringify(raw)}: no place for face ${missing.join(', ')}; allowed: ${SCATTER_ALLOWED}`,
-    );
-  const parts: string[] = [];
-  for (let face = 1; face <= 6; ) {
-    let last = face;
-    while (last < 6 && placeOf[last + 1] === placeOf[face]) last++;
-    parts.push(`${last === face ? face : `${face}-${last}`}:${placeOf[face]}`);
-    face = last + 1;
-  }
-  return parts.join(',');
-}
-
-/**
- * A canonical scatter map read back: the places in order of their lowest face, and each face's place index (index 1–6).
- */
-export function scatterTable(canonical: string): { places: string[]; placeOfFace: Int32Array } {
-  const places: string[] = [];
-  const placeOfFace = new Int32Array(7);
-  for (const entry of canonical.split(',')) {
-    const [faces, place] = entry.split(':');
-    const [from, to = from] = faces.split('-').map(Number);
-    if (!places.includes(place)) places.push(place);
-    for (let face = from; face <= to; face++) placeOfFace[face] = places.indexOf(place);
-  }
-  return { places, placeOfFace };
-}
-
-// ---------------------------------------------------------------------------
-// Metrics and the tally.
-
-function metrics(params: Params): MetricSpec[] {
-  const { turns, scatter } = read(params);
+function metrics(p: Fow): MetricSpec[] {
+  const { turns, scatter } = p;
   const list: MetricSpec[] = [];
   for (const side of SIDES) {
     list.push({
@@ -213,7 +114,7 @@ function metrics(params: Params): MetricSpec[] {
         probability: true,
       });
     // The whole distribution: at least k of the n reserve platoons in by turn t (k = n is allIn.by.t).
-    const { reserves } = sideSetup(params, side);
+    const { reserves } = sideSetup(p, side);
     if (reserves <= DISTRIBUTION_RESERVES) {
       for (let t = 1; t <= turns; t++) {
         for (let k = 1; k < reserves; k++)
@@ -234,23 +135,29 @@ function metrics(params: Params): MetricSpec[] {
       probability: true,
     });
   }
-  const { endTurn } = read(params);
+  const { endTurn } = p;
   list.push(
     {
       name: 'defender.onTable.atEnd.mean',
-      doc: `expected defending platoons on the table when the defender can first win, at the start of its turn ${endTurn} (arrived by turn ${endTurn - 1})`,
+      doc:
+        `expected defending platoons on the table when the defender can first win, at the start of its turn ` +
+        `${endTurn} (arrived by turn ${endTurn - 1})`,
       label: `defender’s platoons on the table when it can first win, turn ${endTurn} (expected)`,
       probability: false,
     },
     {
       name: 'defender.allIn.atEnd',
-      doc: `every defending reserve is on the table at the start of the defender's turn ${endTurn}, when it can first win`,
+      doc:
+        `every defending reserve is on the table at the start of the defender's turn ${endTurn}, when it can ` +
+        `first win`,
       label: `defender: every reserve in when it can first win, turn ${endTurn}`,
       probability: true,
     },
     {
       name: 'attacker.allIn.atEnd',
-      doc: `every attacking reserve is on the table at the start of the defender's turn ${endTurn}, when it can first win (the attacker moves first: in by its turn ${endTurn})`,
+      doc:
+        `every attacking reserve is on the table at the start of the defender's turn ${endTurn}, when it can ` +
+        `first win (the attacker moves first: in by its turn ${endTurn})`,
       label: `attacker: every reserve in when the defender can first win, turn ${endTurn}`,
       probability: true,
     },
@@ -258,53 +165,55 @@ function metrics(params: Params): MetricSpec[] {
   return list;
 }
 
-/** Turns a side's reserves are followed: every turn shown, and up to the end check (the attacker's turn endTurn). */
-const horizon = (p: Fow): number => Math.max(p.turns, p.endTurn);
-
-/** Most reserve platoons for which the whole distribution ("at least k of n by turn t") is reported. */
-export const DISTRIBUTION_RESERVES = 12;
-
-// The tally counts states, not sums: per side and turn, how many trials
-// ended the turn with r platoons still in reserve (r ≥ 1), in which turn the
-// first platoon arrived and in which the last. Turns before a side starts
-// rolling (all still in reserve) and turns after its last platoon arrived
-// (none left) are not counted one by one: summarize fills them in. Every
-// mean, its square and the end-check figures are read off these counts
-// afterwards, so the hot loop only increments integers, and only while a
-// side is still rolling.
-
-interface SideLayout {
-  /** Index of "r platoons still in reserve after turn t's roll": r + (t − 1)·(reserves + 1); r = 0 is unused. */
-  remaining: number;
-  /** Trials whose first reserve arrived in turn t (index t − 1). */
-  first: number;
-  /** Trials whose last reserve arrived in turn t (index t − 1). */
-  allIn: number;
+/**
+ * One battle's reserves as the mission and the 4th-edition reserve rules read: from its first rolling turn
+ * each side rolls one die a turn more than the turn before, each die scoring `hit` bringing a platoon while
+ * any remain, and `guarantee` dice or more with none scoring still bring one; the attacker rolls first in
+ * each turn; every defending platoon that arrives rolls a die for the place it enters.
+ */
+function trial(dice: Dice, p: Fow, out: TrialOut): void {
+  const { places, placeOfFace } = scatterTable(p.scatter);
+  const entered = places.map(() => 0);
+  const followed = horizon(p);
+  const left = { attacker: sideSetup(p, 'attacker').reserves, defender: sideSetup(p, 'defender').reserves };
+  for (let turn = 1; turn <= followed; turn++) {
+    for (const side of SIDES) {
+      const setup = sideSetup(p, side);
+      const before = left[side];
+      if (turn >= setup.start && before > 0) {
+        const rolled = turn - setup.start + 1;
+        let scored = 0;
+        for (let die = 0; die < rolled; die++) if (dice.d(6) >= p.hit) scored++;
+        const arriving = scored === 0 ? (p.guarantee > 0 && rolled >= p.guarantee ? 1 : 0) : Math.min(scored, before);
+        left[side] -= arriving;
+        if (side === 'defender') for (let platoon = 0; platoon < arriving; platoon++) entered[placeOfFace[dice.d(6)]]++;
+      }
+      const arrived = setup.reserves - left[side];
+      if (turn <= p.turns) {
+        out[`${side}.onTable.${turn}.mean`] = setup.platoons - left[side];
+        out[`${side}.allIn.by.${turn}`] = +(left[side] === 0);
+        out[`${side}.first.${turn}`] = +(before === setup.reserves && arrived > 0);
+        for (let k = 1; k < setup.reserves; k++) out[`${side}.atLeast.${k}.by.${turn}`] = +(arrived >= k);
+      }
+      // The defender's check at the start of its turn endTurn: the attacker has rolled that turn, it has not.
+      if (side === 'attacker' && turn === p.endTurn) out['attacker.allIn.atEnd'] = +(left.attacker === 0);
+      if (side === 'defender' && turn === p.endTurn - 1) {
+        out['defender.onTable.atEnd.mean'] = setup.platoons - left.defender;
+        out['defender.allIn.atEnd'] = +(left.defender === 0);
+      }
+    }
+  }
+  for (const side of SIDES) out[`${side}.reserves`] = sideSetup(p, side).reserves;
+  // A share of this battle's arrivals: not observed in a battle where no defending platoon arrives.
+  const arrivals = entered.reduce((sum, count) => sum + count, 0);
+  if (arrivals > 0) places.forEach((place, i) => (out[`defender.scatter.${place}`] = entered[i] / arrivals));
 }
 
-// Side 0 is the attacker, side 1 the defender, each over the turns followed; then one count per scatter place.
-function layout(params: Params): { sides: [SideLayout, SideLayout]; scatter: number; length: number } {
-  const followed = horizon(read(params));
-  let next = 0;
-  const side = (setup: SideSetup): SideLayout => {
-    const at = {
-      remaining: next,
-      first: next + followed * (setup.reserves + 1),
-      allIn: next + followed * (setup.reserves + 2),
-    };
-    next += followed * (setup.reserves + 3);
-    return at;
-  };
-  const sides: [SideLayout, SideLayout] = [side(sideSetup(params, 'attacker')), side(sideSetup(params, 'defender'))];
-  return { sides, scatter: next, length: next + scatterTable(read(params).scatter).places.length };
-}
-
-function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array): void {
-  const p = read(params);
+function simulate(p: Fow, rng: Rng, trials: number, tally: Float64Array): void {
   const { placeOfFace, places } = scatterTable(p.scatter);
-  const at = layout(params);
-  const attacker = sideSetup(params, 'attacker');
-  const defender = sideSetup(params, 'defender');
+  const at = layout(p);
+  const attacker = sideSetup(p, 'attacker');
+  const defender = sideSetup(p, 'defender');
   const followed = horizon(p);
   // This chunk's counts, in int32 (a chunk has at most 65,536 trials): states by turn and platoons
   // still in reserve (index (turn − 1)·(reserves + 1) + remaining), and arrivals by place.
@@ -393,365 +302,39 @@ function followReserves(
   }
 }
 
-/**
- * Adds a chunk's states into the tally, with the turns of first and last
- * arrival read off them: platoons in reserve never increase, so the trials
- * whose first platoon came in turn t are those with all reserves still out
- * after turn t − 1 less those after turn t, and the trials whose last came
- * in turn t are those with any still out after turn t − 1 less those after
- * turn t. Before its first rolling turn every trial has all its reserves.
- */
-function addSide(
-  tally: Float64Array,
-  at: SideLayout,
-  setup: SideSetup,
-  followed: number,
-  states: Int32Array,
-  trials: number,
-): void {
-  const { reserves, start } = setup;
-  const stride = reserves + 1;
-  let allOutBefore = trials;
-  let anyOutBefore = trials;
-  for (let turn = start; turn <= followed; turn++) {
-    const row = (turn - 1) * stride;
-    let anyOut = 0;
-    for (let r = 1; r <= reserves; r++) {
-      tally[at.remaining + row + r] += states[row + r];
-      anyOut += states[row + r];
-    }
-    const allOut = states[row + reserves];
-    tally[at.first + turn - 1] += allOutBefore - allOut;
-    tally[at.allIn + turn - 1] += anyOutBefore - anyOut;
-    allOutBefore = allOut;
-    anyOutBefore = anyOut;
-  }
-}
-
-/**
- * A side after each turn's roll, over all trials: how many still had r
- * platoons in reserve (index r), platoons on the table (summed, and
- * squared), and trials with every reserve in.
- */
-function turnStates(tally: Float64Array, at: SideLayout, setup: SideSetup, followed: number, trials: number) {
-  const { platoons, reserves, start } = setup;
-  const states: Array<{ inReserve: Float64Array; onTable: Tallied; allIn: number }> = [];
-  let allIn = 0;
-  for (let t = 1; t <= followed; t++) {
-    allIn += tally[at.allIn + t - 1];
-    const inReserve = new Float64Array(reserves + 1);
-    inReserve[0] = allIn;
-    let sum = allIn * platoons;
-    let sumOfSquares = allIn * platoons * platoons;
-    for (let r = 1; r <= reserves; r++) {
-      // Before the side rolls, every trial still has all its reserves.
-      inReserve[r] = t < start ? (r === reserves ? trials : 0) : tally[at.remaining + (t - 1) * (reserves + 1) + r];
-      sum += inReserve[r] * (platoons - r);
-      sumOfSquares += inReserve[r] * (platoons - r) * (platoons - r);
-    }
-    states.push({ inReserve, onTable: mean(sum, sumOfSquares, trials), allIn });
-  }
-  return states;
-}
-
-function summarize(params: Params, tally: Float64Array, trials: number): Record<string, Tallied> {
-  const p = read(params);
-  const { places } = scatterTable(p.scatter);
-  const at = layout(params);
-  const followed = horizon(p);
-  const result: Record<string, Tallied> = {};
-  const atEnd = SIDES.map((side, index) => {
-    const s = at.sides[index];
-    const setup = sideSetup(params, side);
-    const states = turnStates(tally, s, setup, followed, trials);
-    // A constant: zero variance, so its interval is the point itself.
-    result[`${side}.reserves`] = mean(setup.reserves * trials, setup.reserves * setup.reserves * trials, trials);
-    for (let t = 1; t <= p.turns; t++) result[`${side}.onTable.${t}.mean`] = states[t - 1].onTable;
-    for (let t = 1; t <= p.turns; t++) result[`${side}.allIn.by.${t}`] = proportion(states[t - 1].allIn, trials);
-    for (let t = 1; t <= p.turns; t++) result[`${side}.first.${t}`] = proportion(tally[s.first + t - 1], trials);
-    if (setup.reserves <= DISTRIBUTION_RESERVES) {
-      for (let t = 1; t <= p.turns; t++) {
-        // At least k arrived: at most n − k still in reserve.
-        let atMost = 0;
-        for (let k = setup.reserves; k >= 1; k--) {
-          atMost += states[t - 1].inReserve[setup.reserves - k];
-          if (k < setup.reserves) result[`${side}.atLeast.${k}.by.${t}`] = proportion(atMost, trials);
-        }
-      }
-    }
-    // At the defender's check of turn endTurn the attacker has rolled for that turn, the defender not yet.
-    return states[side === 'attacker' ? p.endTurn - 1 : p.endTurn - 2];
-  });
-  result['defender.onTable.atEnd.mean'] = atEnd[1].onTable;
-  result['defender.allIn.atEnd'] = proportion(atEnd[1].allIn, trials);
-  result['attacker.allIn.atEnd'] = proportion(atEnd[0].allIn, trials);
-  // Where a platoon enters is its own die, independent of how many platoons
-  // arrived and of every other platoon; so given the total number of arrivals
-  // the count at a place is binomial, and pooling arrivals over trials gives
-  // an honest Wilson interval for "a given arriving platoon enters here".
-  let arrivals = 0;
-  for (let i = 0; i < places.length; i++) arrivals += tally[at.scatter + i];
-  places.forEach((place, i) => {
-    result[`defender.scatter.${place}`] = proportion(tally[at.scatter + i], arrivals);
-  });
-  return result;
-}
-
-// ---------------------------------------------------------------------------
-// The exact answer: a Markov chain over platoons still in reserve.
-
-/**
- * Ways k of `dice` dice score, k = 0..dice, out of 6^dice: each die scores on
- * `scoring` faces and misses on `missing`, so the count for k is
- * C(dice, k) · scoring^k · missing^(dice − k).
- */
-function hitsCounts(dice: number, scoring: bigint, missing: bigint): bigint[] {
-  let counts = [1n];
-  for (let die = 0; die < dice; die++) {
-    const next = new Array<bigint>(counts.length + 1).fill(0n);
-    for (let hits = 0; hits < counts.length; hits++) {
-      next[hits] += counts[hits] * missing;
-      next[hits + 1] += counts[hits] * scoring;
-    }
-    counts = next;
-  }
-  return counts;
-}
-
-/**
- * State r: platoons still in reserve. A turn with d dice moves r to
- * r − min(hits, r), or to r − 1 when no die scored and d ≥ guarantee.
- * "First arrival in turn t" is the chance of leaving the full state then.
- *
- * Every chance here is a whole number of the 6^D equally likely ways the D
- * dice a side has rolled so far can fall, so the chain runs on those whole
- * numbers (BigInt), the denominator 6^D kept aside; a metric becomes a
- * reduced fraction once, when it is read. Run on Fractions, reducing after
- * every sum and product, the largest sizes took half a second.
- */
-function exact(params: Params): Record<string, Fraction> {
-  const p = read(params);
-  const scoring = BigInt(7 - p.hit);
-  const missing = BigInt(p.hit - 1);
-  const result: Record<string, Fraction> = {};
-  for (const side of SIDES) {
-    const { platoons, reserves, start } = sideSetup(params, side);
-    result[`${side}.reserves`] = Fraction.of(reserves);
-    // ways[r]: the ways (of `outOf`) to have r platoons still in reserve.
-    let ways = new Array<bigint>(reserves + 1).fill(0n);
-    ways[reserves] = 1n;
-    let outOf = 1n;
-    for (let turn = 1; turn <= horizon(p); turn++) {
-      let untouched = ways[reserves];
-      if (turn >= start) {
-        const dice = turn - start + 1;
-        const hits = hitsCounts(dice, scoring, missing);
-        const scale = 6n ** BigInt(dice);
-        const guaranteed = p.guarantee > 0 && dice >= p.guarantee;
-        const next = new Array<bigint>(reserves + 1).fill(0n);
-        next[0] = ways[0] * scale;
-        for (let remaining = 1; remaining <= reserves; remaining++) {
-          if (ways[remaining] === 0n) continue;
-          for (let scored = 0; scored < hits.length; scored++) {
-            const arriving = scored === 0 && guaranteed ? 1 : Math.min(scored, remaining);
-            next[remaining - arriving] += ways[remaining] * hits[scored];
-          }
-        }
-        ways = next;
-        outOf *= scale;
-        untouched *= scale;
-      }
-      const chance = (count: bigint) => Fraction.of(count, outOf);
-      let expectedRemaining = 0n;
-      for (let remaining = 1; remaining <= reserves; remaining++)
-        expectedRemaining += BigInt(remaining) * ways[remaining];
-      const onTable = Fraction.of(BigInt(platoons) * outOf - expectedRemaining, outOf);
-      // The defender's check of turn endTurn: after the attacker's roll of that turn, before the defender's.
-      if (side === 'defender' && turn === p.endTurn - 1) {
-        result['defender.onTable.atEnd.mean'] = onTable;
-        result['defender.allIn.atEnd'] = chance(ways[0]);
-      }
-      if (side === 'attacker' && turn === p.endTurn) result['attacker.allIn.atEnd'] = chance(ways[0]);
-      if (turn > p.turns) continue;
-      result[`${side}.onTable.${turn}.mean`] = onTable;
-      result[`${side}.allIn.by.${turn}`] = chance(ways[0]);
-      result[`${side}.first.${turn}`] = chance(untouched - ways[reserves]);
-      if (reserves <= DISTRIBUTION_RESERVES) {
-        let atMost = 0n;
-        for (let k = reserves; k >= 1; k--) {
-          atMost += ways[reserves - k];
-          if (k < reserves) result[`${side}.atLeast.${k}.by.${turn}`] = chance(atMost);
-        }
-      }
-    }
-  }
-  const { places, placeOfFace } = scatterTable(p.scatter);
-  places.forEach((place, i) => {
-    result[`defender.scatter.${place}`] = Fraction.of(
-      placeOfFace.filter((index, face) => face >= 1 && index === i).length,
-      6,
-    );
-  });
-  // Order as metrics() lists them.
-  return Object.fromEntries(metrics(params).map((m) => [m.name, result[m.name]]));
-}
-
-// ---------------------------------------------------------------------------
-
-/** Cross-parameter checks: the mission's reserve minimum and maximum, and rolling within the turns followed. */
-function validate(params: Params): void {
-  const p = read(params);
-  if (p.ambush && p.defenderPlatoons < 2) {
-    throw badValue(
-      'defenderPlatoons',
-      String(p.defenderPlatoons),
-      'at least 2 while ambush is true (half in reserve, one in ambush)',
-    );
-  }
-  for (const side of SIDES) {
-    const name = `${side}Reserves`;
-    const asked = side === 'attacker' ? p.attackerReserves : p.defenderReserves;
-    const platoons = side === 'attacker' ? p.attackerPlatoons : p.defenderPlatoons;
-    const least = minimumReserves(platoons);
-    const most = maximumReserves(p, side);
-    if (asked !== 0 && (asked < least || asked > most)) {
-      const ceiling =
-        side === 'attacker'
-          ? `${side}Platoons`
-          : p.ambush
-            ? 'defenderPlatoons less the ambush platoon'
-            : 'defenderPlatoons';
-      throw badValue(
-        name,
-        String(asked),
-        `0 (half, rounded up) or ${least} (half of ${platoons} platoons, rounded up) to ${most} (${ceiling})`,
-      );
-    }
-    const start = side === 'attacker' ? p.attackerStart : p.defenderStart;
-    if (start > p.turns)
-      throw badValue(
-        `${side}Start`,
-        String(start),
-        `1 to turns (${p.turns}), so the ${side}'s reserves roll within the turns followed`,
-      );
-  }
-}
-
-const EDITION = '4th-edition missions, 2017; the 3rd-edition text could not be checked';
-
-export const fow: Rule = {
+export const fow = defineBuiltin({
   id: 'fow',
   title: 'Flames of War reserves (prepared positions)',
   summary:
-    'Flames of War: attacker Reserves against defender Delayed and Scattered Reserves with an Immediate Ambush; platoons on the table turn by turn and where the defence comes in',
+    'Flames of War: attacker Reserves against defender Delayed and Scattered Reserves with an Immediate ' +
+    'Ambush; platoons on the table turn by turn and where the defence comes in',
   source:
-    'Flames of War, 3rd edition, p. 285 (prepared positions); reserve dice per the 4th-edition missions (docs/rules/fow.md)',
-  params: [
-    { name: 'attackerPlatoons', type: 'integer', default: 6, min: 1, max: 30, doc: "platoons in the attacker's force" },
-    {
-      name: 'attackerReserves',
-      type: 'integer',
-      default: 0,
-      min: 0,
-      max: 30,
-      doc: 'attacking platoons held in Reserves; 0 (the default) means the mission minimum, half rounded up, and the result shows the count used; at most attackerPlatoons',
-    },
-    {
-      name: 'attackerStart',
-      type: 'integer',
-      default: 1,
-      min: 1,
-      max: 20,
-      doc: `first turn the attacker rolls for Reserves (1: Reserves, per the ${EDITION})`,
-    },
-    {
-      name: 'defenderPlatoons',
-      type: 'integer',
-      default: 6,
-      min: 1,
-      max: 30,
-      doc: "platoons in the defender's force, the ambush platoon included",
-    },
-    {
-      name: 'defenderReserves',
-      type: 'integer',
-      default: 0,
-      min: 0,
-      max: 30,
-      doc: 'defending platoons in Delayed and Scattered Reserves; 0 (the default) means the mission minimum, half rounded up, and the result shows the count used; at most defenderPlatoons less the ambush platoon',
-    },
-    {
-      name: 'defenderStart',
-      type: 'integer',
-      default: 3,
-      min: 1,
-      max: 20,
-      doc: `first turn the defender rolls for its reserves (3: Delayed Reserves, per the ${EDITION})`,
-    },
-    {
-      name: 'ambush',
-      type: 'boolean',
-      default: true,
-      doc: 'one defending platoon is in Immediate Ambush: not in reserve, placed at the start and on the table from turn 1 (the text: may)',
-    },
-    {
-      name: 'hit',
-      type: 'integer',
-      default: 5,
-      min: 2,
-      max: 6,
-      doc: `a reserve die scoring this or more brings one platoon (5+, per the ${EDITION})`,
-    },
-    {
-      name: 'guarantee',
-      type: 'integer',
-      default: 3,
-      min: 0,
-      max: 20,
-      doc: `if this many dice or more were rolled and none scored, one platoon arrives anyway; 0 for never (3, per the ${EDITION})`,
-    },
-    {
-      name: 'scatter',
-      type: 'text',
-      default: '1-2:left,3-4:centre,5-6:right',
-      allowed: SCATTER_ALLOWED,
-      parse: canonicalScatter,
-      doc: `where a Scattered Reserve enters, by its die (a die per arriving platoon, per the ${EDITION}; the places are a table's own)`,
-    },
-    {
-      name: 'turns',
-      type: 'integer',
-      default: 8,
-      min: 1,
-      max: 20,
-      doc: 'turns followed; both sides start rolling within them',
-    },
-    {
-      name: 'endTurn',
-      type: 'integer',
-      default: 6,
-      min: 2,
-      max: 20,
-      doc: "the first turn the defender can win, at the start of its turn, with no attackers in its half (the text: from the sixth turn); the …atEnd figures are read at that check: after the attacker's roll of that turn (it moves first), before the defender's",
-    },
-  ],
-  readings(params) {
-    const p = read(params);
+    'Flames of War, 3rd edition, p. 285 (prepared positions); reserve dice per the 4th-edition missions ' +
+    '(docs/rules/fow.md)',
+  params,
+  readings(p) {
     return [
       {
         param: 'attackerStart',
         text:
           p.attackerStart === 1
-            ? "the attacker's ordinary Reserves roll from turn 1, which makes them the same as Immediate Reserves; attackerStart=3 makes them wait to turn 3, like Delayed Reserves"
-            : `the attacker's Reserves roll from turn ${p.attackerStart}; attackerStart=1 rolls from turn 1, as Immediate Reserves do`,
+            ? "the attacker's ordinary Reserves roll from turn 1, which makes them the same as Immediate " +
+              'Reserves; attackerStart=3 makes them wait to turn 3, like Delayed Reserves'
+            : `the attacker's Reserves roll from turn ${p.attackerStart}; attackerStart=1 rolls from turn 1, ` +
+              `as Immediate Reserves do`,
       },
       {
         param: 'defenderStart',
-        text: `the defender's Delayed Reserves roll from turn ${p.defenderStart}${p.defenderStart === 3 ? ' (as in the 4th-edition missions)' : ''}; defenderStart changes it`,
+        text:
+          `the defender's Delayed Reserves roll from turn ` +
+          `${p.defenderStart}${p.defenderStart === 3 ? ' (as in the 4th-edition missions)' : ''}; ` +
+          `defenderStart changes it`,
       },
       {
         param: 'hit',
-        text: `each reserve die scoring ${p.hit}+ brings one platoon${p.hit === 5 ? ' (as in the 4th-edition missions)' : ''}; hit changes it`,
+        text:
+          `each reserve die scoring ${p.hit}+ brings one ` +
+          `platoon${p.hit === 5 ? ' (as in the 4th-edition missions)' : ''}; hit changes it`,
       },
       {
         param: 'guarantee',
@@ -763,19 +346,22 @@ export const fow: Rule = {
       {
         param: 'ambush',
         text: p.ambush
-          ? 'the defender uses its Immediate Ambush (the text: may), so one platoon is on the table from turn 1 and never in reserve; ambush=false deploys or reserves that platoon instead'
+          ? 'the defender uses its Immediate Ambush (the text: may), so one platoon is on the table from ' +
+            'turn 1 and never in reserve; ambush=false deploys or reserves that platoon instead'
           : 'the defender does not use its Immediate Ambush; ambush=true places one platoon at the start',
       },
       {
         param: 'endTurn',
-        text: `the defender can first win at the start of its turn ${p.endTurn}; the attacker moves first, so the …atEnd figures count the attacker's reserves in by turn ${p.endTurn} and the defender's in by turn ${p.endTurn - 1}, its own roll of that turn coming after the check; endTurn moves the check`,
+        text:
+          `the defender can first win at the start of its turn ${p.endTurn}; the attacker moves first, so ` +
+          `the …atEnd figures count the attacker's reserves in by turn ${p.endTurn} and the defender's in by ` +
+          `turn ${p.endTurn - 1}, its own roll of that turn coming after the check; endTurn moves the check`,
       },
     ];
   },
-  resolve(params) {
-    const p = read(params);
+  resolve(p) {
     return {
-      ...params,
+      ...p,
       attackerReserves: p.attackerReserves === 0 ? minimumReserves(p.attackerPlatoons) : p.attackerReserves,
       defenderReserves: p.defenderReserves === 0 ? minimumReserves(p.defenderPlatoons) : p.defenderReserves,
     };
@@ -783,12 +369,16 @@ export const fow: Rule = {
   validate,
   metrics,
   // Each side: all its platoons on the table by each turn.
-  headline: (params) =>
-    metrics(params)
+  headline: (p) =>
+    metrics(p)
       .map((m) => m.name)
       .filter((name) => /^(attacker|defender)\.allIn\.by\.\d+$/.test(name)),
-  tallyLength: (params) => layout(params).length,
+  trial,
   simulate,
-  summarize,
-  exact,
-};
+  tally: { length: (p) => layout(p).length, summarize },
+  // Ordered as metrics() lists them.
+  exact: (p) => {
+    const values = exactValues(p);
+    return Object.fromEntries(metrics(p).map((m) => [m.name, values[m.name]]));
+  },
+});

@@ -21,16 +21,9 @@
  */
 import { Fraction } from '../exact/fraction.js';
 import { badValue } from '../errors.js';
-import { mean, proportion, type Tallied } from '../stats/estimate.js';
-import type { MetricSpec, Params, Rule, Rng } from './types.js';
-
-interface InitiativeRoll {
-  wipA: number;
-  wipB: number;
-  crits: boolean;
-}
-
-const read = (params: Params): InitiativeRoll => params as unknown as InitiativeRoll;
+import { defineBuiltin, type ParamsOf, type Slots, type TrialOut } from './define.js';
+import type { Dice } from './file-rule-dice.js';
+import type { MetricSpec, ParamSpec, Rng } from './types.js';
 
 /**
  * WIP is an Attribute of 1–30 here: 30 is well above any Lieutenant's WIP with modifiers, and 1 keeps a success
@@ -41,6 +34,38 @@ const WIP_MAX = 30;
 const FACES = 20;
 /** Above every ordinary result (at most 20), so a critical beats any non-critical success. */
 const CRITICAL = 100;
+
+const params = [
+  {
+    name: 'wipA',
+    type: 'integer',
+    default: 13,
+    min: WIP_MIN,
+    max: WIP_MAX,
+    doc: "player A's Lieutenant's WIP, the Success Value (13: the common trooper WIP)",
+  },
+  {
+    name: 'wipB',
+    type: 'integer',
+    default: 13,
+    min: WIP_MIN,
+    max: WIP_MAX,
+    doc: "player B's Lieutenant's WIP, the Success Value (13: the common trooper WIP)",
+  },
+  {
+    name: 'crits',
+    type: 'boolean',
+    default: true,
+    doc:
+      'true (default, the Face to Face rules the text names): a roll equal to WIP is a critical, beats any ' +
+      'other success, two criticals tie; above WIP 20 the excess is added to the die and results of 20+ ' +
+      'are criticals. ' +
+      'false: the text alone, no criticals; above WIP 20 every roll succeeds and the raw die is compared ' +
+      '(no excess added), so WIP 21–30 play as WIP 20',
+  },
+] as const satisfies readonly ParamSpec[];
+
+type InitiativeRoll = ParamsOf<typeof params>;
 
 /**
  * The score of each d20 face (index 1–20) for a Lieutenant of this WIP: 0 a
@@ -84,7 +109,7 @@ function pairCounts(p: InitiativeRoll): { aWins: number; aCrit: number; bWins: n
   return counts;
 }
 
-function metrics(params: Params): MetricSpec[] {
+function metrics(p: InitiativeRoll): MetricSpec[] {
   const list: MetricSpec[] = [
     {
       name: 'a.wins',
@@ -94,7 +119,7 @@ function metrics(params: Params): MetricSpec[] {
     },
     { name: 'b.wins', doc: 'player B wins the Initiative Roll', label: 'player B wins', probability: true },
   ];
-  if (read(params).crits) {
+  if (p.crits) {
     list.push({
       name: 'a.crit',
       doc: 'player A wins with a critical',
@@ -123,7 +148,44 @@ function metrics(params: Params): MetricSpec[] {
   return list;
 }
 
-const at = { aWins: 0, bWins: 1, aCrit: 2, bCrit: 3, rolls: 4, rollsSquared: 5, firstRoll: 6, length: 7 };
+/**
+ * One Initiative Roll as the text reads it: both roll a d20 against their WIP, the higher success wins (a
+ * critical beating any other), and a tie or a double failure rolls again.
+ */
+function trial(dice: Dice, p: InitiativeRoll, out: TrialOut): void {
+  for (let rolls = 1; ; rolls++) {
+    const a = faceToFace(dice.d(FACES), p.wipA, p.crits);
+    const b = faceToFace(dice.d(FACES), p.wipB, p.crits);
+    const aWins = a.success && (!b.success || beats(a, b));
+    const bWins = b.success && (!a.success || beats(b, a));
+    if (!aWins && !bWins) continue;
+    out['a.wins'] = +aWins;
+    out['b.wins'] = +bWins;
+    out['a.crit'] = +(aWins && a.critical);
+    out['b.crit'] = +(bWins && b.critical);
+    out['rolls.mean'] = rolls;
+    out['rolls.1'] = +(rolls === 1);
+    return;
+  }
+}
+
+/** Of two successes: a critical beats a non-critical; otherwise the higher result wins (two criticals tie). */
+const beats = (x: FaceToFace, y: FaceToFace): boolean =>
+  x.critical ? !y.critical : !y.critical && x.result > y.result;
+
+interface FaceToFace {
+  result: number;
+  success: boolean;
+  critical: boolean;
+}
+
+/** One player's d20 against their WIP (Face to Face Rolls): the result, whether it succeeds, whether it is critical. */
+function faceToFace(die: number, wip: number, crits: boolean): FaceToFace {
+  // Above SV 20 the excess is added to the die (crits=true, the Face to Face rules); the text alone adds nothing.
+  const result = crits ? die + Math.max(0, wip - FACES) : die;
+  const success = result <= wip;
+  return { result, success, critical: crits && success && (result === wip || result >= FACES) };
+}
 
 /**
  * Rolls face to face until the scores differ. The loop ends with probability
@@ -131,8 +193,7 @@ const at = { aWins: 0, bWins: 1, aCrit: 2, bCrit: 3, rolls: 4, rollsSquared: 5, 
  * pair decides — at worst WIP 1 against WIP 1, where 38 of the 400 pairs do
  * (the test "every WIP pairing can be decided" checks all 1800 settings).
  */
-function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array): void {
-  const p = read(params);
+function simulate(p: InitiativeRoll, rng: Rng, trials: number, tally: Float64Array, at: Slots): void {
   const scoresA = faceScores(p.wipA, p.crits);
   const scoresB = faceScores(p.wipB, p.crits);
   // Counted in locals and added to the tally once a chunk: whole numbers below 2^53, so the sums are the same.
@@ -163,27 +224,13 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
     rollsSquared += rolls * rolls;
     if (rolls === 1) firstRoll++;
   }
-  tally[at.aWins] += aWins;
-  tally[at.aCrit] += aCrit;
-  tally[at.bWins] += bWins;
-  tally[at.bCrit] += bCrit;
-  tally[at.rolls] += rollsSum;
-  tally[at.rollsSquared] += rollsSquared;
-  tally[at.firstRoll] += firstRoll;
-}
-
-function summarize(params: Params, tally: Float64Array, trials: number): Record<string, Tallied> {
-  const result: Record<string, Tallied> = {
-    'a.wins': proportion(tally[at.aWins], trials),
-    'b.wins': proportion(tally[at.bWins], trials),
-  };
-  if (read(params).crits) {
-    result['a.crit'] = proportion(tally[at.aCrit], trials);
-    result['b.crit'] = proportion(tally[at.bCrit], trials);
-  }
-  result['rolls.mean'] = mean(tally[at.rolls], tally[at.rollsSquared], trials);
-  result['rolls.1'] = proportion(tally[at.firstRoll], trials);
-  return result;
+  tally[at['a.wins']] += aWins;
+  tally[at['a.crit']] += aCrit;
+  tally[at['b.wins']] += bWins;
+  tally[at['b.crit']] += bCrit;
+  tally[at['rolls.mean']] += rollsSum;
+  tally[at['rolls.mean'] + 1] += rollsSquared;
+  tally[at['rolls.1']] += firstRoll;
 }
 
 /**
@@ -191,8 +238,8 @@ function summarize(params: Params, tally: Float64Array, trials: number): Record<
  * geometric with parameter d = (pairs A wins + pairs B wins) / 400 and the
  * deciding roll is a roll conditioned on deciding: P(A wins) = A's pairs / decisive pairs.
  */
-function exact(params: Params): Record<string, Fraction> {
-  const counts = pairCounts(read(params));
+function exact(p: InitiativeRoll): Record<string, Fraction> {
+  const counts = pairCounts(p);
   const decisive = counts.aWins + counts.bWins;
   const result: Record<string, Fraction> = {
     'a.wins': Fraction.of(counts.aWins, decisive),
@@ -202,7 +249,7 @@ function exact(params: Params): Record<string, Fraction> {
     'rolls.mean': Fraction.of(FACES * FACES, decisive),
     'rolls.1': Fraction.of(decisive, FACES * FACES),
   };
-  return Object.fromEntries(metrics(params).map((m) => [m.name, result[m.name]]));
+  return Object.fromEntries(metrics(p).map((m) => [m.name, result[m.name]]));
 }
 
 const RANGE_ALLOWED = `a..b with integers ${WIP_MIN} ≤ a ≤ b ≤ ${WIP_MAX}, such as 8..16`;
@@ -216,53 +263,32 @@ function parseRange(text: string): number[] {
   return Array.from({ length: to - from + 1 }, (_, i) => from + i);
 }
 
-export const infinity: Rule = {
+export const infinity = defineBuiltin({
   id: 'infinity',
   title: 'Infinity Initiative Roll',
   summary:
     "Infinity N4 Initiative Roll: face-to-face d20 against each Lieutenant's WIP, repeated on a tie or double failure",
   source: 'Infinity N4, Initiative and Deployment: Initiative Roll (docs/rules/infinity.md)',
-  params: [
-    {
-      name: 'wipA',
-      type: 'integer',
-      default: 13,
-      min: WIP_MIN,
-      max: WIP_MAX,
-      doc: "player A's Lieutenant's WIP, the Success Value (13: the common trooper WIP)",
-    },
-    {
-      name: 'wipB',
-      type: 'integer',
-      default: 13,
-      min: WIP_MIN,
-      max: WIP_MAX,
-      doc: "player B's Lieutenant's WIP, the Success Value (13: the common trooper WIP)",
-    },
-    {
-      name: 'crits',
-      type: 'boolean',
-      default: true,
-      doc:
-        'true (default, the Face to Face rules the text names): a roll equal to WIP is a critical, beats any other success, two criticals tie; above WIP 20 the excess is added to the die and results of 20+ are criticals. ' +
-        'false: the text alone, no criticals; above WIP 20 every roll succeeds and the raw die is compared (no excess added), so WIP 21–30 play as WIP 20',
-    },
-  ],
+  params,
   readings(params) {
     return [
       {
         param: 'crits',
         text: params.crits
-          ? 'the Face to Face rules the text names apply: a roll equal to WIP is a critical and beats any other success, two criticals tie, above WIP 20 the excess is added to the die; crits=false reads the text alone'
-          : 'the text alone: no criticals, the higher success wins, and above WIP 20 every roll succeeds on the raw die; crits=true applies the Face to Face rules',
+          ? 'the Face to Face rules the text names apply: a roll equal to WIP is a critical and beats any ' +
+            'other success, two criticals tie, above WIP 20 the excess is added to the die; crits=false ' +
+            'reads the text alone'
+          : 'the text alone: no criticals, the higher success wins, and above WIP 20 every roll succeeds on ' +
+            'the raw die; crits=true applies the Face to Face rules',
       },
     ];
   },
   metrics,
   headline: () => ['a.wins', 'b.wins', 'a.crit', 'b.crit'],
-  tallyLength: () => at.length,
+  trial,
+  // a.crit and b.crit keep their slots with crits=false (counts of 0), as shards written before kept them.
+  tallyOrder: () => ['a.wins', 'b.wins', 'a.crit', 'b.crit', 'rolls.mean', 'rolls.1'],
   simulate,
-  summarize,
   exact,
   matrix: {
     row: 'wipA',
@@ -271,4 +297,4 @@ export const infinity: Rule = {
     defaultValues: () => [8, 9, 10, 11, 12, 13, 14, 15, 16],
     parseRange,
   },
-};
+});

@@ -25,16 +25,40 @@
  * modelled: this is the pre-game procedure only.
  */
 import { Fraction } from '../exact/fraction.js';
-import { mean, proportion, type Tallied } from '../stats/estimate.js';
-import type { MetricSpec, Params, Rule, Rng } from './types.js';
+import { defineBuiltin, type ParamsOf, type Slots, type TrialOut } from './define.js';
+import type { Dice } from './file-rule-dice.js';
+import type { MetricSpec, ParamSpec, Rng } from './types.js';
 
-interface Noctvale {
-  fightersA: number;
-  fightersB: number;
-  groups: number;
-}
+const params = [
+  {
+    name: 'fightersA',
+    type: 'integer',
+    default: 8,
+    min: 1,
+    max: 60,
+    doc:
+      "fighters in A's retinue, its activation count at deployment (8 and 8 by default: equal counts, so the " +
+      '2d6 roll-off decides)',
+  },
+  {
+    name: 'fightersB',
+    type: 'integer',
+    default: 8,
+    min: 1,
+    max: 60,
+    doc: "fighters in B's retinue, its activation count at deployment",
+  },
+  {
+    name: 'groups',
+    type: 'integer',
+    default: 3,
+    min: 1,
+    max: 10,
+    doc: 'deployment groups per retinue (the text: 3); a retinue with fewer fighters forms one group per fighter',
+  },
+] as const satisfies readonly ParamSpec[];
 
-const read = (params: Params): Noctvale => params as unknown as Noctvale;
+type Noctvale = ParamsOf<typeof params>;
 
 /** The deployment groups a retinue forms: the group count, but never more groups than fighters. */
 const groupCount = (fighters: number, groups: number): number => Math.min(groups, fighters);
@@ -58,8 +82,7 @@ export function groupSizes(fighters: number, groups: number): Int32Array {
  */
 const ROLLOFF_TIE = Fraction.of(146, 1296);
 
-function metrics(params: Params): MetricSpec[] {
-  const { groups } = read(params);
+function metrics({ groups }: Noctvale): MetricSpec[] {
   const list: MetricSpec[] = [
     {
       name: 'a.initiative',
@@ -97,19 +120,58 @@ function metrics(params: Params): MetricSpec[] {
   return list;
 }
 
-// Tally layout, for G groups.
-const layout = (groups: number) => ({
-  aInitiative: 0,
-  rolloffs: 1,
-  rolloffsSquared: 2,
-  aPlacesLast: 3,
-  sizes: 4, // A's group g at 4 + 2g (sum) and 5 + 2g (sum of squares); B's after A's
-  length: 4 + 4 * groups,
-});
+/**
+ * The tally keeps the layout shards were written in: a.placesLast before the group sizes (A's groups, then B's).
+ */
+function tallyOrder({ groups }: Noctvale): string[] {
+  const sizes = (player: string) => Array.from({ length: groups }, (_, g) => `${player}.group.${g + 1}.size`);
+  return ['a.initiative', 'rolloffs.mean', 'a.placesLast', ...sizes('a'), ...sizes('b')];
+}
 
-function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array): void {
-  const p = read(params);
-  const at = layout(p.groups);
+/**
+ * One battle set-up as steps 3, 5 and 6 read: the lower activation count takes the initiative, equal counts roll
+ * 2d6 each until one is higher; each retinue splits into its groups; the groups are set up in turn, the initiative
+ * player first, a player with none left passed over.
+ */
+function trial(dice: Dice, p: Noctvale, out: TrialOut): void {
+  let aHasInitiative = p.fightersA < p.fightersB;
+  let rolloffs = 0;
+  if (p.fightersA === p.fightersB) {
+    let rollA = 0;
+    let rollB = 0;
+    while (rollA === rollB) {
+      rolloffs++;
+      rollA = dice.d(6) + dice.d(6);
+      rollB = dice.d(6) + dice.d(6);
+    }
+    aHasInitiative = rollA > rollB;
+  }
+  const sizesA = groupSizes(p.fightersA, p.groups);
+  const sizesB = groupSizes(p.fightersB, p.groups);
+  let leftA = sizesA.filter((size) => size > 0).length;
+  let leftB = sizesB.filter((size) => size > 0).length;
+  let aToPlace = aHasInitiative;
+  let lastPlacedByA = false;
+  while (leftA + leftB > 0) {
+    if (aToPlace ? leftA > 0 : leftB === 0) {
+      leftA--;
+      lastPlacedByA = true;
+    } else {
+      leftB--;
+      lastPlacedByA = false;
+    }
+    aToPlace = !lastPlacedByA;
+  }
+  out['a.initiative'] = +aHasInitiative;
+  out['rolloffs.mean'] = rolloffs;
+  for (let g = 0; g < p.groups; g++) {
+    out[`a.group.${g + 1}.size`] = sizesA[g];
+    out[`b.group.${g + 1}.size`] = sizesB[g];
+  }
+  out['a.placesLast'] = +lastPlacedByA;
+}
+
+function simulate(p: Noctvale, rng: Rng, trials: number, tally: Float64Array, at: Slots): void {
   const groupsA = groupCount(p.fightersA, p.groups);
   const groupsB = groupCount(p.fightersB, p.groups);
   const sizesA = groupSizes(p.fightersA, p.groups);
@@ -146,16 +208,18 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
       aLast++;
     }
   }
-  tally[at.aInitiative] += aInitiative;
-  tally[at.aPlacesLast] += aLast;
-  tally[at.rolloffs] += rolloffSum;
-  tally[at.rolloffsSquared] += rolloffSquared;
+  tally[at['a.initiative']] += aInitiative;
+  tally[at['a.placesLast']] += aLast;
+  tally[at['rolloffs.mean']] += rolloffSum;
+  tally[at['rolloffs.mean'] + 1] += rolloffSquared;
   // The group sizes do not depend on the dice: every trial adds the same.
   for (let g = 0; g < p.groups; g++) {
-    tally[at.sizes + 2 * g] += trials * sizesA[g];
-    tally[at.sizes + 2 * g + 1] += trials * sizesA[g] * sizesA[g];
-    tally[at.sizes + 2 * p.groups + 2 * g] += trials * sizesB[g];
-    tally[at.sizes + 2 * p.groups + 2 * g + 1] += trials * sizesB[g] * sizesB[g];
+    const a = at[`a.group.${g + 1}.size`];
+    const b = at[`b.group.${g + 1}.size`];
+    tally[a] += trials * sizesA[g];
+    tally[a + 1] += trials * sizesA[g] * sizesA[g];
+    tally[b] += trials * sizesB[g];
+    tally[b + 1] += trials * sizesB[g] * sizesB[g];
   }
 }
 
@@ -181,32 +245,12 @@ function aPlacesLast(aHasInitiative: boolean, groupsA: number, groupsB: number):
   return aPlacedLast;
 }
 
-function summarize(params: Params, tally: Float64Array, trials: number): Record<string, Tallied> {
-  const { groups } = read(params);
-  const at = layout(groups);
-  const result: Record<string, Tallied> = {
-    'a.initiative': proportion(tally[at.aInitiative], trials),
-    'rolloffs.mean': mean(tally[at.rolloffs], tally[at.rolloffsSquared], trials),
-  };
-  for (let g = 0; g < groups; g++) {
-    result[`a.group.${g + 1}.size`] = mean(tally[at.sizes + 2 * g], tally[at.sizes + 2 * g + 1], trials);
-    result[`b.group.${g + 1}.size`] = mean(
-      tally[at.sizes + 2 * groups + 2 * g],
-      tally[at.sizes + 2 * groups + 2 * g + 1],
-      trials,
-    );
-  }
-  result['a.placesLast'] = proportion(tally[at.aPlacesLast], trials);
-  return result;
-}
-
 /**
  * Equal counts: the roll-off is symmetric, so A wins it with 1/2, and the
  * roll-offs are geometric with parameter 1 − 146/1296. The last group is set
  * up by the initiative player when they have more groups, else by the other.
  */
-function exact(params: Params): Record<string, Fraction> {
-  const p = read(params);
+function exact(p: Noctvale): Record<string, Fraction> {
   const equal = p.fightersA === p.fightersB;
   const aInitiative = equal ? Fraction.of(1, 2) : p.fightersA < p.fightersB ? Fraction.ONE : Fraction.ZERO;
   const groupsA = groupCount(p.fightersA, p.groups);
@@ -224,47 +268,23 @@ function exact(params: Params): Record<string, Fraction> {
     result[`a.group.${g + 1}.size`] = Fraction.of(sizesA[g]);
     result[`b.group.${g + 1}.size`] = Fraction.of(sizesB[g]);
   }
-  return Object.fromEntries(metrics(params).map((m) => [m.name, result[m.name]]));
+  return Object.fromEntries(metrics(p).map((m) => [m.name, result[m.name]]));
 }
 
-export const noctvale: Rule = {
+export const noctvale = defineBuiltin({
   id: 'noctvale',
   title: 'Noctvale initiative and deployment groups',
   summary:
-    'Noctvale setup: initiative to the lower activation count (2d6 roll-off on equal counts), retinues in deployment groups placed alternately',
+    'Noctvale setup: initiative to the lower activation count (2d6 roll-off on equal counts), retinues in ' +
+    'deployment groups placed alternately',
   source: 'Noctvale, Standard Battle Set-Up, steps 3, 5 and 6 (docs/rules/noctvale.md)',
-  params: [
-    {
-      name: 'fightersA',
-      type: 'integer',
-      default: 8,
-      min: 1,
-      max: 60,
-      doc: "fighters in A's retinue, its activation count at deployment (8 and 8 by default: equal counts, so the 2d6 roll-off decides)",
-    },
-    {
-      name: 'fightersB',
-      type: 'integer',
-      default: 8,
-      min: 1,
-      max: 60,
-      doc: "fighters in B's retinue, its activation count at deployment",
-    },
-    {
-      name: 'groups',
-      type: 'integer',
-      default: 3,
-      min: 1,
-      max: 10,
-      doc: 'deployment groups per retinue (the text: 3); a retinue with fewer fighters forms one group per fighter',
-    },
-  ],
+  params,
   // The text settles every figure modelled here (see the module comment).
   readings: () => [],
   metrics,
   headline: () => ['a.initiative', 'a.placesLast', 'rolloffs.mean'],
-  tallyLength: (params) => layout(read(params).groups).length,
+  trial,
+  tallyOrder,
   simulate,
-  summarize,
   exact,
-};
+});

@@ -20,9 +20,11 @@
  */
 import { checkOutcomeCounts, type OutcomeHistogram, outcomeHistogram } from '../engine/outcome-histogram.js';
 import { Fraction } from '../exact/fraction.js';
-import { UsageError } from '../errors.js';
 import { mean, proportion, type Tallied } from '../stats/estimate.js';
-import type { MetricSpec, Params, Rule, Rng } from './types.js';
+import { defineBuiltin, type TrialOut } from './define.js';
+import type { Dice } from './file-rule-dice.js';
+import { exactValues } from './reserves-exact.js';
+import { commanderSurvives, DISTRIBUTION_SQUADS, facesNeeded, params, type Reserves } from './reserves-setup.js';
 import {
   addDeferred,
   addTrial,
@@ -35,41 +37,7 @@ import {
   sumsLayout,
   type Sums,
 } from './reserves-sums.js';
-
-interface Reserves {
-  squads: number;
-  rounds: number;
-  target: number;
-  chosenRound: number;
-  command: number;
-  leaderLoss: number;
-  fallbackCommand: number;
-  firstRound: number;
-}
-
-const read = (params: Params): Reserves => params as unknown as Reserves;
-
-/**
- * Chance the commander is still on the table when the chosen round comes: (1 − leaderLoss)^(chosenRound − 1), with
- * leaderLoss the decimal typed (0.15 is 3/20).
- */
-function commanderSurvives(p: Reserves): Fraction {
-  if (p.chosenRound <= 1) return Fraction.ONE;
-  return Fraction.fromParameter(p.leaderLoss)
-    .complement()
-    .pow(p.chosenRound - 1);
-}
-
-/** The lowest die face (1–6, or 7 for never) that brings a squad in, round by round; index r for round r. */
-function facesNeeded(p: Reserves, bonus: number): Int32Array {
-  const needed = new Int32Array(p.rounds + 1);
-  for (let round = 1; round <= p.rounds; round++) {
-    const modifier = round + (round === p.chosenRound ? bonus : 0);
-    // Before the first rolling round no die is thrown: 7 is a face no die shows.
-    needed[round] = round < p.firstRound ? 7 : Math.min(7, Math.max(1, p.target - modifier));
-  }
-  return needed;
-}
+import type { MetricSpec, Rng } from './types.js';
 
 /** (needed − 1)/6 per round: the least uniform whose die shows `needed`, for the hot loop's comparison. */
 function thresholds(needed: Int32Array): Float64Array {
@@ -186,9 +154,6 @@ const OUTCOME_LIMIT = 1 << 18;
 const histogramOf = (p: Reserves): OutcomeHistogram | null =>
   outcomeHistogram((p.squads + 1) ** (p.rounds + 1), OUTCOME_LIMIT);
 
-/** Most squads for which the whole distribution ("at least k of n by round r") is reported. */
-export const DISTRIBUTION_SQUADS = 12;
-
 /** What every metric is computed from, whichever layout the tally used. */
 function sumsOf(p: Reserves, tally: Float64Array): Sums {
   return histogramOf(p) === null
@@ -196,8 +161,8 @@ function sumsOf(p: Reserves, tally: Float64Array): Sums {
     : outcomeSums(p.rounds, p.squads, p.firstRound, tally);
 }
 
-function metrics(params: Params): MetricSpec[] {
-  const { rounds } = read(params);
+function metrics(p: Reserves): MetricSpec[] {
+  const { rounds, squads } = p;
   const list: MetricSpec[] = [];
   for (let r = 1; r <= rounds; r++)
     list.push({
@@ -234,7 +199,6 @@ function metrics(params: Params): MetricSpec[] {
     probability: false,
   });
   // The whole distribution of squads in by each round (k = n is all.by.r).
-  const { squads } = read(params);
   if (squads <= DISTRIBUTION_SQUADS) {
     for (let r = 1; r <= rounds; r++) {
       for (let k = 1; k < squads; k++)
@@ -249,8 +213,41 @@ function metrics(params: Params): MetricSpec[] {
   return list;
 }
 
-function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array): void {
-  const p = read(params);
+/**
+ * One game's reserves as §6.5 reads: the commander may be lost in each round before the chosen one; then,
+ * round by round from the first rolling round, every squad still in reserve rolls 1d6 + the round (+ the
+ * command bonus in the chosen round, the fallback's once the commander is lost) and arrives on the target;
+ * a squad not in after the last round is lost.
+ */
+function trial(dice: Dice, p: Reserves, out: TrialOut): void {
+  let commanderAlive = true;
+  for (let round = 1; round < p.chosenRound && p.chosenRound !== 0; round++)
+    if (dice.chance(p.leaderLoss)) commanderAlive = false;
+  const bonus = commanderAlive ? p.command : p.fallbackCommand;
+  let stillOut = p.squads;
+  let arrived = 0;
+  let diceRolled = 0;
+  for (let round = 1; round <= p.rounds; round++) {
+    let arriving = 0;
+    if (round >= p.firstRound) {
+      for (let squad = 0; squad < stillOut; squad++) {
+        diceRolled++;
+        if (dice.d(6) + round + (round === p.chosenRound ? bonus : 0) >= p.target) arriving++;
+      }
+    }
+    stillOut -= arriving;
+    arrived += arriving;
+    out[`squad.round.${round}`] = arriving / p.squads;
+    out[`all.by.${round}`] = +(stillOut === 0);
+    out[`arrived.by.${round}.mean`] = arrived;
+    for (let k = 1; k < p.squads; k++) out[`atLeast.${k}.by.${round}`] = +(arrived >= k);
+  }
+  out['squad.never'] = stillOut / p.squads;
+  out['lost.mean'] = stillOut;
+  out['dice.mean'] = diceRolled;
+}
+
+function simulate(p: Reserves, rng: Rng, trials: number, tally: Float64Array): void {
   const { rounds, squads } = p;
   const first = p.firstRound;
   const withCommander = facesNeeded(p, p.command);
@@ -381,8 +378,7 @@ function arrivalByDie(rng: Rng, needed: Int32Array, first: number, rounds: numbe
   return rounds;
 }
 
-function summarize(params: Params, tally: Float64Array, trials: number): Record<string, Tallied> {
-  const p = read(params);
+function summarize(p: Reserves, tally: Float64Array, trials: number): Record<string, Tallied> {
   const { rounds, squads } = p;
   const sums = sumsOf(p, tally);
   const independent = squadsIndependent(p);
@@ -420,190 +416,81 @@ function summarize(params: Params, tally: Float64Array, trials: number): Record<
   return result;
 }
 
-/** n choose k, exactly. */
-function binomial(n: number, k: number): bigint {
-  let value = 1n;
-  for (let i = 1; i <= k; i++) value = (value * BigInt(n - k + i)) / BigInt(i);
-  return value;
-}
-
-/**
- * Given the commander's fate, squads are independent and each one's arrival
- * round follows from the per-round chances; the two fates are then mixed.
- */
-function exact(params: Params): Record<string, Fraction> {
-  const p = read(params);
-  const { rounds, squads } = p;
-  const alive = commanderSurvives(p);
-  const fates = [
-    { weight: alive, needed: facesNeeded(p, p.command) },
-    { weight: alive.complement(), needed: facesNeeded(p, p.fallbackCommand) },
-  ].filter((fate) => fate.weight.compare(Fraction.ZERO) > 0);
-
-  const result: Record<string, Fraction> = {};
-  const n = BigInt(squads);
-  for (const { weight, needed } of fates) {
-    // Given the fate, a chance is a whole number of the 6^r equally likely ways a squad's first r
-    // dice can fall (or (6^r)^S for all S squads'), so it is worked in BigInt counts and becomes a
-    // fraction once, when it is added in, weighted by the fate's chance.
-    const add = (name: string, count: bigint, outOf: bigint) => {
-      result[name] = (result[name] ?? Fraction.ZERO).add(weight.mul(Fraction.of(count, outOf)));
-    };
-    let stillOut = 1n; // ways the squad is still out after the rounds so far, of `outOf`
-    let outOf = 1n;
-    let dice = Fraction.ZERO; // expected dice one squad rolls
-    for (let r = 1; r <= rounds; r++) {
-      if (r >= p.firstRound) dice = dice.add(Fraction.of(stillOut, outOf));
-      const arrivesNow = stillOut * BigInt(7 - needed[r]);
-      stillOut *= BigInt(needed[r] - 1);
-      outOf *= 6n;
-      const inBy = outOf - stillOut;
-      add(`squad.round.${r}`, arrivesNow, outOf);
-      add(`all.by.${r}`, inBy ** n, outOf ** n);
-      add(`arrived.by.${r}.mean`, inBy * n, outOf);
-      if (squads <= DISTRIBUTION_SQUADS) {
-        // Independent squads, each in by now in inBy of the outOf ways: a binomial tail.
-        let tail = 0n;
-        for (let k = squads; k >= 1; k--) {
-          tail += binomial(squads, k) * inBy ** BigInt(k) * stillOut ** BigInt(squads - k);
-          if (k < squads) add(`atLeast.${k}.by.${r}`, tail, outOf ** n);
-        }
-      }
-    }
-    add('squad.never', stillOut, outOf);
-    add('lost.mean', stillOut * n, outOf);
-    result['dice.mean'] = (result['dice.mean'] ?? Fraction.ZERO).add(weight.mul(dice).mul(Fraction.of(squads)));
-  }
-  // Order as metrics() lists them.
-  return Object.fromEntries(metrics(params).map((m) => [m.name, result[m.name] ?? Fraction.ZERO]));
-}
-
-export const reserves: Rule = {
+export const reserves = defineBuiltin({
   id: 'reserves',
   title: 'Genesys reserves',
   summary: 'Genesys Project reserves: when squads arrive, with a chosen reserve round and command bonus',
   source: 'The Genesys Project, designer preview, §6.5 Reserves (docs/rules/reserves.md)',
-  params: [
-    { name: 'squads', type: 'integer', default: 4, min: 1, max: 100, doc: 'squads held in reserve' },
-    {
-      name: 'rounds',
-      type: 'integer',
-      default: 4,
-      min: 1,
-      max: 12,
-      doc: 'rounds in which reserves may arrive; a squad not in after the last is lost (the text: four)',
-    },
-    {
-      name: 'target',
-      type: 'integer',
-      default: 7,
-      min: 2,
-      max: 20,
-      doc: 'a squad arrives when 1d6 + round (+ bonus) reaches this (the text: 7+)',
-    },
-    {
-      name: 'chosenRound',
-      type: 'integer',
-      default: 0,
-      min: 0,
-      max: 12,
-      doc: 'the chosen reserve round, 0 for none; at most rounds',
-    },
-    {
-      name: 'command',
-      type: 'integer',
-      default: 2,
-      min: 0,
-      max: 10,
-      doc: 'highest command on the table, added to every reserve roll in the chosen round (normally 2–4)',
-    },
-    {
-      name: 'leaderLoss',
-      type: 'number',
-      default: 0,
-      min: 0,
-      max: 1,
-      doc: 'chance the commander is lost in each round before the chosen round; the bonus needs it alive',
-    },
-    {
-      name: 'fallbackCommand',
-      type: 'integer',
-      default: 0,
-      min: 0,
-      max: 10,
-      doc: 'bonus used instead once the commander is lost (the next-highest command on the table)',
-    },
-    {
-      name: 'firstRound',
-      type: 'integer',
-      default: 1,
-      min: 1,
-      max: 12,
-      doc: 'the first round in which reserves roll; the text does not say rolls wait, so 1 (default) reads "each squad rolls separately each round" literally; at most rounds',
-    },
-  ],
-  validate(params) {
-    const p = read(params);
-    if (p.firstRound > p.rounds)
-      throw new UsageError(`firstRound: got ${p.firstRound}; allowed: 1 to rounds (${p.rounds})`);
-    if (p.chosenRound > p.rounds)
-      throw new UsageError(`chosenRound: got ${p.chosenRound}; allowed: 0 (none) to rounds (${p.rounds})`);
+  params,
+  validate(p) {
+    if (p.firstRound > p.rounds) return `firstRound: got ${p.firstRound}; allowed: 1 to rounds (${p.rounds})`;
+    if (p.chosenRound > p.rounds) return `chosenRound: got ${p.chosenRound}; allowed: 0 (none) to rounds (${p.rounds})`;
     if (p.chosenRound !== 0 && p.chosenRound < p.firstRound) {
-      throw new UsageError(
-        `chosenRound: got ${p.chosenRound}; allowed: 0 (none) or firstRound (${p.firstRound}) to rounds (${p.rounds}), a round in which reserves roll`,
+      return (
+        `chosenRound: got ${p.chosenRound}; allowed: 0 (none) or firstRound (${p.firstRound}) to rounds ` +
+        `(${p.rounds}), a round in which reserves roll`
       );
     }
+    return undefined;
   },
-  readings(params) {
-    const p = read(params);
+  readings(p) {
     return [
       {
         param: 'firstRound',
         text:
           p.firstRound === 1
-            ? 'reserves roll from game round 1, reading "each squad rolls separately each round" literally; firstRound=2 makes them wait a round'
-            : `reserves first roll in game round ${p.firstRound}; firstRound=1 rolls from round 1, as the text reads literally`,
+            ? 'reserves roll from game round 1, reading "each squad rolls separately each round" literally; ' +
+              'firstRound=2 makes them wait a round'
+            : `reserves first roll in game round ${p.firstRound}; firstRound=1 rolls from round 1, as the ` +
+              `text reads literally`,
       },
       {
         param: 'fallbackCommand',
-        text: `the chosen round's bonus is the highest command still on the table: a commander lost before it (leaderLoss a round) leaves ${p.fallbackCommand}; fallbackCommand sets the next-highest command`,
+        text:
+          `the chosen round's bonus is the highest command still on the table: a commander lost before it ` +
+          `(leaderLoss a round) leaves ${p.fallbackCommand}; fallbackCommand sets the next-highest command`,
       },
     ];
   },
   metrics,
   // When a given squad arrives, whether it never does, and whether all are in by the last round.
-  headline: (params) =>
-    metrics(params)
+  headline: (p) =>
+    metrics(p)
       .map((m) => m.name)
       .filter(
         (name) =>
           /^squad\.(round\.\d+|never)$/.test(name) ||
-          name === `all.by.${params.rounds}` ||
-          (name === 'lost.mean' && Number(params.leaderLoss) > 0),
+          name === `all.by.${p.rounds}` ||
+          (name === 'lost.mean' && p.leaderLoss > 0),
       ),
-  tallyLength: (params) =>
-    histogramOf(read(params))?.outcomes ?? sumsLayout(read(params).rounds, read(params).squads).length,
+  trial,
   simulate,
-  checkTally: (params, tally, trials) => {
-    const p = read(params);
-    const sumOf = (from: number, length: number) => tally.subarray(from, from + length).reduce((a, b) => a + b, 0);
-    // One outcome per trial; or, with running sums, one "last arrival" per trial and every squad's round (or loss)
-    // once.
-    const histogram = histogramOf(p);
-    if (histogram !== null) return checkOutcomeCounts(histogram, tally, trials);
-    const at = sumsLayout(p.rounds, p.squads);
-    const last = sumOf(at.lastArrival, p.rounds + 1);
-    if (last !== trials) return `the last-arrival counts sum to ${last}, not the ${trials} trials`;
-    const arrivals = sumOf(at.arrivals, p.rounds + 1);
-    if (arrivals !== trials * p.squads)
-      return `the arrival counts sum to ${arrivals}, not ${p.squads} squads × ${trials} trials`;
-    for (let round = 1; round <= p.rounds; round++) {
-      const counted = sumOf(at.arrivedByCount + (round - 1) * (p.squads + 1), p.squads + 1);
-      if (counted !== trials)
-        return `the squads-in-by-round-${round} counts sum to ${counted}, not the ${trials} trials`;
-    }
-    return null;
+  tally: {
+    length: (p) => histogramOf(p)?.outcomes ?? sumsLayout(p.rounds, p.squads).length,
+    summarize,
+    check(p, tally, trials) {
+      const sumOf = (from: number, length: number) => tally.subarray(from, from + length).reduce((a, b) => a + b, 0);
+      // One outcome per trial; or, with running sums, one "last arrival" per trial and every squad's round (or loss)
+      // once.
+      const histogram = histogramOf(p);
+      if (histogram !== null) return checkOutcomeCounts(histogram, tally, trials);
+      const at = sumsLayout(p.rounds, p.squads);
+      const last = sumOf(at.lastArrival, p.rounds + 1);
+      if (last !== trials) return `the last-arrival counts sum to ${last}, not the ${trials} trials`;
+      const arrivals = sumOf(at.arrivals, p.rounds + 1);
+      if (arrivals !== trials * p.squads)
+        return `the arrival counts sum to ${arrivals}, not ${p.squads} squads × ${trials} trials`;
+      for (let round = 1; round <= p.rounds; round++) {
+        const counted = sumOf(at.arrivedByCount + (round - 1) * (p.squads + 1), p.squads + 1);
+        if (counted !== trials)
+          return `the squads-in-by-round-${round} counts sum to ${counted}, not the ${trials} trials`;
+      }
+      return null;
+    },
   },
-  summarize,
-  exact,
-};
+  // Ordered as metrics() lists them; a metric no fate reaches is 0.
+  exact: (p) => {
+    const values = exactValues(p);
+    return Object.fromEntries(metrics(p).map((m) => [m.name, values[m.name] ?? Fraction.ZERO]));
+  },
+});

@@ -44,206 +44,22 @@
  *   after the defender goes without rolling.
  */
 import { forEachOutcome, outcomeHistogram } from '../engine/outcome-histogram.js';
-import { Fraction } from '../exact/fraction.js';
-import { UsageError } from '../errors.js';
 import { mean, proportion, type Tallied } from '../stats/estimate.js';
-import type { MetricSpec, Params, Rule, Rng } from './types.js';
-
-export const MIN_WARBANDS = 2;
-export const MAX_WARBANDS = 8;
-const MAX_RATING = 10_000;
-const MAX_MODELS = 200;
-/** The underdog must trail every opposing side by more than this. */
-const UNDERDOG_GAP = 50;
-
-const WARBANDS_ALLOWED = `${MIN_WARBANDS}–${MAX_WARBANDS} comma-separated rating:models entries in seating order, rating 0–${MAX_RATING}, models 1–${MAX_MODELS} (e.g. 152:9,148:11,120:8)`;
-const ALLIES_ALLOWED =
-  'empty, or comma-separated alliances of two or more 1-based warband indices joined by + (e.g. 2+3), each warband in at most one alliance, not every warband in one';
-
-/** One warband as the rules see it: its rating and how many models it fields. */
-export interface Warband {
-  rating: number;
-  models: number;
-}
-
-/** Reads the canonical `warbands` text (already checked by its parse). */
-export function readWarbands(text: string): Warband[] {
-  return text.split(',').map((entry) => {
-    const [rating, models] = entry.split(':');
-    return { rating: Number(rating), models: Number(models) };
-  });
-}
-
-/** Reads the canonical `allies` text into alliances of 0-based warband indices. */
-export function readAllies(text: string): number[][] {
-  if (text === '') return [];
-  return text.split(',').map((group) => group.split('+').map((index) => Number(index) - 1));
-}
-
-/** The house wording with the particular problem named: `<parameter>: got "<raw>" (<problem>); allowed: …`. */
-function refuse(parameter: string, raw: string, problem: string, allowed: string): UsageError {
-  return new UsageError(`${parameter}: got ${JSON.stringify(raw)} (${problem}); allowed: ${allowed}`);
-}
-
-function parseWarbands(raw: string): string {
-  const entries = raw.split(',').map((entry) => entry.trim());
-  const canonical = entries.map((entry, i) => {
-    const match = /^(\d{1,5}):(\d{1,3})$/.exec(entry);
-    if (!match)
-      throw refuse('warbands', raw, `entry ${i + 1} ${JSON.stringify(entry)} is not rating:models`, WARBANDS_ALLOWED);
-    const rating = Number(match[1]);
-    const models = Number(match[2]);
-    if (rating > MAX_RATING || models < 1 || models > MAX_MODELS)
-      throw refuse('warbands', raw, `entry ${i + 1} ${JSON.stringify(entry)} is out of range`, WARBANDS_ALLOWED);
-    return `${rating}:${models}`;
-  });
-  if (entries.length < MIN_WARBANDS || entries.length > MAX_WARBANDS)
-    throw refuse('warbands', raw, `${entries.length} warband${entries.length === 1 ? '' : 's'}`, WARBANDS_ALLOWED);
-  return canonical.join(',');
-}
-
-function parseAllies(raw: string): string {
-  if (raw === '') return '';
-  const seen = new Set<number>();
-  const alliances = raw.split(',').map((group) => {
-    const members = group.split('+').map((index) => index.trim());
-    if (members.length < 2)
-      throw refuse('allies', raw, `${JSON.stringify(group.trim())} is an alliance of one`, ALLIES_ALLOWED);
-    return members.map((member) => {
-      const index = /^\d{1,2}$/.test(member) ? Number(member) : Number.NaN;
-      if (!(index >= 1 && index <= MAX_WARBANDS))
-        throw refuse('allies', raw, `${JSON.stringify(member)} is not a warband index`, ALLIES_ALLOWED);
-      if (seen.has(index)) throw refuse('allies', raw, `warband ${index} appears twice`, ALLIES_ALLOWED);
-      seen.add(index);
-      return index;
-    });
-  });
-  for (const alliance of alliances) alliance.sort((a, b) => a - b);
-  alliances.sort((a, b) => a[0] - b[0]);
-  return alliances.map((alliance) => alliance.join('+')).join(',');
-}
-
-interface Setup {
-  warbands: Warband[];
-  alliances: number[][];
-  hasDefender: boolean;
-  underdogBy: UnderdogBy;
-}
-
-function read(params: Params): Setup {
-  return {
-    warbands: readWarbands(params.warbands as string),
-    alliances: readAllies(params.allies as string),
-    hasDefender: params.defender as boolean,
-    underdogBy: params.underdogBy as UnderdogBy,
-  };
-}
-
-/** The warbands with the highest rating and, among those, the most models: the defender is one of them. */
-export function defenderCandidates(warbands: readonly Warband[]): number[] {
-  let best = -1;
-  let candidates: number[] = [];
-  for (let i = 0; i < warbands.length; i++) {
-    const { rating, models } = warbands[i];
-    // Compare rating first, then models, as one key: rating · (MAX_MODELS + 1) + models.
-    const key = rating * (MAX_MODELS + 1) + models;
-    if (key > best) {
-      best = key;
-      candidates = [i];
-    } else if (key === best) candidates.push(i);
-  }
-  return candidates;
-}
-
-/**
- * Whether each warband is (on) the underdog side: the side (alliance or lone
- * warband) whose summed rating is more than 50 below every other side's.
- */
-export function underdogs(
-  warbands: readonly Warband[],
-  alliances: readonly (readonly number[])[],
-  by: UnderdogBy = 'side',
-): boolean[] {
-  const allied = new Set(alliances.flat());
-  const sides: number[][] = [
-    ...alliances.map((a) => [...a]),
-    ...warbands
-      .map((_, i) => i)
-      .filter((i) => !allied.has(i))
-      .map((i) => [i]),
-  ];
-  const ratings = sides.map((side) => side.reduce((sum, i) => sum + warbands[i].rating, 0));
-  // by warband: only the sides of the warbands with the lowest single rating may be the underdog.
-  const lowestWarband = Math.min(...warbands.map((w) => w.rating));
-  const eligible = (side: number[]) => by === 'side' || side.some((i) => warbands[i].rating === lowestWarband);
-  const flags = warbands.map(() => false);
-  sides.forEach((side, s) => {
-    if (eligible(side) && ratings.every((other, t) => t === s || other - ratings[s] > UNDERDOG_GAP))
-      for (const i of side) flags[i] = true;
-  });
-  return flags;
-}
-
-/** The two readings of who may be the underdog when warbands are allied (see the module comment). */
-export type UnderdogBy = 'side' | 'warband';
-
-// Expected dice, by the size m of the group rolling. Memoised: each value needs every smaller one.
-const sortDiceMemo: Fraction[] = [Fraction.ZERO, Fraction.ZERO];
-const firstDiceMemo: Fraction[] = [Fraction.ZERO, Fraction.ZERO];
-const SIXTH = Fraction.of(1, 6);
-
-function binomial(n: number, k: number): number {
-  let result = 1;
-  for (let i = 1; i <= k; i++) result = (result * (n - k + i)) / i;
-  return result;
-}
-
-/**
- * Expected D6 thrown until m players stand in a strict order, every tied
- * group re-rolling among itself. One throw costs m dice, after which each
- * face shown by exactly g ≥ 2 dice leaves a group of g to settle; by
- * linearity E(m) = m + Σ_g c(m, g)·E(g), with c(m, g) = 6·C(m, g)(1/6)^g(5/6)^(m−g)
- * the expected number of faces shown by exactly g dice. The g = m term is the
- * all-tied throw, solved for E(m).
- * @example sortDice(2).toString() // '12/5': 2 + E(2)/6
- */
-export function sortDice(m: number): Fraction {
-  for (let size = sortDiceMemo.length; size <= m; size++) {
-    let others = Fraction.of(size);
-    for (let g = 2; g < size; g++) {
-      const faces = Fraction.of(6 * binomial(size, g))
-        .mul(SIXTH.pow(g))
-        .mul(Fraction.of(5, 6).pow(size - g));
-      others = others.add(faces.mul(sortDiceMemo[g]));
-    }
-    const allTied = Fraction.of(6).mul(SIXTH.pow(size));
-    sortDiceMemo[size] = others.div(allTied.complement());
-  }
-  return sortDiceMemo[m];
-}
-
-/**
- * Expected D6 thrown until one of m players has the single highest roll,
- * only those tied for highest re-rolling. After one throw of m dice, the top
- * face f is shown by exactly g of them with chance C(m, g)(1/6)^g((f−1)/6)^(m−g),
- * so E(m) = m + Σ_{g≥2} P(g tied on top)·E(g), the g = m term solved for E(m).
- * @example firstDice(2).toString() // '12/5'
- */
-export function firstDice(m: number): Fraction {
-  for (let size = firstDiceMemo.length; size <= m; size++) {
-    let others = Fraction.of(size);
-    let allTied = Fraction.ZERO;
-    for (let g = 2; g <= size; g++) {
-      let tiedOnTop = Fraction.ZERO;
-      for (let face = 1; face <= 6; face++) tiedOnTop = tiedOnTop.add(Fraction.of(face - 1, 6).pow(size - g));
-      tiedOnTop = tiedOnTop.mul(Fraction.of(binomial(size, g))).mul(SIXTH.pow(g));
-      if (g === size) allTied = tiedOnTop;
-      else others = others.add(tiedOnTop.mul(firstDiceMemo[g]));
-    }
-    firstDiceMemo[size] = others.div(allTied.complement());
-  }
-  return firstDiceMemo[m];
-}
+import { defineBuiltin, type TrialOut } from './define.js';
+import type { Dice } from './file-rule-dice.js';
+import type { MetricSpec, Rng } from './types.js';
+import { exact } from './warbands-exact.js';
+import {
+  ALLIES_ALLOWED,
+  defenderCandidates,
+  params,
+  read,
+  readAllies,
+  readWarbands,
+  refuse,
+  underdogs,
+  type Warbands,
+} from './warbands-setup.js';
 
 // Tally layout for n warbands. Underdog counts are per trial even though the
 // underdog is fixed by the ratings, so every metric reads the same way. The
@@ -251,9 +67,9 @@ export function firstDice(m: number): Fraction {
 // while there are few of them each trial's setup order and first player are
 // one outcome code (see outcomeCount): the hot loop only increments, and
 // summarize turns the counts into every metric.
-function layout(params: Params) {
-  const n = readWarbands(params.warbands as string).length;
-  const rollers = params.defender ? n - 1 : n;
+function layout(p: Warbands) {
+  const n = readWarbands(p.warbands).length;
+  const rollers = p.defender ? n - 1 : n;
   const base = 3 * n + n * n + 3 * DICE_COUNTS;
   const outcomes = outcomeCount(n, rollers);
   return {
@@ -310,8 +126,8 @@ function diceMean(tally: Float64Array, at: number, trials: number): Tallied {
   return mean(sum, sumOfSquares, trials);
 }
 
-function metrics(params: Params): MetricSpec[] {
-  const n = readWarbands(params.warbands as string).length;
+function metrics(p: Warbands): MetricSpec[] {
+  const n = readWarbands(p.warbands).length;
   const list: MetricSpec[] = [];
   for (let i = 1; i <= n; i++) {
     list.push({
@@ -466,10 +282,60 @@ function settleOrder(rng: Rng, order: Int32Array, rollers: number, roll: Int32Ar
   return dice;
 }
 
-function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array): void {
-  const { warbands, alliances, hasDefender, underdogBy } = read(params);
+/**
+ * One game's setup as the chapter reads: the highest rating defends (most models breaking a tie, then a
+ * roll-off among those still tied) and sets up first; the others roll a D6 each, highest next, ties rolling
+ * again among themselves for their places (one left over goes without rolling); then everyone rolls for the
+ * first turn, those tied for highest rolling again until one is alone.
+ */
+function trial(dice: Dice, p: Warbands, out: TrialOut): void {
+  const { warbands, alliances, hasDefender, underdogBy } = read(p);
   const n = warbands.length;
-  const at = layout(params);
+  const thrown = { setup: 0, first: 0, defender: 0 };
+  /** Those of `group` alone on the highest roll, rolling again while several share it. */
+  const rollOffAmong = (group: number[], purpose: 'first' | 'defender'): number => {
+    let tied = group;
+    while (tied.length > 1) {
+      const rolls = tied.map(() => dice.d(6));
+      thrown[purpose] += tied.length;
+      const best = Math.max(...rolls);
+      tied = tied.filter((_, i) => rolls[i] === best);
+    }
+    return tied[0];
+  };
+  /** `group` in setup order: each rolls, highest first, and every tied run is ordered again among itself. */
+  const setupOrder = (group: number[]): number[] => {
+    if (group.length <= 1) return group;
+    const rolls = group.map(() => dice.d(6));
+    thrown.setup += group.length;
+    const order: number[] = [];
+    for (let face = 6; face >= 1; face--) order.push(...setupOrder(group.filter((_, i) => rolls[i] === face)));
+    return order;
+  };
+  const candidates = defenderCandidates(warbands);
+  const defender = hasDefender ? rollOffAmong(candidates, 'defender') : -1;
+  const others = warbands.map((_, i) => i).filter((i) => i !== defender);
+  const order = [...(defender >= 0 ? [defender] : []), ...setupOrder(others)];
+  const first = rollOffAmong(
+    warbands.map((_, i) => i),
+    'first',
+  );
+  const underdog = underdogs(warbands, alliances, underdogBy);
+  for (let i = 0; i < n; i++) {
+    out[`w${i + 1}.defender`] = +(i === defender);
+    out[`w${i + 1}.underdog`] = +underdog[i];
+    for (let k = 1; k <= n; k++) out[`w${i + 1}.setup.${k}`] = +(order[k - 1] === i);
+    out[`w${i + 1}.first`] = +(i === first);
+  }
+  out['dice.setup.mean'] = thrown.setup;
+  out['dice.first.mean'] = thrown.first;
+  out['dice.defender.mean'] = thrown.defender;
+}
+
+function simulate(p: Warbands, rng: Rng, trials: number, tally: Float64Array): void {
+  const { warbands, alliances, hasDefender, underdogBy } = read(p);
+  const n = warbands.length;
+  const at = layout(p);
   const candidates = Int32Array.from(defenderCandidates(warbands));
   const underdogFlags = underdogs(warbands, alliances, underdogBy);
   // Scratch reused by every trial.
@@ -530,8 +396,8 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
   }
 }
 
-function summarize(params: Params, tally: Float64Array, trials: number): Record<string, Tallied> {
-  const at = layout(params);
+function summarize(p: Warbands, tally: Float64Array, trials: number): Record<string, Tallied> {
+  const at = layout(p);
   const { n, rollers } = at;
   // Places and first players, counted one by one or read off the outcome codes.
   const setup = tally.slice(at.setup, at.setup + n * n);
@@ -558,119 +424,54 @@ function summarize(params: Params, tally: Float64Array, trials: number): Record<
   return result;
 }
 
-/**
- * Every roll-off here is among players on equal terms, so by symmetry each
- * player in it is equally likely to take each place: the defender is uniform
- * over the candidates, the setup order uniform over the warbands left, the
- * first player uniform over all. Only the dice counts need recursions.
- */
-function exact(params: Params): Record<string, Fraction> {
-  const { warbands, alliances, hasDefender, underdogBy } = read(params);
-  const n = warbands.length;
-  const candidates = defenderCandidates(warbands);
-  const underdogFlags = underdogs(warbands, alliances, underdogBy);
-  const defends = warbands.map((_, i) =>
-    hasDefender && candidates.includes(i) ? Fraction.of(1, candidates.length) : Fraction.ZERO,
-  );
-  const rollers = hasDefender ? n - 1 : n;
-
-  const result: Record<string, Fraction> = {};
-  for (let i = 0; i < n; i++) {
-    const w = `w${i + 1}`;
-    result[`${w}.defender`] = defends[i];
-    result[`${w}.underdog`] = underdogFlags[i] ? Fraction.ONE : Fraction.ZERO;
-    for (let k = 1; k <= n; k++) {
-      // With a defender, place 1 is the defender's and places 2..n share what is left.
-      const share = hasDefender
-        ? k === 1
-          ? defends[i]
-          : defends[i].complement().div(Fraction.of(rollers))
-        : Fraction.of(1, n);
-      result[`${w}.setup.${k}`] = share;
-    }
-    result[`${w}.first`] = Fraction.of(1, n);
-  }
-  result['dice.setup.mean'] = sortDice(rollers);
-  result['dice.first.mean'] = firstDice(n);
-  result['dice.defender.mean'] = hasDefender ? firstDice(candidates.length) : Fraction.ZERO;
-  return result;
-}
-
-export const warbands: Rule = {
+export const warbands = defineBuiltin({
   id: 'warbands',
   title: 'Mordheim attackers, defenders, underdogs and turn order',
   summary:
-    'Mordheim (community rules): who defends, who is the underdog, setup order and who plays first, with the dice the roll-offs take',
+    'Mordheim (community rules): who defends, who is the underdog, setup order and who plays first, with ' +
+    'the dice the roll-offs take',
   source:
-    'Mordheim community rules, setup: Attackers and Defenders, Underdogs, Deployment, Order of Play (docs/rules/warbands.md)',
-  params: [
-    {
-      name: 'warbands',
-      type: 'text',
-      default: '152:9,148:11,120:8',
-      allowed: WARBANDS_ALLOWED,
-      parse: parseWarbands,
-      doc: 'rating:models of each warband in seating (clockwise) order; the default is a typical three-player game with no underdog',
-    },
-    {
-      name: 'allies',
-      type: 'text',
-      default: '',
-      allowed: ALLIES_ALLOWED,
-      parse: parseAllies,
-      doc: 'alliances of warbands (1-based indices joined by +, e.g. 2+3); allied ratings are summed for the underdog only, as the text says',
-    },
-    {
-      name: 'defender',
-      type: 'boolean',
-      default: true,
-      doc: 'whether the scenario has a defender, who sets up first; the text defines one only "in scenarios where" it exists',
-    },
-    {
-      name: 'underdogBy',
-      type: 'choice',
-      default: 'side',
-      choices: ['side', 'warband'],
-      doc:
-        'who may be the underdog when warbands are allied: side (default) sums each alliance and takes the lowest side, since the text adds allied ratings "for the purposes of determining if there is an underdog" and a weak warband with a strong ally is not outmatched; ' +
-        'warband takes the lowest single warband first, then adds its allies to measure the gap',
-    },
-  ],
+    'Mordheim community rules, setup: Attackers and Defenders, Underdogs, Deployment, Order of Play ' +
+    '(docs/rules/warbands.md)',
+  params,
   readings(params) {
     return [
       {
         param: 'underdogBy',
         text:
           params.underdogBy === 'side'
-            ? "with allies, each alliance's ratings are summed and the lowest side is the underdog if more than 50 below every other side; underdogBy=warband starts from the lowest single warband"
-            : "with allies, the lowest single warband is found first, then its allies' ratings are added to measure the gap; underdogBy=side takes the lowest summed side",
+            ? "with allies, each alliance's ratings are summed and the lowest side is the underdog if more " +
+              'than 50 below every other side; underdogBy=warband starts from the lowest single warband'
+            : "with allies, the lowest single warband is found first, then its allies' ratings are added to " +
+              'measure the gap; underdogBy=side takes the lowest summed side',
       },
       {
         param: 'defender',
         text: params.defender
-          ? 'the scenario has a defender (highest rating, then most models, then a roll-off), who sets up first; defender=false for scenarios without one'
+          ? 'the scenario has a defender (highest rating, then most models, then a roll-off), who sets up ' +
+            'first; defender=false for scenarios without one'
           : 'the scenario has no defender: every warband rolls for its setup place; defender=true gives one',
       },
     ];
   },
-  validate(params) {
-    const n = readWarbands(params.warbands as string).length;
-    const alliances = readAllies(params.allies as string);
+  validate(p) {
+    const n = readWarbands(p.warbands).length;
+    const alliances = readAllies(p.allies);
     const allowed = `${ALLIES_ALLOWED}; with ${n} warbands, indices 1–${n}`;
-    const raw = params.allies as string;
     const beyond = alliances.flat().find((i) => i >= n);
-    if (beyond !== undefined) throw refuse('allies', raw, `there is no warband ${beyond + 1}`, allowed);
+    if (beyond !== undefined) return refuse('allies', p.allies, `there is no warband ${beyond + 1}`, allowed).message;
     if (alliances.some((alliance) => alliance.length === n))
-      throw refuse('allies', raw, 'every warband in one alliance leaves no opposing side', allowed);
+      return refuse('allies', p.allies, 'every warband in one alliance leaves no opposing side', allowed).message;
+    return undefined;
   },
   metrics,
   // Each warband: does it defend, and does it play first.
-  headline: (params) =>
-    metrics(params)
+  headline: (p) =>
+    metrics(p)
       .map((m) => m.name)
       .filter((name) => /^w\d+\.(defender|first)$/.test(name)),
-  tallyLength: (params) => layout(params).length,
+  trial,
   simulate,
-  summarize,
+  tally: { length: (p) => layout(p).length, summarize },
   exact,
-};
+});

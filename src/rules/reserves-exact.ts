@@ -1,0 +1,62 @@
+/**
+ * Genesys reserves (see reserves.ts), exactly: given the commander's fate the squads are independent, so
+ * every chance is a count of the ways their dice fall.
+ */
+import { Fraction } from '../exact/fraction.js';
+import { commanderSurvives, DISTRIBUTION_SQUADS, facesNeeded, type Reserves } from './reserves-setup.js';
+
+/** n choose k, exactly. */
+function binomial(n: number, k: number): bigint {
+  let value = 1n;
+  for (let i = 1; i <= k; i++) value = (value * BigInt(n - k + i)) / BigInt(i);
+  return value;
+}
+
+/**
+ * Given the commander's fate, squads are independent and each one's arrival
+ * round follows from the per-round chances; the two fates are then mixed.
+ */
+export function exactValues(p: Reserves): Record<string, Fraction> {
+  const { rounds, squads } = p;
+  const alive = commanderSurvives(p);
+  const fates = [
+    { weight: alive, needed: facesNeeded(p, p.command) },
+    { weight: alive.complement(), needed: facesNeeded(p, p.fallbackCommand) },
+  ].filter((fate) => fate.weight.compare(Fraction.ZERO) > 0);
+
+  const result: Record<string, Fraction> = {};
+  const n = BigInt(squads);
+  for (const { weight, needed } of fates) {
+    // Given the fate, a chance is a whole number of the 6^r equally likely ways a squad's first r
+    // dice can fall (or (6^r)^S for all S squads'), so it is worked in BigInt counts and becomes a
+    // fraction once, when it is added in, weighted by the fate's chance.
+    const add = (name: string, count: bigint, outOf: bigint) => {
+      result[name] = (result[name] ?? Fraction.ZERO).add(weight.mul(Fraction.of(count, outOf)));
+    };
+    let stillOut = 1n; // ways the squad is still out after the rounds so far, of `outOf`
+    let outOf = 1n;
+    let dice = Fraction.ZERO; // expected dice one squad rolls
+    for (let r = 1; r <= rounds; r++) {
+      if (r >= p.firstRound) dice = dice.add(Fraction.of(stillOut, outOf));
+      const arrivesNow = stillOut * BigInt(7 - needed[r]);
+      stillOut *= BigInt(needed[r] - 1);
+      outOf *= 6n;
+      const inBy = outOf - stillOut;
+      add(`squad.round.${r}`, arrivesNow, outOf);
+      add(`all.by.${r}`, inBy ** n, outOf ** n);
+      add(`arrived.by.${r}.mean`, inBy * n, outOf);
+      if (squads <= DISTRIBUTION_SQUADS) {
+        // Independent squads, each in by now in inBy of the outOf ways: a binomial tail.
+        let tail = 0n;
+        for (let k = squads; k >= 1; k--) {
+          tail += binomial(squads, k) * inBy ** BigInt(k) * stillOut ** BigInt(squads - k);
+          if (k < squads) add(`atLeast.${k}.by.${r}`, tail, outOf ** n);
+        }
+      }
+    }
+    add('squad.never', stillOut, outOf);
+    add('lost.mean', stillOut * n, outOf);
+    result['dice.mean'] = (result['dice.mean'] ?? Fraction.ZERO).add(weight.mul(dice).mul(Fraction.of(squads)));
+  }
+  return result;
+}
