@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { appCommand } from '../src/cli/commands/app.js';
 import { runCommand } from '../src/cli/commands/run.js';
 import { Fraction } from '../src/exact/fraction.js';
