@@ -67,12 +67,22 @@ export class Watchdog {
   /** (Re)starts the countdown. */
   arm(): void {
     if (this.seconds === undefined) return;
+    this.#countDown(performance.now());
+  }
+
+  #countDown(since: number): void {
     clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => {
-      this.fired = true;
-      this.#stuck = runningRuleCall();
-      this.onFire();
-    }, this.seconds * 1000);
+    this.#timer = setTimeout(
+      () => {
+        // Threads still starting on a busy machine have run none of the rule's code: that is not the rule
+        // hanging, so the countdown waits for them (within BOOT_GRACE_MS) rather than failing as muster's own bug.
+        if (ruleNotStarted() && performance.now() - since < BOOT_GRACE_MS) return this.#countDown(since);
+        this.fired = true;
+        this.#stuck = runningRuleCall();
+        this.onFire();
+      },
+      (this.seconds as number) * 1000,
+    );
   }
 
   stop(): void {
@@ -90,6 +100,16 @@ export class Watchdog {
 
 /** The markers of the rule-file tasks on the threads now (see rules/rule-calls.ts). */
 const inFlight = new Set<CallMarker>();
+
+/** How long the watchdog waits, at most, for threads that have not yet begun any of the rule's code. */
+const BOOT_GRACE_MS = 30_000;
+
+/** Whether rule-file tasks are in flight and none of them has entered the rule's code yet (threads still starting). */
+function ruleNotStarted(): boolean {
+  if (inFlight.size === 0) return false;
+  for (const marker of inFlight) if (readRuleCall(marker) !== null) return false;
+  return true;
+}
 
 /** The first rule file's function some task is running now, if any. */
 function runningRuleCall(): RuleCallSeen | null {
