@@ -138,7 +138,7 @@ export async function buildBook(rules: readonly Rule[], settings: BookSettings):
       const sections: Section[] = [
         {
           kind: 'html',
-          html: `<p class="note">One-page odds card to print: <a href="${escapeHtml(cardFile(rule))}">${escapeHtml(card.title)}</a> (<code>muster card ${escapeHtml(rule.id)}</code> for other parameters, A4 or Letter, and PDF). Below, the rule at its defaults: ${escapeHtml(methodLine(result))}.${hasRuleCharts(rule.id) ? '' : ' (This rule has no charts of its own yet: the generic charts follow.)'}</p>`,
+          html: `<p class="note">One-page odds card to print: <a href="${escapeHtml(cardFile(rule))}">${escapeHtml(card.title)}</a> (<code>muster card ${escapeHtml(rule.id)}</code> for other parameters, A4 or Letter, and PDF). Below, the rule at its defaults: ${escapeHtml(methodLine(result))}.${hasRuleCharts(rule) ? '' : ' (This rule has no charts of its own yet: the generic charts follow.)'}</p>`,
         },
         ...input.sections,
       ];

@@ -160,7 +160,7 @@ describe('every chart of every rule compiles cleanly and draws marks in Node', (
   }
 
   it('every rule in the registry has charts of its own (the generic fallback is for rules still to come)', () => {
-    expect(rules.filter((rule) => !hasRuleCharts(rule.id)).map((rule) => rule.id)).toEqual([]);
+    expect(rules.filter((rule) => !hasRuleCharts(rule)).map((rule) => rule.id)).toEqual([]);
   });
 
   it('a rule with no chart module gets the generic charts: every probability, with exact markers', async () => {
