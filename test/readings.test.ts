@@ -54,20 +54,27 @@ describe('Rule.readings: each reading names a parameter that really switches it'
   }
 
   it('the rules with open readings list them at the defaults; Noctvale, whose text settles every figure, lists none', () => {
-    const byRule = Object.fromEntries(
-      rules.map((rule) => [rule.id, rule.readings!(resolveParams(rule)).map((r) => r.param)]),
-    );
-    expect(byRule).toEqual({
-      reserves: ['firstRound', 'fallbackCommand'],
-      deployment: ['compare', 'edges', 'aocSides'],
-      infinity: ['crits'],
-      noctvale: [],
-      warbands: ['underdogBy', 'defender'],
-      fow: ['attackerStart', 'defenderStart', 'hit', 'guarantee', 'ambush', 'endTurn'],
-    });
+    // Pinned for the rules whose texts leave these open (a rule added later pins its own in its tests).
+    const expected: Array<[string, string[]]> = [
+      ['reserves', ['firstRound', 'fallbackCommand']],
+      ['deployment', ['compare', 'edges', 'aocSides']],
+      ['infinity', ['crits']],
+      ['noctvale', []],
+      ['warbands', ['underdogBy', 'defender']],
+      ['fow', ['attackerStart', 'defenderStart', 'hit', 'guarantee', 'ambush', 'endTurn']],
+    ];
+    for (const [id, params] of expected) {
+      const rule = rules.find((r) => r.id === id)!;
+      expect(
+        rule.readings!(resolveParams(rule)).map((r) => r.param),
+        id,
+      ).toEqual(params);
+    }
     // aocSides only matters, so only shows, while the side edges count.
     expect(
-      rules.find((r) => r.id === 'deployment')!.readings!(resolveParams(rules[1], ['edges=long'])).map((r) => r.param),
+      rules.find((r) => r.id === 'deployment')!.readings!(
+        resolveParams(rules.find((r) => r.id === 'deployment')!, ['edges=long']),
+      ).map((r) => r.param),
     ).toEqual(['compare', 'edges']);
   });
 

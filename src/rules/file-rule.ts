@@ -27,6 +27,7 @@ import { mean, proportion, type Tallied } from '../stats/estimate.js';
 import { drawChance } from './chance-draw.js';
 import { enumeratedExact } from './file-rule-exact.js';
 import { checkMatrix } from './file-rule-matrix.js';
+import { checkPresentation } from './presentation-check.js';
 import { STEP_FIELDS, stepFormOf, stepTrial } from './file-rule-steps.js';
 import { describeError, describeValue, oneLine } from './file-rule-text.js';
 import { enterRuleCall, leaveRuleCall, ruleCall } from './rule-calls.js';
@@ -52,6 +53,7 @@ const FIELDS = [
   'read',
   'exact',
   'matrix',
+  'presentation',
 ] as const;
 /** Most outcomes a trial may end in when the rule counts outcomes: a chunk's histogram is this long at most. */
 export const MAX_OUTCOMES = 2 ** 20;
@@ -529,6 +531,8 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
     };
   }
   if (spec.matrix !== undefined) rule.matrix = checkMatrix(spec.matrix, params, fail, where);
+  if (spec.presentation !== undefined)
+    rule.presentation = checkPresentation(spec.presentation, params, rule.matrix, fail);
   return rule;
 }
 

@@ -11,6 +11,8 @@ import { noctvalePresentation } from './noctvale.present.js';
 import type { Presentation } from './presentation.js';
 import { reserves } from './reserves.js';
 import { reservesPresentation } from './reserves.present.js';
+import { rolloff } from './rolloff.js';
+import { rolloffPresentation } from './rolloff.present.js';
 import type { Rule } from './types.js';
 import { warbands } from './warbands.js';
 import { warbandsPresentation } from './warbands.present.js';
@@ -32,6 +34,7 @@ export const registry: readonly RuleEntry[] = [
   { rule: noctvale, presentation: noctvalePresentation },
   { rule: warbands, presentation: warbandsPresentation },
   { rule: fow, presentation: fowPresentation },
+  { rule: rolloff, presentation: rolloffPresentation },
 ];
 
 export const rules: readonly Rule[] = registry.map((entry) => entry.rule);
