@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { registry } from '../src/rules/index.js';
 import { checkPresentation } from '../src/rules/presentation-check.js';
 import { cli, scratchFolder } from './support/cli.js';
+import { HOSTILE } from './support/hostile.js';
 
 const folder = scratchFolder('presentation');
 const root = new URL('..', import.meta.url).pathname;
@@ -169,6 +170,33 @@ describe('a rule file declares a presentation: its pages and card look like a bu
     const matrixHtml = join(folder, 'declared-matrix.html');
     expect((await cli('matrix', file, '--html', matrixHtml, '--quiet')).status).toBe(0);
     expect(readFileSync(matrixHtml, 'utf8')).toContain('A’s bonus down the side');
+  });
+
+  it('words a designer typed are data: hostile text in titles, segments and legends is escaped and still draws', async () => {
+    // Braces doubled: `{{` is a literal brace in words; a lone `{name}` would have to name a parameter.
+    const words = JSON.stringify(HOSTILE.replaceAll('{', '{{'));
+    const file = rollOff(
+      'hostile.mjs',
+      `presentation: {
+    charts: [{ kind: 'split', id: 'who', title: ${words}, caption: ${words}, segmentTitle: 'constructor',
+      rows: [{ label: ${words}, metric: 'a.wins', sides: [${words}, '__proto__'] }] }],
+    card: { kind: 'charts', title: ${words}, subtitle: ${words}, charts: [{ id: 'who', caption: ${words} }],
+      tables: [{ id: 't', title: ${words}, columns: [{ head: ${words}, cell: { words: ${words} } }] }] },
+  },`,
+    );
+    const html = join(folder, 'hostile-run.html');
+    const svg = join(folder, 'hostile-svg');
+    const run = await cli('run', file, '--trials', '2000', '--html', html, '--svg', svg, '--quiet');
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(readdirSync(svg).sort()).toContain('who.svg');
+    const cardFile = join(folder, 'hostile-card.html');
+    expect((await cli('card', file, '--out', cardFile)).status).toBe(0);
+    for (const page of [readFileSync(html, 'utf8'), readFileSync(cardFile, 'utf8')]) {
+      expect(page).not.toContain('<img src=x');
+      expect(page).not.toContain('</script><img');
+      expect(page).toContain('&lt;img src=x onerror=');
+    }
   });
 
   const refusals: Array<[string, string]> = [

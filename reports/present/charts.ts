@@ -70,8 +70,12 @@ function sourcePoints(view: RunView, source: PointSource, percentDefault: boolea
         point(metricAt(source.metric, index), fill(source.label ?? '{#i}', context(view, index)), index, index),
       );
   } else {
-    const label = source.label ?? view.metrics.find((metric) => metric.name === source.metric)?.label ?? source.metric;
-    found.push(point(source.metric, fill(label, context(view)), next));
+    // A metric's own label is the rule's text, not words with placeholders.
+    const label =
+      source.label === undefined
+        ? (view.metrics.find((metric) => metric.name === source.metric)?.label ?? source.metric)
+        : fill(source.label, context(view));
+    found.push(point(source.metric, label, next));
   }
   return found.filter((p): p is IntervalPoint => p !== null);
 }

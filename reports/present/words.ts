@@ -64,8 +64,15 @@ function special(name: string, context: WordsContext): string {
   }
 }
 
-/** The words with every placeholder filled. */
+/**
+ * The words with every placeholder filled, on one line: a line or paragraph separator becomes a space, since words
+ * also name a split's segments, which its legend sorts by in a Vega expression (where a separator ends the string).
+ */
 export function fill(words: Words, context: WordsContext): string {
+  return fillPart(words, context).replace(/[\u2028\u2029]/g, ' ');
+}
+
+function fillPart(words: Words, context: WordsContext): string {
   if (typeof words === 'string')
     return words.replace(/\{\{|\{(#?)([^{}]+)\}/g, (match, hash: string, name: string) => {
       if (match === '{{') return '{';
@@ -73,10 +80,10 @@ export function fill(words: Words, context: WordsContext): string {
       const value = own(context.params, name);
       return value === undefined ? match : String(value);
     });
-  if (Array.isArray(words)) return words.map((part) => fill(part, context)).join('');
+  if (Array.isArray(words)) return words.map((part) => fillPart(part, context)).join('');
   const choice = words as { if: Condition; show: Words; else?: Words };
-  if (holds(choice.if, context)) return fill(choice.show, context);
-  return choice.else === undefined ? '' : fill(choice.else, context);
+  if (holds(choice.if, context)) return fillPart(choice.show, context);
+  return choice.else === undefined ? '' : fillPart(choice.else, context);
 }
 
 /** A metric name with `{#i}` filled. */
