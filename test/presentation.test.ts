@@ -57,7 +57,8 @@ function rollOff(name: string, extra = ''): string {
         if (a + p.bonusA > b + p.bonusB) wins++;
         else if (a + p.bonusA < b + p.bonusB) losses++;
       }
-    return { 'a.wins': wins + '/' + (wins + losses), 'b.wins': losses + '/' + (wins + losses), 'rolls.mean': '36/' + (wins + losses) };
+    const of = (n) => n + '/' + (wins + losses);
+    return { 'a.wins': of(wins), 'b.wins': of(losses), 'rolls.mean': of(36) };
   },
   ${extra}
 };
@@ -132,8 +133,9 @@ describe('a rule file declares a presentation: its pages and card look like a bu
       { kind: 'every' },
     ],
     matrix: { row: 'A’s bonus', col: 'B’s bonus', advantage: ['a.wins'] },
-    card: { kind: 'matrix', title: 'Bag: who wins', subtitle: 'A’s bonus down the side.', row: 'bonusA', col: 'bonusB',
-      axis: { from: 'matrix' }, heatmaps: [{ metric: 'a.wins', id: 'bag-matrix', title: 'A wins', caption: 'Read across.' }] },
+    card: { kind: 'matrix', title: 'Bag: who wins', subtitle: 'A’s bonus down the side.', row: 'bonusA',
+      col: 'bonusB', axis: { from: 'matrix' },
+      heatmaps: [{ metric: 'a.wins', id: 'bag-matrix', title: 'A wins', caption: 'Read across.' }] },
   },`;
 
   it('run --html draws the declared chart first, with its words filled in', async () => {
@@ -172,7 +174,7 @@ describe('a rule file declares a presentation: its pages and card look like a bu
     expect(readFileSync(matrixHtml, 'utf8')).toContain('A’s bonus down the side');
   });
 
-  it('words a designer typed are data: hostile text in titles, segments and legends is escaped and still draws', async () => {
+  it('words a designer typed are data: hostile text in titles, segments and legends is escaped and drawn', async () => {
     // Braces doubled: `{{` is a literal brace in words; a lone `{name}` would have to name a parameter.
     const words = JSON.stringify(HOSTILE.replaceAll('{', '{{'));
     const file = rollOff(
@@ -203,29 +205,35 @@ describe('a rule file declares a presentation: its pages and card look like a bu
     [`presentation: { chart: [] },`, 'presentation: unknown field "chart"; allowed: charts, card, matrix'],
     [`presentation: { charts: [{ kind: 'pie' }] },`, 'presentation.charts[0].kind: got "pie"; allowed: one of split'],
     [
-      `presentation: { charts: [{ kind: 'split', id: '../x', title: 't', caption: 'c', segmentTitle: 's', rows: [] }] },`,
+      `presentation: { charts: [{ kind: 'split', id: '../x', title: 't', caption: 'c', segmentTitle: 's',
+        rows: [] }] },`,
       'presentation.charts[0].id: got "../x"; allowed: letters, digits',
     ],
     [
-      `presentation: { charts: [{ kind: 'every' }], card: { kind: 'charts', title: '{nope}', subtitle: '', charts: [] } },`,
+      `presentation: { charts: [{ kind: 'every' }],
+        card: { kind: 'charts', title: '{nope}', subtitle: '', charts: [] } },`,
       'presentation.card.title: {nope} is no placeholder; allowed: {parameter} (bonusA, bonusB)',
     ],
     [
-      `presentation: { card: { kind: 'matrix', title: 't', subtitle: 's', row: 'bonusA', col: 'bonusA', axis: { from: 'integers', param: 'bonusA', most: 4 }, heatmaps: [] } },`,
+      `presentation: { card: { kind: 'matrix', title: 't', subtitle: 's', row: 'bonusA', col: 'bonusA',
+        axis: { from: 'integers', param: 'bonusA', most: 4 }, heatmaps: [] } },`,
       'presentation.card: row and col are both bonusA; allowed: two different parameters',
     ],
     [
-      `presentation: { card: { kind: 'matrix', title: 't', subtitle: 's', row: 'bonusA', col: 'bonusB', axis: { from: 'matrix' }, heatmaps: [{ metric: 'a.wins', id: 'm', title: 't', caption: 'c' }] } },`,
+      `presentation: { card: { kind: 'matrix', title: 't', subtitle: 's', row: 'bonusA', col: 'bonusB',
+        axis: { from: 'matrix' }, heatmaps: [{ metric: 'a.wins', id: 'm', title: 't', caption: 'c' }] } },`,
       'presentation.card.axis.from: got "matrix", but the rule declares no matrix',
     ],
     [
-      `presentation: { charts: [{ kind: 'bars', id: 'b', title: 't', caption: 'c', points: [{ metric: 'a.wins', per: 'squads' }], orientation: 'vertical', categoryTitle: '', valueTitle: '', percent: true }] },`,
+      `presentation: { charts: [{ kind: 'bars', id: 'b', title: 't', caption: 'c',
+        points: [{ metric: 'a.wins', per: 'squads' }], orientation: 'vertical', categoryTitle: '', valueTitle: '',
+        percent: true }] },`,
       'presentation.charts[0].points[0].per: got "squads"; allowed: one of the parameters bonusA, bonusB',
     ],
     [`presentation: { matrix: { row: () => 'x' } },`, 'presentation.matrix.row: got a function; allowed: text'],
   ];
   for (const [extra, expected] of refusals) {
-    it(`refuses ${extra.slice(14, 70)}… with one line naming the field`, async () => {
+    it(`refuses ${extra.slice(14, 70).replace(/\s+/g, ' ')}… with one line naming the field`, async () => {
       const file = rollOff(`bad-${refusals.findIndex(([e]) => e === extra)}.mjs`, extra);
       const { status, stdout, stderr } = await cli('describe', file);
       expect(status).toBe(2);
@@ -257,7 +265,7 @@ describe('the generic card of a rule file without a presentation', () => {
     );
   });
 
-  it('draws the matrix the file declares and takes --range through it; without a matrix --range is refused', async () => {
+  it('draws the matrix the file declares, --range through it; without a matrix, --range is refused', async () => {
     const file = rollOff('with-matrix.mjs', MATRIX);
     const out = join(folder, 'with-matrix.html');
     const { status, stderr } = await cli('card', file, '--range', '1..3', '--out', out);
@@ -301,10 +309,7 @@ describe('every hint names a rule file by its path', () => {
   it("run's warning that simulation and exact() disagree names the file to check, quoted, by its path", async () => {
     // exact() claims A wins a third of the time; the dice give a half, far beyond 5 standard errors at 20,000 trials.
     const file = rollOff('wrong exact.mjs');
-    writeFileSync(
-      file,
-      readFileSync(file, 'utf8').replace("'a.wins': wins + '/' + (wins + losses)", "'a.wins': '1/3'"),
-    );
+    writeFileSync(file, readFileSync(file, 'utf8').replace("'a.wins': of(wins)", "'a.wins': '1/3'"));
     const { status, stderr } = await cli('run', file, '--trials', '20000', '--quiet');
     expect(status).toBe(0);
     expect(stderr).toContain(`; muster check '${file}' compares them point by point`);

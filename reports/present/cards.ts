@@ -73,7 +73,8 @@ const words = (text: Words, context: WordsContext) => fill(text, context);
 
 /** An integer range a..b or a list a,b,c, each within [min, max], at most `most` values. */
 export function integerList(option: string, text: string, min: number, max: number, most: number): number[] {
-  const allowed = `a..b or a,b,c: integers from ${min} to ${max}, at most ${most} of them (such as ${min}..${Math.min(max, min + most - 1)})`;
+  const example = `${min}..${Math.min(max, min + most - 1)}`;
+  const allowed = `a..b or a,b,c: integers from ${min} to ${max}, at most ${most} of them (such as ${example})`;
   const range = /^\s*(\d+)\s*\.\.\s*(\d+)\s*$/.exec(text);
   let values: number[];
   if (range) {

@@ -59,7 +59,9 @@ const headlineCard: CardDesign = {
     const how =
       result.method === 'exact'
         ? 'Exact values.'
-        : `● estimate with its ${percent(result.confidence, 0)} interval${points.some((p) => p.exact !== null) ? '; ◇ exact value' : ''}.`;
+        : `● estimate with its ${percent(result.confidence, 0)} interval${
+            points.some((p) => p.exact !== null) ? '; ◇ exact value' : ''
+          }.`;
     if (points.length > 0)
       blocks.push({
         kind: 'chart',
