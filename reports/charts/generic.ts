@@ -12,7 +12,8 @@ import { presentationOf } from '../../src/rules/index.js';
 import type { MetricSpec, ParamValue, Rule } from '../../src/rules/types.js';
 import type { Evaluated } from '../evaluate.js';
 import { percent } from '../numbers.js';
-import { heatmap, intervalChart, markerKey, metricPoint, type HeatCell, type IntervalPoint } from './blocks.js';
+import { intervalChart, markerKey, metricPoint, type IntervalPoint } from './blocks.js';
+import { type HeatCell, heatmap } from './heatmap.js';
 import type { Chart, RunView } from './chart.js';
 
 /** Every probability metric (or, for a rule with none, every mean) as a dot plot. */

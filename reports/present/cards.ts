@@ -14,15 +14,8 @@ import type { AxisDecl, CardDecl, ChartDecl, TableDecl, Words } from '../../src/
 import type { RunResult } from '../../src/result.js';
 import type { Params, ParamValue, Rule } from '../../src/rules/types.js';
 import { withRangeHint } from '../../src/cli/suggest.js';
-import {
-  heatmap,
-  intervalChart,
-  lineChart,
-  metricPoint,
-  pointFrom,
-  type HeatCell,
-  type IntervalPoint,
-} from '../charts/blocks.js';
+import { intervalChart, lineChart, metricPoint, pointFrom, type IntervalPoint } from '../charts/blocks.js';
+import { type HeatCell, heatmap } from '../charts/heatmap.js';
 import type { Chart, RunView } from '../charts/chart.js';
 import { matrixChart } from '../charts/generic.js';
 import { escapeHtml } from '../escape.js';

@@ -7,14 +7,8 @@ import { bestOf } from '../../src/best-of.js';
 import { own } from '../../src/keyed.js';
 import type { ChartDecl, PointSource, SplitRow, Words } from '../../src/rules/presentation.js';
 import type { MetricResult } from '../../src/result.js';
-import {
-  intervalChart,
-  lineChart,
-  pointFrom,
-  splitChart,
-  type IntervalPoint,
-  type SplitSegment,
-} from '../charts/blocks.js';
+import { intervalChart, lineChart, pointFrom, type IntervalPoint } from '../charts/blocks.js';
+import { type SplitSegment, splitChart } from '../charts/split.js';
 import type { Chart, RunView } from '../charts/chart.js';
 import { everyMetricChart } from '../charts/generic.js';
 import { percent } from '../numbers.js';
