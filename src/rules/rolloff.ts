@@ -1,9 +1,11 @@
 /**
  * A plain 2d6 roll-off: each player rolls 2d6, the higher total wins, and
  * equal totals roll again. It is how Noctvale breaks equal activation counts
- * (Noctvale, "Initiative": "equal counts → 2d6 each, re-roll ties"), and the
- * roll-off many games use for the first turn; `bonusA` is the common house
- * variant of a flat bonus to one side (negative: the bonus goes to player B).
+ * (Noctvale, Standard Battle Set-Up, step 3 "Determine Initiative": "each
+ * player rolls 2d6; the higher result has initiative. Reroll ties."), and the
+ * roll-off many games use for the first turn. `bonusA` is the common house
+ * variant of a flat bonus to one side (negative: the bonus goes to player B),
+ * 0 by default, as the text has none.
  *
  * Rolls repeat independently until the totals differ, so the number of rolls
  * is geometric and the deciding roll is one roll conditioned on deciding: of
@@ -105,8 +107,9 @@ function exact(params: Params): Record<string, Fraction> {
 export const rolloff: Rule = {
   id: 'rolloff',
   title: '2d6 roll-off',
-  summary: 'each player rolls 2d6, the higher total wins, equal totals roll again; a flat bonus for one side',
-  source: 'the 2d6 roll-off (Noctvale, Initiative: equal counts roll 2d6 each, re-rolling ties)',
+  summary: '2d6 roll-off, as Noctvale breaks equal counts: the higher total wins, ties roll again; a bonus for one side',
+  source:
+    'the 2d6 roll-off of Noctvale, Standard Battle Set-Up, step 3 (Determine Initiative), with a bonus for one side',
   params: [
     {
       name: 'bonusA',
