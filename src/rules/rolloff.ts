@@ -107,7 +107,8 @@ function exact(params: Params): Record<string, Fraction> {
 export const rolloff: Rule = {
   id: 'rolloff',
   title: '2d6 roll-off',
-  summary: '2d6 roll-off, as Noctvale breaks equal counts: the higher total wins, ties roll again; a bonus for one side',
+  summary:
+    '2d6 roll-off, as Noctvale breaks equal counts: the higher total wins, ties roll again; a bonus for one side',
   source:
     'the 2d6 roll-off of Noctvale, Standard Battle Set-Up, step 3 (Determine Initiative), with a bonus for one side',
   params: [
