@@ -290,6 +290,17 @@ describe('the generic card of a rule file without a presentation', () => {
   });
 });
 
+describe('a rule file that reuses a built-in id', () => {
+  it("gets its own (generic) card, not the built-in's: its metrics are its own", async () => {
+    const out = join(folder, 'reserves-file-card.html');
+    const { status } = await cli('card', join(root, 'examples/rules/reserves.mjs'), '--out', out);
+    expect(status).toBe(0);
+    const card = readFileSync(out, 'utf8');
+    expect(card).toContain('<h1>Genesys reserves (rule file)</h1>');
+    expect(card).not.toContain('reserves-arrival-by-chosen-round');
+  });
+});
+
 describe('every hint names a rule file by its path', () => {
   it('describe and the card footer say muster matrix/card with the path (quoted), never the id', async () => {
     const file = rollOff('a bag.mjs', MATRIX);
