@@ -11,7 +11,7 @@ const SPLIT_FONT_SIZE = 10.5;
  * estimate errs wide and keeps 8 px of margin, so a label that passes never
  * touches its segment's edges.
  */
-export function fitsIn(text: string, fontSize: number, room: number): boolean {
+function fitsIn(text: string, fontSize: number, room: number): boolean {
   let ems = 0;
   for (const character of text)
     ems += /[A-Z%0-9<>]/.test(character) ? 0.67 : /[ .,:;il'’()|]/.test(character) ? 0.3 : 0.56;

@@ -57,7 +57,7 @@ export const PLOT = { width: 560, height: 640 } as const;
 const PANELS_WIDTH = 640;
 
 export const evaluated = (results: readonly RunResult[]) => results.map((result) => ({ result, tallied: null }));
-export const view = (rule: Rule, result: RunResult): RunView => ({
+const view = (rule: Rule, result: RunResult): RunView => ({
   rule,
   result,
   metrics: rule.metrics(result.params),
@@ -65,7 +65,7 @@ export const view = (rule: Rule, result: RunResult): RunView => ({
 const words = (text: Words, context: WordsContext) => fill(text, context);
 
 /** An integer range a..b or a list a,b,c, each within [min, max], at most `most` values. */
-export function integerList(option: string, text: string, min: number, max: number, most: number): number[] {
+function integerList(option: string, text: string, min: number, max: number, most: number): number[] {
   const example = `${min}..${Math.min(max, min + most - 1)}`;
   const allowed = `a..b or a,b,c: integers from ${min} to ${max}, at most ${most} of them (such as ${example})`;
   const range = /^\s*(\d+)\s*\.\.\s*(\d+)\s*$/.exec(text);
@@ -82,9 +82,6 @@ export function integerList(option: string, text: string, min: number, max: numb
     throw badValue(option, text, allowed);
   return values;
 }
-
-/** Whether --range can set an axis. */
-export const axisTakesRange = (rule: Rule, axis: AxisDecl) => axis.from === 'integers' || !!rule.matrix?.parseRange;
 
 /** An axis's values: --range (through the matrix's own parser, or as integers), else its defaults. */
 export function axisValues(rule: Rule, params: Params, options: CardOptions, axis: AxisDecl): ParamValue[] {

@@ -23,7 +23,7 @@ export interface WordsContext {
 }
 
 /** 1st, 2nd, 3rd, 4th … 11th, 12th, 13th, 21st. */
-export function ordinal(k: number): string {
+function ordinal(k: number): string {
   const tens = k % 100;
   const suffix =
     k % 10 === 1 && tens !== 11 ? 'st' : k % 10 === 2 && tens !== 12 ? 'nd' : k % 10 === 3 && tens !== 13 ? 'rd' : 'th';
