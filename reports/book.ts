@@ -17,6 +17,7 @@ import type { Chart } from './charts/chart.js';
 import { layoutCard, planCard } from './card/layout.js';
 import { renderCardPage } from './card/page.js';
 import { hasRuleCharts, runCharts } from './charts/index.js';
+import { ruleWord } from '../src/cli/suggest.js';
 import { escapeHtml } from './escape.js';
 import { evaluateUntilInterrupted, type GridSettings } from './evaluate.js';
 import type { OutputFile } from './outputs.js';
@@ -138,7 +139,7 @@ export async function buildBook(rules: readonly Rule[], settings: BookSettings):
       const sections: Section[] = [
         {
           kind: 'html',
-          html: `<p class="note">One-page odds card to print: <a href="${escapeHtml(cardFile(rule))}">${escapeHtml(card.title)}</a> (<code>muster card ${escapeHtml(rule.id)}</code> for other parameters, A4 or Letter, and PDF). Below, the rule at its defaults: ${escapeHtml(methodLine(result))}.${hasRuleCharts(rule.id) ? '' : ' (This rule has no charts of its own yet: the generic charts follow.)'}</p>`,
+          html: `<p class="note">One-page odds card to print: <a href="${escapeHtml(cardFile(rule))}">${escapeHtml(card.title)}</a> (<code>muster card ${escapeHtml(ruleWord(rule))}</code> for other parameters, A4 or Letter, and PDF). Below, the rule at its defaults: ${escapeHtml(methodLine(result))}.${hasRuleCharts(rule) ? '' : ' (This rule has no charts of its own yet: the generic charts follow.)'}</p>`,
         },
         ...input.sections,
       ];

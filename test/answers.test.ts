@@ -12,6 +12,7 @@ import { renderTable } from '../src/cli/format.js';
 import { globMatches } from '../src/cli/metrics.js';
 import { closest, editDistance } from '../src/cli/suggest.js';
 import type { SweepResult } from '../reports/sweep.js';
+import { rules } from '../src/rules/index.js';
 import { cli, scratchFolder } from './support/cli.js';
 
 const folder = scratchFolder('answers');
@@ -163,7 +164,7 @@ describe('did you mean', () => {
   it.each([
     [
       ['run', 'infinty'],
-      'muster: rule: got "infinty" (did you mean "infinity"?); allowed: reserves, deployment, infinity, noctvale, warbands, fow\n',
+      `muster: rule: got "infinty" (did you mean "infinity"?); allowed: ${rules.map((rule) => rule.id).join(', ')}\n`,
     ],
     [
       ['rn', 'infinity'],

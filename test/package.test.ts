@@ -11,6 +11,7 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { registry } from '../src/rules/index.js';
 import { cli, scratchFolder } from './support/cli.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -69,7 +70,7 @@ console.log(JSON.stringify({ odds, simulated, rules: listRules().map((r) => r.id
       (await cli('run', 'reserves', '--trials', '70000', '--seed', 'packed', '--threads', '1', '--json', '-')).stdout,
     );
     expect(simulated).toEqual(cliRun);
-    expect(rules).toEqual(['reserves', 'deployment', 'infinity', 'noctvale', 'warbands', 'fow']);
+    expect(rules).toEqual(registry.map(({ rule }) => rule.id));
     expect(refused).toMatch(/^squads: got "999"; allowed: /);
   }, 60_000);
 

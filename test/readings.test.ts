@@ -54,20 +54,27 @@ describe('Rule.readings: each reading names a parameter that really switches it'
   }
 
   it('the rules with open readings list them at the defaults; Noctvale, whose text settles every figure, lists none', () => {
-    const byRule = Object.fromEntries(
-      rules.map((rule) => [rule.id, rule.readings!(resolveParams(rule)).map((r) => r.param)]),
-    );
-    expect(byRule).toEqual({
-      reserves: ['firstRound', 'fallbackCommand'],
-      deployment: ['compare', 'edges', 'aocSides'],
-      infinity: ['crits'],
-      noctvale: [],
-      warbands: ['underdogBy', 'defender'],
-      fow: ['attackerStart', 'defenderStart', 'hit', 'guarantee', 'ambush', 'endTurn'],
-    });
+    // Pinned for the rules whose texts leave these open (a rule added later pins its own in its tests).
+    const expected: Array<[string, string[]]> = [
+      ['reserves', ['firstRound', 'fallbackCommand']],
+      ['deployment', ['compare', 'edges', 'aocSides']],
+      ['infinity', ['crits']],
+      ['noctvale', []],
+      ['warbands', ['underdogBy', 'defender']],
+      ['fow', ['attackerStart', 'defenderStart', 'hit', 'guarantee', 'ambush', 'endTurn']],
+    ];
+    for (const [id, params] of expected) {
+      const rule = rules.find((r) => r.id === id)!;
+      expect(
+        rule.readings!(resolveParams(rule)).map((r) => r.param),
+        id,
+      ).toEqual(params);
+    }
     // aocSides only matters, so only shows, while the side edges count.
     expect(
-      rules.find((r) => r.id === 'deployment')!.readings!(resolveParams(rules[1], ['edges=long'])).map((r) => r.param),
+      rules.find((r) => r.id === 'deployment')!.readings!(
+        resolveParams(rules.find((r) => r.id === 'deployment')!, ['edges=long']),
+      ).map((r) => r.param),
     ).toEqual(['compare', 'edges']);
   });
 
@@ -198,12 +205,13 @@ describe('every page carries a Readings block', () => {
     expect(block).toContain('zones 1, 2, 3, 4, 6, 7, 8 have one');
   });
 
-  it('the report book: every rule page but Noctvale has a Readings block', async () => {
+  it('the report book: every rule page with readings at its defaults has a Readings block (not Noctvale)', async () => {
     const out = join(folder, 'book');
     expect((await cli('book', '--out', out, '--trials', '65536', '--quiet')).status).toBe(0);
     for (const rule of rules) {
       const html = readFileSync(join(out, `${rule.id}.html`), 'utf8');
-      expect(html.includes('id="readings"'), rule.id).toBe(rule.id !== 'noctvale');
+      expect(html.includes('id="readings"'), rule.id).toBe(rule.readings!(resolveParams(rule)).length > 0);
+      if (rule.id === 'noctvale') expect(html.includes('id="readings"')).toBe(false);
     }
   });
 });

@@ -8,10 +8,12 @@ import { own } from '../../src/keyed.js';
 import type { MetricResult } from '../../src/result.js';
 import { formatCount } from '../../src/output/format.js';
 import { bestOf } from '../../src/best-of.js';
+import { presentationOf } from '../../src/rules/index.js';
 import type { MetricSpec, ParamValue, Rule } from '../../src/rules/types.js';
 import type { Evaluated } from '../evaluate.js';
 import { percent } from '../numbers.js';
-import { heatmap, intervalChart, markerKey, metricPoint, type HeatCell, type IntervalPoint } from './blocks.js';
+import { intervalChart, markerKey, metricPoint, type IntervalPoint } from './blocks.js';
+import { type HeatCell, heatmap } from './heatmap.js';
 import type { Chart, RunView } from './chart.js';
 
 /** Every probability metric (or, for a rule with none, every mean) as a dot plot. */
@@ -110,34 +112,9 @@ export interface AxisTitles {
   col?: string;
 }
 
-/**
- * The words for each built-in rule's matrix axes, so `muster matrix --html`
- * and the cards title the same table the same way.
- */
-export const MATRIX_AXIS_TITLES: Readonly<Record<string, AxisTitles>> = {
-  infinity: { row: 'player A’s WIP', col: 'player B’s WIP' },
-  deployment: { row: 'player A’s deployment', col: 'player B’s deployment' },
-  noctvale: { row: 'player A’s fighters', col: 'player B’s fighters' },
-};
-
-/**
- * Metrics that are one player's advantage over the other (even odds at
- * 50%): their tables take the diverging palette centred on 50%.
- */
-const ADVANTAGE_METRICS: Readonly<Record<string, readonly string[]>> = {
-  infinity: ['a.wins'],
-  deployment: ['a.initiative'],
-  noctvale: ['a.initiative', 'a.placesLast'],
-};
-
-/** Whether a metric of a rule reads as player A's advantage, centred on even odds. */
-export function isAdvantage(ruleId: string, metric: string): boolean {
-  return ADVANTAGE_METRICS[ruleId]?.includes(metric) ?? false;
-}
-
-/** A metric's words for titles: its label, else its name. */
-export function metricTitle(metrics: readonly MetricSpec[], name: string): string {
-  return metrics.find((metric) => metric.name === name)?.label ?? name;
+/** Whether a metric of a rule reads as player A's advantage (its presentation says so), centred on even odds. */
+function isAdvantage(rule: Rule, metric: string): boolean {
+  return presentationOf(rule).matrix?.advantage?.includes(metric) ?? false;
 }
 
 /** A matrix axis label: the rule's short form (src/rules/types.ts MatrixSpec.label) where it has one. */
@@ -155,7 +132,7 @@ export function matrixChart(
   metricName: string,
   evaluated: readonly Evaluated[],
   note = '',
-  titles: AxisTitles = MATRIX_AXIS_TITLES[rule.id] ?? {},
+  titles: AxisTitles = presentationOf(rule).matrix ?? {},
   /** The largest the table may be, in CSS pixels (a card sizes it to the sheet). */
   fit: { width?: number; height?: number } = {},
 ): Chart {
@@ -219,7 +196,7 @@ export function matrixChart(
             fontSize: cellWidth < 24 || cellHeight < 18 ? 8 : cellWidth < 40 ? 9 : cellWidth < 60 ? 11 : 13,
           }),
       slantColumns: longest > 5,
-      ...(probability && isAdvantage(rule.id, metricName) ? { centre: 0.5 } : {}),
+      ...(probability && isAdvantage(rule, metricName) ? { centre: 0.5 } : {}),
     }),
   };
 }

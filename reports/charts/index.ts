@@ -1,37 +1,24 @@
 /**
- * Which charts a rule's report shows, keyed by rule id, so a rule module
- * never has to know about reports. A rule with no entry here (or whose
- * entry draws nothing for a run) gets the generic charts, and every
- * simulated run with exact values also gets the simulation-against-exact
- * check.
+ * Which charts a rule's report shows: those its presentation declares
+ * (src/rules/<id>.present.ts, or a rule file's `presentation`), drawn by
+ * ../present/charts.ts. A rule that declares none (or whose charts draw
+ * nothing for a run) gets the generic charts, and every simulated run with
+ * exact values also gets the simulation-against-exact check.
  */
-import type { Chart, RuleCharts, RunView } from './chart.js';
-import { deploymentCharts } from './deployment.js';
-import { fowCharts } from './fow.js';
+import { presentationOf } from '../../src/rules/index.js';
+import type { Rule } from '../../src/rules/types.js';
+import { declaredCharts } from '../present/charts.js';
+import type { Chart, RunView } from './chart.js';
 import { exactCheckChart, genericRunCharts } from './generic.js';
-import { infinityCharts } from './infinity.js';
-import { noctvaleCharts } from './noctvale.js';
-import { reservesCharts } from './reserves.js';
-import { warbandsCharts } from './warbands.js';
 
-const CHARTS_BY_RULE: Readonly<Record<string, RuleCharts>> = {
-  reserves: reservesCharts,
-  deployment: deploymentCharts,
-  infinity: infinityCharts,
-  noctvale: noctvaleCharts,
-  warbands: warbandsCharts,
-  fow: fowCharts,
-};
-
-/** Whether a rule has charts of its own (otherwise it gets the generic ones). */
-export function hasRuleCharts(ruleId: string): boolean {
-  return ruleId in CHARTS_BY_RULE;
+/** Whether a rule declares charts of its own (otherwise it gets the generic ones). */
+export function hasRuleCharts(rule: Rule): boolean {
+  return (presentationOf(rule).charts ?? []).some((chart) => chart.kind !== 'every');
 }
 
 /** The charts of one run: the rule's own, else the generic ones, then the check against exact values. */
 export function runCharts(view: RunView): Chart[] {
-  // A rule file may reuse a built-in's id; its metrics are its own, so it always gets the generic charts.
-  const own = (view.rule.file ? undefined : CHARTS_BY_RULE[view.rule.id])?.run(view) ?? [];
+  const own = declaredCharts(view, presentationOf(view.rule).charts ?? []);
   const charts = own.length > 0 ? own : genericRunCharts(view);
   const check = exactCheckChart(view);
   return uniqueIds(check ? [...charts, check] : charts);

@@ -6,10 +6,12 @@
  * stderr and changes no exit status.
  */
 import type { RunResult } from '../result.js';
+import { ruleWord } from './suggest.js';
 import { farFromExact, formatSigmas } from './exact-agreement.js';
 import type { Io } from './io.js';
 
-export function warnFarFromExact(result: RunResult, ruleRef: string, io: Io): void {
+/** `rule` names the rule in the hint as a command takes it: a rule file by its path (only a rule file has `check`). */
+export function warnFarFromExact(result: RunResult, rule: { id: string; file?: { origin: string } }, io: Io): void {
   const far = farFromExact(result.metrics, result.confidence, result.trials);
   if (far.length === 0) return;
   const shown = far
@@ -23,6 +25,8 @@ export function warnFarFromExact(result: RunResult, ruleRef: string, io: Io): vo
   const more = far.length > 3 ? ` and ${far.length - 3} more` : '';
   io.err(
     `muster: warning: simulation and exact values disagree by more than 5 standard errors: ${shown}${more}; ` +
-      `muster check ${ruleRef} compares them point by point\n`,
+      (rule.file
+        ? `muster check ${ruleWord(rule)} compares them point by point\n`
+        : `muster run ${ruleWord(rule)} --exact prints the exact values\n`),
   );
 }

@@ -12,6 +12,8 @@ import { keyedRecord, own } from '../keyed.js';
 import { checkMatrix } from './file-rule-matrix.js';
 import { STEP_FIELDS, type StepForm, stepFormOf } from './file-rule-steps.js';
 import { describeError, describeValue, oneLine } from './file-rule-text.js';
+import { checkPresentation } from './presentation-check.js';
+import type { Presentation } from './presentation.js';
 import { ruleCall } from './rule-calls.js';
 import type { MatrixSpec, MetricSpec, ParamSpec, Params, Reading } from './types.js';
 
@@ -33,6 +35,7 @@ const FIELDS = [
   'read',
   'exact',
   'matrix',
+  'presentation',
 ] as const;
 const PARAM_TYPES = ['integer', 'number', 'boolean', 'choice'] as const;
 
@@ -65,6 +68,8 @@ export interface CheckedRuleFile {
   /** The file's own exact values, checked against `metrics`. */
   exact?: (params: Params, metrics: readonly MetricSpec[]) => Record<string, Fraction>;
   matrix?: MatrixSpec;
+  /** The file's declared presentation, checked (presentation-check.ts). */
+  presentation?: Presentation;
   /** Throws the UsageError `<where>: <what>`. */
   fail(what: string): never;
   /**
@@ -232,6 +237,8 @@ export function checkRuleFile(moduleDefault: unknown, origin: string): CheckedRu
     };
   }
   if (spec.matrix !== undefined) checked.matrix = checkMatrix(spec.matrix, params, fail, where);
+  if (spec.presentation !== undefined)
+    checked.presentation = checkPresentation(spec.presentation, params, checked.matrix, fail);
   return checked;
 }
 

@@ -93,5 +93,6 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
   if (headline) rule.headline = (p) => headline(p, metrics(p));
   if (file.readings) rule.readings = file.readings;
   if (file.matrix) rule.matrix = file.matrix;
+  if (file.presentation) rule.presentation = file.presentation;
   return rule;
 }

@@ -1,17 +1,52 @@
 import { didYouMean } from '../cli/suggest.js';
 import { UsageError } from '../errors.js';
 import { deployment } from './deployment.js';
+import { deploymentPresentation } from './deployment.present.js';
 import { fow } from './fow.js';
+import { fowPresentation } from './fow.present.js';
 import { infinity } from './infinity.js';
+import { infinityPresentation } from './infinity.present.js';
 import { noctvale } from './noctvale.js';
+import { noctvalePresentation } from './noctvale.present.js';
+import type { Presentation } from './presentation.js';
 import { reserves } from './reserves.js';
+import { reservesPresentation } from './reserves.present.js';
+import { rolloff } from './rolloff.js';
+import { rolloffPresentation } from './rolloff.present.js';
 import type { Rule } from './types.js';
 import { warbands } from './warbands.js';
+import { warbandsPresentation } from './warbands.present.js';
+
+/** A built-in rule (`src/rules/<id>.ts`) and how its results are shown (`src/rules/<id>.present.ts`). */
+export interface RuleEntry {
+  rule: Rule;
+  presentation: Presentation;
+}
 
 /**
- * Every rule muster knows, in the order `muster list` shows them. A new rule system is one import and one entry here.
+ * Every rule muster knows, in the order `muster list` shows them. A new rule is its two files, their tests, and
+ * one entry here (with its imports); nothing else names it.
  */
-export const rules: readonly Rule[] = [reserves, deployment, infinity, noctvale, warbands, fow];
+export const registry: readonly RuleEntry[] = [
+  { rule: reserves, presentation: reservesPresentation },
+  { rule: deployment, presentation: deploymentPresentation },
+  { rule: infinity, presentation: infinityPresentation },
+  { rule: noctvale, presentation: noctvalePresentation },
+  { rule: warbands, presentation: warbandsPresentation },
+  { rule: fow, presentation: fowPresentation },
+  { rule: rolloff, presentation: rolloffPresentation },
+];
+
+export const rules: readonly Rule[] = registry.map((entry) => entry.rule);
+
+/**
+ * How a rule's results are shown: a rule file's own declaration (even where it reuses a built-in's id: its
+ * metrics are its own), else the built-in's presentation module; {} draws everything generically.
+ */
+export function presentationOf(rule: Rule): Presentation {
+  if (rule.file) return rule.presentation ?? {};
+  return registry.find((entry) => entry.rule.id === rule.id)?.presentation ?? rule.presentation ?? {};
+}
 
 export function getRule(id: string): Rule {
   const rule = rules.find((r) => r.id === id);

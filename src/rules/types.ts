@@ -1,4 +1,5 @@
 import type { Fraction } from '../exact/fraction.js';
+import type { Presentation } from './presentation.js';
 import type { Tallied } from '../stats/estimate.js';
 
 /**
@@ -163,6 +164,8 @@ export interface Rule {
    */
   enumerate?(params: Params, paths?: number): Record<string, Fraction>;
   matrix?: MatrixSpec;
+  /** A rule file's declared presentation (a built-in's is beside it, found by src/rules/index.ts presentationOf). */
+  presentation?: Presentation;
   /**
    * Set for a designer's rule loaded from a rule file (src/rules/load-rule.ts): workers and shards load the same file,
    * checked by its hash.

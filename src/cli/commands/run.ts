@@ -218,7 +218,7 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
       resumed,
     }),
   );
-  if (result.method === 'simulation') warnFarFromExact(result, ruleId, io);
+  if (result.method === 'simulation') warnFarFromExact(result, rule, io);
   // Every output is rendered before any is written, so a failure leaves none half done.
   // The report modules (charts, page, CSV) load only when a report is asked for: a third of the modules a plain run
   // would load.
