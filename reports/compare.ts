@@ -8,7 +8,7 @@
  */
 import { formatCount, formatValue } from '../src/output/format.js';
 import { UsageError } from '../src/errors.js';
-import { didYouMean } from '../src/cli/suggest.js';
+import { didYouMean } from '../src/text/suggest.js';
 import type { Fraction } from '../src/exact/fraction.js';
 import type { Envelope, MetricResult } from '../src/result.js';
 import { own } from '../src/keyed.js';

@@ -6,7 +6,7 @@
 import { keyedRecord } from '../src/keyed.js';
 import { formatCount } from '../src/output/format.js';
 import { badValue, UsageError } from '../src/errors.js';
-import { didYouMean, didYouMeanRange } from '../src/cli/suggest.js';
+import { didYouMean, didYouMeanRange } from '../src/text/suggest.js';
 import { allowedText, parseParam, parseParamOrLabel } from '../src/rules/params.js';
 import type { MetricSpec, ParamSpec, ParamValue, Params, Rule } from '../src/rules/types.js';
 

@@ -13,7 +13,7 @@
  * the caller with `close()`) to share it between calls, or leave it out and
  * each call starts and closes its own. docs/library.md is the guide.
  */
-import { parseSeed } from './cli/seed.js';
+import { parseSeed } from './input/seed.js';
 import { UsageError } from './errors.js';
 import { defaultThreads, SimulationPool, WorkerError } from './engine/pool.js';
 import { simulate } from './engine/simulate.js';
@@ -140,7 +140,7 @@ export async function run(rule: string | Rule, options: RunOptions = {}): Promis
     throw new UsageError(`trials: got ${String(trials)}; allowed: a whole number from 1 to ${MAX_TRIALS}`);
   if (options.seed !== undefined && typeof options.seed !== 'string')
     throw new UsageError(`seed: got ${typeof options.seed}; allowed: text`);
-  // The CLI's own check and bound (cli/seed.ts), the option named as the library names it.
+  // The CLI's own check and bound (src/input/seed.ts), the option named as the library names it.
   const seed = parseSeed(options.seed ?? 'muster', 'seed');
   const stream = options.stream ?? 3;
   if (!(STREAM_VERSIONS as readonly number[]).includes(stream))

@@ -10,7 +10,7 @@ import { findBest } from '../src/cli/best.js';
 import { Fraction } from '../src/exact/fraction.js';
 import { renderTable } from '../src/cli/format.js';
 import { globMatches } from '../src/cli/metrics.js';
-import { closest, editDistance } from '../src/cli/suggest.js';
+import { closest, editDistance } from '../src/text/suggest.js';
 import type { SweepResult } from '../reports/sweep.js';
 import { cli, scratchFolder } from './support/cli.js';
 

@@ -16,7 +16,7 @@
  * textContent, or through the report modules' escaping HTML builders.
  */
 import { keyedRecord, own } from '../../src/keyed.js';
-import { formatCount, formatParams, formatValue } from '../../src/cli/format.js';
+import { formatCount, formatParams, formatValue } from '../../src/output/format.js';
 import { hasExact, knownExact } from '../../src/rules/exact-of.js';
 import type { Fraction } from '../../src/exact/fraction.js';
 import { DEFAULT_STREAM } from '../../src/engine/random.js';
@@ -28,7 +28,7 @@ import { confidenceLabel, formatInterval, metricsTable, readableFraction } from 
 import { appRules } from './app-rules.js';
 import { ChartBoard } from './chart-board.js';
 import { extraRuleOrigins, extraRules } from './extra-rules.js';
-import { shellWord } from '../../src/cli/suggest.js';
+import { shellWord } from '../../src/text/suggest.js';
 import {
   APP_DEFAULT_SEED,
   APP_DEFAULT_TRIALS,

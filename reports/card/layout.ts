@@ -18,7 +18,7 @@ import { badValue, UsageError } from '../../src/errors.js';
 import { bestOf } from '../../src/best-of.js';
 import type { RunResult } from '../../src/result.js';
 import { findParam, resolveParams } from '../../src/rules/params.js';
-import { ruleWord, shellWord, withRangeHint } from '../../src/cli/suggest.js';
+import { ruleWord, shellWord, withRangeHint } from '../../src/text/suggest.js';
 import type { Params, ParamValue, Rule } from '../../src/rules/types.js';
 import { intervalChart, metricPoint, type IntervalPoint } from '../charts/blocks.js';
 import type { Chart, RunView } from '../charts/chart.js';

@@ -9,7 +9,7 @@ import { UsageError } from '../errors.js';
 import type { MetricSpec, Params, Rule } from '../rules/types.js';
 import type { SweepBest, SweepResult } from '../../reports/sweep.js';
 import { formatParams, formatValue } from './format.js';
-import { didYouMean, ruleWord } from './suggest.js';
+import { didYouMean, ruleWord } from '../text/suggest.js';
 
 /** What the table prints beside the best value of the --best metric's column. */
 export const BEST_MARK = '◀';

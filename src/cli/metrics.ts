@@ -5,7 +5,7 @@
  */
 import { UsageError } from '../errors.js';
 import type { MetricSpec, Params, Rule } from '../rules/types.js';
-import { didYouMean, ruleWord } from './suggest.js';
+import { didYouMean, ruleWord } from '../text/suggest.js';
 
 /**
  * Whether `name` matches the glob `pattern`: `*` stands for any run of

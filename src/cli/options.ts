@@ -56,7 +56,7 @@ export function parseConfidence(raw: string): number {
   return value;
 }
 
-export { parseSeed } from './seed.js';
+export { parseSeed } from '../input/seed.js';
 
 /** --stream: 1 (tyche-i, every result before stream 2), 2 or 3; the default when not given. */
 export function parseStream(raw: string | undefined): StreamVersion {

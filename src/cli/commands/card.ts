@@ -11,7 +11,7 @@ import type { Io } from '../io.js';
 import { checkOutputFile, parseSeed } from '../options.js';
 import { checkOutputNames } from '../output-names.js';
 import { parseSimulationSettings, type RunOptions } from './run.js';
-import { writeReports } from '../../../reports/cli-outputs.js';
+import { writeReports } from '../output-paths.js';
 import { evaluateAll, evaluateUntilInterrupted } from '../../../reports/evaluate.js';
 import { layoutCard, PAPERS, planCard, type Paper } from '../../../reports/card/layout.js';
 import { renderCardPage } from '../../../reports/card/page.js';

@@ -29,7 +29,7 @@ import { resolveShard, type ShardPlace } from '../scheduler.js';
 import { runGridShard, type GridShardFile, type RecordedFile } from './grid-shard.js';
 import { interruptedStatus } from '../interrupt.js';
 import { STDOUT } from '../../output/files.js';
-import { checkGridPaths, ruleFileInputs } from '../../../reports/cli-outputs.js';
+import { checkGridPaths, ruleFileInputs } from '../output-paths.js';
 import { toJson } from '../../output/json.js';
 import { reportIo } from '../report-io.js';
 import { writeOutputs, type OutputFile } from '../../../reports/outputs.js';

@@ -28,7 +28,7 @@ import { formatCount } from '../../output/format.js';
 import { checkOutputNames } from '../output-names.js';
 import { fillIndex, type ShardPlace } from '../scheduler.js';
 import { checkDistinct, ruleFileInputs, writeOutputs } from '../../output/files.js';
-import { checkGridPaths } from '../../../reports/cli-outputs.js';
+import { checkGridPaths } from '../output-paths.js';
 import { toJson } from '../../output/json.js';
 import {
   checkCounts,

@@ -11,7 +11,7 @@ import { formatParams, renderTable, tableWidth, wrapLines } from '../format.js';
 import { chooseMetrics } from '../metrics.js';
 import type { Io } from '../io.js';
 import { checkOutputFile, parseSeed } from '../options.js';
-import { ruleWord, withRangeHint } from '../suggest.js';
+import { ruleWord, withRangeHint } from '../../text/suggest.js';
 import { checkOutputNames } from '../output-names.js';
 import { interruptedStatus } from '../interrupt.js';
 import { checkDistinct, ruleFileInputs } from '../../output/files.js';
@@ -19,7 +19,7 @@ import { toJson } from '../../output/json.js';
 import { reportIo } from '../report-io.js';
 import { ProgressBar } from '../progress.js';
 import { parseSimulationSettings, withInterrupt, type RunOptions } from './run.js';
-import { writeReports } from '../../../reports/cli-outputs.js';
+import { writeReports } from '../output-paths.js';
 import { matrixPage } from '../../../reports/matrix-report.js';
 
 export interface MatrixOptions extends RunOptions {

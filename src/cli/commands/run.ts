@@ -26,7 +26,7 @@ import {
   parseThreads,
 } from '../options.js';
 import { ProgressBar } from '../progress.js';
-import { checkReportPaths, ruleFileInputs, writeReports } from '../../../reports/cli-outputs.js';
+import { checkReportPaths, ruleFileInputs, writeReports } from '../output-paths.js';
 import type { Checkpoint } from '../../engine/checkpoint.js';
 import {
   openCheckpoint,

@@ -32,7 +32,7 @@ import { ProgressBar } from '../progress.js';
 import { DEFAULT_SEED, parseSimulationSettings, withInterrupt, type RunOptions } from './run.js';
 import { interruptedStatus } from '../interrupt.js';
 import { STDOUT } from '../../output/files.js';
-import { checkGridPaths, ruleFileInputs } from '../../../reports/cli-outputs.js';
+import { checkGridPaths, ruleFileInputs } from '../output-paths.js';
 import { toJson } from '../../output/json.js';
 import { reportIo } from '../report-io.js';
 import type { RunResult } from '../../result.js';
