@@ -18,7 +18,7 @@ import { layoutCard, planCard } from './card/layout.js';
 import { renderCardPage } from './card/page.js';
 import { hasRuleCharts, runCharts } from './charts/index.js';
 import { escapeHtml } from './escape.js';
-import { evaluateUntilInterrupted, type GridSettings } from './evaluate.js';
+import { evaluateUntilInterrupted, type GridSettings } from '../src/analysis/evaluate.js';
 import type { OutputFile } from './outputs.js';
 import { renderPage, type Section } from './page.js';
 import { methodLine, runPageInput } from './run-report.js';

@@ -9,7 +9,7 @@ import type { MetricResult } from '../../src/result.js';
 import { formatCount } from '../../src/output/format.js';
 import { bestOf } from '../../src/best-of.js';
 import type { MetricSpec, ParamValue, Rule } from '../../src/rules/types.js';
-import type { Evaluated } from '../evaluate.js';
+import type { Evaluated } from '../../src/analysis/evaluate.js';
 import { percent } from '../numbers.js';
 import { heatmap, intervalChart, markerKey, metricPoint, type HeatCell, type IntervalPoint } from './blocks.js';
 import type { Chart, RunView } from './chart.js';

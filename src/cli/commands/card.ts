@@ -12,7 +12,7 @@ import { checkOutputFile, parseSeed } from '../options.js';
 import { checkOutputNames } from '../output-names.js';
 import { parseSimulationSettings, type RunOptions } from './run.js';
 import { writeReports } from '../output-paths.js';
-import { evaluateAll, evaluateUntilInterrupted } from '../../../reports/evaluate.js';
+import { evaluateAll, evaluateUntilInterrupted } from '../../analysis/evaluate.js';
 import { layoutCard, PAPERS, planCard, type Paper } from '../../../reports/card/layout.js';
 import { renderCardPage } from '../../../reports/card/page.js';
 import { checkChromium, PdfInterrupted, printToPdf } from '../../../reports/card/pdf.js';

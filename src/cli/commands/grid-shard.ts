@@ -16,10 +16,16 @@ import { SimulationPool } from '../../engine/pool.js';
 import { mergeTally } from '../../engine/run-chunks.js';
 import { simulateMany } from '../../engine/simulate-many.js';
 import { buildResult } from '../../result.js';
-import type { Params, Rule, StreamVersion } from '../../rules/types.js';
-import type { GridSettings } from '../../../reports/evaluate.js';
-import type { CompareResult } from '../../../reports/compare.js';
-import type { SweepResult } from '../../../reports/sweep.js';
+import type { Rule, StreamVersion } from '../../rules/types.js';
+import type { Evaluated } from '../../analysis/evaluate.js';
+import {
+  hasExactly,
+  type GridAnalysis,
+  type GridArgs,
+  type GridCommand,
+  type GridJob,
+  type RecordedFile,
+} from '../../analysis/grid.js';
 import { openCheckpoint, ruleOfJob, savedTrials, streamOfJob, type CheckpointOptions } from '../checkpoint-option.js';
 import type { Io } from '../io.js';
 import { checkOutputFile, parseConfidence } from '../options.js';
@@ -28,7 +34,7 @@ import { formatCount } from '../../output/format.js';
 import { checkOutputNames } from '../output-names.js';
 import { fillIndex, type ShardPlace } from '../scheduler.js';
 import { checkDistinct, ruleFileInputs, writeOutputs } from '../../output/files.js';
-import { checkGridPaths } from '../output-paths.js';
+import { checkGridPaths, type GridPaths } from '../output-paths.js';
 import { toJson } from '../../output/json.js';
 import {
   checkCounts,
@@ -42,25 +48,19 @@ import { packageVersion } from '../../version.js';
 import { STREAM_LIST } from '../../engine/random.js';
 import { getRule } from '../../rules/index.js';
 import { isRulePath } from '../../rules/load-rule.js';
-import { variantRuleRef } from '../../../reports/compare.js';
-import { assembleCompare, planCompare, writeCompare } from './compare.js';
-import { withInterrupt } from './run.js';
+import { withInterrupt } from '../interrupt.js';
 import { PiecesToVerify, type GridToVerify } from '../grid-verify.js';
-import { assembleSweep, planSweep, writeSweep } from './sweep.js';
+
+export type { GridArgs, GridJob, RecordedFile };
 
 export const GRID_SHARD_FORMAT = 'muster-grid-tally/1';
-
-/** The command's own options as typed, from which merge plans it again. */
-export type GridArgs =
-  | { set: string[]; vary: string[] }
-  | { set: string[]; variant: string[]; seedPerVariant: boolean };
 
 /** What one shard of a sweep or a comparison writes. */
 export interface GridShardFile {
   format: typeof GRID_SHARD_FORMAT;
   /** The muster version that wrote it: merge adds only shards of its own version. */
   version: string;
-  command: 'sweep' | 'compare';
+  command: GridCommand;
   rule: string;
   args: GridArgs;
   seed: string;
@@ -80,24 +80,13 @@ export interface GridShardFile {
   ruleFiles?: RecordedFile[];
 }
 
-export interface RecordedFile {
-  ref: string;
-  path: string;
-  sha256: string;
-}
-
-/** A sweep or comparison, planned: its points in order, each with its seed (and, in a comparison, its rule). */
-export interface GridJob {
-  command: 'sweep' | 'compare';
-  rule: Rule;
-  /** Each point's rule, where a comparison's variants name rules of their own; `rule` for every point when absent. */
-  rules?: readonly Rule[];
-  /** The rule files among them, as the shard records them. */
-  ruleFiles: RecordedFile[];
-  points: Params[];
-  seeds: string[];
-  settings: GridSettings;
-  args: GridArgs;
+/**
+ * An analysis over a grid as the CLI shows it: the analysis (plan, assemble) and how its command writes the
+ * result (table, --json, --csv, --html). Merge is generic over these; each command module exports its own.
+ */
+export interface GridView<Plan, Result> {
+  analysis: GridAnalysis<Plan, Result>;
+  write(plan: Plan, result: Result, paths: GridPaths, quiet: boolean, io: Io): void | Promise<void>;
 }
 
 export interface GridShardOptions extends CheckpointOptions {
@@ -110,6 +99,7 @@ export interface GridShardOptions extends CheckpointOptions {
 
 /** Runs this shard's pieces of the points and writes them to --out. */
 export async function runGridShard(
+  analysis: GridAnalysis<unknown, unknown>,
   job: GridJob,
   place: ShardPlace,
   options: GridShardOptions,
@@ -212,7 +202,7 @@ export async function runGridShard(
     ...(job.ruleFiles.length > 0 ? { ruleFiles: job.ruleFiles } : {}),
   };
   writeOutputs([{ path: out, contents: toJson(file, undefined), option: '--out' }], io.out);
-  const noun = job.command === 'sweep' ? 'points' : 'variants';
+  const noun = analysis.noun;
   const span =
     pieces.length === 0
       ? 'nothing (more shards than chunks)'
@@ -267,9 +257,12 @@ export async function mergeGridShards(
   files: readonly string[],
   options: GridMergeOptions,
   io: Io,
-): Promise<SweepResult | CompareResult> {
+  views: readonly GridView<unknown, unknown>[],
+): Promise<unknown> {
   // Files are read one at a time and only their tallies kept, so memory does not grow with the number of shards.
-  const first = readGridShard(files[0]);
+  const first = readGridShard(files[0], views);
+  const view = views.find((candidate) => candidate.analysis.command === first.command)!;
+  const { analysis } = view;
   // Shards of one command on several machines may record a file at different paths: its reference and contents must
   // agree.
   const identity = (shard: GridShardFile) =>
@@ -286,9 +279,7 @@ export async function mergeGridShards(
     ]);
   const recorded = first.ruleFiles ?? [];
   // Every file recorded must be one the command names: its own rule (""), or a variant's rule=… as typed.
-  const named = new Set(
-    ['variant' in first.args ? first.args.variant.map((text) => variantRuleRef(text)) : [], ''].flat(),
-  );
+  const named = new Set([...analysis.ruleRefs(first.args), '']);
   const stray = recorded.find((entry) => !named.has(entry.ref) || (entry.ref !== '' && !isRulePath(entry.ref)));
   if (stray)
     throw new UsageError(
@@ -323,8 +314,8 @@ export async function mergeGridShards(
     return rule;
   };
   const confidence = options.confidence === undefined ? first.confidence : parseConfidence(options.confidence);
-  if (first.command === 'compare' && options.metric !== undefined)
-    throw new UsageError('--metric: only when merging a sweep; allowed: leave it out for a comparison');
+  if (!analysis.metricOnMerge && options.metric !== undefined)
+    throw new UsageError(`--metric: only when merging a sweep; allowed: leave it out for a ${first.command}`);
   const settings = {
     seed: first.seed,
     stream: String(first.stream),
@@ -344,30 +335,17 @@ export async function mergeGridShards(
       throw error;
     }
   };
-  const args = first.args;
-  const sweepPlan =
-    'vary' in args
-      ? replan(() => planSweep(ownRule(), { ...settings, set: args.set, vary: args.vary, metric: options.metric }))
-      : undefined;
-  const comparePlan =
-    'variant' in args
-      ? replan(() => {
-          const rule = ownRule();
-          return planCompare(
-            { rule, rules: args.variant.map((text) => ruleOfRef(variantRuleRef(text), rule)) },
-            { ...settings, set: args.set, variant: args.variant, seedPerVariant: args.seedPerVariant || undefined },
-          );
-        })
-      : undefined;
-  const rule = (sweepPlan ?? comparePlan)!.rule;
+  const plan = replan(() =>
+    analysis.replan(first.args, { ...settings, metric: options.metric }, { own: ownRule, named: ruleOfRef }),
+  );
+  const job = analysis.job(plan, first.args, recorded);
+  const { rule, points, seeds } = job;
   // A comparison's variants may each have a rule of their own.
-  const ruleAt = (point: number) => comparePlan?.rules[point] ?? rule;
-  const points = sweepPlan ? sweepPlan.grid : comparePlan!.paramsList;
-  const seeds = sweepPlan ? points.map(() => first.seed) : comparePlan!.seeds;
+  const ruleAt = (point: number) => job.rules?.[point] ?? rule;
   // No output may replace a shard or a rule file, nor two outputs share a file.
   const paths = checkGridPaths(options, [
     ...files.map((file) => ({ name: 'files', path: file })),
-    ...ruleFileInputs([rule, ...(comparePlan?.rules ?? [])]),
+    ...ruleFileInputs([rule, ...(job.rules ?? [])]),
   ]);
   const grid: GridToVerify = {
     command: first.command,
@@ -385,7 +363,7 @@ export async function mergeGridShards(
   const seen = new Set<number>();
   let threads = 0;
   for (const [i, path] of files.entries()) {
-    const shard = i === 0 ? first : readGridShard(path);
+    const shard = i === 0 ? first : readGridShard(path, views);
     if (shard.stream !== first.stream) throw mixedStreams(path, shard.stream, files[0], first.stream);
     if (identity(shard) !== identity(first))
       throw new UsageError(
@@ -441,8 +419,9 @@ export async function mergeGridShards(
   if (covered.some((chunks) => chunks.includes(0)))
     throw new Error('merge: the shards are all here but a chunk is not covered');
   await verify.check(grid, options.threads, io);
-  const results = points.map((params, point) =>
-    buildResult({
+  const evaluated: Evaluated[] = points.map((params, point) => {
+    const tallied = ruleAt(point).summarize(params, tallies[point], first.trials);
+    const result = buildResult({
       rule: ruleAt(point),
       params,
       seed: seeds[point],
@@ -451,35 +430,20 @@ export async function mergeGridShards(
       confidence,
       trials: first.trials,
       tally: tallies[point],
-    }),
-  );
-  if (sweepPlan) {
-    const sweep = assembleSweep(sweepPlan, results, threads, false);
-    await writeSweep(sweepPlan, sweep, paths, options.quiet ?? false, io);
-    return sweep;
-  }
-  const evaluated = results.map((result, point) => ({
-    result,
-    tallied: ruleAt(point).summarize(points[point], tallies[point], first.trials),
-  }));
-  const comparison = assembleCompare(comparePlan!, evaluated, threads);
-  writeCompare(comparePlan!, comparison, paths, options.quiet ?? false, io);
-  return comparison;
+      tallied,
+    });
+    return { result, tallied };
+  });
+  const result = analysis.assemble(plan, evaluated, threads);
+  await view.write(plan, result, paths, options.quiet ?? false, io);
+  return result;
 }
 
 function isCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
 
-function hasExactly(value: unknown, keys: readonly string[]): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const own = Object.keys(value);
-  return own.length === keys.length && keys.every((key) => Object.hasOwn(value, key));
-}
-
-const texts = (value: unknown) => Array.isArray(value) && value.every((item) => typeof item === 'string');
-
-function readGridShard(file: string): GridShardFile {
+function readGridShard(file: string, views: readonly GridView<unknown, unknown>[]): GridShardFile {
   const bad = (why: string) =>
     new UsageError(`files: ${file} ${why}; allowed: files written by muster sweep or compare with --shard`);
   const parsed = readShardJson(file);
@@ -512,15 +476,9 @@ function readGridShard(file: string): GridShardFile {
       new Set(entries.map((entry) => (entry as { ref: string }).ref)).size === entries.length;
     if (!valid) throw bad('has ruleFiles that are not a list of distinct { ref, path, sha256 }');
   }
-  const args: unknown = shard.args;
-  const argsOk =
-    shard.command === 'sweep'
-      ? hasExactly(args, ['set', 'vary']) && texts(args.set) && texts(args.vary)
-      : shard.command === 'compare' &&
-        hasExactly(args, ['set', 'variant', 'seedPerVariant']) &&
-        texts(args.set) &&
-        texts(args.variant) &&
-        typeof args.seedPerVariant === 'boolean';
+  // The command is data: matched against the analyses merge knows, never used as a key.
+  const view = views.find((candidate) => candidate.analysis.command === shard.command);
+  const argsOk = view?.analysis.isArgs(shard.args);
   if (!argsOk) throw bad('has a command that is not sweep or compare, or options that are not its own');
   if (typeof shard.rule !== 'string' || typeof shard.seed !== 'string')
     throw bad('has a rule or seed that is not text');

@@ -8,7 +8,7 @@ import { isRulePath, loadRule } from '../../rules/load-rule.js';
 import { findParam, parseParamOrLabel, resolveParams } from '../../rules/params.js';
 import type { ParamValue, Params, Rule, StreamVersion } from '../../rules/types.js';
 import { formatParams, renderTable, tableWidth, wrapLines } from '../format.js';
-import { chooseMetrics } from '../metrics.js';
+import { chooseMetrics } from '../../analysis/metrics.js';
 import type { Io } from '../io.js';
 import { checkOutputFile, parseSeed } from '../options.js';
 import { ruleWord, withRangeHint } from '../../text/suggest.js';

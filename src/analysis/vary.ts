@@ -3,12 +3,12 @@
  * own, so that a sweep reads its options without loading the page, its
  * charts and its CSV (reports/sweep.ts), which only --html and --csv need.
  */
-import { keyedRecord } from '../src/keyed.js';
-import { formatCount } from '../src/output/format.js';
-import { badValue, UsageError } from '../src/errors.js';
-import { didYouMean, didYouMeanRange } from '../src/text/suggest.js';
-import { allowedText, parseParam, parseParamOrLabel } from '../src/rules/params.js';
-import type { MetricSpec, ParamSpec, ParamValue, Params, Rule } from '../src/rules/types.js';
+import { keyedRecord } from '../keyed.js';
+import { formatCount } from '../output/format.js';
+import { badValue, UsageError } from '../errors.js';
+import { didYouMean, didYouMeanRange } from '../text/suggest.js';
+import { allowedText, parseParam, parseParamOrLabel } from '../rules/params.js';
+import type { MetricSpec, ParamSpec, ParamValue, Params, Rule } from '../rules/types.js';
 
 /** Most combinations one sweep may ask for: beyond this a chart is unreadable and a run takes too long. */
 export const MAX_SWEEP_POINTS = 1000;
