@@ -8,7 +8,7 @@ import { own } from '../keyed.js';
 import type { MetricResult } from '../result.js';
 import type { MetricSpec, Params, Rule } from '../rules/types.js';
 import { didYouMean, ruleWord } from '../text/suggest.js';
-import type { SweepBest, SweepResult } from './sweep.js';
+import type { SweepBest, SweepResult } from './sweep-result.js';
 
 /** `--best METRIC[:max|min]` checked against the metrics some point of the sweep has. */
 export function parseBest(

@@ -9,17 +9,20 @@
  * The CLI, a shard's merge and the library call these three; rendering is reports/sweep.ts's.
  */
 import { UsageError } from '../errors.js';
-import { envelope, type Envelope, type MetricResult, type RunResult } from '../result.js';
+import { envelope, type RunResult } from '../result.js';
 import { keyedRecord, own } from '../keyed.js';
 import { resolveParams } from '../rules/params.js';
-import type { MetricSpec, ParamValue, Params, Rule, StreamVersion } from '../rules/types.js';
+import type { MetricSpec, ParamValue, Params, Rule } from '../rules/types.js';
 import { DEFAULT_SEED, parseSimulationSettings, type SimulationOptions } from '../input/settings.js';
 import { parseSeed } from '../input/seed.js';
 import { findBest, parseBest } from './best.js';
+import type { SweepResult } from './sweep-result.js';
 import { hasExactly, texts, type GridAnalysis, type GridArgs } from './grid.js';
 import { evaluateUntilInterrupted, type EvaluateOptions, type GridSettings } from './evaluate.js';
 import { chooseMetrics, type MetricChoice } from './metrics.js';
 import { combinations, parseVary, unionMetrics, type Vary } from './vary.js';
+
+export type { SweepBest, SweepResult } from './sweep-result.js';
 
 /** What a sweep is asked for, as typed (the CLI's flags; merge replays a shard's recorded text). */
 export interface SweepRequest extends SimulationOptions {
@@ -29,41 +32,6 @@ export interface SweepRequest extends SimulationOptions {
   all?: boolean;
   best?: string;
   exact?: boolean;
-}
-
-/** The result JSON of `muster sweep` (docs/json.md). */
-export interface SweepResult extends Envelope {
-  source: string;
-  /** Parameters held fixed (after --set and defaults). */
-  params: Params;
-  vary: Vary[];
-  method: 'simulation' | 'exact';
-  seed: string;
-  /** The random stream of every point; null when solved exactly. */
-  stream: StreamVersion | null;
-  trials: number;
-  threads: number;
-  confidence: number;
-  points: Array<{ params: Params; metrics: Record<string, MetricResult> }>;
-  /** Combinations the rule rejects (e.g. chosenRound above rounds), with its reason. */
-  skipped: Array<{ params: Params; reason: string }>;
-  /** Interrupted (Ctrl-C): `points` holds only the combinations finished, in order. */
-  partial: boolean;
-  /** With --best: the best point for one metric and whether it beats the runner-up beyond noise. */
-  best?: SweepBest;
-}
-
-export interface SweepBest {
-  metric: string;
-  goal: 'max' | 'min';
-  params: Params;
-  value: number;
-  runnerUp: { params: Params; value: number } | null;
-  /**
-   * 'exactly': exact values differ; 'beyond noise': the intervals do not overlap; 'within noise': they do; 'tied':
-   * equal exact values; 'alone': one point.
-   */
-  decided: 'exactly' | 'beyond noise' | 'within noise' | 'tied' | 'alone';
 }
 
 /** A sweep's grid and settings, checked and ready to run (on one machine, or shared among shards). */
