@@ -8,6 +8,7 @@
  *
  *   - no cycle anywhere in src/, reports/, workers/, scripts/;
  *   - reports/ (rendering, bundled into the page) never imports src/cli/;
+ *   - reports/ (but the calculator page) runs nothing: it imports neither the pool nor a simulation;
  *   - src/analysis/ imports neither reports/ nor src/cli/;
  *   - what the package ships (src/, reports/, workers/) imports no devDependency.
  */
@@ -134,6 +135,15 @@ describe('the import graph of src/, reports/, workers/ and scripts/', () => {
 
   it('reports/ never imports src/cli/ (the page and the book render; the CLI is one of their clients)', () => {
     const wrong = edges.filter((edge) => edge.local && under(edge.from, 'reports') && under(edge.to, 'src/cli'));
+    expect(shown(wrong)).toBe('');
+  });
+
+  it('reports/ renders and runs nothing: no pool, no simulation (the calculator page, reports/app/, runs its own)', () => {
+    const runners = ['src/engine/pool.ts', 'src/engine/simulate.ts', 'src/engine/simulate-many.ts'];
+    const wrong = edges.filter(
+      (edge) =>
+        edge.local && under(edge.from, 'reports') && !under(edge.from, 'reports/app') && runners.includes(edge.to),
+    );
     expect(shown(wrong)).toBe('');
   });
 
