@@ -1,13 +1,15 @@
 /**
- * muster as a library: `import { run, exact, loadRule } from 'muster-odds'`.
- * The same analyses as `muster run` and `muster run --exact`, returning the
+ * muster as a library: `import { run, exact, sweep, compare, loadRule } from 'muster-odds'`.
+ * The same analyses as `muster run`, `run --exact`, `sweep` and `compare`, returning the
  * `muster.result/1` objects the CLI writes as JSON (docs/json.md), with the
  * CLI's validation: a mistake is a UsageError (one line, naming the option
  * or parameter), never a printed message or an exit. Nothing here prints,
  * exits, or listens for signals; cancellation is the caller's AbortSignal.
  *
  *   loadRule(id or path) ─► run(rule, { set, trials, seed, … }) ─► RunResult
- *                       └─► exact(rule, { set })                ─► RunResult
+ *                       ├─► exact(rule, { set })                ─► RunResult
+ *                       ├─► sweep(rule, { vary, … })            ─► SweepResult (library-grid.ts)
+ *                       └─► compare(rule, { variants, … })      ─► CompareResult
  *
  * Simulation runs on a worker pool: pass one (`new Pool(threads)`, closed by
  * the caller with `close()`) to share it between calls, or leave it out and
@@ -15,7 +17,9 @@
  */
 import { parseSeed } from './input/seed.js';
 import { UsageError } from './errors.js';
-import { defaultThreads, SimulationPool, WorkerError } from './engine/pool.js';
+import { defaultThreads, WorkerError } from './engine/pool.js';
+import type { ParamSettings } from './library-grid.js';
+import { Pool } from './library-pool.js';
 import { simulate } from './engine/simulate.js';
 import { STREAM_VERSIONS } from './engine/random.js';
 import { buildResult, type MetricResult, type RunResult } from './result.js';
@@ -25,6 +29,17 @@ import { resolveParams } from './rules/params.js';
 import type { ParamValue, Rule, StreamVersion } from './rules/types.js';
 
 export { UsageError, WorkerError };
+export { Pool };
+export {
+  compare,
+  sweep,
+  type CompareOptions,
+  type CompareResult,
+  type ParamSettings,
+  type SweepOptions,
+  type SweepResult,
+  type VariantSpec,
+} from './library-grid.js';
 export type { MetricResult, ParamValue, Rule, RunResult, StreamVersion };
 
 /** The built-in rules: id, title and one line on what each answers. */
@@ -64,29 +79,6 @@ export interface RuleFileSpec {
     | ((params: Record<string, ParamValue>) => unknown);
   [field: string]: unknown;
 }
-
-/** A worker pool shared between calls; `close()` it when done (the process cannot exit while its threads run). */
-export class Pool {
-  readonly #pool: SimulationPool;
-  constructor(threads: number) {
-    if (!Number.isInteger(threads) || threads < 1 || threads > 1024)
-      throw new UsageError(`threads: got ${String(threads)}; allowed: a whole number from 1 to 1024`);
-    this.#pool = new SimulationPool(threads);
-  }
-  get threads(): number {
-    return this.#pool.threads;
-  }
-  /** @internal */
-  get simulationPool(): SimulationPool {
-    return this.#pool;
-  }
-  close(): Promise<void> {
-    return this.#pool.close();
-  }
-}
-
-/** Parameter values by name; numbers, booleans, or text as `--set` takes it ("0.15", "forward:3"). */
-export type ParamSettings = Readonly<Record<string, ParamValue>> | ReadonlyMap<string, ParamValue>;
 
 export interface ExactOptions {
   set?: ParamSettings;

@@ -138,7 +138,7 @@ describe('the import graph of src/, reports/, workers/ and scripts/', () => {
     expect(shown(wrong)).toBe('');
   });
 
-  it('reports/ renders and runs nothing: no pool, no simulation (the calculator page, reports/app/, runs its own)', () => {
+  it('reports/ runs nothing: no pool, no simulation (the calculator page, reports/app/, runs its own)', () => {
     const runners = ['src/engine/pool.ts', 'src/engine/simulate.ts', 'src/engine/simulate-many.ts'];
     const wrong = edges.filter(
       (edge) =>

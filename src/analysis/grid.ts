@@ -4,7 +4,7 @@
  * among machines and merge adds their tallies back; neither needs to know
  * which analysis made the grid, only what this interface tells it.
  *
- *   analysis.plan (the flags, or a shard's recorded text) ─► GridJob ─► shards ─► merge ─► analysis.assemble
+ *   analysis.replan (the flags, or a shard's text) ─► GridJob ─► shards ─► merge ─► analysis.assemble
  */
 import type { SimulationOptions } from '../input/settings.js';
 import type { Params, Rule } from '../rules/types.js';
