@@ -20,9 +20,9 @@ import { UsageError } from './errors.js';
 import { defaultThreads, WorkerError } from './engine/pool.js';
 import type { ParamSettings } from './library-grid.js';
 import { Pool } from './library-pool.js';
-import { simulate } from './engine/simulate.js';
+import { simulateRun, solveRun } from './analysis/run.js';
 import { STREAM_VERSIONS } from './engine/random.js';
-import { buildResult, type MetricResult, type RunResult } from './result.js';
+import type { MetricResult, RunResult } from './result.js';
 import { rules as builtInRules } from './rules/index.js';
 import { loadRule as loadRuleRef } from './rules/load-rule.js';
 import { resolveParams } from './rules/params.js';
@@ -111,16 +111,7 @@ export async function exact(rule: string | Rule, options: ExactOptions = {}): Pr
   if (!resolved.exact)
     throw new UsageError(`exact: ${resolved.id} has no exact solution; allowed: run(…) to simulate it`);
   const params = paramsOf(resolved, options.set);
-  return buildResult({
-    rule: resolved,
-    params,
-    seed: 'muster',
-    stream: null,
-    threads: 0,
-    confidence: 1,
-    trials: 0,
-    tally: null,
-  });
+  return solveRun(resolved, params, 'muster');
 }
 
 /** Simulates a rule: every metric's estimate and interval, with its exact value beside it where the rule has one. */
@@ -145,27 +136,13 @@ export async function run(rule: string | Rule, options: RunOptions = {}): Promis
   const own = options.pool === undefined ? new Pool(options.threads ?? defaultThreads()) : undefined;
   const pool = (options.pool ?? own) as Pool;
   try {
-    const outcome = await simulate(pool.simulationPool, {
-      rule: resolved,
+    return await simulateRun(
+      pool.simulationPool,
+      resolved,
       params,
-      seed,
-      stream,
-      confidence,
-      trials,
-      signal: options.signal,
-      onProgress: options.onProgress,
-    });
-    return buildResult({
-      rule: resolved,
-      params,
-      seed,
-      stream,
-      threads: pool.threads,
-      confidence,
-      trials: outcome.trials,
-      tally: outcome.tally,
-      partial: outcome.partial,
-    });
+      { seed, stream, confidence, trials, threads: pool.threads },
+      { signal: options.signal, onProgress: options.onProgress },
+    );
   } finally {
     await own?.close();
   }

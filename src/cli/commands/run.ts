@@ -5,14 +5,14 @@ import { checkDistinct } from '../../output/files.js';
 import { toJson } from '../../output/json.js';
 import { reportIo } from '../report-io.js';
 import { SimulationPool } from '../../engine/pool.js';
-import { simulate, type SimulationOutcome } from '../../engine/simulate.js';
-import { buildResult, type RunResult } from '../../result.js';
+import type { RunResult } from '../../result.js';
 import { getRule } from '../../rules/index.js';
 import { isRulePath, loadRuleFileRef } from '../../rules/rule-ref.js';
 import { resolveParams } from '../../rules/params.js';
 import type { Rule } from '../../rules/types.js';
 import { formatCount, renderRun, tableWidth } from '../format.js';
 import { chooseMetrics } from '../../analysis/metrics.js';
+import { simulateRun, solveRun } from '../../analysis/run.js';
 import { hiddenNote } from '../metrics.js';
 import type { Io } from '../io.js';
 import { checkOutputFile, DEFAULT_TRIALS, parseSeed } from '../options.js';
@@ -108,16 +108,7 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
           `--exact: cannot be combined with --${option.replace('T', '-t')}; allowed: --exact alone, or a simulation`,
         );
     }
-    result = buildResult({
-      rule,
-      params,
-      seed: parseSeed(options.seed ?? DEFAULT_SEED),
-      stream: null,
-      threads: 0,
-      confidence: 1,
-      trials: 0,
-      tally: null,
-    });
+    result = solveRun(rule, params, parseSeed(options.seed ?? DEFAULT_SEED));
   } else {
     const settings = parseSimulationSettings(options);
     const checkpoint = openCheckpoint(
@@ -145,22 +136,8 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
         );
     }
     const started = performance.now();
-    const outcome = await simulateOnce(rule, params, settings, io, options.quiet ?? false, checkpoint, already);
+    result = await simulateOnce(rule, params, settings, io, options.quiet ?? false, checkpoint, already);
     seconds = (performance.now() - started) / 1000;
-    result = buildResult({
-      rule,
-      params,
-      seed: settings.seed,
-      stream: settings.stream,
-      threads: settings.threads,
-      confidence: settings.confidence,
-      trials: outcome.trials,
-      tally: outcome.tally,
-      partial: outcome.partial,
-      ...(settings.precision !== undefined
-        ? { precision: { target: settings.precision, reached: outcome.precisionReached ?? false } }
-        : {}),
-    });
   }
 
   report.out(
@@ -214,21 +191,12 @@ async function simulateOnce(
   quiet: boolean,
   checkpoint?: Checkpoint,
   already = 0,
-): Promise<SimulationOutcome> {
+): Promise<RunResult> {
   const pool = SimulationPool.take(settings.threads);
   const progress = new ProgressBar(io.err, io.errIsTTY && !quiet, undefined, { already });
   try {
     return await withInterrupt((signal) =>
-      simulate(pool, {
-        rule,
-        params,
-        seed: settings.seed,
-        stream: settings.stream,
-        confidence: settings.confidence,
-        trials: settings.trials,
-        precision: settings.precision,
-        maxTrials: settings.maxTrials,
-        timeout: settings.timeout,
+      simulateRun(pool, rule, params, settings, {
         ledger: checkpoint?.ledger(0),
         signal,
         onProgress: (done, target) => progress.update(done, target),
