@@ -157,7 +157,8 @@ function paramsOf(rule: Rule, set: ParamSettings | undefined): Record<string, Pa
   const assignments = entries.map(([name, value]) => {
     if (typeof name !== 'string' || name.includes('='))
       throw new UsageError(
-        `set: ${JSON.stringify(String(name))} is not a parameter name; allowed: ${rule.params.map((p) => p.name).join(', ')}`,
+        `set: ${JSON.stringify(String(name))} is not a parameter name; ` +
+          `allowed: ${rule.params.map((p) => p.name).join(', ')}`,
       );
     if (!['number', 'boolean', 'string'].includes(typeof value))
       throw new UsageError(`${name}: got ${typeof value}; allowed: a number, a boolean or text`);

@@ -23,7 +23,9 @@ export function parseBest(
   if (!metric) {
     const names = metrics.map((m) => m.name);
     throw new UsageError(
-      `--best: got ${JSON.stringify(raw)}${didYouMean(name, names)}; allowed: one metric name of ${rule.id} (muster describe ${ruleWord(rule)}), such as ${names[0]}, or ${names[0]}:min for the lowest`,
+      `--best: got ${JSON.stringify(raw)}${didYouMean(name, names)}; ` +
+        `allowed: one metric name of ${rule.id} (muster describe ${ruleWord(rule)}), ` +
+        `such as ${names[0]}, or ${names[0]}:min for the lowest`,
     );
   }
   return { metric, goal };

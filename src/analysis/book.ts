@@ -93,7 +93,8 @@ export async function evaluateBook(
         : { ...simulation, trials: settings.printableTrials };
       const plan = cardPoints(rule, defaults);
       settings.onProgress?.(
-        `${step}: the card, ${plan.length} parameter set${plan.length === 1 ? '' : 's'}${rule.exact ? ' (exact)' : `, ${formatCount(settings.printableTrials)} trials each`}`,
+        `${step}: the card, ${plan.length} parameter set${plan.length === 1 ? '' : 's'}` +
+          `${rule.exact ? ' (exact)' : `, ${formatCount(settings.printableTrials)} trials each`}`,
       );
       const solvedCard = await evaluateUntilInterrupted(rule, plan, cardSettings, { pool, signal, onTrials });
       if (!rule.exact) trialsBefore += plan.length * settings.printableTrials;

@@ -197,7 +197,8 @@ export function planCompare(
   const raw = options.variant ?? [];
   if (raw.length < 2)
     throw new UsageError(
-      `--variant: got ${raw.length}; allowed: at least two, such as --variant "A: name=value" --variant "B: name=value"`,
+      `--variant: got ${raw.length}; ` +
+        `allowed: at least two, such as --variant "A: name=value" --variant "B: name=value"`,
     );
   if (raw.length > MAX_VARIANTS) throw new UsageError(`--variant: got ${raw.length}; allowed: at most ${MAX_VARIANTS}`);
   const variants = raw.map((text, index) => parseVariant(rulesOf[index], text));
@@ -385,6 +386,7 @@ export function variantMetricLists(plan: ComparePlan, params: readonly Params[])
 export const compareGrid: GridAnalysis<ComparePlan, CompareResult> = {
   command: 'compare',
   noun: 'variants',
+  what: 'a comparison',
   metricOnMerge: false,
   isArgs(args: unknown): args is GridArgs {
     return (

@@ -50,6 +50,8 @@ export interface GridAnalysis<Plan, Result> {
   readonly command: GridCommand;
   /** What the points are called in a shard's report: a sweep's points, a comparison's variants. */
   readonly noun: string;
+  /** The analysis in a sentence: 'a sweep', 'a comparison'. */
+  readonly what: string;
   /** Whether merge takes --metric (the table's metrics): a sweep's does; a comparison tests every metric. */
   readonly metricOnMerge: boolean;
   /** Whether a shard's recorded args are exactly this analysis's (a file is data: every field checked). */

@@ -88,10 +88,11 @@ export function planMatrix(rule: Rule, options: MatrixRequest): MatrixPlan {
   const spec = rule.matrix;
   if (!spec)
     throw new UsageError(
-      `rule: ${rule.id} declares no matrix (muster describe ${ruleWord(rule)} lists what it has); allowed: a rule with a matrix, such as ${rules
-        .filter((r) => r.matrix)
-        .map((r) => r.id)
-        .join(', ')}`,
+      `rule: ${rule.id} declares no matrix (muster describe ${ruleWord(rule)} lists what it has); ` +
+        `allowed: a rule with a matrix, such as ${rules
+          .filter((r) => r.matrix)
+          .map((r) => r.id)
+          .join(', ')}`,
     );
   const base = resolveParams(rule, options.set ?? []);
   let values = spec.defaultValues(base);
@@ -125,7 +126,8 @@ export function planMatrix(rule: Rule, options: MatrixRequest): MatrixPlan {
   const stray = tableMetrics.find((name) => !everyMetric.some((metric) => metric.name === name));
   if (stray !== undefined)
     throw new UsageError(
-      `${rule.id}: matrix.metrics: got ${JSON.stringify(stray)}, which is not a metric at these parameters; allowed: ${everyMetric.map((m) => m.name).join(', ')}`,
+      `${rule.id}: matrix.metrics: got ${JSON.stringify(stray)}, which is not a metric at these parameters; ` +
+        `allowed: ${everyMetric.map((m) => m.name).join(', ')}`,
     );
   const cellParams = values.map((rowValue) =>
     cols.map((colValue) => resolveParams(rule, options.set ?? [], { [spec.row]: rowValue, [spec.col]: colValue })),
@@ -145,7 +147,8 @@ export function matrixSettings(plan: MatrixPlan, options: MatrixRequest): Simula
     for (const option of ['trials', 'threads', 'confidence', 'timeout', 'maxTrials'] as const) {
       if (options[option] !== undefined)
         throw new UsageError(
-          `--${option.replace('T', '-t')}: ${rule.id}'s matrix is exact; allowed: add --simulate to simulate every cell, or leave it out`,
+          `--${option.replace('T', '-t')}: ${rule.id}'s matrix is exact; ` +
+            `allowed: add --simulate to simulate every cell, or leave it out`,
         );
     }
     if (options.seed !== undefined) parseSeed(options.seed);

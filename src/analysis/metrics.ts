@@ -96,7 +96,8 @@ export function unknownMetric(rule: Rule, all: readonly MetricSpec[], pattern: s
   const allowed =
     names.length <= 12
       ? `one of ${names.join(', ')}, or a glob such as ${names[0].split('.')[0]}.*`
-      : `one of the ${names.length} metrics \`muster describe ${ruleWord(rule)}\` lists (${names.slice(0, 4).join(', ')}, …), or a glob such as ${names[0].split('.')[0]}.*`;
+      : `one of the ${names.length} metrics \`muster describe ${ruleWord(rule)}\` lists ` +
+        `(${names.slice(0, 4).join(', ')}, …), or a glob such as ${names[0].split('.')[0]}.*`;
   const given =
     pattern.length > QUOTED_PATTERN
       ? `a pattern of ${pattern.length} characters that matches no metric`

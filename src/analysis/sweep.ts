@@ -52,7 +52,9 @@ export interface SweepPlan {
 export function planSweep(rule: Rule, options: SweepRequest): SweepPlan {
   if (!options.vary || options.vary.length === 0)
     throw new UsageError(
-      `--vary: missing; allowed: one or more --vary name=a..b[:step] or name=v1,v2 with name one of ${rule.params.map((p) => p.name).join(', ')}`,
+      `--vary: missing; ` +
+        'allowed: one or more --vary name=a..b[:step] or name=v1,v2 ' +
+        `with name one of ${rule.params.map((p) => p.name).join(', ')}`,
     );
   const varies: Vary[] = options.vary.map((raw) => parseVary(rule, raw));
   const varied = new Set<string>();
@@ -174,6 +176,7 @@ export function assembleSweep(
 export const sweepGrid: GridAnalysis<SweepPlan, SweepResult> = {
   command: 'sweep',
   noun: 'points',
+  what: 'a sweep',
   metricOnMerge: true,
   isArgs(args: unknown): args is GridArgs {
     return hasExactly(args, ['set', 'vary']) && texts(args.set) && texts(args.vary);

@@ -51,7 +51,8 @@ export function parseVariant(rule: Rule, raw: string): Variant {
     const name = equals > 0 ? assignment.slice(0, equals).trim() : '';
     if (!names.has(name)) {
       throw new UsageError(
-        `--variant ${JSON.stringify(label)}: got ${JSON.stringify(assignment)}${name ? didYouMean(name, [...names]) : ''}; allowed: name=value with name one of ${[...names].join(', ')}`,
+        `--variant ${JSON.stringify(label)}: got ${JSON.stringify(assignment)}` +
+          `${name ? didYouMean(name, [...names]) : ''}; allowed: name=value with name one of ${[...names].join(', ')}`,
       );
     }
   }

@@ -315,7 +315,7 @@ export async function mergeGridShards(
   };
   const confidence = options.confidence === undefined ? first.confidence : parseConfidence(options.confidence);
   if (!analysis.metricOnMerge && options.metric !== undefined)
-    throw new UsageError(`--metric: only when merging a sweep; allowed: leave it out for a ${first.command}`);
+    throw new UsageError(`--metric: only when merging a sweep; allowed: leave it out for ${analysis.what}`);
   const settings = {
     seed: first.seed,
     stream: String(first.stream),
