@@ -16,16 +16,9 @@ import { SimulationPool } from '../../engine/pool.js';
 import { mergeTally } from '../../engine/run-chunks.js';
 import { simulateMany } from '../../engine/simulate-many.js';
 import { buildResult } from '../../result.js';
-import type { Rule, StreamVersion } from '../../rules/types.js';
+import type { Rule } from '../../rules/types.js';
 import type { Evaluated } from '../../analysis/evaluate.js';
-import {
-  hasExactly,
-  type GridAnalysis,
-  type GridArgs,
-  type GridCommand,
-  type GridJob,
-  type RecordedFile,
-} from '../../analysis/grid.js';
+import type { GridAnalysis, GridArgs, GridJob, RecordedFile } from '../../analysis/grid.js';
 import { openCheckpoint, ruleOfJob, savedTrials, streamOfJob, type CheckpointOptions } from '../checkpoint-option.js';
 import type { Io } from '../io.js';
 import { checkOutputFile, parseConfidence } from '../options.js';
@@ -36,49 +29,16 @@ import { fillIndex, type ShardPlace } from '../scheduler.js';
 import { checkDistinct, ruleFileInputs, writeOutputs } from '../../output/files.js';
 import { checkGridPaths, type GridPaths } from '../output-paths.js';
 import { toJson } from '../../output/json.js';
-import {
-  checkCounts,
-  mixedStreams,
-  namedRuleFiles,
-  readShardJson,
-  recordedStream,
-  shardTrials,
-} from '../shard-file.js';
+import { checkCounts, mixedStreams, namedRuleFiles, shardTrials } from '../shard-file.js';
 import { packageVersion } from '../../version.js';
-import { STREAM_LIST } from '../../engine/random.js';
+import { GRID_SHARD_FORMAT, readGridShard, type GridShardFile } from '../grid-shard-file.js';
 import { getRule } from '../../rules/index.js';
 import { isRulePath } from '../../rules/load-rule.js';
 import { withInterrupt } from '../interrupt.js';
 import { PiecesToVerify, type GridToVerify } from '../grid-verify.js';
 
 export type { GridArgs, GridJob, RecordedFile };
-
-export const GRID_SHARD_FORMAT = 'muster-grid-tally/1';
-
-/** What one shard of a sweep or a comparison writes. */
-export interface GridShardFile {
-  format: typeof GRID_SHARD_FORMAT;
-  /** The muster version that wrote it: merge adds only shards of its own version. */
-  version: string;
-  command: GridCommand;
-  rule: string;
-  args: GridArgs;
-  seed: string;
-  /** The random stream; absent in files written on stream 1 before it was recorded (read as 1). */
-  stream: StreamVersion;
-  trials: number;
-  confidence: number;
-  shard: { index: number; count: number };
-  threads: number;
-  /** Chunks [first, end) of point `point` (in the command's order), and their tally. */
-  pieces: Array<{ point: number; first: number; end: number; tally: number[] }>;
-  /**
-   * The rule files the command named, each with the sha256 of its contents; merge loads the same files
-   * (as for run shards). `ref` is the reference as typed: "" for the command's own rule, else a
-   * comparison variant's rule=… text.
-   */
-  ruleFiles?: RecordedFile[];
-}
+export { GRID_SHARD_FORMAT, isGridShard, type GridShardFile } from '../grid-shard-file.js';
 
 /**
  * An analysis over a grid as the CLI shows it: the analysis (plan, assemble) and how its command writes the
@@ -211,11 +171,6 @@ export async function runGridShard(
   return file;
 }
 
-/** True when the parsed JSON claims to be a sweep or comparison shard (merge then reads it as one). */
-export function isGridShard(parsed: unknown): boolean {
-  return parsed !== null && typeof parsed === 'object' && (parsed as { format?: unknown }).format === GRID_SHARD_FORMAT;
-}
-
 export interface GridMergeOptions {
   /** The rule files the shards were run with, as the person names them (a shard's own record is never imported). */
   rule?: string[];
@@ -233,25 +188,6 @@ export interface GridMergeOptions {
   quiet?: boolean;
 }
 
-const FILE_KEYS = [
-  'format',
-  'version',
-  'command',
-  'rule',
-  'args',
-  'seed',
-  'trials',
-  'confidence',
-  'shard',
-  'threads',
-  'pieces',
-];
-/**
- * Fields a shard may have besides: ruleFiles, when the command named rule files; stream, absent from files written
- * before it was recorded.
- */
-const OPTIONAL_KEYS = ['ruleFiles', 'stream'];
-
 /** `muster merge` of sweep or comparison shards: every chunk of every point exactly once, added point by point. */
 export async function mergeGridShards(
   files: readonly string[],
@@ -259,8 +195,9 @@ export async function mergeGridShards(
   io: Io,
   views: readonly GridView<unknown, unknown>[],
 ): Promise<unknown> {
+  const analyses = views.map((view) => view.analysis);
   // Files are read one at a time and only their tallies kept, so memory does not grow with the number of shards.
-  const first = readGridShard(files[0], views);
+  const first = readGridShard(files[0], analyses);
   const view = views.find((candidate) => candidate.analysis.command === first.command)!;
   const { analysis } = view;
   // Shards of one command on several machines may record a file at different paths: its reference and contents must
@@ -363,7 +300,7 @@ export async function mergeGridShards(
   const seen = new Set<number>();
   let threads = 0;
   for (const [i, path] of files.entries()) {
-    const shard = i === 0 ? first : readGridShard(path, views);
+    const shard = i === 0 ? first : readGridShard(path, analyses);
     if (shard.stream !== first.stream) throw mixedStreams(path, shard.stream, files[0], first.stream);
     if (identity(shard) !== identity(first))
       throw new UsageError(
@@ -437,86 +374,4 @@ export async function mergeGridShards(
   const result = analysis.assemble(plan, evaluated, threads);
   await view.write(plan, result, paths, options.quiet ?? false, io);
   return result;
-}
-
-function isCount(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
-}
-
-function readGridShard(file: string, views: readonly GridView<unknown, unknown>[]): GridShardFile {
-  const bad = (why: string) =>
-    new UsageError(`files: ${file} ${why}; allowed: files written by muster sweep or compare with --shard`);
-  const parsed = readShardJson(file);
-  const optional =
-    parsed !== null && typeof parsed === 'object'
-      ? OPTIONAL_KEYS.filter((key) => Object.hasOwn(parsed as object, key))
-      : [];
-  if (!isGridShard(parsed) || !hasExactly(parsed, [...FILE_KEYS, ...optional]))
-    throw bad(`is not a complete ${GRID_SHARD_FORMAT} file, or has unknown fields`);
-  const shard = parsed as unknown as GridShardFile;
-  // Another version may count differently (a rule fixed, a stream changed): its counts cannot be added to these.
-  if (shard.version !== packageVersion())
-    throw bad(
-      `was written by muster ${JSON.stringify(String(shard.version).slice(0, 40))}, not by this muster ${JSON.stringify(packageVersion())} (run the shard again with it)`,
-    );
-  const recorded: unknown = shard.ruleFiles;
-  if (recorded !== undefined) {
-    const entries = Array.isArray(recorded) ? (recorded as unknown[]) : null;
-    const valid =
-      entries !== null &&
-      entries.length > 0 &&
-      entries.every(
-        (entry) =>
-          hasExactly(entry, ['ref', 'path', 'sha256']) &&
-          typeof entry.ref === 'string' &&
-          typeof entry.path === 'string' &&
-          typeof entry.sha256 === 'string' &&
-          /^[0-9a-f]{64}$/.test(entry.sha256),
-      ) &&
-      new Set(entries.map((entry) => (entry as { ref: string }).ref)).size === entries.length;
-    if (!valid) throw bad('has ruleFiles that are not a list of distinct { ref, path, sha256 }');
-  }
-  // The command is data: matched against the analyses merge knows, never used as a key.
-  const view = views.find((candidate) => candidate.analysis.command === shard.command);
-  const argsOk = view?.analysis.isArgs(shard.args);
-  if (!argsOk) throw bad('has a command that is not sweep or compare, or options that are not its own');
-  if (typeof shard.rule !== 'string' || typeof shard.seed !== 'string')
-    throw bad('has a rule or seed that is not text');
-  const stream = recordedStream(shard);
-  if (stream === null) throw bad(`has a stream that is not ${STREAM_LIST}`);
-  shard.stream = stream;
-  // Threads as --threads allows them (1 to 256); trials and confidence are checked when merge plans the command again.
-  if (
-    !isCount(shard.trials) ||
-    typeof shard.confidence !== 'number' ||
-    !isCount(shard.threads) ||
-    shard.threads < 1 ||
-    shard.threads > 256
-  )
-    throw bad('has trials, confidence or threads of the wrong type or out of range');
-  const place: unknown = shard.shard;
-  if (
-    !hasExactly(place, ['index', 'count']) ||
-    !isCount(place.index) ||
-    !isCount(place.count) ||
-    place.index >= place.count
-  ) {
-    throw bad('has a shard that is not {index, count} with index below count');
-  }
-  if (!Array.isArray(shard.pieces)) throw bad('has no list of pieces');
-  for (const piece of shard.pieces as unknown[]) {
-    if (!hasExactly(piece, ['point', 'first', 'end', 'tally'])) throw bad('has a piece with missing or unknown fields');
-    const { point, first, end, tally } = piece;
-    // A tally's entries are whole numbers; a rule file's mean may sum below zero, so their signs are the rule's to
-    // check (checkCounts).
-    if (
-      !isCount(point) ||
-      !isCount(first) ||
-      !isCount(end) ||
-      !Array.isArray(tally) ||
-      !tally.every((entry) => Number.isSafeInteger(entry))
-    )
-      throw bad('has a piece whose point or chunks are not whole counts, or a tally not of whole numbers');
-  }
-  return shard;
 }
