@@ -3,23 +3,21 @@
  * and its one-page odds card, a page and a card per rule and a contents
  * page, all self-contained HTML.
  *
- *   for each rule: simulate the defaults on the shared pool
+ *   for each rule computed (src/analysis/book.ts: the defaults, the card's points)
  *                  ─► its run charts, then the diagnostics (not printed)
  *                  ─► its card, card-<rule>.html (exact where the rule allows)
  *   contents page ─► links to every page, chart and card
  */
 import { join } from 'node:path';
+import type { BookRun } from '../src/analysis/book.js';
 import { formatCount } from '../src/output/format.js';
-import { SimulationPool } from '../src/engine/pool.js';
-import { resolveParams } from '../src/rules/params.js';
 import type { Rule, StreamVersion } from '../src/rules/types.js';
 import type { Chart } from './charts/chart.js';
-import { layoutCard, planCard } from './card/layout.js';
+import { layoutCard } from './card/layout.js';
 import { renderCardPage } from './card/page.js';
 import { hasRuleCharts, runCharts } from './charts/index.js';
-import { ruleWord } from '../src/cli/suggest.js';
+import { ruleWord } from '../src/text/suggest.js';
 import { escapeHtml } from './escape.js';
-import { evaluateUntilInterrupted, type GridSettings } from './evaluate.js';
 import type { OutputFile } from './outputs.js';
 import { renderPage, type Section } from './page.js';
 import { methodLine, runPageInput } from './run-report.js';
@@ -30,19 +28,10 @@ export interface BookSettings {
   seed: string;
   stream: StreamVersion;
   confidence: number;
-  threads: number;
   /** Trials for each rule's run at its defaults. */
   trials: number;
   /** Trials per point of a card that has to be simulated (rules without an exact solution). */
   printableTrials: number;
-  /** Told what is being worked on. */
-  onProgress?: (message: string) => void;
-  /** Told the trials simulated so far, of all the book simulates (runs at the defaults and simulated cards). */
-  onTrials?: (done: number, total: number) => void;
-  /** Ctrl-C: the book stops after the pages already finished. */
-  signal?: AbortSignal;
-  /** Watchdog in seconds (--timeout). */
-  timeout?: number;
   /** The calculator page (`muster app`), written as app.html and linked from every page. */
   appHtml?: string;
 }
@@ -67,9 +56,16 @@ const pageFile = (rule: Rule) => `${rule.id}.html`;
 const cardFile = (rule: Rule) => `card-${rule.id}.html`;
 const APP_FILE = 'app.html';
 
-/** Builds every page in memory; the caller writes the files. */
-export async function buildBook(rules: readonly Rule[], settings: BookSettings): Promise<Book> {
-  const pool = SimulationPool.take(settings.threads);
+/**
+ * Every page in memory from the rules computed (src/analysis/book.ts evaluateBook), in their order; `partial`
+ * when an interruption stopped the book. The caller writes the files.
+ */
+export function renderBook(
+  rules: readonly Rule[],
+  runs: readonly BookRun[],
+  partial: boolean,
+  settings: BookSettings,
+): Book {
   const pages: BookPage[] = [];
   const files: OutputFile[] = [];
   const nav = (current: string | null) => [
@@ -77,78 +73,22 @@ export async function buildBook(rules: readonly Rule[], settings: BookSettings):
     ...(settings.appHtml === undefined ? [] : [{ href: APP_FILE, label: 'Calculator' }]),
     ...rules.map((rule) => ({ href: pageFile(rule), label: rule.title, current: current === rule.id })),
   ];
-  let partial = false;
-  const { signal } = settings;
-  // Every trial the book will simulate: each rule at its defaults, and the cards of rules with no exact solution.
-  const totalTrials = rules.reduce(
-    (sum, rule) =>
-      sum + settings.trials + (rule.exact ? 0 : planCard(rule, resolveParams(rule)).length * settings.printableTrials),
-    0,
-  );
-  let trialsBefore = 0;
-  const onTrials = (done: number) => settings.onTrials?.(trialsBefore + done, totalTrials);
-  try {
-    for (const [position, rule] of rules.entries()) {
-      if (signal?.aborted) {
-        partial = true;
-        break;
-      }
-      const step = `[${position + 1}/${rules.length}] ${rule.id}`;
-      const defaults = resolveParams(rule);
-      const simulation: GridSettings = {
-        method: 'simulation',
-        seed: settings.seed,
-        stream: settings.stream,
-        confidence: settings.confidence,
-        trials: settings.trials,
-        threads: settings.threads,
-        timeout: settings.timeout,
-      };
-      settings.onProgress?.(`${step}: simulating ${formatCount(settings.trials)} trials at the defaults`);
-      const stopped = await evaluateUntilInterrupted(rule, [defaults], simulation, { pool, signal, onTrials });
-      trialsBefore += settings.trials;
-      if (stopped.interrupted) {
-        partial = true;
-        break;
-      }
-      const [{ result }] = stopped.evaluated;
-      const charts = runCharts({ rule, result, metrics: rule.metrics(defaults) });
+  for (const { rule, defaults, result, card: cardResults } of runs) {
+    const charts = runCharts({ rule, result, metrics: rule.metrics(defaults) });
+    const card = layoutCard(rule, defaults, {}, cardResults);
+    files.push({ path: join(settings.outDir, cardFile(rule)), contents: renderCardPage(card, 'a4') });
 
-      const cardSettings: GridSettings = rule.exact
-        ? { ...simulation, method: 'exact', stream: null }
-        : { ...simulation, trials: settings.printableTrials };
-      const plan = planCard(rule, defaults);
-      settings.onProgress?.(
-        `${step}: the card, ${plan.length} parameter set${plan.length === 1 ? '' : 's'}${rule.exact ? ' (exact)' : `, ${formatCount(settings.printableTrials)} trials each`}`,
-      );
-      const cardPoints = await evaluateUntilInterrupted(rule, plan, cardSettings, { pool, signal, onTrials });
-      if (!rule.exact) trialsBefore += plan.length * settings.printableTrials;
-      if (cardPoints.interrupted) {
-        partial = true;
-        break;
-      }
-      const card = layoutCard(
-        rule,
-        defaults,
-        {},
-        cardPoints.evaluated.map((point) => point.result),
-      );
-      files.push({ path: join(settings.outDir, cardFile(rule)), contents: renderCardPage(card, 'a4') });
-
-      const input = runPageInput(rule, result, charts);
-      const sections: Section[] = [
-        {
-          kind: 'html',
-          html: `<p class="note">One-page odds card to print: <a href="${escapeHtml(cardFile(rule))}">${escapeHtml(card.title)}</a> (<code>muster card ${escapeHtml(ruleWord(rule))}</code> for other parameters, A4 or Letter, and PDF). Below, the rule at its defaults: ${escapeHtml(methodLine(result))}.${hasRuleCharts(rule) ? '' : ' (This rule has no charts of its own yet: the generic charts follow.)'}</p>`,
-        },
-        ...input.sections,
-      ];
-      const html = renderPage({ ...input, kicker: 'muster · report book', sections, nav: nav(rule.id) });
-      files.push({ path: join(settings.outDir, pageFile(rule)), contents: html });
-      pages.push({ rule, file: pageFile(rule), charts, card: { file: cardFile(rule), title: card.title } });
-    }
-  } finally {
-    await pool.close();
+    const input = runPageInput(rule, result, charts);
+    const sections: Section[] = [
+      {
+        kind: 'html',
+        html: `<p class="note">One-page odds card to print: <a href="${escapeHtml(cardFile(rule))}">${escapeHtml(card.title)}</a> (<code>muster card ${escapeHtml(ruleWord(rule))}</code> for other parameters, A4 or Letter, and PDF). Below, the rule at its defaults: ${escapeHtml(methodLine(result))}.${hasRuleCharts(rule) ? '' : ' (This rule has no charts of its own yet: the generic charts follow.)'}</p>`,
+      },
+      ...input.sections,
+    ];
+    const html = renderPage({ ...input, kicker: 'muster · report book', sections, nav: nav(rule.id) });
+    files.push({ path: join(settings.outDir, pageFile(rule)), contents: html });
+    pages.push({ rule, file: pageFile(rule), charts, card: { file: cardFile(rule), title: card.title } });
   }
 
   const index = renderIndex(pages, settings, nav(null), partial);

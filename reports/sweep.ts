@@ -1,12 +1,14 @@
 /**
  * A parameter sweep's report: lines for one varied parameter, heatmaps for
- * two, heatmap panels for three, and its CSV. `--vary` parsing and the grid
- * of combinations are in vary.ts (re-exported here).
+ * two, heatmap panels for three, and its CSV. The sweep itself (`--vary`, the grid,
+ * the points computed) is src/analysis/sweep.ts's.
  */
 import { formatCount, formatValue } from '../src/output/format.js';
 import { keyedRecord, own } from '../src/keyed.js';
-import { bestOf, type Envelope, type MetricResult } from '../src/result.js';
-import type { MetricSpec, ParamValue, Params, Rule, StreamVersion } from '../src/rules/types.js';
+import { bestOf, type MetricResult } from '../src/result.js';
+import type { MetricSpec, ParamValue, Params, Rule } from '../src/rules/types.js';
+import type { SweepResult } from '../src/analysis/sweep.js';
+import type { Vary } from '../src/analysis/vary.js';
 import { lineChart, pointFrom, type IntervalPoint } from './charts/blocks.js';
 import { type HeatCell, heatmap } from './charts/heatmap.js';
 import type { Chart } from './charts/chart.js';
@@ -17,44 +19,6 @@ import { percent } from './numbers.js';
 import { renderPage, type ParamRow } from './page.js';
 import { readingRows } from './readings.js';
 import { confidenceLabel, formatInterval, htmlSection } from './tables.js';
-import type { Vary } from './vary.js';
-
-export { combinations, MAX_SWEEP_POINTS, parseVary, type Vary } from './vary.js';
-
-/** The result JSON of `muster sweep` (docs/json.md). */
-export interface SweepResult extends Envelope {
-  source: string;
-  /** Parameters held fixed (after --set and defaults). */
-  params: Params;
-  vary: Vary[];
-  method: 'simulation' | 'exact';
-  seed: string;
-  /** The random stream of every point; null when solved exactly. */
-  stream: StreamVersion | null;
-  trials: number;
-  threads: number;
-  confidence: number;
-  points: Array<{ params: Params; metrics: Record<string, MetricResult> }>;
-  /** Combinations the rule rejects (e.g. chosenRound above rounds), with its reason. */
-  skipped: Array<{ params: Params; reason: string }>;
-  /** Interrupted (Ctrl-C): `points` holds only the combinations finished, in order. */
-  partial: boolean;
-  /** With --best: the best point for one metric and whether it beats the runner-up beyond noise. */
-  best?: SweepBest;
-}
-
-export interface SweepBest {
-  metric: string;
-  goal: 'max' | 'min';
-  params: Params;
-  value: number;
-  runnerUp: { params: Params; value: number } | null;
-  /**
-   * 'exactly': exact values differ; 'beyond noise': the intervals do not overlap; 'within noise': they do; 'tied':
-   * equal exact values; 'alone': one point.
-   */
-  decided: 'exactly' | 'beyond noise' | 'within noise' | 'tied' | 'alone';
-}
 
 const pointLabel = (value: ParamValue) => String(value);
 /** A point's value of a varied parameter (its own entry: the name may be `constructor`). */

@@ -19,11 +19,9 @@ export function formatInterval(value: Pick<MetricResult, 'lo' | 'hi'>, probabili
   return `${formatValue(value.lo, probability)} – ${formatValue(value.hi, probability)}`;
 }
 
-/** A fraction short enough to read (denominator up to 12 digits), else null. */
-export function readableFraction(fraction: Fraction | undefined): string | null {
-  if (!fraction || fraction.denominator.toString().length > 12) return null;
-  return fraction.toString();
-}
+import { readableFraction } from '../src/output/format.js';
+
+export { readableFraction };
 
 /**
  * Every metric of a run: name, meaning, estimate, interval and exact value

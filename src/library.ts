@@ -1,30 +1,45 @@
 /**
- * muster as a library: `import { run, exact, loadRule } from 'muster-odds'`.
- * The same analyses as `muster run` and `muster run --exact`, returning the
+ * muster as a library: `import { run, exact, sweep, compare, loadRule } from 'muster-odds'`.
+ * The same analyses as `muster run`, `run --exact`, `sweep` and `compare`, returning the
  * `muster.result/1` objects the CLI writes as JSON (docs/json.md), with the
  * CLI's validation: a mistake is a UsageError (one line, naming the option
  * or parameter), never a printed message or an exit. Nothing here prints,
  * exits, or listens for signals; cancellation is the caller's AbortSignal.
  *
  *   loadRule(id or path) ─► run(rule, { set, trials, seed, … }) ─► RunResult
- *                       └─► exact(rule, { set })                ─► RunResult
+ *                       ├─► exact(rule, { set })                ─► RunResult
+ *                       ├─► sweep(rule, { vary, … })            ─► SweepResult (library-grid.ts)
+ *                       └─► compare(rule, { variants, … })      ─► CompareResult
  *
  * Simulation runs on a worker pool: pass one (`new Pool(threads)`, closed by
  * the caller with `close()`) to share it between calls, or leave it out and
  * each call starts and closes its own. docs/library.md is the guide.
  */
-import { parseSeed } from './cli/seed.js';
+import { parseSeed } from './input/seed.js';
 import { UsageError } from './errors.js';
-import { defaultThreads, SimulationPool, WorkerError } from './engine/pool.js';
-import { simulate } from './engine/simulate.js';
+import { defaultThreads, WorkerError } from './engine/pool.js';
+import type { ParamSettings } from './library-grid.js';
+import { Pool } from './library-pool.js';
+import { simulateRun, solveRun } from './analysis/run.js';
 import { STREAM_VERSIONS } from './engine/random.js';
-import { buildResult, type MetricResult, type RunResult } from './result.js';
+import type { MetricResult, RunResult } from './result.js';
 import { rules as builtInRules } from './rules/index.js';
 import { loadRule as loadRuleRef } from './rules/load-rule.js';
 import { resolveParams } from './rules/params.js';
 import type { ParamValue, Rule, StreamVersion } from './rules/types.js';
 
 export { UsageError, WorkerError };
+export { Pool };
+export {
+  compare,
+  sweep,
+  type CompareOptions,
+  type CompareResult,
+  type ParamSettings,
+  type SweepOptions,
+  type SweepResult,
+  type VariantSpec,
+} from './library-grid.js';
 export type { MetricResult, ParamValue, Rule, RunResult, StreamVersion };
 
 /** The built-in rules: id, title and one line on what each answers. */
@@ -65,29 +80,6 @@ export interface RuleFileSpec {
   [field: string]: unknown;
 }
 
-/** A worker pool shared between calls; `close()` it when done (the process cannot exit while its threads run). */
-export class Pool {
-  readonly #pool: SimulationPool;
-  constructor(threads: number) {
-    if (!Number.isInteger(threads) || threads < 1 || threads > 1024)
-      throw new UsageError(`threads: got ${String(threads)}; allowed: a whole number from 1 to 1024`);
-    this.#pool = new SimulationPool(threads);
-  }
-  get threads(): number {
-    return this.#pool.threads;
-  }
-  /** @internal */
-  get simulationPool(): SimulationPool {
-    return this.#pool;
-  }
-  close(): Promise<void> {
-    return this.#pool.close();
-  }
-}
-
-/** Parameter values by name; numbers, booleans, or text as `--set` takes it ("0.15", "forward:3"). */
-export type ParamSettings = Readonly<Record<string, ParamValue>> | ReadonlyMap<string, ParamValue>;
-
 export interface ExactOptions {
   set?: ParamSettings;
 }
@@ -119,16 +111,7 @@ export async function exact(rule: string | Rule, options: ExactOptions = {}): Pr
   if (!resolved.exact)
     throw new UsageError(`exact: ${resolved.id} has no exact solution; allowed: run(…) to simulate it`);
   const params = paramsOf(resolved, options.set);
-  return buildResult({
-    rule: resolved,
-    params,
-    seed: 'muster',
-    stream: null,
-    threads: 0,
-    confidence: 1,
-    trials: 0,
-    tally: null,
-  });
+  return solveRun(resolved, params, 'muster');
 }
 
 /** Simulates a rule: every metric's estimate and interval, with its exact value beside it where the rule has one. */
@@ -140,7 +123,7 @@ export async function run(rule: string | Rule, options: RunOptions = {}): Promis
     throw new UsageError(`trials: got ${String(trials)}; allowed: a whole number from 1 to ${MAX_TRIALS}`);
   if (options.seed !== undefined && typeof options.seed !== 'string')
     throw new UsageError(`seed: got ${typeof options.seed}; allowed: text`);
-  // The CLI's own check and bound (cli/seed.ts), the option named as the library names it.
+  // The CLI's own check and bound (src/input/seed.ts), the option named as the library names it.
   const seed = parseSeed(options.seed ?? 'muster', 'seed');
   const stream = options.stream ?? 3;
   if (!(STREAM_VERSIONS as readonly number[]).includes(stream))
@@ -153,27 +136,13 @@ export async function run(rule: string | Rule, options: RunOptions = {}): Promis
   const own = options.pool === undefined ? new Pool(options.threads ?? defaultThreads()) : undefined;
   const pool = (options.pool ?? own) as Pool;
   try {
-    const outcome = await simulate(pool.simulationPool, {
-      rule: resolved,
+    return await simulateRun(
+      pool.simulationPool,
+      resolved,
       params,
-      seed,
-      stream,
-      confidence,
-      trials,
-      signal: options.signal,
-      onProgress: options.onProgress,
-    });
-    return buildResult({
-      rule: resolved,
-      params,
-      seed,
-      stream,
-      threads: pool.threads,
-      confidence,
-      trials: outcome.trials,
-      tally: outcome.tally,
-      partial: outcome.partial,
-    });
+      { seed, stream, confidence, trials, threads: pool.threads },
+      { signal: options.signal, onProgress: options.onProgress },
+    );
   } finally {
     await own?.close();
   }
@@ -188,7 +157,8 @@ function paramsOf(rule: Rule, set: ParamSettings | undefined): Record<string, Pa
   const assignments = entries.map(([name, value]) => {
     if (typeof name !== 'string' || name.includes('='))
       throw new UsageError(
-        `set: ${JSON.stringify(String(name))} is not a parameter name; allowed: ${rule.params.map((p) => p.name).join(', ')}`,
+        `set: ${JSON.stringify(String(name))} is not a parameter name; ` +
+          `allowed: ${rule.params.map((p) => p.name).join(', ')}`,
       );
     if (!['number', 'boolean', 'string'].includes(typeof value))
       throw new UsageError(`${name}: got ${typeof value}; allowed: a number, a boolean or text`);

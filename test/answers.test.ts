@@ -6,12 +6,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findBest } from '../src/cli/best.js';
+import { findBest } from '../src/analysis/best.js';
 import { Fraction } from '../src/exact/fraction.js';
 import { renderTable } from '../src/cli/format.js';
-import { globMatches } from '../src/cli/metrics.js';
-import { closest, editDistance } from '../src/cli/suggest.js';
-import type { SweepResult } from '../reports/sweep.js';
+import { globMatches } from '../src/analysis/metrics.js';
+import { closest, editDistance } from '../src/text/suggest.js';
+import type { SweepResult } from '../src/analysis/sweep.js';
 import { rules } from '../src/rules/index.js';
 import { cli, scratchFolder } from './support/cli.js';
 

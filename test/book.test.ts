@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { main } from '../src/cli.js';
 import { bookCommand } from '../src/cli/commands/book.js';
-import { buildBook } from '../reports/book.js';
+import { evaluateBook } from '../src/analysis/book.js';
+import { planCard } from '../reports/card/layout.js';
 import { rules } from '../src/rules/index.js';
 import { bufferIo } from './support/io.js';
 
@@ -81,16 +82,19 @@ describe('muster book: the report book', () => {
     const seen: Array<[number, number]> = [];
     // Every built-in rule has an exact card, so the book simulates exactly one run of --trials a rule.
     expect(rules.every((rule) => rule.exact !== undefined)).toBe(true);
-    await buildBook(rules, {
-      outDir: join(folder, 'counted'),
-      seed: 'book',
-      stream: 2,
-      confidence: 0.95,
-      threads: 1,
-      trials: 70_000,
-      printableTrials: 1000,
-      onTrials: (done, total) => seen.push([done, total]),
-    });
+    await evaluateBook(
+      rules,
+      {
+        seed: 'book',
+        stream: 2,
+        confidence: 0.95,
+        threads: 1,
+        trials: 70_000,
+        printableTrials: 1000,
+        onTrials: (done, total) => seen.push([done, total]),
+      },
+      planCard,
+    );
     const total = rules.length * 70_000;
     expect(seen.every(([, t]) => t === total)).toBe(true);
     expect(seen.map(([done]) => done)).toEqual([...seen.map(([done]) => done)].sort((a, b) => a - b)); // never goes back

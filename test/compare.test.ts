@@ -6,8 +6,8 @@ import type { Fraction } from '../src/exact/fraction.js';
 import { getRule } from '../src/rules/index.js';
 import { resolveParams } from '../src/rules/params.js';
 import { mean, proportion } from '../src/stats/estimate.js';
-import { parseVariant } from '../reports/compare.js';
-import { holm, normalUpperTail, twoSampleZ } from '../reports/significance.js';
+import { parseVariant } from '../src/analysis/variant.js';
+import { holm, normalUpperTail, twoSampleZ } from '../src/analysis/significance.js';
 import { bufferIo } from './support/io.js';
 import { cli, scratchFolder } from './support/cli.js';
 

@@ -7,7 +7,7 @@
  * is JavaScript) and a 100,000-character glob an internal error.
  */
 import { describe, expect, it } from 'vitest';
-import { globMatches } from '../src/cli/metrics.js';
+import { globMatches } from '../src/analysis/metrics.js';
 import { cli } from './support/cli.js';
 
 function oracle(pattern: string, name: string): boolean {

@@ -278,7 +278,7 @@ for (const [index, name] of HOSTILE_NAMES.entries()) {
       expect(points.map((point) => ownEntry(point.params, param))).toEqual([3, 4, 5]);
       const fractions = points.map((point) => (ownEntry(point.metrics, name) as { fraction: string }).fraction);
       expect(fractions).toEqual(['2/3', '1/2', '1/3']);
-      // The answer first, in words: the best value of the parameter, and its figure (src/cli/best.ts).
+      // The answer first, in words: the best value of the parameter, and its figure (src/cli/best.ts, src/analysis/best.ts).
       // (wrapped to the terminal's width where the name is long)
       expect(ran.stdout).toMatch(/^Choose [\s\S]*?=3:[\s\S]*?\s66\.667%/m);
       expect(readFileSync(join(dir, 'sweep.csv'), 'utf8')).toContain('0.6666666666666666');

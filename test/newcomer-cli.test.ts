@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../src/cli.js';
 import { ProgressBar } from '../src/cli/progress.js';
-import { shellWord } from '../src/cli/suggest.js';
+import { shellWord } from '../src/text/suggest.js';
 import { cli, scratchFolder } from './support/cli.js';
 import { bufferIo } from './support/io.js';
 

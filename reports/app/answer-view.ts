@@ -6,7 +6,7 @@
  * result already built.
  */
 import { own } from '../../src/keyed.js';
-import { formatCount, formatValue } from '../../src/cli/format.js';
+import { formatCount, formatValue } from '../../src/output/format.js';
 import type { Fraction } from '../../src/exact/fraction.js';
 import { DEFAULT_STREAM } from '../../src/engine/random.js';
 import type { MetricResult, RunResult } from '../../src/result.js';

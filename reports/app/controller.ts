@@ -8,8 +8,8 @@
  *          ─► question (the form through the rule's parsers and checks) ─► options (trials, seed, stream)
  *          ─► the hash ─► blocked? a message : exact(params) │ simulation ─► buildResult ─► the views
  */
-import { formatParams } from '../../src/cli/format.js';
-import { shellWord } from '../../src/cli/suggest.js';
+import { formatParams } from '../../src/output/format.js';
+import { shellWord } from '../../src/text/suggest.js';
 import { DEFAULT_STREAM } from '../../src/engine/random.js';
 import type { Fraction } from '../../src/exact/fraction.js';
 import { buildResult, type RunResult } from '../../src/result.js';

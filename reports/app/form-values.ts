@@ -9,7 +9,7 @@
 import { keyedRecord, own } from '../../src/keyed.js';
 import { UsageError } from '../../src/errors.js';
 import { findParam, parseParamOrLabel } from '../../src/rules/params.js';
-import { parseSeed } from '../../src/cli/seed.js';
+import { parseSeed } from '../../src/input/seed.js';
 import { DEFAULT_STREAM, STREAM_VERSIONS, STREAMS_ALLOWED } from '../../src/engine/random.js';
 import type { ParamSpec, Params, Rule, StreamVersion } from '../../src/rules/types.js';
 import { PAGE_OPTIONS, type HashState } from './hash.js';

@@ -18,7 +18,7 @@ import { UsageError } from '../../src/errors.js';
 import type { RunResult } from '../../src/result.js';
 import { presentationOf, registry } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
-import { ruleWord, shellWord } from '../../src/cli/suggest.js';
+import { ruleWord, shellWord } from '../../src/text/suggest.js';
 import type { Params, Rule } from '../../src/rules/types.js';
 import type { Chart } from '../charts/chart.js';
 import { escapeHtml } from '../escape.js';

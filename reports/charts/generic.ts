@@ -10,7 +10,7 @@ import { formatCount } from '../../src/output/format.js';
 import { bestOf } from '../../src/best-of.js';
 import { presentationOf } from '../../src/rules/index.js';
 import type { MetricSpec, ParamValue, Rule } from '../../src/rules/types.js';
-import type { Evaluated } from '../evaluate.js';
+import type { Evaluated } from '../../src/analysis/evaluate.js';
 import { percent } from '../numbers.js';
 import { intervalChart, markerKey, metricPoint, type IntervalPoint } from './blocks.js';
 import { type HeatCell, heatmap } from './heatmap.js';

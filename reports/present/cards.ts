@@ -13,7 +13,7 @@ import { findParam, resolveParams } from '../../src/rules/params.js';
 import type { AxisDecl, CardDecl, ChartDecl, TableDecl, Words } from '../../src/rules/presentation.js';
 import type { RunResult } from '../../src/result.js';
 import type { Params, ParamValue, Rule } from '../../src/rules/types.js';
-import { withRangeHint } from '../../src/cli/suggest.js';
+import { withRangeHint } from '../../src/text/suggest.js';
 import { intervalChart, lineChart, metricPoint, pointFrom, type IntervalPoint } from '../charts/blocks.js';
 import { type HeatCell, heatmap } from '../charts/heatmap.js';
 import type { Chart, RunView } from '../charts/chart.js';

@@ -86,7 +86,8 @@ async function sweepOverhead(root: string, threads: number): Promise<{ sweepSeco
     load(root, 'src/engine/simulate.js'),
     load(root, 'src/rules/index.js'),
     load(root, 'src/rules/params.js'),
-    load(root, 'reports/evaluate.js'),
+    // Where evaluateAll lives: src/analysis/ now, reports/ in builds before it moved (a probe may measure either).
+    load(root, 'src/analysis/evaluate.js').catch(() => load(root, 'reports/evaluate.js')),
   ]);
   const rule = getRule('reserves');
   const points = Array.from({ length: 100 }, (_, i) => resolveParams(rule, [], { leaderLoss: i / 100 }));

@@ -11,25 +11,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Io } from './io.js';
 import { holdSignals, signalled } from './interrupt.js';
-import { noteExit, watchRuleCalls, type CallMarker } from '../rules/rule-calls.js';
+import type { RuleThreadData, RuleThreadMessage } from './thread-messages.js';
+import { noteExit, watchRuleCalls } from '../rules/rule-calls.js';
 import { thrownByRuleFile } from '../rules/rule-faults.js';
-
-/** What the supervisor hands the thread. */
-export interface RuleThreadData {
-  argv: string[];
-  errIsTTY: boolean;
-  columns: number | undefined;
-  marker: CallMarker;
-}
-
-/** What the thread tells the supervisor, in order: output, then how it ended. */
-export type RuleThreadMessage =
-  | { out: string }
-  | { err: string }
-  | { timeout: number | undefined }
-  | { done: number }
-  | { internal: string }
-  | { uncaught: string; blamed: boolean };
 
 const port = parentPort;
 if (!port) throw new Error('command-thread.js runs only as a worker thread');

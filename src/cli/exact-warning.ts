@@ -6,7 +6,7 @@
  * stderr and changes no exit status.
  */
 import type { RunResult } from '../result.js';
-import { ruleWord } from './suggest.js';
+import { ruleWord } from '../text/suggest.js';
 import { farFromExact, formatSigmas } from './exact-agreement.js';
 import type { Io } from './io.js';
 

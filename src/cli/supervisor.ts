@@ -26,7 +26,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Io } from './io.js';
-import type { RuleThreadData, RuleThreadMessage } from './command-thread.js';
+import type { RuleThreadData, RuleThreadMessage } from './thread-messages.js';
 import { newCallMarker, readRuleCall, type RuleCallSeen } from '../rules/rule-calls.js';
 import {
   calledExit,

@@ -2,6 +2,7 @@
  * Number and parameter formatting shared by the terminal (src/cli) and the
  * reports (reports/), which both import it from here, below them.
  */
+import type { Fraction } from '../exact/fraction.js';
 import type { Params } from '../rules/types.js';
 
 /** Probabilities as percentages, means as plain numbers; null (no exact value) as a dash. */
@@ -29,4 +30,10 @@ export function formatCount(count: number): string {
   let grouped = digits.slice(0, ((digits.length - 1) % 3) + 1);
   for (let at = grouped.length; at < digits.length; at += 3) grouped += `,${digits.slice(at, at + 3)}`;
   return count < 0 ? `-${grouped}` : grouped;
+}
+
+/** A fraction short enough to read (denominator up to 12 digits), else null. */
+export function readableFraction(fraction: Fraction | undefined): string | null {
+  if (!fraction || fraction.denominator.toString().length > 12) return null;
+  return fraction.toString();
 }

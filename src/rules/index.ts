@@ -1,4 +1,4 @@
-import { didYouMean } from '../cli/suggest.js';
+import { didYouMean } from '../text/suggest.js';
 import { UsageError } from '../errors.js';
 import { deployment } from './deployment.js';
 import { deploymentPresentation } from './deployment.present.js';

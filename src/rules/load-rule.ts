@@ -21,7 +21,7 @@ import { adaptRuleFile } from './file-rule.js';
 import { getRule, rules } from './index.js';
 import { readInputBytes } from '../input/read-file.js';
 import { enterRuleCall, leaveRuleCall, passRuleFileGate } from './rule-calls.js';
-import { isRulePath, SCRIPT } from './rule-ref.js';
+import { isRulePath, SCRIPT } from './rule-path.js';
 import type { Rule } from './types.js';
 
 export { isRulePath };

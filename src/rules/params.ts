@@ -1,5 +1,5 @@
 import { parseDecimal } from '../decimal.js';
-import { didYouMean } from '../cli/suggest.js';
+import { didYouMean } from '../text/suggest.js';
 import { badValue, UsageError } from '../errors.js';
 import { keyedRecord } from '../keyed.js';
 import type { ParamSpec, ParamValue, Params, Rule } from './types.js';

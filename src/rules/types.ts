@@ -2,12 +2,9 @@ import type { Fraction } from '../exact/fraction.js';
 import type { Presentation } from './presentation.js';
 import type { Tallied } from '../stats/estimate.js';
 
-/**
- * A parameter value after parsing: numbers, booleans and canonical strings only, so params survive JSON and worker
- * messages.
- */
-export type ParamValue = number | boolean | string;
-export type Params = Record<string, ParamValue>;
+import type { ParamValue, Params } from './values.js';
+
+export type { Params, ParamValue } from './values.js';
 
 /**
  * Which random stream a run draws from (see engine/random.ts). Stream 1 is

@@ -2,7 +2,9 @@ import { terminalLine } from '../../output/terminal.js';
 import { formatCount } from '../format.js';
 import { rules } from '../../rules/index.js';
 import { buildAppHtml } from '../../../reports/app/build.js';
-import { buildBook } from '../../../reports/book.js';
+import { evaluateBook } from '../../analysis/book.js';
+import { renderBook } from '../../../reports/book.js';
+import { planCard } from '../../../reports/card/layout.js';
 import { checkOutputDir, writeOutputs } from '../../../reports/outputs.js';
 import type { Io } from '../io.js';
 import { ProgressBar } from '../progress.js';
@@ -66,7 +68,11 @@ export async function bookCommand(options: BookOptions, io: Io): Promise<string>
   }
   let book;
   try {
-    book = await withInterrupt((signal) => buildBook(rules, { ...settings, onProgress, onTrials, signal, appHtml }));
+    // Computed first, then rendered: the card's design (planCard) says which points each card shows.
+    const { runs, partial } = await withInterrupt((signal) =>
+      evaluateBook(rules, { ...settings, onProgress, onTrials, signal }, planCard),
+    );
+    book = renderBook(rules, runs, partial, { ...settings, appHtml });
   } finally {
     bar?.finish();
   }

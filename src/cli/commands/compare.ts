@@ -2,37 +2,31 @@ import { terminalLine } from '../../output/terminal.js';
 import { UsageError } from '../../errors.js';
 import { own } from '../../keyed.js';
 import { SimulationPool } from '../../engine/pool.js';
-import { envelope } from '../../result.js';
-import { hasExact, knownExact } from '../../rules/exact-of.js';
-import { getRule } from '../../rules/index.js';
-import { isRulePath, loadRule } from '../../rules/load-rule.js';
 import { resolveParams } from '../../rules/params.js';
 import type { MetricSpec, ParamSpec, Params, Rule } from '../../rules/types.js';
 import {
-  compareCsv,
-  compareVariants,
-  comparePage,
-  unionMetrics,
-  formatDifference,
-  formatP,
-  MAX_VARIANTS,
-  parseVariant,
-  significanceNote,
-  variantAssignments,
-  variantRuleRef,
+  builtInCompareRules,
+  compareGrid,
+  compareRules,
+  evaluateCompare,
+  loadsFiles,
+  planCompare,
+  testedMetrics,
+  variantMetricLists,
+  type ComparePlan,
   type CompareResult,
-  type ComputedVariant,
-  type Variant,
-} from '../../../reports/compare.js';
-import { evaluateUntilInterrupted, type Evaluated, type GridSettings } from '../../../reports/evaluate.js';
+} from '../../analysis/compare.js';
+import type { MetricChoice } from '../../analysis/metrics.js';
+import { variantRuleRef } from '../../analysis/variant.js';
+import { compareCsv, comparePage, formatDifference, formatP, significanceNote } from '../../../reports/compare.js';
 import { resolveShard, type ShardPlace } from '../scheduler.js';
-import { runGridShard, type GridShardFile, type RecordedFile } from './grid-shard.js';
+import { runGridShard, type GridShardFile, type GridView, type RecordedFile } from './grid-shard.js';
 import { interruptedStatus } from '../interrupt.js';
 import { STDOUT } from '../../output/files.js';
-import { checkGridPaths, ruleFileInputs } from '../../../reports/cli-outputs.js';
+import { checkGridPaths, ruleFileInputs } from '../output-paths.js';
 import { toJson } from '../../output/json.js';
 import { reportIo } from '../report-io.js';
-import { writeOutputs, type OutputFile } from '../../../reports/outputs.js';
+import { writeOutputs, type OutputFile } from '../../output/files.js';
 import {
   formatCertain,
   formatCount,
@@ -46,12 +40,11 @@ import {
   wrapLines,
   wrapText,
 } from '../format.js';
-import { chooseMetrics, hiddenNote, type MetricChoice } from '../metrics.js';
+import { hiddenNote } from '../metrics.js';
 import type { MetricResult } from '../../result.js';
 import type { Io } from '../io.js';
-import { parseSeed } from '../options.js';
 import { ProgressBar } from '../progress.js';
-import { DEFAULT_SEED, parseSimulationSettings, withInterrupt, type RunOptions } from './run.js';
+import { withInterrupt, type RunOptions } from './run.js';
 
 export interface CompareOptions extends RunOptions {
   variant?: string[];
@@ -63,20 +56,6 @@ export interface CompareOptions extends RunOptions {
   shard?: string;
   shards?: string;
   out?: string;
-}
-
-/** A comparison's variants and settings, checked and ready to run (on one machine, or shared among shards). */
-export interface ComparePlan {
-  rule: Rule;
-  /** Each variant's rule, in order: the command's rule, or the one its rule=… names. */
-  rules: Rule[];
-  variants: Variant[];
-  paramsList: Params[];
-  /** Each variant's seed, in order. */
-  seeds: string[];
-  base: GridSettings;
-  seedPerVariant: boolean;
-  choice: MetricChoice;
 }
 
 /**
@@ -105,42 +84,32 @@ export async function compareCommand(ruleId: string, options: CompareOptions, io
     unit: base.method === 'simulation' ? 'trials' : 'variants',
   });
   const totalTrials = paramsList.length * base.trials;
-  const computed: Evaluated[] = [];
-  let interrupted = false;
+  let result: CompareResult;
   try {
-    await withInterrupt(async (signal) => {
-      // Every variant at once on the pool; after Ctrl-C, the baseline and the variants after it that all finished.
-      const { evaluated, indices } = await evaluateUntilInterrupted(plan.rules[0], paramsList, base, {
+    // Every variant at once on the pool; after Ctrl-C, the baseline and the variants after it that all finished.
+    result = await withInterrupt((signal) =>
+      evaluateCompare(plan, {
         pool,
         signal,
-        seeds: plan.seeds,
-        rules: plan.rules,
         onTrials: (done) => progress.update(done, totalTrials),
         onPoint: (done, total) => {
           if (base.method === 'exact') progress.update(done, total);
         },
-      });
-      for (const index of paramsList.keys()) {
-        if (indices[index] !== index) {
-          interrupted = true;
-          return;
-        }
-        computed.push(evaluated[index]);
-      }
-    });
+      }),
+    );
   } finally {
     progress.finish();
     await pool?.close();
   }
-  if (interrupted && computed.length < 2) {
+  const interrupted = result.partial === true;
+  if (interrupted && result.variants.length < 2) {
     // A comparison needs the baseline and one other variant; fewer is nothing to show.
     io.err(
-      `muster: PARTIAL: interrupted after ${computed.length} of ${paramsList.length} variants, too few to compare; nothing was written\n`,
+      `muster: PARTIAL: interrupted after ${result.variants.length} of ${paramsList.length} variants, too few to compare; nothing was written\n`,
     );
     process.exitCode = interruptedStatus();
+    return result;
   }
-  const result = assembleCompare(plan, computed, base.threads, interrupted);
-  if (interrupted && computed.length < 2) return result;
   writeCompare(plan, result, paths, options.quiet ?? false, io);
   if (interrupted) process.exitCode = interruptedStatus();
   return result;
@@ -176,228 +145,11 @@ export async function compareOrShardCommand(
     const ref = variantRuleRef(text);
     if (ref !== undefined) record(ref, plan.rules[index]);
   });
-  return runGridShard(
-    {
-      command: 'compare',
-      rule: plan.rule,
-      rules: plan.rules,
-      ruleFiles,
-      points: plan.paramsList,
-      seeds: plan.seeds,
-      settings: plan.base,
-      args,
-    },
-    place,
-    options,
-    io,
-  );
+  return runGridShard(compareGrid, compareGrid.job(plan, args, ruleFiles), place, options, io);
 }
 
-/**
- * Whether a comparison names a rule file, as its rule or a variant's. Built-in rules are found without an
- * await, so nothing (such as the Ctrl-C listener) waits on a tick.
- */
-function loadsFiles(ruleId: string, options: CompareOptions): boolean {
-  return isRulePath(ruleId) || (options.variant ?? []).some((text) => isRulePath(variantRuleRef(text) ?? ''));
-}
-
-/**
- * The command's rule and each variant's (a variant may name its own with rule=<id or file>), loaded before anything is
- * planned.
- */
-export async function compareRules(ruleId: string, options: CompareOptions): Promise<{ rule: Rule; rules: Rule[] }> {
-  const load = (ref: string) => (isRulePath(ref) ? loadRule(ref) : getRule(ref));
-  const rule = await load(ruleId);
-  const rules: Rule[] = [];
-  for (const text of options.variant ?? []) {
-    const ref = variantRuleRef(text);
-    rules.push(ref === undefined ? rule : await load(ref));
-  }
-  return { rule, rules };
-}
-
-/** The same for built-in rules only, without an await (so nothing, such as the Ctrl-C listener, waits on a tick). */
-export function builtInCompareRules(ruleId: string, variants: readonly string[]): { rule: Rule; rules: Rule[] } {
-  const rule = getRule(ruleId);
-  return {
-    rule,
-    rules: variants.map((text) => (variantRuleRef(text) === undefined ? rule : getRule(variantRuleRef(text)!))),
-  };
-}
-
-/** Checks a comparison's options and resolves every variant, before any output path is looked at or any work starts. */
-export function planCompare(
-  { rule, rules: rulesOf }: { rule: Rule; rules: Rule[] },
-  options: CompareOptions,
-): ComparePlan {
-  const raw = options.variant ?? [];
-  if (raw.length < 2)
-    throw new UsageError(
-      `--variant: got ${raw.length}; allowed: at least two, such as --variant "A: name=value" --variant "B: name=value"`,
-    );
-  if (raw.length > MAX_VARIANTS) throw new UsageError(`--variant: got ${raw.length}; allowed: at most ${MAX_VARIANTS}`);
-  const variants = raw.map((text, index) => parseVariant(rulesOf[index], text));
-  const labels = new Set<string>();
-  for (const variant of variants) {
-    if (labels.has(variant.label))
-      throw new UsageError(
-        `--variant: label ${JSON.stringify(variant.label)} used twice; allowed: a different label for each variant`,
-      );
-    labels.add(variant.label);
-  }
-  const set = options.set ?? [];
-  const paramsList: Params[] = variants.map((variant, index) => {
-    try {
-      return resolveParams(rulesOf[index], variantAssignments(set, variant));
-    } catch (error) {
-      if (error instanceof UsageError)
-        throw new UsageError(`--variant ${JSON.stringify(variant.label)}: ${error.message}`);
-      throw error;
-    }
-  });
-  if (options.precision !== undefined)
-    throw new UsageError(
-      '--precision: not available in a comparison; allowed: --trials N (the same for every variant)',
-    );
-  const everyMetric = unionMetrics(paramsList.map((params, index) => rulesOf[index].metrics(params)));
-  const everyHeadline = () => [
-    ...new Set(paramsList.flatMap((params, index) => rulesOf[index].headline?.(params) ?? [])),
-  ];
-  // Variants of several rules lead with the metrics they all have: those are the ones compared.
-  const shared = everyMetric
-    .filter((metric) =>
-      paramsList.every((params, index) => rulesOf[index].metrics(params).some((m) => m.name === metric.name)),
-    )
-    .map((m) => m.name);
-  const mixed = rulesOf.some((r) => r !== rule);
-  const headline = {
-    ...rule,
-    headline: mixed && shared.length > 0 ? () => shared : rulesOf.some((r) => r.headline) ? everyHeadline : undefined,
-  };
-  const choice = chooseMetrics(headline, everyMetric, options.metric, { all: options.all });
-  const flag = (option: string) => `--${option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
-  const simulationOnly = (['trials', 'threads', 'confidence', 'seedPerVariant', 'timeout'] as const).filter(
-    (option) => options[option] !== undefined,
-  );
-  if (options.exact && options.simulate)
-    throw new UsageError('--exact: cannot be combined with --simulate; allowed: one of the two');
-  if (options.exact) {
-    const unsolved = rulesOf.find((r) => !r.exact);
-    if (unsolved)
-      throw new UsageError(`--exact: ${unsolved.id} has no exact solution; allowed: leave out --exact to simulate`);
-    if (simulationOnly.length > 0)
-      throw new UsageError(
-        `--exact: cannot be combined with ${flag(simulationOnly[0])}; allowed: --exact alone, or a simulation`,
-      );
-  }
-  // Exact differences wherever every variant has exact values: no p-values on noise. --simulate, or a
-  // simulation setting such as --trials, asks for the simulation.
-  const exact =
-    options.exact === true ||
-    (!options.simulate && simulationOnly.length === 0 && rulesOf.every((r, index) => hasExact(r, paramsList[index])));
-  const base: GridSettings = exact
-    ? {
-        method: 'exact',
-        seed: parseSeed(options.seed ?? DEFAULT_SEED),
-        stream: null,
-        confidence: 0.95,
-        trials: 0,
-        threads: 0,
-      }
-    : { method: 'simulation', ...parseSimulationSettings(options) };
-  const seedOf = (index: number) => (options.seedPerVariant ? `${base.seed}/variant ${index + 1}` : base.seed);
-
-  return {
-    rule,
-    rules: rulesOf,
-    variants,
-    paramsList,
-    seeds: paramsList.map((_, index) => seedOf(index)),
-    base,
-    seedPerVariant: options.seedPerVariant ?? false,
-    choice,
-  };
-}
-
-/** The comparison from the finished variants' results and tallied counts, in order. */
-export function assembleCompare(
-  plan: ComparePlan,
-  evaluated: readonly Evaluated[],
-  threads: number,
-  interrupted = false,
-): CompareResult {
-  const { rule, variants, paramsList, base } = plan;
-  const computed: ComputedVariant[] = evaluated.map(({ result, tallied, exact }, index) => {
-    const params = paramsList[index];
-    const variantRule = plan.rules[index];
-    // Solved already where the variant was computed (evaluateAll); a merged shard's variants are solved here.
-    const solved =
-      exact !== undefined
-        ? exact
-        : base.method === 'exact'
-          ? (variantRule.exact as NonNullable<Rule['exact']>)(params)
-          : knownExact(variantRule, params);
-    return {
-      variant: variants[index],
-      params,
-      seed: plan.seeds[index],
-      metrics: result.metrics,
-      tallied,
-      exact: solved,
-    };
-  });
-  // Asked-for metrics are the family Holm adjusts over; otherwise every metric is tested and the table shows the
-  // headline ones.
-  const tested = testedMetrics(
-    plan,
-    computed.map((c) => c.params),
-  );
-  const compared =
-    computed.length < 2 ? { differences: [], tests: 0 } : compareVariants(tested, computed, base.confidence);
-  // Across rules, only the metrics both sides have are compared (the others are listed below the table).
-  const metricLists = variantMetricLists(
-    plan,
-    computed.map((c) => c.params),
-  );
-  const has = (label: string, metric: string) =>
-    metricLists[computed.findIndex((c) => c.variant.label === label)].some((m) => m.name === metric);
-  const differences = compared.differences.filter((d) => has(d.baseline, d.metric) && has(d.variant, d.metric));
-  const tests = compared.tests;
-  const result: CompareResult = {
-    ...envelope('compare', rule),
-    source: rule.source,
-    method: base.method,
-    seeds: plan.seedPerVariant ? 'per variant' : 'shared',
-    seed: base.seed,
-    stream: base.stream,
-    trials: base.trials,
-    threads,
-    confidence: base.confidence,
-    alpha: 1 - base.confidence,
-    correction: 'holm',
-    tests,
-    variants: computed.map((c) => ({
-      label: c.variant.label,
-      assignments: c.variant.assignments,
-      params: c.params,
-      seed: c.seed,
-      metrics: c.metrics,
-    })),
-    differences,
-    ...(interrupted ? { partial: true } : {}),
-  };
-  return result;
-}
-
-/** The metrics a comparison tests and reports: the asked-for ones, or every metric of the finished variants. */
-function testedMetrics(plan: ComparePlan, params: readonly Params[]): MetricSpec[] {
-  return plan.choice.how === 'asked' ? plan.choice.shown : unionMetrics(variantMetricLists(plan, params));
-}
-
-/** Each variant's metrics under its own rule. */
-function variantMetricLists(plan: ComparePlan, params: readonly Params[]): MetricSpec[][] {
-  return params.map((p, index) => plan.rules[index].metrics(p));
-}
+/** The comparison as merge writes it, once its shards are added up. */
+export const compareView: GridView<ComparePlan, CompareResult> = { analysis: compareGrid, write: writeCompare };
 
 /** The terminal tables, then every output file asked for (all rendered before any is written). */
 export function writeCompare(

@@ -3,7 +3,7 @@ import { isRulePath, loadRule } from '../../rules/load-rule.js';
 import { allowedText, resolveParams } from '../../rules/params.js';
 import { wrapText } from '../format.js';
 import type { Io } from '../io.js';
-import { ruleWord } from '../suggest.js';
+import { ruleWord } from '../../text/suggest.js';
 
 const WIDTH = 100;
 

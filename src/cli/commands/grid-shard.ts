@@ -16,10 +16,9 @@ import { SimulationPool } from '../../engine/pool.js';
 import { mergeTally } from '../../engine/run-chunks.js';
 import { simulateMany } from '../../engine/simulate-many.js';
 import { buildResult } from '../../result.js';
-import type { Params, Rule, StreamVersion } from '../../rules/types.js';
-import type { GridSettings } from '../../../reports/evaluate.js';
-import type { CompareResult } from '../../../reports/compare.js';
-import type { SweepResult } from '../../../reports/sweep.js';
+import type { Rule } from '../../rules/types.js';
+import type { Evaluated } from '../../analysis/evaluate.js';
+import type { GridAnalysis, GridArgs, GridJob, RecordedFile } from '../../analysis/grid.js';
 import { openCheckpoint, ruleOfJob, savedTrials, streamOfJob, type CheckpointOptions } from '../checkpoint-option.js';
 import type { Io } from '../io.js';
 import { checkOutputFile, parseConfidence } from '../options.js';
@@ -28,76 +27,26 @@ import { formatCount } from '../../output/format.js';
 import { checkOutputNames } from '../output-names.js';
 import { fillIndex, type ShardPlace } from '../scheduler.js';
 import { checkDistinct, ruleFileInputs, writeOutputs } from '../../output/files.js';
-import { checkGridPaths } from '../../../reports/cli-outputs.js';
+import { checkGridPaths, type GridPaths } from '../output-paths.js';
 import { toJson } from '../../output/json.js';
-import {
-  checkCounts,
-  mixedStreams,
-  namedRuleFiles,
-  readShardJson,
-  recordedStream,
-  shardTrials,
-} from '../shard-file.js';
+import { checkCounts, mixedStreams, namedRuleFiles, shardTrials } from '../shard-file.js';
 import { packageVersion } from '../../version.js';
-import { STREAM_LIST } from '../../engine/random.js';
+import { GRID_SHARD_FORMAT, readGridShard, type GridShardFile } from '../grid-shard-file.js';
 import { getRule } from '../../rules/index.js';
 import { isRulePath } from '../../rules/load-rule.js';
-import { variantRuleRef } from '../../../reports/compare.js';
-import { assembleCompare, planCompare, writeCompare } from './compare.js';
-import { withInterrupt } from './run.js';
+import { withInterrupt } from '../interrupt.js';
 import { PiecesToVerify, type GridToVerify } from '../grid-verify.js';
-import { assembleSweep, planSweep, writeSweep } from './sweep.js';
 
-export const GRID_SHARD_FORMAT = 'muster-grid-tally/1';
+export type { GridArgs, GridJob, RecordedFile };
+export { GRID_SHARD_FORMAT, isGridShard, type GridShardFile } from '../grid-shard-file.js';
 
-/** The command's own options as typed, from which merge plans it again. */
-export type GridArgs =
-  | { set: string[]; vary: string[] }
-  | { set: string[]; variant: string[]; seedPerVariant: boolean };
-
-/** What one shard of a sweep or a comparison writes. */
-export interface GridShardFile {
-  format: typeof GRID_SHARD_FORMAT;
-  /** The muster version that wrote it: merge adds only shards of its own version. */
-  version: string;
-  command: 'sweep' | 'compare';
-  rule: string;
-  args: GridArgs;
-  seed: string;
-  /** The random stream; absent in files written on stream 1 before it was recorded (read as 1). */
-  stream: StreamVersion;
-  trials: number;
-  confidence: number;
-  shard: { index: number; count: number };
-  threads: number;
-  /** Chunks [first, end) of point `point` (in the command's order), and their tally. */
-  pieces: Array<{ point: number; first: number; end: number; tally: number[] }>;
-  /**
-   * The rule files the command named, each with the sha256 of its contents; merge loads the same files
-   * (as for run shards). `ref` is the reference as typed: "" for the command's own rule, else a
-   * comparison variant's rule=… text.
-   */
-  ruleFiles?: RecordedFile[];
-}
-
-export interface RecordedFile {
-  ref: string;
-  path: string;
-  sha256: string;
-}
-
-/** A sweep or comparison, planned: its points in order, each with its seed (and, in a comparison, its rule). */
-export interface GridJob {
-  command: 'sweep' | 'compare';
-  rule: Rule;
-  /** Each point's rule, where a comparison's variants name rules of their own; `rule` for every point when absent. */
-  rules?: readonly Rule[];
-  /** The rule files among them, as the shard records them. */
-  ruleFiles: RecordedFile[];
-  points: Params[];
-  seeds: string[];
-  settings: GridSettings;
-  args: GridArgs;
+/**
+ * An analysis over a grid as the CLI shows it: the analysis (plan, assemble) and how its command writes the
+ * result (table, --json, --csv, --html). Merge is generic over these; each command module exports its own.
+ */
+export interface GridView<Plan, Result> {
+  analysis: GridAnalysis<Plan, Result>;
+  write(plan: Plan, result: Result, paths: GridPaths, quiet: boolean, io: Io): void | Promise<void>;
 }
 
 export interface GridShardOptions extends CheckpointOptions {
@@ -110,6 +59,7 @@ export interface GridShardOptions extends CheckpointOptions {
 
 /** Runs this shard's pieces of the points and writes them to --out. */
 export async function runGridShard(
+  analysis: GridAnalysis<unknown, unknown>,
   job: GridJob,
   place: ShardPlace,
   options: GridShardOptions,
@@ -212,18 +162,13 @@ export async function runGridShard(
     ...(job.ruleFiles.length > 0 ? { ruleFiles: job.ruleFiles } : {}),
   };
   writeOutputs([{ path: out, contents: toJson(file, undefined), option: '--out' }], io.out);
-  const noun = job.command === 'sweep' ? 'points' : 'variants';
+  const noun = analysis.noun;
   const span =
     pieces.length === 0
       ? 'nothing (more shards than chunks)'
       : `${noun} ${pieces[0].point + 1}–${pieces[pieces.length - 1].point + 1} of ${points.length}`;
   io.out(`${job.command} shard ${place.index}/${place.count}: ${span} → ${terminalLine(out)}\n`);
   return file;
-}
-
-/** True when the parsed JSON claims to be a sweep or comparison shard (merge then reads it as one). */
-export function isGridShard(parsed: unknown): boolean {
-  return parsed !== null && typeof parsed === 'object' && (parsed as { format?: unknown }).format === GRID_SHARD_FORMAT;
 }
 
 export interface GridMergeOptions {
@@ -243,33 +188,18 @@ export interface GridMergeOptions {
   quiet?: boolean;
 }
 
-const FILE_KEYS = [
-  'format',
-  'version',
-  'command',
-  'rule',
-  'args',
-  'seed',
-  'trials',
-  'confidence',
-  'shard',
-  'threads',
-  'pieces',
-];
-/**
- * Fields a shard may have besides: ruleFiles, when the command named rule files; stream, absent from files written
- * before it was recorded.
- */
-const OPTIONAL_KEYS = ['ruleFiles', 'stream'];
-
 /** `muster merge` of sweep or comparison shards: every chunk of every point exactly once, added point by point. */
 export async function mergeGridShards(
   files: readonly string[],
   options: GridMergeOptions,
   io: Io,
-): Promise<SweepResult | CompareResult> {
+  views: readonly GridView<unknown, unknown>[],
+): Promise<unknown> {
+  const analyses = views.map((view) => view.analysis);
   // Files are read one at a time and only their tallies kept, so memory does not grow with the number of shards.
-  const first = readGridShard(files[0]);
+  const first = readGridShard(files[0], analyses);
+  const view = views.find((candidate) => candidate.analysis.command === first.command)!;
+  const { analysis } = view;
   // Shards of one command on several machines may record a file at different paths: its reference and contents must
   // agree.
   const identity = (shard: GridShardFile) =>
@@ -286,9 +216,7 @@ export async function mergeGridShards(
     ]);
   const recorded = first.ruleFiles ?? [];
   // Every file recorded must be one the command names: its own rule (""), or a variant's rule=… as typed.
-  const named = new Set(
-    ['variant' in first.args ? first.args.variant.map((text) => variantRuleRef(text)) : [], ''].flat(),
-  );
+  const named = new Set([...analysis.ruleRefs(first.args), '']);
   const stray = recorded.find((entry) => !named.has(entry.ref) || (entry.ref !== '' && !isRulePath(entry.ref)));
   if (stray)
     throw new UsageError(
@@ -323,8 +251,8 @@ export async function mergeGridShards(
     return rule;
   };
   const confidence = options.confidence === undefined ? first.confidence : parseConfidence(options.confidence);
-  if (first.command === 'compare' && options.metric !== undefined)
-    throw new UsageError('--metric: only when merging a sweep; allowed: leave it out for a comparison');
+  if (!analysis.metricOnMerge && options.metric !== undefined)
+    throw new UsageError(`--metric: only when merging a sweep; allowed: leave it out for ${analysis.what}`);
   const settings = {
     seed: first.seed,
     stream: String(first.stream),
@@ -344,30 +272,17 @@ export async function mergeGridShards(
       throw error;
     }
   };
-  const args = first.args;
-  const sweepPlan =
-    'vary' in args
-      ? replan(() => planSweep(ownRule(), { ...settings, set: args.set, vary: args.vary, metric: options.metric }))
-      : undefined;
-  const comparePlan =
-    'variant' in args
-      ? replan(() => {
-          const rule = ownRule();
-          return planCompare(
-            { rule, rules: args.variant.map((text) => ruleOfRef(variantRuleRef(text), rule)) },
-            { ...settings, set: args.set, variant: args.variant, seedPerVariant: args.seedPerVariant || undefined },
-          );
-        })
-      : undefined;
-  const rule = (sweepPlan ?? comparePlan)!.rule;
+  const plan = replan(() =>
+    analysis.replan(first.args, { ...settings, metric: options.metric }, { own: ownRule, named: ruleOfRef }),
+  );
+  const job = analysis.job(plan, first.args, recorded);
+  const { rule, points, seeds } = job;
   // A comparison's variants may each have a rule of their own.
-  const ruleAt = (point: number) => comparePlan?.rules[point] ?? rule;
-  const points = sweepPlan ? sweepPlan.grid : comparePlan!.paramsList;
-  const seeds = sweepPlan ? points.map(() => first.seed) : comparePlan!.seeds;
+  const ruleAt = (point: number) => job.rules?.[point] ?? rule;
   // No output may replace a shard or a rule file, nor two outputs share a file.
   const paths = checkGridPaths(options, [
     ...files.map((file) => ({ name: 'files', path: file })),
-    ...ruleFileInputs([rule, ...(comparePlan?.rules ?? [])]),
+    ...ruleFileInputs([rule, ...(job.rules ?? [])]),
   ]);
   const grid: GridToVerify = {
     command: first.command,
@@ -385,7 +300,7 @@ export async function mergeGridShards(
   const seen = new Set<number>();
   let threads = 0;
   for (const [i, path] of files.entries()) {
-    const shard = i === 0 ? first : readGridShard(path);
+    const shard = i === 0 ? first : readGridShard(path, analyses);
     if (shard.stream !== first.stream) throw mixedStreams(path, shard.stream, files[0], first.stream);
     if (identity(shard) !== identity(first))
       throw new UsageError(
@@ -441,8 +356,9 @@ export async function mergeGridShards(
   if (covered.some((chunks) => chunks.includes(0)))
     throw new Error('merge: the shards are all here but a chunk is not covered');
   await verify.check(grid, options.threads, io);
-  const results = points.map((params, point) =>
-    buildResult({
+  const evaluated: Evaluated[] = points.map((params, point) => {
+    const tallied = ruleAt(point).summarize(params, tallies[point], first.trials);
+    const result = buildResult({
       rule: ruleAt(point),
       params,
       seed: seeds[point],
@@ -451,114 +367,11 @@ export async function mergeGridShards(
       confidence,
       trials: first.trials,
       tally: tallies[point],
-    }),
-  );
-  if (sweepPlan) {
-    const sweep = assembleSweep(sweepPlan, results, threads, false);
-    await writeSweep(sweepPlan, sweep, paths, options.quiet ?? false, io);
-    return sweep;
-  }
-  const evaluated = results.map((result, point) => ({
-    result,
-    tallied: ruleAt(point).summarize(points[point], tallies[point], first.trials),
-  }));
-  const comparison = assembleCompare(comparePlan!, evaluated, threads);
-  writeCompare(comparePlan!, comparison, paths, options.quiet ?? false, io);
-  return comparison;
-}
-
-function isCount(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
-}
-
-function hasExactly(value: unknown, keys: readonly string[]): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const own = Object.keys(value);
-  return own.length === keys.length && keys.every((key) => Object.hasOwn(value, key));
-}
-
-const texts = (value: unknown) => Array.isArray(value) && value.every((item) => typeof item === 'string');
-
-function readGridShard(file: string): GridShardFile {
-  const bad = (why: string) =>
-    new UsageError(`files: ${file} ${why}; allowed: files written by muster sweep or compare with --shard`);
-  const parsed = readShardJson(file);
-  const optional =
-    parsed !== null && typeof parsed === 'object'
-      ? OPTIONAL_KEYS.filter((key) => Object.hasOwn(parsed as object, key))
-      : [];
-  if (!isGridShard(parsed) || !hasExactly(parsed, [...FILE_KEYS, ...optional]))
-    throw bad(`is not a complete ${GRID_SHARD_FORMAT} file, or has unknown fields`);
-  const shard = parsed as unknown as GridShardFile;
-  // Another version may count differently (a rule fixed, a stream changed): its counts cannot be added to these.
-  if (shard.version !== packageVersion())
-    throw bad(
-      `was written by muster ${JSON.stringify(String(shard.version).slice(0, 40))}, not by this muster ${JSON.stringify(packageVersion())} (run the shard again with it)`,
-    );
-  const recorded: unknown = shard.ruleFiles;
-  if (recorded !== undefined) {
-    const entries = Array.isArray(recorded) ? (recorded as unknown[]) : null;
-    const valid =
-      entries !== null &&
-      entries.length > 0 &&
-      entries.every(
-        (entry) =>
-          hasExactly(entry, ['ref', 'path', 'sha256']) &&
-          typeof entry.ref === 'string' &&
-          typeof entry.path === 'string' &&
-          typeof entry.sha256 === 'string' &&
-          /^[0-9a-f]{64}$/.test(entry.sha256),
-      ) &&
-      new Set(entries.map((entry) => (entry as { ref: string }).ref)).size === entries.length;
-    if (!valid) throw bad('has ruleFiles that are not a list of distinct { ref, path, sha256 }');
-  }
-  const args: unknown = shard.args;
-  const argsOk =
-    shard.command === 'sweep'
-      ? hasExactly(args, ['set', 'vary']) && texts(args.set) && texts(args.vary)
-      : shard.command === 'compare' &&
-        hasExactly(args, ['set', 'variant', 'seedPerVariant']) &&
-        texts(args.set) &&
-        texts(args.variant) &&
-        typeof args.seedPerVariant === 'boolean';
-  if (!argsOk) throw bad('has a command that is not sweep or compare, or options that are not its own');
-  if (typeof shard.rule !== 'string' || typeof shard.seed !== 'string')
-    throw bad('has a rule or seed that is not text');
-  const stream = recordedStream(shard);
-  if (stream === null) throw bad(`has a stream that is not ${STREAM_LIST}`);
-  shard.stream = stream;
-  // Threads as --threads allows them (1 to 256); trials and confidence are checked when merge plans the command again.
-  if (
-    !isCount(shard.trials) ||
-    typeof shard.confidence !== 'number' ||
-    !isCount(shard.threads) ||
-    shard.threads < 1 ||
-    shard.threads > 256
-  )
-    throw bad('has trials, confidence or threads of the wrong type or out of range');
-  const place: unknown = shard.shard;
-  if (
-    !hasExactly(place, ['index', 'count']) ||
-    !isCount(place.index) ||
-    !isCount(place.count) ||
-    place.index >= place.count
-  ) {
-    throw bad('has a shard that is not {index, count} with index below count');
-  }
-  if (!Array.isArray(shard.pieces)) throw bad('has no list of pieces');
-  for (const piece of shard.pieces as unknown[]) {
-    if (!hasExactly(piece, ['point', 'first', 'end', 'tally'])) throw bad('has a piece with missing or unknown fields');
-    const { point, first, end, tally } = piece;
-    // A tally's entries are whole numbers; a rule file's mean may sum below zero, so their signs are the rule's to
-    // check (checkCounts).
-    if (
-      !isCount(point) ||
-      !isCount(first) ||
-      !isCount(end) ||
-      !Array.isArray(tally) ||
-      !tally.every((entry) => Number.isSafeInteger(entry))
-    )
-      throw bad('has a piece whose point or chunks are not whole counts, or a tally not of whole numbers');
-  }
-  return shard;
+      tallied,
+    });
+    return { result, tallied };
+  });
+  const result = analysis.assemble(plan, evaluated, threads);
+  await view.write(plan, result, paths, options.quiet ?? false, io);
+  return result;
 }

@@ -4,7 +4,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { badValue, UsageError } from '../../errors.js';
 import { writeOutputs } from '../../../reports/outputs.js';
 import type { Io } from '../io.js';
-import { shellWord } from '../suggest.js';
+import { shellWord } from '../../text/suggest.js';
 import { ruleFileTemplate, ruleTestTemplate } from '../../rules/rule-template.js';
 
 /**

@@ -1,32 +1,23 @@
-import { parseDecimal } from '../../decimal.js';
 import { warnFarFromExact } from '../exact-warning.js';
-import { badValue, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 import { interruptedStatus, withInterrupt } from '../interrupt.js';
 import { checkDistinct } from '../../output/files.js';
 import { toJson } from '../../output/json.js';
 import { reportIo } from '../report-io.js';
 import { SimulationPool } from '../../engine/pool.js';
-import { simulate, type SimulationOutcome } from '../../engine/simulate.js';
-import { buildResult, type RunResult } from '../../result.js';
+import type { RunResult } from '../../result.js';
 import { getRule } from '../../rules/index.js';
 import { isRulePath, loadRuleFileRef } from '../../rules/rule-ref.js';
 import { resolveParams } from '../../rules/params.js';
-import type { Rule, StreamVersion } from '../../rules/types.js';
+import type { Rule } from '../../rules/types.js';
 import { formatCount, renderRun, tableWidth } from '../format.js';
-import { chooseMetrics, hiddenNote } from '../metrics.js';
+import { chooseMetrics } from '../../analysis/metrics.js';
+import { simulateRun, solveRun } from '../../analysis/run.js';
+import { hiddenNote } from '../metrics.js';
 import type { Io } from '../io.js';
-import {
-  checkOutputFile,
-  DEFAULT_TRIALS,
-  parseConfidence,
-  parseCount,
-  parseOpenInterval,
-  parseSeed,
-  parseStream,
-  parseThreads,
-} from '../options.js';
+import { checkOutputFile, DEFAULT_TRIALS, parseSeed } from '../options.js';
 import { ProgressBar } from '../progress.js';
-import { checkReportPaths, ruleFileInputs, writeReports } from '../../../reports/cli-outputs.js';
+import { checkReportPaths, ruleFileInputs, writeReports } from '../output-paths.js';
 import type { Checkpoint } from '../../engine/checkpoint.js';
 import {
   openCheckpoint,
@@ -61,53 +52,15 @@ export interface RunOptions extends CheckpointOptions {
 }
 
 export { DEFAULT_TRIALS };
-export const DEFAULT_SEED = 'muster';
-export const DEFAULT_MAX_TRIALS = 1e9;
+import { DEFAULT_SEED, parseSimulationSettings, type SimulationSettings } from '../../input/settings.js';
 
-/** Settings shared by every command that simulates, parsed and checked before any work starts. */
-export interface SimulationSettings {
-  seed: string;
-  /** --stream: the random stream (engine/random.ts). */
-  stream: StreamVersion;
-  threads: number;
-  confidence: number;
-  trials: number;
-  precision?: number;
-  maxTrials?: number;
-  /** Watchdog in seconds (--timeout). */
-  timeout?: number;
-}
-
-export function parseSimulationSettings(options: RunOptions): SimulationSettings {
-  const settings: SimulationSettings = {
-    seed: parseSeed(options.seed ?? DEFAULT_SEED),
-    stream: parseStream(options.stream),
-    threads: parseThreads(options.threads),
-    confidence: options.confidence === undefined ? 0.95 : parseConfidence(options.confidence),
-    trials: options.trials === undefined ? DEFAULT_TRIALS : parseCount('--trials', options.trials),
-  };
-  if (options.timeout !== undefined) settings.timeout = parseTimeout(options.timeout);
-  if (options.precision !== undefined) {
-    if (options.trials !== undefined)
-      throw new UsageError(
-        '--precision: cannot be combined with --trials; allowed: one of the two (--max-trials caps --precision)',
-      );
-    settings.precision = parseOpenInterval('--precision', options.precision, 0, 0.5);
-    settings.maxTrials =
-      options.maxTrials === undefined ? DEFAULT_MAX_TRIALS : parseCount('--max-trials', options.maxTrials);
-  } else if (options.maxTrials !== undefined) {
-    throw new UsageError('--max-trials: only meaningful with --precision; allowed: --precision E --max-trials N');
-  }
-  return settings;
-}
-
-/** --timeout: seconds without a finished block of trials before the watchdog fails the run. */
-export function parseTimeout(raw: string): number {
-  const value = parseDecimal(raw);
-  if (!Number.isFinite(value) || value <= 0 || value > 86_400)
-    throw badValue('--timeout', raw, 'a number of seconds greater than 0 and at most 86400, such as 60');
-  return value;
-}
+export {
+  DEFAULT_MAX_TRIALS,
+  DEFAULT_SEED,
+  parseSimulationSettings,
+  parseTimeout,
+  type SimulationSettings,
+} from '../../input/settings.js';
 
 export { withInterrupt };
 
@@ -155,16 +108,7 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
           `--exact: cannot be combined with --${option.replace('T', '-t')}; allowed: --exact alone, or a simulation`,
         );
     }
-    result = buildResult({
-      rule,
-      params,
-      seed: parseSeed(options.seed ?? DEFAULT_SEED),
-      stream: null,
-      threads: 0,
-      confidence: 1,
-      trials: 0,
-      tally: null,
-    });
+    result = solveRun(rule, params, parseSeed(options.seed ?? DEFAULT_SEED));
   } else {
     const settings = parseSimulationSettings(options);
     const checkpoint = openCheckpoint(
@@ -192,22 +136,8 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
         );
     }
     const started = performance.now();
-    const outcome = await simulateOnce(rule, params, settings, io, options.quiet ?? false, checkpoint, already);
+    result = await simulateOnce(rule, params, settings, io, options.quiet ?? false, checkpoint, already);
     seconds = (performance.now() - started) / 1000;
-    result = buildResult({
-      rule,
-      params,
-      seed: settings.seed,
-      stream: settings.stream,
-      threads: settings.threads,
-      confidence: settings.confidence,
-      trials: outcome.trials,
-      tally: outcome.tally,
-      partial: outcome.partial,
-      ...(settings.precision !== undefined
-        ? { precision: { target: settings.precision, reached: outcome.precisionReached ?? false } }
-        : {}),
-    });
   }
 
   report.out(
@@ -261,21 +191,12 @@ async function simulateOnce(
   quiet: boolean,
   checkpoint?: Checkpoint,
   already = 0,
-): Promise<SimulationOutcome> {
+): Promise<RunResult> {
   const pool = SimulationPool.take(settings.threads);
   const progress = new ProgressBar(io.err, io.errIsTTY && !quiet, undefined, { already });
   try {
     return await withInterrupt((signal) =>
-      simulate(pool, {
-        rule,
-        params,
-        seed: settings.seed,
-        stream: settings.stream,
-        confidence: settings.confidence,
-        trials: settings.trials,
-        precision: settings.precision,
-        maxTrials: settings.maxTrials,
-        timeout: settings.timeout,
+      simulateRun(pool, rule, params, settings, {
         ledger: checkpoint?.ledger(0),
         signal,
         onProgress: (done, target) => progress.update(done, target),

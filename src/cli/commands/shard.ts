@@ -41,8 +41,8 @@ import { ProgressBar } from '../progress.js';
 import { parseSimulationSettings, withInterrupt, type RunOptions } from './run.js';
 import { openCheckpoint, ruleOfJob, savedTrials, streamOfJob } from '../checkpoint-option.js';
 import { fillIndex, resolveShard } from '../scheduler.js';
-import type { SweepResult } from '../../../reports/sweep.js';
-import type { CompareResult } from '../../../reports/compare.js';
+import type { SweepResult } from '../../analysis/sweep.js';
+import type { CompareResult } from '../../analysis/compare.js';
 import { isGridShard, mergeGridShards, type GridMergeOptions } from './grid-shard.js';
 
 export interface ShardOptions extends RunOptions {
@@ -198,7 +198,10 @@ export async function mergeAnyCommand(
   } catch {
     // Not readable as JSON: mergeCommand checks its options first, then says what is wrong with the file.
   }
-  return grid ? mergeGridShards(files, options, io) : mergeCommand(files, options, io);
+  if (!grid) return mergeCommand(files, options, io);
+  // The analyses a grid shard can be of, each with how its command writes the merged result.
+  const views = [(await import('./sweep.js')).sweepView, (await import('./compare.js')).compareView];
+  return (await mergeGridShards(files, options, io, views)) as SweepResult | CompareResult;
 }
 
 /** `muster merge FILE…` of `muster shard` files: adds shard tallies into the result of the whole run. */

@@ -1,16 +1,13 @@
 import { terminalLine } from '../../output/terminal.js';
 import { UsageError } from '../../errors.js';
-import { keyedRecord, own } from '../../keyed.js';
+import { own } from '../../keyed.js';
 import { SimulationPool } from '../../engine/pool.js';
-import { envelope } from '../../result.js';
 import { getRule } from '../../rules/index.js';
 import { isRulePath, loadRuleFileRef } from '../../rules/rule-ref.js';
-import { resolveParams } from '../../rules/params.js';
-import type { MetricSpec, ParamValue, Params, Rule } from '../../rules/types.js';
-import { evaluateUntilInterrupted, type GridSettings } from '../../../reports/evaluate.js';
-import { writeOutputs, type OutputFile } from '../../../reports/outputs.js';
-import type { SweepResult } from '../../../reports/sweep.js';
-import { combinations, parseVary, unionMetrics, type Vary } from '../../../reports/vary.js';
+import type { MetricSpec, Rule } from '../../rules/types.js';
+import { evaluateSweep, planSweep, sweepGrid, type SweepPlan, type SweepResult } from '../../analysis/sweep.js';
+import type { MetricChoice } from '../../analysis/metrics.js';
+import { writeOutputs, type OutputFile } from '../../output/files.js';
 import {
   formatCertain,
   formatCount,
@@ -23,23 +20,22 @@ import {
   wrapLines,
   wrapText,
 } from '../format.js';
-import { chooseMetrics, hiddenNote, type MetricChoice } from '../metrics.js';
-import { bestPoints, bestVerdict, BEST_MARK, findBest, parseBest } from '../best.js';
+import { hiddenNote } from '../metrics.js';
+import { bestVerdict, BEST_MARK } from '../best.js';
+import { bestPoints } from '../../analysis/best.js';
 import type { MetricResult } from '../../result.js';
 import type { Io } from '../io.js';
-import { parseSeed } from '../options.js';
 import { ProgressBar } from '../progress.js';
-import { DEFAULT_SEED, parseSimulationSettings, withInterrupt, type RunOptions } from './run.js';
+import { withInterrupt, type RunOptions } from './run.js';
 import { interruptedStatus } from '../interrupt.js';
 import { STDOUT } from '../../output/files.js';
-import { checkGridPaths, ruleFileInputs } from '../../../reports/cli-outputs.js';
+import { checkGridPaths, ruleFileInputs } from '../output-paths.js';
 import { toJson } from '../../output/json.js';
 import { reportIo } from '../report-io.js';
-import type { RunResult } from '../../result.js';
 import { openCheckpoint, ruleOfJob, savedTrials, streamOfJob, type Resumed } from '../checkpoint-option.js';
 import { checkCounts } from '../tally-check.js';
 import { resolveShard, type ShardPlace } from '../scheduler.js';
-import type { GridShardFile } from './grid-shard.js';
+import type { GridShardFile, GridView } from './grid-shard.js';
 
 export interface SweepOptions extends RunOptions {
   vary?: string[];
@@ -52,20 +48,6 @@ export interface SweepOptions extends RunOptions {
   shard?: string;
   shards?: string;
   out?: string;
-}
-
-/** A sweep's grid and settings, checked and ready to run (on one machine, or shared among shards). */
-export interface SweepPlan {
-  rule: Rule;
-  varies: Vary[];
-  varied: Set<string>;
-  grid: Params[];
-  skipped: SweepResult['skipped'];
-  gridMetrics: MetricSpec[];
-  choice: MetricChoice;
-  metrics: MetricSpec[];
-  bestSpec: ReturnType<typeof parseBest> | undefined;
-  settings: GridSettings;
 }
 
 /**
@@ -128,11 +110,10 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
     unit: simulating ? 'trials' : 'points',
     already,
   });
-  let evaluated;
-  let interrupted;
+  let sweep: SweepResult;
   try {
-    ({ evaluated, interrupted } = await withInterrupt((signal) =>
-      evaluateUntilInterrupted(rule, grid, settings, {
+    sweep = await withInterrupt((signal) =>
+      evaluateSweep(plan, {
         pool,
         signal,
         ledgerFor: checkpoint && ((index) => checkpoint.ledger(index)),
@@ -142,7 +123,7 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
           if (!simulating) progress.update(done, total);
         },
       }),
-    ));
+    );
   } finally {
     checkpoint?.save();
     progress.finish();
@@ -150,14 +131,8 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
   }
   // Interrupted before any combination finished, every output asked for is still written, empty and marked PARTIAL:
   // a script reading them learns that the run was cut short rather than finding last time's files.
-  const sweep = assembleSweep(
-    plan,
-    evaluated.map(({ result }) => result),
-    settings.threads,
-    interrupted,
-  );
   await writeSweep(plan, sweep, paths, options.quiet ?? false, io, resumed);
-  if (interrupted) process.exitCode = interruptedStatus();
+  if (sweep.partial) process.exitCode = interruptedStatus();
   return sweep;
 }
 
@@ -171,133 +146,16 @@ export async function sweepOrShardCommand(
   if (options.shard === undefined && options.shards === undefined) return sweepCommand(ruleId, options, io);
   const plan = planSweep(isRulePath(ruleId) ? await loadRuleFileRef(ruleId) : getRule(ruleId), options);
   const place = resolveShard(options.shard, options.shards, env, true) as ShardPlace;
-  const { rule, grid, settings } = plan;
+  const { rule } = plan;
   // A rule file is recorded with its contents' hash, so merge loads the very file the shards ran.
   const ruleFiles = rule.file ? [{ ref: '', path: rule.file.path, sha256: rule.file.sha256 }] : [];
   const { runGridShard } = await import('./grid-shard.js');
-  return runGridShard(
-    {
-      command: 'sweep',
-      rule,
-      ruleFiles,
-      points: grid,
-      seeds: grid.map(() => settings.seed),
-      settings,
-      args: { set: options.set ?? [], vary: options.vary ?? [] },
-    },
-    place,
-    options,
-    io,
-  );
+  const args = { set: options.set ?? [], vary: options.vary ?? [] };
+  return runGridShard(sweepGrid, sweepGrid.job(plan, args, ruleFiles), place, options, io);
 }
 
-/** Checks a sweep's options and builds its grid, before any output path is looked at or any work starts. */
-export function planSweep(rule: Rule, options: SweepOptions): SweepPlan {
-  if (!options.vary || options.vary.length === 0)
-    throw new UsageError(
-      `--vary: missing; allowed: one or more --vary name=a..b[:step] or name=v1,v2 with name one of ${rule.params.map((p) => p.name).join(', ')}`,
-    );
-  const varies: Vary[] = options.vary.map((raw) => parseVary(rule, raw));
-  const varied = new Set<string>();
-  for (const vary of varies) {
-    if (varied.has(vary.name))
-      throw new UsageError(`--vary: ${vary.name} varied twice; allowed: one --vary per parameter`);
-    varied.add(vary.name);
-  }
-  const set = options.set ?? [];
-  for (const assignment of set) {
-    const name = assignment.slice(0, Math.max(0, assignment.indexOf('='))).trim();
-    if (varied.has(name))
-      throw new UsageError(`--set: ${name} is also varied; allowed: either --set or --vary for a parameter`);
-  }
-  // Check every --set value now, without the cross-parameter checks that only a full combination can pass.
-  resolveParams({ ...rule, validate: undefined }, set);
-  if (options.precision !== undefined)
-    throw new UsageError('--precision: not available in a sweep; allowed: --trials N (the same for every point)');
-
-  const grid: Params[] = [];
-  const skipped: SweepResult['skipped'] = [];
-  for (const combo of combinations(varies)) {
-    try {
-      grid.push(resolveParams(rule, set, combo));
-    } catch (error) {
-      if (!(error instanceof UsageError)) throw error;
-      skipped.push({ params: combo, reason: error.message });
-    }
-  }
-  if (grid.length === 0) throw new UsageError(`--vary: the rule rejects every combination, e.g. ${skipped[0].reason}`);
-  // --metric is checked against every metric some point of the grid has (squad.round.6 exists where rounds=6).
-  const gridMetrics = unionMetrics(grid.map((params) => rule.metrics(params)));
-  const headline = {
-    ...rule,
-    headline: rule.headline ? () => [...new Set(grid.flatMap((params) => rule.headline!(params)))] : undefined,
-  };
-  const bestSpec = options.best === undefined ? undefined : parseBest(rule, gridMetrics, options.best);
-  const chosen = chooseMetrics(headline, gridMetrics, options.metric, { all: options.all });
-  // --best names the question: unless --metric says otherwise, its metric leads the table, on the first screen.
-  const choice: MetricChoice =
-    bestSpec && chosen.how !== 'asked'
-      ? {
-          ...chosen,
-          shown: [bestSpec.metric, ...chosen.shown.filter((m) => m.name !== bestSpec.metric.name)],
-          hidden: chosen.hidden - (chosen.shown.some((m) => m.name === bestSpec.metric.name) ? 0 : 1),
-        }
-      : chosen;
-  const metrics = choice.shown;
-
-  const settings: GridSettings = options.exact
-    ? {
-        method: 'exact',
-        seed: parseSeed(options.seed ?? DEFAULT_SEED),
-        stream: null,
-        confidence: 1,
-        trials: 0,
-        threads: 0,
-      }
-    : { method: 'simulation', ...parseSimulationSettings(options) };
-  if (options.exact) {
-    if (!rule.exact)
-      throw new UsageError(`--exact: ${rule.id} has no exact solution; allowed: leave out --exact to simulate`);
-    for (const option of ['trials', 'threads', 'confidence', 'timeout'] as const) {
-      if (options[option] !== undefined)
-        throw new UsageError(`--exact: cannot be combined with --${option}; allowed: --exact alone, or a simulation`);
-    }
-  }
-
-  return { rule, varies, varied, grid, skipped, gridMetrics, choice, metrics, bestSpec, settings };
-}
-
-/** The sweep's result from each finished point's result, in grid order. */
-export function assembleSweep(
-  plan: SweepPlan,
-  results: readonly RunResult[],
-  threads: number,
-  interrupted: boolean,
-): SweepResult {
-  const { rule, varies, varied, grid, skipped, settings, bestSpec } = plan;
-  // Keyed by parameter names, which a rule file chooses (`constructor` is a name like any other).
-  const fixed: Params = keyedRecord(Object.entries(grid[0]).filter(([name]) => !varied.has(name)));
-  const sweep: SweepResult = {
-    ...envelope('sweep', rule),
-    source: rule.source,
-    params: fixed,
-    vary: varies,
-    method: settings.method,
-    seed: settings.seed,
-    stream: settings.stream,
-    trials: settings.trials,
-    threads,
-    confidence: settings.confidence,
-    points: results.map((result) => ({
-      params: keyedRecord(varies.map((vary) => [vary.name, own(result.params, vary.name) as ParamValue])),
-      metrics: result.metrics,
-    })),
-    skipped,
-    partial: interrupted,
-  };
-  if (bestSpec) sweep.best = findBest(sweep, bestSpec.metric.name, bestSpec.goal);
-  return sweep;
-}
+/** The sweep as merge writes it, once its shards are added up. */
+export const sweepView: GridView<SweepPlan, SweepResult> = { analysis: sweepGrid, write: writeSweep };
 
 /** The terminal table, then every output file asked for (all rendered before any is written). */
 export async function writeSweep(

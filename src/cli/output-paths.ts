@@ -4,14 +4,14 @@
  * any work starts (bad input exits 2 and writes nothing), files rendered in
  * memory once the result exists, then written atomically.
  */
-import { terminalLine } from '../src/output/terminal.js';
-import type { Io } from '../src/cli/io.js';
-import { checkDistinct, checkOutputFile, type InputFile } from '../src/output/files.js';
-export { ruleFileInputs } from '../src/output/files.js';
-import { checkOutputDir, writeOutputs, type OutputFile } from './outputs.js';
-import { STDOUT } from '../src/output/files.js';
-import type { ReportPaths } from './run-report.js';
-import { checkOutputNames } from '../src/cli/output-names.js';
+import { terminalLine } from '../output/terminal.js';
+import type { Io } from './io.js';
+import { checkDistinct, checkOutputFile, type InputFile } from '../output/files.js';
+export { ruleFileInputs } from '../output/files.js';
+import { checkOutputDir, writeOutputs, type OutputFile } from '../output/files.js';
+import { STDOUT } from '../output/files.js';
+import type { ReportPaths } from '../../reports/run-report.js';
+import { checkOutputNames } from './output-names.js';
 
 /** The --json, --html and --csv of a sweep or a comparison (whole, or merged from its shards). */
 export interface GridPaths {
@@ -24,7 +24,7 @@ export interface GridPaths {
  * Checks a sweep's or a comparison's --json, --html and --csv up front, in
  * that order, and that no two of them, nor one of them and an input (a
  * shard being merged), are the same file, and that no name's extension names
- * another format (src/cli/output-names.ts).
+ * another format (output-names.ts).
  */
 export function checkGridPaths(options: GridPaths, inputs: readonly InputFile[] = []): GridPaths {
   const paths: GridPaths = {

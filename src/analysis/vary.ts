@@ -3,12 +3,12 @@
  * own, so that a sweep reads its options without loading the page, its
  * charts and its CSV (reports/sweep.ts), which only --html and --csv need.
  */
-import { keyedRecord } from '../src/keyed.js';
-import { formatCount } from '../src/output/format.js';
-import { badValue, UsageError } from '../src/errors.js';
-import { didYouMean, didYouMeanRange } from '../src/cli/suggest.js';
-import { allowedText, parseParam, parseParamOrLabel } from '../src/rules/params.js';
-import type { MetricSpec, ParamSpec, ParamValue, Params, Rule } from '../src/rules/types.js';
+import { keyedRecord } from '../keyed.js';
+import { formatCount } from '../output/format.js';
+import { badValue, UsageError } from '../errors.js';
+import { didYouMean, didYouMeanRange } from '../text/suggest.js';
+import { allowedText, parseParam, parseParamOrLabel } from '../rules/params.js';
+import type { MetricSpec, ParamSpec, ParamValue, Params, Rule } from '../rules/types.js';
 
 /** Most combinations one sweep may ask for: beyond this a chart is unreadable and a run takes too long. */
 export const MAX_SWEEP_POINTS = 1000;
@@ -47,7 +47,8 @@ export function parseVary(rule: Rule, raw: string): Vary {
   // A range in another syntax (0-4, 0:4, 0 to 4) gets muster's own, and every form allowed.
   if (!range && numeric && didYouMeanRange(text) !== '') {
     throw new UsageError(
-      `--vary: got ${JSON.stringify(raw)}${didYouMeanRange(text, `${name}=`)}; allowed: ${name}=a..b (two dots), ${name}=a..b:step, or a list ${name}=v1,v2,…, each ${allowedText(spec)}`,
+      `--vary: got ${JSON.stringify(raw)}${didYouMeanRange(text, `${name}=`)}; ` +
+        `allowed: ${name}=a..b (two dots), ${name}=a..b:step, or a list ${name}=v1,v2,…, each ${allowedText(spec)}`,
     );
   }
   const values = range ? rangeValues(spec, raw, range) : listValues(rule, spec, text);
@@ -63,7 +64,8 @@ export function parseVary(rule: Rule, raw: string): Vary {
 function rangeValues(spec: ParamSpec, raw: string, match: RegExpExecArray): ParamValue[] {
   if (spec.type !== 'integer' && spec.type !== 'number')
     throw new UsageError(
-      `--vary: ${spec.name} is a ${spec.type} parameter and takes no a..b range; allowed: a list v1,v2,… of ${allowedText(spec)}`,
+      `--vary: ${spec.name} is a ${spec.type} parameter and takes no a..b range; ` +
+        `allowed: a list v1,v2,… of ${allowedText(spec)}`,
     );
   const from = Number(match[1]);
   const to = Number(match[2]);
@@ -95,7 +97,8 @@ function listValues(rule: Rule, spec: ParamSpec, text: string): ParamValue[] {
       // ones.
       if (!(error instanceof UsageError) || (spec.type !== 'integer' && spec.type !== 'number')) throw error;
       throw new UsageError(
-        `--vary: ${error.message}, as ${spec.name}=a..b (two dots), ${spec.name}=a..b:step or a list ${spec.name}=v1,v2,…`,
+        `--vary: ${error.message}, as ${spec.name}=a..b (two dots), ` +
+          `${spec.name}=a..b:step or a list ${spec.name}=v1,v2,…`,
       );
     }
   });
@@ -106,7 +109,8 @@ export function combinations(varies: readonly Vary[]): Params[] {
   const total = varies.reduce((product, vary) => product * vary.values.length, 1);
   if (total > MAX_SWEEP_POINTS) {
     throw new UsageError(
-      `--vary: ${varies.map((vary) => vary.values.length).join(' × ')} = ${formatCount(total)} combinations; allowed: at most ${MAX_SWEEP_POINTS} (fewer values or a coarser step)`,
+      `--vary: ${varies.map((vary) => vary.values.length).join(' × ')} = ${formatCount(total)} combinations; ` +
+        `allowed: at most ${MAX_SWEEP_POINTS} (fewer values or a coarser step)`,
     );
   }
   let combos: Params[] = [keyedRecord()];

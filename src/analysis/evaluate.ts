@@ -1,12 +1,12 @@
-import { Interrupted, UsageError } from '../src/errors.js';
-import type { SimulationPool } from '../src/engine/pool.js';
-import type { ChunkLedger } from '../src/engine/checkpoint.js';
-import { simulateEach } from '../src/engine/simulate-many.js';
-import { buildResult, type RunResult } from '../src/result.js';
-import type { Fraction } from '../src/exact/fraction.js';
-import { knownExact } from '../src/rules/exact-of.js';
-import type { Params, Rule, StreamVersion } from '../src/rules/types.js';
-import type { Tallied } from '../src/stats/estimate.js';
+import { Interrupted, UsageError } from '../errors.js';
+import type { SimulationPool } from '../engine/pool.js';
+import type { ChunkLedger } from '../engine/checkpoint.js';
+import { simulateEach } from '../engine/simulate-many.js';
+import { buildResult, type RunResult } from '../result.js';
+import type { Fraction } from '../exact/fraction.js';
+import { knownExact } from '../rules/exact-of.js';
+import type { Params, Rule, StreamVersion } from '../rules/types.js';
+import type { Tallied } from '../stats/estimate.js';
 
 /** How every point of a sweep, a comparison or a card is computed. */
 interface GridBase {

@@ -3,7 +3,7 @@
  * tallied counts behind each interval, and Holm's step-down adjustment when
  * many metrics are tested at once.
  */
-import type { Tallied } from '../src/stats/estimate.js';
+import type { Tallied } from '../stats/estimate.js';
 
 /**
  * The upper tail of the standard normal, Q(x) = P(Z > x). Below 3 it sums

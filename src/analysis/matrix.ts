@@ -1,0 +1,337 @@
+/**
+ * A rule's declared two-parameter table (`muster matrix`), apart from how it is shown.
+ *
+ *   plan (the rule's matrix, --set, --range, --against, --metric ─► every cell's parameters)
+ *     ─► settings (exact, or simulated with --simulate or where the rule has no exact solution)
+ *     ─► evaluate (solved; or the base point and every cell at once on one pool, each built as it finishes)
+ *     ─► assemble (the cells ─► the `muster matrix` result JSON; with --against, one column ranked)
+ */
+import { UsageError } from '../errors.js';
+import { simulateEach } from '../engine/simulate-many.js';
+import type { SimulationPool } from '../engine/pool.js';
+import { parseSeed } from '../input/seed.js';
+import { parseSimulationSettings, type SimulationOptions, type SimulationSettings } from '../input/settings.js';
+import { keyedRecord, own } from '../keyed.js';
+import { bestOf, buildResult, envelope, type Envelope, type MetricResult, type RunResult } from '../result.js';
+import { rules } from '../rules/index.js';
+import { findParam, parseParamOrLabel, resolveParams } from '../rules/params.js';
+import type { MatrixSpec, MetricSpec, ParamValue, Params, Rule, StreamVersion } from '../rules/types.js';
+import { ruleWord, withRangeHint } from '../text/suggest.js';
+import { chooseMetrics } from './metrics.js';
+
+/** What a matrix is asked for, as typed. */
+export interface MatrixRequest extends SimulationOptions {
+  set?: string[];
+  range?: string;
+  simulate?: boolean;
+  against?: string;
+  metric?: string[];
+}
+
+export interface MatrixTable {
+  metric: string;
+  /**
+   * values[i][j]: the metric with the row parameter at rows[i] and the column parameter at cols[j]; null for a cell an
+   * interruption left unfinished.
+   */
+  values: (number | null)[][];
+  lo: (number | null)[][] | null;
+  hi: (number | null)[][] | null;
+}
+
+/** The result JSON of `muster matrix` (docs/json.md). */
+export interface MatrixResult extends Envelope {
+  source: string;
+  params: Params;
+  method: 'exact' | 'simulation';
+  seed: string | null;
+  /** The random stream of every cell; null when solved exactly. */
+  stream: StreamVersion | null;
+  trials: number | null;
+  confidence: number | null;
+  /** True when Ctrl-C stopped the matrix: unfinished cells are null. */
+  partial: boolean;
+  matrix: { row: string; col: string; rows: ParamValue[]; cols: ParamValue[]; tables: MatrixTable[] };
+  /** Every metric at the base parameters, as `muster run` reports them. */
+  metrics: RunResult['metrics'];
+  /**
+   * With --against: every row value against the given column value, best first, and which are on the trade-off
+   * frontier.
+   */
+  against?: { opponent: ParamValue; ranking: AgainstRow[] };
+}
+
+export interface AgainstRow {
+  strategy: ParamValue;
+  label: string;
+  /** The trade-off metrics (and the matrix's own) at this row against the opponent. */
+  metrics: Record<string, number>;
+  /** No other row is at least as good on every trade-off metric and better on one. */
+  pareto: boolean;
+}
+
+/** A matrix's cells, checked and ready to compute. */
+export interface MatrixPlan {
+  rule: Rule;
+  spec: MatrixSpec;
+  base: Params;
+  /** The row values (and, without --against, the column values). */
+  values: ParamValue[];
+  cols: ParamValue[];
+  everyMetric: MetricSpec[];
+  tableMetrics: string[];
+  cellParams: Params[][];
+}
+
+/** Checks the matrix's options and builds every cell's parameters, before any output path is looked at. */
+export function planMatrix(rule: Rule, options: MatrixRequest): MatrixPlan {
+  const spec = rule.matrix;
+  if (!spec)
+    throw new UsageError(
+      `rule: ${rule.id} declares no matrix (muster describe ${ruleWord(rule)} lists what it has); ` +
+        `allowed: a rule with a matrix, such as ${rules
+          .filter((r) => r.matrix)
+          .map((r) => r.id)
+          .join(', ')}`,
+    );
+  const base = resolveParams(rule, options.set ?? []);
+  let values = spec.defaultValues(base);
+  if (options.range !== undefined) {
+    if (!spec.parseRange) throw new UsageError(`--range: ${rule.id}'s matrix has a fixed axis; allowed: no --range`);
+    values = withRangeHint(options.range, () => spec.parseRange!(options.range!));
+  }
+  // --against fixes the column: one column of the matrix, ranked.
+  const colSpec = findParam(rule, spec.col);
+  const cols =
+    options.against === undefined
+      ? values
+      : [
+          parseParamOrLabel(
+            rule,
+            colSpec,
+            options.against.replace(/^[^=]*=/, (prefix) => (prefix === `${spec.col}=` ? '' : prefix)),
+          ),
+        ];
+  if (
+    options.against !== undefined &&
+    (options.set ?? []).some((assignment) => assignment.trim().startsWith(`${spec.col}=`))
+  ) {
+    throw new UsageError(`--against: cannot be combined with --set ${spec.col}=…; allowed: one of the two`);
+  }
+  const everyMetric = rule.metrics(base);
+  const tableMetrics =
+    options.metric && options.metric.length > 0
+      ? chooseMetrics(rule, everyMetric, options.metric).shown.map((m) => m.name)
+      : [...spec.metrics];
+  const stray = tableMetrics.find((name) => !everyMetric.some((metric) => metric.name === name));
+  if (stray !== undefined)
+    throw new UsageError(
+      `${rule.id}: matrix.metrics: got ${JSON.stringify(stray)}, which is not a metric at these parameters; ` +
+        `allowed: ${everyMetric.map((m) => m.name).join(', ')}`,
+    );
+  const cellParams = values.map((rowValue) =>
+    cols.map((colValue) => resolveParams(rule, options.set ?? [], { [spec.row]: rowValue, [spec.col]: colValue })),
+  );
+  return { rule, spec, base, values, cols, everyMetric, tableMetrics, cellParams };
+}
+
+/**
+ * How the cells are computed: null for exact (the rule has an exact solution and --simulate is not given, when
+ * simulation options are refused rather than ignored), else the simulation settings.
+ */
+export function matrixSettings(plan: MatrixPlan, options: MatrixRequest): SimulationSettings | null {
+  const { rule } = plan;
+  const useExact = rule.exact !== undefined && !options.simulate;
+  if (useExact) {
+    // Parsed options are checked in every command that accepts them: here they would be ignored, so they are refused.
+    for (const option of ['trials', 'threads', 'confidence', 'timeout', 'maxTrials'] as const) {
+      if (options[option] !== undefined)
+        throw new UsageError(
+          `--${option.replace('T', '-t')}: ${rule.id}'s matrix is exact; ` +
+            `allowed: add --simulate to simulate every cell, or leave it out`,
+        );
+    }
+    if (options.seed !== undefined) parseSeed(options.seed);
+  }
+  return useExact ? null : parseSimulationSettings(options);
+}
+
+/** The cells computed (null: unfinished after an interruption) and the base point's result. */
+export interface MatrixCells {
+  cells: (RunResult | null)[][];
+  base: RunResult | null;
+  interrupted: boolean;
+}
+
+/** Every cell and the base point solved exactly. */
+export function solveMatrix(plan: MatrixPlan): MatrixCells {
+  const { rule } = plan;
+  return {
+    cells: plan.cellParams.map((row) => row.map((params) => exactResult(rule, params))),
+    base: exactResult(rule, plan.base),
+    interrupted: false,
+  };
+}
+
+/** The trials a simulated matrix runs: the base point's and every cell's. */
+export function matrixTrials(plan: MatrixPlan, settings: SimulationSettings): number {
+  return (plan.values.length * plan.cols.length + 1) * settings.trials;
+}
+
+/**
+ * The base point and every cell at once on the pool (simulateEach): each is what `muster run` gives for it,
+ * built as it finishes and its tally let go, so the table's memory does not grow with its cells. After an
+ * interruption the cells that finished are kept, the others left null.
+ */
+export async function simulateMatrix(
+  plan: MatrixPlan,
+  settings: SimulationSettings,
+  options: { pool: SimulationPool; signal?: AbortSignal; onTrials?: (done: number) => void },
+): Promise<MatrixCells> {
+  const { rule, base, cellParams, cols } = plan;
+  const cells: (RunResult | null)[][] = cellParams.map((row) => row.map(() => null));
+  let baseResult: RunResult | null = null;
+  let finished = 0;
+  const points = [base, ...cellParams.flat()];
+  await simulateEach(
+    options.pool,
+    points.map((params) => ({
+      rule,
+      params,
+      seed: settings.seed,
+      stream: settings.stream,
+      trials: settings.trials,
+    })),
+    {
+      signal: options.signal,
+      timeout: settings.timeout,
+      onProgress: (done) => options.onTrials?.(done),
+      onOutcome: (index, outcome) => {
+        finished++;
+        const result = buildResult({
+          rule,
+          params: points[index],
+          seed: settings.seed,
+          stream: settings.stream,
+          threads: settings.threads,
+          confidence: settings.confidence,
+          trials: outcome.trials,
+          tally: outcome.tally,
+        });
+        if (index === 0) baseResult = result;
+        else cells[Math.floor((index - 1) / cols.length)][(index - 1) % cols.length] = result;
+      },
+    },
+  );
+  return { cells, base: baseResult, interrupted: finished < points.length };
+}
+
+/** The matrix's result from its cells: every table metric's values (and intervals, when simulated). */
+export function assembleMatrix(
+  plan: MatrixPlan,
+  settings: SimulationSettings | null,
+  computed: MatrixCells,
+): MatrixResult {
+  const { rule, spec, base, values, cols, tableMetrics } = plan;
+  const { cells } = computed;
+  const useExact = settings === null;
+  if (computed.base === null)
+    return {
+      ...envelope('matrix', rule),
+      source: rule.source,
+      params: base,
+      method: 'simulation',
+      seed: settings?.seed ?? null,
+      stream: settings?.stream ?? null,
+      trials: settings?.trials ?? null,
+      confidence: settings?.confidence ?? null,
+      partial: true,
+      matrix: { row: spec.row, col: spec.col, rows: values, cols, tables: [] },
+      metrics: {},
+    };
+  const pick = (metric: string, field: 'lo' | 'hi') =>
+    cells.map((row) =>
+      row.map((cell) => (cell ? ((own(cell.metrics, metric) as MetricResult)[field] as number) : null)),
+    );
+  const tables: MatrixTable[] = tableMetrics.map((metric) => ({
+    metric,
+    values: cells.map((row) =>
+      row.map((cell) =>
+        cell === null
+          ? null
+          : useExact
+            ? bestOf(own(cell.metrics, metric) as MetricResult)
+            : ((own(cell.metrics, metric) as MetricResult).estimate as number),
+      ),
+    ),
+    lo: useExact ? null : pick(metric, 'lo'),
+    hi: useExact ? null : pick(metric, 'hi'),
+  }));
+  const result: MatrixResult = {
+    ...envelope('matrix', rule),
+    source: rule.source,
+    params: base,
+    method: useExact ? 'exact' : 'simulation',
+    seed: settings?.seed ?? null,
+    stream: settings?.stream ?? null,
+    trials: settings?.trials ?? null,
+    confidence: settings?.confidence ?? null,
+    partial: computed.interrupted,
+    matrix: { row: spec.row, col: spec.col, rows: values, cols, tables },
+    metrics: computed.base.metrics,
+  };
+  return result;
+}
+
+/** The metrics --against ranks by: the rule's trade-off, or the first table metric. */
+export function tradeOffOf(plan: MatrixPlan): string[] {
+  return plan.spec.tradeOff ? [...plan.spec.tradeOff] : [plan.tableMetrics[0]];
+}
+
+/** With --against: every row against the one column, ranked; null when an interruption left a row unfinished. */
+export function rankMatrix(plan: MatrixPlan, computed: MatrixCells): MatrixResult['against'] | null {
+  const column = computed.cells.map((row) => row[0]);
+  if (column.some((cell) => cell === null)) return null;
+  const label = (value: ParamValue) => plan.spec.label?.(value) ?? String(value);
+  return {
+    opponent: plan.cols[0],
+    ranking: rankAgainst(plan.values, column as RunResult[], tradeOffOf(plan), plan.tableMetrics, label),
+  };
+}
+
+function exactResult(rule: Rule, params: Params): RunResult {
+  return buildResult({ rule, params, seed: '', stream: null, threads: 0, confidence: 1, trials: 0, tally: null });
+}
+
+/**
+ * Every row value against one opponent, best first by the first trade-off
+ * metric (then the next), each marked when no other row is at least as good
+ * on every trade-off metric and strictly better on one (the Pareto set).
+ */
+export function rankAgainst(
+  values: readonly ParamValue[],
+  results: readonly RunResult[],
+  tradeOff: readonly string[],
+  shown: readonly string[],
+  label: (value: ParamValue) => string,
+): AgainstRow[] {
+  const names = [...new Set([...tradeOff, ...shown])];
+  const rows = values.map((value, i) => ({
+    strategy: value,
+    label: label(value),
+    metrics: keyedRecord(names.map((name) => [name, bestOf(own(results[i].metrics, name) as MetricResult)])),
+    pareto: false,
+  }));
+  for (const row of rows) {
+    row.pareto = !rows.some(
+      (other) =>
+        other !== row &&
+        tradeOff.every((m) => other.metrics[m] >= row.metrics[m]) &&
+        tradeOff.some((m) => other.metrics[m] > row.metrics[m]),
+    );
+  }
+  return rows.sort((x, y) => {
+    for (const m of tradeOff) if (x.metrics[m] !== y.metrics[m]) return y.metrics[m] - x.metrics[m];
+    return 0;
+  });
+}

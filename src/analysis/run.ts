@@ -1,0 +1,65 @@
+/**
+ * One rule at one set of parameters (`muster run`), apart from how it is
+ * shown: solved exactly, or simulated on a pool to a trial count or to a
+ * precision. Either way the result is the `muster.result/1` object the CLI
+ * writes with --json.
+ *
+ *   plan (the rule's parameters, the settings: src/input/settings.ts) ─► solve │ simulate ─► RunResult
+ */
+import type { ChunkLedger } from '../engine/checkpoint.js';
+import type { SimulationPool } from '../engine/pool.js';
+import { simulate } from '../engine/simulate.js';
+import type { SimulationSettings } from '../input/settings.js';
+import { buildResult, type RunResult } from '../result.js';
+import type { Params, Rule } from '../rules/types.js';
+
+/** Every metric's exact value (the rule's exact solution), nothing simulated. */
+export function solveRun(rule: Rule, params: Params, seed: string): RunResult {
+  return buildResult({ rule, params, seed, stream: null, threads: 0, confidence: 1, trials: 0, tally: null });
+}
+
+export interface SimulateRunOptions {
+  /** A checkpoint's ledger, so that chunks finished before are not run again. */
+  ledger?: ChunkLedger;
+  /** Stops the run: the result is then the chunks that finished, `partial: true`. */
+  signal?: AbortSignal;
+  onProgress?: (done: number, target: number) => void;
+}
+
+/** Simulates the rule on `pool` with these settings: every metric's estimate and interval, exact beside it. */
+export async function simulateRun(
+  pool: SimulationPool,
+  rule: Rule,
+  params: Params,
+  settings: SimulationSettings,
+  options: SimulateRunOptions = {},
+): Promise<RunResult> {
+  const outcome = await simulate(pool, {
+    rule,
+    params,
+    seed: settings.seed,
+    stream: settings.stream,
+    confidence: settings.confidence,
+    trials: settings.trials,
+    precision: settings.precision,
+    maxTrials: settings.maxTrials,
+    timeout: settings.timeout,
+    ledger: options.ledger,
+    signal: options.signal,
+    onProgress: options.onProgress,
+  });
+  return buildResult({
+    rule,
+    params,
+    seed: settings.seed,
+    stream: settings.stream,
+    threads: settings.threads,
+    confidence: settings.confidence,
+    trials: outcome.trials,
+    tally: outcome.tally,
+    partial: outcome.partial,
+    ...(settings.precision !== undefined
+      ? { precision: { target: settings.precision, reached: outcome.precisionReached ?? false } }
+      : {}),
+  });
+}

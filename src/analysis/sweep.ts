@@ -1,0 +1,205 @@
+/**
+ * A sweep, apart from how it is shown: every combination of the varied
+ * parameters, each point computed as `muster run` computes it, on one seed.
+ *
+ *   plan (options as typed ─► grid, metrics, --best, settings; every refusal before any work)
+ *     ─► evaluate (the points at once on one pool, or solved exactly; an interruption keeps the finished ones)
+ *     ─► assemble (the points' results ─► the `muster sweep` result JSON, the best point)
+ *
+ * The CLI, a shard's merge and the library call these three; rendering is reports/sweep.ts's.
+ */
+import { UsageError } from '../errors.js';
+import { envelope, type RunResult } from '../result.js';
+import { keyedRecord, own } from '../keyed.js';
+import { resolveParams } from '../rules/params.js';
+import type { MetricSpec, ParamValue, Params, Rule } from '../rules/types.js';
+import { DEFAULT_SEED, parseSimulationSettings, type SimulationOptions } from '../input/settings.js';
+import { parseSeed } from '../input/seed.js';
+import { findBest, parseBest } from './best.js';
+import type { SweepResult } from './sweep-result.js';
+import { hasExactly, texts, type GridAnalysis, type GridArgs } from './grid.js';
+import { evaluateUntilInterrupted, type EvaluateOptions, type GridSettings } from './evaluate.js';
+import { chooseMetrics, type MetricChoice } from './metrics.js';
+import { combinations, parseVary, unionMetrics, type Vary } from './vary.js';
+
+export type { SweepBest, SweepResult } from './sweep-result.js';
+
+/** What a sweep is asked for, as typed (the CLI's flags; merge replays a shard's recorded text). */
+export interface SweepRequest extends SimulationOptions {
+  vary?: string[];
+  set?: string[];
+  metric?: string[];
+  all?: boolean;
+  best?: string;
+  exact?: boolean;
+}
+
+/** A sweep's grid and settings, checked and ready to run (on one machine, or shared among shards). */
+export interface SweepPlan {
+  rule: Rule;
+  varies: Vary[];
+  varied: Set<string>;
+  grid: Params[];
+  skipped: SweepResult['skipped'];
+  gridMetrics: MetricSpec[];
+  choice: MetricChoice;
+  metrics: MetricSpec[];
+  bestSpec: ReturnType<typeof parseBest> | undefined;
+  settings: GridSettings;
+}
+
+/** Checks a sweep's options and builds its grid, before any output path is looked at or any work starts. */
+export function planSweep(rule: Rule, options: SweepRequest): SweepPlan {
+  if (!options.vary || options.vary.length === 0)
+    throw new UsageError(
+      `--vary: missing; ` +
+        'allowed: one or more --vary name=a..b[:step] or name=v1,v2 ' +
+        `with name one of ${rule.params.map((p) => p.name).join(', ')}`,
+    );
+  const varies: Vary[] = options.vary.map((raw) => parseVary(rule, raw));
+  const varied = new Set<string>();
+  for (const vary of varies) {
+    if (varied.has(vary.name))
+      throw new UsageError(`--vary: ${vary.name} varied twice; allowed: one --vary per parameter`);
+    varied.add(vary.name);
+  }
+  const set = options.set ?? [];
+  for (const assignment of set) {
+    const name = assignment.slice(0, Math.max(0, assignment.indexOf('='))).trim();
+    if (varied.has(name))
+      throw new UsageError(`--set: ${name} is also varied; allowed: either --set or --vary for a parameter`);
+  }
+  // Check every --set value now, without the cross-parameter checks that only a full combination can pass.
+  resolveParams({ ...rule, validate: undefined }, set);
+  if (options.precision !== undefined)
+    throw new UsageError('--precision: not available in a sweep; allowed: --trials N (the same for every point)');
+
+  const grid: Params[] = [];
+  const skipped: SweepResult['skipped'] = [];
+  for (const combo of combinations(varies)) {
+    try {
+      grid.push(resolveParams(rule, set, combo));
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      skipped.push({ params: combo, reason: error.message });
+    }
+  }
+  if (grid.length === 0) throw new UsageError(`--vary: the rule rejects every combination, e.g. ${skipped[0].reason}`);
+  // --metric is checked against every metric some point of the grid has (squad.round.6 exists where rounds=6).
+  const gridMetrics = unionMetrics(grid.map((params) => rule.metrics(params)));
+  const headline = {
+    ...rule,
+    headline: rule.headline ? () => [...new Set(grid.flatMap((params) => rule.headline!(params)))] : undefined,
+  };
+  const bestSpec = options.best === undefined ? undefined : parseBest(rule, gridMetrics, options.best);
+  const chosen = chooseMetrics(headline, gridMetrics, options.metric, { all: options.all });
+  // --best names the question: unless --metric says otherwise, its metric leads the table, on the first screen.
+  const choice: MetricChoice =
+    bestSpec && chosen.how !== 'asked'
+      ? {
+          ...chosen,
+          shown: [bestSpec.metric, ...chosen.shown.filter((m) => m.name !== bestSpec.metric.name)],
+          hidden: chosen.hidden - (chosen.shown.some((m) => m.name === bestSpec.metric.name) ? 0 : 1),
+        }
+      : chosen;
+  const metrics = choice.shown;
+
+  const settings: GridSettings = options.exact
+    ? {
+        method: 'exact',
+        seed: parseSeed(options.seed ?? DEFAULT_SEED),
+        stream: null,
+        confidence: 1,
+        trials: 0,
+        threads: 0,
+      }
+    : { method: 'simulation', ...parseSimulationSettings(options) };
+  if (options.exact) {
+    if (!rule.exact)
+      throw new UsageError(`--exact: ${rule.id} has no exact solution; allowed: leave out --exact to simulate`);
+    for (const option of ['trials', 'threads', 'confidence', 'timeout'] as const) {
+      if (options[option] !== undefined)
+        throw new UsageError(`--exact: cannot be combined with --${option}; allowed: --exact alone, or a simulation`);
+    }
+  }
+
+  return { rule, varies, varied, grid, skipped, gridMetrics, choice, metrics, bestSpec, settings };
+}
+
+/**
+ * Every point of the plan computed (on `options.pool` when simulated) and assembled; after an interruption
+ * (`options.signal`), the points finished, in grid order, and `partial: true`.
+ */
+export async function evaluateSweep(plan: SweepPlan, options: EvaluateOptions = {}): Promise<SweepResult> {
+  const { evaluated, interrupted } = await evaluateUntilInterrupted(plan.rule, plan.grid, plan.settings, options);
+  return assembleSweep(
+    plan,
+    evaluated.map(({ result }) => result),
+    plan.settings.threads,
+    interrupted,
+  );
+}
+
+/** The sweep's result from each finished point's result, in grid order. */
+export function assembleSweep(
+  plan: SweepPlan,
+  results: readonly RunResult[],
+  threads: number,
+  interrupted: boolean,
+): SweepResult {
+  const { rule, varies, varied, grid, skipped, settings, bestSpec } = plan;
+  // Keyed by parameter names, which a rule file chooses (`constructor` is a name like any other).
+  const fixed: Params = keyedRecord(Object.entries(grid[0]).filter(([name]) => !varied.has(name)));
+  const sweep: SweepResult = {
+    ...envelope('sweep', rule),
+    source: rule.source,
+    params: fixed,
+    vary: varies,
+    method: settings.method,
+    seed: settings.seed,
+    stream: settings.stream,
+    trials: settings.trials,
+    threads,
+    confidence: settings.confidence,
+    points: results.map((result) => ({
+      params: keyedRecord(varies.map((vary) => [vary.name, own(result.params, vary.name) as ParamValue])),
+      metrics: result.metrics,
+    })),
+    skipped,
+    partial: interrupted,
+  };
+  if (bestSpec) sweep.best = findBest(sweep, bestSpec.metric.name, bestSpec.goal);
+  return sweep;
+}
+
+/** A sweep as a grid (grid.ts): one seed for every point, the varied values recorded as typed. */
+export const sweepGrid: GridAnalysis<SweepPlan, SweepResult> = {
+  command: 'sweep',
+  noun: 'points',
+  what: 'a sweep',
+  metricOnMerge: true,
+  isArgs(args: unknown): args is GridArgs {
+    return hasExactly(args, ['set', 'vary']) && texts(args.set) && texts(args.vary);
+  },
+  ruleRefs: () => [],
+  replan(args, settings, rules) {
+    const { set, vary } = args as Extract<GridArgs, { vary: string[] }>;
+    return planSweep(rules.own(), { ...settings, set, vary });
+  },
+  job: (plan, args, ruleFiles) => ({
+    command: 'sweep',
+    rule: plan.rule,
+    ruleFiles,
+    points: plan.grid,
+    seeds: plan.grid.map(() => plan.settings.seed),
+    settings: plan.settings,
+    args,
+  }),
+  assemble: (plan, evaluated, threads) =>
+    assembleSweep(
+      plan,
+      evaluated.map(({ result }) => result),
+      threads,
+      false,
+    ),
+};

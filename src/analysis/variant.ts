@@ -1,0 +1,85 @@
+/**
+ * `--variant "label: name=value,…"`: a comparison's variants as typed, parsed against the rule they run
+ * (the command's, or the one a variant names with rule=…).
+ */
+import { UsageError } from '../errors.js';
+import type { Rule } from '../rules/types.js';
+import { didYouMean } from '../text/suggest.js';
+
+/** Most variants in one comparison. */
+export const MAX_VARIANTS = 12;
+
+export interface Variant {
+  label: string;
+  /** `name=value` assignments, each a whole value (commas inside values kept). */
+  assignments: string[];
+}
+
+/**
+ * Parses `label: name=value,name=value`. The label is the text before the
+ * first colon, unless that text starts with `<known parameter>=` (then there
+ * is no label and the assignments stand for it: `a=forward:1`). Assignments are separated by `;`, or by a comma
+ * that is followed by `<known parameter>=` — so `a=standard:1,2,3,b=forward:2`
+ * splits into two assignments, not four.
+ */
+export function parseVariant(rule: Rule, raw: string): Variant {
+  const colon = raw.indexOf(':');
+  // `rule=` names the variant's rule (see variantRuleRef); every other name is a parameter of that rule.
+  const names = new Set([...rule.params.map((p) => p.name), 'rule']);
+  const hasLabel = colon >= 0 && !startsAssignment(raw.slice(0, colon), names);
+  const label = (hasLabel ? raw.slice(0, colon) : raw).trim();
+  const body = hasLabel ? raw.slice(colon + 1) : raw;
+  if (label === '')
+    throw new UsageError(
+      `--variant: got ${JSON.stringify(raw)}; allowed: "label: name=value,…" with a non-empty label`,
+    );
+  const assignments: string[] = [];
+  let start = 0;
+  for (let i = 0; i <= body.length; i++) {
+    const atEnd = i === body.length;
+    const separator =
+      !atEnd &&
+      (body[i] === ';' || ((body[i] === ',' || /\s/.test(body[i])) && startsAssignment(body.slice(i + 1), names)));
+    if (atEnd || separator) {
+      const piece = body.slice(start, i).trim();
+      if (piece !== '') assignments.push(piece);
+      start = i + 1;
+    }
+  }
+  for (const assignment of assignments) {
+    const equals = assignment.indexOf('=');
+    const name = equals > 0 ? assignment.slice(0, equals).trim() : '';
+    if (!names.has(name)) {
+      throw new UsageError(
+        `--variant ${JSON.stringify(label)}: got ${JSON.stringify(assignment)}` +
+          `${name ? didYouMean(name, [...names]) : ''}; allowed: name=value with name one of ${[...names].join(', ')}`,
+      );
+    }
+  }
+  return { label, assignments };
+}
+
+function startsAssignment(rest: string, names: ReadonlySet<string>): boolean {
+  const match = /^\s*([A-Za-z_][\w.]*)\s*=/.exec(rest);
+  return match !== null && names.has(match[1]);
+}
+
+/** The assignments a variant runs with: --set, overridden by the variant's own (its `rule=` aside). */
+export function variantAssignments(set: readonly string[], variant: Variant): string[] {
+  const nameOf = (assignment: string) => assignment.slice(0, Math.max(0, assignment.indexOf('='))).trim();
+  const ownAssignments = variant.assignments.filter((assignment) => nameOf(assignment) !== 'rule');
+  const own = new Set(ownAssignments.map(nameOf));
+  return [...set.filter((assignment) => !own.has(nameOf(assignment))), ...ownAssignments];
+}
+
+/**
+ * The rule a variant names with `rule=<id or rule file>` (the command's
+ * rule when it names none): `--variant "2d6: rule=./reserves-2d6.mjs target=10"`.
+ * The reference ends at a space, comma or semicolon.
+ */
+export function variantRuleRef(raw: string): string | undefined {
+  const found = [...raw.matchAll(/(?:^|[\s:;,])rule\s*=\s*([^\s;,]+)/g)].map((match) => match[1]);
+  if (found.length > 1)
+    throw new UsageError(`--variant: got ${JSON.stringify(raw)}; allowed: at most one rule=… in a variant`);
+  return found[0];
+}

@@ -1,0 +1,219 @@
+/**
+ * `sweep` and `compare` for the library (library.ts re-exports them): the
+ * analysis layer's plan → evaluate → assemble (src/analysis/), called with
+ * values instead of flags. Each returns the object `muster sweep --json` or
+ * `muster compare --json` writes, checks its input with the CLI's own
+ * checks (a mistake is a UsageError naming the option as the CLI spells it),
+ * and neither prints nor exits.
+ */
+import { evaluateCompare, planCompare, type CompareResult } from './analysis/compare.js';
+import type { EvaluateOptions, GridSettings } from './analysis/evaluate.js';
+import { variantRuleRef } from './analysis/variant.js';
+import { evaluateSweep, planSweep, type SweepResult } from './analysis/sweep.js';
+import { UsageError } from './errors.js';
+import { defaultThreads } from './engine/pool.js';
+import type { SimulationOptions } from './input/settings.js';
+import { getRule } from './rules/index.js';
+import { isRulePath, loadRule } from './rules/load-rule.js';
+import type { ParamValue, Rule, StreamVersion } from './rules/types.js';
+import { Pool } from './library-pool.js';
+
+export type { CompareResult, SweepResult };
+
+/** Parameter values by name; numbers, booleans, or text as `--set` takes it ("0.15", "forward:3"). */
+export type ParamSettings = Readonly<Record<string, ParamValue>> | ReadonlyMap<string, ParamValue>;
+
+/** The options every simulating call shares. */
+export interface GridCallOptions {
+  set?: ParamSettings;
+  /** Trials a point (default 1,000,000). */
+  trials?: number;
+  /** The seed (default "muster"). */
+  seed?: string;
+  /** The random stream, 1 to 3 (default 3; docs/streams.md). */
+  stream?: StreamVersion;
+  /** Interval confidence, greater than 0 and at most 0.999999 (default 0.95). */
+  confidence?: number;
+  /** A pool to run on; without one the call starts its own, of `threads` threads (default: every core). */
+  pool?: Pool;
+  threads?: number;
+  /** Solve every point exactly, simulating nothing (the rule must have an exact solution). */
+  exact?: boolean;
+  /** Stops the work; the promise then resolves to the points that finished, with `partial: true`. */
+  signal?: AbortSignal;
+  /** Called as the work goes: trials done and trials in all (when simulated), or points solved and points. */
+  onProgress?: (done: number, target: number) => void;
+}
+
+export interface SweepOptions extends GridCallOptions {
+  /** The varied parameters: a list of values, or the text `--vary name=` takes ("0..4", "1..9:2", "a,b"). */
+  vary: Readonly<Record<string, string | readonly ParamValue[]>>;
+  /** Metrics whose best point to find, as `--best` takes it ("all.by.4", "all.by.4:min"). */
+  best?: string;
+}
+
+/** One variant: its label, and the parameters (and, optionally, the rule) it changes. */
+export interface VariantSpec {
+  label: string;
+  set?: ParamSettings;
+  /** Another rule for this variant: a built-in id or a rule file's path. */
+  rule?: string;
+}
+
+export interface CompareOptions extends GridCallOptions {
+  /** At least two: each a VariantSpec, or the text `--variant` takes ("A: target=7"). */
+  variants: ReadonlyArray<VariantSpec | string>;
+  /** Simulate even where every variant has an exact solution (as `--simulate`). */
+  simulate?: boolean;
+  /** Each variant on its own stream, `<seed>/variant <n>` (as `--seed-per-variant`). */
+  seedPerVariant?: boolean;
+}
+
+/** Every combination of the varied parameters, each point computed as `run` computes it, on one seed. */
+export async function sweep(rule: string | Rule, options: SweepOptions): Promise<SweepResult> {
+  const resolved = await ruleOf(rule);
+  if (options === null || typeof options !== 'object' || options.vary === null || typeof options.vary !== 'object')
+    throw new UsageError('vary: missing; allowed: { name: [values] } or { name: "a..b" }, one entry per parameter');
+  const vary = Object.entries(options.vary).map(([name, values]) => `${name}=${varyText(name, values)}`);
+  const plan = planSweep(resolved, {
+    ...simulationText(options),
+    set: assignments(options.set),
+    vary,
+    best: options.best,
+    exact: options.exact,
+  });
+  return onPool(plan.settings, plan.grid.length, options, (hooks) => evaluateSweep(plan, hooks));
+}
+
+/** Every metric of every variant, the differences from the first, tested with Holm's adjustment. */
+export async function compare(rule: string | Rule, options: CompareOptions): Promise<CompareResult> {
+  const resolved = await ruleOf(rule);
+  if (options === null || typeof options !== 'object' || !Array.isArray(options.variants))
+    throw new UsageError('variants: missing; allowed: a list of at least two { label, set } or "label: name=value"');
+  const texts = options.variants.map(variantText);
+  const rules: Rule[] = [];
+  for (const text of texts) {
+    const ref = variantRuleRef(text);
+    rules.push(ref === undefined ? resolved : await ruleOf(ref));
+  }
+  const plan = planCompare(
+    { rule: resolved, rules },
+    {
+      ...simulationText(options),
+      set: assignments(options.set),
+      variant: texts,
+      exact: options.exact,
+      simulate: options.simulate,
+      seedPerVariant: options.seedPerVariant || undefined,
+    },
+  );
+  return onPool(plan.base, plan.paramsList.length, options, (hooks) => evaluateCompare(plan, hooks));
+}
+
+async function ruleOf(rule: string | Rule): Promise<Rule> {
+  if (typeof rule !== 'string') return rule;
+  if (rule === '')
+    throw new UsageError('rule: got an empty reference; allowed: a built-in rule id or the path of a rule file');
+  return isRulePath(rule) ? loadRule(rule) : getRule(rule);
+}
+
+/** The numbers as the CLI's flags would carry them, so that the CLI's parsers check them. */
+function simulationText(options: GridCallOptions): SimulationOptions {
+  const text = (name: string, value: unknown, kind: 'number' | 'string') => {
+    if (value === undefined) return undefined;
+    if (typeof value !== kind) throw new UsageError(`${name}: got ${typeof value}; allowed: a ${kind}`);
+    return String(value);
+  };
+  if (options.pool !== undefined && options.threads !== undefined)
+    throw new UsageError('threads: given with pool; allowed: one of the two');
+  if (options.pool !== undefined && !(options.pool instanceof Pool))
+    throw new UsageError('pool: not a Pool; allowed: new Pool(threads)');
+  return {
+    trials: text('trials', options.trials, 'number'),
+    seed: text('seed', options.seed, 'string'),
+    stream: text('stream', options.stream, 'number'),
+    confidence: text('confidence', options.confidence, 'number'),
+    threads: options.pool ? String(options.pool.threads) : text('threads', options.threads, 'number'),
+  };
+}
+
+/** `set` as --set assignments. */
+function assignments(set: ParamSettings | undefined): string[] {
+  if (set === undefined) return [];
+  if (set === null || typeof set !== 'object')
+    throw new UsageError('set: not an object; allowed: parameter values by name, such as { squads: 4 }');
+  const entries = set instanceof Map ? [...set.entries()] : Object.entries(set);
+  return entries.map(([name, value]) => {
+    if (typeof name !== 'string' || name.includes('=') || name.trim() === '')
+      throw new UsageError(`set: ${JSON.stringify(String(name))} is not a parameter name; allowed: a parameter's name`);
+    return `${name}=${valueText(name, value)}`;
+  });
+}
+
+function valueText(name: string, value: unknown): string {
+  if (!['number', 'boolean', 'string'].includes(typeof value))
+    throw new UsageError(`${name}: got ${typeof value}; allowed: a number, a boolean or text`);
+  return String(value);
+}
+
+/** A varied parameter's values as `--vary name=` takes them; a listed value may not hold the list's comma. */
+function varyText(name: string, values: unknown): string {
+  if (typeof values === 'string') return values;
+  if (!Array.isArray(values) || values.length === 0)
+    throw new UsageError(`vary: ${name}: not a list of values or a range; allowed: [v1, v2, …] or "a..b"`);
+  return values
+    .map((value) => {
+      const text = valueText(name, value);
+      if (text.includes(','))
+        throw new UsageError(`vary: ${name}: got ${JSON.stringify(text)}; allowed: values without a comma`);
+      return text;
+    })
+    .join(',');
+}
+
+/** A variant as `--variant` takes it: "label: name=value; …; rule=ref". */
+function variantText(variant: VariantSpec | string): string {
+  if (typeof variant === 'string') return variant;
+  if (variant === null || typeof variant !== 'object' || typeof variant.label !== 'string')
+    throw new UsageError('variants: an entry is not { label, set } nor text; allowed: { label: "A", set: { … } }');
+  if (variant.label.includes(':'))
+    throw new UsageError(`variants: label ${JSON.stringify(variant.label)}; allowed: a label without a colon`);
+  const parts = assignments(variant.set);
+  if (variant.rule !== undefined) {
+    if (typeof variant.rule !== 'string' || variant.rule === '' || /[\s;,]/.test(variant.rule))
+      throw new UsageError(
+        `variants: ${JSON.stringify(variant.label)}: rule ${JSON.stringify(String(variant.rule))}; ` +
+          'allowed: a rule id or a path without spaces, commas or semicolons',
+      );
+    parts.push(`rule=${variant.rule}`);
+  }
+  for (const part of parts)
+    if (part.includes(';'))
+      throw new UsageError(
+        `variants: ${JSON.stringify(variant.label)}: ${JSON.stringify(part)}; allowed: no semicolon`,
+      );
+  return `${variant.label}: ${parts.join('; ')}`;
+}
+
+/** Runs the work on the caller's pool, or on one of its own that is closed before the promise settles. */
+async function onPool<T>(
+  settings: GridSettings,
+  points: number,
+  options: GridCallOptions,
+  work: (hooks: Omit<EvaluateOptions, 'seeds' | 'rules'>) => Promise<T>,
+): Promise<T> {
+  const simulating = settings.method === 'simulation';
+  const own = simulating && options.pool === undefined ? new Pool(settings.threads || defaultThreads()) : undefined;
+  const pool = options.pool ?? own;
+  const progress = options.onProgress;
+  try {
+    return await work({
+      pool: simulating ? pool?.simulationPool : undefined,
+      signal: options.signal,
+      onTrials: progress && simulating ? (done) => progress(done, points * settings.trials) : undefined,
+      onPoint: progress && !simulating ? (done, total) => progress(done, total) : undefined,
+    });
+  } finally {
+    await own?.close();
+  }
+}
