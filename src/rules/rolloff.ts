@@ -12,14 +12,26 @@
  * the 1,296 equally likely pairs of totals, P(A wins) = A's pairs / decisive pairs.
  */
 import { Fraction } from '../exact/fraction.js';
-import { mean, proportion, type Tallied } from '../stats/estimate.js';
-import type { MetricSpec, Params, Rule, Rng } from './types.js';
+import { defineBuiltin, type ParamsOf, type Slots, type TrialOut } from './define.js';
+import type { Dice } from './file-rule-dice.js';
+import type { MetricSpec, ParamSpec, Rng } from './types.js';
 
 const BONUS_LIMIT = 6;
 /** Equally likely ordered pairs of one roll-off: 6^4 (A's two dice and B's). */
 const PAIRS = 6 ** 4;
 
-const bonusOf = (params: Params) => Number(params.bonusA);
+const params = [
+  {
+    name: 'bonusA',
+    type: 'integer',
+    default: 0,
+    min: -BONUS_LIMIT,
+    max: BONUS_LIMIT,
+    doc: "added to player A's total every roll (negative: that much to player B's)",
+  },
+] as const satisfies readonly ParamSpec[];
+
+type RollOff = ParamsOf<typeof params>;
 
 /** Of the 1,296 equally likely rolls, how many A wins and how many B wins (the rest are ties). */
 function rollCounts(bonus: number): { aWins: number; bWins: number } {
@@ -52,18 +64,32 @@ const METRICS: MetricSpec[] = [
   },
 ];
 
-const at = { aWins: 0, bWins: 1, rolls: 2, rollsSquared: 3, firstRoll: 4, length: 5 };
+/** One roll-off as the text reads: 2d6 each, the higher total wins, equal totals roll again. */
+function trial(dice: Dice, p: RollOff, out: TrialOut): void {
+  let rolls = 0;
+  let totalA = 0;
+  let totalB = 0;
+  do {
+    rolls++;
+    totalA = dice.d(6) + dice.d(6) + p.bonusA;
+    totalB = dice.d(6) + dice.d(6);
+  } while (totalA === totalB);
+  out['a.wins'] = totalA > totalB ? 1 : 0;
+  out['b.wins'] = totalA > totalB ? 0 : 1;
+  out['rolls.1'] = rolls === 1 ? 1 : 0;
+  out['rolls.mean'] = rolls;
+}
 
 const d6 = (rng: Rng) => 1 + ((rng() * 6) | 0);
 
-/** Rolls 2d6 each until the totals (A's with its bonus) differ; ends with probability one, as some pair decides. */
-function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array): void {
-  const bonus = bonusOf(params);
+/** The same, counted straight into the tally; ends with probability one, as some pair decides. */
+function simulate(p: RollOff, rng: Rng, trials: number, tally: Float64Array, at: Slots): void {
+  const bonus = p.bonusA;
   let aWins = 0;
   let rollsSum = 0;
   let rollsSquared = 0;
   let firstRoll = 0;
-  for (let trial = 0; trial < trials; trial++) {
+  for (let n = 0; n < trials; n++) {
     let rolls = 0;
     let totalA = 0;
     let totalB = 0;
@@ -77,24 +103,15 @@ function simulate(params: Params, rng: Rng, trials: number, tally: Float64Array)
     rollsSquared += rolls * rolls;
     if (rolls === 1) firstRoll++;
   }
-  tally[at.aWins] += aWins;
-  tally[at.bWins] += trials - aWins;
-  tally[at.rolls] += rollsSum;
-  tally[at.rollsSquared] += rollsSquared;
-  tally[at.firstRoll] += firstRoll;
+  tally[at['a.wins']] += aWins;
+  tally[at['b.wins']] += trials - aWins;
+  tally[at['rolls.1']] += firstRoll;
+  tally[at['rolls.mean']] += rollsSum;
+  tally[at['rolls.mean'] + 1] += rollsSquared;
 }
 
-function summarize(_params: Params, tally: Float64Array, trials: number): Record<string, Tallied> {
-  return {
-    'a.wins': proportion(tally[at.aWins], trials),
-    'b.wins': proportion(tally[at.bWins], trials),
-    'rolls.1': proportion(tally[at.firstRoll], trials),
-    'rolls.mean': mean(tally[at.rolls], tally[at.rollsSquared], trials),
-  };
-}
-
-function exact(params: Params): Record<string, Fraction> {
-  const { aWins, bWins } = rollCounts(bonusOf(params));
+function exact(p: RollOff): Record<string, Fraction> {
+  const { aWins, bWins } = rollCounts(p.bonusA);
   const decisive = aWins + bWins;
   return {
     'a.wins': Fraction.of(aWins, decisive),
@@ -104,29 +121,19 @@ function exact(params: Params): Record<string, Fraction> {
   };
 }
 
-export const rolloff: Rule = {
+export const rolloff = defineBuiltin({
   id: 'rolloff',
   title: '2d6 roll-off',
   summary:
     '2d6 roll-off, as Noctvale breaks equal counts: the higher total wins, ties roll again; a bonus for one side',
   source:
     'the 2d6 roll-off of Noctvale, Standard Battle Set-Up, step 3 (Determine Initiative), with a bonus for one side',
-  params: [
-    {
-      name: 'bonusA',
-      type: 'integer',
-      default: 0,
-      min: -BONUS_LIMIT,
-      max: BONUS_LIMIT,
-      doc: "added to player A's total every roll (negative: that much to player B's)",
-    },
-  ],
+  params,
   // The text settles every figure: nothing to read.
   readings: () => [],
   metrics: () => METRICS,
   headline: () => ['a.wins', 'b.wins'],
-  tallyLength: () => at.length,
+  trial,
   simulate,
-  summarize,
   exact,
-};
+});
