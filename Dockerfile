@@ -21,6 +21,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean --force
 COPY --from=build /build/dist dist
 COPY docs docs
+# The calculator's Edit opens the rules' step-form ports from here (muster app bundles them).
+COPY examples/rules examples/rules
 COPY README.md ./
 RUN ln -s /opt/muster/dist/cli.js /usr/local/bin/muster
 # The node image's own unprivileged user (uid 1000); shards and checkpoints go to a mounted folder.

@@ -15,7 +15,7 @@ import { cssString, escapeHtml, jsonForScript } from './escape.js';
 import type { ReadingRow } from './readings.js';
 import { vendorScripts } from './vendor.js';
 
-/** A block of the page body. `html` must already be escaped (build it with ./html.ts helpers). */
+/** A block of the page body. `html` must already be escaped (build it with the helpers of ./escape.ts). */
 export type Section = ({ kind: 'chart'; chart: Chart } | { kind: 'html'; html: string }) & {
   /** Developer diagnostics (simulation against exact, every metric): on screen, printed only with printDiagnostics. */
   diagnostic?: boolean;

@@ -43,7 +43,7 @@ interface Edge {
   local: boolean;
 }
 
-/** The file a relative specifier names: NodeNext writes `./x.js` for `./x.ts`. */
+/** The file a relative specifier names: NodeNext imports a .ts module by its .js name. */
 function resolveLocal(from: string, specifier: string): string {
   const joined = normalize(join(dirname(from), specifier))
     .split(sep)

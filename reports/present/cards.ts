@@ -51,7 +51,7 @@ export interface CardDesign {
   layout(rule: Rule, params: Params, options: CardOptions, results: readonly RunResult[]): CardContent;
 }
 
-/** Room for a chart's plot on the sheet (./layout.ts SHEET) less axis labels and a legend beside it. */
+/** Room for a chart's plot on the sheet (SHEET, in reports/card/layout.ts) less axis labels and a legend beside it. */
 export const PLOT = { width: 560, height: 640 } as const;
 /** The sheet's width less its padding, for panels side by side. */
 const PANELS_WIDTH = 640;

@@ -1,6 +1,6 @@
 """The reserves rule as a designer would write it in numpy: every die of a
 batch rolled at once, arrivals found with vectorised comparisons. Used by
-scripts/bench/reserves.ts as the baseline in the same invocation; prints one
+scripts/bench/index.ts as the baseline in the same invocation; prints one
 JSON line with the trials per second and the estimates it found (so the
 comparison is between programs that compute the same thing)."""
 import json

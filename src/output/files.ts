@@ -1,6 +1,6 @@
 /**
  * Every file muster writes goes through here, for the CLI and for reports/
- * alike. The contract (README, "Bad input"):
+ * alike. The contract (docs/errors.md):
  *
  *   check every path up front ─► compute ─► stage every file ─► rename all ─► standard output
  *
