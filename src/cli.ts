@@ -14,9 +14,9 @@ import { Command, CommanderError, Option } from 'commander';
 import { Interrupted, UsageError } from './errors.js';
 import { processIo, type Io } from './cli/io.js';
 import { holdSignals, interruptedStatus, interruption } from './cli/interrupt.js';
-import { collect, DEFAULT_TRIALS, parseCount, parseThreads, rejectRepeats } from './cli/options.js';
-import { IN_PROCESS_CHUNKS, SimulationPool, WorkerError } from './engine/pool.js';
-import { CHUNK_TRIALS } from './engine/chunks.js';
+import { collect, rejectRepeats } from './cli/options.js';
+import { givenTimeout, prestartPool } from './cli/start-hooks.js';
+import { SimulationPool, WorkerError } from './engine/pool.js';
 import { fsFault } from './output/files.js';
 import { terminalIo, terminalLine } from './output/terminal.js';
 import { packageVersion } from './version.js';
@@ -467,42 +467,4 @@ export async function main(
     await SimulationPool.dropPrestarted();
     release();
   }
-}
-
-/** The command's --timeout for the supervisor's watch, if valid (the command itself reports one that is not). */
-async function givenTimeout(program: Command): Promise<number | undefined> {
-  const raw = program.commands.map((command) => command.opts().timeout).find((value) => typeof value === 'string');
-  if (raw === undefined) return undefined;
-  const { parseTimeout } = await import('./cli/commands/run.js');
-  try {
-    return parseTimeout(raw);
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Starts the worker threads as soon as a command is known to simulate
- * enough to need them (SimulationPool.prestart), so they boot while the
- * command's modules load and its work is planned: a player's `muster run`
- * answers sooner. Options the command will refuse start nothing; the
- * command reports them as always.
- */
-function prestartPool(options: { threads?: string; trials?: string; precision?: string }, simulates: boolean): void {
-  if (!simulates) return;
-  let threads: number;
-  let trials: number;
-  try {
-    threads = parseThreads(options.threads);
-    trials =
-      options.precision !== undefined
-        ? Number.POSITIVE_INFINITY
-        : options.trials === undefined
-          ? DEFAULT_TRIALS
-          : parseCount('--trials', options.trials);
-  } catch {
-    return;
-  }
-  // A run this small is computed on this thread, with no pool at all.
-  if (trials > IN_PROCESS_CHUNKS * CHUNK_TRIALS) SimulationPool.prestart(threads);
 }
