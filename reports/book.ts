@@ -82,7 +82,11 @@ export function renderBook(
     const sections: Section[] = [
       {
         kind: 'html',
-        html: `<p class="note">One-page odds card to print: <a href="${escapeHtml(cardFile(rule))}">${escapeHtml(card.title)}</a> (<code>muster card ${escapeHtml(ruleWord(rule))}</code> for other parameters, A4 or Letter, and PDF). Below, the rule at its defaults: ${escapeHtml(methodLine(result))}.${hasRuleCharts(rule) ? '' : ' (This rule has no charts of its own yet: the generic charts follow.)'}</p>`,
+        html:
+          `<p class="note">One-page odds card to print: <a ` +
+          `href="${escapeHtml(cardFile(rule))}">${escapeHtml(card.title)}</a> (<code>muster card ` +
+          `${escapeHtml(ruleWord(rule))}</code> for other parameters, A4 or Letter, and PDF). Below, the rule at its ` +
+          `defaults: ${escapeHtml(methodLine(result))}.${hasRuleCharts(rule) ? '' : ' (This rule has no charts of its own yet: the generic charts follow.)'}</p>`,
       },
       ...input.sections,
     ];
@@ -109,23 +113,31 @@ function renderIndex(
       .join(' · ');
   const items = pages.map(
     (page) =>
-      `<li><a href="${escapeHtml(page.file)}"><strong>${escapeHtml(page.rule.title)}</strong></a> <span class="name">(${escapeHtml(page.rule.id)})</span><br>${escapeHtml(page.rule.summary)}` +
-      `<br><span class="charts">Card to print: <a href="${escapeHtml(page.card.file)}">${escapeHtml(page.card.title)}</a><br>At the defaults: ${chartLinks(page, page.charts)}</span></li>`,
+      `<li><a href="${escapeHtml(page.file)}"><strong>${escapeHtml(page.rule.title)}</strong></a> <span ` +
+      `class="name">(${escapeHtml(page.rule.id)})</span><br>${escapeHtml(page.rule.summary)}` +
+      `<br><span class="charts">Card to print: <a ` +
+      `href="${escapeHtml(page.card.file)}">${escapeHtml(page.card.title)}</a><br>At the defaults: ` +
+      `${chartLinks(page, page.charts)}</span></li>`,
   );
   const calculator =
     settings.appHtml === undefined
       ? ''
-      : `<p><a href="${APP_FILE}"><strong>The calculator</strong></a>: every rule in one page that works offline — change a number, read the new odds, exactly, as you type. Open it on a phone at the table, or mail it to your club.</p>`;
+      : `<p><a href="${APP_FILE}"><strong>The calculator</strong></a>: every rule in one page that works offline — ` +
+        `change a number, read the new odds, exactly, as you type. Open it on a phone at the table, or mail it to ` +
+        `your ` +
+        `club.</p>`;
   return renderPage({
     title: 'muster report book',
     kicker: 'muster · report book',
     summary:
-      'The odds of every pre-game procedure muster knows, at its default parameters, and a one-page odds card for each to print on A4 or Letter (muster card makes them for other parameters).',
+      'The odds of every pre-game procedure muster knows, at its default parameters, and a one-page odds card for ' +
+      'each to print on A4 or Letter (muster card makes them for other parameters).',
     facts: [
       ['rules', String(pages.length)],
       [
         'runs at the defaults',
-        `${formatCount(settings.trials)} trials each, seed ${JSON.stringify(settings.seed)}, stream ${settings.stream}, ${confidenceLabel(settings.confidence)} intervals`,
+        `${formatCount(settings.trials)} trials each, seed ${JSON.stringify(settings.seed)}, stream ` +
+          `${settings.stream}, ${confidenceLabel(settings.confidence)} intervals`,
       ],
       [
         'cards',

@@ -34,9 +34,19 @@ export function significanceNote(result: CompareResult): string {
   if (result.method === 'exact') return 'Exact values: every difference is known exactly, so no test is needed.';
   const seeds =
     result.seeds === 'shared'
-      ? 'Every variant ran on the same seed: where a change leaves the dice as they fell, the variants share them and the independent-samples test is conservative; where it changes how many dice are thrown the streams soon part and the samples are close to independent. Use --seed-per-variant for a change that reverses whom a die favours (such as swapping sides), where shared dice would make the test too bold.'
+      ? 'Every variant ran on the same seed: where a change leaves the dice as they fell, the variants share them ' +
+        'and the independent-samples test is conservative; where it changes how many dice are thrown the streams ' +
+        'soon part ' +
+        'and the samples are close to independent. Use --seed-per-variant for a change that reverses whom a die ' +
+        'favours ' +
+        '(such as swapping sides), where shared dice would make the test too bold.'
       : 'Each variant ran on its own random stream, so the samples are independent, as the test assumes.';
-  return `Significant: a two-sample z-test (each side's own variance) whose Holm-adjusted p-value is at most ${+result.alpha.toFixed(6)}, adjusting over all ${result.tests} comparisons (every metric of every variant against ${JSON.stringify(result.variants[0].label)}), which keeps the chance of any false “significant” at most ${+result.alpha.toFixed(6)}. ${seeds}`;
+  return (
+    `Significant: a two-sample z-test (each side's own variance) whose Holm-adjusted p-value is at most ` +
+    `${+result.alpha.toFixed(6)}, adjusting over all ${result.tests} comparisons (every metric of every variant ` +
+    `against ${JSON.stringify(result.variants[0].label)}), which keeps the chance of any false “significant” at most ` +
+    `${+result.alpha.toFixed(6)}. ${seeds}`
+  );
 }
 
 /** Charts: each variant's probabilities side by side, and the differences from the baseline with their intervals. */
@@ -56,7 +66,9 @@ export function compareCharts(rule: Rule, result: CompareResult, metrics: readon
     {
       id: 'compare-values',
       title: `${rule.title}: variants side by side`,
-      caption: `Every probability of every variant, one colour per variant; ${simulated ? `dots are estimates with ${confidenceLabel(result.confidence)} intervals, diamonds exact values` : 'exact values'}.`,
+      caption:
+        `Every probability of every variant, one colour per variant; ` +
+        `${simulated ? `dots are estimates with ${confidenceLabel(result.confidence)} intervals, diamonds exact values` : 'exact values'}.`,
       spec: intervalChart(values, {
         orientation: 'horizontal',
         categoryTitle: 'metric',
@@ -100,7 +112,9 @@ export function compareCharts(rule: Rule, result: CompareResult, metrics: readon
   charts.push({
     id: 'compare-differences',
     title: `${rule.title}: differences from “${labels[0]}”`,
-    caption: `Each probability of each variant minus the same probability of “${labels[0]}”, in percentage points${simulated ? `, with the ${confidenceLabel(result.confidence)} interval of the difference; * marks a significant difference (Holm-adjusted)` : ''}; diamonds are exact differences.${unchanged.length > 0 ? ` Unchanged by every variant, so not drawn: ${unchanged.map((m) => m.name).join(', ')}.` : ''}`,
+    caption:
+      `Each probability of each variant minus the same probability of “${labels[0]}”, in percentage ` +
+      `points${simulated ? `, with the ${confidenceLabel(result.confidence)} interval of the difference; * marks a significant difference (Holm-adjusted)` : ''}; diamonds are exact differences.${unchanged.length > 0 ? ` Unchanged by every variant, so not drawn: ${unchanged.map((m) => m.name).join(', ')}.` : ''}`,
     spec: intervalChart(differences, {
       orientation: 'horizontal',
       categoryTitle: 'metric',
@@ -138,7 +152,10 @@ function differencesTable(result: CompareResult, metrics: readonly MetricSpec[])
   const simulated = result.method === 'simulation';
   const probability = new Map(metrics.map((m) => [m.name, m.probability]));
   const head = simulated
-    ? '<tr><th>metric</th><th>variant</th><th class="num">difference</th><th class="num">interval</th><th class="num">z</th><th class="num">p</th><th class="num">p (Holm)</th><th>significant</th><th class="num">exact difference</th></tr>'
+    ? '<tr><th>metric</th><th>variant</th><th class="num">difference</th><th class="num">interval</th><th ' +
+      'class="num">z</th><th class="num">p</th><th class="num">p (Holm)</th><th>significant</th><th ' +
+      'class="num">exact ' +
+      'difference</th></tr>'
     : '<tr><th>metric</th><th>variant</th><th class="num">exact difference</th></tr>';
   const rows = result.differences.map((d) => {
     const isProbability = probability.get(d.metric) ?? false;
@@ -188,7 +205,9 @@ export function comparePage(
   const method =
     result.method === 'exact'
       ? 'exact values (no simulation)'
-      : `simulated: ${formatCount(result.trials)} trials a variant, seed ${JSON.stringify(result.seed)} (${result.seeds === 'shared' ? 'the same for every variant' : 'one per variant'}; stream ${result.stream}), ${confidenceLabel(result.confidence)} intervals`;
+      : `simulated: ${formatCount(result.trials)} trials a variant, seed ${JSON.stringify(result.seed)} ` +
+        `(${result.seeds === 'shared' ? 'the same for every variant' : 'one per variant'}; stream ${result.stream}), ` +
+        `${confidenceLabel(result.confidence)} intervals`;
   const html = renderPage({
     exactOnly: result.method === 'exact',
     title: `${rule.title}: ${result.variants.map((v) => v.label).join(' vs ')}`,
@@ -206,7 +225,9 @@ export function comparePage(
       rule,
       result.variants.map((variant) => ({ label: variant.label, params: variant.params })),
     ),
-    printHeader: `muster compare · ${rule.id} · ${result.variants.map((v) => `${v.label}: ${v.assignments.join(' ') || 'defaults'}`).join(' | ')}${result.method === 'exact' ? ' · exact' : ` · seed ${result.seed} · ${formatCount(result.trials)} trials`}`,
+    printHeader:
+      `muster compare · ${rule.id} · ` +
+      `${result.variants.map((v) => `${v.label}: ${v.assignments.join(' ') || 'defaults'}`).join(' | ')}${result.method === 'exact' ? ' · exact' : ` · seed ${result.seed} · ${formatCount(result.trials)} trials`}`,
     sections: [
       { kind: 'html', html: htmlSection('variants', 'Variants', variantList) },
       ...charts.map((chart) => ({ kind: 'chart' as const, chart })),

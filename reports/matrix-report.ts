@@ -46,6 +46,9 @@ export function matrixPage(input: MatrixPageInput): string {
       cells.flat().map((cell) => ({ params: cell.params })),
     ),
     sections: charts.map((chart) => ({ kind: 'chart' as const, chart })),
-    printHeader: `muster · ${rule.id} matrix ${row} × ${col} · ${formatParams(Object.fromEntries(Object.entries(base).filter(([name]) => !varied.has(name))))} · ${first.method === 'exact' ? 'exact' : `seed ${first.seed}`}`,
+    printHeader:
+      `muster · ${rule.id} matrix ${row} × ${col} · ` +
+      `${formatParams(Object.fromEntries(Object.entries(base).filter(([name]) => !varied.has(name))))} · ` +
+      `${first.method === 'exact' ? 'exact' : `seed ${first.seed}`}`,
   });
 }

@@ -56,13 +56,16 @@ export interface PageInput {
   exactOnly?: boolean;
 }
 
-const STYLE = `
+const STYLE =
+  `
 :root { color-scheme: light; --ink: #1d232b; --muted: #5b6470; --rule: #d9dde3; --accent: #1f4e79; --band: #f3f6fa; }
 * { box-sizing: border-box; }
 html { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
 body { margin: 0; background: #eef1f5; color: var(--ink); font: 15px/1.45 Helvetica, Arial, sans-serif; }
-.sheet { max-width: 920px; margin: 24px auto; background: white; padding: 28px 40px 36px; box-shadow: 0 1px 4px rgba(0,0,0,.12); border-radius: 4px; }
-nav.toc { display: flex; flex-wrap: wrap; gap: 4px 16px; font-size: 13px; margin: 0 0 18px; padding: 0 0 10px; border-bottom: 1px solid var(--rule); }
+.sheet { max-width: 920px; margin: 24px auto; background: white; padding: 28px 40px 36px; box-shadow: 0 1px 4px ` +
+  `rgba(0,0,0,.12); border-radius: 4px; }
+nav.toc { display: flex; flex-wrap: wrap; gap: 4px 16px; font-size: 13px; margin: 0 0 18px; padding: 0 0 10px; ` +
+  `border-bottom: 1px solid var(--rule); }
 nav.toc a { color: var(--accent); text-decoration: none; white-space: nowrap; }
 nav.toc a[aria-current] { color: var(--ink); font-weight: 600; }
 .kicker { margin: 0; color: var(--muted); font-size: 12px; letter-spacing: .06em; text-transform: uppercase; }
@@ -83,7 +86,8 @@ table.params { margin-bottom: 6px; }
 section { margin: 26px 0 0; }
 h2 { font-size: 17px; margin: 0 0 4px; }
 h3 { font-size: 14px; margin: 14px 0 4px; }
-h2.part { font-size: 20px; margin: 34px 0 2px; padding-top: 10px; border-top: 2px solid var(--accent); color: var(--accent); }
+h2.part { font-size: 20px; margin: 34px 0 2px; padding-top: 10px; border-top: 2px solid var(--accent); color: ` +
+  `var(--accent); }
 span.name { font-family: Menlo, Consolas, monospace; font-size: 12px; color: var(--muted); }
 .caption { margin: 6px 0 0; color: var(--muted); font-size: 13px; max-width: 760px; }
 .vis { margin-top: 8px; min-height: 40px; overflow-x: auto; }
@@ -122,13 +126,17 @@ footer { margin-top: 28px; color: var(--muted); font-size: 12px; border-top: 1px
 /** The @page rules: margins that fit both A4 and Letter, and the run's parameters at the top of every sheet. */
 function pageStyle(printHeader: string): string {
   const header = printHeader.length > 170 ? `${printHeader.slice(0, 167)}…` : printHeader;
-  return `
+  return (
+    `
 @page {
   size: auto;
   margin: 16mm 13mm 15mm 13mm;
-  @top-left { content: ${cssString(header)}; font: 7.5pt Helvetica, Arial, sans-serif; color: #5b6470; vertical-align: bottom; padding-bottom: 3mm; }
-  @bottom-right { content: "page " counter(page) " of " counter(pages); font: 7.5pt Helvetica, Arial, sans-serif; color: #5b6470; }
-}`;
+  @top-left { content: ${cssString(header)}; font: 7.5pt Helvetica, Arial, sans-serif; color: #5b6470; ` +
+    `vertical-align: bottom; padding-bottom: 3mm; }
+  @bottom-right { content: "page " counter(page) " of " counter(pages); font: 7.5pt Helvetica, Arial, sans-serif; ` +
+    `color: #5b6470; }
+}`
+  );
 }
 
 /** Draws every chart with vega-embed as SVG; `window.musterCharts` settles when all are drawn (tests wait on it). */
@@ -165,7 +173,8 @@ function renderParams(params: ParamRow[]): string {
   if (params.length === 0) return '';
   const rows = params.map(
     (param) =>
-      `<tr${param.varied ? ' class="varied"' : ''}><td class="name">${escapeHtml(param.name)}</td><td class="name">${escapeHtml(param.value)}</td><td class="doc">${escapeHtml(param.doc)}</td></tr>`,
+      `<tr${param.varied ? ' class="varied"' : ''}><td class="name">${escapeHtml(param.name)}</td><td ` +
+      `class="name">${escapeHtml(param.value)}</td><td class="doc">${escapeHtml(param.doc)}</td></tr>`,
   );
   return `<table class="params"><thead><tr><th>parameter</th><th>value</th><th>meaning</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
@@ -178,13 +187,23 @@ function renderReadings(readings: readonly ReadingRow[] | undefined): string {
   if (!readings || readings.length === 0) return '';
   const items = readings.map(
     (row) =>
-      `<li><span class="name">${escapeHtml(`${row.param}=${row.value}`)}</span> ${escapeHtml(row.text)}${row.where ? ` <span class="note">(${escapeHtml(row.where)})</span>` : ''}</li>`,
+      `<li><span class="name">${escapeHtml(`${row.param}=${row.value}`)}</span> ` +
+      `${escapeHtml(row.text)}${row.where ? ` <span class="note">(${escapeHtml(row.where)})</span>` : ''}</li>`,
   );
-  return `<section class="readings keep" id="readings"><h2>Readings</h2><p class="note">Where the rule text is silent or ambiguous, these figures take the readings below; --set the parameter named to change one.</p><ul class="readings">${items.join('')}</ul></section>`;
+  return (
+    `<section class="readings keep" id="readings"><h2>Readings</h2><p class="note">Where the rule text is ` +
+    `silent or ambiguous, these figures take the readings below; --set the parameter named to change one.</p><ul ` +
+    `class="readings">${items.join('')}</ul></section>`
+  );
 }
 
 function renderChartSection(chart: Chart, diagnostic = false): string {
-  return `<section class="chart${diagnostic ? ' diagnostic' : ''}" id="${escapeHtml(chart.id)}"><h2>${escapeHtml(chart.title)}</h2><div class="vis" data-chart="${escapeHtml(chart.id)}" role="img" aria-label="${escapeHtml(chart.title)}"></div><p class="caption">${escapeHtml(chart.caption)}</p></section>`;
+  return (
+    `<section class="chart${diagnostic ? ' diagnostic' : ''}" ` +
+    `id="${escapeHtml(chart.id)}"><h2>${escapeHtml(chart.title)}</h2><div class="vis" ` +
+    `data-chart="${escapeHtml(chart.id)}" role="img" aria-label="${escapeHtml(chart.title)}"></div><p ` +
+    `class="caption">${escapeHtml(chart.caption)}</p></section>`
+  );
 }
 
 /**

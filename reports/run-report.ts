@@ -34,7 +34,11 @@ export function methodLine(
   result: Pick<RunResult, 'method' | 'trials' | 'seed' | 'stream' | 'threads' | 'confidence'>,
 ): string {
   if (result.method === 'exact') return 'exact values, computed in rational arithmetic (no simulation)';
-  return `simulated: ${formatCount(result.trials)} trials, seed ${JSON.stringify(result.seed)} (stream ${result.stream}), ${result.threads} thread${result.threads === 1 ? '' : 's'}, ${confidenceLabel(result.confidence)} intervals`;
+  return (
+    `simulated: ${formatCount(result.trials)} trials, seed ${JSON.stringify(result.seed)} (stream ` +
+    `${result.stream}), ${result.threads} thread${result.threads === 1 ? '' : 's'}, ` +
+    `${confidenceLabel(result.confidence)} intervals`
+  );
 }
 
 function runFacts(result: RunResult): Array<[string, string]> {
@@ -102,7 +106,9 @@ export function runPageInput(
       {
         kind: 'html' as const,
         diagnostic: true,
-        html: `<h2 class="part">Diagnostics</h2><p class="note">${escapeHtml(`Every metric the rule reports${result.method === 'simulation' && fractions ? ', and the simulation checked against the exact values' : ''}.${printed}`)}</p>`,
+        html:
+          `<h2 class="part">Diagnostics</h2><p ` +
+          `class="note">${escapeHtml(`Every metric the rule reports${result.method === 'simulation' && fractions ? ', and the simulation checked against the exact values' : ''}.${printed}`)}</p>`,
       },
       ...charts.filter(isDiagnostic).map((chart) => ({ kind: 'chart' as const, chart, diagnostic: true })),
       {
@@ -113,7 +119,10 @@ export function runPageInput(
           'Every metric',
           metricsTable(result, metrics, fractions),
           result.method === 'simulation' && fractions
-            ? `Exact values come from ${rule.exactBy === 'enumeration' ? 'enumerating the rule’s dice' : 'the rule’s exact solution'}; fractions are shown where they are short.`
+            ? `Exact values come from ` +
+                `${rule.exactBy === 'enumeration' ? 'enumerating the rule’s dice' : 'the rule’s exact solution'}; ` +
+                `fractions are ` +
+                `shown where they are short.`
             : '',
         ),
       },

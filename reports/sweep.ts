@@ -28,7 +28,8 @@ const valueAt = (point: { params: Params }, vary: Vary): ParamValue => own(point
 export function sweepCharts(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpec[]): Chart[] {
   const simulated = sweep.method === 'simulation';
   const how = simulated
-    ? `Simulated, ${formatCount(sweep.trials)} trials a point (seed ${sweep.seed}), ${confidenceLabel(sweep.confidence)} intervals; diamonds mark exact values.`
+    ? `Simulated, ${formatCount(sweep.trials)} trials a point (seed ${sweep.seed}), ` +
+      `${confidenceLabel(sweep.confidence)} intervals; diamonds mark exact values.`
     : 'Exact values.';
   const charts: Chart[] = [];
   const [first, second, third] = sweep.vary;
@@ -113,8 +114,12 @@ export function sweepCharts(rule: Rule, sweep: SweepResult, metrics: readonly Me
       });
     charts.push({
       id: `sweep-${safe(metric.name)}`,
-      title: `${rule.title}: ${metric.name} by ${first.name} and ${second.name}${third ? `, panels by ${third.name}` : ''}`,
-      caption: `${metric.doc}. Rows ${first.name}, columns ${second.name}. ${simulated ? `Simulated, ${formatCount(sweep.trials)} trials a cell (seed ${sweep.seed}); cells show exact values where known, hover for intervals.` : 'Exact values.'}${sweep.skipped.length > 0 ? ' Blank cells: combinations the rule rejects.' : ''}`,
+      title:
+        `${rule.title}: ${metric.name} by ${first.name} and ` +
+        `${second.name}${third ? `, panels by ${third.name}` : ''}`,
+      caption:
+        `${metric.doc}. Rows ${first.name}, columns ${second.name}. ` +
+        `${simulated ? `Simulated, ${formatCount(sweep.trials)} trials a cell (seed ${sweep.seed}); cells show exact values where known, hover for intervals.` : 'Exact values.'}${sweep.skipped.length > 0 ? ' Blank cells: combinations the rule rejects.' : ''}`,
       spec: heatmap(cells, {
         rowTitle: first.name,
         colTitle: second.name,
@@ -188,7 +193,9 @@ export function sweepPage(
   const method =
     sweep.method === 'exact'
       ? 'exact values (no simulation)'
-      : `simulated: ${formatCount(sweep.trials)} trials a point, seed ${JSON.stringify(sweep.seed)} (the same for every point; stream ${sweep.stream}), ${sweep.threads} threads, ${confidenceLabel(sweep.confidence)} intervals`;
+      : `simulated: ${formatCount(sweep.trials)} trials a point, seed ${JSON.stringify(sweep.seed)} (the same for ` +
+        `every point; stream ${sweep.stream}), ${sweep.threads} threads, ${confidenceLabel(sweep.confidence)} ` +
+        `intervals`;
   const varyText = sweep.vary.map((vary) => `${vary.name} over ${vary.values.map(String).join(', ')}`).join('; ');
   const notes = [
     sweep.vary.length > 3 ? 'More than three parameters vary, so the sweep is shown as a table only.' : '',
@@ -220,7 +227,10 @@ export function sweepPage(
         params: keyedRecord([...Object.entries(sweep.params), ...Object.entries(point.params)]),
       })),
     ),
-    printHeader: `muster sweep · ${rule.id} · ${sweep.vary.map((v) => `${v.name}=${v.values.map(String).join('|')}`).join(' ')} · ${sweep.method === 'exact' ? 'exact' : `seed ${sweep.seed} · ${formatCount(sweep.trials)} trials a point`}`,
+    printHeader:
+      `muster sweep · ${rule.id} · ` +
+      `${sweep.vary.map((v) => `${v.name}=${v.values.map(String).join('|')}`).join(' ')} · ` +
+      `${sweep.method === 'exact' ? 'exact' : `seed ${sweep.seed} · ${formatCount(sweep.trials)} trials a point`}`,
     sections: [
       ...charts.map((chart) => ({ kind: 'chart' as const, chart })),
       { kind: 'html', html: htmlSection('points', 'Every point', sweepTable(sweep, metrics), notes.join(' ')) },

@@ -35,7 +35,8 @@ export function metricsTable(
   const simulated = result.method === 'simulation';
   const level = confidenceLabel(result.confidence);
   const head = simulated
-    ? `<tr><th>metric</th><th>meaning</th><th class="num">estimate</th><th class="num">${escapeHtml(level)} interval</th><th class="num">exact</th></tr>`
+    ? `<tr><th>metric</th><th>meaning</th><th class="num">estimate</th><th class="num">${escapeHtml(level)} ` +
+      `interval</th><th class="num">exact</th></tr>`
     : '<tr><th>metric</th><th>meaning</th><th class="num">exact</th></tr>';
   const rows = metrics.map((metric) => {
     const value = own(result.metrics, metric.name);

@@ -109,7 +109,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const stream = STREAM_VERSIONS.find((version) => String(version) === (at >= 0 ? process.argv[at + 1] : undefined));
   if (stream === undefined)
     throw new Error(
-      `usage: golden-tallies.js --stream ${STREAM_VERSIONS.join('|')} (regenerate only the stream you changed on purpose)`,
+      `usage: golden-tallies.js --stream ${STREAM_VERSIONS.join('|')} (regenerate only the stream you changed on ` +
+        `purpose)`,
     );
   const out = fileURLToPath(new URL(`../../test/${goldenFile(stream)}`, import.meta.url));
   // One case a line: diffs stay readable when a deliberate change of stream regenerates it.

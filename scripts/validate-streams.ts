@@ -109,7 +109,8 @@ export function parseOptions(argv: string[]): Options {
   const { values } = parsed;
   if (values.help) {
     process.stdout.write(
-      'usage: validate-streams [--trials N (1e8)] [--stream 1|2|3|4 (3)] [--rules a,b (all)] [--seed S] [--threads N (2)]\n' +
+      'usage: validate-streams [--trials N (1e8)] [--stream 1|2|3|4 (3)] [--rules a,b (all)] [--seed S] [--threads ' +
+        'N (2)]\n' +
         "Runs every built-in rule's golden settings and compares each metric with rule.exact().\n",
     );
     process.exit(0);
@@ -238,19 +239,24 @@ async function main(): Promise<number> {
   const out = (line: string) => process.stdout.write(`${line}\n`);
 
   out(
-    `muster stream validation: stream ${options.stream}, ${options.trials.toExponential().replace('e+', 'e')} trials a setting, seed ${JSON.stringify(options.seed)}, ${options.threads} threads`,
+    `muster stream validation: stream ${options.stream}, ${options.trials.toExponential().replace('e+', 'e')} ` +
+      `trials a setting, seed ${JSON.stringify(options.seed)}, ${options.threads} threads`,
   );
   out(
-    `${new Date().toISOString().slice(0, 10)}, Node ${process.versions.node}, ${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'})`,
+    `${new Date().toISOString().slice(0, 10)}, Node ${process.versions.node}, ${availableParallelism()} cores ` +
+      `(${cpus()[0]?.model.trim() ?? 'unknown CPU'})`,
   );
   out(
-    `${settings.length} settings of ${options.rules.length} rules, M = ${scores} metrics to score by z; fail if any |z| > Φ⁻¹(1 − ${FAMILY_ERROR}/(2M)) = ${threshold.toFixed(3)}`,
+    `${settings.length} settings of ${options.rules.length} rules, M = ${scores} metrics to score by z; fail if ` +
+      `any |z| > Φ⁻¹(1 − ${FAMILY_ERROR}/(2M)) = ${threshold.toFixed(3)}`,
   );
   out(
-    'columns: z = metrics scored by z; exact = metrics with no spread (exact 0 or 1, or every observation equal) that must match exactly',
+    'columns: z = metrics scored by z; exact = metrics with no spread (exact 0 or 1, or every observation equal) ' +
+      'that must match exactly',
   );
   out(
-    `(a probability within ${RARE} of 0 or 1 is scored by the exact Poisson tail of its rarer outcome, shown as the normal z of the same tail)`,
+    `(a probability within ${RARE} of 0 or 1 is scored by the exact Poisson tail of its rarer outcome, shown as ` +
+      `the normal z of the same tail)`,
   );
   out('');
   const header = `${pad('rule', 11)}${pad('settings', 58)}${padLeft('z', 7)}${padLeft('exact', 7)}${padLeft('|z|>2', 6)}${padLeft('max |z|', 9)}  ${pad('at metric', 26)}${padLeft('seconds', 8)}`;
@@ -292,7 +298,8 @@ async function main(): Promise<number> {
         if (result.kind === 'empty') empty++;
         else if (result.kind === 'flat')
           flat.push(
-            `${rule.id} ${label}: ${metric.name} was ${result.observed} in every trial; exact ${exact.toNumber()} (${exact.toString()})`,
+            `${rule.id} ${label}: ${metric.name} was ${result.observed} in every trial; exact ${exact.toNumber()} ` +
+              `(${exact.toString()})`,
           );
         else if (result.kind === 'exact') {
           exactChecks++;
@@ -329,27 +336,31 @@ async function main(): Promise<number> {
   // A mean found to have no spread was checked exactly instead, so fewer than M z-scores may have been
   // taken: the threshold from M is then slightly lenient, but the family error stays at most 0.001.
   out(
-    `${zScores} z-scores (M = ${scores}); |z| > 2: ${overTwo} (${((100 * overTwo) / zScores).toFixed(1)}%; about 4.6% if independent); |z| > 3: ${overThree} (about ${(0.0027 * zScores).toFixed(1)} if independent)`,
+    `${zScores} z-scores (M = ${scores}); |z| > 2: ${overTwo} (${((100 * overTwo) / zScores).toFixed(1)}%; about ` +
+      `4.6% if independent); |z| > 3: ${overThree} (about ${(0.0027 * zScores).toFixed(1)} if independent)`,
   );
   if (empty > 0) out(`${empty} conditional metrics had no trials to count over and were not compared`);
   const skippedTotal = settings.reduce((sum, setting) => sum + setting.skipped.length, 0);
   if (skippedTotal > 0) out(`${skippedTotal} metrics have no exact value and were skipped`);
   if (flat.length > 0) {
     out(
-      `${flat.length} means showed no spread but differ from their exact value, so could not be scored (their other values were never drawn):`,
+      `${flat.length} means showed no spread but differ from their exact value, so could not be scored (their ` +
+        `other values were never drawn):`,
     );
     for (const line of flat) out(`  NOT SCORED ${line}`);
   }
   if (failures.length > 0) {
     for (const failure of failures) out(`FAIL ${failure}`);
     out(
-      `verdict: FAIL — stream ${options.stream}: ${failures.length} metrics beyond |z| ${threshold.toFixed(3)} or off their exact value`,
+      `verdict: FAIL — stream ${options.stream}: ${failures.length} metrics beyond |z| ${threshold.toFixed(3)} or ` +
+        `off their exact value`,
     );
     return 1;
   }
   const unscored = flat.length > 0 ? `; ${flat.length} not scored, listed above` : '';
   out(
-    `verdict: PASS — stream ${options.stream}: every |z| ≤ ${threshold.toFixed(3)} (largest ${worst.z.toFixed(2)}, ${worst.where}) and every exact value met${unscored}`,
+    `verdict: PASS — stream ${options.stream}: every |z| ≤ ${threshold.toFixed(3)} (largest ${worst.z.toFixed(2)}, ` +
+      `${worst.where}) and every exact value met${unscored}`,
   );
   return 0;
 }

@@ -35,7 +35,8 @@ function simulationOptions(command: Command): Command {
     .option('--seed <text>', 'random seed; the same seed gives the same numbers on any thread count (default "muster")')
     .option(
       '--stream <n>',
-      'random stream: 3 (default); 4 as 3 but reserves four dice a draw at every size; 2 or 1 reproduce results made with those streams (docs/streams.md)',
+      'random stream: 3 (default); 4 as 3 but reserves four dice a draw at every size; 2 or 1 reproduce results ' +
+        'made with those streams (docs/streams.md)',
     )
     .option('--threads <n>', 'worker threads (default: available cores)')
     .option('--confidence <level>', 'confidence level of every interval (default 0.95)')
@@ -136,7 +137,8 @@ export function buildProgram(io: Io): Command {
     )
     .option(
       '--against <value>',
-      'one opponent (the column value, short labels such as S123 allowed): every row ranked against it, with the trade-off',
+      'one opponent (the column value, short labels such as S123 allowed): every row ranked against it, with the ' +
+        'trade-off',
     )
     .option('--html <file>', 'also write the tables as printable heatmaps, the value in every cell')
     .action(async (rule: string, options) => {
@@ -147,11 +149,14 @@ export function buildProgram(io: Io): Command {
       .command('sweep')
       .argument('<rule>', 'rule id (see muster list) or a rule file (./my-rule.mjs, see muster new-rule)')
       .description(
-        'every combination of the varied parameters: a table, and lines (one parameter) or heatmaps (two or three) in --html',
+        'every combination of the varied parameters: a table, and lines (one parameter) or heatmaps (two or three) ' +
+          'in --html',
       )
       .addHelpText(
         'after',
-        '\n--vary forms: name=a..b, name=a..b:step (numbers), name=v1,v2,… (any type); separate values with ; when they contain commas\n(e.g. --vary "a=standard:1,2,3;forward:1"). Combinations the rule rejects (such as chosenRound above rounds) are skipped.\nAt most 1000 combinations. Every point uses the same --seed.',
+        '\n--vary forms: name=a..b, name=a..b:step (numbers), name=v1,v2,… (any type); separate values with ; when ' +
+          'they contain commas\n(e.g. --vary "a=standard:1,2,3;forward:1"). Combinations the rule rejects (such as ' +
+          'chosenRound above rounds) are skipped.\nAt most 1000 combinations. Every point uses the same --seed.',
       ),
   )
     .addOption(
@@ -168,18 +173,21 @@ export function buildProgram(io: Io): Command {
     .option('--all', 'tabulate every metric')
     .option(
       '--best <metric[:min]>',
-      'mark the point with the highest value of the metric (:min for the lowest) and say whether it beats the runner-up beyond noise',
+      'mark the point with the highest value of the metric (:min for the lowest) and say whether it beats the ' +
+        'runner-up beyond noise',
     )
     .option('--exact', 'solve every point exactly instead of simulating')
     .option('--html <file>', 'also write an HTML report with lines or heatmaps')
     .option('--csv <file>', 'also write every metric at every point as CSV (- for standard output)')
     .option(
       '--shard <i/n|auto>',
-      "run only shard i of n of the sweep's chunks, for muster merge (auto: from the scheduler’s array index; see docs/cluster.md)",
+      "run only shard i of n of the sweep's chunks, for muster merge (auto: from the scheduler’s array index; see " +
+        'docs/cluster.md)',
     )
     .option(
       '--shards <n>',
-      'the shard count where the scheduler does not export it (Kubernetes, Nomad, GNU parallel; AWS Batch and LSF optionally)',
+      'the shard count where the scheduler does not export it (Kubernetes, Nomad, GNU parallel; AWS Batch and LSF ' +
+        'optionally)',
     )
     .option('--out <file>', "with --shard: where to write this shard's tallies ({index} becomes the shard index)")
     .option('--checkpoint <file>', 'save finished chunks here as the sweep goes; run the same command again to resume')
@@ -199,14 +207,19 @@ export function buildProgram(io: Io): Command {
         'after',
         [
           '',
-          'Variant syntax: --variant "label: name=value,name=value". The label is the text before the first colon; leave it',
-          'out (start with name=value) to use the settings as the label. Assignments are split at a comma only where the next',
+          'Variant syntax: --variant "label: name=value,name=value". The label is the text before the first colon; ' +
+            'leave it',
+          'out (start with name=value) to use the settings as the label. Assignments are split at a comma only ' +
+            'where the next',
           'text is "<known parameter>=", so values may contain commas: --variant "S124: a=standard:1,2,4,b=forward:2".',
           'A ; also separates assignments. --set applies to every variant; a variant overrides it.',
           '',
-          "Significance: a two-sample z-test per metric (each side's own variance), Holm-adjusted over every metric of every",
-          'variant against the first, at level 1 − confidence. Every variant runs on the same --seed: where a change leaves the',
-          'dice as they fell the variants share them and the independent-samples test is conservative; where it changes how',
+          "Significance: a two-sample z-test per metric (each side's own variance), Holm-adjusted over every " +
+            'metric of every',
+          'variant against the first, at level 1 − confidence. Every variant runs on the same --seed: where a ' +
+            'change leaves the',
+          'dice as they fell the variants share them and the independent-samples test is conservative; where it ' +
+            'changes how',
           'many dice are thrown the streams soon part. --seed-per-variant gives each variant its own stream, for exact',
           'independence (use it for a change that reverses whom a die favours, such as swapping sides).',
         ].join('\n'),
@@ -231,11 +244,13 @@ export function buildProgram(io: Io): Command {
     .option('--csv <file>', 'also write the comparison as CSV (- for standard output)')
     .option(
       '--shard <i/n|auto>',
-      "run only shard i of n of the variants' chunks, for muster merge (auto: from the scheduler’s array index; see docs/cluster.md)",
+      "run only shard i of n of the variants' chunks, for muster merge (auto: from the scheduler’s array index; " +
+        'see docs/cluster.md)',
     )
     .option(
       '--shards <n>',
-      'the shard count where the scheduler does not export it (Kubernetes, Nomad, GNU parallel; AWS Batch and LSF optionally)',
+      'the shard count where the scheduler does not export it (Kubernetes, Nomad, GNU parallel; AWS Batch and LSF ' +
+        'optionally)',
     )
     .option('--out <file>', "with --shard: where to write this shard's tallies ({index} becomes the shard index)")
     .action(async (rule: string, options) => {
@@ -245,7 +260,8 @@ export function buildProgram(io: Io): Command {
     .command('check')
     .argument('<file>', 'a rule file')
     .description(
-      "compare a rule file's exact(), the enumeration of its dice and its simulation at a spread of points; exit 1 on any disagreement",
+      "compare a rule file's exact(), the enumeration of its dice and its simulation at a spread of points; exit 1 " +
+        'on any disagreement',
     )
     .addOption(new Option('--set <name=value...>', 'hold a parameter at a value').argParser(collect))
     .option('--trials <n>', 'trials a point (default 131072)')
@@ -272,7 +288,8 @@ export function buildProgram(io: Io): Command {
     )
     .option(
       '--range <values>',
-      "the table's axis values: WIP 8..16 (infinity), fighters 4..12 (noctvale), strategies (deployment), command levels 2..4 (reserves)",
+      "the table's axis values: WIP 8..16 (infinity), fighters 4..12 (noctvale), strategies (deployment), command " +
+        'levels 2..4 (reserves)',
     )
     .option(
       '--against <strategy>',
@@ -285,7 +302,8 @@ export function buildProgram(io: Io): Command {
     .option('--seed <text>', 'random seed for a rule with no exact solution (default "muster")')
     .option(
       '--stream <n>',
-      'random stream: 3 (default); 4 as 3 but reserves four dice a draw at every size; 2 or 1 reproduce results made with those streams (docs/streams.md)',
+      'random stream: 3 (default); 4 as 3 but reserves four dice a draw at every size; 2 or 1 reproduce results ' +
+        'made with those streams (docs/streams.md)',
     )
     .option('--threads <n>', 'worker threads (default: available cores)')
     .option('--confidence <level>', 'confidence level of every interval (default 0.95)')
@@ -306,7 +324,8 @@ export function buildProgram(io: Io): Command {
     .option('--seed <text>', 'random seed (default "muster")')
     .option(
       '--stream <n>',
-      'random stream: 3 (default); 4 as 3 but reserves four dice a draw at every size; 2 or 1 reproduce results made with those streams (docs/streams.md)',
+      'random stream: 3 (default); 4 as 3 but reserves four dice a draw at every size; 2 or 1 reproduce results ' +
+        'made with those streams (docs/streams.md)',
     )
     .option('--threads <n>', 'worker threads (default: available cores)')
     .option('--confidence <level>', 'confidence level of every interval (default 0.95)')
@@ -334,16 +353,19 @@ export function buildProgram(io: Io): Command {
   )
     .option(
       '--shard <i/n|auto>',
-      'which block: i of n, counting from 0 (0/4 … 3/4); auto (or left out in an array job): from the scheduler’s array index (Slurm, Kubernetes, AWS Batch, Cloud Run, LSF, Nomad, GNU parallel)',
+      'which block: i of n, counting from 0 (0/4 … 3/4); auto (or left out in an array job): from the scheduler’s ' +
+        'array index (Slurm, Kubernetes, AWS Batch, Cloud Run, LSF, Nomad, GNU parallel)',
     )
     .option(
       '--shards <n>',
-      'the shard count where the scheduler does not export it (Kubernetes, Nomad, GNU parallel; AWS Batch and LSF optionally)',
+      'the shard count where the scheduler does not export it (Kubernetes, Nomad, GNU parallel; AWS Batch and LSF ' +
+        'optionally)',
     )
     .option('--out <file>', "where to write this block's tally ({index} becomes the shard index)")
     .option(
       '--checkpoint <file>',
-      'save finished chunks here as the shard goes ({index} becomes the shard index); run the same command again to resume',
+      'save finished chunks here as the shard goes ({index} becomes the shard index); run the same command again ' +
+        'to resume',
     )
     .option('--checkpoint-every <seconds>', 'seconds between checkpoint writes (default 5)')
     .action(async (rule: string, options) => {
@@ -356,14 +378,16 @@ export function buildProgram(io: Io): Command {
     .addOption(
       new Option(
         '--rule <file>',
-        'shards of a rule file: the file they were run with, checked by its sha256 before it is imported (repeatable: one per rule file)',
+        'shards of a rule file: the file they were run with, checked by its sha256 before it is imported ' +
+          '(repeatable: one per rule file)',
       ).argParser(collect),
     )
     .option('--confidence <level>', "confidence level of every interval (default 0.95; a sweep's own)")
     .option('--json <file>', 'also write the result as JSON (- for standard output)')
     .option(
       '--verify <k>',
-      're-run k shards (of a sweep or comparison: k pieces) chosen at random and refuse the merge if any differs from its file',
+      're-run k shards (of a sweep or comparison: k pieces) chosen at random and refuse the merge if any differs ' +
+        'from its file',
     )
     .option('--threads <n>', 'with --verify: worker threads (default: available cores)')
     .addOption(

@@ -54,7 +54,8 @@ describe('--metric', () => {
     const { status, stderr } = await cli('run', 'infinity', '--exact', '--metric', 'a.win');
     expect(status).toBe(2);
     expect(stderr).toBe(
-      'muster: --metric: got "a.win" (did you mean "a.wins"?); allowed: one of a.wins, b.wins, a.crit, b.crit, rolls.mean, rolls.1, or a glob such as a.*\n',
+      'muster: --metric: got "a.win" (did you mean "a.wins"?); allowed: one of a.wins, b.wins, a.crit, b.crit, ' +
+        'rolls.mean, rolls.1, or a glob such as a.*\n',
     );
   });
 
@@ -168,11 +169,13 @@ describe('did you mean', () => {
     ],
     [
       ['rn', 'infinity'],
-      'muster: command: got "rn" (did you mean "run"?); allowed: list, describe, run, matrix, sweep, compare, check, new-rule, card, book, app, shard, merge\n',
+      'muster: command: got "rn" (did you mean "run"?); allowed: list, describe, run, matrix, sweep, compare, ' +
+        'check, new-rule, card, book, app, shard, merge\n',
     ],
     [
       ['run', 'reserves', '--set', 'comand=3'],
-      'muster: comand: not a parameter of reserves (did you mean "command"?); allowed: squads, rounds, target, chosenRound, command, leaderLoss, fallbackCommand, firstRound\n',
+      'muster: comand: not a parameter of reserves (did you mean "command"?); allowed: squads, rounds, target, ' +
+        'chosenRound, command, leaderLoss, fallbackCommand, firstRound\n',
     ],
     [['run'], 'muster: rule: missing; allowed: a rule id (muster list)\n'],
     [['run', 'infinity', '--trials'], 'muster: --trials: missing its value; allowed: see muster run --help\n'],
@@ -247,28 +250,32 @@ describe('sweep --best', () => {
     });
   });
 
-  it('without --metric, the --best metric leads the table: "which reserve round with command 3?" answered on the first screen', async () => {
-    const { status, stdout } = await cli(
-      'sweep',
-      'reserves',
-      '--vary',
-      'chosenRound=0..4',
-      '--set',
-      'command=3',
-      '--exact',
-      '--best',
-      'all.by.4',
-    );
-    expect(status).toBe(0);
-    const firstScreen = stdout.split('\n').slice(0, 24);
-    // Among reserves' headline metrics all.by.4 comes after squad.round.1 … squad.never; --best brings it to the first
-    // table.
-    expect(firstScreen.find((line) => line.startsWith('chosenRound'))).toMatch(/^chosenRound\s+all\.by\.4\b/);
-    expect(firstScreen.filter((line) => line.includes('◀'))).toEqual([
-      expect.stringMatching(/^3\s+100\.000% ◀/),
-      expect.stringMatching(/^4\s+100\.000% ◀/),
-    ]);
-  });
+  it(
+    'without --metric, the --best metric leads the table: "which reserve round with command 3?" answered on the ' +
+      'first screen',
+    async () => {
+      const { status, stdout } = await cli(
+        'sweep',
+        'reserves',
+        '--vary',
+        'chosenRound=0..4',
+        '--set',
+        'command=3',
+        '--exact',
+        '--best',
+        'all.by.4',
+      );
+      expect(status).toBe(0);
+      const firstScreen = stdout.split('\n').slice(0, 24);
+      // Among reserves' headline metrics all.by.4 comes after squad.round.1 … squad.never; --best brings it to the first
+      // table.
+      expect(firstScreen.find((line) => line.startsWith('chosenRound'))).toMatch(/^chosenRound\s+all\.by\.4\b/);
+      expect(firstScreen.filter((line) => line.includes('◀'))).toEqual([
+        expect.stringMatching(/^3\s+100\.000% ◀/),
+        expect.stringMatching(/^4\s+100\.000% ◀/),
+      ]);
+    },
+  );
 
   it('an unknown --best metric is refused', async () => {
     const { status, stderr } = await cli('sweep', 'infinity', '--vary', 'wipA=12..14', '--exact', '--best', 'a.winz');
@@ -300,34 +307,38 @@ describe('compare', () => {
 });
 
 describe('matrix deployment --against', () => {
-  it('ranks every strategy against S123 with the same values as the full matrix, and marks the Pareto set by its definition', async () => {
-    const full = await json('matrix', 'deployment');
-    const against = await json('matrix', 'deployment', '--against', 'S123');
-    const column = full.matrix.cols.indexOf('standard:1,2,3');
-    const tables = Object.fromEntries(full.matrix.tables.map((t: any) => [t.metric, t]));
-    const ranking = against.against.ranking as Array<{
-      strategy: string;
-      metrics: Record<string, number>;
-      pareto: boolean;
-    }>;
-    expect(ranking).toHaveLength(16);
-    for (const row of ranking) {
-      const i = full.matrix.rows.indexOf(row.strategy);
-      expect(row.metrics['a.initiative']).toBe(tables['a.initiative'].values[i][column]);
-      expect(row.metrics['a.aoc']).toBe(tables['a.aoc'].values[i][column]);
-    }
-    for (let i = 1; i < ranking.length; i++)
-      expect(ranking[i - 1].metrics['a.initiative']).toBeGreaterThanOrEqual(ranking[i].metrics['a.initiative']);
-    const beaten = (r: (typeof ranking)[number]) =>
-      ranking.some(
-        (o) =>
-          o.metrics['a.initiative'] >= r.metrics['a.initiative'] &&
-          o.metrics['a.aoc'] >= r.metrics['a.aoc'] &&
-          (o.metrics['a.initiative'] > r.metrics['a.initiative'] || o.metrics['a.aoc'] > r.metrics['a.aoc']),
-      );
-    for (const row of ranking) expect(row.pareto, row.strategy).toBe(!beaten(row));
-    expect(ranking.filter((r) => r.pareto).length).toBeGreaterThan(0);
-  });
+  it(
+    'ranks every strategy against S123 with the same values as the full matrix, and marks the Pareto set by its ' +
+      'definition',
+    async () => {
+      const full = await json('matrix', 'deployment');
+      const against = await json('matrix', 'deployment', '--against', 'S123');
+      const column = full.matrix.cols.indexOf('standard:1,2,3');
+      const tables = Object.fromEntries(full.matrix.tables.map((t: any) => [t.metric, t]));
+      const ranking = against.against.ranking as Array<{
+        strategy: string;
+        metrics: Record<string, number>;
+        pareto: boolean;
+      }>;
+      expect(ranking).toHaveLength(16);
+      for (const row of ranking) {
+        const i = full.matrix.rows.indexOf(row.strategy);
+        expect(row.metrics['a.initiative']).toBe(tables['a.initiative'].values[i][column]);
+        expect(row.metrics['a.aoc']).toBe(tables['a.aoc'].values[i][column]);
+      }
+      for (let i = 1; i < ranking.length; i++)
+        expect(ranking[i - 1].metrics['a.initiative']).toBeGreaterThanOrEqual(ranking[i].metrics['a.initiative']);
+      const beaten = (r: (typeof ranking)[number]) =>
+        ranking.some(
+          (o) =>
+            o.metrics['a.initiative'] >= r.metrics['a.initiative'] &&
+            o.metrics['a.aoc'] >= r.metrics['a.aoc'] &&
+            (o.metrics['a.initiative'] > r.metrics['a.initiative'] || o.metrics['a.aoc'] > r.metrics['a.aoc']),
+        );
+      for (const row of ranking) expect(row.pareto, row.strategy).toBe(!beaten(row));
+      expect(ranking.filter((r) => r.pareto).length).toBeGreaterThan(0);
+    },
+  );
 });
 
 describe('tables fit the width', () => {

@@ -78,26 +78,29 @@ describe('muster book: the report book', () => {
     expect(existsSync(join(folder, 'missing'))).toBe(false);
   });
 
-  it('counts the trials it simulates, not steps: every rule at its defaults, and the cards that must be simulated', async () => {
-    const seen: Array<[number, number]> = [];
-    // Every built-in rule has an exact card, so the book simulates exactly one run of --trials a rule.
-    expect(rules.every((rule) => rule.exact !== undefined)).toBe(true);
-    await evaluateBook(
-      rules,
-      {
-        seed: 'book',
-        stream: 2,
-        confidence: 0.95,
-        threads: 1,
-        trials: 70_000,
-        printableTrials: 1000,
-        onTrials: (done, total) => seen.push([done, total]),
-      },
-      planCard,
-    );
-    const total = rules.length * 70_000;
-    expect(seen.every(([, t]) => t === total)).toBe(true);
-    expect(seen.map(([done]) => done)).toEqual([...seen.map(([done]) => done)].sort((a, b) => a - b)); // never goes back
-    expect(seen.at(-1)).toEqual([total, total]);
-  });
+  it(
+    'counts the trials it simulates, not steps: every rule at its defaults, and the cards that must be ' + 'simulated',
+    async () => {
+      const seen: Array<[number, number]> = [];
+      // Every built-in rule has an exact card, so the book simulates exactly one run of --trials a rule.
+      expect(rules.every((rule) => rule.exact !== undefined)).toBe(true);
+      await evaluateBook(
+        rules,
+        {
+          seed: 'book',
+          stream: 2,
+          confidence: 0.95,
+          threads: 1,
+          trials: 70_000,
+          printableTrials: 1000,
+          onTrials: (done, total) => seen.push([done, total]),
+        },
+        planCard,
+      );
+      const total = rules.length * 70_000;
+      expect(seen.every(([, t]) => t === total)).toBe(true);
+      expect(seen.map(([done]) => done)).toEqual([...seen.map(([done]) => done)].sort((a, b) => a - b)); // never goes back
+      expect(seen.at(-1)).toEqual([total, total]);
+    },
+  );
 });

@@ -188,19 +188,23 @@ describeInChromium('reports in headless Chromium', () => {
     expect(opened.text).toContain('</script><img src=x onerror="window.__pwned=1">');
   });
 
-  it('variant labels such as toString, constructor, __proto__, U+2028, quotes and backslashes: every chart draws, each label in its legend', async () => {
-    const file = join(folder, 'labels.html');
-    const labels = ['toString', 'constructor', '__proto__', 'a\u2028b', `q"u'o`, 'back\\slash'];
-    await compareCommand(
-      'reserves',
-      { variant: labels.map((label, i) => `${label}: target=${i + 3}`), exact: true, html: file, quiet: true },
-      bufferIo(),
-    );
-    const opened = await open(file);
-    expectHealthy(opened, 2);
-    for (const label of ['toString', 'constructor', '__proto__', `q"u'o`, 'back\\slash'])
-      expect(opened.text).toContain(label);
-  });
+  it(
+    'variant labels such as toString, constructor, __proto__, U+2028, quotes and backslashes: every chart draws, ' +
+      'each label in its legend',
+    async () => {
+      const file = join(folder, 'labels.html');
+      const labels = ['toString', 'constructor', '__proto__', 'a\u2028b', `q"u'o`, 'back\\slash'];
+      await compareCommand(
+        'reserves',
+        { variant: labels.map((label, i) => `${label}: target=${i + 3}`), exact: true, html: file, quiet: true },
+        bufferIo(),
+      );
+      const opened = await open(file);
+      expectHealthy(opened, 2);
+      for (const label of ['toString', 'constructor', '__proto__', `q"u'o`, 'back\\slash'])
+        expect(opened.text).toContain(label);
+    },
+  );
 
   it('hostile text in a rule title, parameter and metric stays text', async () => {
     const file = join(folder, 'echo.html');

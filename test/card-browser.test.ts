@@ -84,28 +84,31 @@ describeInChromium('cards in headless Chromium', () => {
     });
   }
 
-  it('the layout checks catch what they look for: a doubled label overprints, a label moved off its cell leaves it', async () => {
-    const file = join(folder, 'checker.html');
-    await cardCommand('infinity', { out: file, quiet: true }, bufferIo());
-    const { page } = await openCard(file);
-    try {
-      const clean = await page.evaluate(inspect);
-      expect(clean.overlaps).toEqual([]);
-      expect(clean.escaped).toEqual([]);
-      await page.evaluate(() => {
-        const labels = document.querySelectorAll('.vis svg .mark-text text');
-        // A second copy of the first cell's label, on top of it; the second label nudged 20 px right, out of its cell.
-        labels[0].parentNode?.appendChild(labels[0].cloneNode(true));
-        const moved = labels[1] as SVGTextElement;
-        moved.setAttribute('transform', `${moved.getAttribute('transform') ?? ''} translate(20,0)`);
-      });
-      const broken = await page.evaluate(inspect);
-      expect(broken.overlaps.length).toBeGreaterThan(0);
-      expect(broken.escaped.length).toBeGreaterThan(0);
-    } finally {
-      await page.close();
-    }
-  });
+  it(
+    'the layout checks catch what they look for: a doubled label overprints, a label moved off its cell leaves ' + 'it',
+    async () => {
+      const file = join(folder, 'checker.html');
+      await cardCommand('infinity', { out: file, quiet: true }, bufferIo());
+      const { page } = await openCard(file);
+      try {
+        const clean = await page.evaluate(inspect);
+        expect(clean.overlaps).toEqual([]);
+        expect(clean.escaped).toEqual([]);
+        await page.evaluate(() => {
+          const labels = document.querySelectorAll('.vis svg .mark-text text');
+          // A second copy of the first cell's label, on top of it; the second label nudged 20 px right, out of its cell.
+          labels[0].parentNode?.appendChild(labels[0].cloneNode(true));
+          const moved = labels[1] as SVGTextElement;
+          moved.setAttribute('transform', `${moved.getAttribute('transform') ?? ''} translate(20,0)`);
+        });
+        const broken = await page.evaluate(inspect);
+        expect(broken.overlaps.length).toBeGreaterThan(0);
+        expect(broken.escaped.length).toBeGreaterThan(0);
+      } finally {
+        await page.close();
+      }
+    },
+  );
 
   it('hostile text in a rule’s title, parameters and metrics stays text on the card', async () => {
     const params = resolveParams(echoRule);

@@ -69,28 +69,32 @@ describe('card --pdf through a stand-in Chromium', () => {
     expect(readFileSync(out, 'utf8')).toContain('<html');
   });
 
-  it('one that hangs: stopped after MUSTER_PDF_TIMEOUT, one line, exit 2, nothing written, no process left', async () => {
-    const { path, pids } = fakeChromium('hangs', HANG(join(folder, 'hangs.pids')));
-    process.env.MUSTER_CHROMIUM = path;
-    process.env.MUSTER_PDF_TIMEOUT = '1';
-    const out = join(folder, 'hang.html');
-    const pdf = join(folder, 'hang.pdf');
-    const started = Date.now();
-    const { status, stdout, stderr } = await cli('card', 'infinity', '--out', out, '--pdf', pdf);
-    // 1 s of timeout, plus the card's own work; the hang itself would last 600 s.
-    expect(Date.now() - started).toBeLessThan(30_000);
-    expect({ status, stdout }).toEqual({ status: 2, stdout: '' });
-    expect(stderr).toBe(
-      `muster: --pdf: Chromium at ${path} did not print the card within 1 s and was stopped; allowed: a working Chromium (MUSTER_CHROMIUM), or a longer MUSTER_PDF_TIMEOUT in seconds for a slow machine\n`,
-    );
-    expect(existsSync(out) || existsSync(pdf)).toBe(false);
-    const [shell, helper] = readFileSync(pids, 'utf8').trim().split(' ').map(Number);
-    // SIGKILL to the group is delivered at once, but the kernel may take a moment to reap.
-    const deadline = Date.now() + 5_000;
-    while ((alive(shell) || alive(helper)) && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    expect({ shell: alive(shell), helper: alive(helper) }).toEqual({ shell: false, helper: false });
-  });
+  it(
+    'one that hangs: stopped after MUSTER_PDF_TIMEOUT, one line, exit 2, nothing written, no process ' + 'left',
+    async () => {
+      const { path, pids } = fakeChromium('hangs', HANG(join(folder, 'hangs.pids')));
+      process.env.MUSTER_CHROMIUM = path;
+      process.env.MUSTER_PDF_TIMEOUT = '1';
+      const out = join(folder, 'hang.html');
+      const pdf = join(folder, 'hang.pdf');
+      const started = Date.now();
+      const { status, stdout, stderr } = await cli('card', 'infinity', '--out', out, '--pdf', pdf);
+      // 1 s of timeout, plus the card's own work; the hang itself would last 600 s.
+      expect(Date.now() - started).toBeLessThan(30_000);
+      expect({ status, stdout }).toEqual({ status: 2, stdout: '' });
+      expect(stderr).toBe(
+        `muster: --pdf: Chromium at ${path} did not print the card within 1 s and was stopped; allowed: a working ` +
+          `Chromium (MUSTER_CHROMIUM), or a longer MUSTER_PDF_TIMEOUT in seconds for a slow machine\n`,
+      );
+      expect(existsSync(out) || existsSync(pdf)).toBe(false);
+      const [shell, helper] = readFileSync(pids, 'utf8').trim().split(' ').map(Number);
+      // SIGKILL to the group is delivered at once, but the kernel may take a moment to reap.
+      const deadline = Date.now() + 5_000;
+      while ((alive(shell) || alive(helper)) && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      expect({ shell: alive(shell), helper: alive(helper) }).toEqual({ shell: false, helper: false });
+    },
+  );
 
   it('one that fails: its last line of stderr, exit 2, nothing written', async () => {
     const { path } = fakeChromium(
@@ -102,7 +106,8 @@ describe('card --pdf through a stand-in Chromium', () => {
     const { status, stderr } = await cli('card', 'infinity', '--out', out, '--pdf', join(folder, 'fail.pdf'));
     expect(status).toBe(2);
     expect(stderr).toBe(
-      `muster: --pdf: Chromium could not print the card ([0101/000000.000:ERROR:headless] cannot open display); allowed: a working Chromium at ${path}\n`,
+      `muster: --pdf: Chromium could not print the card ([0101/000000.000:ERROR:headless] cannot open display); ` +
+        `allowed: a working Chromium at ${path}\n`,
     );
     expect(existsSync(out)).toBe(false);
   });
@@ -114,7 +119,8 @@ describe('card --pdf through a stand-in Chromium', () => {
     const { status, stderr } = await cli('card', 'infinity', '--out', out, '--pdf', join(folder, 'silent.pdf'));
     expect(status).toBe(2);
     expect(stderr).toBe(
-      `muster: --pdf: Chromium at ${path} exited without printing the card; allowed: a working Chromium (MUSTER_CHROMIUM)\n`,
+      `muster: --pdf: Chromium at ${path} exited without printing the card; allowed: a working Chromium ` +
+        `(MUSTER_CHROMIUM)\n`,
     );
     expect(existsSync(out)).toBe(false);
   });

@@ -98,53 +98,61 @@ describe('muster card: the figures on the cards', () => {
       expect(cell.value).toBeCloseTo(infinityBruteForce(Number(cell.row), Number(cell.col)), 12);
   });
 
-  it('noctvale: fewer fighters always take the initiative, equal counts are even, and the other side places last (3 groups each)', async () => {
-    const file = await card('noctvale');
-    const initiative = chartData(file, 'noctvale-initiative');
-    const last = chartData(file, 'noctvale-places-last');
-    expect(initiative).toHaveLength(81);
-    for (const cell of initiative) {
-      const [a, b] = [Number(cell.row), Number(cell.col)];
-      const expected = a < b ? 1 : a > b ? 0 : 0.5;
-      expect(cell.value, `${a} vs ${b}`).toBe(expected);
-      // Both sides have at least 3 fighters, so 3 groups each: placing alternates from the initiative side, who places
-      // first.
-      expect(last.find((other) => other.row === cell.row && other.col === cell.col)?.value).toBe(1 - expected);
-    }
-  });
+  it(
+    'noctvale: fewer fighters always take the initiative, equal counts are even, and the other side places last ' +
+      '(3 groups each)',
+    async () => {
+      const file = await card('noctvale');
+      const initiative = chartData(file, 'noctvale-initiative');
+      const last = chartData(file, 'noctvale-places-last');
+      expect(initiative).toHaveLength(81);
+      for (const cell of initiative) {
+        const [a, b] = [Number(cell.row), Number(cell.col)];
+        const expected = a < b ? 1 : a > b ? 0 : 0.5;
+        expect(cell.value, `${a} vs ${b}`).toBe(expected);
+        // Both sides have at least 3 fighters, so 3 groups each: placing alternates from the initiative side, who places
+        // first.
+        expect(last.find((other) => other.row === cell.row && other.col === cell.col)?.value).toBe(1 - expected);
+      }
+    },
+  );
 
-  it('reserves: with no reserve round a squad is in by round 1 on a 6 (1/6) and by round 2 with 1 − 5/6 · 4/6; one line per chosen round', async () => {
-    const file = await card('reserves');
-    const cells = chartData(file, 'reserves-arrival-table');
-    for (const command of ['command 2', 'command 3', 'command 4']) {
-      const row = cells.filter((cell) => cell.facet === command && cell.row === 'no reserve round');
-      expect(row.find((cell) => cell.col === '1')?.value).toBeCloseTo(1 / 6, 12);
-      expect(row.find((cell) => cell.col === '2')?.value).toBeCloseTo(1 - (5 / 6) * (4 / 6), 12);
-    }
-    // Round 1 chosen with command 2: 1d6 + 1 + 2 ≥ 7 on a 4, 5 or 6.
-    expect(
-      cells.find((cell) => cell.facet === 'command 2' && cell.row === 'round 1' && cell.col === '1')?.value,
-    ).toBeCloseTo(1 / 2, 12);
-    // The lines: one per chosen reserve round (none, 1 … 4 at the default 4 rounds), one panel per command level, the
-    // same exact odds.
-    const lines = chartData(file, 'reserves-arrival-by-chosen-round') as unknown as Array<{
-      series: string;
-      facet: string;
-      label: string;
-      exact: number;
-    }>;
-    expect([...new Set(lines.map((point) => point.series))]).toEqual([
-      'no reserve round',
-      'round 1',
-      'round 2',
-      'round 3',
-      'round 4',
-    ]);
-    expect([...new Set(lines.map((point) => point.facet))]).toEqual(['command 2', 'command 3', 'command 4']);
-    expect(
-      lines.find((point) => point.facet === 'command 2' && point.series === 'round 1' && point.label === '1')?.exact,
-    ).toBe(0.5);
-  });
+  it(
+    'reserves: with no reserve round a squad is in by round 1 on a 6 (1/6) and by round 2 with 1 − 5/6 · 4/6; one ' +
+      'line per chosen round',
+    async () => {
+      const file = await card('reserves');
+      const cells = chartData(file, 'reserves-arrival-table');
+      for (const command of ['command 2', 'command 3', 'command 4']) {
+        const row = cells.filter((cell) => cell.facet === command && cell.row === 'no reserve round');
+        expect(row.find((cell) => cell.col === '1')?.value).toBeCloseTo(1 / 6, 12);
+        expect(row.find((cell) => cell.col === '2')?.value).toBeCloseTo(1 - (5 / 6) * (4 / 6), 12);
+      }
+      // Round 1 chosen with command 2: 1d6 + 1 + 2 ≥ 7 on a 4, 5 or 6.
+      expect(
+        cells.find((cell) => cell.facet === 'command 2' && cell.row === 'round 1' && cell.col === '1')?.value,
+      ).toBeCloseTo(1 / 2, 12);
+      // The lines: one per chosen reserve round (none, 1 … 4 at the default 4 rounds), one panel per command level, the
+      // same exact odds.
+      const lines = chartData(file, 'reserves-arrival-by-chosen-round') as unknown as Array<{
+        series: string;
+        facet: string;
+        label: string;
+        exact: number;
+      }>;
+      expect([...new Set(lines.map((point) => point.series))]).toEqual([
+        'no reserve round',
+        'round 1',
+        'round 2',
+        'round 3',
+        'round 4',
+      ]);
+      expect([...new Set(lines.map((point) => point.facet))]).toEqual(['command 2', 'command 3', 'command 4']);
+      expect(
+        lines.find((point) => point.facet === 'command 2' && point.series === 'round 1' && point.label === '1')?.exact,
+      ).toBe(0.5);
+    },
+  );
 
   it('deployment --against standard:1,2,3: every answer ranked best first, the mirror match at even odds', async () => {
     const file = await card('deployment', { against: 'standard:1,2,3' });
@@ -163,20 +171,23 @@ describe('muster card: the figures on the cards', () => {
     expect(html).toContain('· muster card deployment --against standard:1,2,3</footer>');
   });
 
-  it('warbands: the highest rating defends and sets up first; the first turn is an even three-way roll-off', async () => {
-    const file = await card('warbands');
-    const who = chartData(file, 'warbands-who');
-    const share = (row: string, band: string) =>
-      who.find(
-        (cell) =>
-          (cell as unknown as { row: string; segment: string }).row === row &&
-          (cell as unknown as { segment: string }).segment.startsWith(band),
-      )?.value;
-    expect(share('defends', 'warband 1 ')).toBe(1);
-    expect(share('sets up first', 'warband 1 ')).toBe(1);
-    for (const band of ['warband 1 ', 'warband 2 ', 'warband 3 '])
-      expect(share('moves first', band)).toBeCloseTo(1 / 3, 12);
-  });
+  it(
+    'warbands: the highest rating defends and sets up first; the first turn is an even three-way ' + 'roll-off',
+    async () => {
+      const file = await card('warbands');
+      const who = chartData(file, 'warbands-who');
+      const share = (row: string, band: string) =>
+        who.find(
+          (cell) =>
+            (cell as unknown as { row: string; segment: string }).row === row &&
+            (cell as unknown as { segment: string }).segment.startsWith(band),
+        )?.value;
+      expect(share('defends', 'warband 1 ')).toBe(1);
+      expect(share('sets up first', 'warband 1 ')).toBe(1);
+      for (const band of ['warband 1 ', 'warband 2 ', 'warband 3 '])
+        expect(share('moves first', band)).toBeCloseTo(1 / 3, 12);
+    },
+  );
 
   it('the footer lists the rule’s readings where it declares them, and every text on the sheet is escaped', () => {
     const rule: Rule = {
@@ -194,39 +205,56 @@ describe('muster card: the figures on the cards', () => {
     expect(sheet).toContain('&lt;/script&gt;&lt;img src=x');
   });
 
-  it('a rule with no exact solution: the footer gives the estimate’s trials, seed and interval level instead of "exact"', () => {
-    const rule: Rule = { ...echoRule, exact: undefined };
-    const params = resolveParams(rule);
-    const tally = new Float64Array([1000]);
-    const results = planCard(rule, params).map((point) =>
-      buildResult({ rule, params: point, seed: 'card', stream: 2, threads: 1, confidence: 0.95, trials: 3000, tally }),
-    );
-    const card = layoutCard(rule, params, {}, results);
-    expect(card.footer).toContain('estimates with 95% intervals: 3,000 trials, seed "card"');
-    expect(card.footer).not.toContain('exact');
-  });
+  it(
+    'a rule with no exact solution: the footer gives the estimate’s trials, seed and interval level instead of ' +
+      '"exact"',
+    () => {
+      const rule: Rule = { ...echoRule, exact: undefined };
+      const params = resolveParams(rule);
+      const tally = new Float64Array([1000]);
+      const results = planCard(rule, params).map((point) =>
+        buildResult({
+          rule,
+          params: point,
+          seed: 'card',
+          stream: 2,
+          threads: 1,
+          confidence: 0.95,
+          trials: 3000,
+          tally,
+        }),
+      );
+      const card = layoutCard(rule, params, {}, results);
+      expect(card.footer).toContain('estimates with 95% intervals: 3,000 trials, seed "card"');
+      expect(card.footer).not.toContain('exact');
+    },
+  );
 });
 
 describe('the card layout can be bundled for a browser page', () => {
-  it('reports/card/layout.ts and everything it imports at run time import nothing but each other (no node:, no packages)', () => {
-    const root = fileURLToPath(new URL('../', import.meta.url)).replace(/dist\/$/, '');
-    const seen = new Set<string>();
-    const outside: string[] = [];
-    const pending = ['reports/card/layout.ts'];
-    while (pending.length > 0) {
-      const file = pending.pop() as string;
-      if (seen.has(file)) continue;
-      seen.add(file);
-      const source = readFileSync(join(root, file), 'utf8');
-      for (const match of source.matchAll(/^import\s+(type\s+)?[^;]*?from\s+'([^']+)'/gms)) {
-        if (match[1]) continue; // types vanish at run time
-        if (!match[2].startsWith('.')) outside.push(`${file}: ${match[2]}`);
-        else pending.push(normalize(join(dirname(file), match[2].replace(/\.js$/, '.ts'))));
+  it(
+    'reports/card/layout.ts and everything it imports at run time import nothing but each other (no node:, no ' +
+      'packages)',
+    () => {
+      const root = fileURLToPath(new URL('../', import.meta.url)).replace(/dist\/$/, '');
+      const seen = new Set<string>();
+      const outside: string[] = [];
+      const pending = ['reports/card/layout.ts'];
+      while (pending.length > 0) {
+        const file = pending.pop() as string;
+        if (seen.has(file)) continue;
+        seen.add(file);
+        const source = readFileSync(join(root, file), 'utf8');
+        for (const match of source.matchAll(/^import\s+(type\s+)?[^;]*?from\s+'([^']+)'/gms)) {
+          if (match[1]) continue; // types vanish at run time
+          if (!match[2].startsWith('.')) outside.push(`${file}: ${match[2]}`);
+          else pending.push(normalize(join(dirname(file), match[2].replace(/\.js$/, '.ts'))));
+        }
       }
-    }
-    expect(outside).toEqual([]);
-    expect(seen.size).toBeGreaterThan(5);
-  });
+      expect(outside).toEqual([]);
+      expect(seen.size).toBeGreaterThan(5);
+    },
+  );
 });
 
 describe('muster card: bad input', () => {

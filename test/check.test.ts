@@ -23,7 +23,8 @@ function ruleFile(name: string, exact: string): string {
   id: 'six',
   title: 'a six',
   params: [{ name: 'dice', type: 'integer', default: 1, min: 1, max: 3, doc: 'd6 rolled' }],
-  metrics: [{ name: 'six', probability: true, doc: 'some die shows 6' }, { name: 'total.mean', probability: false, doc: 'total' }],
+  metrics: [{ name: 'six', probability: true, doc: 'some die shows 6' }, { name: 'total.mean', probability: false, ` +
+      `doc: 'total' }],
   trial(dice, p, out) {
     let total = 0;
     let six = false;
@@ -45,7 +46,8 @@ const right = ruleFile(
 );
 const wrong = ruleFile(
   'wrong.mjs',
-  "exact: (p) => ({ six: p.dice === 1 ? '1/5' : `${6 ** p.dice - 5 ** p.dice}/${6 ** p.dice}`, 'total.mean': `${7 * p.dice}/2` }),",
+  "exact: (p) => ({ six: p.dice === 1 ? '1/5' : `${6 ** p.dice - 5 ** p.dice}/${6 ** p.dice}`, 'total.mean': `${7 " +
+    '* p.dice}/2` }),',
 );
 const none = ruleFile('none.mjs', '');
 
@@ -60,22 +62,26 @@ describe('muster check', () => {
     expect(process.exitCode).toBeUndefined();
   });
 
-  it('a wrong exact(): against the enumeration and against the simulation, named with the point, both values and z; exit 1', async () => {
-    const io = bufferIo();
-    const result = await checkCommand(wrong, {}, io);
-    expect(process.exitCode).toBe(1);
-    expect(
-      result.disagreements.map((d) => [d.point.split(' ')[0], d.metric, d.between, d.values[0], d.values[1]]),
-    ).toEqual([
-      ['defaults', 'six', 'exact() and enumeration', '1/5', '1/6'],
-      ['defaults', 'six', 'simulation and exact', expect.any(String), '1/5'],
-    ]);
-    expect(result.disagreements[1].sigmas).toBeGreaterThan(20);
-    expect(io.stdout()).toMatch(/defaults \(dice=1\): six: exact\(\) 1\/5, enumeration 1\/6\n/);
-    expect(io.stdout()).toMatch(/defaults \(dice=1\): six: simulation 0\.16\d+, exact 1\/5 \(z = \d+\.\d\)\n/);
-    // Through the CLI: exit status 1.
-    expect((await cli('check', wrong)).status).toBe(1);
-  });
+  it(
+    'a wrong exact(): against the enumeration and against the simulation, named with the point, both values and ' +
+      'z; exit 1',
+    async () => {
+      const io = bufferIo();
+      const result = await checkCommand(wrong, {}, io);
+      expect(process.exitCode).toBe(1);
+      expect(
+        result.disagreements.map((d) => [d.point.split(' ')[0], d.metric, d.between, d.values[0], d.values[1]]),
+      ).toEqual([
+        ['defaults', 'six', 'exact() and enumeration', '1/5', '1/6'],
+        ['defaults', 'six', 'simulation and exact', expect.any(String), '1/5'],
+      ]);
+      expect(result.disagreements[1].sigmas).toBeGreaterThan(20);
+      expect(io.stdout()).toMatch(/defaults \(dice=1\): six: exact\(\) 1\/5, enumeration 1\/6\n/);
+      expect(io.stdout()).toMatch(/defaults \(dice=1\): six: simulation 0\.16\d+, exact 1\/5 \(z = \d+\.\d\)\n/);
+      // Through the CLI: exit status 1.
+      expect((await cli('check', wrong)).status).toBe(1);
+    },
+  );
 
   it('no exact(): the enumeration is the exact value the simulation is checked against', async () => {
     const result = await checkCommand(none, {}, bufferIo());
@@ -122,43 +128,48 @@ describe('where exact values come from enumeration, every command shows them, an
 `,
   );
 
-  it('describe says so; compare of two enumerable variants is exact, of a rule using dice.random() simulated', async () => {
-    expect((await cli('describe', none)).stdout).toContain('exact solution: by enumerating its dice, within a budget');
-    // 1 die: P(6) = 1/6; 2 dice: 11/36.
-    const exact = await cli('compare', none, '--variant', 'one: dice=1', '--variant', 'two: dice=2');
-    expect(exact.status).toBe(0);
-    expect(exact.stdout).toContain('exact values (no simulation');
-    expect(exact.stdout).toMatch(/six\s+16\.667% = 1\/6\s+30\.556% = 11\/36/);
-    const simulated = await cli(
-      'compare',
-      uniform,
-      '--variant',
-      'a: ',
-      '--variant',
-      'b: ',
-      '--trials',
-      '20000',
-      '--threads',
-      '1',
-    );
-    expect(simulated.status).toBe(0);
-    expect(simulated.stdout).not.toContain('exact values');
-    const run = await cli(
-      'run',
-      uniform,
-      '--trials',
-      '20000',
-      '--threads',
-      '1',
-      '--html',
-      join(folder, 'uniform.html'),
-    );
-    expect(run.status, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/low\s+2\d\.\d+%.*—/);
-    const asked = await cli('run', uniform, '--exact');
-    expect(asked.status).toBe(2);
-    expect(asked.stderr).toMatch(/^muster: .*uniform\.mjs \(rule uniform\): dice\.random\(\) cannot be enumerated/);
-  });
+  it(
+    'describe says so; compare of two enumerable variants is exact, of a rule using dice.random() ' + 'simulated',
+    async () => {
+      expect((await cli('describe', none)).stdout).toContain(
+        'exact solution: by enumerating its dice, within a budget',
+      );
+      // 1 die: P(6) = 1/6; 2 dice: 11/36.
+      const exact = await cli('compare', none, '--variant', 'one: dice=1', '--variant', 'two: dice=2');
+      expect(exact.status).toBe(0);
+      expect(exact.stdout).toContain('exact values (no simulation');
+      expect(exact.stdout).toMatch(/six\s+16\.667% = 1\/6\s+30\.556% = 11\/36/);
+      const simulated = await cli(
+        'compare',
+        uniform,
+        '--variant',
+        'a: ',
+        '--variant',
+        'b: ',
+        '--trials',
+        '20000',
+        '--threads',
+        '1',
+      );
+      expect(simulated.status).toBe(0);
+      expect(simulated.stdout).not.toContain('exact values');
+      const run = await cli(
+        'run',
+        uniform,
+        '--trials',
+        '20000',
+        '--threads',
+        '1',
+        '--html',
+        join(folder, 'uniform.html'),
+      );
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stdout).toMatch(/low\s+2\d\.\d+%.*—/);
+      const asked = await cli('run', uniform, '--exact');
+      expect(asked.status).toBe(2);
+      expect(asked.stderr).toMatch(/^muster: .*uniform\.mjs \(rule uniform\): dice\.random\(\) cannot be enumerated/);
+    },
+  );
 });
 
 describe('a mean that never varied in the simulation', () => {
@@ -166,14 +177,16 @@ describe('a mean that never varied in the simulation', () => {
     const path = join(folder, name);
     writeFileSync(
       path,
-      `export default { id: '${name.replace('.mjs', '')}', title: 't', metrics: [{ name: 'm', probability: false }], ${body} };\n`,
+      `export default { id: '${name.replace('.mjs', '')}', title: 't', metrics: [{ name: 'm', probability: false ` +
+        `}], ${body} };\n`,
     );
     return path;
   };
   // A rare event written as a mean: 1 in 4096², never seen in 20,000 trials (chance of seeing it 0.1%).
   const rare = write(
     'rare.mjs',
-    "trial(dice, p, out) { out.m = dice.d(4096) === 1 && dice.d(4096) === 1 ? 1 : 0; }, exact: () => ({ m: '1/16777216' })",
+    'trial(dice, p, out) { out.m = dice.d(4096) === 1 && dice.d(4096) === 1 ? 1 : 0; }, exact: () => ({ m: ' +
+      "'1/16777216' })",
   );
   // A constant with a wrong exact(): 7 every trial, exact() says 8.
   const constant = write('constant.mjs', 'trial(dice, p, out) { out.m = 7; }, exact: () => ({ m: 8 })');

@@ -104,22 +104,25 @@ describe('--checkpoint: a run killed with SIGKILL resumes to the uninterrupted r
     expect(savedChunks(readSaved(checkpoint))).toBe(chunkCount(trials));
   });
 
-  it('seed "preempted": a --precision run grows batch by batch, and resumes to the same batches and result', async () => {
-    // ± 0.05% needs about (1.96 · 0.5 / 0.0005)² ≈ 3.8M trials at p = ½: a first batch of 1M, then more
-    // (engine/simulate.ts).
-    const adaptive = ['run', 'reserves', '--precision', '0.0005', '--seed', 'preempted', '--threads', '2', '--quiet'];
-    const checkpoint = join(folder, 'precision.ckpt');
-    await killOnceCheckpointed([...adaptive, '--checkpoint', checkpoint, '--checkpoint-every', '0'], checkpoint);
-    expect(
-      (await cli(...adaptive, '--checkpoint', checkpoint, '--json', join(folder, 'precision-resumed.json'))).status,
-    ).toBe(0);
-    expect((await cli(...adaptive, '--json', join(folder, 'precision-whole.json'))).status).toBe(0);
-    const whole = readFileSync(join(folder, 'precision-whole.json'), 'utf8');
-    expect(readFileSync(join(folder, 'precision-resumed.json'), 'utf8')).toBe(whole);
-    // More than one batch was run, each saved under its own total.
-    expect(new Set(readSaved(checkpoint).ranges.map((range) => range.total)).size).toBeGreaterThan(1);
-    expect((JSON.parse(whole) as { trials: number }).trials).toBeGreaterThan(16 * 65_536);
-  });
+  it(
+    'seed "preempted": a --precision run grows batch by batch, and resumes to the same batches and ' + 'result',
+    async () => {
+      // ± 0.05% needs about (1.96 · 0.5 / 0.0005)² ≈ 3.8M trials at p = ½: a first batch of 1M, then more
+      // (engine/simulate.ts).
+      const adaptive = ['run', 'reserves', '--precision', '0.0005', '--seed', 'preempted', '--threads', '2', '--quiet'];
+      const checkpoint = join(folder, 'precision.ckpt');
+      await killOnceCheckpointed([...adaptive, '--checkpoint', checkpoint, '--checkpoint-every', '0'], checkpoint);
+      expect(
+        (await cli(...adaptive, '--checkpoint', checkpoint, '--json', join(folder, 'precision-resumed.json'))).status,
+      ).toBe(0);
+      expect((await cli(...adaptive, '--json', join(folder, 'precision-whole.json'))).status).toBe(0);
+      const whole = readFileSync(join(folder, 'precision-whole.json'), 'utf8');
+      expect(readFileSync(join(folder, 'precision-resumed.json'), 'utf8')).toBe(whole);
+      // More than one batch was run, each saved under its own total.
+      expect(new Set(readSaved(checkpoint).ranges.map((range) => range.total)).size).toBeGreaterThan(1);
+      expect((JSON.parse(whole) as { trials: number }).trials).toBeGreaterThan(16 * 65_536);
+    },
+  );
 
   it('a sweep killed mid-way resumes to the uninterrupted sweep, JSON and CSV byte for byte', async () => {
     const sweep = [
@@ -233,74 +236,78 @@ describe('--checkpoint refuses what is not this run’s, in one line, exit 2, th
     expect(existsSync(join(folder, 'x.json'))).toBe(false);
   });
 
-  it('a damaged file: not JSON, an unknown field, a range outside the run, a tally of the wrong length or not whole', async () => {
-    const good = readSaved(checkpoint);
-    // Each edit sealed with a recomputed hash, so the checks behind the hash are reached; one edit is left unsealed.
-    const positive = good.ranges[0].tally.findIndex((count) => count > 0);
-    const sealed = (edited: object) => sealCheckpoint(edited as Record<string, unknown>);
-    const variants: Array<[string, string, RegExp]> = [
-      [
-        'not json',
-        '{"format": "muster-checkpoint/2", ',
-        /is not JSON as muster writes it \(the text ends too early at line 1, column 35\)/,
-      ],
-      ['other format', sealed({ ...good, format: 'muster-tally/1' }), /is not a muster checkpoint/],
-      ['unknown field', sealed({ ...good, extra: 1 }), /missing or unknown fields/],
-      [
-        'range outside',
-        sealed({ ...good, ranges: [{ ...good.ranges[0], end: 9 }] }),
-        /range 0 has chunks 0–8, outside 0–3/,
-      ],
-      [
-        'short tally',
-        sealed({ ...good, ranges: [{ ...good.ranges[0], tally: good.ranges[0].tally.slice(1) }] }),
-        /tally that is not \d+ whole numbers/,
-      ],
-      [
-        'fractional count',
-        sealed({
-          ...good,
-          ranges: [{ ...good.ranges[0], tally: good.ranges[0].tally.map((c, i) => (i === 0 ? c + 0.5 : c)) }],
-        }),
-        /tally that is not/,
-      ],
-      ['overlap', sealed({ ...good, ranges: [good.ranges[0], good.ranges[0]] }), /range 1 overlaps another/],
-      // The whole run's counts claimed for its first two chunks: the checks merge makes of a shard's tally refuse them.
-      [
-        'counts beyond the trials',
-        sealed({ ...good, ranges: [{ ...good.ranges[0], end: 2 }] }),
-        /range 0 has a tally the rule could not have counted in its 131072 trials/,
-      ],
-      [
-        'other total',
-        sealed({ ...good, ranges: [{ ...good.ranges[0], total: 100_000 }] }),
-        /run of 100000 trials, which this command never runs/,
-      ],
-      [
-        'a negative count',
-        sealed({
-          ...good,
-          ranges: [{ ...good.ranges[0], tally: good.ranges[0].tally.map((c, i) => (i === positive ? -c : c)) }],
-        }),
-        new RegExp(`could not have counted .*entry ${positive}: -\\d+ is a count below zero`),
-      ],
-      [
-        'edited, hash not rewritten',
-        JSON.stringify({ ...good, ranges: [{ ...good.ranges[0], end: 2 }] }),
-        /has been edited or damaged since muster wrote it/,
-      ],
-    ];
-    for (const [name, text, message] of variants) {
-      const path = join(folder, `damaged-${name.replace(/ /g, '-')}.ckpt`);
-      writeFileSync(path, text);
-      const result = await cli(...base, '--checkpoint', path, '--json', join(folder, 'never.json'));
-      expect(result.status, name).toBe(2);
-      expect(result.stderr, name).toMatch(message);
-      expect(result.stderr.split('\n'), name).toHaveLength(2);
-      expect(readFileSync(path, 'utf8')).toBe(text);
-    }
-    expect(existsSync(join(folder, 'never.json'))).toBe(false);
-  });
+  it(
+    'a damaged file: not JSON, an unknown field, a range outside the run, a tally of the wrong length or not ' +
+      'whole',
+    async () => {
+      const good = readSaved(checkpoint);
+      // Each edit sealed with a recomputed hash, so the checks behind the hash are reached; one edit is left unsealed.
+      const positive = good.ranges[0].tally.findIndex((count) => count > 0);
+      const sealed = (edited: object) => sealCheckpoint(edited as Record<string, unknown>);
+      const variants: Array<[string, string, RegExp]> = [
+        [
+          'not json',
+          '{"format": "muster-checkpoint/2", ',
+          /is not JSON as muster writes it \(the text ends too early at line 1, column 35\)/,
+        ],
+        ['other format', sealed({ ...good, format: 'muster-tally/1' }), /is not a muster checkpoint/],
+        ['unknown field', sealed({ ...good, extra: 1 }), /missing or unknown fields/],
+        [
+          'range outside',
+          sealed({ ...good, ranges: [{ ...good.ranges[0], end: 9 }] }),
+          /range 0 has chunks 0–8, outside 0–3/,
+        ],
+        [
+          'short tally',
+          sealed({ ...good, ranges: [{ ...good.ranges[0], tally: good.ranges[0].tally.slice(1) }] }),
+          /tally that is not \d+ whole numbers/,
+        ],
+        [
+          'fractional count',
+          sealed({
+            ...good,
+            ranges: [{ ...good.ranges[0], tally: good.ranges[0].tally.map((c, i) => (i === 0 ? c + 0.5 : c)) }],
+          }),
+          /tally that is not/,
+        ],
+        ['overlap', sealed({ ...good, ranges: [good.ranges[0], good.ranges[0]] }), /range 1 overlaps another/],
+        // The whole run's counts claimed for its first two chunks: the checks merge makes of a shard's tally refuse them.
+        [
+          'counts beyond the trials',
+          sealed({ ...good, ranges: [{ ...good.ranges[0], end: 2 }] }),
+          /range 0 has a tally the rule could not have counted in its 131072 trials/,
+        ],
+        [
+          'other total',
+          sealed({ ...good, ranges: [{ ...good.ranges[0], total: 100_000 }] }),
+          /run of 100000 trials, which this command never runs/,
+        ],
+        [
+          'a negative count',
+          sealed({
+            ...good,
+            ranges: [{ ...good.ranges[0], tally: good.ranges[0].tally.map((c, i) => (i === positive ? -c : c)) }],
+          }),
+          new RegExp(`could not have counted .*entry ${positive}: -\\d+ is a count below zero`),
+        ],
+        [
+          'edited, hash not rewritten',
+          JSON.stringify({ ...good, ranges: [{ ...good.ranges[0], end: 2 }] }),
+          /has been edited or damaged since muster wrote it/,
+        ],
+      ];
+      for (const [name, text, message] of variants) {
+        const path = join(folder, `damaged-${name.replace(/ /g, '-')}.ckpt`);
+        writeFileSync(path, text);
+        const result = await cli(...base, '--checkpoint', path, '--json', join(folder, 'never.json'));
+        expect(result.status, name).toBe(2);
+        expect(result.stderr, name).toMatch(message);
+        expect(result.stderr.split('\n'), name).toHaveLength(2);
+        expect(readFileSync(path, 'utf8')).toBe(text);
+      }
+      expect(existsSync(join(folder, 'never.json'))).toBe(false);
+    },
+  );
 
   it('bad --checkpoint-every, and --checkpoint with --exact', async () => {
     expect((await cli(...base, '--checkpoint', join(folder, 'e.ckpt'), '--checkpoint-every', 'soon')).stderr).toMatch(

@@ -60,15 +60,18 @@ describe('which commands go to the rule thread at once', () => {
 });
 
 describe('on the real process', () => {
-  it("a rule file's run: only the rule thread loads commander, and it prints what the CLI prints in-process", async () => {
-    const argv = ['run', infinity, '--exact', '--set', 'wipA=13', '--set', 'wipB=15', '--json', '-'];
-    const real = await muster(...argv);
-    expect(real.status, real.stderr).toBe(0);
-    expect(real.threads).toEqual(['main -', 'thread commander']);
-    const inProcess = await cli(...argv);
-    expect(JSON.parse(real.stdout)).toEqual(JSON.parse(inProcess.stdout));
-    expect(JSON.parse(real.stdout).metrics['a.wins'].fraction).toBe('145/352'); // Infinity N4, as the port's test
-  });
+  it(
+    "a rule file's run: only the rule thread loads commander, and it prints what the CLI prints " + 'in-process',
+    async () => {
+      const argv = ['run', infinity, '--exact', '--set', 'wipA=13', '--set', 'wipB=15', '--json', '-'];
+      const real = await muster(...argv);
+      expect(real.status, real.stderr).toBe(0);
+      expect(real.threads).toEqual(['main -', 'thread commander']);
+      const inProcess = await cli(...argv);
+      expect(JSON.parse(real.stdout)).toEqual(JSON.parse(inProcess.stdout));
+      expect(JSON.parse(real.stdout).metrics['a.wins'].fraction).toBe('145/352'); // Infinity N4, as the port's test
+    },
+  );
 
   it("a parser error in a rule file's command: the same one line and exit 2, from the rule thread", async () => {
     const real = await muster('run', infinity, '--exact', '--trails', '5');
@@ -121,13 +124,16 @@ export async function resolve(specifier, context, next) {
     expect(loaded.filter((url) => !bundled(url))).toEqual([]);
   });
 
-  it("a pooled run finds the pool's worker from the pool's own place in dist/ (a file the bundle does not hold)", async () => {
-    // 3e6 trials are 46 chunks: more than a run computes in-process (4), so they go to the pool's thread.
-    const argv = [entry, 'run', 'infinity', '--trials', '3e6', '--threads', '1', '--quiet', '--json', '-'];
-    const result = JSON.parse((await promisify(execFile)(process.execPath, argv)).stdout);
-    expect(result.trials).toBe(3_000_000);
-    expect(result.metrics['a.wins'].fraction).toBe('1/2'); // WIP 13 against 13 at the defaults: even by symmetry
-  });
+  it(
+    "a pooled run finds the pool's worker from the pool's own place in dist/ (a file the bundle does not " + 'hold)',
+    async () => {
+      // 3e6 trials are 46 chunks: more than a run computes in-process (4), so they go to the pool's thread.
+      const argv = [entry, 'run', 'infinity', '--trials', '3e6', '--threads', '1', '--quiet', '--json', '-'];
+      const result = JSON.parse((await promisify(execFile)(process.execPath, argv)).stdout);
+      expect(result.trials).toBe(3_000_000);
+      expect(result.metrics['a.wins'].fraction).toBe('1/2'); // WIP 13 against 13 at the defaults: even by symmetry
+    },
+  );
 
   it("--version reads the package's version from package.json, as the unbundled module did", async () => {
     const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };

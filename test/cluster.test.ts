@@ -74,46 +74,49 @@ function expectSameFiles(a: string, b: string): void {
 }
 
 describe('docs/cluster.md, run as local processes', () => {
-  it('Slurm: the sbatch array script, one process per task with Slurm’s array variables, then merge.sbatch', async () => {
-    const work = join(folder, 'slurm');
-    mkdirSync(work, { recursive: true });
-    const script = docFile('sweep.sbatch');
-    writeFileSync(join(work, 'sweep.sbatch'), script);
-    writeFileSync(join(work, 'merge.sbatch'), docFile('merge.sbatch'));
-    const array = /^#SBATCH --array=(\d+)-(\d+)(?::(\d+))?$/m.exec(script);
-    expect(array, 'the script declares its --array').not.toBeNull();
-    const [min, max, step] = [Number(array?.[1]), Number(array?.[2]), Number(array?.[3] ?? 1)];
-    const ids: number[] = [];
-    for (let id = min; id <= max; id += step) ids.push(id);
-    // What Slurm sets in each array task (sbatch(1), "OUTPUT ENVIRONMENT VARIABLES").
-    const task = (id: number) =>
-      run('bash', ['sweep.sbatch'], work, {
-        SLURM_JOB_ID: String(4200 + id),
-        SLURM_ARRAY_JOB_ID: '4200',
-        SLURM_ARRAY_TASK_ID: String(id),
-        SLURM_ARRAY_TASK_MIN: String(min),
-        SLURM_ARRAY_TASK_MAX: String(max),
-        SLURM_ARRAY_TASK_STEP: String(step),
-        SLURM_ARRAY_TASK_COUNT: String(ids.length),
-        SLURM_CPUS_PER_TASK: '1',
-        TRIALS,
-      });
-    await Promise.all(ids.map(task));
-    await run('bash', ['merge.sbatch'], work, { SLURM_JOB_ID: '4300' });
+  it(
+    'Slurm: the sbatch array script, one process per task with Slurm’s array variables, then ' + 'merge.sbatch',
+    async () => {
+      const work = join(folder, 'slurm');
+      mkdirSync(work, { recursive: true });
+      const script = docFile('sweep.sbatch');
+      writeFileSync(join(work, 'sweep.sbatch'), script);
+      writeFileSync(join(work, 'merge.sbatch'), docFile('merge.sbatch'));
+      const array = /^#SBATCH --array=(\d+)-(\d+)(?::(\d+))?$/m.exec(script);
+      expect(array, 'the script declares its --array').not.toBeNull();
+      const [min, max, step] = [Number(array?.[1]), Number(array?.[2]), Number(array?.[3] ?? 1)];
+      const ids: number[] = [];
+      for (let id = min; id <= max; id += step) ids.push(id);
+      // What Slurm sets in each array task (sbatch(1), "OUTPUT ENVIRONMENT VARIABLES").
+      const task = (id: number) =>
+        run('bash', ['sweep.sbatch'], work, {
+          SLURM_JOB_ID: String(4200 + id),
+          SLURM_ARRAY_JOB_ID: '4200',
+          SLURM_ARRAY_TASK_ID: String(id),
+          SLURM_ARRAY_TASK_MIN: String(min),
+          SLURM_ARRAY_TASK_MAX: String(max),
+          SLURM_ARRAY_TASK_STEP: String(step),
+          SLURM_ARRAY_TASK_COUNT: String(ids.length),
+          SLURM_CPUS_PER_TASK: '1',
+          TRIALS,
+        });
+      await Promise.all(ids.map(task));
+      await run('bash', ['merge.sbatch'], work, { SLURM_JOB_ID: '4300' });
 
-    const line = /^muster sweep[\s\S]*?--quiet$/m.exec(script)?.[0] ?? '';
-    const args = line
-      .replace(/\\\n\s*/g, ' ')
-      .replace('"${TRIALS:-100M}"', TRIALS)
-      .replace('"$SLURM_CPUS_PER_TASK"', '1')
-      .split(/\s+/)
-      .slice(1)
-      .map((arg) => arg.replace(/^'(.*)'$/, '$1'));
-    const whole = join(folder, 'slurm-whole');
-    mkdirSync(whole);
-    await wholeSweep(args, ids.length, whole);
-    expectSameFiles(work, whole);
-  });
+      const line = /^muster sweep[\s\S]*?--quiet$/m.exec(script)?.[0] ?? '';
+      const args = line
+        .replace(/\\\n\s*/g, ' ')
+        .replace('"${TRIALS:-100M}"', TRIALS)
+        .replace('"$SLURM_CPUS_PER_TASK"', '1')
+        .split(/\s+/)
+        .slice(1)
+        .map((arg) => arg.replace(/^'(.*)'$/, '$1'));
+      const whole = join(folder, 'slurm-whole');
+      mkdirSync(whole);
+      await wholeSweep(args, ids.length, whole);
+      expectSameFiles(work, whole);
+    },
+  );
 
   it('Kubernetes: the Indexed Job’s command, one process per JOB_COMPLETION_INDEX, then the merge Job', async () => {
     const work = join(folder, 'kubernetes');
@@ -179,7 +182,8 @@ describe('docs/cluster.md, run as local processes', () => {
       'sh',
       [
         '-c',
-        `muster merge ${work}/shard-*.json --json ${work}/sweep.json --csv ${work}/sweep.csv --html ${work}/sweep.html --quiet`,
+        `muster merge ${work}/shard-*.json --json ${work}/sweep.json --csv ${work}/sweep.csv --html ` +
+          `${work}/sweep.html --quiet`,
       ],
       work,
       {},
@@ -190,26 +194,30 @@ describe('docs/cluster.md, run as local processes', () => {
     expectSameFiles(work, whole);
   }
 
-  it('AWS Batch: the job definition’s command, one process per AWS_BATCH_JOB_ARRAY_INDEX of the submitted size, then its merge', async () => {
-    const definition = JSON.parse(docFile('batch-job.json')) as {
-      containerProperties: { command: string[]; environment: Array<{ name: string; value: string }> };
-    };
-    const size = Number(/--array-properties size=(\d+)/.exec(doc)?.[1]);
-    const command = definition.containerProperties.command;
-    expect(command[2]).toContain(`--shards ${size} `);
-    expect(definition.containerProperties.environment).toContainEqual({ name: 'TRIALS', value: '100M' });
-    // AWS Batch sets the index (not the size) in every child of an array job.
-    await expectArrayMatchesOneMachine(
-      'aws-batch',
-      command,
-      size,
-      (i) => ({ AWS_BATCH_JOB_ARRAY_INDEX: String(i), AWS_BATCH_JOB_ID: `abc:${i}` }),
-      availableParallelism(),
-    );
-    const merge = JSON.parse(/command=(\[.*\])'/.exec(doc)?.[1] ?? '[]') as string[];
-    expect(merge.slice(0, 2)).toEqual(['sh', '-c']);
-    expect(merge[2]).toMatch(/^muster merge \/results\/shard-\*\.json /);
-  });
+  it(
+    'AWS Batch: the job definition’s command, one process per AWS_BATCH_JOB_ARRAY_INDEX of the submitted size, ' +
+      'then its merge',
+    async () => {
+      const definition = JSON.parse(docFile('batch-job.json')) as {
+        containerProperties: { command: string[]; environment: Array<{ name: string; value: string }> };
+      };
+      const size = Number(/--array-properties size=(\d+)/.exec(doc)?.[1]);
+      const command = definition.containerProperties.command;
+      expect(command[2]).toContain(`--shards ${size} `);
+      expect(definition.containerProperties.environment).toContainEqual({ name: 'TRIALS', value: '100M' });
+      // AWS Batch sets the index (not the size) in every child of an array job.
+      await expectArrayMatchesOneMachine(
+        'aws-batch',
+        command,
+        size,
+        (i) => ({ AWS_BATCH_JOB_ARRAY_INDEX: String(i), AWS_BATCH_JOB_ID: `abc:${i}` }),
+        availableParallelism(),
+      );
+      const merge = JSON.parse(/command=(\[.*\])'/.exec(doc)?.[1] ?? '[]') as string[];
+      expect(merge.slice(0, 2)).toEqual(['sh', '-c']);
+      expect(merge[2]).toMatch(/^muster merge \/results\/shard-\*\.json /);
+    },
+  );
 
   it('Cloud Run: the job’s command, one process per CLOUD_RUN_TASK_INDEX of CLOUD_RUN_TASK_COUNT', async () => {
     const job = docFile('cloud-run-job.yaml');

@@ -80,63 +80,73 @@ describe('--variant: labels and values that contain commas', () => {
 });
 
 describe('muster compare', () => {
-  it('Infinity, exact: raising A’s WIP from 13 to 15 moves a.wins by exactly the difference of the exact solutions', async () => {
-    const result = await compareCommand(
-      'infinity',
-      { variant: ['even: wipA=13', 'better: wipA=15'], exact: true },
-      bufferIo(),
-    );
-    const rule = getRule('infinity');
-    const before: Fraction = rule.exact!(resolveParams(rule, ['wipA=13']))['a.wins'];
-    const after: Fraction = rule.exact!(resolveParams(rule, ['wipA=15']))['a.wins'];
-    const wins = result.differences.find((d) => d.metric === 'a.wins')!;
-    expect(wins.exactDifference).toBe(after.sub(before).toNumber());
-    expect(wins.exactFraction).toBe(after.sub(before).toString());
-    expect(wins.p).toBeNull();
-    expect(result.tests).toBe(0);
-  });
+  it(
+    'Infinity, exact: raising A’s WIP from 13 to 15 moves a.wins by exactly the difference of the exact ' + 'solutions',
+    async () => {
+      const result = await compareCommand(
+        'infinity',
+        { variant: ['even: wipA=13', 'better: wipA=15'], exact: true },
+        bufferIo(),
+      );
+      const rule = getRule('infinity');
+      const before: Fraction = rule.exact!(resolveParams(rule, ['wipA=13']))['a.wins'];
+      const after: Fraction = rule.exact!(resolveParams(rule, ['wipA=15']))['a.wins'];
+      const wins = result.differences.find((d) => d.metric === 'a.wins')!;
+      expect(wins.exactDifference).toBe(after.sub(before).toNumber());
+      expect(wins.exactFraction).toBe(after.sub(before).toString());
+      expect(wins.p).toBeNull();
+      expect(result.tests).toBe(0);
+    },
+  );
 
-  it('seed "same": two identical variants on the same seed differ by exactly nothing, and nothing is significant', async () => {
-    const result = await compareCommand(
-      'reserves',
-      { variant: ['one: squads=4', 'two: squads=4'], trials: '100000', seed: 'same', threads: '1' },
-      bufferIo(),
-    );
-    expect(result.seeds).toBe('shared');
-    for (const d of result.differences) {
-      expect(d.difference, d.metric).toBe(0);
-      expect(d.significant, d.metric).toBe(false);
-    }
-  });
+  it(
+    'seed "same": two identical variants on the same seed differ by exactly nothing, and nothing is ' + 'significant',
+    async () => {
+      const result = await compareCommand(
+        'reserves',
+        { variant: ['one: squads=4', 'two: squads=4'], trials: '100000', seed: 'same', threads: '1' },
+        bufferIo(),
+      );
+      expect(result.seeds).toBe('shared');
+      for (const d of result.differences) {
+        expect(d.difference, d.metric).toBe(0);
+        expect(d.significant, d.metric).toBe(false);
+      }
+    },
+  );
 
-  it('seed "crn": command 3 in round 2 against no chosen round — a squad arriving in round 2 is significantly likelier; the Holm family counts every metric', async () => {
-    const io = bufferIo();
-    const html = join(folder, 'compare.html');
-    const csv = join(folder, 'compare.csv');
-    const result = await compareCommand(
-      'reserves',
-      {
-        variant: ['none: chosenRound=0', 'round 2: chosenRound=2,command=3'],
-        trials: '200000',
-        seed: 'crn',
-        threads: '1',
-        html,
-        csv,
-      },
-      io,
-    );
-    const round2 = result.differences.find((d) => d.metric === 'squad.round.2')!;
-    // Exactly: missing round 1 (5/6) then 1d6 + 2 + 3 ≥ 7 on a 2+ (5/6) = 25/36, against 5/6 × (5+ on 1d6 + 2: 1/3) =
-    // 10/36; difference 15/36 = 5/12.
-    expect(round2.exactFraction).toBe('5/12');
-    expect(round2.significant).toBe(true);
-    expect(result.tests).toBe(getRule('reserves').metrics(resolveParams(getRule('reserves'))).length);
-    expect(io.stdout()).toMatch(/Holm-adjusted/);
-    expect(readFileSync(csv, 'utf8').split('\r\n')[0]).toBe(
-      'metric,kind,variant,estimate,lo,hi,exact,difference,difference_lo,difference_hi,exact_difference,z,p,p_holm,significant',
-    );
-    expect(readFileSync(html, 'utf8')).toContain('Differences from “none”');
-  });
+  it(
+    'seed "crn": command 3 in round 2 against no chosen round — a squad arriving in round 2 is significantly ' +
+      'likelier; the Holm family counts every metric',
+    async () => {
+      const io = bufferIo();
+      const html = join(folder, 'compare.html');
+      const csv = join(folder, 'compare.csv');
+      const result = await compareCommand(
+        'reserves',
+        {
+          variant: ['none: chosenRound=0', 'round 2: chosenRound=2,command=3'],
+          trials: '200000',
+          seed: 'crn',
+          threads: '1',
+          html,
+          csv,
+        },
+        io,
+      );
+      const round2 = result.differences.find((d) => d.metric === 'squad.round.2')!;
+      // Exactly: missing round 1 (5/6) then 1d6 + 2 + 3 ≥ 7 on a 2+ (5/6) = 25/36, against 5/6 × (5+ on 1d6 + 2: 1/3) =
+      // 10/36; difference 15/36 = 5/12.
+      expect(round2.exactFraction).toBe('5/12');
+      expect(round2.significant).toBe(true);
+      expect(result.tests).toBe(getRule('reserves').metrics(resolveParams(getRule('reserves'))).length);
+      expect(io.stdout()).toMatch(/Holm-adjusted/);
+      expect(readFileSync(csv, 'utf8').split('\r\n')[0]).toBe(
+        'metric,kind,variant,estimate,lo,hi,exact,difference,difference_lo,difference_hi,exact_difference,z,p,p_holm,significant',
+      );
+      expect(readFileSync(html, 'utf8')).toContain('Differences from “none”');
+    },
+  );
 
   it('seed "own": --seed-per-variant gives each variant its own stream', async () => {
     const result = await compareCommand(

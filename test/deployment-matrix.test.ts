@@ -15,44 +15,52 @@ afterEach(() => {
 });
 
 describe('deployment strategy matrix', () => {
-  it('is antisymmetric: P(row has initiative against col) + P(col has initiative against row) = 1 exactly, for all 16 × 16 pairs', () => {
-    // 6.3 treats the players alike (lower total, else a fair roll-off), so
-    // swapping the strategies swaps the chances; on the diagonal each is ½.
-    for (const compare of ['raw', 'modified']) {
-      const initiative = (a: string, b: string) =>
-        deployment.exact!(resolveParams(deployment, [`a=${a}`, `b=${b}`, `compare=${compare}`]))['a.initiative'];
-      for (const x of DEPLOYMENT_STRATEGIES) {
-        for (const y of DEPLOYMENT_STRATEGIES) {
-          const sum = initiative(x, y).add(initiative(y, x));
-          expect(sum.equals(Fraction.ONE), `${x} vs ${y}, compare=${compare}: sum ${sum}`).toBe(true);
+  it(
+    'is antisymmetric: P(row has initiative against col) + P(col has initiative against row) = 1 exactly, for all ' +
+      '16 × 16 pairs',
+    () => {
+      // 6.3 treats the players alike (lower total, else a fair roll-off), so
+      // swapping the strategies swaps the chances; on the diagonal each is ½.
+      for (const compare of ['raw', 'modified']) {
+        const initiative = (a: string, b: string) =>
+          deployment.exact!(resolveParams(deployment, [`a=${a}`, `b=${b}`, `compare=${compare}`]))['a.initiative'];
+        for (const x of DEPLOYMENT_STRATEGIES) {
+          for (const y of DEPLOYMENT_STRATEGIES) {
+            const sum = initiative(x, y).add(initiative(y, x));
+            expect(sum.equals(Fraction.ONE), `${x} vs ${y}, compare=${compare}: sum ${sum}`).toBe(true);
+          }
         }
       }
-    }
-  });
+    },
+  );
 
-  it('muster matrix deployment --json writes the 16 × 16 tables of a.initiative, a.noEdge and a.aoc beside the base metrics', async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'muster-deployment-'));
-    folders.push(folder);
-    const file = join(folder, 'matrix.json');
-    const io = bufferIo();
-    expect(await main(['matrix', 'deployment', '--json', file, '--quiet'], io)).toBe(0);
-    const written = JSON.parse(readFileSync(file, 'utf8'));
-    expect(written.matrix.row).toBe('a');
-    expect(written.matrix.col).toBe('b');
-    expect(written.matrix.rows).toEqual([...DEPLOYMENT_STRATEGIES]);
-    expect(written.matrix.cols).toEqual([...DEPLOYMENT_STRATEGIES]);
-    expect(written.matrix.tables.map((table: { metric: string }) => table.metric)).toEqual([
-      'a.initiative',
-      'a.noEdge',
-      'a.aoc',
-    ]);
-    // Row forward:1, column standard:1,2,3 is the default question: 11/72 (see deployment-exact.test.ts).
-    const row = DEPLOYMENT_STRATEGIES.indexOf('forward:1');
-    const col = DEPLOYMENT_STRATEGIES.indexOf('standard:1,2,3');
-    expect(written.matrix.tables[0].values[row][col]).toBe(Fraction.of(11, 72).toNumber());
-    expect(written.metrics['a.initiative'].exact).toBe(Fraction.of(11, 72).toNumber());
-    expect(io.stdout()).toContain('a.initiative (%), rows a, columns b');
-  });
+  it(
+    'muster matrix deployment --json writes the 16 × 16 tables of a.initiative, a.noEdge and a.aoc beside the ' +
+      'base metrics',
+    async () => {
+      const folder = mkdtempSync(join(tmpdir(), 'muster-deployment-'));
+      folders.push(folder);
+      const file = join(folder, 'matrix.json');
+      const io = bufferIo();
+      expect(await main(['matrix', 'deployment', '--json', file, '--quiet'], io)).toBe(0);
+      const written = JSON.parse(readFileSync(file, 'utf8'));
+      expect(written.matrix.row).toBe('a');
+      expect(written.matrix.col).toBe('b');
+      expect(written.matrix.rows).toEqual([...DEPLOYMENT_STRATEGIES]);
+      expect(written.matrix.cols).toEqual([...DEPLOYMENT_STRATEGIES]);
+      expect(written.matrix.tables.map((table: { metric: string }) => table.metric)).toEqual([
+        'a.initiative',
+        'a.noEdge',
+        'a.aoc',
+      ]);
+      // Row forward:1, column standard:1,2,3 is the default question: 11/72 (see deployment-exact.test.ts).
+      const row = DEPLOYMENT_STRATEGIES.indexOf('forward:1');
+      const col = DEPLOYMENT_STRATEGIES.indexOf('standard:1,2,3');
+      expect(written.matrix.tables[0].values[row][col]).toBe(Fraction.of(11, 72).toNumber());
+      expect(written.metrics['a.initiative'].exact).toBe(Fraction.of(11, 72).toNumber());
+      expect(io.stdout()).toContain('a.initiative (%), rows a, columns b');
+    },
+  );
 
   it('--range picks strategies, canonical and without repeats, or a whole family', async () => {
     const io = bufferIo();

@@ -48,30 +48,34 @@ describe('the same seed gives bit-identical tallies whatever the thread count', 
     expect(Array.from(onOne.tally)).toEqual(Array.from(inProcess));
   });
 
-  it('seed "plans": fow on stream 3, two settings in turn, agrees on 1, 2 and 7 threads and in process (each worker keeps its own plans)', async () => {
-    for (const set of [[], ['hit=6', 'guarantee=4', 'turns=12', 'attackerStart=4'], []]) {
-      const fowParams = resolveParams(fow, set);
-      const request = {
-        rule: fow,
-        params: fowParams,
-        seed: 'plans',
-        stream: 3 as const,
-        confidence: 0.95,
-        trials: TRIALS,
-      };
-      const inProcess = runChunks({
-        ruleId: 'fow',
-        params: fowParams,
-        seed: 'plans',
-        stream: 3,
-        firstChunk: 0,
-        endChunk: 5,
-        totalTrials: TRIALS,
-      });
-      for (const pool of [one, two, seven])
-        expect(Array.from((await simulate(pool, request)).tally), set.join(' ')).toEqual(Array.from(inProcess));
-    }
-  });
+  it(
+    'seed "plans": fow on stream 3, two settings in turn, agrees on 1, 2 and 7 threads and in process (each ' +
+      'worker keeps its own plans)',
+    async () => {
+      for (const set of [[], ['hit=6', 'guarantee=4', 'turns=12', 'attackerStart=4'], []]) {
+        const fowParams = resolveParams(fow, set);
+        const request = {
+          rule: fow,
+          params: fowParams,
+          seed: 'plans',
+          stream: 3 as const,
+          confidence: 0.95,
+          trials: TRIALS,
+        };
+        const inProcess = runChunks({
+          ruleId: 'fow',
+          params: fowParams,
+          seed: 'plans',
+          stream: 3,
+          firstChunk: 0,
+          endChunk: 5,
+          totalTrials: TRIALS,
+        });
+        for (const pool of [one, two, seven])
+          expect(Array.from((await simulate(pool, request)).tally), set.join(' ')).toEqual(Array.from(inProcess));
+      }
+    },
+  );
 
   it('seed "adaptive": --precision stops at the same trial count with the same tally on 1 and 2 threads', async () => {
     const request = {

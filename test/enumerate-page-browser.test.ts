@@ -98,36 +98,40 @@ describeInChromium('the calculator page enumerates rule files without exact()', 
     await page.close();
   });
 
-  it('past the page budget: simulated, the simulate box ticked and locked; enumerable again: exact, the box given back', async () => {
-    const { page, problems } = await offlinePage(browser, { blob: true });
-    await page.goto(`file://${appFile}`);
-    await go(
-      page,
-      formatHash('reserves-2d6-trial', [
-        ['squads', '1'],
-        ['trials', '20000'],
-      ]),
-    );
-    expect((await shownResult(page))?.method).toBe('simulation');
-    expect(await page.isChecked('#sim-on')).toBe(true);
-    expect(await page.isDisabled('#sim-on')).toBe(true);
-    await go(
-      page,
-      formatHash('reserves-2d6-trial', [
-        ['squads', '1'],
-        ['target', '2'],
-      ]),
-    );
-    const shown = await shownResult(page);
-    // Target 2: 2d6 + 1 ≥ 2 always, so the squad is in at round 1.
-    expect([shown?.method, shown?.metrics['all.by.4'].fraction, shown?.metrics['lost.mean'].fraction]).toEqual([
-      'exact',
-      '1',
-      '0',
-    ]);
-    expect(await page.isDisabled('#sim-on')).toBe(false);
-    expect(await page.isChecked('#sim-on')).toBe(false);
-    expect(problems).toEqual([]);
-    await page.close();
-  });
+  it(
+    'past the page budget: simulated, the simulate box ticked and locked; enumerable again: exact, the box given ' +
+      'back',
+    async () => {
+      const { page, problems } = await offlinePage(browser, { blob: true });
+      await page.goto(`file://${appFile}`);
+      await go(
+        page,
+        formatHash('reserves-2d6-trial', [
+          ['squads', '1'],
+          ['trials', '20000'],
+        ]),
+      );
+      expect((await shownResult(page))?.method).toBe('simulation');
+      expect(await page.isChecked('#sim-on')).toBe(true);
+      expect(await page.isDisabled('#sim-on')).toBe(true);
+      await go(
+        page,
+        formatHash('reserves-2d6-trial', [
+          ['squads', '1'],
+          ['target', '2'],
+        ]),
+      );
+      const shown = await shownResult(page);
+      // Target 2: 2d6 + 1 ≥ 2 always, so the squad is in at round 1.
+      expect([shown?.method, shown?.metrics['all.by.4'].fraction, shown?.metrics['lost.mean'].fraction]).toEqual([
+        'exact',
+        '1',
+        '0',
+      ]);
+      expect(await page.isDisabled('#sim-on')).toBe(false);
+      expect(await page.isChecked('#sim-on')).toBe(false);
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+  );
 });

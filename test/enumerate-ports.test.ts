@@ -140,71 +140,85 @@ describe('Mordheim setup, step form (examples/rules/warbands-steps.mjs)', () => 
     { port: ['count=2', 'rating2=152', 'models2=9'], builtIn: ['warbands=152:9,152:9'] },
   ];
 
-  it("equals the built-in's exact() at every point tried: defender ties, no defender, four warbands, an underdog", async () => {
-    const port = await loadRule(example('warbands-steps'));
-    expect(port.exactBy).toBe('enumeration');
-    for (const point of points) {
-      const ported = port.exact!(resolveParams(port, point.port));
-      const solved = warbands.exact!(resolveParams(warbands, point.builtIn));
-      const names = Object.keys(solved);
-      expect(Object.keys(ported).sort(), point.port.join(' ')).toEqual([...names].sort());
-      expect(
-        Object.fromEntries(names.map((name) => [name, ported[name].toString()])),
-        point.port.join(' ') || 'defaults',
-      ).toEqual(Object.fromEntries(names.map((name) => [name, solved[name].toString()])));
-    }
-  });
+  it(
+    "equals the built-in's exact() at every point tried: defender ties, no defender, four warbands, an " + 'underdog',
+    async () => {
+      const port = await loadRule(example('warbands-steps'));
+      expect(port.exactBy).toBe('enumeration');
+      for (const point of points) {
+        const ported = port.exact!(resolveParams(port, point.port));
+        const solved = warbands.exact!(resolveParams(warbands, point.builtIn));
+        const names = Object.keys(solved);
+        expect(Object.keys(ported).sort(), point.port.join(' ')).toEqual([...names].sort());
+        expect(
+          Object.fromEntries(names.map((name) => [name, ported[name].toString()])),
+          point.port.join(' ') || 'defaults',
+        ).toEqual(Object.fromEntries(names.map((name) => [name, solved[name].toString()])));
+      }
+    },
+  );
 });
 
 describe('Genesys deployment, the forward gamble, step form (examples/rules/deployment-steps.mjs)', () => {
-  it("equals the built-in's exact() at every point tried: forward against standard and forward, both readings", async () => {
-    const port = await loadRule(example('deployment-steps'));
-    expectSameAsBuiltIn(port, deployment, [
-      [],
-      ['a=forward:4', 'b=forward:2'],
-      ['a=forward:3', 'b=forward:3', 'compare=modified'],
-      ['a=standard:1,3,5', 'b=forward:6', 'edges=long', 'squadsA=7', 'perTurn=3'],
-      ['a=forward:5', 'b=standard:2,3,6', 'aocSides=false', 'squadsB=9'],
-    ]);
-  });
+  it(
+    "equals the built-in's exact() at every point tried: forward against standard and forward, both " + 'readings',
+    async () => {
+      const port = await loadRule(example('deployment-steps'));
+      expectSameAsBuiltIn(port, deployment, [
+        [],
+        ['a=forward:4', 'b=forward:2'],
+        ['a=forward:3', 'b=forward:3', 'compare=modified'],
+        ['a=standard:1,3,5', 'b=forward:6', 'edges=long', 'squadsA=7', 'perTurn=3'],
+        ['a=forward:5', 'b=standard:2,3,6', 'aocSides=false', 'squadsB=9'],
+      ]);
+    },
+  );
 });
 
 describe('Flames of War reserves, step form (examples/rules/fow-steps.mjs)', () => {
-  it("equals the built-in's exact() at every point tried (the built-in also takes a scatter map; the port keeps the default)", async () => {
-    const port = await loadRule(example('fow-steps'));
-    expectSameAsBuiltIn(port, fow, [
-      [],
-      ['attackerReserves=5', 'defenderStart=2', 'hit=4'],
-      ['guarantee=0', 'turns=5', 'endTurn=8', 'ambush=false', 'defenderReserves=6'],
-      ['attackerPlatoons=11', 'defenderPlatoons=3', 'attackerStart=3', 'guarantee=2'],
-    ]);
-  });
+  it(
+    "equals the built-in's exact() at every point tried (the built-in also takes a scatter map; the port keeps " +
+      'the default)',
+    async () => {
+      const port = await loadRule(example('fow-steps'));
+      expectSameAsBuiltIn(port, fow, [
+        [],
+        ['attackerReserves=5', 'defenderStart=2', 'hit=4'],
+        ['guarantee=0', 'turns=5', 'endTurn=8', 'ambush=false', 'defenderReserves=6'],
+        ['attackerPlatoons=11', 'defenderPlatoons=3', 'attackerStart=3', 'guarantee=2'],
+      ]);
+    },
+  );
 });
 
 describe("the trial form on the examples' own trials: enumeration equals their hand-written exact()", () => {
-  it('deployment-gamble.mjs (a re-roll spent by policy) and roll-off-reroll.mjs (defender wins ties: a finite trial)', async () => {
-    const cases: Array<[string, string[][]]> = [
-      [
-        'deployment-gamble',
-        [[], ['units=4', 'reroll=failures'], ['forwardOn=5', 'disasterOn=2', 'initiativeLoss=1', 'reroll=none']],
-      ],
-      [
-        'roll-off-reroll',
+  it(
+    'deployment-gamble.mjs (a re-roll spent by policy) and roll-off-reroll.mjs (defender wins ties: a finite ' +
+      'trial)',
+    async () => {
+      const cases: Array<[string, string[][]]> = [
         [
-          ['ties=defender-wins'],
-          ['ties=defender-wins', 'policy=behind-or-tied', 'bonusA=1'],
-          ['ties=defender-wins', 'token=false', 'sides=10'],
+          'deployment-gamble',
+          [[], ['units=4', 'reroll=failures'], ['forwardOn=5', 'disasterOn=2', 'initiativeLoss=1', 'reroll=none']],
         ],
-      ],
-    ];
-    for (const [name, settings] of cases) {
-      const file = await loadRule(example(name));
-      for (const set of settings) {
-        const params = resolveParams(file, set);
-        const asText = (values: Record<string, { toString(): string }>) =>
-          Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v.toString()]));
-        expect(asText(file.enumerate!(params)), `${name} ${set.join(' ')}`).toEqual(asText(file.exact!(params)));
+        [
+          'roll-off-reroll',
+          [
+            ['ties=defender-wins'],
+            ['ties=defender-wins', 'policy=behind-or-tied', 'bonusA=1'],
+            ['ties=defender-wins', 'token=false', 'sides=10'],
+          ],
+        ],
+      ];
+      for (const [name, settings] of cases) {
+        const file = await loadRule(example(name));
+        for (const set of settings) {
+          const params = resolveParams(file, set);
+          const asText = (values: Record<string, { toString(): string }>) =>
+            Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v.toString()]));
+          expect(asText(file.enumerate!(params)), `${name} ${set.join(' ')}`).toEqual(asText(file.exact!(params)));
+        }
       }
-    }
-  });
+    },
+  );
 });

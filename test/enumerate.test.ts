@@ -322,16 +322,19 @@ describe('what cannot be enumerated is one line, never a truncated value', () =>
     expect(knownExact(uniform, {})).toBeNull();
   });
 
-  it('dice.count of more dice than enumeration lists: no exact value beside a simulation, one line with --exact', () => {
-    const many = rule({
-      metrics: [m('hits')],
-      trial(dice: TestDice, _: Params, out: Out) {
-        out.hits = dice.count(5000, 6, 6);
-      },
-    });
-    fails(many, /dice\.count of 5000 dice has more outcomes than enumeration lists/);
-    expect(knownExact(many, {})).toBeNull();
-  });
+  it(
+    'dice.count of more dice than enumeration lists: no exact value beside a simulation, one line with ' + '--exact',
+    () => {
+      const many = rule({
+        metrics: [m('hits')],
+        trial(dice: TestDice, _: Params, out: Out) {
+          out.hits = dice.count(5000, 6, 6);
+        },
+      });
+      fails(many, /dice\.count of 5000 dice has more outcomes than enumeration lists/);
+      expect(knownExact(many, {})).toBeNull();
+    },
+  );
 
   it('more paths than the budget (a million): says so, and what to do', () => {
     // Two d4096 read: 16.7 million paths.

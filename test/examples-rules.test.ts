@@ -137,50 +137,57 @@ describe('examples/rules/reserves.mjs: the built-in reserves rule ported to a ru
     }
   });
 
-  it('seed "port-exact": its own simulation meets the exact values, counting outcomes and (20 squads over 6 rounds: too many to count) writing every trial', async () => {
-    const file = await loadRule(example('reserves'));
-    expectSimulationNearExact(file, resolveParams(file, settings[3]), 'port-exact');
-    expectSimulationNearExact(
-      file,
-      resolveParams(file, [
-        'squads=20',
-        'rounds=6',
-        'chosenRound=2',
-        'leaderLoss=0.3',
-        'command=3',
-        'fallbackCommand=1',
-      ]),
-      'port-exact',
-    );
-  });
+  it(
+    'seed "port-exact": its own simulation meets the exact values, counting outcomes and (20 squads over 6 ' +
+      'rounds: too many to count) writing every trial',
+    async () => {
+      const file = await loadRule(example('reserves'));
+      expectSimulationNearExact(file, resolveParams(file, settings[3]), 'port-exact');
+      expectSimulationNearExact(
+        file,
+        resolveParams(file, [
+          'squads=20',
+          'rounds=6',
+          'chosenRound=2',
+          'leaderLoss=0.3',
+          'command=3',
+          'fallbackCommand=1',
+        ]),
+        'port-exact',
+      );
+    },
+  );
 
-  it('seed "port", streams 3 and 2: the same simulated numbers as the built-in through muster run, on the pool', async () => {
-    // On streams 2 and 3 both read a squad's dice for every round from one draw per four rounds, squad
-    // by squad, and count the trial's outcome; on stream 1 the built-in rolls round by round instead, so
-    // only their distributions agree there (checked against the exact values on every stream above).
-    for (const [set, stream] of [
-      [settings[0], '3'],
-      [settings[1], '3'],
-      [settings[3], '2'],
-      [['rounds=6', 'firstRound=2', 'chosenRound=5', 'command=4', 'leaderLoss=0.1'], '3'], // two draws a squad
-    ] as const) {
-      const options = { set: [...set], trials: '200k', seed: 'port', stream, threads: '2', quiet: true };
-      const builtIn = await runCommand('reserves', options, bufferIo());
-      const file = await runCommand(example('reserves'), options, bufferIo());
-      expect(Object.keys(file.metrics).length).toBeGreaterThan(10);
-      for (const [name, ported] of Object.entries(file.metrics)) {
-        const value = builtIn.metrics[name];
-        if (name.startsWith('squad.')) {
-          // The built-in counts squads (a proportion over trials × squads, Wilson interval); the port
-          // averages each trial's share of squads (a mean): the same estimate, another interval.
-          expect(ported.estimate, name).toBeCloseTo(value.estimate as number, 12);
-          expect(ported.exact, name).toBe(value.exact);
-        } else {
-          expect(ported, `${name} at ${set.join(' ')}`).toEqual(value);
+  it(
+    'seed "port", streams 3 and 2: the same simulated numbers as the built-in through muster run, on the ' + 'pool',
+    async () => {
+      // On streams 2 and 3 both read a squad's dice for every round from one draw per four rounds, squad
+      // by squad, and count the trial's outcome; on stream 1 the built-in rolls round by round instead, so
+      // only their distributions agree there (checked against the exact values on every stream above).
+      for (const [set, stream] of [
+        [settings[0], '3'],
+        [settings[1], '3'],
+        [settings[3], '2'],
+        [['rounds=6', 'firstRound=2', 'chosenRound=5', 'command=4', 'leaderLoss=0.1'], '3'], // two draws a squad
+      ] as const) {
+        const options = { set: [...set], trials: '200k', seed: 'port', stream, threads: '2', quiet: true };
+        const builtIn = await runCommand('reserves', options, bufferIo());
+        const file = await runCommand(example('reserves'), options, bufferIo());
+        expect(Object.keys(file.metrics).length).toBeGreaterThan(10);
+        for (const [name, ported] of Object.entries(file.metrics)) {
+          const value = builtIn.metrics[name];
+          if (name.startsWith('squad.')) {
+            // The built-in counts squads (a proportion over trials × squads, Wilson interval); the port
+            // averages each trial's share of squads (a mean): the same estimate, another interval.
+            expect(ported.estimate, name).toBeCloseTo(value.estimate as number, 12);
+            expect(ported.exact, name).toBe(value.exact);
+          } else {
+            expect(ported, `${name} at ${set.join(' ')}`).toEqual(value);
+          }
         }
       }
-    }
-  });
+    },
+  );
 });
 
 describe('examples/rules/roll-off-reroll.mjs', () => {
@@ -201,65 +208,69 @@ describe('examples/rules/roll-off-reroll.mjs', () => {
     }
   });
 
-  it('ties rolled again: exact() equals one round enumerated face by face, then the geometric series of tied rounds', async () => {
-    const rule = await loadRule(example('roll-off-reroll'));
-    for (const set of [
-      [],
-      ['sides=4', 'bonusA=1'],
-      ['policy=behind-or-tied'],
-      ['token=false'],
-      ['sides=3', 'bonusA=-1', 'policy=behind-or-tied'],
-    ]) {
-      const params = resolveParams(rule, set);
-      const sides = params.sides as number;
-      const bonus = params.bonusA as number;
-      // One round with the token spent: A wins, loses or ties; ties start the round again.
-      let win = 0n;
-      let lose = 0n;
-      for (let a = 1; a <= sides; a++)
-        for (let b = 1; b <= sides; b++)
-          if (a + bonus > b) win++;
-          else if (a + bonus < b) lose++;
-      const pWinSpent = Fraction.of(win, win + lose);
-      const roundsSpent = Fraction.of(sides * sides, win + lose); // 1 / P(decided)
-      let expected: Record<string, Fraction>;
-      if (!params.token) {
-        expected = { 'a.wins': pWinSpent, 'token.used': Fraction.ZERO, 'rolls.mean': roundsSpent };
-      } else {
-        // One round with the token in hand, over the s³ triples (a, b, a'): the rule text says A re-rolls when behind
-        // (or tied, by policy) and keeps the new die; a tie after that goes on with the token spent.
-        let winNow = 0n;
-        let used = 0n;
-        let tieHeld = 0n;
-        let tieSpent = 0n;
-        for (let a = 1; a <= sides; a++) {
-          for (let b = 1; b <= sides; b++) {
-            for (let again = 1; again <= sides; again++) {
-              const behind = a + bonus < b || (params.policy === 'behind-or-tied' && a + bonus === b);
-              const total = (behind ? again : a) + bonus;
-              if (behind) used++;
-              if (total > b) winNow++;
-              if (total === b) {
-                if (behind) tieSpent++;
-                else tieHeld++;
+  it(
+    'ties rolled again: exact() equals one round enumerated face by face, then the geometric series of tied ' +
+      'rounds',
+    async () => {
+      const rule = await loadRule(example('roll-off-reroll'));
+      for (const set of [
+        [],
+        ['sides=4', 'bonusA=1'],
+        ['policy=behind-or-tied'],
+        ['token=false'],
+        ['sides=3', 'bonusA=-1', 'policy=behind-or-tied'],
+      ]) {
+        const params = resolveParams(rule, set);
+        const sides = params.sides as number;
+        const bonus = params.bonusA as number;
+        // One round with the token spent: A wins, loses or ties; ties start the round again.
+        let win = 0n;
+        let lose = 0n;
+        for (let a = 1; a <= sides; a++)
+          for (let b = 1; b <= sides; b++)
+            if (a + bonus > b) win++;
+            else if (a + bonus < b) lose++;
+        const pWinSpent = Fraction.of(win, win + lose);
+        const roundsSpent = Fraction.of(sides * sides, win + lose); // 1 / P(decided)
+        let expected: Record<string, Fraction>;
+        if (!params.token) {
+          expected = { 'a.wins': pWinSpent, 'token.used': Fraction.ZERO, 'rolls.mean': roundsSpent };
+        } else {
+          // One round with the token in hand, over the s³ triples (a, b, a'): the rule text says A re-rolls when behind
+          // (or tied, by policy) and keeps the new die; a tie after that goes on with the token spent.
+          let winNow = 0n;
+          let used = 0n;
+          let tieHeld = 0n;
+          let tieSpent = 0n;
+          for (let a = 1; a <= sides; a++) {
+            for (let b = 1; b <= sides; b++) {
+              for (let again = 1; again <= sides; again++) {
+                const behind = a + bonus < b || (params.policy === 'behind-or-tied' && a + bonus === b);
+                const total = (behind ? again : a) + bonus;
+                if (behind) used++;
+                if (total > b) winNow++;
+                if (total === b) {
+                  if (behind) tieSpent++;
+                  else tieHeld++;
+                }
               }
             }
           }
+          const all = BigInt(sides ** 3);
+          // Starting with the token: x = now + P(tie, held)·x + P(tie, spent)·(spent value), so x = (now + spent part) /
+          // (1 − P(tie, held)).
+          const stay = Fraction.ONE.sub(Fraction.of(tieHeld, all));
+          const viaSpent = (value: Fraction) => Fraction.of(tieSpent, all).mul(value);
+          expected = {
+            'a.wins': Fraction.of(winNow, all).add(viaSpent(pWinSpent)).div(stay),
+            'token.used': Fraction.of(used, all).div(stay),
+            'rolls.mean': Fraction.ONE.add(viaSpent(roundsSpent)).div(stay),
+          };
         }
-        const all = BigInt(sides ** 3);
-        // Starting with the token: x = now + P(tie, held)·x + P(tie, spent)·(spent value), so x = (now + spent part) /
-        // (1 − P(tie, held)).
-        const stay = Fraction.ONE.sub(Fraction.of(tieHeld, all));
-        const viaSpent = (value: Fraction) => Fraction.of(tieSpent, all).mul(value);
-        expected = {
-          'a.wins': Fraction.of(winNow, all).add(viaSpent(pWinSpent)).div(stay),
-          'token.used': Fraction.of(used, all).div(stay),
-          'rolls.mean': Fraction.ONE.add(viaSpent(roundsSpent)).div(stay),
-        };
+        expect(exactOf(rule, params), set.join(' ')).toEqual(asStrings(expected, Object.keys(expected)));
       }
-      expect(exactOf(rule, params), set.join(' ')).toEqual(asStrings(expected, Object.keys(expected)));
-    }
-  });
+    },
+  );
 
   it('seed "roll-off": simulation within 5σ of exact, both tie rules', async () => {
     const rule = await loadRule(example('roll-off-reroll'));

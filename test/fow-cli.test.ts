@@ -70,23 +70,26 @@ describe('fow rejects what the mission does not allow', () => {
 });
 
 describe('fow accepts the mission and shows what it used', () => {
-  it('all 6 defenders in reserve without the ambush is allowed; the JSON params show the count "half" stood for', async () => {
-    const io = bufferIo();
-    const json = join(folder, 'no-ambush.json');
-    const status = await main(
-      ['run', 'fow', '--exact', '--quiet', '--json', json, '--set', 'ambush=false', '--set', 'defenderReserves=6'],
-      io,
-    );
-    expect(status).toBe(0);
-    const result = JSON.parse(readFileSync(json, 'utf8'));
-    expect(result.params.attackerReserves).toBe(3); // 0 by default: half of 6, rounded up
-    expect(result.params.defenderReserves).toBe(6);
-    expect(result.params.scatter).toBe('1-2:left,3-4:centre,5-6:right');
-    expect(result.metrics['attacker.reserves'].exact).toBe(3);
-    expect(result.metrics['defender.reserves'].exact).toBe(6);
-    // Nothing deployed and no ambush: the defender's table is empty until its reserves roll in turn 3.
-    expect(result.metrics['defender.onTable.2.mean'].exact).toBe(0);
-  });
+  it(
+    'all 6 defenders in reserve without the ambush is allowed; the JSON params show the count "half" stood ' + 'for',
+    async () => {
+      const io = bufferIo();
+      const json = join(folder, 'no-ambush.json');
+      const status = await main(
+        ['run', 'fow', '--exact', '--quiet', '--json', json, '--set', 'ambush=false', '--set', 'defenderReserves=6'],
+        io,
+      );
+      expect(status).toBe(0);
+      const result = JSON.parse(readFileSync(json, 'utf8'));
+      expect(result.params.attackerReserves).toBe(3); // 0 by default: half of 6, rounded up
+      expect(result.params.defenderReserves).toBe(6);
+      expect(result.params.scatter).toBe('1-2:left,3-4:centre,5-6:right');
+      expect(result.metrics['attacker.reserves'].exact).toBe(3);
+      expect(result.metrics['defender.reserves'].exact).toBe(6);
+      // Nothing deployed and no ambush: the defender's table is empty until its reserves roll in turn 3.
+      expect(result.metrics['defender.onTable.2.mean'].exact).toBe(0);
+    },
+  );
 
   it('half is worked out for each point of a sweep, from that point’s platoons', () => {
     // 7 attacking platoons: half rounded up is 4; 8 defending: 4; an explicit count stays as given.

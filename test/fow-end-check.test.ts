@@ -125,12 +125,17 @@ describe("fow: the figures at the defender's first chance to win, played out in 
     });
   }
 
-  it('with Reserves that wait to turn 3 the attacker is all in at that check 17123/19683 of the time, not 281/729', () => {
-    // 3 platoons; turns 3–6 roll 1, 2, 3, 4 dice: the attacker's turn 6 comes before the defender's check of turn 6.
-    const played = playOut({ reserves: 3, start: 3 }, { reserves: 3, start: 3 }, 6, 5, 3, 6);
-    expect(played.attackerAllIn.toString()).toBe('17123/19683');
-    expect(fow.exact!(resolveParams(fow, ['attackerStart=3']))['attacker.allIn.atEnd'].toString()).toBe('17123/19683');
-  });
+  it(
+    'with Reserves that wait to turn 3 the attacker is all in at that check 17123/19683 of the time, not ' + '281/729',
+    () => {
+      // 3 platoons; turns 3–6 roll 1, 2, 3, 4 dice: the attacker's turn 6 comes before the defender's check of turn 6.
+      const played = playOut({ reserves: 3, start: 3 }, { reserves: 3, start: 3 }, 6, 5, 3, 6);
+      expect(played.attackerAllIn.toString()).toBe('17123/19683');
+      expect(fow.exact!(resolveParams(fow, ['attackerStart=3']))['attacker.allIn.atEnd'].toString()).toBe(
+        '17123/19683',
+      );
+    },
+  );
 
   it('the metric says which turn it counts', () => {
     const metric = fow.metrics(resolveParams(fow, ['endTurn=7'])).find((m) => m.name === 'attacker.allIn.atEnd');

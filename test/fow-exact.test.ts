@@ -171,22 +171,28 @@ function expectExactMatchesBruteForce(settings: string[]): void {
 }
 
 describe('fow exact solution against enumeration of every die', () => {
-  it('3 of 6 platoons at the defaults, the attacker rolling from turn 3 and the defender from turn 4, to turn 5', () => {
-    // Kept to six reserve dice a side (the defender's arrivals add a scatter die each), so the walk stays small.
-    expectExactMatchesBruteForce(['turns=5', 'attackerStart=3', 'defenderStart=4']);
-  });
+  it(
+    '3 of 6 platoons at the defaults, the attacker rolling from turn 3 and the defender from turn 4, to turn ' + '5',
+    () => {
+      // Kept to six reserve dice a side (the defender's arrivals add a scatter die each), so the walk stays small.
+      expectExactMatchesBruteForce(['turns=5', 'attackerStart=3', 'defenderStart=4']);
+    },
+  );
 
-  it('4 of 5 attacking platoons from turn 1 at 4+ with a two-dice guarantee; the defender from turn 2, scattering', () => {
-    expectExactMatchesBruteForce([
-      'turns=3',
-      'attackerPlatoons=5',
-      'attackerReserves=4',
-      'hit=4',
-      'guarantee=2',
-      'defenderStart=2',
-      'endTurn=4',
-    ]);
-  });
+  it(
+    '4 of 5 attacking platoons from turn 1 at 4+ with a two-dice guarantee; the defender from turn 2, ' + 'scattering',
+    () => {
+      expectExactMatchesBruteForce([
+        'turns=3',
+        'attackerPlatoons=5',
+        'attackerReserves=4',
+        'hit=4',
+        'guarantee=2',
+        'defenderStart=2',
+        'endTurn=4',
+      ]);
+    },
+  );
 
   it('no guarantee at 6+, all four defending platoons in reserve without an ambush, lopsided scatter', () => {
     expectExactMatchesBruteForce([
@@ -253,34 +259,46 @@ describe('fow: the questions players ask', () => {
     expect(defaults['defender.allIn.by.7'].equals(Fraction.ONE)).toBe(true);
   });
 
-  it("a lone reserve platoon without the guarantee misses the defender's first chance to win (turn 6) with probability 64/729", () => {
-    // 2 platoons, one in ambush, one in Delayed Reserves from turn 3; 5+ to hit, no guarantee.
-    // Turns 3, 4, 5 roll 1, 2, 3 dice: all miss with (2/3)^(1+2+3) = 64/729. The turn-6 roll comes after the check.
-    const lone = fow.exact!(resolveParams(fow, ['defenderPlatoons=2', 'guarantee=0']));
-    expect(lone['defender.allIn.atEnd'].equals(Fraction.of(729 - 64, 729))).toBe(true);
-    expect(lone['defender.onTable.atEnd.mean'].equals(Fraction.of(2 * 729 - 64, 729))).toBe(true);
-    // One turn later the check would also count turn 6's four dice: (2/3)^10.
-    const later = fow.exact!(resolveParams(fow, ['defenderPlatoons=2', 'guarantee=0', 'endTurn=7']));
-    expect(later['defender.allIn.atEnd'].equals(Fraction.of(2, 3).pow(10).complement())).toBe(true);
-  });
+  it(
+    "a lone reserve platoon without the guarantee misses the defender's first chance to win (turn 6) with " +
+      'probability 64/729',
+    () => {
+      // 2 platoons, one in ambush, one in Delayed Reserves from turn 3; 5+ to hit, no guarantee.
+      // Turns 3, 4, 5 roll 1, 2, 3 dice: all miss with (2/3)^(1+2+3) = 64/729. The turn-6 roll comes after the check.
+      const lone = fow.exact!(resolveParams(fow, ['defenderPlatoons=2', 'guarantee=0']));
+      expect(lone['defender.allIn.atEnd'].equals(Fraction.of(729 - 64, 729))).toBe(true);
+      expect(lone['defender.onTable.atEnd.mean'].equals(Fraction.of(2 * 729 - 64, 729))).toBe(true);
+      // One turn later the check would also count turn 6's four dice: (2/3)^10.
+      const later = fow.exact!(resolveParams(fow, ['defenderPlatoons=2', 'guarantee=0', 'endTurn=7']));
+      expect(later['defender.allIn.atEnd'].equals(Fraction.of(2, 3).pow(10).complement())).toBe(true);
+    },
+  );
 
-  it("at the defaults the defender's figures at its first chance to win equal the ones after turn 5, and the attacker's reserves are all in by then", () => {
-    // The attacker rolls from turn 1: by turn 3 the three-dice guarantee alone would bring the last of 3 platoons in
-    // turn 5 at worst.
-    // The defender's 3 reserves roll from turn 3: 1, 2, 3 dice in turns 3–5; the figure equals the per-turn mean after
-    // turn 5.
-    expect(defaults['attacker.allIn.atEnd'].equals(Fraction.ONE)).toBe(true);
-    expect(defaults['defender.onTable.atEnd.mean'].equals(defaults['defender.onTable.5.mean'])).toBe(true);
-    expect(defaults['defender.allIn.atEnd'].equals(defaults['defender.allIn.by.5'])).toBe(true);
-  });
+  it(
+    "at the defaults the defender's figures at its first chance to win equal the ones after turn 5, and the " +
+      "attacker's reserves are all in by then",
+    () => {
+      // The attacker rolls from turn 1: by turn 3 the three-dice guarantee alone would bring the last of 3 platoons in
+      // turn 5 at worst.
+      // The defender's 3 reserves roll from turn 3: 1, 2, 3 dice in turns 3–5; the figure equals the per-turn mean after
+      // turn 5.
+      expect(defaults['attacker.allIn.atEnd'].equals(Fraction.ONE)).toBe(true);
+      expect(defaults['defender.onTable.atEnd.mean'].equals(defaults['defender.onTable.5.mean'])).toBe(true);
+      expect(defaults['defender.allIn.atEnd'].equals(defaults['defender.allIn.by.5'])).toBe(true);
+    },
+  );
 
-  it("with Reserves that wait to turn 3, the attacker's are all in when the defender can first win less often: 87.0% against 100%", () => {
-    const late = fow.exact!(resolveParams(fow, ['attackerStart=3']));
-    // Turns 3, 4, 5, 6 roll 1, 2, 3, 4 dice for 3 platoons: the defender's check of turn 6 comes after the attacker's
-    // turn 6.
-    expect(late['attacker.allIn.atEnd'].equals(late['attacker.allIn.by.6'])).toBe(true);
-    expect(late['attacker.allIn.atEnd'].equals(Fraction.of(17123, 19683))).toBe(true);
-  });
+  it(
+    "with Reserves that wait to turn 3, the attacker's are all in when the defender can first win less often: " +
+      '87.0% against 100%',
+    () => {
+      const late = fow.exact!(resolveParams(fow, ['attackerStart=3']));
+      // Turns 3, 4, 5, 6 roll 1, 2, 3, 4 dice for 3 platoons: the defender's check of turn 6 comes after the attacker's
+      // turn 6.
+      expect(late['attacker.allIn.atEnd'].equals(late['attacker.allIn.by.6'])).toBe(true);
+      expect(late['attacker.allIn.atEnd'].equals(Fraction.of(17123, 19683))).toBe(true);
+    },
+  );
 
   it("the attacker's first reserve arrives in turn 1, 2 or 3 with probability 1/3, 10/27, 8/27 — never later", () => {
     // Turn 1: one die, 5+ = 1/3. Turn 2: none yet (2/3) and not both of 2 dice miss: 2/3 · 5/9 = 10/27.
@@ -291,12 +309,15 @@ describe('fow: the questions players ask', () => {
     expect(defaults['attacker.first.4'].equals(Fraction.ZERO)).toBe(true);
   });
 
-  it('the defender starts with 3 of 6 platoons on the table (2 deployed, 1 in ambush) and has 3 1/3 after turn 3', () => {
-    // Half of 6 in reserve; the ambush platoon counts from turn 1. Turn 3: one die, 1/3 of a platoon expected.
-    expect(defaults['defender.reserves'].equals(Fraction.of(3))).toBe(true);
-    expect(defaults['defender.onTable.1.mean'].equals(Fraction.of(3))).toBe(true);
-    expect(defaults['defender.onTable.3.mean'].equals(Fraction.of(10, 3))).toBe(true);
-  });
+  it(
+    'the defender starts with 3 of 6 platoons on the table (2 deployed, 1 in ambush) and has 3 1/3 after turn ' + '3',
+    () => {
+      // Half of 6 in reserve; the ambush platoon counts from turn 1. Turn 3: one die, 1/3 of a platoon expected.
+      expect(defaults['defender.reserves'].equals(Fraction.of(3))).toBe(true);
+      expect(defaults['defender.onTable.1.mean'].equals(Fraction.of(3))).toBe(true);
+      expect(defaults['defender.onTable.3.mean'].equals(Fraction.of(10, 3))).toBe(true);
+    },
+  );
 
   it('an odd force keeps half rounded up in reserve: 7 platoons hold 4', () => {
     const odd = fow.exact!(resolveParams(fow, ['attackerPlatoons=7', 'defenderPlatoons=7']));

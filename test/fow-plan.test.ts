@@ -94,21 +94,29 @@ describe('stream 3: fow by plan is exactly the rule’s Markov chain (every code
     expectPlanIsTheChain([]);
   });
 
-  it('4+ (base 2, twelve dice a draw) with 7 of 9 attackers in reserve and turns of thirteen dice counted group by group', () => {
-    expectPlanIsTheChain(['hit=4', 'attackerPlatoons=9', 'attackerReserves=7', 'turns=14', 'guarantee=0']);
-  });
+  it(
+    '4+ (base 2, twelve dice a draw) with 7 of 9 attackers in reserve and turns of thirteen dice counted group by ' +
+      'group',
+    () => {
+      expectPlanIsTheChain(['hit=4', 'attackerPlatoons=9', 'attackerReserves=7', 'turns=14', 'guarantee=0']);
+    },
+  );
 
-  it('6+ (base 6, four dice a draw): from five dice a turn is counted group by group; the guarantee at four dice, and at six', () => {
-    expectPlanIsTheChain([
-      'hit=6',
-      'guarantee=4',
-      'turns=9',
-      'defenderStart=2',
-      'defenderPlatoons=7',
-      'defenderReserves=5',
-    ]);
-    expectPlanIsTheChain(['hit=6', 'guarantee=6', 'turns=7', 'attackerPlatoons=4', 'defenderPlatoons=3']);
-  });
+  it(
+    '6+ (base 6, four dice a draw): from five dice a turn is counted group by group; the guarantee at four dice, ' +
+      'and at six',
+    () => {
+      expectPlanIsTheChain([
+        'hit=6',
+        'guarantee=4',
+        'turns=9',
+        'defenderStart=2',
+        'defenderPlatoons=7',
+        'defenderReserves=5',
+      ]);
+      expectPlanIsTheChain(['hit=6', 'guarantee=6', 'turns=7', 'attackerPlatoons=4', 'defenderPlatoons=3']);
+    },
+  );
 
   it('2+ and 3+ (base 6 and base 3 with four scoring digits), the guarantee from one die', () => {
     expectPlanIsTheChain(['hit=2', 'guarantee=1', 'turns=7']);

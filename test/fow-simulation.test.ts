@@ -62,28 +62,35 @@ function expectSimulationMatchesExactOnStream(stream: StreamVersion, seed: strin
 }
 
 describe('fow simulation against the exact solution', () => {
-  it('seed "fow-end-check": no guarantee, the end check at turn 7 beyond the 3 turns shown, attacker from turn 2', () => {
-    // The …atEnd figures follow both sides past the turns shown; without the guarantee they are far from certain.
-    expectSimulationMatchesExact('fow-end-check', ['turns=3', 'guarantee=0', 'attackerStart=2', 'endTurn=7']);
-  });
+  it(
+    'seed "fow-end-check": no guarantee, the end check at turn 7 beyond the 3 turns shown, attacker from turn ' + '2',
+    () => {
+      // The …atEnd figures follow both sides past the turns shown; without the guarantee they are far from certain.
+      expectSimulationMatchesExact('fow-end-check', ['turns=3', 'guarantee=0', 'attackerStart=2', 'endTurn=7']);
+    },
+  );
 
   it('seed "fow-defaults": the mission as written, 6 platoons a side, 8 turns', () => {
     expectSimulationMatchesExact('fow-defaults', []);
   });
 
-  it('seed "fow-variant": 4+ with no guarantee, both from turn 2, 5 of 9 attackers, all 6 defenders in reserve, lopsided scatter', () => {
-    expectSimulationMatchesExact('fow-variant', [
-      'hit=4',
-      'guarantee=0',
-      'attackerStart=2',
-      'defenderStart=2',
-      'turns=6',
-      'attackerPlatoons=9',
-      'ambush=false',
-      'defenderReserves=6',
-      'scatter=1:left,2-5:centre,6:right',
-    ]);
-  });
+  it(
+    'seed "fow-variant": 4+ with no guarantee, both from turn 2, 5 of 9 attackers, all 6 defenders in reserve, ' +
+      'lopsided scatter',
+    () => {
+      expectSimulationMatchesExact('fow-variant', [
+        'hit=4',
+        'guarantee=0',
+        'attackerStart=2',
+        'defenderStart=2',
+        'turns=6',
+        'attackerPlatoons=9',
+        'ambush=false',
+        'defenderReserves=6',
+        'scatter=1:left,2-5:centre,6:right',
+      ]);
+    },
+  );
 
   it('seed "fow-late": 6+ over 12 turns, reserves from turn 4 and 6, the guarantee at four dice', () => {
     expectSimulationMatchesExact('fow-late', [

@@ -32,19 +32,23 @@ describe('Fraction', () => {
       expect(() => Fraction.fromDecimal(bad), bad).toThrow(RangeError);
   });
 
-  it('takes a number parameter as the decimal typed: fromParameter(0.15) is 3/20, where fromNumber(0.15) is the double', () => {
-    expect(Fraction.fromParameter(0.15).equals(Fraction.of(3, 20))).toBe(true);
-    expect(Fraction.fromNumber(0.15).equals(Fraction.of(3, 20))).toBe(false);
-    expect(Fraction.fromParameter(1e-7).equals(Fraction.of(1, 10_000_000))).toBe(true);
-    // Any decimal of up to 15 significant digits prints back as typed: spot-check a spread of them.
-    for (const typed of ['0.1', '0.3', '0.123456789012345', '0.999999999999999', '0.000001', '0.7']) {
-      const [, digits] = typed.split('.');
-      expect(
-        Fraction.fromParameter(Number(typed)).equals(Fraction.of(BigInt(digits), 10n ** BigInt(digits.length))),
-        typed,
-      ).toBe(true);
-    }
-  });
+  it(
+    'takes a number parameter as the decimal typed: fromParameter(0.15) is 3/20, where fromNumber(0.15) is the ' +
+      'double',
+    () => {
+      expect(Fraction.fromParameter(0.15).equals(Fraction.of(3, 20))).toBe(true);
+      expect(Fraction.fromNumber(0.15).equals(Fraction.of(3, 20))).toBe(false);
+      expect(Fraction.fromParameter(1e-7).equals(Fraction.of(1, 10_000_000))).toBe(true);
+      // Any decimal of up to 15 significant digits prints back as typed: spot-check a spread of them.
+      for (const typed of ['0.1', '0.3', '0.123456789012345', '0.999999999999999', '0.000001', '0.7']) {
+        const [, digits] = typed.split('.');
+        expect(
+          Fraction.fromParameter(Number(typed)).equals(Fraction.of(BigInt(digits), 10n ** BigInt(digits.length))),
+          typed,
+        ).toBe(true);
+      }
+    },
+  );
 
   it('converts huge numerators and denominators without overflow', () => {
     const tiny = Fraction.of(5n ** 900n, 6n ** 900n);
@@ -83,29 +87,33 @@ describe('Fraction', () => {
     expect(Fraction.ZERO.add(Fraction.of(-2, 3)).toString()).toBe('-2/3');
   });
 
-  it('reduces to lowest terms on both sides of 2^53, where the divisor is found in doubles below it and in BigInts above', () => {
-    // A separate Euclid on BigInts, and pairs with known common factors either side of 2^53 (fixed, no randomness).
-    const gcd = (a: bigint, b: bigint): bigint => (b === 0n ? a : gcd(b, a % b));
-    const limit = 2n ** 53n;
-    const pairs: Array<[bigint, bigint]> = [];
-    for (const scale of [1n, 6n ** 10n, limit - 1n, limit, limit + 1n, 6n ** 25n]) {
-      for (const [a, b] of [
-        [2n, 4n],
-        [3n, 9n],
-        [35n, 14n],
-        [1n, 1n],
-        [9007199254740881n, 3n],
-        [7n ** 18n, 7n ** 12n * 5n],
-      ])
-        pairs.push([a * scale, b * scale], [a, b * scale], [a * scale, b]);
-    }
-    for (const [a, b] of pairs) {
-      const f = Fraction.of(a, b);
-      expect(f.numerator * b, `${a}/${b}`).toBe(a * f.denominator);
-      expect(gcd(f.numerator, f.denominator), `${a}/${b}`).toBe(1n);
-      expect(f.denominator > 0n).toBe(true);
-    }
-  });
+  it(
+    'reduces to lowest terms on both sides of 2^53, where the divisor is found in doubles below it and in BigInts ' +
+      'above',
+    () => {
+      // A separate Euclid on BigInts, and pairs with known common factors either side of 2^53 (fixed, no randomness).
+      const gcd = (a: bigint, b: bigint): bigint => (b === 0n ? a : gcd(b, a % b));
+      const limit = 2n ** 53n;
+      const pairs: Array<[bigint, bigint]> = [];
+      for (const scale of [1n, 6n ** 10n, limit - 1n, limit, limit + 1n, 6n ** 25n]) {
+        for (const [a, b] of [
+          [2n, 4n],
+          [3n, 9n],
+          [35n, 14n],
+          [1n, 1n],
+          [9007199254740881n, 3n],
+          [7n ** 18n, 7n ** 12n * 5n],
+        ])
+          pairs.push([a * scale, b * scale], [a, b * scale], [a * scale, b]);
+      }
+      for (const [a, b] of pairs) {
+        const f = Fraction.of(a, b);
+        expect(f.numerator * b, `${a}/${b}`).toBe(a * f.denominator);
+        expect(gcd(f.numerator, f.denominator), `${a}/${b}`).toBe(1n);
+        expect(f.denominator > 0n).toBe(true);
+      }
+    },
+  );
 
   it('compares', () => {
     expect(Fraction.of(1, 3).compare(Fraction.of(1, 2))).toBe(-1);

@@ -93,7 +93,8 @@ describe('muster … --metric with a hostile glob', () => {
     const { status, stderr } = await cli('run', 'infinity', '--exact', '--metric', glob);
     expect(status).toBe(2);
     expect(stderr).toBe(
-      `muster: --metric: got a pattern of ${glob.length} characters that matches no metric; allowed: one of a.wins, b.wins, a.crit, b.crit, rolls.mean, rolls.1, or a glob such as a.*\n`,
+      `muster: --metric: got a pattern of ${glob.length} characters that matches no metric; allowed: one of ` +
+        `a.wins, b.wins, a.crit, b.crit, rolls.mean, rolls.1, or a glob such as a.*\n`,
     );
   });
 

@@ -18,12 +18,16 @@ for (const stream of STREAM_VERSIONS) {
       );
     });
     for (const [index, pinned] of golden.entries()) {
-      it(`${pinned.rule} ${pinned.set.join(' ') || '(defaults)'}, seed "${pinned.seed}": every metric's counts unchanged`, () => {
-        // Metrics added since the file was written are not pinned; every pinned one must be there and equal.
-        const current = now[index].tallied;
-        for (const [name, tallied] of Object.entries(pinned.tallied))
-          expect({ name, tallied: current[name] }).toEqual({ name, tallied });
-      });
+      it(
+        `${pinned.rule} ${pinned.set.join(' ') || '(defaults)'}, seed "${pinned.seed}": every metric's counts ` +
+          `unchanged`,
+        () => {
+          // Metrics added since the file was written are not pinned; every pinned one must be there and equal.
+          const current = now[index].tallied;
+          for (const [name, tallied] of Object.entries(pinned.tallied))
+            expect({ name, tallied: current[name] }).toEqual({ name, tallied });
+        },
+      );
     }
   });
 }

@@ -166,45 +166,48 @@ describe('a sweep or a comparison split into shards merges to the whole, bit for
     expect(() => readFileSync(file('never.json'))).toThrow();
   });
 
-  it('seed "variants": a comparison of 3 variants (own streams) over 2 shards merges to the whole comparison', async () => {
-    const compare = [
-      'compare',
-      'reserves',
-      '--variant',
-      '7+: target=7',
-      '--variant',
-      '6+: target=6',
-      '--variant',
-      'round 2: chosenRound=2',
-      '--seed-per-variant',
-      '--trials',
-      '150k',
-      '--seed',
-      'variants',
-      '--quiet',
-    ];
-    await shardAndMerge(compare, 2, 'compare');
-    expect(
-      (
-        await cli(
-          ...compare,
-          '--threads',
-          '2',
-          '--json',
-          file('compare-whole.json'),
-          '--csv',
-          file('compare-whole.csv'),
-          '--html',
-          file('compare-whole.html'),
-        )
-      ).status,
-    ).toBe(0);
-    for (const ext of ['json', 'csv', 'html']) expect(read(`compare.${ext}`), ext).toBe(read(`compare-whole.${ext}`));
-    expect((await cli('merge', file('compare-0.tally'), file('compare-1.tally'), '--metric', 'x')).stderr).toMatch(
-      // The whole line: the analysis named in words, as the CLI always said it.
-      /^muster: --metric: only when merging a sweep; allowed: leave it out for a comparison\n$/,
-    );
-  });
+  it(
+    'seed "variants": a comparison of 3 variants (own streams) over 2 shards merges to the whole ' + 'comparison',
+    async () => {
+      const compare = [
+        'compare',
+        'reserves',
+        '--variant',
+        '7+: target=7',
+        '--variant',
+        '6+: target=6',
+        '--variant',
+        'round 2: chosenRound=2',
+        '--seed-per-variant',
+        '--trials',
+        '150k',
+        '--seed',
+        'variants',
+        '--quiet',
+      ];
+      await shardAndMerge(compare, 2, 'compare');
+      expect(
+        (
+          await cli(
+            ...compare,
+            '--threads',
+            '2',
+            '--json',
+            file('compare-whole.json'),
+            '--csv',
+            file('compare-whole.csv'),
+            '--html',
+            file('compare-whole.html'),
+          )
+        ).status,
+      ).toBe(0);
+      for (const ext of ['json', 'csv', 'html']) expect(read(`compare.${ext}`), ext).toBe(read(`compare-whole.${ext}`));
+      expect((await cli('merge', file('compare-0.tally'), file('compare-1.tally'), '--metric', 'x')).stderr).toMatch(
+        // The whole line: the analysis named in words, as the CLI always said it.
+        /^muster: --metric: only when merging a sweep; allowed: leave it out for a comparison\n$/,
+      );
+    },
+  );
 
   it('refuses sweep outputs on a shard, --shard on an exact sweep, and --html on a run merge', async () => {
     const base = ['sweep', 'reserves', '--vary', 'chosenRound=0..1', '--trials', '70k', '--shard', '0/2'];
@@ -261,90 +264,99 @@ describe('a sweep of a rule file split into shards', () => {
   writeFileSync(ruleCopy, original);
   const sweep = ['sweep', ruleCopy, '--vary', 'squads=2..4', '--trials', '150k', '--seed', 'file-grid', '--quiet'];
 
-  it('seed "file-grid": 3 points over 2 shards merge to the unsharded sweep, JSON, CSV and HTML identical; the shards record the file', async () => {
-    await shardAndMerge(sweep, 2, 'filegrid', ['--rule', ruleCopy]);
-    expect(
-      (
-        await cli(
-          ...sweep,
-          '--threads',
-          '2',
-          '--json',
-          file('filegrid-whole.json'),
-          '--csv',
-          file('filegrid-whole.csv'),
-          '--html',
-          file('filegrid-whole.html'),
-        )
-      ).status,
-    ).toBe(0);
-    for (const ext of ['json', 'csv', 'html']) expect(read(`filegrid.${ext}`), ext).toBe(read(`filegrid-whole.${ext}`));
-    const shard = JSON.parse(read('filegrid-0.tally')) as {
-      ruleFiles: Array<{ ref: string; path: string; sha256: string }>;
-    };
-    expect(shard.ruleFiles).toHaveLength(1);
-    expect(shard.ruleFiles[0]).toMatchObject({ ref: '', path: ruleCopy });
-    expect(shard.ruleFiles[0].sha256).toMatch(/^[0-9a-f]{64}$/);
-  });
+  it(
+    'seed "file-grid": 3 points over 2 shards merge to the unsharded sweep, JSON, CSV and HTML identical; the ' +
+      'shards record the file',
+    async () => {
+      await shardAndMerge(sweep, 2, 'filegrid', ['--rule', ruleCopy]);
+      expect(
+        (
+          await cli(
+            ...sweep,
+            '--threads',
+            '2',
+            '--json',
+            file('filegrid-whole.json'),
+            '--csv',
+            file('filegrid-whole.csv'),
+            '--html',
+            file('filegrid-whole.html'),
+          )
+        ).status,
+      ).toBe(0);
+      for (const ext of ['json', 'csv', 'html'])
+        expect(read(`filegrid.${ext}`), ext).toBe(read(`filegrid-whole.${ext}`));
+      const shard = JSON.parse(read('filegrid-0.tally')) as {
+        ruleFiles: Array<{ ref: string; path: string; sha256: string }>;
+      };
+      expect(shard.ruleFiles).toHaveLength(1);
+      expect(shard.ruleFiles[0]).toMatchObject({ ref: '', path: ruleCopy });
+      expect(shard.ruleFiles[0].sha256).toMatch(/^[0-9a-f]{64}$/);
+    },
+  );
 
-  it('a rule file changed since the shards ran is refused; a moved one is found with --rule; --rule on built-in shards is refused', async () => {
-    // Without --rule, merge refuses rather than import the file the shard names.
-    const unnamed = await cli(
-      'merge',
-      file('filegrid-0.tally'),
-      file('filegrid-1.tally'),
-      '--json',
-      file('never-file.json'),
-    );
-    expect([unnamed.status, unnamed.stderr]).toEqual([
-      2,
-      expect.stringMatching(
-        /^muster: files: ".*filegrid-0\.tally" was run with the rule file ".*club-rule\.mjs", which merge does not import because a shard names it; allowed: --rule PATH/,
-      ),
-    ]);
-    const shards = [file('filegrid-0.tally'), file('filegrid-1.tally')];
-    const moved = file('moved-rule.mjs');
-    writeFileSync(moved, original);
-    writeFileSync(ruleCopy, `${original}\n// edited after the shards ran\n`);
-    try {
-      const changed = await cli('merge', ...shards, '--rule', ruleCopy, '--json', file('never-file.json'));
-      expect(changed.status).toBe(2);
-      expect(changed.stderr).toMatch(
-        /^muster: .*club-rule\.mjs: the rule file, or a file it imports, differs from the run's \(sha256 [0-9a-f]{12}… instead of [0-9a-f]{12}…\); allowed: the same file and the files it imports, unchanged\n$/,
+  it(
+    'a rule file changed since the shards ran is refused; a moved one is found with --rule; --rule on built-in ' +
+      'shards is refused',
+    async () => {
+      // Without --rule, merge refuses rather than import the file the shard names.
+      const unnamed = await cli(
+        'merge',
+        file('filegrid-0.tally'),
+        file('filegrid-1.tally'),
+        '--json',
+        file('never-file.json'),
       );
-      expect(changed.stderr.split('\n')).toHaveLength(2);
-      const found = await cli('merge', ...shards, '--rule', moved, '--json', file('filegrid-moved.json'), '--quiet');
-      expect(found.status, found.stderr).toBe(0);
-      expect(read('filegrid-moved.json')).toBe(read('filegrid.json'));
-    } finally {
-      writeFileSync(ruleCopy, original);
-    }
-    expect(
-      (
-        await cli(
-          'sweep',
-          'reserves',
-          '--vary',
-          'chosenRound=0..1',
-          '--trials',
-          '70k',
-          '--threads',
-          '1',
-          '--quiet',
-          '--shard',
-          '0/1',
-          '--out',
-          file('builtin-0.tally'),
-        )
-      ).status,
-    ).toBe(0);
-    const builtIn = await cli('merge', file('builtin-0.tally'), '--rule', moved);
-    expect(builtIn.status).toBe(2);
-    expect(builtIn.stderr).toMatch(
-      /^muster: --rule: .* is a shard of a built-in rule; allowed: --rule only for shards of a rule file\n$/,
-    );
-    expect(() => readFileSync(file('never-file.json'))).toThrow();
-  });
+      expect([unnamed.status, unnamed.stderr]).toEqual([
+        2,
+        expect.stringMatching(
+          /^muster: files: ".*filegrid-0\.tally" was run with the rule file ".*club-rule\.mjs", which merge does not import because a shard names it; allowed: --rule PATH/,
+        ),
+      ]);
+      const shards = [file('filegrid-0.tally'), file('filegrid-1.tally')];
+      const moved = file('moved-rule.mjs');
+      writeFileSync(moved, original);
+      writeFileSync(ruleCopy, `${original}\n// edited after the shards ran\n`);
+      try {
+        const changed = await cli('merge', ...shards, '--rule', ruleCopy, '--json', file('never-file.json'));
+        expect(changed.status).toBe(2);
+        expect(changed.stderr).toMatch(
+          /^muster: .*club-rule\.mjs: the rule file, or a file it imports, differs from the run's \(sha256 [0-9a-f]{12}… instead of [0-9a-f]{12}…\); allowed: the same file and the files it imports, unchanged\n$/,
+        );
+        expect(changed.stderr.split('\n')).toHaveLength(2);
+        const found = await cli('merge', ...shards, '--rule', moved, '--json', file('filegrid-moved.json'), '--quiet');
+        expect(found.status, found.stderr).toBe(0);
+        expect(read('filegrid-moved.json')).toBe(read('filegrid.json'));
+      } finally {
+        writeFileSync(ruleCopy, original);
+      }
+      expect(
+        (
+          await cli(
+            'sweep',
+            'reserves',
+            '--vary',
+            'chosenRound=0..1',
+            '--trials',
+            '70k',
+            '--threads',
+            '1',
+            '--quiet',
+            '--shard',
+            '0/1',
+            '--out',
+            file('builtin-0.tally'),
+          )
+        ).status,
+      ).toBe(0);
+      const builtIn = await cli('merge', file('builtin-0.tally'), '--rule', moved);
+      expect(builtIn.status).toBe(2);
+      expect(builtIn.stderr).toMatch(
+        /^muster: --rule: .* is a shard of a built-in rule; allowed: --rule only for shards of a rule file\n$/,
+      );
+      expect(() => readFileSync(file('never-file.json'))).toThrow();
+    },
+  );
 });
 
 describe('a comparison across rules split into shards', () => {
@@ -369,78 +381,85 @@ describe('a comparison across rules split into shards', () => {
     '--quiet',
   ];
 
-  it('seed "mixed": 3 variants of 3 rules over 2 shards merge to the whole comparison, JSON, CSV and HTML identical', async () => {
-    await shardAndMerge(compare, 2, 'mixed', ['--rule', ruleCopy]);
-    expect(
-      (
-        await cli(
-          ...compare,
-          '--threads',
-          '2',
-          '--json',
-          file('mixed-whole.json'),
-          '--csv',
-          file('mixed-whole.csv'),
-          '--html',
-          file('mixed-whole.html'),
-        )
-      ).status,
-    ).toBe(0);
-    for (const ext of ['json', 'csv', 'html']) expect(read(`mixed.${ext}`), ext).toBe(read(`mixed-whole.${ext}`));
-    const recorded = (JSON.parse(read('mixed-1.tally')) as { ruleFiles: Array<{ ref: string; path: string }> })
-      .ruleFiles;
-    expect(recorded.map(({ ref, path }) => [ref, path])).toEqual([[ruleCopy, ruleCopy]]);
-  });
+  it(
+    'seed "mixed": 3 variants of 3 rules over 2 shards merge to the whole comparison, JSON, CSV and HTML ' +
+      'identical',
+    async () => {
+      await shardAndMerge(compare, 2, 'mixed', ['--rule', ruleCopy]);
+      expect(
+        (
+          await cli(
+            ...compare,
+            '--threads',
+            '2',
+            '--json',
+            file('mixed-whole.json'),
+            '--csv',
+            file('mixed-whole.csv'),
+            '--html',
+            file('mixed-whole.html'),
+          )
+        ).status,
+      ).toBe(0);
+      for (const ext of ['json', 'csv', 'html']) expect(read(`mixed.${ext}`), ext).toBe(read(`mixed-whole.${ext}`));
+      const recorded = (JSON.parse(read('mixed-1.tally')) as { ruleFiles: Array<{ ref: string; path: string }> })
+        .ruleFiles;
+      expect(recorded.map(({ ref, path }) => [ref, path])).toEqual([[ruleCopy, ruleCopy]]);
+    },
+  );
 
-  it('its rule file moved: --rule finds it; shards that record no such file, or a forged record, are refused', async () => {
-    const shards = [file('mixed-0.tally'), file('mixed-1.tally')];
-    const moved = file('club-variant-moved.mjs');
-    writeFileSync(moved, original);
-    const found = await cli('merge', ...shards, '--rule', moved, '--json', file('mixed-moved.json'), '--quiet');
-    expect(found.status, found.stderr).toBe(0);
-    expect(read('mixed-moved.json')).toBe(read('mixed.json'));
-    const shard = JSON.parse(read('mixed-0.tally')) as Record<string, unknown>;
-    const { ruleFiles: _dropped, ...unrecorded } = shard;
-    writeFileSync(file('mixed-unrecorded.tally'), JSON.stringify(unrecorded));
-    writeFileSync(
-      file('mixed-forged.tally'),
-      JSON.stringify({ ...shard, ruleFiles: [{ ref: ruleCopy, path: ruleCopy, sha256: 'not a hash' }] }),
-    );
-    // A record the command does not name: merge must not import a file just because a shard mentions it.
-    const [entry] = shard.ruleFiles as Array<{ ref: string; path: string; sha256: string }>;
-    writeFileSync(
-      file('mixed-extra.tally'),
-      JSON.stringify({ ...shard, ruleFiles: [entry, { ...entry, ref: './elsewhere.mjs' }] }),
-    );
-    const cases: Array<[string, RegExp]> = [
-      [
-        'mixed-unrecorded.tally',
-        /^muster: files: .*mixed-unrecorded\.tally names the rule file ".*club-variant\.mjs" without recording it; allowed: files written by muster compare --shard\n$/,
-      ],
-      [
-        'mixed-forged.tally',
-        /^muster: files: .*mixed-forged\.tally has ruleFiles that are not a list of distinct \{ ref, path, sha256 \}; allowed: /,
-      ],
-      [
-        'mixed-extra.tally',
-        /^muster: files: .*mixed-extra\.tally records the rule file ".*club-variant\.mjs" under "\.\/elsewhere\.mjs", which the compare does not name as a rule file; allowed: files written by muster compare --shard\n$/,
-      ],
-    ];
-    for (const [name, message] of cases) {
-      const result = await cli(
-        'merge',
-        file(name),
-        file('mixed-1.tally'),
-        '--rule',
-        ruleCopy,
-        '--json',
-        file('never-mixed.json'),
+  it(
+    'its rule file moved: --rule finds it; shards that record no such file, or a forged record, are ' + 'refused',
+    async () => {
+      const shards = [file('mixed-0.tally'), file('mixed-1.tally')];
+      const moved = file('club-variant-moved.mjs');
+      writeFileSync(moved, original);
+      const found = await cli('merge', ...shards, '--rule', moved, '--json', file('mixed-moved.json'), '--quiet');
+      expect(found.status, found.stderr).toBe(0);
+      expect(read('mixed-moved.json')).toBe(read('mixed.json'));
+      const shard = JSON.parse(read('mixed-0.tally')) as Record<string, unknown>;
+      const { ruleFiles: _dropped, ...unrecorded } = shard;
+      writeFileSync(file('mixed-unrecorded.tally'), JSON.stringify(unrecorded));
+      writeFileSync(
+        file('mixed-forged.tally'),
+        JSON.stringify({ ...shard, ruleFiles: [{ ref: ruleCopy, path: ruleCopy, sha256: 'not a hash' }] }),
       );
-      expect(result.status, name).toBe(2);
-      expect(result.stderr).toMatch(message);
-    }
-    expect(() => readFileSync(file('never-mixed.json'))).toThrow();
-  });
+      // A record the command does not name: merge must not import a file just because a shard mentions it.
+      const [entry] = shard.ruleFiles as Array<{ ref: string; path: string; sha256: string }>;
+      writeFileSync(
+        file('mixed-extra.tally'),
+        JSON.stringify({ ...shard, ruleFiles: [entry, { ...entry, ref: './elsewhere.mjs' }] }),
+      );
+      const cases: Array<[string, RegExp]> = [
+        [
+          'mixed-unrecorded.tally',
+          /^muster: files: .*mixed-unrecorded\.tally names the rule file ".*club-variant\.mjs" without recording it; allowed: files written by muster compare --shard\n$/,
+        ],
+        [
+          'mixed-forged.tally',
+          /^muster: files: .*mixed-forged\.tally has ruleFiles that are not a list of distinct \{ ref, path, sha256 \}; allowed: /,
+        ],
+        [
+          'mixed-extra.tally',
+          /^muster: files: .*mixed-extra\.tally records the rule file ".*club-variant\.mjs" under "\.\/elsewhere\.mjs", which the compare does not name as a rule file; allowed: files written by muster compare --shard\n$/,
+        ],
+      ];
+      for (const [name, message] of cases) {
+        const result = await cli(
+          'merge',
+          file(name),
+          file('mixed-1.tally'),
+          '--rule',
+          ruleCopy,
+          '--json',
+          file('never-mixed.json'),
+        );
+        expect(result.status, name).toBe(2);
+        expect(result.stderr).toMatch(message);
+      }
+      expect(() => readFileSync(file('never-mixed.json'))).toThrow();
+    },
+  );
 });
 
 describe('a comparison of two rule files: one --rule for each', () => {
@@ -466,41 +485,45 @@ describe('a comparison of two rule files: one --rule for each', () => {
     '--quiet',
   ];
 
-  it('seed "two": merged with both files named, in either order, as on one machine; one file missing is refused by name', async () => {
-    expect((await cli(...compare, '--threads', '1', '--shard', '0/1', '--out', file('two-0.tally'))).status).toBe(0);
-    expect((await cli(...compare, '--threads', '1', '--json', file('two-whole.json'))).status).toBe(0);
-    for (const order of [
-      [first, second],
-      [second, first],
-    ]) {
-      const merged = await cli(
-        'merge',
-        file('two-0.tally'),
-        '--rule',
-        order[0],
-        '--rule',
-        order[1],
-        '--json',
-        file('two-merged.json'),
-        '--quiet',
-      );
-      expect(merged.status, merged.stderr).toBe(0);
-      expect(read('two-merged.json')).toBe(read('two-whole.json'));
-    }
-    const missing = await cli('merge', file('two-0.tally'), '--rule', first, '--json', file('never-two.json'));
-    expect([missing.status, missing.stderr]).toEqual([
-      2,
-      expect.stringMatching(
-        /^muster: --rule: no file given is the rule file ".*two-b\.mjs" ".*two-0\.tally" was run with \(sha256 [0-9a-f]{12}…\); allowed: /,
-      ),
-    ]);
-    const none = await cli('merge', file('two-0.tally'), '--json', file('never-two.json'));
-    expect([none.status, none.stderr]).toEqual([
-      2,
-      expect.stringMatching(
-        /^muster: files: ".*two-0\.tally" was run with the rule files ".*two-a\.mjs", ".*two-b\.mjs", which merge does not import because a shard names them; allowed: --rule PATH naming each file yourself/,
-      ),
-    ]);
-    expect(() => readFileSync(file('never-two.json'))).toThrow();
-  });
+  it(
+    'seed "two": merged with both files named, in either order, as on one machine; one file missing is refused by ' +
+      'name',
+    async () => {
+      expect((await cli(...compare, '--threads', '1', '--shard', '0/1', '--out', file('two-0.tally'))).status).toBe(0);
+      expect((await cli(...compare, '--threads', '1', '--json', file('two-whole.json'))).status).toBe(0);
+      for (const order of [
+        [first, second],
+        [second, first],
+      ]) {
+        const merged = await cli(
+          'merge',
+          file('two-0.tally'),
+          '--rule',
+          order[0],
+          '--rule',
+          order[1],
+          '--json',
+          file('two-merged.json'),
+          '--quiet',
+        );
+        expect(merged.status, merged.stderr).toBe(0);
+        expect(read('two-merged.json')).toBe(read('two-whole.json'));
+      }
+      const missing = await cli('merge', file('two-0.tally'), '--rule', first, '--json', file('never-two.json'));
+      expect([missing.status, missing.stderr]).toEqual([
+        2,
+        expect.stringMatching(
+          /^muster: --rule: no file given is the rule file ".*two-b\.mjs" ".*two-0\.tally" was run with \(sha256 [0-9a-f]{12}…\); allowed: /,
+        ),
+      ]);
+      const none = await cli('merge', file('two-0.tally'), '--json', file('never-two.json'));
+      expect([none.status, none.stderr]).toEqual([
+        2,
+        expect.stringMatching(
+          /^muster: files: ".*two-0\.tally" was run with the rule files ".*two-a\.mjs", ".*two-b\.mjs", which merge does not import because a shard names them; allowed: --rule PATH naming each file yourself/,
+        ),
+      ]);
+      expect(() => readFileSync(file('never-two.json'))).toThrow();
+    },
+  );
 });

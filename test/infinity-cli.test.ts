@@ -38,25 +38,28 @@ describe('infinity rejects impossible Lieutenants', () => {
 });
 
 describe('the WIP × WIP initiative table', () => {
-  it('muster matrix infinity --set crits=true tabulates a.wins for WIP 8–16 exactly, even odds on the diagonal', async () => {
-    const io = bufferIo();
-    const result = await matrixCommand('infinity', { set: ['crits=true'] }, io);
-    expect(result.method).toBe('exact');
-    expect(result.matrix.row).toBe('wipA');
-    expect(result.matrix.col).toBe('wipB');
-    expect(result.matrix.rows).toEqual([8, 9, 10, 11, 12, 13, 14, 15, 16]);
-    const table = result.matrix.tables[0];
-    expect(table.metric).toBe('a.wins');
-    result.matrix.rows.forEach((wipA, i) =>
-      result.matrix.cols.forEach((wipB, j) => {
-        const exact = infinity.exact!(resolveParams(infinity, [`wipA=${wipA}`, `wipB=${wipB}`]))['a.wins'].toNumber();
-        expect(table.values[i][j]).toBe(exact);
-        // Swapping the Lieutenants swaps the winner.
-        expect(table.values[i][j]! + table.values[j][i]!).toBeCloseTo(1, 12);
-      }),
-    );
-    expect(io.stdout()).toContain('a.wins (%), rows wipA, columns wipB');
-  });
+  it(
+    'muster matrix infinity --set crits=true tabulates a.wins for WIP 8–16 exactly, even odds on the ' + 'diagonal',
+    async () => {
+      const io = bufferIo();
+      const result = await matrixCommand('infinity', { set: ['crits=true'] }, io);
+      expect(result.method).toBe('exact');
+      expect(result.matrix.row).toBe('wipA');
+      expect(result.matrix.col).toBe('wipB');
+      expect(result.matrix.rows).toEqual([8, 9, 10, 11, 12, 13, 14, 15, 16]);
+      const table = result.matrix.tables[0];
+      expect(table.metric).toBe('a.wins');
+      result.matrix.rows.forEach((wipA, i) =>
+        result.matrix.cols.forEach((wipB, j) => {
+          const exact = infinity.exact!(resolveParams(infinity, [`wipA=${wipA}`, `wipB=${wipB}`]))['a.wins'].toNumber();
+          expect(table.values[i][j]).toBe(exact);
+          // Swapping the Lieutenants swaps the winner.
+          expect(table.values[i][j]! + table.values[j][i]!).toBeCloseTo(1, 12);
+        }),
+      );
+      expect(io.stdout()).toContain('a.wins (%), rows wipA, columns wipB');
+    },
+  );
 
   it('--range 21..23 gives the WIP-above-20 corner: 23 against 23 is even', async () => {
     const result = await matrixCommand('infinity', { range: '21..23' }, bufferIo());
@@ -66,26 +69,29 @@ describe('the WIP × WIP initiative table', () => {
 });
 
 describe('a simulated matrix', () => {
-  it('seed "cells": --simulate computes its cells at once, each exactly what muster run gives at that WIP pair', async () => {
-    const result = await matrixCommand(
-      'infinity',
-      { range: '12..14', simulate: true, trials: '70000', seed: 'cells', threads: '2', quiet: true },
-      bufferIo(),
-    );
-    expect(result.method).toBe('simulation');
-    for (const [i, wipA] of result.matrix.rows.entries()) {
-      for (const [j, wipB] of result.matrix.cols.entries()) {
-        const alone = await runCommand(
-          'infinity',
-          { set: [`wipA=${wipA}`, `wipB=${wipB}`], trials: '70000', seed: 'cells', threads: '1', quiet: true },
-          bufferIo(),
-        );
-        expect({ wipA, wipB, estimate: result.matrix.tables[0].values[i][j] }).toEqual({
-          wipA,
-          wipB,
-          estimate: alone.metrics['a.wins'].estimate,
-        });
+  it(
+    'seed "cells": --simulate computes its cells at once, each exactly what muster run gives at that WIP ' + 'pair',
+    async () => {
+      const result = await matrixCommand(
+        'infinity',
+        { range: '12..14', simulate: true, trials: '70000', seed: 'cells', threads: '2', quiet: true },
+        bufferIo(),
+      );
+      expect(result.method).toBe('simulation');
+      for (const [i, wipA] of result.matrix.rows.entries()) {
+        for (const [j, wipB] of result.matrix.cols.entries()) {
+          const alone = await runCommand(
+            'infinity',
+            { set: [`wipA=${wipA}`, `wipB=${wipB}`], trials: '70000', seed: 'cells', threads: '1', quiet: true },
+            bufferIo(),
+          );
+          expect({ wipA, wipB, estimate: result.matrix.tables[0].values[i][j] }).toEqual({
+            wipA,
+            wipB,
+            estimate: alone.metrics['a.wins'].estimate,
+          });
+        }
       }
-    }
-  });
+    },
+  );
 });

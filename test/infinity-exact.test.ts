@@ -140,12 +140,15 @@ describe('infinity with a WIP above 20, worked by hand', () => {
     expect(found['rolls.1'].equals(Fraction.of(374, 400))).toBe(true);
   });
 
-  it('WIP 23 against WIP 20 with the text alone (crits=false): every roll succeeds, the raw dice decide, even odds', () => {
-    // Both succeed on every face and compare raw dice, so only equal dice (20 of 400) roll again:
-    // a.wins = 1/2, rolls.mean = 400/380 = 20/19. WIP 21–30 play as WIP 20 under this reading.
-    const found = exactAt(['wipA=23', 'wipB=20', 'crits=false']);
-    expect(found['a.wins'].equals(Fraction.of(1, 2))).toBe(true);
-    expect(found['rolls.mean'].equals(Fraction.of(20, 19))).toBe(true);
-    expect(Object.keys(found)).not.toContain('a.crit');
-  });
+  it(
+    'WIP 23 against WIP 20 with the text alone (crits=false): every roll succeeds, the raw dice decide, even ' + 'odds',
+    () => {
+      // Both succeed on every face and compare raw dice, so only equal dice (20 of 400) roll again:
+      // a.wins = 1/2, rolls.mean = 400/380 = 20/19. WIP 21–30 play as WIP 20 under this reading.
+      const found = exactAt(['wipA=23', 'wipB=20', 'crits=false']);
+      expect(found['a.wins'].equals(Fraction.of(1, 2))).toBe(true);
+      expect(found['rolls.mean'].equals(Fraction.of(20, 19))).toBe(true);
+      expect(Object.keys(found)).not.toContain('a.crit');
+    },
+  );
 });

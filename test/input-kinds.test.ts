@@ -58,15 +58,23 @@ function expectRefused(argv: string[], what: string, message: RegExp): void {
 }
 
 describe('inputs that are not regular files are refused before they are read', () => {
-  it('merge: a shard that is a device, a FIFO, a folder or a link to a device; alone or after a real shard of a sweep', async () => {
-    const sweep = ['sweep', 'reserves', '--vary', 'command=2..3', '--trials', '70k', '--threads', '1', '--quiet'];
-    for (const index of [0, 1])
-      expect((await cli(...sweep, '--shard', `${index}/2`, '--out', file(`sweep-${index}.tally`))).status).toBe(0);
-    for (const [what, path, message] of specials('')) {
-      expectRefused(['merge', path], what, new RegExp(`^muster: files: ".*" ${message.source}; allowed: tally files`));
-      expectRefused(['merge', file('sweep-0.tally'), path], `${what} after a sweep shard`, message);
-    }
-  });
+  it(
+    'merge: a shard that is a device, a FIFO, a folder or a link to a device; alone or after a real shard of a ' +
+      'sweep',
+    async () => {
+      const sweep = ['sweep', 'reserves', '--vary', 'command=2..3', '--trials', '70k', '--threads', '1', '--quiet'];
+      for (const index of [0, 1])
+        expect((await cli(...sweep, '--shard', `${index}/2`, '--out', file(`sweep-${index}.tally`))).status).toBe(0);
+      for (const [what, path, message] of specials('')) {
+        expectRefused(
+          ['merge', path],
+          what,
+          new RegExp(`^muster: files: ".*" ${message.source}; allowed: tally files`),
+        );
+        expectRefused(['merge', file('sweep-0.tally'), path], `${what} after a sweep shard`, message);
+      }
+    },
+  );
 
   it('--checkpoint: a device, a FIFO, a folder or a link to a device', () => {
     for (const [what, path, message] of specials('.ckpt')) {

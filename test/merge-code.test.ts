@@ -27,7 +27,8 @@ writeFileSync(honest, readFileSync(new URL('../examples/rules/reserves-2d6.mjs',
 const evil = file('evil.mjs');
 writeFileSync(
   evil,
-  `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(marker)}, 'imported');\n${readFileSync(honest, 'utf8')}`,
+  `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(marker)}, ` +
+    `'imported');\n${readFileSync(honest, 'utf8')}`,
 );
 const evilSha = createHash('sha256').update(readFileSync(evil)).digest('hex');
 
@@ -42,41 +43,47 @@ async function refusedWithoutImport(argv: string[], message: RegExp): Promise<vo
 }
 
 describe('merge never imports the rule file a shard names', () => {
-  it("a run shard pointing at the forger's script with its own hash: refused without --rule, and with --rule naming the honest file", async () => {
-    expect((await cli('shard', honest, ...RUN, '--shard', '0/1', '--out', file('run.json'))).status).toBe(0);
-    const forged = { ...read('run.json'), ruleFile: { path: evil, sha256: evilSha } };
-    writeFileSync(file('run-forged.json'), JSON.stringify(forged));
-    await refusedWithoutImport(
-      ['merge', file('run-forged.json'), '--json', file('never.json')],
-      /^muster: files: ".*run-forged\.json" was run with the rule file ".*evil\.mjs", which merge does not import because a shard names it; allowed: --rule PATH/,
-    );
-    await refusedWithoutImport(
-      ['merge', file('run-forged.json'), '--rule', honest, '--json', file('never.json')],
-      /^muster: .*honest\.mjs: the rule file, or a file it imports, differs from the run's/,
-    );
-    // With --verify too: the workers load only the file the person named, after the same check.
-    await refusedWithoutImport(
-      ['merge', file('run-forged.json'), '--rule', honest, '--verify', '1', '--json', file('never.json')],
-      /differs from the run's/,
-    );
-    // A built-in rule's shard given a ruleFile record: still never imported.
-    expect((await cli('shard', 'reserves', ...RUN, '--shard', '0/1', '--out', file('builtin.json'))).status).toBe(0);
-    writeFileSync(
-      file('builtin-forged.json'),
-      JSON.stringify({ ...read('builtin.json'), ruleFile: { path: evil, sha256: evilSha } }),
-    );
-    await refusedWithoutImport(
-      ['merge', file('builtin-forged.json'), '--json', file('never.json')],
-      /^muster: files: ".*builtin-forged\.json" was run with the rule file ".*evil\.mjs"/,
-    );
-    await refusedWithoutImport(
-      ['merge', file('run.json'), file('builtin-forged.json'), '--rule', honest, '--json', file('never.json')],
-      /^muster: files: ".*builtin-forged\.json": ruleFile\.sha256: got /,
-    );
-    // The genuine shard merges once the person names the file.
-    expect((await cli('merge', file('run.json'), '--rule', honest, '--json', file('run-merged.json'))).status).toBe(0);
-    expect(existsSync(file('never.json'))).toBe(false);
-  });
+  it(
+    "a run shard pointing at the forger's script with its own hash: refused without --rule, and with --rule " +
+      'naming the honest file',
+    async () => {
+      expect((await cli('shard', honest, ...RUN, '--shard', '0/1', '--out', file('run.json'))).status).toBe(0);
+      const forged = { ...read('run.json'), ruleFile: { path: evil, sha256: evilSha } };
+      writeFileSync(file('run-forged.json'), JSON.stringify(forged));
+      await refusedWithoutImport(
+        ['merge', file('run-forged.json'), '--json', file('never.json')],
+        /^muster: files: ".*run-forged\.json" was run with the rule file ".*evil\.mjs", which merge does not import because a shard names it; allowed: --rule PATH/,
+      );
+      await refusedWithoutImport(
+        ['merge', file('run-forged.json'), '--rule', honest, '--json', file('never.json')],
+        /^muster: .*honest\.mjs: the rule file, or a file it imports, differs from the run's/,
+      );
+      // With --verify too: the workers load only the file the person named, after the same check.
+      await refusedWithoutImport(
+        ['merge', file('run-forged.json'), '--rule', honest, '--verify', '1', '--json', file('never.json')],
+        /differs from the run's/,
+      );
+      // A built-in rule's shard given a ruleFile record: still never imported.
+      expect((await cli('shard', 'reserves', ...RUN, '--shard', '0/1', '--out', file('builtin.json'))).status).toBe(0);
+      writeFileSync(
+        file('builtin-forged.json'),
+        JSON.stringify({ ...read('builtin.json'), ruleFile: { path: evil, sha256: evilSha } }),
+      );
+      await refusedWithoutImport(
+        ['merge', file('builtin-forged.json'), '--json', file('never.json')],
+        /^muster: files: ".*builtin-forged\.json" was run with the rule file ".*evil\.mjs"/,
+      );
+      await refusedWithoutImport(
+        ['merge', file('run.json'), file('builtin-forged.json'), '--rule', honest, '--json', file('never.json')],
+        /^muster: files: ".*builtin-forged\.json": ruleFile\.sha256: got /,
+      );
+      // The genuine shard merges once the person names the file.
+      expect((await cli('merge', file('run.json'), '--rule', honest, '--json', file('run-merged.json'))).status).toBe(
+        0,
+      );
+      expect(existsSync(file('never.json'))).toBe(false);
+    },
+  );
 
   it('a sweep shard and a comparison shard whose ruleFiles name the script: refused without --rule', async () => {
     expect(
@@ -158,30 +165,33 @@ describe('merge never imports the rule file a shard names', () => {
     expect(result.stderr).toContain('\\u001b]0;pwned');
   });
 
-  it('resuming never imports a file a checkpoint names: the job records the hash of the file on the command line', async () => {
-    const checkpoint = file('resume.ckpt');
-    expect((await cli('run', honest, ...RUN, '--checkpoint', checkpoint)).status).toBe(0);
-    const saved = JSON.parse(readFileSync(checkpoint, 'utf8')) as { job: Record<string, unknown> };
-    expect(saved.job.ruleSha256).toMatch(/^[0-9a-f]{64}$/);
-    writeFileSync(
-      checkpoint,
-      sealCheckpoint({ ...saved, job: { ...saved.job, rule: 'reserves-2d6', ruleFile: evil, ruleSha256: evilSha } }),
-    );
-    const result = await cli('run', honest, ...RUN, '--checkpoint', checkpoint, '--json', file('never.json'));
-    expect(result.status).toBe(2);
-    expect(result.stderr).toMatch(/^muster: --checkpoint: .* is from another run \(/);
-    expect(existsSync(marker)).toBe(false);
-    // And a checkpoint of an edited rule file is not resumed: its hash is part of the job.
-    const edited = file('edited.mjs');
-    writeFileSync(edited, readFileSync(honest, 'utf8'));
-    const editedCheckpoint = file('edited.ckpt');
-    expect((await cli('run', edited, ...RUN, '--checkpoint', editedCheckpoint)).status).toBe(0);
-    writeFileSync(edited, readFileSync(honest, 'utf8').replace('p.target', 'p.target + 1'));
-    const changed = await cli('run', edited, ...RUN, '--checkpoint', editedCheckpoint, '--json', file('never.json'));
-    expect([changed.status, changed.stderr]).toEqual([
-      2,
-      expect.stringMatching(/is from another run \(ruleSha256 "[0-9a-f]+… there, "[0-9a-f]+… now\)/),
-    ]);
-    expect(existsSync(file('never.json'))).toBe(false);
-  });
+  it(
+    'resuming never imports a file a checkpoint names: the job records the hash of the file on the command ' + 'line',
+    async () => {
+      const checkpoint = file('resume.ckpt');
+      expect((await cli('run', honest, ...RUN, '--checkpoint', checkpoint)).status).toBe(0);
+      const saved = JSON.parse(readFileSync(checkpoint, 'utf8')) as { job: Record<string, unknown> };
+      expect(saved.job.ruleSha256).toMatch(/^[0-9a-f]{64}$/);
+      writeFileSync(
+        checkpoint,
+        sealCheckpoint({ ...saved, job: { ...saved.job, rule: 'reserves-2d6', ruleFile: evil, ruleSha256: evilSha } }),
+      );
+      const result = await cli('run', honest, ...RUN, '--checkpoint', checkpoint, '--json', file('never.json'));
+      expect(result.status).toBe(2);
+      expect(result.stderr).toMatch(/^muster: --checkpoint: .* is from another run \(/);
+      expect(existsSync(marker)).toBe(false);
+      // And a checkpoint of an edited rule file is not resumed: its hash is part of the job.
+      const edited = file('edited.mjs');
+      writeFileSync(edited, readFileSync(honest, 'utf8'));
+      const editedCheckpoint = file('edited.ckpt');
+      expect((await cli('run', edited, ...RUN, '--checkpoint', editedCheckpoint)).status).toBe(0);
+      writeFileSync(edited, readFileSync(honest, 'utf8').replace('p.target', 'p.target + 1'));
+      const changed = await cli('run', edited, ...RUN, '--checkpoint', editedCheckpoint, '--json', file('never.json'));
+      expect([changed.status, changed.stderr]).toEqual([
+        2,
+        expect.stringMatching(/is from another run \(ruleSha256 "[0-9a-f]+… there, "[0-9a-f]+… now\)/),
+      ]);
+      expect(existsSync(file('never.json'))).toBe(false);
+    },
+  );
 });

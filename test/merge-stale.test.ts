@@ -25,48 +25,64 @@ const read = (name: string) => JSON.parse(readFileSync(file(name), 'utf8')) as R
 describe('another muster version', () => {
   const other = `${packageVersion()}-other`;
 
-  it('a run shard, a sweep shard and a checkpoint written by another version are refused, naming both versions', async () => {
-    expect((await cli('shard', 'reserves', ...RUN, '--shard', '0/1', '--out', file('run.json'))).status).toBe(0);
-    writeFileSync(file('run-old.json'), JSON.stringify({ ...read('run.json'), version: other }));
-    const run = await cli('merge', file('run-old.json'));
-    expect([run.status, run.stderr]).toEqual([
-      2,
-      `muster: files: ${JSON.stringify(file('run-old.json'))}: version: got "\\"${other}\\""; allowed: "${packageVersion()}", the version of this muster (run the shard again with it)\n`,
-    ]);
+  it(
+    'a run shard, a sweep shard and a checkpoint written by another version are refused, naming both ' + 'versions',
+    async () => {
+      expect((await cli('shard', 'reserves', ...RUN, '--shard', '0/1', '--out', file('run.json'))).status).toBe(0);
+      writeFileSync(file('run-old.json'), JSON.stringify({ ...read('run.json'), version: other }));
+      const run = await cli('merge', file('run-old.json'));
+      expect([run.status, run.stderr]).toEqual([
+        2,
+        `muster: files: ${JSON.stringify(file('run-old.json'))}: version: got "\\"${other}\\""; allowed: ` +
+          `"${packageVersion()}", the version of this muster (run the shard again with it)\n`,
+      ]);
 
-    expect(
-      (await cli('sweep', 'reserves', '--vary', 'command=2..3', ...RUN, '--shard', '0/1', '--out', file('sweep.tally')))
-        .status,
-    ).toBe(0);
-    for (const [name, version] of [
-      ['sweep-old', other],
-      ['sweep-none', undefined],
-    ] as const) {
-      writeFileSync(file(`${name}.tally`), JSON.stringify({ ...read('sweep.tally'), version }));
-      const sweep = await cli('merge', file(`${name}.tally`));
-      expect(sweep.status, name).toBe(2);
-      // A file with no version at all was written before grid shards recorded one: refused as incomplete.
-      expect(sweep.stderr, name).toMatch(
-        version
-          ? new RegExp(`was written by muster "${other}", not by this muster "${packageVersion()}"`)
-          : /is not a complete muster-grid-tally\/1 file/,
-      );
-      expect(sweep.stderr.split('\n')).toHaveLength(2);
-    }
+      expect(
+        (
+          await cli(
+            'sweep',
+            'reserves',
+            '--vary',
+            'command=2..3',
+            ...RUN,
+            '--shard',
+            '0/1',
+            '--out',
+            file('sweep.tally'),
+          )
+        ).status,
+      ).toBe(0);
+      for (const [name, version] of [
+        ['sweep-old', other],
+        ['sweep-none', undefined],
+      ] as const) {
+        writeFileSync(file(`${name}.tally`), JSON.stringify({ ...read('sweep.tally'), version }));
+        const sweep = await cli('merge', file(`${name}.tally`));
+        expect(sweep.status, name).toBe(2);
+        // A file with no version at all was written before grid shards recorded one: refused as incomplete.
+        expect(sweep.stderr, name).toMatch(
+          version
+            ? new RegExp(`was written by muster "${other}", not by this muster "${packageVersion()}"`)
+            : /is not a complete muster-grid-tally\/1 file/,
+        );
+        expect(sweep.stderr.split('\n')).toHaveLength(2);
+      }
 
-    const checkpoint = file('old.ckpt');
-    expect((await cli('run', 'reserves', ...RUN, '--checkpoint', checkpoint)).status).toBe(0);
-    writeFileSync(checkpoint, sealCheckpoint({ ...read('old.ckpt'), version: other }));
-    const resumed = await cli('run', 'reserves', ...RUN, '--checkpoint', checkpoint, '--json', file('never.json'));
-    expect([resumed.status, resumed.stderr]).toEqual([
-      2,
-      expect.stringMatching(
-        new RegExp(
-          `^muster: --checkpoint: .* was written by muster "${other}", not this muster "${packageVersion()}", which may count differently; delete it and run again; allowed: `,
+      const checkpoint = file('old.ckpt');
+      expect((await cli('run', 'reserves', ...RUN, '--checkpoint', checkpoint)).status).toBe(0);
+      writeFileSync(checkpoint, sealCheckpoint({ ...read('old.ckpt'), version: other }));
+      const resumed = await cli('run', 'reserves', ...RUN, '--checkpoint', checkpoint, '--json', file('never.json'));
+      expect([resumed.status, resumed.stderr]).toEqual([
+        2,
+        expect.stringMatching(
+          new RegExp(
+            `^muster: --checkpoint: .* was written by muster "${other}", not this muster "${packageVersion()}", ` +
+              `which may count differently; delete it and run again; allowed: `,
+          ),
         ),
-      ),
-    ]);
-  });
+      ]);
+    },
+  );
 });
 
 describe('a rule file whose mean is negative: d6 − d6', () => {
@@ -177,36 +193,40 @@ describe('a rule file whose mean is negative: d6 − d6', () => {
     }
   });
 
-  it('a negative count other than a mean’s sum is still refused: a probability’s count, a fraction part, Σ value²', async () => {
-    const shard = read('diff-0.json') as { tally: number[] };
-    // The layout of docs/custom-rules.md: diff at 0–3 (Σx whole, Σx fraction, Σx² whole, Σx² fraction), loss at 4–7,
-    // ahead at 8.
-    for (const [index, what] of [
-      [8, 'ahead'],
-      [1, 'diff'],
-      [6, 'loss'],
-      [7, 'loss'],
-    ] as const) {
-      const forged = structuredClone(shard);
-      forged.tally[index] = -Math.max(1, Math.abs(forged.tally[index]));
-      writeFileSync(file('negative.json'), JSON.stringify(forged));
-      const result = await cli('merge', file('negative.json'), file('diff-1.json'), '--rule', rule);
-      expect(result.status, `entry ${index}`).toBe(2);
-      expect(result.stderr).toMatch(
-        new RegExp(
-          `^muster: files: ".*negative\\.json": tally: ${what}: tally entry ${index} is -\\d+, and only a mean's sum may be below zero; allowed: `,
-        ),
-      );
-    }
-    // And in a sweep's shard.
-    const grid = read('sweep-0.tally') as { pieces: Array<{ tally: number[] }> };
-    const forged = structuredClone(grid);
-    forged.pieces[0].tally[8] = -1;
-    writeFileSync(file('negative.tally'), JSON.stringify(forged));
-    const result = await cli('merge', file('negative.tally'), file('sweep-1.tally'), '--rule', rule);
-    expect([result.status, result.stderr]).toEqual([
-      2,
-      expect.stringMatching(/tally of point 1: ahead: tally entry 8 is -1, and only a mean's sum may be below zero/),
-    ]);
-  });
+  it(
+    'a negative count other than a mean’s sum is still refused: a probability’s count, a fraction part, Σ ' + 'value²',
+    async () => {
+      const shard = read('diff-0.json') as { tally: number[] };
+      // The layout of docs/custom-rules.md: diff at 0–3 (Σx whole, Σx fraction, Σx² whole, Σx² fraction), loss at 4–7,
+      // ahead at 8.
+      for (const [index, what] of [
+        [8, 'ahead'],
+        [1, 'diff'],
+        [6, 'loss'],
+        [7, 'loss'],
+      ] as const) {
+        const forged = structuredClone(shard);
+        forged.tally[index] = -Math.max(1, Math.abs(forged.tally[index]));
+        writeFileSync(file('negative.json'), JSON.stringify(forged));
+        const result = await cli('merge', file('negative.json'), file('diff-1.json'), '--rule', rule);
+        expect(result.status, `entry ${index}`).toBe(2);
+        expect(result.stderr).toMatch(
+          new RegExp(
+            `^muster: files: ".*negative\\.json": tally: ${what}: tally entry ${index} is -\\d+, and only a mean's ` +
+              `sum may be below zero; allowed: `,
+          ),
+        );
+      }
+      // And in a sweep's shard.
+      const grid = read('sweep-0.tally') as { pieces: Array<{ tally: number[] }> };
+      const forged = structuredClone(grid);
+      forged.pieces[0].tally[8] = -1;
+      writeFileSync(file('negative.tally'), JSON.stringify(forged));
+      const result = await cli('merge', file('negative.tally'), file('sweep-1.tally'), '--rule', rule);
+      expect([result.status, result.stderr]).toEqual([
+        2,
+        expect.stringMatching(/tally of point 1: ahead: tally entry 8 is -1, and only a mean's sum may be below zero/),
+      ]);
+    },
+  );
 });

@@ -75,7 +75,8 @@ describe('muster new-rule', () => {
     const { status, stderr } = await cli('new-rule', stem);
     expect(status).toBe(2);
     expect(stderr).toBe(
-      `muster: NAME: ${stem}.test.mjs already exists; allowed: a name whose .mjs and .test.mjs files do not exist yet (nothing was written)\n`,
+      `muster: NAME: ${stem}.test.mjs already exists; allowed: a name whose .mjs and .test.mjs files do not exist ` +
+        `yet (nothing was written)\n`,
     );
     expect(existsSync(`${stem}.mjs`)).toBe(false);
     expect(readFileSync(`${stem}.test.mjs`, 'utf8')).toBe('mine');

@@ -77,23 +77,27 @@ function bruteForce(fightersA: number, fightersB: number, groups: number): Recor
 const exactAt = (settings: string[]) => noctvale.exact!(resolveParams(noctvale, settings));
 
 describe('noctvale exact solution against enumeration', () => {
-  it('every retinue of 1–60 against 1–60 fighters in the text’s 3 groups, and 1–12 against 1–12 in every group count, matches exactly', () => {
-    const settings: [number, number, number][] = [];
-    for (let a = 1; a <= 60; a++) for (let b = 1; b <= 60; b++) settings.push([a, b, 3]);
-    for (let groups = 1; groups <= 10; groups++)
-      for (let a = 1; a <= 12; a++) for (let b = 1; b <= 12; b++) settings.push([a, b, groups]);
-    for (const [fightersA, fightersB, groups] of settings) {
-      const expected = bruteForce(fightersA, fightersB, groups);
-      const found = exactAt([`fightersA=${fightersA}`, `fightersB=${fightersB}`, `groups=${groups}`]);
-      expect(Object.keys(found).sort()).toEqual(Object.keys(expected).sort());
-      for (const name of Object.keys(expected)) {
-        expect(
-          found[name].equals(expected[name]),
-          `${name} at ${fightersA} v ${fightersB} in ${groups}: ${found[name]} vs ${expected[name]}`,
-        ).toBe(true);
+  it(
+    'every retinue of 1–60 against 1–60 fighters in the text’s 3 groups, and 1–12 against 1–12 in every group ' +
+      'count, matches exactly',
+    () => {
+      const settings: [number, number, number][] = [];
+      for (let a = 1; a <= 60; a++) for (let b = 1; b <= 60; b++) settings.push([a, b, 3]);
+      for (let groups = 1; groups <= 10; groups++)
+        for (let a = 1; a <= 12; a++) for (let b = 1; b <= 12; b++) settings.push([a, b, groups]);
+      for (const [fightersA, fightersB, groups] of settings) {
+        const expected = bruteForce(fightersA, fightersB, groups);
+        const found = exactAt([`fightersA=${fightersA}`, `fightersB=${fightersB}`, `groups=${groups}`]);
+        expect(Object.keys(found).sort()).toEqual(Object.keys(expected).sort());
+        for (const name of Object.keys(expected)) {
+          expect(
+            found[name].equals(expected[name]),
+            `${name} at ${fightersA} v ${fightersB} in ${groups}: ${found[name]} vs ${expected[name]}`,
+          ).toBe(true);
+        }
       }
-    }
-  });
+    },
+  );
 });
 
 describe('noctvale questions, worked by hand', () => {

@@ -112,34 +112,42 @@ describe('a rename that fails puts back every file renamed before it', () => {
     expect(snapshot(dir)).toEqual({ 'a.json': 'old', 'b.html': '<folder>' });
   });
 
-  it('a write that fails mid-file (a file-size limit, as a full disk would): one line, exit 2, nothing left behind', () => {
-    const dir = caseFolder();
-    writeFileSync(join(dir, 'a.json'), 'old');
-    // ulimit -f 2: writes past 1 kB fail with EFBIG (SIGXFSZ ignored, as the shell passes on to node).
-    const run = spawnSync(
-      'sh',
-      [
-        '-c',
-        `trap "" XFSZ; ulimit -f 2; exec "${process.execPath}" "${CLI}" run infinity --exact --quiet --json a.json --csv b.csv`,
-      ],
-      { cwd: dir, encoding: 'utf8' },
-    );
-    expect(run.status).toBe(2);
-    expect(run.stderr).toBe(
-      `muster: --json: cannot write ${join(dir, 'a.json')} (the file is too large); allowed: a file in a folder you can write, on a disk with room\n`,
-    );
-    expect(snapshot(dir)).toEqual({ 'a.json': 'old' });
-  });
+  it(
+    'a write that fails mid-file (a file-size limit, as a full disk would): one line, exit 2, nothing left ' + 'behind',
+    () => {
+      const dir = caseFolder();
+      writeFileSync(join(dir, 'a.json'), 'old');
+      // ulimit -f 2: writes past 1 kB fail with EFBIG (SIGXFSZ ignored, as the shell passes on to node).
+      const run = spawnSync(
+        'sh',
+        [
+          '-c',
+          `trap "" XFSZ; ulimit -f 2; exec "${process.execPath}" "${CLI}" run infinity --exact --quiet --json a.json ` +
+            `--csv b.csv`,
+        ],
+        { cwd: dir, encoding: 'utf8' },
+      );
+      expect(run.status).toBe(2);
+      expect(run.stderr).toBe(
+        `muster: --json: cannot write ${join(dir, 'a.json')} (the file is too large); allowed: a file in a folder ` +
+          `you can write, on a disk with room\n`,
+      );
+      expect(snapshot(dir)).toEqual({ 'a.json': 'old' });
+    },
+  );
 
-  it('on success no kept-old or temporary file is left, and a hard link to a replaced file keeps the old contents', () => {
-    const dir = caseFolder();
-    writeFileSync(join(dir, 'a.json'), 'old');
-    writeOutputs([
-      { path: join(dir, 'a.json'), contents: 'new a' },
-      { path: join(dir, 'b.csv'), contents: 'new b' },
-    ]);
-    expect(snapshot(dir)).toEqual({ 'a.json': 'new a', 'b.csv': 'new b' });
-  });
+  it(
+    'on success no kept-old or temporary file is left, and a hard link to a replaced file keeps the old ' + 'contents',
+    () => {
+      const dir = caseFolder();
+      writeFileSync(join(dir, 'a.json'), 'old');
+      writeOutputs([
+        { path: join(dir, 'a.json'), contents: 'new a' },
+        { path: join(dir, 'b.csv'), contents: 'new b' },
+      ]);
+      expect(snapshot(dir)).toEqual({ 'a.json': 'new a', 'b.csv': 'new b' });
+    },
+  );
 });
 
 describe('no output may be an input of the command: one line, exit 2, nothing changed', () => {
@@ -353,35 +361,38 @@ describe('the checkpoint is checked like an output', () => {
     });
   }
 
-  it('a checkpoint reached through a symlink is written through it: the link kept, its target the checkpoint', async () => {
-    const dir = caseFolder();
-    // A checkpoint of this run with nothing saved yet: the same job, no ranges, so the run writes it afresh.
-    const plain = join(dir, 'plain.checkpoint');
-    expect(
-      (await cli('run', 'reserves', '--trials', '2e5', '--threads', '1', '--checkpoint', plain, '--quiet')).status,
-    ).toBe(0);
-    const empty = { ...JSON.parse(readFileSync(plain, 'utf8')), ranges: [] };
-    mkdirSync(join(dir, 'store'));
-    const target = join(dir, 'store', 'run.checkpoint');
-    writeFileSync(target, `${sealCheckpoint(empty)}\n`);
-    const link = join(dir, 'run.checkpoint');
-    symlinkSync(target, link);
-    const { status } = await cli(
-      'run',
-      'reserves',
-      '--trials',
-      '2e5',
-      '--threads',
-      '1',
-      '--checkpoint',
-      link,
-      '--quiet',
-    );
-    expect(status).toBe(0);
-    expect(lstatSync(link).isSymbolicLink()).toBe(true);
-    // The file behind the link holds the run's chunks now, as the plain checkpoint does.
-    expect(JSON.parse(readFileSync(target, 'utf8'))).toEqual(JSON.parse(readFileSync(plain, 'utf8')));
-    // Nothing beside the target but the checkpoint: no temporary or kept-old file.
-    expect(readdirSync(join(dir, 'store'))).toEqual(['run.checkpoint']);
-  });
+  it(
+    'a checkpoint reached through a symlink is written through it: the link kept, its target the ' + 'checkpoint',
+    async () => {
+      const dir = caseFolder();
+      // A checkpoint of this run with nothing saved yet: the same job, no ranges, so the run writes it afresh.
+      const plain = join(dir, 'plain.checkpoint');
+      expect(
+        (await cli('run', 'reserves', '--trials', '2e5', '--threads', '1', '--checkpoint', plain, '--quiet')).status,
+      ).toBe(0);
+      const empty = { ...JSON.parse(readFileSync(plain, 'utf8')), ranges: [] };
+      mkdirSync(join(dir, 'store'));
+      const target = join(dir, 'store', 'run.checkpoint');
+      writeFileSync(target, `${sealCheckpoint(empty)}\n`);
+      const link = join(dir, 'run.checkpoint');
+      symlinkSync(target, link);
+      const { status } = await cli(
+        'run',
+        'reserves',
+        '--trials',
+        '2e5',
+        '--threads',
+        '1',
+        '--checkpoint',
+        link,
+        '--quiet',
+      );
+      expect(status).toBe(0);
+      expect(lstatSync(link).isSymbolicLink()).toBe(true);
+      // The file behind the link holds the run's chunks now, as the plain checkpoint does.
+      expect(JSON.parse(readFileSync(target, 'utf8'))).toEqual(JSON.parse(readFileSync(plain, 'utf8')));
+      // Nothing beside the target but the checkpoint: no temporary or kept-old file.
+      expect(readdirSync(join(dir, 'store'))).toEqual(['run.checkpoint']);
+    },
+  );
 });

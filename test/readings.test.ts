@@ -34,49 +34,57 @@ function otherValue(spec: ParamSpec): ParamValue {
 
 describe('Rule.readings: each reading names a parameter that really switches it', () => {
   for (const rule of rules) {
-    it(`${rule.id}: every reading's parameter exists, its text names a setting to change it, and changing it changes the reading`, () => {
-      expect(rule.readings, `${rule.id} declares readings`).toBeDefined();
-      const defaults = resolveParams(rule);
-      const readings = rule.readings!(defaults);
-      for (const reading of readings) {
-        const spec = rule.params.find((p) => p.name === reading.param);
-        expect(spec, `${rule.id}: ${reading.param} is a parameter`).toBeDefined();
-        expect(reading.text).toContain(reading.param); // "…; edges=long counts only …": how to switch it
-        expect(reading.text.includes('\n')).toBe(false);
-        const other = otherValue(spec!);
-        const switched = rule.readings!(resolveParams(rule, [], { [reading.param]: other }));
-        const after = switched.find((r) => r.param === reading.param);
-        expect(after?.text, `${rule.id}: ${reading.param}=${String(other)} gives another reading`).not.toBe(
-          reading.text,
-        );
-      }
-    });
+    it(
+      `${rule.id}: every reading's parameter exists, its text names a setting to change it, and changing it ` +
+        `changes the reading`,
+      () => {
+        expect(rule.readings, `${rule.id} declares readings`).toBeDefined();
+        const defaults = resolveParams(rule);
+        const readings = rule.readings!(defaults);
+        for (const reading of readings) {
+          const spec = rule.params.find((p) => p.name === reading.param);
+          expect(spec, `${rule.id}: ${reading.param} is a parameter`).toBeDefined();
+          expect(reading.text).toContain(reading.param); // "…; edges=long counts only …": how to switch it
+          expect(reading.text.includes('\n')).toBe(false);
+          const other = otherValue(spec!);
+          const switched = rule.readings!(resolveParams(rule, [], { [reading.param]: other }));
+          const after = switched.find((r) => r.param === reading.param);
+          expect(after?.text, `${rule.id}: ${reading.param}=${String(other)} gives another reading`).not.toBe(
+            reading.text,
+          );
+        }
+      },
+    );
   }
 
-  it('the rules with open readings list them at the defaults; Noctvale, whose text settles every figure, lists none', () => {
-    // Pinned for the rules whose texts leave these open (a rule added later pins its own in its tests).
-    const expected: Array<[string, string[]]> = [
-      ['reserves', ['firstRound', 'fallbackCommand']],
-      ['deployment', ['compare', 'edges', 'aocSides']],
-      ['infinity', ['crits']],
-      ['noctvale', []],
-      ['warbands', ['underdogBy', 'defender']],
-      ['fow', ['attackerStart', 'defenderStart', 'hit', 'guarantee', 'ambush', 'endTurn']],
-    ];
-    for (const [id, params] of expected) {
-      const rule = rules.find((r) => r.id === id)!;
+  it(
+    'the rules with open readings list them at the defaults; Noctvale, whose text settles every figure, lists ' +
+      'none',
+    () => {
+      // Pinned for the rules whose texts leave these open (a rule added later pins its own in its tests).
+      const expected: Array<[string, string[]]> = [
+        ['reserves', ['firstRound', 'fallbackCommand']],
+        ['deployment', ['compare', 'edges', 'aocSides']],
+        ['infinity', ['crits']],
+        ['noctvale', []],
+        ['warbands', ['underdogBy', 'defender']],
+        ['fow', ['attackerStart', 'defenderStart', 'hit', 'guarantee', 'ambush', 'endTurn']],
+      ];
+      for (const [id, params] of expected) {
+        const rule = rules.find((r) => r.id === id)!;
+        expect(
+          rule.readings!(resolveParams(rule)).map((r) => r.param),
+          id,
+        ).toEqual(params);
+      }
+      // aocSides only matters, so only shows, while the side edges count.
       expect(
-        rule.readings!(resolveParams(rule)).map((r) => r.param),
-        id,
-      ).toEqual(params);
-    }
-    // aocSides only matters, so only shows, while the side edges count.
-    expect(
-      rules.find((r) => r.id === 'deployment')!.readings!(
-        resolveParams(rules.find((r) => r.id === 'deployment')!, ['edges=long']),
-      ).map((r) => r.param),
-    ).toEqual(['compare', 'edges']);
-  });
+        rules.find((r) => r.id === 'deployment')!.readings!(
+          resolveParams(rules.find((r) => r.id === 'deployment')!, ['edges=long']),
+        ).map((r) => r.param),
+      ).toEqual(['compare', 'edges']);
+    },
+  );
 
   it('Flames of War says plainly that Reserves from turn 1 play as Immediate Reserves', () => {
     const fow = rules.find((r) => r.id === 'fow')!;
@@ -138,7 +146,8 @@ describe('every page carries a Readings block', () => {
     expect((await cli('run', 'fow', '--exact', '--html', file, '--quiet')).status).toBe(0);
     const html = readFileSync(file, 'utf8');
     expect(readingsBlock(html)).toContain(
-      'attackerStart=1</span> the attacker&#39;s ordinary Reserves roll from turn 1, which makes them the same as Immediate Reserves',
+      'attackerStart=1</span> the attacker&#39;s ordinary Reserves roll from turn 1, which makes them the same as ' +
+        'Immediate Reserves',
     );
     expect(html).toContain('which makes them the same as Immediate Reserves; attackerStart=3 makes them wait.');
   });

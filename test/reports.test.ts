@@ -159,18 +159,23 @@ describe('every chart of every rule compiles cleanly and draws marks in Node', (
     });
   }
 
-  it('a built-in that declares charts draws at least one of them at its defaults (its presentation is not dead)', () => {
-    for (const rule of rules.filter(hasRuleCharts)) {
-      const declared = new Set((presentationOf(rule).charts ?? []).flatMap((c) => (c.kind === 'every' ? [] : [c.id])));
-      for (const result of resultsFor(rule)) {
-        const ids = runCharts({ rule, result, metrics: rule.metrics(result.params) }).map((chart) => chart.id);
-        expect(
-          ids.some((id) => declared.has(id)),
-          `${rule.id} draws one of ${[...declared].join(', ')}`,
-        ).toBe(true);
+  it(
+    'a built-in that declares charts draws at least one of them at its defaults (its presentation is not ' + 'dead)',
+    () => {
+      for (const rule of rules.filter(hasRuleCharts)) {
+        const declared = new Set(
+          (presentationOf(rule).charts ?? []).flatMap((c) => (c.kind === 'every' ? [] : [c.id])),
+        );
+        for (const result of resultsFor(rule)) {
+          const ids = runCharts({ rule, result, metrics: rule.metrics(result.params) }).map((chart) => chart.id);
+          expect(
+            ids.some((id) => declared.has(id)),
+            `${rule.id} draws one of ${[...declared].join(', ')}`,
+          ).toBe(true);
+        }
       }
-    }
-  });
+    },
+  );
 
   it('a rule with no chart module gets the generic charts: every probability, with exact markers', async () => {
     const params = resolveParams(echoRule);

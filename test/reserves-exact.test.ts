@@ -127,18 +127,22 @@ describe('reserves: the rules questions', () => {
     expect(exactAt('chosenRound=3', 'command=4', 'leaderLoss=0.5')['squad.round.3'].toString()).toBe('25/72');
   });
 
-  it('leaderLoss=0.15 is 3/20, not the double nearest it: a squad arrives in chosen round 3 with command 4 with probability 689/1440', () => {
-    // Alive at round 3 with (17/20)² = 289/400: then 1d6 + 3 + 4 ≥ 7 is certain,
-    // else (no fallback) 4+ is 1/2. Out after rounds 1–2: 5/6 · 4/6 = 20/36.
-    // 20/36 · (289/400 + 111/400 · 1/2) = 20/36 · 689/800 = 689/1440.
-    const value = exactAt('chosenRound=3', 'command=4', 'leaderLoss=0.15')['squad.round.3'];
-    expect(value.toString()).toBe('689/1440');
-    // The double 0.15 is 5404319552844595/2^55, a little under 3/20: computing with it gives another number.
-    const fromDouble = Fraction.of(20, 36).mul(
-      Fraction.fromNumber(0.15).complement().pow(2).mul(Fraction.of(1, 2)).add(Fraction.of(1, 2)),
-    );
-    expect(fromDouble.equals(value)).toBe(false);
-  });
+  it(
+    'leaderLoss=0.15 is 3/20, not the double nearest it: a squad arrives in chosen round 3 with command 4 with ' +
+      'probability 689/1440',
+    () => {
+      // Alive at round 3 with (17/20)² = 289/400: then 1d6 + 3 + 4 ≥ 7 is certain,
+      // else (no fallback) 4+ is 1/2. Out after rounds 1–2: 5/6 · 4/6 = 20/36.
+      // 20/36 · (289/400 + 111/400 · 1/2) = 20/36 · 689/800 = 689/1440.
+      const value = exactAt('chosenRound=3', 'command=4', 'leaderLoss=0.15')['squad.round.3'];
+      expect(value.toString()).toBe('689/1440');
+      // The double 0.15 is 5404319552844595/2^55, a little under 3/20: computing with it gives another number.
+      const fromDouble = Fraction.of(20, 36).mul(
+        Fraction.fromNumber(0.15).complement().pow(2).mul(Fraction.of(1, 2)).add(Fraction.of(1, 2)),
+      );
+      expect(fromDouble.equals(value)).toBe(false);
+    },
+  );
 
   it('reserves that wait for round 2 lose a squad with probability 4/6·3/6·2/6 = 1/9', () => {
     // Rounds 2–4 need 5+, 4+, 3+; round 1 rolls nothing.

@@ -92,35 +92,39 @@ describe('reserves simulation against the exact solution', () => {
 });
 
 describe('reserves intervals stay honest when squads share the commander', () => {
-  it('seed "cluster": with a shared fate the squad metrics use per-trial shares, 3.17 times wider than a naive binomial interval', () => {
-    // Commander alive at round 2 with probability 1/2. Alive: round 2 with +6 is certain, so P(arrive in round 2) =
-    // 5/6;
-    // lost: needs 5+, 5/6 · 1/3 = 5/18. Overall p = 5/9.
-    // Variance of one trial's share of 30 squads = Var(conditional mean) + E(conditional variance)
-    //   = 1/4 · (5/9)² + 1/2 · (5/6·1/6 + 5/18·13/18) / 30 = 0.0828189.
-    // Naive binomial variance per trial-equivalent = p(1 − p)/30 = 0.0082305; ratio of widths √10.0625 = 3.1721.
-    // The sample standard deviation at n = 65,536 is within about 0.5% of the truth, so ±0.08 (2.5%) is > 5σ.
-    const params = resolveParams(reserves, [
-      'squads=30',
-      'chosenRound=2',
-      'command=6',
-      'leaderLoss=0.5',
-      'fallbackCommand=0',
-    ]);
-    const tally = runChunks({
-      ruleId: 'reserves',
-      params,
-      seed: 'cluster',
-      stream: DEFAULT_STREAM,
-      firstChunk: 0,
-      endChunk: 1,
-      totalTrials: CHUNK_TRIALS,
-    });
-    const found = reserves.summarize(params, tally, CHUNK_TRIALS)['squad.round.2'];
-    expect(found.kind).toBe('mean');
-    const honest = estimate(found, 0.95);
-    const p = honest.estimate;
-    const naive = 1.959963984540054 * Math.sqrt((p * (1 - p)) / (30 * CHUNK_TRIALS));
-    expect(Math.abs((honest.hi - honest.lo) / 2 / naive - 3.1721)).toBeLessThan(0.08);
-  });
+  it(
+    'seed "cluster": with a shared fate the squad metrics use per-trial shares, 3.17 times wider than a naive ' +
+      'binomial interval',
+    () => {
+      // Commander alive at round 2 with probability 1/2. Alive: round 2 with +6 is certain, so P(arrive in round 2) =
+      // 5/6;
+      // lost: needs 5+, 5/6 · 1/3 = 5/18. Overall p = 5/9.
+      // Variance of one trial's share of 30 squads = Var(conditional mean) + E(conditional variance)
+      //   = 1/4 · (5/9)² + 1/2 · (5/6·1/6 + 5/18·13/18) / 30 = 0.0828189.
+      // Naive binomial variance per trial-equivalent = p(1 − p)/30 = 0.0082305; ratio of widths √10.0625 = 3.1721.
+      // The sample standard deviation at n = 65,536 is within about 0.5% of the truth, so ±0.08 (2.5%) is > 5σ.
+      const params = resolveParams(reserves, [
+        'squads=30',
+        'chosenRound=2',
+        'command=6',
+        'leaderLoss=0.5',
+        'fallbackCommand=0',
+      ]);
+      const tally = runChunks({
+        ruleId: 'reserves',
+        params,
+        seed: 'cluster',
+        stream: DEFAULT_STREAM,
+        firstChunk: 0,
+        endChunk: 1,
+        totalTrials: CHUNK_TRIALS,
+      });
+      const found = reserves.summarize(params, tally, CHUNK_TRIALS)['squad.round.2'];
+      expect(found.kind).toBe('mean');
+      const honest = estimate(found, 0.95);
+      const p = honest.estimate;
+      const naive = 1.959963984540054 * Math.sqrt((p * (1 - p)) / (30 * CHUNK_TRIALS));
+      expect(Math.abs((honest.hi - honest.lo) / 2 / naive - 3.1721)).toBeLessThan(0.08);
+    },
+  );
 });

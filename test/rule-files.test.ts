@@ -36,7 +36,8 @@ const reserves2d6 = ruleFile(
   summary: 'squads arrive on 2d6 + round',
   params: [
     { name: 'squads', type: 'integer', default: 3, min: 1, max: 12, doc: 'squads in reserve' },
-    { name: 'target', type: 'integer', default: 10, min: 2, max: 16, doc: 'a squad arrives on 2d6 + round at least this' },
+    { name: 'target', type: 'integer', default: 10, min: 2, max: 16, doc: 'a squad arrives on 2d6 + round at least ` +
+    `this' },
   ],
   metrics(p) {
     return [
@@ -183,34 +184,37 @@ describe('a rule file under every command', () => {
     expect(readFileSync(join(folder, 'sweep.csv'), 'utf8').split('\n').length).toBeGreaterThan(8);
   });
 
-  it('compare: "1d6 7+" (built-in) against "2d6 10+" (the file); same-named metrics compared, the others listed', async () => {
-    const html = join(folder, 'compare.html');
-    const { status, stdout } = await cli(
-      'compare',
-      'reserves',
-      '--set',
-      'squads=3',
-      '--variant',
-      '1d6 7+: target=7',
-      '--variant',
-      `2d6 10+: rule=${reserves2d6} target=10`,
-      '--exact',
-      '--all',
-      '--quiet',
-      '--html',
-      html,
-    );
-    expect(status).toBe(0);
-    expect(stdout).toMatch(/\nall\.by\.4 +\S+%( = \S+)? +86\.073%( = \S+)? +[+−]\d+\.\d+ pp\n/);
-    expect(stdout).toMatch(/\nlost\.mean +.* [+−]\d\.\d+\n/);
-    expect(stdout).toMatch(/\ndice\.mean +\S+( = \S+)? +— +—\n/);
-    expect(stdout).toMatch(/Metrics not every variant has[\s\S]*1d6 7\+: squad\.round\.1, /);
-    // Each variant's readings come from its own rule: the built-in's firstRound reading, nothing read off the file's
-    // params.
-    const page = readFileSync(html, 'utf8');
-    expect(page).toContain('reserves roll from game round 1');
-    expect(page).not.toMatch(/round undefined|=undefined/);
-  });
+  it(
+    'compare: "1d6 7+" (built-in) against "2d6 10+" (the file); same-named metrics compared, the others ' + 'listed',
+    async () => {
+      const html = join(folder, 'compare.html');
+      const { status, stdout } = await cli(
+        'compare',
+        'reserves',
+        '--set',
+        'squads=3',
+        '--variant',
+        '1d6 7+: target=7',
+        '--variant',
+        `2d6 10+: rule=${reserves2d6} target=10`,
+        '--exact',
+        '--all',
+        '--quiet',
+        '--html',
+        html,
+      );
+      expect(status).toBe(0);
+      expect(stdout).toMatch(/\nall\.by\.4 +\S+%( = \S+)? +86\.073%( = \S+)? +[+−]\d+\.\d+ pp\n/);
+      expect(stdout).toMatch(/\nlost\.mean +.* [+−]\d\.\d+\n/);
+      expect(stdout).toMatch(/\ndice\.mean +\S+( = \S+)? +— +—\n/);
+      expect(stdout).toMatch(/Metrics not every variant has[\s\S]*1d6 7\+: squad\.round\.1, /);
+      // Each variant's readings come from its own rule: the built-in's firstRound reading, nothing read off the file's
+      // params.
+      const page = readFileSync(html, 'utf8');
+      expect(page).toContain('reserves roll from game round 1');
+      expect(page).not.toMatch(/round undefined|=undefined/);
+    },
+  );
 
   it('compare: a variant naming a missing rule file is refused before any work', async () => {
     const { status, stderr } = await cli(
@@ -328,38 +332,45 @@ export default {
 };
 `;
 
-  it('a file that imports nothing of its own is known by the sha256 of its contents, as shards always recorded it', async () => {
-    const path = ruleFile('alone.mjs', readFileSync(reserves2d6, 'utf8'));
-    const rule = await loadRule(path);
-    expect(rule.file?.sha256).toBe(createHash('sha256').update(readFileSync(path)).digest('hex'));
-  });
+  it(
+    'a file that imports nothing of its own is known by the sha256 of its contents, as shards always recorded ' + 'it',
+    async () => {
+      const path = ruleFile('alone.mjs', readFileSync(reserves2d6, 'utf8'));
+      const rule = await loadRule(path);
+      expect(rule.file?.sha256).toBe(createHash('sha256').update(readFileSync(path)).digest('hex'));
+    },
+  );
 
-  it('seed "helper": a file with a helper is known by its contents, then the helper’s path and contents; merge refuses the shards once the helper changes', async () => {
-    mkdirSync(join(folder, 'helpers'), { recursive: true });
-    const helper = join(folder, 'helpers', 'need.mjs');
-    writeFileSync(helper, 'export const need = 5;\n');
-    const path = ruleFile('with-helper.mjs', helperRule);
-    // Written out from docs/custom-rules.md: the file, then NUL, the helper's path from the file's folder, NUL, its
-    // contents.
-    const expected = createHash('sha256')
-      .update(readFileSync(path))
-      .update('\u0000helpers/need.mjs\u0000')
-      .update(readFileSync(helper))
-      .digest('hex');
-    const options = { trials: '150k', seed: 'helper', threads: '2', quiet: true };
-    const files = [0, 1].map((index) => join(folder, `helper-${index}.json`));
-    for (const [index, out] of files.entries())
-      await shardCommand(path, { ...options, shard: `${index}/2`, out }, bufferIo());
-    expect(JSON.parse(readFileSync(files[0], 'utf8')).ruleFile.sha256).toBe(expected);
-    const whole = await runCommand(path, options, bufferIo());
-    expect((await mergeCommand(files, { rule: [path] }, bufferIo())).metrics).toEqual(whole.metrics);
-    writeFileSync(helper, 'export const need = 4;\n');
-    const changed = await cli('merge', ...files, '--rule', path);
-    expect(changed.status).toBe(2);
-    expect(changed.stderr).toMatch(
-      /^muster: .*with-helper\.mjs: the rule file, or a file it imports, differs from the run's/,
-    );
-  });
+  it(
+    'seed "helper": a file with a helper is known by its contents, then the helper’s path and contents; merge ' +
+      'refuses the shards once the helper changes',
+    async () => {
+      mkdirSync(join(folder, 'helpers'), { recursive: true });
+      const helper = join(folder, 'helpers', 'need.mjs');
+      writeFileSync(helper, 'export const need = 5;\n');
+      const path = ruleFile('with-helper.mjs', helperRule);
+      // Written out from docs/custom-rules.md: the file, then NUL, the helper's path from the file's folder, NUL, its
+      // contents.
+      const expected = createHash('sha256')
+        .update(readFileSync(path))
+        .update('\u0000helpers/need.mjs\u0000')
+        .update(readFileSync(helper))
+        .digest('hex');
+      const options = { trials: '150k', seed: 'helper', threads: '2', quiet: true };
+      const files = [0, 1].map((index) => join(folder, `helper-${index}.json`));
+      for (const [index, out] of files.entries())
+        await shardCommand(path, { ...options, shard: `${index}/2`, out }, bufferIo());
+      expect(JSON.parse(readFileSync(files[0], 'utf8')).ruleFile.sha256).toBe(expected);
+      const whole = await runCommand(path, options, bufferIo());
+      expect((await mergeCommand(files, { rule: [path] }, bufferIo())).metrics).toEqual(whole.metrics);
+      writeFileSync(helper, 'export const need = 4;\n');
+      const changed = await cli('merge', ...files, '--rule', path);
+      expect(changed.status).toBe(2);
+      expect(changed.stderr).toMatch(
+        /^muster: .*with-helper\.mjs: the rule file, or a file it imports, differs from the run's/,
+      );
+    },
+  );
 });
 
 describe('the hash covers packages a rule file imports by name', () => {
@@ -384,60 +395,64 @@ export default {
     writeFileSync(join(root, 'node_modules', 'house-dice', 'index.js'), `export const need = ${need};\n`);
   };
 
-  it('seed "package": its files are hashed by their path inside node_modules, wherever it is installed; merge refuses the shards once the package changes', async () => {
-    // The rule in a folder of its own, the package installed beside it.
-    const here = join(folder, 'package-here');
-    mkdirSync(here, { recursive: true });
-    install(here, 5);
-    const path = join(here, 'with-package.mjs');
-    writeFileSync(path, packageRule);
-    // Written out from docs/custom-rules.md: the file, then NUL, "package:" and the path inside node_modules, NUL, the
-    // contents, for each file bundled from the package (here its one module; Node's own fs is not a file and is left
-    // out).
-    const expected = createHash('sha256')
-      .update(readFileSync(path))
-      .update('\u0000package:house-dice/index.js\u0000')
-      .update(readFileSync(join(here, 'node_modules', 'house-dice', 'index.js')))
-      .digest('hex');
-    const digest = (await loadRule(path)).file?.sha256;
-    expect(digest).toBe(expected);
-    // The same rule and package installed one folder further up: the same hash.
-    const elsewhere = join(folder, 'package-up');
-    mkdirSync(join(elsewhere, 'rules'), { recursive: true });
-    install(elsewhere, 5);
-    writeFileSync(join(elsewhere, 'rules', 'with-package.mjs'), packageRule);
-    expect((await loadRule(join(elsewhere, 'rules', 'with-package.mjs'))).file?.sha256).toBe(digest);
+  it(
+    'seed "package": its files are hashed by their path inside node_modules, wherever it is installed; merge ' +
+      'refuses the shards once the package changes',
+    async () => {
+      // The rule in a folder of its own, the package installed beside it.
+      const here = join(folder, 'package-here');
+      mkdirSync(here, { recursive: true });
+      install(here, 5);
+      const path = join(here, 'with-package.mjs');
+      writeFileSync(path, packageRule);
+      // Written out from docs/custom-rules.md: the file, then NUL, "package:" and the path inside node_modules, NUL, the
+      // contents, for each file bundled from the package (here its one module; Node's own fs is not a file and is left
+      // out).
+      const expected = createHash('sha256')
+        .update(readFileSync(path))
+        .update('\u0000package:house-dice/index.js\u0000')
+        .update(readFileSync(join(here, 'node_modules', 'house-dice', 'index.js')))
+        .digest('hex');
+      const digest = (await loadRule(path)).file?.sha256;
+      expect(digest).toBe(expected);
+      // The same rule and package installed one folder further up: the same hash.
+      const elsewhere = join(folder, 'package-up');
+      mkdirSync(join(elsewhere, 'rules'), { recursive: true });
+      install(elsewhere, 5);
+      writeFileSync(join(elsewhere, 'rules', 'with-package.mjs'), packageRule);
+      expect((await loadRule(join(elsewhere, 'rules', 'with-package.mjs'))).file?.sha256).toBe(digest);
 
-    const files = [0, 1].map((index) => join(here, `package-${index}.json`));
-    for (const [index, out] of files.entries())
-      expect(
-        (
-          await cli(
-            'shard',
-            path,
-            '--trials',
-            '150k',
-            '--seed',
-            'package',
-            '--threads',
-            '2',
-            '--shard',
-            `${index}/2`,
-            '--out',
-            out,
-            '--quiet',
-          )
-        ).status,
-      ).toBe(0);
-    expect(JSON.parse(readFileSync(files[0], 'utf8')).ruleFile.sha256).toBe(digest);
-    expect((await cli('merge', ...files, '--rule', path)).status).toBe(0);
-    writeFileSync(join(here, 'node_modules', 'house-dice', 'index.js'), 'export const need = 4;\n');
-    const changed = await cli('merge', ...files, '--rule', path);
-    expect(changed.status).toBe(2);
-    expect(changed.stderr).toMatch(
-      /^muster: .*with-package\.mjs: the rule file, or a file it imports, differs from the run's/,
-    );
-  });
+      const files = [0, 1].map((index) => join(here, `package-${index}.json`));
+      for (const [index, out] of files.entries())
+        expect(
+          (
+            await cli(
+              'shard',
+              path,
+              '--trials',
+              '150k',
+              '--seed',
+              'package',
+              '--threads',
+              '2',
+              '--shard',
+              `${index}/2`,
+              '--out',
+              out,
+              '--quiet',
+            )
+          ).status,
+        ).toBe(0);
+      expect(JSON.parse(readFileSync(files[0], 'utf8')).ruleFile.sha256).toBe(digest);
+      expect((await cli('merge', ...files, '--rule', path)).status).toBe(0);
+      writeFileSync(join(here, 'node_modules', 'house-dice', 'index.js'), 'export const need = 4;\n');
+      const changed = await cli('merge', ...files, '--rule', path);
+      expect(changed.status).toBe(2);
+      expect(changed.stderr).toMatch(
+        /^muster: .*with-package\.mjs: the rule file, or a file it imports, differs from the run's/,
+      );
+    },
+  );
 });
 
 /** A rule file that differs from reserves-2d6.mjs by one replacement. */
@@ -448,232 +463,240 @@ function mutant(name: string, from: string | RegExp, to: string): string {
   return ruleFile(name, changed);
 }
 
-describe('mistakes in a rule file: one line naming the file, the rule and what is wrong; exit 2; no output file', () => {
-  const cases: Array<[string, () => string, RegExp]> = [
-    // Under vitest the import goes through vite, which words a syntax error its own way; the CLI test below checks
-    // Node's.
-    [
-      'a file that does not parse',
-      () => mutant('parse.mjs', 'trial(dice, p, out) {', 'trial(dice, p, out) {{'),
-      /parse\.mjs: does not load: .*/,
-    ],
-    [
-      'no default export',
-      () => mutant('nodefault.mjs', 'export default {', 'export const rule = {'),
-      /nodefault\.mjs: default export: got undefined; allowed: export default \{ id, title, params, metrics, trial \}/,
-    ],
-    [
-      'a bad id',
-      () => mutant('badid.mjs', "id: 'reserves-2d6'", "id: 'reserves 2d6'"),
-      /badid\.mjs: id: got "reserves 2d6"; allowed: letters, digits and '-'/,
-    ],
-    [
-      'no trial',
-      () => mutant('notrial.mjs', 'trial(dice, p, out) {', 'trail(dice, p, out) {'),
-      /notrial\.mjs \(rule reserves-2d6\): unknown field "trail"; allowed: id, title/,
-    ],
-    [
-      'a parameter whose default is out of range',
-      () => mutant('param.mjs', 'default: 10, min: 2', 'default: 20, min: 2'),
-      /param\.mjs \(rule reserves-2d6\): parameter target: default: got 20; allowed: an integer from 2 to 16/,
-    ],
-    [
-      'a parameter of an unknown type',
-      () => mutant('paramtype.mjs', "name: 'squads', type: 'integer'", "name: 'squads', type: 'int'"),
-      /paramtype\.mjs \(rule reserves-2d6\): parameter squads: type: got "int"; allowed: integer, number, boolean, choice/,
-    ],
-    [
-      'a metric without probability',
-      () => mutant('metric.mjs', "doc: 'squads lost', probability: false", "doc: 'squads lost'"),
-      /metric\.mjs \(rule reserves-2d6\): metric "lost\.mean": probability: got undefined; allowed: true .* or false/,
-    ],
-    [
-      'a trial that throws (in a worker)',
-      () => mutant('throws.mjs', 'let lost = 0;', 'let lost = 0; if (dice.d(6) === 6) p.nothing.here();'),
-      /throws\.mjs \(rule reserves-2d6\): trial threw TypeError: Cannot read properties of undefined \(reading 'here'\) \(trial \d+ of a chunk\)/,
-    ],
-    [
-      'a probability over 100% (a tally bug)',
-      () => mutant('over.mjs', "out['all.by.4'] = lost === 0;", "out['all.by.4'] = 1.94703;"),
-      /over\.mjs \(rule reserves-2d6\): metric "all\.by\.4": got 1\.94703 in trial 1 of a chunk; allowed: 0, 1, false or true \(a probability\)/,
-    ],
-    [
-      'a NaN mean',
-      () => mutant('nan.mjs', "out['lost.mean'] = lost;", "out['lost.mean'] = lost / 0 - lost / 0;"),
-      /nan\.mjs \(rule reserves-2d6\): metric "lost\.mean": got NaN in trial 1 of a chunk; allowed: a finite number \(a mean\)/,
-    ],
-    [
-      'a metric name that is not declared',
-      () => mutant('stray.mjs', "out['lost.mean'] = lost;", "out['lost.mean'] = lost; out['lost.man'] = lost;"),
-      /stray\.mjs \(rule reserves-2d6\): trial wrote out\["lost\.man"\], which is not a metric; allowed: all\.by\.4, lost\.mean/,
-    ],
-    [
-      'a die of no sides',
-      () => mutant('sides.mjs', 'dice.d(6) + dice.d(6)', 'dice.d(0) + dice.d(6)'),
-      /sides\.mjs \(rule reserves-2d6\): dice\.d: sides: got 0; allowed: a whole number from 1 to 4096/,
-    ],
-    [
-      'a negative number of dice to count',
-      () => mutant('count.mjs', 'dice.d(6) + dice.d(6)', 'dice.count(-1, 6, 4) + dice.d(6)'),
-      /count\.mjs \(rule reserves-2d6\): dice\.count: n: got -1; allowed: a whole number of dice from 0/,
-    ],
-    [
-      'dice counted on a die of too many sides',
-      () => mutant('countsides.mjs', 'dice.d(6) + dice.d(6)', 'dice.count(2, 5000, 4) + dice.d(6)'),
-      /countsides\.mjs \(rule reserves-2d6\): dice\.count: sides: got 5000; allowed: a whole number from 1 to 4096/,
-    ],
-    [
-      'a threshold that is not a number',
-      () => mutant('countat.mjs', 'dice.d(6) + dice.d(6)', "dice.count(2, 6, 'five') + dice.d(6)"),
-      /countat\.mjs \(rule reserves-2d6\): dice\.count: atLeast: got "five"; allowed: a number/,
-    ],
-    [
-      'a bound beyond one draw',
-      () => mutant('below.mjs', 'dice.d(6) + dice.d(6)', 'dice.below(6 ** 5) + dice.d(6)'),
-      /below\.mjs \(rule reserves-2d6\): dice\.below: bound: got 7776; allowed: a whole number from 1 to 4096/,
-    ],
-    [
-      'an exact value that is not a number or fraction',
-      () => mutant('exactbad.mjs', "'lost.mean': `${n * m}/${d}`", "'lost.mean': 'about a third'"),
-      /exactbad\.mjs \(rule reserves-2d6\): exact\(params\): metric "lost\.mean": got "about a third"; allowed: a finite number, or a fraction string 'n\/d'/,
-    ],
-    [
-      'an exact probability above 1',
-      () => mutant('exactover.mjs', "'all.by.4': `${(d - m) ** n}/${d ** n}`", "'all.by.4': '3/2'"),
-      /exactover\.mjs \(rule reserves-2d6\): exact\(params\): metric "all\.by\.4": got "3\/2"; allowed: a probability from 0 to 1/,
-    ],
-    [
-      'exact that throws',
-      () => mutant('exactthrows.mjs', 'let missAll = [1n, 1n];', 'let missAll = [1n, 1n]; null.x;'),
-      /exactthrows\.mjs \(rule reserves-2d6\): exact\(params\) threw TypeError: /,
-    ],
-  ];
-  for (const [what, make, message] of cases) {
-    it(what, async () => {
-      const path = make();
-      const json = join(folder, `${what.replace(/\W+/g, '-')}.json`);
-      const html = join(folder, `${what.replace(/\W+/g, '-')}.html`);
-      const { status, stdout, stderr } = await cli(
-        'run',
-        path,
-        '--trials',
-        '1e5',
-        '--threads',
-        '2',
-        '--quiet',
-        '--json',
-        json,
-        '--html',
-        html,
+describe(
+  'mistakes in a rule file: one line naming the file, the rule and what is wrong; exit 2; no output ' + 'file',
+  () => {
+    const cases: Array<[string, () => string, RegExp]> = [
+      // Under vitest the import goes through vite, which words a syntax error its own way; the CLI test below checks
+      // Node's.
+      [
+        'a file that does not parse',
+        () => mutant('parse.mjs', 'trial(dice, p, out) {', 'trial(dice, p, out) {{'),
+        /parse\.mjs: does not load: .*/,
+      ],
+      [
+        'no default export',
+        () => mutant('nodefault.mjs', 'export default {', 'export const rule = {'),
+        /nodefault\.mjs: default export: got undefined; allowed: export default \{ id, title, params, metrics, trial \}/,
+      ],
+      [
+        'a bad id',
+        () => mutant('badid.mjs', "id: 'reserves-2d6'", "id: 'reserves 2d6'"),
+        /badid\.mjs: id: got "reserves 2d6"; allowed: letters, digits and '-'/,
+      ],
+      [
+        'no trial',
+        () => mutant('notrial.mjs', 'trial(dice, p, out) {', 'trail(dice, p, out) {'),
+        /notrial\.mjs \(rule reserves-2d6\): unknown field "trail"; allowed: id, title/,
+      ],
+      [
+        'a parameter whose default is out of range',
+        () => mutant('param.mjs', 'default: 10, min: 2', 'default: 20, min: 2'),
+        /param\.mjs \(rule reserves-2d6\): parameter target: default: got 20; allowed: an integer from 2 to 16/,
+      ],
+      [
+        'a parameter of an unknown type',
+        () => mutant('paramtype.mjs', "name: 'squads', type: 'integer'", "name: 'squads', type: 'int'"),
+        /paramtype\.mjs \(rule reserves-2d6\): parameter squads: type: got "int"; allowed: integer, number, boolean, choice/,
+      ],
+      [
+        'a metric without probability',
+        () => mutant('metric.mjs', "doc: 'squads lost', probability: false", "doc: 'squads lost'"),
+        /metric\.mjs \(rule reserves-2d6\): metric "lost\.mean": probability: got undefined; allowed: true .* or false/,
+      ],
+      [
+        'a trial that throws (in a worker)',
+        () => mutant('throws.mjs', 'let lost = 0;', 'let lost = 0; if (dice.d(6) === 6) p.nothing.here();'),
+        /throws\.mjs \(rule reserves-2d6\): trial threw TypeError: Cannot read properties of undefined \(reading 'here'\) \(trial \d+ of a chunk\)/,
+      ],
+      [
+        'a probability over 100% (a tally bug)',
+        () => mutant('over.mjs', "out['all.by.4'] = lost === 0;", "out['all.by.4'] = 1.94703;"),
+        /over\.mjs \(rule reserves-2d6\): metric "all\.by\.4": got 1\.94703 in trial 1 of a chunk; allowed: 0, 1, false or true \(a probability\)/,
+      ],
+      [
+        'a NaN mean',
+        () => mutant('nan.mjs', "out['lost.mean'] = lost;", "out['lost.mean'] = lost / 0 - lost / 0;"),
+        /nan\.mjs \(rule reserves-2d6\): metric "lost\.mean": got NaN in trial 1 of a chunk; allowed: a finite number \(a mean\)/,
+      ],
+      [
+        'a metric name that is not declared',
+        () => mutant('stray.mjs', "out['lost.mean'] = lost;", "out['lost.mean'] = lost; out['lost.man'] = lost;"),
+        /stray\.mjs \(rule reserves-2d6\): trial wrote out\["lost\.man"\], which is not a metric; allowed: all\.by\.4, lost\.mean/,
+      ],
+      [
+        'a die of no sides',
+        () => mutant('sides.mjs', 'dice.d(6) + dice.d(6)', 'dice.d(0) + dice.d(6)'),
+        /sides\.mjs \(rule reserves-2d6\): dice\.d: sides: got 0; allowed: a whole number from 1 to 4096/,
+      ],
+      [
+        'a negative number of dice to count',
+        () => mutant('count.mjs', 'dice.d(6) + dice.d(6)', 'dice.count(-1, 6, 4) + dice.d(6)'),
+        /count\.mjs \(rule reserves-2d6\): dice\.count: n: got -1; allowed: a whole number of dice from 0/,
+      ],
+      [
+        'dice counted on a die of too many sides',
+        () => mutant('countsides.mjs', 'dice.d(6) + dice.d(6)', 'dice.count(2, 5000, 4) + dice.d(6)'),
+        /countsides\.mjs \(rule reserves-2d6\): dice\.count: sides: got 5000; allowed: a whole number from 1 to 4096/,
+      ],
+      [
+        'a threshold that is not a number',
+        () => mutant('countat.mjs', 'dice.d(6) + dice.d(6)', "dice.count(2, 6, 'five') + dice.d(6)"),
+        /countat\.mjs \(rule reserves-2d6\): dice\.count: atLeast: got "five"; allowed: a number/,
+      ],
+      [
+        'a bound beyond one draw',
+        () => mutant('below.mjs', 'dice.d(6) + dice.d(6)', 'dice.below(6 ** 5) + dice.d(6)'),
+        /below\.mjs \(rule reserves-2d6\): dice\.below: bound: got 7776; allowed: a whole number from 1 to 4096/,
+      ],
+      [
+        'an exact value that is not a number or fraction',
+        () => mutant('exactbad.mjs', "'lost.mean': `${n * m}/${d}`", "'lost.mean': 'about a third'"),
+        /exactbad\.mjs \(rule reserves-2d6\): exact\(params\): metric "lost\.mean": got "about a third"; allowed: a finite number, or a fraction string 'n\/d'/,
+      ],
+      [
+        'an exact probability above 1',
+        () => mutant('exactover.mjs', "'all.by.4': `${(d - m) ** n}/${d ** n}`", "'all.by.4': '3/2'"),
+        /exactover\.mjs \(rule reserves-2d6\): exact\(params\): metric "all\.by\.4": got "3\/2"; allowed: a probability from 0 to 1/,
+      ],
+      [
+        'exact that throws',
+        () => mutant('exactthrows.mjs', 'let missAll = [1n, 1n];', 'let missAll = [1n, 1n]; null.x;'),
+        /exactthrows\.mjs \(rule reserves-2d6\): exact\(params\) threw TypeError: /,
+      ],
+    ];
+    for (const [what, make, message] of cases) {
+      it(what, async () => {
+        const path = make();
+        const json = join(folder, `${what.replace(/\W+/g, '-')}.json`);
+        const html = join(folder, `${what.replace(/\W+/g, '-')}.html`);
+        const { status, stdout, stderr } = await cli(
+          'run',
+          path,
+          '--trials',
+          '1e5',
+          '--threads',
+          '2',
+          '--quiet',
+          '--json',
+          json,
+          '--html',
+          html,
+        );
+        expect(stderr).toMatch(new RegExp(`^muster: \\S*${message.source}`));
+        expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+        expect(stderr).not.toMatch(/\n\s+at /);
+        expect(status).toBe(2);
+        expect(stdout).toBe('');
+        expect(existsSync(json)).toBe(false);
+        expect(existsSync(html)).toBe(false);
+      });
+    }
+
+    it('a file that does not parse, from the real command line: Node’s SyntaxError with its line', () => {
+      const path = mutant('parse-cli.mjs', 'trial(dice, p, out) {', 'trial(dice, p, out) {{');
+      const entry = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+      const run = spawnSync(process.execPath, [entry, 'run', path], { encoding: 'utf8' });
+      expect(run.status).toBe(2);
+      expect(run.stderr).toMatch(
+        /^muster: .*parse-cli\.mjs: does not load: SyntaxError: Unexpected token .* \(line \d+\)\n$/,
       );
-      expect(stderr).toMatch(new RegExp(`^muster: \\S*${message.source}`));
-      expect(stderr.trimEnd().split('\n')).toHaveLength(1);
-      expect(stderr).not.toMatch(/\n\s+at /);
-      expect(status).toBe(2);
-      expect(stdout).toBe('');
-      expect(existsSync(json)).toBe(false);
-      expect(existsSync(html)).toBe(false);
     });
-  }
 
-  it('a file that does not parse, from the real command line: Node’s SyntaxError with its line', () => {
-    const path = mutant('parse-cli.mjs', 'trial(dice, p, out) {', 'trial(dice, p, out) {{');
-    const entry = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
-    const run = spawnSync(process.execPath, [entry, 'run', path], { encoding: 'utf8' });
-    expect(run.status).toBe(2);
-    expect(run.stderr).toMatch(
-      /^muster: .*parse-cli\.mjs: does not load: SyntaxError: Unexpected token .* \(line \d+\)\n$/,
-    );
-  });
+    it('a missing file, a TypeScript file that does not compile, and a file of another kind', async () => {
+      expect((await cli('run', join(folder, 'missing.mjs'))).stderr).toMatch(
+        /^muster: rule: got ".*missing\.mjs"; allowed: a built-in rule id \(reserves, .*\) or the path of an existing rule file\n$/,
+      );
+      const ts = ruleFile('typed.ts', 'export default { id: "typed", trial( { };\n');
+      const broken = await cli('run', ts);
+      expect(broken.status).toBe(2);
+      expect(broken.stderr).toMatch(
+        /^muster: .*typed\.ts: does not compile: Expected "\)" but found ";" \(.*typed\.ts line 1\)\n$/,
+      );
+      expect((await cli('run', './notes.txt')).stderr).toMatch(
+        /^muster: rule: got "\.\/notes\.txt"; allowed: a built-in rule id, or a rule file ending in \.mjs, \.js, \.cjs, \.ts, \.mts or \.cts\n$/,
+      );
+    });
 
-  it('a missing file, a TypeScript file that does not compile, and a file of another kind', async () => {
-    expect((await cli('run', join(folder, 'missing.mjs'))).stderr).toMatch(
-      /^muster: rule: got ".*missing\.mjs"; allowed: a built-in rule id \(reserves, .*\) or the path of an existing rule file\n$/,
-    );
-    const ts = ruleFile('typed.ts', 'export default { id: "typed", trial( { };\n');
-    const broken = await cli('run', ts);
-    expect(broken.status).toBe(2);
-    expect(broken.stderr).toMatch(
-      /^muster: .*typed\.ts: does not compile: Expected "\)" but found ";" \(.*typed\.ts line 1\)\n$/,
-    );
-    expect((await cli('run', './notes.txt')).stderr).toMatch(
-      /^muster: rule: got "\.\/notes\.txt"; allowed: a built-in rule id, or a rule file ending in \.mjs, \.js, \.cjs, \.ts, \.mts or \.cts\n$/,
-    );
-  });
-
-  it('seed "typed": a TypeScript rule file (types, an import of its own) counts what the same rule in JavaScript does, on two threads and across shards', async () => {
-    ruleFile('typed-helpers.ts', 'export const sides = (n: number): number => n;\n');
-    const body = (
-      typed: boolean,
-    ) => `${typed ? "import { sides } from './typed-helpers.ts';\ninterface Dice { d(sides: number): number }\n" : 'const sides = (n) => n;\n'}export default {
+    it(
+      'seed "typed": a TypeScript rule file (types, an import of its own) counts what the same rule in JavaScript ' +
+        'does, on two threads and across shards',
+      async () => {
+        ruleFile('typed-helpers.ts', 'export const sides = (n: number): number => n;\n');
+        const body = (typed: boolean) =>
+          `${typed ? "import { sides } from './typed-helpers.ts';\ninterface Dice { d(sides: number): number }\n" : 'const sides = (n) => n;\n'}export default {
   id: 'typed-roll',
   title: 'A typed roll',
   params: [{ name: 'target', type: 'integer', default: 5, min: 1, max: 6, doc: 'score this or more on a d6' }],
-  metrics: [{ name: 'hit', probability: true, doc: 'the die scores' }, { name: 'pips', probability: false, doc: 'the face' }],
-  trial(dice${typed ? ': Dice' : ''}, p${typed ? ': { target: number }' : ''}, out${typed ? ': Record<string, number>' : ''})${typed ? ': void' : ''} {
+  metrics: [{ name: 'hit', probability: true, doc: 'the die scores' }, { name: 'pips', probability: false, doc: ` +
+          `'the face' }],
+  trial(dice${typed ? ': Dice' : ''}, p${typed ? ': { target: number }' : ''}, ` +
+          `out${typed ? ': Record<string, number>' : ''})${typed ? ': void' : ''} {
     const face = dice.d(sides(6));
     out.hit = face >= p.target ? 1 : 0;
     out.pips = face;
   },
 };
 `;
-    const ts = ruleFile('typed-roll.ts', body(true));
-    const js = ruleFile('typed-roll.mjs', body(false));
-    const json = async (path: string, ...extra: string[]) => {
-      const { status, stdout, stderr } = await cli(
-        'run',
-        path,
-        '--trials',
-        '300k',
-        '--seed',
-        'typed',
-        '--json',
-        '-',
-        '--quiet',
-        ...extra,
-      );
-      expect(status, stderr).toBe(0);
-      const result = JSON.parse(stdout) as { metrics: unknown; rule: string };
-      return JSON.stringify([result.rule, result.metrics]);
-    };
-    expect(await json(ts, '--threads', '2')).toBe(await json(js, '--threads', '1'));
-    for (const index of [0, 1])
-      expect(
-        (
-          await cli(
-            'shard',
-            ts,
+        const ts = ruleFile('typed-roll.ts', body(true));
+        const js = ruleFile('typed-roll.mjs', body(false));
+        const json = async (path: string, ...extra: string[]) => {
+          const { status, stdout, stderr } = await cli(
+            'run',
+            path,
             '--trials',
             '300k',
             '--seed',
             'typed',
-            '--shard',
-            `${index}/2`,
-            '--out',
-            join(folder, `typed-${index}.tally`),
-          )
-        ).status,
-      ).toBe(0);
-    const merged = await cli(
-      'merge',
-      join(folder, 'typed-0.tally'),
-      join(folder, 'typed-1.tally'),
-      '--rule',
-      ts,
-      '--json',
-      '-',
+            '--json',
+            '-',
+            '--quiet',
+            ...extra,
+          );
+          expect(status, stderr).toBe(0);
+          const result = JSON.parse(stdout) as { metrics: unknown; rule: string };
+          return JSON.stringify([result.rule, result.metrics]);
+        };
+        expect(await json(ts, '--threads', '2')).toBe(await json(js, '--threads', '1'));
+        for (const index of [0, 1])
+          expect(
+            (
+              await cli(
+                'shard',
+                ts,
+                '--trials',
+                '300k',
+                '--seed',
+                'typed',
+                '--shard',
+                `${index}/2`,
+                '--out',
+                join(folder, `typed-${index}.tally`),
+              )
+            ).status,
+          ).toBe(0);
+        const merged = await cli(
+          'merge',
+          join(folder, 'typed-0.tally'),
+          join(folder, 'typed-1.tally'),
+          '--rule',
+          ts,
+          '--json',
+          '-',
+        );
+        expect(merged.status, merged.stderr).toBe(0);
+        const result = JSON.parse(merged.stdout) as { metrics: unknown; rule: string };
+        expect(JSON.stringify([result.rule, result.metrics])).toBe(await json(js, '--threads', '1'));
+      },
     );
-    expect(merged.status, merged.stderr).toBe(0);
-    const result = JSON.parse(merged.stdout) as { metrics: unknown; rule: string };
-    expect(JSON.stringify([result.rule, result.metrics])).toBe(await json(js, '--threads', '1'));
-  });
 
-  it('--set checks values against the file’s own parameters', async () => {
-    const { status, stderr } = await cli('run', reserves2d6, '--set', 'target=99');
-    expect(status).toBe(2);
-    expect(stderr).toBe('muster: target: got "99"; allowed: an integer from 2 to 16\n');
-  });
-});
+    it('--set checks values against the file’s own parameters', async () => {
+      const { status, stderr } = await cli('run', reserves2d6, '--set', 'target=99');
+      expect(status).toBe(2);
+      expect(stderr).toBe('muster: target: got "99"; allowed: an integer from 2 to 16\n');
+    });
+  },
+);
 
 /**
  * A rule file's spec adapted in this thread and run for three chunks of 10,000 trials on the streams of `seed`: its
@@ -724,30 +747,34 @@ describe('the per-trial loop where code generation is forbidden', () => {
 });
 
 describe('out, the trial’s record of its metrics', () => {
-  it('seed "out": a metric named length (out is then a plain object) counts exactly what the same metric under another name does', async () => {
-    const spec = (name: string) => ({
-      id: 'out-shape',
-      title: 'Out shape',
-      metrics: [
-        { name: 'six', probability: true },
-        { name, probability: false },
-      ],
-      trial(dice: { d(sides: number): number }, _p: unknown, out: Record<string, unknown>) {
-        const face = dice.d(6);
-        out.six = face === 6 ? 1 : 0;
-        out[name] = face / 4; // by name: for "length" this must not resize anything
-        if (face === 1) out[1] = 0.1; // by position, overwriting the same metric
-      },
-    });
-    const asLength = (await tallyOf(spec('length'), 'out')).summary;
-    const asOther = (await tallyOf(spec('quarter'), 'out')).summary;
-    expect(asLength.six).toEqual(asOther.six);
-    expect(asLength.length).toEqual(asOther.quarter);
-    // 30,000 trials: a six about 5,000 times (σ = √(30,000 · 1/6 · 5/6) ≈ 65), within 5σ.
-    expect(asOther.six).toMatchObject({ kind: 'proportion', trials: 30_000 });
-    const sixes = (asOther.six as { successes: number }).successes;
-    expect(Math.abs(sixes - 5000)).toBeLessThan(5 * 65);
-  });
+  it(
+    'seed "out": a metric named length (out is then a plain object) counts exactly what the same metric under ' +
+      'another name does',
+    async () => {
+      const spec = (name: string) => ({
+        id: 'out-shape',
+        title: 'Out shape',
+        metrics: [
+          { name: 'six', probability: true },
+          { name, probability: false },
+        ],
+        trial(dice: { d(sides: number): number }, _p: unknown, out: Record<string, unknown>) {
+          const face = dice.d(6);
+          out.six = face === 6 ? 1 : 0;
+          out[name] = face / 4; // by name: for "length" this must not resize anything
+          if (face === 1) out[1] = 0.1; // by position, overwriting the same metric
+        },
+      });
+      const asLength = (await tallyOf(spec('length'), 'out')).summary;
+      const asOther = (await tallyOf(spec('quarter'), 'out')).summary;
+      expect(asLength.six).toEqual(asOther.six);
+      expect(asLength.length).toEqual(asOther.quarter);
+      // 30,000 trials: a six about 5,000 times (σ = √(30,000 · 1/6 · 5/6) ≈ 65), within 5σ.
+      expect(asOther.six).toMatchObject({ kind: 'proportion', trials: 30_000 });
+      const sixes = (asOther.six as { successes: number }).successes;
+      expect(Math.abs(sixes - 5000)).toBeLessThan(5 * 65);
+    },
+  );
 });
 
 // A rule that counts outcomes, written as docs/custom-rules.md ("Counting outcomes") says: the sum of
@@ -788,51 +815,54 @@ function outcomeMutant(name: string, from: string, to: string): string {
 }
 
 describe('a rule file that counts outcomes instead of writing every trial', () => {
-  it('seed "outcomes": counts exactly the trials writing would (same dice), on 2 threads and as 3 shards merged', async () => {
-    const options = (count: boolean) => ({
-      set: [`count=${count}`],
-      trials: '300k',
-      seed: 'outcomes',
-      threads: '2',
-      quiet: true,
-    });
-    const counted = await runCommand(sum2d6, options(true), bufferIo());
-    const written = await runCommand(sum2d6, options(false), bufferIo());
-    // The same trials: the same count of high sums, to the trial, and the same mean up to the order of a
-    // double's additions (Σ count · value over outcomes against Σ value over trials).
-    expect(counted.metrics.high).toEqual(written.metrics.high);
-    expect(counted.metrics['sum.mean'].estimate).toBeCloseTo(written.metrics['sum.mean'].estimate as number, 12);
-    expect(counted.metrics['sum.mean'].hi).toBeCloseTo(written.metrics['sum.mean'].hi as number, 12);
-    // And right: P(2d6 ≥ 10) = 1/6, σ = √(1/6 · 5/6 / 300,000) ≈ 0.00068; the mean 7, σ = √(35/6 / 300,000) ≈ 0.0044;
-    // 5σ each.
-    expect(Math.abs((counted.metrics.high.estimate as number) - 1 / 6)).toBeLessThan(5 * 0.00068);
-    expect(Math.abs((counted.metrics['sum.mean'].estimate as number) - 7)).toBeLessThan(5 * 0.0044);
-    const files = [0, 1, 2].map((i) => join(folder, `outcomes-${i}.json`));
-    for (const [i, out] of files.entries()) {
-      expect(
-        (
-          await cli(
-            'shard',
-            sum2d6,
-            '--trials',
-            '300k',
-            '--seed',
-            'outcomes',
-            '--threads',
-            '1',
-            '--shard',
-            `${i}/3`,
-            '--out',
-            out,
-            '--quiet',
-          )
-        ).status,
-      ).toBe(0);
-    }
-    const merged = join(folder, 'outcomes-merged.json');
-    expect((await cli('merge', ...files, '--rule', sum2d6, '--json', merged)).status).toBe(0);
-    expect(JSON.parse(readFileSync(merged, 'utf8')).metrics).toEqual(counted.metrics);
-  });
+  it(
+    'seed "outcomes": counts exactly the trials writing would (same dice), on 2 threads and as 3 shards ' + 'merged',
+    async () => {
+      const options = (count: boolean) => ({
+        set: [`count=${count}`],
+        trials: '300k',
+        seed: 'outcomes',
+        threads: '2',
+        quiet: true,
+      });
+      const counted = await runCommand(sum2d6, options(true), bufferIo());
+      const written = await runCommand(sum2d6, options(false), bufferIo());
+      // The same trials: the same count of high sums, to the trial, and the same mean up to the order of a
+      // double's additions (Σ count · value over outcomes against Σ value over trials).
+      expect(counted.metrics.high).toEqual(written.metrics.high);
+      expect(counted.metrics['sum.mean'].estimate).toBeCloseTo(written.metrics['sum.mean'].estimate as number, 12);
+      expect(counted.metrics['sum.mean'].hi).toBeCloseTo(written.metrics['sum.mean'].hi as number, 12);
+      // And right: P(2d6 ≥ 10) = 1/6, σ = √(1/6 · 5/6 / 300,000) ≈ 0.00068; the mean 7, σ = √(35/6 / 300,000) ≈ 0.0044;
+      // 5σ each.
+      expect(Math.abs((counted.metrics.high.estimate as number) - 1 / 6)).toBeLessThan(5 * 0.00068);
+      expect(Math.abs((counted.metrics['sum.mean'].estimate as number) - 7)).toBeLessThan(5 * 0.0044);
+      const files = [0, 1, 2].map((i) => join(folder, `outcomes-${i}.json`));
+      for (const [i, out] of files.entries()) {
+        expect(
+          (
+            await cli(
+              'shard',
+              sum2d6,
+              '--trials',
+              '300k',
+              '--seed',
+              'outcomes',
+              '--threads',
+              '1',
+              '--shard',
+              `${i}/3`,
+              '--out',
+              out,
+              '--quiet',
+            )
+          ).status,
+        ).toBe(0);
+      }
+      const merged = join(folder, 'outcomes-merged.json');
+      expect((await cli('merge', ...files, '--rule', sum2d6, '--json', merged)).status).toBe(0);
+      expect(JSON.parse(readFileSync(merged, 'utf8')).metrics).toEqual(counted.metrics);
+    },
+  );
 
   const cases: Array<[string, () => string, RegExp]> = [
     [

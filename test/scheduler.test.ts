@@ -168,74 +168,77 @@ describe('the shard index from a scheduler', () => {
     });
   });
 
-  it('refuses two schedulers, an index outside the count and a missing count for the new schedulers, in one line', () => {
-    const cases: Array<[string | undefined, string | undefined, Record<string, string>, RegExp]> = [
-      ['auto', undefined, { AWS_BATCH_JOB_ARRAY_INDEX: '1' }, /^--shards: missing; allowed: the array job's size/],
-      [
-        'auto',
-        undefined,
-        { AWS_BATCH_JOB_ARRAY_INDEX: '10', AWS_BATCH_JOB_ARRAY_SIZE: '10' },
-        /^--shard auto: AWS_BATCH_JOB_ARRAY_INDEX=10 is not below AWS_BATCH_JOB_ARRAY_SIZE=10/,
-      ],
-      [
-        'auto',
-        '8',
-        { AWS_BATCH_JOB_ARRAY_INDEX: '1', AWS_BATCH_JOB_ARRAY_SIZE: '10' },
-        /^--shards: got 8 but AWS_BATCH_JOB_ARRAY_SIZE=10/,
-      ],
-      [
-        'auto',
-        undefined,
-        { CLOUD_RUN_TASK_INDEX: '4', CLOUD_RUN_TASK_COUNT: '4' },
-        /CLOUD_RUN_TASK_INDEX=4 is not below CLOUD_RUN_TASK_COUNT=4/,
-      ],
-      [
-        'auto',
-        undefined,
-        { CLOUD_RUN_TASK_INDEX: '-1', CLOUD_RUN_TASK_COUNT: '4' },
-        /^--shard auto: CLOUD_RUN_TASK_INDEX: got "-1"/,
-      ],
-      ['auto', undefined, { LSB_JOBINDEX: '3' }, /^--shards: missing; allowed: the array's task count/],
-      [
-        'auto',
-        undefined,
-        { LSB_JOBINDEX: '4', LSB_JOBINDEX_END: '31', LSB_JOBINDEX_STEP: '2' },
-        /index off an array from 1/,
-      ],
-      ['auto', '3', { LSB_JOBINDEX: '5' }, /task 5, beyond the 3 tasks/],
-      ['auto', '4', { LSB_JOBINDEX: '2', LSB_JOBINDEX_END: '16' }, /^--shards: got 4 but the LSF array has 16 tasks/],
-      ['auto', undefined, { LSB_JOBINDEX: '0' }, /^--shard auto: no scheduler's array index is set/],
-      ['auto', undefined, { NOMAD_ALLOC_INDEX: '0' }, /^--shards: missing; allowed: the group's count/],
-      ['auto', '2', { NOMAD_ALLOC_INDEX: '2' }, /NOMAD_ALLOC_INDEX=2 is not below --shards 2/],
-      ['auto', '2', { PARALLEL_SEQ: '0' }, /^--shard auto: PARALLEL_SEQ: got "0"; allowed: a whole number from 1/],
-      ['auto', '2', { PARALLEL_SEQ: '3' }, /PARALLEL_SEQ=3 is above --shards 2/],
-      [
-        'auto',
-        '4',
-        { PARALLEL_SEQ: '2', ...slurm(1, 0, 3, 1, 4) },
-        /^--shard auto: SLURM_ARRAY_TASK_ID and PARALLEL_SEQ are both set/,
-      ],
-      [
-        'auto',
-        undefined,
-        {
-          CLOUD_RUN_TASK_INDEX: '0',
-          CLOUD_RUN_TASK_COUNT: '2',
-          AWS_BATCH_JOB_ARRAY_INDEX: '0',
-          AWS_BATCH_JOB_ARRAY_SIZE: '2',
-        },
-        /AWS_BATCH_JOB_ARRAY_INDEX and CLOUD_RUN_TASK_INDEX are both set/,
-      ],
-      [
-        undefined,
-        undefined,
-        { LSB_JOBINDEX: '1', LSB_JOBINDEX_END: '2', JOB_COMPLETION_INDEX: '0' },
-        /JOB_COMPLETION_INDEX and LSB_JOBINDEX are both set/,
-      ],
-    ];
-    for (const [shard, shards, env, message] of cases)
-      expect(() => resolveShard(shard, shards, env, true), JSON.stringify({ shard, shards, env })).toThrow(message);
-  });
+  it(
+    'refuses two schedulers, an index outside the count and a missing count for the new schedulers, in one ' + 'line',
+    () => {
+      const cases: Array<[string | undefined, string | undefined, Record<string, string>, RegExp]> = [
+        ['auto', undefined, { AWS_BATCH_JOB_ARRAY_INDEX: '1' }, /^--shards: missing; allowed: the array job's size/],
+        [
+          'auto',
+          undefined,
+          { AWS_BATCH_JOB_ARRAY_INDEX: '10', AWS_BATCH_JOB_ARRAY_SIZE: '10' },
+          /^--shard auto: AWS_BATCH_JOB_ARRAY_INDEX=10 is not below AWS_BATCH_JOB_ARRAY_SIZE=10/,
+        ],
+        [
+          'auto',
+          '8',
+          { AWS_BATCH_JOB_ARRAY_INDEX: '1', AWS_BATCH_JOB_ARRAY_SIZE: '10' },
+          /^--shards: got 8 but AWS_BATCH_JOB_ARRAY_SIZE=10/,
+        ],
+        [
+          'auto',
+          undefined,
+          { CLOUD_RUN_TASK_INDEX: '4', CLOUD_RUN_TASK_COUNT: '4' },
+          /CLOUD_RUN_TASK_INDEX=4 is not below CLOUD_RUN_TASK_COUNT=4/,
+        ],
+        [
+          'auto',
+          undefined,
+          { CLOUD_RUN_TASK_INDEX: '-1', CLOUD_RUN_TASK_COUNT: '4' },
+          /^--shard auto: CLOUD_RUN_TASK_INDEX: got "-1"/,
+        ],
+        ['auto', undefined, { LSB_JOBINDEX: '3' }, /^--shards: missing; allowed: the array's task count/],
+        [
+          'auto',
+          undefined,
+          { LSB_JOBINDEX: '4', LSB_JOBINDEX_END: '31', LSB_JOBINDEX_STEP: '2' },
+          /index off an array from 1/,
+        ],
+        ['auto', '3', { LSB_JOBINDEX: '5' }, /task 5, beyond the 3 tasks/],
+        ['auto', '4', { LSB_JOBINDEX: '2', LSB_JOBINDEX_END: '16' }, /^--shards: got 4 but the LSF array has 16 tasks/],
+        ['auto', undefined, { LSB_JOBINDEX: '0' }, /^--shard auto: no scheduler's array index is set/],
+        ['auto', undefined, { NOMAD_ALLOC_INDEX: '0' }, /^--shards: missing; allowed: the group's count/],
+        ['auto', '2', { NOMAD_ALLOC_INDEX: '2' }, /NOMAD_ALLOC_INDEX=2 is not below --shards 2/],
+        ['auto', '2', { PARALLEL_SEQ: '0' }, /^--shard auto: PARALLEL_SEQ: got "0"; allowed: a whole number from 1/],
+        ['auto', '2', { PARALLEL_SEQ: '3' }, /PARALLEL_SEQ=3 is above --shards 2/],
+        [
+          'auto',
+          '4',
+          { PARALLEL_SEQ: '2', ...slurm(1, 0, 3, 1, 4) },
+          /^--shard auto: SLURM_ARRAY_TASK_ID and PARALLEL_SEQ are both set/,
+        ],
+        [
+          'auto',
+          undefined,
+          {
+            CLOUD_RUN_TASK_INDEX: '0',
+            CLOUD_RUN_TASK_COUNT: '2',
+            AWS_BATCH_JOB_ARRAY_INDEX: '0',
+            AWS_BATCH_JOB_ARRAY_SIZE: '2',
+          },
+          /AWS_BATCH_JOB_ARRAY_INDEX and CLOUD_RUN_TASK_INDEX are both set/,
+        ],
+        [
+          undefined,
+          undefined,
+          { LSB_JOBINDEX: '1', LSB_JOBINDEX_END: '2', JOB_COMPLETION_INDEX: '0' },
+          /JOB_COMPLETION_INDEX and LSB_JOBINDEX are both set/,
+        ],
+      ];
+      for (const [shard, shards, env, message] of cases)
+        expect(() => resolveShard(shard, shards, env, true), JSON.stringify({ shard, shards, env })).toThrow(message);
+    },
+  );
 
   it('{index} in an output name becomes the shard index', () => {
     expect(fillIndex('out/shard-{index}.json', { index: 12, count: 16, source: 'slurm' })).toBe('out/shard-12.json');
@@ -303,7 +306,8 @@ describe('how sweep shards share the grid', () => {
 });
 
 describe('a retried array task resumes from its checkpoint', () => {
-  it('Cloud Run task 1 of 2, killed after its first checkpoint and run again with the same index, ends as the uninterrupted shard', async () => {
+  it('Cloud Run task 1 of 2, killed after its first checkpoint and run again with the same index, ends as the ' +
+    'uninterrupted shard', async () => {
     const muster = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
     const work = `${folder}/retry`;
     mkdirSync(work, { recursive: true });

@@ -251,32 +251,35 @@ describe('one Ctrl-C (twice to the group): PARTIAL, exit 130, what finished kept
     });
   }
 
-  it.concurrent('merge --verify interrupted while it re-runs a shard: one PARTIAL line, exit 130, nothing written', async () => {
-    mkdirSync(folder, { recursive: true });
-    // 4e7 trials: a few seconds of re-run on one thread, long enough to be interrupted in.
-    const shard = file('verify-shard.json');
-    const made = spawnSync(
-      process.execPath,
-      [CLI, 'shard', 'reserves', '--trials', '4e7', '--shard', '0/1', '--out', shard, '--quiet'],
-      { encoding: 'utf8' },
-    );
-    expect(made.status).toBe(0);
-    const result = await interrupt([
-      'merge',
-      shard,
-      '--verify',
-      '1',
-      '--threads',
-      '1',
-      '--json',
-      file('verified.json'),
-    ]);
-    expect({ status: result.status, stderr: result.stderr }).toEqual({
-      status: 130,
-      stderr: 'muster: PARTIAL: --verify: interrupted before the shards were checked; nothing was written\n',
-    });
-    expect(existsSync(file('verified.json'))).toBe(false);
-  });
+  it.concurrent(
+    'merge --verify interrupted while it re-runs a shard: one PARTIAL line, exit 130, nothing ' + 'written',
+    async () => {
+      mkdirSync(folder, { recursive: true });
+      // 4e7 trials: a few seconds of re-run on one thread, long enough to be interrupted in.
+      const shard = file('verify-shard.json');
+      const made = spawnSync(
+        process.execPath,
+        [CLI, 'shard', 'reserves', '--trials', '4e7', '--shard', '0/1', '--out', shard, '--quiet'],
+        { encoding: 'utf8' },
+      );
+      expect(made.status).toBe(0);
+      const result = await interrupt([
+        'merge',
+        shard,
+        '--verify',
+        '1',
+        '--threads',
+        '1',
+        '--json',
+        file('verified.json'),
+      ]);
+      expect({ status: result.status, stderr: result.stderr }).toEqual({
+        status: 130,
+        stderr: 'muster: PARTIAL: --verify: interrupted before the shards were checked; nothing was written\n',
+      });
+      expect(existsSync(file('verified.json'))).toBe(false);
+    },
+  );
 
   it.concurrent('sweep --shard after SIGTERM: exit 143', async () => {
     mkdirSync(folder, { recursive: true });
@@ -300,7 +303,8 @@ describe('one Ctrl-C (twice to the group): PARTIAL, exit 130, what finished kept
     expect({ status: result.status, stderr: result.stderr }).toEqual({
       status: 143,
       stderr:
-        'muster: PARTIAL: interrupted before shard 1/2 finished; a shard is merged whole, so nothing was written (run it again)\n',
+        'muster: PARTIAL: interrupted before shard 1/2 finished; a shard is merged whole, so nothing was written ' +
+        '(run it again)\n',
     });
   });
 

@@ -75,67 +75,78 @@ describe('simulateEach: a run’s tally is held only while the run is under way'
     }
   });
 
-  it('aborted before it starts: every run comes back unfinished, with no trials, as simulateMany reports it', async () => {
-    const controller = new AbortController();
-    controller.abort();
-    const left = await simulateEach(pool, list.slice(0, 3), { signal: controller.signal });
-    expect([...left.keys()]).toEqual([0, 1, 2]);
-    for (const outcome of left.values())
-      expect({
-        partial: outcome.partial,
-        trials: outcome.trials,
-        sum: outcome.tally.reduce((a, b) => a + b, 0),
-      }).toEqual({ partial: true, trials: 0, sum: 0 });
-    const many = await simulateMany(pool, list.slice(0, 3), { signal: controller.signal });
-    expect(many.map((outcome) => outcome.partial)).toEqual([true, true, true]);
-  });
+  it(
+    'aborted before it starts: every run comes back unfinished, with no trials, as simulateMany reports ' + 'it',
+    async () => {
+      const controller = new AbortController();
+      controller.abort();
+      const left = await simulateEach(pool, list.slice(0, 3), { signal: controller.signal });
+      expect([...left.keys()]).toEqual([0, 1, 2]);
+      for (const outcome of left.values())
+        expect({
+          partial: outcome.partial,
+          trials: outcome.trials,
+          sum: outcome.tally.reduce((a, b) => a + b, 0),
+        }).toEqual({ partial: true, trials: 0, sum: 0 });
+      const many = await simulateMany(pool, list.slice(0, 3), { signal: controller.signal });
+      expect(many.map((outcome) => outcome.partial)).toEqual([true, true, true]);
+    },
+  );
 });
 
 describe('planParts: large tallies travel a few to a task', () => {
-  it('fast-check: no task of two or more parts sends back more than TASK_TALLY_ENTRIES entries; every chunk in one part', () => {
-    fc.assert(
-      fc.property(
-        fc.array(
-          fc.record({
-            chunks: fc.integer({ min: 0, max: 40 }),
-            tallyLength: fc.integer({ min: 1, max: 2 * TASK_TALLY_ENTRIES }),
-          }),
-          { minLength: 1, maxLength: 60 },
+  it(
+    'fast-check: no task of two or more parts sends back more than TASK_TALLY_ENTRIES entries; every chunk in one ' +
+      'part',
+    () => {
+      fc.assert(
+        fc.property(
+          fc.array(
+            fc.record({
+              chunks: fc.integer({ min: 0, max: 40 }),
+              tallyLength: fc.integer({ min: 1, max: 2 * TASK_TALLY_ENTRIES }),
+            }),
+            { minLength: 1, maxLength: 60 },
+          ),
+          fc.integer({ min: 1, max: 16 }),
+          (runs, threads) => {
+            const segments = runs.map(({ chunks }, index) => ({ index, first: 0, end: chunks }));
+            const tasks = planParts(
+              segments,
+              runs.map(({ chunks, tallyLength }) => ({ trials: chunks * CHUNK_TRIALS, tallyLength })),
+              threads,
+            );
+            const seen = runs.map(() => [] as number[]);
+            for (const task of tasks) {
+              const entries = task.reduce((sum, part) => sum + runs[part.index].tallyLength, 0);
+              if (task.length > 1) expect(entries).toBeLessThanOrEqual(TASK_TALLY_ENTRIES);
+              for (const { index, range } of task)
+                for (let chunk = range.first; chunk < range.end; chunk++) seen[index].push(chunk);
+            }
+            seen.forEach((chunks, index) =>
+              expect(chunks).toEqual(Array.from({ length: runs[index].chunks }, (_, k) => k)),
+            );
+          },
         ),
-        fc.integer({ min: 1, max: 16 }),
-        (runs, threads) => {
-          const segments = runs.map(({ chunks }, index) => ({ index, first: 0, end: chunks }));
-          const tasks = planParts(
-            segments,
-            runs.map(({ chunks, tallyLength }) => ({ trials: chunks * CHUNK_TRIALS, tallyLength })),
-            threads,
-          );
-          const seen = runs.map(() => [] as number[]);
-          for (const task of tasks) {
-            const entries = task.reduce((sum, part) => sum + runs[part.index].tallyLength, 0);
-            if (task.length > 1) expect(entries).toBeLessThanOrEqual(TASK_TALLY_ENTRIES);
-            for (const { index, range } of task)
-              for (let chunk = range.first; chunk < range.end; chunk++) seen[index].push(chunk);
-          }
-          seen.forEach((chunks, index) =>
-            expect(chunks).toEqual(Array.from({ length: runs[index].chunks }, (_, k) => k)),
-          );
-        },
-      ),
-      { seed: 20261201, numRuns: 200 },
-    );
-  });
+        { seed: 20261201, numRuns: 200 },
+      );
+    },
+  );
 
-  it('100 one-chunk runs of 248,832-entry tallies (reserves at 11 squads): four to a task, where small ones go seven', () => {
-    const segments = Array.from({ length: 100 }, (_, index) => ({ index, first: 0, end: 1 }));
-    const tasks = planParts(
-      segments,
-      segments.map(() => ({ trials: CHUNK_TRIALS, tallyLength: 12 ** 5 })),
-      2,
-    );
-    // ⌊2^20 / 248,832⌋ = 4 tallies a task.
-    expect(tasks.map((task) => task.length)).toEqual(Array.from({ length: 25 }, () => 4));
-  });
+  it(
+    '100 one-chunk runs of 248,832-entry tallies (reserves at 11 squads): four to a task, where small ones go ' +
+      'seven',
+    () => {
+      const segments = Array.from({ length: 100 }, (_, index) => ({ index, first: 0, end: 1 }));
+      const tasks = planParts(
+        segments,
+        segments.map(() => ({ trials: CHUNK_TRIALS, tallyLength: 12 ** 5 })),
+        2,
+      );
+      // ⌊2^20 / 248,832⌋ = 4 tallies a task.
+      expect(tasks.map((task) => task.length)).toEqual(Array.from({ length: 25 }, () => 4));
+    },
+  );
 });
 
 describe('runChunks into a buffer a worker reuses', () => {

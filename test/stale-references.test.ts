@@ -48,18 +48,21 @@ function staleIn(file: string, text: string): string[] {
 }
 
 describe('the checker', () => {
-  it('finds a missing rooted path, a missing relative module in a comment, and nothing in code or at a real path', () => {
-    const text = [
-      '/**',
-      ' * Built by test/no-such-file.test.ts; see ./no-such-module.ts and ../theme.ts, and src/rules/infinity.ts.',
-      ' */',
-      "const notAComment = 'test/also-missing.test.ts';",
-    ].join('\n');
-    expect(staleIn('reports/charts/x.ts', text)).toEqual([
-      'reports/charts/x.ts: test/no-such-file.test.ts',
-      'reports/charts/x.ts: ./no-such-module.ts',
-    ]);
-  });
+  it(
+    'finds a missing rooted path, a missing relative module in a comment, and nothing in code or at a real ' + 'path',
+    () => {
+      const text = [
+        '/**',
+        ' * Built by test/no-such-file.test.ts; see ./no-such-module.ts and ../theme.ts, and src/rules/infinity.ts.',
+        ' */',
+        "const notAComment = 'test/also-missing.test.ts';",
+      ].join('\n');
+      expect(staleIn('reports/charts/x.ts', text)).toEqual([
+        'reports/charts/x.ts: test/no-such-file.test.ts',
+        'reports/charts/x.ts: ./no-such-module.ts',
+      ]);
+    },
+  );
 
   it('reads a page whole, code blocks included, and a .js path as its .ts source', () => {
     const page =

@@ -58,7 +58,9 @@ describe('a closed pipe on standard output: quiet, exit 0', () => {
   });
 
   it('stdout and stderr into one pipe that closes (2>&1 | head -c 100): exit 0, no trace past the first bytes', () => {
-    const script = `"${process.execPath}" "${CLI}" ${BIG_SWEEP.join(' ')} --json - 2>&1 | head -c 100; echo " status=\${PIPESTATUS[0]}"`;
+    const script =
+      `"${process.execPath}" "${CLI}" ${BIG_SWEEP.join(' ')} --json - 2>&1 | head -c 100; echo " ` +
+      `status=\${PIPESTATUS[0]}"`;
     const run = spawnSync('bash', ['-c', script], { cwd: folder, encoding: 'utf8' });
     expect(run.stdout).toMatch(/ status=0\n$/);
     expect(run.stderr).toBe('');
@@ -73,7 +75,8 @@ describe('a full device on standard output: one line, exit 2', () => {
       const { status, stderr } = await runCli(['run', 'infinity', '--exact', '--quiet'], descriptor);
       expect(status).toBe(2);
       expect(stderr).toBe(
-        'muster: standard output: cannot write (no space left on the device); allowed: a pipe, terminal or file with room, or an output file (--json FILE, --csv FILE)\n',
+        'muster: standard output: cannot write (no space left on the device); allowed: a pipe, terminal or file ' +
+          'with room, or an output file (--json FILE, --csv FILE)\n',
       );
     } finally {
       closeSync(descriptor);
@@ -87,7 +90,8 @@ describe('a full device on standard output: one line, exit 2', () => {
       expect(status).toBe(2);
       const lines = stderr.trimEnd().split('\n');
       expect(lines.filter((line) => line.startsWith('muster:'))).toEqual([
-        'muster: standard output: cannot write (no space left on the device); allowed: a pipe, terminal or file with room, or an output file (--json FILE, --csv FILE)',
+        'muster: standard output: cannot write (no space left on the device); allowed: a pipe, terminal or file ' +
+          'with room, or an output file (--json FILE, --csv FILE)',
       ]);
       expect(stderr).not.toMatch(/ENOSPC|node:| {4}at /);
     } finally {
@@ -124,16 +128,20 @@ describe('the internal-error path shows control characters as escapes', () => {
     expect(stderr).not.toMatch(RAW);
   });
 
-  it("an error thrown outside the command (from a timer a rule file set) reaches stderr escaped, as the rule's fault: exit 2", async () => {
-    const rule = join(folder, 'hostile-timer.mjs');
-    const example = readFileSync(new URL('../examples/rules/roll-off-reroll.mjs', import.meta.url), 'utf8');
-    writeFileSync(rule, `setTimeout(() => { throw new Error("late \\u001b[2J\\u202e"); }, 0);\n${example}`);
-    const { status, stderr } = await runCli(['run', rule, '--exact'], 'close-after-first-chunk');
-    // The rule thread names a fault of the rule file's own making (docs/errors.md, Exit status).
-    expect(status).toBe(2);
-    expect(stderr).toMatch(
-      /hostile-timer\.mjs \(rule [\w-]+\): Error: late \\x1b\[2J\\u202e was thrown outside any call of muster's/,
-    );
-    expect(stderr).not.toMatch(RAW);
-  });
+  it(
+    "an error thrown outside the command (from a timer a rule file set) reaches stderr escaped, as the rule's " +
+      'fault: exit 2',
+    async () => {
+      const rule = join(folder, 'hostile-timer.mjs');
+      const example = readFileSync(new URL('../examples/rules/roll-off-reroll.mjs', import.meta.url), 'utf8');
+      writeFileSync(rule, `setTimeout(() => { throw new Error("late \\u001b[2J\\u202e"); }, 0);\n${example}`);
+      const { status, stderr } = await runCli(['run', rule, '--exact'], 'close-after-first-chunk');
+      // The rule thread names a fault of the rule file's own making (docs/errors.md, Exit status).
+      expect(status).toBe(2);
+      expect(stderr).toMatch(
+        /hostile-timer\.mjs \(rule [\w-]+\): Error: late \\x1b\[2J\\u202e was thrown outside any call of muster's/,
+      );
+      expect(stderr).not.toMatch(RAW);
+    },
+  );
 });

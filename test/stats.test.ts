@@ -37,18 +37,22 @@ describe('wilsonInterval', () => {
     expect(Math.abs(interval.hi - hi)).toBeLessThan(1e-13);
   });
 
-  it('starts at exactly 0 for no successes and ends at exactly 1 for all successes, at any trial count and confidence', () => {
-    // Algebraically the Wilson bounds are 0 and 1 there; before the fix the
-    // floating-point formula gave e.g. 4.2e-22 and 0.9999999999999999.
-    for (const trials of [1, 7, 1000, 65_536, 1_000_000, 4_128_768, 1e9]) {
-      for (const confidence of [0.9, 0.95, 0.99, 0.999999]) {
-        expect(wilsonInterval(0, trials, confidence).lo, `0 of ${trials} at ${confidence}`).toBe(0);
-        expect(wilsonInterval(trials, trials, confidence).hi, `${trials} of ${trials} at ${confidence}`).toBe(1);
-        expect(wilsonInterval(trials, trials, confidence).lo).toBeLessThan(1);
-        expect(wilsonInterval(0, trials, confidence).hi).toBeGreaterThan(0);
+  it(
+    'starts at exactly 0 for no successes and ends at exactly 1 for all successes, at any trial count and ' +
+      'confidence',
+    () => {
+      // Algebraically the Wilson bounds are 0 and 1 there; before the fix the
+      // floating-point formula gave e.g. 4.2e-22 and 0.9999999999999999.
+      for (const trials of [1, 7, 1000, 65_536, 1_000_000, 4_128_768, 1e9]) {
+        for (const confidence of [0.9, 0.95, 0.99, 0.999999]) {
+          expect(wilsonInterval(0, trials, confidence).lo, `0 of ${trials} at ${confidence}`).toBe(0);
+          expect(wilsonInterval(trials, trials, confidence).hi, `${trials} of ${trials} at ${confidence}`).toBe(1);
+          expect(wilsonInterval(trials, trials, confidence).lo).toBeLessThan(1);
+          expect(wilsonInterval(0, trials, confidence).hi).toBeGreaterThan(0);
+        }
       }
-    }
-  });
+    },
+  );
 
   it('always holds its own estimate, lo ≤ k/n ≤ hi, including counts next to the edges', () => {
     for (const trials of [1, 2, 3, 10, 999, 65_536, 1_000_000, 1e9, 2 ** 40]) {

@@ -130,7 +130,8 @@ function expectFit(label: string, observed: ArrayLike<number>, probabilities: Ar
   const { lower, upper } = chiSquareTails(stat, df);
   if (!(lower >= CHI_SQUARE_TAIL && upper >= CHI_SQUARE_TAIL)) {
     expect.fail(
-      `${label}: chi-square ${stat.toFixed(1)} on ${df} df, tails ${lower.toExponential(2)} / ${upper.toExponential(2)} (need both ≥ ${CHI_SQUARE_TAIL})`,
+      `${label}: chi-square ${stat.toFixed(1)} on ${df} df, tails ${lower.toExponential(2)} / ` +
+        `${upper.toExponential(2)} (need both ≥ ${CHI_SQUARE_TAIL})`,
     );
   }
 }
@@ -225,27 +226,30 @@ describe('stream 2 is xoshiro128** seeded from seedrandom’s tychei, bit for bi
       for (const chunk of [0, 1, 15, 65_535, 1_000_000]) cases.push([seed, rule, chunk]);
   }
 
-  it(`${cases.length} chunk keys, 3,000 uniforms each: fresh streams, one reseeded stream, and chunkStream(…, 2)`, () => {
-    const reused = new XoshiroStream();
-    for (const [seed, rule, chunk] of cases) {
-      const key = keyOf(seed, rule, chunk);
-      const words = seedWords(key);
-      // The all-zero guard would change the state only if tyche-i's first four outputs were all 0 (chance
-      // 2^-128 a key): the reference applies no guard, so matching it shows the guard never fired here.
-      expect(words.some((w) => w !== 0)).toBe(true);
-      const reference = referenceXoshiro(words);
-      const fresh = new XoshiroStream(key).random;
-      const viaChunk = stream2(seed, rule, chunk);
-      reused.reseedChunk(seed, rule, chunk);
-      expect(fresh.stream).toBe(2);
-      for (let draw = 0; draw < 3_000; draw++) {
-        const expected = reference() / TWO_TO_32;
-        const got = [fresh(), viaChunk(), reused.random()];
-        if (got.some((value) => value !== expected))
-          expect({ key, draw, got }).toEqual({ key, draw, got: [expected, expected, expected] });
+  it(
+    `${cases.length} chunk keys, 3,000 uniforms each: fresh streams, one reseeded stream, ` + 'and chunkStream(…, 2)',
+    () => {
+      const reused = new XoshiroStream();
+      for (const [seed, rule, chunk] of cases) {
+        const key = keyOf(seed, rule, chunk);
+        const words = seedWords(key);
+        // The all-zero guard would change the state only if tyche-i's first four outputs were all 0 (chance
+        // 2^-128 a key): the reference applies no guard, so matching it shows the guard never fired here.
+        expect(words.some((w) => w !== 0)).toBe(true);
+        const reference = referenceXoshiro(words);
+        const fresh = new XoshiroStream(key).random;
+        const viaChunk = stream2(seed, rule, chunk);
+        reused.reseedChunk(seed, rule, chunk);
+        expect(fresh.stream).toBe(2);
+        for (let draw = 0; draw < 3_000; draw++) {
+          const expected = reference() / TWO_TO_32;
+          const got = [fresh(), viaChunk(), reused.random()];
+          if (got.some((value) => value !== expected))
+            expect({ key, draw, got }).toEqual({ key, draw, got: [expected, expected, expected] });
+        }
       }
-    }
-  });
+    },
+  );
 
   it('reseed() restarts exactly, whatever was drawn before (uniforms, dice, rejected draws)', () => {
     const stream = new XoshiroStream('first key');
@@ -263,26 +267,31 @@ describe('stream 2 is xoshiro128** seeded from seedrandom’s tychei, bit for bi
     }
   });
 
-  it('below follows Lemire’s method on the top 20 bits, rejected draws included, and roll is one uniform a die (100,000 calls)', () => {
-    // Bounds with the most rejections (2^20 mod b up to b − 1: 2731 rejects 2603 of 2^20, 0.25%) mixed with
-    // exact powers of two (no rejection) and small dice, so the sequence depends on every branch.
-    const bounds = [6, 1296, 2731, 3000, 4095, 4096, 7, 20, 1000, 1, 2, 36];
-    for (const key of [keyOf('muster', 'reserves', 0), keyOf('kat', 'fow', 77)]) {
-      const reference = referenceStream2(seedWords(key));
-      const rng = new XoshiroStream(key).random;
-      for (let i = 0; i < 100_000; i++) {
-        const bound = bounds[i % bounds.length];
-        const kind = Math.floor(i / bounds.length) % 3; // every bound with every kind of call
-        const got = kind === 0 ? rng.below(bound) : kind === 1 ? rng.roll(bound) : rng();
-        const expected = kind === 0 ? reference.below(bound) : kind === 1 ? reference.roll(bound) : reference.uniform();
-        if (got !== expected) expect({ key, i, bound, kind, got }).toEqual({ key, i, bound, kind, got: expected });
+  it(
+    'below follows Lemire’s method on the top 20 bits, rejected draws included, and roll is one uniform a die ' +
+      '(100,000 calls)',
+    () => {
+      // Bounds with the most rejections (2^20 mod b up to b − 1: 2731 rejects 2603 of 2^20, 0.25%) mixed with
+      // exact powers of two (no rejection) and small dice, so the sequence depends on every branch.
+      const bounds = [6, 1296, 2731, 3000, 4095, 4096, 7, 20, 1000, 1, 2, 36];
+      for (const key of [keyOf('muster', 'reserves', 0), keyOf('kat', 'fow', 77)]) {
+        const reference = referenceStream2(seedWords(key));
+        const rng = new XoshiroStream(key).random;
+        for (let i = 0; i < 100_000; i++) {
+          const bound = bounds[i % bounds.length];
+          const kind = Math.floor(i / bounds.length) % 3; // every bound with every kind of call
+          const got = kind === 0 ? rng.below(bound) : kind === 1 ? rng.roll(bound) : rng();
+          const expected =
+            kind === 0 ? reference.below(bound) : kind === 1 ? reference.roll(bound) : reference.uniform();
+          if (got !== expected) expect({ key, i, bound, kind, got }).toEqual({ key, i, bound, kind, got: expected });
+        }
+        // Each bound takes 1/3 of its 100,000/12 calls as below(); Σ (2^20 mod b) over the bounds is 5,151, so
+        // about 100,000 · (1/3) / 12 · 5,151 / 2^20 ≈ 14 rejections are expected (Poisson: P(0) = e^-14). None
+        // would mean the rejecting branch went untested.
+        expect(reference.rejections).toBeGreaterThan(0);
       }
-      // Each bound takes 1/3 of its 100,000/12 calls as below(); Σ (2^20 mod b) over the bounds is 5,151, so
-      // about 100,000 · (1/3) / 12 · 5,151 / 2^20 ≈ 14 rejections are expected (Poisson: P(0) = e^-14). None
-      // would mean the rejecting branch went untested.
-      expect(reference.rejections).toBeGreaterThan(0);
-    }
-  });
+    },
+  );
 });
 
 describe('below(b) is exactly uniform', () => {
@@ -598,26 +607,29 @@ describe('validate-streams scores rare outcomes by their Poisson tail', () => {
     }
   });
 
-  it('one or two trials of a 5·10^-10 outcome in 10^8 are unremarkable; the normal z would call them 4.3σ and 8.6σ', () => {
-    // fow, attacker.atLeast.2.by.8 at one golden setting: p = 1 − 5.38·10^-10, so 0.054 failures expected.
-    const p = 1 - 5.38e-10;
-    const n = 1e8;
-    for (const [failures, twoSided] of [
-      [0, 1],
-      [1, 2 * (1 - Math.exp(-0.0538))],
-      [2, 2 * (1 - Math.exp(-0.0538) * (1 + 0.0538))],
-    ]) {
-      const result = compare({ kind: 'proportion', successes: n - failures, trials: n }, p);
-      // The normal z with the same two-sided tail: 0, then 1.62 and 2.99 (below, not above, the estimate).
-      const expected = failures === 0 ? 0 : -Math.SQRT2 * inverseErfc(twoSided);
-      expect(result.kind).toBe('z');
-      if (result.kind === 'z') expect(result.z).toBeCloseTo(expected, 6);
-    }
-    // Far from 0 and 1 it is the plain normal z.
-    const plain = compare({ kind: 'proportion', successes: 5_000_500, trials: 1e7 }, 0.5);
-    expect(plain.kind).toBe('z');
-    if (plain.kind === 'z') expect(plain.z).toBeCloseTo(500 / Math.sqrt(0.25 * 1e7), 9);
-  });
+  it(
+    'one or two trials of a 5·10^-10 outcome in 10^8 are unremarkable; the normal z would call them 4.3σ and ' + '8.6σ',
+    () => {
+      // fow, attacker.atLeast.2.by.8 at one golden setting: p = 1 − 5.38·10^-10, so 0.054 failures expected.
+      const p = 1 - 5.38e-10;
+      const n = 1e8;
+      for (const [failures, twoSided] of [
+        [0, 1],
+        [1, 2 * (1 - Math.exp(-0.0538))],
+        [2, 2 * (1 - Math.exp(-0.0538) * (1 + 0.0538))],
+      ]) {
+        const result = compare({ kind: 'proportion', successes: n - failures, trials: n }, p);
+        // The normal z with the same two-sided tail: 0, then 1.62 and 2.99 (below, not above, the estimate).
+        const expected = failures === 0 ? 0 : -Math.SQRT2 * inverseErfc(twoSided);
+        expect(result.kind).toBe('z');
+        if (result.kind === 'z') expect(result.z).toBeCloseTo(expected, 6);
+      }
+      // Far from 0 and 1 it is the plain normal z.
+      const plain = compare({ kind: 'proportion', successes: 5_000_500, trials: 1e7 }, 0.5);
+      expect(plain.kind).toBe('z');
+      if (plain.kind === 'z') expect(plain.z).toBeCloseTo(500 / Math.sqrt(0.25 * 1e7), 9);
+    },
+  );
 });
 
 /**

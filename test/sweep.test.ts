@@ -70,22 +70,26 @@ describe('muster sweep', () => {
     expect(readFileSync(html, 'utf8')).toContain('"id":"sweep-squad.round.1"');
   });
 
-  it('seed "sweep": every simulated point lies within 5σ of its exact value (3 points × 4 metrics: 12 checks, 5σ each)', async () => {
-    const trials = 100_000;
-    const sweep = await sweepCommand(
-      'infinity',
-      { vary: ['wipA=10,13,16'], trials: String(trials), seed: 'sweep', threads: '1', quiet: true },
-      bufferIo(),
-    );
-    for (const point of sweep.points) {
-      for (const name of ['a.wins', 'b.wins', 'a.crit', 'rolls.1']) {
-        const { estimate, exact } = point.metrics[name];
-        expect(Math.abs(estimate! - exact!), `${name} at wipA=${point.params.wipA}`).toBeLessThanOrEqual(
-          proportionTolerance(exact!, trials),
-        );
+  it(
+    'seed "sweep": every simulated point lies within 5σ of its exact value (3 points × 4 metrics: 12 checks, 5σ ' +
+      'each)',
+    async () => {
+      const trials = 100_000;
+      const sweep = await sweepCommand(
+        'infinity',
+        { vary: ['wipA=10,13,16'], trials: String(trials), seed: 'sweep', threads: '1', quiet: true },
+        bufferIo(),
+      );
+      for (const point of sweep.points) {
+        for (const name of ['a.wins', 'b.wins', 'a.crit', 'rolls.1']) {
+          const { estimate, exact } = point.metrics[name];
+          expect(Math.abs(estimate! - exact!), `${name} at wipA=${point.params.wipA}`).toBeLessThanOrEqual(
+            proportionTolerance(exact!, trials),
+          );
+        }
       }
-    }
-  });
+    },
+  );
 
   it('combinations the rule rejects are skipped and said so (chosenRound above rounds)', async () => {
     const io = bufferIo();

@@ -65,7 +65,8 @@ export default {
   id: 'deployment-steps',
   title: 'Genesys deployment (step form)',
   summary:
-    'Genesys Project deployment: the forward 2d6 zone gamble against standard zones, and who gets first-round initiative',
+    'Genesys Project deployment: the forward 2d6 zone gamble against standard zones, and who gets first-round ' +
+    'initiative',
   source: 'The Genesys Project, designer preview, §6.1–6.4 Deployment',
   params: [
     { name: 'a', type: 'choice', default: 'forward:1', choices: STRATEGIES, doc: "player a's deployment" },

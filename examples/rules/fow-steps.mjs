@@ -32,7 +32,8 @@ export default {
   id: 'fow-steps',
   title: 'Flames of War reserves, prepared positions (step form)',
   summary:
-    'Flames of War: attacker Reserves against defender Delayed and Scattered Reserves with an Immediate Ambush, turn by turn',
+    'Flames of War: attacker Reserves against defender Delayed and Scattered Reserves with an Immediate Ambush, ' +
+    'turn by turn',
   source: 'Flames of War, 3rd edition, p. 285 (prepared positions); reserve dice per the 4th-edition missions',
   params: [
     { name: 'attackerPlatoons', type: 'integer', default: 6, min: 1, max: 30, doc: "platoons in the attacker's force" },
@@ -170,7 +171,9 @@ export default {
     });
     list.push({
       name: 'attacker.allIn.atEnd',
-      doc: 'every attacking reserve is in when the defender can first win (the attacker moves first: in by its turn endTurn)',
+      doc:
+        'every attacking reserve is in when the defender can first win (the attacker moves first: in by its ' +
+        'turn endTurn)',
       probability: false,
     });
     return list;

@@ -42,7 +42,8 @@ export default {
   id: 'noctvale-steps',
   title: 'Noctvale initiative and deployment groups (step form)',
   summary:
-    'Noctvale setup: initiative to the lower activation count (2d6 roll-off on equal counts), retinues in deployment groups placed alternately',
+    'Noctvale setup: initiative to the lower activation count (2d6 roll-off on equal counts), retinues in ' +
+    'deployment groups placed alternately',
   source: 'Noctvale, Standard Battle Set-Up, steps 3, 5 and 6',
   params: [
     {

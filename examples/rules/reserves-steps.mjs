@@ -22,7 +22,8 @@ export default {
   id: 'reserves-steps',
   title: 'Genesys reserves (step form)',
   summary:
-    'Genesys Project reserves round by round: when squads arrive, with a chosen reserve round, command bonus and leader loss',
+    'Genesys Project reserves round by round: when squads arrive, with a chosen reserve round, command bonus and ' +
+    'leader loss',
   source: 'The Genesys Project, designer preview, §6.5 Reserves',
   params: [
     { name: 'squads', type: 'integer', default: 4, min: 1, max: 100, doc: 'squads held in reserve' },
@@ -87,7 +88,10 @@ export default {
     if (p.firstRound > p.rounds) return `firstRound: got ${p.firstRound}; allowed: 1 to rounds (${p.rounds})`;
     if (p.chosenRound > p.rounds) return `chosenRound: got ${p.chosenRound}; allowed: 0 (none) to rounds (${p.rounds})`;
     if (p.chosenRound !== 0 && p.chosenRound < p.firstRound)
-      return `chosenRound: got ${p.chosenRound}; allowed: 0 (none) or firstRound (${p.firstRound}) to rounds (${p.rounds})`;
+      return (
+        `chosenRound: got ${p.chosenRound}; allowed: 0 (none) or firstRound (${p.firstRound}) to rounds ` +
+        `(${p.rounds})`
+      );
   },
   metrics(p) {
     const list = [];

@@ -182,7 +182,10 @@ export default {
     if (p.firstRound > p.rounds) return `firstRound: got ${p.firstRound}; allowed: 1 to rounds (${p.rounds})`;
     if (p.chosenRound > p.rounds) return `chosenRound: got ${p.chosenRound}; allowed: 0 (none) to rounds (${p.rounds})`;
     if (p.chosenRound !== 0 && p.chosenRound < p.firstRound)
-      return `chosenRound: got ${p.chosenRound}; allowed: 0 (none) or firstRound (${p.firstRound}) to rounds (${p.rounds})`;
+      return (
+        `chosenRound: got ${p.chosenRound}; allowed: 0 (none) or firstRound (${p.firstRound}) to rounds ` +
+        `(${p.rounds})`
+      );
   },
 
   metrics: metricList,

@@ -66,7 +66,8 @@ export default {
   id: 'warbands-steps',
   title: 'Mordheim defenders, underdogs and turn order (step form)',
   summary:
-    'Mordheim setup: who defends, who is the underdog, setup order and who plays first, with the dice the roll-offs take',
+    'Mordheim setup: who defends, who is the underdog, setup order and who plays first, with the dice the ' +
+    'roll-offs take',
   source: 'Mordheim community rules, setup: Attackers and Defenders, Underdogs, Deployment, Order of Play',
   params: [
     { name: 'count', type: 'integer', default: 3, min: 2, max: MOST, doc: 'warbands in the game' },

@@ -71,7 +71,8 @@ export function planCard(rule: Rule, params: Params, options: CardOptions = {}):
     );
   if (options.against !== undefined && !chosen.accepts.against)
     throw new UsageError(
-      `--against: the ${rule.id} card has no opponent strategy to fix; allowed: --against with the ${againstCards()} card only`,
+      `--against: the ${rule.id} card has no opponent strategy to fix; allowed: --against with the ` +
+        `${againstCards()} card only`,
     );
   return chosen.plan(rule, params, options);
 }
@@ -91,7 +92,10 @@ export function citation(rule: Rule): string {
 export function methodText(results: readonly RunResult[]): string {
   if (results.every((result) => result.method === 'exact')) return 'exact values (rational arithmetic, no simulation)';
   const first = results.find((result) => result.method === 'simulation') as RunResult;
-  return `estimates with ${percent(first.confidence, 0)} intervals: ${formatCount(first.trials)} trials${results.length > 1 ? ' a point' : ''}, seed ${JSON.stringify(first.seed)} (stream ${first.stream})`;
+  return (
+    `estimates with ${percent(first.confidence, 0)} intervals: ${formatCount(first.trials)} ` +
+    `trials${results.length > 1 ? ' a point' : ''}, seed ${JSON.stringify(first.seed)} (stream ${first.stream})`
+  );
 }
 
 function footerLine(
@@ -143,10 +147,18 @@ function commandLine(rule: Rule, params: Params, varied: readonly string[], opti
 export function renderCardSheet(card: Card): string {
   const blocks = card.blocks.map((block) =>
     block.kind === 'chart'
-      ? `<section class="block chart" id="${escapeHtml(block.chart.id)}"><h2>${escapeHtml(block.chart.title)}</h2><div class="vis" data-chart="${escapeHtml(block.chart.id)}" role="img" aria-label="${escapeHtml(block.chart.title)}"></div>${block.chart.caption ? `<p class="caption">${escapeHtml(block.chart.caption)}</p>` : ''}</section>`
-      : `<section class="block table" id="${escapeHtml(block.id)}"><h2>${escapeHtml(block.title)}</h2>${block.html}${block.caption ? `<p class="caption">${escapeHtml(block.caption)}</p>` : ''}</section>`,
+      ? `<section class="block chart" ` +
+        `id="${escapeHtml(block.chart.id)}"><h2>${escapeHtml(block.chart.title)}</h2><div class="vis" ` +
+        `data-chart="${escapeHtml(block.chart.id)}" role="img" ` +
+        `aria-label="${escapeHtml(block.chart.title)}"></div>${block.chart.caption ? `<p class="caption">${escapeHtml(block.chart.caption)}</p>` : ''}</section>`
+      : `<section class="block table" ` +
+        `id="${escapeHtml(block.id)}"><h2>${escapeHtml(block.title)}</h2>${block.html}${block.caption ? `<p class="caption">${escapeHtml(block.caption)}</p>` : ''}</section>`,
   );
-  return `<article class="card" data-rule="${escapeHtml(card.rule)}"><header><h1>${escapeHtml(card.title)}</h1><p class="subtitle">${escapeHtml(card.subtitle)}</p></header>${blocks.join('')}<footer class="card-footer">${escapeHtml(card.footer)}</footer></article>`;
+  return (
+    `<article class="card" data-rule="${escapeHtml(card.rule)}"><header><h1>${escapeHtml(card.title)}</h1><p ` +
+    `class="subtitle">${escapeHtml(card.subtitle)}</p></header>${blocks.join('')}<footer ` +
+    `class="card-footer">${escapeHtml(card.footer)}</footer></article>`
+  );
 }
 
 /** The charts of a card, in the order their placeholders appear. */
@@ -158,8 +170,10 @@ export function cardCharts(card: Card): Chart[] {
  * The rules for the sheet itself (.card and below), shared by the card's own page and the calculator's printed card.
  */
 export function cardSheetStyle(): string {
-  return `
-.card { width: ${SHEET.width}px; margin: 16px auto; background: white; padding: 14px 16px; display: flex; flex-direction: column; gap: 8px; }
+  return (
+    `
+.card { width: ${SHEET.width}px; margin: 16px auto; background: white; padding: 14px 16px; display: flex; ` +
+    `flex-direction: column; gap: 8px; }
 .card header h1 { margin: 0; font-size: 21px; line-height: 1.2; }
 .card .subtitle { margin: 3px 0 0; color: #3d4652; font-size: 12.5px; }
 .card h2 { margin: 0 0 2px; font-size: 14px; }
@@ -171,8 +185,10 @@ export function cardSheetStyle(): string {
 .card th, .card td { padding: 2px 6px; border-bottom: 1px solid #d9dde3; text-align: left; vertical-align: top; }
 .card th { background: #f3f6fa; font-weight: 600; }
 .card .num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-.card-footer { margin-top: 4px; padding-top: 5px; border-top: 1px solid #d9dde3; color: #4b5461; font-size: 9px; line-height: 1.3; overflow-wrap: anywhere; }
-`;
+.card-footer { margin-top: 4px; padding-top: 5px; border-top: 1px solid #d9dde3; color: #4b5461; font-size: 9px; ` +
+    `line-height: 1.3; overflow-wrap: anywhere; }
+`
+  );
 }
 
 /** The card's CSS: one sheet of the paper chosen, on screen as on paper. */

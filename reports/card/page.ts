@@ -16,7 +16,8 @@ import { LEAST_TEXT_PX, legibleSvg } from './legible.js';
  * phone, whose screen shows the card a column wide instead (cardStyle), each
  * chart at a width where its text is legible (./legible.ts).
  */
-const FIT_SCRIPT = `(function () {
+const FIT_SCRIPT =
+  `(function () {
   var legibleSvg = ${legibleSvg.toString()};
   window.musterCharts = window.musterCharts.then(function (views) {
     var svgs = document.querySelectorAll('.card .vis svg');
@@ -26,20 +27,24 @@ const FIT_SCRIPT = `(function () {
     document.documentElement.classList.add('sheet-measure');
     var height = card.getBoundingClientRect().height - padding;
     document.documentElement.classList.remove('sheet-measure');
-    if (height > ${SHEET.height}) card.style.setProperty('--fit-zoom', String(Math.floor((${SHEET.height} / height) * 1000) / 1000));
+    if (height > ${SHEET.height}) card.style.setProperty('--fit-zoom', String(Math.floor((${SHEET.height} / ` +
+  `height) * 1000) / 1000));
     return views;
   });
 })();`;
 
 export function renderCardPage(card: Card, paper: Paper): string {
   const charts = cardCharts(card);
-  return `${chartPageHead(card.title, cardStyle(paper), charts.length > 0, [BOOT_SCRIPT, FIT_SCRIPT])}
+  return (
+    `${chartPageHead(card.title, cardStyle(paper), charts.length > 0, [BOOT_SCRIPT, FIT_SCRIPT])}
 <body>
 ${renderCardSheet(card)}
-<script type="application/json" id="muster-charts">${jsonForScript(charts.map((chart) => ({ id: chart.id, spec: chart.spec })))}</script>
+<script type="application/json" ` +
+    `id="muster-charts">${jsonForScript(charts.map((chart) => ({ id: chart.id, spec: chart.spec })))}</script>
 <script>${BOOT_SCRIPT}</script>
 <script>${FIT_SCRIPT}</script>
 </body>
 </html>
-`;
+`
+  );
 }

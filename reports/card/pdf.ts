@@ -25,7 +25,9 @@ export function pdfTimeoutSeconds(env: NodeJS.ProcessEnv = process.env): number 
   if (raw === undefined || raw === '') return DEFAULT_PDF_TIMEOUT;
   const seconds = /^\s*\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : Number.NaN;
   if (!(seconds > 0 && seconds <= 3600)) {
-    const allowed = `seconds Chromium may take to print a card, greater than 0 and at most 3600 (default ${DEFAULT_PDF_TIMEOUT})`;
+    const allowed =
+      `seconds Chromium may take to print a card, greater than 0 and at most 3600 (default ` +
+      `${DEFAULT_PDF_TIMEOUT})`;
     throw badValue('MUSTER_PDF_TIMEOUT', raw, allowed);
   }
   return seconds;
@@ -45,7 +47,8 @@ export function checkChromium(): Chromium {
     accessSync(path, constants.X_OK);
   } catch {
     throw new UsageError(
-      `--pdf: Chromium not found at ${path}; allowed: install it (apt-get install chromium), set MUSTER_CHROMIUM to its path, or leave out --pdf`,
+      `--pdf: Chromium not found at ${path}; allowed: install it (apt-get install chromium), set MUSTER_CHROMIUM ` +
+        `to its path, or leave out --pdf`,
     );
   }
   return { path, timeoutSeconds };
@@ -87,7 +90,8 @@ export async function printToPdf(
     await runChromium(chromium, args, signal);
     if (!existsSync(pdf))
       throw new UsageError(
-        `--pdf: Chromium at ${chromium.path} exited without printing the card; allowed: a working Chromium (MUSTER_CHROMIUM)`,
+        `--pdf: Chromium at ${chromium.path} exited without printing the card; allowed: a working Chromium ` +
+          `(MUSTER_CHROMIUM)`,
       );
     return readFileSync(pdf);
   } finally {
@@ -142,7 +146,8 @@ function runChromium(
     child.on('error', (error) => {
       settle(
         new UsageError(
-          `--pdf: Chromium at ${path} could not be started (${error.message}); allowed: a working Chromium (MUSTER_CHROMIUM)`,
+          `--pdf: Chromium at ${path} could not be started (${error.message}); allowed: a working Chromium ` +
+            `(MUSTER_CHROMIUM)`,
         ),
       );
     });

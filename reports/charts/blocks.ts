@@ -91,7 +91,8 @@ export function markerKey(result: Pick<RunResult, 'method' | 'confidence'>, anyE
   if (result.method === 'exact') return 'Exact values (no simulation).';
   const level = `${+(result.confidence * 100).toFixed(2)}%`;
   const parts = [
-    `● simulated estimate with its ${level} interval (where the bar is not visible, the interval is narrower than the dot)`,
+    `● simulated estimate with its ${level} interval (where the bar is not visible, the interval is narrower than ` +
+      `the dot)`,
   ];
   if (anyExact) parts.push('◇ exact value');
   return `${parts.join('; ')}.`;

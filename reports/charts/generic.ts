@@ -29,10 +29,12 @@ export function everyMetricChart(view: RunView): Chart | null {
   return {
     id: `${rule.id}-${isProbability ? 'probabilities' : 'means'}`,
     title: `${rule.title}: every ${isProbability ? 'probability' : 'mean'}`,
-    caption: `Each ${isProbability ? 'probability' : 'expected value'} the rule reports, in the order muster describe lists them (the table below says what each means). ${markerKey(
-      result,
-      points.some((p) => p.exact !== null),
-    )}`,
+    caption:
+      `Each ${isProbability ? 'probability' : 'expected value'} the rule reports, in the order muster ` +
+      `describe lists them (the table below says what each means). ${markerKey(
+        result,
+        points.some((p) => p.exact !== null),
+      )}`,
     spec: intervalChart(points, {
       orientation: 'horizontal',
       categoryTitle: '',
@@ -89,7 +91,10 @@ export function exactCheckChart(view: RunView): Chart | null {
   return {
     id: `${rule.id}-exact-check`,
     title: `${rule.title}: simulation against the exact values`,
-    caption: `Every simulated probability minus its exact value, with its ${level} interval, in percentage points; the diamonds mark zero. ${covered} of ${rows.length} intervals cover the exact value (about ${level} of them should).`,
+    caption:
+      `Every simulated probability minus its exact value, with its ${level} interval, in percentage points; ` +
+      `the diamonds mark zero. ${covered} of ${rows.length} intervals cover the exact value (about ${level} of ` +
+      `them should).`,
     spec: intervalChart(points, {
       orientation: 'horizontal',
       categoryTitle: '',
@@ -182,7 +187,9 @@ export function matrixChart(
   return {
     id: `${rule.id}-matrix-${row}-${col}`.replace(/[^A-Za-z0-9.-]+/g, '-'),
     title: `${rule.title}: ${words}, by ${titles.row ?? row} and ${titles.col ?? col}`,
-    caption: `${metric?.doc ?? metricName}, with ${titles.row ?? row} down the side and ${titles.col ?? col} across the top. ${how}${units}${note ? ` ${note}` : ''}`,
+    caption:
+      `${metric?.doc ?? metricName}, with ${titles.row ?? row} down the side and ${titles.col ?? col} ` +
+      `across the top. ${how}${units}${note ? ` ${note}` : ''}`,
     spec: heatmap(cells, {
       rowTitle: titles.row ?? row,
       colTitle: titles.col ?? col,

@@ -30,7 +30,9 @@ export function bestVerdict(sweep: Pick<SweepResult, 'points'>, best: SweepBest,
   const others = tied.map((point) => formatParams(point.params)).join(', or ');
   const choice = tied.length > 0 ? `${chosen} (or ${others}: ${exact ? 'tied exactly' : 'the same estimate'})` : chosen;
   const what = metric.doc ? ` (${metric.doc})` : '';
-  const head = `Choose ${choice}: ${metric.name} ${show(best.value)}, the ${best.goal === 'max' ? 'highest' : 'lowest'}${what}`;
+  const head =
+    `Choose ${choice}: ${metric.name} ${show(best.value)}, the ` +
+    `${best.goal === 'max' ? 'highest' : 'lowest'}${what}`;
   const rest = sweep.points.filter((point, index) => !marked.has(index) && Number.isFinite(valueAt(point)));
   if (rest.length === 0) return `${head}${best.decided === 'alone' ? '; the only point.' : '; every point gives it.'}`;
   const sign = best.goal === 'max' ? -1 : 1;

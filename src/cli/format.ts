@@ -149,8 +149,10 @@ export function renderRun(
         result.precision.reached
           ? `precision ±${result.precision.target} reached after ${formatCount(result.trials)} trials`
           : result.partial
-            ? `precision ±${result.precision.target} not reached: interrupted after ${formatCount(result.trials)} trials`
-            : `precision ±${result.precision.target} NOT reached: stopped at --max-trials ${formatCount(result.trials)}`,
+            ? `precision ±${result.precision.target} not reached: interrupted after ${formatCount(result.trials)} ` +
+              `trials`
+            : `precision ±${result.precision.target} NOT reached: stopped at --max-trials ` +
+              `${formatCount(result.trials)}`,
       );
     }
     if (result.partial) lines.push('PARTIAL: interrupted; only the finished chunks are counted');

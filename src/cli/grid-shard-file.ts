@@ -80,7 +80,8 @@ export function readGridShard(file: string, analyses: readonly GridAnalysis<unkn
   // Another version may count differently (a rule fixed, a stream changed): its counts cannot be added to these.
   if (shard.version !== packageVersion())
     throw bad(
-      `was written by muster ${JSON.stringify(String(shard.version).slice(0, 40))}, not by this muster ${JSON.stringify(packageVersion())} (run the shard again with it)`,
+      `was written by muster ${JSON.stringify(String(shard.version).slice(0, 40))}, not by this muster ` +
+        `${JSON.stringify(packageVersion())} (run the shard again with it)`,
     );
   const recorded: unknown = shard.ruleFiles;
   if (recorded !== undefined) {

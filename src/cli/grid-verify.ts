@@ -93,8 +93,12 @@ export class PiecesToVerify {
         const differs = rerun.findIndex((value, i) => value !== tally[i]);
         const span = `${noun} ${piece.point + 1}, chunks ${piece.first}–${piece.end - 1}`;
         if (differs >= 0) {
-          const got = `tally[${differs}]: got ${tally[differs]}, a re-run of the ${noun} its options describe gives ${rerun[differs]}`;
-          const allowed = `the tally muster ${grid.command} --shard computes (the file was edited, relabelled, or written by another build)`;
+          const got =
+            `tally[${differs}]: got ${tally[differs]}, a re-run of the ${noun} its options describe ` +
+            `gives ${rerun[differs]}`;
+          const allowed =
+            `the tally muster ${grid.command} --shard computes (the file was edited, relabelled, or ` +
+            `written by another build)`;
           throw new UsageError(`files: ${JSON.stringify(file)}: ${span}: ${got}; allowed: ${allowed}`);
         }
         io.err(`verified ${file}: a re-run of ${span} gives the same tally\n`);

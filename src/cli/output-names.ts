@@ -49,7 +49,9 @@ export function checkOutputNames(outputs: readonly NamedOutput[]): void {
     const writer = outputs.find((other) => other.format === named.format && other.option !== output.option);
     const instead = writer ? `; ${writer.option} ${output.path} writes the ${named.what}` : '';
     throw new UsageError(
-      `${output.option}: got ${JSON.stringify(output.path)}, ${article(named.what)} name for ${article(NAMES[output.format])} file${instead}; allowed: a name ending ${EXTENSIONS[output.format].join(' or ')}, or no extension`,
+      `${output.option}: got ${JSON.stringify(output.path)}, ${article(named.what)} name for ` +
+        `${article(NAMES[output.format])} file${instead}; allowed: a name ending ` +
+        `${EXTENSIONS[output.format].join(' or ')}, or no extension`,
     );
   }
 }

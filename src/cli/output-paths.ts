@@ -68,6 +68,7 @@ export function writeReports(files: readonly OutputFile[], io: Io, quiet: boolea
     if (!file.path.endsWith('.svg') && file.path !== STDOUT) io.err(`wrote ${terminalLine(file.path)}\n`);
   if (svgs.length > 0)
     io.err(
-      `wrote ${svgs.length} SVG chart${svgs.length === 1 ? '' : 's'}: ${svgs.map((file) => terminalLine(file.path)).join(', ')}\n`,
+      `wrote ${svgs.length} SVG chart${svgs.length === 1 ? '' : 's'}: ` +
+        `${svgs.map((file) => terminalLine(file.path)).join(', ')}\n`,
     );
 }

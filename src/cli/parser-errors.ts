@@ -34,11 +34,16 @@ export function parserError(
   const help = `muster ${command === 'muster' ? '' : `${command} `}--help`;
   let match: RegExpExecArray | null;
   if ((match = /^unknown command '(.*)'$/.exec(text)))
-    return `muster: command: got ${JSON.stringify(match[1])}${mean}; allowed: ${commands.length > 0 ? commands.join(', ') : 'a command muster --help lists'}\n`;
+    return (
+      `muster: command: got ${JSON.stringify(match[1])}${mean}; allowed: ` +
+      `${commands.length > 0 ? commands.join(', ') : 'a command muster --help lists'}\n`
+    );
   if ((match = /^unknown option '(.*)'$/.exec(text)))
     return `muster: option: got ${JSON.stringify(match[1])}${mean}; allowed: an option ${help} lists\n`;
   if ((match = /^missing required argument '(.*)'$/.exec(text)))
-    return `muster: ${match[1]}: missing; allowed: ${match[1] === 'rule' ? 'a rule id (muster list)' : `see ${help}`}\n`;
+    return (
+      `muster: ${match[1]}: missing; allowed: ` + `${match[1] === 'rule' ? 'a rule id (muster list)' : `see ${help}`}\n`
+    );
   if ((match = /^option '([^' ]+)[^']*' argument missing$/.exec(text)))
     return `muster: ${match[1]}: missing its value; allowed: see ${help}\n`;
   if ((match = /^too many arguments(?: for '.*')?\. Expected (\d+) arguments? but got (\d+)\.$/.exec(text)) && parsed) {
@@ -48,7 +53,10 @@ export function parserError(
         ? 'no arguments'
         : `${parsed.names.map((name) => `<${name}>`).join(' ')} alone (quote a value that holds spaces)`;
     if (extra !== undefined)
-      return `muster: unexpected argument ${JSON.stringify(extra)}${meantOption(extra, parsed.options)}; allowed: ${allowed}\n`;
+      return (
+        `muster: unexpected argument ${JSON.stringify(extra)}${meantOption(extra, parsed.options)}; allowed: ` +
+        `${allowed}\n`
+      );
   }
   if ((match = /^too many arguments(?: for '.*')?\. Expected (\d+) arguments? but got (\d+)\.$/.exec(text)))
     return `muster: arguments: got ${match[2]}; allowed: ${match[1]} (quote a value that holds spaces)\n`;

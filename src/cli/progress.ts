@@ -58,7 +58,9 @@ export class ProgressBar {
     const bar = this.#plain
       ? '#'.repeat(filled) + '-'.repeat(width - filled)
       : '█'.repeat(filled) + '░'.repeat(width - filled);
-    const text = `${bar} ${(fraction * 100).toFixed(0).padStart(3)}%  ${formatRate(done)}/${formatRate(target)} ${this.#unit}  ${formatRate(rate)} ${this.#unit}/s  ETA ${formatDuration(remaining)}   `;
+    const text =
+      `${bar} ${(fraction * 100).toFixed(0).padStart(3)}%  ${formatRate(done)}/${formatRate(target)} ` +
+      `${this.#unit}  ${formatRate(rate)} ${this.#unit}/s  ETA ${formatDuration(remaining)}   `;
     this.#width = Math.max(this.#width, text.length);
     this.#write(`\r${text}`);
     this.#drawn = true;

@@ -113,7 +113,8 @@ export function schedulerIndexPresent(env: Env): boolean {
   return presentSchedulers(env, false).length > 0;
 }
 
-const AUTO_ALLOWED = `i/n such as 0/4, or auto in a scheduler's array job (${SCHEDULERS.map((s) => s.variable).join(', ')})`;
+const AUTO_ALLOWED =
+  "i/n such as 0/4, or auto in a scheduler's array job " + `(${SCHEDULERS.map((s) => s.variable).join(', ')})`;
 
 /**
  * The shard this process runs. `shard` is the --shard text (`i/n`, `auto`,
@@ -154,12 +155,14 @@ export function resolveShard(
   }
   if (present.length > 1) {
     throw new UsageError(
-      `--shard auto: ${present.map((s) => s.variable).join(' and ')} are both set (${present.map((s) => s.title).join(', ')}); allowed: the environment of one scheduler, or --shard i/n`,
+      `--shard auto: ${present.map((s) => s.variable).join(' and ')} are both set ` +
+        `(${present.map((s) => s.title).join(', ')}); allowed: the environment of one scheduler, or --shard i/n`,
     );
   }
   if (present.length === 0) {
     throw new UsageError(
-      `--shard auto: no scheduler's array index is set (none of ${SCHEDULERS.map((s) => s.variable).join(', ')}); allowed: run inside one, or --shard i/n`,
+      `--shard auto: no scheduler's array index is set (none of ${SCHEDULERS.map((s) => s.variable).join(', ')}); ` +
+        `allowed: run inside one, or --shard i/n`,
     );
   }
   return present[0].place(env, shards);
@@ -212,7 +215,8 @@ function fromSlurm(env: Env, shards: string | undefined): ShardPlace {
     const given = parseShards(shards);
     if (given !== count)
       throw new UsageError(
-        `--shards: got ${given} but the Slurm array has ${count} tasks; allowed: leave --shards out under Slurm, or the array's task count`,
+        `--shards: got ${given} but the Slurm array has ${count} tasks; allowed: leave --shards out under Slurm, ` +
+          `or the array's task count`,
       );
   }
   return { index, count, source: 'slurm' };
@@ -265,7 +269,8 @@ function fromParallel(env: Env, shards: string | undefined): ShardPlace {
   const count = parseShards(shards);
   if (seq > count)
     throw new UsageError(
-      `--shard auto: PARALLEL_SEQ=${seq} is above --shards ${count}; allowed: --shards equal to the number of jobs, such as parallel ... ::: $(seq ${count})`,
+      `--shard auto: PARALLEL_SEQ=${seq} is above --shards ${count}; allowed: --shards equal to the number of ` +
+        `jobs, such as parallel ... ::: $(seq ${count})`,
     );
   return { index: seq - 1, count, source: 'gnu-parallel' };
 }
@@ -294,14 +299,16 @@ function fromLsf(env: Env, shards: string | undefined): ShardPlace {
     count = (end - 1) / step + 1;
     if (count > MAX_SHARDS)
       throw new UsageError(
-        `--shard auto: LSF array environment ${seen} has ${count} tasks, more than ${MAX_SHARDS}; allowed: at most ${MAX_SHARDS}`,
+        `--shard auto: LSF array environment ${seen} has ${count} tasks, more than ${MAX_SHARDS}; allowed: at most ` +
+          `${MAX_SHARDS}`,
       );
   }
   if (shards !== undefined) {
     const given = parseShards(shards);
     if (count !== undefined && given !== count)
       throw new UsageError(
-        `--shards: got ${given} but the LSF array has ${count} tasks; allowed: leave --shards out, or the array's task count`,
+        `--shards: got ${given} but the LSF array has ${count} tasks; allowed: leave --shards out, or the array's ` +
+          `task count`,
       );
     count = given;
   }
@@ -311,7 +318,8 @@ function fromLsf(env: Env, shards: string | undefined): ShardPlace {
     );
   if (index >= count)
     throw new UsageError(
-      `--shard auto: LSF array environment ${seen} is task ${index + 1}, beyond the ${count} tasks; allowed: --shards equal to the array's task count`,
+      `--shard auto: LSF array environment ${seen} is task ${index + 1}, beyond the ${count} tasks; allowed: ` +
+        `--shards equal to the array's task count`,
     );
   return { index, count, source: 'lsf' };
 }

@@ -83,7 +83,8 @@ export function mixedStreams(
   firstStream: StreamVersion,
 ): UsageError {
   return new UsageError(
-    `files: ${JSON.stringify(file)} drew its dice from stream ${stream}, ${JSON.stringify(firstFile)} from stream ${firstStream}; allowed: shards of one stream (run every shard with the same --stream)`,
+    `files: ${JSON.stringify(file)} drew its dice from stream ${stream}, ${JSON.stringify(firstFile)} from stream ` +
+      `${firstStream}; allowed: shards of one stream (run every shard with the same --stream)`,
   );
 }
 
@@ -318,7 +319,9 @@ export async function namedRuleFiles(
     const one = recorded.length === 1;
     const paths = recorded.map((entry) => JSON.stringify(entry.path)).join(', ');
     const why = `which merge does not import because a shard names ${one ? 'it' : 'them'}`;
-    const allowed = `--rule PATH naming ${one ? 'that file' : 'each file'} yourself (its sha256 is checked before it is imported)`;
+    const allowed =
+      `--rule PATH naming ${one ? 'that file' : 'each file'} yourself (its sha256 is checked before ` +
+      `it is imported)`;
     throw new UsageError(
       `files: ${shard} was run with the rule file${one ? '' : 's'} ${paths}, ${why}; allowed: ${allowed}`,
     );
@@ -330,14 +333,18 @@ export async function namedRuleFiles(
   for (const path of named) hashes.push(await ruleFileSha256(resolve(path), path));
   const unused = named.findIndex((_, index) => !recorded.some((entry) => entry.sha256 === hashes[index]));
   if (unused >= 0) {
-    const what = `${JSON.stringify(named[unused])} is none of the rule files ${shard} was run with (its sha256 is ${hashes[unused].slice(0, 12)}…)`;
+    const what =
+      `${JSON.stringify(named[unused])} is none of the rule files ${shard} was run with (its sha256 is ` +
+      `${hashes[unused].slice(0, 12)}…)`;
     throw new UsageError(`--rule: ${what}; allowed: only those files, unchanged`);
   }
   const loaded: Rule[] = [];
   for (const entry of recorded) {
     const index = hashes.indexOf(entry.sha256);
     if (index < 0) {
-      const what = `no file given is the rule file ${JSON.stringify(entry.path)} ${shard} was run with (sha256 ${entry.sha256.slice(0, 12)}…)`;
+      const what =
+        `no file given is the rule file ${JSON.stringify(entry.path)} ${shard} was run with (sha256 ` +
+        `${entry.sha256.slice(0, 12)}…)`;
       throw new UsageError(`--rule: ${what}; allowed: --rule for each rule file the shards were run with, unchanged`);
     }
     loaded.push(await loadRuleFile(resolve(named[index]), named[index], entry.sha256));

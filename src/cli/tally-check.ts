@@ -37,7 +37,10 @@ export function checkCounts(rule: Rule, params: Params, tally: Float64Array, tri
         return `${name}: sums ${value.sum}, ${value.sumOfSquares} are not sums of observations`;
       // n·Σx² ≥ (Σx)², with a relative slack for the rules whose observations are fractions (shares).
       if (value.count > 0 && value.count * value.sumOfSquares < value.sum * value.sum * (1 - 1e-12))
-        return `${name}: its sum of squares ${value.sumOfSquares} is below its sum ${value.sum} squared over ${value.count} trials`;
+        return (
+          `${name}: its sum of squares ${value.sumOfSquares} is below its sum ${value.sum} squared over ` +
+          `${value.count} trials`
+        );
       if (value.count === 0 && (value.sum !== 0 || value.sumOfSquares !== 0))
         return `${name}: nonzero sums over no trials`;
     }

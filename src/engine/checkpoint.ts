@@ -217,7 +217,8 @@ function readCheckpoint(
   const parsed = readInputJson(path, '--checkpoint', 'a checkpoint this same command wrote, or a new file');
   if (isRecord(parsed) && parsed.format === UNHASHED_FORMAT)
     throw bad(
-      `was written by an earlier muster, without the hash that shows it unedited (${UNHASHED_FORMAT}); delete it and run again`,
+      `was written by an earlier muster, without the hash that shows it unedited (${UNHASHED_FORMAT}); delete it ` +
+        `and run again`,
     );
   if (!isRecord(parsed) || parsed.format !== CHECKPOINT_FORMAT)
     throw bad(`is not a muster checkpoint (${CHECKPOINT_FORMAT})`);
@@ -231,7 +232,8 @@ function readCheckpoint(
     throw bad('has missing or unknown fields');
   if (parsed.version !== packageVersion())
     throw bad(
-      `was written by muster ${JSON.stringify(parsed.version.slice(0, 40))}, not this muster ${JSON.stringify(packageVersion())}, which may count differently; delete it and run again`,
+      `was written by muster ${JSON.stringify(parsed.version.slice(0, 40))}, not this muster ` +
+        `${JSON.stringify(packageVersion())}, which may count differently; delete it and run again`,
     );
   const { sha256, ...content } = parsed;
   if (contentHash(content as Omit<CheckpointFileShape, 'sha256'>) !== sha256)
@@ -242,7 +244,8 @@ function readCheckpoint(
       .slice(0, 3)
       .map(({ name, there, now }) => `${name} ${clip(there)} there, ${clip(now)} now`);
     throw new UsageError(
-      `--checkpoint: ${path} is from another run (${shown.join('; ')}); allowed: the same command as the checkpoint's, or a new file`,
+      `--checkpoint: ${path} is from another run (${shown.join('; ')}); allowed: the same command as the ` +
+        `checkpoint's, or a new file`,
     );
   }
   const ranges: SavedRange[] = [];

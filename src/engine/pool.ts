@@ -150,7 +150,8 @@ export interface WorkerUsageError {
 function simulationFailed(task: ChunkTask, reason: string, others = 0): WorkerError {
   const also = others > 0 ? ` or in one of the ${others} runs sent with it` : '';
   return new WorkerError(
-    `${task.ruleId}: the simulation failed in ${chunkText(task.firstChunk, task.endChunk)}${also} (${reason.split('\n')[0]}); this is a bug, nothing was written`,
+    `${task.ruleId}: the simulation failed in ${chunkText(task.firstChunk, task.endChunk)}${also} ` +
+      `(${reason.split('\n')[0]}); this is a bug, nothing was written`,
   );
 }
 

@@ -93,7 +93,8 @@ export function fileError(option: string, path: string, error: unknown): unknown
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code && REASONS[code])
     return new UsageError(
-      `${option}: cannot write ${path} (${REASONS[code]}); allowed: a file in a folder you can write, on a disk with room`,
+      `${option}: cannot write ${path} (${REASONS[code]}); allowed: a file in a folder you can write, on a disk ` +
+        `with room`,
     );
   return error;
 }
@@ -157,7 +158,8 @@ export function checkOutputFile(option: string, file: string, { stdout = false }
       target = statSync(path);
     } catch {
       throw new UsageError(
-        `${option}: ${path} is a link to nothing (dangling symlink); allowed: a new file, a regular file, or a link to one`,
+        `${option}: ${path} is a link to nothing (dangling symlink); allowed: a new file, a regular file, or a ` +
+          `link to one`,
       );
     }
     // A rename would replace a device such as /dev/null or /dev/stdout with a regular file: only regular files may be
@@ -167,7 +169,8 @@ export function checkOutputFile(option: string, file: string, { stdout = false }
         ? 'not a regular file (a folder)'
         : 'not a regular file (a device, pipe or socket)';
       throw new UsageError(
-        `${option}: ${path} is ${what}; allowed: a new or existing regular file${stdout ? ', or - for standard output' : ''}`,
+        `${option}: ${path} is ${what}; allowed: a new or existing regular ` +
+          `file${stdout ? ', or - for standard output' : ''}`,
       );
     }
   }
@@ -265,7 +268,8 @@ export function checkDistinct(
     if (earlier) {
       const shown = path === STDOUT ? 'standard output (-)' : JSON.stringify(path);
       throw new UsageError(
-        `${option}: ${shown} is the same file as ${earlier}; allowed: a different file for every output, never an input`,
+        `${option}: ${shown} is the same file as ${earlier}; allowed: a different file for every output, never an ` +
+          `input`,
       );
     }
     seen.set(key, `${option} ${path}`);
@@ -393,7 +397,8 @@ export function writeOutputs(
     const earlier = targets.get(key);
     if (earlier)
       throw new UsageError(
-        `${file.option ?? 'output'}: ${file.path} is the same file as ${earlier.option ?? 'output'} ${earlier.path}; allowed: a different file for every output`,
+        `${file.option ?? 'output'}: ${file.path} is the same file as ${earlier.option ?? 'output'} ` +
+          `${earlier.path}; allowed: a different file for every output`,
       );
     targets.set(key, file);
   }

@@ -26,7 +26,9 @@ function onError(stream: Stream, error: NodeJS.ErrnoException): void {
   if (fault !== null) return;
   const reason = faultReason(error.code) ?? terminalLine(error.code ?? error.message);
   const instead = stream === 'stdout' ? ', or an output file (--json FILE, --csv FILE)' : '';
-  fault = `muster: standard ${stream === 'stdout' ? 'output' : 'error'}: cannot write (${reason}); allowed: a pipe, terminal or file with room${instead}\n`;
+  fault =
+    `muster: standard ${stream === 'stdout' ? 'output' : 'error'}: cannot write (${reason}); allowed: a ` +
+    `pipe, terminal or file with room${instead}\n`;
   if (!closed.has('stderr')) process.stderr.write(fault);
 }
 

@@ -84,7 +84,8 @@ export function resolveParams(rule: Rule, assignments: readonly string[] = [], o
     const equals = assignment.indexOf('=');
     if (equals <= 0)
       throw new UsageError(
-        `--set: got ${JSON.stringify(assignment)}; allowed: name=value, with name one of ${rule.params.map((p) => p.name).join(', ')}`,
+        `--set: got ${JSON.stringify(assignment)}; allowed: name=value, with name one of ` +
+          `${rule.params.map((p) => p.name).join(', ')}`,
       );
     const name = assignment.slice(0, equals).trim();
     const spec = findParam(rule, name);

@@ -5,7 +5,8 @@
  */
 
 export function ruleFileTemplate(id: string): string {
-  return `// ${id}.mjs — a muster rule file. It imports nothing from muster; muster imports it.
+  return (
+    `// ${id}.mjs — a muster rule file. It imports nothing from muster; muster imports it.
 //
 //   muster describe ./${id}.mjs      parameters and metrics
 //   muster run ./${id}.mjs --exact   exact odds (from exact() below)
@@ -27,7 +28,8 @@ export default {
   // What --set name=value changes. Types: integer and number {min, max}, boolean, choice {choices}.
   params: [
     { name: 'dice', type: 'integer', default: 2, min: 1, max: 6, doc: 'd6 rolled for the ambush' },
-    { name: 'target', type: 'integer', default: 7, min: 1, max: 36, doc: 'the unit arrives when the total reaches this' },
+    { name: 'target', type: 'integer', default: 7, min: 1, max: 36, doc: 'the unit arrives when the total reaches ` +
+    `this' },
     { name: 'rerollOnes', type: 'boolean', default: false, doc: 'a command re-roll: every 1 is rolled again, once' },
   ],
 
@@ -76,11 +78,13 @@ export default {
     return { arrives: \`\${arrive}/\${all}\`, 'total.mean': \`\${totalSum}/\${all}\` };
   },
 };
-`;
+`
+  );
 }
 
 export function ruleTestTemplate(id: string): string {
-  return `// ${id}.test.mjs — tests for ${id}.mjs. Run: npx vitest run ${id}.test.mjs
+  return (
+    `// ${id}.test.mjs — tests for ${id}.mjs. Run: npx vitest run ${id}.test.mjs
 //
 // Two kinds of test every rule file deserves:
 //   1. the trial, driven by dice you choose, against outcomes worked out by hand from the rule text;
@@ -122,8 +126,10 @@ describe('${id}: the trial, on chosen dice', () => {
     expect(trialOn([3, 4], params({ dice: 2, target: 7 }))).toEqual({ arrives: true, 'total.mean': 7 });
   });
   it('a 1 is rolled again with the re-roll, and stands without it', () => {
-    expect(trialOn([1, 6, 5], params({ dice: 2, target: 11, rerollOnes: true }))).toEqual({ arrives: true, 'total.mean': 11 });
-    expect(trialOn([1, 6], params({ dice: 2, target: 11, rerollOnes: false }))).toEqual({ arrives: false, 'total.mean': 7 });
+    expect(trialOn([1, 6, 5], params({ dice: 2, target: 11, rerollOnes: true }))).toEqual({ arrives: true, ` +
+    `'total.mean': 11 });
+    expect(trialOn([1, 6], params({ dice: 2, target: 11, rerollOnes: false }))).toEqual({ arrives: false, ` +
+    `'total.mean': 7 });
   });
 });
 
@@ -158,7 +164,8 @@ const lowest = (text) => {
 };
 
 describe('${id}: exact() against brute force over the dice', () => {
-  for (const changes of [{ dice: 1, target: 4 }, { dice: 2, target: 7 }, { dice: 2, target: 9, rerollOnes: true }, { dice: 3, target: 12 }]) {
+  for (const changes of [{ dice: 1, target: 4 }, { dice: 2, target: 7 }, { dice: 2, target: 9, rerollOnes: true }, ` +
+    `{ dice: 3, target: 12 }]) {
     it(\`at \${JSON.stringify(changes)}\`, () => {
       const p = params(changes);
       const length = p.dice * (p.rerollOnes ? 2 : 1); // the most dice one trial can read
@@ -168,5 +175,6 @@ describe('${id}: exact() against brute force over the dice', () => {
     });
   }
 });
-`;
+`
+  );
 }
