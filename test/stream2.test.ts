@@ -226,30 +226,27 @@ describe('stream 2 is xoshiro128** seeded from seedrandom’s tychei, bit for bi
       for (const chunk of [0, 1, 15, 65_535, 1_000_000]) cases.push([seed, rule, chunk]);
   }
 
-  it(
-    `${cases.length} chunk keys, 3,000 uniforms each: fresh streams, one reseeded stream, ` + 'and chunkStream(…, 2)',
-    () => {
-      const reused = new XoshiroStream();
-      for (const [seed, rule, chunk] of cases) {
-        const key = keyOf(seed, rule, chunk);
-        const words = seedWords(key);
-        // The all-zero guard would change the state only if tyche-i's first four outputs were all 0 (chance
-        // 2^-128 a key): the reference applies no guard, so matching it shows the guard never fired here.
-        expect(words.some((w) => w !== 0)).toBe(true);
-        const reference = referenceXoshiro(words);
-        const fresh = new XoshiroStream(key).random;
-        const viaChunk = stream2(seed, rule, chunk);
-        reused.reseedChunk(seed, rule, chunk);
-        expect(fresh.stream).toBe(2);
-        for (let draw = 0; draw < 3_000; draw++) {
-          const expected = reference() / TWO_TO_32;
-          const got = [fresh(), viaChunk(), reused.random()];
-          if (got.some((value) => value !== expected))
-            expect({ key, draw, got }).toEqual({ key, draw, got: [expected, expected, expected] });
-        }
+  it(`${cases.length} chunk keys, 3,000 uniforms each: fresh, one reseeded stream, and chunkStream(…, 2)`, () => {
+    const reused = new XoshiroStream();
+    for (const [seed, rule, chunk] of cases) {
+      const key = keyOf(seed, rule, chunk);
+      const words = seedWords(key);
+      // The all-zero guard would change the state only if tyche-i's first four outputs were all 0 (chance
+      // 2^-128 a key): the reference applies no guard, so matching it shows the guard never fired here.
+      expect(words.some((w) => w !== 0)).toBe(true);
+      const reference = referenceXoshiro(words);
+      const fresh = new XoshiroStream(key).random;
+      const viaChunk = stream2(seed, rule, chunk);
+      reused.reseedChunk(seed, rule, chunk);
+      expect(fresh.stream).toBe(2);
+      for (let draw = 0; draw < 3_000; draw++) {
+        const expected = reference() / TWO_TO_32;
+        const got = [fresh(), viaChunk(), reused.random()];
+        if (got.some((value) => value !== expected))
+          expect({ key, draw, got }).toEqual({ key, draw, got: [expected, expected, expected] });
       }
-    },
-  );
+    }
+  });
 
   it('reseed() restarts exactly, whatever was drawn before (uniforms, dice, rejected draws)', () => {
     const stream = new XoshiroStream('first key');

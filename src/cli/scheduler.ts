@@ -113,8 +113,8 @@ export function schedulerIndexPresent(env: Env): boolean {
   return presentSchedulers(env, false).length > 0;
 }
 
-const AUTO_ALLOWED =
-  "i/n such as 0/4, or auto in a scheduler's array job " + `(${SCHEDULERS.map((s) => s.variable).join(', ')})`;
+const SCHEDULER_VARIABLES = SCHEDULERS.map((s) => s.variable).join(', ');
+const AUTO_ALLOWED = `i/n such as 0/4, or auto in a scheduler's array job (${SCHEDULER_VARIABLES})`;
 
 /**
  * The shard this process runs. `shard` is the --shard text (`i/n`, `auto`,
