@@ -6,6 +6,7 @@
  */
 import { UsageError } from './errors.js';
 import { STREAM_VERSIONS } from './engine/random.js';
+import { DEFAULT_TRIALS, MAX_CONFIDENCE, MAX_TRIALS } from './input/limits.js';
 import type { SimulationSettings } from './input/settings.js';
 import { parseSeed } from './input/seed.js';
 import { rules as builtInRules } from './rules/index.js';
@@ -52,22 +53,19 @@ export interface ExactOptions {
 
 /** The options of a simulation wherever it runs. */
 export interface SimulationCallOptions extends ExactOptions {
-  /** Trials (default 1,000,000). */
+  /** Trials, 1 to 4e9 (default 1,000,000). */
   trials?: number;
   /** The seed (default "muster"): the same seed gives the same numbers on any thread count. */
   seed?: string;
   /** The random stream, 1 to 4 (default 3; docs/streams.md). */
   stream?: StreamVersion;
-  /** Interval confidence, between 0 and 1 (default 0.95). */
+  /** Interval confidence, greater than 0 and at most 0.999999 (default 0.95). */
   confidence?: number;
   /** Stops the run; the promise then resolves to the result of the chunks that finished, with `partial: true`. */
   signal?: AbortSignal;
   /** Called as chunks finish: trials done and trials asked for. */
   onProgress?: (done: number, target: number) => void;
 }
-
-const DEFAULT_TRIALS = 1_000_000;
-const MAX_TRIALS = 1e12;
 
 /** A run's options checked, as the settings a run takes; `threads` is only recorded in the result. */
 export function simulationSettings(options: SimulationCallOptions, threads: number): SimulationSettings {
@@ -82,8 +80,10 @@ export function simulationSettings(options: SimulationCallOptions, threads: numb
   if (!(STREAM_VERSIONS as readonly number[]).includes(stream))
     throw new UsageError(`stream: got ${String(stream)}; allowed: ${STREAM_VERSIONS.join(', ')}`);
   const confidence = options.confidence ?? 0.95;
-  if (!(typeof confidence === 'number' && confidence > 0 && confidence < 1))
-    throw new UsageError(`confidence: got ${String(confidence)}; allowed: a number between 0 and 1, such as 0.95`);
+  if (!(typeof confidence === 'number' && confidence > 0 && confidence <= MAX_CONFIDENCE))
+    throw new UsageError(
+      `confidence: got ${String(confidence)}; allowed: a number greater than 0 and at most ${MAX_CONFIDENCE}, such as 0.95`,
+    );
   return { seed, stream, confidence, trials, threads };
 }
 

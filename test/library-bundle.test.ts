@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { exact, getRule, type RuleInput, ruleFile, run, UsageError } from '../src/library-browser.js';
+import { exact, getRule, type RuleInput, ruleFile, run, type RunOptions, UsageError } from '../src/library-browser.js';
 import { PACKAGE_VERSION } from '../src/version.js';
 import { cli, scratchFolder } from './support/cli.js';
 import { ROLL_OFF_FILE, ROLL_OFF_SOURCE, rollOffBruteForce } from './support/inline-rolloff.js';
@@ -139,5 +139,25 @@ describe('the browser entry', () => {
     // The first chunk's trials are those of a whole run of 65,536: chunk 0 is the same wherever it runs.
     const whole = await run('reserves', { trials: 65_536, seed: 'abort' });
     expect(partial).toEqual({ ...whole, partial: true });
+  });
+});
+
+describe("the library's run checks its options as the CLI's flags are checked", () => {
+  // An aborted signal: a run that wrongly starts resolves at once (partial) instead of running for hours.
+  const stopped = AbortSignal.abort();
+  it('refuses more trials than a tally counts exactly (4e9) and confidence past six nines, in both entries', async () => {
+    const { run: runOnPool } = await import('../src/library.js');
+    const entries = [
+      (options: RunOptions) => run('reserves', options),
+      (options: RunOptions) => runOnPool('reserves', { ...options, threads: 1 }),
+    ];
+    for (const simulate of entries) {
+      await expect(simulate({ trials: 5e9, signal: stopped })).rejects.toThrow(
+        /^trials: got 5000000000; allowed: a whole number from 1 to 4000000000$/,
+      );
+      await expect(simulate({ confidence: 0.9999999, signal: stopped })).rejects.toThrow(
+        /^confidence: got 0\.9999999; allowed: a number greater than 0 and at most 0\.999999, such as 0\.95$/,
+      );
+    }
   });
 });
