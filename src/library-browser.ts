@@ -41,14 +41,13 @@ export type RuleInput = string | Rule | RuleFileSpec;
 
 /** Rules that are rules already: the built-ins, and every rule ruleFile made. */
 const made = new WeakSet<object>(builtInRules);
-/** Each default export adapted once, so its enumerations are kept between calls. */
-const adapted = new WeakMap<object, Rule>();
 
 /** A built-in rule by id (a UsageError naming the ids there are, otherwise). */
 export function getRule(id: string): Rule {
   if (typeof id !== 'string' || isRulePath(id))
     throw new UsageError(
-      `rule: got ${JSON.stringify(String(id))}; allowed: a built-in rule id (${builtInRules.map((r) => r.id).join(', ')}) ` +
+      `rule: got ${JSON.stringify(String(id))}; ` +
+        `allowed: a built-in rule id (${builtInRules.map((r) => r.id).join(', ')}) ` +
         'or a rule file’s default export (a browser reads no paths)',
     );
   return builtInRule(id);
@@ -56,19 +55,16 @@ export function getRule(id: string): Rule {
 
 /**
  * A rule file's default export as a rule, checked field by field as `muster run FILE` checks the file (a
- * UsageError naming `name` and the rule otherwise). `name` stands where the CLI names the file.
+ * UsageError naming `name` and the rule otherwise). `name` stands where the CLI names the file. The rule keeps
+ * its enumerations between calls; a default export passed straight to exact or run is checked afresh each time
+ * (never a stale adaptation of an object edited since).
  */
 export function ruleFile(spec: unknown, name = 'rule object'): Rule {
   if (typeof name !== 'string' || name === '')
     throw new UsageError('name: got an empty or non-text name; allowed: text naming the rule in messages');
-  if (spec !== null && typeof spec === 'object') {
-    if (made.has(spec)) return spec as Rule;
-    const known = adapted.get(spec);
-    if (known) return known;
-  }
+  if (spec !== null && typeof spec === 'object' && made.has(spec)) return spec as Rule;
   const rule = adaptRuleFile(spec, name);
   made.add(rule);
-  if (spec !== null && typeof spec === 'object') adapted.set(spec, rule);
   return rule;
 }
 

@@ -82,7 +82,8 @@ export function simulationSettings(options: SimulationCallOptions, threads: numb
   const confidence = options.confidence ?? 0.95;
   if (!(typeof confidence === 'number' && confidence > 0 && confidence <= MAX_CONFIDENCE))
     throw new UsageError(
-      `confidence: got ${String(confidence)}; allowed: a number greater than 0 and at most ${MAX_CONFIDENCE}, such as 0.95`,
+      `confidence: got ${String(confidence)}; ` +
+        `allowed: a number greater than 0 and at most ${MAX_CONFIDENCE}, such as 0.95`,
     );
   return { seed, stream, confidence, trials, threads };
 }

@@ -107,7 +107,7 @@ describeInChromium('muster-odds/browser in a blank offline page', () => {
     await page.close();
   });
 
-  it("a rule file's default export, enumerated in the page: brute force's values, muster run FILE --exact's result", async () => {
+  it("a rule file's default export enumerated in the page: brute force's values, run FILE --exact's", async () => {
     const { page, problems } = await libraryPage();
     const result = await page.evaluate((name) => {
       const { muster, rollOff } = window as unknown as InPage;

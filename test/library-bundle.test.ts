@@ -74,7 +74,7 @@ describe('the browser entry', () => {
     expect(result).toEqual(JSON.parse(cliJson.stdout));
   });
 
-  it("enumerates a rule file's default export: brute force's values, and muster run FILE --exact's result", async () => {
+  it("enumerates a rule file's default export: brute force's values, muster run FILE --exact's result", async () => {
     const result = await exact(ruleFile(await defaultExport(rollOffPath), rollOffPath), { set: { bonus: 1 } });
     expect(Object.fromEntries(Object.entries(result.metrics).map(([name, m]) => [name, m.fraction]))).toEqual(
       rollOffBruteForce(1),
@@ -145,7 +145,7 @@ describe('the browser entry', () => {
 describe("the library's run checks its options as the CLI's flags are checked", () => {
   // An aborted signal: a run that wrongly starts resolves at once (partial) instead of running for hours.
   const stopped = AbortSignal.abort();
-  it('refuses more trials than a tally counts exactly (4e9) and confidence past six nines, in both entries', async () => {
+  it('refuses more trials than a tally counts exactly (4e9), confidence past six nines, in both entries', async () => {
     const { run: runOnPool } = await import('../src/library.js');
     const entries = [
       (options: RunOptions) => run('reserves', options),
