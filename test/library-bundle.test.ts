@@ -139,6 +139,33 @@ describe('the browser entry', () => {
     // The first chunk's trials are those of a whole run of 65,536: chunk 0 is the same wherever it runs.
     const whole = await run('reserves', { trials: 65_536, seed: 'abort' });
     expect(partial).toEqual({ ...whole, partial: true });
+    // Aborted before it starts: nothing simulated, as the pool's run gives it.
+    const { run: runOnPool } = await import('../src/library.js');
+    const none = await run('reserves', { trials: 1000, seed: 'abort', signal: AbortSignal.abort() });
+    const noneOnPool = await runOnPool('reserves', {
+      trials: 1000,
+      seed: 'abort',
+      signal: AbortSignal.abort(),
+      threads: 2,
+    });
+    expect([none.trials, none.partial]).toEqual([0, true]);
+    expect(none).toEqual({ ...noneOnPool, threads: 1 });
+  });
+
+  it("a trial that throws is the rule's fault, in muster run's words", async () => {
+    const throwing = join(folder, 'throwing.mjs');
+    writeFileSync(
+      throwing,
+      ROLL_OFF_FILE.replace(
+        "out['a.wins'] = a > b;",
+        "if (a === 12) throw new Error('no double six');\n    out['a.wins'] = a > b;",
+      ),
+    );
+    const printed = await cli('run', throwing, '--trials', '70000', '--seed', 'fault', '--threads', '1');
+    expect(printed.status).toBe(2);
+    const simulated = run(ruleFile(await defaultExport(throwing), throwing), { trials: 70_000, seed: 'fault' });
+    await expect(simulated).rejects.toThrow(UsageError);
+    await expect(simulated).rejects.toThrow(printed.stderr.replace(/^muster: /, '').trim());
   });
 });
 
