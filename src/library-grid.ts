@@ -16,12 +16,12 @@ import type { SimulationOptions } from './input/settings.js';
 import { getRule } from './rules/index.js';
 import { isRulePath, loadRule } from './rules/load-rule.js';
 import type { ParamValue, Rule, StreamVersion } from './rules/types.js';
+import type { ParamSettings } from './library-core.js';
 import { Pool } from './library-pool.js';
 
 export type { CompareResult, SweepResult };
 
-/** Parameter values by name; numbers, booleans, or text as `--set` takes it ("0.15", "forward:3"). */
-export type ParamSettings = Readonly<Record<string, ParamValue>> | ReadonlyMap<string, ParamValue>;
+export type { ParamSettings };
 
 /** The options every simulating call shares. */
 export interface GridCallOptions {

@@ -45,7 +45,39 @@ describe('the packed package', () => {
     const own = readdirSync(join(installed, 'muster-odds'), { recursive: true, encoding: 'utf8' });
     expect(own.filter((name) => /^test\b|\.test\.|^dist\/test\b/.test(name))).toEqual([]);
     expect(own).toContain('dist/src/library.d.ts');
+    expect(own).toContain('dist/src/library-browser.d.ts');
   });
+
+  it('bundles muster-odds/browser for the browser platform, with no Node module, and the bundle answers', async () => {
+    const { build } = await import('esbuild');
+    writeFileSync(
+      join(consumer, 'page.mjs'),
+      `import { exact, run } from 'muster-odds/browser';
+const odds = await exact('infinity', { set: { wipA: 13, wipB: 15 } });
+const simulated = await run('reserves', { trials: 70000, seed: 'packed' });
+console.log(JSON.stringify({ odds, simulated }));
+`,
+    );
+    // Resolved from the consumer's install, as a page's bundler resolves it; a Node module would fail the build.
+    await build({
+      entryPoints: [join(consumer, 'page.mjs')],
+      absWorkingDir: consumer,
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      target: 'es2022',
+      outfile: join(consumer, 'page-bundle.mjs'),
+      logLevel: 'silent',
+    });
+    const printed = spawnSync(process.execPath, [join(consumer, 'page-bundle.mjs')], { encoding: 'utf8' });
+    expect(printed.status, printed.stderr).toBe(0);
+    const { odds, simulated } = JSON.parse(printed.stdout);
+    expect(odds.metrics['a.wins'].fraction).toBe('145/352');
+    const cliRun = JSON.parse(
+      (await cli('run', 'reserves', '--trials', '70000', '--seed', 'packed', '--threads', '1', '--json', '-')).stdout,
+    );
+    expect(simulated).toEqual(cliRun);
+  }, 60_000);
 
   it('imports from plain Node ESM and answers as the CLI does', async () => {
     const script = join(consumer, 'odds.mjs');
@@ -89,6 +121,16 @@ export async function simulated(pool: Pool, signal: AbortSignal): Promise<boolea
 }
 `,
     );
+    writeFileSync(
+      join(consumer, 'page.ts'),
+      `import { exact, ruleFile, run, type RunResult } from 'muster-odds/browser';
+export async function rollOff(spec: unknown): Promise<string | null> {
+  const result: RunResult = await exact(ruleFile(spec, 'rolloff.mjs'), { set: { bonus: 1 } });
+  const simulated = await run('infinity', { trials: 1000, seed: 'page', stream: 3 });
+  return simulated.partial ? null : result.metrics['a.wins'].fraction;
+}
+`,
+    );
     // A call the types must refuse: a stream that does not exist.
     writeFileSync(
       join(consumer, 'wrong.ts'),
@@ -109,7 +151,10 @@ export async function simulated(pool: Pool, signal: AbortSignal): Promise<boolea
       '--typeRoots',
       join(root, 'node_modules/@types'),
     ];
-    const good = spawnSync(process.execPath, [tsc, ...flags, 'pairings.ts'], { cwd: consumer, encoding: 'utf8' });
+    const good = spawnSync(process.execPath, [tsc, ...flags, 'pairings.ts', 'page.ts'], {
+      cwd: consumer,
+      encoding: 'utf8',
+    });
     expect(good.status, good.stdout + good.stderr).toBe(0);
     const wrong = spawnSync(process.execPath, [tsc, ...flags, 'wrong.ts'], { cwd: consumer, encoding: 'utf8' });
     expect(wrong.status).not.toBe(0);

@@ -10,13 +10,11 @@ import type { ChunkLedger } from '../engine/checkpoint.js';
 import type { SimulationPool } from '../engine/pool.js';
 import { simulate } from '../engine/simulate.js';
 import type { SimulationSettings } from '../input/settings.js';
-import { buildResult, type RunResult } from '../result.js';
+import type { RunResult } from '../result.js';
 import type { Params, Rule } from '../rules/types.js';
+import { runResult } from './run-in-thread.js';
 
-/** Every metric's exact value (the rule's exact solution), nothing simulated. */
-export function solveRun(rule: Rule, params: Params, seed: string): RunResult {
-  return buildResult({ rule, params, seed, stream: null, threads: 0, confidence: 1, trials: 0, tally: null });
-}
+export { solveRun } from './run-in-thread.js';
 
 export interface SimulateRunOptions {
   /** A checkpoint's ledger, so that chunks finished before are not run again. */
@@ -48,18 +46,5 @@ export async function simulateRun(
     signal: options.signal,
     onProgress: options.onProgress,
   });
-  return buildResult({
-    rule,
-    params,
-    seed: settings.seed,
-    stream: settings.stream,
-    threads: settings.threads,
-    confidence: settings.confidence,
-    trials: outcome.trials,
-    tally: outcome.tally,
-    partial: outcome.partial,
-    ...(settings.precision !== undefined
-      ? { precision: { target: settings.precision, reached: outcome.precisionReached ?? false } }
-      : {}),
-  });
+  return runResult(rule, params, settings, outcome);
 }

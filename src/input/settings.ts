@@ -8,12 +8,10 @@ import { badValue, UsageError } from '../errors.js';
 import { defaultThreads } from '../engine/pool.js';
 import { DEFAULT_STREAM, STREAM_VERSIONS, STREAMS_ALLOWED } from '../engine/random.js';
 import type { StreamVersion } from '../rules/types.js';
+import { DEFAULT_TRIALS, MAX_CONFIDENCE, MAX_TRIALS } from './limits.js';
 import { parseSeed } from './seed.js';
 
-/** Largest run: keeps every tally's sums of squares below 2^53, where doubles count exactly. */
-export const MAX_TRIALS = 4e9;
-/** Trials of a run, and of each point of a sweep or variant of a comparison, when --trials is not given. */
-export const DEFAULT_TRIALS = 1_000_000;
+export { DEFAULT_TRIALS, MAX_CONFIDENCE, MAX_TRIALS };
 
 const SUFFIXES: Record<string, number> = { k: 1e3, K: 1e3, m: 1e6, M: 1e6, g: 1e9, G: 1e9, b: 1e9, B: 1e9 };
 
@@ -47,11 +45,6 @@ export function parseOpenInterval(option: string, raw: string, low: number, high
     throw badValue(option, raw, `a number greater than ${low} and less than ${high}`);
   return value;
 }
-
-/**
- * Most confidence allowed: beyond six nines the normal quantile runs out of double precision and intervals turn to NaN.
- */
-export const MAX_CONFIDENCE = 0.999999;
 
 /** A confidence level: greater than 0, at most MAX_CONFIDENCE. */
 export function parseConfidence(raw: string): number {
