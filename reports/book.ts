@@ -23,7 +23,7 @@ import { renderPage, type Section } from './page.js';
 import { methodLine, runPageInput } from './run-report.js';
 import { confidenceLabel } from './tables.js';
 
-export interface BookSettings {
+interface BookSettings {
   outDir: string;
   seed: string;
   stream: StreamVersion;
@@ -36,7 +36,7 @@ export interface BookSettings {
   appHtml?: string;
 }
 
-export interface BookPage {
+interface BookPage {
   rule: Rule;
   file: string;
   charts: Chart[];
@@ -44,7 +44,7 @@ export interface BookPage {
   card: { file: string; title: string };
 }
 
-export interface Book {
+interface Book {
   files: OutputFile[];
   pages: BookPage[];
   index: string;

@@ -50,7 +50,7 @@ export function significanceNote(result: CompareResult): string {
 }
 
 /** Charts: each variant's probabilities side by side, and the differences from the baseline with their intervals. */
-export function compareCharts(rule: Rule, result: CompareResult, metrics: readonly MetricSpec[]): Chart[] {
+function compareCharts(rule: Rule, result: CompareResult, metrics: readonly MetricSpec[]): Chart[] {
   const probabilities = metrics.filter((metric) => metric.probability);
   if (probabilities.length === 0) return [];
   const simulated = result.method === 'simulation';

@@ -8,7 +8,7 @@ import { own } from '../src/keyed.js';
 import type { RunResult } from '../src/result.js';
 import type { MetricSpec } from '../src/rules/types.js';
 
-export type CsvCell = string | number | boolean | null;
+type CsvCell = string | number | boolean | null;
 
 function csvField(cell: CsvCell): string {
   if (cell === null) return '';

@@ -10,7 +10,7 @@ import { renderPage } from './page.js';
 import { readingRows } from './readings.js';
 import { methodLine, paramRows } from './run-report.js';
 
-export interface MatrixPageInput {
+interface MatrixPageInput {
   rule: Rule;
   base: Params;
   row: string;

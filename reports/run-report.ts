@@ -60,7 +60,7 @@ function runFacts(result: RunResult): Array<[string, string]> {
 }
 
 /** The line at the top of every printed page. */
-export function runPrintHeader(result: RunResult): string {
+function runPrintHeader(result: RunResult): string {
   const how =
     result.method === 'exact'
       ? 'exact'
@@ -68,7 +68,7 @@ export function runPrintHeader(result: RunResult): string {
   return `muster · ${result.rule} · ${formatParams(result.params)} · ${how}`;
 }
 
-export interface RunPage {
+interface RunPage {
   html: string;
   charts: Chart[];
 }

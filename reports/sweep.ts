@@ -25,7 +25,7 @@ const pointLabel = (value: ParamValue) => String(value);
 const valueAt = (point: { params: Params }, vary: Vary): ParamValue => own(point.params, vary.name) as ParamValue;
 
 /** Charts of a sweep for the chosen metrics. */
-export function sweepCharts(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpec[]): Chart[] {
+function sweepCharts(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpec[]): Chart[] {
   const simulated = sweep.method === 'simulation';
   const how = simulated
     ? `Simulated, ${formatCount(sweep.trials)} trials a point (seed ${sweep.seed}), ` +

@@ -38,8 +38,6 @@ export const SERIES_SHAPES = [
 
 /** Plot widths in CSS pixels: the printable width of A4 and of Letter, less 15 mm margins, is about 680 px. */
 export const FULL_WIDTH = 620;
-export const HALF_WIDTH = 300;
-
 /** Vega-Lite config shared by every chart. */
 export const CHART_CONFIG = {
   font: 'Helvetica, Arial, sans-serif',

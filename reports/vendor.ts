@@ -9,7 +9,7 @@ const BUNDLES = [
   { module: 'vega-embed', file: 'vega-embed.min.js' },
 ] as const;
 
-export interface VendorScript {
+interface VendorScript {
   name: string;
   code: string;
 }

@@ -20,8 +20,3 @@ export function keyedRecord<T>(entries: Iterable<readonly [string, T]> = []): Re
 export function own<T>(record: Readonly<Record<string, T>> | null | undefined, key: string): T | undefined {
   return record !== null && record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
 }
-
-/** Whether the record holds `key` itself (`key in record` also finds what its prototype holds). */
-export function hasKey(record: object | null | undefined, key: string): boolean {
-  return record !== null && record !== undefined && Object.hasOwn(record, key);
-}

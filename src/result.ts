@@ -20,7 +20,7 @@ export interface MetricResult {
 /** Names the version of the JSON contract every command's result carries (docs/json.md, docs/result.schema.json). */
 export const RESULT_FORMAT = 'muster.result/1';
 
-export type ResultKind = 'run' | 'sweep' | 'compare' | 'matrix' | 'shard';
+type ResultKind = 'run' | 'sweep' | 'compare' | 'matrix' | 'shard';
 
 /** The fields every JSON result starts with. */
 export interface Envelope {
@@ -39,7 +39,7 @@ export function envelope(kind: ResultKind, rule: Pick<Rule, 'id' | 'title'>): En
 export { bestOf } from './best-of.js';
 
 /** A metric that was only solved exactly. */
-export function exactMetric(value: Fraction | undefined): MetricResult {
+function exactMetric(value: Fraction | undefined): MetricResult {
   return { estimate: null, lo: null, hi: null, exact: value?.toNumber() ?? null, fraction: value?.toString() ?? null };
 }
 

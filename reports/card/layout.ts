@@ -84,7 +84,7 @@ export function layoutCard(rule: Rule, params: Params, options: CardOptions, res
 }
 
 /** The rule text cited by game, edition and section, without the file name it is kept under. */
-export function citation(rule: Rule): string {
+function citation(rule: Rule): string {
   return rule.source.replace(/^\d{3}_[0-9a-f]+\.txt\s*/, '').replace(/^\((.*)\)$/, '$1') || rule.source;
 }
 

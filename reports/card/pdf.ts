@@ -12,12 +12,12 @@ import { pathToFileURL } from 'node:url';
 import { badValue, UsageError } from '../../src/errors.js';
 
 /** Debian's Chromium; MUSTER_CHROMIUM names another. */
-export function chromiumPath(): string {
+function chromiumPath(): string {
   return process.env.MUSTER_CHROMIUM || '/usr/bin/chromium';
 }
 
 /** Seconds Chromium may take to start and print a card before it is killed (MUSTER_PDF_TIMEOUT overrides). */
-export const DEFAULT_PDF_TIMEOUT = 60;
+const DEFAULT_PDF_TIMEOUT = 60;
 
 /** MUSTER_PDF_TIMEOUT in seconds (a decimal greater than 0, at most 3600), or the default. */
 export function pdfTimeoutSeconds(env: NodeJS.ProcessEnv = process.env): number {

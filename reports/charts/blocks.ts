@@ -139,7 +139,7 @@ function tooltip(category: string, percent: boolean) {
   ];
 }
 
-export interface IntervalChartOptions {
+interface IntervalChartOptions {
   /** 'horizontal': categories down the side (a dot plot); 'vertical': categories along the bottom. */
   orientation: 'horizontal' | 'vertical';
   categoryTitle: string;
@@ -269,7 +269,7 @@ export function intervalChart(points: readonly IntervalPoint[], options: Interva
   };
 }
 
-export interface LineChartOptions {
+interface LineChartOptions {
   xTitle: string;
   yTitle: string;
   percent: boolean;

@@ -42,9 +42,3 @@ function wrap(text: string, width: number): string[] {
   if (line) lines.push(line);
   return lines;
 }
-
-/** The charts one rule asks for. A rule with no entry gets the generic charts (./generic.ts). */
-export interface RuleCharts {
-  /** Charts of one run; return [] to fall back on the generic ones. */
-  run(view: RunView): Chart[];
-}

@@ -112,7 +112,7 @@ export function genericRunCharts(view: RunView): Chart[] {
 }
 
 /** Axis titles in words, where the parameter names are terse. */
-export interface AxisTitles {
+interface AxisTitles {
   row?: string;
   col?: string;
 }

@@ -15,7 +15,7 @@ export interface HeatCell {
   hi?: number | null;
 }
 
-export interface HeatmapOptions {
+interface HeatmapOptions {
   rowTitle: string;
   colTitle: string;
   valueTitle: string;

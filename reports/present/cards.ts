@@ -36,7 +36,7 @@ export type CardBlock =
   | { kind: 'chart'; chart: Chart }
   | { kind: 'table'; id: string; title: string; html: string; caption?: string };
 
-export interface CardContent {
+interface CardContent {
   title: string;
   subtitle: string;
   blocks: CardBlock[];

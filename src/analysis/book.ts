@@ -13,7 +13,7 @@ import { resolveParams } from '../rules/params.js';
 import type { Params, Rule, StreamVersion } from '../rules/types.js';
 import { evaluateUntilInterrupted, type GridSettings } from './evaluate.js';
 
-export interface BookRunSettings {
+interface BookRunSettings {
   seed: string;
   stream: StreamVersion;
   confidence: number;
@@ -41,7 +41,7 @@ export interface BookRun {
 }
 
 /** The card's points at a rule's defaults: the card's design decides them (reports/card/layout.ts planCard). */
-export type CardPoints = (rule: Rule, defaults: Params) => Params[];
+type CardPoints = (rule: Rule, defaults: Params) => Params[];
 
 /** Every rule computed in order; `partial` when an interruption stopped the book (the runs listed finished). */
 export async function evaluateBook(

@@ -31,7 +31,7 @@ import { MAX_VARIANTS, parseVariant, variantAssignments, variantRuleRef, type Va
 import { unionMetrics } from './vary.js';
 
 /** What a comparison is asked for, as typed (the CLI's flags; merge replays a shard's recorded text). */
-export interface CompareRequest extends SimulationOptions {
+interface CompareRequest extends SimulationOptions {
   variant?: string[];
   set?: string[];
   metric?: string[];
@@ -41,7 +41,7 @@ export interface CompareRequest extends SimulationOptions {
   seedPerVariant?: boolean;
 }
 
-export interface Difference {
+interface Difference {
   metric: string;
   variant: string;
   baseline: string;
@@ -90,7 +90,7 @@ export interface CompareResult extends Envelope {
   partial?: boolean;
 }
 
-export interface ComputedVariant {
+interface ComputedVariant {
   variant: Variant;
   params: Params;
   seed: string;
@@ -100,7 +100,7 @@ export interface ComputedVariant {
 }
 
 /** Differences from the first variant, tested and Holm-adjusted. */
-export function compareVariants(
+function compareVariants(
   metrics: readonly MetricSpec[],
   computed: readonly ComputedVariant[],
   confidence: number,
@@ -303,7 +303,7 @@ export async function evaluateCompare(
 }
 
 /** The comparison from the finished variants' results and tallied counts, in order. */
-export function assembleCompare(
+function assembleCompare(
   plan: ComparePlan,
   evaluated: readonly Evaluated[],
   threads: number,

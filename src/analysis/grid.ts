@@ -39,7 +39,7 @@ export interface GridJob {
 }
 
 /** How merge finds the rules a shard's args name: the command's own, and the one a reference names. */
-export interface GridRules {
+interface GridRules {
   own(): Rule;
   /** The rule `ref` names (a built-in id or a rule file); `own` when the args name none. */
   named(ref: string | undefined, own: Rule): Rule;

@@ -20,7 +20,7 @@ import { ruleWord, withRangeHint } from '../text/suggest.js';
 import { chooseMetrics } from './metrics.js';
 
 /** What a matrix is asked for, as typed. */
-export interface MatrixRequest extends SimulationOptions {
+interface MatrixRequest extends SimulationOptions {
   set?: string[];
   range?: string;
   simulate?: boolean;
@@ -71,7 +71,7 @@ export interface AgainstRow {
 }
 
 /** A matrix's cells, checked and ready to compute. */
-export interface MatrixPlan {
+interface MatrixPlan {
   rule: Rule;
   spec: MatrixSpec;
   base: Params;
@@ -308,7 +308,7 @@ function exactResult(rule: Rule, params: Params): RunResult {
  * metric (then the next), each marked when no other row is at least as good
  * on every trade-off metric and strictly better on one (the Pareto set).
  */
-export function rankAgainst(
+function rankAgainst(
   values: readonly ParamValue[],
   results: readonly RunResult[],
   tradeOff: readonly string[],

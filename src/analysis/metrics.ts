@@ -91,7 +91,7 @@ export function chooseMetrics(
 /** Longer patterns are not quoted whole, nor compared for "did you mean" (an edit distance costs their length). */
 const QUOTED_PATTERN = 200;
 
-export function unknownMetric(rule: Rule, all: readonly MetricSpec[], pattern: string): UsageError {
+function unknownMetric(rule: Rule, all: readonly MetricSpec[], pattern: string): UsageError {
   const names = all.map((metric) => metric.name);
   const allowed =
     names.length <= 12

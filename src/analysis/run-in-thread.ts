@@ -20,7 +20,7 @@ export function solveRun(rule: Rule, params: Params, seed: string): RunResult {
 }
 
 /** What a simulation counted: the merged tally of the trials that ran. */
-export interface SimulatedTally {
+interface SimulatedTally {
   tally: Float64Array;
   trials: number;
   partial: boolean;
@@ -50,7 +50,7 @@ export function runResult(
   });
 }
 
-export interface InThreadOptions {
+interface InThreadOptions {
   /** Stops the run between chunks: the result is then the chunks that finished, `partial: true`. */
   signal?: AbortSignal;
   onProgress?: (done: number, target: number) => void;

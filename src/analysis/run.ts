@@ -16,7 +16,7 @@ import { runResult } from './run-in-thread.js';
 
 export { solveRun } from './run-in-thread.js';
 
-export interface SimulateRunOptions {
+interface SimulateRunOptions {
   /** A checkpoint's ledger, so that chunks finished before are not run again. */
   ledger?: ChunkLedger;
   /** Stops the run: the result is then the chunks that finished, `partial: true`. */

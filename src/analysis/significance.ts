@@ -34,7 +34,7 @@ export function normalUpperTail(x: number): number {
 }
 
 /** The estimate and the variance of the estimate, from tallied counts. */
-export function estimateVariance(tallied: Tallied): { estimate: number; variance: number } {
+function estimateVariance(tallied: Tallied): { estimate: number; variance: number } {
   if (tallied.kind === 'proportion') {
     const p = tallied.successes / tallied.trials;
     return { estimate: p, variance: (p * (1 - p)) / tallied.trials };
@@ -47,7 +47,7 @@ export function estimateVariance(tallied: Tallied): { estimate: number; variance
   return { estimate: mean, variance: sampleVariance / tallied.count };
 }
 
-export interface ZTest {
+interface ZTest {
   difference: number;
   standardError: number;
   z: number;

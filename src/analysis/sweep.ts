@@ -25,7 +25,7 @@ import { combinations, parseVary, unionMetrics, type Vary } from './vary.js';
 export type { SweepBest, SweepResult } from './sweep-result.js';
 
 /** What a sweep is asked for, as typed (the CLI's flags; merge replays a shard's recorded text). */
-export interface SweepRequest extends SimulationOptions {
+interface SweepRequest extends SimulationOptions {
   vary?: string[];
   set?: string[];
   metric?: string[];
@@ -141,7 +141,7 @@ export async function evaluateSweep(plan: SweepPlan, options: EvaluateOptions = 
 }
 
 /** The sweep's result from each finished point's result, in grid order. */
-export function assembleSweep(
+function assembleSweep(
   plan: SweepPlan,
   results: readonly RunResult[],
   threads: number,

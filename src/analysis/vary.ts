@@ -11,7 +11,7 @@ import { allowedText, parseParam, parseParamOrLabel } from '../rules/params.js';
 import type { MetricSpec, ParamSpec, ParamValue, Params, Rule } from '../rules/types.js';
 
 /** Most combinations one sweep may ask for: beyond this a chart is unreadable and a run takes too long. */
-export const MAX_SWEEP_POINTS = 1000;
+const MAX_SWEEP_POINTS = 1000;
 /** Most values one varied parameter may take. */
 const MAX_VALUES = 200;
 

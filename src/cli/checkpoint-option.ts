@@ -13,7 +13,7 @@ export interface CheckpointOptions {
 }
 
 /** Seconds between checkpoint writes when --checkpoint-every is not given. */
-export const DEFAULT_CHECKPOINT_SECONDS = 5;
+const DEFAULT_CHECKPOINT_SECONDS = 5;
 
 /**
  * A checkpoint job's stream field: absent for stream 1, as every checkpoint
@@ -34,7 +34,7 @@ export function ruleOfJob(rule: Rule): { rule: string; ruleSha256?: string } {
 }
 
 /** The command's other outputs and its inputs, which the checkpoint (an output written as the run goes) must not be. */
-export interface CheckpointNeighbours {
+interface CheckpointNeighbours {
   outputs: ReadonlyArray<{ option: string; path: string | undefined }>;
   inputs: ReadonlyArray<{ name: string; path: string }>;
 }

@@ -35,7 +35,7 @@ export function sigmasFromExact(value: MetricResult, confidence: number, trials:
 const UNSEEN_EVIDENCE = 14.4;
 
 /** The metrics whose estimate lies more than FAR_SIGMAS standard errors from the exact value. */
-export interface FarMetric {
+interface FarMetric {
   metric: string;
   value: MetricResult;
   sigmas: number;

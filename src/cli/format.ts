@@ -7,7 +7,7 @@ import { formatCount, formatParams, formatValue } from '../output/format.js';
 export { formatCount, formatParams, formatValue };
 
 /** A fraction short enough to read at a glance ("145/352"); longer ones stay in the JSON. */
-export const SHORT_FRACTION = 11;
+const SHORT_FRACTION = 11;
 
 /** The exact value, with its fraction where that is short and not a whole number: `41.193% = 145/352`. */
 export function formatExact(value: MetricResult, probability: boolean): string {
@@ -22,7 +22,7 @@ export function formatExact(value: MetricResult, probability: boolean): string {
  * exactly 0 or 1, or a simulated figure every trial gave alike (a zero-width
  * interval that agrees with the exact value).
  */
-export function isCertain(value: MetricResult, probability: boolean): boolean {
+function isCertain(value: MetricResult, probability: boolean): boolean {
   if (probability && value.exact !== null) return value.exact === 0 || value.exact === 1;
   if (value.estimate === null) return false;
   return (
@@ -36,7 +36,7 @@ export function formatCertain(value: MetricResult, probability: boolean): string
   return probability ? `${+(x * 100).toFixed(3)}%` : `${+x.toFixed(4)}`;
 }
 
-export interface TableLayout {
+interface TableLayout {
   /** Leading columns (the row's name) repeated in every part when the table is split. */
   keep?: number;
   /**
@@ -99,7 +99,7 @@ export function tableWidth(columns: number | undefined): number {
   return columns !== undefined && Number.isInteger(columns) && columns >= 40 ? columns : 80;
 }
 
-export interface RenderRunOptions {
+interface RenderRunOptions {
   /** Fold metrics that cannot vary at these parameters into one line (the default view). */
   fold?: boolean;
   /** A note under the table (what was left out). */

@@ -8,7 +8,7 @@
  */
 import { UsageError } from '../errors.js';
 
-export type OutputFormat = 'html' | 'json' | 'csv' | 'pdf' | 'svg';
+type OutputFormat = 'html' | 'json' | 'csv' | 'pdf' | 'svg';
 
 const EXTENSIONS: Record<OutputFormat, readonly string[]> = {
   html: ['.html', '.htm'],
@@ -23,7 +23,7 @@ const FOREIGN: Record<string, string> = { '.png': 'PNG image', '.jpg': 'JPEG ima
 
 const NAMES: Record<OutputFormat, string> = { html: 'HTML', json: 'JSON', csv: 'CSV', pdf: 'PDF', svg: 'SVG' };
 
-export interface NamedOutput {
+interface NamedOutput {
   option: string;
   /** The path as given (undefined when the option was not given; "-" is standard output). */
   path: string | undefined;

@@ -32,15 +32,7 @@ import { badValue, UsageError } from '../errors.js';
 /** Shards a run may be split into (muster shard --shard i/n). */
 export const MAX_SHARDS = 10_000;
 
-export type ShardSource =
-  | 'option'
-  | 'slurm'
-  | 'kubernetes'
-  | 'aws-batch'
-  | 'cloud-run'
-  | 'lsf'
-  | 'nomad'
-  | 'gnu-parallel';
+type ShardSource = 'option' | 'slurm' | 'kubernetes' | 'aws-batch' | 'cloud-run' | 'lsf' | 'nomad' | 'gnu-parallel';
 
 export interface ShardPlace {
   index: number;
@@ -106,11 +98,6 @@ const SCHEDULERS: readonly Scheduler[] = [
 /** The schedulers whose array index `env` sets; those set in every job only when `auto` was asked. */
 function presentSchedulers(env: Env, auto: boolean): Scheduler[] {
   return SCHEDULERS.filter((s) => env[s.variable] !== undefined && !s.notAnArray?.(env) && (auto || !s.everyJob));
-}
-
-/** True when a scheduler has set an array index in `env` (one read even without --shard auto). */
-export function schedulerIndexPresent(env: Env): boolean {
-  return presentSchedulers(env, false).length > 0;
 }
 
 const SCHEDULER_VARIABLES = SCHEDULERS.map((s) => s.variable).join(', ');

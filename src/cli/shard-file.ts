@@ -271,7 +271,7 @@ export function validateShard(file: string, parsed: unknown, fileRule?: Rule): S
 /**
  * A rule file as a shard records it: the path it was loaded from there, and the sha256 it is known by (load-rule.ts).
  */
-export interface RecordedRuleFile {
+interface RecordedRuleFile {
   path: string;
   sha256: string;
 }

@@ -39,12 +39,12 @@ import {
 } from '../rules/rule-faults.js';
 
 /** How long rule code may run on after a signal before it is stopped (a command that can react does so in ms). */
-export const SIGNAL_GRACE_MS = 1000;
+const SIGNAL_GRACE_MS = 1000;
 const POLL_MS = 100;
 /** How long the thread may take to end once its command is done (a rule's stray timer may keep it alive). */
 const LINGER_MS = 500;
 
-export interface Supervision {
+interface Supervision {
   /** The process's writers: the command's output comes already made safe for a terminal. */
   raw: Io;
   /** The same, escaping control characters: for the supervisor's own lines, which quote paths. */

@@ -28,14 +28,14 @@ import { readInputJson } from '../input/read-file.js';
 import { packageVersion } from '../version.js';
 import { chunkCount, chunkTrials } from './chunks.js';
 
-export const CHECKPOINT_FORMAT = 'muster-checkpoint/2';
+const CHECKPOINT_FORMAT = 'muster-checkpoint/2';
 /** Written before checkpoints carried their version and hash: refused, as nothing in them can be checked. */
 const UNHASHED_FORMAT = 'muster-checkpoint/1';
 
 /** What identifies the work: a checkpoint saved for anything else is refused. */
 export type CheckpointJob = Record<string, unknown>;
 
-export interface SavedRange {
+interface SavedRange {
   /** The point of a sweep (0 for a run or a shard). */
   point: number;
   /** The run's total trials this range belongs to. */

@@ -19,7 +19,7 @@ export interface ManyRequest {
   chunks?: { first: number; end: number };
 }
 
-export interface ManyOptions {
+interface ManyOptions {
   /** Ctrl-C: no new task starts; the runs that finished keep their outcomes. */
   signal?: AbortSignal;
   /** Watchdog, in seconds: fail with a WorkerError when no task finishes for this long (a hung rule). */

@@ -19,7 +19,7 @@ import { NotEnumerable } from './replay-dice.js';
 import { WeightSum } from './weight-sum.js';
 
 /** Most states in one set of states that can reach one another (Gaussian elimination is cubic in it). */
-export const MAX_CYCLE_STATES = 300;
+const MAX_CYCLE_STATES = 300;
 
 export interface Chain {
   /** How many states; 0 is the start. */
@@ -35,7 +35,7 @@ export interface Chain {
   name(state: number): string;
 }
 
-export interface ChainSolution {
+interface ChainSolution {
   /** The chance of ending in each state (0 for the non-absorbing ones). */
   ending: Fraction[];
   /** The expected total of each reward slot. */

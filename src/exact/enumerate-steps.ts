@@ -17,22 +17,22 @@ import type { Fraction } from './fraction.js';
 import { type EnumeratingDice, forEachPath, NotEnumerable, type PathBudget } from './replay-dice.js';
 import { WeightSum } from './weight-sum.js';
 
-export const DEFAULT_STATES = 100_000;
+const DEFAULT_STATES = 100_000;
 
 /** A step's result: the next state, and what the step adds to each reward slot (null: nothing). */
-export interface StepResult {
+interface StepResult {
   state: unknown;
   rewards: ReadonlyArray<readonly [bigint, bigint]> | null;
 }
 
-export interface StepProcedure {
+interface StepProcedure {
   start: unknown;
   done(state: unknown): boolean;
   step(state: unknown, dice: EnumeratingDice): StepResult;
   rewardSlots: number;
 }
 
-export interface StepSolution {
+interface StepSolution {
   /** Each final state (as a step receives it, frozen) with its chance of being where the procedure ends. */
   finals: Array<{ state: unknown; chance: Fraction }>;
   rewards: Fraction[];

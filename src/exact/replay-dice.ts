@@ -48,7 +48,7 @@ export const DEFAULT_PATHS = 1_000_000;
 const NOT_REPLAYED =
   'the dice read differ between two runs given the same results; ' +
   'allowed: a procedure that depends only on its dice, params and state (no clock, no state kept between runs)';
-export const DEFAULT_DICE_PER_PATH = 10_000;
+const DEFAULT_DICE_PER_PATH = 10_000;
 
 /** A budget of `paths` paths (a million unless told), `dice` dice calls a path. */
 export function pathBudget(instead: string, paths = DEFAULT_PATHS, dice = DEFAULT_DICE_PER_PATH): PathBudget {
@@ -104,7 +104,7 @@ export function chanceFraction(p: number): Fraction {
 }
 
 /** The message of a bad dice argument, worded as the simulation words it. */
-export function badDice(call: string, what: string, value: unknown, allowed: string): UsageError {
+function badDice(call: string, what: string, value: unknown, allowed: string): UsageError {
   const shown = typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? String(value));
   return new UsageError(`${call}: ${what}: got ${shown.slice(0, 80)}; allowed: ${allowed}`);
 }
@@ -113,7 +113,7 @@ const whole = (value: unknown, min: number, max: number): boolean =>
   typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
 
 /** Checks `p` as the contract allows it: a number from 0 to 1. */
-export function checkChance(p: unknown): number {
+function checkChance(p: unknown): number {
   if (typeof p !== 'number' || !(p >= 0 && p <= 1)) throw badDice('dice.chance', 'p', p, 'a number from 0 to 1');
   return p;
 }

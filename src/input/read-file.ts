@@ -13,7 +13,7 @@ import { UsageError } from '../errors.js';
 import { JsonInputError, parseJsonInput } from './parse-json.js';
 
 /** 256 MiB: a sweep of 10,000 points with tallies of 1,000 counts writes about 100 MB. */
-export const MAX_INPUT_BYTES = 256 * 2 ** 20;
+const MAX_INPUT_BYTES = 256 * 2 ** 20;
 
 /** Words for what a path is when it is not a regular file. */
 function kindOf(stats: Stats): string | null {
@@ -85,7 +85,7 @@ export function readInputBytes(path: string, name: string, allowed: string, show
 }
 
 /** The input file `path` as UTF-8 text (see readInputBytes). */
-export function readInputText(path: string, name: string, allowed: string): string {
+function readInputText(path: string, name: string, allowed: string): string {
   return readInputBytes(path, name, allowed).toString('utf8');
 }
 

@@ -6,7 +6,7 @@ import { badValue, UsageError } from '../errors.js';
  * `--seed` and the calculator's seed field share this check (no Node imports
  * here, so the page bundles it).
  */
-export const MAX_SEED_LENGTH = 200;
+const MAX_SEED_LENGTH = 200;
 
 /** A seed: any text of 1 to MAX_SEED_LENGTH characters. A refused long seed is named by its length, not echoed. */
 export function parseSeed(raw: string, option = '--seed'): string {

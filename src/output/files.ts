@@ -89,7 +89,7 @@ export function faultReason(code: string | undefined): string | undefined {
  * A file-system error a user can cause (a full disk, a read-only folder), as a UsageError naming the option and path;
  * anything else unchanged.
  */
-export function fileError(option: string, path: string, error: unknown): unknown {
+function fileError(option: string, path: string, error: unknown): unknown {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code && REASONS[code])
     return new UsageError(
@@ -368,7 +368,7 @@ function recheck(file: OutputFile, target: string): void {
 }
 
 /** Test seam: runs once every file is staged and before the first rename, where a target can change under muster. */
-export interface WriteHooks {
+interface WriteHooks {
   afterStaging?: () => void;
 }
 

@@ -51,14 +51,14 @@ export type Slots = Readonly<Record<string, number>>;
 export type TrialOut = Record<string, number>;
 
 /** A fast path that counts outcomes, not metrics: its own tally, and how every metric is read off it. */
-export interface OwnTally<P> {
+interface OwnTally<P> {
   length(p: P): number;
   summarize(p: P, tally: Float64Array, trials: number): Record<string, Tallied>;
   /** See Rule.checkTally. */
   check?(p: P, tally: Float64Array, trials: number): string | null;
 }
 
-export interface BuiltinSpec<S extends readonly ParamSpec[], P = ParamsOf<S>> {
+interface BuiltinSpec<S extends readonly ParamSpec[], P = ParamsOf<S>> {
   id: string;
   title: string;
   summary: string;

@@ -14,7 +14,7 @@ import type { Params, Rule } from './types.js';
  * budget, about a tenth of a second): a simulation never waits long for a value it may not get. --exact
  * and muster check enumerate to the full budget.
  */
-export const QUICK_PATHS = 50_000;
+const QUICK_PATHS = 50_000;
 
 /** The rule's exact values at params, or null where it has none (or enumeration cannot give them). */
 export function knownExact(rule: Rule, params: Params): Record<string, Fraction> | null {

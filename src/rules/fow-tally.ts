@@ -14,7 +14,7 @@ import { scatterTable } from './fow-scatter.js';
 // afterwards, so the hot loop only increments integers, and only while a
 // side is still rolling.
 
-export interface SideLayout {
+interface SideLayout {
   /** Index of "r platoons still in reserve after turn t's roll": r + (t − 1)·(reserves + 1); r = 0 is unused. */
   remaining: number;
   /** Trials whose first reserve arrived in turn t (index t − 1). */

@@ -18,7 +18,7 @@ import { warbands } from './warbands.js';
 import { warbandsPresentation } from './warbands.present.js';
 
 /** A built-in rule (`src/rules/<id>.ts`) and how its results are shown (`src/rules/<id>.present.ts`). */
-export interface RuleEntry {
+interface RuleEntry {
   rule: Rule;
   presentation: Presentation;
 }

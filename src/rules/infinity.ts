@@ -71,7 +71,7 @@ type InitiativeRoll = ParamsOf<typeof params>;
  * The score of each d20 face (index 1–20) for a Lieutenant of this WIP: 0 a
  * failure, the result for an ordinary success, CRITICAL for a critical.
  */
-export function faceScores(wip: number, crits: boolean): Int32Array {
+function faceScores(wip: number, crits: boolean): Int32Array {
   const scores = new Int32Array(FACES + 1);
   for (let face = 1; face <= FACES; face++) {
     if (!crits) {

@@ -154,7 +154,7 @@ export interface TableDecl {
 }
 
 /** A matrix card's heatmaps: one per metric, over the card's axis down the side and across the top. */
-export interface HeatmapDecl {
+interface HeatmapDecl {
   metric: string;
   id: string;
   title: Words;

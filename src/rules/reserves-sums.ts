@@ -30,7 +30,7 @@ export const sumsLayout = (rounds: number, squads: number) => {
   };
 };
 
-export type SumsLayout = ReturnType<typeof sumsLayout>;
+type SumsLayout = ReturnType<typeof sumsLayout>;
 
 /** Dice a squad rolls that arrives in round index i (i = R: lost): one a rolling round up to and including it. */
 export function diceByArrival(rounds: number, firstRound: number): Int32Array {
@@ -164,10 +164,10 @@ export function outcomeSums(rounds: number, squads: number, firstRound: number, 
  * Most outcomes a chunk histogram holds: its counts are 4 bytes each, kept
  * per thread (at most 4 MiB); measured faster than running sums up to here.
  */
-export const CHUNK_OUTCOME_LIMIT = 1 << 20;
+const CHUNK_OUTCOME_LIMIT = 1 << 20;
 
 /** A trial's outcome as a chunk histogram's code: Σ over squads of weight[arrival index]. */
-export interface ChunkCoding {
+interface ChunkCoding {
   /** (S+1)^slot for each arrival index that can occur (0 for those that cannot). */
   weight: Int32Array;
   /** The arrival index of each slot, in the order of the code's base-(S+1) digits. */

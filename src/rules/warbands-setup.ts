@@ -21,7 +21,7 @@ export const ALLIES_ALLOWED =
   'warband in at most one alliance, not every warband in one';
 
 /** One warband as the rules see it: its rating and how many models it fields. */
-export interface Warband {
+interface Warband {
   rating: number;
   models: number;
 }
@@ -189,4 +189,4 @@ export function underdogs(
 }
 
 /** The two readings of who may be the underdog when warbands are allied (see the module comment). */
-export type UnderdogBy = 'side' | 'warband';
+type UnderdogBy = 'side' | 'warband';

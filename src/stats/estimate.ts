@@ -10,7 +10,7 @@ export type Tallied =
   | { kind: 'proportion'; successes: number; trials: number }
   | { kind: 'mean'; sum: number; sumOfSquares: number; count: number };
 
-export interface Estimate {
+interface Estimate {
   estimate: number;
   lo: number;
   hi: number;

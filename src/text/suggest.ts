@@ -52,7 +52,7 @@ export function didYouMean(typed: string, candidates: readonly string[]): string
  * `0:4`, `0...4`, `0 to 4` → `0..4`), or null when the text is no such range.
  * @example rangeMeant('0-4') // '0..4'
  */
-export function rangeMeant(text: string): string | null {
+function rangeMeant(text: string): string | null {
   const match = /^\s*(-?\d+(?:\.\d+)?)\s*(?:-|–|—|:|~|\.{3,}|to)\s*(-?\d+(?:\.\d+)?)\s*$/i.exec(text);
   return match ? `${match[1]}..${match[2]}` : null;
 }

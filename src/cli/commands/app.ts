@@ -13,12 +13,12 @@ import type { Io } from '../io.js';
 import { checkOutputFile } from '../options.js';
 import { checkOutputNames } from '../output-names.js';
 
-export interface AppOptions {
+interface AppOptions {
   out?: string;
   rule?: string[];
 }
 
-export const DEFAULT_APP_FILE = 'app.html';
+const DEFAULT_APP_FILE = 'app.html';
 
 /**
  * `muster app`: the odds calculator as one HTML file that works offline —

@@ -12,7 +12,7 @@ import { parseConfidence, parseCount, parseSeed, parseStream, parseThreads } fro
 import { interruptedStatus, interruption, withInterrupt } from '../interrupt.js';
 import { DEFAULT_SEED, parseTimeout } from './run.js';
 
-export interface BookOptions {
+interface BookOptions {
   out?: string;
   trials?: string;
   printableTrials?: string;
@@ -25,9 +25,9 @@ export interface BookOptions {
 }
 
 /** Runs at the defaults: a million trials gives every probability to about ±0.1 percentage point. */
-export const BOOK_TRIALS = 1_000_000;
+const BOOK_TRIALS = 1_000_000;
 /** Per point of a card that must be simulated (a rule with no exact solution). */
-export const BOOK_PRINTABLE_TRIALS = 100_000;
+const BOOK_PRINTABLE_TRIALS = 100_000;
 
 /**
  * `muster book`: the report book — every rule at its defaults plus its

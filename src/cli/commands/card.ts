@@ -17,7 +17,7 @@ import { layoutCard, PAPERS, planCard, type Paper } from '../../../reports/card/
 import { renderCardPage } from '../../../reports/card/page.js';
 import { checkChromium, PdfInterrupted, printToPdf } from '../../../reports/card/pdf.js';
 
-export interface CardCommandOptions
+interface CardCommandOptions
   extends Pick<RunOptions, 'set' | 'trials' | 'seed' | 'threads' | 'confidence' | 'timeout' | 'quiet'> {
   range?: string;
   against?: string;
@@ -27,7 +27,7 @@ export interface CardCommandOptions
 }
 
 /** Trials per point when a rule has no exact solution: a card's figures to about ±0.3 percentage points. */
-export const CARD_TRIALS = 100_000;
+const CARD_TRIALS = 100_000;
 
 /**
  * `muster card <rule>`: the rule's one-page odds card as HTML (--out) and,

@@ -24,13 +24,13 @@ import { FAR_SIGMAS, formatSigmas, sigmasFromExact } from '../exact-agreement.js
 import type { Io } from '../io.js';
 import { parseSeed } from '../options.js';
 
-export interface CheckOptions {
+interface CheckOptions {
   set?: string[];
   trials?: string;
   seed?: string;
 }
 
-export interface Disagreement {
+interface Disagreement {
   point: string;
   metric: string;
   /** 'exact() and enumeration' or 'simulation and exact'. */
@@ -39,7 +39,7 @@ export interface Disagreement {
   sigmas: number | null;
 }
 
-export interface CheckResult {
+interface CheckResult {
   points: number;
   disagreements: Disagreement[];
   notes: string[];

@@ -152,7 +152,7 @@ export async function compareOrShardCommand(
 export const compareView: GridView<ComparePlan, CompareResult> = { analysis: compareGrid, write: writeCompare };
 
 /** The terminal tables, then every output file asked for (all rendered before any is written). */
-export function writeCompare(
+function writeCompare(
   plan: ComparePlan,
   result: CompareResult,
   paths: { json?: string; html?: string; csv?: string },

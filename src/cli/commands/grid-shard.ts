@@ -49,7 +49,7 @@ export interface GridView<Plan, Result> {
   write(plan: Plan, result: Result, paths: GridPaths, quiet: boolean, io: Io): void | Promise<void>;
 }
 
-export interface GridShardOptions extends CheckpointOptions {
+interface GridShardOptions extends CheckpointOptions {
   json?: string;
   html?: string;
   csv?: string;

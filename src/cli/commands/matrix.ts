@@ -31,7 +31,7 @@ import { matrixPage } from '../../../reports/matrix-report.js';
 
 export type { AgainstRow, MatrixResult, MatrixTable } from '../../analysis/matrix.js';
 
-export interface MatrixOptions extends RunOptions {
+interface MatrixOptions extends RunOptions {
   range?: string;
   simulate?: boolean;
   against?: string;

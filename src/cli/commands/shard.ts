@@ -45,7 +45,7 @@ import type { SweepResult } from '../../analysis/sweep.js';
 import type { CompareResult } from '../../analysis/compare.js';
 import { isGridShard, mergeGridShards, type GridMergeOptions } from './grid-shard.js';
 
-export interface ShardOptions extends RunOptions {
+interface ShardOptions extends RunOptions {
   shard?: string;
   /** The shard count where the scheduler does not export it (--shard auto). */
   shards?: string;
@@ -172,7 +172,7 @@ export async function shardCommand(
   }
 }
 
-export interface MergeOptions extends GridMergeOptions {
+interface MergeOptions extends GridMergeOptions {
   json?: string;
   confidence?: string;
   /**

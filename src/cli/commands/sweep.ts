@@ -158,7 +158,7 @@ export async function sweepOrShardCommand(
 export const sweepView: GridView<SweepPlan, SweepResult> = { analysis: sweepGrid, write: writeSweep };
 
 /** The terminal table, then every output file asked for (all rendered before any is written). */
-export async function writeSweep(
+async function writeSweep(
   plan: SweepPlan,
   sweep: SweepResult,
   paths: { json?: string; html?: string; csv?: string },
