@@ -212,6 +212,18 @@ function diceTables(): DiceTables {
   return tables;
 }
 
+/** Each XoshiroStream's `random` and its state, for dice that step the generator themselves (xoshiroState). */
+const xoshiroStates = new WeakMap<Rng, Int32Array>();
+
+/**
+ * The state s0 … s3 of the xoshiro128** stream `rng` (streams 2 to 4), or undefined for another stream: a caller that
+ * steps it as XoshiroStream's `next` does draws the very numbers the stream's own methods would, cheaper (the rule
+ * files' dice, rules/file-rule-dice.ts). The stream's methods and the caller then share one state.
+ */
+export function xoshiroState(rng: Rng): Int32Array | undefined {
+  return xoshiroStates.get(rng);
+}
+
 /**
  * Stream 2: xoshiro128** with its state in a typed array (int32 values in
  * closure variables would be boxed), reseeded in place per chunk like
@@ -287,6 +299,7 @@ export class XoshiroStream {
       count,
       below,
     });
+    xoshiroStates.set(this.random, state);
     if (key !== undefined) this.reseed(key);
   }
 
