@@ -4,7 +4,7 @@
  * checked. A bad argument throws BadDice, which the loop (file-rule-loop.ts)
  * turns into one line naming the call.
  */
-import { MAX_BOUND, xoshiroState } from '../engine/random.js';
+import { MAX_BOUND, TWO_TO_MINUS_32, xoshiroState } from '../engine/random.js';
 import { drawChance } from './chance-draw.js';
 import type { Rng } from './types.js';
 
@@ -51,7 +51,6 @@ function faces(call: string, what: string, value: number): number {
   return value;
 }
 
-const TWO_TO_32 = 4294967296;
 const TWENTY_BITS = 1 << 20;
 
 /**
@@ -82,7 +81,7 @@ export class ChunkDice implements Dice {
   d(sides: number): number {
     const state = this.#state;
     if (state === undefined || !isWhole(sides, 1, MAX_BOUND)) return this.#rng.roll(faces('dice.d', 'sides', sides));
-    // XoshiroStream's next, then roll's 1 + ⌊sides·u⌋ of u = output / 2^32: the stream's own die, bit for bit.
+    // XoshiroStream's next, then roll's 1 + ⌊sides·u⌋ of u = output · 2^-32: the stream's own die, bit for bit.
     const s0 = state[0];
     const s1 = state[1];
     const s2 = state[2] ^ s0;
@@ -93,7 +92,7 @@ export class ChunkDice implements Dice {
     state[1] = s1 ^ s2;
     state[2] = s2 ^ (s1 << 9);
     state[3] = (s3 << 11) | (s3 >>> 21);
-    return 1 + ((((out >>> 0) / TWO_TO_32) * sides) | 0);
+    return 1 + (((out >>> 0) * TWO_TO_MINUS_32 * sides) | 0);
   }
   count(n: number, sides: number, atLeast: number): number {
     if (!isWhole(n, 0, 1 << 30)) throw new BadDice('dice.count', 'n', n, 'a whole number of dice from 0');
