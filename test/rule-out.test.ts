@@ -199,6 +199,33 @@ describe('one reader of out: simulation and enumeration refuse the same bad valu
     expect(notNumber).toEqual({ simulated: line, enumerated: line });
   });
 
+  it('a step that writes a name that is not a metric: the same line both ways, from any trial of a chunk', () => {
+    // Steps are looked at once a chunk in simulation (file-rule-steps.ts): a write in the chunk's last trial counts.
+    const stepStray = (writeOnStep: (step: number) => boolean) => {
+      let steps = 0;
+      return adaptRuleFile(
+        {
+          id: 'out',
+          title: 'out',
+          metrics,
+          start: () => 0,
+          step: (_state: number, dice: { d(sides: number): number }, _params: unknown, out: Out) => {
+            if (writeOnStep(++steps)) out.q = 1;
+            return dice.d(2);
+          },
+          done: (state: number) => state !== 0,
+          report: () => {},
+        },
+        ORIGIN,
+      );
+    };
+    const line = `${WHERE}: step wrote out["q"], which is not a metric; allowed: p, m (or their positions 0 to 1)`;
+    expect(errors(stepStray(() => true))).toEqual({ simulated: line, enumerated: line });
+    // errors() simulates 64 trials of one step each: the 64th step is the chunk's last trial.
+    expect(errors(stepStray((step) => step === 64)).simulated).toBe(line);
+    expect(errors(stepStray((step) => step === 65)).simulated).toBe(null);
+  });
+
   it('a name that is not a metric, or out treated as something else: the same line both ways', () => {
     const stray = (field: string) =>
       `${WHERE}: trial wrote out[${JSON.stringify(field)}], which is not a metric; allowed: p, m (or their ` +

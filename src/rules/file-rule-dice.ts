@@ -4,7 +4,7 @@
  * checked. A bad argument throws BadDice, which the loop (file-rule-loop.ts)
  * turns into one line naming the call.
  */
-import { MAX_BOUND } from '../engine/random.js';
+import { MAX_BOUND, TWO_TO_MINUS_32, xoshiroState } from '../engine/random.js';
 import { drawChance } from './chance-draw.js';
 import type { Rng } from './types.js';
 
@@ -51,30 +51,86 @@ function faces(call: string, what: string, value: number): number {
   return value;
 }
 
+const TWENTY_BITS = 1 << 20;
+
+/**
+ * The dice on the chunk's stream. On the xoshiro128** streams (2 to 4) `d` and `below` step the generator themselves,
+ * on its own state (xoshiroState): the same outputs read the same way as the stream's `roll` and `below`, so a seed
+ * gives the same dice, without a call through the stream object a die (measured, most of a die's cost in a rule
+ * file). Other streams, and every other call, go through the stream.
+ */
 export class ChunkDice implements Dice {
   /** The current chunk's stream (one Dice serves every chunk, so the trial always meets the same object). */
-  rng: Rng;
+  #rng: Rng;
+  /** The xoshiro128** state of #rng, or undefined when it is another generator (stream 1). */
+  #state: Int32Array | undefined;
+  /** The last bound `below` drew for, and 2^20 mod it: a rule draws for a few bounds, mostly one. */
+  #bound = 1;
+  #reject = 0;
   constructor(rng: Rng) {
-    this.rng = rng;
+    this.#rng = rng;
+    this.#state = xoshiroState(rng);
+  }
+  get rng(): Rng {
+    return this.#rng;
+  }
+  set rng(rng: Rng) {
+    this.#rng = rng;
+    this.#state = xoshiroState(rng);
   }
   d(sides: number): number {
-    return this.rng.roll(faces('dice.d', 'sides', sides));
+    const state = this.#state;
+    if (state === undefined || !isWhole(sides, 1, MAX_BOUND)) return this.#rng.roll(faces('dice.d', 'sides', sides));
+    // XoshiroStream's next, then roll's 1 + ⌊sides·u⌋ of u = output · 2^-32: the stream's own die, bit for bit.
+    const s0 = state[0];
+    const s1 = state[1];
+    const s2 = state[2] ^ s0;
+    const s3 = state[3] ^ s1;
+    const m = Math.imul(s1, 5);
+    const out = Math.imul((m << 7) | (m >>> 25), 9);
+    state[0] = s0 ^ s3;
+    state[1] = s1 ^ s2;
+    state[2] = s2 ^ (s1 << 9);
+    state[3] = (s3 << 11) | (s3 >>> 21);
+    return 1 + (((out >>> 0) * TWO_TO_MINUS_32 * sides) | 0);
   }
   count(n: number, sides: number, atLeast: number): number {
     if (!isWhole(n, 0, 1 << 30)) throw new BadDice('dice.count', 'n', n, 'a whole number of dice from 0');
     faces('dice.count', 'sides', sides);
     if (typeof atLeast !== 'number' || Number.isNaN(atLeast))
       throw new BadDice('dice.count', 'atLeast', atLeast, 'a number');
-    return this.rng.count(n, sides, Math.max(0, Math.min(sides + 1, Math.ceil(atLeast))));
+    return this.#rng.count(n, sides, Math.max(0, Math.min(sides + 1, Math.ceil(atLeast))));
   }
   below(bound: number): number {
-    return this.rng.below(faces('dice.below', 'bound', bound));
+    const state = this.#state;
+    if (state === undefined || !isWhole(bound, 1, MAX_BOUND))
+      return this.#rng.below(faces('dice.below', 'bound', bound));
+    if (bound !== this.#bound) {
+      this.#bound = bound;
+      this.#reject = TWENTY_BITS % bound;
+    }
+    const reject = this.#reject;
+    // XoshiroStream's below (Lemire's method on the top 20 bits), its next written out.
+    for (;;) {
+      const s0 = state[0];
+      const s1 = state[1];
+      const s2 = state[2] ^ s0;
+      const s3 = state[3] ^ s1;
+      const m = Math.imul(s1, 5);
+      const out = Math.imul((m << 7) | (m >>> 25), 9);
+      state[0] = s0 ^ s3;
+      state[1] = s1 ^ s2;
+      state[2] = s2 ^ (s1 << 9);
+      state[3] = (s3 << 11) | (s3 >>> 21);
+      const product = (out >>> 12) * bound;
+      if ((product & (TWENTY_BITS - 1)) >= reject) return product >>> 20;
+    }
   }
   random(): number {
-    return this.rng();
+    return this.#rng();
   }
   chance(p: number): boolean {
     if (typeof p !== 'number' || !(p >= 0 && p <= 1)) throw new BadDice('dice.chance', 'p', p, 'a number from 0 to 1');
-    return drawChance(this.rng, p);
+    return drawChance(this.#rng, p);
   }
 }

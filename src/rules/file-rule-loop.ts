@@ -112,6 +112,8 @@ export class ChunkLoops {
     try {
       if (state.counts === null) {
         state.loop.run(trial, dice, state.params, out, state.prepared, trials, tally, sums, bad, failed);
+        // A step-form trial looks for fields its steps added once a chunk too (file-rule-steps.ts).
+        (trial as { endChunk?: () => void }).endChunk?.();
       } else {
         this.#countOutcomes(state, layout, trials, failed);
         leaveRuleCall(marked);

@@ -78,12 +78,15 @@ export function stepOut(metrics: readonly MetricSpec[]): Record<string, unknown>
  * list of metrics so that a step allocates nothing: it resets out and hands
  * each nonzero value to `add(index, value)`, by name first, then by
  * position. A step may write means only; a probability belongs to the final
- * state (report).
+ * state (report). A field that is no metric's is looked for after each
+ * step, or, with `eachStep` false, by the caller (Object.keys a step cost
+ * half of a simple step-form trial in simulation).
  */
 export function stepReader(
   metrics: readonly MetricSpec[],
   add: (index: number, value: number) => void,
   fail: (what: string) => never,
+  eachStep = true,
 ): (out: Record<string, unknown>) => void {
   const reader = {
     count(index: number, byName: number, byIndex: number) {
@@ -98,14 +101,20 @@ export function stepReader(
           'steps write adds up); write probabilities in report(state, params, out)',
       ),
   };
+  if (!eachStep) return (out) => readOut(out, metrics, reader);
   return (out) => {
     readOut(out, metrics, reader);
-    const stray = strayField(out, metrics);
-    if (stray !== null) {
-      delete out[stray];
-      fail(strayText('step', stray, metrics));
-    }
+    strayCheck(out, metrics, fail);
   };
+}
+
+/** A field a step added to its out, removed (the out is kept) and named in one line. */
+function strayCheck(out: Record<string, unknown>, metrics: readonly MetricSpec[], fail: (what: string) => never) {
+  const stray = strayField(out, metrics);
+  if (stray !== null) {
+    delete out[stray];
+    fail(strayText('step', stray, metrics));
+  }
 }
 
 interface Scratch {
@@ -115,6 +124,16 @@ interface Scratch {
   /** Reads a step's out into sums. */
   read: (out: Record<string, unknown>) => void;
 }
+
+/** A step-form rule's trial, and the look for stray fields its chunk's loop makes once a chunk (endChunk). */
+export type SteppedTrial = ((
+  dice: unknown,
+  params: Params,
+  out: Record<string, unknown>,
+  prepared: unknown,
+) => void) & {
+  endChunk: () => void;
+};
 
 /**
  * The trial the adapter simulates for a step-form rule: step from start
@@ -127,20 +146,31 @@ export function stepTrial(
   metricsOf: (p: Params) => MetricSpec[],
   fail: (what: string) => never,
   describe: (value: unknown) => string,
-): Function {
+): SteppedTrial {
   const scratches = new WeakMap<object, Scratch>();
+  // The last params and their scratch: a chunk's trials share one params object, so the map is asked once a chunk.
+  let lastParams: Params | null = null;
+  let last: Scratch | null = null;
   const scratchOf = (params: Params): Scratch => {
+    if (params === lastParams) return last as Scratch;
     let scratch = scratches.get(params);
     if (!scratch) {
       const metrics = metricsOf(params);
       const sums = new Float64Array(metrics.length);
-      const read = stepReader(metrics, (index, value) => (sums[index] += value), fail);
+      const read = stepReader(metrics, (index, value) => (sums[index] += value), fail, false);
       scratch = { metrics, out: stepOut(metrics), sums, read };
       scratches.set(params, scratch);
     }
+    lastParams = params;
+    last = scratch;
     return scratch;
   };
-  return function steppedTrial(dice: unknown, params: Params, out: Record<string, unknown>, prepared: unknown): void {
+  const steppedTrial = function steppedTrial(
+    dice: unknown,
+    params: Params,
+    out: Record<string, unknown>,
+    prepared: unknown,
+  ): void {
     const scratch = scratchOf(params);
     const { sums, metrics } = scratch;
     sums.fill(0);
@@ -178,4 +208,9 @@ export function stepTrial(
       if (typeof out[name] === 'number') out[name] = (out[name] as number) + sums[index];
     }
   };
+  // A field a step added stays in its out (nothing resets it): looked for once a chunk, as the trial's out is.
+  const endChunk = () => {
+    if (last !== null) strayCheck(last.out, last.metrics, fail);
+  };
+  return Object.assign(steppedTrial, { endChunk });
 }
