@@ -1,18 +1,16 @@
 import { badValue, UsageError } from '../../errors.js';
-import { SimulationPool } from '../../engine/pool.js';
 import { checkDistinct, ruleFileInputs } from '../../output/files.js';
 import { hasExact } from '../../rules/exact-of.js';
 import { getRule } from '../../rules/index.js';
 import { isRulePath, loadRule } from '../../rules/load-rule.js';
 import { resolveParams } from '../../rules/params.js';
-import type { RunResult } from '../../result.js';
 import { interruptedStatus, withInterrupt } from '../interrupt.js';
 import type { Io } from '../io.js';
 import { checkOutputFile, parseSeed } from '../options.js';
 import { checkOutputNames } from '../output-names.js';
 import { parseSimulationSettings, type RunOptions } from './run.js';
 import { writeReports } from '../output-paths.js';
-import { evaluateAll, evaluateUntilInterrupted } from '../../analysis/evaluate.js';
+import { evaluateCard } from '../../analysis/card.js';
 import { layoutCard, PAPERS, planCard, type Paper } from '../../../reports/card/layout.js';
 import { renderCardPage } from '../../../reports/card/page.js';
 import { checkChromium, PdfInterrupted, printToPdf } from '../../../reports/card/pdf.js';
@@ -77,33 +75,15 @@ export async function cardCommand(
   const cardOptions = { range: options.range, against: options.against };
   const plan = planCard(rule, params, cardOptions);
 
-  let results: RunResult[];
-  if (settings === null) {
-    results = (
-      await evaluateAll(rule, plan, { method: 'exact', seed: '', stream: null, confidence: 1, trials: 0, threads: 0 })
-    ).map((point) => point.result);
-  } else {
-    const pool = SimulationPool.take(settings.threads);
-    try {
-      const grid = {
-        method: 'simulation' as const,
-        seed: settings.seed,
-        stream: settings.stream,
-        confidence: settings.confidence,
-        trials: settings.trials,
-        threads: settings.threads,
-        timeout: settings.timeout,
-      };
-      const outcome = await withInterrupt((signal) => evaluateUntilInterrupted(rule, plan, grid, { pool, signal }));
-      if (outcome.interrupted) {
-        io.err('muster: PARTIAL: interrupted before the card was computed; nothing was written\n');
-        process.exitCode = interruptedStatus();
-        return null;
-      }
-      results = outcome.evaluated.map((point) => point.result);
-    } finally {
-      await pool.close();
-    }
+  // An exact card is computed as before, outside the Ctrl-C hold; a simulated one stops at Ctrl-C.
+  const results =
+    settings === null
+      ? await evaluateCard(rule, plan, null)
+      : await withInterrupt((signal) => evaluateCard(rule, plan, settings, signal));
+  if (results === null) {
+    io.err('muster: PARTIAL: interrupted before the card was computed; nothing was written\n');
+    process.exitCode = interruptedStatus();
+    return null;
   }
   const html = renderCardPage(layoutCard(rule, params, cardOptions, results), paper);
   let pdf: Buffer | undefined;
