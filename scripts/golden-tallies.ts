@@ -6,7 +6,7 @@
  * engine as it stood before the reusable stream (seedrandom's tychei per
  * chunk; main at e0cf356, the script copied into a build of it); the
  * stream-2 and stream-3 files when those streams were adopted.
- * test/golden-streams.test.ts pins them all: any change to a generator, its
+ * test/engine/golden-streams.test.ts pins them all: any change to a generator, its
  * seeding or a rule's order of dice shows up there. Regenerate only for a
  * deliberate change of stream, and only that stream's file: `npm run build
  * && node dist/scripts/golden-tallies.js --stream 3`.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A one-node Slurm cluster on this machine, for trying docs/cluster.md's sbatch scripts for real
-# (test/slurm.test.ts does). Debian's slurm-wlm and munge, run as root:
+# (test/cli/slurm.test.ts does). Debian's slurm-wlm and munge, run as root:
 #
 #   export SLURM_CONF="$(scripts/slurm-one-node.sh start)"   # then sbatch, squeue, scontrol as usual
 #   scripts/slurm-one-node.sh status                          # exit 0 when the node answers

@@ -11,7 +11,7 @@
  *       ─► exact(rule, { set })                      ─► solveRun            ─► RunResult
  *       ─► run(rule, { set, trials, seed, stream })  ─► simulateRunInThread ─► RunResult
  *
- * Nothing reachable from here imports a Node module: test/library-bundle.test.ts bundles it for the browser
+ * Nothing reachable from here imports a Node module: test/analysis/library-bundle.test.ts bundles it for the browser
  * platform and fails on one.
  */
 import { simulateRunInThread, solveRun } from './analysis/run-in-thread.js';

@@ -8,7 +8,7 @@
 //
 // The designer's questions: how many units can I risk before the opponent takes the initiative, and
 // is the re-roll better saved for disasters? exact() is a dynamic programme over the units;
-// test/examples-rules.test.ts checks it against the trial run on every way the dice can fall.
+// test/rules/examples-rules.test.ts checks it against the trial run on every way the dice can fall.
 
 const outcomeOf = (p, face) => (face >= p.forwardOn ? 'forward' : face <= p.disasterOn ? 'disaster' : 'normal');
 const rerollFor = (p, outcome) =>

@@ -12,7 +12,7 @@
 //
 // The roll-off is rolled again on a tie, so the procedure is two kinds of step: the forward dice, then
 // roll-offs until one is higher. Readings as the built-in `deployment` rule takes them (its describe lists
-// them). test/enumerate-ports.test.ts checks every value against the built-in's exact().
+// them). test/rules/enumerate-ports.test.ts checks every value against the built-in's exact().
 
 const STRATEGIES = [
   'standard:1,2,3',

@@ -11,7 +11,7 @@
 // One step is one turn, the attacker's roll then the defender's; the state is the turn and each side's
 // platoons still in reserve. Turn-by-turn figures are written by the step of their turn (what steps write
 // adds up), so they are means of 0/1 values here where the built-in `fow` rule reports probabilities:
-// the same numbers. test/enumerate-ports.test.ts checks every value against the built-in's exact().
+// the same numbers. test/rules/enumerate-ports.test.ts checks every value against the built-in's exact().
 
 const SIDES = ['attacker', 'defender'];
 /** Most reserve platoons for which "at least k of n in by turn t" is reported, as the built-in does. */

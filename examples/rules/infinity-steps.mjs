@@ -8,7 +8,7 @@
 // A roll repeated until someone wins has paths of every length, so it is written as a chain of states:
 // one step is one Face to Face roll, and a tie leads back to the state it came from. muster enumerates
 // the step's 400 pairs of faces and solves the loop exactly (docs/custom-rules.md, "Exact without writing
-// it"); test/enumerate-ports.test.ts checks every value against the built-in `infinity` rule's exact().
+// it"); test/rules/enumerate-ports.test.ts checks every value against the built-in `infinity` rule's exact().
 
 /** A critical beats any ordinary result (at most 20). */
 const CRITICAL = 100;

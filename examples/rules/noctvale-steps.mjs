@@ -9,7 +9,7 @@
 // The roll-off repeats on a tie, so one step is one roll-off and a tie leads back to where it started;
 // muster solves the loop exactly. Readings as the built-in `noctvale` rule takes them: a retinue with
 // fewer fighters than groups forms one group per fighter, and a player with no group left is passed over.
-// test/enumerate-ports.test.ts checks every value against the built-in's exact().
+// test/rules/enumerate-ports.test.ts checks every value against the built-in's exact().
 
 /** Fighters in each of `groups` deployment groups, largest first (0 for a group a small retinue cannot fill). */
 function groupSizes(fighters, groups) {

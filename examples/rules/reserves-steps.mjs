@@ -9,7 +9,7 @@
 // still out, and whether the commander has been lost (only until the chosen round: after it nothing
 // reads it, so it is dropped and states that differ only in it are one). So 20 squads over 12 rounds
 // is a few hundred states, where the dice alone have 6^240 sequences. Readings as the built-in
-// `reserves` rule takes them (its describe lists them); test/enumerate-ports.test.ts checks every
+// `reserves` rule takes them (its describe lists them); test/rules/enumerate-ports.test.ts checks every
 // value here against its exact(), fraction for fraction.
 
 /** The lowest face (1–6; 7: none) that brings a squad in this round, with `bonus` in the chosen round. */

@@ -9,7 +9,7 @@
 // each trial's outcome rather than writing fifteen metrics ("Counting outcomes" in the docs) and reads a
 // squad's dice as the built-in does on streams 2 and 3 (the default), so there `muster run
 // examples/rules/reserves.mjs` and `muster run reserves` give the same numbers for a seed, metric for metric
-// (test/examples-rules.test.ts checks it, and `npm run bench` compares their speed). Imports nothing from muster.
+// (test/rules/examples-rules.test.ts checks it, and `npm run bench` compares their speed). Imports nothing from muster.
 
 /**
  * Faces 1–6 (7: none) that bring a squad in, round by round (index r for round r), with `bonus` in the chosen round.

@@ -7,7 +7,7 @@
 // a +1 bonus? (muster compare ./roll-off-reroll.mjs --variant "token: token=true" --variant "+1: token=false,bonusA=1")
 //
 // exact() solves the two states (token in hand, token spent) as an absorbing Markov chain;
-// test/examples-rules.test.ts checks it against brute force over the dice and the simulation within 5σ.
+// test/rules/examples-rules.test.ts checks it against brute force over the dice and the simulation within 5σ.
 
 /** Counts over one round, by enumerating the dice: a round from "token in hand" and from "token spent". */
 function roundCounts(p) {

@@ -15,7 +15,7 @@
 // that settles nothing leads back to the state it came from. Readings as the built-in `warbands` rule
 // takes them (without alliances): "roll a dice" for the defender is a roll-off among the tied; a tied
 // setup group keeps its place and re-rolls among itself; a lone warband left to set up rolls nothing.
-// Two to four warbands, in seating order. test/enumerate-ports.test.ts checks every value against the
+// Two to four warbands, in seating order. test/rules/enumerate-ports.test.ts checks every value against the
 // built-in's exact().
 
 const MOST = 4;

@@ -402,7 +402,7 @@ export function lineChart(points: readonly IntervalPoint[], options: LineChartOp
   }
   const height = options.height ?? 240;
   // Placements as numbers (1 above, 2 below, 0 none): filters compare numbers, never text (see
-  // test/vega-safety.test.ts).
+  // test/reports/vega-safety.test.ts).
   const data = withDerived(points, order, options.facet?.order).map((point, index) => ({
     ...point,
     place: !options.labels ? 0 : places[index] === 'above' ? 1 : places[index] === 'below' ? 2 : 0,

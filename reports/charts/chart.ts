@@ -1,7 +1,7 @@
 import type { RunResult } from '../../src/result.js';
 import type { MetricSpec, Rule } from '../../src/rules/types.js';
 
-/** A Vega-Lite specification as plain JSON (validated by compiling it; see test/reports.test.ts). */
+/** A Vega-Lite specification as plain JSON (validated by compiling it; see test/reports/reports.test.ts). */
 export type VegaLiteSpec = Record<string, unknown>;
 
 /** One chart of a report: the HTML page shows the title and caption around it; an SVG export carries them inside. */

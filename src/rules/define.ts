@@ -7,7 +7,7 @@
  *            as the UsageError the CLI prints (exit 2)
  *   trial    one game's procedure, die by die, as the rule text reads: it writes each metric's value of
  *            the trial into `out` (1/0 for a probability, any number for a mean)
- *   simulate the hand-tuned fast path the engine runs; test/fast-paths.test.ts holds it equal in
+ *   simulate the hand-tuned fast path the engine runs; test/rules/fast-paths.test.ts holds it equal in
  *            distribution to `trial`
  *   tally    how the fast path counts. By default one slot a probability (the trials where it held) and
  *            two a mean (the sum and the sum of squares of its values), in the order `tallyOrder` lists

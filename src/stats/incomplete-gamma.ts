@@ -1,7 +1,7 @@
 /**
  * The regularized incomplete gamma functions, for tail probabilities the
  * normal approximation gets wrong: the chi-square distribution's two tails
- * (test/stream2.test.ts) and the Poisson tails of rare outcomes
+ * (test/engine/stream2.test.ts) and the Poisson tails of rare outcomes
  * (scripts/validate-streams.ts).
  */
 

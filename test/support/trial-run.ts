@@ -1,6 +1,6 @@
 /**
  * Runs a built-in rule's own `trial` (the rule text, die by die) with no fast path: the reference its
- * hand-tuned `simulate` is held to in test/fast-paths.test.ts. Each metric is the mean of the values the
+ * hand-tuned `simulate` is held to in test/rules/fast-paths.test.ts. Each metric is the mean of the values the
  * trials wrote for it; a trial that leaves a metric unwritten does not observe it (fow's scatter share, in a
  * battle with no arrivals).
  */

@@ -1,0 +1,210 @@
+/**
+ * `muster check FILE` and run's 5σ warning: a rule file whose exact() is
+ * wrong is caught both ways (against the enumeration of its own dice,
+ * fraction for fraction, and against its simulation); a right one passes;
+ * so does what `muster new-rule` writes. The wrong exact() here is wrong by
+ * construction (1/5 for a d6 showing 6, hand-known to be 1/6), so z is
+ * large: at 131,072 trials σ = √(p(1−p)/n) ≈ 0.001, and 1/5 − 1/6 is 33σ.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkCommand } from '../../src/cli/commands/check.js';
+import { cli, scratchFolder } from '../support/cli.js';
+import { bufferIo } from '../support/io.js';
+
+const folder = scratchFolder('check');
+
+function ruleFile(name: string, exact: string): string {
+  const path = join(folder, name);
+  writeFileSync(
+    path,
+    `export default {
+  id: 'six',
+  title: 'a six',
+  params: [{ name: 'dice', type: 'integer', default: 1, min: 1, max: 3, doc: 'd6 rolled' }],
+  metrics: [{ name: 'six', probability: true, doc: 'some die shows 6' }, { name: 'total.mean', probability: false, ` +
+      `doc: 'total' }],
+  trial(dice, p, out) {
+    let total = 0;
+    let six = false;
+    for (let i = 0; i < p.dice; i++) { const face = dice.d(6); total += face; six ||= face === 6; }
+    out.six = six;
+    out['total.mean'] = total;
+  },
+  ${exact}
+};
+`,
+  );
+  return path;
+}
+
+// P(some of n d6 shows 6) = 1 − (5/6)^n; E[total] = 7n/2.
+const right = ruleFile(
+  'right.mjs',
+  "exact: (p) => ({ six: `${6 ** p.dice - 5 ** p.dice}/${6 ** p.dice}`, 'total.mean': `${7 * p.dice}/2` }),",
+);
+const wrong = ruleFile(
+  'wrong.mjs',
+  "exact: (p) => ({ six: p.dice === 1 ? '1/5' : `${6 ** p.dice - 5 ** p.dice}/${6 ** p.dice}`, 'total.mean': `${7 " +
+    '* p.dice}/2` }),',
+);
+const none = ruleFile('none.mjs', '');
+
+describe('muster check', () => {
+  it('a right exact(): agreed at every point (defaults and each parameter moved), exit 0', async () => {
+    const io = bufferIo();
+    const result = await checkCommand(right, {}, io);
+    expect(result.disagreements).toEqual([]);
+    // dice = 1 (the default and min), 2 (middle), 3 (max).
+    expect(result.points).toBe(3);
+    expect(io.stdout()).toContain('agreed at every point');
+    expect(process.exitCode).toBeUndefined();
+  });
+
+  it(
+    'a wrong exact(): against the enumeration and against the simulation, named with the point, both values and ' +
+      'z; exit 1',
+    async () => {
+      const io = bufferIo();
+      const result = await checkCommand(wrong, {}, io);
+      expect(process.exitCode).toBe(1);
+      expect(
+        result.disagreements.map((d) => [d.point.split(' ')[0], d.metric, d.between, d.values[0], d.values[1]]),
+      ).toEqual([
+        ['defaults', 'six', 'exact() and enumeration', '1/5', '1/6'],
+        ['defaults', 'six', 'simulation and exact', expect.any(String), '1/5'],
+      ]);
+      expect(result.disagreements[1].sigmas).toBeGreaterThan(20);
+      expect(io.stdout()).toMatch(/defaults \(dice=1\): six: exact\(\) 1\/5, enumeration 1\/6\n/);
+      expect(io.stdout()).toMatch(/defaults \(dice=1\): six: simulation 0\.16\d+, exact 1\/5 \(z = \d+\.\d\)\n/);
+      // Through the CLI: exit status 1.
+      expect((await cli('check', wrong)).status).toBe(1);
+    },
+  );
+
+  it('no exact(): the enumeration is the exact value the simulation is checked against', async () => {
+    const result = await checkCommand(none, {}, bufferIo());
+    expect(result.disagreements).toEqual([]);
+    expect(result.notes).toEqual([]);
+  });
+
+  it('what muster new-rule writes passes muster check', async () => {
+    const stem = join(folder, 'fresh');
+    expect((await cli('new-rule', stem)).status).toBe(0);
+    const checked = await cli('check', `${stem}.mjs`, '--trials', '20000');
+    expect(checked.stdout).toContain('agreed at every point');
+    expect(checked.status).toBe(0);
+  });
+
+  it('a built-in rule id, or bad trials: one line, exit 2', async () => {
+    const builtIn = await cli('check', 'reserves');
+    expect(builtIn.status).toBe(2);
+    expect(builtIn.stderr).toMatch(/^muster: check: got "reserves"; allowed: a rule file/);
+    const trials = await cli('check', right, '--trials', 'lots');
+    expect(trials.status).toBe(2);
+    expect(trials.stderr).toMatch(/--trials: got "lots"; allowed: a whole number/);
+  });
+});
+
+describe("run's warning: an estimate more than 5 standard errors from its exact value", () => {
+  it('is one line on stderr for the wrong exact(), and none for the right one', async () => {
+    const bad = await cli('run', wrong, '--trials', '131072', '--seed', 'warn', '--threads', '1');
+    expect(bad.status).toBe(0);
+    expect(bad.stderr).toMatch(
+      /^muster: warning: simulation and exact values disagree by more than 5 standard errors: six \(estimate 0\.1\d+, exact 1\/5, \d+\.\d standard errors\); muster check .*wrong\.mjs compares them point by point\n$/,
+    );
+    const good = await cli('run', right, '--trials', '131072', '--seed', 'warn', '--threads', '1');
+    expect(good.stderr).toBe('');
+  });
+});
+
+describe('where exact values come from enumeration, every command shows them, and falls back where it cannot', () => {
+  const uniform = join(folder, 'uniform.mjs');
+  writeFileSync(
+    uniform,
+    `export default { id: 'uniform', title: 'a uniform', metrics: [{ name: 'low', probability: true }],
+  trial(dice, p, out) { out.low = dice.random() < 0.25; } };
+`,
+  );
+
+  it(
+    'describe says so; compare of two enumerable variants is exact, of a rule using dice.random() ' + 'simulated',
+    async () => {
+      expect((await cli('describe', none)).stdout).toContain(
+        'exact solution: by enumerating its dice, within a budget',
+      );
+      // 1 die: P(6) = 1/6; 2 dice: 11/36.
+      const exact = await cli('compare', none, '--variant', 'one: dice=1', '--variant', 'two: dice=2');
+      expect(exact.status).toBe(0);
+      expect(exact.stdout).toContain('exact values (no simulation');
+      expect(exact.stdout).toMatch(/six\s+16\.667% = 1\/6\s+30\.556% = 11\/36/);
+      const simulated = await cli(
+        'compare',
+        uniform,
+        '--variant',
+        'a: ',
+        '--variant',
+        'b: ',
+        '--trials',
+        '20000',
+        '--threads',
+        '1',
+      );
+      expect(simulated.status).toBe(0);
+      expect(simulated.stdout).not.toContain('exact values');
+      const run = await cli(
+        'run',
+        uniform,
+        '--trials',
+        '20000',
+        '--threads',
+        '1',
+        '--html',
+        join(folder, 'uniform.html'),
+      );
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stdout).toMatch(/low\s+2\d\.\d+%.*—/);
+      const asked = await cli('run', uniform, '--exact');
+      expect(asked.status).toBe(2);
+      expect(asked.stderr).toMatch(/^muster: .*uniform\.mjs \(rule uniform\): dice\.random\(\) cannot be enumerated/);
+    },
+  );
+});
+
+describe('a mean that never varied in the simulation', () => {
+  const write = (name: string, body: string) => {
+    const path = join(folder, name);
+    writeFileSync(
+      path,
+      `export default { id: '${name.replace('.mjs', '')}', title: 't', metrics: [{ name: 'm', probability: false ` +
+        `}], ${body} };\n`,
+    );
+    return path;
+  };
+  // A rare event written as a mean: 1 in 4096², never seen in 20,000 trials (chance of seeing it 0.1%).
+  const rare = write(
+    'rare.mjs',
+    'trial(dice, p, out) { out.m = dice.d(4096) === 1 && dice.d(4096) === 1 ? 1 : 0; }, exact: () => ({ m: ' +
+      "'1/16777216' })",
+  );
+  // A constant with a wrong exact(): 7 every trial, exact() says 8.
+  const constant = write('constant.mjs', 'trial(dice, p, out) { out.m = 7; }, exact: () => ({ m: 8 })');
+
+  it('a rare event never seen is no disagreement: all n trials alike is likely when n·|μ − v| is small', async () => {
+    const result = await checkCommand(rare, { trials: '20000' }, bufferIo());
+    expect(result.disagreements).toEqual([]);
+    expect((await cli('run', rare, '--trials', '20000', '--threads', '1')).stderr).toBe('');
+  });
+
+  it('a constant against a wrong exact value is one: e^(−20000 · 1/8) is far below the 5σ rate', async () => {
+    const result = await checkCommand(constant, { trials: '20000' }, bufferIo());
+    expect(result.disagreements.map((d) => [d.between, d.values, d.sigmas])).toEqual([
+      ['exact() and enumeration', ['8', '7'], null],
+      ['simulation and exact', ['7', '8'], Number.POSITIVE_INFINITY],
+    ]);
+    expect((await cli('run', constant, '--trials', '20000', '--threads', '1')).stderr).toMatch(
+      /^muster: warning: .*m \(estimate 7, exact 8, ∞ standard errors\)/,
+    );
+  });
+});

@@ -1,0 +1,128 @@
+/**
+ * "At least k of my n squads by round r": the reserves rule's whole
+ * distribution, checked exactly against an enumeration written from the
+ * text (The Genesys Project, §6.5): each squad still in reserve rolls 1d6 +
+ * the game round each round, arriving on 7+; in the chosen round the
+ * commander's command is added (the fallback's once the commander is
+ * lost); squads roll separately, so given the commander's fate they are
+ * independent.
+ */
+import { describe, expect, it } from 'vitest';
+import { Fraction } from '../../src/exact/fraction.js';
+import { resolveParams } from '../../src/rules/params.js';
+import { reserves } from '../../src/rules/reserves.js';
+
+interface Setting {
+  squads: number;
+  rounds: number;
+  target: number;
+  chosenRound: number;
+  command: number;
+  leaderLoss: Fraction;
+  fallbackCommand: number;
+}
+
+/** One squad's arrival round (rounds + 1 for never), over all 6^rounds dice sequences, given the bonus in force. */
+function arrivalDistribution(s: Setting, bonus: number): Fraction[] {
+  const counts = new Array<number>(s.rounds + 2).fill(0);
+  const sequences = 6 ** s.rounds;
+  for (let code = 0; code < sequences; code++) {
+    let rest = code;
+    let arrival = s.rounds + 1;
+    for (let round = 1; round <= s.rounds; round++) {
+      const die = 1 + (rest % 6);
+      rest = Math.floor(rest / 6);
+      if (die + round + (round === s.chosenRound ? bonus : 0) >= s.target) {
+        arrival = round;
+        break;
+      }
+    }
+    counts[arrival]++;
+  }
+  return counts.map((count) => Fraction.of(count, sequences));
+}
+
+/** P(at least k squads in by the end of round r), enumerating every combination of the squads' arrival rounds. */
+function bruteForce(s: Setting): Record<string, Fraction> {
+  const alive = s.chosenRound <= 1 ? Fraction.ONE : s.leaderLoss.complement().pow(s.chosenRound - 1);
+  const fates = [
+    { weight: alive, distribution: arrivalDistribution(s, s.command) },
+    { weight: alive.complement(), distribution: arrivalDistribution(s, s.fallbackCommand) },
+  ];
+  const result: Record<string, Fraction> = {};
+  const outcomes = (s.rounds + 1) ** s.squads;
+  for (const { weight, distribution } of fates) {
+    for (let code = 0; code < outcomes; code++) {
+      let rest = code;
+      let probability = weight;
+      const arrivals: number[] = [];
+      for (let squad = 0; squad < s.squads; squad++) {
+        const arrival = 1 + (rest % (s.rounds + 1)); // 1 … rounds + 1 (never)
+        rest = Math.floor(rest / (s.rounds + 1));
+        arrivals.push(arrival);
+        probability = probability.mul(distribution[arrival]);
+      }
+      for (let r = 1; r <= s.rounds; r++) {
+        const inBy = arrivals.filter((arrival) => arrival <= r).length;
+        for (let k = 1; k < s.squads; k++) {
+          const name = `atLeast.${k}.by.${r}`;
+          result[name] = (result[name] ?? Fraction.ZERO).add(inBy >= k ? probability : Fraction.ZERO);
+        }
+      }
+    }
+  }
+  return result;
+}
+
+describe('reserves: at least k of n squads by round r', () => {
+  const cases: Array<[string, Setting]> = [
+    [
+      "the text's numbers, no chosen round",
+      { squads: 3, rounds: 4, target: 7, chosenRound: 0, command: 2, leaderLoss: Fraction.ZERO, fallbackCommand: 0 },
+    ],
+    [
+      'chosen round 3 with command 3, a commander lost 1 in 4 per round',
+      {
+        squads: 4,
+        rounds: 4,
+        target: 7,
+        chosenRound: 3,
+        command: 3,
+        leaderLoss: Fraction.of(1, 4),
+        fallbackCommand: 1,
+      },
+    ],
+    [
+      'five rounds, target 8, chosen round 2',
+      { squads: 3, rounds: 5, target: 8, chosenRound: 2, command: 2, leaderLoss: Fraction.ZERO, fallbackCommand: 0 },
+    ],
+  ];
+  for (const [what, s] of cases) {
+    it(`${what}: exactly the enumeration`, () => {
+      const params = resolveParams(
+        reserves,
+        Object.entries(s).map(([name, value]) => `${name}=${value instanceof Fraction ? value.toNumber() : value}`),
+      );
+      const exact = reserves.exact!(params);
+      const expected = bruteForce(s);
+      const names = reserves
+        .metrics(params)
+        .map((m) => m.name)
+        .filter((name) => name.startsWith('atLeast.'));
+      expect(names.sort()).toEqual(Object.keys(expected).sort());
+      for (const name of names) expect(exact[name].toString(), name).toBe(expected[name].toString());
+      // k = n is all.by.r, which the rule already reports: the tail at n must agree with it.
+      for (let r = 1; r <= s.rounds; r++)
+        expect(exact[`atLeast.1.by.${r}`].compare(exact[`all.by.${r}`])).toBeGreaterThanOrEqual(0);
+    });
+  }
+
+  it('reports the distribution up to 12 squads, and leaves it out beyond', () => {
+    const names = (squads: number) =>
+      reserves.metrics(resolveParams(reserves, [`squads=${squads}`])).filter((m) => m.name.startsWith('atLeast.'))
+        .length;
+    expect(names(1)).toBe(0);
+    expect(names(12)).toBe(11 * 4);
+    expect(names(13)).toBe(0);
+  });
+});
