@@ -11,7 +11,7 @@ import { cli, scratchFolder } from '../support/cli.js';
 
 const FIXTURE = new URL('../fixtures/faulty-worker.mjs', import.meta.url).pathname;
 
-vi.mock('../src/engine/pool.js', async (original) => {
+vi.mock('../../src/engine/pool.js', async (original) => {
   const actual = await original<typeof import('../../src/engine/pool.js')>();
   class FaultyPool extends actual.SimulationPool {
     constructor(threads: number) {
