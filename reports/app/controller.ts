@@ -330,15 +330,10 @@ export class Calculator {
   private simulate(params: Params, options: Options, turn: Turn): void {
     const { trials, seed, stream } = options;
     const progress = this.answer.showProgress(trials);
-    let fractions: Record<string, Fraction> | null;
-    try {
-      fractions = knownExact(this.rule, params);
-    } catch (error) {
-      this.fail(turn)(error);
-      return;
-    }
     const rule = this.rule;
-    const exactRule: Rule = fractions ? { ...rule, exact: () => fractions as Record<string, Fraction> } : rule;
+    // Set just after the workers start (below), before any chunk can come back.
+    let fractions: Record<string, Fraction> | null = null;
+    let exactRule: Rule = rule;
     const build = (done: number, tally: Float64Array, partial: boolean) =>
       buildResult({
         rule: exactRule,
@@ -383,6 +378,17 @@ export class Calculator {
         running.cancel();
       },
     };
+    // The exact values shown beside the estimates are worked out here while the workers simulate, not before.
+    try {
+      const known = knownExact(rule, params);
+      fractions = known;
+      if (known) exactRule = { ...rule, exact: () => known };
+    } catch (error) {
+      this.running.cancel();
+      this.running = null;
+      this.fail(turn)(error);
+      return;
+    }
     running.finished.then(
       (tally) => {
         if (timer !== null) clearTimeout(timer);
