@@ -258,6 +258,53 @@ describeInChromium('the calculator page’s simulation workers in headless Chrom
     await page.close();
   });
 
+  it('twelve changes in one go (trials typed digit by digit, then a new seed): each cancels the last, the answer is muster run’s for the last, and the same workers ran them all', async () => {
+    const { page, problems } = await open(appFile, '#noctvale');
+    await go(page, simulated('noctvale', [], 65_536, 'warm'));
+    const threads = await cores(page);
+    const typed = ['1', '13', '131', '1310', '13107', '131072', '1310720', '131072', '13107', '131072'];
+    const hashes = [
+      ...typed.map((trials) => simulated('noctvale', ['groups=4'], Number(trials), 'x')),
+      simulated('noctvale', ['groups=4'], 131_072, 'xy'),
+      simulated('noctvale', ['groups=4'], 200_001, 'xyz'),
+    ];
+    await page.evaluate(async (all) => {
+      const app = (window as unknown as { musterApp: { open(hash: string): Promise<void> } }).musterApp;
+      let last: Promise<void> = Promise.resolve();
+      for (const hash of all) last = app.open(hash);
+      await last;
+    }, hashes);
+    const expected = await cli('noctvale', ['groups=4'], 200_001, 'xyz');
+    const result = await shown(page);
+    expect(result?.seed).toBe('xyz');
+    expect(result?.metrics).toEqual(expected.metrics);
+    expect((await log(page)).workers).toBe(threads);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('a simulation whose trial throws: the rule’s fault shown, and the kept workers answer the next setting right', async () => {
+    const { page } = await open(slowFile, '#slow?trials=1000');
+    const threads = await cores(page);
+    await go(page, '#slow?spill=true&trials=300000');
+    expect(await page.locator('#status').textContent()).toBe('No answer: slow: the die fell off the table');
+    expect(await shown(page)).toBeNull();
+    await go(page, '#slow?target=3&trials=100000&seed=after');
+    const tally = new Float64Array(1);
+    const params = { target: 3, stallMs: 0, spill: false };
+    for (let chunk = 0; chunk < chunkCount(100_000); chunk++)
+      slowRule.simulate(
+        params,
+        chunkStream('after', 'slow', chunk, DEFAULT_STREAM),
+        chunkTrials(chunk, 100_000),
+        tally,
+      );
+    const expected = estimate(slowRule.summarize(params, tally, 100_000).p, 0.95);
+    expect((await shown(page))?.metrics.p).toEqual({ ...expected, exact: null, fraction: null });
+    expect((await log(page)).workers).toBe(threads);
+    await page.close();
+  });
+
   it('a worker held in a chunk (stallMs=3000) when the setting changes is replaced, not waited for: the new answer comes first, and is right', async () => {
     // A first run starts the workers, so the stalled run finds them booted and each takes its chunk at once.
     const { page, problems } = await open(slowFile, '#slow?trials=1000');
@@ -280,7 +327,7 @@ describeInChromium('the calculator page’s simulation workers in headless Chrom
     expect(elapsed).toBeLessThan(2500);
     // The same chunks on the same streams, run here in Node.
     const tally = new Float64Array(1);
-    const params = { target: 5, stallMs: 0 };
+    const params = { target: 5, stallMs: 0, spill: false };
     for (let chunk = 0; chunk < chunkCount(100_000); chunk++)
       slowRule.simulate(
         params,
