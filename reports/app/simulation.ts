@@ -73,8 +73,6 @@ export class SimulationPool {
   private readonly slots: Slot[] = [];
   private run: Run | null = null;
   private nextTask = 0;
-  /** Workers created, for tests and the bench: stays at `size` while none had to be replaced. */
-  created = 0;
 
   /** `url`: the worker bundle's Blob URL; `size`: how many workers to keep (started on the first run). */
   constructor(
@@ -120,16 +118,6 @@ export class SimulationPool {
     };
   }
 
-  /** Every worker stopped for good (the page is closing, or a test is done with it). */
-  close(): void {
-    this.cancel();
-    for (const slot of this.slots) {
-      if (slot.grace) clearTimeout(slot.grace);
-      slot.worker.terminate();
-    }
-    this.slots.length = 0;
-  }
-
   /** Drops the current run: its queue emptied, every worker on it told to stop, and replaced if it stays silent. */
   private cancel(): void {
     const run = this.run;
@@ -153,7 +141,6 @@ export class SimulationPool {
   }
 
   private spawn(): Worker {
-    this.created += 1;
     return new Worker(this.url);
   }
 
