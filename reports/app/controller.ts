@@ -39,8 +39,10 @@ import { CODE_MARK } from './workbench/share.js';
 import { fractionsOf, isSandboxed, paramsOf, type SandboxedRule } from './workbench/proxy-rule.js';
 
 const CONFIDENCE = 0.95;
-/** How often a running simulation's estimate so far is redrawn: often enough to watch it settle, seldom enough to cost nothing. */
+/** How often a running simulation's estimate so far is redrawn: often enough to watch it settle. */
 const PARTIAL_EVERY_MS = 100;
+/** A run over sooner than this shows only its answer: the main thread keeps out of the workers' way. */
+const PARTIAL_FIRST_MS = 250;
 
 /** The method line while a simulation runs. */
 const partialText = (done: number, trials: number) =>
@@ -347,16 +349,16 @@ export class Calculator {
         exact: fractions,
         partial,
       });
-    // The estimate so far, shown at most every PARTIAL_EVERY_MS: a run over by then shows only its answer.
+    // The estimate so far: first after PARTIAL_FIRST_MS, then at most every PARTIAL_EVERY_MS.
     let latest: { done: number; tally: Float64Array } | null = null;
-    let lastShown = performance.now();
+    let nextPartial = performance.now() + PARTIAL_FIRST_MS;
     let timer: ReturnType<typeof setTimeout> | null = null;
     const showPartial = () => {
       timer = null;
       if (this.isStale(turn) || !latest || latest.done >= trials) return;
       const result = build(latest.done, latest.tally, true);
       this.answer.showPartial(rule, result, fractions, partialText(latest.done, trials));
-      lastShown = performance.now();
+      nextPartial = performance.now() + PARTIAL_EVERY_MS;
     };
     const running = this.simulations().start({
       rule,
@@ -368,7 +370,7 @@ export class Calculator {
         progress(done, total);
         latest = { done, tally };
         if (timer === null && done < total)
-          timer = setTimeout(showPartial, Math.max(0, lastShown + PARTIAL_EVERY_MS - performance.now()));
+          timer = setTimeout(showPartial, Math.max(0, nextPartial - performance.now()));
       },
     });
     this.running = {

@@ -415,7 +415,8 @@ try {
     ),
   );
   process.stdout.write(
-    `\nsimulated in the page (simulate=1: ${PAGE_TRIALS.toLocaleString('en-US')} trials, seed "muster"), timed from the change; ${workersMade} Workers made over every change above (${cores} cores)\n`,
+    `\nsimulated in the page (simulate=1: ${PAGE_TRIALS.toLocaleString('en-US')} trials, seed "muster"), ` +
+      `timed from the change; ${workersMade} Workers made over every change above (${cores} cores)\n`,
   );
   process.stdout.write(
     renderTable(
@@ -434,7 +435,8 @@ try {
   );
   const size = (text: string) => `${Math.round(Buffer.byteLength(text, 'utf8') / 1024).toLocaleString('en-US')} KB`;
   process.stdout.write(
-    `\nthe page: ${size(plainHtml)}; loaded (navigation to its first answer shown) in ${load.toFixed(1)} ms, ${(load / base).toFixed(1)}× baseline\n`,
+    `\nthe page: ${size(plainHtml)}; loaded (navigation to its first answer shown) in ${load.toFixed(1)} ms, ` +
+      `${(load / base).toFixed(1)}× baseline\n`,
   );
   process.stdout.write(
     `\nthe workbench (muster app, ${size(plainHtml)}; with the three ports bundled by --rule, ${size(html)}): a keystroke in a port's source to its new exact answer\n`,
