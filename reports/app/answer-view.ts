@@ -46,7 +46,8 @@ export class AnswerView {
   private readonly table = element<HTMLDivElement>('metrics-table');
   private readonly printLink = element<HTMLParagraphElement>('print-link');
   private readonly quick = element<HTMLDivElement>('quick');
-  private readonly board = new ChartBoard(element<HTMLDivElement>('charts'));
+  private readonly charts = element<HTMLDivElement>('charts');
+  private readonly board = new ChartBoard(this.charts);
 
   /**
    * Writes an answer and draws its charts; settles with the times, or null when `stale` turned true while charts were
@@ -59,11 +60,9 @@ export class AnswerView {
     method: string,
     stale: () => boolean,
   ): Promise<Drawn | null> {
-    const metrics = rule.metrics(result.params);
-    this.method.textContent = method;
-    this.renderHeadline(rule, result, metrics, fractions);
+    const metrics = this.writeFigures(rule, result, fractions, method);
+    this.charts.classList.remove('pending');
     this.renderReadings(rule, result.params);
-    this.table.innerHTML = metricsTable(result, metrics, fractions);
     // A printed card is one page: the table goes on it when it is short enough to fit under the chart.
     element('metrics').classList.toggle('fits-card', metrics.length <= PRINTED_TABLE_ROWS);
     const texted = performance.now();
@@ -72,6 +71,28 @@ export class AnswerView {
       firstChart = performance.now();
     });
     return current ? { texted, firstChart, ended: performance.now() } : null;
+  }
+
+  /**
+   * A running simulation's estimate so far: the figures and table only, the last answer's charts dimmed until the
+   * run's own are drawn (drawing charts for every step would take the cores the simulation needs).
+   */
+  showPartial(rule: Rule, result: RunResult, fractions: Record<string, Fraction> | null, method: string): void {
+    this.writeFigures(rule, result, fractions, method);
+    this.charts.classList.add('pending');
+  }
+
+  private writeFigures(
+    rule: Rule,
+    result: RunResult,
+    fractions: Record<string, Fraction> | null,
+    method: string,
+  ): MetricSpec[] {
+    const metrics = rule.metrics(result.params);
+    this.method.textContent = method;
+    this.renderHeadline(rule, result, metrics, fractions);
+    this.table.innerHTML = metricsTable(result, metrics, fractions);
+    return metrics;
   }
 
   private renderHeadline(
@@ -119,6 +140,7 @@ export class AnswerView {
   /** No answer: why, in the status line, and nothing else of the last one. */
   clear(message: string): void {
     this.board.clear();
+    this.charts.classList.remove('pending');
     this.headline.replaceChildren();
     this.quick.replaceChildren();
     this.table.replaceChildren();

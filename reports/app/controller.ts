@@ -8,7 +8,7 @@
  *          ─► question (the form through the rule's parsers and checks) ─► options (trials, seed, stream)
  *          ─► the hash ─► blocked? a message : exact(params) │ simulation ─► buildResult ─► the views
  */
-import { formatParams } from '../../src/output/format.js';
+import { formatCount, formatParams } from '../../src/output/format.js';
 import { shellWord } from '../../src/text/suggest.js';
 import { DEFAULT_STREAM } from '../../src/engine/random.js';
 import type { Fraction } from '../../src/exact/fraction.js';
@@ -34,16 +34,29 @@ import {
 } from './form-values.js';
 import { FormView, fieldId } from './form-view.js';
 import { formatHash } from './hash.js';
-import { type RunningSimulation, startSimulation } from './simulation.js';
+import { type RunningSimulation, SimulationPool } from './simulation.js';
 import { CODE_MARK } from './workbench/share.js';
 import { fractionsOf, isSandboxed, paramsOf, type SandboxedRule } from './workbench/proxy-rule.js';
 
 const CONFIDENCE = 0.95;
+/** How often a running simulation's estimate so far is redrawn: often enough to watch it settle. */
+const PARTIAL_EVERY_MS = 100;
+/** A run over sooner than this shows only its answer: the main thread keeps out of the workers' way. */
+const PARTIAL_FIRST_MS = 250;
+
+/** The method line while a simulation runs. */
+const partialText = (done: number, trials: number) =>
+  `Simulating in this page: the estimate so far, from ${formatCount(done)} of ${formatCount(trials)} trials.`;
 
 /** How long the last recompute took, in milliseconds (scripts/bench/app.ts reads them). */
 export interface Timings {
-  /** Parameters read, exact values or merged tally turned into the result. */
+  /**
+   * From the change to the result built: parameters read, exact values or, for a simulation, every chunk run and
+   * merged and the tally turned into the result.
+   */
   compute: number;
+  /** From the change to the simulation's last chunk merged (0 when solved exactly). */
+  simulation: number;
   /** Headline and table written. */
   text: number;
   /** From the change to the rule's first chart on the page: the new answer and chart in full view. */
@@ -80,7 +93,9 @@ export class Calculator {
   private generation = 0;
   private running: RunningSimulation | null = null;
   private latest: Promise<void> = Promise.resolve();
-  private workerUrl: string | null = null;
+  private pool: SimulationPool | null = null;
+  /** Simulation workers kept: one a core, at most eight. */
+  private readonly threads = Math.max(1, Math.min(navigator.hardwareConcurrency || 2, 8));
   /** The hash the page shows (as it rewrote it): a hashchange to anything else is a new question. */
   shownHash = '';
   private readonly hashProblems = element<HTMLDivElement>('hash-problems');
@@ -316,44 +331,94 @@ export class Calculator {
 
   private simulate(params: Params, options: Options, turn: Turn): void {
     const { trials, seed, stream } = options;
-    const threads = Math.max(1, Math.min(navigator.hardwareConcurrency || 2, 8));
     const progress = this.answer.showProgress(trials);
-    let fractions: Record<string, Fraction> | null;
-    try {
-      fractions = knownExact(this.rule, params);
-    } catch (error) {
-      this.fail(turn)(error);
-      return;
-    }
     const rule = this.rule;
-    const exactRule: Rule = fractions ? { ...rule, exact: () => fractions as Record<string, Fraction> } : rule;
-    this.workerUrl ??= URL.createObjectURL(new Blob([this.workerSource], { type: 'text/javascript' }));
-    const running = startSimulation(this.workerUrl, {
+    // Set just after the workers start (below), before any chunk can come back.
+    let fractions: Record<string, Fraction> | null = null;
+    let exactRule: Rule = rule;
+    const build = (done: number, tally: Float64Array, partial: boolean) =>
+      buildResult({
+        rule: exactRule,
+        params,
+        seed,
+        stream,
+        threads: this.threads,
+        confidence: CONFIDENCE,
+        trials: done,
+        tally,
+        exact: fractions,
+        partial,
+      });
+    // The estimate so far: first after PARTIAL_FIRST_MS, then at most every PARTIAL_EVERY_MS.
+    let latest: { done: number; tally: Float64Array } | null = null;
+    let nextPartial = performance.now() + PARTIAL_FIRST_MS;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const showPartial = () => {
+      timer = null;
+      if (this.isStale(turn) || !latest || latest.done >= trials) return;
+      const result = build(latest.done, latest.tally, true);
+      this.answer.showPartial(rule, result, fractions, partialText(latest.done, trials));
+      nextPartial = performance.now() + PARTIAL_EVERY_MS;
+    };
+    const running = this.simulations().start({
       rule,
       params,
       seed,
       stream,
       trials,
-      threads,
-      onProgress: progress,
+      onProgress: (done, total, tally) => {
+        progress(done, total);
+        latest = { done, tally };
+        if (timer === null && done < total)
+          timer = setTimeout(showPartial, Math.max(0, nextPartial - performance.now()));
+      },
     });
-    this.running = running;
+    this.running = {
+      finished: running.finished,
+      cancel: () => {
+        if (timer !== null) clearTimeout(timer);
+        running.cancel();
+      },
+    };
+    // The exact values shown beside the estimates are worked out here while the workers simulate, not before.
+    try {
+      const known = knownExact(rule, params);
+      fractions = known;
+      if (known) exactRule = { ...rule, exact: () => known };
+    } catch (error) {
+      this.running.cancel();
+      this.running = null;
+      this.fail(turn)(error);
+      return;
+    }
     running.finished.then(
       (tally) => {
+        if (timer !== null) clearTimeout(timer);
         if (this.isStale(turn)) return turn.finish();
         this.running = null;
         const simulatedAt = performance.now();
-        const input = { rule: exactRule, params, seed, stream, threads, confidence: CONFIDENCE, trials, tally };
-        const result = buildResult(input);
+        const result = build(trials, tally, false);
         this.answer.clearStatus();
-        this.show(result, fractions, turn, simulatedAt, performance.now());
+        // Timed from the change: the answer's time is what a person waits, the simulation included.
+        this.show(result, fractions, turn, turn.started, performance.now(), simulatedAt - turn.started);
       },
       (error) => {
+        if (timer !== null) clearTimeout(timer);
         if (this.isStale(turn)) return turn.finish();
+        this.running = null;
         this.fail(turn)(error);
       },
     );
     // A cancelled run never settles its promise; a newer change settles `latest` instead.
+  }
+
+  /** The kept simulation workers, started on the first simulation and reused by every one after it. */
+  simulations(): SimulationPool {
+    if (!this.pool) {
+      const url = URL.createObjectURL(new Blob([this.workerSource], { type: 'text/javascript' }));
+      this.pool = new SimulationPool(url, this.threads);
+    }
+    return this.pool;
   }
 
   /** Shows a result built for `turn`: `from` and `computed` time its computing, for the timings. */
@@ -363,6 +428,7 @@ export class Calculator {
     turn: Turn,
     from: number,
     computed: number,
+    simulation = 0,
   ): void {
     this.result = result;
     const method = methodText(result, shellWord(this.command(this.rule)));
@@ -372,6 +438,7 @@ export class Calculator {
         if (drawn)
           this.timings = {
             compute: computed - from,
+            simulation,
             text: drawn.texted - computed,
             firstChart: drawn.firstChart - from,
             charts: drawn.ended - drawn.texted,

@@ -51,6 +51,7 @@ h3 { font-size: 15px; margin: 16px 0 4px; }
 .blocked { margin: 12px 0; padding: 10px 12px; background: #fdf0f0; border-left: 4px solid var(--bad); color: var(--bad); font-weight: 600; }
 #status progress { width: 100%; height: 14px; }
 .progress-label { display: block; font-size: 13px; margin: 10px 0 2px; }
+#charts.pending { opacity: 0.35; }
 .headline { display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 10px; margin: 12px 0 4px; }
 .figure { background: var(--band); border-radius: 6px; padding: 10px 12px; min-width: 0; }
 .figure p { margin: 0; }

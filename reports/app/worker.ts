@@ -1,36 +1,74 @@
 /// <reference lib="dom" />
 /**
  * The calculator's simulation worker (bundled on its own and started from a
- * Blob URL, so it runs from file://). It runs a range of chunks with the
- * CLI workers' own loop (src/engine/run-chunks.ts): chunk k draws from the
- * stream keyed by (seed, rule, k) and holds the same trials, so the merged
- * tally — and every figure — equals `muster run` for the same seed and trials.
+ * Blob URL, so it runs from file://). The page starts a few once and keeps
+ * them: each task is a range of chunks run with the CLI workers' own loop
+ * (src/engine/run-chunks.ts), chunk k drawing from the stream keyed by
+ * (seed, rule, k) and holding the same trials, so the merged tally — and
+ * every figure — equals `muster run` for the same seed and trials.
  *
- *   page ─► { rule, params, seed, chunks } ─► runChunks, progress per chunk … ─► tally (transferred)
+ *   page ─► task { rule, params, seed, chunks } ─► one chunk, its tally (transferred) ─► yield ─► the next …
+ *   page ─► cancel ─► seen at the next yield: the task dropped, `stopped`
+ *
+ * The worker yields to its event loop between chunks (a message to itself),
+ * so a cancel waits for one chunk at most, never for the whole task.
  */
+import { chunkTrials } from '../../src/engine/chunks.js';
 import { runChunks } from '../../src/engine/run-chunks.js';
+import type { Rule } from '../../src/rules/types.js';
 import { appRules } from './app-rules.js';
-import type { WorkerReply, WorkerTask } from './worker-messages.js';
+import type { WorkerReply, WorkerRequest, WorkerTask } from './worker-messages.js';
 
 /** The worker global, typed by hand: the build's lib is DOM, not WebWorker, and the two clash. */
 const scope = self as unknown as {
-  onmessage: ((event: { data: WorkerTask }) => void) | null;
+  onmessage: ((event: { data: WorkerRequest }) => void) | null;
   postMessage(message: WorkerReply, transfer?: Transferable[]): void;
 };
 
-scope.onmessage = ({ data: task }) => {
-  try {
-    const rule = appRules.find((candidate) => candidate.id === task.ruleId);
-    if (!rule) throw new Error(`no rule ${task.ruleId} in this page`);
-    const tally = runChunks(task, rule, (trials) => scope.postMessage({ kind: 'progress', task: task.id, trials }));
-    scope.postMessage({ kind: 'done', task: task.id, tally }, [tally.buffer]);
-  } catch (error) {
-    const usage = error instanceof Error && error.name === 'UsageError';
-    scope.postMessage({
-      kind: 'error',
-      task: task.id,
-      message: error instanceof Error ? error.message : String(error),
-      usage,
-    });
+/** The task being run and its next chunk; null when idle. */
+let current: { task: WorkerTask; rule: Rule; next: number } | null = null;
+const wake = new MessageChannel();
+wake.port1.onmessage = () => runNextChunk();
+
+scope.onmessage = ({ data }) => {
+  if (data.kind === 'cancel') {
+    // A cancel for a task already finished needs no reply: its last chunk was its end.
+    if (current?.task.id !== data.id) return;
+    current = null;
+    scope.postMessage({ kind: 'stopped', task: data.id });
+    return;
   }
+  const { kind: _kind, ...task } = data;
+  const rule = appRules.find((candidate) => candidate.id === task.ruleId);
+  if (!rule) {
+    fail(task.id, new Error(`no rule ${task.ruleId} in this page`));
+    return;
+  }
+  current = { task, rule, next: task.firstChunk };
+  wake.port2.postMessage(null);
 };
+
+function runNextChunk(): void {
+  const running = current;
+  if (!running) return;
+  const { task, rule } = running;
+  const chunk = running.next++;
+  let tally: Float64Array;
+  try {
+    tally = runChunks({ ...task, firstChunk: chunk, endChunk: chunk + 1 }, rule);
+  } catch (error) {
+    current = null;
+    fail(task.id, error);
+    return;
+  }
+  const last = running.next >= task.endChunk;
+  if (last) current = null;
+  const trials = chunkTrials(chunk, task.totalTrials);
+  scope.postMessage({ kind: 'chunk', task: task.id, chunk, trials, tally }, [tally.buffer]);
+  if (!last) wake.port2.postMessage(null);
+}
+
+function fail(task: number, error: unknown): void {
+  const usage = error instanceof Error && error.name === 'UsageError';
+  scope.postMessage({ kind: 'error', task, message: error instanceof Error ? error.message : String(error), usage });
+}

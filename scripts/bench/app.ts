@@ -16,6 +16,18 @@
  *   baseline       one vega-embed of a one-mark chart, timed in the same page, so a
  *                  slow or busy machine shows as a large baseline, not a slow page
  *
+ * Simulated, for every built-in rule at its defaults and at its largest
+ * sizes (the same questions, with `simulate=1`: the page's 1,000,000
+ * trials and seed "muster"), timed from the change as a person waits:
+ *
+ *   simulation     from the change to the last chunk merged (the kept workers, no boot)
+ *   first chart    from the change to the simulated answer and its main chart on screen
+ *                  (goal at the defaults: under 150 ms)
+ *
+ * Each is the median of three changes after one warm-up; the Workers the page
+ * made over all of them are counted (kept workers: one a core, made once).
+ * The page's load is timed too: navigation to its first answer shown.
+ *
  * The workbench: each step-form port of examples/rules/ opened in the page's
  * editor at its defaults, then one keystroke typed into its source (a space
  * at its end); timed in the page from the keystroke's input event to the new
@@ -33,6 +45,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
 import { renderTable } from '../../src/cli/format.js';
+import { rules } from '../../src/rules/index.js';
 import { buildAppHtml } from '../../reports/app/build.js';
 import { formatHash } from '../../reports/app/hash.js';
 
@@ -64,6 +77,8 @@ const PORT_TARGET_MS = 200;
 const eight = (entry: string) => Array.from({ length: 8 }, () => entry).join(',');
 
 const CASES: Case[] = [
+  { label: 'rolloff, defaults', rule: 'rolloff', set: [], step: ['bonusA', '1'] },
+  { label: 'rolloff, bonus +6', rule: 'rolloff', set: [['bonusA', '6']], step: ['bonusA', '5'] },
   { label: 'reserves, defaults', rule: 'reserves', set: [], step: ['command', '3'] },
   {
     label: 'reserves, 100 squads, 12 rounds',
@@ -173,6 +188,7 @@ const CASES: Case[] = [
 ];
 
 interface Timings {
+  simulation: number;
   compute: number;
   firstChart: number;
   total: number;
@@ -213,6 +229,62 @@ async function baseline(page: Page): Promise<number> {
     target.remove();
     return times.sort((a, b) => a - b)[3];
   });
+}
+
+const SIMULATED_TARGET_MS = 150;
+const SIMULATED_REPEATS = 3;
+const SIMULATED_WARM_UP = 1;
+/** The trials the page simulates when a link names none (reports/app/form-values.ts). */
+const PAGE_TRIALS = 1_000_000;
+
+/** Every built-in rule needs a row at its defaults and one at its largest sizes: a new rule must be added above. */
+function checkCoverage(): void {
+  for (const rule of rules) {
+    const mine = CASES.filter((benchCase) => benchCase.rule === rule.id);
+    if (!mine.some((benchCase) => benchCase.set.length === 0) || !mine.some((benchCase) => benchCase.set.length > 0))
+      throw new Error(`scripts/bench/app.ts has no defaults and large case for ${rule.id}`);
+  }
+}
+
+/** A question as the page simulates it: simulate=1, the page's trials and seed. */
+async function simulatedRow(page: Page, benchCase: Case, base: number): Promise<string[]> {
+  const simulated = (set: Array<[string, string]>) => formatHash(benchCase.rule, [...set, ['simulate', '1']]);
+  const hash = simulated(benchCase.set);
+  const stepped = simulated([...benchCase.set.filter(([name]) => name !== benchCase.step[0]), benchCase.step]);
+  const runs: Timings[] = [];
+  for (let repeat = 0; repeat < SIMULATED_WARM_UP + SIMULATED_REPEATS; repeat++) {
+    await change(page, stepped);
+    const run = await change(page, hash);
+    if (run.simulation <= 0) throw new Error(`the page did not simulate #${hash}`);
+    if (repeat >= SIMULATED_WARM_UP) runs.push(run);
+  }
+  const simulation = median(runs.map((run) => run.simulation));
+  const first = median(runs.map((run) => run.firstChart));
+  const atDefaults = benchCase.set.length === 0;
+  return [
+    benchCase.label,
+    `${((PAGE_TRIALS / simulation) * 1000).toExponential(2)}`,
+    `${simulation.toFixed(1)} ms`,
+    `${first.toFixed(1)} ms`,
+    `${median(runs.map((run) => run.total)).toFixed(1)} ms`,
+    `${(first / base).toFixed(1)}×`,
+    atDefaults ? (first <= SIMULATED_TARGET_MS ? 'yes' : 'NO') : '—',
+  ];
+}
+
+/** From navigation to the page's first answer shown, in the page's own clock (median of three loads). */
+async function loadTime(page: Page, url: string): Promise<number> {
+  const times: number[] = [];
+  for (let repeat = 0; repeat < 3; repeat++) {
+    await page.goto(url);
+    times.push(
+      await page.evaluate(async () => {
+        await (window as unknown as { musterApp: { idle(): Promise<void> } }).musterApp.idle();
+        return performance.now();
+      }),
+    );
+  }
+  return median(times);
 }
 
 const KEYSTROKE_TARGET_MS = 300;
@@ -260,6 +332,7 @@ async function workbenchRows(page: Page): Promise<string[][]> {
   return rows;
 }
 
+checkCoverage();
 const folder = mkdtempSync(join(tmpdir(), 'muster-bench-app-'));
 try {
   const file = join(folder, 'app.html');
@@ -274,6 +347,17 @@ try {
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
   });
   const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  await page.addInitScript(() => {
+    const counted = window as unknown as { workersMade: number };
+    counted.workersMade = 0;
+    const Original = window.Worker;
+    window.Worker = class extends Original {
+      constructor(url: string | URL, options?: WorkerOptions) {
+        super(url, options);
+        counted.workersMade += 1;
+      }
+    };
+  });
   await page.goto(`file://${file}`);
   await page.evaluate(() => (window as unknown as { musterApp: { idle(): Promise<void> } }).musterApp.idle());
   const base = await baseline(page);
@@ -309,10 +393,14 @@ try {
       `${first <= (benchCase.target ?? TARGET_MS) ? 'yes' : 'NO'}${benchCase.target ? ` (≤ ${benchCase.target} ms)` : ''}`,
     ]);
   }
+  const simulatedRows: string[][] = [];
+  for (const benchCase of CASES) if (!benchCase.target) simulatedRows.push(await simulatedRow(page, benchCase, base));
+  const workersMade = await page.evaluate(() => (window as unknown as { workersMade: number }).workersMade);
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
   const plain = join(folder, 'plain-app.html');
   const plainHtml = (await buildAppHtml()).html;
   writeFileSync(plain, plainHtml);
-  await page.goto(`file://${plain}`);
+  const load = await loadTime(page, `file://${plain}`);
   const typedRows = await workbenchRows(page);
   const version = browser.version();
   await browser.close();
@@ -326,7 +414,30 @@ try {
       200,
     ),
   );
+  process.stdout.write(
+    `\nsimulated in the page (simulate=1: ${PAGE_TRIALS.toLocaleString('en-US')} trials, seed "muster"), ` +
+      `timed from the change; ${workersMade} Workers made over every change above (${cores} cores)\n`,
+  );
+  process.stdout.write(
+    renderTable(
+      [
+        'question',
+        'trials/s',
+        'simulation',
+        'first chart',
+        'all charts',
+        'first ÷ baseline',
+        `≤ ${SIMULATED_TARGET_MS} ms at defaults`,
+      ],
+      simulatedRows,
+      200,
+    ),
+  );
   const size = (text: string) => `${Math.round(Buffer.byteLength(text, 'utf8') / 1024).toLocaleString('en-US')} KB`;
+  process.stdout.write(
+    `\nthe page: ${size(plainHtml)}; loaded (navigation to its first answer shown) in ${load.toFixed(1)} ms, ` +
+      `${(load / base).toFixed(1)}× baseline\n`,
+  );
   process.stdout.write(
     `\nthe workbench (muster app, ${size(plainHtml)}; with the three ports bundled by --rule, ${size(html)}): a keystroke in a port's source to its new exact answer\n`,
   );

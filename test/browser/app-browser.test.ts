@@ -58,6 +58,7 @@ const CASES: Record<string, string[][]> = {
     ['attackerPlatoons=8', 'defenderPlatoons=7', 'ambush=false'],
     ['hit=4', 'guarantee=0', 'scatter=1-3:left,4-6:right', 'turns=6'],
   ],
+  rolloff: [[], ['bonusA=2'], ['bonusA=-6']],
 };
 
 const split = (assignment: string): [string, string] => {
