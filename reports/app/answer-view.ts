@@ -211,5 +211,9 @@ function figureCard(
 /** How the answer was found, and the command that gives the same figures (`command`: the rule as muster run names it). */
 export function methodText(result: RunResult, command: string): string {
   if (result.method === 'exact') return 'Exact values, computed in rational arithmetic in this page.';
-  return `Simulated in this page: ${formatCount(result.trials)} trials, seed ${JSON.stringify(result.seed)}, stream ${result.stream}, ${confidenceLabel(result.confidence)} intervals — the same figures as muster run ${command} with that seed and trials${result.stream === DEFAULT_STREAM ? '' : ` and --stream ${result.stream}`}.`;
+  return (
+    `Simulated in this page: ${formatCount(result.trials)} trials, seed ${JSON.stringify(result.seed)}, ` +
+    `stream ${result.stream}, ${confidenceLabel(result.confidence)} intervals — the same figures as muster run ` +
+    `${command} with that seed and trials${result.stream === DEFAULT_STREAM ? '' : ` and --stream ${result.stream}`}.`
+  );
 }

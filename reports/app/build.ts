@@ -78,14 +78,17 @@ function extraRulesPlugin(options: AppBuildOptions): Plugin {
       builder.onLoad({ filter: /[\\/]reports[\\/]app[\\/]extra-rules\.(js|ts)$/ }, () => {
         if (ruleFiles.length === 0)
           return {
-            contents: `export { extraRules } from ${JSON.stringify(options.extraRulesModule)};\nexport const extraRuleOrigins = [];`,
+            contents:
+              `export { extraRules } from ${JSON.stringify(options.extraRulesModule)};\nexport const ` +
+              `extraRuleOrigins = [];`,
             loader: 'js',
             resolveDir: HERE,
           };
         const lines = [`import { adaptRuleFile } from ${JSON.stringify(source('src/rules/file-rule'))};`];
         ruleFiles.forEach((file, index) => lines.push(`import rule${index} from ${JSON.stringify(file.path)};`));
         lines.push(
-          `export const extraRules = [${ruleFiles.map((file, index) => `adaptRuleFile(rule${index}, ${JSON.stringify(file.shown)})`).join(', ')}];`,
+          `export const extraRules = ` +
+            `[${ruleFiles.map((file, index) => `adaptRuleFile(rule${index}, ${JSON.stringify(file.shown)})`).join(', ')}];`,
         );
         lines.push(`export const extraRuleOrigins = ${JSON.stringify(ruleFiles.map((file) => file.shown))};`);
         return { contents: lines.join('\n'), loader: 'js', resolveDir: HERE };
@@ -105,7 +108,9 @@ function versionPlugin(): Plugin {
     name: 'muster-version',
     setup(builder) {
       builder.onLoad({ filter: /[\\/]src[\\/]version\.(js|ts)$/ }, () => ({
-        contents: `export const PACKAGE_NAME = ${JSON.stringify(PACKAGE_NAME)};\nexport function packageVersion() { return ${JSON.stringify(packageVersion())}; }\n`,
+        contents:
+          `export const PACKAGE_NAME = ${JSON.stringify(PACKAGE_NAME)};\nexport function packageVersion() ` +
+          `{ return ${JSON.stringify(packageVersion())}; }\n`,
         loader: 'js',
       }));
     },
@@ -142,7 +147,10 @@ async function bundle(entry: string, options: AppBuildOptions, define: Record<st
       const named = files.find((file) => file.path === where) ?? (files.length === 1 ? files[0] : undefined);
       const shown = named ? JSON.stringify(named.shown) : files.map((file) => JSON.stringify(file.shown)).join(', ');
       throw new UsageError(
-        `--rule: got ${shown} (it does not bundle for the browser: ${String(first.text).replace(/[\u0000-\u001f\u007f]+/g, ' ')}); allowed: a rule file whose imports a browser can load (no node: modules)`,
+        `--rule: got ${shown} (it does not bundle for the browser: ` +
+          `${String(first.text).replace(/[\u0000-\u001f\u007f]+/g, ' ')}); allowed: a rule file whose imports a ` +
+          `browser can ` +
+          `load (no node: modules)`,
       );
     }
     throw error;
@@ -183,35 +191,58 @@ export async function buildAppHtml(options: AppBuildOptions = {}): Promise<AppBu
   const { rules } = await import('../../src/rules/index.js');
   const ruleIds = [...rules.map((rule) => rule.id), ...(options.ruleFiles ?? []).map((file) => file.id)];
   // The calculator's own scripts start its simulation workers from Blob URLs, which its policy must allow.
-  const html = `${chartPageHead('muster calculator', APP_STYLE, true, [page], { blobWorkers: true })}
+  const html =
+    `${chartPageHead('muster calculator', APP_STYLE, true, [page], { blobWorkers: true })}
 <body>
 <div class="sheet">
 <header class="top">
 <p class="kicker">muster · odds calculator</p>
 <h1>What are the odds?</h1>
-<p class="lead">Pick a rule, change a number, read the new odds: exact wherever the rule allows, computed in this page, with no network.</p>
+<p class="lead">Pick a rule, change a number, read the new odds: exact wherever the rule allows, computed in this ` +
+    `page, with no network.</p>
 </header>
 <div class="layout">
 <form id="controls" class="panel" novalidate aria-label="the question">
-<div id="rule-field"><label for="rule-picker">Rule</label><select id="rule-picker"></select><p class="doc" id="rule-about"></p></div>
+<div id="rule-field"><label for="rule-picker">Rule</label><select id="rule-picker"></select><p class="doc" ` +
+    `id="rule-about"></p></div>
 <div id="hash-problems" role="alert"></div>
 <fieldset><legend>Parameters</legend><div id="param-fields"></div></fieldset>
 <details id="simulation"><summary>Simulation</summary>
-<div class="field field-boolean"><div class="control"><input type="checkbox" id="sim-on" aria-describedby="sim-note"><label for="sim-on">simulate</label></div><p class="doc" id="sim-note"></p></div>
-<div class="field"><div class="control"><label for="sim-trials">trials</label><input type="text" id="sim-trials" inputmode="numeric" autocomplete="off" spellcheck="false" aria-describedby="sim-trials-doc sim-trials-error"></div><p class="error" id="sim-trials-error" hidden></p><p class="doc" id="sim-trials-doc">As muster run --trials: 1000000, 1e6, 1M.</p></div>
-<div class="field"><div class="control"><label for="sim-seed">seed</label><input type="text" id="sim-seed" autocomplete="off" spellcheck="false" aria-describedby="sim-seed-doc sim-seed-error"></div><p class="error" id="sim-seed-error" hidden></p><p class="doc" id="sim-seed-doc">As muster run --seed: the same seed and trials give the same figures.</p></div>
-<div class="field"><div class="control"><label for="sim-stream">stream</label><input type="text" id="sim-stream" inputmode="numeric" autocomplete="off" spellcheck="false" aria-describedby="sim-stream-doc sim-stream-error"></div><p class="error" id="sim-stream-error" hidden></p><p class="doc" id="sim-stream-doc">As muster run --stream: 3; 2 or 1 reproduce results made with those streams (docs/streams.md).</p></div>
+<div class="field field-boolean"><div class="control"><input type="checkbox" id="sim-on" ` +
+    `aria-describedby="sim-note"><label for="sim-on">simulate</label></div><p class="doc" id="sim-note"></p></div>
+<div class="field"><div class="control"><label for="sim-trials">trials</label><input type="text" id="sim-trials" ` +
+    `inputmode="numeric" autocomplete="off" spellcheck="false" aria-describedby="sim-trials-doc ` +
+    `sim-trials-error"></div><p class="error" id="sim-trials-error" hidden></p><p class="doc" id="sim-trials-doc">As ` +
+    `muster run --trials: 1000000, 1e6, 1M.</p></div>
+<div class="field"><div class="control"><label for="sim-seed">seed</label><input type="text" id="sim-seed" ` +
+    `autocomplete="off" spellcheck="false" aria-describedby="sim-seed-doc sim-seed-error"></div><p class="error" ` +
+    `id="sim-seed-error" hidden></p><p class="doc" id="sim-seed-doc">As muster run --seed: the same seed and trials ` +
+    `give the same figures.</p></div>
+<div class="field"><div class="control"><label for="sim-stream">stream</label><input type="text" id="sim-stream" ` +
+    `inputmode="numeric" autocomplete="off" spellcheck="false" aria-describedby="sim-stream-doc ` +
+    `sim-stream-error"></div><p class="error" id="sim-stream-error" hidden></p><p class="doc" id="sim-stream-doc">As ` +
+    `muster run --stream: 3; 2 or 1 reproduce results made with those streams (docs/streams.md).</p></div>
 </details>
 <div id="workbench">
-<div class="bench-bar"><label for="rule-files">Rule file</label><select id="rule-files"></select><button type="button" id="new-rule">New rule</button><button type="button" id="edit-rule">Edit</button></div>
+<div class="bench-bar"><label for="rule-files">Rule file</label><select id="rule-files"></select><button ` +
+    `type="button" id="new-rule">New rule</button><button type="button" id="edit-rule">Edit</button></div>
 <div id="editor" hidden>
 <p class="doc" id="editor-about"></p>
-<div id="gate" role="alert" hidden><p id="gate-text"></p><button type="button" id="gate-run">Run this rule</button></div>
-<div class="code"><pre id="gutter" aria-hidden="true"></pre><textarea id="rule-source" aria-label="Rule source" aria-describedby="source-problem" spellcheck="false" autocomplete="off" autocapitalize="off" autocorrect="off" wrap="off" rows="14"></textarea></div>
+<div id="gate" role="alert" hidden><p id="gate-text"></p><button type="button" id="gate-run">Run this ` +
+    `rule</button></div>
+<div class="code"><pre id="gutter" aria-hidden="true"></pre><textarea id="rule-source" aria-label="Rule source" ` +
+    `aria-describedby="source-problem" spellcheck="false" autocomplete="off" autocapitalize="off" autocorrect="off" ` +
+    `wrap="off" rows="14"></textarea></div>
 <p id="source-problem" class="error" role="status" hidden></p>
-<div class="bench-bar"><button type="button" id="share">Share</button><button type="button" id="download">Download .mjs</button><label class="file-button" for="open-file">Open a file…</label><input type="file" id="open-file" accept=".mjs,.js,text/javascript"><button type="button" id="delete-rule">Delete from this browser</button></div>
-<p id="share-box" hidden><label for="share-link">Link to this rule and its parameters</label><input id="share-link" readonly></p>
-<p class="doc">The same contract as a rule file on disk (docs/custom-rules.md); Download gives a file <code>muster run</code> takes unchanged. The code runs in a sandbox: a worker with no page and no network. A file can also be dropped here.</p>
+<div class="bench-bar"><button type="button" id="share">Share</button><button type="button" id="download">Download ` +
+    `.mjs</button><label class="file-button" for="open-file">Open a file…</label><input type="file" id="open-file" ` +
+    `accept=".mjs,.js,text/javascript"><button type="button" id="delete-rule">Delete from this browser</button></div>
+<p id="share-box" hidden><label for="share-link">Link to this rule and its parameters</label><input ` +
+    `id="share-link" readonly></p>
+<p class="doc">The same contract as a rule file on disk (docs/custom-rules.md); Download gives a file <code>muster ` +
+    `run</code> takes unchanged. The code runs in a sandbox: a worker with no page and no network. A file can also ` +
+    `be ` +
+    `dropped here.</p>
 </div>
 </div>
 </form>
@@ -225,12 +256,15 @@ export async function buildAppHtml(options: AppBuildOptions = {}): Promise<AppBu
 <div id="headline" class="headline" aria-live="polite"></div>
 <div id="charts"></div>
 <div id="readings" hidden></div>
-<section id="metrics" aria-labelledby="metrics-title"><h3 id="metrics-title">Every metric</h3><div id="metrics-table" class="table-scroll"></div></section>
+<section id="metrics" aria-labelledby="metrics-title"><h3 id="metrics-title">Every metric</h3><div ` +
+    `id="metrics-table" class="table-scroll"></div></section>
 <div class="actions"><button type="button" id="print">Print this card</button></div>
 </main>
 </div>
 <div id="quick" aria-hidden="true"></div>
-<footer>Made by muster. Exact values are computed in rational arithmetic and rounded only for display; simulated values carry the intervals shown. The state of the form is in the address (after #): copy it to share the question.</footer>
+<footer>Made by muster. Exact values are computed in rational arithmetic and rounded only for display; simulated ` +
+    `values carry the intervals shown. The state of the form is in the address (after #): copy it to share the ` +
+    `question.</footer>
 </div>
 <div id="print-card" aria-hidden="true"></div>
 <noscript><p>This calculator needs JavaScript; the figures are computed in the page.</p></noscript>

@@ -302,7 +302,8 @@ export class Calculator {
     this.answer.params.textContent = '';
     this.clear(
       wrong.length > 0
-        ? `No answer yet: ${wrong.join(', ')} ${wrong.length === 1 ? 'needs' : 'need'} a different value (see the message by the field).`
+        ? `No answer yet: ${wrong.join(', ')} ${wrong.length === 1 ? 'needs' : 'need'} a different value (see the ` +
+            `message by the field).`
         : clipMessage(`No answer yet: ${outcome.formErrors.join(' ')}`),
     );
     turn.finish();

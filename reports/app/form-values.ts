@@ -86,7 +86,8 @@ export function parseTrials(raw: string): number {
   const value = match ? Number(match[1]) * ({ k: 1e3, K: 1e3, m: 1e6, M: 1e6 }[match[2]] ?? 1) : Number.NaN;
   if (!Number.isInteger(value) || value < 1 || value > APP_MAX_TRIALS) {
     throw new UsageError(
-      `trials: got ${JSON.stringify(raw)}; allowed: a whole number of trials from 1 to 100M, such as 1000000, 1e6 or 1M`,
+      `trials: got ${JSON.stringify(raw)}; allowed: a whole number of trials from 1 to 100M, such as 1000000, 1e6 ` +
+        `or 1M`,
     );
   }
   return value;

@@ -170,7 +170,8 @@ export class FormView {
       this.simulateBox.checked = true;
       this.simulateBox.disabled = true;
       this.simulateNote.textContent =
-        'No exact value at these parameters (enumerating the rule’s dice is past the page’s budget): it is simulated in the page, with muster run’s streams.';
+        'No exact value at these parameters (enumerating the rule’s dice is past the page’s budget): it is ' +
+        'simulated in the page, with muster run’s streams.';
     } else if (!force && this.heldFrom !== null) {
       this.simulateBox.checked = this.heldFrom;
       this.simulateBox.disabled = false;

@@ -52,7 +52,9 @@ export function parseHash(hash: string): HashState {
     return {
       ruleId: null,
       entries: [],
-      refused: `link: got ${text.length.toLocaleString('en-US')} characters; allowed: at most ${limit.toLocaleString('en-US')} (the defaults are shown)`,
+      refused:
+        `link: got ${text.length.toLocaleString('en-US')} characters; allowed: at most ` +
+        `${limit.toLocaleString('en-US')} (the defaults are shown)`,
     };
   }
   if (text.trim() === '') return { ruleId: null, entries: [] };
@@ -66,7 +68,9 @@ export function parseHash(hash: string): HashState {
       return {
         ruleId: null,
         entries: [],
-        refused: `link: more than ${MAX_HASH_ENTRIES} name=value entries; allowed: one per parameter (the defaults are shown)`,
+        refused:
+          `link: more than ${MAX_HASH_ENTRIES} name=value entries; allowed: one per parameter (the defaults ` +
+          `are shown)`,
       };
     }
     const equals = part.indexOf('=');

@@ -9,8 +9,10 @@ import { cardSheetStyle } from '../card/layout.js';
  * before the card is ready, the page falls back to a layout of its own:
  * the headline figures, the first chart, the readings.
  */
-export const APP_STYLE = `
-:root { color-scheme: light; --ink: #1d232b; --muted: #5b6470; --rule: #d9dde3; --accent: #1f4e79; --band: #f3f6fa; --bad: #8a1c1c; }
+export const APP_STYLE =
+  `
+:root { color-scheme: light; --ink: #1d232b; --muted: #5b6470; --rule: #d9dde3; --accent: #1f4e79; --band: ` +
+  `#f3f6fa; --bad: #8a1c1c; }
 * { box-sizing: border-box; }
 html { -webkit-print-color-adjust: exact; print-color-adjust: exact; -webkit-text-size-adjust: 100%; }
 body { margin: 0; background: #eef1f5; color: var(--ink); font: 15px/1.45 Helvetica, Arial, sans-serif; }
@@ -20,8 +22,10 @@ header.top { padding: 4px 4px 10px; }
 h1 { margin: 2px 0 4px; font-size: 22px; line-height: 1.2; }
 .lead { margin: 0; color: var(--muted); font-size: 13px; max-width: 760px; }
 .layout { display: grid; grid-template-columns: minmax(0, 1fr); gap: 12px; }
-@media (min-width: 900px) { .layout { grid-template-columns: 340px minmax(0, 1fr); align-items: start; } #controls { position: sticky; top: 8px; max-height: calc(100vh - 16px); overflow-y: auto; } }
-.panel { background: white; border-radius: 6px; box-shadow: 0 1px 3px rgba(0,0,0,.12); padding: 14px 16px; min-width: 0; }
+@media (min-width: 900px) { .layout { grid-template-columns: 340px minmax(0, 1fr); align-items: start; } #controls ` +
+  `{ position: sticky; top: 8px; max-height: calc(100vh - 16px); overflow-y: auto; } }
+.panel { background: white; border-radius: 6px; box-shadow: 0 1px 3px rgba(0,0,0,.12); padding: 14px 16px; ` +
+  `min-width: 0; }
 fieldset { border: 0; padding: 0; margin: 12px 0 0; min-width: 0; }
 legend { font-weight: 600; font-size: 14px; padding: 0; margin-bottom: 4px; }
 .field { padding: 8px 0; border-top: 1px solid var(--rule); }
@@ -33,7 +37,8 @@ legend { font-weight: 600; font-size: 14px; padding: 0; margin-bottom: 4px; }
 input[type=number] { width: 7em; }
 input[type=text], select { width: 100%; max-width: 100%; }
 .field-choice select { width: auto; }
-input, select, button { font: inherit; font-size: 16px; padding: 5px 7px; border: 1px solid #9aa3ad; border-radius: 4px; background: white; color: var(--ink); }
+input, select, button { font: inherit; font-size: 16px; padding: 5px 7px; border: 1px solid #9aa3ad; ` +
+  `border-radius: 4px; background: white; color: var(--ink); }
 input[type=checkbox] { width: 20px; height: 20px; margin: 0; }
 input[aria-invalid=true], select[aria-invalid=true] { border-color: var(--bad); box-shadow: 0 0 0 1px var(--bad); }
 :focus-visible { outline: 3px solid #e69f00; outline-offset: 2px; }
@@ -46,17 +51,21 @@ details { margin-top: 12px; border-top: 1px solid var(--rule); padding-top: 8px;
 summary { font-weight: 600; font-size: 14px; cursor: pointer; }
 h2 { font-size: 19px; margin: 0 0 2px; }
 h3 { font-size: 15px; margin: 16px 0 4px; }
-.params-line { margin: 0; font-family: Menlo, Consolas, monospace; font-size: 12px; color: var(--muted); overflow-wrap: anywhere; }
+.params-line { margin: 0; font-family: Menlo, Consolas, monospace; font-size: 12px; color: var(--muted); ` +
+  `overflow-wrap: anywhere; }
 .method { margin: 4px 0 0; font-size: 13px; color: var(--muted); }
-.blocked { margin: 12px 0; padding: 10px 12px; background: #fdf0f0; border-left: 4px solid var(--bad); color: var(--bad); font-weight: 600; }
+.blocked { margin: 12px 0; padding: 10px 12px; background: #fdf0f0; border-left: 4px solid var(--bad); color: ` +
+  `var(--bad); font-weight: 600; }
 #status progress { width: 100%; height: 14px; }
 .progress-label { display: block; font-size: 13px; margin: 10px 0 2px; }
 #charts.pending { opacity: 0.35; }
-.headline { display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 10px; margin: 12px 0 4px; }
+.headline { display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 10px; margin: 12px 0 ` +
+  `4px; }
 .figure { background: var(--band); border-radius: 6px; padding: 10px 12px; min-width: 0; }
 .figure p { margin: 0; }
 .figure-label { font-size: 13px; font-weight: 600; overflow-wrap: anywhere; }
-.figure-value { font-size: 28px; font-weight: 700; color: var(--accent); font-variant-numeric: tabular-nums; line-height: 1.2; }
+.figure-value { font-size: 28px; font-weight: 700; color: var(--accent); font-variant-numeric: tabular-nums; ` +
+  `line-height: 1.2; }
 .figure-sub { font-size: 12px; color: var(--ink); font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }
 .figure-doc { font-size: 12px; color: var(--muted); margin-top: 4px !important; }
 /* A rule that names many headline figures (a series, turn by turn) gets small cards; the table says what each means. */
@@ -68,21 +77,27 @@ h3 { font-size: 15px; margin: 16px 0 4px; }
 section.chart { margin-top: 14px; }
 .vis { margin-top: 6px; min-height: 40px; overflow-x: auto; }
 .vis svg { max-width: 100%; height: auto; }
-/* In the one-column layout (a phone) a chart is never shrunk below legible text (11 px, reports/card/legible.ts): a wide
+/* In the one-column layout (a phone) a chart is never shrunk below legible text (11 px, reports/card/legible.ts): ` +
+  `a wide
    one scrolls in its box. Two columns wide, a chart fits its column, shrunk a little if it must. */
-@media screen and (max-width: 899px) { .sheet .vis { display: block; max-width: 100%; } .sheet .vis svg { width: var(--legible-width, auto); max-width: none; } }
+@media screen and (max-width: 899px) { .sheet .vis { display: block; max-width: 100%; } .sheet .vis svg { width: ` +
+  `var(--legible-width, auto); max-width: none; } }
 .bench-bar { display: flex; flex-wrap: wrap; gap: 6px 8px; align-items: center; margin: 10px 0 4px; }
 .bench-bar select { width: auto; max-width: 100%; flex: 1 1 10em; }
 .bench-bar label { font-weight: 600; }
-#editor .code { display: flex; border: 1px solid var(--rule); border-radius: 4px; max-width: 100%; height: 18em; overflow: hidden; background: white; }
-#gutter { margin: 0; padding: 6px 6px 6px 4px; min-width: 2.2em; text-align: right; color: var(--muted); background: var(--band); overflow: hidden; user-select: none; }
+#editor .code { display: flex; border: 1px solid var(--rule); border-radius: 4px; max-width: 100%; height: 18em; ` +
+  `overflow: hidden; background: white; }
+#gutter { margin: 0; padding: 6px 6px 6px 4px; min-width: 2.2em; text-align: right; color: var(--muted); ` +
+  `background: var(--band); overflow: hidden; user-select: none; }
 #gutter, #rule-source { font: 13px/1.45 Menlo, Consolas, monospace; }
-#rule-source { flex: 1 1 auto; min-width: 0; margin: 0; padding: 6px; border: 0; resize: none; white-space: pre; overflow: auto; tab-size: 2; }
+#rule-source { flex: 1 1 auto; min-width: 0; margin: 0; padding: 6px; border: 0; resize: none; white-space: pre; ` +
+  `overflow: auto; tab-size: 2; }
 #gate { margin: 8px 0; padding: 8px 10px; background: #fff7e0; border-left: 4px solid #c08a00; font-size: 13px; }
 #gate p { margin: 0 0 6px; }
 #share-box input { width: 100%; font: 12px Menlo, Consolas, monospace; }
 #open-file { position: absolute; width: 1px; height: 1px; opacity: 0; }
-.file-button { display: inline-block; padding: 4px 10px; border: 1px solid var(--accent); border-radius: 4px; color: var(--accent); cursor: pointer; font-weight: 400 !important; }
+.file-button { display: inline-block; padding: 4px 10px; border: 1px solid var(--accent); border-radius: 4px; ` +
+  `color: var(--accent); cursor: pointer; font-weight: 400 !important; }
 .caption { margin: 4px 0 0; color: var(--muted); font-size: 12.5px; }
 .chart-error { color: var(--bad); }
 #readings ul { margin: 4px 0; padding-left: 20px; font-size: 13px; }
@@ -98,12 +113,17 @@ td.doc { color: var(--muted); min-width: 12em; }
 .print-only { display: none; overflow-wrap: anywhere; }
 .sheet > footer { margin: 14px 4px; color: var(--muted); font-size: 12px; }
 #quick { display: none; }
-/* The printed card: laid out off screen at the sheet's width (so it can be measured and zoomed to fit), shown only on paper. */
-#print-card { position: absolute; left: -10000px; top: 0; visibility: hidden; color: #1d232b; font: 13px/1.35 Helvetica, Arial, sans-serif; }
+/* The printed card: laid out off screen at the sheet's width (so it can be measured and zoomed to fit), shown ` +
+  `only on paper. */
+#print-card { position: absolute; left: -10000px; top: 0; visibility: hidden; color: #1d232b; font: 13px/1.35 ` +
+  `Helvetica, Arial, sans-serif; }
 ${cardSheetStyle()}#print-card .card-link { margin: 0; color: #4b5461; font-size: 9px; overflow-wrap: anywhere; }
 @media (max-width: 899px) {
-  /* On a phone the form comes first: the headline figures stay in view at the foot of the screen while a field changes. */
-  #quick:not(:empty) { display: flex; flex-wrap: wrap; gap: 2px 14px; position: fixed; left: 0; right: 0; bottom: 0; z-index: 5; padding: 6px 12px; background: var(--accent); color: white; font-size: 14px; box-shadow: 0 -1px 4px rgba(0,0,0,.25); }
+  /* On a phone the form comes first: the headline figures stay in view at the foot of the screen while a field ` +
+  `changes. */
+  #quick:not(:empty) { display: flex; flex-wrap: wrap; gap: 2px 14px; position: fixed; left: 0; right: 0; bottom: ` +
+  `0; z-index: 5; padding: 6px 12px; background: var(--accent); color: white; font-size: 14px; box-shadow: 0 -1px ` +
+  `4px rgba(0,0,0,.25); }
   #quick b { font-variant-numeric: tabular-nums; }
   body { padding-bottom: 64px; }
 }
@@ -124,7 +144,8 @@ ${cardSheetStyle()}#print-card .card-link { margin: 0; color: #4b5461; font-size
   body.card-ready #print-card { position: static; visibility: visible; }
   body:not(.card-ready) #print-card { display: none; }
   #print-card .card { margin: 0; padding: 0; }
-  #controls, #workbench, .actions button, #metrics:not(.fits-card), .sheet > footer, header.top .lead, #quick { display: none !important; }
+  #controls, #workbench, .actions button, #metrics:not(.fits-card), .sheet > footer, header.top .lead, #quick { ` +
+  `display: none !important; }
   #metrics { break-inside: avoid; }
   #metrics h3 { margin-top: 8px; }
   table.metrics { font-size: 8pt; width: auto; }
@@ -140,7 +161,8 @@ ${cardSheetStyle()}#print-card .card-link { margin: 0; color: #4b5461; font-size
   .figure { break-inside: avoid; }
   .sheet .vis svg { max-height: 65mm; width: auto; }
   .figure-doc { display: none; }
-  /* Metric labels in players' words run to several lines in a third of a page: smaller on paper, so the fallback stays one sheet. */
+  /* Metric labels in players' words run to several lines in a third of a page: smaller on paper, so the fallback ` +
+  `stays one sheet. */
   .figure-label { font-size: 8pt; }
   .figure { padding: 6px 10px; }
   .params-line, .method, .sheet .caption { font-size: 7.5pt; }

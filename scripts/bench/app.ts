@@ -405,7 +405,8 @@ try {
   const version = browser.version();
   await browser.close();
   process.stdout.write(
-    `the calculator page in Chromium ${version}, median of ${REPEATS} changes after ${WARM_UP} warm-ups; baseline (one-mark vega-embed) ${base.toFixed(1)} ms\n`,
+    `the calculator page in Chromium ${version}, median of ${REPEATS} changes after ${WARM_UP} warm-ups; baseline ` +
+      `(one-mark vega-embed) ${base.toFixed(1)} ms\n`,
   );
   process.stdout.write(
     renderTable(
@@ -439,7 +440,8 @@ try {
       `${(load / base).toFixed(1)}× baseline\n`,
   );
   process.stdout.write(
-    `\nthe workbench (muster app, ${size(plainHtml)}; with the three ports bundled by --rule, ${size(html)}): a keystroke in a port's source to its new exact answer\n`,
+    `\nthe workbench (muster app, ${size(plainHtml)}; with the three ports bundled by --rule, ${size(html)}): a ` +
+      `keystroke in a port's source to its new exact answer\n`,
   );
   process.stdout.write(
     renderTable(['rule file, at its defaults', 'keystroke to answer', `≤ ${KEYSTROKE_TARGET_MS} ms`], typedRows, 200),

@@ -313,7 +313,8 @@ for (let repeat = 0; repeat < REPEATS; repeat++) {
 // Report.
 const loadAfter = loadavg()[0];
 out.push(
-  `muster bench · node ${process.version} · ${threads} cores · median of ${REPEATS} · load average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after`,
+  `muster bench · node ${process.version} · ${threads} cores · median of ${REPEATS} · load average ` +
+    `${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after`,
 );
 if (baseline) out.push(`baseline: ${baseline} (ratios are this build ÷ baseline, measured alternately)`);
 out.push(
@@ -383,7 +384,8 @@ const diceRate = (id: string, c: number) => {
 };
 for (const [c, stream] of STREAMS.entries())
   out.push(
-    `stream ${stream}: fow draws dice at ${ratio(diceRate('fow', c) / diceRate('reserves', c))} the rate reserves does (per CPU-second, one thread)`,
+    `stream ${stream}: fow draws dice at ${ratio(diceRate('fow', c) / diceRate('reserves', c))} the rate reserves ` +
+      `does (per CPU-second, one thread)`,
   );
 
 out.push(
@@ -405,8 +407,10 @@ table([
 
 out.push(
   '',
-  "reserves by size, one thread, in-process, CPU: ns a trial, cost a die, and that cost ÷ the same stream's at the defaults",
-  '(the first row); beyond 2^18 outcomes (squads+1)^(rounds+1) streams 1 to 3 roll one uniform a die, stream 4 four a draw',
+  "reserves by size, one thread, in-process, CPU: ns a trial, cost a die, and that cost ÷ the same stream's at the " +
+    'defaults',
+  '(the first row); beyond 2^18 outcomes (squads+1)^(rounds+1) streams 1 to 3 roll one uniform a die, stream 4 ' +
+    'four a draw',
 );
 table([
   ['settings', 'dice/trial', ...SIZE_STREAMS.flatMap((stream) => [`stream ${stream}`, 'cost/d6', '÷ defaults'])],

@@ -132,7 +132,10 @@ function report(title: string, measured: Measured[]): void {
   process.stdout.write('shards  files (KiB)  merge (s)  × 1 shard  per shard (ms)  peak RSS (MiB)  × 1 shard\n');
   for (const m of measured) {
     process.stdout.write(
-      `${String(m.shards).padStart(6)}  ${(m.bytes / 1024).toFixed(0).padStart(11)}  ${m.seconds.toFixed(3).padStart(9)}  ${(m.seconds / base.seconds).toFixed(2).padStart(8)}×  ${((m.seconds * 1000) / m.shards).toFixed(3).padStart(14)}  ${m.maxRssMiB.toFixed(0).padStart(14)}  ${(m.maxRssMiB / base.maxRssMiB).toFixed(2).padStart(8)}×\n`,
+      `${String(m.shards).padStart(6)}  ${(m.bytes / 1024).toFixed(0).padStart(11)}  ` +
+        `${m.seconds.toFixed(3).padStart(9)}  ${(m.seconds / base.seconds).toFixed(2).padStart(8)}×  ` +
+        `${((m.seconds * 1000) / m.shards).toFixed(3).padStart(14)}  ${m.maxRssMiB.toFixed(0).padStart(14)}  ` +
+        `${(m.maxRssMiB / base.maxRssMiB).toFixed(2).padStart(8)}×\n`,
     );
   }
 }
@@ -165,7 +168,8 @@ async function parent(): Promise<void> {
     });
   });
   report(
-    `\nmuster merge of one sweep of ${SWEEP_POINTS} points × ${CHUNKS / SWEEP_POINTS} chunks (reserves, squads = 1 … ${SWEEP_POINTS})`,
+    `\nmuster merge of one sweep of ${SWEEP_POINTS} points × ${CHUNKS / SWEEP_POINTS} chunks (reserves, squads = 1 ` +
+      `… ${SWEEP_POINTS})`,
     measure((folder, shards) => writeSweepShards(folder, shards, pointTallies)),
   );
 }

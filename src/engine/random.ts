@@ -54,10 +54,12 @@ import type { Rng, StreamVersion } from '../rules/types.js';
 export const DEFAULT_STREAM: StreamVersion = 3;
 export const STREAM_VERSIONS: readonly StreamVersion[] = [1, 2, 3, 4];
 /** The versions as a list for messages: "1, 2 or 3". */
-export const STREAM_LIST = `${STREAM_VERSIONS.slice(0, -1).join(', ')} or ${STREAM_VERSIONS[STREAM_VERSIONS.length - 1]}`;
+export const STREAM_LIST =
+  `${STREAM_VERSIONS.slice(0, -1).join(', ')} or ` + `${STREAM_VERSIONS[STREAM_VERSIONS.length - 1]}`;
 /** What `--stream` (and the calculator's stream field) allows, for its error message. */
 export const STREAMS_ALLOWED =
-  '3 (the default), 2 (as 3 but fow turn by turn: reproduces results made with stream 2), 4 (as 3 but reserves four dice a draw at every size) or 1 (tyche-i, one uniform a die: reproduces results made before stream 2)';
+  '3 (the default), 2 (as 3 but fow turn by turn: reproduces results made with stream 2), 4 (as 3 but reserves ' +
+  'four dice a draw at every size) or 1 (tyche-i, one uniform a die: reproduces results made before stream 2)';
 
 /**
  * Largest bound `below` takes, and so the most faces a die may have: 2^12, so a rejected draw is rarer than 1 in 256.

@@ -136,211 +136,237 @@ describeInChromium('the calculator page’s simulation workers in headless Chrom
     rmSync(folder, { recursive: true, force: true });
   });
 
-  it('fow, seed "long", 6,000,000 trials: a labelled progress bar climbs to 100%, the estimate so far is shown as chunks come in (each one muster run’s for its trials), and the answer is muster run’s, timed from the change', async () => {
-    const { page, problems } = await open(appFile, '#fow');
-    const trials = 6_000_000;
-    const elapsed = await go(page, simulated('fow', [], trials, 'long'));
-    const seen = await log(page);
-    const bars = seen.progress.filter((bar) => bar.max === trials);
-    expect(bars.length).toBeGreaterThan(2);
-    // A <progress> is a progressbar to assistive technology, with its label.
-    for (const bar of bars) expect(bar).toMatchObject({ tag: 'PROGRESS', labelled: true });
-    for (let index = 1; index < bars.length; index++)
-      expect(bars[index].value).toBeGreaterThanOrEqual(bars[index - 1].value);
-    expect(bars.some((bar) => bar.value > 0 && bar.value < trials)).toBe(true);
-    expect(bars.at(-1)?.value).toBe(trials);
-    expect(await page.locator('#sim-progress').count()).toBe(0);
+  it(
+    'fow, seed "long", 6,000,000 trials: a labelled progress bar climbs to 100%, the estimate so far is shown as ' +
+      'chunks come in (each one muster run’s for its trials), and the answer is muster run’s, timed from the ' +
+      'change',
+    async () => {
+      const { page, problems } = await open(appFile, '#fow');
+      const trials = 6_000_000;
+      const elapsed = await go(page, simulated('fow', [], trials, 'long'));
+      const seen = await log(page);
+      const bars = seen.progress.filter((bar) => bar.max === trials);
+      expect(bars.length).toBeGreaterThan(2);
+      // A <progress> is a progressbar to assistive technology, with its label.
+      for (const bar of bars) expect(bar).toMatchObject({ tag: 'PROGRESS', labelled: true });
+      for (let index = 1; index < bars.length; index++)
+        expect(bars[index].value).toBeGreaterThanOrEqual(bars[index - 1].value);
+      expect(bars.some((bar) => bar.value > 0 && bar.value < trials)).toBe(true);
+      expect(bars.at(-1)?.value).toBe(trials);
+      expect(await page.locator('#sim-progress').count()).toBe(0);
 
-    // The estimate grows: several partial answers, each from more trials, each the first k whole chunks.
-    const partialTrials = seen.partials.map((partial) =>
-      Number((/from ([\d,]+) of/.exec(partial.method)?.[1] ?? '').replaceAll(',', '')),
-    );
-    expect(partialTrials.length).toBeGreaterThanOrEqual(2);
-    for (let index = 1; index < partialTrials.length; index++)
-      expect(partialTrials[index]).toBeGreaterThan(partialTrials[index - 1]);
-    for (const done of partialTrials) expect(done % CHUNK_TRIALS).toBe(0);
-    // Chunks are merged in order, so the estimate so far is muster run's with that many trials.
-    const first = seen.partials[0];
-    const early = await cli('fow', [], partialTrials[0], 'long');
-    const rule = getRule('fow');
-    const names = Object.keys(first.figures);
-    expect(names.length).toBeGreaterThan(0);
-    for (const metric of rule.metrics(early.params).filter((spec) => names.includes(spec.name)))
-      expect(first.figures[metric.name], metric.name).toBe(
-        formatValue(early.metrics[metric.name].estimate, metric.probability),
+      // The estimate grows: several partial answers, each from more trials, each the first k whole chunks.
+      const partialTrials = seen.partials.map((partial) =>
+        Number((/from ([\d,]+) of/.exec(partial.method)?.[1] ?? '').replaceAll(',', '')),
       );
+      expect(partialTrials.length).toBeGreaterThanOrEqual(2);
+      for (let index = 1; index < partialTrials.length; index++)
+        expect(partialTrials[index]).toBeGreaterThan(partialTrials[index - 1]);
+      for (const done of partialTrials) expect(done % CHUNK_TRIALS).toBe(0);
+      // Chunks are merged in order, so the estimate so far is muster run's with that many trials.
+      const first = seen.partials[0];
+      const early = await cli('fow', [], partialTrials[0], 'long');
+      const rule = getRule('fow');
+      const names = Object.keys(first.figures);
+      expect(names.length).toBeGreaterThan(0);
+      for (const metric of rule.metrics(early.params).filter((spec) => names.includes(spec.name)))
+        expect(first.figures[metric.name], metric.name).toBe(
+          formatValue(early.metrics[metric.name].estimate, metric.probability),
+        );
 
-    const result = await shown(page);
-    const expected = await cli('fow', [], trials, 'long');
-    expect(result?.trials).toBe(trials);
-    expect(result?.metrics).toEqual(expected.metrics);
-    // The answer's time is the wait from the change: the simulation inside it, not after it.
-    const timed = await timings(page);
-    expect(timed?.simulation).toBeGreaterThan(0);
-    expect(timed?.compute).toBeGreaterThanOrEqual(timed?.simulation ?? Infinity);
-    expect(timed?.total).toBeGreaterThanOrEqual(timed?.compute ?? Infinity);
-    expect(timed?.total).toBeLessThanOrEqual(elapsed);
-    // Only the bookkeeping of open() and idle() lies outside the page's own figure.
-    expect(timed?.total).toBeGreaterThan(0.8 * elapsed);
-    expect(problems).toEqual([]);
-    await page.close();
-  });
+      const result = await shown(page);
+      const expected = await cli('fow', [], trials, 'long');
+      expect(result?.trials).toBe(trials);
+      expect(result?.metrics).toEqual(expected.metrics);
+      // The answer's time is the wait from the change: the simulation inside it, not after it.
+      const timed = await timings(page);
+      expect(timed?.simulation).toBeGreaterThan(0);
+      expect(timed?.compute).toBeGreaterThanOrEqual(timed?.simulation ?? Infinity);
+      expect(timed?.total).toBeGreaterThanOrEqual(timed?.compute ?? Infinity);
+      expect(timed?.total).toBeLessThanOrEqual(elapsed);
+      // Only the bookkeeping of open() and idle() lies outside the page's own figure.
+      expect(timed?.total).toBeGreaterThan(0.8 * elapsed);
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+  );
 
-  it('reserves, seed "long", 40,000,000 trials, changed mid-run to seed "b", 150,001 trials: the run’s workers stop at their next chunk, none is re-created, and the answer is muster run’s for the new setting', async () => {
-    const { page, problems } = await open(appFile, '#infinity');
-    expect((await log(page)).workers).toBe(0);
-    const long = 40_000_000;
-    await page.evaluate(
-      (hash) => {
-        location.hash = hash;
-      },
-      simulated('reserves', [], long, 'long'),
-    );
-    await page.waitForFunction(
-      (total) =>
-        (window as unknown as { simulationLog: Log }).simulationLog.progress.some(
-          (bar) => bar.max === total && bar.value > 0,
-        ),
-      long,
-    );
-    const set = ['command=3'];
-    await go(page, simulated('reserves', set, 150_001, 'b'));
-    const seen = await log(page);
-    expect(seen.workers).toBe(await cores(page));
+  it(
+    'reserves, seed "long", 40,000,000 trials, changed mid-run to seed "b", 150,001 trials: the run’s workers ' +
+      'stop at their next chunk, none is re-created, and the answer is muster run’s for the new setting',
+    async () => {
+      const { page, problems } = await open(appFile, '#infinity');
+      expect((await log(page)).workers).toBe(0);
+      const long = 40_000_000;
+      await page.evaluate(
+        (hash) => {
+          location.hash = hash;
+        },
+        simulated('reserves', [], long, 'long'),
+      );
+      await page.waitForFunction(
+        (total) =>
+          (window as unknown as { simulationLog: Log }).simulationLog.progress.some(
+            (bar) => bar.max === total && bar.value > 0,
+          ),
+        long,
+      );
+      const set = ['command=3'];
+      await go(page, simulated('reserves', set, 150_001, 'b'));
+      const seen = await log(page);
+      expect(seen.workers).toBe(await cores(page));
 
-    const longTasks = new Set(
-      seen.sent.filter((message) => message.kind === 'task' && message.totalTrials === long).map((task) => task.id),
-    );
-    const cancelled = seen.sent.filter((message) => message.kind === 'cancel').map((message) => message.id);
-    expect(cancelled.length).toBeGreaterThan(0);
-    for (const id of cancelled) expect(longTasks.has(id)).toBe(true);
-    // Each worker told to stop either said so or had just sent its task's last chunk; nothing of that task after.
-    for (const id of cancelled) {
-      const replies = seen.replies.filter((reply) => reply.task === id);
-      const stopped = replies.findIndex((reply) => reply.kind === 'stopped');
-      if (stopped >= 0) expect(replies.slice(stopped + 1)).toEqual([]);
-      else {
-        const task = seen.sent.find((message) => message.kind === 'task' && message.id === id);
-        expect(replies.at(-1)?.chunk).toBe((task?.end ?? 0) - 1);
+      const longTasks = new Set(
+        seen.sent.filter((message) => message.kind === 'task' && message.totalTrials === long).map((task) => task.id),
+      );
+      const cancelled = seen.sent.filter((message) => message.kind === 'cancel').map((message) => message.id);
+      expect(cancelled.length).toBeGreaterThan(0);
+      for (const id of cancelled) expect(longTasks.has(id)).toBe(true);
+      // Each worker told to stop either said so or had just sent its task's last chunk; nothing of that task after.
+      for (const id of cancelled) {
+        const replies = seen.replies.filter((reply) => reply.task === id);
+        const stopped = replies.findIndex((reply) => reply.kind === 'stopped');
+        if (stopped >= 0) expect(replies.slice(stopped + 1)).toEqual([]);
+        else {
+          const task = seen.sent.find((message) => message.kind === 'task' && message.id === id);
+          expect(replies.at(-1)?.chunk).toBe((task?.end ?? 0) - 1);
+        }
       }
-    }
-    expect(seen.replies.some((reply) => reply.kind === 'stopped' && longTasks.has(reply.task))).toBe(true);
-    const longChunks = seen.replies.filter((reply) => reply.kind === 'chunk' && longTasks.has(reply.task)).length;
-    expect(longChunks).toBeLessThan(chunkCount(long));
+      expect(seen.replies.some((reply) => reply.kind === 'stopped' && longTasks.has(reply.task))).toBe(true);
+      const longChunks = seen.replies.filter((reply) => reply.kind === 'chunk' && longTasks.has(reply.task)).length;
+      expect(longChunks).toBeLessThan(chunkCount(long));
 
-    const result = await shown(page);
-    const expected = await cli('reserves', set, 150_001, 'b');
-    expect(result?.trials).toBe(150_001);
-    expect(result?.seed).toBe('b');
-    expect(result?.metrics).toEqual(expected.metrics);
-    expect(await page.locator('#answer-method').textContent()).toContain('150,001 trials, seed "b"');
-    expect(problems).toEqual([]);
-    await page.close();
-  });
+      const result = await shown(page);
+      const expected = await cli('reserves', set, 150_001, 'b');
+      expect(result?.trials).toBe(150_001);
+      expect(result?.seed).toBe('b');
+      expect(result?.metrics).toEqual(expected.metrics);
+      expect(await page.locator('#answer-method').textContent()).toContain('150,001 trials, seed "b"');
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+  );
 
-  it('five simulated changes across three rules: the workers started for the first are the only ones, and each answer is muster run’s', async () => {
-    const { page, problems } = await open(appFile, '#reserves');
-    const changes: Array<[string, string[], number, string]> = [
-      ['reserves', ['squads=6'], 100_000, 'one'],
-      ['reserves', ['squads=7'], 200_000, 'two'],
-      ['infinity', ['wipA=14'], 131_072, 'three'],
-      ['fow', ['turns=6'], 65_537, 'four'],
-      ['reserves', ['squads=6'], 100_000, 'five'],
-    ];
-    for (const [rule, set, trials, seed] of changes) {
-      await go(page, simulated(rule, set, trials, seed));
-      const expected = await cli(rule, set, trials, seed);
-      const where = `${rule} ${seed}`;
-      expect((await shown(page))?.metrics, where).toEqual(expected.metrics);
-      expect((await log(page)).workers, where).toBe(await cores(page));
-    }
-    expect(problems).toEqual([]);
-    await page.close();
-  });
+  it(
+    'five simulated changes across three rules: the workers started for the first are the only ones, and each ' +
+      'answer is muster run’s',
+    async () => {
+      const { page, problems } = await open(appFile, '#reserves');
+      const changes: Array<[string, string[], number, string]> = [
+        ['reserves', ['squads=6'], 100_000, 'one'],
+        ['reserves', ['squads=7'], 200_000, 'two'],
+        ['infinity', ['wipA=14'], 131_072, 'three'],
+        ['fow', ['turns=6'], 65_537, 'four'],
+        ['reserves', ['squads=6'], 100_000, 'five'],
+      ];
+      for (const [rule, set, trials, seed] of changes) {
+        await go(page, simulated(rule, set, trials, seed));
+        const expected = await cli(rule, set, trials, seed);
+        const where = `${rule} ${seed}`;
+        expect((await shown(page))?.metrics, where).toEqual(expected.metrics);
+        expect((await log(page)).workers, where).toBe(await cores(page));
+      }
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+  );
 
-  it('twelve changes in one go (trials typed digit by digit, then a new seed): each cancels the last, the answer is muster run’s for the last, and the same workers ran them all', async () => {
-    const { page, problems } = await open(appFile, '#noctvale');
-    await go(page, simulated('noctvale', [], 65_536, 'warm'));
-    const threads = await cores(page);
-    const typed = ['1', '13', '131', '1310', '13107', '131072', '1310720', '131072', '13107', '131072'];
-    const hashes = [
-      ...typed.map((trials) => simulated('noctvale', ['groups=4'], Number(trials), 'x')),
-      simulated('noctvale', ['groups=4'], 131_072, 'xy'),
-      simulated('noctvale', ['groups=4'], 200_001, 'xyz'),
-    ];
-    await page.evaluate(async (all) => {
-      const app = (window as unknown as { musterApp: { open(hash: string): Promise<void> } }).musterApp;
-      let last: Promise<void> = Promise.resolve();
-      for (const hash of all) last = app.open(hash);
-      await last;
-    }, hashes);
-    const expected = await cli('noctvale', ['groups=4'], 200_001, 'xyz');
-    const result = await shown(page);
-    expect(result?.seed).toBe('xyz');
-    expect(result?.metrics).toEqual(expected.metrics);
-    expect((await log(page)).workers).toBe(threads);
-    expect(problems).toEqual([]);
-    await page.close();
-  });
+  it(
+    'twelve changes in one go (trials typed digit by digit, then a new seed): each cancels the last, the answer ' +
+      'is muster run’s for the last, and the same workers ran them all',
+    async () => {
+      const { page, problems } = await open(appFile, '#noctvale');
+      await go(page, simulated('noctvale', [], 65_536, 'warm'));
+      const threads = await cores(page);
+      const typed = ['1', '13', '131', '1310', '13107', '131072', '1310720', '131072', '13107', '131072'];
+      const hashes = [
+        ...typed.map((trials) => simulated('noctvale', ['groups=4'], Number(trials), 'x')),
+        simulated('noctvale', ['groups=4'], 131_072, 'xy'),
+        simulated('noctvale', ['groups=4'], 200_001, 'xyz'),
+      ];
+      await page.evaluate(async (all) => {
+        const app = (window as unknown as { musterApp: { open(hash: string): Promise<void> } }).musterApp;
+        let last: Promise<void> = Promise.resolve();
+        for (const hash of all) last = app.open(hash);
+        await last;
+      }, hashes);
+      const expected = await cli('noctvale', ['groups=4'], 200_001, 'xyz');
+      const result = await shown(page);
+      expect(result?.seed).toBe('xyz');
+      expect(result?.metrics).toEqual(expected.metrics);
+      expect((await log(page)).workers).toBe(threads);
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+  );
 
-  it('a simulation whose trial throws: the rule’s fault shown, and the kept workers answer the next setting right', async () => {
-    const { page } = await open(slowFile, '#slow?trials=1000');
-    const threads = await cores(page);
-    await go(page, '#slow?spill=true&trials=300000');
-    expect(await page.locator('#status').textContent()).toBe('No answer: slow: the die fell off the table');
-    expect(await shown(page)).toBeNull();
-    await go(page, '#slow?target=3&trials=100000&seed=after');
-    const tally = new Float64Array(1);
-    const params = { target: 3, stallMs: 0, spill: false };
-    for (let chunk = 0; chunk < chunkCount(100_000); chunk++)
-      slowRule.simulate(
-        params,
-        chunkStream('after', 'slow', chunk, DEFAULT_STREAM),
-        chunkTrials(chunk, 100_000),
-        tally,
+  it(
+    'a simulation whose trial throws: the rule’s fault shown, and the kept workers answer the next setting ' + 'right',
+    async () => {
+      const { page } = await open(slowFile, '#slow?trials=1000');
+      const threads = await cores(page);
+      await go(page, '#slow?spill=true&trials=300000');
+      expect(await page.locator('#status').textContent()).toBe('No answer: slow: the die fell off the table');
+      expect(await shown(page)).toBeNull();
+      await go(page, '#slow?target=3&trials=100000&seed=after');
+      const tally = new Float64Array(1);
+      const params = { target: 3, stallMs: 0, spill: false };
+      for (let chunk = 0; chunk < chunkCount(100_000); chunk++)
+        slowRule.simulate(
+          params,
+          chunkStream('after', 'slow', chunk, DEFAULT_STREAM),
+          chunkTrials(chunk, 100_000),
+          tally,
+        );
+      const expected = estimate(slowRule.summarize(params, tally, 100_000).p, 0.95);
+      expect((await shown(page))?.metrics.p).toEqual({ ...expected, exact: null, fraction: null });
+      expect((await log(page)).workers).toBe(threads);
+      await page.close();
+    },
+  );
+
+  it(
+    'a worker held in a chunk (stallMs=3000) when the setting changes is replaced, not waited for: the new answer ' +
+      'comes first, and is right',
+    async () => {
+      // A first run starts the workers, so the stalled run finds them booted and each takes its chunk at once.
+      const { page, problems } = await open(slowFile, '#slow?trials=1000');
+      const threads = await cores(page);
+      expect((await log(page)).workers).toBe(threads);
+      // 200,000 trials are 4 chunks, one a task: every worker gets one and holds it 3 s.
+      await page.evaluate(() => {
+        location.hash = '#slow?stallMs=3000&trials=200000';
+      });
+      await page.waitForFunction(
+        (count) =>
+          (window as unknown as { simulationLog: Log }).simulationLog.sent.filter(
+            (message) => message.kind === 'task' && message.totalTrials === 200_000,
+          ).length >= count,
+        threads,
       );
-    const expected = estimate(slowRule.summarize(params, tally, 100_000).p, 0.95);
-    expect((await shown(page))?.metrics.p).toEqual({ ...expected, exact: null, fraction: null });
-    expect((await log(page)).workers).toBe(threads);
-    await page.close();
-  });
-
-  it('a worker held in a chunk (stallMs=3000) when the setting changes is replaced, not waited for: the new answer comes first, and is right', async () => {
-    // A first run starts the workers, so the stalled run finds them booted and each takes its chunk at once.
-    const { page, problems } = await open(slowFile, '#slow?trials=1000');
-    const threads = await cores(page);
-    expect((await log(page)).workers).toBe(threads);
-    // 200,000 trials are 4 chunks, one a task: every worker gets one and holds it 3 s.
-    await page.evaluate(() => {
-      location.hash = '#slow?stallMs=3000&trials=200000';
-    });
-    await page.waitForFunction(
-      (count) =>
-        (window as unknown as { simulationLog: Log }).simulationLog.sent.filter(
-          (message) => message.kind === 'task' && message.totalTrials === 200_000,
-        ).length >= count,
-      threads,
-    );
-    const elapsed = await go(page, '#slow?target=5&trials=100000&seed=quick');
-    // Each worker in a 3 s chunk was replaced after its grace, and the answer did not wait the 3 s.
-    expect((await log(page)).workers).toBe(2 * threads);
-    expect(elapsed).toBeLessThan(2500);
-    // The same chunks on the same streams, run here in Node.
-    const tally = new Float64Array(1);
-    const params = { target: 5, stallMs: 0, spill: false };
-    for (let chunk = 0; chunk < chunkCount(100_000); chunk++)
-      slowRule.simulate(
-        params,
-        chunkStream('quick', 'slow', chunk, DEFAULT_STREAM),
-        chunkTrials(chunk, 100_000),
-        tally,
+      const elapsed = await go(page, '#slow?target=5&trials=100000&seed=quick');
+      // Each worker in a 3 s chunk was replaced after its grace, and the answer did not wait the 3 s.
+      expect((await log(page)).workers).toBe(2 * threads);
+      expect(elapsed).toBeLessThan(2500);
+      // The same chunks on the same streams, run here in Node.
+      const tally = new Float64Array(1);
+      const params = { target: 5, stallMs: 0, spill: false };
+      for (let chunk = 0; chunk < chunkCount(100_000); chunk++)
+        slowRule.simulate(
+          params,
+          chunkStream('quick', 'slow', chunk, DEFAULT_STREAM),
+          chunkTrials(chunk, 100_000),
+          tally,
+        );
+      const expected = estimate(slowRule.summarize(params, tally, 100_000).p, 0.95);
+      const result = await shown(page);
+      expect(result?.metrics.p).toEqual({ ...expected, exact: null, fraction: null });
+      // And right: a die shows 5 or 6 a third of the time. 5σ with σ = √(⅓·⅔/100000) ≈ 0.00149.
+      expect(Math.abs((result?.metrics.p.estimate ?? 0) - 1 / 3)).toBeLessThan(
+        5 * Math.sqrt(((1 / 3) * (2 / 3)) / 1e5),
       );
-    const expected = estimate(slowRule.summarize(params, tally, 100_000).p, 0.95);
-    const result = await shown(page);
-    expect(result?.metrics.p).toEqual({ ...expected, exact: null, fraction: null });
-    // And right: a die shows 5 or 6 a third of the time. 5σ with σ = √(⅓·⅔/100000) ≈ 0.00149.
-    expect(Math.abs((result?.metrics.p.estimate ?? 0) - 1 / 3)).toBeLessThan(5 * Math.sqrt(((1 / 3) * (2 / 3)) / 1e5));
-    expect(problems).toEqual([]);
-    await page.close();
-  });
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+  );
 });

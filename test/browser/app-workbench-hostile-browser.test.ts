@@ -51,8 +51,10 @@ export default {
 `;
 
 /** Every way a worker could reach the network, each tried and its failure swallowed. */
-const NETWORK = (base: string, ws: string) => `
-const attempt = (run) => { try { const r = run(); if (r && typeof r.catch === 'function') r.catch(() => {}); } catch {} };
+const NETWORK = (base: string, ws: string) =>
+  `
+const attempt = (run) => { try { const r = run(); if (r && typeof r.catch === 'function') r.catch(() => {}); } ` +
+  `catch {} };
 attempt(() => fetch('${base}/fetch'));
 attempt(() => fetch(new Request('${base}/request', { method: 'POST', body: 'x', mode: 'no-cors' })));
 attempt(() => { const x = new XMLHttpRequest(); x.open('GET', '${base}/xhr-sync', false); x.send(); });
@@ -132,59 +134,65 @@ describeInChromium('hostile code in a link, in headless Chromium', () => {
     rmSync(folder, { recursive: true, force: true });
   });
 
-  it('fetch, XMLHttpRequest, WebSocket, EventSource, importScripts, import(), Worker, sendBeacon: nothing leaves', async () => {
-    const base = `http://127.0.0.1:${port}`;
-    const ws = `ws://127.0.0.1:${port}`;
-    const network = NETWORK(base, ws);
-    // Tried at the top level and in every trial.
-    const { context, page, left, failed } = await openLink(
-      await codeLink(rule(network, network.replaceAll('\n', ' '))),
-    );
-    // Not run yet: shown behind the button.
-    expect(await shown(page)).toBeNull();
-    expect(await page.getByRole('button', { name: 'Run this rule' }).isVisible()).toBe(true);
-    await confirm(page);
-    const result = await shown(page);
-    // It ran (its dice enumerated: 1/2 for the high face of a d2), and saw no document.
-    expect(result?.metrics.high.fraction).toBe('1/2');
-    expect(result?.metrics.document.fraction).toBe('0');
-    // Time for anything asynchronous to have tried.
-    await page.waitForTimeout(1500);
-    expect(left).toEqual([]);
-    expect(asked).toEqual([]);
-    expect(connections).toBe(0);
-    // What the browser saw tried, it refused by the page's policy.
-    expect(failed.length).toBeGreaterThan(0);
-    for (const attempt of failed) expect(attempt).toMatch(/ csp$/);
-    await context.close();
+  it(
+    'fetch, XMLHttpRequest, WebSocket, EventSource, importScripts, import(), Worker, sendBeacon: nothing ' + 'leaves',
+    async () => {
+      const base = `http://127.0.0.1:${port}`;
+      const ws = `ws://127.0.0.1:${port}`;
+      const network = NETWORK(base, ws);
+      // Tried at the top level and in every trial.
+      const { context, page, left, failed } = await openLink(
+        await codeLink(rule(network, network.replaceAll('\n', ' '))),
+      );
+      // Not run yet: shown behind the button.
+      expect(await shown(page)).toBeNull();
+      expect(await page.getByRole('button', { name: 'Run this rule' }).isVisible()).toBe(true);
+      await confirm(page);
+      const result = await shown(page);
+      // It ran (its dice enumerated: 1/2 for the high face of a d2), and saw no document.
+      expect(result?.metrics.high.fraction).toBe('1/2');
+      expect(result?.metrics.document.fraction).toBe('0');
+      // Time for anything asynchronous to have tried.
+      await page.waitForTimeout(1500);
+      expect(left).toEqual([]);
+      expect(asked).toEqual([]);
+      expect(connections).toBe(0);
+      // What the browser saw tried, it refused by the page's policy.
+      expect(failed.length).toBeGreaterThan(0);
+      for (const attempt of failed) expect(attempt).toMatch(/ csp$/);
+      await context.close();
 
-    // The witnesses work: a worker in a page from file:// without muster's policy reaches the server.
-    const control = join(folder, 'control.html');
-    const worker = `fetch('${base}/control').catch(() => {})`;
-    writeFileSync(
-      control,
-      `<!doctype html><script>new Worker(URL.createObjectURL(new Blob([${JSON.stringify(worker)}])));</script>`,
-    );
-    const plain = await browser.newPage();
-    await plain.goto(`file://${control}`);
-    await expect.poll(() => asked, { timeout: 5000 }).toContain('/control');
-    expect(connections).toBeGreaterThan(0);
-    await plain.close();
-  });
+      // The witnesses work: a worker in a page from file:// without muster's policy reaches the server.
+      const control = join(folder, 'control.html');
+      const worker = `fetch('${base}/control').catch(() => {})`;
+      writeFileSync(
+        control,
+        `<!doctype html><script>new Worker(URL.createObjectURL(new Blob([${JSON.stringify(worker)}])));</script>`,
+      );
+      const plain = await browser.newPage();
+      await plain.goto(`file://${control}`);
+      await expect.poll(() => asked, { timeout: 5000 }).toContain('/control');
+      expect(connections).toBeGreaterThan(0);
+      await plain.close();
+    },
+  );
 
-  it('a DOM write: there is no document in the sandbox; the page says so in the rule’s words and is unchanged', async () => {
-    const write = 'document.body.innerHTML = \'<p id="pwned">pwned</p>\';';
-    const { context, page } = await openLink(await codeLink(rule('', write)));
-    await confirm(page);
-    expect(await page.locator('#pwned').count()).toBe(0);
-    expect(await shown(page)).toBeNull();
-    expect(await page.locator('#status').textContent()).toMatch(/^No answer: .*document is not defined/);
-    // The page itself still answers.
-    await page.selectOption('#rule-picker', 'infinity');
-    await idle(page);
-    expect((await shown(page))?.rule).toBe('infinity');
-    await context.close();
-  });
+  it(
+    'a DOM write: there is no document in the sandbox; the page says so in the rule’s words and is ' + 'unchanged',
+    async () => {
+      const write = 'document.body.innerHTML = \'<p id="pwned">pwned</p>\';';
+      const { context, page } = await openLink(await codeLink(rule('', write)));
+      await confirm(page);
+      expect(await page.locator('#pwned').count()).toBe(0);
+      expect(await shown(page)).toBeNull();
+      expect(await page.locator('#status').textContent()).toMatch(/^No answer: .*document is not defined/);
+      // The page itself still answers.
+      await page.selectOption('#rule-picker', 'infinity');
+      await idle(page);
+      expect((await shown(page))?.rule).toBe('infinity');
+      await context.close();
+    },
+  );
 
   it('an endless loop in the trial is stopped by the page after its limit; the page goes on answering', async () => {
     const { context, page } = await openLink(await codeLink(rule('', 'for (;;) {}')));
@@ -223,8 +231,10 @@ describeInChromium('hostile code in a link, in headless Chromium', () => {
     }
   });
 
-  it('names that are Object.prototype’s (constructor, hasOwnProperty) are a parameter and a metric like any other', async () => {
-    const source = (metric: string) => `export default {
+  it(
+    'names that are Object.prototype’s (constructor, hasOwnProperty) are a parameter and a metric like any ' + 'other',
+    async () => {
+      const source = (metric: string) => `export default {
   id: 'proto',
   title: 'Prototype names',
   params: [{ name: 'hasOwnProperty', type: 'integer', default: 4, min: 2, max: 6, doc: 'sides' }],
@@ -234,33 +244,34 @@ describeInChromium('hostile code in a link, in headless Chromium', () => {
   },
 };
 `;
-    // __proto__ is refused as a metric's name, in the words muster run gives the same file.
-    const refused = await openLink(await codeLink(source('__proto__')));
-    await confirm(refused.page);
-    writeFileSync(join(folder, 'shared-rule.mjs'), source('__proto__'));
-    const cli = spawnSync(process.execPath, [CLI, 'run', 'shared-rule.mjs', '--exact'], {
-      cwd: folder,
-      encoding: 'utf8',
-    });
-    expect(`muster: ${await refused.page.locator('#source-problem').textContent()}\n`).toBe(cli.stderr);
-    await refused.context.close();
-
-    const { context, page } = await openLink(await codeLink(source('constructor')));
-    await confirm(page);
-    // Read in the page: an own key named like Object.prototype's is looked up as the page looks it up.
-    const fractionOf = () =>
-      page.evaluate(() => {
-        const result = (window as unknown as { musterApp: { result: RunResult | null } }).musterApp.result;
-        const entry = Object.entries(result?.metrics ?? {}).find(([name]) => name === 'constructor');
-        return entry ? entry[1] : document.getElementById('status')?.textContent;
+      // __proto__ is refused as a metric's name, in the words muster run gives the same file.
+      const refused = await openLink(await codeLink(source('__proto__')));
+      await confirm(refused.page);
+      writeFileSync(join(folder, 'shared-rule.mjs'), source('__proto__'));
+      const cli = spawnSync(process.execPath, [CLI, 'run', 'shared-rule.mjs', '--exact'], {
+        cwd: folder,
+        encoding: 'utf8',
       });
-    // A die of 4 sides, then of 3: one in four, one in three.
-    expect(await fractionOf()).toMatchObject({ fraction: '1/4' });
-    expect(await page.inputValue('#param-hasOwnProperty')).toBe('4');
-    await page.fill('#param-hasOwnProperty', '3');
-    await idle(page);
-    expect(await fractionOf()).toMatchObject({ fraction: '1/3' });
-    expect((await shown(page))?.params).toEqual({ hasOwnProperty: 3 });
-    await context.close();
-  });
+      expect(`muster: ${await refused.page.locator('#source-problem').textContent()}\n`).toBe(cli.stderr);
+      await refused.context.close();
+
+      const { context, page } = await openLink(await codeLink(source('constructor')));
+      await confirm(page);
+      // Read in the page: an own key named like Object.prototype's is looked up as the page looks it up.
+      const fractionOf = () =>
+        page.evaluate(() => {
+          const result = (window as unknown as { musterApp: { result: RunResult | null } }).musterApp.result;
+          const entry = Object.entries(result?.metrics ?? {}).find(([name]) => name === 'constructor');
+          return entry ? entry[1] : document.getElementById('status')?.textContent;
+        });
+      // A die of 4 sides, then of 3: one in four, one in three.
+      expect(await fractionOf()).toMatchObject({ fraction: '1/4' });
+      expect(await page.inputValue('#param-hasOwnProperty')).toBe('4');
+      await page.fill('#param-hasOwnProperty', '3');
+      await idle(page);
+      expect(await fractionOf()).toMatchObject({ fraction: '1/3' });
+      expect((await shown(page))?.params).toEqual({ hasOwnProperty: 3 });
+      await context.close();
+    },
+  );
 });

@@ -87,7 +87,8 @@ console.log(JSON.stringify({ odds, simulated }));
 const odds = await exact('infinity', { set: { wipA: 13, wipB: 15 } });
 const simulated = await run('reserves', { trials: 70000, seed: 'packed', threads: 1 });
 let refused = '';
-try { await run('reserves', { set: { squads: 999 } }); } catch (error) { refused = error instanceof UsageError ? error.message : 'not a UsageError'; }
+try { await run('reserves', { set: { squads: 999 } }); } catch (error) { refused = error instanceof UsageError ? ` +
+        `error.message : 'not a UsageError'; }
 console.log(JSON.stringify({ odds, simulated, rules: listRules().map((r) => r.id), refused }));
 `,
     );
@@ -116,7 +117,8 @@ export async function pairing(wipA: number, wipB: number): Promise<number> {
   return value ?? Number.NaN;
 }
 export async function simulated(pool: Pool, signal: AbortSignal): Promise<boolean> {
-  const result = await run('reserves', { pool, signal, trials: 1000, stream: 3, onProgress: (done: number, target: number) => void (done / target) });
+  const result = await run('reserves', { pool, signal, trials: 1000, stream: 3, onProgress: (done: number, target: ` +
+        `number) => void (done / target) });
   return result.partial;
 }
 `,

@@ -75,21 +75,26 @@ describe('a rule file as a function body', () => {
     expect((scriptOf('export default {};') as { code: string }).code).toContain(`${MODULE_NAME}.default =`);
   });
 
-  it('an import, a second default export or an export list: refused with its line; the second default in Node’s words', async () => {
-    expect(scriptOf("// a helper\nimport { table } from './table.mjs';\nexport default {};")).toEqual({
-      problem:
-        'import is not available in the page (a rule written here is one file); allowed: the helpers in the same file',
-      line: 2,
-    });
-    const twice = 'export default {};\n\nexport default {};\n';
-    const refused = scriptOf(twice) as { problem: string; line: number };
-    expect(refused.line).toBe(3);
-    // The words muster run gives the same file (Node's, with node --check's line), as the sandbox words it.
-    writeFileSync(join(folder, 'twice.mjs'), twice);
-    const cli = spawnSync(process.execPath, [CLI, 'run', 'twice.mjs'], { cwd: folder, encoding: 'utf8' });
-    expect(cli.stderr).toBe(`muster: twice.mjs: does not load: ${refused.problem} (line ${refused.line})\n`);
-    expect(scriptOf('const a = 1;\nexport { a as default };')).toMatchObject({ line: 2 });
-  });
+  it(
+    'an import, a second default export or an export list: refused with its line; the second default in Node’s ' +
+      'words',
+    async () => {
+      expect(scriptOf("// a helper\nimport { table } from './table.mjs';\nexport default {};")).toEqual({
+        problem:
+          'import is not available in the page (a rule written here is one file); allowed: the helpers in the same ' +
+          'file',
+        line: 2,
+      });
+      const twice = 'export default {};\n\nexport default {};\n';
+      const refused = scriptOf(twice) as { problem: string; line: number };
+      expect(refused.line).toBe(3);
+      // The words muster run gives the same file (Node's, with node --check's line), as the sandbox words it.
+      writeFileSync(join(folder, 'twice.mjs'), twice);
+      const cli = spawnSync(process.execPath, [CLI, 'run', 'twice.mjs'], { cwd: folder, encoding: 'utf8' });
+      expect(cli.stderr).toBe(`muster: twice.mjs: does not load: ${refused.problem} (line ${refused.line})\n`);
+      expect(scriptOf('const a = 1;\nexport { a as default };')).toMatchObject({ line: 2 });
+    },
+  );
 });
 
 describe('a rule in a link', () => {
@@ -113,7 +118,9 @@ describe('a rule in a link', () => {
     const bomb = await packSource('a'.repeat(50_000_000));
     expect(bomb.length).toBeLessThan(100_000);
     expect(await unpackSource(bomb)).toEqual({
-      problem: `link: its code is longer than ${MAX_SOURCE_LENGTH.toLocaleString('en-US')} characters; allowed: a rule file up to that length`,
+      problem:
+        `link: its code is longer than ${MAX_SOURCE_LENGTH.toLocaleString('en-US')} characters; allowed: a ` +
+        `rule file up to that length`,
     });
   });
 

@@ -216,67 +216,73 @@ describe('muster app', () => {
     expect(existsSync(join(folder, 'missing'))).toBe(false);
   });
 
-  it('--rule: each file is loaded first; a file muster run would refuse, a clashing id or a node: import is one line, exit 2, nothing written', async () => {
-    const rules = mkdtempSync(join(tmpdir(), 'muster-app-rules-'));
-    try {
-      const { reserves, rolloff } = writeClubRules(rules);
-      const out = join(folder, 'not-made.html');
-      const refused = async (argv: string[], message: RegExp) => {
-        const run = await cli('app', '--out', out, ...argv);
-        expect(run.status, argv.join(' ')).toBe(2);
-        expect(run.stderr, argv.join(' ')).toMatch(message);
-        expect(run.stderr.trim().split('\n'), argv.join(' ')).toHaveLength(1);
-        expect(existsSync(out), argv.join(' ')).toBe(false);
-      };
-      // Not a rule: the same message muster run gives for it.
-      const empty = join(rules, 'empty.mjs');
-      writeFileSync(empty, 'export default {};\n');
-      const runMessage = (await cli('run', empty)).stderr;
-      expect(runMessage).toMatch(/^muster: .*empty\.mjs/);
-      await refused(['--rule', empty], new RegExp(`^${runMessage.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
-      // A built-in's id: the page's picker and links name rules by id.
-      const infinity = join(rules, 'infinity.mjs');
-      writeFileSync(infinity, CLUB_ROLLOFF.replace("id: 'club-rolloff'", "id: 'infinity'"));
-      await refused(
-        ['--rule', infinity],
-        new RegExp(
-          `^muster: --rule: got ".*infinity\\.mjs" \\(its id "infinity" is taken by a built-in rule\\); allowed: rule files whose ids differ from each other and from "reserves", .*"${BUILT_IN_LAST}"\n$`,
-        ),
-      );
-      // Two files with one id.
-      const again = join(rules, 'again.mjs');
-      writeFileSync(again, CLUB_ROLLOFF);
-      await refused(
-        ['--rule', rolloff, '--rule', again],
-        /^muster: --rule: got ".*again\.mjs" \(its id "club-rolloff" is taken by the rule in ".*club-rolloff\.mjs"\); allowed: /,
-      );
-      // A file that loads in Node but not in a browser.
-      const nodeOnly = join(rules, 'node-only.mjs');
-      writeFileSync(
-        nodeOnly,
-        `import { readFileSync } from 'node:fs';\nvoid readFileSync;\n${CLUB_ROLLOFF.replace("id: 'club-rolloff'", "id: 'node-only'")}`,
-      );
-      await refused(
-        ['--rule', nodeOnly],
-        /^muster: --rule: got ".*node-only\.mjs" \(it does not bundle for the browser: .*node:fs.*\); allowed: a rule file whose imports a browser can load \(no node: modules\)\n$/,
-      );
-      // And --out may never be a rule file.
-      const same = await cli('app', '--out', reserves, '--rule', reserves);
-      expect(same.status).toBe(2);
-      expect(same.stderr).toMatch(
-        /^muster: --out: ".*club-reserves\.mjs" is the same file as input ".*club-reserves\.mjs"; allowed: /,
-      );
-      expect(readFileSync(reserves, 'utf8')).toBe(CLUB_RESERVES);
-      // Both club files together: written, with the built-in rules and theirs.
-      const made = await cli('app', '--out', out, '--rule', reserves, '--rule', rolloff);
-      expect(made.stderr).toBe('');
-      expect(made.status).toBe(0);
-      expect(made.stdout).toMatch(new RegExp(`\\(${BUILT_IN_COUNT + 2} rules, `));
-      expect(readFileSync(out, 'utf8')).toContain('Club roll-off on 2d6');
-    } finally {
-      rmSync(rules, { recursive: true, force: true });
-    }
-  });
+  it(
+    '--rule: each file is loaded first; a file muster run would refuse, a clashing id or a node: import is one ' +
+      'line, exit 2, nothing written',
+    async () => {
+      const rules = mkdtempSync(join(tmpdir(), 'muster-app-rules-'));
+      try {
+        const { reserves, rolloff } = writeClubRules(rules);
+        const out = join(folder, 'not-made.html');
+        const refused = async (argv: string[], message: RegExp) => {
+          const run = await cli('app', '--out', out, ...argv);
+          expect(run.status, argv.join(' ')).toBe(2);
+          expect(run.stderr, argv.join(' ')).toMatch(message);
+          expect(run.stderr.trim().split('\n'), argv.join(' ')).toHaveLength(1);
+          expect(existsSync(out), argv.join(' ')).toBe(false);
+        };
+        // Not a rule: the same message muster run gives for it.
+        const empty = join(rules, 'empty.mjs');
+        writeFileSync(empty, 'export default {};\n');
+        const runMessage = (await cli('run', empty)).stderr;
+        expect(runMessage).toMatch(/^muster: .*empty\.mjs/);
+        await refused(['--rule', empty], new RegExp(`^${runMessage.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+        // A built-in's id: the page's picker and links name rules by id.
+        const infinity = join(rules, 'infinity.mjs');
+        writeFileSync(infinity, CLUB_ROLLOFF.replace("id: 'club-rolloff'", "id: 'infinity'"));
+        await refused(
+          ['--rule', infinity],
+          new RegExp(
+            `^muster: --rule: got ".*infinity\\.mjs" \\(its id "infinity" is taken by a built-in rule\\); allowed: ` +
+              `rule files whose ids differ from each other and from "reserves", .*"${BUILT_IN_LAST}"\n$`,
+          ),
+        );
+        // Two files with one id.
+        const again = join(rules, 'again.mjs');
+        writeFileSync(again, CLUB_ROLLOFF);
+        await refused(
+          ['--rule', rolloff, '--rule', again],
+          /^muster: --rule: got ".*again\.mjs" \(its id "club-rolloff" is taken by the rule in ".*club-rolloff\.mjs"\); allowed: /,
+        );
+        // A file that loads in Node but not in a browser.
+        const nodeOnly = join(rules, 'node-only.mjs');
+        writeFileSync(
+          nodeOnly,
+          `import { readFileSync } from 'node:fs';\nvoid ` +
+            `readFileSync;\n${CLUB_ROLLOFF.replace("id: 'club-rolloff'", "id: 'node-only'")}`,
+        );
+        await refused(
+          ['--rule', nodeOnly],
+          /^muster: --rule: got ".*node-only\.mjs" \(it does not bundle for the browser: .*node:fs.*\); allowed: a rule file whose imports a browser can load \(no node: modules\)\n$/,
+        );
+        // And --out may never be a rule file.
+        const same = await cli('app', '--out', reserves, '--rule', reserves);
+        expect(same.status).toBe(2);
+        expect(same.stderr).toMatch(
+          /^muster: --out: ".*club-reserves\.mjs" is the same file as input ".*club-reserves\.mjs"; allowed: /,
+        );
+        expect(readFileSync(reserves, 'utf8')).toBe(CLUB_RESERVES);
+        // Both club files together: written, with the built-in rules and theirs.
+        const made = await cli('app', '--out', out, '--rule', reserves, '--rule', rolloff);
+        expect(made.stderr).toBe('');
+        expect(made.status).toBe(0);
+        expect(made.stdout).toMatch(new RegExp(`\\(${BUILT_IN_COUNT + 2} rules, `));
+        expect(readFileSync(out, 'utf8')).toContain('Club roll-off on 2d6');
+      } finally {
+        rmSync(rules, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('--rule naming no file: exit 2 before anything is written', async () => {
     const out = join(folder, 'kept.html');

@@ -38,7 +38,8 @@ export function scriptOf(source: string): ScriptOf {
     if (IMPORT.test(line))
       return {
         problem:
-          'import is not available in the page (a rule written here is one file); allowed: the helpers in the same file',
+          'import is not available in the page (a rule written here is one file); allowed: the helpers in the same ' +
+          'file',
         line: index + 1,
       };
     if (DEFAULT.test(line)) {

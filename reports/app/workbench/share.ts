@@ -29,7 +29,9 @@ export async function packSource(source: string): Promise<string> {
 export async function unpackSource(packed: string): Promise<{ source: string } | { problem: string }> {
   if (packed.length > MAX_PACKED_LENGTH)
     return {
-      problem: `link: its code is ${packed.length.toLocaleString('en-US')} characters packed; allowed: at most ${MAX_PACKED_LENGTH.toLocaleString('en-US')}`,
+      problem:
+        `link: its code is ${packed.length.toLocaleString('en-US')} characters packed; allowed: at most ` +
+        `${MAX_PACKED_LENGTH.toLocaleString('en-US')}`,
     };
   const broken = {
     problem: 'link: its code is not readable (cut short or changed); allowed: a link the Share button made',
@@ -78,6 +80,8 @@ export async function unpackSource(packed: string): Promise<{ source: string } |
 
 function tooLong(): { problem: string } {
   return {
-    problem: `link: its code is longer than ${MAX_SOURCE_LENGTH.toLocaleString('en-US')} characters; allowed: a rule file up to that length`,
+    problem:
+      `link: its code is longer than ${MAX_SOURCE_LENGTH.toLocaleString('en-US')} characters; allowed: a ` +
+      `rule file up to that length`,
   };
 }

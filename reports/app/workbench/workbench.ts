@@ -200,7 +200,8 @@ export class Workbench {
     }
     const lines = source.split('\n').length;
     this.view.holdBehindGate(
-      `This link carries a rule’s code (${lines} line${lines === 1 ? '' : 's'}), shown below. Read it first: it runs in this page (in a sandbox, with no network) only when you choose Run this rule.`,
+      `This link carries a rule’s code (${lines} line${lines === 1 ? '' : 's'}), shown below. Read it first: it ` +
+        `runs in this page (in a sandbox, with no network) only when you choose Run this rule.`,
     );
     this.view.gateRun.focus();
     return null;

@@ -54,7 +54,8 @@ export async function appCommand(options: AppOptions, io: Io): Promise<string> {
     if (clash) {
       const ids = [...taken.keys()].map((id) => JSON.stringify(id)).join(', ');
       throw new UsageError(
-        `--rule: got ${JSON.stringify(file)} (its id ${JSON.stringify(rule.id)} is taken by ${clash}); allowed: rule files whose ids differ from each other and from ${ids}`,
+        `--rule: got ${JSON.stringify(file)} (its id ${JSON.stringify(rule.id)} is taken by ${clash}); allowed: ` +
+          `rule files whose ids differ from each other and from ${ids}`,
       );
     }
     taken.set(rule.id, `the rule in ${JSON.stringify(file)}`);
@@ -74,7 +75,8 @@ export async function appCommand(options: AppOptions, io: Io): Promise<string> {
   writeOutputs([{ path: out, contents: app.html, option: '--out' }], io.out);
   const size = Buffer.byteLength(app.html, 'utf8');
   io.out(
-    `wrote the calculator: ${terminalLine(out)} (${app.ruleIds.length} rules, ${formatCount(Math.round(size / 1024))} KB); open it in a browser, no network needed\n`,
+    `wrote the calculator: ${terminalLine(out)} (${app.ruleIds.length} rules, ` +
+      `${formatCount(Math.round(size / 1024))} KB); open it in a browser, no network needed\n`,
   );
   return out;
 }

@@ -85,12 +85,14 @@ export async function bookCommand(options: BookOptions, io: Io): Promise<string>
   writeOutputs(book.files, io.out);
   if (book.partial) {
     io.out(
-      `PARTIAL: interrupted; wrote the ${book.pages.length} finished of ${rules.length} rule pages: ${terminalLine(book.index)} (${seconds} s)\n`,
+      `PARTIAL: interrupted; wrote the ${book.pages.length} finished of ${rules.length} rule pages: ` +
+        `${terminalLine(book.index)} (${seconds} s)\n`,
     );
     process.exitCode = interruptedStatus();
   } else {
     io.out(
-      `wrote the report book: ${terminalLine(book.index)} (${book.pages.length} rule pages and the calculator, app.html; ${formatCount(settings.trials)} trials each at the defaults, ${seconds} s)\n`,
+      `wrote the report book: ${terminalLine(book.index)} (${book.pages.length} rule pages and the calculator, ` +
+        `app.html; ${formatCount(settings.trials)} trials each at the defaults, ${seconds} s)\n`,
     );
   }
   return book.index;

@@ -105,7 +105,8 @@ export async function compareCommand(ruleId: string, options: CompareOptions, io
   if (interrupted && result.variants.length < 2) {
     // A comparison needs the baseline and one other variant; fewer is nothing to show.
     io.err(
-      `muster: PARTIAL: interrupted after ${result.variants.length} of ${paramsList.length} variants, too few to compare; nothing was written\n`,
+      `muster: PARTIAL: interrupted after ${result.variants.length} of ${paramsList.length} variants, too few to ` +
+        `compare; nothing was written\n`,
     );
     process.exitCode = interruptedStatus();
     return result;
@@ -199,7 +200,9 @@ function renderCompare(result: CompareResult, choice: MetricChoice, width: numbe
     ),
     ...(result.partial ? [`PARTIAL: interrupted; only the ${result.variants.length} variants listed finished`] : []),
     simulated
-      ? `${formatCount(result.trials)} trials a variant · seed ${result.seed} (${result.seeds === 'shared' ? 'same for every variant' : 'one per variant'}) · stream ${result.stream} · ${+(result.confidence * 100).toFixed(4)}% intervals`
+      ? `${formatCount(result.trials)} trials a variant · seed ${result.seed} ` +
+        `(${result.seeds === 'shared' ? 'same for every variant' : 'one per variant'}) · stream ${result.stream} · ` +
+        `${+(result.confidence * 100).toFixed(4)}% intervals`
       : 'exact values (no simulation; --simulate to simulate)',
   ];
   const metrics = choice.shown;
@@ -268,7 +271,9 @@ function renderCompare(result: CompareResult, choice: MetricChoice, width: numbe
           formatDifference(d.exactDifference, isProbability),
         ];
       });
-    text += `${renderTable(valueHeader, valueRows, width)}\nDifferences from ${JSON.stringify(result.variants[0].label)}\n${renderTable(diffHeader, diffRows, width, { keep: many ? 2 : 1 })}`;
+    text +=
+      `${renderTable(valueHeader, valueRows, width)}\nDifferences from ` +
+      `${JSON.stringify(result.variants[0].label)}\n${renderTable(diffHeader, diffRows, width, { keep: many ? 2 : 1 })}`;
   }
   if (folded.length > 0 && folded.length < metrics.length) {
     const first = result.variants[0];

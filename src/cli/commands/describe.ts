@@ -45,13 +45,15 @@ export async function describeCommand(ruleId: string, io: Io): Promise<void> {
     `exact solution: ${rule.exactBy === 'enumeration' ? `by enumerating its dice, within a budget (muster run ${ruleWord(rule)} --exact prints it)` : rule.exact ? `yes, for every metric (muster run ${ruleWord(rule)} --exact prints it)` : 'no'}`,
     ...(rule.matrix
       ? [
-          `matrix: muster matrix ${ruleWord(rule)} tabulates ${rule.matrix.metrics.join(', ')} over ${rule.matrix.row} × ${rule.matrix.col}`,
+          `matrix: muster matrix ${ruleWord(rule)} tabulates ${rule.matrix.metrics.join(', ')} over ` +
+            `${rule.matrix.row} × ${rule.matrix.col}`,
         ]
       : []),
     ...(rule.headline
       ? [
           wrapText(
-            `headline (shown first by run, sweep and compare; --all for every metric): ${rule.headline(defaults).join(', ')}`,
+            `headline (shown first by run, sweep and compare; --all for every metric): ` +
+              `${rule.headline(defaults).join(', ')}`,
             WIDTH,
             '',
           ),

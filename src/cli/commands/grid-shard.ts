@@ -69,7 +69,8 @@ export async function runGridShard(
   const ruleOf = (point: number) => job.rules?.[point] ?? rule;
   if (settings.method === 'exact')
     throw new UsageError(
-      `--shard: an exact ${job.command} takes no time worth splitting; allowed: leave out --shard, or simulate (--simulate or --trials N)`,
+      `--shard: an exact ${job.command} takes no time worth splitting; allowed: leave out --shard, or simulate ` +
+        `(--simulate or --trials N)`,
     );
   for (const option of ['json', 'html', 'csv'] as const) {
     if (options[option] !== undefined)
@@ -137,7 +138,8 @@ export async function runGridShard(
       );
       if (outcomes.some((outcome) => outcome.partial))
         throw new Interrupted(
-          `interrupted before shard ${place.index}/${place.count} finished; a shard is merged whole, so nothing was written (run it again)`,
+          `interrupted before shard ${place.index}/${place.count} finished; a shard is merged whole, so nothing ` +
+            `was written (run it again)`,
         );
       pieces.forEach((piece, i) => done.push({ ...piece, tally: Array.from(outcomes[i].tally) }));
     });
@@ -220,14 +222,17 @@ export async function mergeGridShards(
   const stray = recorded.find((entry) => !named.has(entry.ref) || (entry.ref !== '' && !isRulePath(entry.ref)));
   if (stray)
     throw new UsageError(
-      `files: ${files[0]} records the rule file ${JSON.stringify(stray.path)} under ${JSON.stringify(stray.ref)}, which the ${first.command} does not name as a rule file; allowed: files written by muster ${first.command} --shard`,
+      `files: ${files[0]} records the rule file ${JSON.stringify(stray.path)} under ${JSON.stringify(stray.ref)}, ` +
+        `which the ${first.command} does not name as a rule file; allowed: files written by muster ` +
+        `${first.command} --shard`,
     );
   const unrecorded = [...named].find(
     (ref) => typeof ref === 'string' && ref !== '' && isRulePath(ref) && !recorded.some((entry) => entry.ref === ref),
   );
   if (unrecorded !== undefined)
     throw new UsageError(
-      `files: ${files[0]} names the rule file ${JSON.stringify(unrecorded)} without recording it; allowed: files written by muster ${first.command} --shard`,
+      `files: ${files[0]} names the rule file ${JSON.stringify(unrecorded)} without recording it; allowed: files ` +
+        `written by muster ${first.command} --shard`,
     );
   // Each loaded from a file the person names with --rule, matched by its hash before it is imported.
   const fileRules = await namedRuleFiles(recorded, options.rule, files[0]);
@@ -238,7 +243,8 @@ export async function mergeGridShards(
     const rule = loaded.get(ref);
     if (!rule)
       throw new UsageError(
-        `files: ${files[0]} names the rule file ${JSON.stringify(ref)} without recording it; allowed: files written by muster ${first.command} --shard`,
+        `files: ${files[0]} names the rule file ${JSON.stringify(ref)} without recording it; allowed: files ` +
+          `written by muster ${first.command} --shard`,
       );
     return rule;
   };
@@ -246,7 +252,8 @@ export async function mergeGridShards(
     const rule = loaded.get('') ?? getRule(first.rule);
     if (rule.id !== first.rule)
       throw new UsageError(
-        `files: ${JSON.stringify(files[0])} is a shard of rule ${JSON.stringify(first.rule)} but its rule file declares ${JSON.stringify(rule.id)}; allowed: the rule file the shards were run with`,
+        `files: ${JSON.stringify(files[0])} is a shard of rule ${JSON.stringify(first.rule)} but its rule file ` +
+          `declares ${JSON.stringify(rule.id)}; allowed: the rule file the shards were run with`,
       );
     return rule;
   };
@@ -267,7 +274,8 @@ export async function mergeGridShards(
       // A problem with the files themselves (a rule file not recorded, or not the one declared) is said as it is.
       if (error instanceof UsageError && !error.message.startsWith('--metric') && !error.message.startsWith('files:'))
         throw new UsageError(
-          `files: ${files[0]} describes a ${first.command} the CLI refuses (${error.message}); allowed: files written by muster ${first.command} --shard`,
+          `files: ${files[0]} describes a ${first.command} the CLI refuses (${error.message}); allowed: files ` +
+            `written by muster ${first.command} --shard`,
         );
       throw error;
     }
@@ -304,7 +312,8 @@ export async function mergeGridShards(
     if (shard.stream !== first.stream) throw mixedStreams(path, shard.stream, files[0], first.stream);
     if (identity(shard) !== identity(first))
       throw new UsageError(
-        `files: ${path} is from another ${first.command} (command, rule, options, seed, trials, confidence or shard count differ); allowed: shards of one ${first.command}`,
+        `files: ${path} is from another ${first.command} (command, rule, options, seed, trials, confidence or ` +
+          `shard count differ); allowed: shards of one ${first.command}`,
       );
     threads += shard.threads;
     if (seen.has(shard.shard.index))
@@ -323,13 +332,15 @@ export async function mergeGridShards(
       )
     ) {
       throw new UsageError(
-        `files: ${files[i]} does not hold the chunks of shard ${shard.shard.index}/${shard.shard.count}; allowed: files written by muster ${first.command} --shard`,
+        `files: ${files[i]} does not hold the chunks of shard ${shard.shard.index}/${shard.shard.count}; allowed: ` +
+          `files written by muster ${first.command} --shard`,
       );
     }
     for (const piece of pieces) {
       if (piece.tally.length !== tallies[piece.point].length)
         throw new UsageError(
-          `files: ${files[i]} has a tally of the wrong length for point ${piece.point + 1}; allowed: files written by muster ${first.command} --shard`,
+          `files: ${files[i]} has a tally of the wrong length for point ${piece.point + 1}; allowed: files written ` +
+            `by muster ${first.command} --shard`,
         );
       // The same checks as a run's shard: counts the rule could have made in this piece's trials.
       const problem = checkCounts(
@@ -340,7 +351,8 @@ export async function mergeGridShards(
       );
       if (problem)
         throw new UsageError(
-          `files: ${path}: tally of point ${piece.point + 1}: ${problem}; allowed: counts ${ruleAt(piece.point).id} could have made in this piece's trials`,
+          `files: ${path}: tally of point ${piece.point + 1}: ${problem}; allowed: counts ` +
+            `${ruleAt(piece.point).id} could have made in this piece's trials`,
         );
       covered[piece.point].fill(1, piece.first, piece.end);
       verify.keep(shard.shard.index, piece, path);

@@ -9,6 +9,7 @@ export async function listCommand(io: Io): Promise<void> {
     (rule) => `${rule.id.padEnd(width)}${wrapText(rule.summary, 100, ' '.repeat(width)).trimStart()}`,
   );
   io.out(
-    `${lines.join('\n')}\n\nmuster describe <rule> for its parameters and metrics; muster run <rule> for the odds.\nYour own rule: muster new-rule NAME, then muster run ./NAME.mjs (docs/custom-rules.md).\n`,
+    `${lines.join('\n')}\n\nmuster describe <rule> for its parameters and metrics; muster run <rule> for the ` +
+      `odds.\nYour own rule: muster new-rule NAME, then muster run ./NAME.mjs (docs/custom-rules.md).\n`,
   );
 }

@@ -112,7 +112,8 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
   }
 
   const parts = [
-    `${rule.id} — ${rule.title}: ${useExact ? 'exact' : `simulated, ${settings?.trials} trials a cell, seed ${settings?.seed}, stream ${settings?.stream}`}`,
+    `${rule.id} — ${rule.title}: ` +
+      `${useExact ? 'exact' : `simulated, ${settings?.trials} trials a cell, seed ${settings?.seed}, stream ${settings?.stream}`}`,
     `params: ${formatParams(base)}`,
   ];
   if (interrupted) parts.push('PARTIAL: interrupted; unfinished cells are shown as —');
@@ -172,9 +173,12 @@ function renderAgainst(
   const opponent = spec.label?.(against.opponent) ?? String(against.opponent);
   const names = [...new Set([...tradeOff, ...shown])];
   const lines = [
-    `${rule.id} — ${rule.title}: every ${spec.row} against ${spec.col}=${against.opponent}${opponent === String(against.opponent) ? '' : ` (${opponent})`}, ${exact ? 'exact' : `simulated, ${settings?.trials} trials each, seed ${settings?.seed}`}`,
+    `${rule.id} — ${rule.title}: every ${spec.row} against ` +
+      `${spec.col}=${against.opponent}${opponent === String(against.opponent) ? '' : ` (${opponent})`}, ` +
+      `${exact ? 'exact' : `simulated, ${settings?.trials} trials each, seed ${settings?.seed}`}`,
     `fixed: ${formatParams(Object.fromEntries(Object.entries(result.params).filter(([name]) => name !== spec.row && name !== spec.col))) || '(none)'}`,
-    `ranked by ${tradeOff.join(', then ')}; ★ no other ${spec.row} is better on ${tradeOff.length > 1 ? `both ${tradeOff.join(' and ')}` : tradeOff[0]}`,
+    `ranked by ${tradeOff.join(', then ')}; ★ no other ${spec.row} is better on ` +
+      `${tradeOff.length > 1 ? `both ${tradeOff.join(' and ')}` : tradeOff[0]}`,
     '',
   ];
   const header = ['', spec.row, '', ...names];

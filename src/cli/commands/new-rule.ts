@@ -30,7 +30,8 @@ export async function newRuleCommand(name: string, io: Io): Promise<{ rule: stri
   for (const path of [rulePath, testPath]) {
     if (existsSync(path))
       throw new UsageError(
-        `NAME: ${path} already exists; allowed: a name whose .mjs and .test.mjs files do not exist yet (nothing was written)`,
+        `NAME: ${path} already exists; allowed: a name whose .mjs and .test.mjs files do not exist yet (nothing ` +
+          `was written)`,
       );
   }
   writeOutputs([

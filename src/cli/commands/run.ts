@@ -132,7 +132,8 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
       resumed = { path: checkpoint.path, trials: already };
       if (!options.quiet)
         io.err(
-          `resuming from ${checkpoint.path}: ${formatCount(already)} of ${formatCount(settings.trials)} trials already done\n`,
+          `resuming from ${checkpoint.path}: ${formatCount(already)} of ${formatCount(settings.trials)} trials ` +
+            `already done\n`,
         );
     }
     const started = performance.now();

@@ -76,7 +76,8 @@ export async function shardCommand(
   const { index, count: shards } = place;
   if (options.json !== undefined)
     throw new UsageError(
-      `--json: got ${JSON.stringify(options.json)}; allowed: no --json for a shard (its tally goes to --out; muster merge --json writes the result)`,
+      `--json: got ${JSON.stringify(options.json)}; allowed: no --json for a shard (its tally goes to --out; ` +
+        `muster merge --json writes the result)`,
     );
   if (options.out === undefined)
     throw new UsageError(
@@ -90,7 +91,10 @@ export async function shardCommand(
   const count = chunkCount(settings.trials);
   if (chunks.first >= chunks.end) {
     throw new UsageError(
-      `--shard: got ${JSON.stringify(options.shard ?? `${index}/${shards}`)}: shard ${index} of ${shards} has no chunks, as ${settings.trials} trials make ${count} chunk${count === 1 ? '' : 's'}; allowed: at most ${count} shards (n ≤ ${count}), or more --trials`,
+      `--shard: got ${JSON.stringify(options.shard ?? `${index}/${shards}`)}: shard ${index} of ${shards} has no ` +
+        `chunks, as ${settings.trials} trials make ${count} chunk${count === 1 ? '' : 's'}; allowed: at most ` +
+        `${count} ` +
+        `shards (n ≤ ${count}), or more --trials`,
     );
   }
   const checkpoint = openCheckpoint(
@@ -155,14 +159,16 @@ export async function shardCommand(
       // A shard's chunks must all be counted for merge to add it; the chunks that finished cannot be told apart in one
       // tally.
       io.out(
-        `PARTIAL: interrupted after ${formatCount(outcome.trials)} of ${formatCount(target)} trials of shard ${index}/${shards}; a shard is merged whole, so nothing was written (run it again)\n`,
+        `PARTIAL: interrupted after ${formatCount(outcome.trials)} of ${formatCount(target)} trials of shard ` +
+          `${index}/${shards}; a shard is merged whole, so nothing was written (run it again)\n`,
       );
       process.exitCode = interruptedStatus();
       return file;
     }
     writeOutputs([{ path: out, contents: toJson(file, undefined), option: '--out' }], io.out);
     io.out(
-      `shard ${index}/${shards}: chunks ${chunks.first}–${chunks.end - 1} of ${count} (${formatCount(outcome.trials)} trials) → ${terminalLine(out)}\n`,
+      `shard ${index}/${shards}: chunks ${chunks.first}–${chunks.end - 1} of ${count} ` +
+        `(${formatCount(outcome.trials)} trials) → ${terminalLine(out)}\n`,
     );
     return file;
   } finally {
@@ -210,7 +216,8 @@ export async function mergeCommand(files: readonly string[], options: MergeOptio
   for (const option of ['html', 'csv', 'metric'] as const) {
     if (options[option] !== undefined)
       throw new UsageError(
-        `--${option}: only when merging the shards of a sweep or a comparison; allowed: --json and --confidence for a run`,
+        `--${option}: only when merging the shards of a sweep or a comparison; allowed: --json and --confidence ` +
+          `for a run`,
       );
   }
   const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true });
@@ -229,7 +236,8 @@ export async function mergeCommand(files: readonly string[], options: MergeOptio
   const recorded = (parsed[0] as { ruleFile?: unknown } | null)?.ruleFile;
   if (recorded !== undefined && !isRecordedRuleFile(recorded)) {
     throw new UsageError(
-      `files: ${JSON.stringify(files[0])}: ruleFile: got ${JSON.stringify(recorded)?.slice(0, 60)}; allowed: { "path", "sha256" } as muster shard writes them`,
+      `files: ${JSON.stringify(files[0])}: ruleFile: got ${JSON.stringify(recorded)?.slice(0, 60)}; allowed: { ` +
+        `"path", "sha256" } as muster shard writes them`,
     );
   }
   const [fileRule] = await namedRuleFiles(recorded === undefined ? [] : [recorded], options.rule, files[0]);
@@ -332,11 +340,15 @@ async function verifyShards(
       const differs = outcome.tally.findIndex((value, i) => value !== shard.tally[i]);
       if (differs >= 0) {
         throw new UsageError(
-          `files: ${JSON.stringify(files[index])}: tally[${differs}]: got ${shard.tally[differs]}, a re-run of its chunks ${shard.chunks.first}–${shard.chunks.end - 1} gives ${outcome.tally[differs]}; allowed: the tally muster shard computes (the file was edited, or written by another build)`,
+          `files: ${JSON.stringify(files[index])}: tally[${differs}]: got ${shard.tally[differs]}, a re-run of its ` +
+            `chunks ${shard.chunks.first}–${shard.chunks.end - 1} gives ${outcome.tally[differs]}; allowed: the ` +
+            `tally muster ` +
+            `shard computes (the file was edited, or written by another build)`,
         );
       }
       io.err(
-        `verified ${terminalLine(files[index])}: a re-run of chunks ${shard.chunks.first}–${shard.chunks.end - 1} gives the same tally\n`,
+        `verified ${terminalLine(files[index])}: a re-run of chunks ${shard.chunks.first}–${shard.chunks.end - 1} ` +
+          `gives the same tally\n`,
       );
     }
   } finally {

@@ -198,7 +198,8 @@ function renderSweep(
     `fixed: ${formatParams(sweep.params) || '(none)'}`,
     `varied: ${sweep.vary.map((vary) => `${vary.name} = ${vary.values.map(String).join(', ')}`).join('; ')}`,
     simulated
-      ? `seed ${sweep.seed} (every point) · stream ${sweep.stream} · ${formatCount(sweep.trials)} trials a point · ${+(sweep.confidence * 100).toFixed(4)}% intervals`
+      ? `seed ${sweep.seed} (every point) · stream ${sweep.stream} · ${formatCount(sweep.trials)} trials a point · ` +
+        `${+(sweep.confidence * 100).toFixed(4)}% intervals`
       : 'exact values (no simulation)',
   ];
   if (resumed) lines.push(resumedLine(resumed));
