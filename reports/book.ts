@@ -86,7 +86,9 @@ export function renderBook(
           `<p class="note">One-page odds card to print: <a ` +
           `href="${escapeHtml(cardFile(rule))}">${escapeHtml(card.title)}</a> (<code>muster card ` +
           `${escapeHtml(ruleWord(rule))}</code> for other parameters, A4 or Letter, and PDF). Below, the rule at its ` +
-          `defaults: ${escapeHtml(methodLine(result))}.${hasRuleCharts(rule) ? '' : ' (This rule has no charts of its own yet: the generic charts follow.)'}</p>`,
+          `defaults: ${escapeHtml(methodLine(result))}.${
+            hasRuleCharts(rule) ? '' : ' (This rule has no charts of ' + 'its own yet: the generic charts follow.)'
+          }</p>`,
       },
       ...input.sections,
     ];

@@ -68,7 +68,11 @@ function compareCharts(rule: Rule, result: CompareResult, metrics: readonly Metr
       title: `${rule.title}: variants side by side`,
       caption:
         `Every probability of every variant, one colour per variant; ` +
-        `${simulated ? `dots are estimates with ${confidenceLabel(result.confidence)} intervals, diamonds exact values` : 'exact values'}.`,
+        `${
+          simulated
+            ? `dots are estimates with ${confidenceLabel(result.confidence)} intervals, diamonds exact ` + `values`
+            : 'exact values'
+        }.`,
       spec: intervalChart(values, {
         orientation: 'horizontal',
         categoryTitle: 'metric',
@@ -114,7 +118,17 @@ function compareCharts(rule: Rule, result: CompareResult, metrics: readonly Metr
     title: `${rule.title}: differences from “${labels[0]}”`,
     caption:
       `Each probability of each variant minus the same probability of “${labels[0]}”, in percentage ` +
-      `points${simulated ? `, with the ${confidenceLabel(result.confidence)} interval of the difference; * marks a significant difference (Holm-adjusted)` : ''}; diamonds are exact differences.${unchanged.length > 0 ? ` Unchanged by every variant, so not drawn: ${unchanged.map((m) => m.name).join(', ')}.` : ''}`,
+      `points${
+        simulated
+          ? `, with the ${confidenceLabel(result.confidence)} interval of the difference; * marks a ` +
+            `significant difference (Holm-adjusted)`
+          : ''
+      }; diamonds are exact ` +
+      `differences.${
+        unchanged.length > 0
+          ? ` Unchanged by every variant, so not drawn: ` + `${unchanged.map((m) => m.name).join(', ')}.`
+          : ''
+      }`,
     spec: intervalChart(differences, {
       orientation: 'horizontal',
       categoryTitle: 'metric',
@@ -139,7 +153,9 @@ function valuesTable(result: CompareResult, metrics: readonly MetricSpec[]): str
       if (!value) return '<td class="num">—</td>';
       const main = formatValue(simulated ? value.estimate : value.exact, metric.probability);
       const extra = simulated
-        ? `<span class="fraction">${escapeHtml(formatInterval(value, metric.probability))}${value.exact !== null ? ` · exact ${escapeHtml(formatValue(value.exact, metric.probability))}` : ''}</span>`
+        ? `<span class="fraction">${escapeHtml(formatInterval(value, metric.probability))}${
+            value.exact !== null ? ` · exact ${escapeHtml(formatValue(value.exact, metric.probability))}` : ''
+          }</span>`
         : '';
       return `<td class="num">${escapeHtml(main)}${extra}</td>`;
     });
@@ -159,12 +175,16 @@ function differencesTable(result: CompareResult, metrics: readonly MetricSpec[])
     : '<tr><th>metric</th><th>variant</th><th class="num">exact difference</th></tr>';
   const rows = result.differences.map((d) => {
     const isProbability = probability.get(d.metric) ?? false;
-    const exact = `${escapeHtml(formatDifference(d.exactDifference, isProbability))}${d.exactFraction ? `<span class="fraction">= ${escapeHtml(d.exactFraction)}</span>` : ''}`;
+    const exact = `${escapeHtml(formatDifference(d.exactDifference, isProbability))}${
+      d.exactFraction ? `<span ` + `class="fraction">= ${escapeHtml(d.exactFraction)}</span>` : ''
+    }`;
     const cells = [`<td class="name">${escapeHtml(d.metric)}</td>`, `<td>${escapeHtml(d.variant)}</td>`];
     if (simulated) {
       cells.push(
         `<td class="num">${escapeHtml(formatDifference(d.difference, isProbability))}</td>`,
-        `<td class="num">${escapeHtml(`${formatDifference(d.lo, isProbability)} … ${formatDifference(d.hi, isProbability)}`)}</td>`,
+        `<td class="num">${escapeHtml(
+          `${formatDifference(d.lo, isProbability)} … ` + `${formatDifference(d.hi, isProbability)}`,
+        )}</td>`,
         `<td class="num">${d.z === null ? '—' : escapeHtml(Number.isFinite(d.z) ? d.z.toFixed(2) : String(d.z))}</td>`,
         `<td class="num">${escapeHtml(formatP(d.p))}</td>`,
         `<td class="num">${escapeHtml(formatP(d.pAdjusted))}</td>`,
@@ -192,7 +212,8 @@ export function comparePage(
   const variantList = `<table><thead><tr><th>variant</th><th>settings</th></tr></thead><tbody>${result.variants
     .map(
       (v, i) =>
-        `<tr><td>${escapeHtml(v.label)}${i === 0 ? ' <span class="note">(baseline)</span>' : ''}</td><td class="name">${escapeHtml(v.assignments.join('; ') || '(defaults)')}</td></tr>`,
+        `<tr><td>${escapeHtml(v.label)}${i === 0 ? ' <span class="note">(baseline)</span>' : ''}</td><td ` +
+        `class="name">${escapeHtml(v.assignments.join('; ') || '(defaults)')}</td></tr>`,
     )
     .join('')}</tbody></table>`;
   const significant = result.differences.filter((d) => d.significant);
@@ -227,7 +248,11 @@ export function comparePage(
     ),
     printHeader:
       `muster compare · ${rule.id} · ` +
-      `${result.variants.map((v) => `${v.label}: ${v.assignments.join(' ') || 'defaults'}`).join(' | ')}${result.method === 'exact' ? ' · exact' : ` · seed ${result.seed} · ${formatCount(result.trials)} trials`}`,
+      `${result.variants
+        .map((v) => `${v.label}: ` + `${v.assignments.join(' ') || 'defaults'}`)
+        .join(
+          ' | ' + '',
+        )}${result.method === 'exact' ? ' · exact' : ` · seed ${result.seed} · ${formatCount(result.trials)} trials`}`,
     sections: [
       { kind: 'html', html: htmlSection('variants', 'Variants', variantList) },
       ...charts.map((chart) => ({ kind: 'chart' as const, chart })),

@@ -166,7 +166,8 @@ function renderNav(nav: NonNullable<PageInput['nav']>): string {
 }
 
 function renderFacts(facts: PageInput['facts']): string {
-  return `<dl class="facts">${facts.map(([label, value]) => `<dt>${escapeHtml(label)}</dt><dd>${escapeHtml(value)}</dd>`).join('')}</dl>`;
+  const entries = facts.map(([label, value]) => `<dt>${escapeHtml(label)}</dt><dd>${escapeHtml(value)}</dd>`);
+  return `<dl class="facts">${entries.join('')}</dl>`;
 }
 
 function renderParams(params: ParamRow[]): string {
@@ -176,7 +177,8 @@ function renderParams(params: ParamRow[]): string {
       `<tr${param.varied ? ' class="varied"' : ''}><td class="name">${escapeHtml(param.name)}</td><td ` +
       `class="name">${escapeHtml(param.value)}</td><td class="doc">${escapeHtml(param.doc)}</td></tr>`,
   );
-  return `<table class="params"><thead><tr><th>parameter</th><th>value</th><th>meaning</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  const head = '<thead><tr><th>parameter</th><th>value</th><th>meaning</th></tr></thead>';
+  return `<table class="params">${head}<tbody>${rows.join('')}</tbody></table>`;
 }
 
 /**
@@ -248,7 +250,8 @@ export function renderPage(input: PageInput): string {
     .join('\n');
   const hideDiagnostics = input.printDiagnostics ? '' : '\n@media print { .diagnostic { display: none; } }';
   const chartData = jsonForScript(charts.map((chart) => ({ id: chart.id, spec: chart.spec })));
-  return `${chartPageHead(input.title, `${STYLE}${pageStyle(input.printHeader)}${hideDiagnostics}`, charts.length > 0, [BOOT_SCRIPT])}
+  const style = `${STYLE}${pageStyle(input.printHeader)}${hideDiagnostics}`;
+  return `${chartPageHead(input.title, style, charts.length > 0, [BOOT_SCRIPT])}
 <body>
 <div class="sheet">
 ${input.nav ? renderNav(input.nav) : ''}
@@ -263,7 +266,12 @@ ${renderReadings(input.readings)}
 <main>
 ${body}
 </main>
-<footer>${input.exactOnly ? 'Made by muster. Every value is exact, computed in rational arithmetic and rounded only for display.' : 'Made by muster. Simulated values carry the intervals stated above; exact values are computed in rational arithmetic and rounded only for display.'}</footer>
+<footer>${
+    input.exactOnly
+      ? 'Made by muster. Every value is exact, computed in rational arithmetic and rounded ' + 'only for display.'
+      : 'Made by muster. Simulated values carry the intervals stated above; exact values are ' +
+        'computed in rational arithmetic and rounded only for display.'
+  }</footer>
 </div>
 <script type="application/json" id="muster-charts">${chartData}</script>
 <script>${BOOT_SCRIPT}</script>

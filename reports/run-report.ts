@@ -108,7 +108,14 @@ export function runPageInput(
         diagnostic: true,
         html:
           `<h2 class="part">Diagnostics</h2><p ` +
-          `class="note">${escapeHtml(`Every metric the rule reports${result.method === 'simulation' && fractions ? ', and the simulation checked against the exact values' : ''}.${printed}`)}</p>`,
+          `class="note">${escapeHtml(
+            `Every metric the rule ` +
+              `reports${
+                result.method === 'simulation' && fractions
+                  ? ', and the simulation checked against the exact ' + 'values'
+                  : ''
+              }.${printed}`,
+          )}</p>`,
       },
       ...charts.filter(isDiagnostic).map((chart) => ({ kind: 'chart' as const, chart, diagnostic: true })),
       {
@@ -157,7 +164,9 @@ export async function runReportFiles(rule: Rule, result: RunResult, paths: Repor
     // A chart saved alone has no page around it: its subtitle carries the readings too.
     const readings = readingLines(readingRows(rule, [{ params: result.params }]));
     // Nor a PARTIAL line: an interrupted run's chart says so in its subtitle.
-    const note = `${readings.length > 0 ? ` Readings: ${readings.join('; ')}.` : ''}${result.partial ? ' PARTIAL: interrupted; only the chunks that finished are counted.' : ''}`;
+    const note = `${readings.length > 0 ? ` Readings: ` + `${readings.join('; ')}.` : ''}${
+      result.partial ? ' PARTIAL: ' + 'interrupted; only the chunks that finished are counted.' : ''
+    }`;
     for (const chart of page.charts) {
       files.push({
         path: join(paths.svgDir, `${chart.id}.svg`),

@@ -119,7 +119,13 @@ function sweepCharts(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpe
         `${second.name}${third ? `, panels by ${third.name}` : ''}`,
       caption:
         `${metric.doc}. Rows ${first.name}, columns ${second.name}. ` +
-        `${simulated ? `Simulated, ${formatCount(sweep.trials)} trials a cell (seed ${sweep.seed}); cells show exact values where known, hover for intervals.` : 'Exact values.'}${sweep.skipped.length > 0 ? ' Blank cells: combinations the rule rejects.' : ''}`,
+        `${
+          simulated
+            ? `Simulated, ${formatCount(sweep.trials)} trials a cell (seed ${sweep.seed}); cells show ` +
+              `exact values where known, hover for ` +
+              `intervals.`
+            : 'Exact ' + 'values.'
+        }${sweep.skipped.length > 0 ? ' Blank cells: ' + 'combinations the rule rejects.' : ''}`,
       spec: heatmap(cells, {
         rowTitle: first.name,
         colTitle: second.name,

@@ -42,7 +42,9 @@ export function metricsTable(
     const value = own(result.metrics, metric.name);
     if (!value) return '';
     const fraction = readableFraction(own(fractions, metric.name));
-    const exact = `${escapeHtml(formatValue(value.exact, metric.probability))}${fraction ? `<span class="fraction">= ${escapeHtml(fraction)}</span>` : ''}`;
+    const exact = `${escapeHtml(formatValue(value.exact, metric.probability))}${
+      fraction ? `<span ` + `class="fraction">= ${escapeHtml(fraction)}</span>` : ''
+    }`;
     const cells = [
       `<td class="name">${escapeHtml(metric.name)}</td>`,
       `<td class="doc">${escapeHtml(metric.doc)}</td>`,
@@ -61,5 +63,7 @@ export function metricsTable(
 
 /** A titled section holding trusted (already escaped) HTML. */
 export function htmlSection(id: string, title: string, html: string, note = ''): string {
-  return `<section id="${escapeHtml(id)}"><h2>${escapeHtml(title)}</h2>${note ? `<p class="note">${escapeHtml(note)}</p>` : ''}${html}</section>`;
+  return `<section id="${escapeHtml(id)}"><h2>${escapeHtml(title)}</h2>${
+    note ? `<p ` + `class="note">${escapeHtml(note)}</p>` : ''
+  }${html}</section>`;
 }

@@ -259,7 +259,9 @@ async function main(): Promise<number> {
       `the normal z of the same tail)`,
   );
   out('');
-  const header = `${pad('rule', 11)}${pad('settings', 58)}${padLeft('z', 7)}${padLeft('exact', 7)}${padLeft('|z|>2', 6)}${padLeft('max |z|', 9)}  ${pad('at metric', 26)}${padLeft('seconds', 8)}`;
+  const header =
+    `${pad('rule', 11)}${pad('settings', 58)}${padLeft('z', 7)}${padLeft('exact', 7)}${padLeft('|z|>2', 6)}` +
+    `${padLeft('max |z|', 9)}  ${pad('at metric', 26)}${padLeft('seconds', 8)}`;
   out(header);
   out('-'.repeat(header.length));
 
@@ -321,7 +323,9 @@ async function main(): Promise<number> {
       if (settingWorst.z > worst.z) worst = { z: settingWorst.z, where: `${rule.id} ${label}: ${settingWorst.metric}` };
       const shown = label.length > 56 ? `${label.slice(0, 55)}…` : label;
       out(
-        `${pad(rule.id, 11)}${pad(shown, 58)}${padLeft(String(scored), 7)}${padLeft(String(exactChecks), 7)}${padLeft(String(settingOverTwo), 6)}${padLeft(settingWorst.z.toFixed(2), 9)}  ${pad(settingWorst.metric, 26)}${padLeft(seconds.toFixed(0), 8)}`,
+        `${pad(rule.id, 11)}${pad(shown, 58)}${padLeft(String(scored), 7)}${padLeft(String(exactChecks), 7)}` +
+          `${padLeft(String(settingOverTwo), 6)}${padLeft(settingWorst.z.toFixed(2), 9)}  ` +
+          `${pad(settingWorst.metric, 26)}${padLeft(seconds.toFixed(0), 8)}`,
       );
       if (setting.skipped.length > 0) out(`  (no exact value, skipped: ${setting.skipped.join(', ')})`);
     }

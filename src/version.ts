@@ -2,7 +2,8 @@
 export const PACKAGE_NAME = 'muster-odds';
 
 /**
- * The package's version, package.json's "version" written out (test/analysis/library-bundle.test.ts holds the two equal):
+ * The package's version, package.json's "version" written out (test/analysis/library-bundle.test.ts holds the
+ * two equal):
  * a constant rather than package.json read from disk, so that the library's browser entry, and any bundle, needs
  * no file system.
  */

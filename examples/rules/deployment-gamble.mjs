@@ -102,10 +102,9 @@ export default {
           for (const second of faces) {
             const reroll = held === 'true' && rerollFor(p, first);
             const outcome = reroll ? second : first;
-            put(
-              `${+forward + (outcome === 'forward')},${+disasters + (outcome === 'disaster')},${held === 'true' && !reroll}`,
-              ways,
-            );
+            const forwardAfter = +forward + (outcome === 'forward');
+            const disastersAfter = +disasters + (outcome === 'disaster');
+            put(`${forwardAfter},${disastersAfter},${held === 'true' && !reroll}`, ways);
           }
         }
       }

@@ -208,7 +208,10 @@ function figureCard(
   return card;
 }
 
-/** How the answer was found, and the command that gives the same figures (`command`: the rule as muster run names it). */
+/**
+ * How the answer was found, and the command that gives the same figures (`command`: the rule as muster run
+ * names it).
+ */
 export function methodText(result: RunResult, command: string): string {
   if (result.method === 'exact') return 'Exact values, computed in rational arithmetic in this page.';
   return (

@@ -88,7 +88,9 @@ function extraRulesPlugin(options: AppBuildOptions): Plugin {
         ruleFiles.forEach((file, index) => lines.push(`import rule${index} from ${JSON.stringify(file.path)};`));
         lines.push(
           `export const extraRules = ` +
-            `[${ruleFiles.map((file, index) => `adaptRuleFile(rule${index}, ${JSON.stringify(file.shown)})`).join(', ')}];`,
+            `[${ruleFiles
+              .map((file, index) => `adaptRuleFile(rule${index}, ` + `${JSON.stringify(file.shown)})`)
+              .join(', ')}];`,
         );
         lines.push(`export const extraRuleOrigins = ${JSON.stringify(ruleFiles.map((file) => file.shown))};`);
         return { contents: lines.join('\n'), loader: 'js', resolveDir: HERE };

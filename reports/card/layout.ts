@@ -150,9 +150,13 @@ export function renderCardSheet(card: Card): string {
       ? `<section class="block chart" ` +
         `id="${escapeHtml(block.chart.id)}"><h2>${escapeHtml(block.chart.title)}</h2><div class="vis" ` +
         `data-chart="${escapeHtml(block.chart.id)}" role="img" ` +
-        `aria-label="${escapeHtml(block.chart.title)}"></div>${block.chart.caption ? `<p class="caption">${escapeHtml(block.chart.caption)}</p>` : ''}</section>`
+        `aria-label="${escapeHtml(block.chart.title)}"></div>${
+          block.chart.caption ? `<p ` + `class="caption">${escapeHtml(block.chart.caption)}</p>` : ''
+        }</section>`
       : `<section class="block table" ` +
-        `id="${escapeHtml(block.id)}"><h2>${escapeHtml(block.title)}</h2>${block.html}${block.caption ? `<p class="caption">${escapeHtml(block.caption)}</p>` : ''}</section>`,
+        `id="${escapeHtml(block.id)}"><h2>${escapeHtml(block.title)}</h2>${block.html}${
+          block.caption ? `<p ` + `class="caption">${escapeHtml(block.caption)}</p>` : ''
+        }</section>`,
   );
   return (
     `<article class="card" data-rule="${escapeHtml(card.rule)}"><header><h1>${escapeHtml(card.title)}</h1><p ` +

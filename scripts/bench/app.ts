@@ -390,7 +390,9 @@ try {
       `${median(stepRuns.map((run) => run.total)).toFixed(1)} ms`,
       `${median(switchRuns.map((run) => run.firstChart)).toFixed(1)} ms`,
       `${(first / base).toFixed(1)}×`,
-      `${first <= (benchCase.target ?? TARGET_MS) ? 'yes' : 'NO'}${benchCase.target ? ` (≤ ${benchCase.target} ms)` : ''}`,
+      `${first <= (benchCase.target ?? TARGET_MS) ? 'yes' : 'NO'}${
+        benchCase.target ? ` (≤ ${benchCase.target} ` + `ms)` : ''
+      }`,
     ]);
   }
   const simulatedRows: string[][] = [];

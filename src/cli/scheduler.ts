@@ -170,7 +170,9 @@ function fromSlurm(env: Env, shards: string | undefined): ShardPlace {
   const max = envInteger(env, 'SLURM_ARRAY_TASK_MAX', 0);
   const step = envInteger(env, 'SLURM_ARRAY_TASK_STEP', 1);
   const total = envInteger(env, 'SLURM_ARRAY_TASK_COUNT', 1);
-  const seen = `${SLURM_ID}=${id}${min !== undefined ? ` MIN=${min}` : ''}${max !== undefined ? ` MAX=${max}` : ''}${step !== undefined ? ` STEP=${step}` : ''}${total !== undefined ? ` COUNT=${total}` : ''}`;
+  const seen = `${SLURM_ID}=${id}${min !== undefined ? ` ` + `MIN=${min}` : ''}${
+    max !== undefined ? ` ` + `MAX=${max}` : ''
+  }${step !== undefined ? ` STEP=${step}` : ''}${total !== undefined ? ` COUNT=${total}` : ''}`;
   const inconsistent = (why: string) =>
     new UsageError(
       `--shard auto: Slurm array environment ${seen} ${why}; allowed: an evenly spaced --array such as 0-15 or 1-31:2`,
@@ -270,7 +272,9 @@ function fromLsf(env: Env, shards: string | undefined): ShardPlace {
   const id = envInteger(env, 'LSB_JOBINDEX', 1) as number;
   const end = envInteger(env, 'LSB_JOBINDEX_END', 1);
   const step = envInteger(env, 'LSB_JOBINDEX_STEP', 1) ?? 1;
-  const seen = `LSB_JOBINDEX=${id}${end !== undefined ? ` LSB_JOBINDEX_END=${end}` : ''}${env.LSB_JOBINDEX_STEP !== undefined ? ` LSB_JOBINDEX_STEP=${step}` : ''}`;
+  const seen = `LSB_JOBINDEX=${id}${
+    end !== undefined ? ` ` + `LSB_JOBINDEX_END=${end}` : ''
+  }${env.LSB_JOBINDEX_STEP !== undefined ? ` LSB_JOBINDEX_STEP=${step}` : ''}`;
   const allowed = 'an array from 1 such as -J "muster[1-16]" or "muster[1-31:2]"';
   if ((id - 1) % step !== 0)
     throw new UsageError(

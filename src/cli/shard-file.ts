@@ -152,7 +152,11 @@ export function validateShard(file: string, parsed: unknown, fileRule?: Rule): S
       return fail(
         'ruleFile.sha256',
         record.ruleFile.sha256,
-        `${fileRule?.file ? `${JSON.stringify(fileRule.file.sha256)}, the hash of the rule file given` : 'the hash of the rule file given with --rule'}`,
+        `${
+          fileRule?.file
+            ? `${JSON.stringify(fileRule.file.sha256)}, the hash of the rule file ` + `given`
+            : 'the hash ' + 'of the rule file given with --rule'
+        }`,
       );
     if (fileRule.id !== record.rule)
       return fail('rule', record.rule, `${JSON.stringify(fileRule.id)}, the id the rule file given declares`);

@@ -7,8 +7,11 @@
  * it), DEL, C1, the Unicode line and paragraph
  * separators, and the bidirectional overrides and isolates.
  */
-const CONTROL =
-  /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]|\r(?!\n)/gu;
+const CONTROL = new RegExp(
+  '[\\u0000-\\u0009\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f' +
+    '\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ufeff]|\\r(?!\\n)',
+  'gu',
+);
 
 function visible(character: string): string {
   const code = character.codePointAt(0) ?? 0;

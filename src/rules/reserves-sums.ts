@@ -25,7 +25,8 @@ export const sumsLayout = (rounds: number, squads: number) => {
     arrivedBySquared: 3 * perRound, // Σ over trials of (squads in by the end of round r)²
     dice: 3 * perRound + rounds, // d6 rolled
     diceSquared: 3 * perRound + rounds + 1,
-    arrivedByCount: 3 * perRound + rounds + 2, // trials with exactly m squads in by the end of round r: index (r − 1)(S + 1) + m
+    // Trials with exactly m squads in by the end of round r: index (r − 1)(S + 1) + m.
+    arrivedByCount: 3 * perRound + rounds + 2,
     length: 3 * perRound + rounds + 2 + rounds * (squads + 1),
   };
 };

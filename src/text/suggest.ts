@@ -44,7 +44,9 @@ export function didYouMean(typed: string, candidates: readonly string[]): string
   const near = closest(typed, candidates);
   if (near.length === 0) return '';
   const quoted = near.map((name) => JSON.stringify(name));
-  return ` (did you mean ${quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}`}?)`;
+  return ` (did you mean ${
+    quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(', ')} or ` + `${quoted[quoted.length - 1]}`
+  }?)`;
 }
 
 /**

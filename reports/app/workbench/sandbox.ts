@@ -12,7 +12,10 @@ import type { SandboxReply, SandboxRequest } from './sandbox-messages.js';
 /** How long a rule may run without a word before it is stopped (a simulation's progress counts as a word). */
 export const DEFAULT_LIMIT_MS = 5000;
 
-/** The rule's fault, not muster's (it ran too long, failed to load, threw from a timer): shown as a rule's refusal is. */
+/**
+ * The rule's fault, not muster's (it ran too long, failed to load, threw from a timer): shown as a rule's
+ * refusal is.
+ */
 export class SandboxFault extends Error {
   override name = 'UsageError';
 }

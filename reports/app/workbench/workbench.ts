@@ -227,7 +227,8 @@ export class Workbench {
   /** Loads a text in a fresh sandbox; on success the calculator shows it (and `keep` keeps it in this browser). */
   private async load(text: string, keep: boolean): Promise<void> {
     const mine = ++this.loads;
-    // A version typed over before it loaded is not waited for: its worker is stopped, the machine's cores are the new one's.
+    // A version typed over before it loaded is not waited for: its worker is stopped, the machine's cores are the
+    // new one's.
     this.loading?.stop();
     const sandbox = new Sandbox(this.sandboxUrl, text, this.name, () => this.limitMs);
     this.loading = sandbox;

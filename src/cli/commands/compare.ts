@@ -273,11 +273,19 @@ function renderCompare(result: CompareResult, choice: MetricChoice, width: numbe
       });
     text +=
       `${renderTable(valueHeader, valueRows, width)}\nDifferences from ` +
-      `${JSON.stringify(result.variants[0].label)}\n${renderTable(diffHeader, diffRows, width, { keep: many ? 2 : 1 })}`;
+      `${JSON.stringify(result.variants[0].label)}\n` +
+      renderTable(diffHeader, diffRows, width, { keep: many ? 2 : 1 });
   }
   if (folded.length > 0 && folded.length < metrics.length) {
     const first = result.variants[0];
-    text += `${wrapText(`the same in every variant: ${folded.map((m) => `${m.name} ${formatCertain(own(first.metrics, m.name) as MetricResult, m.probability)}`).join(', ')}`, width, '')}\n`;
+    text += `${wrapText(
+      `the same in every variant: ` +
+        `${folded
+          .map((m) => `${m.name} ` + `${formatCertain(own(first.metrics, m.name) as MetricResult, m.probability)}`)
+          .join(', ')}`,
+      width,
+      '',
+    )}\n`;
   }
   text += hiddenNote(choice);
   if (simulated) {
@@ -285,7 +293,12 @@ function renderCompare(result: CompareResult, choice: MetricChoice, width: numbe
     text +=
       significant.length === 0
         ? 'No difference shown is significant.\n'
-        : `${wrapText(`Significant (${significant.length} of the ${result.tests} tests): ${significant.map((d) => `${d.metric} (${d.variant})`).join(', ')}`, width, '')}\n`;
+        : `${wrapText(
+            `Significant (${significant.length} of the ${result.tests} tests): ` +
+              `${significant.map((d) => `${d.metric} (${d.variant})`).join(', ')}`,
+            width,
+            '',
+          )}\n`;
     text += `${wrapText(significanceNote(result), width, '')}\n`;
   }
   return text;

@@ -42,7 +42,13 @@ export async function describeCommand(ruleId: string, io: Io): Promise<void> {
     ),
   );
   const extras = [
-    `exact solution: ${rule.exactBy === 'enumeration' ? `by enumerating its dice, within a budget (muster run ${ruleWord(rule)} --exact prints it)` : rule.exact ? `yes, for every metric (muster run ${ruleWord(rule)} --exact prints it)` : 'no'}`,
+    `exact solution: ${
+      rule.exactBy === 'enumeration'
+        ? `by enumerating its dice, within a budget (muster run ` + `${ruleWord(rule)} --exact prints ` + `it)`
+        : rule.exact
+          ? (`yes, for every metric (muster run ${ruleWord(rule)} ` + `--exact prints it)`)
+          : 'no'
+    }`,
     ...(rule.matrix
       ? [
           `matrix: muster matrix ${ruleWord(rule)} tabulates ${rule.matrix.metrics.join(', ')} over ` +

@@ -3,7 +3,7 @@ import { SimulationPool } from '../../engine/pool.js';
 import { getRule } from '../../rules/index.js';
 import { isRulePath, loadRule } from '../../rules/load-rule.js';
 import type { RunResult } from '../../result.js';
-import type { ParamValue, Rule } from '../../rules/types.js';
+import type { Params, ParamValue, Rule } from '../../rules/types.js';
 import {
   assembleMatrix,
   matrixSettings,
@@ -113,7 +113,11 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
 
   const parts = [
     `${rule.id} — ${rule.title}: ` +
-      `${useExact ? 'exact' : `simulated, ${settings?.trials} trials a cell, seed ${settings?.seed}, stream ${settings?.stream}`}`,
+      `${
+        useExact
+          ? 'exact'
+          : `simulated, ${settings?.trials} trials a cell, seed ${settings?.seed}, stream ` + `${settings?.stream}`
+      }`,
     `params: ${formatParams(base)}`,
   ];
   if (interrupted) parts.push('PARTIAL: interrupted; unfinished cells are shown as —');
@@ -176,7 +180,7 @@ function renderAgainst(
     `${rule.id} — ${rule.title}: every ${spec.row} against ` +
       `${spec.col}=${against.opponent}${opponent === String(against.opponent) ? '' : ` (${opponent})`}, ` +
       `${exact ? 'exact' : `simulated, ${settings?.trials} trials each, seed ${settings?.seed}`}`,
-    `fixed: ${formatParams(Object.fromEntries(Object.entries(result.params).filter(([name]) => name !== spec.row && name !== spec.col))) || '(none)'}`,
+    `fixed: ${formatParams(fixedParams(result.params, spec.row, spec.col)) || '(none)'}`,
     `ranked by ${tradeOff.join(', then ')}; ★ no other ${spec.row} is better on ` +
       `${tradeOff.length > 1 ? `both ${tradeOff.join(' and ')}` : tradeOff[0]}`,
     '',
@@ -191,4 +195,9 @@ function renderAgainst(
     ...names.map((name) => format(name, row.metrics[name])),
   ]);
   return `${wrapLines(lines, width).join('\n')}\n${renderTable(header, rows, width, { keep: 3 })}`;
+}
+
+/** The parameters a matrix holds fixed: all but its two axes. */
+function fixedParams(params: Params, row: string, col: string): Params {
+  return Object.fromEntries(Object.entries(params).filter(([name]) => name !== row && name !== col));
 }

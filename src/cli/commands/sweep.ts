@@ -261,10 +261,19 @@ function renderSweep(
   // The question's answer comes first, in words; the tables follow.
   const verdict =
     sweep.best && bestMetric ? `${wrapText(bestVerdict(sweep, sweep.best, bestMetric), width, '')}\n` : '';
-  let text = `${wrapLines(lines, width).join('\n')}\n\n${verdict ? `${verdict}\n` : ''}${renderTable(header, rows, width, { keep: header.length - tabled.length * (simulated ? 3 : 1), group: simulated ? 3 : 1 })}`;
+  const layout = { keep: header.length - tabled.length * (simulated ? 3 : 1), group: simulated ? 3 : 1 };
+  const table = renderTable(header, rows, width, layout);
+  let text = `${wrapLines(lines, width).join('\n')}\n\n${verdict ? `${verdict}\n` : ''}${table}`;
   if (folded.length > 0 && folded.length < metrics.length) {
     const first = sweep.points[0];
-    text += `${wrapText(`the same at every point: ${folded.map((m) => `${m.name} ${formatCertain(own(first.metrics, m.name) as MetricResult, m.probability)}`).join(', ')}`, width, '')}\n`;
+    text += `${wrapText(
+      `the same at every point: ` +
+        `${folded
+          .map((m) => `${m.name} ` + `${formatCertain(own(first.metrics, m.name) as MetricResult, m.probability)}`)
+          .join(', ')}`,
+      width,
+      '',
+    )}\n`;
   }
   return text + hiddenNote(choice);
 }
