@@ -144,7 +144,9 @@ async function expectExactLikeCli(page: Page, ruleId: string, set: string[]): Pr
 describeInChromium('the calculator page in headless Chromium', () => {
   beforeAll(async () => {
     await appCommand({ out: appFile }, bufferIo());
-    const fixture = await buildAppHtml({ extraRulesModule: join(import.meta.dirname, 'fixtures', 'app-rules.ts') });
+    const fixture = await buildAppHtml({
+      extraRulesModule: join(import.meta.dirname, '..', 'fixtures', 'app-rules.ts'),
+    });
     writeFileSync(fixtureFile, fixture.html);
     await appCommand({ out: clubAppFile, rule: [club.reserves, club.rolloff] }, bufferIo());
     browser = await launchChromium();

@@ -127,7 +127,9 @@ const simulated = (rule: string, set: string[], trials: number, seed: string) =>
 describeInChromium('the calculator page’s simulation workers in headless Chromium', () => {
   beforeAll(async () => {
     await appCommand({ out: appFile }, bufferIo());
-    const slow = await buildAppHtml({ extraRulesModule: join(import.meta.dirname, 'fixtures', 'app-slow-rule.ts') });
+    const slow = await buildAppHtml({
+      extraRulesModule: join(import.meta.dirname, '..', 'fixtures', 'app-slow-rule.ts'),
+    });
     writeFileSync(slowFile, slow.html);
     browser = await launchChromium();
   });
