@@ -223,6 +223,25 @@ function diceTables(): DiceTables {
 const xoshiroStates = new WeakMap<Rng, Int32Array>();
 
 /**
+ * One step of xoshiro128** on `state` (s0 … s3, updated in place): its next 32-bit output as a signed int32.
+ * The one copy of the generator: XoshiroStream draws through it, and so do the rule files' dice
+ * (rules/file-rule-dice.ts) on the stream's own state.
+ */
+export function xoshiroNext(state: Int32Array): number {
+  const s0 = state[0];
+  const s1 = state[1];
+  const s2 = state[2] ^ s0;
+  const s3 = state[3] ^ s1;
+  const m = Math.imul(s1, 5);
+  const out = Math.imul((m << 7) | (m >>> 25), 9);
+  state[0] = s0 ^ s3;
+  state[1] = s1 ^ s2;
+  state[2] = s2 ^ (s1 << 9);
+  state[3] = (s3 << 11) | (s3 >>> 21);
+  return out;
+}
+
+/**
  * The state s0 … s3 of the xoshiro128** stream `rng` (streams 2 to 4), or undefined for another stream: a caller that
  * steps it as XoshiroStream's `next` does draws the very numbers the stream's own methods would, cheaper (the rule
  * files' dice, rules/file-rule-dice.ts). The stream's methods and the caller then share one state.
@@ -246,19 +265,7 @@ export class XoshiroStream {
   constructor(key?: string, version: 2 | 3 | 4 = 2) {
     const state = this.#state;
     const { rejectBelow, groupSize, groupBound } = diceTables();
-    const next = (): number => {
-      const s0 = state[0];
-      const s1 = state[1];
-      const s2 = state[2] ^ s0;
-      const s3 = state[3] ^ s1;
-      const m = Math.imul(s1, 5);
-      const out = Math.imul((m << 7) | (m >>> 25), 9);
-      state[0] = s0 ^ s3;
-      state[1] = s1 ^ s2;
-      state[2] = s2 ^ (s1 << 9);
-      state[3] = (s3 << 11) | (s3 >>> 21);
-      return out;
-    };
+    const next = (): number => xoshiroNext(state);
     const below = (bound: number): number => {
       const reject = rejectBelow[bound];
       // Outside 1 … MAX_BOUND (or not whole) there is no entry, and the loop below would never end.

@@ -4,7 +4,7 @@
  * checked. A bad argument throws BadDice, which the loop (file-rule-loop.ts)
  * turns into one line naming the call.
  */
-import { MAX_BOUND, TWO_TO_MINUS_32, xoshiroState } from '../engine/random.js';
+import { MAX_BOUND, TWO_TO_MINUS_32, xoshiroNext, xoshiroState } from '../engine/random.js';
 import { drawChance } from './chance-draw.js';
 import type { Rng } from './types.js';
 
@@ -82,17 +82,7 @@ export class ChunkDice implements Dice {
     const state = this.#state;
     if (state === undefined || !isWhole(sides, 1, MAX_BOUND)) return this.#rng.roll(faces('dice.d', 'sides', sides));
     // XoshiroStream's next, then roll's 1 + ⌊sides·u⌋ of u = output · 2^-32: the stream's own die, bit for bit.
-    const s0 = state[0];
-    const s1 = state[1];
-    const s2 = state[2] ^ s0;
-    const s3 = state[3] ^ s1;
-    const m = Math.imul(s1, 5);
-    const out = Math.imul((m << 7) | (m >>> 25), 9);
-    state[0] = s0 ^ s3;
-    state[1] = s1 ^ s2;
-    state[2] = s2 ^ (s1 << 9);
-    state[3] = (s3 << 11) | (s3 >>> 21);
-    return 1 + (((out >>> 0) * TWO_TO_MINUS_32 * sides) | 0);
+    return 1 + (((xoshiroNext(state) >>> 0) * TWO_TO_MINUS_32 * sides) | 0);
   }
   count(n: number, sides: number, atLeast: number): number {
     if (!isWhole(n, 0, 1 << 30)) throw new BadDice('dice.count', 'n', n, 'a whole number of dice from 0');
@@ -110,19 +100,9 @@ export class ChunkDice implements Dice {
       this.#reject = TWENTY_BITS % bound;
     }
     const reject = this.#reject;
-    // XoshiroStream's below (Lemire's method on the top 20 bits), its next written out.
+    // XoshiroStream's below (Lemire's method on the top 20 bits), on the stream's own state.
     for (;;) {
-      const s0 = state[0];
-      const s1 = state[1];
-      const s2 = state[2] ^ s0;
-      const s3 = state[3] ^ s1;
-      const m = Math.imul(s1, 5);
-      const out = Math.imul((m << 7) | (m >>> 25), 9);
-      state[0] = s0 ^ s3;
-      state[1] = s1 ^ s2;
-      state[2] = s2 ^ (s1 << 9);
-      state[3] = (s3 << 11) | (s3 >>> 21);
-      const product = (out >>> 12) * bound;
+      const product = (xoshiroNext(state) >>> 12) * bound;
       if ((product & (TWENTY_BITS - 1)) >= reject) return product >>> 20;
     }
   }
