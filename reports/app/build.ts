@@ -16,7 +16,6 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import { UsageError } from '../../src/errors.js';
-import { PACKAGE_NAME, packageVersion } from '../../src/version.js';
 import { chartPageHead } from '../page.js';
 import { APP_STYLE } from './style.js';
 
@@ -99,26 +98,6 @@ function extraRulesPlugin(options: AppBuildOptions): Plugin {
   };
 }
 
-/**
- * src/version.ts reads package.json from disk, which a page cannot: in the
- * bundle it becomes the same exports with the version read here, at build
- * time (a result's `version` is then the muster that built the page). An
- * export added there and missing here fails the build, loudly.
- */
-function versionPlugin(): Plugin {
-  return {
-    name: 'muster-version',
-    setup(builder) {
-      builder.onLoad({ filter: /[\\/]src[\\/]version\.(js|ts)$/ }, () => ({
-        contents:
-          `export const PACKAGE_NAME = ${JSON.stringify(PACKAGE_NAME)};\nexport function packageVersion() ` +
-          `{ return ${JSON.stringify(packageVersion())}; }\n`,
-        loader: 'js',
-      }));
-    },
-  };
-}
-
 async function bundle(entry: string, options: AppBuildOptions, define: Record<string, string> = {}): Promise<string> {
   const result = await build({
     entryPoints: [entry],
@@ -133,7 +112,7 @@ async function bundle(entry: string, options: AppBuildOptions, define: Record<st
     legalComments: 'inline',
     logLevel: 'silent',
     define,
-    plugins: [extraRulesPlugin(options), versionPlugin()],
+    plugins: [extraRulesPlugin(options)],
   }).catch((error: unknown) => {
     // A plugin's UsageError (a --rule problem) comes back wrapped in esbuild's failure: unwrap it for the one-line
     // message.
