@@ -139,12 +139,14 @@ describeInChromium('the calculator page’s simulation workers in headless Chrom
   });
 
   it(
-    'fow, seed "long", 6,000,000 trials: a labelled progress bar climbs to 100%, the estimate so far is shown as ' +
+    'fow, seed "long", 20,000,000 trials: a labelled progress bar climbs to 100%, the estimate so far is shown as ' +
       'chunks come in (each one muster run’s for its trials), and the answer is muster run’s, timed from the ' +
       'change',
     async () => {
       const { page, problems } = await open(appFile, '#fow');
-      const trials = 6_000_000;
+      // Long enough that an idle machine still shows two estimates before the end: the first after 250 ms, then
+      // one at most every 100 ms (6,000,000 trials could finish in about 350 ms).
+      const trials = 20_000_000;
       const elapsed = await go(page, simulated('fow', [], trials, 'long'));
       const seen = await log(page);
       const bars = seen.progress.filter((bar) => bar.max === trials);
