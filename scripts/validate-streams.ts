@@ -48,7 +48,7 @@ import { parseCount, parseIntegerOption, parseSeed, parseStream } from '../src/c
 import { GOLDEN_SETTINGS } from './golden-tallies.js';
 
 /**
- * Settings checked beyond the golden ones: fow on stream 3 reads a die as a
+ * Settings checked beyond the golden ones. reserves: more of stream 4's running sums. fow on stream 3 reads a die as a
  * base-q digit, q = 6, 3 or 2 by its hit chance (rules/fow-plan.ts), and
  * counts a turn of more dice than one draw holds group by group. The golden
  * settings cover bases 3 and 2; these add base 6 with turns counted by
@@ -56,6 +56,15 @@ import { GOLDEN_SETTINGS } from './golden-tallies.js';
  * of six (3+), the guarantee at two dice.
  */
 const VALIDATION_SETTINGS: Record<string, string[][]> = {
+  // Beyond the outcome histogram ((squads+1)^(rounds+1) > 2^18), where stream 4 reads a squad's dice four to a
+  // draw into running sums: just past it, with a chosen round and a commander who may fall, many rounds and few
+  // squads, a late first round, and the largest size.
+  reserves: [
+    ['squads=12'],
+    ['squads=2', 'rounds=12', 'chosenRound=5', 'command=3', 'leaderLoss=0.25', 'fallbackCommand=1'],
+    ['squads=9', 'rounds=10', 'firstRound=3', 'target=9', 'chosenRound=4', 'command=2'],
+    ['squads=100', 'rounds=12', 'target=12', 'chosenRound=8', 'command=4', 'leaderLoss=0.1', 'fallbackCommand=2'],
+  ],
   fow: [
     [
       'hit=6',
