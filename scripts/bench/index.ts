@@ -7,8 +7,9 @@
  *   every rule   trials/s at its defaults on 1 and on all threads, through the pool
  *                (workers warm), on streams 3 (the default), 2 and 1; dice
  *                per trial; its cost a die on one thread against the limit's
- *   sizes        reserves' cost a die at sizes around and beyond its outcome histogram
- *                (more than 2^18 outcomes), on streams 3 and 4, against its defaults'
+ *   sizes        every rule's cost a die at its defaults, at the largest parameters it
+ *                allows and at the sizes between where its code changes path, on the
+ *                default stream, against its defaults' (sizes.ts; alone: npm run bench:sizes)
  *   numpy        `muster run reserves` on one thread, 5e7 trials, whole process,
  *                on streams 3 and 1 (reserves draws on 2 as on 3), against the
  *                rule vectorised in numpy (reserves_numpy.py)
@@ -34,12 +35,11 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TycheStream } from '../../src/engine/random.js';
-import type { Rng } from '../../src/rules/types.js';
+import { DEFAULT_STREAM } from '../../src/engine/random.js';
 import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
 import { rules } from '../../src/rules/index.js';
-import { resolveParams } from '../../src/rules/params.js';
 import { LIMIT, LIMIT_GENERATORS, LIMIT_LABELS } from './limit.js';
+import { dicePerTrial, sizesReport } from './sizes.js';
 
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 5);
 const NUMPY_RUN_TRIALS = 5e7;
@@ -75,41 +75,6 @@ function medianPerBuild(measure: (root: string, repeat: number) => number): numb
   const samples: number[][] = builds.map(() => []);
   for (let repeat = 0; repeat < REPEATS; repeat++) builds.forEach((root, b) => samples[b].push(measure(root, repeat)));
   return samples.map(median);
-}
-
-/**
- * Dice a trial rolls at the rule's defaults, counted over one chunk of
- * stream 1, where every die is one uniform (the same for every build: the
- * streams are). Streams 2 and 3 roll the same dice, several to a draw, so
- * this is the dice count the dice rates of every stream are measured in.
- */
-function dicePerTrial(ruleId: string, set: string[] = []): number {
-  const rule = rules.find((r) => r.id === ruleId)!;
-  const params = resolveParams(rule, set);
-  const stream = new TycheStream('bench/draws').random;
-  let dice = 0;
-  const counting: Rng = Object.assign(
-    () => {
-      dice++;
-      return stream();
-    },
-    {
-      stream: stream.stream,
-      roll: (sides: number) => {
-        dice++;
-        return stream.roll(sides);
-      },
-      count: (n: number, sides: number, atLeast: number) => {
-        dice += n;
-        return stream.count(n, sides, atLeast);
-      },
-      below: (bound: number) => {
-        throw new Error(`${ruleId}: stream 1's dice are drawn one uniform a die; below(${bound}) is streams 2 and 3's`);
-      },
-    },
-  );
-  rule.simulate(params, counting, CHUNK_TRIALS, new Float64Array(rule.tallyLength(params)));
-  return dice / CHUNK_TRIALS;
 }
 
 const mega = (x: number) => `${(x / 1e6).toFixed(1)}M`;
@@ -188,33 +153,8 @@ const filePairs = RESERVES_STREAMS.map((stream) => {
   return { stream, builtIn: median(pair[0]), file: median(pair[1]) };
 });
 
-// Reserves by size: defaults, the largest outcome histograms, and beyond them (where streams 1 to 3 roll one uniform a
-// die).
-const SIZE_SETTINGS = [
-  [],
-  ['squads=11'],
-  ['squads=12'],
-  ['squads=20'],
-  ['rounds=12', 'squads=1'],
-  ['rounds=12', 'squads=2'],
-  ['rounds=12', 'squads=8'],
-  ['rounds=12', 'squads=100'],
-];
-const SIZE_STREAMS = ['3', '4'] as const;
-const sizeRows = SIZE_SETTINGS.map((set) => ({
-  set,
-  dice: dicePerTrial('reserves', set),
-  ns: SIZE_STREAMS.map((stream) =>
-    median(
-      Array.from(
-        { length: REPEATS },
-        (_, repeat) =>
-          probeJson<{ nsPerTrial: number }>('cost', current, 'reserves', stream, `bench-size-${repeat}`, ...set)
-            .nsPerTrial,
-      ),
-    ),
-  ),
-}));
+// Every rule by size, on the default stream.
+const sizeLines = sizesReport({ stream: DEFAULT_STREAM, repeats: REPEATS });
 
 // numpy.
 const numpyScript = join(current, 'scripts/bench/reserves_numpy.py');
@@ -405,25 +345,7 @@ table([
   ]),
 ]);
 
-out.push(
-  '',
-  "reserves by size, one thread, in-process, CPU: ns a trial, cost a die, and that cost ÷ the same stream's at the " +
-    'defaults',
-  '(the first row); beyond 2^18 outcomes (squads+1)^(rounds+1) streams 1 to 3 roll one uniform a die, stream 4 ' +
-    'four a draw',
-);
-table([
-  ['settings', 'dice/trial', ...SIZE_STREAMS.flatMap((stream) => [`stream ${stream}`, 'cost/d6', '÷ defaults'])],
-  ...sizeRows.map(({ set, dice, ns }) => [
-    set.join(' ') || '(defaults)',
-    dice.toFixed(2),
-    ...SIZE_STREAMS.flatMap((_, c) => [
-      `${ns[c].toFixed(1)} ns`,
-      `${(ns[c] / dice).toFixed(2)} ns`,
-      ratio(ns[c] / dice / (sizeRows[0].ns[c] / sizeRows[0].dice)),
-    ]),
-  ]),
-]);
+out.push('', ...sizeLines);
 
 out.push('', `muster run reserves --threads 1 --trials 5e7, whole process`);
 const numpyRows = RESERVES_STREAMS.map((stream, c) => [

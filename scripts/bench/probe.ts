@@ -13,7 +13,8 @@
  *   probe.js limit GENERATOR                d6 per second and per CPU-second of a bare dice loop
  *   probe.js cost  ROOT RULE STREAM SEED [name=value …]
  *                                           CPU nanoseconds a trial of a built-in rule at those settings, on this
- *                                           thread (runChunks, as a worker runs it): 16 chunks after a warm-up
+ *                                           thread (runChunks, as a worker runs it): 0.4 s and 16 chunks at least,
+ *                                           after a warm-up
  *
  * ROOT is a built checkout (this one, or a baseline such as a checkout of
  * main): its engine, rules and reports are imported from ROOT/dist, whose
@@ -30,6 +31,9 @@ const SWEEP_TURNS = 7;
 /** Seconds a timed rule run aims for on one thread: long enough to swamp scheduling noise. */
 const RUN_SECONDS = 0.6;
 const CHUNK = 65_536;
+/** CPU seconds a cost probe warms up for, and then measures for, at least. */
+const COST_WARM_SECONDS = 0.1;
+const COST_SECONDS = 0.4;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyModule = any;
@@ -122,7 +126,11 @@ async function sweepOverhead(root: string, threads: number): Promise<{ sweepSeco
   }
 }
 
-/** CPU time a trial of `ruleId` at `set` takes in this thread, over 16 chunks after two of warm-up. */
+/**
+ * CPU time a trial of `ruleId` at `set` takes in this thread: a warm-up of at least two chunks and COST_WARM_SECONDS,
+ * then at least 16 chunks and COST_SECONDS. A cheap setting's 16 chunks are a few milliseconds, in which the
+ * compiler's and the collector's own threads (counted in the process's CPU time) weigh as much as the rule.
+ */
 async function trialCost(
   root: string,
   ruleId: string,
@@ -146,11 +154,20 @@ async function trialCost(
     endChunk: chunks,
     totalTrials: chunks * CHUNK,
   });
-  runChunks(task(`${seed}/warm-up`, 2), rule);
+  let warmChunks = 0;
+  const warmCpu = process.cpuUsage();
+  let warmSeconds = 0;
+  while (warmChunks < 2 || warmSeconds < COST_WARM_SECONDS) {
+    runChunks(task(`${seed}/warm-up/${warmChunks}`, 1), rule);
+    warmChunks++;
+    const { user, system } = process.cpuUsage(warmCpu);
+    warmSeconds = (user + system) / 1e6;
+  }
+  const chunks = Math.max(16, Math.ceil((COST_SECONDS * warmChunks) / warmSeconds));
   const cpu = process.cpuUsage();
-  runChunks(task(seed, 16), rule);
+  runChunks(task(seed, chunks), rule);
   const { user, system } = process.cpuUsage(cpu);
-  return { nsPerTrial: ((user + system) * 1000) / (16 * CHUNK) };
+  return { nsPerTrial: ((user + system) * 1000) / (chunks * CHUNK) };
 }
 
 const [kind, ...args] = process.argv.slice(2);
