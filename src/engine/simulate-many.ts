@@ -45,10 +45,13 @@ const IN_FLIGHT_PER_THREAD = 2;
 /**
  * Most tally entries (8 bytes each) one task sends back, unless a single
  * part is larger: a sweep's one-chunk points of a large tally (reserves at
- * 11 squads: 248,832 entries) then travel a few to a message instead of
- * sixteen, and the tallies in flight stay a few tens of megabytes.
+ * 11 squads: 248,832 entries) then travel one to a message. Each tally of
+ * a task is a buffer its worker keeps and a copy the main thread receives
+ * and drops, so four of them a task (at 2^20) made such a sweep's peak a
+ * quarter above one run's of the same trials; at 2^18 a task's tallies are
+ * at most the 2 MB that one run's task sends.
  */
-export const TASK_TALLY_ENTRIES = 1 << 20;
+export const TASK_TALLY_ENTRIES = 1 << 18;
 
 /**
  * Runs many fixed-size simulations on one pool at once: their tasks are

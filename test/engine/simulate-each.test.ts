@@ -134,7 +134,7 @@ describe('planParts: large tallies travel a few to a task', () => {
   );
 
   it(
-    '100 one-chunk runs of 248,832-entry tallies (reserves at 11 squads): four to a task, where small ones go ' +
+    '100 one-chunk runs of 248,832-entry tallies (reserves at 11 squads): one to a task, where small ones go ' +
       'seven',
     () => {
       const segments = Array.from({ length: 100 }, (_, index) => ({ index, first: 0, end: 1 }));
@@ -143,8 +143,14 @@ describe('planParts: large tallies travel a few to a task', () => {
         segments.map(() => ({ trials: CHUNK_TRIALS, tallyLength: 12 ** 5 })),
         2,
       );
-      // ⌊2^20 / 248,832⌋ = 4 tallies a task.
-      expect(tasks.map((task) => task.length)).toEqual(Array.from({ length: 25 }, () => 4));
+      // ⌊2^18 / 248,832⌋ = 1 tally a task; of 61,051 entries, ⌊2^18 / 61,051⌋ = 4.
+      expect(tasks.map((task) => task.length)).toEqual(Array.from({ length: 100 }, () => 1));
+      const smaller = planParts(
+        segments,
+        segments.map(() => ({ trials: CHUNK_TRIALS, tallyLength: 61_051 })),
+        2,
+      );
+      expect(smaller.map((task) => task.length)).toEqual(Array.from({ length: 25 }, () => 4));
     },
   );
 });
