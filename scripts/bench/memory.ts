@@ -63,7 +63,10 @@ function main(): void {
   try {
     const preload = join(folder, 'peak.mjs');
     writeFileSync(preload, PRELOAD);
-    const peaks = Object.fromEntries(Object.keys(CASES).map((name) => [name, [] as number[]])) as Record<Case, number[]>;
+    const peaks = Object.fromEntries(Object.keys(CASES).map((name) => [name, [] as number[]])) as Record<
+      Case,
+      number[]
+    >;
     for (let turn = 0; turn < TURNS; turn++) {
       for (const name of Object.keys(CASES) as Case[])
         peaks[name].push(peakMiB(CASES[name], preload, join(folder, 'peak.txt')));
@@ -72,7 +75,9 @@ function main(): void {
     console.log(`peak resident set, whole process, median of ${TURNS} turns (MiB)`);
     for (const name of Object.keys(CASES) as Case[]) {
       const runs = peaks[name].map((value) => value.toFixed(0)).join(' ');
-      console.log(`  ${name.padEnd(9)} ${of(name).toFixed(1).padStart(7)}   (${runs})   muster ${CASES[name].join(' ')}`);
+      console.log(
+        `  ${name.padEnd(9)} ${of(name).toFixed(1).padStart(7)}   (${runs})   muster ${CASES[name].join(' ')}`,
+      );
     }
     console.log('ratios');
     console.log(`  sweep / heaviest   ${(of('sweep') / of('heaviest')).toFixed(2)}   (issue 25: at most 1.2)`);

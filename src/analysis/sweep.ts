@@ -131,7 +131,10 @@ export function planSweep(rule: Rule, options: SweepRequest): SweepPlan {
  * (`options.signal`), the points finished, in grid order, and `partial: true`.
  */
 export async function evaluateSweep(plan: SweepPlan, options: EvaluateOptions = {}): Promise<SweepResult> {
-  const { evaluated, interrupted } = await evaluateUntilInterrupted(plan.rule, plan.grid, plan.settings, options);
+  const { evaluated, interrupted } = await evaluateUntilInterrupted(plan.rule, plan.grid, plan.settings, {
+    ...options,
+    resultsOnly: true,
+  });
   return assembleSweep(
     plan,
     evaluated.map(({ result }) => result),
