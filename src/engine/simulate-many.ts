@@ -46,11 +46,12 @@ const IN_FLIGHT_PER_THREAD = 2;
 /**
  * Most tally entries (8 bytes each) one task sends back, unless a single
  * part is larger: a sweep's one-chunk points of a large tally (reserves at
- * 11 squads: 248,832 entries) then travel one to a message. Each tally of
- * a task is a buffer its worker keeps and a copy the main thread receives
- * and drops, so four of them a task (at 2^20) made such a sweep's peak a
- * quarter above one run's of the same trials; at 2^18 a task's tallies are
- * at most the 2 MB that one run's task sends.
+ * 11 squads: 248,832 entries) then travel one to a message. A tally sent as
+ * it is (not packed: engine/packed-tally.ts) is a buffer its worker keeps
+ * and a copy the main thread receives and drops; four of them a task (at
+ * 2^20) made such a sweep's peak a third above one run's of the same
+ * trials. At 2^18 a task's tallies are at most the 2 MB one run's task
+ * sends, packed or not.
  */
 export const TASK_TALLY_ENTRIES = 1 << 18;
 
