@@ -1,6 +1,7 @@
 // A pool worker: run the chunks it is handed and send a copy of the tally back.
 // A rule file is imported once per worker (cached by path and hash); a user's
 // mistake comes back as data, so the CLI prints one line and no worker stack.
+import { packTally, type TallyMessage } from '../src/engine/packed-tally.js';
 import type { WorkerUsageError } from '../src/engine/pool.js';
 import { runChunks, type ChunkBatch, type ChunkTask, type PartFailure } from '../src/engine/run-chunks.js';
 import { UsageError } from '../src/errors.js';
@@ -16,14 +17,15 @@ process.exit = ((code?: number | string | null) => {
 }) as typeof process.exit;
 
 /**
- * The tally is returned as it is, so the message carries a copy of its few
+ * The tally is returned as it is, or packed when mostly zeros (an outcome
+ * histogram: engine/packed-tally.ts), so the message carries a copy of a few
  * kilobytes. Transferring the buffer instead (piscina's `move`) detaches an
  * ArrayBuffer in this thread, after which V8 takes its slower path for typed
  * arrays here, the rules' tallies included: measured slower end to end.
  */
 export default async function simulateChunks(
   task: ChunkTask | ChunkBatch,
-): Promise<Float64Array | Float64Array[] | WorkerUsageError | PartFailure> {
+): Promise<TallyMessage | TallyMessage[] | WorkerUsageError | PartFailure> {
   // A rule file's task says where to mark the rule's function this thread runs (rules/rule-calls.ts).
   watchRuleCalls(task.calls);
   try {
@@ -33,17 +35,17 @@ export default async function simulateChunks(
   }
 }
 
-type Answer = Float64Array | Float64Array[] | WorkerUsageError | PartFailure;
+type Answer = TallyMessage | TallyMessage[] | WorkerUsageError | PartFailure;
 
 async function runAny(task: ChunkTask | ChunkBatch): Promise<Answer> {
   if ('parts' in task) {
     // A batch: every part alone, each tally kept apart. A part that throws is named, so the
     // message gives its chunks, not the whole batch's.
-    const tallies: Float64Array[] = [];
+    const tallies: TallyMessage[] = [];
     const lending = new Lending();
     for (const [index, part] of task.parts.entries()) {
       try {
-        tallies.push(await runTask(part, lending));
+        tallies.push(lending.answer(await runTask(part, lending)));
       } catch (error) {
         if (error instanceof UsageError) return { usageError: error.message };
         return { failedPart: index, reason: error instanceof Error ? error.message : String(error) };
@@ -52,7 +54,8 @@ async function runAny(task: ChunkTask | ChunkBatch): Promise<Answer> {
     return tallies;
   }
   try {
-    return await runTask(task, new Lending());
+    const lending = new Lending();
+    return lending.answer(await runTask(task, lending));
   } catch (error) {
     if (error instanceof UsageError) return { usageError: error.message };
     throw error;
@@ -66,44 +69,50 @@ async function runTask(task: ChunkTask, lending: Lending): Promise<Float64Array>
   return runChunks(task, rule, undefined, lending.take(rule.tallyLength(task.params)));
 }
 
-/** Most tally entries (8 bytes each) a thread keeps for reuse; beyond it, the buffers kept are let go. */
+/** Most tally entries (8 bytes each) a thread keeps for reuse; a tally beyond it gets a buffer of its own. */
 const KEPT_ENTRIES = 1 << 20;
-/** Buffers kept for reuse, by length: the k-th tally of that length in a task is the k-th buffer. */
-const kept = new Map<number, Float64Array[]>();
+/** Buffers kept for reuse: the k-th tally a task holds at once is written into the k-th (a view of its start). */
+const kept: Float64Array[] = [];
 let keptEntries = 0;
 
 /**
  * The tally buffers of one task. Piscina copies a task's answer into its
  * message as soon as the task returns, before the next task arrives, so the
- * next task may write into the same buffers: a sweep of a thousand points
- * with tallies of megabytes then allocates a few of them, not a thousand
- * (each a megabyte the collector frees only long after).
+ * next task may write into the same buffers; and a tally sent packed is
+ * copied out at once, so the task's next part may write into its buffer.
+ * A buffer serves any tally as long or shorter: a sweep whose points have
+ * tallies of a dozen lengths (reserves at 1 to 11 squads) then keeps about
+ * one buffer of the longest, not one of each length (each megabytes the
+ * collector of a thread that allocates little frees only long after).
  */
 class Lending {
-  readonly #used = new Map<number, number>();
+  #held = 0;
 
   take(length: number): Float64Array {
-    const used = this.#used.get(length) ?? 0;
-    this.#used.set(length, used + 1);
-    let list = kept.get(length);
-    if (list === undefined) {
-      list = [];
-      kept.set(length, list);
+    const slot = this.#held++;
+    let buffer = kept[slot];
+    if (buffer === undefined || buffer.length < length) {
+      const grown = keptEntries - (buffer?.length ?? 0) + length;
+      if (grown > KEPT_ENTRIES) return new Float64Array(length);
+      buffer = new Float64Array(length);
+      kept[slot] = buffer;
+      keptEntries = grown;
     }
-    if (used < list.length) return list[used];
-    if (keptEntries + length > KEPT_ENTRIES) {
-      kept.clear();
-      keptEntries = 0;
-      list = [];
-      kept.set(length, list);
-      // Buffers this task already holds stay its own; the kept ones are started afresh.
-      this.#used.clear();
-      this.#used.set(length, 1);
+    return buffer.length === length ? buffer : buffer.subarray(0, length);
+  }
+
+  /**
+   * The tally as the task sends it back: packed (and its buffer free for the
+   * task's next tally), or as it is. A view of a longer buffer is copied, as
+   * a message would carry the whole buffer behind it.
+   */
+  answer(tally: Float64Array): TallyMessage {
+    const message = packTally(tally);
+    if (message !== tally) {
+      this.#held--;
+      return message;
     }
-    const tally = new Float64Array(length);
-    list.push(tally);
-    keptEntries += length;
-    return tally;
+    return tally.length === tally.buffer.byteLength / Float64Array.BYTES_PER_ELEMENT ? tally : tally.slice();
   }
 }
 

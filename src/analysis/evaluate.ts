@@ -52,6 +52,12 @@ export interface EvaluateOptions {
   seeds?: readonly string[];
   /** A rule per point (a comparison of rule files); the `rule` argument for every point when absent. */
   rules?: readonly Rule[];
+  /**
+   * Keep each point's result only (tallied null, exact left out): a sweep
+   * reads nothing else, and a point's tallied counts and exact fractions are
+   * as large again as its result (about 12 kB of 29 at reserves' 11 squads).
+   */
+  resultsOnly?: boolean;
 }
 
 /**
@@ -106,7 +112,7 @@ export async function evaluateUntilInterrupted(
           exact,
         }),
         tallied: null,
-        exact,
+        ...(options.resultsOnly ? {} : { exact }),
       });
       options.onPoint?.(evaluated.length, paramsList.length);
     }
@@ -152,7 +158,7 @@ export async function evaluateUntilInterrupted(
           tallied,
           exact,
         });
-        points[index] = { result, tallied, exact };
+        points[index] = options.resultsOnly ? { result, tallied: null } : { result, tallied, exact };
         options.onPoint?.(++finished, paramsList.length);
       },
     },

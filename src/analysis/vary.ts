@@ -125,7 +125,7 @@ export function combinations(varies: readonly Vary[]): Params[] {
 /**
  * Every metric any variant reports, in the order they first appear (variants may differ, e.g. in the rounds they play).
  */
-export function unionMetrics(lists: ReadonlyArray<readonly MetricSpec[]>): MetricSpec[] {
+export function unionMetrics(lists: Iterable<readonly MetricSpec[]>): MetricSpec[] {
   const seen = new Map<string, MetricSpec>();
   for (const list of lists) for (const metric of list) if (!seen.has(metric.name)) seen.set(metric.name, metric);
   return [...seen.values()];

@@ -6,6 +6,7 @@ import { UsageError } from '../errors.js';
 import { newCallMarker, readRuleCall, type CallMarker, type RuleCallSeen } from '../rules/rule-calls.js';
 import { calledExit, outOfMemory, overTime, RuleFault, thrownByRuleFile, thrownOutside } from '../rules/rule-faults.js';
 import type { Rule } from '../rules/types.js';
+import { unpackTally, type TallyMessage } from './packed-tally.js';
 import { runChunks, type ChunkTask, type PartFailure } from './run-chunks.js';
 
 /**
@@ -251,7 +252,12 @@ export class SimulationPool {
    * Runs one task on a worker thread; a failure that is not an abort becomes a WorkerError naming the rule and chunks.
    */
   async run(task: ChunkTask, signal?: AbortSignal): Promise<Float64Array> {
-    let answer: Float64Array | ArrayBuffer | WorkerUsageError;
+    return unpackTally(await this.#runOne(task, signal));
+  }
+
+  /** As run, the tally as the worker sent it: packed when mostly zeros (engine/packed-tally.ts). */
+  async #runOne(task: ChunkTask, signal?: AbortSignal): Promise<TallyMessage> {
+    let answer: TallyMessage | ArrayBuffer | WorkerUsageError;
     const calls = task.ruleFile ? newCallMarker() : undefined;
     try {
       signal?.throwIfAborted();
@@ -267,10 +273,10 @@ export class SimulationPool {
     } finally {
       if (calls) inFlight.delete(calls);
     }
-    if (answer instanceof Float64Array) return answer;
     if (answer instanceof ArrayBuffer) return new Float64Array(answer);
     // A mistake in a rule file, found in a worker, comes back as data: one line for the user, no worker stack.
-    throw new UsageError(answer.usageError);
+    if ('usageError' in answer) throw new UsageError(answer.usageError);
+    return answer;
   }
 
   /**
@@ -278,10 +284,11 @@ export class SimulationPool {
    * tally, bit for bit): small tasks, such as a sweep's points of one chunk,
    * then cost one round trip between the threads, not one each. A part that
    * throws is named in the WorkerError; a thread that dies names the first.
+   * Each tally comes as the worker sent it: packed when mostly zeros.
    */
-  async runBatch(parts: readonly ChunkTask[], signal?: AbortSignal): Promise<Float64Array[]> {
-    if (parts.length === 1) return [await this.run(parts[0], signal)];
-    let answer: Float64Array[] | WorkerUsageError | PartFailure;
+  async runBatch(parts: readonly ChunkTask[], signal?: AbortSignal): Promise<TallyMessage[]> {
+    if (parts.length === 1) return [await this.#runOne(parts[0], signal)];
+    let answer: TallyMessage[] | WorkerUsageError | PartFailure;
     const calls = parts.some((part) => part.ruleFile) ? newCallMarker() : undefined;
     try {
       signal?.throwIfAborted();

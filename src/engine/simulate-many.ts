@@ -2,6 +2,7 @@ import type { Params, Rule, StreamVersion } from '../rules/types.js';
 import type { ChunkLedger } from './checkpoint.js';
 import { chunkCount, chunksPerTask, trialsInChunks, type ChunkRange } from './chunks.js';
 import { chunkText, Watchdog, type SimulationPool } from './pool.js';
+import { addTallyMessage, isPacked, unpackTally, type TallyMessage } from './packed-tally.js';
 import { mergeTally, type ChunkTask } from './run-chunks.js';
 import type { SimulationOutcome } from './simulate.js';
 
@@ -45,10 +46,14 @@ const IN_FLIGHT_PER_THREAD = 2;
 /**
  * Most tally entries (8 bytes each) one task sends back, unless a single
  * part is larger: a sweep's one-chunk points of a large tally (reserves at
- * 11 squads: 248,832 entries) then travel a few to a message instead of
- * sixteen, and the tallies in flight stay a few tens of megabytes.
+ * 11 squads: 248,832 entries) then travel one to a message. A tally sent as
+ * it is (not packed: engine/packed-tally.ts) is a buffer its worker keeps
+ * and a copy the main thread receives and drops; four of them a task (at
+ * 2^20) made such a sweep's peak a third above one run's of the same
+ * trials. At 2^18 a task's tallies are at most the 2 MB one run's task
+ * sends, packed or not.
  */
-export const TASK_TALLY_ENTRIES = 1 << 20;
+export const TASK_TALLY_ENTRIES = 1 << 18;
 
 /**
  * Runs many fixed-size simulations on one pool at once: their tasks are
@@ -67,7 +72,7 @@ export async function simulateMany(
   options: ManyOptions = {},
 ): Promise<SimulationOutcome[]> {
   const outcomes: SimulationOutcome[] = new Array(requests.length);
-  const unfinished = await simulateEach(pool, requests, {
+  const unfinished = await simulateRuns(pool, requests, {
     ...options,
     onOutcome: (index, outcome) => {
       outcomes[index] = outcome;
@@ -82,14 +87,65 @@ export async function simulateMany(
  * simulateMany without keeping the outcomes: each run's outcome goes to
  * `onOutcome` as it finishes and is then let go, so a sweep of a thousand
  * points holds the tallies of the few runs under way, not a thousand (a
- * run's tally exists from its first finished task to its last). Returns
- * the runs left unfinished by an interruption, `partial`, with what they
- * had merged.
+ * run's tally exists from its first finished task to its last). The tally
+ * `onOutcome` is given is lent: it is valid until onOutcome returns, then
+ * zeroed and reused for a later run of the same length (copy it to keep
+ * it), so the runs of a sweep add into a few buffers instead of each
+ * allocating its own. Returns the runs left unfinished by an interruption,
+ * `partial`, with what they had merged (those are the caller's).
  */
 export async function simulateEach(
   pool: SimulationPool,
   requests: readonly ManyRequest[],
   options: ManyOptions = {},
+): Promise<Map<number, SimulationOutcome>> {
+  return simulateRuns(pool, requests, options, new SpareTallies());
+}
+
+/** Most entries (8 bytes each) of finished runs' tallies kept for reuse by one simulateEach call. */
+export const SPARE_TALLY_ENTRIES = 1 << 19;
+
+/**
+ * Finished runs' tallies, by length, for the next runs to add into: a
+ * sweep's point of a large tally then reuses the buffer of one finished
+ * before it instead of allocating megabytes the collector frees only at
+ * its leisure. Past SPARE_TALLY_ENTRIES the oldest lengths are let go.
+ */
+class SpareTallies {
+  readonly #byLength = new Map<number, Float64Array[]>();
+  #entries = 0;
+
+  /** A zeroed tally of `length` entries: a spare one, or a new one. */
+  take(length: number): Float64Array {
+    const spare = this.#byLength.get(length)?.pop();
+    if (spare === undefined) return new Float64Array(length);
+    this.#entries -= length;
+    return spare.fill(0);
+  }
+
+  /** Keeps a tally no one holds any more. */
+  give(tally: Float64Array): void {
+    if (tally.length > SPARE_TALLY_ENTRIES) return;
+    for (const [length, list] of this.#byLength) {
+      if (this.#entries + tally.length <= SPARE_TALLY_ENTRIES) break;
+      this.#entries -= length * list.length;
+      this.#byLength.delete(length);
+    }
+    const list = this.#byLength.get(tally.length) ?? [];
+    // Deleted and set again, so that the Map's order is the order of last use.
+    this.#byLength.delete(tally.length);
+    this.#byLength.set(tally.length, list);
+    list.push(tally);
+    this.#entries += tally.length;
+  }
+}
+
+/** simulateEach's work; with `spare`, each finished run's tally is reused once onOutcome has returned. */
+async function simulateRuns(
+  pool: SimulationPool,
+  requests: readonly ManyRequest[],
+  options: ManyOptions,
+  spare?: SpareTallies,
 ): Promise<Map<number, SimulationOutcome>> {
   // The tallies of runs begun and not finished, by request index: the only place the call keeps one.
   const open = new Map<number, Float64Array>();
@@ -105,7 +161,7 @@ export async function simulateEach(
     options.onProgress?.(trialsDone);
   };
   const lengths = requests.map((request) => request.rule.tallyLength(request.params));
-  const zeros = (index: number) => new Float64Array(lengths[index]);
+  const zeros = (index: number) => spare?.take(lengths[index]) ?? new Float64Array(lengths[index]);
   /** The run's tally to add into, made on first use. */
   const tallyOf = (index: number): Float64Array => {
     let tally = open.get(index);
@@ -123,6 +179,7 @@ export async function simulateEach(
     open.delete(index);
     held();
     options.onOutcome?.(index, { tally, trials: trialsOf[index], partial: false });
+    spare?.give(tally);
   };
   // What is left to run of each request: its chunks, less those a checkpoint already holds.
   const segments: Array<{ index: number; first: number; end: number }> = [];
@@ -170,18 +227,22 @@ export async function simulateEach(
       ...(request.rule.file ? { ruleFile: request.rule.file } : {}),
     };
   };
-  const done = (part: Part, tally: Float64Array) => {
+  const done = (part: Part, message: TallyMessage) => {
     const { index } = part;
     const ledger = requests[index].ledger;
-    // A run's first tally back is taken as its tally, not added into zeros: a sweep's one-chunk points
-    // then copy nothing. Not with a checkpoint, which keeps the very tally it records.
-    if (!open.has(index) && ledger === undefined && tally.length === lengths[index]) {
-      open.set(index, tally);
+    if (ledger !== undefined) {
+      // A checkpoint keeps the very tally it records, a whole one.
+      const tally = unpackTally(message);
+      mergeTally(tallyOf(index), tally);
+      ledger.record(requests[index].trials, part.range.first, part.range.end, tally);
+    } else if (!open.has(index) && !isPacked(message) && message.length === lengths[index]) {
+      // A run's first tally back, sent as it is, is taken as its tally, not added into zeros: a sweep's
+      // one-chunk points of small tallies then copy nothing. A packed one is added into a spare tally.
+      open.set(index, message);
       held();
     } else {
-      mergeTally(tallyOf(index), tally);
+      addTallyMessage(tallyOf(index), message);
     }
-    ledger?.record(requests[index].trials, part.range.first, part.range.end, tally);
     count(index, part.range.trials);
     if (--partsLeft[index] === 0) finish(index);
   };
@@ -209,7 +270,7 @@ export async function simulateEach(
     while (next < queue.length && !options.signal?.aborted && !stop.signal.aborted) {
       const task = queue[next++];
       running.add(task);
-      let tallies: Float64Array[];
+      let tallies: TallyMessage[];
       try {
         tallies = await pool.runBatch(task.map(taskOf), stop.signal);
       } catch (error) {

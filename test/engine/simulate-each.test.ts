@@ -94,6 +94,84 @@ describe('simulateEach: a run’s tally is held only while the run is under way'
   );
 });
 
+/**
+ * The tally onOutcome is given is lent: a later run of the same length adds
+ * into the same buffer, zeroed, instead of allocating its own (reserves at 11
+ * squads: 2 MB a point). The observable is the buffers handed over, counted
+ * by identity, and each run's tally against the in-process one.
+ */
+describe('simulateEach: finished runs’ tallies are reused, zeroed, by the runs after them', () => {
+  let pool: SimulationPool;
+  beforeAll(() => {
+    pool = new SimulationPool(2);
+  });
+  afterAll(async () => {
+    await pool.close();
+  });
+
+  const rule = getRule('reserves');
+  const inProcess = (request: ManyRequest) =>
+    runChunks({
+      ruleId: rule.id,
+      params: request.params,
+      seed: request.seed,
+      stream: request.stream,
+      firstChunk: 0,
+      endChunk: Math.ceil(request.trials / CHUNK_TRIALS),
+      totalTrials: request.trials,
+    });
+  /** The tally's bytes, compared at once (whole counts: the same bytes are the same numbers). */
+  const bytes = (tally: Float64Array) => Buffer.from(tally.buffer, tally.byteOffset, tally.byteLength);
+
+  it('seeds "lent-0…19": 20 one-chunk runs at 11 squads add into one buffer, each its in-process tally', async () => {
+    const list: ManyRequest[] = Array.from({ length: 20 }, (_, index) => ({
+      rule,
+      params: resolveParams(rule, ['squads=11', `command=${index % 5}`]),
+      seed: `lent-${index}`,
+      stream: 3,
+      trials: CHUNK_TRIALS,
+    }));
+    const buffers = new Set<ArrayBufferLike>();
+    const tallies = new Map<number, Float64Array>();
+    await simulateEach(pool, list, {
+      onOutcome: (index, outcome) => {
+        buffers.add(outcome.tally.buffer);
+        tallies.set(index, outcome.tally.slice());
+      },
+    });
+    // Each task is one run (248,832 entries: planParts' test above), sent packed (at most 1,365 of its
+    // codes can happen), so each run is begun and finished by the same task's answer: one buffer serves
+    // all 20. Allocating a tally a run, as before, hands over 20.
+    expect(buffers.size).toBe(1);
+    for (const [index, request] of list.entries())
+      expect(bytes(tallies.get(index)!).equals(bytes(inProcess(request))), `run ${index}`).toBe(true);
+  });
+
+  it(
+    'seed "lengths": runs of 1 to 16 squads in turn (tallies of 3 to 248,832 entries, packed and not, written ' +
+      'into views of a worker’s longer buffer) each give the in-process tally',
+    async () => {
+      const squads = [11, 3, 12, 5, 11, 1, 16, 9, 11, 4, 15, 2];
+      const list: ManyRequest[] = squads.flatMap((count, index) =>
+        [0, 4].map((command) => ({
+          rule,
+          params: resolveParams(rule, [`squads=${count}`, `command=${command}`]),
+          seed: 'lengths',
+          stream: 3 as const,
+          trials: index % 3 === 0 ? 2 * CHUNK_TRIALS + 5 : 1_000,
+        })),
+      );
+      const tallies = new Map<number, Float64Array>();
+      await simulateEach(pool, list, { onOutcome: (index, outcome) => tallies.set(index, outcome.tally.slice()) });
+      for (const [index, request] of list.entries()) {
+        const alone = inProcess(request);
+        expect(tallies.get(index)!.length, `run ${index}`).toBe(alone.length);
+        expect(bytes(tallies.get(index)!).equals(bytes(alone)), `run ${index}`).toBe(true);
+      }
+    },
+  );
+});
+
 describe('planParts: large tallies travel a few to a task', () => {
   it(
     'fast-check: no task of two or more parts sends back more than TASK_TALLY_ENTRIES entries; every chunk in one ' +
@@ -134,7 +212,7 @@ describe('planParts: large tallies travel a few to a task', () => {
   );
 
   it(
-    '100 one-chunk runs of 248,832-entry tallies (reserves at 11 squads): four to a task, where small ones go ' +
+    '100 one-chunk runs of 248,832-entry tallies (reserves at 11 squads): one to a task, where small ones go ' +
       'seven',
     () => {
       const segments = Array.from({ length: 100 }, (_, index) => ({ index, first: 0, end: 1 }));
@@ -143,8 +221,14 @@ describe('planParts: large tallies travel a few to a task', () => {
         segments.map(() => ({ trials: CHUNK_TRIALS, tallyLength: 12 ** 5 })),
         2,
       );
-      // ⌊2^20 / 248,832⌋ = 4 tallies a task.
-      expect(tasks.map((task) => task.length)).toEqual(Array.from({ length: 25 }, () => 4));
+      // ⌊2^18 / 248,832⌋ = 1 tally a task; of 61,051 entries, ⌊2^18 / 61,051⌋ = 4.
+      expect(tasks.map((task) => task.length)).toEqual(Array.from({ length: 100 }, () => 1));
+      const smaller = planParts(
+        segments,
+        segments.map(() => ({ trials: CHUNK_TRIALS, tallyLength: 61_051 })),
+        2,
+      );
+      expect(smaller.map((task) => task.length)).toEqual(Array.from({ length: 25 }, () => 4));
     },
   );
 });

@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { evaluateUntilInterrupted } from '../../src/analysis/evaluate.js';
+import { evaluateSweep, planSweep } from '../../src/analysis/sweep.js';
+import { SimulationPool } from '../../src/engine/pool.js';
+import { getRule } from '../../src/rules/index.js';
+
+/**
+ * What a sweep holds until its end: each point's result, nothing else. A
+ * point's tallied counts and exact fractions (about 12 kB of its 29 at 11
+ * squads) are dropped as it finishes. Counted, not measured: which
+ * objects the points keep.
+ */
+describe('a sweep keeps only its points’ results', () => {
+  let pool: SimulationPool;
+  beforeAll(() => {
+    pool = new SimulationPool(2);
+  });
+  afterAll(async () => {
+    await pool.close();
+  });
+
+  const rule = getRule('reserves');
+  const plan = planSweep(rule, { set: ['squads=11'], vary: ['command=0..2'], trials: '65536', seed: 'kept' });
+
+  it('seed "kept": resultsOnly keeps each point’s result, with no tallied counts and no exact values', async () => {
+    const kept = await evaluateUntilInterrupted(rule, plan.grid, plan.settings, { pool, resultsOnly: true });
+    const full = await evaluateUntilInterrupted(rule, plan.grid, plan.settings, { pool });
+    expect(kept.evaluated.map((point) => Object.keys(point).sort())).toEqual(
+      plan.grid.map(() => ['result', 'tallied']),
+    );
+    expect(kept.evaluated.every((point) => point.tallied === null)).toBe(true);
+    // The results themselves are the same, number for number.
+    expect(kept.evaluated.map((point) => point.result)).toEqual(full.evaluated.map((point) => point.result));
+    expect(full.evaluated.every((point) => point.tallied !== null && point.exact !== undefined)).toBe(true);
+  });
+
+  it('seed "kept": evaluateSweep (which asks for it) gives every point the metrics a full evaluation gives', async () => {
+    const sweep = await evaluateSweep(plan, { pool });
+    const full = await evaluateUntilInterrupted(rule, plan.grid, plan.settings, { pool });
+    expect(sweep.points.map((point) => point.metrics)).toEqual(full.evaluated.map((point) => point.result.metrics));
+  });
+});
