@@ -1,5 +1,5 @@
 /**
- * `npm run validate:streams [-- --trials N --stream 1|2|3|4 --rules a,b --seed S --threads N]`:
+ * `npm run validate:streams [-- --trials N --stream 1|2|3|4|5 --rules a,b --seed S --threads N]`:
  * the exact-vs-simulation check a random stream must pass before muster
  * uses it (issue 16: "only if it passes the statistical tests and the
  * exact-vs-simulation tests of every rule at 10^8 trials").
@@ -104,12 +104,14 @@ export function parseOptions(argv: string[]): Options {
     });
   } catch (error) {
     const text = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    throw new UsageError(`options: ${text}; allowed: --trials N, --stream 1|2|3|4, --rules a,b, --seed S, --threads N`);
+    throw new UsageError(
+      `options: ${text}; allowed: --trials N, --stream 1|2|3|4|5, --rules a,b, --seed S, --threads N`,
+    );
   }
   const { values } = parsed;
   if (values.help) {
     process.stdout.write(
-      'usage: validate-streams [--trials N (1e8)] [--stream 1|2|3|4 (3)] [--rules a,b (all)] [--seed S] [--threads ' +
+      'usage: validate-streams [--trials N (1e8)] [--stream 1|2|3|4|5 (3)] [--rules a,b (all)] [--seed S] [--threads ' +
         'N (2)]\n' +
         "Runs every built-in rule's golden settings and compares each metric with rule.exact().\n",
     );
