@@ -53,9 +53,24 @@ import { GOLDEN_SETTINGS } from './golden-tallies.js';
  * counts a turn of more dice than one draw holds group by group. The golden
  * settings cover bases 3 and 2; these add base 6 with turns counted by
  * group (6+, up to nine dice a turn) and base 3 with four scoring digits
- * of six (3+), the guarantee at two dice.
+ * of six (3+), the guarantee at two dice. infinity and deployment on stream
+ * 5 read several rolls or trials to an output (rules/draw-digits.ts): these
+ * add WIP 1 against 1 (about 10.5 rolls a trial, so trials run across
+ * outputs) and the text alone below WIP 20; two standard deployments with
+ * equal totals (no dice, the roll-off coin every trial), two forward ones
+ * with frequent roll-offs, and a standard against a forward deployment with
+ * the die + 2 compared.
  */
 const VALIDATION_SETTINGS: Record<string, string[][]> = {
+  infinity: [
+    ['wipA=1', 'wipB=1'],
+    ['wipA=11', 'wipB=15', 'crits=false'],
+  ],
+  deployment: [
+    ['a=standard:1,2,6', 'b=standard:2,3,4'],
+    ['a=forward:3', 'b=forward:3'],
+    ['a=standard:2,3,5', 'b=forward:4', 'compare=modified'],
+  ],
   fow: [
     [
       'hit=6',

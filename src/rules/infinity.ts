@@ -66,7 +66,7 @@ const params = [
   },
 ] as const satisfies readonly ParamSpec[];
 
-type InitiativeRoll = ParamsOf<typeof params>;
+export type InitiativeRoll = ParamsOf<typeof params>;
 
 /**
  * The score of each d20 face (index 1–20) for a Lieutenant of this WIP: 0 a
