@@ -71,7 +71,10 @@ export function trialOutcomes(params: Deployment): TrialOutcomes {
   return outcomes;
 }
 
-/** The digit draw for each base a trial digit can have (2, 72 or 2592), made once. */
+/**
+ * The digit draw for each base a trial digit can have, made once: 2592 (both forward) two digits an output, 72 (one
+ * forward) five, 2 (neither) five (at most five, for the loops below).
+ */
 const draws = new Map<number, DigitDraw>();
 
 /** Stream 5's loop: each trial one digit, counted; the tally read from the counts at the end. */
@@ -80,20 +83,11 @@ export function simulateByDigits(params: Deployment, rng: Rng, trials: number, t
   const { digits: base } = outcomes;
   let draw = draws.get(base);
   if (draw === undefined) {
-    draw = digitDraw(base, 32);
+    draw = digitDraw(base, 5);
     draws.set(base, draw);
   }
-  const { digits, bound, reject, scale, powers } = draw;
-  const state = stateOf(rng);
   const counts = new Float64Array(base);
-  let trial = 0;
-  while (trial < trials) {
-    const x = acceptedOutput(state, bound, reject);
-    // The digits beyond the last trial are left unread: unused dice change nothing.
-    const read = Math.min(digits, trials - trial);
-    for (let digit = 0; digit < read; digit++) counts[((Math.imul(x, powers[digit]) >>> 0) * scale) | 0]++;
-    trial += read;
-  }
+  countDigits(stateOf(rng), draw, trials, counts);
   const lastWithInitiative = aPlacesLast(params, true);
   const lastWithout = aPlacesLast(params, false);
   for (let digit = 0; digit < base; digit++) {
@@ -105,5 +99,41 @@ export function simulateByDigits(params: Deployment, rng: Rng, trials: number, t
     tally[ROLLOFF] += outcomes.rolloff[digit] * count;
     if (aInitiative) tally[A_INITIATIVE] += count;
     if (aInitiative ? lastWithInitiative : lastWithout) tally[A_PLACES_LAST] += count;
+  }
+}
+
+/**
+ * Counts `trials` trial digits, `draw.digits` to an output; the digits of the last output beyond them are left unread
+ * (unused dice change nothing). Five and two digits an output are written out (measured: twice the speed of a loop
+ * over them), and the loop is a function of its own so that the engine optimizes it apart from the tally's reading.
+ */
+function countDigits(state: Int32Array, draw: DigitDraw, trials: number, counts: Float64Array): void {
+  const { digits, bound, reject, scale, powers } = draw;
+  const whole = trials - (trials % digits);
+  let trial = 0;
+  if (digits === 5) {
+    const [, second, third, fourth, fifth] = powers;
+    for (; trial < whole; trial += 5) {
+      const x = acceptedOutput(state, bound, reject);
+      counts[((x >>> 0) * scale) | 0]++;
+      counts[((Math.imul(x, second) >>> 0) * scale) | 0]++;
+      counts[((Math.imul(x, third) >>> 0) * scale) | 0]++;
+      counts[((Math.imul(x, fourth) >>> 0) * scale) | 0]++;
+      counts[((Math.imul(x, fifth) >>> 0) * scale) | 0]++;
+    }
+  } else if (digits === 2) {
+    const second = powers[1];
+    for (; trial < whole; trial += 2) {
+      const x = acceptedOutput(state, bound, reject);
+      counts[((x >>> 0) * scale) | 0]++;
+      counts[((Math.imul(x, second) >>> 0) * scale) | 0]++;
+    }
+  }
+  // Any other number of digits, and the last output's first few.
+  while (trial < trials) {
+    const x = acceptedOutput(state, bound, reject);
+    const read = Math.min(digits, trials - trial);
+    for (let digit = 0; digit < read; digit++) counts[((Math.imul(x, powers[digit]) >>> 0) * scale) | 0]++;
+    trial += read;
   }
 }
