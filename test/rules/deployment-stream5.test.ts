@@ -58,8 +58,8 @@ describe("stream 5's trial table: each digit's zones and initiative as §6.2–6
           const table = trialOutcomes(
             resolveParams(deployment, [`a=${a}`, `b=${b}`, `compare=${compare}`]) as Deployment,
           );
-          expect(table.digits).toBe(2 * 36 ** (+isForward(a) + +isForward(b)));
-          for (let digit = 0; digit < table.digits; digit++) {
+          expect(table.base).toBe(2 * 36 ** (+isForward(a) + +isForward(b)));
+          for (let digit = 0; digit < table.base; digit++) {
             const expected = decode(a, b, compare, digit);
             const found = {
               zonesA: table.zonesA[digit],
@@ -84,7 +84,7 @@ describe("stream 5's trial table: each digit's zones and initiative as §6.2–6
       ['forward:1', 'standard:1,2,3'],
     ]) {
       const table = trialOutcomes(resolveParams(deployment, [`a=${a}`, `b=${b}`]) as Deployment);
-      const share = (flags: Uint8Array) => flags.reduce((sum, flag) => sum + flag, 0) / table.digits;
+      const share = (flags: Uint8Array) => flags.reduce((sum, flag) => sum + flag, 0) / table.base;
       const { metrics } = bruteForce(a, b, 'raw');
       expect(share(table.aInitiative)).toBe(metrics['a.initiative'].toNumber());
       expect(share(table.rolloff)).toBe(metrics.rolloff.toNumber());
