@@ -1,5 +1,5 @@
 /**
- * `npm run validate:streams [-- --trials N --stream 1|2|3|4 --rules a,b --seed S --threads N]`:
+ * `npm run validate:streams [-- --trials N --stream 1|2|3|4|5 --rules a,b --seed S --threads N]`:
  * the exact-vs-simulation check a random stream must pass before muster
  * uses it (issue 16: "only if it passes the statistical tests and the
  * exact-vs-simulation tests of every rule at 10^8 trials").
@@ -53,7 +53,13 @@ import { GOLDEN_SETTINGS } from './golden-tallies.js';
  * counts a turn of more dice than one draw holds group by group. The golden
  * settings cover bases 3 and 2; these add base 6 with turns counted by
  * group (6+, up to nine dice a turn) and base 3 with four scoring digits
- * of six (3+), the guarantee at two dice.
+ * of six (3+), the guarantee at two dice. infinity and deployment on stream
+ * 5 read several rolls or trials to an output (rules/draw-digits.ts): these
+ * add WIP 1 against 1 (about 10.5 rolls a trial, so trials run across
+ * outputs) and the text alone below WIP 20; two standard deployments with
+ * equal totals (no dice, the roll-off coin every trial), two forward ones
+ * with frequent roll-offs, and a standard against a forward deployment with
+ * the die + 2 compared.
  */
 const VALIDATION_SETTINGS: Record<string, string[][]> = {
   // Beyond the outcome histogram ((squads+1)^(rounds+1) > 2^18), where stream 4 reads a squad's dice four to a
@@ -64,6 +70,15 @@ const VALIDATION_SETTINGS: Record<string, string[][]> = {
     ['squads=2', 'rounds=12', 'chosenRound=5', 'command=3', 'leaderLoss=0.25', 'fallbackCommand=1'],
     ['squads=9', 'rounds=10', 'firstRound=3', 'target=9', 'chosenRound=4', 'command=2'],
     ['squads=100', 'rounds=12', 'target=12', 'chosenRound=8', 'command=4', 'leaderLoss=0.1', 'fallbackCommand=2'],
+  ],
+  infinity: [
+    ['wipA=1', 'wipB=1'],
+    ['wipA=11', 'wipB=15', 'crits=false'],
+  ],
+  deployment: [
+    ['a=standard:1,2,6', 'b=standard:2,3,4'],
+    ['a=forward:3', 'b=forward:3'],
+    ['a=standard:2,3,5', 'b=forward:4', 'compare=modified'],
   ],
   fow: [
     [
@@ -113,12 +128,14 @@ export function parseOptions(argv: string[]): Options {
     });
   } catch (error) {
     const text = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    throw new UsageError(`options: ${text}; allowed: --trials N, --stream 1|2|3|4, --rules a,b, --seed S, --threads N`);
+    throw new UsageError(
+      `options: ${text}; allowed: --trials N, --stream 1|2|3|4|5, --rules a,b, --seed S, --threads N`,
+    );
   }
   const { values } = parsed;
   if (values.help) {
     process.stdout.write(
-      'usage: validate-streams [--trials N (1e8)] [--stream 1|2|3|4 (3)] [--rules a,b (all)] [--seed S] [--threads ' +
+      'usage: validate-streams [--trials N (1e8)] [--stream 1|2|3|4|5 (3)] [--rules a,b (all)] [--seed S] [--threads ' +
         'N (2)]\n' +
         "Runs every built-in rule's golden settings and compares each metric with rule.exact().\n",
     );

@@ -17,6 +17,7 @@ import { holdSignals, interruptedStatus, interruption } from './cli/interrupt.js
 import { collect, rejectRepeats } from './cli/options.js';
 import { givenTimeout, prestartPool } from './cli/start-hooks.js';
 import { SimulationPool, WorkerError } from './engine/pool.js';
+import { STREAM_HELP } from './engine/random.js';
 import { fsFault } from './output/files.js';
 import { terminalIo, terminalLine } from './output/terminal.js';
 import { packageVersion } from './version.js';
@@ -33,11 +34,7 @@ function simulationOptions(command: Command): Command {
     )
     .option('--trials <n>', 'trials to simulate: 1000000, 1e6, 10M (default 1M)')
     .option('--seed <text>', 'random seed; the same seed gives the same numbers on any thread count (default "muster")')
-    .option(
-      '--stream <n>',
-      'random stream: 3 (default); 4 as 3 but reserves four dice a draw at every size; 2 or 1 reproduce results ' +
-        'made with those streams (docs/streams.md)',
-    )
+    .option('--stream <n>', STREAM_HELP)
     .option('--threads <n>', 'worker threads (default: available cores)')
     .option('--confidence <level>', 'confidence level of every interval (default 0.95)')
     .option('--json <file>', 'also write the result as JSON (- for standard output)')
@@ -300,11 +297,7 @@ export function buildProgram(io: Io): Command {
     .option('--paper <size>', 'a4 or letter (default a4)')
     .option('--trials <n>', 'trials per point for a rule with no exact solution (default 100k)')
     .option('--seed <text>', 'random seed for a rule with no exact solution (default "muster")')
-    .option(
-      '--stream <n>',
-      'random stream: 3 (default); 4 as 3 but reserves four dice a draw at every size; 2 or 1 reproduce results ' +
-        'made with those streams (docs/streams.md)',
-    )
+    .option('--stream <n>', STREAM_HELP)
     .option('--threads <n>', 'worker threads (default: available cores)')
     .option('--confidence <level>', 'confidence level of every interval (default 0.95)')
     .option(
@@ -322,11 +315,7 @@ export function buildProgram(io: Io): Command {
     .option('--trials <n>', 'trials for each rule at its defaults (default 1M)')
     .option('--printable-trials <n>', 'trials per point of a card with no exact solution (default 100k)')
     .option('--seed <text>', 'random seed (default "muster")')
-    .option(
-      '--stream <n>',
-      'random stream: 3 (default); 4 as 3 but reserves four dice a draw at every size; 2 or 1 reproduce results ' +
-        'made with those streams (docs/streams.md)',
-    )
+    .option('--stream <n>', STREAM_HELP)
     .option('--threads <n>', 'worker threads (default: available cores)')
     .option('--confidence <level>', 'confidence level of every interval (default 0.95)')
     .option('--timeout <seconds>', 'fail (exit 1, nothing written) if no block of trials finishes for this long')

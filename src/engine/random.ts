@@ -52,14 +52,19 @@ import type { Rng, StreamVersion } from '../rules/types.js';
 
 /** The stream new runs use, and the ones `--stream` accepts. */
 export const DEFAULT_STREAM: StreamVersion = 3;
-export const STREAM_VERSIONS: readonly StreamVersion[] = [1, 2, 3, 4];
+export const STREAM_VERSIONS: readonly StreamVersion[] = [1, 2, 3, 4, 5];
 /** The versions as a list for messages: "1, 2 or 3". */
 export const STREAM_LIST =
   `${STREAM_VERSIONS.slice(0, -1).join(', ')} or ` + `${STREAM_VERSIONS[STREAM_VERSIONS.length - 1]}`;
 /** What `--stream` (and the calculator's stream field) allows, for its error message. */
 export const STREAMS_ALLOWED =
   '3 (the default), 2 (as 3 but fow turn by turn: reproduces results made with stream 2), 4 (as 3 but reserves ' +
-  'four dice a draw at every size) or 1 (tyche-i, one uniform a die: reproduces results made before stream 2)';
+  'four dice a draw at every size), 5 (as 4 but infinity, deployment and warbands several dice a draw) or 1 ' +
+  '(tyche-i, one uniform a die: reproduces results made before stream 2)';
+/** `--stream`'s help line, the same on every command that simulates. */
+export const STREAM_HELP =
+  'random stream: 3 (default); 4 as 3 but reserves four dice a draw at every size; 5 as 4 but infinity, ' +
+  'deployment and warbands several dice a draw; 2 or 1 reproduce results made with those streams (docs/streams.md)';
 
 /**
  * Largest bound `below` takes, and so the most faces a die may have: 2^12, so a rejected draw is rarer than 1 in 256.
@@ -261,8 +266,8 @@ export class XoshiroStream {
   /** The next uniform on [0, 1), a multiple of 2^-32, with stream 2's dice as its methods. */
   readonly random: Rng;
 
-  /** `version` 2, 3 or 4: the same generator and dice; the rules read the version off `random.stream`. */
-  constructor(key?: string, version: 2 | 3 | 4 = 2) {
+  /** `version` 2 to 5: the same generator and dice; the rules read the version off `random.stream`. */
+  constructor(key?: string, version: 2 | 3 | 4 | 5 = 2) {
     const state = this.#state;
     const { rejectBelow, groupSize, groupBound } = diceTables();
     const next = (): number => xoshiroNext(state);
@@ -344,6 +349,7 @@ export function chunkStreams(): ChunkStreams {
   let second: XoshiroStream | undefined;
   let third: XoshiroStream | undefined;
   let fourth: XoshiroStream | undefined;
+  let fifth: XoshiroStream | undefined;
   const generator = (version: StreamVersion) =>
     version === 1
       ? (first ??= new TycheStream())
@@ -351,7 +357,9 @@ export function chunkStreams(): ChunkStreams {
         ? (second ??= new XoshiroStream(undefined, 2))
         : version === 3
           ? (third ??= new XoshiroStream(undefined, 3))
-          : (fourth ??= new XoshiroStream(undefined, 4));
+          : version === 4
+            ? (fourth ??= new XoshiroStream(undefined, 4))
+            : (fifth ??= new XoshiroStream(undefined, 5));
   return {
     chunk: (version, seed, ruleId, chunkIndex) => generator(version).reseedChunk(seed, ruleId, chunkIndex).random,
   };

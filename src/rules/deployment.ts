@@ -57,6 +57,19 @@ import { Fraction } from '../exact/fraction.js';
 import { mean, proportion, type Tallied } from '../stats/estimate.js';
 import { defineBuiltin, type TrialOut } from './define.js';
 import { type Deployment, matrix, params, type Plan, plan } from './deployment-params.js';
+import { simulateByDigits } from './deployment-digits.js';
+import {
+  A_INITIATIVE,
+  A_PLACES_LAST,
+  aPlacesLast,
+  forwardZones,
+  ROLLOFF,
+  TALLY_LENGTH,
+  ZONE_COUNT,
+  ZONE_SETS,
+  ZONE_SETS_OF,
+  ZONE_TOTAL,
+} from './deployment-zones.js';
 import type { Dice } from './file-rule-dice.js';
 import type { MetricSpec, Reading, Rng } from './types.js';
 
@@ -65,22 +78,6 @@ const LONG_EDGE_ZONES = 0b1110;
 /** Zones 1 and 4 touch the left side edge, 3 and 6 the right (each row of three fills the board's width). */
 const SIDE_EDGE_ZONES = (1 << 1) | (1 << 4) | (1 << 3) | (1 << 6);
 const CONFLICT_ZONES = (1 << 7) | (1 << 8);
-/** Zone sets are masks of bits 1–8. */
-const ZONE_SETS = 1 << 9;
-
-/** Sum of the zone numbers in each zone set: the figure 6.3 compares. */
-const ZONE_TOTAL = new Int32Array(ZONE_SETS);
-/** How many zones each zone set holds. */
-const ZONE_COUNT = new Int32Array(ZONE_SETS);
-for (let zones = 0; zones < ZONE_SETS; zones++) {
-  for (let zone = 1; zone <= 8; zone++) {
-    if (zones & (1 << zone)) {
-      ZONE_TOTAL[zones] += zone;
-      ZONE_COUNT[zones]++;
-    }
-  }
-}
-
 /**
  * The zones that give a board edge under the reading in force: the long edge
  * only (`edges=long`: 1–3), or every zone touching any board edge
@@ -97,43 +94,6 @@ function zoneList(zones: number): string {
   for (let zone = 1; zone <= 8; zone++) if (zones & (1 << zone)) list.push(zone);
   return list.join(', ');
 }
-
-/**
- * Squad turns a player needs to place `squads` squads `perTurn` at a time.
- * The player without initiative places first and the turns alternate, so the
- * first player places last only with more turns than the second.
- */
-const turnsToPlace = (squads: number, perTurn: number): number => Math.ceil(squads / perTurn);
-
-/** Whether a places the last squad, given who has initiative (the player without it places first). */
-function aPlacesLast(params: Deployment, aHasInitiative: boolean): boolean {
-  const turnsA = turnsToPlace(params.squadsA, params.perTurn);
-  const turnsB = turnsToPlace(params.squadsB, params.perTurn);
-  return aHasInitiative ? turnsA >= turnsB : turnsA > turnsB;
-}
-
-/**
- * The zone set a forward deployment ends with, given its two dice. A die the
- * rule loses adds nothing; any other die adds zone die + 2 (3–8), collapsing
- * onto a zone already held rather than being re-rolled.
- */
-function forwardZones(chosen: number, first: number, second: number, compareRaw: boolean): number {
-  let zones = 1 << chosen;
-  if ((compareRaw ? first : first + 2) !== chosen) zones |= 1 << (first + 2);
-  if ((compareRaw ? second : second + 2) !== chosen) zones |= 1 << (second + 2);
-  return zones;
-}
-
-// Tally layout: two counts, then each player's zone sets as a histogram
-// (entry `zones` counts the trials that player ended with that set). Every
-// per-player metric is a function of the zone set, so it is read off the
-// histogram; only the initiative needs the pair.
-const A_INITIATIVE = 0;
-const ROLLOFF = 1;
-const ZONE_SETS_OF = { a: 2, b: 2 + ZONE_SETS } as const;
-/** Trials in which a deployed the last squad. */
-const A_PLACES_LAST = 2 + 2 * ZONE_SETS;
-const TALLY_LENGTH = 3 + 2 * ZONE_SETS;
 
 const PLAYERS = ['a', 'b'] as const;
 
@@ -303,6 +263,11 @@ function trial(dice: Dice, p: Deployment, out: TrialOut): void {
 }
 
 function simulate(params: Deployment, rng: Rng, trials: number, tally: Float64Array): void {
+  // Stream 5: several trials' dice to a generator output, counted as digits (deployment-digits.ts).
+  if (rng.stream >= 5) {
+    simulateByDigits(params, rng, trials, tally);
+    return;
+  }
   const a = plan(params.a);
   const b = plan(params.b);
   const compareRaw = params.compare === 'raw';

@@ -305,11 +305,11 @@ function simulate(p: Reserves, rng: Rng, trials: number, tally: Float64Array): v
   const at = sumsLayout(rounds, squads);
   const diceOf = diceByArrival(rounds, first);
   const coding = chunkCoding(rounds, first, squads, fateMatters ? [withCommander, withoutCommander] : [withCommander]);
-  // Stream 4: a squad's dice four to a draw, as the outcome histogram reads them, the table giving the
+  // Streams 4 and 5: a squad's dice four to a draw, as the outcome histogram reads them, the table giving the
   // round index it arrives in (R: lost) instead of an outcome code. Streams 1 to 3, as every result on
   // them was made: one uniform a die, squad by squad, round by round (arrivalByDie).
-  const withIndex = rng.stream === 4 ? arrivalIndices(p, withCommander) : null;
-  const withoutIndex = rng.stream === 4 ? arrivalIndices(p, withoutCommander) : null;
+  const withIndex = rng.stream >= 4 ? arrivalIndices(p, withCommander) : null;
+  const withoutIndex = rng.stream >= 4 ? arrivalIndices(p, withoutCommander) : null;
   if (coding !== null) {
     const histogram = chunkHistogram(coding.outcomes, trials);
     const { counts, seen } = histogram;

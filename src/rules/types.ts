@@ -13,10 +13,12 @@ export type { Params, ParamValue } from './values.js';
  * rolled several to a draw, exactly uniform. Stream 3 is stream 2's
  * generator and dice, with fow drawing several turns of a side's reserve
  * dice at once (rules/fow-plan.ts); every other rule draws on it exactly
- * as on stream 2. Results, shards and checkpoints record it; merge refuses
- * to mix them.
+ * as on stream 2. Stream 4 is stream 3 with reserves' dice four to a draw at
+ * every size; stream 5 is stream 4 with infinity, deployment and warbands
+ * reading their dice several to a draw. Results, shards and checkpoints
+ * record it; merge refuses to mix them.
  */
-export type StreamVersion = 1 | 2 | 3 | 4;
+export type StreamVersion = 1 | 2 | 3 | 4 | 5;
 
 /**
  * A chunk's random stream. Called, it is a uniform on [0, 1) with 32-bit

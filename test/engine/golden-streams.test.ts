@@ -81,3 +81,27 @@ describe('stream 4 draws exactly as stream 3 for every rule but reserves beyond 
     }
   }
 });
+
+// Stream 5 is stream 4 but for the rules below, which read their dice several to a draw there (each rule's file
+// says how). Every other rule draws exactly what it draws on stream 4.
+const READ_OTHERWISE_ON_5: readonly string[] = ['infinity', 'deployment'];
+describe('stream 5 draws exactly as stream 4 for every rule it does not read otherwise', () => {
+  const read = (stream: 4 | 5) =>
+    JSON.parse(readFileSync(new URL(`../${goldenFile(stream)}`, import.meta.url), 'utf8')) as GoldenCase[];
+  const fourth = read(4);
+  const fifth = read(5);
+  it('pins the same settings on both', () => {
+    expect(fifth.map(({ rule, set, seed }) => [rule, set, seed])).toEqual(
+      fourth.map(({ rule, set, seed }) => [rule, set, seed]),
+    );
+  });
+  for (const [index, pinned] of fourth.entries()) {
+    const label = `${pinned.rule} ${pinned.set.join(' ') || '(defaults)'}, seed "${pinned.seed}"`;
+    if (READ_OTHERWISE_ON_5.includes(pinned.rule)) {
+      it(`${label}: the counts differ, as its dice are read another way`, () =>
+        expect(fifth[index].tallied).not.toEqual(pinned.tallied));
+    } else {
+      it(`${label}: the same counts on both`, () => expect(fifth[index].tallied).toEqual(pinned.tallied));
+    }
+  }
+});

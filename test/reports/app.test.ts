@@ -113,7 +113,7 @@ describe('the form, read as --set reads it', () => {
   it('a stream read as --stream reads it; anything else is refused in the house wording', () => {
     expect(parseStreamText('1')).toBe(1);
     expect(parseStreamText(' 2 ')).toBe(2);
-    for (const bad of ['0', '5', '', 'two', '1.5'])
+    for (const bad of ['0', '6', '', 'two', '1.5'])
       expect(() => parseStreamText(bad), bad).toThrow(
         /^stream: got ".*"; allowed: 3 \(the default\), 2 \(.*\) or 1 \(/,
       );

@@ -3,7 +3,8 @@
  * `trial` (the rule text, die by die: src/rules/define.ts), and both against the rule's exact solver.
  * Each setting below reaches one branch of a fast path: reserves' outcome histogram, chunk histogram and
  * running sums; warbands' outcome codes and per-place counts; fow's turn-by-turn dice (streams 1, 2) and
- * its plans (stream 3); stream 1's one uniform a die and streams 3 and 4's dice several to a draw.
+ * its plans (stream 3); stream 1's one uniform a die and streams 3 and 4's dice several to a draw; stream 5's
+ * infinity rolls and deployment trials several to a 32-bit output.
  *
  * Bounds (5σ, per metric). For an estimate of n observations, σ is
  * - a probability metric (values in [0, 1], mean p exact): at most √(p(1 − p)/n), the variance of a
@@ -16,8 +17,8 @@
  *   constant (m = largest or 0), must come out exactly.
  * Fast path against trial: the two runs draw from different streams, so their difference has variance
  * σ_fast² + σ_trial², and 5·√(σ_fast² + σ_trial²) bounds it. A 5σ deviation happens by chance with
- * probability 5.7e-7 a comparison; this file makes about 6,000, so a correct build fails for about one
- * seed in 300. The seeds are fixed (printed in each title), so it never flakes.
+ * probability 5.7e-7 a comparison; this file makes about 6,600, so a correct build fails for about one
+ * seed in 270. The seeds are fixed (printed in each title), so it never flakes.
  */
 import { describe, expect, it } from 'vitest';
 import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
@@ -49,18 +50,24 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { rule: infinity, settings: [], streams: [1, 3] },
-  { rule: infinity, settings: ['crits=false', 'wipA=25'], streams: [3] },
-  { rule: infinity, settings: ['wipA=1', 'wipB=1'], streams: [2] },
+  // Stream 5: three rolls an output, counted without a branch; WIP 1 against 1 runs about 10.5 rolls a trial.
+  { rule: infinity, settings: [], streams: [1, 3, 5] },
+  { rule: infinity, settings: ['crits=false', 'wipA=25'], streams: [3, 5] },
+  { rule: infinity, settings: ['wipA=1', 'wipB=1'], streams: [2, 5] },
+  { rule: infinity, settings: ['wipA=21', 'wipB=27'], streams: [5] },
   { rule: noctvale, settings: [], streams: [1, 3] },
   { rule: noctvale, settings: ['fightersA=2', 'fightersB=9', 'groups=5'], streams: [3] },
-  { rule: deployment, settings: [], streams: [1, 3] },
-  { rule: deployment, settings: ['a=forward:3', 'b=forward:5', 'compare=modified', 'edges=long'], streams: [3] },
+  // Stream 5: a trial's dice and roll-off coin as one digit of base 72 (one forward player), 2592 (two) or 2 (none).
+  { rule: deployment, settings: [], streams: [1, 3, 5] },
+  { rule: deployment, settings: ['a=forward:3', 'b=forward:5', 'compare=modified', 'edges=long'], streams: [3, 5] },
   {
     rule: deployment,
     settings: ['a=standard:1,2,4', 'b=forward:5', 'aocSides=false', 'squadsA=7', 'perTurn=3'],
-    streams: [2],
+    streams: [2, 5],
   },
+  // Equal totals every trial: the roll-off decides each, a.initiative 1/2.
+  { rule: deployment, settings: ['a=standard:1,2,6', 'b=standard:2,3,4'], streams: [3, 5] },
+  { rule: deployment, settings: ['a=forward:4', 'b=forward:4'], streams: [5] },
   // (S+1)^(R+1) = 3,125 outcomes: the outcome histogram.
   { rule: reserves, settings: [], streams: [1, 3, 4] },
   {

@@ -2,37 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Fraction } from '../../src/exact/fraction.js';
 import { infinity } from '../../src/rules/infinity.js';
 import { resolveParams } from '../../src/rules/params.js';
-
-/** One player's d20 in a Face to Face Roll, read straight from the rules (not from the module's face scores). */
-function faceToFace(wip: number, die: number, crits: boolean): { success: boolean; critical: boolean; result: number } {
-  if (!crits) return { success: die <= wip, critical: false, result: die };
-  const result = wip > 20 ? die + (wip - 20) : die;
-  const success = result <= wip;
-  return { success, critical: success && (result === wip || result >= 20), result };
-}
-
-type Outcome = 'A' | 'B' | 'again';
-
-/** Who wins one Initiative Roll, branch by branch as the rules say it. */
-function initiativeRoll(
-  wipA: number,
-  dieA: number,
-  wipB: number,
-  dieB: number,
-  crits: boolean,
-): { outcome: Outcome; critical: boolean } {
-  const a = faceToFace(wipA, dieA, crits);
-  const b = faceToFace(wipB, dieB, crits);
-  if (!a.success && !b.success) return { outcome: 'again', critical: false }; // both fail: repeat
-  if (a.success && !b.success) return { outcome: 'A', critical: a.critical };
-  if (b.success && !a.success) return { outcome: 'B', critical: b.critical };
-  if (a.critical && b.critical) return { outcome: 'again', critical: false }; // criticals cancel
-  if (a.critical) return { outcome: 'A', critical: true };
-  if (b.critical) return { outcome: 'B', critical: true };
-  if (a.result > b.result) return { outcome: 'A', critical: false };
-  if (b.result > a.result) return { outcome: 'B', critical: false };
-  return { outcome: 'again', critical: false }; // a tie
-}
+import { initiativeRoll } from './infinity-brute-force.js';
 
 /**
  * Every metric by enumerating the 400 face pairs. The repetition is summed
