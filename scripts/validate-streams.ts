@@ -135,7 +135,7 @@ export function parseOptions(argv: string[]): Options {
   const { values } = parsed;
   if (values.help) {
     process.stdout.write(
-      'usage: validate-streams [--trials N (1e8)] [--stream 1|2|3|4|5 (3)] [--rules a,b (all)] [--seed S] [--threads ' +
+      'usage: validate-streams [--trials N (1e8)] [--stream 1|2|3|4|5 (the default, 5)] [--rules a,b (all)] [--seed S] [--threads ' +
         'N (2)]\n' +
         "Runs every built-in rule's golden settings and compares each metric with rule.exact().\n",
     );

@@ -5,7 +5,7 @@
  * checked, and defineRule. Both entries then check alike, in the same words.
  */
 import { UsageError } from './errors.js';
-import { STREAM_VERSIONS } from './engine/random.js';
+import { DEFAULT_STREAM, STREAM_VERSIONS } from './engine/random.js';
 import { DEFAULT_TRIALS, MAX_CONFIDENCE, MAX_TRIALS } from './input/limits.js';
 import type { SimulationSettings } from './input/settings.js';
 import { parseSeed } from './input/seed.js';
@@ -76,7 +76,7 @@ export function simulationSettings(options: SimulationCallOptions, threads: numb
     throw new UsageError(`seed: got ${typeof options.seed}; allowed: text`);
   // The CLI's own check and bound (src/input/seed.ts), the option named as the library names it.
   const seed = parseSeed(options.seed ?? 'muster', 'seed');
-  const stream = options.stream ?? 3;
+  const stream = options.stream ?? DEFAULT_STREAM;
   if (!(STREAM_VERSIONS as readonly number[]).includes(stream))
     throw new UsageError(`stream: got ${String(stream)}; allowed: ${STREAM_VERSIONS.join(', ')}`);
   const confidence = options.confidence ?? 0.95;

@@ -7,7 +7,7 @@
 // It is muster's built-in `reserves` rule ported to the rule-file contract (docs/custom-rules.md), with the
 // same id, parameters and metric names (the built-in also reports atLeast.k.by.r, left out here). It counts
 // each trial's outcome rather than writing fifteen metrics ("Counting outcomes" in the docs) and reads a
-// squad's dice as the built-in does on streams 2 and 3 (the default), so there `muster run
+// squad's dice as the built-in does on streams 2 to 5 (5 the default), so there `muster run
 // examples/rules/reserves.mjs` and `muster run reserves` give the same numbers for a seed, metric for metric
 // (test/rules/examples-rules.test.ts checks it, and `npm run bench` compares their speed). Imports nothing from muster.
 
@@ -259,7 +259,7 @@ export default {
     const needed = lost ? s.withoutCommander : s.withCommander;
     let stillOut = p.squads;
     for (let round = 1; round <= p.rounds; round++) {
-      // stillOut d6, counting those showing needed[round] or more (four to a draw on streams 2 and 3).
+      // stillOut d6, counting those showing needed[round] or more (four to a draw on streams 2 to 5).
       const arriving = round >= p.firstRound ? dice.count(stillOut, 6, needed[round]) : 0;
       stillOut -= arriving;
       s.arriving[round] = arriving; // scratch for write(), overwritten every trial

@@ -202,7 +202,7 @@ export async function buildAppHtml(options: AppBuildOptions = {}): Promise<AppBu
 <div class="field"><div class="control"><label for="sim-stream">stream</label><input type="text" id="sim-stream" ` +
     `inputmode="numeric" autocomplete="off" spellcheck="false" aria-describedby="sim-stream-doc ` +
     `sim-stream-error"></div><p class="error" id="sim-stream-error" hidden></p><p class="doc" id="sim-stream-doc">As ` +
-    `muster run --stream: 3; 2 or 1 reproduce results made with those streams (docs/streams.md).</p></div>
+    `muster run --stream: 5; 4, 3, 2 or 1 reproduce results made with those streams (docs/streams.md).</p></div>
 </details>
 <div id="workbench">
 <div class="bench-bar"><label for="rule-files">Rule file</label><select id="rule-files"></select><button ` +

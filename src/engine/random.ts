@@ -34,7 +34,7 @@ import type { Rng, StreamVersion } from '../rules/types.js';
  * sides·2^-32 of fair): measured, a rejection test on every single die cost
  * the dice-by-dice rules (noctvale, infinity) a quarter of their speed.
  *
- * Stream 3 (the default since it passed the same checks) is stream 2's
+ * Stream 3 (the default from its adoption until stream 5's) is stream 2's
  * generator, chunk seeds and dice, bit for bit; what differs is how one rule
  * reads them. fow draws several turns of a side's reserve dice at once, as
  * digits of the base its hit chance needs (rules/fow-plan.ts), instead of a
@@ -46,25 +46,29 @@ import type { Rng, StreamVersion } from '../rules/types.js';
  * Stream 4 is stream 3 but for reserves beyond its outcome histogram (more
  * than 2^18 outcomes: many squads or rounds), where streams 1 to 3 roll one
  * uniform a die; stream 4 reads a squad's dice four to a draw there too, as
- * below the limit. Opt-in (`--stream 4`) until it has passed the checks of
- * docs/streams.md at 10^8 trials.
+ * below the limit, so reserves costs about the same a die at every size.
+ *
+ * Stream 5 (the default since it passed the checks of docs/streams.md at
+ * 10^8 trials) is stream 4 but for infinity, deployment and warbands, which
+ * read several rolls, or several trials' dice, from one output, exactly
+ * uniform (rules/draw-digits.ts, rules/warbands-dice.ts), and count outcomes
+ * without branches. Every other rule draws on it exactly as on stream 4.
  */
 
 /** The stream new runs use, and the ones `--stream` accepts. */
-export const DEFAULT_STREAM: StreamVersion = 3;
+export const DEFAULT_STREAM: StreamVersion = 5;
 export const STREAM_VERSIONS: readonly StreamVersion[] = [1, 2, 3, 4, 5];
-/** The versions as a list for messages: "1, 2 or 3". */
+/** The versions as a list for messages: "1, 2, 3, 4 or 5". */
 export const STREAM_LIST =
   `${STREAM_VERSIONS.slice(0, -1).join(', ')} or ` + `${STREAM_VERSIONS[STREAM_VERSIONS.length - 1]}`;
 /** What `--stream` (and the calculator's stream field) allows, for its error message. */
 export const STREAMS_ALLOWED =
-  '3 (the default), 2 (as 3 but fow turn by turn: reproduces results made with stream 2), 4 (as 3 but reserves ' +
-  'four dice a draw at every size), 5 (as 4 but infinity, deployment and warbands several dice a draw) or 1 ' +
-  '(tyche-i, one uniform a die: reproduces results made before stream 2)';
+  '5 (the default), 4 (as 5 but infinity, deployment and warbands die by die: reproduces results made with stream ' +
+  '4), 3 (as 4 but reserves one uniform a die beyond 2^18 outcomes: results made with stream 3, the default ' +
+  'before 5), 2 (as 3 but fow turn by turn) or 1 (tyche-i, one uniform a die: results made before stream 2)';
 /** `--stream`'s help line, the same on every command that simulates. */
 export const STREAM_HELP =
-  'random stream: 3 (default); 4 as 3 but reserves four dice a draw at every size; 5 as 4 but infinity, ' +
-  'deployment and warbands several dice a draw; 2 or 1 reproduce results made with those streams (docs/streams.md)';
+  'random stream: 5 (default); 4, 3, 2 or 1 reproduce results made with those streams (docs/streams.md)';
 
 /**
  * Largest bound `below` takes, and so the most faces a die may have: 2^12, so a rejected draw is rarer than 1 in 256.

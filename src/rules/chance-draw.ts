@@ -4,7 +4,7 @@
  * rules read it). With p = a/b and b at most 4096 it is one `below(b) < a`;
  * otherwise a uniform U is drawn as base-4096 digits, one `below(4096)` a
  * digit, and compared with a/b's digits (long division) until they differ:
- * U < a/b with chance a/b, about one draw in all. On streams 2 and 3
+ * U < a/b with chance a/b, about one draw in all. On streams 2 to 5
  * `below` is exactly uniform, so the chance is exact; on stream 1 each
  * digit is within 2^-32 · 4096 of uniform, as its dice are.
  */

@@ -1,6 +1,6 @@
 /**
  * The dice a rule file's trial receives in simulation: the chunk's stream
- * (stream 3 by default), as the built-in rules get it, with each argument
+ * (stream 5 by default), as the built-in rules get it, with each argument
  * checked. A bad argument throws BadDice, which the loop (file-rule-loop.ts)
  * turns into one line naming the call.
  */
@@ -9,13 +9,13 @@ import { drawChance } from './chance-draw.js';
 import type { Rng } from './types.js';
 
 /**
- * What a rule file's trial receives as `dice`: the chunk's stream (stream 3 by default), as the built-in rules get it.
+ * What a rule file's trial receives as `dice`: the chunk's stream (stream 5 by default), as the built-in rules get it.
  */
 export interface Dice {
   /** An integer from 1 to sides. */
   d(sides: number): number;
   /**
-   * Rolls n dice of `sides` faces and returns how many show `atLeast` or more: on streams 2 and 3 exactly fair, up to
+   * Rolls n dice of `sides` faces and returns how many show `atLeast` or more: on streams 2 to 5 exactly fair, up to
    * four d6 from one draw.
    */
   count(n: number, sides: number, atLeast: number): number;

@@ -24,7 +24,7 @@ export type StreamVersion = 1 | 2 | 3 | 4 | 5;
  * A chunk's random stream. Called, it is a uniform on [0, 1) with 32-bit
  * resolution; a die is then `1 + ((rng() * 6) | 0)` (what `roll(6)` is),
  * each face within 2^-32 of 1/6, far below what any run here can detect.
- * `count` and `below` roll several dice at once: on streams 2 and 3 exactly
+ * `count` and `below` roll several dice at once: on streams 2 to 5 exactly
  * uniform, up to four d6 to a draw, several times faster than a die at a
  * time; on stream 1 one uniform a die, in order, so a rule moved onto them
  * counts on stream 1 exactly what it counted before.

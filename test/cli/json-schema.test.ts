@@ -193,7 +193,7 @@ describe('the schema refuses what breaks the contract', () => {
     ['another format', { ...good, format: 'muster.result/2' }],
     ['an unknown kind', { ...good, kind: 'book' }],
     ['a run without metrics', { ...good, metrics: undefined }],
-    ['a stream muster does not have', { ...good, stream: 5 }],
+    ['a stream muster does not have', { ...good, stream: 6 }],
     ['a stream as text', { ...good, stream: '3' }],
     ['a run that does not say its stream', { ...good, stream: undefined }],
   ])('refuses %s', (_what, result) => {

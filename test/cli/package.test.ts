@@ -136,7 +136,7 @@ export async function rollOff(spec: unknown): Promise<string | null> {
     // A call the types must refuse: a stream that does not exist.
     writeFileSync(
       join(consumer, 'wrong.ts'),
-      `import { run } from 'muster-odds';\nvoid run('reserves', { stream: 5 });\n`,
+      `import { run } from 'muster-odds';\nvoid run('reserves', { stream: 6 });\n`,
     );
     const tsc = join(root, 'node_modules/typescript/bin/tsc');
     const flags = [
@@ -160,7 +160,7 @@ export async function rollOff(spec: unknown): Promise<string | null> {
     expect(good.status, good.stdout + good.stderr).toBe(0);
     const wrong = spawnSync(process.execPath, [tsc, ...flags, 'wrong.ts'], { cwd: consumer, encoding: 'utf8' });
     expect(wrong.status).not.toBe(0);
-    expect(wrong.stdout).toMatch(/wrong\.ts\(2,.*Type '5' is not assignable/);
+    expect(wrong.stdout).toMatch(/wrong\.ts\(2,.*Type '6' is not assignable/);
   }, 60_000);
 
   it('runs as the muster command from the install', async () => {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
 import { runChunks } from '../../src/engine/run-chunks.js';
+import { DEFAULT_STREAM } from '../../src/engine/random.js';
 import { buildResult } from '../../src/result.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { fow } from '../../src/rules/fow.js';
@@ -37,11 +38,13 @@ describe('--stream chooses the random stream, and every result says which', () =
   const set = ['chosenRound=3', 'command=3', 'leaderLoss=0.2', 'fallbackCommand=1'];
 
   it(
-    'seed "streams": run --json records stream 3 by default and 2 or 1 when asked; each is the engine’s own ' +
+    'seed "streams": run --json records the default stream unasked and another when asked; each is the engine’s own ' +
       'stream, through the pool',
     async () => {
       for (const [argv, stream] of [
-        [[], 3],
+        [[], DEFAULT_STREAM],
+        [['--stream', '5'], 5],
+        [['--stream', '4'], 4],
         [['--stream', '3'], 3],
         [['--stream', '2'], 2],
         [['--stream', '1'], 1],
@@ -137,7 +140,7 @@ describe('--stream chooses the random stream, and every result says which', () =
     for (const bad of ['6', '0', 'two', '', '1.0e0x', '3.5']) {
       const result = await cli('run', 'reserves', '--stream', bad, '--quiet');
       expect(result.status).toBe(2);
-      expect(result.stderr).toMatch(/^muster: --stream: got ".*"; allowed: 3 \(the default\), 2 \(.*\) or 1 \(/);
+      expect(result.stderr).toMatch(/^muster: --stream: got ".*"; allowed: 5 \(the default\), 4 \(.*\) or 1 \(/);
       expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
     }
     const exact = await cli('run', 'reserves', '--exact', '--stream', '1');
@@ -163,7 +166,7 @@ describe('merge never adds counts of two streams', () => {
     'seed "mixed": shards of stream 1 and stream 3, or 2 and 3, are refused, naming both files and ' + 'streams',
     async () => {
       expect((await cli(...base, '--shard', '0/2', '--stream', '1', '--out', file('s1-0.json'))).status).toBe(0);
-      expect((await cli(...base, '--shard', '1/2', '--out', file('s3-1.json'))).status).toBe(0);
+      expect((await cli(...base, '--shard', '1/2', '--stream', '3', '--out', file('s3-1.json'))).status).toBe(0);
       expect((await cli(...base, '--shard', '0/2', '--stream', '2', '--out', file('s2-0.json'))).status).toBe(0);
       expect(json(file('s1-0.json')).stream).toBe(1);
       expect(json(file('s3-1.json')).stream).toBe(3);
@@ -287,7 +290,7 @@ describe('merge never adds counts of two streams', () => {
         '--quiet',
       ];
       expect((await cli(...sweep, '--shard', '0/2', '--stream', '1', '--out', file('g1-0.json'))).status).toBe(0);
-      expect((await cli(...sweep, '--shard', '1/2', '--out', file('g3-1.json'))).status).toBe(0);
+      expect((await cli(...sweep, '--shard', '1/2', '--stream', '3', '--out', file('g3-1.json'))).status).toBe(0);
       expect((await cli(...sweep, '--shard', '1/2', '--stream', '1', '--out', file('g1-1.json'))).status).toBe(0);
       const mixed = await cli('merge', file('g1-0.json'), file('g3-1.json'));
       expect(mixed.status).toBe(2);

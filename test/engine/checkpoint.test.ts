@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { chunkCount } from '../../src/engine/chunks.js';
+import { DEFAULT_STREAM } from '../../src/engine/random.js';
 import { cli, scratchFolder } from '../support/cli.js';
 import { sealCheckpoint } from '../support/checkpoint-seal.js';
 
@@ -198,11 +199,11 @@ describe('--checkpoint refuses what is not this run’s, in one line, exit 2, th
       [baseWith('--seed', 'yours'), /seed "mine" there, "yours" now/],
       [[...base, '--set', 'command=4'], /params.command 2 there, 4 now/],
       [baseWith('--trials', '300k'), /trials 200000 there, 300000 now/],
-      // Written on stream 3 (the default); stream 1's dice are others, so its chunks cannot be added (a stream-1 job
+      // Written on the default stream; stream 1's dice are others, so its chunks cannot be added (a stream-1 job
       // records no stream).
-      [[...base, '--stream', '1'], /stream 3 there, none now/],
+      [[...base, '--stream', '1'], new RegExp(`stream ${DEFAULT_STREAM} there, none now`)],
       // Stream 2 draws reserves' dice as stream 3 does, but a checkpoint resumes only on the stream it was made on.
-      [[...base, '--stream', '2'], /stream 3 there, 2 now/],
+      [[...base, '--stream', '2'], new RegExp(`stream ${DEFAULT_STREAM} there, 2 now`)],
       [
         [
           'shard',

@@ -115,7 +115,7 @@ describe('the form, read as --set reads it', () => {
     expect(parseStreamText(' 2 ')).toBe(2);
     for (const bad of ['0', '6', '', 'two', '1.5'])
       expect(() => parseStreamText(bad), bad).toThrow(
-        /^stream: got ".*"; allowed: 3 \(the default\), 2 \(.*\) or 1 \(/,
+        /^stream: got ".*"; allowed: 5 \(the default\), 4 \(.*\) or 1 \(/,
       );
   });
 
@@ -166,9 +166,11 @@ describe('a hash read into the form', () => {
       ['seed', 'club night'],
       ['stream', '1'],
     ]);
-    // The default stream is not written: a link without it means stream 3.
+    // The default stream is not written: a link without it means the default stream.
     expect(
-      hashEntries(infinity, reading.raw, { ...reading.simulation, stream: '3' }, true).map(([name]) => name),
+      hashEntries(infinity, reading.raw, { ...reading.simulation, stream: APP_DEFAULT_STREAM }, true).map(
+        ([name]) => name,
+      ),
     ).not.toContain('stream');
     expect(
       hashEntries(infinity, { wipB: '15' }, { simulate: false, trials: '200k', seed: 'x', stream: '1' }, false),

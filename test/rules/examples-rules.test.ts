@@ -93,7 +93,7 @@ const TRIALS = CHUNKS * CHUNK_TRIALS; // 131,072
  * one). 5σ: a false alarm once in 1.7 million comparisons; seeds are fixed.
  */
 function expectSimulationNearExact(rule: Rule, params: Params, seed: string): void {
-  // On every stream: 3, the default, and 2 and 1, kept for reproducing older results.
+  // On every stream: 5, the default, and 1 to 4, kept for reproducing older results.
   for (const stream of STREAM_VERSIONS) expectSimulationNearExactOnStream(stream, rule, params, seed);
 }
 

@@ -23,7 +23,7 @@ const ROLLOFF_SD = Math.sqrt(1 - DECIDES) / DECIDES;
  * alarm; 4 settings × 3 random metrics keeps the file below 7e-6 (Bonferroni). Fixed seeds.
  */
 function expectSimulationMatchesExact(seed: string, settings: string[]): void {
-  // On every stream: 3, the default, and 2 and 1, kept for reproducing older results.
+  // On every stream: 5, the default, and 1 to 4, kept for reproducing older results.
   for (const stream of STREAM_VERSIONS) expectSimulationMatchesExactOnStream(stream, seed, settings);
 }
 
