@@ -1,0 +1,95 @@
+/**
+ * Mordheim warbands on stream 5 (see warbands.ts): the fast path reading each roll-off's outcome and its dice
+ * count as separate exact draws (warbands-dice.ts says why the pair keeps its law). A trial at the defaults is
+ * three draws and no branch that depends on the dice: one uniform over (setup order, first player), one for
+ * the dice of the setup pair and one for those of the three-way roll for the first turn.
+ */
+import type { Rng } from './types.js';
+import { belowExact, diceSampler, diceThrown, MAX_GROUP, rejectBelow } from './warbands-dice.js';
+import { countDice, type Layout } from './warbands-layout.js';
+
+/** Outcome draws at most this many values are one draw with the first player; beyond, the first player is its own. */
+const JOINT_LIMIT = 1 << 16;
+
+function factorial(n: number): number {
+  return n <= 1 ? 1 : n * factorial(n - 1);
+}
+
+/** The `index`-th of the `size`! orders of 0 … size − 1 (factorial number system), into `out`. */
+function nthOrder(index: number, size: number, out: Int32Array): void {
+  const left = Array.from({ length: size }, (_, i) => i);
+  let rest = index;
+  for (let place = 0; place < size; place++) {
+    const block = factorial(size - 1 - place);
+    const digit = Math.floor(rest / block);
+    rest -= digit * block;
+    out[place] = left.splice(digit, 1)[0];
+  }
+}
+
+/**
+ * Stream 5's loop over `trials` trials: everything warbands.ts's simulate tallies per trial, in the same
+ * places. `candidates` are the defender's candidates (empty without a defender; one: no roll-off).
+ */
+export function simulateFast(
+  n: number,
+  candidates: readonly number[],
+  at: Layout,
+  rng: Rng,
+  trials: number,
+  tally: Float64Array,
+): void {
+  const { rollers } = at;
+  const hasDefender = candidates.length > 0;
+  const defenderRolls = candidates.length >= 2;
+  // One uniform draw picks the defender among its candidates, the order the rollers set up in and (when the
+  // product is small) the first player: index = (defender · rollers! + order) · n + first.
+  const choices = Math.max(1, candidates.length);
+  const orders = factorial(rollers);
+  const joint = at.outcomes > 0 || choices * orders * n <= JOINT_LIMIT;
+  const outcomes = choices * orders * (joint ? n : 1);
+  const outcomeReject = rejectBelow(outcomes);
+  const firstReject = rejectBelow(n);
+  // Trials of each outcome index, turned into the tally's counts after the loop.
+  const counts = new Int32Array(outcomes);
+  const top = diceSampler('top');
+  const sort = diceSampler('sort');
+  const stack = new Int32Array(MAX_GROUP);
+
+  for (let trial = 0; trial < trials; trial++) {
+    counts[belowExact(rng, outcomes, outcomeReject)]++;
+    if (!joint) tally[at.first + belowExact(rng, n, firstReject)]++;
+    if (defenderRolls) countDice(tally, at.defenderDice, diceThrown(rng, top, candidates.length, stack));
+    if (rollers >= 2) countDice(tally, at.setupDice, diceThrown(rng, sort, rollers, stack));
+    countDice(tally, at.firstDice, diceThrown(rng, top, n, stack));
+  }
+  // A single warband left after the defender sets up without rolling: no dice, every trial.
+  if (rollers < 2) tally[at.setupDice] += trials;
+
+  const rolling = new Int32Array(n);
+  const order = new Int32Array(rollers);
+  const offset = hasDefender ? 1 : 0;
+  for (let index = 0; index < outcomes; index++) {
+    const times = counts[index];
+    if (times === 0) continue;
+    const first = joint ? index % n : -1;
+    const rest = joint ? Math.floor(index / n) : index;
+    const defender = hasDefender ? candidates[Math.floor(rest / orders)] : -1;
+    let count = 0;
+    for (let i = 0; i < n; i++) if (i !== defender) rolling[count++] = i;
+    nthOrder(rest % orders, rollers, order);
+    for (let p = 0; p < rollers; p++) order[p] = rolling[order[p]];
+    if (at.outcomes > 0) {
+      let code = 0;
+      for (let p = rollers - 1; p >= 0; p--) code = code * n + order[p];
+      tally[at.outcome + code * n + first] += times;
+    } else {
+      for (let p = 0; p < rollers; p++) tally[at.setup + order[p] * n + p + offset] += times;
+      if (joint) tally[at.first + first] += times;
+    }
+    if (defenderRolls) {
+      tally[at.defender + defender] += times;
+      tally[at.setup + defender * n] += times;
+    }
+  }
+}
