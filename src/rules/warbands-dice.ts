@@ -116,8 +116,8 @@ export interface DiceTable {
   classes: DiceClass[];
 }
 
-/** The table of a roll-off of `kind` among `size` ≥ 2 players. */
-export function diceTable(kind: RollOffKind, size: number): DiceTable {
+/** The table of a roll-off of `kind` among `size` ≥ 2 players, reading `digits` dice a draw. */
+export function diceTable(kind: RollOffKind, size: number, digits = DIGITS): DiceTable {
   const classes = new Map<string, DiceClass>();
   const add = (dice: number, pending: number[], ways: number) => {
     const sorted = [...pending].sort((a, b) => b - a);
@@ -129,8 +129,8 @@ export function diceTable(kind: RollOffKind, size: number): DiceTable {
   // `ways` face rows of `used` dice lead here, `pending` groups to settle (the last one next).
   const walk = (pending: number[], used: number, ways: number) => {
     const group = pending[pending.length - 1];
-    if (group === undefined || used + group > DIGITS) {
-      add(used, pending, ways * FACES ** (DIGITS - used));
+    if (group === undefined || used + group > digits) {
+      add(used, pending, ways * FACES ** (digits - used));
       return;
     }
     const rest = pending.slice(0, -1);
@@ -143,84 +143,113 @@ export function diceTable(kind: RollOffKind, size: number): DiceTable {
     (a, b) =>
       a.pending.length - b.pending.length || a.dice - b.dice || a.pending.join('+').localeCompare(b.pending.join('+')),
   );
-  return { bound: FACES ** DIGITS, classes: ordered };
+  return { bound: FACES ** digits, classes: ordered };
 }
+
+/** Draws per bucket of a compiled table's bucket index: 2^9, so a table of 6^8 draws has 3,281 buckets. */
+const BUCKET_BITS = 9;
+/** A bucket whose draws fall in more than one class. */
+const MIXED = 0xffff;
+/** The largest draw: bound·x of a 32-bit x must stay below 2^53 (belowExact). */
+const MAX_DRAW = 2 ** 21;
+/**
+ * An outcome is drawn with a roll-off's dice only while the table keeps six dice a draw (outcomes · 6^6 ≤ 2^21,
+ * so at most 44 outcomes): fewer would leave most draws unsettled, and the buckets mostly mixed.
+ */
+const JOINT_DIGITS = 6;
 
 /**
- * The tables of one kind for groups of 2 … MAX_GROUP, flattened into typed arrays for the hot loop: a
- * group of g reads draws below bound[g]; its classes are classFrom[g] … classFrom[g + 1] − 1, class c
- * starting at draw start[c] (the first class of a group at 0), throwing dice[c] and leaving the groups
- * pend[pendFrom[c] … pendFrom[c + 1] − 1].
+ * The dice of one roll-off, drawn; with `outcomes` > 1, it also draws a uniform outcome index along with
+ * them and counts it in `counts` (one draw of outcomes · 6^d values, outcome-major: the index and the d dice
+ * are independent, each uniform). A table compiled into a function of its own, its arrays in the closure
+ * (measured: a third faster than reading them off an object each call); for each bucket of 2^BUCKET_BITS
+ * draws `bucket` holds the class they all fall in, MIXED for the few that straddle a class start, so a
+ * draw's class is one load nearly always.
  */
-export interface DiceSampler {
-  bound: Int32Array;
-  reject: Float64Array;
-  classFrom: Int32Array;
-  start: Int32Array;
-  dice: Int32Array;
-  pendFrom: Int32Array;
-  pend: Int32Array;
+export type DiceCount = (rng: Rng, counts: Int32Array) => number;
+
+/** How many dice a draw that also holds one of `outcomes` outcomes can read: 0 if it cannot hold JOINT_DIGITS. */
+export function jointDigits(outcomes: number): number {
+  let digits = 0;
+  while (outcomes * FACES ** (digits + 1) <= MAX_DRAW) digits++;
+  return digits >= JOINT_DIGITS ? digits : 0;
 }
 
-const samplers = new Map<RollOffKind, DiceSampler>();
-
-/** The sampler of `kind`, built on first use and kept: a worker builds each once for all its chunks. */
-export function diceSampler(kind: RollOffKind): DiceSampler {
-  const known = samplers.get(kind);
-  if (known) return known;
-  const tables = Array.from({ length: MAX_GROUP + 1 }, (_, size) => (size >= 2 ? diceTable(kind, size) : null));
-  const all = tables.flatMap((table) => table?.classes ?? []);
-  const bound = new Int32Array(MAX_GROUP + 1);
-  const reject = new Float64Array(MAX_GROUP + 1);
-  const classFrom = new Int32Array(MAX_GROUP + 2);
-  const start = new Int32Array(all.length);
-  const dice = new Int32Array(all.length);
-  const pendFrom = new Int32Array(all.length + 1);
-  const pend = new Int32Array(all.reduce((sum, c) => sum + c.pending.length, 0));
-  let at = 0;
-  let pendAt = 0;
-  for (let size = 0; size <= MAX_GROUP; size++) {
-    classFrom[size] = at;
-    const table = tables[size];
-    if (!table) continue;
-    bound[size] = table.bound;
-    reject[size] = rejectBelow(table.bound);
-    let from = 0;
-    for (const c of table.classes) {
-      start[at] = from;
-      dice[at] = c.dice;
-      pendFrom[at] = pendAt;
-      for (const group of c.pending) pend[pendAt++] = group;
+function compile(kind: RollOffKind, size: number, outcomes: number): DiceCount {
+  const table = diceTable(kind, size, outcomes === 1 ? DIGITS : jointDigits(outcomes));
+  const { classes } = table;
+  const bound = table.bound * outcomes;
+  const reject = rejectBelow(bound);
+  // Class k = outcome · C + class of the dice, starting at outcome · table.bound + the dice class's start.
+  const joint = outcomes * classes.length;
+  const start = new Int32Array(joint);
+  const dice = new Int32Array(joint);
+  const goesOn = new Uint8Array(joint);
+  const outcomeOf = new Int32Array(joint);
+  for (let outcome = 0, k = 0; outcome < outcomes; outcome++) {
+    let from = outcome * table.bound;
+    for (const c of classes) {
+      start[k] = from;
+      dice[k] = c.dice;
+      goesOn[k] = +(c.pending.length > 0);
+      outcomeOf[k] = outcome;
       from += c.ways;
-      at++;
+      k++;
     }
   }
-  classFrom[MAX_GROUP + 1] = at;
-  pendFrom[at] = pendAt;
-  const sampler = { bound, reject, classFrom, start, dice, pendFrom, pend };
-  samplers.set(kind, sampler);
-  return sampler;
+  // The last class start at or below the draw (binary search: only for the draws of mixed buckets).
+  const classOf = (draw: number): number => {
+    let low = 0;
+    let high = joint - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (start[middle] <= draw) low = middle;
+      else high = middle - 1;
+    }
+    return low;
+  };
+  const bucket = new Uint16Array(Math.ceil(bound / 2 ** BUCKET_BITS));
+  for (let b = 0; b < bucket.length; b++) {
+    const low = classOf(b * 2 ** BUCKET_BITS);
+    const high = classOf(Math.min(bound, (b + 1) * 2 ** BUCKET_BITS) - 1);
+    bucket[b] = low === high ? low : MIXED;
+  }
+  // The groups a class leaves, each settled from its own table.
+  const settle = (rng: Rng, k: number): number => {
+    let more = 0;
+    for (const group of classes[k % classes.length].pending) more += diceCount(kind, group)(rng, NO_COUNTS);
+    return more;
+  };
+  if (outcomes === 1)
+    return (rng) => {
+      const draw = belowExact(rng, bound, reject);
+      let k = bucket[draw >>> BUCKET_BITS];
+      if (k === MIXED) k = classOf(draw);
+      return goesOn[k] === 0 ? dice[k] : dice[k] + settle(rng, k);
+    };
+  return (rng, counts) => {
+    const draw = belowExact(rng, bound, reject);
+    let k = bucket[draw >>> BUCKET_BITS];
+    if (k === MIXED) k = classOf(draw);
+    counts[outcomeOf[k]]++;
+    return goesOn[k] === 0 ? dice[k] : dice[k] + settle(rng, k);
+  };
 }
 
+const NO_COUNTS = new Int32Array(0);
+const compiled = new Map<string, DiceCount>();
+
 /**
- * The dice a roll-off of `sampler`'s kind among `size` ≥ 2 players throws, exactly as likely as playing it
- * die by die. `stack` (MAX_GROUP long) holds the groups still to settle.
+ * The dice a roll-off of `kind` among `size` ≥ 2 players throws, drawn exactly as likely as playing it die by
+ * die: one draw, more only for the groups its class leaves; with `outcomes` > 1 (jointDigits(outcomes) > 0),
+ * one uniform outcome index counted in `counts` too. Built on first use and kept for every chunk after.
  */
-export function diceThrown(rng: Rng, sampler: DiceSampler, size: number, stack: Int32Array): number {
-  const { bound, reject, classFrom, start, dice, pendFrom, pend } = sampler;
-  let thrown = 0;
-  let top = 0;
-  stack[top++] = size;
-  do {
-    const group = stack[--top];
-    const draw = belowExact(rng, bound[group], reject[group]);
-    const first = classFrom[group];
-    const end = classFrom[group + 1];
-    // The draw's class: how many class starts after the first it reaches.
-    let c = first;
-    for (let k = first + 1; k < end; k++) c += +(draw >= start[k]);
-    thrown += dice[c];
-    for (let q = pendFrom[c]; q < pendFrom[c + 1]; q++) stack[top++] = pend[q];
-  } while (top > 0);
-  return thrown;
+export function diceCount(kind: RollOffKind, size: number, outcomes = 1): DiceCount {
+  const key = `${kind} ${size} ${outcomes}`;
+  let count = compiled.get(key);
+  if (!count) {
+    count = compile(kind, size, outcomes);
+    compiled.set(key, count);
+  }
+  return count;
 }

@@ -5,7 +5,7 @@
  * the dice of the setup pair and one for those of the three-way roll for the first turn.
  */
 import type { Rng } from './types.js';
-import { belowExact, diceSampler, diceThrown, MAX_GROUP, rejectBelow } from './warbands-dice.js';
+import { belowExact, diceCount, jointDigits, rejectBelow } from './warbands-dice.js';
 import { countDice, type Layout } from './warbands-layout.js';
 
 /** Outcome draws at most this many values are one draw with the first player; beyond, the first player is its own. */
@@ -52,16 +52,20 @@ export function simulateFast(
   const firstReject = rejectBelow(n);
   // Trials of each outcome index, turned into the tally's counts after the loop.
   const counts = new Int32Array(outcomes);
-  const top = diceSampler('top');
-  const sort = diceSampler('sort');
-  const stack = new Int32Array(MAX_GROUP);
+  // Each roll-off's dice: one function per roll-off, so each call below always calls the same one. The outcome
+  // index rides on the setup roll-off's draw (the first turn's when no one rolls for setup) when it is small.
+  const carrier = jointDigits(outcomes) >= (rollers >= 2 ? rollers : n) ? (rollers >= 2 ? 'setup' : 'first') : null;
+  const defenderDice = diceCount('top', Math.max(2, candidates.length));
+  const setupDice = diceCount('sort', Math.max(2, rollers), carrier === 'setup' ? outcomes : 1);
+  const firstDice = diceCount('top', n, carrier === 'first' ? outcomes : 1);
+  const { first: firstAt, defenderDice: defenderAt, setupDice: setupAt, firstDice: firstDiceAt } = at;
 
   for (let trial = 0; trial < trials; trial++) {
-    counts[belowExact(rng, outcomes, outcomeReject)]++;
-    if (!joint) tally[at.first + belowExact(rng, n, firstReject)]++;
-    if (defenderRolls) countDice(tally, at.defenderDice, diceThrown(rng, top, candidates.length, stack));
-    if (rollers >= 2) countDice(tally, at.setupDice, diceThrown(rng, sort, rollers, stack));
-    countDice(tally, at.firstDice, diceThrown(rng, top, n, stack));
+    if (carrier === null) counts[belowExact(rng, outcomes, outcomeReject)]++;
+    if (!joint) tally[firstAt + belowExact(rng, n, firstReject)]++;
+    if (defenderRolls) countDice(tally, defenderAt, defenderDice(rng, counts));
+    if (rollers >= 2) countDice(tally, setupAt, setupDice(rng, counts));
+    countDice(tally, firstDiceAt, firstDice(rng, counts));
   }
   // A single warband left after the defender sets up without rolling: no dice, every trial.
   if (rollers < 2) tally[at.setupDice] += trials;
