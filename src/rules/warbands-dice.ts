@@ -214,10 +214,20 @@ function compile(kind: RollOffKind, size: number, outcomes: number): DiceCount {
     const high = classOf(Math.min(bound, (b + 1) * 2 ** BUCKET_BITS) - 1);
     bucket[b] = low === high ? low : MIXED;
   }
-  // The groups a class leaves, each settled from its own table.
+  // The groups class k leaves, pend[pendFrom[k] … pendFrom[k + 1] − 1], each settled from its own table.
+  const pendFrom = new Int32Array(joint + 1);
+  const pend = new Int32Array(outcomes * classes.reduce((sum, c) => sum + c.pending.length, 0));
+  for (let k = 0, at = 0; k < joint; k++) {
+    for (const group of classes[k % classes.length].pending) pend[at++] = group;
+    pendFrom[k + 1] = at;
+  }
+  const own = plain[kind];
   const settle = (rng: Rng, k: number): number => {
     let more = 0;
-    for (const group of classes[k % classes.length].pending) more += diceCount(kind, group)(rng, NO_COUNTS);
+    for (let q = pendFrom[k]; q < pendFrom[k + 1]; q++) {
+      const group = pend[q];
+      more += (own[group] ??= compile(kind, group, 1))(rng, NO_COUNTS);
+    }
     return more;
   };
   if (outcomes === 1)
@@ -237,7 +247,9 @@ function compile(kind: RollOffKind, size: number, outcomes: number): DiceCount {
 }
 
 const NO_COUNTS = new Int32Array(0);
-const compiled = new Map<string, DiceCount>();
+/** Each kind's tables without an outcome, by group size, for settling the groups a class leaves. */
+const plain: Record<RollOffKind, DiceCount[]> = { top: [], sort: [] };
+const joined = new Map<string, DiceCount>();
 
 /**
  * The dice a roll-off of `kind` among `size` ≥ 2 players throws, drawn exactly as likely as playing it die by
@@ -245,11 +257,12 @@ const compiled = new Map<string, DiceCount>();
  * one uniform outcome index counted in `counts` too. Built on first use and kept for every chunk after.
  */
 export function diceCount(kind: RollOffKind, size: number, outcomes = 1): DiceCount {
+  if (outcomes === 1) return (plain[kind][size] ??= compile(kind, size, 1));
   const key = `${kind} ${size} ${outcomes}`;
-  let count = compiled.get(key);
+  let count = joined.get(key);
   if (!count) {
     count = compile(kind, size, outcomes);
-    compiled.set(key, count);
+    joined.set(key, count);
   }
   return count;
 }

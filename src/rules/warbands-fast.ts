@@ -15,18 +15,6 @@ function factorial(n: number): number {
   return n <= 1 ? 1 : n * factorial(n - 1);
 }
 
-/** The `index`-th of the `size`! orders of 0 … size − 1 (factorial number system), into `out`. */
-function nthOrder(index: number, size: number, out: Int32Array): void {
-  const left = Array.from({ length: size }, (_, i) => i);
-  let rest = index;
-  for (let place = 0; place < size; place++) {
-    const block = factorial(size - 1 - place);
-    const digit = Math.floor(rest / block);
-    rest -= digit * block;
-    out[place] = left.splice(digit, 1)[0];
-  }
-}
-
 /**
  * Stream 5's loop over `trials` trials: everything warbands.ts's simulate tallies per trial, in the same
  * places. `candidates` are the defender's candidates (empty without a defender; one: no roll-off).
@@ -70,30 +58,65 @@ export function simulateFast(
   // A single warband left after the defender sets up without rolling: no dice, every trial.
   if (rollers < 2) tally[at.setupDice] += trials;
 
+  tallyOutcomes(counts, { n, candidates, at, orders, firsts: joint ? n : 1 }, tally);
+}
+
+/**
+ * Adds the outcome counts to the tally: index (defender · orders + order) · firsts + first, the orders of the
+ * rollers taken in the factorial number system's (lexicographic) order, so each is the last one stepped on
+ * (nextOrder) instead of decoded from its index.
+ */
+function tallyOutcomes(
+  counts: Int32Array,
+  setting: { n: number; candidates: readonly number[]; at: Layout; orders: number; firsts: number },
+  tally: Float64Array,
+): void {
+  const { n, candidates, at, orders, firsts } = setting;
+  const { rollers } = at;
+  const hasDefender = candidates.length > 0;
+  const offset = hasDefender ? 1 : 0;
   const rolling = new Int32Array(n);
   const order = new Int32Array(rollers);
-  const offset = hasDefender ? 1 : 0;
-  for (let index = 0; index < outcomes; index++) {
-    const times = counts[index];
-    if (times === 0) continue;
-    const first = joint ? index % n : -1;
-    const rest = joint ? Math.floor(index / n) : index;
-    const defender = hasDefender ? candidates[Math.floor(rest / orders)] : -1;
+  let index = 0;
+  for (let choice = 0; choice < Math.max(1, candidates.length); choice++) {
+    const defender = hasDefender ? candidates[choice] : -1;
     let count = 0;
     for (let i = 0; i < n; i++) if (i !== defender) rolling[count++] = i;
-    nthOrder(rest % orders, rollers, order);
-    for (let p = 0; p < rollers; p++) order[p] = rolling[order[p]];
-    if (at.outcomes > 0) {
+    for (let p = 0; p < rollers; p++) order[p] = p;
+    for (let o = 0; o < orders; o++, nextOrder(order)) {
       let code = 0;
-      for (let p = rollers - 1; p >= 0; p--) code = code * n + order[p];
-      tally[at.outcome + code * n + first] += times;
-    } else {
-      for (let p = 0; p < rollers; p++) tally[at.setup + order[p] * n + p + offset] += times;
-      if (joint) tally[at.first + first] += times;
+      for (let p = rollers - 1; p >= 0; p--) code = code * n + rolling[order[p]];
+      let times = 0;
+      for (let first = 0; first < firsts; first++, index++) {
+        const some = counts[index];
+        times += some;
+        if (at.outcomes > 0) tally[at.outcome + code * n + first] += some;
+        else if (firsts > 1) tally[at.first + first] += some;
+      }
+      if (at.outcomes === 0)
+        for (let p = 0; p < rollers; p++) tally[at.setup + rolling[order[p]] * n + p + offset] += times;
+      if (candidates.length >= 2) {
+        tally[at.defender + defender] += times;
+        tally[at.setup + defender * n] += times;
+      }
     }
-    if (defenderRolls) {
-      tally[at.defender + defender] += times;
-      tally[at.setup + defender * n] += times;
-    }
+  }
+}
+
+/** Steps `order` to the next in lexicographic order (the last wraps round to the first, unused). */
+function nextOrder(order: Int32Array): void {
+  let i = order.length - 2;
+  while (i >= 0 && order[i] > order[i + 1]) i--;
+  if (i >= 0) {
+    let j = order.length - 1;
+    while (order[j] < order[i]) j--;
+    const swap = order[i];
+    order[i] = order[j];
+    order[j] = swap;
+  }
+  for (let low = i + 1, high = order.length - 1; low < high; low++, high--) {
+    const swap = order[low];
+    order[low] = order[high];
+    order[high] = swap;
   }
 }
