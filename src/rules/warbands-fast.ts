@@ -28,7 +28,6 @@ export function simulateFast(
   tally: Float64Array,
 ): void {
   const { rollers } = at;
-  const hasDefender = candidates.length > 0;
   const defenderRolls = candidates.length >= 2;
   // One uniform draw picks the defender among its candidates, the order the rollers set up in and (when the
   // product is small) the first player: index = (defender · rollers! + order) · n + first.
