@@ -1,8 +1,10 @@
 /**
  * Mordheim warbands on stream 5 (see warbands.ts): the fast path reading each roll-off's outcome and its dice
- * count as separate exact draws (warbands-dice.ts says why the pair keeps its law). A trial at the defaults is
- * three draws and no branch that depends on the dice: one uniform over (setup order, first player), one for
- * the dice of the setup pair and one for those of the three-way roll for the first turn.
+ * count as separate exact draws (warbands-dice.ts says why the pair keeps its law). The outcome of a trial is
+ * one uniform index over (defender among its candidates, order of the rollers, first player); while there are
+ * few such outcomes it rides on the setup roll-off's draw. A trial at the defaults is then two draws and no
+ * branch that depends on the dice: the setup order, first player and the setup pair's dice, then the dice of
+ * the three-way roll for the first turn.
  */
 import type { Rng } from './types.js';
 import { belowExact, diceCount, jointDigits, rejectBelow } from './warbands-dice.js';

@@ -42,6 +42,10 @@
  * - Setup ties are re-rolled among the tied only, each tied group keeping
  *   its place, until the order is strict. A single warband left to set up
  *   after the defender goes without rolling.
+ *
+ * Streams 1 to 4 play the roll-offs die by die below; stream 5 draws each
+ * roll-off's outcome and its dice count apart, from tables
+ * (warbands-fast.ts, warbands-dice.ts), with the same law.
  */
 import { forEachOutcome } from '../engine/outcome-histogram.js';
 import { proportion, type Tallied } from '../stats/estimate.js';
