@@ -149,7 +149,7 @@ export function diceTable(kind: RollOffKind, size: number, digits = DIGITS): Dic
 /** Draws per bucket of a compiled table's bucket index: 2^9, so a table of 6^8 draws has 3,281 buckets. */
 const BUCKET_BITS = 9;
 /** A bucket whose draws fall in more than one class. */
-const MIXED = 0xffff;
+const MIXED = -1;
 /** The largest draw: bound·x of a 32-bit x must stay below 2^53 (belowExact). */
 const MAX_DRAW = 2 ** 21;
 /**
@@ -208,11 +208,15 @@ function compile(kind: RollOffKind, size: number, outcomes: number): DiceCount {
     }
     return low;
   };
-  const bucket = new Uint16Array(Math.ceil(bound / 2 ** BUCKET_BITS));
+  // Class k packed in one number: its dice (at most the 8 a draw reads) in bits 0–3, whether groups are left
+  // in bit 4, its outcome above; a pure bucket holds its class packed, so most draws read one number.
+  const packed = new Int32Array(joint);
+  for (let k = 0; k < joint; k++) packed[k] = dice[k] | (goesOn[k] << 4) | (outcomeOf[k] << 5);
+  const bucket = new Int32Array(Math.ceil(bound / 2 ** BUCKET_BITS));
   for (let b = 0; b < bucket.length; b++) {
     const low = classOf(b * 2 ** BUCKET_BITS);
     const high = classOf(Math.min(bound, (b + 1) * 2 ** BUCKET_BITS) - 1);
-    bucket[b] = low === high ? low : MIXED;
+    bucket[b] = low === high ? packed[low] : MIXED;
   }
   // The groups class k leaves, pend[pendFrom[k] … pendFrom[k + 1] − 1], each settled from its own table.
   const pendFrom = new Int32Array(joint + 1);
@@ -233,16 +237,16 @@ function compile(kind: RollOffKind, size: number, outcomes: number): DiceCount {
   if (outcomes === 1)
     return (rng) => {
       const draw = belowExact(rng, bound, reject);
-      let k = bucket[draw >>> BUCKET_BITS];
-      if (k === MIXED) k = classOf(draw);
-      return goesOn[k] === 0 ? dice[k] : dice[k] + settle(rng, k);
+      let entry = bucket[draw >>> BUCKET_BITS];
+      if (entry === MIXED) entry = packed[classOf(draw)];
+      return (entry & 16) === 0 ? entry & 15 : (entry & 15) + settle(rng, classOf(draw));
     };
   return (rng, counts) => {
     const draw = belowExact(rng, bound, reject);
-    let k = bucket[draw >>> BUCKET_BITS];
-    if (k === MIXED) k = classOf(draw);
-    counts[outcomeOf[k]]++;
-    return goesOn[k] === 0 ? dice[k] : dice[k] + settle(rng, k);
+    let entry = bucket[draw >>> BUCKET_BITS];
+    if (entry === MIXED) entry = packed[classOf(draw)];
+    counts[entry >>> 5]++;
+    return (entry & 16) === 0 ? entry & 15 : (entry & 15) + settle(rng, classOf(draw));
   };
 }
 
