@@ -19,7 +19,14 @@ import { runChunks } from '../../src/engine/run-chunks.js';
 import { Fraction } from '../../src/exact/fraction.js';
 import { getRule } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
-import { belowExact, diceTable, jointDigits, type RollOffKind, rejectBelow } from '../../src/rules/warbands-dice.js';
+import {
+  belowExact,
+  diceCount,
+  diceTable,
+  jointDigits,
+  type RollOffKind,
+  rejectBelow,
+} from '../../src/rules/warbands-dice.js';
 import { DICE_HISTOGRAM, layout } from '../../src/rules/warbands-layout.js';
 import type { Warbands } from '../../src/rules/warbands-setup.js';
 
@@ -158,6 +165,51 @@ describe('stream 5 warbands: each dice table gives the law of the dice the rule 
     expect(jointDigits(44)).toBe(6);
     expect(jointDigits(45)).toBe(0);
   });
+});
+
+describe('stream 5 warbands: a drawn value reads the class its table puts it in, at every class edge', () => {
+  /** Plays back `first` as the first draw of a bound-`bound` table, then 0 for every draw after. */
+  const playback = (first: number, bound: number) => {
+    let calls = 0;
+    return Object.assign(() => (calls++ === 0 ? (first + 0.5) / bound : 0.5 / 6 ** 8), {
+      stream: 5 as const,
+      roll: () => 1,
+      count: () => 0,
+      below: () => 0,
+    });
+  };
+  /** The dice of a roll-off whose draws after the first are all 0: the first class of each table, followed. */
+  const afterZero = (kind: RollOffKind, size: number): number => {
+    const c = diceTable(kind, size).classes[0];
+    return c.pending.reduce((sum, group) => sum + afterZero(kind, group), c.dice);
+  };
+  const cases: [RollOffKind, number, number][] = [];
+  for (const kind of ['top', 'sort'] as const) {
+    for (let size = 2; size <= 8; size++) cases.push([kind, size, 1]);
+    for (const outcomes of [4, 6, 24, 44])
+      for (let size = 2; size <= jointDigits(outcomes); size++) cases.push([kind, size, outcomes]);
+  }
+  for (const [kind, size, outcomes] of cases) {
+    it(`${kind} among ${size}${outcomes > 1 ? `, with ${outcomes} outcomes` : ''}: both sides of every class start`, () => {
+      const { bound, classes } = diceTable(kind, size, outcomes > 1 ? jointDigits(outcomes) : 8);
+      const count = diceCount(kind, size, outcomes);
+      const wrong: string[] = [];
+      for (let outcome = 0; outcome < outcomes; outcome++) {
+        let start = outcome * bound;
+        for (const c of classes) {
+          const expected = c.pending.reduce((sum, group) => sum + afterZero(kind, group), c.dice);
+          for (const draw of [start, start + c.ways - 1]) {
+            const counts = new Int32Array(outcomes);
+            const dice = count(playback(draw, bound * outcomes), counts);
+            if (dice !== expected) wrong.push(`draw ${draw}: ${dice} dice, not ${expected}`);
+            if (outcomes > 1 && counts[outcome] !== 1) wrong.push(`draw ${draw}: not counted as outcome ${outcome}`);
+          }
+          start += c.ways;
+        }
+      }
+      expect(wrong).toEqual([]);
+    });
+  }
 });
 
 // ---------------------------------------------------------------- the factorisation, over named players
