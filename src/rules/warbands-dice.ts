@@ -212,9 +212,11 @@ function compile(kind: RollOffKind, size: number, outcomes: number): DiceCount {
     return low;
   };
   // Class k packed in one number: its dice (at most the 8 a draw reads) in bits 0–3, whether groups are left
-  // in bit 4, its outcome above; a pure bucket holds its class packed, so most draws read one number.
+  // in bit 4, k itself in bits 5–14 (for settling them), its outcome above; a pure bucket holds its class
+  // packed, so most draws read one number.
+  if (joint > 1 << 10) throw new RangeError(`warbands dice: ${joint} classes, more than 10 bits hold`);
   const packed = new Int32Array(joint);
-  for (let k = 0; k < joint; k++) packed[k] = dice[k] | (goesOn[k] << 4) | (outcomeOf[k] << 5);
+  for (let k = 0; k < joint; k++) packed[k] = dice[k] | (goesOn[k] << 4) | (k << 5) | (outcomeOf[k] << 15);
   const bucket = new Int32Array(Math.ceil(bound / 2 ** BUCKET_BITS));
   for (let b = 0; b < bucket.length; b++) {
     const low = classOf(b * 2 ** BUCKET_BITS);
@@ -242,14 +244,14 @@ function compile(kind: RollOffKind, size: number, outcomes: number): DiceCount {
       const draw = belowExact(rng, bound, reject);
       let entry = bucket[draw >>> BUCKET_BITS];
       if (entry === MIXED) entry = packed[classOf(draw)];
-      return (entry & 16) === 0 ? entry & 15 : (entry & 15) + settle(rng, classOf(draw));
+      return (entry & 16) === 0 ? entry & 15 : (entry & 15) + settle(rng, (entry >>> 5) & 1023);
     };
   return (rng, counts) => {
     const draw = belowExact(rng, bound, reject);
     let entry = bucket[draw >>> BUCKET_BITS];
     if (entry === MIXED) entry = packed[classOf(draw)];
-    counts[entry >>> 5]++;
-    return (entry & 16) === 0 ? entry & 15 : (entry & 15) + settle(rng, classOf(draw));
+    counts[entry >>> 15]++;
+    return (entry & 16) === 0 ? entry & 15 : (entry & 15) + settle(rng, (entry >>> 5) & 1023);
   };
 }
 

@@ -75,7 +75,10 @@ function tallyOutcomes(
   const { n, candidates, at, orders, firsts } = setting;
   const { rollers } = at;
   const hasDefender = candidates.length > 0;
+  const defenderRolls = candidates.length >= 2;
   const offset = hasDefender ? 1 : 0;
+  const codes = at.outcomes > 0;
+  const { outcome: outcomeAt, first: firstAt, setup: setupAt, defender: defenderAt } = at;
   const rolling = new Int32Array(n);
   const order = new Int32Array(rollers);
   let index = 0;
@@ -85,20 +88,24 @@ function tallyOutcomes(
     for (let i = 0; i < n; i++) if (i !== defender) rolling[count++] = i;
     for (let p = 0; p < rollers; p++) order[p] = p;
     for (let o = 0; o < orders; o++, nextOrder(order)) {
-      let code = 0;
-      for (let p = rollers - 1; p >= 0; p--) code = code * n + rolling[order[p]];
       let times = 0;
-      for (let first = 0; first < firsts; first++, index++) {
-        const some = counts[index];
-        times += some;
-        if (at.outcomes > 0) tally[at.outcome + code * n + first] += some;
-        else if (firsts > 1) tally[at.first + first] += some;
+      if (codes) {
+        let code = 0;
+        for (let p = rollers - 1; p >= 0; p--) code = code * n + rolling[order[p]];
+        for (let first = 0; first < firsts; first++, index++) {
+          times += counts[index];
+          tally[outcomeAt + code * n + first] += counts[index];
+        }
+      } else {
+        for (let first = 0; first < firsts; first++, index++) {
+          times += counts[index];
+          if (firsts > 1) tally[firstAt + first] += counts[index];
+        }
+        if (times > 0) for (let p = 0; p < rollers; p++) tally[setupAt + rolling[order[p]] * n + p + offset] += times;
       }
-      if (at.outcomes === 0)
-        for (let p = 0; p < rollers; p++) tally[at.setup + rolling[order[p]] * n + p + offset] += times;
-      if (candidates.length >= 2) {
-        tally[at.defender + defender] += times;
-        tally[at.setup + defender * n] += times;
+      if (defenderRolls) {
+        tally[defenderAt + defender] += times;
+        tally[setupAt + defender * n] += times;
       }
     }
   }
