@@ -92,6 +92,16 @@ const VALIDATION_SETTINGS: Record<string, string[][]> = {
     ],
     ['hit=3', 'guarantee=2', 'turns=10', 'attackerStart=3', 'attackerPlatoons=8', 'attackerReserves=6'],
   ],
+  // Stream 5's warbands tables (rules/warbands-dice.ts) beyond the golden settings: a defender roll-off of two
+  // with the outcome index on the first turn's draw; of eight, the first player drawn apart; a sort of eight;
+  // a sort of three read six dice a draw with 18 outcomes; seven warbands counted place by place with the first.
+  warbands: [
+    ['warbands=150:9,150:9'],
+    ['warbands=100:5,100:5,100:5,100:5,100:5,100:5,100:5,100:5'],
+    ['warbands=100:5,100:5,100:5,100:5,100:5,100:5,100:5,100:5', 'defender=false'],
+    ['warbands=100:5,90:5,80:5', 'defender=false'],
+    ['warbands=100:5,100:5,90:5,80:5,70:5,60:5,50:5', 'allies=1+2'],
+  ],
 };
 
 /** Chance that a correct stream fails the whole run (Bonferroni over every z-score). */

@@ -42,13 +42,19 @@
  * - Setup ties are re-rolled among the tied only, each tied group keeping
  *   its place, until the order is strict. A single warband left to set up
  *   after the defender goes without rolling.
+ *
+ * Streams 1 to 4 play the roll-offs die by die below; stream 5 draws each
+ * roll-off's outcome and its dice count apart, from tables
+ * (warbands-fast.ts, warbands-dice.ts), with the same law.
  */
-import { forEachOutcome, outcomeHistogram } from '../engine/outcome-histogram.js';
-import { mean, proportion, type Tallied } from '../stats/estimate.js';
+import { forEachOutcome } from '../engine/outcome-histogram.js';
+import { proportion, type Tallied } from '../stats/estimate.js';
 import { defineBuiltin, type TrialOut } from './define.js';
 import type { Dice } from './file-rule-dice.js';
 import type { MetricSpec, Rng } from './types.js';
 import { exact } from './warbands-exact.js';
+import { simulateFast } from './warbands-fast.js';
+import { countDice, diceMean, type Layout, layout } from './warbands-layout.js';
 import {
   ALLIES_ALLOWED,
   defenderCandidates,
@@ -60,71 +66,6 @@ import {
   underdogs,
   type Warbands,
 } from './warbands-setup.js';
-
-// Tally layout for n warbands. Underdog counts are per trial even though the
-// underdog is fixed by the ratings, so every metric reads the same way. The
-// dice each roll-off took are counted as histograms (see countDice), and
-// while there are few of them each trial's setup order and first player are
-// one outcome code (see outcomeCount): the hot loop only increments, and
-// summarize turns the counts into every metric.
-function layout(p: Warbands) {
-  const n = readWarbands(p.warbands).length;
-  const rollers = p.defender ? n - 1 : n;
-  const base = 3 * n + n * n + 3 * DICE_COUNTS;
-  const outcomes = outcomeCount(n, rollers);
-  return {
-    n,
-    rollers,
-    defender: 0,
-    underdog: n,
-    setup: 2 * n, // index setup + i·n + (k − 1): warband i set up k-th
-    first: 2 * n + n * n,
-    setupDice: 3 * n + n * n,
-    firstDice: 3 * n + n * n + DICE_COUNTS,
-    defenderDice: 3 * n + n * n + 2 * DICE_COUNTS,
-    /** Trials with each outcome code, when there are at most OUTCOME_LIMIT codes (outcomes > 0). */
-    outcomes,
-    outcome: base,
-    length: base + outcomes,
-  };
-}
-
-/**
- * A trial's setup order (the warbands that rolled, in place order) and
- * first player as one number: Σ order[p]·n^p over the rollers, times n,
- * plus the first player. There are n^rollers·n codes; up to OUTCOME_LIMIT
- * the tally counts codes, beyond it places and first players one by one.
- */
-const OUTCOME_LIMIT = 1 << 14;
-const outcomeCount = (n: number, rollers: number): number =>
-  outcomeHistogram(n ** rollers * n, OUTCOME_LIMIT)?.outcomes ?? 0;
-
-/**
- * How many trials threw each number of dice below DICE_HISTOGRAM, then the
- * sum and the sum of squares of the rarer larger counts (a roll-off of
- * eight needs dozens of dice only a few times in a million).
- */
-const DICE_HISTOGRAM = 64;
-const DICE_COUNTS = DICE_HISTOGRAM + 2;
-
-function countDice(tally: Float64Array, at: number, dice: number): void {
-  if (dice < DICE_HISTOGRAM) tally[at + dice]++;
-  else {
-    tally[at + DICE_HISTOGRAM] += dice;
-    tally[at + DICE_HISTOGRAM + 1] += dice * dice;
-  }
-}
-
-/** The dice of one roll-off per trial, as a mean, from its counts. */
-function diceMean(tally: Float64Array, at: number, trials: number): Tallied {
-  let sum = tally[at + DICE_HISTOGRAM];
-  let sumOfSquares = tally[at + DICE_HISTOGRAM + 1];
-  for (let dice = 1; dice < DICE_HISTOGRAM; dice++) {
-    sum += dice * tally[at + dice];
-    sumOfSquares += dice * dice * tally[at + dice];
-  }
-  return mean(sum, sumOfSquares, trials);
-}
 
 function metrics(p: Warbands): MetricSpec[] {
   const n = readWarbands(p.warbands).length;
@@ -347,6 +288,33 @@ function simulate(p: Warbands, rng: Rng, trials: number, tally: Float64Array): v
   // One candidate defends without a roll: no dice, the same warband every trial.
   const fixedDefender = !hasDefender ? -1 : candidates.length === 1 ? candidates[0] : null;
 
+  // Stream 5: each roll-off's outcome and dice count as separate exact draws (warbands-fast.ts, warbands-dice.ts).
+  // Streams 1 to 4, as every result on them was made: die by die.
+  if (rng.stream >= 5) simulateFast(n, hasDefender ? [...candidates] : [], at, rng, trials, tally);
+  else simulateByDie(rng, trials, tally, at, candidates, fixedDefender, { active, order, roll, segments });
+  for (let i = 0; i < n; i++) if (underdogFlags[i]) tally[at.underdog + i] += trials;
+  if (fixedDefender !== null) {
+    // Every trial: the same defender (or none), set up first, after no dice.
+    if (fixedDefender >= 0) {
+      tally[at.defender + fixedDefender] += trials;
+      tally[at.setup + fixedDefender * n] += trials;
+    }
+    tally[at.defenderDice] += trials;
+  }
+}
+
+/** Streams 1 to 4's loop: every die drawn as one uniform, the roll-offs played as the text plays them. */
+function simulateByDie(
+  rng: Rng,
+  trials: number,
+  tally: Float64Array,
+  at: Layout,
+  candidates: Int32Array,
+  fixedDefender: number | null,
+  scratch: { active: Int32Array; order: Int32Array; roll: Int32Array; segments: Int32Array },
+): void {
+  const { n } = at;
+  const { active, order, roll, segments } = scratch;
   for (let trial = 0; trial < trials; trial++) {
     let defender = -1;
     let defenderDice = 0;
@@ -384,15 +352,6 @@ function simulate(p: Warbands, rng: Rng, trials: number, tally: Float64Array): v
 
     countDice(tally, at.setupDice, setupDice);
     countDice(tally, at.firstDice, firstDiceThrown);
-  }
-  for (let i = 0; i < n; i++) if (underdogFlags[i]) tally[at.underdog + i] += trials;
-  if (fixedDefender !== null) {
-    // Every trial: the same defender (or none), set up first, after no dice.
-    if (fixedDefender >= 0) {
-      tally[at.defender + fixedDefender] += trials;
-      tally[at.setup + fixedDefender * n] += trials;
-    }
-    tally[at.defenderDice] += trials;
   }
 }
 

@@ -84,7 +84,7 @@ describe('stream 4 draws exactly as stream 3 for every rule but reserves beyond 
 
 // Stream 5 is stream 4 but for the rules below, which read their dice several to a draw there (each rule's file
 // says how). Every other rule draws exactly what it draws on stream 4.
-const READ_OTHERWISE_ON_5: readonly string[] = ['infinity', 'deployment'];
+const READ_OTHERWISE_ON_5: readonly string[] = ['infinity', 'deployment', 'warbands'];
 describe('stream 5 draws exactly as stream 4 for every rule it does not read otherwise', () => {
   const read = (stream: 4 | 5) =>
     JSON.parse(readFileSync(new URL(`../${goldenFile(stream)}`, import.meta.url), 'utf8')) as GoldenCase[];

@@ -4,7 +4,8 @@
  * Each setting below reaches one branch of a fast path: reserves' outcome histogram, chunk histogram and
  * running sums; warbands' outcome codes and per-place counts; fow's turn-by-turn dice (streams 1, 2) and
  * its plans (stream 3); stream 1's one uniform a die and streams 3 and 4's dice several to a draw; stream 5's
- * infinity rolls and deployment trials several to a 32-bit output.
+ * infinity rolls and deployment trials several to a 32-bit output, and warbands' tables, each roll-off's
+ * outcome and dice drawn apart.
  *
  * Bounds (5σ, per metric). For an estimate of n observations, σ is
  * - a probability metric (values in [0, 1], mean p exact): at most √(p(1 − p)/n), the variance of a
@@ -83,19 +84,30 @@ const CASES: Case[] = [
     settings: ['squads=12', 'rounds=6', 'chosenRound=3', 'leaderLoss=0.3', 'fallbackCommand=1'],
     streams: [1, 3, 4],
   },
-  // One defender without dice, two rollers: settlePair; 3^2·3 outcome codes.
-  { rule: warbands, settings: [], streams: [1, 3] },
-  // A defender roll-off among three, five rollers: 6^5·6 codes, past the outcome histogram.
+  // One defender without dice, two rollers: settlePair; 3^2·3 outcome codes. Stream 5: the outcome index on
+  // the setup pair's draw (7 dice), the first turn's three from an 8-dice table.
+  { rule: warbands, settings: [], streams: [1, 3, 5] },
+  // A defender roll-off among three, five rollers: 6^5·6 codes, past the outcome histogram. Stream 5: per-place
+  // counts, 3·5!·6 outcomes drawn on their own.
   {
     rule: warbands,
     settings: ['warbands=100:5,100:5,80:4,100:5,90:9,60:3', 'allies=3+6'],
-    streams: [1, 3],
+    streams: [1, 3, 5],
   },
+  // Stream 5: a setup sort of four read 6 dice a draw with 24 outcomes, no defender.
   {
     rule: warbands,
     settings: ['warbands=50:5,200:7,120:8,90:2', 'defender=false', 'underdogBy=warband'],
-    streams: [3],
+    streams: [3, 5],
   },
+  // Stream 5: two tied for defender, none left to sort, the first turn carrying the outcome index.
+  { rule: warbands, settings: ['warbands=150:9,150:9'], streams: [5] },
+  // Stream 5: three of four tied for defender, 72 outcomes drawn on their own, a setup sort of three.
+  { rule: warbands, settings: ['warbands=120:9,120:9,120:9,80:12'], streams: [5] },
+  // Stream 5: eight tied, a defender roll-off among eight and seven sorting; 8·7! orders, the first turn apart.
+  { rule: warbands, settings: [`warbands=${Array(8).fill('100:5').join(',')}`, 'allies=1+2,3+4'], streams: [5] },
+  // Stream 5: eight sorting with no defender, 8! orders, the first turn apart.
+  { rule: warbands, settings: [`warbands=${Array(8).fill('100:5').join(',')}`, 'defender=false'], streams: [5] },
   { rule: fow, settings: [], streams: [1, 2, 3], largest: 6 },
   {
     rule: fow,
