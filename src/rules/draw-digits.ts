@@ -1,7 +1,7 @@
 /**
  * Several dice from one 32-bit output of xoshiro128**, exactly uniform, for
- * the stream-5 fast paths of infinity and deployment: Lemire's method on the
- * whole output rather than on its top 20 bits as `Rng.below` (engine/random.ts)
+ * the stream-5 fast paths of infinity, deployment and warbands: Lemire's method
+ * on the whole output rather than on its top 20 bits as `Rng.below` (engine/random.ts)
  * does, so one output holds a bound up to 2^32 instead of 4096.
  *
  * An output x (0 ≤ x < 2^32) is accepted for a bound B when x·B mod 2^32 is
@@ -68,6 +68,30 @@ export function acceptedOutput(state: Int32Array, bound: number, reject: number)
   for (;;) {
     const x = xoshiroNext(state);
     if (Math.imul(x, bound) >>> 0 >= reject) return x;
+  }
+}
+
+/**
+ * The same method on a stream's uniform, for a caller that holds the stream rather than its state (warbands): the
+ * fraction below which `belowExact(rng, bound, ·)` draws again: (2^32 mod bound)/2^32, exact in a double.
+ * @example rejectBelow(3) // 2^-32: 2^32 = 3·1431655765 + 1
+ */
+export function rejectBelow(bound: number): number {
+  return (TWO_TO_32 % bound) / TWO_TO_32;
+}
+
+/**
+ * A draw from 0 … bound − 1, exactly uniform, bound ≤ 2^21: Lemire's method on the 32 bits x of one uniform
+ * of a xoshiro stream (u = x·2^-32 exactly). bound·u = bound·x/2^32 is exact in a double, its whole part is
+ * ⌊bound·x/2^32⌋ and its fraction (bound·x mod 2^32)/2^32; drawing again when that fraction is below
+ * `reject` = rejectBelow(bound) leaves each value exactly ⌊2^32/bound⌋ of the x (Lemire 2019, "Fast random
+ * integer generation in an interval"). A redraw is rarer than bound/2^32: 1 in 2,500 for 6^8.
+ */
+export function belowExact(rng: Rng, bound: number, reject: number): number {
+  for (;;) {
+    const scaled = rng() * bound;
+    const value = scaled | 0;
+    if (scaled - value >= reject) return value;
   }
 }
 

@@ -25,6 +25,7 @@
  *
  * Streams 1 to 4 never come here: they play the roll-offs die by die (warbands.ts), as their results were made.
  */
+import { belowExact, rejectBelow } from './draw-digits.js';
 import type { Rng } from './types.js';
 
 export type RollOffKind = 'top' | 'sort';
@@ -34,31 +35,6 @@ const DIGITS = 8;
 const FACES = 6;
 /** The most warbands, and so the largest group a roll-off has. */
 export const MAX_GROUP = 8;
-const TWO_TO_32 = 2 ** 32;
-
-/**
- * The fraction below which `belowExact(rng, bound, ·)` draws again: (2^32 mod bound)/2^32, exact in a double.
- * @example rejectBelow(3) // 2^-32: 2^32 = 3·1431655765 + 1
- */
-export function rejectBelow(bound: number): number {
-  return (TWO_TO_32 % bound) / TWO_TO_32;
-}
-
-/**
- * A draw from 0 … bound − 1, exactly uniform, bound ≤ 2^21: Lemire's method on the 32 bits x of one uniform
- * of a xoshiro stream (u = x·2^-32 exactly). bound·u = bound·x/2^32 is exact in a double, its whole part is
- * ⌊bound·x/2^32⌋ and its fraction (bound·x mod 2^32)/2^32; drawing again when that fraction is below
- * `reject` = rejectBelow(bound) leaves each value exactly ⌊2^32/bound⌋ of the x (Lemire 2019, "Fast random
- * integer generation in an interval"). A redraw is rarer than bound/2^32: 1 in 2,500 for 6^8.
- */
-export function belowExact(rng: Rng, bound: number, reject: number): number {
-  for (;;) {
-    const scaled = rng() * bound;
-    const value = scaled | 0;
-    if (scaled - value >= reject) return value;
-  }
-}
-
 function binomial(n: number, k: number): number {
   let result = 1;
   for (let i = 1; i <= k; i++) result = (result * (n - k + i)) / i;

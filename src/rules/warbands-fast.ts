@@ -7,7 +7,8 @@
  * the three-way roll for the first turn.
  */
 import type { Rng } from './types.js';
-import { belowExact, type DiceCount, diceCount, jointDigits, rejectBelow } from './warbands-dice.js';
+import { belowExact, rejectBelow } from './draw-digits.js';
+import { type DiceCount, diceCount, jointDigits } from './warbands-dice.js';
 import { countDice, type Layout } from './warbands-layout.js';
 
 /** Outcome draws at most this many values are one draw with the first player; beyond, the first player is its own. */

@@ -19,14 +19,8 @@ import { runChunks } from '../../src/engine/run-chunks.js';
 import { Fraction } from '../../src/exact/fraction.js';
 import { getRule } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
-import {
-  belowExact,
-  diceCount,
-  diceTable,
-  jointDigits,
-  type RollOffKind,
-  rejectBelow,
-} from '../../src/rules/warbands-dice.js';
+import { belowExact, rejectBelow } from '../../src/rules/draw-digits.js';
+import { diceCount, diceTable, jointDigits, type RollOffKind } from '../../src/rules/warbands-dice.js';
 import { DICE_HISTOGRAM, layout } from '../../src/rules/warbands-layout.js';
 import type { Warbands } from '../../src/rules/warbands-setup.js';
 
