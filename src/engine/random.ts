@@ -349,21 +349,9 @@ export interface ChunkStreams {
 
 export function chunkStreams(): ChunkStreams {
   // Each made on first use: a thread that only merges (the CLI's main thread) never builds the dice tables.
-  let first: TycheStream | undefined;
-  let second: XoshiroStream | undefined;
-  let third: XoshiroStream | undefined;
-  let fourth: XoshiroStream | undefined;
-  let fifth: XoshiroStream | undefined;
+  const made: Array<TycheStream | XoshiroStream | undefined> = [];
   const generator = (version: StreamVersion) =>
-    version === 1
-      ? (first ??= new TycheStream())
-      : version === 2
-        ? (second ??= new XoshiroStream(undefined, 2))
-        : version === 3
-          ? (third ??= new XoshiroStream(undefined, 3))
-          : version === 4
-            ? (fourth ??= new XoshiroStream(undefined, 4))
-            : (fifth ??= new XoshiroStream(undefined, 5));
+    (made[version] ??= version === 1 ? new TycheStream() : new XoshiroStream(undefined, version));
   return {
     chunk: (version, seed, ruleId, chunkIndex) => generator(version).reseedChunk(seed, ruleId, chunkIndex).random,
   };
