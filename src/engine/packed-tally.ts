@@ -8,6 +8,7 @@
  * tens of megabytes of tallies already read. Packed, the same task sends
  * kilobytes, which the receiver adds into a tally it reuses.
  */
+import { mergeTally } from './run-chunks.js';
 
 /** A tally of `length` entries, zero except at `at[k]`, which holds `values[k]` (indices ascending). */
 export interface PackedTally {
@@ -68,12 +69,8 @@ export function unpackTally(message: TallyMessage): Float64Array {
  * no bit of the sum.
  */
 export function addTallyMessage(into: Float64Array, message: TallyMessage): void {
-  if (isPacked(message)) {
-    addPacked(into, message);
-    return;
-  }
-  if (into.length !== message.length) throw new Error(`tally length mismatch: ${into.length} vs ${message.length}`);
-  for (let i = 0; i < into.length; i++) into[i] += message[i];
+  if (isPacked(message)) addPacked(into, message);
+  else mergeTally(into, message);
 }
 
 function addPacked(into: Float64Array, packed: PackedTally): void {
