@@ -16,8 +16,7 @@ if (status !== '0') {
     (file) => file.status !== 'passed' || file.assertionResults.some((test) => test.status === 'failed'),
   );
   const unfinished = report.testResults.filter(
-    (file) =>
-      file.assertionResults.length > 0 && file.assertionResults.every((test) => test.status === 'pending'),
+    (file) => file.assertionResults.length > 0 && file.assertionResults.every((test) => test.status === 'pending'),
   );
   const named = [...new Set([...notPassed, ...unfinished])];
   console.log(`\nci-summary: npm test exited ${status}`);
