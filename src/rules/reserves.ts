@@ -38,15 +38,12 @@ import {
   type Sums,
 } from './reserves-sums.js';
 import type { MetricSpec, Rng } from './types.js';
+import { type ArrivalTable, GROUP, GROUP_BOUND, tableTrials } from './reserves-draws.js';
 
 /** (needed − 1)/6 per round: the least uniform whose die shows `needed`, for the hot loop's comparison. */
 function thresholds(needed: Int32Array): Float64Array {
   return Float64Array.from(needed, (face) => (face - 1) / 6);
 }
-
-/** Dice a squad's arrival is read from at once: four d6 a draw. */
-const GROUP = 4;
-const GROUP_BOUND = 6 ** GROUP;
 
 /**
  * For streams 2 to 4: what one squad's dice do, read off at once. The squad rolls
@@ -56,7 +53,7 @@ const GROUP_BOUND = 6 ** GROUP;
  * it in (codeOf[round − 1]), or −1 when none of them does and another group
  * follows; in the last group, the code of a lost squad.
  */
-function arrivalCodes(p: Reserves, needed: Int32Array, codeOf: Int32Array): { codes: Int32Array; bounds: Int32Array } {
+function arrivalCodes(p: Reserves, needed: Int32Array, codeOf: Int32Array): ArrivalTable {
   // Kept per thread: a sweep's one-chunk points would otherwise each build theirs (about 25 µs a chunk).
   const key = `${p.rounds}/${p.firstRound}/${p.squads}/${needed.join(',')}`;
   let table = arrivalTables.get(key);
@@ -68,13 +65,13 @@ function arrivalCodes(p: Reserves, needed: Int32Array, codeOf: Int32Array): { co
   return table;
 }
 
-const arrivalTables = new Map<string, { codes: Int32Array; bounds: Int32Array }>();
+const arrivalTables = new Map<string, ArrivalTable>();
 
 /**
  * For stream 4's running sums: the same tables, giving the round index a squad arrives in (R: lost) instead of an
  * outcome code.
  */
-function arrivalIndices(p: Reserves, needed: Int32Array): { codes: Int32Array; bounds: Int32Array } {
+function arrivalIndices(p: Reserves, needed: Int32Array): ArrivalTable {
   const key = `index/${p.rounds}/${p.firstRound}/${needed.join(',')}`;
   let table = arrivalTables.get(key);
   if (table === undefined) {
@@ -90,11 +87,7 @@ function arrivalIndices(p: Reserves, needed: Int32Array): { codes: Int32Array; b
 }
 const ARRIVAL_TABLES_KEPT = 64;
 
-function buildArrivalCodes(
-  p: Reserves,
-  needed: Int32Array,
-  codeOf: Int32Array,
-): { codes: Int32Array; bounds: Int32Array } {
+function buildArrivalCodes(p: Reserves, needed: Int32Array, codeOf: Int32Array): ArrivalTable {
   const rolling = p.rounds - p.firstRound + 1;
   const groups = Math.ceil(rolling / GROUP);
   const codes = new Int32Array(groups * GROUP_BOUND);
@@ -316,16 +309,8 @@ function simulate(p: Reserves, rng: Rng, trials: number, tally: Float64Array): v
     const { weight } = coding;
     let distinct = 0;
     if (withIndex !== null && withoutIndex !== null) {
-      const bound = withIndex.bounds[0];
-      for (let trial = 0; trial < trials; trial++) {
-        const codes = fateMatters && rng() >= survives ? withoutIndex.codes : withIndex.codes;
-        let code = 0;
-        for (let squad = 0; squad < squads; squad++) {
-          const arrival = codes[rng.below(bound)];
-          code += weight[arrival >= 0 ? arrival : laterArrival(rng, codes, withIndex.bounds)];
-        }
-        if (counts[code]++ === 0) seen[distinct++] = code;
-      }
+      const chunk = { rng, trials, squads, fateMatters, survives, withIndex, withoutIndex };
+      distinct = tableTrials(chunk, { histogram: { weight, counts, seen } });
     } else {
       for (let trial = 0; trial < trials; trial++) {
         const needed = fateMatters && rng() >= survives ? withoutCommander : withCommander;
@@ -340,18 +325,8 @@ function simulate(p: Reserves, rng: Rng, trials: number, tally: Float64Array): v
   const arrivingIn = new Int32Array(rounds + 1); // scratch, zero between trials (addTrial clears it)
   const allInBy = new Float64Array(rounds); // trials with every squad in by round index j, for deferred rounds
   if (withIndex !== null && withoutIndex !== null) {
-    const bound = withIndex.bounds[0];
-    for (let trial = 0; trial < trials; trial++) {
-      const codes = fateMatters && rng() >= survives ? withoutIndex.codes : withIndex.codes;
-      let last = 0;
-      for (let squad = 0; squad < squads; squad++) {
-        const drawn = codes[rng.below(bound)];
-        const arrival = drawn >= 0 ? drawn : laterArrival(rng, codes, withIndex.bounds);
-        arrivingIn[arrival]++;
-        if (arrival > last) last = arrival;
-      }
-      addTrial(tally, at, arrivingIn, last, squads, diceOf, allInBy);
-    }
+    const chunk = { rng, trials, squads, fateMatters, survives, withIndex, withoutIndex };
+    tableTrials(chunk, { histogram: null, tally, at, arrivingIn, diceOf, allInBy });
   } else {
     for (let trial = 0; trial < trials; trial++) {
       const needed = fateMatters && rng() >= survives ? withoutCommander : withCommander;

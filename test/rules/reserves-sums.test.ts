@@ -36,10 +36,10 @@ function needed(s: Setting, bonus: number, round: number): number {
 
 /**
  * Round index a squad arrives in (rounds: lost), its dice one uniform each (streams 1 to 3) or four to a `below` draw
- * (stream 4).
+ * (streams 4 and 5, whose reserves are the same dice).
  */
 function arrival(s: Setting, bonus: number, rng: Rng, stream: StreamVersion): number {
-  if (stream !== 4) {
+  if (stream < 4) {
     for (let round = s.firstRound; round <= s.rounds; round++)
       if (1 + Math.floor(rng() * 6) >= needed(s, bonus, round)) return round - 1;
     return s.rounds;
@@ -135,7 +135,7 @@ const settings: Array<[string, Partial<Setting>]> = [
 describe('reserves beyond its outcome histogram: running sums equal the trial-by-trial oracle, entry for entry', () => {
   for (const [label, change] of settings) {
     const setting = { ...defaults, ...change };
-    for (const stream of [1, 3, 4] as const) {
+    for (const stream of [1, 3, 4, 5] as const) {
       it(`seed "sums", stream ${stream}: ${label}`, () => {
         expect((setting.squads + 1) ** (setting.rounds + 1)).toBeGreaterThan(2 ** 18);
         const params = resolveParams(
