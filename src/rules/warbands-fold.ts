@@ -51,6 +51,28 @@ function foldBlock(
   const at = into.setupAt + place + into.offset;
   const remaining = rollers - place;
   const row = place * rollers;
+  if (remaining === 3) {
+    // The last three places of the six orders abc, acb, bac, bca, cab, cba (a < b < c).
+    const a = left[row] * n + at;
+    const b = left[row + 1] * n + at;
+    const c = left[row + 2] * n + at;
+    const abc = counts[from];
+    const acb = counts[from + 1];
+    const bac = counts[from + 2];
+    const bca = counts[from + 3];
+    const cab = counts[from + 4];
+    const cba = counts[from + 5];
+    tally[a] += abc + acb;
+    tally[b] += bac + bca;
+    tally[c] += cab + cba;
+    tally[a + 1] += bac + cab;
+    tally[b + 1] += abc + cba;
+    tally[c + 1] += acb + bca;
+    tally[a + 2] += bca + cba;
+    tally[b + 2] += acb + cab;
+    tally[c + 2] += abc + bac;
+    return abc + acb + bac + bca + cab + cba;
+  }
   if (remaining === 2) {
     // The last two places: a before b (the first order), then b before a.
     const a = left[row];
