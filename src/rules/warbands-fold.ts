@@ -5,10 +5,10 @@
  * The orders of r rollers are numbered in lexicographic order (the factorial number system), so the orders
  * that share their first p places are one block of (r − p)! numbers, and the block of each next warband is
  * (r − p − 1)! long within it. Walking that tree, each node adds its block's trials to the place of the
- * warband it puts there: a place is counted once a block, not once an order, and the last two places of a
- * pair of orders (a then b, b then a) come straight off the two counts. About 1.7 · r! additions a chunk
- * instead of r per order, and no order is decoded (measured: folding 40,320 orders a chunk, the walk is
- * several times faster than stepping through the orders).
+ * warband it puts there: a place is counted once a block, not once an order, and the last three places of
+ * six orders of three (abc … cba) come straight off their six counts. Nine additions for six orders at the
+ * bottom, one a block above, instead of r per order, and no order stepped to or decoded. Measured at 40,320
+ * orders a chunk (8 warbands): 0.2–0.4 ms a chunk against 1.4–1.8 ms stepping through the orders.
  */
 
 /** Where the fold adds: tally[setupAt + warband · n + place + offset] (offset 1 after a defender). */
