@@ -154,85 +154,143 @@ export function jointDigits(outcomes: number): number {
   return digits >= JOINT_DIGITS ? digits : 0;
 }
 
-function compile(kind: RollOffKind, size: number, outcomes: number): DiceCount {
+/**
+ * A class packed in one number: its dice (at most the 8 a draw reads) in bits 0–3, how many groups it leaves
+ * (at most four: each of two or more dice, eight in all) in bits 4–6, the groups themselves four bits each
+ * from bit 7, the last first (the order they are put on settle's stack), its outcome from bit 23.
+ */
+const GROUPS_AT = 7;
+const OUTCOME_AT = 23;
+/** The bits of a packed class that count the groups it leaves: 0 when the roll-off ends in its draw. */
+const GROUPS_LEFT = 7 << 4;
+
+/** A table compiled for drawing: every class packed, each bucket's class (or MIXED), each class's first draw. */
+interface Compiled {
+  bound: number;
+  reject: number;
+  start: Int32Array;
+  packed: Int32Array;
+  bucket: Int32Array;
+}
+
+function build(kind: RollOffKind, size: number, outcomes: number): Compiled {
   const table = diceTable(kind, size, outcomes === 1 ? DIGITS : jointDigits(outcomes));
   const { classes } = table;
   const bound = table.bound * outcomes;
-  const reject = rejectBelow(bound);
+  if (outcomes > 1 << (31 - OUTCOME_AT)) throw new RangeError(`warbands dice: ${outcomes} outcomes in one draw`);
   // Class k = outcome · C + class of the dice, starting at outcome · table.bound + the dice class's start.
   const joint = outcomes * classes.length;
   const start = new Int32Array(joint);
-  const dice = new Int32Array(joint);
-  const goesOn = new Uint8Array(joint);
-  const outcomeOf = new Int32Array(joint);
+  const packed = new Int32Array(joint);
   for (let outcome = 0, k = 0; outcome < outcomes; outcome++) {
     let from = outcome * table.bound;
     for (const c of classes) {
+      if (c.pending.length > 4) throw new RangeError(`warbands dice: a class leaves ${c.pending.length} groups`);
+      let groups = 0;
+      for (const group of c.pending) groups = (groups << 4) | group;
       start[k] = from;
-      dice[k] = c.dice;
-      goesOn[k] = +(c.pending.length > 0);
-      outcomeOf[k] = outcome;
+      packed[k] = c.dice | (c.pending.length << 4) | (groups << GROUPS_AT) | (outcome << OUTCOME_AT);
       from += c.ways;
       k++;
     }
   }
-  // The last class start at or below the draw (binary search: only for the draws of mixed buckets).
-  const classOf = (draw: number): number => {
-    let low = 0;
-    let high = joint - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if (start[middle] <= draw) low = middle;
-      else high = middle - 1;
-    }
-    return low;
-  };
-  // Class k packed in one number: its dice (at most the 8 a draw reads) in bits 0–3, whether groups are left
-  // in bit 4, k itself in bits 5–14 (for settling them), its outcome above; a pure bucket holds its class
-  // packed, so most draws read one number.
-  if (joint > 1 << 10) throw new RangeError(`warbands dice: ${joint} classes, more than 10 bits hold`);
-  const packed = new Int32Array(joint);
-  for (let k = 0; k < joint; k++) packed[k] = dice[k] | (goesOn[k] << 4) | (k << 5) | (outcomeOf[k] << 15);
   const bucket = new Int32Array(Math.ceil(bound / 2 ** BUCKET_BITS));
   for (let b = 0; b < bucket.length; b++) {
-    const low = classOf(b * 2 ** BUCKET_BITS);
-    const high = classOf(Math.min(bound, (b + 1) * 2 ** BUCKET_BITS) - 1);
+    const low = classOf(start, b * 2 ** BUCKET_BITS);
+    const high = classOf(start, Math.min(bound, (b + 1) * 2 ** BUCKET_BITS) - 1);
     bucket[b] = low === high ? packed[low] : MIXED;
   }
-  // The groups class k leaves, pend[pendFrom[k] … pendFrom[k + 1] − 1], each settled from its own table.
-  const pendFrom = new Int32Array(joint + 1);
-  const pend = new Int32Array(outcomes * classes.reduce((sum, c) => sum + c.pending.length, 0));
-  for (let k = 0, at = 0; k < joint; k++) {
-    for (const group of classes[k % classes.length].pending) pend[at++] = group;
-    pendFrom[k + 1] = at;
+  return { bound, reject: rejectBelow(bound), start, packed, bucket };
+}
+
+/** The last class start at or below the draw (binary search: only for the draws of mixed buckets). */
+function classOf(start: Int32Array, draw: number): number {
+  let low = 0;
+  let high = start.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if (start[middle] <= draw) low = middle;
+    else high = middle - 1;
   }
-  const own = plain[kind];
-  const settle = (rng: Rng, k: number): number => {
-    let more = 0;
-    for (let q = pendFrom[k]; q < pendFrom[k + 1]; q++) {
-      const group = pend[q];
-      more += (own[group] ??= compile(kind, group, 1))(rng, NO_COUNTS);
+  return low;
+}
+
+/** The buckets of a table of 6^8 draws. */
+const PLAIN_BUCKETS = Math.ceil(FACES ** DIGITS / 2 ** BUCKET_BITS);
+const PLAIN_BOUND = FACES ** DIGITS;
+const PLAIN_REJECT = rejectBelow(PLAIN_BOUND);
+
+/** Each kind's tables without an outcome, by group size, for the groups a class leaves; their buckets end to end. */
+interface PlainTables {
+  tables: Compiled[];
+  buckets: Int32Array;
+}
+const plainTables: Record<RollOffKind, PlainTables> = {
+  top: { tables: [], buckets: new Int32Array((MAX_GROUP + 1) * PLAIN_BUCKETS) },
+  sort: { tables: [], buckets: new Int32Array((MAX_GROUP + 1) * PLAIN_BUCKETS) },
+};
+
+/** The plain tables of every group up to `size` (all a roll-off of `size` can leave), built once. */
+function plainUpTo(kind: RollOffKind, size: number): PlainTables {
+  const plain = plainTables[kind];
+  for (let group = 2; group <= size; group++)
+    if (plain.tables[group] === undefined) {
+      plain.tables[group] = build(kind, group, 1);
+      plain.buckets.set(plain.tables[group].bucket, group * PLAIN_BUCKETS);
     }
-    return more;
-  };
+  return plain;
+}
+
+/** The groups still to settle, the next on top: at most three below the four slots a class writes. */
+const stack = new Int32Array(2 * MAX_GROUP);
+
+/**
+ * The dice the groups of `entry` (a packed class) throw after its own, each group from its table of its size,
+ * depth first in the order the class lists them (a group's groups before the next group's draw, as the
+ * roll-off plays them). One loop over every table's buckets laid end to end, a class's groups written four
+ * slots at a time with no branch on how many there are: the only branch that depends on the dice is the
+ * loop's end. Measured at 8 warbands, where every setup draw leaves groups: 1.13× faster a trial than a call
+ * to each group's own compiled function (the call site saw seven of them, so none was inlined).
+ */
+function settle(rng: Rng, plain: PlainTables, entry: number): number {
+  const { buckets, tables } = plain;
+  let top = 0;
+  let dice = 0;
+  let groups = entry;
+  for (;;) {
+    stack[top] = (groups >>> GROUPS_AT) & 15;
+    stack[top + 1] = (groups >>> (GROUPS_AT + 4)) & 15;
+    stack[top + 2] = (groups >>> (GROUPS_AT + 8)) & 15;
+    stack[top + 3] = (groups >>> (GROUPS_AT + 12)) & 15;
+    top += (groups >>> 4) & 7;
+    if (top === 0) return dice;
+    const group = stack[--top];
+    const draw = belowExact(rng, PLAIN_BOUND, PLAIN_REJECT);
+    groups = buckets[group * PLAIN_BUCKETS + (draw >>> BUCKET_BITS)];
+    if (groups === MIXED) groups = tables[group].packed[classOf(tables[group].start, draw)];
+    dice += groups & 15;
+  }
+}
+
+function compile(kind: RollOffKind, size: number, outcomes: number): DiceCount {
+  const plain = plainUpTo(kind, size);
+  const { bound, reject, start, packed, bucket } = outcomes === 1 ? plain.tables[size] : build(kind, size, outcomes);
   if (outcomes === 1)
     return (rng) => {
       const draw = belowExact(rng, bound, reject);
       let entry = bucket[draw >>> BUCKET_BITS];
-      if (entry === MIXED) entry = packed[classOf(draw)];
-      return (entry & 16) === 0 ? entry & 15 : (entry & 15) + settle(rng, (entry >>> 5) & 1023);
+      if (entry === MIXED) entry = packed[classOf(start, draw)];
+      return (entry & GROUPS_LEFT) === 0 ? entry & 15 : (entry & 15) + settle(rng, plain, entry);
     };
   return (rng, counts) => {
     const draw = belowExact(rng, bound, reject);
     let entry = bucket[draw >>> BUCKET_BITS];
-    if (entry === MIXED) entry = packed[classOf(draw)];
-    counts[entry >>> 15]++;
-    return (entry & 16) === 0 ? entry & 15 : (entry & 15) + settle(rng, (entry >>> 5) & 1023);
+    if (entry === MIXED) entry = packed[classOf(start, draw)];
+    counts[entry >>> OUTCOME_AT]++;
+    return (entry & GROUPS_LEFT) === 0 ? entry & 15 : (entry & 15) + settle(rng, plain, entry);
   };
 }
 
-const NO_COUNTS = new Int32Array(0);
-/** Each kind's tables without an outcome, by group size, for settling the groups a class leaves. */
 const plain: Record<RollOffKind, DiceCount[]> = { top: [], sort: [] };
 const joined = new Map<string, DiceCount>();
 

@@ -9,6 +9,7 @@
 import type { Rng } from './types.js';
 import { belowExact, rejectBelow } from './draw-digits.js';
 import { type DiceCount, diceCount, jointDigits } from './warbands-dice.js';
+import { foldOrders } from './warbands-fold.js';
 import { countDice, type Layout } from './warbands-layout.js';
 
 /** Outcome draws at most this many values are one draw with the first player; beyond, the first player is its own. */
@@ -100,8 +101,9 @@ function playTrials(rng: Rng, trials: number, tally: Float64Array, counts: Int32
 
 /**
  * Adds the outcome counts to the tally: index (defender · orders + order) · firsts + first, the orders of the
- * rollers taken in the factorial number system's (lexicographic) order, so each is the last one stepped on
- * (nextOrder) instead of decoded from its index.
+ * rollers taken in the factorial number system's (lexicographic) order. With outcome codes, each order is the
+ * last one stepped on (nextOrder) instead of decoded from its index; without, the places come from walking the
+ * orders' blocks (warbands-fold.ts).
  */
 function tallyOutcomes(
   counts: Int32Array,
@@ -112,39 +114,59 @@ function tallyOutcomes(
   const { rollers } = at;
   const hasDefender = candidates.length > 0;
   const defenderRolls = candidates.length >= 2;
-  const offset = hasDefender ? 1 : 0;
-  const codes = at.outcomes > 0;
-  const { outcome: outcomeAt, first: firstAt, setup: setupAt, defender: defenderAt } = at;
-  const rolling = new Int32Array(n);
-  const order = new Int32Array(rollers);
-  let index = 0;
+  const { first: firstAt, setup: setupAt, defender: defenderAt } = at;
+  const rolling = new Int32Array(rollers);
+  const places = { tally, setupAt, n, offset: hasDefender ? 1 : 0 };
+  // Each order's trials over every first player, when the first player is in the index.
+  const byOrder = firsts > 1 ? new Int32Array(orders) : counts;
   for (let choice = 0; choice < Math.max(1, candidates.length); choice++) {
     const defender = hasDefender ? candidates[choice] : -1;
     let count = 0;
     for (let i = 0; i < n; i++) if (i !== defender) rolling[count++] = i;
-    for (let p = 0; p < rollers; p++) order[p] = p;
-    for (let o = 0; o < orders; o++, nextOrder(order)) {
-      let times = 0;
-      if (codes) {
-        let code = 0;
-        for (let p = rollers - 1; p >= 0; p--) code = code * n + rolling[order[p]];
-        for (let first = 0; first < firsts; first++, index++) {
-          times += counts[index];
-          tally[outcomeAt + code * n + first] += counts[index];
+    const from = choice * orders;
+    let times = 0;
+    if (at.outcomes > 0)
+      times = tallyCodes(counts, from * firsts, { n, rolling, orders, firsts, at: at.outcome }, tally);
+    else {
+      if (firsts > 1)
+        for (let o = 0, index = from * firsts; o < orders; o++) {
+          let trials = 0;
+          for (let first = 0; first < firsts; first++, index++) {
+            trials += counts[index];
+            tally[firstAt + first] += counts[index];
+          }
+          byOrder[o] = trials;
         }
-      } else {
-        for (let first = 0; first < firsts; first++, index++) {
-          times += counts[index];
-          if (firsts > 1) tally[firstAt + first] += counts[index];
-        }
-        if (times > 0) for (let p = 0; p < rollers; p++) tally[setupAt + rolling[order[p]] * n + p + offset] += times;
-      }
-      if (defenderRolls) {
-        tally[defenderAt + defender] += times;
-        tally[setupAt + defender * n] += times;
-      }
+      times = foldOrders(byOrder, firsts > 1 ? 0 : from, rolling, places);
+    }
+    if (defenderRolls) {
+      tally[defenderAt + defender] += times;
+      tally[setupAt + defender * n] += times;
     }
   }
+}
+
+/** Outcome codes (few warbands): each order's code times n plus each first player, counted at `at`; the trials. */
+function tallyCodes(
+  counts: Int32Array,
+  from: number,
+  setting: { n: number; rolling: Int32Array; orders: number; firsts: number; at: number },
+  tally: Float64Array,
+): number {
+  const { n, rolling, orders, firsts, at } = setting;
+  const rollers = rolling.length;
+  const order = new Int32Array(rollers);
+  for (let p = 0; p < rollers; p++) order[p] = p;
+  let times = 0;
+  for (let o = 0, index = from; o < orders; o++, nextOrder(order)) {
+    let code = 0;
+    for (let p = rollers - 1; p >= 0; p--) code = code * n + rolling[order[p]];
+    for (let first = 0; first < firsts; first++, index++) {
+      times += counts[index];
+      tally[at + code * n + first] += counts[index];
+    }
+  }
+  return times;
 }
 
 /** Steps `order` to the next in lexicographic order (the last wraps round to the first, unused). */
