@@ -156,6 +156,19 @@ function simulationFailed(task: ChunkTask, reason: string, others = 0): WorkerEr
   );
 }
 
+/**
+ * Each worker's young generation, in MB: V8 makes it three semispaces, so
+ * 6 MB holds the objects it has not yet collected in 2 MB, the size a
+ * worker reaches as it starts. Left free, a worker doubles it as soon as
+ * enough objects have survived its collections (its start-up's modules are
+ * most of that): a sweep's workers, sent a hundred small parts, always did
+ * and a single run's sometimes, each then about 3 MB more resident for as
+ * long as the process lives. The rules' loops allocate nothing per trial,
+ * and a rule file's step form, which allocates states every step, measured
+ * no slower: its short-lived states die in the smaller space as well.
+ */
+const WORKER_YOUNG_GENERATION_MB = 6;
+
 /** How long close() waits for workers still loading before it stops them anyway (a worker that never loads). */
 const BOOT_WAIT_MS = 3000;
 
@@ -226,6 +239,7 @@ export class SimulationPool {
         minThreads: this.threads,
         maxThreads: this.threads,
         idleTimeout: 60_000,
+        resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
       });
       pool.on('error', (error: unknown) => {
         // A task aborted just as it finished: piscina has already rejected its promise and stopped

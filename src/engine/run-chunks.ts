@@ -19,6 +19,11 @@ export interface ChunkTask {
   ruleFile?: RuleFile;
   /** For a rule file's task: where the worker marks the rule's function it runs (rules/rule-calls.ts). */
   calls?: CallMarker;
+  /**
+   * The longest tally of the runs this task is one of (many runs at once: engine/simulate-many.ts), so that a worker
+   * makes the buffer it keeps for tallies once, that long, instead of again for each longer one (workers/simulate.ts).
+   */
+  tallyRoom?: number;
 }
 
 /**

@@ -161,6 +161,7 @@ async function simulateRuns(
     options.onProgress?.(trialsDone);
   };
   const lengths = requests.map((request) => request.rule.tallyLength(request.params));
+  const tallyRoom = lengths.reduce((most, length) => Math.max(most, length), 0);
   const zeros = (index: number) => spare?.take(lengths[index]) ?? new Float64Array(lengths[index]);
   /** The run's tally to add into, made on first use. */
   const tallyOf = (index: number): Float64Array => {
@@ -224,6 +225,7 @@ async function simulateRuns(
       firstChunk: range.first,
       endChunk: range.end,
       totalTrials: request.trials,
+      tallyRoom,
       ...(request.rule.file ? { ruleFile: request.rule.file } : {}),
     };
   };

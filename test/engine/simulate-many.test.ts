@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { CHUNK_TRIALS, planTasks } from '../../src/engine/chunks.js';
 import { IN_PROCESS_CHUNKS, SimulationPool, WorkerError } from '../../src/engine/pool.js';
-import { runChunks } from '../../src/engine/run-chunks.js';
+import { runChunks, type ChunkTask } from '../../src/engine/run-chunks.js';
 import { simulate } from '../../src/engine/simulate.js';
 import { planParts, simulateMany, type ManyRequest } from '../../src/engine/simulate-many.js';
 import { getRule } from '../../src/rules/index.js';
@@ -324,4 +324,38 @@ describe('a pool started ahead of its command', () => {
       await taken.close();
     },
   );
+});
+
+describe('simulateMany tells the workers the longest tally of its runs', () => {
+  /** A pool that notes every task it sends. */
+  class NotingPool extends SimulationPool {
+    readonly sent: ChunkTask[] = [];
+    override runBatch(parts: readonly ChunkTask[], signal?: AbortSignal) {
+      this.sent.push(...parts);
+      return super.runBatch(parts, signal);
+    }
+  }
+
+  it('seed "room": reserves at 3, 9 and 11 squads: every task says 12^5, the outcome codes of 11 squads', async () => {
+    const pool = new NotingPool(2);
+    try {
+      const rule = getRule('reserves');
+      // (S+1)^(R+1) outcome codes at 4 rounds: 4^5, 10^5 and 12^5 entries.
+      const list = [3, 9, 11].map((squads) => ({
+        rule,
+        params: resolveParams(rule, [`squads=${squads}`]),
+        seed: 'room',
+        stream: 5 as const,
+        trials: 2 * CHUNK_TRIALS,
+      }));
+      const outcomes = await simulateMany(pool, list, { timeout: 60 });
+      expect(pool.sent.length).toBeGreaterThan(0);
+      expect(new Set(pool.sent.map((task) => task.tallyRoom))).toEqual(new Set([12 ** 5]));
+      expect(outcomes.map((outcome) => outcome.tally.length)).toEqual([4 ** 5, 10 ** 5, 12 ** 5]);
+      for (const [index, request] of list.entries())
+        expect(Array.from(outcomes[index].tally)).toEqual(inProcess(request));
+    } finally {
+      await pool.close();
+    }
+  });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { chunkStream } from '../../src/engine/random.js';
 import { runChunks } from '../../src/engine/run-chunks.js';
 import { reserves } from '../../src/rules/reserves.js';
+import { chunkCoding } from '../../src/rules/reserves-sums.js';
 import { resolveParams } from '../../src/rules/params.js';
 import type { Rng, StreamVersion } from '../../src/rules/types.js';
 
@@ -113,6 +114,11 @@ const defaults: Setting = {
 const settings: Array<[string, Partial<Setting>]> = [
   ['2 squads, 12 rounds: 3^6 outcomes (round 6 needs a 1), a chunk histogram', { squads: 2, rounds: 12 }],
   ['12 squads, 4 rounds: 13^5, a chunk histogram', { squads: 12, rounds: 4 }],
+  ['15 squads, 4 rounds: 16^5 = 2^20, the largest chunk histogram', { squads: 15, rounds: 4 }],
+  [
+    '12 squads, 4 rounds, target 9: only rounds 3 and 4 bring one in, else lost, a chunk histogram',
+    { squads: 12, rounds: 4, target: 9 },
+  ],
   [
     '8 squads, 12 rounds, the commander lost half the time: 9^6, a chunk histogram',
     { squads: 8, rounds: 12, chosenRound: 3, command: 3, leaderLoss: 0.5, fallbackCommand: 1 },
@@ -151,4 +157,39 @@ describe('reserves beyond its outcome histogram: running sums equal the trial-by
       });
     }
   }
+});
+
+/**
+ * The ways S squads can split over the arrival indices that can occur, by
+ * brute force: every count for each index but the last, the last taking
+ * the rest.
+ */
+function splits(squads: number, indices: number): number[][] {
+  if (indices === 1) return [[squads]];
+  return Array.from({ length: squads + 1 }, (_, first) =>
+    splits(squads - first, indices - 1).map((rest) => [first, ...rest]),
+  ).flat();
+}
+
+describe('the chunk histogram codes a trial by the squads in every slot but the last', () => {
+  // Genesys §6.5 at target 7, rounds 1 to 4 need 6, 5, 4, 3 (7 − round); none certain, so squads can also be lost:
+  // five arrival indices (rounds 1 to 4, lost), whose counts add up to S.
+  const needed = Int32Array.from([7, 6, 5, 4, 3]);
+  for (const squads of [1, 12, 15]) {
+    it(`${squads} squads over 5 indices: (S+1)^4 codes, one for each split, none shared`, () => {
+      const coding = chunkCoding(4, 1, squads, [needed]);
+      expect(coding).not.toBeNull();
+      // (S+1)^4: four free counts of 0 … S; the fifth is S less them.
+      expect(coding!.outcomes).toBe((squads + 1) ** 4);
+      const codes = splits(squads, 5).map((counts) =>
+        counts.reduce((code, count, index) => code + count * coding!.weight[index], 0),
+      );
+      expect(codes.every((code) => code >= 0 && code < coding!.outcomes)).toBe(true);
+      expect(new Set(codes).size).toBe(codes.length);
+    });
+  }
+
+  it('16 squads over 5 indices: 17^5 outcomes, past 2^20, so no chunk histogram (trial by trial)', () => {
+    expect(chunkCoding(4, 1, 16, [needed])).toBeNull();
+  });
 });
