@@ -53,6 +53,8 @@ export type TableCount =
       allInBy: Float64Array;
     };
 
+// engine/random.ts's own constants, written again here: imported from it instead, the loop below ran 0.82–0.86×
+// as fast (three runs turn about).
 const TWENTY_BITS = 1 << 20;
 const NONE = new Int32Array(0);
 const TWO_TO_MINUS_32 = 2 ** -32;
@@ -80,13 +82,15 @@ export function tableTrials(chunk: TableChunk, count: TableCount): number {
   const seen = histogram === null ? NONE : histogram.seen;
   const arrivingIn = sums === null ? NONE : sums.arrivingIn;
   const byHistogram = histogram !== null;
+  const withCodes = chunk.withIndex.codes;
+  const withoutCodes = chunk.withoutIndex.codes;
   let s0 = state[0];
   let s1 = state[1];
   let s2 = state[2];
   let s3 = state[3];
   let distinct = 0;
   for (let trial = 0; trial < trials; trial++) {
-    let codes = chunk.withIndex.codes;
+    let codes = withCodes;
     if (fateMatters) {
       // rng(): the next output as a uniform on [0, 1) (XoshiroStream's `random`).
       const t2 = s2 ^ s0;
@@ -97,7 +101,7 @@ export function tableTrials(chunk: TableChunk, count: TableCount): number {
       s0 ^= t3;
       s1 ^= t2;
       s3 = (t3 << 11) | (t3 >>> 21);
-      if ((out >>> 0) * TWO_TO_MINUS_32 >= survives) codes = chunk.withoutIndex.codes;
+      if ((out >>> 0) * TWO_TO_MINUS_32 >= survives) codes = withoutCodes;
     }
     let code = 0;
     let last = 0;

@@ -301,16 +301,25 @@ function simulate(p: Reserves, rng: Rng, trials: number, tally: Float64Array): v
   // Streams 4 and 5: a squad's dice four to a draw, as the outcome histogram reads them, the table giving the
   // round index it arrives in (R: lost) instead of an outcome code. Streams 1 to 3, as every result on
   // them was made: one uniform a die, squad by squad, round by round (arrivalByDie).
-  const withIndex = rng.stream >= 4 ? arrivalIndices(p, withCommander) : null;
-  const withoutIndex = rng.stream >= 4 ? arrivalIndices(p, withoutCommander) : null;
+  const tables =
+    rng.stream >= 4
+      ? {
+          rng,
+          trials,
+          squads,
+          fateMatters,
+          survives,
+          withIndex: arrivalIndices(p, withCommander),
+          withoutIndex: arrivalIndices(p, withoutCommander),
+        }
+      : null;
   if (coding !== null) {
     const histogram = chunkHistogram(coding.outcomes, trials);
     const { counts, seen } = histogram;
     const { weight } = coding;
     let distinct = 0;
-    if (withIndex !== null && withoutIndex !== null) {
-      const chunk = { rng, trials, squads, fateMatters, survives, withIndex, withoutIndex };
-      distinct = tableTrials(chunk, { histogram: { weight, counts, seen } });
+    if (tables !== null) {
+      distinct = tableTrials(tables, { histogram: { weight, counts, seen } });
     } else {
       for (let trial = 0; trial < trials; trial++) {
         const needed = fateMatters && rng() >= survives ? withoutCommander : withCommander;
@@ -324,9 +333,8 @@ function simulate(p: Reserves, rng: Rng, trials: number, tally: Float64Array): v
   }
   const arrivingIn = new Int32Array(rounds + 1); // scratch, zero between trials (addTrial clears it)
   const allInBy = new Float64Array(rounds); // trials with every squad in by round index j, for deferred rounds
-  if (withIndex !== null && withoutIndex !== null) {
-    const chunk = { rng, trials, squads, fateMatters, survives, withIndex, withoutIndex };
-    tableTrials(chunk, { histogram: null, tally, at, arrivingIn, diceOf, allInBy });
+  if (tables !== null) {
+    tableTrials(tables, { histogram: null, tally, at, arrivingIn, diceOf, allInBy });
   } else {
     for (let trial = 0; trial < trials; trial++) {
       const needed = fateMatters && rng() >= survives ? withoutCommander : withCommander;
