@@ -75,6 +75,15 @@ export interface Reading {
 
 export const TEXT_READING: Reading = { edges: 'geometric', aocSides: true, squadsA: 6, squadsB: 6, perTurn: 2 };
 
+/** A reading as the rule's settings (`name=value`, as `--set` takes them). */
+export const readingSettings = (reading: Reading): string[] => [
+  `edges=${reading.edges}`,
+  `aocSides=${reading.aocSides}`,
+  `squadsA=${reading.squadsA}`,
+  `squadsB=${reading.squadsB}`,
+  `perTurn=${reading.perTurn}`,
+];
+
 /**
  * The zones that give an entry edge under a reading, on a board: every edge the zone touches (geometric), or only the
  * player's own long edge.

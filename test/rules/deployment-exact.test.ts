@@ -8,6 +8,7 @@ import {
   BOARDS,
   bruteForce,
   edgesTouched,
+  readingSettings,
   TEXT_READING,
   zoneRectangles,
   zonesWithEdge,
@@ -24,14 +25,6 @@ const EDGE_READINGS: Reading[] = [
   TEXT_READING,
   { ...TEXT_READING, aocSides: false },
   { ...TEXT_READING, edges: 'long' },
-];
-
-const readingSettings = (reading: Reading) => [
-  `edges=${reading.edges}`,
-  `aocSides=${reading.aocSides}`,
-  `squadsA=${reading.squadsA}`,
-  `squadsB=${reading.squadsB}`,
-  `perTurn=${reading.perTurn}`,
 ];
 
 function exactAt(

@@ -6,7 +6,7 @@ import type { StreamVersion } from '../../src/rules/types.js';
 import { deployment } from '../../src/rules/deployment.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { estimate } from '../../src/stats/estimate.js';
-import { bruteForce, TEXT_READING, type Reading } from './deployment-brute-force.js';
+import { bruteForce, readingSettings, TEXT_READING, type Reading } from './deployment-brute-force.js';
 
 const CHUNKS = 4;
 const TRIALS = CHUNKS * CHUNK_TRIALS; // 262,144
@@ -39,16 +39,7 @@ function expectOnStream(
   compare: 'raw' | 'modified',
   reading: Reading,
 ): void {
-  const params = resolveParams(deployment, [
-    `a=${a}`,
-    `b=${b}`,
-    `compare=${compare}`,
-    `edges=${reading.edges}`,
-    `aocSides=${reading.aocSides}`,
-    `squadsA=${reading.squadsA}`,
-    `squadsB=${reading.squadsB}`,
-    `perTurn=${reading.perTurn}`,
-  ]);
+  const params = resolveParams(deployment, [`a=${a}`, `b=${b}`, `compare=${compare}`, ...readingSettings(reading)]);
   const tally = runChunks({
     ruleId: 'deployment',
     params,

@@ -17,6 +17,7 @@ import { DigitReplay } from '../support/digit-replay.js';
 import {
   aPlacesLast,
   bruteForce,
+  readingSettings,
   TEXT_READING,
   type Reading,
   type ZoneOutcome,
@@ -171,16 +172,7 @@ describe("stream 5's fast path counts exactly what the same outputs, read as doc
   for (const { a, b, compare, reading, base, digits } of cases) {
     const seed = `stream5-${a}-${b}-${compare}`;
     it(`${a} against ${b}, compare=${compare}, seed "${seed}"`, () => {
-      const params = resolveParams(deployment, [
-        `a=${a}`,
-        `b=${b}`,
-        `compare=${compare}`,
-        `edges=${reading.edges}`,
-        `aocSides=${reading.aocSides}`,
-        `squadsA=${reading.squadsA}`,
-        `squadsB=${reading.squadsB}`,
-        `perTurn=${reading.perTurn}`,
-      ]);
+      const params = resolveParams(deployment, [`a=${a}`, `b=${b}`, `compare=${compare}`, ...readingSettings(reading)]);
       const rng = chunkStream(seed, 'deployment', 0, 5);
       const replay = new DigitReplay(xoshiroState(rng)!, base, digits);
       const tally = new Float64Array(deployment.tallyLength(params));
