@@ -10,6 +10,9 @@
  *   sizes        every rule's cost a die at its defaults, at the largest parameters it
  *                allows and at the sizes between where its code changes path, on the
  *                default stream, against its defaults' (sizes.ts; alone: npm run bench:sizes)
+ *   rule files   the examples that draw with dice.d, trials per CPU-second on one thread (against the
+ *                baseline's build running the same files); reserves-2d6.mjs against its floor, its trial
+ *                written by hand with the dice in locals and the same counts checked (floor.ts)
  *   numpy        `muster run reserves` on one thread, 5e7 trials, whole process,
  *                on the default stream and stream 1, against the
  *                rule vectorised in numpy (reserves_numpy.py)
@@ -63,6 +66,17 @@ function probeJson<T>(...args: string[]): T {
   return JSON.parse(execFileSync(process.execPath, [probe, ...args], { encoding: 'utf8' })) as T;
 }
 
+/** probeJson where a build may not have what is measured (a baseline from before it): null, and its error unshown. */
+function probeJsonOrNull<T>(...args: string[]): T | null {
+  try {
+    return JSON.parse(
+      execFileSync(process.execPath, [probe, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }),
+    ) as T;
+  } catch {
+    return null;
+  }
+}
+
 /** Seconds a whole process takes, from spawn to exit. */
 function wallSeconds(command: string, args: string[], options: { cwd?: string } = {}): number {
   const started = performance.now();
@@ -77,8 +91,9 @@ function medianPerBuild(measure: (root: string, repeat: number) => number): numb
   return samples.map(median);
 }
 
-const mega = (x: number) => `${(x / 1e6).toFixed(1)}M`;
-const ratio = (x: number) => `${x.toFixed(2)}×`;
+// A figure a baseline could not measure (a rule it does not have) is NaN, shown as a dash.
+const mega = (x: number) => (Number.isFinite(x) ? `${(x / 1e6).toFixed(1)}M` : '—');
+const ratio = (x: number) => (Number.isFinite(x) ? `${x.toFixed(2)}×` : '—');
 /** Nanoseconds a die at `rate` dice per CPU-second. */
 const nsPerDie = (rate: number) => `${(1e9 / rate).toFixed(2)} ns`;
 const ms = (seconds: number) => `${(seconds * 1000).toFixed(0)} ms`;
@@ -122,12 +137,22 @@ const ruleConfigs = [
   ...STREAMS.map((stream) => ({ root: current, stream })),
   ...(baseline ? [{ root: baseline, stream: '1' }] : []),
 ];
+/** A rule's rates on one build; none (NaN, shown as —) on a baseline from before the rule. */
+const ruleRate = (root: string, id: string, threads: string, seed: string, stream: string): RuleRate => {
+  if (root === current) return probeJson<RuleRate>('rule', root, id, threads, seed, stream);
+  return (
+    probeJsonOrNull<RuleRate>('rule', root, id, threads, seed, stream) ?? {
+      trialsPerSecond: Number.NaN,
+      trialsPerCpuSecond: Number.NaN,
+    }
+  );
+};
 const ruleRows = rules.map((rule) => {
   const samples = [1, threads].map(() => ruleConfigs.map(() => [] as RuleRate[]));
   for (let repeat = 0; repeat < REPEATS; repeat++) {
     [1, threads].forEach((t, i) =>
       ruleConfigs.forEach(({ root, stream }, c) =>
-        samples[i][c].push(probeJson<RuleRate>('rule', root, rule.id, String(t), `bench-${repeat}`, stream)),
+        samples[i][c].push(ruleRate(root, rule.id, String(t), `bench-${repeat}`, stream)),
       ),
     );
   }
@@ -157,6 +182,36 @@ const filePairs = RESERVES_STREAMS.map((stream) => {
   }
   return { stream, builtIn: median(pair[0]), file: median(pair[1]) };
 });
+
+// The example rule files that draw with dice.d, on one thread, per CPU-second, this build and the baseline turn about
+// (each build running this checkout's file: the same file, so the ratio is the build's). A baseline that cannot run a
+// file (one from before the step form) shows none for it.
+const DICE_FILES = [
+  'examples/rules/reserves-2d6.mjs',
+  'examples/rules/roll-off-reroll.mjs',
+  'examples/rules/deployment-gamble.mjs',
+  'examples/rules/reserves-2d6-steps.mjs',
+  'examples/rules/infinity-steps.mjs',
+];
+const fileRate = (root: string, file: string, repeat: number): number | null => {
+  const args = ['rule', root, join(current, file), '1', `bench-dice-${repeat}`, String(DEFAULT_STREAM)];
+  return (
+    (root === current ? probeJson<RuleRate>(...args) : probeJsonOrNull<RuleRate>(...args))?.trialsPerCpuSecond ?? null
+  );
+};
+const diceFiles = DICE_FILES.map((file) => {
+  const samples = builds.map(() => [] as number[]);
+  for (let repeat = 0; repeat < REPEATS; repeat++)
+    builds.forEach((root, b) => {
+      const rate = fileRate(root, file, repeat);
+      if (rate !== null) samples[b].push(rate);
+    });
+  return { file, rates: samples.map((list) => (list.length === REPEATS ? median(list) : null)) };
+});
+// reserves-2d6.mjs through muster's loop against its trial written by hand with the dice in locals (floor.ts).
+const floors = Array.from({ length: REPEATS }, (_, repeat) =>
+  probeJson<{ fileNsPerTrial: number; floorNsPerTrial: number; agree: boolean }>('floor', current, `floor-${repeat}`),
+);
 
 // Every rule by size, on the default stream.
 const sizeLines = sizesReport({ stream: DEFAULT_STREAM, repeats: REPEATS });
@@ -353,6 +408,29 @@ table([
     ratio(limit.rate / (reservesDice * file)),
   ]),
 ]);
+
+out.push(
+  '',
+  `The example rule files that draw with dice.d, at their defaults, one thread, trials per CPU-second (stream ${DEFAULT_STREAM})` +
+    (baseline ? ', this build and the baseline turn about, each running this checkout’s file' : ''),
+);
+table([
+  ['rule file', 'trials/CPU-s', ...(baseline ? ['baseline', 'this ÷ baseline'] : [])],
+  ...diceFiles.map(({ file, rates: [mine, theirs] }) => [
+    file.replace('examples/rules/', ''),
+    mine === null ? '—' : mega(mine),
+    ...(baseline
+      ? [theirs == null ? '— (cannot run it)' : mega(theirs), mine && theirs ? ratio(mine / theirs) : '—']
+      : []),
+  ]),
+]);
+const fileNs = median(floors.map((f) => f.fileNsPerTrial));
+const floorNs = median(floors.map((f) => f.floorNsPerTrial));
+out.push(
+  `reserves-2d6.mjs through muster ${fileNs.toFixed(1)} ns a trial, its trial by hand with the dice in local ` +
+    `variables ${floorNs.toFixed(1)} ns (the same dice: ${floors.every((f) => f.agree) ? 'the same counts' : 'COUNTS DIFFER'}); ` +
+    `muster ÷ that floor ${ratio(fileNs / floorNs)}`,
+);
 
 out.push('', ...sizeLines);
 

@@ -11,6 +11,9 @@
  *   probe.js sweep ROOT THREADS             seconds for 100 points of 65,536 trials, and for one run of as many
  *                                           trials: seven of each turn about on one warm pool, the median of each
  *   probe.js limit GENERATOR                d6 per second and per CPU-second of a bare dice loop
+ *   probe.js floor ROOT SEED [STREAM]       CPU nanoseconds a trial of examples/rules/reserves-2d6.mjs through
+ *                                           muster's loop and at its floor (its trial by hand, the dice in
+ *                                           locals), turn about, and whether the two counted the same (floor.ts)
  *   probe.js cost  ROOT RULE STREAM SEED [name=value …]
  *                                           CPU nanoseconds a trial of a built-in rule at those settings, on this
  *                                           thread (runChunks, as a worker runs it): 0.4 s and 16 chunks at least,
@@ -24,6 +27,7 @@
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { ruleFileFloor } from './floor.js';
 import { LIMIT_GENERATORS, bareDiceRate, type LimitGenerator } from './limit.js';
 
 /** Turns of sweep and run a sweep probe times (odd: the middle one is the median). */
@@ -174,6 +178,7 @@ const [kind, ...args] = process.argv.slice(2);
 let answer: unknown;
 if (kind === 'rule') answer = await ruleRate(args[0], args[1], Number(args[2]), args[3], Number(args[4] ?? 2));
 else if (kind === 'cost') answer = await trialCost(args[0], args[1], Number(args[2]), args[3], args.slice(4));
+else if (kind === 'floor') answer = await ruleFileFloor(args[0], args[1], Number(args[2] ?? 5));
 else if (kind === 'sweep') answer = await sweepOverhead(args[0], Number(args[1]));
 else if (kind === 'limit' && LIMIT_GENERATORS.includes(args[0] as LimitGenerator))
   answer = bareDiceRate(args[0] as LimitGenerator);
