@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareCommand } from '../../src/cli/commands/compare.js';
@@ -191,4 +191,27 @@ describe('muster compare', () => {
       expect(existsSync(file)).toBe(false);
     });
   }
+});
+
+describe('compare: the exact column of the differences', () => {
+  it('is left out when no difference is known exactly, and shown when one is', async () => {
+    // A roll-off re-rolled on a tie, in the trial form: its paths have every length, so it has no exact value.
+    const file = join(folder, 'tie-again.mjs');
+    writeFileSync(
+      file,
+      `export default { id: 'tie-again', title: 'Tie again',
+        metrics: [{ name: 'a.wins', probability: true }],
+        trial(dice, p, out) { for (;;) { const a = dice.d(6), b = dice.d(6); if (a !== b) { out['a.wins'] = a > b; return; } } } };`,
+    );
+    const none = await cli('compare', file, '--variant', 'one:', '--variant', 'two:', '--trials', '65536', '--quiet');
+    expect(none.status).toBe(0);
+    const header = none.stdout.split('\n').find((line) => line.startsWith('metric') && line.includes('difference'));
+    expect(header).toMatch(/sig\.$/);
+    expect(none.stdout).not.toMatch(/^metric +exact/m);
+    const some = await cli('compare', 'reserves', '--variant', 'a:', '--variant', 'b: command=2', '--trials', '65536');
+    expect(some.status).toBe(0);
+    expect(some.stdout.split('\n').find((line) => line.startsWith('metric') && line.includes('difference'))).toMatch(
+      /sig\. +exact$/,
+    );
+  });
 });

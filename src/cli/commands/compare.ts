@@ -250,27 +250,30 @@ function renderCompare(result: CompareResult, choice: MetricChoice, width: numbe
     const valueRows = tabled.map((metric) => [metric.name, ...result.variants.map((v) => shown(v, metric))]);
     // One variant against the baseline needs no variant column; a metric only one side has has no difference to show.
     const many = result.variants.length > 2;
+    const shownDifferences = result.differences.filter(
+      (d) => shownNames.has(d.metric) && (d.difference !== null || d.exactDifference !== null),
+    );
+    // The exact column only where some difference is known exactly: a column of dashes says nothing.
+    const anyExact = shownDifferences.some((d) => d.exactDifference !== null);
     const diffHeader = [
       ...(many ? ['metric', 'variant'] : ['metric']),
       'difference',
       `${+(result.confidence * 100).toFixed(4)}% interval`,
       'p (Holm)',
       'sig.',
-      'exact',
+      ...(anyExact ? ['exact'] : []),
     ];
-    const diffRows = result.differences
-      .filter((d) => shownNames.has(d.metric) && (d.difference !== null || d.exactDifference !== null))
-      .map((d) => {
-        const isProbability = probability.get(d.metric) ?? false;
-        return [
-          ...(many ? [d.metric, d.variant] : [d.metric]),
-          formatDifference(d.difference, isProbability),
-          `${formatDifference(d.lo, isProbability)} … ${formatDifference(d.hi, isProbability)}`,
-          formatP(d.pAdjusted),
-          d.significant === null ? '—' : d.significant ? 'yes' : 'no',
-          formatDifference(d.exactDifference, isProbability),
-        ];
-      });
+    const diffRows = shownDifferences.map((d) => {
+      const isProbability = probability.get(d.metric) ?? false;
+      return [
+        ...(many ? [d.metric, d.variant] : [d.metric]),
+        formatDifference(d.difference, isProbability),
+        `${formatDifference(d.lo, isProbability)} … ${formatDifference(d.hi, isProbability)}`,
+        formatP(d.pAdjusted),
+        d.significant === null ? '—' : d.significant ? 'yes' : 'no',
+        ...(anyExact ? [formatDifference(d.exactDifference, isProbability)] : []),
+      ];
+    });
     text +=
       `${renderTable(valueHeader, valueRows, width)}\nDifferences from ` +
       `${JSON.stringify(result.variants[0].label)}\n` +
