@@ -36,13 +36,14 @@ function matrixCard(rule: Rule): CardDesign {
   };
 }
 
-/** The headline metrics (else every probability, else every metric), at most 24. */
+/**
+ * The headline metrics, else every metric, probabilities first (a mean such as the squads lost is as much the answer
+ * as a chance), at most 24.
+ */
 function chosenMetrics(metrics: readonly MetricSpec[], named: readonly string[]): MetricSpec[] {
-  const chosen =
-    named.length > 0
-      ? metrics.filter((metric) => named.includes(metric.name))
-      : metrics.filter((metric) => metric.probability);
-  return (chosen.length > 0 ? chosen : [...metrics]).slice(0, 24);
+  const chosen = named.length > 0 ? metrics.filter((metric) => named.includes(metric.name)) : [];
+  const every = [...metrics.filter((metric) => metric.probability), ...metrics.filter((metric) => !metric.probability)];
+  return (chosen.length > 0 ? chosen : every).slice(0, 24);
 }
 
 const headlineCard: CardDesign = {

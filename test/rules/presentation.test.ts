@@ -246,10 +246,13 @@ describe('a rule file declares a presentation: its pages and card look like a bu
 });
 
 describe('the generic card of a rule file without a presentation', () => {
-  it('puts the probabilities on a 0–100% axis and the mean in a table of its own', async () => {
-    const file = rollOff('plain.mjs', `headline: ['a.wins', 'b.wins', 'rolls.mean'],`);
-    const out = join(folder, 'plain-card.html');
-    expect((await cli('card', file, '--out', out)).status).toBe(0);
+  it.each([
+    ['with a headline naming them', `headline: ['a.wins', 'b.wins', 'rolls.mean'],`],
+    ['with no headline: every metric', ''],
+  ])('puts the probabilities on a 0–100%% axis and the mean in a table of its own, %s', async (what, extra) => {
+    const file = rollOff(`plain-${extra ? 'headline' : 'none'}.mjs`, extra);
+    const out = join(folder, `plain-card-${extra ? 'headline' : 'none'}.html`);
+    expect((await cli('card', file, '--out', out)).status, what).toBe(0);
     const card = readFileSync(out, 'utf8');
     const odds = specsIn(card).get('order-bag-headline');
     expect(odds, 'the odds chart').toBeDefined();
