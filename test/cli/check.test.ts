@@ -97,6 +97,33 @@ describe('muster check', () => {
     expect(checked.status).toBe(0);
   });
 
+  it('points with nothing to compare are marked unchecked, never "ok", and the last line says how many were', async () => {
+    // A d6 re-rolled until it is not 1 when `again` is on: paths of every length, no exact value there. Off, it is
+    // one die, enumerated: P(6) = 1/6.
+    const path = join(folder, 'again.mjs');
+    writeFileSync(
+      path,
+      `export default { id: 'again', title: 'again',
+  params: [{ name: 'again', type: 'boolean', default: true, doc: 'roll a 1 again' }],
+  metrics: [{ name: 'six', probability: true }],
+  trial(dice, p, out) { let face = dice.d(6); while (p.again && face === 1) face = dice.d(6); out.six = face === 6; } };
+`,
+    );
+    const io = bufferIo();
+    const result = await checkCommand(path, {}, io);
+    expect([result.points, result.checked, result.disagreements]).toEqual([2, 1, []]);
+    const lines = io.stdout().split('\n');
+    expect(lines).toContain('  —     defaults (again=true): not checked');
+    expect(lines).toContain('  ok    again=false');
+    expect(lines).toContain('agreed at the 1 of 2 points checked');
+    expect(process.exitCode).toBeUndefined();
+    // Always re-rolled: nothing at all to check, said so on the last line.
+    const never = await cli('check', path, '--set', 'again=true');
+    expect(never.status).toBe(0);
+    expect(never.stdout).not.toMatch(/^ {2}ok/m);
+    expect(never.stdout.trimEnd().split('\n').at(-1)).toMatch(/^nothing checked: no point has exact values/);
+  });
+
   it('a built-in rule id, or bad trials: one line, exit 2', async () => {
     const builtIn = await cli('check', 'reserves');
     expect(builtIn.status).toBe(2);

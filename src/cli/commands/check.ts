@@ -41,6 +41,8 @@ interface Disagreement {
 
 interface CheckResult {
   points: number;
+  /** The points where something was compared. */
+  checked: number;
   disagreements: Disagreement[];
   notes: string[];
 }
@@ -67,6 +69,8 @@ export async function checkCommand(ruleRef: string, options: CheckOptions, io: I
   const disagreements: Disagreement[] = [];
   const notes: string[] = [];
   const handWritten = rule.exactBy !== 'enumeration';
+  /** Points where something was compared: exact() with the enumeration, or exact values with the simulation. */
+  let checked = 0;
   io.out(
     `check ${ruleRef} (rule ${rule.id}): ${points.length} point${points.length === 1 ? '' : 's'}; ` +
       `${handWritten ? 'exact() against enumeration, and ' : ''}exact values against simulation ` +
@@ -123,14 +127,24 @@ export async function checkCommand(ruleRef: string, options: CheckOptions, io: I
     } else {
       notes.push(`${label}: no exact values, so the simulation is not checked there`);
     }
+    // A point with nothing to hold against anything is not "ok": it was not checked.
+    const compared = reference !== null;
+    if (compared) checked++;
     io.out(
-      `  ${found.length === 0 ? 'ok  ' : 'FAIL'}  ` +
-        `${label}${found.length > 0 ? `: ${[...new Set(found)].join(', ')}` : ''}\n`,
+      `  ${found.length > 0 ? 'FAIL' : compared ? 'ok  ' : '—   '}  ` +
+        `${label}${found.length > 0 ? `: ${[...new Set(found)].join(', ')}` : compared ? '' : ': not checked'}\n`,
     );
   }
   for (const note of notes) io.out(`  note: ${note}\n`);
   if (disagreements.length === 0) {
-    io.out(`agreed at every point${notes.length > 0 ? ' checked' : ''}\n`);
+    io.out(
+      checked === 0
+        ? 'nothing checked: no point has exact values to hold the simulation against (write exact(), or the ' +
+            'step form, which muster can enumerate: docs/custom-rules.md, "Exact without writing it")\n'
+        : checked === points.length
+          ? `agreed at every point\n`
+          : `agreed at the ${checked} of ${points.length} points checked\n`,
+    );
   } else {
     io.out(`${disagreements.length} disagreement${disagreements.length === 1 ? '' : 's'}:\n`);
     for (const d of disagreements) {
@@ -143,7 +157,7 @@ export async function checkCommand(ruleRef: string, options: CheckOptions, io: I
     }
     process.exitCode = 1;
   }
-  return { points: points.length, disagreements, notes };
+  return { points: points.length, checked, disagreements, notes };
 }
 
 /** The defaults (after --set), then each parameter not set moved alone: extremes and middle, or its other values. */
