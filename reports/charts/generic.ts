@@ -16,12 +16,15 @@ import { intervalChart, markerKey, metricPoint, type IntervalPoint } from './blo
 import { type HeatCell, heatmap } from './heatmap.js';
 import type { Chart, RunView } from './chart.js';
 
-/** Every probability metric (or, for a rule with none, every mean) as a dot plot. */
-export function everyMetricChart(view: RunView): Chart | null {
+/**
+ * Every probability metric as a dot plot, or every mean (`kind`); without `kind`, the probabilities, or for a rule
+ * with none, the means.
+ */
+export function everyMetricChart(view: RunView, kind?: 'probability' | 'mean'): Chart | null {
   const { rule, result } = view;
   const probabilities = view.metrics.filter((metric) => metric.probability);
-  const chosen = probabilities.length > 0 ? probabilities : view.metrics;
-  const isProbability = probabilities.length > 0;
+  const isProbability = kind === undefined ? probabilities.length > 0 : kind === 'probability';
+  const chosen = isProbability ? probabilities : view.metrics.filter((metric) => !metric.probability);
   const points = chosen
     .map((metric, index) => metricPoint(result, metric.name, metric.label ?? metric.name, index, isProbability))
     .filter((point): point is IntervalPoint => point !== null);
@@ -105,10 +108,14 @@ export function exactCheckChart(view: RunView): Chart | null {
   };
 }
 
-/** The generic charts of one run. */
+/**
+ * The generic charts of one run: every probability, and every mean on an axis of its own (a rule file's mean, such
+ * as the squads lost, is as much its answer as a chance, and the printed page has no diagnostics to find it in).
+ */
 export function genericRunCharts(view: RunView): Chart[] {
-  const chart = everyMetricChart(view);
-  return chart ? [chart] : [];
+  return [everyMetricChart(view, 'probability'), everyMetricChart(view, 'mean')].filter(
+    (chart): chart is Chart => chart !== null,
+  );
 }
 
 /** Axis titles in words, where the parameter names are terse. */

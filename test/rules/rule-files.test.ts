@@ -153,7 +153,12 @@ describe('a rule file under every command', () => {
     const page = readFileSync(html, 'utf8');
     expect(page).not.toContain('<script>alert(1)');
     expect(page).toContain('Reserves &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; &amp;');
-    expect(readdirSync(svg).sort()).toEqual(['reserves-2d6-exact-check.svg', 'reserves-2d6-probabilities.svg']);
+    // The generic charts: every probability, every mean (lost.mean) on an axis of its own, and the check against exact.
+    expect(readdirSync(svg).sort()).toEqual([
+      'reserves-2d6-exact-check.svg',
+      'reserves-2d6-means.svg',
+      'reserves-2d6-probabilities.svg',
+    ]);
     expect(readFileSync(csv, 'utf8')).toMatch(
       /^metric,kind,estimate,lo,hi,exact,confidence,meaning\r\nall\.by\.4,probability,/,
     );
