@@ -42,12 +42,22 @@ ${body}
 }
 
 /** Whether a process is still alive (signal 0 probes without signalling). */
+/**
+ * Whether a process still runs. A zombie (killed, its parent gone before reaping it) answers signal 0 like a live one
+ * until whoever adopted it reaps it, and a container's first process may take its time: on Linux its state in
+ * /proc/PID/stat says Z, and it counts as stopped.
+ */
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true;
   }
 }
 
