@@ -6,7 +6,7 @@
  * value" rather than an error. `--exact` still asks for them, and fails.
  */
 import type { Fraction } from '../exact/fraction.js';
-import { NotEnumerable } from '../exact/replay-dice.js';
+import { DEFAULT_PATHS, NotEnumerable } from '../exact/replay-dice.js';
 import type { Params, Rule } from './types.js';
 
 /**
@@ -16,6 +16,9 @@ import type { Params, Rule } from './types.js';
  */
 const QUICK_PATHS = 50_000;
 
+/** Why the last enumeration of a rule that knownExact tried found no exact values, with the params it tried. */
+const lastReason = new WeakMap<Rule, { key: string; reason: string }>();
+
 /** The rule's exact values at params, or null where it has none (or enumeration cannot give them). */
 export function knownExact(rule: Rule, params: Params): Record<string, Fraction> | null {
   if (!rule.exact) return null;
@@ -23,9 +26,27 @@ export function knownExact(rule: Rule, params: Params): Record<string, Fraction>
   try {
     return rule.enumerate(params, QUICK_PATHS);
   } catch (error) {
-    if (error instanceof NotEnumerable) return null;
-    throw error;
+    if (!(error instanceof NotEnumerable)) throw error;
+    lastReason.set(rule, { key: JSON.stringify(params), reason: error.message });
+    return null;
   }
+}
+
+/**
+ * Why knownExact found no exact values at params by enumeration, in words (the rule's name and the advice for
+ * --exact taken off), with what would give them; null when it did not try there or found them.
+ */
+export function whyNoExact(rule: Rule, params: Params): string | null {
+  const last = lastReason.get(rule);
+  if (!last || last.key !== JSON.stringify(params)) return null;
+  const reason = last.reason.replace(/^.*?\(rule [^)]*\): /, '').replace(/; allowed.*$/, '');
+  const instead = /paths$/.test(reason)
+    ? `; --exact enumerates up to ${DEFAULT_PATHS.toLocaleString('en-US')} paths, and the step form merges paths ` +
+      'that reach the same state'
+    : /^dice\.random\(\)/.test(reason)
+      ? '; dice.chance(p), dice.d or dice.below in its place can be enumerated'
+      : '; the step form, or an exact() of your own, gives them';
+  return `${reason}${instead} (docs/custom-rules.md, "Exact without writing it")`;
 }
 
 /** Whether the rule has exact values at params (an enumeration is kept, so asking first costs nothing after). */

@@ -235,3 +235,50 @@ describe('a mean that never varied in the simulation', () => {
     );
   });
 });
+
+describe("run's note where a rule file's dice could not be enumerated beside the simulation", () => {
+  const write = (name: string, trial: string) => {
+    const path = join(folder, name);
+    writeFileSync(
+      path,
+      `export default { id: '${name.replace('.mjs', '')}', title: 't', metrics: [{ name: 'x', probability: true }],
+  params: [{ name: 'n', type: 'integer', default: 12, min: 1, max: 12, doc: 'dice' }],
+  trial(dice, p, out) { ${trial} } };
+`,
+    );
+    return path;
+  };
+  // A re-roll until it is not a 1: paths of every length. Twelve d6 whose sum is read: 6^12 paths, past 50,000
+  // but, at n=6, 46,656 within it. dice.random(): no outcomes to list.
+  const again = write('again-note.mjs', 'let f = dice.d(6); while (f === 1) f = dice.d(6); out.x = f === 6;');
+  const many = write(
+    'many-note.mjs',
+    'let s = 0; for (let i = 0; i < p.n; i++) s += dice.d(6); out.x = s > 3.5 * p.n;',
+  );
+  const uniform = write('uniform-note.mjs', 'out.x = dice.random() < 0.5;');
+  const run = (file: string, ...more: string[]) => cli('run', file, '--trials', '20000', '--threads', '1', ...more);
+
+  it('names the reason and what gives exact values, in one line on stderr', async () => {
+    const cases: Array<[string, RegExp]> = [
+      [again, /dice on one path \(a roll repeated until something happens .*\); the step form, or an exact\(\)/],
+      [many, /needs more than 50,000 paths; --exact enumerates up to 1,000,000 paths, and the step form merges/],
+      [uniform, /dice\.random\(\) cannot be enumerated .*; dice\.chance\(p\), dice\.d or dice\.below in its place/],
+    ];
+    for (const [file, reason] of cases) {
+      const { status, stdout, stderr } = await run(file);
+      expect(status, file).toBe(0);
+      expect(stdout).toMatch(/^x\s+\d+\.\d+%.*—$/m);
+      expect(stderr.trimEnd().split('\n'), file).toHaveLength(1);
+      expect(stderr).toMatch(/^muster: note: no exact values beside the simulation: /);
+      expect(stderr).toMatch(reason);
+      expect(stderr).toContain('(docs/custom-rules.md, "Exact without writing it")');
+    }
+  });
+
+  it('is left out with --quiet, and where the dice were enumerated', async () => {
+    expect((await run(again, '--quiet')).stderr).toBe('');
+    const small = await run(many, '--set', 'n=6');
+    expect(small.stderr).toBe('');
+    expect(small.stdout).toMatch(/^x\s+\d+\.\d+%.*= \d+\/\d+$/m);
+  });
+});

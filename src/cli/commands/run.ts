@@ -1,4 +1,5 @@
 import { warnFarFromExact } from '../exact-warning.js';
+import { whyNoExact } from '../../rules/exact-of.js';
 import { UsageError } from '../../errors.js';
 import { interruptedStatus, withInterrupt } from '../interrupt.js';
 import { checkDistinct } from '../../output/files.js';
@@ -149,7 +150,12 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
       resumed,
     }),
   );
-  if (result.method === 'simulation') warnFarFromExact(result, rule, io);
+  if (result.method === 'simulation') {
+    warnFarFromExact(result, rule, io);
+    // A rule file whose dice could not be enumerated here: say why the exact column is empty, and what fills it.
+    const why = whyNoExact(rule, params);
+    if (why && !options.quiet) io.err(`muster: note: no exact values beside the simulation: ${why}\n`);
+  }
   // Every output is rendered before any is written, so a failure leaves none half done.
   // The report modules (charts, page, CSV) load only when a report is asked for: a third of the modules a plain run
   // would load.
