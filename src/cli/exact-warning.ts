@@ -6,6 +6,8 @@
  * stderr and changes no exit status.
  */
 import type { RunResult } from '../result.js';
+import { whyNoExact } from '../rules/exact-of.js';
+import type { Params, Rule } from '../rules/types.js';
 import { ruleWord } from '../text/suggest.js';
 import { farFromExact, formatSigmas } from './exact-agreement.js';
 import type { Io } from './io.js';
@@ -29,4 +31,29 @@ export function warnFarFromExact(result: RunResult, rule: { id: string; file?: {
         ? `muster check ${ruleWord(rule)} compares them point by point\n`
         : `muster run ${ruleWord(rule)} --exact prints the exact values\n`),
   );
+}
+
+/**
+ * The note where a rule file's dice could not be enumerated beside a simulation: why its exact column is empty, and
+ * what would fill it (rules/exact-of.ts whyNoExact). One line on stderr for a run, or for a sweep's points (the first
+ * such point named); nothing where every point was enumerated.
+ */
+export function noteNoExact(rule: Rule, points: readonly Params[], io: Io, name = describePoint): void {
+  const missing = points.flatMap((params) => {
+    const why = whyNoExact(rule, params);
+    return why === null ? [] : [{ params, why }];
+  });
+  if (missing.length === 0) return;
+  const where =
+    points.length === 1
+      ? ''
+      : ` at ${missing.length} of ${points.length} points (the first: ${name(missing[0].params)})`;
+  io.err(`muster: note: no exact values beside the simulation${where}: ${missing[0].why}\n`);
+}
+
+/** A point as name=value pairs. */
+function describePoint(params: Params): string {
+  return Object.entries(params)
+    .map(([key, value]) => `${key}=${String(value)}`)
+    .join(' ');
 }

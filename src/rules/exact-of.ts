@@ -16,8 +16,9 @@ import type { Params, Rule } from './types.js';
  */
 const QUICK_PATHS = 50_000;
 
-/** Why the last enumeration of a rule that knownExact tried found no exact values, with the params it tried. */
-const lastReason = new WeakMap<Rule, { key: string; reason: string }>();
+/** Why knownExact found no exact values for a rule, by its params' JSON (a sweep's points; at most REASONS a rule). */
+const reasons = new WeakMap<Rule, Map<string, string>>();
+const REASONS = 1000;
 
 /** The rule's exact values at params, or null where it has none (or enumeration cannot give them). */
 export function knownExact(rule: Rule, params: Params): Record<string, Fraction> | null {
@@ -27,7 +28,10 @@ export function knownExact(rule: Rule, params: Params): Record<string, Fraction>
     return rule.enumerate(params, QUICK_PATHS);
   } catch (error) {
     if (!(error instanceof NotEnumerable)) throw error;
-    lastReason.set(rule, { key: JSON.stringify(params), reason: error.message });
+    let ofRule = reasons.get(rule);
+    if (!ofRule) reasons.set(rule, (ofRule = new Map()));
+    if (ofRule.size >= REASONS) ofRule.clear();
+    ofRule.set(JSON.stringify(params), error.message);
     return null;
   }
 }
@@ -37,9 +41,9 @@ export function knownExact(rule: Rule, params: Params): Record<string, Fraction>
  * --exact taken off), with what would give them; null when it did not try there or found them.
  */
 export function whyNoExact(rule: Rule, params: Params): string | null {
-  const last = lastReason.get(rule);
-  if (!last || last.key !== JSON.stringify(params)) return null;
-  const reason = last.reason.replace(/^.*?\(rule [^)]*\): /, '').replace(/; allowed.*$/, '');
+  const message = reasons.get(rule)?.get(JSON.stringify(params));
+  if (message === undefined) return null;
+  const reason = message.replace(/^.*?\(rule [^)]*\): /, '').replace(/; allowed.*$/, '');
   const instead = /paths$/.test(reason)
     ? `; --exact enumerates up to ${DEFAULT_PATHS.toLocaleString('en-US')} paths, and the step form merges paths ` +
       'that reach the same state'

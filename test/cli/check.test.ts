@@ -275,6 +275,19 @@ describe("run's note where a rule file's dice could not be enumerated beside the
     }
   });
 
+  it('in a sweep, counts the points without exact values and names the first by what varies', async () => {
+    // n = 5 and 6 enumerate (6^5, 6^6 paths), 7 does not (6^7 = 279,936 > 50,000).
+    const { status, stderr } = await cli('sweep', many, '--vary', 'n=5..7', '--trials', '20000', '--threads', '1');
+    expect(status).toBe(0);
+    expect(stderr.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(
+        /^muster: note: no exact values beside the simulation at 1 of 3 points \(the first: n=7\): enumeration needs more than 50,000 paths; /,
+      ),
+    ]);
+    const quiet = await cli('sweep', many, '--vary', 'n=5..7', '--trials', '20000', '--threads', '1', '--quiet');
+    expect(quiet.stderr).toBe('');
+  });
+
   it('is left out with --quiet, and where the dice were enumerated', async () => {
     expect((await run(again, '--quiet')).stderr).toBe('');
     const small = await run(many, '--set', 'n=6');

@@ -1,5 +1,4 @@
-import { warnFarFromExact } from '../exact-warning.js';
-import { whyNoExact } from '../../rules/exact-of.js';
+import { noteNoExact, warnFarFromExact } from '../exact-warning.js';
 import { UsageError } from '../../errors.js';
 import { interruptedStatus, withInterrupt } from '../interrupt.js';
 import { checkDistinct } from '../../output/files.js';
@@ -153,8 +152,7 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
   if (result.method === 'simulation') {
     warnFarFromExact(result, rule, io);
     // A rule file whose dice could not be enumerated here: say why the exact column is empty, and what fills it.
-    const why = whyNoExact(rule, params);
-    if (why && !options.quiet) io.err(`muster: note: no exact values beside the simulation: ${why}\n`);
+    if (!options.quiet) noteNoExact(rule, [params], io);
   }
   // Every output is rendered before any is written, so a failure leaves none half done.
   // The report modules (charts, page, CSV) load only when a report is asked for: a third of the modules a plain run
