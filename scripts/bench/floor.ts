@@ -12,16 +12,12 @@
  * floor would have dice and a harness that cost nothing beyond these locals.
  */
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { chunkStream, xoshiroState } from '../../src/engine/random.js';
 import type { StreamVersion } from '../../src/rules/types.js';
+import { loadFromBuild as load } from './load-build.js';
 
 const CHUNK = 65_536;
 const TWO_TO_MINUS_32 = 2 ** -32;
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyModule = any;
-const load = (root: string, path: string): Promise<AnyModule> => import(pathToFileURL(join(root, 'dist', path)).href);
 
 /** One chunk of reserves-2d6's trial at (squads, target) on a xoshiro128** state; adds into counts[0..2]. */
 export function reserves2d6Chunk(state: Int32Array, squads: number, target: number, counts: Float64Array): void {

@@ -66,8 +66,12 @@ function probeJson<T>(...args: string[]): T {
   return JSON.parse(execFileSync(process.execPath, [probe, ...args], { encoding: 'utf8' })) as T;
 }
 
-/** probeJson where a build may not have what is measured (a baseline from before it): null, and its error unshown. */
-function probeJsonOrNull<T>(...args: string[]): T | null {
+/**
+ * probeJson on `root`'s build: this build's failure stops the bench; a baseline may not have what is measured (one
+ * from before a rule or the step form), and its failure is null, its error unshown.
+ */
+function probeBuild<T>(root: string, args: string[]): T | null {
+  if (root === current) return probeJson<T>(...args);
   try {
     return JSON.parse(
       execFileSync(process.execPath, [probe, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }),
@@ -138,15 +142,11 @@ const ruleConfigs = [
   ...(baseline ? [{ root: baseline, stream: '1' }] : []),
 ];
 /** A rule's rates on one build; none (NaN, shown as —) on a baseline from before the rule. */
-const ruleRate = (root: string, id: string, threads: string, seed: string, stream: string): RuleRate => {
-  if (root === current) return probeJson<RuleRate>('rule', root, id, threads, seed, stream);
-  return (
-    probeJsonOrNull<RuleRate>('rule', root, id, threads, seed, stream) ?? {
-      trialsPerSecond: Number.NaN,
-      trialsPerCpuSecond: Number.NaN,
-    }
-  );
-};
+const ruleRate = (root: string, id: string, threads: string, seed: string, stream: string): RuleRate =>
+  probeBuild<RuleRate>(root, ['rule', root, id, threads, seed, stream]) ?? {
+    trialsPerSecond: Number.NaN,
+    trialsPerCpuSecond: Number.NaN,
+  };
 const ruleRows = rules.map((rule) => {
   const samples = [1, threads].map(() => ruleConfigs.map(() => [] as RuleRate[]));
   for (let repeat = 0; repeat < REPEATS; repeat++) {
@@ -193,12 +193,9 @@ const DICE_FILES = [
   'examples/rules/reserves-2d6-steps.mjs',
   'examples/rules/infinity-steps.mjs',
 ];
-const fileRate = (root: string, file: string, repeat: number): number | null => {
-  const args = ['rule', root, join(current, file), '1', `bench-dice-${repeat}`, String(DEFAULT_STREAM)];
-  return (
-    (root === current ? probeJson<RuleRate>(...args) : probeJsonOrNull<RuleRate>(...args))?.trialsPerCpuSecond ?? null
-  );
-};
+const fileRate = (root: string, file: string, repeat: number): number | null =>
+  probeBuild<RuleRate>(root, ['rule', root, join(current, file), '1', `bench-dice-${repeat}`, String(DEFAULT_STREAM)])
+    ?.trialsPerCpuSecond ?? null;
 const diceFiles = DICE_FILES.map((file) => {
   const samples = builds.map(() => [] as number[]);
   for (let repeat = 0; repeat < REPEATS; repeat++)

@@ -25,10 +25,9 @@
  * keep the same signatures from release to release (a request's `stream`,
  * added with stream 2, is an extra field older builds ignore).
  */
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { ruleFileFloor } from './floor.js';
 import { LIMIT_GENERATORS, bareDiceRate, type LimitGenerator } from './limit.js';
+import { loadFromBuild as load } from './load-build.js';
 
 /** Turns of sweep and run a sweep probe times (odd: the middle one is the median). */
 const SWEEP_TURNS = 7;
@@ -38,10 +37,6 @@ const CHUNK = 65_536;
 /** CPU seconds a cost probe warms up for, and then measures for, at least. */
 const COST_WARM_SECONDS = 0.1;
 const COST_SECONDS = 0.4;
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyModule = any;
-const load = (root: string, path: string): Promise<AnyModule> => import(pathToFileURL(join(root, 'dist', path)).href);
 
 async function ruleRate(
   root: string,
