@@ -5,6 +5,7 @@
  * different rules. The figures are printed as they are; the warning goes to
  * stderr and changes no exit status.
  */
+import { own } from '../keyed.js';
 import type { RunResult } from '../result.js';
 import { whyNoExact } from '../rules/exact-of.js';
 import type { Params, Rule } from '../rules/types.js';
@@ -36,24 +37,15 @@ export function warnFarFromExact(result: RunResult, rule: { id: string; file?: {
 /**
  * The note where a rule file's dice could not be enumerated beside a simulation: why its exact column is empty, and
  * what would fill it (rules/exact-of.ts whyNoExact). One line on stderr for a run, or for a sweep's points (the first
- * such point named); nothing where every point was enumerated.
+ * such point named by the parameters it `varies`); nothing where every point was enumerated.
  */
-export function noteNoExact(rule: Rule, points: readonly Params[], io: Io, name = describePoint): void {
+export function noteNoExact(rule: Rule, points: readonly Params[], io: Io, varies: readonly string[] = []): void {
   const missing = points.flatMap((params) => {
     const why = whyNoExact(rule, params);
     return why === null ? [] : [{ params, why }];
   });
   if (missing.length === 0) return;
-  const where =
-    points.length === 1
-      ? ''
-      : ` at ${missing.length} of ${points.length} points (the first: ${name(missing[0].params)})`;
+  const first = varies.map((name) => `${name}=${String(own(missing[0].params, name))}`).join(' ');
+  const where = points.length === 1 ? '' : ` at ${missing.length} of ${points.length} points (the first: ${first})`;
   io.err(`muster: note: no exact values beside the simulation${where}: ${missing[0].why}\n`);
-}
-
-/** A point as name=value pairs. */
-function describePoint(params: Params): string {
-  return Object.entries(params)
-    .map(([key, value]) => `${key}=${String(value)}`)
-    .join(' ');
 }

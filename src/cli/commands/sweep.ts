@@ -4,7 +4,7 @@ import { own } from '../../keyed.js';
 import { SimulationPool } from '../../engine/pool.js';
 import { getRule } from '../../rules/index.js';
 import { isRulePath, loadRuleFileRef } from '../../rules/rule-ref.js';
-import type { MetricSpec, Params, Rule } from '../../rules/types.js';
+import type { MetricSpec, Rule } from '../../rules/types.js';
 import { evaluateSweep, planSweep, sweepGrid, type SweepPlan, type SweepResult } from '../../analysis/sweep.js';
 import type { MetricChoice } from '../../analysis/metrics.js';
 import { writeOutputs, type OutputFile } from '../../output/files.js';
@@ -133,12 +133,14 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
   // Interrupted before any combination finished, every output asked for is still written, empty and marked PARTIAL:
   // a script reading them learns that the run was cut short rather than finding last time's files.
   await writeSweep(plan, sweep, paths, options.quiet ?? false, io, resumed);
-  if (simulating && !options.quiet && !sweep.partial) {
-    // Points of a rule file whose dice could not be enumerated beside the simulation: why, named by what varies.
-    const named = (params: Params) =>
-      plan.varies.map((vary) => `${vary.name}=${String(own(params, vary.name))}`).join(' ');
-    noteNoExact(plan.rule, plan.grid, io, named);
-  }
+  // Points of a rule file whose dice could not be enumerated beside the simulation: why, named by what varies.
+  if (simulating && !options.quiet && !sweep.partial)
+    noteNoExact(
+      plan.rule,
+      plan.grid,
+      io,
+      plan.varies.map((vary) => vary.name),
+    );
   if (sweep.partial) process.exitCode = interruptedStatus();
   return sweep;
 }
