@@ -3,7 +3,10 @@
  * so two states are the same state exactly when their strings are equal,
  * however the rule built them. A state must be a plain JSON value (null,
  * true/false, a finite number, a string, an array or a plain object of
- * those): anything else has no canonical text, and is refused by name.
+ * those): anything else has no canonical text, and is refused by name —
+ * so is what JSON cannot hold (-0, symbol keys, fields that are not
+ * enumerable or are getters, holes), which would otherwise merge two states
+ * that differ, or split one.
  */
 
 /** Thrown for a value that is not plain JSON; `path` says where in the state (`.inBy[2]`). */
@@ -34,27 +37,67 @@ export function canonicalState(value: unknown): string {
 const MAX_DEPTH = 64;
 const NOT_PLAIN = new NotPlainJson('', 'not plain JSON');
 
+/**
+ * What keeps an object or array from being plain JSON, or null: JSON.parse
+ * of its text must give back the same value, so only Object and Array
+ * prototypes, no symbol keys, no field JSON would drop (not enumerable) or
+ * that runs code when read (a getter), no holes in an array and no field
+ * on an array but its elements. `fields` receives the object's keys (its
+ * own enumerable string keys; for an array nothing), read without running
+ * any getter.
+ */
+function objectProblem(value: object, fields: string[]): string | null {
+  const prototype = Object.getPrototypeOf(value);
+  const array = Array.isArray(value);
+  if (prototype !== (array ? Array.prototype : Object.prototype)) {
+    if (prototype === null) return 'an object without a prototype (Object.create(null))';
+    return `an object of a class (${className(prototype)})`;
+  }
+  const keys = Reflect.ownKeys(value);
+  const length = array ? (value as unknown[]).length : 0;
+  if (array && keys.length !== length + 1) {
+    return keys.length < length + 1 ? 'an array with holes' : 'an array with fields besides its elements';
+  }
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    if (typeof key === 'symbol') return `an object with a symbol key (${String(key.description)})`;
+    if (array && key === 'length') continue;
+    const descriptor = Reflect.getOwnPropertyDescriptor(value, key) as PropertyDescriptor;
+    if (!('value' in descriptor)) return `an object with a getter or setter (${JSON.stringify(key)})`;
+    if (!descriptor.enumerable) return `an object with a field that is not enumerable (${JSON.stringify(key)})`;
+    if (array && String(i) !== key) return 'an array with holes';
+    if (!array) fields.push(key);
+  }
+  return null;
+}
+
+function className(prototype: object): string {
+  const maker = Reflect.getOwnPropertyDescriptor(prototype, 'constructor')?.value;
+  const name = typeof maker === 'function' ? Reflect.getOwnPropertyDescriptor(maker, 'name')?.value : null;
+  return typeof name === 'string' ? name.slice(0, 40) : 'unknown';
+}
+
 /** The text, or NOT_PLAIN thrown: the same walk as writeAt's, without a path for every value it passes. */
 function write(value: unknown, depth: number): string {
   if (depth > MAX_DEPTH) throw NOT_PLAIN;
   switch (typeof value) {
     case 'number':
-      if (!Number.isFinite(value)) throw NOT_PLAIN;
-      return Object.is(value, -0) ? '0' : String(value);
+      if (!Number.isFinite(value) || Object.is(value, -0)) throw NOT_PLAIN;
+      return String(value);
     case 'string':
       return JSON.stringify(value);
     case 'boolean':
       return value ? 'true' : 'false';
     case 'object': {
       if (value === null) return 'null';
+      const keys: string[] = [];
+      if (objectProblem(value, keys) !== null) throw NOT_PLAIN;
       if (Array.isArray(value)) {
         let text = '[';
         for (let i = 0; i < value.length; i++) text += (i ? ',' : '') + write(value[i], depth + 1);
         return `${text}]`;
       }
-      const prototype = Object.getPrototypeOf(value);
-      if (prototype !== Object.prototype && prototype !== null) throw NOT_PLAIN;
-      const keys = Object.keys(value).sort();
+      keys.sort();
       let text = '{';
       for (let i = 0; i < keys.length; i++) {
         const inner = write((value as Record<string, unknown>)[keys[i]], depth + 1);
@@ -73,22 +116,23 @@ function writeAt(value: unknown, path: string, depth: number): string {
   switch (typeof value) {
     case 'number':
       if (!Number.isFinite(value)) throw new NotPlainJson(path, String(value));
-      return Object.is(value, -0) ? '0' : String(value);
+      if (Object.is(value, -0)) throw new NotPlainJson(path, '-0 (JSON has no negative zero; write 0)');
+      return String(value);
     case 'string':
       return JSON.stringify(value);
     case 'boolean':
       return value ? 'true' : 'false';
     case 'object': {
       if (value === null) return 'null';
+      const keys: string[] = [];
+      const problem = objectProblem(value, keys);
+      if (problem !== null) throw new NotPlainJson(path, problem);
       if (Array.isArray(value)) {
         let text = '[';
         for (let i = 0; i < value.length; i++) text += (i ? ',' : '') + writeAt(value[i], `${path}[${i}]`, depth + 1);
         return `${text}]`;
       }
-      const prototype = Object.getPrototypeOf(value);
-      if (prototype !== Object.prototype && prototype !== null)
-        throw new NotPlainJson(path, `an object of a class (${(value as object).constructor?.name ?? 'unknown'})`);
-      const keys = Object.keys(value).sort();
+      keys.sort();
       let text = '{';
       keys.forEach((key, i) => {
         const inner = writeAt((value as Record<string, unknown>)[key], `${path}.${key}`, depth + 1);

@@ -14,7 +14,8 @@
 import { type Chain, shorten, solveChain } from './absorbing-chain.js';
 import { canonicalState, frozenState, NotPlainJson } from './canonical-state.js';
 import type { Fraction } from './fraction.js';
-import { type EnumeratingDice, forEachPath, NotEnumerable, type PathBudget } from './replay-dice.js';
+import { type EnumeratingDice, forEachPath, NotEnumerable, type PathBudget, type Replay } from './replay-dice.js';
+import { UsageError } from '../errors.js';
 import { WeightSum } from './weight-sum.js';
 
 const DEFAULT_STATES = 100_000;
@@ -50,6 +51,31 @@ export class BadState extends Error {
     super(problem.message);
   }
 }
+
+/** One path of a step: the next state's canonical text and what the step wrote. */
+interface Stepped {
+  text: string;
+  rewards: StepResult['rewards'];
+}
+
+/** A step's two runs of a path must reach the same state and write the same rewards. */
+const STEP_REPLAY: Replay<Stepped> = {
+  procedure: 'step',
+  differ(first, second) {
+    if (first.text !== second.text) {
+      return `went to ${shorten(first.text)}, then to ${shorten(second.text)},`;
+    }
+    const a = first.rewards;
+    const b = second.rewards;
+    const slots = Math.max(a?.length ?? 0, b?.length ?? 0);
+    for (let slot = 0; slot < slots; slot++) {
+      const [n, d] = a?.[slot] ?? [0n, 1n];
+      const [m, e] = b?.[slot] ?? [0n, 1n];
+      if (n * e !== m * d) return `wrote ${n}/${d}, then ${m}/${e}, to metric ${slot} (out[${slot}]),`;
+    }
+    return null;
+  },
+};
 
 export function enumerateSteps(procedure: StepProcedure, budget: PathBudget, maxStates = DEFAULT_STATES): StepSolution {
   const keys: string[] = [];
@@ -89,6 +115,13 @@ export function enumerateSteps(procedure: StepProcedure, budget: PathBudget, max
   for (let state = 0; state < keys.length; state++) {
     const current = frozen[state];
     const final = procedure.done(current);
+    // Asked twice, as each path of a step is run twice (replay-dice.ts): done must be a function of the state.
+    if (procedure.done(current) !== final) {
+      throw new UsageError(
+        `the rule is not a function of its state: done(state) returned ${final}, then ${!final}, for the state ` +
+          `${shorten(keys[state])}; exact values need a rule whose done depends only on params and state`,
+      );
+    }
     absorbing.push(final);
     if (final) {
       to.push(new Int32Array(0));
@@ -99,9 +132,12 @@ export function enumerateSteps(procedure: StepProcedure, budget: PathBudget, max
     const targets = new Map<number, WeightSum>();
     const expected = Array.from({ length: procedure.rewardSlots }, () => new WeightSum());
     forEachPath(
-      (dice) => procedure.step(current, dice),
+      (dice): Stepped => {
+        const result = procedure.step(current, dice);
+        return { text: textOf(result.state, 'step(state, dice, params)', keys[state]), rewards: result.rewards };
+      },
       (result, numerator, denominator) => {
-        const next = add(textOf(result.state, 'step(state, dice, params)', keys[state]));
+        const next = add(result.text);
         let sum = targets.get(next);
         if (!sum) targets.set(next, (sum = new WeightSum()));
         sum.add(numerator, denominator);
@@ -114,6 +150,7 @@ export function enumerateSteps(procedure: StepProcedure, budget: PathBudget, max
         }
       },
       budget,
+      STEP_REPLAY,
     );
     to.push(Int32Array.from(targets.keys()));
     chances.push([...targets.values()]);

@@ -44,10 +44,26 @@ export interface PathBudget {
 
 export const DEFAULT_PATHS = 1_000_000;
 
-/** A procedure that read other dice when run again on the same results: enumeration cannot replay it. */
-const NOT_REPLAYED =
-  'the dice read differ between two runs given the same results; ' +
-  'allowed: a procedure that depends only on its dice, params and state (no clock, no state kept between runs)';
+/**
+ * How a procedure's result is replayed: what the procedure is called in
+ * messages ("trial", "step"), and `differ(first, second)`, which says how
+ * two runs of one path disagree (null when they agree). Each run's result is
+ * handed to `differ` before the next run starts, so a result that lives in a
+ * shared object can be read there and reset.
+ */
+export interface Replay<R> {
+  readonly procedure: string;
+  differ(first: R, second: R): string | null;
+}
+
+/** The one line for a procedure that is not a function of its dice: it gave something else on replay of `path`. */
+export function notReplayed(procedure: string, what: string, path: string): UsageError {
+  return new UsageError(
+    `the rule is not a function of its dice: the ${procedure} ${what} on replay of path ${path}; exact values ` +
+      `need a rule whose ${procedure} depends only on params${procedure === 'trial' ? '' : ', state'} and dice ` +
+      '(no Math.random, no clock, no state kept between calls)',
+  );
+}
 const DEFAULT_DICE_PER_PATH = 10_000;
 
 /** A budget of `paths` paths (a million unless told), `dice` dice calls a path. */
@@ -127,7 +143,12 @@ class ReplayDice implements EnumeratingDice {
   denominators: bigint[] = [];
   /** The next call's index on this run. */
   at = 0;
-  constructor(readonly budget: PathBudget) {}
+  /** True on a path's second run, which may only ask again for the dice of the first. */
+  replaying = false;
+  constructor(
+    readonly budget: PathBudget,
+    readonly procedure: string,
+  ) {}
 
   d(sides: number): number {
     if (!whole(sides, 1, MAX_SIDES)) throw badDice('dice.d', 'sides', sides, `a whole number from 1 to ${MAX_SIDES}`);
@@ -179,9 +200,12 @@ class ReplayDice implements EnumeratingDice {
     if (at < this.nodes.length) {
       const node = this.nodes[at];
       if (node.kind !== kind || node.a !== a || node.b !== b || node.c !== c) {
-        throw new UsageError(NOT_REPLAYED);
+        throw notReplayed(this.procedure, `asked for ${callText(kind, a, b, c)}`, this.pathText());
       }
       return this.branch[at];
+    }
+    if (this.replaying) {
+      throw notReplayed(this.procedure, `asked for ${callText(kind, a, b, c)} past its dice`, this.pathText());
     }
     if (at >= this.budget.dice) {
       throw new NotEnumerable(
@@ -205,6 +229,19 @@ class ReplayDice implements EnumeratingDice {
     this.denominators[at] = beforeDenominator * node.denominator;
   }
 
+  /** The first `length` calls of the path and the results they gave, for a message: [d6 → 3, chance(0.5) → true]. */
+  pathText(length = this.nodes.length): string {
+    const shown: string[] = [];
+    for (let k = 0; k < Math.min(length, 12); k++) {
+      const node = this.nodes[k];
+      const branch = this.branch[k];
+      const value = node.values ? node.values[branch] : node.kind === 0 ? 1 + branch : branch;
+      shown.push(`${callText(node.kind, node.a, node.b, node.c)} → ${node.kind === 3 ? value === 1 : value}`);
+    }
+    if (length > 12) shown.push(`… ${length - 12} more`);
+    return `[${shown.join(', ')}]`;
+  }
+
   /** Moves the trail to the next path; false when every path has been run. */
   advance(): boolean {
     let k = this.nodes.length - 1;
@@ -218,6 +255,14 @@ class ReplayDice implements EnumeratingDice {
     this.weigh(k);
     return true;
   }
+}
+
+/** One dice call as a message shows it. */
+function callText(kind: number, a: number, b: number, c: number): string {
+  if (kind === 0) return `d${a}`;
+  if (kind === 2) return `below(${a})`;
+  if (kind === 3) return `chance(${a})`;
+  return `count(${a}, ${b}, ${c})`;
 }
 
 function makeNode(kind: number, a: number, b: number, c: number): Node {
@@ -259,13 +304,23 @@ function makeNode(kind: number, a: number, b: number, c: number): Node {
  * run's result with its weight, numerator over denominator (not reduced).
  * The weights of all paths sum to 1. Throws NotEnumerable past the budget
  * (counted before the path that would exceed it is run) or at dice.random().
+ *
+ * With `replay`, each path is run twice and the runs must agree (the same
+ * dice asked for, and `replay.differ` finds nothing): a procedure that reads
+ * Math.random, the clock or state kept between calls is refused in one line
+ * rather than given values that are not its own. This doubles the calls of
+ * the procedure, and nothing else: the trail is walked once, the second run
+ * only replays it. It cannot catch a procedure built to repeat itself in
+ * pairs of calls; it catches the ones that are simply not a function of
+ * their dice, which is every mistake seen so far.
  */
 export function forEachPath<R>(
   run: (dice: EnumeratingDice) => R,
   visit: (result: R, numerator: bigint, denominator: bigint) => void,
   budget: PathBudget,
+  replay?: Replay<R>,
 ): void {
-  const dice = new ReplayDice(budget);
+  const dice = new ReplayDice(budget, replay?.procedure ?? 'procedure');
   for (;;) {
     if (budget.used >= budget.paths) {
       throw new NotEnumerable(
@@ -274,12 +329,31 @@ export function forEachPath<R>(
     }
     budget.used++;
     dice.at = 0;
-    const result = run(dice);
+    let result = run(dice);
     if (dice.at !== dice.nodes.length) {
-      throw new UsageError(NOT_REPLAYED);
+      throw notReplayed(dice.procedure, `stopped after ${dice.at} of its dice`, dice.pathText());
     }
+    if (replay) result = replayPath(dice, run, replay, result);
     const last = dice.nodes.length - 1;
     visit(result, last < 0 ? 1n : dice.numerators[last], last < 0 ? 1n : dice.denominators[last]);
     if (!dice.advance()) return;
   }
+}
+
+/** The path run again on the same results: its second result, or the one line saying how it differs from the first. */
+function replayPath<R>(dice: ReplayDice, run: (dice: EnumeratingDice) => R, replay: Replay<R>, first: R): R {
+  dice.at = 0;
+  dice.replaying = true;
+  let second: R;
+  try {
+    second = run(dice);
+  } finally {
+    dice.replaying = false;
+  }
+  if (dice.at !== dice.nodes.length) {
+    throw notReplayed(dice.procedure, `stopped after ${dice.at} of its ${dice.nodes.length} dice`, dice.pathText());
+  }
+  const difference = replay.differ(first, second);
+  if (difference !== null) throw notReplayed(dice.procedure, difference, dice.pathText());
+  return second;
 }

@@ -19,7 +19,14 @@ import { UsageError } from '../errors.js';
 import { rationalOf } from '../exact/double-value.js';
 import { BadState, enumerateSteps } from '../exact/enumerate-steps.js';
 import type { Fraction } from '../exact/fraction.js';
-import { DEFAULT_PATHS, forEachPath, NotEnumerable, pathBudget } from '../exact/replay-dice.js';
+import {
+  DEFAULT_PATHS,
+  type EnumeratingDice,
+  forEachPath,
+  NotEnumerable,
+  pathBudget,
+  type Replay,
+} from '../exact/replay-dice.js';
 import { WeightSum } from '../exact/weight-sum.js';
 import { type StepForm, stepOut, stepReader } from './file-rule-steps.js';
 import { badValueText, newOut, readOut, strayField, strayText, writtenField, writtenText } from './file-rule-tally.js';
@@ -171,13 +178,12 @@ function enumerateTrial(context: EnumerationContext, params: Params, paths: numb
   }
   const sums = new MetricSums(metrics, context, outcomes > 0 ? 'read' : 'trial');
   const budget = pathBudget(TRIAL_INSTEAD, paths);
+  // Each path is run twice (replay-dice.ts): first into a scratch out, then into the one that is summed.
+  const replay = new TrialReplay(metrics, sums.out, context.describe, outcomes > 0);
+  const run = (dice: EnumeratingDice) => trial(dice, params, replay.nextOut(), prepared);
   if (outcomes === 0) {
     guarded(context, 'trial', () =>
-      forEachPath(
-        (dice) => trial(dice, params, sums.out, prepared),
-        (_, numerator, denominator) => sums.collect(numerator, denominator),
-        budget,
-      ),
+      forEachPath(run, (_, numerator, denominator) => sums.collect(numerator, denominator), budget, replay),
     );
     return sums.result();
   }
@@ -185,7 +191,7 @@ function enumerateTrial(context: EnumerationContext, params: Params, paths: numb
   const weights = new Map<number, WeightSum>();
   guarded(context, 'trial', () =>
     forEachPath(
-      (dice) => trial(dice, params, sums.out, prepared),
+      run,
       (outcome, numerator, denominator) => {
         if (!(Number.isInteger(outcome) && (outcome as number) >= 0 && (outcome as number) < outcomes)) {
           context.fail(
@@ -200,6 +206,7 @@ function enumerateTrial(context: EnumerationContext, params: Params, paths: numb
         sum.add(numerator, denominator);
       },
       budget,
+      replay,
     ),
   );
   sums.checkNames();
@@ -209,6 +216,47 @@ function enumerateTrial(context: EnumerationContext, params: Params, paths: numb
     sums.collect(weight.numerator, weight.denominator, `read(outcome ${outcome})`);
   }
   return sums.result();
+}
+
+/**
+ * The two runs of a trial's path: the first writes into a scratch out, the
+ * second into the out that is summed; they must write the same fields with
+ * the same values (Object.is) and, when the trial counts outcomes, return
+ * the same outcome. The scratch out is made anew for every path.
+ */
+class TrialReplay implements Replay<unknown> {
+  readonly procedure = 'trial';
+  private scratch: Record<string, unknown>;
+  private first = true;
+  constructor(
+    readonly metrics: readonly MetricSpec[],
+    readonly out: Record<string, unknown>,
+    readonly describe: (value: unknown) => string,
+    readonly returns: boolean,
+  ) {
+    this.scratch = newOut(metrics);
+  }
+
+  nextOut(): Record<string, unknown> {
+    this.first = !this.first;
+    return this.first ? this.out : this.scratch;
+  }
+
+  differ(first: unknown, second: unknown): string | null {
+    const { scratch, out } = this;
+    this.scratch = newOut(this.metrics);
+    this.first = true;
+    if (this.returns && !Object.is(first, second)) {
+      return `returned ${this.describe(first)}, then ${this.describe(second)},`;
+    }
+    for (const key of new Set([...Object.keys(scratch), ...Object.keys(out)])) {
+      if (!Object.is(scratch[key], out[key])) {
+        const name = /^\d+$/.test(key) ? `out[${key}]` : `out${JSON.stringify([key])}`;
+        return `wrote ${name} = ${this.describe(scratch[key])}, then ${this.describe(out[key])},`;
+      }
+    }
+    return null;
+  }
 }
 
 function enumerateStepForm(
