@@ -133,8 +133,7 @@ function showQuestion(state: HashState): void {
 const recompute = () => calculator.recompute();
 for (const candidate of appRules) form.picker.append(new Option(`${candidate.title} (${candidate.id})`, candidate.id));
 form.picker.addEventListener('change', () => {
-  // A link's code not run is left as it was, no longer waiting to be.
-  workbench.view.holdBehindGate(null);
+  // A link's code not run stays behind its gate, in the editor: another rule shown does not make it the person's.
   const next = appRules.find((candidate) => candidate.id === form.picker.value) ?? appRules[0];
   const { trials, seed, stream } = form.readSimulation();
   calculator.selectRule(next, {}, { simulate: false, trials, seed, stream });

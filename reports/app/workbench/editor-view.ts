@@ -66,6 +66,12 @@ export class EditorView {
     this.gateText.textContent = text ?? '';
   }
 
+  /** Moves the focus to the gate's text (never its button: a stray Space or Enter would press it). */
+  focusGate(): void {
+    this.gateText.tabIndex = -1;
+    this.gateText.focus();
+  }
+
   get gated(): boolean {
     return !this.gate.hidden;
   }

@@ -24,11 +24,15 @@ const CONFIDENCE = 0.95;
 
 /** The worker global, typed by hand (the build's lib is DOM), its functions taken before any rule code runs. */
 const scope = self as unknown as {
-  onmessage: ((event: { data: SandboxRequest }) => void) | null;
+  onmessage: ((event: { ports: readonly MessagePort[] }) => void) | null;
   addEventListener(type: 'error', listener: (event: ErrorEvent) => void): void;
   removeEventListener(type: 'error', listener: (event: ErrorEvent) => void): void;
 };
-const post = (self as unknown as { postMessage(message: SandboxReply): void }).postMessage.bind(self);
+/**
+ * Replies go on the port the page sent first, taken (with its postMessage) before any rule code runs: the rule's code
+ * can post on the worker's own channel, which the page does not read, never on this one.
+ */
+let post: (message: SandboxReply) => void = () => undefined;
 // biome-ignore lint/security/noGlobalEval: compiling the rule's own text is what this sandbox is for (module-text.ts).
 const indirectEval = eval;
 
@@ -144,7 +148,7 @@ function fractionsOf(exact: Record<string, { numerator: bigint; denominator: big
   return Object.keys(exact).map((name) => [name, exact[name].numerator, exact[name].denominator]);
 }
 
-scope.onmessage = ({ data: request }) => {
+function handle(request: SandboxRequest): void {
   if (request.kind === 'load') {
     void load(request.source, request.name).then((reply) => post({ ...reply, id: request.id }));
     return;
@@ -156,4 +160,13 @@ scope.onmessage = ({ data: request }) => {
     const usage = error instanceof Error && error.name === 'UsageError';
     post({ kind: 'fault', id: request.id, message: error instanceof Error ? error.message : String(error), usage });
   }
+}
+
+scope.onmessage = ({ ports }) => {
+  const port = ports[0];
+  if (!port) return;
+  // One port per worker: the first; nothing on the worker's own channel is read after it.
+  scope.onmessage = null;
+  post = port.postMessage.bind(port);
+  port.onmessage = ({ data }: MessageEvent<SandboxRequest>) => handle(data);
 };

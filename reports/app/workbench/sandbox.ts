@@ -4,13 +4,28 @@
  * version of a rule file, started from a Blob URL as the simulation workers
  * are (so it runs from file://), and stopped when it does not answer within
  * the time limit — a rule that loops forever is stopped by the page, not by
- * closing the tab. What a worker sends is data from the rule's own code: it
- * is checked here before the page uses it.
+ * closing the tab.
+ *
+ * The rule's code runs in the worker beside muster's harness, so nothing the
+ * worker's global scope offers is trusted: the page and the harness talk
+ * over a MessageChannel port the harness takes before any rule code runs
+ * (the rule's code never sees it), a message on the worker's own channel is
+ * the rule's and stops it, and every reply on the port is checked
+ * (./reply-check.ts) before the page uses it.
+ *
+ *   page ─port─► harness: load, answer        harness ─port─► page: checked, or refused with one line
+ *   rule code ─postMessage─► page: never a reply; the worker is stopped
  */
+import { checkedReply, type Expected } from './reply-check.js';
 import type { SandboxReply, SandboxRequest } from './sandbox-messages.js';
 
 /** How long a rule may run without a word before it is stopped (a simulation's progress counts as a word). */
 export const DEFAULT_LIMIT_MS = 5000;
+/**
+ * However much progress a request reports, it is stopped after this many times the limit from its start: progress
+ * keeps a long simulation going, never one past this.
+ */
+export const HARD_LIMIT_FACTOR = 60;
 
 /**
  * The rule's fault, not muster's (it ran too long, failed to load, threw from a timer): shown as a rule's
@@ -41,10 +56,12 @@ function freshWorker(url: string): Worker {
 
 export class Sandbox {
   private worker: Worker | null = null;
+  /** The page's end of the channel the harness took before any rule code ran. */
+  private port: MessagePort | null = null;
   private loaded: Promise<SandboxReply> | null = null;
   private nextId = 1;
-  /** Settles the request in flight when its worker is stopped: a stopped request is never answered. */
-  private abandon: (() => void) | null = null;
+  /** Ends the request in flight with a fault (the worker stopped, or the rule spoke out of turn): never pending. */
+  private abandon: ((message: string) => void) | null = null;
 
   /** `url`: the sandbox worker's Blob URL; `name`: the file, for messages; `limitMs`: read at every request. */
   constructor(
@@ -57,7 +74,18 @@ export class Sandbox {
   /** Loads the rule (in a fresh worker if the last one was stopped); the reply is `loaded` or `refused`. */
   load(): Promise<SandboxReply> {
     if (this.worker && this.loaded) return this.loaded;
-    this.worker = freshWorker(this.url);
+    const worker = freshWorker(this.url);
+    const channel = new MessageChannel();
+    worker.postMessage({ kind: 'port' }, [channel.port2]);
+    this.worker = worker;
+    this.port = channel.port1;
+    // Only the rule's own code posts on the worker's channel (the harness answers on the port): stopped at once.
+    worker.onmessage = () => this.refuse('its code posted a message of its own, which the page does not read');
+    worker.onerror = (event) => {
+      // An error the rule's code threw from a timer of its own, outside any request: it ends the request.
+      event.preventDefault();
+      this.refuse(`${event.message || 'the rule failed'} (outside any call of muster’s)`, false);
+    };
     const pending = this.send(
       { kind: 'load', id: 0, source: this.source, name: this.name },
       'its top-level code did not finish',
@@ -89,13 +117,28 @@ export class Sandbox {
   }
 
   /** Stops the worker; the next request starts a fresh one and loads the rule again. */
-  stop(): void {
-    this.worker?.terminate();
+  stop(message = `${this.name}: stopped before it answered`): void {
+    if (this.worker) {
+      this.worker.onmessage = null;
+      this.worker.onerror = null;
+      this.worker.terminate();
+    }
+    this.port?.close();
     this.worker = null;
+    this.port = null;
     this.loaded = null;
     const abandon = this.abandon;
     this.abandon = null;
-    abandon?.();
+    abandon?.(message);
+  }
+
+  /** Ends the request in flight, and the worker, with the one line that says why. */
+  private refuse(why: string, refused = true): void {
+    this.stop(
+      refused
+        ? `${this.name}: the page refused its sandbox’s reply: ${why}; the page stopped it`
+        : `${this.name}: ${why}`,
+    );
   }
 
   private send(
@@ -104,71 +147,52 @@ export class Sandbox {
     running: string,
     onProgress: (done: number, total: number) => void = () => undefined,
   ): Pending {
-    const worker = this.worker as Worker;
+    const port = this.port as MessagePort;
     const id = this.nextId++;
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    const trials = request.kind === 'answer' ? (request.options?.trials ?? null) : null;
+    const expected: Expected = { id, trials, done: 0 };
+    let idle: ReturnType<typeof setTimeout> | undefined;
+    let hard: ReturnType<typeof setTimeout> | undefined;
     const reply = new Promise<SandboxReply>((resolve, reject) => {
       const limit = this.limitMs();
+      const seconds = (ms: number) => Number((ms / 1000).toFixed(3));
+      const end = () => {
+        clearTimeout(idle);
+        clearTimeout(hard);
+        this.abandon = null;
+      };
+      this.abandon = (message) => {
+        end();
+        reject(new SandboxFault(message));
+      };
       const watch = () => {
-        clearTimeout(timer);
-        timer = setTimeout(() => {
-          const seconds = Number((limit / 1000).toFixed(3));
-          reject(
-            new SandboxFault(`${this.name}: ${running} within ${seconds} s (an endless loop?); the page stopped it`),
-          );
-          this.stop();
-        }, limit);
+        clearTimeout(idle);
+        idle = setTimeout(
+          () =>
+            this.stop(`${this.name}: ${running} within ${seconds(limit)} s (an endless loop?); the page stopped it`),
+          limit,
+        );
       };
       watch();
-      this.abandon = () => {
-        clearTimeout(timer);
-        reject(new SandboxFault(`${this.name}: stopped before it answered`));
-      };
-      worker.onmessage = ({ data }: MessageEvent<unknown>) => {
-        const message = checkedReply(data);
-        if (!message || message.id !== id) return;
+      hard = setTimeout(
+        () => this.stop(`${this.name}: ${running} within ${seconds(limit * HARD_LIMIT_FACTOR)} s; the page stopped it`),
+        limit * HARD_LIMIT_FACTOR,
+      );
+      port.onmessage = ({ data }: MessageEvent<unknown>) => {
+        const checked = checkedReply(data, expected);
+        if (!checked) return;
+        if ('refused' in checked) return this.refuse(checked.refused);
+        const message = checked.reply;
         if (message.kind === 'progress') {
           watch();
           onProgress(message.done, message.total);
           return;
         }
-        clearTimeout(timer);
-        this.abandon = null;
+        end();
         resolve(message);
       };
-      worker.onerror = (event) => {
-        // An error the rule's code threw from a timer of its own, outside any request: it ends the request.
-        event.preventDefault();
-        clearTimeout(timer);
-        reject(new SandboxFault(`${this.name}: ${event.message || 'the rule failed'} (outside any call of muster’s)`));
-        this.stop();
-      };
     });
-    worker.postMessage({ ...request, id });
+    port.postMessage({ ...request, id });
     return { reply, cancel: () => this.stop() };
-  }
-}
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/**
- * A reply's shape, checked: the rule's own code runs in the worker and can post anything. What the page then reads
- * of it (texts, numbers) it shows as text, as it shows a bundled rule's.
- */
-function checkedReply(data: unknown): SandboxReply | null {
-  if (!isRecord(data) || typeof data.id !== 'number' || typeof data.kind !== 'string') return null;
-  switch (data.kind) {
-    case 'progress':
-      return typeof data.done === 'number' && typeof data.total === 'number' ? (data as SandboxReply) : null;
-    case 'refused':
-    case 'fault':
-      return typeof data.message === 'string' ? (data as SandboxReply) : null;
-    case 'loaded':
-      return isRecord(data.rule) && Array.isArray(data.rule.params) ? (data as SandboxReply) : null;
-    case 'answered':
-      return Array.isArray(data.fieldErrors) && Array.isArray(data.formErrors) ? (data as SandboxReply) : null;
-    default:
-      return null;
   }
 }

@@ -10,10 +10,19 @@
  *   typing ─► (debounce) ─► Sandbox.load ─► refused: the problem under the code
  *                                       └─► loaded: packSource ─► sandboxedRule ─► the calculator shows it
  *   a link #~<packed>?… ─► unpackSource ─► the code shown behind the gate ─► "Run this rule" ─► as above
+ *
+ * Whether the editor's text may run is state of its own, not a check at
+ * each event: the text's origin (the person's own — typed, opened, shipped
+ * — or a link's) and the consent given to one exact text. A link's text
+ * runs, and is kept, only once "Run this rule" was chosen for that very
+ * text; whatever puts another text in the editor (a link, a file, back or
+ * forward, a load still in flight) changes the provenance with it, and
+ * every load asks the provenance of the text it loads at its start and
+ * again before it is shown or kept.
  */
 import type { Rule } from '../../../src/rules/types.js';
 import type { Calculator } from '../controller.js';
-import { readHash } from '../form-values.js';
+import { clipMessage, readHash } from '../form-values.js';
 import { EditorView } from './editor-view.js';
 import { deleteKept, keepRule, keptRules } from './kept.js';
 import { isSandboxed, type SandboxedRule, sandboxedRule } from './proxy-rule.js';
@@ -28,6 +37,20 @@ export interface ShippedFile {
 
 /** How long the typing must pause before the text is loaded, in milliseconds. */
 const PAUSE_MS = 120;
+/** How long the gate's button stays disabled after it shows a text: a click or key meant for before cannot run it. */
+export const GATE_ARM_MS = 600;
+
+/**
+ * Where the editor's text came from. `own`: the person's (typed, opened from their device, shipped in the page, or a
+ * link's they ran). `link`: a link's, which may run only as `consented`, the exact text "Run this rule" was chosen
+ * for (null: not yet). `serial` counts texts put in the editor: a load or a link read begun under an older one is
+ * dropped.
+ */
+interface Provenance {
+  origin: 'own' | 'link';
+  consented: string | null;
+  serial: number;
+}
 
 /** A rule to start from: the smallest rule file, a roll-off, in the trial form. */
 const NEW_RULE = `// my-rule.mjs — a roll-off: each player rolls a die, A adds a bonus; a tie is rolled again.
@@ -68,6 +91,8 @@ export class Workbench {
   private loading: Sandbox | null = null;
   /** A link's parameters, waiting for its code to be run. */
   private linkEntries: Array<[string, string]> | null = null;
+  private provenance: Provenance = { origin: 'own', consented: null, serial: 0 };
+  private arming: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly calculator: Calculator,
@@ -77,18 +102,18 @@ export class Workbench {
     const { view } = this;
     this.listFiles();
     view.source.addEventListener('input', () => {
-      if (!view.gated) this.soon();
+      // A link's text, edited or not, stays a link's: typing in it never runs it.
+      if (this.provenance.origin === 'own') this.soon();
     });
     view.newButton.addEventListener('click', () => this.open(NEW_RULE, 'my-rule.mjs', 'A new rule file.'));
     view.editButton.addEventListener('click', () => this.edit());
     view.files.addEventListener('change', () => this.openListed());
-    view.gateRun.addEventListener('click', () => {
-      view.holdBehindGate(null);
-      this.track(this.load(view.source.value, true));
-    });
+    view.gateRun.addEventListener('click', () => this.confirm());
     view.shareButton.addEventListener('click', () => this.share());
     view.downloadButton.addEventListener('click', () => this.download());
     view.deleteButton.addEventListener('click', () => this.delete());
+    // Another tab of this page kept or deleted a rule: the list says so (what it holds is read as data when chosen).
+    window.addEventListener('storage', () => this.listFiles());
     view.fileInput.addEventListener('change', () => {
       const file = view.fileInput.files?.[0];
       if (file) this.track(this.openFile(file));
@@ -165,12 +190,46 @@ export class Workbench {
 
   /** Shows a text in the editor and runs it (it is the page's own, or the person's). */
   private open(text: string, name: string, about: string): void {
+    this.replaceText('own');
     this.view.holdBehindGate(null);
     this.view.open(text, about);
     this.name = name;
     this.listFiles();
     this.linkEntries = null;
     this.track(this.load(text, false));
+  }
+
+  /**
+   * A new text comes into the editor: any typing not yet loaded, and any load or link read in flight, belong to the
+   * old one and are dropped; the new text's origin is `origin`, with no consent.
+   */
+  private replaceText(origin: Provenance['origin']): number {
+    clearTimeout(this.timer);
+    this.release();
+    this.release = () => undefined;
+    this.loads += 1;
+    this.loading?.stop();
+    this.loading = null;
+    const serial = this.provenance.serial + 1;
+    this.provenance = { origin, consented: null, serial };
+    return serial;
+  }
+
+  /** Whether a text may run: the person's own, or the very text they chose "Run this rule" for. */
+  private mayRun(text: string): boolean {
+    const { origin, consented } = this.provenance;
+    return origin === 'own' || consented === text;
+  }
+
+  /** "Run this rule": consent to the text the editor shows now, and only to it. */
+  private confirm(): void {
+    const { view } = this;
+    if (view.gateRun.disabled || !view.gated) return;
+    const text = view.source.value;
+    // The person's from now on: their edits of it are theirs. Another text in the editor replaces this provenance.
+    this.provenance = { origin: 'own', consented: text, serial: this.provenance.serial };
+    view.holdBehindGate(null);
+    this.track(this.load(text, true));
   }
 
   /**
@@ -186,25 +245,47 @@ export class Workbench {
   }
 
   private async readLink(packed: string, entries: Array<[string, string]>): Promise<string | null> {
+    const serial = this.provenance.serial;
     const unpacked = await unpackSource(packed);
+    // A text put in the editor meanwhile (another link, a file, a new rule) is the newer: this link is dropped.
+    if (serial !== this.provenance.serial) return null;
     if ('problem' in unpacked) return unpacked.problem;
     const { source } = unpacked;
-    const known = [...keptRules(), ...this.shipped].find((file) => file.source === source);
-    this.view.open(source, known ? `${known.name}, from the link.` : 'From the link you opened.');
-    this.name = known?.name ?? 'shared-rule.mjs';
+    // Only the page's own examples run unasked: what this browser keeps, any page of this origin could have written.
+    const shipped = this.shipped.find((file) => file.source === source);
+    const kept = keptRules().find((file) => file.source === source);
+    this.replaceText(shipped ? 'own' : 'link');
+    this.view.open(source, shipped ? `${shipped.name}, from the link.` : 'From the link you opened.');
+    this.name = shipped?.name ?? kept?.name ?? 'shared-rule.mjs';
     this.linkEntries = entries;
     this.calculator.clear('No answer yet: the link carries a rule’s code, which has not run (see the rule above).');
-    if (known) {
+    if (shipped) {
+      this.view.holdBehindGate(null);
       await this.load(source, false);
       return null;
     }
     const lines = source.split('\n').length;
-    this.view.holdBehindGate(
-      `This link carries a rule’s code (${lines} line${lines === 1 ? '' : 's'}), shown below. Read it first: it ` +
-        `runs in this page (in a sandbox, with no network) only when you choose Run this rule.`,
+    this.holdBehindGate(
+      `This link carries a rule’s code (${lines} line${lines === 1 ? '' : 's'}), shown below` +
+        `${kept ? `; it is the text of ${kept.name}, kept in this browser` : ''}. Read it first: it runs in this ` +
+        `page (in a sandbox, with no network) only when you choose Run this rule.`,
     );
-    this.view.gateRun.focus();
     return null;
+  }
+
+  /**
+   * Shows the gate with its button disabled for GATE_ARM_MS, and takes the focus from wherever it was (a focused
+   * button would run on a stray Space or Enter) to the gate's text.
+   */
+  private holdBehindGate(text: string): void {
+    const { view } = this;
+    view.holdBehindGate(text);
+    view.gateRun.disabled = true;
+    view.focusGate();
+    clearTimeout(this.arming);
+    this.arming = setTimeout(() => {
+      view.gateRun.disabled = false;
+    }, GATE_ARM_MS);
   }
 
   private soon(): void {
@@ -226,11 +307,16 @@ export class Workbench {
 
   /** Loads a text in a fresh sandbox; on success the calculator shows it (and `keep` keeps it in this browser). */
   private async load(text: string, keep: boolean): Promise<void> {
+    // The one place a text runs: only as its provenance allows, asked again before it is shown or kept.
+    if (!this.mayRun(text)) return;
+    const serial = this.provenance.serial;
+    const name = this.name;
     const mine = ++this.loads;
+    const current = () => mine === this.loads && serial === this.provenance.serial && this.mayRun(text);
     // A version typed over before it loaded is not waited for: its worker is stopped, the machine's cores are the
     // new one's.
     this.loading?.stop();
-    const sandbox = new Sandbox(this.sandboxUrl, text, this.name, () => this.limitMs);
+    const sandbox = new Sandbox(this.sandboxUrl, text, name, () => this.limitMs);
     this.loading = sandbox;
     let reply: Awaited<ReturnType<Sandbox['load']>>;
     try {
@@ -238,11 +324,15 @@ export class Workbench {
     } catch (error) {
       reply = { kind: 'refused', id: 0, message: error instanceof Error ? error.message : String(error) };
     }
-    if (mine !== this.loads) return sandbox.stop();
+    if (!current()) return sandbox.stop();
     this.loading = null;
     if (reply.kind !== 'loaded') {
       sandbox.stop();
-      this.view.showProblem(reply.kind === 'refused' ? reply.message : 'the sandbox did not answer');
+      const problem = reply.kind === 'refused' ? reply.message : 'the sandbox did not answer';
+      this.view.showProblem(problem);
+      // A link's code that ran and was stopped or refused: the answer no longer says it has not run.
+      if (keep && this.calculator.result === null && this.linkEntries)
+        this.calculator.clear(clipMessage(`No answer: the rule’s code ran and did not load: ${problem}`));
       return;
     }
     let rule: SandboxedRule;
@@ -253,9 +343,11 @@ export class Workbench {
       this.view.showProblem(error instanceof Error ? error.message : String(error));
       return;
     }
-    if (mine !== this.loads) return sandbox.stop();
+    if (!current()) return sandbox.stop();
     this.view.showProblem(null);
-    if (keep && keepRule({ name: this.name, source: text })) this.listFiles();
+    // Ran by the person's own will (typed, or a link's confirmed): theirs from now on, and kept.
+    if (keep) this.provenance = { origin: 'own', consented: null, serial };
+    if (keep && keepRule({ name, source: text })) this.listFiles();
     this.show(rule);
   }
 
