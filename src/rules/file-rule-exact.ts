@@ -179,7 +179,9 @@ function enumerateTrial(context: EnumerationContext, params: Params, paths: numb
   const sums = new MetricSums(metrics, context, outcomes > 0 ? 'read' : 'trial');
   const budget = pathBudget(TRIAL_INSTEAD, paths);
   // Each path is run twice (replay-dice.ts): first into a scratch out, then into the one that is summed.
-  const replay = new TrialReplay(metrics, sums.out, context.describe, outcomes > 0);
+  const replay = new TrialReplay(metrics, sums.out, context.describe, outcomes > 0, (stray) =>
+    context.fail(strayText('trial', stray, metrics)),
+  );
   const run = (dice: EnumeratingDice) => trial(dice, params, replay.nextOut(), prepared);
   if (outcomes === 0) {
     guarded(context, 'trial', () =>
@@ -233,6 +235,7 @@ class TrialReplay implements Replay<unknown> {
     readonly out: Record<string, unknown>,
     readonly describe: (value: unknown) => string,
     readonly returns: boolean,
+    readonly onStray: (stray: string) => never,
   ) {
     this.scratch = newOut(metrics);
   }
@@ -246,6 +249,10 @@ class TrialReplay implements Replay<unknown> {
     const { scratch, out } = this;
     this.scratch = newOut(this.metrics);
     this.first = true;
+    // A name that is no metric is the trial's own fault, said as such before any difference it makes on replay
+    // (the summed out keeps what a stray write left, such as a length grown by push).
+    const stray = strayField(scratch, this.metrics);
+    if (stray !== null) this.onStray(stray);
     if (this.returns && !Object.is(first, second)) {
       return `returned ${this.describe(first)}, then ${this.describe(second)},`;
     }
