@@ -23,6 +23,7 @@ import { terminalIo, terminalLine } from './output/terminal.js';
 import { packageVersion } from './version.js';
 import { parserError, type ParsedCommand } from './cli/parser-errors.js';
 import { armHandOff, HandOff } from './cli/hand-off.js';
+import { escapedRuleFault } from './rules/rule-faults.js';
 import { isRulePath } from './rules/rule-ref.js';
 
 function simulationOptions(command: Command): Command {
@@ -447,6 +448,12 @@ export async function main(
     await program.parseAsync([...argv], { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {
+    // A rule file's fault that got past the adapter's checks (what it threw, a trap of its own): one line, 2.
+    const escaped = escapedRuleFault(error);
+    if (escaped) {
+      io.err(`muster: ${terminalLine(escaped.message)}\n`);
+      return 2;
+    }
     if (error instanceof HandOff) {
       disarm();
       await SimulationPool.dropPrestarted();

@@ -11,7 +11,8 @@ import { Fraction } from '../exact/fraction.js';
 import { keyedRecord, own } from '../keyed.js';
 import { checkMatrix } from './file-rule-matrix.js';
 import { STEP_FIELDS, type StepForm, stepFormOf } from './file-rule-steps.js';
-import { describeError, describeValue, oneLine } from './file-rule-text.js';
+import { guarded, plainData, readMembers } from './file-rule-read.js';
+import { describeError, describeValue, isA, oneLine } from './file-rule-text.js';
 import { checkPresentation } from './presentation-check.js';
 import type { Presentation } from './presentation.js';
 import { ruleCall } from './rule-calls.js';
@@ -84,13 +85,21 @@ export interface CheckedRuleFile {
  * file (the path as the user gave it).
  */
 export function checkRuleFile(moduleDefault: unknown, origin: string): CheckedRuleFile {
-  if (moduleDefault === null || typeof moduleDefault !== 'object' || Array.isArray(moduleDefault)) {
+  const failFile = (what: string): never => {
+    throw new UsageError(`${origin}: ${what}`);
+  };
+  if (
+    moduleDefault === null ||
+    typeof moduleDefault !== 'object' ||
+    guarded('default export', () => Array.isArray(moduleDefault), failFile)
+  ) {
     throw new UsageError(
       `${origin}: default export: got ${describeValue(moduleDefault)}; allowed: export default { id, title, ` +
         `params, metrics, trial }`,
     );
   }
-  const spec = moduleDefault as Spec;
+  // Every member read once, guarded, and its data copied: nothing below runs a getter or a Proxy's trap.
+  const spec = readMembers(moduleDefault, failFile) as Spec;
   const id = spec.id;
   if (typeof id !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9-]{0,63}$/.test(id)) {
     throw new UsageError(
@@ -146,10 +155,13 @@ export function checkRuleFile(moduleDefault: unknown, origin: string): CheckedRu
     try {
       return ruleCall(where, field, fn);
     } catch (error) {
-      if (error instanceof UsageError) throw error;
+      if (isA(error, UsageError)) throw error;
       return fail(`${field} threw ${describeError(error)}`);
     }
   };
+  /** A call whose result is data: copied as it returns, still inside the marked call (file-rule-read.ts). */
+  const callForData = (field: string, fn: () => unknown): unknown =>
+    call(field, () => plainData(fn(), `${field} returned`, fail));
 
   const metricsSource = spec.metrics;
   if (typeof metricsSource !== 'function' && !Array.isArray(metricsSource))
@@ -160,7 +172,7 @@ export function checkRuleFile(moduleDefault: unknown, origin: string): CheckedRu
   const metrics = (p: Params): MetricSpec[] => {
     const list =
       typeof metricsSource === 'function'
-        ? call('metrics(params)', () => metricsSource(Object.freeze({ ...p })))
+        ? callForData('metrics(params)', () => metricsSource(Object.freeze({ ...p })))
         : metricsSource;
     return checkMetrics(list, fail);
   };
@@ -185,7 +197,7 @@ export function checkRuleFile(moduleDefault: unknown, origin: string): CheckedRu
   if (typeof spec.validate === 'function') {
     const validate = spec.validate as Function;
     checked.validate = (p) => {
-      const problem = call('validate(params)', () => validate(Object.freeze({ ...p })));
+      const problem = callForData('validate(params)', () => validate(Object.freeze({ ...p })));
       if (problem === undefined || problem === null || problem === true) return;
       if (typeof problem !== 'string')
         fail(
@@ -199,7 +211,7 @@ export function checkRuleFile(moduleDefault: unknown, origin: string): CheckedRu
     const exact = spec.exact as Function;
     checked.exact = (p, known) =>
       checkExact(
-        call('exact(params)', () => exact(Object.freeze({ ...p }))),
+        callForData('exact(params)', () => exact(Object.freeze({ ...p }))),
         known,
         fail,
       );
@@ -213,7 +225,9 @@ export function checkRuleFile(moduleDefault: unknown, origin: string): CheckedRu
       );
     checked.headline = (p, list) => {
       const names =
-        typeof headline === 'function' ? call('headline(params)', () => headline(Object.freeze({ ...p }))) : headline;
+        typeof headline === 'function'
+          ? callForData('headline(params)', () => headline(Object.freeze({ ...p })))
+          : headline;
       const known = new Set(list.map((m) => m.name));
       if (!Array.isArray(names) || names.some((name) => typeof name !== 'string' || !known.has(name)))
         fail(`headline: got ${describeValue(names)}; allowed: names of metrics, from ${[...known].join(', ')}`);
@@ -224,7 +238,7 @@ export function checkRuleFile(moduleDefault: unknown, origin: string): CheckedRu
     const readings = spec.readings as Function;
     const names = new Set(params.map((p) => p.name));
     checked.readings = (p) => {
-      const list = call('readings(params)', () => readings(Object.freeze({ ...p })));
+      const list = callForData('readings(params)', () => readings(Object.freeze({ ...p })));
       const valid =
         Array.isArray(list) &&
         list.every((r) => r !== null && typeof r === 'object' && names.has(r.param) && typeof r.text === 'string');

@@ -30,6 +30,7 @@ import {
 import { WeightSum } from '../exact/weight-sum.js';
 import { type StepForm, stepOut, stepReader } from './file-rule-steps.js';
 import { badValueText, newOut, readOut, strayField, strayText, writtenField, writtenText } from './file-rule-tally.js';
+import { describeError, isA } from './file-rule-text.js';
 import type { MetricSpec, Params } from './types.js';
 
 interface EnumerationContext {
@@ -72,7 +73,7 @@ export function enumeratedExact(context: EnumerationContext): Enumerate {
       kept.set(key, values);
       return values;
     } catch (error) {
-      if (error instanceof NotEnumerable) kept.set(key, { failed: error, paths });
+      if (isA(error, NotEnumerable)) kept.set(key, { failed: error, paths });
       throw error;
     }
   };
@@ -83,22 +84,21 @@ function guarded<T>(context: EnumerationContext, call: string, fn: () => T): T {
   try {
     return fn();
   } catch (error) {
-    if (error instanceof NotEnumerable) {
+    if (isA(error, NotEnumerable)) {
       throw error.message.startsWith(context.where) ? error : new NotEnumerable(`${context.where}: ${error.message}`);
     }
-    if (error instanceof BadState) {
+    if (isA(error, BadState)) {
       return context.fail(
         `${error.call} returned a state that is not plain JSON: ` +
           `${error.problem.message}${error.from ? ` (a step from ${shortText(error.from)})` : ''}; allowed: null, ` +
           `true or false, finite numbers, strings, and arrays and plain objects of them`,
       );
     }
-    if (error instanceof UsageError) {
+    if (isA(error, UsageError)) {
       if (error.message.startsWith(context.where)) throw error;
       return context.fail(error.message);
     }
-    const text = error instanceof Error ? `${error.name}: ${error.message}` : context.describe(error);
-    return context.fail(`${call} threw ${text.replace(/[\u0000-\u001f\u007f]+/g, ' ')} (while enumerating its dice)`);
+    return context.fail(`${call} threw ${describeError(error)} (while enumerating its dice)`);
   }
 }
 

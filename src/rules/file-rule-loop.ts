@@ -15,7 +15,7 @@ import { TycheStream } from '../engine/random.js';
 import { UsageError } from '../errors.js';
 import type { CheckedRuleFile } from './file-rule-check.js';
 import { BadDice, ChunkDice } from './file-rule-dice.js';
-import { describeError, describeValue } from './file-rule-text.js';
+import { describeError, describeValue, isA } from './file-rule-text.js';
 import {
   addMeans,
   badValueText,
@@ -102,8 +102,8 @@ export class ChunkLoops {
     };
     const failed: Failed = (error, trialIndex) => {
       this.#states.delete(JSON.stringify(p)); // its out object may hold a half-read trial
-      if (error instanceof UsageError) throw error;
-      if (error instanceof BadDice)
+      if (isA(error, UsageError)) throw error;
+      if (isA(error, BadDice))
         return fail(`${error.call}: ${error.what}: got ${describeValue(error.value)}; allowed: ${error.allowed}`);
       return fail(`trial threw ${describeError(error)} (trial ${trialIndex + 1} of a chunk)`);
     };
@@ -213,7 +213,7 @@ export class ChunkLoops {
         read(outcome, frozen, out, prepared);
       } catch (error) {
         forget();
-        if (error instanceof UsageError) throw error;
+        if (isA(error, UsageError)) throw error;
         fail(`read threw ${describeError(error)} (outcome ${outcome})`);
       }
       readOut(out, metrics, {

@@ -1,9 +1,10 @@
 /** A rule file's `matrix` field, checked: the two-way table `muster matrix` draws (docs/custom-rules.md). */
 import { UsageError } from '../errors.js';
-import { describeValue } from './file-rule-text.js';
+import { plainData } from './file-rule-read.js';
+import { describeError, describeValue, isA } from './file-rule-text.js';
 import { ruleCall } from './rule-calls.js';
 import { allowedText, parseParam } from './params.js';
-import type { MatrixSpec, ParamSpec, ParamValue } from './types.js';
+import type { MatrixSpec, ParamSpec, Params, ParamValue } from './types.js';
 
 type Spec = Record<string, unknown>;
 
@@ -41,6 +42,17 @@ export function checkMatrix(
       `matrix.values: got ${describeValue(values)}; allowed: an array of values both axes take, or a function of ` +
         `params returning one`,
     );
+  // What values() returns is copied as data while its call is still marked; what it throws is one line.
+  const valuesAt = (p: Params): unknown => {
+    try {
+      return ruleCall(where, 'matrix.values(params)', () =>
+        plainData((values as Function)(Object.freeze({ ...p })), 'matrix.values(params) returned', fail),
+      );
+    } catch (error) {
+      if (isA(error, UsageError)) throw error;
+      return fail(`matrix.values(params) threw ${describeError(error)}`);
+    }
+  };
   const checkValues = (list: unknown): ParamValue[] => {
     if (!Array.isArray(list) || list.length === 0 || list.length > 60)
       fail(`matrix.values: got ${describeValue(list)}; allowed: 1 to 60 values`);
@@ -54,12 +66,7 @@ export function checkMatrix(
     row: row.name,
     col: col.name,
     metrics: [...(m.metrics as string[])],
-    defaultValues: (p) =>
-      checkValues(
-        typeof values === 'function'
-          ? ruleCall(where, 'matrix.values(params)', () => values(Object.freeze({ ...p })))
-          : values,
-      ),
+    defaultValues: (p) => checkValues(typeof values === 'function' ? valuesAt(p) : values),
     parseRange(textValue) {
       const range = /^\s*(-?[\d.]+)\s*\.\.\s*(-?[\d.]+)\s*$/.exec(textValue);
       const raw: string[] = [];

@@ -15,7 +15,8 @@
  */
 import { UsageError } from '../errors.js';
 import { badValueText, readOut, strayField, strayText } from './file-rule-tally.js';
-import { describeError } from './file-rule-text.js';
+import { BadDice } from './file-rule-dice.js';
+import { describeError, isA } from './file-rule-text.js';
 import type { MetricSpec, Params } from './types.js';
 
 export const STEP_FIELDS = ['start', 'step', 'done', 'report'] as const;
@@ -198,7 +199,7 @@ export function stepTrial(
       form.report(state, params, out, prepared);
     } catch (error) {
       // A dice mistake (it names its call) or a UsageError already says what is wrong.
-      if (error instanceof UsageError || (error as { call?: unknown } | null)?.call !== undefined) throw error;
+      if (isA(error, UsageError) || isA(error, BadDice)) throw error;
       fail(`${call} threw ${describeError(error)} (in a simulated trial)`);
     }
     for (let index = 0; index < metrics.length; index++) {

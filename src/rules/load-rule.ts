@@ -18,6 +18,7 @@ import { dirname, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { badValue, UsageError } from '../errors.js';
 import { adaptRuleFile } from './file-rule.js';
+import { describeError, describeValue, isA } from './file-rule-text.js';
 import { getRule, rules } from './index.js';
 import { readInputBytes } from '../input/read-file.js';
 import { enterRuleCall, leaveRuleCall, passRuleFileGate } from './rule-calls.js';
@@ -265,8 +266,7 @@ function compileProblem(error: unknown, shown: string): UsageError {
 }
 
 function oneLineOf(error: unknown): string {
-  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ');
+  return isA(error, Error) ? describeError(error) : describeValue(error);
 }
 
 /**
@@ -275,13 +275,11 @@ function oneLineOf(error: unknown): string {
  * ever after a failure).
  */
 function loadProblem(error: unknown, path: string): string {
-  if (!(error instanceof Error)) return String(error);
-  let line: string | undefined;
-  if (error instanceof SyntaxError || error.name === 'SyntaxError') {
-    const check = spawnSync(process.execPath, ['--check', path], { encoding: 'utf8', timeout: 10_000 });
-    line = new RegExp(`^${escapeRegExp(path)}:(\\d+)`, 'm').exec(check.stderr ?? '')?.[1];
-  }
-  return `${error.name}: ${error.message}${line ? ` (line ${line})` : ''}`.replace(/[\u0000-\u001f\u007f]+/g, ' ');
+  // What the top-level code threw may be anything: a symbol, a Proxy, an error whose message getter throws.
+  if (!isA(error, SyntaxError)) return oneLineOf(error);
+  const check = spawnSync(process.execPath, ['--check', path], { encoding: 'utf8', timeout: 10_000 });
+  const line = new RegExp(`^${escapeRegExp(path)}:(\\d+)`, 'm').exec(check.stderr ?? '')?.[1];
+  return `${describeError(error)}${line ? ` (line ${line})` : ''}`;
 }
 
 function escapeRegExp(text: string): string {

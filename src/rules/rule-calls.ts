@@ -48,6 +48,8 @@ export interface RuleCallSeen {
 let marker: CallMarker | null = null;
 /** The calls open on this thread, innermost last ("rule\u0000call" each). */
 const open: string[] = [];
+/** The last call entered on this thread, open or not. */
+let last: string | undefined;
 
 /** This thread's calls are written into `target` from now on (a pool worker sets its task's marker). */
 export function watchRuleCalls(target: CallMarker | null | undefined): void {
@@ -73,7 +75,8 @@ function write(text: string, depth: number): void {
  */
 export function enterRuleCall(rule: string, call: string): number {
   const depth = open.length;
-  open.push(`${rule}\u0000${call}`);
+  last = `${rule}\u0000${call}`;
+  open.push(last);
   if (marker) write(open[depth], depth + 1);
   return depth;
 }
@@ -96,6 +99,13 @@ export function ruleCall<T>(rule: string, call: string, run: () => T): T {
   } finally {
     leaveRuleCall(depth);
   }
+}
+
+/** The call of rule code this thread entered last (open or finished), or null when it never entered one. */
+export function lastRuleCall(): { rule: string; call: string } | null {
+  if (last === undefined) return null;
+  const cut = last.indexOf('\u0000');
+  return { rule: last.slice(0, cut), call: last.slice(cut + 1) };
 }
 
 /** Notes in this thread's marker that process.exit(code) was called (the thread ends right after). */

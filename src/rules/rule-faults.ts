@@ -6,7 +6,8 @@
  * line that names the file and the function.
  */
 import { UsageError } from '../errors.js';
-import type { RuleCallSeen } from './rule-calls.js';
+import { describeError, isA } from './file-rule-text.js';
+import { lastRuleCall, type RuleCallSeen } from './rule-calls.js';
 
 /**
  * A fault of the rule the user gave, not of muster: reported as bad input,
@@ -78,6 +79,33 @@ export function neverSettled(seen: RuleCallSeen, exitCode: number): string {
 /** Whether a stack runs through a rule file: a file: URL imported with its hash, or a compiled rule's data: URL. */
 export function thrownByRuleFile(stack: string): boolean {
   return /\?sha256=[0-9a-f]{64}|data:text\/javascript/.test(stack);
+}
+
+/**
+ * What a rule file threw past every check of the adapter's, as one line, or
+ * null when muster is to blame: a value that is not an Error (muster throws
+ * only Errors: a symbol, null, a Proxy came from the rule's code), or an
+ * Error raised while a rule file's code was on the stack (a getter or a
+ * Proxy's trap of its own). The line names the rule's call entered last.
+ */
+export function escapedRuleFault(error: unknown): RuleFault | null {
+  // A UsageError already says what is wrong, in muster's words.
+  if (isA(error, UsageError)) return null;
+  let fromRule = false;
+  if (isA(error, Error)) {
+    let stack = '';
+    try {
+      stack = String((error as Error).stack);
+    } catch {
+      // A stack that cannot be read is no evidence either way: not blamed on the rule.
+    }
+    if (!thrownByRuleFile(stack)) return null;
+    fromRule = true;
+  }
+  const seen = lastRuleCall();
+  if (!seen && !fromRule) return null;
+  const subject = seen ? faultSubject({ ...seen, running: false, sequence: 0 }) : 'the rule file';
+  return new RuleFault(`${subject} threw ${describeError(error)}; ${NOTHING}`);
 }
 
 export const isTopLevel = (seen: RuleCallSeen) => seen.call === TOP_LEVEL;
