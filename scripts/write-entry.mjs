@@ -4,11 +4,12 @@
 // files at start-up instead of a hundred, on the main thread and again on the rule thread: a command is a
 // whole process, and finding each module's file was much of its start-up. A module imported with import()
 // stays a chunk of its own (dist/bundle/), loaded only by the commands that use it, as before.
+// `node scripts/write-entry.mjs [DIR]`: DIR is tsc's output (dist/ unless told; build.mjs names its own folder).
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { build } from 'esbuild';
 
-const dist = resolve('dist');
+const dist = resolve(process.argv[2] ?? 'dist');
 const ENTRY = `#!/usr/bin/env node
 import { cliEntry } from './src/cli/entry.js';
 import { holdSignals } from './src/cli/interrupt.js';
