@@ -8,7 +8,7 @@ import { keyedRecord, own } from '../src/keyed.js';
 import { bestOf, type MetricResult } from '../src/result.js';
 import type { MetricSpec, ParamValue, Params, Rule } from '../src/rules/types.js';
 import type { SweepResult } from '../src/analysis/sweep.js';
-import type { Vary } from '../src/analysis/vary.js';
+import { type Vary, varyValuesText } from '../src/analysis/vary.js';
 import { lineChart, pointFrom, type IntervalPoint } from './charts/blocks.js';
 import { type HeatCell, heatmap } from './charts/heatmap.js';
 import type { Chart } from './charts/chart.js';
@@ -147,14 +147,15 @@ function sweepCharts(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpe
 /** The sweep table as HTML: one row per combination, the chosen metrics' estimates, intervals and exact values. */
 function sweepTable(sweep: SweepResult, metrics: readonly MetricSpec[]): string {
   const simulated = sweep.method === 'simulation';
-  const head = [...sweep.vary.map((vary) => `<th>${escapeHtml(vary.name)}</th>`)];
+  const names = [...sweep.vary.map((vary) => vary.name), ...(sweep.perPoint ?? [])];
+  const head = names.map((name) => `<th>${escapeHtml(name)}</th>`);
   for (const metric of metrics) {
     head.push(`<th class="num">${escapeHtml(metric.name)}</th>`);
     if (simulated) head.push(`<th class="num">${escapeHtml(confidenceLabel(sweep.confidence))} interval</th>`);
     if (simulated) head.push('<th class="num">exact</th>');
   }
   const rows = sweep.points.map((point) => {
-    const cells = sweep.vary.map((vary) => `<td class="name">${escapeHtml(String(valueAt(point, vary)))}</td>`);
+    const cells = names.map((name) => `<td class="name">${escapeHtml(String(own(point.params, name)))}</td>`);
     for (const metric of metrics) {
       const value = own(point.metrics, metric.name);
       if (!value) {
@@ -187,11 +188,19 @@ export function sweepPage(
 ): { html: string; charts: Chart[] } {
   const charts = sweepCharts(rule, sweep, metrics);
   const varied = new Set(sweep.vary.map((vary) => vary.name));
+  const perPoint = new Set(sweep.perPoint ?? []);
   const params: ParamRow[] = rule.params.map((spec) => {
     const vary = sweep.vary.find((v) => v.name === spec.name);
+    // A default that depends on a varied parameter is not fixed: its values, each point's in the table.
+    const resolved = () =>
+      `per point: ${[...new Set(sweep.points.map((point) => String(own(point.params, spec.name))))].join(' | ')}`.trim();
     return {
       name: spec.name,
-      value: vary ? vary.values.map(String).join(' | ') : String(own(sweep.params, spec.name)),
+      value: vary
+        ? vary.values.map(String).join(' | ')
+        : perPoint.has(spec.name)
+          ? resolved()
+          : String(own(sweep.params, spec.name)),
       doc: spec.doc,
       varied: varied.has(spec.name),
     };
@@ -202,7 +211,7 @@ export function sweepPage(
       : `simulated: ${formatCount(sweep.trials)} trials a point, seed ${JSON.stringify(sweep.seed)} (the same for ` +
         `every point; stream ${sweep.stream}), ${sweep.threads} threads, ${confidenceLabel(sweep.confidence)} ` +
         `intervals`;
-  const varyText = sweep.vary.map((vary) => `${vary.name} over ${vary.values.map(String).join(', ')}`).join('; ');
+  const varyText = sweep.vary.map((vary) => `${vary.name} over ${varyValuesText(vary.values)}`).join(' · ');
   const notes = [
     sweep.vary.length > 3 ? 'More than three parameters vary, so the sweep is shown as a table only.' : '',
     sweep.skipped.length > 0
@@ -248,22 +257,15 @@ export function sweepPage(
 /** Every metric at every point, one row each (long format, for spreadsheets and R). */
 export function sweepCsv(sweep: SweepResult, metrics: readonly MetricSpec[]): string {
   const partial = partialColumn(sweep.partial);
-  let text = csvLine([
-    ...sweep.vary.map((vary) => vary.name),
-    'metric',
-    'kind',
-    'estimate',
-    'lo',
-    'hi',
-    'exact',
-    ...partial.header,
-  ]);
+  // The varied parameters, then those resolved per point (a default that depends on a varied one).
+  const names = [...sweep.vary.map((vary) => vary.name), ...(sweep.perPoint ?? [])];
+  let text = csvLine([...names, 'metric', 'kind', 'estimate', 'lo', 'hi', 'exact', ...partial.header]);
   for (const point of sweep.points) {
     for (const metric of metrics) {
       const value = own(point.metrics, metric.name);
       if (!value) continue;
       text += csvLine([
-        ...sweep.vary.map((vary) => valueAt(point, vary)),
+        ...names.map((name) => own(point.params, name) as ParamValue),
         metric.name,
         metric.probability ? 'probability' : 'mean',
         value.estimate,

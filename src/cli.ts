@@ -153,14 +153,17 @@ export function buildProgram(io: Io): Command {
       .addHelpText(
         'after',
         '\n--vary forms: name=a..b, name=a..b:step (numbers), name=v1,v2,… (any type); separate values with ; when ' +
-          'they contain commas\n(e.g. --vary "a=standard:1,2,3;forward:1"). Combinations the rule rejects (such as ' +
-          'chosenRound above rounds) are skipped.\nAt most 1000 combinations. Every point uses the same --seed.',
+          'they contain commas\n(e.g. --vary "a=standard:1,2,3;forward:1"), or give a JSON array, one value alone ' +
+          'included (--vary \'warbands=["152:9,148:11"]\').\nCombinations the rule rejects (such as chosenRound ' +
+          'above rounds) are skipped. At most 1000 combinations. Every point uses the same --seed.\nA parameter whose ' +
+          'default depends on a varied one is shown per point, beside the varied ones.',
       ),
   )
     .addOption(
-      new Option('--vary <name=values>', 'vary a parameter (repeatable): name=a..b[:step] or name=v1,v2').argParser(
-        collect,
-      ),
+      new Option(
+        '--vary <name=values>',
+        'vary a parameter (repeatable): name=a..b[:step], name=v1,v2, name=v1;v2 (values with commas) or name=["v1","v2"]',
+      ).argParser(collect),
     )
     .addOption(
       new Option(

@@ -156,19 +156,12 @@ function valueText(name: string, value: unknown): string {
   return String(value);
 }
 
-/** A varied parameter's values as `--vary name=` takes them; a listed value may not hold the list's comma. */
+/** A varied parameter's values as `--vary name=` takes them: a JSON array, so a value may hold commas. */
 function varyText(name: string, values: unknown): string {
   if (typeof values === 'string') return values;
   if (!Array.isArray(values) || values.length === 0)
     throw new UsageError(`vary: ${name}: not a list of values or a range; allowed: [v1, v2, …] or "a..b"`);
-  return values
-    .map((value) => {
-      const text = valueText(name, value);
-      if (text.includes(','))
-        throw new UsageError(`vary: ${name}: got ${JSON.stringify(text)}; allowed: values without a comma`);
-      return text;
-    })
-    .join(',');
+  return JSON.stringify(values.map((value) => valueText(name, value)));
 }
 
 /** A variant as `--variant` takes it: "label: name=value; …; rule=ref". */

@@ -6,9 +6,15 @@ import type { Vary } from './vary.js';
 /** The result JSON of `muster sweep` (docs/json.md). */
 export interface SweepResult extends Envelope {
   source: string;
-  /** Parameters held fixed (after --set and defaults). */
+  /** Parameters held fixed (after --set and defaults): the same at every point. */
   params: Params;
   vary: Vary[];
+  /**
+   * Parameters not varied whose value still differs between points, because their default depends on a varied one
+   * (fow's reserves, half the platoons): not in `params`, but in each point's `params` beside the varied ones.
+   * Every sweep writes it; a result written before it existed reads as [].
+   */
+  perPoint?: string[];
   method: 'simulation' | 'exact';
   seed: string;
   /** The random stream of every point; null when solved exactly. */
@@ -16,6 +22,7 @@ export interface SweepResult extends Envelope {
   trials: number;
   threads: number;
   confidence: number;
+  /** Each point's `params` holds the varied values and the `perPoint` ones: with `params`, every parameter it used. */
   points: Array<{ params: Params; metrics: Record<string, MetricResult> }>;
   /** Combinations the rule rejects (e.g. chosenRound above rounds), with its reason. */
   skipped: Array<{ params: Params; reason: string }>;

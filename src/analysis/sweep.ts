@@ -39,6 +39,8 @@ export interface SweepPlan {
   rule: Rule;
   varies: Vary[];
   varied: Set<string>;
+  /** Parameters not varied whose resolved value differs between points (a default that depends on a varied one). */
+  perPoint: string[];
   grid: Params[];
   skipped: SweepResult['skipped'];
   gridMetrics: MetricSpec[];
@@ -85,6 +87,7 @@ export function planSweep(rule: Rule, options: SweepRequest): SweepPlan {
     }
   }
   if (grid.length === 0) throw new UsageError(`--vary: the rule rejects every combination, e.g. ${skipped[0].reason}`);
+  const perPoint = resolvedPerPoint(rule, varied, grid);
   // --metric is checked against every metric some point of the grid has (squad.round.6 exists where rounds=6).
   // One point's list at a time: a thousand lists held at once (20 kB each for reserves) outlived the young
   // generation and grew the heap by tens of megabytes.
@@ -129,7 +132,18 @@ export function planSweep(rule: Rule, options: SweepRequest): SweepPlan {
     }
   }
 
-  return { rule, varies, varied, grid, skipped, gridMetrics, choice, metrics, bestSpec, settings };
+  return { rule, varies, varied, perPoint, grid, skipped, gridMetrics, choice, metrics, bestSpec, settings };
+}
+
+/**
+ * The parameters that are not varied yet take more than one value over the grid: those the rule's `resolve` fills
+ * from the varied ones (fow's `attackerReserves=0`, half the platoons rounded up). They are not fixed: each point
+ * records the value it used.
+ */
+function resolvedPerPoint(rule: Rule, varied: ReadonlySet<string>, grid: readonly Params[]): string[] {
+  return rule.params
+    .map((spec) => spec.name)
+    .filter((name) => !varied.has(name) && new Set(grid.map((params) => JSON.stringify(own(params, name)))).size > 1);
 }
 
 /**
@@ -156,14 +170,18 @@ function assembleSweep(
   threads: number,
   interrupted: boolean,
 ): SweepResult {
-  const { rule, varies, varied, grid, skipped, settings, bestSpec } = plan;
+  const { rule, varies, varied, perPoint, grid, skipped, settings, bestSpec } = plan;
   // Keyed by parameter names, which a rule file chooses (`constructor` is a name like any other).
-  const fixed: Params = keyedRecord(Object.entries(grid[0]).filter(([name]) => !varied.has(name)));
+  const fixed: Params = keyedRecord(
+    Object.entries(grid[0]).filter(([name]) => !varied.has(name) && !perPoint.includes(name)),
+  );
+  const pointNames = [...varies.map((vary) => vary.name), ...perPoint];
   const sweep: SweepResult = {
     ...envelope('sweep', rule),
     source: rule.source,
     params: fixed,
     vary: varies,
+    perPoint,
     method: settings.method,
     seed: settings.seed,
     stream: settings.stream,
@@ -171,7 +189,7 @@ function assembleSweep(
     threads,
     confidence: settings.confidence,
     points: results.map((result) => ({
-      params: keyedRecord(varies.map((vary) => [vary.name, own(result.params, vary.name) as ParamValue])),
+      params: keyedRecord(pointNames.map((name) => [name, own(result.params, name) as ParamValue])),
       metrics: result.metrics,
     })),
     skipped,

@@ -6,6 +6,7 @@
 import { keyedRecord } from '../keyed.js';
 import { formatCount } from '../output/format.js';
 import { badValue, UsageError } from '../errors.js';
+import { JsonInputError, parseJsonInput } from '../input/parse-json.js';
 import { didYouMean, didYouMeanRange } from '../text/suggest.js';
 import { allowedText, parseParam, parseParamOrLabel } from '../rules/params.js';
 import type { MetricSpec, ParamSpec, ParamValue, Params, Rule } from '../rules/types.js';
@@ -20,13 +21,18 @@ export interface Vary {
   values: ParamValue[];
 }
 
-const VARY_SYNTAX = 'name=a..b[:step] (numbers) or name=v1,v2,… (use ; between values that contain commas)';
+const VARY_SYNTAX =
+  'name=a..b[:step] (numbers), name=v1,v2,…, name=v1;v2;… (values that hold commas) or ' +
+  'name=["v1","v2",…] (a JSON array: any values)';
 
 /**
- * One `--vary`: `name=a..b`, `name=a..b:step`, `name=v1,v2,…`, or
- * `name=v1;v2;…` for values that themselves contain commas (e.g.
- * deployment strategies `standard:1,2,3`). Every value is checked against
- * the parameter's own range.
+ * One `--vary`: `name=a..b`, `name=a..b:step`, `name=v1,v2,…`,
+ * `name=v1;v2;…` for values that themselves hold commas (warband lists
+ * `152:9,148:11`, scatter maps, deployment strategies `standard:1,2,3`), or
+ * a JSON array `name=["v1","v2"]` for any values at all (one value holding
+ * commas, values holding `;`). A comma list of a parameter whose one value
+ * may hold commas is refused where it reads two ways. Every value is checked
+ * against the parameter's own range.
  */
 export function parseVary(rule: Rule, raw: string): Vary {
   const equals = raw.indexOf('=');
@@ -51,7 +57,11 @@ export function parseVary(rule: Rule, raw: string): Vary {
         `allowed: ${name}=a..b (two dots), ${name}=a..b:step, or a list ${name}=v1,v2,…, each ${allowedText(spec)}`,
     );
   }
-  const values = range ? rangeValues(spec, raw, range) : listValues(rule, spec, text);
+  const values = range
+    ? rangeValues(spec, raw, range)
+    : text.startsWith('[')
+      ? arrayValues(rule, spec, text)
+      : listValues(rule, spec, text);
   const seen = new Set<string>();
   for (const value of values) {
     if (seen.has(String(value)))
@@ -83,25 +93,87 @@ function rangeValues(spec: ParamSpec, raw: string, match: RegExpExecArray): Para
   return Array.from({ length: count }, (_, i) => parseParam(spec, String(Number((from + i * step).toPrecision(12)))));
 }
 
+/** `name=["v1","v2",…]`: a JSON array of texts, numbers or booleans, each read as `--set` reads a value. */
+function arrayValues(rule: Rule, spec: ParamSpec, text: string): ParamValue[] {
+  let parsed: unknown;
+  try {
+    parsed = parseJsonInput(text);
+  } catch (error) {
+    if (!(error instanceof JsonInputError)) throw error;
+    throw new UsageError(
+      `--vary: ${spec.name}=${JSON.stringify(text)} is not a JSON array (${error.message}); ` +
+        `allowed: ${spec.name}=["v1","v2",…], each value in double quotes`,
+    );
+  }
+  const items = Array.isArray(parsed) ? parsed : [];
+  if (items.length === 0 || items.some((item) => !['string', 'number', 'boolean'].includes(typeof item)))
+    throw new UsageError(
+      `--vary: ${spec.name}=${JSON.stringify(text)}; allowed: a JSON array of one or more texts, numbers ` +
+        `or booleans, such as ${spec.name}=["v1","v2"]`,
+    );
+  if (items.length > MAX_VALUES)
+    throw badValue('--vary', `${spec.name}=${text}`, `at most ${MAX_VALUES} values per parameter`);
+  return items.map((item) => parseParamOrLabel(rule, spec, String(item)));
+}
+
 function listValues(rule: Rule, spec: ParamSpec, text: string): ParamValue[] {
-  const pieces = (text.includes(';') ? text.split(';') : text.split(',')).map((piece) => piece.trim());
+  const semicolons = text.includes(';');
+  const pieces = (semicolons ? text.split(';') : text.split(',')).map((piece) => piece.trim());
   if (pieces.length === 0 || pieces.some((piece) => piece === ''))
     throw badValue('--vary', `${spec.name}=${text}`, VARY_SYNTAX);
   if (pieces.length > MAX_VALUES)
     throw badValue('--vary', `${spec.name}=${text}`, `at most ${MAX_VALUES} values per parameter`);
-  return pieces.map((piece) => {
+  // A comma list of a parameter whose one value may hold commas (a warband list, a scatter map): the whole text
+  // read as one value says whether the commas could be the value's own.
+  const oneValue = !semicolons && pieces.length > 1 && readsAsOneValue(rule, spec, text);
+  const values = pieces.map((piece) => {
     try {
       return parseParamOrLabel(rule, spec, piece);
     } catch (error) {
-      // A number's bad value names every form --vary takes, so a mistyped range (0..4:2:1, 0..) is shown the right
-      // ones.
-      if (!(error instanceof UsageError) || (spec.type !== 'integer' && spec.type !== 'number')) throw error;
+      if (!(error instanceof UsageError)) throw error;
+      if (oneValue)
+        throw new UsageError(
+          `--vary: ${spec.name}=${text} is one value that holds commas, but a list splits at commas and ` +
+            `${JSON.stringify(piece)} is not a ${spec.name} value; allowed: ${spec.name}=${JSON.stringify([text])} for ` +
+            `this one value, or ; between values that hold commas (${spec.name}=${text};…)`,
+        );
+      // A number's bad value names every form --vary takes, so a mistyped range (0..4:2:1, 0..) is shown the
+      // right ones.
+      if (spec.type !== 'integer' && spec.type !== 'number') throw error;
       throw new UsageError(
         `--vary: ${error.message}, as ${spec.name}=a..b (two dots), ` +
           `${spec.name}=a..b:step or a list ${spec.name}=v1,v2,…`,
       );
     }
   });
+  if (oneValue)
+    throw new UsageError(
+      `--vary: ${spec.name}=${text} reads two ways: one value, or a list of ${pieces.length} split at the commas; ` +
+        `allowed: ${spec.name}=${pieces.join(';')} for the list, ${spec.name}=${JSON.stringify([text])} for the one value`,
+    );
+  return values;
+}
+
+/** Whether `text`, commas and all, is one value the parameter accepts. */
+function readsAsOneValue(rule: Rule, spec: ParamSpec, text: string): boolean {
+  try {
+    parseParamOrLabel(rule, spec, text);
+    return true;
+  } catch (error) {
+    if (error instanceof UsageError) return false;
+    throw error;
+  }
+}
+
+/**
+ * A varied parameter's values as `--vary` takes them back: a comma list, a `;` list where a value holds a comma,
+ * or a JSON array where one holds a `;` too (inputs accept what outputs print).
+ */
+export function varyValuesText(values: readonly ParamValue[]): string {
+  const texts = values.map(String);
+  if (!texts.some((text) => text.includes(','))) return texts.join(', ');
+  if (!texts.some((text) => text.includes(';'))) return texts.join('; ');
+  return JSON.stringify(texts);
 }
 
 /** Every combination of the varied values, the first parameter changing slowest. */

@@ -7,6 +7,7 @@ import { isRulePath, loadRuleFileRef } from '../../rules/rule-ref.js';
 import type { MetricSpec, Rule } from '../../rules/types.js';
 import { evaluateSweep, planSweep, sweepGrid, type SweepPlan, type SweepResult } from '../../analysis/sweep.js';
 import type { MetricChoice } from '../../analysis/metrics.js';
+import { varyValuesText } from '../../analysis/vary.js';
 import { writeOutputs, type OutputFile } from '../../output/files.js';
 import {
   formatCertain,
@@ -202,10 +203,17 @@ function renderSweep(
   resumed?: Resumed,
 ): string {
   const simulated = sweep.method === 'simulation';
+  const perPoint = sweep.perPoint ?? [];
   const lines = [
     `${rule.id} — ${rule.title}: sweep of ${sweep.points.length} point${sweep.points.length === 1 ? '' : 's'}`,
     `fixed: ${formatParams(sweep.params) || '(none)'}`,
-    `varied: ${sweep.vary.map((vary) => `${vary.name} = ${vary.values.map(String).join(', ')}`).join('; ')}`,
+    `varied: ${sweep.vary.map((vary) => `${vary.name} = ${varyValuesText(vary.values)}`).join(' · ')}`,
+    ...(perPoint.length > 0
+      ? [
+          `per point: ${perPoint.join(', ')} (${perPoint.length === 1 ? 'its default depends' : 'their defaults depend'} ` +
+            'on the varied values; each row shows the value used)',
+        ]
+      : []),
     simulated
       ? `seed ${sweep.seed} (every point) · stream ${sweep.stream} · ${formatCount(sweep.trials)} trials a point · ` +
         `${+(sweep.confidence * 100).toFixed(4)}% intervals`
@@ -243,13 +251,13 @@ function renderSweep(
     if (!sweep.best || metric.name !== sweep.best.metric || exactCell !== (rankedByExact || !simulated)) return text;
     return marked.has(index) ? `${text} ${BEST_MARK}` : `${text}  `;
   };
-  const header = sweep.vary.map((vary) => vary.name);
+  const header = [...sweep.vary.map((vary) => vary.name), ...perPoint];
   for (const metric of tabled) {
     header.push(metric.name);
     if (simulated) header.push('±', 'exact');
   }
   const rows = sweep.points.map((point, index) => {
-    const cells = sweep.vary.map((vary) => String(own(point.params, vary.name)));
+    const cells = [...sweep.vary.map((vary) => vary.name), ...perPoint].map((name) => String(own(point.params, name)));
     for (const metric of tabled) {
       const value = own(point.metrics, metric.name);
       if (!value) {
