@@ -139,6 +139,16 @@ export function buildProgram(io: Io): Command {
         'trade-off',
     )
     .option('--html <file>', 'also write the tables as printable heatmaps, the value in every cell')
+    .option(
+      '--equilibrium',
+      "solve the table as a game both sides play at once (rows a's options, columns b's): each side's optimal " +
+        'mix, exactly, and the value',
+    )
+    .option(
+      '--objective <expr>',
+      'with --equilibrium, what the rows play to raise and the columns to lower: a metric or a weighted sum such as ' +
+        '"a.initiative + 0.5*a.aoc" (default the matrix\'s first metric)',
+    )
     .action(async (rule: string, options) => {
       await (await import('./cli/commands/matrix.js')).matrixCommand(rule, options, io);
     });

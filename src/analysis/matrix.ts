@@ -4,7 +4,8 @@
  *   plan (the rule's matrix, --set, --range, --against, --metric ─► every cell's parameters)
  *     ─► settings (exact, or simulated with --simulate or where the rule has no exact solution)
  *     ─► evaluate (solved; or the base point and every cell at once on one pool, each built as it finishes)
- *     ─► assemble (the cells ─► the `muster matrix` result JSON; with --against, one column ranked)
+ *     ─► assemble (the cells ─► the `muster matrix` result JSON; with --against, one column ranked;
+ *        with --equilibrium, the zero-sum game on an objective solved exactly)
  */
 import { UsageError } from '../errors.js';
 import { simulateEach } from '../engine/simulate-many.js';
@@ -18,6 +19,9 @@ import { findParam, parseParamOrLabel, resolveParams } from '../rules/params.js'
 import type { MatrixSpec, MetricSpec, ParamValue, Params, Rule, StreamVersion } from '../rules/types.js';
 import { ruleWord, withRangeHint } from '../text/suggest.js';
 import { chooseMetrics } from './metrics.js';
+import { evaluateObjective, type Objective, parseObjective } from './objective.js';
+import { Fraction } from '../exact/fraction.js';
+import { solveZeroSum } from '../exact/zero-sum-game.js';
 
 /** What a matrix is asked for, as typed. */
 interface MatrixRequest extends SimulationOptions {
@@ -26,6 +30,8 @@ interface MatrixRequest extends SimulationOptions {
   simulate?: boolean;
   against?: string;
   metric?: string[];
+  equilibrium?: boolean;
+  objective?: string;
 }
 
 export interface MatrixTable {
@@ -59,6 +65,8 @@ export interface MatrixResult extends Envelope {
    * frontier.
    */
   against?: { opponent: ParamValue; ranking: AgainstRow[] };
+  /** With --equilibrium: the zero-sum game on the objective, rows side A's options and columns side B's. */
+  equilibrium?: MatrixEquilibrium;
 }
 
 export interface AgainstRow {
@@ -334,4 +342,145 @@ function rankAgainst(
     for (const m of tradeOff) if (x.metrics[m] !== y.metrics[m]) return y.metrics[m] - x.metrics[m];
     return 0;
   });
+}
+
+/**
+ * With --equilibrium: the matrix read as a game both sides play at once, the
+ * rows side A's options and the columns side B's, A maximising the objective
+ * and B minimising it (zero-sum), solved exactly (src/exact/zero-sum-game.ts).
+ */
+export interface MatrixEquilibrium {
+  /** The objective as typed; `weights` and `constant` are what it was read as. */
+  objective: string;
+  weights: { metric: string; weight: string }[];
+  constant: string;
+  /** What A is assured of and B concedes at most, when both play their optimal mix. */
+  value: { exact: number; fraction: string };
+  /** A's optimal mix: every row with its chance (0 for rows it never plays). */
+  rows: EquilibriumOption[];
+  /** B's optimal mix over the columns. */
+  cols: EquilibriumOption[];
+  /** Both pure: the row and column neither side gains by leaving alone; null when some side must mix. */
+  saddlePoint: { row: ParamValue; col: ParamValue } | null;
+  /** A row at least as good for A as every other against every column, or null. */
+  dominantRow: ParamValue | null;
+  /** A column at least as good for B as every other against every row, or null. */
+  dominantCol: ParamValue | null;
+  /** The answer in words, one sentence a line. */
+  summary: string[];
+}
+
+export interface EquilibriumOption {
+  strategy: ParamValue;
+  label: string;
+  chance: number;
+  fraction: string;
+}
+
+/**
+ * Checks --equilibrium before any work: the objective names metrics of the rule (default the matrix's first),
+ * and every cell will be exact. Returns the objective read, or null without --equilibrium.
+ */
+export function planEquilibrium(
+  plan: MatrixPlan,
+  settings: SimulationSettings | null,
+  options: { equilibrium?: boolean; objective?: string; against?: string; metric?: string[] },
+): Objective | null {
+  if (!options.equilibrium) {
+    if (options.objective !== undefined)
+      throw new UsageError('--objective: only with --equilibrium; allowed: add --equilibrium, or leave it out');
+    return null;
+  }
+  if (options.against !== undefined)
+    throw new UsageError('--equilibrium: cannot be combined with --against; allowed: one of the two');
+  if (settings !== null)
+    throw new UsageError(
+      `--equilibrium: needs the exact value of every cell, and ${plan.rule.id}'s matrix is ` +
+        `${plan.rule.exact === undefined ? 'simulated (the rule has no exact solution)' : 'simulated with --simulate'}` +
+        `; allowed: ${plan.rule.exact === undefined ? 'a rule muster solves exactly' : 'leave out --simulate'}`,
+    );
+  const names = plan.everyMetric.map((metric) => metric.name);
+  return parseObjective(options.objective ?? plan.spec.metrics[0], names);
+}
+
+/** The zero-sum game on the objective over the exact cells, solved, with its answer in words. */
+export function solveEquilibrium(plan: MatrixPlan, computed: MatrixCells, objective: Objective): MatrixEquilibrium {
+  const label = (value: ParamValue) => plan.spec.label?.(value) ?? String(value);
+  const payoff = computed.cells.map((row, i) =>
+    row.map((cell, j) =>
+      evaluateObjective(objective, (metric) => {
+        const fraction = cell === null ? null : own(cell.metrics, metric)?.fraction;
+        if (fraction === null || fraction === undefined)
+          throw new UsageError(
+            `--objective: ${JSON.stringify(metric)} has no exact value at ${plan.spec.row}=${label(plan.values[i])}, ` +
+              `${plan.spec.col}=${label(plan.cols[j])}; allowed: metrics every cell of the matrix has`,
+          );
+        return parseFraction(fraction);
+      }),
+    ),
+  );
+  const solution = solveZeroSum(payoff);
+  const options = (values: readonly ParamValue[], chances: Fraction[]): EquilibriumOption[] =>
+    values.map((value, k) => ({
+      strategy: value,
+      label: label(value),
+      chance: chances[k].toNumber(),
+      fraction: chances[k].toString(),
+    }));
+  const rows = options(plan.values, solution.rowStrategy);
+  const cols = options(plan.cols, solution.colStrategy);
+  const { row: rowName, col: colName } = plan.spec;
+  const mix = (side: EquilibriumOption[]) =>
+    side
+      .filter((option) => option.fraction !== '0')
+      .map((option) => `${option.label} ${option.fraction}`)
+      .join(', ');
+  const summary: string[] = [];
+  if (solution.dominantRow !== null)
+    summary.push(
+      `${label(plan.values[solution.dominantRow])} dominates for ${rowName}: against every ${colName} it does at ` +
+        `least as well on ${objective.text} as any other ${rowName}, so pick it.`,
+    );
+  if (solution.dominantCol !== null)
+    summary.push(
+      `${label(plan.cols[solution.dominantCol])} dominates for ${colName}: against every ${rowName} it holds ` +
+        `${objective.text} at least as low as any other ${colName}, so pick it.`,
+    );
+  const plays = (side: string, options: EquilibriumOption[]) =>
+    options.filter((option) => option.fraction !== '0').length > 1
+      ? `${side} mixes ${mix(options)}`
+      : `${side} plays ${mix(options)}`;
+  if (solution.saddlePoint !== null) {
+    const { row, col } = solution.saddlePoint;
+    summary.push(
+      `A pure saddle point: ${rowName} plays ${label(plan.values[row])}, ${colName} plays ` +
+        `${label(plan.cols[col])}; neither gains by changing alone.`,
+    );
+  } else {
+    summary.push(
+      `No pure saddle point: the other side can exploit any fixed choice, so ${plays(rowName, rows)} and ` +
+        `${plays(colName, cols)}, drawing each game's choice by these chances (a die or cards).`,
+    );
+  }
+  return {
+    objective: objective.text,
+    weights: [...objective.weights].map(([metric, weight]) => ({ metric, weight: weight.toString() })),
+    constant: objective.constant.toString(),
+    value: { exact: solution.value.toNumber(), fraction: solution.value.toString() },
+    rows,
+    cols,
+    saddlePoint:
+      solution.saddlePoint === null
+        ? null
+        : { row: plan.values[solution.saddlePoint.row], col: plan.cols[solution.saddlePoint.col] },
+    dominantRow: solution.dominantRow === null ? null : plan.values[solution.dominantRow],
+    dominantCol: solution.dominantCol === null ? null : plan.cols[solution.dominantCol],
+    summary,
+  };
+}
+
+/** A result's exact value, "n/d" or "n", back to a fraction. */
+function parseFraction(text: string): Fraction {
+  const [numerator, denominator = '1'] = text.split('/');
+  return Fraction.of(BigInt(numerator), BigInt(denominator));
 }

@@ -146,6 +146,9 @@ describe('every command writes one documented JSON shape', () => {
     const against = await jsonOf('--json', 'matrix', 'deployment', '--against', 'F1');
     expectValid(against);
     expect(against.against).toBeDefined();
+    const game = await jsonOf('--json', 'matrix', 'deployment', '--equilibrium', '--objective', 'rolloff');
+    expectValid(game);
+    expect((game.equilibrium as { saddlePoint: unknown }).saddlePoint).toBeNull();
   });
 
   it('shard and merge', async () => {

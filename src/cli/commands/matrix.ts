@@ -8,12 +8,15 @@ import {
   assembleMatrix,
   matrixSettings,
   matrixTrials,
+  planEquilibrium,
   planMatrix,
   rankMatrix,
   simulateMatrix,
+  solveEquilibrium,
   solveMatrix,
   tradeOffOf,
   type MatrixCells,
+  type MatrixEquilibrium,
   type MatrixResult,
 } from '../../analysis/matrix.js';
 import { formatParams, renderTable, tableWidth, wrapLines } from '../format.js';
@@ -29,13 +32,15 @@ import { withInterrupt, type RunOptions } from './run.js';
 import { writeReports } from '../output-paths.js';
 import { matrixPage } from '../../../reports/matrix-report.js';
 
-export type { AgainstRow, MatrixResult, MatrixTable } from '../../analysis/matrix.js';
+export type { AgainstRow, MatrixEquilibrium, MatrixResult, MatrixTable } from '../../analysis/matrix.js';
 
 interface MatrixOptions extends RunOptions {
   range?: string;
   simulate?: boolean;
   against?: string;
   html?: string;
+  equilibrium?: boolean;
+  objective?: string;
 }
 
 /**
@@ -65,6 +70,7 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
   ]);
   const settings = matrixSettings(plan, options);
   const useExact = settings === null;
+  const objective = planEquilibrium(plan, settings, options);
 
   let computed: MatrixCells;
   if (settings === null) {
@@ -89,6 +95,7 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
     return assembleMatrix(plan, settings, computed);
   }
   const result = assembleMatrix(plan, settings, computed);
+  if (objective !== null) result.equilibrium = solveEquilibrium(plan, computed, objective);
   const { tables } = result.matrix;
   const label = (value: ParamValue) => spec.label?.(value) ?? String(value);
   const describeMetric = new Map(everyMetric.map((m) => [m.name, m]));
@@ -131,6 +138,7 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
     ]);
     parts.push(renderTable(header, rows, width).trimEnd());
   }
+  if (result.equilibrium) parts.push('', ...renderEquilibrium(result.equilibrium, spec.row, spec.col, width));
   reportIo(io, jsonPath).out(`${wrapLines(parts.join('\n').split('\n'), width).join('\n')}\n`);
   const complete = cells.every((row) => row.every((cell) => cell !== null)) ? (cells as RunResult[][]) : null;
   // The printable page needs every cell: an interrupted matrix keeps its finished cells in the terminal table and the
@@ -195,6 +203,35 @@ function renderAgainst(
     ...names.map((name) => format(name, row.metrics[name])),
   ]);
   return `${wrapLines(lines, width).join('\n')}\n${renderTable(header, rows, width, { keep: 3 })}`;
+}
+
+/**
+ * The game in the terminal: what each side plays for, the value, each side's mix (the options it plays, then how
+ * many it never plays), and the answer in words.
+ */
+function renderEquilibrium(equilibrium: MatrixEquilibrium, row: string, col: string, width: number): string[] {
+  const percent = (chance: number) => `${(chance * 100).toFixed(3)}%`;
+  const side = (name: string, options: MatrixEquilibrium['rows']) => {
+    const played = options.filter((option) => option.fraction !== '0');
+    const table = renderTable(
+      [name, 'chance', 'exact'],
+      played.map((option) => [option.label, percent(option.chance), option.fraction]),
+      width,
+    ).trimEnd();
+    const never = options.length - played.length;
+    return [table, ...(never > 0 ? [`(${never} other ${never === 1 ? 'option' : 'options'}: never)`] : [])];
+  };
+  return [
+    `equilibrium on ${equilibrium.objective}: ${row} (rows) plays to raise it, ${col} (columns) to lower it, ` +
+      'both choosing at once',
+    `value of the game: ${equilibrium.value.exact.toFixed(6)} = ${equilibrium.value.fraction}`,
+    '',
+    ...side(`${row} plays`, equilibrium.rows),
+    '',
+    ...side(`${col} plays`, equilibrium.cols),
+    '',
+    ...equilibrium.summary,
+  ];
 }
 
 /** The parameters a matrix holds fixed: all but its two axes. */
