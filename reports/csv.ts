@@ -23,24 +23,62 @@ export function csvLine(cells: readonly CsvCell[]): string {
   return `${cells.map(csvField).join(',')}\r\n`;
 }
 
-/** The metrics table of one run: metric, kind, estimate, interval, exact (empty where the rule has none). */
+/**
+ * The metrics table of one run: metric, kind, estimate, interval, exact (empty where the rule has none). A run with
+ * distribution metrics adds, after each one's row (kind `distribution`, its mean), one row a value (kind `value`)
+ * with five more columns: the value, and its at-least and at-most chances, simulated and exact.
+ */
 export function metricsCsv(result: RunResult, metrics: readonly MetricSpec[]): string {
   const partial = partialColumn(result.partial);
-  let text = csvLine(['metric', 'kind', 'estimate', 'lo', 'hi', 'exact', 'confidence', 'meaning', ...partial.header]);
+  const distributions = result.distributions;
+  const extra = distributions ? ['value', 'at_least', 'at_least_exact', 'at_most', 'at_most_exact'] : [];
+  let text = csvLine([
+    'metric',
+    'kind',
+    'estimate',
+    'lo',
+    'hi',
+    'exact',
+    'confidence',
+    'meaning',
+    ...extra,
+    ...partial.header,
+  ]);
   for (const metric of metrics) {
     const value = own(result.metrics, metric.name);
     if (!value) continue;
     text += csvLine([
       metric.name,
-      metric.probability ? 'probability' : 'mean',
+      metric.distribution ? 'distribution' : metric.probability ? 'probability' : 'mean',
       value.estimate,
       value.lo,
       value.hi,
       value.exact,
       result.confidence,
       metric.doc,
+      ...extra.map(() => null),
       ...partial.cells,
     ]);
+    const distribution = distributions ? own(distributions, metric.name) : undefined;
+    if (!distribution) continue;
+    for (const v of distribution.values) {
+      text += csvLine([
+        metric.name,
+        'value',
+        v.estimate,
+        v.lo,
+        v.hi,
+        v.exact,
+        result.confidence,
+        `P(${metric.name} = ${v.value})`,
+        v.value,
+        v.atLeast.estimate,
+        v.atLeast.exact,
+        v.atMost.estimate,
+        v.atMost.exact,
+        ...partial.cells,
+      ]);
+    }
   }
   return text;
 }

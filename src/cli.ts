@@ -106,6 +106,7 @@ export function buildProgram(io: Io): Command {
       ).argParser(collect),
     )
     .option('--all', 'show every metric, not only the headline ones')
+    .option('--percentile <list>', "each distribution's percentiles to report, such as 10,90 (the median always)")
     .option('--html <file>', 'also write a self-contained HTML report (charts and every metric)')
     .option('--svg <dir>', 'also write each chart as a standalone SVG into this folder')
     .option('--csv <file>', 'also write the metrics table as CSV (- for standard output)')

@@ -1,7 +1,8 @@
 import type { Fraction } from './exact/fraction.js';
 import { keyedRecord, own } from './keyed.js';
 import { knownExact } from './rules/exact-of.js';
-import type { Params, Rule, StreamVersion } from './rules/types.js';
+import { type DistributionResult, distributionResult } from './result-distribution.js';
+import type { DistributionSpec, Params, Rule, StreamVersion } from './rules/types.js';
 import { estimate, type Tallied } from './stats/estimate.js';
 import { packageVersion } from './version.js';
 
@@ -59,6 +60,11 @@ export interface RunResult extends Envelope {
   partial: boolean;
   precision?: { target: number; reached: boolean };
   metrics: Record<string, MetricResult>;
+  /**
+   * Each distribution metric's whole distribution (docs/json.md, "A distribution"), by name; present only when the
+   * rule has distribution metrics. Its mean is the metric's entry in `metrics`.
+   */
+  distributions?: Record<string, DistributionResult>;
 }
 
 interface ResultInput {
@@ -77,6 +83,8 @@ interface ResultInput {
   exact?: Record<string, Fraction> | null;
   partial?: boolean;
   precision?: { target: number; reached: boolean };
+  /** The percentiles of every distribution asked for (`--percentile 10,90`), each from 0 to 100. */
+  percentiles?: readonly number[];
 }
 
 /** Every metric's estimate, interval and exact value (null where the rule has no exact solution). */
@@ -120,6 +128,7 @@ export function buildResult(input: ResultInput): RunResult {
       metrics[metric.name] = exactMetric(exactValue);
     }
   }
+  const distributions = distributionsOf(rule, params, tallied, exact, trials, confidence, input.percentiles);
   return {
     ...envelope('run', rule),
     source: rule.source,
@@ -133,5 +142,39 @@ export function buildResult(input: ResultInput): RunResult {
     partial: input.partial ?? false,
     ...(input.precision ? { precision: input.precision } : {}),
     metrics,
+    ...(distributions ? { distributions } : {}),
   };
+}
+
+/**
+ * Every distribution metric's distribution, or null when the rule has none: from the tally's histogram and the
+ * rule's exact distributions, which are asked for only where its exact values are known.
+ */
+function distributionsOf(
+  rule: Rule,
+  params: Params,
+  tallied: Record<string, Tallied> | null,
+  exact: Record<string, Fraction> | null,
+  trials: number,
+  confidence: number,
+  percentiles: readonly number[] = [],
+): Record<string, DistributionResult> | null {
+  const metrics = rule.metrics(params).filter((metric) => metric.distribution);
+  if (metrics.length === 0) return null;
+  const exactDistributions = exact && rule.exactDistributions ? rule.exactDistributions(params) : null;
+  const found = keyedRecord<DistributionResult>();
+  for (const metric of metrics) {
+    const counted = tallied ? own(tallied, metric.name) : undefined;
+    const histogram = counted?.kind === 'mean' ? (counted.histogram ?? null) : null;
+    found[metric.name] = distributionResult(
+      metric.distribution as DistributionSpec,
+      histogram,
+      counted?.kind === 'mean' ? counted : null,
+      own(exactDistributions, metric.name) ?? null,
+      tallied ? trials : 0,
+      confidence,
+      percentiles,
+    );
+  }
+  return found;
 }

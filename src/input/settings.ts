@@ -121,3 +121,18 @@ export function parseTimeout(raw: string): number {
     throw badValue('--timeout', raw, 'a number of seconds greater than 0 and at most 86400, such as 60');
   return value;
 }
+
+/**
+ * --percentile: the percentiles of every distribution to report, numbers above 0 and at most 100, comma-separated
+ * (`10,90`), each once, in the order given.
+ */
+export function parsePercentiles(raw: string): number[] {
+  const allowed = 'numbers above 0 and at most 100, comma-separated, such as 10,90';
+  const values = raw.split(',').map((part) => {
+    const value = parseDecimal(part.trim());
+    if (!Number.isFinite(value) || value <= 0 || value > 100) throw badValue('--percentile', raw, allowed);
+    return value;
+  });
+  if (new Set(values).size !== values.length) throw badValue('--percentile', raw, `${allowed}, each once`);
+  return values;
+}

@@ -16,7 +16,8 @@ import { describeError, describeValue, isA, oneLine } from './file-rule-text.js'
 import { checkPresentation } from './presentation-check.js';
 import type { Presentation } from './presentation.js';
 import { ruleCall } from './rule-calls.js';
-import type { MatrixSpec, MetricSpec, ParamSpec, Params, Reading } from './types.js';
+import { DISTRIBUTION_DEPTH, DISTRIBUTION_LIMIT, MAX_DISTRIBUTION_VALUES } from './file-rule-tally.js';
+import type { DistributionSpec, MatrixSpec, MetricSpec, ParamSpec, Params, Reading } from './types.js';
 
 /** The fields a rule file's default export may have: one list, so that a new field is one entry here. */
 const FIELDS = [
@@ -353,10 +354,11 @@ function checkMetrics(value: unknown, fail: (what: string) => never): MetricSpec
     const name = m.name as string;
     if (seen.has(name)) fail(`metric ${JSON.stringify(name)}: declared twice; allowed: each name once`);
     seen.add(name);
-    if (typeof m.probability !== 'boolean')
+    const distribution = checkDistribution(m, name, fail);
+    if (!distribution && typeof m.probability !== 'boolean')
       fail(
         `metric ${JSON.stringify(name)}: probability: got ${describeValue(m.probability)}; allowed: true ` +
-          `(counted 0/1 per trial) or false (a mean)`,
+          `(counted 0/1 per trial) or false (a mean), or distribution: true (a whole number per trial)`,
       );
     for (const field of ['doc', 'label'] as const)
       if (m[field] !== undefined && typeof m[field] !== 'string')
@@ -364,10 +366,51 @@ function checkMetrics(value: unknown, fail: (what: string) => never): MetricSpec
     return {
       name,
       doc: typeof m.doc === 'string' ? oneLine(m.doc) : '',
-      probability: m.probability as boolean,
+      probability: distribution ? false : (m.probability as boolean),
+      ...(distribution ? { distribution } : {}),
       ...(typeof m.label === 'string' ? { label: oneLine(m.label) } : {}),
     };
   });
+}
+
+/**
+ * A metric's `distribution: true` with its optional `min` (default 0) and `max` (default: none, the histogram
+ * listing DISTRIBUTION_DEPTH values and counting the rest as beyond), or null for a probability or a mean.
+ */
+function checkDistribution(m: Spec, name: string, fail: (what: string) => never): DistributionSpec | null {
+  const metric = `metric ${JSON.stringify(name)}`;
+  if (m.distribution === undefined || m.distribution === false) {
+    for (const field of ['min', 'max'] as const)
+      if (m[field] !== undefined)
+        fail(`${metric}: ${field}: only a distribution has a range; allowed: add distribution: true, or leave it out`);
+    return null;
+  }
+  if (m.distribution !== true)
+    fail(`${metric}: distribution: got ${describeValue(m.distribution)}; allowed: true, false or absent`);
+  if (m.probability !== undefined && m.probability !== false)
+    fail(
+      `${metric}: probability: got ${describeValue(m.probability)} beside distribution: true; allowed: absent ` +
+        `(a distribution's probabilities are each value's)`,
+    );
+  const bound = (field: 'min' | 'max', absent: number | null): number | null => {
+    const value = m[field];
+    if (value === undefined) return absent;
+    if (!Number.isInteger(value) || Math.abs(value as number) > DISTRIBUTION_LIMIT)
+      fail(
+        `${metric}: ${field}: got ${describeValue(value)}; allowed: a whole number from ${-DISTRIBUTION_LIMIT} to ` +
+          `${DISTRIBUTION_LIMIT}${field === 'max' ? ', or absent for no end' : ''}`,
+      );
+    return value as number;
+  };
+  const min = bound('min', 0) as number;
+  const max = bound('max', null);
+  if (max !== null && max < min) fail(`${metric}: max ${max} is below min ${min}; allowed: min ≤ max`);
+  if (max !== null && max - min + 1 > MAX_DISTRIBUTION_VALUES)
+    fail(
+      `${metric}: min ${min} to max ${max} is ${max - min + 1} values; allowed: at most ` +
+        `${MAX_DISTRIBUTION_VALUES} (or leave max out: ${DISTRIBUTION_DEPTH} values listed, the rest counted as beyond)`,
+    );
+  return { min, max };
 }
 
 /** An exact value as written in a rule file: a number, a bigint, or a fraction string 'n/d' of any size. */

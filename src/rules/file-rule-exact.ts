@@ -18,7 +18,9 @@
 import { UsageError } from '../errors.js';
 import { rationalOf } from '../exact/double-value.js';
 import { BadState, enumerateSteps } from '../exact/enumerate-steps.js';
+import { distributionOf, type ExactDistribution } from '../exact/exact-distribution.js';
 import type { Fraction } from '../exact/fraction.js';
+import { keyedRecord } from '../keyed.js';
 import {
   DEFAULT_PATHS,
   type EnumeratingDice,
@@ -58,9 +60,21 @@ const STEP_INSTEAD = 'a state that keeps less, or simulation (leave out --exact,
  */
 type Enumerate = (params: Params, paths?: number) => Record<string, Fraction>;
 
-export function enumeratedExact(context: EnumerationContext): Enumerate {
-  const kept = new Map<string, Record<string, Fraction> | { failed: NotEnumerable; paths: number }>();
-  return (params, paths = DEFAULT_PATHS) => {
+/** What one enumeration gives: every metric's exact value, and each distribution metric's whole distribution. */
+interface Enumerated {
+  values: Record<string, Fraction>;
+  distributions: Record<string, ExactDistribution>;
+}
+
+export interface EnumeratedExact {
+  values: Enumerate;
+  /** The distribution metrics' exact distributions, from the same enumeration (kept: asked after values, free). */
+  distributions(params: Params, paths?: number): Record<string, ExactDistribution>;
+}
+
+export function enumeratedExact(context: EnumerationContext): EnumeratedExact {
+  const kept = new Map<string, Enumerated | { failed: NotEnumerable; paths: number }>();
+  const enumerated = (params: Params, paths = DEFAULT_PATHS): Enumerated => {
     const key = JSON.stringify(params);
     const known = kept.get(key);
     if (known && !('failed' in known)) return known;
@@ -69,13 +83,18 @@ export function enumeratedExact(context: EnumerationContext): Enumerate {
     if (kept.size >= 16) kept.clear();
     try {
       const { form } = context;
-      const values = form ? enumerateStepForm(context, form, frozen, paths) : enumerateTrial(context, frozen, paths);
-      kept.set(key, values);
-      return values;
+      const sums = form ? enumerateStepForm(context, form, frozen, paths) : enumerateTrial(context, frozen, paths);
+      const found = { values: sums.result(), distributions: sums.distributions() };
+      kept.set(key, found);
+      return found;
     } catch (error) {
       if (isA(error, NotEnumerable)) kept.set(key, { failed: error, paths });
       throw error;
     }
+  };
+  return {
+    values: (params, paths) => enumerated(params, paths).values,
+    distributions: (params, paths) => enumerated(params, paths).distributions,
   };
 }
 
@@ -107,13 +126,18 @@ const shortText = (text: string) => (text.length > 100 ? `${text.slice(0, 97)}..
 /** Metric sums over paths (or outcomes, or final states), each term a weight times a value. */
 class MetricSums {
   readonly sums: WeightSum[];
+  /** A distribution metric's chance of each value (null for the others). */
+  readonly chances: Array<Map<number, WeightSum> | null>;
   readonly out: Record<string, unknown>;
+  /** What steps add to the means (the step form's expected rewards), kept for result(). */
+  extra: readonly Fraction[] | undefined;
   constructor(
     readonly metrics: readonly MetricSpec[],
     readonly context: EnumerationContext,
     readonly from: string,
   ) {
     this.sums = metrics.map(() => new WeightSum());
+    this.chances = metrics.map((metric) => (metric.distribution ? new Map<number, WeightSum>() : null));
     this.out = newOut(metrics);
   }
 
@@ -123,11 +147,19 @@ class MetricSums {
    */
   collect(numerator: bigint, denominator: bigint, from = this.from): void {
     const { out, metrics, sums } = this;
+    const chances = this.chances;
     readOut(out, metrics, {
       count(index, byName, byIndex) {
         if (metrics[index].probability) {
           if (byName + byIndex === 1) sums[index].add(numerator, denominator);
           return;
+        }
+        const ofValue = chances[index];
+        if (ofValue) {
+          const value = byName + byIndex;
+          let chance = ofValue.get(value);
+          if (!chance) ofValue.set(value, (chance = new WeightSum()));
+          chance.add(numerator, denominator);
         }
         for (const value of [byName, byIndex]) {
           if (value === 0) continue;
@@ -149,8 +181,9 @@ class MetricSums {
     if (stray !== null) this.context.fail(strayText(from, stray, this.metrics));
   }
 
-  result(extra?: readonly Fraction[]): Record<string, Fraction> {
+  result(): Record<string, Fraction> {
     this.checkNames();
+    const { extra } = this;
     const values: Record<string, Fraction> = {};
     this.metrics.forEach((metric, index) => {
       const value = this.sums[index].toFraction();
@@ -158,9 +191,22 @@ class MetricSums {
     });
     return values;
   }
+
+  /** Each distribution metric's exact distribution (steps never write one: report's values are the whole of it). */
+  distributions(): Record<string, ExactDistribution> {
+    const found = keyedRecord<ExactDistribution>();
+    this.metrics.forEach((metric, index) => {
+      const ofValue = this.chances[index];
+      if (!ofValue) return;
+      const chances = new Map<number, Fraction>();
+      for (const [value, chance] of ofValue) chances.set(value, chance.toFraction());
+      found[metric.name] = distributionOf(chances);
+    });
+    return found;
+  }
 }
 
-function enumerateTrial(context: EnumerationContext, params: Params, paths: number): Record<string, Fraction> {
+function enumerateTrial(context: EnumerationContext, params: Params, paths: number): MetricSums {
   const trial = context.trial as Function;
   const metrics = context.metrics(params);
   const { setup } = context;
@@ -187,7 +233,7 @@ function enumerateTrial(context: EnumerationContext, params: Params, paths: numb
     guarded(context, 'trial', () =>
       forEachPath(run, (_, numerator, denominator) => sums.collect(numerator, denominator), budget, replay),
     );
-    return sums.result();
+    return sums;
   }
   // Counting outcomes: each outcome's weight summed over the paths, then read once.
   const weights = new Map<number, WeightSum>();
@@ -217,7 +263,7 @@ function enumerateTrial(context: EnumerationContext, params: Params, paths: numb
     guarded(context, `read(outcome ${outcome})`, () => (context.read as Function)(outcome, params, sums.out, prepared));
     sums.collect(weight.numerator, weight.denominator, `read(outcome ${outcome})`);
   }
-  return sums.result();
+  return sums;
 }
 
 /**
@@ -266,12 +312,7 @@ class TrialReplay implements Replay<unknown> {
   }
 }
 
-function enumerateStepForm(
-  context: EnumerationContext,
-  form: StepForm,
-  params: Params,
-  paths: number,
-): Record<string, Fraction> {
+function enumerateStepForm(context: EnumerationContext, form: StepForm, params: Params, paths: number): MetricSums {
   const metrics = context.metrics(params);
   const { setup } = context;
   const prepared = setup ? guarded(context, 'setup(params)', () => setup(params)) : undefined;
@@ -315,5 +356,6 @@ function enumerateStepForm(
     guarded(context, 'report(state, params, out)', () => form.report(state, params, sums.out, prepared));
     sums.collect(chance.numerator, chance.denominator);
   }
-  return sums.result(solution.rewards);
+  sums.extra = solution.rewards;
+  return sums;
 }

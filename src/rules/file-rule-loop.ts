@@ -19,6 +19,7 @@ import { describeError, describeValue, isA } from './file-rule-text.js';
 import {
   addMeans,
   badValueText,
+  DISTRIBUTION_LIMIT,
   newOut,
   readOut,
   type Slot,
@@ -241,6 +242,9 @@ function count(slot: Slot, value: number, times: number, tally: Float64Array, su
   }
   sums[slot.sum] += times * value;
   sums[slot.sum + 1] += times * value * value;
+  const histogram = slot.histogram;
+  // The value is a whole number in range (readOut checked it).
+  if (histogram) tally[value > histogram.top ? histogram.beyond : histogram.at + value - histogram.min] += times;
 }
 
 const compiled = new Map<string, CompiledLoop>();
@@ -255,7 +259,7 @@ const compiled = new Map<string, CompiledLoop>();
  * the names runs instead.
  */
 function chunkLoop(layout: TallyLayout): CompiledLoop {
-  const key = JSON.stringify(layout.slots.map((s) => [s.name, s.probability]));
+  const key = JSON.stringify(layout.slots.map((s) => [s.name, s.probability, s.offset, s.histogram]));
   let loop = compiled.get(key);
   if (loop) return loop;
   try {
@@ -294,6 +298,24 @@ function generatedLoop(layout: TallyLayout): CompiledLoop {
     const notMean = (value: string) =>
       `if (typeof ${value} !== 'number' || ${value} - ${value} !== 0) bad(${index}, ${value}, t, false);`;
     const add = (value: string) => `sums[${slot.sum}] += ${value}; sums[${slot.sum + 1}] += ${value} * ${value};`;
+    const histogram = slot.histogram;
+    if (histogram) {
+      // Read as a mean, 0 when not written (w: both fields were), then checked whole and in range, and counted.
+      const { min, max, top, at, beyond } = histogram;
+      const above = max === null ? DISTRIBUTION_LIMIT : max;
+      const counted =
+        max === null
+          ? `if (a > ${top}) tally[${beyond}]++; else tally[a + ${at - min}]++;`
+          : `tally[a + ${at - min}]++;`;
+      return (
+        `a = ${byName}; b = ${byIndex}; w = false; ` +
+        `if (a !== 0) { ${notMean('a')} ${byName} = 0; if (b !== 0) { ${notMean('b')} ${byIndex} = 0; a += b; ` +
+        `w = true; } } ` +
+        `else if (b !== 0) { ${notMean('b')} ${byIndex} = 0; a = b; } else a = 0; ` +
+        `if (a < ${min} || a > ${above} || Math.floor(a) !== a) bad(${index}, a, t, w); ` +
+        `${add('a')} ${counted}`
+      );
+    }
     return (
       `a = ${byName}; b = ${byIndex}; ` +
       `if (a !== 0) { ${notMean('a')} ${byName} = 0; if (b !== 0) { ${notMean('b')} ${byIndex} = 0; a += b; } ` +
@@ -312,7 +334,7 @@ function generatedLoop(layout: TallyLayout): CompiledLoop {
     'sums',
     'bad',
     'failed',
-    `'use strict';\nlet t = 0, a, b, v;\ntry {\n  for (; t < trials; t++) {\n    trial(dice, params, out, ` +
+    `'use strict';\nlet t = 0, a, b, v, w;\ntry {\n  for (; t < trials; t++) {\n    trial(dice, params, out, ` +
       `prepared);\n    ${checks.join('\n    ')}\n  }\n} catch (error) { failed(error, t); }`,
   ) as ChunkLoop;
   return { run, makeOut: () => newOut(layout.metrics) };

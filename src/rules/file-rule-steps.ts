@@ -98,8 +98,9 @@ export function stepReader(
       fail(badValueText(metrics[index], index, value, 'from step', both)),
     refuse: (index: number) =>
       fail(
-        `step wrote the probability ${JSON.stringify(metrics[index].name)}; allowed: in a step, means only (what ` +
-          'steps write adds up); write probabilities in report(state, params, out)',
+        `step wrote the ${metrics[index].distribution ? 'distribution' : 'probability'} ` +
+          `${JSON.stringify(metrics[index].name)}; allowed: in a step, means only (what steps write adds up); ` +
+          `write ${metrics[index].distribution ? 'distributions' : 'probabilities'} in report(state, params, out)`,
       ),
   };
   if (!eachStep) return (out) => readOut(out, metrics, reader);

@@ -13,17 +13,41 @@
  *
  * The tally: a probability metric takes one entry (trials where it was 1);
  * a mean takes four — the whole and fractional parts of Σ value and of
- * Σ value². Each chunk sums its trials in doubles, in a fixed order, then
+ * Σ value²; a distribution takes a mean's four, then one count per value
+ * from its min to its max (or, without a max, to min + DISTRIBUTION_DEPTH − 1,
+ * and one more entry counting the trials beyond). A distribution's value in a
+ * trial is a whole number in its range, 0 when not written. Each chunk sums
+ * its trials in doubles, in a fixed order, then
  * adds floor(sum) and round(fraction · 2^32) into the tally: every entry is
  * an integer, so adding chunks is exact and in any order gives the same
  * bits, on any thread count or shard, as for the built-in rules.
  */
 import { keyedRecord } from '../keyed.js';
-import { mean, proportion, type Tallied } from '../stats/estimate.js';
+import { type Histogram, mean, proportion, type Tallied } from '../stats/estimate.js';
 import { describeValue } from './file-rule-text.js';
 import type { MetricSpec } from './types.js';
 
 const FRACTION_UNITS = 2 ** 32;
+
+/** How many values a distribution without a max lists from its min before counting the rest as beyond. */
+export const DISTRIBUTION_DEPTH = 1000;
+/** Most values a distribution's declared range may hold: its histogram is that many tally entries. */
+export const MAX_DISTRIBUTION_VALUES = 100_000;
+/** Values a distribution may declare or give lie within ±LIMIT, so every count and square sums exactly enough. */
+export const DISTRIBUTION_LIMIT = 2 ** 31 - 1;
+
+/** Where a distribution's histogram lies in the tally, and the values it lists. */
+export interface HistogramSlot {
+  min: number;
+  /** The declared max, or null for a distribution without one. */
+  max: number | null;
+  /** The last value with an entry of its own. */
+  top: number;
+  /** The entry counting value `min`; value v is counted at `at + v − min`. */
+  at: number;
+  /** The entry counting trials above `top` (max null), or −1. */
+  beyond: number;
+}
 
 /** One metric's place in the tally. */
 export interface Slot {
@@ -33,6 +57,8 @@ export interface Slot {
   offset: number;
   /** For a mean: its pair in the chunk's running sums. */
   sum: number;
+  /** For a distribution: its histogram (a distribution is a mean too: its four entries come first). */
+  histogram: HistogramSlot | null;
 }
 
 /** The tally of one list of metrics: what the loop (file-rule-loop.ts) counts into and summarize reads. */
@@ -53,9 +79,23 @@ export function tallyLayout(metrics: MetricSpec[]): TallyLayout {
       probability: metric.probability,
       offset,
       sum: metric.probability ? -1 : 2 * means,
+      histogram: null,
     };
     offset += metric.probability ? 1 : 4;
     if (!metric.probability) means++;
+    const range = metric.distribution;
+    if (range) {
+      const top = range.max ?? range.min + DISTRIBUTION_DEPTH - 1;
+      const values = top - range.min + 1;
+      slot.histogram = {
+        min: range.min,
+        max: range.max,
+        top,
+        at: offset,
+        beyond: range.max === null ? offset + values : -1,
+      };
+      offset += values + (range.max === null ? 1 : 0);
+    }
     return slot;
   });
   return { metrics, slots, length: offset, means };
@@ -72,8 +112,21 @@ function fieldValue(probability: boolean, value: unknown): number | null {
 }
 
 /** What a metric's value may be, as a message says it. */
-const allows = (probability: boolean): string =>
-  probability ? '0, 1, false or true (a probability)' : 'a finite number (a mean)';
+const allows = (metric: MetricSpec): string => {
+  const range = metric.distribution;
+  if (range)
+    return range.max === null
+      ? `a whole number from ${range.min} to ${DISTRIBUTION_LIMIT} (a distribution)`
+      : `a whole number from ${range.min} to ${range.max} (a distribution)`;
+  return metric.probability ? '0, 1, false or true (a probability)' : 'a finite number (a mean)';
+};
+
+/** Whether a distribution may hold `value` (a finite number). */
+export function inRange(metric: MetricSpec, value: number): boolean {
+  const range = metric.distribution;
+  if (!range) return true;
+  return Number.isInteger(value) && value >= range.min && value <= (range.max ?? DISTRIBUTION_LIMIT);
+}
 
 /**
  * The one line for a value a metric may not hold, `at` saying where it was
@@ -83,7 +136,7 @@ const allows = (probability: boolean): string =>
 export function badValueText(metric: MetricSpec, index: number, value: unknown, at: string, both: boolean): string {
   const shown = describeValue(value);
   const together = both ? ` (out[${JSON.stringify(metric.name)}] and out[${index}] together)` : '';
-  return `metric ${JSON.stringify(metric.name)}: got ${shown}${together} ${at}; allowed: ${allows(metric.probability)}`;
+  return `metric ${JSON.stringify(metric.name)}: got ${shown}${together} ${at}; allowed: ${allows(metric)}`;
 }
 
 /** Calls for a value read off `out`: what it counts for (by name, by position), or why it may not count. */
@@ -104,18 +157,28 @@ interface OutReader {
  */
 export function readOut(out: Record<string, unknown>, metrics: readonly MetricSpec[], reader: OutReader): void {
   for (let index = 0; index < metrics.length; index++) {
-    const { name, probability } = metrics[index];
+    const metric = metrics[index];
+    const { name, probability } = metric;
     const written = out[name];
     const writtenAt = out[index];
-    if (written === 0 && writtenAt === 0) continue;
+    if (written === 0 && writtenAt === 0) {
+      // A distribution not written is 0 in a trial's end (a step, which refuses them, has nothing to count).
+      if (metric.distribution && !reader.refuse) {
+        if (!inRange(metric, 0)) reader.bad(index, 0, false);
+        reader.count(index, 0, 0);
+      }
+      continue;
+    }
     out[name] = 0;
     out[index] = 0;
-    if (probability) reader.refuse?.(index);
+    if (probability || metric.distribution) reader.refuse?.(index);
     const byName = fieldValue(probability, written);
     if (byName === null) reader.bad(index, written, false);
     const byIndex = fieldValue(probability, writtenAt);
     if (byIndex === null) reader.bad(index, writtenAt, false);
     if (probability && (byName as number) + (byIndex as number) > 1) reader.bad(index, 2, true);
+    if (metric.distribution && !inRange(metric, (byName as number) + (byIndex as number)))
+      reader.bad(index, (byName as number) + (byIndex as number), written !== 0 && writtenAt !== 0);
     reader.count(index, byName as number, byIndex as number);
   }
 }
@@ -197,24 +260,46 @@ function addExactly(tally: Float64Array, at: number, sum: number): void {
   tally[at + 1] += Math.round((sum - whole) * FRACTION_UNITS);
 }
 
-export function checkTally(layout: TallyLayout, tally: Float64Array): string | null {
+export function checkTally(layout: TallyLayout, tally: Float64Array, trials?: number): string | null {
   // Only the whole part of a mean's Σ value (a chunk's floor, addExactly) may be below zero: d6 − d6 sums so.
   for (const slot of layout.slots) {
     for (let at = slot.offset; at < slot.offset + (slot.probability ? 1 : 4); at++) {
       if (tally[at] < 0 && (slot.probability || at !== slot.offset))
         return `${slot.name}: tally entry ${at} is ${tally[at]}, and only a mean's sum may be below zero`;
     }
+    const histogram = slot.histogram;
+    if (histogram && trials !== undefined) {
+      // One count a trial: a distribution's histogram adds up to the trials.
+      const end = histogram.beyond >= 0 ? histogram.beyond + 1 : histogram.at + histogram.top - histogram.min + 1;
+      let sum = 0;
+      for (let at = histogram.at; at < end; at++) {
+        if (tally[at] < 0) return `${slot.name}: tally entry ${at} is ${tally[at]}, and a count may not be below zero`;
+        sum += tally[at];
+      }
+      if (sum !== trials) return `${slot.name}: its histogram counts ${sum} trials, not the ${trials} run`;
+    }
   }
   return null;
+}
+
+/** A distribution's counts in the tally, as summarize hands them on. */
+export function histogramOf(slot: HistogramSlot, tally: Float64Array): Histogram {
+  return {
+    min: slot.min,
+    counts: tally.subarray(slot.at, slot.at + slot.top - slot.min + 1),
+    beyond: slot.beyond >= 0 ? tally[slot.beyond] : null,
+  };
 }
 
 export function summarize(layout: TallyLayout, tally: Float64Array, trials: number): Record<string, Tallied> {
   const result = keyedRecord<Tallied>();
   for (const slot of layout.slots) {
     const at = slot.offset;
-    result[slot.name] = slot.probability
+    const counted = slot.probability
       ? proportion(tally[at], trials)
       : mean(tally[at] + tally[at + 1] / FRACTION_UNITS, tally[at + 2] + tally[at + 3] / FRACTION_UNITS, trials);
+    if (slot.histogram && counted.kind === 'mean') counted.histogram = histogramOf(slot.histogram, tally);
+    result[slot.name] = counted;
   }
   return result;
 }

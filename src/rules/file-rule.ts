@@ -59,7 +59,7 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
     metrics,
     tallyLength: (p) => layoutOf(p).length,
     simulate: (p, rng, trials, tally) => loops.simulate(p, layoutOf(p), rng, trials, tally),
-    checkTally: (p, tally) => checkTally(layoutOf(p), tally),
+    checkTally: (p, tally, trials) => checkTally(layoutOf(p), tally, trials),
     summarize: (p, tally, trials) => summarize(layoutOf(p), tally, trials),
   };
   if (file.validate) rule.validate = file.validate;
@@ -79,7 +79,7 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
   });
   // Marked as one call (rule-calls.ts): a trial or step that loops while it is enumerated is named and stopped.
   const walked = form ? 'start, step, done and report, enumerated' : 'trial(dice, params, out), enumerated';
-  const enumerate = (p: Params, budget?: number) => ruleCall(where, walked, () => enumerated(p, budget));
+  const enumerate = (p: Params, budget?: number) => ruleCall(where, walked, () => enumerated.values(p, budget));
   rule.enumerate = enumerate;
   const exact = file.exact;
   if (exact) {
@@ -87,6 +87,8 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
   } else {
     rule.exact = (p) => enumerate(p);
     rule.exactBy = 'enumeration';
+    // Asked only once exact values are known at these params: the enumeration kept then answers at once.
+    rule.exactDistributions = (p) => ruleCall(where, walked, () => enumerated.distributions(p));
   }
 
   const headline = file.headline;

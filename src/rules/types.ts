@@ -1,3 +1,4 @@
+import type { ExactDistribution } from '../exact/exact-distribution.js';
 import type { Fraction } from '../exact/fraction.js';
 import type { Presentation } from './presentation.js';
 import type { Tallied } from '../stats/estimate.js';
@@ -75,6 +76,20 @@ export interface MetricSpec {
   label?: string;
   /** Probabilities get Wilson intervals, count towards --precision, and print as percentages. */
   probability: boolean;
+  /**
+   * A distribution (probability false): each trial's value is a whole number, and every output shows its whole
+   * distribution beside its mean, which is the metric's value wherever one number is asked for.
+   */
+  distribution?: DistributionSpec;
+}
+
+/**
+ * The values a distribution metric may take: whole numbers from `min` to `max`, or from `min` up without end
+ * (`max` null), when its histogram lists `depth` values from `min` and counts the rest as one "beyond".
+ */
+export interface DistributionSpec {
+  min: number;
+  max: number | null;
 }
 
 /** A two-parameter table of one or more metrics: the printable matrices players ask for. */
@@ -152,6 +167,11 @@ export interface Rule {
   summarize(params: Params, tally: Float64Array, trials: number): Record<string, Tallied>;
   /** Every metric exactly, with the same names, where the rule admits it. */
   exact?(params: Params): Record<string, Fraction>;
+  /**
+   * Each distribution metric's exact distribution, by name, where the rule admits it (a distribution metric's
+   * entry in exact() is its mean). Throws as exact() does.
+   */
+  exactDistributions?(params: Params): Record<string, ExactDistribution>;
   /**
    * 'enumeration' where exact comes from enumerating a rule file's own dice (it has no exact()): then
    * exact may throw NotEnumerable (src/exact/replay-dice.ts), a UsageError, at parameters past its budget.

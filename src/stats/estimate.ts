@@ -8,7 +8,17 @@ import { wilsonInterval } from './wilson-interval.js';
  */
 export type Tallied =
   | { kind: 'proportion'; successes: number; trials: number }
-  | { kind: 'mean'; sum: number; sumOfSquares: number; count: number };
+  | { kind: 'mean'; sum: number; sumOfSquares: number; count: number; histogram?: Histogram };
+
+/**
+ * A distribution metric's counts beside its mean: `counts[i]` trials gave the whole number `min + i`, and
+ * `beyond` trials gave more than the last value listed (null where the metric's range is bounded).
+ */
+export interface Histogram {
+  min: number;
+  counts: ArrayLike<number>;
+  beyond: number | null;
+}
 
 interface Estimate {
   estimate: number;

@@ -4,7 +4,7 @@
  * exact. The schema itself is checked to refuse results that break the
  * contract, so a schema that accepted anything would fail here.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
@@ -151,6 +151,29 @@ describe('every command writes one documented JSON shape', () => {
     expect((game.equilibrium as { saddlePoint: unknown }).saddlePoint).toBeNull();
   });
 
+  it('a rule file with distribution metrics: run, simulated and --exact, with --percentile', async () => {
+    const file = join(folder, 'distribution.mjs');
+    writeFileSync(
+      file,
+      `export default { id: 'dist', title: 'dist', metrics: [
+        { name: 'sixes', distribution: true, max: 3, doc: 'sixes among 3 dice' },
+        { name: 'rolls', distribution: true, min: 1, doc: 'rolls to a six, at most 4' }],
+      trial(dice, p, out) {
+        let n = 0; for (let i = 0; i < 3; i++) if (dice.d(6) === 6) n++;
+        out.sixes = n;
+        let r = 1; while (r < 4 && dice.d(6) !== 6) r++;
+        out.rolls = r;
+      } };\n`,
+    );
+    for (const how of [['--trials', '3000', '--threads', '1'], ['--exact']]) {
+      const result = await jsonOf('--json', 'run', file, ...how, '--percentile', '10,90');
+      expectValid(result);
+      const distributions = result.distributions as Record<string, { values: unknown[]; percentiles: unknown[] }>;
+      expect(Object.keys(distributions)).toEqual(['sixes', 'rolls']);
+      expect(distributions.rolls.percentiles).toHaveLength(2);
+    }
+  });
+
   it('shard and merge', async () => {
     const shard = await jsonOf('--out', 'shard', 'infinity', '--trials', '70000', '--shard', '0/1', '--threads', '1');
     expectValid(shard);
@@ -199,6 +222,7 @@ describe('the schema refuses what breaks the contract', () => {
     ['a stream muster does not have', { ...good, stream: 6 }],
     ['a stream as text', { ...good, stream: '3' }],
     ['a run that does not say its stream', { ...good, stream: undefined }],
+    ['a distribution without its values', { ...good, distributions: { d: { min: 0, max: null, beyond: null } } }],
   ])('refuses %s', (_what, result) => {
     expect(validate(JSON.parse(JSON.stringify(result)))).toBe(false);
   });

@@ -9,7 +9,9 @@ import type { RunResult } from '../../result.js';
 import { getRule } from '../../rules/index.js';
 import { isRulePath, loadRuleFileRef } from '../../rules/rule-ref.js';
 import { resolveParams } from '../../rules/params.js';
-import type { Rule } from '../../rules/types.js';
+import type { MetricSpec, Rule } from '../../rules/types.js';
+import { own } from '../../keyed.js';
+import { renderDistribution } from '../distribution-table.js';
 import { formatCount, renderRun, tableWidth } from '../format.js';
 import { chooseMetrics } from '../../analysis/metrics.js';
 import { simulateRun, solveRun } from '../../analysis/run.js';
@@ -49,10 +51,17 @@ export interface RunOptions extends CheckpointOptions {
   quiet?: boolean;
   metric?: string[];
   all?: boolean;
+  percentile?: string;
 }
 
 export { DEFAULT_TRIALS };
-import { DEFAULT_SEED, parseSimulationSettings, type SimulationSettings } from '../../input/settings.js';
+import {
+  DEFAULT_SEED,
+  parsePercentiles,
+  parseSimulationSettings,
+  type SimulationSettings,
+} from '../../input/settings.js';
+import { withPercentiles } from '../../result-distribution.js';
 
 export {
   DEFAULT_MAX_TRIALS,
@@ -70,6 +79,11 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
   const rule = isRulePath(ruleId) ? await loadRuleFileRef(ruleId) : getRule(ruleId);
   const params = resolveParams(rule, options.set ?? []);
   const choice = chooseMetrics(rule, rule.metrics(params), options.metric, { all: options.all, params });
+  const percentiles = options.percentile === undefined ? [] : parsePercentiles(options.percentile);
+  if (percentiles.length > 0 && !rule.metrics(params).some((metric) => metric.distribution))
+    throw new UsageError(
+      `--percentile: ${rule.id} has no distribution metric at these params; allowed: leave --percentile out`,
+    );
   const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true });
   const reportPaths = checkReportPaths(options);
   const outputs = [
@@ -141,13 +155,14 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
     seconds = (performance.now() - started) / 1000;
   }
 
+  if (result.distributions) withPercentiles(result.distributions, result.trials, percentiles);
   report.out(
     renderRun(result, choice.shown, seconds, {
       fold: choice.how === 'headline',
       note: hiddenNote(choice),
       width: tableWidth(io.columns),
       resumed,
-    }),
+    }) + distributionTables(result, choice.shown, tableWidth(io.columns)),
   );
   if (result.method === 'simulation') {
     warnFarFromExact(result, rule, io);
@@ -212,4 +227,18 @@ async function simulateOnce(
     progress.finish();
     await pool.close();
   }
+}
+
+/** Each distribution metric shown, as its table of values (distribution-table.ts), after the metrics table. */
+function distributionTables(result: RunResult, shown: readonly MetricSpec[], width: number): string {
+  const distributions = result.distributions;
+  if (!distributions) return '';
+  let text = '';
+  for (const metric of shown) {
+    const distribution = own(distributions, metric.name);
+    const mean = own(result.metrics, metric.name);
+    if (distribution && mean)
+      text += `\n${renderDistribution(metric.name, distribution, mean, result.method === 'simulation', width)}`;
+  }
+  return text;
 }

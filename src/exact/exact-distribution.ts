@@ -1,0 +1,46 @@
+/**
+ * A whole-number distribution known exactly: the chance of each value from
+ * `min` up to a listed top, the chance of everything above it (`beyond`),
+ * and the mean and variance, which stay exact however deep the listing goes.
+ * A distribution of finite support lists it all (beyond 0); one without end
+ * (roll-offs re-rolled on ties: the number of rolls) is listed to a stated
+ * depth, and `beyond` says how much lies past it — never cut off silently.
+ */
+import { Fraction } from './fraction.js';
+
+export interface ExactDistribution {
+  /** The first value listed. */
+  min: number;
+  /** probabilities[i] is P(X = min + i). */
+  probabilities: Fraction[];
+  /** P(X > min + probabilities.length − 1): zero when the listing holds the whole support. */
+  beyond: Fraction;
+  mean: Fraction;
+  variance: Fraction;
+}
+
+/**
+ * The distribution of finite support given by each value's chance (values absent have none), listed from the
+ * lowest value with a chance to the highest; the chances must add up to 1.
+ *
+ * @example distributionOf(new Map([[1, Fraction.of(1, 2)], [3, Fraction.of(1, 2)]]))
+ * // { min: 1, probabilities: [1/2, 0, 1/2], beyond: 0, mean: 2, variance: 1 }
+ */
+export function distributionOf(chances: ReadonlyMap<number, Fraction>): ExactDistribution {
+  const values = [...chances.keys()].filter((value) => chances.get(value)?.numerator !== 0n).sort((a, b) => a - b);
+  if (values.length === 0) throw new RangeError('distributionOf needs at least one value with a chance');
+  const min = values[0];
+  const probabilities = Array.from({ length: values[values.length - 1] - min + 1 }, () => Fraction.ZERO);
+  let total = Fraction.ZERO;
+  let mean = Fraction.ZERO;
+  let square = Fraction.ZERO;
+  for (const value of values) {
+    const chance = chances.get(value) as Fraction;
+    probabilities[value - min] = chance;
+    total = total.add(chance);
+    mean = mean.add(chance.mul(Fraction.of(value)));
+    square = square.add(chance.mul(Fraction.of(value * value)));
+  }
+  if (!total.equals(Fraction.ONE)) throw new RangeError(`distributionOf: the chances add up to ${total}, not 1`);
+  return { min, probabilities, beyond: Fraction.ZERO, mean, variance: square.sub(mean.mul(mean)) };
+}
