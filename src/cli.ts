@@ -210,6 +210,45 @@ export function buildProgram(io: Io): Command {
     });
   simulationOptions(
     program
+      .command('balance')
+      .argument('<rule>', 'rule id (see muster list) or a rule file (./my-rule.mjs, see muster new-rule)')
+      .description(
+        'the settings of the varied parameters that bring a metric nearest a target, exact where the rule allows: ' +
+          'the answer in words, the map, one step of each parameter, the cliffs',
+      )
+      .addHelpText(
+        'after',
+        '\n--target forms: 50% (or 50pp), 1/2 or 0.5 for a probability; 2.5 or 5/2 for a mean. --keep "METRIC OP ' +
+          'VALUE"\nwith OP one of >=, <=, >, <, =, != keeps only the settings that meet it (repeatable). --vary ' +
+          'takes the forms\nmuster sweep takes. Exact wherever the rule has exact values at every setting; any ' +
+          'simulation flag\n(--trials, --seed, …) or --simulate simulates.',
+      ),
+  )
+    .addOption(
+      new Option('--vary <name=values>', 'vary a parameter (repeatable): name=a..b[:step] or name=v1,v2').argParser(
+        collect,
+      ),
+    )
+    .option('--metric <name>', 'the metric to bring near the target (one name)')
+    .option('--target <value>', 'the value to come nearest to: 50%, 1/2, 0.5 (probabilities) or 2.5 (means)')
+    .addOption(
+      new Option(
+        '--keep <"METRIC OP VALUE">',
+        'only settings that meet this, e.g. "all.by.4>=80%" (repeatable)',
+      ).argParser(collect),
+    )
+    .option('--within <distance>', 'also list every setting this near the target: 2pp, 1/50 (probabilities) or 0.5')
+    .option(
+      '--cliff <distance>',
+      'list neighbouring settings whose values differ by more than this (default 10pp; 1 for a mean)',
+    )
+    .option('--exact', 'solve every setting exactly (the default where the rule has exact values)')
+    .option('--simulate', 'simulate even where the rule has exact values')
+    .action(async (rule: string, options) => {
+      await (await import('./cli/commands/balance.js')).balanceCommand(rule, options, io);
+    });
+  simulationOptions(
+    program
       .command('compare')
       .argument('<rule>', 'rule id (see muster list) or a rule file (./my-rule.mjs, see muster new-rule)')
       .description(

@@ -14,7 +14,16 @@ import { terminalIo } from '../output/terminal.js';
 import { isRulePath } from '../rules/rule-ref.js';
 
 /** The commands whose first argument is <rule> (in cli.ts): those the parser's hook moves when it names a file. */
-export const RULE_COMMANDS: readonly string[] = ['describe', 'run', 'matrix', 'sweep', 'compare', 'card', 'shard'];
+export const RULE_COMMANDS: readonly string[] = [
+  'describe',
+  'run',
+  'matrix',
+  'sweep',
+  'balance',
+  'compare',
+  'card',
+  'shard',
+];
 
 /**
  * Whether argv is such a command with its rule file right after the

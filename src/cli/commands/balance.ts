@@ -1,0 +1,189 @@
+/**
+ * `muster balance <rule> --metric M --target T --vary …`: the settings of the
+ * varied parameters that bring M nearest to T, over the grid a sweep with the
+ * same --vary computes (exactly where the rule has exact values), with the
+ * sensitivity at that setting, the cliffs, and the metric as a map.
+ */
+import { assembleBalance, planBalance, type BalancePlan, type BalanceResult } from '../../analysis/balance.js';
+import { evaluateSweep } from '../../analysis/sweep.js';
+import { SimulationPool } from '../../engine/pool.js';
+import { own } from '../../keyed.js';
+import { STDOUT, writeOutputs, type OutputFile } from '../../output/files.js';
+import { toJson } from '../../output/json.js';
+import { terminalLine } from '../../output/terminal.js';
+import type { MetricResult } from '../../result.js';
+import { getRule } from '../../rules/index.js';
+import { isRulePath, loadRuleFileRef } from '../../rules/rule-ref.js';
+import {
+  balanceVerdict,
+  cliffLines,
+  formatFigure,
+  rowLines,
+  sensitivityLines,
+  withinLines,
+} from '../../../reports/balance-words.js';
+import { formatCount, formatParams, formatValue, renderTable, tableWidth, wrapLines } from '../format.js';
+import { interruptedStatus } from '../interrupt.js';
+import type { Io } from '../io.js';
+import { checkGridPaths, ruleFileInputs } from '../output-paths.js';
+import { ProgressBar } from '../progress.js';
+import { reportIo } from '../report-io.js';
+import { withInterrupt } from './run.js';
+
+export interface BalanceOptions {
+  vary?: string[];
+  set?: string[];
+  metric?: string;
+  target?: string;
+  keep?: string[];
+  cliff?: string;
+  within?: string;
+  exact?: boolean;
+  simulate?: boolean;
+  trials?: string;
+  seed?: string;
+  stream?: string;
+  threads?: string;
+  confidence?: string;
+  timeout?: string;
+  precision?: string;
+  maxTrials?: string;
+  json?: string;
+  quiet?: boolean;
+}
+
+/** The mark beside the nearest settings in the map; `WITHIN_MARK` beside the others within --within. */
+export const NEAREST_MARK = '◆';
+export const WITHIN_MARK = '◇';
+
+/** Answers the balance question: words, a map, and the JSON and page asked for. */
+export async function balanceCommand(ruleId: string, options: BalanceOptions, io: Io): Promise<BalanceResult> {
+  const rule = isRulePath(ruleId) ? await loadRuleFileRef(ruleId) : getRule(ruleId);
+  const plan = planBalance(rule, options);
+  const paths = checkGridPaths({ json: options.json }, ruleFileInputs([rule]));
+  const { grid, settings } = plan.sweep;
+  const simulating = settings.method === 'simulation';
+  const pool = simulating ? SimulationPool.take(settings.threads) : undefined;
+  const totalTrials = grid.length * settings.trials;
+  const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet, undefined, {
+    unit: simulating ? 'trials' : 'points',
+  });
+  let result: BalanceResult;
+  try {
+    const sweep = await withInterrupt((signal) =>
+      evaluateSweep(plan.sweep, {
+        pool,
+        signal,
+        onTrials: (done) => progress.update(done, totalTrials),
+        onPoint: (done, total) => {
+          if (!simulating) progress.update(done, total);
+        },
+      }),
+    );
+    result = assembleBalance(plan, sweep);
+  } finally {
+    progress.finish();
+    await pool?.close();
+  }
+  reportIo(io, paths.json).out(renderBalance(plan, result, tableWidth(io.columns)));
+  const files: OutputFile[] = [];
+  if (paths.json) files.push({ path: paths.json, contents: toJson(result), option: '--json' });
+  writeOutputs(files, io.out);
+  if (!options.quiet) for (const file of files) if (file.path !== STDOUT) io.err(`wrote ${terminalLine(file.path)}\n`);
+  if (result.partial) process.exitCode = interruptedStatus();
+  return result;
+}
+
+/** The header, the answer in words, the map, then sensitivity and cliffs. */
+export function renderBalance(plan: BalancePlan, result: BalanceResult, width: number): string {
+  const { rule } = plan.sweep;
+  const metric = plan.metric;
+  const { balance } = result;
+  const simulated = result.method === 'simulation';
+  const header = [
+    `${rule.id} — ${rule.title}: balance of ${metric.name} at ${balance.target.text} over ` +
+      `${result.points.length} setting${result.points.length === 1 ? '' : 's'}`,
+    `${metric.name}: ${metric.doc}`,
+    `fixed: ${formatParams(result.params) || '(none)'}`,
+    `varied: ${result.vary.map((vary) => `${vary.name} = ${vary.values.map(String).join(', ')}`).join('; ')}`,
+    simulated
+      ? `seed ${result.seed} (every point) · stream ${result.stream} · ${formatCount(result.trials)} trials a point · ` +
+        `${+(result.confidence * 100).toFixed(4)}% intervals`
+      : 'exact values (no simulation)',
+  ];
+  if (balance.keep.length > 0)
+    header.push(`keep: ${balance.keep.join(', ')} (${balance.excluded} setting(s) left out)`);
+  if (result.partial)
+    header.push(`PARTIAL: interrupted after ${result.points.length} of the settings; only finished ones are weighed`);
+  if (result.skipped.length > 0)
+    header.push(`skipped ${result.skipped.length} combination(s) the rule rejects, e.g. ${result.skipped[0].reason}`);
+  const sections = [
+    wrapLines(header, width).join('\n'),
+    wrapLines([balanceVerdict(balance, metric)], width).join('\n'),
+  ];
+  const map = renderMap(plan, result, width);
+  if (map) sections.push(map.trimEnd());
+  const words = [
+    ...withinLines(balance, metric),
+    ...rowLines(balance, metric, result.vary[0].name),
+    ...sensitivityLines(balance, metric),
+    ...cliffLines(balance, metric),
+  ];
+  sections.push(wrapLines(words, width).join('\n'));
+  return `${sections.join('\n\n')}\n`;
+}
+
+/** Most settings listed when three or more parameters vary (no map then). */
+const LISTED = 20;
+
+/**
+ * The metric over the grid: one parameter as a column, two as a table (the first down, the second across), the
+ * nearest settings marked ◆ and the others within --within ◇. Three or more: the nearest settings, best first.
+ */
+function renderMap(plan: BalancePlan, result: BalanceResult, width: number): string | null {
+  const metric = plan.metric;
+  const { balance, vary } = result;
+  const key = (params: Record<string, unknown>) => formatParams(params as BalanceResult['params']);
+  const nearest = new Set(balance.nearest.map((point) => key(point.params)));
+  const within = new Set((balance.within?.points ?? []).map((point) => key(point.params)));
+  const cell = (point: BalanceResult['points'][number] | undefined) => {
+    if (!point) return '';
+    const value = own(point.metrics, metric.name) as MetricResult | undefined;
+    if (!value) return '—';
+    const shown = balance.exact
+      ? formatValue(value.exact, metric.probability)
+      : formatValue(value.estimate, metric.probability);
+    const mark = nearest.has(key(point.params)) ? NEAREST_MARK : within.has(key(point.params)) ? WITHIN_MARK : ' ';
+    return `${shown} ${mark}`;
+  };
+  const legend = `${NEAREST_MARK} nearest${balance.within ? `, ${WITHIN_MARK} within ${balance.within.distance.text}` : ''}`;
+  if (vary.length === 1) {
+    const rows = result.points.map((point) => {
+      const value = own(point.metrics, metric.name) as MetricResult | undefined;
+      const fraction = value?.fraction ?? '';
+      return [
+        String(own(point.params, vary[0].name)),
+        cell(point),
+        ...(balance.exact ? [fraction.includes('/') && fraction.length <= 11 ? fraction : ''] : []),
+      ];
+    });
+    const head = [vary[0].name, metric.name, ...(balance.exact ? ['exactly'] : [])];
+    return `${renderTable(head, rows, width, { keep: 1 })}${legend}\n`;
+  }
+  if (vary.length === 2) {
+    const [down, across] = vary;
+    // Each point by its place in the grid: row and column as positions in the --vary lists.
+    const place = (point: BalanceResult['points'][number]) =>
+      `${down.values.findIndex((v) => String(v) === String(own(point.params, down.name)))},` +
+      `${across.values.findIndex((v) => String(v) === String(own(point.params, across.name)))}`;
+    const at = new Map(result.points.map((point) => [place(point), point]));
+    const rows = down.values.map((row, i) => [String(row), ...across.values.map((_, j) => cell(at.get(`${i},${j}`)))]);
+    const head = [`${down.name} ╲ ${across.name}`, ...across.values.map(String)];
+    return `${renderTable(head, rows, width, { keep: 1 })}${legend}\n`;
+  }
+  if (balance.nearest.length === 0) return null;
+  const listed = balance.nearest.slice(0, LISTED);
+  const rows = listed.map((point) => [formatParams(point.params), formatFigure(point.value, metric.probability)]);
+  const more = balance.nearest.length > LISTED ? `… and ${balance.nearest.length - LISTED} more tied\n` : '';
+  return `${renderTable(['setting', metric.name], rows, width, { keep: 1 })}${more}`;
+}
