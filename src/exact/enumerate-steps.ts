@@ -31,6 +31,32 @@ interface StepProcedure {
   done(state: unknown): boolean;
   step(state: unknown, dice: EnumeratingDice): StepResult;
   rewardSlots: number;
+  /** At a decision point, whose decision and its options (checked); null where step rolls. */
+  decide?(state: unknown): StepDecision | null;
+  /** The state an option leads to (no dice). */
+  choose?(state: unknown, option: string): unknown;
+}
+
+export interface StepDecision {
+  side: 'a' | 'b';
+  options: readonly string[];
+}
+
+/** Every state reachable from the start, each once, with its step's successors or its decision's options. */
+export interface StepGraph {
+  /** Each state's canonical text; 0 is the start. */
+  keys: string[];
+  /** Each state as a step receives it (frozen). */
+  frozen: unknown[];
+  absorbing: boolean[];
+  /** A chance state's successors, or a decision's target of each option, in the order of its options. */
+  to: Int32Array[];
+  /** A chance state's chance of each successor; empty at a decision and an ended state. */
+  chances: WeightSum[][];
+  /** A chance state's expected reward of one step, per slot; empty at a decision and an ended state. */
+  rewards: WeightSum[][];
+  /** The decision at each state, or null. */
+  decisions: Array<StepDecision | null>;
 }
 
 interface StepSolution {
@@ -78,6 +104,21 @@ const STEP_REPLAY: Replay<Stepped> = {
 };
 
 export function enumerateSteps(procedure: StepProcedure, budget: PathBudget, maxStates = DEFAULT_STATES): StepSolution {
+  const graph = exploreSteps(procedure, budget, maxStates);
+  const { keys, absorbing, to, chances, rewards, frozen } = graph;
+  const { rewardSlots } = procedure;
+  const name = (state: number) => keys[state];
+  const chain: Chain = { size: keys.length, absorbing, to, chances, rewards, rewardSlots, name };
+  const solved = solveChain(chain);
+  const finals: StepSolution['finals'] = [];
+  solved.ending.forEach((chance, state) => {
+    if (absorbing[state] && chance.numerator !== 0n) finals.push({ state: frozen[state], chance });
+  });
+  return { finals, rewards: solved.rewards, steps: solved.steps, states: keys.length };
+}
+
+/** The chain of states, found from the start: each state's step enumerated, or its decision's options chosen. */
+export function exploreSteps(procedure: StepProcedure, budget: PathBudget, maxStates = DEFAULT_STATES): StepGraph {
   const keys: string[] = [];
   const frozen: unknown[] = [];
   const indexOf = new Map<string, number>();
@@ -112,6 +153,7 @@ export function enumerateSteps(procedure: StepProcedure, budget: PathBudget, max
   const to: Int32Array[] = [];
   const chances: WeightSum[][] = [];
   const rewards: WeightSum[][] = [];
+  const decisions: Array<StepDecision | null> = [];
   for (let state = 0; state < keys.length; state++) {
     const current = frozen[state];
     const final = procedure.done(current);
@@ -123,8 +165,16 @@ export function enumerateSteps(procedure: StepProcedure, budget: PathBudget, max
       );
     }
     absorbing.push(final);
+    const decision = final || !procedure.decide ? null : procedure.decide(current);
+    decisions.push(decision);
     if (final) {
       to.push(new Int32Array(0));
+      chances.push([]);
+      rewards.push([]);
+      continue;
+    }
+    if (decision !== null) {
+      to.push(Int32Array.from(decision.options, (option) => add(chosen(procedure, current, option, keys[state]))));
       chances.push([]);
       rewards.push([]);
       continue;
@@ -156,13 +206,19 @@ export function enumerateSteps(procedure: StepProcedure, budget: PathBudget, max
     chances.push([...targets.values()]);
     rewards.push(expected);
   }
-  const { rewardSlots } = procedure;
-  const name = (state: number) => keys[state];
-  const chain: Chain = { size: keys.length, absorbing, to, chances, rewards, rewardSlots, name };
-  const solved = solveChain(chain);
-  const finals: StepSolution['finals'] = [];
-  solved.ending.forEach((chance, state) => {
-    if (absorbing[state] && chance.numerator !== 0n) finals.push({ state: frozen[state], chance });
-  });
-  return { finals, rewards: solved.rewards, steps: solved.steps, states: keys.length };
+  return { keys, frozen, absorbing, to, chances, rewards, decisions };
+
+  /** The state an option leads to, as text: asked twice, as a step's paths are, so choose is a function of state. */
+  function chosen(proc: StepProcedure, current: unknown, option: string, from: string): string {
+    const call = `choose(state, ${JSON.stringify(option)}, params)`;
+    const first = textOf((proc.choose as Function)(current, option), call, from);
+    const second = textOf((proc.choose as Function)(current, option), call, from);
+    if (first !== second) {
+      throw new UsageError(
+        `the rule is not a function of its state: ${call} went to ${shorten(first)}, then to ${shorten(second)}, ` +
+          `from the state ${shorten(from)}; best play needs a choose that depends only on state, option and params`,
+      );
+    }
+    return first;
+  }
 }

@@ -10,7 +10,7 @@ import { UsageError } from '../errors.js';
 import { Fraction } from '../exact/fraction.js';
 import { keyedRecord, own } from '../keyed.js';
 import { checkMatrix } from './file-rule-matrix.js';
-import { STEP_FIELDS, type StepForm, stepFormOf } from './file-rule-steps.js';
+import { DECISION_FIELDS, STEP_FIELDS, type StepForm, stepFormOf } from './file-rule-steps.js';
 import { guarded, plainData, readMembers } from './file-rule-read.js';
 import { describeError, describeValue, isA, oneLine } from './file-rule-text.js';
 import { checkPresentation } from './presentation-check.js';
@@ -33,6 +33,9 @@ const FIELDS = [
   'setup',
   'trial',
   ...STEP_FIELDS,
+  ...DECISION_FIELDS,
+  'objective',
+  'label',
   'outcomes',
   'read',
   'exact',
@@ -70,6 +73,10 @@ export interface CheckedRuleFile {
   /** The file's own exact values, checked against `metrics`. */
   exact?: (params: Params, metrics: readonly MetricSpec[]) => Record<string, Fraction>;
   matrix?: MatrixSpec;
+  /** A rule with choices: the metric side a plays for, as the file names it (checked against the metrics later). */
+  objective?: string;
+  /** label(state, params): a decision state in words, for the policy table. */
+  label?: Function;
   /** The file's declared presentation, checked (presentation-check.ts). */
   presentation?: Presentation;
   /** Throws the UsageError `<where>: <what>`. */
@@ -151,6 +158,21 @@ export function checkRuleFile(moduleDefault: unknown, origin: string): CheckedRu
       );
   }
   const params = checkParams(spec.params, fail);
+  if (form?.choices === undefined) {
+    for (const field of ['objective', 'label'] as const)
+      if (spec[field] !== undefined)
+        fail(`${field}: only a rule with decisions has one; allowed: absent, or choices and choose beside it`);
+  } else {
+    if (spec.objective !== undefined && (typeof spec.objective !== 'string' || spec.objective === ''))
+      fail(`objective: got ${describeValue(spec.objective)}; allowed: absent, or the name of a metric`);
+    if (spec.label !== undefined && typeof spec.label !== 'function')
+      fail(`label: got ${describeValue(spec.label)}; allowed: absent, or a function label(state, params) → text`);
+    if (params.some((p) => p.name === 'objective'))
+      fail(
+        'parameter objective: a rule with decisions has the parameter objective (the metric side a plays for); ' +
+          'allowed: another name',
+      );
+  }
   // Every call of the file's code is marked (rule-calls.ts), so a watcher can name the one that hangs.
   const call = <T>(field: string, fn: () => T): T => {
     try {
@@ -195,6 +217,8 @@ export function checkRuleFile(moduleDefault: unknown, origin: string): CheckedRu
     fail,
     call,
   };
+  if (typeof spec.objective === 'string') checked.objective = spec.objective;
+  if (typeof spec.label === 'function') checked.label = spec.label;
   if (typeof spec.validate === 'function') {
     const validate = spec.validate as Function;
     checked.validate = (p) => {

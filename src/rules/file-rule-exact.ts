@@ -17,9 +17,11 @@
  */
 import { UsageError } from '../errors.js';
 import { rationalOf } from '../exact/double-value.js';
-import { BadState, enumerateSteps } from '../exact/enumerate-steps.js';
+import { type Chain, solveChain } from '../exact/absorbing-chain.js';
+import { type DecisionGame, solveDecisions, valueOfPlay } from '../exact/decisions.js';
+import { BadState, enumerateSteps, exploreSteps, type StepGraph } from '../exact/enumerate-steps.js';
 import { distributionOf, type ExactDistribution } from '../exact/exact-distribution.js';
-import type { Fraction } from '../exact/fraction.js';
+import { Fraction } from '../exact/fraction.js';
 import { keyedRecord } from '../keyed.js';
 import {
   DEFAULT_PATHS,
@@ -30,10 +32,10 @@ import {
   type Replay,
 } from '../exact/replay-dice.js';
 import { WeightSum } from '../exact/weight-sum.js';
-import { type StepForm, stepOut, stepReader } from './file-rule-steps.js';
+import { decisionOf, type StepForm, stepOut, stepReader } from './file-rule-steps.js';
 import { badValueText, newOut, readOut, strayField, strayText, writtenField, writtenText } from './file-rule-tally.js';
 import { describeError, isA } from './file-rule-text.js';
-import type { MetricSpec, Params } from './types.js';
+import type { MetricSpec, Params, PolicyEntry, RuleDecisions } from './types.js';
 
 interface EnumerationContext {
   /** How messages name the rule: "<file> (rule <id>)". */
@@ -47,6 +49,8 @@ interface EnumerationContext {
   fail(what: string): never;
   describe(value: unknown): string;
   maxOutcomes: number;
+  /** A rule with choices: label(state, params), the policy table's words for a state. */
+  label?: Function;
 }
 
 const TRIAL_INSTEAD =
@@ -60,16 +64,19 @@ const STEP_INSTEAD = 'a state that keeps less, or simulation (leave out --exact,
  */
 type Enumerate = (params: Params, paths?: number) => Record<string, Fraction>;
 
-/** What one enumeration gives: every metric's exact value, and each distribution metric's whole distribution. */
+/** What one enumeration gives: every metric's exact value, each distribution metric's whole distribution, best play. */
 interface Enumerated {
   values: Record<string, Fraction>;
   distributions: Record<string, ExactDistribution>;
+  decisions?: RuleDecisions;
 }
 
 export interface EnumeratedExact {
   values: Enumerate;
   /** The distribution metrics' exact distributions, from the same enumeration (kept: asked after values, free). */
   distributions(params: Params, paths?: number): Record<string, ExactDistribution>;
+  /** A rule with choices: best play at params (enumerated within `paths`, as the values are). */
+  decisions(params: Params, paths?: number): RuleDecisions;
 }
 
 export function enumeratedExact(context: EnumerationContext): EnumeratedExact {
@@ -83,8 +90,12 @@ export function enumeratedExact(context: EnumerationContext): EnumeratedExact {
     if (kept.size >= 16) kept.clear();
     try {
       const { form } = context;
-      const sums = form ? enumerateStepForm(context, form, frozen, paths) : enumerateTrial(context, frozen, paths);
-      const found = { values: sums.result(), distributions: sums.distributions() };
+      let found: Enumerated;
+      if (form?.choices) found = enumerateDecisions(context, form, frozen, paths);
+      else {
+        const sums = form ? enumerateStepForm(context, form, frozen, paths) : enumerateTrial(context, frozen, paths);
+        found = { values: sums.result(), distributions: sums.distributions() };
+      }
       kept.set(key, found);
       return found;
     } catch (error) {
@@ -95,6 +106,11 @@ export function enumeratedExact(context: EnumerationContext): EnumeratedExact {
   return {
     values: (params, paths) => enumerated(params, paths).values,
     distributions: (params, paths) => enumerated(params, paths).distributions,
+    decisions: (params, paths) => {
+      const found = enumerated(params, paths).decisions;
+      if (!found) throw new Error('decisions asked of a rule without choices');
+      return found;
+    },
   };
 }
 
@@ -358,4 +374,170 @@ function enumerateStepForm(context: EnumerationContext, form: StepForm, params: 
   }
   sums.extra = solution.rewards;
   return sums;
+}
+
+/**
+ * A rule with choices (docs/custom-rules.md, "Decisions"): its chain of states explored with every option of every
+ * decision, best play for the objective solved exactly (src/exact/decisions.ts), then every metric under that play
+ * (the chain with each decision fixed, solved as an absorbing chain), and the objective under the two simple plays.
+ */
+function enumerateDecisions(context: EnumerationContext, form: StepForm, params: Params, paths: number): Enumerated {
+  const metrics = context.metrics(params);
+  const objective = String(params.objective);
+  const slot = metrics.findIndex((metric) => metric.name === objective);
+  if (slot < 0)
+    context.fail(
+      `objective: got ${JSON.stringify(objective)}; allowed: a metric of the rule, one of ` +
+        `${metrics.map((m) => m.name).join(', ')}`,
+    );
+  const { setup } = context;
+  const prepared = setup ? guarded(context, 'setup(params)', () => setup(params)) : undefined;
+  const start = guarded(context, 'start(params)', () => form.start(params, prepared));
+  const out = stepOut(metrics);
+  let rewards: Array<readonly [bigint, bigint]> | null = null;
+  const readStep = stepReader(
+    metrics,
+    (index, value) => {
+      rewards ??= metrics.map(() => [0n, 1n] as const);
+      const [n, d] = rationalOf(value);
+      const [before, beforeDenominator] = rewards[index];
+      rewards[index] = [before * d + n * beforeDenominator, beforeDenominator * d];
+    },
+    context.fail,
+  );
+  const choices = form.choices as Function;
+  const choose = form.choose as Function;
+  const graph: StepGraph = guarded(context, 'step', () =>
+    exploreSteps(
+      {
+        start,
+        rewardSlots: metrics.length,
+        done: (state) => {
+          const ended = guarded(context, 'done(state, params)', () => form.done(state, params, prepared));
+          if (typeof ended !== 'boolean')
+            context.fail(`done(state, params): returned ${context.describe(ended)}; allowed: true or false`);
+          return ended as boolean;
+        },
+        step: (state, dice) => {
+          const next = form.step(state, dice, params, out, prepared);
+          rewards = null;
+          readStep(out);
+          return { state: next, rewards };
+        },
+        decide: (state) => {
+          const given = guarded(context, 'choices(state, params)', () => choices(state, params, prepared));
+          return decisionOf(given, () => shortText(JSON.stringify(state)), context.fail, context.describe);
+        },
+        choose: (state, option) =>
+          guarded(context, `choose(state, ${JSON.stringify(option)}, params)`, () =>
+            choose(state, option, params, prepared),
+          ),
+      },
+      pathBudget(STEP_INSTEAD, paths),
+    ),
+  );
+  const size = graph.keys.length;
+  // Each ended state's metrics, read once from report.
+  const sums = new MetricSums(metrics, context, 'report');
+  const ended: Fraction[][] = graph.absorbing.map((final, state) => {
+    if (!final) return [];
+    guarded(context, 'report(state, params, out)', () => form.report(graph.frozen[state], params, sums.out, prepared));
+    sums.collect(1n, 1n);
+    const values = sums.sums.map((sum) => sum.toFraction());
+    for (const sum of sums.sums) {
+      sum.numerator = 0n;
+      sum.denominator = 1n;
+    }
+    return values;
+  });
+  sums.checkNames();
+  const game: DecisionGame = {
+    size,
+    absorbing: graph.absorbing,
+    decisions: graph.decisions,
+    to: graph.to,
+    chances: graph.chances.map((list) => list.map((chance) => chance.toFraction())),
+    reward: graph.rewards.map((list) => list[slot]?.toFraction() ?? Fraction.ZERO),
+    terminal: ended.map((values) => values[slot] ?? Fraction.ZERO),
+    name: (state) => graph.keys[state],
+  };
+  const solution = guarded(context, 'step', () => solveDecisions(game));
+
+  // The chain best play follows: the states it reaches from the start, each decision a step of chance 1.
+  const order: number[] = [0];
+  const index = new Map<number, number>([[0, 0]]);
+  const nextOf = (state: number): number[] =>
+    graph.absorbing[state]
+      ? []
+      : graph.decisions[state] !== null
+        ? [graph.to[state][solution.choice[state]]]
+        : Array.from(graph.to[state]);
+  for (let i = 0; i < order.length; i++) {
+    for (const next of nextOf(order[i])) {
+      if (!index.has(next)) {
+        index.set(next, order.length);
+        order.push(next);
+      }
+    }
+  }
+  const one = new WeightSum();
+  one.add(1n, 1n);
+  const chain: Chain = {
+    size: order.length,
+    absorbing: order.map((state) => graph.absorbing[state]),
+    to: order.map((state) => Int32Array.from(nextOf(state), (next) => index.get(next) as number)),
+    chances: order.map((state) => (graph.decisions[state] !== null ? [one] : graph.chances[state])),
+    rewards: order.map((state) => (graph.decisions[state] !== null ? [] : graph.rewards[state])),
+    rewardSlots: metrics.length,
+    name: (state) => graph.keys[order[state]],
+  };
+  const solved = guarded(context, 'step', () => solveChain(chain));
+  const values: Record<string, Fraction> = {};
+  metrics.forEach((metric, m) => {
+    let total = solved.rewards[m];
+    solved.ending.forEach((chance, i) => {
+      if (chance.numerator !== 0n) total = total.add(chance.mul(ended[order[i]][m]));
+    });
+    values[metric.name] = total;
+  });
+
+  const policy: PolicyEntry[] = [];
+  const play = new Map<string, string>();
+  for (const state of order) {
+    const decision = graph.decisions[state];
+    if (decision === null) continue;
+    const choice = decision.options[solution.choice[state]];
+    play.set(graph.keys[state], choice);
+    policy.push({
+      state: graph.frozen[state],
+      label: labelOf(context, graph.frozen[state], graph.keys[state], params),
+      side: decision.side,
+      choice,
+      options: decision.options.map((option, o) => ({ option, value: solution.optionValues[state][o] })),
+    });
+  }
+  const fixed = (pick: (options: number) => number) =>
+    valueOfPlay(
+      game,
+      Int32Array.from(graph.decisions, (decision) => (decision === null ? -1 : pick(decision.options.length))),
+    );
+  const decisions: RuleDecisions = {
+    objective,
+    value: solution.value[0] as Fraction,
+    alwaysFirst: fixed(() => 0),
+    alwaysLast: fixed((options) => options - 1),
+    policy,
+    play,
+  };
+  return { values, distributions: {}, decisions };
+}
+
+/** A decision state in words: the rule's label(state, params), else its compact JSON (at most 200 characters). */
+function labelOf(context: EnumerationContext, state: unknown, text: string, params: Params): string {
+  const label = context.label;
+  if (!label) return text.length > 200 ? `${text.slice(0, 197)}...` : text;
+  const words = guarded(context, 'label(state, params)', () => label(state, params));
+  if (typeof words !== 'string' || words.trim() === '' || words.length > 200)
+    context.fail(`label(state, params): returned ${context.describe(words)}; allowed: text of 1 to 200 characters`);
+  return (words as string).replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim();
 }

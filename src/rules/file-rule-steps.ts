@@ -13,6 +13,7 @@
  * the four functions into a trial for the adapter's ordinary loop. The
  * exact values come from enumerating the chain (file-rule-exact.ts).
  */
+import { canonicalState } from '../exact/canonical-state.js';
 import { UsageError } from '../errors.js';
 import { badValueText, readOut, strayField, strayText } from './file-rule-tally.js';
 import { BadDice } from './file-rule-dice.js';
@@ -20,6 +21,8 @@ import { describeError, isA } from './file-rule-text.js';
 import type { MetricSpec, Params } from './types.js';
 
 export const STEP_FIELDS = ['start', 'step', 'done', 'report'] as const;
+/** Decision points in the step form (docs/custom-rules.md, "Decisions"): both, or neither. */
+export const DECISION_FIELDS = ['choices', 'choose'] as const;
 
 /** Most steps one simulated trial may take before it is called endless. */
 const MAX_TRIAL_STEPS = 1_000_000;
@@ -29,6 +32,15 @@ export interface StepForm {
   step: Function;
   done: Function;
   report: Function;
+  /** Decision points: choices(state, params) and choose(state, option, params), or neither. */
+  choices?: Function;
+  choose?: Function;
+}
+
+/** A decision point: whose decision, and the options in the order the rule lists them. */
+export interface Decision {
+  side: 'a' | 'b';
+  options: string[];
 }
 
 /** The step form's functions, checked, or null for a rule with a trial. */
@@ -38,7 +50,15 @@ export function stepFormOf(
   describe: (value: unknown) => string,
 ): StepForm | null {
   const given = STEP_FIELDS.filter((field) => spec[field] !== undefined);
-  if (given.length === 0) return null;
+  const deciding = DECISION_FIELDS.filter((field) => spec[field] !== undefined);
+  if (given.length === 0) {
+    if (deciding.length > 0)
+      fail(
+        `${deciding[0]}: decisions belong to the step form; allowed: choices and choose beside start, step, done ` +
+          'and report (docs/custom-rules.md, "Decisions"), not with trial',
+      );
+    return null;
+  }
   for (const field of ['trial', 'outcomes', 'read'] as const) {
     if (spec[field] !== undefined)
       fail(
@@ -54,7 +74,65 @@ export function stepFormOf(
       );
   }
   const [start, step, done, report] = STEP_FIELDS.map((field) => spec[field] as Function);
-  return { start, step, done, report };
+  if (deciding.length === 0) return { start, step, done, report };
+  for (const field of DECISION_FIELDS) {
+    if (typeof spec[field] !== 'function')
+      fail(
+        `${field}: got ${describe(spec[field])}; allowed: with ${deciding.join(', ')}, a function ` +
+          `${DECISION_SIGNATURES[field]} (decisions need both)`,
+      );
+  }
+  return { start, step, done, report, choices: spec.choices as Function, choose: spec.choose as Function };
+}
+
+const DECISION_SIGNATURES = {
+  choices: 'choices(state, params) returning null or the options at a decision point',
+  choose: 'choose(state, option, params) returning the state the option leads to',
+} as const;
+
+const MAX_OPTIONS = 64;
+
+/**
+ * What choices(state, params) returned, checked: null (or undefined) where step rolls; an array of options (side
+ * a decides); or { side, options }. Options are distinct names of 1 to 100 characters on one line.
+ */
+export function decisionOf(
+  value: unknown,
+  state: () => string,
+  fail: (what: string) => never,
+  describe: (value: unknown) => string,
+): Decision | null {
+  if (value === null || value === undefined) return null;
+  const refuse = (what: string): never =>
+    fail(
+      `choices(state, params): ${what} at the state ${state()}; allowed: null where step rolls, an array of ` +
+        `distinct option names (1 to ${MAX_OPTIONS}, each 1 to 100 characters on one line), or { side: 'a' or 'b', ` +
+        'options: [...] }',
+    );
+  let side: unknown = 'a';
+  let options: unknown = value;
+  if (!Array.isArray(value)) {
+    if (typeof value !== 'object') return refuse(`returned ${describe(value)}`);
+    const record = value as Record<string, unknown>;
+    const extra = Object.keys(record).find((key) => key !== 'side' && key !== 'options');
+    if (extra !== undefined) return refuse(`returned an object with the field ${JSON.stringify(extra)}`);
+    side = record.side;
+    options = record.options;
+    if (side !== 'a' && side !== 'b') return refuse(`returned the side ${describe(side)}`);
+    if (!Array.isArray(options)) return refuse(`returned the options ${describe(options)}`);
+  }
+  const list = options as unknown[];
+  if (list.length === 0) return refuse('returned no options (an empty array)');
+  if (list.length > MAX_OPTIONS) return refuse(`returned ${list.length} options`);
+  const seen = new Set<string>();
+  for (const option of list) {
+    if (typeof option !== 'string') return refuse(`returned the option ${describe(option)}, not a string`);
+    if (option === '' || option.length > 100 || /[\u0000-\u001f\u007f\u2028\u2029]/.test(option))
+      return refuse(`returned the option ${describe(option)}`);
+    if (seen.has(option)) return refuse(`returned the option ${JSON.stringify(option)} twice`);
+    seen.add(option);
+  }
+  return { side: side as 'a' | 'b', options: [...(list as string[])] };
 }
 
 const SIGNATURES = {
@@ -125,6 +203,8 @@ interface Scratch {
   sums: Float64Array;
   /** Reads a step's out into sums. */
   read: (out: Record<string, unknown>) => void;
+  /** Best play at these params (each decision state's canonical text → the option taken), for a rule with choices. */
+  play: ReadonlyMap<string, string> | null;
 }
 
 /** A step-form rule's trial, and the look for stray fields its chunk's loop makes once a chunk (endChunk). */
@@ -148,6 +228,7 @@ export function stepTrial(
   metricsOf: (p: Params) => MetricSpec[],
   fail: (what: string) => never,
   describe: (value: unknown) => string,
+  playOf?: (p: Params) => ReadonlyMap<string, string>,
 ): SteppedTrial {
   const scratches = new WeakMap<object, Scratch>();
   // The last params and their scratch: a chunk's trials share one params object, so the map is asked once a chunk.
@@ -160,7 +241,9 @@ export function stepTrial(
       const metrics = metricsOf(params);
       const sums = new Float64Array(metrics.length);
       const read = stepReader(metrics, (index, value) => (sums[index] += value), fail, false);
-      scratch = { metrics, out: stepOut(metrics), sums, read };
+      // A rule with choices plays its exact best play: solved once per parameter set (refused past the budget).
+      const play = form.choices && playOf ? playOf(params) : null;
+      scratch = { metrics, out: stepOut(metrics), sums, read, play };
       scratches.set(params, scratch);
     }
     lastParams = params;
@@ -191,6 +274,27 @@ export function stepTrial(
             `a trial took more than ${MAX_TRIAL_STEPS.toLocaleString('en-US')} steps without done(state) (the ` +
               `state now: ${describe(state)}); allowed: a procedure that ends`,
           );
+        }
+        if (scratch.play !== null) {
+          call = 'choices(state, params)';
+          const decision = decisionOf(
+            (form.choices as Function)(state, params, prepared),
+            () => describe(state),
+            fail,
+            describe,
+          );
+          if (decision !== null) {
+            const option = scratch.play.get(canonicalState(state));
+            if (option === undefined || !decision.options.includes(option))
+              fail(
+                `the rule is not a function of its state: a simulated trial reached the decision at ${describe(state)}, ` +
+                  'which best play, solved exactly, never reaches; allowed: choices, choose and step that depend ' +
+                  'only on state and params',
+              );
+            call = `choose(state, ${JSON.stringify(option)}, params)`;
+            state = form.choose?.(state, option, params, prepared);
+            continue;
+          }
         }
         call = 'step(state, dice, params, out)';
         state = form.step(state, dice, params, scratch.out, prepared);

@@ -23,7 +23,10 @@ import { stepTrial } from './file-rule-steps.js';
 import { checkTally, summarize, type TallyLayout, tallyLayout } from './file-rule-tally.js';
 import { describeValue } from './file-rule-text.js';
 import { ruleCall } from './rule-calls.js';
-import type { Params, Rule } from './types.js';
+import type { CheckedRuleFile } from './file-rule-check.js';
+import type { ParamSpec, Params, Rule } from './types.js';
+import { UsageError } from '../errors.js';
+import { keyedRecord } from '../keyed.js';
 
 /**
  * Checks a rule file's default export and returns it as a Rule. `origin` is
@@ -47,23 +50,6 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
   };
   const metrics = (p: Params) => layoutOf(p).metrics;
 
-  const trial = form ? stepTrial(form, (p: Params) => file.metrics(p), fail, describeValue) : (file.trial as Function);
-  const loops = new ChunkLoops({ ...file, trial });
-
-  const rule: Rule = {
-    id: file.id,
-    title: file.title,
-    summary: file.summary,
-    source: file.source,
-    params: file.params,
-    metrics,
-    tallyLength: (p) => layoutOf(p).length,
-    simulate: (p, rng, trials, tally) => loops.simulate(p, layoutOf(p), rng, trials, tally),
-    checkTally: (p, tally, trials) => checkTally(layoutOf(p), tally, trials),
-    summarize: (p, tally, trials) => summarize(layoutOf(p), tally, trials),
-  };
-  if (file.validate) rule.validate = file.validate;
-
   // The rule's own dice enumerated (file-rule-exact.ts), within a budget: its exact values where it has no exact().
   const enumerated = enumeratedExact({
     where,
@@ -76,9 +62,44 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
     fail,
     describe: describeValue,
     maxOutcomes: MAX_OUTCOMES,
+    label: file.label,
   });
   // Marked as one call (rule-calls.ts): a trial or step that loops while it is enumerated is named and stopped.
   const walked = form ? 'start, step, done and report, enumerated' : 'trial(dice, params, out), enumerated';
+  const decisions = (p: Params) => ruleCall(where, walked, () => enumerated.decisions(p));
+  const play = (p: Params) => decisions(p).play;
+  const trial = form
+    ? stepTrial(form, (p: Params) => file.metrics(p), fail, describeValue, play)
+    : (file.trial as Function);
+  const loops = new ChunkLoops({ ...file, trial });
+  const params = form?.choices ? [...file.params, objectiveParam(file)] : file.params;
+
+  const rule: Rule = {
+    id: file.id,
+    title: file.title,
+    summary: file.summary,
+    source: file.source,
+    params,
+    metrics,
+    tallyLength: (p) => layoutOf(p).length,
+    simulate: (p, rng, trials, tally) => loops.simulate(p, layoutOf(p), rng, trials, tally),
+    checkTally: (p, tally, trials) => checkTally(layoutOf(p), tally, trials),
+    summarize: (p, tally, trials) => summarize(layoutOf(p), tally, trials),
+  };
+  if (file.validate) rule.validate = file.validate;
+  if (form?.choices) {
+    const own = file.validate;
+    rule.validate = (p) => {
+      own?.(p);
+      const names = metrics(p).map((m) => m.name);
+      if (!names.includes(String(p.objective)))
+        throw new UsageError(
+          `objective: got ${JSON.stringify(p.objective)}; allowed: a metric of ${file.id}, one of ${names.join(', ')}`,
+        );
+    };
+    rule.decisions = decisions;
+  }
+
   const enumerate = (p: Params, budget?: number) => ruleCall(where, walked, () => enumerated.values(p, budget));
   rule.enumerate = enumerate;
   const exact = file.exact;
@@ -97,4 +118,32 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
   if (file.matrix) rule.matrix = file.matrix;
   if (file.presentation) rule.presentation = file.presentation;
   return rule;
+}
+
+/**
+ * The parameter every rule with decisions has: the metric side a plays for (side b plays against it). Its default is
+ * the file's objective, else its first headline metric, else its first metric, at the default parameters.
+ */
+function objectiveParam(file: CheckedRuleFile): ParamSpec {
+  const defaults: Params = keyedRecord(file.params.map((p) => [p.name, p.default]));
+  const list = file.metrics(defaults);
+  const names = list.map((m) => m.name);
+  const fallback = file.headline?.(defaults, list)[0] ?? names[0];
+  const chosen = file.objective ?? fallback;
+  if (!names.includes(chosen))
+    file.fail(`objective: got ${JSON.stringify(chosen)}; allowed: the name of a metric, one of ${names.join(', ')}`);
+  return {
+    name: 'objective',
+    type: 'text',
+    default: chosen,
+    allowed: `the name of a metric (${names.slice(0, 6).join(', ')}${names.length > 6 ? ', …' : ''})`,
+    parse: (raw: string) => {
+      if (raw === '' || raw.length > 100)
+        throw new UsageError(
+          `objective: got ${JSON.stringify(raw)}; allowed: the name of a metric, one of ${names.join(', ')}`,
+        );
+      return raw;
+    },
+    doc: 'the metric side a plays for at its decisions, and side b against (docs/custom-rules.md, "Decisions")',
+  };
 }

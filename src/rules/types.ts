@@ -182,6 +182,11 @@ export interface Rule {
    * two), within `paths` paths (default: the full budget, src/exact/replay-dice.ts).
    */
   enumerate?(params: Params, paths?: number): Record<string, Fraction>;
+  /**
+   * A rule with decision points (a rule file's choices and choose): best play at params, solved exactly, with its
+   * objective and policy (src/exact/decisions.ts). Throws a UsageError past the enumeration budget.
+   */
+  decisions?(params: Params): RuleDecisions;
   matrix?: MatrixSpec;
   /** A rule file's declared presentation (a built-in's is beside it, found by src/rules/index.ts presentationOf). */
   presentation?: Presentation;
@@ -198,4 +203,37 @@ export interface RuleFile {
   sha256: string;
   /** How messages name the file: the path as the user gave it. */
   origin: string;
+}
+
+/** One option at a decision point, with the objective's exact value when it is taken and best play follows. */
+export interface PolicyOption {
+  option: string;
+  /** Null where taking it, the play may never end (only plays that end count). */
+  value: Fraction | null;
+}
+
+/** A decision state that best play reaches: whose decision, each option's value, and the option taken. */
+export interface PolicyEntry {
+  /** The state, as the rule's plain JSON. */
+  state: unknown;
+  /** The rule's label(state, params), or the state's compact JSON. */
+  label: string;
+  side: 'a' | 'b';
+  choice: string;
+  options: PolicyOption[];
+}
+
+/** Best play at one parameter set: what side a plays for, its value, and the policy. */
+export interface RuleDecisions {
+  /** The metric side a maximises and side b minimises. */
+  objective: string;
+  /** The objective under best play. */
+  value: Fraction;
+  /** The objective when every decision takes its first option, or its last; null where that play may not end. */
+  alwaysFirst: Fraction | null;
+  alwaysLast: Fraction | null;
+  /** Every decision state best play reaches, in the order play first reaches them. */
+  policy: PolicyEntry[];
+  /** Each decision state's canonical text → the option best play takes (simulation plays it). */
+  play: ReadonlyMap<string, string>;
 }
