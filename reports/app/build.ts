@@ -218,8 +218,12 @@ export async function buildAppHtml(options: AppBuildOptions = {}): Promise<AppBu
 <div class="bench-bar"><button type="button" id="share">Share</button><button type="button" id="download">Download ` +
     `.mjs</button><label class="file-button" for="open-file">Open a file…</label><input type="file" id="open-file" ` +
     `accept=".mjs,.js,text/javascript"><button type="button" id="delete-rule">Delete from this browser</button></div>
-<p id="share-box" hidden><label for="share-link">Link to this rule and its parameters</label><input ` +
-    `id="share-link" readonly></p>
+<div id="share-box" hidden><label for="share-link">Link to this rule and its parameters</label><input ` +
+    `id="share-link" readonly><div id="share-local" hidden><p class="doc">This page was opened from a file on this ` +
+    `device, so the link names a folder here and opens only here. To share the question, send the page itself ` +
+    `(this HTML file, or the one <code>muster app</code> writes) and the text below, the part of the link after ` +
+    `<code>#</code>: whoever opens their copy of the page adds it to the end of its address.</p><label ` +
+    `for="share-hash">The question, after <code>#</code></label><input id="share-hash" readonly></div></div>
 <p class="doc">The same contract as a rule file on disk (docs/custom-rules.md); Download gives a file <code>muster ` +
     `run</code> takes unchanged. The code runs in a sandbox: a worker with no page and no network. A file can also ` +
     `be ` +

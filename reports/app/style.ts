@@ -94,7 +94,7 @@ section.chart { margin-top: 14px; }
   `overflow: auto; tab-size: 2; }
 #gate { margin: 8px 0; padding: 8px 10px; background: #fff7e0; border-left: 4px solid #c08a00; font-size: 13px; }
 #gate p { margin: 0 0 6px; }
-#share-box input { width: 100%; font: 12px Menlo, Consolas, monospace; }
+#share-box input { width: 100%; display: block; font: 12px Menlo, Consolas, monospace; }
 #open-file { position: absolute; width: 1px; height: 1px; opacity: 0; }
 .file-button { display: inline-block; padding: 4px 10px; border: 1px solid var(--accent); border-radius: 4px; ` +
   `color: var(--accent); cursor: pointer; font-weight: 400 !important; }

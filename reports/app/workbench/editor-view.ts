@@ -23,8 +23,10 @@ export class EditorView {
   private readonly problem = element<HTMLParagraphElement>('source-problem');
   private readonly gate = element<HTMLDivElement>('gate');
   private readonly gateText = element<HTMLParagraphElement>('gate-text');
-  private readonly shareBox = element<HTMLParagraphElement>('share-box');
+  private readonly shareBox = element<HTMLDivElement>('share-box');
   private readonly shareLink = element<HTMLInputElement>('share-link');
+  private readonly shareLocal = element<HTMLDivElement>('share-local');
+  private readonly shareHash = element<HTMLInputElement>('share-hash');
   private lines = 0;
 
   constructor() {
@@ -76,9 +78,15 @@ export class EditorView {
     return !this.gate.hidden;
   }
 
-  showLink(link: string): void {
+  /**
+   * The link to share; `hash` (the part after #) when the page is a file on this device, whose link works only
+   * here: then that part is what to send with the page, and it is the text selected.
+   */
+  showLink(link: string, hash: string | null): void {
     this.shareBox.hidden = false;
     this.shareLink.value = link;
-    this.shareLink.select();
+    this.shareLocal.hidden = hash === null;
+    this.shareHash.value = hash ?? '';
+    (hash === null ? this.shareLink : this.shareHash).select();
   }
 }

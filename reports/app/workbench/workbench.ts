@@ -24,6 +24,7 @@ import type { Rule } from '../../../src/rules/types.js';
 import type { Calculator } from '../controller.js';
 import { clipMessage, readHash } from '../form-values.js';
 import { EditorView } from './editor-view.js';
+import { declaredId, fileNameOfId } from './file-name.js';
 import { deleteKept, keepRule, keptRules } from './kept.js';
 import { isSandboxed, type SandboxedRule, sandboxedRule } from './proxy-rule.js';
 import { Sandbox } from './sandbox.js';
@@ -34,6 +35,9 @@ export interface ShippedFile {
   name: string;
   source: string;
 }
+
+/** The names of a text that came with none (a new rule, a link's code): Download names it by its id instead. */
+const PLACEHOLDER_NAMES = new Set(['my-rule.mjs', 'shared-rule.mjs']);
 
 /** How long the typing must pause before the text is loaded, in milliseconds. */
 const PAUSE_MS = 120;
@@ -82,6 +86,8 @@ export class Workbench {
   /** How long a rule may run without a word before the page stops it (tests shorten it). */
   limitMs = 5000;
   private name = 'my-rule.mjs';
+  /** The id of the text that loaded last, with that text. */
+  private loadedId: { text: string; id: string } | null = null;
   /** Counts loads: a slower load of an older text never replaces a newer one. */
   private loads = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -344,6 +350,7 @@ export class Workbench {
       return;
     }
     if (!current()) return sandbox.stop();
+    this.loadedId = { text, id: rule.id };
     this.view.showProblem(null);
     // Ran by the person's own will (typed, or a link's confirmed): theirs from now on, and kept.
     if (keep) this.provenance = { origin: 'own', consented: null, serial };
@@ -372,17 +379,27 @@ export class Workbench {
   }
 
   private share(): void {
-    // The address is the question (a rule written here carries its code): the link is the address.
-    this.view.showLink(location.href);
-    // Where the browser allows it (not every one does from file://), the link is on the clipboard too.
-    navigator.clipboard?.writeText(location.href).catch(() => undefined);
+    // The address is the question (a rule written here carries its code): the link is the address. A page opened
+    // from a file names a folder of this device: what travels is the page and the part after #.
+    const local = location.protocol === 'file:';
+    this.view.showLink(location.href, local ? location.hash : null);
+    // Where the browser allows it (not every one does from file://), what to send is on the clipboard too.
+    navigator.clipboard?.writeText(local ? location.hash : location.href).catch(() => undefined);
+  }
+
+  /** The name Download gives the editor's text: the file's own, else (a new rule, a link's) `<id>.mjs`. */
+  private downloadName(): string {
+    if (!PLACEHOLDER_NAMES.has(this.name)) return this.name;
+    const text = this.view.source.value;
+    const id = this.loadedId?.text === text ? this.loadedId.id : declaredId(text);
+    return (id === null ? null : fileNameOfId(id)) ?? this.name;
   }
 
   private download(): void {
     const url = URL.createObjectURL(new Blob([this.view.source.value], { type: 'text/javascript' }));
     const link = document.createElement('a');
     link.href = url;
-    link.download = this.name;
+    link.download = this.downloadName();
     link.click();
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
   }
