@@ -244,6 +244,7 @@ export function buildProgram(io: Io): Command {
     )
     .option('--exact', 'solve every setting exactly (the default where the rule has exact values)')
     .option('--simulate', 'simulate even where the rule has exact values')
+    .option('--html <file>', 'also write the balance map: a heat map (two parameters) or a line (one), printable')
     .action(async (rule: string, options) => {
       await (await import('./cli/commands/balance.js')).balanceCommand(rule, options, io);
     });

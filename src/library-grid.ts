@@ -10,6 +10,7 @@ import { evaluateCompare, planCompare, type CompareResult } from './analysis/com
 import type { EvaluateOptions, GridSettings } from './analysis/evaluate.js';
 import { variantRuleRef } from './analysis/variant.js';
 import { evaluateSweep, planSweep, type SweepResult } from './analysis/sweep.js';
+import { assembleBalance, planBalance, type BalanceResult } from './analysis/balance.js';
 import { UsageError } from './errors.js';
 import { defaultThreads } from './engine/pool.js';
 import type { SimulationOptions } from './input/settings.js';
@@ -19,7 +20,7 @@ import type { ParamValue, Rule, StreamVersion } from './rules/types.js';
 import type { ParamSettings } from './library-core.js';
 import { Pool } from './library-pool.js';
 
-export type { CompareResult, SweepResult };
+export type { BalanceResult, CompareResult, SweepResult };
 
 export type { ParamSettings };
 
@@ -50,6 +51,23 @@ export interface SweepOptions extends GridCallOptions {
   vary: Readonly<Record<string, string | readonly ParamValue[]>>;
   /** Metrics whose best point to find, as `--best` takes it ("all.by.4", "all.by.4:min"). */
   best?: string;
+}
+
+export interface BalanceOptions extends GridCallOptions {
+  /** The varied parameters, as `sweep` takes them. */
+  vary: Readonly<Record<string, string | readonly ParamValue[]>>;
+  /** The one metric to bring near the target. */
+  metric: string;
+  /** The value to come nearest to, as `--target` takes it: "50%", "1/2", "0.5" (probabilities) or "2.5" (means). */
+  target: string;
+  /** Constraints the settings must meet, as `--keep` takes them ("all.by.4>=80%"). */
+  keep?: readonly string[];
+  /** Also list every setting this near the target, as `--within` takes it ("2pp"). */
+  within?: string;
+  /** The jump between neighbouring settings listed as a cliff, as `--cliff` takes it (default "10pp"; 1 for a mean). */
+  cliff?: string;
+  /** Simulate even where the rule has exact values (as `--simulate`). */
+  simulate?: boolean;
 }
 
 /** One variant: its label, and the parameters (and, optionally, the rule) it changes. */
@@ -83,6 +101,42 @@ export async function sweep(rule: string | Rule, options: SweepOptions): Promise
     exact: options.exact,
   });
   return onPool(plan.settings, plan.grid.length, options, (hooks) => evaluateSweep(plan, hooks));
+}
+
+/**
+ * The settings of the varied parameters that bring a metric nearest a target, over the grid `sweep` computes with
+ * the same `vary` (exactly where the rule has exact values at every setting): `sweep`'s result with its `balance`
+ * block, as `muster balance --json` writes it.
+ */
+export async function balance(rule: string | Rule, options: BalanceOptions): Promise<BalanceResult> {
+  const resolved = await ruleOf(rule);
+  if (options === null || typeof options !== 'object' || options.vary === null || typeof options.vary !== 'object')
+    throw new UsageError('vary: missing; allowed: { name: [values] } or { name: "a..b" }, one entry per parameter');
+  for (const name of ['metric', 'target', 'within', 'cliff'] as const)
+    if (options[name] !== undefined && typeof options[name] !== 'string')
+      throw new UsageError(`${name}: got ${typeof options[name]}; allowed: text, as --${name} takes it`);
+  if (options.keep !== undefined && !(Array.isArray(options.keep) && options.keep.every((k) => typeof k === 'string')))
+    throw new UsageError('keep: not a list of text; allowed: ["all.by.4>=80%", …]');
+  const vary = Object.entries(options.vary).map(([name, values]) => `${name}=${varyText(name, values)}`);
+  const given = simulationText(options);
+  // A pool is where to simulate, should it come to that: not, as threads would be, a request to simulate.
+  if (options.pool !== undefined) given.threads = undefined;
+  const plan = planBalance(resolved, {
+    ...Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)),
+    set: assignments(options.set),
+    vary,
+    metric: options.metric,
+    target: options.target,
+    keep: options.keep ? [...options.keep] : undefined,
+    within: options.within,
+    cliff: options.cliff,
+    exact: options.exact,
+    simulate: options.simulate,
+  });
+  const sweep = await onPool(plan.sweep.settings, plan.sweep.grid.length, options, (hooks) =>
+    evaluateSweep(plan.sweep, hooks),
+  );
+  return assembleBalance(plan, sweep);
 }
 
 /** Every metric of every variant, the differences from the first, tested with Holm's adjustment. */

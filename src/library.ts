@@ -9,6 +9,7 @@
  *   loadRule(id or path) ─► run(rule, { set, trials, seed, … }) ─► RunResult
  *                       ├─► exact(rule, { set })                ─► RunResult
  *                       ├─► sweep(rule, { vary, … })            ─► SweepResult (library-grid.ts)
+ *                       ├─► balance(rule, { vary, metric, target, … }) ─► SweepResult with its balance block
  *                       └─► compare(rule, { variants, … })      ─► CompareResult
  *
  * Simulation runs on a worker pool: pass one (`new Pool(threads)`, closed by
@@ -27,8 +28,11 @@ import type { ParamValue, Rule, StreamVersion } from './rules/types.js';
 export { UsageError, WorkerError };
 export { Pool };
 export {
+  balance,
   compare,
   sweep,
+  type BalanceOptions,
+  type BalanceResult,
   type CompareOptions,
   type CompareResult,
   type SweepOptions,

@@ -7,7 +7,7 @@
  *     ─► evaluate (the sweep's points: exactly where the rule has exact values everywhere, else simulated)
  *     ─► solve (the sweep's result with its `balance` block)
  *
- * The CLI and the library call these; rendering is the CLI's and reports/balance.ts's.
+ * The CLI and the library call these; the words are reports/balance-words.ts's, the page reports/balance.ts's.
  */
 import { UsageError } from '../errors.js';
 import type { SimulationOptions } from '../input/settings.js';

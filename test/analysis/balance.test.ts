@@ -14,6 +14,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { evaluateBalance, planBalance, type BalanceResult } from '../../src/analysis/balance.js';
+import { solveBalance } from '../../src/analysis/balance-solve.js';
 import { Fraction } from '../../src/exact/fraction.js';
 import { getRule } from '../../src/rules/index.js';
 
@@ -209,3 +210,44 @@ function targetFraction(text: string): Fraction {
   }
   return Fraction.fromDecimal(text);
 }
+
+describe('balance of simulated estimates (no exact values)', () => {
+  const simulated = (estimate: number) => ({
+    estimate,
+    lo: estimate - 0.01,
+    hi: estimate + 0.01,
+    exact: null,
+    fraction: null,
+  });
+  const sweep = {
+    vary: [{ name: 'x', values: [1, 2, 3] }],
+    points: [
+      { params: { x: 1 }, metrics: { p: simulated(0.3) } },
+      { params: { x: 2 }, metrics: { p: simulated(0.45) } },
+      { params: { x: 3 }, metrics: { p: simulated(0.6) } },
+    ],
+  };
+  const metric = { name: 'p', doc: 'p', probability: true };
+
+  it('compares the estimates, says so, and gives no fractions', () => {
+    const block = solveBalance(sweep, {
+      metric,
+      target: { text: '50%', value: Fraction.of(1, 2) },
+      keep: [],
+      cliff: { text: '10pp', value: Fraction.of(1, 10) },
+      within: null,
+    });
+    expect(block.exact).toBe(false);
+    // |0.45 − 0.5| = 0.05 < |0.6 − 0.5| = 0.1 (as doubles, 0.45 and 0.6 are read exactly: the order holds).
+    expect(block.nearest.map((point) => point.params)).toEqual([{ x: 2 }]);
+    expect(block.nearest[0].value).toEqual({ value: 0.45, fraction: null });
+    expect(block.reach).toBe('between');
+    expect(block.straddles.map((pair) => [pair.below.params.x, pair.above.params.x])).toEqual([[2, 3]]);
+    // 0.45 − 0.3 and 0.6 − 0.45 are both 15 pp, above the 10 pp cliff.
+    expect(block.cliffs.map((cliff) => [cliff.from.x, cliff.to.x])).toEqual([
+      [1, 2],
+      [2, 3],
+    ]);
+    expect(block.sensitivity.map((step) => step.to)).toEqual([1, 3]);
+  });
+});

@@ -157,6 +157,20 @@ describe('muster balance answers', () => {
     });
   });
 
+  it('--html writes the printable map; a folder that does not exist is refused before any work', async () => {
+    const page = join(folder, 'map.html');
+    const argv = ['balance', 'infinity', '--metric', 'a.wins', '--target', '50%', '--vary', 'wipA=12..13'];
+    const { status, stderr } = await cli(...argv, '--vary', 'wipB=12..13', '--html', page);
+    expect(status, stderr).toBe(0);
+    const html = readFileSync(page, 'utf8');
+    expect(html).toContain('balance-map');
+    expect(html).not.toMatch(/src="https?:/);
+    const missing = await cli(...argv, '--html', join(folder, 'no', 'such', 'map.html'));
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toMatch(/^muster: --html: folder .* does not exist/);
+    expect(missing.stdout).toBe('');
+  });
+
   it('a target out of range says so and names the nearest setting', async () => {
     const { status, stdout } = await cli(
       'balance',

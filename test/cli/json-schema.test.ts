@@ -105,6 +105,49 @@ describe('every command writes one documented JSON shape', () => {
     expect(best.best).toBeDefined();
   });
 
+  it('balance: a sweep with its balance block, exact and simulated', async () => {
+    const exact = await jsonOf(
+      '--json',
+      'balance',
+      'reserves',
+      '--metric',
+      'all.by.4',
+      '--target',
+      '80%',
+      '--vary',
+      'squads=4..5',
+      '--vary',
+      'target=6..7',
+      '--keep',
+      'all.by.3<99%',
+      '--within',
+      '20pp',
+    );
+    expectValid(exact);
+    const block = exact.balance as { exact: boolean; rows: unknown[]; within: { points: unknown[] } };
+    expect([block.exact, block.rows.length, block.within.points.length > 0]).toEqual([true, 2, true]);
+    const simulated = await jsonOf(
+      '--json',
+      'balance',
+      'rolloff',
+      '--metric',
+      'a.wins',
+      '--target',
+      '1/2',
+      '--vary',
+      'bonusA=-1..1',
+      '--trials',
+      '2000',
+      '--threads',
+      '1',
+    );
+    expectValid(simulated);
+    expect((simulated.balance as { exact: boolean }).exact).toBe(true); // simulated, with exact values beside
+    // A balance block that breaks the contract is refused.
+    expect(validate({ ...exact, balance: { ...block, reach: 'near' } })).toBe(false);
+    expect(validate({ ...exact, balance: { ...block, nearest: [{ params: {}, value: 0.5 }] } })).toBe(false);
+  });
+
   it('compare, simulated and exact', async () => {
     expectValid(
       await jsonOf(

@@ -49,6 +49,7 @@ export interface BalanceOptions {
   precision?: string;
   maxTrials?: string;
   json?: string;
+  html?: string;
   quiet?: boolean;
 }
 
@@ -60,7 +61,7 @@ export const WITHIN_MARK = '◇';
 export async function balanceCommand(ruleId: string, options: BalanceOptions, io: Io): Promise<BalanceResult> {
   const rule = isRulePath(ruleId) ? await loadRuleFileRef(ruleId) : getRule(ruleId);
   const plan = planBalance(rule, options);
-  const paths = checkGridPaths({ json: options.json }, ruleFileInputs([rule]));
+  const paths = checkGridPaths({ json: options.json, html: options.html }, ruleFileInputs([rule]));
   const { grid, settings } = plan.sweep;
   const simulating = settings.method === 'simulation';
   const pool = simulating ? SimulationPool.take(settings.threads) : undefined;
@@ -88,6 +89,11 @@ export async function balanceCommand(ruleId: string, options: BalanceOptions, io
   reportIo(io, paths.json).out(renderBalance(plan, result, tableWidth(io.columns)));
   const files: OutputFile[] = [];
   if (paths.json) files.push({ path: paths.json, contents: toJson(result), option: '--json' });
+  // The page and its charts load only when asked for.
+  if (paths.html) {
+    const { balancePage } = await import('../../../reports/balance.js');
+    files.push({ path: paths.html, contents: balancePage(rule, result, plan.metric).html, option: '--html' });
+  }
   writeOutputs(files, io.out);
   if (!options.quiet) for (const file of files) if (file.path !== STDOUT) io.err(`wrote ${terminalLine(file.path)}\n`);
   if (result.partial) process.exitCode = interruptedStatus();
