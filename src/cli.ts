@@ -26,6 +26,9 @@ import { armHandOff, HandOff } from './cli/hand-off.js';
 import { escapedRuleFault } from './rules/rule-faults.js';
 import { isRulePath } from './rules/rule-ref.js';
 
+/** --timeout on a command that runs a rule file's code but simulates nothing of its own. */
+const RULE_CODE_TIMEOUT = "stop (exit 2, nothing written) if a call of a rule file's code does not return this soon";
+
 function simulationOptions(command: Command): Command {
   return command
     .addOption(
@@ -89,7 +92,10 @@ export function buildProgram(io: Io): Command {
     .command('describe')
     .argument('<rule>', 'rule id (see muster list) or a rule file (./my-rule.mjs, see muster new-rule)')
     .description("a rule's parameters, their defaults and allowed values, and its metrics")
-    .action(async (rule: string) => (await import('./cli/commands/describe.js')).describeCommand(rule, io));
+    .option('--timeout <seconds>', RULE_CODE_TIMEOUT)
+    .action(async (rule: string, options) =>
+      (await import('./cli/commands/describe.js')).describeCommand(rule, io, options),
+    );
   simulationOptions(
     program
       .command('run')
@@ -318,6 +324,7 @@ export function buildProgram(io: Io): Command {
     .addOption(new Option('--set <name=value...>', 'hold a parameter at a value').argParser(collect))
     .option('--trials <n>', 'trials a point (default 131072)')
     .option('--seed <text>', 'seed (default muster-check)')
+    .option('--timeout <seconds>', RULE_CODE_TIMEOUT)
     .action(
       async (file: string, options) =>
         void (await (await import('./cli/commands/check.js')).checkCommand(file, options, io)),
@@ -357,7 +364,7 @@ export function buildProgram(io: Io): Command {
     .option('--confidence <level>', 'confidence level of every interval (default 0.95)')
     .option(
       '--timeout <seconds>',
-      'for a rule with no exact solution: fail if no block of trials finishes for this long',
+      'fail (nothing written) if no block of trials, or call of a rule file, ends this soon',
     )
     .option('--quiet', 'no notes on stderr')
     .action(async (rule: string, options) => {
@@ -384,6 +391,7 @@ export function buildProgram(io: Io): Command {
     .description('the odds calculator: one self-contained HTML page, exact answers as you type, works offline')
     .option('--out <file>', 'the page to write (default app.html)')
     .addOption(new Option('--rule <file>', 'also bundle this rule file into the page (repeatable)').argParser(collect))
+    .option('--timeout <seconds>', RULE_CODE_TIMEOUT)
     .action(async (options) => {
       await (await import('./cli/commands/app.js')).appCommand(options, io);
     });
@@ -434,6 +442,7 @@ export function buildProgram(io: Io): Command {
         'from its file',
     )
     .option('--threads <n>', 'with --verify: worker threads (default: available cores)')
+    .option('--timeout <seconds>', RULE_CODE_TIMEOUT)
     .addOption(
       new Option(
         '--metric <name>',

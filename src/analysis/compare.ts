@@ -13,7 +13,7 @@ import { UsageError } from '../errors.js';
 import type { Fraction } from '../exact/fraction.js';
 import { own } from '../keyed.js';
 import { parseSeed } from '../input/seed.js';
-import { DEFAULT_SEED, parseSimulationSettings, type SimulationOptions } from '../input/settings.js';
+import { DEFAULT_SEED, parseSimulationSettings, parseTimeout, type SimulationOptions } from '../input/settings.js';
 import { readableFraction } from '../output/format.js';
 import { envelope, type Envelope, type MetricResult } from '../result.js';
 import { hasExact, knownExact } from '../rules/exact-of.js';
@@ -241,7 +241,9 @@ export function planCompare(
   };
   const choice = chooseMetrics(headline, everyMetric, options.metric, { all: options.all });
   const flag = (option: string) => `--${option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
-  const simulationOnly = (['trials', 'threads', 'confidence', 'seedPerVariant', 'timeout'] as const).filter(
+  // Not --timeout: it stops a rule file's call that runs past it (the CLI's supervisor), exact or simulated.
+  if (options.timeout !== undefined) parseTimeout(options.timeout);
+  const simulationOnly = (['trials', 'threads', 'confidence', 'seedPerVariant'] as const).filter(
     (option) => options[option] !== undefined,
   );
   if (options.exact && options.simulate)

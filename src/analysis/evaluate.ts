@@ -78,6 +78,9 @@ export async function evaluateAll(
   return evaluated;
 }
 
+/** How long an exact sweep or comparison solves before it pauses to hear a signal. */
+const EXACT_PAUSE_MS = 50;
+
 /**
  * Like evaluateAll, but an interruption (Ctrl-C) keeps the points already
  * finished instead of discarding them: they are returned with
@@ -92,7 +95,15 @@ export async function evaluateUntilInterrupted(
 ): Promise<{ evaluated: Evaluated[]; interrupted: boolean; indices: number[] }> {
   if (settings.method === 'exact') {
     const evaluated: Evaluated[] = [];
+    let paused = performance.now();
     for (const params of paramsList) {
+      // Every 50 ms of solving, a pause in which a signal (Ctrl-C, SIGTERM, the caller's abort) is heard: the
+      // points solved so far are the result, as a simulation's finished chunks are.
+      if (options.signal && performance.now() - paused >= EXACT_PAUSE_MS) {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        paused = performance.now();
+      }
+      if (options.signal?.aborted) break;
       const pointRule = options.rules?.[evaluated.length] ?? rule;
       if (!pointRule.exact)
         throw new UsageError(
@@ -116,7 +127,8 @@ export async function evaluateUntilInterrupted(
       });
       options.onPoint?.(evaluated.length, paramsList.length);
     }
-    return { evaluated, interrupted: false, indices: paramsList.map((_, index) => index) };
+    const interrupted = evaluated.length < paramsList.length;
+    return { evaluated, interrupted, indices: evaluated.map((_, index) => index) };
   }
   if (!options.pool) throw new Error('evaluateAll: a simulation needs a pool');
   const seedOf = (index: number) => options.seeds?.[index] ?? settings.seed;

@@ -11,7 +11,12 @@ import { UsageError } from '../errors.js';
 import { simulateEach } from '../engine/simulate-many.js';
 import type { SimulationPool } from '../engine/pool.js';
 import { parseSeed } from '../input/seed.js';
-import { parseSimulationSettings, type SimulationOptions, type SimulationSettings } from '../input/settings.js';
+import {
+  parseSimulationSettings,
+  parseTimeout,
+  type SimulationOptions,
+  type SimulationSettings,
+} from '../input/settings.js';
 import { keyedRecord, own } from '../keyed.js';
 import { bestOf, buildResult, envelope, type Envelope, type MetricResult, type RunResult } from '../result.js';
 import { rules } from '../rules/index.js';
@@ -152,7 +157,9 @@ export function matrixSettings(plan: MatrixPlan, options: MatrixRequest): Simula
   const useExact = rule.exact !== undefined && !options.simulate;
   if (useExact) {
     // Parsed options are checked in every command that accepts them: here they would be ignored, so they are refused.
-    for (const option of ['trials', 'threads', 'confidence', 'timeout', 'maxTrials'] as const) {
+    // Not --timeout: it stops a rule file's call that runs past it (the CLI's supervisor), exact or simulated.
+    if (options.timeout !== undefined) parseTimeout(options.timeout);
+    for (const option of ['trials', 'threads', 'confidence', 'maxTrials'] as const) {
       if (options[option] !== undefined)
         throw new UsageError(
           `--${option.replace('T', '-t')}: ${rule.id}'s matrix is exact; ` +

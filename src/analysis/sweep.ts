@@ -13,7 +13,7 @@ import { envelope, type RunResult } from '../result.js';
 import { keyedRecord, own } from '../keyed.js';
 import { resolveParams } from '../rules/params.js';
 import type { MetricSpec, ParamValue, Params, Rule } from '../rules/types.js';
-import { DEFAULT_SEED, parseSimulationSettings, type SimulationOptions } from '../input/settings.js';
+import { DEFAULT_SEED, parseSimulationSettings, parseTimeout, type SimulationOptions } from '../input/settings.js';
 import { parseSeed } from '../input/seed.js';
 import { findBest, parseBest } from './best.js';
 import type { SweepResult } from './sweep-result.js';
@@ -126,10 +126,12 @@ export function planSweep(rule: Rule, options: SweepRequest): SweepPlan {
   if (options.exact) {
     if (!rule.exact)
       throw new UsageError(`--exact: ${rule.id} has no exact solution; allowed: leave out --exact to simulate`);
-    for (const option of ['trials', 'threads', 'confidence', 'timeout'] as const) {
+    for (const option of ['trials', 'threads', 'confidence'] as const) {
       if (options[option] !== undefined)
         throw new UsageError(`--exact: cannot be combined with --${option}; allowed: --exact alone, or a simulation`);
     }
+    // --timeout stops a rule file's call that runs past it (the CLI's supervisor), exact or simulated.
+    if (options.timeout !== undefined) parseTimeout(options.timeout);
   }
 
   return { rule, varies, varied, perPoint, grid, skipped, gridMetrics, choice, metrics, bestSpec, settings };

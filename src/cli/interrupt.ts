@@ -7,6 +7,7 @@
  * whole process group) cannot kill it before it prints and writes.
  */
 import { setMaxListeners } from 'node:events';
+import { signalNoted } from '../rules/rule-calls.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 type Caught = (typeof SIGNALS)[number];
@@ -50,14 +51,18 @@ export function signalled(signal: Caught): void {
   onSignal(signal);
 }
 
-/** The signal that interrupted the current command, if any. */
+/**
+ * The signal that interrupted the current command, if any: on the rule
+ * thread, one the supervisor heard counts at once, before its message is
+ * taken (code that computes without a pause takes none until it is done).
+ */
 export function interruption(): Caught | null {
-  return caught;
+  return caught ?? signalNoted();
 }
 
 /** The exit status of an interrupted command: 128 + the signal's number. */
 export function interruptedStatus(): number {
-  return caught === 'SIGTERM' ? 143 : 130;
+  return interruption() === 'SIGTERM' ? 143 : 130;
 }
 
 /**
@@ -70,7 +75,7 @@ export async function withInterrupt<T>(work: (signal: AbortSignal) => Promise<T>
   const controller = new AbortController();
   // Every queued task listens on the signal; there may be hundreds.
   setMaxListeners(0, controller.signal);
-  if (caught) controller.abort();
+  if (interruption()) controller.abort();
   controllers.add(controller);
   try {
     return await work(controller.signal);

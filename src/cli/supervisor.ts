@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Io } from './io.js';
 import type { RuleThreadData, RuleThreadMessage } from './thread-messages.js';
-import { newCallMarker, readRuleCall, type RuleCallSeen } from '../rules/rule-calls.js';
+import { newCallMarker, noteSignal, readRuleCall, type RuleCallSeen } from '../rules/rule-calls.js';
 import {
   calledExit,
   isTopLevel,
@@ -115,6 +115,7 @@ export function superviseCommand(argv: readonly string[], supervision: Supervisi
   if (timeout !== undefined) watch();
 
   const onSignal = (name: NodeJS.Signals) => {
+    if (name === 'SIGINT' || name === 'SIGTERM') noteSignal(marker, name);
     worker.postMessage({ signal: name });
     if (signal) return;
     signal = { name, at: performance.now() };

@@ -234,11 +234,10 @@ export function checkRuleFile(moduleDefault: unknown, origin: string): CheckedRu
   }
   if (typeof spec.exact === 'function') {
     const exact = spec.exact as Function;
+    // Read and reduced inside the marked call: a watchdog stops the arithmetic on what it returned too.
     checked.exact = (p, known) =>
-      checkExact(
-        callForData('exact(params)', () => exact(Object.freeze({ ...p }))),
-        known,
-        fail,
+      call('exact(params)', () =>
+        checkExact(plainData(exact(Object.freeze({ ...p })), 'exact(params) returned', fail), known, fail),
       );
   }
   if (spec.headline !== undefined) {
@@ -437,15 +436,33 @@ function checkDistribution(m: Spec, name: string, fail: (what: string) => never)
   return { min, max };
 }
 
-/** An exact value as written in a rule file: a number, a bigint, or a fraction string 'n/d' of any size. */
-export function parseExactValue(value: unknown): Fraction | null {
+/**
+ * Most digits the numerator or the denominator of a value a rule's exact()
+ * returns may have. Reducing a fraction is quadratic in its digits: two of
+ * 31,000 digits took seconds each, outside any call a watchdog could stop,
+ * and every later sum and difference of them as long again. A probability
+ * as small as 1/6^1000 has 779 digits.
+ */
+export const MAX_EXACT_DIGITS = 1000;
+const BEYOND_DIGITS = 10n ** BigInt(MAX_EXACT_DIGITS);
+
+/**
+ * An exact value as written in a rule file: a number, a bigint, or a
+ * fraction string 'n/d' whose parts have at most MAX_EXACT_DIGITS digits;
+ * null for anything else, 'too long' for parts past that.
+ */
+export function parseExactValue(value: unknown): Fraction | null | 'too long' {
   // A number is the decimal it prints as (0.1 is 1/10), as parameters are read.
   if (typeof value === 'number') return Number.isFinite(value) ? Fraction.fromParameter(value) : null;
-  if (typeof value === 'bigint') return Fraction.of(value);
+  if (typeof value === 'bigint')
+    return (value < 0n ? -value : value) >= BEYOND_DIGITS ? 'too long' : Fraction.of(value);
   if (typeof value !== 'string') return null;
-  const match = /^\s*(-?\d+)\s*(?:\/\s*(\d+)\s*)?$/.exec(value);
-  if (!match || (match[2] !== undefined && /^0+$/.test(match[2]))) return null;
-  return Fraction.of(BigInt(match[1]), BigInt(match[2] ?? '1'));
+  // Looked at before the pattern runs on it: a string of millions of digits is refused by its length alone.
+  if (value.length > 2 * MAX_EXACT_DIGITS + 100) return /^[\s\d/-]*$/.test(value) ? 'too long' : null;
+  const match = /^\s*(-?)0*(\d+)\s*(?:\/\s*0*(\d+)\s*)?$/.exec(value);
+  if (!match || match[3] === '0') return null;
+  if (match[2].length > MAX_EXACT_DIGITS || (match[3] ?? '').length > MAX_EXACT_DIGITS) return 'too long';
+  return Fraction.of(BigInt(`${match[1]}${match[2]}`), BigInt(match[3] ?? '1'));
 }
 
 function checkExact(
@@ -470,6 +487,11 @@ function checkExact(
           `(leave exact out if you cannot solve them all)`,
       );
     const fraction = parseExactValue(raw);
+    if (fraction === 'too long')
+      fail(
+        `exact(params): metric ${JSON.stringify(metric.name)}: got a fraction with a part of more than ` +
+          `${MAX_EXACT_DIGITS} digits; allowed: a numerator and a denominator of at most ${MAX_EXACT_DIGITS} digits each`,
+      );
     if (!fraction)
       fail(
         `exact(params): metric ${JSON.stringify(metric.name)}: got ${describeValue(raw)}; allowed: a finite ` +

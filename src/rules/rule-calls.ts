@@ -14,13 +14,17 @@
  * calculator page bundles this module with file-rule.ts, and there no
  * marker is ever set, so every call just runs.
  */
-/** Int32 slots before the text: a sequence (odd while written), its length, calls open, an exit's note and code. */
+/**
+ * Int32 slots before the text: a sequence (odd while written), its length, calls open, an exit's note and code,
+ * and the signal the watcher heard (0 none, 2 SIGINT, 15 SIGTERM), written by the watcher.
+ */
 const SEQUENCE = 0;
 const LENGTH = 1;
 const OPEN = 2;
 const EXITED = 3;
 const EXIT_CODE = 4;
-const HEADER_INTS = 5;
+const SIGNAL = 5;
+const HEADER_INTS = 6;
 /** Characters of "rule\u0000call" kept: a long path is cut, never overflows. */
 const TEXT_CHARS = 600;
 
@@ -114,6 +118,20 @@ export function noteExit(code: unknown): void {
   const number = Number(code ?? 0);
   Atomics.store(marker, EXIT_CODE, Number.isInteger(number) ? number : 1);
   Atomics.store(marker, EXITED, 1);
+}
+
+/**
+ * The watcher notes in `target` the signal it heard, at once: the thread reads it (signalNoted) even while it
+ * is too busy to take the message that says the same.
+ */
+export function noteSignal(target: CallMarker, signal: 'SIGINT' | 'SIGTERM'): void {
+  Atomics.compareExchange(target, SIGNAL, 0, signal === 'SIGINT' ? 2 : 15);
+}
+
+/** The signal this thread's watcher heard (noteSignal), if any. */
+export function signalNoted(): 'SIGINT' | 'SIGTERM' | null {
+  const code = marker ? Atomics.load(marker, SIGNAL) : 0;
+  return code === 2 ? 'SIGINT' : code === 15 ? 'SIGTERM' : null;
 }
 
 /** What `target` says, or null when no rule call was ever marked in it. */

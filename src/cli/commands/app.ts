@@ -12,10 +12,13 @@ import { interruptedStatus, interruption } from '../interrupt.js';
 import type { Io } from '../io.js';
 import { checkOutputFile } from '../options.js';
 import { checkOutputNames } from '../output-names.js';
+import { parseTimeout } from '../../input/settings.js';
 
 interface AppOptions {
   out?: string;
   rule?: string[];
+  /** Checked here; the supervisor stops a rule file's call that runs past it (cli/supervisor.ts). */
+  timeout?: string;
 }
 
 const DEFAULT_APP_FILE = 'app.html';
@@ -25,6 +28,7 @@ const DEFAULT_APP_FILE = 'app.html';
  * every rule's form, exact answers in the page, simulation in Web Workers.
  */
 export async function appCommand(options: AppOptions, io: Io): Promise<string> {
+  if (options.timeout !== undefined) parseTimeout(options.timeout);
   checkOutputNames([{ option: '--out', path: options.out, format: 'html' }]);
   const out = checkOutputFile('--out', options.out ?? DEFAULT_APP_FILE);
   const ruleFiles = (options.rule ?? []).map((file) => {

@@ -8,7 +8,7 @@ import { interruptedStatus, withInterrupt } from '../interrupt.js';
 import type { Io } from '../io.js';
 import { checkOutputFile, parseSeed } from '../options.js';
 import { checkOutputNames } from '../output-names.js';
-import { parseSimulationSettings, type RunOptions } from './run.js';
+import { parseSimulationSettings, parseTimeout, type RunOptions } from './run.js';
 import { writeReports } from '../output-paths.js';
 import { evaluateCard } from '../../analysis/card.js';
 import { layoutCard, PAPERS, planCard, type Paper } from '../../../reports/card/layout.js';
@@ -61,7 +61,9 @@ export async function cardCommand(
   const exactCard = hasExact(rule, resolveParams(rule, options.set ?? []));
   if (exactCard) {
     // Options that would be ignored are refused, as muster matrix does for an exact table.
-    for (const option of ['trials', 'threads', 'confidence', 'timeout'] as const) {
+    // Not --timeout: it stops a rule file's call that runs past it (cli/supervisor.ts), exact or simulated.
+    if (options.timeout !== undefined) parseTimeout(options.timeout);
+    for (const option of ['trials', 'threads', 'confidence'] as const) {
       if (options[option] !== undefined)
         throw new UsageError(`--${option}: ${rule.id}'s card is exact; allowed: leave it out`);
     }

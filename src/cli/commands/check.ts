@@ -23,11 +23,14 @@ import type { ParamSpec, Params, Rule } from '../../rules/types.js';
 import { FAR_SIGMAS, formatSigmas, sigmasFromExact } from '../exact-agreement.js';
 import type { Io } from '../io.js';
 import { parseSeed } from '../options.js';
+import { parseTimeout } from '../../input/settings.js';
 
 interface CheckOptions {
   set?: string[];
   trials?: string;
   seed?: string;
+  /** Checked here; the supervisor stops a rule file's call that runs past it (cli/supervisor.ts). */
+  timeout?: string;
 }
 
 interface Disagreement {
@@ -57,6 +60,7 @@ export async function checkCommand(ruleRef: string, options: CheckOptions, io: I
       `check: got ${JSON.stringify(ruleRef)}; allowed: a rule file ` +
         `(./my-rule.mjs): the built-in rules are checked by muster's own tests`,
     );
+  if (options.timeout !== undefined) parseTimeout(options.timeout);
   const rule = await loadRule(ruleRef);
   const trials = options.trials === undefined ? DEFAULT_TRIALS : Number(options.trials);
   if (!Number.isSafeInteger(trials) || trials < 1000 || trials > 100_000_000)

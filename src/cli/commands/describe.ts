@@ -2,6 +2,7 @@ import { getRule } from '../../rules/index.js';
 import { isRulePath, loadRule } from '../../rules/load-rule.js';
 import { allowedText, resolveParams } from '../../rules/params.js';
 import { wrapText } from '../format.js';
+import { parseTimeout } from '../../input/settings.js';
 import type { Io } from '../io.js';
 import { ruleWord } from '../../text/suggest.js';
 
@@ -12,7 +13,9 @@ const WIDTH = 100;
  * meaning) and every metric at the defaults, as indented blocks that wrap
  * at 100 columns however long a rule's explanations are.
  */
-export async function describeCommand(ruleId: string, io: Io): Promise<void> {
+export async function describeCommand(ruleId: string, io: Io, options: { timeout?: string } = {}): Promise<void> {
+  // Checked here; the supervisor stops a rule file's call that runs past it (cli/supervisor.ts).
+  if (options.timeout !== undefined) parseTimeout(options.timeout);
   // A built-in rule is found without an await, so nothing (such as a Ctrl-C listener) waits on a tick.
   const rule = isRulePath(ruleId) ? await loadRule(ruleId) : getRule(ruleId);
   const defaults = resolveParams(rule);

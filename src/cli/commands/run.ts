@@ -1,6 +1,6 @@
 import { noteNoExact, warnFarFromExact } from '../exact-warning.js';
-import { UsageError } from '../../errors.js';
-import { interruptedStatus, withInterrupt } from '../interrupt.js';
+import { Interrupted, UsageError } from '../../errors.js';
+import { interruptedStatus, interruption, withInterrupt } from '../interrupt.js';
 import { checkDistinct } from '../../output/files.js';
 import { toJson } from '../../output/json.js';
 import { reportIo } from '../report-io.js';
@@ -59,6 +59,7 @@ import {
   DEFAULT_SEED,
   parsePercentiles,
   parseSimulationSettings,
+  parseTimeout,
   type SimulationSettings,
 } from '../../input/settings.js';
 import { withPercentiles } from '../../result-distribution.js';
@@ -113,7 +114,6 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
       'maxTrials',
       'threads',
       'confidence',
-      'timeout',
       'checkpoint',
       'stream',
     ] as const) {
@@ -122,7 +122,11 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
           `--exact: cannot be combined with --${option.replace('T', '-t')}; allowed: --exact alone, or a simulation`,
         );
     }
+    // --timeout stops a rule file's exact() or enumeration that runs past it (cli/supervisor.ts); checked here.
+    if (options.timeout !== undefined) parseTimeout(options.timeout);
     result = solveRun(rule, params, parseSeed(options.seed ?? DEFAULT_SEED));
+    // A signal heard while it was solved (solving has no pause in which to hear one): nothing is written.
+    if (interruption()) throw new Interrupted('interrupted while the exact values were solved; nothing was written');
   } else {
     const settings = parseSimulationSettings(options);
     const checkpoint = openCheckpoint(

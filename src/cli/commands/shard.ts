@@ -31,6 +31,7 @@ import { simulate } from '../../engine/simulate.js';
 import { buildResult, envelope, type RunResult } from '../../result.js';
 import { getRule } from '../../rules/index.js';
 import { isRulePath, loadRule } from '../../rules/load-rule.js';
+import { parseTimeout } from '../../input/settings.js';
 import { resolveParams } from '../../rules/params.js';
 import type { Rule } from '../../rules/types.js';
 import { renderRun } from '../format.js';
@@ -187,6 +188,8 @@ interface MergeOptions extends GridMergeOptions {
    */
   verify?: string;
   threads?: string;
+  /** Checked here; the supervisor stops a rule file's call that runs past it (cli/supervisor.ts). */
+  timeout?: string;
 }
 
 /**
@@ -198,6 +201,7 @@ export async function mergeAnyCommand(
   options: MergeOptions,
   io: Io,
 ): Promise<RunResult | SweepResult | CompareResult> {
+  if (options.timeout !== undefined) parseTimeout(options.timeout);
   let grid = false;
   try {
     grid = files.length > 0 && isGridShard(readShardJson(files[0]));
