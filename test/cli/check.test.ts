@@ -260,9 +260,15 @@ describe("run's note where a rule file's dice could not be enumerated beside the
 
   it('names the reason and what gives exact values, in one line on stderr', async () => {
     const cases: Array<[string, RegExp]> = [
-      [again, /dice on one path \(a roll repeated until something happens .*\); the step form, or an exact\(\)/],
-      [many, /needs more than 50,000 paths; --exact enumerates up to 1,000,000 paths, and the step form merges/],
-      [uniform, /dice\.random\(\) cannot be enumerated .*; dice\.chance\(p\), dice\.d or dice\.below in its place/],
+      [again, /dice on one path of the trial; exact values need dice\.count.*, or the step form for a roll repeated/],
+      [
+        many,
+        /needs more than 50,000 paths; exact values need --exact in place of the simulation's options \(it enumerates up to 1,000,000 paths\), or the step form, which merges/,
+      ],
+      [
+        uniform,
+        /dice\.random\(\) cannot be enumerated .*; exact values need dice\.d, dice\.count, dice\.below or dice\.chance\(p\) in its place/,
+      ],
     ];
     for (const [file, reason] of cases) {
       const { status, stdout, stderr } = await run(file);

@@ -1,4 +1,4 @@
-import { noteNoExact, warnFarFromExact } from '../exact-warning.js';
+import { noteNoExact, orSimulate, warnFarFromExact } from '../exact-warning.js';
 import { UsageError } from '../../errors.js';
 import { interruptedStatus, withInterrupt } from '../interrupt.js';
 import { checkDistinct } from '../../output/files.js';
@@ -108,7 +108,8 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
           `--exact: cannot be combined with --${option.replace('T', '-t')}; allowed: --exact alone, or a simulation`,
         );
     }
-    result = solveRun(rule, params, parseSeed(options.seed ?? DEFAULT_SEED));
+    const seed = parseSeed(options.seed ?? DEFAULT_SEED);
+    result = await orSimulate('leave out --exact', () => solveRun(rule, params, seed));
   } else {
     const settings = parseSimulationSettings(options);
     const checkpoint = openCheckpoint(
