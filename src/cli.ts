@@ -319,7 +319,7 @@ export function buildProgram(io: Io): Command {
     .argument('<file>', 'a rule file')
     .description(
       "compare a rule file's exact(), the enumeration of its dice and its simulation at a spread of points; exit 1 " +
-        'on any disagreement',
+        'on any disagreement, 3 when nothing could be checked',
     )
     .addOption(new Option('--set <name=value...>', 'hold a parameter at a value').argParser(collect))
     .option('--trials <n>', 'trials a point (default 131072)')

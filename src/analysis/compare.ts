@@ -16,7 +16,8 @@ import { parseSeed } from '../input/seed.js';
 import { DEFAULT_SEED, parseSimulationSettings, parseTimeout, type SimulationOptions } from '../input/settings.js';
 import { readableFraction } from '../output/format.js';
 import { envelope, type Envelope, type MetricResult } from '../result.js';
-import { hasExact, knownExact } from '../rules/exact-of.js';
+import type { NotEnumerable } from '../exact/replay-dice.js';
+import { fullExact, knownExact } from '../rules/exact-of.js';
 import { getRule } from '../rules/index.js';
 import { isRulePath, loadRule } from '../rules/load-rule.js';
 import { resolveParams } from '../rules/params.js';
@@ -155,6 +156,11 @@ export interface ComparePlan {
   base: GridSettings;
   seedPerVariant: boolean;
   choice: MetricChoice;
+  /**
+   * Where the comparison is simulated only because a variant's rule file could not be enumerated (within the
+   * budget --exact has), which variant and why, for the one line the command prints; null otherwise.
+   */
+  notExact: { label: string; refused: NotEnumerable } | null;
 }
 
 /**
@@ -258,10 +264,21 @@ export function planCompare(
       );
   }
   // Exact differences wherever every variant has exact values: no p-values on noise. --simulate, or a
-  // simulation setting such as --trials, asks for the simulation.
-  const exact =
-    options.exact === true ||
-    (!options.simulate && simulationOnly.length === 0 && rulesOf.every((r, index) => hasExact(r, paramsList[index])));
+  // simulation setting such as --trials, asks for the simulation. A rule file's dice are enumerated to the
+  // whole budget, as --exact enumerates them, and a variant past it is named (notExact).
+  let exact = options.exact === true;
+  let notExact: ComparePlan['notExact'] = null;
+  if (!exact && !options.simulate && simulationOnly.length === 0 && rulesOf.every((r) => r.exact)) {
+    exact = true;
+    for (const [index, params] of paramsList.entries()) {
+      const solved = fullExact(rulesOf[index], params);
+      if (solved !== null && 'refused' in solved) {
+        exact = false;
+        notExact = { label: variants[index].label, refused: solved.refused };
+        break;
+      }
+    }
+  }
   const base: GridSettings = exact
     ? {
         method: 'exact',
@@ -283,6 +300,7 @@ export function planCompare(
     base,
     seedPerVariant: options.seedPerVariant ?? false,
     choice,
+    notExact,
   };
 }
 

@@ -4,6 +4,7 @@
  */
 import { rankingValue, bestPoints } from '../analysis/best.js';
 import type { SweepBest, SweepResult } from '../analysis/sweep.js';
+import { DEFAULT_PATHS } from '../exact/replay-dice.js';
 import { own } from '../keyed.js';
 import type { MetricResult } from '../result.js';
 import type { MetricSpec } from '../rules/types.js';
@@ -18,7 +19,13 @@ export const BEST_MARK = '◀';
  * @example "Choose chosenRound=2: all.by.4 91.057%, the highest (…), against 85.988% for the next best,
  * chosenRound=1 (exact values)."
  */
-export function bestVerdict(sweep: Pick<SweepResult, 'points'>, best: SweepBest, metric: MetricSpec): string {
+export function bestVerdict(
+  sweep: Pick<SweepResult, 'points'>,
+  best: SweepBest,
+  metric: MetricSpec,
+  /** Whether the rule has an exact solution --exact could try (a rule file's enumeration, past the quick budget). */
+  solvable = false,
+): string {
   const show = (x: number) => formatValue(x, metric.probability);
   const valueAt = rankingValue(sweep, best.metric);
   const marked = bestPoints(sweep, best);
@@ -41,7 +48,10 @@ export function bestVerdict(sweep: Pick<SweepResult, 'points'>, best: SweepBest,
     ? 'exact values'
     : intervalsApart(sweep, best, next)
       ? 'beyond noise: the intervals do not overlap'
-      : 'within noise: the intervals overlap, so simulate more trials or use --exact';
+      : solvable
+        ? 'within noise: the intervals overlap, so simulate more trials (--trials N) or try --exact in place of ' +
+          `the simulation's options (it enumerates up to ${DEFAULT_PATHS.toLocaleString('en-US')} paths)`
+        : 'within noise: the intervals overlap, so simulate more trials (--trials N)';
   return `${head}, against ${show(valueAt(next))} for the next best, ${formatParams(next.params)} (${sure}).`;
 }
 

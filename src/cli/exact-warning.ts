@@ -5,6 +5,7 @@
  * different rules. The figures are printed as they are; the warning goes to
  * stderr and changes no exit status.
  */
+import { NotEnumerable } from '../exact/replay-dice.js';
 import { own } from '../keyed.js';
 import type { RunResult } from '../result.js';
 import { whyNoExact } from '../rules/exact-of.js';
@@ -48,4 +49,16 @@ export function noteNoExact(rule: Rule, points: readonly Params[], io: Io, varie
   const first = varies.map((name) => `${name}=${String(own(missing[0].params, name))}`).join(' ');
   const where = points.length === 1 ? '' : ` at ${missing.length} of ${points.length} points (the first: ${first})`;
   io.err(`muster: note: no exact values beside the simulation${where}: ${missing[0].why}\n`);
+}
+
+/**
+ * Runs `solve`, and gives a refusal to enumerate that it throws the command's own way to simulate instead
+ * ("leave out --exact", "add --simulate"), so the line never names a flag the command does not take.
+ */
+export async function orSimulate<T>(how: string, solve: () => T | Promise<T>): Promise<T> {
+  try {
+    return await solve();
+  } catch (error) {
+    throw error instanceof NotEnumerable ? error.simulatedBy(how) : error;
+  }
 }

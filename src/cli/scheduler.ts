@@ -135,7 +135,8 @@ export function resolveShard(
   if (shard === undefined && present.length === 0) {
     if (shards !== undefined)
       throw new UsageError(
-        '--shards: only with --shard auto (a scheduler that does not export the count); allowed: leave it out',
+        '--shards: only with --shard auto (a scheduler that does not export the count); allowed: --shard auto ' +
+          "inside a scheduler's array job, or --shard i/n in its place",
       );
     if (required) throw new UsageError(`--shard: missing; allowed: ${AUTO_ALLOWED}`);
     return null;

@@ -92,9 +92,13 @@ function visitsOf(
 ): Array<readonly [bigint, bigint]> {
   const leaves = members.some((state) => chain.to[state].some((target) => componentOf[target] !== c));
   if (!leaves) {
+    // Simulated, it would not end either: no simulation is offered.
     throw new NotEnumerable(
       `the procedure cannot end: from the state ${shorten(chain.name(members[0]))} no sequence ` +
-        `of steps reaches a done state; allowed: a procedure for which done(state) comes true`,
+        `of steps reaches a done state`,
+      'a procedure for which done(state) comes true',
+      '',
+      false,
     );
   }
   if (members.length === 1) {
@@ -109,8 +113,8 @@ function visitsOf(
   if (members.length > MAX_CYCLE_STATES) {
     throw new NotEnumerable(
       `enumeration needs a cycle of ${members.length} states that can return to one another (more than ` +
-        `${MAX_CYCLE_STATES}), from the state ${shorten(chain.name(members[0]))}; allowed: fewer states in the loop, ` +
-        `or simulation (--trials)`,
+        `${MAX_CYCLE_STATES}), from the state ${shorten(chain.name(members[0]))}`,
+      'fewer states in the loop',
     );
   }
   // v_i − Σ_j v_j · P(j → i) = inflow_i over the set's members, solved in fractions.

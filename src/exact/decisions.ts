@@ -63,15 +63,19 @@ export function solveDecisions(game: DecisionGame): DecisionSolution {
   if (sides.size > 1 && trap !== null) {
     throw new NotEnumerable(
       `with both sides deciding, every way of choosing must end the procedure, but from the state ` +
-        `${short(game.name(trap.state))} choosing ${JSON.stringify(trap.option)} there every time it never ends; ` +
-        'allowed: choices under which the procedure always ends (keep a count of re-rolls or passes in the state)',
+        `${short(game.name(trap.state))} choosing ${JSON.stringify(trap.option)} there every time it never ends`,
+      'choices under which the procedure always ends (keep a count of re-rolls or passes in the state)',
+      '',
+      false,
     );
   }
   const sure = endsForSure(game);
   if (!sure[0]) {
     throw new NotEnumerable(
-      `no way of choosing makes the procedure end for sure from its start ${short(game.name(0))}; ` +
-        'allowed: a procedure that some choices bring to done(state) with probability 1',
+      `no way of choosing makes the procedure end for sure from its start ${short(game.name(0))}`,
+      'a procedure that some choices bring to done(state) with probability 1',
+      '',
+      false,
     );
   }
   // Options a proper play may take: into states from which play can be made to end for sure.
@@ -154,14 +158,19 @@ function evaluate(game: DecisionGame, sure: boolean[], choice: Int32Array): Arra
     if (!leaves) {
       throw new NotEnumerable(
         `the objective grows without bound by choosing to go round a loop forever (from the state ` +
-          `${short(game.name(members[0]))}); allowed: a procedure where looping gains nothing, or a limit kept in ` +
-          'the state',
+          `${short(game.name(members[0]))})`,
+        'a procedure where looping gains nothing, or a limit kept in the state',
+        '',
+        false,
       );
     }
     if (members.length > MAX_CYCLE_STATES) {
       throw new NotEnumerable(
         `best play needs a loop of ${members.length} states that can return to one another (more than ` +
-          `${MAX_CYCLE_STATES}), from the state ${short(game.name(members[0]))}; allowed: fewer states in the loop`,
+          `${MAX_CYCLE_STATES}), from the state ${short(game.name(members[0]))}`,
+        'fewer states in the loop',
+        '',
+        false,
       );
     }
     // Row i: v_i − Σ_{j inside} p_ij v_j = r_i + Σ_{t outside} p_it v_t.

@@ -136,8 +136,8 @@ export function exploreSteps(procedure: StepProcedure, budget: PathBudget, maxSt
       if (keys.length >= maxStates) {
         const most = maxStates.toLocaleString('en-US');
         throw new NotEnumerable(
-          `enumeration reaches more than ${most} states (the state ${shorten(text)} is one past it); ` +
-            `allowed: a state that keeps less (merge what no later step reads), or ${budget.instead}`,
+          `enumeration reaches more than ${most} states (the state ${shorten(text)} is one past it)`,
+          'a state that keeps less (merge what no later step reads)',
         );
       }
       index = keys.length;

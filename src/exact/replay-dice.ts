@@ -20,8 +20,35 @@
 import { UsageError } from '../errors.js';
 import { Fraction } from './fraction.js';
 
-/** Thrown when a procedure cannot be enumerated within the limits: one line saying why and what to do instead. */
-export class NotEnumerable extends UsageError {}
+/**
+ * Thrown when a procedure cannot be enumerated within the limits: one line saying why and what to do instead.
+ * `reason` says what could not be enumerated; `remedy` what in the rule would make it enumerable, with no
+ * flag in it, since only the command printing the line knows how it simulates: it names that with
+ * `simulatedBy` ("leave out --exact", "add --simulate"), and the line then ends "or simulation (…)". A
+ * procedure that could not end when simulated either is not `simulable`, and the line offers no simulation.
+ */
+export class NotEnumerable extends UsageError {
+  constructor(
+    readonly reason: string,
+    readonly remedy: string,
+    readonly where = '',
+    readonly simulable = true,
+    readonly simulateBy = '',
+  ) {
+    const simulation = simulable ? `, or simulation${simulateBy ? ` (${simulateBy})` : ''}` : '';
+    super(`${where ? `${where}: ` : ''}${reason}; allowed: ${remedy}${simulation}`);
+  }
+
+  /** The same refusal, named by the rule it comes from ("<file> (rule <id>)"). */
+  at(where: string): NotEnumerable {
+    return new NotEnumerable(this.reason, this.remedy, where, this.simulable, this.simulateBy);
+  }
+
+  /** The same refusal, with how the command printing it simulates instead. */
+  simulatedBy(how: string): NotEnumerable {
+    return new NotEnumerable(this.reason, this.remedy, this.where, this.simulable, how);
+  }
+}
 
 /** The largest die, `below` bound and `count` pool enumerated: the engine's own limits on dice (MAX_BOUND). */
 const MAX_SIDES = 4096;
@@ -37,8 +64,10 @@ export interface PathBudget {
   readonly paths: number;
   /** Most dice calls on one path: a procedure that repeats until something happens has paths of every length. */
   readonly dice: number;
+  /** What makes a roll repeated until something happens enumerable, for the message past `dice`. */
+  readonly loops: string;
   used: number;
-  /** What to do instead, for the message (the step form, --trials …). */
+  /** What in the rule would make it enumerable, for the message (the step form, a state that keeps less …). */
   readonly instead: string;
 }
 
@@ -67,8 +96,13 @@ export function notReplayed(procedure: string, what: string, path: string): Usag
 const DEFAULT_DICE_PER_PATH = 10_000;
 
 /** A budget of `paths` paths (a million unless told), `dice` dice calls a path. */
-export function pathBudget(instead: string, paths = DEFAULT_PATHS, dice = DEFAULT_DICE_PER_PATH): PathBudget {
-  return { paths, dice, used: 0, instead };
+export function pathBudget(
+  instead: string,
+  paths = DEFAULT_PATHS,
+  dice = DEFAULT_DICE_PER_PATH,
+  loops = 'the step form for a roll repeated until something happens (its loops are solved exactly)',
+): PathBudget {
+  return { paths, dice, used: 0, instead, loops };
 }
 
 /** What an enumerating `dice` offers: the contract's dice (docs/custom-rules.md), each result a branch. */
@@ -167,8 +201,8 @@ class ReplayDice implements EnumeratingDice {
     if (!whole(n, 0, 1 << 30)) throw badDice('dice.count', 'n', n, 'a whole number of dice from 0');
     if (n > MAX_POOL)
       throw new NotEnumerable(
-        `dice.count of ${n} dice has more outcomes than enumeration lists (at ` +
-          `most ${MAX_POOL} dice); allowed: ${this.budget.instead}`,
+        `dice.count of ${n} dice has more outcomes than enumeration lists (at most ${MAX_POOL} dice)`,
+        `at most ${MAX_POOL} dice in one dice.count`,
       );
     if (!whole(sides, 1, MAX_SIDES))
       throw badDice('dice.count', 'sides', sides, `a whole number from 1 to ${MAX_SIDES}`);
@@ -188,9 +222,8 @@ class ReplayDice implements EnumeratingDice {
 
   random(): number {
     throw new NotEnumerable(
-      'dice.random() cannot be enumerated (a uniform number has no list of outcomes); allowed for exact values: ' +
-        'dice.d, dice.count, dice.below or dice.chance(p) in its place, or simulation (leave out --exact, or add ' +
-        '--simulate; --trials N)',
+      'dice.random() cannot be enumerated (a uniform number has no list of outcomes)',
+      'dice.d, dice.count, dice.below or dice.chance(p) in its place',
     );
   }
 
@@ -208,9 +241,12 @@ class ReplayDice implements EnumeratingDice {
       throw notReplayed(this.procedure, `asked for ${callText(kind, a, b, c)} past its dice`, this.pathText());
     }
     if (at >= this.budget.dice) {
+      // A trial may roll that many dice and end, or repeat a roll until something happens (paths of every
+      // length): enumeration cannot tell which, so the line names both and the remedy of each.
       throw new NotEnumerable(
-        `enumeration needs more than ${this.budget.dice.toLocaleString('en-US')} dice on one path (a roll repeated ` +
-          `until something happens has paths of every length); allowed: ${this.budget.instead}`,
+        `enumeration needs more than ${this.budget.dice.toLocaleString('en-US')} dice on one path of the ` +
+          `${this.procedure}`,
+        `dice.count(n, sides, atLeast) for many dice rolled at once, or ${this.budget.loops}`,
       );
     }
     const node = makeNode(kind, a, b, c);
@@ -324,7 +360,8 @@ export function forEachPath<R>(
   for (;;) {
     if (budget.used >= budget.paths) {
       throw new NotEnumerable(
-        `enumeration needs more than ${budget.paths.toLocaleString('en-US')} paths; allowed: ` + `${budget.instead}`,
+        `enumeration needs more than ${budget.paths.toLocaleString('en-US')} paths`,
+        budget.instead,
       );
     }
     budget.used++;

@@ -53,10 +53,13 @@ interface EnumerationContext {
   label?: Function;
 }
 
+/** What makes a trial enumerable past its budget: no flag here (NotEnumerable.simulatedBy adds the command's). */
 const TRIAL_INSTEAD =
-  'the step form, which merges paths that reach the same state (docs/custom-rules.md, "Exact ' +
-  'without writing it"), or simulation (leave out --exact, or add --simulate; --trials N)';
-const STEP_INSTEAD = 'a state that keeps less, or simulation (leave out --exact, or add --simulate; --trials N)';
+  'the step form, which merges paths that reach the same state (docs/custom-rules.md, "Exact without writing it")';
+/** A step-form rule is in the step form already: what helps is a state that merges more, or fewer dice a step. */
+const STEP_INSTEAD = 'a state that keeps less (merge what no later step reads), or fewer dice in one step';
+/** A step that repeats a roll within itself: the loop belongs in the states, where it is solved exactly. */
+const STEP_LOOPS = 'a roll repeated until something happens as steps of its own (a loop of states is solved exactly)';
 
 /**
  * rule.enumerate for a rule file: each parameter set enumerated once and kept (a few sets), within `paths`
@@ -120,7 +123,7 @@ function guarded<T>(context: EnumerationContext, call: string, fn: () => T): T {
     return fn();
   } catch (error) {
     if (isA(error, NotEnumerable)) {
-      throw error.message.startsWith(context.where) ? error : new NotEnumerable(`${context.where}: ${error.message}`);
+      throw error.where === context.where ? error : error.at(context.where);
     }
     if (isA(error, BadState)) {
       return context.fail(
@@ -364,7 +367,7 @@ function enumerateStepForm(context: EnumerationContext, form: StepForm, params: 
           return { state: next, rewards };
         },
       },
-      pathBudget(STEP_INSTEAD, paths),
+      pathBudget(STEP_INSTEAD, paths, undefined, STEP_LOOPS),
     ),
   );
   const sums = new MetricSums(metrics, context, 'report');

@@ -117,11 +117,77 @@ describe('muster check', () => {
     expect(lines).toContain('  ok    again=false');
     expect(lines).toContain('agreed at the 1 of 2 points checked');
     expect(process.exitCode).toBeUndefined();
-    // Always re-rolled: nothing at all to check, said so on the last line.
+    // Always re-rolled: nothing at all to check, said so on the last line, and exit status 3, which is neither
+    // agreement (0) nor a disagreement (1).
     const never = await cli('check', path, '--set', 'again=true');
-    expect(never.status).toBe(0);
+    expect(never.status).toBe(3);
     expect(never.stdout).not.toMatch(/^ {2}ok/m);
-    expect(never.stdout.trimEnd().split('\n').at(-1)).toMatch(/^nothing checked: no point has exact values/);
+    expect(never.stdout.trimEnd().split('\n').at(-1)).toMatch(
+      /^nothing checked: no point has exact values .*\(write exact\(\), or dice\.count.*, or the step form for a roll repeated/,
+    );
+  });
+
+  it('nothing checked is exit status 3 whatever the reason, and nothing is simulated where nothing is compared', async () => {
+    // dice.random() is never enumerated, and each trial then waits 2 ms: were a point simulated, its 131,072
+    // trials would take over four minutes. Three points, none compared, none simulated: the check ends in seconds.
+    const path = join(folder, 'uniform-slow.mjs');
+    writeFileSync(
+      path,
+      `export default { id: 'uniform-slow', title: 'u', metrics: [{ name: 'x', probability: true }],
+  params: [{ name: 'edge', type: 'number', default: 0.5, min: 0, max: 1, doc: 'edge' }],
+  trial(dice, p, out) { out.x = dice.random() < p.edge; const end = performance.now() + 2; while (performance.now() < end); } };
+`,
+    );
+    const started = performance.now();
+    const { status, stdout } = await cli('check', path);
+    expect((performance.now() - started) / 1000).toBeLessThan(30);
+    expect(status).toBe(3);
+    expect(stdout.match(/^ {2}— {5}.*: not checked$/gm)).toHaveLength(3);
+    expect(stdout).toContain('note: edge=0: not enumerated: dice.random() cannot be enumerated');
+    expect(stdout.trimEnd().split('\n').at(-1)).toMatch(
+      /^nothing checked: .*\(write exact\(\), or dice\.d, dice\.count, dice\.below or dice\.chance\(p\) in its place/,
+    );
+  });
+
+  it("points the rule's validate refuses, and points past the most a check tries, are listed with why", async () => {
+    // a must be below b: moving a alone to 4 or 6 (b = 2), or b alone to 1 (a = 1), is refused.
+    const path = join(folder, 'ordered.mjs');
+    writeFileSync(
+      path,
+      `export default { id: 'ordered', title: 'o', metrics: [{ name: 'x', probability: true }],
+  params: [{ name: 'a', type: 'integer', default: 1, min: 1, max: 6, doc: 'a' },
+    { name: 'b', type: 'integer', default: 2, min: 1, max: 6, doc: 'b' }],
+  validate(p) { if (p.a >= p.b) throw new Error('a must be below b'); },
+  trial(dice, p, out) { out.x = dice.d(6) >= p.a; } };
+`,
+    );
+    const io = bufferIo();
+    const result = await checkCommand(path, { trials: '1000' }, io);
+    expect(result.points).toBe(3);
+    expect(result.skipped.map((s) => s.label)).toEqual(['a=4', 'a=6', 'b=1']);
+    const text = io.stdout();
+    expect(text).toMatch(/^check .*: 3 points \(3 more skipped, listed below\);/);
+    for (const label of ['a=4', 'a=6', 'b=1'])
+      expect(text).toMatch(new RegExp(`^  skip  ${label}: refused at these settings: .*a must be below b$`, 'm'));
+    expect(text.trimEnd().split('\n').at(-1)).toBe('agreed at every point run (3 skipped, listed above)');
+    expect(process.exitCode).toBeUndefined();
+
+    // Six parameters of three values each: 1 + 6 × 2 = 13 points at most; eight give 17, one past the 16 tried.
+    const wide = join(folder, 'wide.mjs');
+    const names = ['p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7', 'p8'];
+    writeFileSync(
+      wide,
+      `export default { id: 'wide', title: 'w', metrics: [{ name: 'x', probability: true }],
+  params: ${JSON.stringify(names.map((name) => ({ name, type: 'integer', default: 1, min: 1, max: 3, doc: name })))},
+  trial(dice, p, out) { out.x = dice.d(6) >= p.p1; } };
+`,
+    );
+    const many = await checkCommand(wide, { trials: '1000' }, bufferIo());
+    expect(many.points).toBe(16);
+    expect(many.skipped).toEqual([
+      { label: 'p8=3', why: 'past the 16 points a check tries (--set p8=3 checks around it)' },
+    ]);
+    expect((await cli('check', wide, '--trials', '1000', '--set', 'p8=3')).status).toBe(0);
   });
 
   it('a built-in rule id, or bad trials: one line, exit 2', async () => {
@@ -260,9 +326,15 @@ describe("run's note where a rule file's dice could not be enumerated beside the
 
   it('names the reason and what gives exact values, in one line on stderr', async () => {
     const cases: Array<[string, RegExp]> = [
-      [again, /dice on one path \(a roll repeated until something happens .*\); the step form, or an exact\(\)/],
-      [many, /needs more than 50,000 paths; --exact enumerates up to 1,000,000 paths, and the step form merges/],
-      [uniform, /dice\.random\(\) cannot be enumerated .*; dice\.chance\(p\), dice\.d or dice\.below in its place/],
+      [again, /dice on one path of the trial; exact values need dice\.count.*, or the step form for a roll repeated/],
+      [
+        many,
+        /needs more than 50,000 paths; exact values need --exact in place of the simulation's options \(it enumerates up to 1,000,000 paths\), or the step form, which merges/,
+      ],
+      [
+        uniform,
+        /dice\.random\(\) cannot be enumerated .*; exact values need dice\.d, dice\.count, dice\.below or dice\.chance\(p\) in its place/,
+      ],
     ];
     for (const [file, reason] of cases) {
       const { status, stdout, stderr } = await run(file);

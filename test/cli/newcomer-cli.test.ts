@@ -430,7 +430,7 @@ describe('sweep --best with no exact values: the next best judged by the two int
       '--quiet',
     );
     expect(stdout.split('\n\n')[1].replaceAll('\n', ' ')).toMatch(
-      /^Choose bonus=4: .* for the next best, bonus=3 \(within noise: the intervals overlap, so simulate more trials or use --exact\)\.$/,
+      /^Choose bonus=4: .* for the next best, bonus=3 \(within noise: the intervals overlap, so simulate more trials \(--trials N\)\)\.$/,
     );
   });
 });

@@ -1,6 +1,9 @@
 import { badValue, UsageError } from '../../errors.js';
 import { checkDistinct, ruleFileInputs } from '../../output/files.js';
-import { hasExact } from '../../rules/exact-of.js';
+import type { NotEnumerable } from '../../exact/replay-dice.js';
+import { own } from '../../keyed.js';
+import { fullExact, refusalText } from '../../rules/exact-of.js';
+import type { Params } from '../../rules/types.js';
 import { getRule } from '../../rules/index.js';
 import { isRulePath, loadRule } from '../../rules/load-rule.js';
 import { resolveParams } from '../../rules/params.js';
@@ -58,7 +61,22 @@ export async function cardCommand(
   if (!(PAPERS as readonly string[]).includes(paperText))
     throw badValue('--paper', options.paper as string, PAPERS.join(' or '));
   const paper = paperText as Paper;
-  const exactCard = hasExact(rule, resolveParams(rule, options.set ?? []));
+  const params = resolveParams(rule, options.set ?? []);
+  const cardOptions = { range: options.range, against: options.against };
+  const plan = planCard(rule, params, cardOptions);
+  // Exact wherever the rule has exact values at every point of the card: a rule file's dice enumerated to the
+  // whole budget, as run --exact enumerates them (kept, so the card's own solving costs nothing after).
+  let refused: { params: Params; refusal: NotEnumerable } | null = null;
+  if (rule.exact && rule.exactBy === 'enumeration') {
+    for (const point of plan) {
+      const solved = fullExact(rule, point);
+      if (solved !== null && 'refused' in solved) {
+        refused = { params: point, refusal: solved.refused };
+        break;
+      }
+    }
+  }
+  const exactCard = rule.exact !== undefined && refused === null;
   if (exactCard) {
     // Options that would be ignored are refused, as muster matrix does for an exact table.
     // Not --timeout: it stops a rule file's call that runs past it (cli/supervisor.ts), exact or simulated.
@@ -73,9 +91,13 @@ export async function cardCommand(
     ? null
     : parseSimulationSettings({ ...options, trials: options.trials ?? String(CARD_TRIALS) });
   const chromium = pdfPath === undefined ? undefined : checkChromium();
-  const params = resolveParams(rule, options.set ?? []);
-  const cardOptions = { range: options.range, against: options.against };
-  const plan = planCard(rule, params, cardOptions);
+  if (refused && !options.quiet) {
+    const at = rule.params.map((spec) => `${spec.name}=${String(own(refused.params, spec.name))}`).join(' ');
+    io.err(
+      `muster: note: the card is simulated, as ${rule.id} has no exact values at ${at || 'its parameters'}: ` +
+        `${refusalText(refused.refusal)}\n`,
+    );
+  }
 
   // An exact card is computed as before, outside the Ctrl-C hold; a simulated one stops at Ctrl-C.
   const results =

@@ -7,8 +7,12 @@
  *   exact values ── simulation                  (always: within 5 standard errors)
  *
  * and lists every disagreement: metric, point, both values, z. Exit status
- * 1 on any, so a test or CI job can run it. A point past the enumeration's
- * budget is noted, not failed.
+ * 1 on any, so a test or CI job can run it; NOTHING_CHECKED (3) when no
+ * point had exact values to compare, so "nothing checked" never passes as
+ * agreement. A point past the enumeration's budget is noted, not failed,
+ * and not simulated: the simulation runs only where it is compared. A point
+ * the rule's validate refuses, or past the most a check tries, is listed
+ * with why it was skipped.
  */
 import { UsageError } from '../../errors.js';
 import { CHUNK_TRIALS } from '../../engine/chunks.js';
@@ -44,6 +48,8 @@ interface Disagreement {
 
 interface CheckResult {
   points: number;
+  /** Points of the spread not run: the rule's validate refused them, or the check had tried its most. */
+  skipped: Array<{ label: string; why: string }>;
   /** The points where something was compared. */
   checked: number;
   disagreements: Disagreement[];
@@ -52,6 +58,11 @@ interface CheckResult {
 
 const DEFAULT_TRIALS = 2 * CHUNK_TRIALS;
 const MOST_POINTS = 16;
+/** The exit status of a check that compared nothing (docs/commands.md): not agreement, not a disagreement. */
+export const NOTHING_CHECKED = 3;
+const GUIDE = 'docs/custom-rules.md, "Exact without writing it"';
+/** The guide's section, unless the remedy names it already. */
+const GUIDE_TEXT = (refusal: NotEnumerable | null) => (refusal?.remedy.includes(GUIDE) ? '' : `: ${GUIDE}`);
 const CONFIDENCE = 0.95;
 
 export async function checkCommand(ruleRef: string, options: CheckOptions, io: Io): Promise<CheckResult> {
@@ -69,14 +80,17 @@ export async function checkCommand(ruleRef: string, options: CheckOptions, io: I
     );
   const seed = parseSeed(options.seed ?? 'muster-check');
   const base = resolveParams(rule, options.set ?? []);
-  const points = spread(rule, base, options.set ?? []);
+  const { points, skipped } = spread(rule, base, options.set ?? []);
   const disagreements: Disagreement[] = [];
   const notes: string[] = [];
   const handWritten = rule.exactBy !== 'enumeration';
   /** Points where something was compared: exact() with the enumeration, or exact values with the simulation. */
   let checked = 0;
+  /** The first refusal to enumerate, whose remedy the last line offers when nothing could be checked. */
+  let refused: NotEnumerable | null = null;
+  const skippedText = skipped.length > 0 ? ` (${skipped.length} more skipped, listed below)` : '';
   io.out(
-    `check ${ruleRef} (rule ${rule.id}): ${points.length} point${points.length === 1 ? '' : 's'}; ` +
+    `check ${ruleRef} (rule ${rule.id}): ${points.length} point${points.length === 1 ? '' : 's'}${skippedText}; ` +
       `${handWritten ? 'exact() against enumeration, and ' : ''}exact values against simulation ` +
       `(${trials.toLocaleString('en-US')} trials a point, seed ${seed}, within ${FAR_SIGMAS} standard errors)\n`,
   );
@@ -89,10 +103,8 @@ export async function checkCommand(ruleRef: string, options: CheckOptions, io: I
     } catch (error) {
       if (!(error instanceof NotEnumerable)) throw error;
       // The reason without its advice: check goes on with the simulation against exact() there.
-      notes.push(
-        `${label}: not enumerated: ` +
-          `${error.message.replace(/^.*?\(rule [^)]*\): /, '').replace(/; allowed: .*$/, '')}`,
-      );
+      refused ??= error;
+      notes.push(`${label}: not enumerated: ${error.reason}`);
     }
     if (exact && enumerated) {
       for (const metric of rule.metrics(params)) {
@@ -139,14 +151,15 @@ export async function checkCommand(ruleRef: string, options: CheckOptions, io: I
         `${label}${found.length > 0 ? `: ${[...new Set(found)].join(', ')}` : compared ? '' : ': not checked'}\n`,
     );
   }
+  for (const { label, why } of skipped) io.out(`  skip  ${label}: ${why}\n`);
   for (const note of notes) io.out(`  note: ${note}\n`);
   if (disagreements.length === 0) {
     io.out(
       checked === 0
-        ? 'nothing checked: no point has exact values to hold the simulation against (write exact(), or the ' +
-            'step form, which muster can enumerate: docs/custom-rules.md, "Exact without writing it")\n'
+        ? 'nothing checked: no point has exact values to hold the simulation against (write exact(), or ' +
+            `${refused?.remedy ?? 'the step form, which muster can enumerate'}${GUIDE_TEXT(refused)})\n`
         : checked === points.length
-          ? `agreed at every point\n`
+          ? `agreed at every point${skipped.length > 0 ? ` run (${skipped.length} skipped, listed above)` : ''}\n`
           : `agreed at the ${checked} of ${points.length} points checked\n`,
     );
   } else {
@@ -161,24 +174,42 @@ export async function checkCommand(ruleRef: string, options: CheckOptions, io: I
     }
     process.exitCode = 1;
   }
-  return { points: points.length, checked, disagreements, notes };
+  if (disagreements.length === 0 && checked === 0) process.exitCode = NOTHING_CHECKED;
+  return { points: points.length, skipped, checked, disagreements, notes };
 }
 
-/** The defaults (after --set), then each parameter not set moved alone: extremes and middle, or its other values. */
-function spread(rule: Rule, base: Params, set: readonly string[]): Array<{ label: string; params: Params }> {
+/**
+ * The defaults (after --set), then each parameter not set moved alone: extremes and middle, or its other values;
+ * with the points not run and why (a combination the rule's validate refuses, or past MOST_POINTS).
+ */
+function spread(
+  rule: Rule,
+  base: Params,
+  set: readonly string[],
+): { points: Array<{ label: string; params: Params }>; skipped: Array<{ label: string; why: string }> } {
   const fixed = new Set(set.map((assignment) => assignment.slice(0, assignment.indexOf('=')).trim()));
   const points = [{ label: labelOf(rule, base, null), params: base }];
+  const skipped: Array<{ label: string; why: string }> = [];
   const seen = new Set([JSON.stringify(base)]);
   for (const spec of rule.params) {
     if (fixed.has(spec.name)) continue;
     for (const value of valuesOf(spec)) {
-      if (points.length >= MOST_POINTS) return points;
+      const label = `${spec.name}=${String(value)}`;
+      if (points.length >= MOST_POINTS) {
+        skipped.push({
+          label,
+          why: `past the ${MOST_POINTS} points a check tries (--set ${spec.name}=${String(value)} checks around it)`,
+        });
+        continue;
+      }
       let params: Params;
       try {
         params = resolveParams(rule, set, { [spec.name]: value });
       } catch (error) {
-        if (error instanceof UsageError) continue; // a combination validate refuses
-        throw error;
+        if (!(error instanceof UsageError)) throw error;
+        // A combination the rule refuses at these settings: said, with the rule's own words, not passed over.
+        skipped.push({ label, why: `refused at these settings: ${error.message}` });
+        continue;
       }
       const key = JSON.stringify(params);
       if (seen.has(key)) continue;
@@ -186,7 +217,7 @@ function spread(rule: Rule, base: Params, set: readonly string[]): Array<{ label
       points.push({ label: labelOf(rule, params, spec.name), params });
     }
   }
-  return points;
+  return { points, skipped };
 }
 
 function valuesOf(spec: ParamSpec): Array<number | boolean | string> {

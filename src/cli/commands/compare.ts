@@ -45,6 +45,8 @@ import type { MetricResult } from '../../result.js';
 import type { Io } from '../io.js';
 import { ProgressBar } from '../progress.js';
 import { withInterrupt, type RunOptions } from './run.js';
+import { refusalText } from '../../rules/exact-of.js';
+import { orSimulate } from '../exact-warning.js';
 
 export interface CompareOptions extends RunOptions {
   variant?: string[];
@@ -87,15 +89,18 @@ export async function compareCommand(ruleId: string, options: CompareOptions, io
   let result: CompareResult;
   try {
     // Every variant at once on the pool; after Ctrl-C, the baseline and the variants after it that all finished.
+    // Exact only when asked (--exact) can a rule file's dice be past the budget here: planCompare tried them.
     result = await withInterrupt((signal) =>
-      evaluateCompare(plan, {
-        pool,
-        signal,
-        onTrials: (done) => progress.update(done, totalTrials),
-        onPoint: (done, total) => {
-          if (base.method === 'exact') progress.update(done, total);
-        },
-      }),
+      orSimulate('leave out --exact', () =>
+        evaluateCompare(plan, {
+          pool,
+          signal,
+          onTrials: (done) => progress.update(done, totalTrials),
+          onPoint: (done, total) => {
+            if (base.method === 'exact') progress.update(done, total);
+          },
+        }),
+      ),
     );
   } finally {
     progress.finish();
@@ -112,6 +117,12 @@ export async function compareCommand(ruleId: string, options: CompareOptions, io
     return result;
   }
   writeCompare(plan, result, paths, options.quiet ?? false, io);
+  // Simulated where it would have been exact but for a rule file's dice: which variant, and why.
+  if (plan.notExact && !options.quiet)
+    io.err(
+      `muster: note: simulated, as the variant ${JSON.stringify(plan.notExact.label)} has no exact values: ` +
+        `${refusalText(plan.notExact.refused)}\n`,
+    );
   if (interrupted) process.exitCode = interruptedStatus();
   return result;
 }

@@ -69,8 +69,9 @@ export async function runGridShard(
   const ruleOf = (point: number) => job.rules?.[point] ?? rule;
   if (settings.method === 'exact')
     throw new UsageError(
-      `--shard: an exact ${job.command} takes no time worth splitting; allowed: leave out --shard, or simulate ` +
-        `(--simulate or --trials N)`,
+      `--shard: an exact ${job.command} takes no time worth splitting; allowed: leave out --shard and --out, or simulate ` +
+        // A sweep is exact only under --exact; a comparison is exact by default, and --simulate asks it to simulate.
+        (job.command === 'sweep' ? '(leave out --exact)' : '(--simulate, without --exact)'),
     );
   for (const option of ['json', 'html', 'csv'] as const) {
     if (options[option] !== undefined)

@@ -30,6 +30,7 @@ import { reportIo } from '../report-io.js';
 import { ProgressBar } from '../progress.js';
 import { withInterrupt, type RunOptions } from './run.js';
 import { writeReports } from '../output-paths.js';
+import { orSimulate } from '../exact-warning.js';
 import { matrixPage } from '../../../reports/matrix-report.js';
 
 export type { AgainstRow, MatrixEquilibrium, MatrixResult, MatrixTable } from '../../analysis/matrix.js';
@@ -74,7 +75,7 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
 
   let computed: MatrixCells;
   if (settings === null) {
-    computed = solveMatrix(plan);
+    computed = await orSimulate('add --simulate', () => solveMatrix(plan));
   } else {
     const pool = SimulationPool.take(settings.threads);
     const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet);

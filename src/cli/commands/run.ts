@@ -1,4 +1,4 @@
-import { noteNoExact, warnFarFromExact } from '../exact-warning.js';
+import { noteNoExact, orSimulate, warnFarFromExact } from '../exact-warning.js';
 import { Interrupted, UsageError } from '../../errors.js';
 import { interruptedStatus, interruption, withInterrupt } from '../interrupt.js';
 import { checkDistinct } from '../../output/files.js';
@@ -124,7 +124,8 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
     }
     // --timeout stops a rule file's exact() or enumeration that runs past it (cli/supervisor.ts); checked here.
     if (options.timeout !== undefined) parseTimeout(options.timeout);
-    result = solveRun(rule, params, parseSeed(options.seed ?? DEFAULT_SEED));
+    const seed = parseSeed(options.seed ?? DEFAULT_SEED);
+    result = await orSimulate('leave out --exact', () => solveRun(rule, params, seed));
     // A signal heard while it was solved (solving has no pause in which to hear one): nothing is written.
     if (interruption()) throw new Interrupted('interrupted while the exact values were solved; nothing was written');
   } else {

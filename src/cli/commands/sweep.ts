@@ -22,7 +22,8 @@ import {
   wrapText,
 } from '../format.js';
 import { hiddenNote } from '../metrics.js';
-import { noteNoExact } from '../exact-warning.js';
+import { noteNoExact, orSimulate } from '../exact-warning.js';
+import { pastQuickBudgetOnly } from '../../rules/exact-of.js';
 import { bestVerdict, BEST_MARK } from '../best.js';
 import { bestPoints } from '../../analysis/best.js';
 import type { MetricResult } from '../../result.js';
@@ -115,16 +116,18 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
   let sweep: SweepResult;
   try {
     sweep = await withInterrupt((signal) =>
-      evaluateSweep(plan, {
-        pool,
-        signal,
-        ledgerFor: checkpoint && ((index) => checkpoint.ledger(index)),
-        // The points run at once: trials done over all of them, or points solved.
-        onTrials: (done) => progress.update(done, totalTrials),
-        onPoint: (done, total) => {
-          if (!simulating) progress.update(done, total);
-        },
-      }),
+      orSimulate('leave out --exact', () =>
+        evaluateSweep(plan, {
+          pool,
+          signal,
+          ledgerFor: checkpoint && ((index) => checkpoint.ledger(index)),
+          // The points run at once: trials done over all of them, or points solved.
+          onTrials: (done) => progress.update(done, totalTrials),
+          onPoint: (done, total) => {
+            if (!simulating) progress.update(done, total);
+          },
+        }),
+      ),
     );
   } finally {
     checkpoint?.save();
@@ -178,7 +181,9 @@ async function writeSweep(
 ): Promise<void> {
   const { rule, metrics, choice, bestSpec } = plan;
   reportIo(io, paths.json, paths.csv).out(
-    renderSweep(rule, sweep, metrics, choice, tableWidth(io.columns), bestSpec?.metric, resumed),
+    renderSweep(rule, sweep, metrics, choice, tableWidth(io.columns), bestSpec?.metric, resumed, {
+      solvable: pastQuickBudgetOnly(rule, plan.grid),
+    }),
   );
   const files: OutputFile[] = [];
   const allMetrics = plan.gridMetrics;
@@ -200,7 +205,9 @@ function renderSweep(
   choice: MetricChoice,
   width: number,
   bestMetric: MetricSpec | undefined,
-  resumed?: Resumed,
+  resumed: Resumed | undefined,
+  /** Whether --exact may still solve the points a simulated --best could not tell apart (pastQuickBudgetOnly). */
+  { solvable }: { solvable: boolean },
 ): string {
   const simulated = sweep.method === 'simulation';
   const perPoint = sweep.perPoint ?? [];
@@ -277,7 +284,7 @@ function renderSweep(
   });
   // The question's answer comes first, in words; the tables follow.
   const verdict =
-    sweep.best && bestMetric ? `${wrapText(bestVerdict(sweep, sweep.best, bestMetric), width, '')}\n` : '';
+    sweep.best && bestMetric ? `${wrapText(bestVerdict(sweep, sweep.best, bestMetric, solvable), width, '')}\n` : '';
   const layout = { keep: header.length - tabled.length * (simulated ? 3 : 1), group: simulated ? 3 : 1 };
   const table = renderTable(header, rows, width, layout);
   let text = `${wrapLines(lines, width).join('\n')}\n\n${verdict ? `${verdict}\n` : ''}${table}`;

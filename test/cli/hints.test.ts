@@ -1,0 +1,451 @@
+/**
+ * Every hint muster prints that names a flag, a command or a way to get what was refused ("leave out --exact",
+ * "add --simulate", "--json, or the whole matrix with --html", "muster check FILE …"), provoked through the real
+ * CLI and then followed: each command line the hint suggests is run with the same parser, and must not be refused
+ * as a usage error about its options (the point of a hint is that doing what it says works). Where a hint offers
+ * more than one way, each is followed. The last case group checks the lines that offer no flag at all (a rule's
+ * own remedy) say nothing a command does not take.
+ *
+ * What is followed is written out per case beside the words of the hint it follows (`says`), so a hint reworded
+ * into one that names another flag fails here until its follow-up is written too.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli, scratchFolder } from '../support/cli.js';
+
+const folder = scratchFolder('hints');
+const file = (name: string) => join(folder, name);
+
+/**
+ * Rule files: `many` sums n dice of `sides` faces (sides^n paths: 6^7 = 279,936 is past the quick 50,000 and
+ * within the full 1,000,000; 6^9 is past both; its matrix adds `more` dice, 8 to 10 in all, past both); `uniform` reads dice.random(), which no budget enumerates; `grid`
+ * declares a matrix over n, past the full budget at every cell; `wrong` has an exact() that is wrong (1/5 for a
+ * six, hand-known to be 1/6), so run warns.
+ */
+writeFileSync(
+  file('many.mjs'),
+  `export default { id: 'many', title: 'many dice', metrics: [{ name: 'x', probability: true, doc: 'above the mean' }],
+  params: [{ name: 'n', type: 'integer', default: 7, min: 1, max: 12, doc: 'dice' },
+    { name: 'sides', type: 'integer', default: 6, min: 2, max: 6, doc: 'faces' },
+    { name: 'more', type: 'integer', default: 0, min: 0, max: 12, doc: 'dice added' }],
+  matrix: { row: 'n', col: 'more', metrics: ['x'], values: [4, 5] },
+  trial(dice, p, out) {
+    const n = p.n + p.more;
+    let s = 0;
+    for (let i = 0; i < n; i++) s += dice.d(p.sides);
+    out.x = s > ((p.sides + 1) / 2) * n;
+  } };
+`,
+);
+writeFileSync(
+  file('uniform.mjs'),
+  `export default { id: 'uniform', title: 'uniform', metrics: [{ name: 'x', probability: true }],
+  params: [{ name: 'edge', type: 'number', default: 0.5, min: 0, max: 1, doc: 'edge' }],
+  trial(dice, p, out) { out.x = dice.random() < p.edge; } };
+`,
+);
+writeFileSync(
+  file('wrong.mjs'),
+  `export default { id: 'wrong', title: 'a six', metrics: [{ name: 'six', probability: true }],
+  trial(dice, p, out) { out.six = dice.d(6) === 6; }, exact: () => ({ six: '1/5' }) };
+`,
+);
+
+/** A quick simulation, added to a follow-up that simulates (the hint's point is the flag, not the trial count). */
+const QUICK = ['--trials', '20000', '--threads', '1'];
+
+interface Case {
+  /** What provokes the hint. */
+  argv: string[];
+  /** Where it is printed (stderr unless told) and what it must say. */
+  hint: RegExp;
+  stream?: 'stdout' | 'stderr';
+  /** A paragraph wrapped to the terminal's width: read with its lines joined. */
+  wrapped?: boolean;
+  /** Each way the hint offers: the words that offer it, and the command line that takes it. */
+  follow: Array<{ says: string; argv: string[]; status?: number }>;
+}
+
+/** A usage error about the command line itself: an option, an argument, or a combination refused. */
+const USAGE = /^muster: (option|unexpected argument|--[a-z-]+:|[a-z-]+: (only|not available|cannot))/m;
+
+async function provokeAndFollow({ argv, hint, stream = 'stderr', wrapped, follow }: Case): Promise<void> {
+  const provoked = await cli(...argv);
+  const printed = wrapped ? provoked[stream].replaceAll('\n', ' ') : provoked[stream];
+  expect(printed, `${argv.join(' ')}\n${provoked.stderr}`).toMatch(hint);
+  for (const way of follow) {
+    expect(printed, `the hint offers "${way.says}"`).toContain(way.says);
+    const followed = await cli(...way.argv);
+    expect(followed.stderr, `${way.argv.join(' ')} (following "${way.says}")`).not.toMatch(USAGE);
+    expect(followed.status, `${way.argv.join(' ')}\n${followed.stderr}`).toBe(way.status ?? 0);
+  }
+}
+
+const cases: Record<string, Case> = {
+  // Enumeration refused where exact values were asked for: each command names its own way to simulate.
+  'run --exact past the budget: leave out --exact': {
+    argv: ['run', file('many.mjs'), '--exact', '--set', 'n=9'],
+    hint: /enumeration needs more than 1,000,000 paths; allowed: the step form.*, or simulation \(leave out --exact\)$/m,
+    follow: [{ says: 'leave out --exact', argv: ['run', file('many.mjs'), '--set', 'n=9', ...QUICK] }],
+  },
+  'sweep --exact past the budget: leave out --exact': {
+    argv: ['sweep', file('many.mjs'), '--vary', 'n=8..9', '--exact'],
+    hint: /, or simulation \(leave out --exact\)$/m,
+    follow: [{ says: 'leave out --exact', argv: ['sweep', file('many.mjs'), '--vary', 'n=8..9', ...QUICK] }],
+  },
+  'compare --exact past the budget: leave out --exact': {
+    argv: ['compare', file('many.mjs'), '--variant', 'a: n=9', '--variant', 'b: n=6', '--exact'],
+    hint: /, or simulation \(leave out --exact\)$/m,
+    follow: [
+      {
+        says: 'leave out --exact',
+        argv: ['compare', file('many.mjs'), '--variant', 'a: n=9', '--variant', 'b: n=6', ...QUICK],
+      },
+    ],
+  },
+  'matrix, exact by default, past the budget: add --simulate': {
+    argv: ['matrix', file('many.mjs')],
+    hint: /, or simulation \(add --simulate\)$/m,
+    follow: [{ says: 'add --simulate', argv: ['matrix', file('many.mjs'), '--simulate', ...QUICK] }],
+  },
+  'a run past the quick budget beside its simulation: --exact in place of the simulation options': {
+    argv: ['run', file('many.mjs'), ...QUICK],
+    hint: /^muster: note: no exact values beside the simulation: .*--exact in place of the simulation's options/,
+    follow: [{ says: '--exact in place', argv: ['run', file('many.mjs'), '--exact'] }],
+  },
+  'a simulated --best within noise, past the quick budget: more trials, or --exact': {
+    argv: ['sweep', file('many.mjs'), '--vary', 'sides=5,6', '--best', 'x', '--trials', '100', '--threads', '1'],
+    stream: 'stdout',
+    wrapped: true,
+    hint: /within noise: the intervals overlap, so simulate more trials \(--trials N\) or try --exact in place/,
+    follow: [
+      {
+        says: '(--trials N)',
+        argv: ['sweep', file('many.mjs'), '--vary', 'sides=5,6', '--best', 'x', '--trials', '400', '--threads', '1'],
+      },
+      { says: 'try --exact', argv: ['sweep', file('many.mjs'), '--vary', 'sides=5,6', '--best', 'x', '--exact'] },
+    ],
+  },
+  'a simulated --best within noise, never enumerable: more trials only': {
+    argv: ['sweep', file('uniform.mjs'), '--vary', 'edge=0.5,0.51', '--best', 'x', '--trials', '100', '--threads', '1'],
+    stream: 'stdout',
+    wrapped: true,
+    hint: /within noise: the intervals overlap, so simulate more trials \(--trials N\)\)\./,
+    follow: [
+      {
+        says: '(--trials N)',
+        argv: ['sweep', file('uniform.mjs'), '--vary', 'edge=0.5,0.51', '--best', 'x', '--trials', '400'],
+      },
+    ],
+  },
+  'an exact sweep split in shards: leave out --shard and --out, or leave out --exact': {
+    argv: ['sweep', 'rolloff', '--vary', 'bonusA=0..1', '--exact', '--shard', '0/2', '--out', file('s.json')],
+    hint: /allowed: leave out --shard and --out, or simulate \(leave out --exact\)$/m,
+    follow: [
+      { says: 'leave out --shard and --out', argv: ['sweep', 'rolloff', '--vary', 'bonusA=0..1', '--exact'] },
+      {
+        says: 'leave out --exact',
+        argv: ['sweep', 'rolloff', '--vary', 'bonusA=0..1', '--shard', '0/2', '--out', file('s.json'), ...QUICK],
+      },
+    ],
+  },
+  'an exact comparison split in shards: --simulate': {
+    argv: [
+      'compare',
+      'rolloff',
+      '--variant',
+      'a: bonusA=0',
+      '--variant',
+      'b: bonusA=1',
+      '--shard',
+      '0/2',
+      '--out',
+      file('c.json'),
+    ],
+    hint: /allowed: leave out --shard and --out, or simulate \(--simulate, without --exact\)$/m,
+    follow: [
+      {
+        says: 'leave out --shard and --out',
+        argv: ['compare', 'rolloff', '--variant', 'a: bonusA=0', '--variant', 'b: bonusA=1'],
+      },
+      {
+        says: '--simulate, without --exact',
+        argv: [
+          'compare',
+          'rolloff',
+          '--variant',
+          'a: bonusA=0',
+          '--variant',
+          'b: bonusA=1',
+          '--simulate',
+          '--shard',
+          '0/2',
+          '--out',
+          file('c.json'),
+          ...QUICK,
+        ],
+      },
+    ],
+  },
+  // Options refused in a combination: each alternative named is taken.
+  'run --exact with a simulation option': {
+    argv: ['run', 'rolloff', '--exact', '--trials', '1000'],
+    hint: /^muster: --exact: cannot be combined with --trials; allowed: --exact alone, or a simulation$/m,
+    follow: [
+      { says: '--exact alone', argv: ['run', 'rolloff', '--exact'] },
+      { says: 'or a simulation', argv: ['run', 'rolloff', '--trials', '1000', '--threads', '1'] },
+    ],
+  },
+  'sweep --exact with a simulation option': {
+    argv: ['sweep', 'rolloff', '--vary', 'bonusA=0..1', '--exact', '--trials', '1000'],
+    hint: /allowed: --exact alone, or a simulation$/m,
+    follow: [
+      { says: '--exact alone', argv: ['sweep', 'rolloff', '--vary', 'bonusA=0..1', '--exact'] },
+      { says: 'or a simulation', argv: ['sweep', 'rolloff', '--vary', 'bonusA=0..1', '--trials', '1000'] },
+    ],
+  },
+  'compare --exact with a simulation option, and with --simulate': {
+    argv: ['compare', 'rolloff', '--variant', 'a: bonusA=0', '--variant', 'b: bonusA=1', '--exact', '--simulate'],
+    hint: /^muster: --exact: cannot be combined with --simulate; allowed: one of the two$/m,
+    follow: [
+      {
+        says: 'one of the two',
+        argv: ['compare', 'rolloff', '--variant', 'a: bonusA=0', '--variant', 'b: bonusA=1', '--exact'],
+      },
+      {
+        says: 'one of the two',
+        argv: ['compare', 'rolloff', '--variant', 'a: bonusA=0', '--variant', 'b: bonusA=1', '--simulate', ...QUICK],
+      },
+    ],
+  },
+  'run --precision with --trials': {
+    argv: ['run', 'rolloff', '--precision', '0.01', '--trials', '1000'],
+    hint: /allowed: one of the two \(--max-trials caps --precision\)$/m,
+    follow: [
+      { says: 'one of the two', argv: ['run', 'rolloff', '--precision', '0.01'] },
+      { says: 'one of the two', argv: ['run', 'rolloff', '--trials', '1000'] },
+      {
+        says: '--max-trials caps --precision',
+        argv: ['run', 'rolloff', '--precision', '0.01', '--max-trials', '100000'],
+      },
+    ],
+  },
+  'run --max-trials without --precision': {
+    argv: ['run', 'rolloff', '--max-trials', '1000'],
+    hint: /allowed: --precision E --max-trials N$/m,
+    follow: [
+      {
+        says: '--precision E --max-trials N',
+        argv: ['run', 'rolloff', '--precision', '0.01', '--max-trials', '100000'],
+      },
+    ],
+  },
+  'run --checkpoint-every without --checkpoint': {
+    argv: ['run', 'rolloff', '--checkpoint-every', '5'],
+    hint: /allowed: --checkpoint FILE --checkpoint-every SECONDS$/m,
+    follow: [
+      {
+        says: '--checkpoint FILE --checkpoint-every SECONDS',
+        argv: ['run', 'rolloff', '--checkpoint', file('run.ckpt'), '--checkpoint-every', '5', ...QUICK],
+      },
+    ],
+  },
+  'an exact sweep with --checkpoint': {
+    argv: ['sweep', 'rolloff', '--vary', 'bonusA=0..1', '--exact', '--checkpoint', file('x.ckpt')],
+    hint: /allowed: leave out --checkpoint$/m,
+    follow: [{ says: 'leave out --checkpoint', argv: ['sweep', 'rolloff', '--vary', 'bonusA=0..1', '--exact'] }],
+  },
+  'compare and sweep --out without --shard': {
+    argv: ['sweep', 'rolloff', '--vary', 'bonusA=0..1', '--out', file('o.json')],
+    hint: /allowed: --json, --csv or --html for a whole sweep$/m,
+    follow: [
+      { says: '--json', argv: ['sweep', 'rolloff', '--vary', 'bonusA=0..1', '--exact', '--json', file('o.json')] },
+    ],
+  },
+  'compare --out without --shard': {
+    argv: ['compare', 'rolloff', '--variant', 'a: bonusA=0', '--variant', 'b: bonusA=1', '--out', file('o.json')],
+    hint: /allowed: --json, --csv or --html for a whole comparison$/m,
+    follow: [
+      {
+        says: '--json',
+        argv: ['compare', 'rolloff', '--variant', 'a: bonusA=0', '--variant', 'b: bonusA=1', '--json', file('o.json')],
+      },
+    ],
+  },
+  'a sweep shard with --json: --json on muster merge': {
+    argv: [
+      'sweep',
+      'rolloff',
+      '--vary',
+      'bonusA=0..1',
+      '--shard',
+      '0/1',
+      '--out',
+      file('m.json'),
+      '--json',
+      file('j.json'),
+    ],
+    hint: /allowed: --json on muster merge$/m,
+    follow: [
+      {
+        says: '--json',
+        argv: ['sweep', 'rolloff', '--vary', 'bonusA=0..1', '--shard', '0/1', '--out', file('m.json'), ...QUICK],
+      },
+      { says: '--json on muster merge', argv: ['merge', file('m.json'), '--json', file('j.json')] },
+    ],
+  },
+  'a parameter both set and varied': {
+    argv: ['sweep', 'rolloff', '--vary', 'bonusA=0..1', '--set', 'bonusA=1'],
+    hint: /allowed: either --set or --vary for a parameter$/m,
+    follow: [{ says: '--vary', argv: ['sweep', 'rolloff', '--vary', 'bonusA=0..1', '--exact'] }],
+  },
+  'matrix --html with --against': {
+    argv: ['matrix', 'deployment', '--against', 'S123', '--html', file('m.html')],
+    hint: /allowed: --json, or the whole matrix with --html$/m,
+    follow: [
+      { says: '--json', argv: ['matrix', 'deployment', '--against', 'S123', '--json', file('m.json')] },
+      { says: 'the whole matrix with --html', argv: ['matrix', 'deployment', '--html', file('m.html')] },
+    ],
+  },
+  'an exact matrix with --trials': {
+    argv: ['matrix', 'infinity', '--trials', '1000'],
+    hint: /allowed: add --simulate to simulate every cell, or leave it out$/m,
+    follow: [
+      { says: 'add --simulate', argv: ['matrix', 'infinity', '--simulate', '--trials', '1000', '--range', '8..9'] },
+      { says: 'or leave it out', argv: ['matrix', 'infinity'] },
+    ],
+  },
+  'an exact card with --trials': {
+    argv: ['card', 'infinity', '--trials', '1000', '--out', file('card.html')],
+    hint: /allowed: leave it out$/m,
+    follow: [{ says: 'leave it out', argv: ['card', 'infinity', '--out', file('card.html')] }],
+  },
+  'a card without --out': {
+    argv: ['card', 'infinity'],
+    hint: /allowed: the HTML file to write, such as --out card.html$/m,
+    follow: [{ says: '--out card.html', argv: ['card', 'infinity', '--out', file('card.html')] }],
+  },
+  '--all with --metric': {
+    argv: ['run', 'rolloff', '--exact', '--all', '--metric', 'a.wins'],
+    hint: /allowed: one of the two$/m,
+    follow: [
+      { says: 'one of the two', argv: ['run', 'rolloff', '--exact', '--all'] },
+      { says: 'one of the two', argv: ['run', 'rolloff', '--exact', '--metric', 'a.wins'] },
+    ],
+  },
+  'standard output for a page': {
+    argv: ['run', 'rolloff', '--exact', '--html', '-'],
+    hint: /\(standard output is for --json and --csv\)$/m,
+    follow: [
+      { says: '--json', argv: ['run', 'rolloff', '--exact', '--json', '-'] },
+      { says: '--csv', argv: ['run', 'rolloff', '--exact', '--csv', '-'] },
+    ],
+  },
+  '--shards outside a scheduler': {
+    argv: ['sweep', 'rolloff', '--vary', 'bonusA=0..1', '--shards', '2', '--out', file('q.json')],
+    hint: /allowed: --shard auto inside a scheduler's array job, or --shard i\/n in its place$/m,
+    follow: [
+      {
+        says: '--shard i/n in its place',
+        argv: ['sweep', 'rolloff', '--vary', 'bonusA=0..1', '--shard', '0/2', '--out', file('q.json'), ...QUICK],
+      },
+    ],
+  },
+  // Hints printed beside a result: every flag they name is taken by the command that printed them.
+  'the folded metrics line, in run, sweep and compare': {
+    argv: ['run', 'reserves', '--exact'],
+    stream: 'stdout',
+    hint: /^\(headline metrics; \d+ more with --all or --metric NAME; --json has all\)$/m,
+    follow: [
+      { says: '--all', argv: ['run', 'reserves', '--exact', '--all'] },
+      {
+        says: '--metric NAME',
+        argv: ['sweep', 'reserves', '--vary', 'rounds=4..5', '--exact', '--metric', 'lost.mean'],
+      },
+      { says: '--all', argv: ['compare', 'reserves', '--variant', 'a: rounds=4', '--variant', 'b: rounds=5', '--all'] },
+      {
+        says: '--json has all',
+        argv: ['compare', 'reserves', '--variant', 'a: rounds=4', '--variant', 'b: rounds=5', '--json', '-'],
+      },
+    ],
+  },
+  "an exact comparison's header: --simulate to simulate": {
+    argv: ['compare', 'rolloff', '--variant', 'a: bonusA=0', '--variant', 'b: bonusA=1'],
+    stream: 'stdout',
+    hint: /^exact values \(no simulation; --simulate to simulate\)$/m,
+    follow: [
+      {
+        says: '--simulate to simulate',
+        argv: ['compare', 'rolloff', '--variant', 'a: bonusA=0', '--variant', 'b: bonusA=1', '--simulate', ...QUICK],
+      },
+    ],
+  },
+  "run's warning far from exact(): muster check FILE": {
+    argv: ['run', file('wrong.mjs'), ...QUICK],
+    hint: /muster check \S*wrong\.mjs compares them point by point$/m,
+    // check exits 1 on the disagreement it finds: its answer, not a refusal of its command line.
+    follow: [{ says: 'muster check', argv: ['check', file('wrong.mjs'), '--trials', '1000'], status: 1 }],
+  },
+  "describe's exact line: muster run FILE --exact": {
+    argv: ['describe', file('many.mjs')],
+    stream: 'stdout',
+    hint: /muster run \S*many\.mjs --exact prints it/,
+    follow: [{ says: '--exact prints it', argv: ['run', file('many.mjs'), '--exact'] }],
+  },
+  'a mistyped option, a loose parameter, a range in another syntax: did you mean': {
+    argv: ['sweep', 'rolloff', '--vary', 'bonusA=0..1', '--metrc', 'a.wins'],
+    hint: /did you mean "--metric"\?\); allowed: an option muster sweep --help lists$/m,
+    follow: [
+      { says: '--metric', argv: ['sweep', 'rolloff', '--vary', 'bonusA=0..1', '--metric', 'a.wins', '--exact'] },
+      { says: 'muster sweep --help', argv: ['sweep', '--help'] },
+    ],
+  },
+  'a parameter without --set': {
+    argv: ['run', 'infinity', 'wipA=13'],
+    hint: /did you mean --set wipA=13\?/,
+    follow: [{ says: '--set wipA=13', argv: ['run', 'infinity', '--set', 'wipA=13', '--exact'] }],
+  },
+  'a range written with a dash': {
+    argv: ['sweep', 'rolloff', '--vary', 'bonusA=0-1'],
+    hint: /did you mean bonusA=0\.\.1\?/,
+    follow: [{ says: 'bonusA=0..1', argv: ['sweep', 'rolloff', '--vary', 'bonusA=0..1', '--exact'] }],
+  },
+};
+
+describe('every hint that names a flag or a command, followed', () => {
+  for (const [name, spec] of Object.entries(cases)) it(name, () => provokeAndFollow(spec));
+});
+
+describe('a refusal with no flag of its own offers only what the rule can change', () => {
+  /** Flags a line may name; a rule's remedy names none, and the simulation is left to the command. */
+  const FLAG = /--[a-z]/;
+
+  it('a card that cannot be exact says why, and is simulated', async () => {
+    const { status, stderr } = await cli('card', file('many.mjs'), '--set', 'n=9', '--out', file('many.html'));
+    expect(status, stderr).toBe(0);
+    const [note] = stderr.split('\n');
+    expect(note).toMatch(
+      /^muster: note: the card is simulated, as many has no exact values at n=4 sides=6 more=4: enumeration needs more than 1,000,000 paths; exact values need the step form/,
+    );
+    expect(note).not.toMatch(FLAG);
+  });
+
+  it('a comparison that cannot be exact says which variant and why, and is simulated', async () => {
+    const { status, stderr } = await cli('compare', file('many.mjs'), '--variant', 'a: n=6', '--variant', 'b: n=9');
+    expect(status, stderr).toBe(0);
+    expect(stderr).toMatch(
+      /^muster: note: simulated, as the variant "b" has no exact values: enumeration needs more than 1,000,000 paths; exact values need the step form/m,
+    );
+    expect(stderr.split('\n').find((line) => line.startsWith('muster: note'))).not.toMatch(FLAG);
+  });
+
+  it('dice.random() beside a simulation: another die in its place, no flag', async () => {
+    const { status, stderr } = await cli('run', file('uniform.mjs'), ...QUICK);
+    expect(status).toBe(0);
+    expect(stderr).toMatch(
+      /^muster: note: no exact values beside the simulation: dice\.random\(\) cannot be enumerated .*; exact values need dice\.d, dice\.count, dice\.below or dice\.chance\(p\) in its place/,
+    );
+    expect(stderr).not.toMatch(FLAG);
+  });
+});
