@@ -133,6 +133,23 @@ describe('decision members misused', () => {
     expect(failure(stalling)).toMatch(
       /with both sides deciding, every way of choosing must end the procedure, but from the state .* choosing "pass" there every time it never ends/,
     );
+    // Each trip round the loop earns a roll counted in a mean, and A plays for that mean: no best play exists.
+    const greedy = rule({
+      objective: 'rolls',
+      choose: (_s: unknown, option: string) =>
+        option === 'win' ? { phase: 'roll', picked: 'win' } : { phase: 'again' },
+      step: (
+        s: { phase: string; picked: string },
+        dice: { d(n: number): number },
+        _p: unknown,
+        out: Record<string, unknown>,
+      ) => {
+        out.rolls = 1;
+        if (s.phase === 'again') return { phase: 'pick', n: dice.d(2) > 0 ? 0 : 1 };
+        return { ended: true, won: s.picked === 'win' };
+      },
+    });
+    expect(failure(greedy)).toMatch(/the objective grows without bound by choosing to go round a loop forever/);
     const endless = rule({ choose: () => ({ phase: 'pick' }) });
     expect(failure(endless)).toMatch(/no way of choosing makes the procedure end for sure from its start/);
   });
