@@ -115,3 +115,18 @@ describe('a simulation plays the exact policy', () => {
     expect(Math.abs((spent.estimate as number) - (spent.exact as number))).toBeLessThan(meanTolerance(0.5, trials));
   });
 });
+
+describe('the library carries decisions', () => {
+  it('exact() returns objective and policy as `muster run --exact --json` writes them; set chooses the objective', async () => {
+    const { exact } = await import('../../src/library.js');
+    const fromLibrary = await exact(example('push-your-luck'), { set: { cap: 12, objective: 'goal.reached' } });
+    const fromCli = await runCommand(
+      example('push-your-luck'),
+      { exact: true, quiet: true, set: ['cap=12'], objective: 'goal.reached' },
+      bufferIo(),
+    );
+    expect(fromLibrary.objective).toEqual(fromCli.objective);
+    expect(fromLibrary.policy).toEqual(fromCli.policy);
+    expect(fromLibrary.objective?.metric).toBe('goal.reached');
+  });
+});
