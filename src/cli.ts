@@ -105,6 +105,10 @@ export function buildProgram(io: Io): Command {
     .option('--precision <e>', 'instead of --trials: add batches until every probability interval is ± e or narrower')
     .option('--max-trials <n>', 'cap for --precision (default 1e9)')
     .option('--exact', 'print the exact values without simulating')
+    .option(
+      '--objective <metric>',
+      "a rule with decisions: the metric side a plays for (default the rule's objective); --set objective=… alike",
+    )
     .addOption(
       new Option(
         '--metric <name>',

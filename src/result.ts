@@ -2,7 +2,7 @@ import type { Fraction } from './exact/fraction.js';
 import { keyedRecord, own } from './keyed.js';
 import { knownExact } from './rules/exact-of.js';
 import { type DistributionResult, distributionResult } from './result-distribution.js';
-import type { DistributionSpec, Params, Rule, StreamVersion } from './rules/types.js';
+import type { DistributionSpec, Params, Rule, RuleDecisions, StreamVersion } from './rules/types.js';
 import { estimate, type Tallied } from './stats/estimate.js';
 import { packageVersion } from './version.js';
 
@@ -65,6 +65,62 @@ export interface RunResult extends Envelope {
    * rule has distribution metrics. Its mean is the metric's entry in `metrics`.
    */
   distributions?: Record<string, DistributionResult>;
+  /** A rule with decisions: what side a played for, and its exact value under best play (docs/json.md). */
+  objective?: ObjectiveResult;
+  /** A rule with decisions: every decision state best play reaches, each option's value, the option taken. */
+  policy?: PolicyResult[];
+}
+
+/** An exact value in the JSON: the fraction "n/d" and the nearest double. */
+export interface ExactValue {
+  fraction: string;
+  value: number;
+}
+
+export interface ObjectiveResult extends ExactValue {
+  metric: string;
+  /** The objective when every decision takes its first option, or its last; null where that play may not end. */
+  alwaysFirst: ExactValue | null;
+  alwaysLast: ExactValue | null;
+}
+
+export interface PolicyResult {
+  state: unknown;
+  label: string;
+  side: 'a' | 'b';
+  choice: string;
+  /** Each option in the order the rule lists them; fraction and value null where the play may then never end. */
+  options: Array<{ option: string; fraction: string | null; value: number | null }>;
+}
+
+const exactValue = (value: Fraction): ExactValue => ({ fraction: value.toString(), value: value.toNumber() });
+
+/** The objective and policy of a rule with decisions, as the result JSON holds them. */
+export function decisionResult(decisions: RuleDecisions): { objective: ObjectiveResult; policy: PolicyResult[] } {
+  return {
+    objective: {
+      metric: decisions.objective,
+      ...exactValue(decisions.value),
+      alwaysFirst: decisions.alwaysFirst ? exactValue(decisions.alwaysFirst) : null,
+      alwaysLast: decisions.alwaysLast ? exactValue(decisions.alwaysLast) : null,
+    },
+    policy: decisions.policy.map((entry) => ({
+      state: entry.state,
+      label: entry.label,
+      side: entry.side,
+      choice: entry.choice,
+      options: entry.options.map(({ option, value }) => ({
+        option,
+        fraction: value?.toString() ?? null,
+        value: value?.toNumber() ?? null,
+      })),
+    })),
+  };
+}
+
+/** A run's result with the rule's best play beside its metrics, for a rule with decisions. */
+export function withDecisions(rule: Rule, params: Params, result: RunResult): RunResult {
+  return rule.decisions ? { ...result, ...decisionResult(rule.decisions(params)) } : result;
 }
 
 interface ResultInput {

@@ -11,12 +11,15 @@
 import { chunkCount, chunkTrials } from '../engine/chunks.js';
 import { mergeTally, runChunks } from '../engine/run-chunks.js';
 import type { SimulationSettings } from '../input/settings.js';
-import { buildResult, type RunResult } from '../result.js';
+import { buildResult, type RunResult, withDecisions } from '../result.js';
 import type { Params, Rule } from '../rules/types.js';
 
 /** Every metric's exact value (the rule's exact solution), nothing simulated. */
 export function solveRun(rule: Rule, params: Params, seed: string): RunResult {
-  return buildResult({ rule, params, seed, stream: null, threads: 0, confidence: 1, trials: 0, tally: null });
+  // Best play first, for a rule with decisions: its metrics are those under that play.
+  rule.decisions?.(params);
+  const result = buildResult({ rule, params, seed, stream: null, threads: 0, confidence: 1, trials: 0, tally: null });
+  return withDecisions(rule, params, result);
 }
 
 /** What a simulation counted: the merged tally of the trials that ran. */
@@ -34,7 +37,9 @@ export function runResult(
   settings: SimulationSettings,
   outcome: SimulatedTally,
 ): RunResult {
-  return buildResult({
+  // A rule with decisions had its best play solved before its trials played it: the solution is kept.
+  rule.decisions?.(params);
+  const result = buildResult({
     rule,
     params,
     seed: settings.seed,
@@ -48,6 +53,7 @@ export function runResult(
       ? { precision: { target: settings.precision, reached: outcome.precisionReached ?? false } }
       : {}),
   });
+  return withDecisions(rule, params, result);
 }
 
 interface InThreadOptions {

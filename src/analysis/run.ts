@@ -32,6 +32,9 @@ export async function simulateRun(
   settings: SimulationSettings,
   options: SimulateRunOptions = {},
 ): Promise<RunResult> {
+  // Trials play best play, solved exactly first: past the enumeration budget this refuses, in one line, before any
+  // trial runs (never a heuristic policy).
+  rule.decisions?.(params);
   const outcome = await simulate(pool, {
     rule,
     params,

@@ -69,7 +69,9 @@ export function solveDecisions(game: DecisionGame): DecisionSolution {
       false,
     );
   }
-  const sure = endsForSure(game);
+  // Only states some play reaches from the start count (an explored chain has no others).
+  const reached = reachable(game);
+  const sure = endsForSure(game).map((yes, s) => yes && reached[s]);
   if (!sure[0]) {
     throw new NotEnumerable(
       `no way of choosing makes the procedure end for sure from its start ${short(game.name(0))}`,
@@ -392,7 +394,8 @@ function properPolicy(game: DecisionGame, sure: boolean[], allowed: number[][]):
  * keeps all its successors and every decision keeps some option (whoever decides can keep the play inside).
  */
 function neverEnding(game: DecisionGame): { state: number; option: string } | null {
-  const inside = game.absorbing.map((ended) => !ended);
+  // Among the states some play reaches from the start (an explored chain reaches all of them).
+  const inside = reachable(game).map((yes, s) => yes && !game.absorbing[s]);
   let dropped = true;
   while (dropped) {
     dropped = false;
@@ -413,6 +416,23 @@ function neverEnding(game: DecisionGame): { state: number; option: string } | nu
     return { state: s, option };
   }
   return null;
+}
+
+/** The states some play reaches from the start, along every edge. */
+function reachable(game: DecisionGame): boolean[] {
+  const reached = new Array<boolean>(game.size).fill(false);
+  const queue = [0];
+  reached[0] = true;
+  while (queue.length > 0) {
+    const s = queue.pop() as number;
+    for (const t of game.to[s]) {
+      if (!reached[t]) {
+        reached[t] = true;
+        queue.push(t);
+      }
+    }
+  }
+  return reached;
 }
 
 /** Sets of states that reach one another along `successors`, among `within`, each after every set it leads to. */

@@ -128,7 +128,7 @@ function guarded<T>(context: EnumerationContext, call: string, fn: () => T): T {
     if (isA(error, BadState)) {
       return context.fail(
         `${error.call} returned a state that is not plain JSON: ` +
-          `${error.problem.message}${error.from ? ` (a step from ${shortText(error.from)})` : ''}; allowed: null, ` +
+          `${error.problem.message}${error.from ? ` (${error.call.startsWith('choose') ? 'a choice' : 'a step'} from ${shortText(error.from)})` : ''}; allowed: null, ` +
           `true or false, finite numbers, strings, and arrays and plain objects of them`,
       );
     }

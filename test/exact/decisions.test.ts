@@ -411,3 +411,51 @@ describe('both sides hold a token: a game, A maximising and B minimising', () =>
     expect(decisions.policy.some((e) => e.side === 'a')).toBe(true);
   });
 });
+
+describe('examples/rules/rolloff-token.mjs: 2d6, one token, ties rolled again with the token kept', () => {
+  it('best play against brute force over every way of playing the ties (2^11), the rest decided cell by cell', async () => {
+    const path = new URL('../../examples/rules/rolloff-token.mjs', import.meta.url).pathname;
+    const spec = ((await import(path)) as { default: object }).default;
+    // 2d6 totals: the chance of each, from the 36 faces.
+    const chance = new Map<number, Fraction>();
+    for (let x = 1; x <= 6; x++)
+      for (let y = 1; y <= 6; y++) chance.set(x + y, (chance.get(x + y) ?? ZERO).add(F(1, 36)));
+    const totals = [...chance.keys()].sort((x, y) => x - y);
+    const above = (b: number) =>
+      totals.filter((t) => t > b).reduce((sum, t) => sum.add(chance.get(t) as Fraction), ZERO);
+    // A re-roll against b wins above b, and on a tie rolls again without the token: V0 = 1/2 (equal dice).
+    const reroll = (b: number) => above(b).add((chance.get(b) as Fraction).mul(F(1, 2)));
+    // Off a tie, keeping wins (1) or loses (0) outright, whatever comes after: the better of keep and re-roll is
+    // taken cell by cell. On a tie at b, keeping returns to the start with the token: a policy re-rolls the ties in a
+    // set R of totals, and V1 = c / (1 − t), c the chance of winning this round, t of a tie kept.
+    let best = ZERO;
+    let bestSet = 0;
+    for (let set = 0; set < 1 << totals.length; set++) {
+      let c = ZERO;
+      let t = ZERO;
+      for (const a of totals) {
+        for (const b of totals) {
+          const p = (chance.get(a) as Fraction).mul(chance.get(b) as Fraction);
+          if (a !== b)
+            c = c.add(p.mul(a > b ? ONE : reroll(b))); // ahead: keep wins for sure
+          else if ((set >> totals.indexOf(b)) & 1) c = c.add(p.mul(reroll(b)));
+          else t = t.add(p);
+        }
+      }
+      const value = c.div(ONE.sub(t));
+      if (value.compare(best) > 0) {
+        best = value;
+        bestSet = set;
+      }
+    }
+    const { decisions, values } = solved(spec, []);
+    expect(decisions.value.toString()).toBe(best.toString());
+    expect(values['a.wins'].toString()).toBe(best.toString());
+    for (const e of decisions.policy) {
+      const { a, b } = e.state as { a: number; b: number };
+      const expected = a === b ? ((bestSet >> totals.indexOf(b)) & 1 ? 'reroll' : 'keep') : a > b ? 'keep' : 'reroll';
+      expect(e.choice, e.label).toBe(expected);
+    }
+    expect(decisions.policy).toHaveLength(121);
+  });
+});

@@ -12,6 +12,7 @@ import { resolveParams } from '../../rules/params.js';
 import type { MetricSpec, Rule } from '../../rules/types.js';
 import { own } from '../../keyed.js';
 import { renderDistribution } from '../distribution-table.js';
+import { renderDecisions } from '../decisions-format.js';
 import { formatCount, renderRun, tableWidth } from '../format.js';
 import { chooseMetrics } from '../../analysis/metrics.js';
 import { simulateRun, solveRun } from '../../analysis/run.js';
@@ -52,6 +53,8 @@ export interface RunOptions extends CheckpointOptions {
   metric?: string[];
   all?: boolean;
   percentile?: string;
+  /** A rule with decisions: the metric side a plays for (the parameter objective). */
+  objective?: string;
 }
 
 export { DEFAULT_TRIALS };
@@ -78,7 +81,7 @@ export { withInterrupt };
 export async function runCommand(ruleId: string, options: RunOptions, io: Io): Promise<RunResult> {
   // A built-in rule is found without an await, so nothing (such as a Ctrl-C listener) waits on a tick.
   const rule = isRulePath(ruleId) ? await loadRuleFileRef(ruleId) : getRule(ruleId);
-  const params = resolveParams(rule, options.set ?? []);
+  const params = resolveParams(rule, objectiveSet(rule, options));
   const choice = chooseMetrics(rule, rule.metrics(params), options.metric, { all: options.all, params });
   const percentiles = options.percentile === undefined ? [] : parsePercentiles(options.percentile);
   if (percentiles.length > 0 && !rule.metrics(params).some((metric) => metric.distribution))
@@ -161,13 +164,20 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
   }
 
   if (result.distributions) withPercentiles(result.distributions, result.trials, percentiles);
+  const objective = rule.metrics(params).find((metric) => metric.name === result.objective?.metric);
   report.out(
     renderRun(result, choice.shown, seconds, {
       fold: choice.how === 'headline',
       note: hiddenNote(choice),
       width: tableWidth(io.columns),
       resumed,
-    }) + distributionTables(result, choice.shown, tableWidth(io.columns)),
+    }) +
+      distributionTables(result, choice.shown, tableWidth(io.columns)) +
+      renderDecisions(result, {
+        probability: objective?.probability ?? true,
+        width: tableWidth(io.columns),
+        all: options.all,
+      }),
   );
   if (result.method === 'simulation') {
     warnFarFromExact(result, rule, io);
@@ -188,6 +198,20 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
   writeReports(files, io, options.quiet ?? false);
   if (result.partial) process.exitCode = interruptedStatus();
   return result;
+}
+
+/** The --set assignments, with --objective METRIC as `objective=METRIC` (a rule with decisions only). */
+function objectiveSet(rule: Rule, options: RunOptions): string[] {
+  const set = options.set ?? [];
+  if (options.objective === undefined) return set;
+  if (!rule.decisions)
+    throw new UsageError(
+      `--objective: ${rule.id} has no decisions; allowed: a rule file with choices and choose ` +
+        '(docs/custom-rules.md, "Decisions")',
+    );
+  if (set.some((assignment) => assignment.trim().startsWith('objective=') || /^objective\s*=/.test(assignment.trim())))
+    throw new UsageError('--objective: objective is also set with --set; allowed: one of the two');
+  return [...set, `objective=${options.objective}`];
 }
 
 /**

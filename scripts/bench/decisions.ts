@@ -1,0 +1,95 @@
+/**
+ * `npm run bench:decisions`: best play solved exactly (src/exact/decisions.ts) on a looping decision chain of
+ * about 300 states — a race of `length` squares where each turn the player moves one square safely, or rolls a
+ * d6 and moves that far, a 1 sending them back to the start; they play to finish in the fewest turns (3 states
+ * a square: the decision, and a step of each option). Every
+ * state can return to the start, so the whole chain is one loop, solved by policy iteration with exact linear
+ * solves. Printed: the time to explore and solve best play, and beside it the time to solve the chain once with
+ * every decision fixed (the rule's "always roll" play written without choices), measured in the same run; the
+ * ratio is what deciding costs over one exact solve. Times are CPU seconds of this process (a busy machine's wall
+ * clock says little). The target: best play of the 300-state chain (100 squares) under a second.
+ *
+ * Not a test: timings on a shared machine vary, so nothing here fails.
+ */
+import { renderTable } from '../../src/cli/format.js';
+import { adaptRuleFile } from '../../src/rules/file-rule.js';
+import { resolveParams } from '../../src/rules/params.js';
+import type { Rule } from '../../src/rules/types.js';
+
+const RUNS = 1;
+
+type Square = { at: number; phase?: string; home?: boolean };
+
+function race(length: number, decide: boolean): Rule {
+  const move = (at: number) => (at >= length ? { at: length, home: true } : { at });
+  return adaptRuleFile(
+    {
+      id: 'race',
+      title: 'race',
+      metrics: [
+        { name: 'turns', probability: false, doc: 'turns to finish' },
+        { name: 'home', probability: true, doc: 'finished' },
+      ],
+      objective: decide ? 'turns' : undefined,
+      start: () => ({ at: 0 }),
+      ...(decide
+        ? {
+            choices: (s: Square) => (s.phase === undefined ? { side: 'b', options: ['step', 'roll'] } : null),
+            choose: (s: Square, option: string) => ({ at: s.at, phase: option }),
+          }
+        : {}),
+      step(s: Square, dice: { d(n: number): number }, _p: unknown, out: Record<string, unknown>) {
+        out.turns = 1;
+        if (decide && s.phase === 'step') return move(s.at + 1);
+        const face = dice.d(6);
+        return face === 1 ? { at: 0 } : move(s.at + face);
+      },
+      done: (s: Square) => s.home === true,
+      report: (s: Square, _p: unknown, out: Record<string, unknown>) => {
+        out.home = s.home === true;
+      },
+    },
+    'race.mjs',
+  );
+}
+
+function timed(fn: () => void): number {
+  const started = process.cpuUsage();
+  fn();
+  const used = process.cpuUsage(started);
+  return (used.user + used.system) / 1e6;
+}
+
+const rows: string[][] = [];
+for (const length of [25, 50, 100]) {
+  let best = Number.POSITIVE_INFINITY;
+  let fixed = Number.POSITIVE_INFINITY;
+  let states = 0;
+  let value = '';
+  for (let run = 0; run < RUNS; run++) {
+    // A fresh rule each run: rules keep what they enumerated.
+    const deciding = race(length, true);
+    const once = race(length, false);
+    best = Math.min(
+      best,
+      timed(() => {
+        const decisions = (deciding.decisions as Function)(resolveParams(deciding, []));
+        states = decisions.policy.length * 3;
+        value = decisions.value.toNumber().toFixed(4);
+      }),
+    );
+    fixed = Math.min(
+      fixed,
+      timed(() => (once.exact as Function)(resolveParams(once, []))),
+    );
+  }
+  rows.push([
+    `race of ${length} squares`,
+    `${states}`,
+    value,
+    `${best.toFixed(3)} s`,
+    `${fixed.toFixed(3)} s`,
+    `${(best / fixed).toFixed(1)}×`,
+  ]);
+}
+process.stdout.write(renderTable(['chain', 'states', 'best turns', 'best play', 'one fixed play', 'ratio'], rows, 100));
