@@ -105,6 +105,11 @@ export function buildProgram(io: Io): Command {
       ).argParser(collect),
     )
     .option('--all', 'show every metric, not only the headline ones')
+    .option(
+      '--objective <expr>',
+      'with reserves --set chosenRound=call: what the player calls the round to raise, a metric or a weighted sum ' +
+        '(default all.by.<rounds>)',
+    )
     .option('--html <file>', 'also write a self-contained HTML report (charts and every metric)')
     .option('--svg <dir>', 'also write each chart as a standalone SVG into this folder')
     .option('--csv <file>', 'also write the metrics table as CSV (- for standard output)')

@@ -29,6 +29,8 @@ import {
 } from '../checkpoint-option.js';
 import { checkCounts } from '../tally-check.js';
 import { checkOutputNames } from '../output-names.js';
+import { asksForCall } from '../../analysis/reserves-call.js';
+import { reservesCallCommand } from './reserves-call.js';
 
 export interface RunOptions extends CheckpointOptions {
   set?: string[];
@@ -49,6 +51,8 @@ export interface RunOptions extends CheckpointOptions {
   quiet?: boolean;
   metric?: string[];
   all?: boolean;
+  /** With reserves --set chosenRound=call: what the player plays for. */
+  objective?: string;
 }
 
 export { DEFAULT_TRIALS };
@@ -68,6 +72,12 @@ export { withInterrupt };
 export async function runCommand(ruleId: string, options: RunOptions, io: Io): Promise<RunResult> {
   // A built-in rule is found without an await, so nothing (such as a Ctrl-C listener) waits on a tick.
   const rule = isRulePath(ruleId) ? await loadRuleFileRef(ruleId) : getRule(ruleId);
+  if (asksForCall(rule, options.set ?? [])) return reservesCallCommand(rule, options, io);
+  if (options.objective !== undefined)
+    throw new UsageError(
+      '--objective: only with reserves --set chosenRound=call (the round called in play); allowed: add it, or ' +
+        'leave --objective out',
+    );
   const params = resolveParams(rule, options.set ?? []);
   const choice = chooseMetrics(rule, rule.metrics(params), options.metric, { all: options.all, params });
   const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true });
