@@ -47,26 +47,45 @@ export interface CallSolution {
   decisions: CallDecision[];
 }
 
+/** What one round adds to a metric, given the squads out before and after its rolls. */
+type RoundAdds = (round: number, before: number, after: number) => Fraction;
+
 /**
- * What one round adds to a metric, given the squads out before and after its rolls: the metric names of
- * reserves.ts (squad.round.r, all.by.r, arrived.by.r.mean, atLeast.k.by.r, squad.never, lost.mean, dice.mean),
- * each read off its own definition.
+ * How a metric of reserves.ts (squad.round.r, all.by.r, arrived.by.r.mean, atLeast.k.by.r, squad.never, lost.mean,
+ * dice.mean) grows round by round, each read off its own definition; the name is read once.
  */
-function roundAdds(metric: string, p: Reserves, round: number, before: number, after: number): Fraction {
+function roundAddsOf(metric: string, p: Reserves): RoundAdds {
   const S = p.squads;
-  const last = round === p.rounds;
   const byRound = /^(squad\.round|all\.by|arrived\.by|atLeast\.(\d+)\.by)\.(\d+)(\.mean)?$/.exec(metric);
   if (byRound) {
-    if (Number(byRound[3]) !== round) return Fraction.ZERO;
-    if (byRound[1] === 'squad.round') return Fraction.of(before - after, S);
-    if (byRound[1] === 'all.by') return after === 0 ? Fraction.ONE : Fraction.ZERO;
-    if (byRound[1] === 'arrived.by') return Fraction.of(S - after);
-    return S - after >= Number(byRound[2]) ? Fraction.ONE : Fraction.ZERO;
+    const at = Number(byRound[3]);
+    const least = Number(byRound[2]);
+    const kind = byRound[1];
+    const inRound =
+      (adds: (before: number, after: number) => Fraction): RoundAdds =>
+      (round, before, after) =>
+        round === at ? adds(before, after) : Fraction.ZERO;
+    if (kind === 'squad.round') return inRound((before, after) => Fraction.of(before - after, S));
+    if (kind === 'all.by') return inRound((_, after) => (after === 0 ? Fraction.ONE : Fraction.ZERO));
+    if (kind === 'arrived.by') return inRound((_, after) => Fraction.of(S - after));
+    return inRound((_, after) => (S - after >= least ? Fraction.ONE : Fraction.ZERO));
   }
-  if (metric === 'squad.never') return last ? Fraction.of(after, S) : Fraction.ZERO;
-  if (metric === 'lost.mean') return last ? Fraction.of(after) : Fraction.ZERO;
-  if (metric === 'dice.mean') return round >= p.firstRound ? Fraction.of(before) : Fraction.ZERO;
+  const last =
+    (adds: (after: number) => Fraction): RoundAdds =>
+    (round, _, after) =>
+      round === p.rounds ? adds(after) : Fraction.ZERO;
+  if (metric === 'squad.never') return last((after) => Fraction.of(after, S));
+  if (metric === 'lost.mean') return last((after) => Fraction.of(after));
+  if (metric === 'dice.mean') return (round, before) => (round >= p.firstRound ? Fraction.of(before) : Fraction.ZERO);
   throw new RangeError(`reserves has no metric ${metric}`);
+}
+
+/** The one round in which a metric can add (null: any round), read off its name as roundAddsOf reads it. */
+function onlyRound(metric: string, p: Reserves): number | null {
+  const byRound = /\.(\d+)(\.mean)?$/.exec(metric);
+  if (metric === 'dice.mean') return null;
+  if (metric === 'squad.never' || metric === 'lost.mean') return p.rounds;
+  return byRound ? Number(byRound[1]) : null;
 }
 
 /** n choose k, exactly. */
@@ -101,14 +120,14 @@ export function solveReservesCall(p: Reserves, objective: CallObjective, metricN
   const neededIn = (round: number, bonus: number) =>
     round < p.firstRound ? 7 : Math.min(7, Math.max(1, p.target - round - bonus));
   // What each round adds to the objective, before → after squads out.
+  const weighted = [...objective.weights].map(([metric, weight]) => [roundAddsOf(metric, p), weight] as const);
   const adds = Array.from({ length: R + 1 }, (_, round) =>
     round === 0
       ? []
       : Array.from({ length: S + 1 }, (_, before) =>
           Array.from({ length: before + 1 }, (_, after) => {
             let total = round === 1 ? objective.constant : Fraction.ZERO;
-            for (const [metric, weight] of objective.weights)
-              total = total.add(weight.mul(roundAdds(metric, p, round, before, after)));
+            for (const [adds, weight] of weighted) total = total.add(weight.mul(adds(round, before, after)));
             return total;
           }),
         ),
@@ -162,8 +181,15 @@ export function solveReservesCall(p: Reserves, objective: CallObjective, metricN
   let openReach = [new Array<Fraction>(S + 1).fill(Fraction.ZERO), new Array<Fraction>(S + 1).fill(Fraction.ZERO)];
   let calledReach = new Array<Fraction>(S + 1).fill(Fraction.ZERO);
   openReach[1][S] = Fraction.ONE;
-  const allMetrics = metricNames;
-  for (const name of allMetrics) metrics.set(name, Fraction.ZERO);
+  const readers = metricNames.map((name) => [name, roundAddsOf(name, p)] as const);
+  // A metric adds in one round or in every round: per round, only the ones that add in it are read.
+  const readersIn = Array.from({ length: R + 1 }, (_, round) =>
+    readers.filter(([name]) => {
+      const only = onlyRound(name, p);
+      return only === null || only === round;
+    }),
+  );
+  for (const name of metricNames) metrics.set(name, Fraction.ZERO);
   const account = (
     round: number,
     before: number,
@@ -174,8 +200,8 @@ export function solveReservesCall(p: Reserves, objective: CallObjective, metricN
     chances(before, needed).forEach((chance, after) => {
       if (chance.numerator === 0n) return;
       const weight = reach.mul(chance);
-      for (const name of allMetrics) {
-        const add = roundAdds(name, p, round, before, after);
+      for (const [name, adds] of readersIn[round]) {
+        const add = adds(round, before, after);
         if (add.numerator !== 0n) metrics.set(name, (metrics.get(name) as Fraction).add(weight.mul(add)));
       }
       onto(after, weight);
