@@ -307,6 +307,11 @@ export function buildProgram(io: Io): Command {
       '--against <strategy>',
       'deployment: one opponent deployment (such as standard:1,2,3), for a ranked list of answers',
     )
+    .option(
+      '--equilibrium',
+      "add the rule's matrix solved as a game both sides play at once: each side's best mix (see matrix --equilibrium)",
+    )
+    .option('--objective <expr>', "with --equilibrium, what the rows play to raise (default the matrix's first metric)")
     .option('--out <file>', 'the HTML card to write (required)')
     .option('--pdf <file>', 'also print it to PDF through Chromium (/usr/bin/chromium, or MUSTER_CHROMIUM)')
     .option('--paper <size>', 'a4 or letter (default a4)')

@@ -4,6 +4,7 @@ import { hasExact } from '../../rules/exact-of.js';
 import { getRule } from '../../rules/index.js';
 import { isRulePath, loadRule } from '../../rules/load-rule.js';
 import { resolveParams } from '../../rules/params.js';
+import type { Rule } from '../../rules/types.js';
 import { interruptedStatus, withInterrupt } from '../interrupt.js';
 import type { Io } from '../io.js';
 import { checkOutputFile, parseSeed } from '../options.js';
@@ -11,6 +12,15 @@ import { checkOutputNames } from '../output-names.js';
 import { parseSimulationSettings, type RunOptions } from './run.js';
 import { writeReports } from '../output-paths.js';
 import { evaluateCard } from '../../analysis/card.js';
+import {
+  type MatrixEquilibrium,
+  matrixSettings,
+  planEquilibrium,
+  planMatrix,
+  solveEquilibrium,
+  solveMatrix,
+} from '../../analysis/matrix.js';
+import { equilibriumBlock } from '../../../reports/card/equilibrium.js';
 import { layoutCard, PAPERS, planCard, type Paper } from '../../../reports/card/layout.js';
 import { renderCardPage } from '../../../reports/card/page.js';
 import { checkChromium, PdfInterrupted, printToPdf } from '../../../reports/card/pdf.js';
@@ -22,6 +32,8 @@ interface CardCommandOptions
   out?: string;
   pdf?: string;
   paper?: string;
+  equilibrium?: boolean;
+  objective?: string;
 }
 
 /** Trials per point when a rule has no exact solution: a card's figures to about ±0.3 percentage points. */
@@ -74,6 +86,7 @@ export async function cardCommand(
   const params = resolveParams(rule, options.set ?? []);
   const cardOptions = { range: options.range, against: options.against };
   const plan = planCard(rule, params, cardOptions);
+  const equilibrium = cardEquilibrium(rule, options);
 
   // An exact card is computed as before, outside the Ctrl-C hold; a simulated one stops at Ctrl-C.
   const results =
@@ -85,7 +98,10 @@ export async function cardCommand(
     process.exitCode = interruptedStatus();
     return null;
   }
-  const html = renderCardPage(layoutCard(rule, params, cardOptions, results), paper);
+  const card = layoutCard(rule, params, cardOptions, results);
+  if (equilibrium !== null)
+    card.blocks.push(equilibriumBlock(equilibrium, rule.matrix?.row ?? 'a', rule.matrix?.col ?? 'b'));
+  const html = renderCardPage(card, paper);
   let pdf: Buffer | undefined;
   if (pdfPath !== undefined) {
     try {
@@ -107,4 +123,22 @@ export async function cardCommand(
     options.quiet ?? false,
   );
   return { html: out, ...(pdfPath ? { pdf: pdfPath } : {}) };
+}
+
+/**
+ * With --equilibrium: the rule's matrix solved as a game both sides play at once (as `muster matrix
+ * --equilibrium`), for a block on the card; null without it. Checked before anything is computed.
+ */
+function cardEquilibrium(rule: Rule, options: CardCommandOptions): MatrixEquilibrium | null {
+  if (!options.equilibrium) {
+    if (options.objective !== undefined)
+      throw new UsageError('--objective: only with --equilibrium; allowed: add --equilibrium, or leave it out');
+    return null;
+  }
+  const matrixPlan = planMatrix(rule, { set: options.set, range: options.range });
+  const objective = planEquilibrium(matrixPlan, matrixSettings(matrixPlan, {}), {
+    equilibrium: true,
+    objective: options.objective,
+  });
+  return objective === null ? null : solveEquilibrium(matrixPlan, solveMatrix(matrixPlan), objective);
 }
