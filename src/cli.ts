@@ -106,8 +106,9 @@ export function buildProgram(io: Io): Command {
     .option('--max-trials <n>', 'cap for --precision (default 1e9)')
     .option('--exact', 'print the exact values without simulating')
     .option(
-      '--objective <metric>',
-      "a rule with decisions: the metric side a plays for (default the rule's objective); --set objective=… alike",
+      '--objective <expr>',
+      "a rule file with decisions: the metric side a plays for (default the rule's objective; --set objective=… " +
+        'alike); reserves --set chosenRound=call: a metric or a weighted sum (default all.by.<rounds>)',
     )
     .addOption(
       new Option(
@@ -358,6 +359,11 @@ export function buildProgram(io: Io): Command {
       '--against <strategy>',
       'deployment: one opponent deployment (such as standard:1,2,3), for a ranked list of answers',
     )
+    .option(
+      '--equilibrium',
+      "add the rule's matrix solved as a game both sides play at once: each side's best mix (see matrix --equilibrium)",
+    )
+    .option('--objective <expr>', "with --equilibrium, what the rows play to raise (default the matrix's first metric)")
     .option('--out <file>', 'the HTML card to write (required)')
     .option('--pdf <file>', 'also print it to PDF through Chromium (/usr/bin/chromium, or MUSTER_CHROMIUM)')
     .option('--paper <size>', 'a4 or letter (default a4)')

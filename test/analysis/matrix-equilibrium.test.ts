@@ -10,6 +10,9 @@
  * The objective parser is checked on weights worked by hand and on its
  * one-line errors.
  */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
 import { parseObjective } from '../../src/analysis/objective.js';
@@ -227,7 +230,27 @@ describe('muster matrix --equilibrium', () => {
     },
   );
 
+  it('muster card --equilibrium prints each side’s mix on the card, as fractions, with the value', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'muster-equilibrium-card-'));
+    try {
+      const out = join(folder, 'card.html');
+      const io = bufferIo();
+      expect(await main(['card', 'examples/rules/flank-march.mjs', '--equilibrium', '--out', out, '--quiet'], io)).toBe(
+        0,
+      );
+      const html = readFileSync(out, 'utf8');
+      const block = html.slice(html.indexOf('id="equilibrium"'));
+      expect(block).toMatch(
+        /<td>b \(lowers it\)<\/td><td>centre<\/td><td class="num">55\.6%<\/td><td class="num">5\/9<\/td>/,
+      );
+      expect(block).toContain('Value of the game 0.5556 = 5/9.');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   it.each([
+    [['card', 'deployment', '--objective', 'rolloff', '--out', 'x.html'], '--objective', /only with --equilibrium/],
     [['matrix', 'deployment', '--objective', 'a.initiative'], '--objective', /only with --equilibrium/],
     [['matrix', 'deployment', '--equilibrium', '--objective', 'a.aco'], '--objective', /did you mean "a\.aoc"/],
     [['matrix', 'deployment', '--equilibrium', '--against', 'S123'], '--equilibrium', /--against/],

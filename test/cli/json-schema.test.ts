@@ -170,6 +170,20 @@ describe('every command writes one documented JSON shape', () => {
     );
   });
 
+  it('run with reserves chosenRound=call: the decision block', async () => {
+    const called = await jsonOf(
+      '--json',
+      'run',
+      'reserves',
+      '--set',
+      'chosenRound=call',
+      'leaderLoss=0.2',
+      'command=4',
+    );
+    expectValid(called);
+    expect(called.decision).toBeDefined();
+  });
+
   it('matrix, exact and simulated', async () => {
     expectValid(await jsonOf('--json', 'matrix', 'infinity', '--range', '9..11'));
     expectValid(

@@ -7,6 +7,7 @@ import type { Params } from '../../rules/types.js';
 import { getRule } from '../../rules/index.js';
 import { isRulePath, loadRule } from '../../rules/load-rule.js';
 import { resolveParams } from '../../rules/params.js';
+import type { Rule } from '../../rules/types.js';
 import { interruptedStatus, withInterrupt } from '../interrupt.js';
 import type { Io } from '../io.js';
 import { checkOutputFile, parseSeed } from '../options.js';
@@ -14,6 +15,15 @@ import { checkOutputNames } from '../output-names.js';
 import { parseSimulationSettings, parseTimeout, type RunOptions } from './run.js';
 import { writeReports } from '../output-paths.js';
 import { evaluateCard } from '../../analysis/card.js';
+import {
+  type MatrixEquilibrium,
+  matrixSettings,
+  planEquilibrium,
+  planMatrix,
+  solveEquilibrium,
+  solveMatrix,
+} from '../../analysis/matrix.js';
+import { equilibriumBlock } from '../../../reports/card/equilibrium.js';
 import { layoutCard, PAPERS, planCard, type Paper } from '../../../reports/card/layout.js';
 import { renderCardPage } from '../../../reports/card/page.js';
 import { checkChromium, PdfInterrupted, printToPdf } from '../../../reports/card/pdf.js';
@@ -25,6 +35,8 @@ interface CardCommandOptions
   out?: string;
   pdf?: string;
   paper?: string;
+  equilibrium?: boolean;
+  objective?: string;
 }
 
 /** Trials per point when a rule has no exact solution: a card's figures to about ±0.3 percentage points. */
@@ -98,6 +110,7 @@ export async function cardCommand(
         `${refusalText(refused.refusal)}\n`,
     );
   }
+  const equilibrium = cardEquilibrium(rule, options);
 
   // An exact card is computed as before, outside the Ctrl-C hold; a simulated one stops at Ctrl-C.
   const results =
@@ -109,7 +122,10 @@ export async function cardCommand(
     process.exitCode = interruptedStatus();
     return null;
   }
-  const html = renderCardPage(layoutCard(rule, params, cardOptions, results), paper);
+  const card = layoutCard(rule, params, cardOptions, results);
+  if (equilibrium !== null)
+    card.blocks.push(equilibriumBlock(equilibrium, rule.matrix?.row ?? 'a', rule.matrix?.col ?? 'b'));
+  const html = renderCardPage(card, paper);
   let pdf: Buffer | undefined;
   if (pdfPath !== undefined) {
     try {
@@ -131,4 +147,22 @@ export async function cardCommand(
     options.quiet ?? false,
   );
   return { html: out, ...(pdfPath ? { pdf: pdfPath } : {}) };
+}
+
+/**
+ * With --equilibrium: the rule's matrix solved as a game both sides play at once (as `muster matrix
+ * --equilibrium`), for a block on the card; null without it. Checked before anything is computed.
+ */
+function cardEquilibrium(rule: Rule, options: CardCommandOptions): MatrixEquilibrium | null {
+  if (!options.equilibrium) {
+    if (options.objective !== undefined)
+      throw new UsageError('--objective: only with --equilibrium; allowed: add --equilibrium, or leave it out');
+    return null;
+  }
+  const matrixPlan = planMatrix(rule, { set: options.set, range: options.range });
+  const objective = planEquilibrium(matrixPlan, matrixSettings(matrixPlan, {}), {
+    equilibrium: true,
+    objective: options.objective,
+  });
+  return objective === null ? null : solveEquilibrium(matrixPlan, solveMatrix(matrixPlan), objective);
 }

@@ -32,6 +32,8 @@ import {
 } from '../checkpoint-option.js';
 import { checkCounts } from '../tally-check.js';
 import { checkOutputNames } from '../output-names.js';
+import { asksForCall } from '../../analysis/reserves-call.js';
+import { reservesCallCommand } from './reserves-call.js';
 
 export interface RunOptions extends CheckpointOptions {
   set?: string[];
@@ -81,6 +83,7 @@ export { withInterrupt };
 export async function runCommand(ruleId: string, options: RunOptions, io: Io): Promise<RunResult> {
   // A built-in rule is found without an await, so nothing (such as a Ctrl-C listener) waits on a tick.
   const rule = isRulePath(ruleId) ? await loadRuleFileRef(ruleId) : getRule(ruleId);
+  if (asksForCall(rule, options.set ?? [])) return reservesCallCommand(rule, options, io);
   const params = resolveParams(rule, objectiveSet(rule, options));
   const choice = chooseMetrics(rule, rule.metrics(params), options.metric, { all: options.all, params });
   const percentiles = options.percentile === undefined ? [] : parsePercentiles(options.percentile);
@@ -207,7 +210,7 @@ function objectiveSet(rule: Rule, options: RunOptions): string[] {
   if (!rule.decisions)
     throw new UsageError(
       `--objective: ${rule.id} has no decisions; allowed: a rule file with choices and choose ` +
-        '(docs/custom-rules.md, "Decisions")',
+        '(docs/custom-rules.md, "Decisions"), or reserves --set chosenRound=call, or leave --objective out',
     );
   if (set.some((assignment) => assignment.trim().startsWith('objective=') || /^objective\s*=/.test(assignment.trim())))
     throw new UsageError('--objective: objective is also set with --set; allowed: one of the two');

@@ -1,0 +1,232 @@
+/**
+ * `muster run reserves --set chosenRound=call [--objective EXPR]`: the chosen reserve round called in play
+ * (src/rules/reserves-call.ts), solved exactly, with the policy in words and what calling in play is worth
+ * against the best round declared before the game.
+ *
+ *   plan (the parameters with chosenRound=call, the objective read) ─► solve (best play, its metrics, every fixed
+ *   round's objective) ─► assemble (a `run` result whose `decision` block holds the policy and the comparison)
+ */
+import { UsageError } from '../errors.js';
+import type { Fraction } from '../exact/fraction.js';
+import { keyedRecord } from '../keyed.js';
+import { envelope, type MetricResult, type RunResult } from '../result.js';
+import { type CallDecision, solveReservesCall } from '../rules/reserves-call.js';
+import type { Reserves } from '../rules/reserves-setup.js';
+import { reserves } from '../rules/reserves.js';
+import { resolveParams } from '../rules/params.js';
+import type { Rule } from '../rules/types.js';
+import { evaluateObjective, parseObjective } from './objective.js';
+
+/** The value of chosenRound that asks for the round to be called in play. */
+export const CALL = 'call';
+
+const CALL_SETTING = /^\s*chosenRound\s*=\s*call\s*$/i;
+
+/** Whether these --set assignments ask for the reserves call: `chosenRound=call`, on the reserves rule. */
+export function asksForCall(rule: Rule, set: readonly string[]): boolean {
+  return rule === (reserves as unknown as Rule) && set.some((assignment) => CALL_SETTING.test(assignment));
+}
+
+/** An exact value as the result JSON carries one. */
+interface ExactValue {
+  exact: number;
+  fraction: string;
+}
+
+/** The `decision` block of a run with chosenRound=call (docs/json.md). */
+export interface CallDecisionResult {
+  param: 'chosenRound';
+  value: typeof CALL;
+  objective: string;
+  weights: { metric: string; weight: string }[];
+  constant: string;
+  /** The objective under the best play. */
+  best: ExactValue;
+  /** Every decision state the best play reaches, in order of rounds. */
+  policy: {
+    round: number;
+    out: number;
+    commander: 'alive' | 'lost';
+    reach: ExactValue;
+    options: { option: 'wait' | 'call'; value: ExactValue }[];
+    choice: 'wait' | 'call';
+  }[];
+  /** The objective with each round declared before the game (0: none). */
+  fixed: { chosenRound: number; value: ExactValue }[];
+  /** The best of those (the earliest among equals). */
+  bestFixed: { chosenRound: number; value: ExactValue };
+  /** best − bestFixed.value: what calling in play is worth. */
+  worth: ExactValue;
+  /** The answer in words, one sentence an entry. */
+  summary: string[];
+}
+
+export interface CallResult extends RunResult {
+  decision: CallDecisionResult;
+}
+
+const exactValue = (value: Fraction): ExactValue => ({ exact: value.toNumber(), fraction: value.toString() });
+
+/** Solves the call at the parameters of `set` (chosenRound=call among them) for the objective (default all.by.R). */
+export function solveCall(rule: Rule, set: readonly string[], objectiveText: string | undefined): CallResult {
+  const base = resolveParams(
+    rule,
+    set.map((assignment) => (CALL_SETTING.test(assignment) ? 'chosenRound=0' : assignment)),
+  ) as unknown as Reserves;
+  const names = reserves.metrics(base).map((metric) => metric.name);
+  const objective = parseObjective(objectiveText ?? `all.by.${base.rounds}`, names);
+  const solution = solveReservesCall(base, objective, names);
+
+  const fixedRounds = [0, ...Array.from({ length: base.rounds - base.firstRound + 1 }, (_, i) => base.firstRound + i)];
+  const exactOf = reserves.exact;
+  if (exactOf === undefined) throw new Error('reserves has no exact solution');
+  const fixed = fixedRounds.map((chosenRound) => {
+    const values = exactOf({ ...base, chosenRound });
+    return { chosenRound, value: evaluateObjective(objective, (metric) => values[metric]) };
+  });
+  const bestFixed = fixed.reduce((best, next) => (next.value.compare(best.value) > 0 ? next : best));
+  const worth = solution.value.sub(bestFixed.value);
+
+  const metrics = keyedRecord<MetricResult>(
+    names.map((name) => {
+      const value = solution.metrics.get(name) as Fraction;
+      return [name, { estimate: null, lo: null, hi: null, exact: value.toNumber(), fraction: value.toString() }];
+    }),
+  );
+  const summary = [
+    `Called in play, ${objective.text} is ${formatValue(solution.value)} under the best play.`,
+    ...policyWords(solution.decisions, base),
+    worth.numerator === 0n
+      ? `Calling in play is worth exactly nothing over declaring ${roundWords(bestFixed.chosenRound)} before the ` +
+        `game (${formatValue(bestFixed.value)})${whyNothing(base)}.`
+      : `Calling in play is worth ${worth.numerator > 0n ? '+' : ''}${formatValue(worth)} over the best round ` +
+        `declared before the game, ${roundWords(bestFixed.chosenRound)} (${formatValue(bestFixed.value)}).`,
+  ];
+  return {
+    ...envelope('run', rule),
+    source: rule.source,
+    params: { ...base, chosenRound: CALL },
+    seed: '',
+    stream: null,
+    trials: 0,
+    threads: 0,
+    confidence: 1,
+    method: 'exact',
+    partial: false,
+    metrics,
+    decision: {
+      param: 'chosenRound',
+      value: CALL,
+      objective: objective.text,
+      weights: [...objective.weights].map(([metric, weight]) => ({ metric, weight: weight.toString() })),
+      constant: objective.constant.toString(),
+      best: exactValue(solution.value),
+      policy: solution.decisions.map((decision) => ({
+        round: decision.round,
+        out: decision.out,
+        commander: decision.alive ? 'alive' : 'lost',
+        reach: exactValue(decision.reach),
+        options: [
+          { option: 'wait', value: exactValue(decision.wait) },
+          { option: 'call', value: exactValue(decision.call) },
+        ],
+        choice: decision.choice,
+      })),
+      fixed: fixed.map(({ chosenRound, value }) => ({ chosenRound, value: exactValue(value) })),
+      bestFixed: { chosenRound: bestFixed.chosenRound, value: exactValue(bestFixed.value) },
+      worth: exactValue(worth),
+      summary,
+    },
+  };
+}
+
+/** Refuses what a solved call cannot honour, naming the option. */
+export function checkCallOptions(options: Record<string, unknown>): void {
+  for (const option of [
+    'trials',
+    'precision',
+    'maxTrials',
+    'threads',
+    'confidence',
+    'timeout',
+    'checkpoint',
+    'stream',
+    'html',
+    'svg',
+    'csv',
+  ]) {
+    if (options[option] !== undefined)
+      throw new UsageError(
+        `--${option.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}: chosenRound=call is solved ` +
+          'exactly, with no simulation or report files; allowed: --objective, --json, --set',
+      );
+  }
+}
+
+function formatValue(value: Fraction): string {
+  const text = value.toString();
+  const decimal = value.toNumber().toFixed(6);
+  return text.includes('/') ? `${decimal} = ${text}` : text;
+}
+
+function roundWords(chosenRound: number): string {
+  return chosenRound === 0 ? 'no chosen round' : `round ${chosenRound}`;
+}
+
+function whyNothing(p: Reserves): string {
+  const fateFixed = p.leaderLoss === 0 || p.command === p.fallbackCommand;
+  return fateFixed
+    ? ': the squads roll independently and the bonus is certain, so what the player sees never changes which ' +
+        'round is best'
+    : '';
+}
+
+/**
+ * The policy in words: for the commander alive (then lost, where that can happen), each round with a decision,
+ * when the player calls. A threshold reads "call if 3 or more squads are still out".
+ */
+function policyWords(decisions: readonly CallDecision[], p: Reserves): string[] {
+  const lines: string[] = [];
+  const fates = p.leaderLoss > 0 && p.command !== p.fallbackCommand ? [true, false] : [true];
+  for (const alive of fates) {
+    const parts: string[] = [];
+    const rounds = [...new Set(decisions.filter((d) => d.alive === alive).map((d) => d.round))];
+    let waiting: number[] = [];
+    const flush = () => {
+      if (waiting.length > 0)
+        parts.push(
+          waiting.length === 1
+            ? `round ${waiting[0]}: wait`
+            : `rounds ${waiting[0]}–${waiting[waiting.length - 1]}: wait`,
+        );
+      waiting = [];
+    };
+    for (const round of rounds) {
+      const here = decisions.filter((d) => d.alive === alive && d.round === round);
+      const calls = here.filter((d) => d.choice === 'call').map((d) => d.out);
+      const waits = here.filter((d) => d.choice === 'wait').map((d) => d.out);
+      if (calls.length === 0) {
+        waiting.push(round);
+        continue;
+      }
+      flush();
+      if (waits.length === 0) parts.push(`round ${round}: call, whatever is still out`);
+      else if (Math.min(...calls) > Math.max(...waits))
+        parts.push(`round ${round}: call if ${Math.min(...calls)} or more squads are still out, else wait`);
+      else if (Math.max(...calls) < Math.min(...waits))
+        parts.push(
+          `round ${round}: call if at most ${Math.max(...calls)} ` +
+            `${Math.max(...calls) === 1 ? 'squad is' : 'squads are'} still out, else wait`,
+        );
+      else
+        parts.push(
+          `round ${round}: call with ${calls.sort((x, y) => x - y).join(', ')} still out; wait with ` +
+            `${waits.sort((x, y) => x - y).join(', ')}`,
+        );
+    }
+    flush();
+    const who = fates.length === 1 ? 'Best play' : alive ? 'With the commander alive' : 'Once the commander is lost';
+    lines.push(`${who}: ${parts.length > 0 ? parts.join('; ') : 'no call to make'}.`);
+  }
+  return lines;
+}
