@@ -17,13 +17,18 @@
 import { simulateRunInThread, solveRun } from './analysis/run-in-thread.js';
 import { UsageError } from './errors.js';
 import {
+  checkCallOptions,
+  EXACT_OPTIONS,
   type ExactOptions,
+  IN_THREAD_RUN_OPTIONS,
+  kindOf,
   paramsOf,
   type RuleFileSpec,
   type SimulationCallOptions,
   simulationSettings,
 } from './library-core.js';
 import type { MetricResult, RunResult } from './result.js';
+import { deepFreeze } from './rules/deep-freeze.js';
 import { adaptRuleFile } from './rules/file-rule.js';
 import { getRule as builtInRule, rules as builtInRules } from './rules/index.js';
 import { isRulePath } from './rules/rule-path.js';
@@ -46,7 +51,7 @@ const made = new WeakSet<object>(builtInRules);
 export function getRule(id: string): Rule {
   if (typeof id !== 'string' || isRulePath(id))
     throw new UsageError(
-      `rule: got ${JSON.stringify(String(id))}; ` +
+      `rule: got ${typeof id === 'string' ? JSON.stringify(id) : kindOf(id)}; ` +
         `allowed: a built-in rule id (${builtInRules.map((r) => r.id).join(', ')}) ` +
         'or a rule file’s default export (a browser reads no paths)',
     );
@@ -63,7 +68,8 @@ export function ruleFile(spec: unknown, name = 'rule object'): Rule {
   if (typeof name !== 'string' || name === '')
     throw new UsageError('name: got an empty or non-text name; allowed: text naming the rule in messages');
   if (spec !== null && typeof spec === 'object' && made.has(spec)) return spec as Rule;
-  const rule = adaptRuleFile(spec, name);
+  // Frozen, as the built-ins are: a rule handed out cannot be changed under a later call (rules/deep-freeze.ts).
+  const rule = deepFreeze(adaptRuleFile(spec, name));
   made.add(rule);
   return rule;
 }
@@ -74,6 +80,7 @@ function ruleOf(rule: RuleInput): Rule {
 
 /** The exact value of every metric, with no simulation: the rule's exact solution, or its dice enumerated. */
 export async function exact(rule: RuleInput, options: ExactOptions = {}): Promise<RunResult> {
+  checkCallOptions(options, EXACT_OPTIONS, 'exact');
   const resolved = ruleOf(rule);
   if (!resolved.exact)
     throw new UsageError(`exact: ${resolved.id} has no exact solution; allowed: run(…) to simulate it`);
@@ -85,6 +92,7 @@ export async function exact(rule: RuleInput, options: ExactOptions = {}): Promis
  * `signal` and `onProgress` work in a page; a long run belongs in a Web Worker). The result records 1 thread.
  */
 export async function run(rule: RuleInput, options: RunOptions = {}): Promise<RunResult> {
+  checkCallOptions(options, IN_THREAD_RUN_OPTIONS, 'run');
   const resolved = ruleOf(rule);
   const params = paramsOf(resolved, options.set);
   const settings = simulationSettings(options, 1);

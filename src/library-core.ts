@@ -12,6 +12,7 @@ import { parseSeed } from './input/seed.js';
 import { rules as builtInRules } from './rules/index.js';
 import { resolveParams } from './rules/params.js';
 import type { ParamValue, Params, Rule, StreamVersion } from './rules/types.js';
+import { didYouMean } from './text/suggest.js';
 
 /** Parameter values by name; numbers, booleans, or text as `--set` takes it ("0.15", "forward:3"). */
 export type ParamSettings = Readonly<Record<string, ParamValue>> | ReadonlyMap<string, ParamValue>;
@@ -66,6 +67,101 @@ export interface SimulationCallOptions extends ExactOptions {
   /** Called as chunks finish: trials done and trials asked for. */
   onProgress?: (done: number, target: number) => void;
 }
+
+/** What each option of a call allows, as its UsageError says it. */
+const OPTION_ALLOWS: Readonly<Record<string, string>> = {
+  set: 'parameter values by name, such as { squads: 4 }',
+  trials: `a whole number from 1 to ${MAX_TRIALS}`,
+  seed: 'text',
+  stream: `one of ${STREAM_VERSIONS.join(', ')}`,
+  confidence: `a number greater than 0 and at most ${MAX_CONFIDENCE}, such as 0.95`,
+  signal: 'an AbortSignal (new AbortController().signal)',
+  onProgress: 'a function (done, target) => …',
+  pool: 'a Pool (new Pool(threads))',
+  threads: 'a whole number from 1 to 1024',
+  exact: 'true or false',
+  simulate: 'true or false',
+  seedPerVariant: 'true or false',
+  vary: '{ name: [values] } or { name: "a..b" }',
+  best: 'a metric name, such as "all.by.4" or "all.by.4:min"',
+  variants: 'a list of at least two { label, set } or "label: name=value"',
+};
+
+/**
+ * A call's options object checked before anything runs: an object (or
+ * nothing), holding only the options `allowed` (a misspelling is named with
+ * the nearest allowed name: `{ trails: 100 }` was silently a run of the
+ * default million), none of them null, `signal` an AbortSignal and
+ * `onProgress` a function. Each mistake is a UsageError naming the option.
+ */
+export function checkCallOptions(options: unknown, allowed: readonly string[], call: string): void {
+  if (options === undefined) return;
+  if (options === null || typeof options !== 'object' || Array.isArray(options))
+    throw new UsageError(
+      `options: got ${options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options}; ` +
+        `allowed: an object of options (${allowed.join(', ')}), or nothing`,
+    );
+  for (const name of Object.keys(options)) {
+    if (!allowed.includes(name))
+      throw new UsageError(
+        `${/^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name)}: not an option of ${call}()` +
+          `${didYouMean(name, allowed)}; allowed: ${allowed.join(', ')}`,
+      );
+    const value = (options as Record<string, unknown>)[name];
+    if (value === null)
+      throw new UsageError(`${name}: got null; allowed: ${OPTION_ALLOWS[name] ?? 'a value'}, or leave it out`);
+  }
+  const { signal, onProgress } = options as { signal?: unknown; onProgress?: unknown };
+  if (signal !== undefined && !(typeof AbortSignal === 'function' && signal instanceof AbortSignal))
+    throw new UsageError(`signal: got ${kindOf(signal)}; allowed: ${OPTION_ALLOWS.signal}`);
+  if (onProgress !== undefined && typeof onProgress !== 'function')
+    throw new UsageError(`onProgress: got ${kindOf(onProgress)}; allowed: ${OPTION_ALLOWS.onProgress}`);
+  for (const name of ['exact', 'simulate', 'seedPerVariant'])
+    if (name in options) {
+      const value = (options as Record<string, unknown>)[name];
+      if (value !== undefined && typeof value !== 'boolean')
+        throw new UsageError(`${name}: got ${kindOf(value)}; allowed: ${OPTION_ALLOWS[name]}`);
+    }
+}
+
+/** A value as a message names its kind: "a number", "an object", "a function". */
+export function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  const type = typeof value;
+  return `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
+}
+
+/**
+ * The rules the library has handed out (the built-ins, and each rule a
+ * load returned): a call takes a rule by reference only when it is one of
+ * them, so a number, null, or an object dressed as a rule is a UsageError,
+ * and what the library computes comes from rules it made (each frozen:
+ * rules/deep-freeze.ts).
+ */
+const handedOut = new WeakSet<object>(builtInRules);
+
+/** Notes `rule` as one the library handed out, and returns it. */
+export function handOut(rule: Rule): Rule {
+  handedOut.add(rule);
+  return rule;
+}
+
+/** `rule` when the library handed it out; a UsageError naming the argument otherwise. */
+export function handedOutRule(
+  rule: unknown,
+  allowed = 'a built-in rule id, the path of a rule file, or a rule loadRule() returned',
+): Rule {
+  if (rule !== null && typeof rule === 'object' && handedOut.has(rule)) return rule as Rule;
+  throw new UsageError(
+    `rule: got ${kindOf(rule)}${rule !== null && typeof rule === 'object' ? ' that is not a rule the library made' : ''}; ` +
+      `allowed: ${allowed}`,
+  );
+}
+
+/** The options each call of the library takes (its own and the simulation's). */
+export const EXACT_OPTIONS = ['set'] as const;
+export const IN_THREAD_RUN_OPTIONS = ['set', 'trials', 'seed', 'stream', 'confidence', 'signal', 'onProgress'] as const;
 
 /** A run's options checked, as the settings a run takes; `threads` is only recorded in the result. */
 export function simulationSettings(options: SimulationCallOptions, threads: number): SimulationSettings {

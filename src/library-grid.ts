@@ -17,7 +17,7 @@ import type { SimulationOptions } from './input/settings.js';
 import { getRule } from './rules/index.js';
 import { isRulePath, loadRule } from './rules/load-rule.js';
 import type { ParamValue, Rule, StreamVersion } from './rules/types.js';
-import type { ParamSettings } from './library-core.js';
+import { checkCallOptions, handedOutRule, handOut, type ParamSettings } from './library-core.js';
 import { Pool } from './library-pool.js';
 
 export type { BalanceResult, CompareResult, SweepResult };
@@ -89,8 +89,9 @@ export interface CompareOptions extends GridCallOptions {
 
 /** Every combination of the varied parameters, each point computed as `run` computes it, on one seed. */
 export async function sweep(rule: string | Rule, options: SweepOptions): Promise<SweepResult> {
+  checkCallOptions(options, [...GRID_OPTIONS, 'vary', 'best'], 'sweep');
   const resolved = await ruleOf(rule);
-  if (options === null || typeof options !== 'object' || options.vary === null || typeof options.vary !== 'object')
+  if (options === undefined || typeof options.vary !== 'object')
     throw new UsageError('vary: missing; allowed: { name: [values] } or { name: "a..b" }, one entry per parameter');
   const vary = Object.entries(options.vary).map(([name, values]) => `${name}=${varyText(name, values)}`);
   const plan = planSweep(resolved, {
@@ -141,8 +142,9 @@ export async function balance(rule: string | Rule, options: BalanceOptions): Pro
 
 /** Every metric of every variant, the differences from the first, tested with Holm's adjustment. */
 export async function compare(rule: string | Rule, options: CompareOptions): Promise<CompareResult> {
+  checkCallOptions(options, [...GRID_OPTIONS, 'variants', 'simulate', 'seedPerVariant'], 'compare');
   const resolved = await ruleOf(rule);
-  if (options === null || typeof options !== 'object' || !Array.isArray(options.variants))
+  if (options === undefined || !Array.isArray(options.variants))
     throw new UsageError('variants: missing; allowed: a list of at least two { label, set } or "label: name=value"');
   const texts = options.variants.map(variantText);
   const rules: Rule[] = [];
@@ -164,11 +166,26 @@ export async function compare(rule: string | Rule, options: CompareOptions): Pro
   return onPool(plan.base, plan.paramsList.length, options, (hooks) => evaluateCompare(plan, hooks));
 }
 
-async function ruleOf(rule: string | Rule): Promise<Rule> {
-  if (typeof rule !== 'string') return rule;
+/** The options every simulating call takes (GridCallOptions). */
+const GRID_OPTIONS = [
+  'set',
+  'trials',
+  'seed',
+  'stream',
+  'confidence',
+  'pool',
+  'threads',
+  'exact',
+  'signal',
+  'onProgress',
+] as const;
+
+/** A call's rule, or a variant's (by reference only: an id or a path). */
+async function ruleOf(rule: unknown): Promise<Rule> {
+  if (typeof rule !== 'string') return handedOutRule(rule);
   if (rule === '')
     throw new UsageError('rule: got an empty reference; allowed: a built-in rule id or the path of a rule file');
-  return isRulePath(rule) ? loadRule(rule) : getRule(rule);
+  return handOut(isRulePath(rule) ? await loadRule(rule) : getRule(rule));
 }
 
 /** The numbers as the CLI's flags would carry them, so that the CLI's parsers check them. */

@@ -18,7 +18,18 @@
  */
 import { UsageError } from './errors.js';
 import { defaultThreads, WorkerError } from './engine/pool.js';
-import { type ExactOptions, paramsOf, type SimulationCallOptions, simulationSettings } from './library-core.js';
+import {
+  checkCallOptions,
+  EXACT_OPTIONS,
+  type ExactOptions,
+  handedOutRule,
+  handOut,
+  IN_THREAD_RUN_OPTIONS,
+  kindOf,
+  paramsOf,
+  type SimulationCallOptions,
+  simulationSettings,
+} from './library-core.js';
 import { Pool } from './library-pool.js';
 import { simulateRun, solveRun } from './analysis/run.js';
 import type { MetricResult, RunResult } from './result.js';
@@ -44,10 +55,19 @@ export type { MetricResult, ParamValue, Rule, RunResult, StreamVersion };
 
 /** A built-in rule by id, or a rule file by path (a reference with a slash or a script extension is a path). */
 export async function loadRule(ref: string): Promise<Rule> {
-  if (typeof ref !== 'string' || ref === '')
+  if (typeof ref !== 'string')
+    throw new UsageError(`rule: got ${kindOf(ref)}; allowed: a built-in rule id or the path of a rule file`);
+  if (ref === '')
     throw new UsageError('rule: got an empty reference; allowed: a built-in rule id or the path of a rule file');
-  return loadRuleRef(ref);
+  return handOut(await loadRuleRef(ref));
 }
+
+/** A call's `rule`: an id or path loaded, or a rule the library handed out (never one made or changed elsewhere). */
+async function resolveRule(rule: unknown): Promise<Rule> {
+  return typeof rule === 'string' ? loadRule(rule) : handedOutRule(rule);
+}
+
+const RUN_OPTIONS = [...IN_THREAD_RUN_OPTIONS, 'pool', 'threads'] as const;
 
 export interface RunOptions extends SimulationCallOptions {
   /** A pool to run on; without one the call starts its own, of `threads` threads (default: every core). */
@@ -57,7 +77,8 @@ export interface RunOptions extends SimulationCallOptions {
 
 /** The exact value of every metric, with no simulation (the rule's exact solution). */
 export async function exact(rule: string | Rule, options: ExactOptions = {}): Promise<RunResult> {
-  const resolved = typeof rule === 'string' ? await loadRule(rule) : rule;
+  checkCallOptions(options, EXACT_OPTIONS, 'exact');
+  const resolved = await resolveRule(rule);
   if (!resolved.exact)
     throw new UsageError(`exact: ${resolved.id} has no exact solution; allowed: run(…) to simulate it`);
   const params = paramsOf(resolved, options.set);
@@ -66,7 +87,8 @@ export async function exact(rule: string | Rule, options: ExactOptions = {}): Pr
 
 /** Simulates a rule: every metric's estimate and interval, with its exact value beside it where the rule has one. */
 export async function run(rule: string | Rule, options: RunOptions = {}): Promise<RunResult> {
-  const resolved = typeof rule === 'string' ? await loadRule(rule) : rule;
+  checkCallOptions(options, RUN_OPTIONS, 'run');
+  const resolved = await resolveRule(rule);
   const params = paramsOf(resolved, options.set);
   const settings = simulationSettings(options, 0);
   if (options.pool !== undefined && options.threads !== undefined)

@@ -1,5 +1,6 @@
 import { didYouMean } from '../text/suggest.js';
 import { UsageError } from '../errors.js';
+import { deepFreeze } from './deep-freeze.js';
 import { deployment } from './deployment.js';
 import { deploymentPresentation } from './deployment.present.js';
 import { fow } from './fow.js';
@@ -36,6 +37,12 @@ export const registry: readonly RuleEntry[] = [
   { rule: fow, presentation: fowPresentation },
   { rule: rolloff, presentation: rolloffPresentation },
 ];
+
+// Shared by every caller in a process (the library hands them out): frozen, so that none can change the next's.
+for (const entry of registry) {
+  deepFreeze(entry.rule);
+  deepFreeze(entry.presentation);
+}
 
 export const rules: readonly Rule[] = registry.map((entry) => entry.rule);
 

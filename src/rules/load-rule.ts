@@ -17,6 +17,7 @@ import { statSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { badValue, UsageError } from '../errors.js';
+import { deepFreeze } from './deep-freeze.js';
 import { adaptRuleFile } from './file-rule.js';
 import { describeError, describeValue, isA } from './file-rule-text.js';
 import { getRule, rules } from './index.js';
@@ -82,7 +83,8 @@ export async function loadRuleFile(
   } finally {
     leaveRuleCall(marked);
   }
-  const rule: Rule = { ...adaptRuleFile(module.default, shown), file: { path, sha256, origin: shown } };
+  // Frozen: every later load of this file in the process is handed the same object (deep-freeze.ts).
+  const rule: Rule = deepFreeze({ ...adaptRuleFile(module.default, shown), file: { path, sha256, origin: shown } });
   loaded.set(key, rule);
   return rule;
 }
