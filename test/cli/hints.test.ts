@@ -1,10 +1,13 @@
 /**
- * Every hint muster prints that names a flag, a command or a way to get what was refused ("leave out --exact",
+ * The hints muster prints that name a flag, a command or a way to get what was refused ("leave out --exact",
  * "add --simulate", "--json, or the whole matrix with --html", "muster check FILE …"), provoked through the real
  * CLI and then followed: each command line the hint suggests is run with the same parser, and must not be refused
  * as a usage error about its options (the point of a hint is that doing what it says works). Where a hint offers
- * more than one way, each is followed. The last case group checks the lines that offer no flag at all (a rule's
- * own remedy) say nothing a command does not take.
+ * more than one way, each is followed. The families covered: enumeration refused or past a budget (per command and
+ * per form), simulation options refused beside exact ones, shards, checkpoints, outputs, metrics, the folded line,
+ * the far-from-exact warning, describe, and the parser's "did you mean". Not yet here: merge's and the shard
+ * files' refusals, app, book and new-rule (their own test files provoke them). The later groups check the lines
+ * that offer no flag (a rule's own remedy) name none, and that compare and card solve what --exact solves.
  *
  * What is followed is written out per case beside the words of the hint it follows (`says`), so a hint reworded
  * into one that names another flag fails here until its follow-up is written too.
