@@ -1,15 +1,18 @@
 /**
- * Every hint muster prints that names a flag, a command or a way to get what was refused ("leave out --exact",
+ * The hints muster prints that name a flag, a command or a way to get what was refused ("leave out --exact",
  * "add --simulate", "--json, or the whole matrix with --html", "muster check FILE …"), provoked through the real
  * CLI and then followed: each command line the hint suggests is run with the same parser, and must not be refused
  * as a usage error about its options (the point of a hint is that doing what it says works). Where a hint offers
- * more than one way, each is followed. The last case group checks the lines that offer no flag at all (a rule's
- * own remedy) say nothing a command does not take.
+ * more than one way, each is followed. The families covered: enumeration refused or past a budget (per command and
+ * per form), simulation options refused beside exact ones, shards, checkpoints, outputs, metrics, the folded line,
+ * the far-from-exact warning, describe, and the parser's "did you mean". Not yet here: merge's and the shard
+ * files' refusals, app, book and new-rule (their own test files provoke them). The later groups check the lines
+ * that offer no flag (a rule's own remedy) name none, and that compare and card solve what --exact solves.
  *
  * What is followed is written out per case beside the words of the hint it follows (`says`), so a hint reworded
  * into one that names another flag fails here until its follow-up is written too.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, scratchFolder } from '../support/cli.js';
@@ -447,5 +450,71 @@ describe('a refusal with no flag of its own offers only what the rule can change
       /^muster: note: no exact values beside the simulation: dice\.random\(\) cannot be enumerated .*; exact values need dice\.d, dice\.count, dice\.below or dice\.chance\(p\) in its place/,
     );
     expect(stderr).not.toMatch(FLAG);
+  });
+});
+
+describe("the enumeration's budget lines, each right for the form it is printed for", () => {
+  it('a step form past its states: a state that keeps less, said once, and no step form offered', async () => {
+    // Each step adds 1 or 2 and the chain ends past 150,000: about 100,000 states are reached before that.
+    writeFileSync(
+      file('states.mjs'),
+      `export default { id: 'states', title: 's', metrics: [{ name: 'x', probability: true }],
+  start: () => ({ n: 0 }), step: (s, dice) => ({ n: s.n + dice.d(2) }), done: (s) => s.n > 150000,
+  report(s, p, out) { out.x = s.n % 2 === 0; } };
+`,
+    );
+    const { status, stderr } = await cli('run', file('states.mjs'), '--exact');
+    expect(status).toBe(2);
+    expect(stderr).toMatch(
+      /^muster: \S+states\.mjs \(rule states\): enumeration reaches more than 100,000 states \(the state .*\); allowed: a state that keeps less \(merge what no later step reads\), or simulation \(leave out --exact\)\n$/,
+    );
+    expect(stderr.match(/keeps less/g)).toHaveLength(1);
+    expect(stderr).not.toContain('step form');
+  });
+
+  it('a finite trial past 10,000 dice is not told it loops: dice.count, or the step form for a loop', async () => {
+    writeFileSync(
+      file('pool.mjs'),
+      `export default { id: 'pool', title: 'p', metrics: [{ name: 'x', probability: true }],
+  trial(dice, p, out) { let hits = 0; for (let i = 0; i < 10001; i++) hits += dice.d(2) === 2 ? 1 : 0; out.x = hits > 5000; } };
+`,
+    );
+    const { status, stderr } = await cli('run', file('pool.mjs'), '--exact');
+    expect(status).toBe(2);
+    expect(stderr).toMatch(
+      /enumeration needs more than 10,000 dice on one path of the trial; allowed: dice\.count\(n, sides, atLeast\) for many dice rolled at once, or the step form for a roll repeated until something happens .*, or simulation \(leave out --exact\)\n$/,
+    );
+    expect(stderr).not.toMatch(/paths of every length/);
+    const followed = await cli('run', file('pool.mjs'), '--trials', '1000', '--threads', '1');
+    expect(followed.status, followed.stderr).toBe(0);
+  });
+});
+
+describe('compare and card, exact by default, enumerate a rule file to the full budget as run --exact does', () => {
+  // n = 7: 6^7 = 279,936 paths, past the 50,000 tried beside a simulation and within the 1,000,000 of --exact.
+  // Hand-known: seven d6 sum above 24.5 with chance 1/2 (the sum is symmetric about 24.5).
+  it('compare solves it: exact values, no simulation, no note', async () => {
+    const { status, stdout, stderr } = await cli(
+      'compare',
+      file('many.mjs'),
+      '--variant',
+      'a: n=7',
+      '--variant',
+      'b: n=1',
+    );
+    expect(status, stderr).toBe(0);
+    expect(stdout).toContain('exact values (no simulation; --simulate to simulate)');
+    // One d6 above 3.5: 4, 5 or 6, 1/2 too; the difference is exactly 0.
+    expect(stdout).toMatch(/^x\s+50\.000% = 1\/2\s+50\.000% = 1\/2\s+±0\.000 pp$/m);
+    expect(stderr).toBe('');
+  });
+
+  it('card solves it: the exact card, no note', async () => {
+    // Five-sided dice, n and more each 3 or 4: 5^6 to 5^8 = 390,625 paths, three of the four cells past 50,000.
+    const out = file('exact-card.html');
+    const { status, stderr } = await cli('card', file('many.mjs'), '--set', 'sides=5', '--range', '3..4', '--out', out);
+    expect(status, stderr).toBe(0);
+    expect(stderr).not.toContain('simulated');
+    expect(readFileSync(out, 'utf8')).toContain('exact values (rational arithmetic, no simulation)');
   });
 });
