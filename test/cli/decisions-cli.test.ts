@@ -130,3 +130,30 @@ describe('the library carries decisions', () => {
     expect(fromLibrary.objective?.metric).toBe('goal.reached');
   });
 });
+
+describe('past what enumeration can do', () => {
+  it('a simulation of a rule with decisions is refused in one line, never played by a guessed policy', async () => {
+    const { run } = await import('../../src/library.js');
+    const { adaptRuleFile } = await import('../../src/rules/file-rule.js');
+    // A step that reads dice.random() cannot be enumerated (as one past the budget cannot, refused the same way).
+    const huge = adaptRuleFile(
+      {
+        id: 'huge',
+        title: 'huge',
+        metrics: [{ name: 'a.wins', probability: true, doc: 'A wins' }],
+        start: () => ({ phase: 'pick' }),
+        choices: (s: { phase: string }) => (s.phase === 'pick' ? ['x', 'y'] : null),
+        choose: () => ({ phase: 'roll' }),
+        step: (_s: unknown, dice: { random(): number }) => ({ phase: 'end', win: dice.random() < 0.5 }),
+        done: (s: { phase: string }) => s.phase === 'end',
+        report: (s: { win: boolean }, _p: unknown, out: Record<string, unknown>) => {
+          out['a.wins'] = s.win;
+        },
+      },
+      'huge.mjs',
+    );
+    const refusal = run(huge, { trials: 1000, threads: 1 });
+    await expect(refusal).rejects.toThrow(UsageError);
+    await expect(refusal).rejects.toThrow(/^huge\.mjs \(rule huge\): dice\.random\(\)/);
+  });
+});
