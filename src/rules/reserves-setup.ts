@@ -30,7 +30,9 @@ export const params = [
     default: 0,
     min: 0,
     max: 12,
-    doc: 'the chosen reserve round, 0 for none; at most rounds',
+    doc:
+      'the chosen reserve round declared before the game, 0 for none; at most rounds (muster run reserves --set ' +
+      'chosenRound=call solves when to call it in play instead)',
   },
   {
     name: 'command',
