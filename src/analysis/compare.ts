@@ -241,7 +241,7 @@ export function planCompare(
   };
   const choice = chooseMetrics(headline, everyMetric, options.metric, { all: options.all });
   const flag = (option: string) => `--${option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
-  const simulationOnly = (['trials', 'threads', 'confidence', 'seedPerVariant', 'timeout'] as const).filter(
+  const simulationOnly = (['trials', 'stream', 'threads', 'confidence', 'seedPerVariant', 'timeout'] as const).filter(
     (option) => options[option] !== undefined,
   );
   if (options.exact && options.simulate)
@@ -256,7 +256,7 @@ export function planCompare(
       );
   }
   // Exact differences wherever every variant has exact values: no p-values on noise. --simulate, or a
-  // simulation setting such as --trials, asks for the simulation.
+  // simulation setting such as --trials or --stream, asks for the simulation.
   const exact =
     options.exact === true ||
     (!options.simulate && simulationOnly.length === 0 && rulesOf.every((r, index) => hasExact(r, paramsList[index])));

@@ -144,7 +144,7 @@ export function matrixSettings(plan: MatrixPlan, options: MatrixRequest): Simula
   const useExact = rule.exact !== undefined && !options.simulate;
   if (useExact) {
     // Parsed options are checked in every command that accepts them: here they would be ignored, so they are refused.
-    for (const option of ['trials', 'threads', 'confidence', 'timeout', 'maxTrials'] as const) {
+    for (const option of ['trials', 'stream', 'threads', 'confidence', 'timeout', 'maxTrials'] as const) {
       if (options[option] !== undefined)
         throw new UsageError(
           `--${option.replace('T', '-t')}: ${rule.id}'s matrix is exact; ` +

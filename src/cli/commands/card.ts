@@ -16,7 +16,7 @@ import { renderCardPage } from '../../../reports/card/page.js';
 import { checkChromium, PdfInterrupted, printToPdf } from '../../../reports/card/pdf.js';
 
 interface CardCommandOptions
-  extends Pick<RunOptions, 'set' | 'trials' | 'seed' | 'threads' | 'confidence' | 'timeout' | 'quiet'> {
+  extends Pick<RunOptions, 'set' | 'trials' | 'seed' | 'stream' | 'threads' | 'confidence' | 'timeout' | 'quiet'> {
   range?: string;
   against?: string;
   out?: string;
@@ -61,7 +61,7 @@ export async function cardCommand(
   const exactCard = hasExact(rule, resolveParams(rule, options.set ?? []));
   if (exactCard) {
     // Options that would be ignored are refused, as muster matrix does for an exact table.
-    for (const option of ['trials', 'threads', 'confidence', 'timeout'] as const) {
+    for (const option of ['trials', 'stream', 'threads', 'confidence', 'timeout'] as const) {
       if (options[option] !== undefined)
         throw new UsageError(`--${option}: ${rule.id}'s card is exact; allowed: leave it out`);
     }
