@@ -1,10 +1,14 @@
 /**
  * CSV (RFC 4180): fields with commas, quotes or line ends are quoted, and
  * text that a spreadsheet would run as a formula (=, +, -, @ first) gets a
- * leading apostrophe. Numbers keep every digit JavaScript prints, so a value
- * read back is the value computed.
+ * leading apostrophe. User text (a variant's label, a rule file's values and
+ * names) shows its control characters as the terminal does (`\x1b`,
+ * `\u202e`: src/output/terminal.ts), so `cat out.csv` cannot run an escape
+ * sequence and a spreadsheet cell holds no invisible character. Numbers keep
+ * every digit JavaScript prints, so a value read back is the value computed.
  */
 import { own } from '../src/keyed.js';
+import { terminalSafe } from '../src/output/terminal.js';
 import type { RunResult } from '../src/result.js';
 import type { MetricSpec } from '../src/rules/types.js';
 
@@ -14,7 +18,8 @@ function csvField(cell: CsvCell): string {
   if (cell === null) return '';
   if (typeof cell === 'number') return Number.isNaN(cell) ? '' : String(cell);
   if (typeof cell === 'boolean') return String(cell);
-  const text = /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
+  const safe = terminalSafe(cell);
+  const text = /^[=+\-@\t\r]/.test(safe) ? `'${safe}` : safe;
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

@@ -1,4 +1,5 @@
 import type { Fraction } from './exact/fraction.js';
+import { UsageError } from './errors.js';
 import { keyedRecord, own } from './keyed.js';
 import { knownExact } from './rules/exact-of.js';
 import { type DistributionResult, distributionResult } from './result-distribution.js';
@@ -38,6 +39,37 @@ export function envelope(kind: ResultKind, rule: Pick<Rule, 'id' | 'title'>): En
 }
 
 export { bestOf } from './best-of.js';
+
+/**
+ * A simulated figure that is not a finite double (a mean whose running sum, or sum of squares for its interval,
+ * passed ±1.8e308) would print as "—" and be written as null: refused in one line, naming the metric, instead.
+ * One observation (`count` 1) has an unbounded interval by nature, and none (an empty partial run) no estimate.
+ */
+function checkFinite(rule: Rule, metric: string, counted: Tallied, value: number, lo: number, hi: number): void {
+  const observations = counted.kind === 'mean' ? counted.count : counted.trials;
+  if (observations === 0) return;
+  const what = !Number.isFinite(value)
+    ? 'the sum of its values'
+    : observations > 1 && !(Number.isFinite(lo) && Number.isFinite(hi))
+      ? 'the sum of its squared values (for its interval)'
+      : null;
+  if (what === null) return;
+  throw new UsageError(
+    `${ruleName(rule)}: metric "${metric}": ${what} over ${observations} trials passed the largest double (±1.8e308), so no ` +
+      `estimate can be shown; allowed: per-trial values small enough that it stays within (scale the metric ` +
+      `down, e.g. in thousands)`,
+  );
+}
+
+/** A rule as its one-line faults name it: a rule file by its path as typed, as every fault of its own. */
+function ruleName(rule: Pick<Rule, 'id' | 'file'>): string {
+  return rule.file ? `${rule.file.origin} (rule ${rule.id})` : rule.id;
+}
+
+/** A long numeral cut to its first and last digits, with the count of digits between. */
+function abbreviated(text: string): string {
+  return text.length <= 40 ? text : `${text.slice(0, 12)}…(${text.length - 24} digits)…${text.slice(-12)}`;
+}
 
 /** A metric that was only solved exactly. */
 function exactMetric(value: Fraction | undefined): MetricResult {
@@ -172,6 +204,7 @@ export function buildResult(input: ResultInput): RunResult {
       // Fields named one by one: spreading estimate()'s two shapes of object took a slow path, about a third of a sweep
       // point's cost.
       const { estimate: value, lo, hi } = estimate(counted, confidence);
+      checkFinite(rule, metric.name, counted, value, lo, hi);
       metrics[metric.name] = {
         estimate: value,
         lo,
@@ -183,6 +216,12 @@ export function buildResult(input: ResultInput): RunResult {
       if (exactValue === undefined) throw new Error(`${rule.id} has no exact value for ${metric.name}`);
       metrics[metric.name] = exactMetric(exactValue);
     }
+    const shown = metrics[metric.name].exact;
+    if (exactValue !== undefined && (shown === null || !Number.isFinite(shown)))
+      throw new UsageError(
+        `${ruleName(rule)}: metric "${metric.name}": its exact value ${abbreviated(exactValue.toString())} is beyond the largest ` +
+          `double (±1.8e308), so no figure can show it; allowed: values within ±1.8e308 (scale the metric down)`,
+      );
   }
   const distributions = distributionsOf(rule, params, tallied, exact, trials, confidence, input.percentiles);
   return {

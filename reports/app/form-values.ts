@@ -81,7 +81,7 @@ export function evaluateForm(rule: Rule, raw: Readonly<RawValues>): FormOutcome 
 
 /** A trial count as `muster run --trials` reads it (1000000, 1e6, 1M, 250k), up to APP_MAX_TRIALS. */
 export function parseTrials(raw: string): number {
-  const text = raw.trim().replaceAll('_', '');
+  const text = raw.trim();
   const match = /^(\d+(?:\.\d+)?(?:e\d+)?)([kKmM]?)$/.exec(text);
   const value = match ? Number(match[1]) * ({ k: 1e3, K: 1e3, m: 1e6, M: 1e6 }[match[2]] ?? 1) : Number.NaN;
   if (!Number.isInteger(value) || value < 1 || value > APP_MAX_TRIALS) {

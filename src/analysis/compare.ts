@@ -249,7 +249,7 @@ export function planCompare(
   const flag = (option: string) => `--${option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
   // Not --timeout: it stops a rule file's call that runs past it (the CLI's supervisor), exact or simulated.
   if (options.timeout !== undefined) parseTimeout(options.timeout);
-  const simulationOnly = (['trials', 'threads', 'confidence', 'seedPerVariant'] as const).filter(
+  const simulationOnly = (['trials', 'stream', 'threads', 'confidence', 'seedPerVariant'] as const).filter(
     (option) => options[option] !== undefined,
   );
   if (options.exact && options.simulate)
@@ -264,7 +264,7 @@ export function planCompare(
       );
   }
   // Exact differences wherever every variant has exact values: no p-values on noise. --simulate, or a
-  // simulation setting such as --trials, asks for the simulation. A rule file's dice are enumerated to the
+  // simulation setting such as --trials or --stream, asks for the simulation. A rule file's dice are enumerated to the
   // whole budget, as --exact enumerates them, and a variant past it is named (notExact).
   let exact = options.exact === true;
   let notExact: ComparePlan['notExact'] = null;

@@ -159,7 +159,7 @@ export function matrixSettings(plan: MatrixPlan, options: MatrixRequest): Simula
     // Parsed options are checked in every command that accepts them: here they would be ignored, so they are refused.
     // Not --timeout: it stops a rule file's call that runs past it (the CLI's supervisor), exact or simulated.
     if (options.timeout !== undefined) parseTimeout(options.timeout);
-    for (const option of ['trials', 'threads', 'confidence', 'maxTrials'] as const) {
+    for (const option of ['trials', 'stream', 'threads', 'confidence', 'maxTrials'] as const) {
       if (options[option] !== undefined)
         throw new UsageError(
           `--${option.replace('T', '-t')}: ${rule.id}'s matrix is exact; ` +

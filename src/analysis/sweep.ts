@@ -126,7 +126,7 @@ export function planSweep(rule: Rule, options: SweepRequest): SweepPlan {
   if (options.exact) {
     if (!rule.exact)
       throw new UsageError(`--exact: ${rule.id} has no exact solution; allowed: leave out --exact to simulate`);
-    for (const option of ['trials', 'threads', 'confidence'] as const) {
+    for (const option of ['trials', 'stream', 'threads', 'confidence'] as const) {
       if (options[option] !== undefined)
         throw new UsageError(`--exact: cannot be combined with --${option}; allowed: --exact alone, or a simulation`);
     }

@@ -16,6 +16,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { UsageError } from '../errors.js';
+import { terminalLine } from '../output/terminal.js';
 import { gridShardPieces, type GridPiece } from '../engine/grid-shards.js';
 import { SimulationPool } from '../engine/pool.js';
 import { simulateMany } from '../engine/simulate-many.js';
@@ -63,7 +64,7 @@ export class PiecesToVerify {
   }
 
   /** Re-runs every chosen piece and refuses the merge at the first count that differs from its file. */
-  async check(grid: GridToVerify, threadsOption: string | undefined, io: Io): Promise<void> {
+  async check(grid: GridToVerify, threadsOption: string | undefined, quiet: boolean, io: Io): Promise<void> {
     if (this.#chosen.size === 0) return;
     const threads = parseThreads(threadsOption);
     const chosen = [...this.#chosen.values()];
@@ -101,7 +102,7 @@ export class PiecesToVerify {
             `written by another build)`;
           throw new UsageError(`files: ${JSON.stringify(file)}: ${span}: ${got}; allowed: ${allowed}`);
         }
-        io.err(`verified ${file}: a re-run of ${span} gives the same tally\n`);
+        if (!quiet) io.err(`verified ${terminalLine(file)}: a re-run of ${span} gives the same tally\n`);
       }
     } finally {
       await pool.close();

@@ -15,9 +15,9 @@ export { DEFAULT_TRIALS, MAX_CONFIDENCE, MAX_TRIALS };
 
 const SUFFIXES: Record<string, number> = { k: 1e3, K: 1e3, m: 1e6, M: 1e6, g: 1e9, G: 1e9, b: 1e9, B: 1e9 };
 
-/** A trial count: `1000000`, `1e6`, `1_000_000`, `10M`, `2.5k`. */
+/** A trial count: `1000000`, `1e6`, `10M`, `2.5k`; no `_` or `,` between digits, as no other number takes. */
 export function parseCount(option: string, raw: string): number {
-  const text = raw.trim().replaceAll('_', '');
+  const text = raw.trim();
   const match = /^(\d+(?:\.\d+)?(?:e\d+)?)([kKmMgGbB]?)$/.exec(text);
   const value = match ? Number(match[1]) * (SUFFIXES[match[2]] ?? 1) : Number.NaN;
   if (!Number.isInteger(value) || value < 1 || value > MAX_TRIALS) {

@@ -6,8 +6,12 @@
  *
  * - Paths are checked before any work: the folder exists and can be written,
  *   an existing target is a regular file (never a device, a folder or a
- *   dangling link), and no two outputs (or an output and an input) are the
- *   same file, however they are spelled or linked.
+ *   dangling link) that its owner lets muster write (a read-only file is
+ *   refused, never replaced, even where the folder would let a rename
+ *   replace it or the user is root), a name is a file's (a trailing `/`, `.`
+ *   or `..` names a folder), and no two outputs (or an output and an input)
+ *   are the same file, however they are spelled or linked. Files named only
+ *   later (--svg's) get the same checks before anything is staged.
  * - One command's files are written all or none: each is staged as a
  *   temporary file beside its target (a random name, opened exclusively, so
  *   a link planted there is never followed), and only when every one is on
@@ -49,6 +53,11 @@ import {
 import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { Rule } from '../rules/types.js';
+
+/** A name whose last part is empty, `.` or `..`: a folder's (separators: `/`, and `\` on Windows). */
+const SEPARATOR = process.platform === 'win32' ? '[/\\\\]' : '/';
+const FOLDER_NAME = new RegExp(`(?:^|${SEPARATOR})\\.{0,2}$`);
+const FOLDER_TAIL = new RegExp(`(?:${SEPARATOR}\\.{0,2})+$`);
 
 /** The path that means standard output. */
 export const STDOUT = '-';
@@ -111,6 +120,36 @@ export function fsFault(error: unknown): UsageError | null {
 }
 
 /** Whether a folder can take new files (a temporary file and a rename need write and search permission). */
+/**
+ * An existing file muster may not write is left as it is: one whose mode gives no one write permission (0444), or
+ * that this user may not write. Replacing it by a rename would succeed wherever the folder is writable, and root may
+ * write anything; neither is the file's owner saying yes.
+ */
+function refuseReadOnly(option: string, path: string, mode: number): void {
+  let writable = (mode & 0o222) !== 0;
+  if (writable) {
+    try {
+      accessSync(path, constants.W_OK);
+    } catch {
+      writable = false;
+    }
+  }
+  if (!writable)
+    throw new UsageError(
+      `${option}: ${path} is read-only (mode ${(mode & 0o777).toString(8).padStart(4, '0')}); allowed: a file you ` +
+        `may write (chmod u+w it to let muster replace it), or another name`,
+    );
+}
+
+/** A file name near a folder's (`foo.html/` ─► `foo.html`, `out/` ─► `out/out.json`), for the example in a refusal. */
+function fileNameLike(name: string, option: string): string {
+  const match = /^--(json|html|csv|pdf)$/.exec(option);
+  const extension = match ? match[1] : option === '--out' ? 'html' : 'json';
+  const stripped = name.replace(FOLDER_TAIL, '').replace(/^\.{1,2}$/, '');
+  if (/\.[A-Za-z]+$/.test(stripped)) return stripped;
+  return stripped === '' ? `out.${extension}` : `${stripped}/out.${extension}`;
+}
+
 function writableFolder(folder: string): boolean {
   try {
     accessSync(folder, constants.W_OK | constants.X_OK);
@@ -145,6 +184,12 @@ export function checkOutputFile(option: string, file: string, { stdout = false }
   }
   if (file.trim() === '')
     throw new UsageError(`${option}: got ""; allowed: a file name${stdout ? ', or - for standard output' : ''}`);
+  // resolve() drops a trailing slash (foo.html/ would write foo.html): a name that ends as a folder's is refused.
+  if (FOLDER_NAME.test(file))
+    throw new UsageError(
+      `${option}: ${JSON.stringify(file)} ends as a folder's name does (/, . or ..); allowed: a file name, such as ` +
+        `${JSON.stringify(fileNameLike(file, option))}`,
+    );
   const path = resolve(file);
   let link: ReturnType<typeof lstatSync> | undefined;
   try {
@@ -173,6 +218,7 @@ export function checkOutputFile(option: string, file: string, { stdout = false }
           `file${stdout ? ', or - for standard output' : ''}`,
       );
     }
+    refuseReadOnly(option, path, target.mode);
   }
   const folder = dirname(realTarget(path));
   if (!existsSync(folder) || !statSync(folder).isDirectory())
@@ -359,7 +405,10 @@ function recheck(file: OutputFile, target: string): void {
   } catch {
     return;
   }
-  if (stat.isFile()) return;
+  if (stat.isFile()) {
+    refuseReadOnly(file.option ?? 'output', file.path, stat.mode);
+    return;
+  }
   const what = stat.isDirectory() ? 'a folder' : 'a device, pipe or socket';
   const option = file.option ?? 'output';
   throw new UsageError(

@@ -1,4 +1,4 @@
-import { parseDecimal } from '../decimal.js';
+import { holdsAsTyped, parseDecimal } from '../decimal.js';
 import { didYouMean } from '../text/suggest.js';
 import { badValue, UsageError } from '../errors.js';
 import { keyedRecord } from '../keyed.js';
@@ -29,6 +29,15 @@ export function parseParam(spec: ParamSpec, raw: string): ParamValue {
       const value = parseDecimal(text);
       const wrongKind = spec.type === 'integer' ? !Number.isInteger(value) : !Number.isFinite(value);
       if (wrongKind || value < spec.min || value > spec.max) throw badValue(spec.name, raw, allowedText(spec));
+      // The solvers read a parameter as the decimal its double prints (docs/readings.md): a decimal with more
+      // digits than a double keeps would be solved as another number, so it is refused, not rounded unseen.
+      if (!holdsAsTyped(text, value))
+        throw badValue(
+          spec.name,
+          raw,
+          `${allowedText(spec)} that a double holds as typed (up to 15 significant digits; this one would be read ` +
+            `as ${value})`,
+        );
       return value;
     }
     case 'boolean':

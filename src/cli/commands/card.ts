@@ -29,7 +29,7 @@ import { renderCardPage } from '../../../reports/card/page.js';
 import { checkChromium, PdfInterrupted, printToPdf } from '../../../reports/card/pdf.js';
 
 interface CardCommandOptions
-  extends Pick<RunOptions, 'set' | 'trials' | 'seed' | 'threads' | 'confidence' | 'timeout' | 'quiet'> {
+  extends Pick<RunOptions, 'set' | 'trials' | 'seed' | 'stream' | 'threads' | 'confidence' | 'timeout' | 'quiet'> {
   range?: string;
   against?: string;
   out?: string;
@@ -93,7 +93,7 @@ export async function cardCommand(
     // Options that would be ignored are refused, as muster matrix does for an exact table.
     // Not --timeout: it stops a rule file's call that runs past it (cli/supervisor.ts), exact or simulated.
     if (options.timeout !== undefined) parseTimeout(options.timeout);
-    for (const option of ['trials', 'threads', 'confidence'] as const) {
+    for (const option of ['trials', 'stream', 'threads', 'confidence'] as const) {
       if (options[option] !== undefined)
         throw new UsageError(`--${option}: ${rule.id}'s card is exact; allowed: leave it out`);
     }

@@ -368,7 +368,7 @@ export async function mergeGridShards(
   }
   if (covered.some((chunks) => chunks.includes(0)))
     throw new Error('merge: the shards are all here but a chunk is not covered');
-  await verify.check(grid, options.threads, io);
+  await verify.check(grid, options.threads, options.quiet ?? false, io);
   const evaluated: Evaluated[] = points.map((params, point) => {
     const tallied = ruleAt(point).summarize(params, tallies[point], first.trials);
     const result = buildResult({

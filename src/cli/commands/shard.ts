@@ -281,7 +281,7 @@ export async function mergeCommand(files: readonly string[], options: MergeOptio
       `files: chunk ${missing} of ${covered.length} is in no shard; allowed: every shard of the run`,
     );
 
-  if (verify > 0) await verifyShards(rule, shards, files, verify, threads, io);
+  if (verify > 0) await verifyShards(rule, shards, files, verify, threads, options.quiet ?? false, io);
 
   const tally = new Float64Array(rule.tallyLength(first.params));
   for (const shard of shards) mergeTally(tally, Float64Array.from(shard.tally));
@@ -297,7 +297,7 @@ export async function mergeCommand(files: readonly string[], options: MergeOptio
   });
   reportIo(io, jsonPath).out(renderRun(result, rule.metrics(first.params), null));
   if (jsonPath) writeOutputs([{ path: jsonPath, contents: toJson(result), option: '--json' }], io.out);
-  if (jsonPath && jsonPath !== STDOUT) io.err(`wrote ${terminalLine(jsonPath)}\n`);
+  if (jsonPath && jsonPath !== STDOUT && !options.quiet) io.err(`wrote ${terminalLine(jsonPath)}\n`);
   return result;
 }
 
@@ -316,6 +316,7 @@ async function verifyShards(
   files: readonly string[],
   count: number,
   threads: number,
+  quiet: boolean,
   io: Io,
 ): Promise<void> {
   const order = shards.map((_, index) => index);
@@ -350,10 +351,11 @@ async function verifyShards(
             `shard computes (the file was edited, or written by another build)`,
         );
       }
-      io.err(
-        `verified ${terminalLine(files[index])}: a re-run of chunks ${shard.chunks.first}–${shard.chunks.end - 1} ` +
-          `gives the same tally\n`,
-      );
+      if (!quiet)
+        io.err(
+          `verified ${terminalLine(files[index])}: a re-run of chunks ${shard.chunks.first}–${shard.chunks.end - 1} ` +
+            `gives the same tally\n`,
+        );
     }
   } finally {
     await pool.close();
