@@ -93,6 +93,27 @@ describe('tails of a distribution as probability metrics', () => {
     const result = JSON.parse(sweep.stdout) as { best: { params: { dice: number }; decided: string } };
     // With one die two sixes cannot happen: the least chance, for certain.
     expect(result.best).toMatchObject({ params: { dice: 1 }, decided: 'exactly' });
+    // compare: P(2 or more rolls) with a bonus of 2 is the chance of a tie, A's total + 2 equal to B's, counted over
+    // the 1296 ways the four dice fall (each die a digit from 0 to 5: a total of two is its digits + 2).
+    let ties = 0;
+    for (let a = 0; a < 36; a++)
+      for (let b = 0; b < 36; b++) if ((a % 6) + Math.floor(a / 6) + 2 + 2 === (b % 6) + Math.floor(b / 6) + 2) ties++;
+    const compare = await cli(
+      'compare',
+      'rolloff',
+      '--variant',
+      'a: bonusA=0',
+      '--variant',
+      'b: bonusA=2',
+      '--metric',
+      'rolls.mean>=2',
+      '--json',
+      '-',
+    );
+    const compared = JSON.parse(compare.stdout) as {
+      variants: Array<{ metrics: Record<string, { fraction: string }> }>;
+    };
+    expect(compared.variants[1].metrics['rolls.mean>=2'].fraction).toBe(Fraction.of(ties, 1296).toString());
     const unknown = await cli('run', file, '--exact', '--metric', 'dice>=2');
     expect([unknown.status, unknown.stderr]).toEqual([2, expect.stringMatching(/^muster: --metric: got "dice>=2"/)]);
   });
