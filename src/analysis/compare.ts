@@ -21,6 +21,7 @@ import { fullExact, knownExact } from '../rules/exact-of.js';
 import { getRule } from '../rules/index.js';
 import { isRulePath, loadRule } from '../rules/load-rule.js';
 import { resolveParams } from '../rules/params.js';
+import { withTails } from './tails.js';
 import type { MetricSpec, Params, Rule, StreamVersion } from '../rules/types.js';
 import type { Tallied } from '../stats/estimate.js';
 import { twoSidedZ } from '../stats/wilson-interval.js';
@@ -197,9 +198,13 @@ export function builtInCompareRules(ruleId: string, variants: readonly string[])
 
 /** Checks a comparison's options and resolves every variant, before any output path is looked at or any work starts. */
 export function planCompare(
-  { rule, rules: rulesOf }: { rule: Rule; rules: Rule[] },
+  { rule: loaded, rules: loadedRules }: { rule: Rule; rules: Rule[] },
   options: CompareRequest,
 ): ComparePlan {
+  // A distribution's tail named by --metric (`arrived.by.2>=3`) is a probability metric like any other; a variant
+  // of the same rule stays the same rule (a comparison across rules is told by identity).
+  const rule = withTails(loaded, options.metric ?? []);
+  const rulesOf = loadedRules.map((r) => (r === loaded ? rule : withTails(r, options.metric ?? [])));
   const raw = options.variant ?? [];
   if (raw.length < 2)
     throw new UsageError(

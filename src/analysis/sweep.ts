@@ -16,6 +16,7 @@ import type { MetricSpec, ParamValue, Params, Rule } from '../rules/types.js';
 import { DEFAULT_SEED, parseSimulationSettings, parseTimeout, type SimulationOptions } from '../input/settings.js';
 import { parseSeed } from '../input/seed.js';
 import { findBest, parseBest } from './best.js';
+import { withTails } from './tails.js';
 import type { SweepResult } from './sweep-result.js';
 import { hasExactly, texts, type GridAnalysis, type GridArgs } from './grid.js';
 import { evaluateUntilInterrupted, type EvaluateOptions, type GridSettings } from './evaluate.js';
@@ -51,7 +52,9 @@ export interface SweepPlan {
 }
 
 /** Checks a sweep's options and builds its grid, before any output path is looked at or any work starts. */
-export function planSweep(rule: Rule, options: SweepRequest): SweepPlan {
+export function planSweep(loaded: Rule, options: SweepRequest): SweepPlan {
+  // A distribution's tail named by --metric or --best (`arrived.by.2>=3`) is a probability metric like any other.
+  const rule = withTails(loaded, [...(options.metric ?? []), options.best]);
   if (!options.vary || options.vary.length === 0)
     throw new UsageError(
       `--vary: missing; ` +

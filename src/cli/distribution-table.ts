@@ -19,7 +19,11 @@ function bar(share: number): string {
   return '█'.repeat(Math.floor(eighths / 8)) + EIGHTHS[eighths % 8];
 }
 
-const percent = (x: number | null): string => (x === null ? '—' : `${(x * 100).toFixed(3)}%`);
+/** A chance as a percentage to three decimals; one too small for that keeps two significant digits (2.1e-7%). */
+const percent = (x: number | null): string =>
+  x === null ? '—' : x > 0 && x < 5e-6 ? `${(x * 100).toPrecision(2)}%` : `${(x * 100).toFixed(3)}%`;
+/** Fractions longer than this stay in --json. */
+const SHORT_FRACTION = 15;
 const number = (x: number | null): string => (x === null ? '—' : `${+x.toFixed(4)}`);
 const chance = (simulated: boolean, c: { estimate: number | null; exact: number | null }) =>
   percent(simulated ? c.estimate : c.exact);
@@ -44,7 +48,9 @@ export function renderDistribution(
   const row = (v: DistributionValue): string[] => [
     String(v.value),
     chance(simulated, v),
-    ...(simulated ? [`${percent(v.lo)} – ${percent(v.hi)}`, percent(v.exact)] : [v.fraction ?? '—']),
+    ...(simulated
+      ? [`${percent(v.lo)} – ${percent(v.hi)}`, percent(v.exact)]
+      : [v.fraction === null ? '—' : v.fraction.length <= SHORT_FRACTION ? v.fraction : '(in --json)']),
     chance(simulated, v.atLeast),
     chance(simulated, v.atMost),
     bar(top > 0 ? (pick(v) ?? 0) / top : 0).padEnd(BAR + 1),

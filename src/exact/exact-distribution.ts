@@ -44,3 +44,30 @@ export function distributionOf(chances: ReadonlyMap<number, Fraction>): ExactDis
   if (!total.equals(Fraction.ONE)) throw new RangeError(`distributionOf: the chances add up to ${total}, not 1`);
   return { min, probabilities, beyond: Fraction.ZERO, mean, variance: square.sub(mean.mul(mean)) };
 }
+
+/** Where a listing without end stops: once what lies beyond is at most this. */
+const TAIL = Fraction.of(1, 10 ** 12);
+
+/**
+ * The number of tries to the first that does not repeat, counted from `first`, when each try repeats with chance
+ * `again` (0 ≤ again < 1): P(first + j) = again^j · (1 − again), listed until what lies beyond is at most 10^-12.
+ * Mean first + again/(1 − again), variance again/(1 − again)².
+ *
+ * @example geometricDistribution(1, Fraction.of(1, 6)).probabilities.slice(0, 2) // [5/6, 5/36]
+ */
+export function geometricDistribution(first: number, again: Fraction): ExactDistribution {
+  const stop = again.complement();
+  const probabilities: Fraction[] = [];
+  let beyond = Fraction.ONE;
+  do {
+    probabilities.push(beyond.mul(stop));
+    beyond = beyond.mul(again);
+  } while (beyond.compare(TAIL) > 0);
+  return {
+    min: first,
+    probabilities,
+    beyond,
+    mean: Fraction.of(first).add(again.div(stop)),
+    variance: again.div(stop.mul(stop)),
+  };
+}

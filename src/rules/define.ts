@@ -18,12 +18,14 @@
  *
  * The result is a plain `Rule` (types.ts): the engine, reports and CLI see no difference.
  */
+import type { ExactDistribution } from '../exact/exact-distribution.js';
 import type { Fraction } from '../exact/fraction.js';
 import { UsageError } from '../errors.js';
 import { keyedRecord } from '../keyed.js';
 import { mean, proportion, type Tallied } from '../stats/estimate.js';
 import type { Dice } from './file-rule-dice.js';
-import type { MatrixSpec, MetricSpec, ParamSpec, Params, Reading, Rng, Rule } from './types.js';
+import { DISTRIBUTION_DEPTH } from './file-rule-tally.js';
+import type { DistributionSpec, MatrixSpec, MetricSpec, ParamSpec, Params, Reading, Rng, Rule } from './types.js';
 
 /** The value a parameter of this spec holds after parsing: a choice narrows to its choices. */
 type ValueOf<S extends ParamSpec> = S extends { type: 'integer' | 'number' }
@@ -75,6 +77,8 @@ interface BuiltinSpec<S extends readonly ParamSpec[], P = ParamsOf<S>> {
   tally?: OwnTally<P>;
   simulate(p: P, rng: Rng, trials: number, tally: Float64Array, at: Slots): void;
   exact?(p: P): Record<string, Fraction>;
+  /** Each distribution metric's exact distribution (its mean is its entry in exact). */
+  exactDistributions?(p: P): Record<string, ExactDistribution>;
   matrix?: MatrixSpec;
 }
 
@@ -93,19 +97,68 @@ const KIND: Record<ParamSpec['type'], string> = {
   text: 'string',
 };
 
-/** The tally layout of a rule that counts its metrics: a slot for a probability, a sum and a square for a mean. */
+/**
+ * The tally layout of a rule that counts its metrics: a slot for a probability, a sum and a square for a mean, and
+ * for a distribution a mean's two, then its histogram (histogramOf): one count a value from its min to its max, or
+ * without a max DISTRIBUTION_DEPTH values and one count of the trials beyond them.
+ */
 export function slotsOf(metrics: readonly MetricSpec[], order: readonly string[] = metrics.map((m) => m.name)) {
-  const kinds = new Map(metrics.map((m) => [m.name, m.probability]));
+  const byName = new Map(metrics.map((m) => [m.name, m]));
   const at: Record<string, number> = keyedRecord();
   let length = 0;
   for (const name of order) {
     if (name in at) throw new Error(`tally order names ${name} twice`);
     at[name] = length;
     // A name the metrics do not list at these params keeps its slot (a count that stays 0), so the layout holds.
-    length += kinds.get(name) === false ? 2 : 1;
+    length += byName.get(name)?.probability === false ? 2 : 1;
+  }
+  // Histograms come after every other slot, so a rule whose mean became a distribution keeps the layout it had.
+  for (const name of order) {
+    const metric = byName.get(name);
+    if (!metric?.distribution) continue;
+    at[histogramKey(name)] = length;
+    length += histogramLength(metric);
   }
   for (const metric of metrics) if (!(metric.name in at)) throw new Error(`tally order leaves out ${metric.name}`);
   return { at: at as Slots, length };
+}
+
+/** Entries a distribution's histogram takes (0 for any other metric). */
+function histogramLength(metric: MetricSpec): number {
+  const range = metric.distribution;
+  if (!range) return 0;
+  return range.max === null ? DISTRIBUTION_DEPTH + 1 : range.max - range.min + 1;
+}
+
+/** The slot of a distribution's histogram in Slots: a key no metric of a built-in has (names have no space). */
+const histogramKey = (name: string) => `histogram of ${name}`;
+
+/**
+ * Where a distribution's counts lie: value v is counted at `at + v − min` for v up to `top`, and the trials above
+ * `top` at `beyond` (−1 when the range has a max, so nothing lies above it). A fast path counts
+ * `tally[v > top ? beyond : at + v − min]++`.
+ */
+export function histogramOf(
+  metric: MetricSpec,
+  slots: Slots,
+): { at: number; top: number; beyond: number; min: number } {
+  const range = metric.distribution as DistributionSpec;
+  const top = range.max ?? range.min + DISTRIBUTION_DEPTH - 1;
+  const at = slots[histogramKey(metric.name)];
+  return { at, top, beyond: range.max === null ? at + top - range.min + 1 : -1, min: range.min };
+}
+
+/** Null when every distribution's histogram counts each trial once, else what is wrong (a tally read from a file). */
+function checkHistograms(metrics: readonly MetricSpec[], at: Slots, tally: Float64Array, trials: number) {
+  for (const metric of metrics) {
+    if (!metric.distribution) continue;
+    const histogram = histogramOf(metric, at);
+    const end = histogram.beyond >= 0 ? histogram.beyond + 1 : histogram.at + histogram.top - histogram.min + 1;
+    let sum = 0;
+    for (let entry = histogram.at; entry < end; entry++) sum += tally[entry];
+    if (sum !== trials) return `${metric.name}: its histogram counts ${sum} trials, not the ${trials} run`;
+  }
+  return null;
 }
 
 /**
@@ -161,9 +214,18 @@ export function defineBuiltin<const S extends readonly ParamSpec[]>(spec: Builti
       const result: Record<string, Tallied> = keyedRecord();
       for (const metric of spec.metrics(p)) {
         const slot = at[metric.name];
-        result[metric.name] = metric.probability
+        const counted = metric.probability
           ? proportion(tally[slot], trials)
           : mean(tally[slot], tally[slot + 1], trials);
+        if (metric.distribution && counted.kind === 'mean') {
+          const histogram = histogramOf(metric, at);
+          counted.histogram = {
+            min: histogram.min,
+            counts: tally.subarray(histogram.at, histogram.at + histogram.top - histogram.min + 1),
+            beyond: histogram.beyond >= 0 ? tally[histogram.beyond] : null,
+          };
+        }
+        result[metric.name] = counted;
       }
       return result;
     },
@@ -184,7 +246,13 @@ export function defineBuiltin<const S extends readonly ParamSpec[]>(spec: Builti
   if (spec.headline) rule.headline = (params) => spec.headline!(typed(params));
   if (spec.readings) rule.readings = (params) => spec.readings!(typed(params));
   if (own?.check) rule.checkTally = (params, tally, trials) => own.check!(typed(params), tally, trials);
+  else if (!own)
+    rule.checkTally = (params, tally, trials) => {
+      const p = typed(params);
+      return checkHistograms(spec.metrics(p), layout(p).at, tally, trials);
+    };
   if (spec.exact) rule.exact = (params) => spec.exact!(typed(params));
+  if (spec.exactDistributions) rule.exactDistributions = (params) => spec.exactDistributions!(typed(params));
   if (spec.matrix) rule.matrix = spec.matrix;
   return rule;
 }

@@ -25,7 +25,8 @@
  * modelled: this is the pre-game procedure only.
  */
 import { Fraction } from '../exact/fraction.js';
-import { defineBuiltin, type ParamsOf, type Slots, type TrialOut } from './define.js';
+import { distributionOf, type ExactDistribution, geometricDistribution } from '../exact/exact-distribution.js';
+import { defineBuiltin, histogramOf, type ParamsOf, type Slots, type TrialOut } from './define.js';
 import type { Dice } from './file-rule-dice.js';
 import type { MetricSpec, ParamSpec, Rng } from './types.js';
 
@@ -95,6 +96,8 @@ function metrics({ groups }: Noctvale): MetricSpec[] {
       doc: 'expected 2d6 roll-offs until initiative is decided (0 when the activation counts differ)',
       label: 'roll-offs needed (expected)',
       probability: false,
+      // 0 when the counts differ; ties can repeat without end: listed to a depth, with the chance beyond it.
+      distribution: { min: 0, max: null },
     },
   ];
   for (let g = 1; g <= groups; g++)
@@ -189,6 +192,9 @@ function simulate(p: Noctvale, rng: Rng, trials: number, tally: Float64Array, at
   let aLast = 0;
   let rolloffSum = 0;
   let rolloffSquared = 0;
+  const { at: counted, top, beyond } = histogramOf(metrics(p)[1], at);
+  // Unequal counts: no roll-off, 0 in every trial.
+  if (!tied) tally[counted] += trials;
   for (let trial = 0; trial < trials; trial++) {
     let aHasInitiative = aLower;
     if (tied) {
@@ -203,6 +209,7 @@ function simulate(p: Noctvale, rng: Rng, trials: number, tally: Float64Array, at
       aHasInitiative = rollA > rollB;
       rolloffSum += rolloffs;
       rolloffSquared += rolloffs * rolloffs;
+      tally[rolloffs > top ? beyond : counted + rolloffs]++;
     }
     if (aHasInitiative) {
       aInitiative++;
@@ -274,6 +281,13 @@ function exact(p: Noctvale): Record<string, Fraction> {
   return Object.fromEntries(metrics(p).map((m) => [m.name, result[m.name]]));
 }
 
+/** The roll-offs: none when the counts differ, else geometric from 1, each a tie with chance 146/1296. */
+function exactDistributions(p: Noctvale): Record<string, ExactDistribution> {
+  const rolloffs =
+    p.fightersA === p.fightersB ? geometricDistribution(1, ROLLOFF_TIE) : distributionOf(new Map([[0, Fraction.ONE]]));
+  return { 'rolloffs.mean': rolloffs };
+}
+
 export const noctvale = defineBuiltin({
   id: 'noctvale',
   title: 'Noctvale initiative and deployment groups',
@@ -290,4 +304,5 @@ export const noctvale = defineBuiltin({
   tallyOrder,
   simulate,
   exact,
+  exactDistributions,
 });

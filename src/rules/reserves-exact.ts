@@ -2,6 +2,7 @@
  * Genesys reserves (see reserves.ts), exactly: given the commander's fate the squads are independent, so
  * every chance is a count of the ways their dice fall.
  */
+import { distributionOf, type ExactDistribution } from '../exact/exact-distribution.js';
 import { Fraction } from '../exact/fraction.js';
 import { commanderSurvives, DISTRIBUTION_SQUADS, facesNeeded, type Reserves } from './reserves-setup.js';
 
@@ -58,5 +59,40 @@ export function exactValues(p: Reserves): Record<string, Fraction> {
     add('lost.mean', stillOut * n, outOf);
     result['dice.mean'] = (result['dice.mean'] ?? Fraction.ZERO).add(weight.mul(dice).mul(Fraction.of(squads)));
   }
+  return result;
+}
+
+/**
+ * Squads on the table by the end of each round, as a whole distribution: given the commander's fate each squad is
+ * in by round r in inBy of the 6^r ways its dice fall, independently, so m of S are in with the binomial chance
+ * C(S, m)·inBy^m·out^(S−m)/(6^r)^S; the fates are mixed by their chances. Any number of squads.
+ */
+export function exactDistributions(p: Reserves): Record<string, ExactDistribution> {
+  const { rounds, squads } = p;
+  const alive = commanderSurvives(p);
+  const fates = [
+    { weight: alive, needed: facesNeeded(p, p.command) },
+    { weight: alive.complement(), needed: facesNeeded(p, p.fallbackCommand) },
+  ].filter((fate) => fate.weight.compare(Fraction.ZERO) > 0);
+  const chances = Array.from({ length: rounds }, () => new Map<number, Fraction>());
+  for (const { weight, needed } of fates) {
+    let stillOut = 1n;
+    let outOf = 1n;
+    for (let r = 1; r <= rounds; r++) {
+      stillOut *= BigInt(needed[r] - 1);
+      outOf *= 6n;
+      const inBy = outOf - stillOut;
+      const all = outOf ** BigInt(squads);
+      for (let m = 0; m <= squads; m++) {
+        const ways = binomial(squads, m) * inBy ** BigInt(m) * stillOut ** BigInt(squads - m);
+        const before = chances[r - 1].get(m) ?? Fraction.ZERO;
+        chances[r - 1].set(m, before.add(weight.mul(Fraction.of(ways, all))));
+      }
+    }
+  }
+  const result: Record<string, ExactDistribution> = {};
+  chances.forEach((byCount, index) => {
+    result[`arrived.by.${index + 1}.mean`] = distributionOf(byCount);
+  });
   return result;
 }

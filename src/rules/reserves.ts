@@ -23,7 +23,7 @@ import { Fraction } from '../exact/fraction.js';
 import { mean, proportion, type Tallied } from '../stats/estimate.js';
 import { defineBuiltin, type TrialOut } from './define.js';
 import type { Dice } from './file-rule-dice.js';
-import { exactValues } from './reserves-exact.js';
+import { exactDistributions, exactValues } from './reserves-exact.js';
 import { commanderSurvives, DISTRIBUTION_SQUADS, facesNeeded, params, type Reserves } from './reserves-setup.js';
 import {
   addDeferred,
@@ -181,9 +181,10 @@ function metrics(p: Reserves): MetricSpec[] {
   for (let r = 1; r <= rounds; r++)
     list.push({
       name: `arrived.by.${r}.mean`,
-      doc: `expected squads on the table by the end of round ${r}`,
+      doc: `squads on the table by the end of round ${r}: the expected number, and its whole distribution`,
       label: `squads in by round ${r} (expected)`,
       probability: false,
+      distribution: { min: 0, max: squads },
     });
   list.push({
     name: 'dice.mean',
@@ -384,7 +385,12 @@ function summarize(p: Reserves, tally: Float64Array, trials: number): Record<str
   result['lost.mean'] = mean(sums.arrivals[rounds], sums.arrivalsSquared[rounds], trials);
   for (let r = 1; r <= rounds; r++) {
     arrivedBy += sums.arrivals[r - 1];
-    result[`arrived.by.${r}.mean`] = mean(arrivedBy, sums.arrivedBySquared[r - 1], trials);
+    const counted = mean(arrivedBy, sums.arrivedBySquared[r - 1], trials);
+    // Trials with exactly m squads in by the end of round r, m from 0 to S: the whole distribution, at any size.
+    const from = (r - 1) * (squads + 1);
+    if (counted.kind === 'mean')
+      counted.histogram = { min: 0, counts: sums.arrivedByCount.subarray(from, from + squads + 1), beyond: null };
+    result[`arrived.by.${r}.mean`] = counted;
   }
   result['dice.mean'] = mean(sums.dice, sums.diceSquared, trials);
   if (squads <= DISTRIBUTION_SQUADS) {
@@ -448,6 +454,7 @@ export const reserves = defineBuiltin({
       ),
   trial,
   simulate,
+  exactDistributions,
   tally: {
     length: (p) => histogramOf(p)?.outcomes ?? sumsLayout(p.rounds, p.squads).length,
     summarize,

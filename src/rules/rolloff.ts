@@ -11,8 +11,9 @@
  * is geometric and the deciding roll is one roll conditioned on deciding: of
  * the 1,296 equally likely pairs of totals, P(A wins) = A's pairs / decisive pairs.
  */
+import { type ExactDistribution, geometricDistribution } from '../exact/exact-distribution.js';
 import { Fraction } from '../exact/fraction.js';
-import { defineBuiltin, type ParamsOf, type Slots, type TrialOut } from './define.js';
+import { defineBuiltin, histogramOf, type ParamsOf, type Slots, type TrialOut } from './define.js';
 import type { Dice } from './file-rule-dice.js';
 import type { MetricSpec, ParamSpec, Rng } from './types.js';
 
@@ -58,11 +59,14 @@ const METRICS: MetricSpec[] = [
   },
   {
     name: 'rolls.mean',
-    doc: 'expected rolls of 2d6 each until the totals differ',
+    doc: 'rolls of 2d6 each until the totals differ: the expected number, and its whole distribution',
     label: 'rolls (expected)',
     probability: false,
+    // Ties can repeat without end: listed to a depth, with the chance of everything beyond it.
+    distribution: { min: 1, max: null },
   },
 ];
+const ROLLS = METRICS[3];
 
 /** One roll-off as the text reads: 2d6 each, the higher total wins, equal totals roll again. */
 function trial(dice: Dice, p: RollOff, out: TrialOut): void {
@@ -89,6 +93,7 @@ function simulate(p: RollOff, rng: Rng, trials: number, tally: Float64Array, at:
   let rollsSum = 0;
   let rollsSquared = 0;
   let firstRoll = 0;
+  const { at: counted, top, beyond } = histogramOf(ROLLS, at);
   for (let n = 0; n < trials; n++) {
     let rolls = 0;
     let totalA = 0;
@@ -102,6 +107,7 @@ function simulate(p: RollOff, rng: Rng, trials: number, tally: Float64Array, at:
     rollsSum += rolls;
     rollsSquared += rolls * rolls;
     if (rolls === 1) firstRoll++;
+    tally[rolls > top ? beyond : counted + rolls - 1]++;
   }
   tally[at['a.wins']] += aWins;
   tally[at['b.wins']] += trials - aWins;
@@ -121,6 +127,12 @@ function exact(p: RollOff): Record<string, Fraction> {
   };
 }
 
+/** The rolls: geometric, each roll a tie (and so rolled again) with chance 1 − decisive/1296. */
+function exactDistributions(p: RollOff): Record<string, ExactDistribution> {
+  const { aWins, bWins } = rollCounts(p.bonusA);
+  return { 'rolls.mean': geometricDistribution(1, Fraction.of(PAIRS - aWins - bWins, PAIRS)) };
+}
+
 export const rolloff = defineBuiltin({
   id: 'rolloff',
   title: '2d6 roll-off',
@@ -136,4 +148,5 @@ export const rolloff = defineBuiltin({
   trial,
   simulate,
   exact,
+  exactDistributions,
 });

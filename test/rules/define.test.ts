@@ -111,10 +111,11 @@ describe('defineBuiltin: one contract for a built-in rule', () => {
     for (const crits of ['true', 'false'])
       expect(infinity.tallyLength(resolveParams(infinity, [`crits=${crits}`]))).toBe(7);
     for (const groups of [1, 3, 10])
-      expect(noctvale.tallyLength(resolveParams(noctvale, [`groups=${groups}`]))).toBe(4 + 4 * groups);
+      // The roll-offs' histogram (1,000 values and the count beyond them) comes after, every offset kept.
+      expect(noctvale.tallyLength(resolveParams(noctvale, [`groups=${groups}`]))).toBe(4 + 4 * groups + 1001);
     // noctvale: a.placesLast at 3, A's group g sum at 4 + 2g, B's after A's.
     const params = resolveParams(noctvale, ['groups=2']);
-    const tally = Float64Array.from([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    const tally = Float64Array.from({ length: 12 + 1001 }, (_, i) => (i < 12 ? i + 1 : 0));
     const read = noctvale.summarize(params, tally, 20);
     expect(read['a.placesLast']).toEqual({ kind: 'proportion', successes: 4, trials: 20 });
     expect(read['a.group.2.size']).toEqual({ kind: 'mean', sum: 7, sumOfSquares: 8, count: 20 });

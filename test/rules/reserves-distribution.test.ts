@@ -8,6 +8,9 @@
  * independent.
  */
 import { describe, expect, it } from 'vitest';
+import { simulateRunInThread } from '../../src/analysis/run-in-thread.js';
+import { buildResult } from '../../src/result.js';
+import { proportionTolerance } from '../support/bounds.js';
 import { Fraction } from '../../src/exact/fraction.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { reserves } from '../../src/rules/reserves.js';
@@ -73,6 +76,91 @@ function bruteForce(s: Setting): Record<string, Fraction> {
   }
   return result;
 }
+
+/** P(exactly m squads in by the end of round r), `[r − 1][m]`, enumerating every combination of arrival rounds. */
+function squadsInBy(s: Setting): Fraction[][] {
+  const alive = s.chosenRound <= 1 ? Fraction.ONE : s.leaderLoss.complement().pow(s.chosenRound - 1);
+  const fates = [
+    { weight: alive, distribution: arrivalDistribution(s, s.command) },
+    { weight: alive.complement(), distribution: arrivalDistribution(s, s.fallbackCommand) },
+  ];
+  const result = Array.from({ length: s.rounds }, () => new Array<Fraction>(s.squads + 1).fill(Fraction.ZERO));
+  for (const { weight, distribution } of fates) {
+    for (let code = 0; code < (s.rounds + 1) ** s.squads; code++) {
+      let rest = code;
+      let probability = weight;
+      const arrivals: number[] = [];
+      for (let squad = 0; squad < s.squads; squad++) {
+        const arrival = 1 + (rest % (s.rounds + 1));
+        rest = Math.floor(rest / (s.rounds + 1));
+        arrivals.push(arrival);
+        probability = probability.mul(distribution[arrival]);
+      }
+      for (let r = 1; r <= s.rounds; r++) {
+        const inBy = arrivals.filter((arrival) => arrival <= r).length;
+        result[r - 1][inBy] = result[r - 1][inBy].add(probability);
+      }
+    }
+  }
+  return result;
+}
+
+describe('reserves: squads in by each round as a whole distribution (arrived.by.r.mean)', () => {
+  const s: Setting = {
+    squads: 4,
+    rounds: 4,
+    target: 7,
+    chosenRound: 3,
+    command: 3,
+    leaderLoss: Fraction.of(1, 4),
+    fallbackCommand: 1,
+  };
+  const params = resolveParams(
+    reserves,
+    Object.entries(s).map(([name, value]) => `${name}=${value instanceof Fraction ? value.toNumber() : value}`),
+  );
+
+  it('chosen round 3, command 3, a commander lost 1 in 4: every P(m in by r) exactly the enumeration', () => {
+    const expected = squadsInBy(s);
+    const { distributions } = buildResult({
+      rule: reserves,
+      params,
+      seed: 's',
+      stream: null,
+      threads: 0,
+      confidence: 1,
+      trials: 0,
+      tally: null,
+    });
+    for (let r = 1; r <= s.rounds; r++) {
+      const d = distributions?.[`arrived.by.${r}.mean`];
+      const listed = new Map(d?.values.map((v) => [v.value, v.fraction]));
+      for (let m = 0; m <= s.squads; m++)
+        expect(listed.get(m) ?? '0', `round ${r}, ${m} squads`).toBe(expected[r - 1][m].toString());
+    }
+  });
+
+  it('seed "squads": 14 squads (past the old cap of 12), 100,000 trials: every P(m in by 2) within 5σ', async () => {
+    const many = resolveParams(reserves, ['squads=14']);
+    const trials = 100_000;
+    const result = await simulateRunInThread(reserves, many, {
+      seed: 'squads',
+      stream: 5,
+      threads: 1,
+      confidence: 0.95,
+      trials,
+    });
+    const d = result.distributions?.['arrived.by.2.mean'];
+    if (!d) throw new Error('no distribution');
+    expect(d.values.at(-1)?.value).toBeLessThanOrEqual(14);
+    // 5σ per value (15 values): a correct build fails by chance about once in 100,000 seeds.
+    for (const v of d.values)
+      expect(Math.abs((v.estimate as number) - (v.exact as number)), `${v.value}`).toBeLessThanOrEqual(
+        proportionTolerance(v.exact as number, trials),
+      );
+    expect(d.values.reduce((sum, v) => sum + (v.count as number), 0)).toBe(trials);
+  });
+});
 
 describe('reserves: at least k of n squads by round r', () => {
   const cases: Array<[string, Setting]> = [

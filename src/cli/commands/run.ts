@@ -68,6 +68,7 @@ import {
   type SimulationSettings,
 } from '../../input/settings.js';
 import { withPercentiles } from '../../result-distribution.js';
+import { withTails } from '../../analysis/tails.js';
 
 export {
   DEFAULT_MAX_TRIALS,
@@ -82,8 +83,10 @@ export { withInterrupt };
 /** `muster run <rule>`: simulate (or, with --exact, solve) one rule at one set of parameters. */
 export async function runCommand(ruleId: string, options: RunOptions, io: Io): Promise<RunResult> {
   // A built-in rule is found without an await, so nothing (such as a Ctrl-C listener) waits on a tick.
-  const rule = isRulePath(ruleId) ? await loadRuleFileRef(ruleId) : getRule(ruleId);
-  if (asksForCall(rule, options.set ?? [])) return reservesCallCommand(rule, options, io);
+  const loaded = isRulePath(ruleId) ? await loadRuleFileRef(ruleId) : getRule(ruleId);
+  if (asksForCall(loaded, options.set ?? [])) return reservesCallCommand(loaded, options, io);
+  // A distribution's tail named by --metric (`arrived.by.2>=3`) is a probability metric like any other.
+  const rule = withTails(loaded, options.metric ?? []);
   const params = resolveParams(rule, objectiveSet(rule, options));
   const choice = chooseMetrics(rule, rule.metrics(params), options.metric, { all: options.all, params });
   const percentiles = options.percentile === undefined ? [] : parsePercentiles(options.percentile);

@@ -1,0 +1,147 @@
+/**
+ * A distribution's tail as a probability metric: `arrived.by.2>=3` (also
+ * `>`, `<=`, `<` and `=`) wherever a metric name is taken (`--metric`,
+ * `--best`). The rule is wrapped so that the tail is one more metric: read
+ * off the distribution's histogram in the tally (nothing more is counted,
+ * so shards and checkpoints are the rule's own) and, exactly, off its exact
+ * distribution. A tail past the values a histogram lists one by one cannot
+ * be read, and says so in one line rather than guess.
+ */
+import { UsageError } from '../errors.js';
+import type { ExactDistribution } from '../exact/exact-distribution.js';
+import { Fraction } from '../exact/fraction.js';
+import { keyedRecord, own } from '../keyed.js';
+import type { MetricSpec, Params, Rule } from '../rules/types.js';
+import { type Histogram, proportion, type Tallied } from '../stats/estimate.js';
+
+interface Tail {
+  name: string;
+  base: string;
+  /** The values counted: from `low` to `high` (either end open as ±Infinity). */
+  low: number;
+  high: number;
+  words: string;
+}
+
+/** A tail named `base>=k` (or >, <=, <, =), or null for any other name. @example tailOf('rolls>=3') */
+export function tailOf(name: string): Tail | null {
+  const match = /^(.+?)\s*(>=|<=|>|<|=)\s*(-?\d+)$/.exec(name.trim());
+  if (!match) return null;
+  const [, base, op, text] = match;
+  const k = Number(text);
+  if (!Number.isSafeInteger(k)) return null;
+  const [low, high, words] =
+    op === '>='
+      ? [k, Number.POSITIVE_INFINITY, `${k} or more`]
+      : op === '>'
+        ? [k + 1, Number.POSITIVE_INFINITY, `more than ${k}`]
+        : op === '<='
+          ? [Number.NEGATIVE_INFINITY, k, `${k} or less`]
+          : op === '<'
+            ? [Number.NEGATIVE_INFINITY, k - 1, `less than ${k}`]
+            : [k, k, `exactly ${k}`];
+  return { name: `${base}${op}${k}`, base, low, high, words };
+}
+
+/** Trials whose value lies in the tail, or null where the histogram's beyond count leaves it unknown. */
+function countIn(histogram: Histogram, tail: Tail): number | null {
+  const top = histogram.min + histogram.counts.length - 1;
+  const beyond = histogram.beyond ?? 0;
+  // Values above top are counted together: in the tail whole (it reaches past top from top + 1 or below), or not.
+  let fromBeyond = 0;
+  if (beyond > 0) {
+    if (tail.high === Number.POSITIVE_INFINITY && tail.low <= top + 1) fromBeyond = beyond;
+    else if (tail.high > top) return null;
+  }
+  let sum = fromBeyond;
+  for (let at = 0; at < histogram.counts.length; at++) {
+    const value = histogram.min + at;
+    if (value >= tail.low && value <= tail.high) sum += histogram.counts[at];
+  }
+  return sum;
+}
+
+/** The tail's exact chance, or null where the listing's beyond leaves it unknown. */
+function chanceIn(distribution: ExactDistribution, tail: Tail): Fraction | null {
+  const top = distribution.min + distribution.probabilities.length - 1;
+  let sum = Fraction.ZERO;
+  if (distribution.beyond.numerator !== 0n) {
+    if (tail.high === Number.POSITIVE_INFINITY && tail.low <= top + 1) sum = distribution.beyond;
+    else if (tail.high > top) return null;
+  }
+  distribution.probabilities.forEach((chance, at) => {
+    const value = distribution.min + at;
+    if (value >= tail.low && value <= tail.high) sum = sum.add(chance);
+  });
+  return sum;
+}
+
+/**
+ * The rule with each tail among `names` (metric names or patterns as typed; `:max`/`:min` of --best ignored) that
+ * reads a distribution metric added as a probability metric; the rule itself when none does.
+ */
+export function withTails(rule: Rule, names: ReadonlyArray<string | undefined>): Rule {
+  const tails = names
+    .filter((name): name is string => name !== undefined)
+    .map((name) => tailOf(name.replace(/:(max|min)$/, '')))
+    .filter((tail): tail is Tail => tail !== null);
+  if (tails.length === 0) return rule;
+  const tailsAt = (p: Params): Tail[] => {
+    const bases = new Set(
+      rule
+        .metrics(p)
+        .filter((m) => m.distribution)
+        .map((m) => m.name),
+    );
+    const names = new Set<string>();
+    return tails.filter((tail) => bases.has(tail.base) && !names.has(tail.name) && names.add(tail.name));
+  };
+  const cannotRead = (tail: Tail): never => {
+    throw new UsageError(
+      `--metric: ${tail.name} reaches past the values ${tail.base} lists one by one; allowed: a tail within them ` +
+        '(see its table: the last row says what lies beyond)',
+    );
+  };
+  const addExact = (p: Params, values: Record<string, Fraction>): Record<string, Fraction> => {
+    const list = tailsAt(p);
+    if (list.length === 0 || !rule.exactDistributions) return values;
+    const distributions = rule.exactDistributions(p);
+    const result = keyedRecord<Fraction>(Object.entries(values));
+    for (const tail of list) {
+      const distribution = own(distributions, tail.base);
+      const chance = distribution ? chanceIn(distribution, tail) : null;
+      if (chance) result[tail.name] = chance;
+    }
+    return result;
+  };
+  const wrapped: Rule = {
+    ...rule,
+    metrics: (p) => [
+      ...rule.metrics(p),
+      ...tailsAt(p).map(
+        (tail): MetricSpec => ({
+          name: tail.name,
+          doc: `the chance that ${tail.base} is ${tail.words}`,
+          label: `${tail.base} ${tail.words}`,
+          probability: true,
+        }),
+      ),
+    ],
+    summarize(p, tally, trials) {
+      const counted = rule.summarize(p, tally, trials);
+      const result: Record<string, Tallied> = keyedRecord(Object.entries(counted));
+      for (const tail of tailsAt(p)) {
+        const base = own(counted, tail.base);
+        const histogram = base?.kind === 'mean' ? base.histogram : undefined;
+        if (!histogram) throw new Error(`${rule.id}: ${tail.base} counted no histogram`);
+        const inTail = countIn(histogram, tail);
+        result[tail.name] = proportion(inTail === null ? cannotRead(tail) : inTail, trials);
+      }
+      return result;
+    },
+  };
+  const { exact, enumerate } = rule;
+  if (exact) wrapped.exact = (p) => addExact(p, exact(p));
+  if (enumerate) wrapped.enumerate = (p, paths) => addExact(p, enumerate(p, paths));
+  return wrapped;
+}
