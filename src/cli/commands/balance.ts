@@ -123,10 +123,7 @@ export function renderBalance(plan: BalancePlan, result: BalanceResult, width: n
     header.push(`PARTIAL: interrupted after ${result.points.length} of the settings; only finished ones are weighed`);
   if (result.skipped.length > 0)
     header.push(`skipped ${result.skipped.length} combination(s) the rule rejects, e.g. ${result.skipped[0].reason}`);
-  const sections = [
-    wrapLines(header, width).join('\n'),
-    wrapLines([balanceVerdict(balance, metric)], width).join('\n'),
-  ];
+  const sections = [wrapLines(header, width).join('\n'), wrapWords([balanceVerdict(balance, metric)], width)];
   const map = renderMap(plan, result, width);
   if (map) sections.push(map.trimEnd());
   const words = [
@@ -135,8 +132,24 @@ export function renderBalance(plan: BalancePlan, result: BalanceResult, width: n
     ...sensitivityLines(balance, metric),
     ...cliffLines(balance, metric),
   ];
-  sections.push(wrapLines(words, width).join('\n'));
+  sections.push(wrapWords(words, width));
   return `${sections.join('\n\n')}\n`;
+}
+
+/**
+ * Lines of words wrapped to the width: an item (a line that starts with two spaces) continues four spaces in, and a
+ * figure keeps its unit ("−34.036 pp") on its line.
+ */
+function wrapWords(lines: readonly string[], width: number): string {
+  const glued = (line: string) => line.replace(/ pp\b/g, '\u00a0pp');
+  return lines
+    .map((line) => {
+      const item = line.startsWith('  ');
+      const wrapped = wrapLines([glued(item ? line.trimStart() : line)], width - (item ? 2 : 0));
+      return wrapped.map((part) => `${item ? '  ' : ''}${part}`).join('\n');
+    })
+    .join('\n')
+    .replace(/\u00a0pp/g, ' pp');
 }
 
 /** Most settings listed when three or more parameters vary (no map then). */
