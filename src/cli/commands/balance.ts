@@ -123,7 +123,10 @@ export function renderBalance(plan: BalancePlan, result: BalanceResult, width: n
     header.push(`PARTIAL: interrupted after ${result.points.length} of the settings; only finished ones are weighed`);
   if (result.skipped.length > 0)
     header.push(`skipped ${result.skipped.length} combination(s) the rule rejects, e.g. ${result.skipped[0].reason}`);
-  const sections = [wrapLines(header, width).join('\n'), wrapWords([balanceVerdict(balance, metric)], width)];
+  const sections = [
+    wrapLines(header, width).join('\n'),
+    wrapWords([balanceVerdict(balance, metric, simulated)], width),
+  ];
   const map = renderMap(plan, result, width);
   if (map) sections.push(map.trimEnd());
   const words = [
@@ -175,7 +178,14 @@ function renderMap(plan: BalancePlan, result: BalanceResult, width: number): str
     const mark = nearest.has(key(point.params)) ? NEAREST_MARK : within.has(key(point.params)) ? WITHIN_MARK : ' ';
     return `${shown} ${mark}`;
   };
-  const legend = `${NEAREST_MARK} nearest${balance.within ? `, ${WITHIN_MARK} within ${balance.within.distance.text}` : ''}`;
+  const marks = [
+    ...(balance.nearest.length > 0 ? [`${NEAREST_MARK} nearest`] : []),
+    ...(balance.within && balance.within.points.length > 0
+      ? [`${WITHIN_MARK} within ${balance.within.distance.text}`]
+      : []),
+  ];
+  const legend = marks.length > 0 ? `${marks.join(', ')}\n` : '';
+
   if (vary.length === 1) {
     const rows = result.points.map((point) => {
       const value = own(point.metrics, metric.name) as MetricResult | undefined;
@@ -187,7 +197,7 @@ function renderMap(plan: BalancePlan, result: BalanceResult, width: number): str
       ];
     });
     const head = [vary[0].name, metric.name, ...(balance.exact ? ['exactly'] : [])];
-    return `${renderTable(head, rows, width, { keep: 1 })}${legend}\n`;
+    return `${renderTable(head, rows, width, { keep: 1 })}${legend}`;
   }
   if (vary.length === 2) {
     const [down, across] = vary;
@@ -198,7 +208,7 @@ function renderMap(plan: BalancePlan, result: BalanceResult, width: number): str
     const at = new Map(result.points.map((point) => [place(point), point]));
     const rows = down.values.map((row, i) => [String(row), ...across.values.map((_, j) => cell(at.get(`${i},${j}`)))]);
     const head = [`${down.name} ╲ ${across.name}`, ...across.values.map(String)];
-    return `${renderTable(head, rows, width, { keep: 1 })}${legend}\n`;
+    return `${renderTable(head, rows, width, { keep: 1 })}${legend}`;
   }
   if (balance.nearest.length === 0) return null;
   const listed = balance.nearest.slice(0, LISTED);
