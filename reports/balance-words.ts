@@ -36,12 +36,17 @@ function missText(point: BalancePoint, metric: MetricSpec): string {
 }
 
 /**
- * The answer, first thing under the header.
+ * The answer, first thing under the header; `simulated` when the settings were simulated (the exact values
+ * compared, where there are any, were known beside the estimates).
  * @example "bonusA=0 gives a.wins 50.000% = 1/2: exactly the target (exact values)."
  */
-export function balanceVerdict(balance: BalanceBlock, metric: MetricSpec): string {
+export function balanceVerdict(balance: BalanceBlock, metric: MetricSpec, simulated = false): string {
   const target = targetText(balance, metric);
-  const how = balance.exact ? 'exact values' : 'simulated estimates: a miss within the intervals is noise';
+  const how = balance.exact
+    ? simulated
+      ? 'exact values, known beside the simulation'
+      : 'exact values'
+    : 'simulated estimates: a miss within the intervals is noise';
   const kept =
     balance.keep.length > 0 ? ` among the ${balance.candidates} settings that keep ${balance.keep.join(' and ')}` : '';
   if (balance.reach === 'none')

@@ -250,7 +250,7 @@ export function balancePage(rule: Rule, result: BalanceResult, metric: MetricSpe
       : `simulated: ${formatCount(result.trials)} trials a point, seed ${JSON.stringify(result.seed)}, stream ` +
         `${result.stream}${balance.exact ? '; compared by the exact values beside the estimates' : ''}`;
   const answer = [
-    balanceVerdict(balance, metric),
+    balanceVerdict(balance, metric, result.method === 'simulation'),
     ...withinLines(balance, metric),
     ...rowLines(balance, metric, result.vary[0].name),
   ];

@@ -54,6 +54,8 @@ Examples:
   muster run infinity --set wipA=13 wipB=15        initiative odds at WIP 13 against 15
   muster sweep reserves --vary chosenRound=0..4 --set command=3 --best all.by.4
                                                    which reserve round with command 3: the answer first
+  muster balance rolloff --metric a.wins --target 50% --vary bonusA=-3..3
+                                                   the bonus that makes the roll-off fair, exactly
   muster matrix infinity --html wip.html           the printable WIP × WIP chart
   muster compare reserves --variant "7+: target=7" --variant "6+: target=6"
                                                    a rule change, shift by shift, real or noise

@@ -211,6 +211,54 @@ function targetFraction(text: string): Fraction {
   return Fraction.fromDecimal(text);
 }
 
+describe('sensitivity and cliffs over a 2-D grid against the binomial product', () => {
+  it('one step of each parameter from the nearest setting, and every jump above 20 pp', async () => {
+    const result = await balance('reserves', {
+      vary: ['squads=2..6', 'target=5..9'],
+      metric: 'all.by.4',
+      target: '3/4',
+      cliff: '20pp',
+    });
+    const value = (squads: number, target: number) => reservesAllBy(squads, target, 4);
+    const [fair] = result.balance.nearest;
+    const squads = Number(fair.params.squads);
+    const target = Number(fair.params.target);
+    const steps: Array<[string, number, string]> = [];
+    for (const [param, ds, dt, lo, hi] of [
+      ['squads', 1, 0, 2, 6],
+      ['target', 0, 1, 5, 9],
+    ] as const) {
+      for (const step of [-1, 1]) {
+        const s2 = squads + ds * step;
+        const t2 = target + dt * step;
+        const moved = param === 'squads' ? s2 : t2;
+        if (moved < lo || moved > hi) continue;
+        steps.push([param, moved, value(s2, t2).sub(value(squads, target)).toString()]);
+      }
+    }
+    expect(steps.length).toBeGreaterThanOrEqual(2);
+    expect(result.balance.sensitivity.map((s) => [s.param, s.to, s.change.fraction])).toEqual(steps);
+
+    const jumps: Array<{ text: string; size: Fraction }> = [];
+    for (let s1 = 2; s1 <= 6; s1++)
+      for (let t1 = 5; t1 <= 9; t1++)
+        for (const [ds, dt, param] of [
+          [1, 0, 'squads'],
+          [0, 1, 'target'],
+        ] as const) {
+          if (s1 + ds > 6 || t1 + dt > 9) continue;
+          const change = value(s1 + ds, t1 + dt).sub(value(s1, t1));
+          if (abs(change).compare(Fraction.of(1, 5)) > 0)
+            jumps.push({ text: `${param} ${s1},${t1} ${change}`, size: abs(change) });
+        }
+    jumps.sort((x, y) => y.size.compare(x.size));
+    expect(jumps.length).toBeGreaterThan(3);
+    expect(
+      result.balance.cliffs.map((c) => `${c.param} ${c.from.squads},${c.from.target} ${c.change.fraction}`),
+    ).toEqual(jumps.map((jump) => jump.text));
+  });
+});
+
 describe('balance of simulated estimates (no exact values)', () => {
   const simulated = (estimate: number) => ({
     estimate,

@@ -171,6 +171,24 @@ describe('muster balance answers', () => {
     expect(missing.stdout).toBe('');
   });
 
+  it('simulated, the answer says its exact values were known beside the simulation', async () => {
+    const argv = ['balance', 'rolloff', '--metric', 'a.wins', '--target', '50%', '--vary', 'bonusA=-1..1'];
+    const { status, stdout } = await cli(...argv, '--trials', '10000', '--threads', '1', '--quiet');
+    expect(status).toBe(0);
+    expect(stdout).toContain('10,000 trials a point');
+    expect(stdout.replace(/\n {2}/g, ' ')).toContain(
+      'bonusA=0 gives a.wins 50.000% = 1/2: exactly the target 50% (exact values, known beside the simulation).',
+    );
+  });
+
+  it('a --keep no setting meets is said in words, with no mark in the map', async () => {
+    const argv = ['balance', 'rolloff', '--metric', 'a.wins', '--target', '50%', '--vary', 'bonusA=-1..1'];
+    const { status, stdout } = await cli(...argv, '--keep', 'b.wins>99%');
+    expect(status).toBe(0);
+    expect(stdout).toContain('No setting keeps b.wins>99% (3 tried); loosen a --keep or widen a --vary.');
+    expect(stdout).not.toContain('◆');
+  });
+
   it('a target out of range says so and names the nearest setting', async () => {
     const { status, stdout } = await cli(
       'balance',

@@ -19,7 +19,18 @@ describe('muster --version and --help', () => {
   it('lists every command with examples and exits 0', async () => {
     const { status, stdout } = await cli('--help');
     expect(status).toBe(0);
-    for (const command of ['list', 'describe', 'run', 'matrix', 'sweep', 'compare', 'book', 'shard', 'merge'])
+    for (const command of [
+      'list',
+      'describe',
+      'run',
+      'matrix',
+      'sweep',
+      'balance',
+      'compare',
+      'book',
+      'shard',
+      'merge',
+    ])
       expect(stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
     expect(stdout).toContain('muster run infinity --set wipA=13 wipB=15');
   });

@@ -125,7 +125,7 @@ export function renderBalance(plan: BalancePlan, result: BalanceResult, width: n
     header.push(`skipped ${result.skipped.length} combination(s) the rule rejects, e.g. ${result.skipped[0].reason}`);
   const sections = [
     wrapLines(header, width).join('\n'),
-    wrapLines([balanceVerdict(balance, metric)], width).join('\n'),
+    wrapWords([balanceVerdict(balance, metric, simulated)], width),
   ];
   const map = renderMap(plan, result, width);
   if (map) sections.push(map.trimEnd());
@@ -135,8 +135,24 @@ export function renderBalance(plan: BalancePlan, result: BalanceResult, width: n
     ...sensitivityLines(balance, metric),
     ...cliffLines(balance, metric),
   ];
-  sections.push(wrapLines(words, width).join('\n'));
+  sections.push(wrapWords(words, width));
   return `${sections.join('\n\n')}\n`;
+}
+
+/**
+ * Lines of words wrapped to the width: an item (a line that starts with two spaces) continues four spaces in, and a
+ * figure keeps its unit ("−34.036 pp") on its line.
+ */
+function wrapWords(lines: readonly string[], width: number): string {
+  const glued = (line: string) => line.replace(/ pp\b/g, '\u00a0pp');
+  return lines
+    .map((line) => {
+      const item = line.startsWith('  ');
+      const wrapped = wrapLines([glued(item ? line.trimStart() : line)], width - (item ? 2 : 0));
+      return wrapped.map((part) => `${item ? '  ' : ''}${part}`).join('\n');
+    })
+    .join('\n')
+    .replace(/\u00a0pp/g, ' pp');
 }
 
 /** Most settings listed when three or more parameters vary (no map then). */
@@ -162,7 +178,14 @@ function renderMap(plan: BalancePlan, result: BalanceResult, width: number): str
     const mark = nearest.has(key(point.params)) ? NEAREST_MARK : within.has(key(point.params)) ? WITHIN_MARK : ' ';
     return `${shown} ${mark}`;
   };
-  const legend = `${NEAREST_MARK} nearest${balance.within ? `, ${WITHIN_MARK} within ${balance.within.distance.text}` : ''}`;
+  const marks = [
+    ...(balance.nearest.length > 0 ? [`${NEAREST_MARK} nearest`] : []),
+    ...(balance.within && balance.within.points.length > 0
+      ? [`${WITHIN_MARK} within ${balance.within.distance.text}`]
+      : []),
+  ];
+  const legend = marks.length > 0 ? `${marks.join(', ')}\n` : '';
+
   if (vary.length === 1) {
     const rows = result.points.map((point) => {
       const value = own(point.metrics, metric.name) as MetricResult | undefined;
@@ -174,7 +197,7 @@ function renderMap(plan: BalancePlan, result: BalanceResult, width: number): str
       ];
     });
     const head = [vary[0].name, metric.name, ...(balance.exact ? ['exactly'] : [])];
-    return `${renderTable(head, rows, width, { keep: 1 })}${legend}\n`;
+    return `${renderTable(head, rows, width, { keep: 1 })}${legend}`;
   }
   if (vary.length === 2) {
     const [down, across] = vary;
@@ -185,7 +208,7 @@ function renderMap(plan: BalancePlan, result: BalanceResult, width: number): str
     const at = new Map(result.points.map((point) => [place(point), point]));
     const rows = down.values.map((row, i) => [String(row), ...across.values.map((_, j) => cell(at.get(`${i},${j}`)))]);
     const head = [`${down.name} ╲ ${across.name}`, ...across.values.map(String)];
-    return `${renderTable(head, rows, width, { keep: 1 })}${legend}\n`;
+    return `${renderTable(head, rows, width, { keep: 1 })}${legend}`;
   }
   if (balance.nearest.length === 0) return null;
   const listed = balance.nearest.slice(0, LISTED);
