@@ -12,6 +12,10 @@
  */
 import type { Chart, VegaLiteSpec } from '../charts/chart.js';
 import { LEAST_TEXT_PX, legibleSvg } from '../card/legible.js';
+import { narrowSpec, squeezed } from '../charts/narrow.js';
+
+/** Below this width the page is one column (./style.ts): its charts are laid out for the column (../charts/narrow.ts). */
+const ONE_COLUMN = '(max-width: 899px)';
 
 interface VegaView {
   data(name: string, values: unknown[]): VegaView;
@@ -71,15 +75,16 @@ export class ChartBoard {
    * returning false. `onFirst` is called when the first chart is on screen.
    */
   async show(charts: readonly Chart[], stale: () => boolean, onFirst: () => void): Promise<boolean> {
+    const column = window.matchMedia(ONE_COLUMN).matches ? this.#box.clientWidth : 0;
     for (const [index, chart] of charts.entries()) {
-      const { skeleton, values, named } = split(chart.spec);
+      const { skeleton, values, named } = split(column > 0 ? narrowSpec(chart.spec, column) : chart.spec);
       const current = this.#shown[index];
       if (current?.view && skeleton !== '' && current.id === chart.id && current.skeleton === skeleton) {
         await current.view.data(DATASET, values as unknown[]).runAsync();
         if (stale()) return false;
         text(current.section, chart);
       } else {
-        const drawn = await this.#draw(chart, named);
+        const drawn = await this.#fitted(chart, named, column);
         if (stale()) {
           drawn.view?.finalize();
           return false;
@@ -113,6 +118,25 @@ export class ChartBoard {
       gone.view?.finalize();
       gone.section.remove();
     }
+  }
+
+  /**
+   * Draws the chart; in one column (`column` > 0) a chart still wider than the column is drawn again, its widths
+   * narrowed by the overflow (twice at most: axis labels take a little more of a narrower plot).
+   */
+  async #fitted(
+    chart: Chart,
+    spec: VegaLiteSpec,
+    column: number,
+  ): Promise<{ view: VegaView | null; section: HTMLElement }> {
+    let drawn = await this.#draw(chart, spec);
+    for (let pass = 0; column > 0 && pass < 2; pass++) {
+      const width = parseFloat(drawn.section.querySelector('svg')?.getAttribute('width') ?? '');
+      if (!(width > column)) break;
+      drawn.view?.finalize();
+      drawn = await this.#draw(chart, squeezed(spec, (column / width) * 0.98));
+    }
+    return drawn;
   }
 
   async #draw(chart: Chart, spec: VegaLiteSpec): Promise<{ view: VegaView | null; section: HTMLElement }> {

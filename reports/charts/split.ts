@@ -3,7 +3,8 @@ import type { VegaLiteSpec } from './chart.js';
 import { CHART_CONFIG, FULL_WIDTH } from '../theme.js';
 import { SCHEMA, safeTitle } from './vega-title.js';
 
-const SPLIT_FONT_SIZE = 10.5;
+/** The labels inside the bars: legible on a phone's screen as on paper (11 px, reports/card/legible.ts). */
+export const SPLIT_FONT_SIZE = 11;
 
 /**
  * Whether text fits in `room` pixels: Helvetica's widest common glyphs
@@ -11,7 +12,7 @@ const SPLIT_FONT_SIZE = 10.5;
  * estimate errs wide and keeps 8 px of margin, so a label that passes never
  * touches its segment's edges.
  */
-function fitsIn(text: string, fontSize: number, room: number): boolean {
+export function fitsIn(text: string, fontSize: number, room: number): boolean {
   let ems = 0;
   for (const character of text)
     ems += /[A-Z%0-9<>]/.test(character) ? 0.67 : /[ .,:;il'’()|]/.test(character) ? 0.3 : 0.56;
