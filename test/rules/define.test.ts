@@ -110,8 +110,8 @@ describe('defineBuiltin: one contract for a built-in rule', () => {
     // The lengths and offsets the hand-written layouts had before the helper (git show 0b0ff5c).
     for (const crits of ['true', 'false'])
       expect(infinity.tallyLength(resolveParams(infinity, [`crits=${crits}`]))).toBe(7);
+    // The roll-offs' histogram (1,000 values and the count beyond them) comes after, every offset kept.
     for (const groups of [1, 3, 10])
-      // The roll-offs' histogram (1,000 values and the count beyond them) comes after, every offset kept.
       expect(noctvale.tallyLength(resolveParams(noctvale, [`groups=${groups}`]))).toBe(4 + 4 * groups + 1001);
     // noctvale: a.placesLast at 3, A's group g sum at 4 + 2g, B's after A's.
     const params = resolveParams(noctvale, ['groups=2']);
