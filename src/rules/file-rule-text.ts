@@ -15,9 +15,14 @@ function attempt<T>(read: () => T, fallback: T): T {
   }
 }
 
+/** What stands for a value that neither JSON nor String can show (a Proxy whose traps throw). */
+const UNSHOWN_ARRAY = 'an array that cannot be shown';
+const UNSHOWN_OBJECT = 'an object that cannot be shown';
+const UNSHOWN = 'a value that cannot be shown';
+
 /** A value as a message shows it: short, on one line. */
 export function describeValue(value: unknown): string {
-  const shown = oneLine(attempt(() => shownAs(value), 'a value that cannot be shown'));
+  const shown = oneLine(attempt(() => shownAs(value), UNSHOWN));
   return shown.length > 80 ? `${shown.slice(0, 77)}...` : shown;
 }
 
@@ -41,7 +46,7 @@ function shownAs(value: unknown): string {
       const json = attempt(() => JSON.stringify(value) as string | undefined, undefined);
       if (typeof json === 'string') return json;
       const array = attempt(() => Array.isArray(value), false);
-      return attempt(() => String(value), array ? 'an array' : 'an object');
+      return attempt(() => String(value), array ? UNSHOWN_ARRAY : UNSHOWN_OBJECT);
     }
   }
 }
@@ -49,7 +54,10 @@ function shownAs(value: unknown): string {
 /** What a rule's code threw, as "Name: message", or "the value …" for what is not an Error. */
 export function describeError(error: unknown): string {
   const isError = attempt(() => error instanceof Error, false);
-  if (!isError) return `the value ${describeValue(error)}`;
+  if (!isError) {
+    const shown = describeValue(error);
+    return [UNSHOWN, UNSHOWN_ARRAY, UNSHOWN_OBJECT].includes(shown) ? shown : `the value ${shown}`;
+  }
   const name = attempt(() => textOf((error as Error).name), undefined) ?? 'Error';
   const message = attempt(() => textOf((error as Error).message), undefined);
   return oneLine(message === undefined ? `${name} (its message cannot be read)` : `${name}: ${message}`);

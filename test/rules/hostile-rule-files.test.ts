@@ -20,6 +20,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { describeError, describeValue } from '../../src/rules/file-rule-text.js';
 import { cli, scratchFolder } from '../support/cli.js';
 
 const folder = scratchFolder('hostile-rules');
@@ -252,6 +253,36 @@ describe('a hostile member is one line naming the file and the member, exit 2', 
       writeFileSync(path, `${HELPERS}\nthrow ${thrown};\nexport default {};\n`);
       for (const command of ALL) await expectRefused(path, member, command);
     }
+  });
+});
+
+describe('describing what a rule threw or returned never throws', () => {
+  it('a Proxy, a throwing toString, an error with throwing getters, a symbol, null: each one line', () => {
+    const traps: ProxyHandler<object> = {};
+    for (const trap of ['get', 'has', 'ownKeys', 'getOwnPropertyDescriptor', 'getPrototypeOf'] as const)
+      traps[trap] = () => {
+        throw new Error(`trap ${trap}`);
+      };
+    const badError = new Error('unread');
+    Object.defineProperty(badError, 'message', {
+      get() {
+        throw new Error('message getter');
+      },
+    });
+    const throws = () => {
+      throw new Error('toString');
+    };
+    const cases: Array<[unknown, string]> = [
+      [new Proxy({}, traps), 'an object that cannot be shown'],
+      [new Proxy([], traps), 'an array that cannot be shown'],
+      [{ toString: throws, toJSON: throws, [Symbol.toPrimitive]: throws }, 'an object that cannot be shown'],
+      [badError, 'Error (its message cannot be read)'],
+      [Symbol('thrown'), 'the value Symbol(thrown)'],
+      [null, 'the value null'],
+      [new RangeError('plain'), 'RangeError: plain'],
+    ];
+    for (const [value, shown] of cases) expect(describeError(value)).toBe(shown);
+    expect(describeValue(new Proxy({}, traps))).toBe('an object that cannot be shown');
   });
 });
 
