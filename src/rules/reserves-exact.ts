@@ -59,7 +59,21 @@ export function exactValues(p: Reserves): Record<string, Fraction> {
     add('lost.mean', stillOut * n, outOf);
     result['dice.mean'] = (result['dice.mean'] ?? Fraction.ZERO).add(weight.mul(dice).mul(Fraction.of(squads)));
   }
+  result['last.arrival'] = lastArrival(p, result).mean;
   return result;
+}
+
+/** The round the last squad arrives: in by r and not by r − 1 (all.by), or rounds + 1 when some squad never is. */
+function lastArrival(p: Reserves, values: Record<string, Fraction>): ExactDistribution {
+  const chances = new Map<number, Fraction>();
+  let before = Fraction.ZERO;
+  for (let r = 1; r <= p.rounds; r++) {
+    const allIn = values[`all.by.${r}`];
+    chances.set(r, allIn.sub(before));
+    before = allIn;
+  }
+  chances.set(p.rounds + 1, before.complement());
+  return distributionOf(chances);
 }
 
 /**
@@ -94,5 +108,6 @@ export function exactDistributions(p: Reserves): Record<string, ExactDistributio
   chances.forEach((byCount, index) => {
     result[`arrived.by.${index + 1}.mean`] = distributionOf(byCount);
   });
+  result['last.arrival'] = lastArrival(p, exactValues(p));
   return result;
 }

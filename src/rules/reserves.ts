@@ -192,6 +192,13 @@ function metrics(p: Reserves): MetricSpec[] {
     label: 'reserve dice (expected)',
     probability: false,
   });
+  list.push({
+    name: 'last.arrival',
+    doc: `the round the last squad arrives (${rounds + 1}: some squad never does), and its whole distribution`,
+    label: 'round of the last arrival',
+    probability: false,
+    distribution: { min: 1, max: rounds + 1 },
+  });
   // The whole distribution of squads in by each round (k = n is all.by.r).
   if (squads <= DISTRIBUTION_SQUADS) {
     for (let r = 1; r <= rounds; r++) {
@@ -221,6 +228,7 @@ function trial(dice: Dice, p: Reserves, out: TrialOut): void {
   let stillOut = p.squads;
   let arrived = 0;
   let diceRolled = 0;
+  let lastRound = 0;
   for (let round = 1; round <= p.rounds; round++) {
     let arriving = 0;
     if (round >= p.firstRound) {
@@ -231,6 +239,7 @@ function trial(dice: Dice, p: Reserves, out: TrialOut): void {
     }
     stillOut -= arriving;
     arrived += arriving;
+    if (arriving > 0) lastRound = round;
     out[`squad.round.${round}`] = arriving / p.squads;
     out[`all.by.${round}`] = +(stillOut === 0);
     out[`arrived.by.${round}.mean`] = arrived;
@@ -239,6 +248,7 @@ function trial(dice: Dice, p: Reserves, out: TrialOut): void {
   out['squad.never'] = stillOut / p.squads;
   out['lost.mean'] = stillOut;
   out['dice.mean'] = diceRolled;
+  out['last.arrival'] = stillOut > 0 ? p.rounds + 1 : lastRound;
 }
 
 function simulate(p: Reserves, rng: Rng, trials: number, tally: Float64Array): void {
@@ -393,6 +403,17 @@ function summarize(p: Reserves, tally: Float64Array, trials: number): Record<str
     result[`arrived.by.${r}.mean`] = counted;
   }
   result['dice.mean'] = mean(sums.dice, sums.diceSquared, trials);
+  // The trials whose last squad arrived in round r (index r − 1), and at index R those with a squad never in.
+  const last = sums.lastArrival.subarray(0, rounds + 1);
+  let lastSum = 0;
+  let lastSquares = 0;
+  last.forEach((count, index) => {
+    lastSum += count * (index + 1);
+    lastSquares += count * (index + 1) ** 2;
+  });
+  const lastArrival = mean(lastSum, lastSquares, trials);
+  if (lastArrival.kind === 'mean') lastArrival.histogram = { min: 1, counts: last, beyond: null };
+  result['last.arrival'] = lastArrival;
   if (squads <= DISTRIBUTION_SQUADS) {
     for (let r = 1; r <= rounds; r++) {
       let atLeast = 0;

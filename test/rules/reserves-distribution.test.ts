@@ -159,6 +159,21 @@ describe('reserves: squads in by each round as a whole distribution (arrived.by.
         proportionTolerance(v.exact as number, trials),
       );
     expect(d.values.reduce((sum, v) => sum + (v.count as number), 0)).toBe(trials);
+    // The round of the last arrival (5: some squad never in): exact P(= r) is all.by.r − all.by.(r − 1), both checked
+    // against enumeration in reserves-exact.test.ts; 5σ per value as above.
+    const last = result.distributions?.['last.arrival'];
+    const exact = reserves.exact?.(many) ?? {};
+    let before = Fraction.ZERO;
+    for (let r = 1; r <= 5; r++) {
+      const chance = r <= 4 ? exact[`all.by.${r}`].sub(before) : before.complement();
+      if (r <= 4) before = exact[`all.by.${r}`];
+      const v = last?.values.find((entry) => entry.value === r);
+      expect(v?.fraction ?? '0', `round ${r}`).toBe(chance.toString());
+      if (v)
+        expect(Math.abs((v.estimate as number) - chance.toNumber())).toBeLessThanOrEqual(
+          proportionTolerance(chance.toNumber(), trials),
+        );
+    }
   });
 });
 

@@ -74,6 +74,8 @@ function bruteForce(settings: string[]): Record<string, Fraction> {
       }
       count('lost.mean', arrival.filter((a) => a > rounds).length);
       count('dice.mean', rolled);
+      // The round the last squad arrives, rounds + 1 when one never does.
+      count('last.arrival', Math.max(...arrival));
     }
     for (const [name, value] of Object.entries(counts)) add(name, fate.weight.mul(Fraction.of(value, grids)));
   }
