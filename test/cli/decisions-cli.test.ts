@@ -4,7 +4,9 @@
  * say; `--objective` chooses what side a plays for; and a simulation plays the exact policy — its estimates within
  * 5σ of the exact values under best play, and far from what the simple fixed plays give.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
@@ -134,26 +136,29 @@ describe('the library carries decisions', () => {
 describe('past what enumeration can do', () => {
   it('a simulation of a rule with decisions is refused in one line, never played by a guessed policy', async () => {
     const { run } = await import('../../src/library.js');
-    const { adaptRuleFile } = await import('../../src/rules/file-rule.js');
     // A step that reads dice.random() cannot be enumerated (as one past the budget cannot, refused the same way).
-    const huge = adaptRuleFile(
-      {
+    // The library takes a rule file by its path (a rule object it did not make is refused).
+    const folder = mkdtempSync(join(tmpdir(), 'muster-decisions-'));
+    const huge = join(folder, 'huge.mjs');
+    writeFileSync(
+      huge,
+      `export default {
         id: 'huge',
         title: 'huge',
         metrics: [{ name: 'a.wins', probability: true, doc: 'A wins' }],
         start: () => ({ phase: 'pick' }),
-        choices: (s: { phase: string }) => (s.phase === 'pick' ? ['x', 'y'] : null),
+        choices: (s) => (s.phase === 'pick' ? ['x', 'y'] : null),
         choose: () => ({ phase: 'roll' }),
-        step: (_s: unknown, dice: { random(): number }) => ({ phase: 'end', win: dice.random() < 0.5 }),
-        done: (s: { phase: string }) => s.phase === 'end',
-        report: (s: { win: boolean }, _p: unknown, out: Record<string, unknown>) => {
+        step: (_s, dice) => ({ phase: 'end', win: dice.random() < 0.5 }),
+        done: (s) => s.phase === 'end',
+        report: (s, _p, out) => {
           out['a.wins'] = s.win;
         },
-      },
-      'huge.mjs',
+      };\n`,
     );
     const refusal = run(huge, { trials: 1000, threads: 1 });
     await expect(refusal).rejects.toThrow(UsageError);
-    await expect(refusal).rejects.toThrow(/^huge\.mjs \(rule huge\): dice\.random\(\)/);
+    await expect(refusal).rejects.toThrow(/huge\.mjs \(rule huge\): dice\.random\(\)/);
+    rmSync(folder, { recursive: true, force: true });
   });
 });

@@ -74,7 +74,11 @@ describe('the balance map', () => {
   });
 
   it('escapes user text: a hostile rule and parameter value never reach the page as markup', async () => {
-    const plan = planBalance(echoRule, { vary: [`label=${HOSTILE},plain`], metric: 'p', target: '1/3' });
+    const plan = planBalance(echoRule, {
+      vary: [`label=${JSON.stringify([HOSTILE, 'plain'])}`],
+      metric: 'p',
+      target: '1/3',
+    });
     const result = await evaluateBalance(plan);
     const { html } = balancePage(echoRule, result, plan.metric);
     expect(html).not.toContain('<img src=x');

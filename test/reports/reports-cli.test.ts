@@ -38,7 +38,7 @@ describe('muster run --html --svg --csv', () => {
     for (const file of readdirSync(svg))
       expect(readFileSync(join(svg, file), 'utf8')).toMatch(/^<\?xml[\s\S]*<svg[\s\S]*role-mark/);
     expect(readFileSync(csv, 'utf8')).toMatch(
-      /^metric,kind,estimate,lo,hi,exact,confidence,meaning\r\nsquad\.round\.1,probability,/,
+      /^metric,kind,estimate,lo,hi,exact,confidence,meaning,value,at_least,at_least_exact,at_most,at_most_exact\r\nsquad\.round\.1,probability,/,
     );
     expect(stderr).toContain(`wrote ${html}`);
   });

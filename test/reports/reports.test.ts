@@ -139,8 +139,15 @@ describe('CSV of the metrics table', () => {
     const [exact] = resultsFor(rule);
     const text = metricsCsv(exact, rule.metrics(exact.params));
     const lines = text.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('metric,kind,estimate,lo,hi,exact,confidence,meaning');
-    expect(lines).toHaveLength(1 + rule.metrics(exact.params).length);
+    // reserves declares distributions (squads in by each round, the last arrival): five more columns, and one row a
+    // value after each distribution's own row.
+    expect(lines[0]).toBe(
+      'metric,kind,estimate,lo,hi,exact,confidence,meaning,value,at_least,at_least_exact,at_most,at_most_exact',
+    );
+    const valueRows = Object.values(exact.distributions ?? {}).reduce((sum, d) => sum + d.values.length, 0);
+    expect(valueRows).toBeGreaterThan(0);
+    expect(lines.filter((line) => line.split(',')[1] === 'value')).toHaveLength(valueRows);
+    expect(lines).toHaveLength(1 + rule.metrics(exact.params).length + valueRows);
     // squad.round.1 with no chosen round: a 6 on the first roll, exactly 1/6; nothing simulated, so no estimate or
     // interval.
     expect(lines[1].split(',').slice(0, 6)).toEqual(['squad.round.1', 'probability', '', '', '', String(1 / 6)]);
