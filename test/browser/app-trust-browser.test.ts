@@ -157,6 +157,10 @@ describeInChromium('what a newcomer trips on, in headless Chromium', () => {
         `infinity?simulate=1&seed=${seed}`,
       ];
       for (const hash of cases) {
+        // The same page opening a plain link just before: what the machine takes now, whatever its load.
+        const plainStarted = Date.now();
+        await go(page, 'infinity?wipA=12');
+        const plain = Date.now() - plainStarted;
         const started = Date.now();
         await go(page, hash);
         const where = hash.slice(0, 40);
@@ -168,8 +172,12 @@ describeInChromium('what a newcomer trips on, in headless Chromium', () => {
         for (const line of lines) expect(line.length, where).toBeLessThanOrEqual(400);
         expect(await page.evaluate(() => document.body.textContent.length), where).toBeGreaterThan(200);
         expect(await page.locator('#controls select, #controls input').count(), where).toBeGreaterThan(3);
-        // Generous for a shared two-core machine: the tab stays responsive rather than blocking for seconds.
-        expect(Date.now() - started, where).toBeLessThan(5000);
+        // The tab stays responsive rather than blocking for seconds: a hostile link costs at most a few plain
+        // links' time (5 s on an idle machine, where a plain link takes well under one; scaled on a busy one).
+        // Not the megabyte: setting location.hash to a megabyte is Chromium's own work (history, IPC), 6-12 s at
+        // load 15 on two cores for this build and the one before it alike; the page's part, refusing it by its
+        // length, is held by the one-line check below.
+        if (hash.length < 100_000) expect(Date.now() - started, where).toBeLessThan(Math.max(5000, 5 * plain));
       }
       // A link past the bound: one line naming the bound, and the default rule's answer at its defaults.
       await go(page, `infinity?wipA=${'1'.repeat(1_000_000)}`);
