@@ -68,8 +68,12 @@ function textOf(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+/**
+ * A rule's text on one line: its line breaks folded to spaces. Other control characters are kept, so that where it
+ * is shown they are shown as escapes (the terminal's terminalLine, HTML's escaping), not lost.
+ */
 export function oneLine(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+  return text.replace(/[\n\r\t\v\f\u2028\u2029]+/g, ' ').trim();
 }
 
 /**

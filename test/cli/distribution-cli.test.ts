@@ -80,7 +80,7 @@ describe('distributions from the command line', () => {
       expect(status).toBe(2);
       expect(stderr).toMatch(/^muster: --percentile: got .*; allowed: numbers above 0 and at most 100/);
     }
-    const { status, stderr } = await cli('run', 'rolloff', '--exact', '--percentile', '10');
-    expect([status, stderr]).toEqual([2, expect.stringMatching(/--percentile: rolloff has no distribution metric/)]);
+    const { status, stderr } = await cli('run', 'infinity', '--exact', '--percentile', '10');
+    expect([status, stderr]).toEqual([2, expect.stringMatching(/--percentile: infinity has no distribution metric/)]);
   });
 });
