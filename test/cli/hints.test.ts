@@ -57,6 +57,8 @@ writeFileSync(
 
 /** A quick simulation, added to a follow-up that simulates (the hint's point is the flag, not the trial count). */
 const QUICK = ['--trials', '20000', '--threads', '1'];
+/** Enough trials for four shards to have a chunk each (a shard with none is refused). */
+const SHARDED = ['--trials', '300000', '--threads', '1'];
 
 interface Case {
   /** What provokes the hint. */
@@ -66,20 +68,40 @@ interface Case {
   stream?: 'stdout' | 'stderr';
   /** A paragraph wrapped to the terminal's width: read with its lines joined. */
   wrapped?: boolean;
+  /** Command lines run first, to write the files the hint is about. */
+  setup?: string[][];
+  /** A scheduler's environment the hint is provoked in (and each way followed, unless it says its own). */
+  env?: Record<string, string>;
   /** Each way the hint offers: the words that offer it, and the command line that takes it. */
-  follow: Array<{ says: string; argv: string[]; status?: number }>;
+  follow: Array<{ says: string; argv: string[]; status?: number; env?: Record<string, string> }>;
+}
+
+/** Runs the CLI with `env` added to the process's environment, then puts the environment back. */
+async function cliIn(env: Record<string, string> | undefined, argv: string[]) {
+  if (!env) return cli(...argv);
+  const saved = new Map(Object.keys(env).map((key) => [key, process.env[key]]));
+  Object.assign(process.env, env);
+  try {
+    return await cli(...argv);
+  } finally {
+    for (const [key, value] of saved) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  }
 }
 
 /** A usage error about the command line itself: an option, an argument, or a combination refused. */
 const USAGE = /^muster: (option|unexpected argument|--[a-z-]+:|[a-z-]+: (only|not available|cannot))/m;
 
-async function provokeAndFollow({ argv, hint, stream = 'stderr', wrapped, follow }: Case): Promise<void> {
-  const provoked = await cli(...argv);
+async function provokeAndFollow({ argv, hint, stream = 'stderr', wrapped, setup, env, follow }: Case): Promise<void> {
+  for (const line of setup ?? []) expect((await cli(...line)).status, line.join(' ')).toBe(0);
+  const provoked = await cliIn(env, argv);
   const printed = wrapped ? provoked[stream].replaceAll('\n', ' ') : provoked[stream];
   expect(printed, `${argv.join(' ')}\n${provoked.stderr}`).toMatch(hint);
   for (const way of follow) {
     expect(printed, `the hint offers "${way.says}"`).toContain(way.says);
-    const followed = await cli(...way.argv);
+    const followed = await cliIn(way.env ?? env, way.argv);
     expect(followed.stderr, `${way.argv.join(' ')} (following "${way.says}")`).not.toMatch(USAGE);
     expect(followed.status, `${way.argv.join(' ')}\n${followed.stderr}`).toBe(way.status ?? 0);
   }
@@ -413,6 +435,233 @@ const cases: Record<string, Case> = {
     argv: ['sweep', 'rolloff', '--vary', 'bonusA=0-1'],
     hint: /did you mean bonusA=0\.\.1\?/,
     follow: [{ says: 'bonusA=0..1', argv: ['sweep', 'rolloff', '--vary', 'bonusA=0..1', '--exact'] }],
+  }, // muster shard and muster merge: the run's shards and their tally files.
+  'a shard with --json: muster merge --json': {
+    argv: ['shard', 'rolloff', '--shard', '0/1', '--out', file('r0.json'), '--json', file('r.json')],
+    hint: /allowed: no --json for a shard \(its tally goes to --out; muster merge --json writes the result\)$/m,
+    follow: [
+      {
+        says: 'no --json for a shard',
+        argv: ['shard', 'rolloff', '--shard', '0/1', '--out', file('r0.json'), ...QUICK],
+      },
+      { says: 'muster merge --json', argv: ['merge', file('r0.json'), '--json', file('r.json')] },
+    ],
+  },
+  "merging a run's shards with --html: --json and --confidence": {
+    argv: ['merge', file('r0.json'), '--html', file('r.html')],
+    hint: /^muster: --html: only when merging the shards of a sweep or a comparison; allowed: --json and --confidence for a run$/m,
+    follow: [
+      { says: '--json', argv: ['merge', file('r0.json'), '--json', file('r.json')] },
+      { says: '--confidence', argv: ['merge', file('r0.json'), '--confidence', '0.9'] },
+    ],
+  },
+  'shards of two streams: the same --stream': {
+    setup: [
+      ['shard', 'rolloff', '--shard', '0/2', '--out', file('t0.json'), '--stream', '1', ...SHARDED],
+      ['shard', 'rolloff', '--shard', '1/2', '--out', file('t1.json'), ...SHARDED],
+    ],
+    argv: ['merge', file('t0.json'), file('t1.json')],
+    hint: /allowed: shards of one stream \(run every shard with the same --stream\)$/m,
+    follow: [
+      {
+        says: 'the same --stream',
+        argv: ['shard', 'rolloff', '--shard', '1/2', '--out', file('t1.json'), '--stream', '1', ...SHARDED],
+      },
+      { says: 'shards of one stream', argv: ['merge', file('t0.json'), file('t1.json')] },
+    ],
+  },
+  '--rule for the shards of a built-in rule': {
+    argv: ['merge', file('r0.json'), '--rule', file('many.mjs')],
+    hint: /is a shard of a built-in rule; allowed: --rule only for shards of a rule file$/m,
+    follow: [
+      { says: '--rule only for shards of a rule file', argv: ['merge', file('r0.json')] },
+      {
+        says: '--rule only for shards of a rule file',
+        argv: ['shard', file('many.mjs'), '--set', 'n=2', '--shard', '0/1', '--out', file('f0.json'), ...QUICK],
+      },
+      { says: '--rule only for shards of a rule file', argv: ['merge', file('f0.json'), '--rule', file('many.mjs')] },
+    ],
+  },
+  // The scheduler's shard place: each variant's remedy, provoked in the environment it is about.
+  '--shards beside --shard i/n': {
+    argv: ['shard', 'rolloff', '--shard', '0/2', '--shards', '2', '--out', file('s0.json')],
+    hint: /allowed: --shard i\/n alone$/m,
+    follow: [
+      { says: '--shard i/n alone', argv: ['shard', 'rolloff', '--shard', '0/2', '--out', file('s0.json'), ...SHARDED] },
+    ],
+  },
+  '--shard auto outside any scheduler: --shard i/n': {
+    argv: ['shard', 'rolloff', '--shard', 'auto', '--out', file('s0.json')],
+    hint: /allowed: run inside one, or --shard i\/n$/m,
+    follow: [
+      { says: '--shard i/n', argv: ['shard', 'rolloff', '--shard', '0/2', '--out', file('s0.json'), ...SHARDED] },
+      {
+        says: 'run inside one',
+        env: { SLURM_ARRAY_TASK_ID: '0', SLURM_ARRAY_TASK_COUNT: '2' },
+        argv: ['shard', 'rolloff', '--shard', 'auto', '--out', file('s0.json'), ...SHARDED],
+      },
+    ],
+  },
+  'two schedulers at once: one environment, or --shard i/n': {
+    env: { SLURM_ARRAY_TASK_ID: '0', SLURM_ARRAY_TASK_COUNT: '2', AWS_BATCH_JOB_ARRAY_INDEX: '0' },
+    argv: ['shard', 'rolloff', '--shard', 'auto', '--out', file('s0.json')],
+    hint: /allowed: the environment of one scheduler, or --shard i\/n$/m,
+    follow: [
+      {
+        says: 'the environment of one scheduler',
+        env: { AWS_BATCH_JOB_ARRAY_INDEX: '0', AWS_BATCH_JOB_ARRAY_SIZE: '2' },
+        argv: ['shard', 'rolloff', '--shard', 'auto', '--out', file('s0.json'), ...SHARDED],
+      },
+      { says: '--shard i/n', argv: ['shard', 'rolloff', '--shard', '0/2', '--out', file('s0.json'), ...SHARDED] },
+    ],
+  },
+  'a Slurm array of another size than --shards: leave --shards out': {
+    env: { SLURM_ARRAY_TASK_ID: '0', SLURM_ARRAY_TASK_COUNT: '2' },
+    argv: ['shard', 'rolloff', '--shard', 'auto', '--shards', '3', '--out', file('s0.json')],
+    hint: /allowed: leave --shards out under Slurm, or the array's task count$/m,
+    follow: [
+      {
+        says: 'leave --shards out under Slurm',
+        argv: ['shard', 'rolloff', '--shard', 'auto', '--out', file('s0.json'), ...SHARDED],
+      },
+      {
+        says: "the array's task count",
+        argv: ['shard', 'rolloff', '--shard', 'auto', '--shards', '2', '--out', file('s0.json'), ...SHARDED],
+      },
+    ],
+  },
+  'an exported count other than --shards: leave --shards out, or the count': {
+    env: { CLOUD_RUN_TASK_INDEX: '0', CLOUD_RUN_TASK_COUNT: '2' },
+    argv: ['shard', 'rolloff', '--shard', 'auto', '--shards', '3', '--out', file('s0.json')],
+    hint: /allowed: leave --shards out, or 2$/m,
+    follow: [
+      {
+        says: 'leave --shards out',
+        argv: ['shard', 'rolloff', '--shard', 'auto', '--out', file('s0.json'), ...SHARDED],
+      },
+      {
+        says: 'or 2',
+        argv: ['shard', 'rolloff', '--shard', 'auto', '--shards', '2', '--out', file('s0.json'), ...SHARDED],
+      },
+    ],
+  },
+  'an index past --shards: --shards equal to the count': {
+    env: { NOMAD_ALLOC_INDEX: '3' },
+    argv: ['shard', 'rolloff', '--shard', 'auto', '--shards', '2', '--out', file('s0.json')],
+    hint: /allowed: --shards equal to the group's count/m,
+    follow: [
+      {
+        says: '--shards equal to',
+        argv: ['shard', 'rolloff', '--shard', 'auto', '--shards', '4', '--out', file('s0.json'), ...SHARDED],
+      },
+    ],
+  },
+  'GNU parallel without --shards: the number of jobs': {
+    env: { PARALLEL_SEQ: '2' },
+    argv: ['shard', 'rolloff', '--shard', 'auto', '--out', file('s0.json')],
+    hint: /^muster: --shards: missing; allowed: the number of jobs parallel runs/m,
+    follow: [
+      {
+        says: 'the number of jobs parallel runs',
+        argv: ['shard', 'rolloff', '--shard', 'auto', '--shards', '2', '--out', file('s0.json'), ...SHARDED],
+      },
+    ],
+  },
+  'GNU parallel past --shards: --shards equal to the number of jobs': {
+    env: { PARALLEL_SEQ: '3' },
+    argv: ['shard', 'rolloff', '--shard', 'auto', '--shards', '2', '--out', file('s0.json')],
+    hint: /allowed: --shards equal to the number of jobs, such as parallel \.\.\. ::: \$\(seq 2\)$/m,
+    follow: [
+      {
+        says: '--shards equal to the number of jobs',
+        argv: ['shard', 'rolloff', '--shard', 'auto', '--shards', '3', '--out', file('s0.json'), ...SHARDED],
+      },
+    ],
+  },
+  'an LSF array of another size than --shards: leave --shards out': {
+    env: { LSB_JOBINDEX: '1', LSB_JOBINDEX_END: '2' },
+    argv: ['shard', 'rolloff', '--shard', 'auto', '--shards', '3', '--out', file('s0.json')],
+    hint: /allowed: leave --shards out, or the array's task count$/m,
+    follow: [
+      {
+        says: 'leave --shards out',
+        argv: ['shard', 'rolloff', '--shard', 'auto', '--out', file('s0.json'), ...SHARDED],
+      },
+    ],
+  },
+  'an LSF array without its end: --shards': {
+    env: { LSB_JOBINDEX: '1' },
+    argv: ['shard', 'rolloff', '--shard', 'auto', '--out', file('s0.json')],
+    hint: /^muster: --shards: missing; allowed: the array's task count/m,
+    follow: [
+      {
+        says: "the array's task count",
+        argv: ['shard', 'rolloff', '--shard', 'auto', '--shards', '2', '--out', file('s0.json'), ...SHARDED],
+      },
+    ],
+  },
+  'an LSF index past --shards': {
+    env: { LSB_JOBINDEX: '3' },
+    argv: ['shard', 'rolloff', '--shard', 'auto', '--shards', '2', '--out', file('s0.json')],
+    hint: /allowed: --shards equal to the array's task count$/m,
+    follow: [
+      {
+        says: "--shards equal to the array's task count",
+        argv: ['shard', 'rolloff', '--shard', 'auto', '--shards', '3', '--out', file('s0.json'), ...SHARDED],
+      },
+    ],
+  },
+  '{index} in a name outside a shard: {index} with --shard': {
+    argv: ['run', 'rolloff', '--checkpoint', file('{index}.ckpt'), ...QUICK],
+    hint: /holds \{index\} but this is not a shard; allowed: \{index\} with --shard$/m,
+    follow: [
+      {
+        says: '{index} with --shard',
+        argv: [
+          'shard',
+          'rolloff',
+          '--shard',
+          '0/1',
+          '--out',
+          file('i.json'),
+          '--checkpoint',
+          file('{index}.ckpt'),
+          ...QUICK,
+        ],
+      },
+    ],
+  },
+  // Outputs, cards and the parser's other lines.
+  'an output named for another format: the option that writes it': {
+    argv: ['run', 'rolloff', '--exact', '--json', file('x.csv'), '--csv', file('y.csv')],
+    hint: /; --csv \S*x\.csv writes the CSV; allowed: a name ending \.json, or no extension$/m,
+    follow: [
+      { says: '--csv', argv: ['run', 'rolloff', '--exact', '--csv', file('x.csv')] },
+      { says: 'a name ending .json', argv: ['run', 'rolloff', '--exact', '--json', file('x.json')] },
+    ],
+  },
+  'a card --objective without --equilibrium': {
+    argv: ['card', 'deployment', '--objective', 'S123', '--out', file('card.html')],
+    hint: /^muster: --objective: only with --equilibrium; allowed: add --equilibrium, or leave it out$/m,
+    follow: [
+      { says: 'add --equilibrium', argv: ['card', 'deployment', '--equilibrium', '--out', file('card.html')] },
+      { says: 'leave it out', argv: ['card', 'deployment', '--out', file('card.html')] },
+    ],
+  },
+  'a missing option value: see the help': {
+    argv: ['run', 'rolloff', '--trials'],
+    hint: /^muster: --trials: missing its value; allowed: see muster run --help$/m,
+    follow: [{ says: 'muster run --help', argv: ['run', '--help'] }],
+  },
+  'a mistyped command: did you mean, and the commands': {
+    argv: ['swep', 'rolloff'],
+    hint: /did you mean "sweep"\?\); allowed: /m,
+    follow: [{ says: 'sweep', argv: ['sweep', 'rolloff', '--vary', 'bonusA=0..1', '--exact'] }],
+  },
+  'a missing rule: muster list': {
+    argv: ['run'],
+    hint: /^muster: rule: missing; allowed: a rule id \(muster list\)$/m,
+    follow: [{ says: 'muster list', argv: ['list'] }],
   },
 };
 
