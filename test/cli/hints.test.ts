@@ -12,8 +12,10 @@
  * What is followed is written out per case beside the words of the hint it follows (`says`), so a hint reworded
  * into one that names another flag fails here until its follow-up is written too.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { cli, scratchFolder } from '../support/cli.js';
 
@@ -765,5 +767,62 @@ describe('compare and card, exact by default, enumerate a rule file to the full 
     expect(status, stderr).toBe(0);
     expect(stderr).not.toContain('simulated');
     expect(readFileSync(out, 'utf8')).toContain('exact values (rational arithmetic, no simulation)');
+  });
+});
+
+describe('hints printed by a process, or beside a file written', () => {
+  const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+
+  /** The built CLI with standard output on `descriptor`, as the shell's `> /dev/full` sets it. */
+  function runTo(descriptor: number, argv: string[]): Promise<{ status: number | null; stderr: string }> {
+    const child = spawn(process.execPath, [CLI, ...argv], { cwd: folder, stdio: ['ignore', descriptor, 'pipe'] });
+    let stderr = '';
+    child.stderr?.on('data', (chunk) => (stderr += chunk));
+    return new Promise((resolve) => child.on('close', (status) => resolve({ status, stderr })));
+  }
+
+  // The line once offered "an output file (--json FILE, --csv FILE)": followed, the table still goes to the full
+  // standard output and the run fails the same way, so the line offers no flag, and this shows why.
+  it.skipIf(!existsSync('/dev/full'))('a full standard output: no output option offered, as none helps', async () => {
+    const descriptor = openSync('/dev/full', 'w');
+    try {
+      const argv = ['run', 'infinity', '--exact', '--quiet'];
+      const provoked = await runTo(descriptor, argv);
+      expect(provoked.status).toBe(2);
+      expect(provoked.stderr).toMatch(
+        /^muster: standard output: cannot write \(.*\); allowed: a pipe, terminal or file with room\n$/,
+      );
+      expect(provoked.stderr).not.toMatch(/--[a-z]/);
+      const withFile = await runTo(descriptor, [...argv, '--json', file('full.json')]);
+      expect(withFile.status).toBe(2);
+      expect(withFile.stderr).toContain('muster: standard output: cannot write');
+    } finally {
+      closeSync(descriptor);
+    }
+  });
+
+  it("new-rule's next steps: each muster command it prints runs", async () => {
+    const provoked = await cli('new-rule', file('fresh'));
+    expect(provoked.status, provoked.stderr).toBe(0);
+    const lines = provoked.stdout.split('\n').filter((line) => line.startsWith('  muster '));
+    expect(lines.map((line) => line.trim().split(/\s{2,}/)[1])).toEqual([
+      'its parameters and metrics',
+      'the exact odds',
+      'simulated, with intervals',
+    ]);
+    for (const line of lines) {
+      const argv = line
+        .trim()
+        .split(/\s{2,}/)[0]
+        .split(' ')
+        .slice(1);
+      const followed = await cli(...argv);
+      expect(followed.stderr, line).not.toMatch(USAGE);
+      expect(followed.status, `${line}\n${followed.stderr}`).toBe(0);
+    }
+    // Written again, it is refused and names no flag: a new NAME is the way.
+    const again = await cli('new-rule', file('fresh'));
+    expect(again.stderr).toMatch(/allowed: a name whose \.mjs and \.test\.mjs files do not exist yet/);
+    expect(again.stderr).not.toMatch(/--[a-z]/);
   });
 });
