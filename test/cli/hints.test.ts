@@ -4,17 +4,23 @@
  * CLI and then followed: each command line the hint suggests is run with the same parser, and must not be refused
  * as a usage error about its options (the point of a hint is that doing what it says works). Where a hint offers
  * more than one way, each is followed. The families covered: enumeration refused or past a budget (per command and
- * per form), simulation options refused beside exact ones, shards, checkpoints, outputs, metrics, the folded line,
- * the far-from-exact warning, describe, and the parser's "did you mean". Not yet here: merge's and the shard
- * files' refusals, app, book and new-rule (their own test files provoke them). The later groups check the lines
- * that offer no flag (a rule's own remedy) name none, and that compare and card solve what --exact solves.
+ * per form), simulation options refused beside exact ones, shards of sweeps and comparisons, muster shard and
+ * muster merge (a shard's --json, merge's --html for a run, shards of two streams, --rule for a built-in rule),
+ * every scheduler's shard place (none, two at once, Slurm, LSF, GNU parallel, an exported count, a count it does
+ * not export, {index} outside a shard), checkpoints, outputs (a name of another format), metrics, the folded line,
+ * cards (--out, --trials, --objective), the far-from-exact warning, describe, new-rule's next steps, a full
+ * standard output, and the parser's "did you mean", missing value, mistyped command and missing rule. The later
+ * groups check that the lines offering no flag (a rule's own remedy, a full device) name none, and that compare and
+ * card solve what --exact solves. The last test keeps the class covered: it counts, per file of src/, the lines
+ * that offer a way and name a flag or a command, and fails when one appears that its list does not hold (its list
+ * says which of the analysis and rule modules' lines are not yet followed here).
  *
  * What is followed is written out per case beside the words of the hint it follows (`says`), so a hint reworded
  * into one that names another flag fails here until its follow-up is written too.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { cli, scratchFolder } from '../support/cli.js';
@@ -824,5 +830,75 @@ describe('hints printed by a process, or beside a file written', () => {
     const again = await cli('new-rule', file('fresh'));
     expect(again.stderr).toMatch(/allowed: a name whose \.mjs and \.test\.mjs files do not exist yet/);
     expect(again.stderr).not.toMatch(/--[a-z]/);
+  });
+});
+
+describe('no new hint goes unlisted', () => {
+  /** A line of a message that offers a way ("allowed:", "did you mean", "leave out --", "instead" …). */
+  const OFFERS = /allowed:|did you mean|leave out --|add --|try --|use --|instead|in its place/;
+  /** … and names a flag or a command, on that line or the next (long messages are split over two). */
+  const NAMES =
+    /--[a-z]|muster (run|sweep|compare|matrix|card|book|app|check|describe|list|merge|shard|balance|new-rule)\b/;
+
+  /**
+   * Lines of src/ that offer a way and name a flag or command, per file. The CLI's (src/cli.ts, src/cli/,
+   * src/output/) are followed above. The lines of src/analysis/, src/engine/, src/input/ and src/rules/ reach the
+   * user through those commands; the budget, best and matrix ones are followed above, the rest (balance, tails,
+   * vary, variant, a checkpoint's, a setting's, deployment's and a rule file matrix's) are counted here but not yet
+   * followed one by one. A count that changes fails: write the new hint's case above, then the count here.
+   */
+  const LISTED: Record<string, number> = {
+    'src/analysis/balance.ts': 6,
+    'src/analysis/best.ts': 2,
+    'src/analysis/compare.ts': 7,
+    'src/analysis/evaluate.ts': 1,
+    'src/analysis/matrix.ts': 6,
+    'src/analysis/metrics.ts': 2,
+    'src/analysis/reserves-call.ts': 1,
+    'src/analysis/sweep.ts': 6,
+    'src/analysis/tails.ts': 1,
+    'src/analysis/variant.ts': 2,
+    'src/analysis/vary.ts': 2,
+    'src/cli.ts': 2,
+    'src/cli/best.ts': 1,
+    'src/cli/checkpoint-option.ts': 2,
+    'src/cli/commands/app.ts': 2,
+    'src/cli/commands/card.ts': 2,
+    'src/cli/commands/check.ts': 1,
+    'src/cli/commands/compare.ts': 4,
+    'src/cli/commands/grid-shard.ts': 11,
+    'src/cli/commands/matrix.ts': 2,
+    'src/cli/commands/run.ts': 6,
+    'src/cli/commands/shard.ts': 6,
+    'src/cli/commands/sweep.ts': 3,
+    'src/cli/grid-shard-file.ts': 1,
+    'src/cli/parser-errors.ts': 5,
+    'src/cli/scheduler.ts': 22,
+    'src/cli/shard-file.ts': 4,
+    'src/engine/checkpoint.ts': 2,
+    'src/input/settings.ts': 2,
+    'src/output/files.ts': 1,
+    'src/rules/deployment-params.ts': 2,
+    'src/rules/file-rule-matrix.ts': 2,
+    'src/rules/params.ts': 1,
+  };
+
+  it('every hint-like line in src/ is in the list, and the list names only what src/ has', () => {
+    const root = fileURLToPath(new URL('../../', import.meta.url));
+    const found = new Map<string, number>();
+    for (const entry of readdirSync(join(root, 'src'), { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
+      const path = join(entry.parentPath, entry.name);
+      const shown = relative(root, path).split(sep).join('/');
+      const lines = readFileSync(path, 'utf8').split('\n');
+      lines.forEach((line, i) => {
+        const text = line.trim();
+        if (text.startsWith('//') || text.startsWith('*') || text.startsWith('/*')) return;
+        const next = (lines[i + 1] ?? '').trim();
+        if (OFFERS.test(text) && /['`"]/.test(text) && NAMES.test(`${text} ${next}`))
+          found.set(shown, (found.get(shown) ?? 0) + 1);
+      });
+    }
+    expect(Object.fromEntries([...found].sort(([a], [b]) => (a < b ? -1 : 1)))).toEqual(LISTED);
   });
 });
