@@ -666,6 +666,56 @@ const cases: Record<string, Case> = {
     hint: /did you mean "sweep"\?\); allowed: /m,
     follow: [{ says: 'sweep', argv: ['sweep', 'rolloff', '--vary', 'bonusA=0..1', '--exact'] }],
   },
+  // Balance: each refusal's remedy is a balance that runs.
+  'a balance without --metric: the metric, and muster describe': {
+    argv: ['balance', 'rolloff', '--target', '50%', '--vary', 'bonusA=-1..1'],
+    hint: /^muster: --metric: missing; allowed: the one metric to balance, such as \S+ \(muster describe rolloff lists them\)$/m,
+    follow: [
+      {
+        says: 'the one metric to balance',
+        argv: ['balance', 'rolloff', '--metric', 'a.wins', '--target', '50%', '--vary', 'bonusA=-1..1'],
+      },
+      { says: 'muster describe rolloff', argv: ['describe', 'rolloff'] },
+    ],
+  },
+  'a balance --exact with --stream: --exact alone, or a simulation': {
+    argv: [
+      'balance',
+      'rolloff',
+      '--metric',
+      'a.wins',
+      '--target',
+      '50%',
+      '--vary',
+      'bonusA=-1..1',
+      '--exact',
+      '--stream',
+      '1',
+    ],
+    hint: /^muster: --exact: cannot be combined with --stream; allowed: --exact alone, or a simulation$/m,
+    follow: [
+      {
+        says: '--exact alone',
+        argv: ['balance', 'rolloff', '--metric', 'a.wins', '--target', '50%', '--vary', 'bonusA=-1..1', '--exact'],
+      },
+      {
+        says: 'or a simulation',
+        argv: [
+          'balance',
+          'rolloff',
+          '--metric',
+          'a.wins',
+          '--target',
+          '50%',
+          '--vary',
+          'bonusA=-1..1',
+          '--stream',
+          '1',
+          ...QUICK,
+        ],
+      },
+    ],
+  },
   'a missing rule: muster list': {
     argv: ['run'],
     hint: /^muster: rule: missing; allowed: a rule id \(muster list\)$/m,
@@ -843,7 +893,7 @@ describe('no new hint goes unlisted', () => {
   /**
    * Lines of src/ that offer a way and name a flag or command, per file. The CLI's (src/cli.ts, src/cli/,
    * src/output/) are followed above. The lines of src/analysis/, src/engine/, src/input/ and src/rules/ reach the
-   * user through those commands; the budget, best and matrix ones are followed above, the rest (balance, tails,
+   * user through those commands; the budget, best, matrix and balance ones are followed above, the rest (tails,
    * vary, variant, a checkpoint's, a setting's, deployment's and a rule file matrix's) are counted here but not yet
    * followed one by one. A count that changes fails: write the new hint's case above, then the count here.
    */
