@@ -139,14 +139,19 @@ function pageStyle(printHeader: string): string {
   );
 }
 
-/** Draws every chart with vega-embed as SVG; `window.musterCharts` settles when all are drawn (tests wait on it). */
+/**
+ * Draws every chart with vega-embed as SVG; `window.musterCharts` settles when all are drawn (tests wait on it). A
+ * chart with a `narrow` layout (a card's, for a phone) is drawn in that one where its media query matches.
+ */
 export const BOOT_SCRIPT = `(function () {
   var charts = JSON.parse(document.getElementById('muster-charts').textContent);
   if (charts.length === 0) { window.musterCharts = Promise.resolve([]); return; }
   var targets = document.querySelectorAll('.vis[data-chart]');
   window.musterCharts = Promise.all(charts.map(function (chart, index) {
     var target = targets[index];
-    return vegaEmbed(target, chart.spec, { renderer: 'svg', actions: false }).then(function (result) {
+    var narrow = chart.narrow && window.matchMedia(chart.narrow.media).matches;
+    var spec = narrow ? chart.narrow.spec : chart.spec;
+    return vegaEmbed(target, spec, { renderer: 'svg', actions: false }).then(function (result) {
       return result.view;
     }).catch(function (error) {
       target.textContent = 'This chart could not be drawn: ' + error.message;

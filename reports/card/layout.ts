@@ -206,13 +206,18 @@ html { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
 body { margin: 0; background: #eef1f5; color: #1d232b; font: 13px/1.35 Helvetica, Arial, sans-serif; }
 ${cardSheetStyle()}.chart-error { color: #8a1c1c; }
 .card { zoom: var(--fit-zoom, 1); }
-/* A phone shows the card a column wide: blocks scroll inside themselves, chart text stays legible (./legible.ts). */
+/* A phone shows the card a column wide: chart text stays legible (./legible.ts), charts are drawn for the column
+   (./page.ts) and tables wrap, so nothing scrolls sideways; a block scrolls inside itself only on a screen narrower
+   than a phone's. */
 @media screen and (max-width: ${SHEET.width + 31}px) {
   html:not(.sheet-measure) .card { width: auto; margin: 0; zoom: 1; }
   html:not(.sheet-measure) .card .block { overflow-x: auto; }
   html:not(.sheet-measure) .card .vis { overflow: visible; }
   html:not(.sheet-measure) .card .vis svg { width: var(--legible-width, auto); max-width: none; }
   html:not(.sheet-measure) .card-footer { font-size: 11px; }
+  /* A table wraps in its cells rather than run past the column: long names break anywhere, figures at their spaces. */
+  html:not(.sheet-measure) .card th, html:not(.sheet-measure) .card td { padding: 2px 4px; overflow-wrap: anywhere; }
+  html:not(.sheet-measure) .card .num { white-space: normal; }
 }
 @media print {
   body { background: white; }

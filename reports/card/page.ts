@@ -3,6 +3,7 @@
  * inlined, and the same Content-Security-Policy as every report (scripts by
  * hash, no network), so it opens offline and prints as one page.
  */
+import { narrowSpec } from '../charts/narrow.js';
 import { jsonForScript } from '../escape.js';
 import { BOOT_SCRIPT, chartPageHead } from '../page.js';
 import { cardCharts, cardStyle, renderCardSheet, SHEET, type Card, type Paper } from './layout.js';
@@ -33,6 +34,12 @@ const FIT_SCRIPT =
   });
 })();`;
 
+/**
+ * A phone's screen: the card is a column about 340 px wide (375 less the sheet's padding), and each chart is drawn
+ * laid out for it (../charts/narrow.ts), as the calculator does; wider screens and paper keep the sheet's charts.
+ */
+const PHONE = { media: 'screen and (max-width: 400px)', column: 340 } as const;
+
 export function renderCardPage(card: Card, paper: Paper): string {
   const charts = cardCharts(card);
   return (
@@ -40,7 +47,13 @@ export function renderCardPage(card: Card, paper: Paper): string {
 <body>
 ${renderCardSheet(card)}
 <script type="application/json" ` +
-    `id="muster-charts">${jsonForScript(charts.map((chart) => ({ id: chart.id, spec: chart.spec })))}</script>
+    `id="muster-charts">${jsonForScript(
+      charts.map((chart) => ({
+        id: chart.id,
+        spec: chart.spec,
+        narrow: { media: PHONE.media, spec: narrowSpec(chart.spec, PHONE.column) },
+      })),
+    )}</script>
 <script>${BOOT_SCRIPT}</script>
 <script>${FIT_SCRIPT}</script>
 </body>

@@ -20,6 +20,9 @@ const LABEL_SHARE = 0.34;
 
 type Json = Record<string, unknown>;
 
+/** A legend under the plot, one entry a line: entries in a row (long warband names, many series) outrun a column. */
+const BELOW = { orient: 'bottom', direction: 'horizontal', columns: 1 } as const;
+
 const isRecord = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -31,7 +34,7 @@ export function narrowSpec(spec: VegaLiteSpec, width: number): VegaLiteSpec {
     ...spec,
     config: {
       ...config,
-      legend: { ...(isRecord(config.legend) ? config.legend : {}), orient: 'bottom', direction: 'horizontal' },
+      legend: { ...(isRecord(config.legend) ? config.legend : {}), ...BELOW, labelLimit: width - 40 },
       axis: { ...(isRecord(config.axis) ? config.axis : {}), labelLimit },
     },
   };
@@ -45,7 +48,9 @@ export function narrowSpec(spec: VegaLiteSpec, width: number): VegaLiteSpec {
     narrowed.vconcat = spec.hconcat;
   }
   const inner = isRecord(narrowed.spec) ? narrowed.spec : narrowed;
-  if (typeof inner.width === 'number') {
+  // Bars side by side per series are laid out by a band step, as many pixels each: in a column they share its width.
+  const stepped = isRecord(inner.width) && typeof inner.width.step === 'number';
+  if (typeof inner.width === 'number' || stepped) {
     // The plot takes what the column leaves beside its axis labels.
     const plot = Math.max(120, width - labelLimit - 30);
     if (inner === narrowed) narrowed.width = plot;
@@ -69,8 +74,7 @@ function cutLabels(node: unknown, limit: number): unknown {
       out[key] = { ...value, labelLimit: Math.min(value.labelLimit, limit) };
     else if (/^(?:fontSize|labelFontSize|titleFontSize)$/.test(key) && typeof value === 'number')
       out[key] = Math.max(LEAST_TEXT_PX, value);
-    else if (key === 'legend' && isRecord(value) && value.orient !== undefined)
-      out[key] = { ...value, orient: 'bottom', direction: 'horizontal' };
+    else if (key === 'legend' && isRecord(value) && value.orient !== undefined) out[key] = { ...value, ...BELOW };
     else out[key] = cutLabels(value, limit);
   }
   return out;

@@ -283,22 +283,43 @@ describeInChromium('what a newcomer trips on, in headless Chromium', () => {
   );
 
   it(
-    'on a 375-px phone every rule’s card keeps its chart text at 11 px or more and does not scroll ' + 'sideways',
+    'on a 375-px phone every rule’s card keeps its chart text at 11 px or more, each chart and table inside its ' +
+      'block, and does not scroll sideways',
     async () => {
+      // The layout is what is checked, not the figures: 4,000 trials draw the same charts, tables and labels as the
+      // card's default 100,000, in a twenty-fifth of the time. An exact card refuses --trials: it is solved instead.
+      const files = [];
+      const wide: string[] = [];
       for (const rule of rules) {
         const file = join(folder, `card-${rule.id}.html`);
-        await cardCommand(rule.id, { out: file, quiet: true }, bufferIo());
-        const { page, problems } = await offlinePage(browser, { viewport: { width: 375, height: 740 } });
+        try {
+          await cardCommand(rule.id, { out: file, quiet: true, trials: '4000' }, bufferIo());
+        } catch (error) {
+          if (!/card is exact/.test((error as Error).message)) throw error;
+          await cardCommand(rule.id, { out: file, quiet: true }, bufferIo());
+        }
+        files.push({ rule: rule.id, file });
+      }
+      const { page, problems } = await offlinePage(browser, { viewport: { width: 375, height: 740 } });
+      for (const { rule, file } of files) {
         await page.goto(`file://${file}`);
         await page.evaluate(() =>
           (window as unknown as { musterCharts: Promise<unknown> }).musterCharts.then(() => true),
         );
         const { least, where } = await smallestChartText(page, '.card');
-        expect(least, `${rule.id} ${where}`).toBeGreaterThanOrEqual(11 - 0.05);
-        expect(await page.evaluate(() => document.documentElement.scrollWidth), rule.id).toBeLessThanOrEqual(375);
-        expect(problems, rule.id).toEqual([]);
-        await page.close();
+        expect(least, `${rule} ${where}`).toBeGreaterThanOrEqual(11 - 0.05);
+        expect(await page.evaluate(() => document.scrollingElement?.scrollWidth), rule).toBeLessThanOrEqual(375);
+        // Nothing scrolls inside its block either: every block's content, charts and tables, within its width.
+        const blocks = await page.evaluate(() =>
+          [...document.querySelectorAll<HTMLElement>('.card .block')]
+            .filter((block) => block.scrollWidth > block.clientWidth + 0.5)
+            .map((block) => `${block.id || block.className}: ${block.scrollWidth} > ${block.clientWidth}`),
+        );
+        wide.push(...blocks.map((block) => `${rule} ${block}`));
       }
+      expect(wide).toEqual([]);
+      expect(problems).toEqual([]);
+      await page.close();
     },
   );
 });
