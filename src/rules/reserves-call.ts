@@ -52,7 +52,7 @@ type RoundAdds = (round: number, before: number, after: number) => Fraction;
 
 /**
  * How a metric of reserves.ts (squad.round.r, all.by.r, arrived.by.r.mean, atLeast.k.by.r, squad.never, lost.mean,
- * dice.mean) grows round by round, each read off its own definition; the name is read once.
+ * dice.mean, last.arrival) grows round by round, each read off its own definition; the name is read once.
  */
 function roundAddsOf(metric: string, p: Reserves): RoundAdds {
   const S = p.squads;
@@ -77,6 +77,15 @@ function roundAddsOf(metric: string, p: Reserves): RoundAdds {
   if (metric === 'squad.never') return last((after) => Fraction.of(after, S));
   if (metric === 'lost.mean') return last((after) => Fraction.of(after));
   if (metric === 'dice.mean') return (round, before) => (round >= p.firstRound ? Fraction.of(before) : Fraction.ZERO);
+  // The round of the last arrival (reserves.ts): the round in which the last squad out arrives, or rounds + 1 when
+  // one is still out after the last round.
+  if (metric === 'last.arrival')
+    return (round, before, after) =>
+      before > 0 && after === 0
+        ? Fraction.of(round)
+        : round === p.rounds && after > 0
+          ? Fraction.of(p.rounds + 1)
+          : Fraction.ZERO;
   throw new RangeError(`reserves has no metric ${metric}`);
 }
 

@@ -169,8 +169,8 @@ describe('did you mean', () => {
     ],
     [
       ['rn', 'infinity'],
-      'muster: command: got "rn" (did you mean "run"?); allowed: list, describe, run, matrix, sweep, compare, ' +
-        'check, new-rule, card, book, app, shard, merge\n',
+      'muster: command: got "rn" (did you mean "run"?); allowed: list, describe, run, matrix, sweep, balance, ' +
+        'compare, check, new-rule, card, book, app, shard, merge\n',
     ],
     [
       ['run', 'reserves', '--set', 'comand=3'],
