@@ -73,13 +73,12 @@ describe('trial counts', () => {
     ['1e7', 10_000_000],
     ['10M', 10_000_000],
     ['2.5k', 2500],
-    ['1_000', 1000],
     ['4e9', 4e9],
   ])('%s is %i', (text, count) => {
     expect(parseCount('--trials', text)).toBe(count);
   });
 
-  it.each(['0', '1.5', '5e9', 'ten', '', '1e', '-3'])('%j is refused', (text) => {
+  it.each(['0', '1.5', '5e9', 'ten', '', '1e', '-3', '1_000'])('%j is refused', (text) => {
     expect(() => parseCount('--trials', text)).toThrow(
       /^--trials: got .*; allowed: a whole number of trials from 1 to 4e9/,
     );
