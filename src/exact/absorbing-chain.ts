@@ -50,7 +50,9 @@ export function solveChain(chain: Chain): ChainSolution {
   inflow[0].add(1n, 1n);
   const rewardTotals = Array.from({ length: chain.rewardSlots }, () => new WeightSum());
   const steps = new WeightSum();
-  const components = stronglyConnected(chain);
+  const components = stronglyConnected(chain.size, (state) => (chain.absorbing[state] ? EMPTY : chain.to[state])).map(
+    (members) => members.reverse(),
+  );
   const componentOf = new Int32Array(size).fill(-1);
   components.forEach((members, index) => {
     for (const state of members) componentOf[state] = index;
@@ -153,18 +155,23 @@ function visitsOf(
   return rows.map((row) => [row[m].numerator, row[m].denominator] as const);
 }
 
-/** The sets of states that can reach one another, each finished after every set it leads to (Tarjan, iteratively). */
-function stronglyConnected(chain: Chain): number[][] {
-  const { size } = chain;
+/**
+ * Sets of states that reach one another along `successors` (among `within`, all when it is left out), each finished
+ * after every set it leads to (Tarjan, iteratively). Each set lists its states in the order the walk closed them.
+ */
+export function stronglyConnected(
+  size: number,
+  successors: (s: number) => ArrayLike<number>,
+  within?: readonly boolean[],
+): number[][] {
   const order = new Int32Array(size).fill(-1);
   const low = new Int32Array(size);
   const onStack = new Uint8Array(size);
   const stack: number[] = [];
   const components: number[][] = [];
   let counter = 0;
-  const edges = (state: number) => (chain.absorbing[state] ? EMPTY : chain.to[state]);
   for (let root = 0; root < size; root++) {
-    if (order[root] >= 0) continue;
+    if (order[root] >= 0 || (within && !within[root])) continue;
     // The walk's stack as two parallel arrays (state, next edge), no pair destructured: this runs once per
     // command, before the JIT has compiled it, where taking an array apart is an iterator's round trip.
     const walk: number[] = [root];
@@ -175,11 +182,10 @@ function stronglyConnected(chain: Chain): number[][] {
     while (walk.length > 0) {
       const top = walk.length - 1;
       const state = walk[top];
-      const edge = next[top];
-      const out = edges(state);
-      if (edge < out.length) {
-        next[top] = edge + 1;
-        const target = out[edge];
+      const out = successors(state);
+      if (next[top] < out.length) {
+        const target = out[next[top]++];
+        if (within && !within[target]) continue;
         if (order[target] < 0) {
           order[target] = low[target] = counter++;
           stack.push(target);
@@ -205,7 +211,7 @@ function stronglyConnected(chain: Chain): number[][] {
           onStack[member] = 0;
           members.push(member);
         } while (member !== state);
-        components.push(members.reverse());
+        components.push(members);
       }
     }
   }

@@ -20,6 +20,7 @@
  * sides deciding, every way of choosing must end the play (a stopping game),
  * or the game is refused in one line.
  */
+import { stronglyConnected } from './absorbing-chain.js';
 import { Fraction } from './fraction.js';
 import { NotEnumerable } from './replay-dice.js';
 
@@ -433,60 +434,6 @@ function reachable(game: DecisionGame): boolean[] {
     }
   }
   return reached;
-}
-
-/** Sets of states that reach one another along `successors`, among `within`, each after every set it leads to. */
-function stronglyConnected(size: number, successors: (s: number) => ArrayLike<number>, within: boolean[]): number[][] {
-  const order = new Int32Array(size).fill(-1);
-  const low = new Int32Array(size);
-  const onStack = new Uint8Array(size);
-  const stack: number[] = [];
-  const components: number[][] = [];
-  let counter = 0;
-  for (let root = 0; root < size; root++) {
-    if (order[root] >= 0 || !within[root]) continue;
-    const walk: number[] = [root];
-    const next: number[] = [0];
-    order[root] = low[root] = counter++;
-    stack.push(root);
-    onStack[root] = 1;
-    while (walk.length > 0) {
-      const top = walk.length - 1;
-      const state = walk[top];
-      const out = successors(state);
-      if (next[top] < out.length) {
-        const target = out[next[top]++];
-        if (!within[target]) continue;
-        if (order[target] < 0) {
-          order[target] = low[target] = counter++;
-          stack.push(target);
-          onStack[target] = 1;
-          walk.push(target);
-          next.push(0);
-        } else if (onStack[target]) {
-          low[state] = Math.min(low[state], order[target]);
-        }
-        continue;
-      }
-      walk.pop();
-      next.pop();
-      if (walk.length > 0) {
-        const parent = walk[walk.length - 1];
-        low[parent] = Math.min(low[parent], low[state]);
-      }
-      if (low[state] === order[state]) {
-        const members: number[] = [];
-        let member: number;
-        do {
-          member = stack.pop() as number;
-          onStack[member] = 0;
-          members.push(member);
-        } while (member !== state);
-        components.push(members);
-      }
-    }
-  }
-  return components;
 }
 
 /**
