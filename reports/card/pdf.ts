@@ -152,12 +152,25 @@ function runChromium(
       );
     });
     child.on('exit', (code, killedBy) => {
-      if (code === 0) settle();
-      else {
+      if (code === 0) {
+        settle();
+        return;
+      }
+      // The exit can be heard before the last of stderr is read: wait for the
+      // pipe's end, but no longer than a moment, as a helper may still hold it.
+      const fail = () => {
         const last = stderr.trim().split('\n').pop() || (killedBy ? `killed by ${killedBy}` : `exit status ${code}`);
         settle(
           new UsageError(`--pdf: Chromium could not print the card (${last}); allowed: a working Chromium at ${path}`),
         );
+      };
+      if (child.stderr.readableEnded) fail();
+      else {
+        const grace = setTimeout(fail, 500);
+        child.stderr.once('end', () => {
+          clearTimeout(grace);
+          fail();
+        });
       }
     });
   });
