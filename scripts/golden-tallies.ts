@@ -15,8 +15,7 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CHUNK_TRIALS } from '../src/engine/chunks.js';
 import { STREAM_VERSIONS } from '../src/engine/random.js';
-import { runChunks } from '../src/engine/run-chunks.js';
-import { getRule } from '../src/rules/index.js';
+import { getRule, runBuiltinChunks } from '../src/rules/index.js';
 import { resolveParams } from '../src/rules/params.js';
 import type { StreamVersion } from '../src/rules/types.js';
 import type { Tallied } from '../src/stats/estimate.js';
@@ -82,7 +81,7 @@ export function goldenCases(stream: StreamVersion): GoldenCase[] {
     for (const set of settings) {
       const params = resolveParams(rule, set);
       for (const seed of GOLDEN_SEEDS) {
-        const tally = runChunks({
+        const tally = runBuiltinChunks({
           ruleId,
           params,
           seed,

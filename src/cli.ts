@@ -23,7 +23,7 @@ import { terminalIo, terminalLine } from './output/terminal.js';
 import { packageVersion } from './version.js';
 import { parserError, type ParsedCommand } from './cli/parser-errors.js';
 import { armHandOff, HandOff } from './cli/hand-off.js';
-import { escapedRuleFault } from './rules/rule-faults.js';
+import { escapedRuleFault } from './guard/rule-faults.js';
 import { isRulePath } from './rules/rule-ref.js';
 
 /** --timeout on a command that runs a rule file's code but simulates nothing of its own. */

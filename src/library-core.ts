@@ -7,7 +7,7 @@
 import { UsageError } from './errors.js';
 import { DEFAULT_STREAM, STREAM_VERSIONS } from './engine/random.js';
 import { DEFAULT_TRIALS, MAX_CONFIDENCE, MAX_TRIALS } from './input/limits.js';
-import type { SimulationSettings } from './input/settings.js';
+import type { SimulationSettings } from './engine/settings.js';
 import { parseSeed } from './input/seed.js';
 import { rules as builtInRules } from './rules/index.js';
 import { resolveParams } from './rules/params.js';

@@ -13,7 +13,7 @@ import { evaluateSweep, planSweep, type SweepResult } from './analysis/sweep.js'
 import { assembleBalance, planBalance, type BalanceResult } from './analysis/balance.js';
 import { UsageError } from './errors.js';
 import { defaultThreads } from './engine/pool.js';
-import type { SimulationOptions } from './input/settings.js';
+import type { SimulationOptions } from './engine/settings.js';
 import { getRule } from './rules/index.js';
 import { isRulePath, loadRule } from './rules/load-rule.js';
 import type { ParamValue, Rule, StreamVersion } from './rules/types.js';

@@ -6,7 +6,7 @@ import type { WorkerUsageError } from '../src/engine/pool.js';
 import { runChunks, type ChunkBatch, type ChunkTask, type PartFailure } from '../src/engine/run-chunks.js';
 import { UsageError } from '../src/errors.js';
 import { getRule } from '../src/rules/index.js';
-import { noteExit, watchRuleCalls } from '../src/rules/rule-calls.js';
+import { noteExit, watchRuleCalls } from '../src/guard/rule-calls.js';
 
 // process.exit in a worker ends only this thread: noted in the task's marker, so the pool reports that the
 // rule's code called it instead of calling it a bug of muster's.
@@ -26,7 +26,7 @@ process.exit = ((code?: number | string | null) => {
 export default async function simulateChunks(
   task: ChunkTask | ChunkBatch,
 ): Promise<TallyMessage | TallyMessage[] | WorkerUsageError | PartFailure> {
-  // A rule file's task says where to mark the rule's function this thread runs (rules/rule-calls.ts).
+  // A rule file's task says where to mark the rule's function this thread runs (guard/rule-calls.ts).
   watchRuleCalls(task.calls);
   try {
     return await runAny(task);

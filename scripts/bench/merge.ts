@@ -11,6 +11,7 @@
  * real shards without simulating 655 million trials; the merged numbers
  * themselves mean nothing.
  */
+import { runBuiltinChunks } from '../../src/rules/index.js';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +22,6 @@ import { CHUNK_TRIALS, shardChunks } from '../../src/engine/chunks.js';
 import { gridShardPieces } from '../../src/engine/grid-shards.js';
 import { GRID_SHARD_FORMAT, type GridShardFile } from '../../src/cli/commands/grid-shard.js';
 import { DEFAULT_STREAM } from '../../src/engine/random.js';
-import { runChunks } from '../../src/engine/run-chunks.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { reserves } from '../../src/rules/reserves.js';
 import { envelope } from '../../src/result.js';
@@ -142,7 +142,7 @@ function report(title: string, measured: Measured[]): void {
 
 async function parent(): Promise<void> {
   const params = resolveParams(reserves);
-  const chunkTally = runChunks({
+  const chunkTally = runBuiltinChunks({
     ruleId: reserves.id,
     params,
     seed: 'bench',
@@ -157,7 +157,7 @@ async function parent(): Promise<void> {
   );
   const pointTallies = Array.from({ length: SWEEP_POINTS }, (_, point) => {
     const pointParams = resolveParams(reserves, [`squads=${point + 1}`]);
-    return runChunks({
+    return runBuiltinChunks({
       ruleId: reserves.id,
       params: pointParams,
       seed: 'bench',

@@ -10,7 +10,7 @@
  * The CLI and the library call these; the words are reports/balance-words.ts's, the page reports/balance.ts's.
  */
 import { UsageError } from '../errors.js';
-import type { SimulationOptions } from '../input/settings.js';
+import type { SimulationOptions } from '../engine/settings.js';
 import { hasExact } from '../rules/exact-of.js';
 import { resolveParams } from '../rules/params.js';
 import type { MetricSpec, Rule } from '../rules/types.js';

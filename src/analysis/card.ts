@@ -4,7 +4,7 @@
  * else simulated on one pool. reports/card/ lays the card out from these results.
  */
 import { SimulationPool } from '../engine/pool.js';
-import type { SimulationSettings } from '../input/settings.js';
+import type { SimulationSettings } from '../engine/settings.js';
 import type { RunResult } from '../result.js';
 import type { Params, Rule } from '../rules/types.js';
 import { evaluateAll, evaluateUntilInterrupted } from './evaluate.js';

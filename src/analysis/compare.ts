@@ -13,7 +13,7 @@ import { UsageError } from '../errors.js';
 import type { Fraction } from '../exact/fraction.js';
 import { own } from '../keyed.js';
 import { parseSeed } from '../input/seed.js';
-import { DEFAULT_SEED, parseSimulationSettings, parseTimeout, type SimulationOptions } from '../input/settings.js';
+import { DEFAULT_SEED, parseSimulationSettings, parseTimeout, type SimulationOptions } from '../engine/settings.js';
 import { readableFraction } from '../output/format.js';
 import { envelope, type Envelope, type MetricResult } from '../result.js';
 import type { NotEnumerable } from '../exact/replay-dice.js';

@@ -6,7 +6,7 @@
  *
  *   analysis.replan (the flags, or a shard's text) ─► GridJob ─► shards ─► merge ─► analysis.assemble
  */
-import type { SimulationOptions } from '../input/settings.js';
+import type { SimulationOptions } from '../engine/settings.js';
 import type { Params, Rule } from '../rules/types.js';
 import type { Evaluated, GridSettings } from './evaluate.js';
 

@@ -16,7 +16,7 @@ import {
   parseTimeout,
   type SimulationOptions,
   type SimulationSettings,
-} from '../input/settings.js';
+} from '../engine/settings.js';
 import { keyedRecord, own } from '../keyed.js';
 import { bestOf, buildResult, envelope, type Envelope, type MetricResult, type RunResult } from '../result.js';
 import { rules } from '../rules/index.js';

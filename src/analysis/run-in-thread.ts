@@ -10,7 +10,7 @@
  */
 import { chunkCount, chunkTrials } from '../engine/chunks.js';
 import { mergeTally, runChunks } from '../engine/run-chunks.js';
-import type { SimulationSettings } from '../input/settings.js';
+import type { SimulationSettings } from '../engine/settings.js';
 import { buildResult, type RunResult, withDecisions } from '../result.js';
 import type { Params, Rule } from '../rules/types.js';
 

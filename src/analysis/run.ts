@@ -4,12 +4,12 @@
  * precision. Either way the result is the `muster.result/1` object the CLI
  * writes with --json.
  *
- *   plan (the rule's parameters, the settings: src/input/settings.ts) ─► solve │ simulate ─► RunResult
+ *   plan (the rule's parameters, the settings: src/engine/settings.ts) ─► solve │ simulate ─► RunResult
  */
 import type { ChunkLedger } from '../engine/checkpoint.js';
 import type { SimulationPool } from '../engine/pool.js';
 import { simulate } from '../engine/simulate.js';
-import type { SimulationSettings } from '../input/settings.js';
+import type { SimulationSettings } from '../engine/settings.js';
 import type { RunResult } from '../result.js';
 import type { Params, Rule } from '../rules/types.js';
 import { runResult } from './run-in-thread.js';

@@ -13,7 +13,7 @@ import { envelope, type RunResult } from '../result.js';
 import { keyedRecord, own } from '../keyed.js';
 import { resolveParams } from '../rules/params.js';
 import type { MetricSpec, ParamValue, Params, Rule } from '../rules/types.js';
-import { DEFAULT_SEED, parseSimulationSettings, parseTimeout, type SimulationOptions } from '../input/settings.js';
+import { DEFAULT_SEED, parseSimulationSettings, parseTimeout, type SimulationOptions } from '../engine/settings.js';
 import { parseSeed } from '../input/seed.js';
 import { findBest, parseBest } from './best.js';
 import { withTails } from './tails.js';

@@ -12,8 +12,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { Io } from './io.js';
 import { holdSignals, signalled } from './interrupt.js';
 import type { RuleThreadData, RuleThreadMessage } from './thread-messages.js';
-import { noteExit, watchRuleCalls } from '../rules/rule-calls.js';
-import { thrownByRuleFile } from '../rules/rule-faults.js';
+import { noteExit, watchRuleCalls } from '../guard/rule-calls.js';
+import { thrownByRuleFile } from '../guard/rule-faults.js';
 
 const port = parentPort;
 if (!port) throw new Error('command-thread.js runs only as a worker thread');

@@ -4,7 +4,7 @@
  * stop (cli/supervisor.ts). Built-in rules never get here: their commands
  * stay on the main thread and start as fast as before.
  */
-import { setRuleFileGate } from '../rules/rule-calls.js';
+import { setRuleFileGate } from '../guard/rule-calls.js';
 
 /**
  * Thrown through the command by the gate: nothing has been imported, nor

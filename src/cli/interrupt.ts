@@ -7,7 +7,7 @@
  * whole process group) cannot kill it before it prints and writes.
  */
 import { setMaxListeners } from 'node:events';
-import { signalNoted } from '../rules/rule-calls.js';
+import { signalNoted } from '../guard/rule-calls.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 type Caught = (typeof SIGNALS)[number];

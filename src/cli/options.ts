@@ -11,7 +11,7 @@ export {
   parseOpenInterval,
   parseStream,
   parseThreads,
-} from '../input/settings.js';
+} from '../engine/settings.js';
 export { parseSeed } from '../input/seed.js';
 export { checkOutputFile } from '../output/files.js';
 

@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Io } from './io.js';
 import type { RuleThreadData, RuleThreadMessage } from './thread-messages.js';
-import { newCallMarker, noteSignal, readRuleCall, type RuleCallSeen } from '../rules/rule-calls.js';
+import { newCallMarker, noteSignal, readRuleCall, type RuleCallSeen } from '../guard/rule-calls.js';
 import {
   calledExit,
   isTopLevel,
@@ -36,7 +36,7 @@ import {
   overTime,
   pastSignal,
   thrownOutside,
-} from '../rules/rule-faults.js';
+} from '../guard/rule-faults.js';
 
 /** How long rule code may run on after a signal before it is stopped (a command that can react does so in ms). */
 const SIGNAL_GRACE_MS = 1000;

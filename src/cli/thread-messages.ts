@@ -2,7 +2,7 @@
  * What the supervisor (supervisor.ts) and the thread that runs a command over a rule file
  * (command-thread.ts) say to each other: apart, so that neither imports the other.
  */
-import type { CallMarker } from '../rules/rule-calls.js';
+import type { CallMarker } from '../guard/rule-calls.js';
 
 /** What the supervisor hands the thread. */
 export interface RuleThreadData {

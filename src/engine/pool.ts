@@ -3,8 +3,8 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Piscina } from 'piscina';
 import { UsageError } from '../errors.js';
-import { newCallMarker, readRuleCall, type CallMarker, type RuleCallSeen } from '../rules/rule-calls.js';
-import { calledExit, outOfMemory, overTime, RuleFault, thrownByRuleFile, thrownOutside } from '../rules/rule-faults.js';
+import { newCallMarker, readRuleCall, type CallMarker, type RuleCallSeen } from '../guard/rule-calls.js';
+import { calledExit, outOfMemory, overTime, RuleFault, thrownByRuleFile, thrownOutside } from '../guard/rule-faults.js';
 import type { Rule } from '../rules/types.js';
 import { unpackTally, type TallyMessage } from './packed-tally.js';
 import { runChunks, type ChunkTask, type PartFailure } from './run-chunks.js';
@@ -99,7 +99,7 @@ export class Watchdog {
   }
 }
 
-/** The markers of the rule-file tasks on the threads now (see rules/rule-calls.ts). */
+/** The markers of the rule-file tasks on the threads now (see guard/rule-calls.ts). */
 const inFlight = new Set<CallMarker>();
 
 /** How long the watchdog waits, at most, for threads that have not yet begun any of the rule's code. */

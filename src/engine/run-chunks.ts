@@ -1,5 +1,4 @@
-import { getRule } from '../rules/index.js';
-import type { CallMarker } from '../rules/rule-calls.js';
+import type { CallMarker } from '../guard/rule-calls.js';
 import type { Params, Rule, RuleFile, StreamVersion } from '../rules/types.js';
 import { chunkStreams } from './random.js';
 import { chunkTrials } from './chunks.js';
@@ -17,7 +16,7 @@ export interface ChunkTask {
   totalTrials: number;
   /** For a rule file's rule: the file the worker imports (and checks by hash) instead of looking up ruleId. */
   ruleFile?: RuleFile;
-  /** For a rule file's task: where the worker marks the rule's function it runs (rules/rule-calls.ts). */
+  /** For a rule file's task: where the worker marks the rule's function it runs (guard/rule-calls.ts). */
   calls?: CallMarker;
   /**
    * The longest tally of the runs this task is one of (many runs at once: engine/simulate-many.ts), so that a worker
@@ -66,7 +65,7 @@ const streams = chunkStreams();
  */
 export function runChunks(
   task: ChunkTask,
-  rule: Rule = getRule(task.ruleId),
+  rule: Rule,
   onChunk?: (trials: number) => void,
   into?: Float64Array,
 ): Float64Array {

@@ -12,10 +12,10 @@ import { keyedRecord, own } from '../keyed.js';
 import { checkMatrix } from './file-rule-matrix.js';
 import { DECISION_FIELDS, STEP_FIELDS, type StepForm, stepFormOf } from './file-rule-steps.js';
 import { guarded, plainData, readMembers } from './file-rule-read.js';
-import { describeError, describeValue, isA, oneLine } from './file-rule-text.js';
+import { describeError, describeValue, isA, oneLine } from '../guard/rule-text.js';
 import { checkPresentation } from './presentation-check.js';
 import type { Presentation } from './presentation.js';
-import { ruleCall } from './rule-calls.js';
+import { ruleCall } from '../guard/rule-calls.js';
 import { DISTRIBUTION_DEPTH, DISTRIBUTION_LIMIT, MAX_DISTRIBUTION_VALUES } from './file-rule-tally.js';
 import type { DistributionSpec, MatrixSpec, MetricSpec, ParamSpec, Params, Reading } from './types.js';
 

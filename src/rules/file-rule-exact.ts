@@ -34,7 +34,7 @@ import {
 import { WeightSum } from '../exact/weight-sum.js';
 import { decisionOf, type StepForm, stepOut, stepReader } from './file-rule-steps.js';
 import { badValueText, newOut, readOut, strayField, strayText, writtenField, writtenText } from './file-rule-tally.js';
-import { describeError, isA } from './file-rule-text.js';
+import { describeError, isA } from '../guard/rule-text.js';
 import type { MetricSpec, Params, PolicyEntry, RuleDecisions } from './types.js';
 
 interface EnumerationContext {

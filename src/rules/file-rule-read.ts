@@ -11,7 +11,7 @@
  *
  * No node: imports here: the calculator page bundles this module.
  */
-import { describeError } from './file-rule-text.js';
+import { describeError } from '../guard/rule-text.js';
 
 /** Deeper than any rule's data goes: a structure nested past it is refused rather than walked without end. */
 const MAX_DEPTH = 64;

@@ -17,7 +17,7 @@ import { canonicalState } from '../exact/canonical-state.js';
 import { UsageError } from '../errors.js';
 import { badValueText, readOut, strayField, strayText } from './file-rule-tally.js';
 import { BadDice } from './file-rule-dice.js';
-import { describeError, isA } from './file-rule-text.js';
+import { describeError, isA } from '../guard/rule-text.js';
 import type { MetricSpec, Params } from './types.js';
 
 export const STEP_FIELDS = ['start', 'step', 'done', 'report'] as const;

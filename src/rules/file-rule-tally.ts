@@ -24,7 +24,7 @@
  */
 import { keyedRecord } from '../keyed.js';
 import { type Histogram, mean, proportion, type Tallied } from '../stats/estimate.js';
-import { describeValue } from './file-rule-text.js';
+import { describeValue } from '../guard/rule-text.js';
 import type { MetricSpec } from './types.js';
 
 const FRACTION_UNITS = 2 ** 32;

@@ -1,3 +1,4 @@
+import { type ChunkTask, runChunks } from '../engine/run-chunks.js';
 import { didYouMean } from '../text/suggest.js';
 import { UsageError } from '../errors.js';
 import { deepFreeze } from './deep-freeze.js';
@@ -65,4 +66,9 @@ export function getRule(id: string): Rule {
       )}; allowed: ${rules.map((r) => r.id).join(', ')}`,
     );
   return rule;
+}
+
+/** {@link runChunks} for a built-in rule named by the task's `ruleId`: the engine itself knows no registry. */
+export function runBuiltinChunks(task: ChunkTask, onChunk?: (trials: number) => void): Float64Array {
+  return runChunks(task, getRule(task.ruleId), onChunk);
 }

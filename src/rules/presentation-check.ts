@@ -5,7 +5,7 @@
  * name. A mistake is one line naming the field (docs/custom-rules.md,
  * "Presentation"). The vocabulary is ./presentation.ts.
  */
-import { describeValue } from './file-rule-text.js';
+import { describeValue } from '../guard/rule-text.js';
 import type {
   AxisDecl,
   CardDecl,

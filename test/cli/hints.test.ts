@@ -1048,7 +1048,7 @@ describe('no new hint goes unlisted', () => {
     'src/cli/scheduler.ts': 22,
     'src/cli/shard-file.ts': 4,
     'src/engine/checkpoint.ts': 2,
-    'src/input/settings.ts': 2,
+    'src/engine/settings.ts': 2,
     'src/output/files.ts': 1,
     'src/rules/deployment-params.ts': 2,
     'src/rules/file-rule-matrix.ts': 2,

@@ -1,8 +1,8 @@
+import { runBuiltinChunks } from '../../src/rules/index.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
-import { runChunks } from '../../src/engine/run-chunks.js';
 import { DEFAULT_STREAM } from '../../src/engine/random.js';
 import { buildResult } from '../../src/result.js';
 import { resolveParams } from '../../src/rules/params.js';
@@ -21,7 +21,7 @@ const json = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
  */
 function inProcess(stream: StreamVersion, set: string[], seed: string, trials: number) {
   const params = resolveParams(reserves, set);
-  const tally = runChunks({
+  const tally = runBuiltinChunks({
     ruleId: 'reserves',
     params,
     seed,
@@ -103,7 +103,7 @@ describe('--stream chooses the random stream, and every result says which', () =
         );
         expect(result.status, result.stderr).toBe(0);
         const params = resolveParams(fow, []);
-        const tally = runChunks({
+        const tally = runBuiltinChunks({
           ruleId: 'fow',
           params,
           seed: 'streams-fow',

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_STREAM } from '../../src/engine/random.js';
-import { runChunks } from '../../src/engine/run-chunks.js';
-import { getRule } from '../../src/rules/index.js';
+import { getRule, runBuiltinChunks } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { estimate } from '../../src/stats/estimate.js';
 
@@ -26,7 +25,7 @@ function coverage(ruleId: string, settings: string[], metric: string): number {
   const exact = rule.exact!(params)[metric].toNumber();
   let covered = 0;
   for (let run = 0; run < RUNS; run++) {
-    const tally = runChunks({
+    const tally = runBuiltinChunks({
       ruleId,
       params,
       seed: `coverage-${run}`,

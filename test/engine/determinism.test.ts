@@ -1,7 +1,8 @@
+import { runBuiltinChunks } from '../../src/rules/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHUNK_TRIALS, planTasks } from '../../src/engine/chunks.js';
 import { SimulationPool } from '../../src/engine/pool.js';
-import { mergeTally, runChunks } from '../../src/engine/run-chunks.js';
+import { mergeTally } from '../../src/engine/run-chunks.js';
 import { simulate } from '../../src/engine/simulate.js';
 import { chunkStream, STREAM_VERSIONS } from '../../src/engine/random.js';
 import { resolveParams } from '../../src/rules/params.js';
@@ -32,7 +33,7 @@ describe('the same seed gives bit-identical tallies whatever the thread count', 
     const onOne = await simulate(one, request);
     const onTwo = await simulate(two, request);
     const onSeven = await simulate(seven, request);
-    const inProcess = runChunks({
+    const inProcess = runBuiltinChunks({
       ruleId: 'reserves',
       params,
       seed: 'threads',
@@ -62,7 +63,7 @@ describe('the same seed gives bit-identical tallies whatever the thread count', 
           confidence: 0.95,
           trials: TRIALS,
         };
-        const inProcess = runChunks({
+        const inProcess = runBuiltinChunks({
           ruleId: 'fow',
           params: fowParams,
           seed: 'plans',
@@ -113,7 +114,7 @@ describe('the same seed gives bit-identical tallies whatever the thread count', 
 
 describe('merging tallies', () => {
   it('seed "merge": chunks merged in any order give the tally of one pass', () => {
-    const whole = runChunks({
+    const whole = runBuiltinChunks({
       ruleId: 'reserves',
       params,
       seed: 'merge',
@@ -123,7 +124,7 @@ describe('merging tallies', () => {
       totalTrials: TRIALS,
     });
     const parts = [0, 1, 2, 3, 4].map((chunk) =>
-      runChunks({
+      runBuiltinChunks({
         ruleId: 'reserves',
         params,
         seed: 'merge',

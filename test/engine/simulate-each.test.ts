@@ -10,7 +10,7 @@ import {
   TASK_TALLY_ENTRIES,
   type ManyRequest,
 } from '../../src/engine/simulate-many.js';
-import { getRule } from '../../src/rules/index.js';
+import { getRule, runBuiltinChunks } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
 
 /**
@@ -62,7 +62,7 @@ describe('simulateEach: a run’s tally is held only while the run is under way'
       onOutcome: (index, outcome) => outcomes.set(index, outcome.tally.slice()),
     });
     for (const [index, request] of list.slice(0, 6).entries()) {
-      const alone = runChunks({
+      const alone = runBuiltinChunks({
         ruleId: rule.id,
         params: request.params,
         seed: request.seed,
@@ -111,7 +111,7 @@ describe('simulateEach: finished runs’ tallies are reused, zeroed, by the runs
 
   const rule = getRule('reserves');
   const inProcess = (request: ManyRequest) =>
-    runChunks({
+    runBuiltinChunks({
       ruleId: rule.id,
       params: request.params,
       seed: request.seed,

@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { CHUNK_TRIALS, planTasks } from '../../src/engine/chunks.js';
 import { IN_PROCESS_CHUNKS, SimulationPool, WorkerError } from '../../src/engine/pool.js';
-import { runChunks, type ChunkTask } from '../../src/engine/run-chunks.js';
+import type { ChunkTask } from '../../src/engine/run-chunks.js';
 import { simulate } from '../../src/engine/simulate.js';
 import { planParts, simulateMany, type ManyRequest } from '../../src/engine/simulate-many.js';
-import { getRule } from '../../src/rules/index.js';
+import { getRule, runBuiltinChunks } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
 
 /** Every rule, with runs of different sizes and seeds: one chunk, a short one, several, none. */
@@ -26,7 +26,7 @@ function requests(): ManyRequest[] {
 function inProcess(request: ManyRequest): number[] {
   const end = Math.ceil(request.trials / CHUNK_TRIALS);
   return Array.from(
-    runChunks({
+    runBuiltinChunks({
       ruleId: request.rule.id,
       params: request.params,
       seed: request.seed,
@@ -95,7 +95,7 @@ describe('simulateMany: many runs at once, each exactly as alone', () => {
         pieces.map((chunks) => ({ rule, params, seed: 'piece', stream: 2, trials, chunks })),
       );
       pieces.forEach((chunks, i) => {
-        const alone = runChunks({
+        const alone = runBuiltinChunks({
           ruleId: rule.id,
           params,
           seed: 'piece',
@@ -310,7 +310,7 @@ describe('a pool started ahead of its command', () => {
       ]);
       expect(Array.from(outcome.tally)).toEqual(
         Array.from(
-          runChunks({
+          runBuiltinChunks({
             ruleId: rule.id,
             params,
             seed: 'early',

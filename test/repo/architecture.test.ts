@@ -7,6 +7,7 @@
  * at run time but still ties two modules together for a reader, so it counts.
  *
  *   - no cycle anywhere in src/, reports/, workers/, scripts/;
+ *   - no import climbs the numbered layers of docs/architecture.md (the rank table below, one row a layer);
  *   - reports/ (rendering, bundled into the page) never imports src/cli/;
  *   - reports/ (but the calculator page) runs nothing: it imports neither the pool nor a simulation;
  *   - src/analysis/ imports neither reports/ nor src/cli/;
@@ -175,5 +176,73 @@ describe('the import graph of src/, reports/, workers/ and scripts/', () => {
       (edge) => !edge.local && SHIPPED.some((tree) => under(edge.from, tree)) && !known.has(edge.to),
     );
     expect(shown(unknown), 'packages package.json does not declare').toBe('');
+  });
+});
+
+/**
+ * The numbered layers of docs/architecture.md, one row a layer, top (1) to bottom: a file imports only files of
+ * its own layer or of a layer above it (a smaller number). The rule contract (`src/rules/types.ts`, types only) is
+ * the one file every layer may name. The first row that matches a file gives its layer.
+ */
+const LAYERS: ReadonlyArray<readonly [number, RegExp]> = [
+  [1, /^src\/(stats|exact|text)\/|^src\/(errors|decimal|keyed|version)\.ts$/],
+  [2, /^src\/(input|output|guard)\//],
+  [3, /^src\/engine\//],
+  [4, /^src\/rules\//],
+  [5, /^src\/(result|result-distribution|best-of)\.ts$/],
+  [6, /^src\/analysis\//],
+  [8, /^reports\/app\//],
+  [7, /^reports\//],
+  [9, /^src\/cli\/|^src\/cli\.ts$|^src\/library[-.]/],
+  [10, /^workers\//],
+];
+const CONTRACT = 'src/rules/types.ts';
+
+function layerOf(file: string): number | undefined {
+  return LAYERS.find(([, pattern]) => pattern.test(file))?.[0];
+}
+
+/** The imports that climb: from a file to one of a lower layer (a larger number), the contract aside. */
+function climbing(edges: readonly Edge[]): Edge[] {
+  return edges.filter((edge) => {
+    if (!edge.local || edge.to === CONTRACT) return false;
+    const from = layerOf(edge.from);
+    const to = layerOf(edge.to);
+    return from !== undefined && to !== undefined && to > from;
+  });
+}
+
+describe('the layers of docs/architecture.md, held', () => {
+  const shipped = files.filter((file) => SHIPPED.some((tree) => under(file, tree)));
+
+  it('every shipped file has a layer', () => {
+    expect(shipped.filter((file) => layerOf(file) === undefined)).toEqual([]);
+    expect(shipped.length).toBeGreaterThan(100);
+  });
+
+  it('no import climbs: each file imports its own layer or those above it', () => {
+    expect(shown(climbing(edges))).toBe('');
+  });
+
+  it('fails on a planted upward import, of each pair of layers', () => {
+    // One file of each layer, importing one file of each layer below it: every such edge is caught.
+    const sample = LAYERS.map(([layer]) => shipped.find((file) => layerOf(file) === layer && file !== CONTRACT));
+    expect(sample.every((file) => file !== undefined)).toBe(true);
+    const planted: Edge[] = [];
+    for (const [i, from] of sample.entries())
+      for (const to of sample.slice(i + 1))
+        if (from && to && (layerOf(to) ?? 0) > (layerOf(from) ?? 0)) planted.push({ from, to, local: true });
+    expect(planted.length).toBeGreaterThanOrEqual(LAYERS.length);
+    expect(climbing([...edges, ...planted])).toEqual(planted);
+    // The engine naming the rule registry, as it once did for a default parameter: refused.
+    const registry: Edge = { from: 'src/engine/run-chunks.ts', to: 'src/rules/index.ts', local: true };
+    expect(climbing([registry])).toEqual([registry]);
+  });
+
+  it('the contract is named by type only', () => {
+    const valueImports = shipped.filter((file) =>
+      /^import (?!type )[^;]*from '[./]+(rules\/)?types\.js'/m.test(readFileSync(join(ROOT, file), 'utf8')),
+    );
+    expect(valueImports).toEqual([]);
   });
 });

@@ -3,9 +3,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
-import { runChunks } from '../../src/engine/run-chunks.js';
 import { buildResult, type RunResult } from '../../src/result.js';
-import { presentationOf, rules } from '../../src/rules/index.js';
+import { presentationOf, rules, runBuiltinChunks } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
 import type { Rule } from '../../src/rules/types.js';
 import { withTitle, type Chart } from '../../reports/charts/chart.js';
@@ -31,7 +30,7 @@ function resultsFor(rule: Rule): RunResult[] {
     tally: null,
   });
   const trials = 2 * CHUNK_TRIALS;
-  const tally = runChunks({
+  const tally = runBuiltinChunks({
     ruleId: rule.id,
     params,
     seed: 'charts',

@@ -1,6 +1,7 @@
+import { runBuiltinChunks } from '../../src/rules/index.js';
 import { describe, expect, it } from 'vitest';
 import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
-import { mergeTally, runChunks } from '../../src/engine/run-chunks.js';
+import { mergeTally } from '../../src/engine/run-chunks.js';
 import { DEFAULT_STREAM, STREAM_VERSIONS } from '../../src/engine/random.js';
 import type { StreamVersion } from '../../src/rules/types.js';
 import { deployment } from '../../src/rules/deployment.js';
@@ -40,7 +41,7 @@ function expectOnStream(
   reading: Reading,
 ): void {
   const params = resolveParams(deployment, [`a=${a}`, `b=${b}`, `compare=${compare}`, ...readingSettings(reading)]);
-  const tally = runChunks({
+  const tally = runBuiltinChunks({
     ruleId: 'deployment',
     params,
     seed,
@@ -106,9 +107,9 @@ describe('deployment simulation is reproducible', () => {
     // What makes --threads irrelevant to the numbers: each chunk draws from its own stream and the counts add exactly.
     const params = resolveParams(deployment, ['a=forward:2', 'b=forward:4']);
     const task = { ruleId: 'deployment', params, seed: 'split', stream: DEFAULT_STREAM, totalTrials: TRIALS };
-    const whole = runChunks({ ...task, firstChunk: 0, endChunk: CHUNKS });
-    const halves = runChunks({ ...task, firstChunk: 0, endChunk: 2 });
-    mergeTally(halves, runChunks({ ...task, firstChunk: 2, endChunk: CHUNKS }));
+    const whole = runBuiltinChunks({ ...task, firstChunk: 0, endChunk: CHUNKS });
+    const halves = runBuiltinChunks({ ...task, firstChunk: 0, endChunk: 2 });
+    mergeTally(halves, runBuiltinChunks({ ...task, firstChunk: 2, endChunk: CHUNKS }));
     expect(Array.from(halves)).toEqual(Array.from(whole));
     expect(whole.reduce((sum, count) => sum + count, 0)).toBeGreaterThan(TRIALS); // two zone-set histograms plus counts: not an empty tally
   });

@@ -1,6 +1,6 @@
+import { runBuiltinChunks } from '../../src/rules/index.js';
 import { describe, expect, it } from 'vitest';
 import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
-import { runChunks } from '../../src/engine/run-chunks.js';
 import { STREAM_VERSIONS } from '../../src/engine/random.js';
 import type { StreamVersion } from '../../src/rules/types.js';
 import { resolveParams } from '../../src/rules/params.js';
@@ -32,7 +32,7 @@ function expectSimulationMatchesExact(seed: string, settings: string[]): void {
 
 function expectSimulationMatchesExactOnStream(stream: StreamVersion, seed: string, settings: string[]): void {
   const params = resolveParams(fow, settings);
-  const tally = runChunks({
+  const tally = runBuiltinChunks({
     ruleId: 'fow',
     params,
     seed,

@@ -20,7 +20,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { describeError, describeValue } from '../../src/rules/file-rule-text.js';
+import { describeError, describeValue } from '../../src/guard/rule-text.js';
 import { cli, scratchFolder } from '../support/cli.js';
 
 const folder = scratchFolder('hostile-rules');

@@ -1,5 +1,5 @@
+import { runBuiltinChunks } from '../../src/rules/index.js';
 import { describe, expect, it } from 'vitest';
-import { runChunks } from '../../src/engine/run-chunks.js';
 import { DEFAULT_STREAM, STREAM_VERSIONS } from '../../src/engine/random.js';
 import type { StreamVersion } from '../../src/rules/types.js';
 import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
@@ -26,7 +26,7 @@ function expectSimulationMatchesExact(seed: string, settings: string[]): void {
 
 function expectSimulationMatchesExactOnStream(stream: StreamVersion, seed: string, settings: string[]): void {
   const params = resolveParams(reserves, settings);
-  const tally = runChunks({
+  const tally = runBuiltinChunks({
     ruleId: 'reserves',
     params,
     seed,
@@ -110,7 +110,7 @@ describe('reserves intervals stay honest when squads share the commander', () =>
         'leaderLoss=0.5',
         'fallbackCommand=0',
       ]);
-      const tally = runChunks({
+      const tally = runBuiltinChunks({
         ruleId: 'reserves',
         params,
         seed: 'cluster',

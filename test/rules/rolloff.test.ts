@@ -8,11 +8,11 @@
  * the rolls needed are geometric with mean 1 / (1 − t), and the first roll
  * decides with chance 1 − t.
  */
+import { runBuiltinChunks } from '../../src/rules/index.js';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
 import { STREAM_VERSIONS } from '../../src/engine/random.js';
-import { runChunks } from '../../src/engine/run-chunks.js';
 import { Fraction } from '../../src/exact/fraction.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { rolloff } from '../../src/rules/rolloff.js';
@@ -83,7 +83,7 @@ describe('rolloff simulation against the exact solution', () => {
       const oracle = bruteForce(bonus);
       const decides = oracle['rolls.1'].toNumber();
       for (const stream of STREAM_VERSIONS) {
-        const tally = runChunks({
+        const tally = runBuiltinChunks({
           ruleId: 'rolloff',
           params,
           seed,

@@ -15,9 +15,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { chunkStream } from '../../src/engine/random.js';
-import { runChunks } from '../../src/engine/run-chunks.js';
 import { Fraction } from '../../src/exact/fraction.js';
-import { getRule } from '../../src/rules/index.js';
+import { getRule, runBuiltinChunks } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { belowExact, rejectBelow } from '../../src/rules/draw-digits.js';
 import { diceCount, diceTable, jointDigits, type RollOffKind } from '../../src/rules/warbands-dice.js';
@@ -373,7 +372,7 @@ describe('stream 5 warbands: the dice every roll-off counts follow the face-by-f
     const seed = `warbands-dice-${set.join('&')}`;
     it(`${set.join(' ') || '(defaults)'}, seed "${seed}": each roll-off's dice histogram within 5σ`, () => {
       const params = resolveParams(rule, set);
-      const tally = runChunks({
+      const tally = runBuiltinChunks({
         ruleId: 'warbands',
         params,
         seed,

@@ -11,9 +11,8 @@
 import { describe, expect, it } from 'vitest';
 import { CHUNK_TRIALS, chunkTrials } from '../../src/engine/chunks.js';
 import { chunkStream } from '../../src/engine/random.js';
-import { runChunks } from '../../src/engine/run-chunks.js';
 import { belowExact, rejectBelow } from '../../src/rules/draw-digits.js';
-import { getRule } from '../../src/rules/index.js';
+import { getRule, runBuiltinChunks } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
 import type { Rng } from '../../src/rules/types.js';
 import { type DiceTable, diceTable, type RollOffKind } from '../../src/rules/warbands-dice.js';
@@ -126,7 +125,7 @@ describe('stream 5 warbands: each chunk counts what replaying its draws one tria
     const seed = `warbands-replay-${index + 1}`;
     it(`${what}, seed "${seed}": the same tally, every count`, () => {
       const params = resolveParams(rule, set) as Warbands;
-      const got = runChunks({
+      const got = runBuiltinChunks({
         ruleId: 'warbands',
         params,
         seed,

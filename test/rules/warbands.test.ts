@@ -17,11 +17,10 @@
  *   its second moments set the bounds of the statistical tests.
  */
 import { describe, expect, it } from 'vitest';
-import { runChunks } from '../../src/engine/run-chunks.js';
 import { STREAM_VERSIONS } from '../../src/engine/random.js';
 import type { StreamVersion } from '../../src/rules/types.js';
 import { Fraction } from '../../src/exact/fraction.js';
-import { getRule } from '../../src/rules/index.js';
+import { getRule, runBuiltinChunks } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
 import type { Params } from '../../src/rules/types.js';
 import { estimate } from '../../src/stats/estimate.js';
@@ -472,7 +471,7 @@ function checkSimulationOnStream(
   variances: Record<string, Fraction>,
 ): void {
   const p = params(set);
-  const tally = runChunks({
+  const tally = runBuiltinChunks({
     ruleId: 'warbands',
     params: p,
     seed,

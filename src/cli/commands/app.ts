@@ -12,7 +12,7 @@ import { interruptedStatus, interruption } from '../interrupt.js';
 import type { Io } from '../io.js';
 import { checkOutputFile } from '../options.js';
 import { checkOutputNames } from '../output-names.js';
-import { parseTimeout } from '../../input/settings.js';
+import { parseTimeout } from '../../engine/settings.js';
 
 interface AppOptions {
   out?: string;

@@ -27,7 +27,7 @@ import type { ParamSpec, Params, Rule } from '../../rules/types.js';
 import { FAR_SIGMAS, formatSigmas, sigmasFromExact } from '../exact-agreement.js';
 import type { Io } from '../io.js';
 import { parseSeed } from '../options.js';
-import { parseTimeout } from '../../input/settings.js';
+import { parseTimeout } from '../../engine/settings.js';
 
 interface CheckOptions {
   set?: string[];

@@ -2,7 +2,7 @@ import { getRule } from '../../rules/index.js';
 import { isRulePath, loadRule } from '../../rules/load-rule.js';
 import { allowedText, resolveParams } from '../../rules/params.js';
 import { wrapText } from '../format.js';
-import { parseTimeout } from '../../input/settings.js';
+import { parseTimeout } from '../../engine/settings.js';
 import type { Io } from '../io.js';
 import { ruleWord } from '../../text/suggest.js';
 

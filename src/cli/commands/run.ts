@@ -66,7 +66,7 @@ import {
   parseSimulationSettings,
   parseTimeout,
   type SimulationSettings,
-} from '../../input/settings.js';
+} from '../../engine/settings.js';
 import { withPercentiles } from '../../result-distribution.js';
 import { withTails } from '../../analysis/tails.js';
 
@@ -76,7 +76,7 @@ export {
   parseSimulationSettings,
   parseTimeout,
   type SimulationSettings,
-} from '../../input/settings.js';
+} from '../../engine/settings.js';
 
 export { withInterrupt };
 

@@ -31,7 +31,7 @@ import { simulate } from '../../engine/simulate.js';
 import { buildResult, envelope, type RunResult } from '../../result.js';
 import { getRule } from '../../rules/index.js';
 import { isRulePath, loadRule } from '../../rules/load-rule.js';
-import { parseTimeout } from '../../input/settings.js';
+import { parseTimeout } from '../../engine/settings.js';
 import { resolveParams } from '../../rules/params.js';
 import type { Rule } from '../../rules/types.js';
 import { renderRun } from '../format.js';

@@ -6,7 +6,7 @@
  * line that names the file and the function.
  */
 import { UsageError } from '../errors.js';
-import { describeError, isA } from './file-rule-text.js';
+import { describeError, isA } from './rule-text.js';
 import { lastRuleCall, type RuleCallSeen } from './rule-calls.js';
 
 /**
