@@ -485,42 +485,44 @@ describeInChromium('pages in headless Chromium: every chart draws, no console er
     }
   });
 
+  // One test a page, so no one test holds six CLI runs and six page loads (CI may be busy).
   for (const rule of rules) {
-    it(`run, sweep, compare, matrix and card of a rule naming ${rule.param} and ${rule.name}`, async () => {
-      const labelled = ['--variant', `__proto__: ${rule.param}=3`, '--simulate'];
-      const pages: Array<[string, string[]]> = [
-        ['run.html', ['run', rule.file, ...SIM, '--html', 'run.html']],
-        ['sweep.html', ['sweep', rule.file, '--vary', `${rule.param}=3..5`, '--exact', '--html', 'sweep.html']],
+    const labelled = ['--variant', `__proto__: ${rule.param}=3`, '--simulate'];
+    const pages: Array<[string, string[]]> = [
+      ['run.html', ['run', rule.file, ...SIM, '--html', 'run.html']],
+      ['sweep.html', ['sweep', rule.file, '--vary', `${rule.param}=3..5`, '--exact', '--html', 'sweep.html']],
+      [
+        'sweep2.html',
+        ['sweep', rule.file, '--vary', `${rule.param}=3..5`, '--vary', 'sides=4..6', ...SIM, '--html', 'sweep2.html'],
+      ],
+      [
+        'compare.html',
         [
-          'sweep2.html',
-          ['sweep', rule.file, '--vary', `${rule.param}=3..5`, '--vary', 'sides=4..6', ...SIM, '--html', 'sweep2.html'],
-        ],
-        [
+          'compare',
+          rule.file,
+          '--variant',
+          `${rule.name}: ${rule.param}=4`,
+          ...labelled,
+          ...SIM,
+          '--html',
           'compare.html',
-          [
-            'compare',
-            rule.file,
-            '--variant',
-            `${rule.name}: ${rule.param}=4`,
-            ...labelled,
-            ...SIM,
-            '--html',
-            'compare.html',
-          ],
         ],
-        ['matrix.html', ['matrix', rule.file, '--html', 'matrix.html']],
-        ['card.html', ['card', rule.file, '--out', 'card.html', '--quiet']],
-      ];
-      for (const [file, argv] of pages) {
-        expectOk(await muster(dir, ...argv), argv.join(' '));
+      ],
+      ['matrix.html', ['matrix', rule.file, '--html', 'matrix.html']],
+      ['card.html', ['card', rule.file, '--out', 'card.html', '--quiet']],
+    ];
+    for (const [page, argv] of pages)
+      it(`${argv[0]} (${page}) of a rule naming ${rule.param} and ${rule.name}`, async () => {
+        const file = `${rule.param}-${page}`;
+        const named = argv.map((arg) => (arg === page ? file : arg));
+        expectOk(await muster(dir, ...named), named.join(' '));
         const opened = await open(file);
         expect({ file, problems: opened.problems }).toEqual({ file, problems: [] });
         expect(opened.marks.length, file).toBeGreaterThan(0);
         for (const count of opened.marks) expect(count, file).toBeGreaterThan(0);
         expect(opened.text, file).toContain(rule.name);
         expect(opened.pwned, file).toBeUndefined();
-      }
-    });
+      });
   }
 
   it('the calculator: parameters named constructor and hasOwnProperty are fields; 1/2, then 2/3', async () => {
