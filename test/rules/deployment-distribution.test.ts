@@ -14,7 +14,7 @@ import { Fraction } from '../../src/exact/fraction.js';
 import { buildResult } from '../../src/result.js';
 import { deployment } from '../../src/rules/deployment.js';
 import { resolveParams } from '../../src/rules/params.js';
-import { proportionTolerance } from '../support/bounds.js';
+import { countPlausible } from '../support/bounds.js';
 import { zoneOutcomes } from './deployment-brute-force.js';
 
 /** P(total = t) over a strategy's equally likely zone sets, zero chances left out, as value → fraction text. */
@@ -96,12 +96,10 @@ describe('deployment: the simulated zone totals against the exact ones', () => {
         expect(d.values.reduce((sum, v) => sum + (v.count as number), 0)).toBe(trials);
         for (const v of d.values)
           for (const chance of [v, v.atLeast]) {
-            // 5σ of a binomial proportion, about 60 comparisons: a correct build fails by chance about once in
+            // 5σ (countPlausible), about 60 comparisons: a correct build fails by chance about once in
             // 30,000 seeds (5.7e-7 each); a chance of 0 has no spread and must be met exactly.
-            const exact = chance.exact as number;
-            expect(Math.abs((chance.estimate as number) - exact), `${name} ${v.value}`).toBeLessThanOrEqual(
-              proportionTolerance(exact, trials),
-            );
+            const count = Math.round((chance.estimate as number) * trials);
+            expect(countPlausible(count, trials, chance.exact as number), `${name} ${v.value}: ${count}`).toBe(true);
             compared++;
           }
       }

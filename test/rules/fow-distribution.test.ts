@@ -18,7 +18,7 @@ import { buildResult, type RunResult } from '../../src/result.js';
 import { fow } from '../../src/rules/fow.js';
 import { resolveParams } from '../../src/rules/params.js';
 import type { Params } from '../../src/rules/types.js';
-import { proportionTolerance } from '../support/bounds.js';
+import { countPlausible } from '../support/bounds.js';
 
 interface Side {
   platoons: number;
@@ -189,12 +189,10 @@ describe('fow: the simulated distributions against the exact ones', () => {
         ).toBe(trials);
         for (const v of d.values)
           for (const chance of [v, v.atLeast]) {
-            // 5σ of a binomial proportion: about 120 comparisons here, so a correct build fails by chance about
+            // 5σ (countPlausible): about 120 comparisons here, so a correct build fails by chance about
             // once in 15,000 seeds (5.7e-7 each); an exact chance of 0 or 1 has no spread, and must be met exactly.
-            const exact = chance.exact as number;
-            expect(Math.abs((chance.estimate as number) - exact), `${name} ${v.value}`).toBeLessThanOrEqual(
-              proportionTolerance(exact, trials),
-            );
+            const count = Math.round((chance.estimate as number) * trials);
+            expect(countPlausible(count, trials, chance.exact as number), `${name} ${v.value}: ${count}`).toBe(true);
             compared++;
           }
       }
