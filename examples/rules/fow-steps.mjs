@@ -142,6 +142,11 @@ export default {
           doc: `the ${side}'s first reserve platoon arrives in turn ${t}`,
           probability: false,
         });
+      list.push({
+        name: `${side}.last.arrival`,
+        doc: `the turn the ${side}'s last reserve arrives (${p.turns + 1}: some still out after turn ${p.turns})`,
+        probability: false,
+      });
       if (reserves <= DISTRIBUTION_RESERVES) {
         for (let t = 1; t <= p.turns; t++) {
           for (let k = 1; k < reserves; k++)
@@ -201,6 +206,9 @@ export default {
         out[`${side}.first.${turn}`] = before === reserves && after < reserves ? 1 : 0;
         if (reserves <= DISTRIBUTION_RESERVES)
           for (let k = 1; k < reserves; k++) out[`${side}.atLeast.${k}.by.${turn}`] = reserves - after >= k ? 1 : 0;
+        // Written once a play: in the turn the last platoon comes in, or after the last turn shown if some are out.
+        if (before > 0 && after === 0) out[`${side}.last.arrival`] = turn;
+        else if (turn === p.turns && after > 0) out[`${side}.last.arrival`] = p.turns + 1;
       }
       // The defender's check at the start of its turn endTurn comes after the attacker's turn endTurn (the attacker
       // moves first) and before the defender's own roll of that turn.

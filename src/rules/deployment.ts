@@ -53,6 +53,7 @@
  * zones, held here as a bit mask (bit k set: zone k), so duplicates collapse
  * by construction.
  */
+import { distributionOf, type ExactDistribution } from '../exact/exact-distribution.js';
 import { Fraction } from '../exact/fraction.js';
 import { mean, proportion, type Tallied } from '../stats/estimate.js';
 import { defineBuiltin, type TrialOut } from './define.js';
@@ -71,7 +72,7 @@ import {
   ZONE_TOTAL,
 } from './deployment-zones.js';
 import type { Dice } from './file-rule-dice.js';
-import type { MetricSpec, Reading, Rng } from './types.js';
+import type { DistributionSpec, MetricSpec, Reading, Rng } from './types.js';
 
 /** Zones 1–3 touch the player's long board edge; 7 and 8 lie in the Area of Conflict. */
 const LONG_EDGE_ZONES = 0b1110;
@@ -103,8 +104,16 @@ interface ZoneSetMetric {
   /** Words for charts, after "player A". */
   label: string;
   probability: boolean;
+  /** For a whole distribution: the range of its values. */
+  distribution?: DistributionSpec;
   value: (zones: number) => number;
 }
+
+/**
+ * A zone total's range: 1 (a forward deployment from zone 1 losing both dice) to 21 (from zone 6, gaining 7 and 8);
+ * every standard set of three zones lies within it.
+ */
+const TOTAL_RANGE: DistributionSpec = { min: 1, max: 21 };
 
 /**
  * What each per-player metric reads from a zone set, under these parameters: 1 or 0 for probabilities, the figure
@@ -150,9 +159,12 @@ const ZONE_SET_FIXED_METRICS: readonly ZoneSetMetric[] = [
   })),
   {
     suffix: 'total.mean',
-    doc: "'s expected zone total, the sum of its zone numbers (the lower total has initiative)",
+    doc:
+      "'s zone total, the sum of its zone numbers (the lower total has initiative): the expected total, and its " +
+      'whole distribution',
     label: '’s zone total (expected)',
     probability: false,
+    distribution: TOTAL_RANGE,
     value: (zones) => ZONE_TOTAL[zones],
   },
 ];
@@ -199,6 +211,7 @@ function metrics(params: Deployment): MetricSpec[] {
         doc: `${player}${metric.doc}`,
         label: `player ${player.toUpperCase()}${metric.label}`,
         probability: metric.probability,
+        ...(metric.distribution ? { distribution: metric.distribution } : {}),
       });
   }
   return list;
@@ -311,16 +324,19 @@ function summarize(params: Deployment, tally: Float64Array, trials: number): Rec
     for (const metric of zoneSetMetrics(params)) {
       let sum = 0;
       let sumOfSquares = 0;
+      const range = metric.distribution;
+      const counts = range ? new Float64Array((range.max as number) - range.min + 1) : null;
       for (let zones = 0; zones < ZONE_SETS; zones++) {
         const count = tally[offset + zones];
         if (count === 0) continue;
         const value = metric.value(zones);
         sum += count * value;
         sumOfSquares += count * value * value;
+        if (counts && range) counts[value - range.min] += count;
       }
-      result[`${player}.${metric.suffix}`] = metric.probability
-        ? proportion(sum, trials)
-        : mean(sum, sumOfSquares, trials);
+      const counted = metric.probability ? proportion(sum, trials) : mean(sum, sumOfSquares, trials);
+      if (counts && range && counted.kind === 'mean') counted.histogram = { min: range.min, counts, beyond: null };
+      result[`${player}.${metric.suffix}`] = counted;
     }
   }
   return result;
@@ -386,6 +402,22 @@ function exact(params: Deployment): Record<string, Fraction> {
   return result;
 }
 
+/** Each player's zone total, read off its zone sets' weights: every deployment's 36 (or 1) outcomes. */
+function exactDistributions(params: Deployment): Record<string, ExactDistribution> {
+  const compareRaw = params.compare === 'raw';
+  const result: Record<string, ExactDistribution> = {};
+  for (const player of PLAYERS) {
+    const { weights, denominator } = zoneSetWeights(plan(params[player]), compareRaw);
+    const chances = new Map<number, Fraction>();
+    for (const [zones, weight] of weights) {
+      const total = ZONE_TOTAL[zones];
+      chances.set(total, (chances.get(total) ?? Fraction.ZERO).add(Fraction.of(weight, denominator)));
+    }
+    result[`${player}.total.mean`] = distributionOf(chances);
+  }
+  return result;
+}
+
 /** The readings taken where §6 is silent or open, at these parameters (see the module comment). */
 function readings(params: Deployment): Reading[] {
   const list: Reading[] = [
@@ -447,5 +479,6 @@ export const deployment = defineBuiltin({
     },
   },
   exact,
+  exactDistributions,
   matrix,
 });

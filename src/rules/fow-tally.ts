@@ -96,9 +96,34 @@ function turnStates(tally: Float64Array, at: SideLayout, setup: SideSetup, follo
       sum += inReserve[r] * (platoons - r);
       sumOfSquares += inReserve[r] * (platoons - r) * (platoons - r);
     }
-    states.push({ inReserve, onTable: mean(sum, sumOfSquares, trials), allIn });
+    const onTable = mean(sum, sumOfSquares, trials);
+    // Platoons on the table, from platoons − reserves (none in yet) up: value platoons − r counts inReserve[r].
+    if (onTable.kind === 'mean')
+      onTable.histogram = { min: platoons - reserves, counts: inReserve.slice().reverse(), beyond: null };
+    states.push({ inReserve, onTable, allIn });
   }
   return states;
+}
+
+/**
+ * The turn the last reserve arrives, 1 to `turns`, and turns + 1 for the trials with some still out after turn
+ * `turns`: a histogram read off the last-arrival counts, its mean's sums from the same counts.
+ */
+function lastArrival(tally: Float64Array, at: SideLayout, turns: number, trials: number): Tallied {
+  const counts = new Float64Array(turns + 1);
+  let inBy = 0;
+  let sum = 0;
+  let sumOfSquares = 0;
+  for (let t = 1; t <= turns + 1; t++) {
+    const count = t <= turns ? tally[at.allIn + t - 1] : trials - inBy;
+    counts[t - 1] = count;
+    inBy += count;
+    sum += count * t;
+    sumOfSquares += count * t * t;
+  }
+  const counted = mean(sum, sumOfSquares, trials);
+  if (counted.kind === 'mean') counted.histogram = { min: 1, counts, beyond: null };
+  return counted;
 }
 
 export function summarize(p: Fow, tally: Float64Array, trials: number): Record<string, Tallied> {
@@ -115,6 +140,7 @@ export function summarize(p: Fow, tally: Float64Array, trials: number): Record<s
     for (let t = 1; t <= p.turns; t++) result[`${side}.onTable.${t}.mean`] = states[t - 1].onTable;
     for (let t = 1; t <= p.turns; t++) result[`${side}.allIn.by.${t}`] = proportion(states[t - 1].allIn, trials);
     for (let t = 1; t <= p.turns; t++) result[`${side}.first.${t}`] = proportion(tally[s.first + t - 1], trials);
+    result[`${side}.last.arrival`] = lastArrival(tally, s, p.turns, trials);
     if (setup.reserves <= DISTRIBUTION_RESERVES) {
       for (let t = 1; t <= p.turns; t++) {
         // At least k arrived: at most n − k still in reserve.

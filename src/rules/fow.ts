@@ -61,7 +61,7 @@
 import { FOUR_D6 } from '../engine/random.js';
 import { defineBuiltin, type TrialOut } from './define.js';
 import type { Dice } from './file-rule-dice.js';
-import { exactValues } from './fow-exact.js';
+import { exactDistributions, exactValues } from './fow-exact.js';
 import { addOutcomes, planFor, runPlan } from './fow-plan.js';
 import { scatterTable } from './fow-scatter.js';
 import {
@@ -91,12 +91,14 @@ function metrics(p: Fow): MetricSpec[] {
       label: `${side}’s platoons in reserve`,
       probability: false,
     });
+    const { platoons, reserves } = sideSetup(p, side);
     for (let t = 1; t <= turns; t++) {
       list.push({
         name: `${side}.onTable.${t}.mean`,
-        doc: `expected ${side} platoons on the table after its reserve roll in turn ${t}`,
+        doc: `${side} platoons on the table after its reserve roll in turn ${t}: the expected number, and its whole distribution`,
         label: `${side}’s platoons on the table, turn ${t} (expected)`,
         probability: false,
+        distribution: { min: platoons - reserves, max: platoons },
       });
     }
     for (let t = 1; t <= turns; t++)
@@ -113,8 +115,16 @@ function metrics(p: Fow): MetricSpec[] {
         label: `${side}: first reserve in turn ${t}`,
         probability: true,
       });
+    list.push({
+      name: `${side}.last.arrival`,
+      doc:
+        `the turn the ${side}'s last reserve platoon arrives (${turns + 1}: some are still in reserve after turn ` +
+        `${turns}), and its whole distribution`,
+      label: `${side}: turn of the last reserve`,
+      probability: false,
+      distribution: { min: 1, max: turns + 1 },
+    });
     // The whole distribution: at least k of the n reserve platoons in by turn t (k = n is allIn.by.t).
-    const { reserves } = sideSetup(p, side);
     if (reserves <= DISTRIBUTION_RESERVES) {
       for (let t = 1; t <= turns; t++) {
         for (let k = 1; k < reserves; k++)
@@ -140,10 +150,14 @@ function metrics(p: Fow): MetricSpec[] {
     {
       name: 'defender.onTable.atEnd.mean',
       doc:
-        `expected defending platoons on the table when the defender can first win, at the start of its turn ` +
-        `${endTurn} (arrived by turn ${endTurn - 1})`,
+        `defending platoons on the table when the defender can first win, at the start of its turn ` +
+        `${endTurn} (arrived by turn ${endTurn - 1}): the expected number, and its whole distribution`,
       label: `defender’s platoons on the table when it can first win, turn ${endTurn} (expected)`,
       probability: false,
+      distribution: {
+        min: sideSetup(p, 'defender').platoons - sideSetup(p, 'defender').reserves,
+        max: sideSetup(p, 'defender').platoons,
+      },
     },
     {
       name: 'defender.allIn.atEnd',
@@ -194,6 +208,8 @@ function trial(dice: Dice, p: Fow, out: TrialOut): void {
         out[`${side}.allIn.by.${turn}`] = +(left[side] === 0);
         out[`${side}.first.${turn}`] = +(before === setup.reserves && arrived > 0);
         for (let k = 1; k < setup.reserves; k++) out[`${side}.atLeast.${k}.by.${turn}`] = +(arrived >= k);
+        if (left[side] === 0 && before > 0) out[`${side}.last.arrival`] = turn;
+        else if (turn === p.turns && left[side] > 0) out[`${side}.last.arrival`] = p.turns + 1;
       }
       // The defender's check at the start of its turn endTurn: the attacker has rolled that turn, it has not.
       if (side === 'attacker' && turn === p.endTurn) out['attacker.allIn.atEnd'] = +(left.attacker === 0);
@@ -381,4 +397,5 @@ export const fow = defineBuiltin({
     const values = exactValues(p);
     return Object.fromEntries(metrics(p).map((m) => [m.name, values[m.name]]));
   },
+  exactDistributions,
 });

@@ -62,13 +62,21 @@ export function countDice(tally: Float64Array, at: number, dice: number): void {
   }
 }
 
-/** The dice of one roll-off per trial, as a mean, from its counts. */
+/**
+ * The dice of one roll-off per trial, as a mean, from its counts, with its whole distribution: the trials that threw
+ * each number of dice below DICE_HISTOGRAM, and beyond them the rest (their dice only summed).
+ */
 export function diceMean(tally: Float64Array, at: number, trials: number): Tallied {
   let sum = tally[at + DICE_HISTOGRAM];
   let sumOfSquares = tally[at + DICE_HISTOGRAM + 1];
-  for (let dice = 1; dice < DICE_HISTOGRAM; dice++) {
+  let counted = 0;
+  for (let dice = 0; dice < DICE_HISTOGRAM; dice++) {
     sum += dice * tally[at + dice];
     sumOfSquares += dice * dice * tally[at + dice];
+    counted += tally[at + dice];
   }
-  return mean(sum, sumOfSquares, trials);
+  const result = mean(sum, sumOfSquares, trials);
+  if (result.kind === 'mean')
+    result.histogram = { min: 0, counts: tally.subarray(at, at + DICE_HISTOGRAM), beyond: trials - counted };
+  return result;
 }

@@ -52,7 +52,7 @@ import { proportion, type Tallied } from '../stats/estimate.js';
 import { defineBuiltin, type TrialOut } from './define.js';
 import type { Dice } from './file-rule-dice.js';
 import type { MetricSpec, Rng } from './types.js';
-import { exact } from './warbands-exact.js';
+import { exact, exactDistributions } from './warbands-exact.js';
 import { simulateFast } from './warbands-fast.js';
 import { countDice, diceMean, type Layout, layout } from './warbands-layout.js';
 import {
@@ -99,21 +99,29 @@ function metrics(p: Warbands): MetricSpec[] {
   }
   list.push({
     name: 'dice.setup.mean',
-    doc: 'expected D6 thrown to settle the setup order (not counting the defender roll-off)',
+    doc:
+      'D6 thrown to settle the setup order (not counting the defender roll-off): the expected number, and its ' +
+      'whole distribution',
     label: 'dice for the setup order (expected)',
     probability: false,
+    // Ties re-roll without end: listed to a depth, with the chance of everything beyond it.
+    distribution: { min: 0, max: null },
   });
   list.push({
     name: 'dice.first.mean',
-    doc: 'expected D6 thrown to settle who takes the first turn',
+    doc: 'D6 thrown to settle who takes the first turn: the expected number, and its whole distribution',
     label: 'dice for the first turn (expected)',
     probability: false,
+    distribution: { min: 0, max: null },
   });
   list.push({
     name: 'dice.defender.mean',
-    doc: 'expected D6 thrown to break a tie for defender on rating and models',
+    doc:
+      'D6 thrown to break a tie for defender on rating and models: the expected number, and its whole ' +
+      'distribution',
     label: 'dice for the defender (expected)',
     probability: false,
+    distribution: { min: 0, max: null },
   });
   return list;
 }
@@ -433,4 +441,5 @@ export const warbands = defineBuiltin({
   simulate,
   tally: { length: (p) => layout(p).length, summarize },
   exact,
+  exactDistributions,
 });

@@ -34,8 +34,11 @@ describe('fow exact solution against enumeration of every die', () => {
     it(`${name}: the exact solution equals the enumerated values`, () => {
       const params = resolveParams(fow, settings);
       const exact = fow.exact!(params);
-      const names = fow.metrics(params).map((m) => m.name);
-      expect(Object.keys(exact)).toEqual(names);
+      const all = fow.metrics(params).map((m) => m.name);
+      expect(Object.keys(exact)).toEqual(all);
+      // The turn of the last arrival came after the file was written: fow-distribution.test.ts holds it to its own
+      // brute force, value by value.
+      const names = all.filter((name) => !name.endsWith('.last.arrival'));
       expect(golden[index].values.map(([metric]) => metric)).toEqual(names);
       for (const [metric, value] of golden[index].values)
         expect(exact[metric].equals(fraction(value)), `${metric}: exact ${exact[metric]} vs brute force ${value}`).toBe(

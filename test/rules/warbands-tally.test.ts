@@ -39,14 +39,38 @@ describe('warbands counts long roll-offs exactly', () => {
     const trial3 = [ONE, SIX, ONE, ONE, SIX];
     warbands.simulate(params, playback([...trial1, ...trial2, ...trial3]), 3, tally);
     const tallied = warbands.summarize(params, tally, 3);
-    expect(tallied['dice.setup.mean']).toEqual({
+    expect(tallied['dice.setup.mean']).toMatchObject({
       kind: 'mean',
       sum: 202 + 2 + 2,
       sumOfSquares: 202 ** 2 + 4 + 4,
       count: 3,
     });
-    expect(tallied['dice.first.mean']).toEqual({ kind: 'mean', sum: 3 + 5 + 3, sumOfSquares: 9 + 25 + 9, count: 3 });
-    expect(tallied['dice.defender.mean']).toEqual({ kind: 'mean', sum: 0, sumOfSquares: 0, count: 3 });
+    expect(tallied['dice.first.mean']).toMatchObject({
+      kind: 'mean',
+      sum: 3 + 5 + 3,
+      sumOfSquares: 9 + 25 + 9,
+      count: 3,
+    });
+    expect(tallied['dice.defender.mean']).toMatchObject({ kind: 'mean', sum: 0, sumOfSquares: 0, count: 3 });
+    // The whole distributions: 202 dice lie beyond the histogram, counted there as one trial.
+    const histogram = (name: string) => {
+      const counted = tallied[name];
+      if (counted.kind !== 'mean' || !counted.histogram) throw new Error(`${name}: no histogram`);
+      const listed = new Map<number, number>();
+      Array.from(counted.histogram.counts).forEach((count, at) => {
+        if (count > 0) listed.set((counted.histogram?.min ?? 0) + at, count);
+      });
+      return { listed, beyond: counted.histogram.beyond };
+    };
+    expect(histogram('dice.setup.mean')).toEqual({ listed: new Map([[2, 2]]), beyond: 1 });
+    expect(histogram('dice.first.mean')).toEqual({
+      listed: new Map([
+        [3, 2],
+        [5, 1],
+      ]),
+      beyond: 0,
+    });
+    expect(histogram('dice.defender.mean')).toEqual({ listed: new Map([[0, 3]]), beyond: 0 });
     const successes = (name: string) => (tallied[name] as { successes: number }).successes;
     expect([1, 2, 3].map((w) => successes(`w${w}.defender`))).toEqual([3, 0, 0]);
     expect([1, 2, 3].map((w) => [1, 2, 3].map((k) => successes(`w${w}.setup.${k}`)))).toEqual([
