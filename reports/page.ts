@@ -19,6 +19,8 @@ import { vendorScripts } from './vendor.js';
 export type Section = ({ kind: 'chart'; chart: Chart } | { kind: 'html'; html: string }) & {
   /** Developer diagnostics (simulation against exact, every metric): on screen, printed only with printDiagnostics. */
   diagnostic?: boolean;
+  /** Shown only on screen (a chart with a control, such as a distribution's view) or only in print (its panels). */
+  media?: 'screen' | 'print';
 };
 
 export interface ParamRow {
@@ -96,6 +98,9 @@ span.name { font-family: Menlo, Consolas, monospace; font-size: 12px; color: var
 .significant { font-weight: 600; }
 .yes { color: #8a1c1c; font-weight: 600; }
 .chart-error { color: #8a1c1c; }
+.print-only { display: none; }
+.vega-bindings { margin-top: 4px; font-size: 13px; }
+.vega-bindings label { margin-right: 10px; white-space: nowrap; }
 ul.book { padding-left: 20px; }
 ul.book li { margin: 8px 0; }
 ul.book .charts { color: var(--muted); font-size: 13px; }
@@ -105,6 +110,9 @@ section.readings p.note { margin: 0 0 3px; }
 ul.readings { margin: 0; padding-left: 18px; font-size: 12.5px; }
 ul.readings li { margin: 1px 0; }
 footer { margin-top: 28px; color: var(--muted); font-size: 12px; border-top: 1px solid var(--rule); padding-top: 8px; }
+@media screen and (max-width: 400px) {
+  .sheet { margin: 0; padding: 16px 18px 24px; border-radius: 0; box-shadow: none; }
+}
 @media print {
   body { background: white; font-size: 10.5pt; }
   .sheet { max-width: none; margin: 0; padding: 0; box-shadow: none; border-radius: 0; }
@@ -119,6 +127,8 @@ footer { margin-top: 28px; color: var(--muted); font-size: 12px; border-top: 1px
   h2.part { margin-top: 18px; }
   thead { display: table-header-group; }
   .vis { overflow: visible; }
+  .print-only { display: block; }
+  .screen-only, .vega-bindings { display: none; }
   a { color: inherit; text-decoration: none; }
 }
 `;
@@ -204,9 +214,9 @@ function renderReadings(readings: readonly ReadingRow[] | undefined): string {
   );
 }
 
-function renderChartSection(chart: Chart, diagnostic = false): string {
+function renderChartSection(chart: Chart, diagnostic = false, media?: 'screen' | 'print'): string {
   return (
-    `<section class="chart${diagnostic ? ' diagnostic' : ''}" ` +
+    `<section class="chart${diagnostic ? ' diagnostic' : ''}${media ? ` ${media}-only` : ''}" ` +
     `id="${escapeHtml(chart.id)}"><h2>${escapeHtml(chart.title)}</h2><div class="vis" ` +
     `data-chart="${escapeHtml(chart.id)}" role="img" aria-label="${escapeHtml(chart.title)}"></div><p ` +
     `class="caption">${escapeHtml(chart.caption)}</p></section>`
@@ -247,7 +257,7 @@ export function renderPage(input: PageInput): string {
   const body = input.sections
     .map((section) =>
       section.kind === 'chart'
-        ? renderChartSection(section.chart, section.diagnostic)
+        ? renderChartSection(section.chart, section.diagnostic, section.media)
         : section.diagnostic
           ? `<div class="diagnostic">${section.html}</div>`
           : section.html,

@@ -11,6 +11,7 @@ import type { RunResult } from '../src/result.js';
 import type { Params, Rule } from '../src/rules/types.js';
 import type { Chart } from './charts/chart.js';
 import { withTitle } from './charts/chart.js';
+import { distributionCharts } from './charts/distribution.js';
 import { runCharts } from './charts/index.js';
 import { metricsCsv } from './csv.js';
 import type { OutputFile } from './outputs.js';
@@ -91,6 +92,11 @@ export function runPageInput(
   // As the result has them: a rule file's enumeration past its budget beside a simulation is no exact value.
   const fractions = knownExact(rule, result.params);
   const printed = options.printDiagnostics ? '' : ' Shown on screen; printed only with --print-diagnostics.';
+  // A distribution reads one view at a time on screen (a radio under the chart) and all three on paper.
+  const distributions = distributionCharts({ rule, result, metrics }).flatMap(({ screen, print }) => [
+    { kind: 'chart' as const, chart: screen, media: 'screen' as const },
+    { kind: 'chart' as const, chart: print, media: 'print' as const },
+  ]);
   return {
     printDiagnostics: options.printDiagnostics ?? false,
     exactOnly: result.method === 'exact',
@@ -103,6 +109,7 @@ export function runPageInput(
     printHeader: runPrintHeader(result),
     sections: [
       ...charts.filter((chart) => !isDiagnostic(chart)).map((chart) => ({ kind: 'chart' as const, chart })),
+      ...distributions,
       {
         kind: 'html' as const,
         diagnostic: true,
@@ -137,10 +144,15 @@ export function runPageInput(
   };
 }
 
-/** The HTML report of one run and the charts on it. */
+/**
+ * The HTML report of one run and the charts an --svg export saves: the rule's, then each distribution's three panels
+ * (its on-screen chart chooses a view with a radio, which a file cannot).
+ */
 export function buildRunPage(rule: Rule, result: RunResult, options: { printDiagnostics?: boolean } = {}): RunPage {
-  const charts = runCharts({ rule, result, metrics: rule.metrics(result.params) });
-  return { html: renderPage(runPageInput(rule, result, charts, options)), charts };
+  const view = { rule, result, metrics: rule.metrics(result.params) };
+  const charts = runCharts(view);
+  const panels = distributionCharts(view).map(({ print }) => ({ ...print, id: print.id.replace(/-print$/, '') }));
+  return { html: renderPage(runPageInput(rule, result, charts, options)), charts: [...charts, ...panels] };
 }
 
 /** Where `muster run` writes its reports; paths already checked. */

@@ -111,7 +111,9 @@ describeInChromium('reports in headless Chromium', () => {
       bufferIo(),
     );
     const opened = await open(file);
-    expectHealthy(opened, 3);
+    // The rule's 3 charts, and its 5 distributions (squads in by each round, the last arrival's round) each drawn
+    // for the screen and for print.
+    expectHealthy(opened, 3 + 5 * 2);
     expect(opened.text).toContain('chosenRound');
     // The diagnostics (every metric, simulation against exact) come after the answer, on screen only.
     expect(opened.diagnostics).toBeGreaterThan(1);
@@ -126,7 +128,7 @@ describeInChromium('reports in headless Chromium', () => {
       bufferIo(),
     );
     const opened = await open(file);
-    expectHealthy(opened, 3);
+    expectHealthy(opened, 3 + 5 * 2);
     expect(opened.printedDiagnostics).toBe(opened.diagnostics);
     expect(opened.diagnostics).toBeGreaterThan(1);
   });
