@@ -6,14 +6,21 @@
  * state can return to the start, so the whole chain is one loop, solved by policy iteration with exact linear
  * solves. Printed: the time to explore and solve best play, and beside it the time to solve the chain once with
  * every decision fixed (the rule's "always roll" play written without choices), measured in the same run; the
- * ratio is what deciding costs over one exact solve. Times are CPU seconds of this process (a busy machine's wall
- * clock says little). The target: best play of the 300-state chain (100 squares) under a second.
+ * ratio is what deciding costs over one exact solve. Then the Genesys reserves call (§6.5: the chosen reserve round
+ * called at the start of a round, seeing squads out and the commander) at 20 squads over 12 rounds, leader loss 0.1:
+ * the built-in `chosenRound=call` (src/rules/reserves-call.ts, a backward recursion, every fixed round beside it)
+ * and its step-form port examples/rules/reserves-call-steps.mjs (states explored, best play solved by
+ * src/exact/decisions.ts, every metric under it), each with the same objective, whose values must agree. Times are
+ * CPU seconds of this process (a busy machine's wall clock says little). The targets: best play of the 300-state
+ * chain (100 squares) and the reserves call at 20 squads, 12 rounds, each under a second.
  *
  * Not a test: timings on a shared machine vary, so nothing here fails.
  */
+import { solveCall } from '../../src/analysis/reserves-call.js';
 import { renderTable } from '../../src/cli/format.js';
 import { adaptRuleFile } from '../../src/rules/file-rule.js';
 import { resolveParams } from '../../src/rules/params.js';
+import { reserves } from '../../src/rules/reserves.js';
 import type { Rule } from '../../src/rules/types.js';
 
 const RUNS = 1;
@@ -93,3 +100,44 @@ for (const length of [25, 50, 100]) {
   ]);
 }
 process.stdout.write(renderTable(['chain', 'states', 'best turns', 'best play', 'one fixed play', 'ratio'], rows, 100));
+
+// The reserves call, 20 squads over 12 rounds: the built-in and the port, the same objective.
+const CALL_SET = ['squads=20', 'rounds=12', 'leaderLoss=0.1', 'command=3'];
+const CALL_OBJECTIVE = 'arrived.by.3.mean';
+const portPath = new URL('../../../examples/rules/reserves-call-steps.mjs', import.meta.url);
+const portSpec = ((await import(portPath.href)) as { default: object }).default;
+let builtInValue = '';
+let builtInStates = 0;
+const builtInTime = timed(() => {
+  const solved = solveCall(reserves as unknown as Rule, [...CALL_SET, 'chosenRound=call'], CALL_OBJECTIVE);
+  builtInValue = solved.decision.best.fraction;
+  builtInStates = solved.decision.policy.length;
+});
+let portValue = '';
+let portStates = 0;
+const portTime = timed(() => {
+  const port = adaptRuleFile(portSpec, 'reserves-call-steps.mjs');
+  const params = resolveParams(port, [...CALL_SET, `objective=${CALL_OBJECTIVE}`]);
+  const decisions = (port.decisions as Function)(params);
+  (port.exact as Function)(params); // every metric under best play, as `run --exact` shows them
+  portValue = decisions.value.toString();
+  portStates = decisions.policy.length;
+});
+const shown = (fraction: string) => {
+  const [n, d = '1'] = fraction.split('/');
+  return (Number((BigInt(n) * 1_000_000n) / BigInt(d)) / 1_000_000).toFixed(4);
+};
+process.stdout.write(
+  `\nthe reserves call, ${CALL_SET.join(' ')}, playing for ${CALL_OBJECTIVE}` +
+    `${builtInValue === portValue ? ' (the two agree to the fraction)' : ' — THE TWO DISAGREE'}:\n`,
+);
+process.stdout.write(
+  renderTable(
+    ['solver', 'decisions reached', `best ${CALL_OBJECTIVE}`, 'time'],
+    [
+      ['built-in chosenRound=call', `${builtInStates}`, shown(builtInValue), `${builtInTime.toFixed(3)} s`],
+      ['reserves-call-steps.mjs', `${portStates}`, shown(portValue), `${portTime.toFixed(3)} s`],
+    ],
+    100,
+  ),
+);

@@ -21,7 +21,7 @@
  * or the game is refused in one line.
  */
 import { stronglyConnected } from './absorbing-chain.js';
-import { Fraction } from './fraction.js';
+import { Fraction, greatestCommonDivisor } from './fraction.js';
 import { NotEnumerable } from './replay-dice.js';
 
 /** Most states in one set of states that can reach one another under a policy (Gaussian elimination is cubic). */
@@ -85,7 +85,7 @@ export function solveDecisions(game: DecisionGame): DecisionSolution {
   const allowed = game.decisions.map((d, s) =>
     d === null || !sure[s] ? [] : d.options.map((_, o) => o).filter((o) => sure[game.to[s][o]]),
   );
-  const choice = properPolicy(game, sure, allowed);
+  const choice = guessedPolicy(game, sure, allowed, properPolicy(game, sure, allowed));
 
   // Hoffman–Karp: side a's strategy improved against side b's best response, until no option is strictly better.
   for (let round = 0; ; round++) {
@@ -176,26 +176,45 @@ function evaluate(game: DecisionGame, sure: boolean[], choice: Int32Array): Arra
         false,
       );
     }
+    // A decision inside the set is worth the state its option leads to, which is inside too (else it could not
+    // return): each is replaced by the chance state its chain of decisions ends in, so only chance states are
+    // unknowns. Cubic elimination makes that worth it: a decision before every roll halves the unknowns.
+    const chanceMembers = members.filter((s) => game.decisions[s] === null);
+    const unknown = new Map(chanceMembers.map((s, i) => [s, i]));
+    // Where a decision's chain of decisions inside the set ends: a chance state inside, or a state outside (a lone
+    // decision's option), whose value is known.
+    const landing = (s: number): number => {
+      let t = s;
+      for (let hops = 0; game.decisions[t] !== null && inside.has(t); hops++) {
+        if (hops > members.length) throw new Error('a loop of decisions alone inside a set that leaves');
+        t = game.to[t][choice[t]];
+      }
+      return t;
+    };
     // Row i: v_i − Σ_{j inside} p_ij v_j = r_i + Σ_{t outside} p_it v_t.
-    const m = members.length;
-    const rows = members.map((s, i) => {
+    const m = chanceMembers.length;
+    const rows = chanceMembers.map((s, i) => {
       const row = new Array<Fraction>(m + 1).fill(Fraction.ZERO);
       row[i] = Fraction.ONE;
-      let constant = game.decisions[s] !== null ? Fraction.ZERO : game.reward[s];
+      let constant = game.reward[s];
       const to = successors(s);
       const chance = weights(s);
       for (let e = 0; e < to.length; e++) {
-        const j = inside.get(to[e]);
-        if (j === undefined) constant = constant.add(chance[e].mul(value[to[e]] as Fraction));
-        else row[j] = row[j].sub(chance[e]);
+        if (!inside.has(to[e])) {
+          constant = constant.add(chance[e].mul(value[to[e]] as Fraction));
+          continue;
+        }
+        const j = unknown.get(landing(to[e])) as number;
+        row[j] = row[j].sub(chance[e]);
       }
       row[m] = constant;
       return row;
     });
     const solved = solveLinear(rows);
-    members.forEach((s, i) => {
+    chanceMembers.forEach((s, i) => {
       value[s] = solved[i];
     });
+    for (const s of members) if (game.decisions[s] !== null) value[s] = value[landing(s)];
   }
   return value;
 }
@@ -203,25 +222,73 @@ function evaluate(game: DecisionGame, sure: boolean[], choice: Int32Array): Arra
 const EMPTY = new Int32Array(0);
 const ONE_EDGE = [Fraction.ONE];
 
-/** Gauss–Jordan elimination in fractions of an m × (m+1) augmented system with a unique solution. */
+/**
+ * Solves an m × (m+1) augmented system with a unique solution, exactly. Each equation is scaled to whole numbers
+ * (scaling an equation leaves the solution as it is) and eliminated fraction-free: a row below the pivot becomes
+ * row·(pivot/g) − pivotRow·(entry/g), g their greatest common divisor, then is divided by the greatest common divisor
+ * of its entries, so numbers stay as small as the system allows and no fraction is reduced per entry. The pivot is
+ * the candidate row with the fewest nonzero entries (the chains are sparse; that keeps them so). Back substitution
+ * is in fractions, m²/2 operations at most.
+ */
 function solveLinear(rows: Fraction[][]): Fraction[] {
   const m = rows.length;
+  // One unknown, the most common set (a state that cannot return to itself, or only to itself): v = c / (1 − p).
+  if (m === 1) return [rows[0][0].equals(Fraction.ONE) ? rows[0][1] : rows[0][1].div(rows[0][0])];
+  const a: bigint[][] = rows.map((row) => {
+    let common = 1n;
+    for (const entry of row)
+      if (entry.numerator !== 0n)
+        common = (common / greatestCommonDivisor(common, entry.denominator)) * entry.denominator;
+    return row.map((entry) => (entry.numerator === 0n ? 0n : entry.numerator * (common / entry.denominator)));
+  });
+  const nonzero = (row: bigint[], from: number) => {
+    let count = 0;
+    for (let k = from; k <= m; k++) if (row[k] !== 0n) count++;
+    return count;
+  };
   for (let col = 0; col < m; col++) {
-    let pivot = col;
-    while (pivot < m && rows[pivot][col].numerator === 0n) pivot++;
-    if (pivot === m) throw new Error('singular system for a set of states that leaves');
-    [rows[col], rows[pivot]] = [rows[pivot], rows[col]];
-    const lead = rows[col][col];
-    for (let k = col; k <= m; k++) rows[col][k] = rows[col][k].div(lead);
-    for (let r = 0; r < m; r++) {
-      const factor = rows[r][col];
-      if (r === col || factor.numerator === 0n) continue;
-      for (let k = col; k <= m; k++) {
-        if (rows[col][k].numerator !== 0n) rows[r][k] = rows[r][k].sub(factor.mul(rows[col][k]));
+    let pivot = -1;
+    let fewest = Number.POSITIVE_INFINITY;
+    for (let r = col; r < m; r++) {
+      if (a[r][col] === 0n) continue;
+      const count = nonzero(a[r], col);
+      if (count < fewest) {
+        pivot = r;
+        fewest = count;
       }
     }
+    if (pivot < 0) throw new Error('singular system for a set of states that leaves');
+    [a[col], a[pivot]] = [a[pivot], a[col]];
+    const lead = a[col];
+    const leadEntry = lead[col];
+    const used: number[] = [];
+    for (let k = col; k <= m; k++) if (lead[k] !== 0n) used.push(k);
+    for (let r = col + 1; r < m; r++) {
+      const row = a[r];
+      const entry = row[col];
+      if (entry === 0n) continue;
+      const g = greatestCommonDivisor(abs(leadEntry), abs(entry));
+      const scale = leadEntry / g;
+      const take = entry / g;
+      if (scale !== 1n) for (let k = col; k <= m; k++) if (row[k] !== 0n) row[k] *= scale;
+      for (const k of used) row[k] -= lead[k] * take;
+      let content = 0n;
+      for (let k = col + 1; k <= m && content !== 1n; k++)
+        if (row[k] !== 0n) content = content === 0n ? abs(row[k]) : greatestCommonDivisor(content, abs(row[k]));
+      if (content > 1n) for (let k = col + 1; k <= m; k++) if (row[k] !== 0n) row[k] /= content;
+    }
   }
-  return rows.map((row) => row[m]);
+  const solution = new Array<Fraction>(m);
+  for (let i = m - 1; i >= 0; i--) {
+    let rest = Fraction.of(a[i][m]);
+    for (let j = i + 1; j < m; j++) if (a[i][j] !== 0n) rest = rest.sub(solution[j].mul(Fraction.of(a[i][j])));
+    solution[i] = rest.div(Fraction.of(a[i][i]));
+  }
+  return solution;
+}
+
+function abs(value: bigint): bigint {
+  return value < 0n ? -value : value;
 }
 
 /**
@@ -389,6 +456,63 @@ function properPolicy(game: DecisionGame, sure: boolean[], allowed: number[][]):
   }
   return choice;
 }
+
+/**
+ * Where to start the exact iteration: the play that looks best in doubles, by value iteration (Gauss–Seidel, states
+ * taken from the last found to the first, a bounded number of sweeps), each decision taking its best option (ties to
+ * the first listed). Only a start: strategy iteration from it still switches only on an exactly strict improvement
+ * and stops only where none is left, so the result is the same exact best play from any start, and the ties are
+ * broken as `finish` breaks them. It saves rounds where policy iteration from `proper` would learn the best play a
+ * few states a round (a long race back to the start). A guess under which some state cannot end is not used.
+ */
+function guessedPolicy(game: DecisionGame, sure: boolean[], allowed: number[][], proper: Int32Array): Int32Array {
+  const chances = game.chances.map((row) => Float64Array.from(row, (chance) => chance.toNumber()));
+  const reward = Float64Array.from(game.reward, (r) => r.toNumber());
+  const value = Float64Array.from(game.terminal, (t) => t.toNumber());
+  let edges = 0;
+  for (const to of game.to) edges += to.length;
+  const sweeps = Math.max(1, Math.min(10_000, Math.floor(GUESS_EDGE_VISITS / Math.max(1, edges))));
+  const better = (side: Side, x: number, y: number) => (side === 'a' ? x > y : x < y);
+  for (let sweep = 0; sweep < sweeps; sweep++) {
+    let change = 0;
+    for (let s = game.size - 1; s >= 0; s--) {
+      if (!sure[s] || game.absorbing[s]) continue;
+      const to = game.to[s];
+      const decision = game.decisions[s];
+      let next: number;
+      if (decision !== null) {
+        next = value[to[allowed[s][0]]];
+        for (const o of allowed[s]) if (better(decision.side, value[to[o]], next)) next = value[to[o]];
+      } else {
+        next = reward[s];
+        const p = chances[s];
+        for (let e = 0; e < to.length; e++) next += p[e] * value[to[e]];
+      }
+      change = Math.max(change, Math.abs(next - value[s]) / Math.max(1, Math.abs(next)));
+      value[s] = next;
+    }
+    if (!(change > 1e-13)) break; // converged, or not a number: either way stop sweeping
+  }
+  const guess = proper.slice();
+  for (let s = 0; s < game.size; s++) {
+    const decision = game.decisions[s];
+    if (decision === null || allowed[s].length === 0) continue;
+    let best = allowed[s][0];
+    for (const o of allowed[s]) {
+      const x = value[game.to[s][o]];
+      const y = value[game.to[s][best]];
+      if (!Number.isFinite(x) || !Number.isFinite(y)) return proper;
+      if (better(decision.side, x, y) && Math.abs(x - y) > 1e-9 * Math.max(1, Math.abs(y))) best = o;
+    }
+    guess[s] = best;
+  }
+  const canEnd = reachesEnd(game, sure, guess);
+  for (let s = 0; s < game.size; s++) if (sure[s] && !canEnd[s]) return proper;
+  return guess;
+}
+
+/** How many edges the guess in doubles may visit, over all its sweeps (a few milliseconds' work). */
+const GUESS_EDGE_VISITS = 2_000_000;
 
 /**
  * Why a play can go on forever, or null: a state and an option from the greatest set in which every chance state

@@ -159,7 +159,8 @@ export function sumFractions(values: Iterable<Fraction>): Fraction {
 
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
-function greatestCommonDivisor(a: bigint, b: bigint): bigint {
+/** The greatest common divisor of two non-negative integers (1 when both are 0). */
+export function greatestCommonDivisor(a: bigint, b: bigint): bigint {
   // Below 2^53 the remainders are exact in doubles, and a double's % is far cheaper than a BigInt's.
   if (a <= SAFE && b <= SAFE) {
     let x = Number(a);

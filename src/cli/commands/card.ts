@@ -15,6 +15,11 @@ import { checkOutputNames } from '../output-names.js';
 import { parseSimulationSettings, parseTimeout, type RunOptions } from './run.js';
 import { writeReports } from '../output-paths.js';
 import { evaluateCard } from '../../analysis/card.js';
+import { asksForCall, solveCall } from '../../analysis/reserves-call.js';
+import { decisionResult } from '../../result.js';
+import { shellWord, ruleWord } from '../../text/suggest.js';
+import { callBlocks, policyBlock } from '../../../reports/card/decisions.js';
+import type { CardBlock } from '../../../reports/present/cards.js';
 import {
   type MatrixEquilibrium,
   matrixSettings,
@@ -24,7 +29,7 @@ import {
   solveMatrix,
 } from '../../analysis/matrix.js';
 import { equilibriumBlock } from '../../../reports/card/equilibrium.js';
-import { layoutCard, PAPERS, planCard, type Paper } from '../../../reports/card/layout.js';
+import { type Card, layoutCard, PAPERS, planCard, type Paper } from '../../../reports/card/layout.js';
 import { renderCardPage } from '../../../reports/card/page.js';
 import { checkChromium, PdfInterrupted, printToPdf } from '../../../reports/card/pdf.js';
 
@@ -73,7 +78,15 @@ export async function cardCommand(
   if (!(PAPERS as readonly string[]).includes(paperText))
     throw badValue('--paper', options.paper as string, PAPERS.join(' or '));
   const paper = paperText as Paper;
-  const params = resolveParams(rule, options.set ?? []);
+  const call = asksForCall(rule, options.set ?? []);
+  if (call || (rule.decisions && !options.equilibrium)) checkDecisionCardOptions(rule, options, call);
+  // A rule with choices: --objective is what side a plays for, as in `muster run`.
+  const set =
+    rule.decisions && !options.equilibrium && options.objective !== undefined
+      ? [...(options.set ?? []), `objective=${options.objective}`]
+      : (options.set ?? []);
+  if (call) return writeCard(callCard(rule, set, options.objective), { out, pdfPath, paper, options }, io);
+  const params = resolveParams(rule, set);
   const cardOptions = { range: options.range, against: options.against };
   const plan = planCard(rule, params, cardOptions);
   // Exact wherever the rule has exact values at every point of the card: a rule file's dice enumerated to the
@@ -102,7 +115,7 @@ export async function cardCommand(
   const settings = exactCard
     ? null
     : parseSimulationSettings({ ...options, trials: options.trials ?? String(CARD_TRIALS) });
-  const chromium = pdfPath === undefined ? undefined : checkChromium();
+  if (pdfPath !== undefined) checkChromium();
   if (refused && !options.quiet) {
     const at = rule.params.map((spec) => `${spec.name}=${String(own(refused.params, spec.name))}`).join(' ');
     io.err(
@@ -125,6 +138,25 @@ export async function cardCommand(
   const card = layoutCard(rule, params, cardOptions, results);
   if (equilibrium !== null)
     card.blocks.push(equilibriumBlock(equilibrium, rule.matrix?.row ?? 'a', rule.matrix?.col ?? 'b'));
+  if (rule.decisions) card.blocks.push(decisionsBlock(rule, params, set));
+  return writeCard(card, { out, pdfPath, paper, options }, io);
+}
+
+/** Where a card goes: the HTML file, the PDF if asked for, the paper. */
+interface CardTarget {
+  out: string;
+  pdfPath: string | undefined;
+  paper: Paper;
+  options: CardCommandOptions;
+}
+
+/** Renders the card, prints it through Chromium if asked, and writes both files, or neither. */
+async function writeCard(
+  card: Card,
+  { out, pdfPath, paper, options }: CardTarget,
+  io: Io,
+): Promise<{ html: string; pdf?: string } | null> {
+  const chromium = pdfPath === undefined ? undefined : checkChromium();
   const html = renderCardPage(card, paper);
   let pdf: Buffer | undefined;
   if (pdfPath !== undefined) {
@@ -155,7 +187,7 @@ export async function cardCommand(
  */
 function cardEquilibrium(rule: Rule, options: CardCommandOptions): MatrixEquilibrium | null {
   if (!options.equilibrium) {
-    if (options.objective !== undefined)
+    if (options.objective !== undefined && !rule.decisions)
       throw new UsageError('--objective: only with --equilibrium; allowed: add --equilibrium, or leave it out');
     return null;
   }
@@ -165,4 +197,63 @@ function cardEquilibrium(rule: Rule, options: CardCommandOptions): MatrixEquilib
     objective: options.objective,
   });
   return objective === null ? null : solveEquilibrium(matrixPlan, solveMatrix(matrixPlan), objective);
+}
+
+/**
+ * A card of a rule with decisions is exact: best play is solved, never simulated on a card (the run's own
+ * simulation plays it). The reserves call takes no --range or --against either (its card has no axis).
+ */
+function checkDecisionCardOptions(rule: Rule, options: CardCommandOptions, call: boolean): void {
+  if (call) {
+    for (const option of ['range', 'against', 'equilibrium'] as const)
+      if (options[option] !== undefined)
+        throw new UsageError(`--${option}: the card of chosenRound=call has no table axis; allowed: leave it out`);
+    for (const option of ['trials', 'stream', 'threads', 'confidence'] as const)
+      if (options[option] !== undefined)
+        throw new UsageError(`--${option}: ${rule.id}'s card with chosenRound=call is exact; allowed: leave it out`);
+    if (options.seed !== undefined) parseSeed(options.seed);
+  }
+}
+
+/** The policy block of a rule with choices, solved exactly at the card's parameters (as `muster run` solves it). */
+function decisionsBlock(rule: Rule, params: Params, set: readonly string[]): CardBlock {
+  const decisions = (rule.decisions as NonNullable<Rule['decisions']>)(params);
+  const { objective, policy } = decisionResult(decisions);
+  const probability = rule.metrics(params).find((metric) => metric.name === objective.metric)?.probability === true;
+  const again = [
+    'muster run',
+    ruleWord(rule),
+    ...set.map((assignment) => `--set ${shellWord(assignment)}`),
+    '--exact --all',
+  ].join(' ');
+  return policyBlock(objective, policy, probability, again);
+}
+
+/** `muster card reserves --set chosenRound=call`: when to call, the fixed rounds beside the call, the decisions. */
+function callCard(rule: Rule, set: readonly string[], objective: string | undefined): Card {
+  const result = solveCall(rule, set, objective);
+  const { decision } = result;
+  const changed = set.filter((assignment) => !/^\s*chosenRound\s*=/.test(assignment));
+  const again = [
+    'muster run reserves --set chosenRound=call',
+    ...changed.map((assignment) => `--set ${shellWord(assignment)}`),
+    ...(objective === undefined ? [] : [`--objective ${shellWord(objective)}`]),
+    '--all',
+  ].join(' ');
+  const parameters = rule.params.map((spec) => `${spec.name}=${String(own(result.params, spec.name))}`).join(' ');
+  return {
+    rule: rule.id,
+    title: `${rule.title}: when to call the chosen reserve round`,
+    subtitle:
+      "The chosen round called at the start of a round's Events Phase, seeing the squads still out and whether " +
+      `the commander lives, solved exactly for ${decision.objective}.`,
+    blocks: callBlocks(decision, again),
+    footer: [
+      `${rule.title} — ${rule.source}`,
+      `parameters ${parameters}`,
+      'reading: the chosen reserve round is called in play (the text does not say when it is chosen)',
+      'exact values (rational arithmetic, no simulation)',
+      again.replace('muster run', 'muster card').replace(' --all', ' --out card.html'),
+    ].join(' · '),
+  };
 }
