@@ -5,7 +5,7 @@
  */
 import { parseDecimal } from '../decimal.js';
 import { badValue, UsageError } from '../errors.js';
-import { defaultThreads } from '../engine/pool.js';
+import { defaultThreads } from '../engine/threads.js';
 import { DEFAULT_STREAM, STREAM_VERSIONS, STREAMS_ALLOWED } from '../engine/random.js';
 import type { StreamVersion } from '../rules/types.js';
 import { DEFAULT_TRIALS, MAX_CONFIDENCE, MAX_TRIALS } from './limits.js';
