@@ -10,12 +10,14 @@
  *   a built-in id │ getRule(id) │ a rule file's default export ─► ruleFile ─► Rule
  *       ─► exact(rule, { set })                      ─► solveRun            ─► RunResult
  *       ─► run(rule, { set, trials, seed, stream })  ─► simulateRunInThread ─► RunResult
+ *       ─► balance(rule, { vary, metric, target, … }) ─► library-browser-balance.ts ─► BalanceResult
  *
  * Nothing reachable from here imports a Node module: test/analysis/library-bundle.test.ts bundles it for the browser
  * platform and fails on one.
  */
 import { simulateRunInThread, solveRun } from './analysis/run-in-thread.js';
 import { UsageError } from './errors.js';
+import { type BalanceResult, type BrowserBalanceOptions, balanceOf } from './library-browser-balance.js';
 import {
   checkCallOptions,
   EXACT_OPTIONS,
@@ -36,7 +38,8 @@ import type { ParamValue, Rule, StreamVersion } from './rules/types.js';
 
 export { UsageError };
 export { defineRule, listRules, type ExactOptions, type ParamSettings, type RuleFileSpec } from './library-core.js';
-export type { MetricResult, ParamValue, Rule, RunResult, StreamVersion };
+export type { BalanceResult, MetricResult, ParamValue, Rule, RunResult, StreamVersion };
+export type BalanceOptions = BrowserBalanceOptions;
 
 /** The options of an in-thread run: a simulation's, without a pool or threads (it runs on the calling thread). */
 export type RunOptions = SimulationCallOptions;
@@ -100,4 +103,13 @@ export async function run(rule: RuleInput, options: RunOptions = {}): Promise<Ru
     signal: options.signal,
     onProgress: options.onProgress,
   });
+}
+
+/**
+ * The settings of the varied parameters that bring a metric nearest a target, on this thread: `muster balance
+ * --json`'s object for the same question (exact wherever the rule has exact values at every setting, else each
+ * point simulated in turn; the result then records 1 thread). A grid of many simulated points belongs in a Web Worker.
+ */
+export async function balance(rule: RuleInput, options: BalanceOptions): Promise<BalanceResult> {
+  return balanceOf(ruleOf(rule), options);
 }

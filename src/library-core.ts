@@ -202,3 +202,30 @@ export function paramsOf(rule: Rule, set: ParamSettings | undefined): Params {
   });
   return resolveParams(rule, assignments);
 }
+
+/** `set` as --set assignments. */
+export function assignments(set: ParamSettings | undefined): string[] {
+  if (set === undefined) return [];
+  if (set === null || typeof set !== 'object')
+    throw new UsageError('set: not an object; allowed: parameter values by name, such as { squads: 4 }');
+  const entries = set instanceof Map ? [...set.entries()] : Object.entries(set);
+  return entries.map(([name, value]) => {
+    if (typeof name !== 'string' || name.includes('=') || name.trim() === '')
+      throw new UsageError(`set: ${JSON.stringify(String(name))} is not a parameter name; allowed: a parameter's name`);
+    return `${name}=${valueText(name, value)}`;
+  });
+}
+
+function valueText(name: string, value: unknown): string {
+  if (!['number', 'boolean', 'string'].includes(typeof value))
+    throw new UsageError(`${name}: got ${typeof value}; allowed: a number, a boolean or text`);
+  return String(value);
+}
+
+/** A varied parameter's values as `--vary name=` takes them: a JSON array, so a value may hold commas. */
+export function varyText(name: string, values: unknown): string {
+  if (typeof values === 'string') return values;
+  if (!Array.isArray(values) || values.length === 0)
+    throw new UsageError(`vary: ${name}: not a list of values or a range; allowed: [v1, v2, …] or "a..b"`);
+  return JSON.stringify(values.map((value) => valueText(name, value)));
+}

@@ -9,7 +9,8 @@
 import { evaluateCompare, planCompare, type CompareResult } from './analysis/compare.js';
 import type { EvaluateOptions, GridSettings } from './analysis/evaluate.js';
 import { variantRuleRef } from './analysis/variant.js';
-import { evaluateSweep, planSweep, type SweepResult } from './analysis/sweep.js';
+import { planSweep, type SweepResult } from './analysis/sweep.js';
+import { evaluateSweep } from './analysis/sweep-evaluate.js';
 import { assembleBalance, planBalance, type BalanceResult } from './analysis/balance.js';
 import { UsageError } from './errors.js';
 import { defaultThreads } from './engine/pool.js';
@@ -17,7 +18,7 @@ import type { SimulationOptions } from './engine/settings.js';
 import { getRule } from './rules/index.js';
 import { isRulePath, loadRule } from './rules/load-rule.js';
 import type { ParamValue, Rule, StreamVersion } from './rules/types.js';
-import { checkCallOptions, handedOutRule, handOut, type ParamSettings } from './library-core.js';
+import { assignments, checkCallOptions, handedOutRule, handOut, type ParamSettings, varyText } from './library-core.js';
 import { Pool } from './library-pool.js';
 
 export type { BalanceResult, CompareResult, SweepResult };
@@ -206,33 +207,6 @@ function simulationText(options: GridCallOptions): SimulationOptions {
     confidence: text('confidence', options.confidence, 'number'),
     threads: options.pool ? String(options.pool.threads) : text('threads', options.threads, 'number'),
   };
-}
-
-/** `set` as --set assignments. */
-function assignments(set: ParamSettings | undefined): string[] {
-  if (set === undefined) return [];
-  if (set === null || typeof set !== 'object')
-    throw new UsageError('set: not an object; allowed: parameter values by name, such as { squads: 4 }');
-  const entries = set instanceof Map ? [...set.entries()] : Object.entries(set);
-  return entries.map(([name, value]) => {
-    if (typeof name !== 'string' || name.includes('=') || name.trim() === '')
-      throw new UsageError(`set: ${JSON.stringify(String(name))} is not a parameter name; allowed: a parameter's name`);
-    return `${name}=${valueText(name, value)}`;
-  });
-}
-
-function valueText(name: string, value: unknown): string {
-  if (!['number', 'boolean', 'string'].includes(typeof value))
-    throw new UsageError(`${name}: got ${typeof value}; allowed: a number, a boolean or text`);
-  return String(value);
-}
-
-/** A varied parameter's values as `--vary name=` takes them: a JSON array, so a value may hold commas. */
-function varyText(name: string, values: unknown): string {
-  if (typeof values === 'string') return values;
-  if (!Array.isArray(values) || values.length === 0)
-    throw new UsageError(`vary: ${name}: not a list of values or a range; allowed: [v1, v2, …] or "a..b"`);
-  return JSON.stringify(values.map((value) => valueText(name, value)));
 }
 
 /** A variant as `--variant` takes it: "label: name=value; …; rule=ref". */

@@ -29,6 +29,7 @@ import { type HashState, parseHash } from './hash.js';
 import { isSandboxed } from './workbench/proxy-rule.js';
 import { CODE_MARK } from './workbench/share.js';
 import { type ShippedFile, Workbench } from './workbench/workbench.js';
+import { type WhichValueView, whichValueView } from './which-value-mount.js';
 
 /** The simulation worker's bundled source, put here by the build (./build.ts). */
 declare const __MUSTER_WORKER_SOURCE__: string;
@@ -57,6 +58,8 @@ interface AppHandle {
   cardAfterMs: number;
   /** How long a rule written in the page may run without a word before the page stops it. */
   ruleLimitMs: number;
+  /** The "Which value?" view (./which-value.ts): its last answer, and `ask` to put a question to it. */
+  readonly whichValue: WhichValueView;
 }
 
 /** A bundled rule file's path as given to `muster app --rule`, or undefined for a built-in rule. */
@@ -74,6 +77,7 @@ const calculator = new Calculator(
   },
 );
 const { form } = calculator;
+const whichValue = whichValueView(calculator, (rule) => originOf(rule) ?? rule.id);
 const sandboxUrl = URL.createObjectURL(new Blob([__MUSTER_SANDBOX_SOURCE__], { type: 'text/javascript' }));
 const workbench = new Workbench(calculator, sandboxUrl, __MUSTER_SHIPPED_FILES__);
 
@@ -103,6 +107,7 @@ const handle: AppHandle = {
   set ruleLimitMs(value: number) {
     workbench.limitMs = value;
   },
+  whichValue,
 };
 (window as unknown as { musterApp: AppHandle }).musterApp = handle;
 

@@ -98,6 +98,8 @@ export class Calculator {
   private readonly threads = Math.max(1, Math.min(navigator.hardwareConcurrency || 2, 8));
   /** The hash the page shows (as it rewrote it): a hashchange to anything else is a new question. */
   shownHash = '';
+  /** Told each rule shown, once its fields are built (the views that vary its parameters: ./which-value.ts). */
+  readonly ruleShownListeners: Array<(rule: Rule) => void> = [];
   private readonly hashProblems = element<HTMLDivElement>('hash-problems');
 
   /**
@@ -136,6 +138,7 @@ export class Calculator {
     this.form.describeRule(next);
     this.form.buildFields(next, raw, () => this.recompute());
     this.form.setSimulation(next, simulation);
+    for (const listener of this.ruleShownListeners) listener(next);
   }
 
   showProblems(problems: readonly string[]): void {

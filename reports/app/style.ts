@@ -1,4 +1,5 @@
 import { cardSheetStyle } from '../card/layout.js';
+import { WHICH_VALUE_STYLE } from './which-value-style.js';
 
 /**
  * The calculator's look: one column on a phone (375 px and up), the form
@@ -171,4 +172,4 @@ ${cardSheetStyle()}#print-card .card-link { margin: 0; color: #4b5461; font-size
   .sheet section.chart { margin-top: 8px; }
   .sheet section.chart, #readings { break-inside: avoid; }
 }
-`;
+${WHICH_VALUE_STYLE}`;

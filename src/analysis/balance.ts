@@ -4,10 +4,12 @@
  * of it: which settings bring a metric nearest a target (balance-solve.ts).
  *
  *   plan (a sweep's plan, the metric, --target, --keep, --cliff, --within; every refusal before any work)
- *     ─► evaluate (the sweep's points: exactly where the rule has exact values everywhere, else simulated)
+ *     ─► evaluate (sweep-evaluate.ts: the sweep's points, exactly where the rule has exact values everywhere, else
+ *        simulated)
  *     ─► solve (the sweep's result with its `balance` block)
  *
  * The CLI and the library call these; the words are reports/balance-words.ts's, the page reports/balance.ts's.
+ * Plan and assemble import no Node module: the calculator page runs them (library-browser.ts).
  */
 import { UsageError } from '../errors.js';
 import type { SimulationOptions } from '../engine/settings.js';
@@ -17,8 +19,7 @@ import type { MetricSpec, Rule } from '../rules/types.js';
 import { didYouMean, ruleWord } from '../text/suggest.js';
 import { defaultCliff, parseDistance, parseKeep, parseTarget, type Keep, type Quantity } from './balance-terms.js';
 import { solveBalance, type BalanceBlock } from './balance-solve.js';
-import type { EvaluateOptions } from './evaluate.js';
-import { evaluateSweep, planSweep, type SweepPlan } from './sweep.js';
+import { planSweep, type SweepPlan } from './sweep.js';
 import type { SweepResult } from './sweep-result.js';
 
 export type { BalanceBlock } from './balance-solve.js';
@@ -118,9 +119,4 @@ export function assembleBalance(plan: BalancePlan, sweep: SweepResult): BalanceR
       within: plan.within,
     }),
   };
-}
-
-/** Every point computed (on `options.pool` when simulated) and the question answered; partial after an interruption. */
-export async function evaluateBalance(plan: BalancePlan, options: EvaluateOptions = {}): Promise<BalanceResult> {
-  return assembleBalance(plan, await evaluateSweep(plan.sweep, options));
 }

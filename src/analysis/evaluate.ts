@@ -1,64 +1,12 @@
-import { Interrupted, UsageError } from '../errors.js';
-import type { SimulationPool } from '../engine/pool.js';
-import type { ChunkLedger } from '../engine/checkpoint.js';
+import { Interrupted } from '../errors.js';
 import { simulateEach } from '../engine/simulate-many.js';
-import { buildResult, type RunResult } from '../result.js';
-import type { Fraction } from '../exact/fraction.js';
+import { solveUntilInterrupted } from './solve-points.js';
+import { buildResult } from '../result.js';
 import { knownExact } from '../rules/exact-of.js';
-import type { Params, Rule, StreamVersion } from '../rules/types.js';
-import type { Tallied } from '../stats/estimate.js';
+import type { Params, Rule } from '../rules/types.js';
+import type { Evaluated, EvaluateOptions, GridSettings } from './evaluate-types.js';
 
-/** How every point of a sweep, a comparison or a card is computed. */
-interface GridBase {
-  seed: string;
-  confidence: number;
-  /** Trials per point (simulation only). */
-  trials: number;
-  threads: number;
-  /** Watchdog in seconds (--timeout), for simulation. */
-  timeout?: number;
-}
-
-/**
- * How a sweep's or comparison's points are computed: 'exact' solves with rule.exact and simulates nothing; 'simulation'
- * draws from `stream`.
- */
-export type GridSettings =
-  | (GridBase & { method: 'exact'; stream: null })
-  | (GridBase & { method: 'simulation'; stream: StreamVersion });
-
-/**
- * One computed point: the result as `muster run` reports it, and (when simulated) the tallied counts behind every
- * interval.
- */
-export interface Evaluated {
-  result: RunResult;
-  tallied: Record<string, Tallied> | null;
-  /** The rule's exact values at the point (null: it has none), when computed with it. */
-  exact?: Record<string, Fraction> | null;
-}
-
-export interface EvaluateOptions {
-  /** Required for simulation; one pool serves every point. */
-  pool?: SimulationPool;
-  signal?: AbortSignal;
-  /** A checkpoint's ledger for the point at this index of the list, so finished chunks are not run again. */
-  ledgerFor?: (index: number) => ChunkLedger;
-  /** Called as each point finishes: solved, or its simulation done (its result is built once all are). */
-  onPoint?: (done: number, total: number) => void;
-  /** Called as the simulations go, with the trials done so far over every point (they run at once). */
-  onTrials?: (done: number) => void;
-  /** A seed per point (a comparison's --seed-per-variant); settings.seed for every point when absent. */
-  seeds?: readonly string[];
-  /** A rule per point (a comparison of rule files); the `rule` argument for every point when absent. */
-  rules?: readonly Rule[];
-  /**
-   * Keep each point's result only (tallied null, exact left out): a sweep
-   * reads nothing else, and a point's tallied counts and exact fractions are
-   * as large again as its result (about 12 kB of 29 at reserves' 11 squads).
-   */
-  resultsOnly?: boolean;
-}
+export type { Evaluated, EvaluateOptions, GridSettings } from './evaluate-types.js';
 
 /**
  * Computes a rule at each parameter set: exactly, or by simulation on the
@@ -78,9 +26,6 @@ export async function evaluateAll(
   return evaluated;
 }
 
-/** How long an exact sweep or comparison solves before it pauses to hear a signal. */
-const EXACT_PAUSE_MS = 50;
-
 /**
  * Like evaluateAll, but an interruption (Ctrl-C) keeps the points already
  * finished instead of discarding them: they are returned with
@@ -93,43 +38,7 @@ export async function evaluateUntilInterrupted(
   settings: GridSettings,
   options: EvaluateOptions = {},
 ): Promise<{ evaluated: Evaluated[]; interrupted: boolean; indices: number[] }> {
-  if (settings.method === 'exact') {
-    const evaluated: Evaluated[] = [];
-    let paused = performance.now();
-    for (const params of paramsList) {
-      // Every 50 ms of solving, a pause in which a signal (Ctrl-C, SIGTERM, the caller's abort) is heard: the
-      // points solved so far are the result, as a simulation's finished chunks are.
-      if (options.signal && performance.now() - paused >= EXACT_PAUSE_MS) {
-        await new Promise((resolve) => setTimeout(resolve, 0));
-        paused = performance.now();
-      }
-      if (options.signal?.aborted) break;
-      const pointRule = options.rules?.[evaluated.length] ?? rule;
-      if (!pointRule.exact)
-        throw new UsageError(
-          `--exact: ${pointRule.id} has no exact solution; allowed: simulate it (leave out --exact)`,
-        );
-      const exact = pointRule.exact(params);
-      evaluated.push({
-        result: buildResult({
-          rule: pointRule,
-          params,
-          seed: options.seeds?.[evaluated.length] ?? settings.seed,
-          stream: settings.stream,
-          threads: 0,
-          confidence: 1,
-          trials: 0,
-          tally: null,
-          exact,
-        }),
-        tallied: null,
-        ...(options.resultsOnly ? {} : { exact }),
-      });
-      options.onPoint?.(evaluated.length, paramsList.length);
-    }
-    const interrupted = evaluated.length < paramsList.length;
-    return { evaluated, interrupted, indices: evaluated.map((_, index) => index) };
-  }
+  if (settings.method === 'exact') return solveUntilInterrupted(rule, paramsList, settings, options);
   if (!options.pool) throw new Error('evaluateAll: a simulation needs a pool');
   const seedOf = (index: number) => options.seeds?.[index] ?? settings.seed;
   const ruleOf = (index: number) => options.rules?.[index] ?? rule;

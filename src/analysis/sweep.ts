@@ -3,10 +3,12 @@
  * parameters, each point computed as `muster run` computes it, on one seed.
  *
  *   plan (options as typed ─► grid, metrics, --best, settings; every refusal before any work)
- *     ─► evaluate (the points at once on one pool, or solved exactly; an interruption keeps the finished ones)
+ *     ─► evaluate (sweep-evaluate.ts: the points at once on one pool, or solved exactly; an interruption keeps the
+ *        finished ones)
  *     ─► assemble (the points' results ─► the `muster sweep` result JSON, the best point)
  *
- * The CLI, a shard's merge and the library call these three; rendering is reports/sweep.ts's.
+ * The CLI, a shard's merge and the library call these three; rendering is reports/sweep.ts's. Plan and assemble
+ * import no Node module (the calculator page and the browser library run them); evaluating on a pool does.
  */
 import { UsageError } from '../errors.js';
 import { envelope, type RunResult } from '../result.js';
@@ -19,7 +21,7 @@ import { findBest, parseBest } from './best.js';
 import { withTails } from './tails.js';
 import type { SweepResult } from './sweep-result.js';
 import { hasExactly, texts, type GridAnalysis, type GridArgs } from './grid.js';
-import { evaluateUntilInterrupted, type EvaluateOptions, type GridSettings } from './evaluate.js';
+import type { GridSettings } from './evaluate.js';
 import { chooseMetrics, type MetricChoice } from './metrics.js';
 import { combinations, parseVary, unionMetrics, type Vary } from './vary.js';
 
@@ -151,25 +153,8 @@ function resolvedPerPoint(rule: Rule, varied: ReadonlySet<string>, grid: readonl
     .filter((name) => !varied.has(name) && new Set(grid.map((params) => JSON.stringify(own(params, name)))).size > 1);
 }
 
-/**
- * Every point of the plan computed (on `options.pool` when simulated) and assembled; after an interruption
- * (`options.signal`), the points finished, in grid order, and `partial: true`.
- */
-export async function evaluateSweep(plan: SweepPlan, options: EvaluateOptions = {}): Promise<SweepResult> {
-  const { evaluated, interrupted } = await evaluateUntilInterrupted(plan.rule, plan.grid, plan.settings, {
-    ...options,
-    resultsOnly: true,
-  });
-  return assembleSweep(
-    plan,
-    evaluated.map(({ result }) => result),
-    plan.settings.threads,
-    interrupted,
-  );
-}
-
 /** The sweep's result from each finished point's result, in grid order. */
-function assembleSweep(
+export function assembleSweep(
   plan: SweepPlan,
   results: readonly RunResult[],
   threads: number,

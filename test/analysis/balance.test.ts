@@ -13,7 +13,8 @@
  *   independently, so P(all in by round R) = (1 − Π_{r≤R} P(1d6 < target − r))^squads.
  */
 import { describe, expect, it } from 'vitest';
-import { evaluateBalance, planBalance, type BalanceResult } from '../../src/analysis/balance.js';
+import { planBalance, type BalanceResult } from '../../src/analysis/balance.js';
+import { evaluateBalance } from '../../src/analysis/sweep-evaluate.js';
 import { solveBalance } from '../../src/analysis/balance-solve.js';
 import { Fraction } from '../../src/exact/fraction.js';
 import { getRule } from '../../src/rules/index.js';

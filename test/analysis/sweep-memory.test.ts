@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluateUntilInterrupted } from '../../src/analysis/evaluate.js';
-import { evaluateSweep, planSweep } from '../../src/analysis/sweep.js';
+import { planSweep } from '../../src/analysis/sweep.js';
+import { evaluateSweep } from '../../src/analysis/sweep-evaluate.js';
 import { SimulationPool } from '../../src/engine/pool.js';
 import { getRule } from '../../src/rules/index.js';
 

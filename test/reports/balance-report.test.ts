@@ -7,7 +7,8 @@
  * (1 − Π_{r=1..4} P(1d6 < target − r))^n); user text is escaped.
  */
 import { describe, expect, it } from 'vitest';
-import { evaluateBalance, planBalance } from '../../src/analysis/balance.js';
+import { planBalance } from '../../src/analysis/balance.js';
+import { evaluateBalance } from '../../src/analysis/sweep-evaluate.js';
 import { getRule } from '../../src/rules/index.js';
 import { balanceCharts, balancePage } from '../../reports/balance.js';
 import { withTitle } from '../../reports/charts/chart.js';

@@ -5,7 +5,7 @@
  * sensitivity at that setting, the cliffs, and the metric as a map.
  */
 import { assembleBalance, planBalance, type BalancePlan, type BalanceResult } from '../../analysis/balance.js';
-import { evaluateSweep } from '../../analysis/sweep.js';
+import { evaluateSweep } from '../../analysis/sweep-evaluate.js';
 import { SimulationPool } from '../../engine/pool.js';
 import { own } from '../../keyed.js';
 import { STDOUT, writeOutputs, type OutputFile } from '../../output/files.js';
