@@ -292,7 +292,7 @@ class ReplayDice implements EnumeratingDice {
         `dice.count(n, sides, atLeast) for many dice rolled at once, or ${this.budget.loops}`,
       );
     }
-    const node = makeNode(kind, a, b, c);
+    const node = nodeOf(kind, a, b, c);
     this.nodes.push(node);
     this.branch.push(0);
     this.weigh(at);
@@ -360,6 +360,23 @@ const greatestCommonDivisor = (x: bigint, y: bigint): bigint => {
   return x;
 };
 
+/**
+ * The nodes made so far, by call: a node is never changed once made (the branch taken lives on the trail), and a
+ * step form asks for the same counts from state after state, so each binomial row is weighed once.
+ */
+const nodes = new Map<string, Node>();
+function nodeOf(kind: number, a: number, b: number, c: number): Node {
+  if (kind === 0 || kind === 2) return makeNode(kind, a, b, c);
+  const key = `${kind} ${a} ${b} ${c}`;
+  let node = nodes.get(key);
+  if (!node) {
+    node = makeNode(kind, a, b, c);
+    if (nodes.size >= 4096) nodes.clear();
+    nodes.set(key, node);
+  }
+  return node;
+}
+
 function makeNode(kind: number, a: number, b: number, c: number): Node {
   if (kind === 0 || kind === 2) return { kind, a, b, c, values: null, weights: null, denominator: BigInt(a), size: a };
   if (kind === 5) {
@@ -417,8 +434,12 @@ function binomialNode(kind: number, a: number, b: number, c: number, hitWays: bi
   const row = binomialRow(n);
   const values: number[] = [];
   const weights: bigint[] = [];
-  for (let k = 0; k <= n; k++) {
-    const weight = row[k] * hit ** BigInt(k) * miss ** BigInt(n - k);
+  // hit^k by running products, miss^(n−k) the same from the other end: two products a branch, no powers.
+  const missPowers: bigint[] = [1n];
+  for (let k = 1; k <= n; k++) missPowers.push(missPowers[k - 1] * miss);
+  let hitPower = 1n;
+  for (let k = 0; k <= n; k++, hitPower *= hit) {
+    const weight = row[k] * hitPower * missPowers[n - k];
     if (weight === 0n) continue;
     values.push(k);
     weights.push(weight);
