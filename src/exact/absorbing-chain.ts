@@ -36,8 +36,13 @@ export interface Chain {
 }
 
 interface ChainSolution {
-  /** The chance of ending in each state (0 for the non-absorbing ones). */
-  ending: Fraction[];
+  /** The chance of ending in each state (0 for the non-absorbing ones), reduced when first read. */
+  readonly ending: Fraction[];
+  /**
+   * The same chances unreduced (integer over integer, zero for the non-absorbing states): reducing each costs a
+   * greatest common divisor of numbers thousands of bits long, and a caller that only adds them up needs none.
+   */
+  endingWeights: WeightSum[];
   /** The expected total of each reward slot. */
   rewards: Fraction[];
   /** The expected number of steps. */
@@ -68,17 +73,32 @@ export function solveChain(chain: Chain): ChainSolution {
       steps.add(vn, vd);
       const to = chain.to[state];
       const chances = chain.chances[state];
+      // A step's chances mostly share one denominator (every path of a count has the same): vd times it once.
+      let denominator = 0n;
+      let scaled = 0n;
       for (let e = 0; e < to.length; e++) {
         if (componentOf[to[e]] === c) continue;
-        inflow[to[e]].add(vn * chances[e].numerator, vd * chances[e].denominator);
+        const chance = chances[e];
+        if (chance.denominator !== denominator) {
+          denominator = chance.denominator;
+          scaled = vd * denominator;
+        }
+        inflow[to[e]].add(vn * chance.numerator, scaled);
       }
       chain.rewards[state].forEach((reward, slot) => {
         rewardTotals[slot].add(vn * reward.numerator, vd * reward.denominator);
       });
     });
   }
+  const none = new WeightSum();
+  const endingWeights = inflow.map((mass, state) => (absorbing[state] ? mass : none));
+  let ending: Fraction[] | undefined;
   return {
-    ending: inflow.map((mass, state) => (absorbing[state] ? mass.toFraction() : Fraction.ZERO)),
+    get ending() {
+      ending ??= endingWeights.map((mass) => (mass === none ? Fraction.ZERO : mass.toFraction()));
+      return ending;
+    },
+    endingWeights,
     rewards: rewardTotals.map((sum) => sum.toFraction()),
     steps: steps.toFraction(),
   };

@@ -35,6 +35,8 @@ interface StepProcedure {
   decide?(state: unknown): StepDecision | null;
   /** The state an option leads to (no dice). */
   choose?(state: unknown, option: string): unknown;
+  /** Called once a state's step has been enumerated on every path: checks made once a state, not once a path. */
+  explored?(): void;
 }
 
 export interface StepDecision {
@@ -60,8 +62,11 @@ export interface StepGraph {
 }
 
 interface StepSolution {
-  /** Each final state (as a step receives it, frozen) with its chance of being where the procedure ends. */
-  finals: Array<{ state: unknown; chance: Fraction }>;
+  /**
+   * Each final state (as a step receives it, frozen) with its chance of being where the procedure ends, integer over
+   * integer, not reduced (the caller adds them up).
+   */
+  finals: Array<{ state: unknown; chance: WeightSum }>;
   rewards: Fraction[];
   steps: Fraction;
   states: number;
@@ -111,7 +116,7 @@ export function enumerateSteps(procedure: StepProcedure, budget: PathBudget, max
   const chain: Chain = { size: keys.length, absorbing, to, chances, rewards, rewardSlots, name };
   const solved = solveChain(chain);
   const finals: StepSolution['finals'] = [];
-  solved.ending.forEach((chance, state) => {
+  solved.endingWeights.forEach((chance, state) => {
     if (absorbing[state] && chance.numerator !== 0n) finals.push({ state: frozen[state], chance });
   });
   return { finals, rewards: solved.rewards, steps: solved.steps, states: keys.length };
@@ -202,6 +207,7 @@ export function exploreSteps(procedure: StepProcedure, budget: PathBudget, maxSt
       budget,
       STEP_REPLAY,
     );
+    procedure.explored?.();
     to.push(Int32Array.from(targets.keys()));
     chances.push([...targets.values()]);
     rewards.push(expected);

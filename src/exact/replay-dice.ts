@@ -18,6 +18,7 @@
  * No node: imports: the calculator page enumerates in the browser.
  */
 import { UsageError } from '../errors.js';
+import { EXPRESSION_ALLOWED, MAX_EXPRESSION, parseDiceExpression, totalWays, waysAtLeast } from './dice-expression.js';
 import { Fraction } from './fraction.js';
 
 /**
@@ -108,7 +109,8 @@ export function pathBudget(
 /** What an enumerating `dice` offers: the contract's dice (docs/custom-rules.md), each result a branch. */
 export interface EnumeratingDice {
   d(sides: number): number;
-  count(n: number, sides: number, atLeast: number): number;
+  count(n: number, sides: number | string, atLeast: number): number;
+  sum(n: number, sides: number): number;
   below(bound: number): number;
   chance(p: number): boolean;
   random(): number;
@@ -116,7 +118,10 @@ export interface EnumeratingDice {
 
 /** One call's branches: the value each returns, its weight, and the weights' common denominator. */
 interface Node {
-  /** 0 d, 1 count, 2 below, 3 chance: with the arguments, what a replay must ask again. */
+  /**
+   * 0 d, 1 count, 2 below, 3 chance, 4 count of an expression (b: dice · EXPRESSION_KEY + sides), 5 sum: with the
+   * arguments, what a replay must ask again.
+   */
   kind: number;
   a: number;
   b: number;
@@ -196,7 +201,8 @@ class ReplayDice implements EnumeratingDice {
     return this.take(2, bound, 0, 0);
   }
 
-  count(n: number, sides: number, atLeast: number): number {
+  count(n: number, sides: number | string, atLeast: number): number {
+    if (typeof sides === 'string') return this.countRolls(n, sides, atLeast);
     // As the simulation allows; past MAX_POOL dice the count has too many outcomes to list, which is no mistake.
     if (!whole(n, 0, 1 << 30)) throw badDice('dice.count', 'n', n, 'a whole number of dice from 0');
     if (n > MAX_POOL)
@@ -212,6 +218,43 @@ class ReplayDice implements EnumeratingDice {
     const k = this.take(1, n, sides, least);
     const node = this.nodes[this.at - 1];
     return node.values ? node.values[k] : k;
+  }
+
+  /** count(n, 'KdS', atLeast): n rolls of K dice of S faces added up, one branch per number reaching atLeast. */
+  private countRolls(n: number, text: string, atLeast: number): number {
+    const expression = parseDiceExpression(text);
+    if (!expression)
+      throw badDice(
+        'dice.count',
+        'sides',
+        text,
+        `a whole number of faces from 1 to ${MAX_SIDES}, or ${EXPRESSION_ALLOWED}`,
+      );
+    if (!whole(n, 0, 1 << 30)) throw badDice('dice.count', 'n', n, 'a whole number of rolls from 0');
+    if (n > MAX_POOL)
+      throw new NotEnumerable(
+        `dice.count of ${n} rolls has more outcomes than enumeration lists (at most ${MAX_POOL} rolls)`,
+        `at most ${MAX_POOL} rolls in one dice.count`,
+      );
+    if (typeof atLeast !== 'number' || Number.isNaN(atLeast))
+      throw badDice('dice.count', 'atLeast', atLeast, 'a ' + 'number');
+    const { dice, sides } = expression;
+    const least = Math.max(dice, Math.min(dice * sides + 1, Math.ceil(atLeast)));
+    const k = this.take(4, n, dice * EXPRESSION_KEY + sides, least);
+    return (this.nodes[this.at - 1].values as Int32Array)[k];
+  }
+
+  sum(n: number, sides: number): number {
+    if (!whole(n, 0, 1 << 30)) throw badDice('dice.sum', 'n', n, 'a whole number of dice from 0');
+    if (!whole(sides, 1, MAX_SIDES)) throw badDice('dice.sum', 'sides', sides, `a whole number from 1 to ${MAX_SIDES}`);
+    if (n * sides > MAX_EXPRESSION)
+      throw new NotEnumerable(
+        `dice.sum of ${n} dice of ${sides} faces has more totals than enumeration lists (dice · sides at most ` +
+          `${MAX_EXPRESSION})`,
+        `at most ${MAX_EXPRESSION} for dice · sides in one dice.sum`,
+      );
+    const k = this.take(5, n, sides, 0);
+    return n + k;
   }
 
   chance(p: number): boolean {
@@ -249,7 +292,7 @@ class ReplayDice implements EnumeratingDice {
         `dice.count(n, sides, atLeast) for many dice rolled at once, or ${this.budget.loops}`,
       );
     }
-    const node = makeNode(kind, a, b, c);
+    const node = nodeOf(kind, a, b, c);
     this.nodes.push(node);
     this.branch.push(0);
     this.weigh(at);
@@ -271,7 +314,13 @@ class ReplayDice implements EnumeratingDice {
     for (let k = 0; k < Math.min(length, 12); k++) {
       const node = this.nodes[k];
       const branch = this.branch[k];
-      const value = node.values ? node.values[branch] : node.kind === 0 ? 1 + branch : branch;
+      const value = node.values
+        ? node.values[branch]
+        : node.kind === 0
+          ? 1 + branch
+          : node.kind === 5
+            ? node.a + branch
+            : branch;
       shown.push(`${callText(node.kind, node.a, node.b, node.c)} → ${node.kind === 3 ? value === 1 : value}`);
     }
     if (length > 12) shown.push(`… ${length - 12} more`);
@@ -298,11 +347,61 @@ function callText(kind: number, a: number, b: number, c: number): string {
   if (kind === 0) return `d${a}`;
   if (kind === 2) return `below(${a})`;
   if (kind === 3) return `chance(${a})`;
+  if (kind === 4) return `count(${a}, '${Math.floor(b / EXPRESSION_KEY)}d${b % EXPRESSION_KEY}', ${c})`;
+  if (kind === 5) return `sum(${a}, ${b})`;
   return `count(${a}, ${b}, ${c})`;
+}
+
+/** A count of an expression keys its node by dice · EXPRESSION_KEY + sides (sides below it). */
+const EXPRESSION_KEY = 8192;
+
+const greatestCommonDivisor = (x: bigint, y: bigint): bigint => {
+  while (y !== 0n) [x, y] = [y, x % y];
+  return x;
+};
+
+/**
+ * The nodes made so far, by call: a node is never changed once made (the branch taken lives on the trail), and a
+ * step form asks for the same counts from state after state, so each binomial row is weighed once.
+ */
+const nodes = new Map<string, Node>();
+function nodeOf(kind: number, a: number, b: number, c: number): Node {
+  if (kind === 0 || kind === 2) return makeNode(kind, a, b, c);
+  const key = `${kind} ${a} ${b} ${c}`;
+  let node = nodes.get(key);
+  if (!node) {
+    node = makeNode(kind, a, b, c);
+    if (nodes.size >= 4096) nodes.clear();
+    nodes.set(key, node);
+  }
+  return node;
 }
 
 function makeNode(kind: number, a: number, b: number, c: number): Node {
   if (kind === 0 || kind === 2) return { kind, a, b, c, values: null, weights: null, denominator: BigInt(a), size: a };
+  if (kind === 5) {
+    // sum: n dice of b faces, each total n + k with the ways it falls, of b^n.
+    const ways = totalWays(a, b);
+    return {
+      kind,
+      a,
+      b,
+      c,
+      values: null,
+      weights: ways as bigint[],
+      denominator: BigInt(b) ** BigInt(a),
+      size: ways.length,
+    };
+  }
+  if (kind === 4) {
+    // count of n rolls of an expression: k reach c with C(n, k)·hit^k·miss^(n−k) of total^n, hit and miss the
+    // ways of total that reach c or not, all three divided by their common divisor (2d6 ≥ 10: 6, 30, 36 → 1, 5, 6).
+    const dice = Math.floor(b / EXPRESSION_KEY);
+    const sides = b % EXPRESSION_KEY;
+    const hit = waysAtLeast({ dice, sides }, c);
+    const total = BigInt(sides) ** BigInt(dice);
+    return binomialNode(kind, a, b, c, hit, total - hit);
+  }
   if (kind === 3) {
     const p = chanceFraction(a);
     // The branches with a chance of happening: true (numerator of denominator), then false.
@@ -319,19 +418,33 @@ function makeNode(kind: number, a: number, b: number, c: number): Node {
     return { kind, a, b, c, values: Int32Array.from(values), weights, denominator: p.denominator, size: values.length };
   }
   // count: n dice of `sides` faces, each a hit on `least` or more: k hits with C(n, k)·hit^k·miss^(n−k) of sides^n.
+  return binomialNode(kind, a, b, c, BigInt(b - c + 1), BigInt(c - 1));
+}
+
+/**
+ * n trials, each a hit with `hitWays` of hitWays + missWays: k hits with C(n, k)·hit^k·miss^(n−k) of (hit + miss)^n,
+ * the three divided first by their common divisor (a d6 on 4+: 3 and 3 of 6 are 1 and 1 of 2), which keeps every
+ * path's weight, and every sum of weights after it, that much smaller.
+ */
+function binomialNode(kind: number, a: number, b: number, c: number, hitWays: bigint, missWays: bigint): Node {
   const n = a;
-  const hit = BigInt(b - c + 1);
-  const miss = BigInt(c - 1);
+  const common = greatestCommonDivisor(hitWays, missWays) || 1n;
+  const hit = hitWays / common;
+  const miss = missWays / common;
   const row = binomialRow(n);
   const values: number[] = [];
   const weights: bigint[] = [];
-  for (let k = 0; k <= n; k++) {
-    const weight = row[k] * hit ** BigInt(k) * miss ** BigInt(n - k);
+  // hit^k by running products, miss^(n−k) the same from the other end: two products a branch, no powers.
+  const missPowers: bigint[] = [1n];
+  for (let k = 1; k <= n; k++) missPowers.push(missPowers[k - 1] * miss);
+  let hitPower = 1n;
+  for (let k = 0; k <= n; k++, hitPower *= hit) {
+    const weight = row[k] * hitPower * missPowers[n - k];
     if (weight === 0n) continue;
     values.push(k);
     weights.push(weight);
   }
-  const denominator = BigInt(b) ** BigInt(n);
+  const denominator = (hit + miss) ** BigInt(n);
   return { kind, a, b, c, values: Int32Array.from(values), weights, denominator, size: values.length };
 }
 

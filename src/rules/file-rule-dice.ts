@@ -5,6 +5,7 @@
  * turns into one line naming the call.
  */
 import { MAX_BOUND, TWO_TO_MINUS_32, xoshiroNext, xoshiroState } from '../engine/random.js';
+import { EXPRESSION_ALLOWED, parseDiceExpression } from '../exact/dice-expression.js';
 import { drawChance } from './chance-draw.js';
 import type { Rng } from './types.js';
 
@@ -16,9 +17,15 @@ export interface Dice {
   d(sides: number): number;
   /**
    * Rolls n dice of `sides` faces and returns how many show `atLeast` or more: on streams 2 to 5 exactly fair, up to
-   * four d6 from one draw.
+   * four d6 from one draw. With `sides` as text, 'KdS' ('2d6'), each of the n rolls is K dice of S faces added up,
+   * and the count is of the rolls whose total reaches `atLeast` (their dice read as `sum` reads them).
    */
-  count(n: number, sides: number, atLeast: number): number;
+  count(n: number, sides: number | string, atLeast: number): number;
+  /**
+   * The total of n dice of `sides` faces: the dice read from `below(sides^g)` draws, g to a draw (the most with
+   * sides^g ≤ 4096: four d6), die i of a draw showing 1 + ⌊v / sides^i⌋ mod sides; a one-faced die draws nothing.
+   */
+  sum(n: number, sides: number): number;
   /** A whole number uniform on [0, bound): several dice from one draw, read as digits (`below(6 ** 4)`: four d6). */
   below(bound: number): number;
   /** A uniform number in [0, 1). */
@@ -53,6 +60,18 @@ function faces(call: string, what: string, value: number): number {
 
 const TWENTY_BITS = 1 << 20;
 
+/** How many dice of `sides` faces one `below` draw holds: the most g with sides^g ≤ MAX_BOUND (1 for a lone face). */
+const groups = new Map<number, number>();
+function groupOf(sides: number): number {
+  let group = groups.get(sides);
+  if (group === undefined) {
+    group = 1;
+    if (sides > 1) while (sides ** (group + 1) <= MAX_BOUND) group++;
+    groups.set(sides, group);
+  }
+  return group;
+}
+
 /**
  * The dice on the chunk's stream. On the xoshiro128** streams (2 to 4) `d` and `below` step the generator themselves,
  * on its own state (xoshiroState): the same outputs read the same way as the stream's `roll` and `below`, so a seed
@@ -84,12 +103,62 @@ export class ChunkDice implements Dice {
     // XoshiroStream's next, then roll's 1 + ⌊sides·u⌋ of u = output · 2^-32: the stream's own die, bit for bit.
     return 1 + (((xoshiroNext(state) >>> 0) * TWO_TO_MINUS_32 * sides) | 0);
   }
-  count(n: number, sides: number, atLeast: number): number {
+  count(n: number, sides: number | string, atLeast: number): number {
+    if (typeof sides === 'string') return this.#countRolls(n, sides, atLeast);
     if (!isWhole(n, 0, 1 << 30)) throw new BadDice('dice.count', 'n', n, 'a whole number of dice from 0');
     faces('dice.count', 'sides', sides);
     if (typeof atLeast !== 'number' || Number.isNaN(atLeast))
       throw new BadDice('dice.count', 'atLeast', atLeast, 'a number');
     return this.#rng.count(n, sides, Math.max(0, Math.min(sides + 1, Math.ceil(atLeast))));
+  }
+  #countRolls(n: number, text: string, atLeast: number): number {
+    const expression = parseDiceExpression(text);
+    if (!expression)
+      throw new BadDice(
+        'dice.count',
+        'sides',
+        text,
+        `a whole number of faces from 1 to ${MAX_BOUND}, or ${EXPRESSION_ALLOWED}`,
+      );
+    if (!isWhole(n, 0, 1 << 30)) throw new BadDice('dice.count', 'n', n, 'a whole number of rolls from 0');
+    if (typeof atLeast !== 'number' || Number.isNaN(atLeast))
+      throw new BadDice('dice.count', 'atLeast', atLeast, 'a number');
+    const { dice, sides } = expression;
+    // The n·dice dice in order, as sum reads them; roll r is dice r·dice to r·dice + dice − 1.
+    const group = groupOf(sides);
+    let hits = 0;
+    let total = 0;
+    let inRoll = 0;
+    for (let left = n * dice; left > 0; left -= group) {
+      const size = Math.min(left, group);
+      let rest = sides === 1 ? 0 : this.below(sides ** size);
+      for (let die = 0; die < size; die++) {
+        total += 1 + (rest % sides);
+        rest = Math.floor(rest / sides);
+        if (++inRoll === dice) {
+          if (total >= atLeast) hits++;
+          total = 0;
+          inRoll = 0;
+        }
+      }
+    }
+    return hits;
+  }
+  sum(n: number, sides: number): number {
+    if (!isWhole(n, 0, 1 << 30)) throw new BadDice('dice.sum', 'n', n, 'a whole number of dice from 0');
+    faces('dice.sum', 'sides', sides);
+    if (sides === 1) return n;
+    const group = groupOf(sides);
+    let total = n;
+    for (let left = n; left > 0; left -= group) {
+      const size = Math.min(left, group);
+      let rest = this.below(sides ** size);
+      for (let die = 0; die < size; die++) {
+        total += rest % sides;
+        rest = Math.floor(rest / sides);
+      }
+    }
+    return total;
   }
   below(bound: number): number {
     const state = this.#state;

@@ -6,7 +6,7 @@
  */
 import { drawChance } from '../../src/rules/chance-draw.js';
 import type { Builtin, TrialOut } from '../../src/rules/define.js';
-import type { Dice } from '../../src/rules/file-rule-dice.js';
+import { ChunkDice, type Dice } from '../../src/rules/file-rule-dice.js';
 import type { Params, Rng } from '../../src/rules/types.js';
 
 /** One metric over the trials that observed it: how many, the sum of its values and of their squares. */
@@ -18,9 +18,13 @@ export interface Observed {
 
 /** The dice a rule file's trial gets (file-rule.ts), over one stream. */
 export function diceOf(rng: Rng): Dice {
+  // The built-in rules count plain dice only; sums and counts of a sum read the stream as a rule file's dice do.
+  const fileDice = new ChunkDice(rng);
   return {
     d: (sides) => rng.roll(sides),
-    count: (n, sides, atLeast) => rng.count(n, sides, atLeast),
+    count: (n, sides, atLeast) =>
+      typeof sides === 'string' ? fileDice.count(n, sides, atLeast) : rng.count(n, sides, atLeast),
+    sum: (n, sides) => fileDice.sum(n, sides),
     below: (bound) => rng.below(bound),
     random: () => rng(),
     chance: (p) => drawChance(rng, p),
