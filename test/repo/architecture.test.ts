@@ -191,10 +191,11 @@ const LAYERS: ReadonlyArray<readonly [number, RegExp]> = [
   [4, /^src\/rules\//],
   [5, /^src\/(result|result-distribution|best-of)\.ts$/],
   [6, /^src\/analysis\//],
-  [8, /^reports\/app\//],
+  [9, /^reports\/app\//],
   [7, /^reports\//],
-  [9, /^src\/cli\/|^src\/cli\.ts$|^src\/library[-.]/],
-  [10, /^workers\//],
+  [8, /^src\/library[-.]/],
+  [10, /^src\/cli\/|^src\/cli\.ts$/],
+  [11, /^workers\//],
 ];
 const CONTRACT = 'src/rules/types.ts';
 
