@@ -31,172 +31,186 @@ export class JsonInputError extends Error {
 
 /** `text` parsed as JSON with the restrictions above; throws a JsonInputError. */
 export function parseJsonInput(text: string): unknown {
-  let at = 0;
+  return new JsonReader(text).document();
+}
 
-  const where = (position: number): string => {
+/** One pass over the text: `at` is where the reader is. */
+class JsonReader {
+  private at = 0;
+
+  constructor(private readonly text: string) {}
+
+  document(): unknown {
+    const value = this.readValue(0);
+    this.skipSpace();
+    if (this.at < this.text.length) this.fail(`more text after the JSON value`);
+    return value;
+  }
+
+  private where(position: number): string {
     let line = 1;
     let start = 0;
-    for (let i = text.indexOf('\n'); i !== -1 && i < position; i = text.indexOf('\n', i + 1)) {
+    for (let i = this.text.indexOf('\n'); i !== -1 && i < position; i = this.text.indexOf('\n', i + 1)) {
       line++;
       start = i + 1;
     }
     return `line ${line}, column ${position - start + 1}`;
-  };
-  const fail = (what: string, position = at): never => {
-    throw new JsonInputError(`${what} at ${where(position)}`);
-  };
-  const skipSpace = () => {
+  }
+  private fail(what: string, position = this.at): never {
+    throw new JsonInputError(`${what} at ${this.where(position)}`);
+  }
+  private skipSpace() {
     for (;;) {
-      const c = text.charCodeAt(at);
-      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) at++;
+      const c = this.text.charCodeAt(this.at);
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) this.at++;
       else return;
     }
-  };
-  const unexpected = (): never =>
-    at >= text.length ? fail('the text ends too early') : fail(`unexpected ${JSON.stringify(text[at])}`);
+  }
+  private unexpected(): never {
+    return this.at >= this.text.length
+      ? this.fail('the text ends too early')
+      : this.fail(`unexpected ${JSON.stringify(this.text[this.at])}`);
+  }
 
-  const readString = (): string => {
-    const start = at;
-    at++; // the opening quote
+  private readString(): string {
+    const start = this.at;
+    this.at++; // the opening quote
     let plain = true;
     for (;;) {
-      if (at >= text.length) return fail('a string is not closed', start);
-      const c = text.charCodeAt(at);
+      if (this.at >= this.text.length) return this.fail('a string is not closed', start);
+      const c = this.text.charCodeAt(this.at);
       if (c === 0x22) break;
-      if (c < 0x20) return fail('a control character inside a string');
+      if (c < 0x20) return this.fail('a control character inside a string');
       if (c === 0x5c) {
         plain = false;
-        const next = text[at + 1];
+        const next = this.text[this.at + 1];
         if (next === 'u') {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(at + 2, at + 6))) return fail('a bad \\u escape');
-          at += 6;
+          if (!/^[0-9a-fA-F]{4}$/.test(this.text.slice(this.at + 2, this.at + 6))) return this.fail('a bad \\u escape');
+          this.at += 6;
         } else if (next !== undefined && '"\\/bfnrt'.includes(next)) {
-          at += 2;
+          this.at += 2;
         } else {
-          return fail('a bad escape');
+          return this.fail('a bad escape');
         }
         continue;
       }
-      at++;
+      this.at++;
     }
-    at++; // the closing quote
-    return plain ? text.slice(start + 1, at - 1) : (JSON.parse(text.slice(start, at)) as string);
-  };
+    this.at++; // the closing quote
+    return plain ? this.text.slice(start + 1, this.at - 1) : (JSON.parse(this.text.slice(start, this.at)) as string);
+  }
 
-  const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
-  const skipDigits = () => {
-    if (!isDigit(text.charCodeAt(at))) fail('a number with a part that has no digits');
-    while (isDigit(text.charCodeAt(at))) at++;
-  };
+  private static isDigit(c: number): boolean {
+    return c >= 0x30 && c <= 0x39;
+  }
+  private skipDigits() {
+    if (!JsonReader.isDigit(this.text.charCodeAt(this.at))) this.fail('a number with a part that has no digits');
+    while (JsonReader.isDigit(this.text.charCodeAt(this.at))) this.at++;
+  }
   // Read by hand, not with a regular expression: a shard's tallies are mostly numbers.
-  const readNumber = (): number => {
-    const start = at;
-    const negative = text.charCodeAt(at) === 0x2d; // -
-    if (negative) at++;
-    const first = text.charCodeAt(at);
+  private readNumber(): number {
+    const start = this.at;
+    const negative = this.text.charCodeAt(this.at) === 0x2d; // -
+    if (negative) this.at++;
+    const first = this.text.charCodeAt(this.at);
     let whole = 0;
-    if (first === 0x30) at++;
-    else if (isDigit(first)) {
-      for (let c = first; isDigit(c); c = text.charCodeAt(++at)) whole = whole * 10 + (c - 0x30);
+    if (first === 0x30) this.at++;
+    else if (JsonReader.isDigit(first)) {
+      for (let c = first; JsonReader.isDigit(c); c = this.text.charCodeAt(++this.at)) whole = whole * 10 + (c - 0x30);
     } else {
-      at = start;
-      return unexpected();
+      this.at = start;
+      return this.unexpected();
     }
-    const next = text.charCodeAt(at);
+    const next = this.text.charCodeAt(this.at);
     // A whole number of at most 15 digits is exact as summed (below 2^53); anything else is Number's to read.
-    if (next !== 0x2e && next !== 0x65 && next !== 0x45 && at - start - (negative ? 1 : 0) <= 15)
+    if (next !== 0x2e && next !== 0x65 && next !== 0x45 && this.at - start - (negative ? 1 : 0) <= 15)
       return negative ? -whole : whole;
-    if (text.charCodeAt(at) === 0x2e) {
-      at++;
-      skipDigits();
+    if (this.text.charCodeAt(this.at) === 0x2e) {
+      this.at++;
+      this.skipDigits();
     }
-    const e = text.charCodeAt(at);
+    const e = this.text.charCodeAt(this.at);
     if (e === 0x65 || e === 0x45) {
-      at++;
-      const sign = text.charCodeAt(at);
-      if (sign === 0x2b || sign === 0x2d) at++;
-      skipDigits();
+      this.at++;
+      const sign = this.text.charCodeAt(this.at);
+      if (sign === 0x2b || sign === 0x2d) this.at++;
+      this.skipDigits();
     }
-    return Number(text.slice(start, at));
-  };
-  const readWord = <T>(word: string, value: T): T => {
-    if (!text.startsWith(word, at)) return unexpected();
-    at += word.length;
+    return Number(this.text.slice(start, this.at));
+  }
+  private readWord<T>(word: string, value: T): T {
+    if (!this.text.startsWith(word, this.at)) return this.unexpected();
+    this.at += word.length;
     return value;
-  };
+  }
 
-  const readValue = (depth: number): unknown => {
-    skipSpace();
-    switch (text[at]) {
+  private readValue(depth: number): unknown {
+    this.skipSpace();
+    switch (this.text[this.at]) {
       case '{':
       case '[':
-        if (depth >= MAX_JSON_DEPTH) return fail(`nesting deeper than ${MAX_JSON_DEPTH} levels`);
-        return text[at] === '{' ? readObject(depth + 1) : readArray(depth + 1);
+        if (depth >= MAX_JSON_DEPTH) return this.fail(`nesting deeper than ${MAX_JSON_DEPTH} levels`);
+        return this.text[this.at] === '{' ? this.readObject(depth + 1) : this.readArray(depth + 1);
       case '"':
-        return readString();
+        return this.readString();
       case 't':
-        return readWord('true', true);
+        return this.readWord('true', true);
       case 'f':
-        return readWord('false', false);
+        return this.readWord('false', false);
       case 'n':
-        return readWord('null', null);
+        return this.readWord('null', null);
       default:
-        return readNumber();
+        return this.readNumber();
     }
-  };
+  }
 
-  const readArray = (depth: number): unknown[] => {
-    at++;
+  private readArray(depth: number): unknown[] {
+    this.at++;
     const items: unknown[] = [];
-    skipSpace();
-    if (text[at] === ']') {
-      at++;
+    this.skipSpace();
+    if (this.text[this.at] === ']') {
+      this.at++;
       return items;
     }
     for (;;) {
-      items.push(readValue(depth));
-      skipSpace();
-      if (text[at] === ',') at++;
-      else if (text[at] === ']') {
-        at++;
+      items.push(this.readValue(depth));
+      this.skipSpace();
+      if (this.text[this.at] === ',') this.at++;
+      else if (this.text[this.at] === ']') {
+        this.at++;
         return items;
-      } else return unexpected();
+      } else return this.unexpected();
     }
-  };
+  }
 
-  const readObject = (depth: number): Record<string, unknown> => {
-    at++;
+  private readObject(depth: number): Record<string, unknown> {
+    this.at++;
     const record: Record<string, unknown> = {};
     const keys = new Set<string>();
-    skipSpace();
-    if (text[at] === '}') {
-      at++;
+    this.skipSpace();
+    if (this.text[this.at] === '}') {
+      this.at++;
       return record;
     }
     for (;;) {
-      skipSpace();
-      if (text[at] !== '"') return unexpected();
-      const keyAt = at;
-      const key = readString();
-      if (FORBIDDEN_KEYS.has(key)) return fail(`the key ${JSON.stringify(key)}, which no muster file has`, keyAt);
-      if (keys.has(key)) return fail(`the key ${JSON.stringify(key)} twice in one object`, keyAt);
+      this.skipSpace();
+      if (this.text[this.at] !== '"') return this.unexpected();
+      const keyAt = this.at;
+      const key = this.readString();
+      if (FORBIDDEN_KEYS.has(key)) return this.fail(`the key ${JSON.stringify(key)}, which no muster file has`, keyAt);
+      if (keys.has(key)) return this.fail(`the key ${JSON.stringify(key)} twice in one object`, keyAt);
       keys.add(key);
-      skipSpace();
-      if (text[at] !== ':') return unexpected();
-      at++;
+      this.skipSpace();
+      if (this.text[this.at] !== ':') return this.unexpected();
+      this.at++;
       // Safe as a plain assignment: `__proto__`, the one key that reaches a prototype, is refused above.
-      record[key] = readValue(depth);
-      skipSpace();
-      if (text[at] === ',') at++;
-      else if (text[at] === '}') {
-        at++;
+      record[key] = this.readValue(depth);
+      this.skipSpace();
+      if (this.text[this.at] === ',') this.at++;
+      else if (this.text[this.at] === '}') {
+        this.at++;
         return record;
-      } else return unexpected();
+      } else return this.unexpected();
     }
-  };
-
-  const value = readValue(0);
-  skipSpace();
-  if (at < text.length) fail(`more text after the JSON value`);
-  return value;
+  }
 }
