@@ -147,126 +147,36 @@ async function simulateRuns(
   options: ManyOptions,
   spare?: SpareTallies,
 ): Promise<Map<number, SimulationOutcome>> {
-  // The tallies of runs begun and not finished, by request index: the only place the call keeps one.
-  const open = new Map<number, Float64Array>();
-  const trialsOf = requests.map(() => 0);
-  const partsLeft = requests.map(() => 0);
-  // A checkpoint's saved tallies of each run, added when its first new task is back (or at once, when none is to run).
-  const saved: Float64Array[][] = requests.map(() => []);
-  let trialsDone = 0;
-  const held = () => options.onHeld?.(open.size);
-  const count = (index: number, trials: number) => {
-    trialsOf[index] += trials;
-    trialsDone += trials;
-    options.onProgress?.(trialsDone);
-  };
-  const lengths = requests.map((request) => request.rule.tallyLength(request.params));
-  const tallyRoom = lengths.reduce((most, length) => Math.max(most, length), 0);
-  const zeros = (index: number) => spare?.take(lengths[index]) ?? new Float64Array(lengths[index]);
-  /** The run's tally to add into, made on first use. */
-  const tallyOf = (index: number): Float64Array => {
-    let tally = open.get(index);
-    if (tally === undefined) {
-      tally = zeros(index);
-      open.set(index, tally);
-      held();
-    }
-    return tally;
-  };
-  const finish = (index: number) => {
-    const tally = tallyOf(index);
-    for (const part of saved[index]) mergeTally(tally, part);
-    saved[index] = [];
-    open.delete(index);
-    held();
-    options.onOutcome?.(index, { tally, trials: trialsOf[index], partial: false });
-    spare?.give(tally);
-  };
-  // What is left to run of each request: its chunks, less those a checkpoint already holds.
-  const segments: Array<{ index: number; first: number; end: number }> = [];
-  requests.forEach((request, index) => {
-    const end = request.chunks?.end ?? chunkCount(request.trials);
-    let next = request.chunks?.first ?? 0;
-    for (const range of request.ledger?.finished(request.trials, next, end) ?? []) {
-      saved[index].push(range.tally);
-      count(index, trialsInChunks(range.first, range.end, request.trials));
-      if (range.first > next) segments.push({ index, first: next, end: range.first });
-      next = range.end;
-    }
-    if (end > next) segments.push({ index, first: next, end });
-  });
-  const queue = planParts(
-    segments,
-    requests.map((request, index) => ({ trials: request.trials, tallyLength: lengths[index] })),
-    pool.threads,
-  );
-  for (const task of queue) for (const part of task) partsLeft[part.index]++;
-  requests.forEach((_, index) => {
-    if (partsLeft[index] === 0) finish(index); // nothing (left) to run
-  });
-  // The runs not finished when the call stops: what they had merged (saved ranges included), partial.
-  const unfinished = () => {
-    const left = new Map<number, SimulationOutcome>();
-    requests.forEach((_, index) => {
-      if (partsLeft[index] === 0) return;
-      const tally = open.get(index) ?? zeros(index);
-      for (const part of saved[index]) mergeTally(tally, part);
-      left.set(index, { tally, trials: trialsOf[index], partial: true });
-    });
-    return left;
-  };
-  const taskOf = ({ index, range }: Part): ChunkTask => {
-    const request = requests[index];
-    return {
-      ruleId: request.rule.id,
-      params: request.params,
-      seed: request.seed,
-      stream: request.stream,
-      firstChunk: range.first,
-      endChunk: range.end,
-      totalTrials: request.trials,
-      tallyRoom,
-      ...(request.rule.file ? { ruleFile: request.rule.file } : {}),
-    };
-  };
-  const done = (part: Part, message: TallyMessage) => {
-    const { index } = part;
-    const ledger = requests[index].ledger;
-    if (ledger !== undefined) {
-      // A checkpoint keeps the very tally it records, a whole one.
-      const tally = unpackTally(message);
-      mergeTally(tallyOf(index), tally);
-      ledger.record(requests[index].trials, part.range.first, part.range.end, tally);
-    } else if (!open.has(index) && !isPacked(message) && message.length === lengths[index]) {
-      // A run's first tally back, sent as it is, is taken as its tally, not added into zeros: a sweep's
-      // one-chunk points of small tallies then copy nothing. A packed one is added into a spare tally.
-      open.set(index, message);
-      held();
-    } else {
-      addTallyMessage(tallyOf(index), message);
-    }
-    count(index, part.range.trials);
-    if (--partsLeft[index] === 0) finish(index);
-  };
-
-  const totalChunks = segments.reduce((sum, { first, end }) => sum + end - first, 0);
+  const runs = new RunsInFlight(requests, options, spare);
+  const { queue, totalChunks } = runs.plan(pool.threads);
   const recorded = requests.some((request) => request.ledger !== undefined);
   if (!recorded && pool.runsHere(totalChunks, options.timeout !== undefined)) {
     for (const task of queue) {
       for (const part of task) {
-        if (options.signal?.aborted) return unfinished();
-        done(part, pool.runHere(taskOf(part), requests[part.index].rule));
+        if (options.signal?.aborted) return runs.unfinished();
+        runs.done(part, pool.runHere(runs.taskOf(part), requests[part.index].rule));
       }
     }
-    return unfinished();
+    return runs.unfinished();
   }
+  await runOnPool(pool, queue, runs, options);
+  return runs.unfinished();
+}
 
-  // Stops the tasks in flight when one fails or the watchdog fires. Ctrl-C does not use it: the few
-  // tasks in flight then finish and are dropped, rather than piscina stopping (and restarting) threads.
+/**
+ * Sends the queue's tasks to the pool, a few in flight per thread, and hands each answer to `runs`. A task that
+ * fails, or the watchdog firing, stops the tasks in flight and fails the call. Ctrl-C does not stop them: the few
+ * tasks in flight then finish and are dropped, rather than piscina stopping (and restarting) threads.
+ */
+async function runOnPool(
+  pool: SimulationPool,
+  queue: readonly Part[][],
+  runs: RunsInFlight,
+  options: ManyOptions,
+): Promise<void> {
   const stop = new AbortController();
   const running = new Set<Part[]>();
   const watchdog = new Watchdog(options.timeout, () => stop.abort());
-
   let next = 0;
   const lane = async (): Promise<void> => {
     while (next < queue.length && !options.signal?.aborted && !stop.signal.aborted) {
@@ -274,7 +184,10 @@ async function simulateRuns(
       running.add(task);
       let tallies: TallyMessage[];
       try {
-        tallies = await pool.runBatch(task.map(taskOf), stop.signal);
+        tallies = await pool.runBatch(
+          task.map((part) => runs.taskOf(part)),
+          stop.signal,
+        );
       } catch (error) {
         if (stop.signal.aborted) return; // another task failed, or the watchdog fired
         stop.abort();
@@ -285,7 +198,7 @@ async function simulateRuns(
       // Once interrupted, no further run counts as finished, even one whose last task was already on its way.
       if (options.signal?.aborted) return;
       try {
-        task.forEach((part, i) => done(part, tallies[i]));
+        task.forEach((part, i) => runs.done(part, tallies[i]));
       } catch (error) {
         // onOutcome threw (a point's summary or exact solution): the other lanes stop too.
         stop.abort();
@@ -301,9 +214,149 @@ async function simulateRuns(
   }
   if (watchdog.fired) {
     const stuck = [...running][0]?.[0];
-    throw watchdog.stalled(requests[0].rule.id, stuck ? chunkText(stuck.range.first, stuck.range.end) : 'the runs');
+    throw watchdog.stalled(runs.ruleId, stuck ? chunkText(stuck.range.first, stuck.range.end) : 'the runs');
   }
-  return unfinished();
+}
+
+/** The state of many runs while their tasks are out: what each has merged, and what is left of it to run. */
+class RunsInFlight {
+  /** The tallies of runs begun and not finished, by request index: the only place the call keeps one. */
+  private readonly open = new Map<number, Float64Array>();
+  private readonly trialsOf: number[];
+  private readonly partsLeft: number[];
+  /** A checkpoint's saved tallies of each run, added when its first new task is back (or at once, when none is). */
+  private readonly saved: Float64Array[][];
+  private trialsDone = 0;
+  private readonly lengths: number[];
+  private readonly tallyRoom: number;
+
+  constructor(
+    private readonly requests: readonly ManyRequest[],
+    private readonly options: ManyOptions,
+    private readonly spare: SpareTallies | undefined,
+  ) {
+    this.trialsOf = requests.map(() => 0);
+    this.partsLeft = requests.map(() => 0);
+    this.saved = requests.map(() => []);
+    this.lengths = requests.map((request) => request.rule.tallyLength(request.params));
+    this.tallyRoom = this.lengths.reduce((most, length) => Math.max(most, length), 0);
+  }
+
+  get ruleId(): string {
+    return this.requests[0].rule.id;
+  }
+
+  /**
+   * What is left to run of each request (its chunks, less those a checkpoint already holds), cut into tasks; a
+   * run with nothing left to run is finished at once.
+   */
+  plan(threads: number): { queue: Part[][]; totalChunks: number } {
+    const segments: Array<{ index: number; first: number; end: number }> = [];
+    this.requests.forEach((request, index) => {
+      const end = request.chunks?.end ?? chunkCount(request.trials);
+      let next = request.chunks?.first ?? 0;
+      for (const range of request.ledger?.finished(request.trials, next, end) ?? []) {
+        this.saved[index].push(range.tally);
+        this.count(index, trialsInChunks(range.first, range.end, request.trials));
+        if (range.first > next) segments.push({ index, first: next, end: range.first });
+        next = range.end;
+      }
+      if (end > next) segments.push({ index, first: next, end });
+    });
+    const queue = planParts(
+      segments,
+      this.requests.map((request, index) => ({ trials: request.trials, tallyLength: this.lengths[index] })),
+      threads,
+    );
+    for (const task of queue) for (const part of task) this.partsLeft[part.index]++;
+    this.requests.forEach((_, index) => {
+      if (this.partsLeft[index] === 0) this.finish(index); // nothing (left) to run
+    });
+    return { queue, totalChunks: segments.reduce((sum, { first, end }) => sum + end - first, 0) };
+  }
+
+  taskOf({ index, range }: Part): ChunkTask {
+    const request = this.requests[index];
+    return {
+      ruleId: request.rule.id,
+      params: request.params,
+      seed: request.seed,
+      stream: request.stream,
+      firstChunk: range.first,
+      endChunk: range.end,
+      totalTrials: request.trials,
+      tallyRoom: this.tallyRoom,
+      ...(request.rule.file ? { ruleFile: request.rule.file } : {}),
+    };
+  }
+
+  /** A part's tally is back: merged into its run's, and the run finished when it was the last. */
+  done(part: Part, message: TallyMessage): void {
+    const { index } = part;
+    const ledger = this.requests[index].ledger;
+    if (ledger !== undefined) {
+      // A checkpoint keeps the very tally it records, a whole one.
+      const tally = unpackTally(message);
+      mergeTally(this.tallyOf(index), tally);
+      ledger.record(this.requests[index].trials, part.range.first, part.range.end, tally);
+    } else if (!this.open.has(index) && !isPacked(message) && message.length === this.lengths[index]) {
+      // A run's first tally back, sent as it is, is taken as its tally, not added into zeros: a sweep's
+      // one-chunk points of small tallies then copy nothing. A packed one is added into a spare tally.
+      this.open.set(index, message);
+      this.held();
+    } else {
+      addTallyMessage(this.tallyOf(index), message);
+    }
+    this.count(index, part.range.trials);
+    if (--this.partsLeft[index] === 0) this.finish(index);
+  }
+
+  /** The runs not finished when the call stops: what they had merged (saved ranges included), partial. */
+  unfinished(): Map<number, SimulationOutcome> {
+    const left = new Map<number, SimulationOutcome>();
+    this.requests.forEach((_, index) => {
+      if (this.partsLeft[index] === 0) return;
+      const tally = this.open.get(index) ?? this.zeros(index);
+      for (const part of this.saved[index]) mergeTally(tally, part);
+      left.set(index, { tally, trials: this.trialsOf[index], partial: true });
+    });
+    return left;
+  }
+
+  private held(): void {
+    this.options.onHeld?.(this.open.size);
+  }
+
+  private count(index: number, trials: number): void {
+    this.trialsOf[index] += trials;
+    this.trialsDone += trials;
+    this.options.onProgress?.(this.trialsDone);
+  }
+
+  private zeros(index: number): Float64Array {
+    return this.spare?.take(this.lengths[index]) ?? new Float64Array(this.lengths[index]);
+  }
+
+  /** The run's tally to add into, made on first use. */
+  private tallyOf(index: number): Float64Array {
+    let tally = this.open.get(index);
+    if (tally === undefined) {
+      tally = this.zeros(index);
+      this.open.set(index, tally);
+      this.held();
+    }
+    return tally;
+  }
+
+  private finish(index: number): void {
+    const tally = this.tallyOf(index);
+    for (const part of this.saved[index]) mergeTally(tally, part);
+    this.saved[index] = [];
+    this.open.delete(index);
+    this.held();
+    this.options.onOutcome?.(index, { tally, trials: this.trialsOf[index], partial: false });
+    this.spare?.give(tally);
+  }
 }
 
 /** A range of chunks of one run (request `index`), sent as part of a task. */
