@@ -3,7 +3,7 @@ import type { Params, Rule, StreamVersion } from '../rules/types.js';
 import { estimate } from '../stats/estimate.js';
 import type { ChunkLedger } from './checkpoint.js';
 import { CHUNK_TRIALS, chunkCount, chunkTrials, planTasks, trialsInChunks, type ChunkRange } from './chunks.js';
-import { mergeTally } from './run-chunks.js';
+import { type ChunkTask, mergeTally } from './run-chunks.js';
 import { chunkText, Watchdog, type SimulationPool } from './pool.js';
 
 export interface SimulationRequest {
@@ -51,45 +51,82 @@ const FIRST_BATCH = 16 * CHUNK_TRIALS;
  * tally alone, so it too is the same for a seed whatever the thread count.
  */
 export async function simulate(pool: SimulationPool, request: SimulationRequest): Promise<SimulationOutcome> {
-  const { rule, params } = request;
-  const tally = new Float64Array(rule.tallyLength(params));
-  let done = 0;
+  const run = new RunInBatches(pool, request);
+  const { tally } = run;
+  if (request.precision === undefined) {
+    const target = request.trials ?? 0;
+    const complete = await run.batch(target, request.chunks?.first, request.chunks?.end);
+    return { tally, trials: run.done, partial: !complete };
+  }
 
-  const runBatch = async (
-    target: number,
-    first = Math.ceil(done / CHUNK_TRIALS),
-    end = chunkCount(target),
-  ): Promise<boolean> => {
+  const { rule, params } = request;
+  const cap = request.maxTrials ?? Number.MAX_SAFE_INTEGER;
+  let target = Math.min(cap, FIRST_BATCH);
+  for (;;) {
+    if (!(await run.batch(target))) return { tally, trials: run.done, partial: true };
+    const { done } = run;
+    const needed = trialsForPrecision(rule, params, tally, done, request.confidence, request.precision);
+    if (needed <= done) return { tally, trials: done, partial: false, precisionReached: true };
+    if (done >= cap) return { tally, trials: done, partial: false, precisionReached: false };
+    // Aim 10% past the projection, growing at least 1.5× and at most 8× a batch, in whole chunks.
+    const aim = Math.min(Math.max(needed * 1.1, done * 1.5), done * 8);
+    target = Math.min(cap, Math.ceil(aim / CHUNK_TRIALS) * CHUNK_TRIALS);
+  }
+}
+
+/** One run's tally, grown a batch of chunks at a time: in this thread when small, else on the pool. */
+class RunInBatches {
+  readonly tally: Float64Array;
+  /** Trials merged into the tally so far. */
+  done = 0;
+
+  constructor(
+    private readonly pool: SimulationPool,
+    private readonly request: SimulationRequest,
+  ) {
+    this.tally = new Float64Array(request.rule.tallyLength(request.params));
+  }
+
+  /** Runs chunks [first, end) of a run of `target` trials; false when interrupted before they all finished. */
+  async batch(target: number, first = Math.ceil(this.done / CHUNK_TRIALS), end = chunkCount(target)): Promise<boolean> {
+    const { pool, request } = this;
     // A small run with no checkpoint to keep, and no watchdog to honour, needs no workers.
     if (request.ledger === undefined && pool.runsHere(end - first, request.timeout !== undefined)) {
       if (request.signal?.aborted) return false;
-      const part = pool.runHere(
-        {
-          ruleId: rule.id,
-          params,
-          seed: request.seed,
-          stream: request.stream,
-          firstChunk: first,
-          endChunk: end,
-          totalTrials: target,
-        },
-        rule,
-      );
-      mergeTally(tally, part);
-      done += trialsInChunks(first, end, target);
-      request.onProgress?.(done, target);
+      this.merge(pool.runHere(this.task(target, first, end), request.rule), trialsInChunks(first, end, target), target);
       return true;
     }
     const ranges: ChunkRange[] = [];
     let next = first;
     for (const saved of request.ledger?.finished(target, first, end) ?? []) {
-      mergeTally(tally, saved.tally);
-      for (let k = saved.first; k < saved.end; k++) done += chunkTrials(k, target);
+      mergeTally(this.tally, saved.tally);
+      for (let k = saved.first; k < saved.end; k++) this.done += chunkTrials(k, target);
       ranges.push(...planTasks(next, target, pool.threads, saved.first));
       next = saved.end;
     }
     ranges.push(...planTasks(next, target, pool.threads, end));
-    if (done > 0) request.onProgress?.(done, target);
+    if (this.done > 0) request.onProgress?.(this.done, target);
+    return this.onPool(ranges, target);
+  }
+
+  private task(target: number, first: number, end: number): ChunkTask {
+    const { rule, params, seed, stream } = this.request;
+    return { ruleId: rule.id, params, seed, stream, firstChunk: first, endChunk: end, totalTrials: target };
+  }
+
+  private merge(part: Float64Array, trials: number, target: number): void {
+    mergeTally(this.tally, part);
+    this.done += trials;
+    this.request.onProgress?.(this.done, target);
+  }
+
+  /**
+   * The ranges on the pool at once, each recorded in the checkpoint as it finishes. One failure stops the rest
+   * (nothing of a failed run is kept); Ctrl-C stops them and returns false; the watchdog stops them and throws.
+   */
+  private async onPool(ranges: readonly ChunkRange[], target: number): Promise<boolean> {
+    const { pool, request } = this;
+    const { rule } = request;
     let interrupted = false;
     // The batch's own signal: aborted by the caller's (Ctrl-C), or by the watchdog.
     const batch = new AbortController();
@@ -104,25 +141,17 @@ export async function simulate(pool: SimulationPool, request: SimulationRequest)
       await Promise.all(
         ranges.map(async (range) => {
           try {
-            const part = await pool.run(
-              {
-                ruleId: rule.id,
-                params,
-                seed: request.seed,
-                stream: request.stream,
-                firstChunk: range.first,
-                endChunk: range.end,
-                totalTrials: target,
-                ...(rule.file ? { ruleFile: rule.file } : {}),
-              },
-              batch.signal,
-            );
-            mergeTally(tally, part);
+            const task = {
+              ...this.task(target, range.first, range.end),
+              ...(rule.file ? { ruleFile: rule.file } : {}),
+            };
+            const part = await pool.run(task, batch.signal);
+            mergeTally(this.tally, part);
             request.ledger?.record(target, range.first, range.end, part);
-            done += range.trials;
+            this.done += range.trials;
             running.delete(range);
             watchdog.arm();
-            request.onProgress?.(done, target);
+            request.onProgress?.(this.done, target);
           } catch (error) {
             if (!batch.signal.aborted) {
               // One failure stops the rest: nothing of a failed run is kept.
@@ -142,24 +171,6 @@ export async function simulate(pool: SimulationPool, request: SimulationRequest)
       throw watchdog.stalled(rule.id, stuck ? chunkText(stuck.first, stuck.end) : 'the run');
     }
     return !interrupted;
-  };
-
-  if (request.precision === undefined) {
-    const target = request.trials ?? 0;
-    const complete = await runBatch(target, request.chunks?.first, request.chunks?.end);
-    return { tally, trials: done, partial: !complete };
-  }
-
-  const cap = request.maxTrials ?? Number.MAX_SAFE_INTEGER;
-  let target = Math.min(cap, FIRST_BATCH);
-  for (;;) {
-    if (!(await runBatch(target))) return { tally, trials: done, partial: true };
-    const needed = trialsForPrecision(rule, params, tally, done, request.confidence, request.precision);
-    if (needed <= done) return { tally, trials: done, partial: false, precisionReached: true };
-    if (done >= cap) return { tally, trials: done, partial: false, precisionReached: false };
-    // Aim 10% past the projection, growing at least 1.5× and at most 8× a batch, in whole chunks.
-    const aim = Math.min(Math.max(needed * 1.1, done * 1.5), done * 8);
-    target = Math.min(cap, Math.ceil(aim / CHUNK_TRIALS) * CHUNK_TRIALS);
   }
 }
 
