@@ -158,7 +158,9 @@ export function withTails(rule: Rule, names: ReadonlyArray<string | undefined>, 
             ? `it reaches past the values ${tail.metric} lists exactly`
             : rule.file && rule.exactBy !== 'enumeration'
               ? `the rule file's exact() gives only the mean of ${tail.metric}, not its whole distribution`
-              : `${rule.id} gives no exact distribution of ${tail.metric} here`
+              : rule.decisions
+                ? `${rule.id} gives the mean of ${tail.metric} under best play, not its whole distribution`
+                : `${rule.id} gives no exact distribution of ${tail.metric} here`
         }`,
         distribution
           ? 'a tail within the values listed'

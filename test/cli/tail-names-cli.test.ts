@@ -10,7 +10,7 @@
  * gives only a mean), are one line and exit status 2 with --exact, never an
  * internal error.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, scratchFolder } from '../support/cli.js';
@@ -26,6 +26,17 @@ writeFileSync(
     { name: 'any', probability: true, doc: 'some six' }],
   trial(dice, p, out) { let n = 0; for (let i = 0; i < p.dice; i++) if (dice.d(6) === 6) n++; out.sixes = n; out.any = n > 0 ? 1 : 0; },
   exact(p) { return { sixes: p.dice / 6, any: 1 - (5 / 6) ** p.dice }; } };\n`,
+);
+
+// The both-tokens roll-off of examples/rules with the tokens A spends as a distribution: a rule with decisions, whose
+// enumeration gives each metric's mean under best play and no distribution.
+const tokens = join(folder, 'tokens.mjs');
+writeFileSync(
+  tokens,
+  readFileSync(new URL('../../examples/rules/rolloff-both-tokens.mjs', import.meta.url), 'utf8').replace(
+    "{ name: 'a.spent', doc: 'expected tokens A spends', probability: false }",
+    "{ name: 'a.spent', doc: 'tokens A spends', distribution: true, max: 2 }",
+  ),
 );
 
 /** One line on stderr, exit status 2, nothing on stdout. */
@@ -166,6 +177,14 @@ describe('a tail of a rule file whose own exact() gives only the mean: one line 
     refused(
       await cli('compare', own, '--variant', 'a: dice=1', '--variant', 'b: dice=2', '--exact', '--metric', 'sixes>=1'),
       why,
+    );
+  });
+
+  it('a rule with decisions: --exact refuses a tail in one line, as best play gives only the mean', async () => {
+    expect(readFileSync(tokens, 'utf8')).toContain('distribution: true');
+    refused(
+      await cli('run', tokens, '--exact', '--metric', 'a.spent>=1'),
+      /a\.spent>=1 has no exact value: rolloff-both-tokens gives the mean of a\.spent under best play/,
     );
   });
 
