@@ -108,6 +108,27 @@ export function defaultCliff(metric: MetricSpec): Quantity {
 // Longest first, so that `>=` is not read as `>` followed by `=…`.
 const COMPARATORS: readonly Comparator[] = ['>=', '<=', '!=', '>', '<', '='];
 
+/** Every place a --keep's text may split into METRIC OP VALUE, from the left, each comparator read longest first. */
+function keepSplits(text: string): Array<{ at: number; comparator: Comparator }> {
+  const splits: Array<{ at: number; comparator: Comparator }> = [];
+  for (let index = 0; index < text.length; index++) {
+    const found = COMPARATORS.find((op) => text.startsWith(op, index));
+    if (!found) continue;
+    splits.push({ at: index, comparator: found });
+    index += found.length - 1;
+  }
+  return splits;
+}
+
+/**
+ * The METRIC sides a --keep's text may have (every split's left side): a distribution's tail among them is a metric
+ * the grid must count (analysis/tails.ts).
+ */
+export function keepNames(raw: string): string[] {
+  const text = raw.trim();
+  return keepSplits(text).map(({ at }) => text.slice(0, at).trim());
+}
+
 /**
  * One `--keep "METRIC OP VALUE"`, checked against the metrics some point of the grid has.
  * @example parseKeep('all.by.4>=80%', metrics) // { metric: all.by.4, comparator: '>=', value: 4/5 }
@@ -117,16 +138,12 @@ export function parseKeep(raw: string, metrics: readonly MetricSpec[]): Keep {
   if (raw.length > LONGEST)
     throw badValue('--keep', `${raw.slice(0, 40)}…`, `${allowed}, at most ${LONGEST} characters`);
   const text = raw.trim();
-  let at = -1;
-  let comparator: Comparator | undefined;
-  for (let index = 0; index < text.length && comparator === undefined; index++) {
-    const found = COMPARATORS.find((op) => text.startsWith(op, index));
-    if (found) {
-      at = index;
-      comparator = found;
-    }
-  }
-  if (comparator === undefined) throw badValue('--keep', raw, allowed);
+  const splits = keepSplits(text);
+  if (splits.length === 0) throw badValue('--keep', raw, allowed);
+  // A distribution's tail holds a comparison of its own ("arrived.by.2>=3>=80%"): the last split whose left side is a
+  // metric of the grid (the tail, not the distribution's mean before it), else the first.
+  const { at, comparator } =
+    [...splits].reverse().find((split) => metrics.some((m) => m.name === text.slice(0, split.at).trim())) ?? splits[0];
   const name = text.slice(0, at).trim();
   const valueText = text.slice(at + comparator.length).trim();
   // `==` is read as `=`: the one slip worth forgiving.

@@ -17,9 +17,18 @@ import { hasExact } from '../rules/exact-of.js';
 import { resolveParams } from '../rules/params.js';
 import type { MetricSpec, Rule } from '../rules/types.js';
 import { didYouMean, ruleWord } from '../text/suggest.js';
-import { defaultCliff, parseDistance, parseKeep, parseTarget, type Keep, type Quantity } from './balance-terms.js';
+import {
+  defaultCliff,
+  keepNames,
+  parseDistance,
+  parseKeep,
+  parseTarget,
+  type Keep,
+  type Quantity,
+} from './balance-terms.js';
 import { solveBalance, type BalanceBlock } from './balance-solve.js';
 import { planSweep, type SweepPlan } from './sweep.js';
+import { withTails } from './tails.js';
 import type { SweepResult } from './sweep-result.js';
 
 export type { BalanceBlock } from './balance-solve.js';
@@ -57,7 +66,13 @@ export interface BalancePlan {
 const SIMULATION_ONLY = ['trials', 'seed', 'stream', 'threads', 'confidence', 'timeout'] as const;
 
 /** Checks the question and builds its grid, before any output path is looked at or any work starts. */
-export function planBalance(rule: Rule, options: BalanceRequest): BalancePlan {
+export function planBalance(loaded: Rule, options: BalanceRequest): BalancePlan {
+  // A distribution's tail named by --metric or in a --keep (`arrived.by.2>=3`) is a probability metric like any other.
+  const rule = withTails(
+    withTails(loaded, [options.metric?.trim()]),
+    (options.keep ?? []).flatMap((raw) => keepNames(raw)),
+    '--keep',
+  );
   if (options.metric === undefined || options.metric.trim() === '')
     throw new UsageError(
       `--metric: missing; allowed: the one metric to balance, such as ${rule.metrics(resolveParams(rule, []))[0]?.name} ` +

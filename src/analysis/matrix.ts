@@ -24,7 +24,8 @@ import { findParam, parseParamOrLabel, resolveParams } from '../rules/params.js'
 import type { MatrixSpec, MetricSpec, ParamValue, Params, Rule, StreamVersion } from '../rules/types.js';
 import { ruleWord, withRangeHint } from '../text/suggest.js';
 import { chooseMetrics } from './metrics.js';
-import { evaluateObjective, type Objective, parseObjective } from './objective.js';
+import { evaluateObjective, type Objective, objectiveNames, parseObjective } from './objective.js';
+import { withTails } from './tails.js';
 import { Fraction } from '../exact/fraction.js';
 import { solveZeroSum } from '../exact/zero-sum-game.js';
 
@@ -97,7 +98,13 @@ interface MatrixPlan {
 }
 
 /** Checks the matrix's options and builds every cell's parameters, before any output path is looked at. */
-export function planMatrix(rule: Rule, options: MatrixRequest): MatrixPlan {
+export function planMatrix(loaded: Rule, options: MatrixRequest): MatrixPlan {
+  // A distribution's tail named by --metric or in --objective (`a.total<=10`) is a probability metric like any other.
+  const rule = withTails(
+    withTails(loaded, options.metric ?? []),
+    options.equilibrium ? objectiveNames(options.objective) : [],
+    '--objective',
+  );
   const spec = rule.matrix;
   if (!spec)
     throw new UsageError(

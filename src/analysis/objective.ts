@@ -100,6 +100,24 @@ export function parseObjective(text: string, metrics: readonly string[], option 
   return { text: trimmed, weights, constant: value.constant };
 }
 
+/**
+ * The names an objective's text holds, as parseObjective reads them (the whole text where it is one name), before
+ * they are checked: a caller wraps the rule with the distribution tails among them (analysis/tails.ts). Empty where
+ * the text does not read; parseObjective then says why.
+ */
+export function objectiveNames(text: string | undefined): string[] {
+  if (text === undefined) return [];
+  const trimmed = text.trim();
+  try {
+    const names = tokenize(trimmed, (what) => new UsageError(what))
+      .filter((token) => token.kind === 'name')
+      .map((token) => token.text);
+    return [trimmed, ...names];
+  } catch {
+    return [trimmed];
+  }
+}
+
 /** The objective's value where each metric has the value `metricValue` gives. */
 export function evaluateObjective(objective: Objective, metricValue: (metric: string) => Fraction): Fraction {
   let total = objective.constant;

@@ -25,8 +25,10 @@ const REASONS = 1000;
 /** The rule's exact values at params, or null where it has none (or enumeration cannot give them). */
 export function knownExact(rule: Rule, params: Params): Record<string, Fraction> | null {
   if (!rule.exact) return null;
-  if (rule.exactBy !== 'enumeration' || !rule.enumerate) return rule.exact(params);
   try {
+    // A rule's own exact() refuses as enumeration does where it cannot give a value asked of it (a distribution's
+    // tail it has no distribution for: analysis/tails.ts).
+    if (rule.exactBy !== 'enumeration' || !rule.enumerate) return rule.exact(params);
     return rule.enumerate(params, QUICK_PATHS);
   } catch (error) {
     if (!(error instanceof NotEnumerable)) throw error;

@@ -191,7 +191,12 @@ function cardEquilibrium(rule: Rule, options: CardCommandOptions): MatrixEquilib
       throw new UsageError('--objective: only with --equilibrium; allowed: add --equilibrium, or leave it out');
     return null;
   }
-  const matrixPlan = planMatrix(rule, { set: options.set, range: options.range });
+  const matrixPlan = planMatrix(rule, {
+    set: options.set,
+    range: options.range,
+    equilibrium: true,
+    objective: options.objective,
+  });
   const objective = planEquilibrium(matrixPlan, matrixSettings(matrixPlan, {}), {
     equilibrium: true,
     objective: options.objective,
