@@ -116,6 +116,34 @@ describe('reserves-call-steps.mjs equals the built-in chosenRound=call, fraction
     expect(choices).toEqual(new Set(['call', 'wait']));
   });
 
+  it("the built-in's generic objective and policy (JSON) are the port's: states, labels, options, fixed plays", () => {
+    for (const c of [CASES[1], CASES[3], CASES[5]]) {
+      const builtIn = solveCall(reserves as unknown as Rule, [...c.set, 'chosenRound=call'], c.objective);
+      const { decisions } = port(c.set, c.objective);
+      const objective = builtIn.objective;
+      expect(objective?.metric, c.name).toBe(c.objective);
+      expect(objective?.fraction, c.name).toBe(decisions.value.toString());
+      // Always the first option (call at once) and always the last (never call), as the port's own fixed plays.
+      expect(objective?.alwaysFirst?.fraction, c.name).toBe(decisions.alwaysFirst?.toString());
+      expect(objective?.alwaysLast?.fraction, c.name).toBe(decisions.alwaysLast?.toString());
+      const key = (entry: { state: unknown }) => {
+        const { round, out, alive } = entry.state as { round: number; out: number; alive: boolean };
+        return `${round}/${out}/${alive}`;
+      };
+      const theirs = new Map((builtIn.policy ?? []).map((entry) => [key(entry), entry]));
+      expect(theirs.size, c.name).toBe(decisions.policy.length);
+      for (const entry of decisions.policy) {
+        const found = theirs.get(key(entry));
+        expect(found?.label, entry.label).toBe(entry.label);
+        expect(found?.choice, entry.label).toBe(entry.choice);
+        expect(
+          found?.options.map((option) => [option.option, option.fraction]),
+          entry.label,
+        ).toEqual(entry.options.map((option) => [option.option, option.value?.toString() ?? null]));
+      }
+    }
+  });
+
   it('with a commander who cannot be lost and the same bonus either way, the fate is not tracked', () => {
     const set = ['leaderLoss=0.2', 'command=2', 'fallbackCommand=2', 'squads=3'];
     const builtIn = solveCall(reserves as unknown as Rule, [...set, 'chosenRound=call'], 'all.by.4');
