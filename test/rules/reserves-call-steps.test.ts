@@ -9,11 +9,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { solveCall } from '../../src/analysis/reserves-call.js';
+import { runCommand } from '../../src/cli/commands/run.js';
 import type { Fraction } from '../../src/exact/fraction.js';
 import { adaptRuleFile } from '../../src/rules/file-rule.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { reserves } from '../../src/rules/reserves.js';
 import type { Rule, RuleDecisions } from '../../src/rules/types.js';
+import { proportionTolerance } from '../support/bounds.js';
+import { bufferIo } from '../support/io.js';
 
 const path = new URL('../../examples/rules/reserves-call-steps.mjs', import.meta.url).pathname;
 const spec = ((await import(path)) as { default: object }).default;
@@ -151,5 +154,22 @@ describe('reserves-call-steps.mjs equals the built-in chosenRound=call, fraction
     expect(decisions.value.toString()).toBe(builtIn.decision.best.fraction);
     expect(values['dice.mean'].toString()).toBe(builtIn.metrics['dice.mean'].fraction);
     expect(decisions.policy.every((entry) => !entry.label.includes('commander'))).toBe(true);
+  });
+
+  it('simulated, the trials play the policy: every squad in by round 4 within 5σ of the built-in exact value', async () => {
+    const set = ['command=4', 'fallbackCommand=1', 'leaderLoss=0.2'];
+    const trials = 131_072;
+    const result = await runCommand(
+      path,
+      { set: [...set, 'objective=all.by.4'], trials: String(trials), seed: 'call-steps', quiet: true },
+      bufferIo(),
+    );
+    const exact = solveCall(reserves as unknown as Rule, [...set, 'chosenRound=call'], 'all.by.4').decision.best;
+    const estimate = result.metrics['all.by.4'].estimate as number;
+    expect(result.method).toBe('simulation');
+    // A proportion over independent trials: within 5 standard errors, sqrt(p(1 − p)/n), of the exact value.
+    expect(Math.abs(estimate - exact.exact)).toBeLessThan(proportionTolerance(exact.exact, trials));
+    // Always calling at once would land near 7890481/8503056 = 0.928: the trials played the policy, not that.
+    expect(Math.abs(estimate - 7890481 / 8503056)).toBeGreaterThan(proportionTolerance(exact.exact, trials));
   });
 });
