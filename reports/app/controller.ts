@@ -17,6 +17,7 @@ import { hasExact, knownExact } from '../../src/rules/exact-of.js';
 import type { Params, Rule, StreamVersion } from '../../src/rules/types.js';
 import { AnswerView, methodText } from './answer-view.js';
 import { CardView } from './card-view.js';
+import { DecisionsView, withBestPlay } from './decisions-view.js';
 import { make, element } from './dom.js';
 import {
   APP_DEFAULT_SEED,
@@ -85,6 +86,8 @@ interface Options {
 export class Calculator {
   readonly form = new FormView();
   readonly answer = new AnswerView();
+  /** A rule with choices: best play under the figures (./decisions-view.ts). */
+  readonly decisions = new DecisionsView(document.getElementById('metrics'));
   readonly card: CardView;
   rule: Rule;
   result: RunResult | null = null;
@@ -434,7 +437,14 @@ export class Calculator {
     computed: number,
     simulation = 0,
   ): void {
+    try {
+      result = withBestPlay(this.rule, result);
+    } catch (error) {
+      this.fail(turn)(error);
+      return;
+    }
     this.result = result;
+    this.decisions.show(result, this.rule);
     const method = methodText(result, shellWord(this.command(this.rule)));
     void this.answer
       .show(this.rule, result, fractions, method, () => this.isStale(turn))
@@ -454,6 +464,7 @@ export class Calculator {
 
   clear(message: string): void {
     this.result = null;
+    this.decisions.clear();
     this.answer.clear(message);
   }
 

@@ -9,7 +9,7 @@
 import { UsageError } from '../errors.js';
 import type { Fraction } from '../exact/fraction.js';
 import { keyedRecord } from '../keyed.js';
-import { envelope, type MetricResult, type RunResult } from '../result.js';
+import { envelope, type MetricResult, type ObjectiveResult, type PolicyResult, type RunResult } from '../result.js';
 import { type CallDecision, solveReservesCall } from '../rules/reserves-call.js';
 import type { Reserves } from '../rules/reserves-setup.js';
 import { reserves } from '../rules/reserves.js';
@@ -102,6 +102,31 @@ export function solveCall(rule: Rule, set: readonly string[], objectiveText: str
       : `Calling in play is worth ${worth.numerator > 0n ? '+' : ''}${formatValue(worth)} over the best round ` +
         `declared before the game, ${roundWords(bestFixed.chosenRound)} (${formatValue(bestFixed.value)}).`,
   ];
+  // The same best play in the generic form every rule with decisions has (docs/json.md): the options in the order
+  // the rule-file port examples/rules/reserves-call-steps.mjs lists them, call first (a tie calls), its states and
+  // labels; always the first option is calling at the first round that rolls, always the last never calling.
+  const fateShown = base.leaderLoss > 0 && base.command !== base.fallbackCommand;
+  const generic = (value: Fraction) => ({ fraction: value.toString(), value: value.toNumber() });
+  const fixedAt = (chosenRound: number) =>
+    (fixed.find((row) => row.chosenRound === chosenRound) as { value: Fraction }).value;
+  const objectiveResult: ObjectiveResult = {
+    metric: objective.text,
+    ...generic(solution.value),
+    alwaysFirst: generic(fixedAt(base.firstRound)),
+    alwaysLast: generic(fixedAt(0)),
+  };
+  const policy: PolicyResult[] = solution.decisions.map((decision) => ({
+    state: { round: decision.round, out: decision.out, alive: decision.alive },
+    label:
+      `round ${decision.round}, ${decision.out} squad${decision.out === 1 ? '' : 's'} out` +
+      (fateShown ? `, commander ${decision.alive ? 'alive' : 'lost'}` : ''),
+    side: 'a',
+    choice: decision.choice,
+    options: [
+      { option: 'call', ...generic(decision.call) },
+      { option: 'wait', ...generic(decision.wait) },
+    ],
+  }));
   return {
     ...envelope('run', rule),
     source: rule.source,
@@ -114,6 +139,8 @@ export function solveCall(rule: Rule, set: readonly string[], objectiveText: str
     method: 'exact',
     partial: false,
     metrics,
+    objective: objectiveResult,
+    policy,
     decision: {
       param: 'chosenRound',
       value: CALL,

@@ -1040,6 +1040,8 @@ describe('no new hint goes unlisted', () => {
     'src/cli/commands/compare.ts': 4,
     'src/cli/commands/grid-shard.ts': 11,
     'src/cli/commands/matrix.ts': 2,
+    // Followed through main() in test/cli/reserves-call-sweep.test.ts (--vary chosenRound, --json, --trials).
+    'src/cli/commands/reserves-call-sweep.ts': 3,
     'src/cli/commands/run.ts': 6,
     'src/cli/commands/shard.ts': 6,
     'src/cli/commands/sweep.ts': 3,

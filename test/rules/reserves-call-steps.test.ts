@@ -9,11 +9,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { solveCall } from '../../src/analysis/reserves-call.js';
+import { runCommand } from '../../src/cli/commands/run.js';
 import type { Fraction } from '../../src/exact/fraction.js';
 import { adaptRuleFile } from '../../src/rules/file-rule.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { reserves } from '../../src/rules/reserves.js';
 import type { Rule, RuleDecisions } from '../../src/rules/types.js';
+import { proportionTolerance } from '../support/bounds.js';
+import { bufferIo } from '../support/io.js';
 
 const path = new URL('../../examples/rules/reserves-call-steps.mjs', import.meta.url).pathname;
 const spec = ((await import(path)) as { default: object }).default;
@@ -116,6 +119,34 @@ describe('reserves-call-steps.mjs equals the built-in chosenRound=call, fraction
     expect(choices).toEqual(new Set(['call', 'wait']));
   });
 
+  it("the built-in's generic objective and policy (JSON) are the port's: states, labels, options, fixed plays", () => {
+    for (const c of [CASES[1], CASES[3], CASES[5]]) {
+      const builtIn = solveCall(reserves as unknown as Rule, [...c.set, 'chosenRound=call'], c.objective);
+      const { decisions } = port(c.set, c.objective);
+      const objective = builtIn.objective;
+      expect(objective?.metric, c.name).toBe(c.objective);
+      expect(objective?.fraction, c.name).toBe(decisions.value.toString());
+      // Always the first option (call at once) and always the last (never call), as the port's own fixed plays.
+      expect(objective?.alwaysFirst?.fraction, c.name).toBe(decisions.alwaysFirst?.toString());
+      expect(objective?.alwaysLast?.fraction, c.name).toBe(decisions.alwaysLast?.toString());
+      const key = (entry: { state: unknown }) => {
+        const { round, out, alive } = entry.state as { round: number; out: number; alive: boolean };
+        return `${round}/${out}/${alive}`;
+      };
+      const theirs = new Map((builtIn.policy ?? []).map((entry) => [key(entry), entry]));
+      expect(theirs.size, c.name).toBe(decisions.policy.length);
+      for (const entry of decisions.policy) {
+        const found = theirs.get(key(entry));
+        expect(found?.label, entry.label).toBe(entry.label);
+        expect(found?.choice, entry.label).toBe(entry.choice);
+        expect(
+          found?.options.map((option) => [option.option, option.fraction]),
+          entry.label,
+        ).toEqual(entry.options.map((option) => [option.option, option.value?.toString() ?? null]));
+      }
+    }
+  });
+
   it('with a commander who cannot be lost and the same bonus either way, the fate is not tracked', () => {
     const set = ['leaderLoss=0.2', 'command=2', 'fallbackCommand=2', 'squads=3'];
     const builtIn = solveCall(reserves as unknown as Rule, [...set, 'chosenRound=call'], 'all.by.4');
@@ -123,5 +154,22 @@ describe('reserves-call-steps.mjs equals the built-in chosenRound=call, fraction
     expect(decisions.value.toString()).toBe(builtIn.decision.best.fraction);
     expect(values['dice.mean'].toString()).toBe(builtIn.metrics['dice.mean'].fraction);
     expect(decisions.policy.every((entry) => !entry.label.includes('commander'))).toBe(true);
+  });
+
+  it('simulated, the trials play the policy: every squad in by round 4 within 5σ of the built-in exact value', async () => {
+    const set = ['command=4', 'fallbackCommand=1', 'leaderLoss=0.2'];
+    const trials = 131_072;
+    const result = await runCommand(
+      path,
+      { set: [...set, 'objective=all.by.4'], trials: String(trials), seed: 'call-steps', quiet: true },
+      bufferIo(),
+    );
+    const exact = solveCall(reserves as unknown as Rule, [...set, 'chosenRound=call'], 'all.by.4').decision.best;
+    const estimate = result.metrics['all.by.4'].estimate as number;
+    expect(result.method).toBe('simulation');
+    // A proportion over independent trials: within 5 standard errors, sqrt(p(1 − p)/n), of the exact value.
+    expect(Math.abs(estimate - exact.exact)).toBeLessThan(proportionTolerance(exact.exact, trials));
+    // Always calling at once would land near 7890481/8503056 = 0.928: the trials played the policy, not that.
+    expect(Math.abs(estimate - 7890481 / 8503056)).toBeGreaterThan(proportionTolerance(exact.exact, trials));
   });
 });

@@ -31,6 +31,8 @@ function checkedParam(spec: unknown): ParamSpec {
     !PARAM_TYPES.has(candidate.type)
   )
     throw new Error('the sandbox described a parameter that is not one');
+  // A text parameter's parser stays in the sandbox, which checks the form; here the text is taken as typed.
+  if (candidate.type === 'text') return { ...candidate, parse: (raw: string) => raw };
   return candidate;
 }
 

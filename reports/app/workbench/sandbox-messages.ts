@@ -22,7 +22,8 @@ export interface RuleDescription {
   title: string;
   summary: string;
   source: string;
-  params: ParamSpec[];
+  /** A text parameter without its parser (a function cannot be posted): the sandbox checks the form. */
+  params: Array<ParamSpec | Omit<Extract<ParamSpec, { type: 'text' }>, 'parse'>>;
   /** Whether the rule has an exact answer (its own exact(), or its dice enumerated). */
   exact: boolean;
 }

@@ -12,7 +12,7 @@
  */
 import { chunkCount } from '../../../src/engine/chunks.js';
 import { runChunks } from '../../../src/engine/run-chunks.js';
-import { buildResult } from '../../../src/result.js';
+import { buildResult, withDecisions } from '../../../src/result.js';
 import { hasExact, knownExact } from '../../../src/rules/exact-of.js';
 import { adaptRuleFile } from '../../../src/rules/file-rule.js';
 import type { Rule } from '../../../src/rules/types.js';
@@ -86,7 +86,14 @@ async function load(source: string, name: string): Promise<SandboxReply & { kind
   }
   const { id, title, summary, params } = rule;
   const exact = rule.exact !== undefined;
-  return { kind: 'loaded', id: 0, rule: { id, title, summary, source: rule.source, params: [...params], exact } };
+  // Plain data only: a text parameter's parser (a rule with choices has one, objective) stays here, where the
+  // form is checked; the page gets its description.
+  const described = params.map((spec) => {
+    if (spec.type !== 'text') return spec;
+    const { parse: _parse, ...data } = spec;
+    return data;
+  });
+  return { kind: 'loaded', id: 0, rule: { id, title, summary, source: rule.source, params: described, exact } };
 }
 
 function describe(error: unknown): string {
@@ -126,7 +133,8 @@ function answer(current: Rule, request: SandboxRequest & { kind: 'answer' }): Sa
   if (!simulating) {
     const exact = (current.exact as NonNullable<Rule['exact']>)(params);
     const input = { params, seed, stream: null, threads: 0, confidence: 1, trials: 0, tally: null };
-    const result = buildResult({ ...input, rule: { ...current, exact: () => exact } });
+    // A rule with choices: best play beside the figures, solved here as muster run solves it.
+    const result = withDecisions(current, params, buildResult({ ...input, rule: { ...current, exact: () => exact } }));
     return { ...replied, forced, answer: { result, fractions: fractionsOf(exact), ...about } };
   }
   const { trials, stream } = request.options as NonNullable<typeof request.options>;
@@ -139,7 +147,7 @@ function answer(current: Rule, request: SandboxRequest & { kind: 'answer' }): Sa
   });
   const exactRule: Rule = exact ? { ...current, exact: () => exact } : current;
   const input = { params, seed, stream, threads: 1, confidence: CONFIDENCE, trials, tally };
-  const result = buildResult({ ...input, rule: exactRule });
+  const result = withDecisions(current, params, buildResult({ ...input, rule: exactRule }));
   const reply: SandboxAnswer = { result, fractions: exact ? fractionsOf(exact) : null, ...about };
   return { ...replied, forced, answer: reply };
 }

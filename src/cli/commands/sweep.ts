@@ -40,6 +40,8 @@ import { openCheckpoint, ruleOfJob, savedTrials, streamOfJob, type Resumed } fro
 import { checkCounts } from '../tally-check.js';
 import { resolveShard, type ShardPlace } from '../scheduler.js';
 import type { GridShardFile, GridView } from './grid-shard.js';
+import { asksForCall } from '../../analysis/reserves-call.js';
+import { type CallSweepPoint, reservesCallSweepCommand } from './reserves-call-sweep.js';
 
 export interface SweepOptions extends RunOptions {
   vary?: string[];
@@ -156,7 +158,10 @@ export async function sweepOrShardCommand(
   options: SweepOptions,
   io: Io,
   env: NodeJS.ProcessEnv = process.env,
-): Promise<SweepResult | GridShardFile> {
+): Promise<SweepResult | GridShardFile | CallSweepPoint[]> {
+  // reserves --set chosenRound=call: best play solved at each point (./reserves-call-sweep.ts).
+  if (!isRulePath(ruleId) && asksForCall(getRule(ruleId), options.set ?? []))
+    return reservesCallSweepCommand(getRule(ruleId), { ...options }, io);
   if (options.shard === undefined && options.shards === undefined) return sweepCommand(ruleId, options, io);
   const plan = planSweep(isRulePath(ruleId) ? await loadRuleFileRef(ruleId) : getRule(ruleId), options);
   const place = resolveShard(options.shard, options.shards, env, true) as ShardPlace;
