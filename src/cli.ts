@@ -258,8 +258,20 @@ export function buildProgram(io: Io): Command {
     .option('--exact', 'solve every setting exactly (the default where the rule has exact values)')
     .option('--simulate', 'simulate even where the rule has exact values')
     .option('--html <file>', 'also write the balance map: a heat map (two parameters) or a line (one), printable')
+    .option(
+      '--shard <i/n|auto>',
+      "run only shard i of n of the balance's chunks (simulated), for muster merge (auto: from the scheduler’s " +
+        'array index; see docs/cluster.md)',
+    )
+    .option('--shards <n>', 'the shard count where the scheduler does not export it (as muster sweep --shards)')
+    .option('--out <file>', "with --shard: where to write this shard's tallies ({index} becomes the shard index)")
+    .option(
+      '--checkpoint <file>',
+      'save finished chunks here as the balance is simulated; run the same command again to resume',
+    )
+    .option('--checkpoint-every <seconds>', 'seconds between checkpoint writes (default 5)')
     .action(async (rule: string, options) => {
-      await (await import('./cli/commands/balance.js')).balanceCommand(rule, options, io);
+      await (await import('./cli/commands/balance.js')).balanceOrShardCommand(rule, options, io);
     });
   simulationOptions(
     program

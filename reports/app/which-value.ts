@@ -85,6 +85,8 @@ const shell = (text: string) => shellWord(text);
 export class WhichValueView {
   readonly section = make('section', 'panel which-value');
   answer: WhichAnswer | null = null;
+  /** The time limit of one question, in milliseconds (LIMIT_MS; a test shortens it). */
+  limitMs = LIMIT_MS;
   private readonly firstParam = make('select');
   private readonly firstValues = make('input');
   private readonly secondParam = make('select');
@@ -354,7 +356,7 @@ export class WhichValueView {
       : {};
     const stop = new AbortController();
     this.running = stop;
-    const timer = setTimeout(() => stop.abort(), LIMIT_MS);
+    const timer = setTimeout(() => stop.abort(), this.limitMs);
     const started = performance.now();
     const progress = make('progress');
     progress.id = 'which-progress';
@@ -404,8 +406,8 @@ export class WhichValueView {
     const lines: string[] = [];
     if (result.partial)
       lines.push(
-        `Stopped after ${LIMIT_MS / 1000} s with ${result.points.length} of the settings worked out: only those are ` +
-          'weighed. Narrow the ranges, or run the command below.',
+        `Stopped after ${+(this.limitMs / 1000).toFixed(3)} s with ${result.points.length} of the settings worked ` +
+          'out: only those are weighed. Narrow the ranges, or run the command below.',
       );
     if (question.goal === 'target') {
       lines.push(

@@ -1,5 +1,5 @@
 /**
- * A sweep and a comparison are both a grid: points in order, each a rule, its
+ * A sweep, a balance and a comparison are each a grid: points in order, each a rule, its
  * parameters and a seed, computed alike. Sharding splits the points' chunks
  * among machines and merge adds their tallies back; neither needs to know
  * which analysis made the grid, only what this interface tells it.
@@ -10,12 +10,24 @@ import type { SimulationOptions } from '../engine/settings.js';
 import type { Params, Rule } from '../rules/types.js';
 import type { Evaluated, GridSettings } from './evaluate.js';
 
-export type GridCommand = 'sweep' | 'compare';
+export type GridCommand = 'sweep' | 'compare' | 'balance';
 
 /** The command's own options as typed, recorded in every shard, from which merge plans it again. */
 export type GridArgs =
   | { set: string[]; vary: string[] }
-  | { set: string[]; variant: string[]; seedPerVariant: boolean };
+  | { set: string[]; variant: string[]; seedPerVariant: boolean }
+  | BalanceArgs;
+
+/** A balance's question as typed: a sweep's grid, and what is asked of it (null: the option not given). */
+export interface BalanceArgs {
+  set: string[];
+  vary: string[];
+  metric: string;
+  target: string;
+  keep: string[];
+  cliff: string | null;
+  within: string | null;
+}
 
 /** A rule file the command named: `ref` as typed ("" for the command's own rule), where it was, its sha256. */
 export interface RecordedFile {

@@ -68,7 +68,7 @@ function isCount(value: unknown): value is number {
 
 export function readGridShard(file: string, analyses: readonly GridAnalysis<unknown, unknown>[]): GridShardFile {
   const bad = (why: string) =>
-    new UsageError(`files: ${file} ${why}; allowed: files written by muster sweep or compare with --shard`);
+    new UsageError(`files: ${file} ${why}; allowed: files written by muster sweep, compare or balance with --shard`);
   const parsed = readShardJson(file);
   const optional =
     parsed !== null && typeof parsed === 'object'
@@ -103,7 +103,7 @@ export function readGridShard(file: string, analyses: readonly GridAnalysis<unkn
   // The command is data: matched against the analyses merge knows, never used as a key.
   const analysis = analyses.find((candidate) => candidate.command === shard.command);
   const argsOk = analysis?.isArgs(shard.args);
-  if (!argsOk) throw bad('has a command that is not sweep or compare, or options that are not its own');
+  if (!argsOk) throw bad('has a command that is not sweep, compare or balance, or options that are not its own');
   if (typeof shard.rule !== 'string' || typeof shard.seed !== 'string')
     throw bad('has a rule or seed that is not text');
   const stream = recordedStream(shard);

@@ -14,6 +14,7 @@
  * read, so only their tallies are kept. A forged share f of N pieces
  * escapes with probability C(N − f, K) / C(N, K).
  */
+import type { GridCommand } from '../analysis/grid.js';
 import { randomInt } from 'node:crypto';
 import { UsageError } from '../errors.js';
 import { terminalLine } from '../output/terminal.js';
@@ -27,7 +28,7 @@ import { withInterrupt } from './commands/run.js';
 
 /** What a re-run needs of the merged command, as merge planned it from the shards. */
 export interface GridToVerify {
-  command: 'sweep' | 'compare';
+  command: GridCommand;
   ruleAt: (point: number) => Rule;
   points: readonly Params[];
   seeds: readonly string[];
@@ -68,7 +69,7 @@ export class PiecesToVerify {
     if (this.#chosen.size === 0) return;
     const threads = parseThreads(threadsOption);
     const chosen = [...this.#chosen.values()];
-    const noun = grid.command === 'sweep' ? 'point' : 'variant';
+    const noun = grid.command === 'compare' ? 'variant' : grid.command === 'balance' ? 'setting' : 'point';
     const pool = SimulationPool.take(threads);
     try {
       const outcomes = await withInterrupt((signal) =>

@@ -7,6 +7,7 @@ import { newCallMarker, readRuleCall, type CallMarker, type RuleCallSeen } from 
 import { calledExit, outOfMemory, overTime, RuleFault, thrownByRuleFile, thrownOutside } from '../guard/rule-faults.js';
 import type { Rule } from '../rules/types.js';
 import { unpackTally, type TallyMessage } from './packed-tally.js';
+import { useNodeCores } from './threads.js';
 import { runChunks, type ChunkTask, type PartFailure } from './run-chunks.js';
 
 /**
@@ -47,6 +48,8 @@ export const IN_PROCESS_CHUNKS = 4;
 export function defaultThreads(): number {
   return availableParallelism();
 }
+// The option parsers' default (engine/threads.ts) is this count wherever the pool is loaded, on every Node 20.
+useNodeCores(availableParallelism);
 
 /**
  * The --timeout watchdog of a simulation: `onFire` runs when no task has

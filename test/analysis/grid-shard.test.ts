@@ -150,7 +150,7 @@ describe('a sweep or a comparison split into shards merges to the whole, bit for
       ],
       [
         [file('badargs.tally')],
-        /^muster: files: .*badargs\.tally has a command that is not sweep or compare, or options that are not its own/,
+        /^muster: files: .*badargs\.tally has a command that is not sweep, compare or balance, or options that are not its own/,
       ],
       [
         [file('badvary.tally')],

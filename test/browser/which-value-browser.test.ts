@@ -173,6 +173,35 @@ describeInChromium('"Which value?" in the calculator, in headless Chromium', () 
     expect(sharedPage.problems).toEqual([]);
   });
 
+  it('past its time limit the page stops, weighs the settings finished and says so', async () => {
+    const limit = (ms: number | null) =>
+      shared.evaluate((value) => {
+        const view = (window as unknown as { musterApp: { whichValue: { limitMs: number } } }).musterApp.whichValue;
+        const before = view.limitMs;
+        if (value !== null) view.limitMs = value;
+        return before;
+      }, ms);
+    const usual = await limit(1);
+    try {
+      // 9 × 11 = 99 settings: the exact solver hears the stop at its first pause, 50 ms of solving in.
+      const answer = await ask(shared, 'reserves', {
+        first: { name: 'squads', values: '4..12' },
+        second: { name: 'target', values: '2..12' },
+        goal: 'target',
+        metric: 'all.by.4',
+        target: '80%',
+      });
+      expect(answer.result.partial).toBe(true);
+      expect(answer.result.points.length).toBeLessThan(99);
+      expect(answer.words).toMatch(
+        /^Stopped after 0\.001 s with \d+ of the settings worked out: only those are weighed/,
+      );
+    } finally {
+      await limit(usual);
+    }
+    expect(usual).toBe(20_000);
+  });
+
   it('on a 375-px phone: nothing scrolls sideways, the map text is 11 px or more', async () => {
     const { page, problems } = await offlinePage(browser, { viewport: { width: 375, height: 740 }, blob: true });
     await page.goto(`file://${appFile}`);

@@ -1035,6 +1035,7 @@ describe('no new hint goes unlisted', () => {
     'src/cli/best.ts': 1,
     'src/cli/checkpoint-option.ts': 2,
     'src/cli/commands/app.ts': 2,
+    'src/cli/commands/balance.ts': 3,
     'src/cli/commands/card.ts': 2,
     'src/cli/commands/check.ts': 1,
     'src/cli/commands/compare.ts': 4,

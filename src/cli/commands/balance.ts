@@ -5,6 +5,8 @@
  * sensitivity at that setting, the cliffs, and the metric as a map.
  */
 import { assembleBalance, planBalance, type BalancePlan, type BalanceResult } from '../../analysis/balance.js';
+import { balanceArgs, balanceGrid } from '../../analysis/balance-grid.js';
+import { UsageError } from '../../errors.js';
 import { evaluateSweep } from '../../analysis/sweep-evaluate.js';
 import { SimulationPool } from '../../engine/pool.js';
 import { own } from '../../keyed.js';
@@ -28,7 +30,11 @@ import type { Io } from '../io.js';
 import { checkGridPaths, ruleFileInputs } from '../output-paths.js';
 import { ProgressBar } from '../progress.js';
 import { reportIo } from '../report-io.js';
+import { savedTrials } from '../checkpoint-option.js';
+import { resolveShard, type ShardPlace } from '../scheduler.js';
+import type { GridShardFile, GridView } from './grid-shard.js';
 import { withInterrupt } from './run.js';
+import { openGridCheckpoint } from './sweep.js';
 
 export interface BalanceOptions {
   vary?: string[];
@@ -51,6 +57,12 @@ export interface BalanceOptions {
   json?: string;
   html?: string;
   quiet?: boolean;
+  /** With --shard: this shard's share of the balance's points, for muster merge. */
+  shard?: string;
+  shards?: string;
+  out?: string;
+  checkpoint?: string;
+  checkpointEvery?: string;
 }
 
 /** The mark beside the nearest settings in the map; `WITHIN_MARK` beside the others within --within. */
@@ -59,15 +71,35 @@ export const WITHIN_MARK = '◇';
 
 /** Answers the balance question: words, a map, and the JSON and page asked for. */
 export async function balanceCommand(ruleId: string, options: BalanceOptions, io: Io): Promise<BalanceResult> {
+  if (options.shard !== undefined || options.shards !== undefined)
+    throw new Error('balanceCommand answers a whole balance; balanceOrShardCommand takes --shard');
   const rule = isRulePath(ruleId) ? await loadRuleFileRef(ruleId) : getRule(ruleId);
   const plan = planBalance(rule, options);
+  if (options.out !== undefined)
+    throw new UsageError('--out: only with --shard; allowed: --json or --html for a whole balance');
   const paths = checkGridPaths({ json: options.json, html: options.html }, ruleFileInputs([rule]));
   const { grid, settings } = plan.sweep;
   const simulating = settings.method === 'simulation';
-  const pool = simulating ? SimulationPool.take(settings.threads) : undefined;
+  if (!simulating && options.checkpoint !== undefined)
+    throw new UsageError(
+      '--checkpoint: an exact balance simulates nothing; allowed: leave out --checkpoint, or add --simulate',
+    );
+  const checkpoint = openGridCheckpoint('balance', plan.sweep, options, [
+    { option: '--json', path: paths.json },
+    { option: '--html', path: paths.html },
+  ]);
   const totalTrials = grid.length * settings.trials;
+  // A resumed balance says so, and counts only its own trials in its rate.
+  const already = savedTrials(checkpoint, grid.length, settings.trials);
+  if (checkpoint && already > 0 && !options.quiet)
+    io.err(
+      `resuming from ${terminalLine(checkpoint.path)}: ${formatCount(already)} of ${formatCount(totalTrials)} ` +
+        'trials already done\n',
+    );
+  const pool = simulating ? SimulationPool.take(settings.threads) : undefined;
   const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet, undefined, {
     unit: simulating ? 'trials' : 'points',
+    already,
   });
   let result: BalanceResult;
   try {
@@ -75,6 +107,7 @@ export async function balanceCommand(ruleId: string, options: BalanceOptions, io
       evaluateSweep(plan.sweep, {
         pool,
         signal,
+        ledgerFor: checkpoint && ((index) => checkpoint.ledger(index)),
         onTrials: (done) => progress.update(done, totalTrials),
         onPoint: (done, total) => {
           if (!simulating) progress.update(done, total);
@@ -83,21 +116,60 @@ export async function balanceCommand(ruleId: string, options: BalanceOptions, io
     );
     result = assembleBalance(plan, sweep);
   } finally {
+    checkpoint?.save();
     progress.finish();
     await pool?.close();
   }
+  await writeBalance(plan, result, paths, options.quiet ?? false, io);
+  if (result.partial) process.exitCode = interruptedStatus();
+  return result;
+}
+
+/** `muster balance`: the whole balance, or with --shard (or --shards) this shard's share of its points. */
+export async function balanceOrShardCommand(
+  ruleId: string,
+  options: BalanceOptions,
+  io: Io,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<BalanceResult | GridShardFile> {
+  if (options.shard === undefined && options.shards === undefined) return balanceCommand(ruleId, options, io);
+  const plan = planBalance(isRulePath(ruleId) ? await loadRuleFileRef(ruleId) : getRule(ruleId), options);
+  const place = resolveShard(options.shard, options.shards, env, true) as ShardPlace;
+  const { rule } = plan.sweep;
+  // A rule file is recorded with its contents' hash, so merge loads the very file the shards ran.
+  const ruleFiles = rule.file ? [{ ref: '', path: rule.file.path, sha256: rule.file.sha256 }] : [];
+  const { runGridShard } = await import('./grid-shard.js');
+  const args = balanceArgs(options);
+  return runGridShard(balanceGrid, balanceGrid.job(plan, args, ruleFiles), place, options, io);
+}
+
+/** The balance as merge writes it, once its shards are added up. */
+export const balanceView: GridView<BalancePlan, BalanceResult> = { analysis: balanceGrid, write: writeBalance };
+
+/** The words and the map on the terminal, then the JSON and page asked for (all rendered before any is written). */
+async function writeBalance(
+  plan: BalancePlan,
+  result: BalanceResult,
+  paths: { json?: string; html?: string; csv?: string },
+  quiet: boolean,
+  io: Io,
+): Promise<void> {
+  if (paths.csv !== undefined)
+    throw new UsageError('--csv: not for a balance; allowed: --json or --html (nothing was written)');
   reportIo(io, paths.json).out(renderBalance(plan, result, tableWidth(io.columns)));
   const files: OutputFile[] = [];
   if (paths.json) files.push({ path: paths.json, contents: toJson(result), option: '--json' });
   // The page and its charts load only when asked for.
   if (paths.html) {
     const { balancePage } = await import('../../../reports/balance.js');
-    files.push({ path: paths.html, contents: balancePage(rule, result, plan.metric).html, option: '--html' });
+    files.push({
+      path: paths.html,
+      contents: balancePage(plan.sweep.rule, result, plan.metric).html,
+      option: '--html',
+    });
   }
   writeOutputs(files, io.out);
-  if (!options.quiet) for (const file of files) if (file.path !== STDOUT) io.err(`wrote ${terminalLine(file.path)}\n`);
-  if (result.partial) process.exitCode = interruptedStatus();
-  return result;
+  if (!quiet) for (const file of files) if (file.path !== STDOUT) io.err(`wrote ${terminalLine(file.path)}\n`);
 }
 
 /** The header, the answer in words, the map, then sensitivity and cliffs. */

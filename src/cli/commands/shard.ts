@@ -44,7 +44,7 @@ import { openCheckpoint, ruleOfJob, savedTrials, streamOfJob } from '../checkpoi
 import { fillIndex, resolveShard } from '../scheduler.js';
 import type { SweepResult } from '../../analysis/sweep.js';
 import type { CompareResult } from '../../analysis/compare.js';
-import { isGridShard, mergeGridShards, type GridMergeOptions } from './grid-shard.js';
+import { isGridShard, mergeGridShards, type GridMergeOptions, type GridView } from './grid-shard.js';
 
 interface ShardOptions extends RunOptions {
   shard?: string;
@@ -210,8 +210,14 @@ export async function mergeAnyCommand(
   }
   if (!grid) return mergeCommand(files, options, io);
   // The analyses a grid shard can be of, each with how its command writes the merged result.
-  const views = [(await import('./sweep.js')).sweepView, (await import('./compare.js')).compareView];
-  return (await mergeGridShards(files, options, io, views)) as SweepResult | CompareResult;
+  const views = [
+    (await import('./sweep.js')).sweepView,
+    (await import('./compare.js')).compareView,
+    (await import('./balance.js')).balanceView,
+  ];
+  return (await mergeGridShards(files, options, io, views as GridView<unknown, unknown>[])) as
+    | SweepResult
+    | CompareResult;
 }
 
 /** `muster merge FILE…` of `muster shard` files: adds shard tallies into the result of the whole run. */

@@ -36,7 +36,15 @@ import { STDOUT } from '../../output/files.js';
 import { checkGridPaths, ruleFileInputs } from '../output-paths.js';
 import { toJson } from '../../output/json.js';
 import { reportIo } from '../report-io.js';
-import { openCheckpoint, ruleOfJob, savedTrials, streamOfJob, type Resumed } from '../checkpoint-option.js';
+import type { Checkpoint } from '../../engine/checkpoint.js';
+import {
+  type CheckpointOptions,
+  openCheckpoint,
+  ruleOfJob,
+  savedTrials,
+  streamOfJob,
+  type Resumed,
+} from '../checkpoint-option.js';
 import { checkCounts } from '../tally-check.js';
 import { resolveShard, type ShardPlace } from '../scheduler.js';
 import type { GridShardFile, GridView } from './grid-shard.js';
@@ -73,34 +81,11 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
   const paths = checkGridPaths(options, inputs);
   if (options.exact && options.checkpoint !== undefined)
     throw new UsageError('--checkpoint: an exact sweep simulates nothing; allowed: leave out --checkpoint');
-  const checkpoint = openCheckpoint(
-    options,
-    {
-      command: 'sweep',
-      ...ruleOfJob(rule),
-      seed: settings.seed,
-      ...streamOfJob(settings.stream),
-      trials: settings.trials,
-      points: grid,
-    },
-    (point) =>
-      point < grid.length
-        ? {
-            tallyLength: rule.tallyLength(grid[point]),
-            totalAllowed: (total) => total === settings.trials,
-            checkTally: (tally, trials) => checkCounts(rule, grid[point], tally, trials),
-          }
-        : undefined,
-    null,
-    {
-      outputs: [
-        { option: '--json', path: paths.json },
-        { option: '--html', path: paths.html },
-        { option: '--csv', path: paths.csv },
-      ],
-      inputs,
-    },
-  );
+  const checkpoint = openGridCheckpoint('sweep', plan, options, [
+    { option: '--json', path: paths.json },
+    { option: '--html', path: paths.html },
+    { option: '--csv', path: paths.csv },
+  ]);
 
   const pool = settings.method === 'simulation' ? SimulationPool.take(settings.threads) : undefined;
   const simulating = settings.method === 'simulation';
@@ -150,6 +135,40 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
     );
   if (sweep.partial) process.exitCode = interruptedStatus();
   return sweep;
+}
+
+/**
+ * The checkpoint of a whole sweep (or a balance, whose points are a sweep's), when --checkpoint asks for one: each
+ * point's finished chunks, checked as a tally of its rule, so the same command run again resumes.
+ */
+export function openGridCheckpoint(
+  command: 'sweep' | 'balance',
+  plan: SweepPlan,
+  options: CheckpointOptions,
+  outputs: Array<{ option: string; path: string | undefined }>,
+): Checkpoint | undefined {
+  const { rule, grid, settings } = plan;
+  return openCheckpoint(
+    options,
+    {
+      command,
+      ...ruleOfJob(rule),
+      seed: settings.seed,
+      ...streamOfJob(settings.stream),
+      trials: settings.trials,
+      points: grid,
+    },
+    (point) =>
+      point < grid.length
+        ? {
+            tallyLength: rule.tallyLength(grid[point]),
+            totalAllowed: (total) => total === settings.trials,
+            checkTally: (tally, trials) => checkCounts(rule, grid[point], tally, trials),
+          }
+        : undefined,
+    null,
+    { outputs, inputs: ruleFileInputs([rule]) },
+  );
 }
 
 /** `muster sweep`: the whole sweep, or with --shard (or --shards) this shard's share of it, for muster merge. */
