@@ -5,7 +5,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { parseThreads } from '../../src/input/settings.js';
+import { parseThreads } from '../../src/engine/settings.js';
 
 describe('the default thread count', () => {
   it('is os.availableParallelism() before the pool loads, and after', async () => {
