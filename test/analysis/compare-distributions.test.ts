@@ -17,6 +17,8 @@ import { Fraction } from '../../src/exact/fraction.js';
 import { toJson } from '../../src/output/json.js';
 import { compareCsv } from '../../reports/compare.js';
 import { getRule } from '../../src/rules/index.js';
+import { join } from 'node:path';
+import { cli, scratchFolder } from '../support/cli.js';
 import { bufferIo } from '../support/io.js';
 
 const schema = JSON.parse(readFileSync(new URL('../../docs/result.schema.json', import.meta.url), 'utf8')) as object;
@@ -135,6 +137,41 @@ describe('compare: distributions value by value', () => {
     expect(rows.filter((row) => row.startsWith('rolls.mean,value,A,'))).toHaveLength(
       apart.distributions?.[0].values.length ?? -1,
     );
+  });
+});
+
+describe('compare: distributions through the CLI', () => {
+  const folder = scratchFolder('compare-distributions');
+  const args = ['rolloff', '--variant', 'A: bonusA=0', '--variant', 'B: bonusA=1', '--metric', 'rolls.mean'];
+
+  it('two shards merged give the distributions a whole comparison gives, bit for bit', async () => {
+    const shards = [join(folder, 's0.json'), join(folder, 's1.json')];
+    for (const [index, file] of shards.entries()) {
+      const run = await cli('compare', ...args, '--trials', '20000', '--shard', `${index}/2`, '--out', file, '--quiet');
+      expect(run.status, run.stderr).toBe(0);
+    }
+    const merged = await cli('merge', ...shards, '--json', '-');
+    const whole = await cli('compare', ...args, '--trials', '20000', '--json', '-', '--quiet');
+    expect(merged.status, merged.stderr).toBe(0);
+    const [a, b] = [merged, whole].map((r) => JSON.parse(r.stdout).distributions);
+    expect(a).toEqual(b);
+    expect(a[0].test.test).toBe('chi-square');
+  });
+
+  it('a variant label with terminal control characters prints as text in the value-by-value table', async () => {
+    const run = await cli(
+      'compare',
+      'rolloff',
+      '--variant',
+      'A: bonusA=0',
+      '--variant',
+      '\u001b[31mred: bonusA=1',
+      '--metric',
+      'rolls.mean',
+    );
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain('value by value');
+    expect(run.stdout).not.toContain('\u001b');
   });
 });
 
