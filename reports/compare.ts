@@ -9,7 +9,8 @@ import { own } from '../src/keyed.js';
 import type { MetricSpec, Rule } from '../src/rules/types.js';
 import { intervalChart, pointFrom, type IntervalPoint } from './charts/blocks.js';
 import type { Chart } from './charts/chart.js';
-import { csvLine, partialColumn } from './csv.js';
+import { type CsvCell, csvLine, partialColumn } from './csv.js';
+import type { ValueDifference } from '../src/analysis/distribution-differences.js';
 import { escapeHtml } from './escape.js';
 import { renderPage, type ParamRow } from './page.js';
 import { readingRows } from './readings.js';
@@ -274,6 +275,8 @@ export function comparePage(
 /** Every metric of every variant with its difference from the baseline, one row each. */
 export function compareCsv(result: CompareResult, metrics: readonly MetricSpec[]): string {
   const partial = partialColumn(result.partial === true);
+  // A distribution compared value by value adds its rows, and these columns to every row (empty on the others).
+  const extra = result.distributions ? ['value', 'chi_square', 'df'] : [];
   let text = csvLine([
     'metric',
     'kind',
@@ -290,8 +293,10 @@ export function compareCsv(result: CompareResult, metrics: readonly MetricSpec[]
     'p',
     'p_holm',
     'significant',
+    ...extra,
     ...partial.header,
   ]);
+  const none = extra.map(() => null);
   for (const metric of metrics) {
     for (const variant of result.variants) {
       const value = own(variant.metrics, metric.name);
@@ -313,9 +318,67 @@ export function compareCsv(result: CompareResult, metrics: readonly MetricSpec[]
         d?.p ?? null,
         d?.pAdjusted ?? null,
         d?.significant ?? null,
+        ...none,
         ...partial.cells,
       ]);
     }
+    text += distributionRows(result, metric, partial.cells);
+  }
+  return text;
+}
+
+/**
+ * A distribution's rows in a comparison's CSV: the baseline's chance of each value (kind `value`), each variant's
+ * with its difference from the baseline's, the chance past the values listed (kind `beyond`, `value` the last
+ * listed), and each variant's chi-square test (kind `distribution test`).
+ */
+function distributionRows(result: CompareResult, metric: MetricSpec, partial: readonly CsvCell[]): string {
+  const found = (result.distributions ?? []).filter((d) => d.metric === metric.name);
+  if (found.length === 0) return '';
+  type Figures = Omit<ValueDifference, 'value'>;
+  const line = (kind: string, label: string, value: number, side: Figures['baseline'], d: Figures | null) =>
+    csvLine([
+      metric.name,
+      kind,
+      label,
+      side.estimate,
+      null,
+      null,
+      side.exact,
+      d?.difference ?? null,
+      null,
+      null,
+      d?.exactDifference ?? null,
+      null,
+      null,
+      null,
+      null,
+      value,
+      null,
+      null,
+      ...partial,
+    ]);
+  let text = '';
+  const first = found[0];
+  for (const v of first.values) text += line('value', first.baseline, v.value, v.baseline, null);
+  if (first.beyond) text += line('beyond', first.baseline, first.beyond.above, first.beyond.baseline, null);
+  for (const d of found) {
+    for (const v of d.values) text += line('value', d.variant, v.value, v.variant, v);
+    if (d.beyond) text += line('beyond', d.variant, d.beyond.above, d.beyond.variant, d.beyond);
+    if (d.test)
+      text += csvLine([
+        metric.name,
+        'distribution test',
+        d.variant,
+        ...[null, null, null, null, null, null, null, null, null],
+        d.test.p,
+        d.test.pAdjusted,
+        d.test.significant,
+        null,
+        d.test.statistic,
+        d.test.df,
+        ...partial,
+      ]);
   }
   return text;
 }

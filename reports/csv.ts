@@ -12,7 +12,7 @@ import { terminalSafe } from '../src/output/terminal.js';
 import type { RunResult } from '../src/result.js';
 import type { MetricSpec } from '../src/rules/types.js';
 
-type CsvCell = string | number | boolean | null;
+export type CsvCell = string | number | boolean | null;
 
 function csvField(cell: CsvCell): string {
   if (cell === null) return '';

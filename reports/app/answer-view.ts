@@ -11,7 +11,7 @@ import type { Fraction } from '../../src/exact/fraction.js';
 import { DEFAULT_STREAM } from '../../src/engine/random.js';
 import type { MetricResult, RunResult } from '../../src/result.js';
 import type { MetricSpec, Params, Rule } from '../../src/rules/types.js';
-import { runCharts } from '../charts/index.js';
+import { answerCharts } from './answer-charts.js';
 import { confidenceLabel, formatInterval, metricsTable, readableFraction } from '../tables.js';
 import { ChartBoard } from './chart-board.js';
 import { element, make } from './dom.js';
@@ -67,7 +67,7 @@ export class AnswerView {
     element('metrics').classList.toggle('fits-card', metrics.length <= PRINTED_TABLE_ROWS);
     const texted = performance.now();
     let firstChart = texted;
-    const current = await this.board.show(runCharts({ rule, result, metrics }), stale, () => {
+    const current = await this.board.show(answerCharts({ rule, result, metrics }), stale, () => {
       firstChart = performance.now();
     });
     return current ? { texted, firstChart, ended: performance.now() } : null;

@@ -25,6 +25,7 @@ import { escapeHtml } from '../escape.js';
 import { percent } from '../numbers.js';
 import { type CardBlock, type CardDesign, type CardOptions, declaredDesign } from '../present/cards.js';
 import { genericDesign } from '../present/generic-card.js';
+import { distributionBlocks } from './distribution-panel.js';
 
 export type Paper = 'a4' | 'letter';
 export const PAPERS: readonly Paper[] = ['a4', 'letter'];
@@ -80,7 +81,12 @@ export function planCard(rule: Rule, params: Params, options: CardOptions = {}):
 /** The card, from the results of planCard's parameter sets (exact or simulated). */
 export function layoutCard(rule: Rule, params: Params, options: CardOptions, results: readonly RunResult[]): Card {
   const { varied = [], ...card } = design(rule).layout(rule, params, options, results);
-  return { ...card, rule: rule.id, footer: footerLine(rule, params, varied, results, options) };
+  return {
+    ...card,
+    blocks: [...card.blocks, ...distributionBlocks(rule, results)],
+    rule: rule.id,
+    footer: footerLine(rule, params, varied, results, options),
+  };
 }
 
 /** The rule text cited by game, edition and section, without the file name it is kept under. */

@@ -108,12 +108,17 @@ export function distributionBars(distribution: DistributionResult): Distribution
  * where known (a layer with nothing to draw would leave its scale an empty extent, which vega warns of).
  */
 function layers(bars: readonly DistributionBar[], valueTitle: string) {
+  const labels = [...new Set(bars.map((bar) => bar.label))];
+  const stride = Math.ceil(labels.length / Math.floor(DISTRIBUTION_PLOT_WIDTH / 28));
+  const labelled = labels.filter((_, index) => index % stride === 0);
   const x = {
     field: 'label',
     type: 'ordinal',
     title: safeTitle(valueTitle),
     sort: { field: 'order', op: 'min' },
-    axis: { labelAngle: 0, labelOverlap: 'parity' },
+    // Every stride-th value labelled, as many as fit the plot at 11 px (a label is up to 4 characters, about 28 px):
+    // vega's own overlap removal only hides the others, whose boxes a layout check still finds.
+    axis: { labelAngle: 0, labelOverlap: false, values: labelled },
     scale: { type: 'band', paddingInner: 0.2 },
   };
   const y = (field: string) => ({
@@ -194,6 +199,24 @@ export function distributionSpec(bars: readonly DistributionBar[], valueTitle: s
     width: DISTRIBUTION_PLOT_WIDTH,
     height: 170,
     layer: layers(bars, valueTitle),
+  };
+}
+
+/** One view alone (a card's panel draws each value's chance), `height` pixels tall. */
+export function distributionViewSpec(
+  bars: readonly DistributionBar[],
+  valueTitle: string,
+  view: DistributionView,
+  height: number,
+): VegaLiteSpec {
+  const shown = bars.filter((bar) => bar.view === view);
+  return {
+    $schema: SCHEMA,
+    config: CHART_CONFIG,
+    data: { values: shown },
+    width: DISTRIBUTION_PLOT_WIDTH,
+    height,
+    layer: layers(shown, valueTitle),
   };
 }
 

@@ -22,6 +22,7 @@ import { getRule } from '../rules/index.js';
 import { isRulePath, loadRule } from '../rules/load-rule.js';
 import { resolveParams } from '../rules/params.js';
 import { withTails } from './tails.js';
+import { type DistributionDifference, distributionDifference } from './distribution-differences.js';
 import type { MetricSpec, Params, Rule, StreamVersion } from '../rules/types.js';
 import type { Tallied } from '../stats/estimate.js';
 import { twoSidedZ } from '../stats/wilson-interval.js';
@@ -86,6 +87,11 @@ export interface CompareResult extends Envelope {
     metrics: Record<string, MetricResult>;
   }>;
   differences: Difference[];
+  /**
+   * Where each variant's distribution differs from the baseline's, value by value, for every distribution metric
+   * compared (docs/json.md, "compare: distributions"); present only when a compared metric is a distribution.
+   */
+  distributions?: DistributionDifference[];
   /**
    * True when Ctrl-C stopped the comparison: only the variants listed finished (absent when every variant finished).
    */
@@ -371,6 +377,8 @@ function assembleCompare(
     metricLists[computed.findIndex((c) => c.variant.label === label)].some((m) => m.name === metric);
   const differences = compared.differences.filter((d) => has(d.baseline, d.metric) && has(d.variant, d.metric));
   const tests = compared.tests;
+  const distributions =
+    computed.length < 2 ? [] : distributionDifferences(tested, evaluated, computed, base.confidence);
   const result: CompareResult = {
     ...envelope('compare', rule),
     source: rule.source,
@@ -392,9 +400,50 @@ function assembleCompare(
       metrics: c.metrics,
     })),
     differences,
+    ...(distributions.length > 0 ? { distributions } : {}),
     ...(interrupted ? { partial: true } : {}),
   };
   return result;
+}
+
+/**
+ * Each variant's distributions against the baseline's, value by value; the chi-square tests of simulated ones are
+ * Holm-adjusted among themselves (a family apart from the metrics' z-tests, whose count they leave as it was).
+ */
+function distributionDifferences(
+  metrics: readonly MetricSpec[],
+  evaluated: readonly Evaluated[],
+  computed: readonly ComputedVariant[],
+  confidence: number,
+): DistributionDifference[] {
+  const found: DistributionDifference[] = [];
+  const [baseline, ...others] = evaluated.map((e) => e.result);
+  const trialsOf = (result: (typeof evaluated)[number]['result']) =>
+    result.method === 'simulation' ? result.trials : 0;
+  others.forEach((other, index) => {
+    for (const metric of metrics) {
+      if (!metric.distribution) continue;
+      const a = baseline.distributions ? own(baseline.distributions, metric.name) : undefined;
+      const b = other.distributions ? own(other.distributions, metric.name) : undefined;
+      if (!a || !b) continue;
+      found.push(
+        distributionDifference(
+          metric.name,
+          { baseline: computed[0].variant.label, variant: computed[index + 1].variant.label },
+          a,
+          b,
+          { baseline: trialsOf(baseline), variant: trialsOf(other) },
+        ),
+      );
+    }
+  });
+  const tested = found.flatMap((d) => (d.test ? [d.test] : []));
+  const adjusted = holm(tested.map((t) => t.p));
+  tested.forEach((t, i) => {
+    t.pAdjusted = adjusted[i];
+    t.significant = adjusted[i] <= 1 - confidence;
+  });
+  return found;
 }
 
 /** The metrics a comparison tests and reports: the asked-for ones, or every metric of the finished variants. */

@@ -141,8 +141,10 @@ describe('muster compare', () => {
       expect(round2.significant).toBe(true);
       expect(result.tests).toBe(getRule('reserves').metrics(resolveParams(getRule('reserves'))).length);
       expect(io.stdout()).toMatch(/Holm-adjusted/);
+      // reserves has distribution metrics: their value-by-value rows add three columns.
       expect(readFileSync(csv, 'utf8').split('\r\n')[0]).toBe(
-        'metric,kind,variant,estimate,lo,hi,exact,difference,difference_lo,difference_hi,exact_difference,z,p,p_holm,significant',
+        'metric,kind,variant,estimate,lo,hi,exact,difference,difference_lo,difference_hi,exact_difference,z,p,p_holm,' +
+          'significant,value,chi_square,df',
       );
       expect(readFileSync(html, 'utf8')).toContain('Differences from “none”');
     },

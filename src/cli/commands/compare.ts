@@ -41,6 +41,7 @@ import {
   wrapText,
 } from '../format.js';
 import { hiddenNote } from '../metrics.js';
+import { renderDistributionDifference } from '../distribution-compare-table.js';
 import type { MetricResult } from '../../result.js';
 import type { Io } from '../io.js';
 import { ProgressBar } from '../progress.js';
@@ -301,6 +302,10 @@ function renderCompare(result: CompareResult, choice: MetricChoice, width: numbe
       '',
     )}\n`;
   }
+  // A distribution compared value by value, under the tables (only those whose metric the table shows).
+  for (const d of result.distributions ?? [])
+    if (shownNames.has(d.metric) || choice.how === 'asked')
+      text += `\n${renderDistributionDifference(d, simulated, width)}`;
   text += hiddenNote(choice);
   if (simulated) {
     const significant = result.differences.filter((d) => d.significant && shownNames.has(d.metric));
