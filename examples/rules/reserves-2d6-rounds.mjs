@@ -8,7 +8,7 @@ export default {
   summary: 'each squad in reserve arrives on 2d6 + round ≥ target; a squad not in after the last round is lost',
   source: 'our house rules, draft 3, §4 Reserves',
   params: [
-    { name: 'squads', type: 'integer', default: 3, min: 1, max: 4096, doc: 'squads held in reserve' },
+    { name: 'squads', type: 'integer', default: 3, min: 1, max: 300, doc: 'squads held in reserve' },
     {
       name: 'rounds',
       type: 'integer',

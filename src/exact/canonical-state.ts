@@ -77,6 +77,18 @@ function className(prototype: object): string {
   return typeof name === 'string' ? name.slice(0, 40) : 'unknown';
 }
 
+/** A key as JSON writes it, kept: a step returns the same few keys on every path, each quoted once. */
+const quotedKeys = new Map<string, string>();
+function quoted(key: string): string {
+  let text = quotedKeys.get(key);
+  if (text === undefined) {
+    text = JSON.stringify(key);
+    if (quotedKeys.size >= 4096) quotedKeys.clear();
+    quotedKeys.set(key, text);
+  }
+  return text;
+}
+
 /** The text, or NOT_PLAIN thrown: the same walk as writeAt's, without a path for every value it passes. */
 function write(value: unknown, depth: number): string {
   if (depth > MAX_DEPTH) throw NOT_PLAIN;
@@ -101,7 +113,7 @@ function write(value: unknown, depth: number): string {
       let text = '{';
       for (let i = 0; i < keys.length; i++) {
         const inner = write((value as Record<string, unknown>)[keys[i]], depth + 1);
-        text += `${i ? ',' : ''}${JSON.stringify(keys[i])}:${inner}`;
+        text += `${i ? ',' : ''}${quoted(keys[i])}:${inner}`;
       }
       return `${text}}`;
     }

@@ -17,16 +17,27 @@ export class WeightSum {
     const mine = this.denominator;
     if (denominator === mine) {
       this.numerator += numerator;
-    } else if (mine % denominator === 0n) {
-      this.numerator += numerator * (mine / denominator);
-    } else if (denominator % mine === 0n) {
-      this.numerator = this.numerator * (denominator / mine) + numerator;
-      this.denominator = denominator;
-    } else {
-      const common = (mine / gcd(mine, denominator)) * denominator;
-      this.numerator = this.numerator * (common / mine) + numerator * (common / denominator);
-      this.denominator = common;
+      return;
     }
+    // One division and a check by multiplying back, rather than a remainder and then the same division: the
+    // quotient is mostly small (6^k), so the product costs a pass over the digits where a division costs several.
+    if (mine > denominator) {
+      const times = mine / denominator;
+      if (times * denominator === mine) {
+        this.numerator += numerator * times;
+        return;
+      }
+    } else {
+      const times = denominator / mine;
+      if (times * mine === denominator) {
+        this.numerator = this.numerator * times + numerator;
+        this.denominator = denominator;
+        return;
+      }
+    }
+    const common = (mine / gcd(mine, denominator)) * denominator;
+    this.numerator = this.numerator * (common / mine) + numerator * (common / denominator);
+    this.denominator = common;
   }
 
   addSum(other: WeightSum): void {
