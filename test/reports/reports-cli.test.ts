@@ -32,6 +32,12 @@ describe('muster run --html --svg --csv', () => {
     expect(readFileSync(html, 'utf8')).toMatch(/^<!doctype html>/);
     expect(readdirSync(svg).sort()).toEqual([
       'reserves-arrival-by-round.svg',
+      // Each distribution metric's panels (its bars, at least, at most) in one SVG.
+      'reserves-distribution-arrived.by.1.mean.svg',
+      'reserves-distribution-arrived.by.2.mean.svg',
+      'reserves-distribution-arrived.by.3.mean.svg',
+      'reserves-distribution-arrived.by.4.mean.svg',
+      'reserves-distribution-last.arrival.svg',
       'reserves-exact-check.svg',
       'reserves-on-table-by-round.svg',
     ]);
