@@ -13,7 +13,7 @@ import { formatParams } from '../src/output/format.js';
 import { bestOf, type MetricResult } from '../src/result.js';
 import type { MetricSpec, ParamValue, Rule } from '../src/rules/types.js';
 import type { Chart, VegaLiteSpec } from './charts/chart.js';
-import { heatmap, type HeatCell } from './charts/heatmap.js';
+import { type HeatCell, heatmap } from './charts/heatmap.js';
 import { SCHEMA, safeTitle } from './charts/vega-title.js';
 import { percent } from './numbers.js';
 import { CHART_CONFIG, EXACT_INK, SERIES_COLOURS } from './theme.js';

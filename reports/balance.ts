@@ -12,7 +12,7 @@ import { balanceCharts } from './balance-charts.js';
 import { balanceVerdict, cliffLines, rowLines, sensitivityLines, withinLines } from './balance-words.js';
 import type { Chart } from './charts/chart.js';
 import { escapeHtml } from './escape.js';
-import { renderPage, type ParamRow } from './page.js';
+import { type ParamRow, renderPage } from './page.js';
 import { htmlSection } from './tables.js';
 
 export { balanceCharts };

@@ -3,16 +3,17 @@
  * result src/analysis/compare.ts assembles (the variants, the differences
  * from the first, Holm-adjusted tests). Nothing here computes.
  */
-import { formatCount, formatValue } from '../src/output/format.js';
+
 import type { CompareResult } from '../src/analysis/compare.js';
+import type { ValueDifference } from '../src/analysis/distribution-differences.js';
 import { own } from '../src/keyed.js';
+import { formatCount, formatValue } from '../src/output/format.js';
 import type { MetricSpec, Rule } from '../src/rules/types.js';
-import { intervalChart, pointFrom, type IntervalPoint } from './charts/blocks.js';
+import { type IntervalPoint, intervalChart, pointFrom } from './charts/blocks.js';
 import type { Chart } from './charts/chart.js';
 import { type CsvCell, csvLine, partialColumn } from './csv.js';
-import type { ValueDifference } from '../src/analysis/distribution-differences.js';
 import { escapeHtml } from './escape.js';
-import { renderPage, type ParamRow } from './page.js';
+import { type ParamRow, renderPage } from './page.js';
 import { readingRows } from './readings.js';
 import { confidenceLabel, formatInterval, htmlSection } from './tables.js';
 

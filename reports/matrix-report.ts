@@ -2,9 +2,10 @@
  * The page of `muster matrix <rule> --html FILE`: one heatmap per tabulated
  * metric, the value printed in every cell, sized to print on one sheet.
  */
+
+import { formatParams } from '../src/output/format.js';
 import type { RunResult } from '../src/result.js';
 import type { Params, ParamValue, Rule } from '../src/rules/types.js';
-import { formatParams } from '../src/output/format.js';
 import { matrixChart } from './charts/generic.js';
 import { renderPage } from './page.js';
 import { readingRows } from './readings.js';

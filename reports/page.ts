@@ -9,9 +9,10 @@
  *   page input ─► header + sections (escaped HTML) ─► chart specs as JSON
  *   (no `<` left) ─► <script> calls vegaEmbed on each .vis element (SVG)
  */
-import { contentPolicy, type PolicyOptions } from './policy.js';
+
 import type { Chart } from './charts/chart.js';
 import { cssString, escapeHtml, jsonForScript } from './escape.js';
+import { contentPolicy, type PolicyOptions } from './policy.js';
 import type { ReadingRow } from './readings.js';
 import { vendorScripts } from './vendor.js';
 

@@ -3,21 +3,22 @@
  * charts, every metric in a table, and a header that says exactly what was
  * computed — enough to reproduce it.
  */
-import { own } from '../src/keyed.js';
-import { knownExact } from '../src/rules/exact-of.js';
+
 import { join } from 'node:path';
+import { own } from '../src/keyed.js';
 import { formatCount, formatParams } from '../src/output/format.js';
 import type { RunResult } from '../src/result.js';
+import { knownExact } from '../src/rules/exact-of.js';
 import type { Params, Rule } from '../src/rules/types.js';
 import type { Chart } from './charts/chart.js';
 import { withTitle } from './charts/chart.js';
 import { distributionCharts } from './charts/distribution.js';
 import { runCharts } from './charts/index.js';
 import { metricsCsv } from './csv.js';
-import type { OutputFile } from './outputs.js';
-import { renderPage, type PageInput, type ParamRow } from './page.js';
-import { readingLines, readingRows } from './readings.js';
 import { escapeHtml } from './escape.js';
+import type { OutputFile } from './outputs.js';
+import { type PageInput, type ParamRow, renderPage } from './page.js';
+import { readingLines, readingRows } from './readings.js';
 import { confidenceLabel, htmlSection, metricsTable } from './tables.js';
 
 /** Every parameter of the rule with its value and meaning. */

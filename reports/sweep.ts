@@ -3,20 +3,21 @@
  * two, heatmap panels for three, and its CSV. The sweep itself (`--vary`, the grid,
  * the points computed) is src/analysis/sweep.ts's.
  */
-import { formatCount, formatValue } from '../src/output/format.js';
-import { keyedRecord, own } from '../src/keyed.js';
-import { bestOf, type MetricResult } from '../src/result.js';
-import type { MetricSpec, ParamValue, Params, Rule } from '../src/rules/types.js';
+
 import type { SweepResult } from '../src/analysis/sweep.js';
 import { type Vary, varyValuesText } from '../src/analysis/vary.js';
-import { lineChart, pointFrom, type IntervalPoint } from './charts/blocks.js';
-import { type HeatCell, heatmap } from './charts/heatmap.js';
+import { keyedRecord, own } from '../src/keyed.js';
+import { formatCount, formatValue } from '../src/output/format.js';
+import { bestOf, type MetricResult } from '../src/result.js';
+import type { MetricSpec, Params, ParamValue, Rule } from '../src/rules/types.js';
+import { type IntervalPoint, lineChart, pointFrom } from './charts/blocks.js';
 import type { Chart } from './charts/chart.js';
+import { type HeatCell, heatmap } from './charts/heatmap.js';
 import { uniqueIds } from './charts/index.js';
 import { csvLine, partialColumn } from './csv.js';
 import { escapeHtml } from './escape.js';
 import { percent } from './numbers.js';
-import { renderPage, type ParamRow } from './page.js';
+import { type ParamRow, renderPage } from './page.js';
 import { readingRows } from './readings.js';
 import { confidenceLabel, formatInterval, htmlSection } from './tables.js';
 

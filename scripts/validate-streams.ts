@@ -33,6 +33,7 @@
 import { availableParallelism, cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { parseCount, parseIntegerOption, parseSeed, parseStream } from '../src/cli/options.js';
 import { SimulationPool } from '../src/engine/pool.js';
 import { simulate } from '../src/engine/simulate.js';
 import { badValue, UsageError } from '../src/errors.js';
@@ -44,7 +45,6 @@ import { estimate, type Tallied } from '../src/stats/estimate.js';
 import { incompleteGamma } from '../src/stats/incomplete-gamma.js';
 import { normalQuantile } from '../src/stats/normal-quantile.js';
 import { twoSidedZ } from '../src/stats/wilson-interval.js';
-import { parseCount, parseIntegerOption, parseSeed, parseStream } from '../src/cli/options.js';
 import { GOLDEN_SETTINGS } from './golden-tallies.js';
 
 /**

@@ -11,20 +11,20 @@
  * modules another one needs, and start-up stays close to a bare node.
  */
 import { Command, CommanderError, Option } from 'commander';
-import { Interrupted, UsageError } from './errors.js';
-import { processIo, type Io } from './cli/io.js';
+import { armHandOff, HandOff } from './cli/hand-off.js';
 import { holdSignals, interruptedStatus, interruption } from './cli/interrupt.js';
+import { type Io, processIo } from './cli/io.js';
 import { collect, rejectRepeats } from './cli/options.js';
+import { type ParsedCommand, parserError } from './cli/parser-errors.js';
 import { givenTimeout, prestartPool } from './cli/start-hooks.js';
 import { SimulationPool, WorkerError } from './engine/pool.js';
 import { STREAM_HELP } from './engine/random.js';
+import { Interrupted, UsageError } from './errors.js';
+import { escapedRuleFault } from './guard/rule-faults.js';
 import { fsFault } from './output/files.js';
 import { terminalIo, terminalLine } from './output/terminal.js';
-import { packageVersion } from './version.js';
-import { parserError, type ParsedCommand } from './cli/parser-errors.js';
-import { armHandOff, HandOff } from './cli/hand-off.js';
-import { escapedRuleFault } from './guard/rule-faults.js';
 import { isRulePath } from './rules/rule-ref.js';
+import { packageVersion } from './version.js';
 
 /** --timeout on a command that runs a rule file's code but simulates nothing of its own. */
 const RULE_CODE_TIMEOUT = "stop (exit 2, nothing written) if a call of a rule file's code does not return this soon";

@@ -11,8 +11,7 @@
  *   options ─► planBalance (the CLI's checks and words) ─► solveUntilInterrupted │ simulateRunInThread per point
  *           ─► assembleSweep ─► assembleBalance ─► BalanceResult
  */
-import { assembleBalance, type BalanceResult } from './analysis/balance.js';
-import { planBalance } from './analysis/balance.js';
+import { assembleBalance, type BalanceResult, planBalance } from './analysis/balance.js';
 import { simulateRunInThread } from './analysis/run-in-thread.js';
 import { solveUntilInterrupted } from './analysis/solve-points.js';
 import { assembleSweep } from './analysis/sweep.js';

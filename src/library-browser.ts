@@ -36,9 +36,9 @@ import { getRule as builtInRule, rules as builtInRules } from './rules/index.js'
 import { isRulePath } from './rules/rule-path.js';
 import type { ParamValue, Rule, StreamVersion } from './rules/types.js';
 
-export { UsageError };
-export { defineRule, listRules, type ExactOptions, type ParamSettings, type RuleFileSpec } from './library-core.js';
+export { defineRule, type ExactOptions, listRules, type ParamSettings, type RuleFileSpec } from './library-core.js';
 export type { BalanceResult, MetricResult, ParamValue, Rule, RunResult, StreamVersion };
+export { UsageError };
 export type BalanceOptions = BrowserBalanceOptions;
 
 /** The options of an in-thread run: a simulation's, without a pool or threads (it runs on the calling thread). */

@@ -6,24 +6,23 @@
  * checks (a mistake is a UsageError naming the option as the CLI spells it),
  * and neither prints nor exits.
  */
-import { evaluateCompare, planCompare, type CompareResult } from './analysis/compare.js';
+
+import { assembleBalance, type BalanceResult, planBalance } from './analysis/balance.js';
+import { type CompareResult, evaluateCompare, planCompare } from './analysis/compare.js';
 import type { EvaluateOptions, GridSettings } from './analysis/evaluate.js';
-import { variantRuleRef } from './analysis/variant.js';
 import { planSweep, type SweepResult } from './analysis/sweep.js';
 import { evaluateSweep } from './analysis/sweep-evaluate.js';
-import { assembleBalance, planBalance, type BalanceResult } from './analysis/balance.js';
-import { UsageError } from './errors.js';
+import { variantRuleRef } from './analysis/variant.js';
 import { defaultThreads } from './engine/pool.js';
 import type { SimulationOptions } from './engine/settings.js';
+import { UsageError } from './errors.js';
+import { assignments, checkCallOptions, handedOutRule, handOut, type ParamSettings, varyText } from './library-core.js';
+import { Pool } from './library-pool.js';
 import { getRule } from './rules/index.js';
 import { isRulePath, loadRule } from './rules/load-rule.js';
 import type { ParamValue, Rule, StreamVersion } from './rules/types.js';
-import { assignments, checkCallOptions, handedOutRule, handOut, type ParamSettings, varyText } from './library-core.js';
-import { Pool } from './library-pool.js';
 
-export type { BalanceResult, CompareResult, SweepResult };
-
-export type { ParamSettings };
+export type { BalanceResult, CompareResult, ParamSettings, SweepResult };
 
 /** The options every simulating call shares. */
 export interface GridCallOptions {

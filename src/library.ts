@@ -16,8 +16,10 @@
  * the caller with `close()`) to share it between calls, or leave it out and
  * each call starts and closes its own. docs/library.md is the guide.
  */
-import { UsageError } from './errors.js';
+
+import { simulateRun, solveRun } from './analysis/run.js';
 import { defaultThreads, WorkerError } from './engine/pool.js';
+import { UsageError } from './errors.js';
 import {
   checkCallOptions,
   EXACT_OPTIONS,
@@ -31,27 +33,25 @@ import {
   simulationSettings,
 } from './library-core.js';
 import { Pool } from './library-pool.js';
-import { simulateRun, solveRun } from './analysis/run.js';
 import type { MetricResult, RunResult } from './result.js';
 import { loadRule as loadRuleRef } from './rules/load-rule.js';
 import type { ParamValue, Rule, StreamVersion } from './rules/types.js';
 
-export { UsageError, WorkerError };
-export { Pool };
+export { defineRule, type ExactOptions, listRules, type ParamSettings, type RuleFileSpec } from './library-core.js';
 export {
-  balance,
-  compare,
-  sweep,
   type BalanceOptions,
   type BalanceResult,
+  balance,
   type CompareOptions,
   type CompareResult,
+  compare,
   type SweepOptions,
   type SweepResult,
+  sweep,
   type VariantSpec,
 } from './library-grid.js';
-export { defineRule, listRules, type ExactOptions, type ParamSettings, type RuleFileSpec } from './library-core.js';
 export type { MetricResult, ParamValue, Rule, RunResult, StreamVersion };
+export { Pool, UsageError, WorkerError };
 
 /** A built-in rule by id, or a rule file by path (a reference with a slash or a script extension is a path). */
 export async function loadRule(ref: string): Promise<Rule> {

@@ -3,10 +3,10 @@
 // mistake comes back as data, so the CLI prints one line and no worker stack.
 import { PACK_FROM_ENTRIES, packTally, type TallyMessage } from '../src/engine/packed-tally.js';
 import type { WorkerUsageError } from '../src/engine/pool.js';
-import { runChunks, type ChunkBatch, type ChunkTask, type PartFailure } from '../src/engine/run-chunks.js';
+import { type ChunkBatch, type ChunkTask, type PartFailure, runChunks } from '../src/engine/run-chunks.js';
 import { UsageError } from '../src/errors.js';
-import { getRule } from '../src/rules/index.js';
 import { noteExit, watchRuleCalls } from '../src/guard/rule-calls.js';
+import { getRule } from '../src/rules/index.js';
 
 // process.exit in a worker ends only this thread: noted in the task's marker, so the pool reports that the
 // rule's code called it instead of calling it a bug of muster's.

@@ -5,14 +5,15 @@
  * table, the charts and the status line. It writes the DOM only, from a
  * result already built.
  */
+
+import { DEFAULT_STREAM } from '../../src/engine/random.js';
+import type { Fraction } from '../../src/exact/fraction.js';
 import { own } from '../../src/keyed.js';
 import { formatCount, formatValue } from '../../src/output/format.js';
-import type { Fraction } from '../../src/exact/fraction.js';
-import { DEFAULT_STREAM } from '../../src/engine/random.js';
 import type { MetricResult, RunResult } from '../../src/result.js';
 import type { MetricSpec, Params, Rule } from '../../src/rules/types.js';
-import { answerCharts } from './answer-charts.js';
 import { confidenceLabel, formatInterval, metricsTable, readableFraction } from '../tables.js';
+import { answerCharts } from './answer-charts.js';
 import { ChartBoard } from './chart-board.js';
 import { element, make } from './dom.js';
 

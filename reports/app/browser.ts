@@ -26,10 +26,10 @@ import { element } from './dom.js';
 import { extraRuleOrigins, extraRules } from './extra-rules.js';
 import { readHash } from './form-values.js';
 import { type HashState, parseHash } from './hash.js';
+import { type WhichValueView, whichValueView } from './which-value-mount.js';
 import { isSandboxed } from './workbench/proxy-rule.js';
 import { CODE_MARK } from './workbench/share.js';
 import { type ShippedFile, Workbench } from './workbench/workbench.js';
-import { type WhichValueView, whichValueView } from './which-value-mount.js';
 
 /** The simulation worker's bundled source, put here by the build (./build.ts). */
 declare const __MUSTER_WORKER_SOURCE__: string;

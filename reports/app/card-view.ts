@@ -3,8 +3,9 @@
  * The odds card the print button prints, laid out off screen (#print-card)
  * for the answer shown, zoomed to one sheet as `muster card`'s page is.
  */
-import { own } from '../../src/keyed.js';
+
 import type { Fraction } from '../../src/exact/fraction.js';
+import { own } from '../../src/keyed.js';
 import { buildResult, type RunResult } from '../../src/result.js';
 import { knownExact } from '../../src/rules/exact-of.js';
 import type { Params, Rule } from '../../src/rules/types.js';

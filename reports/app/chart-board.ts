@@ -10,8 +10,9 @@
  *   chart spec ─► { skeleton, values } ─► same skeleton as shown? ─► view.data(values)
  *                                                           else ─► vegaEmbed (named dataset)
  */
-import type { Chart, VegaLiteSpec } from '../charts/chart.js';
+
 import { LEAST_TEXT_PX, legibleSvg } from '../card/legible.js';
+import type { Chart, VegaLiteSpec } from '../charts/chart.js';
 import { narrowSpec, squeezed } from '../charts/narrow.js';
 
 /** Below this width the page is one column (./style.ts): its charts are laid out for the column (../charts/narrow.ts). */

@@ -8,17 +8,18 @@
  *          ─► question (the form through the rule's parsers and checks) ─► options (trials, seed, stream)
  *          ─► the hash ─► blocked? a message : exact(params) │ simulation ─► buildResult ─► the views
  */
-import { formatCount, formatParams } from '../../src/output/format.js';
-import { shellWord } from '../../src/text/suggest.js';
+
 import { DEFAULT_STREAM } from '../../src/engine/random.js';
 import type { Fraction } from '../../src/exact/fraction.js';
+import { formatCount, formatParams } from '../../src/output/format.js';
 import { buildResult, type RunResult } from '../../src/result.js';
 import { hasExact, knownExact } from '../../src/rules/exact-of.js';
 import type { Params, Rule, StreamVersion } from '../../src/rules/types.js';
+import { shellWord } from '../../src/text/suggest.js';
 import { AnswerView, methodText } from './answer-view.js';
 import { CardView } from './card-view.js';
 import { DecisionsView, withBestPlay } from './decisions-view.js';
-import { make, element } from './dom.js';
+import { element, make } from './dom.js';
 import {
   APP_DEFAULT_SEED,
   APP_DEFAULT_TRIALS,
@@ -26,18 +27,18 @@ import {
   evaluateForm,
   type FormOutcome,
   hashEntries,
-  problemLines,
   parseSeedText,
   parseStreamText,
   parseTrials,
+  problemLines,
   type RawValues,
   type SimulationChoice,
 } from './form-values.js';
 import { FormView, fieldId } from './form-view.js';
 import { formatHash } from './hash.js';
 import { type RunningSimulation, SimulationPool } from './simulation.js';
-import { CODE_MARK } from './workbench/share.js';
 import { fractionsOf, isSandboxed, paramsOf, type SandboxedRule } from './workbench/proxy-rule.js';
+import { CODE_MARK } from './workbench/share.js';
 
 const CONFIDENCE = 0.95;
 /** How often a running simulation's estimate so far is redrawn: often enough to watch it settle. */

@@ -6,13 +6,14 @@
  * (`a=F1`, `b=S123`). Every message is the CLI's own wording, shown next to the field it names.
  * No DOM here, so the logic is tested in Node.
  */
-import { keyedRecord, own } from '../../src/keyed.js';
-import { UsageError } from '../../src/errors.js';
-import { findParam, parseParamOrLabel } from '../../src/rules/params.js';
-import { parseSeed } from '../../src/input/seed.js';
+
 import { DEFAULT_STREAM, STREAM_VERSIONS, STREAMS_ALLOWED } from '../../src/engine/random.js';
+import { UsageError } from '../../src/errors.js';
+import { parseSeed } from '../../src/input/seed.js';
+import { keyedRecord, own } from '../../src/keyed.js';
+import { findParam, parseParamOrLabel } from '../../src/rules/params.js';
 import type { ParamSpec, Params, Rule, StreamVersion } from '../../src/rules/types.js';
-import { PAGE_OPTIONS, type HashState } from './hash.js';
+import { type HashState, PAGE_OPTIONS } from './hash.js';
 
 /**
  * As `muster run`: a million trials, seed "muster", the default stream (a test checks these match the CLI's defaults).

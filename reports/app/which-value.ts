@@ -15,8 +15,9 @@
  * The other parameters keep the values the form shows; a rule written in the page runs only in its sandbox, so
  * the view asks the person to use `muster balance FILE` for it.
  */
-import { findBest } from '../../src/analysis/best.js';
+
 import type { BalanceResult } from '../../src/analysis/balance.js';
+import { findBest } from '../../src/analysis/best.js';
 import { own } from '../../src/keyed.js';
 import { balanceOf } from '../../src/library-browser-balance.js';
 import { formatCount, formatParams, formatValue } from '../../src/output/format.js';

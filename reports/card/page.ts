@@ -6,7 +6,7 @@
 import { narrowSpec } from '../charts/narrow.js';
 import { jsonForScript } from '../escape.js';
 import { BOOT_SCRIPT, chartPageHead } from '../page.js';
-import { cardCharts, cardStyle, renderCardSheet, SHEET, type Card, type Paper } from './layout.js';
+import { type Card, cardCharts, cardStyle, type Paper, renderCardSheet, SHEET } from './layout.js';
 import { LEAST_TEXT_PX, legibleSvg } from './legible.js';
 
 /**

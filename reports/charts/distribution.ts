@@ -16,8 +16,8 @@ import type { DistributionResult } from '../../src/result-distribution.js';
 import type { MetricSpec } from '../../src/rules/types.js';
 import { percent } from '../numbers.js';
 import { BAR_FILL, CHART_CONFIG, ESTIMATE_INK, EXACT_INK } from '../theme.js';
-import type { Chart, RunView, VegaLiteSpec } from './chart.js';
 import { markerKey } from './blocks.js';
+import type { Chart, RunView, VegaLiteSpec } from './chart.js';
 import { SCHEMA, safeTitle } from './vega-title.js';
 
 /** The three ways a distribution reads: each value's chance, and the chance of it or more, or of it or less. */

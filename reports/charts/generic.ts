@@ -4,17 +4,18 @@
  * against the exact values; and the heatmap of a declared matrix's two-way
  * table that `muster matrix --html` and the cards draw.
  */
-import { own } from '../../src/keyed.js';
-import type { MetricResult } from '../../src/result.js';
-import { formatCount } from '../../src/output/format.js';
+
+import type { Evaluated } from '../../src/analysis/evaluate.js';
 import { bestOf } from '../../src/best-of.js';
+import { own } from '../../src/keyed.js';
+import { formatCount } from '../../src/output/format.js';
+import type { MetricResult } from '../../src/result.js';
 import { presentationOf } from '../../src/rules/index.js';
 import type { MetricSpec, ParamValue, Rule } from '../../src/rules/types.js';
-import type { Evaluated } from '../../src/analysis/evaluate.js';
 import { percent } from '../numbers.js';
-import { intervalChart, markerKey, metricPoint, type IntervalPoint } from './blocks.js';
-import { type HeatCell, heatmap } from './heatmap.js';
+import { type IntervalPoint, intervalChart, markerKey, metricPoint } from './blocks.js';
 import type { Chart, RunView } from './chart.js';
+import { type HeatCell, heatmap } from './heatmap.js';
 
 /**
  * Every probability metric as a dot plot, or every mean (`kind`); without `kind`, the probabilities, or for a rule

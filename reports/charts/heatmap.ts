@@ -1,6 +1,7 @@
 /** A two-way table as a heatmap, the value printed in every cell (the matrix, sweep and card tables). */
-import type { VegaLiteSpec } from './chart.js';
+
 import { CHART_CONFIG } from '../theme.js';
+import type { VegaLiteSpec } from './chart.js';
 import { SCHEMA, safeTitle } from './vega-title.js';
 
 export interface HeatCell {

@@ -11,8 +11,9 @@
  *   spec ─► facet column → row, hconcat → vconcat, legends below, labels cut ─► a numeric width: the column's
  *   drawn, still wider than the column ─► squeezed: every width and band step narrowed by the overflow
  */
-import type { VegaLiteSpec } from './chart.js';
+
 import { LEAST_TEXT_PX } from '../card/legible.js';
+import type { VegaLiteSpec } from './chart.js';
 import { fitsIn, SPLIT_FONT_SIZE } from './split.js';
 
 /** The share of the column an axis's labels may take. */

@@ -1,6 +1,7 @@
 /** Who gets what: shares of 100% as stacked bars, every share printed inside (the "who wins" charts). */
-import type { VegaLiteSpec } from './chart.js';
+
 import { CHART_CONFIG, FULL_WIDTH } from '../theme.js';
+import type { VegaLiteSpec } from './chart.js';
 import { SCHEMA, safeTitle } from './vega-title.js';
 
 /** The labels inside the bars: legible on a phone's screen as on paper (11 px, reports/card/legible.ts). */

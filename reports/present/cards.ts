@@ -9,15 +9,15 @@
 import { bestOf } from '../../src/best-of.js';
 import { badValue, UsageError } from '../../src/errors.js';
 import { own } from '../../src/keyed.js';
+import type { RunResult } from '../../src/result.js';
 import { findParam, resolveParams } from '../../src/rules/params.js';
 import type { AxisDecl, CardDecl, ChartDecl, TableDecl, Words } from '../../src/rules/presentation.js';
-import type { RunResult } from '../../src/result.js';
 import type { Params, ParamValue, Rule } from '../../src/rules/types.js';
 import { withRangeHint } from '../../src/text/suggest.js';
-import { intervalChart, lineChart, metricPoint, pointFrom, type IntervalPoint } from '../charts/blocks.js';
-import { type HeatCell, heatmap } from '../charts/heatmap.js';
+import { type IntervalPoint, intervalChart, lineChart, metricPoint, pointFrom } from '../charts/blocks.js';
 import type { Chart, RunView } from '../charts/chart.js';
 import { matrixChart } from '../charts/generic.js';
+import { type HeatCell, heatmap } from '../charts/heatmap.js';
 import { escapeHtml } from '../escape.js';
 import { chartLabel, percent } from '../numbers.js';
 import { declaredChart } from './charts.js';

@@ -5,12 +5,12 @@
  */
 import { bestOf } from '../../src/best-of.js';
 import { own } from '../../src/keyed.js';
-import type { ChartDecl, PointSource, SplitRow, Words } from '../../src/rules/presentation.js';
 import type { MetricResult } from '../../src/result.js';
-import { intervalChart, lineChart, pointFrom, type IntervalPoint } from '../charts/blocks.js';
-import { type SplitSegment, splitChart } from '../charts/split.js';
+import type { ChartDecl, PointSource, SplitRow, Words } from '../../src/rules/presentation.js';
+import { type IntervalPoint, intervalChart, lineChart, pointFrom } from '../charts/blocks.js';
 import type { Chart, RunView } from '../charts/chart.js';
 import { everyMetricChart } from '../charts/generic.js';
+import { type SplitSegment, splitChart } from '../charts/split.js';
 import { percent } from '../numbers.js';
 import { fill, indicesOf, metricAt, type WordsContext } from './words.js';
 

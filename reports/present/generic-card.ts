@@ -6,7 +6,7 @@
  */
 import { resolveParams } from '../../src/rules/params.js';
 import type { MetricSpec, Params, ParamValue, Rule } from '../../src/rules/types.js';
-import { intervalChart, metricPoint, type IntervalPoint } from '../charts/blocks.js';
+import { type IntervalPoint, intervalChart, metricPoint } from '../charts/blocks.js';
 import { matrixChart } from '../charts/generic.js';
 import { percent } from '../numbers.js';
 import { axisValues, type CardBlock, type CardDesign, evaluated, figure, PLOT, table } from './cards.js';

@@ -4,8 +4,8 @@
  */
 import { bestOf } from '../../src/best-of.js';
 import { own } from '../../src/keyed.js';
-import type { Condition, Words } from '../../src/rules/presentation.js';
 import type { RunResult } from '../../src/result.js';
+import type { Condition, Words } from '../../src/rules/presentation.js';
 import type { Params } from '../../src/rules/types.js';
 import { markerKey } from '../charts/blocks.js';
 import { percent } from '../numbers.js';

@@ -44,10 +44,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
-import { renderTable } from '../../src/cli/format.js';
-import { rules } from '../../src/rules/index.js';
 import { buildAppHtml } from '../../reports/app/build.js';
 import { formatHash } from '../../reports/app/hash.js';
+import { renderTable } from '../../src/cli/format.js';
+import { rules } from '../../src/rules/index.js';
 
 const REPEATS = 5;
 const WARM_UP = 2;

@@ -26,7 +26,7 @@
  * added with stream 2, is an extra field older builds ignore).
  */
 import { ruleFileFloor } from './floor.js';
-import { LIMIT_GENERATORS, bareDiceRate, type LimitGenerator } from './limit.js';
+import { bareDiceRate, LIMIT_GENERATORS, type LimitGenerator } from './limit.js';
 import { loadFromBuild as load } from './load-build.js';
 
 /** Turns of sweep and run a sweep probe times (odd: the middle one is the median). */

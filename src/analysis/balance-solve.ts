@@ -15,8 +15,8 @@
 import { Fraction } from '../exact/fraction.js';
 import { own } from '../keyed.js';
 import type { MetricResult } from '../result.js';
-import type { MetricSpec, ParamValue, Params } from '../rules/types.js';
-import { keeps, type Keep, type Quantity } from './balance-terms.js';
+import type { MetricSpec, Params, ParamValue } from '../rules/types.js';
+import { type Keep, keeps, type Quantity } from './balance-terms.js';
 import type { SweepResult } from './sweep-result.js';
 
 /** A number in the balance block: its double, and its fraction where the values are exact. */

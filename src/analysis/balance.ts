@@ -11,25 +11,26 @@
  * The CLI and the library call these; the words are reports/balance-words.ts's, the page reports/balance.ts's.
  * Plan and assemble import no Node module: the calculator page runs them (library-browser.ts).
  */
-import { UsageError } from '../errors.js';
+
 import type { SimulationOptions } from '../engine/settings.js';
+import { UsageError } from '../errors.js';
 import { hasExact } from '../rules/exact-of.js';
 import { resolveParams } from '../rules/params.js';
 import type { MetricSpec, Rule } from '../rules/types.js';
 import { didYouMean, ruleWord } from '../text/suggest.js';
+import { type BalanceBlock, solveBalance } from './balance-solve.js';
 import {
   defaultCliff,
+  type Keep,
   keepNames,
   parseDistance,
   parseKeep,
   parseTarget,
-  type Keep,
   type Quantity,
 } from './balance-terms.js';
-import { solveBalance, type BalanceBlock } from './balance-solve.js';
 import { planSweep, type SweepPlan } from './sweep.js';
-import { withTails } from './tails.js';
 import type { SweepResult } from './sweep-result.js';
+import { withTails } from './tails.js';
 
 export type { BalanceBlock } from './balance-solve.js';
 

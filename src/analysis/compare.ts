@@ -9,28 +9,29 @@
  *
  * The CLI, a shard's merge and the library call these; rendering is reports/compare.ts's.
  */
+
+import { DEFAULT_SEED, parseSimulationSettings, parseTimeout, type SimulationOptions } from '../engine/settings.js';
 import { UsageError } from '../errors.js';
 import type { Fraction } from '../exact/fraction.js';
-import { own } from '../keyed.js';
-import { parseSeed } from '../input/seed.js';
-import { DEFAULT_SEED, parseSimulationSettings, parseTimeout, type SimulationOptions } from '../engine/settings.js';
-import { readableFraction } from '../output/format.js';
-import { envelope, type Envelope, type MetricResult } from '../result.js';
 import type { NotEnumerable } from '../exact/replay-dice.js';
+import { parseSeed } from '../input/seed.js';
+import { own } from '../keyed.js';
+import { readableFraction } from '../output/format.js';
+import { type Envelope, envelope, type MetricResult } from '../result.js';
 import { fullExact, knownExact } from '../rules/exact-of.js';
 import { getRule } from '../rules/index.js';
 import { isRulePath, loadRule } from '../rules/load-rule.js';
 import { resolveParams } from '../rules/params.js';
-import { withTails } from './tails.js';
-import { type DistributionDifference, distributionDifference } from './distribution-differences.js';
 import type { MetricSpec, Params, Rule, StreamVersion } from '../rules/types.js';
 import type { Tallied } from '../stats/estimate.js';
 import { twoSidedZ } from '../stats/wilson-interval.js';
-import { hasExactly, texts, type GridAnalysis, type GridArgs } from './grid.js';
-import { evaluateUntilInterrupted, type EvaluateOptions, type Evaluated, type GridSettings } from './evaluate.js';
+import { type DistributionDifference, distributionDifference } from './distribution-differences.js';
+import { type Evaluated, type EvaluateOptions, evaluateUntilInterrupted, type GridSettings } from './evaluate.js';
+import { type GridAnalysis, type GridArgs, hasExactly, texts } from './grid.js';
 import { chooseMetrics, type MetricChoice } from './metrics.js';
 import { holm, twoSampleZ } from './significance.js';
-import { MAX_VARIANTS, parseVariant, variantAssignments, variantRuleRef, type Variant } from './variant.js';
+import { withTails } from './tails.js';
+import { MAX_VARIANTS, parseVariant, type Variant, variantAssignments, variantRuleRef } from './variant.js';
 import { unionMetrics } from './vary.js';
 
 /** What a comparison is asked for, as typed (the CLI's flags; merge replays a shard's recorded text). */

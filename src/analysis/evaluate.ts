@@ -1,10 +1,10 @@
-import { Interrupted } from '../errors.js';
 import { simulateEach } from '../engine/simulate-many.js';
-import { solveUntilInterrupted } from './solve-points.js';
+import { Interrupted } from '../errors.js';
 import { buildResult } from '../result.js';
 import { knownExact } from '../rules/exact-of.js';
 import type { Params, Rule } from '../rules/types.js';
 import type { Evaluated, EvaluateOptions, GridSettings } from './evaluate-types.js';
+import { solveUntilInterrupted } from './solve-points.js';
 
 export type { Evaluated, EvaluateOptions, GridSettings } from './evaluate-types.js';
 

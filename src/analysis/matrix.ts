@@ -7,27 +7,28 @@
  *     ─► assemble (the cells ─► the `muster matrix` result JSON; with --against, one column ranked;
  *        with --equilibrium, the zero-sum game on an objective solved exactly)
  */
-import { UsageError } from '../errors.js';
-import { simulateEach } from '../engine/simulate-many.js';
+
 import type { SimulationPool } from '../engine/pool.js';
-import { parseSeed } from '../input/seed.js';
 import {
   parseSimulationSettings,
   parseTimeout,
   type SimulationOptions,
   type SimulationSettings,
 } from '../engine/settings.js';
+import { simulateEach } from '../engine/simulate-many.js';
+import { UsageError } from '../errors.js';
+import { Fraction } from '../exact/fraction.js';
+import { solveZeroSum } from '../exact/zero-sum-game.js';
+import { parseSeed } from '../input/seed.js';
 import { keyedRecord, own } from '../keyed.js';
-import { bestOf, buildResult, envelope, type Envelope, type MetricResult, type RunResult } from '../result.js';
+import { bestOf, buildResult, type Envelope, envelope, type MetricResult, type RunResult } from '../result.js';
 import { rules } from '../rules/index.js';
 import { findParam, parseParamOrLabel, resolveParams } from '../rules/params.js';
-import type { MatrixSpec, MetricSpec, ParamValue, Params, Rule, StreamVersion } from '../rules/types.js';
+import type { MatrixSpec, MetricSpec, Params, ParamValue, Rule, StreamVersion } from '../rules/types.js';
 import { ruleWord, withRangeHint } from '../text/suggest.js';
 import { chooseMetrics } from './metrics.js';
 import { evaluateObjective, type Objective, objectiveNames, parseObjective } from './objective.js';
 import { withTails } from './tails.js';
-import { Fraction } from '../exact/fraction.js';
-import { solveZeroSum } from '../exact/zero-sum-game.js';
 
 /** What a matrix is asked for, as typed. */
 interface MatrixRequest extends SimulationOptions {

@@ -10,10 +10,10 @@ import { UsageError } from '../errors.js';
 import type { Fraction } from '../exact/fraction.js';
 import { keyedRecord } from '../keyed.js';
 import { envelope, type MetricResult, type ObjectiveResult, type PolicyResult, type RunResult } from '../result.js';
+import { resolveParams } from '../rules/params.js';
+import { reserves } from '../rules/reserves.js';
 import { type CallDecision, solveReservesCall } from '../rules/reserves-call.js';
 import type { Reserves } from '../rules/reserves-setup.js';
-import { reserves } from '../rules/reserves.js';
-import { resolveParams } from '../rules/params.js';
 import type { Rule } from '../rules/types.js';
 import { evaluateObjective, parseObjective } from './objective.js';
 

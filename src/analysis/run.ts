@@ -8,8 +8,8 @@
  */
 import type { ChunkLedger } from '../engine/checkpoint.js';
 import type { SimulationPool } from '../engine/pool.js';
-import { simulate } from '../engine/simulate.js';
 import type { SimulationSettings } from '../engine/settings.js';
+import { simulate } from '../engine/simulate.js';
 import type { RunResult } from '../result.js';
 import type { Params, Rule } from '../rules/types.js';
 import { runResult } from './run-in-thread.js';

@@ -4,7 +4,7 @@
  * Node's modules); the calculator page plans and assembles with those two and computes its points itself.
  */
 import { assembleBalance, type BalancePlan, type BalanceResult } from './balance.js';
-import { evaluateUntilInterrupted, type EvaluateOptions } from './evaluate.js';
+import { type EvaluateOptions, evaluateUntilInterrupted } from './evaluate.js';
 import { assembleSweep, type SweepPlan, type SweepResult } from './sweep.js';
 
 /**

@@ -10,19 +10,20 @@
  * The CLI, a shard's merge and the library call these three; rendering is reports/sweep.ts's. Plan and assemble
  * import no Node module (the calculator page and the browser library run them); evaluating on a pool does.
  */
-import { UsageError } from '../errors.js';
-import { envelope, type RunResult } from '../result.js';
-import { keyedRecord, own } from '../keyed.js';
-import { resolveParams } from '../rules/params.js';
-import type { MetricSpec, ParamValue, Params, Rule } from '../rules/types.js';
+
 import { DEFAULT_SEED, parseSimulationSettings, parseTimeout, type SimulationOptions } from '../engine/settings.js';
+import { UsageError } from '../errors.js';
 import { parseSeed } from '../input/seed.js';
+import { keyedRecord, own } from '../keyed.js';
+import { envelope, type RunResult } from '../result.js';
+import { resolveParams } from '../rules/params.js';
+import type { MetricSpec, Params, ParamValue, Rule } from '../rules/types.js';
 import { findBest, parseBest } from './best.js';
-import { withTails } from './tails.js';
-import type { SweepResult } from './sweep-result.js';
-import { hasExactly, texts, type GridAnalysis, type GridArgs } from './grid.js';
 import type { GridSettings } from './evaluate.js';
+import { type GridAnalysis, type GridArgs, hasExactly, texts } from './grid.js';
 import { chooseMetrics, type MetricChoice } from './metrics.js';
+import type { SweepResult } from './sweep-result.js';
+import { withTails } from './tails.js';
 import { combinations, parseVary, unionMetrics, type Vary } from './vary.js';
 
 export type { SweepBest, SweepResult } from './sweep-result.js';

@@ -3,13 +3,14 @@
  * own, so that a sweep reads its options without loading the page, its
  * charts and its CSV (reports/sweep.ts), which only --html and --csv need.
  */
-import { keyedRecord } from '../keyed.js';
-import { formatCount } from '../output/format.js';
+
 import { badValue, UsageError } from '../errors.js';
 import { JsonInputError, parseJsonInput } from '../input/parse-json.js';
-import { didYouMean, didYouMeanRange } from '../text/suggest.js';
+import { keyedRecord } from '../keyed.js';
+import { formatCount } from '../output/format.js';
 import { allowedText, parseParam, parseParamOrLabel } from '../rules/params.js';
-import type { MetricSpec, ParamSpec, ParamValue, Params, Rule } from '../rules/types.js';
+import type { MetricSpec, ParamSpec, Params, ParamValue, Rule } from '../rules/types.js';
+import { didYouMean, didYouMeanRange } from '../text/suggest.js';
 
 /** Most combinations one sweep may ask for: beyond this a chart is unreadable and a run takes too long. */
 const MAX_SWEEP_POINTS = 1000;

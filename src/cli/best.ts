@@ -2,7 +2,7 @@
  * `sweep … --best` on the terminal: the mark beside the best value, and the
  * answer in words (the best point itself is found by src/analysis/best.ts).
  */
-import { rankingValue, bestPoints } from '../analysis/best.js';
+import { bestPoints, rankingValue } from '../analysis/best.js';
 import type { SweepBest, SweepResult } from '../analysis/sweep.js';
 import { DEFAULT_PATHS } from '../exact/replay-dice.js';
 import { own } from '../keyed.js';

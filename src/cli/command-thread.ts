@@ -9,11 +9,11 @@
  *   end: { done: status }, or a fault the supervisor reads from the marker
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Io } from './io.js';
-import { holdSignals, signalled } from './interrupt.js';
-import type { RuleThreadData, RuleThreadMessage } from './thread-messages.js';
 import { noteExit, watchRuleCalls } from '../guard/rule-calls.js';
 import { thrownByRuleFile } from '../guard/rule-faults.js';
+import { holdSignals, signalled } from './interrupt.js';
+import type { Io } from './io.js';
+import type { RuleThreadData, RuleThreadMessage } from './thread-messages.js';
 
 const port = parentPort;
 if (!port) throw new Error('command-thread.js runs only as a worker thread');

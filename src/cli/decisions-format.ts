@@ -4,9 +4,10 @@
  * as tables a person reads — the decision states grouped by who decides and the option taken, each with every
  * option's exact value, the longest groups cut to their first rows (--all, or --json, has every one).
  */
-import type { ExactValue, PolicyResult, RunResult } from '../result.js';
+
 import { formatValue } from '../output/format.js';
 import { terminalLine } from '../output/terminal.js';
+import type { ExactValue, PolicyResult, RunResult } from '../result.js';
 import { renderTable, wrapText } from './format.js';
 
 /** Rows of one group shown without --all. */

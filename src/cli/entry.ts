@@ -8,10 +8,11 @@
  * a glance, runs main() as before, where the parser's hook moves a rule
  * file's command just the same: what runs, and what it prints, is the same.
  */
-import { processIo } from './io.js';
-import { interruption } from './interrupt.js';
+
 import { terminalIo } from '../output/terminal.js';
 import { isRulePath } from '../rules/rule-ref.js';
+import { interruption } from './interrupt.js';
+import { processIo } from './io.js';
 
 /** The commands whose first argument is <rule> (in cli.ts): those the parser's hook moves when it names a file. */
 export const RULE_COMMANDS: readonly string[] = [

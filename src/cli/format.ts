@@ -1,8 +1,8 @@
-import { terminalLine } from '../output/terminal.js';
 import { own } from '../keyed.js';
+import { formatCount, formatParams, formatValue } from '../output/format.js';
+import { terminalLine } from '../output/terminal.js';
 import type { MetricResult, RunResult } from '../result.js';
 import type { MetricSpec, Params, Rule } from '../rules/types.js';
-import { formatCount, formatParams, formatValue } from '../output/format.js';
 
 export { formatCount, formatParams, formatValue };
 

@@ -4,9 +4,10 @@
  * its own input, the command's recorded options by the analysis they belong
  * to (src/analysis/grid.ts). A file is data: nothing in it picks code to run.
  */
-import { UsageError } from '../errors.js';
-import { hasExactly, type GridAnalysis, type GridArgs, type GridCommand, type RecordedFile } from '../analysis/grid.js';
+
+import { type GridAnalysis, type GridArgs, type GridCommand, hasExactly, type RecordedFile } from '../analysis/grid.js';
 import { STREAM_LIST } from '../engine/random.js';
+import { UsageError } from '../errors.js';
 import type { StreamVersion } from '../rules/types.js';
 import { packageVersion } from '../version.js';
 import { readShardJson, recordedStream } from './shard-file.js';

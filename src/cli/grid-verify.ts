@@ -14,17 +14,18 @@
  * read, so only their tallies are kept. A forged share f of N pieces
  * escapes with probability C(N − f, K) / C(N, K).
  */
-import type { GridCommand } from '../analysis/grid.js';
+
 import { randomInt } from 'node:crypto';
-import { UsageError } from '../errors.js';
-import { terminalLine } from '../output/terminal.js';
-import { gridShardPieces, type GridPiece } from '../engine/grid-shards.js';
+import type { GridCommand } from '../analysis/grid.js';
+import { type GridPiece, gridShardPieces } from '../engine/grid-shards.js';
 import { SimulationPool } from '../engine/pool.js';
 import { simulateMany } from '../engine/simulate-many.js';
+import { UsageError } from '../errors.js';
+import { terminalLine } from '../output/terminal.js';
 import type { Params, Rule, StreamVersion } from '../rules/types.js';
+import { withInterrupt } from './commands/run.js';
 import type { Io } from './io.js';
 import { parseIntegerOption, parseThreads } from './options.js';
-import { withInterrupt } from './commands/run.js';
 
 /** What a re-run needs of the merged command, as merge planned it from the shards. */
 export interface GridToVerify {

@@ -4,13 +4,15 @@
  * any work starts (bad input exits 2 and writes nothing), files rendered in
  * memory once the result exists, then written atomically.
  */
+
+import { checkDistinct, checkOutputFile, type InputFile } from '../output/files.js';
 import { terminalLine } from '../output/terminal.js';
 import type { Io } from './io.js';
-import { checkDistinct, checkOutputFile, type InputFile } from '../output/files.js';
+
 export { ruleFileInputs } from '../output/files.js';
-import { checkOutputDir, writeOutputs, type OutputFile } from '../output/files.js';
-import { STDOUT } from '../output/files.js';
+
 import type { ReportPaths } from '../../reports/run-report.js';
+import { checkOutputDir, type OutputFile, STDOUT, writeOutputs } from '../output/files.js';
 import { checkOutputNames } from './output-names.js';
 
 /** The --json, --html and --csv of a sweep or a comparison (whole, or merged from its shards). */

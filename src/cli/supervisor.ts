@@ -25,9 +25,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { Io } from './io.js';
-import type { RuleThreadData, RuleThreadMessage } from './thread-messages.js';
-import { newCallMarker, noteSignal, readRuleCall, type RuleCallSeen } from '../guard/rule-calls.js';
+import { newCallMarker, noteSignal, type RuleCallSeen, readRuleCall } from '../guard/rule-calls.js';
 import {
   calledExit,
   isTopLevel,
@@ -37,6 +35,8 @@ import {
   pastSignal,
   thrownOutside,
 } from '../guard/rule-faults.js';
+import type { Io } from './io.js';
+import type { RuleThreadData, RuleThreadMessage } from './thread-messages.js';
 
 /** How long rule code may run on after a signal before it is stopped (a command that can react does so in ms). */
 const SIGNAL_GRACE_MS = 1000;

@@ -22,9 +22,9 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { writeOutputs } from '../output/files.js';
 import { UsageError } from '../errors.js';
 import { readInputJson } from '../input/read-file.js';
+import { writeOutputs } from '../output/files.js';
 import { packageVersion } from '../version.js';
 import { chunkCount, chunkTrials } from './chunks.js';
 

@@ -1,14 +1,14 @@
-import { availableParallelism } from 'node:os';
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Piscina } from 'piscina';
 import { UsageError } from '../errors.js';
-import { newCallMarker, readRuleCall, type CallMarker, type RuleCallSeen } from '../guard/rule-calls.js';
+import { type CallMarker, newCallMarker, type RuleCallSeen, readRuleCall } from '../guard/rule-calls.js';
 import { calledExit, outOfMemory, overTime, RuleFault, thrownByRuleFile, thrownOutside } from '../guard/rule-faults.js';
 import type { Rule } from '../rules/types.js';
-import { unpackTally, type TallyMessage } from './packed-tally.js';
+import { type TallyMessage, unpackTally } from './packed-tally.js';
+import { type ChunkTask, type PartFailure, runChunks } from './run-chunks.js';
 import { useNodeCores } from './threads.js';
-import { runChunks, type ChunkTask, type PartFailure } from './run-chunks.js';
 
 /**
  * The compiled worker. Under the TypeScript test runner this file is not in

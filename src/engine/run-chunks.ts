@@ -1,7 +1,7 @@
 import type { CallMarker } from '../guard/rule-calls.js';
 import type { Params, Rule, RuleFile, StreamVersion } from '../rules/types.js';
-import { chunkStreams } from './random.js';
 import { chunkTrials } from './chunks.js';
+import { chunkStreams } from './random.js';
 
 /** What one worker task asks for: a range of chunks of one run. */
 export interface ChunkTask {

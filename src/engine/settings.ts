@@ -5,11 +5,11 @@
  */
 import { parseDecimal } from '../decimal.js';
 import { badValue, UsageError } from '../errors.js';
-import { defaultThreads } from './threads.js';
-import { DEFAULT_STREAM, STREAM_VERSIONS, STREAMS_ALLOWED } from './random.js';
-import type { StreamVersion } from '../rules/types.js';
 import { DEFAULT_TRIALS, MAX_CONFIDENCE, MAX_TRIALS } from '../input/limits.js';
 import { parseSeed } from '../input/seed.js';
+import type { StreamVersion } from '../rules/types.js';
+import { DEFAULT_STREAM, STREAM_VERSIONS, STREAMS_ALLOWED } from './random.js';
+import { defaultThreads } from './threads.js';
 
 export { DEFAULT_TRIALS, MAX_CONFIDENCE, MAX_TRIALS };
 

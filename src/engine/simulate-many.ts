@@ -1,9 +1,9 @@
 import type { Params, Rule, StreamVersion } from '../rules/types.js';
 import type { ChunkLedger } from './checkpoint.js';
-import { chunkCount, chunksPerTask, trialsInChunks, type ChunkRange } from './chunks.js';
-import { chunkText, Watchdog, type SimulationPool } from './pool.js';
-import { addTallyMessage, isPacked, unpackTally, type TallyMessage } from './packed-tally.js';
-import { mergeTally, type ChunkTask } from './run-chunks.js';
+import { type ChunkRange, chunkCount, chunksPerTask, trialsInChunks } from './chunks.js';
+import { addTallyMessage, isPacked, type TallyMessage, unpackTally } from './packed-tally.js';
+import { chunkText, type SimulationPool, Watchdog } from './pool.js';
+import { type ChunkTask, mergeTally } from './run-chunks.js';
 import type { SimulationOutcome } from './simulate.js';
 
 /** One fixed-size run among many: a point of a sweep, a variant of a comparison, a cell of a table. */

@@ -2,9 +2,9 @@ import { setMaxListeners } from 'node:events';
 import type { Params, Rule, StreamVersion } from '../rules/types.js';
 import { estimate } from '../stats/estimate.js';
 import type { ChunkLedger } from './checkpoint.js';
-import { CHUNK_TRIALS, chunkCount, chunkTrials, planTasks, trialsInChunks, type ChunkRange } from './chunks.js';
+import { CHUNK_TRIALS, type ChunkRange, chunkCount, chunkTrials, planTasks, trialsInChunks } from './chunks.js';
+import { chunkText, type SimulationPool, Watchdog } from './pool.js';
 import { type ChunkTask, mergeTally } from './run-chunks.js';
-import { chunkText, Watchdog, type SimulationPool } from './pool.js';
 
 export interface SimulationRequest {
   rule: Rule;

@@ -11,11 +11,12 @@
  *                       └─ done(state) ─► final
  *   chain ─► solveChain ─► chance of each final state, expected step rewards
  */
+
+import { UsageError } from '../errors.js';
 import { type Chain, shorten, solveChain } from './absorbing-chain.js';
 import { canonicalState, frozenState, NotPlainJson } from './canonical-state.js';
 import type { Fraction } from './fraction.js';
 import { type EnumeratingDice, forEachPath, NotEnumerable, type PathBudget, type Replay } from './replay-dice.js';
-import { UsageError } from '../errors.js';
 import { WeightSum } from './weight-sum.js';
 
 const DEFAULT_STATES = 100_000;

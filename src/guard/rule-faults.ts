@@ -6,8 +6,8 @@
  * line that names the file and the function.
  */
 import { UsageError } from '../errors.js';
-import { describeError, isA } from './rule-text.js';
 import { lastRuleCall, type RuleCallSeen } from './rule-calls.js';
+import { describeError, isA } from './rule-text.js';
 
 /**
  * A fault of the rule the user gave, not of muster: reported as bad input,

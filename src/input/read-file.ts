@@ -8,7 +8,7 @@
  * own) and again on the open descriptor, opened non-blocking, so a file
  * swapped for a FIFO in between cannot block either.
  */
-import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats, statSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { JsonInputError, parseJsonInput } from './parse-json.js';
 

@@ -12,8 +12,9 @@
  *   fix like a full disk under an output file: one line on stderr (when stderr
  *   still works) and exit status 2 if the command would otherwise exit 0.
  */
-import { terminalLine, terminalSafe } from './terminal.js';
+
 import { faultReason } from './files.js';
+import { terminalLine, terminalSafe } from './terminal.js';
 
 type Stream = 'stdout' | 'stderr';
 

@@ -18,9 +18,10 @@
  *
  * The result is a plain `Rule` (types.ts): the engine, reports and CLI see no difference.
  */
+
+import { UsageError } from '../errors.js';
 import type { ExactDistribution } from '../exact/exact-distribution.js';
 import type { Fraction } from '../exact/fraction.js';
-import { UsageError } from '../errors.js';
 import { keyedRecord } from '../keyed.js';
 import { mean, proportion, type Tallied } from '../stats/estimate.js';
 import type { Dice } from './file-rule-dice.js';

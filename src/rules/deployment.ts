@@ -57,8 +57,8 @@ import { distributionOf, type ExactDistribution } from '../exact/exact-distribut
 import { Fraction } from '../exact/fraction.js';
 import { mean, proportion, type Tallied } from '../stats/estimate.js';
 import { defineBuiltin, type TrialOut } from './define.js';
-import { type Deployment, matrix, params, type Plan, plan } from './deployment-params.js';
 import { simulateByDigits } from './deployment-digits.js';
+import { type Deployment, matrix, type Plan, params, plan } from './deployment-params.js';
 import {
   A_INITIATIVE,
   A_PLACES_LAST,

@@ -8,15 +8,15 @@
  */
 import { UsageError } from '../errors.js';
 import { Fraction } from '../exact/fraction.js';
+import { ruleCall } from '../guard/rule-calls.js';
+import { describeError, describeValue, isA, oneLine } from '../guard/rule-text.js';
 import { keyedRecord, own } from '../keyed.js';
 import { checkMatrix } from './file-rule-matrix.js';
-import { DECISION_FIELDS, STEP_FIELDS, type StepForm, stepFormOf } from './file-rule-steps.js';
 import { guarded, plainData, readMembers } from './file-rule-read.js';
-import { describeError, describeValue, isA, oneLine } from '../guard/rule-text.js';
-import { checkPresentation } from './presentation-check.js';
-import type { Presentation } from './presentation.js';
-import { ruleCall } from '../guard/rule-calls.js';
+import { DECISION_FIELDS, STEP_FIELDS, type StepForm, stepFormOf } from './file-rule-steps.js';
 import { DISTRIBUTION_DEPTH, DISTRIBUTION_LIMIT, MAX_DISTRIBUTION_VALUES } from './file-rule-tally.js';
+import type { Presentation } from './presentation.js';
+import { checkPresentation } from './presentation-check.js';
 import type { DistributionSpec, MatrixSpec, MetricSpec, ParamSpec, Params, Reading } from './types.js';
 
 /** The fields a rule file's default export may have: one list, so that a new field is one entry here. */

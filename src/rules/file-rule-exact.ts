@@ -16,13 +16,12 @@
  * line, exit 2) says so — never a truncated value.
  */
 import { UsageError } from '../errors.js';
-import { rationalOf } from '../exact/double-value.js';
 import { type Chain, solveChain } from '../exact/absorbing-chain.js';
 import { type DecisionGame, solveDecisions, valueOfPlay } from '../exact/decisions.js';
+import { rationalOf } from '../exact/double-value.js';
 import { BadState, enumerateSteps, exploreSteps, type StepGraph } from '../exact/enumerate-steps.js';
 import { distributionOf, type ExactDistribution } from '../exact/exact-distribution.js';
 import { Fraction } from '../exact/fraction.js';
-import { keyedRecord } from '../keyed.js';
 import {
   DEFAULT_PATHS,
   type EnumeratingDice,
@@ -32,9 +31,10 @@ import {
   type Replay,
 } from '../exact/replay-dice.js';
 import { WeightSum } from '../exact/weight-sum.js';
+import { describeError, isA } from '../guard/rule-text.js';
+import { keyedRecord } from '../keyed.js';
 import { decisionOf, type StepForm, stepOut, stepReader } from './file-rule-steps.js';
 import { badValueText, newOut, readOut, strayField, strayText, writtenField, writtenText } from './file-rule-tally.js';
-import { describeError, isA } from '../guard/rule-text.js';
 import type { MetricSpec, Params, PolicyEntry, RuleDecisions } from './types.js';
 
 interface EnumerationContext {

@@ -13,9 +13,10 @@
 import { forEachOutcome, outcomeHistogram } from '../engine/outcome-histogram.js';
 import { TycheStream } from '../engine/random.js';
 import { UsageError } from '../errors.js';
+import { enterRuleCall, leaveRuleCall, ruleCall } from '../guard/rule-calls.js';
+import { describeError, describeValue, isA } from '../guard/rule-text.js';
 import type { CheckedRuleFile } from './file-rule-check.js';
 import { BadDice, ChunkDice } from './file-rule-dice.js';
-import { describeError, describeValue, isA } from '../guard/rule-text.js';
 import {
   addMeans,
   badValueText,
@@ -29,7 +30,6 @@ import {
   writtenField,
   writtenText,
 } from './file-rule-tally.js';
-import { enterRuleCall, leaveRuleCall, ruleCall } from '../guard/rule-calls.js';
 import type { Params, Rng } from './types.js';
 
 /** Most outcomes a trial may end in when the rule counts outcomes: a chunk's histogram is this long at most. */

@@ -13,11 +13,12 @@
  * the four functions into a trial for the adapter's ordinary loop. The
  * exact values come from enumerating the chain (file-rule-exact.ts).
  */
-import { canonicalState } from '../exact/canonical-state.js';
+
 import { UsageError } from '../errors.js';
-import { badValueText, readOut, strayField, strayText } from './file-rule-tally.js';
-import { BadDice } from './file-rule-dice.js';
+import { canonicalState } from '../exact/canonical-state.js';
 import { describeError, isA } from '../guard/rule-text.js';
+import { BadDice } from './file-rule-dice.js';
+import { badValueText, readOut, strayField, strayText } from './file-rule-tally.js';
 import type { MetricSpec, Params } from './types.js';
 
 export const STEP_FIELDS = ['start', 'step', 'done', 'report'] as const;

@@ -22,9 +22,10 @@
  * an integer, so adding chunks is exact and in any order gives the same
  * bits, on any thread count or shard, as for the built-in rules.
  */
+
+import { describeValue } from '../guard/rule-text.js';
 import { keyedRecord } from '../keyed.js';
 import { type Histogram, mean, proportion, type Tallied } from '../stats/estimate.js';
-import { describeValue } from '../guard/rule-text.js';
 import type { MetricSpec } from './types.js';
 
 const FRACTION_UNITS = 2 ** 32;

@@ -16,17 +16,18 @@
  * No node: imports here: the offline calculator page bundles this module
  * (the file system and import() live in load-rule.ts).
  */
+
+import { UsageError } from '../errors.js';
+import { ruleCall } from '../guard/rule-calls.js';
+import { describeValue } from '../guard/rule-text.js';
+import { keyedRecord } from '../keyed.js';
+import type { CheckedRuleFile } from './file-rule-check.js';
 import { checkRuleFile } from './file-rule-check.js';
 import { enumeratedExact } from './file-rule-exact.js';
 import { ChunkLoops, MAX_OUTCOMES } from './file-rule-loop.js';
 import { stepTrial } from './file-rule-steps.js';
 import { checkTally, summarize, type TallyLayout, tallyLayout } from './file-rule-tally.js';
-import { describeValue } from '../guard/rule-text.js';
-import { ruleCall } from '../guard/rule-calls.js';
-import type { CheckedRuleFile } from './file-rule-check.js';
 import type { ParamSpec, Params, Rule } from './types.js';
-import { UsageError } from '../errors.js';
-import { keyedRecord } from '../keyed.js';
 
 /**
  * Checks a rule file's default export and returns it as a Rule. `origin` is

@@ -3,8 +3,8 @@
  */
 import { distributionOf, type ExactDistribution } from '../exact/exact-distribution.js';
 import { Fraction } from '../exact/fraction.js';
-import { DISTRIBUTION_RESERVES, type Fow, horizon, type Side, SIDES, sideSetup } from './fow-setup.js';
 import { scatterTable } from './fow-scatter.js';
+import { DISTRIBUTION_RESERVES, type Fow, horizon, SIDES, type Side, sideSetup } from './fow-setup.js';
 
 /**
  * Ways k of `dice` dice score, k = 0..dice, out of 6^dice: each die scores on

@@ -1,6 +1,6 @@
 import { type ChunkTask, runChunks } from '../engine/run-chunks.js';
-import { didYouMean } from '../text/suggest.js';
 import { UsageError } from '../errors.js';
+import { didYouMean } from '../text/suggest.js';
 import { deepFreeze } from './deep-freeze.js';
 import { deployment } from './deployment.js';
 import { deploymentPresentation } from './deployment.present.js';

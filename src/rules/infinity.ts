@@ -19,8 +19,9 @@
  * roll and equal scores — double failure, double critical, equal results —
  * mean rolling again. That one comparison is the whole Face to Face rule.
  */
-import { Fraction } from '../exact/fraction.js';
+
 import { badValue } from '../errors.js';
+import { Fraction } from '../exact/fraction.js';
 import { defineBuiltin, type ParamsOf, type Slots, type TrialOut } from './define.js';
 import { acceptedOutput, digitDraw, stateOf } from './draw-digits.js';
 import type { Dice } from './file-rule-dice.js';

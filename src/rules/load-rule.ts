@@ -17,12 +17,12 @@ import { statSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { badValue, UsageError } from '../errors.js';
+import { enterRuleCall, leaveRuleCall, passRuleFileGate } from '../guard/rule-calls.js';
+import { describeError, describeValue, isA } from '../guard/rule-text.js';
+import { readInputBytes } from '../input/read-file.js';
 import { deepFreeze } from './deep-freeze.js';
 import { adaptRuleFile } from './file-rule.js';
-import { describeError, describeValue, isA } from '../guard/rule-text.js';
 import { getRule, rules } from './index.js';
-import { readInputBytes } from '../input/read-file.js';
-import { enterRuleCall, leaveRuleCall, passRuleFileGate } from '../guard/rule-calls.js';
 import { isRulePath, SCRIPT } from './rule-path.js';
 import type { Rule } from './types.js';
 

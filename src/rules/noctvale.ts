@@ -24,8 +24,9 @@
  * Later rounds depend on casualties and are not
  * modelled: this is the pre-game procedure only.
  */
-import { Fraction } from '../exact/fraction.js';
+
 import { distributionOf, type ExactDistribution, geometricDistribution } from '../exact/exact-distribution.js';
+import { Fraction } from '../exact/fraction.js';
 import { defineBuiltin, histogramOf, type ParamsOf, type Slots, type TrialOut } from './define.js';
 import type { Dice } from './file-rule-dice.js';
 import type { MetricSpec, ParamSpec, Rng } from './types.js';

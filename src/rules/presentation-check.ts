@@ -6,8 +6,8 @@
  * "Presentation"). The vocabulary is ./presentation.ts.
  */
 import type { Data, Fail } from '../input/schema.js';
-import { PresentationFields } from './presentation-fields.js';
 import type { AxisDecl, CardDecl, ChartDecl, Presentation } from './presentation.js';
+import { PresentationFields } from './presentation-fields.js';
 import type { MatrixSpec, ParamSpec } from './types.js';
 
 /** Checks `presentation` against the rule's parameters (and its matrix, for a card over it). */

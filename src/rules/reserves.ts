@@ -23,6 +23,7 @@ import { Fraction } from '../exact/fraction.js';
 import { mean, proportion, type Tallied } from '../stats/estimate.js';
 import { defineBuiltin, type TrialOut } from './define.js';
 import type { Dice } from './file-rule-dice.js';
+import { type ArrivalTable, GROUP, GROUP_BOUND, tableTrials } from './reserves-draws.js';
 import { exactDistributions, exactValues } from './reserves-exact.js';
 import { commanderSurvives, DISTRIBUTION_SQUADS, facesNeeded, params, type Reserves } from './reserves-setup.js';
 import {
@@ -34,11 +35,10 @@ import {
   foldOutcomes,
   outcomeSums,
   runningSums,
-  sumsLayout,
   type Sums,
+  sumsLayout,
 } from './reserves-sums.js';
 import type { MetricSpec, Rng } from './types.js';
-import { type ArrivalTable, GROUP, GROUP_BOUND, tableTrials } from './reserves-draws.js';
 
 /** (needed − 1)/6 per round: the least uniform whose die shows `needed`, for the hot loop's comparison. */
 function thresholds(needed: Int32Array): Float64Array {

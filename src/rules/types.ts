@@ -1,9 +1,9 @@
 import type { ExactDistribution } from '../exact/exact-distribution.js';
 import type { Fraction } from '../exact/fraction.js';
-import type { Presentation } from './presentation.js';
 import type { Tallied } from '../stats/estimate.js';
+import type { Presentation } from './presentation.js';
 
-import type { ParamValue, Params } from './values.js';
+import type { Params, ParamValue } from './values.js';
 
 export type { Params, ParamValue } from './values.js';
 

@@ -6,8 +6,9 @@
  * branch that depends on the dice: the setup order, first player and the setup pair's dice, then the dice of
  * the three-way roll for the first turn.
  */
-import type { Rng } from './types.js';
+
 import { belowExact, rejectBelow } from './draw-digits.js';
+import type { Rng } from './types.js';
 import { type DiceCount, diceCount, jointDigits } from './warbands-dice.js';
 import { foldOrders } from './warbands-fold.js';
 import { countDice, type Layout } from './warbands-layout.js';

@@ -7,12 +7,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findBest } from '../../src/analysis/best.js';
-import { Fraction } from '../../src/exact/fraction.js';
-import { renderTable } from '../../src/cli/format.js';
 import { globMatches } from '../../src/analysis/metrics.js';
-import { closest, editDistance } from '../../src/text/suggest.js';
 import type { SweepResult } from '../../src/analysis/sweep.js';
+import { renderTable } from '../../src/cli/format.js';
+import { Fraction } from '../../src/exact/fraction.js';
 import { rules } from '../../src/rules/index.js';
+import { closest, editDistance } from '../../src/text/suggest.js';
 import { cli, scratchFolder } from '../support/cli.js';
 
 const folder = scratchFolder('answers');

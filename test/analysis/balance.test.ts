@@ -13,9 +13,9 @@
  *   independently, so P(all in by round R) = (1 − Π_{r≤R} P(1d6 < target − r))^squads.
  */
 import { describe, expect, it } from 'vitest';
-import { planBalance, type BalanceResult } from '../../src/analysis/balance.js';
-import { evaluateBalance } from '../../src/analysis/sweep-evaluate.js';
+import { type BalanceResult, planBalance } from '../../src/analysis/balance.js';
 import { solveBalance } from '../../src/analysis/balance-solve.js';
+import { evaluateBalance } from '../../src/analysis/sweep-evaluate.js';
 import { Fraction } from '../../src/exact/fraction.js';
 import { getRule } from '../../src/rules/index.js';
 

@@ -9,15 +9,15 @@
  * two variants at k is known as a fraction without muster's tables.
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
+import { compareCsv } from '../../reports/compare.js';
 import { homogeneityTest } from '../../src/analysis/distribution-differences.js';
 import { compareCommand } from '../../src/cli/commands/compare.js';
 import { Fraction } from '../../src/exact/fraction.js';
 import { toJson } from '../../src/output/json.js';
-import { compareCsv } from '../../reports/compare.js';
 import { getRule } from '../../src/rules/index.js';
-import { join } from 'node:path';
 import { cli, scratchFolder } from '../support/cli.js';
 import { bufferIo } from '../support/io.js';
 

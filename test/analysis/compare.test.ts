@@ -1,15 +1,15 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { holm, normalUpperTail, twoSampleZ } from '../../src/analysis/significance.js';
+import { parseVariant } from '../../src/analysis/variant.js';
 import { compareCommand } from '../../src/cli/commands/compare.js';
 import type { Fraction } from '../../src/exact/fraction.js';
 import { getRule } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { mean, proportion } from '../../src/stats/estimate.js';
-import { parseVariant } from '../../src/analysis/variant.js';
-import { holm, normalUpperTail, twoSampleZ } from '../../src/analysis/significance.js';
-import { bufferIo } from '../support/io.js';
 import { cli, scratchFolder } from '../support/cli.js';
+import { bufferIo } from '../support/io.js';
 
 const folder = scratchFolder('compare');
 

@@ -18,9 +18,9 @@ import {
   exact,
   getRule,
   type RuleInput,
+  type RunOptions,
   ruleFile,
   run,
-  type RunOptions,
   UsageError,
 } from '../../src/library-browser.js';
 import { PACKAGE_VERSION } from '../../src/version.js';

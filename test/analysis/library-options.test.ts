@@ -20,8 +20,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import * as browser from '../../src/library-browser.js';
 import { compare, exact, loadRule, run, sweep, UsageError } from '../../src/library.js';
+import * as browser from '../../src/library-browser.js';
 import type { Rule } from '../../src/rules/types.js';
 import { scratchFolder } from '../support/cli.js';
 

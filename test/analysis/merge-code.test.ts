@@ -10,8 +10,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, scratchFolder } from '../support/cli.js';
 import { sealCheckpoint } from '../support/checkpoint-seal.js';
+import { cli, scratchFolder } from '../support/cli.js';
 
 const folder = scratchFolder('merge-code');
 const file = (name: string) => join(folder, name);

@@ -14,8 +14,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageVersion } from '../../src/version.js';
-import { cli, scratchFolder } from '../support/cli.js';
 import { sealCheckpoint } from '../support/checkpoint-seal.js';
+import { cli, scratchFolder } from '../support/cli.js';
 
 const folder = scratchFolder('merge-stale');
 const file = (name: string) => join(folder, name);

@@ -2,9 +2,9 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli.js';
 import { runCommand } from '../../src/cli/commands/run.js';
 import { mergeCommand, shardCommand } from '../../src/cli/commands/shard.js';
+import { main } from '../../src/cli.js';
 import { bufferIo } from '../support/io.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'muster-shard-'));

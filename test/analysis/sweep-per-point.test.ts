@@ -11,14 +11,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sweepCommand } from '../../src/cli/commands/sweep.js';
-import { parseVary } from '../../src/analysis/vary.js';
 import { planSweep } from '../../src/analysis/sweep.js';
+import { parseVary } from '../../src/analysis/vary.js';
+import { sweepCommand } from '../../src/cli/commands/sweep.js';
 import { sweep as librarySweep } from '../../src/library.js';
-import { rules, getRule } from '../../src/rules/index.js';
+import { getRule, rules } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
-import { bufferIo } from '../support/io.js';
 import { cli, scratchFolder } from '../support/cli.js';
+import { bufferIo } from '../support/io.js';
 
 const folder = scratchFolder('sweep-per-point');
 

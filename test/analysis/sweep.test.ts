@@ -1,15 +1,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { evaluateUntilInterrupted } from '../../src/analysis/evaluate.js';
+import { combinations, parseVary } from '../../src/analysis/vary.js';
 import { sweepCommand } from '../../src/cli/commands/sweep.js';
+import { SimulationPool } from '../../src/engine/pool.js';
 import { getRule } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
-import { combinations, parseVary } from '../../src/analysis/vary.js';
-import { evaluateUntilInterrupted } from '../../src/analysis/evaluate.js';
-import { SimulationPool } from '../../src/engine/pool.js';
 import { proportionTolerance } from '../support/bounds.js';
-import { bufferIo } from '../support/io.js';
 import { cli, scratchFolder } from '../support/cli.js';
+import { bufferIo } from '../support/io.js';
 
 const folder = scratchFolder('sweep');
 

@@ -5,8 +5,9 @@
  * dice), its simulated count the histogram's, and `--best` picks a sweep's
  * point by it.
  */
-import { join } from 'node:path';
+
 import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { simulateRunInThread } from '../../src/analysis/run-in-thread.js';
 import { tailOf, withTails } from '../../src/analysis/tails.js';

@@ -6,8 +6,7 @@
  * for examples/rules/rolloff-token.mjs, against brute force over every way of playing the ties (the 2^11 sets of
  * tied totals re-rolled; off a tie, keeping ahead and re-rolling behind), written here from the procedure.
  */
-import { readFileSync } from 'node:fs';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';

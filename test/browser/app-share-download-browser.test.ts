@@ -12,10 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { appCommand } from '../../src/cli/commands/app.js';
-import type { RunResult } from '../../src/result.js';
 import { formatHash } from '../../reports/app/hash.js';
 import { packSource } from '../../reports/app/workbench/share.js';
+import { appCommand } from '../../src/cli/commands/app.js';
+import type { RunResult } from '../../src/result.js';
 import { bufferIo } from '../support/io.js';
 import { describeInChromium, launchChromium, offlinePage } from '../support/offline-page.js';
 

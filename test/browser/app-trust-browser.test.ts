@@ -9,12 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { MAX_HASH_LENGTH } from '../../reports/app/hash.js';
 import { appCommand } from '../../src/cli/commands/app.js';
 import { cardCommand } from '../../src/cli/commands/card.js';
 import { runCommand } from '../../src/cli/commands/run.js';
 import type { RunResult } from '../../src/result.js';
 import { rules } from '../../src/rules/index.js';
-import { MAX_HASH_LENGTH } from '../../reports/app/hash.js';
 import { bufferIo } from '../support/io.js';
 import { describeInChromium, launchChromium, offlinePage } from '../support/offline-page.js';
 

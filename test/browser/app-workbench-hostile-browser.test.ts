@@ -7,18 +7,18 @@
  * stopped by the page, which goes on answering.
  */
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { appCommand } from '../../src/cli/commands/app.js';
-import type { RunResult } from '../../src/result.js';
 import { formatHash } from '../../reports/app/hash.js';
 import { packSource } from '../../reports/app/workbench/share.js';
+import { appCommand } from '../../src/cli/commands/app.js';
+import type { RunResult } from '../../src/result.js';
 import { bufferIo } from '../support/io.js';
 import { describeInChromium, launchChromium } from '../support/offline-page.js';
 

@@ -12,10 +12,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { formatHash } from '../../reports/app/hash.js';
 import { appCommand } from '../../src/cli/commands/app.js';
 import { runCommand } from '../../src/cli/commands/run.js';
 import type { RunResult } from '../../src/result.js';
-import { formatHash } from '../../reports/app/hash.js';
 import { bufferIo } from '../support/io.js';
 import { describeInChromium, launchChromium, offlinePage } from '../support/offline-page.js';
 

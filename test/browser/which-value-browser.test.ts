@@ -14,8 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { main } from '../../src/cli.js';
 import { appCommand } from '../../src/cli/commands/app.js';
+import { main } from '../../src/cli.js';
 import { bufferIo } from '../support/io.js';
 import { describeInChromium, launchChromium, offlinePage } from '../support/offline-page.js';
 

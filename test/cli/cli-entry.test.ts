@@ -8,11 +8,11 @@
 import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { buildProgram } from '../../src/cli.js';
 import { RULE_COMMANDS, startsOnRuleThread } from '../../src/cli/entry.js';
+import { buildProgram } from '../../src/cli.js';
 import { cli, scratchFolder } from '../support/cli.js';
 import { bufferIo } from '../support/io.js';
 

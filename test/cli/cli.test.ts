@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCommand } from '../../src/cli/commands/run.js';
-import { bufferIo } from '../support/io.js';
 import { cli, scratchFolder } from '../support/cli.js';
+import { bufferIo } from '../support/io.js';
 
 const folder = scratchFolder('cli');
 

@@ -11,9 +11,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH, parseJsonInput, JsonInputError } from '../../src/input/parse-json.js';
-import { cli, scratchFolder } from '../support/cli.js';
+import { JsonInputError, MAX_JSON_DEPTH, parseJsonInput } from '../../src/input/parse-json.js';
 import { sealCheckpoint } from '../support/checkpoint-seal.js';
+import { cli, scratchFolder } from '../support/cli.js';
 
 const folder = scratchFolder('json-input');
 const file = (name: string) => join(folder, name);

@@ -7,6 +7,8 @@
  * --csv, --html or --out; and a checkpoint reached through a symlink was
  * replaced by a regular file.
  */
+
+import { spawnSync } from 'node:child_process';
 import {
   copyFileSync,
   lstatSync,
@@ -17,11 +19,10 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeOutputs } from '../../src/output/files.js';
 import { UsageError } from '../../src/errors.js';
+import { writeOutputs } from '../../src/output/files.js';
 import { sealCheckpoint } from '../support/checkpoint-seal.js';
 import { cli, scratchFolder } from '../support/cli.js';
 

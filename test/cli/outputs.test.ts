@@ -19,8 +19,8 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkDistinct, checkOutputFile, fsFault, writeOutputs } from '../../src/output/files.js';
 import { UsageError } from '../../src/errors.js';
+import { checkDistinct, checkOutputFile, fsFault, writeOutputs } from '../../src/output/files.js';
 import { cli, scratchFolder } from '../support/cli.js';
 
 const folder = scratchFolder('outputs');

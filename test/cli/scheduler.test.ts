@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { fillIndex, resolveShard } from '../../src/cli/scheduler.js';
-import { gridShardPieces } from '../../src/engine/grid-shards.js';
 import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
+import { gridShardPieces } from '../../src/engine/grid-shards.js';
 import { cli, scratchFolder } from '../support/cli.js';
 
 const folder = scratchFolder('scheduler');

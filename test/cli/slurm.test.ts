@@ -12,7 +12,7 @@
  * small, and --cpus-per-task=1 on the sbatch command line (which overrides
  * the script's #SBATCH line) lets two tasks run side by side on two cores.
  */
-import { execFileSync, type ExecFileSyncOptionsWithStringEncoding } from 'node:child_process';
+import { type ExecFileSyncOptionsWithStringEncoding, execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -7,9 +7,8 @@
  * quoted from user input raw.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { internalErrorText } from '../../src/output/standard-streams.js';
 import { scratchFolder } from '../support/cli.js';

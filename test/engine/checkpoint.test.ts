@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { chunkCount } from '../../src/engine/chunks.js';
 import { DEFAULT_STREAM } from '../../src/engine/random.js';
-import { cli, scratchFolder } from '../support/cli.js';
 import { sealCheckpoint } from '../support/checkpoint-seal.js';
+import { cli, scratchFolder } from '../support/cli.js';
 
 const folder = scratchFolder('checkpoint');
 const muster = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));

@@ -1,12 +1,12 @@
-import { runBuiltinChunks } from '../../src/rules/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHUNK_TRIALS, planTasks } from '../../src/engine/chunks.js';
 import { SimulationPool } from '../../src/engine/pool.js';
+import { chunkStream, STREAM_VERSIONS } from '../../src/engine/random.js';
 import { mergeTally } from '../../src/engine/run-chunks.js';
 import { simulate } from '../../src/engine/simulate.js';
-import { chunkStream, STREAM_VERSIONS } from '../../src/engine/random.js';
-import { resolveParams } from '../../src/rules/params.js';
 import { fow } from '../../src/rules/fow.js';
+import { runBuiltinChunks } from '../../src/rules/index.js';
+import { resolveParams } from '../../src/rules/params.js';
 import { reserves } from '../../src/rules/reserves.js';
 
 const params = resolveParams(reserves, ['chosenRound=3', 'command=3', 'leaderLoss=0.2', 'fallbackCommand=1']);

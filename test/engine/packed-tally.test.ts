@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
 import { addTallyMessage, isPacked, PACK_FROM_ENTRIES, packTally, unpackTally } from '../../src/engine/packed-tally.js';
 
 /** A tally of `length` entries with the given entries non-zero (the rest 0). */

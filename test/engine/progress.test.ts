@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, formatRate, plainTerminal, ProgressBar } from '../../src/cli/progress.js';
 import { parseCount } from '../../src/cli/options.js';
+import { formatDuration, formatRate, ProgressBar, plainTerminal } from '../../src/cli/progress.js';
 
 describe('progress bar', () => {
   it('stays silent for the first second, then shows percent, rate and time left', () => {

@@ -1,14 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
 import { SimulationPool } from '../../src/engine/pool.js';
 import { runChunks } from '../../src/engine/run-chunks.js';
 import {
+  type ManyRequest,
   planParts,
   simulateEach,
   simulateMany,
   TASK_TALLY_ENTRIES,
-  type ManyRequest,
 } from '../../src/engine/simulate-many.js';
 import { getRule, runBuiltinChunks } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';

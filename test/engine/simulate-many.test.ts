@@ -1,11 +1,11 @@
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHUNK_TRIALS, planTasks } from '../../src/engine/chunks.js';
 import { IN_PROCESS_CHUNKS, SimulationPool, WorkerError } from '../../src/engine/pool.js';
 import type { ChunkTask } from '../../src/engine/run-chunks.js';
 import { simulate } from '../../src/engine/simulate.js';
-import { planParts, simulateMany, type ManyRequest } from '../../src/engine/simulate-many.js';
+import { type ManyRequest, planParts, simulateMany } from '../../src/engine/simulate-many.js';
 import { getRule, runBuiltinChunks } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
 

@@ -16,11 +16,11 @@
  */
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
-import { chunkStream, TycheStream, XoshiroStream } from '../../src/engine/random.js';
-import type { Rng } from '../../src/rules/types.js';
-import { rules } from '../../src/rules/index.js';
-import { chiSquareTails } from '../../src/stats/incomplete-gamma.js';
 import { compare, parseOptions, poissonTails } from '../../scripts/validate-streams.js';
+import { chunkStream, TycheStream, XoshiroStream } from '../../src/engine/random.js';
+import { rules } from '../../src/rules/index.js';
+import type { Rng } from '../../src/rules/types.js';
+import { chiSquareTails } from '../../src/stats/incomplete-gamma.js';
 
 const TWO_TO_20 = 2 ** 20;
 const TWO_TO_32 = 2 ** 32;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPacked, unpackTally, type TallyMessage } from '../../src/engine/packed-tally.js';
+import { isPacked, type TallyMessage, unpackTally } from '../../src/engine/packed-tally.js';
 import { runChunks } from '../../src/engine/run-chunks.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { reserves } from '../../src/rules/reserves.js';

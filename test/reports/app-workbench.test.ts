@@ -6,16 +6,17 @@
  * garbled or unpacks past the limit is one line, never a hang; a link that
  * carries code has its own bound on length.
  */
-import { readdirSync, readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { adaptRuleFile } from '../../src/rules/file-rule.js';
 import { MAX_CODE_HASH_LENGTH, MAX_HASH_LENGTH, parseHash } from '../../reports/app/hash.js';
 import { MODULE_NAME, scriptOf, WRAPPER_LINES } from '../../reports/app/workbench/module-text.js';
 import { MAX_SOURCE_LENGTH, packSource, unpackSource } from '../../reports/app/workbench/share.js';
+import { adaptRuleFile } from '../../src/rules/file-rule.js';
 
 const examples = new URL('../../examples/rules/', import.meta.url);
 const files = readdirSync(examples).filter((name) => name.endsWith('.mjs'));

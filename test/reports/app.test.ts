@@ -8,9 +8,6 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SEED, DEFAULT_TRIALS } from '../../src/cli/commands/run.js';
-import { resolveParams } from '../../src/rules/params.js';
-import { getRule, rules } from '../../src/rules/index.js';
 import {
   APP_DEFAULT_SEED,
   APP_DEFAULT_STREAM,
@@ -21,8 +18,11 @@ import {
   parseTrials,
   readHash,
 } from '../../reports/app/form-values.js';
-import { DEFAULT_STREAM } from '../../src/engine/random.js';
 import { formatHash, parseHash } from '../../reports/app/hash.js';
+import { DEFAULT_SEED, DEFAULT_TRIALS } from '../../src/cli/commands/run.js';
+import { DEFAULT_STREAM } from '../../src/engine/random.js';
+import { getRule, rules } from '../../src/rules/index.js';
+import { resolveParams } from '../../src/rules/params.js';
 import { cli, scratchFolder } from '../support/cli.js';
 import { CLUB_RESERVES, CLUB_ROLLOFF, writeClubRules } from '../support/club-rules.js';
 

@@ -7,12 +7,12 @@
  * (1 − Π_{r=1..4} P(1d6 < target − r))^n); user text is escaped.
  */
 import { describe, expect, it } from 'vitest';
-import { planBalance } from '../../src/analysis/balance.js';
-import { evaluateBalance } from '../../src/analysis/sweep-evaluate.js';
-import { getRule } from '../../src/rules/index.js';
 import { balanceCharts, balancePage } from '../../reports/balance.js';
 import { withTitle } from '../../reports/charts/chart.js';
 import { compileSpec, renderSvg } from '../../reports/svg.js';
+import { planBalance } from '../../src/analysis/balance.js';
+import { evaluateBalance } from '../../src/analysis/sweep-evaluate.js';
+import { getRule } from '../../src/rules/index.js';
 import { echoRule, HOSTILE } from '../support/hostile.js';
 
 function allIn(squads: number, target: number): number {

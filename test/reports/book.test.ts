@@ -2,10 +2,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli.js';
-import { bookCommand } from '../../src/cli/commands/book.js';
-import { evaluateBook } from '../../src/analysis/book.js';
 import { planCard } from '../../reports/card/layout.js';
+import { evaluateBook } from '../../src/analysis/book.js';
+import { bookCommand } from '../../src/cli/commands/book.js';
+import { main } from '../../src/cli.js';
 import { rules } from '../../src/rules/index.js';
 import { bufferIo } from '../support/io.js';
 

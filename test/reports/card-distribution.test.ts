@@ -10,11 +10,11 @@
  * P(≥ k) = t^(k−1), P(≤ k) = 1 − t^k.
  */
 import { describe, expect, it } from 'vitest';
+import { cardCharts, layoutCard, planCard, renderCardSheet } from '../../reports/card/layout.js';
+import { compileSpec } from '../../reports/svg.js';
 import { runCommand } from '../../src/cli/commands/run.js';
 import { getRule } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
-import { cardCharts, layoutCard, planCard, renderCardSheet } from '../../reports/card/layout.js';
-import { compileSpec } from '../../reports/svg.js';
 import { bufferIo } from '../support/io.js';
 
 function tieChance(): number {

@@ -6,11 +6,11 @@
  * chart label may hold the placeholder.
  */
 import { describe, expect, it } from 'vitest';
+import { type Card, cardCharts, layoutCard, planCard, renderCardSheet } from '../../reports/card/layout.js';
 import { buildResult, type RunResult } from '../../src/result.js';
-import { resolveParams } from '../../src/rules/params.js';
 import { rules } from '../../src/rules/index.js';
+import { resolveParams } from '../../src/rules/params.js';
 import type { Rule } from '../../src/rules/types.js';
-import { cardCharts, layoutCard, planCard, renderCardSheet, type Card } from '../../reports/card/layout.js';
 
 const PLACEHOLDER = '—';
 

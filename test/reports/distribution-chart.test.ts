@@ -6,14 +6,14 @@
  * against brute force in the browser (test/browser/distribution-browser.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { runCommand } from '../../src/cli/commands/run.js';
-import { getRule } from '../../src/rules/index.js';
-import type { MetricSpec } from '../../src/rules/types.js';
 import { withTitle } from '../../reports/charts/chart.js';
 import { distributionBars, distributionChart, distributionCharts } from '../../reports/charts/distribution.js';
 import { renderPage } from '../../reports/page.js';
 import { buildRunPage, runPageInput } from '../../reports/run-report.js';
 import { compileSpec, renderSvg } from '../../reports/svg.js';
+import { runCommand } from '../../src/cli/commands/run.js';
+import { getRule } from '../../src/rules/index.js';
+import type { MetricSpec } from '../../src/rules/types.js';
 import { HOSTILE } from '../support/hostile.js';
 import { bufferIo } from '../support/io.js';
 

@@ -2,18 +2,18 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
-import { buildResult, type RunResult } from '../../src/result.js';
-import { presentationOf, rules, runBuiltinChunks } from '../../src/rules/index.js';
-import { resolveParams } from '../../src/rules/params.js';
-import type { Rule } from '../../src/rules/types.js';
-import { withTitle, type Chart } from '../../reports/charts/chart.js';
+import { type Chart, withTitle } from '../../reports/charts/chart.js';
 import { hasRuleCharts, runCharts } from '../../reports/charts/index.js';
 import { csvLine, metricsCsv } from '../../reports/csv.js';
 import { cssString, escapeHtml, jsonForScript } from '../../reports/escape.js';
 import { percent } from '../../reports/numbers.js';
 import { buildRunPage } from '../../reports/run-report.js';
 import { compileSpec, renderSvg } from '../../reports/svg.js';
+import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
+import { buildResult, type RunResult } from '../../src/result.js';
+import { presentationOf, rules, runBuiltinChunks } from '../../src/rules/index.js';
+import { resolveParams } from '../../src/rules/params.js';
+import type { Rule } from '../../src/rules/types.js';
 import { echoRule, HOSTILE } from '../support/hostile.js';
 
 /** Every rule at its defaults: solved exactly, and simulated on two chunks in-process. */

@@ -8,20 +8,20 @@
  * built for that.
  */
 import { describe, expect, it } from 'vitest';
+import { type IntervalPoint, intervalChart, lineChart } from '../../reports/charts/blocks.js';
+import type { Chart } from '../../reports/charts/chart.js';
+import { heatmap } from '../../reports/charts/heatmap.js';
+import { comparePage } from '../../reports/compare.js';
+import { escapeHtml } from '../../reports/escape.js';
+import { buildRunPage } from '../../reports/run-report.js';
+import { compileSpec, renderSvg } from '../../reports/svg.js';
+import { sweepPage } from '../../reports/sweep.js';
+import type { SweepResult } from '../../src/analysis/sweep.js';
+import { unionMetrics } from '../../src/analysis/vary.js';
 import { compareCommand } from '../../src/cli/commands/compare.js';
 import { buildResult, envelope } from '../../src/result.js';
 import { getRule } from '../../src/rules/index.js';
 import type { Rule } from '../../src/rules/types.js';
-import { comparePage } from '../../reports/compare.js';
-import { unionMetrics } from '../../src/analysis/vary.js';
-import { buildRunPage } from '../../reports/run-report.js';
-import { compileSpec, renderSvg } from '../../reports/svg.js';
-import type { SweepResult } from '../../src/analysis/sweep.js';
-import { sweepPage } from '../../reports/sweep.js';
-import type { Chart } from '../../reports/charts/chart.js';
-import { intervalChart, lineChart, type IntervalPoint } from '../../reports/charts/blocks.js';
-import { heatmap } from '../../reports/charts/heatmap.js';
-import { escapeHtml } from '../../reports/escape.js';
 import { echoRule } from '../support/hostile.js';
 import { bufferIo } from '../support/io.js';
 

@@ -8,11 +8,11 @@ import {
   BOARDS,
   bruteForce,
   edgesTouched,
+  type Reading,
   readingSettings,
   TEXT_READING,
   zoneRectangles,
   zonesWithEdge,
-  type Reading,
 } from './deployment-brute-force.js';
 
 const COMPARES = ['raw', 'modified'] as const;

@@ -1,13 +1,13 @@
-import { runBuiltinChunks } from '../../src/rules/index.js';
 import { describe, expect, it } from 'vitest';
 import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
-import { mergeTally } from '../../src/engine/run-chunks.js';
 import { DEFAULT_STREAM, STREAM_VERSIONS } from '../../src/engine/random.js';
-import type { StreamVersion } from '../../src/rules/types.js';
+import { mergeTally } from '../../src/engine/run-chunks.js';
 import { deployment } from '../../src/rules/deployment.js';
+import { runBuiltinChunks } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
+import type { StreamVersion } from '../../src/rules/types.js';
 import { estimate } from '../../src/stats/estimate.js';
-import { bruteForce, readingSettings, TEXT_READING, type Reading } from './deployment-brute-force.js';
+import { bruteForce, type Reading, readingSettings, TEXT_READING } from './deployment-brute-force.js';
 
 const CHUNKS = 4;
 const TRIALS = CHUNKS * CHUNK_TRIALS; // 262,144

@@ -19,8 +19,8 @@ import { loadRule } from '../../src/rules/load-rule.js';
 import { noctvale } from '../../src/rules/noctvale.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { reserves } from '../../src/rules/reserves.js';
-import { warbands } from '../../src/rules/warbands.js';
 import type { Rule } from '../../src/rules/types.js';
+import { warbands } from '../../src/rules/warbands.js';
 import { estimate } from '../../src/stats/estimate.js';
 
 const example = (name: string) => fileURLToPath(new URL(`../../examples/rules/${name}.mjs`, import.meta.url));

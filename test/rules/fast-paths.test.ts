@@ -28,15 +28,15 @@ import { runChunks } from '../../src/engine/run-chunks.js';
 import type { Builtin } from '../../src/rules/define.js';
 import { deployment } from '../../src/rules/deployment.js';
 import { fow } from '../../src/rules/fow.js';
+import { rules } from '../../src/rules/index.js';
 import { infinity } from '../../src/rules/infinity.js';
 import { noctvale } from '../../src/rules/noctvale.js';
-import { rules } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { reserves } from '../../src/rules/reserves.js';
 import type { StreamVersion } from '../../src/rules/types.js';
 import { warbands } from '../../src/rules/warbands.js';
 import type { Tallied } from '../../src/stats/estimate.js';
-import { runTrials, type Observed } from '../support/trial-run.js';
+import { type Observed, runTrials } from '../support/trial-run.js';
 
 const FAST_TRIALS = 2 * CHUNK_TRIALS - 1000; // 130,072: the final chunk short, as in a real run
 const TRIAL_TRIALS = 25_000;

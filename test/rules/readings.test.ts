@@ -5,13 +5,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { escapeHtml } from '../../reports/escape.js';
+import { readingLines, readingRows } from '../../reports/readings.js';
+import { buildRunPage } from '../../reports/run-report.js';
 import { buildResult } from '../../src/result.js';
 import { rules } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
 import type { ParamSpec, ParamValue, Rule } from '../../src/rules/types.js';
-import { escapeHtml } from '../../reports/escape.js';
-import { readingLines, readingRows } from '../../reports/readings.js';
-import { buildRunPage } from '../../reports/run-report.js';
 import { cli, scratchFolder } from '../support/cli.js';
 import { echoRule, HOSTILE } from '../support/hostile.js';
 

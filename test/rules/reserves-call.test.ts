@@ -10,8 +10,8 @@
  * on a seeded stream and its metrics held within 5σ.
  */
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli.js';
 import { solveCall } from '../../src/analysis/reserves-call.js';
+import { main } from '../../src/cli.js';
 import { TycheStream } from '../../src/engine/random.js';
 import { Fraction } from '../../src/exact/fraction.js';
 import { resolveParams } from '../../src/rules/params.js';

@@ -9,11 +9,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { simulateRunInThread } from '../../src/analysis/run-in-thread.js';
-import { buildResult } from '../../src/result.js';
-import { proportionTolerance } from '../support/bounds.js';
 import { Fraction } from '../../src/exact/fraction.js';
+import { buildResult } from '../../src/result.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { reserves } from '../../src/rules/reserves.js';
+import { proportionTolerance } from '../support/bounds.js';
 
 interface Setting {
   squads: number;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { chunkStream } from '../../src/engine/random.js';
 import { runChunks } from '../../src/engine/run-chunks.js';
+import { resolveParams } from '../../src/rules/params.js';
 import { reserves } from '../../src/rules/reserves.js';
 import { chunkCoding } from '../../src/rules/reserves-sums.js';
-import { resolveParams } from '../../src/rules/params.js';
 import type { Rng, StreamVersion } from '../../src/rules/types.js';
 
 /**

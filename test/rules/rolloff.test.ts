@@ -8,17 +8,18 @@
  * the rolls needed are geometric with mean 1 / (1 − t), and the first roll
  * decides with chance 1 − t.
  */
-import { runBuiltinChunks } from '../../src/rules/index.js';
+
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
 import { STREAM_VERSIONS } from '../../src/engine/random.js';
 import { Fraction } from '../../src/exact/fraction.js';
+import { runBuiltinChunks } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { rolloff } from '../../src/rules/rolloff.js';
 import { estimate } from '../../src/stats/estimate.js';
-import { cli, scratchFolder } from '../support/cli.js';
 import { meanTolerance, proportionTolerance } from '../support/bounds.js';
+import { cli, scratchFolder } from '../support/cli.js';
 
 /** Every metric by enumerating one roll's four dice. */
 function bruteForce(bonus: number): Record<string, Fraction> {

@@ -5,18 +5,19 @@
  * the reports. Rule files are written into a temporary folder outside the
  * repository, as a designer following docs/custom-rules.md would.
  */
+
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
-import { Ajv } from 'ajv';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { mergeCommand, shardCommand } from '../../src/cli/commands/shard.js';
 import { runCommand } from '../../src/cli/commands/run.js';
+import { mergeCommand, shardCommand } from '../../src/cli/commands/shard.js';
+import { loadRule } from '../../src/rules/load-rule.js';
 import { cli, scratchFolder } from '../support/cli.js';
 import { bufferIo } from '../support/io.js';
-import { loadRule } from '../../src/rules/load-rule.js';
 
 const folder = scratchFolder('rule-files');
 

@@ -16,9 +16,9 @@
 import { describe, expect, it } from 'vitest';
 import { chunkStream } from '../../src/engine/random.js';
 import { Fraction } from '../../src/exact/fraction.js';
+import { belowExact, rejectBelow } from '../../src/rules/draw-digits.js';
 import { getRule, runBuiltinChunks } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
-import { belowExact, rejectBelow } from '../../src/rules/draw-digits.js';
 import { diceCount, diceTable, jointDigits, type RollOffKind } from '../../src/rules/warbands-dice.js';
 import { DICE_HISTOGRAM, layout } from '../../src/rules/warbands-layout.js';
 import type { Warbands } from '../../src/rules/warbands-setup.js';

@@ -18,11 +18,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { STREAM_VERSIONS } from '../../src/engine/random.js';
-import type { StreamVersion } from '../../src/rules/types.js';
 import { Fraction } from '../../src/exact/fraction.js';
 import { getRule, runBuiltinChunks } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
-import type { Params } from '../../src/rules/types.js';
+import type { Params, StreamVersion } from '../../src/rules/types.js';
 import { estimate } from '../../src/stats/estimate.js';
 
 const rule = getRule('warbands');

@@ -1,10 +1,11 @@
-import { terminalLine } from '../../output/terminal.js';
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildAppHtml } from '../../../reports/app/build.js';
 import { writeOutputs } from '../../../reports/outputs.js';
-import { checkDistinct } from '../../output/files.js';
+import { parseTimeout } from '../../engine/settings.js';
 import { UsageError } from '../../errors.js';
+import { checkDistinct } from '../../output/files.js';
+import { terminalLine } from '../../output/terminal.js';
 import { rules } from '../../rules/index.js';
 import { loadRuleFile } from '../../rules/load-rule.js';
 import { formatCount } from '../format.js';
@@ -12,7 +13,6 @@ import { interruptedStatus, interruption } from '../interrupt.js';
 import type { Io } from '../io.js';
 import { checkOutputFile } from '../options.js';
 import { checkOutputNames } from '../output-names.js';
-import { parseTimeout } from '../../engine/settings.js';
 
 interface AppOptions {
   out?: string;

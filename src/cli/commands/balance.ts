@@ -4,18 +4,7 @@
  * same --vary computes (exactly where the rule has exact values), with the
  * sensitivity at that setting, the cliffs, and the metric as a map.
  */
-import { assembleBalance, planBalance, type BalancePlan, type BalanceResult } from '../../analysis/balance.js';
-import { balanceArgs, balanceGrid } from '../../analysis/balance-grid.js';
-import { UsageError } from '../../errors.js';
-import { evaluateSweep } from '../../analysis/sweep-evaluate.js';
-import { SimulationPool } from '../../engine/pool.js';
-import { own } from '../../keyed.js';
-import { STDOUT, writeOutputs, type OutputFile } from '../../output/files.js';
-import { toJson } from '../../output/json.js';
-import { terminalLine } from '../../output/terminal.js';
-import type { MetricResult } from '../../result.js';
-import { getRule } from '../../rules/index.js';
-import { isRulePath, loadRuleFileRef } from '../../rules/rule-ref.js';
+
 import {
   balanceVerdict,
   cliffLines,
@@ -24,13 +13,25 @@ import {
   sensitivityLines,
   withinLines,
 } from '../../../reports/balance-words.js';
+import { assembleBalance, type BalancePlan, type BalanceResult, planBalance } from '../../analysis/balance.js';
+import { balanceArgs, balanceGrid } from '../../analysis/balance-grid.js';
+import { evaluateSweep } from '../../analysis/sweep-evaluate.js';
+import { SimulationPool } from '../../engine/pool.js';
+import { UsageError } from '../../errors.js';
+import { own } from '../../keyed.js';
+import { type OutputFile, STDOUT, writeOutputs } from '../../output/files.js';
+import { toJson } from '../../output/json.js';
+import { terminalLine } from '../../output/terminal.js';
+import type { MetricResult } from '../../result.js';
+import { getRule } from '../../rules/index.js';
+import { isRulePath, loadRuleFileRef } from '../../rules/rule-ref.js';
+import { savedTrials } from '../checkpoint-option.js';
 import { formatCount, formatParams, formatValue, renderTable, tableWidth, wrapLines } from '../format.js';
 import { interruptedStatus } from '../interrupt.js';
 import type { Io } from '../io.js';
 import { checkGridPaths, ruleFileInputs } from '../output-paths.js';
 import { ProgressBar } from '../progress.js';
 import { reportIo } from '../report-io.js';
-import { savedTrials } from '../checkpoint-option.js';
 import { resolveShard, type ShardPlace } from '../scheduler.js';
 import type { GridShardFile, GridView } from './grid-shard.js';
 import { withInterrupt } from './run.js';

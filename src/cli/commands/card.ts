@@ -1,25 +1,10 @@
-import { badValue, UsageError } from '../../errors.js';
-import { checkDistinct, ruleFileInputs } from '../../output/files.js';
-import type { NotEnumerable } from '../../exact/replay-dice.js';
-import { own } from '../../keyed.js';
-import { fullExact, refusalText } from '../../rules/exact-of.js';
-import type { Params } from '../../rules/types.js';
-import { getRule } from '../../rules/index.js';
-import { isRulePath, loadRule } from '../../rules/load-rule.js';
-import { resolveParams } from '../../rules/params.js';
-import type { Rule } from '../../rules/types.js';
-import { interruptedStatus, withInterrupt } from '../interrupt.js';
-import type { Io } from '../io.js';
-import { checkOutputFile, parseSeed } from '../options.js';
-import { checkOutputNames } from '../output-names.js';
-import { parseSimulationSettings, parseTimeout, type RunOptions } from './run.js';
-import { writeReports } from '../output-paths.js';
-import { evaluateCard } from '../../analysis/card.js';
-import { asksForCall, solveCall } from '../../analysis/reserves-call.js';
-import { decisionResult } from '../../result.js';
-import { shellWord, ruleWord } from '../../text/suggest.js';
 import { callBlocks, policyBlock } from '../../../reports/card/decisions.js';
+import { equilibriumBlock } from '../../../reports/card/equilibrium.js';
+import { type Card, layoutCard, PAPERS, type Paper, planCard } from '../../../reports/card/layout.js';
+import { renderCardPage } from '../../../reports/card/page.js';
+import { checkChromium, PdfInterrupted, printToPdf } from '../../../reports/card/pdf.js';
 import type { CardBlock } from '../../../reports/present/cards.js';
+import { evaluateCard } from '../../analysis/card.js';
 import {
   type MatrixEquilibrium,
   matrixSettings,
@@ -28,10 +13,24 @@ import {
   solveEquilibrium,
   solveMatrix,
 } from '../../analysis/matrix.js';
-import { equilibriumBlock } from '../../../reports/card/equilibrium.js';
-import { type Card, layoutCard, PAPERS, planCard, type Paper } from '../../../reports/card/layout.js';
-import { renderCardPage } from '../../../reports/card/page.js';
-import { checkChromium, PdfInterrupted, printToPdf } from '../../../reports/card/pdf.js';
+import { asksForCall, solveCall } from '../../analysis/reserves-call.js';
+import { badValue, UsageError } from '../../errors.js';
+import type { NotEnumerable } from '../../exact/replay-dice.js';
+import { own } from '../../keyed.js';
+import { checkDistinct, ruleFileInputs } from '../../output/files.js';
+import { decisionResult } from '../../result.js';
+import { fullExact, refusalText } from '../../rules/exact-of.js';
+import { getRule } from '../../rules/index.js';
+import { isRulePath, loadRule } from '../../rules/load-rule.js';
+import { resolveParams } from '../../rules/params.js';
+import type { Params, Rule } from '../../rules/types.js';
+import { ruleWord, shellWord } from '../../text/suggest.js';
+import { interruptedStatus, withInterrupt } from '../interrupt.js';
+import type { Io } from '../io.js';
+import { checkOutputFile, parseSeed } from '../options.js';
+import { checkOutputNames } from '../output-names.js';
+import { writeReports } from '../output-paths.js';
+import { parseSimulationSettings, parseTimeout, type RunOptions } from './run.js';
 
 interface CardCommandOptions
   extends Pick<RunOptions, 'set' | 'trials' | 'seed' | 'stream' | 'threads' | 'confidence' | 'timeout' | 'quiet'> {

@@ -14,10 +14,12 @@
  * the rule's validate refuses, or past the most a check tries, is listed
  * with why it was skipped.
  */
-import { UsageError } from '../../errors.js';
+
 import { CHUNK_TRIALS } from '../../engine/chunks.js';
 import { DEFAULT_STREAM } from '../../engine/random.js';
 import { runChunks } from '../../engine/run-chunks.js';
+import { parseTimeout } from '../../engine/settings.js';
+import { UsageError } from '../../errors.js';
 import type { Fraction } from '../../exact/fraction.js';
 import { NotEnumerable } from '../../exact/replay-dice.js';
 import { buildResult } from '../../result.js';
@@ -27,7 +29,6 @@ import type { ParamSpec, Params, Rule } from '../../rules/types.js';
 import { FAR_SIGMAS, formatSigmas, sigmasFromExact } from '../exact-agreement.js';
 import type { Io } from '../io.js';
 import { parseSeed } from '../options.js';
-import { parseTimeout } from '../../engine/settings.js';
 
 interface CheckOptions {
   set?: string[];

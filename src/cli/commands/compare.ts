@@ -1,11 +1,8 @@
-import { terminalLine } from '../../output/terminal.js';
-import { UsageError } from '../../errors.js';
-import { own } from '../../keyed.js';
-import { SimulationPool } from '../../engine/pool.js';
-import { resolveParams } from '../../rules/params.js';
-import type { MetricSpec, ParamSpec, Params, Rule } from '../../rules/types.js';
+import { compareCsv, comparePage, formatDifference, formatP, significanceNote } from '../../../reports/compare.js';
 import {
   builtInCompareRules,
+  type ComparePlan,
+  type CompareResult,
   compareGrid,
   compareRules,
   evaluateCompare,
@@ -13,20 +10,21 @@ import {
   planCompare,
   testedMetrics,
   variantMetricLists,
-  type ComparePlan,
-  type CompareResult,
 } from '../../analysis/compare.js';
 import type { MetricChoice } from '../../analysis/metrics.js';
 import { variantRuleRef } from '../../analysis/variant.js';
-import { compareCsv, comparePage, formatDifference, formatP, significanceNote } from '../../../reports/compare.js';
-import { resolveShard, type ShardPlace } from '../scheduler.js';
-import { runGridShard, type GridShardFile, type GridView, type RecordedFile } from './grid-shard.js';
-import { interruptedStatus } from '../interrupt.js';
-import { STDOUT } from '../../output/files.js';
-import { checkGridPaths, ruleFileInputs } from '../output-paths.js';
+import { SimulationPool } from '../../engine/pool.js';
+import { UsageError } from '../../errors.js';
+import { own } from '../../keyed.js';
+import { type OutputFile, STDOUT, writeOutputs } from '../../output/files.js';
 import { toJson } from '../../output/json.js';
-import { reportIo } from '../report-io.js';
-import { writeOutputs, type OutputFile } from '../../output/files.js';
+import { terminalLine } from '../../output/terminal.js';
+import type { MetricResult } from '../../result.js';
+import { refusalText } from '../../rules/exact-of.js';
+import { resolveParams } from '../../rules/params.js';
+import type { MetricSpec, ParamSpec, Params, Rule } from '../../rules/types.js';
+import { renderDistributionDifference } from '../distribution-compare-table.js';
+import { orSimulate } from '../exact-warning.js';
 import {
   formatCertain,
   formatCount,
@@ -40,14 +38,15 @@ import {
   wrapLines,
   wrapText,
 } from '../format.js';
-import { hiddenNote } from '../metrics.js';
-import { renderDistributionDifference } from '../distribution-compare-table.js';
-import type { MetricResult } from '../../result.js';
+import { interruptedStatus } from '../interrupt.js';
 import type { Io } from '../io.js';
+import { hiddenNote } from '../metrics.js';
+import { checkGridPaths, ruleFileInputs } from '../output-paths.js';
 import { ProgressBar } from '../progress.js';
-import { withInterrupt, type RunOptions } from './run.js';
-import { refusalText } from '../../rules/exact-of.js';
-import { orSimulate } from '../exact-warning.js';
+import { reportIo } from '../report-io.js';
+import { resolveShard, type ShardPlace } from '../scheduler.js';
+import { type GridShardFile, type GridView, type RecordedFile, runGridShard } from './grid-shard.js';
+import { type RunOptions, withInterrupt } from './run.js';
 
 export interface CompareOptions extends RunOptions {
   variant?: string[];

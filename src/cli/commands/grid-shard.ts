@@ -8,37 +8,38 @@
  * trials), and merge plans it again from that text exactly as the CLI
  * would, so a shard cannot smuggle in points the CLI would refuse.
  */
-import { terminalLine } from '../../output/terminal.js';
-import { Interrupted, UsageError } from '../../errors.js';
+
+import type { Evaluated } from '../../analysis/evaluate.js';
+import type { GridAnalysis, GridArgs, GridJob, RecordedFile } from '../../analysis/grid.js';
 import { chunkCount } from '../../engine/chunks.js';
 import { gridShardPieces } from '../../engine/grid-shards.js';
 import { SimulationPool } from '../../engine/pool.js';
 import { mergeTally } from '../../engine/run-chunks.js';
 import { simulateMany } from '../../engine/simulate-many.js';
-import { buildResult } from '../../result.js';
-import type { Rule } from '../../rules/types.js';
-import type { Evaluated } from '../../analysis/evaluate.js';
-import type { GridAnalysis, GridArgs, GridJob, RecordedFile } from '../../analysis/grid.js';
-import { openCheckpoint, ruleOfJob, savedTrials, streamOfJob, type CheckpointOptions } from '../checkpoint-option.js';
-import type { Io } from '../io.js';
-import { checkOutputFile, parseConfidence } from '../options.js';
-import { ProgressBar } from '../progress.js';
-import { formatCount } from '../../output/format.js';
-import { checkOutputNames } from '../output-names.js';
-import { fillIndex, type ShardPlace } from '../scheduler.js';
+import { Interrupted, UsageError } from '../../errors.js';
 import { checkDistinct, ruleFileInputs, writeOutputs } from '../../output/files.js';
-import { checkGridPaths, type GridPaths } from '../output-paths.js';
+import { formatCount } from '../../output/format.js';
 import { toJson } from '../../output/json.js';
-import { checkCounts, mixedStreams, namedRuleFiles, shardTrials } from '../shard-file.js';
-import { packageVersion } from '../../version.js';
-import { GRID_SHARD_FORMAT, readGridShard, type GridShardFile } from '../grid-shard-file.js';
+import { terminalLine } from '../../output/terminal.js';
+import { buildResult } from '../../result.js';
 import { getRule } from '../../rules/index.js';
 import { isRulePath } from '../../rules/load-rule.js';
+import type { Rule } from '../../rules/types.js';
+import { packageVersion } from '../../version.js';
+import { type CheckpointOptions, openCheckpoint, ruleOfJob, savedTrials, streamOfJob } from '../checkpoint-option.js';
+import { GRID_SHARD_FORMAT, type GridShardFile, readGridShard } from '../grid-shard-file.js';
+import { type GridToVerify, PiecesToVerify } from '../grid-verify.js';
 import { withInterrupt } from '../interrupt.js';
-import { PiecesToVerify, type GridToVerify } from '../grid-verify.js';
+import type { Io } from '../io.js';
+import { checkOutputFile, parseConfidence } from '../options.js';
+import { checkOutputNames } from '../output-names.js';
+import { checkGridPaths, type GridPaths } from '../output-paths.js';
+import { ProgressBar } from '../progress.js';
+import { fillIndex, type ShardPlace } from '../scheduler.js';
+import { checkCounts, mixedStreams, namedRuleFiles, shardTrials } from '../shard-file.js';
 
+export { GRID_SHARD_FORMAT, type GridShardFile, isGridShard } from '../grid-shard-file.js';
 export type { GridArgs, GridJob, RecordedFile };
-export { GRID_SHARD_FORMAT, isGridShard, type GridShardFile } from '../grid-shard-file.js';
 
 /**
  * An analysis over a grid as the CLI shows it: the analysis (plan, assemble) and how its command writes the

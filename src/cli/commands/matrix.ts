@@ -1,11 +1,9 @@
-import { UsageError } from '../../errors.js';
-import { SimulationPool } from '../../engine/pool.js';
-import { getRule } from '../../rules/index.js';
-import { isRulePath, loadRule } from '../../rules/load-rule.js';
-import type { RunResult } from '../../result.js';
-import type { Params, ParamValue, Rule } from '../../rules/types.js';
+import { matrixPage } from '../../../reports/matrix-report.js';
 import {
   assembleMatrix,
+  type MatrixCells,
+  type MatrixEquilibrium,
+  type MatrixResult,
   matrixSettings,
   matrixTrials,
   planEquilibrium,
@@ -15,23 +13,25 @@ import {
   solveEquilibrium,
   solveMatrix,
   tradeOffOf,
-  type MatrixCells,
-  type MatrixEquilibrium,
-  type MatrixResult,
 } from '../../analysis/matrix.js';
+import { SimulationPool } from '../../engine/pool.js';
+import { UsageError } from '../../errors.js';
+import { checkDistinct, ruleFileInputs } from '../../output/files.js';
+import { toJson } from '../../output/json.js';
+import type { RunResult } from '../../result.js';
+import { getRule } from '../../rules/index.js';
+import { isRulePath, loadRule } from '../../rules/load-rule.js';
+import type { Params, ParamValue, Rule } from '../../rules/types.js';
+import { orSimulate } from '../exact-warning.js';
 import { formatParams, renderTable, tableWidth, wrapLines } from '../format.js';
+import { interruptedStatus } from '../interrupt.js';
 import type { Io } from '../io.js';
 import { checkOutputFile } from '../options.js';
 import { checkOutputNames } from '../output-names.js';
-import { interruptedStatus } from '../interrupt.js';
-import { checkDistinct, ruleFileInputs } from '../../output/files.js';
-import { toJson } from '../../output/json.js';
-import { reportIo } from '../report-io.js';
-import { ProgressBar } from '../progress.js';
-import { withInterrupt, type RunOptions } from './run.js';
 import { writeReports } from '../output-paths.js';
-import { orSimulate } from '../exact-warning.js';
-import { matrixPage } from '../../../reports/matrix-report.js';
+import { ProgressBar } from '../progress.js';
+import { reportIo } from '../report-io.js';
+import { type RunOptions, withInterrupt } from './run.js';
 
 export type { AgainstRow, MatrixEquilibrium, MatrixResult, MatrixTable } from '../../analysis/matrix.js';
 

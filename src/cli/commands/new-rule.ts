@@ -1,11 +1,11 @@
-import { terminalLine } from '../../output/terminal.js';
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { badValue, UsageError } from '../../errors.js';
 import { writeOutputs } from '../../../reports/outputs.js';
-import type { Io } from '../io.js';
-import { shellWord } from '../../text/suggest.js';
+import { badValue, UsageError } from '../../errors.js';
+import { terminalLine } from '../../output/terminal.js';
 import { ruleFileTemplate, ruleTestTemplate } from '../../rules/rule-template.js';
+import { shellWord } from '../../text/suggest.js';
+import type { Io } from '../io.js';
 
 /**
  * `muster new-rule NAME`: writes NAME.mjs, a commented rule file that runs as

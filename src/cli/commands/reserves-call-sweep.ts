@@ -5,9 +5,10 @@
  *
  *   --vary (each parameter but chosenRound) ─► every combination ─► solveCall at each ─► the table
  */
-import { UsageError } from '../../errors.js';
+
 import { type CallResult, solveCall } from '../../analysis/reserves-call.js';
 import { combinations, parseVary } from '../../analysis/vary.js';
+import { UsageError } from '../../errors.js';
 import type { Rule } from '../../rules/types.js';
 import { renderTable, tableWidth, wrapLines } from '../format.js';
 import type { Io } from '../io.js';

@@ -1,5 +1,6 @@
-import { checkCallOptions, type CallResult, solveCall } from '../../analysis/reserves-call.js';
 import { chooseMetrics } from '../../analysis/metrics.js';
+import { type CallResult, checkCallOptions, solveCall } from '../../analysis/reserves-call.js';
+import { checkDistinct } from '../../output/files.js';
 import { toJson } from '../../output/json.js';
 import { resolveParams } from '../../rules/params.js';
 import type { Rule } from '../../rules/types.js';
@@ -9,7 +10,6 @@ import { hiddenNote } from '../metrics.js';
 import { checkOutputFile } from '../options.js';
 import { checkOutputNames } from '../output-names.js';
 import { ruleFileInputs, writeReports } from '../output-paths.js';
-import { checkDistinct } from '../../output/files.js';
 import { reportIo } from '../report-io.js';
 
 /** What `muster run` passes on: its options, of which a solved call honours these (and refuses the rest). */

@@ -1,38 +1,38 @@
-import { noteNoExact, orSimulate, warnFarFromExact } from '../exact-warning.js';
+import { chooseMetrics } from '../../analysis/metrics.js';
+import { asksForCall } from '../../analysis/reserves-call.js';
+import { simulateRun, solveRun } from '../../analysis/run.js';
+import type { Checkpoint } from '../../engine/checkpoint.js';
+import { SimulationPool } from '../../engine/pool.js';
 import { Interrupted, UsageError } from '../../errors.js';
-import { interruptedStatus, interruption, withInterrupt } from '../interrupt.js';
+import { own } from '../../keyed.js';
 import { checkDistinct } from '../../output/files.js';
 import { toJson } from '../../output/json.js';
-import { reportIo } from '../report-io.js';
-import { SimulationPool } from '../../engine/pool.js';
 import type { RunResult } from '../../result.js';
 import { getRule } from '../../rules/index.js';
-import { isRulePath, loadRuleFileRef } from '../../rules/rule-ref.js';
 import { resolveParams } from '../../rules/params.js';
+import { isRulePath, loadRuleFileRef } from '../../rules/rule-ref.js';
 import type { MetricSpec, Rule } from '../../rules/types.js';
-import { own } from '../../keyed.js';
-import { renderDistribution } from '../distribution-table.js';
-import { renderDecisions } from '../decisions-format.js';
-import { formatCount, renderRun, tableWidth } from '../format.js';
-import { chooseMetrics } from '../../analysis/metrics.js';
-import { simulateRun, solveRun } from '../../analysis/run.js';
-import { hiddenNote } from '../metrics.js';
-import type { Io } from '../io.js';
-import { checkOutputFile, DEFAULT_TRIALS, parseSeed } from '../options.js';
-import { ProgressBar } from '../progress.js';
-import { checkReportPaths, ruleFileInputs, writeReports } from '../output-paths.js';
-import type { Checkpoint } from '../../engine/checkpoint.js';
 import {
+  type CheckpointOptions,
   openCheckpoint,
+  type Resumed,
   ruleOfJob,
   savedTrials,
   streamOfJob,
-  type CheckpointOptions,
-  type Resumed,
 } from '../checkpoint-option.js';
-import { checkCounts } from '../tally-check.js';
+import { renderDecisions } from '../decisions-format.js';
+import { renderDistribution } from '../distribution-table.js';
+import { noteNoExact, orSimulate, warnFarFromExact } from '../exact-warning.js';
+import { formatCount, renderRun, tableWidth } from '../format.js';
+import { interruptedStatus, interruption, withInterrupt } from '../interrupt.js';
+import type { Io } from '../io.js';
+import { hiddenNote } from '../metrics.js';
+import { checkOutputFile, DEFAULT_TRIALS, parseSeed } from '../options.js';
 import { checkOutputNames } from '../output-names.js';
-import { asksForCall } from '../../analysis/reserves-call.js';
+import { checkReportPaths, ruleFileInputs, writeReports } from '../output-paths.js';
+import { ProgressBar } from '../progress.js';
+import { reportIo } from '../report-io.js';
+import { checkCounts } from '../tally-check.js';
 import { reservesCallCommand } from './reserves-call.js';
 
 export interface RunOptions extends CheckpointOptions {
@@ -60,6 +60,8 @@ export interface RunOptions extends CheckpointOptions {
 }
 
 export { DEFAULT_TRIALS };
+
+import { withTails } from '../../analysis/tails.js';
 import {
   DEFAULT_SEED,
   parsePercentiles,
@@ -68,7 +70,6 @@ import {
   type SimulationSettings,
 } from '../../engine/settings.js';
 import { withPercentiles } from '../../result-distribution.js';
-import { withTails } from '../../analysis/tails.js';
 
 export {
   DEFAULT_MAX_TRIALS,

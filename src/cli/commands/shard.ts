@@ -4,11 +4,12 @@
  * blocks. Chunk k draws from the same stream wherever it runs, so the merged
  * result is bit-identical to the run on one machine.
  */
-import { terminalLine } from '../../output/terminal.js';
-import { formatCount } from '../../output/format.js';
+
 import { randomInt } from 'node:crypto';
 import { checkDistinct, ruleFileInputs, STDOUT, writeOutputs } from '../../output/files.js';
+import { formatCount } from '../../output/format.js';
 import { toJson } from '../../output/json.js';
+import { terminalLine } from '../../output/terminal.js';
 import { interruptedStatus } from '../interrupt.js';
 import { reportIo } from '../report-io.js';
 import {
@@ -17,34 +18,35 @@ import {
   mixedStreams,
   namedRuleFiles,
   readShardJson,
+  type ShardFile,
   shardTrials,
   validateShard,
-  type ShardFile,
 } from '../shard-file.js';
 
 export type { ShardFile };
-import { Interrupted, UsageError } from '../../errors.js';
+
+import type { CompareResult } from '../../analysis/compare.js';
+import type { SweepResult } from '../../analysis/sweep.js';
 import { chunkCount, shardChunks } from '../../engine/chunks.js';
 import { SimulationPool } from '../../engine/pool.js';
 import { mergeTally } from '../../engine/run-chunks.js';
+import { parseTimeout } from '../../engine/settings.js';
 import { simulate } from '../../engine/simulate.js';
+import { Interrupted, UsageError } from '../../errors.js';
 import { buildResult, envelope, type RunResult } from '../../result.js';
 import { getRule } from '../../rules/index.js';
 import { isRulePath, loadRule } from '../../rules/load-rule.js';
-import { parseTimeout } from '../../engine/settings.js';
 import { resolveParams } from '../../rules/params.js';
 import type { Rule } from '../../rules/types.js';
+import { openCheckpoint, ruleOfJob, savedTrials, streamOfJob } from '../checkpoint-option.js';
 import { renderRun } from '../format.js';
 import type { Io } from '../io.js';
 import { checkOutputFile, parseConfidence, parseIntegerOption, parseThreads } from '../options.js';
 import { checkOutputNames } from '../output-names.js';
 import { ProgressBar } from '../progress.js';
-import { parseSimulationSettings, withInterrupt, type RunOptions } from './run.js';
-import { openCheckpoint, ruleOfJob, savedTrials, streamOfJob } from '../checkpoint-option.js';
 import { fillIndex, resolveShard } from '../scheduler.js';
-import type { SweepResult } from '../../analysis/sweep.js';
-import type { CompareResult } from '../../analysis/compare.js';
-import { isGridShard, mergeGridShards, type GridMergeOptions, type GridView } from './grid-shard.js';
+import { type GridMergeOptions, type GridView, isGridShard, mergeGridShards } from './grid-shard.js';
+import { parseSimulationSettings, type RunOptions, withInterrupt } from './run.js';
 
 interface ShardOptions extends RunOptions {
   shard?: string;

@@ -1,15 +1,31 @@
-import { terminalLine } from '../../output/terminal.js';
+import { bestPoints } from '../../analysis/best.js';
+import type { MetricChoice } from '../../analysis/metrics.js';
+import { asksForCall } from '../../analysis/reserves-call.js';
+import { planSweep, type SweepPlan, type SweepResult, sweepGrid } from '../../analysis/sweep.js';
+import { evaluateSweep } from '../../analysis/sweep-evaluate.js';
+import { varyValuesText } from '../../analysis/vary.js';
+import type { Checkpoint } from '../../engine/checkpoint.js';
+import { SimulationPool } from '../../engine/pool.js';
 import { UsageError } from '../../errors.js';
 import { own } from '../../keyed.js';
-import { SimulationPool } from '../../engine/pool.js';
+import { type OutputFile, STDOUT, writeOutputs } from '../../output/files.js';
+import { toJson } from '../../output/json.js';
+import { terminalLine } from '../../output/terminal.js';
+import type { MetricResult } from '../../result.js';
+import { pastQuickBudgetOnly } from '../../rules/exact-of.js';
 import { getRule } from '../../rules/index.js';
 import { isRulePath, loadRuleFileRef } from '../../rules/rule-ref.js';
 import type { MetricSpec, Rule } from '../../rules/types.js';
-import { planSweep, sweepGrid, type SweepPlan, type SweepResult } from '../../analysis/sweep.js';
-import { evaluateSweep } from '../../analysis/sweep-evaluate.js';
-import type { MetricChoice } from '../../analysis/metrics.js';
-import { varyValuesText } from '../../analysis/vary.js';
-import { writeOutputs, type OutputFile } from '../../output/files.js';
+import { BEST_MARK, bestVerdict } from '../best.js';
+import {
+  type CheckpointOptions,
+  openCheckpoint,
+  type Resumed,
+  ruleOfJob,
+  savedTrials,
+  streamOfJob,
+} from '../checkpoint-option.js';
+import { noteNoExact, orSimulate } from '../exact-warning.js';
 import {
   formatCertain,
   formatCount,
@@ -22,34 +38,17 @@ import {
   wrapLines,
   wrapText,
 } from '../format.js';
-import { hiddenNote } from '../metrics.js';
-import { noteNoExact, orSimulate } from '../exact-warning.js';
-import { pastQuickBudgetOnly } from '../../rules/exact-of.js';
-import { bestVerdict, BEST_MARK } from '../best.js';
-import { bestPoints } from '../../analysis/best.js';
-import type { MetricResult } from '../../result.js';
-import type { Io } from '../io.js';
-import { ProgressBar } from '../progress.js';
-import { withInterrupt, type RunOptions } from './run.js';
 import { interruptedStatus } from '../interrupt.js';
-import { STDOUT } from '../../output/files.js';
+import type { Io } from '../io.js';
+import { hiddenNote } from '../metrics.js';
 import { checkGridPaths, ruleFileInputs } from '../output-paths.js';
-import { toJson } from '../../output/json.js';
+import { ProgressBar } from '../progress.js';
 import { reportIo } from '../report-io.js';
-import type { Checkpoint } from '../../engine/checkpoint.js';
-import {
-  type CheckpointOptions,
-  openCheckpoint,
-  ruleOfJob,
-  savedTrials,
-  streamOfJob,
-  type Resumed,
-} from '../checkpoint-option.js';
-import { checkCounts } from '../tally-check.js';
 import { resolveShard, type ShardPlace } from '../scheduler.js';
+import { checkCounts } from '../tally-check.js';
 import type { GridShardFile, GridView } from './grid-shard.js';
-import { asksForCall } from '../../analysis/reserves-call.js';
 import { type CallSweepPoint, reservesCallSweepCommand } from './reserves-call-sweep.js';
+import { type RunOptions, withInterrupt } from './run.js';
 
 export interface SweepOptions extends RunOptions {
   vary?: string[];
