@@ -204,87 +204,12 @@ export async function mergeGridShards(
   const first = readGridShard(files[0], analyses);
   const view = views.find((candidate) => candidate.analysis.command === first.command)!;
   const { analysis } = view;
-  // Shards of one command on several machines may record a file at different paths: its reference and contents must
-  // agree.
-  const identity = (shard: GridShardFile) =>
-    JSON.stringify([
-      shard.command,
-      shard.rule,
-      (shard.ruleFiles ?? []).map((f) => [f.ref, f.sha256]),
-      shard.args,
-      shard.seed,
-      shard.stream,
-      shard.trials,
-      shard.confidence,
-      shard.shard.count,
-    ]);
-  const recorded = first.ruleFiles ?? [];
-  // Every file recorded must be one the command names: its own rule (""), or a variant's rule=… as typed.
-  const named = new Set([...analysis.ruleRefs(first.args), '']);
-  const stray = recorded.find((entry) => !named.has(entry.ref) || (entry.ref !== '' && !isRulePath(entry.ref)));
-  if (stray)
-    throw new UsageError(
-      `files: ${files[0]} records the rule file ${JSON.stringify(stray.path)} under ${JSON.stringify(stray.ref)}, ` +
-        `which the ${first.command} does not name as a rule file; allowed: files written by muster ` +
-        `${first.command} --shard`,
-    );
-  const unrecorded = [...named].find(
-    (ref) => typeof ref === 'string' && ref !== '' && isRulePath(ref) && !recorded.some((entry) => entry.ref === ref),
-  );
-  if (unrecorded !== undefined)
-    throw new UsageError(
-      `files: ${files[0]} names the rule file ${JSON.stringify(unrecorded)} without recording it; allowed: files ` +
-        `written by muster ${first.command} --shard`,
-    );
-  // Each loaded from a file the person names with --rule, matched by its hash before it is imported.
-  const fileRules = await namedRuleFiles(recorded, options.rule, files[0]);
-  const loaded = new Map<string, Rule>(recorded.map((entry, index) => [entry.ref, fileRules[index]]));
-  const ruleOfRef = (ref: string | undefined, own: Rule): Rule => {
-    if (ref === undefined) return own;
-    if (!isRulePath(ref)) return getRule(ref);
-    const rule = loaded.get(ref);
-    if (!rule)
-      throw new UsageError(
-        `files: ${files[0]} names the rule file ${JSON.stringify(ref)} without recording it; allowed: files ` +
-          `written by muster ${first.command} --shard`,
-      );
-    return rule;
-  };
-  const ownRule = (): Rule => {
-    const rule = loaded.get('') ?? getRule(first.rule);
-    if (rule.id !== first.rule)
-      throw new UsageError(
-        `files: ${JSON.stringify(files[0])} is a shard of rule ${JSON.stringify(first.rule)} but its rule file ` +
-          `declares ${JSON.stringify(rule.id)}; allowed: the rule file the shards were run with`,
-      );
-    return rule;
-  };
+  const recorded = checkRecordedFiles(first, analysis, files[0]);
+  const rules = await shardRules(first, recorded, options.rule, files[0]);
   const confidence = options.confidence === undefined ? first.confidence : parseConfidence(options.confidence);
   if (!analysis.metricOnMerge && options.metric !== undefined)
     throw new UsageError(`--metric: only when merging a sweep; allowed: leave it out for ${analysis.what}`);
-  const settings = {
-    seed: first.seed,
-    stream: String(first.stream),
-    trials: String(first.trials),
-    confidence: String(confidence),
-  };
-  // Planned again from the shard's own text, exactly as the CLI plans it: anything it would refuse is refused here.
-  const replan = <T>(plan: () => T): T => {
-    try {
-      return plan();
-    } catch (error) {
-      // A problem with the files themselves (a rule file not recorded, or not the one declared) is said as it is.
-      if (error instanceof UsageError && !error.message.startsWith('--metric') && !error.message.startsWith('files:'))
-        throw new UsageError(
-          `files: ${files[0]} describes a ${first.command} the CLI refuses (${error.message}); allowed: files ` +
-            `written by muster ${first.command} --shard`,
-        );
-      throw error;
-    }
-  };
-  const plan = replan(() =>
-    analysis.replan(first.args, { ...settings, metric: options.metric }, { own: ownRule, named: ruleOfRef }),
-  );
+  const plan = replanShard(first, analysis, files[0], confidence, options.metric, rules);
   const job = analysis.job(plan, first.args, recorded);
   const { rule, points, seeds } = job;
   // A comparison's variants may each have a rule of their own.
@@ -304,88 +229,222 @@ export async function mergeGridShards(
     shards: first.shard.count,
   };
   const verify = new PiecesToVerify(grid, options.verify);
+  const merged = new MergedShards(first, grid, verify);
+  for (const [i, path] of files.entries()) merged.add(i === 0 ? first : readGridShard(path, analyses), path, files[0]);
+  merged.checkComplete();
+  await verify.check(grid, options.threads, options.quiet ?? false, io);
+  const evaluated: Evaluated[] = points.map((params, point) => {
+    const tallied = ruleAt(point).summarize(params, merged.tallies[point], first.trials);
+    const result = buildResult({
+      rule: ruleAt(point),
+      params,
+      seed: seeds[point],
+      stream: first.stream,
+      threads: merged.threads,
+      confidence,
+      trials: first.trials,
+      tally: merged.tallies[point],
+      tallied,
+    });
+    return { result, tallied };
+  });
+  const result = analysis.assemble(plan, evaluated, merged.threads);
+  await view.write(plan, result, paths, options.quiet ?? false, io);
+  return result;
+}
 
-  const tallies = points.map((params, point) => new Float64Array(ruleAt(point).tallyLength(params)));
-  const covered = points.map(() => new Uint8Array(chunkCount(first.trials)));
-  const seen = new Set<number>();
-  let threads = 0;
-  for (const [i, path] of files.entries()) {
-    const shard = i === 0 ? first : readGridShard(path, analyses);
-    if (shard.stream !== first.stream) throw mixedStreams(path, shard.stream, files[0], first.stream);
-    if (identity(shard) !== identity(first))
+/** Every file a shard records must be one its command names (its own rule "", or a variant's rule=… as typed), and
+ * every rule file it names must be recorded. */
+function checkRecordedFiles(
+  first: GridShardFile,
+  analysis: GridAnalysis<unknown, unknown>,
+  firstPath: string,
+): RecordedFile[] {
+  const recorded = first.ruleFiles ?? [];
+  const named = new Set([...analysis.ruleRefs(first.args), '']);
+  const stray = recorded.find((entry) => !named.has(entry.ref) || (entry.ref !== '' && !isRulePath(entry.ref)));
+  if (stray)
+    throw new UsageError(
+      `files: ${firstPath} records the rule file ${JSON.stringify(stray.path)} under ${JSON.stringify(stray.ref)}, ` +
+        `which the ${first.command} does not name as a rule file; allowed: files written by muster ` +
+        `${first.command} --shard`,
+    );
+  const unrecorded = [...named].find(
+    (ref) => typeof ref === 'string' && ref !== '' && isRulePath(ref) && !recorded.some((entry) => entry.ref === ref),
+  );
+  if (unrecorded !== undefined)
+    throw new UsageError(
+      `files: ${firstPath} names the rule file ${JSON.stringify(unrecorded)} without recording it; allowed: files ` +
+        `written by muster ${first.command} --shard`,
+    );
+  return recorded;
+}
+
+interface ShardRules {
+  own: () => Rule;
+  named: (ref: string | undefined, own: Rule) => Rule;
+}
+
+/** The rules a shard's command names: each rule file loaded from one the person names with --rule, matched by its
+ * hash before it is imported. */
+async function shardRules(
+  first: GridShardFile,
+  recorded: RecordedFile[],
+  ruleOptions: GridMergeOptions['rule'],
+  firstPath: string,
+): Promise<ShardRules> {
+  const fileRules = await namedRuleFiles(recorded, ruleOptions, firstPath);
+  const loaded = new Map<string, Rule>(recorded.map((entry, index) => [entry.ref, fileRules[index]]));
+  const named = (ref: string | undefined, own: Rule): Rule => {
+    if (ref === undefined) return own;
+    if (!isRulePath(ref)) return getRule(ref);
+    const rule = loaded.get(ref);
+    if (!rule)
+      throw new UsageError(
+        `files: ${firstPath} names the rule file ${JSON.stringify(ref)} without recording it; allowed: files ` +
+          `written by muster ${first.command} --shard`,
+      );
+    return rule;
+  };
+  const own = (): Rule => {
+    const rule = loaded.get('') ?? getRule(first.rule);
+    if (rule.id !== first.rule)
+      throw new UsageError(
+        `files: ${JSON.stringify(firstPath)} is a shard of rule ${JSON.stringify(first.rule)} but its rule file ` +
+          `declares ${JSON.stringify(rule.id)}; allowed: the rule file the shards were run with`,
+      );
+    return rule;
+  };
+  return { own, named };
+}
+
+/** The command planned again from the shard's own text, exactly as the CLI plans it: what it would refuse is
+ * refused here. */
+function replanShard(
+  first: GridShardFile,
+  analysis: GridAnalysis<unknown, unknown>,
+  firstPath: string,
+  confidence: number,
+  metric: GridMergeOptions['metric'],
+  rules: ShardRules,
+): unknown {
+  const settings = {
+    seed: first.seed,
+    stream: String(first.stream),
+    trials: String(first.trials),
+    confidence: String(confidence),
+  };
+  try {
+    return analysis.replan(first.args, { ...settings, metric }, rules);
+  } catch (error) {
+    // A problem with the files themselves (a rule file not recorded, or not the one declared) is said as it is.
+    if (error instanceof UsageError && !error.message.startsWith('--metric') && !error.message.startsWith('files:'))
+      throw new UsageError(
+        `files: ${firstPath} describes a ${first.command} the CLI refuses (${error.message}); allowed: files ` +
+          `written by muster ${first.command} --shard`,
+      );
+    throw error;
+  }
+}
+
+/** The shards of one grid added as they are read: each shard once, each chunk of each point exactly once. */
+class MergedShards {
+  readonly tallies: Float64Array[];
+  threads = 0;
+  private readonly covered: Uint8Array[];
+  private readonly seen = new Set<number>();
+  private readonly identity: string;
+
+  constructor(
+    private readonly first: GridShardFile,
+    private readonly grid: GridToVerify,
+    private readonly verify: PiecesToVerify,
+  ) {
+    this.tallies = grid.points.map((params, point) => new Float64Array(grid.ruleAt(point).tallyLength(params)));
+    this.covered = grid.points.map(() => new Uint8Array(chunkCount(first.trials)));
+    this.identity = MergedShards.identity(first);
+  }
+
+  /** Shards of one command on several machines may record a file at different paths: its reference and contents
+   * must agree. */
+  private static identity(shard: GridShardFile): string {
+    return JSON.stringify([
+      shard.command,
+      shard.rule,
+      (shard.ruleFiles ?? []).map((f) => [f.ref, f.sha256]),
+      shard.args,
+      shard.seed,
+      shard.stream,
+      shard.trials,
+      shard.confidence,
+      shard.shard.count,
+    ]);
+  }
+
+  add(shard: GridShardFile, path: string, firstPath: string): void {
+    const { first } = this;
+    if (shard.stream !== first.stream) throw mixedStreams(path, shard.stream, firstPath, first.stream);
+    if (MergedShards.identity(shard) !== this.identity)
       throw new UsageError(
         `files: ${path} is from another ${first.command} (command, rule, options, seed, trials, confidence or ` +
           `shard count differ); allowed: shards of one ${first.command}`,
       );
-    threads += shard.threads;
-    if (seen.has(shard.shard.index))
+    this.threads += shard.threads;
+    if (this.seen.has(shard.shard.index))
       throw new UsageError(
-        `files: shard ${shard.shard.index} given twice (again in ${files[i]}); allowed: each shard once`,
+        `files: shard ${shard.shard.index} given twice (again in ${path}); allowed: each shard once`,
       );
-    seen.add(shard.shard.index);
+    this.seen.add(shard.shard.index);
     // A shard holds exactly the pieces its index is given, so a hand-edited file cannot shift work between shards.
-    const expected = gridShardPieces(points.length, first.trials, shard.shard.index, shard.shard.count);
-    const pieces = shard.pieces;
+    const expected = gridShardPieces(this.grid.points.length, first.trials, shard.shard.index, shard.shard.count);
+    const { pieces } = shard;
     if (
       pieces.length !== expected.length ||
       pieces.some(
         (piece, k) =>
           piece.point !== expected[k].point || piece.first !== expected[k].first || piece.end !== expected[k].end,
       )
-    ) {
+    )
       throw new UsageError(
-        `files: ${files[i]} does not hold the chunks of shard ${shard.shard.index}/${shard.shard.count}; allowed: ` +
+        `files: ${path} does not hold the chunks of shard ${shard.shard.index}/${shard.shard.count}; allowed: ` +
           `files written by muster ${first.command} --shard`,
       );
-    }
-    for (const piece of pieces) {
-      if (piece.tally.length !== tallies[piece.point].length)
-        throw new UsageError(
-          `files: ${files[i]} has a tally of the wrong length for point ${piece.point + 1}; allowed: files written ` +
-            `by muster ${first.command} --shard`,
-        );
-      // The same checks as a run's shard: counts the rule could have made in this piece's trials.
-      const problem = checkCounts(
-        ruleAt(piece.point),
-        points[piece.point],
-        Float64Array.from(piece.tally),
-        shardTrials(piece, first.trials),
-      );
-      if (problem)
-        throw new UsageError(
-          `files: ${path}: tally of point ${piece.point + 1}: ${problem}; allowed: counts ` +
-            `${ruleAt(piece.point).id} could have made in this piece's trials`,
-        );
-      covered[piece.point].fill(1, piece.first, piece.end);
-      verify.keep(shard.shard.index, piece, path);
-      mergeTally(tallies[piece.point], Float64Array.from(piece.tally));
-    }
+    for (const piece of pieces) this.addPiece(piece, shard.shard.index, path);
   }
-  for (let index = 0; index < first.shard.count; index++) {
-    if (!seen.has(index))
+
+  private addPiece(piece: GridShardFile['pieces'][number], index: number, path: string): void {
+    const { first, grid } = this;
+    if (piece.tally.length !== this.tallies[piece.point].length)
       throw new UsageError(
-        `files: shard ${index} of ${first.shard.count} is missing; allowed: every shard of the ${first.command}`,
+        `files: ${path} has a tally of the wrong length for point ${piece.point + 1}; allowed: files written ` +
+          `by muster ${first.command} --shard`,
       );
+    // The same checks as a run's shard: counts the rule could have made in this piece's trials.
+    const problem = checkCounts(
+      grid.ruleAt(piece.point),
+      grid.points[piece.point],
+      Float64Array.from(piece.tally),
+      shardTrials(piece, first.trials),
+    );
+    if (problem)
+      throw new UsageError(
+        `files: ${path}: tally of point ${piece.point + 1}: ${problem}; allowed: counts ` +
+          `${grid.ruleAt(piece.point).id} could have made in this piece's trials`,
+      );
+    this.covered[piece.point].fill(1, piece.first, piece.end);
+    this.verify.keep(index, piece, path);
+    mergeTally(this.tallies[piece.point], Float64Array.from(piece.tally));
   }
-  if (covered.some((chunks) => chunks.includes(0)))
-    throw new Error('merge: the shards are all here but a chunk is not covered');
-  await verify.check(grid, options.threads, options.quiet ?? false, io);
-  const evaluated: Evaluated[] = points.map((params, point) => {
-    const tallied = ruleAt(point).summarize(params, tallies[point], first.trials);
-    const result = buildResult({
-      rule: ruleAt(point),
-      params,
-      seed: seeds[point],
-      stream: first.stream,
-      threads,
-      confidence,
-      trials: first.trials,
-      tally: tallies[point],
-      tallied,
-    });
-    return { result, tallied };
-  });
-  const result = analysis.assemble(plan, evaluated, threads);
-  await view.write(plan, result, paths, options.quiet ?? false, io);
-  return result;
+
+  /** Every shard given, and so every chunk of every point covered. */
+  checkComplete(): void {
+    const { first } = this;
+    for (let index = 0; index < first.shard.count; index++)
+      if (!this.seen.has(index))
+        throw new UsageError(
+          `files: shard ${index} of ${first.shard.count} is missing; allowed: every shard of the ${first.command}`,
+        );
+    if (this.covered.some((chunks) => chunks.includes(0)))
+      throw new Error('merge: the shards are all here but a chunk is not covered');
+  }
 }
