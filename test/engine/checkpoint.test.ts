@@ -101,6 +101,13 @@ describe('--checkpoint: a run killed with SIGKILL resumes to the uninterrupted r
     expect((await cli(...run, '--checkpoint', checkpoint, '--json', join(folder, 'resumed.json'))).status).toBe(0);
     expect((await cli(...run, '--json', join(folder, 'whole.json'))).status).toBe(0);
     expect(readFileSync(join(folder, 'resumed.json'), 'utf8')).toBe(readFileSync(join(folder, 'whole.json'), 'utf8'));
+    // Byte for byte includes each distribution's histogram: every value's count, resumed as counted.
+    const { distributions } = JSON.parse(readFileSync(join(folder, 'whole.json'), 'utf8')) as {
+      distributions: Record<string, { values: Array<{ count: number }> }>;
+    };
+    expect(Object.keys(distributions)).toEqual(expect.arrayContaining(['arrived.by.2.mean', 'last.arrival']));
+    const counted = distributions['last.arrival'].values.reduce((sum, { count }) => sum + count, 0);
+    expect(counted).toBe(trials);
     // When done, the checkpoint holds every chunk once.
     expect(savedChunks(readSaved(checkpoint))).toBe(chunkCount(trials));
   });
