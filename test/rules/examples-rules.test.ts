@@ -12,7 +12,7 @@ import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
 import { STREAM_VERSIONS } from '../../src/engine/random.js';
 import { runChunks } from '../../src/engine/run-chunks.js';
 import { Fraction } from '../../src/exact/fraction.js';
-import { parseExactValue } from '../../src/rules/file-rule-check.js';
+import { parseExactValue } from '../../src/rules/file-rule-fields.js';
 import { loadRule } from '../../src/rules/load-rule.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { reserves } from '../../src/rules/reserves.js';
