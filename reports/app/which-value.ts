@@ -22,6 +22,7 @@ import { own } from '../../src/keyed.js';
 import { balanceOf } from '../../src/library-browser-balance.js';
 import { formatCount, formatParams, formatValue } from '../../src/output/format.js';
 import type { MetricResult } from '../../src/result.js';
+import { resolveParams } from '../../src/rules/params.js';
 import type { MetricSpec, ParamSpec, Params, Rule } from '../../src/rules/types.js';
 import { shellWord } from '../../src/text/suggest.js';
 import { balanceCharts } from '../balance-charts.js';
@@ -207,14 +208,17 @@ export class WhichValueView {
     this.secondParam.value = '';
     this.secondValues.value = '';
     this.startValues(this.firstParam, this.firstValues);
+    // The metrics at the form's values, or at the rule's defaults while the form (or a link) holds a mistake.
     let metrics: MetricSpec[] = [];
+    let headline: string | undefined;
     try {
-      metrics = rule.metrics(this.params(rule) ?? {});
+      const at = this.params(rule) ?? resolveParams(rule);
+      metrics = rule.metrics(at);
+      headline = rule.headline?.(at)?.[0];
     } catch {
-      metrics = [];
+      // A rule whose metrics cannot be listed here offers none; its own message is by the field.
     }
     this.metric.replaceChildren(...metrics.map((metric) => new Option(metric.label ?? metric.name, metric.name)));
-    const headline = rule.headline?.(this.params(rule) ?? {})?.[0];
     if (headline && metrics.some((metric) => metric.name === headline)) this.metric.value = headline;
     this.startTarget();
     this.showGoal();
