@@ -103,6 +103,26 @@ export function distributionBars(distribution: DistributionResult): Distribution
   return bars.filter((b): b is DistributionBar => b !== null);
 }
 
+/** Characters of an axis title a line: about the plot's width at 11 px (some 6.5 px a character). */
+const TITLE_LINE = Math.floor(DISTRIBUTION_PLOT_WIDTH / 6.5);
+
+/**
+ * The value axis's title in lines that fit the plot, broken between words: one long line ("defender's platoons on
+ * the table when it can first win, turn 6") widened the chart past a phone's box.
+ */
+export function wrapTitle(text: string): string | string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of safeTitle(text).split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > TITLE_LINE) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  lines.push(line);
+  return lines.length === 1 ? lines[0] : lines;
+}
+
 /**
  * The marks of one view: the bar to the best value, the interval and estimate where simulated, the exact diamond
  * where known (a layer with nothing to draw would leave its scale an empty extent, which vega warns of).
@@ -114,7 +134,7 @@ function layers(bars: readonly DistributionBar[], valueTitle: string) {
   const x = {
     field: 'label',
     type: 'ordinal',
-    title: safeTitle(valueTitle),
+    title: wrapTitle(valueTitle),
     sort: { field: 'order', op: 'min' },
     // Every stride-th value labelled, as many as fit the plot at 11 px (a label is up to 4 characters, about 28 px):
     // vega's own overlap removal only hides the others, whose boxes a layout check still finds.
