@@ -207,7 +207,9 @@ for (const [index, name] of HOSTILE_NAMES.entries()) {
             expect(ran.stderr.trimEnd().split('\n')).toHaveLength(1);
           }
         }
-      });
+        // Up to eight commands one after another, beside the other names' tests running at once: about 15 s of
+        // the default 60 on an idle 2-core machine, so its own limit is eight times that.
+      }, 120_000);
       return;
     }
     writeFileSync(join(dir, 'named.mjs'), namedRuleSource(`named-${index}`, name, param));
