@@ -22,8 +22,8 @@ import type { ParamValue, Rule, StreamVersion } from './rules/types.js';
 
 export type { BalanceResult };
 
-/** The options of the browser's `balance`: the library's, without a pool or threads (it runs on this thread). */
-export interface BrowserBalanceOptions {
+/** The question `balance` answers, in Node and in the browser alike: each field as its flag takes it. */
+export interface BalanceQuestion {
   /** The varied parameters: a list of values, or the text `--vary name=` takes ("0..4", "1..9:2", "a,b"). */
   vary: Readonly<Record<string, string | readonly ParamValue[]>>;
   /** The one metric to bring near the target. */
@@ -34,13 +34,17 @@ export interface BrowserBalanceOptions {
   keep?: readonly string[];
   /** Also list every setting this near the target, as `--within` takes it ("2pp"). */
   within?: string;
-  /** The jump between neighbouring settings listed as a cliff, as `--cliff` takes it. */
+  /** The jump between neighbouring settings listed as a cliff, as `--cliff` takes it (default "10pp"; 1 for a mean). */
   cliff?: string;
+  /** Simulate even where the rule has exact values (as `--simulate`). */
+  simulate?: boolean;
+}
+
+/** The options of the browser's `balance`: the library's, without a pool or threads (it runs on this thread). */
+export interface BrowserBalanceOptions extends BalanceQuestion {
   set?: ParamSettings;
   /** Solve every point exactly (the default where the rule has exact values at every point). */
   exact?: boolean;
-  /** Simulate even where the rule has exact values. */
-  simulate?: boolean;
   /** Trials a point, when simulated (default 1,000,000). */
   trials?: number;
   seed?: string;

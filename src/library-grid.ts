@@ -16,6 +16,7 @@ import { variantRuleRef } from './analysis/variant.js';
 import { defaultThreads } from './engine/pool.js';
 import type { SimulationOptions } from './engine/settings.js';
 import { UsageError } from './errors.js';
+import type { BalanceQuestion } from './library-browser-balance.js';
 import { assignments, checkCallOptions, handedOutRule, handOut, type ParamSettings, varyText } from './library-core.js';
 import { Pool } from './library-pool.js';
 import { getRule } from './rules/index.js';
@@ -53,22 +54,7 @@ export interface SweepOptions extends GridCallOptions {
   best?: string;
 }
 
-export interface BalanceOptions extends GridCallOptions {
-  /** The varied parameters, as `sweep` takes them. */
-  vary: Readonly<Record<string, string | readonly ParamValue[]>>;
-  /** The one metric to bring near the target. */
-  metric: string;
-  /** The value to come nearest to, as `--target` takes it: "50%", "1/2", "0.5" (probabilities) or "2.5" (means). */
-  target: string;
-  /** Constraints the settings must meet, as `--keep` takes them ("all.by.4>=80%"). */
-  keep?: readonly string[];
-  /** Also list every setting this near the target, as `--within` takes it ("2pp"). */
-  within?: string;
-  /** The jump between neighbouring settings listed as a cliff, as `--cliff` takes it (default "10pp"; 1 for a mean). */
-  cliff?: string;
-  /** Simulate even where the rule has exact values (as `--simulate`). */
-  simulate?: boolean;
-}
+export interface BalanceOptions extends GridCallOptions, BalanceQuestion {}
 
 /** One variant: its label, and the parameters (and, optionally, the rule) it changes. */
 export interface VariantSpec {
