@@ -77,3 +77,17 @@ for (const file of outputFiles) {
   writeFileSync(file.path, text);
 }
 chmodSync(join(dist, 'cli.js'), 0o755);
+
+// The pool's worker as piscina loads it. piscina require()s a worker file before it tries import(), and Node 20's
+// require() of an ES module (on by default since 20.19) has aborted a whole test process in
+// loadESMFromCJS/CreateRequiredModuleFacade while a worker started. This CommonJS file is what piscina require()s:
+// it imports the ES module worker with import(), which never takes that path, and hands each task on.
+const WORKER_CJS = `'use strict';
+// Written by scripts/write-entry.mjs: piscina require()s this file; it imports the ES module worker beside it.
+let worker;
+module.exports = async function simulateChunks(task) {
+  worker ??= import('./simulate.js');
+  return (await worker).default(task);
+};
+`;
+writeFileSync(join(dist, 'workers/simulate.cjs'), WORKER_CJS);

@@ -11,14 +11,15 @@ import { type ChunkTask, type PartFailure, runChunks } from './run-chunks.js';
 import { useNodeCores } from './threads.js';
 
 /**
- * The compiled worker. Under the TypeScript test runner this file is not in
- * dist/, so it points at the build that `npm test` makes first.
+ * The compiled worker's CommonJS door (scripts/write-entry.mjs says why piscina must meet CommonJS, not an ES
+ * module). Under the TypeScript test runner this file is not in dist/, so it points at the build that `npm test`
+ * makes first.
  */
 function workerFile(): string {
   const here = fileURLToPath(import.meta.url);
   const compiled = here.endsWith('.ts')
-    ? fileURLToPath(new URL('../../dist/workers/simulate.js', import.meta.url))
-    : fileURLToPath(new URL('../../workers/simulate.js', import.meta.url));
+    ? fileURLToPath(new URL('../../dist/workers/simulate.cjs', import.meta.url))
+    : fileURLToPath(new URL('../../workers/simulate.cjs', import.meta.url));
   if (!existsSync(compiled)) throw new Error(`worker not built: ${compiled} (run npm run build)`);
   return compiled;
 }
