@@ -15,10 +15,10 @@ import { assembleBalance, type BalanceResult, planBalance } from './analysis/bal
 import { simulateRunInThread } from './analysis/run-in-thread.js';
 import { solveUntilInterrupted } from './analysis/solve-points.js';
 import { assembleSweep } from './analysis/sweep.js';
+import type { ParamValue, Rule, StreamVersion } from './contract/types.js';
 import { UsageError } from './errors.js';
 import { assignments, checkCallOptions, type ParamSettings, varyText } from './library-core.js';
 import type { RunResult } from './result.js';
-import type { ParamValue, Rule, StreamVersion } from './rules/types.js';
 
 export type { BalanceResult };
 

@@ -16,6 +16,7 @@
  * platform and fails on one.
  */
 import { simulateRunInThread, solveRun } from './analysis/run-in-thread.js';
+import type { ParamValue, Rule, StreamVersion } from './contract/types.js';
 import { UsageError } from './errors.js';
 import { type BalanceResult, type BrowserBalanceOptions, balanceOf } from './library-browser-balance.js';
 import {
@@ -34,7 +35,6 @@ import { deepFreeze } from './rules/deep-freeze.js';
 import { adaptRuleFile } from './rules/file-rule.js';
 import { getRule as builtInRule, rules as builtInRules } from './rules/index.js';
 import { isRulePath } from './rules/rule-path.js';
-import type { ParamValue, Rule, StreamVersion } from './rules/types.js';
 
 export { defineRule, type ExactOptions, listRules, type ParamSettings, type RuleFileSpec } from './library-core.js';
 export type { BalanceResult, MetricResult, ParamValue, Rule, RunResult, StreamVersion };

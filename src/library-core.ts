@@ -5,6 +5,7 @@
  * checked, and defineRule. Both entries then check alike, in the same words.
  */
 
+import type { Params, ParamValue, Rule, StreamVersion } from './contract/types.js';
 import { DEFAULT_STREAM, STREAM_VERSIONS } from './engine/random.js';
 import type { SimulationSettings } from './engine/settings.js';
 import { UsageError } from './errors.js';
@@ -12,7 +13,6 @@ import { DEFAULT_TRIALS, MAX_CONFIDENCE, MAX_TRIALS } from './input/limits.js';
 import { parseSeed } from './input/seed.js';
 import { rules as builtInRules } from './rules/index.js';
 import { resolveParams } from './rules/params.js';
-import type { Params, ParamValue, Rule, StreamVersion } from './rules/types.js';
 import { didYouMean } from './text/suggest.js';
 
 /** Parameter values by name; numbers, booleans, or text as `--set` takes it ("0.15", "forward:3"). */

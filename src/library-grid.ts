@@ -13,6 +13,7 @@ import type { EvaluateOptions, GridSettings } from './analysis/evaluate.js';
 import { planSweep, type SweepResult } from './analysis/sweep.js';
 import { evaluateSweep } from './analysis/sweep-evaluate.js';
 import { variantRuleRef } from './analysis/variant.js';
+import type { ParamValue, Rule, StreamVersion } from './contract/types.js';
 import { defaultThreads } from './engine/pool.js';
 import type { SimulationOptions } from './engine/settings.js';
 import { UsageError } from './errors.js';
@@ -21,7 +22,6 @@ import { assignments, checkCallOptions, handedOutRule, handOut, type ParamSettin
 import { Pool } from './library-pool.js';
 import { getRule } from './rules/index.js';
 import { isRulePath, loadRule } from './rules/load-rule.js';
-import type { ParamValue, Rule, StreamVersion } from './rules/types.js';
 
 export type { BalanceResult, CompareResult, ParamSettings, SweepResult };
 

@@ -18,6 +18,7 @@
  */
 
 import { simulateRun, solveRun } from './analysis/run.js';
+import type { ParamValue, Rule, StreamVersion } from './contract/types.js';
 import { defaultThreads, WorkerError } from './engine/pool.js';
 import { UsageError } from './errors.js';
 import {
@@ -35,7 +36,6 @@ import {
 import { Pool } from './library-pool.js';
 import type { MetricResult, RunResult } from './result.js';
 import { loadRule as loadRuleRef } from './rules/load-rule.js';
-import type { ParamValue, Rule, StreamVersion } from './rules/types.js';
 
 export { defineRule, type ExactOptions, listRules, type ParamSettings, type RuleFileSpec } from './library-core.js';
 export {

@@ -6,12 +6,12 @@
  * result already built.
  */
 
+import type { MetricSpec, Params, Rule } from '../../src/contract/types.js';
 import { DEFAULT_STREAM } from '../../src/engine/random.js';
 import type { Fraction } from '../../src/exact/fraction.js';
 import { own } from '../../src/keyed.js';
 import { formatCount, formatValue } from '../../src/output/format.js';
 import type { MetricResult, RunResult } from '../../src/result.js';
-import type { MetricSpec, Params, Rule } from '../../src/rules/types.js';
 import { confidenceLabel, formatInterval, metricsTable, readableFraction } from '../tables.js';
 import { answerCharts } from './answer-charts.js';
 import { ChartBoard } from './chart-board.js';

@@ -1,5 +1,5 @@
+import type { Rule } from '../../src/contract/types.js';
 import { rules } from '../../src/rules/index.js';
-import type { Rule } from '../../src/rules/types.js';
 import { extraRules } from './extra-rules.js';
 
 /**

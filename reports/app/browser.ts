@@ -18,8 +18,9 @@
  * Text from rules (titles, docs, labels) reaches the page through
  * textContent, or through the report modules' escaping HTML builders.
  */
+
+import type { Rule } from '../../src/contract/types.js';
 import type { RunResult } from '../../src/result.js';
-import type { Rule } from '../../src/rules/types.js';
 import { appRules } from './app-rules.js';
 import { Calculator, type Timings } from './controller.js';
 import { element } from './dom.js';

@@ -9,12 +9,12 @@
  *          ─► the hash ─► blocked? a message : exact(params) │ simulation ─► buildResult ─► the views
  */
 
+import type { Params, Rule, StreamVersion } from '../../src/contract/types.js';
 import { DEFAULT_STREAM } from '../../src/engine/random.js';
 import type { Fraction } from '../../src/exact/fraction.js';
 import { formatCount, formatParams } from '../../src/output/format.js';
 import { buildResult, type RunResult } from '../../src/result.js';
 import { hasExact, knownExact } from '../../src/rules/exact-of.js';
-import type { Params, Rule, StreamVersion } from '../../src/rules/types.js';
 import { shellWord } from '../../src/text/suggest.js';
 import { AnswerView, methodText } from './answer-view.js';
 import { CardView } from './card-view.js';

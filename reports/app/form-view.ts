@@ -4,8 +4,9 @@
  * rule shown, and the simulation's options. It reads and writes the DOM
  * only; what the values mean is ./form-values.ts's.
  */
+
+import type { ParamSpec, Rule } from '../../src/contract/types.js';
 import { keyedRecord, own } from '../../src/keyed.js';
-import type { ParamSpec, Rule } from '../../src/rules/types.js';
 import { element, make } from './dom.js';
 import {
   canonicalText,

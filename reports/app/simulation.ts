@@ -10,10 +10,11 @@
  *   start ─► the last run cancelled ─► ranges of chunks ─► idle workers … ─► chunk tallies ─► merged in order
  *   cancel ─► each busy worker told, stops at its next chunk; one silent past CANCEL_GRACE_MS is replaced
  */
+
+import type { Params, Rule, StreamVersion } from '../../src/contract/types.js';
 import { type ChunkRange, chunkCount, planTasks } from '../../src/engine/chunks.js';
 import { mergeTally } from '../../src/engine/run-chunks.js';
 import { UsageError } from '../../src/errors.js';
-import type { Params, Rule, StreamVersion } from '../../src/rules/types.js';
 import type { WorkerReply, WorkerRequest } from './worker-messages.js';
 
 /**

@@ -18,12 +18,12 @@
 
 import type { BalanceResult } from '../../src/analysis/balance.js';
 import { findBest } from '../../src/analysis/best.js';
+import type { MetricSpec, ParamSpec, Params, Rule } from '../../src/contract/types.js';
 import { own } from '../../src/keyed.js';
 import { balanceOf } from '../../src/library-browser-balance.js';
 import { formatCount, formatParams, formatValue } from '../../src/output/format.js';
 import type { MetricResult } from '../../src/result.js';
 import { resolveParams } from '../../src/rules/params.js';
-import type { MetricSpec, ParamSpec, Params, Rule } from '../../src/rules/types.js';
 import { shellWord } from '../../src/text/suggest.js';
 import { balanceCharts } from '../balance-charts.js';
 import { balanceVerdict, cliffLines, formatFigure, rowLines, sensitivityLines, withinLines } from '../balance-words.js';

@@ -13,9 +13,10 @@
  * The worker yields to its event loop between chunks (a message to itself),
  * so a cancel waits for one chunk at most, never for the whole task.
  */
+
+import type { Rule } from '../../src/contract/types.js';
 import { chunkTrials } from '../../src/engine/chunks.js';
 import { runChunks } from '../../src/engine/run-chunks.js';
-import type { Rule } from '../../src/rules/types.js';
 import { appRules } from './app-rules.js';
 import type { WorkerReply, WorkerRequest, WorkerTask } from './worker-messages.js';
 

@@ -12,8 +12,8 @@
  * floor would have dice and a harness that cost nothing beyond these locals.
  */
 import { join } from 'node:path';
+import type { StreamVersion } from '../../src/contract/types.js';
 import { chunkStream, xoshiroState } from '../../src/engine/random.js';
-import type { StreamVersion } from '../../src/rules/types.js';
 import { loadFromBuild as load } from './load-build.js';
 
 const CHUNK = 65_536;

@@ -6,6 +6,8 @@
  *   plan (the parameters with chosenRound=call, the objective read) ─► solve (best play, its metrics, every fixed
  *   round's objective) ─► assemble (a `run` result whose `decision` block holds the policy and the comparison)
  */
+
+import type { Rule } from '../contract/types.js';
 import { UsageError } from '../errors.js';
 import type { Fraction } from '../exact/fraction.js';
 import { keyedRecord } from '../keyed.js';
@@ -14,7 +16,6 @@ import { resolveParams } from '../rules/params.js';
 import { reserves } from '../rules/reserves.js';
 import { type CallDecision, solveReservesCall } from '../rules/reserves-call.js';
 import type { Reserves } from '../rules/reserves-setup.js';
-import type { Rule } from '../rules/types.js';
 import { evaluateObjective, parseObjective } from './objective.js';
 
 /** The value of chosenRound that asks for the round to be called in play. */

@@ -6,9 +6,9 @@
  */
 
 import { type GridAnalysis, type GridArgs, type GridCommand, hasExactly, type RecordedFile } from '../analysis/grid.js';
+import type { StreamVersion } from '../contract/types.js';
 import { STREAM_LIST } from '../engine/random.js';
 import { UsageError } from '../errors.js';
-import type { StreamVersion } from '../rules/types.js';
 import { packageVersion } from '../version.js';
 import { readShardJson, recordedStream } from './shard-file.js';
 

@@ -17,12 +17,12 @@
 
 import { randomInt } from 'node:crypto';
 import type { GridCommand } from '../analysis/grid.js';
+import type { Params, Rule, StreamVersion } from '../contract/types.js';
 import { type GridPiece, gridShardPieces } from '../engine/grid-shards.js';
 import { SimulationPool } from '../engine/pool.js';
 import { simulateMany } from '../engine/simulate-many.js';
 import { UsageError } from '../errors.js';
 import { terminalLine } from '../output/terminal.js';
-import type { Params, Rule, StreamVersion } from '../rules/types.js';
 import { withInterrupt } from './commands/run.js';
 import type { Io } from './io.js';
 import { parseIntegerOption, parseThreads } from './options.js';

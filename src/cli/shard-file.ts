@@ -11,6 +11,7 @@
  * --rule, matched by its hash first (namedRuleFiles).
  */
 import { resolve } from 'node:path';
+import type { Params, Rule, StreamVersion } from '../contract/types.js';
 import { chunkCount, chunkTrials } from '../engine/chunks.js';
 import { STREAM_LIST, STREAM_VERSIONS } from '../engine/random.js';
 import { UsageError } from '../errors.js';
@@ -19,7 +20,6 @@ import { type Envelope, envelope, RESULT_FORMAT } from '../result.js';
 import { getRule } from '../rules/index.js';
 import { loadRuleFile, ruleFileSha256 } from '../rules/load-rule.js';
 import { resolveParams } from '../rules/params.js';
-import type { Params, Rule, StreamVersion } from '../rules/types.js';
 import { packageVersion } from '../version.js';
 import { MAX_TRIALS, parseSeed } from './options.js';
 import { MAX_SHARDS } from './scheduler.js';

@@ -3,7 +3,7 @@
  * checkpoint's), in a module of its own so that a command resuming a
  * checkpoint does not load the rule-file machinery for it.
  */
-import type { Params, Rule } from '../rules/types.js';
+import type { Params, Rule } from '../contract/types.js';
 
 /**
  * What is inconsistent in a tally of `trials` trials, or null: whole

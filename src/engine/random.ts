@@ -1,4 +1,4 @@
-import type { Rng, StreamVersion } from '../rules/types.js';
+import type { Rng, StreamVersion } from '../contract/types.js';
 
 /**
  * The random streams: one stream per chunk of trials, keyed by

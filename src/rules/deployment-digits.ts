@@ -13,6 +13,8 @@
  * dice (`rolloff` is the chance of equal totals), so how many were rolled does
  * not matter, and a coin that no trial needs is read and left unused.
  */
+
+import type { Rng } from '../contract/types.js';
 import type { Deployment } from './deployment-params.js';
 import { plan } from './deployment-params.js';
 import {
@@ -25,7 +27,6 @@ import {
   ZONE_TOTAL,
 } from './deployment-zones.js';
 import { acceptedOutput, type DigitDraw, digitDraw, stateOf } from './draw-digits.js';
-import type { Rng } from './types.js';
 
 /** What each trial digit decides (index: the digit, as at the top of the file). */
 export interface TrialOutcomes {

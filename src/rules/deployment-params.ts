@@ -2,9 +2,10 @@
  * Genesys deployment (see deployment.ts): what a player can declare (the strategies, read from their
  * text), the parameters, and the strategy matrix's axes.
  */
+
+import type { MatrixSpec, ParamSpec } from '../contract/types.js';
 import { UsageError } from '../errors.js';
 import type { ParamsOf } from './define.js';
-import type { MatrixSpec, ParamSpec } from './types.js';
 
 /**
  * Every deployment a player can declare, canonical: the 10 legal standard

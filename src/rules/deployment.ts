@@ -53,6 +53,9 @@
  * zones, held here as a bit mask (bit k set: zone k), so duplicates collapse
  * by construction.
  */
+
+import type { Dice } from '../contract/dice.js';
+import type { DistributionSpec, MetricSpec, Reading, Rng } from '../contract/types.js';
 import { distributionOf, type ExactDistribution } from '../exact/exact-distribution.js';
 import { Fraction } from '../exact/fraction.js';
 import { mean, proportion, type Tallied } from '../stats/estimate.js';
@@ -71,8 +74,6 @@ import {
   ZONE_SETS_OF,
   ZONE_TOTAL,
 } from './deployment-zones.js';
-import type { Dice } from './file-rule-dice.js';
-import type { DistributionSpec, MetricSpec, Reading, Rng } from './types.js';
 
 /** Zones 1–3 touch the player's long board edge; 7 and 8 lie in the Area of Conflict. */
 const LONG_EDGE_ZONES = 0b1110;

@@ -7,9 +7,10 @@
  * that shows exact values by default (compare, card) enumerates to the full
  * budget too, and says why when it simulates instead (fullExact).
  */
+
+import type { Params, Rule } from '../contract/types.js';
 import type { Fraction } from '../exact/fraction.js';
 import { DEFAULT_PATHS, NotEnumerable } from '../exact/replay-dice.js';
-import type { Params, Rule } from './types.js';
 
 /**
  * Paths enumerated for an exact value shown beside a simulation or chosen over one (a twentieth of the full

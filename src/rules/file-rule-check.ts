@@ -6,6 +6,8 @@
  * they return is checked where it is used (a metrics list that depends on
  * the params can only be checked at those params).
  */
+
+import type { MatrixSpec, MetricSpec, ParamSpec, Params, Reading } from '../contract/types.js';
 import { UsageError } from '../errors.js';
 import type { Fraction } from '../exact/fraction.js';
 import { ruleCall } from '../guard/rule-calls.js';
@@ -16,7 +18,6 @@ import { guarded, plainData, readMembers } from './file-rule-read.js';
 import { DECISION_FIELDS, STEP_FIELDS, type StepForm, stepFormOf } from './file-rule-steps.js';
 import type { Presentation } from './presentation.js';
 import { checkPresentation } from './presentation-check.js';
-import type { MatrixSpec, MetricSpec, ParamSpec, Params, Reading } from './types.js';
 
 /** The fields a rule file's default export may have: one list, so that a new field is one entry here. */
 const FIELDS = [

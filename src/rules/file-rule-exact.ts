@@ -15,6 +15,8 @@
  * the budget, or at dice.random(), a NotEnumerable error (a UsageError: one
  * line, exit 2) says so — never a truncated value.
  */
+
+import type { MetricSpec, Params, PolicyEntry, RuleDecisions } from '../contract/types.js';
 import { UsageError } from '../errors.js';
 import { type Chain, solveChain } from '../exact/absorbing-chain.js';
 import { type DecisionGame, solveDecisions, valueOfPlay } from '../exact/decisions.js';
@@ -35,7 +37,6 @@ import { describeError, isA } from '../guard/rule-text.js';
 import { keyedRecord } from '../keyed.js';
 import { decisionOf, type StepForm, stepOut, stepReader } from './file-rule-steps.js';
 import { badValueText, newOut, readOut, strayField, strayText, writtenField, writtenText } from './file-rule-tally.js';
-import type { MetricSpec, Params, PolicyEntry, RuleDecisions } from './types.js';
 
 interface EnumerationContext {
   /** How messages name the rule: "<file> (rule <id>)". */

@@ -1,8 +1,8 @@
+import type { DistributionSpec, MetricSpec, ParamSpec } from '../contract/types.js';
 import { Fraction } from '../exact/fraction.js';
 import { describeValue, oneLine } from '../guard/rule-text.js';
 import { keyedRecord, own } from '../keyed.js';
 import { DISTRIBUTION_DEPTH, DISTRIBUTION_LIMIT, MAX_DISTRIBUTION_VALUES } from './file-rule-tally.js';
-import type { DistributionSpec, MetricSpec, ParamSpec } from './types.js';
 
 const PARAM_TYPES = ['integer', 'number', 'boolean', 'choice'] as const;
 

@@ -10,6 +10,8 @@
  *     ├─ the trials: trial(dice, params, out, prepared), out read after each (or the outcome counted)
  *     └─ once a chunk: stray fields looked for, the means' running sums added into the tally
  */
+
+import type { Params, Rng } from '../contract/types.js';
 import { forEachOutcome, outcomeHistogram } from '../engine/outcome-histogram.js';
 import { TycheStream } from '../engine/random.js';
 import { UsageError } from '../errors.js';
@@ -30,7 +32,6 @@ import {
   writtenField,
   writtenText,
 } from './file-rule-tally.js';
-import type { Params, Rng } from './types.js';
 
 /** Most outcomes a trial may end in when the rule counts outcomes: a chunk's histogram is this long at most. */
 export const MAX_OUTCOMES = 2 ** 20;

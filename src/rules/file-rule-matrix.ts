@@ -1,10 +1,11 @@
 /** A rule file's `matrix` field, checked: the two-way table `muster matrix` draws (docs/custom-rules.md). */
+
+import type { MatrixSpec, ParamSpec, Params, ParamValue } from '../contract/types.js';
 import { UsageError } from '../errors.js';
 import { ruleCall } from '../guard/rule-calls.js';
 import { describeError, describeValue, isA } from '../guard/rule-text.js';
 import { plainData } from './file-rule-read.js';
 import { allowedText, parseParam } from './params.js';
-import type { MatrixSpec, ParamSpec, Params, ParamValue } from './types.js';
 
 type Spec = Record<string, unknown>;
 

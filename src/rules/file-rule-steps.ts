@@ -14,12 +14,12 @@
  * exact values come from enumerating the chain (file-rule-exact.ts).
  */
 
+import type { MetricSpec, Params } from '../contract/types.js';
 import { UsageError } from '../errors.js';
 import { canonicalState } from '../exact/canonical-state.js';
 import { describeError, isA } from '../guard/rule-text.js';
 import { BadDice } from './file-rule-dice.js';
 import { badValueText, readOut, strayField, strayText } from './file-rule-tally.js';
-import type { MetricSpec, Params } from './types.js';
 
 export const STEP_FIELDS = ['start', 'step', 'done', 'report'] as const;
 /** Decision points in the step form (docs/custom-rules.md, "Decisions"): both, or neither. */

@@ -23,10 +23,10 @@
  * bits, on any thread count or shard, as for the built-in rules.
  */
 
+import type { MetricSpec } from '../contract/types.js';
 import { describeValue } from '../guard/rule-text.js';
 import { keyedRecord } from '../keyed.js';
 import { type Histogram, mean, proportion, type Tallied } from '../stats/estimate.js';
-import type { MetricSpec } from './types.js';
 
 const FRACTION_UNITS = 2 ** 32;
 

@@ -17,6 +17,7 @@
  * (the file system and import() live in load-rule.ts).
  */
 
+import type { ParamSpec, Params, Rule } from '../contract/types.js';
 import { UsageError } from '../errors.js';
 import { ruleCall } from '../guard/rule-calls.js';
 import { describeValue } from '../guard/rule-text.js';
@@ -27,7 +28,6 @@ import { enumeratedExact } from './file-rule-exact.js';
 import { ChunkLoops, MAX_OUTCOMES } from './file-rule-loop.js';
 import { stepTrial } from './file-rule-steps.js';
 import { checkTally, summarize, type TallyLayout, tallyLayout } from './file-rule-tally.js';
-import type { ParamSpec, Params, Rule } from './types.js';
 
 /**
  * Checks a rule file's default export and returns it as a Rule. `origin` is

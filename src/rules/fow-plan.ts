@@ -24,8 +24,9 @@
  * the chunk's count at each place, so they are drawn after the chunk's
  * trials, four to a draw, as many as platoons arrived.
  */
+
+import type { Rng } from '../contract/types.js';
 import { MAX_BOUND } from '../engine/random.js';
-import type { Rng } from './types.js';
 
 /** One side's reserves as the plan sees them. */
 export interface PlanSide {

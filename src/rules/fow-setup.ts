@@ -2,10 +2,11 @@
  * Flames of War reserves (see fow.ts): the parameters, what each side brings to the battle, and the
  * mission's limits on them.
  */
+
+import type { ParamSpec } from '../contract/types.js';
 import { badValue } from '../errors.js';
 import type { ParamsOf } from './define.js';
 import { canonicalScatter, SCATTER_ALLOWED } from './fow-scatter.js';
-import type { ParamSpec } from './types.js';
 
 export const SIDES = ['attacker', 'defender'] as const;
 export type Side = (typeof SIDES)[number];

@@ -58,9 +58,11 @@
  * fractions, `simulate` rolls every die: on streams 1 and 2 turn by turn,
  * on stream 3 several turns of a side from one draw (fow-plan.ts).
  */
+
+import type { Dice } from '../contract/dice.js';
+import type { MetricSpec, Rng } from '../contract/types.js';
 import { FOUR_D6 } from '../engine/random.js';
 import { defineBuiltin, type TrialOut } from './define.js';
-import type { Dice } from './file-rule-dice.js';
 import { exactDistributions, exactValues } from './fow-exact.js';
 import { addOutcomes, planFor, runPlan } from './fow-plan.js';
 import { scatterTable } from './fow-scatter.js';
@@ -76,7 +78,6 @@ import {
   validate,
 } from './fow-setup.js';
 import { addSide, layout, summarize } from './fow-tally.js';
-import type { MetricSpec, Rng } from './types.js';
 
 // ---------------------------------------------------------------------------
 // Metrics.

@@ -1,3 +1,4 @@
+import type { Rule } from '../contract/types.js';
 import { type ChunkTask, runChunks } from '../engine/run-chunks.js';
 import { UsageError } from '../errors.js';
 import { didYouMean } from '../text/suggest.js';
@@ -15,7 +16,6 @@ import { reserves } from './reserves.js';
 import { reservesPresentation } from './reserves.present.js';
 import { rolloff } from './rolloff.js';
 import { rolloffPresentation } from './rolloff.present.js';
-import type { Rule } from './types.js';
 import { warbands } from './warbands.js';
 import { warbandsPresentation } from './warbands.present.js';
 

@@ -16,6 +16,7 @@ import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { Rule } from '../contract/types.js';
 import { badValue, UsageError } from '../errors.js';
 import { enterRuleCall, leaveRuleCall, passRuleFileGate } from '../guard/rule-calls.js';
 import { describeError, describeValue, isA } from '../guard/rule-text.js';
@@ -24,7 +25,6 @@ import { deepFreeze } from './deep-freeze.js';
 import { adaptRuleFile } from './file-rule.js';
 import { getRule, rules } from './index.js';
 import { isRulePath, SCRIPT } from './rule-path.js';
-import type { Rule } from './types.js';
 
 export { isRulePath };
 

@@ -5,10 +5,11 @@
  * name. A mistake is one line naming the field (docs/custom-rules.md,
  * "Presentation"). The vocabulary is ./presentation.ts.
  */
+
+import type { MatrixSpec, ParamSpec } from '../contract/types.js';
 import type { Data, Fail } from '../input/schema.js';
 import type { AxisDecl, CardDecl, ChartDecl, Presentation } from './presentation.js';
 import { PresentationFields } from './presentation-fields.js';
-import type { MatrixSpec, ParamSpec } from './types.js';
 
 /** Checks `presentation` against the rule's parameters (and its matrix, for a card over it). */
 export function checkPresentation(

@@ -4,9 +4,10 @@
  * its field by path in one line. The whole declaration, with cards, is
  * checked by ./presentation-check.ts.
  */
+
+import type { MatrixSpec, ParamSpec, ParamValue } from '../contract/types.js';
 import { type Data, type Fail, Schema } from '../input/schema.js';
 import type { ChartDecl, ColumnDecl, Condition, PointSource, SplitRow, TableDecl, Words } from './presentation.js';
-import type { MatrixSpec, ParamSpec, ParamValue } from './types.js';
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9.-]{0,63}$/;
 const SPECIALS = /^(i|ordinal|value|markers|percent:.+|entry:[^:]+(:\d+)?)$/;

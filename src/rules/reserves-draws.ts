@@ -16,9 +16,10 @@
  *                                    └──► −1: group 1's draw, and so on (the last group always gives one)
  *   counted: into the chunk histogram (histogram given: Σ weight[index]), or into arrivingIn for addTrial
  */
+
+import type { Rng } from '../contract/types.js';
 import { xoshiroState } from '../engine/random.js';
 import { addTrial, type sumsLayout } from './reserves-sums.js';
-import type { Rng } from './types.js';
 
 /** Dice a draw, and the draws of a group's table: codes[g · GROUP_BOUND + v]. */
 export const GROUP = 4;

@@ -18,11 +18,13 @@
  * is one event shared by every squad of a trial, so squads are independent
  * only when the bonus is certain.
  */
+
+import type { Dice } from '../contract/dice.js';
+import type { MetricSpec, Rng } from '../contract/types.js';
 import { checkOutcomeCounts, type OutcomeHistogram, outcomeHistogram } from '../engine/outcome-histogram.js';
 import { Fraction } from '../exact/fraction.js';
 import { mean, proportion, type Tallied } from '../stats/estimate.js';
 import { defineBuiltin, type TrialOut } from './define.js';
-import type { Dice } from './file-rule-dice.js';
 import { type ArrivalTable, GROUP, GROUP_BOUND, tableTrials } from './reserves-draws.js';
 import { exactDistributions, exactValues } from './reserves-exact.js';
 import { commanderSurvives, DISTRIBUTION_SQUADS, facesNeeded, params, type Reserves } from './reserves-setup.js';
@@ -38,7 +40,6 @@ import {
   type Sums,
   sumsLayout,
 } from './reserves-sums.js';
-import type { MetricSpec, Rng } from './types.js';
 
 /** (needed − 1)/6 per round: the least uniform whose die shows `needed`, for the hot loop's comparison. */
 function thresholds(needed: Int32Array): Float64Array {

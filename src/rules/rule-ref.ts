@@ -1,4 +1,4 @@
-import type { Rule } from './types.js';
+import type { Rule } from '../contract/types.js';
 
 export { isRulePath, SCRIPT } from './rule-path.js';
 

@@ -7,8 +7,8 @@
  * the three-way roll for the first turn.
  */
 
+import type { Rng } from '../contract/types.js';
 import { belowExact, rejectBelow } from './draw-digits.js';
-import type { Rng } from './types.js';
 import { type DiceCount, diceCount, jointDigits } from './warbands-dice.js';
 import { foldOrders } from './warbands-fold.js';
 import { countDice, type Layout } from './warbands-layout.js';

@@ -2,9 +2,10 @@
  * Mordheim warbands (see warbands.ts): the parameters, read into warbands and alliances, and what the
  * ratings alone settle: the defender's candidates and the underdog.
  */
+
+import type { ParamSpec } from '../contract/types.js';
 import { UsageError } from '../errors.js';
 import type { ParamsOf } from './define.js';
-import type { ParamSpec } from './types.js';
 
 const MIN_WARBANDS = 2;
 const MAX_WARBANDS = 8;

@@ -47,11 +47,12 @@
  * roll-off's outcome and its dice count apart, from tables
  * (warbands-fast.ts, warbands-dice.ts), with the same law.
  */
+
+import type { Dice } from '../contract/dice.js';
+import type { MetricSpec, Rng } from '../contract/types.js';
 import { forEachOutcome } from '../engine/outcome-histogram.js';
 import { proportion, type Tallied } from '../stats/estimate.js';
 import { defineBuiltin, type TrialOut } from './define.js';
-import type { Dice } from './file-rule-dice.js';
-import type { MetricSpec, Rng } from './types.js';
 import { exact, exactDistributions } from './warbands-exact.js';
 import { simulateFast } from './warbands-fast.js';
 import { countDice, diceMean, type Layout, layout } from './warbands-layout.js';

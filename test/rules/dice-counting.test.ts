@@ -8,6 +8,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import type { Params, Rule } from '../../src/contract/types.js';
 import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
 import { chunkStream } from '../../src/engine/random.js';
 import { runChunks } from '../../src/engine/run-chunks.js';
@@ -18,7 +19,6 @@ import { adaptRuleFile } from '../../src/rules/file-rule.js';
 import { BadDice, ChunkDice } from '../../src/rules/file-rule-dice.js';
 import { loadRule } from '../../src/rules/load-rule.js';
 import { resolveParams } from '../../src/rules/params.js';
-import type { Params, Rule } from '../../src/rules/types.js';
 import { estimate } from '../../src/stats/estimate.js';
 import { meanTolerance, proportionTolerance } from '../support/bounds.js';
 

@@ -10,6 +10,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import type { Rule } from '../../src/contract/types.js';
 import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
 import { runChunks } from '../../src/engine/run-chunks.js';
 import { deployment } from '../../src/rules/deployment.js';
@@ -19,7 +20,6 @@ import { loadRule } from '../../src/rules/load-rule.js';
 import { noctvale } from '../../src/rules/noctvale.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { reserves } from '../../src/rules/reserves.js';
-import type { Rule } from '../../src/rules/types.js';
 import { warbands } from '../../src/rules/warbands.js';
 import { estimate } from '../../src/stats/estimate.js';
 

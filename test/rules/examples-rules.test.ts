@@ -8,6 +8,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCommand } from '../../src/cli/commands/run.js';
+import type { Params, Rule, StreamVersion } from '../../src/contract/types.js';
 import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
 import { STREAM_VERSIONS } from '../../src/engine/random.js';
 import { runChunks } from '../../src/engine/run-chunks.js';
@@ -16,7 +17,6 @@ import { parseExactValue } from '../../src/rules/file-rule-fields.js';
 import { loadRule } from '../../src/rules/load-rule.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { reserves } from '../../src/rules/reserves.js';
-import type { Params, Rule, StreamVersion } from '../../src/rules/types.js';
 import { estimate } from '../../src/stats/estimate.js';
 import { meanTolerance, proportionTolerance } from '../support/bounds.js';
 import { bufferIo } from '../support/io.js';

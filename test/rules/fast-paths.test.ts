@@ -22,6 +22,7 @@
  * seed in 270. The seeds are fixed (printed in each title), so it never flakes.
  */
 import { describe, expect, it } from 'vitest';
+import type { StreamVersion } from '../../src/contract/types.js';
 import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
 import { chunkStream } from '../../src/engine/random.js';
 import { runChunks } from '../../src/engine/run-chunks.js';
@@ -33,7 +34,6 @@ import { infinity } from '../../src/rules/infinity.js';
 import { noctvale } from '../../src/rules/noctvale.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { reserves } from '../../src/rules/reserves.js';
-import type { StreamVersion } from '../../src/rules/types.js';
 import { warbands } from '../../src/rules/warbands.js';
 import type { Tallied } from '../../src/stats/estimate.js';
 import { type Observed, runTrials } from '../support/trial-run.js';

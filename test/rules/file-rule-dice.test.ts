@@ -6,10 +6,10 @@
  * drawn through its own methods, and an xoshiro128** written from Blackman and Vigna's reference code.
  */
 import { describe, expect, it } from 'vitest';
+import type { Rng, StreamVersion } from '../../src/contract/types.js';
 import { chunkStream, chunkStreams, MAX_BOUND, xoshiroState } from '../../src/engine/random.js';
 import { drawChance } from '../../src/rules/chance-draw.js';
 import { BadDice, ChunkDice } from '../../src/rules/file-rule-dice.js';
-import type { Rng, StreamVersion } from '../../src/rules/types.js';
 
 /** A fixed script of calls: a small LCG (Numerical Recipes' constants) picks each call and its argument. */
 function script(seed: number, length: number): Array<[string, number, number, number]> {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import type { Rng, StreamVersion } from '../../src/contract/types.js';
 import { chunkStream } from '../../src/engine/random.js';
 import { runChunks } from '../../src/engine/run-chunks.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { reserves } from '../../src/rules/reserves.js';
 import { chunkCoding } from '../../src/rules/reserves-sums.js';
-import type { Rng, StreamVersion } from '../../src/rules/types.js';
 
 /**
  * Beyond reserves' outcome histogram (more than 2^18 outcomes) the tally is

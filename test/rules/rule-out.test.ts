@@ -10,10 +10,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Rule } from '../../src/contract/types.js';
 import { TycheStream } from '../../src/engine/random.js';
 import { UsageError } from '../../src/errors.js';
 import { adaptRuleFile } from '../../src/rules/file-rule.js';
-import type { Rule } from '../../src/rules/types.js';
 import { cli, scratchFolder } from '../support/cli.js';
 
 const ORIGIN = './out.mjs';

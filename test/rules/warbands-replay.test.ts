@@ -9,12 +9,12 @@
  * of the orders, so a faster version of any of them must give these very counts, bit for bit.
  */
 import { describe, expect, it } from 'vitest';
+import type { Rng } from '../../src/contract/types.js';
 import { CHUNK_TRIALS, chunkTrials } from '../../src/engine/chunks.js';
 import { chunkStream } from '../../src/engine/random.js';
 import { belowExact, rejectBelow } from '../../src/rules/draw-digits.js';
 import { getRule, runBuiltinChunks } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
-import type { Rng } from '../../src/rules/types.js';
 import { type DiceTable, diceTable, type RollOffKind } from '../../src/rules/warbands-dice.js';
 import { foldOrders } from '../../src/rules/warbands-fold.js';
 import { DICE_HISTOGRAM, layout } from '../../src/rules/warbands-layout.js';

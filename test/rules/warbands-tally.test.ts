@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { Rng } from '../../src/contract/types.js';
 import { resolveParams } from '../../src/rules/params.js';
-import type { Rng } from '../../src/rules/types.js';
 import { warbands } from '../../src/rules/warbands.js';
 
 /** A generator that plays back the given uniforms, then fails: a hand-worked trial, die by die. */

@@ -4,10 +4,12 @@
  * trials wrote for it; a trial that leaves a metric unwritten does not observe it (fow's scatter share, in a
  * battle with no arrivals).
  */
+
+import type { Dice } from '../../src/contract/dice.js';
+import type { Params, Rng } from '../../src/contract/types.js';
 import { drawChance } from '../../src/rules/chance-draw.js';
 import type { Builtin, TrialOut } from '../../src/rules/define.js';
-import { ChunkDice, type Dice } from '../../src/rules/file-rule-dice.js';
-import type { Params, Rng } from '../../src/rules/types.js';
+import { ChunkDice } from '../../src/rules/file-rule-dice.js';
 
 /** One metric over the trials that observed it: how many, the sum of its values and of their squares. */
 export interface Observed {

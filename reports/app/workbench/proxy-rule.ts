@@ -4,9 +4,10 @@
  * ask a rule at some parameters (its metrics, headline, readings, exact
  * values) is what the sandbox answered at the parameters shown.
  */
+
+import type { MetricSpec, ParamSpec, Params, Reading, Rule } from '../../../src/contract/types.js';
 import { Fraction } from '../../../src/exact/fraction.js';
 import { keyedRecord } from '../../../src/keyed.js';
-import type { MetricSpec, ParamSpec, Params, Reading, Rule } from '../../../src/rules/types.js';
 import type { Sandbox } from './sandbox.js';
 import type { RuleDescription, SandboxAnswer } from './sandbox-messages.js';
 

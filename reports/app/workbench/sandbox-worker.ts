@@ -10,12 +10,13 @@
  *   load:   text ─► scriptOf ─► eval ─► the function, called ─► adaptRuleFile (muster run's checks) ─► description
  *   answer: raw form ─► evaluateForm ─► exact (enumeration) │ runChunks (muster run's streams) ─► buildResult
  */
+
+import type { Rule } from '../../../src/contract/types.js';
 import { chunkCount } from '../../../src/engine/chunks.js';
 import { runChunks } from '../../../src/engine/run-chunks.js';
 import { buildResult, withDecisions } from '../../../src/result.js';
 import { hasExact, knownExact } from '../../../src/rules/exact-of.js';
 import { adaptRuleFile } from '../../../src/rules/file-rule.js';
-import type { Rule } from '../../../src/rules/types.js';
 import { evaluateForm } from '../form-values.js';
 import { scriptOf, WRAPPER_LINES } from './module-text.js';
 import type { SandboxAnswer, SandboxReply, SandboxRequest } from './sandbox-messages.js';

@@ -13,6 +13,7 @@ import {
 } from '../../analysis/compare.js';
 import type { MetricChoice } from '../../analysis/metrics.js';
 import { variantRuleRef } from '../../analysis/variant.js';
+import type { MetricSpec, ParamSpec, Params, Rule } from '../../contract/types.js';
 import { SimulationPool } from '../../engine/pool.js';
 import { UsageError } from '../../errors.js';
 import { own } from '../../keyed.js';
@@ -22,7 +23,6 @@ import { terminalLine } from '../../output/terminal.js';
 import type { MetricResult } from '../../result.js';
 import { refusalText } from '../../rules/exact-of.js';
 import { resolveParams } from '../../rules/params.js';
-import type { MetricSpec, ParamSpec, Params, Rule } from '../../rules/types.js';
 import { renderDistributionDifference } from '../distribution-compare-table.js';
 import { orSimulate } from '../exact-warning.js';
 import {

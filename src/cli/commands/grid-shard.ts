@@ -11,6 +11,7 @@
 
 import type { Evaluated } from '../../analysis/evaluate.js';
 import type { GridAnalysis, GridArgs, GridJob, RecordedFile } from '../../analysis/grid.js';
+import type { Rule } from '../../contract/types.js';
 import { chunkCount } from '../../engine/chunks.js';
 import { gridShardPieces } from '../../engine/grid-shards.js';
 import { SimulationPool } from '../../engine/pool.js';
@@ -24,7 +25,6 @@ import { terminalLine } from '../../output/terminal.js';
 import { buildResult } from '../../result.js';
 import { getRule } from '../../rules/index.js';
 import { isRulePath } from '../../rules/load-rule.js';
-import type { Rule } from '../../rules/types.js';
 import { packageVersion } from '../../version.js';
 import { type CheckpointOptions, openCheckpoint, ruleOfJob, savedTrials, streamOfJob } from '../checkpoint-option.js';
 import { GRID_SHARD_FORMAT, type GridShardFile, readGridShard } from '../grid-shard-file.js';

@@ -14,6 +14,7 @@ import {
   solveMatrix,
   tradeOffOf,
 } from '../../analysis/matrix.js';
+import type { Params, ParamValue, Rule } from '../../contract/types.js';
 import { SimulationPool } from '../../engine/pool.js';
 import { UsageError } from '../../errors.js';
 import { checkDistinct, ruleFileInputs } from '../../output/files.js';
@@ -21,7 +22,6 @@ import { toJson } from '../../output/json.js';
 import type { RunResult } from '../../result.js';
 import { getRule } from '../../rules/index.js';
 import { isRulePath, loadRule } from '../../rules/load-rule.js';
-import type { Params, ParamValue, Rule } from '../../rules/types.js';
 import { orSimulate } from '../exact-warning.js';
 import { formatParams, renderTable, tableWidth, wrapLines } from '../format.js';
 import { interruptedStatus } from '../interrupt.js';

@@ -1,6 +1,7 @@
 import { chooseMetrics } from '../../analysis/metrics.js';
 import { asksForCall } from '../../analysis/reserves-call.js';
 import { simulateRun, solveRun } from '../../analysis/run.js';
+import type { MetricSpec, Rule } from '../../contract/types.js';
 import type { Checkpoint } from '../../engine/checkpoint.js';
 import { SimulationPool } from '../../engine/pool.js';
 import { Interrupted, UsageError } from '../../errors.js';
@@ -11,7 +12,6 @@ import type { RunResult } from '../../result.js';
 import { getRule } from '../../rules/index.js';
 import { resolveParams } from '../../rules/params.js';
 import { isRulePath, loadRuleFileRef } from '../../rules/rule-ref.js';
-import type { MetricSpec, Rule } from '../../rules/types.js';
 import {
   type CheckpointOptions,
   openCheckpoint,

@@ -27,6 +27,7 @@ export type { ShardFile };
 
 import type { CompareResult } from '../../analysis/compare.js';
 import type { SweepResult } from '../../analysis/sweep.js';
+import type { Rule } from '../../contract/types.js';
 import { chunkCount, shardChunks } from '../../engine/chunks.js';
 import { SimulationPool } from '../../engine/pool.js';
 import { mergeTally } from '../../engine/run-chunks.js';
@@ -37,7 +38,6 @@ import { buildResult, envelope, type RunResult } from '../../result.js';
 import { getRule } from '../../rules/index.js';
 import { isRulePath, loadRule } from '../../rules/load-rule.js';
 import { resolveParams } from '../../rules/params.js';
-import type { Rule } from '../../rules/types.js';
 import { openCheckpoint, ruleOfJob, savedTrials, streamOfJob } from '../checkpoint-option.js';
 import { renderRun } from '../format.js';
 import type { Io } from '../io.js';

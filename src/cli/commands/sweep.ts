@@ -4,6 +4,7 @@ import { asksForCall } from '../../analysis/reserves-call.js';
 import { planSweep, type SweepPlan, type SweepResult, sweepGrid } from '../../analysis/sweep.js';
 import { evaluateSweep } from '../../analysis/sweep-evaluate.js';
 import { varyValuesText } from '../../analysis/vary.js';
+import type { MetricSpec, Rule } from '../../contract/types.js';
 import type { Checkpoint } from '../../engine/checkpoint.js';
 import { SimulationPool } from '../../engine/pool.js';
 import { UsageError } from '../../errors.js';
@@ -15,7 +16,6 @@ import type { MetricResult } from '../../result.js';
 import { pastQuickBudgetOnly } from '../../rules/exact-of.js';
 import { getRule } from '../../rules/index.js';
 import { isRulePath, loadRuleFileRef } from '../../rules/rule-ref.js';
-import type { MetricSpec, Rule } from '../../rules/types.js';
 import { BEST_MARK, bestVerdict } from '../best.js';
 import {
   type CheckpointOptions,
