@@ -1,6 +1,6 @@
 import type { ExactDistribution } from '../exact/exact-distribution.js';
 import type { Fraction } from '../exact/fraction.js';
-import type { Presentation } from '../rules/presentation.js';
+import type { Presentation } from '../presentation/presentation.js';
 import type { Tallied } from '../stats/estimate.js';
 
 import type { Params, ParamValue } from './values.js';

@@ -12,12 +12,12 @@ import { UsageError } from '../errors.js';
 import type { Fraction } from '../exact/fraction.js';
 import { ruleCall } from '../guard/rule-calls.js';
 import { describeError, describeValue, isA, oneLine } from '../guard/rule-text.js';
+import { checkPresentation } from '../presentation/check.js';
+import type { Presentation } from '../presentation/presentation.js';
 import { checkExact, checkMetrics, checkParams } from './file-rule-fields.js';
 import { checkMatrix } from './file-rule-matrix.js';
 import { guarded, plainData, readMembers } from './file-rule-read.js';
 import { DECISION_FIELDS, STEP_FIELDS, type StepForm, stepFormOf } from './file-rule-steps.js';
-import type { Presentation } from './presentation.js';
-import { checkPresentation } from './presentation-check.js';
 
 /** The fields a rule file's default export may have: one list, so that a new field is one entry here. */
 const FIELDS = [
@@ -76,7 +76,7 @@ export interface CheckedRuleFile {
   objective?: string;
   /** label(state, params): a decision state in words, for the policy table. */
   label?: Function;
-  /** The file's declared presentation, checked (presentation-check.ts). */
+  /** The file's declared presentation, checked (presentation/check.ts). */
   presentation?: Presentation;
   /** Throws the UsageError `<where>: <what>`. */
   fail(what: string): never;

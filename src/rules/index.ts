@@ -1,6 +1,7 @@
 import type { Rule } from '../contract/types.js';
 import { type ChunkTask, runChunks } from '../engine/run-chunks.js';
 import { UsageError } from '../errors.js';
+import type { Presentation } from '../presentation/presentation.js';
 import { didYouMean } from '../text/suggest.js';
 import { deepFreeze } from './deep-freeze.js';
 import { deployment } from './deployment.js';
@@ -11,7 +12,6 @@ import { infinity } from './infinity.js';
 import { infinityPresentation } from './infinity.present.js';
 import { noctvale } from './noctvale.js';
 import { noctvalePresentation } from './noctvale.present.js';
-import type { Presentation } from './presentation.js';
 import { reserves } from './reserves.js';
 import { reservesPresentation } from './reserves.present.js';
 import { rolloff } from './rolloff.js';

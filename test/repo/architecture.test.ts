@@ -188,7 +188,7 @@ describe('the import graph of src/, reports/, workers/ and scripts/', () => {
 const LAYERS: ReadonlyArray<readonly [number, RegExp]> = [
   [1, /^src\/(stats|exact|text)\/|^src\/(errors|decimal|keyed|version)\.ts$/],
   [2, /^src\/(input|output|guard)\//],
-  [3, /^src\/contract\/|^src\/rules\/presentation(-check|-fields)?\.ts$/],
+  [3, /^src\/(contract|presentation)\//],
   [4, /^src\/engine\//],
   [5, /^src\/rules\//],
   [6, /^src\/(result|result-distribution|best-of)\.ts$/],

@@ -9,8 +9,8 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { checkPresentation } from '../../src/presentation/check.js';
 import { registry } from '../../src/rules/index.js';
-import { checkPresentation } from '../../src/rules/presentation-check.js';
 import { cli, scratchFolder } from '../support/cli.js';
 import { HOSTILE } from '../support/hostile.js';
 

@@ -8,8 +8,8 @@
 
 import type { MatrixSpec, ParamSpec } from '../contract/types.js';
 import type { Data, Fail } from '../input/schema.js';
+import { PresentationFields } from './fields.js';
 import type { AxisDecl, CardDecl, ChartDecl, Presentation } from './presentation.js';
-import { PresentationFields } from './presentation-fields.js';
 
 /** Checks `presentation` against the rule's parameters (and its matrix, for a card over it). */
 export function checkPresentation(

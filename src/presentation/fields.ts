@@ -2,7 +2,7 @@
  * The fields a rule file's `presentation` is made of, checked: words and
  * their placeholders, conditions, chart and table declarations, each naming
  * its field by path in one line. The whole declaration, with cards, is
- * checked by ./presentation-check.ts.
+ * checked by ./check.ts.
  */
 
 import type { MatrixSpec, ParamSpec, ParamValue } from '../contract/types.js';
