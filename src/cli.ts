@@ -41,7 +41,7 @@ import { Interrupted, UsageError } from './errors.js';
 import { escapedRuleFault } from './guard/rule-faults.js';
 import { fsFault } from './output/files.js';
 import { terminalIo, terminalLine } from './output/terminal.js';
-import { isRulePath } from './rules/rule-ref.js';
+import { isRulePath } from './rule-files/ref.js';
 import { packageVersion } from './version.js';
 
 const EXAMPLES = `

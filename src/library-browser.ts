@@ -31,10 +31,10 @@ import {
   simulationSettings,
 } from './library-core.js';
 import type { MetricResult, RunResult } from './result.js';
+import { isRulePath } from './rule-files/path.js';
+import { adaptRuleFile } from './rule-files/rule.js';
 import { deepFreeze } from './rules/deep-freeze.js';
-import { adaptRuleFile } from './rules/file-rule.js';
 import { getRule as builtInRule, rules as builtInRules } from './rules/index.js';
-import { isRulePath } from './rules/rule-path.js';
 
 export { defineRule, type ExactOptions, listRules, type ParamSettings, type RuleFileSpec } from './library-core.js';
 export type { BalanceResult, MetricResult, ParamValue, Rule, RunResult, StreamVersion };

@@ -20,8 +20,8 @@ import { UsageError } from './errors.js';
 import type { BalanceQuestion } from './library-browser-balance.js';
 import { assignments, checkCallOptions, handedOutRule, handOut, type ParamSettings, varyText } from './library-core.js';
 import { Pool } from './library-pool.js';
+import { isRulePath, loadRule } from './rule-files/load.js';
 import { getRule } from './rules/index.js';
-import { isRulePath, loadRule } from './rules/load-rule.js';
 
 export type { BalanceResult, CompareResult, ParamSettings, SweepResult };
 

@@ -35,7 +35,7 @@ import {
 } from './library-core.js';
 import { Pool } from './library-pool.js';
 import type { MetricResult, RunResult } from './result.js';
-import { loadRule as loadRuleRef } from './rules/load-rule.js';
+import { loadRule as loadRuleRef } from './rule-files/load.js';
 
 export { defineRule, type ExactOptions, listRules, type ParamSettings, type RuleFileSpec } from './library-core.js';
 export {

@@ -30,7 +30,7 @@ export interface AppBuildOptions {
    * Rule files to bundle beside the built-in rules (`--rule FILE`): each
    * file's absolute path and the name messages give it (as the user wrote
    * it). Each becomes an import of the file, adapted to the Rule interface in
-   * the page. The caller has loaded them first (src/rules/load-rule.ts) and
+   * the page. The caller has loaded them first (src/rule-files/load.ts) and
    * gives each rule's id.
    */
   ruleFiles?: ReadonlyArray<{ path: string; shown: string; id: string }>;
@@ -83,7 +83,7 @@ function extraRulesPlugin(options: AppBuildOptions): Plugin {
             loader: 'js',
             resolveDir: HERE,
           };
-        const lines = [`import { adaptRuleFile } from ${JSON.stringify(source('src/rules/file-rule'))};`];
+        const lines = [`import { adaptRuleFile } from ${JSON.stringify(source('src/rule-files/rule'))};`];
         ruleFiles.forEach((file, index) => lines.push(`import rule${index} from ${JSON.stringify(file.path)};`));
         lines.push(
           `export const extraRules = ` +

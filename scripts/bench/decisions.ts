@@ -19,7 +19,7 @@
 import { solveCall } from '../../src/analysis/reserves-call.js';
 import { renderTable } from '../../src/cli/format.js';
 import type { Rule } from '../../src/contract/types.js';
-import { adaptRuleFile } from '../../src/rules/file-rule.js';
+import { adaptRuleFile } from '../../src/rule-files/rule.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { reserves } from '../../src/rules/reserves.js';
 

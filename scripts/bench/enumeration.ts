@@ -30,7 +30,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { renderTable } from '../../src/cli/format.js';
 import type { Rule } from '../../src/contract/types.js';
-import { adaptRuleFile } from '../../src/rules/file-rule.js';
+import { adaptRuleFile } from '../../src/rule-files/rule.js';
 import { resolveParams } from '../../src/rules/params.js';
 
 const RUNS = Number(process.env.MUSTER_BENCH_RUNS ?? 3);

@@ -81,7 +81,7 @@ export async function ruleFileFloor(
   const [{ runChunks }, { resolveParams }, { loadRuleFile }] = await Promise.all([
     load(root, 'src/engine/run-chunks.js'),
     load(root, 'src/rules/params.js'),
-    load(root, 'src/rules/load-rule.js'),
+    load(root, 'src/rule-files/load.js'),
   ]);
   const file = join(root, 'examples/rules/reserves-2d6.mjs');
   const rule = await loadRuleFile(file);

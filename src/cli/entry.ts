@@ -10,7 +10,7 @@
  */
 
 import { terminalIo } from '../output/terminal.js';
-import { isRulePath } from '../rules/rule-ref.js';
+import { isRulePath } from '../rule-files/ref.js';
 import { interruption } from './interrupt.js';
 import { processIo } from './io.js';
 

@@ -17,8 +17,8 @@ import { STREAM_LIST, STREAM_VERSIONS } from '../engine/random.js';
 import { UsageError } from '../errors.js';
 import { readInputJson } from '../input/read-file.js';
 import { type Envelope, envelope, RESULT_FORMAT } from '../result.js';
+import { loadRuleFile, ruleFileSha256 } from '../rule-files/load.js';
 import { getRule } from '../rules/index.js';
-import { loadRuleFile, ruleFileSha256 } from '../rules/load-rule.js';
 import { resolveParams } from '../rules/params.js';
 import { packageVersion } from '../version.js';
 import { MAX_TRIALS, parseSeed } from './options.js';
@@ -273,7 +273,7 @@ export function validateShard(file: string, parsed: unknown, fileRule?: Rule): S
 }
 
 /**
- * A rule file as a shard records it: the path it was loaded from there, and the sha256 it is known by (load-rule.ts).
+ * A rule file as a shard records it: the path it was loaded from there, and the sha256 it is known by (rule-files/load.ts).
  */
 interface RecordedRuleFile {
   path: string;

@@ -1,6 +1,6 @@
 /**
  * The contract's dice: what a rule's trial receives as `dice`, built-in rule and rule file alike: the chunk's stream
- * (stream 5 by default). In simulation it is ChunkDice (rules/file-rule-dice.ts), each argument checked.
+ * (stream 5 by default). In simulation it is ChunkDice (rule-files/dice.ts), each argument checked.
  */
 export interface Dice {
   /** An integer from 1 to sides. */

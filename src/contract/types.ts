@@ -191,7 +191,7 @@ export interface Rule {
   /** A rule file's declared presentation (a built-in's is beside it, found by src/rules/index.ts presentationOf). */
   presentation?: Presentation;
   /**
-   * Set for a designer's rule loaded from a rule file (src/rules/load-rule.ts): workers and shards load the same file,
+   * Set for a designer's rule loaded from a rule file (src/rule-files/load.ts): workers and shards load the same file,
    * checked by its hash.
    */
   file?: RuleFile;

@@ -234,7 +234,7 @@ const xoshiroStates = new WeakMap<Rng, Int32Array>();
 /**
  * One step of xoshiro128** on `state` (s0 … s3, updated in place): its next 32-bit output as a signed int32.
  * The one copy of the generator: XoshiroStream draws through it, and so do the rule files' dice
- * (rules/file-rule-dice.ts) on the stream's own state.
+ * (rule-files/dice.ts) on the stream's own state.
  */
 export function xoshiroNext(state: Int32Array): number {
   const s0 = state[0];
@@ -253,7 +253,7 @@ export function xoshiroNext(state: Int32Array): number {
 /**
  * The state s0 … s3 of the xoshiro128** stream `rng` (streams 2 to 4), or undefined for another stream: a caller that
  * steps it as XoshiroStream's `next` does draws the very numbers the stream's own methods would, cheaper (the rule
- * files' dice, rules/file-rule-dice.ts). The stream's methods and the caller then share one state.
+ * files' dice, rule-files/dice.ts). The stream's methods and the caller then share one state.
  */
 export function xoshiroState(rng: Rng): Int32Array | undefined {
   return xoshiroStates.get(rng);

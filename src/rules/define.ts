@@ -34,8 +34,8 @@ import { UsageError } from '../errors.js';
 import type { ExactDistribution } from '../exact/exact-distribution.js';
 import type { Fraction } from '../exact/fraction.js';
 import { keyedRecord } from '../keyed.js';
+import { DISTRIBUTION_DEPTH } from '../rule-files/tally.js';
 import { mean, proportion, type Tallied } from '../stats/estimate.js';
-import { DISTRIBUTION_DEPTH } from './file-rule-tally.js';
 
 /** The value a parameter of this spec holds after parsing: a choice narrows to its choices. */
 type ValueOf<S extends ParamSpec> = S extends { type: 'integer' | 'number' }

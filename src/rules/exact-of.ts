@@ -1,6 +1,6 @@
 /**
  * A rule's exact values where it has them. A rule file without exact() has
- * them by enumeration (file-rule-exact.ts), which at some parameters is past
+ * them by enumeration (rule-files/exact.ts), which at some parameters is past
  * its budget or meets dice.random(): beside a simulation that is "no exact
  * value" rather than an error (a quick budget: a simulation never waits long
  * for a value it may not get). `--exact` asks for them, and fails; a command

@@ -1054,7 +1054,7 @@ describe('no new hint goes unlisted', () => {
     'src/engine/settings.ts': 2,
     'src/output/files.ts': 1,
     'src/rules/deployment-params.ts': 2,
-    'src/rules/file-rule-matrix.ts': 2,
+    'src/rule-files/matrix.ts': 2,
     'src/rules/params.ts': 1,
   };
 

@@ -12,7 +12,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Rule, RuleDecisions } from '../../src/contract/types.js';
 import { Fraction } from '../../src/exact/fraction.js';
-import { adaptRuleFile } from '../../src/rules/file-rule.js';
+import { adaptRuleFile } from '../../src/rule-files/rule.js';
 import { resolveParams } from '../../src/rules/params.js';
 
 const F = (n: number, d = 1) => Fraction.of(n, d);

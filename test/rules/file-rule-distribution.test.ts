@@ -13,7 +13,7 @@ import type { Rule } from '../../src/contract/types.js';
 import { UsageError } from '../../src/errors.js';
 import { Fraction } from '../../src/exact/fraction.js';
 import { buildResult } from '../../src/result.js';
-import { adaptRuleFile } from '../../src/rules/file-rule.js';
+import { adaptRuleFile } from '../../src/rule-files/rule.js';
 import { proportionTolerance } from '../support/bounds.js';
 
 const ORIGIN = './dist.mjs';

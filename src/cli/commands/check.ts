@@ -24,7 +24,7 @@ import { UsageError } from '../../errors.js';
 import type { Fraction } from '../../exact/fraction.js';
 import { NotEnumerable } from '../../exact/replay-dice.js';
 import { buildResult } from '../../result.js';
-import { isRulePath, loadRule } from '../../rules/load-rule.js';
+import { isRulePath, loadRule } from '../../rule-files/load.js';
 import { resolveParams } from '../../rules/params.js';
 import { FAR_SIGMAS, formatSigmas, sigmasFromExact } from '../exact-agreement.js';
 import type { Io } from '../io.js';

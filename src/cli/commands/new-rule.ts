@@ -3,7 +3,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { writeOutputs } from '../../../reports/outputs.js';
 import { badValue, UsageError } from '../../errors.js';
 import { terminalLine } from '../../output/terminal.js';
-import { ruleFileTemplate, ruleTestTemplate } from '../../rules/rule-template.js';
+import { ruleFileTemplate, ruleTestTemplate } from '../../rule-files/template.js';
 import { shellWord } from '../../text/suggest.js';
 import type { Io } from '../io.js';
 

@@ -9,9 +9,9 @@ import { own } from '../../keyed.js';
 import { checkDistinct } from '../../output/files.js';
 import { toJson } from '../../output/json.js';
 import type { RunResult } from '../../result.js';
+import { isRulePath, loadRuleFileRef } from '../../rule-files/ref.js';
 import { getRule } from '../../rules/index.js';
 import { resolveParams } from '../../rules/params.js';
-import { isRulePath, loadRuleFileRef } from '../../rules/rule-ref.js';
 import {
   type CheckpointOptions,
   openCheckpoint,

@@ -13,9 +13,9 @@ import { type OutputFile, STDOUT, writeOutputs } from '../../output/files.js';
 import { toJson } from '../../output/json.js';
 import { terminalLine } from '../../output/terminal.js';
 import type { MetricResult } from '../../result.js';
+import { isRulePath, loadRuleFileRef } from '../../rule-files/ref.js';
 import { pastQuickBudgetOnly } from '../../rules/exact-of.js';
 import { getRule } from '../../rules/index.js';
-import { isRulePath, loadRuleFileRef } from '../../rules/rule-ref.js';
 import { BEST_MARK, bestVerdict } from '../best.js';
 import {
   type CheckpointOptions,

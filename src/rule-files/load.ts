@@ -21,10 +21,10 @@ import { badValue, UsageError } from '../errors.js';
 import { enterRuleCall, leaveRuleCall, passRuleFileGate } from '../guard/rule-calls.js';
 import { describeError, describeValue, isA } from '../guard/rule-text.js';
 import { readInputBytes } from '../input/read-file.js';
-import { deepFreeze } from './deep-freeze.js';
-import { adaptRuleFile } from './file-rule.js';
-import { getRule, rules } from './index.js';
-import { isRulePath, SCRIPT } from './rule-path.js';
+import { deepFreeze } from '../rules/deep-freeze.js';
+import { getRule, rules } from '../rules/index.js';
+import { isRulePath, SCRIPT } from './path.js';
+import { adaptRuleFile } from './rule.js';
 
 export { isRulePath };
 

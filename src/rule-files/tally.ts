@@ -1,10 +1,10 @@
 /**
- * The tally phase of a rule file (file-rule.ts): where each metric's counts
+ * The tally phase of a rule file (rule.ts): where each metric's counts
  * lie in the tally, what a metric's value in a trial may be, and how a
  * trial's `out` is read. One reader and one rule serve simulation
- * (file-rule-loop.ts, whose compiled loop writes the same steps out as code),
- * enumeration (file-rule-exact.ts) and the steps of the step form
- * (file-rule-steps.ts), so the two ways of answering agree on what a trial
+ * (loop.ts, whose compiled loop writes the same steps out as code),
+ * enumeration (exact.ts) and the steps of the step form
+ * (steps.ts), so the two ways of answering agree on what a trial
  * wrote and refuse the same mistakes in the same words.
  *
  * A metric's value in a trial is what `out[name]` and `out[k]` (its position)
@@ -62,7 +62,7 @@ export interface Slot {
   histogram: HistogramSlot | null;
 }
 
-/** The tally of one list of metrics: what the loop (file-rule-loop.ts) counts into and summarize reads. */
+/** The tally of one list of metrics: what the loop (loop.ts) counts into and summarize reads. */
 export interface TallyLayout {
   metrics: MetricSpec[];
   slots: Slot[];

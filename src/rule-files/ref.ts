@@ -1,6 +1,6 @@
 import type { Rule } from '../contract/types.js';
 
-export { isRulePath, SCRIPT } from './rule-path.js';
+export { isRulePath, SCRIPT } from './path.js';
 
 /**
  * The rule a rule file defines, the loader imported for it then: a
@@ -8,5 +8,5 @@ export { isRulePath, SCRIPT } from './rule-path.js';
  * await (nothing, such as a Ctrl-C listener, then waits on a tick).
  */
 export async function loadRuleFileRef(ref: string): Promise<Rule> {
-  return (await import('./load-rule.js')).loadRule(ref);
+  return (await import('./load.js')).loadRule(ref);
 }

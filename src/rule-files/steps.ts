@@ -11,15 +11,15 @@
  * `out['rolls.mean'] = 1` in every step counts the steps. In simulation one
  * trial loops step from start until done, then reports: this module turns
  * the four functions into a trial for the adapter's ordinary loop. The
- * exact values come from enumerating the chain (file-rule-exact.ts).
+ * exact values come from enumerating the chain (exact.ts).
  */
 
 import type { MetricSpec, Params } from '../contract/types.js';
 import { UsageError } from '../errors.js';
 import { canonicalState } from '../exact/canonical-state.js';
 import { describeError, isA } from '../guard/rule-text.js';
-import { BadDice } from './file-rule-dice.js';
-import { badValueText, readOut, strayField, strayText } from './file-rule-tally.js';
+import { BadDice } from './dice.js';
+import { badValueText, readOut, strayField, strayText } from './tally.js';
 
 export const STEP_FIELDS = ['start', 'step', 'done', 'report'] as const;
 /** Decision points in the step form (docs/custom-rules.md, "Decisions"): both, or neither. */
@@ -154,7 +154,7 @@ export function stepOut(metrics: readonly MetricSpec[]): Record<string, unknown>
 }
 
 /**
- * A reader of what a step wrote (readOut, file-rule-tally.ts), made once per
+ * A reader of what a step wrote (readOut, tally.ts), made once per
  * list of metrics so that a step allocates nothing: it resets out and hands
  * each nonzero value to `add(index, value)`, by name first, then by
  * position. A step may write means only; a probability belongs to the final

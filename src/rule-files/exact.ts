@@ -35,8 +35,8 @@ import {
 import { WeightSum } from '../exact/weight-sum.js';
 import { describeError, isA } from '../guard/rule-text.js';
 import { keyedRecord } from '../keyed.js';
-import { decisionOf, type StepForm, stepOut, stepReader } from './file-rule-steps.js';
-import { badValueText, newOut, readOut, strayField, strayText, writtenField, writtenText } from './file-rule-tally.js';
+import { decisionOf, type StepForm, stepOut, stepReader } from './steps.js';
+import { badValueText, newOut, readOut, strayField, strayText, writtenField, writtenText } from './tally.js';
 
 interface EnumerationContext {
   /** How messages name the rule: "<file> (rule <id>)". */

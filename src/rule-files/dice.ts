@@ -1,7 +1,7 @@
 /**
  * The dice a rule file's trial receives in simulation: the chunk's stream
  * (stream 5 by default), as the built-in rules get it, with each argument
- * checked. A bad argument throws BadDice, which the loop (file-rule-loop.ts)
+ * checked. A bad argument throws BadDice, which the loop (loop.ts)
  * turns into one line naming the call.
  */
 
@@ -9,7 +9,7 @@ import type { Dice } from '../contract/dice.js';
 import type { Rng } from '../contract/types.js';
 import { MAX_BOUND, TWO_TO_MINUS_32, xoshiroNext, xoshiroState } from '../engine/random.js';
 import { EXPRESSION_ALLOWED, parseDiceExpression } from '../exact/dice-expression.js';
-import { drawChance } from './chance-draw.js';
+import { drawChance } from '../rules/chance-draw.js';
 
 export type { Dice } from '../contract/dice.js';
 

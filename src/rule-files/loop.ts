@@ -1,7 +1,7 @@
 /**
- * The loop phase of a rule file (file-rule.ts): a chunk's trials run on the
+ * The loop phase of a rule file (rule.ts): a chunk's trials run on the
  * chunk's stream, each trial's `out` read and reset after it and counted
- * into the tally its layout gives (file-rule-tally.ts); or, for a rule that
+ * into the tally its layout gives (tally.ts); or, for a rule that
  * counts outcomes, each trial's outcome counted and each outcome that
  * happened read once (engine/outcome-histogram.ts).
  *
@@ -17,8 +17,8 @@ import { TycheStream } from '../engine/random.js';
 import { UsageError } from '../errors.js';
 import { enterRuleCall, leaveRuleCall, ruleCall } from '../guard/rule-calls.js';
 import { describeError, describeValue, isA } from '../guard/rule-text.js';
-import type { CheckedRuleFile } from './file-rule-check.js';
-import { BadDice, ChunkDice } from './file-rule-dice.js';
+import type { CheckedRuleFile } from './check.js';
+import { BadDice, ChunkDice } from './dice.js';
 import {
   addMeans,
   badValueText,
@@ -31,7 +31,7 @@ import {
   type TallyLayout,
   writtenField,
   writtenText,
-} from './file-rule-tally.js';
+} from './tally.js';
 
 /** Most outcomes a trial may end in when the rule counts outcomes: a chunk's histogram is this long at most. */
 export const MAX_OUTCOMES = 2 ** 20;
@@ -114,7 +114,7 @@ export class ChunkLoops {
     try {
       if (state.counts === null) {
         state.loop.run(trial, dice, state.params, out, state.prepared, trials, tally, sums, bad, failed);
-        // A step-form trial looks for fields its steps added once a chunk too (file-rule-steps.ts).
+        // A step-form trial looks for fields its steps added once a chunk too (steps.ts).
         (trial as { endChunk?: () => void }).endChunk?.();
       } else {
         this.#countOutcomes(state, layout, trials, failed);
@@ -274,7 +274,7 @@ function chunkLoop(layout: TallyLayout): CompiledLoop {
 }
 
 /**
- * readOut (file-rule-tally.ts) written out as code for one list of metrics:
+ * readOut (tally.ts) written out as code for one list of metrics:
  * each metric read by its name and by its position (the fast form for
  * computed names), checked, counted as their sum, and reset.
  */

@@ -2,7 +2,7 @@ import type { DistributionSpec, MetricSpec, ParamSpec } from '../contract/types.
 import { Fraction } from '../exact/fraction.js';
 import { describeValue, oneLine } from '../guard/rule-text.js';
 import { keyedRecord, own } from '../keyed.js';
-import { DISTRIBUTION_DEPTH, DISTRIBUTION_LIMIT, MAX_DISTRIBUTION_VALUES } from './file-rule-tally.js';
+import { DISTRIBUTION_DEPTH, DISTRIBUTION_LIMIT, MAX_DISTRIBUTION_VALUES } from './tally.js';
 
 const PARAM_TYPES = ['integer', 'number', 'boolean', 'choice'] as const;
 

@@ -1,5 +1,5 @@
 /**
- * The check phase of a rule file (file-rule.ts): its default export read
+ * The check phase of a rule file (rule.ts): its default export read
  * field by field, every mistake a UsageError of one line naming the file,
  * the rule and what is wrong. What comes out is a CheckedRuleFile: the
  * fields as types, and the file's functions of params wrapped so that what
@@ -14,10 +14,10 @@ import { ruleCall } from '../guard/rule-calls.js';
 import { describeError, describeValue, isA, oneLine } from '../guard/rule-text.js';
 import { checkPresentation } from '../presentation/check.js';
 import type { Presentation } from '../presentation/presentation.js';
-import { checkExact, checkMetrics, checkParams } from './file-rule-fields.js';
-import { checkMatrix } from './file-rule-matrix.js';
-import { guarded, plainData, readMembers } from './file-rule-read.js';
-import { DECISION_FIELDS, STEP_FIELDS, type StepForm, stepFormOf } from './file-rule-steps.js';
+import { checkExact, checkMetrics, checkParams } from './fields.js';
+import { checkMatrix } from './matrix.js';
+import { guarded, plainData, readMembers } from './read.js';
+import { DECISION_FIELDS, STEP_FIELDS, type StepForm, stepFormOf } from './steps.js';
 
 /** The fields a rule file's default export may have: one list, so that a new field is one entry here. */
 const FIELDS = [
@@ -125,7 +125,7 @@ export function checkRuleFile(moduleDefault: unknown, origin: string): CheckedRu
       return fail(`${field} threw ${describeError(error)}`);
     }
   };
-  /** A call whose result is data: copied as it returns, still inside the marked call (file-rule-read.ts). */
+  /** A call whose result is data: copied as it returns, still inside the marked call (read.ts). */
   const callForData = (field: string, fn: () => unknown): unknown =>
     call(field, () => plainData(fn(), `${field} returned`, fail));
 

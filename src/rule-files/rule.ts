@@ -6,15 +6,15 @@
  * each handing the next a typed value:
  *
  *   default export
- *     ─► check  (file-rule-check.ts)  field by field, UsageError naming the file ─► CheckedRuleFile
- *     ─► tally  (file-rule-tally.ts)  each parameter set's metrics laid out in the tally ─► TallyLayout
- *     ─► loop   (file-rule-loop.ts)   Rule.simulate, once per chunk: dice on the chunk's stream, one `out`
+ *     ─► check  (check.ts)            field by field, UsageError naming the file ─► CheckedRuleFile
+ *     ─► tally  (tally.ts)            each parameter set's metrics laid out in the tally ─► TallyLayout
+ *     ─► loop   (loop.ts)             Rule.simulate, once per chunk: dice on the chunk's stream, one `out`
  *                                     read after every trial by a loop compiled for these metric names
  *     ─► adapt  (here)                the Rule: metrics, tally, simulate, summarize, validate, exact
- *                                     (the file's, or its dice enumerated: file-rule-exact.ts), headline
+ *                                     (the file's, or its dice enumerated: exact.ts), headline
  *
  * No node: imports here: the offline calculator page bundles this module
- * (the file system and import() live in load-rule.ts).
+ * (the file system and import() live in load.ts).
  */
 
 import type { ParamSpec, Params, Rule } from '../contract/types.js';
@@ -22,12 +22,12 @@ import { UsageError } from '../errors.js';
 import { ruleCall } from '../guard/rule-calls.js';
 import { describeValue } from '../guard/rule-text.js';
 import { keyedRecord } from '../keyed.js';
-import type { CheckedRuleFile } from './file-rule-check.js';
-import { checkRuleFile } from './file-rule-check.js';
-import { enumeratedExact } from './file-rule-exact.js';
-import { ChunkLoops, MAX_OUTCOMES } from './file-rule-loop.js';
-import { stepTrial } from './file-rule-steps.js';
-import { checkTally, summarize, type TallyLayout, tallyLayout } from './file-rule-tally.js';
+import type { CheckedRuleFile } from './check.js';
+import { checkRuleFile } from './check.js';
+import { enumeratedExact } from './exact.js';
+import { ChunkLoops, MAX_OUTCOMES } from './loop.js';
+import { stepTrial } from './steps.js';
+import { checkTally, summarize, type TallyLayout, tallyLayout } from './tally.js';
 
 /**
  * Checks a rule file's default export and returns it as a Rule. `origin` is
@@ -51,7 +51,7 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
   };
   const metrics = (p: Params) => layoutOf(p).metrics;
 
-  // The rule's own dice enumerated (file-rule-exact.ts), within a budget: its exact values where it has no exact().
+  // The rule's own dice enumerated (exact.ts), within a budget: its exact values where it has no exact().
   const enumerated = enumeratedExact({
     where,
     trial: file.trial,

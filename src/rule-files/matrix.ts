@@ -4,8 +4,8 @@ import type { MatrixSpec, ParamSpec, Params, ParamValue } from '../contract/type
 import { UsageError } from '../errors.js';
 import { ruleCall } from '../guard/rule-calls.js';
 import { describeError, describeValue, isA } from '../guard/rule-text.js';
-import { plainData } from './file-rule-read.js';
-import { allowedText, parseParam } from './params.js';
+import { allowedText, parseParam } from '../rules/params.js';
+import { plainData } from './read.js';
 
 type Spec = Record<string, unknown>;
 
