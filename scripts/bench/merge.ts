@@ -25,7 +25,7 @@ import { DEFAULT_STREAM } from '../../src/engine/random.js';
 import { envelope } from '../../src/result.js';
 import { runBuiltinChunks } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
-import { reserves } from '../../src/rules/reserves.js';
+import { reserves } from '../../src/rules/reserves/reserves.js';
 import { packageVersion } from '../../src/version.js';
 
 const CHUNKS = 10_000;

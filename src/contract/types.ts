@@ -13,7 +13,7 @@ export type { Params, ParamValue } from './values.js';
  * stays for reproducing those numbers. Stream 2 is xoshiro128** with dice
  * rolled several to a draw, exactly uniform. Stream 3 is stream 2's
  * generator and dice, with fow drawing several turns of a side's reserve
- * dice at once (rules/fow-plan.ts); every other rule draws on it exactly
+ * dice at once (rules/fow/plan.ts); every other rule draws on it exactly
  * as on stream 2. Stream 4 is stream 3 with reserves' dice four to a draw at
  * every size; stream 5 is stream 4 with infinity, deployment and warbands
  * reading their dice several to a draw. Results, shards and checkpoints

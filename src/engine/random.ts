@@ -37,7 +37,7 @@ import type { Rng, StreamVersion } from '../contract/types.js';
  * Stream 3 (the default from its adoption until stream 5's) is stream 2's
  * generator, chunk seeds and dice, bit for bit; what differs is how one rule
  * reads them. fow draws several turns of a side's reserve dice at once, as
- * digits of the base its hit chance needs (rules/fow-plan.ts), instead of a
+ * digits of the base its hit chance needs (rules/fow/plan.ts), instead of a
  * turn's dice four to a draw as on stream 2: that changes which dice a seed
  * gives fow, so it is a new stream, and stream 2 stays for reproducing its
  * results. Every other rule, rule files included, draws on stream 3 exactly
@@ -51,7 +51,7 @@ import type { Rng, StreamVersion } from '../contract/types.js';
  * Stream 5 (the default since it passed the checks of docs/streams.md at
  * 10^8 trials) is stream 4 but for infinity, deployment and warbands, which
  * read several rolls, or several trials' dice, from one output, exactly
- * uniform (rules/draw-digits.ts, rules/warbands-dice.ts), and count outcomes
+ * uniform (rules/draw-digits.ts, rules/warbands/dice.ts), and count outcomes
  * without branches. Every other rule draws on it exactly as on stream 4.
  */
 

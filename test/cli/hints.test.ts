@@ -1053,7 +1053,7 @@ describe('no new hint goes unlisted', () => {
     'src/engine/checkpoint.ts': 2,
     'src/engine/settings.ts': 2,
     'src/output/files.ts': 1,
-    'src/rules/deployment-params.ts': 2,
+    'src/rules/deployment/params.ts': 2,
     'src/rule-files/matrix.ts': 2,
     'src/rules/params.ts': 1,
   };

@@ -16,7 +16,7 @@ import type { RuleDecisions } from '../../src/contract/types.js';
 import type { Fraction } from '../../src/exact/fraction.js';
 import { adaptRuleFile } from '../../src/rule-files/rule.js';
 import { resolveParams } from '../../src/rules/params.js';
-import { reserves } from '../../src/rules/reserves.js';
+import { reserves } from '../../src/rules/reserves/reserves.js';
 import { bufferIo } from '../support/io.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'muster-card-decisions-'));

@@ -16,7 +16,7 @@ import { Fraction } from '../../src/exact/fraction.js';
 import { parseExactValue } from '../../src/rule-files/fields.js';
 import { loadRule } from '../../src/rule-files/load.js';
 import { resolveParams } from '../../src/rules/params.js';
-import { reserves } from '../../src/rules/reserves.js';
+import { reserves } from '../../src/rules/reserves/reserves.js';
 import { estimate } from '../../src/stats/estimate.js';
 import { meanTolerance, proportionTolerance } from '../support/bounds.js';
 import { bufferIo } from '../support/io.js';

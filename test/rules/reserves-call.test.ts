@@ -16,7 +16,7 @@ import type { Rule } from '../../src/contract/types.js';
 import { TycheStream } from '../../src/engine/random.js';
 import { Fraction } from '../../src/exact/fraction.js';
 import { resolveParams } from '../../src/rules/params.js';
-import { reserves } from '../../src/rules/reserves.js';
+import { reserves } from '../../src/rules/reserves/reserves.js';
 import { proportionTolerance } from '../support/bounds.js';
 import { bufferIo } from '../support/io.js';
 

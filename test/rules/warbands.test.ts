@@ -2,7 +2,7 @@
  * warbands: exact() against brute force, simulation against exact(), and the
  * rules questions players ask about the Mordheim setup chapter (docs/rules/warbands.md).
  *
- * Two brute forces, both independent of the solver in src/rules/warbands.ts:
+ * Two brute forces, both independent of the solver in src/rules/warbands/warbands.ts:
  *
  * - `labelledOrders` / `labelledWinner` follow NAMED players through every
  *   one of the 6^m faces a throw can show, resolving each tied group by the

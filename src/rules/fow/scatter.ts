@@ -2,7 +2,7 @@
  * Flames of War Scattered Reserves (see fow.ts): which die face sends an arriving platoon where, as the
  * `scatter` parameter gives it.
  */
-import { badValue, UsageError } from '../errors.js';
+import { badValue, UsageError } from '../../errors.js';
 
 const PLACE = /^[a-z][a-z0-9_-]*$/;
 const FACES = /^([1-6])(?:-([1-6]))?$/;

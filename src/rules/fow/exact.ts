@@ -1,10 +1,10 @@
 /**
  * Flames of War reserves (see fow.ts), exactly: a Markov chain over platoons still in reserve.
  */
-import { distributionOf, type ExactDistribution } from '../exact/exact-distribution.js';
-import { Fraction } from '../exact/fraction.js';
-import { scatterTable } from './fow-scatter.js';
-import { DISTRIBUTION_RESERVES, type Fow, horizon, SIDES, type Side, sideSetup } from './fow-setup.js';
+import { distributionOf, type ExactDistribution } from '../../exact/exact-distribution.js';
+import { Fraction } from '../../exact/fraction.js';
+import { scatterTable } from './scatter.js';
+import { DISTRIBUTION_RESERVES, type Fow, horizon, SIDES, type Side, sideSetup } from './setup.js';
 
 /**
  * Ways k of `dice` dice score, k = 0..dice, out of 6^dice: each die scores on

@@ -56,16 +56,16 @@
  * The two sides never interact, so each side's reserves are a Markov chain
  * over the platoons still off the table; `exact` runs that chain in
  * fractions, `simulate` rolls every die: on streams 1 and 2 turn by turn,
- * on stream 3 several turns of a side from one draw (fow-plan.ts).
+ * on stream 3 several turns of a side from one draw (plan.ts).
  */
 
-import type { Dice } from '../contract/dice.js';
-import type { MetricSpec, Rng } from '../contract/types.js';
-import { FOUR_D6 } from '../engine/random.js';
-import { defineBuiltin, type TrialOut } from './define.js';
-import { exactDistributions, exactValues } from './fow-exact.js';
-import { addOutcomes, planFor, runPlan } from './fow-plan.js';
-import { scatterTable } from './fow-scatter.js';
+import type { Dice } from '../../contract/dice.js';
+import type { MetricSpec, Rng } from '../../contract/types.js';
+import { FOUR_D6 } from '../../engine/random.js';
+import { defineBuiltin, type TrialOut } from '../define.js';
+import { exactDistributions, exactValues } from './exact.js';
+import { addOutcomes, planFor, runPlan } from './plan.js';
+import { scatterTable } from './scatter.js';
 import {
   DISTRIBUTION_RESERVES,
   type Fow,
@@ -76,8 +76,8 @@ import {
   type SideSetup,
   sideSetup,
   validate,
-} from './fow-setup.js';
-import { addSide, layout, summarize } from './fow-tally.js';
+} from './setup.js';
+import { addSide, layout, summarize } from './tally.js';
 
 // ---------------------------------------------------------------------------
 // Metrics.

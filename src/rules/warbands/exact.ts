@@ -2,9 +2,9 @@
  * Mordheim warbands (see warbands.ts), exactly: every roll-off is among players on equal terms, and only
  * the dice the roll-offs take need recursions.
  */
-import { distributionOf, type ExactDistribution } from '../exact/exact-distribution.js';
-import { Fraction } from '../exact/fraction.js';
-import { defenderCandidates, read, underdogs, type Warbands } from './warbands-setup.js';
+import { distributionOf, type ExactDistribution } from '../../exact/exact-distribution.js';
+import { Fraction } from '../../exact/fraction.js';
+import { defenderCandidates, read, underdogs, type Warbands } from './setup.js';
 
 // Expected dice, by the size m of the group rolling. Memoised: each value needs every smaller one.
 const sortDiceMemo: Fraction[] = [Fraction.ZERO, Fraction.ZERO];

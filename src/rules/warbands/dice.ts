@@ -26,8 +26,8 @@
  * Streams 1 to 4 never come here: they play the roll-offs die by die (warbands.ts), as their results were made.
  */
 
-import type { Rng } from '../contract/types.js';
-import { belowExact, rejectBelow } from './draw-digits.js';
+import type { Rng } from '../../contract/types.js';
+import { belowExact, rejectBelow } from '../draw-digits.js';
 
 export type RollOffKind = 'top' | 'sort';
 

@@ -3,9 +3,9 @@
  * text), the parameters, and the strategy matrix's axes.
  */
 
-import type { MatrixSpec, ParamSpec } from '../contract/types.js';
-import { UsageError } from '../errors.js';
-import type { ParamsOf } from './define.js';
+import type { MatrixSpec, ParamSpec } from '../../contract/types.js';
+import { UsageError } from '../../errors.js';
+import type { ParamsOf } from '../define.js';
 
 /**
  * Every deployment a player can declare, canonical: the 10 legal standard

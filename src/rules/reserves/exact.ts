@@ -2,9 +2,9 @@
  * Genesys reserves (see reserves.ts), exactly: given the commander's fate the squads are independent, so
  * every chance is a count of the ways their dice fall.
  */
-import { distributionOf, type ExactDistribution } from '../exact/exact-distribution.js';
-import { Fraction } from '../exact/fraction.js';
-import { commanderSurvives, DISTRIBUTION_SQUADS, facesNeeded, type Reserves } from './reserves-setup.js';
+import { distributionOf, type ExactDistribution } from '../../exact/exact-distribution.js';
+import { Fraction } from '../../exact/fraction.js';
+import { commanderSurvives, DISTRIBUTION_SQUADS, facesNeeded, type Reserves } from './setup.js';
 
 /** n choose k, exactly. */
 function binomial(n: number, k: number): bigint {

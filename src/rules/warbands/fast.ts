@@ -1,17 +1,17 @@
 /**
  * Mordheim warbands on stream 5 (see warbands.ts): the fast path reading each roll-off's outcome and its dice
- * count as separate exact draws (warbands-dice.ts says why the pair keeps its law). The outcome of a trial is
+ * count as separate exact draws (dice.ts says why the pair keeps its law). The outcome of a trial is
  * one uniform index over (defender among its candidates, order of the rollers, first player); while there are
  * few such outcomes it rides on the setup roll-off's draw. A trial at the defaults is then two draws and no
  * branch that depends on the dice: the setup order, first player and the setup pair's dice, then the dice of
  * the three-way roll for the first turn.
  */
 
-import type { Rng } from '../contract/types.js';
-import { belowExact, rejectBelow } from './draw-digits.js';
-import { type DiceCount, diceCount, jointDigits } from './warbands-dice.js';
-import { foldOrders } from './warbands-fold.js';
-import { countDice, type Layout } from './warbands-layout.js';
+import type { Rng } from '../../contract/types.js';
+import { belowExact, rejectBelow } from '../draw-digits.js';
+import { type DiceCount, diceCount, jointDigits } from './dice.js';
+import { foldOrders } from './fold.js';
+import { countDice, type Layout } from './layout.js';
 
 /** Outcome draws at most this many values are one draw with the first player; beyond, the first player is its own. */
 const JOINT_LIMIT = 1 << 16;
@@ -104,7 +104,7 @@ function playTrials(rng: Rng, trials: number, tally: Float64Array, counts: Int32
  * Adds the outcome counts to the tally: index (defender · orders + order) · firsts + first, the orders of the
  * rollers taken in the factorial number system's (lexicographic) order. With outcome codes, each order is the
  * last one stepped on (nextOrder) instead of decoded from its index; without, the places come from walking the
- * orders' blocks (warbands-fold.ts).
+ * orders' blocks (fold.ts).
  */
 function tallyOutcomes(
   counts: Int32Array,

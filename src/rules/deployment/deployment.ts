@@ -54,14 +54,14 @@
  * by construction.
  */
 
-import type { Dice } from '../contract/dice.js';
-import type { DistributionSpec, MetricSpec, Reading, Rng } from '../contract/types.js';
-import { distributionOf, type ExactDistribution } from '../exact/exact-distribution.js';
-import { Fraction } from '../exact/fraction.js';
-import { mean, proportion, type Tallied } from '../stats/estimate.js';
-import { defineBuiltin, type TrialOut } from './define.js';
-import { simulateByDigits } from './deployment-digits.js';
-import { type Deployment, matrix, type Plan, params, plan } from './deployment-params.js';
+import type { Dice } from '../../contract/dice.js';
+import type { DistributionSpec, MetricSpec, Reading, Rng } from '../../contract/types.js';
+import { distributionOf, type ExactDistribution } from '../../exact/exact-distribution.js';
+import { Fraction } from '../../exact/fraction.js';
+import { mean, proportion, type Tallied } from '../../stats/estimate.js';
+import { defineBuiltin, type TrialOut } from '../define.js';
+import { simulateByDigits } from './digits.js';
+import { type Deployment, matrix, type Plan, params, plan } from './params.js';
 import {
   A_INITIATIVE,
   A_PLACES_LAST,
@@ -73,7 +73,7 @@ import {
   ZONE_SETS,
   ZONE_SETS_OF,
   ZONE_TOTAL,
-} from './deployment-zones.js';
+} from './zones.js';
 
 /** Zones 1–3 touch the player's long board edge; 7 and 8 lie in the Area of Conflict. */
 const LONG_EDGE_ZONES = 0b1110;
@@ -277,7 +277,7 @@ function trial(dice: Dice, p: Deployment, out: TrialOut): void {
 }
 
 function simulate(params: Deployment, rng: Rng, trials: number, tally: Float64Array): void {
-  // Stream 5: several trials' dice to a generator output, counted as digits (deployment-digits.ts).
+  // Stream 5: several trials' dice to a generator output, counted as digits (digits.ts).
   if (rng.stream >= 5) {
     simulateByDigits(params, rng, trials, tally);
     return;

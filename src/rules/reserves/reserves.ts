@@ -19,15 +19,15 @@
  * only when the bonus is certain.
  */
 
-import type { Dice } from '../contract/dice.js';
-import type { MetricSpec, Rng } from '../contract/types.js';
-import { checkOutcomeCounts, type OutcomeHistogram, outcomeHistogram } from '../engine/outcome-histogram.js';
-import { Fraction } from '../exact/fraction.js';
-import { mean, proportion, type Tallied } from '../stats/estimate.js';
-import { defineBuiltin, type TrialOut } from './define.js';
-import { type ArrivalTable, GROUP, GROUP_BOUND, tableTrials } from './reserves-draws.js';
-import { exactDistributions, exactValues } from './reserves-exact.js';
-import { commanderSurvives, DISTRIBUTION_SQUADS, facesNeeded, params, type Reserves } from './reserves-setup.js';
+import type { Dice } from '../../contract/dice.js';
+import type { MetricSpec, Rng } from '../../contract/types.js';
+import { checkOutcomeCounts, type OutcomeHistogram, outcomeHistogram } from '../../engine/outcome-histogram.js';
+import { Fraction } from '../../exact/fraction.js';
+import { mean, proportion, type Tallied } from '../../stats/estimate.js';
+import { defineBuiltin, type TrialOut } from '../define.js';
+import { type ArrivalTable, GROUP, GROUP_BOUND, tableTrials } from './draws.js';
+import { exactDistributions, exactValues } from './exact.js';
+import { commanderSurvives, DISTRIBUTION_SQUADS, facesNeeded, params, type Reserves } from './setup.js';
 import {
   addDeferred,
   addTrial,
@@ -39,7 +39,7 @@ import {
   runningSums,
   type Sums,
   sumsLayout,
-} from './reserves-sums.js';
+} from './sums.js';
 
 /** (needed − 1)/6 per round: the least uniform whose die shows `needed`, for the hot loop's comparison. */
 function thresholds(needed: Int32Array): Float64Array {
@@ -306,7 +306,7 @@ function simulate(p: Reserves, rng: Rng, trials: number, tally: Float64Array): v
     return;
   }
 
-  // Beyond the outcome histogram: running sums (reserves-sums.ts), from a chunk histogram where it fits.
+  // Beyond the outcome histogram: running sums (sums.ts), from a chunk histogram where it fits.
   const at = sumsLayout(rounds, squads);
   const diceOf = diceByArrival(rounds, first);
   const coding = chunkCoding(rounds, first, squads, fateMatters ? [withCommander, withoutCommander] : [withCommander]);

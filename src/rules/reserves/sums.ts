@@ -1,5 +1,5 @@
 /**
- * Reserves' sums (rules/reserves.ts): what every metric is read from, read
+ * Reserves' sums (reserves.ts): what every metric is read from, read
  * off either of its tallies, and how a chunk adds its trials into the
  * running-sums tally, used where there are more trial outcomes than the
  * outcome histogram holds:
@@ -13,7 +13,7 @@
  * Either way every sum is a whole number below 2^53, so the order of the
  * additions changes no bit: both give the tally trial-by-trial sums give.
  */
-import { forEachOutcome } from '../engine/outcome-histogram.js';
+import { forEachOutcome } from '../../engine/outcome-histogram.js';
 
 /** Running-sums layout, for R rounds and S squads. Index R of a per-round block stands for "never arrived". */
 export const sumsLayout = (rounds: number, squads: number) => {

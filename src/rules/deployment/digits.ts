@@ -14,19 +14,11 @@
  * not matter, and a coin that no trial needs is read and left unused.
  */
 
-import type { Rng } from '../contract/types.js';
-import type { Deployment } from './deployment-params.js';
-import { plan } from './deployment-params.js';
-import {
-  A_INITIATIVE,
-  A_PLACES_LAST,
-  aPlacesLast,
-  forwardZones,
-  ROLLOFF,
-  ZONE_SETS_OF,
-  ZONE_TOTAL,
-} from './deployment-zones.js';
-import { acceptedOutput, type DigitDraw, digitDraw, stateOf } from './draw-digits.js';
+import type { Rng } from '../../contract/types.js';
+import { acceptedOutput, type DigitDraw, digitDraw, stateOf } from '../draw-digits.js';
+import type { Deployment } from './params.js';
+import { plan } from './params.js';
+import { A_INITIATIVE, A_PLACES_LAST, aPlacesLast, forwardZones, ROLLOFF, ZONE_SETS_OF, ZONE_TOTAL } from './zones.js';
 
 /** What each trial digit decides (index: the digit, as at the top of the file). */
 export interface TrialOutcomes {

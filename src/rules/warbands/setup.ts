@@ -3,9 +3,9 @@
  * ratings alone settle: the defender's candidates and the underdog.
  */
 
-import type { ParamSpec } from '../contract/types.js';
-import { UsageError } from '../errors.js';
-import type { ParamsOf } from './define.js';
+import type { ParamSpec } from '../../contract/types.js';
+import { UsageError } from '../../errors.js';
+import type { ParamsOf } from '../define.js';
 
 const MIN_WARBANDS = 2;
 const MAX_WARBANDS = 8;

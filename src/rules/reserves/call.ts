@@ -17,8 +17,8 @@
  * many squads were out before and after it, so any weighted sum of them is an
  * objective the same recursion solves.
  */
-import { Fraction } from '../exact/fraction.js';
-import type { Reserves } from './reserves-setup.js';
+import { Fraction } from '../../exact/fraction.js';
+import type { Reserves } from './setup.js';
 
 /** An objective: a constant and one weight a metric (src/analysis/objective.ts reads them). */
 export interface CallObjective {

@@ -2,9 +2,9 @@
  * Genesys deployment (see deployment.ts): zone sets as bit masks, a forward
  * deployment's zones from its two dice, who places the last squad, and the
  * tally's layout, shared by the rule's loops on every stream
- * (deployment.ts, and deployment-digits.ts for stream 5).
+ * (deployment.ts, and digits.ts for stream 5).
  */
-import type { Deployment } from './deployment-params.js';
+import type { Deployment } from './params.js';
 
 /** Zone sets are masks of bits 1–8. */
 export const ZONE_SETS = 1 << 9;

@@ -3,10 +3,10 @@
  * mission's limits on them.
  */
 
-import type { ParamSpec } from '../contract/types.js';
-import { badValue } from '../errors.js';
-import type { ParamsOf } from './define.js';
-import { canonicalScatter, SCATTER_ALLOWED } from './fow-scatter.js';
+import type { ParamSpec } from '../../contract/types.js';
+import { badValue } from '../../errors.js';
+import type { ParamsOf } from '../define.js';
+import { canonicalScatter, SCATTER_ALLOWED } from './scatter.js';
 
 export const SIDES = ['attacker', 'defender'] as const;
 export type Side = (typeof SIDES)[number];

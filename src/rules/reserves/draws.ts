@@ -17,9 +17,9 @@
  *   counted: into the chunk histogram (histogram given: Σ weight[index]), or into arrivingIn for addTrial
  */
 
-import type { Rng } from '../contract/types.js';
-import { xoshiroState } from '../engine/random.js';
-import { addTrial, type sumsLayout } from './reserves-sums.js';
+import type { Rng } from '../../contract/types.js';
+import { xoshiroState } from '../../engine/random.js';
+import { addTrial, type sumsLayout } from './sums.js';
 
 /** Dice a draw, and the draws of a group's table: codes[g · GROUP_BOUND + v]. */
 export const GROUP = 4;
@@ -42,7 +42,7 @@ export interface TableChunk {
   withoutIndex: ArrivalTable;
 }
 
-/** Where the trials go: a chunk histogram (engine: reserves-sums.ts's chunkCoding), or the running sums. */
+/** Where the trials go: a chunk histogram (engine: sums.ts's chunkCoding), or the running sums. */
 export type TableCount =
   | { histogram: { weight: Int32Array; counts: Int32Array; seen: Int32Array } }
   | {

@@ -1,9 +1,9 @@
 /**
  * Flames of War reserves (see fow.ts): the fast path's tally, and every metric read off it.
  */
-import { mean, proportion, type Tallied } from '../stats/estimate.js';
-import { scatterTable } from './fow-scatter.js';
-import { DISTRIBUTION_RESERVES, type Fow, horizon, SIDES, type SideSetup, sideSetup } from './fow-setup.js';
+import { mean, proportion, type Tallied } from '../../stats/estimate.js';
+import { scatterTable } from './scatter.js';
+import { DISTRIBUTION_RESERVES, type Fow, horizon, SIDES, type SideSetup, sideSetup } from './setup.js';
 
 // The tally counts states, not sums: per side and turn, how many trials
 // ended the turn with r platoons still in reserve (r ≥ 1), in which turn the

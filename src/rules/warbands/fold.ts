@@ -1,5 +1,5 @@
 /**
- * Mordheim warbands on stream 5 (see warbands-fast.ts): the trials of each setup order, counted a chunk at a
+ * Mordheim warbands on stream 5 (see fast.ts): the trials of each setup order, counted a chunk at a
  * time, turned into the tally's places (warband i set up k-th).
  *
  * The orders of r rollers are numbered in lexicographic order (the factorial number system), so the orders

@@ -1,10 +1,10 @@
 /**
  * Mordheim warbands (see warbands.ts): where each count sits in the tally, shared by the fast paths of every
- * stream (warbands.ts for streams 1 to 4, warbands-fast.ts for stream 5) and summarize.
+ * stream (warbands.ts for streams 1 to 4, fast.ts for stream 5) and summarize.
  */
-import { outcomeHistogram } from '../engine/outcome-histogram.js';
-import { mean, type Tallied } from '../stats/estimate.js';
-import { readWarbands, type Warbands } from './warbands-setup.js';
+import { outcomeHistogram } from '../../engine/outcome-histogram.js';
+import { mean, type Tallied } from '../../stats/estimate.js';
+import { readWarbands, type Warbands } from './setup.js';
 
 /**
  * How many trials threw each number of dice below DICE_HISTOGRAM, then the

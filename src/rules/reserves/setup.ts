@@ -3,9 +3,9 @@
  * face each round needs and the commander's chance to see the chosen round.
  */
 
-import type { ParamSpec } from '../contract/types.js';
-import { Fraction } from '../exact/fraction.js';
-import type { ParamsOf } from './define.js';
+import type { ParamSpec } from '../../contract/types.js';
+import { Fraction } from '../../exact/fraction.js';
+import type { ParamsOf } from '../define.js';
 
 export const params = [
   { name: 'squads', type: 'integer', default: 4, min: 1, max: 100, doc: 'squads held in reserve' },

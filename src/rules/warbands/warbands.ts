@@ -45,17 +45,17 @@
  *
  * Streams 1 to 4 play the roll-offs die by die below; stream 5 draws each
  * roll-off's outcome and its dice count apart, from tables
- * (warbands-fast.ts, warbands-dice.ts), with the same law.
+ * (fast.ts, dice.ts), with the same law.
  */
 
-import type { Dice } from '../contract/dice.js';
-import type { MetricSpec, Rng } from '../contract/types.js';
-import { forEachOutcome } from '../engine/outcome-histogram.js';
-import { proportion, type Tallied } from '../stats/estimate.js';
-import { defineBuiltin, type TrialOut } from './define.js';
-import { exact, exactDistributions } from './warbands-exact.js';
-import { simulateFast } from './warbands-fast.js';
-import { countDice, diceMean, type Layout, layout } from './warbands-layout.js';
+import type { Dice } from '../../contract/dice.js';
+import type { MetricSpec, Rng } from '../../contract/types.js';
+import { forEachOutcome } from '../../engine/outcome-histogram.js';
+import { proportion, type Tallied } from '../../stats/estimate.js';
+import { defineBuiltin, type TrialOut } from '../define.js';
+import { exact, exactDistributions } from './exact.js';
+import { simulateFast } from './fast.js';
+import { countDice, diceMean, type Layout, layout } from './layout.js';
 import {
   ALLIES_ALLOWED,
   defenderCandidates,
@@ -66,7 +66,7 @@ import {
   refuse,
   underdogs,
   type Warbands,
-} from './warbands-setup.js';
+} from './setup.js';
 
 function metrics(p: Warbands): MetricSpec[] {
   const n = readWarbands(p.warbands).length;
@@ -297,7 +297,7 @@ function simulate(p: Warbands, rng: Rng, trials: number, tally: Float64Array): v
   // One candidate defends without a roll: no dice, the same warband every trial.
   const fixedDefender = !hasDefender ? -1 : candidates.length === 1 ? candidates[0] : null;
 
-  // Stream 5: each roll-off's outcome and dice count as separate exact draws (warbands-fast.ts, warbands-dice.ts).
+  // Stream 5: each roll-off's outcome and dice count as separate exact draws (fast.ts, dice.ts).
   // Streams 1 to 4, as every result on them was made: die by die.
   if (rng.stream >= 5) simulateFast(n, hasDefender ? [...candidates] : [], at, rng, trials, tally);
   else simulateByDie(rng, trials, tally, at, candidates, fixedDefender, { active, order, roll, segments });

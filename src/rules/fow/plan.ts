@@ -25,8 +25,8 @@
  * trials, four to a draw, as many as platoons arrived.
  */
 
-import type { Rng } from '../contract/types.js';
-import { MAX_BOUND } from '../engine/random.js';
+import type { Rng } from '../../contract/types.js';
+import { MAX_BOUND } from '../../engine/random.js';
 
 /** One side's reserves as the plan sees them. */
 export interface PlanSide {
