@@ -4,7 +4,7 @@
  * rule shown (and optionally a second) and answers in words — the value
  * nearest a target, or the highest or lowest — with the table and the
  * balance map. The grid is computed in the page by the browser library's
- * `balance` (src/library-browser-balance.ts: `muster balance`'s own plan,
+ * `balance` (src/library/browser-balance.ts: `muster balance`'s own plan,
  * solver and words), exactly wherever the rule allows; the best value is
  * `muster sweep --best`'s (analysis/best.ts) over the same grid.
  *
@@ -20,7 +20,7 @@ import type { BalanceResult } from '../../src/analysis/balance.js';
 import { findBest } from '../../src/analysis/best.js';
 import type { MetricSpec, ParamSpec, Params, Rule } from '../../src/contract/types.js';
 import { own } from '../../src/keyed.js';
-import { balanceOf } from '../../src/library-browser-balance.js';
+import { balanceOf } from '../../src/library/browser-balance.js';
 import { formatCount, formatParams, formatValue } from '../../src/output/format.js';
 import type { MetricResult } from '../../src/result.js';
 import { resolveParams } from '../../src/rules/params.js';

@@ -9,7 +9,7 @@
  *     ─► solve (the sweep's result with its `balance` block)
  *
  * The CLI and the library call these; the words are reports/balance-words.ts's, the page reports/balance.ts's.
- * Plan and assemble import no Node module: the calculator page runs them (library-browser.ts).
+ * Plan and assemble import no Node module: the calculator page runs them (library/browser.ts).
  */
 
 import type { MetricSpec, Rule } from '../contract/types.js';

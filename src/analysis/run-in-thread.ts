@@ -4,7 +4,7 @@
  * (engine/run-chunks.ts). Chunk k draws from the stream of (seed, rule, k)
  * whoever runs it and tallies are integer counts, so the result is
  * `muster run --json`'s for the same seed, stream and trials. No pool and
- * no Node here: the library's browser entry (library-browser.ts) is this.
+ * no Node here: the library's browser entry (library/browser.ts) is this.
  *
  *   plan (params, settings) ─► solveRun │ simulateRunInThread ─► runResult ─► RunResult
  */

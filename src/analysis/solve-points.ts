@@ -3,7 +3,7 @@
  * another, pausing every EXACT_PAUSE_MS to hear a signal: the points solved
  * when it comes are the result, as a simulation's finished chunks are.
  * Apart from evaluate.ts because it needs no pool: the calculator page and
- * the browser library (library-browser.ts) solve their grids with it.
+ * the browser library (library/browser.ts) solve their grids with it.
  */
 
 import type { Params, Rule } from '../contract/types.js';

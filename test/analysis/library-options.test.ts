@@ -21,8 +21,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Rule } from '../../src/contract/types.js';
-import { compare, exact, loadRule, run, sweep, UsageError } from '../../src/library.js';
-import * as browser from '../../src/library-browser.js';
+import * as browser from '../../src/library/browser.js';
+import { compare, exact, loadRule, run, sweep, UsageError } from '../../src/library/node.js';
 import { scratchFolder } from '../support/cli.js';
 
 const folder = scratchFolder('library-options');

@@ -195,7 +195,7 @@ const LAYERS: ReadonlyArray<readonly [number, RegExp]> = [
   [7, /^src\/analysis\//],
   [10, /^reports\/app\//],
   [8, /^reports\//],
-  [9, /^src\/library[-.]/],
+  [9, /^src\/library\//],
   [12, /^src\/cli\/|^src\/cli\.ts$/],
   [13, /^workers\//],
 ];

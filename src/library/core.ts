@@ -1,19 +1,19 @@
 /**
  * The parts of the library that need no Node, shared by its two entries
- * (library.ts for Node, library-browser.ts for a browser bundle): the
+ * (node.ts for Node, browser.ts for a browser bundle): the
  * built-in rules listed, `set` read as `--set` reads it, a run's options
  * checked, and defineRule. Both entries then check alike, in the same words.
  */
 
-import type { Params, ParamValue, Rule, StreamVersion } from './contract/types.js';
-import { DEFAULT_STREAM, STREAM_VERSIONS } from './engine/random.js';
-import type { SimulationSettings } from './engine/settings.js';
-import { UsageError } from './errors.js';
-import { DEFAULT_TRIALS, MAX_CONFIDENCE, MAX_TRIALS } from './input/limits.js';
-import { parseSeed } from './input/seed.js';
-import { rules as builtInRules } from './rules/index.js';
-import { resolveParams } from './rules/params.js';
-import { didYouMean } from './text/suggest.js';
+import type { Params, ParamValue, Rule, StreamVersion } from '../contract/types.js';
+import { DEFAULT_STREAM, STREAM_VERSIONS } from '../engine/random.js';
+import type { SimulationSettings } from '../engine/settings.js';
+import { UsageError } from '../errors.js';
+import { DEFAULT_TRIALS, MAX_CONFIDENCE, MAX_TRIALS } from '../input/limits.js';
+import { parseSeed } from '../input/seed.js';
+import { rules as builtInRules } from '../rules/index.js';
+import { resolveParams } from '../rules/params.js';
+import { didYouMean } from '../text/suggest.js';
 
 /** Parameter values by name; numbers, booleans, or text as `--set` takes it ("0.15", "forward:3"). */
 export type ParamSettings = Readonly<Record<string, ParamValue>> | ReadonlyMap<string, ParamValue>;

@@ -10,15 +10,20 @@
  *   a built-in id │ getRule(id) │ a rule file's default export ─► ruleFile ─► Rule
  *       ─► exact(rule, { set })                      ─► solveRun            ─► RunResult
  *       ─► run(rule, { set, trials, seed, stream })  ─► simulateRunInThread ─► RunResult
- *       ─► balance(rule, { vary, metric, target, … }) ─► library-browser-balance.ts ─► BalanceResult
+ *       ─► balance(rule, { vary, metric, target, … }) ─► browser-balance.ts ─► BalanceResult
  *
  * Nothing reachable from here imports a Node module: test/analysis/library-bundle.test.ts bundles it for the browser
  * platform and fails on one.
  */
-import { simulateRunInThread, solveRun } from './analysis/run-in-thread.js';
-import type { ParamValue, Rule, StreamVersion } from './contract/types.js';
-import { UsageError } from './errors.js';
-import { type BalanceResult, type BrowserBalanceOptions, balanceOf } from './library-browser-balance.js';
+import { simulateRunInThread, solveRun } from '../analysis/run-in-thread.js';
+import type { ParamValue, Rule, StreamVersion } from '../contract/types.js';
+import { UsageError } from '../errors.js';
+import type { MetricResult, RunResult } from '../result.js';
+import { isRulePath } from '../rule-files/path.js';
+import { adaptRuleFile } from '../rule-files/rule.js';
+import { deepFreeze } from '../rules/deep-freeze.js';
+import { getRule as builtInRule, rules as builtInRules } from '../rules/index.js';
+import { type BalanceResult, type BrowserBalanceOptions, balanceOf } from './browser-balance.js';
 import {
   checkCallOptions,
   EXACT_OPTIONS,
@@ -29,14 +34,9 @@ import {
   type RuleFileSpec,
   type SimulationCallOptions,
   simulationSettings,
-} from './library-core.js';
-import type { MetricResult, RunResult } from './result.js';
-import { isRulePath } from './rule-files/path.js';
-import { adaptRuleFile } from './rule-files/rule.js';
-import { deepFreeze } from './rules/deep-freeze.js';
-import { getRule as builtInRule, rules as builtInRules } from './rules/index.js';
+} from './core.js';
 
-export { defineRule, type ExactOptions, listRules, type ParamSettings, type RuleFileSpec } from './library-core.js';
+export { defineRule, type ExactOptions, listRules, type ParamSettings, type RuleFileSpec } from './core.js';
 export type { BalanceResult, MetricResult, ParamValue, Rule, RunResult, StreamVersion };
 export { UsageError };
 export type BalanceOptions = BrowserBalanceOptions;

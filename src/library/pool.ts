@@ -1,5 +1,5 @@
-import { SimulationPool } from './engine/pool.js';
-import { UsageError } from './errors.js';
+import { SimulationPool } from '../engine/pool.js';
+import { UsageError } from '../errors.js';
 
 /** A worker pool shared between calls; `close()` it when done (the process cannot exit while its threads run). */
 export class Pool {

@@ -8,7 +8,7 @@
  *
  *   loadRule(id or path) ─► run(rule, { set, trials, seed, … }) ─► RunResult
  *                       ├─► exact(rule, { set })                ─► RunResult
- *                       ├─► sweep(rule, { vary, … })            ─► SweepResult (library-grid.ts)
+ *                       ├─► sweep(rule, { vary, … })            ─► SweepResult (grid.ts)
  *                       ├─► balance(rule, { vary, metric, target, … }) ─► SweepResult with its balance block
  *                       └─► compare(rule, { variants, … })      ─► CompareResult
  *
@@ -17,10 +17,12 @@
  * each call starts and closes its own. docs/library.md is the guide.
  */
 
-import { simulateRun, solveRun } from './analysis/run.js';
-import type { ParamValue, Rule, StreamVersion } from './contract/types.js';
-import { defaultThreads, WorkerError } from './engine/pool.js';
-import { UsageError } from './errors.js';
+import { simulateRun, solveRun } from '../analysis/run.js';
+import type { ParamValue, Rule, StreamVersion } from '../contract/types.js';
+import { defaultThreads, WorkerError } from '../engine/pool.js';
+import { UsageError } from '../errors.js';
+import type { MetricResult, RunResult } from '../result.js';
+import { loadRule as loadRuleRef } from '../rule-files/load.js';
 import {
   checkCallOptions,
   EXACT_OPTIONS,
@@ -32,12 +34,10 @@ import {
   paramsOf,
   type SimulationCallOptions,
   simulationSettings,
-} from './library-core.js';
-import { Pool } from './library-pool.js';
-import type { MetricResult, RunResult } from './result.js';
-import { loadRule as loadRuleRef } from './rule-files/load.js';
+} from './core.js';
+import { Pool } from './pool.js';
 
-export { defineRule, type ExactOptions, listRules, type ParamSettings, type RuleFileSpec } from './library-core.js';
+export { defineRule, type ExactOptions, listRules, type ParamSettings, type RuleFileSpec } from './core.js';
 export {
   type BalanceOptions,
   type BalanceResult,
@@ -49,7 +49,7 @@ export {
   type SweepResult,
   sweep,
   type VariantSpec,
-} from './library-grid.js';
+} from './grid.js';
 export type { MetricResult, ParamValue, Rule, RunResult, StreamVersion };
 export { Pool, UsageError, WorkerError };
 

@@ -1,5 +1,5 @@
 /**
- * `balance` in the browser (library-browser.ts re-exports it): `muster
+ * `balance` in the browser (browser.ts re-exports it): `muster
  * balance`'s question asked of a grid computed on the calling thread, with
  * the CLI's own plan and answer (analysis/balance.ts), so the `balance`
  * block is `muster balance --json`'s for the same question. Exact wherever
@@ -11,14 +11,14 @@
  *   options ─► planBalance (the CLI's checks and words) ─► solveUntilInterrupted │ simulateRunInThread per point
  *           ─► assembleSweep ─► assembleBalance ─► BalanceResult
  */
-import { assembleBalance, type BalanceResult, planBalance } from './analysis/balance.js';
-import { simulateRunInThread } from './analysis/run-in-thread.js';
-import { solveUntilInterrupted } from './analysis/solve-points.js';
-import { assembleSweep } from './analysis/sweep.js';
-import type { ParamValue, Rule, StreamVersion } from './contract/types.js';
-import { UsageError } from './errors.js';
-import { assignments, checkCallOptions, type ParamSettings, varyText } from './library-core.js';
-import type { RunResult } from './result.js';
+import { assembleBalance, type BalanceResult, planBalance } from '../analysis/balance.js';
+import { simulateRunInThread } from '../analysis/run-in-thread.js';
+import { solveUntilInterrupted } from '../analysis/solve-points.js';
+import { assembleSweep } from '../analysis/sweep.js';
+import type { ParamValue, Rule, StreamVersion } from '../contract/types.js';
+import { UsageError } from '../errors.js';
+import type { RunResult } from '../result.js';
+import { assignments, checkCallOptions, type ParamSettings, varyText } from './core.js';
 
 export type { BalanceResult };
 

@@ -1,5 +1,5 @@
 /**
- * `sweep` and `compare` for the library (library.ts re-exports them): the
+ * `sweep` and `compare` for the library (node.ts re-exports them): the
  * analysis layer's plan → evaluate → assemble (src/analysis/), called with
  * values instead of flags. Each returns the object `muster sweep --json` or
  * `muster compare --json` writes, checks its input with the CLI's own
@@ -7,21 +7,21 @@
  * and neither prints nor exits.
  */
 
-import { assembleBalance, type BalanceResult, planBalance } from './analysis/balance.js';
-import { type CompareResult, evaluateCompare, planCompare } from './analysis/compare.js';
-import type { EvaluateOptions, GridSettings } from './analysis/evaluate.js';
-import { planSweep, type SweepResult } from './analysis/sweep.js';
-import { evaluateSweep } from './analysis/sweep-evaluate.js';
-import { variantRuleRef } from './analysis/variant.js';
-import type { ParamValue, Rule, StreamVersion } from './contract/types.js';
-import { defaultThreads } from './engine/pool.js';
-import type { SimulationOptions } from './engine/settings.js';
-import { UsageError } from './errors.js';
-import type { BalanceQuestion } from './library-browser-balance.js';
-import { assignments, checkCallOptions, handedOutRule, handOut, type ParamSettings, varyText } from './library-core.js';
-import { Pool } from './library-pool.js';
-import { isRulePath, loadRule } from './rule-files/load.js';
-import { getRule } from './rules/index.js';
+import { assembleBalance, type BalanceResult, planBalance } from '../analysis/balance.js';
+import { type CompareResult, evaluateCompare, planCompare } from '../analysis/compare.js';
+import type { EvaluateOptions, GridSettings } from '../analysis/evaluate.js';
+import { planSweep, type SweepResult } from '../analysis/sweep.js';
+import { evaluateSweep } from '../analysis/sweep-evaluate.js';
+import { variantRuleRef } from '../analysis/variant.js';
+import type { ParamValue, Rule, StreamVersion } from '../contract/types.js';
+import { defaultThreads } from '../engine/pool.js';
+import type { SimulationOptions } from '../engine/settings.js';
+import { UsageError } from '../errors.js';
+import { isRulePath, loadRule } from '../rule-files/load.js';
+import { getRule } from '../rules/index.js';
+import type { BalanceQuestion } from './browser-balance.js';
+import { assignments, checkCallOptions, handedOutRule, handOut, type ParamSettings, varyText } from './core.js';
+import { Pool } from './pool.js';
 
 export type { BalanceResult, CompareResult, ParamSettings, SweepResult };
 
