@@ -90,7 +90,7 @@ export function ruleTestTemplate(id: string): string {
 //   1. the trial, driven by dice you choose, against outcomes worked out by hand from the rule text;
 //   2. exact() against brute force: the trial itself run on every way the dice can fall.
 import { describe, expect, it } from 'vitest';
-import rule from '../rules/${id}.mjs';
+import rule from './${id}.mjs';
 
 /** Dice that show the given faces in order, counting how many were read. */
 function scriptedDice(faces) {
