@@ -5,8 +5,8 @@ import { Checkpoint, type CheckpointJob, type PointLimits } from '../engine/chec
 import { chunkCount, chunkTrials } from '../engine/chunks.js';
 import { UsageError } from '../errors.js';
 import { checkDistinct, checkOutputFile } from '../output/files.js';
+import { fillIndex, type ShardPlace } from '../shards/scheduler.js';
 import { checkOutputNames } from './output-names.js';
-import { fillIndex, type ShardPlace } from './scheduler.js';
 
 export interface CheckpointOptions {
   checkpoint?: string;

@@ -196,6 +196,7 @@ const LAYERS: ReadonlyArray<readonly [number, RegExp]> = [
   [10, /^reports\/app\//],
   [8, /^reports\//],
   [9, /^src\/library\//],
+  [11, /^src\/shards\//],
   [12, /^src\/cli\/|^src\/cli\.ts$/],
   [13, /^workers\//],
 ];

@@ -5,12 +5,12 @@ import { writeOutputs } from '../../../reports/outputs.js';
 import { parseTimeout } from '../../engine/settings.js';
 import { UsageError } from '../../errors.js';
 import { checkDistinct } from '../../output/files.js';
+import { interruptedStatus, interruption } from '../../output/interrupt.js';
+import type { Io } from '../../output/io.js';
 import { terminalLine } from '../../output/terminal.js';
 import { loadRuleFile } from '../../rule-files/load.js';
 import { rules } from '../../rules/index.js';
 import { formatCount } from '../format.js';
-import { interruptedStatus, interruption } from '../interrupt.js';
-import type { Io } from '../io.js';
 import { checkOutputFile } from '../options.js';
 import { checkOutputNames } from '../output-names.js';
 

@@ -18,14 +18,14 @@
 import { randomInt } from 'node:crypto';
 import type { GridCommand } from '../analysis/grid.js';
 import type { Params, Rule, StreamVersion } from '../contract/types.js';
-import { type GridPiece, gridShardPieces } from '../engine/grid-shards.js';
 import { SimulationPool } from '../engine/pool.js';
+import { parseIntegerOption, parseThreads } from '../engine/settings.js';
 import { simulateMany } from '../engine/simulate-many.js';
 import { UsageError } from '../errors.js';
+import { withInterrupt } from '../output/interrupt.js';
+import type { Io } from '../output/io.js';
 import { terminalLine } from '../output/terminal.js';
-import { withInterrupt } from './commands/run.js';
-import type { Io } from './io.js';
-import { parseIntegerOption, parseThreads } from './options.js';
+import { type GridPiece, gridShardPieces } from './grid-shards.js';
 
 /** What a re-run needs of the merged command, as merge planned it from the shards. */
 export interface GridToVerify {

@@ -7,7 +7,7 @@
  * point's chunks are split between several shards. Either way each chunk
  * of each point is run by exactly one shard.
  */
-import { chunkCount } from './chunks.js';
+import { chunkCount } from '../engine/chunks.js';
 
 /** Chunks [first, end) of point `point`. */
 export interface GridPiece {

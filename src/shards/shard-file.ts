@@ -15,13 +15,14 @@ import type { Params, Rule, StreamVersion } from '../contract/types.js';
 import { chunkCount, chunkTrials } from '../engine/chunks.js';
 import { STREAM_LIST, STREAM_VERSIONS } from '../engine/random.js';
 import { UsageError } from '../errors.js';
+import { MAX_TRIALS } from '../input/limits.js';
 import { readInputJson } from '../input/read-file.js';
+import { parseSeed } from '../input/seed.js';
 import { type Envelope, envelope, RESULT_FORMAT } from '../result.js';
 import { loadRuleFile, ruleFileSha256 } from '../rule-files/load.js';
 import { getRule } from '../rules/index.js';
 import { resolveParams } from '../rules/params.js';
 import { packageVersion } from '../version.js';
-import { MAX_TRIALS, parseSeed } from './options.js';
 import { MAX_SHARDS } from './scheduler.js';
 import { checkCounts } from './tally-check.js';
 

@@ -1,4 +1,4 @@
-import { writeStderr, writeStdout } from '../output/standard-streams.js';
+import { writeStderr, writeStdout } from './standard-streams.js';
 
 /** Where a command writes: the real process in the CLI, a buffer in tests. */
 export interface Io {
