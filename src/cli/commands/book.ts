@@ -1,4 +1,3 @@
-import { buildAppHtml } from '../../../reports/app/build.js';
 import { renderBook } from '../../../reports/book.js';
 import { planCard } from '../../../reports/card/layout.js';
 import { checkOutputDir, writeOutputs } from '../../../reports/outputs.js';
@@ -6,6 +5,7 @@ import { evaluateBook } from '../../analysis/book.js';
 import { interruptedStatus, interruption, withInterrupt } from '../../output/interrupt.js';
 import type { Io } from '../../output/io.js';
 import { terminalLine } from '../../output/terminal.js';
+import { buildAppHtml } from '../../page/build.js';
 import { rules } from '../../rules/index.js';
 import { formatCount } from '../format.js';
 import { parseConfidence, parseCount, parseSeed, parseStream, parseThreads } from '../options.js';

@@ -19,8 +19,8 @@
  * textContent, or through the report modules' escaping HTML builders.
  */
 
-import type { Rule } from '../../src/contract/types.js';
-import type { RunResult } from '../../src/result.js';
+import type { Rule } from '../contract/types.js';
+import type { RunResult } from '../result.js';
 import { appRules } from './app-rules.js';
 import { Calculator, type Timings } from './controller.js';
 import { element } from './dom.js';

@@ -11,10 +11,10 @@
  *   cancel ─► each busy worker told, stops at its next chunk; one silent past CANCEL_GRACE_MS is replaced
  */
 
-import type { Params, Rule, StreamVersion } from '../../src/contract/types.js';
-import { type ChunkRange, chunkCount, planTasks } from '../../src/engine/chunks.js';
-import { mergeTally } from '../../src/engine/run-chunks.js';
-import { UsageError } from '../../src/errors.js';
+import type { Params, Rule, StreamVersion } from '../contract/types.js';
+import { type ChunkRange, chunkCount, planTasks } from '../engine/chunks.js';
+import { mergeTally } from '../engine/run-chunks.js';
+import { UsageError } from '../errors.js';
 import type { WorkerReply, WorkerRequest } from './worker-messages.js';
 
 /**

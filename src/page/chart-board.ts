@@ -11,9 +11,9 @@
  *                                                           else ─► vegaEmbed (named dataset)
  */
 
-import { LEAST_TEXT_PX, legibleSvg } from '../card/legible.js';
-import type { Chart, VegaLiteSpec } from '../charts/chart.js';
-import { narrowSpec, squeezed } from '../charts/narrow.js';
+import { LEAST_TEXT_PX, legibleSvg } from '../../reports/card/legible.js';
+import type { Chart, VegaLiteSpec } from '../../reports/charts/chart.js';
+import { narrowSpec, squeezed } from '../../reports/charts/narrow.js';
 
 /** Below this width the page is one column (./style.ts): its charts are laid out for the column (../charts/narrow.ts). */
 const ONE_COLUMN = '(max-width: 899px)';

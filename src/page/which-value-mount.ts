@@ -3,7 +3,7 @@
  * "Which value?" put on the page: the view (./which-value.ts) placed below the form and the answer, told each rule
  * the calculator shows, reading the calculator's form.
  */
-import type { Rule } from '../../src/contract/types.js';
+import type { Rule } from '../contract/types.js';
 import type { Calculator } from './controller.js';
 import { element } from './dom.js';
 import { WhichValueView } from './which-value.js';

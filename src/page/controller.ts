@@ -9,13 +9,13 @@
  *          ─► the hash ─► blocked? a message : exact(params) │ simulation ─► buildResult ─► the views
  */
 
-import type { Params, Rule, StreamVersion } from '../../src/contract/types.js';
-import { DEFAULT_STREAM } from '../../src/engine/random.js';
-import type { Fraction } from '../../src/exact/fraction.js';
-import { formatCount, formatParams } from '../../src/output/format.js';
-import { buildResult, type RunResult } from '../../src/result.js';
-import { hasExact, knownExact } from '../../src/rules/exact-of.js';
-import { shellWord } from '../../src/text/suggest.js';
+import type { Params, Rule, StreamVersion } from '../contract/types.js';
+import { DEFAULT_STREAM } from '../engine/random.js';
+import type { Fraction } from '../exact/fraction.js';
+import { formatCount, formatParams } from '../output/format.js';
+import { buildResult, type RunResult } from '../result.js';
+import { hasExact, knownExact } from '../rules/exact-of.js';
+import { shellWord } from '../text/suggest.js';
 import { AnswerView, methodText } from './answer-view.js';
 import { CardView } from './card-view.js';
 import { DecisionsView, withBestPlay } from './decisions-view.js';

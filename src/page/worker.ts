@@ -14,9 +14,9 @@
  * so a cancel waits for one chunk at most, never for the whole task.
  */
 
-import type { Rule } from '../../src/contract/types.js';
-import { chunkTrials } from '../../src/engine/chunks.js';
-import { runChunks } from '../../src/engine/run-chunks.js';
+import type { Rule } from '../contract/types.js';
+import { chunkTrials } from '../engine/chunks.js';
+import { runChunks } from '../engine/run-chunks.js';
 import { appRules } from './app-rules.js';
 import type { WorkerReply, WorkerRequest, WorkerTask } from './worker-messages.js';
 

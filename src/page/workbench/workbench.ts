@@ -20,7 +20,7 @@
  * every load asks the provenance of the text it loads at its start and
  * again before it is shown or kept.
  */
-import type { Rule } from '../../../src/contract/types.js';
+import type { Rule } from '../../contract/types.js';
 import type { Calculator } from '../controller.js';
 import { clipMessage, readHash } from '../form-values.js';
 import { EditorView } from './editor-view.js';

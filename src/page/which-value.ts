@@ -16,17 +16,24 @@
  * the view asks the person to use `muster balance FILE` for it.
  */
 
-import type { BalanceResult } from '../../src/analysis/balance.js';
-import { findBest } from '../../src/analysis/best.js';
-import type { MetricSpec, ParamSpec, Params, Rule } from '../../src/contract/types.js';
-import { own } from '../../src/keyed.js';
-import { balanceOf } from '../../src/library/browser-balance.js';
-import { formatCount, formatParams, formatValue } from '../../src/output/format.js';
-import type { MetricResult } from '../../src/result.js';
-import { resolveParams } from '../../src/rules/params.js';
-import { shellWord } from '../../src/text/suggest.js';
-import { balanceCharts } from '../balance-charts.js';
-import { balanceVerdict, cliffLines, formatFigure, rowLines, sensitivityLines, withinLines } from '../balance-words.js';
+import { balanceCharts } from '../../reports/balance-charts.js';
+import {
+  balanceVerdict,
+  cliffLines,
+  formatFigure,
+  rowLines,
+  sensitivityLines,
+  withinLines,
+} from '../../reports/balance-words.js';
+import type { BalanceResult } from '../analysis/balance.js';
+import { findBest } from '../analysis/best.js';
+import type { MetricSpec, ParamSpec, Params, Rule } from '../contract/types.js';
+import { own } from '../keyed.js';
+import { balanceOf } from '../library/browser-balance.js';
+import { formatCount, formatParams, formatValue } from '../output/format.js';
+import type { MetricResult } from '../result.js';
+import { resolveParams } from '../rules/params.js';
+import { shellWord } from '../text/suggest.js';
 import { ChartBoard } from './chart-board.js';
 import { make } from './dom.js';
 import {

@@ -4,9 +4,9 @@
  * a radio under the chart, as `muster run --html` shows them on screen
  * (../charts/distribution.ts).
  */
-import type { Chart, RunView } from '../charts/chart.js';
-import { distributionCharts } from '../charts/distribution.js';
-import { runCharts } from '../charts/index.js';
+import type { Chart, RunView } from '../../reports/charts/chart.js';
+import { distributionCharts } from '../../reports/charts/distribution.js';
+import { runCharts } from '../../reports/charts/index.js';
 
 export function answerCharts(view: RunView): Chart[] {
   return [...runCharts(view), ...distributionCharts(view).map(({ screen }) => screen)];

@@ -1,4 +1,4 @@
-import type { ChunkTask } from '../../src/engine/run-chunks.js';
+import type { ChunkTask } from '../engine/run-chunks.js';
 
 /**
  * What the page asks a simulation worker for: a CLI worker's task (chunks [firstChunk, endChunk) of a run of

@@ -1,5 +1,5 @@
-import type { Rule } from '../../src/contract/types.js';
-import { rules } from '../../src/rules/index.js';
+import type { Rule } from '../contract/types.js';
+import { rules } from '../rules/index.js';
 import { extraRules } from './extra-rules.js';
 
 /**

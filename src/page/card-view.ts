@@ -4,12 +4,12 @@
  * for the answer shown, zoomed to one sheet as `muster card`'s page is.
  */
 
-import type { Params, Rule } from '../../src/contract/types.js';
-import type { Fraction } from '../../src/exact/fraction.js';
-import { own } from '../../src/keyed.js';
-import { buildResult, type RunResult } from '../../src/result.js';
-import { knownExact } from '../../src/rules/exact-of.js';
-import { cardCharts, layoutCard, planCard, renderCardSheet, SHEET } from '../card/layout.js';
+import { cardCharts, layoutCard, planCard, renderCardSheet, SHEET } from '../../reports/card/layout.js';
+import type { Params, Rule } from '../contract/types.js';
+import type { Fraction } from '../exact/fraction.js';
+import { own } from '../keyed.js';
+import { buildResult, type RunResult } from '../result.js';
+import { knownExact } from '../rules/exact-of.js';
 import { element, make } from './dom.js';
 
 interface EmbeddedView {

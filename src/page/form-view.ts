@@ -5,8 +5,8 @@
  * only; what the values mean is ./form-values.ts's.
  */
 
-import type { ParamSpec, Rule } from '../../src/contract/types.js';
-import { keyedRecord, own } from '../../src/keyed.js';
+import type { ParamSpec, Rule } from '../contract/types.js';
+import { keyedRecord, own } from '../keyed.js';
 import { element, make } from './dom.js';
 import {
   canonicalText,

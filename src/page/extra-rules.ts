@@ -1,4 +1,4 @@
-import type { Rule } from '../../src/contract/types.js';
+import type { Rule } from '../contract/types.js';
 
 /**
  * Rules bundled into the calculator besides the built-in ones. Empty here;

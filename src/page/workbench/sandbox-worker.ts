@@ -11,12 +11,12 @@
  *   answer: raw form ─► evaluateForm ─► exact (enumeration) │ runChunks (muster run's streams) ─► buildResult
  */
 
-import type { Rule } from '../../../src/contract/types.js';
-import { chunkCount } from '../../../src/engine/chunks.js';
-import { runChunks } from '../../../src/engine/run-chunks.js';
-import { buildResult, withDecisions } from '../../../src/result.js';
-import { adaptRuleFile } from '../../../src/rule-files/rule.js';
-import { hasExact, knownExact } from '../../../src/rules/exact-of.js';
+import type { Rule } from '../../contract/types.js';
+import { chunkCount } from '../../engine/chunks.js';
+import { runChunks } from '../../engine/run-chunks.js';
+import { buildResult, withDecisions } from '../../result.js';
+import { adaptRuleFile } from '../../rule-files/rule.js';
+import { hasExact, knownExact } from '../../rules/exact-of.js';
 import { evaluateForm } from '../form-values.js';
 import { scriptOf, WRAPPER_LINES } from './module-text.js';
 import type { SandboxAnswer, SandboxReply, SandboxRequest } from './sandbox-messages.js';

@@ -7,12 +7,12 @@
  * No DOM here, so the logic is tested in Node.
  */
 
-import type { ParamSpec, Params, Rule, StreamVersion } from '../../src/contract/types.js';
-import { DEFAULT_STREAM, STREAM_VERSIONS, STREAMS_ALLOWED } from '../../src/engine/random.js';
-import { UsageError } from '../../src/errors.js';
-import { parseSeed } from '../../src/input/seed.js';
-import { keyedRecord, own } from '../../src/keyed.js';
-import { findParam, parseParamOrLabel } from '../../src/rules/params.js';
+import type { ParamSpec, Params, Rule, StreamVersion } from '../contract/types.js';
+import { DEFAULT_STREAM, STREAM_VERSIONS, STREAMS_ALLOWED } from '../engine/random.js';
+import { UsageError } from '../errors.js';
+import { parseSeed } from '../input/seed.js';
+import { keyedRecord, own } from '../keyed.js';
+import { findParam, parseParamOrLabel } from '../rules/params.js';
 import { type HashState, PAGE_OPTIONS } from './hash.js';
 
 /**

@@ -6,13 +6,13 @@
  * result already built.
  */
 
-import type { MetricSpec, Params, Rule } from '../../src/contract/types.js';
-import { DEFAULT_STREAM } from '../../src/engine/random.js';
-import type { Fraction } from '../../src/exact/fraction.js';
-import { own } from '../../src/keyed.js';
-import { formatCount, formatValue } from '../../src/output/format.js';
-import type { MetricResult, RunResult } from '../../src/result.js';
-import { confidenceLabel, formatInterval, metricsTable, readableFraction } from '../tables.js';
+import { confidenceLabel, formatInterval, metricsTable, readableFraction } from '../../reports/tables.js';
+import type { MetricSpec, Params, Rule } from '../contract/types.js';
+import { DEFAULT_STREAM } from '../engine/random.js';
+import type { Fraction } from '../exact/fraction.js';
+import { own } from '../keyed.js';
+import { formatCount, formatValue } from '../output/format.js';
+import type { MetricResult, RunResult } from '../result.js';
 import { answerCharts } from './answer-charts.js';
 import { ChartBoard } from './chart-board.js';
 import { element, make } from './dom.js';

@@ -15,8 +15,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
-import { UsageError } from '../../src/errors.js';
-import { chartPageHead } from '../page.js';
+import { chartPageHead } from '../../reports/page.js';
+import { UsageError } from '../errors.js';
 import { APP_STYLE } from './style.js';
 
 export interface AppBuild {
@@ -74,7 +74,7 @@ function extraRulesPlugin(options: AppBuildOptions): Plugin {
     setup(builder) {
       const ruleFiles = options.ruleFiles ?? [];
       if (ruleFiles.length === 0 && !options.extraRulesModule) return;
-      builder.onLoad({ filter: /[\\/]reports[\\/]app[\\/]extra-rules\.(js|ts)$/ }, () => {
+      builder.onLoad({ filter: /[\\/]src[\\/]page[\\/]extra-rules\.(js|ts)$/ }, () => {
         if (ruleFiles.length === 0)
           return {
             contents:
@@ -169,7 +169,7 @@ export async function buildAppHtml(options: AppBuildOptions = {}): Promise<AppBu
     __MUSTER_SHIPPED_FILES__: JSON.stringify(shippedFiles()),
   });
   assertInlinable('the calculator bundle', page);
-  const { rules } = await import('../../src/rules/index.js');
+  const { rules } = await import('../rules/index.js');
   const ruleIds = [...rules.map((rule) => rule.id), ...(options.ruleFiles ?? []).map((file) => file.id)];
   // The calculator's own scripts start its simulation workers from Blob URLs, which its policy must allow.
   const html =

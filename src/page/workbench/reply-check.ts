@@ -11,9 +11,9 @@
  *                         └─► answered: metrics in [0, 1] where a probability, fractions ≤ MAX_FRACTION_DIGITS
  *                                       and equal to their decimals ─► the page shows it
  */
-import { Fraction } from '../../../src/exact/fraction.js';
-import { own } from '../../../src/keyed.js';
-import type { MetricResult } from '../../../src/result.js';
+import { Fraction } from '../../exact/fraction.js';
+import { own } from '../../keyed.js';
+import type { MetricResult } from '../../result.js';
 import type { SandboxReply } from './sandbox-messages.js';
 
 /** The most decimal digits a numerator or denominator from a sandbox may have (reducing bigger ones stalls the page). */

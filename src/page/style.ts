@@ -1,4 +1,4 @@
-import { cardSheetStyle } from '../card/layout.js';
+import { cardSheetStyle } from '../../reports/card/layout.js';
 import { WHICH_VALUE_STYLE } from './which-value-style.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { MetricSpec, ParamSpec, Params, Reading, StreamVersion } from '../../../src/contract/types.js';
-import type { RunResult } from '../../../src/result.js';
+import type { MetricSpec, ParamSpec, Params, Reading, StreamVersion } from '../../contract/types.js';
+import type { RunResult } from '../../result.js';
 
 /**
  * What the page asks the sandbox worker: load a rule file's text (its file name for messages), or answer a question

@@ -5,9 +5,9 @@
  * values) is what the sandbox answered at the parameters shown.
  */
 
-import type { MetricSpec, ParamSpec, Params, Reading, Rule } from '../../../src/contract/types.js';
-import { Fraction } from '../../../src/exact/fraction.js';
-import { keyedRecord } from '../../../src/keyed.js';
+import type { MetricSpec, ParamSpec, Params, Reading, Rule } from '../../contract/types.js';
+import { Fraction } from '../../exact/fraction.js';
+import { keyedRecord } from '../../keyed.js';
 import type { Sandbox } from './sandbox.js';
 import type { RuleDescription, SandboxAnswer } from './sandbox-messages.js';
 
