@@ -2,7 +2,7 @@
  * The charts of the calculator's answer: the rule's (or the generic ones),
  * then each distribution metric drawn whole, its at-least and at-most views
  * a radio under the chart, as `muster run --html` shows them on screen
- * (../charts/distribution.ts).
+ * (../../reports/charts/distribution.ts).
  */
 import type { Chart, RunView } from '../../reports/charts/chart.js';
 import { distributionCharts } from '../../reports/charts/distribution.js';

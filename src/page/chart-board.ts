@@ -15,7 +15,7 @@ import { LEAST_TEXT_PX, legibleSvg } from '../../reports/card/legible.js';
 import type { Chart, VegaLiteSpec } from '../../reports/charts/chart.js';
 import { narrowSpec, squeezed } from '../../reports/charts/narrow.js';
 
-/** Below this width the page is one column (./style.ts): its charts are laid out for the column (../charts/narrow.ts). */
+/** Below this width the page is one column (./style.ts): its charts are laid out for the column (../../reports/charts/narrow.ts). */
 const ONE_COLUMN = '(max-width: 899px)';
 
 interface VegaView {
