@@ -8,10 +8,10 @@
  * computes: it reads the result src/analysis/balance.ts assembles.
  */
 import type { BalanceResult } from '../src/analysis/balance.js';
+import type { MetricSpec, ParamValue, Rule } from '../src/contract/types.js';
 import { own } from '../src/keyed.js';
 import { formatParams } from '../src/output/format.js';
 import { bestOf, type MetricResult } from '../src/result.js';
-import type { MetricSpec, ParamValue, Rule } from '../src/rules/types.js';
 import type { Chart, VegaLiteSpec } from './charts/chart.js';
 import { type HeatCell, heatmap } from './charts/heatmap.js';
 import { SCHEMA, safeTitle } from './charts/vega-title.js';

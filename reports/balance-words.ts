@@ -5,8 +5,8 @@
  * `balance` block src/analysis/balance-solve.ts assembles.
  */
 import type { BalanceBlock, BalancePoint } from '../src/analysis/balance-solve.js';
+import type { MetricSpec, ParamValue } from '../src/contract/types.js';
 import { formatParams, formatValue } from '../src/output/format.js';
-import type { MetricSpec, ParamValue } from '../src/rules/types.js';
 
 /** A change or a miss in the metric's units: percentage points for probabilities, signed. */
 export function formatChange(value: number, probability: boolean, digits = 3): string {

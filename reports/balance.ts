@@ -5,9 +5,9 @@
  * src/analysis/balance.ts assembles.
  */
 import type { BalanceResult } from '../src/analysis/balance.js';
+import type { MetricSpec, Rule } from '../src/contract/types.js';
 import { own } from '../src/keyed.js';
 import { formatCount, formatValue } from '../src/output/format.js';
-import type { MetricSpec, Rule } from '../src/rules/types.js';
 import { balanceCharts } from './balance-charts.js';
 import { balanceVerdict, cliffLines, rowLines, sensitivityLines, withinLines } from './balance-words.js';
 import type { Chart } from './charts/chart.js';

@@ -10,8 +10,8 @@
  */
 import { join } from 'node:path';
 import type { BookRun } from '../src/analysis/book.js';
+import type { Rule, StreamVersion } from '../src/contract/types.js';
 import { formatCount } from '../src/output/format.js';
-import type { Rule, StreamVersion } from '../src/rules/types.js';
 import { ruleWord } from '../src/text/suggest.js';
 import { layoutCard } from './card/layout.js';
 import { renderCardPage } from './card/page.js';

@@ -6,9 +6,9 @@
 
 import type { CompareResult } from '../src/analysis/compare.js';
 import type { ValueDifference } from '../src/analysis/distribution-differences.js';
+import type { MetricSpec, Rule } from '../src/contract/types.js';
 import { own } from '../src/keyed.js';
 import { formatCount, formatValue } from '../src/output/format.js';
-import type { MetricSpec, Rule } from '../src/rules/types.js';
 import { type IntervalPoint, intervalChart, pointFrom } from './charts/blocks.js';
 import type { Chart } from './charts/chart.js';
 import { type CsvCell, csvLine, partialColumn } from './csv.js';

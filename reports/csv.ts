@@ -7,10 +7,11 @@
  * sequence and a spreadsheet cell holds no invisible character. Numbers keep
  * every digit JavaScript prints, so a value read back is the value computed.
  */
+
+import type { MetricSpec } from '../src/contract/types.js';
 import { own } from '../src/keyed.js';
 import { terminalSafe } from '../src/output/terminal.js';
 import type { RunResult } from '../src/result.js';
-import type { MetricSpec } from '../src/rules/types.js';
 
 export type CsvCell = string | number | boolean | null;
 

@@ -3,9 +3,9 @@
  * metric, the value printed in every cell, sized to print on one sheet.
  */
 
+import type { Params, ParamValue, Rule } from '../src/contract/types.js';
 import { formatParams } from '../src/output/format.js';
 import type { RunResult } from '../src/result.js';
-import type { Params, ParamValue, Rule } from '../src/rules/types.js';
 import { matrixChart } from './charts/generic.js';
 import { renderPage } from './page.js';
 import { readingRows } from './readings.js';

@@ -1,11 +1,12 @@
 /**
- * The readings a page's figures rest on (src/rules/types.ts, Reading): where
+ * The readings a page's figures rest on (src/contract/types.ts, Reading): where
  * the rule text is silent or ambiguous, the reading each parameter selects.
  * A page covering several parameter sets (a sweep's points, a comparison's
  * variants) lists each distinct reading once, with the values that select it.
  */
+
+import type { Params, Rule } from '../src/contract/types.js';
 import { own } from '../src/keyed.js';
-import type { Params, Rule } from '../src/rules/types.js';
 
 /** One line of a page's Readings block. */
 export interface ReadingRow {

@@ -5,11 +5,11 @@
  */
 
 import { join } from 'node:path';
+import type { Params, Rule } from '../src/contract/types.js';
 import { own } from '../src/keyed.js';
 import { formatCount, formatParams } from '../src/output/format.js';
 import type { RunResult } from '../src/result.js';
 import { knownExact } from '../src/rules/exact-of.js';
-import type { Params, Rule } from '../src/rules/types.js';
 import type { Chart } from './charts/chart.js';
 import { withTitle } from './charts/chart.js';
 import { distributionCharts } from './charts/distribution.js';

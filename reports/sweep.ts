@@ -6,10 +6,10 @@
 
 import type { SweepResult } from '../src/analysis/sweep.js';
 import { type Vary, varyValuesText } from '../src/analysis/vary.js';
+import type { MetricSpec, Params, ParamValue, Rule } from '../src/contract/types.js';
 import { keyedRecord, own } from '../src/keyed.js';
 import { formatCount, formatValue } from '../src/output/format.js';
 import { bestOf, type MetricResult } from '../src/result.js';
-import type { MetricSpec, Params, ParamValue, Rule } from '../src/rules/types.js';
 import { type IntervalPoint, lineChart, pointFrom } from './charts/blocks.js';
 import type { Chart } from './charts/chart.js';
 import { type HeatCell, heatmap } from './charts/heatmap.js';

@@ -3,11 +3,11 @@
  * formatted as the terminal formats them (src/cli/format.ts).
  */
 
+import type { MetricSpec } from '../src/contract/types.js';
 import type { Fraction } from '../src/exact/fraction.js';
 import { own } from '../src/keyed.js';
 import { formatValue } from '../src/output/format.js';
 import type { MetricResult, RunResult } from '../src/result.js';
-import type { MetricSpec } from '../src/rules/types.js';
 import { escapeHtml } from './escape.js';
 
 /** Confidence as people write it: 0.95 → "95%". */

@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
-import { buildAppHtml } from '../reports/app/build.js';
+import { buildAppHtml } from '../src/page/build.js';
 
 const QUESTION = '#infinity?wipA=13&wipB=15&crits=true';
 const target = join(process.cwd(), 'docs', 'screenshots');

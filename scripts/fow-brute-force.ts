@@ -9,10 +9,10 @@
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { Params } from '../src/contract/types.js';
 import { Fraction } from '../src/exact/fraction.js';
-import { fow } from '../src/rules/fow.js';
+import { fow } from '../src/rules/fow/fow.js';
 import { resolveParams } from '../src/rules/params.js';
-import type { Params } from '../src/rules/types.js';
 
 /** One case of the oracle: its settings, and whether the walk is quick enough to re-run in the test. */
 export interface BruteForceCase {

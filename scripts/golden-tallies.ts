@@ -13,11 +13,11 @@
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { StreamVersion } from '../src/contract/types.js';
 import { CHUNK_TRIALS } from '../src/engine/chunks.js';
 import { STREAM_VERSIONS } from '../src/engine/random.js';
 import { getRule, runBuiltinChunks } from '../src/rules/index.js';
 import { resolveParams } from '../src/rules/params.js';
-import type { StreamVersion } from '../src/rules/types.js';
 import type { Tallied } from '../src/stats/estimate.js';
 
 /** The settings pinned, per rule: the defaults and the branches each hot loop takes. */

@@ -15,7 +15,7 @@ import { bookCommand } from '../src/cli/commands/book.js';
 import { cardCommand } from '../src/cli/commands/card.js';
 import { compareCommand } from '../src/cli/commands/compare.js';
 import { sweepCommand } from '../src/cli/commands/sweep.js';
-import type { Io } from '../src/cli/io.js';
+import type { Io } from '../src/output/io.js';
 
 const silent: Io = { out: () => undefined, err: () => undefined, errIsTTY: false };
 

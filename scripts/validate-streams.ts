@@ -34,13 +34,13 @@ import { availableParallelism, cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { parseCount, parseIntegerOption, parseSeed, parseStream } from '../src/cli/options.js';
+import type { Params, Rule, StreamVersion } from '../src/contract/types.js';
 import { SimulationPool } from '../src/engine/pool.js';
 import { simulate } from '../src/engine/simulate.js';
 import { badValue, UsageError } from '../src/errors.js';
 import type { Fraction } from '../src/exact/fraction.js';
 import { rules } from '../src/rules/index.js';
 import { resolveParams } from '../src/rules/params.js';
-import type { Params, Rule, StreamVersion } from '../src/rules/types.js';
 import { estimate, type Tallied } from '../src/stats/estimate.js';
 import { incompleteGamma } from '../src/stats/incomplete-gamma.js';
 import { normalQuantile } from '../src/stats/normal-quantile.js';
@@ -49,7 +49,7 @@ import { GOLDEN_SETTINGS } from './golden-tallies.js';
 
 /**
  * Settings checked beyond the golden ones. reserves: more of stream 4's running sums. fow on stream 3 reads a die as a
- * base-q digit, q = 6, 3 or 2 by its hit chance (rules/fow-plan.ts), and
+ * base-q digit, q = 6, 3 or 2 by its hit chance (rules/fow/plan.ts), and
  * counts a turn of more dice than one draw holds group by group. The golden
  * settings cover bases 3 and 2; these add base 6 with turns counted by
  * group (6+, up to nine dice a turn) and base 3 with four scoring digits
@@ -94,7 +94,7 @@ const VALIDATION_SETTINGS: Record<string, string[][]> = {
     ],
     ['hit=3', 'guarantee=2', 'turns=10', 'attackerStart=3', 'attackerPlatoons=8', 'attackerReserves=6'],
   ],
-  // Stream 5's warbands tables (rules/warbands-dice.ts) beyond the golden settings: a defender roll-off of two
+  // Stream 5's warbands tables (rules/warbands/dice.ts) beyond the golden settings: a defender roll-off of two
   // with the outcome index on the first turn's draw; of eight, the first player drawn apart; a sort of eight;
   // a sort of three read six dice a draw with 18 outcomes; seven warbands counted place by place with the first.
   warbands: [

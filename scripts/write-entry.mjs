@@ -12,7 +12,7 @@ import { build } from 'esbuild';
 const dist = resolve(process.argv[2] ?? 'dist');
 const ENTRY = `#!/usr/bin/env node
 import { cliEntry } from './src/cli/entry.js';
-import { holdSignals } from './src/cli/interrupt.js';
+import { holdSignals } from './src/output/interrupt.js';
 import { guardStandardStreams, internalErrorText } from './src/output/standard-streams.js';
 // A closed pipe on stdout is a quiet success, a full device one line and exit 2: never a trace.
 guardStandardStreams();

@@ -31,8 +31,6 @@ import {
   declareShard,
 } from './cli/declare/other-commands.js';
 import { armHandOff, HandOff } from './cli/hand-off.js';
-import { holdSignals, interruptedStatus, interruption } from './cli/interrupt.js';
-import { type Io, processIo } from './cli/io.js';
 import { rejectRepeats } from './cli/options.js';
 import { type ParsedCommand, parserError } from './cli/parser-errors.js';
 import { givenTimeout } from './cli/start-hooks.js';
@@ -40,8 +38,10 @@ import { SimulationPool, WorkerError } from './engine/pool.js';
 import { Interrupted, UsageError } from './errors.js';
 import { escapedRuleFault } from './guard/rule-faults.js';
 import { fsFault } from './output/files.js';
+import { holdSignals, interruptedStatus, interruption } from './output/interrupt.js';
+import { type Io, processIo } from './output/io.js';
 import { terminalIo, terminalLine } from './output/terminal.js';
-import { isRulePath } from './rules/rule-ref.js';
+import { isRulePath } from './rule-files/ref.js';
 import { packageVersion } from './version.js';
 
 const EXAMPLES = `

@@ -9,9 +9,10 @@
  *   exact distribution (fractions) ┴─► the values listed: from the lowest with a count or an exact chance to the
  *                                      highest, every value between, so P(≥) and P(≤) read down one column
  */
+
+import type { DistributionSpec } from './contract/types.js';
 import type { ExactDistribution } from './exact/exact-distribution.js';
 import { Fraction } from './exact/fraction.js';
-import type { DistributionSpec } from './rules/types.js';
 import type { Histogram } from './stats/estimate.js';
 import { wilsonInterval } from './stats/wilson-interval.js';
 

@@ -1,9 +1,9 @@
+import type { DistributionSpec, Params, Rule, RuleDecisions, StreamVersion } from './contract/types.js';
 import { UsageError } from './errors.js';
 import type { Fraction } from './exact/fraction.js';
 import { keyedRecord, own } from './keyed.js';
 import { type DistributionResult, distributionResult } from './result-distribution.js';
 import { knownExact } from './rules/exact-of.js';
-import type { DistributionSpec, Params, Rule, RuleDecisions, StreamVersion } from './rules/types.js';
 import { estimate, type Tallied } from './stats/estimate.js';
 import { packageVersion } from './version.js';
 

@@ -129,5 +129,5 @@ export class Lending {
  * starts: a third of a worker's start-up, which every simulating command
  * waits for.
  */
-let ruleFiles: Promise<typeof import('../src/rules/load-rule.js')> | undefined;
-const loadRules = () => (ruleFiles ??= import('../src/rules/load-rule.js'));
+let ruleFiles: Promise<typeof import('../src/rule-files/load.js')> | undefined;
+const loadRules = () => (ruleFiles ??= import('../src/rule-files/load.js'));

@@ -8,10 +8,11 @@
  *
  * No node: imports here, so the calculator page can bundle it.
  */
+
+import type { MetricSpec, Rule } from '../../src/contract/types.js';
 import { own } from '../../src/keyed.js';
 import type { RunResult } from '../../src/result.js';
 import type { DistributionResult } from '../../src/result-distribution.js';
-import type { MetricSpec, Rule } from '../../src/rules/types.js';
 import { markerKey } from '../charts/blocks.js';
 import { type DistributionBar, distributionBars, distributionViewSpec } from '../charts/distribution.js';
 import { escapeHtml } from '../escape.js';

@@ -13,13 +13,13 @@
  * No node: imports here or below, so the calculator page can bundle it.
  */
 
+import type { Params, Rule } from '../../src/contract/types.js';
 import { UsageError } from '../../src/errors.js';
 import { own } from '../../src/keyed.js';
 import { formatCount } from '../../src/output/format.js';
 import type { RunResult } from '../../src/result.js';
 import { presentationOf, registry } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
-import type { Params, Rule } from '../../src/rules/types.js';
 import { ruleWord, shellWord } from '../../src/text/suggest.js';
 import type { Chart } from '../charts/chart.js';
 import { escapeHtml } from '../escape.js';

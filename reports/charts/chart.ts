@@ -1,5 +1,5 @@
+import type { MetricSpec, Rule } from '../../src/contract/types.js';
 import type { RunResult } from '../../src/result.js';
-import type { MetricSpec, Rule } from '../../src/rules/types.js';
 
 /** A Vega-Lite specification as plain JSON (validated by compiling it; see test/reports/reports.test.ts). */
 export type VegaLiteSpec = Record<string, unknown>;

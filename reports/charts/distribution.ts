@@ -11,9 +11,10 @@
  * The plot is 250 px wide, so the chart with its axes fits a phone's 339-px column without shrinking its 11-px
  * text; bars narrow as values grow and the axis keeps the labels that fit.
  */
+
+import type { MetricSpec } from '../../src/contract/types.js';
 import { own } from '../../src/keyed.js';
 import type { DistributionResult } from '../../src/result-distribution.js';
-import type { MetricSpec } from '../../src/rules/types.js';
 import { percent } from '../numbers.js';
 import { BAR_FILL, CHART_CONFIG, ESTIMATE_INK, EXACT_INK } from '../theme.js';
 import { markerKey } from './blocks.js';

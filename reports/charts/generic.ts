@@ -7,11 +7,11 @@
 
 import type { Evaluated } from '../../src/analysis/evaluate.js';
 import { bestOf } from '../../src/best-of.js';
+import type { MetricSpec, ParamValue, Rule } from '../../src/contract/types.js';
 import { own } from '../../src/keyed.js';
 import { formatCount } from '../../src/output/format.js';
 import type { MetricResult } from '../../src/result.js';
 import { presentationOf } from '../../src/rules/index.js';
-import type { MetricSpec, ParamValue, Rule } from '../../src/rules/types.js';
 import { percent } from '../numbers.js';
 import { type IntervalPoint, intervalChart, markerKey, metricPoint } from './blocks.js';
 import type { Chart, RunView } from './chart.js';
@@ -130,7 +130,7 @@ function isAdvantage(rule: Rule, metric: string): boolean {
   return presentationOf(rule).matrix?.advantage?.includes(metric) ?? false;
 }
 
-/** A matrix axis label: the rule's short form (src/rules/types.ts MatrixSpec.label) where it has one. */
+/** A matrix axis label: the rule's short form (src/contract/types.ts MatrixSpec.label) where it has one. */
 function axisLabel(rule: Rule, value: ParamValue): string {
   return rule.matrix?.label?.(value) ?? String(value);
 }

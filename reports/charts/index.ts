@@ -5,8 +5,9 @@
  * nothing for a run) gets the generic charts, and every simulated run with
  * exact values also gets the simulation-against-exact check.
  */
+
+import type { Rule } from '../../src/contract/types.js';
 import { presentationOf } from '../../src/rules/index.js';
-import type { Rule } from '../../src/rules/types.js';
 import { declaredCharts } from '../present/charts.js';
 import type { Chart, RunView } from './chart.js';
 import { exactCheckChart, genericRunCharts } from './generic.js';

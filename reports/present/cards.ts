@@ -1,5 +1,5 @@
 /**
- * A rule's one-page card drawn from its presentation (src/rules/presentation.ts
+ * A rule's one-page card drawn from its presentation (src/presentation/presentation.ts
  * `CardDecl`): heatmaps over a matrix axis (and, with --against, a ranked
  * list), the rule's own run charts with tables, or line panels; a rule that
  * declares no card gets the generic one (./generic-card.ts).
@@ -7,12 +7,12 @@
  * No node: imports here or below, so the calculator page can bundle it.
  */
 import { bestOf } from '../../src/best-of.js';
+import type { Params, ParamValue, Rule } from '../../src/contract/types.js';
 import { badValue, UsageError } from '../../src/errors.js';
 import { own } from '../../src/keyed.js';
+import type { AxisDecl, CardDecl, ChartDecl, TableDecl, Words } from '../../src/presentation/presentation.js';
 import type { RunResult } from '../../src/result.js';
 import { findParam, resolveParams } from '../../src/rules/params.js';
-import type { AxisDecl, CardDecl, ChartDecl, TableDecl, Words } from '../../src/rules/presentation.js';
-import type { Params, ParamValue, Rule } from '../../src/rules/types.js';
 import { withRangeHint } from '../../src/text/suggest.js';
 import { type IntervalPoint, intervalChart, lineChart, metricPoint, pointFrom } from '../charts/blocks.js';
 import type { Chart, RunView } from '../charts/chart.js';

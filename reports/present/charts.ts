@@ -1,12 +1,12 @@
 /**
- * A rule's declared run charts (src/rules/presentation.ts `ChartDecl`)
+ * A rule's declared run charts (src/presentation/presentation.ts `ChartDecl`)
  * drawn for one run: split bars, bars or dots per category, lines per index.
  * A declaration whose metrics the run did not report draws nothing.
  */
 import { bestOf } from '../../src/best-of.js';
 import { own } from '../../src/keyed.js';
+import type { ChartDecl, PointSource, SplitRow, Words } from '../../src/presentation/presentation.js';
 import type { MetricResult } from '../../src/result.js';
-import type { ChartDecl, PointSource, SplitRow, Words } from '../../src/rules/presentation.js';
 import { type IntervalPoint, intervalChart, lineChart, pointFrom } from '../charts/blocks.js';
 import type { Chart, RunView } from '../charts/chart.js';
 import { everyMetricChart } from '../charts/generic.js';

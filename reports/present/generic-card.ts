@@ -4,8 +4,9 @@
  * axis (`--range` through the matrix's own parser), else its headline
  * figures — probabilities on a 0–100% axis, means in a table of their own.
  */
+
+import type { MetricSpec, Params, ParamValue, Rule } from '../../src/contract/types.js';
 import { resolveParams } from '../../src/rules/params.js';
-import type { MetricSpec, Params, ParamValue, Rule } from '../../src/rules/types.js';
 import { type IntervalPoint, intervalChart, metricPoint } from '../charts/blocks.js';
 import { matrixChart } from '../charts/generic.js';
 import { percent } from '../numbers.js';

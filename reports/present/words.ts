@@ -1,12 +1,12 @@
 /**
- * A presentation's words (src/rules/presentation.ts `Words`) filled in for
+ * A presentation's words (src/presentation/presentation.ts `Words`) filled in for
  * one run: parameters, the index a metric pattern matched, a figure.
  */
 import { bestOf } from '../../src/best-of.js';
+import type { Params } from '../../src/contract/types.js';
 import { own } from '../../src/keyed.js';
+import type { Condition, Words } from '../../src/presentation/presentation.js';
 import type { RunResult } from '../../src/result.js';
-import type { Condition, Words } from '../../src/rules/presentation.js';
-import type { Params } from '../../src/rules/types.js';
 import { markerKey } from '../charts/blocks.js';
 import { percent } from '../numbers.js';
 

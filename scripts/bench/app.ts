@@ -44,9 +44,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
-import { buildAppHtml } from '../../reports/app/build.js';
-import { formatHash } from '../../reports/app/hash.js';
 import { renderTable } from '../../src/cli/format.js';
+import { buildAppHtml } from '../../src/page/build.js';
+import { formatHash } from '../../src/page/hash.js';
 import { rules } from '../../src/rules/index.js';
 
 const REPEATS = 5;
@@ -234,7 +234,7 @@ async function baseline(page: Page): Promise<number> {
 const SIMULATED_TARGET_MS = 150;
 const SIMULATED_REPEATS = 3;
 const SIMULATED_WARM_UP = 1;
-/** The trials the page simulates when a link names none (reports/app/form-values.ts). */
+/** The trials the page simulates when a link names none (src/page/form-values.ts). */
 const PAGE_TRIALS = 1_000_000;
 
 /** Every built-in rule needs a row at its defaults and one at its largest sizes: a new rule must be added above. */

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { planBalance } from '../../src/analysis/balance.js';
 import { evaluateBalance } from '../../src/analysis/sweep-evaluate.js';
 import { renderTable } from '../../src/cli/format.js';
-import { loadRuleFile } from '../../src/rules/load-rule.js';
+import { loadRuleFile } from '../../src/rule-files/load.js';
 import { resolveParams } from '../../src/rules/params.js';
 
 /** Issue 36: the 400-point map in under this many seconds. */

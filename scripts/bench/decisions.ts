@@ -8,7 +8,7 @@
  * every decision fixed (the rule's "always roll" play written without choices), measured in the same run; the
  * ratio is what deciding costs over one exact solve. Then the Genesys reserves call (§6.5: the chosen reserve round
  * called at the start of a round, seeing squads out and the commander) at 20 squads over 12 rounds, leader loss 0.1:
- * the built-in `chosenRound=call` (src/rules/reserves-call.ts, a backward recursion, every fixed round beside it)
+ * the built-in `chosenRound=call` (src/rules/reserves/call.ts, a backward recursion, every fixed round beside it)
  * and its step-form port examples/rules/reserves-call-steps.mjs (states explored, best play solved by
  * src/exact/decisions.ts, every metric under it), each with the same objective, whose values must agree. Times are
  * CPU seconds of this process (a busy machine's wall clock says little). The targets: best play of the 300-state
@@ -18,10 +18,10 @@
  */
 import { solveCall } from '../../src/analysis/reserves-call.js';
 import { renderTable } from '../../src/cli/format.js';
-import { adaptRuleFile } from '../../src/rules/file-rule.js';
+import type { Rule } from '../../src/contract/types.js';
+import { adaptRuleFile } from '../../src/rule-files/rule.js';
 import { resolveParams } from '../../src/rules/params.js';
-import { reserves } from '../../src/rules/reserves.js';
-import type { Rule } from '../../src/rules/types.js';
+import { reserves } from '../../src/rules/reserves/reserves.js';
 
 const RUNS = 1;
 

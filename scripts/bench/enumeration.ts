@@ -29,9 +29,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { renderTable } from '../../src/cli/format.js';
-import { adaptRuleFile } from '../../src/rules/file-rule.js';
+import type { Rule } from '../../src/contract/types.js';
+import { adaptRuleFile } from '../../src/rule-files/rule.js';
 import { resolveParams } from '../../src/rules/params.js';
-import type { Rule } from '../../src/rules/types.js';
 
 const RUNS = Number(process.env.MUSTER_BENCH_RUNS ?? 3);
 /** icepool's slowest problems (minutes a run on this machine) are left out unless this is set. */

@@ -12,8 +12,8 @@
  * floor would have dice and a harness that cost nothing beyond these locals.
  */
 import { join } from 'node:path';
+import type { StreamVersion } from '../../src/contract/types.js';
 import { chunkStream, xoshiroState } from '../../src/engine/random.js';
-import type { StreamVersion } from '../../src/rules/types.js';
 import { loadFromBuild as load } from './load-build.js';
 
 const CHUNK = 65_536;
@@ -81,7 +81,7 @@ export async function ruleFileFloor(
   const [{ runChunks }, { resolveParams }, { loadRuleFile }] = await Promise.all([
     load(root, 'src/engine/run-chunks.js'),
     load(root, 'src/rules/params.js'),
-    load(root, 'src/rules/load-rule.js'),
+    load(root, 'src/rule-files/load.js'),
   ]);
   const file = join(root, 'examples/rules/reserves-2d6.mjs');
   const rule = await loadRuleFile(file);

@@ -20,12 +20,12 @@ import { fileURLToPath } from 'node:url';
 import { GRID_SHARD_FORMAT, type GridShardFile } from '../../src/cli/commands/grid-shard.js';
 import { mergeAnyCommand, type ShardFile } from '../../src/cli/commands/shard.js';
 import { CHUNK_TRIALS, shardChunks } from '../../src/engine/chunks.js';
-import { gridShardPieces } from '../../src/engine/grid-shards.js';
 import { DEFAULT_STREAM } from '../../src/engine/random.js';
 import { envelope } from '../../src/result.js';
 import { runBuiltinChunks } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
-import { reserves } from '../../src/rules/reserves.js';
+import { reserves } from '../../src/rules/reserves/reserves.js';
+import { gridShardPieces } from '../../src/shards/grid-shards.js';
 import { packageVersion } from '../../src/version.js';
 
 const CHUNKS = 10_000;

@@ -53,7 +53,7 @@ async function ruleRate(
   ]);
   // A path is a rule file (examples/rules/reserves.mjs), loaded as `muster run FILE` loads it.
   const rule = ruleId.includes('/')
-    ? await (await load(root, 'src/rules/load-rule.js')).loadRuleFile(ruleId)
+    ? await (await load(root, 'src/rule-files/load.js')).loadRuleFile(ruleId)
     : getRule(ruleId);
   const params = resolveParams(rule);
   const pool = new SimulationPool(threads);

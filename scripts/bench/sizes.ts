@@ -18,11 +18,11 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Rng, StreamVersion } from '../../src/contract/types.js';
 import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
 import { DEFAULT_STREAM, STREAM_VERSIONS, TycheStream } from '../../src/engine/random.js';
 import { rules } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
-import type { Rng, StreamVersion } from '../../src/rules/types.js';
 
 /** Largest cost a die at a rule's largest parameters, as a multiple of its cost a die at the defaults. */
 export const CLIFF_LIMIT = 1.5;

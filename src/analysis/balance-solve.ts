@@ -12,10 +12,11 @@
  *   points ─► value per point (Fraction) ─► candidates (--keep) ─► nearest, straddling pairs, within
  *                                        └─► sensitivity at the nearest, cliffs between neighbours
  */
+
+import type { MetricSpec, Params, ParamValue } from '../contract/types.js';
 import { Fraction } from '../exact/fraction.js';
 import { own } from '../keyed.js';
 import type { MetricResult } from '../result.js';
-import type { MetricSpec, Params, ParamValue } from '../rules/types.js';
 import { type Keep, keeps, type Quantity } from './balance-terms.js';
 import type { SweepResult } from './sweep-result.js';
 

@@ -10,9 +10,10 @@
  * `5/2`. A constraint is a metric, a comparator (`>=`, `<=`, `>`, `<`, `=`,
  * `!=`) and a value of that metric's form; nothing else is read from it.
  */
+
+import type { MetricSpec } from '../contract/types.js';
 import { badValue, UsageError } from '../errors.js';
 import { Fraction } from '../exact/fraction.js';
-import type { MetricSpec } from '../rules/types.js';
 import { didYouMean } from '../text/suggest.js';
 
 /** A value as typed and as the exact number it stands for. */

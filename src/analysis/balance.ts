@@ -9,14 +9,14 @@
  *     ─► solve (the sweep's result with its `balance` block)
  *
  * The CLI and the library call these; the words are reports/balance-words.ts's, the page reports/balance.ts's.
- * Plan and assemble import no Node module: the calculator page runs them (library-browser.ts).
+ * Plan and assemble import no Node module: the calculator page runs them (library/browser.ts).
  */
 
+import type { MetricSpec, Rule } from '../contract/types.js';
 import type { SimulationOptions } from '../engine/settings.js';
 import { UsageError } from '../errors.js';
 import { hasExact } from '../rules/exact-of.js';
 import { resolveParams } from '../rules/params.js';
-import type { MetricSpec, Rule } from '../rules/types.js';
 import { didYouMean, ruleWord } from '../text/suggest.js';
 import { type BalanceBlock, solveBalance } from './balance-solve.js';
 import {

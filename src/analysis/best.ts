@@ -3,10 +3,11 @@
  * metric, and whether it beats the runner-up for certain (exact values
  * differ), beyond noise (the two intervals do not overlap), or not.
  */
+
+import type { MetricSpec, Params, Rule } from '../contract/types.js';
 import { UsageError } from '../errors.js';
 import { own } from '../keyed.js';
 import type { MetricResult } from '../result.js';
-import type { MetricSpec, Params, Rule } from '../rules/types.js';
 import { didYouMean, ruleWord } from '../text/suggest.js';
 import type { SweepBest, SweepResult } from './sweep-result.js';
 

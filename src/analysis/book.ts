@@ -6,11 +6,12 @@
  *   for each rule: simulate the defaults ─► the card's points (exact where the rule allows, else simulated)
  *   an interruption stops after the rules already finished
  */
+
+import type { Params, Rule, StreamVersion } from '../contract/types.js';
 import { SimulationPool } from '../engine/pool.js';
 import { formatCount } from '../output/format.js';
 import type { RunResult } from '../result.js';
 import { resolveParams } from '../rules/params.js';
-import type { Params, Rule, StreamVersion } from '../rules/types.js';
 import { evaluateUntilInterrupted, type GridSettings } from './evaluate.js';
 
 interface BookRunSettings {

@@ -3,10 +3,11 @@
  * (reports/card/layout.ts planCard reads them off the rule's presentation), exact where the rule allows,
  * else simulated on one pool. reports/card/ lays the card out from these results.
  */
+
+import type { Params, Rule } from '../contract/types.js';
 import { SimulationPool } from '../engine/pool.js';
 import type { SimulationSettings } from '../engine/settings.js';
 import type { RunResult } from '../result.js';
-import type { Params, Rule } from '../rules/types.js';
 import { evaluateAll, evaluateUntilInterrupted } from './evaluate.js';
 
 /** The card's points computed, in plan order; null when an interruption stopped the simulation first. */

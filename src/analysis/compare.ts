@@ -10,6 +10,7 @@
  * The CLI, a shard's merge and the library call these; rendering is reports/compare.ts's.
  */
 
+import type { MetricSpec, Params, Rule, StreamVersion } from '../contract/types.js';
 import { DEFAULT_SEED, parseSimulationSettings, parseTimeout, type SimulationOptions } from '../engine/settings.js';
 import { UsageError } from '../errors.js';
 import type { Fraction } from '../exact/fraction.js';
@@ -18,11 +19,10 @@ import { parseSeed } from '../input/seed.js';
 import { own } from '../keyed.js';
 import { readableFraction } from '../output/format.js';
 import { type Envelope, envelope, type MetricResult } from '../result.js';
+import { isRulePath, loadRule } from '../rule-files/load.js';
 import { fullExact, knownExact } from '../rules/exact-of.js';
 import { getRule } from '../rules/index.js';
-import { isRulePath, loadRule } from '../rules/load-rule.js';
 import { resolveParams } from '../rules/params.js';
-import type { MetricSpec, Params, Rule, StreamVersion } from '../rules/types.js';
 import type { Tallied } from '../stats/estimate.js';
 import { twoSidedZ } from '../stats/wilson-interval.js';
 import { type DistributionDifference, distributionDifference } from './distribution-differences.js';

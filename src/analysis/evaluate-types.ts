@@ -3,11 +3,12 @@
  * a caller passes): types only, so that a module which names them (the page's plans, analysis/solve-points.ts)
  * reaches neither the pool nor evaluate.ts.
  */
+
+import type { Rule, StreamVersion } from '../contract/types.js';
 import type { ChunkLedger } from '../engine/checkpoint.js';
 import type { SimulationPool } from '../engine/pool.js';
 import type { Fraction } from '../exact/fraction.js';
 import type { RunResult } from '../result.js';
-import type { Rule, StreamVersion } from '../rules/types.js';
 import type { Tallied } from '../stats/estimate.js';
 
 /** How every point of a sweep, a comparison or a card is computed. */

@@ -1,8 +1,8 @@
+import type { Params, Rule } from '../contract/types.js';
 import { simulateEach } from '../engine/simulate-many.js';
 import { Interrupted } from '../errors.js';
 import { buildResult } from '../result.js';
 import { knownExact } from '../rules/exact-of.js';
-import type { Params, Rule } from '../rules/types.js';
 import type { Evaluated, EvaluateOptions, GridSettings } from './evaluate-types.js';
 import { solveUntilInterrupted } from './solve-points.js';
 

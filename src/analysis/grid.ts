@@ -6,8 +6,9 @@
  *
  *   analysis.replan (the flags, or a shard's text) ─► GridJob ─► shards ─► merge ─► analysis.assemble
  */
+
+import type { Params, Rule } from '../contract/types.js';
 import type { SimulationOptions } from '../engine/settings.js';
-import type { Params, Rule } from '../rules/types.js';
 import type { Evaluated, GridSettings } from './evaluate.js';
 
 export type GridCommand = 'sweep' | 'compare' | 'balance';

@@ -8,6 +8,7 @@
  *        with --equilibrium, the zero-sum game on an objective solved exactly)
  */
 
+import type { MatrixSpec, MetricSpec, Params, ParamValue, Rule, StreamVersion } from '../contract/types.js';
 import type { SimulationPool } from '../engine/pool.js';
 import {
   parseSimulationSettings,
@@ -24,7 +25,6 @@ import { keyedRecord, own } from '../keyed.js';
 import { bestOf, buildResult, type Envelope, envelope, type MetricResult, type RunResult } from '../result.js';
 import { rules } from '../rules/index.js';
 import { findParam, parseParamOrLabel, resolveParams } from '../rules/params.js';
-import type { MatrixSpec, MetricSpec, Params, ParamValue, Rule, StreamVersion } from '../rules/types.js';
 import { ruleWord, withRangeHint } from '../text/suggest.js';
 import { chooseMetrics } from './metrics.js';
 import { evaluateObjective, type Objective, objectiveNames, parseObjective } from './objective.js';

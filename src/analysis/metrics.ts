@@ -3,8 +3,9 @@
  * such as `a.*`), the rule's headline metrics by default, or every metric
  * with `--all`.
  */
+
+import type { MetricSpec, Params, Rule } from '../contract/types.js';
 import { UsageError } from '../errors.js';
-import type { MetricSpec, Params, Rule } from '../rules/types.js';
 import { didYouMean, ruleWord } from '../text/suggest.js';
 
 /**

@@ -1,20 +1,21 @@
 /**
  * `muster run reserves --set chosenRound=call [--objective EXPR]`: the chosen reserve round called in play
- * (src/rules/reserves-call.ts), solved exactly, with the policy in words and what calling in play is worth
+ * (src/rules/reserves/call.ts), solved exactly, with the policy in words and what calling in play is worth
  * against the best round declared before the game.
  *
  *   plan (the parameters with chosenRound=call, the objective read) ─► solve (best play, its metrics, every fixed
  *   round's objective) ─► assemble (a `run` result whose `decision` block holds the policy and the comparison)
  */
+
+import type { Rule } from '../contract/types.js';
 import { UsageError } from '../errors.js';
 import type { Fraction } from '../exact/fraction.js';
 import { keyedRecord } from '../keyed.js';
 import { envelope, type MetricResult, type ObjectiveResult, type PolicyResult, type RunResult } from '../result.js';
 import { resolveParams } from '../rules/params.js';
-import { reserves } from '../rules/reserves.js';
-import { type CallDecision, solveReservesCall } from '../rules/reserves-call.js';
-import type { Reserves } from '../rules/reserves-setup.js';
-import type { Rule } from '../rules/types.js';
+import { type CallDecision, solveReservesCall } from '../rules/reserves/call.js';
+import { reserves } from '../rules/reserves/reserves.js';
+import type { Reserves } from '../rules/reserves/setup.js';
 import { evaluateObjective, parseObjective } from './objective.js';
 
 /** The value of chosenRound that asks for the round to be called in play. */

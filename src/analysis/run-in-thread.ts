@@ -4,15 +4,16 @@
  * (engine/run-chunks.ts). Chunk k draws from the stream of (seed, rule, k)
  * whoever runs it and tallies are integer counts, so the result is
  * `muster run --json`'s for the same seed, stream and trials. No pool and
- * no Node here: the library's browser entry (library-browser.ts) is this.
+ * no Node here: the library's browser entry (library/browser.ts) is this.
  *
  *   plan (params, settings) ─► solveRun │ simulateRunInThread ─► runResult ─► RunResult
  */
+
+import type { Params, Rule } from '../contract/types.js';
 import { chunkCount, chunkTrials } from '../engine/chunks.js';
 import { mergeTally, runChunks } from '../engine/run-chunks.js';
 import type { SimulationSettings } from '../engine/settings.js';
 import { buildResult, type RunResult, withDecisions } from '../result.js';
-import type { Params, Rule } from '../rules/types.js';
 
 /** Every metric's exact value (the rule's exact solution), nothing simulated. */
 export function solveRun(rule: Rule, params: Params, seed: string): RunResult {

@@ -6,12 +6,13 @@
  *
  *   plan (the rule's parameters, the settings: src/engine/settings.ts) ─► solve │ simulate ─► RunResult
  */
+
+import type { Params, Rule } from '../contract/types.js';
 import type { ChunkLedger } from '../engine/checkpoint.js';
 import type { SimulationPool } from '../engine/pool.js';
 import type { SimulationSettings } from '../engine/settings.js';
 import { simulate } from '../engine/simulate.js';
 import type { RunResult } from '../result.js';
-import type { Params, Rule } from '../rules/types.js';
 import { runResult } from './run-in-thread.js';
 
 export { solveRun } from './run-in-thread.js';

@@ -3,11 +3,12 @@
  * another, pausing every EXACT_PAUSE_MS to hear a signal: the points solved
  * when it comes are the result, as a simulation's finished chunks are.
  * Apart from evaluate.ts because it needs no pool: the calculator page and
- * the browser library (library-browser.ts) solve their grids with it.
+ * the browser library (library/browser.ts) solve their grids with it.
  */
+
+import type { Params, Rule } from '../contract/types.js';
 import { UsageError } from '../errors.js';
 import { buildResult } from '../result.js';
-import type { Params, Rule } from '../rules/types.js';
 import type { Evaluated, EvaluateOptions, GridSettings } from './evaluate-types.js';
 
 /** How long an exact sweep or comparison solves before it pauses to hear a signal. */

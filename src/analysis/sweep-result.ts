@@ -1,6 +1,7 @@
 /** The result of a sweep, as `muster sweep --json` writes it: a contract (docs/json.md, docs/result.schema.json). */
+
+import type { Params, StreamVersion } from '../contract/types.js';
 import type { Envelope, MetricResult } from '../result.js';
-import type { Params, StreamVersion } from '../rules/types.js';
 import type { Vary } from './vary.js';
 
 /** The result JSON of `muster sweep` (docs/json.md). */

@@ -11,13 +11,13 @@
  * import no Node module (the calculator page and the browser library run them); evaluating on a pool does.
  */
 
+import type { MetricSpec, Params, ParamValue, Rule } from '../contract/types.js';
 import { DEFAULT_SEED, parseSimulationSettings, parseTimeout, type SimulationOptions } from '../engine/settings.js';
 import { UsageError } from '../errors.js';
 import { parseSeed } from '../input/seed.js';
 import { keyedRecord, own } from '../keyed.js';
 import { envelope, type RunResult } from '../result.js';
 import { resolveParams } from '../rules/params.js';
-import type { MetricSpec, Params, ParamValue, Rule } from '../rules/types.js';
 import { findBest, parseBest } from './best.js';
 import type { GridSettings } from './evaluate.js';
 import { type GridAnalysis, type GridArgs, hasExactly, texts } from './grid.js';

@@ -12,12 +12,13 @@
  * file's own gives only the mean), says so in one line rather than guess;
  * so does a tail of a metric that is not a distribution.
  */
+
+import type { MetricSpec, Params, Rule } from '../contract/types.js';
 import { UsageError } from '../errors.js';
 import type { ExactDistribution } from '../exact/exact-distribution.js';
 import { Fraction } from '../exact/fraction.js';
 import { NotEnumerable } from '../exact/replay-dice.js';
 import { keyedRecord, own } from '../keyed.js';
-import type { MetricSpec, Params, Rule } from '../rules/types.js';
 import { type Histogram, proportion, type Tallied } from '../stats/estimate.js';
 
 interface Tail {

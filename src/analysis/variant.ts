@@ -2,8 +2,9 @@
  * `--variant "label: name=value,…"`: a comparison's variants as typed, parsed against the rule they run
  * (the command's, or the one a variant names with rule=…).
  */
+
+import type { Rule } from '../contract/types.js';
 import { UsageError } from '../errors.js';
-import type { Rule } from '../rules/types.js';
 import { didYouMean } from '../text/suggest.js';
 
 /** Most variants in one comparison. */

@@ -4,12 +4,12 @@
  * charts and its CSV (reports/sweep.ts), which only --html and --csv need.
  */
 
+import type { MetricSpec, ParamSpec, Params, ParamValue, Rule } from '../contract/types.js';
 import { badValue, UsageError } from '../errors.js';
 import { JsonInputError, parseJsonInput } from '../input/parse-json.js';
 import { keyedRecord } from '../keyed.js';
 import { formatCount } from '../output/format.js';
 import { allowedText, parseParam, parseParamOrLabel } from '../rules/params.js';
-import type { MetricSpec, ParamSpec, Params, ParamValue, Rule } from '../rules/types.js';
 import { didYouMean, didYouMeanRange } from '../text/suggest.js';
 
 /** Most combinations one sweep may ask for: beyond this a chart is unreadable and a run takes too long. */

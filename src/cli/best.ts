@@ -4,10 +4,10 @@
  */
 import { bestPoints, rankingValue } from '../analysis/best.js';
 import type { SweepBest, SweepResult } from '../analysis/sweep.js';
+import type { MetricSpec } from '../contract/types.js';
 import { DEFAULT_PATHS } from '../exact/replay-dice.js';
 import { own } from '../keyed.js';
 import type { MetricResult } from '../result.js';
-import type { MetricSpec } from '../rules/types.js';
 import { formatParams, formatValue } from './format.js';
 
 /** What the table prints beside the best value of the --best metric's column. */

@@ -1,11 +1,12 @@
 /** `--checkpoint FILE` and `--checkpoint-every SECONDS`, shared by run, shard and sweep. */
+
+import type { Rule, StreamVersion } from '../contract/types.js';
 import { Checkpoint, type CheckpointJob, type PointLimits } from '../engine/checkpoint.js';
 import { chunkCount, chunkTrials } from '../engine/chunks.js';
 import { UsageError } from '../errors.js';
 import { checkDistinct, checkOutputFile } from '../output/files.js';
-import type { Rule, StreamVersion } from '../rules/types.js';
+import { fillIndex, type ShardPlace } from '../shards/scheduler.js';
 import { checkOutputNames } from './output-names.js';
-import { fillIndex, type ShardPlace } from './scheduler.js';
 
 export interface CheckpointOptions {
   checkpoint?: string;

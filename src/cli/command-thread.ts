@@ -11,8 +11,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { noteExit, watchRuleCalls } from '../guard/rule-calls.js';
 import { thrownByRuleFile } from '../guard/rule-faults.js';
-import { holdSignals, signalled } from './interrupt.js';
-import type { Io } from './io.js';
+import { holdSignals, signalled } from '../output/interrupt.js';
+import type { Io } from '../output/io.js';
 import type { RuleThreadData, RuleThreadMessage } from './thread-messages.js';
 
 const port = parentPort;

@@ -9,10 +9,10 @@
  * file's command just the same: what runs, and what it prints, is the same.
  */
 
+import { interruption } from '../output/interrupt.js';
+import { processIo } from '../output/io.js';
 import { terminalIo } from '../output/terminal.js';
-import { isRulePath } from '../rules/rule-ref.js';
-import { interruption } from './interrupt.js';
-import { processIo } from './io.js';
+import { isRulePath } from '../rule-files/ref.js';
 
 /** The commands whose first argument is <rule> (in cli.ts): those the parser's hook moves when it names a file. */
 export const RULE_COMMANDS: readonly string[] = [

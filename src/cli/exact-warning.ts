@@ -5,14 +5,15 @@
  * different rules. The figures are printed as they are; the warning goes to
  * stderr and changes no exit status.
  */
+
+import type { Params, Rule } from '../contract/types.js';
 import { NotEnumerable } from '../exact/replay-dice.js';
 import { own } from '../keyed.js';
+import type { Io } from '../output/io.js';
 import type { RunResult } from '../result.js';
 import { whyNoExact } from '../rules/exact-of.js';
-import type { Params, Rule } from '../rules/types.js';
 import { ruleWord } from '../text/suggest.js';
 import { farFromExact, formatSigmas } from './exact-agreement.js';
-import type { Io } from './io.js';
 
 /** `rule` names the rule in the hint as a command takes it: a rule file by its path (only a rule file has `check`). */
 export function warnFarFromExact(result: RunResult, rule: { id: string; file?: { origin: string } }, io: Io): void {

@@ -1,8 +1,8 @@
+import type { MetricSpec, Params, Rule } from '../contract/types.js';
 import { own } from '../keyed.js';
 import { formatCount, formatParams, formatValue } from '../output/format.js';
 import { terminalLine } from '../output/terminal.js';
 import type { MetricResult, RunResult } from '../result.js';
-import type { MetricSpec, Params, Rule } from '../rules/types.js';
 
 export { formatCount, formatParams, formatValue };
 

@@ -6,8 +6,8 @@
  */
 
 import { checkDistinct, checkOutputFile, type InputFile } from '../output/files.js';
+import type { Io } from '../output/io.js';
 import { terminalLine } from '../output/terminal.js';
-import type { Io } from './io.js';
 
 export { ruleFileInputs } from '../output/files.js';
 

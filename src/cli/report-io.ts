@@ -1,5 +1,5 @@
 import { STDOUT } from '../output/files.js';
-import type { Io } from './io.js';
+import type { Io } from '../output/io.js';
 
 /**
  * Where a command prints its human report: standard output, unless an

@@ -35,7 +35,7 @@ import {
   pastSignal,
   thrownOutside,
 } from '../guard/rule-faults.js';
-import type { Io } from './io.js';
+import type { Io } from '../output/io.js';
 import type { RuleThreadData, RuleThreadMessage } from './thread-messages.js';
 
 /** How long rule code may run on after a signal before it is stopped (a command that can react does so in ms). */

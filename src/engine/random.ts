@@ -1,4 +1,4 @@
-import type { Rng, StreamVersion } from '../rules/types.js';
+import type { Rng, StreamVersion } from '../contract/types.js';
 
 /**
  * The random streams: one stream per chunk of trials, keyed by
@@ -37,7 +37,7 @@ import type { Rng, StreamVersion } from '../rules/types.js';
  * Stream 3 (the default from its adoption until stream 5's) is stream 2's
  * generator, chunk seeds and dice, bit for bit; what differs is how one rule
  * reads them. fow draws several turns of a side's reserve dice at once, as
- * digits of the base its hit chance needs (rules/fow-plan.ts), instead of a
+ * digits of the base its hit chance needs (rules/fow/plan.ts), instead of a
  * turn's dice four to a draw as on stream 2: that changes which dice a seed
  * gives fow, so it is a new stream, and stream 2 stays for reproducing its
  * results. Every other rule, rule files included, draws on stream 3 exactly
@@ -51,7 +51,7 @@ import type { Rng, StreamVersion } from '../rules/types.js';
  * Stream 5 (the default since it passed the checks of docs/streams.md at
  * 10^8 trials) is stream 4 but for infinity, deployment and warbands, which
  * read several rolls, or several trials' dice, from one output, exactly
- * uniform (rules/draw-digits.ts, rules/warbands-dice.ts), and count outcomes
+ * uniform (rules/draw-digits.ts, rules/warbands/dice.ts), and count outcomes
  * without branches. Every other rule draws on it exactly as on stream 4.
  */
 
@@ -234,7 +234,7 @@ const xoshiroStates = new WeakMap<Rng, Int32Array>();
 /**
  * One step of xoshiro128** on `state` (s0 … s3, updated in place): its next 32-bit output as a signed int32.
  * The one copy of the generator: XoshiroStream draws through it, and so do the rule files' dice
- * (rules/file-rule-dice.ts) on the stream's own state.
+ * (rule-files/dice.ts) on the stream's own state.
  */
 export function xoshiroNext(state: Int32Array): number {
   const s0 = state[0];
@@ -253,7 +253,7 @@ export function xoshiroNext(state: Int32Array): number {
 /**
  * The state s0 … s3 of the xoshiro128** stream `rng` (streams 2 to 4), or undefined for another stream: a caller that
  * steps it as XoshiroStream's `next` does draws the very numbers the stream's own methods would, cheaper (the rule
- * files' dice, rules/file-rule-dice.ts). The stream's methods and the caller then share one state.
+ * files' dice, rule-files/dice.ts). The stream's methods and the caller then share one state.
  */
 export function xoshiroState(rng: Rng): Int32Array | undefined {
   return xoshiroStates.get(rng);

@@ -1,5 +1,5 @@
+import type { Params, Rule, RuleFile, StreamVersion } from '../contract/types.js';
 import type { CallMarker } from '../guard/rule-calls.js';
-import type { Params, Rule, RuleFile, StreamVersion } from '../rules/types.js';
 import { chunkTrials } from './chunks.js';
 import { chunkStreams } from './random.js';
 

@@ -3,11 +3,12 @@
  * --confidence, --precision, --max-trials, --timeout), parsed and checked before any work starts. Errors name
  * the option as the CLI spells it; the library and the merge of shards check with the same words.
  */
+
+import type { StreamVersion } from '../contract/types.js';
 import { parseDecimal } from '../decimal.js';
 import { badValue, UsageError } from '../errors.js';
 import { DEFAULT_TRIALS, MAX_CONFIDENCE, MAX_TRIALS } from '../input/limits.js';
 import { parseSeed } from '../input/seed.js';
-import type { StreamVersion } from '../rules/types.js';
 import { DEFAULT_STREAM, STREAM_VERSIONS, STREAMS_ALLOWED } from './random.js';
 import { defaultThreads } from './threads.js';
 

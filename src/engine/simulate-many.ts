@@ -1,4 +1,4 @@
-import type { Params, Rule, StreamVersion } from '../rules/types.js';
+import type { Params, Rule, StreamVersion } from '../contract/types.js';
 import type { ChunkLedger } from './checkpoint.js';
 import { type ChunkRange, chunkCount, chunksPerTask, trialsInChunks } from './chunks.js';
 import { addTallyMessage, isPacked, type TallyMessage, unpackTally } from './packed-tally.js';

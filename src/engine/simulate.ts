@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import type { Params, Rule, StreamVersion } from '../rules/types.js';
+import type { Params, Rule, StreamVersion } from '../contract/types.js';
 import { estimate } from '../stats/estimate.js';
 import type { ChunkLedger } from './checkpoint.js';
 import { CHUNK_TRIALS, type ChunkRange, chunkCount, chunkTrials, planTasks, trialsInChunks } from './chunks.js';

@@ -2,7 +2,7 @@
  * Dice summed as one roll, written as text: `'2d6'` is two d6 added
  * together, `'d20'` one d20. `dice.count(n, '2d6', atLeast)` counts the
  * rolls of such a sum that reach `atLeast`, and `dice.sum(n, sides)` is the
- * total of n dice, in simulation (rules/file-rule-dice.ts) and enumerated
+ * total of n dice, in simulation (rule-files/dice.ts) and enumerated
  * (replay-dice.ts) alike. The ways each total can fall are counted here,
  * once per expression, as integers over sides^dice (icepool's way: exact
  * weights as integers over a denominator).

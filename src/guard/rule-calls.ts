@@ -6,12 +6,12 @@
  * out of memory, the watcher reads the marker and names the file and the
  * function in one line, instead of hanging or blaming muster.
  *
- *   adapter (file-rule-loop.ts, file-rule-check.ts, load-rule.ts) ─► enterRuleCall / leaveRuleCall ─► marker
+ *   adapter (rule-files/: loop.ts, check.ts, load.ts) ─► enterRuleCall / leaveRuleCall ─► marker
  *   supervisor (cli/supervisor.ts), pool (engine/pool.ts) ─► readRuleCall(marker)
  *
  * The marker is written once a call, not once a trial (trial is marked for a
  * whole chunk), so it costs nothing measurable. Nothing else is imported: the
- * calculator page bundles this module with file-rule.ts, and there no
+ * calculator page bundles this module with rule-files/rule.ts, and there no
  * marker is ever set, so every call just runs.
  */
 /**

@@ -1,6 +1,6 @@
 /**
  * The bounds every simulation is held to, wherever it is asked for (the CLI's flags: settings.ts; the library's
- * options: library-core.ts). No Node imports here, so the library's browser entry shares them.
+ * options: library/core.ts). No Node imports here, so the library's browser entry shares them.
  */
 
 /** Largest run: keeps every tally's sums of squares below 2^53, where doubles count exactly. */

@@ -51,8 +51,8 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import type { Rule } from '../contract/types.js';
 import { UsageError } from '../errors.js';
-import type { Rule } from '../rules/types.js';
 
 /** A name whose last part is empty, `.` or `..`: a folder's (separators: `/`, and `\` on Windows). */
 const SEPARATOR = process.platform === 'win32' ? '[/\\\\]' : '/';

@@ -2,8 +2,9 @@
  * Number and parameter formatting shared by the terminal (src/cli) and the
  * reports (reports/), which both import it from here, below them.
  */
+
+import type { Params } from '../contract/types.js';
 import type { Fraction } from '../exact/fraction.js';
-import type { Params } from '../rules/types.js';
 
 /** Probabilities as percentages, means as plain numbers; null (no exact value) as a dash. */
 export function formatValue(value: number | null, probability: boolean): string {

@@ -8,8 +8,9 @@
  * `below` is exactly uniform, so the chance is exact; on stream 1 each
  * digit is within 2^-32 · 4096 of uniform, as its dice are.
  */
+
+import type { Rng } from '../contract/types.js';
 import { chanceFraction } from '../exact/replay-dice.js';
-import type { Rng } from './types.js';
 
 const DIGIT = 4096;
 const DIGIT_BIG = BigInt(DIGIT);

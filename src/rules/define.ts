@@ -16,17 +16,26 @@
  *            fast path counts outcomes instead (a histogram every metric is read off) gives
  *            `tally: { length, summarize, check }` itself.
  *
- * The result is a plain `Rule` (types.ts): the engine, reports and CLI see no difference.
+ * The result is a plain `Rule` (contract/types.ts): the engine, reports and CLI see no difference.
  */
 
+import type { Dice } from '../contract/dice.js';
+import type {
+  DistributionSpec,
+  MatrixSpec,
+  MetricSpec,
+  ParamSpec,
+  Params,
+  Reading,
+  Rng,
+  Rule,
+} from '../contract/types.js';
 import { UsageError } from '../errors.js';
 import type { ExactDistribution } from '../exact/exact-distribution.js';
 import type { Fraction } from '../exact/fraction.js';
 import { keyedRecord } from '../keyed.js';
+import { DISTRIBUTION_DEPTH } from '../rule-files/tally.js';
 import { mean, proportion, type Tallied } from '../stats/estimate.js';
-import type { Dice } from './file-rule-dice.js';
-import { DISTRIBUTION_DEPTH } from './file-rule-tally.js';
-import type { DistributionSpec, MatrixSpec, MetricSpec, ParamSpec, Params, Reading, Rng, Rule } from './types.js';
 
 /** The value a parameter of this spec holds after parsing: a choice narrows to its choices. */
 type ValueOf<S extends ParamSpec> = S extends { type: 'integer' | 'number' }

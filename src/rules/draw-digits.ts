@@ -18,8 +18,9 @@
  * in doubles. Independent, the digits do not wait for one another (measured:
  * infinity a quarter faster than the digits peeled off one by one).
  */
+
+import type { Rng } from '../contract/types.js';
 import { xoshiroNext, xoshiroState } from '../engine/random.js';
-import type { Rng } from './types.js';
 
 const TWO_TO_32 = 4294967296;
 

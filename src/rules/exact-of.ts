@@ -1,15 +1,16 @@
 /**
  * A rule's exact values where it has them. A rule file without exact() has
- * them by enumeration (file-rule-exact.ts), which at some parameters is past
+ * them by enumeration (rule-files/exact.ts), which at some parameters is past
  * its budget or meets dice.random(): beside a simulation that is "no exact
  * value" rather than an error (a quick budget: a simulation never waits long
  * for a value it may not get). `--exact` asks for them, and fails; a command
  * that shows exact values by default (compare, card) enumerates to the full
  * budget too, and says why when it simulates instead (fullExact).
  */
+
+import type { Params, Rule } from '../contract/types.js';
 import type { Fraction } from '../exact/fraction.js';
 import { DEFAULT_PATHS, NotEnumerable } from '../exact/replay-dice.js';
-import type { Params, Rule } from './types.js';
 
 /**
  * Paths enumerated for an exact value shown beside a simulation or chosen over one (a twentieth of the full

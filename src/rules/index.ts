@@ -1,23 +1,23 @@
+import type { Rule } from '../contract/types.js';
 import { type ChunkTask, runChunks } from '../engine/run-chunks.js';
 import { UsageError } from '../errors.js';
+import type { Presentation } from '../presentation/presentation.js';
 import { didYouMean } from '../text/suggest.js';
 import { deepFreeze } from './deep-freeze.js';
-import { deployment } from './deployment.js';
-import { deploymentPresentation } from './deployment.present.js';
-import { fow } from './fow.js';
-import { fowPresentation } from './fow.present.js';
+import { deployment } from './deployment/deployment.js';
+import { deploymentPresentation } from './deployment/deployment.present.js';
+import { fow } from './fow/fow.js';
+import { fowPresentation } from './fow/fow.present.js';
 import { infinity } from './infinity.js';
 import { infinityPresentation } from './infinity.present.js';
 import { noctvale } from './noctvale.js';
 import { noctvalePresentation } from './noctvale.present.js';
-import type { Presentation } from './presentation.js';
-import { reserves } from './reserves.js';
-import { reservesPresentation } from './reserves.present.js';
+import { reserves } from './reserves/reserves.js';
+import { reservesPresentation } from './reserves/reserves.present.js';
 import { rolloff } from './rolloff.js';
 import { rolloffPresentation } from './rolloff.present.js';
-import type { Rule } from './types.js';
-import { warbands } from './warbands.js';
-import { warbandsPresentation } from './warbands.present.js';
+import { warbands } from './warbands/warbands.js';
+import { warbandsPresentation } from './warbands/warbands.present.js';
 
 /** A built-in rule (`src/rules/<id>.ts`) and how its results are shown (`src/rules/<id>.present.ts`). */
 interface RuleEntry {

@@ -25,11 +25,11 @@
  * modelled: this is the pre-game procedure only.
  */
 
+import type { Dice } from '../contract/dice.js';
+import type { MetricSpec, ParamSpec, Rng } from '../contract/types.js';
 import { distributionOf, type ExactDistribution, geometricDistribution } from '../exact/exact-distribution.js';
 import { Fraction } from '../exact/fraction.js';
 import { defineBuiltin, histogramOf, type ParamsOf, type Slots, type TrialOut } from './define.js';
-import type { Dice } from './file-rule-dice.js';
-import type { MetricSpec, ParamSpec, Rng } from './types.js';
 
 const params = [
   {

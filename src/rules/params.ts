@@ -1,8 +1,8 @@
+import type { ParamSpec, Params, ParamValue, Rule } from '../contract/types.js';
 import { holdsAsTyped, parseDecimal } from '../decimal.js';
 import { badValue, UsageError } from '../errors.js';
 import { keyedRecord } from '../keyed.js';
 import { didYouMean } from '../text/suggest.js';
-import type { ParamSpec, Params, ParamValue, Rule } from './types.js';
 
 /** What a parameter accepts, in words, for `describe` and for error messages. */
 export function allowedText(spec: ParamSpec): string {

@@ -11,11 +11,12 @@
  * is geometric and the deciding roll is one roll conditioned on deciding: of
  * the 1,296 equally likely pairs of totals, P(A wins) = A's pairs / decisive pairs.
  */
+
+import type { Dice } from '../contract/dice.js';
+import type { MetricSpec, ParamSpec, Rng } from '../contract/types.js';
 import { type ExactDistribution, geometricDistribution } from '../exact/exact-distribution.js';
 import { Fraction } from '../exact/fraction.js';
 import { defineBuiltin, histogramOf, type ParamsOf, type Slots, type TrialOut } from './define.js';
-import type { Dice } from './file-rule-dice.js';
-import type { MetricSpec, ParamSpec, Rng } from './types.js';
 
 const BONUS_LIMIT = 6;
 /** Equally likely ordered pairs of one roll-off: 6^4 (A's two dice and B's). */

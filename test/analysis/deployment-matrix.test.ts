@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
 import { Fraction } from '../../src/exact/fraction.js';
-import { deployment } from '../../src/rules/deployment.js';
-import { DEPLOYMENT_STRATEGIES } from '../../src/rules/deployment-params.js';
+import { deployment } from '../../src/rules/deployment/deployment.js';
+import { DEPLOYMENT_STRATEGIES } from '../../src/rules/deployment/params.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { bufferIo } from '../support/io.js';
 

@@ -1,5 +1,5 @@
 /**
- * The library's balance (src/library-grid.ts): the object it returns is the
+ * The library's balance (src/library/grid.ts): the object it returns is the
  * one `muster balance --json` writes for the same question, byte for byte,
  * and its mistakes are UsageErrors naming the option.
  */
@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
-import { balance, Pool, UsageError } from '../../src/library.js';
+import { balance, Pool, UsageError } from '../../src/library/node.js';
 import { toJson } from '../../src/output/json.js';
 import { bufferIo } from '../support/io.js';
 

@@ -1,5 +1,5 @@
 /**
- * The browser library's balance (src/library-browser-balance.ts): the grid
+ * The browser library's balance (src/library/browser-balance.ts): the grid
  * computed on the calling thread gives the object `muster balance --json`
  * writes for the same question, byte for byte where solved exactly (one
  * varied parameter and two, with --keep and --within), and number for number
@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
-import { type BalanceOptions, balance, UsageError } from '../../src/library-browser.js';
+import { type BalanceOptions, balance, UsageError } from '../../src/library/browser.js';
 import { toJson } from '../../src/output/json.js';
 import { bufferIo } from '../support/io.js';
 

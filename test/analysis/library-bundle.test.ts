@@ -1,5 +1,5 @@
 /**
- * The library's browser entry (src/library-browser.ts) in Node: it bundles
+ * The library's browser entry (src/library/browser.ts) in Node: it bundles
  * for the browser platform with no Node module reachable; a rule file's
  * default export passed as a value is checked as `muster run FILE` checks
  * the file, in the same words; a run on the calling thread is the CLI's
@@ -22,7 +22,7 @@ import {
   ruleFile,
   run,
   UsageError,
-} from '../../src/library-browser.js';
+} from '../../src/library/browser.js';
 import { PACKAGE_VERSION } from '../../src/version.js';
 import { cli, scratchFolder } from '../support/cli.js';
 import { ROLL_OFF_FILE, ROLL_OFF_SOURCE, rollOffBruteForce } from '../support/inline-rolloff.js';
@@ -65,10 +65,10 @@ async function nodeImports(entry: string): Promise<string[]> {
 
 describe('the browser entry', () => {
   it('bundles for the browser with no Node module reachable, from the sources and from dist/', async () => {
-    expect(await nodeImports(join(root, 'src/library-browser.ts'))).toEqual([]);
-    expect(await nodeImports(join(root, 'dist/src/library-browser.js'))).toEqual([]);
+    expect(await nodeImports(join(root, 'src/library/browser.ts'))).toEqual([]);
+    expect(await nodeImports(join(root, 'dist/src/library/browser.js'))).toEqual([]);
     // The guard guards: the Node entry does pull Node in.
-    expect((await nodeImports(join(root, 'src/library.ts'))).length).toBeGreaterThan(0);
+    expect((await nodeImports(join(root, 'src/library/node.ts'))).length).toBeGreaterThan(0);
   }, 60_000);
 
   it('knows the version package.json gives without reading package.json (a bundle has no files)', () => {
@@ -148,7 +148,7 @@ describe('the browser entry', () => {
     const whole = await run('reserves', { trials: 65_536, seed: 'abort' });
     expect(partial).toEqual({ ...whole, partial: true });
     // Aborted before it starts: nothing simulated, as the pool's run gives it.
-    const { run: runOnPool } = await import('../../src/library.js');
+    const { run: runOnPool } = await import('../../src/library/node.js');
     const none = await run('reserves', { trials: 1000, seed: 'abort', signal: AbortSignal.abort() });
     const noneOnPool = await runOnPool('reserves', {
       trials: 1000,
@@ -181,7 +181,7 @@ describe("the library's run checks its options as the CLI's flags are checked", 
   // An aborted signal: a run that wrongly starts resolves at once (partial) instead of running for hours.
   const stopped = AbortSignal.abort();
   it('refuses more trials than a tally counts exactly (4e9), confidence past six nines, in both entries', async () => {
-    const { run: runOnPool } = await import('../../src/library.js');
+    const { run: runOnPool } = await import('../../src/library/node.js');
     const entries = [
       (options: RunOptions) => run('reserves', options),
       (options: RunOptions) => runOnPool('reserves', { ...options, threads: 1 }),

@@ -20,9 +20,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compare, exact, loadRule, run, sweep, UsageError } from '../../src/library.js';
-import * as browser from '../../src/library-browser.js';
-import type { Rule } from '../../src/rules/types.js';
+import type { Rule } from '../../src/contract/types.js';
+import * as browser from '../../src/library/browser.js';
+import { compare, exact, loadRule, run, sweep, UsageError } from '../../src/library/node.js';
 import { scratchFolder } from '../support/cli.js';
 
 const folder = scratchFolder('library-options');

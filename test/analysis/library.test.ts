@@ -1,5 +1,5 @@
 /**
- * The library's sweep and compare (src/library-grid.ts): the objects they
+ * The library's sweep and compare (src/library/grid.ts): the objects they
  * return are the ones `muster sweep --json` and `muster compare --json`
  * write, byte for byte once serialised the CLI's way, for the same options;
  * mistakes are UsageErrors, never an exit; an AbortSignal keeps what
@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
-import { compare, Pool, sweep, UsageError } from '../../src/library.js';
+import { compare, Pool, sweep, UsageError } from '../../src/library/node.js';
 import { toJson } from '../../src/output/json.js';
 import { bufferIo } from '../support/io.js';
 

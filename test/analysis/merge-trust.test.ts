@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { mergeCommand, shardCommand } from '../../src/cli/commands/shard.js';
-import { validateShard } from '../../src/cli/shard-file.js';
 import { UsageError } from '../../src/errors.js';
 import { rules } from '../../src/rules/index.js';
+import { validateShard } from '../../src/shards/shard-file.js';
 import { cli, scratchFolder } from '../support/cli.js';
 import { bufferIo } from '../support/io.js';
 

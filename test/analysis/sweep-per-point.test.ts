@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { planSweep } from '../../src/analysis/sweep.js';
 import { parseVary } from '../../src/analysis/vary.js';
 import { sweepCommand } from '../../src/cli/commands/sweep.js';
-import { sweep as librarySweep } from '../../src/library.js';
+import { sweep as librarySweep } from '../../src/library/node.js';
 import { getRule, rules } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { cli, scratchFolder } from '../support/cli.js';

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { simulateRunInThread } from '../../src/analysis/run-in-thread.js';
 import { tailOf, withTails } from '../../src/analysis/tails.js';
 import { Fraction } from '../../src/exact/fraction.js';
-import { adaptRuleFile } from '../../src/rules/file-rule.js';
+import { adaptRuleFile } from '../../src/rule-files/rule.js';
 import { rolloff } from '../../src/rules/rolloff.js';
 import { cli, scratchFolder } from '../support/cli.js';
 

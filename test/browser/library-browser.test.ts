@@ -1,5 +1,5 @@
 /**
- * muster-odds/browser in Chromium: src/library-browser.ts bundled by
+ * muster-odds/browser in Chromium: src/library/browser.ts bundled by
  * esbuild for the browser platform, loaded into a blank page with the
  * network off, computes what the CLI computes — Infinity's Initiative Roll
  * at WIP 13 against 15 exactly (145/352: 145 of the 352 d20 pairs that
@@ -20,7 +20,7 @@ import { ROLL_OFF_FILE, ROLL_OFF_SOURCE, rollOffBruteForce } from '../support/in
 import { describeInChromium, launchChromium, offlinePage } from '../support/offline-page.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const entry = join(root, 'src/library-browser.ts');
+const entry = join(root, 'src/library/browser.ts');
 const folder = scratchFolder('library-browser');
 const blank = join(folder, 'blank.html');
 writeFileSync(
@@ -76,7 +76,7 @@ async function libraryPage(): Promise<{ page: Page; problems: string[]; requests
   return opened;
 }
 
-type Library = typeof import('../../src/library-browser.js');
+type Library = typeof import('../../src/library/browser.js');
 type InPage = Window & { muster: Library; rollOff: unknown };
 
 async function cliJson(...argv: string[]): Promise<RunResult> {

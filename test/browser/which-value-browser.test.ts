@@ -1,5 +1,5 @@
 /**
- * "Which value?" in the calculator (reports/app/which-value.ts), in headless
+ * "Which value?" in the calculator (src/page/which-value.ts), in headless
  * Chromium offline: the page's answer to a question is the CLI's for the same
  * question — the `balance` block and every point of `muster balance --json`
  * (one varied parameter and two, with the form's other values as --set), and

@@ -10,8 +10,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDistance, parseKeep, parseTarget } from '../../src/analysis/balance-terms.js';
+import type { MetricSpec } from '../../src/contract/types.js';
 import { UsageError } from '../../src/errors.js';
-import type { MetricSpec } from '../../src/rules/types.js';
 import { cli, scratchFolder } from '../support/cli.js';
 
 const folder = scratchFolder('balance');

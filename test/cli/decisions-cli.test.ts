@@ -120,7 +120,7 @@ describe('a simulation plays the exact policy', () => {
 
 describe('the library carries decisions', () => {
   it('exact() returns objective and policy as `muster run --exact --json` writes them; set chooses the objective', async () => {
-    const { exact } = await import('../../src/library.js');
+    const { exact } = await import('../../src/library/node.js');
     const fromLibrary = await exact(example('push-your-luck'), { set: { cap: 12, objective: 'goal.reached' } });
     const fromCli = await runCommand(
       example('push-your-luck'),
@@ -135,7 +135,7 @@ describe('the library carries decisions', () => {
 
 describe('past what enumeration can do', () => {
   it('a simulation of a rule with decisions is refused in one line, never played by a guessed policy', async () => {
-    const { run } = await import('../../src/library.js');
+    const { run } = await import('../../src/library/node.js');
     // A step that reads dice.random() cannot be enumerated (as one past the budget cannot, refused the same way).
     // The library takes a rule file by its path (a rule object it did not make is refused).
     const folder = mkdtempSync(join(tmpdir(), 'muster-decisions-'));

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
-import { fow } from '../../src/rules/fow.js';
+import { fow } from '../../src/rules/fow/fow.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { bufferIo } from '../support/io.js';
 

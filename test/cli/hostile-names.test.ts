@@ -15,9 +15,9 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { parseExpression } from 'vega';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatHash } from '../../reports/app/hash.js';
 import type { VegaLiteSpec } from '../../reports/charts/chart.js';
 import { compileSpec, renderSvg } from '../../reports/svg.js';
+import { formatHash } from '../../src/page/hash.js';
 import type { RunResult } from '../../src/result.js';
 import { scratchFolder } from '../support/cli.js';
 import { HOSTILE_NAMES, isMetricName, isParamName, namedRuleSource } from '../support/hostile.js';
@@ -448,7 +448,7 @@ describeInChromium('pages in headless Chromium: every chart draws, no console er
   /** How many marks each chart drew (runs in the page). */
   const marksPerChart = (selector: string) =>
     [...document.querySelectorAll(selector)].map((vis) => vis.querySelectorAll('svg .role-mark > *').length);
-  /** What the calculator page offers tests (reports/app/browser.ts). */
+  /** What the calculator page offers tests (src/page/browser.ts). */
   interface AppHandle {
     idle(): Promise<void>;
     open(hash: string): Promise<void>;

@@ -44,8 +44,8 @@ describe('the packed package', () => {
       expect(names, dev).not.toContain(dev);
     const own = readdirSync(join(installed, 'muster-odds'), { recursive: true, encoding: 'utf8' });
     expect(own.filter((name) => /^test\b|\.test\.|^dist\/test\b/.test(name))).toEqual([]);
-    expect(own).toContain('dist/src/library.d.ts');
-    expect(own).toContain('dist/src/library-browser.d.ts');
+    expect(own).toContain('dist/src/library/node.d.ts');
+    expect(own).toContain('dist/src/library/browser.d.ts');
   });
 
   it('bundles muster-odds/browser for the browser platform, with no Node module, and the bundle answers', async () => {

@@ -6,11 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
+import type { RuleDecisions } from '../../src/contract/types.js';
 import type { Fraction } from '../../src/exact/fraction.js';
-import { adaptRuleFile } from '../../src/rules/file-rule.js';
+import { adaptRuleFile } from '../../src/rule-files/rule.js';
 import { resolveParams } from '../../src/rules/params.js';
-import { reserves } from '../../src/rules/reserves.js';
-import type { RuleDecisions } from '../../src/rules/types.js';
+import { reserves } from '../../src/rules/reserves/reserves.js';
 import { bufferIo } from '../support/io.js';
 
 const portPath = new URL('../../examples/rules/reserves-call-steps.mjs', import.meta.url).pathname;

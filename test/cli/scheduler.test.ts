@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { fillIndex, resolveShard } from '../../src/cli/scheduler.js';
 import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
-import { gridShardPieces } from '../../src/engine/grid-shards.js';
+import { gridShardPieces } from '../../src/shards/grid-shards.js';
+import { fillIndex, resolveShard } from '../../src/shards/scheduler.js';
 import { cli, scratchFolder } from '../support/cli.js';
 
 const folder = scratchFolder('scheduler');

@@ -4,10 +4,10 @@ import { SimulationPool } from '../../src/engine/pool.js';
 import { chunkStream, STREAM_VERSIONS } from '../../src/engine/random.js';
 import { mergeTally } from '../../src/engine/run-chunks.js';
 import { simulate } from '../../src/engine/simulate.js';
-import { fow } from '../../src/rules/fow.js';
+import { fow } from '../../src/rules/fow/fow.js';
 import { runBuiltinChunks } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
-import { reserves } from '../../src/rules/reserves.js';
+import { reserves } from '../../src/rules/reserves/reserves.js';
 
 const params = resolveParams(reserves, ['chosenRound=3', 'command=3', 'leaderLoss=0.2', 'fallbackCommand=1']);
 // Five chunks, the last one short, so the partial-chunk path is covered.

@@ -35,7 +35,7 @@ for (const stream of STREAM_VERSIONS) {
   });
 }
 
-// Stream 3 is stream 2's generator and dice; only fow reads them differently (rules/fow-plan.ts).
+// Stream 3 is stream 2's generator and dice; only fow reads them differently (rules/fow/plan.ts).
 // Both files are checked against the engine above, so equal pinned counts here mean equal streams.
 describe('stream 3 draws exactly as stream 2 for every rule but fow', () => {
   const read = (stream: 2 | 3) =>
@@ -59,7 +59,7 @@ describe('stream 3 draws exactly as stream 2 for every rule but fow', () => {
 });
 
 // Stream 4 is stream 3 but for reserves beyond its outcome histogram (more than 2^18 outcomes), where it
-// reads a squad's dice four to a draw instead of one uniform a die (rules/reserves.ts).
+// reads a squad's dice four to a draw instead of one uniform a die (rules/reserves/reserves.ts).
 describe('stream 4 draws exactly as stream 3 for every rule but reserves beyond its outcome histogram', () => {
   const read = (stream: 3 | 4) =>
     JSON.parse(readFileSync(new URL(`../${goldenFile(stream)}`, import.meta.url), 'utf8')) as GoldenCase[];

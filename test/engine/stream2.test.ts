@@ -17,9 +17,9 @@
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
 import { compare, parseOptions, poissonTails } from '../../scripts/validate-streams.js';
+import type { Rng } from '../../src/contract/types.js';
 import { chunkStream, TycheStream, XoshiroStream } from '../../src/engine/random.js';
 import { rules } from '../../src/rules/index.js';
-import type { Rng } from '../../src/rules/types.js';
 import { chiSquareTails } from '../../src/stats/incomplete-gamma.js';
 
 const TWO_TO_20 = 2 ** 20;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isPacked, type TallyMessage, unpackTally } from '../../src/engine/packed-tally.js';
 import { runChunks } from '../../src/engine/run-chunks.js';
 import { resolveParams } from '../../src/rules/params.js';
-import { reserves } from '../../src/rules/reserves.js';
+import { reserves } from '../../src/rules/reserves/reserves.js';
 import simulateChunks, { Lending } from '../../workers/simulate.js';
 
 /**

@@ -7,11 +7,11 @@
  * either side does better against the other's (else the solver must refuse the game).
  */
 import { describe, expect, it } from 'vitest';
+import type { Rng } from '../../src/contract/types.js';
 import { chunkStream } from '../../src/engine/random.js';
 import { type DecisionGame, solveDecisions } from '../../src/exact/decisions.js';
 import { Fraction } from '../../src/exact/fraction.js';
 import { NotEnumerable } from '../../src/exact/replay-dice.js';
-import type { Rng } from '../../src/rules/types.js';
 
 const ZERO = Fraction.ZERO;
 

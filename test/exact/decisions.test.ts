@@ -10,10 +10,10 @@
  *   both sides hold a token (a game): max over A's policies of min over B's, both ways round
  */
 import { describe, expect, it } from 'vitest';
+import type { Rule, RuleDecisions } from '../../src/contract/types.js';
 import { Fraction } from '../../src/exact/fraction.js';
-import { adaptRuleFile } from '../../src/rules/file-rule.js';
+import { adaptRuleFile } from '../../src/rule-files/rule.js';
 import { resolveParams } from '../../src/rules/params.js';
-import type { Rule, RuleDecisions } from '../../src/rules/types.js';
 
 const F = (n: number, d = 1) => Fraction.of(n, d);
 const ZERO = Fraction.ZERO;

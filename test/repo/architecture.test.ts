@@ -9,7 +9,7 @@
  *   - no cycle anywhere in src/, reports/, workers/, scripts/;
  *   - no import climbs the numbered layers of docs/architecture.md (the rank table below, one row a layer);
  *   - reports/ (rendering, bundled into the page) never imports src/cli/;
- *   - reports/ (but the calculator page) runs nothing: it imports neither the pool nor a simulation;
+ *   - reports/ runs nothing: it imports neither the pool nor a simulation (the calculator page, src/page/, does);
  *   - src/analysis/ imports neither reports/ nor src/cli/;
  *   - what the package ships (src/, reports/, workers/) imports no devDependency.
  */
@@ -125,8 +125,8 @@ describe('the import graph of src/, reports/, workers/ and scripts/', () => {
     const has = (from: string, to: string) => edges.some((edge) => edge.from === from && edge.to === to);
     expect(has('src/analysis/sweep.ts', 'src/analysis/evaluate.ts'), 'static').toBe(true);
     expect(has('src/analysis/best.ts', 'src/analysis/sweep-result.ts'), 'type-only').toBe(true);
-    expect(has('src/rules/rule-ref.ts', 'src/rules/load-rule.ts'), 'dynamic').toBe(true);
-    expect(has('src/rules/load-rule.ts', 'esbuild'), 'a package').toBe(true);
+    expect(has('src/rule-files/ref.ts', 'src/rule-files/load.ts'), 'dynamic').toBe(true);
+    expect(has('src/rule-files/load.ts', 'esbuild'), 'a package').toBe(true);
   });
 
   it('has no cycle', () => {
@@ -139,12 +139,9 @@ describe('the import graph of src/, reports/, workers/ and scripts/', () => {
     expect(shown(wrong)).toBe('');
   });
 
-  it('reports/ runs nothing: no pool, no simulation (the calculator page, reports/app/, runs its own)', () => {
+  it('reports/ runs nothing: no pool, no simulation (the calculator page, src/page/, runs its own)', () => {
     const runners = ['src/engine/pool.ts', 'src/engine/simulate.ts', 'src/engine/simulate-many.ts'];
-    const wrong = edges.filter(
-      (edge) =>
-        edge.local && under(edge.from, 'reports') && !under(edge.from, 'reports/app') && runners.includes(edge.to),
-    );
+    const wrong = edges.filter((edge) => edge.local && under(edge.from, 'reports') && runners.includes(edge.to));
     expect(shown(wrong)).toBe('');
   });
 
@@ -181,23 +178,26 @@ describe('the import graph of src/, reports/, workers/ and scripts/', () => {
 
 /**
  * The numbered layers of docs/architecture.md, one row a layer, top (1) to bottom: a file imports only files of
- * its own layer or of a layer above it (a smaller number). The rule contract (`src/rules/types.ts`, types only) is
- * the one file every layer may name. The first row that matches a file gives its layer.
+ * its own layer or of a layer above it (a smaller number). The rule contract (`src/contract/`: the `Rule` types,
+ * `Dice`, parameter values; types only) is the one folder every layer may name. The first row that matches a file
+ * gives its layer.
  */
 const LAYERS: ReadonlyArray<readonly [number, RegExp]> = [
   [1, /^src\/(stats|exact|text)\/|^src\/(errors|decimal|keyed|version)\.ts$/],
   [2, /^src\/(input|output|guard)\//],
-  [3, /^src\/engine\//],
-  [4, /^src\/rules\//],
-  [5, /^src\/(result|result-distribution|best-of)\.ts$/],
-  [6, /^src\/analysis\//],
-  [9, /^reports\/app\//],
-  [7, /^reports\//],
-  [8, /^src\/library[-.]/],
-  [10, /^src\/cli\/|^src\/cli\.ts$/],
-  [11, /^workers\//],
+  [3, /^src\/(contract|presentation)\//],
+  [4, /^src\/engine\//],
+  [5, /^src\/(rules|rule-files)\//],
+  [6, /^src\/(result|result-distribution|best-of)\.ts$/],
+  [7, /^src\/analysis\//],
+  [8, /^reports\//],
+  [9, /^src\/library\//],
+  [10, /^src\/page\//],
+  [11, /^src\/shards\//],
+  [12, /^src\/cli\/|^src\/cli\.ts$/],
+  [13, /^workers\//],
 ];
-const CONTRACT = 'src/rules/types.ts';
+const isContract = (file: string) => under(file, 'src/contract');
 
 function layerOf(file: string): number | undefined {
   return LAYERS.find(([, pattern]) => pattern.test(file))?.[0];
@@ -206,7 +206,7 @@ function layerOf(file: string): number | undefined {
 /** The imports that climb: from a file to one of a lower layer (a larger number), the contract aside. */
 function climbing(edges: readonly Edge[]): Edge[] {
   return edges.filter((edge) => {
-    if (!edge.local || edge.to === CONTRACT) return false;
+    if (!edge.local || isContract(edge.to)) return false;
     const from = layerOf(edge.from);
     const to = layerOf(edge.to);
     return from !== undefined && to !== undefined && to > from;
@@ -227,12 +227,13 @@ describe('the layers of docs/architecture.md, held', () => {
 
   it('fails on a planted upward import, of each pair of layers', () => {
     // One file of each layer, importing one file of each layer below it: every such edge is caught.
-    const sample = LAYERS.map(([layer]) => shipped.find((file) => layerOf(file) === layer && file !== CONTRACT));
+    const sample = LAYERS.map(([layer]) => shipped.find((file) => layerOf(file) === layer));
     expect(sample.every((file) => file !== undefined)).toBe(true);
     const planted: Edge[] = [];
     for (const [i, from] of sample.entries())
       for (const to of sample.slice(i + 1))
-        if (from && to && (layerOf(to) ?? 0) > (layerOf(from) ?? 0)) planted.push({ from, to, local: true });
+        if (from && to && !isContract(to) && (layerOf(to) ?? 0) > (layerOf(from) ?? 0))
+          planted.push({ from, to, local: true });
     expect(planted.length).toBeGreaterThanOrEqual(LAYERS.length);
     expect(climbing([...edges, ...planted])).toEqual(planted);
     // The engine naming the rule registry, as it once did for a default parameter: refused.
@@ -241,8 +242,14 @@ describe('the layers of docs/architecture.md, held', () => {
   });
 
   it('the contract is named by type only', () => {
-    const valueImports = shipped.filter((file) =>
-      /^import (?!type )[^;]*from '[./]+(rules\/)?types\.js'/m.test(readFileSync(join(ROOT, file), 'utf8')),
+    const valueImport = /^import (?!type )[^;]*from '(\.\.\/)+contract\/[a-z-]+\.js'/m;
+    const withinContract = /^import (?!type )[^;]*from '\.\/[a-z-]+\.js'/m;
+    const valueImports = shipped.filter((file) => {
+      const text = readFileSync(join(ROOT, file), 'utf8');
+      return valueImport.test(text) || (isContract(file) && withinContract.test(text));
+    });
+    expect(valueImport.test("import { Rule } from '../contract/types.js';"), 'the check sees a value import').toBe(
+      true,
     );
     expect(valueImports).toEqual([]);
   });

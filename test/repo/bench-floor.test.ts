@@ -7,12 +7,12 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { reserves2d6Chunk } from '../../scripts/bench/floor.js';
+import type { StreamVersion } from '../../src/contract/types.js';
 import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
 import { chunkStream, xoshiroState } from '../../src/engine/random.js';
 import { runChunks } from '../../src/engine/run-chunks.js';
-import { loadRuleFile } from '../../src/rules/load-rule.js';
+import { loadRuleFile } from '../../src/rule-files/load.js';
 import { resolveParams } from '../../src/rules/params.js';
-import type { StreamVersion } from '../../src/rules/types.js';
 
 const file = fileURLToPath(new URL('../../examples/rules/reserves-2d6.mjs', import.meta.url));
 

@@ -13,10 +13,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MAX_CODE_HASH_LENGTH, MAX_HASH_LENGTH, parseHash } from '../../reports/app/hash.js';
-import { MODULE_NAME, scriptOf, WRAPPER_LINES } from '../../reports/app/workbench/module-text.js';
-import { MAX_SOURCE_LENGTH, packSource, unpackSource } from '../../reports/app/workbench/share.js';
-import { adaptRuleFile } from '../../src/rules/file-rule.js';
+import { MAX_CODE_HASH_LENGTH, MAX_HASH_LENGTH, parseHash } from '../../src/page/hash.js';
+import { MODULE_NAME, scriptOf, WRAPPER_LINES } from '../../src/page/workbench/module-text.js';
+import { MAX_SOURCE_LENGTH, packSource, unpackSource } from '../../src/page/workbench/share.js';
+import { adaptRuleFile } from '../../src/rule-files/rule.js';
 
 const examples = new URL('../../examples/rules/', import.meta.url);
 const files = readdirSync(examples).filter((name) => name.endsWith('.mjs'));

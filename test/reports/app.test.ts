@@ -8,6 +8,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_SEED, DEFAULT_TRIALS } from '../../src/cli/commands/run.js';
+import { DEFAULT_STREAM } from '../../src/engine/random.js';
 import {
   APP_DEFAULT_SEED,
   APP_DEFAULT_STREAM,
@@ -17,10 +19,8 @@ import {
   parseStreamText,
   parseTrials,
   readHash,
-} from '../../reports/app/form-values.js';
-import { formatHash, parseHash } from '../../reports/app/hash.js';
-import { DEFAULT_SEED, DEFAULT_TRIALS } from '../../src/cli/commands/run.js';
-import { DEFAULT_STREAM } from '../../src/engine/random.js';
+} from '../../src/page/form-values.js';
+import { formatHash, parseHash } from '../../src/page/hash.js';
 import { getRule, rules } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { cli, scratchFolder } from '../support/cli.js';

@@ -7,10 +7,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type Card, cardCharts, layoutCard, planCard, renderCardSheet } from '../../reports/card/layout.js';
+import type { Rule } from '../../src/contract/types.js';
 import { buildResult, type RunResult } from '../../src/result.js';
 import { rules } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
-import type { Rule } from '../../src/rules/types.js';
 
 const PLACEHOLDER = '—';
 

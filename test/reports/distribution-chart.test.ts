@@ -12,8 +12,8 @@ import { renderPage } from '../../reports/page.js';
 import { buildRunPage, runPageInput } from '../../reports/run-report.js';
 import { compileSpec, renderSvg } from '../../reports/svg.js';
 import { runCommand } from '../../src/cli/commands/run.js';
+import type { MetricSpec } from '../../src/contract/types.js';
 import { getRule } from '../../src/rules/index.js';
-import type { MetricSpec } from '../../src/rules/types.js';
 import { HOSTILE } from '../support/hostile.js';
 import { bufferIo } from '../support/io.js';
 

@@ -1,9 +1,9 @@
 /**
- * The name Download gives a rule written in the page (reports/app/workbench/file-name.ts): `<id>.mjs`, safe on any
+ * The name Download gives a rule written in the page (src/page/workbench/file-name.ts): `<id>.mjs`, safe on any
  * file system, whatever the id holds. Expected names are written here by hand from that rule.
  */
 import { describe, expect, it } from 'vitest';
-import { declaredId, fileNameOfId } from '../../reports/app/workbench/file-name.js';
+import { declaredId, fileNameOfId } from '../../src/page/workbench/file-name.js';
 
 describe('Download’s file name, from the rule’s id', () => {
   it('an id as rule files have them is the name as it is', () => {

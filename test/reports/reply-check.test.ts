@@ -1,11 +1,11 @@
 /**
- * What the page accepts from a rule's sandbox (reports/app/workbench/reply-check.ts): replies written here by hand,
+ * What the page accepts from a rule's sandbox (src/page/workbench/reply-check.ts): replies written here by hand,
  * as a harness taken over by the rule's code could post them. The true values are worked by hand (one die of six
  * faces: 1/6 for its highest face, the double nearest 1/6 printed beside it); every forged one is refused with a line
  * naming what was wrong, and none is left unanswered (null is only a reply to an older request).
  */
 import { describe, expect, it } from 'vitest';
-import { checkedReply, type Expected, MAX_FRACTION_DIGITS } from '../../reports/app/workbench/reply-check.js';
+import { checkedReply, type Expected, MAX_FRACTION_DIGITS } from '../../src/page/workbench/reply-check.js';
 
 const expected = (trials: number | null = null): Expected => ({ id: 2, trials, done: 0 });
 

@@ -9,11 +9,11 @@ import { cssString, escapeHtml, jsonForScript } from '../../reports/escape.js';
 import { percent } from '../../reports/numbers.js';
 import { buildRunPage } from '../../reports/run-report.js';
 import { compileSpec, renderSvg } from '../../reports/svg.js';
+import type { Rule } from '../../src/contract/types.js';
 import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
 import { buildResult, type RunResult } from '../../src/result.js';
 import { presentationOf, rules, runBuiltinChunks } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
-import type { Rule } from '../../src/rules/types.js';
 import { echoRule, HOSTILE } from '../support/hostile.js';
 
 /** Every rule at its defaults: solved exactly, and simulated on two chunks in-process. */

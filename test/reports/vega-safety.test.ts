@@ -19,9 +19,9 @@ import { sweepPage } from '../../reports/sweep.js';
 import type { SweepResult } from '../../src/analysis/sweep.js';
 import { unionMetrics } from '../../src/analysis/vary.js';
 import { compareCommand } from '../../src/cli/commands/compare.js';
+import type { Rule } from '../../src/contract/types.js';
 import { buildResult, envelope } from '../../src/result.js';
 import { getRule } from '../../src/rules/index.js';
-import type { Rule } from '../../src/rules/types.js';
 import { echoRule } from '../support/hostile.js';
 import { bufferIo } from '../support/io.js';
 

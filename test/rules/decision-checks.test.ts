@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { adaptRuleFile } from '../../src/rules/file-rule.js';
+import { adaptRuleFile } from '../../src/rule-files/rule.js';
 import { resolveParams } from '../../src/rules/params.js';
 
 /** A two-state decision rule: at the start A picks "win" or "lose"; overrides replace members. */

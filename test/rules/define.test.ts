@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import type { ParamSpec } from '../../src/contract/types.js';
 import { UsageError } from '../../src/errors.js';
 import { defineBuiltin, slotsOf } from '../../src/rules/define.js';
 import { infinity } from '../../src/rules/infinity.js';
 import { noctvale } from '../../src/rules/noctvale.js';
 import { resolveParams } from '../../src/rules/params.js';
-import type { ParamSpec } from '../../src/rules/types.js';
 import type { Tallied } from '../../src/stats/estimate.js';
 
 // A one-die roll-off written through the helper, as a new built-in would be: A wins on a higher d6, ties roll again.

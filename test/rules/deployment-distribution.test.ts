@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { simulateRunInThread } from '../../src/analysis/run-in-thread.js';
 import { Fraction } from '../../src/exact/fraction.js';
 import { buildResult } from '../../src/result.js';
-import { deployment } from '../../src/rules/deployment.js';
+import { deployment } from '../../src/rules/deployment/deployment.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { countPlausible } from '../support/bounds.js';
 import { zoneOutcomes } from './deployment-brute-force.js';

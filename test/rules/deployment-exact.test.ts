@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Fraction } from '../../src/exact/fraction.js';
-import { deployment } from '../../src/rules/deployment.js';
-import { DEPLOYMENT_STRATEGIES } from '../../src/rules/deployment-params.js';
+import { deployment } from '../../src/rules/deployment/deployment.js';
+import { DEPLOYMENT_STRATEGIES } from '../../src/rules/deployment/params.js';
 import { resolveParams } from '../../src/rules/params.js';
 import {
   aPlacesLast,

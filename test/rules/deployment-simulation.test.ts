@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import type { StreamVersion } from '../../src/contract/types.js';
 import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
 import { DEFAULT_STREAM, STREAM_VERSIONS } from '../../src/engine/random.js';
 import { mergeTally } from '../../src/engine/run-chunks.js';
-import { deployment } from '../../src/rules/deployment.js';
+import { deployment } from '../../src/rules/deployment/deployment.js';
 import { runBuiltinChunks } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
-import type { StreamVersion } from '../../src/rules/types.js';
 import { estimate } from '../../src/stats/estimate.js';
 import { bruteForce, type Reading, readingSettings, TEXT_READING } from './deployment-brute-force.js';
 

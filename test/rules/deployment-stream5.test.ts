@@ -8,9 +8,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { chunkStream, xoshiroState } from '../../src/engine/random.js';
-import { deployment } from '../../src/rules/deployment.js';
-import { trialOutcomes } from '../../src/rules/deployment-digits.js';
-import { DEPLOYMENT_STRATEGIES, type Deployment } from '../../src/rules/deployment-params.js';
+import { deployment } from '../../src/rules/deployment/deployment.js';
+import { trialOutcomes } from '../../src/rules/deployment/digits.js';
+import { DEPLOYMENT_STRATEGIES, type Deployment } from '../../src/rules/deployment/params.js';
 import { resolveParams } from '../../src/rules/params.js';
 import type { Tallied } from '../../src/stats/estimate.js';
 import { DigitReplay } from '../support/digit-replay.js';

@@ -2,23 +2,23 @@
  * The counting primitives a rule file's dice offer beside d and count(n, sides, atLeast): dice.sum(n, sides), the
  * total of n dice, and dice.count(n, 'KdS', atLeast), the rolls of a sum of K dice that reach atLeast. Enumerated,
  * each is one branch per total or per number of rolls (replay-dice.ts); simulated, each reads its dice from below()
- * draws as file-rule-dice.ts documents. The oracles: loops over every sequence of faces written here, the closed
+ * draws as rule-files/dice.ts documents. The oracles: loops over every sequence of faces written here, the closed
  * form of 2d6 reserves (squads arrive independently: P(all in) = (1 − miss)^n), a second stream at the same key
  * read through below() by the documented digits, and simulation within 5σ of the exact values (fixed seeds).
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import type { Params, Rule } from '../../src/contract/types.js';
 import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
 import { chunkStream } from '../../src/engine/random.js';
 import { runChunks } from '../../src/engine/run-chunks.js';
 import { totalWays } from '../../src/exact/dice-expression.js';
 import { Fraction } from '../../src/exact/fraction.js';
 import { NotEnumerable } from '../../src/exact/replay-dice.js';
-import { adaptRuleFile } from '../../src/rules/file-rule.js';
-import { BadDice, ChunkDice } from '../../src/rules/file-rule-dice.js';
-import { loadRule } from '../../src/rules/load-rule.js';
+import { BadDice, ChunkDice } from '../../src/rule-files/dice.js';
+import { loadRule } from '../../src/rule-files/load.js';
+import { adaptRuleFile } from '../../src/rule-files/rule.js';
 import { resolveParams } from '../../src/rules/params.js';
-import type { Params, Rule } from '../../src/rules/types.js';
 import { estimate } from '../../src/stats/estimate.js';
 import { meanTolerance, proportionTolerance } from '../support/bounds.js';
 

@@ -10,17 +10,17 @@
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import type { Rule } from '../../src/contract/types.js';
 import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
 import { runChunks } from '../../src/engine/run-chunks.js';
-import { deployment } from '../../src/rules/deployment.js';
-import { fow } from '../../src/rules/fow.js';
+import { loadRule } from '../../src/rule-files/load.js';
+import { deployment } from '../../src/rules/deployment/deployment.js';
+import { fow } from '../../src/rules/fow/fow.js';
 import { infinity } from '../../src/rules/infinity.js';
-import { loadRule } from '../../src/rules/load-rule.js';
 import { noctvale } from '../../src/rules/noctvale.js';
 import { resolveParams } from '../../src/rules/params.js';
-import { reserves } from '../../src/rules/reserves.js';
-import type { Rule } from '../../src/rules/types.js';
-import { warbands } from '../../src/rules/warbands.js';
+import { reserves } from '../../src/rules/reserves/reserves.js';
+import { warbands } from '../../src/rules/warbands/warbands.js';
 import { estimate } from '../../src/stats/estimate.js';
 
 const example = (name: string) => fileURLToPath(new URL(`../../examples/rules/${name}.mjs`, import.meta.url));

@@ -7,16 +7,16 @@
  * within 5σ (test/support/bounds.ts), with fixed seeds.
  */
 import { describe, expect, it } from 'vitest';
+import type { Params, Rule } from '../../src/contract/types.js';
 import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
 import { STREAM_VERSIONS } from '../../src/engine/random.js';
 import { runChunks } from '../../src/engine/run-chunks.js';
 import { rationalOf } from '../../src/exact/double-value.js';
 import { Fraction } from '../../src/exact/fraction.js';
 import { NotEnumerable } from '../../src/exact/replay-dice.js';
+import { adaptRuleFile } from '../../src/rule-files/rule.js';
 import { knownExact } from '../../src/rules/exact-of.js';
-import { adaptRuleFile } from '../../src/rules/file-rule.js';
 import { resolveParams } from '../../src/rules/params.js';
-import type { Params, Rule } from '../../src/rules/types.js';
 import { estimate } from '../../src/stats/estimate.js';
 import { proportionTolerance } from '../support/bounds.js';
 

@@ -22,19 +22,19 @@
  * seed in 270. The seeds are fixed (printed in each title), so it never flakes.
  */
 import { describe, expect, it } from 'vitest';
+import type { StreamVersion } from '../../src/contract/types.js';
 import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
 import { chunkStream } from '../../src/engine/random.js';
 import { runChunks } from '../../src/engine/run-chunks.js';
 import type { Builtin } from '../../src/rules/define.js';
-import { deployment } from '../../src/rules/deployment.js';
-import { fow } from '../../src/rules/fow.js';
+import { deployment } from '../../src/rules/deployment/deployment.js';
+import { fow } from '../../src/rules/fow/fow.js';
 import { rules } from '../../src/rules/index.js';
 import { infinity } from '../../src/rules/infinity.js';
 import { noctvale } from '../../src/rules/noctvale.js';
 import { resolveParams } from '../../src/rules/params.js';
-import { reserves } from '../../src/rules/reserves.js';
-import type { StreamVersion } from '../../src/rules/types.js';
-import { warbands } from '../../src/rules/warbands.js';
+import { reserves } from '../../src/rules/reserves/reserves.js';
+import { warbands } from '../../src/rules/warbands/warbands.js';
 import type { Tallied } from '../../src/stats/estimate.js';
 import { type Observed, runTrials } from '../support/trial-run.js';
 

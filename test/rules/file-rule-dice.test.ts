@@ -1,15 +1,15 @@
 /**
- * The rule files' dice (src/rules/file-rule-dice.ts) step xoshiro128** themselves for `d` and `below`. They must
+ * The rule files' dice (src/rule-files/dice.ts) step xoshiro128** themselves for `d` and `below`. They must
  * give exactly the dice of the stream's own `roll` and `below` (pinned by test/engine/golden-streams.test.ts), in any mix
  * with the calls that still go through the stream (count, random, chance), on every stream, and across chunks when
  * one ChunkDice is handed each chunk's stream in turn. The reference here is a second generator at the same key,
  * drawn through its own methods, and an xoshiro128** written from Blackman and Vigna's reference code.
  */
 import { describe, expect, it } from 'vitest';
+import type { Rng, StreamVersion } from '../../src/contract/types.js';
 import { chunkStream, chunkStreams, MAX_BOUND, xoshiroState } from '../../src/engine/random.js';
+import { BadDice, ChunkDice } from '../../src/rule-files/dice.js';
 import { drawChance } from '../../src/rules/chance-draw.js';
-import { BadDice, ChunkDice } from '../../src/rules/file-rule-dice.js';
-import type { Rng, StreamVersion } from '../../src/rules/types.js';
 
 /** A fixed script of calls: a small LCG (Numerical Recipes' constants) picks each call and its argument. */
 function script(seed: number, length: number): Array<[string, number, number, number]> {

@@ -9,11 +9,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { simulateRunInThread } from '../../src/analysis/run-in-thread.js';
+import type { Rule } from '../../src/contract/types.js';
 import { UsageError } from '../../src/errors.js';
 import { Fraction } from '../../src/exact/fraction.js';
 import { buildResult } from '../../src/result.js';
-import { adaptRuleFile } from '../../src/rules/file-rule.js';
-import type { Rule } from '../../src/rules/types.js';
+import { adaptRuleFile } from '../../src/rule-files/rule.js';
 import { proportionTolerance } from '../support/bounds.js';
 
 const ORIGIN = './dist.mjs';

@@ -13,11 +13,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { simulateRunInThread } from '../../src/analysis/run-in-thread.js';
+import type { Params } from '../../src/contract/types.js';
 import { Fraction } from '../../src/exact/fraction.js';
 import { buildResult, type RunResult } from '../../src/result.js';
-import { fow } from '../../src/rules/fow.js';
+import { fow } from '../../src/rules/fow/fow.js';
 import { resolveParams } from '../../src/rules/params.js';
-import type { Params } from '../../src/rules/types.js';
 import { countPlausible } from '../support/bounds.js';
 
 interface Side {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Fraction } from '../../src/exact/fraction.js';
-import { fow } from '../../src/rules/fow.js';
+import { fow } from '../../src/rules/fow/fow.js';
 import { resolveParams } from '../../src/rules/params.js';
 
 /**

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { bruteForce, FOW_BRUTE_FORCE_CASES, FOW_BRUTE_FORCE_FILE } from '../../scripts/fow-brute-force.js';
 import { Fraction } from '../../src/exact/fraction.js';
-import { fow } from '../../src/rules/fow.js';
+import { fow } from '../../src/rules/fow/fow.js';
 import { resolveParams } from '../../src/rules/params.js';
 
 /**

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Fraction } from '../../src/exact/fraction.js';
-import { fow } from '../../src/rules/fow.js';
-import { type Plan, type PlanSide, planFor } from '../../src/rules/fow-plan.js';
-import { sideSetup } from '../../src/rules/fow-setup.js';
+import { fow } from '../../src/rules/fow/fow.js';
+import { type Plan, type PlanSide, planFor } from '../../src/rules/fow/plan.js';
+import { sideSetup } from '../../src/rules/fow/setup.js';
 import { resolveParams } from '../../src/rules/params.js';
 
 /**

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import type { StreamVersion } from '../../src/contract/types.js';
 import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
 import { STREAM_VERSIONS } from '../../src/engine/random.js';
-import { fow } from '../../src/rules/fow.js';
+import { fow } from '../../src/rules/fow/fow.js';
 import { runBuiltinChunks } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
-import type { StreamVersion } from '../../src/rules/types.js';
 import { estimate } from '../../src/stats/estimate.js';
 
 const CHUNKS = 4;

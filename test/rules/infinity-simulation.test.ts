@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import type { StreamVersion } from '../../src/contract/types.js';
 import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
 import { STREAM_VERSIONS } from '../../src/engine/random.js';
 import { runBuiltinChunks } from '../../src/rules/index.js';
 import { infinity } from '../../src/rules/infinity.js';
 import { resolveParams } from '../../src/rules/params.js';
-import type { StreamVersion } from '../../src/rules/types.js';
 import { estimate } from '../../src/stats/estimate.js';
 import { meanTolerance, proportionTolerance } from '../support/bounds.js';
 

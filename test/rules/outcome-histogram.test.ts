@@ -6,10 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { checkOutcomeCounts, forEachOutcome, outcomeHistogram } from '../../src/engine/outcome-histogram.js';
 import { TycheStream } from '../../src/engine/random.js';
-import { adaptRuleFile } from '../../src/rules/file-rule.js';
+import { adaptRuleFile } from '../../src/rule-files/rule.js';
 import { resolveParams } from '../../src/rules/params.js';
-import { reserves } from '../../src/rules/reserves.js';
-import { warbands } from '../../src/rules/warbands.js';
+import { reserves } from '../../src/rules/reserves/reserves.js';
+import { warbands } from '../../src/rules/warbands/warbands.js';
 
 describe('outcomeHistogram: a histogram up to the cap, null (the fallback) past it', () => {
   it('holds exactly cap codes, and not one more', () => {

@@ -9,8 +9,8 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { checkPresentation } from '../../src/presentation/check.js';
 import { registry } from '../../src/rules/index.js';
-import { checkPresentation } from '../../src/rules/presentation-check.js';
 import { cli, scratchFolder } from '../support/cli.js';
 import { HOSTILE } from '../support/hostile.js';
 
@@ -88,13 +88,16 @@ function specsIn(html: string): Map<string, Record<string, unknown>> {
 }
 
 describe('the registry: every built-in is a rule and a presentation beside it', () => {
-  it('each entry is src/rules/<id>.ts with src/rules/<id>.present.ts, and ids are unique', () => {
+  it('each entry is <id>.ts with <id>.present.ts, in src/rules/ or its own src/rules/<id>/, and ids are unique', () => {
     const ids = registry.map(({ rule }) => rule.id);
     expect(new Set(ids).size).toBe(ids.length);
     for (const id of ids) {
-      expect(existsSync(join(root, 'src/rules', `${id}.ts`)), `${id}.ts`).toBe(true);
-      expect(existsSync(join(root, 'src/rules', `${id}.present.ts`)), `${id}.present.ts`).toBe(true);
+      // A rule of more than two files has a folder of its own (docs/architecture.md, "Adding a built-in rule").
+      const folder = existsSync(join(root, 'src/rules', id)) ? join('src/rules', id) : 'src/rules';
+      expect(existsSync(join(root, folder, `${id}.ts`)), `${id}.ts`).toBe(true);
+      expect(existsSync(join(root, folder, `${id}.present.ts`)), `${id}.present.ts`).toBe(true);
     }
+    expect(existsSync(join(root, 'src/rules/fow/fow.present.ts')), 'a rule in its own folder').toBe(true);
   });
 
   it("each built-in's presentation passes the rule-file check unchanged: the two say the same things", () => {
@@ -106,14 +109,17 @@ describe('the registry: every built-in is a rule and a presentation beside it', 
     }
   });
 
-  it('reports/ names no rule: no id of a built-in appears there outside a comment', () => {
+  it('reports/ and the page name no rule: no id of a built-in appears there outside a comment', () => {
     const ids = registry.map(({ rule }) => rule.id);
-    const files = readdirSync(join(root, 'reports'), { recursive: true, encoding: 'utf8' }).filter((file) =>
-      file.endsWith('.ts'),
+    const files = ['reports', 'src/page'].flatMap((folder) =>
+      readdirSync(join(root, folder), { recursive: true, encoding: 'utf8' })
+        .filter((file) => file.endsWith('.ts'))
+        .map((file) => join(folder, file)),
     );
+    expect(files.some((file) => file.startsWith(join('src', 'page')))).toBe(true);
     const hits: string[] = [];
     for (const file of files) {
-      const code = readFileSync(join(root, 'reports', file), 'utf8')
+      const code = readFileSync(join(root, file), 'utf8')
         .split('\n')
         .filter((line) => !/^\s*(\*|\/\/|\/\*)/.test(line));
       for (const id of ids)

@@ -8,10 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { escapeHtml } from '../../reports/escape.js';
 import { readingLines, readingRows } from '../../reports/readings.js';
 import { buildRunPage } from '../../reports/run-report.js';
+import type { ParamSpec, ParamValue, Rule } from '../../src/contract/types.js';
 import { buildResult } from '../../src/result.js';
 import { rules } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
-import type { ParamSpec, ParamValue, Rule } from '../../src/rules/types.js';
 import { cli, scratchFolder } from '../support/cli.js';
 import { echoRule, HOSTILE } from '../support/hostile.js';
 

@@ -9,11 +9,11 @@
  * rules beside them are worked by hand in the comments.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Params, Rule } from '../../src/contract/types.js';
 import { UsageError } from '../../src/errors.js';
 import { canonicalState } from '../../src/exact/canonical-state.js';
-import { adaptRuleFile } from '../../src/rules/file-rule.js';
+import { adaptRuleFile } from '../../src/rule-files/rule.js';
 import { resolveParams } from '../../src/rules/params.js';
-import type { Params, Rule } from '../../src/rules/types.js';
 
 type Out = Record<string, unknown>;
 interface TestDice {

@@ -10,11 +10,11 @@
 import { describe, expect, it } from 'vitest';
 import { solveCall } from '../../src/analysis/reserves-call.js';
 import { runCommand } from '../../src/cli/commands/run.js';
+import type { Rule, RuleDecisions } from '../../src/contract/types.js';
 import type { Fraction } from '../../src/exact/fraction.js';
-import { adaptRuleFile } from '../../src/rules/file-rule.js';
+import { adaptRuleFile } from '../../src/rule-files/rule.js';
 import { resolveParams } from '../../src/rules/params.js';
-import { reserves } from '../../src/rules/reserves.js';
-import type { Rule, RuleDecisions } from '../../src/rules/types.js';
+import { reserves } from '../../src/rules/reserves/reserves.js';
 import { proportionTolerance } from '../support/bounds.js';
 import { bufferIo } from '../support/io.js';
 

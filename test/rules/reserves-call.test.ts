@@ -12,11 +12,11 @@
 import { describe, expect, it } from 'vitest';
 import { solveCall } from '../../src/analysis/reserves-call.js';
 import { main } from '../../src/cli.js';
+import type { Rule } from '../../src/contract/types.js';
 import { TycheStream } from '../../src/engine/random.js';
 import { Fraction } from '../../src/exact/fraction.js';
 import { resolveParams } from '../../src/rules/params.js';
-import { reserves } from '../../src/rules/reserves.js';
-import type { Rule } from '../../src/rules/types.js';
+import { reserves } from '../../src/rules/reserves/reserves.js';
 import { proportionTolerance } from '../support/bounds.js';
 import { bufferIo } from '../support/io.js';
 

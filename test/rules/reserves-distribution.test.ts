@@ -12,7 +12,7 @@ import { simulateRunInThread } from '../../src/analysis/run-in-thread.js';
 import { Fraction } from '../../src/exact/fraction.js';
 import { buildResult } from '../../src/result.js';
 import { resolveParams } from '../../src/rules/params.js';
-import { reserves } from '../../src/rules/reserves.js';
+import { reserves } from '../../src/rules/reserves/reserves.js';
 import { proportionTolerance } from '../support/bounds.js';
 
 interface Setting {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Fraction } from '../../src/exact/fraction.js';
 import { resolveParams } from '../../src/rules/params.js';
-import { reserves } from '../../src/rules/reserves.js';
+import { reserves } from '../../src/rules/reserves/reserves.js';
 
 /**
  * Brute force, written independently of the solver: every squad rolls a

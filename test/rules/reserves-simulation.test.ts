@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import type { StreamVersion } from '../../src/contract/types.js';
 import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
 import { DEFAULT_STREAM, STREAM_VERSIONS } from '../../src/engine/random.js';
 import { runBuiltinChunks } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
-import { reserves } from '../../src/rules/reserves.js';
-import type { StreamVersion } from '../../src/rules/types.js';
+import { reserves } from '../../src/rules/reserves/reserves.js';
 import { estimate } from '../../src/stats/estimate.js';
 import { meanTolerance, proportionTolerance } from '../support/bounds.js';
 

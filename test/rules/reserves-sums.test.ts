@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import type { Rng, StreamVersion } from '../../src/contract/types.js';
 import { chunkStream } from '../../src/engine/random.js';
 import { runChunks } from '../../src/engine/run-chunks.js';
 import { resolveParams } from '../../src/rules/params.js';
-import { reserves } from '../../src/rules/reserves.js';
-import { chunkCoding } from '../../src/rules/reserves-sums.js';
-import type { Rng, StreamVersion } from '../../src/rules/types.js';
+import { reserves } from '../../src/rules/reserves/reserves.js';
+import { chunkCoding } from '../../src/rules/reserves/sums.js';
 
 /**
  * Beyond reserves' outcome histogram (more than 2^18 outcomes) the tally is
  * running sums, added trial by trial or from a chunk histogram folded once
- * a chunk (rules/reserves-sums.ts). The oracle here rolls the same dice
+ * a chunk (rules/reserves/sums.ts). The oracle here rolls the same dice
  * from the rule text and the stream's documented dice (docs/streams.md)
  * and adds every trial into the documented layout one by one, so each
  * tally must equal it entry for entry, whichever way the rule added it.
@@ -55,7 +55,7 @@ function arrival(s: Setting, bonus: number, rng: Rng, stream: StreamVersion): nu
 }
 
 /**
- * The running-sums tally of `trials` trials, trial by trial, in the layout reserves documents (rules/reserves-sums.ts).
+ * The running-sums tally of `trials` trials, trial by trial, in the layout reserves documents (rules/reserves/sums.ts).
  */
 function oracle(s: Setting, stream: StreamVersion, seed: string, trials: number): number[] {
   const { squads, rounds } = s;

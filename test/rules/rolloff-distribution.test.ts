@@ -10,12 +10,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { simulateRunInThread } from '../../src/analysis/run-in-thread.js';
+import type { Rule } from '../../src/contract/types.js';
 import { Fraction } from '../../src/exact/fraction.js';
 import { buildResult } from '../../src/result.js';
 import { noctvale } from '../../src/rules/noctvale.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { rolloff } from '../../src/rules/rolloff.js';
-import type { Rule } from '../../src/rules/types.js';
 import { proportionTolerance } from '../support/bounds.js';
 
 /** P(1 roll), P(2 rolls) and P(3 or more), counting every sequence of two roll-offs' eight dice. */

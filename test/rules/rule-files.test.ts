@@ -15,7 +15,7 @@ import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { runCommand } from '../../src/cli/commands/run.js';
 import { mergeCommand, shardCommand } from '../../src/cli/commands/shard.js';
-import { loadRule } from '../../src/rules/load-rule.js';
+import { loadRule } from '../../src/rule-files/load.js';
 import { cli, scratchFolder } from '../support/cli.js';
 import { bufferIo } from '../support/io.js';
 
@@ -712,7 +712,7 @@ describe(
  * tally.
  */
 async function tallyOf(spec: object, seed: string): Promise<{ tally: Float64Array; summary: Record<string, unknown> }> {
-  const { adaptRuleFile } = await import('../../src/rules/file-rule.js');
+  const { adaptRuleFile } = await import('../../src/rule-files/rule.js');
   const { chunkStream } = await import('../../src/engine/random.js');
   const rule = adaptRuleFile(spec, `${seed}.mjs`);
   const tally = new Float64Array(rule.tallyLength({}));

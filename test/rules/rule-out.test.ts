@@ -1,6 +1,6 @@
 /**
  * What a rule file's trial writes into `out`, read one way (readOut,
- * src/rules/file-rule-tally.ts) by simulation and by enumeration: the same
+ * src/rule-files/tally.ts) by simulation and by enumeration: the same
  * bad `out` is refused by both, in the same words but for where it was seen
  * ("in trial 1 of a chunk" or "from trial (while enumerating)"), and a value
  * written by name and by position is one value of the trial
@@ -10,10 +10,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Rule } from '../../src/contract/types.js';
 import { TycheStream } from '../../src/engine/random.js';
 import { UsageError } from '../../src/errors.js';
-import { adaptRuleFile } from '../../src/rules/file-rule.js';
-import type { Rule } from '../../src/rules/types.js';
+import { adaptRuleFile } from '../../src/rule-files/rule.js';
 import { cli, scratchFolder } from '../support/cli.js';
 
 const ORIGIN = './out.mjs';
@@ -200,7 +200,7 @@ describe('one reader of out: simulation and enumeration refuse the same bad valu
   });
 
   it('a step that writes a name that is not a metric: the same line both ways, from any trial of a chunk', () => {
-    // Steps are looked at once a chunk in simulation (file-rule-steps.ts): a write in the chunk's last trial counts.
+    // Steps are looked at once a chunk in simulation (rule-files/steps.ts): a write in the chunk's last trial counts.
     const stepStray = (writeOnStep: (step: number) => boolean) => {
       let steps = 0;
       return adaptRuleFile(

@@ -10,11 +10,11 @@ import { rationalOf } from '../../src/exact/double-value.js';
 import { Fraction } from '../../src/exact/fraction.js';
 import { forEachPath, pathBudget } from '../../src/exact/replay-dice.js';
 import type { Builtin, TrialOut } from '../../src/rules/define.js';
-import { deployment } from '../../src/rules/deployment.js';
-import { fow } from '../../src/rules/fow.js';
+import { deployment } from '../../src/rules/deployment/deployment.js';
+import { fow } from '../../src/rules/fow/fow.js';
 import { noctvale } from '../../src/rules/noctvale.js';
 import { resolveParams } from '../../src/rules/params.js';
-import { reserves } from '../../src/rules/reserves.js';
+import { reserves } from '../../src/rules/reserves/reserves.js';
 
 /**
  * Every metric's expectation over the trial's paths: Σ weight · value, the value read as the fraction it is,

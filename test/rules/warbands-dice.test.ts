@@ -1,5 +1,5 @@
 /**
- * warbands on stream 5 (src/rules/warbands-dice.ts, warbands-fast.ts): the dice tables against brute force
+ * warbands on stream 5 (src/rules/warbands/dice.ts, warbands/fast.ts): the dice tables against brute force
  * written from the Mordheim setup chapter, the factorisation that lets stream 5 draw a roll-off's outcome apart
  * from its dice, the exactness of the draw, and the dice the fast path counts against the brute-force law.
  *
@@ -19,9 +19,9 @@ import { Fraction } from '../../src/exact/fraction.js';
 import { belowExact, rejectBelow } from '../../src/rules/draw-digits.js';
 import { getRule, runBuiltinChunks } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
-import { diceCount, diceTable, jointDigits, type RollOffKind } from '../../src/rules/warbands-dice.js';
-import { DICE_HISTOGRAM, layout } from '../../src/rules/warbands-layout.js';
-import type { Warbands } from '../../src/rules/warbands-setup.js';
+import { diceCount, diceTable, jointDigits, type RollOffKind } from '../../src/rules/warbands/dice.js';
+import { DICE_HISTOGRAM, layout } from '../../src/rules/warbands/layout.js';
+import type { Warbands } from '../../src/rules/warbands/setup.js';
 
 const DICE_MAX = 26;
 type Law = Fraction[];

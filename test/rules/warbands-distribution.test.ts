@@ -16,8 +16,8 @@ import { simulateRunInThread } from '../../src/analysis/run-in-thread.js';
 import { Fraction } from '../../src/exact/fraction.js';
 import { buildResult } from '../../src/result.js';
 import { resolveParams } from '../../src/rules/params.js';
-import { warbands } from '../../src/rules/warbands.js';
-import { rollOffDice } from '../../src/rules/warbands-exact.js';
+import { rollOffDice } from '../../src/rules/warbands/exact.js';
+import { warbands } from '../../src/rules/warbands/warbands.js';
 import { countPlausible } from '../support/bounds.js';
 
 /** Every face tuple of `count` dice. */

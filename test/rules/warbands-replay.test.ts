@@ -1,5 +1,5 @@
 /**
- * warbands on stream 5 at many warbands (src/rules/warbands-fast.ts, warbands-dice.ts, warbands-fold.ts): the tally
+ * warbands on stream 5 at many warbands (src/rules/warbands/fast.ts, warbands/dice.ts, warbands/fold.ts): the tally
  * a chunk gives is the one of replaying its draws one trial at a time, written out plainly here: each draw in
  * the order the fast path makes them (the outcome index, the first player when it is not in the index, then the
  * defender's, the setup's and the first turn's roll-offs), each roll-off's class found by walking its table's
@@ -9,16 +9,16 @@
  * of the orders, so a faster version of any of them must give these very counts, bit for bit.
  */
 import { describe, expect, it } from 'vitest';
+import type { Rng } from '../../src/contract/types.js';
 import { CHUNK_TRIALS, chunkTrials } from '../../src/engine/chunks.js';
 import { chunkStream } from '../../src/engine/random.js';
 import { belowExact, rejectBelow } from '../../src/rules/draw-digits.js';
 import { getRule, runBuiltinChunks } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
-import type { Rng } from '../../src/rules/types.js';
-import { type DiceTable, diceTable, type RollOffKind } from '../../src/rules/warbands-dice.js';
-import { foldOrders } from '../../src/rules/warbands-fold.js';
-import { DICE_HISTOGRAM, layout } from '../../src/rules/warbands-layout.js';
-import type { Warbands } from '../../src/rules/warbands-setup.js';
+import { type DiceTable, diceTable, type RollOffKind } from '../../src/rules/warbands/dice.js';
+import { foldOrders } from '../../src/rules/warbands/fold.js';
+import { DICE_HISTOGRAM, layout } from '../../src/rules/warbands/layout.js';
+import type { Warbands } from '../../src/rules/warbands/setup.js';
 
 const tables = new Map<string, DiceTable>();
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { Rng } from '../../src/contract/types.js';
 import { resolveParams } from '../../src/rules/params.js';
-import type { Rng } from '../../src/rules/types.js';
-import { warbands } from '../../src/rules/warbands.js';
+import { warbands } from '../../src/rules/warbands/warbands.js';
 
 /** A generator that plays back the given uniforms, then fails: a hand-worked trial, die by die. */
 /** A stream-1 Rng that plays back the given uniforms: one a die, as stream 1 draws them. */

@@ -2,7 +2,7 @@
  * warbands: exact() against brute force, simulation against exact(), and the
  * rules questions players ask about the Mordheim setup chapter (docs/rules/warbands.md).
  *
- * Two brute forces, both independent of the solver in src/rules/warbands.ts:
+ * Two brute forces, both independent of the solver in src/rules/warbands/warbands.ts:
  *
  * - `labelledOrders` / `labelledWinner` follow NAMED players through every
  *   one of the 6^m faces a throw can show, resolving each tied group by the
@@ -17,11 +17,11 @@
  *   its second moments set the bounds of the statistical tests.
  */
 import { describe, expect, it } from 'vitest';
+import type { Params, StreamVersion } from '../../src/contract/types.js';
 import { STREAM_VERSIONS } from '../../src/engine/random.js';
 import { Fraction } from '../../src/exact/fraction.js';
 import { getRule, runBuiltinChunks } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
-import type { Params, StreamVersion } from '../../src/rules/types.js';
 import { estimate } from '../../src/stats/estimate.js';
 
 const rule = getRule('warbands');

@@ -1,5 +1,5 @@
+import type { Rule } from '../../src/contract/types.js';
 import { Fraction } from '../../src/exact/fraction.js';
-import type { Rule } from '../../src/rules/types.js';
 import { proportion } from '../../src/stats/estimate.js';
 
 /** Text a user could type into a label, built to break out of every context a report puts text in. */

@@ -1,4 +1,4 @@
-import type { Io } from '../../src/cli/io.js';
+import type { Io } from '../../src/output/io.js';
 
 /** An Io that keeps what a command writes, for assertions. */
 export function bufferIo(): Io & { stdout: () => string; stderr: () => string } {

@@ -4,10 +4,12 @@
  * trials wrote for it; a trial that leaves a metric unwritten does not observe it (fow's scatter share, in a
  * battle with no arrivals).
  */
+
+import type { Dice } from '../../src/contract/dice.js';
+import type { Params, Rng } from '../../src/contract/types.js';
+import { ChunkDice } from '../../src/rule-files/dice.js';
 import { drawChance } from '../../src/rules/chance-draw.js';
 import type { Builtin, TrialOut } from '../../src/rules/define.js';
-import { ChunkDice, type Dice } from '../../src/rules/file-rule-dice.js';
-import type { Params, Rng } from '../../src/rules/types.js';
 
 /** One metric over the trials that observed it: how many, the sum of its values and of their squares. */
 export interface Observed {
@@ -16,7 +18,7 @@ export interface Observed {
   sumOfSquares: number;
 }
 
-/** The dice a rule file's trial gets (file-rule.ts), over one stream. */
+/** The dice a rule file's trial gets (rule-files/rule.ts), over one stream. */
 export function diceOf(rng: Rng): Dice {
   // The built-in rules count plain dice only; sums and counts of a sum read the stream as a rule file's dice do.
   const fileDice = new ChunkDice(rng);

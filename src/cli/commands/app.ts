@@ -1,16 +1,16 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { buildAppHtml } from '../../../reports/app/build.js';
 import { writeOutputs } from '../../../reports/outputs.js';
 import { parseTimeout } from '../../engine/settings.js';
 import { UsageError } from '../../errors.js';
 import { checkDistinct } from '../../output/files.js';
+import { interruptedStatus, interruption } from '../../output/interrupt.js';
+import type { Io } from '../../output/io.js';
 import { terminalLine } from '../../output/terminal.js';
+import { buildAppHtml } from '../../page/build.js';
+import { loadRuleFile } from '../../rule-files/load.js';
 import { rules } from '../../rules/index.js';
-import { loadRuleFile } from '../../rules/load-rule.js';
 import { formatCount } from '../format.js';
-import { interruptedStatus, interruption } from '../interrupt.js';
-import type { Io } from '../io.js';
 import { checkOutputFile } from '../options.js';
 import { checkOutputNames } from '../output-names.js';
 

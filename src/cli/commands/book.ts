@@ -1,13 +1,13 @@
-import { buildAppHtml } from '../../../reports/app/build.js';
 import { renderBook } from '../../../reports/book.js';
 import { planCard } from '../../../reports/card/layout.js';
 import { checkOutputDir, writeOutputs } from '../../../reports/outputs.js';
 import { evaluateBook } from '../../analysis/book.js';
+import { interruptedStatus, interruption, withInterrupt } from '../../output/interrupt.js';
+import type { Io } from '../../output/io.js';
 import { terminalLine } from '../../output/terminal.js';
+import { buildAppHtml } from '../../page/build.js';
 import { rules } from '../../rules/index.js';
 import { formatCount } from '../format.js';
-import { interruptedStatus, interruption, withInterrupt } from '../interrupt.js';
-import type { Io } from '../io.js';
 import { parseConfidence, parseCount, parseSeed, parseStream, parseThreads } from '../options.js';
 import { ProgressBar } from '../progress.js';
 import { DEFAULT_SEED, parseTimeout } from './run.js';

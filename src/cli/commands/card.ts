@@ -14,19 +14,19 @@ import {
   solveMatrix,
 } from '../../analysis/matrix.js';
 import { asksForCall, solveCall } from '../../analysis/reserves-call.js';
+import type { Params, Rule } from '../../contract/types.js';
 import { badValue, UsageError } from '../../errors.js';
 import type { NotEnumerable } from '../../exact/replay-dice.js';
 import { own } from '../../keyed.js';
 import { checkDistinct, ruleFileInputs } from '../../output/files.js';
+import { interruptedStatus, withInterrupt } from '../../output/interrupt.js';
+import type { Io } from '../../output/io.js';
 import { decisionResult } from '../../result.js';
+import { isRulePath, loadRule } from '../../rule-files/load.js';
 import { fullExact, refusalText } from '../../rules/exact-of.js';
 import { getRule } from '../../rules/index.js';
-import { isRulePath, loadRule } from '../../rules/load-rule.js';
 import { resolveParams } from '../../rules/params.js';
-import type { Params, Rule } from '../../rules/types.js';
 import { ruleWord, shellWord } from '../../text/suggest.js';
-import { interruptedStatus, withInterrupt } from '../interrupt.js';
-import type { Io } from '../io.js';
 import { checkOutputFile, parseSeed } from '../options.js';
 import { checkOutputNames } from '../output-names.js';
 import { writeReports } from '../output-paths.js';

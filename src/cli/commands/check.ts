@@ -15,6 +15,7 @@
  * with why it was skipped.
  */
 
+import type { ParamSpec, Params, Rule } from '../../contract/types.js';
 import { CHUNK_TRIALS } from '../../engine/chunks.js';
 import { DEFAULT_STREAM } from '../../engine/random.js';
 import { runChunks } from '../../engine/run-chunks.js';
@@ -22,12 +23,11 @@ import { parseTimeout } from '../../engine/settings.js';
 import { UsageError } from '../../errors.js';
 import type { Fraction } from '../../exact/fraction.js';
 import { NotEnumerable } from '../../exact/replay-dice.js';
+import type { Io } from '../../output/io.js';
 import { buildResult } from '../../result.js';
-import { isRulePath, loadRule } from '../../rules/load-rule.js';
+import { isRulePath, loadRule } from '../../rule-files/load.js';
 import { resolveParams } from '../../rules/params.js';
-import type { ParamSpec, Params, Rule } from '../../rules/types.js';
 import { FAR_SIGMAS, formatSigmas, sigmasFromExact } from '../exact-agreement.js';
-import type { Io } from '../io.js';
 import { parseSeed } from '../options.js';
 
 interface CheckOptions {

@@ -13,16 +13,19 @@ import {
 } from '../../analysis/compare.js';
 import type { MetricChoice } from '../../analysis/metrics.js';
 import { variantRuleRef } from '../../analysis/variant.js';
+import type { MetricSpec, ParamSpec, Params, Rule } from '../../contract/types.js';
 import { SimulationPool } from '../../engine/pool.js';
 import { UsageError } from '../../errors.js';
 import { own } from '../../keyed.js';
 import { type OutputFile, STDOUT, writeOutputs } from '../../output/files.js';
+import { interruptedStatus } from '../../output/interrupt.js';
+import type { Io } from '../../output/io.js';
 import { toJson } from '../../output/json.js';
 import { terminalLine } from '../../output/terminal.js';
 import type { MetricResult } from '../../result.js';
 import { refusalText } from '../../rules/exact-of.js';
 import { resolveParams } from '../../rules/params.js';
-import type { MetricSpec, ParamSpec, Params, Rule } from '../../rules/types.js';
+import { resolveShard, type ShardPlace } from '../../shards/scheduler.js';
 import { renderDistributionDifference } from '../distribution-compare-table.js';
 import { orSimulate } from '../exact-warning.js';
 import {
@@ -38,13 +41,10 @@ import {
   wrapLines,
   wrapText,
 } from '../format.js';
-import { interruptedStatus } from '../interrupt.js';
-import type { Io } from '../io.js';
 import { hiddenNote } from '../metrics.js';
 import { checkGridPaths, ruleFileInputs } from '../output-paths.js';
 import { ProgressBar } from '../progress.js';
 import { reportIo } from '../report-io.js';
-import { resolveShard, type ShardPlace } from '../scheduler.js';
 import { type GridShardFile, type GridView, type RecordedFile, runGridShard } from './grid-shard.js';
 import { type RunOptions, withInterrupt } from './run.js';
 

@@ -1,10 +1,10 @@
 import { parseTimeout } from '../../engine/settings.js';
+import type { Io } from '../../output/io.js';
+import { isRulePath, loadRule } from '../../rule-files/load.js';
 import { getRule } from '../../rules/index.js';
-import { isRulePath, loadRule } from '../../rules/load-rule.js';
 import { allowedText, resolveParams } from '../../rules/params.js';
 import { ruleWord } from '../../text/suggest.js';
 import { wrapText } from '../format.js';
-import type { Io } from '../io.js';
 
 const WIDTH = 100;
 

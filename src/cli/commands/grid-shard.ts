@@ -1,7 +1,7 @@
 /**
  * Sweeps and comparisons split across machines. `muster sweep … --shard
  * i/n --out FILE` (or `muster compare …`) runs this shard's share of the
- * points' chunks (engine/grid-shards.ts) and writes their tallies; `muster
+ * points' chunks (shards/grid-shards.ts) and writes their tallies; `muster
  * merge` adds the shards' tallies point by point into the same sweep or
  * comparison, table, JSON, CSV and HTML, as on one machine. A shard records
  * the command as it was asked for (--set, --vary or --variant, seed,
@@ -11,34 +11,34 @@
 
 import type { Evaluated } from '../../analysis/evaluate.js';
 import type { GridAnalysis, GridArgs, GridJob, RecordedFile } from '../../analysis/grid.js';
+import type { Rule } from '../../contract/types.js';
 import { chunkCount } from '../../engine/chunks.js';
-import { gridShardPieces } from '../../engine/grid-shards.js';
 import { SimulationPool } from '../../engine/pool.js';
 import { mergeTally } from '../../engine/run-chunks.js';
 import { simulateMany } from '../../engine/simulate-many.js';
 import { Interrupted, UsageError } from '../../errors.js';
 import { checkDistinct, ruleFileInputs, writeOutputs } from '../../output/files.js';
 import { formatCount } from '../../output/format.js';
+import { withInterrupt } from '../../output/interrupt.js';
+import type { Io } from '../../output/io.js';
 import { toJson } from '../../output/json.js';
 import { terminalLine } from '../../output/terminal.js';
 import { buildResult } from '../../result.js';
+import { isRulePath } from '../../rule-files/load.js';
 import { getRule } from '../../rules/index.js';
-import { isRulePath } from '../../rules/load-rule.js';
-import type { Rule } from '../../rules/types.js';
+import { GRID_SHARD_FORMAT, type GridShardFile, readGridShard } from '../../shards/grid-shard-file.js';
+import { gridShardPieces } from '../../shards/grid-shards.js';
+import { type GridToVerify, PiecesToVerify } from '../../shards/grid-verify.js';
+import { fillIndex, type ShardPlace } from '../../shards/scheduler.js';
+import { checkCounts, mixedStreams, namedRuleFiles, shardTrials } from '../../shards/shard-file.js';
 import { packageVersion } from '../../version.js';
 import { type CheckpointOptions, openCheckpoint, ruleOfJob, savedTrials, streamOfJob } from '../checkpoint-option.js';
-import { GRID_SHARD_FORMAT, type GridShardFile, readGridShard } from '../grid-shard-file.js';
-import { type GridToVerify, PiecesToVerify } from '../grid-verify.js';
-import { withInterrupt } from '../interrupt.js';
-import type { Io } from '../io.js';
 import { checkOutputFile, parseConfidence } from '../options.js';
 import { checkOutputNames } from '../output-names.js';
 import { checkGridPaths, type GridPaths } from '../output-paths.js';
 import { ProgressBar } from '../progress.js';
-import { fillIndex, type ShardPlace } from '../scheduler.js';
-import { checkCounts, mixedStreams, namedRuleFiles, shardTrials } from '../shard-file.js';
 
-export { GRID_SHARD_FORMAT, type GridShardFile, isGridShard } from '../grid-shard-file.js';
+export { GRID_SHARD_FORMAT, type GridShardFile, isGridShard } from '../../shards/grid-shard-file.js';
 export type { GridArgs, GridJob, RecordedFile };
 
 /**
@@ -185,7 +185,7 @@ export interface GridMergeOptions {
   confidence?: string;
   /**
    * Re-run this many pieces (a point's chunks in one shard), chosen at random, and refuse the merge if any differs
-   * (grid-verify.ts).
+   * (shards/grid-verify.ts).
    */
   verify?: string;
   threads?: string;

@@ -1,6 +1,6 @@
+import type { Io } from '../../output/io.js';
 import { rules } from '../../rules/index.js';
 import { wrapText } from '../format.js';
-import type { Io } from '../io.js';
 
 /** `muster list`: every rule with its one-line summary, wrapped within 100 columns. */
 export async function listCommand(io: Io): Promise<void> {

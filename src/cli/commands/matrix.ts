@@ -14,18 +14,18 @@ import {
   solveMatrix,
   tradeOffOf,
 } from '../../analysis/matrix.js';
+import type { Params, ParamValue, Rule } from '../../contract/types.js';
 import { SimulationPool } from '../../engine/pool.js';
 import { UsageError } from '../../errors.js';
 import { checkDistinct, ruleFileInputs } from '../../output/files.js';
+import { interruptedStatus } from '../../output/interrupt.js';
+import type { Io } from '../../output/io.js';
 import { toJson } from '../../output/json.js';
 import type { RunResult } from '../../result.js';
+import { isRulePath, loadRule } from '../../rule-files/load.js';
 import { getRule } from '../../rules/index.js';
-import { isRulePath, loadRule } from '../../rules/load-rule.js';
-import type { Params, ParamValue, Rule } from '../../rules/types.js';
 import { orSimulate } from '../exact-warning.js';
 import { formatParams, renderTable, tableWidth, wrapLines } from '../format.js';
-import { interruptedStatus } from '../interrupt.js';
-import type { Io } from '../io.js';
 import { checkOutputFile } from '../options.js';
 import { checkOutputNames } from '../output-names.js';
 import { writeReports } from '../output-paths.js';

@@ -2,10 +2,10 @@ import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { writeOutputs } from '../../../reports/outputs.js';
 import { badValue, UsageError } from '../../errors.js';
+import type { Io } from '../../output/io.js';
 import { terminalLine } from '../../output/terminal.js';
-import { ruleFileTemplate, ruleTestTemplate } from '../../rules/rule-template.js';
+import { ruleFileTemplate, ruleTestTemplate } from '../../rule-files/template.js';
 import { shellWord } from '../../text/suggest.js';
-import type { Io } from '../io.js';
 
 /**
  * `muster new-rule NAME`: writes NAME.mjs, a commented rule file that runs as

@@ -8,10 +8,10 @@
 
 import { type CallResult, solveCall } from '../../analysis/reserves-call.js';
 import { combinations, parseVary } from '../../analysis/vary.js';
+import type { Rule } from '../../contract/types.js';
 import { UsageError } from '../../errors.js';
-import type { Rule } from '../../rules/types.js';
+import type { Io } from '../../output/io.js';
 import { renderTable, tableWidth, wrapLines } from '../format.js';
-import type { Io } from '../io.js';
 
 interface CallSweepOptions {
   vary?: string[];

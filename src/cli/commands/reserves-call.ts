@@ -1,11 +1,11 @@
 import { chooseMetrics } from '../../analysis/metrics.js';
 import { type CallResult, checkCallOptions, solveCall } from '../../analysis/reserves-call.js';
+import type { Rule } from '../../contract/types.js';
 import { checkDistinct } from '../../output/files.js';
+import type { Io } from '../../output/io.js';
 import { toJson } from '../../output/json.js';
 import { resolveParams } from '../../rules/params.js';
-import type { Rule } from '../../rules/types.js';
 import { renderRun, renderTable, tableWidth, wrapLines } from '../format.js';
-import type { Io } from '../io.js';
 import { hiddenNote } from '../metrics.js';
 import { checkOutputFile } from '../options.js';
 import { checkOutputNames } from '../output-names.js';

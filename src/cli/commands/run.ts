@@ -1,17 +1,20 @@
 import { chooseMetrics } from '../../analysis/metrics.js';
 import { asksForCall } from '../../analysis/reserves-call.js';
 import { simulateRun, solveRun } from '../../analysis/run.js';
+import type { MetricSpec, Rule } from '../../contract/types.js';
 import type { Checkpoint } from '../../engine/checkpoint.js';
 import { SimulationPool } from '../../engine/pool.js';
 import { Interrupted, UsageError } from '../../errors.js';
 import { own } from '../../keyed.js';
 import { checkDistinct } from '../../output/files.js';
+import { interruptedStatus, interruption, withInterrupt } from '../../output/interrupt.js';
+import type { Io } from '../../output/io.js';
 import { toJson } from '../../output/json.js';
 import type { RunResult } from '../../result.js';
+import { isRulePath, loadRuleFileRef } from '../../rule-files/ref.js';
 import { getRule } from '../../rules/index.js';
 import { resolveParams } from '../../rules/params.js';
-import { isRulePath, loadRuleFileRef } from '../../rules/rule-ref.js';
-import type { MetricSpec, Rule } from '../../rules/types.js';
+import { checkCounts } from '../../shards/tally-check.js';
 import {
   type CheckpointOptions,
   openCheckpoint,
@@ -24,15 +27,12 @@ import { renderDecisions } from '../decisions-format.js';
 import { renderDistribution } from '../distribution-table.js';
 import { noteNoExact, orSimulate, warnFarFromExact } from '../exact-warning.js';
 import { formatCount, renderRun, tableWidth } from '../format.js';
-import { interruptedStatus, interruption, withInterrupt } from '../interrupt.js';
-import type { Io } from '../io.js';
 import { hiddenNote } from '../metrics.js';
 import { checkOutputFile, DEFAULT_TRIALS, parseSeed } from '../options.js';
 import { checkOutputNames } from '../output-names.js';
 import { checkReportPaths, ruleFileInputs, writeReports } from '../output-paths.js';
 import { ProgressBar } from '../progress.js';
 import { reportIo } from '../report-io.js';
-import { checkCounts } from '../tally-check.js';
 import { reservesCallCommand } from './reserves-call.js';
 
 export interface RunOptions extends CheckpointOptions {

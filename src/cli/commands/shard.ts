@@ -8,10 +8,9 @@
 import { randomInt } from 'node:crypto';
 import { checkDistinct, ruleFileInputs, STDOUT, writeOutputs } from '../../output/files.js';
 import { formatCount } from '../../output/format.js';
+import { interruptedStatus } from '../../output/interrupt.js';
 import { toJson } from '../../output/json.js';
 import { terminalLine } from '../../output/terminal.js';
-import { interruptedStatus } from '../interrupt.js';
-import { reportIo } from '../report-io.js';
 import {
   checkCounts,
   isRecordedRuleFile,
@@ -21,30 +20,31 @@ import {
   type ShardFile,
   shardTrials,
   validateShard,
-} from '../shard-file.js';
+} from '../../shards/shard-file.js';
+import { reportIo } from '../report-io.js';
 
 export type { ShardFile };
 
 import type { CompareResult } from '../../analysis/compare.js';
 import type { SweepResult } from '../../analysis/sweep.js';
+import type { Rule } from '../../contract/types.js';
 import { chunkCount, shardChunks } from '../../engine/chunks.js';
 import { SimulationPool } from '../../engine/pool.js';
 import { mergeTally } from '../../engine/run-chunks.js';
 import { parseTimeout } from '../../engine/settings.js';
 import { simulate } from '../../engine/simulate.js';
 import { Interrupted, UsageError } from '../../errors.js';
+import type { Io } from '../../output/io.js';
 import { buildResult, envelope, type RunResult } from '../../result.js';
+import { isRulePath, loadRule } from '../../rule-files/load.js';
 import { getRule } from '../../rules/index.js';
-import { isRulePath, loadRule } from '../../rules/load-rule.js';
 import { resolveParams } from '../../rules/params.js';
-import type { Rule } from '../../rules/types.js';
+import { fillIndex, resolveShard } from '../../shards/scheduler.js';
 import { openCheckpoint, ruleOfJob, savedTrials, streamOfJob } from '../checkpoint-option.js';
 import { renderRun } from '../format.js';
-import type { Io } from '../io.js';
 import { checkOutputFile, parseConfidence, parseIntegerOption, parseThreads } from '../options.js';
 import { checkOutputNames } from '../output-names.js';
 import { ProgressBar } from '../progress.js';
-import { fillIndex, resolveShard } from '../scheduler.js';
 import { type GridMergeOptions, type GridView, isGridShard, mergeGridShards } from './grid-shard.js';
 import { parseSimulationSettings, type RunOptions, withInterrupt } from './run.js';
 
@@ -58,7 +58,7 @@ interface ShardOptions extends RunOptions {
 /**
  * `muster shard <rule> --shard i/n --out FILE`: one block of a run, for
  * another machine to merge. `--shard auto` (or no --shard inside an array
- * job) takes i and n from the scheduler's environment (cli/scheduler.ts).
+ * job) takes i and n from the scheduler's environment (shards/scheduler.ts).
  */
 export async function shardCommand(
   ruleId: string,

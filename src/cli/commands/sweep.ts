@@ -4,18 +4,22 @@ import { asksForCall } from '../../analysis/reserves-call.js';
 import { planSweep, type SweepPlan, type SweepResult, sweepGrid } from '../../analysis/sweep.js';
 import { evaluateSweep } from '../../analysis/sweep-evaluate.js';
 import { varyValuesText } from '../../analysis/vary.js';
+import type { MetricSpec, Rule } from '../../contract/types.js';
 import type { Checkpoint } from '../../engine/checkpoint.js';
 import { SimulationPool } from '../../engine/pool.js';
 import { UsageError } from '../../errors.js';
 import { own } from '../../keyed.js';
 import { type OutputFile, STDOUT, writeOutputs } from '../../output/files.js';
+import { interruptedStatus } from '../../output/interrupt.js';
+import type { Io } from '../../output/io.js';
 import { toJson } from '../../output/json.js';
 import { terminalLine } from '../../output/terminal.js';
 import type { MetricResult } from '../../result.js';
+import { isRulePath, loadRuleFileRef } from '../../rule-files/ref.js';
 import { pastQuickBudgetOnly } from '../../rules/exact-of.js';
 import { getRule } from '../../rules/index.js';
-import { isRulePath, loadRuleFileRef } from '../../rules/rule-ref.js';
-import type { MetricSpec, Rule } from '../../rules/types.js';
+import { resolveShard, type ShardPlace } from '../../shards/scheduler.js';
+import { checkCounts } from '../../shards/tally-check.js';
 import { BEST_MARK, bestVerdict } from '../best.js';
 import {
   type CheckpointOptions,
@@ -38,14 +42,10 @@ import {
   wrapLines,
   wrapText,
 } from '../format.js';
-import { interruptedStatus } from '../interrupt.js';
-import type { Io } from '../io.js';
 import { hiddenNote } from '../metrics.js';
 import { checkGridPaths, ruleFileInputs } from '../output-paths.js';
 import { ProgressBar } from '../progress.js';
 import { reportIo } from '../report-io.js';
-import { resolveShard, type ShardPlace } from '../scheduler.js';
-import { checkCounts } from '../tally-check.js';
 import type { GridShardFile, GridView } from './grid-shard.js';
 import { type CallSweepPoint, reservesCallSweepCommand } from './reserves-call-sweep.js';
 import { type RunOptions, withInterrupt } from './run.js';

@@ -3,7 +3,7 @@
  * each action importing its command's module only when it runs (src/cli/commands/).
  */
 import { type Command, Option } from 'commander';
-import type { Io } from '../io.js';
+import type { Io } from '../../output/io.js';
 import { collect } from '../options.js';
 import { prestartPool } from '../start-hooks.js';
 import { simulationOptions } from './shared-options.js';

@@ -4,7 +4,7 @@
  */
 import { type Command, Option } from 'commander';
 import { STREAM_HELP } from '../../engine/random.js';
-import type { Io } from '../io.js';
+import type { Io } from '../../output/io.js';
 import { collect } from '../options.js';
 import { prestartPool } from '../start-hooks.js';
 import { RULE_CODE_TIMEOUT, simulationOptions } from './shared-options.js';

@@ -1,9 +1,0 @@
-import { rules } from '../../src/rules/index.js';
-import type { Rule } from '../../src/rules/types.js';
-import { extraRules } from './extra-rules.js';
-
-/**
- * Every rule the calculator offers: the built-in ones, then any bundled with --rule. The page and its workers share
- * this list.
- */
-export const appRules: readonly Rule[] = [...rules, ...extraRules];

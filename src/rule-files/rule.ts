@@ -1,0 +1,150 @@
+/**
+ * A designer's own rule, written as a plain object in one file (see
+ * docs/custom-rules.md for the contract), adapted to the engine's Rule
+ * interface so that the pool, streams, sweeps, comparisons, shards and
+ * reports treat it like a built-in rule. Four phases, each its own module,
+ * each handing the next a typed value:
+ *
+ *   default export
+ *     ─► check  (check.ts)            field by field, UsageError naming the file ─► CheckedRuleFile
+ *     ─► tally  (tally.ts)            each parameter set's metrics laid out in the tally ─► TallyLayout
+ *     ─► loop   (loop.ts)             Rule.simulate, once per chunk: dice on the chunk's stream, one `out`
+ *                                     read after every trial by a loop compiled for these metric names
+ *     ─► adapt  (here)                the Rule: metrics, tally, simulate, summarize, validate, exact
+ *                                     (the file's, or its dice enumerated: exact.ts), headline
+ *
+ * No node: imports here: the offline calculator page bundles this module
+ * (the file system and import() live in load.ts).
+ */
+
+import type { ParamSpec, Params, Rule } from '../contract/types.js';
+import { UsageError } from '../errors.js';
+import { ruleCall } from '../guard/rule-calls.js';
+import { describeValue } from '../guard/rule-text.js';
+import { keyedRecord } from '../keyed.js';
+import type { CheckedRuleFile } from './check.js';
+import { checkRuleFile } from './check.js';
+import { enumeratedExact } from './exact.js';
+import { ChunkLoops, MAX_OUTCOMES } from './loop.js';
+import { stepTrial } from './steps.js';
+import { checkTally, summarize, type TallyLayout, tallyLayout } from './tally.js';
+
+/**
+ * Checks a rule file's default export and returns it as a Rule. `origin` is
+ * how messages name the file (the path as the user gave it). Every mistake
+ * is a UsageError: one line naming the file, the rule and what is wrong.
+ */
+export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
+  const file = checkRuleFile(moduleDefault, origin);
+  const { where, fail, form } = file;
+
+  const layouts = new Map<string, TallyLayout>();
+  const layoutOf = (p: Params): TallyLayout => {
+    const key = JSON.stringify(p);
+    let layout = layouts.get(key);
+    if (!layout) {
+      layout = tallyLayout(file.metrics(p));
+      if (layouts.size > 1000) layouts.clear();
+      layouts.set(key, layout);
+    }
+    return layout;
+  };
+  const metrics = (p: Params) => layoutOf(p).metrics;
+
+  // The rule's own dice enumerated (exact.ts), within a budget: its exact values where it has no exact().
+  const enumerated = enumeratedExact({
+    where,
+    trial: file.trial,
+    form,
+    setup: file.setup,
+    outcomes: file.outcomes,
+    read: file.read,
+    metrics,
+    fail,
+    describe: describeValue,
+    maxOutcomes: MAX_OUTCOMES,
+    label: file.label,
+  });
+  // Marked as one call (rule-calls.ts): a trial or step that loops while it is enumerated is named and stopped.
+  const walked = form ? 'start, step, done and report, enumerated' : 'trial(dice, params, out), enumerated';
+  const decisions = (p: Params) => ruleCall(where, walked, () => enumerated.decisions(p));
+  const play = (p: Params) => decisions(p).play;
+  const trial = form
+    ? stepTrial(form, (p: Params) => file.metrics(p), fail, describeValue, play)
+    : (file.trial as Function);
+  const loops = new ChunkLoops({ ...file, trial });
+  const params = form?.choices ? [...file.params, objectiveParam(file)] : file.params;
+
+  const rule: Rule = {
+    id: file.id,
+    title: file.title,
+    summary: file.summary,
+    source: file.source,
+    params,
+    metrics,
+    tallyLength: (p) => layoutOf(p).length,
+    simulate: (p, rng, trials, tally) => loops.simulate(p, layoutOf(p), rng, trials, tally),
+    checkTally: (p, tally, trials) => checkTally(layoutOf(p), tally, trials),
+    summarize: (p, tally, trials) => summarize(layoutOf(p), tally, trials),
+  };
+  if (file.validate) rule.validate = file.validate;
+  if (form?.choices) {
+    const own = file.validate;
+    rule.validate = (p) => {
+      own?.(p);
+      const names = metrics(p).map((m) => m.name);
+      if (!names.includes(String(p.objective)))
+        throw new UsageError(
+          `objective: got ${JSON.stringify(p.objective)}; allowed: a metric of ${file.id}, one of ${names.join(', ')}`,
+        );
+    };
+    rule.decisions = decisions;
+  }
+
+  const enumerate = (p: Params, budget?: number) => ruleCall(where, walked, () => enumerated.values(p, budget));
+  rule.enumerate = enumerate;
+  const exact = file.exact;
+  if (exact) {
+    rule.exact = (p) => exact(p, metrics(p));
+  } else {
+    rule.exact = (p) => enumerate(p);
+    rule.exactBy = 'enumeration';
+    // Asked only once exact values are known at these params: the enumeration kept then answers at once.
+    rule.exactDistributions = (p) => ruleCall(where, walked, () => enumerated.distributions(p));
+  }
+
+  const headline = file.headline;
+  if (headline) rule.headline = (p) => headline(p, metrics(p));
+  if (file.readings) rule.readings = file.readings;
+  if (file.matrix) rule.matrix = file.matrix;
+  if (file.presentation) rule.presentation = file.presentation;
+  return rule;
+}
+
+/**
+ * The parameter every rule with decisions has: the metric side a plays for (side b plays against it). Its default is
+ * the file's objective, else its first headline metric, else its first metric, at the default parameters.
+ */
+function objectiveParam(file: CheckedRuleFile): ParamSpec {
+  const defaults: Params = keyedRecord(file.params.map((p) => [p.name, p.default]));
+  const list = file.metrics(defaults);
+  const names = list.map((m) => m.name);
+  const fallback = file.headline?.(defaults, list)[0] ?? names[0];
+  const chosen = file.objective ?? fallback;
+  if (!names.includes(chosen))
+    file.fail(`objective: got ${JSON.stringify(chosen)}; allowed: the name of a metric, one of ${names.join(', ')}`);
+  return {
+    name: 'objective',
+    type: 'text',
+    default: chosen,
+    allowed: `the name of a metric (${names.slice(0, 6).join(', ')}${names.length > 6 ? ', …' : ''})`,
+    parse: (raw: string) => {
+      if (raw === '' || raw.length > 100)
+        throw new UsageError(
+          `objective: got ${JSON.stringify(raw)}; allowed: the name of a metric, one of ${names.join(', ')}`,
+        );
+      return raw;
+    },
+    doc: 'the metric side a plays for at its decisions, and side b against (docs/custom-rules.md, "Decisions")',
+  };
+}

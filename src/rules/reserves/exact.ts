@@ -1,0 +1,113 @@
+/**
+ * Genesys reserves (see reserves.ts), exactly: given the commander's fate the squads are independent, so
+ * every chance is a count of the ways their dice fall.
+ */
+import { distributionOf, type ExactDistribution } from '../../exact/exact-distribution.js';
+import { Fraction } from '../../exact/fraction.js';
+import { commanderSurvives, DISTRIBUTION_SQUADS, facesNeeded, type Reserves } from './setup.js';
+
+/** n choose k, exactly. */
+function binomial(n: number, k: number): bigint {
+  let value = 1n;
+  for (let i = 1; i <= k; i++) value = (value * BigInt(n - k + i)) / BigInt(i);
+  return value;
+}
+
+/**
+ * Given the commander's fate, squads are independent and each one's arrival
+ * round follows from the per-round chances; the two fates are then mixed.
+ */
+export function exactValues(p: Reserves): Record<string, Fraction> {
+  const { rounds, squads } = p;
+  const alive = commanderSurvives(p);
+  const fates = [
+    { weight: alive, needed: facesNeeded(p, p.command) },
+    { weight: alive.complement(), needed: facesNeeded(p, p.fallbackCommand) },
+  ].filter((fate) => fate.weight.compare(Fraction.ZERO) > 0);
+
+  const result: Record<string, Fraction> = {};
+  const n = BigInt(squads);
+  for (const { weight, needed } of fates) {
+    // Given the fate, a chance is a whole number of the 6^r equally likely ways a squad's first r
+    // dice can fall (or (6^r)^S for all S squads'), so it is worked in BigInt counts and becomes a
+    // fraction once, when it is added in, weighted by the fate's chance.
+    const add = (name: string, count: bigint, outOf: bigint) => {
+      result[name] = (result[name] ?? Fraction.ZERO).add(weight.mul(Fraction.of(count, outOf)));
+    };
+    let stillOut = 1n; // ways the squad is still out after the rounds so far, of `outOf`
+    let outOf = 1n;
+    let dice = Fraction.ZERO; // expected dice one squad rolls
+    for (let r = 1; r <= rounds; r++) {
+      if (r >= p.firstRound) dice = dice.add(Fraction.of(stillOut, outOf));
+      const arrivesNow = stillOut * BigInt(7 - needed[r]);
+      stillOut *= BigInt(needed[r] - 1);
+      outOf *= 6n;
+      const inBy = outOf - stillOut;
+      add(`squad.round.${r}`, arrivesNow, outOf);
+      add(`all.by.${r}`, inBy ** n, outOf ** n);
+      add(`arrived.by.${r}.mean`, inBy * n, outOf);
+      if (squads <= DISTRIBUTION_SQUADS) {
+        // Independent squads, each in by now in inBy of the outOf ways: a binomial tail.
+        let tail = 0n;
+        for (let k = squads; k >= 1; k--) {
+          tail += binomial(squads, k) * inBy ** BigInt(k) * stillOut ** BigInt(squads - k);
+          if (k < squads) add(`atLeast.${k}.by.${r}`, tail, outOf ** n);
+        }
+      }
+    }
+    add('squad.never', stillOut, outOf);
+    add('lost.mean', stillOut * n, outOf);
+    result['dice.mean'] = (result['dice.mean'] ?? Fraction.ZERO).add(weight.mul(dice).mul(Fraction.of(squads)));
+  }
+  result['last.arrival'] = lastArrival(p, result).mean;
+  return result;
+}
+
+/** The round the last squad arrives: in by r and not by r − 1 (all.by), or rounds + 1 when some squad never is. */
+function lastArrival(p: Reserves, values: Record<string, Fraction>): ExactDistribution {
+  const chances = new Map<number, Fraction>();
+  let before = Fraction.ZERO;
+  for (let r = 1; r <= p.rounds; r++) {
+    const allIn = values[`all.by.${r}`];
+    chances.set(r, allIn.sub(before));
+    before = allIn;
+  }
+  chances.set(p.rounds + 1, before.complement());
+  return distributionOf(chances);
+}
+
+/**
+ * Squads on the table by the end of each round, as a whole distribution: given the commander's fate each squad is
+ * in by round r in inBy of the 6^r ways its dice fall, independently, so m of S are in with the binomial chance
+ * C(S, m)·inBy^m·out^(S−m)/(6^r)^S; the fates are mixed by their chances. Any number of squads.
+ */
+export function exactDistributions(p: Reserves): Record<string, ExactDistribution> {
+  const { rounds, squads } = p;
+  const alive = commanderSurvives(p);
+  const fates = [
+    { weight: alive, needed: facesNeeded(p, p.command) },
+    { weight: alive.complement(), needed: facesNeeded(p, p.fallbackCommand) },
+  ].filter((fate) => fate.weight.compare(Fraction.ZERO) > 0);
+  const chances = Array.from({ length: rounds }, () => new Map<number, Fraction>());
+  for (const { weight, needed } of fates) {
+    let stillOut = 1n;
+    let outOf = 1n;
+    for (let r = 1; r <= rounds; r++) {
+      stillOut *= BigInt(needed[r] - 1);
+      outOf *= 6n;
+      const inBy = outOf - stillOut;
+      const all = outOf ** BigInt(squads);
+      for (let m = 0; m <= squads; m++) {
+        const ways = binomial(squads, m) * inBy ** BigInt(m) * stillOut ** BigInt(squads - m);
+        const before = chances[r - 1].get(m) ?? Fraction.ZERO;
+        chances[r - 1].set(m, before.add(weight.mul(Fraction.of(ways, all))));
+      }
+    }
+  }
+  const result: Record<string, ExactDistribution> = {};
+  chances.forEach((byCount, index) => {
+    result[`arrived.by.${index + 1}.mean`] = distributionOf(byCount);
+  });
+  result['last.arrival'] = lastArrival(p, exactValues(p));
+  return result;
+}
