@@ -80,6 +80,9 @@ function lastArrival(p: Reserves, values: Record<string, Fraction>): ExactDistri
  * Squads on the table by the end of each round, as a whole distribution: given the commander's fate each squad is
  * in by round r in inBy of the 6^r ways its dice fall, independently, so m of S are in with the binomial chance
  * C(S, m)·inBy^m·out^(S−m)/(6^r)^S; the fates are mixed by their chances. Any number of squads.
+ * Each chance is summed over the fates as a whole number over one denominator and reduced once (one sweep point's
+ * reductions of big fractions were most of its cost beside the simulation); the last arrival is read off the
+ * chances that every squad is in (m = S), which are `all.by.r`.
  */
 export function exactDistributions(p: Reserves): Record<string, ExactDistribution> {
   const { rounds, squads } = p;
@@ -88,26 +91,35 @@ export function exactDistributions(p: Reserves): Record<string, ExactDistributio
     { weight: alive, needed: facesNeeded(p, p.command) },
     { weight: alive.complement(), needed: facesNeeded(p, p.fallbackCommand) },
   ].filter((fate) => fate.weight.compare(Fraction.ZERO) > 0);
-  const chances = Array.from({ length: rounds }, () => new Map<number, Fraction>());
+  // A multiple of every fate's weight's denominator (the two share theirs: 1 − a/b is (b − a)/b).
+  const common = fates.reduce(
+    (multiple, { weight }) => (multiple % weight.denominator === 0n ? multiple : multiple * weight.denominator),
+    1n,
+  );
+  const ways = Array.from({ length: rounds }, () => new Array<bigint>(squads + 1).fill(0n));
+  const binomials = Array.from({ length: squads + 1 }, (_, m) => binomial(squads, m));
   for (const { weight, needed } of fates) {
+    const scale = weight.numerator * (common / weight.denominator);
     let stillOut = 1n;
     let outOf = 1n;
     for (let r = 1; r <= rounds; r++) {
       stillOut *= BigInt(needed[r] - 1);
       outOf *= 6n;
       const inBy = outOf - stillOut;
-      const all = outOf ** BigInt(squads);
-      for (let m = 0; m <= squads; m++) {
-        const ways = binomial(squads, m) * inBy ** BigInt(m) * stillOut ** BigInt(squads - m);
-        const before = chances[r - 1].get(m) ?? Fraction.ZERO;
-        chances[r - 1].set(m, before.add(weight.mul(Fraction.of(ways, all))));
-      }
+      for (let m = 0; m <= squads; m++)
+        ways[r - 1][m] += scale * binomials[m] * inBy ** BigInt(m) * stillOut ** BigInt(squads - m);
     }
   }
   const result: Record<string, ExactDistribution> = {};
-  chances.forEach((byCount, index) => {
-    result[`arrived.by.${index + 1}.mean`] = distributionOf(byCount);
+  const allIn: Record<string, Fraction> = {};
+  let outOf = 1n;
+  ways.forEach((byCount, index) => {
+    outOf *= 6n;
+    const all = common * outOf ** BigInt(squads);
+    const chances = new Map(byCount.map((count, m) => [m, Fraction.of(count, all)]));
+    result[`arrived.by.${index + 1}.mean`] = distributionOf(chances);
+    allIn[`all.by.${index + 1}`] = chances.get(squads) as Fraction;
   });
-  result['last.arrival'] = lastArrival(p, exactValues(p));
+  result['last.arrival'] = lastArrival(p, allIn);
   return result;
 }
