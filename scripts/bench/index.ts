@@ -6,7 +6,8 @@
  *                draw (limit.ts), with the older, looser yardsticks beside it
  *   every rule   trials/s at its defaults on 1 and on all threads, through the pool
  *                (workers warm), on the default stream, stream 3 and stream 1; dice
- *                per trial; its cost a die on one thread against the limit's
+ *                per trial; its cost a die on one thread against the limit's, the
+ *                limit probed again in rotation with that rule's own turns
  *   sizes        every rule's cost a die at its defaults, at the largest parameters it
  *                allows and at the sizes between where its code changes path, on the
  *                default stream, against its defaults' (sizes.ts; alone: npm run bench:sizes)
@@ -19,7 +20,9 @@
  *   start-up     commands that draw no chart, whole process, against `node -e 0`
  *   sweep        100 points of 65,536 trials against one run of 6,553,600: in one
  *                process on a warm pool (seven of each, turn about, the median of
- *                each), and as whole commands, `muster sweep` against `muster run`
+ *                each), and as whole commands, `muster sweep` against `muster run`;
+ *                and issue 38's grid (squads 1..20 × command 0..4) against one run
+ *                at 10 squads, one thread, CPU of whole commands (sweep-cost.ts)
  *
  * With --baseline DIR (another built checkout, such as one of main), every
  * rule, the numpy run, start-up and sweep are measured for it too, each
@@ -43,6 +46,7 @@ import { DEFAULT_STREAM } from '../../src/engine/random.js';
 import { rules } from '../../src/rules/index.js';
 import { LIMIT, LIMIT_GENERATORS, LIMIT_LABELS } from './limit.js';
 import { dicePerTrial, sizesReport } from './sizes.js';
+import { sweepCostReport, sweepCosts } from './sweep-cost.js';
 
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 5);
 const NUMPY_RUN_TRIALS = 5e7;
@@ -147,9 +151,15 @@ const ruleRate = (root: string, id: string, threads: string, seed: string, strea
     trialsPerSecond: Number.NaN,
     trialsPerCpuSecond: Number.NaN,
   };
+/** The limit's d6 per CPU-second, probed in its own process like a rule's turn (probe.ts). */
+const limitRate = () => probeJson<{ dicePerCpuSecond: number }>('limit', LIMIT).dicePerCpuSecond;
 const ruleRows = rules.map((rule) => {
   const samples = [1, threads].map(() => ruleConfigs.map(() => [] as RuleRate[]));
+  // The limit in rotation with the rule's own turns, so that both meet the same load (measured once at the start,
+  // it read 2.69 ns a die where the same loop in rotation took 1.08): the rule's "× limit" is against these.
+  const limitTurns: number[] = [];
   for (let repeat = 0; repeat < REPEATS; repeat++) {
+    limitTurns.push(limitRate());
     [1, threads].forEach((t, i) =>
       ruleConfigs.forEach(({ root, stream }, c) =>
         samples[i][c].push(ruleRate(root, rule.id, String(t), `bench-${repeat}`, stream)),
@@ -163,6 +173,7 @@ const ruleRows = rules.map((rule) => {
     single: pick(0, 'trialsPerSecond'),
     singleCpu: pick(0, 'trialsPerCpuSecond'),
     all: pick(1, 'trialsPerSecond'),
+    limit: median(limitTurns),
   };
 });
 
@@ -307,7 +318,12 @@ for (let repeat = 0; repeat < REPEATS; repeat++) {
   });
 }
 
+// Issue 38's measure: the grid sweep against one run of its trials, one thread, CPU of whole commands (sweep-cost.ts).
+const sweepCost = sweepCosts(builds, REPEATS);
+
 // Report.
+/** The limit as measured in rotation with the built-in reserves, for the rule files' "× limit" (against reserves). */
+const reservesLimit = ruleRows.find((row) => row.id === 'reserves')?.limit ?? limit.rate;
 const loadAfter = loadavg()[0];
 out.push(
   `muster bench · node ${process.version} · ${threads} cores · median of ${REPEATS} · load average ` +
@@ -349,6 +365,7 @@ const ruleHeader = [
   'd6/CPU-s',
   'cost/d6',
   '× limit',
+  'limit',
 ];
 if (baseline) ruleHeader.push('vs base: 1 thread', `${threads} threads`, '/CPU-s');
 const baseIndex = STREAMS.length;
@@ -367,7 +384,8 @@ table([
         ratio(row.singleCpu[c] / row.singleCpu[THIRD]),
         mega(row.draws * row.singleCpu[c]),
         nsPerDie(row.draws * row.singleCpu[c]),
-        ratio(limit.rate / (row.draws * row.singleCpu[c])),
+        ratio(row.limit / (row.draws * row.singleCpu[c])),
+        nsPerDie(row.limit),
       ];
       if (baseline)
         cells.push(
@@ -402,7 +420,7 @@ table([
     `${mega(file)} trials/CPU-s`,
     `${mega(builtIn)} trials/CPU-s`,
     `${ratio(file / builtIn)} (target ≥ 0.5)`,
-    ratio(limit.rate / (reservesDice * file)),
+    ratio(reservesLimit / (reservesDice * file)),
   ]),
 ]);
 
@@ -470,4 +488,5 @@ table([
     ...(baseline ? ['baseline', ratio(median(wholeSweeps[1]))] : []),
   ],
 ]);
+out.push('', ...sweepCostReport(builds, sweepCost));
 process.stdout.write(`${out.join('\n')}\n`);

@@ -26,6 +26,7 @@ import { badValue } from '../errors.js';
 import { Fraction } from '../exact/fraction.js';
 import { defineBuiltin, type ParamsOf, type Slots, type TrialOut } from './define.js';
 import { acceptedOutput, digitDraw, stateOf } from './draw-digits.js';
+import { simulateDieByDie } from './infinity-streams.js';
 
 /**
  * WIP is an Attribute of 1–30 here: 30 is well above any Lieutenant's WIP with modifiers, and 1 keeps a success
@@ -196,47 +197,9 @@ function faceToFace(die: number, wip: number, crits: boolean): FaceToFace {
  * (the test "every WIP pairing can be decided" checks all 1800 settings).
  */
 function simulate(p: InitiativeRoll, rng: Rng, trials: number, tally: Float64Array, at: Slots): void {
-  if (rng.stream >= 5) {
-    simulateByPairs(p, rng, trials, tally, at);
-    return;
-  }
-  const scoresA = faceScores(p.wipA, p.crits);
-  const scoresB = faceScores(p.wipB, p.crits);
-  // Counted in locals and added to the tally once a chunk: whole numbers below 2^53, so the sums are the same.
-  let aWins = 0;
-  let aCrit = 0;
-  let bWins = 0;
-  let bCrit = 0;
-  let rollsSum = 0;
-  let rollsSquared = 0;
-  let firstRoll = 0;
-  for (let trial = 0; trial < trials; trial++) {
-    let rolls = 0;
-    let scoreA = 0;
-    let scoreB = 0;
-    do {
-      rolls++;
-      scoreA = scoresA[1 + ((rng() * FACES) | 0)];
-      scoreB = scoresB[1 + ((rng() * FACES) | 0)];
-    } while (scoreA === scoreB);
-    if (scoreA > scoreB) {
-      aWins++;
-      if (scoreA === CRITICAL) aCrit++;
-    } else {
-      bWins++;
-      if (scoreB === CRITICAL) bCrit++;
-    }
-    rollsSum += rolls;
-    rollsSquared += rolls * rolls;
-    if (rolls === 1) firstRoll++;
-  }
-  tally[at['a.wins']] += aWins;
-  tally[at['a.crit']] += aCrit;
-  tally[at['b.wins']] += bWins;
-  tally[at['b.crit']] += bCrit;
-  tally[at['rolls.mean']] += rollsSum;
-  tally[at['rolls.mean'] + 1] += rollsSquared;
-  tally[at['rolls.1']] += firstRoll;
+  // Stream 5, the default: a roll's pair of dice as one digit, several to an output (simulateByPairs below).
+  if (rng.stream >= 5) simulateByPairs(p, rng, trials, tally, at);
+  else simulateDieByDie(faceScores(p.wipA, p.crits), faceScores(p.wipB, p.crits), CRITICAL, rng, trials, tally, at);
 }
 
 /** What one Face to Face roll decides: stream 5's outcome codes. */

@@ -30,6 +30,7 @@ import type { MetricSpec, ParamSpec, Rng } from '../contract/types.js';
 import { distributionOf, type ExactDistribution, geometricDistribution } from '../exact/exact-distribution.js';
 import { Fraction } from '../exact/fraction.js';
 import { defineBuiltin, histogramOf, type ParamsOf, type Slots, type TrialOut } from './define.js';
+import { type RollCount, rollOffTrials } from './rolloff.js';
 
 const params = [
   {
@@ -184,45 +185,24 @@ function simulate(p: Noctvale, rng: Rng, trials: number, tally: Float64Array, at
   const lastIfA = aPlacesLast(true, groupsA, groupsB);
   const lastIfB = aPlacesLast(false, groupsA, groupsB);
   const tied = p.fightersA === p.fightersB;
-  // Read once, not once a trial: the params are a record without a prototype, which V8 keeps as a dictionary, so
-  // each read is a hash lookup (measured: two of them were half the cost of a trial at the defaults).
-  const aLower = p.fightersA < p.fightersB;
 
-  // Counted in locals and added to the tally once a chunk: whole numbers below 2^53, so the sums are the same.
-  let aInitiative = 0;
-  let aLast = 0;
-  let rolloffSum = 0;
-  let rolloffSquared = 0;
   const { at: counted, top, beyond } = histogramOf(metrics(p)[1], at);
-  // Unequal counts: no roll-off, 0 in every trial.
-  if (!tied) tally[counted] += trials;
-  for (let trial = 0; trial < trials; trial++) {
-    let aHasInitiative = aLower;
-    if (tied) {
-      let rolloffs = 0;
-      let rollA = 0;
-      let rollB = 0;
-      do {
-        rolloffs++;
-        rollA = 2 + ((rng() * 6) | 0) + ((rng() * 6) | 0);
-        rollB = 2 + ((rng() * 6) | 0) + ((rng() * 6) | 0);
-      } while (rollA === rollB);
-      aHasInitiative = rollA > rollB;
-      rolloffSum += rolloffs;
-      rolloffSquared += rolloffs * rolloffs;
-      tally[rolloffs > top ? beyond : counted + rolloffs]++;
-    }
-    if (aHasInitiative) {
-      aInitiative++;
-      if (lastIfA) aLast++;
-    } else if (lastIfB) {
-      aLast++;
-    }
+  if (tied) {
+    // The 2d6 roll-off, drawn as the plain roll-off draws it (rules/rolloff.ts); its histogram counts from 0 rolls.
+    const count: RollCount = { tally, counted: counted + 1, top, beyond, sums: new Float64Array(4) };
+    rollOffTrials(0, rng, trials, count);
+    const [aInitiative, , rolloffSum, rolloffSquared] = count.sums;
+    tally[at['a.initiative']] += aInitiative;
+    tally[at['a.placesLast']] += (lastIfA ? aInitiative : 0) + (lastIfB ? trials - aInitiative : 0);
+    tally[at['rolloffs.mean']] += rolloffSum;
+    tally[at['rolloffs.mean'] + 1] += rolloffSquared;
+  } else {
+    // Unequal counts: no roll-off, 0 in every trial; the lower count has the initiative in each.
+    tally[counted] += trials;
+    const aLower = p.fightersA < p.fightersB;
+    tally[at['a.initiative']] += aLower ? trials : 0;
+    tally[at['a.placesLast']] += (aLower ? lastIfA : lastIfB) ? trials : 0;
   }
-  tally[at['a.initiative']] += aInitiative;
-  tally[at['a.placesLast']] += aLast;
-  tally[at['rolloffs.mean']] += rolloffSum;
-  tally[at['rolloffs.mean'] + 1] += rolloffSquared;
   // The group sizes do not depend on the dice: every trial adds the same.
   for (let g = 0; g < p.groups; g++) {
     const a = at[`a.group.${g + 1}.size`];

@@ -62,6 +62,7 @@ import { mean, proportion, type Tallied } from '../../stats/estimate.js';
 import { defineBuiltin, type TrialOut } from '../define.js';
 import { simulateByDigits } from './digits.js';
 import { type Deployment, matrix, type Plan, params, plan } from './params.js';
+import { simulateDieByDie } from './streams.js';
 import {
   A_INITIATIVE,
   A_PLACES_LAST,
@@ -276,40 +277,10 @@ function trial(dice: Dice, p: Deployment, out: TrialOut): void {
   }
 }
 
+/** Stream 5, the default: several trials' dice to a generator output, counted as digits (deployment-digits.ts). */
 function simulate(params: Deployment, rng: Rng, trials: number, tally: Float64Array): void {
-  // Stream 5: several trials' dice to a generator output, counted as digits (digits.ts).
-  if (rng.stream >= 5) {
-    simulateByDigits(params, rng, trials, tally);
-    return;
-  }
-  const a = plan(params.a);
-  const b = plan(params.b);
-  const compareRaw = params.compare === 'raw';
-  const lastWithInitiative = aPlacesLast(params, true);
-  const lastWithout = aPlacesLast(params, false);
-  for (let trial = 0; trial < trials; trial++) {
-    const zonesA =
-      a.chosen === 0 ? a.zones : forwardZones(a.chosen, 1 + ((rng() * 6) | 0), 1 + ((rng() * 6) | 0), compareRaw);
-    const zonesB =
-      b.chosen === 0 ? b.zones : forwardZones(b.chosen, 1 + ((rng() * 6) | 0), 1 + ((rng() * 6) | 0), compareRaw);
-    const totalA = ZONE_TOTAL[zonesA];
-    const totalB = ZONE_TOTAL[zonesB];
-    let aHasInitiative = totalA < totalB;
-    if (totalA === totalB) {
-      tally[ROLLOFF]++;
-      let dieA: number;
-      let dieB: number;
-      do {
-        dieA = 1 + ((rng() * 6) | 0);
-        dieB = 1 + ((rng() * 6) | 0);
-      } while (dieA === dieB);
-      aHasInitiative = dieA > dieB;
-    }
-    if (aHasInitiative) tally[A_INITIATIVE]++;
-    if (aHasInitiative ? lastWithInitiative : lastWithout) tally[A_PLACES_LAST]++;
-    tally[ZONE_SETS_OF.a + zonesA]++;
-    tally[ZONE_SETS_OF.b + zonesB]++;
-  }
+  if (rng.stream >= 5) simulateByDigits(params, rng, trials, tally);
+  else simulateDieByDie(params, rng, trials, tally);
 }
 
 function summarize(params: Deployment, tally: Float64Array, trials: number): Record<string, Tallied> {

@@ -73,10 +73,10 @@ import {
   minimumReserves,
   params,
   SIDES,
-  type SideSetup,
   sideSetup,
   validate,
 } from './setup.js';
+import { turnByTurn } from './streams.js';
 import { addSide, layout, summarize } from './tally.js';
 
 // ---------------------------------------------------------------------------
@@ -250,15 +250,11 @@ function simulate(p: Fow, rng: Rng, trials: number, tally: Float64Array): void {
     const arrivals = addOutcomes(sides[1], defenderCounts, defenderStates);
     scatterDice(rng, arrivals, placeOfFace, scattered);
   } else {
-    // Streams 1 and 2: turn by turn, each turn's dice counted by rng.count, the scatter dice as platoons arrive.
-    // Whether a turn with this many dice brings a platoon even when none scores (a guarantee of 0 never does).
-    const guaranteedWith = new Int32Array(followed + 1);
-    for (let dice = 1; dice <= followed; dice++) guaranteedWith[dice] = +(p.guarantee > 0 && dice >= p.guarantee);
-    for (let trial = 0; trial < trials; trial++) {
-      // The attacker moves first, so in each turn its roll comes first; the sides never interact.
-      followReserves(rng, attackerStates, attacker, followed, p.hit, guaranteedWith, null, scattered);
-      followReserves(rng, defenderStates, defender, followed, p.hit, guaranteedWith, placeOfFace, scattered);
-    }
+    // Streams 1 and 2: turn by turn (fow-streams.ts).
+    turnByTurn({ rng, trials, hit: p.hit, guarantee: p.guarantee, followed, placeOfFace, scattered }, [
+      { setup: attacker, states: attackerStates },
+      { setup: defender, states: defenderStates },
+    ]);
   }
   addSide(tally, at.sides[0], attacker, followed, attackerStates, trials);
   addSide(tally, at.sides[1], defender, followed, defenderStates, trials);
@@ -282,41 +278,6 @@ function scatterDice(rng: Rng, arrivals: number, placeOfFace: Int32Array, scatte
   const lastCode = left > 0 ? rng.below(6 ** left) : 0;
   for (let code = 0; code < FOUR_D6; code++) if (codes[code] > 0) place(code, 4, codes[code]);
   place(lastCode, left, 1);
-}
-
-/**
- * One side's reserves through one battle. With `placeOfFace` (the
- * defender's Scattered Reserves) every arriving platoon also rolls for
- * where it enters. The turn's dice are counted by rng.count (on stream 2,
- * four to a draw), and the platoon that arrives by the guarantee is added
- * without a branch: a turn's arrivals are 0 exactly when no die scored, as
- * at least one platoon is still out.
- */
-function followReserves(
-  rng: Rng,
-  states: Int32Array,
-  setup: SideSetup,
-  followed: number,
-  hit: number,
-  guaranteedWith: Int32Array,
-  placeOfFace: Int32Array | null,
-  scattered: Int32Array,
-): void {
-  const { reserves, start } = setup;
-  const stride = reserves + 1;
-  let remaining = reserves;
-  for (let turn = start; turn <= followed; turn++) {
-    const dice = turn - start + 1;
-    const hits = rng.count(dice, 6, hit);
-    let arriving = Math.min(hits, remaining);
-    arriving += guaranteedWith[dice] & +(arriving === 0);
-    remaining -= arriving;
-    if (placeOfFace !== null) {
-      for (let platoon = 0; platoon < arriving; platoon++) scattered[placeOfFace[1 + ((rng() * 6) | 0)]]++;
-    }
-    if (remaining === 0) return;
-    states[(turn - 1) * stride + remaining]++;
-  }
 }
 
 export const fow = defineBuiltin({

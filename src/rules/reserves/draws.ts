@@ -19,6 +19,7 @@
 
 import type { Rng } from '../../contract/types.js';
 import { xoshiroState } from '../../engine/random.js';
+import type { Reserves } from './setup.js';
 import { addTrial, type sumsLayout } from './sums.js';
 
 /** Dice a draw, and the draws of a group's table: codes[g · GROUP_BOUND + v]. */
@@ -31,6 +32,55 @@ export interface ArrivalTable {
   bounds: Int32Array;
 }
 
+/**
+ * What one squad's dice do, read off at once. The squad rolls one die in
+ * each round from firstRound to the last, in groups of up to four dice a
+ * draw (v uniform on [0, 6^k), die i showing 1 + ⌊v/6^i⌋ mod 6);
+ * codes[g · 1296 + v] is codeOf[round − 1] for the round group g's dice bring
+ * it in, or −1 when none of them does and another group follows; in the last
+ * group, codeOf[rounds] for a lost squad. codeOf is the outcome code of each
+ * round (the outcome histogram) or the round index itself (the running sums).
+ * Kept per thread: a sweep's one-chunk points would otherwise each build
+ * theirs (about 25 µs a chunk).
+ */
+export function arrivalTable(p: Reserves, needed: Int32Array, codeOf: Int32Array): ArrivalTable {
+  const key = `${p.rounds}/${p.firstRound}/${needed.join(',')}/${codeOf.join(',')}`;
+  let table = arrivalTables.get(key);
+  if (table === undefined) {
+    if (arrivalTables.size >= ARRIVAL_TABLES_KEPT) arrivalTables.clear();
+    table = buildArrivalTable(p, needed, codeOf);
+    arrivalTables.set(key, table);
+  }
+  return table;
+}
+
+const arrivalTables = new Map<string, ArrivalTable>();
+const ARRIVAL_TABLES_KEPT = 64;
+
+function buildArrivalTable(p: Reserves, needed: Int32Array, codeOf: Int32Array): ArrivalTable {
+  const rolling = p.rounds - p.firstRound + 1;
+  const groups = Math.ceil(rolling / GROUP);
+  const codes = new Int32Array(groups * GROUP_BOUND);
+  const bounds = new Int32Array(groups);
+  for (let group = 0; group < groups; group++) {
+    const first = p.firstRound + group * GROUP;
+    const dice = Math.min(GROUP, p.rounds - first + 1);
+    bounds[group] = 6 ** dice;
+    const last = group === groups - 1;
+    for (let v = 0; v < bounds[group]; v++) {
+      let code = last ? codeOf[p.rounds] : -1;
+      for (let die = 0, rest = v; die < dice; die++, rest = Math.floor(rest / 6)) {
+        if (1 + (rest % 6) >= needed[first + die]) {
+          code = codeOf[first + die - 1];
+          break;
+        }
+      }
+      codes[group * GROUP_BOUND + v] = code;
+    }
+  }
+  return { codes, bounds };
+}
+
 /** The chunk, as reserves.ts's simulate holds it: the fate, and the two tables (with and without the commander). */
 export interface TableChunk {
   rng: Rng;
@@ -38,6 +88,7 @@ export interface TableChunk {
   squads: number;
   fateMatters: boolean;
   survives: number;
+  /** The tables with and without the commander: of round indices (tableTrials), of outcome codes (histogramTrials). */
   withIndex: ArrivalTable;
   withoutIndex: ArrivalTable;
 }
@@ -164,4 +215,88 @@ export function tableTrials(chunk: TableChunk, count: TableCount): number {
   state[2] = s2;
   state[3] = s3;
   return distinct;
+}
+
+/**
+ * Reserves within the outcome histogram on streams 2 to 5 (its defaults): the
+ * tables give outcome codes, a trial's code is their sum, and the tally is
+ * the histogram of codes, one increment a trial. The same draws as
+ * tableTrials, output for output as `rng()` and `rng.below` would give them,
+ * with the state in locals (measured against those calls: see the commit).
+ */
+export function histogramTrials(chunk: TableChunk, tally: Float64Array): void {
+  const { rng, trials, squads, fateMatters, survives } = chunk;
+  const state = xoshiroState(rng);
+  if (state === undefined) throw new Error('reserves: the table draws need a xoshiro128** stream (streams 2 to 5)');
+  const { bounds } = chunk.withIndex;
+  const groups = bounds.length;
+  const rejects = bounds.map((bound) => TWENTY_BITS % bound);
+  const first = bounds[0];
+  const firstReject = rejects[0];
+  const withCodes = chunk.withIndex.codes;
+  const withoutCodes = chunk.withoutIndex.codes;
+  let s0 = state[0];
+  let s1 = state[1];
+  let s2 = state[2];
+  let s3 = state[3];
+  for (let trial = 0; trial < trials; trial++) {
+    let codes = withCodes;
+    if (fateMatters) {
+      const t2 = s2 ^ s0;
+      const t3 = s3 ^ s1;
+      const m = Math.imul(s1, 5);
+      const out = Math.imul((m << 7) | (m >>> 25), 9);
+      s2 = t2 ^ (s1 << 9);
+      s0 ^= t3;
+      s1 ^= t2;
+      s3 = (t3 << 11) | (t3 >>> 21);
+      if ((out >>> 0) * TWO_TO_MINUS_32 >= survives) codes = withoutCodes;
+    }
+    let code = 0;
+    for (let squad = 0; squad < squads; squad++) {
+      let drawn = 0;
+      for (;;) {
+        const t2 = s2 ^ s0;
+        const t3 = s3 ^ s1;
+        const m = Math.imul(s1, 5);
+        const out = Math.imul((m << 7) | (m >>> 25), 9);
+        s2 = t2 ^ (s1 << 9);
+        s0 ^= t3;
+        s1 ^= t2;
+        s3 = (t3 << 11) | (t3 >>> 21);
+        const product = (out >>> 12) * first;
+        if ((product & (TWENTY_BITS - 1)) >= firstReject) {
+          drawn = product >>> 20;
+          break;
+        }
+      }
+      let arrival = codes[drawn];
+      for (let group = 1; arrival < 0 && group < groups; group++) {
+        const bound = bounds[group];
+        const reject = rejects[group];
+        for (;;) {
+          const t2 = s2 ^ s0;
+          const t3 = s3 ^ s1;
+          const m = Math.imul(s1, 5);
+          const out = Math.imul((m << 7) | (m >>> 25), 9);
+          s2 = t2 ^ (s1 << 9);
+          s0 ^= t3;
+          s1 ^= t2;
+          s3 = (t3 << 11) | (t3 >>> 21);
+          const product = (out >>> 12) * bound;
+          if ((product & (TWENTY_BITS - 1)) >= reject) {
+            drawn = product >>> 20;
+            break;
+          }
+        }
+        arrival = codes[group * GROUP_BOUND + drawn];
+      }
+      code += arrival;
+    }
+    tally[code]++;
+  }
+  state[0] = s0;
+  state[1] = s1;
+  state[2] = s2;
+  state[3] = s3;
 }

@@ -19,26 +19,27 @@ function binomial(n: number, k: number): bigint {
  */
 export function exactValues(p: Reserves): Record<string, Fraction> {
   const { rounds, squads } = p;
-  const alive = commanderSurvives(p);
-  const fates = [
-    { weight: alive, needed: facesNeeded(p, p.command) },
-    { weight: alive.complement(), needed: facesNeeded(p, p.fallbackCommand) },
-  ].filter((fate) => fate.weight.compare(Fraction.ZERO) > 0);
-
-  const result: Record<string, Fraction> = {};
+  const { fates, common } = fatesOf(p);
+  // Given the fate, a chance is a whole number of the 6^r equally likely ways a squad's first r dice can fall (or
+  // (6^r)^S for all S squads'): each is summed over the fates in BigInt counts, scaled to the fates' common
+  // denominator, and becomes a fraction once, at the end (a reduction a fate and a term cost a sweep point more
+  // than its simulation).
+  const counted = new Map<string, { count: bigint; outOf: bigint }>();
   const n = BigInt(squads);
+  let dice = Fraction.ZERO; // expected dice one squad rolls, over both fates
   for (const { weight, needed } of fates) {
-    // Given the fate, a chance is a whole number of the 6^r equally likely ways a squad's first r
-    // dice can fall (or (6^r)^S for all S squads'), so it is worked in BigInt counts and becomes a
-    // fraction once, when it is added in, weighted by the fate's chance.
+    const scale = weight.numerator * (common / weight.denominator);
     const add = (name: string, count: bigint, outOf: bigint) => {
-      result[name] = (result[name] ?? Fraction.ZERO).add(weight.mul(Fraction.of(count, outOf)));
+      const sum = counted.get(name);
+      if (sum === undefined) counted.set(name, { count: scale * count, outOf });
+      else sum.count += scale * count;
     };
     let stillOut = 1n; // ways the squad is still out after the rounds so far, of `outOf`
     let outOf = 1n;
-    let dice = Fraction.ZERO; // expected dice one squad rolls
+    let ways = 0n; // Σ over rolling rounds of the ways the squad is still out before it, of 6^(r − 1) each
     for (let r = 1; r <= rounds; r++) {
-      if (r >= p.firstRound) dice = dice.add(Fraction.of(stillOut, outOf));
+      if (r >= p.firstRound) ways = ways * 6n + stillOut;
+      else ways *= 6n;
       const arrivesNow = stillOut * BigInt(7 - needed[r]);
       stillOut *= BigInt(needed[r] - 1);
       outOf *= 6n;
@@ -57,10 +58,27 @@ export function exactValues(p: Reserves): Record<string, Fraction> {
     }
     add('squad.never', stillOut, outOf);
     add('lost.mean', stillOut * n, outOf);
-    result['dice.mean'] = (result['dice.mean'] ?? Fraction.ZERO).add(weight.mul(dice).mul(Fraction.of(squads)));
+    dice = dice.add(weight.mul(Fraction.of(ways * n, 6n ** BigInt(rounds - 1))));
   }
+  const result: Record<string, Fraction> = {};
+  for (const [name, { count, outOf }] of counted) result[name] = Fraction.of(count, common * outOf);
+  result['dice.mean'] = dice;
   result['last.arrival'] = lastArrival(p, result).mean;
   return result;
+}
+
+/** The commander's two fates that can happen, and a multiple of their weights' denominators (1 − a/b is (b − a)/b). */
+function fatesOf(p: Reserves): { fates: Array<{ weight: Fraction; needed: Int32Array }>; common: bigint } {
+  const alive = commanderSurvives(p);
+  const fates = [
+    { weight: alive, needed: facesNeeded(p, p.command) },
+    { weight: alive.complement(), needed: facesNeeded(p, p.fallbackCommand) },
+  ].filter((fate) => fate.weight.compare(Fraction.ZERO) > 0);
+  const common = fates.reduce(
+    (multiple, { weight }) => (multiple % weight.denominator === 0n ? multiple : multiple * weight.denominator),
+    1n,
+  );
+  return { fates, common };
 }
 
 /** The round the last squad arrives: in by r and not by r − 1 (all.by), or rounds + 1 when some squad never is. */
@@ -80,34 +98,37 @@ function lastArrival(p: Reserves, values: Record<string, Fraction>): ExactDistri
  * Squads on the table by the end of each round, as a whole distribution: given the commander's fate each squad is
  * in by round r in inBy of the 6^r ways its dice fall, independently, so m of S are in with the binomial chance
  * C(S, m)·inBy^m·out^(S−m)/(6^r)^S; the fates are mixed by their chances. Any number of squads.
+ * Each chance is summed over the fates as a whole number over one denominator and reduced once (one sweep point's
+ * reductions of big fractions were most of its cost beside the simulation); the last arrival is read off the
+ * chances that every squad is in (m = S), which are `all.by.r`.
  */
 export function exactDistributions(p: Reserves): Record<string, ExactDistribution> {
   const { rounds, squads } = p;
-  const alive = commanderSurvives(p);
-  const fates = [
-    { weight: alive, needed: facesNeeded(p, p.command) },
-    { weight: alive.complement(), needed: facesNeeded(p, p.fallbackCommand) },
-  ].filter((fate) => fate.weight.compare(Fraction.ZERO) > 0);
-  const chances = Array.from({ length: rounds }, () => new Map<number, Fraction>());
+  const { fates, common } = fatesOf(p);
+  const ways = Array.from({ length: rounds }, () => new Array<bigint>(squads + 1).fill(0n));
+  const binomials = Array.from({ length: squads + 1 }, (_, m) => binomial(squads, m));
   for (const { weight, needed } of fates) {
+    const scale = weight.numerator * (common / weight.denominator);
     let stillOut = 1n;
     let outOf = 1n;
     for (let r = 1; r <= rounds; r++) {
       stillOut *= BigInt(needed[r] - 1);
       outOf *= 6n;
       const inBy = outOf - stillOut;
-      const all = outOf ** BigInt(squads);
-      for (let m = 0; m <= squads; m++) {
-        const ways = binomial(squads, m) * inBy ** BigInt(m) * stillOut ** BigInt(squads - m);
-        const before = chances[r - 1].get(m) ?? Fraction.ZERO;
-        chances[r - 1].set(m, before.add(weight.mul(Fraction.of(ways, all))));
-      }
+      for (let m = 0; m <= squads; m++)
+        ways[r - 1][m] += scale * binomials[m] * inBy ** BigInt(m) * stillOut ** BigInt(squads - m);
     }
   }
   const result: Record<string, ExactDistribution> = {};
-  chances.forEach((byCount, index) => {
-    result[`arrived.by.${index + 1}.mean`] = distributionOf(byCount);
+  const allIn: Record<string, Fraction> = {};
+  let outOf = 1n;
+  ways.forEach((byCount, index) => {
+    outOf *= 6n;
+    const all = common * outOf ** BigInt(squads);
+    const chances = new Map(byCount.map((count, m) => [m, Fraction.of(count, all)]));
+    result[`arrived.by.${index + 1}.mean`] = distributionOf(chances);
+    allIn[`all.by.${index + 1}`] = chances.get(squads) as Fraction;
   });
-  result['last.arrival'] = lastArrival(p, exactValues(p));
+  result['last.arrival'] = lastArrival(p, allIn);
   return result;
 }

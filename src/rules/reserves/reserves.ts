@@ -25,12 +25,12 @@ import { checkOutcomeCounts, type OutcomeHistogram, outcomeHistogram } from '../
 import { Fraction } from '../../exact/fraction.js';
 import { mean, proportion, type Tallied } from '../../stats/estimate.js';
 import { defineBuiltin, type TrialOut } from '../define.js';
-import { type ArrivalTable, GROUP, GROUP_BOUND, tableTrials } from './draws.js';
+import { arrivalTable, histogramTrials, type TableChunk, tableTrials } from './draws.js';
 import { exactDistributions, exactValues } from './exact.js';
 import { commanderSurvives, DISTRIBUTION_SQUADS, facesNeeded, params, type Reserves } from './setup.js';
+import { dieByDieTrials, type UniformChunk, uniformHistogramTrials } from './streams.js';
 import {
   addDeferred,
-  addTrial,
   chunkCoding,
   chunkHistogram,
   diceByArrival,
@@ -40,90 +40,6 @@ import {
   type Sums,
   sumsLayout,
 } from './sums.js';
-
-/** (needed − 1)/6 per round: the least uniform whose die shows `needed`, for the hot loop's comparison. */
-function thresholds(needed: Int32Array): Float64Array {
-  return Float64Array.from(needed, (face) => (face - 1) / 6);
-}
-
-/**
- * For streams 2 to 4: what one squad's dice do, read off at once. The squad rolls
- * one die in each round from firstRound to the last, in groups of up to
- * four dice a draw (v uniform on [0, 6^k), die i showing 1 + ⌊v/6^i⌋ mod 6);
- * codes[g · 1296 + v] is the outcome code of the round group g's dice bring
- * it in (codeOf[round − 1]), or −1 when none of them does and another group
- * follows; in the last group, the code of a lost squad.
- */
-function arrivalCodes(p: Reserves, needed: Int32Array, codeOf: Int32Array): ArrivalTable {
-  // Kept per thread: a sweep's one-chunk points would otherwise each build theirs (about 25 µs a chunk).
-  const key = `${p.rounds}/${p.firstRound}/${p.squads}/${needed.join(',')}`;
-  let table = arrivalTables.get(key);
-  if (table === undefined) {
-    if (arrivalTables.size >= ARRIVAL_TABLES_KEPT) arrivalTables.clear();
-    table = buildArrivalCodes(p, needed, codeOf);
-    arrivalTables.set(key, table);
-  }
-  return table;
-}
-
-const arrivalTables = new Map<string, ArrivalTable>();
-
-/**
- * For stream 4's running sums: the same tables, giving the round index a squad arrives in (R: lost) instead of an
- * outcome code.
- */
-function arrivalIndices(p: Reserves, needed: Int32Array): ArrivalTable {
-  const key = `index/${p.rounds}/${p.firstRound}/${needed.join(',')}`;
-  let table = arrivalTables.get(key);
-  if (table === undefined) {
-    if (arrivalTables.size >= ARRIVAL_TABLES_KEPT) arrivalTables.clear();
-    table = buildArrivalCodes(
-      p,
-      needed,
-      Int32Array.from({ length: p.rounds + 1 }, (_, index) => index),
-    );
-    arrivalTables.set(key, table);
-  }
-  return table;
-}
-const ARRIVAL_TABLES_KEPT = 64;
-
-function buildArrivalCodes(p: Reserves, needed: Int32Array, codeOf: Int32Array): ArrivalTable {
-  const rolling = p.rounds - p.firstRound + 1;
-  const groups = Math.ceil(rolling / GROUP);
-  const codes = new Int32Array(groups * GROUP_BOUND);
-  const bounds = new Int32Array(groups);
-  for (let group = 0; group < groups; group++) {
-    const first = p.firstRound + group * GROUP;
-    const dice = Math.min(GROUP, p.rounds - first + 1);
-    bounds[group] = 6 ** dice;
-    const last = group === groups - 1;
-    for (let v = 0; v < bounds[group]; v++) {
-      let code = last ? codeOf[p.rounds] : -1;
-      for (let die = 0, rest = v; die < dice; die++, rest = Math.floor(rest / 6)) {
-        if (1 + (rest % 6) >= needed[first + die]) {
-          code = codeOf[first + die - 1];
-          break;
-        }
-      }
-      codes[group * GROUP_BOUND + v] = code;
-    }
-  }
-  return { codes, bounds };
-}
-
-/**
- * One squad's outcome code (or arrival index) on streams 2 to 4 when the
- * first group of its dice did not bring it in (code −1): group after group
- * until one does. The first group is read inline by the loops, as nine
- * squads in ten arrive in it at the defaults.
- */
-function laterArrival(rng: Rng, codes: Int32Array, bounds: Int32Array): number {
-  for (let group = 1; ; group++) {
-    const code = codes[group * GROUP_BOUND + rng.below(bounds[group])];
-    if (code >= 0) return code;
-  }
-}
 
 /**
  * Whether squads in one trial are independent of each other: true unless the
@@ -252,125 +168,80 @@ function trial(dice: Dice, p: Reserves, out: TrialOut): void {
   out['last.arrival'] = stillOut > 0 ? p.rounds + 1 : lastRound;
 }
 
+/**
+ * A chunk's trials into the tally: the outcome histogram while it fits, running sums beyond it. On the default
+ * stream each squad rolls its dice for every round at once, four to a draw (rng.below(6^4) is four d6 as base-6
+ * digits), and one table says what they do (reserves-draws.ts); the dice a squad would roll after arriving are
+ * read and ignored, as a squad stops rolling then. Older streams' loops: reserves-streams.ts.
+ */
 function simulate(p: Reserves, rng: Rng, trials: number, tally: Float64Array): void {
-  const { rounds, squads } = p;
-  const first = p.firstRound;
-  const withCommander = facesNeeded(p, p.command);
-  const withoutCommander = facesNeeded(p, p.fallbackCommand);
-  const survives = commanderSurvives(p).toNumber();
-  const fateMatters = !squadsIndependent(p);
+  const chunk: UniformChunk = {
+    rng,
+    trials,
+    squads: p.squads,
+    first: p.firstRound,
+    rounds: p.rounds,
+    fateMatters: !squadsIndependent(p),
+    survives: commanderSurvives(p).toNumber(),
+    withCommander: facesNeeded(p, p.command),
+    withoutCommander: facesNeeded(p, p.fallbackCommand),
+  };
+  if (histogramOf(p) !== null) simulateOutcomes(p, chunk, tally);
+  else simulateSums(p, chunk, tally);
+}
 
-  if (histogramOf(p) !== null) {
-    // Outcome code: Σ over rounds of (squads arriving then) · (S+1)^(round index); index R counts the lost.
-    const codeOf = new Int32Array(rounds + 1);
-    for (let index = 0; index <= rounds; index++) codeOf[index] = (squads + 1) ** index;
-    // A die 1 + ⌊6u⌋ shows `needed` or more exactly when u ≥ k/6 with k = needed − 1. The generator's u
-    // is a multiple of 2^-32, which is either equal to k/6 or at least 1/(6·2^32) away from it, while the
-    // double nearest k/6 is within 2^-54 of it: comparing with that double is the die roll itself, done
-    // without a branch to mispredict.
-    if (rng.stream !== 1) {
-      // Streams 2 to 4: each squad rolls its dice for every round at once, four to a draw (rng.below(6^4) is
-      // four d6 as base-6 digits), and one table says what they do: the code of the round it arrives in.
-      // The dice a squad would roll after arriving are read and ignored, as a squad stops rolling then.
-      const withCodes = arrivalCodes(p, withCommander, codeOf);
-      const withoutCodes = arrivalCodes(p, withoutCommander, codeOf);
-      const bound = withCodes.bounds[0];
-      for (let trial = 0; trial < trials; trial++) {
-        const codes = fateMatters && rng() >= survives ? withoutCodes.codes : withCodes.codes;
-        let code = 0;
-        for (let squad = 0; squad < squads; squad++) {
-          const arrival = codes[rng.below(bound)];
-          code += arrival >= 0 ? arrival : laterArrival(rng, codes, withCodes.bounds);
-        }
-        tally[code]++;
-      }
-      return;
-    }
-    // Stream 1, as every result before stream 2 was made: one uniform a die, round by round.
-    const withThresholds = thresholds(withCommander);
-    const withoutThresholds = thresholds(withoutCommander);
-    for (let trial = 0; trial < trials; trial++) {
-      const threshold = fateMatters && rng() >= survives ? withoutThresholds : withThresholds;
-      let out = squads;
-      let code = 0;
-      // Each squad still in reserve rolls its own die each round, until it arrives.
-      for (let round = first; round <= rounds && out > 0; round++) {
-        const needs = threshold[round];
-        let arriving = 0;
-        for (let squad = 0; squad < out; squad++) arriving += +(rng() >= needs);
-        code += arriving * codeOf[round - 1];
-        out -= arriving;
-      }
-      tally[code + out * codeOf[rounds]]++;
-    }
-    return;
-  }
+/** Within the outcome histogram: code Σ over rounds of (squads arriving then) · (S+1)^(round index); index R the lost. */
+function simulateOutcomes(p: Reserves, chunk: UniformChunk, tally: Float64Array): void {
+  const codeOf = Int32Array.from({ length: p.rounds + 1 }, (_, index) => (p.squads + 1) ** index);
+  // Stream 1, one uniform a die: every result before stream 2 was made so.
+  if (chunk.rng.stream === 1) uniformHistogramTrials(chunk, codeOf, tally);
+  else histogramTrials(tables(p, chunk, codeOf), tally);
+}
 
-  // Beyond the outcome histogram: running sums (sums.ts), from a chunk histogram where it fits.
+/** The chunk with its arrival tables (with and without the commander) giving codeOf[round index]. */
+function tables(p: Reserves, chunk: UniformChunk, codeOf: Int32Array): TableChunk {
+  const { rng, trials, squads, fateMatters, survives } = chunk;
+  const withIndex = arrivalTable(p, chunk.withCommander, codeOf);
+  const withoutIndex = arrivalTable(p, chunk.withoutCommander, codeOf);
+  return { rng, trials, squads, fateMatters, survives, withIndex, withoutIndex };
+}
+
+/**
+ * Beyond the outcome histogram: running sums (reserves-sums.ts), from a chunk histogram where it fits. Streams 4
+ * and 5 read a squad's dice four to a draw, as the outcome histogram does, the table giving the round index it
+ * arrives in (R: lost); streams 1 to 3, one uniform a die (reserves-streams.ts).
+ */
+function simulateSums(p: Reserves, chunk: UniformChunk, tally: Float64Array): void {
+  const { rounds, squads, first, fateMatters } = chunk;
   const at = sumsLayout(rounds, squads);
   const diceOf = diceByArrival(rounds, first);
-  const coding = chunkCoding(rounds, first, squads, fateMatters ? [withCommander, withoutCommander] : [withCommander]);
-  // Streams 4 and 5: a squad's dice four to a draw, as the outcome histogram reads them, the table giving the
-  // round index it arrives in (R: lost) instead of an outcome code. Streams 1 to 3, as every result on
-  // them was made: one uniform a die, squad by squad, round by round (arrivalByDie).
-  const tables =
-    rng.stream >= 4
-      ? {
-          rng,
-          trials,
-          squads,
-          fateMatters,
-          survives,
-          withIndex: arrivalIndices(p, withCommander),
-          withoutIndex: arrivalIndices(p, withoutCommander),
-        }
+  const needed = fateMatters ? [chunk.withCommander, chunk.withoutCommander] : [chunk.withCommander];
+  const coding = chunkCoding(rounds, first, squads, needed);
+  const byTable =
+    chunk.rng.stream >= 4
+      ? tables(
+          p,
+          chunk,
+          Int32Array.from({ length: rounds + 1 }, (_, index) => index),
+        )
       : null;
   if (coding !== null) {
-    const histogram = chunkHistogram(coding.outcomes, trials);
+    const histogram = chunkHistogram(coding.outcomes, chunk.trials);
     const { counts, seen } = histogram;
     const { weight } = coding;
-    let distinct = 0;
-    if (tables !== null) {
-      distinct = tableTrials(tables, { histogram: { weight, counts, seen } });
-    } else {
-      for (let trial = 0; trial < trials; trial++) {
-        const needed = fateMatters && rng() >= survives ? withoutCommander : withCommander;
-        let code = 0;
-        for (let squad = 0; squad < squads; squad++) code += weight[arrivalByDie(rng, needed, first, rounds)];
-        if (counts[code]++ === 0) seen[distinct++] = code;
-      }
-    }
+    const distinct =
+      byTable !== null
+        ? tableTrials(byTable, { histogram: { weight, counts, seen } })
+        : dieByDieTrials(chunk, { weight, counts, seen });
     foldOutcomes(tally, at, squads, coding, diceOf, histogram, distinct);
     return;
   }
   const arrivingIn = new Int32Array(rounds + 1); // scratch, zero between trials (addTrial clears it)
   const allInBy = new Float64Array(rounds); // trials with every squad in by round index j, for deferred rounds
-  if (tables !== null) {
-    tableTrials(tables, { histogram: null, tally, at, arrivingIn, diceOf, allInBy });
-  } else {
-    for (let trial = 0; trial < trials; trial++) {
-      const needed = fateMatters && rng() >= survives ? withoutCommander : withCommander;
-      let last = 0;
-      for (let squad = 0; squad < squads; squad++) {
-        const arrival = arrivalByDie(rng, needed, first, rounds);
-        arrivingIn[arrival]++;
-        if (arrival > last) last = arrival;
-      }
-      addTrial(tally, at, arrivingIn, last, squads, diceOf, allInBy);
-    }
-  }
+  const sums = { tally, at, arrivingIn, diceOf, allInBy };
+  if (byTable !== null) tableTrials(byTable, { histogram: null, ...sums });
+  else dieByDieTrials(chunk, { weight: null, ...sums });
   addDeferred(tally, at, squads, allInBy);
-}
-
-/**
- * Streams 1 to 3 beyond the outcome histogram: a squad rolls one uniform a die each round until it arrives; its round
- * index (R: lost).
- */
-function arrivalByDie(rng: Rng, needed: Int32Array, first: number, rounds: number): number {
-  for (let round = first; round <= rounds; round++) {
-    if (1 + ((rng() * 6) | 0) >= needed[round]) return round - 1;
-  }
-  return rounds;
 }
 
 function summarize(p: Reserves, tally: Float64Array, trials: number): Record<string, Tallied> {
