@@ -169,3 +169,30 @@ function deepFreeze(value: unknown): unknown {
   }
   return value;
 }
+
+/**
+ * Whether `value` is the same state as `plain`, a state whose canonical text has been written (so plain JSON):
+ * the same by value, compared without writing a text. A step's path is run twice (replay-dice.ts) and only the run
+ * that is kept is written and checked field by field; the other must equal it by value, which is all the replay
+ * check asks. What JSON would not keep on that run (a symbol key, a field on an array) is not looked for, since its
+ * state is not the one kept.
+ */
+export function sameState(value: unknown, plain: unknown): boolean {
+  if (typeof plain !== 'object' || plain === null) return Object.is(value, plain);
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(plain)) {
+    if (!Array.isArray(value) || Object.getPrototypeOf(value) !== Array.prototype) return false;
+    if (value.length !== plain.length) return false;
+    for (let i = 0; i < plain.length; i++) if (!(i in value) || !sameState(value[i], plain[i])) return false;
+    return true;
+  }
+  if (Array.isArray(value) || Object.getPrototypeOf(value) !== Object.prototype) return false;
+  const keys = Object.keys(value);
+  if (keys.length !== Object.keys(plain).length) return false;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    if (!Object.hasOwn(plain, key)) return false;
+    if (!sameState((value as Record<string, unknown>)[key], (plain as Record<string, unknown>)[key])) return false;
+  }
+  return true;
+}
