@@ -14,7 +14,7 @@
 
 import { UsageError } from '../errors.js';
 import { type Chain, shorten, solveChain } from './absorbing-chain.js';
-import { canonicalState, frozenState, NotPlainJson, sameState } from './canonical-state.js';
+import { canonicalState, frozenState, NotPlainJson, sameState, stateText } from './canonical-state.js';
 import type { Fraction } from './fraction.js';
 import { type EnumeratingDice, forEachPath, NotEnumerable, type PathBudget, type Replay } from './replay-dice.js';
 import { WeightSum } from './weight-sum.js';
@@ -84,25 +84,32 @@ export class BadState extends Error {
   }
 }
 
-/** One path of a step: the state it returned, its canonical text (written on the run that is kept), its rewards. */
+/** One path of a step: the state it returned and what it wrote to each reward slot. */
 interface Stepped {
   state: unknown;
-  text: string;
   rewards: StepResult['rewards'];
 }
 
 /**
- * A step's two runs of a path must reach the same state and write the same rewards. The second run's state is the
- * one kept: its text is written (every field checked as plain JSON, canonical-state.ts); the first need only equal
- * it by value (sameState), which costs no text — half the writing of texts, a quarter of a small step's time.
+ * A step's two runs of a path must reach the same state and write the same rewards. They are compared by value
+ * (sameState): no text is written for either. Where they differ, or the comparison cannot read the second
+ * state, its text is written in full (`strictText`, which refuses a state that is not plain JSON by name) and
+ * the texts compared.
  */
-function stepReplay(textOf: (state: unknown) => string): Replay<Stepped> {
+function stepReplay(textOf: (state: unknown) => string, strictText: (state: unknown) => string): Replay<Stepped> {
   return {
     procedure: 'step',
     differ(first, second) {
-      second.text = textOf(second.state);
-      if (!sameState(first.state, second.state)) {
-        return `went to ${shorten(textOf(first.state))}, then to ${shorten(second.text)},`;
+      let same: boolean;
+      try {
+        same = sameState(first.state, second.state);
+      } catch {
+        same = false;
+      }
+      if (!same) {
+        const kept = strictText(second.state);
+        const other = textOf(first.state);
+        if (other !== kept) return `went to ${shorten(other)}, then to ${shorten(kept)},`;
       }
       const a = first.rewards;
       const b = second.rewards;
@@ -145,9 +152,15 @@ export function exploreSteps(procedure: StepProcedure, budget: PathBudget, maxSt
       throw error;
     }
   };
-  const add = (text: string): number => {
+  const STRICT = 'step(state, dice, params)';
+  // A step's next state as text by value (stateText); `kept`, the state itself, is checked in full (canonicalState)
+  // the first time its text is seen, so every state of the chain has been checked once as plain JSON.
+  const add = (text: string, kept?: { state: unknown; from: string }): number => {
     let index = indexOf.get(text);
     if (index === undefined) {
+      if (kept !== undefined && textOf(kept.state, STRICT, kept.from) !== text) {
+        throw new BadState(STRICT, new NotPlainJson('', 'read differently field by field'), kept.from);
+      }
       if (keys.length >= maxStates) {
         const most = maxStates.toLocaleString('en-US');
         throw new NotEnumerable(
@@ -195,9 +208,20 @@ export function exploreSteps(procedure: StepProcedure, budget: PathBudget, maxSt
       continue;
     }
     const from = keys[state];
-    const [targets, expected] = stepOutcomes(procedure, current, budget, add, (next) =>
-      textOf(next, 'step(state, dice, params)', from),
-    );
+    const [targets, expected] = stepOutcomes(procedure, current, budget, {
+      add,
+      frozen,
+      from,
+      textOf: (next) => {
+        try {
+          return stateText(next);
+        } catch (error) {
+          if (error instanceof NotPlainJson) throw new BadState(STRICT, error, from);
+          throw error;
+        }
+      },
+      strictText: (next) => textOf(next, STRICT, from),
+    });
     procedure.explored?.();
     to.push(Int32Array.from(targets.keys()));
     chances.push([...targets.values()]);
@@ -220,26 +244,55 @@ export function exploreSteps(procedure: StepProcedure, budget: PathBudget, maxSt
   }
 }
 
+/** How stepOutcomes finds a next state's index: by text (`add`), or by value among the states found before. */
+interface StateIndex {
+  add: (text: string, kept: { state: unknown; from: string }) => number;
+  frozen: readonly unknown[];
+  from: string;
+  textOf: (state: unknown) => string;
+  strictText: (state: unknown) => string;
+}
+
+/** How many of the states a step reached last are compared by value before a next state's text is written. */
+const RECENT = 4;
+
 /**
- * One state's step on every path: the chance of each next state (by index, `add` giving it one) and the expected
- * reward of the step per slot.
+ * One state's step on every path: the chance of each next state (by index) and the expected reward of the step
+ * per slot. Most paths of a step reach a state that one of its last few paths reached (36 paths of a squad's
+ * 2d6, two states): such a state is found by value (sameState against that state as a step receives it, plain
+ * JSON), with no text written and no map asked; the others by their text.
  */
 function stepOutcomes(
   procedure: StepProcedure,
   current: unknown,
   budget: PathBudget,
-  add: (text: string) => number,
-  textOf: (state: unknown) => string,
+  index: StateIndex,
 ): [Map<number, WeightSum>, WeightSum[]] {
   const targets = new Map<number, WeightSum>();
   const expected = Array.from({ length: procedure.rewardSlots }, () => new WeightSum());
+  const kept = { state: null as unknown, from: index.from };
+  const recent: number[] = [];
+  const { frozen } = index;
+  const find = (state: unknown): number => {
+    let text: string;
+    try {
+      for (let r = 0; r < recent.length; r++) if (sameState(state, frozen[recent[r]])) return recent[r];
+      text = index.textOf(state);
+    } catch (error) {
+      if (error instanceof BadState) throw error;
+      // A field that throws when read (a getter, a Proxy's trap): the full check names it without reading it.
+      text = index.strictText(state);
+    }
+    kept.state = state;
+    const found = index.add(text, kept);
+    if (recent.length === RECENT) recent.pop();
+    recent.unshift(found);
+    return found;
+  };
   forEachPath(
-    (dice): Stepped => {
-      const result = procedure.step(current, dice);
-      return { state: result.state, text: '', rewards: result.rewards };
-    },
+    (dice): Stepped => procedure.step(current, dice),
     (result, numerator, denominator) => {
-      const next = add(result.text);
+      const next = find(result.state);
       let sum = targets.get(next);
       if (!sum) targets.set(next, (sum = new WeightSum()));
       sum.add(numerator, denominator);
@@ -252,7 +305,7 @@ function stepOutcomes(
       }
     },
     budget,
-    stepReplay(textOf),
+    stepReplay(index.textOf, index.strictText),
   );
   return [targets, expected];
 }
