@@ -238,12 +238,13 @@ export function sameState(value: unknown, plain: unknown): boolean {
     return true;
   }
   if (Array.isArray(value) || Object.getPrototypeOf(value) !== Object.prototype) return false;
-  const keys = Object.keys(value);
-  if (keys.length !== Object.keys(plain).length) return false;
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i];
-    if (!Object.hasOwn(plain, key)) return false;
+  // for…in over a plain object's own fields (Object.prototype has none enumerable): no array of keys made.
+  let fields = 0;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key) || !Object.hasOwn(plain, key)) return false;
     if (!sameState((value as Record<string, unknown>)[key], (plain as Record<string, unknown>)[key])) return false;
+    fields++;
   }
-  return true;
+  for (const _ in plain) fields--;
+  return fields === 0;
 }

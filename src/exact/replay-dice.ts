@@ -174,8 +174,9 @@ function checkChance(p: unknown): number {
 }
 
 class ReplayDice implements EnumeratingDice {
-  /** The calls of the current path, and the branch each takes. */
+  /** The calls of the current path (the first `depth` of them; the arrays are not cut short), and the branch each takes. */
   nodes: Node[] = [];
+  depth = 0;
   branch: number[] = [];
   /** Weight of the path up to and including call k. */
   numerators: bigint[] = [];
@@ -273,7 +274,7 @@ class ReplayDice implements EnumeratingDice {
   /** The branch this run takes at the next call: replayed from the trail, or the first of a new call. */
   private take(kind: number, a: number, b: number, c: number): number {
     const at = this.at++;
-    if (at < this.nodes.length) {
+    if (at < this.depth) {
       const node = this.nodes[at];
       if (node.kind !== kind || node.a !== a || node.b !== b || node.c !== c) {
         throw notReplayed(this.procedure, `asked for ${callText(kind, a, b, c)}`, this.pathText());
@@ -293,8 +294,9 @@ class ReplayDice implements EnumeratingDice {
       );
     }
     const node = nodeOf(kind, a, b, c);
-    this.nodes.push(node);
-    this.branch.push(0);
+    this.nodes[at] = node;
+    this.branch[at] = 0;
+    this.depth = at + 1;
     this.weigh(at);
     return 0;
   }
@@ -309,7 +311,7 @@ class ReplayDice implements EnumeratingDice {
   }
 
   /** The first `length` calls of the path and the results they gave, for a message: [d6 → 3, chance(0.5) → true]. */
-  pathText(length = this.nodes.length): string {
+  pathText(length = this.depth): string {
     const shown: string[] = [];
     for (let k = 0; k < Math.min(length, 12); k++) {
       const node = this.nodes[k];
@@ -329,15 +331,14 @@ class ReplayDice implements EnumeratingDice {
 
   /** Moves the trail to the next path; false when every path has been run. */
   advance(): boolean {
-    let k = this.nodes.length - 1;
+    let k = this.depth - 1;
     while (k >= 0 && this.branch[k] === this.nodes[k].size - 1) k--;
     if (k < 0) return false;
     this.branch[k]++;
-    this.nodes.length = k + 1;
-    this.branch.length = k + 1;
-    this.numerators.length = k + 1;
-    this.denominators.length = k + 1;
-    this.weigh(k);
+    this.depth = k + 1;
+    // The call is the same, so is its denominator: only a weighed branch changes the path's numerator.
+    const node = this.nodes[k];
+    if (node.weights) this.numerators[k] = (k === 0 ? 1n : this.numerators[k - 1]) * node.weights[this.branch[k]];
     return true;
   }
 }
@@ -365,8 +366,13 @@ const greatestCommonDivisor = (x: bigint, y: bigint): bigint => {
  * step form asks for the same counts from state after state, so each binomial row is weighed once.
  */
 const nodes = new Map<string, Node>();
+const dieNodes: Node[] = [];
 function nodeOf(kind: number, a: number, b: number, c: number): Node {
-  if (kind === 0 || kind === 2) return makeNode(kind, a, b, c);
+  if (kind === 0 || kind === 2) {
+    // A die or a below, by its sides: made once, not once a path (a node a die a path was a tenth of the GC).
+    const at = kind * (MAX_SIDES + 1) + a;
+    return (dieNodes[at] ??= makeNode(kind, a, b, c));
+  }
   const key = `${kind} ${a} ${b} ${c}`;
   let node = nodes.get(key);
   if (!node) {
@@ -480,11 +486,11 @@ export function forEachPath<R>(
     budget.used++;
     dice.at = 0;
     let result = run(dice);
-    if (dice.at !== dice.nodes.length) {
+    if (dice.at !== dice.depth) {
       throw notReplayed(dice.procedure, `stopped after ${dice.at} of its dice`, dice.pathText());
     }
     if (replay) result = replayPath(dice, run, replay, result);
-    const last = dice.nodes.length - 1;
+    const last = dice.depth - 1;
     visit(result, last < 0 ? 1n : dice.numerators[last], last < 0 ? 1n : dice.denominators[last]);
     if (!dice.advance()) return;
   }
@@ -500,8 +506,8 @@ function replayPath<R>(dice: ReplayDice, run: (dice: EnumeratingDice) => R, repl
   } finally {
     dice.replaying = false;
   }
-  if (dice.at !== dice.nodes.length) {
-    throw notReplayed(dice.procedure, `stopped after ${dice.at} of its ${dice.nodes.length} dice`, dice.pathText());
+  if (dice.at !== dice.depth) {
+    throw notReplayed(dice.procedure, `stopped after ${dice.at} of its ${dice.depth} dice`, dice.pathText());
   }
   const difference = replay.differ(first, second);
   if (difference !== null) throw notReplayed(dice.procedure, difference, dice.pathText());
