@@ -27,7 +27,7 @@ interface StepResult {
   rewards: ReadonlyArray<readonly [bigint, bigint]> | null;
 }
 
-interface StepProcedure {
+export interface StepProcedure {
   start: unknown;
   done(state: unknown): boolean;
   step(state: unknown, dice: EnumeratingDice): StepResult;
@@ -184,14 +184,7 @@ export function exploreSteps(procedure: StepProcedure, budget: PathBudget, maxSt
   const decisions: Array<StepDecision | null> = [];
   for (let state = 0; state < keys.length; state++) {
     const current = frozen[state];
-    const final = procedure.done(current);
-    // Asked twice, as each path of a step is run twice (replay-dice.ts): done must be a function of the state.
-    if (procedure.done(current) !== final) {
-      throw new UsageError(
-        `the rule is not a function of its state: done(state) returned ${final}, then ${!final}, for the state ` +
-          `${shorten(keys[state])}; exact values need a rule whose done depends only on params and state`,
-      );
-    }
+    const final = ended(procedure, current, keys[state]);
     absorbing.push(final);
     const decision = final || !procedure.decide ? null : procedure.decide(current);
     decisions.push(decision);
@@ -308,4 +301,16 @@ function stepOutcomes(
     stepReplay(index.textOf, index.strictText),
   );
   return [targets, expected];
+}
+
+/** Whether a state has ended: asked twice, as each path of a step is run twice, so done is a function of the state. */
+function ended(procedure: StepProcedure, current: unknown, text: string): boolean {
+  const final = procedure.done(current);
+  if (procedure.done(current) !== final) {
+    throw new UsageError(
+      `the rule is not a function of its state: done(state) returned ${final}, then ${!final}, for the state ` +
+        `${shorten(text)}; exact values need a rule whose done depends only on params and state`,
+    );
+  }
+  return final;
 }
