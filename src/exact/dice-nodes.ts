@@ -166,3 +166,42 @@ function binomialNode(kind: number, a: number, b: number, c: number, hitWays: bi
   const denominator = (hit + miss) ** BigInt(n);
   return { kind, a, b, c, values: Int32Array.from(values), weights, denominator, size: values.length };
 }
+
+/**
+ * A call's number of branches and its first branch's value, without a weight (leastPaths, replay-dice.ts: a
+ * bound on a step's paths before it is walked): a count of a thousand dice is 1,001 branches, known without
+ * weighing the binomial row of numbers thousands of bits long.
+ */
+export function sizeNode(kind: number, a: number, b: number, c: number): Node {
+  const node = (size: number, first: number | null): Node => ({
+    kind,
+    a,
+    b,
+    c,
+    values: first === null ? null : Int32Array.of(first),
+    weights: null,
+    denominator: 1n,
+    size,
+  });
+  if (kind === 0 || kind === 2) return node(a, null);
+  if (kind === 5) return node(a * (b - 1) + 1, null);
+  if (kind === 3) {
+    const p = chanceFraction(a);
+    const both = p.numerator > 0n && p.numerator < p.denominator;
+    return node(both ? 2 : 1, p.numerator > 0n ? 1 : 0);
+  }
+  let hit: bigint;
+  let miss: bigint;
+  if (kind === 4) {
+    const dice = Math.floor(b / EXPRESSION_KEY);
+    const sides = b % EXPRESSION_KEY;
+    hit = waysAtLeast({ dice, sides }, c);
+    miss = BigInt(sides) ** BigInt(dice) - hit;
+  } else {
+    hit = BigInt(b - c + 1);
+    miss = BigInt(c - 1);
+  }
+  // k hits of n, in the order binomialNode lists them (k from 0): every k when both can happen, else one.
+  if (hit > 0n && miss > 0n) return node(a + 1, 0);
+  return node(1, hit > 0n ? a : 0);
+}

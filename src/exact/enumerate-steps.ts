@@ -16,7 +16,15 @@ import { UsageError } from '../errors.js';
 import { type Chain, shorten, solveChain } from './absorbing-chain.js';
 import { canonicalState, frozenState, NotPlainJson, sameState, stateText } from './canonical-state.js';
 import type { Fraction } from './fraction.js';
-import { type EnumeratingDice, forEachPath, NotEnumerable, type PathBudget, type Replay } from './replay-dice.js';
+import {
+  type EnumeratingDice,
+  forEachPath,
+  leastPaths,
+  NotEnumerable,
+  type PathBudget,
+  pastBudget,
+  type Replay,
+} from './replay-dice.js';
 import { WeightSum } from './weight-sum.js';
 
 const DEFAULT_STATES = 100_000;
@@ -172,9 +180,11 @@ export function exploreSteps(procedure: StepProcedure, budget: PathBudget, maxSt
       keys.push(text);
       frozen.push(frozenState(text));
       indexOf.set(text, index);
+      if (kept !== undefined) ahead.found(index);
     }
     return index;
   };
+  const ahead = new PathsAhead(procedure, frozen, budget);
   add(textOf(procedure.start, 'start(params)', null));
 
   const absorbing: boolean[] = [];
@@ -184,7 +194,7 @@ export function exploreSteps(procedure: StepProcedure, budget: PathBudget, maxSt
   const decisions: Array<StepDecision | null> = [];
   for (let state = 0; state < keys.length; state++) {
     const current = frozen[state];
-    const final = ended(procedure, current, keys[state]);
+    const final = ended(procedure, current, keys[state], ahead.explore(state));
     absorbing.push(final);
     const decision = final || !procedure.decide ? null : procedure.decide(current);
     decisions.push(decision);
@@ -303,9 +313,12 @@ function stepOutcomes(
   return [targets, expected];
 }
 
-/** Whether a state has ended: asked twice, as each path of a step is run twice, so done is a function of the state. */
-function ended(procedure: StepProcedure, current: unknown, text: string): boolean {
-  const final = procedure.done(current);
+/**
+ * Whether a state has ended: asked twice (the first answer may have been asked when the state was found), as each
+ * path of a step is run twice, so done is a function of the state.
+ */
+function ended(procedure: StepProcedure, current: unknown, text: string, asked: boolean | undefined): boolean {
+  const final = asked ?? procedure.done(current);
   if (procedure.done(current) !== final) {
     throw new UsageError(
       `the rule is not a function of its state: done(state) returned ${final}, then ${!final}, for the state ` +
@@ -313,4 +326,44 @@ function ended(procedure: StepProcedure, current: unknown, text: string): boolea
     );
   }
   return final;
+}
+
+/**
+ * Refuses, before the walk, an enumeration that is sure to need more paths than its budget: each state a step
+ * reaches is asked done when found and, if it has not ended, its step run once down its first branches
+ * (leastPaths, replay-dice.ts), a lower bound on its paths. When the paths walked and the bounds of the states
+ * found but not yet walked pass the budget, the budget is refused at once (2d6 reserves at 1,000 squads a round a
+ * step: the 1,001 round-two states each bound n + 1 paths). The bounds are never more than the paths the states
+ * will take, so what finishes within the budget is never refused. Not for a rule with decisions (a decision
+ * state has no step to run).
+ */
+class PathsAhead {
+  private readonly bound: number[] = [];
+  private readonly answer: Array<boolean | undefined> = [];
+  private sum = 0;
+  constructor(
+    readonly procedure: StepProcedure,
+    readonly frozen: readonly unknown[],
+    readonly budget: PathBudget,
+  ) {}
+
+  /** A state a step reached, found now. */
+  found(index: number): void {
+    const { procedure } = this;
+    if (procedure.decide) return;
+    const state = this.frozen[index];
+    const final = procedure.done(state);
+    this.answer[index] = final;
+    if (final) return;
+    const least = leastPaths((dice) => procedure.step(state, dice), this.budget);
+    this.bound[index] = least;
+    this.sum += least;
+    if (this.budget.used + this.sum > this.budget.paths) throw pastBudget(this.budget);
+  }
+
+  /** The state about to be walked: its bound leaves the sum; done's answer when it was found, if asked. */
+  explore(index: number): boolean | undefined {
+    this.sum -= this.bound[index] ?? 0;
+    return this.answer[index];
+  }
 }

@@ -19,7 +19,7 @@
  */
 import { UsageError } from '../errors.js';
 import { EXPRESSION_ALLOWED, MAX_EXPRESSION, parseDiceExpression } from './dice-expression.js';
-import { callText, EXPRESSION_KEY, MAX_SIDES, type Node, nodeOf } from './dice-nodes.js';
+import { callText, EXPRESSION_KEY, MAX_SIDES, type Node, nodeOf, sizeNode } from './dice-nodes.js';
 
 export { chanceFraction } from './dice-nodes.js';
 
@@ -147,6 +147,8 @@ class ReplayDice implements EnumeratingDice {
   constructor(
     readonly budget: PathBudget,
     readonly procedure: string,
+    /** A probe (leastPaths): each call's number of branches only, no weights. */
+    readonly sizesOnly = false,
   ) {}
 
   d(sides: number): number {
@@ -252,11 +254,11 @@ class ReplayDice implements EnumeratingDice {
         `dice.count(n, sides, atLeast) for many dice rolled at once, or ${this.budget.loops}`,
       );
     }
-    const node = nodeOf(kind, a, b, c);
+    const node = this.sizesOnly ? sizeNode(kind, a, b, c) : nodeOf(kind, a, b, c);
     this.nodes[at] = node;
     this.branch[at] = 0;
     this.depth = at + 1;
-    this.weigh(at);
+    if (!this.sizesOnly) this.weigh(at);
     return 0;
   }
 
@@ -302,6 +304,29 @@ class ReplayDice implements EnumeratingDice {
   }
 }
 
+/** The refusal of an enumeration that needs more paths than its budget. */
+export function pastBudget(budget: PathBudget): NotEnumerable {
+  return new NotEnumerable(`enumeration needs more than ${budget.paths.toLocaleString('en-US')} paths`, budget.instead);
+}
+
+/**
+ * A lower bound on the paths `run` has, from one run down its first branches: every call on that path has each of
+ * its other branches leading to at least one more path, so there are at least 1 + Σ (branches − 1). Counted
+ * without the path's weights and without replay. A run that throws (a call past the limits, a rule that fails on
+ * this state) gives 0: nothing is claimed, and the enumeration meets the fault itself when it walks the paths.
+ */
+export function leastPaths(run: (dice: EnumeratingDice) => unknown, budget: PathBudget): number {
+  const dice = new ReplayDice(budget, 'probe', true);
+  try {
+    run(dice);
+  } catch {
+    return 0;
+  }
+  let least = 1;
+  for (let k = 0; k < dice.depth; k++) least += dice.nodes[k].size - 1;
+  return least;
+}
+
 /**
  * Runs `run` once for every way its dice can fall and gives `visit` each
  * run's result with its weight, numerator over denominator (not reduced).
@@ -325,12 +350,7 @@ export function forEachPath<R>(
 ): void {
   const dice = new ReplayDice(budget, replay?.procedure ?? 'procedure');
   for (;;) {
-    if (budget.used >= budget.paths) {
-      throw new NotEnumerable(
-        `enumeration needs more than ${budget.paths.toLocaleString('en-US')} paths`,
-        budget.instead,
-      );
-    }
+    if (budget.used >= budget.paths) throw pastBudget(budget);
     budget.used++;
     dice.at = 0;
     let result = run(dice);
