@@ -12,8 +12,9 @@
  * The runs alternate, muster then icepool, RUNS counted after WARMUP
  * warm-up runs (five unless told: V8 compiles a hot function only after it
  * has run a while, so node's first few solves of a small problem measure
- * its compiler; CPython has no such stage),
- * and each ratio is the median of the pairs' ratios, so a machine whose
+ * its compiler; CPython has no such stage; each side's first solve is
+ * printed too, as what one command costs), and each ratio is the median
+ * of the pairs' ratios, so a machine whose
  * speed drifts slows both alike. Time is CPU time (the process's user and
  * system seconds; node's include its garbage collector's threads), since a
  * shared machine's wall clock measures the neighbours; wall-clock ratios
