@@ -9,8 +9,12 @@
  * process, around the solving alone — muster here, on a rule adapted
  * afresh for every run (so nothing enumerated before is reused), icepool in
  * one Python process that stays up and is asked for one problem at a time.
- * The runs alternate, muster then icepool, RUNS counted after one warm-up,
- * and each ratio is the median of the pairs' ratios, so a machine whose
+ * The runs alternate, muster then icepool, RUNS counted after WARMUP
+ * warm-up runs (five unless told: V8 compiles a hot function only after it
+ * has run a while, so node's first few solves of a small problem measure
+ * its compiler; CPython has no such stage; each side's first solve is
+ * printed too, as what one command costs), and each ratio is the median
+ * of the pairs' ratios, so a machine whose
  * speed drifts slows both alike. Time is CPU time (the process's user and
  * system seconds; node's include its garbage collector's threads), since a
  * shared machine's wall clock measures the neighbours; wall-clock ratios
@@ -34,6 +38,8 @@ import { adaptRuleFile } from '../../src/rule-files/rule.js';
 import { resolveParams } from '../../src/rules/params.js';
 
 const RUNS = Number(process.env.MUSTER_BENCH_RUNS ?? 3);
+/** Solves on each side before the timed ones; the first (cold) muster solve is printed beside the timed ones. */
+const WARMUP = Number(process.env.MUSTER_BENCH_WARMUP ?? 5);
 /** icepool's slowest problems (minutes a run on this machine) are left out unless this is set. */
 const SLOW = process.env.MUSTER_BENCH_SLOW === '1';
 /** The issue's goal: muster at least this many times as fast as icepool on each problem. */
@@ -233,10 +239,14 @@ for (const [index, problem] of PROBLEMS.entries()) {
   const theirs: Timing[] = [];
   const withIcepool = python && (problem.slow !== 'skip' || SLOW) ? python : undefined;
   const once = problem.slow !== undefined;
-  for (let run = once ? 1 : 0; run <= (once ? 1 : RUNS); run++) {
+  let cold: Timing | undefined;
+  let coldOther: Timing | undefined;
+  for (let run = once ? WARMUP : 0; run < WARMUP + (once ? 1 : RUNS); run++) {
     const mine = timeMuster(make, problem);
     const other = withIcepool ? await withIcepool.ask(index) : undefined;
-    if (run === 0) continue; // the warm-up: each side's code compiled, its caches as a long session has them
+    cold ??= mine;
+    coldOther ??= other;
+    if (run < WARMUP) continue; // the warm-up: each side's code compiled, its caches as a long session has them
     ours.push(mine);
     if (other) theirs.push(other);
   }
@@ -245,6 +255,8 @@ for (const [index, problem] of PROBLEMS.entries()) {
   // Pair by pair, each icepool run against the muster run just before it, then the median of those ratios.
   const cpuRatio = theirs.length ? median(theirs.map((t, i) => t.cpu / ours[i].cpu)) : undefined;
   const wallRatio = theirs.length ? median(theirs.map((t, i) => t.wall / ours[i].wall)) : undefined;
+  // Each side's first solve of the problem in this process, before any warm-up: what one command costs.
+  const coldRatio = coldOther && cold ? coldOther.cpu / cold.cpu : undefined;
   rows.push([
     problem.label,
     answer.length > 24 ? `${answer.slice(0, 21)}...` : answer,
@@ -252,6 +264,8 @@ for (const [index, problem] of PROBLEMS.entries()) {
     theirs.length ? seconds(median(theirs.map((t) => t.cpu))) : '—',
     cpuRatio === undefined ? '—' : `${cpuRatio.toFixed(2)}×`,
     wallRatio === undefined ? '—' : `${wallRatio.toFixed(2)}×`,
+    seconds((cold as Timing).cpu),
+    coldRatio === undefined ? '—' : `${coldRatio.toFixed(2)}×`,
     agree,
   ]);
   if (python && !withIcepool)
@@ -259,7 +273,8 @@ for (const [index, problem] of PROBLEMS.entries()) {
   if (cpuRatio !== undefined)
     verdicts.push(
       `${cpuRatio >= TARGET_RATIO && agree === 'yes' ? 'met    ' : 'NOT met'}  ${TARGET_RATIO}× icepool: ` +
-        `${problem.label} (${cpuRatio.toFixed(2)}×${agree === 'yes' ? '' : ', answers differ'})`,
+        `${problem.label} (${cpuRatio.toFixed(2)}×${coldRatio === undefined ? '' : `; first solves ${coldRatio.toFixed(2)}×`}` +
+        `${agree === 'yes' ? '' : ', answers differ'})`,
     );
 }
 python?.close();
@@ -309,14 +324,15 @@ verdicts.push(
 );
 
 process.stdout.write(
-  `Enumeration, in-process CPU time (start-up left out on both sides), median of ${RUNS} in turn after a warm-up ` +
-    '(the slow problems: one run each, cold); ' +
+  `Enumeration, in-process CPU time (start-up left out on both sides), median of ${RUNS} in turn after ${WARMUP} ` +
+    'warm-up solves each (the slow problems: one run each, cold); first: the first solve of the problem in this ' +
+    'process, before its warm-up (its ratio, icepool first ÷ muster first); ' +
     `icepool ÷ muster is the median of the pairs (above 1: muster faster)${
       icepoolSource ? `; Python: ${interpreter}` : ''
     }\n\n`,
 );
 process.stdout.write(
-  `${renderTable(['problem', 'muster', 'muster CPU', 'icepool CPU', 'icepool ÷ muster', 'wall ratio', 'agree'], rows, 220)}\n\n`,
+  `${renderTable(['problem', 'muster', 'muster CPU', 'icepool CPU', 'icepool ÷ muster', 'wall ratio', 'muster first', 'first ratio', 'agree'], rows, 260)}\n\n`,
 );
 process.stdout.write(`Targets (issue 38):\n${verdicts.map((line) => `  ${line}`).join('\n')}\n`);
 process.stdout.write('  not measured here: a 400-point exact balance map under 5 s (grids that share their work)\n');

@@ -122,6 +122,57 @@ function write(value: unknown, depth: number): string {
   }
 }
 
+/**
+ * The canonical text of a state, read by value: the text canonicalState writes for a plain JSON value, without
+ * reading each field's descriptor (a step's paths return thousands of states that are equal to one seen before;
+ * Reflect.ownKeys and a descriptor a field were a third of a small step's time). What it cannot write (a number
+ * JSON has no text for, a class, a hole, a field that throws when read) falls back to canonicalState, which names
+ * the fault. It does not look for what JSON would drop (a symbol key, a field that is not enumerable or is a
+ * getter, a field on an array): the enumerator checks each state in full with canonicalState the first time its
+ * text is seen (enumerate-steps.ts), and a later path that reaches the same text is the same state by value.
+ */
+export function stateText(value: unknown): string {
+  try {
+    return writeByValue(value, 0);
+  } catch {
+    return canonicalState(value);
+  }
+}
+
+function writeByValue(value: unknown, depth: number): string {
+  if (depth > MAX_DEPTH) throw NOT_PLAIN;
+  switch (typeof value) {
+    case 'number':
+      if (!Number.isFinite(value) || Object.is(value, -0)) throw NOT_PLAIN;
+      return String(value);
+    case 'string':
+      return JSON.stringify(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'object': {
+      if (value === null) return 'null';
+      const prototype = Object.getPrototypeOf(value);
+      if (Array.isArray(value)) {
+        if (prototype !== Array.prototype) throw NOT_PLAIN;
+        let text = '[';
+        for (let i = 0; i < value.length; i++) text += (i ? ',' : '') + writeByValue(value[i], depth + 1);
+        return `${text}]`;
+      }
+      if (prototype !== Object.prototype) throw NOT_PLAIN;
+      const keys = Object.keys(value);
+      if (keys.length > 1) keys.sort();
+      let text = '{';
+      for (let i = 0; i < keys.length; i++) {
+        const inner = writeByValue((value as Record<string, unknown>)[keys[i]], depth + 1);
+        text += `${i ? ',' : ''}${quoted(keys[i])}:${inner}`;
+      }
+      return `${text}}`;
+    }
+    default:
+      throw NOT_PLAIN;
+  }
+}
+
 /** The same walk with the path of every value, to name the first that is not plain JSON (throws it). */
 function writeAt(value: unknown, path: string, depth: number): string {
   if (depth > MAX_DEPTH) throw new NotPlainJson(path, `nested more than ${MAX_DEPTH} deep`);
@@ -168,4 +219,32 @@ function deepFreeze(value: unknown): unknown {
     Object.freeze(value);
   }
   return value;
+}
+
+/**
+ * Whether `value` is the same state as `plain`, a state whose canonical text has been written (so plain JSON):
+ * the same by value, compared without writing a text. A step's path is run twice (replay-dice.ts) and only the run
+ * that is kept is written and checked field by field; the other must equal it by value, which is all the replay
+ * check asks. What JSON would not keep on that run (a symbol key, a field on an array) is not looked for, since its
+ * state is not the one kept.
+ */
+export function sameState(value: unknown, plain: unknown): boolean {
+  if (typeof plain !== 'object' || plain === null) return Object.is(value, plain);
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(plain)) {
+    if (!Array.isArray(value) || Object.getPrototypeOf(value) !== Array.prototype) return false;
+    if (value.length !== plain.length) return false;
+    for (let i = 0; i < plain.length; i++) if (!(i in value) || !sameState(value[i], plain[i])) return false;
+    return true;
+  }
+  if (Array.isArray(value) || Object.getPrototypeOf(value) !== Object.prototype) return false;
+  // for…in over a plain object's own fields (Object.prototype has none enumerable): no array of keys made.
+  let fields = 0;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key) || !Object.hasOwn(plain, key)) return false;
+    if (!sameState((value as Record<string, unknown>)[key], (plain as Record<string, unknown>)[key])) return false;
+    fields++;
+  }
+  for (const _ in plain) fields--;
+  return fields === 0;
 }

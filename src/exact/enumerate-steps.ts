@@ -14,9 +14,17 @@
 
 import { UsageError } from '../errors.js';
 import { type Chain, shorten, solveChain } from './absorbing-chain.js';
-import { canonicalState, frozenState, NotPlainJson } from './canonical-state.js';
+import { canonicalState, frozenState, NotPlainJson, sameState, stateText } from './canonical-state.js';
 import type { Fraction } from './fraction.js';
-import { type EnumeratingDice, forEachPath, NotEnumerable, type PathBudget, type Replay } from './replay-dice.js';
+import {
+  type EnumeratingDice,
+  forEachPath,
+  leastPaths,
+  NotEnumerable,
+  type PathBudget,
+  pastBudget,
+  type Replay,
+} from './replay-dice.js';
 import { WeightSum } from './weight-sum.js';
 
 const DEFAULT_STATES = 100_000;
@@ -27,7 +35,7 @@ interface StepResult {
   rewards: ReadonlyArray<readonly [bigint, bigint]> | null;
 }
 
-interface StepProcedure {
+export interface StepProcedure {
   start: unknown;
   done(state: unknown): boolean;
   step(state: unknown, dice: EnumeratingDice): StepResult;
@@ -84,30 +92,46 @@ export class BadState extends Error {
   }
 }
 
-/** One path of a step: the next state's canonical text and what the step wrote. */
+/** One path of a step: the state it returned and what it wrote to each reward slot. */
 interface Stepped {
-  text: string;
+  state: unknown;
   rewards: StepResult['rewards'];
 }
 
-/** A step's two runs of a path must reach the same state and write the same rewards. */
-const STEP_REPLAY: Replay<Stepped> = {
-  procedure: 'step',
-  differ(first, second) {
-    if (first.text !== second.text) {
-      return `went to ${shorten(first.text)}, then to ${shorten(second.text)},`;
-    }
-    const a = first.rewards;
-    const b = second.rewards;
-    const slots = Math.max(a?.length ?? 0, b?.length ?? 0);
-    for (let slot = 0; slot < slots; slot++) {
-      const [n, d] = a?.[slot] ?? [0n, 1n];
-      const [m, e] = b?.[slot] ?? [0n, 1n];
-      if (n * e !== m * d) return `wrote ${n}/${d}, then ${m}/${e}, to metric ${slot} (out[${slot}]),`;
-    }
-    return null;
-  },
-};
+/**
+ * A step's two runs of a path must reach the same state and write the same rewards. They are compared by value
+ * (sameState): no text is written for either. Where they differ, or the comparison cannot read the second
+ * state, its text is written in full (`strictText`, which refuses a state that is not plain JSON by name) and
+ * the texts compared.
+ */
+function stepReplay(textOf: (state: unknown) => string, strictText: (state: unknown) => string): Replay<Stepped> {
+  return {
+    procedure: 'step',
+    differ(first, second) {
+      let same: boolean;
+      try {
+        same = sameState(first.state, second.state);
+      } catch {
+        same = false;
+      }
+      if (!same) {
+        const kept = strictText(second.state);
+        const other = textOf(first.state);
+        if (other !== kept) return `went to ${shorten(other)}, then to ${shorten(kept)},`;
+      }
+      const a = first.rewards;
+      const b = second.rewards;
+      if (a === b) return null;
+      const slots = Math.max(a?.length ?? 0, b?.length ?? 0);
+      for (let slot = 0; slot < slots; slot++) {
+        const [n, d] = a?.[slot] ?? [0n, 1n];
+        const [m, e] = b?.[slot] ?? [0n, 1n];
+        if (n * e !== m * d) return `wrote ${n}/${d}, then ${m}/${e}, to metric ${slot} (out[${slot}]),`;
+      }
+      return null;
+    },
+  };
+}
 
 export function enumerateSteps(procedure: StepProcedure, budget: PathBudget, maxStates = DEFAULT_STATES): StepSolution {
   const graph = exploreSteps(procedure, budget, maxStates);
@@ -136,9 +160,15 @@ export function exploreSteps(procedure: StepProcedure, budget: PathBudget, maxSt
       throw error;
     }
   };
-  const add = (text: string): number => {
+  const STRICT = 'step(state, dice, params)';
+  // A step's next state as text by value (stateText); `kept`, the state itself, is checked in full (canonicalState)
+  // the first time its text is seen, so every state of the chain has been checked once as plain JSON.
+  const add = (text: string, kept?: { state: unknown; from: string }): number => {
     let index = indexOf.get(text);
     if (index === undefined) {
+      if (kept !== undefined && textOf(kept.state, STRICT, kept.from) !== text) {
+        throw new BadState(STRICT, new NotPlainJson('', 'read differently field by field'), kept.from);
+      }
       if (keys.length >= maxStates) {
         const most = maxStates.toLocaleString('en-US');
         throw new NotEnumerable(
@@ -150,9 +180,11 @@ export function exploreSteps(procedure: StepProcedure, budget: PathBudget, maxSt
       keys.push(text);
       frozen.push(frozenState(text));
       indexOf.set(text, index);
+      if (kept !== undefined) ahead.found(index);
     }
     return index;
   };
+  const ahead = new PathsAhead(procedure, frozen, budget);
   add(textOf(procedure.start, 'start(params)', null));
 
   const absorbing: boolean[] = [];
@@ -162,14 +194,7 @@ export function exploreSteps(procedure: StepProcedure, budget: PathBudget, maxSt
   const decisions: Array<StepDecision | null> = [];
   for (let state = 0; state < keys.length; state++) {
     const current = frozen[state];
-    const final = procedure.done(current);
-    // Asked twice, as each path of a step is run twice (replay-dice.ts): done must be a function of the state.
-    if (procedure.done(current) !== final) {
-      throw new UsageError(
-        `the rule is not a function of its state: done(state) returned ${final}, then ${!final}, for the state ` +
-          `${shorten(keys[state])}; exact values need a rule whose done depends only on params and state`,
-      );
-    }
+    const final = ended(procedure, current, keys[state], ahead.explore(state));
     absorbing.push(final);
     const decision = final || !procedure.decide ? null : procedure.decide(current);
     decisions.push(decision);
@@ -185,29 +210,21 @@ export function exploreSteps(procedure: StepProcedure, budget: PathBudget, maxSt
       rewards.push([]);
       continue;
     }
-    const targets = new Map<number, WeightSum>();
-    const expected = Array.from({ length: procedure.rewardSlots }, () => new WeightSum());
-    forEachPath(
-      (dice): Stepped => {
-        const result = procedure.step(current, dice);
-        return { text: textOf(result.state, 'step(state, dice, params)', keys[state]), rewards: result.rewards };
-      },
-      (result, numerator, denominator) => {
-        const next = add(result.text);
-        let sum = targets.get(next);
-        if (!sum) targets.set(next, (sum = new WeightSum()));
-        sum.add(numerator, denominator);
-        const written = result.rewards;
-        if (written) {
-          for (let slot = 0; slot < written.length; slot++) {
-            const reward = written[slot];
-            if (reward[0] !== 0n) expected[slot].add(numerator * reward[0], denominator * reward[1]);
-          }
+    const from = keys[state];
+    const [targets, expected] = stepOutcomes(procedure, current, budget, {
+      add,
+      frozen,
+      from,
+      textOf: (next) => {
+        try {
+          return stateText(next);
+        } catch (error) {
+          if (error instanceof NotPlainJson) throw new BadState(STRICT, error, from);
+          throw error;
         }
       },
-      budget,
-      STEP_REPLAY,
-    );
+      strictText: (next) => textOf(next, STRICT, from),
+    });
     procedure.explored?.();
     to.push(Int32Array.from(targets.keys()));
     chances.push([...targets.values()]);
@@ -227,5 +244,126 @@ export function exploreSteps(procedure: StepProcedure, budget: PathBudget, maxSt
       );
     }
     return first;
+  }
+}
+
+/** How stepOutcomes finds a next state's index: by text (`add`), or by value among the states found before. */
+interface StateIndex {
+  add: (text: string, kept: { state: unknown; from: string }) => number;
+  frozen: readonly unknown[];
+  from: string;
+  textOf: (state: unknown) => string;
+  strictText: (state: unknown) => string;
+}
+
+/** How many of the states a step reached last are compared by value before a next state's text is written. */
+const RECENT = 4;
+
+/**
+ * One state's step on every path: the chance of each next state (by index) and the expected reward of the step
+ * per slot. Most paths of a step reach a state that one of its last few paths reached (36 paths of a squad's
+ * 2d6, two states): such a state is found by value (sameState against that state as a step receives it, plain
+ * JSON), with no text written and no map asked; the others by their text.
+ */
+function stepOutcomes(
+  procedure: StepProcedure,
+  current: unknown,
+  budget: PathBudget,
+  index: StateIndex,
+): [Map<number, WeightSum>, WeightSum[]] {
+  const targets = new Map<number, WeightSum>();
+  const expected = Array.from({ length: procedure.rewardSlots }, () => new WeightSum());
+  const kept = { state: null as unknown, from: index.from };
+  const recent: number[] = [];
+  const { frozen } = index;
+  const find = (state: unknown): number => {
+    let text: string;
+    try {
+      for (let r = 0; r < recent.length; r++) if (sameState(state, frozen[recent[r]])) return recent[r];
+      text = index.textOf(state);
+    } catch (error) {
+      if (error instanceof BadState) throw error;
+      // A field that throws when read (a getter, a Proxy's trap): the full check names it without reading it.
+      text = index.strictText(state);
+    }
+    kept.state = state;
+    const found = index.add(text, kept);
+    if (recent.length === RECENT) recent.pop();
+    recent.unshift(found);
+    return found;
+  };
+  forEachPath(
+    (dice): Stepped => procedure.step(current, dice),
+    (result, numerator, denominator) => {
+      const next = find(result.state);
+      let sum = targets.get(next);
+      if (!sum) targets.set(next, (sum = new WeightSum()));
+      sum.add(numerator, denominator);
+      const written = result.rewards;
+      if (written) {
+        for (let slot = 0; slot < written.length; slot++) {
+          const reward = written[slot];
+          if (reward[0] !== 0n) expected[slot].add(numerator * reward[0], denominator * reward[1]);
+        }
+      }
+    },
+    budget,
+    stepReplay(index.textOf, index.strictText),
+  );
+  return [targets, expected];
+}
+
+/**
+ * Whether a state has ended: asked twice (the first answer may have been asked when the state was found), as each
+ * path of a step is run twice, so done is a function of the state.
+ */
+function ended(procedure: StepProcedure, current: unknown, text: string, asked: boolean | undefined): boolean {
+  const final = asked ?? procedure.done(current);
+  if (procedure.done(current) !== final) {
+    throw new UsageError(
+      `the rule is not a function of its state: done(state) returned ${final}, then ${!final}, for the state ` +
+        `${shorten(text)}; exact values need a rule whose done depends only on params and state`,
+    );
+  }
+  return final;
+}
+
+/**
+ * Refuses, before the walk, an enumeration that is sure to need more paths than its budget: each state a step
+ * reaches is asked done when found and, if it has not ended, its step run once down its first branches
+ * (leastPaths, replay-dice.ts), a lower bound on its paths. When the paths walked and the bounds of the states
+ * found but not yet walked pass the budget, the budget is refused at once (2d6 reserves at 1,000 squads a round a
+ * step: the 1,001 round-two states each bound n + 1 paths). The bounds are never more than the paths the states
+ * will take, so what finishes within the budget is never refused. Not for a rule with decisions (a decision
+ * state has no step to run).
+ */
+class PathsAhead {
+  private readonly bound: number[] = [];
+  private readonly answer: Array<boolean | undefined> = [];
+  private sum = 0;
+  constructor(
+    readonly procedure: StepProcedure,
+    readonly frozen: readonly unknown[],
+    readonly budget: PathBudget,
+  ) {}
+
+  /** A state a step reached, found now. */
+  found(index: number): void {
+    const { procedure } = this;
+    if (procedure.decide) return;
+    const state = this.frozen[index];
+    const final = procedure.done(state);
+    this.answer[index] = final;
+    if (final) return;
+    const least = leastPaths((dice) => procedure.step(state, dice), this.budget);
+    this.bound[index] = least;
+    this.sum += least;
+    if (this.budget.used + this.sum > this.budget.paths) throw pastBudget(this.budget);
+  }
+
+  /** The state about to be walked: its bound leaves the sum; done's answer when it was found, if asked. */
+  explore(index: number): boolean | undefined {
+    this.sum -= this.bound[index] ?? 0;
+    return this.answer[index];
   }
 }

@@ -18,8 +18,10 @@
  * No node: imports: the calculator page enumerates in the browser.
  */
 import { UsageError } from '../errors.js';
-import { EXPRESSION_ALLOWED, MAX_EXPRESSION, parseDiceExpression, totalWays, waysAtLeast } from './dice-expression.js';
-import { Fraction } from './fraction.js';
+import { EXPRESSION_ALLOWED, MAX_EXPRESSION, parseDiceExpression } from './dice-expression.js';
+import { callText, EXPRESSION_KEY, MAX_SIDES, type Node, nodeOf, sizeNode } from './dice-nodes.js';
+
+export { chanceFraction } from './dice-nodes.js';
 
 /**
  * Thrown when a procedure cannot be enumerated within the limits: one line saying why and what to do instead.
@@ -51,8 +53,7 @@ export class NotEnumerable extends UsageError {
   }
 }
 
-/** The largest die, `below` bound and `count` pool enumerated: the engine's own limits on dice (MAX_BOUND). */
-const MAX_SIDES = 4096;
+/** The largest `count` pool enumerated (MAX_SIDES, dice-nodes.ts, is the largest die and `below` bound). */
 const MAX_POOL = 4096;
 
 /**
@@ -116,48 +117,6 @@ export interface EnumeratingDice {
   random(): number;
 }
 
-/** One call's branches: the value each returns, its weight, and the weights' common denominator. */
-interface Node {
-  /**
-   * 0 d, 1 count, 2 below, 3 chance, 4 count of an expression (b: dice · EXPRESSION_KEY + sides), 5 sum: with the
-   * arguments, what a replay must ask again.
-   */
-  kind: number;
-  a: number;
-  b: number;
-  c: number;
-  /** The results, in the order walked (null: 1 + index for d, index for below). */
-  values: Int32Array | null;
-  /** Each result's weight (null: 1 each). */
-  weights: bigint[] | null;
-  denominator: bigint;
-  size: number;
-}
-
-const binomialRows = new Map<number, bigint[]>();
-function binomialRow(n: number): bigint[] {
-  let row = binomialRows.get(n);
-  if (!row) {
-    row = [1n];
-    for (let k = 1; k <= n; k++) row.push((row[k - 1] * BigInt(n - k + 1)) / BigInt(k));
-    if (binomialRows.size > 256) binomialRows.clear();
-    binomialRows.set(n, row);
-  }
-  return row;
-}
-
-const chances = new Map<number, Fraction>();
-/** A chance as the decimal it prints as (0.15 is 3/20), as muster reads number parameters. */
-export function chanceFraction(p: number): Fraction {
-  let fraction = chances.get(p);
-  if (!fraction) {
-    fraction = Fraction.fromParameter(p);
-    if (chances.size > 1024) chances.clear();
-    chances.set(p, fraction);
-  }
-  return fraction;
-}
-
 /** The message of a bad dice argument, worded as the simulation words it. */
 function badDice(call: string, what: string, value: unknown, allowed: string): UsageError {
   const shown = typeof value === 'number' ? String(value) : (JSON.stringify(value) ?? String(value));
@@ -174,8 +133,9 @@ function checkChance(p: unknown): number {
 }
 
 class ReplayDice implements EnumeratingDice {
-  /** The calls of the current path, and the branch each takes. */
+  /** The calls of the current path (the first `depth` of them; the arrays are not cut short), and the branch each takes. */
   nodes: Node[] = [];
+  depth = 0;
   branch: number[] = [];
   /** Weight of the path up to and including call k. */
   numerators: bigint[] = [];
@@ -187,6 +147,8 @@ class ReplayDice implements EnumeratingDice {
   constructor(
     readonly budget: PathBudget,
     readonly procedure: string,
+    /** A probe (leastPaths): each call's number of branches only, no weights. */
+    readonly sizesOnly = false,
   ) {}
 
   d(sides: number): number {
@@ -273,7 +235,7 @@ class ReplayDice implements EnumeratingDice {
   /** The branch this run takes at the next call: replayed from the trail, or the first of a new call. */
   private take(kind: number, a: number, b: number, c: number): number {
     const at = this.at++;
-    if (at < this.nodes.length) {
+    if (at < this.depth) {
       const node = this.nodes[at];
       if (node.kind !== kind || node.a !== a || node.b !== b || node.c !== c) {
         throw notReplayed(this.procedure, `asked for ${callText(kind, a, b, c)}`, this.pathText());
@@ -292,10 +254,11 @@ class ReplayDice implements EnumeratingDice {
         `dice.count(n, sides, atLeast) for many dice rolled at once, or ${this.budget.loops}`,
       );
     }
-    const node = nodeOf(kind, a, b, c);
-    this.nodes.push(node);
-    this.branch.push(0);
-    this.weigh(at);
+    const node = this.sizesOnly ? sizeNode(kind, a, b, c) : nodeOf(kind, a, b, c);
+    this.nodes[at] = node;
+    this.branch[at] = 0;
+    this.depth = at + 1;
+    if (!this.sizesOnly) this.weigh(at);
     return 0;
   }
 
@@ -309,7 +272,7 @@ class ReplayDice implements EnumeratingDice {
   }
 
   /** The first `length` calls of the path and the results they gave, for a message: [d6 → 3, chance(0.5) → true]. */
-  pathText(length = this.nodes.length): string {
+  pathText(length = this.depth): string {
     const shown: string[] = [];
     for (let k = 0; k < Math.min(length, 12); k++) {
       const node = this.nodes[k];
@@ -329,123 +292,39 @@ class ReplayDice implements EnumeratingDice {
 
   /** Moves the trail to the next path; false when every path has been run. */
   advance(): boolean {
-    let k = this.nodes.length - 1;
+    let k = this.depth - 1;
     while (k >= 0 && this.branch[k] === this.nodes[k].size - 1) k--;
     if (k < 0) return false;
     this.branch[k]++;
-    this.nodes.length = k + 1;
-    this.branch.length = k + 1;
-    this.numerators.length = k + 1;
-    this.denominators.length = k + 1;
-    this.weigh(k);
+    this.depth = k + 1;
+    // The call is the same, so is its denominator: only a weighed branch changes the path's numerator.
+    const node = this.nodes[k];
+    if (node.weights) this.numerators[k] = (k === 0 ? 1n : this.numerators[k - 1]) * node.weights[this.branch[k]];
     return true;
   }
 }
 
-/** One dice call as a message shows it. */
-function callText(kind: number, a: number, b: number, c: number): string {
-  if (kind === 0) return `d${a}`;
-  if (kind === 2) return `below(${a})`;
-  if (kind === 3) return `chance(${a})`;
-  if (kind === 4) return `count(${a}, '${Math.floor(b / EXPRESSION_KEY)}d${b % EXPRESSION_KEY}', ${c})`;
-  if (kind === 5) return `sum(${a}, ${b})`;
-  return `count(${a}, ${b}, ${c})`;
-}
-
-/** A count of an expression keys its node by dice · EXPRESSION_KEY + sides (sides below it). */
-const EXPRESSION_KEY = 8192;
-
-const greatestCommonDivisor = (x: bigint, y: bigint): bigint => {
-  while (y !== 0n) [x, y] = [y, x % y];
-  return x;
-};
-
-/**
- * The nodes made so far, by call: a node is never changed once made (the branch taken lives on the trail), and a
- * step form asks for the same counts from state after state, so each binomial row is weighed once.
- */
-const nodes = new Map<string, Node>();
-function nodeOf(kind: number, a: number, b: number, c: number): Node {
-  if (kind === 0 || kind === 2) return makeNode(kind, a, b, c);
-  const key = `${kind} ${a} ${b} ${c}`;
-  let node = nodes.get(key);
-  if (!node) {
-    node = makeNode(kind, a, b, c);
-    if (nodes.size >= 4096) nodes.clear();
-    nodes.set(key, node);
-  }
-  return node;
-}
-
-function makeNode(kind: number, a: number, b: number, c: number): Node {
-  if (kind === 0 || kind === 2) return { kind, a, b, c, values: null, weights: null, denominator: BigInt(a), size: a };
-  if (kind === 5) {
-    // sum: n dice of b faces, each total n + k with the ways it falls, of b^n.
-    const ways = totalWays(a, b);
-    return {
-      kind,
-      a,
-      b,
-      c,
-      values: null,
-      weights: ways as bigint[],
-      denominator: BigInt(b) ** BigInt(a),
-      size: ways.length,
-    };
-  }
-  if (kind === 4) {
-    // count of n rolls of an expression: k reach c with C(n, k)·hit^k·miss^(n−k) of total^n, hit and miss the
-    // ways of total that reach c or not, all three divided by their common divisor (2d6 ≥ 10: 6, 30, 36 → 1, 5, 6).
-    const dice = Math.floor(b / EXPRESSION_KEY);
-    const sides = b % EXPRESSION_KEY;
-    const hit = waysAtLeast({ dice, sides }, c);
-    const total = BigInt(sides) ** BigInt(dice);
-    return binomialNode(kind, a, b, c, hit, total - hit);
-  }
-  if (kind === 3) {
-    const p = chanceFraction(a);
-    // The branches with a chance of happening: true (numerator of denominator), then false.
-    const values: number[] = [];
-    const weights: bigint[] = [];
-    if (p.numerator > 0n) {
-      values.push(1);
-      weights.push(p.numerator);
-    }
-    if (p.numerator < p.denominator) {
-      values.push(0);
-      weights.push(p.denominator - p.numerator);
-    }
-    return { kind, a, b, c, values: Int32Array.from(values), weights, denominator: p.denominator, size: values.length };
-  }
-  // count: n dice of `sides` faces, each a hit on `least` or more: k hits with C(n, k)·hit^k·miss^(n−k) of sides^n.
-  return binomialNode(kind, a, b, c, BigInt(b - c + 1), BigInt(c - 1));
+/** The refusal of an enumeration that needs more paths than its budget. */
+export function pastBudget(budget: PathBudget): NotEnumerable {
+  return new NotEnumerable(`enumeration needs more than ${budget.paths.toLocaleString('en-US')} paths`, budget.instead);
 }
 
 /**
- * n trials, each a hit with `hitWays` of hitWays + missWays: k hits with C(n, k)·hit^k·miss^(n−k) of (hit + miss)^n,
- * the three divided first by their common divisor (a d6 on 4+: 3 and 3 of 6 are 1 and 1 of 2), which keeps every
- * path's weight, and every sum of weights after it, that much smaller.
+ * A lower bound on the paths `run` has, from one run down its first branches: every call on that path has each of
+ * its other branches leading to at least one more path, so there are at least 1 + Σ (branches − 1). Counted
+ * without the path's weights and without replay. A run that throws (a call past the limits, a rule that fails on
+ * this state) gives 0: nothing is claimed, and the enumeration meets the fault itself when it walks the paths.
  */
-function binomialNode(kind: number, a: number, b: number, c: number, hitWays: bigint, missWays: bigint): Node {
-  const n = a;
-  const common = greatestCommonDivisor(hitWays, missWays) || 1n;
-  const hit = hitWays / common;
-  const miss = missWays / common;
-  const row = binomialRow(n);
-  const values: number[] = [];
-  const weights: bigint[] = [];
-  // hit^k by running products, miss^(n−k) the same from the other end: two products a branch, no powers.
-  const missPowers: bigint[] = [1n];
-  for (let k = 1; k <= n; k++) missPowers.push(missPowers[k - 1] * miss);
-  let hitPower = 1n;
-  for (let k = 0; k <= n; k++, hitPower *= hit) {
-    const weight = row[k] * hitPower * missPowers[n - k];
-    if (weight === 0n) continue;
-    values.push(k);
-    weights.push(weight);
+export function leastPaths(run: (dice: EnumeratingDice) => unknown, budget: PathBudget): number {
+  const dice = new ReplayDice(budget, 'probe', true);
+  try {
+    run(dice);
+  } catch {
+    return 0;
   }
-  const denominator = (hit + miss) ** BigInt(n);
-  return { kind, a, b, c, values: Int32Array.from(values), weights, denominator, size: values.length };
+  let least = 1;
+  for (let k = 0; k < dice.depth; k++) least += dice.nodes[k].size - 1;
+  return least;
 }
 
 /**
@@ -471,20 +350,15 @@ export function forEachPath<R>(
 ): void {
   const dice = new ReplayDice(budget, replay?.procedure ?? 'procedure');
   for (;;) {
-    if (budget.used >= budget.paths) {
-      throw new NotEnumerable(
-        `enumeration needs more than ${budget.paths.toLocaleString('en-US')} paths`,
-        budget.instead,
-      );
-    }
+    if (budget.used >= budget.paths) throw pastBudget(budget);
     budget.used++;
     dice.at = 0;
     let result = run(dice);
-    if (dice.at !== dice.nodes.length) {
+    if (dice.at !== dice.depth) {
       throw notReplayed(dice.procedure, `stopped after ${dice.at} of its dice`, dice.pathText());
     }
     if (replay) result = replayPath(dice, run, replay, result);
-    const last = dice.nodes.length - 1;
+    const last = dice.depth - 1;
     visit(result, last < 0 ? 1n : dice.numerators[last], last < 0 ? 1n : dice.denominators[last]);
     if (!dice.advance()) return;
   }
@@ -500,8 +374,8 @@ function replayPath<R>(dice: ReplayDice, run: (dice: EnumeratingDice) => R, repl
   } finally {
     dice.replaying = false;
   }
-  if (dice.at !== dice.nodes.length) {
-    throw notReplayed(dice.procedure, `stopped after ${dice.at} of its ${dice.nodes.length} dice`, dice.pathText());
+  if (dice.at !== dice.depth) {
+    throw notReplayed(dice.procedure, `stopped after ${dice.at} of its ${dice.depth} dice`, dice.pathText());
   }
   const difference = replay.differ(first, second);
   if (difference !== null) throw notReplayed(dice.procedure, difference, dice.pathText());

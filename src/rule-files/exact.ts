@@ -17,12 +17,10 @@
  */
 
 import type { MetricSpec, Params, PolicyEntry, RuleDecisions } from '../contract/types.js';
-import { UsageError } from '../errors.js';
 import { type Chain, solveChain } from '../exact/absorbing-chain.js';
 import { type DecisionGame, solveDecisions, valueOfPlay } from '../exact/decisions.js';
-import { rationalOf } from '../exact/double-value.js';
-import { BadState, enumerateSteps, exploreSteps, type StepGraph } from '../exact/enumerate-steps.js';
-import { distributionOf, type ExactDistribution } from '../exact/exact-distribution.js';
+import { enumerateSteps, exploreSteps, type StepGraph, type StepProcedure } from '../exact/enumerate-steps.js';
+import type { ExactDistribution } from '../exact/exact-distribution.js';
 import { Fraction } from '../exact/fraction.js';
 import {
   DEFAULT_PATHS,
@@ -33,26 +31,10 @@ import {
   type Replay,
 } from '../exact/replay-dice.js';
 import { WeightSum } from '../exact/weight-sum.js';
-import { describeError, isA } from '../guard/rule-text.js';
-import { keyedRecord } from '../keyed.js';
-import { decisionOf, type StepForm, stepOut, stepReader } from './steps.js';
-import { badValueText, newOut, readOut, strayField, strayText, writtenField, writtenText } from './tally.js';
-
-interface EnumerationContext {
-  /** How messages name the rule: "<file> (rule <id>)". */
-  where: string;
-  trial: Function | null;
-  form: StepForm | null;
-  setup: Function | undefined;
-  outcomes: Function | undefined;
-  read: Function | undefined;
-  metrics(params: Params): MetricSpec[];
-  fail(what: string): never;
-  describe(value: unknown): string;
-  maxOutcomes: number;
-  /** A rule with choices: label(state, params), the policy table's words for a state. */
-  label?: Function;
-}
+import { isA } from '../guard/rule-text.js';
+import { decisionOf, type StepForm } from './steps.js';
+import { type EnumerationContext, guarded, MetricSums, shortText, stepProcedure } from './sums.js';
+import { newOut, strayField, strayText, writtenField, writtenText } from './tally.js';
 
 /** What makes a trial enumerable past its budget: no flag here (NotEnumerable.simulatedBy adds the command's). */
 const TRIAL_INSTEAD =
@@ -116,114 +98,6 @@ export function enumeratedExact(context: EnumerationContext): EnumeratedExact {
       return found;
     },
   };
-}
-
-/** Calls a rule's function, turning what it throws into one line naming the call. */
-function guarded<T>(context: EnumerationContext, call: string, fn: () => T): T {
-  try {
-    return fn();
-  } catch (error) {
-    if (isA(error, NotEnumerable)) {
-      throw error.where === context.where ? error : error.at(context.where);
-    }
-    if (isA(error, BadState)) {
-      return context.fail(
-        `${error.call} returned a state that is not plain JSON: ` +
-          `${error.problem.message}${error.from ? ` (${error.call.startsWith('choose') ? 'a choice' : 'a step'} from ${shortText(error.from)})` : ''}; allowed: null, ` +
-          `true or false, finite numbers, strings, and arrays and plain objects of them`,
-      );
-    }
-    if (isA(error, UsageError)) {
-      if (error.message.startsWith(context.where)) throw error;
-      return context.fail(error.message);
-    }
-    return context.fail(`${call} threw ${describeError(error)} (while enumerating its dice)`);
-  }
-}
-
-const shortText = (text: string) => (text.length > 100 ? `${text.slice(0, 97)}...` : text);
-
-/** Metric sums over paths (or outcomes, or final states), each term a weight times a value. */
-class MetricSums {
-  readonly sums: WeightSum[];
-  /** A distribution metric's chance of each value (null for the others). */
-  readonly chances: Array<Map<number, WeightSum> | null>;
-  readonly out: Record<string, unknown>;
-  /** What steps add to the means (the step form's expected rewards), kept for result(). */
-  extra: readonly Fraction[] | undefined;
-  constructor(
-    readonly metrics: readonly MetricSpec[],
-    readonly context: EnumerationContext,
-    readonly from: string,
-  ) {
-    this.sums = metrics.map(() => new WeightSum());
-    this.chances = metrics.map((metric) => (metric.distribution ? new Map<number, WeightSum>() : null));
-    this.out = newOut(metrics);
-  }
-
-  /**
-   * Reads, checks and resets what was written into out (readOut), adding each value times numerator/denominator;
-   * `from` names the call that wrote it, as the simulation names it.
-   */
-  collect(numerator: bigint, denominator: bigint, from = this.from): void {
-    const { out, metrics, sums } = this;
-    const chances = this.chances;
-    readOut(out, metrics, {
-      count(index, byName, byIndex) {
-        if (metrics[index].probability) {
-          if (byName + byIndex === 1) sums[index].add(numerator, denominator);
-          return;
-        }
-        const ofValue = chances[index];
-        if (ofValue) {
-          const value = byName + byIndex;
-          let chance = ofValue.get(value);
-          if (!chance) ofValue.set(value, (chance = new WeightSum()));
-          chance.add(numerator, denominator);
-        }
-        for (const value of [byName, byIndex]) {
-          if (value === 0) continue;
-          const [n, d] = rationalOf(value);
-          sums[index].add(numerator * n, denominator * d);
-        }
-      },
-      bad: (index, value, both) => {
-        // As in simulation: a trial that cut out's length short reads as metrics gone.
-        this.checkNames(from);
-        return this.context.fail(badValueText(metrics[index], index, value, `from ${from} (while enumerating)`, both));
-      },
-    });
-  }
-
-  /** A name that is not a metric, once written, stays in out: looked for once, at the end. */
-  checkNames(from = this.from): void {
-    const stray = strayField(this.out, this.metrics);
-    if (stray !== null) this.context.fail(strayText(from, stray, this.metrics));
-  }
-
-  result(): Record<string, Fraction> {
-    this.checkNames();
-    const { extra } = this;
-    const values: Record<string, Fraction> = {};
-    this.metrics.forEach((metric, index) => {
-      const value = this.sums[index].toFraction();
-      values[metric.name] = extra ? value.add(extra[index]) : value;
-    });
-    return values;
-  }
-
-  /** Each distribution metric's exact distribution (steps never write one: report's values are the whole of it). */
-  distributions(): Record<string, ExactDistribution> {
-    const found = keyedRecord<ExactDistribution>();
-    this.metrics.forEach((metric, index) => {
-      const ofValue = this.chances[index];
-      if (!ofValue) return;
-      const chances = new Map<number, Fraction>();
-      for (const [value, chance] of ofValue) chances.set(value, chance.toFraction());
-      found[metric.name] = distributionOf(chances);
-    });
-    return found;
-  }
 }
 
 function enumerateTrial(context: EnumerationContext, params: Params, paths: number): MetricSums {
@@ -336,43 +210,9 @@ function enumerateStepForm(context: EnumerationContext, form: StepForm, params: 
   const metrics = context.metrics(params);
   const { setup } = context;
   const prepared = setup ? guarded(context, 'setup(params)', () => setup(params)) : undefined;
-  const start = guarded(context, 'start(params)', () => form.start(params, prepared));
-  const out = stepOut(metrics);
-  // What the step in progress wrote, as fractions (null while it wrote nothing).
-  let rewards: Array<readonly [bigint, bigint]> | null = null;
-  const readStep = stepReader(
-    metrics,
-    (index, value) => {
-      rewards ??= metrics.map(() => [0n, 1n] as const);
-      const [n, d] = rationalOf(value);
-      const [before, beforeDenominator] = rewards[index];
-      rewards[index] = [before * d + n * beforeDenominator, beforeDenominator * d];
-    },
-    context.fail,
-    false,
-  );
-  const solution = guarded(context, 'step', () =>
-    enumerateSteps(
-      {
-        start,
-        rewardSlots: metrics.length,
-        done: (state) => {
-          const ended = guarded(context, 'done(state, params)', () => form.done(state, params, prepared));
-          if (typeof ended !== 'boolean')
-            context.fail(`done(state, params): returned ${context.describe(ended)}; allowed: true or false`);
-          return ended as boolean;
-        },
-        step: (state, dice) => {
-          const next = form.step(state, dice, params, out, prepared);
-          rewards = null;
-          readStep(out);
-          return { state: next, rewards };
-        },
-        explored: () => strayCheck(context, out, metrics),
-      },
-      pathBudget(STEP_INSTEAD, paths, undefined, STEP_LOOPS),
-    ),
-  );
+  const procedure = stepProcedure(context, form, params, metrics, prepared);
+  const budget = pathBudget(STEP_INSTEAD, paths, undefined, STEP_LOOPS);
+  const solution = guarded(context, 'step', () => enumerateSteps(procedure, budget));
   const sums = new MetricSums(metrics, context, 'report');
   for (const { state, chance } of solution.finals) {
     guarded(context, 'report(state, params, out)', () => form.report(state, params, sums.out, prepared));
@@ -380,18 +220,6 @@ function enumerateStepForm(context: EnumerationContext, form: StepForm, params: 
   }
   sums.extra = solution.rewards;
   return sums;
-}
-
-/**
- * A field a step added to its out, named in one line: looked for once a state's step has run on every path (a
- * stray field, once written, stays in out), not on every path (Object.keys of out a path, measured 8% of a step).
- */
-function strayCheck(context: EnumerationContext, out: Record<string, unknown>, metrics: readonly MetricSpec[]): void {
-  const stray = strayField(out, metrics);
-  if (stray !== null) {
-    delete out[stray];
-    context.fail(strayText('step', stray, metrics));
-  }
 }
 
 /**
@@ -410,53 +238,20 @@ function enumerateDecisions(context: EnumerationContext, form: StepForm, params:
     );
   const { setup } = context;
   const prepared = setup ? guarded(context, 'setup(params)', () => setup(params)) : undefined;
-  const start = guarded(context, 'start(params)', () => form.start(params, prepared));
-  const out = stepOut(metrics);
-  let rewards: Array<readonly [bigint, bigint]> | null = null;
-  const readStep = stepReader(
-    metrics,
-    (index, value) => {
-      rewards ??= metrics.map(() => [0n, 1n] as const);
-      const [n, d] = rationalOf(value);
-      const [before, beforeDenominator] = rewards[index];
-      rewards[index] = [before * d + n * beforeDenominator, beforeDenominator * d];
-    },
-    context.fail,
-    false,
-  );
   const choices = form.choices as Function;
   const choose = form.choose as Function;
-  const graph: StepGraph = guarded(context, 'step', () =>
-    exploreSteps(
-      {
-        start,
-        rewardSlots: metrics.length,
-        done: (state) => {
-          const ended = guarded(context, 'done(state, params)', () => form.done(state, params, prepared));
-          if (typeof ended !== 'boolean')
-            context.fail(`done(state, params): returned ${context.describe(ended)}; allowed: true or false`);
-          return ended as boolean;
-        },
-        step: (state, dice) => {
-          const next = form.step(state, dice, params, out, prepared);
-          rewards = null;
-          readStep(out);
-          return { state: next, rewards };
-        },
-        decide: (state) => {
-          const given = guarded(context, 'choices(state, params)', () => choices(state, params, prepared));
-          return decisionOf(given, () => shortText(JSON.stringify(state)), context.fail, context.describe);
-        },
-        explored: () => strayCheck(context, out, metrics),
-        choose: (state, option) =>
-          guarded(context, `choose(state, ${JSON.stringify(option)}, params)`, () =>
-            choose(state, option, params, prepared),
-          ),
-      },
-      pathBudget(STEP_INSTEAD, paths),
-    ),
-  );
-  const size = graph.keys.length;
+  const procedure: StepProcedure = {
+    ...stepProcedure(context, form, params, metrics, prepared),
+    decide: (state) => {
+      const given = guarded(context, 'choices(state, params)', () => choices(state, params, prepared));
+      return decisionOf(given, () => shortText(JSON.stringify(state)), context.fail, context.describe);
+    },
+    choose: (state, option) =>
+      guarded(context, `choose(state, ${JSON.stringify(option)}, params)`, () =>
+        choose(state, option, params, prepared),
+      ),
+  };
+  const graph: StepGraph = guarded(context, 'step', () => exploreSteps(procedure, pathBudget(STEP_INSTEAD, paths)));
   // Each ended state's metrics, read once from report.
   const sums = new MetricSums(metrics, context, 'report');
   const ended: Fraction[][] = graph.absorbing.map((final, state) => {
@@ -472,7 +267,7 @@ function enumerateDecisions(context: EnumerationContext, form: StepForm, params:
   });
   sums.checkNames();
   const game: DecisionGame = {
-    size,
+    size: graph.keys.length,
     absorbing: graph.absorbing,
     decisions: graph.decisions,
     to: graph.to,
@@ -482,15 +277,40 @@ function enumerateDecisions(context: EnumerationContext, form: StepForm, params:
     name: (state) => graph.keys[state],
   };
   const solution = guarded(context, 'step', () => solveDecisions(game));
+  const { order, values } = valuesUnderPlay(context, graph, solution.choice, ended, metrics);
+  const fixed = (pick: (options: number) => number) =>
+    valueOfPlay(
+      game,
+      Int32Array.from(graph.decisions, (decision) => (decision === null ? -1 : pick(decision.options.length))),
+    );
+  const decisions: RuleDecisions = {
+    objective,
+    value: solution.value[0] as Fraction,
+    alwaysFirst: fixed(() => 0),
+    alwaysLast: fixed((options) => options - 1),
+    ...policyOf(context, graph, order, solution, params),
+  };
+  return { values, distributions: {}, decisions };
+}
 
-  // The chain best play follows: the states it reaches from the start, each decision a step of chance 1.
+/**
+ * Every metric under best play: the chain best play follows (the states it reaches from the start, each decision
+ * a step of chance 1 to the option chosen) solved as an absorbing chain, with each ended state's reported values.
+ */
+function valuesUnderPlay(
+  context: EnumerationContext,
+  graph: StepGraph,
+  choice: ArrayLike<number>,
+  ended: Fraction[][],
+  metrics: readonly MetricSpec[],
+): { order: number[]; values: Record<string, Fraction> } {
   const order: number[] = [0];
   const index = new Map<number, number>([[0, 0]]);
   const nextOf = (state: number): number[] =>
     graph.absorbing[state]
       ? []
       : graph.decisions[state] !== null
-        ? [graph.to[state][solution.choice[state]]]
+        ? [graph.to[state][choice[state]]]
         : Array.from(graph.to[state]);
   for (let i = 0; i < order.length; i++) {
     for (const next of nextOf(order[i])) {
@@ -520,7 +340,17 @@ function enumerateDecisions(context: EnumerationContext, form: StepForm, params:
     });
     values[metric.name] = total;
   });
+  return { order, values };
+}
 
+/** The policy table and the play simulation follows: each decision best play reaches, the option it takes. */
+function policyOf(
+  context: EnumerationContext,
+  graph: StepGraph,
+  order: readonly number[],
+  solution: { choice: ArrayLike<number>; optionValues: Array<Array<Fraction | null>> },
+  params: Params,
+): { policy: PolicyEntry[]; play: Map<string, string> } {
   const policy: PolicyEntry[] = [];
   const play = new Map<string, string>();
   for (const state of order) {
@@ -536,20 +366,7 @@ function enumerateDecisions(context: EnumerationContext, form: StepForm, params:
       options: decision.options.map((option, o) => ({ option, value: solution.optionValues[state][o] })),
     });
   }
-  const fixed = (pick: (options: number) => number) =>
-    valueOfPlay(
-      game,
-      Int32Array.from(graph.decisions, (decision) => (decision === null ? -1 : pick(decision.options.length))),
-    );
-  const decisions: RuleDecisions = {
-    objective,
-    value: solution.value[0] as Fraction,
-    alwaysFirst: fixed(() => 0),
-    alwaysLast: fixed((options) => options - 1),
-    policy,
-    play,
-  };
-  return { values, distributions: {}, decisions };
+  return { policy, play };
 }
 
 /** A decision state in words: the rule's label(state, params), else its compact JSON (at most 200 characters). */

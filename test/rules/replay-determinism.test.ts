@@ -235,6 +235,30 @@ describe('canonical states refuse what JSON cannot hold', () => {
     expect(canonicalState(JSON.parse('{"n":0,"s":[]}'))).toBe('{"n":0,"s":[]}');
   });
 
+  it('in a rule file, a state first reached with a symbol key or a getter that throws: refused by name', () => {
+    const stepping = (next: () => unknown) =>
+      rule({
+        metrics: [p('x')],
+        start: () => ({ n: 0 }),
+        done: (s: { n: number }) => s.n !== 0,
+        step: (_: unknown, dice: TestDice) => (dice.d(2) === 1 ? { n: 1 } : next()),
+        report: () => {},
+      });
+    expect(() => exactOf(stepping(() => ({ n: 2, [Symbol('tag')]: 1 })))).toThrow(
+      /^test\.mjs.*step\(state, dice, params\) returned a state that is not plain JSON: the state is an object with a symbol key \(tag\)/,
+    );
+    const throwing = () =>
+      Object.defineProperty({ n: 2 }, 'g', {
+        enumerable: true,
+        get() {
+          throw new Error('a getter that throws');
+        },
+      });
+    expect(() => exactOf(stepping(throwing))).toThrow(
+      /^test\.mjs.*step\(state, dice, params\) returned a state that is not plain JSON: the state is an object with a getter or setter \("g"\)/,
+    );
+  });
+
   it('in a rule file: one line naming the call that returned the state', () => {
     const negative = rule({
       metrics: [p('x')],
