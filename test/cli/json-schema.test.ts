@@ -179,9 +179,25 @@ describe('every command writes one documented JSON shape', () => {
       'chosenRound=call',
       'leaderLoss=0.2',
       'command=4',
+      '--exact',
     );
     expectValid(called);
     expect(called.decision).toBeDefined();
+    // Simulated, trials playing the policy: estimates beside the exact values, the same decision block.
+    const simulated = await jsonOf(
+      '--json',
+      'run',
+      'reserves',
+      '--set',
+      'chosenRound=call',
+      'leaderLoss=0.2',
+      'command=4',
+      '--trials',
+      '20000',
+    );
+    expectValid(simulated);
+    expect(simulated.method).toBe('simulation');
+    expect(simulated.decision).toBeDefined();
   });
 
   it('matrix, exact and simulated', async () => {
