@@ -89,6 +89,16 @@ export function solveCall(rule: Rule, set: readonly string[], objectiveText: str
   return solveCallParts(rule, set, objectiveText).result;
 }
 
+/** The call solved, with every metric's exact value under best play as a fraction (a comparison's differences). */
+export function solveCallExact(
+  rule: Rule,
+  set: readonly string[],
+  objectiveText: string | undefined,
+): { result: CallResult; exact: Record<string, Fraction> } {
+  const { result, names, solution } = solveCallParts(rule, set, objectiveText);
+  return { result, exact: Object.fromEntries(names.map((name) => [name, solution.metrics.get(name) as Fraction])) };
+}
+
 function solveCallParts(rule: Rule, set: readonly string[], objectiveText: string | undefined): SolvedCall {
   const base = resolveParams(
     rule,

@@ -198,6 +198,20 @@ describe('every command writes one documented JSON shape', () => {
     expectValid(simulated);
     expect(simulated.method).toBe('simulation');
     expect(simulated.decision).toBeDefined();
+    // A comparison with a call variant: exact, with its calls block.
+    const compared = await jsonOf(
+      '--json',
+      'compare',
+      'reserves',
+      '--set',
+      'leaderLoss=0.2',
+      '--variant',
+      'call: chosenRound=call',
+      '--variant',
+      'fixed: chosenRound=3',
+    );
+    expectValid(compared);
+    expect(compared.calls).toBeDefined();
   });
 
   it('matrix, exact and simulated', async () => {
