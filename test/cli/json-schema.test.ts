@@ -212,6 +212,19 @@ describe('every command writes one documented JSON shape', () => {
     );
     expectValid(compared);
     expect(compared.calls).toBeDefined();
+    // A sweep of the call: kind sweep, exact, each point's call.
+    const swept = await jsonOf(
+      '--json',
+      'sweep',
+      'reserves',
+      '--set',
+      'chosenRound=call',
+      'command=4',
+      '--vary',
+      'leaderLoss=0,0.2',
+    );
+    expectValid(swept);
+    expect((swept.points as { call: { worth: unknown } }[])[1].call.worth).toBeDefined();
   });
 
   it('matrix, exact and simulated', async () => {
