@@ -16,12 +16,13 @@
  * line, exit 2) says so — never a truncated value.
  */
 import { UsageError } from '../errors.js';
-import { type Chain, solveChain } from '../exact/absorbing-chain.js';
-import { type DecisionGame, solveDecisions, valueOfPlay } from '../exact/decisions.js';
+import { valuesUnderPlay, weightedGame } from '../exact/decision-play.js';
+import { type DecisionSolution, solveDecisions, valueOfPlay } from '../exact/decisions.js';
 import { rationalOf } from '../exact/double-value.js';
 import { BadState, enumerateSteps, exploreSteps, type StepGraph } from '../exact/enumerate-steps.js';
 import { distributionOf, type ExactDistribution } from '../exact/exact-distribution.js';
-import { Fraction } from '../exact/fraction.js';
+import type { Fraction } from '../exact/fraction.js';
+import { type ObjectiveTerms, objectiveTerms } from '../exact/objective.js';
 import {
   DEFAULT_PATHS,
   type EnumeratingDice,
@@ -401,12 +402,8 @@ function strayCheck(context: EnumerationContext, out: Record<string, unknown>, m
 function enumerateDecisions(context: EnumerationContext, form: StepForm, params: Params, paths: number): Enumerated {
   const metrics = context.metrics(params);
   const objective = String(params.objective);
-  const slot = metrics.findIndex((metric) => metric.name === objective);
-  if (slot < 0)
-    context.fail(
-      `objective: got ${JSON.stringify(objective)}; allowed: a metric of the rule, one of ` +
-        `${metrics.map((m) => m.name).join(', ')}`,
-    );
+  // A metric, or a weighted sum of them (src/exact/objective.ts): each metric's slot and exact weight.
+  const weights = objectiveWeights(context, objective, metrics);
   const { setup } = context;
   const prepared = setup ? guarded(context, 'setup(params)', () => setup(params)) : undefined;
   const start = guarded(context, 'start(params)', () => form.start(params, prepared));
@@ -455,7 +452,6 @@ function enumerateDecisions(context: EnumerationContext, form: StepForm, params:
       pathBudget(STEP_INSTEAD, paths),
     ),
   );
-  const size = graph.keys.length;
   // Each ended state's metrics, read once from report.
   const sums = new MetricSums(metrics, context, 'report');
   const ended: Fraction[][] = graph.absorbing.map((final, state) => {
@@ -470,56 +466,44 @@ function enumerateDecisions(context: EnumerationContext, form: StepForm, params:
     return values;
   });
   sums.checkNames();
-  const game: DecisionGame = {
-    size,
-    absorbing: graph.absorbing,
-    decisions: graph.decisions,
-    to: graph.to,
-    chances: graph.chances.map((list) => list.map((chance) => chance.toFraction())),
-    reward: graph.rewards.map((list) => list[slot]?.toFraction() ?? Fraction.ZERO),
-    terminal: ended.map((values) => values[slot] ?? Fraction.ZERO),
-    name: (state) => graph.keys[state],
-  };
+  const game = weightedGame(graph, ended, weights);
   const solution = guarded(context, 'step', () => solveDecisions(game));
 
-  // The chain best play follows: the states it reaches from the start, each decision a step of chance 1.
-  const order: number[] = [0];
-  const index = new Map<number, number>([[0, 0]]);
-  const nextOf = (state: number): number[] =>
-    graph.absorbing[state]
-      ? []
-      : graph.decisions[state] !== null
-        ? [graph.to[state][solution.choice[state]]]
-        : Array.from(graph.to[state]);
-  for (let i = 0; i < order.length; i++) {
-    for (const next of nextOf(order[i])) {
-      if (!index.has(next)) {
-        index.set(next, order.length);
-        order.push(next);
-      }
-    }
-  }
-  const one = new WeightSum();
-  one.add(1n, 1n);
-  const chain: Chain = {
-    size: order.length,
-    absorbing: order.map((state) => graph.absorbing[state]),
-    to: order.map((state) => Int32Array.from(nextOf(state), (next) => index.get(next) as number)),
-    chances: order.map((state) => (graph.decisions[state] !== null ? [one] : graph.chances[state])),
-    rewards: order.map((state) => (graph.decisions[state] !== null ? [] : graph.rewards[state])),
-    rewardSlots: metrics.length,
-    name: (state) => graph.keys[order[state]],
-  };
-  const solved = guarded(context, 'step', () => solveChain(chain));
-  const values: Record<string, Fraction> = {};
-  metrics.forEach((metric, m) => {
-    let total = solved.rewards[m];
-    solved.ending.forEach((chance, i) => {
-      if (chance.numerator !== 0n) total = total.add(chance.mul(ended[order[i]][m]));
-    });
-    values[metric.name] = total;
-  });
+  // The chain best play follows, solved: every metric under that play.
+  const { order, values } = guarded(context, 'step', () =>
+    valuesUnderPlay(
+      graph,
+      solution.choice,
+      metrics.map((metric) => metric.name),
+      ended,
+    ),
+  );
 
+  const { policy, play } = policyOf(context, graph, order, solution, params);
+  const fixed = (pick: (options: number) => number) =>
+    valueOfPlay(
+      game,
+      Int32Array.from(graph.decisions, (decision) => (decision === null ? -1 : pick(decision.options.length))),
+    );
+  const decisions: RuleDecisions = {
+    objective,
+    value: solution.value[0] as Fraction,
+    alwaysFirst: fixed(() => 0),
+    alwaysLast: fixed((options) => options - 1),
+    policy,
+    play,
+  };
+  return { values, distributions: {}, decisions };
+}
+
+/** Every decision state best play reaches (in `order`), in words, with each option's value and the one taken. */
+function policyOf(
+  context: EnumerationContext,
+  graph: StepGraph,
+  order: readonly number[],
+  solution: DecisionSolution,
+  params: Params,
+): { policy: PolicyEntry[]; play: Map<string, string> } {
   const policy: PolicyEntry[] = [];
   const play = new Map<string, string>();
   for (const state of order) {
@@ -535,20 +519,20 @@ function enumerateDecisions(context: EnumerationContext, form: StepForm, params:
       options: decision.options.map((option, o) => ({ option, value: solution.optionValues[state][o] })),
     });
   }
-  const fixed = (pick: (options: number) => number) =>
-    valueOfPlay(
-      game,
-      Int32Array.from(graph.decisions, (decision) => (decision === null ? -1 : pick(decision.options.length))),
+  return { policy, play };
+}
+
+/** The objective read against the metrics (src/exact/objective.ts), its mistake one line naming the file. */
+function objectiveWeights(context: EnumerationContext, text: string, metrics: readonly MetricSpec[]): ObjectiveTerms {
+  try {
+    return objectiveTerms(
+      text,
+      metrics.map((metric) => metric.name),
     );
-  const decisions: RuleDecisions = {
-    objective,
-    value: solution.value[0] as Fraction,
-    alwaysFirst: fixed(() => 0),
-    alwaysLast: fixed((options) => options - 1),
-    policy,
-    play,
-  };
-  return { values, distributions: {}, decisions };
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    return context.fail(error.message);
+  }
 }
 
 /** A decision state in words: the rule's label(state, params), else its compact JSON (at most 200 characters). */
