@@ -1,0 +1,142 @@
+/**
+ * What enumerating a rule file's dice (./file-rule-exact.ts) shares between its forms: the context a rule file's
+ * enumeration runs in, a guard that turns what the rule's code throws into one line naming the call, and the metric
+ * sums over paths, outcomes or final states, read off `out` as the simulation reads it.
+ */
+import { UsageError } from '../errors.js';
+import { rationalOf } from '../exact/double-value.js';
+import { BadState } from '../exact/enumerate-steps.js';
+import { distributionOf, type ExactDistribution } from '../exact/exact-distribution.js';
+import type { Fraction } from '../exact/fraction.js';
+import { NotEnumerable } from '../exact/replay-dice.js';
+import { WeightSum } from '../exact/weight-sum.js';
+import { describeError, isA } from '../guard/rule-text.js';
+import { keyedRecord } from '../keyed.js';
+import type { StepForm } from './file-rule-steps.js';
+import { badValueText, newOut, readOut, strayField, strayText } from './file-rule-tally.js';
+import type { MetricSpec, Params } from './types.js';
+
+/** The context a rule file's enumeration runs in. */
+export interface EnumerationContext {
+  /** How messages name the rule: "<file> (rule <id>)". */
+  where: string;
+  trial: Function | null;
+  form: StepForm | null;
+  setup: Function | undefined;
+  outcomes: Function | undefined;
+  read: Function | undefined;
+  metrics(params: Params): MetricSpec[];
+  fail(what: string): never;
+  describe(value: unknown): string;
+  maxOutcomes: number;
+  /** A rule with choices: label(state, params), the policy table's words for a state. */
+  label?: Function;
+}
+
+/** Calls a rule's function, turning what it throws into one line naming the call. */
+export function guarded<T>(context: EnumerationContext, call: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    if (isA(error, NotEnumerable)) {
+      throw error.where === context.where ? error : error.at(context.where);
+    }
+    if (isA(error, BadState)) {
+      return context.fail(
+        `${error.call} returned a state that is not plain JSON: ` +
+          `${error.problem.message}${error.from ? ` (${error.call.startsWith('choose') ? 'a choice' : 'a step'} from ${shortText(error.from)})` : ''}; allowed: null, ` +
+          `true or false, finite numbers, strings, and arrays and plain objects of them`,
+      );
+    }
+    if (isA(error, UsageError)) {
+      if (error.message.startsWith(context.where)) throw error;
+      return context.fail(error.message);
+    }
+    return context.fail(`${call} threw ${describeError(error)} (while enumerating its dice)`);
+  }
+}
+
+export const shortText = (text: string) => (text.length > 100 ? `${text.slice(0, 97)}...` : text);
+
+/** Metric sums over paths (or outcomes, or final states), each term a weight times a value. */
+export class MetricSums {
+  readonly sums: WeightSum[];
+  /** A distribution metric's chance of each value (null for the others). */
+  readonly chances: Array<Map<number, WeightSum> | null>;
+  readonly out: Record<string, unknown>;
+  /** What steps add to the means (the step form's expected rewards), kept for result(). */
+  extra: readonly Fraction[] | undefined;
+  constructor(
+    readonly metrics: readonly MetricSpec[],
+    readonly context: EnumerationContext,
+    readonly from: string,
+  ) {
+    this.sums = metrics.map(() => new WeightSum());
+    this.chances = metrics.map((metric) => (metric.distribution ? new Map<number, WeightSum>() : null));
+    this.out = newOut(metrics);
+  }
+
+  /**
+   * Reads, checks and resets what was written into out (readOut), adding each value times numerator/denominator;
+   * `from` names the call that wrote it, as the simulation names it.
+   */
+  collect(numerator: bigint, denominator: bigint, from = this.from): void {
+    const { out, metrics, sums } = this;
+    const chances = this.chances;
+    readOut(out, metrics, {
+      count(index, byName, byIndex) {
+        if (metrics[index].probability) {
+          if (byName + byIndex === 1) sums[index].add(numerator, denominator);
+          return;
+        }
+        const ofValue = chances[index];
+        if (ofValue) {
+          const value = byName + byIndex;
+          let chance = ofValue.get(value);
+          if (!chance) ofValue.set(value, (chance = new WeightSum()));
+          chance.add(numerator, denominator);
+        }
+        for (const value of [byName, byIndex]) {
+          if (value === 0) continue;
+          const [n, d] = rationalOf(value);
+          sums[index].add(numerator * n, denominator * d);
+        }
+      },
+      bad: (index, value, both) => {
+        // As in simulation: a trial that cut out's length short reads as metrics gone.
+        this.checkNames(from);
+        return this.context.fail(badValueText(metrics[index], index, value, `from ${from} (while enumerating)`, both));
+      },
+    });
+  }
+
+  /** A name that is not a metric, once written, stays in out: looked for once, at the end. */
+  checkNames(from = this.from): void {
+    const stray = strayField(this.out, this.metrics);
+    if (stray !== null) this.context.fail(strayText(from, stray, this.metrics));
+  }
+
+  result(): Record<string, Fraction> {
+    this.checkNames();
+    const { extra } = this;
+    const values: Record<string, Fraction> = {};
+    this.metrics.forEach((metric, index) => {
+      const value = this.sums[index].toFraction();
+      values[metric.name] = extra ? value.add(extra[index]) : value;
+    });
+    return values;
+  }
+
+  /** Each distribution metric's exact distribution (steps never write one: report's values are the whole of it). */
+  distributions(): Record<string, ExactDistribution> {
+    const found = keyedRecord<ExactDistribution>();
+    this.metrics.forEach((metric, index) => {
+      const ofValue = this.chances[index];
+      if (!ofValue) return;
+      const chances = new Map<number, Fraction>();
+      for (const [value, chance] of ofValue) chances.set(value, chance.toFraction());
+      found[metric.name] = distributionOf(chances);
+    });
+    return found;
+  }
+}
