@@ -1,7 +1,7 @@
 import type { Params, Rule } from '../contract/types.js';
 import { simulateEach } from '../engine/simulate-many.js';
 import { Interrupted } from '../errors.js';
-import { buildResult } from '../result.js';
+import { buildResult, withDecisions } from '../result.js';
 import { knownExact } from '../rules/exact-of.js';
 import type { Evaluated, EvaluateOptions, GridSettings } from './evaluate-types.js';
 import { solveUntilInterrupted } from './solve-points.js';
@@ -67,18 +67,23 @@ export async function evaluateUntilInterrupted(
         const tallied = pointRule.summarize(params, outcome.tally, outcome.trials);
         // Beside a simulation, an enumeration past its quick budget is no exact value (rules/exact-of.ts).
         const exact = knownExact(pointRule, params);
-        const result = buildResult({
-          rule: pointRule,
+        // A rule with decisions: the objective and policy under best play beside its metrics (result.ts).
+        const result = withDecisions(
+          pointRule,
           params,
-          seed: seedOf(index),
-          stream: settings.stream,
-          threads: settings.threads,
-          confidence: settings.confidence,
-          trials: outcome.trials,
-          tally: outcome.tally,
-          tallied,
-          exact,
-        });
+          buildResult({
+            rule: pointRule,
+            params,
+            seed: seedOf(index),
+            stream: settings.stream,
+            threads: settings.threads,
+            confidence: settings.confidence,
+            trials: outcome.trials,
+            tally: outcome.tally,
+            tallied,
+            exact,
+          }),
+        );
         points[index] = options.resultsOnly ? { result, tallied: null } : { result, tallied, exact };
         options.onPoint?.(++finished, paramsList.length);
       },

@@ -8,15 +8,24 @@
  */
 
 import type { Rule } from '../contract/types.js';
+import type { SimulationSettings } from '../engine/settings.js';
 import { UsageError } from '../errors.js';
 import type { Fraction } from '../exact/fraction.js';
 import { keyedRecord } from '../keyed.js';
 import { envelope, type MetricResult, type ObjectiveResult, type PolicyResult, type RunResult } from '../result.js';
 import { resolveParams } from '../rules/params.js';
-import { type CallDecision, solveReservesCall } from '../rules/reserves/call.js';
+import {
+  type CallDecision,
+  type CallSolution,
+  callTable,
+  simulateCall,
+  solveReservesCall,
+  summarizeCall,
+} from '../rules/reserves/call.js';
 import { reserves } from '../rules/reserves/reserves.js';
 import type { Reserves } from '../rules/reserves/setup.js';
-import { evaluateObjective, parseObjective } from './objective.js';
+import { evaluateObjective, type Objective, parseObjective } from './objective.js';
+import { simulateRunInThread } from './run-in-thread.js';
 
 /** The value of chosenRound that asks for the round to be called in play. */
 export const CALL = 'call';
@@ -68,8 +77,30 @@ export interface CallResult extends RunResult {
 
 const exactValue = (value: Fraction): ExactValue => ({ exact: value.toNumber(), fraction: value.toString() });
 
+/** A call solved: the result, and what simulating its play needs. */
+interface SolvedCall {
+  result: CallResult;
+  base: Reserves;
+  names: string[];
+  solution: CallSolution;
+}
+
 /** Solves the call at the parameters of `set` (chosenRound=call among them) for the objective (default all.by.R). */
 export function solveCall(rule: Rule, set: readonly string[], objectiveText: string | undefined): CallResult {
+  return solveCallParts(rule, set, objectiveText).result;
+}
+
+/** The call solved, with every metric's exact value under best play as a fraction (a comparison's differences). */
+export function solveCallExact(
+  rule: Rule,
+  set: readonly string[],
+  objectiveText: string | undefined,
+): { result: CallResult; exact: Record<string, Fraction> } {
+  const { result, names, solution } = solveCallParts(rule, set, objectiveText);
+  return { result, exact: Object.fromEntries(names.map((name) => [name, solution.metrics.get(name) as Fraction])) };
+}
+
+function solveCallParts(rule: Rule, set: readonly string[], objectiveText: string | undefined): SolvedCall {
   const base = resolveParams(
     rule,
     set.map((assignment) => (CALL_SETTING.test(assignment) ? 'chosenRound=0' : assignment)),
@@ -77,17 +108,9 @@ export function solveCall(rule: Rule, set: readonly string[], objectiveText: str
   const names = reserves.metrics(base).map((metric) => metric.name);
   const objective = parseObjective(objectiveText ?? `all.by.${base.rounds}`, names);
   const solution = solveReservesCall(base, objective, names);
-
-  const fixedRounds = [0, ...Array.from({ length: base.rounds - base.firstRound + 1 }, (_, i) => base.firstRound + i)];
-  const exactOf = reserves.exact;
-  if (exactOf === undefined) throw new Error('reserves has no exact solution');
-  const fixed = fixedRounds.map((chosenRound) => {
-    const values = exactOf({ ...base, chosenRound });
-    return { chosenRound, value: evaluateObjective(objective, (metric) => values[metric]) };
-  });
+  const fixed = fixedRounds(base, objective);
   const bestFixed = fixed.reduce((best, next) => (next.value.compare(best.value) > 0 ? next : best));
   const worth = solution.value.sub(bestFixed.value);
-
   const metrics = keyedRecord<MetricResult>(
     names.map((name) => {
       const value = solution.metrics.get(name) as Fraction;
@@ -103,32 +126,7 @@ export function solveCall(rule: Rule, set: readonly string[], objectiveText: str
       : `Calling in play is worth ${worth.numerator > 0n ? '+' : ''}${formatValue(worth)} over the best round ` +
         `declared before the game, ${roundWords(bestFixed.chosenRound)} (${formatValue(bestFixed.value)}).`,
   ];
-  // The same best play in the generic form every rule with decisions has (docs/json.md): the options in the order
-  // the rule-file port examples/rules/reserves-call-steps.mjs lists them, call first (a tie calls), its states and
-  // labels; always the first option is calling at the first round that rolls, always the last never calling.
-  const fateShown = base.leaderLoss > 0 && base.command !== base.fallbackCommand;
-  const generic = (value: Fraction) => ({ fraction: value.toString(), value: value.toNumber() });
-  const fixedAt = (chosenRound: number) =>
-    (fixed.find((row) => row.chosenRound === chosenRound) as { value: Fraction }).value;
-  const objectiveResult: ObjectiveResult = {
-    metric: objective.text,
-    ...generic(solution.value),
-    alwaysFirst: generic(fixedAt(base.firstRound)),
-    alwaysLast: generic(fixedAt(0)),
-  };
-  const policy: PolicyResult[] = solution.decisions.map((decision) => ({
-    state: { round: decision.round, out: decision.out, alive: decision.alive },
-    label:
-      `round ${decision.round}, ${decision.out} squad${decision.out === 1 ? '' : 's'} out` +
-      (fateShown ? `, commander ${decision.alive ? 'alive' : 'lost'}` : ''),
-    side: 'a',
-    choice: decision.choice,
-    options: [
-      { option: 'call', ...generic(decision.call) },
-      { option: 'wait', ...generic(decision.wait) },
-    ],
-  }));
-  return {
+  const result: CallResult = {
     ...envelope('run', rule),
     source: rule.source,
     params: { ...base, chosenRound: CALL },
@@ -140,8 +138,7 @@ export function solveCall(rule: Rule, set: readonly string[], objectiveText: str
     method: 'exact',
     partial: false,
     metrics,
-    objective: objectiveResult,
-    policy,
+    ...genericDecisions(base, objective.text, solution, fixed),
     decision: {
       param: 'chosenRound',
       value: CALL,
@@ -166,27 +163,108 @@ export function solveCall(rule: Rule, set: readonly string[], objectiveText: str
       summary,
     },
   };
+  return { result, base, names, solution };
 }
 
-/** Refuses what a solved call cannot honour, naming the option. */
-export function checkCallOptions(options: Record<string, unknown>): void {
-  for (const option of [
-    'trials',
-    'precision',
-    'maxTrials',
-    'threads',
-    'confidence',
-    'timeout',
-    'checkpoint',
-    'stream',
-    'html',
-    'svg',
-    'csv',
-  ]) {
+/** The objective with each round declared before the game (0: none), from reserves.ts's exact values. */
+function fixedRounds(base: Reserves, objective: Objective): { chosenRound: number; value: Fraction }[] {
+  const rounds = [0, ...Array.from({ length: base.rounds - base.firstRound + 1 }, (_, i) => base.firstRound + i)];
+  const exactOf = reserves.exact;
+  if (exactOf === undefined) throw new Error('reserves has no exact solution');
+  return rounds.map((chosenRound) => {
+    const values = exactOf({ ...base, chosenRound });
+    return { chosenRound, value: evaluateObjective(objective, (metric) => values[metric]) };
+  });
+}
+
+/**
+ * The same best play in the generic form every rule with decisions has (docs/json.md): the options in the order
+ * the rule-file port examples/rules/reserves-call-steps.mjs lists them, call first (a tie calls), its states and
+ * labels; always the first option is calling at the first round that rolls, always the last never calling.
+ */
+function genericDecisions(
+  base: Reserves,
+  objectiveText: string,
+  solution: CallSolution,
+  fixed: readonly { chosenRound: number; value: Fraction }[],
+): { objective: ObjectiveResult; policy: PolicyResult[] } {
+  const fateShown = base.leaderLoss > 0 && base.command !== base.fallbackCommand;
+  const generic = (value: Fraction) => ({ fraction: value.toString(), value: value.toNumber() });
+  const fixedAt = (chosenRound: number) =>
+    (fixed.find((row) => row.chosenRound === chosenRound) as { value: Fraction }).value;
+  const objective: ObjectiveResult = {
+    metric: objectiveText,
+    ...generic(solution.value),
+    alwaysFirst: generic(fixedAt(base.firstRound)),
+    alwaysLast: generic(fixedAt(0)),
+  };
+  const policy: PolicyResult[] = solution.decisions.map((decision) => ({
+    state: { round: decision.round, out: decision.out, alive: decision.alive },
+    label:
+      `round ${decision.round}, ${decision.out} squad${decision.out === 1 ? '' : 's'} out` +
+      (fateShown ? `, commander ${decision.alive ? 'alive' : 'lost'}` : ''),
+    side: 'a',
+    choice: decision.choice,
+    options: [
+      { option: 'call', ...generic(decision.call) },
+      { option: 'wait', ...generic(decision.wait) },
+    ],
+  }));
+  return { objective, policy };
+}
+
+/**
+ * The call simulated: its best play solved exactly first, then `settings.trials` trials that play it
+ * (src/rules/reserves-call.ts simulateCall), each metric's estimate beside its exact value under that play. Chunk k
+ * draws from the stream of (seed, reserves, k), chunk after chunk on this thread (run-in-thread.ts: workers know
+ * only the registry's rules), so the result is the same whatever --threads says.
+ */
+export async function simulateCallRun(
+  rule: Rule,
+  set: readonly string[],
+  objectiveText: string | undefined,
+  settings: SimulationSettings,
+  options: { signal?: AbortSignal; onProgress?: (done: number, target: number) => void } = {},
+): Promise<CallResult> {
+  const { result, base, names, solution } = solveCallParts(rule, set, objectiveText);
+  const calls = callTable(base, solution.decisions);
+  const exact = Object.fromEntries(names.map((name) => [name, solution.metrics.get(name) as Fraction]));
+  const read = (tally: Float64Array, trials: number) => rule.summarize(base, tally, trials);
+  // reserves, its trials playing the policy: its tally, its metrics, the exact values under the same play.
+  const playing: Rule = {
+    ...rule,
+    simulate: (_, rng, trials, tally) => simulateCall(base, calls, rng, trials, tally),
+    summarize: (_, tally, trials) => summarizeCall(base, tally, trials, read),
+    exact: () => exact,
+    exactDistributions: undefined,
+    checkTally: undefined,
+  };
+  // The trials run here, chunk after chunk: the result names the one thread that ran them.
+  const simulated = await simulateRunInThread(playing, base, { ...settings, threads: 1 }, options);
+  const { objective, policy, decision } = result;
+  return { ...simulated, params: { ...base, chosenRound: CALL }, objective, policy, decision };
+}
+
+/** What --exact refuses: every simulation setting. */
+const SIMULATION_OPTIONS = ['trials', 'threads', 'confidence', 'stream'] as const;
+/** What a call refuses either way: an adaptive run, a checkpoint, a watchdog, report files. */
+const NEVER_OPTIONS = ['precision', 'maxTrials', 'timeout', 'checkpoint', 'html', 'svg', 'csv'] as const;
+
+/**
+ * Refuses what a call cannot honour, naming the option: solved (`exact`), any simulation setting; simulated, an
+ * adaptive run, a checkpoint, a watchdog and report files (its trials are few and fast, its report is the terminal's
+ * and --json's).
+ */
+export function checkCallOptions(options: Record<string, unknown>, exact: boolean): void {
+  const flag = (option: string) => `--${option.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+  for (const option of exact ? [...NEVER_OPTIONS, ...SIMULATION_OPTIONS] : NEVER_OPTIONS) {
     if (options[option] !== undefined)
       throw new UsageError(
-        `--${option.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}: chosenRound=call is solved ` +
-          'exactly, with no simulation or report files; allowed: --objective, --json, --set',
+        exact
+          ? `${flag(option)}: chosenRound=call with --exact is solved, with no simulation or report files; ` +
+              'allowed: --objective, --json, --set'
+          : `${flag(option)}: chosenRound=call simulates a fixed number of trials, with no report files; ` +
+              'allowed: --trials, --seed, --stream, --threads, --confidence, --objective, --json, --set',
       );
   }
 }

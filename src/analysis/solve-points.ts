@@ -8,7 +8,7 @@
 
 import type { Params, Rule } from '../contract/types.js';
 import { UsageError } from '../errors.js';
-import { buildResult } from '../result.js';
+import { buildResult, withDecisions } from '../result.js';
 import type { Evaluated, EvaluateOptions, GridSettings } from './evaluate-types.js';
 
 /** How long an exact sweep or comparison solves before it pauses to hear a signal. */
@@ -35,17 +35,22 @@ export async function solveUntilInterrupted(
       throw new UsageError(`--exact: ${pointRule.id} has no exact solution; allowed: simulate it (leave out --exact)`);
     const exact = pointRule.exact(params);
     evaluated.push({
-      result: buildResult({
-        rule: pointRule,
+      // A rule with decisions: the objective and policy under best play beside its metrics (result.ts).
+      result: withDecisions(
+        pointRule,
         params,
-        seed: options.seeds?.[evaluated.length] ?? settings.seed,
-        stream: settings.stream,
-        threads: 0,
-        confidence: 1,
-        trials: 0,
-        tally: null,
-        exact,
-      }),
+        buildResult({
+          rule: pointRule,
+          params,
+          seed: options.seeds?.[evaluated.length] ?? settings.seed,
+          stream: settings.stream,
+          threads: 0,
+          confidence: 1,
+          trials: 0,
+          tally: null,
+          exact,
+        }),
+      ),
       tallied: null,
       ...(options.resultsOnly ? {} : { exact }),
     });

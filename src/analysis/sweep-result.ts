@@ -1,7 +1,7 @@
 /** The result of a sweep, as `muster sweep --json` writes it: a contract (docs/json.md, docs/result.schema.json). */
 
 import type { Params, StreamVersion } from '../contract/types.js';
-import type { Envelope, MetricResult } from '../result.js';
+import type { Envelope, MetricResult, ObjectiveResult } from '../result.js';
 import type { Vary } from './vary.js';
 
 /** The result JSON of `muster sweep` (docs/json.md). */
@@ -24,7 +24,8 @@ export interface SweepResult extends Envelope {
   threads: number;
   confidence: number;
   /** Each point's `params` holds the varied values and the `perPoint` ones: with `params`, every parameter it used. */
-  points: Array<{ params: Params; metrics: Record<string, MetricResult> }>;
+  /** `objective`: a rule with decisions, the objective under best play at the point (docs/json.md). */
+  points: Array<{ params: Params; metrics: Record<string, MetricResult>; objective?: ObjectiveResult }>;
   /** Combinations the rule rejects (e.g. chosenRound above rounds), with its reason. */
   skipped: Array<{ params: Params; reason: string }>;
   /** Interrupted (Ctrl-C): `points` holds only the combinations finished, in order. */

@@ -182,6 +182,8 @@ export function assembleSweep(
     points: results.map((result) => ({
       params: keyedRecord(pointNames.map((name) => [name, own(result.params, name) as ParamValue])),
       metrics: result.metrics,
+      // A rule with decisions: what side a played for at the point, and its value under best play there.
+      ...(result.objective ? { objective: result.objective } : {}),
     })),
     skipped,
     partial: interrupted,

@@ -236,7 +236,9 @@ function checkDecisionFields(
         fail(`${field}: only a rule with decisions has one; allowed: absent, or choices and choose beside it`);
   } else {
     if (spec.objective !== undefined && (typeof spec.objective !== 'string' || spec.objective === ''))
-      fail(`objective: got ${describeValue(spec.objective)}; allowed: absent, or the name of a metric`);
+      fail(
+        `objective: got ${describeValue(spec.objective)}; allowed: absent, the name of a metric, or a weighted sum of metrics`,
+      );
     if (spec.label !== undefined && typeof spec.label !== 'function')
       fail(`label: got ${describeValue(spec.label)}; allowed: absent, or a function label(state, params) → text`);
     if (params.some((p) => p.name === 'objective'))

@@ -17,11 +17,13 @@
  */
 
 import type { MetricSpec, Params, PolicyEntry, RuleDecisions } from '../contract/types.js';
-import { type Chain, solveChain } from '../exact/absorbing-chain.js';
-import { type DecisionGame, solveDecisions, valueOfPlay } from '../exact/decisions.js';
+import { UsageError } from '../errors.js';
+import { valuesUnderPlay, weightedGame } from '../exact/decision-play.js';
+import { solveDecisions, valueOfPlay } from '../exact/decisions.js';
 import { enumerateSteps, exploreSteps, type StepGraph, type StepProcedure } from '../exact/enumerate-steps.js';
 import type { ExactDistribution } from '../exact/exact-distribution.js';
-import { Fraction } from '../exact/fraction.js';
+import type { Fraction } from '../exact/fraction.js';
+import { type ObjectiveTerms, objectiveTerms } from '../exact/objective.js';
 import {
   DEFAULT_PATHS,
   type EnumeratingDice,
@@ -230,12 +232,8 @@ function enumerateStepForm(context: EnumerationContext, form: StepForm, params: 
 function enumerateDecisions(context: EnumerationContext, form: StepForm, params: Params, paths: number): Enumerated {
   const metrics = context.metrics(params);
   const objective = String(params.objective);
-  const slot = metrics.findIndex((metric) => metric.name === objective);
-  if (slot < 0)
-    context.fail(
-      `objective: got ${JSON.stringify(objective)}; allowed: a metric of the rule, one of ` +
-        `${metrics.map((m) => m.name).join(', ')}`,
-    );
+  // A metric, or a weighted sum of them (src/exact/objective.ts): each metric's slot and exact weight.
+  const weights = objectiveWeights(context, objective, metrics);
   const { setup } = context;
   const prepared = setup ? guarded(context, 'setup(params)', () => setup(params)) : undefined;
   const choices = form.choices as Function;
@@ -266,18 +264,17 @@ function enumerateDecisions(context: EnumerationContext, form: StepForm, params:
     return values;
   });
   sums.checkNames();
-  const game: DecisionGame = {
-    size: graph.keys.length,
-    absorbing: graph.absorbing,
-    decisions: graph.decisions,
-    to: graph.to,
-    chances: graph.chances.map((list) => list.map((chance) => chance.toFraction())),
-    reward: graph.rewards.map((list) => list[slot]?.toFraction() ?? Fraction.ZERO),
-    terminal: ended.map((values) => values[slot] ?? Fraction.ZERO),
-    name: (state) => graph.keys[state],
-  };
+  const game = weightedGame(graph, ended, weights);
   const solution = guarded(context, 'step', () => solveDecisions(game));
-  const { order, values } = valuesUnderPlay(context, graph, solution.choice, ended, metrics);
+  // The chain best play follows, solved: every metric under that play.
+  const { order, values } = guarded(context, 'step', () =>
+    valuesUnderPlay(
+      graph,
+      solution.choice,
+      metrics.map((metric) => metric.name),
+      ended,
+    ),
+  );
   const fixed = (pick: (options: number) => number) =>
     valueOfPlay(
       game,
@@ -291,56 +288,6 @@ function enumerateDecisions(context: EnumerationContext, form: StepForm, params:
     ...policyOf(context, graph, order, solution, params),
   };
   return { values, distributions: {}, decisions };
-}
-
-/**
- * Every metric under best play: the chain best play follows (the states it reaches from the start, each decision
- * a step of chance 1 to the option chosen) solved as an absorbing chain, with each ended state's reported values.
- */
-function valuesUnderPlay(
-  context: EnumerationContext,
-  graph: StepGraph,
-  choice: ArrayLike<number>,
-  ended: Fraction[][],
-  metrics: readonly MetricSpec[],
-): { order: number[]; values: Record<string, Fraction> } {
-  const order: number[] = [0];
-  const index = new Map<number, number>([[0, 0]]);
-  const nextOf = (state: number): number[] =>
-    graph.absorbing[state]
-      ? []
-      : graph.decisions[state] !== null
-        ? [graph.to[state][choice[state]]]
-        : Array.from(graph.to[state]);
-  for (let i = 0; i < order.length; i++) {
-    for (const next of nextOf(order[i])) {
-      if (!index.has(next)) {
-        index.set(next, order.length);
-        order.push(next);
-      }
-    }
-  }
-  const one = new WeightSum();
-  one.add(1n, 1n);
-  const chain: Chain = {
-    size: order.length,
-    absorbing: order.map((state) => graph.absorbing[state]),
-    to: order.map((state) => Int32Array.from(nextOf(state), (next) => index.get(next) as number)),
-    chances: order.map((state) => (graph.decisions[state] !== null ? [one] : graph.chances[state])),
-    rewards: order.map((state) => (graph.decisions[state] !== null ? [] : graph.rewards[state])),
-    rewardSlots: metrics.length,
-    name: (state) => graph.keys[order[state]],
-  };
-  const solved = guarded(context, 'step', () => solveChain(chain));
-  const values: Record<string, Fraction> = {};
-  metrics.forEach((metric, m) => {
-    let total = solved.rewards[m];
-    solved.ending.forEach((chance, i) => {
-      if (chance.numerator !== 0n) total = total.add(chance.mul(ended[order[i]][m]));
-    });
-    values[metric.name] = total;
-  });
-  return { order, values };
 }
 
 /** The policy table and the play simulation follows: each decision best play reaches, the option it takes. */
@@ -367,6 +314,19 @@ function policyOf(
     });
   }
   return { policy, play };
+}
+
+/** The objective read against the metrics (src/exact/objective.ts), its mistake one line naming the file. */
+function objectiveWeights(context: EnumerationContext, text: string, metrics: readonly MetricSpec[]): ObjectiveTerms {
+  try {
+    return objectiveTerms(
+      text,
+      metrics.map((metric) => metric.name),
+    );
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    return context.fail(error.message);
+  }
 }
 
 /** A decision state in words: the rule's label(state, params), else its compact JSON (at most 200 characters). */

@@ -19,6 +19,7 @@
 
 import type { ParamSpec, Params, Rule } from '../contract/types.js';
 import { UsageError } from '../errors.js';
+import { parseObjective } from '../exact/objective.js';
 import { ruleCall } from '../guard/rule-calls.js';
 import { describeValue } from '../guard/rule-text.js';
 import { keyedRecord } from '../keyed.js';
@@ -92,11 +93,12 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
     const own = file.validate;
     rule.validate = (p) => {
       own?.(p);
-      const names = metrics(p).map((m) => m.name);
-      if (!names.includes(String(p.objective)))
-        throw new UsageError(
-          `objective: got ${JSON.stringify(p.objective)}; allowed: a metric of ${file.id}, one of ${names.join(', ')}`,
-        );
+      // A metric of the rule at p, or a weighted sum of them (src/exact/objective.ts): refused in one line if not.
+      parseObjective(
+        String(p.objective),
+        metrics(p).map((m) => m.name),
+        'objective',
+      );
     };
     rule.decisions = decisions;
   }
@@ -131,20 +133,30 @@ function objectiveParam(file: CheckedRuleFile): ParamSpec {
   const names = list.map((m) => m.name);
   const fallback = file.headline?.(defaults, list)[0] ?? names[0];
   const chosen = file.objective ?? fallback;
-  if (!names.includes(chosen))
-    file.fail(`objective: got ${JSON.stringify(chosen)}; allowed: the name of a metric, one of ${names.join(', ')}`);
+  // A metric, or a weighted sum of metrics such as "a.wins + 0.5*a.margin" (src/exact/objective.ts).
+  try {
+    parseObjective(chosen, names, 'objective');
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    file.fail(error.message);
+  }
   return {
     name: 'objective',
     type: 'text',
     default: chosen,
-    allowed: `the name of a metric (${names.slice(0, 6).join(', ')}${names.length > 6 ? ', …' : ''})`,
+    allowed:
+      `the name of a metric (${names.slice(0, 6).join(', ')}${names.length > 6 ? ', …' : ''}) or a weighted sum ` +
+      'of metrics, such as "a + 0.5*b"',
     parse: (raw: string) => {
-      if (raw === '' || raw.length > 100)
+      if (raw === '' || raw.length > 200)
         throw new UsageError(
-          `objective: got ${JSON.stringify(raw)}; allowed: the name of a metric, one of ${names.join(', ')}`,
+          `objective: got ${JSON.stringify(raw.slice(0, 200))}; allowed: the name of a metric, one of ` +
+            `${names.join(', ')}, or a weighted sum of them of at most 200 characters`,
         );
       return raw;
     },
-    doc: 'the metric side a plays for at its decisions, and side b against (docs/custom-rules.md, "Decisions")',
+    doc:
+      'the metric (or weighted sum of metrics) side a plays for at its decisions, and side b against ' +
+      '(docs/custom-rules.md, "Decisions")',
   };
 }

@@ -69,7 +69,9 @@ describe('run --exact on a rule with decisions', () => {
       runCommand(example('push-your-luck'), { exact: true, objective: 'nosuch' }, bufferIo()),
     ).rejects.toThrow(
       new UsageError(
-        'objective: got "nosuch"; allowed: a metric of push-your-luck, one of banked, goal.reached, bust, rolls.mean',
+        'objective: "nosuch" is not a metric of this rule at these parameters; allowed: a metric, or a weighted sum ' +
+          'such as "a.initiative + 0.5*a.aoc" (numbers, metric names, + - * and parentheses; a name with spaces or ' +
+          '+ - * ( ) in "double quotes")',
       ),
     );
     await expect(

@@ -1026,7 +1026,11 @@ describe('no new hint goes unlisted', () => {
     'src/analysis/compare.ts': 7,
     'src/analysis/matrix.ts': 6,
     'src/analysis/metrics.ts': 2,
-    'src/analysis/reserves-call.ts': 1,
+    // Followed through main() in test/cli/compare-call.test.ts (--simulate, --trials with a call variant).
+    'src/analysis/reserves-call-compare.ts': 1,
+    // Followed in test/rules/reserves-call.test.ts (--exact with --trials; --precision simulated).
+    'src/analysis/reserves-call-sweep.ts': 2,
+    'src/analysis/reserves-call.ts': 2,
     'src/analysis/solve-points.ts': 1,
     'src/analysis/sweep.ts': 6,
     'src/analysis/variant.ts': 2,
@@ -1038,11 +1042,12 @@ describe('no new hint goes unlisted', () => {
     'src/cli/commands/balance.ts': 3,
     'src/cli/commands/card.ts': 2,
     'src/cli/commands/check.ts': 1,
-    'src/cli/commands/compare.ts': 4,
+    // Two for a call variant (--objective without one, --out with one): test/cli/compare-call.test.ts.
+    'src/cli/commands/compare.ts': 6,
     'src/cli/commands/grid-shard.ts': 11,
     'src/cli/commands/matrix.ts': 2,
-    // Followed through main() in test/cli/reserves-call-sweep.test.ts (--vary chosenRound, --json, --trials).
-    'src/cli/commands/reserves-call-sweep.ts': 3,
+    // Followed through main() in test/cli/reserves-call-sweep.test.ts (--svg, --trials; --vary chosenRound, no --vary).
+    'src/cli/commands/reserves-call-sweep.ts': 1,
     'src/cli/commands/run.ts': 6,
     'src/cli/commands/shard.ts': 6,
     'src/cli/commands/sweep.ts': 3,

@@ -179,9 +179,52 @@ describe('every command writes one documented JSON shape', () => {
       'chosenRound=call',
       'leaderLoss=0.2',
       'command=4',
+      '--exact',
     );
     expectValid(called);
     expect(called.decision).toBeDefined();
+    // Simulated, trials playing the policy: estimates beside the exact values, the same decision block.
+    const simulated = await jsonOf(
+      '--json',
+      'run',
+      'reserves',
+      '--set',
+      'chosenRound=call',
+      'leaderLoss=0.2',
+      'command=4',
+      '--trials',
+      '20000',
+    );
+    expectValid(simulated);
+    expect(simulated.method).toBe('simulation');
+    expect(simulated.decision).toBeDefined();
+    // A comparison with a call variant: exact, with its calls block.
+    const compared = await jsonOf(
+      '--json',
+      'compare',
+      'reserves',
+      '--set',
+      'leaderLoss=0.2',
+      '--variant',
+      'call: chosenRound=call',
+      '--variant',
+      'fixed: chosenRound=3',
+    );
+    expectValid(compared);
+    expect(compared.calls).toBeDefined();
+    // A sweep of the call: kind sweep, exact, each point's call.
+    const swept = await jsonOf(
+      '--json',
+      'sweep',
+      'reserves',
+      '--set',
+      'chosenRound=call',
+      'command=4',
+      '--vary',
+      'leaderLoss=0,0.2',
+    );
+    expectValid(swept);
+    expect((swept.points as { call: { worth: unknown } }[])[1].call.worth).toBeDefined();
   });
 
   it('matrix, exact and simulated', async () => {

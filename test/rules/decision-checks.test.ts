@@ -97,7 +97,8 @@ describe('decision members misused', () => {
       /choose: got undefined; allowed: with choices, a function choose\(state, option, params\)/,
     );
     expect(() => adaptRuleFile(rule({ objective: 'nosuch' }), 'pick.mjs')).toThrow(
-      'pick.mjs (rule pick): objective: got "nosuch"; allowed: the name of a metric, one of a.wins, rolls',
+      'pick.mjs (rule pick): objective: "nosuch" is not a metric of this rule at these parameters; allowed: a metric, ' +
+        'or a weighted sum',
     );
     expect(() => adaptRuleFile(rule({ objective: 3 }), 'pick.mjs')).toThrow(/objective: got 3; allowed: absent/);
     expect(() => adaptRuleFile(rule({ label: 'x' }), 'pick.mjs')).toThrow(
@@ -114,7 +115,8 @@ describe('decision members misused', () => {
   it('--set objective= a name that is not a metric; a label that is not text', () => {
     const adapted = adaptRuleFile(rule(), 'pick.mjs');
     expect(() => resolveParams(adapted, ['objective=b.wins'])).toThrow(
-      'objective: got "b.wins"; allowed: a metric of pick, one of a.wins, rolls',
+      'objective: "b.wins" is not a metric of this rule at these parameters (did you mean "a.wins"?); allowed: a ' +
+        'metric, or a weighted sum',
     );
     expect(failure(rule({ label: () => 7 }))).toMatch(/label\(state, params\): returned 7; allowed: text of 1 to 200/);
   });

@@ -253,7 +253,7 @@ describe('muster run reserves --set chosenRound=call', () => {
   it('prints the policy in words, every fixed round beside it, and what calling in play is worth', async () => {
     const io = bufferIo();
     const status = await main(
-      ['run', 'reserves', '--set', 'chosenRound=call', 'command=3', 'fallbackCommand=1', 'leaderLoss=0.2'],
+      ['run', 'reserves', '--set', 'chosenRound=call', 'command=3', 'fallbackCommand=1', 'leaderLoss=0.2', '--exact'],
       io,
     );
     expect(status, io.stderr()).toBe(0);
@@ -266,7 +266,7 @@ describe('muster run reserves --set chosenRound=call', () => {
 
   it('--json holds the decision block: the policy, every fixed round, the worth', async () => {
     const io = bufferIo();
-    expect(await main(['run', 'reserves', '--set', 'chosenRound=call', '--json', '-'], io)).toBe(0);
+    expect(await main(['run', 'reserves', '--set', 'chosenRound=call', '--exact', '--json', '-'], io)).toBe(0);
     const result = JSON.parse(io.stdout());
     expect(result.params.chosenRound).toBe('call');
     expect(result.decision.objective).toBe('all.by.4');
@@ -276,7 +276,8 @@ describe('muster run reserves --set chosenRound=call', () => {
   });
 
   it.each([
-    [['run', 'reserves', '--set', 'chosenRound=call', '--trials', '1000'], '--trials'],
+    [['run', 'reserves', '--set', 'chosenRound=call', '--exact', '--trials', '1000'], '--trials'],
+    [['run', 'reserves', '--set', 'chosenRound=call', '--precision', '0.01'], '--precision'],
     [['run', 'reserves', '--set', 'chosenRound=call', '--html', 'x.html'], '--html'],
     [['run', 'reserves', '--set', 'chosenRound=call', '--objective', 'all.by.9'], '--objective'],
     [['run', 'reserves', '--objective', 'all.by.4'], '--objective'],

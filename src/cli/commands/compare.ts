@@ -12,6 +12,13 @@ import {
   variantMetricLists,
 } from '../../analysis/compare.js';
 import type { MetricChoice } from '../../analysis/metrics.js';
+import {
+  type CallCompareResult,
+  callVariants,
+  checkCallCompare,
+  compareCalls,
+  withoutCall,
+} from '../../analysis/reserves-call-compare.js';
 import { variantRuleRef } from '../../analysis/variant.js';
 import type { MetricSpec, ParamSpec, Params, Rule } from '../../contract/types.js';
 import { SimulationPool } from '../../engine/pool.js';
@@ -68,12 +75,16 @@ export interface CompareOptions extends RunOptions {
 export async function compareCommand(ruleId: string, options: CompareOptions, io: Io): Promise<CompareResult> {
   if (options.shard !== undefined || options.shards !== undefined)
     throw new Error('compareCommand runs a whole comparison; compareOrShardCommand takes --shard');
-  const plan = planCompare(
-    loadsFiles(ruleId, options)
-      ? await compareRules(ruleId, options)
-      : builtInCompareRules(ruleId, options.variant ?? []),
-    options,
-  );
+  const rules = loadsFiles(ruleId, options)
+    ? await compareRules(ruleId, options)
+    : builtInCompareRules(ruleId, options.variant ?? []);
+  const calls = callVariants(rules.rules, options);
+  if (calls !== null) return compareCallsCommand(rules, calls, options, io);
+  if (options.objective !== undefined)
+    throw new UsageError(
+      '--objective: only with a reserves variant that sets chosenRound=call; allowed: leave --objective out',
+    );
+  const plan = planCompare(rules, options);
   if (options.out !== undefined)
     throw new UsageError('--out: only with --shard; allowed: --json, --csv or --html for a whole comparison');
   if (options.checkpoint !== undefined)
@@ -127,6 +138,59 @@ export async function compareCommand(ruleId: string, options: CompareOptions, io
   return result;
 }
 
+/**
+ * A comparison with a chosenRound=call variant (analysis/reserves-call-compare.ts): solved exactly, the differences
+ * as any exact comparison's, then the objective under each variant and what each call is worth.
+ */
+function compareCallsCommand(
+  rules: { rule: Rule; rules: Rule[] },
+  calls: readonly boolean[],
+  options: CompareOptions,
+  io: Io,
+): CallCompareResult {
+  checkCallCompare(options as Record<string, unknown>);
+  if (options.out !== undefined)
+    throw new UsageError(
+      '--out: only with --shard, which a comparison with a chosenRound=call variant does not take; allowed: --json, ' +
+        '--csv or --html',
+    );
+  const plan = planCompare(rules, {
+    ...options,
+    exact: true,
+    set: withoutCall(options.set),
+    variant: withoutCall(options.variant),
+  });
+  const paths = checkGridPaths(options, ruleFileInputs([plan.rule, ...plan.rules]));
+  const result = compareCalls(plan, calls, options.variant ?? [], options.set ?? [], options.objective);
+  writeCompare(plan, result, paths, options.quiet ?? false, io, callLines(result, tableWidth(io.columns)));
+  return result;
+}
+
+/** Under the comparison: the objective under each variant, best play for a call, and each call's answer in words. */
+function callLines(result: CallCompareResult, width: number): string {
+  const show = (value: { exact: number; fraction: string }) =>
+    value.fraction.includes('/') ? `${value.exact.toFixed(6)} = ${value.fraction}` : value.fraction;
+  const rows = result.calls.variants.map((variant) => [
+    variant.label,
+    variant.call ? 'called in play' : 'declared',
+    show(variant.value),
+  ]);
+  const words = result.calls.variants
+    .filter((variant) => variant.call)
+    .flatMap((variant) => (variant.summary ?? []).map((line) => `${variant.label}: ${line}`));
+  return [
+    '',
+    ...wrapLines(
+      [`${result.calls.objective} under each variant (best play where the round is called in play):`],
+      width,
+    ),
+    renderTable(['variant', 'chosen round', result.calls.objective], rows, width).trimEnd(),
+    '',
+    ...wrapLines(words, width),
+    '',
+  ].join('\n');
+}
+
 /** `muster compare`: the whole comparison, or with --shard (or --shards) this shard's share of it, for muster merge. */
 export async function compareOrShardCommand(
   ruleId: string,
@@ -170,15 +234,17 @@ function writeCompare(
   paths: { json?: string; html?: string; csv?: string },
   quiet: boolean,
   io: Io,
+  after = '',
 ): void {
   const { rule, choice } = plan;
-  const paramsList = result.variants.map((v) => v.params);
+  // The variants' resolved params (a call variant's result says chosenRound "call"; its metrics are the rule's).
+  const paramsList = plan.paramsList.slice(0, result.variants.length);
   const tested = testedMetrics(plan, paramsList);
   const metricLists = variantMetricLists(plan, paramsList);
   const defaults = plan.rules.map((variantRule) => ruleDefaults(variantRule, (r) => resolveParams(r)));
   const shared = sharedChanges(paramsList, defaults.slice(0, paramsList.length));
   reportIo(io, paths.json, paths.csv).out(
-    renderCompare(result, choice, tableWidth(io.columns), shared) + metricsOnlySome(result, metricLists),
+    renderCompare(result, choice, tableWidth(io.columns), shared) + metricsOnlySome(result, metricLists) + after,
   );
   const files: OutputFile[] = [];
   if (paths.json) files.push({ path: paths.json, contents: toJson(result), option: '--json' });

@@ -1,6 +1,7 @@
 import { chooseMetrics } from '../../analysis/metrics.js';
-import { type CallResult, checkCallOptions, solveCall } from '../../analysis/reserves-call.js';
+import { type CallResult, checkCallOptions, simulateCallRun, solveCall } from '../../analysis/reserves-call.js';
 import type { Rule } from '../../contract/types.js';
+import { parseSimulationSettings } from '../../engine/settings.js';
 import { checkDistinct } from '../../output/files.js';
 import type { Io } from '../../output/io.js';
 import { toJson } from '../../output/json.js';
@@ -20,6 +21,12 @@ interface CallOptions {
   metric?: string[];
   all?: boolean;
   quiet?: boolean;
+  exact?: boolean;
+  trials?: string;
+  seed?: string;
+  stream?: string;
+  threads?: string;
+  confidence?: string;
 }
 
 /** Decisions printed without --all; beyond, a line says how many there are. */
@@ -28,13 +35,14 @@ const DECISIONS_SHOWN = 40;
 /**
  * `muster run reserves --set chosenRound=call`: the chosen reserve round called in play, solved exactly — the
  * answer in words, every round declared before the game beside it, the decisions, then the metrics under the best
- * play.
+ * play: simulated, trials playing that policy, each estimate beside its exact value; with --exact, the exact values
+ * alone.
  */
-export function reservesCallCommand(rule: Rule, options: CallOptions, io: Io): CallResult {
-  // --exact is accepted: it says what happens anyway.
-  checkCallOptions(options as Record<string, unknown>);
+export async function reservesCallCommand(rule: Rule, options: CallOptions, io: Io): Promise<CallResult> {
+  const exact = options.exact === true;
+  checkCallOptions(options as Record<string, unknown>, exact);
   const set = options.set ?? [];
-  const result = solveCall(rule, set, options.objective);
+  const settings = exact ? null : parseSimulationSettings(options);
   const params = resolveParams(
     rule,
     set.map((a) => (/^\s*chosenRound\s*=/.test(a) ? 'chosenRound=0' : a)),
@@ -43,6 +51,12 @@ export function reservesCallCommand(rule: Rule, options: CallOptions, io: Io): C
   const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true });
   checkDistinct([{ option: '--json', path: jsonPath }], ruleFileInputs([rule]));
   checkOutputNames([{ option: '--json', path: options.json, format: 'json' }]);
+  const started = performance.now();
+  const result =
+    settings === null
+      ? solveCall(rule, set, options.objective)
+      : await simulateCallRun(rule, set, options.objective, settings);
+  const seconds = settings === null ? null : (performance.now() - started) / 1000;
   const width = tableWidth(io.columns);
   const { decision } = result;
   const show = (value: { exact: number; fraction: string }) =>
@@ -64,7 +78,7 @@ export function reservesCallCommand(rule: Rule, options: CallOptions, io: Io): C
     row.choice,
   ]);
   const everyDecision = options.all || decisionRows.length <= DECISIONS_SHOWN;
-  const run = renderRun(result, choice.shown, null, {
+  const run = renderRun(result, choice.shown, seconds, {
     fold: choice.how === 'headline',
     note: hiddenNote(choice),
     width,

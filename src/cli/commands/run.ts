@@ -181,7 +181,7 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
     }) +
       distributionTables(result, choice.shown, tableWidth(io.columns)) +
       renderDecisions(result, {
-        probability: objective?.probability ?? true,
+        probability: objective?.probability ?? false,
         width: tableWidth(io.columns),
         all: options.all,
       }),

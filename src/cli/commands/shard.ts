@@ -35,13 +35,14 @@ import { parseTimeout } from '../../engine/settings.js';
 import { simulate } from '../../engine/simulate.js';
 import { Interrupted, UsageError } from '../../errors.js';
 import type { Io } from '../../output/io.js';
-import { buildResult, envelope, type RunResult } from '../../result.js';
+import { buildResult, envelope, type RunResult, withDecisions } from '../../result.js';
 import { isRulePath, loadRule } from '../../rule-files/load.js';
 import { getRule } from '../../rules/index.js';
 import { resolveParams } from '../../rules/params.js';
 import { fillIndex, resolveShard } from '../../shards/scheduler.js';
 import { openCheckpoint, ruleOfJob, savedTrials, streamOfJob } from '../checkpoint-option.js';
-import { renderRun } from '../format.js';
+import { renderDecisions } from '../decisions-format.js';
+import { renderRun, tableWidth } from '../format.js';
 import { checkOutputFile, parseConfidence, parseIntegerOption, parseThreads } from '../options.js';
 import { checkOutputNames } from '../output-names.js';
 import { ProgressBar } from '../progress.js';
@@ -293,17 +294,29 @@ export async function mergeCommand(files: readonly string[], options: MergeOptio
 
   const tally = new Float64Array(rule.tallyLength(first.params));
   for (const shard of shards) mergeTally(tally, Float64Array.from(shard.tally));
-  const result = buildResult({
+  // A rule with decisions: its objective and policy under best play, as `muster run` gives them (result.ts).
+  const result = withDecisions(
     rule,
-    params: first.params,
-    seed: first.seed,
-    stream: first.stream,
-    threads: shards.reduce((sum, shard) => sum + shard.threads, 0),
-    confidence,
-    trials: first.trials,
-    tally,
-  });
-  reportIo(io, jsonPath).out(renderRun(result, rule.metrics(first.params), null));
+    first.params,
+    buildResult({
+      rule,
+      params: first.params,
+      seed: first.seed,
+      stream: first.stream,
+      threads: shards.reduce((sum, shard) => sum + shard.threads, 0),
+      confidence,
+      trials: first.trials,
+      tally,
+    }),
+  );
+  reportIo(io, jsonPath).out(
+    renderRun(result, rule.metrics(first.params), null) +
+      renderDecisions(result, {
+        probability:
+          rule.metrics(first.params).find((metric) => metric.name === result.objective?.metric)?.probability ?? false,
+        width: tableWidth(io.columns),
+      }),
+  );
   if (jsonPath) writeOutputs([{ path: jsonPath, contents: toJson(result), option: '--json' }], io.out);
   if (jsonPath && jsonPath !== STDOUT && !options.quiet) io.err(`wrote ${terminalLine(jsonPath)}\n`);
   return result;

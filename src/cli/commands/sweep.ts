@@ -47,7 +47,7 @@ import { checkGridPaths, ruleFileInputs } from '../output-paths.js';
 import { ProgressBar } from '../progress.js';
 import { reportIo } from '../report-io.js';
 import type { GridShardFile, GridView } from './grid-shard.js';
-import { type CallSweepPoint, reservesCallSweepCommand } from './reserves-call-sweep.js';
+import { type CallSweepResult, reservesCallSweepCommand } from './reserves-call-sweep.js';
 import { type RunOptions, withInterrupt } from './run.js';
 
 export interface SweepOptions extends RunOptions {
@@ -176,7 +176,7 @@ export async function sweepOrShardCommand(
   options: SweepOptions,
   io: Io,
   env: NodeJS.ProcessEnv = process.env,
-): Promise<SweepResult | GridShardFile | CallSweepPoint[]> {
+): Promise<SweepResult | GridShardFile | CallSweepResult> {
   // reserves --set chosenRound=call: best play solved at each point (./reserves-call-sweep.ts).
   if (!isRulePath(ruleId) && asksForCall(getRule(ruleId), options.set ?? []))
     return reservesCallSweepCommand(getRule(ruleId), { ...options }, io);

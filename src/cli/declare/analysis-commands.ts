@@ -245,6 +245,11 @@ export function declareCompare(program: Command, io: Io): void {
     )
     .option('--all', 'show every metric')
     .option('--exact', 'compare exact values only, without simulating (the default where the rule has exact values)')
+    .option(
+      '--objective <expr>',
+      'with a reserves variant chosenRound=call: what best play plays for, a metric or a weighted sum (default ' +
+        'all.by.<rounds>)',
+    )
     .option('--html <file>', 'also write an HTML report')
     .option('--csv <file>', 'also write the comparison as CSV (- for standard output)')
     .option(

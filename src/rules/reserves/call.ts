@@ -16,9 +16,16 @@
  * one. Every metric of the rule is a sum of what each round adds, given how
  * many squads were out before and after it, so any weighted sum of them is an
  * objective the same recursion solves.
+ *
+ * Simulated (simulateCall), trials play the solved policy and count into
+ * reserves.ts's own tally, so estimates sit beside the exact values.
  */
+
+import type { Rng } from '../../contract/types.js';
 import { Fraction } from '../../exact/fraction.js';
+import { mean, type Tallied } from '../../stats/estimate.js';
 import type { Reserves } from './setup.js';
+import { addDeferred, addTrial, diceByArrival, outcomeSums, runningSums, sumsLayout } from './sums.js';
 
 /** An objective: a constant and one weight a metric (src/analysis/objective.ts reads them). */
 export interface CallObjective {
@@ -117,23 +124,44 @@ function stillOutChances(before: number, needed: number): Fraction[] {
   );
 }
 
-/**
- * The best play for the objective, its value, every metric under it, and the decisions it takes. `p.chosenRound`
- * is ignored: the round is called in play. `metricNames` are the metrics to report under that play (reserves.ts's).
- */
-export function solveReservesCall(p: Reserves, objective: CallObjective, metricNames: readonly string[]): CallSolution {
-  const R = p.rounds;
-  const S = p.squads;
-  const loss = Fraction.fromParameter(p.leaderLoss);
-  const keep = loss.complement();
-  const neededIn = (round: number, bonus: number) =>
-    round < p.firstRound ? 7 : Math.min(7, Math.max(1, p.target - round - bonus));
-  // What each round adds to the objective, before → after squads out.
+/** The chance that `after` of `before` squads are still out, per (before, needed), each computed once. */
+function chanceTable(): (before: number, needed: number) => Fraction[] {
+  const memo = new Map<string, Fraction[]>();
+  return (before, needed) => {
+    const key = `${before}/${needed}`;
+    let found = memo.get(key);
+    if (found === undefined) {
+      found = stillOutChances(before, needed);
+      memo.set(key, found);
+    }
+    return found;
+  };
+}
+
+/** What the solve shares between its backward and forward passes. */
+interface CallSetting {
+  p: Reserves;
+  loss: Fraction;
+  keep: Fraction;
+  neededIn: (round: number, bonus: number) => number;
+  chances: (before: number, needed: number) => Fraction[];
+}
+
+/** Both options' values at every (round, commander alive 0/1, squads out) with the call in hand. */
+interface OptionValues {
+  wait: Fraction[][][];
+  call: Fraction[][][];
+  /** The objective from the start of round 1, all squads out, the commander alive. */
+  value: Fraction;
+}
+
+/** What each round adds to the objective, adds[round][before][after]. */
+function objectiveAdds(p: Reserves, objective: CallObjective): Fraction[][][] {
   const weighted = [...objective.weights].map(([metric, weight]) => [roundAddsOf(metric, p), weight] as const);
-  const adds = Array.from({ length: R + 1 }, (_, round) =>
+  return Array.from({ length: p.rounds + 1 }, (_, round) =>
     round === 0
       ? []
-      : Array.from({ length: S + 1 }, (_, before) =>
+      : Array.from({ length: p.squads + 1 }, (_, before) =>
           Array.from({ length: before + 1 }, (_, after) => {
             let total = round === 1 ? objective.constant : Fraction.ZERO;
             for (const [adds, weight] of weighted) total = total.add(weight.mul(adds(round, before, after)));
@@ -141,24 +169,22 @@ export function solveReservesCall(p: Reserves, objective: CallObjective, metricN
           }),
         ),
   );
-  const chancesMemo = new Map<string, Fraction[]>();
-  const chances = (before: number, needed: number) => {
-    const key = `${before}/${needed}`;
-    let found = chancesMemo.get(key);
-    if (found === undefined) {
-      found = stillOutChances(before, needed);
-      chancesMemo.set(key, found);
-    }
-    return found;
-  };
+}
+
+/** Backwards from the last round: the objective's value with the call still in hand, by waiting and by calling. */
+function backward(setting: CallSetting, objective: CallObjective): OptionValues {
+  const { p, loss, keep, neededIn, chances } = setting;
+  const R = p.rounds;
+  const S = p.squads;
+  const adds = objectiveAdds(p, objective);
   // called[r][k]: the objective from the start of round r with k out, the round already called (no bonus to come).
   // open[r][a][k]: the same with the call still in hand, a = 1 while the commander lives.
   const called: Fraction[][] = Array.from({ length: R + 2 }, () => new Array<Fraction>(S + 1).fill(Fraction.ZERO));
   const open: Fraction[][][] = Array.from({ length: R + 2 }, () =>
     [0, 1].map(() => new Array<Fraction>(S + 1).fill(Fraction.ZERO)),
   );
-  const waitValue: Fraction[][][] = Array.from({ length: R + 1 }, () => [[], []]);
-  const callValue: Fraction[][][] = Array.from({ length: R + 1 }, () => [[], []]);
+  const wait: Fraction[][][] = Array.from({ length: R + 1 }, () => [[], []]);
+  const call: Fraction[][][] = Array.from({ length: R + 1 }, () => [[], []]);
   const expected = (round: number, before: number, needed: number, next: (after: number) => Fraction) =>
     chances(before, needed).reduce(
       (sum, chance, after) =>
@@ -170,25 +196,44 @@ export function solveReservesCall(p: Reserves, objective: CallObjective, metricN
       called[round][k] = expected(round, k, neededIn(round, 0), (after) => called[round + 1][after]);
       for (const alive of [0, 1]) {
         // Waiting: the commander may be lost before the next round.
-        const wait = expected(round, k, neededIn(round, 0), (after) =>
+        wait[round][alive][k] = expected(round, k, neededIn(round, 0), (after) =>
           alive === 1
             ? keep.mul(open[round + 1][1][after]).add(loss.mul(open[round + 1][0][after]))
             : open[round + 1][0][after],
         );
         const bonus = alive === 1 ? p.command : p.fallbackCommand;
-        const call = expected(round, k, neededIn(round, bonus), (after) => called[round + 1][after]);
-        waitValue[round][alive][k] = wait;
-        callValue[round][alive][k] = call;
-        open[round][alive][k] = decides(p, round, k) && call.compare(wait) >= 0 ? call : wait;
+        call[round][alive][k] = expected(round, k, neededIn(round, bonus), (after) => called[round + 1][after]);
+        open[round][alive][k] = callsAt(p, round, k, wait[round][alive][k], call[round][alive][k])
+          ? call[round][alive][k]
+          : wait[round][alive][k];
       }
     }
   }
+  return { wait, call, value: open[1][1][S] };
+}
 
-  // Forward: the chance of each state under the best play, every metric's expected total, the decisions reached.
+/** Whether best play calls: a decision to take, and calling at least as good as waiting (a tie calls). */
+function callsAt(p: Reserves, round: number, out: number, wait: Fraction, call: Fraction): boolean {
+  return decides(p, round, out) && call.compare(wait) >= 0;
+}
+
+/**
+ * Forwards from round 1 under the best play: the chance of each state, every metric's expected total, the decisions
+ * reached.
+ */
+function forward(
+  setting: CallSetting,
+  values: OptionValues,
+  metricNames: readonly string[],
+): Omit<CallSolution, 'value'> {
+  const { p, loss, keep, neededIn, chances } = setting;
+  const R = p.rounds;
+  const S = p.squads;
   const metrics = new Map<string, Fraction>();
   const decisions: CallDecision[] = [];
-  let openReach = [new Array<Fraction>(S + 1).fill(Fraction.ZERO), new Array<Fraction>(S + 1).fill(Fraction.ZERO)];
-  let calledReach = new Array<Fraction>(S + 1).fill(Fraction.ZERO);
+  const zeros = () => new Array<Fraction>(S + 1).fill(Fraction.ZERO);
+  let openReach = [zeros(), zeros()];
+  let calledReach = zeros();
   openReach[1][S] = Fraction.ONE;
   const readers = metricNames.map((name) => [name, roundAddsOf(name, p)] as const);
   // A metric adds in one round or in every round: per round, only the ones that add in it are read.
@@ -217,31 +262,23 @@ export function solveReservesCall(p: Reserves, objective: CallObjective, metricN
     });
   };
   for (let round = 1; round <= R; round++) {
-    const nextOpen = [new Array<Fraction>(S + 1).fill(Fraction.ZERO), new Array<Fraction>(S + 1).fill(Fraction.ZERO)];
-    const nextCalled = new Array<Fraction>(S + 1).fill(Fraction.ZERO);
+    const nextOpen = [zeros(), zeros()];
+    const nextCalled = zeros();
+    const toCalled = (after: number, weight: Fraction) => {
+      nextCalled[after] = nextCalled[after].add(weight);
+    };
     for (let k = S; k >= 0; k--) {
-      if (calledReach[k].numerator !== 0n)
-        account(round, k, calledReach[k], neededIn(round, 0), (after, weight) => {
-          nextCalled[after] = nextCalled[after].add(weight);
-        });
+      if (calledReach[k].numerator !== 0n) account(round, k, calledReach[k], neededIn(round, 0), toCalled);
       for (const alive of [1, 0]) {
         const reach = openReach[alive][k];
         if (reach.numerator === 0n) continue;
-        const callNow = decides(p, round, k) && callValue[round][alive][k].compare(waitValue[round][alive][k]) >= 0;
+        const wait = values.wait[round][alive][k];
+        const call = values.call[round][alive][k];
+        const callNow = callsAt(p, round, k, wait, call);
         if (decides(p, round, k))
-          decisions.push({
-            round,
-            out: k,
-            alive: alive === 1,
-            reach,
-            wait: waitValue[round][alive][k],
-            call: callValue[round][alive][k],
-            choice: callNow ? 'call' : 'wait',
-          });
+          decisions.push({ round, out: k, alive: alive === 1, reach, wait, call, choice: callNow ? 'call' : 'wait' });
         if (callNow) {
-          account(round, k, reach, neededIn(round, alive === 1 ? p.command : p.fallbackCommand), (after, weight) => {
-            nextCalled[after] = nextCalled[after].add(weight);
-          });
+          account(round, k, reach, neededIn(round, alive === 1 ? p.command : p.fallbackCommand), toCalled);
         } else {
           account(round, k, reach, neededIn(round, 0), (after, weight) => {
             if (alive === 1) {
@@ -255,10 +292,123 @@ export function solveReservesCall(p: Reserves, objective: CallObjective, metricN
     openReach = nextOpen;
     calledReach = nextCalled;
   }
-  return { value: open[1][1][S], metrics, decisions };
+  return { metrics, decisions };
+}
+
+/**
+ * The best play for the objective, its value, every metric under it, and the decisions it takes. `p.chosenRound`
+ * is ignored: the round is called in play. `metricNames` are the metrics to report under that play (reserves.ts's).
+ */
+export function solveReservesCall(p: Reserves, objective: CallObjective, metricNames: readonly string[]): CallSolution {
+  const loss = Fraction.fromParameter(p.leaderLoss);
+  const setting: CallSetting = {
+    p,
+    loss,
+    keep: loss.complement(),
+    neededIn: (round, bonus) => (round < p.firstRound ? 7 : Math.min(7, Math.max(1, p.target - round - bonus))),
+    chances: chanceTable(),
+  };
+  const values = backward(setting, objective);
+  return { value: values.value, ...forward(setting, values, metricNames) };
 }
 
 /** Whether the player has a call to make: squads out, and a round in which they roll. */
 function decides(p: Reserves, round: number, out: number): boolean {
   return out > 0 && round >= p.firstRound;
+}
+
+/** Where best play calls: calls[round][alive ? 1 : 0][out] (a state best play never reaches waits). */
+export type CallTable = boolean[][][];
+
+/** The call table of a solution's decisions (every state best play reaches). */
+export function callTable(p: Reserves, decisions: readonly CallDecision[]): CallTable {
+  const table: CallTable = Array.from({ length: p.rounds + 1 }, () => [
+    new Array<boolean>(p.squads + 1).fill(false),
+    new Array<boolean>(p.squads + 1).fill(false),
+  ]);
+  for (const decision of decisions)
+    table[decision.round][decision.alive ? 1 : 0][decision.out] = decision.choice === 'call';
+  return table;
+}
+
+/** The outcome histogram reserves.ts counts into while its (S+1)^(R+1) outcome codes number at most 2^18. */
+const OUTCOME_LIMIT = 1 << 18;
+
+/** Whether reserves.ts's tally at p is its outcome histogram (else its running sums, reserves-sums.ts). */
+function countsOutcomes(p: Reserves): boolean {
+  return (p.squads + 1) ** (p.rounds + 1) <= OUTCOME_LIMIT;
+}
+
+/**
+ * Trials that play the solved policy, game by game as §6.5 reads with the call made in play: at the start of each
+ * round, with the round not yet called, the player calls where `calls` says; every squad still out rolls 1d6 +
+ * the round (+ the command bonus in the called round: the commander's, or the fallback's once the commander is
+ * lost) and arrives on the target; until the call, the commander may be lost at the end of each round. Counted
+ * into reserves.ts's own tally (outcome histogram or running sums, as its tally length says), so the same sums
+ * read every metric; summarizeCall reads them.
+ */
+export function simulateCall(p: Reserves, calls: CallTable, rng: Rng, trials: number, tally: Float64Array): void {
+  const R = p.rounds;
+  const S = p.squads;
+  const histogram = countsOutcomes(p);
+  const codeOf = Int32Array.from({ length: R + 1 }, (_, index) => (S + 1) ** index);
+  const at = sumsLayout(R, S);
+  const diceOf = diceByArrival(R, p.firstRound);
+  const arrivingIn = new Int32Array(R + 1);
+  const allInBy = new Float64Array(R);
+  for (let trial = 0; trial < trials; trial++) {
+    let alive = 1;
+    let called = false;
+    let out = S;
+    let code = 0;
+    let last = 0;
+    for (let round = 1; round <= R; round++) {
+      const callNow = !called && calls[round][alive][out];
+      if (callNow) called = true;
+      if (round >= p.firstRound && out > 0) {
+        const bonus = callNow ? (alive === 1 ? p.command : p.fallbackCommand) : 0;
+        let arriving = 0;
+        for (let squad = 0; squad < out; squad++) if (1 + ((rng() * 6) | 0) + round + bonus >= p.target) arriving++;
+        out -= arriving;
+        code += arriving * codeOf[round - 1];
+        arrivingIn[round - 1] += arriving;
+        if (arriving > 0) last = round - 1;
+      }
+      if (!called && alive === 1 && p.leaderLoss > 0 && rng() < p.leaderLoss) alive = 0;
+    }
+    if (histogram) {
+      tally[code + out * codeOf[R]]++;
+      arrivingIn.fill(0);
+    } else {
+      if (out > 0) {
+        arrivingIn[R] = out;
+        last = R;
+      }
+      addTrial(tally, at, arrivingIn, last, S, diceOf, allInBy);
+    }
+  }
+  if (!histogram) addDeferred(tally, at, S, allInBy);
+}
+
+/**
+ * The metrics of simulateCall's tally: reserves.ts's reading of its sums, but for a given squad's round, which
+ * under play is no longer one Bernoulli trial a squad (the call hangs on how many are out, so the squads of a game
+ * are not independent): the per-game share of squads is the observation (cluster-robust), as reserves.ts reads it
+ * when the commander's fate is shared.
+ */
+export function summarizeCall(
+  p: Reserves,
+  tally: Float64Array,
+  trials: number,
+  read: (tally: Float64Array, trials: number) => Record<string, Tallied>,
+): Record<string, Tallied> {
+  const result = read(tally, trials);
+  const sums = countsOutcomes(p)
+    ? outcomeSums(p.rounds, p.squads, p.firstRound, tally)
+    : runningSums(p.rounds, p.squads, tally);
+  const S = p.squads;
+  const share = (index: number) => mean(sums.arrivals[index] / S, sums.arrivalsSquared[index] / (S * S), trials);
+  for (let r = 1; r <= p.rounds; r++) result[`squad.round.${r}`] = share(r - 1);
+  result['squad.never'] = share(p.rounds);
+  return result;
 }
