@@ -13,7 +13,6 @@ import {
 } from '../../analysis/compare.js';
 import type { MetricChoice } from '../../analysis/metrics.js';
 import { variantRuleRef } from '../../analysis/variant.js';
-import { SimulationPool } from '../../engine/pool.js';
 import { UsageError } from '../../errors.js';
 import { own } from '../../keyed.js';
 import { type OutputFile, STDOUT, writeOutputs } from '../../output/files.js';
@@ -42,11 +41,10 @@ import { interruptedStatus } from '../interrupt.js';
 import type { Io } from '../io.js';
 import { hiddenNote } from '../metrics.js';
 import { checkGridPaths, ruleFileInputs } from '../output-paths.js';
-import { ProgressBar } from '../progress.js';
 import { reportIo } from '../report-io.js';
-import { resolveShard, type ShardPlace } from '../scheduler.js';
-import { type GridShardFile, type GridView, type RecordedFile, runGridShard } from './grid-shard.js';
-import { type RunOptions, withInterrupt } from './run.js';
+import { evaluateOnPool, shardOfGrid } from './grid-run.js';
+import type { GridShardFile, GridView, RecordedFile } from './grid-shard.js';
+import type { RunOptions } from './run.js';
 
 export interface CompareOptions extends RunOptions {
   variant?: string[];
@@ -81,31 +79,18 @@ export async function compareCommand(ruleId: string, options: CompareOptions, io
   const { paramsList, base } = plan;
   const paths = checkGridPaths(options, ruleFileInputs([plan.rule, ...plan.rules]));
 
-  const pool = base.method === 'simulation' ? SimulationPool.take(base.threads) : undefined;
-  const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet, undefined, {
-    unit: base.method === 'simulation' ? 'trials' : 'variants',
-  });
-  const totalTrials = paramsList.length * base.trials;
-  let result: CompareResult;
-  try {
-    // Every variant at once on the pool; after Ctrl-C, the baseline and the variants after it that all finished.
-    // Exact only when asked (--exact) can a rule file's dice be past the budget here: planCompare tried them.
-    result = await withInterrupt((signal) =>
-      orSimulate('leave out --exact', () =>
-        evaluateCompare(plan, {
-          pool,
-          signal,
-          onTrials: (done) => progress.update(done, totalTrials),
-          onPoint: (done, total) => {
-            if (base.method === 'exact') progress.update(done, total);
-          },
-        }),
-      ),
-    );
-  } finally {
-    progress.finish();
-    await pool?.close();
-  }
+  const simulating = base.method === 'simulation';
+  const run = {
+    simulating,
+    threads: base.threads,
+    totalTrials: paramsList.length * base.trials,
+    exactUnit: 'variants',
+  };
+  // Every variant at once on the pool; after Ctrl-C, the baseline and the variants after it that all finished.
+  // Exact only when asked (--exact) can a rule file's dice be past the budget here: planCompare tried them.
+  const result = await evaluateOnPool({ ...run, quiet: options.quiet }, io, (hooks) =>
+    orSimulate('leave out --exact', () => evaluateCompare(plan, hooks)),
+  );
   const interrupted = result.partial === true;
   if (interrupted && result.variants.length < 2) {
     // A comparison needs the baseline and one other variant; fewer is nothing to show.
@@ -141,23 +126,32 @@ export async function compareOrShardCommand(
       : builtInCompareRules(ruleId, options.variant ?? []),
     options,
   );
-  const place = resolveShard(options.shard, options.shards, env, true) as ShardPlace;
-  if (options.checkpoint !== undefined)
-    throw new UsageError('--checkpoint: not available in a comparison; allowed: --checkpoint on run, shard and sweep');
-  const args = { set: options.set ?? [], variant: options.variant ?? [], seedPerVariant: plan.seedPerVariant };
-  // Every rule file the command names, by the reference as typed ("" for the command's own rule), with its
-  // contents' hash: merge plans the comparison again from the same text and loads the very same files.
+  return shardOfGrid(compareGrid, options, io, env, () => {
+    if (options.checkpoint !== undefined)
+      throw new UsageError(
+        '--checkpoint: not available in a comparison; allowed: --checkpoint on run, shard and sweep',
+      );
+    const args = { set: options.set ?? [], variant: options.variant ?? [], seedPerVariant: plan.seedPerVariant };
+    return { plan, args, ruleFiles: comparedRuleFiles(plan, args.variant) };
+  });
+}
+
+/**
+ * Every rule file the command names, by the reference as typed ("" for the command's own rule), with its
+ * contents' hash: merge plans the comparison again from the same text and loads the very same files.
+ */
+function comparedRuleFiles(plan: ComparePlan, variants: readonly string[]): RecordedFile[] {
   const ruleFiles: RecordedFile[] = [];
   const record = (ref: string, rule: Rule) => {
     if (rule.file && !ruleFiles.some((entry) => entry.ref === ref))
       ruleFiles.push({ ref, path: rule.file.path, sha256: rule.file.sha256 });
   };
   record('', plan.rule);
-  args.variant.forEach((text, index) => {
+  variants.forEach((text, index) => {
     const ref = variantRuleRef(text);
     if (ref !== undefined) record(ref, plan.rules[index]);
   });
-  return runGridShard(compareGrid, compareGrid.job(plan, args, ruleFiles), place, options, io);
+  return ruleFiles;
 }
 
 /** The comparison as merge writes it, once its shards are added up. */

@@ -14,7 +14,7 @@ import {
   solveMatrix,
   tradeOffOf,
 } from '../../analysis/matrix.js';
-import { SimulationPool } from '../../engine/pool.js';
+import type { SimulationPool } from '../../engine/pool.js';
 import { UsageError } from '../../errors.js';
 import { checkDistinct, ruleFileInputs } from '../../output/files.js';
 import { toJson } from '../../output/json.js';
@@ -29,9 +29,9 @@ import type { Io } from '../io.js';
 import { checkOutputFile } from '../options.js';
 import { checkOutputNames } from '../output-names.js';
 import { writeReports } from '../output-paths.js';
-import { ProgressBar } from '../progress.js';
 import { reportIo } from '../report-io.js';
-import { type RunOptions, withInterrupt } from './run.js';
+import { evaluateOnPool } from './grid-run.js';
+import type { RunOptions } from './run.js';
 
 export type { AgainstRow, MatrixEquilibrium, MatrixResult, MatrixTable } from '../../analysis/matrix.js';
 
@@ -77,17 +77,11 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
   if (settings === null) {
     computed = await orSimulate('add --simulate', () => solveMatrix(plan));
   } else {
-    const pool = SimulationPool.take(settings.threads);
-    const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet);
-    const total = matrixTrials(plan, settings);
-    try {
-      computed = await withInterrupt((signal) =>
-        simulateMatrix(plan, settings, { pool, signal, onTrials: (done) => progress.update(done, total) }),
-      );
-    } finally {
-      progress.finish();
-      await pool.close();
-    }
+    const run = { simulating: true, threads: settings.threads, totalTrials: matrixTrials(plan, settings) };
+    computed = await evaluateOnPool({ ...run, quiet: options.quiet }, io, ({ pool, signal, onTrials }) =>
+      // Simulating, so the pool is taken.
+      simulateMatrix(plan, settings, { pool: pool as SimulationPool, signal, onTrials }),
+    );
   }
   const { cells, interrupted } = computed;
   if (computed.base === null) {
