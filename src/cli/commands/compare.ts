@@ -195,95 +195,14 @@ function writeCompare(
 
 function renderCompare(result: CompareResult, choice: MetricChoice, width: number, shared: Params): string {
   const simulated = result.method === 'simulation';
-  const lines = [
-    `${result.rule} — ${result.title}: ${result.variants.length} variants`,
-    // What every variant shares away from the defaults (--set, or the same value in each), so the header says what was
-    // compared.
-    ...(Object.keys(shared).length > 0 ? [`every variant: ${formatParams(shared)}`] : []),
-    ...result.variants.map(
-      (v, i) => `  ${v.label}${i === 0 ? ' (baseline)' : ''}: ${v.assignments.join('; ') || '(defaults)'}`,
-    ),
-    ...(result.partial ? [`PARTIAL: interrupted; only the ${result.variants.length} variants listed finished`] : []),
-    simulated
-      ? `${formatCount(result.trials)} trials a variant · seed ${result.seed} ` +
-        `(${result.seeds === 'shared' ? 'same for every variant' : 'one per variant'}) · stream ${result.stream} · ` +
-        `${+(result.confidence * 100).toFixed(4)}% intervals`
-      : 'exact values (no simulation; --simulate to simulate)',
-  ];
   const metrics = choice.shown;
-  // A metric every variant has with the same value (exactly, or the same tally on a shared seed) folds into one line.
-  const same = (metric: MetricSpec) => {
-    const values = result.variants.map((v) => own(v.metrics, metric.name));
-    if (values.some((value) => !value)) return false;
-    const key = (value?: MetricResult) =>
-      value === undefined
-        ? ''
-        : value.exact !== null
-          ? String(value.exact)
-          : `${value.estimate}|${value.lo}|${value.hi}`;
-    return new Set(values.map(key)).size === 1;
-  };
-  const folded = choice.how === 'asked' ? [] : metrics.filter(same);
+  const folded = choice.how === 'asked' ? [] : metrics.filter((metric) => sameEverywhere(result, metric));
   const tabled = folded.length < metrics.length ? metrics.filter((metric) => !folded.includes(metric)) : metrics;
   const shownNames = new Set(tabled.map((metric) => metric.name));
-  const shown = (v: CompareResult['variants'][number], metric: MetricSpec) => {
-    const value = own(v.metrics, metric.name);
-    if (!value) return '—';
-    return simulated ? formatValue(value.estimate, metric.probability) : formatExact(value, metric.probability);
-  };
-  const probability = new Map(metrics.map((m) => [m.name, m.probability]));
-  let text = `${wrapLines(lines, width).join('\n')}\n\n`;
-  if (!simulated) {
-    // Exact: one table, each variant's value and its exact difference from the baseline.
-    const others = result.variants.slice(1);
-    const header = [
-      'metric',
-      ...result.variants.map((v) => v.label),
-      ...others.map((v) => (others.length === 1 ? 'difference' : `${v.label} − ${result.variants[0].label}`)),
-    ];
-    const rows = tabled.map((metric) => [
-      metric.name,
-      ...result.variants.map((v) => shown(v, metric)),
-      ...others.map((v) => {
-        const d = result.differences.find((x) => x.metric === metric.name && x.variant === v.label);
-        return formatDifference(d?.exactDifference ?? null, metric.probability);
-      }),
-    ]);
-    text += renderTable(header, rows, width);
-  } else {
-    const valueHeader = ['metric', ...result.variants.map((v) => v.label)];
-    const valueRows = tabled.map((metric) => [metric.name, ...result.variants.map((v) => shown(v, metric))]);
-    // One variant against the baseline needs no variant column; a metric only one side has has no difference to show.
-    const many = result.variants.length > 2;
-    const shownDifferences = result.differences.filter(
-      (d) => shownNames.has(d.metric) && (d.difference !== null || d.exactDifference !== null),
-    );
-    // The exact column only where some difference is known exactly: a column of dashes says nothing.
-    const anyExact = shownDifferences.some((d) => d.exactDifference !== null);
-    const diffHeader = [
-      ...(many ? ['metric', 'variant'] : ['metric']),
-      'difference',
-      `${+(result.confidence * 100).toFixed(4)}% interval`,
-      'p (Holm)',
-      'sig.',
-      ...(anyExact ? ['exact'] : []),
-    ];
-    const diffRows = shownDifferences.map((d) => {
-      const isProbability = probability.get(d.metric) ?? false;
-      return [
-        ...(many ? [d.metric, d.variant] : [d.metric]),
-        formatDifference(d.difference, isProbability),
-        `${formatDifference(d.lo, isProbability)} … ${formatDifference(d.hi, isProbability)}`,
-        formatP(d.pAdjusted),
-        d.significant === null ? '—' : d.significant ? 'yes' : 'no',
-        ...(anyExact ? [formatDifference(d.exactDifference, isProbability)] : []),
-      ];
-    });
-    text +=
-      `${renderTable(valueHeader, valueRows, width)}\nDifferences from ` +
-      `${JSON.stringify(result.variants[0].label)}\n` +
-      renderTable(diffHeader, diffRows, width, { keep: many ? 2 : 1 });
-  }
+  let text = `${wrapLines(compareHeader(result, shared), width).join('\n')}\n\n`;
+  text += simulated
+    ? simulatedTables(result, tabled, new Map(metrics.map((m) => [m.name, m.probability])), width)
+    : exactTable(result, tabled, width);
   if (folded.length > 0 && folded.length < metrics.length) {
     const first = result.variants[0];
     text += `${wrapText(
@@ -314,6 +233,109 @@ function renderCompare(result: CompareResult, choice: MetricChoice, width: numbe
     text += `${wrapText(significanceNote(result), width, '')}\n`;
   }
   return text;
+}
+
+/** The comparison's header: the rule, each variant's settings, and how the figures were made. */
+function compareHeader(result: CompareResult, shared: Params): string[] {
+  const simulated = result.method === 'simulation';
+  return [
+    `${result.rule} — ${result.title}: ${result.variants.length} variants`,
+    // What every variant shares away from the defaults (--set, or the same value in each), so the header says what was
+    // compared.
+    ...(Object.keys(shared).length > 0 ? [`every variant: ${formatParams(shared)}`] : []),
+    ...result.variants.map(
+      (v, i) => `  ${v.label}${i === 0 ? ' (baseline)' : ''}: ${v.assignments.join('; ') || '(defaults)'}`,
+    ),
+    ...(result.partial ? [`PARTIAL: interrupted; only the ${result.variants.length} variants listed finished`] : []),
+    simulated
+      ? `${formatCount(result.trials)} trials a variant · seed ${result.seed} ` +
+        `(${result.seeds === 'shared' ? 'same for every variant' : 'one per variant'}) · stream ${result.stream} · ` +
+        `${+(result.confidence * 100).toFixed(4)}% intervals`
+      : 'exact values (no simulation; --simulate to simulate)',
+  ];
+}
+
+/** Whether every variant has `metric` with the same value (exactly, or the same tally on a shared seed): one line. */
+function sameEverywhere(result: CompareResult, metric: MetricSpec): boolean {
+  const values = result.variants.map((v) => own(v.metrics, metric.name));
+  if (values.some((value) => !value)) return false;
+  const key = (value?: MetricResult) =>
+    value === undefined ? '' : value.exact !== null ? String(value.exact) : `${value.estimate}|${value.lo}|${value.hi}`;
+  return new Set(values.map(key)).size === 1;
+}
+
+/** A variant's value of `metric` as its table shows it: the estimate, or the exact value; — when it has none. */
+function variantValue(result: CompareResult, v: CompareResult['variants'][number], metric: MetricSpec): string {
+  const value = own(v.metrics, metric.name);
+  if (!value) return '—';
+  return result.method === 'simulation'
+    ? formatValue(value.estimate, metric.probability)
+    : formatExact(value, metric.probability);
+}
+
+/** Exact: one table, each variant's value and its exact difference from the baseline. */
+function exactTable(result: CompareResult, tabled: readonly MetricSpec[], width: number): string {
+  const others = result.variants.slice(1);
+  const header = [
+    'metric',
+    ...result.variants.map((v) => v.label),
+    ...others.map((v) => (others.length === 1 ? 'difference' : `${v.label} − ${result.variants[0].label}`)),
+  ];
+  const rows = tabled.map((metric) => [
+    metric.name,
+    ...result.variants.map((v) => variantValue(result, v, metric)),
+    ...others.map((v) => {
+      const d = result.differences.find((x) => x.metric === metric.name && x.variant === v.label);
+      return formatDifference(d?.exactDifference ?? null, metric.probability);
+    }),
+  ]);
+  return renderTable(header, rows, width);
+}
+
+/** Simulated: the values, then each difference from the baseline with its interval, p and significance. */
+function simulatedTables(
+  result: CompareResult,
+  tabled: readonly MetricSpec[],
+  probability: ReadonlyMap<string, boolean>,
+  width: number,
+): string {
+  const shownNames = new Set(tabled.map((metric) => metric.name));
+  const valueHeader = ['metric', ...result.variants.map((v) => v.label)];
+  const valueRows = tabled.map((metric) => [
+    metric.name,
+    ...result.variants.map((v) => variantValue(result, v, metric)),
+  ]);
+  // One variant against the baseline needs no variant column; a metric only one side has has no difference to show.
+  const many = result.variants.length > 2;
+  const shownDifferences = result.differences.filter(
+    (d) => shownNames.has(d.metric) && (d.difference !== null || d.exactDifference !== null),
+  );
+  // The exact column only where some difference is known exactly: a column of dashes says nothing.
+  const anyExact = shownDifferences.some((d) => d.exactDifference !== null);
+  const diffHeader = [
+    ...(many ? ['metric', 'variant'] : ['metric']),
+    'difference',
+    `${+(result.confidence * 100).toFixed(4)}% interval`,
+    'p (Holm)',
+    'sig.',
+    ...(anyExact ? ['exact'] : []),
+  ];
+  const diffRows = shownDifferences.map((d) => {
+    const isProbability = probability.get(d.metric) ?? false;
+    return [
+      ...(many ? [d.metric, d.variant] : [d.metric]),
+      formatDifference(d.difference, isProbability),
+      `${formatDifference(d.lo, isProbability)} … ${formatDifference(d.hi, isProbability)}`,
+      formatP(d.pAdjusted),
+      d.significant === null ? '—' : d.significant ? 'yes' : 'no',
+      ...(anyExact ? [formatDifference(d.exactDifference, isProbability)] : []),
+    ];
+  });
+  return (
+    `${renderTable(valueHeader, valueRows, width)}\nDifferences from ` +
+    `${JSON.stringify(result.variants[0].label)}\n` +
+    renderTable(diffHeader, diffRows, width, { keep: many ? 2 : 1 })
+  );
 }
 
 function metricsOnlySome(result: CompareResult, metricLists: ReadonlyArray<readonly MetricSpec[]>): string {
