@@ -21,9 +21,21 @@ import { type ParamRow, renderPage } from './page.js';
 import { readingRows } from './readings.js';
 import { confidenceLabel, formatInterval, htmlSection } from './tables.js';
 
-const pointLabel = (value: ParamValue) => String(value);
+function pointLabel(value: ParamValue): string {
+  return String(value);
+}
 /** A point's value of a varied parameter (its own entry: the name may be `constructor`). */
-const valueAt = (point: { params: Params }, vary: Vary): ParamValue => own(point.params, vary.name) as ParamValue;
+function valueAt(point: { params: Params }, vary: Vary): ParamValue {
+  return own(point.params, vary.name) as ParamValue;
+}
+/** A value's place along its parameter, the charts' order. */
+function order(vary: Vary, value: ParamValue): number {
+  return vary.values.indexOf(value);
+}
+/** Text fit for a chart's id. */
+function safe(text: string): string {
+  return text.replace(/[^A-Za-z0-9.-]+/g, '-');
+}
 
 /** Charts of a sweep for the chosen metrics. */
 function sweepCharts(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpec[]): Chart[] {
@@ -32,69 +44,79 @@ function sweepCharts(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpe
     ? `Simulated, ${formatCount(sweep.trials)} trials a point (seed ${sweep.seed}), ` +
       `${confidenceLabel(sweep.confidence)} intervals; diamonds mark exact values.`
     : 'Exact values.';
+  if (sweep.vary.length === 1) return uniqueIds(lineCharts(rule, sweep, metrics, how));
+  if (sweep.vary.length > 3) return [];
+  return uniqueIds(heatmapCharts(rule, sweep, metrics));
+}
+
+/** One varied parameter: the probabilities in one line chart, each other metric in one of its own. */
+function lineCharts(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpec[], how: string): Chart[] {
+  const simulated = sweep.method === 'simulation';
+  const charts: Chart[] = [];
+  const [first] = sweep.vary;
+  const probabilities = metrics.filter((metric) => metric.probability);
+  if (probabilities.length > 0) {
+    const points: IntervalPoint[] = [];
+    for (const point of sweep.points) {
+      for (const metric of probabilities) {
+        const value = own(point.metrics, metric.name);
+        if (!value) continue; // a metric this point does not have (e.g. a round it does not play)
+        points.push(
+          pointFrom(value, simulated, pointLabel(valueAt(point, first)), order(first, valueAt(point, first)), true, {
+            series: metric.name,
+          }),
+        );
+      }
+    }
+    charts.push({
+      id: `sweep-${safe(first.name)}-probabilities`,
+      title: `${rule.title}: ${probabilities.map((m) => m.name).join(', ')} by ${first.name}`,
+      caption: `${probabilities.map((m) => `${m.name}: ${m.doc}`).join('; ')}. ${how}`,
+      spec: lineChart(points, {
+        xTitle: first.name,
+        yTitle: 'probability',
+        percent: true,
+        seriesTitle: 'metric',
+        seriesOrder: probabilities.map((m) => m.name),
+        labels: probabilities.length <= 2,
+      }),
+    });
+  }
+  for (const metric of metrics.filter((m) => !m.probability)) {
+    const points = sweep.points
+      .filter((point) => own(point.metrics, metric.name))
+      .map((point) =>
+        pointFrom(
+          own(point.metrics, metric.name) as MetricResult,
+          simulated,
+          pointLabel(valueAt(point, first)),
+          order(first, valueAt(point, first)),
+          false,
+          { series: metric.name },
+        ),
+      );
+    charts.push({
+      id: `sweep-${safe(first.name)}-${safe(metric.name)}`,
+      title: `${rule.title}: ${metric.name} by ${first.name}`,
+      caption: `${metric.doc}. ${how}`,
+      spec: lineChart(points, {
+        xTitle: first.name,
+        yTitle: metric.name,
+        percent: false,
+        seriesTitle: 'metric',
+        seriesOrder: [metric.name],
+        labels: true,
+      }),
+    });
+  }
+  return charts;
+}
+
+/** Two or three varied parameters: a heatmap a metric, in panels by the third. */
+function heatmapCharts(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpec[]): Chart[] {
+  const simulated = sweep.method === 'simulation';
   const charts: Chart[] = [];
   const [first, second, third] = sweep.vary;
-  const order = (vary: Vary, value: ParamValue) => vary.values.indexOf(value);
-  const safe = (text: string) => text.replace(/[^A-Za-z0-9.-]+/g, '-');
-  if (sweep.vary.length === 1) {
-    const probabilities = metrics.filter((metric) => metric.probability);
-    if (probabilities.length > 0) {
-      const points: IntervalPoint[] = [];
-      for (const point of sweep.points) {
-        for (const metric of probabilities) {
-          const value = own(point.metrics, metric.name);
-          if (!value) continue; // a metric this point does not have (e.g. a round it does not play)
-          points.push(
-            pointFrom(value, simulated, pointLabel(valueAt(point, first)), order(first, valueAt(point, first)), true, {
-              series: metric.name,
-            }),
-          );
-        }
-      }
-      charts.push({
-        id: `sweep-${safe(first.name)}-probabilities`,
-        title: `${rule.title}: ${probabilities.map((m) => m.name).join(', ')} by ${first.name}`,
-        caption: `${probabilities.map((m) => `${m.name}: ${m.doc}`).join('; ')}. ${how}`,
-        spec: lineChart(points, {
-          xTitle: first.name,
-          yTitle: 'probability',
-          percent: true,
-          seriesTitle: 'metric',
-          seriesOrder: probabilities.map((m) => m.name),
-          labels: probabilities.length <= 2,
-        }),
-      });
-    }
-    for (const metric of metrics.filter((m) => !m.probability)) {
-      const points = sweep.points
-        .filter((point) => own(point.metrics, metric.name))
-        .map((point) =>
-          pointFrom(
-            own(point.metrics, metric.name) as MetricResult,
-            simulated,
-            pointLabel(valueAt(point, first)),
-            order(first, valueAt(point, first)),
-            false,
-            { series: metric.name },
-          ),
-        );
-      charts.push({
-        id: `sweep-${safe(first.name)}-${safe(metric.name)}`,
-        title: `${rule.title}: ${metric.name} by ${first.name}`,
-        caption: `${metric.doc}. ${how}`,
-        spec: lineChart(points, {
-          xTitle: first.name,
-          yTitle: metric.name,
-          percent: false,
-          seriesTitle: 'metric',
-          seriesOrder: [metric.name],
-          labels: true,
-        }),
-      });
-    }
-    return uniqueIds(charts);
-  }
-  if (sweep.vary.length > 3) return [];
   for (const metric of metrics) {
     const cells: HeatCell[] = sweep.points
       .filter((point) => own(point.metrics, metric.name))
@@ -142,7 +164,7 @@ function sweepCharts(rule: Rule, sweep: SweepResult, metrics: readonly MetricSpe
       }),
     });
   }
-  return uniqueIds(charts);
+  return charts;
 }
 
 /** The sweep table as HTML: one row per combination, the chosen metrics' estimates, intervals and exact values. */

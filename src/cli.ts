@@ -30,7 +30,6 @@ import {
   declareNewRule,
   declareShard,
 } from './cli/declare/other-commands.js';
-import { armHandOff, HandOff } from './cli/hand-off.js';
 import { rejectRepeats } from './cli/options.js';
 import { type ParsedCommand, parserError } from './cli/parser-errors.js';
 import { givenTimeout } from './cli/start-hooks.js';
@@ -38,10 +37,9 @@ import { SimulationPool, WorkerError } from './engine/pool.js';
 import { Interrupted, UsageError } from './errors.js';
 import { escapedRuleFault } from './guard/rule-faults.js';
 import { fsFault } from './output/files.js';
-import { holdSignals, interruptedStatus, interruption } from './output/interrupt.js';
+import { holdSignals, interruptedStatus } from './output/interrupt.js';
 import { type Io, processIo } from './output/io.js';
 import { terminalIo, terminalLine } from './output/terminal.js';
-import { isRulePath } from './rule-files/ref.js';
 import { packageVersion } from './version.js';
 
 const EXAMPLES = `
@@ -58,7 +56,12 @@ Examples:
   muster book                                      every rule and chart, into out/index.html
   muster app --out odds.html                       the calculator: one page, offline, for a phone at the table`;
 
-export function buildProgram(io: Io): Command {
+/**
+ * The program, its commands declared. `parsed`, when given, is told the
+ * command's --timeout once argv is parsed, before the command runs (the rule
+ * thread tells its supervisor so).
+ */
+export function buildProgram(io: Io, parsed?: (timeout: number | undefined) => void): Command {
   // The subcommand being parsed, for "see muster run --help" in the parser's errors.
   let currentCommand = 'muster';
   const program = new Command('muster')
@@ -95,13 +98,8 @@ export function buildProgram(io: Io): Command {
   declareApp(program, io);
   declareShard(program, io);
   declareMerge(program, io);
-  // A command whose <rule> is a rule file moves to the rule thread before it loads anything (see main); one
-  // that finds a rule file later (a variant's, a shard's) moves when it asks the loader for it.
-  program.hook('preAction', (_program, command) => {
-    const takesRule = command.registeredArguments[0]?.name() === 'rule';
-    if (ruleThreadArmed && takesRule && isRulePath(String(command.processedArgs[0]))) throw new HandOff('rule thread');
-    if (tellTimeout) return givenTimeout(program).then(tellTimeout);
-  });
+  // Where the command runs was decided before argv reached the parser (cli/entry.ts).
+  if (parsed) program.hook('preAction', () => givenTimeout(program).then(parsed));
   program.hook('preSubcommand', (_program, sub) => {
     currentCommand = sub.name();
   });
@@ -120,19 +118,12 @@ function parsedCommand(program: Command, name: string): ParsedCommand | undefine
   };
 }
 
-/** Whether the running command moves to the rule thread when it loads a rule file (main() on the real process). */
-let ruleThreadArmed = false;
-/** Told the command's --timeout once argv is parsed (main()'s third argument). */
-let tellTimeout: ((seconds: number | undefined) => void) | undefined;
-
 /**
  * Runs the CLI on `argv` (without node and script) and returns the exit
- * status. On the real process (the default io), a command that loads a
- * rule file is run again on the rule thread, under a supervisor that can
- * stop the rule's code (cli/supervisor.ts); one given another io (a test,
- * the rule thread itself) runs where it is called. The rule thread passes
- * `parsed`, to tell its supervisor the command's --timeout before the
- * command runs.
+ * status, on the thread it is called on: the process's entry
+ * (cli/entry.ts) has already decided which thread that is, and a test calls
+ * it directly. The rule thread passes `parsed`, to tell its supervisor the
+ * command's --timeout before the command runs.
  */
 export async function main(
   argv: readonly string[],
@@ -141,12 +132,9 @@ export async function main(
 ): Promise<number> {
   // User text reaches the terminal only with its control characters shown as escapes.
   const io = terminalIo(rawIo);
-  const program = buildProgram(io);
+  const program = buildProgram(io, parsed);
   // Held for the whole command, so a second Ctrl-C while a run winds down cannot kill it before it prints.
   const release = holdSignals();
-  const disarm = rawIo === processIo ? armHandOff() : () => {};
-  ruleThreadArmed = rawIo === processIo;
-  tellTimeout = parsed;
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
@@ -156,14 +144,6 @@ export async function main(
     if (escaped) {
       io.err(`muster: ${terminalLine(escaped.message)}\n`);
       return 2;
-    }
-    if (error instanceof HandOff) {
-      disarm();
-      await SimulationPool.dropPrestarted();
-      const { superviseCommand } = await import('./cli/supervisor.js');
-      const timeout = await givenTimeout(program);
-      // A Ctrl-C during the hand-off was caught here; the rule thread hears it first thing.
-      return await superviseCommand(argv, { raw: rawIo, io, timeout, signalled: interruption() ?? undefined });
     }
     if (error instanceof CommanderError) {
       // Commander has printed its own one-line message; help and --version are not errors.
@@ -184,9 +164,6 @@ export async function main(
     }
     throw error;
   } finally {
-    disarm();
-    ruleThreadArmed = false;
-    tellTimeout = undefined;
     await SimulationPool.dropPrestarted();
     release();
   }

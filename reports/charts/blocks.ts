@@ -199,7 +199,38 @@ export function intervalChart(points: readonly IntervalPoint[], options: Interva
       }
     : {};
   const base = { [categoryChannel]: category, ...offset };
+  const layers = intervalLayers(points, options, { base, value, colour, valueChannel });
 
+  const size = horizontal
+    ? { width: options.width ?? FULL_WIDTH - 160, height: { step } }
+    : { width: { step }, height: 220 };
+  return {
+    $schema: SCHEMA,
+    config: CHART_CONFIG,
+    data: { values: withDerived(points, series?.order) },
+    ...size,
+    layer: layers,
+  };
+}
+
+/** The interval chart's layers: bars if asked, intervals, estimates, exact markers, and the printed values. */
+function intervalLayers(
+  points: readonly IntervalPoint[],
+  options: IntervalChartOptions,
+  {
+    base,
+    value,
+    colour,
+    valueChannel,
+  }: {
+    base: VegaLiteSpec;
+    value: (field: string) => VegaLiteSpec;
+    colour: VegaLiteSpec;
+    valueChannel: 'x' | 'y';
+  },
+): VegaLiteSpec[] {
+  const horizontal = options.orientation === 'horizontal';
+  const series = options.series;
   const layers: VegaLiteSpec[] = [];
   if (options.bars) {
     layers.push({
@@ -256,17 +287,7 @@ export function intervalChart(points: readonly IntervalPoint[], options: Interva
         : { type: 'text', align: 'center', baseline: 'bottom', dy: -7, fontSize: 10.5, color: '#222222' },
     encoding: { ...base, [valueChannel]: value('labelAt'), text: { field: 'text' } },
   });
-
-  const size = horizontal
-    ? { width: options.width ?? FULL_WIDTH - 160, height: { step } }
-    : { width: { step }, height: 220 };
-  return {
-    $schema: SCHEMA,
-    config: CHART_CONFIG,
-    data: { values: withDerived(points, series?.order) },
-    ...size,
-    layer: layers,
-  };
+  return layers;
 }
 
 interface LineChartOptions {
@@ -407,34 +428,52 @@ export function lineChart(points: readonly IntervalPoint[], options: LineChartOp
     ...point,
     place: !options.labels ? 0 : places[index] === 'above' ? 1 : places[index] === 'below' ? 2 : 0,
   }));
-  if (options.labels) {
-    for (const place of ['above', 'below'] as const) {
-      const code = place === 'above' ? 1 : 2;
-      // (An empty layer would leave vega a scale with no extent, so only the placements in use.)
-      if (!data.some((point) => point.place === code)) continue;
-      layers.push({
-        transform: [{ filter: { field: 'place', equal: code } }],
-        mark:
-          place === 'above'
-            ? { type: 'text', align: 'left', baseline: 'bottom', dx: 5, dy: -5, fontSize: 10, color: '#222222' }
-            : { type: 'text', align: 'left', baseline: 'top', dx: 5, dy: 6, fontSize: 10, color: '#222222' },
-        encoding: { x, y: y('best'), text: { field: 'text' } },
-      });
-    }
-  }
+  if (options.labels) layers.push(...valueLabelLayers(data, x, y));
   const panelWidth =
     options.width ??
     (options.facet ? Math.floor((FULL_WIDTH - 40) / options.facet.order.length) - 20 : FULL_WIDTH - 120);
   const inner = { width: panelWidth, height, layer: layers };
   const common = { $schema: SCHEMA, config: CHART_CONFIG, data: { values: data } };
   if (!options.facet) return { ...common, ...inner };
+  return facetted(common, inner, options.facet);
+}
+
+/** The printed values of a line chart: a text layer for each placement in use (1 above, 2 below). */
+function valueLabelLayers(
+  data: ReadonlyArray<{ place: number }>,
+  x: VegaLiteSpec,
+  y: (field: string) => VegaLiteSpec,
+): VegaLiteSpec[] {
+  const layers: VegaLiteSpec[] = [];
+  for (const place of ['above', 'below'] as const) {
+    const code = place === 'above' ? 1 : 2;
+    // (An empty layer would leave vega a scale with no extent, so only the placements in use.)
+    if (!data.some((point) => point.place === code)) continue;
+    layers.push({
+      transform: [{ filter: { field: 'place', equal: code } }],
+      mark:
+        place === 'above'
+          ? { type: 'text', align: 'left', baseline: 'bottom', dx: 5, dy: -5, fontSize: 10, color: '#222222' }
+          : { type: 'text', align: 'left', baseline: 'top', dx: 5, dy: 6, fontSize: 10, color: '#222222' },
+      encoding: { x, y: y('best'), text: { field: 'text' } },
+    });
+  }
+  return layers;
+}
+
+/** A line chart's panels side by side, one a facet value, sharing the value scale. */
+function facetted(
+  common: VegaLiteSpec,
+  inner: VegaLiteSpec,
+  facet: NonNullable<LineChartOptions['facet']>,
+): VegaLiteSpec {
   return {
     ...common,
     facet: {
       column: {
         field: 'facet',
         type: 'nominal',
-        title: safeTitle(options.facet.title),
+        title: safeTitle(facet.title),
         sort: { field: 'facetOrder', op: 'min' },
         header: { labelOrient: 'top', titleOrient: 'top' },
       },

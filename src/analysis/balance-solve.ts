@@ -118,6 +118,24 @@ function allExact(points: readonly Point[], metric: string): boolean {
   return present.length > 0 && present.every((result) => result.fraction !== null);
 }
 
+/** The points of a sweep as the balance weighs them: each one's figure, and the grid's geometry. */
+interface Weighed {
+  sweep: Pick<SweepResult, 'points' | 'vary'>;
+  target: Fraction;
+  /** Each point's figure of the metric, when it has one. */
+  values: Array<Fraction | undefined>;
+  /** Whether each point has the figure and passes every --keep. */
+  candidate: boolean[];
+  candidateIndices: number[];
+  /** Each point's position along every varied parameter. */
+  positions: number[][];
+  /** The point one `step` along `axis` from point `index`, if the grid has it. */
+  neighbour: (index: number, axis: number, step: number) => number | undefined;
+  /** How far point `index` misses the target. */
+  distance: (index: number) => Fraction;
+  number: (value: Fraction) => BalanceNumber;
+}
+
 /** The balance of the sweep's points for the question. */
 export function solveBalance(sweep: Pick<SweepResult, 'points' | 'vary'>, question: BalanceQuestion): BalanceBlock {
   const { metric, target, keep, cliff, within } = question;
@@ -152,98 +170,29 @@ export function solveBalance(sweep: Pick<SweepResult, 'points' | 'vary'>, questi
     position[axis] += step;
     return at.get(position.join(','));
   };
-
-  const nearestOf = (indices: readonly number[]): number[] => {
-    let best: Fraction | undefined;
-    let chosen: number[] = [];
-    for (const index of indices) {
-      const gap = distance(index);
-      const order = best === undefined ? -1 : gap.compare(best);
-      if (order < 0) {
-        best = gap;
-        chosen = [index];
-      } else if (order === 0) {
-        chosen.push(index);
-      }
-    }
-    return chosen;
-  };
   const candidateIndices = sweep.points.flatMap((_, index) => (candidate[index] ? [index] : []));
-  const nearest = nearestOf(candidateIndices);
-
-  const sides = candidateIndices.map((index) => (values[index] as Fraction).compare(target.value));
-  const reach: BalanceBlock['reach'] =
-    candidateIndices.length === 0
-      ? 'none'
-      : sides.includes(0)
-        ? 'hit'
-        : sides.includes(-1) && sides.includes(1)
-          ? 'between'
-          : sides.includes(1)
-            ? 'above'
-            : 'below';
-
-  // Neighbouring candidates with the target strictly between them, the pair that misses least first.
-  const straddles: Array<{ param: string; below: number; above: number; best: Fraction; worst: Fraction }> = [];
-  for (const index of candidateIndices) {
-    sweep.vary.forEach((vary, axis) => {
-      const next = neighbour(index, axis, 1);
-      if (next === undefined || !candidate[next]) return;
-      const here = (values[index] as Fraction).compare(target.value);
-      const there = (values[next] as Fraction).compare(target.value);
-      if (here * there !== -1) return;
-      const [below, above] = here < 0 ? [index, next] : [next, index];
-      const gaps = [distance(below), distance(above)];
-      const [best, worst] = gaps[0].compare(gaps[1]) > 0 ? [gaps[1], gaps[0]] : gaps;
-      straddles.push({ param: vary.name, below, above, best, worst });
-    });
-  }
-  // The pair holding the nearest setting first, then the pair whose farther side misses least.
-  straddles.sort((x, y) => x.best.compare(y.best) || x.worst.compare(y.worst));
-
-  const sensitivity: BalanceStep[] = [];
-  if (nearest.length > 0) {
-    const fair = nearest[0];
-    sweep.vary.forEach((vary, axis) => {
-      for (const step of [-1, 1]) {
-        const other = neighbour(fair, axis, step);
-        if (other === undefined || values[other] === undefined) continue;
-        sensitivity.push({
-          param: vary.name,
-          from: own(sweep.points[fair].params, vary.name) as ParamValue,
-          to: own(sweep.points[other].params, vary.name) as ParamValue,
-          change: number((values[other] as Fraction).sub(values[fair] as Fraction)),
-        });
-      }
-    });
-  }
-
-  // Cliffs among every point with the metric, candidates or not: a jump is the rule's, whatever --keep asks.
-  const cliffs: Array<BalanceCliff & { size: Fraction }> = [];
-  sweep.points.forEach((point, index) => {
-    if (values[index] === undefined) return;
-    sweep.vary.forEach((vary, axis) => {
-      const next = neighbour(index, axis, 1);
-      if (next === undefined || values[next] === undefined) return;
-      const change = (values[next] as Fraction).sub(values[index] as Fraction);
-      if (abs(change).compare(cliff.value) <= 0) return;
-      cliffs.push({
-        param: vary.name,
-        from: point.params,
-        to: sweep.points[next].params,
-        change: number(change),
-        size: abs(change),
-      });
-    });
-  });
-  cliffs.sort((x, y) => y.size.compare(x.size));
+  const weighed: Weighed = {
+    sweep,
+    target: target.value,
+    values,
+    candidate,
+    candidateIndices,
+    positions,
+    neighbour,
+    distance,
+    number,
+  };
+  const nearest = nearestOf(candidateIndices, distance);
 
   let rows: BalanceBlock['rows'] = null;
   if (sweep.vary.length >= 2) {
     const first = sweep.vary[0];
     rows = first.values.map((value, position) => ({
       value,
-      nearest: nearestOf(candidateIndices.filter((index) => positions[index][0] === position)).map(pointAt),
+      nearest: nearestOf(
+        candidateIndices.filter((index) => positions[index][0] === position),
+        distance,
+      ).map(pointAt),
     }));
   }
 
@@ -254,18 +203,124 @@ export function solveBalance(sweep: Pick<SweepResult, 'points' | 'vary'>, questi
     keep: keep.map((k) => k.text),
     candidates,
     excluded: withMetric - candidates,
-    reach,
+    reach: reachOf(weighed),
     nearest: nearest.map(pointAt),
-    straddles: straddles.map(({ param, below, above }) => ({ param, below: pointAt(below), above: pointAt(above) })),
+    straddles: straddlesOf(weighed).map(({ param, below, above }) => ({
+      param,
+      below: pointAt(below),
+      above: pointAt(above),
+    })),
     within: within
       ? {
           distance: { text: within.text, value: within.value.toNumber(), fraction: within.value.toString() },
           points: candidateIndices.filter((index) => distance(index).compare(within.value) <= 0).map(pointAt),
         }
       : null,
-    sensitivity,
+    sensitivity: sensitivityOf(weighed, nearest),
     cliff: { text: cliff.text, value: cliff.value.toNumber(), fraction: cliff.value.toString() },
-    cliffs: cliffs.map(({ size: _size, ...rest }) => rest),
+    cliffs: cliffsOf(weighed, cliff.value).map(({ size: _size, ...rest }) => rest),
     rows,
   };
+}
+
+/** The indices that miss the target least, all of them when several tie. */
+function nearestOf(indices: readonly number[], distance: (index: number) => Fraction): number[] {
+  let best: Fraction | undefined;
+  let chosen: number[] = [];
+  for (const index of indices) {
+    const gap = distance(index);
+    const order = best === undefined ? -1 : gap.compare(best);
+    if (order < 0) {
+      best = gap;
+      chosen = [index];
+    } else if (order === 0) {
+      chosen.push(index);
+    }
+  }
+  return chosen;
+}
+
+/** Where the candidates lie against the target: one on it, some either side, all above or below, or none. */
+function reachOf({ candidateIndices, values, target }: Weighed): BalanceBlock['reach'] {
+  const sides = candidateIndices.map((index) => (values[index] as Fraction).compare(target));
+  return candidateIndices.length === 0
+    ? 'none'
+    : sides.includes(0)
+      ? 'hit'
+      : sides.includes(-1) && sides.includes(1)
+        ? 'between'
+        : sides.includes(1)
+          ? 'above'
+          : 'below';
+}
+
+/** Neighbouring candidates with the target strictly between them, the pair that misses least first. */
+function straddlesOf(weighed: Weighed): Array<{ param: string; below: number; above: number }> {
+  const { sweep, values, candidate, candidateIndices, neighbour, distance, target } = weighed;
+  const straddles: Array<{ param: string; below: number; above: number; best: Fraction; worst: Fraction }> = [];
+  for (const index of candidateIndices) {
+    sweep.vary.forEach((vary, axis) => {
+      const next = neighbour(index, axis, 1);
+      if (next === undefined || !candidate[next]) return;
+      const here = (values[index] as Fraction).compare(target);
+      const there = (values[next] as Fraction).compare(target);
+      if (here * there !== -1) return;
+      const [below, above] = here < 0 ? [index, next] : [next, index];
+      const gaps = [distance(below), distance(above)];
+      const [best, worst] = gaps[0].compare(gaps[1]) > 0 ? [gaps[1], gaps[0]] : gaps;
+      straddles.push({ param: vary.name, below, above, best, worst });
+    });
+  }
+  // The pair holding the nearest setting first, then the pair whose farther side misses least.
+  straddles.sort((x, y) => x.best.compare(y.best) || x.worst.compare(y.worst));
+  return straddles;
+}
+
+/** How the figure changes one step either way along each varied parameter from the nearest setting. */
+function sensitivityOf({ sweep, values, neighbour, number }: Weighed, nearest: readonly number[]): BalanceStep[] {
+  const sensitivity: BalanceStep[] = [];
+  if (nearest.length === 0) return sensitivity;
+  const fair = nearest[0];
+  sweep.vary.forEach((vary, axis) => {
+    for (const step of [-1, 1]) {
+      const other = neighbour(fair, axis, step);
+      if (other === undefined || values[other] === undefined) continue;
+      sensitivity.push({
+        param: vary.name,
+        from: own(sweep.points[fair].params, vary.name) as ParamValue,
+        to: own(sweep.points[other].params, vary.name) as ParamValue,
+        change: number((values[other] as Fraction).sub(values[fair] as Fraction)),
+      });
+    }
+  });
+  return sensitivity;
+}
+
+/**
+ * Steps between neighbours larger than `cliff`, largest first, among every point with the metric, candidates or
+ * not: a jump is the rule's, whatever --keep asks.
+ */
+function cliffsOf(
+  { sweep, values, neighbour, number }: Weighed,
+  cliff: Fraction,
+): Array<BalanceCliff & { size: Fraction }> {
+  const cliffs: Array<BalanceCliff & { size: Fraction }> = [];
+  sweep.points.forEach((point, index) => {
+    if (values[index] === undefined) return;
+    sweep.vary.forEach((vary, axis) => {
+      const next = neighbour(index, axis, 1);
+      if (next === undefined || values[next] === undefined) return;
+      const change = (values[next] as Fraction).sub(values[index] as Fraction);
+      if (abs(change).compare(cliff) <= 0) return;
+      cliffs.push({
+        param: vary.name,
+        from: point.params,
+        to: sweep.points[next].params,
+        change: number(change),
+        size: abs(change),
+      });
+    });
+  });
+  cliffs.sort((x, y) => y.size.compare(x.size));
+  return cliffs;
 }

@@ -162,18 +162,3 @@ function exitOnly(target: CallMarker): RuleCallSeen | null {
   if (Atomics.load(target, EXITED) !== 1) return null;
   return { rule: '', call: '', running: false, sequence: 0, exitCode: Atomics.load(target, EXIT_CODE) };
 }
-
-/**
- * A gate the CLI sets to hear of a rule file about to be imported (it then
- * moves the command to a thread it can stop); null everywhere else.
- */
-let gate: (() => void) | null = null;
-
-export function setRuleFileGate(next: (() => void) | null): void {
-  gate = next;
-}
-
-/** Called by the loader before it imports a rule file: the CLI's gate may throw, to move the command. */
-export function passRuleFileGate(): void {
-  gate?.();
-}

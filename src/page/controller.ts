@@ -18,6 +18,7 @@ import { hasExact, knownExact } from '../rules/exact-of.js';
 import { shellWord } from '../text/suggest.js';
 import { AnswerView, methodText } from './answer-view.js';
 import { CardView } from './card-view.js';
+import type { Options, Timings, Turn } from './controller-types.js';
 import { DecisionsView, withBestPlay } from './decisions-view.js';
 import { element, make } from './dom.js';
 import {
@@ -47,42 +48,11 @@ const PARTIAL_EVERY_MS = 100;
 const PARTIAL_FIRST_MS = 250;
 
 /** The method line while a simulation runs. */
-const partialText = (done: number, trials: number) =>
-  `Simulating in this page: the estimate so far, from ${formatCount(done)} of ${formatCount(trials)} trials.`;
-
-/** How long the last recompute took, in milliseconds (scripts/bench/app.ts reads them). */
-export interface Timings {
-  /**
-   * From the change to the result built: parameters read, exact values or, for a simulation, every chunk run and
-   * merged and the tally turned into the result.
-   */
-  compute: number;
-  /** From the change to the simulation's last chunk merged (0 when solved exactly). */
-  simulation: number;
-  /** Headline and table written. */
-  text: number;
-  /** From the change to the rule's first chart on the page: the new answer and chart in full view. */
-  firstChart: number;
-  /** Drawing every chart. */
-  charts: number;
-  /** From the change to the last chart. */
-  total: number;
+function partialText(done: number, trials: number): string {
+  return `Simulating in this page: the estimate so far, from ${formatCount(done)} of ${formatCount(trials)} trials.`;
 }
 
-/** One change being answered: its generation, when it began, and how to say it is fully shown. */
-export interface Turn {
-  mine: number;
-  started: number;
-  finish(): void;
-}
-
-/** The simulation's options, parsed; `wrong` names those that did not parse (each has its message by the field). */
-interface Options {
-  trials: number;
-  seed: string;
-  stream: StreamVersion;
-  wrong: string[];
-}
+export type { Timings, Turn };
 
 export class Calculator {
   readonly form = new FormView();

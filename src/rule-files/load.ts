@@ -18,7 +18,8 @@ import { dirname, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Rule } from '../contract/types.js';
 import { badValue, UsageError } from '../errors.js';
-import { enterRuleCall, leaveRuleCall, passRuleFileGate } from '../guard/rule-calls.js';
+import { refuseOnMainThread } from '../guard/main-thread.js';
+import { enterRuleCall, leaveRuleCall } from '../guard/rule-calls.js';
 import { describeError, describeValue, isA } from '../guard/rule-text.js';
 import { readInputBytes } from '../input/read-file.js';
 import { deepFreeze } from '../rules/deep-freeze.js';
@@ -48,10 +49,10 @@ export async function loadRuleFile(
   expectedSha256?: string,
   reuseChecked = false,
 ): Promise<Rule> {
-  // The CLI runs a command that loads a rule file on a thread it can stop (cli/supervisor.ts).
-  passRuleFileGate();
   if (!SCRIPT.test(path))
     throw badValue('rule', shown, 'a built-in rule id, or a rule file ending in .mjs, .js, .cjs, .ts, .mts or .cts');
+  // The CLI runs a command that loads a rule file on a thread it can stop (cli/supervisor.ts), never on its main one.
+  refuseOnMainThread(shown);
   // A worker meets the same file in task after task: once checked against the run's hash, it is not read again.
   if (expectedSha256 !== undefined && reuseChecked) {
     const checked = loaded.get(`${path}\u0000${expectedSha256}\u0000${shown}`);

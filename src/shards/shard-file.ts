@@ -112,14 +112,55 @@ function shown(value: unknown): string {
   return JSON.stringify(text.length > 60 ? `${text.slice(0, 57)}...` : text);
 }
 
+/** Throws the one-line refusal of a shard's field: what it holds, and what is allowed there. */
+type Fail = (field: string, value: unknown, allowed: string) => never;
+
 /**
  * Checks a parsed shard file completely and returns it with its params
  * resolved; throws a one-line UsageError naming the file and the field.
  */
 export function validateShard(file: string, parsed: unknown, fileRule?: Rule): ShardFile {
-  const fail = (field: string, value: unknown, allowed: string): never => {
+  const fail: Fail = (field, value, allowed) => {
     throw new UsageError(`${file}: ${field}: got ${shown(value)}; allowed: ${allowed}`);
   };
+  const record = shardEnvelope(parsed, fail);
+  const rule = shardRule(record, fileRule, fail);
+  const params = shardParams(file, record, rule, fail);
+
+  if (typeof record.seed !== 'string') fail('seed', record.seed, 'text of 1 to 200 characters');
+  try {
+    parseSeed(record.seed as string);
+  } catch {
+    fail('seed', record.seed, 'text of 1 to 200 characters');
+  }
+
+  const stream = recordedStream(record) ?? fail('stream', record.stream, `${STREAM_LIST} (absent: 1)`);
+  const { total, range } = shardChunks(record, fail);
+
+  const threads = record.threads;
+  if (typeof threads !== 'number' || !Number.isInteger(threads) || threads < 1 || threads > MAX_THREADS)
+    fail('threads', threads, `an integer from 1 to ${MAX_THREADS}`);
+
+  const counts = shardTally(file, record.tally, rule, params, shardTrials(range, total), fail);
+  const ruleFile = rule.file
+    ? { path: (record.ruleFile as RecordedRuleFile).path, sha256: rule.file.sha256 }
+    : undefined;
+  return {
+    ...envelope('shard', rule),
+    ...(ruleFile ? { ruleFile } : {}),
+    version: record.version as string,
+    params,
+    seed: record.seed as string,
+    stream,
+    trials: total,
+    chunks: range,
+    threads: threads as number,
+    tally: counts,
+  };
+}
+
+/** The shard as an object of known fields, every required one present, of this format, kind and version. */
+function shardEnvelope(parsed: unknown, fail: Fail): Record<string, unknown> {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
     return fail('file', parsed, 'a tally file written by muster shard');
   const record = parsed as Record<string, unknown>;
@@ -142,7 +183,11 @@ export function validateShard(file: string, parsed: unknown, fileRule?: Rule): S
       record.version,
       `${JSON.stringify(packageVersion())}, the version of this muster (run the shard again with it)`,
     );
+  return record;
+}
 
+/** The shard's rule: the built-in it names, or the rule file given (its hash and id those the shard records). */
+function shardRule(record: Record<string, unknown>, fileRule: Rule | undefined, fail: Fail): Rule {
   if (typeof record.rule !== 'string') fail('rule', record.rule, 'a rule id (see muster list)');
   let rule: Rule;
   if (record.ruleFile !== undefined) {
@@ -169,10 +214,13 @@ export function validateShard(file: string, parsed: unknown, fileRule?: Rule): S
       return fail('rule', record.rule, 'a rule id (see muster list)');
     }
   }
-
   if (record.title !== rule.title)
     fail('title', record.title, `${JSON.stringify(rule.title)}, the title of ${rule.id}`);
+  return rule;
+}
 
+/** The shard's params, resolved as a user's would be, every one present and in its canonical form. */
+function shardParams(file: string, record: Record<string, unknown>, rule: Rule, fail: Fail): Params {
   const rawParams = record.params;
   if (typeof rawParams !== 'object' || rawParams === null || Array.isArray(rawParams))
     fail('params', rawParams, `an object of ${rule.id}'s parameters`);
@@ -202,16 +250,14 @@ export function validateShard(file: string, parsed: unknown, fileRule?: Rule): S
         (rawParams as Params)[name],
         `its canonical form ${JSON.stringify(value)}, as muster shard writes it`,
       );
+  return params;
+}
 
-  if (typeof record.seed !== 'string') fail('seed', record.seed, 'text of 1 to 200 characters');
-  try {
-    parseSeed(record.seed as string);
-  } catch {
-    fail('seed', record.seed, 'text of 1 to 200 characters');
-  }
-
-  const stream = recordedStream(record) ?? fail('stream', record.stream, `${STREAM_LIST} (absent: 1)`);
-
+/** The run's trials and the shard's chunks of it, [first, end), at least one. */
+function shardChunks(
+  record: Record<string, unknown>,
+  fail: Fail,
+): { total: number; range: { first: number; end: number } } {
   const trials = record.trials;
   if (typeof trials !== 'number' || !Number.isInteger(trials) || trials < 1 || trials > MAX_TRIALS)
     fail('trials', trials, `a whole number of trials from 1 to ${MAX_TRIALS}`);
@@ -229,13 +275,11 @@ export function validateShard(file: string, parsed: unknown, fileRule?: Rule): S
   }
   if ((chunks.first as number) >= (chunks.end as number))
     fail('chunks.end', chunks.end, `greater than chunks.first (${chunks.first}): a shard has at least one chunk`);
-  const range = { first: chunks.first as number, end: chunks.end as number };
+  return { total, range: { first: chunks.first as number, end: chunks.end as number } };
+}
 
-  const threads = record.threads;
-  if (typeof threads !== 'number' || !Number.isInteger(threads) || threads < 1 || threads > MAX_THREADS)
-    fail('threads', threads, `an integer from 1 to ${MAX_THREADS}`);
-
-  const tally = record.tally;
+/** The tally: the rule's length at these params, whole counts it could have made in the shard's `ran` trials. */
+function shardTally(file: string, tally: unknown, rule: Rule, params: Params, ran: number, fail: Fail): number[] {
   const length = rule.tallyLength(params);
   if (!Array.isArray(tally) || tally.length !== length)
     fail(
@@ -250,27 +294,12 @@ export function validateShard(file: string, parsed: unknown, fileRule?: Rule): S
     if (typeof value !== 'number' || !Number.isSafeInteger(value) || (value < 0 && !rule.file))
       fail(`tally[${index}]`, value, 'a whole number from 0 to 2^53 − 1 (a count)');
   }
-  const ran = shardTrials(range, total);
   const problem = checkCounts(rule, params, Float64Array.from(counts as number[]), ran);
   if (problem)
     throw new UsageError(
       `${file}: tally: ${problem}; allowed: counts ${rule.id} could have made in this shard's ${ran} trials`,
     );
-  const ruleFile = rule.file
-    ? { path: (record.ruleFile as RecordedRuleFile).path, sha256: rule.file.sha256 }
-    : undefined;
-  return {
-    ...envelope('shard', rule),
-    ...(ruleFile ? { ruleFile } : {}),
-    version: record.version as string,
-    params,
-    seed: record.seed as string,
-    stream,
-    trials: total,
-    chunks: range,
-    threads: threads as number,
-    tally: counts as number[],
-  };
+  return counts as number[];
 }
 
 /**

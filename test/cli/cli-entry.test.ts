@@ -1,9 +1,11 @@
 /**
- * The CLI's entry (src/cli/entry.ts): a command whose rule file follows the
- * command's name goes to the rule thread before the main thread loads the
- * command line. Before, the main thread loaded commander and the built-in
- * rules, parsed argv, and only then handed the command to the rule thread,
- * which loaded them all again.
+ * The CLI's entry (src/cli/entry.ts): a command any of whose arguments names
+ * a rule file goes to the rule thread before the main thread loads the
+ * command line, decided once from argv. Before, such a file anywhere but
+ * right after the command's name was found only as the command loaded it:
+ * the main thread had loaded commander and the built-in rules and parsed
+ * argv, and an exception (HandOff) thrown up from the loader moved the
+ * command to the rule thread, which loaded them all again.
  */
 import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -12,7 +14,10 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { RULE_COMMANDS, startsOnRuleThread } from '../../src/cli/entry.js';
-import { buildProgram } from '../../src/cli.js';
+import { buildProgram, main } from '../../src/cli.js';
+import { UsageError } from '../../src/errors.js';
+import { withoutRuleFiles } from '../../src/guard/main-thread.js';
+import { loadRuleFile } from '../../src/rule-files/load.js';
 import { cli, scratchFolder } from '../support/cli.js';
 import { bufferIo } from '../support/io.js';
 
@@ -47,12 +52,25 @@ describe('which commands go to the rule thread at once', () => {
     [['sweep', 'C:\\rules\\mine.js', '--vary', 'a=1..2'], true],
     [['describe', 'my-rule.mjs'], true],
     [['run', 'reserves', '--exact'], false],
-    [['run', '--help', './my-rule.mjs'], false],
-    [['run', '--', './my-rule.mjs'], false],
+    [['run', 'rules/my-rule'], true],
+    [['run', '--help', './my-rule.mjs'], true],
+    [['run', '--', './my-rule.mjs'], true],
+    [['run', '--exact', './my-rule.mjs'], true],
+    [['check', './my-rule.mjs'], true],
+    [['merge', 'a.json', '--rule', './my-rule.mjs'], true],
+    [['merge', 'a.json', '--rule=./my-rule.CJS'], true],
+    [['app', '--rule', 'my-rule.mts'], true],
+    [['compare', 'reserves', '--variant', 'b: rule=./b.mjs,target=6'], true],
+    [['compare', 'reserves', '--variant=b: target=6; rule=C:\\b.ts'], true],
+    [['compare', 'reserves', '--variant', 'b:rule=./b.cts'], true],
+    [['./my-rule.mjs'], true],
+    [['run', 'reserves', '--exact'], false],
+    [['run', 'infinity', '--html', 'out/wip.html', '--json', 'out/wip.json'], false],
+    [['sweep', 'reserves', '--vary', 'a=1..2', '--csv', 'sweep.tsv'], false],
+    [['compare', 'reserves', '--variant', 'b: rule=fow'], false],
+    [['merge', 'a.json', 'b.json'], false],
+    [['new-rule', 'rules/my-rule'], false],
     [['run'], false],
-    [['check', './my-rule.mjs'], false],
-    [['merge', 'a.json', '--rule', './my-rule.mjs'], false],
-    [['./my-rule.mjs'], false],
     [[], false],
   ])('%j: %s', (argv, expected) => {
     expect(startsOnRuleThread(argv)).toBe(expected);
@@ -81,11 +99,43 @@ describe('on the real process', () => {
     expect(real.threads).toEqual(['main -', 'thread commander']);
   });
 
-  it('a built-in rule, and a rule file after an option, parse on the main thread as before', async () => {
+  it("a built-in rule parses on the main thread; a rule file after an option, or a variant's, on the rule thread only", async () => {
     expect((await muster('run', 'infinity', '--exact')).threads).toEqual(['main commander']);
     const late = await muster('run', '--exact', infinity);
     expect(late.status, late.stderr).toBe(0);
-    expect(late.threads).toEqual(['main commander', 'thread commander']);
+    expect(late.threads).toEqual(['main -', 'thread commander']);
+    const variant = await muster(
+      'compare',
+      'infinity',
+      '--exact',
+      '--variant',
+      'N4: wipA=13',
+      '--variant',
+      `mine: rule=${infinity},wipA=13`,
+      '--quiet',
+    );
+    expect(variant.status, variant.stderr).toBe(0);
+    expect(variant.threads).toEqual(['main -', 'thread commander']);
+  });
+});
+
+describe('on the main thread, a rule file is refused, never run', () => {
+  it('a command run within withoutRuleFiles (as the entry runs one) refuses the file in one line', async () => {
+    const refused = withoutRuleFiles(() => loadRuleFile(infinity, './infinity-steps.mjs'));
+    await expect(refused).rejects.toThrow(UsageError);
+    await expect(refused).rejects.toThrow(
+      /^rule: \.\/infinity-steps\.mjs is a rule file the command's arguments did not name, so it is not run; allowed: /,
+    );
+    const io = bufferIo();
+    const status = await withoutRuleFiles(() => main(['describe', infinity], io));
+    expect(status).toBe(2);
+    expect(io.stderr()).toMatch(
+      /^muster: rule: \S+infinity-steps\.mjs is a rule file the command's arguments [^\n]*\n$/,
+    );
+  });
+
+  it('outside it (a test, the library, the rule thread) the same file loads', async () => {
+    expect((await loadRuleFile(infinity, './infinity-steps.mjs')).file?.origin).toBe('./infinity-steps.mjs');
   });
 });
 

@@ -16,7 +16,6 @@ import {
 import { assembleBalance, type BalancePlan, type BalanceResult, planBalance } from '../../analysis/balance.js';
 import { balanceArgs, balanceGrid } from '../../analysis/balance-grid.js';
 import { evaluateSweep } from '../../analysis/sweep-evaluate.js';
-import { SimulationPool } from '../../engine/pool.js';
 import { UsageError } from '../../errors.js';
 import { own } from '../../keyed.js';
 import { type OutputFile, STDOUT, writeOutputs } from '../../output/files.js';
@@ -27,14 +26,12 @@ import { terminalLine } from '../../output/terminal.js';
 import type { MetricResult } from '../../result.js';
 import { isRulePath, loadRuleFileRef } from '../../rule-files/ref.js';
 import { getRule } from '../../rules/index.js';
-import { resolveShard, type ShardPlace } from '../../shards/scheduler.js';
 import { savedTrials } from '../checkpoint-option.js';
 import { formatCount, formatParams, formatValue, renderTable, tableWidth, wrapLines } from '../format.js';
 import { checkGridPaths, ruleFileInputs } from '../output-paths.js';
-import { ProgressBar } from '../progress.js';
 import { reportIo } from '../report-io.js';
+import { evaluateOnPool, recordedRuleFile, shardOfGrid } from './grid-run.js';
 import type { GridShardFile, GridView } from './grid-shard.js';
-import { withInterrupt } from './run.js';
 import { openGridCheckpoint } from './sweep.js';
 
 export interface BalanceOptions {
@@ -97,30 +94,13 @@ export async function balanceCommand(ruleId: string, options: BalanceOptions, io
       `resuming from ${terminalLine(checkpoint.path)}: ${formatCount(already)} of ${formatCount(totalTrials)} ` +
         'trials already done\n',
     );
-  const pool = simulating ? SimulationPool.take(settings.threads) : undefined;
-  const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet, undefined, {
-    unit: simulating ? 'trials' : 'points',
-    already,
-  });
-  let result: BalanceResult;
-  try {
-    const sweep = await withInterrupt((signal) =>
-      evaluateSweep(plan.sweep, {
-        pool,
-        signal,
-        ledgerFor: checkpoint && ((index) => checkpoint.ledger(index)),
-        onTrials: (done) => progress.update(done, totalTrials),
-        onPoint: (done, total) => {
-          if (!simulating) progress.update(done, total);
-        },
-      }),
-    );
-    result = assembleBalance(plan, sweep);
-  } finally {
-    checkpoint?.save();
-    progress.finish();
-    await pool?.close();
-  }
+  const run = { simulating, threads: settings.threads, totalTrials, exactUnit: 'points', already, checkpoint };
+  const result = await evaluateOnPool({ ...run, quiet: options.quiet }, io, async (hooks) =>
+    assembleBalance(
+      plan,
+      await evaluateSweep(plan.sweep, { ...hooks, ledgerFor: checkpoint && ((index) => checkpoint.ledger(index)) }),
+    ),
+  );
   await writeBalance(plan, result, paths, options.quiet ?? false, io);
   if (result.partial) process.exitCode = interruptedStatus();
   return result;
@@ -135,13 +115,11 @@ export async function balanceOrShardCommand(
 ): Promise<BalanceResult | GridShardFile> {
   if (options.shard === undefined && options.shards === undefined) return balanceCommand(ruleId, options, io);
   const plan = planBalance(isRulePath(ruleId) ? await loadRuleFileRef(ruleId) : getRule(ruleId), options);
-  const place = resolveShard(options.shard, options.shards, env, true) as ShardPlace;
-  const { rule } = plan.sweep;
-  // A rule file is recorded with its contents' hash, so merge loads the very file the shards ran.
-  const ruleFiles = rule.file ? [{ ref: '', path: rule.file.path, sha256: rule.file.sha256 }] : [];
-  const { runGridShard } = await import('./grid-shard.js');
-  const args = balanceArgs(options);
-  return runGridShard(balanceGrid, balanceGrid.job(plan, args, ruleFiles), place, options, io);
+  return shardOfGrid(balanceGrid, options, io, env, () => ({
+    plan,
+    args: balanceArgs(options),
+    ruleFiles: recordedRuleFile(plan.sweep.rule),
+  }));
 }
 
 /** The balance as merge writes it, once its shards are added up. */

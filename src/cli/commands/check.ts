@@ -96,56 +96,9 @@ export async function checkCommand(ruleRef: string, options: CheckOptions, io: I
       `(${trials.toLocaleString('en-US')} trials a point, seed ${seed}, within ${FAR_SIGMAS} standard errors)\n`,
   );
   for (const { label, params } of points) {
-    const found: string[] = [];
-    const exact = handWritten && rule.exact ? rule.exact(params) : null;
-    let enumerated: Record<string, Fraction> | null = null;
-    try {
-      enumerated = rule.enumerate ? rule.enumerate(params) : null;
-    } catch (error) {
-      if (!(error instanceof NotEnumerable)) throw error;
-      // The reason without its advice: check goes on with the simulation against exact() there.
-      refused ??= error;
-      notes.push(`${label}: not enumerated: ${error.reason}`);
-    }
-    if (exact && enumerated) {
-      for (const metric of rule.metrics(params)) {
-        const [a, b] = [exact[metric.name], enumerated[metric.name]];
-        if (!a.equals(b)) {
-          disagreements.push({
-            point: label,
-            metric: metric.name,
-            between: 'exact() and ' + 'enumeration',
-            values: [a.toString(), b.toString()],
-            sigmas: null,
-          });
-          found.push(metric.name);
-        }
-      }
-    }
-    const reference = exact ?? enumerated;
-    if (reference) {
-      const chunks = { firstChunk: 0, endChunk: Math.ceil(trials / CHUNK_TRIALS), totalTrials: trials };
-      const tally = runChunks({ ruleId: rule.id, params, seed, stream: DEFAULT_STREAM, ...chunks }, rule);
-      const checked = { ...rule, exact: () => reference };
-      const simulated = { params, seed, stream: DEFAULT_STREAM, threads: 1, confidence: CONFIDENCE, trials, tally };
-      const result = buildResult({ rule: checked, ...simulated });
-      for (const [metric, value] of Object.entries(result.metrics)) {
-        const sigmas = sigmasFromExact(value, CONFIDENCE, trials);
-        if (sigmas === null || sigmas <= FAR_SIGMAS) continue;
-        disagreements.push({
-          point: label,
-          metric,
-          between: 'simulation and ' + 'exact',
-          values: [String(value.estimate), value.fraction ?? String(value.exact)],
-          sigmas,
-        });
-        found.push(metric);
-      }
-    } else {
-      notes.push(`${label}: no exact values, so the simulation is not checked there`);
-    }
-    // A point with nothing to hold against anything is not "ok": it was not checked.
-    const compared = reference !== null;
+    const point = checkPoint(rule, { label, params }, { seed, trials, handWritten }, disagreements, notes);
+    refused ??= point.refused;
+    const { found, compared } = point;
     if (compared) checked++;
     io.out(
       `  ${found.length > 0 ? 'FAIL' : compared ? 'ok  ' : '—   '}  ` +
@@ -177,6 +130,71 @@ export async function checkCommand(ruleRef: string, options: CheckOptions, io: I
   }
   if (disagreements.length === 0 && checked === 0) process.exitCode = NOTHING_CHECKED;
   return { points: points.length, skipped, checked, disagreements, notes };
+}
+
+/**
+ * One point checked: exact() against the enumeration (a hand-written exact()), then the exact values against
+ * the simulation. Adds what disagrees to `disagreements` and what could not be done to `notes`; returns the
+ * metrics found wrong, whether anything was compared (a point with nothing to hold against anything is not
+ * "ok": it was not checked), and the enumeration's refusal, if any.
+ */
+function checkPoint(
+  rule: Rule,
+  { label, params }: { label: string; params: Params },
+  { seed, trials, handWritten }: { seed: string; trials: number; handWritten: boolean },
+  disagreements: Disagreement[],
+  notes: string[],
+): { found: string[]; compared: boolean; refused: NotEnumerable | null } {
+  const found: string[] = [];
+  let refused: NotEnumerable | null = null;
+  const exact = handWritten && rule.exact ? rule.exact(params) : null;
+  let enumerated: Record<string, Fraction> | null = null;
+  try {
+    enumerated = rule.enumerate ? rule.enumerate(params) : null;
+  } catch (error) {
+    if (!(error instanceof NotEnumerable)) throw error;
+    // The reason without its advice: check goes on with the simulation against exact() there.
+    refused = error;
+    notes.push(`${label}: not enumerated: ${error.reason}`);
+  }
+  if (exact && enumerated) {
+    for (const metric of rule.metrics(params)) {
+      const [a, b] = [exact[metric.name], enumerated[metric.name]];
+      if (!a.equals(b)) {
+        disagreements.push({
+          point: label,
+          metric: metric.name,
+          between: 'exact() and ' + 'enumeration',
+          values: [a.toString(), b.toString()],
+          sigmas: null,
+        });
+        found.push(metric.name);
+      }
+    }
+  }
+  const reference = exact ?? enumerated;
+  if (reference) {
+    const chunks = { firstChunk: 0, endChunk: Math.ceil(trials / CHUNK_TRIALS), totalTrials: trials };
+    const tally = runChunks({ ruleId: rule.id, params, seed, stream: DEFAULT_STREAM, ...chunks }, rule);
+    const checked = { ...rule, exact: () => reference };
+    const simulated = { params, seed, stream: DEFAULT_STREAM, threads: 1, confidence: CONFIDENCE, trials, tally };
+    const result = buildResult({ rule: checked, ...simulated });
+    for (const [metric, value] of Object.entries(result.metrics)) {
+      const sigmas = sigmasFromExact(value, CONFIDENCE, trials);
+      if (sigmas === null || sigmas <= FAR_SIGMAS) continue;
+      disagreements.push({
+        point: label,
+        metric,
+        between: 'simulation and ' + 'exact',
+        values: [String(value.estimate), value.fraction ?? String(value.exact)],
+        sigmas,
+      });
+      found.push(metric);
+    }
+  } else {
+    notes.push(`${label}: no exact values, so the simulation is not checked there`);
+  }
+  return { found, compared: reference !== null, refused };
 }
 
 /**

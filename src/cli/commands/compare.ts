@@ -21,7 +21,6 @@ import {
 } from '../../analysis/reserves-call-compare.js';
 import { variantRuleRef } from '../../analysis/variant.js';
 import type { MetricSpec, ParamSpec, Params, Rule } from '../../contract/types.js';
-import { SimulationPool } from '../../engine/pool.js';
 import { UsageError } from '../../errors.js';
 import { own } from '../../keyed.js';
 import { type OutputFile, STDOUT, writeOutputs } from '../../output/files.js';
@@ -32,7 +31,6 @@ import { terminalLine } from '../../output/terminal.js';
 import type { MetricResult } from '../../result.js';
 import { refusalText } from '../../rules/exact-of.js';
 import { resolveParams } from '../../rules/params.js';
-import { resolveShard, type ShardPlace } from '../../shards/scheduler.js';
 import { renderDistributionDifference } from '../distribution-compare-table.js';
 import { orSimulate } from '../exact-warning.js';
 import {
@@ -50,10 +48,10 @@ import {
 } from '../format.js';
 import { hiddenNote } from '../metrics.js';
 import { checkGridPaths, ruleFileInputs } from '../output-paths.js';
-import { ProgressBar } from '../progress.js';
 import { reportIo } from '../report-io.js';
-import { type GridShardFile, type GridView, type RecordedFile, runGridShard } from './grid-shard.js';
-import { type RunOptions, withInterrupt } from './run.js';
+import { evaluateOnPool, shardOfGrid } from './grid-run.js';
+import type { GridShardFile, GridView, RecordedFile } from './grid-shard.js';
+import type { RunOptions } from './run.js';
 
 export interface CompareOptions extends RunOptions {
   variant?: string[];
@@ -92,31 +90,18 @@ export async function compareCommand(ruleId: string, options: CompareOptions, io
   const { paramsList, base } = plan;
   const paths = checkGridPaths(options, ruleFileInputs([plan.rule, ...plan.rules]));
 
-  const pool = base.method === 'simulation' ? SimulationPool.take(base.threads) : undefined;
-  const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet, undefined, {
-    unit: base.method === 'simulation' ? 'trials' : 'variants',
-  });
-  const totalTrials = paramsList.length * base.trials;
-  let result: CompareResult;
-  try {
-    // Every variant at once on the pool; after Ctrl-C, the baseline and the variants after it that all finished.
-    // Exact only when asked (--exact) can a rule file's dice be past the budget here: planCompare tried them.
-    result = await withInterrupt((signal) =>
-      orSimulate('leave out --exact', () =>
-        evaluateCompare(plan, {
-          pool,
-          signal,
-          onTrials: (done) => progress.update(done, totalTrials),
-          onPoint: (done, total) => {
-            if (base.method === 'exact') progress.update(done, total);
-          },
-        }),
-      ),
-    );
-  } finally {
-    progress.finish();
-    await pool?.close();
-  }
+  const simulating = base.method === 'simulation';
+  const run = {
+    simulating,
+    threads: base.threads,
+    totalTrials: paramsList.length * base.trials,
+    exactUnit: 'variants',
+  };
+  // Every variant at once on the pool; after Ctrl-C, the baseline and the variants after it that all finished.
+  // Exact only when asked (--exact) can a rule file's dice be past the budget here: planCompare tried them.
+  const result = await evaluateOnPool({ ...run, quiet: options.quiet }, io, (hooks) =>
+    orSimulate('leave out --exact', () => evaluateCompare(plan, hooks)),
+  );
   const interrupted = result.partial === true;
   if (interrupted && result.variants.length < 2) {
     // A comparison needs the baseline and one other variant; fewer is nothing to show.
@@ -205,23 +190,32 @@ export async function compareOrShardCommand(
       : builtInCompareRules(ruleId, options.variant ?? []),
     options,
   );
-  const place = resolveShard(options.shard, options.shards, env, true) as ShardPlace;
-  if (options.checkpoint !== undefined)
-    throw new UsageError('--checkpoint: not available in a comparison; allowed: --checkpoint on run, shard and sweep');
-  const args = { set: options.set ?? [], variant: options.variant ?? [], seedPerVariant: plan.seedPerVariant };
-  // Every rule file the command names, by the reference as typed ("" for the command's own rule), with its
-  // contents' hash: merge plans the comparison again from the same text and loads the very same files.
+  return shardOfGrid(compareGrid, options, io, env, () => {
+    if (options.checkpoint !== undefined)
+      throw new UsageError(
+        '--checkpoint: not available in a comparison; allowed: --checkpoint on run, shard and sweep',
+      );
+    const args = { set: options.set ?? [], variant: options.variant ?? [], seedPerVariant: plan.seedPerVariant };
+    return { plan, args, ruleFiles: comparedRuleFiles(plan, args.variant) };
+  });
+}
+
+/**
+ * Every rule file the command names, by the reference as typed ("" for the command's own rule), with its
+ * contents' hash: merge plans the comparison again from the same text and loads the very same files.
+ */
+function comparedRuleFiles(plan: ComparePlan, variants: readonly string[]): RecordedFile[] {
   const ruleFiles: RecordedFile[] = [];
   const record = (ref: string, rule: Rule) => {
     if (rule.file && !ruleFiles.some((entry) => entry.ref === ref))
       ruleFiles.push({ ref, path: rule.file.path, sha256: rule.file.sha256 });
   };
   record('', plan.rule);
-  args.variant.forEach((text, index) => {
+  variants.forEach((text, index) => {
     const ref = variantRuleRef(text);
     if (ref !== undefined) record(ref, plan.rules[index]);
   });
-  return runGridShard(compareGrid, compareGrid.job(plan, args, ruleFiles), place, options, io);
+  return ruleFiles;
 }
 
 /** The comparison as merge writes it, once its shards are added up. */
@@ -267,95 +261,14 @@ function writeCompare(
 
 function renderCompare(result: CompareResult, choice: MetricChoice, width: number, shared: Params): string {
   const simulated = result.method === 'simulation';
-  const lines = [
-    `${result.rule} — ${result.title}: ${result.variants.length} variants`,
-    // What every variant shares away from the defaults (--set, or the same value in each), so the header says what was
-    // compared.
-    ...(Object.keys(shared).length > 0 ? [`every variant: ${formatParams(shared)}`] : []),
-    ...result.variants.map(
-      (v, i) => `  ${v.label}${i === 0 ? ' (baseline)' : ''}: ${v.assignments.join('; ') || '(defaults)'}`,
-    ),
-    ...(result.partial ? [`PARTIAL: interrupted; only the ${result.variants.length} variants listed finished`] : []),
-    simulated
-      ? `${formatCount(result.trials)} trials a variant · seed ${result.seed} ` +
-        `(${result.seeds === 'shared' ? 'same for every variant' : 'one per variant'}) · stream ${result.stream} · ` +
-        `${+(result.confidence * 100).toFixed(4)}% intervals`
-      : 'exact values (no simulation; --simulate to simulate)',
-  ];
   const metrics = choice.shown;
-  // A metric every variant has with the same value (exactly, or the same tally on a shared seed) folds into one line.
-  const same = (metric: MetricSpec) => {
-    const values = result.variants.map((v) => own(v.metrics, metric.name));
-    if (values.some((value) => !value)) return false;
-    const key = (value?: MetricResult) =>
-      value === undefined
-        ? ''
-        : value.exact !== null
-          ? String(value.exact)
-          : `${value.estimate}|${value.lo}|${value.hi}`;
-    return new Set(values.map(key)).size === 1;
-  };
-  const folded = choice.how === 'asked' ? [] : metrics.filter(same);
+  const folded = choice.how === 'asked' ? [] : metrics.filter((metric) => sameEverywhere(result, metric));
   const tabled = folded.length < metrics.length ? metrics.filter((metric) => !folded.includes(metric)) : metrics;
   const shownNames = new Set(tabled.map((metric) => metric.name));
-  const shown = (v: CompareResult['variants'][number], metric: MetricSpec) => {
-    const value = own(v.metrics, metric.name);
-    if (!value) return '—';
-    return simulated ? formatValue(value.estimate, metric.probability) : formatExact(value, metric.probability);
-  };
-  const probability = new Map(metrics.map((m) => [m.name, m.probability]));
-  let text = `${wrapLines(lines, width).join('\n')}\n\n`;
-  if (!simulated) {
-    // Exact: one table, each variant's value and its exact difference from the baseline.
-    const others = result.variants.slice(1);
-    const header = [
-      'metric',
-      ...result.variants.map((v) => v.label),
-      ...others.map((v) => (others.length === 1 ? 'difference' : `${v.label} − ${result.variants[0].label}`)),
-    ];
-    const rows = tabled.map((metric) => [
-      metric.name,
-      ...result.variants.map((v) => shown(v, metric)),
-      ...others.map((v) => {
-        const d = result.differences.find((x) => x.metric === metric.name && x.variant === v.label);
-        return formatDifference(d?.exactDifference ?? null, metric.probability);
-      }),
-    ]);
-    text += renderTable(header, rows, width);
-  } else {
-    const valueHeader = ['metric', ...result.variants.map((v) => v.label)];
-    const valueRows = tabled.map((metric) => [metric.name, ...result.variants.map((v) => shown(v, metric))]);
-    // One variant against the baseline needs no variant column; a metric only one side has has no difference to show.
-    const many = result.variants.length > 2;
-    const shownDifferences = result.differences.filter(
-      (d) => shownNames.has(d.metric) && (d.difference !== null || d.exactDifference !== null),
-    );
-    // The exact column only where some difference is known exactly: a column of dashes says nothing.
-    const anyExact = shownDifferences.some((d) => d.exactDifference !== null);
-    const diffHeader = [
-      ...(many ? ['metric', 'variant'] : ['metric']),
-      'difference',
-      `${+(result.confidence * 100).toFixed(4)}% interval`,
-      'p (Holm)',
-      'sig.',
-      ...(anyExact ? ['exact'] : []),
-    ];
-    const diffRows = shownDifferences.map((d) => {
-      const isProbability = probability.get(d.metric) ?? false;
-      return [
-        ...(many ? [d.metric, d.variant] : [d.metric]),
-        formatDifference(d.difference, isProbability),
-        `${formatDifference(d.lo, isProbability)} … ${formatDifference(d.hi, isProbability)}`,
-        formatP(d.pAdjusted),
-        d.significant === null ? '—' : d.significant ? 'yes' : 'no',
-        ...(anyExact ? [formatDifference(d.exactDifference, isProbability)] : []),
-      ];
-    });
-    text +=
-      `${renderTable(valueHeader, valueRows, width)}\nDifferences from ` +
-      `${JSON.stringify(result.variants[0].label)}\n` +
-      renderTable(diffHeader, diffRows, width, { keep: many ? 2 : 1 });
-  }
+  let text = `${wrapLines(compareHeader(result, shared), width).join('\n')}\n\n`;
+  text += simulated
+    ? simulatedTables(result, tabled, new Map(metrics.map((m) => [m.name, m.probability])), width)
+    : exactTable(result, tabled, width);
   if (folded.length > 0 && folded.length < metrics.length) {
     const first = result.variants[0];
     text += `${wrapText(
@@ -386,6 +299,109 @@ function renderCompare(result: CompareResult, choice: MetricChoice, width: numbe
     text += `${wrapText(significanceNote(result), width, '')}\n`;
   }
   return text;
+}
+
+/** The comparison's header: the rule, each variant's settings, and how the figures were made. */
+function compareHeader(result: CompareResult, shared: Params): string[] {
+  const simulated = result.method === 'simulation';
+  return [
+    `${result.rule} — ${result.title}: ${result.variants.length} variants`,
+    // What every variant shares away from the defaults (--set, or the same value in each), so the header says what was
+    // compared.
+    ...(Object.keys(shared).length > 0 ? [`every variant: ${formatParams(shared)}`] : []),
+    ...result.variants.map(
+      (v, i) => `  ${v.label}${i === 0 ? ' (baseline)' : ''}: ${v.assignments.join('; ') || '(defaults)'}`,
+    ),
+    ...(result.partial ? [`PARTIAL: interrupted; only the ${result.variants.length} variants listed finished`] : []),
+    simulated
+      ? `${formatCount(result.trials)} trials a variant · seed ${result.seed} ` +
+        `(${result.seeds === 'shared' ? 'same for every variant' : 'one per variant'}) · stream ${result.stream} · ` +
+        `${+(result.confidence * 100).toFixed(4)}% intervals`
+      : 'exact values (no simulation; --simulate to simulate)',
+  ];
+}
+
+/** Whether every variant has `metric` with the same value (exactly, or the same tally on a shared seed): one line. */
+function sameEverywhere(result: CompareResult, metric: MetricSpec): boolean {
+  const values = result.variants.map((v) => own(v.metrics, metric.name));
+  if (values.some((value) => !value)) return false;
+  const key = (value?: MetricResult) =>
+    value === undefined ? '' : value.exact !== null ? String(value.exact) : `${value.estimate}|${value.lo}|${value.hi}`;
+  return new Set(values.map(key)).size === 1;
+}
+
+/** A variant's value of `metric` as its table shows it: the estimate, or the exact value; — when it has none. */
+function variantValue(result: CompareResult, v: CompareResult['variants'][number], metric: MetricSpec): string {
+  const value = own(v.metrics, metric.name);
+  if (!value) return '—';
+  return result.method === 'simulation'
+    ? formatValue(value.estimate, metric.probability)
+    : formatExact(value, metric.probability);
+}
+
+/** Exact: one table, each variant's value and its exact difference from the baseline. */
+function exactTable(result: CompareResult, tabled: readonly MetricSpec[], width: number): string {
+  const others = result.variants.slice(1);
+  const header = [
+    'metric',
+    ...result.variants.map((v) => v.label),
+    ...others.map((v) => (others.length === 1 ? 'difference' : `${v.label} − ${result.variants[0].label}`)),
+  ];
+  const rows = tabled.map((metric) => [
+    metric.name,
+    ...result.variants.map((v) => variantValue(result, v, metric)),
+    ...others.map((v) => {
+      const d = result.differences.find((x) => x.metric === metric.name && x.variant === v.label);
+      return formatDifference(d?.exactDifference ?? null, metric.probability);
+    }),
+  ]);
+  return renderTable(header, rows, width);
+}
+
+/** Simulated: the values, then each difference from the baseline with its interval, p and significance. */
+function simulatedTables(
+  result: CompareResult,
+  tabled: readonly MetricSpec[],
+  probability: ReadonlyMap<string, boolean>,
+  width: number,
+): string {
+  const shownNames = new Set(tabled.map((metric) => metric.name));
+  const valueHeader = ['metric', ...result.variants.map((v) => v.label)];
+  const valueRows = tabled.map((metric) => [
+    metric.name,
+    ...result.variants.map((v) => variantValue(result, v, metric)),
+  ]);
+  // One variant against the baseline needs no variant column; a metric only one side has has no difference to show.
+  const many = result.variants.length > 2;
+  const shownDifferences = result.differences.filter(
+    (d) => shownNames.has(d.metric) && (d.difference !== null || d.exactDifference !== null),
+  );
+  // The exact column only where some difference is known exactly: a column of dashes says nothing.
+  const anyExact = shownDifferences.some((d) => d.exactDifference !== null);
+  const diffHeader = [
+    ...(many ? ['metric', 'variant'] : ['metric']),
+    'difference',
+    `${+(result.confidence * 100).toFixed(4)}% interval`,
+    'p (Holm)',
+    'sig.',
+    ...(anyExact ? ['exact'] : []),
+  ];
+  const diffRows = shownDifferences.map((d) => {
+    const isProbability = probability.get(d.metric) ?? false;
+    return [
+      ...(many ? [d.metric, d.variant] : [d.metric]),
+      formatDifference(d.difference, isProbability),
+      `${formatDifference(d.lo, isProbability)} … ${formatDifference(d.hi, isProbability)}`,
+      formatP(d.pAdjusted),
+      d.significant === null ? '—' : d.significant ? 'yes' : 'no',
+      ...(anyExact ? [formatDifference(d.exactDifference, isProbability)] : []),
+    ];
+  });
+  return (
+    `${renderTable(valueHeader, valueRows, width)}\nDifferences from ` +
+    `${JSON.stringify(result.variants[0].label)}\n` +
+    renderTable(diffHeader, diffRows, width, { keep: many ? 2 : 1 })
+  );
 }
 
 function metricsOnlySome(result: CompareResult, metricLists: ReadonlyArray<readonly MetricSpec[]>): string {

@@ -47,9 +47,9 @@ export async function describeCommand(ruleId: string, io: Io, options: { timeout
   const extras = [
     `exact solution: ${
       rule.exactBy === 'enumeration'
-        ? `by enumerating its dice, within a budget (muster run ` + `${ruleWord(rule)} --exact prints ` + `it)`
+        ? `by enumerating its dice, within a budget (muster run ${ruleWord(rule)} --exact prints it)`
         : rule.exact
-          ? (`yes, for every metric (muster run ${ruleWord(rule)} ` + `--exact prints it)`)
+          ? (`yes, for every metric (muster run ${ruleWord(rule)} --exact prints it)`)
           : 'no'
     }`,
     ...(rule.matrix

@@ -50,7 +50,7 @@ export interface GridView<Plan, Result> {
   write(plan: Plan, result: Result, paths: GridPaths, quiet: boolean, io: Io): void | Promise<void>;
 }
 
-interface GridShardOptions extends CheckpointOptions {
+export interface GridShardOptions extends CheckpointOptions {
   json?: string;
   html?: string;
   csv?: string;

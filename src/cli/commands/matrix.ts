@@ -15,7 +15,8 @@ import {
   tradeOffOf,
 } from '../../analysis/matrix.js';
 import type { Params, ParamValue, Rule } from '../../contract/types.js';
-import { SimulationPool } from '../../engine/pool.js';
+import type { SimulationPool } from '../../engine/pool.js';
+import type { SimulationSettings } from '../../engine/settings.js';
 import { UsageError } from '../../errors.js';
 import { checkDistinct, ruleFileInputs } from '../../output/files.js';
 import { interruptedStatus } from '../../output/interrupt.js';
@@ -29,9 +30,12 @@ import { formatParams, renderTable, tableWidth, wrapLines } from '../format.js';
 import { checkOutputFile } from '../options.js';
 import { checkOutputNames } from '../output-names.js';
 import { writeReports } from '../output-paths.js';
-import { ProgressBar } from '../progress.js';
 import { reportIo } from '../report-io.js';
-import { type RunOptions, withInterrupt } from './run.js';
+import { evaluateOnPool } from './grid-run.js';
+import type { RunOptions } from './run.js';
+
+/** The matrix as planMatrix checked it. */
+type MatrixPlan = ReturnType<typeof planMatrix>;
 
 export type { AgainstRow, MatrixEquilibrium, MatrixResult, MatrixTable } from '../../analysis/matrix.js';
 
@@ -54,21 +58,7 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
   const rule = isRulePath(ruleId) ? await loadRule(ruleId) : getRule(ruleId);
   const plan = planMatrix(rule, options);
   const { spec, base, values, everyMetric, tableMetrics } = plan;
-  const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true });
-  if (options.against !== undefined && options.html !== undefined)
-    throw new UsageError('--html: not available with --against; allowed: --json, or the whole matrix with --html');
-  const htmlPath = options.html === undefined ? undefined : checkOutputFile('--html', options.html);
-  checkDistinct(
-    [
-      { option: '--json', path: jsonPath },
-      { option: '--html', path: htmlPath },
-    ],
-    ruleFileInputs([rule]),
-  );
-  checkOutputNames([
-    { option: '--json', path: options.json, format: 'json' },
-    { option: '--html', path: options.html, format: 'html' },
-  ]);
+  const { jsonPath, htmlPath } = matrixPaths(rule, options);
   const settings = matrixSettings(plan, options);
   const useExact = settings === null;
   const objective = planEquilibrium(plan, settings, options);
@@ -77,17 +67,11 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
   if (settings === null) {
     computed = await orSimulate('add --simulate', () => solveMatrix(plan));
   } else {
-    const pool = SimulationPool.take(settings.threads);
-    const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet);
-    const total = matrixTrials(plan, settings);
-    try {
-      computed = await withInterrupt((signal) =>
-        simulateMatrix(plan, settings, { pool, signal, onTrials: (done) => progress.update(done, total) }),
-      );
-    } finally {
-      progress.finish();
-      await pool.close();
-    }
+    const run = { simulating: true, threads: settings.threads, totalTrials: matrixTrials(plan, settings) };
+    computed = await evaluateOnPool({ ...run, quiet: options.quiet }, io, ({ pool, signal, onTrials }) =>
+      // Simulating, so the pool is taken.
+      simulateMatrix(plan, settings, { pool: pool as SimulationPool, signal, onTrials }),
+    );
   }
   const { cells, interrupted } = computed;
   if (computed.base === null) {
@@ -97,8 +81,6 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
   }
   const result = assembleMatrix(plan, settings, computed);
   if (objective !== null) result.equilibrium = solveEquilibrium(plan, computed, objective);
-  const { tables } = result.matrix;
-  const label = (value: ParamValue) => spec.label?.(value) ?? String(value);
   const describeMetric = new Map(everyMetric.map((m) => [m.name, m]));
   const width = tableWidth(io.columns);
   if (options.against !== undefined) {
@@ -119,27 +101,7 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
     return result;
   }
 
-  const parts = [
-    `${rule.id} — ${rule.title}: ` +
-      `${
-        useExact
-          ? 'exact'
-          : `simulated, ${settings?.trials} trials a cell, seed ${settings?.seed}, stream ` + `${settings?.stream}`
-      }`,
-    `params: ${formatParams(base)}`,
-  ];
-  if (interrupted) parts.push('PARTIAL: interrupted; unfinished cells are shown as —');
-  for (const table of tables) {
-    const percent = describeMetric.get(table.metric)?.probability ?? false;
-    parts.push(`\n${table.metric} (%s), rows ${spec.row}, columns ${spec.col}`.replace('(%s)', percent ? '(%)' : ''));
-    const header = [`${spec.row} \\ ${spec.col}`, ...values.map(label)];
-    const rows = table.values.map((row, i) => [
-      label(values[i]),
-      ...row.map((v) => (v === null ? '—' : percent ? (v * 100).toFixed(1) : v.toFixed(3))),
-    ]);
-    parts.push(renderTable(header, rows, width).trimEnd());
-  }
-  if (result.equilibrium) parts.push('', ...renderEquilibrium(result.equilibrium, spec.row, spec.col, width));
+  const parts = matrixTables(plan, result, settings, interrupted, width);
   reportIo(io, jsonPath).out(`${wrapLines(parts.join('\n').split('\n'), width).join('\n')}\n`);
   const complete = cells.every((row) => row.every((cell) => cell !== null)) ? (cells as RunResult[][]) : null;
   // The printable page needs every cell: an interrupted matrix keeps its finished cells in the terminal table and the
@@ -169,6 +131,61 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
   writeReports(files, io, options.quiet ?? false);
   if (interrupted) process.exitCode = interruptedStatus();
   return result;
+}
+
+/** --json and --html, checked before anything runs: apart from each other and the rule file, named as they hold. */
+function matrixPaths(rule: Rule, options: MatrixOptions): { jsonPath?: string; htmlPath?: string } {
+  const jsonPath = options.json === undefined ? undefined : checkOutputFile('--json', options.json, { stdout: true });
+  if (options.against !== undefined && options.html !== undefined)
+    throw new UsageError('--html: not available with --against; allowed: --json, or the whole matrix with --html');
+  const htmlPath = options.html === undefined ? undefined : checkOutputFile('--html', options.html);
+  checkDistinct(
+    [
+      { option: '--json', path: jsonPath },
+      { option: '--html', path: htmlPath },
+    ],
+    ruleFileInputs([rule]),
+  );
+  checkOutputNames([
+    { option: '--json', path: options.json, format: 'json' },
+    { option: '--html', path: options.html, format: 'html' },
+  ]);
+  return { jsonPath, htmlPath };
+}
+
+/** The terminal's lines: how the cells were made, then each metric's table, then the equilibrium if asked. */
+function matrixTables(
+  plan: MatrixPlan,
+  result: MatrixResult,
+  settings: SimulationSettings | null,
+  interrupted: boolean,
+  width: number,
+): string[] {
+  const { rule, spec, base, values, everyMetric } = plan;
+  const label = (value: ParamValue) => spec.label?.(value) ?? String(value);
+  const describeMetric = new Map(everyMetric.map((m) => [m.name, m]));
+  const parts = [
+    `${rule.id} — ${rule.title}: ` +
+      `${
+        settings === null
+          ? 'exact'
+          : `simulated, ${settings?.trials} trials a cell, seed ${settings?.seed}, stream ` + `${settings?.stream}`
+      }`,
+    `params: ${formatParams(base)}`,
+  ];
+  if (interrupted) parts.push('PARTIAL: interrupted; unfinished cells are shown as —');
+  for (const table of result.matrix.tables) {
+    const percent = describeMetric.get(table.metric)?.probability ?? false;
+    parts.push(`\n${table.metric} (%s), rows ${spec.row}, columns ${spec.col}`.replace('(%s)', percent ? '(%)' : ''));
+    const header = [`${spec.row} \\ ${spec.col}`, ...values.map(label)];
+    const rows = table.values.map((row, i) => [
+      label(values[i]),
+      ...row.map((v) => (v === null ? '—' : percent ? (v * 100).toFixed(1) : v.toFixed(3))),
+    ]);
+    parts.push(renderTable(header, rows, width).trimEnd());
+  }
+  if (result.equilibrium) parts.push('', ...renderEquilibrium(result.equilibrium, spec.row, spec.col, width));
+  return parts;
 }
 
 function renderAgainst(

@@ -1,12 +1,12 @@
 import { chooseMetrics } from '../../analysis/metrics.js';
 import { asksForCall } from '../../analysis/reserves-call.js';
 import { simulateRun, solveRun } from '../../analysis/run.js';
-import type { MetricSpec, Rule } from '../../contract/types.js';
+import type { MetricSpec, Params, Rule } from '../../contract/types.js';
 import type { Checkpoint } from '../../engine/checkpoint.js';
 import { SimulationPool } from '../../engine/pool.js';
 import { Interrupted, UsageError } from '../../errors.js';
 import { own } from '../../keyed.js';
-import { checkDistinct } from '../../output/files.js';
+import { checkDistinct, type InputFile } from '../../output/files.js';
 import { interruptedStatus, interruption, withInterrupt } from '../../output/interrupt.js';
 import type { Io } from '../../output/io.js';
 import { toJson } from '../../output/json.js';
@@ -113,62 +113,9 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
   ]);
   const report = reportIo(io, jsonPath, reportPaths.csv);
 
-  let result: RunResult;
-  let seconds: number | null = null;
-  let resumed: Resumed | undefined;
-  if (options.exact) {
-    if (!rule.exact) throw new UsageError(`--exact: ${rule.id} has no exact solution; allowed: run it without --exact`);
-    for (const option of [
-      'trials',
-      'precision',
-      'maxTrials',
-      'threads',
-      'confidence',
-      'checkpoint',
-      'stream',
-    ] as const) {
-      if (options[option] !== undefined)
-        throw new UsageError(
-          `--exact: cannot be combined with --${option.replace('T', '-t')}; allowed: --exact alone, or a simulation`,
-        );
-    }
-    // --timeout stops a rule file's exact() or enumeration that runs past it (cli/supervisor.ts); checked here.
-    if (options.timeout !== undefined) parseTimeout(options.timeout);
-    const seed = parseSeed(options.seed ?? DEFAULT_SEED);
-    result = await orSimulate('leave out --exact', () => solveRun(rule, params, seed));
-    // A signal heard while it was solved (solving has no pause in which to hear one): nothing is written.
-    if (interruption()) throw new Interrupted('interrupted while the exact values were solved; nothing was written');
-  } else {
-    const settings = parseSimulationSettings(options);
-    const checkpoint = openCheckpoint(
-      options,
-      runJob(rule, params, settings),
-      (point) =>
-        point === 0
-          ? {
-              tallyLength: rule.tallyLength(params),
-              totalAllowed: (total) =>
-                settings.precision === undefined ? total === settings.trials : total <= (settings.maxTrials as number),
-              checkTally: (tally, trials) => checkCounts(rule, params, tally, trials),
-            }
-          : undefined,
-      null,
-      { outputs, inputs },
-    );
-    // A resumed run says so, and counts only its own trials in its rate.
-    const already = settings.precision === undefined ? savedTrials(checkpoint, 1, settings.trials) : 0;
-    if (checkpoint && already > 0) {
-      resumed = { path: checkpoint.path, trials: already };
-      if (!options.quiet)
-        io.err(
-          `resuming from ${checkpoint.path}: ${formatCount(already)} of ${formatCount(settings.trials)} trials ` +
-            `already done\n`,
-        );
-    }
-    const started = performance.now();
-    result = await simulateOnce(rule, params, settings, io, options.quiet ?? false, checkpoint, already);
-    seconds = (performance.now() - started) / 1000;
-  }
+  const { result, seconds, resumed } = options.exact
+    ? { result: await exactRun(rule, params, options), seconds: null, resumed: undefined }
+    : await simulatedRun(rule, params, options, io, { outputs, inputs });
 
   if (result.distributions) withPercentiles(result.distributions, result.trials, percentiles);
   const objective = rule.metrics(params).find((metric) => metric.name === result.objective?.metric);
@@ -205,6 +152,64 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
   writeReports(files, io, options.quiet ?? false);
   if (result.partial) process.exitCode = interruptedStatus();
   return result;
+}
+
+/** `muster run --exact`: the rule's exact values, refused with any option of a simulation. */
+async function exactRun(rule: Rule, params: Params, options: RunOptions): Promise<RunResult> {
+  if (!rule.exact) throw new UsageError(`--exact: ${rule.id} has no exact solution; allowed: run it without --exact`);
+  for (const option of ['trials', 'precision', 'maxTrials', 'threads', 'confidence', 'checkpoint', 'stream'] as const) {
+    if (options[option] !== undefined)
+      throw new UsageError(
+        `--exact: cannot be combined with --${option.replace('T', '-t')}; allowed: --exact alone, or a simulation`,
+      );
+  }
+  // --timeout stops a rule file's exact() or enumeration that runs past it (cli/supervisor.ts); checked here.
+  if (options.timeout !== undefined) parseTimeout(options.timeout);
+  const seed = parseSeed(options.seed ?? DEFAULT_SEED);
+  const result = await orSimulate('leave out --exact', () => solveRun(rule, params, seed));
+  // A signal heard while it was solved (solving has no pause in which to hear one): nothing is written.
+  if (interruption()) throw new Interrupted('interrupted while the exact values were solved; nothing was written');
+  return result;
+}
+
+/** The run simulated, resumed from --checkpoint when it holds chunks, and how long it took. */
+async function simulatedRun(
+  rule: Rule,
+  params: Params,
+  options: RunOptions,
+  io: Io,
+  { outputs, inputs }: { outputs: Array<{ option: string; path: string | undefined }>; inputs: InputFile[] },
+): Promise<{ result: RunResult; seconds: number | null; resumed: Resumed | undefined }> {
+  const settings = parseSimulationSettings(options);
+  const checkpoint = openCheckpoint(
+    options,
+    runJob(rule, params, settings),
+    (point) =>
+      point === 0
+        ? {
+            tallyLength: rule.tallyLength(params),
+            totalAllowed: (total) =>
+              settings.precision === undefined ? total === settings.trials : total <= (settings.maxTrials as number),
+            checkTally: (tally, trials) => checkCounts(rule, params, tally, trials),
+          }
+        : undefined,
+    null,
+    { outputs, inputs },
+  );
+  // A resumed run says so, and counts only its own trials in its rate.
+  const already = settings.precision === undefined ? savedTrials(checkpoint, 1, settings.trials) : 0;
+  let resumed: Resumed | undefined;
+  if (checkpoint && already > 0) {
+    resumed = { path: checkpoint.path, trials: already };
+    if (!options.quiet)
+      io.err(
+        `resuming from ${checkpoint.path}: ${formatCount(already)} of ${formatCount(settings.trials)} trials ` +
+          `already done\n`,
+      );
+  }
+  const started = performance.now();
+  const result = await simulateOnce(rule, params, settings, io, options.quiet ?? false, checkpoint, already);
+  return { result, seconds: (performance.now() - started) / 1000, resumed };
 }
 
 /** The --set assignments, with --objective METRIC as `objective=METRIC` (a rule with decisions only). */

@@ -6,7 +6,6 @@ import { evaluateSweep } from '../../analysis/sweep-evaluate.js';
 import { varyValuesText } from '../../analysis/vary.js';
 import type { MetricSpec, Rule } from '../../contract/types.js';
 import type { Checkpoint } from '../../engine/checkpoint.js';
-import { SimulationPool } from '../../engine/pool.js';
 import { UsageError } from '../../errors.js';
 import { own } from '../../keyed.js';
 import { type OutputFile, STDOUT, writeOutputs } from '../../output/files.js';
@@ -18,7 +17,6 @@ import type { MetricResult } from '../../result.js';
 import { isRulePath, loadRuleFileRef } from '../../rule-files/ref.js';
 import { pastQuickBudgetOnly } from '../../rules/exact-of.js';
 import { getRule } from '../../rules/index.js';
-import { resolveShard, type ShardPlace } from '../../shards/scheduler.js';
 import { checkCounts } from '../../shards/tally-check.js';
 import { BEST_MARK, bestVerdict } from '../best.js';
 import {
@@ -44,11 +42,11 @@ import {
 } from '../format.js';
 import { hiddenNote } from '../metrics.js';
 import { checkGridPaths, ruleFileInputs } from '../output-paths.js';
-import { ProgressBar } from '../progress.js';
 import { reportIo } from '../report-io.js';
+import { evaluateOnPool, recordedRuleFile, shardOfGrid } from './grid-run.js';
 import type { GridShardFile, GridView } from './grid-shard.js';
 import { type CallSweepResult, reservesCallSweepCommand } from './reserves-call-sweep.js';
-import { type RunOptions, withInterrupt } from './run.js';
+import type { RunOptions } from './run.js';
 
 export interface SweepOptions extends RunOptions {
   vary?: string[];
@@ -86,7 +84,6 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
     { option: '--csv', path: paths.csv },
   ]);
 
-  const pool = settings.method === 'simulation' ? SimulationPool.take(settings.threads) : undefined;
   const simulating = settings.method === 'simulation';
   const totalTrials = grid.length * settings.trials;
   // A resumed sweep says so, and counts only its own trials in its rate.
@@ -96,31 +93,13 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
     io.err(
       `resuming from ${resumed.path}: ${formatCount(already)} of ${formatCount(totalTrials)} trials already done\n`,
     );
-  const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet, undefined, {
-    unit: simulating ? 'trials' : 'points',
-    already,
-  });
-  let sweep: SweepResult;
-  try {
-    sweep = await withInterrupt((signal) =>
-      orSimulate('leave out --exact', () =>
-        evaluateSweep(plan, {
-          pool,
-          signal,
-          ledgerFor: checkpoint && ((index) => checkpoint.ledger(index)),
-          // The points run at once: trials done over all of them, or points solved.
-          onTrials: (done) => progress.update(done, totalTrials),
-          onPoint: (done, total) => {
-            if (!simulating) progress.update(done, total);
-          },
-        }),
-      ),
-    );
-  } finally {
-    checkpoint?.save();
-    progress.finish();
-    await pool?.close();
-  }
+  // The points run at once: the bar counts trials done over all of them, or points solved.
+  const run = { simulating, threads: settings.threads, totalTrials, exactUnit: 'points', already, checkpoint };
+  const sweep = await evaluateOnPool({ ...run, quiet: options.quiet }, io, (hooks) =>
+    orSimulate('leave out --exact', () =>
+      evaluateSweep(plan, { ...hooks, ledgerFor: checkpoint && ((index) => checkpoint.ledger(index)) }),
+    ),
+  );
   // Interrupted before any combination finished, every output asked for is still written, empty and marked PARTIAL:
   // a script reading them learns that the run was cut short rather than finding last time's files.
   await writeSweep(plan, sweep, paths, options.quiet ?? false, io, resumed);
@@ -182,13 +161,11 @@ export async function sweepOrShardCommand(
     return reservesCallSweepCommand(getRule(ruleId), { ...options }, io);
   if (options.shard === undefined && options.shards === undefined) return sweepCommand(ruleId, options, io);
   const plan = planSweep(isRulePath(ruleId) ? await loadRuleFileRef(ruleId) : getRule(ruleId), options);
-  const place = resolveShard(options.shard, options.shards, env, true) as ShardPlace;
-  const { rule } = plan;
-  // A rule file is recorded with its contents' hash, so merge loads the very file the shards ran.
-  const ruleFiles = rule.file ? [{ ref: '', path: rule.file.path, sha256: rule.file.sha256 }] : [];
-  const { runGridShard } = await import('./grid-shard.js');
-  const args = { set: options.set ?? [], vary: options.vary ?? [] };
-  return runGridShard(sweepGrid, sweepGrid.job(plan, args, ruleFiles), place, options, io);
+  return shardOfGrid(sweepGrid, options, io, env, () => ({
+    plan,
+    args: { set: options.set ?? [], vary: options.vary ?? [] },
+    ruleFiles: recordedRuleFile(plan.rule),
+  }));
 }
 
 /** The sweep as merge writes it, once its shards are added up. */

@@ -5,8 +5,10 @@
 import type { PointSource, Presentation } from '../../presentation/presentation.js';
 
 const SIDES = ['player A', 'player B'];
-const bySide = (pattern: string, label: PointSource['label']): PointSource[] =>
-  ['a', 'b'].map((prefix, i) => ({ metric: `${prefix}.${pattern}`, label, series: SIDES[i] }));
+/** The metric `pattern` of each side, a series a side. */
+function bySide(pattern: string, label: PointSource['label']): PointSource[] {
+  return ['a', 'b'].map((prefix, i) => ({ metric: `${prefix}.${pattern}`, label, series: SIDES[i] }));
+}
 const KEY =
   'S123 is a standard deployment in zones 1, 2 and 3; F4 is a forward gamble from zone 4 with 2d6 for two more zones.';
 

@@ -5,8 +5,10 @@
 import type { PointSource, Presentation, Words } from '../../presentation/presentation.js';
 
 const SIDES = ['attacker', 'defender'];
-const perTurn = (pattern: string): PointSource[] =>
-  SIDES.map((side) => ({ metric: `${side}.${pattern}`, label: '{#i}', series: side }));
+/** The metric `pattern` of each side turn by turn, a series a side. */
+function perTurn(pattern: string): PointSource[] {
+  return SIDES.map((side) => ({ metric: `${side}.${pattern}`, label: '{#i}', series: side }));
+}
 
 /**
  * The reserve rules behind the figures, said where they are shown: at attackerStart=1 the attacker's ordinary

@@ -97,7 +97,11 @@ export function planFor(side: PlanSide): Plan {
 
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
 
-function buildPlan({ reserves, start, followed, hit, guarantee }: PlanSide): Plan {
+/**
+ * How many dice one draw holds for a side hitting on `hit`+, each a base-q digit of the draw, q^k, and how many
+ * of a code's digits score.
+ */
+function digitTable(hit: number): Pick<Plan, 'perDraw' | 'power' | 'hitsIn'> {
   // A die scores with chance (7 − hit)/6 = scoring/q in lowest terms: a base-q digit of q − scoring or more.
   const q = 6 / gcd(7 - hit, 6);
   const scoring = (7 - hit) / gcd(7 - hit, 6);
@@ -109,6 +113,11 @@ function buildPlan({ reserves, start, followed, hit, guarantee }: PlanSide): Pla
     for (let rest = code, digit = 0; digit < perDraw; digit++, rest = Math.floor(rest / q))
       hitsIn[code] += +(rest % q >= q - scoring);
   }
+  return { perDraw, power, hitsIn };
+}
+
+function buildPlan({ reserves, start, followed, hit, guarantee }: PlanSide): Plan {
+  const { perDraw, power, hitsIn } = digitTable(hit);
   const stride = reserves + 1;
   const states = (followed + 1) * stride;
   const stateOf = (turn: number, out: number) => turn * stride + out;
