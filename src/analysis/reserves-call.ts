@@ -215,7 +215,7 @@ function genericDecisions(
 
 /**
  * The call simulated: its best play solved exactly first, then `settings.trials` trials that play it
- * (src/rules/reserves-call.ts simulateCall), each metric's estimate beside its exact value under that play. Chunk k
+ * (src/rules/reserves/call.ts simulateCall), each metric's estimate beside its exact value under that play. Chunk k
  * draws from the stream of (seed, reserves, k), chunk after chunk on this thread (run-in-thread.ts: workers know
  * only the registry's rules), so the result is the same whatever --threads says.
  */

@@ -1,5 +1,5 @@
 /**
- * A rule file's decisions (src/rules/file-rule-exact.ts), around the solver (./decisions.ts): the game it solves,
+ * A rule file's decisions (src/rule-files/exact.ts), around the solver (./decisions.ts): the game it solves,
  * built from the explored states with the objective's weights, and every metric under the play it finds, solved as
  * the absorbing chain that play follows (./absorbing-chain.ts).
  */

@@ -1,6 +1,6 @@
 /**
  * `muster compare reserves` with a chosenRound=call variant: every variant solved exactly, the call's metrics under
- * best play. Oracles that share no code with the built-in call (src/rules/reserves-call.ts): the rule-file port
+ * best play. Oracles that share no code with the built-in call (src/rules/reserves/call.ts): the rule-file port
  * examples/rules/reserves-call-steps.mjs, solved by enumerating its states (src/exact/decisions.ts), for the call
  * variant; reserves.exact for a fixed round; the differences and the objective's value under each variant computed
  * here in fractions.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { matrixCommand } from '../../src/cli/commands/matrix.js';
 import { runCommand } from '../../src/cli/commands/run.js';
 import { main } from '../../src/cli.js';
-import { infinity } from '../../src/rules/infinity.js';
+import { infinity } from '../../src/rules/infinity/infinity.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { bufferIo } from '../support/io.js';
 

@@ -1,6 +1,6 @@
 /**
  * A weighted-sum objective for a step-form decision rule (`--objective "a.sum - 3*a.wins"`, or the file's own
- * `objective`): best play solved exactly (src/exact/decisions.ts through src/rules/file-rule-exact.ts) against brute
+ * `objective`): best play solved exactly (src/exact/decisions.ts through src/rule-files/exact.ts) against brute
  * force written here from the procedure: a d6 that A may roll again while re-roll tokens last, keeping the last roll;
  * every deterministic policy (keep or re-roll at each of the 12 (tokens, value) states: 4,096 policies) valued in
  * fractions, the best taken. Weights chosen so that best play is neither metric's own: it re-rolls a 4 (bad for

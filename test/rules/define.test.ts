@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ParamSpec } from '../../src/contract/types.js';
 import { UsageError } from '../../src/errors.js';
 import { defineBuiltin, slotsOf } from '../../src/rules/define.js';
-import { infinity } from '../../src/rules/infinity.js';
+import { infinity } from '../../src/rules/infinity/infinity.js';
 import { noctvale } from '../../src/rules/noctvale.js';
 import { resolveParams } from '../../src/rules/params.js';
 import type { Tallied } from '../../src/stats/estimate.js';

@@ -16,7 +16,7 @@ import { runChunks } from '../../src/engine/run-chunks.js';
 import { loadRule } from '../../src/rule-files/load.js';
 import { deployment } from '../../src/rules/deployment/deployment.js';
 import { fow } from '../../src/rules/fow/fow.js';
-import { infinity } from '../../src/rules/infinity.js';
+import { infinity } from '../../src/rules/infinity/infinity.js';
 import { noctvale } from '../../src/rules/noctvale.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { reserves } from '../../src/rules/reserves/reserves.js';

@@ -30,7 +30,7 @@ import type { Builtin } from '../../src/rules/define.js';
 import { deployment } from '../../src/rules/deployment/deployment.js';
 import { fow } from '../../src/rules/fow/fow.js';
 import { rules } from '../../src/rules/index.js';
-import { infinity } from '../../src/rules/infinity.js';
+import { infinity } from '../../src/rules/infinity/infinity.js';
 import { noctvale } from '../../src/rules/noctvale.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { reserves } from '../../src/rules/reserves/reserves.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Fraction } from '../../src/exact/fraction.js';
-import { infinity } from '../../src/rules/infinity.js';
+import { infinity } from '../../src/rules/infinity/infinity.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { initiativeRoll } from './infinity-brute-force.js';
 

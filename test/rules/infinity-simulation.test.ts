@@ -3,7 +3,7 @@ import type { StreamVersion } from '../../src/contract/types.js';
 import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
 import { STREAM_VERSIONS } from '../../src/engine/random.js';
 import { runBuiltinChunks } from '../../src/rules/index.js';
-import { infinity } from '../../src/rules/infinity.js';
+import { infinity } from '../../src/rules/infinity/infinity.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { estimate } from '../../src/stats/estimate.js';
 import { meanTolerance, proportionTolerance } from '../support/bounds.js';

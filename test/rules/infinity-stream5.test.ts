@@ -15,7 +15,7 @@ import {
   infinity,
   ROLL_AGAIN,
   rollOutcomes,
-} from '../../src/rules/infinity.js';
+} from '../../src/rules/infinity/infinity.js';
 import { resolveParams } from '../../src/rules/params.js';
 import type { Tallied } from '../../src/stats/estimate.js';
 import { DigitReplay } from '../support/digit-replay.js';

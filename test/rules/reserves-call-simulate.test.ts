@@ -1,6 +1,6 @@
 /**
  * `muster run reserves --set chosenRound=call` without --exact: trials that play the exact policy
- * (src/rules/reserves-call.ts simulateCall). Every metric's estimate is held within 5σ of its exact value under
+ * (src/rules/reserves/call.ts simulateCall). Every metric's estimate is held within 5σ of its exact value under
  * best play, itself checked against brute force over every calling policy in test/rules/reserves-call.test.ts.
  * Fixed seeds; the same numbers on 1 and 2 threads.
  *

@@ -5,8 +5,8 @@
  * a roll's pair of dice as one digit (infinity.ts, simulateByPairs).
  */
 
-import type { Rng } from '../contract/types.js';
-import type { Slots } from './define.js';
+import type { Rng } from '../../contract/types.js';
+import type { Slots } from '../define.js';
 
 /** A d20. */
 const FACES = 20;

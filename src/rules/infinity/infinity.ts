@@ -20,13 +20,13 @@
  * mean rolling again. That one comparison is the whole Face to Face rule.
  */
 
-import type { Dice } from '../contract/dice.js';
-import type { MetricSpec, ParamSpec, Rng } from '../contract/types.js';
-import { badValue } from '../errors.js';
-import { Fraction } from '../exact/fraction.js';
-import { defineBuiltin, type ParamsOf, type Slots, type TrialOut } from './define.js';
-import { acceptedOutput, digitDraw, stateOf } from './draw-digits.js';
-import { simulateDieByDie } from './infinity-streams.js';
+import type { Dice } from '../../contract/dice.js';
+import type { MetricSpec, ParamSpec, Rng } from '../../contract/types.js';
+import { badValue } from '../../errors.js';
+import { Fraction } from '../../exact/fraction.js';
+import { defineBuiltin, type ParamsOf, type Slots, type TrialOut } from '../define.js';
+import { acceptedOutput, digitDraw, stateOf } from '../draw-digits.js';
+import { simulateDieByDie } from './streams.js';
 
 /**
  * WIP is an Attribute of 1–30 here: 30 is well above any Lieutenant's WIP with modifiers, and 1 keeps a success
