@@ -2,7 +2,7 @@
  * The CLI's first step, before it loads the command line: where the command
  * runs, decided once from argv. A command any of whose arguments names a
  * rule file (`muster run ./my-rule.mjs …`, `--variant "b: rule=./b.mjs"`,
- * `merge … --rule ./my-rule.mjs`, `app --rule=./my-rule.ts`) runs on the rule
+ * `merge … --rule ./my-rule.mjs`, `app --rule=./my-rule.mjs`) runs on the rule
  * thread (cli/supervisor.ts), which the main thread only watches; it need not
  * load commander, the built-in rules and the rest of the command line, which
  * the rule thread loads again. Every other command runs main() here, where a
@@ -38,7 +38,7 @@ export const RULE_COMMANDS: readonly string[] = [
 /**
  * A script's ending (rule-path.ts SCRIPT) anywhere in an argument: at its
  * end, or followed by what separates it from more text, as in
- * `--rule=./a.mjs`, `"b: rule=./b.ts,n=2"` or `"rule=./c.js; n=3"`. A name
+ * `--rule=./a.mjs`, `"b: rule=./b.mjs,n=2"` or `"rule=./c.js; n=3"`. A name
  * that merely contains one (`wip.json`, `mjsx`) is not a rule file.
  */
 const NAMES_SCRIPT = /\.(mjs|js|cjs|ts|mts|cts)(?![\p{L}\p{N}_])/iu;

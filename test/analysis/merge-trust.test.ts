@@ -132,7 +132,7 @@ describe('a tally inconsistent with its trials', () => {
   it('a mean whose sum of squares is below its sum squared over its trials', async () => {
     const { path, shard } = await realShard('infinity', 0, 1);
     const forged = structuredClone(shard);
-    // infinity's rolls (sum, sum of squares) are the tally's entries 4 and 5 (src/rules/infinity.ts `at`): Σx² <
+    // infinity's rolls (sum, sum of squares) are the tally's entries 4 and 5 (src/rules/infinity/infinity.ts `at`): Σx² <
     // (Σx)²/n is impossible.
     const rolls = validateShard('x', shard).tally;
     forged.tally[5] = Math.floor(rolls[4] / 2);

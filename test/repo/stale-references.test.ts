@@ -53,7 +53,7 @@ describe('the checker', () => {
     () => {
       const text = [
         '/**',
-        ' * Built by test/no-such-file.test.ts; see ./no-such-module.ts and ../theme.ts, and src/rules/infinity.ts.',
+        ' * Built by test/no-such-file.test.ts; see ./no-such-module.ts and ../theme.ts, and src/rules/infinity/infinity.ts.',
         ' */',
         "const notAComment = 'test/also-missing.test.ts';",
       ].join('\n');
