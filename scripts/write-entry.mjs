@@ -1,7 +1,7 @@
 // tsc mirrors the source tree into dist/ (dist/src/cli.js, dist/workers/…); this writes the dist/cli.js entry
-// that the design's contract names, and the rule thread's (dist/bundle/rule-thread.js), each bundled by esbuild
-// from tsc's output with the modules they import, the packages left out. Node then resolves and reads a few
-// files at start-up instead of a hundred, on the main thread and again on the rule thread: a command is a
+// that the design's contract names (from the process entry, src/cli/bin.ts), and the rule thread's
+// (dist/bundle/rule-thread.js), each bundled by esbuild from tsc's output with the modules they import, the
+// packages left out. Node then resolves and reads a few files at start-up instead of a hundred, on the main thread and again on the rule thread: a command is a
 // whole process, and finding each module's file was much of its start-up. A module imported with import()
 // stays a chunk of its own (dist/bundle/), loaded only by the commands that use it, as before.
 // `node scripts/write-entry.mjs [DIR]`: DIR is tsc's output (dist/ unless told; build.mjs names its own folder).
@@ -10,28 +10,6 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { build } from 'esbuild';
 
 const dist = resolve(process.argv[2] ?? 'dist');
-const ENTRY = `#!/usr/bin/env node
-import { cliEntry } from './src/cli/entry.js';
-import { holdSignals } from './src/output/interrupt.js';
-import { guardStandardStreams, internalErrorText } from './src/output/standard-streams.js';
-// A closed pipe on stdout is a quiet success, a full device one line and exit 2: never a trace.
-guardStandardStreams();
-// An error thrown outside the command's promise (a timer, an event handler) is reported as any other bug,
-// escaped, instead of by Node's default handler, which prints the raw message.
-process.on('uncaughtException', (error) => {
-  process.stderr.write(internalErrorText(error));
-  process.exit(1);
-});
-// Held until the process exits: a Ctrl-C after the command has printed, while
-// worker threads shut down, must not turn its exit status into a signal death.
-holdSignals();
-try {
-  process.exitCode = await cliEntry(process.argv.slice(2));
-} catch (error) {
-  process.stderr.write(internalErrorText(error));
-  process.exitCode = 1;
-}
-`;
 
 // A module finds files beside it from its import.meta.url (the pool its worker, the version its package.json):
 // each keeps the URL of its own file in dist/, rewritten once the bundle says which output it landed in.
@@ -39,8 +17,6 @@ const META = /"__muster_meta_url__:([^"]+)"/g;
 const keepOwnUrl = {
   name: 'keep-own-url',
   setup(bundler) {
-    bundler.onResolve({ filter: /^muster:entry$/ }, () => ({ path: 'entry', namespace: 'muster' }));
-    bundler.onLoad({ filter: /.*/, namespace: 'muster' }, () => ({ contents: ENTRY, resolveDir: dist, loader: 'js' }));
     bundler.onLoad({ filter: /\.js$/ }, async (args) => {
       const { readFile } = await import('node:fs/promises');
       const own = relative(dist, args.path).split('\\').join('/');
@@ -52,7 +28,7 @@ const keepOwnUrl = {
 
 const { outputFiles } = await build({
   entryPoints: [
-    { in: 'muster:entry', out: 'cli' },
+    { in: join(dist, 'src/cli/bin.js'), out: 'cli' },
     { in: join(dist, 'src/cli/command-thread.js'), out: 'bundle/rule-thread' },
   ],
   bundle: true,

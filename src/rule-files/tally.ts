@@ -24,14 +24,14 @@
  */
 
 import type { MetricSpec } from '../contract/types.js';
+import { DISTRIBUTION_DEPTH } from '../contract/values.js';
 import { describeValue } from '../guard/rule-text.js';
 import { keyedRecord } from '../keyed.js';
 import { type Histogram, mean, proportion, type Tallied } from '../stats/estimate.js';
 
 const FRACTION_UNITS = 2 ** 32;
 
-/** How many values a distribution without a max lists from its min before counting the rest as beyond. */
-export const DISTRIBUTION_DEPTH = 1000;
+export { DISTRIBUTION_DEPTH };
 /** Most values a distribution's declared range may hold: its histogram is that many tally entries. */
 export const MAX_DISTRIBUTION_VALUES = 100_000;
 /** Values a distribution may declare or give lie within ±LIMIT, so every count and square sums exactly enough. */

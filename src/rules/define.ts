@@ -30,11 +30,11 @@ import type {
   Rng,
   Rule,
 } from '../contract/types.js';
+import { DISTRIBUTION_DEPTH } from '../contract/values.js';
 import { UsageError } from '../errors.js';
 import type { ExactDistribution } from '../exact/exact-distribution.js';
 import type { Fraction } from '../exact/fraction.js';
 import { keyedRecord } from '../keyed.js';
-import { DISTRIBUTION_DEPTH } from '../rule-files/tally.js';
 import { mean, proportion, type Tallied } from '../stats/estimate.js';
 
 /** The value a parameter of this spec holds after parsing: a choice narrows to its choices. */
