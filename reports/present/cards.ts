@@ -7,10 +7,10 @@
  * No node: imports here or below, so the calculator page can bundle it.
  */
 import { bestOf } from '../../src/best-of.js';
+import type { AxisDecl, CardDecl, ChartDecl, TableDecl, Words } from '../../src/contract/presentation.js';
 import type { Params, ParamValue, Rule } from '../../src/contract/types.js';
 import { badValue, UsageError } from '../../src/errors.js';
 import { own } from '../../src/keyed.js';
-import type { AxisDecl, CardDecl, ChartDecl, TableDecl, Words } from '../../src/presentation/presentation.js';
 import type { RunResult } from '../../src/result.js';
 import { findParam, resolveParams } from '../../src/rules/params.js';
 import { withRangeHint } from '../../src/text/suggest.js';

@@ -4,8 +4,8 @@
  * A declaration whose metrics the run did not report draws nothing.
  */
 import { bestOf } from '../../src/best-of.js';
+import type { ChartDecl, PointSource, SplitRow, Words } from '../../src/contract/presentation.js';
 import { own } from '../../src/keyed.js';
-import type { ChartDecl, PointSource, SplitRow, Words } from '../../src/presentation/presentation.js';
 import type { MetricResult } from '../../src/result.js';
 import { type IntervalPoint, intervalChart, lineChart, pointFrom } from '../charts/blocks.js';
 import type { Chart, RunView } from '../charts/chart.js';

@@ -3,9 +3,9 @@
  * one run: parameters, the index a metric pattern matched, a figure.
  */
 import { bestOf } from '../../src/best-of.js';
+import type { Condition, Words } from '../../src/contract/presentation.js';
 import type { Params } from '../../src/contract/types.js';
 import { own } from '../../src/keyed.js';
-import type { Condition, Words } from '../../src/presentation/presentation.js';
 import type { RunResult } from '../../src/result.js';
 import { markerKey } from '../charts/blocks.js';
 import { percent } from '../numbers.js';

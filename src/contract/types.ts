@@ -1,7 +1,7 @@
 import type { ExactDistribution } from '../exact/exact-distribution.js';
 import type { Fraction } from '../exact/fraction.js';
-import type { Presentation } from '../presentation/presentation.js';
 import type { Tallied } from '../stats/estimate.js';
+import type { Presentation } from './presentation.js';
 
 import type { Params, ParamValue } from './values.js';
 

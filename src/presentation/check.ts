@@ -6,10 +6,10 @@
  * "Presentation"). The vocabulary is ./presentation.ts.
  */
 
+import type { AxisDecl, CardDecl, ChartDecl, Presentation } from '../contract/presentation.js';
 import type { MatrixSpec, ParamSpec } from '../contract/types.js';
 import type { Data, Fail } from '../input/schema.js';
 import { PresentationFields } from './fields.js';
-import type { AxisDecl, CardDecl, ChartDecl, Presentation } from './presentation.js';
 
 /** Checks `presentation` against the rule's parameters (and its matrix, for a card over it). */
 export function checkPresentation(

@@ -5,9 +5,17 @@
  * checked by ./check.ts.
  */
 
+import type {
+  ChartDecl,
+  ColumnDecl,
+  Condition,
+  PointSource,
+  SplitRow,
+  TableDecl,
+  Words,
+} from '../contract/presentation.js';
 import type { MatrixSpec, ParamSpec, ParamValue } from '../contract/types.js';
 import { type Data, type Fail, Schema } from '../input/schema.js';
-import type { ChartDecl, ColumnDecl, Condition, PointSource, SplitRow, TableDecl, Words } from './presentation.js';
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9.-]{0,63}$/;
 const SPECIALS = /^(i|ordinal|value|markers|percent:.+|entry:[^:]+(:\d+)?)$/;

@@ -7,13 +7,13 @@
  * the params can only be checked at those params).
  */
 
+import type { Presentation } from '../contract/presentation.js';
 import type { MatrixSpec, MetricSpec, ParamSpec, Params, Reading } from '../contract/types.js';
 import { UsageError } from '../errors.js';
 import type { Fraction } from '../exact/fraction.js';
 import { ruleCall } from '../guard/rule-calls.js';
 import { describeError, describeValue, isA, oneLine } from '../guard/rule-text.js';
 import { checkPresentation } from '../presentation/check.js';
-import type { Presentation } from '../presentation/presentation.js';
 import { checkExact, checkMetrics, checkParams } from './fields.js';
 import { checkMatrix } from './matrix.js';
 import { guarded, plainData, readMembers } from './read.js';

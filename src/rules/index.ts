@@ -1,7 +1,7 @@
+import type { Presentation } from '../contract/presentation.js';
 import type { Rule } from '../contract/types.js';
 import { type ChunkTask, runChunks } from '../engine/run-chunks.js';
 import { UsageError } from '../errors.js';
-import type { Presentation } from '../presentation/presentation.js';
 import { didYouMean } from '../text/suggest.js';
 import { deepFreeze } from './deep-freeze.js';
 import { deployment } from './deployment/deployment.js';

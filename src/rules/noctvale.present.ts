@@ -1,5 +1,5 @@
 /** How Noctvale's initiative and deployment (./noctvale.ts) are shown: who has it, who places last, the groups. */
-import type { Presentation } from '../presentation/presentation.js';
+import type { Presentation } from '../contract/presentation.js';
 
 export const noctvalePresentation: Presentation = {
   charts: [

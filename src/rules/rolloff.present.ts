@@ -1,5 +1,5 @@
 /** How the 2d6 roll-off (./rolloff.ts) is shown: who wins it, and a card of its four figures. */
-import type { Presentation } from '../presentation/presentation.js';
+import type { Presentation } from '../contract/presentation.js';
 
 export const rolloffPresentation: Presentation = {
   charts: [

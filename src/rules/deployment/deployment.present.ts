@@ -2,7 +2,7 @@
  * How Genesys deployment (./deployment.ts) is shown: who takes the first-turn initiative, which zones each side
  * holds, and the strategy-against-strategy card.
  */
-import type { PointSource, Presentation } from '../../presentation/presentation.js';
+import type { PointSource, Presentation } from '../../contract/presentation.js';
 
 const SIDES = ['player A', 'player B'];
 /** The metric `pattern` of each side, a series a side. */

@@ -2,7 +2,7 @@
  * How Flames of War reserves (./fow.ts) are shown: platoons on the table turn by turn, attacker against defender
  * (the chart players print), and when each side has everything in.
  */
-import type { PointSource, Presentation, Words } from '../../presentation/presentation.js';
+import type { PointSource, Presentation, Words } from '../../contract/presentation.js';
 
 const SIDES = ['attacker', 'defender'];
 /** The metric `pattern` of each side turn by turn, a series a side. */

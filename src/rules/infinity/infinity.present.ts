@@ -1,5 +1,5 @@
 /** How Infinity's Initiative Roll (./infinity.ts) is shown: who wins it, and the WIP-against-WIP card. */
-import type { Presentation } from '../../presentation/presentation.js';
+import type { Presentation } from '../../contract/presentation.js';
 
 const A = 'player A (WIP {wipA})';
 const B = 'player B (WIP {wipB})';

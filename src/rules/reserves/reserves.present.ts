@@ -2,7 +2,7 @@
  * How Genesys reserves (./reserves.ts) are shown: when squads arrive, round by round, and the arrival card a player
  * consults before choosing a reserve round — one line per chosen round, one panel per command level.
  */
-import type { Presentation, Words } from '../../presentation/presentation.js';
+import type { Presentation, Words } from '../../contract/presentation.js';
 
 const CHOICE: Words = {
   if: { param: 'chosenRound', equals: 0 },

@@ -2,7 +2,7 @@
  * How Mordheim warbands (./warbands.ts) are shown: who defends, who is the underdog, the order warbands set up in,
  * and who moves first.
  */
-import type { Presentation } from '../../presentation/presentation.js';
+import type { Presentation } from '../../contract/presentation.js';
 
 /** "warband 2 (rating 148)": the rating read from the warbands parameter (rating:models in seating order). */
 const WARBAND = 'warband {#i} (rating {#entry:warbands:0})';

@@ -13,7 +13,7 @@
  * `{#entry:name:field}` field `field` (0-based, split at ':') of the `{#i}`th
  * comma-separated entry of parameter `name`. `{{` is a literal brace.
  */
-import type { ParamValue } from '../contract/values.js';
+import type { ParamValue } from './values.js';
 
 /** When a piece of words applies: on a parameter's value, or on whether a metric was reported. */
 export type Condition =
