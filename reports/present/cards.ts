@@ -1,5 +1,5 @@
 /**
- * A rule's one-page card drawn from its presentation (src/presentation/presentation.ts
+ * A rule's one-page card drawn from its presentation (src/contract/presentation.ts
  * `CardDecl`): heatmaps over a matrix axis (and, with --against, a ranked
  * list), the rule's own run charts with tables, or line panels; a rule that
  * declares no card gets the generic one (./generic-card.ts).

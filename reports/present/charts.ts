@@ -1,5 +1,5 @@
 /**
- * A rule's declared run charts (src/presentation/presentation.ts `ChartDecl`)
+ * A rule's declared run charts (src/contract/presentation.ts `ChartDecl`)
  * drawn for one run: split bars, bars or dots per category, lines per index.
  * A declaration whose metrics the run did not report draws nothing.
  */

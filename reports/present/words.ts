@@ -1,5 +1,5 @@
 /**
- * A presentation's words (src/presentation/presentation.ts `Words`) filled in for
+ * A presentation's words (src/contract/presentation.ts `Words`) filled in for
  * one run: parameters, the index a metric pattern matched, a figure.
  */
 import { bestOf } from '../../src/best-of.js';
