@@ -3,7 +3,7 @@
  * words of its matrix axes, as plain data. A built-in declares it in
  * `src/rules/<id>.present.ts` beside the rule; a rule file in its default
  * export's `presentation` field (docs/custom-rules.md), checked by
- * ./check.ts. reports/ draws from it (reports/present/), so
+ * src/presentation/check.ts. reports/ draws from it (reports/present/), so
  * nothing here knows about Vega or HTML and src/ never imports reports/.
  *
  * Words are templates: `{name}` is the value of parameter `name`; `{#i}` the

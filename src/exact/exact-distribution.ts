@@ -8,6 +8,12 @@
  */
 import { Fraction } from './fraction.js';
 
+/**
+ * How many values a distribution metric without a max lists from its min before counting the rest as beyond
+ * (a built-in's histogram and a rule file's alike).
+ */
+export const DISTRIBUTION_DEPTH = 1000;
+
 export interface ExactDistribution {
   /** The first value listed. */
   min: number;

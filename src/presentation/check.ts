@@ -3,7 +3,7 @@
  * (the file's functions never run on the main thread), every field known,
  * every parameter it names one of the rule's, every chart id safe as a file
  * name. A mistake is one line naming the field (docs/custom-rules.md,
- * "Presentation"). The vocabulary is ./presentation.ts.
+ * "Presentation"). The vocabulary is src/contract/presentation.ts.
  */
 
 import type { AxisDecl, CardDecl, ChartDecl, Presentation } from '../contract/presentation.js';

@@ -21,7 +21,7 @@ const ID = /^[A-Za-z0-9][A-Za-z0-9.-]{0,63}$/;
 const SPECIALS = /^(i|ordinal|value|markers|percent:.+|entry:[^:]+(:\d+)?)$/;
 const COMMON = ['id', 'title', 'caption'];
 
-/** The vocabulary of ./presentation.ts as checks, short of the card. */
+/** The vocabulary of src/contract/presentation.ts as checks, short of the card. */
 export class PresentationFields extends Schema {
   protected readonly names: string[];
 

@@ -24,7 +24,7 @@
  */
 
 import type { MetricSpec } from '../contract/types.js';
-import { DISTRIBUTION_DEPTH } from '../contract/values.js';
+import { DISTRIBUTION_DEPTH } from '../exact/exact-distribution.js';
 import { describeValue } from '../guard/rule-text.js';
 import { keyedRecord } from '../keyed.js';
 import { type Histogram, mean, proportion, type Tallied } from '../stats/estimate.js';

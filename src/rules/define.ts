@@ -30,9 +30,9 @@ import type {
   Rng,
   Rule,
 } from '../contract/types.js';
-import { DISTRIBUTION_DEPTH } from '../contract/values.js';
 import { UsageError } from '../errors.js';
 import type { ExactDistribution } from '../exact/exact-distribution.js';
+import { DISTRIBUTION_DEPTH } from '../exact/exact-distribution.js';
 import type { Fraction } from '../exact/fraction.js';
 import { keyedRecord } from '../keyed.js';
 import { mean, proportion, type Tallied } from '../stats/estimate.js';
