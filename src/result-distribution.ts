@@ -78,6 +78,43 @@ const chanceOf = (successes: number | null, trials: number, exact: Fraction | nu
   };
 };
 
+/** The values a distribution lists: from the lowest with a count or an exact chance to the highest (else its min). */
+function listedSpan(
+  range: DistributionSpec,
+  histogram: Histogram | null,
+  exact: ExactDistribution | null,
+): { first: number; last: number } {
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  if (histogram) {
+    for (let at = 0; at < histogram.counts.length; at++) {
+      if (histogram.counts[at] === 0) continue;
+      first = Math.min(first, histogram.min + at);
+      last = Math.max(last, histogram.min + at);
+    }
+  }
+  if (exact) {
+    exact.probabilities.forEach((chance, at) => {
+      if (chance.numerator === 0n) return;
+      first = Math.min(first, exact.min + at);
+      last = Math.max(last, exact.min + at);
+    });
+  }
+  if (first > last) first = last = range.min;
+  return { first, last };
+}
+
+/** The exact chance of everything above `last` (null where the exact listing is shorter, or nothing is exact). */
+function exactAboveOf(exact: ExactDistribution | null, last: number): Fraction | null {
+  if (!exact) return null;
+  const listedEnd = exact.min + exact.probabilities.length - 1;
+  if (last >= listedEnd)
+    return last === listedEnd ? exact.beyond : exact.beyond.numerator === 0n ? Fraction.ZERO : null;
+  let above = exact.beyond;
+  for (let value = last + 1; value <= listedEnd; value++) above = above.add(exact.probabilities[value - exact.min]);
+  return above;
+}
+
 /**
  * The distribution of one metric from its histogram (null when nothing was simulated) and its exact distribution
  * (null where unknown). `trials` is the simulated trials (0 when exact only).
@@ -104,39 +141,12 @@ export function distributionResult(
     if (at < exact.probabilities.length) return exact.probabilities[at];
     return exact.beyond.numerator === 0n ? Fraction.ZERO : null;
   };
-  // The values listed: from the lowest with a count or an exact chance to the highest.
-  let first = Number.POSITIVE_INFINITY;
-  let last = Number.NEGATIVE_INFINITY;
-  if (histogram) {
-    for (let at = 0; at < histogram.counts.length; at++) {
-      if (histogram.counts[at] === 0) continue;
-      first = Math.min(first, histogram.min + at);
-      last = Math.max(last, histogram.min + at);
-    }
-  }
-  if (exact) {
-    exact.probabilities.forEach((chance, at) => {
-      if (chance.numerator === 0n) return;
-      first = Math.min(first, exact.min + at);
-      last = Math.max(last, exact.min + at);
-    });
-  }
-  if (first > last) first = last = range.min;
+  const { first, last } = listedSpan(range, histogram, exact);
   const beyondCount = histogram?.beyond ?? 0;
-  // Exact chances of the values listed, and of everything above the last (null where the exact listing is shorter).
+  // Exact chances of the values listed (null where the exact listing is shorter).
   const exacts: Array<Fraction | null> = [];
   for (let value = first; value <= last; value++) exacts.push(exactAt(value));
-  let exactAbove: Fraction | null = null;
-  if (exact) {
-    const listedEnd = exact.min + exact.probabilities.length - 1;
-    if (last >= listedEnd)
-      exactAbove = last === listedEnd ? exact.beyond : exact.beyond.numerator === 0n ? Fraction.ZERO : null;
-    else {
-      exactAbove = exact.beyond;
-      for (let value = last + 1; value <= listedEnd; value++)
-        exactAbove = exactAbove.add(exact.probabilities[value - exact.min]);
-    }
-  }
+  const exactAbove = exactAboveOf(exact, last);
   const counts: number[] = [];
   for (let value = first; value <= last; value++) counts.push(countAt(value));
   // Tails, summed from each end: at most from below, at least from above (beyond included).

@@ -27,7 +27,7 @@ import { buildResult } from '../../result.js';
 import { isRulePath } from '../../rule-files/load.js';
 import { getRule } from '../../rules/index.js';
 import { GRID_SHARD_FORMAT, type GridShardFile, readGridShard } from '../../shards/grid-shard-file.js';
-import { gridShardPieces } from '../../shards/grid-shards.js';
+import { type GridPiece, gridShardPieces } from '../../shards/grid-shards.js';
 import { type GridToVerify, PiecesToVerify } from '../../shards/grid-verify.js';
 import { fillIndex, type ShardPlace } from '../../shards/scheduler.js';
 import { checkCounts, mixedStreams, namedRuleFiles, shardTrials } from '../../shards/shard-file.js';
@@ -87,32 +87,7 @@ export async function runGridShard(
   checkDistinct([{ option: '--out', path: out }], inputs);
   checkOutputNames([{ option: '--out', path: options.out, format: 'json' }]);
   const pieces = gridShardPieces(points.length, settings.trials, place.index, place.count);
-  const checkpoint = openCheckpoint(
-    options,
-    {
-      command: `${job.command} shard`,
-      ...ruleOfJob(rule),
-      ...(job.rules ? { rules: job.rules.map((r) => ruleOfJob(r)) } : {}),
-      seeds,
-      ...streamOfJob(settings.stream),
-      trials: settings.trials,
-      points,
-      pieces,
-    },
-    (point) => {
-      const piece = pieces.find((p) => p.point === point);
-      return (
-        piece && {
-          tallyLength: ruleOf(point).tallyLength(points[point]),
-          totalAllowed: (total) => total === settings.trials,
-          chunks: piece,
-          checkTally: (tally, trials) => checkCounts(ruleOf(point), points[point], tally, trials),
-        }
-      );
-    },
-    place,
-    { outputs: [{ option: '--out', path: out }], inputs },
-  );
+  const checkpoint = openGridShardCheckpoint(options, job, pieces, place, out, inputs);
 
   // A resumed shard says so, and counts only its own trials in its rate.
   const already = savedTrials(checkpoint, points.length, settings.trials);
@@ -173,6 +148,45 @@ export async function runGridShard(
       : `${noun} ${pieces[0].point + 1}–${pieces[pieces.length - 1].point + 1} of ${points.length}`;
   io.out(`${job.command} shard ${place.index}/${place.count}: ${span} → ${terminalLine(out)}\n`);
   return file;
+}
+
+/** The grid shard's checkpoint (--checkpoint), its job the rules, seeds, stream, trials, points and this shard's pieces. */
+function openGridShardCheckpoint(
+  options: GridShardOptions,
+  job: GridJob,
+  pieces: GridPiece[],
+  place: ShardPlace,
+  out: string,
+  inputs: ReturnType<typeof ruleFileInputs>,
+) {
+  const { rule, points, seeds, settings } = job;
+  const ruleOf = (point: number) => job.rules?.[point] ?? rule;
+  return openCheckpoint(
+    options,
+    {
+      command: `${job.command} shard`,
+      ...ruleOfJob(rule),
+      ...(job.rules ? { rules: job.rules.map((r) => ruleOfJob(r)) } : {}),
+      seeds,
+      ...streamOfJob(settings.stream),
+      trials: settings.trials,
+      points,
+      pieces,
+    },
+    (point) => {
+      const piece = pieces.find((p) => p.point === point);
+      return (
+        piece && {
+          tallyLength: ruleOf(point).tallyLength(points[point]),
+          totalAllowed: (total) => total === settings.trials,
+          chunks: piece,
+          checkTally: (tally, trials) => checkCounts(ruleOf(point), points[point], tally, trials),
+        }
+      );
+    },
+    place,
+    { outputs: [{ option: '--out', path: out }], inputs },
+  );
 }
 
 export interface GridMergeOptions {

@@ -27,11 +27,11 @@ export type { ShardFile };
 
 import type { CompareResult } from '../../analysis/compare.js';
 import type { SweepResult } from '../../analysis/sweep.js';
-import type { Rule } from '../../contract/types.js';
+import type { Params, Rule } from '../../contract/types.js';
 import { chunkCount, shardChunks } from '../../engine/chunks.js';
 import { SimulationPool } from '../../engine/pool.js';
 import { mergeTally } from '../../engine/run-chunks.js';
-import { parseTimeout } from '../../engine/settings.js';
+import { parseTimeout, type SimulationSettings } from '../../engine/settings.js';
 import { simulate } from '../../engine/simulate.js';
 import { Interrupted, UsageError } from '../../errors.js';
 import type { Io } from '../../output/io.js';
@@ -39,7 +39,7 @@ import { buildResult, envelope, type RunResult, withDecisions } from '../../resu
 import { isRulePath, loadRule } from '../../rule-files/load.js';
 import { getRule } from '../../rules/index.js';
 import { resolveParams } from '../../rules/params.js';
-import { fillIndex, resolveShard } from '../../shards/scheduler.js';
+import { fillIndex, resolveShard, type ShardPlace } from '../../shards/scheduler.js';
 import { openCheckpoint, ruleOfJob, savedTrials, streamOfJob } from '../checkpoint-option.js';
 import { renderDecisions } from '../decisions-format.js';
 import { renderRun, tableWidth } from '../format.js';
@@ -101,29 +101,7 @@ export async function shardCommand(
         `shards (n ≤ ${count}), or more --trials`,
     );
   }
-  const checkpoint = openCheckpoint(
-    options,
-    {
-      command: 'shard',
-      ...ruleOfJob(rule),
-      params,
-      seed: settings.seed,
-      ...streamOfJob(settings.stream),
-      trials: settings.trials,
-      chunks,
-    },
-    (point) =>
-      point === 0
-        ? {
-            tallyLength: rule.tallyLength(params),
-            totalAllowed: (total) => total === settings.trials,
-            chunks,
-            checkTally: (tally, trials) => checkCounts(rule, params, tally, trials),
-          }
-        : undefined,
-    place,
-    { outputs: [{ option: '--out', path: out }], inputs: ruleFileInputs([rule]) },
-  );
+  const checkpoint = openShardCheckpoint(options, rule, params, settings, chunks, place, out);
 
   // A resumed shard says so, and counts only its own trials in its rate.
   const already = savedTrials(checkpoint, 1, settings.trials);
@@ -180,6 +158,41 @@ export async function shardCommand(
     progress.finish();
     await pool.close();
   }
+}
+
+/** The shard's checkpoint (--checkpoint), its job the rule, parameters, stream, trials and chunks of this shard. */
+function openShardCheckpoint(
+  options: ShardOptions,
+  rule: Rule,
+  params: Params,
+  settings: SimulationSettings,
+  chunks: { first: number; end: number },
+  place: ShardPlace,
+  out: string,
+) {
+  return openCheckpoint(
+    options,
+    {
+      command: 'shard',
+      ...ruleOfJob(rule),
+      params,
+      seed: settings.seed,
+      ...streamOfJob(settings.stream),
+      trials: settings.trials,
+      chunks,
+    },
+    (point) =>
+      point === 0
+        ? {
+            tallyLength: rule.tallyLength(params),
+            totalAllowed: (total) => total === settings.trials,
+            chunks,
+            checkTally: (tally, trials) => checkCounts(rule, params, tally, trials),
+          }
+        : undefined,
+    place,
+    { outputs: [{ option: '--out', path: out }], inputs: ruleFileInputs([rule]) },
+  );
 }
 
 interface MergeOptions extends GridMergeOptions {
