@@ -9,7 +9,7 @@ import type { Params, Rule } from '../src/contract/types.js';
 import { own } from '../src/keyed.js';
 import { formatCount, formatParams } from '../src/output/format.js';
 import type { RunResult } from '../src/result.js';
-import { knownExact } from '../src/rules/exact-of.js';
+import { lookUpExact } from '../src/rules/exact-of.js';
 import type { Chart } from './charts/chart.js';
 import { withTitle } from './charts/chart.js';
 import { distributionCharts } from './charts/distribution.js';
@@ -91,7 +91,7 @@ export function runPageInput(
 ): PageInput {
   const metrics = rule.metrics(result.params);
   // As the result has them: a rule file's enumeration past its budget beside a simulation is no exact value.
-  const fractions = knownExact(rule, result.params);
+  const fractions = lookUpExact(rule, result.params).values;
   const printed = options.printDiagnostics ? '' : ' Shown on screen; printed only with --print-diagnostics.';
   // A distribution reads one view at a time on screen (a radio under the chart) and all three on paper.
   const distributions = distributionCharts({ rule, result, metrics }).flatMap(({ screen, print }) => [

@@ -1,9 +1,9 @@
-import type { DistributionSpec, Params, Rule, RuleDecisions, StreamVersion } from './contract/types.js';
+import type { DistributionSpec, MetricSpec, Params, Rule, RuleDecisions, StreamVersion } from './contract/types.js';
 import { UsageError } from './errors.js';
+import type { ExactDistribution } from './exact/exact-distribution.js';
 import type { Fraction } from './exact/fraction.js';
 import { keyedRecord, own } from './keyed.js';
 import { type DistributionResult, distributionResult } from './result-distribution.js';
-import { knownExact } from './rules/exact-of.js';
 import { estimate, type Tallied } from './stats/estimate.js';
 import { packageVersion } from './version.js';
 
@@ -45,7 +45,14 @@ export { bestOf } from './best-of.js';
  * passed ±1.8e308) would print as "—" and be written as null: refused in one line, naming the metric, instead.
  * One observation (`count` 1) has an unbounded interval by nature, and none (an empty partial run) no estimate.
  */
-function checkFinite(rule: Rule, metric: string, counted: Tallied, value: number, lo: number, hi: number): void {
+function checkFinite(
+  rule: Pick<Rule, 'id' | 'file'>,
+  metric: string,
+  counted: Tallied,
+  value: number,
+  lo: number,
+  hi: number,
+): void {
   const observations = counted.kind === 'mean' ? counted.count : counted.trials;
   if (observations === 0) return;
   const what = !Number.isFinite(value)
@@ -101,6 +108,8 @@ export interface RunResult extends Envelope {
   objective?: ObjectiveResult;
   /** A rule with decisions: every decision state best play reaches, each option's value, the option taken. */
   policy?: PolicyResult[];
+  /** Beside a simulation, where a rule file's dice could not be enumerated: why its exact figures are null. */
+  noExact?: NoExact;
 }
 
 /** An exact value in the JSON: the fraction "n/d" and the nearest double. */
@@ -150,13 +159,22 @@ export function decisionResult(decisions: RuleDecisions): { objective: Objective
   };
 }
 
-/** A run's result with the rule's best play beside its metrics, for a rule with decisions. */
-export function withDecisions(rule: Rule, params: Params, result: RunResult): RunResult {
-  return rule.decisions ? { ...result, ...decisionResult(rule.decisions(params)) } : result;
+/** Why a run or a point has no exact values beside its simulation (rules/exact-of.ts lookUpExact). */
+export interface NoExact {
+  /** The note: why, then what would give them (--exact first where only the quick budget stopped it). */
+  why: string;
+  /** Only the quick path budget stopped it: --exact, which enumerates further, may give them. */
+  quickBudget: boolean;
 }
 
-interface ResultInput {
-  rule: Rule;
+/**
+ * What a run's result is assembled from, each figure already evaluated (src/analysis/result-of.ts evaluates):
+ * nothing here solves, simulates or enumerates.
+ */
+export interface AssembledInput {
+  rule: Pick<Rule, 'id' | 'title' | 'source' | 'file'>;
+  /** The rule's metrics at params, in its order. */
+  metrics: readonly MetricSpec[];
   params: Params;
   seed: string;
   /** The stream of a simulation; null for an exact result. */
@@ -164,39 +182,26 @@ interface ResultInput {
   threads: number;
   confidence: number;
   trials: number;
-  tally: Float64Array | null;
-  /** rule.summarize of the tally, when the caller already has it. */
-  tallied?: Record<string, Tallied>;
-  /** rule.exact of the params, when the caller already has it. */
-  exact?: Record<string, Fraction> | null;
+  /** Each metric as counted (the rule's summary of the tally); null where nothing was simulated. */
+  tallied: Record<string, Tallied> | null;
+  /** The exact values, or null where there are none. */
+  exact: Record<string, Fraction> | null;
+  /** Each distribution metric's exact distribution, or null where there are none. */
+  exactDistributions: Record<string, ExactDistribution> | null;
+  /** Why enumeration gave no exact values beside the simulation, where it did not. */
+  noExact?: NoExact | null;
   partial?: boolean;
   precision?: { target: number; reached: boolean };
   /** The percentiles of every distribution asked for (`--percentile 10,90`), each from 0 to 100. */
   percentiles?: readonly number[];
 }
 
-/** Every metric's estimate, interval and exact value (null where the rule has no exact solution). */
-export function buildResult(input: ResultInput): RunResult {
-  const { rule, params, tally, trials, confidence } = input;
-  // Solved already where the caller has it (a sweep point solved while the workers simulate); beside a simulation,
-  // an enumeration past its budget is no exact value; alone (--exact) it is the error.
-  // An interrupted run is not held up by an enumeration (a trial that loops would loop there too): a rule file's
-  // enumerated values are left out of a partial result; a hand-written exact() still answers.
-  const enumerationSkipped = input.partial === true && rule.exactBy === 'enumeration';
-  const exact =
-    input.exact !== undefined
-      ? input.exact
-      : enumerationSkipped
-        ? null
-        : tally
-          ? knownExact(rule, params)
-          : rule.exact
-            ? rule.exact(params)
-            : null;
-  const tallied = tally ? (input.tallied ?? rule.summarize(params, tally, trials)) : null;
+/** Every metric's estimate, interval and exact value (null where there is none), as docs/json.md gives them. */
+export function assembleResult(input: AssembledInput): RunResult {
+  const { rule, params, tallied, exact, trials, confidence } = input;
   // Keyed by metric names, which a rule file chooses: `constructor` is a metric, not Object.prototype's.
   const metrics = keyedRecord<MetricResult>();
-  for (const metric of rule.metrics(params)) {
+  for (const metric of input.metrics) {
     const exactValue = own(exact, metric.name);
     if (tallied) {
       const counted = own(tallied, metric.name);
@@ -223,40 +228,33 @@ export function buildResult(input: ResultInput): RunResult {
           `double (±1.8e308), so no figure can show it; allowed: values within ±1.8e308 (scale the metric down)`,
       );
   }
-  const distributions = distributionsOf(rule, params, tallied, exact, trials, confidence, input.percentiles);
+  const distributions = distributionsOf(input);
   return {
     ...envelope('run', rule),
     source: rule.source,
     params,
     seed: input.seed,
-    stream: tally ? input.stream : null,
+    stream: tallied ? input.stream : null,
     trials,
     threads: input.threads,
     confidence,
-    method: tally ? 'simulation' : 'exact',
+    method: tallied ? 'simulation' : 'exact',
     partial: input.partial ?? false,
     ...(input.precision ? { precision: input.precision } : {}),
     metrics,
     ...(distributions ? { distributions } : {}),
+    ...(input.noExact ? { noExact: input.noExact } : {}),
   };
 }
 
 /**
  * Every distribution metric's distribution, or null when the rule has none: from the tally's histogram and the
- * rule's exact distributions, which are asked for only where its exact values are known.
+ * exact distributions given.
  */
-function distributionsOf(
-  rule: Rule,
-  params: Params,
-  tallied: Record<string, Tallied> | null,
-  exact: Record<string, Fraction> | null,
-  trials: number,
-  confidence: number,
-  percentiles: readonly number[] = [],
-): Record<string, DistributionResult> | null {
-  const metrics = rule.metrics(params).filter((metric) => metric.distribution);
+function distributionsOf(input: AssembledInput): Record<string, DistributionResult> | null {
+  const metrics = input.metrics.filter((metric) => metric.distribution);
   if (metrics.length === 0) return null;
-  const exactDistributions = exact && rule.exactDistributions ? rule.exactDistributions(params) : null;
+  const { tallied, exactDistributions, trials, confidence, percentiles = [] } = input;
   const found = keyedRecord<DistributionResult>();
   for (const metric of metrics) {
     const counted = tallied ? own(tallied, metric.name) : undefined;

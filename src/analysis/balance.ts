@@ -15,7 +15,7 @@
 import type { MetricSpec, Rule } from '../contract/types.js';
 import type { SimulationOptions } from '../engine/settings.js';
 import { UsageError } from '../errors.js';
-import { hasExact } from '../rules/exact-of.js';
+import { lookUpExact } from '../rules/exact-of.js';
 import { resolveParams } from '../rules/params.js';
 import { didYouMean, ruleWord } from '../text/suggest.js';
 import { type BalanceBlock, solveBalance } from './balance-solve.js';
@@ -104,7 +104,7 @@ export function planBalance(loaded: Rule, options: BalanceRequest): BalancePlan 
     (!options.simulate &&
       asked.length === 0 &&
       rule.exact !== undefined &&
-      simulated.grid.every((p) => hasExact(rule, p)));
+      simulated.grid.every((p) => lookUpExact(rule, p).values !== null));
   if (exact && options.stream !== undefined)
     throw new UsageError('--exact: cannot be combined with --stream; allowed: --exact alone, or a simulation');
   const given = Object.fromEntries(asked.map((option) => [option, options[option]]));

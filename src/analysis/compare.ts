@@ -20,7 +20,7 @@ import { own } from '../keyed.js';
 import { readableFraction } from '../output/format.js';
 import { type Envelope, envelope, type MetricResult } from '../result.js';
 import { isRulePath, loadRule } from '../rule-files/load.js';
-import { fullExact, knownExact } from '../rules/exact-of.js';
+import { fullExact, lookUpExact } from '../rules/exact-of.js';
 import { getRule } from '../rules/index.js';
 import { resolveParams } from '../rules/params.js';
 import type { Tallied } from '../stats/estimate.js';
@@ -351,7 +351,7 @@ function assembleCompare(
         ? exact
         : base.method === 'exact'
           ? (variantRule.exact as NonNullable<Rule['exact']>)(params)
-          : knownExact(variantRule, params);
+          : lookUpExact(variantRule, params).values;
     return {
       variant: variants[index],
       params,

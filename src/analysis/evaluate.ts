@@ -1,9 +1,9 @@
 import type { Params, Rule } from '../contract/types.js';
 import { simulateEach } from '../engine/simulate-many.js';
 import { Interrupted } from '../errors.js';
-import { buildResult, withDecisions } from '../result.js';
-import { knownExact } from '../rules/exact-of.js';
+import { lookUpExact } from '../rules/exact-of.js';
 import type { Evaluated, EvaluateOptions, GridSettings } from './evaluate-types.js';
+import { buildResult, withDecisions } from './result-of.js';
 import { solveUntilInterrupted } from './solve-points.js';
 
 export type { Evaluated, EvaluateOptions, GridSettings } from './evaluate-types.js';
@@ -66,7 +66,7 @@ export async function evaluateUntilInterrupted(
         const pointRule = ruleOf(index);
         const tallied = pointRule.summarize(params, outcome.tally, outcome.trials);
         // Beside a simulation, an enumeration past its quick budget is no exact value (rules/exact-of.ts).
-        const exact = knownExact(pointRule, params);
+        const { values: exact, noExact } = lookUpExact(pointRule, params);
         // A rule with decisions: the objective and policy under best play beside its metrics (result.ts).
         const result = withDecisions(
           pointRule,
@@ -82,6 +82,7 @@ export async function evaluateUntilInterrupted(
             tally: outcome.tally,
             tallied,
             exact,
+            noExact,
           }),
         );
         points[index] = options.resultsOnly ? { result, tallied: null } : { result, tallied, exact };

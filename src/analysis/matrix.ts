@@ -17,7 +17,7 @@ import { Fraction } from '../exact/fraction.js';
 import { solveZeroSum } from '../exact/zero-sum-game.js';
 import { parseSeed } from '../input/seed.js';
 import { keyedRecord, own } from '../keyed.js';
-import { bestOf, buildResult, envelope, type MetricResult, type RunResult } from '../result.js';
+import { bestOf, envelope, type MetricResult, type RunResult } from '../result.js';
 import { rules } from '../rules/index.js';
 import { findParam, parseParamOrLabel, resolveParams } from '../rules/params.js';
 import { ruleWord, withRangeHint } from '../text/suggest.js';
@@ -32,6 +32,7 @@ import type {
 } from './matrix-types.js';
 import { chooseMetrics } from './metrics.js';
 import { evaluateObjective, type Objective, objectiveNames, parseObjective } from './objective.js';
+import { buildResult } from './result-of.js';
 import { withTails } from './tails.js';
 
 export type { AgainstRow, EquilibriumOption, MatrixEquilibrium, MatrixResult, MatrixTable };

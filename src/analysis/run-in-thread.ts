@@ -13,7 +13,8 @@ import type { Params, Rule } from '../contract/types.js';
 import { chunkCount, chunkTrials } from '../engine/chunks.js';
 import { mergeTally, runChunks } from '../engine/run-chunks.js';
 import type { SimulationSettings } from '../engine/settings.js';
-import { buildResult, type RunResult, withDecisions } from '../result.js';
+import type { RunResult } from '../result.js';
+import { buildResult, withDecisions } from './result-of.js';
 
 /** Every metric's exact value (the rule's exact solution), nothing simulated. */
 export function solveRun(rule: Rule, params: Params, seed: string): RunResult {

@@ -8,8 +8,8 @@
 
 import type { Params, Rule } from '../contract/types.js';
 import { UsageError } from '../errors.js';
-import { buildResult, withDecisions } from '../result.js';
 import type { Evaluated, EvaluateOptions, GridSettings } from './evaluate-types.js';
+import { buildResult, withDecisions } from './result-of.js';
 
 /** How long an exact sweep or comparison solves before it pauses to hear a signal. */
 const EXACT_PAUSE_MS = 50;

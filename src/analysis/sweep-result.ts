@@ -1,7 +1,7 @@
 /** The result of a sweep, as `muster sweep --json` writes it: a contract (docs/json.md, docs/result.schema.json). */
 
 import type { Params, StreamVersion } from '../contract/types.js';
-import type { Envelope, MetricResult, ObjectiveResult } from '../result.js';
+import type { Envelope, MetricResult, NoExact, ObjectiveResult } from '../result.js';
 import type { Vary } from './vary.js';
 
 /** The result JSON of `muster sweep` (docs/json.md). */
@@ -25,7 +25,13 @@ export interface SweepResult extends Envelope {
   confidence: number;
   /** Each point's `params` holds the varied values and the `perPoint` ones: with `params`, every parameter it used. */
   /** `objective`: a rule with decisions, the objective under best play at the point (docs/json.md). */
-  points: Array<{ params: Params; metrics: Record<string, MetricResult>; objective?: ObjectiveResult }>;
+  /** `noExact`: beside a simulation, why a rule file's dice gave the point no exact values (docs/json.md). */
+  points: Array<{
+    params: Params;
+    metrics: Record<string, MetricResult>;
+    objective?: ObjectiveResult;
+    noExact?: NoExact;
+  }>;
   /** Combinations the rule rejects (e.g. chosenRound above rounds), with its reason. */
   skipped: Array<{ params: Params; reason: string }>;
   /** Interrupted (Ctrl-C): `points` holds only the combinations finished, in order. */

@@ -184,6 +184,8 @@ export function assembleSweep(
       metrics: result.metrics,
       // A rule with decisions: what side a played for at the point, and its value under best play there.
       ...(result.objective ? { objective: result.objective } : {}),
+      // A rule file whose dice could not be enumerated beside the simulation: why the point has no exact values.
+      ...(result.noExact ? { noExact: result.noExact } : {}),
     })),
     skipped,
     partial: interrupted,

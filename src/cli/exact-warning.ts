@@ -6,12 +6,11 @@
  * stderr and changes no exit status.
  */
 
-import type { Params, Rule } from '../contract/types.js';
+import type { Params } from '../contract/types.js';
 import { NotEnumerable } from '../exact/replay-dice.js';
 import { own } from '../keyed.js';
 import type { Io } from '../output/io.js';
-import type { RunResult } from '../result.js';
-import { whyNoExact } from '../rules/exact-of.js';
+import type { NoExact, RunResult } from '../result.js';
 import { ruleWord } from '../text/suggest.js';
 import { farFromExact, formatSigmas } from './exact-agreement.js';
 
@@ -38,14 +37,16 @@ export function warnFarFromExact(result: RunResult, rule: { id: string; file?: {
 
 /**
  * The note where a rule file's dice could not be enumerated beside a simulation: why its exact column is empty, and
- * what would fill it (rules/exact-of.ts whyNoExact). One line on stderr for a run, or for a sweep's points (the first
- * such point named by the parameters it `varies`); nothing where every point was enumerated.
+ * what would fill it (the results' `noExact`, from rules/exact-of.ts lookUpExact). One line on stderr for a run, or
+ * for a sweep's points (the first such point named by the parameters it `varies`); nothing where every point was
+ * enumerated.
  */
-export function noteNoExact(rule: Rule, points: readonly Params[], io: Io, varies: readonly string[] = []): void {
-  const missing = points.flatMap((params) => {
-    const why = whyNoExact(rule, params);
-    return why === null ? [] : [{ params, why }];
-  });
+export function noteNoExact(
+  points: ReadonlyArray<{ params: Params; noExact?: NoExact }>,
+  io: Io,
+  varies: readonly string[] = [],
+): void {
+  const missing = points.flatMap(({ params, noExact }) => (noExact ? [{ params, why: noExact.why }] : []));
   if (missing.length === 0) return;
   const first = varies.map((name) => `${name}=${String(own(missing[0].params, name))}`).join(' ');
   const where = points.length === 1 ? '' : ` at ${missing.length} of ${points.length} points (the first: ${first})`;

@@ -37,6 +37,8 @@ export class NotEnumerable extends UsageError {
     readonly where = '',
     readonly simulable = true,
     readonly simulateBy = '',
+    /** Set where the only thing past was the path budget: how many paths it allowed (a larger budget may do). */
+    readonly pastPaths: number | null = null,
   ) {
     const simulation = simulable ? `, or simulation${simulateBy ? ` (${simulateBy})` : ''}` : '';
     super(`${where ? `${where}: ` : ''}${reason}; allowed: ${remedy}${simulation}`);
@@ -44,12 +46,12 @@ export class NotEnumerable extends UsageError {
 
   /** The same refusal, named by the rule it comes from ("<file> (rule <id>)"). */
   at(where: string): NotEnumerable {
-    return new NotEnumerable(this.reason, this.remedy, where, this.simulable, this.simulateBy);
+    return new NotEnumerable(this.reason, this.remedy, where, this.simulable, this.simulateBy, this.pastPaths);
   }
 
   /** The same refusal, with how the command printing it simulates instead. */
   simulatedBy(how: string): NotEnumerable {
-    return new NotEnumerable(this.reason, this.remedy, this.where, this.simulable, how);
+    return new NotEnumerable(this.reason, this.remedy, this.where, this.simulable, how, this.pastPaths);
   }
 }
 
@@ -306,7 +308,14 @@ class ReplayDice implements EnumeratingDice {
 
 /** The refusal of an enumeration that needs more paths than its budget. */
 export function pastBudget(budget: PathBudget): NotEnumerable {
-  return new NotEnumerable(`enumeration needs more than ${budget.paths.toLocaleString('en-US')} paths`, budget.instead);
+  return new NotEnumerable(
+    `enumeration needs more than ${budget.paths.toLocaleString('en-US')} paths`,
+    budget.instead,
+    '',
+    true,
+    '',
+    budget.paths,
+  );
 }
 
 /**

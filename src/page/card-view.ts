@@ -5,11 +5,12 @@
  */
 
 import { cardCharts, layoutCard, planCard, renderCardSheet, SHEET } from '../../reports/card/layout.js';
+import { buildResult } from '../analysis/result-of.js';
 import type { Params, Rule } from '../contract/types.js';
 import type { Fraction } from '../exact/fraction.js';
 import { own } from '../keyed.js';
-import { buildResult, type RunResult } from '../result.js';
-import { knownExact } from '../rules/exact-of.js';
+import type { RunResult } from '../result.js';
+import { lookUpExact } from '../rules/exact-of.js';
 import { element, make } from './dom.js';
 
 interface EmbeddedView {
@@ -129,7 +130,7 @@ function cardResults(rule: Rule, shown: RunResult, plan: readonly Params[]): Run
   if (plan.length === 1 && rule.params.every((spec) => own(plan[0], spec.name) === own(shown.params, spec.name)))
     return [shown];
   // A rule file without exact() has its cells by enumeration, where that is quick at every one.
-  const cells = plan.map((params) => knownExact(rule, params));
+  const cells = plan.map((params) => lookUpExact(rule, params).values);
   if (cells.some((fractions) => fractions === null)) return null;
   return plan.map((params, index) => {
     const fractions = cells[index] as Record<string, Fraction>;

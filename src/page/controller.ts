@@ -9,12 +9,13 @@
  *          ─► the hash ─► blocked? a message : exact(params) │ simulation ─► buildResult ─► the views
  */
 
+import { buildResult } from '../analysis/result-of.js';
 import type { Params, Rule, StreamVersion } from '../contract/types.js';
 import { DEFAULT_STREAM } from '../engine/random.js';
 import type { Fraction } from '../exact/fraction.js';
 import { formatCount, formatParams } from '../output/format.js';
-import { buildResult, type RunResult } from '../result.js';
-import { hasExact, knownExact } from '../rules/exact-of.js';
+import type { RunResult } from '../result.js';
+import { lookUpExact } from '../rules/exact-of.js';
 import { shellWord } from '../text/suggest.js';
 import { AnswerView, methodText } from './answer-view.js';
 import { CardView } from './card-view.js';
@@ -225,7 +226,7 @@ export class Calculator {
       const outcome = evaluateForm(this.rule, raw);
       // A rule file without exact() is enumerated where that is quick (rules/exact-of.ts), else simulated.
       if (this.rule.exactBy === 'enumeration')
-        this.form.forceSimulation(outcome.params !== null && !hasExact(this.rule, outcome.params));
+        this.form.forceSimulation(outcome.params !== null && lookUpExact(this.rule, outcome.params).values === null);
       return outcome;
     } catch (error) {
       // A bundled rule file's resolve, validate or dice that throw: shown as its fault, in the CLI's words, never a
@@ -360,7 +361,7 @@ export class Calculator {
     };
     // The exact values shown beside the estimates are worked out here while the workers simulate, not before.
     try {
-      const known = knownExact(rule, params);
+      const known = lookUpExact(rule, params).values;
       fractions = known;
       if (known) exactRule = { ...rule, exact: () => known };
     } catch (error) {

@@ -8,10 +8,10 @@
  * only: a rule's labels and option names are data.
  */
 
+import { withDecisions } from '../analysis/result-of.js';
 import type { Rule } from '../contract/types.js';
 import { formatValue } from '../output/format.js';
 import type { ObjectiveResult, PolicyResult, RunResult } from '../result.js';
-import { withDecisions } from '../result.js';
 import { make } from './dom.js';
 
 /** Decision states listed on the page; past this a line says how many more `muster run --all` lists. */

@@ -11,6 +11,7 @@
 import type { Params, Rule } from '../contract/types.js';
 import type { Fraction } from '../exact/fraction.js';
 import { DEFAULT_PATHS, NotEnumerable } from '../exact/replay-dice.js';
+import type { NoExact } from '../result.js';
 
 /**
  * Paths enumerated for an exact value shown beside a simulation or chosen over one (a twentieth of the full
@@ -19,38 +20,36 @@ import { DEFAULT_PATHS, NotEnumerable } from '../exact/replay-dice.js';
  */
 const QUICK_PATHS = 50_000;
 
-/** Why knownExact found no exact values for a rule, by its params' JSON (a sweep's points; at most REASONS a rule). */
-const reasons = new WeakMap<Rule, Map<string, NotEnumerable>>();
-const REASONS = 1000;
+/**
+ * A rule's exact values at params beside a simulation (the quick budget), with why there are none where its
+ * dice could not be enumerated: the reason travels with the answer, to the result and the note beside it.
+ */
+export interface ExactLookUp {
+  /** The exact values, or null where the rule has none at params. */
+  values: Record<string, Fraction> | null;
+  /** Why enumeration gave none at params; null where it did, or where the rule has no exact solution at all. */
+  noExact: NoExact | null;
+}
 
-/** The rule's exact values at params, or null where it has none (or enumeration cannot give them). */
-export function knownExact(rule: Rule, params: Params): Record<string, Fraction> | null {
-  if (!rule.exact) return null;
+/** The rule's exact values at params beside a simulation, or why enumeration could not give them (ExactLookUp). */
+export function lookUpExact(rule: Rule, params: Params): ExactLookUp {
+  if (!rule.exact) return { values: null, noExact: null };
   try {
     // A rule's own exact() refuses as enumeration does where it cannot give a value asked of it (a distribution's
     // tail it has no distribution for: analysis/tails.ts).
-    if (rule.exactBy !== 'enumeration' || !rule.enumerate) return rule.exact(params);
-    return rule.enumerate(params, QUICK_PATHS);
+    if (rule.exactBy !== 'enumeration' || !rule.enumerate) return { values: rule.exact(params), noExact: null };
+    return { values: rule.enumerate(params, QUICK_PATHS), noExact: null };
   } catch (error) {
     if (!(error instanceof NotEnumerable)) throw error;
-    let ofRule = reasons.get(rule);
-    if (!ofRule) reasons.set(rule, (ofRule = new Map()));
-    if (ofRule.size >= REASONS) ofRule.clear();
-    ofRule.set(JSON.stringify(params), error);
-    return null;
+    return { values: null, noExact: noExactOf(error) };
   }
 }
 
 const GUIDE = '(docs/custom-rules.md, "Exact without writing it")';
 
-/**
- * Why knownExact found no exact values at params by enumeration, in words (the rule's name taken off), with what
- * would give them: --exact where only the quick budget was tried (run, sweep and compare all take it), and the
- * rule's own remedy; null when it did not try there or found them.
- */
-export function whyNoExact(rule: Rule, params: Params): string | null {
-  const refusal = reasons.get(rule)?.get(JSON.stringify(params));
-  return refusal === undefined ? null : refusalText(refusal);
+/** A refusal to enumerate as a result carries it: its note, and whether only the quick budget stopped it. */
+export function noExactOf(refusal: NotEnumerable): NoExact {
+  return { why: refusalText(refusal), quickBudget: refusal.pastPaths === QUICK_PATHS };
 }
 
 /**
@@ -58,32 +57,23 @@ export function whyNoExact(rule: Rule, params: Params): string | null {
  * first where only the quick budget was tried), without the rule's name or any way to simulate.
  */
 export function refusalText(refusal: NotEnumerable): string {
-  const overPaths = refusal.reason.endsWith(`${QUICK_PATHS.toLocaleString('en-US')} paths`);
-  const full = overPaths
-    ? `--exact in place of the simulation's options (it enumerates up to ${DEFAULT_PATHS.toLocaleString('en-US')} ` +
-      'paths), or '
-    : '';
+  const full =
+    refusal.pastPaths === QUICK_PATHS
+      ? `--exact in place of the simulation's options (it enumerates up to ${DEFAULT_PATHS.toLocaleString('en-US')} ` +
+        'paths), or '
+      : '';
   const guide = refusal.remedy.includes(GUIDE) ? '' : ` ${GUIDE}`;
   return `${refusal.reason}; exact values need ${full}${refusal.remedy}${guide}`;
 }
 
 /**
- * Whether `--exact` may still give exact values where knownExact found none beside a simulation: true when every
- * point it could not enumerate stopped only at the quick path budget, and some did (dice.random() or a loop never
- * enumerate, whatever the budget).
+ * Whether `--exact` may still give exact values where none were found beside a simulation: true when every point
+ * without them stopped only at the quick path budget, and some did (dice.random() or a loop never enumerate,
+ * whatever the budget).
  */
-export function pastQuickBudgetOnly(rule: Rule, points: readonly Params[]): boolean {
-  const refusals = points.flatMap((params) => {
-    const refusal = reasons.get(rule)?.get(JSON.stringify(params));
-    return refusal === undefined ? [] : [refusal];
-  });
-  const quick = `${QUICK_PATHS.toLocaleString('en-US')} paths`;
-  return refusals.length > 0 && refusals.every((refusal) => refusal.reason.endsWith(quick));
-}
-
-/** Whether the rule has exact values at params (an enumeration is kept, so asking first costs nothing after). */
-export function hasExact(rule: Rule, params: Params): boolean {
-  return knownExact(rule, params) !== null;
+export function pastQuickBudgetOnly(missing: ReadonlyArray<NoExact | null | undefined>): boolean {
+  const found = missing.filter((noExact): noExact is NoExact => noExact != null);
+  return found.length > 0 && found.every((noExact) => noExact.quickBudget);
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Best play on the calculator page, in headless Chromium: a rule with choices typed into the workbench shows the
  * objective under best play, the fixed plays beside it and the policy table, through the same solver as `muster
- * run` (the page's sandbox asks src/result.ts withDecisions). Values against a rule worked by hand (a d6 kept or
+ * run` (the page's sandbox asks src/analysis/result-of.ts withDecisions). Values against a rule worked by hand (a d6 kept or
  * rolled again once, playing for 4+: keep 4–6, roll again on 1–3, 3/4; always keep or always roll again, 1/2) and,
  * for examples/rules/rolloff-token.mjs, against brute force over every way of playing the ties (the 2^11 sets of
  * tied totals re-rolled; off a tie, keeping ahead and re-rolling behind), written here from the procedure.

@@ -6,8 +6,9 @@
  * construction (1/5 for a d6 showing 6, hand-known to be 1/6), so z is
  * large: at 131,072 trials σ = √(p(1−p)/n) ≈ 0.001, and 1/5 − 1/6 is 33σ.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { checkCommand } from '../../src/cli/commands/check.js';
 import { cli, scratchFolder } from '../support/cli.js';
@@ -358,6 +359,38 @@ describe("run's note where a rule file's dice could not be enumerated beside the
     ]);
     const quiet = await cli('sweep', many, '--vary', 'n=5..7', '--trials', '20000', '--threads', '1', '--quiet');
     expect(quiet.stderr).toBe('');
+  });
+
+  it("travels in the result: --json carries each point's noExact, valid against docs/result.schema.json", async () => {
+    const schema = JSON.parse(readFileSync(new URL('../../docs/result.schema.json', import.meta.url), 'utf8'));
+    const validate = new Ajv({ allErrors: true, strict: true, strictTypes: false }).compile(schema);
+    const sweep = await cli('sweep', many, '--vary', 'n=5..7', '--trials', '2000', '--threads', '1', '--json', '-');
+    expect(sweep.status).toBe(0);
+    const swept = JSON.parse(sweep.stdout);
+    expect(validate(swept), JSON.stringify(validate.errors)).toBe(true);
+    // n = 5 and 6 within the quick budget (6^5, 6^6 paths), 7 past it only: --exact may still solve it.
+    expect(swept.points.map((point: { noExact?: unknown }) => point.noExact ?? null)).toEqual([
+      null,
+      null,
+      {
+        why: expect.stringMatching(/^enumeration needs more than 50,000 paths; exact values need --exact /),
+        quickBudget: true,
+      },
+    ]);
+    // dice.random() never enumerates, whatever the budget: not the quick budget alone.
+    const random = await run(uniform, '--json', '-');
+    expect(random.status).toBe(0);
+    const result = JSON.parse(random.stdout);
+    expect(validate(result), JSON.stringify(validate.errors)).toBe(true);
+    expect(result.metrics.x.exact).toBeNull();
+    expect(result.noExact).toEqual({
+      why: expect.stringMatching(/^dice\.random\(\) cannot be enumerated /),
+      quickBudget: false,
+    });
+    // Where the dice were enumerated, no noExact at all.
+    const small = JSON.parse((await run(many, '--set', 'n=5', '--json', '-')).stdout);
+    expect(small.noExact).toBeUndefined();
+    expect(small.metrics.x.fraction).toMatch(/^\d+\/\d+$/);
   });
 
   it('is left out with --quiet, and where the dice were enumerated', async () => {

@@ -7,8 +7,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type Card, cardCharts, layoutCard, planCard, renderCardSheet } from '../../reports/card/layout.js';
+import { buildResult } from '../../src/analysis/result-of.js';
 import type { Rule } from '../../src/contract/types.js';
-import { buildResult, type RunResult } from '../../src/result.js';
+import type { RunResult } from '../../src/result.js';
 import { rules } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
 

@@ -15,7 +15,7 @@ import { rationalOf } from '../../src/exact/double-value.js';
 import { Fraction } from '../../src/exact/fraction.js';
 import { NotEnumerable } from '../../src/exact/replay-dice.js';
 import { adaptRuleFile } from '../../src/rule-files/rule.js';
-import { knownExact } from '../../src/rules/exact-of.js';
+import { lookUpExact } from '../../src/rules/exact-of.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { estimate } from '../../src/stats/estimate.js';
 import { proportionTolerance } from '../support/bounds.js';
@@ -322,7 +322,7 @@ describe('what cannot be enumerated is one line, never a truncated value', () =>
     });
     fails(uniform, /^test\.mjs \(rule enum-test\): dice\.random\(\) cannot be enumerated.*dice\.chance\(p\)/);
     expect(() => uniform.exact!({})).toThrow(NotEnumerable);
-    expect(knownExact(uniform, {})).toBeNull();
+    expect(lookUpExact(uniform, {}).values).toBeNull();
   });
 
   it(
@@ -335,7 +335,7 @@ describe('what cannot be enumerated is one line, never a truncated value', () =>
         },
       });
       fails(many, /dice\.count of 5000 dice has more outcomes than enumeration lists/);
-      expect(knownExact(many, {})).toBeNull();
+      expect(lookUpExact(many, {}).values).toBeNull();
     },
   );
 

@@ -12,10 +12,11 @@
  * several turns to a draw on stream 5), is held to it value by value.
  */
 import { describe, expect, it } from 'vitest';
+import { buildResult } from '../../src/analysis/result-of.js';
 import { simulateRunInThread } from '../../src/analysis/run-in-thread.js';
 import type { Params } from '../../src/contract/types.js';
 import { Fraction } from '../../src/exact/fraction.js';
-import { buildResult, type RunResult } from '../../src/result.js';
+import type { RunResult } from '../../src/result.js';
 import { fow } from '../../src/rules/fow/fow.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { countPlausible } from '../support/bounds.js';

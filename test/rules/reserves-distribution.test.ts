@@ -8,9 +8,9 @@
  * independent.
  */
 import { describe, expect, it } from 'vitest';
+import { buildResult } from '../../src/analysis/result-of.js';
 import { simulateRunInThread } from '../../src/analysis/run-in-thread.js';
 import { Fraction } from '../../src/exact/fraction.js';
-import { buildResult } from '../../src/result.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { reserves } from '../../src/rules/reserves/reserves.js';
 import { proportionTolerance } from '../support/bounds.js';

@@ -9,10 +9,10 @@
  * tables or formulas. The simulation is held to it value by value within 5σ.
  */
 import { describe, expect, it } from 'vitest';
+import { buildResult } from '../../src/analysis/result-of.js';
 import { simulateRunInThread } from '../../src/analysis/run-in-thread.js';
 import type { Rule } from '../../src/contract/types.js';
 import { Fraction } from '../../src/exact/fraction.js';
-import { buildResult } from '../../src/result.js';
 import { noctvale } from '../../src/rules/noctvale.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { rolloff } from '../../src/rules/rolloff.js';

@@ -12,9 +12,9 @@
  * repeat), so it is listed to a stated depth with the exact chance beyond.
  */
 import { describe, expect, it } from 'vitest';
+import { buildResult } from '../../src/analysis/result-of.js';
 import { simulateRunInThread } from '../../src/analysis/run-in-thread.js';
 import { Fraction } from '../../src/exact/fraction.js';
-import { buildResult } from '../../src/result.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { rollOffDice } from '../../src/rules/warbands/exact.js';
 import { warbands } from '../../src/rules/warbands/warbands.js';

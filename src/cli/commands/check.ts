@@ -15,6 +15,7 @@
  * with why it was skipped.
  */
 
+import { buildResult } from '../../analysis/result-of.js';
 import type { ParamSpec, Params, Rule } from '../../contract/types.js';
 import { CHUNK_TRIALS } from '../../engine/chunks.js';
 import { DEFAULT_STREAM } from '../../engine/random.js';
@@ -24,7 +25,6 @@ import { UsageError } from '../../errors.js';
 import type { Fraction } from '../../exact/fraction.js';
 import { NotEnumerable } from '../../exact/replay-dice.js';
 import type { Io } from '../../output/io.js';
-import { buildResult } from '../../result.js';
 import { isRulePath, loadRule } from '../../rule-files/load.js';
 import { resolveParams } from '../../rules/params.js';
 import { FAR_SIGMAS, formatSigmas, sigmasFromExact } from '../exact-agreement.js';

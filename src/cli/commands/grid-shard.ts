@@ -11,6 +11,7 @@
 
 import type { Evaluated } from '../../analysis/evaluate.js';
 import type { GridAnalysis, GridArgs, GridJob, RecordedFile } from '../../analysis/grid.js';
+import { buildResult } from '../../analysis/result-of.js';
 import type { Rule } from '../../contract/types.js';
 import { chunkCount } from '../../engine/chunks.js';
 import { SimulationPool } from '../../engine/pool.js';
@@ -23,7 +24,6 @@ import { withInterrupt } from '../../output/interrupt.js';
 import type { Io } from '../../output/io.js';
 import { toJson } from '../../output/json.js';
 import { terminalLine } from '../../output/terminal.js';
-import { buildResult } from '../../result.js';
 import { isRulePath } from '../../rule-files/load.js';
 import { getRule } from '../../rules/index.js';
 import { GRID_SHARD_FORMAT, type GridShardFile, readGridShard } from '../../shards/grid-shard-file.js';

@@ -136,7 +136,7 @@ export async function runCommand(ruleId: string, options: RunOptions, io: Io): P
   if (result.method === 'simulation') {
     warnFarFromExact(result, rule, io);
     // A rule file whose dice could not be enumerated here: say why the exact column is empty, and what fills it.
-    if (!options.quiet) noteNoExact(rule, [params], io);
+    if (!options.quiet) noteNoExact([result], io);
   }
   // Every output is rendered before any is written, so a failure leaves none half done.
   // The report modules (charts, page, CSV) load only when a report is asked for: a third of the modules a plain run

@@ -26,6 +26,7 @@ import { reportIo } from '../report-io.js';
 export type { ShardFile };
 
 import type { CompareResult } from '../../analysis/compare.js';
+import { buildResult, withDecisions } from '../../analysis/result-of.js';
 import type { SweepResult } from '../../analysis/sweep.js';
 import type { Params, Rule } from '../../contract/types.js';
 import { chunkCount, shardChunks } from '../../engine/chunks.js';
@@ -35,7 +36,7 @@ import { parseTimeout, type SimulationSettings } from '../../engine/settings.js'
 import { simulate } from '../../engine/simulate.js';
 import { Interrupted, UsageError } from '../../errors.js';
 import type { Io } from '../../output/io.js';
-import { buildResult, envelope, type RunResult, withDecisions } from '../../result.js';
+import { envelope, type RunResult } from '../../result.js';
 import { isRulePath, loadRule } from '../../rule-files/load.js';
 import { getRule } from '../../rules/index.js';
 import { resolveParams } from '../../rules/params.js';

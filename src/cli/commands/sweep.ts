@@ -106,8 +106,7 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
   // Points of a rule file whose dice could not be enumerated beside the simulation: why, named by what varies.
   if (simulating && !options.quiet && !sweep.partial)
     noteNoExact(
-      plan.rule,
-      plan.grid,
+      sweep.points,
       io,
       plan.varies.map((vary) => vary.name),
     );
@@ -183,7 +182,7 @@ async function writeSweep(
   const { rule, metrics, choice, bestSpec } = plan;
   reportIo(io, paths.json, paths.csv).out(
     renderSweep(rule, sweep, metrics, choice, tableWidth(io.columns), bestSpec?.metric, resumed, {
-      solvable: pastQuickBudgetOnly(rule, plan.grid),
+      solvable: pastQuickBudgetOnly(sweep.points.map((point) => point.noExact)),
     }),
   );
   const files: OutputFile[] = [];

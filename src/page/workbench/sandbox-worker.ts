@@ -11,12 +11,12 @@
  *   answer: raw form ─► evaluateForm ─► exact (enumeration) │ runChunks (muster run's streams) ─► buildResult
  */
 
+import { buildResult, withDecisions } from '../../analysis/result-of.js';
 import type { Rule } from '../../contract/types.js';
 import { chunkCount } from '../../engine/chunks.js';
 import { runChunks } from '../../engine/run-chunks.js';
-import { buildResult, withDecisions } from '../../result.js';
 import { adaptRuleFile } from '../../rule-files/rule.js';
-import { hasExact, knownExact } from '../../rules/exact-of.js';
+import { lookUpExact } from '../../rules/exact-of.js';
 import { evaluateForm } from '../form-values.js';
 import { scriptOf, WRAPPER_LINES } from './module-text.js';
 import type { SandboxAnswer, SandboxReply, SandboxRequest } from './sandbox-messages.js';
@@ -122,7 +122,7 @@ function answer(current: Rule, request: SandboxRequest & { kind: 'answer' }): Sa
   const params = outcome.params;
   if (!params) return replied;
   // As the page's own rules: a rule file without exact() is enumerated where that is quick, else simulated.
-  const forced = current.exactBy === 'enumeration' && !hasExact(current, params);
+  const forced = current.exactBy === 'enumeration' && lookUpExact(current, params).values === null;
   const simulating = request.simulate || !current.exact || forced;
   if (simulating && !request.options) return { ...replied, forced };
   const about = {
@@ -139,7 +139,7 @@ function answer(current: Rule, request: SandboxRequest & { kind: 'answer' }): Sa
     return { ...replied, forced, answer: { result, fractions: fractionsOf(exact), ...about } };
   }
   const { trials, stream } = request.options as NonNullable<typeof request.options>;
-  const exact = knownExact(current, params);
+  const exact = lookUpExact(current, params).values;
   let done = 0;
   const task = { ruleId: current.id, params, seed, stream, firstChunk: 0, endChunk: chunkCount(trials) };
   const tally = runChunks({ ...task, totalTrials: trials }, current, (chunk) => {
