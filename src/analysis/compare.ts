@@ -31,7 +31,7 @@ import { type GridAnalysis, type GridArgs, hasExactly, texts } from './grid.js';
 import { chooseMetrics, type MetricChoice } from './metrics.js';
 import { holm, twoSampleZ } from './significance.js';
 import { withTails } from './tails.js';
-import { MAX_VARIANTS, parseVariant, type Variant, variantAssignments, variantRuleRef } from './variant.js';
+import { parseVariants, type Variant, variantAssignments, variantRuleRef } from './variant.js';
 import { unionMetrics } from './vary.js';
 
 /** What a comparison is asked for, as typed (the CLI's flags; merge replays a shard's recorded text). */
@@ -203,61 +203,17 @@ export function builtInCompareRules(ruleId: string, variants: readonly string[])
   };
 }
 
-/** Checks a comparison's options and resolves every variant, before any output path is looked at or any work starts. */
-export function planCompare(
-  { rule: loaded, rules: loadedRules }: { rule: Rule; rules: Rule[] },
+/**
+ * Whether the comparison is exact: --exact says so (refused where a variant has no exact solution, or beside a
+ * simulation setting); without --simulate or a simulation setting it is exact wherever every variant's exact values
+ * are known to the whole budget, and otherwise names the first variant past it (notExact).
+ */
+function chooseMethod(
+  rulesOf: readonly Rule[],
+  variants: readonly Variant[],
+  paramsList: readonly Params[],
   options: CompareRequest,
-): ComparePlan {
-  // A distribution's tail named by --metric (`arrived.by.2>=3`) is a probability metric like any other; a variant
-  // of the same rule stays the same rule (a comparison across rules is told by identity).
-  const rule = withTails(loaded, options.metric ?? []);
-  const rulesOf = loadedRules.map((r) => (r === loaded ? rule : withTails(r, options.metric ?? [])));
-  const raw = options.variant ?? [];
-  if (raw.length < 2)
-    throw new UsageError(
-      `--variant: got ${raw.length}; ` +
-        `allowed: at least two, such as --variant "A: name=value" --variant "B: name=value"`,
-    );
-  if (raw.length > MAX_VARIANTS) throw new UsageError(`--variant: got ${raw.length}; allowed: at most ${MAX_VARIANTS}`);
-  const variants = raw.map((text, index) => parseVariant(rulesOf[index], text));
-  const labels = new Set<string>();
-  for (const variant of variants) {
-    if (labels.has(variant.label))
-      throw new UsageError(
-        `--variant: label ${JSON.stringify(variant.label)} used twice; allowed: a different label for each variant`,
-      );
-    labels.add(variant.label);
-  }
-  const set = options.set ?? [];
-  const paramsList: Params[] = variants.map((variant, index) => {
-    try {
-      return resolveParams(rulesOf[index], variantAssignments(set, variant));
-    } catch (error) {
-      if (error instanceof UsageError)
-        throw new UsageError(`--variant ${JSON.stringify(variant.label)}: ${error.message}`);
-      throw error;
-    }
-  });
-  if (options.precision !== undefined)
-    throw new UsageError(
-      '--precision: not available in a comparison; allowed: --trials N (the same for every variant)',
-    );
-  const everyMetric = unionMetrics(paramsList.map((params, index) => rulesOf[index].metrics(params)));
-  const everyHeadline = () => [
-    ...new Set(paramsList.flatMap((params, index) => rulesOf[index].headline?.(params) ?? [])),
-  ];
-  // Variants of several rules lead with the metrics they all have: those are the ones compared.
-  const shared = everyMetric
-    .filter((metric) =>
-      paramsList.every((params, index) => rulesOf[index].metrics(params).some((m) => m.name === metric.name)),
-    )
-    .map((m) => m.name);
-  const mixed = rulesOf.some((r) => r !== rule);
-  const headline = {
-    ...rule,
-    headline: mixed && shared.length > 0 ? () => shared : rulesOf.some((r) => r.headline) ? everyHeadline : undefined,
-  };
-  const choice = chooseMetrics(headline, everyMetric, options.metric, { all: options.all });
+): { exact: boolean; notExact: ComparePlan['notExact'] } {
   const flag = (option: string) => `--${option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
   // Not --timeout: it stops a rule file's call that runs past it (the CLI's supervisor), exact or simulated.
   if (options.timeout !== undefined) parseTimeout(options.timeout);
@@ -291,6 +247,50 @@ export function planCompare(
       }
     }
   }
+  return { exact, notExact };
+}
+
+/** Checks a comparison's options and resolves every variant, before any output path is looked at or any work starts. */
+export function planCompare(
+  { rule: loaded, rules: loadedRules }: { rule: Rule; rules: Rule[] },
+  options: CompareRequest,
+): ComparePlan {
+  // A distribution's tail named by --metric (`arrived.by.2>=3`) is a probability metric like any other; a variant
+  // of the same rule stays the same rule (a comparison across rules is told by identity).
+  const rule = withTails(loaded, options.metric ?? []);
+  const rulesOf = loadedRules.map((r) => (r === loaded ? rule : withTails(r, options.metric ?? [])));
+  const variants = parseVariants(rulesOf, options.variant ?? []);
+  const set = options.set ?? [];
+  const paramsList: Params[] = variants.map((variant, index) => {
+    try {
+      return resolveParams(rulesOf[index], variantAssignments(set, variant));
+    } catch (error) {
+      if (error instanceof UsageError)
+        throw new UsageError(`--variant ${JSON.stringify(variant.label)}: ${error.message}`);
+      throw error;
+    }
+  });
+  if (options.precision !== undefined)
+    throw new UsageError(
+      '--precision: not available in a comparison; allowed: --trials N (the same for every variant)',
+    );
+  const everyMetric = unionMetrics(paramsList.map((params, index) => rulesOf[index].metrics(params)));
+  const everyHeadline = () => [
+    ...new Set(paramsList.flatMap((params, index) => rulesOf[index].headline?.(params) ?? [])),
+  ];
+  // Variants of several rules lead with the metrics they all have: those are the ones compared.
+  const shared = everyMetric
+    .filter((metric) =>
+      paramsList.every((params, index) => rulesOf[index].metrics(params).some((m) => m.name === metric.name)),
+    )
+    .map((m) => m.name);
+  const mixed = rulesOf.some((r) => r !== rule);
+  const headline = {
+    ...rule,
+    headline: mixed && shared.length > 0 ? () => shared : rulesOf.some((r) => r.headline) ? everyHeadline : undefined,
+  };
+  const choice = chooseMetrics(headline, everyMetric, options.metric, { all: options.all });
+  const { exact, notExact } = chooseMethod(rulesOf, variants, paramsList, options);
   const base: GridSettings = exact
     ? {
         method: 'exact',

@@ -84,3 +84,23 @@ export function variantRuleRef(raw: string): string | undefined {
     throw new UsageError(`--variant: got ${JSON.stringify(raw)}; allowed: at most one rule=… in a variant`);
   return found[0];
 }
+
+/** The --variant texts parsed, each against its rule: two to MAX_VARIANTS of them, no label twice. */
+export function parseVariants(rulesOf: readonly Rule[], raw: readonly string[]): Variant[] {
+  if (raw.length < 2)
+    throw new UsageError(
+      `--variant: got ${raw.length}; ` +
+        `allowed: at least two, such as --variant "A: name=value" --variant "B: name=value"`,
+    );
+  if (raw.length > MAX_VARIANTS) throw new UsageError(`--variant: got ${raw.length}; allowed: at most ${MAX_VARIANTS}`);
+  const variants = raw.map((text, index) => parseVariant(rulesOf[index], text));
+  const labels = new Set<string>();
+  for (const variant of variants) {
+    if (labels.has(variant.label))
+      throw new UsageError(
+        `--variant: label ${JSON.stringify(variant.label)} used twice; allowed: a different label for each variant`,
+      );
+    labels.add(variant.label);
+  }
+  return variants;
+}

@@ -198,6 +198,32 @@ async function writeSweep(
   if (!quiet) for (const file of files) if (file.path !== STDOUT) io.err(`wrote ${terminalLine(file.path)}\n`);
 }
 
+/** The lines above a sweep's table: what was swept, what was fixed, how, and what is missing. */
+function sweepHeading(rule: Rule, sweep: SweepResult, resumed: Resumed | undefined): string[] {
+  const perPoint = sweep.perPoint ?? [];
+  const lines = [
+    `${rule.id} — ${rule.title}: sweep of ${sweep.points.length} point${sweep.points.length === 1 ? '' : 's'}`,
+    `fixed: ${formatParams(sweep.params) || '(none)'}`,
+    `varied: ${sweep.vary.map((vary) => `${vary.name} = ${varyValuesText(vary.values)}`).join(' · ')}`,
+    ...(perPoint.length > 0
+      ? [
+          `per point: ${perPoint.join(', ')} (${perPoint.length === 1 ? 'its default depends' : 'their defaults depend'} ` +
+            'on the varied values; each row shows the value used)',
+        ]
+      : []),
+    sweep.method === 'simulation'
+      ? `seed ${sweep.seed} (every point) · stream ${sweep.stream} · ${formatCount(sweep.trials)} trials a point · ` +
+        `${+(sweep.confidence * 100).toFixed(4)}% intervals`
+      : 'exact values (no simulation)',
+  ];
+  if (resumed) lines.push(resumedLine(resumed));
+  if (sweep.partial)
+    lines.push(`PARTIAL: interrupted after ${sweep.points.length} of the combinations; only finished ones are shown`);
+  if (sweep.skipped.length > 0)
+    lines.push(`skipped ${sweep.skipped.length} combination(s) the rule rejects, e.g. ${sweep.skipped[0].reason}`);
+  return lines;
+}
+
 function renderSweep(
   rule: Rule,
   sweep: SweepResult,
@@ -211,26 +237,7 @@ function renderSweep(
 ): string {
   const simulated = sweep.method === 'simulation';
   const perPoint = sweep.perPoint ?? [];
-  const lines = [
-    `${rule.id} — ${rule.title}: sweep of ${sweep.points.length} point${sweep.points.length === 1 ? '' : 's'}`,
-    `fixed: ${formatParams(sweep.params) || '(none)'}`,
-    `varied: ${sweep.vary.map((vary) => `${vary.name} = ${varyValuesText(vary.values)}`).join(' · ')}`,
-    ...(perPoint.length > 0
-      ? [
-          `per point: ${perPoint.join(', ')} (${perPoint.length === 1 ? 'its default depends' : 'their defaults depend'} ` +
-            'on the varied values; each row shows the value used)',
-        ]
-      : []),
-    simulated
-      ? `seed ${sweep.seed} (every point) · stream ${sweep.stream} · ${formatCount(sweep.trials)} trials a point · ` +
-        `${+(sweep.confidence * 100).toFixed(4)}% intervals`
-      : 'exact values (no simulation)',
-  ];
-  if (resumed) lines.push(resumedLine(resumed));
-  if (sweep.partial)
-    lines.push(`PARTIAL: interrupted after ${sweep.points.length} of the combinations; only finished ones are shown`);
-  if (sweep.skipped.length > 0)
-    lines.push(`skipped ${sweep.skipped.length} combination(s) the rule rejects, e.g. ${sweep.skipped[0].reason}`);
+  const lines = sweepHeading(rule, sweep, resumed);
   // Interrupted before any finished: no table of empty columns.
   if (sweep.points.length === 0) return `${wrapLines(lines, width).join('\n')}\n`;
   // Metrics the same at every point (all of them certain, or exactly equal) fold into one line in the default view.
