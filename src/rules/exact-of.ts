@@ -29,8 +29,8 @@ export function knownExact(rule: Rule, params: Params): Record<string, Fraction>
   try {
     // A rule's own exact() refuses as enumeration does where it cannot give a value asked of it (a distribution's
     // tail it has no distribution for: analysis/tails.ts).
-    if (rule.exactBy !== 'enumeration' || !rule.enumerate) return rule.exact(params);
-    return rule.enumerate(params, QUICK_PATHS);
+    if (rule.exact.by !== 'enumeration' || !rule.exact.enumerate) return rule.exact.values(params);
+    return rule.exact.enumerate(params, QUICK_PATHS);
   } catch (error) {
     if (!(error instanceof NotEnumerable)) throw error;
     let ofRule = reasons.get(rule);
@@ -97,7 +97,7 @@ export function fullExact(
 ): { values: Record<string, Fraction> } | { refused: NotEnumerable } | null {
   if (!rule.exact) return null;
   try {
-    return { values: rule.exact(params) };
+    return { values: rule.exact.values(params) };
   } catch (error) {
     if (error instanceof NotEnumerable) return { refused: error };
     throw error;
