@@ -152,7 +152,7 @@ export function decisionResult(decisions: RuleDecisions): { objective: Objective
 
 /** A run's result with the rule's best play beside its metrics, for a rule with decisions. */
 export function withDecisions(rule: Rule, params: Params, result: RunResult): RunResult {
-  return rule.decisions ? { ...result, ...decisionResult(rule.decisions(params)) } : result;
+  return rule.exact?.decisions ? { ...result, ...decisionResult(rule.exact.decisions(params)) } : result;
 }
 
 interface ResultInput {
@@ -182,7 +182,7 @@ export function buildResult(input: ResultInput): RunResult {
   // an enumeration past its budget is no exact value; alone (--exact) it is the error.
   // An interrupted run is not held up by an enumeration (a trial that loops would loop there too): a rule file's
   // enumerated values are left out of a partial result; a hand-written exact() still answers.
-  const enumerationSkipped = input.partial === true && rule.exactBy === 'enumeration';
+  const enumerationSkipped = input.partial === true && rule.exact?.by === 'enumeration';
   const exact =
     input.exact !== undefined
       ? input.exact
@@ -191,9 +191,9 @@ export function buildResult(input: ResultInput): RunResult {
         : tally
           ? knownExact(rule, params)
           : rule.exact
-            ? rule.exact(params)
+            ? rule.exact.values(params)
             : null;
-  const tallied = tally ? (input.tallied ?? rule.summarize(params, tally, trials)) : null;
+  const tallied = tally ? (input.tallied ?? rule.tally.summarize(params, tally, trials)) : null;
   // Keyed by metric names, which a rule file chooses: `constructor` is a metric, not Object.prototype's.
   const metrics = keyedRecord<MetricResult>();
   for (const metric of rule.metrics(params)) {
@@ -256,7 +256,7 @@ function distributionsOf(
 ): Record<string, DistributionResult> | null {
   const metrics = rule.metrics(params).filter((metric) => metric.distribution);
   if (metrics.length === 0) return null;
-  const exactDistributions = exact && rule.exactDistributions ? rule.exactDistributions(params) : null;
+  const exactDistributions = exact && rule.exact?.distributions ? rule.exact.distributions(params) : null;
   const found = keyedRecord<DistributionResult>();
   for (const metric of metrics) {
     const counted = tallied ? own(tallied, metric.name) : undefined;

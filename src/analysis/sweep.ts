@@ -104,7 +104,9 @@ export function planSweep(loaded: Rule, options: SweepRequest): SweepPlan {
   );
   const headline = {
     ...rule,
-    headline: rule.headline ? () => [...new Set(grid.flatMap((params) => rule.headline!(params)))] : undefined,
+    headline: rule.presentation?.headline
+      ? () => [...new Set(grid.flatMap((params) => rule.presentation!.headline!(params)))]
+      : undefined,
   };
   const bestSpec = options.best === undefined ? undefined : parseBest(rule, gridMetrics, options.best);
   const chosen = chooseMetrics(headline, gridMetrics, options.metric, { all: options.all });

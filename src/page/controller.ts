@@ -9,7 +9,7 @@
  *          ─► the hash ─► blocked? a message : exact(params) │ simulation ─► buildResult ─► the views
  */
 
-import type { Params, Rule, StreamVersion } from '../contract/types.js';
+import type { Params, Rule, RuleExact, StreamVersion } from '../contract/types.js';
 import { DEFAULT_STREAM } from '../engine/random.js';
 import type { Fraction } from '../exact/fraction.js';
 import { formatCount, formatParams } from '../output/format.js';
@@ -166,7 +166,7 @@ export class Calculator {
           return this.fail(turn)(error);
         }
         if (reply.kind !== 'answered') return this.fail(turn)(new Error(`the sandbox replied ${reply.kind}`));
-        if (rule.exactBy === 'enumeration') this.form.forceSimulation(reply.forced);
+        if (rule.exact?.by === 'enumeration') this.form.forceSimulation(reply.forced);
         const simulation = this.form.readSimulation();
         const simulating = simulation.simulate || !rule.exact;
         const options = this.options(simulation, simulating);
@@ -224,7 +224,7 @@ export class Calculator {
     try {
       const outcome = evaluateForm(this.rule, raw);
       // A rule file without exact() is enumerated where that is quick (rules/exact-of.ts), else simulated.
-      if (this.rule.exactBy === 'enumeration')
+      if (this.rule.exact?.by === 'enumeration')
         this.form.forceSimulation(outcome.params !== null && !hasExact(this.rule, outcome.params));
       return outcome;
     } catch (error) {
@@ -289,9 +289,9 @@ export class Calculator {
 
   private solve(params: Params, options: Options, turn: Turn): void {
     try {
-      const fractions = (this.rule.exact as NonNullable<Rule['exact']>)(params);
+      const fractions = (this.rule.exact as RuleExact).values(params);
       const result = buildResult({
-        rule: { ...this.rule, exact: () => fractions },
+        rule: { ...this.rule, exact: { ...this.rule.exact, values: () => fractions } },
         params,
         seed: options.seed,
         stream: null,
@@ -362,7 +362,7 @@ export class Calculator {
     try {
       const known = knownExact(rule, params);
       fractions = known;
-      if (known) exactRule = { ...rule, exact: () => known };
+      if (known) exactRule = { ...rule, exact: { ...rule.exact, values: () => known } };
     } catch (error) {
       this.running.cancel();
       this.running = null;
