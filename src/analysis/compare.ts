@@ -253,14 +253,17 @@ export function planCompare(
     )
     .map((m) => m.name);
   const mixed = rulesOf.some((r) => r !== rule);
-  const headline = {
+  const headline: Rule = {
     ...rule,
-    headline:
-      mixed && shared.length > 0
-        ? () => shared
-        : rulesOf.some((r) => r.presentation?.headline)
-          ? everyHeadline
-          : undefined,
+    presentation: {
+      ...rule.presentation,
+      headline:
+        mixed && shared.length > 0
+          ? () => shared
+          : rulesOf.some((r) => r.presentation?.headline)
+            ? everyHeadline
+            : undefined,
+    },
   };
   const choice = chooseMetrics(headline, everyMetric, options.metric, { all: options.all });
   const flag = (option: string) => `--${option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
