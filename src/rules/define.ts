@@ -16,7 +16,10 @@
  *            fast path counts outcomes instead (a histogram every metric is read off) gives
  *            `tally: { length, summarize, check }` itself.
  *
- * The result is a plain `Rule` (contract/types.ts): the engine, reports and CLI see no difference.
+ * The result is a plain `Rule` (contract/types.ts): the engine, reports and CLI see no difference. The spec is
+ * written flat, each member beside what it reads; the helper puts each in the Rule's group: simulate and the tally
+ * into `tally`, exact and exactDistributions into `exact` (values, distributions), headline, readings and matrix
+ * into `presentation`. src/rules/rolloff.ts is the template (docs/architecture.md).
  */
 
 import type { Dice } from '../contract/dice.js';
