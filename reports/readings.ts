@@ -27,10 +27,10 @@ export interface ReadingRow {
  * '' }, …]
  */
 export function readingRows(rule: Rule, sets: ReadonlyArray<{ label?: string; params: Params }>): ReadingRow[] {
-  if (!rule.readings || sets.length === 0) return [];
+  if (!rule.presentation?.readings || sets.length === 0) return [];
   const rows: Array<ReadingRow & { labels: string[]; values: string[] }> = [];
   for (const { label, params } of sets) {
-    for (const reading of rule.readings(params)) {
+    for (const reading of rule.presentation.readings(params)) {
       const value = String(own(params, reading.param));
       let row = rows.find((r) => r.param === reading.param && r.text === reading.text);
       if (!row) {

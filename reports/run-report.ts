@@ -135,7 +135,7 @@ export function runPageInput(
           metricsTable(result, metrics, fractions),
           result.method === 'simulation' && fractions
             ? `Exact values come from ` +
-                `${rule.exactBy === 'enumeration' ? 'enumerating the rule’s dice' : 'the rule’s exact solution'}; ` +
+                `${rule.exact?.by === 'enumeration' ? 'enumerating the rule’s dice' : 'the rule’s exact solution'}; ` +
                 `fractions are ` +
                 `shown where they are short.`
             : '',

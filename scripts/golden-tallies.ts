@@ -95,7 +95,7 @@ export function goldenCases(stream: StreamVersion): GoldenCase[] {
           set,
           seed,
           trials: GOLDEN_TRIALS,
-          tallied: rule.summarize(params, tally, GOLDEN_TRIALS),
+          tallied: rule.tally.summarize(params, tally, GOLDEN_TRIALS),
         });
       }
     }

@@ -149,7 +149,7 @@ export function parseOptions(argv: string[]): Options {
     process.stdout.write(
       'usage: validate-streams [--trials N (1e8)] [--stream 1|2|3|4|5 (the default, 5)] [--rules a,b (all)] [--seed S] [--threads ' +
         'N (2)]\n' +
-        "Runs every built-in rule's golden settings and compares each metric with rule.exact().\n",
+        "Runs every built-in rule's golden settings and compares each metric with rule.exact.values().\n",
     );
     process.exit(0);
   }
@@ -200,7 +200,7 @@ function settingsOf(options: Options): Setting[] {
     // A rule the golden file does not pin (one added since) is checked at its defaults and its own settings below.
     for (const set of [...(GOLDEN_SETTINGS[rule.id] ?? [[]]), ...(VALIDATION_SETTINGS[rule.id] ?? [])]) {
       const params = resolveParams(rule, set);
-      const exact = rule.exact?.(params) ?? {};
+      const exact = rule.exact?.values(params) ?? {};
       const metrics = rule.metrics(params);
       const skipped = metrics.filter((metric) => exact[metric.name] === undefined).map((metric) => metric.name);
       const scored = metrics.filter((metric) => {
@@ -325,7 +325,7 @@ async function main(): Promise<number> {
         trials: options.trials,
       });
       const seconds = (performance.now() - started) / 1000;
-      const tallied = rule.summarize(params, outcome.tally, outcome.trials);
+      const tallied = rule.tally.summarize(params, outcome.tally, outcome.trials);
       let settingWorst = { z: 0, metric: '-' };
       let exactChecks = 0;
       let scored = 0;

@@ -66,7 +66,7 @@ async function runTask(task: ChunkTask, lending: Lending): Promise<Float64Array>
   const rule = task.ruleFile
     ? await (await loadRules()).loadRuleFile(task.ruleFile.path, task.ruleFile.origin, task.ruleFile.sha256, true)
     : getRule(task.ruleId);
-  return runChunks(task, rule, undefined, lending.take(rule.tallyLength(task.params), task.tallyRoom));
+  return runChunks(task, rule, undefined, lending.take(rule.tally.length(task.params), task.tallyRoom));
 }
 
 /** Most tally entries (8 bytes each) a thread keeps for reuse; a tally beyond it gets a buffer of its own. */

@@ -27,7 +27,7 @@ function chosen(rule: Rule, result: RunResult): { metric: MetricSpec; distributi
   const found = result.distributions;
   if (!found) return null;
   const metrics = rule.metrics(result.params).filter((metric) => metric.distribution && own(found, metric.name));
-  const headline = new Set(rule.headline?.(result.params) ?? []);
+  const headline = new Set(rule.presentation?.headline?.(result.params) ?? []);
   const metric = metrics.find((m) => headline.has(m.name)) ?? metrics[0];
   return metric ? { metric, distribution: own(found, metric.name) as DistributionResult } : null;
 }

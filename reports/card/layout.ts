@@ -115,7 +115,7 @@ function footerLine(
   const fixed = rule.params
     .filter((spec) => !varied.includes(spec.name))
     .map((spec) => `${spec.name}=${String(own(params, spec.name))}`);
-  const readings = (rule.readings?.(params) ?? []).map((reading) => `${reading.param}: ${reading.text}`);
+  const readings = (rule.presentation?.readings?.(params) ?? []).map((reading) => `${reading.param}: ${reading.text}`);
   const parts = [
     `${rule.title} — ${citation(rule)}`,
     fixed.length > 0 ? `parameters ${fixed.join(' ')}` : '',

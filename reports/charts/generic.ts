@@ -132,7 +132,7 @@ function isAdvantage(rule: Rule, metric: string): boolean {
 
 /** A matrix axis label: the rule's short form (src/contract/types.ts MatrixSpec.label) where it has one. */
 function axisLabel(rule: Rule, value: ParamValue): string {
-  return rule.matrix?.label?.(value) ?? String(value);
+  return rule.presentation?.matrix?.label?.(value) ?? String(value);
 }
 
 /** A heatmap of one metric over rows × cols from evaluated points laid out row by row. */

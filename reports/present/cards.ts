@@ -86,7 +86,7 @@ function integerList(option: string, text: string, min: number, max: number, mos
 /** An axis's values: --range (through the matrix's own parser, or as integers), else its defaults. */
 export function axisValues(rule: Rule, params: Params, options: CardOptions, axis: AxisDecl): ParamValue[] {
   if (axis.from === 'matrix') {
-    const spec = rule.matrix;
+    const spec = rule.presentation?.matrix;
     if (!spec) throw new Error(`${rule.id} declares no matrix`);
     if (options.range === undefined) return spec.defaultValues(params);
     if (!spec.parseRange) throw new UsageError(`--range: ${rule.id}'s table has a fixed axis; allowed: no --range`);
@@ -127,7 +127,7 @@ function best(result: RunResult, metric: string): number {
   return value ? bestOf(value) : Number.NaN;
 }
 
-const axisLabel = (rule: Rule, value: ParamValue) => rule.matrix?.label?.(value) ?? String(value);
+const axisLabel = (rule: Rule, value: ParamValue) => rule.presentation?.matrix?.label?.(value) ?? String(value);
 
 /** One table block: rows from `rows` (one result and its axis value each), or per index, or per line × index. */
 function tableBlock(

@@ -16,7 +16,7 @@ const safeId = (text: string) => text.replace(/[^A-Za-z0-9.-]+/g, '-');
 
 /** Heatmaps of the metrics a rule file's `matrix` tabulates, the rows and columns over its values. */
 function matrixCard(rule: Rule): CardDesign {
-  const spec = rule.matrix!;
+  const spec = rule.presentation!.matrix!;
   const grid = (params: Params, values: readonly ParamValue[]) =>
     values.flatMap((rowValue) =>
       values.map((colValue) => resolveParams(rule, [], { ...params, [spec.row]: rowValue, [spec.col]: colValue })),
@@ -51,7 +51,7 @@ const headlineCard: CardDesign = {
   accepts: { range: false, against: false },
   plan: (rule, params) => [resolveParams(rule, [], params)],
   layout(rule, _params, _options, [result]) {
-    const list = chosenMetrics(rule.metrics(result.params), rule.headline?.(result.params) ?? []);
+    const list = chosenMetrics(rule.metrics(result.params), rule.presentation?.headline?.(result.params) ?? []);
     const probabilities = list.filter((metric) => metric.probability);
     const means = list.filter((metric) => !metric.probability);
     const blocks: CardBlock[] = [];
@@ -102,5 +102,5 @@ const headlineCard: CardDesign = {
 
 /** The generic card: the matrix a rule declares, else its headline figures. */
 export function genericDesign(rule: Rule): CardDesign {
-  return rule.matrix ? matrixCard(rule) : headlineCard;
+  return rule.presentation?.matrix ? matrixCard(rule) : headlineCard;
 }

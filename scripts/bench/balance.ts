@@ -32,7 +32,7 @@ function cpuSeconds<T>(work: () => Promise<T>): Promise<{ seconds: number; value
 
 // A fresh load for each measurement: a rule keeps what it enumerated.
 const single = await loadRuleFile(FILE);
-const one = await cpuSeconds(async () => single.exact?.(resolveParams(single, ['wipA=13', 'wipB=15'])));
+const one = await cpuSeconds(async () => single.exact?.values(resolveParams(single, ['wipA=13', 'wipB=15'])));
 const rule = await loadRuleFile(FILE);
 const map = await cpuSeconds(() =>
   evaluateBalance(

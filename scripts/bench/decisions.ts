@@ -80,14 +80,14 @@ for (const length of [25, 50, 100]) {
     best = Math.min(
       best,
       timed(() => {
-        const decisions = (deciding.decisions as Function)(resolveParams(deciding, []));
+        const decisions = (deciding.exact!.decisions as Function)(resolveParams(deciding, []));
         states = decisions.policy.length * 3;
         value = decisions.value.toNumber().toFixed(4);
       }),
     );
     fixed = Math.min(
       fixed,
-      timed(() => (once.exact as Function)(resolveParams(once, []))),
+      timed(() => (once.exact!.values as Function)(resolveParams(once, []))),
     );
   }
   rows.push([
@@ -118,8 +118,8 @@ let portStates = 0;
 const portTime = timed(() => {
   const port = adaptRuleFile(portSpec, 'reserves-call-steps.mjs');
   const params = resolveParams(port, [...CALL_SET, `objective=${CALL_OBJECTIVE}`]);
-  const decisions = (port.decisions as Function)(params);
-  (port.exact as Function)(params); // every metric under best play, as `run --exact` shows them
+  const decisions = (port.exact!.decisions as Function)(params);
+  (port.exact!.values as Function)(params); // every metric under best play, as `run --exact` shows them
   portValue = decisions.value.toString();
   portStates = decisions.policy.length;
 });

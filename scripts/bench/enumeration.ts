@@ -33,7 +33,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { renderTable } from '../../src/cli/format.js';
-import type { Rule } from '../../src/contract/types.js';
+import type { Rule, RuleExact } from '../../src/contract/types.js';
 import { adaptRuleFile } from '../../src/rule-files/rule.js';
 import { resolveParams } from '../../src/rules/params.js';
 
@@ -165,7 +165,7 @@ function timeMuster(make: () => Rule, problem: Problem): Timing {
   const params = resolveParams(rule, problem.set);
   const cpu = process.cpuUsage();
   const wall = performance.now();
-  const values = (rule.exact as NonNullable<Rule['exact']>)(params);
+  const values = (rule.exact as RuleExact).values(params);
   const used = process.cpuUsage(cpu);
   return {
     wall: (performance.now() - wall) / 1000,
@@ -294,7 +294,7 @@ function within(label: string, file: string, set: string[], squads: number, limi
     const set = resolveParams(rule, ${JSON.stringify(set)});
     const cpu = process.cpuUsage();
     let ended = 'solved';
-    try { rule.exact(set); } catch (error) { ended = error.constructor.name === 'NotEnumerable' ? 'refused' : String(error); }
+    try { rule.exact.values(set); } catch (error) { ended = error.constructor.name === 'NotEnumerable' ? 'refused' : String(error); }
     const used = process.cpuUsage(cpu);
     process.stdout.write(JSON.stringify({ ended, cpu: (used.user + used.system) / 1e6 }));
   `;

@@ -219,7 +219,7 @@ export function dicePerTrial(ruleId: string, set: readonly string[] = []): numbe
       },
     },
   );
-  rule.simulate(params, counting, CHUNK_TRIALS, new Float64Array(rule.tallyLength(params)));
+  rule.tally.simulate(params, counting, CHUNK_TRIALS, new Float64Array(rule.tally.length(params)));
   return dice / CHUNK_TRIALS;
 }
 

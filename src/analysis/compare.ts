@@ -10,7 +10,7 @@
  * The CLI, a shard's merge and the library call these; rendering is reports/compare.ts's.
  */
 
-import type { MetricSpec, Params, Rule, StreamVersion } from '../contract/types.js';
+import type { MetricSpec, Params, Rule, RuleExact, StreamVersion } from '../contract/types.js';
 import { DEFAULT_SEED, parseSimulationSettings, parseTimeout, type SimulationOptions } from '../engine/settings.js';
 import { UsageError } from '../errors.js';
 import type { Fraction } from '../exact/fraction.js';
@@ -276,7 +276,7 @@ export function planCompare(
     );
   const everyMetric = unionMetrics(paramsList.map((params, index) => rulesOf[index].metrics(params)));
   const everyHeadline = () => [
-    ...new Set(paramsList.flatMap((params, index) => rulesOf[index].headline?.(params) ?? [])),
+    ...new Set(paramsList.flatMap((params, index) => rulesOf[index].presentation?.headline?.(params) ?? [])),
   ];
   // Variants of several rules lead with the metrics they all have: those are the ones compared.
   const shared = everyMetric
@@ -285,9 +285,17 @@ export function planCompare(
     )
     .map((m) => m.name);
   const mixed = rulesOf.some((r) => r !== rule);
-  const headline = {
+  const headline: Rule = {
     ...rule,
-    headline: mixed && shared.length > 0 ? () => shared : rulesOf.some((r) => r.headline) ? everyHeadline : undefined,
+    presentation: {
+      ...rule.presentation,
+      headline:
+        mixed && shared.length > 0
+          ? () => shared
+          : rulesOf.some((r) => r.presentation?.headline)
+            ? everyHeadline
+            : undefined,
+    },
   };
   const choice = chooseMetrics(headline, everyMetric, options.metric, { all: options.all });
   const { exact, notExact } = chooseMethod(rulesOf, variants, paramsList, options);
@@ -350,7 +358,7 @@ function assembleCompare(
       exact !== undefined
         ? exact
         : base.method === 'exact'
-          ? (variantRule.exact as NonNullable<Rule['exact']>)(params)
+          ? (variantRule.exact as RuleExact).values(params)
           : lookUpExact(variantRule, params).values;
     return {
       variant: variants[index],

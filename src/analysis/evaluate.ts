@@ -64,7 +64,7 @@ export async function evaluateUntilInterrupted(
       onOutcome: (index, outcome) => {
         const params = paramsList[index];
         const pointRule = ruleOf(index);
-        const tallied = pointRule.summarize(params, outcome.tally, outcome.trials);
+        const tallied = pointRule.tally.summarize(params, outcome.tally, outcome.trials);
         // Beside a simulation, an enumeration past its quick budget is no exact value (rules/exact-of.ts).
         const { values: exact, noExact } = lookUpExact(pointRule, params);
         // A rule with decisions: the objective and policy under best play beside its metrics (result.ts).

@@ -45,12 +45,12 @@ export function planMatrix(loaded: Rule, options: MatrixRequest): MatrixPlan {
     options.equilibrium ? objectiveNames(options.objective) : [],
     '--objective',
   );
-  const spec = rule.matrix;
+  const spec = rule.presentation?.matrix;
   if (!spec)
     throw new UsageError(
       `rule: ${rule.id} declares no matrix (muster describe ${ruleWord(rule)} lists what it has); ` +
         `allowed: a rule with a matrix, such as ${rules
-          .filter((r) => r.matrix)
+          .filter((r) => r.presentation?.matrix)
           .map((r) => r.id)
           .join(', ')}`,
     );

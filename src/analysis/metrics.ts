@@ -82,8 +82,8 @@ export function chooseMetrics(
     }
     return { shown: [...chosen.values()], how: 'asked', hidden: all.length - chosen.size };
   }
-  if (options.all || !rule.headline) return { shown: [...all], how: 'all', hidden: 0 };
-  const names = new Set(rule.headline(options.params ?? {}));
+  if (options.all || !rule.presentation?.headline) return { shown: [...all], how: 'all', hidden: 0 };
+  const names = new Set(rule.presentation.headline(options.params ?? {}));
   const shown = all.filter((metric) => names.has(metric.name));
   if (shown.length === 0) return { shown: [...all], how: 'all', hidden: 0 };
   return { shown, how: 'headline', hidden: all.length - shown.length };

@@ -9,7 +9,7 @@
  *   differences; the call variants' params say "call"; the objective per variant)
  */
 
-import type { Rule } from '../contract/types.js';
+import type { Rule, RuleExact } from '../contract/types.js';
 import { UsageError } from '../errors.js';
 import type { Fraction } from '../exact/fraction.js';
 import { resolveParams } from '../rules/params.js';
@@ -107,7 +107,7 @@ export function compareCalls(
       });
       return { result: { ...result, params }, tallied: null, exact };
     }
-    const exact = (variantRule.exact as NonNullable<Rule['exact']>)(params);
+    const exact = (variantRule.exact as RuleExact).values(params);
     const value = evaluateObjective(objective, (metric) => exact[metric]);
     answers.push({ label, call: false, value: exactValue(value) });
     return { result: solveRun(variantRule, params, plan.base.seed), tallied: null, exact };

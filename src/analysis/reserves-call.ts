@@ -169,7 +169,7 @@ function solveCallParts(rule: Rule, set: readonly string[], objectiveText: strin
 /** The objective with each round declared before the game (0: none), from reserves.ts's exact values. */
 function fixedRounds(base: Reserves, objective: Objective): { chosenRound: number; value: Fraction }[] {
   const rounds = [0, ...Array.from({ length: base.rounds - base.firstRound + 1 }, (_, i) => base.firstRound + i)];
-  const exactOf = reserves.exact;
+  const exactOf = reserves.exact?.values;
   if (exactOf === undefined) throw new Error('reserves has no exact solution');
   return rounds.map((chosenRound) => {
     const values = exactOf({ ...base, chosenRound });
@@ -229,15 +229,17 @@ export async function simulateCallRun(
   const { result, base, names, solution } = solveCallParts(rule, set, objectiveText);
   const calls = callTable(base, solution.decisions);
   const exact = Object.fromEntries(names.map((name) => [name, solution.metrics.get(name) as Fraction]));
-  const read = (tally: Float64Array, trials: number) => rule.summarize(base, tally, trials);
+  const read = (tally: Float64Array, trials: number) => rule.tally.summarize(base, tally, trials);
   // reserves, its trials playing the policy: its tally, its metrics, the exact values under the same play.
   const playing: Rule = {
     ...rule,
-    simulate: (_, rng, trials, tally) => simulateCall(base, calls, rng, trials, tally),
-    summarize: (_, tally, trials) => summarizeCall(base, tally, trials, read),
-    exact: () => exact,
-    exactDistributions: undefined,
-    checkTally: undefined,
+    tally: {
+      ...rule.tally,
+      simulate: (_, rng, trials, tally) => simulateCall(base, calls, rng, trials, tally),
+      summarize: (_, tally, trials) => summarizeCall(base, tally, trials, read),
+      check: undefined,
+    },
+    exact: { ...rule.exact, values: () => exact, distributions: undefined },
   };
   // The trials run here, chunk after chunk: the result names the one thread that ran them.
   const simulated = await simulateRunInThread(playing, base, { ...settings, threads: 1 }, options);

@@ -39,7 +39,7 @@ export function buildResult(input: ResultInput): RunResult {
   // an enumeration past its budget is no exact value; alone (--exact) it is the error.
   // An interrupted run is not held up by an enumeration (a trial that loops would loop there too): a rule file's
   // enumerated values are left out of a partial result; a hand-written exact() still answers.
-  const enumerationSkipped = input.partial === true && rule.exactBy === 'enumeration';
+  const enumerationSkipped = input.partial === true && rule.exact?.by === 'enumeration';
   const found =
     input.exact !== undefined
       ? { values: input.exact, noExact: input.noExact ?? null }
@@ -47,11 +47,11 @@ export function buildResult(input: ResultInput): RunResult {
         ? { values: null, noExact: null }
         : tally
           ? lookUpExact(rule, params)
-          : { values: rule.exact ? rule.exact(params) : null, noExact: null };
-  const tallied = tally ? (input.tallied ?? rule.summarize(params, tally, trials)) : null;
+          : { values: rule.exact ? rule.exact.values(params) : null, noExact: null };
+  const tallied = tally ? (input.tallied ?? rule.tally.summarize(params, tally, trials)) : null;
   // The exact distributions are asked for only where the exact values are known.
-  const hasDistributions = rule.exactDistributions && rule.metrics(params).some((metric) => metric.distribution);
-  const exactDistributions = found.values && hasDistributions ? (rule.exactDistributions?.(params) ?? null) : null;
+  const hasDistributions = rule.exact?.distributions && rule.metrics(params).some((metric) => metric.distribution);
+  const exactDistributions = found.values && hasDistributions ? (rule.exact?.distributions?.(params) ?? null) : null;
   return assembleResult({
     rule,
     metrics: rule.metrics(params),
@@ -73,5 +73,5 @@ export function buildResult(input: ResultInput): RunResult {
 
 /** A run's result with the rule's best play beside its metrics, for a rule with decisions. */
 export function withDecisions(rule: Rule, params: Params, result: RunResult): RunResult {
-  return rule.decisions ? { ...result, ...decisionResult(rule.decisions(params)) } : result;
+  return rule.exact?.decisions ? { ...result, ...decisionResult(rule.exact.decisions(params)) } : result;
 }

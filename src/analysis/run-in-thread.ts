@@ -19,7 +19,7 @@ import { buildResult, withDecisions } from './result-of.js';
 /** Every metric's exact value (the rule's exact solution), nothing simulated. */
 export function solveRun(rule: Rule, params: Params, seed: string): RunResult {
   // Best play first, for a rule with decisions: its metrics are those under that play.
-  rule.decisions?.(params);
+  rule.exact?.decisions?.(params);
   const result = buildResult({ rule, params, seed, stream: null, threads: 0, confidence: 1, trials: 0, tally: null });
   return withDecisions(rule, params, result);
 }
@@ -40,7 +40,7 @@ export function runResult(
   outcome: SimulatedTally,
 ): RunResult {
   // A rule with decisions had its best play solved before its trials played it: the solution is kept.
-  rule.decisions?.(params);
+  rule.exact?.decisions?.(params);
   const result = buildResult({
     rule,
     params,
@@ -78,7 +78,7 @@ export async function simulateRunInThread(
   options: InThreadOptions = {},
 ): Promise<RunResult> {
   const { trials } = settings;
-  const tally = new Float64Array(rule.tallyLength(params));
+  const tally = new Float64Array(rule.tally.length(params));
   const scratch = new Float64Array(tally.length);
   const task = { ruleId: rule.id, params, seed: settings.seed, stream: settings.stream, totalTrials: trials };
   let done = 0;

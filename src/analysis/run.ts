@@ -35,7 +35,7 @@ export async function simulateRun(
 ): Promise<RunResult> {
   // Trials play best play, solved exactly first: past the enumeration budget this refuses, in one line, before any
   // trial runs (never a heuristic policy).
-  rule.decisions?.(params);
+  rule.exact?.decisions?.(params);
   const outcome = await simulate(pool, {
     rule,
     params,

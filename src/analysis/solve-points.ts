@@ -33,7 +33,7 @@ export async function solveUntilInterrupted(
     const pointRule = options.rules?.[evaluated.length] ?? rule;
     if (!pointRule.exact)
       throw new UsageError(`--exact: ${pointRule.id} has no exact solution; allowed: simulate it (leave out --exact)`);
-    const exact = pointRule.exact(params);
+    const exact = pointRule.exact.values(params);
     evaluated.push({
       // A rule with decisions: the objective and policy under best play beside its metrics (result.ts).
       result: withDecisions(

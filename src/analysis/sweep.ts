@@ -102,9 +102,14 @@ export function planSweep(loaded: Rule, options: SweepRequest): SweepPlan {
       for (const params of grid) yield rule.metrics(params);
     })(),
   );
-  const headline = {
+  const headline: Rule = {
     ...rule,
-    headline: rule.headline ? () => [...new Set(grid.flatMap((params) => rule.headline!(params)))] : undefined,
+    presentation: {
+      ...rule.presentation,
+      headline: rule.presentation?.headline
+        ? () => [...new Set(grid.flatMap((params) => rule.presentation!.headline!(params)))]
+        : undefined,
+    },
   };
   const bestSpec = options.best === undefined ? undefined : parseBest(rule, gridMetrics, options.best);
   const chosen = chooseMetrics(headline, gridMetrics, options.metric, { all: options.all });

@@ -142,7 +142,7 @@ export function withTails(rule: Rule, names: ReadonlyArray<string | undefined>, 
   const addExact = (p: Params, values: Record<string, Fraction>): Record<string, Fraction> => {
     const list = tailsAt(p);
     if (list.length === 0) return values;
-    const distributions = rule.exactDistributions?.(p) ?? null;
+    const distributions = rule.exact?.distributions?.(p) ?? null;
     const result = keyedRecord<Fraction>(Object.entries(values));
     for (const tail of list) {
       const distribution = distributions ? own(distributions, tail.metric) : undefined;
@@ -157,15 +157,15 @@ export function withTails(rule: Rule, names: ReadonlyArray<string | undefined>, 
         `${tail.name} has no exact value: ${
           distribution
             ? `it reaches past the values ${tail.metric} lists exactly`
-            : rule.file && rule.exactBy !== 'enumeration'
+            : rule.file && rule.exact?.by !== 'enumeration'
               ? `the rule file's exact() gives only the mean of ${tail.metric}, not its whole distribution`
-              : rule.decisions
+              : rule.exact?.decisions
                 ? `${rule.id} gives the mean of ${tail.metric} under best play, not its whole distribution`
                 : `${rule.id} gives no exact distribution of ${tail.metric} here`
         }`,
         distribution
           ? 'a tail within the values listed'
-          : rule.file && rule.exactBy !== 'enumeration'
+          : rule.file && rule.exact?.by !== 'enumeration'
             ? 'a rule file without exact(), whose dice muster enumerates'
             : `${tail.metric} alone`,
         option,
@@ -186,21 +186,26 @@ export function withTails(rule: Rule, names: ReadonlyArray<string | undefined>, 
         }),
       ),
     ],
-    summarize(p, tally, trials) {
-      const counted = rule.summarize(p, tally, trials);
-      const result: Record<string, Tallied> = keyedRecord(Object.entries(counted));
-      for (const tail of tailsAt(p)) {
-        const base = own(counted, tail.metric);
-        const histogram = base?.kind === 'mean' ? base.histogram : undefined;
-        if (!histogram) throw new Error(`${rule.id}: ${tail.metric} counted no histogram`);
-        const inTail = countIn(histogram, tail);
-        result[tail.name] = proportion(inTail === null ? cannotRead(tail) : inTail, trials);
-      }
-      return result;
+    tally: {
+      ...rule.tally,
+      summarize(p, tally, trials) {
+        const counted = rule.tally.summarize(p, tally, trials);
+        const result: Record<string, Tallied> = keyedRecord(Object.entries(counted));
+        for (const tail of tailsAt(p)) {
+          const base = own(counted, tail.metric);
+          const histogram = base?.kind === 'mean' ? base.histogram : undefined;
+          if (!histogram) throw new Error(`${rule.id}: ${tail.metric} counted no histogram`);
+          const inTail = countIn(histogram, tail);
+          result[tail.name] = proportion(inTail === null ? cannotRead(tail) : inTail, trials);
+        }
+        return result;
+      },
     },
   };
-  const { exact, enumerate } = rule;
-  if (exact) wrapped.exact = (p) => addExact(p, exact(p));
-  if (enumerate) wrapped.enumerate = (p, paths) => addExact(p, enumerate(p, paths));
+  if (rule.exact) {
+    const { values, enumerate } = rule.exact;
+    wrapped.exact = { ...rule.exact, values: (p) => addExact(p, values(p)) };
+    if (enumerate) wrapped.exact.enumerate = (p, paths) => addExact(p, enumerate(p, paths));
+  }
   return wrapped;
 }

@@ -126,7 +126,11 @@ export interface Reading {
 
 /**
  * One rule system. A module reads top to bottom like the rule text: its
- * parameters, what a trial does, what is counted, the exact answer.
+ * parameters, what a trial does, what is counted, the exact answer. Its
+ * members come in groups by concern: what the rule is and takes (the flat
+ * members), how the hot loop counts (`tally`), its exact answer (`exact`),
+ * and how it is shown (`presentation`). src/rules/rolloff.ts is the template
+ * for a new built-in (docs/architecture.md).
  */
 export interface Rule {
   id: string;
@@ -145,41 +149,56 @@ export interface Rule {
   /** Checks that need more than one parameter (e.g. chosenRound ≤ rounds); throws a UsageError naming the parameter. */
   validate?(params: Params): void;
   metrics(params: Params): MetricSpec[];
-  /** The metrics a player asks about first, by name: run, sweep and compare show them first; cards chart them. */
-  headline?(params: Params): string[];
-  /** Every reading taken where the text is silent or ambiguous, at these parameters (see Reading). */
-  readings?(params: Params): Reading[];
+  tally: RuleTally;
+  exact?: RuleExact;
+  presentation?: RulePresentation;
   /**
-   * Length of the Float64Array the hot loop counts into; every entry is an integer count, so merging is exact and
-   * order-free.
+   * Set for a designer's rule loaded from a rule file (src/rule-files/load.ts): workers and shards load the same file,
+   * checked by its hash.
    */
-  tallyLength(params: Params): number;
+  file?: RuleFile;
+}
+
+/**
+ * How the hot loop counts, which every rule has: trials add integer counts
+ * into a Float64Array (so merging is exact and order-free), and every metric
+ * is read off the merged counts. The engine, workers and shards use nothing
+ * else of a rule to simulate.
+ */
+export interface RuleTally {
+  /** Length of the Float64Array the hot loop counts into; every entry is an integer count. */
+  length(params: Params): number;
   /** Runs `trials` trials with `rng`, adding counts into `tally`. Allocates nothing per trial. */
   simulate(params: Params, rng: Rng, trials: number, tally: Float64Array): void;
-  /**
-   * Checks a tally read from a file (muster merge) against the structure
-   * the hot loop gives it, beyond the generic checks (non-negative integer
-   * counts, no proportion above its trials): e.g. a histogram with one
-   * count per trial sums to the trials. Returns what is wrong, or null.
-   */
-  checkTally?(params: Params, tally: Float64Array, trials: number): string | null;
   /** Reads every metric off a merged tally. */
   summarize(params: Params, tally: Float64Array, trials: number): Record<string, Tallied>;
-  /** Every metric exactly, with the same names, where the rule admits it. */
-  exact?(params: Params): Record<string, Fraction>;
   /**
-   * Each distribution metric's exact distribution, by name, where the rule admits it (a distribution metric's
-   * entry in exact() is its mean). Throws as exact() does.
+   * Checks a tally read from a file (muster merge) against the structure the hot loop gives it, beyond the generic
+   * checks (non-negative integer counts, no proportion above its trials): e.g. a histogram with one count per trial
+   * sums to the trials. Returns what is wrong, or null.
    */
-  exactDistributions?(params: Params): Record<string, ExactDistribution>;
+  check?(params: Params, tally: Float64Array, trials: number): string | null;
+}
+
+/**
+ * A rule's exact answer, where the rule admits one: a built-in's own exact(),
+ * or for every rule file its own exact() or its dice enumerated (`by`). Absent,
+ * a rule is only simulated. `enumerate` and `decisions` come only from a rule
+ * file, which always has `values`, so a rule with either has the group.
+ */
+export interface RuleExact {
+  /** Every metric exactly, with the same names (a distribution metric's entry is its mean). */
+  values(params: Params): Record<string, Fraction>;
+  /** Each distribution metric's exact distribution, by name, where the rule admits it. Throws as values() does. */
+  distributions?(params: Params): Record<string, ExactDistribution>;
   /**
-   * 'enumeration' where exact comes from enumerating a rule file's own dice (it has no exact()): then
-   * exact may throw NotEnumerable (src/exact/replay-dice.ts), a UsageError, at parameters past its budget.
+   * 'enumeration' where values come from enumerating a rule file's own dice (it has no exact()): then values may
+   * throw NotEnumerable (src/exact/replay-dice.ts), a UsageError, at parameters past its budget.
    */
-  exactBy?: 'enumeration';
+  by?: 'enumeration';
   /**
-   * A rule file's exact values by enumeration, whether or not it has exact() (`muster check` compares the
-   * two), within `paths` paths (default: the full budget, src/exact/replay-dice.ts).
+   * A rule file's exact values by enumeration, whether or not it has exact() (`muster check` compares the two),
+   * within `paths` paths (default: the full budget, src/exact/replay-dice.ts).
    */
   enumerate?(params: Params, paths?: number): Record<string, Fraction>;
   /**
@@ -187,14 +206,23 @@ export interface Rule {
    * objective and policy (src/exact/decisions.ts). Throws a UsageError past the enumeration budget.
    */
   decisions?(params: Params): RuleDecisions;
+}
+
+/**
+ * How a rule is shown beyond its metrics' own names and docs, where it says
+ * more: which metrics lead, the readings it took, a matrix to print, and a
+ * rule file's declared charts and card. Absent, every output shows every
+ * metric in metrics() order.
+ */
+export interface RulePresentation {
+  /** The metrics a player asks about first, by name: run, sweep and compare show them first; cards chart them. */
+  headline?(params: Params): string[];
+  /** Every reading taken where the text is silent or ambiguous, at these parameters (see Reading). */
+  readings?(params: Params): Reading[];
+  /** The two-parameter tables `muster matrix` prints (see MatrixSpec). */
   matrix?: MatrixSpec;
   /** A rule file's declared presentation (a built-in's is beside it, found by src/rules/index.ts presentationOf). */
-  presentation?: Presentation;
-  /**
-   * Set for a designer's rule loaded from a rule file (src/rule-files/load.ts): workers and shards load the same file,
-   * checked by its hash.
-   */
-  file?: RuleFile;
+  declared?: Presentation;
 }
 
 /** Where a rule file's rule came from: its absolute path and the sha256 of its contents (hex). */

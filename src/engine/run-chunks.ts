@@ -69,12 +69,12 @@ export function runChunks(
   onChunk?: (trials: number) => void,
   into?: Float64Array,
 ): Float64Array {
-  const length = rule.tallyLength(task.params);
+  const length = rule.tally.length(task.params);
   const tally = into?.length === length ? into.fill(0) : new Float64Array(length);
   for (let chunk = task.firstChunk; chunk < task.endChunk; chunk++) {
     const trials = chunkTrials(chunk, task.totalTrials);
     if (trials > 0)
-      rule.simulate(task.params, streams.chunk(task.stream, task.seed, task.ruleId, chunk), trials, tally);
+      rule.tally.simulate(task.params, streams.chunk(task.stream, task.seed, task.ruleId, chunk), trials, tally);
     onChunk?.(trials);
   }
   return tally;

@@ -238,7 +238,7 @@ class RunsInFlight {
     this.trialsOf = requests.map(() => 0);
     this.partsLeft = requests.map(() => 0);
     this.saved = requests.map(() => []);
-    this.lengths = requests.map((request) => request.rule.tallyLength(request.params));
+    this.lengths = requests.map((request) => request.rule.tally.length(request.params));
     this.tallyRoom = this.lengths.reduce((most, length) => Math.max(most, length), 0);
   }
 

@@ -84,7 +84,7 @@ class RunInBatches {
     private readonly pool: SimulationPool,
     private readonly request: SimulationRequest,
   ) {
-    this.tally = new Float64Array(request.rule.tallyLength(request.params));
+    this.tally = new Float64Array(request.rule.tally.length(request.params));
   }
 
   /** Runs chunks [first, end) of a run of `target` trials; false when interrupted before they all finished. */
@@ -186,7 +186,7 @@ function trialsForPrecision(
   confidence: number,
   precision: number,
 ): number {
-  const tallied = rule.summarize(params, tally, trials);
+  const tallied = rule.tally.summarize(params, tally, trials);
   let worst = 0;
   for (const metric of rule.metrics(params)) {
     if (!metric.probability) continue;

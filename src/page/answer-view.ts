@@ -125,7 +125,7 @@ export class AnswerView {
   }
 
   private renderReadings(rule: Rule, params: Params): void {
-    const readings = rule.readings?.(params) ?? [];
+    const readings = rule.presentation?.readings?.(params) ?? [];
     this.readings.replaceChildren();
     this.readings.hidden = readings.length === 0;
     if (readings.length === 0) return;
@@ -176,7 +176,8 @@ export class AnswerView {
 }
 
 function headlineNames(rule: Rule, params: Params, metrics: readonly MetricSpec[]): string[] {
-  const named = rule.headline?.(params).filter((name) => metrics.some((metric) => metric.name === name)) ?? [];
+  const named =
+    rule.presentation?.headline?.(params).filter((name) => metrics.some((metric) => metric.name === name)) ?? [];
   return named.length > 0 ? named : metrics.slice(0, FALLBACK_HEADLINE).map((metric) => metric.name);
 }
 

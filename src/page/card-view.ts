@@ -135,7 +135,7 @@ function cardResults(rule: Rule, shown: RunResult, plan: readonly Params[]): Run
   return plan.map((params, index) => {
     const fractions = cells[index] as Record<string, Fraction>;
     return buildResult({
-      rule: { ...rule, exact: () => fractions },
+      rule: { ...rule, exact: { ...rule.exact, values: () => fractions } },
       params,
       seed: shown.seed,
       stream: null,

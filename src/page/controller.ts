@@ -10,7 +10,7 @@
  */
 
 import { buildResult } from '../analysis/result-of.js';
-import type { Params, Rule, StreamVersion } from '../contract/types.js';
+import type { Params, Rule, RuleExact, StreamVersion } from '../contract/types.js';
 import { DEFAULT_STREAM } from '../engine/random.js';
 import type { Fraction } from '../exact/fraction.js';
 import { formatCount, formatParams } from '../output/format.js';
@@ -167,7 +167,7 @@ export class Calculator {
           return this.fail(turn)(error);
         }
         if (reply.kind !== 'answered') return this.fail(turn)(new Error(`the sandbox replied ${reply.kind}`));
-        if (rule.exactBy === 'enumeration') this.form.forceSimulation(reply.forced);
+        if (rule.exact?.by === 'enumeration') this.form.forceSimulation(reply.forced);
         const simulation = this.form.readSimulation();
         const simulating = simulation.simulate || !rule.exact;
         const options = this.options(simulation, simulating);
@@ -225,7 +225,7 @@ export class Calculator {
     try {
       const outcome = evaluateForm(this.rule, raw);
       // A rule file without exact() is enumerated where that is quick (rules/exact-of.ts), else simulated.
-      if (this.rule.exactBy === 'enumeration')
+      if (this.rule.exact?.by === 'enumeration')
         this.form.forceSimulation(outcome.params !== null && lookUpExact(this.rule, outcome.params).values === null);
       return outcome;
     } catch (error) {
@@ -290,9 +290,9 @@ export class Calculator {
 
   private solve(params: Params, options: Options, turn: Turn): void {
     try {
-      const fractions = (this.rule.exact as NonNullable<Rule['exact']>)(params);
+      const fractions = (this.rule.exact as RuleExact).values(params);
       const result = buildResult({
-        rule: { ...this.rule, exact: () => fractions },
+        rule: { ...this.rule, exact: { ...this.rule.exact, values: () => fractions } },
         params,
         seed: options.seed,
         stream: null,
@@ -363,7 +363,7 @@ export class Calculator {
     try {
       const known = lookUpExact(rule, params).values;
       fractions = known;
-      if (known) exactRule = { ...rule, exact: () => known };
+      if (known) exactRule = { ...rule, exact: { ...rule.exact, values: () => known } };
     } catch (error) {
       this.running.cancel();
       this.running = null;

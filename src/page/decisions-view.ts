@@ -22,7 +22,7 @@ export const PAGE_POLICY_ROWS = 200;
  * else solved here for a rule with choices; unchanged for a rule without.
  */
 export function withBestPlay(rule: Rule, result: RunResult): RunResult {
-  if (result.policy || !rule.decisions) return result;
+  if (result.policy || !rule.exact?.decisions) return result;
   return withDecisions(rule, result.params, result);
 }
 

@@ -202,7 +202,7 @@ export interface FieldChoice {
  */
 export function fieldChoices(rule: Rule, spec: ParamSpec): FieldChoice[] | null {
   if (spec.type === 'choice') return spec.choices.map((choice) => ({ value: choice, text: choice }));
-  const matrix = rule.matrix;
+  const matrix = rule.presentation?.matrix;
   if (spec.type !== 'text' || !matrix || (spec.name !== matrix.row && spec.name !== matrix.col)) return null;
   const defaults: Params = Object.fromEntries(rule.params.map((p) => [p.name, p.default]));
   const values = matrix.defaultValues(defaults).map(String);

@@ -97,7 +97,7 @@ export class SimulationPool {
     const run: Run = {
       request,
       queue: planTasks(0, request.trials, this.size),
-      tally: new Float64Array(request.rule.tallyLength(request.params)),
+      tally: new Float64Array(request.rule.tally.length(request.params)),
       early: new Map(),
       nextChunk: 0,
       chunks,

@@ -205,7 +205,7 @@ export class WhichValueView {
     try {
       const at = this.params(rule) ?? resolveParams(rule);
       metrics = rule.metrics(at);
-      headline = rule.headline?.(at)?.[0];
+      headline = rule.presentation?.headline?.(at)?.[0];
     } catch {
       // A rule whose metrics cannot be listed here offers none; its own message is by the field.
     }

@@ -47,7 +47,7 @@ const STEP_INSTEAD = 'a state that keeps less (merge what no later step reads), 
 const STEP_LOOPS = 'a roll repeated until something happens as steps of its own (a loop of states is solved exactly)';
 
 /**
- * rule.enumerate for a rule file: each parameter set enumerated once and kept (a few sets), within `paths`
+ * rule.exact.enumerate for a rule file: each parameter set enumerated once and kept (a few sets), within `paths`
  * paths; a set found past a budget is remembered too, so asking again with that budget or less costs nothing.
  */
 type Enumerate = (params: Params, paths?: number) => Record<string, Fraction>;

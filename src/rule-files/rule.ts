@@ -8,16 +8,16 @@
  *   default export
  *     ─► check  (check.ts)            field by field, UsageError naming the file ─► CheckedRuleFile
  *     ─► tally  (tally.ts)            each parameter set's metrics laid out in the tally ─► TallyLayout
- *     ─► loop   (loop.ts)             Rule.simulate, once per chunk: dice on the chunk's stream, one `out`
+ *     ─► loop   (loop.ts)             tally.simulate, once per chunk: dice on the chunk's stream, one `out`
  *                                     read after every trial by a loop compiled for these metric names
- *     ─► adapt  (here)                the Rule: metrics, tally, simulate, summarize, validate, exact
- *                                     (the file's, or its dice enumerated: exact.ts), headline
+ *     ─► adapt  (here)                the Rule: metrics, validate, its tally group, its exact group (the
+ *                                     file's exact(), or its dice enumerated: exact.ts), its presentation
  *
  * No node: imports here: the offline calculator page bundles this module
  * (the file system and import() live in load.ts).
  */
 
-import type { ParamSpec, Params, Rule } from '../contract/types.js';
+import type { ParamSpec, Params, Rule, RuleExact, RulePresentation } from '../contract/types.js';
 import { UsageError } from '../errors.js';
 import { parseObjective } from '../exact/objective.js';
 import { ruleCall } from '../guard/rule-calls.js';
@@ -76,6 +76,19 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
   const loops = new ChunkLoops({ ...file, trial });
   const params = form?.choices ? [...file.params, objectiveParam(file)] : file.params;
 
+  const enumerate = (p: Params, budget?: number) => ruleCall(where, walked, () => enumerated.values(p, budget));
+  const own = file.exact;
+  // Without the file's exact(), its dice enumerated are its exact values; asked for distributions only once exact
+  // values are known at these params, the enumeration kept then answers at once.
+  const exact: RuleExact = own
+    ? { values: (p) => own(p, metrics(p)), enumerate }
+    : {
+        values: (p) => enumerate(p),
+        by: 'enumeration',
+        distributions: (p) => ruleCall(where, walked, () => enumerated.distributions(p)),
+        enumerate,
+      };
+
   const rule: Rule = {
     id: file.id,
     title: file.title,
@@ -83,16 +96,19 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
     source: file.source,
     params,
     metrics,
-    tallyLength: (p) => layoutOf(p).length,
-    simulate: (p, rng, trials, tally) => loops.simulate(p, layoutOf(p), rng, trials, tally),
-    checkTally: (p, tally, trials) => checkTally(layoutOf(p), tally, trials),
-    summarize: (p, tally, trials) => summarize(layoutOf(p), tally, trials),
+    tally: {
+      length: (p) => layoutOf(p).length,
+      simulate: (p, rng, trials, tally) => loops.simulate(p, layoutOf(p), rng, trials, tally),
+      check: (p, tally, trials) => checkTally(layoutOf(p), tally, trials),
+      summarize: (p, tally, trials) => summarize(layoutOf(p), tally, trials),
+    },
+    exact,
   };
   if (file.validate) rule.validate = file.validate;
   if (form?.choices) {
-    const own = file.validate;
+    const validate = file.validate;
     rule.validate = (p) => {
-      own?.(p);
+      validate?.(p);
       // A metric of the rule at p, or a weighted sum of them (src/exact/objective.ts): refused in one line if not.
       parseObjective(
         String(p.objective),
@@ -100,26 +116,16 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
         'objective',
       );
     };
-    rule.decisions = decisions;
+    exact.decisions = decisions;
   }
 
-  const enumerate = (p: Params, budget?: number) => ruleCall(where, walked, () => enumerated.values(p, budget));
-  rule.enumerate = enumerate;
-  const exact = file.exact;
-  if (exact) {
-    rule.exact = (p) => exact(p, metrics(p));
-  } else {
-    rule.exact = (p) => enumerate(p);
-    rule.exactBy = 'enumeration';
-    // Asked only once exact values are known at these params: the enumeration kept then answers at once.
-    rule.exactDistributions = (p) => ruleCall(where, walked, () => enumerated.distributions(p));
-  }
-
+  const presentation: RulePresentation = {};
   const headline = file.headline;
-  if (headline) rule.headline = (p) => headline(p, metrics(p));
-  if (file.readings) rule.readings = file.readings;
-  if (file.matrix) rule.matrix = file.matrix;
-  if (file.presentation) rule.presentation = file.presentation;
+  if (headline) presentation.headline = (p) => headline(p, metrics(p));
+  if (file.readings) presentation.readings = file.readings;
+  if (file.matrix) presentation.matrix = file.matrix;
+  if (file.presentation) presentation.declared = file.presentation;
+  if (Object.keys(presentation).length > 0) rule.presentation = presentation;
   return rule;
 }
 

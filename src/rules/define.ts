@@ -16,7 +16,10 @@
  *            fast path counts outcomes instead (a histogram every metric is read off) gives
  *            `tally: { length, summarize, check }` itself.
  *
- * The result is a plain `Rule` (contract/types.ts): the engine, reports and CLI see no difference.
+ * The result is a plain `Rule` (contract/types.ts): the engine, reports and CLI see no difference. The spec is
+ * written flat, each member beside what it reads; the helper puts each in the Rule's group: simulate and the tally
+ * into `tally`, exact and exactDistributions into `exact` (values, distributions), headline, readings and matrix
+ * into `presentation`. src/rules/rolloff.ts is the template (docs/architecture.md).
  */
 
 import type { Dice } from '../contract/dice.js';
@@ -29,6 +32,8 @@ import type {
   Reading,
   Rng,
   Rule,
+  RuleExact,
+  RulePresentation,
 } from '../contract/types.js';
 import { UsageError } from '../errors.js';
 import type { ExactDistribution } from '../exact/exact-distribution.js';
@@ -66,7 +71,7 @@ export type TrialOut = Record<string, number>;
 interface OwnTally<P> {
   length(p: P): number;
   summarize(p: P, tally: Float64Array, trials: number): Record<string, Tallied>;
-  /** See Rule.checkTally. */
+  /** See RuleTally.check. */
   check?(p: P, tally: Float64Array, trials: number): string | null;
 }
 
@@ -212,32 +217,34 @@ export function defineBuiltin<const S extends readonly ParamSpec[]>(spec: Builti
     source: spec.source,
     params: spec.params,
     metrics: (params) => spec.metrics(typed(params)),
-    tallyLength: (params) => (own ? own.length(typed(params)) : layout(typed(params)).length),
-    simulate(params, rng, trials, tally) {
-      const p = typed(params);
-      spec.simulate(p, rng, trials, tally, own ? NO_SLOTS : layout(p).at);
-    },
-    summarize(params, tally, trials) {
-      const p = typed(params);
-      if (own) return checkedSummary(spec.id, spec.metrics(p), own.summarize(p, tally, trials));
-      const { at } = layout(p);
-      const result: Record<string, Tallied> = keyedRecord();
-      for (const metric of spec.metrics(p)) {
-        const slot = at[metric.name];
-        const counted = metric.probability
-          ? proportion(tally[slot], trials)
-          : mean(tally[slot], tally[slot + 1], trials);
-        if (metric.distribution && counted.kind === 'mean') {
-          const histogram = histogramOf(metric, at);
-          counted.histogram = {
-            min: histogram.min,
-            counts: tally.subarray(histogram.at, histogram.at + histogram.top - histogram.min + 1),
-            beyond: histogram.beyond >= 0 ? tally[histogram.beyond] : null,
-          };
+    tally: {
+      length: (params) => (own ? own.length(typed(params)) : layout(typed(params)).length),
+      simulate(params, rng, trials, tally) {
+        const p = typed(params);
+        spec.simulate(p, rng, trials, tally, own ? NO_SLOTS : layout(p).at);
+      },
+      summarize(params, tally, trials) {
+        const p = typed(params);
+        if (own) return checkedSummary(spec.id, spec.metrics(p), own.summarize(p, tally, trials));
+        const { at } = layout(p);
+        const result: Record<string, Tallied> = keyedRecord();
+        for (const metric of spec.metrics(p)) {
+          const slot = at[metric.name];
+          const counted = metric.probability
+            ? proportion(tally[slot], trials)
+            : mean(tally[slot], tally[slot + 1], trials);
+          if (metric.distribution && counted.kind === 'mean') {
+            const histogram = histogramOf(metric, at);
+            counted.histogram = {
+              min: histogram.min,
+              counts: tally.subarray(histogram.at, histogram.at + histogram.top - histogram.min + 1),
+              beyond: histogram.beyond >= 0 ? tally[histogram.beyond] : null,
+            };
+          }
+          result[metric.name] = counted;
         }
-        result[metric.name] = counted;
-      }
-      return result;
+        return result;
+      },
     },
     trial: (dice, params, out) => spec.trial(dice, typed(params), out),
     read: typed,
@@ -253,16 +260,23 @@ export function defineBuiltin<const S extends readonly ParamSpec[]>(spec: Builti
       if (problem !== undefined) throw new UsageError(problem);
     };
   }
-  if (spec.headline) rule.headline = (params) => spec.headline!(typed(params));
-  if (spec.readings) rule.readings = (params) => spec.readings!(typed(params));
-  if (own?.check) rule.checkTally = (params, tally, trials) => own.check!(typed(params), tally, trials);
+  if (own?.check) rule.tally.check = (params, tally, trials) => own.check!(typed(params), tally, trials);
   else if (!own)
-    rule.checkTally = (params, tally, trials) => {
+    rule.tally.check = (params, tally, trials) => {
       const p = typed(params);
       return checkHistograms(spec.metrics(p), layout(p).at, tally, trials);
     };
-  if (spec.exact) rule.exact = (params) => spec.exact!(typed(params));
-  if (spec.exactDistributions) rule.exactDistributions = (params) => spec.exactDistributions!(typed(params));
-  if (spec.matrix) rule.matrix = spec.matrix;
+  if (spec.exact) {
+    const exact: RuleExact = { values: (params) => spec.exact!(typed(params)) };
+    if (spec.exactDistributions) exact.distributions = (params) => spec.exactDistributions!(typed(params));
+    rule.exact = exact;
+  }
+  if (spec.headline || spec.readings || spec.matrix) {
+    const presentation: RulePresentation = {};
+    if (spec.headline) presentation.headline = (params) => spec.headline!(typed(params));
+    if (spec.readings) presentation.readings = (params) => spec.readings!(typed(params));
+    if (spec.matrix) presentation.matrix = spec.matrix;
+    rule.presentation = presentation;
+  }
   return rule;
 }

@@ -37,8 +37,9 @@ export function lookUpExact(rule: Rule, params: Params): ExactLookUp {
   try {
     // A rule's own exact() refuses as enumeration does where it cannot give a value asked of it (a distribution's
     // tail it has no distribution for: analysis/tails.ts).
-    if (rule.exactBy !== 'enumeration' || !rule.enumerate) return { values: rule.exact(params), noExact: null };
-    return { values: rule.enumerate(params, QUICK_PATHS), noExact: null };
+    if (rule.exact.by !== 'enumeration' || !rule.exact.enumerate)
+      return { values: rule.exact.values(params), noExact: null };
+    return { values: rule.exact.enumerate(params, QUICK_PATHS), noExact: null };
   } catch (error) {
     if (!(error instanceof NotEnumerable)) throw error;
     return { values: null, noExact: noExactOf(error) };
@@ -87,7 +88,7 @@ export function fullExact(
 ): { values: Record<string, Fraction> } | { refused: NotEnumerable } | null {
   if (!rule.exact) return null;
   try {
-    return { values: rule.exact(params) };
+    return { values: rule.exact.values(params) };
   } catch (error) {
     if (error instanceof NotEnumerable) return { refused: error };
     throw error;

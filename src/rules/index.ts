@@ -52,8 +52,8 @@ export const rules: readonly Rule[] = registry.map((entry) => entry.rule);
  * metrics are its own), else the built-in's presentation module; {} draws everything generically.
  */
 export function presentationOf(rule: Rule): Presentation {
-  if (rule.file) return rule.presentation ?? {};
-  return registry.find((entry) => entry.rule.id === rule.id)?.presentation ?? rule.presentation ?? {};
+  if (rule.file) return rule.presentation?.declared ?? {};
+  return registry.find((entry) => entry.rule.id === rule.id)?.presentation ?? rule.presentation?.declared ?? {};
 }
 
 export function getRule(id: string): Rule {

@@ -61,7 +61,7 @@ export function parseParamOrLabel(rule: Rule, spec: ParamSpec, raw: string): Par
   try {
     return parseParam(spec, raw);
   } catch (error) {
-    const matrix = rule.matrix;
+    const matrix = rule.presentation?.matrix;
     if (!(error instanceof UsageError) || !matrix?.label || (spec.name !== matrix.row && spec.name !== matrix.col))
       throw error;
     const defaults: Params = keyedRecord(rule.params.map((p) => [p.name, p.default]));

@@ -221,6 +221,10 @@ function exactDistributions(p: RollOff): Record<string, ExactDistribution> {
   return { 'rolls.mean': geometricDistribution(1, Fraction.of(PAIRS - aWins - bWins, PAIRS)) };
 }
 
+/**
+ * The template for a new built-in rule (docs/architecture.md): defineBuiltin puts simulate into the Rule's `tally`,
+ * exact and exactDistributions into its `exact`, headline and readings into its `presentation`.
+ */
 export const rolloff = defineBuiltin({
   id: 'rolloff',
   title: '2d6 roll-off',

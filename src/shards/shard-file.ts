@@ -5,7 +5,7 @@
  * fields are refused, and the tally must be one the rule could have counted
  * in the shard's own trials: finite non-negative integer counts, no
  * proportion above its trials, no mean whose squares undercut its sum, and
- * the rule's own structure (Rule.checkTally: a histogram sums to its trials).
+ * the rule's own structure (rule.tally.check: a histogram sums to its trials).
  * A shard of another muster version is refused, and a shard is data: the
  * rule file it records is never imported, only one the person names with
  * --rule, matched by its hash first (namedRuleFiles).
@@ -280,7 +280,7 @@ function shardChunks(
 
 /** The tally: the rule's length at these params, whole counts it could have made in the shard's `ran` trials. */
 function shardTally(file: string, tally: unknown, rule: Rule, params: Params, ran: number, fail: Fail): number[] {
-  const length = rule.tallyLength(params);
+  const length = rule.tally.length(params);
   if (!Array.isArray(tally) || tally.length !== length)
     fail(
       'tally',

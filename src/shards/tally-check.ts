@@ -20,9 +20,9 @@ export function checkCounts(rule: Rule, params: Params, tally: Float64Array, tri
     // check says where.
     if (value < 0 && !rule.file) return `entry ${index}: ${value} is a count below zero`;
   }
-  const own = rule.checkTally?.(params, tally, trials);
+  const own = rule.tally.check?.(params, tally, trials);
   if (own) return own;
-  const tallied = rule.summarize(params, tally, trials);
+  const tallied = rule.tally.summarize(params, tally, trials);
   for (const [name, value] of Object.entries(tallied)) {
     if (value.kind === 'proportion') {
       if (!(value.successes >= 0 && value.successes <= value.trials))

@@ -108,7 +108,7 @@ describe('headline metrics and folding', () => {
     for (const rule of rules) {
       const params = resolveParams(rule);
       const names = rule.metrics(params).map((m) => m.name);
-      const headline = rule.headline!(params);
+      const headline = rule.presentation!.headline!(params);
       expect(headline.length, rule.id).toBeGreaterThan(0);
       for (const name of headline) expect(names, `${rule.id} ${name}`).toContain(name);
     }

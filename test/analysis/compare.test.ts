@@ -89,8 +89,8 @@ describe('muster compare', () => {
         bufferIo(),
       );
       const rule = getRule('infinity');
-      const before: Fraction = rule.exact!(resolveParams(rule, ['wipA=13']))['a.wins'];
-      const after: Fraction = rule.exact!(resolveParams(rule, ['wipA=15']))['a.wins'];
+      const before: Fraction = rule.exact!.values(resolveParams(rule, ['wipA=13']))['a.wins'];
+      const after: Fraction = rule.exact!.values(resolveParams(rule, ['wipA=15']))['a.wins'];
       const wins = result.differences.find((d) => d.metric === 'a.wins')!;
       expect(wins.exactDifference).toBe(after.sub(before).toNumber());
       expect(wins.exactFraction).toBe(after.sub(before).toString());

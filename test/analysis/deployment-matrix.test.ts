@@ -23,7 +23,9 @@ describe('deployment strategy matrix', () => {
       // swapping the strategies swaps the chances; on the diagonal each is ½.
       for (const compare of ['raw', 'modified']) {
         const initiative = (a: string, b: string) =>
-          deployment.exact!(resolveParams(deployment, [`a=${a}`, `b=${b}`, `compare=${compare}`]))['a.initiative'];
+          deployment.exact!.values(resolveParams(deployment, [`a=${a}`, `b=${b}`, `compare=${compare}`]))[
+            'a.initiative'
+          ];
         for (const x of DEPLOYMENT_STRATEGIES) {
           for (const y of DEPLOYMENT_STRATEGIES) {
             const sum = initiative(x, y).add(initiative(y, x));
@@ -74,14 +76,14 @@ describe('deployment strategy matrix', () => {
       .filter((line) => /^(F1|S123) /.test(line));
     expect(tableRows).toHaveLength(6);
     expect(io.stdout()).toMatch(/^a \\ b\s+F1\s+S123$/m);
-    expect(deployment.matrix!.parseRange!('forward:1; standard:3,2,1 forward:1')).toEqual([
+    expect(deployment.presentation!.matrix!.parseRange!('forward:1; standard:3,2,1 forward:1')).toEqual([
       'forward:1',
       'standard:1,2,3',
     ]);
-    expect(deployment.matrix!.parseRange!('forward')).toEqual(
+    expect(deployment.presentation!.matrix!.parseRange!('forward')).toEqual(
       DEPLOYMENT_STRATEGIES.filter((s) => s.startsWith('forward:')),
     );
-    expect(deployment.matrix!.parseRange!('standard forward')).toEqual([...DEPLOYMENT_STRATEGIES]);
-    expect(deployment.matrix!.parseRange!('all')).toEqual([...DEPLOYMENT_STRATEGIES]);
+    expect(deployment.presentation!.matrix!.parseRange!('standard forward')).toEqual([...DEPLOYMENT_STRATEGIES]);
+    expect(deployment.presentation!.matrix!.parseRange!('all')).toEqual([...DEPLOYMENT_STRATEGIES]);
   });
 });

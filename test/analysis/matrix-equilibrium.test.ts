@@ -202,7 +202,9 @@ describe('muster matrix --equilibrium', () => {
       expect(equilibrium.rows.filter((o: Option) => o.fraction !== '0').length).toBeGreaterThan(1);
       expect(equilibrium.cols.filter((o: Option) => o.fraction !== '0').length).toBeGreaterThan(1);
       const payoff = DEPLOYMENT_STRATEGIES.map((a) =>
-        DEPLOYMENT_STRATEGIES.map((b) => deployment.exact!(resolveParams(deployment, [`a=${a}`, `b=${b}`])).rolloff),
+        DEPLOYMENT_STRATEGIES.map(
+          (b) => deployment.exact!.values(resolveParams(deployment, [`a=${a}`, `b=${b}`])).rolloff,
+        ),
       );
       expectEquilibrium(payoff, equilibrium.rows, equilibrium.cols, fraction(equilibrium.value.fraction));
     },

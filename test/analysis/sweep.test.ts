@@ -56,7 +56,7 @@ describe('muster sweep', () => {
     expect(sweep.points).toHaveLength(15);
     const rule = getRule('reserves');
     for (const point of sweep.points) {
-      const exact = rule.exact!(resolveParams(rule, [], point.params));
+      const exact = rule.exact!.values(resolveParams(rule, [], point.params));
       for (const [name, value] of Object.entries(exact)) expect(point.metrics[name].exact, name).toBe(value.toNumber());
     }
     expect(JSON.parse(readFileSync(json, 'utf8')).vary).toEqual([

@@ -50,7 +50,7 @@ describe('tails of a distribution as probability metrics', () => {
   it('exact tails are the binomial sums; simulated ones the histogram counts (seed "tails")', async () => {
     const names = ['sixes>=2', 'sixes>1', 'sixes<=1', 'sixes<1', 'sixes=3'];
     const rule = withTails(adaptRuleFile((await import(file)).default, file), names);
-    const exact = rule.exact?.({ dice: 4 }) ?? {};
+    const exact = rule.exact?.values({ dice: 4 }) ?? {};
     expect(names.map((name) => exact[name].toString())).toEqual(
       [sum(4, 2, 4), sum(4, 2, 4), sum(4, 0, 1), sum(4, 0, 0), sum(4, 3, 3)].map(String),
     );
@@ -83,7 +83,7 @@ describe('tails of a distribution as probability metrics', () => {
   it('a built-in without end: the tail reaches past the depth only when nothing lies beyond', () => {
     const rule = withTails(rolloff, ['rolls.mean>=2']);
     // P(2 or more rolls) = the chance the first roll ties, 146/1296.
-    expect(rule.exact?.({ bonusA: 0 })['rolls.mean>=2'].toString()).toBe('73/648');
+    expect(rule.exact?.values({ bonusA: 0 })['rolls.mean>=2'].toString()).toBe('73/648');
     expect(withTails(rolloff, ['a.wins'])).toBe(rolloff);
   });
 

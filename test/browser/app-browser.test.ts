@@ -363,13 +363,13 @@ describeInChromium('the calculator page in headless Chromium', () => {
       // The same chunks on the same streams, run here in Node.
       const tally = new Float64Array(1);
       for (let chunk = 0; chunk < chunkCount(100_000); chunk++)
-        diceRule.simulate(
+        diceRule.tally.simulate(
           { target: 5 },
           chunkStream('muster', 'dice', chunk, DEFAULT_STREAM),
           chunkTrials(chunk, 100_000),
           tally,
         );
-      const expected = estimate(diceRule.summarize({ target: 5 }, tally, 100_000).p, 0.95);
+      const expected = estimate(diceRule.tally.summarize({ target: 5 }, tally, 100_000).p, 0.95);
       expect(shown?.metrics.p).toEqual({ ...expected, exact: null, fraction: null });
       // And it is right: a die shows 5 or 6 a third of the time. 5σ with σ = √(⅓·⅔/100000) ≈ 0.00149.
       expect(Math.abs((shown?.metrics.p.estimate ?? 0) - 1 / 3)).toBeLessThan(
@@ -391,8 +391,13 @@ describeInChromium('the calculator page in headless Chromium', () => {
       const shown = await shownResult(page);
       const tally = new Float64Array(1);
       for (let chunk = 0; chunk < chunkCount(100_000); chunk++)
-        diceRule.simulate({ target: 5 }, chunkStream('muster', 'dice', chunk, 1), chunkTrials(chunk, 100_000), tally);
-      const expected = estimate(diceRule.summarize({ target: 5 }, tally, 100_000).p, 0.95);
+        diceRule.tally.simulate(
+          { target: 5 },
+          chunkStream('muster', 'dice', chunk, 1),
+          chunkTrials(chunk, 100_000),
+          tally,
+        );
+      const expected = estimate(diceRule.tally.summarize({ target: 5 }, tally, 100_000).p, 0.95);
       expect(shown?.stream).toBe(1);
       expect(shown?.metrics.p).toEqual({ ...expected, exact: null, fraction: null });
       expect(await page.inputValue('#sim-stream')).toBe('1');

@@ -316,13 +316,13 @@ describeInChromium('the calculator page’s simulation workers in headless Chrom
       const tally = new Float64Array(1);
       const params = { target: 3, stallMs: 0, spill: false };
       for (let chunk = 0; chunk < chunkCount(100_000); chunk++)
-        slowRule.simulate(
+        slowRule.tally.simulate(
           params,
           chunkStream('after', 'slow', chunk, DEFAULT_STREAM),
           chunkTrials(chunk, 100_000),
           tally,
         );
-      const expected = estimate(slowRule.summarize(params, tally, 100_000).p, 0.95);
+      const expected = estimate(slowRule.tally.summarize(params, tally, 100_000).p, 0.95);
       expect((await shown(page))?.metrics.p).toEqual({ ...expected, exact: null, fraction: null });
       expect((await log(page)).workers).toBe(threads);
       await page.close();
@@ -356,13 +356,13 @@ describeInChromium('the calculator page’s simulation workers in headless Chrom
       const tally = new Float64Array(1);
       const params = { target: 5, stallMs: 0, spill: false };
       for (let chunk = 0; chunk < chunkCount(100_000); chunk++)
-        slowRule.simulate(
+        slowRule.tally.simulate(
           params,
           chunkStream('quick', 'slow', chunk, DEFAULT_STREAM),
           chunkTrials(chunk, 100_000),
           tally,
         );
-      const expected = estimate(slowRule.summarize(params, tally, 100_000).p, 0.95);
+      const expected = estimate(slowRule.tally.summarize(params, tally, 100_000).p, 0.95);
       const result = await shown(page);
       expect(result?.metrics.p).toEqual({ ...expected, exact: null, fraction: null });
       // And right: a die shows 5 or 6 a third of the time. 5σ with σ = √(⅓·⅔/100000) ≈ 0.00149.

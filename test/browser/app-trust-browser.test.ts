@@ -120,7 +120,9 @@ describeInChromium('what a newcomer trips on, in headless Chromium', () => {
         const listed = rule.params.filter(
           (spec) =>
             spec.type === 'choice' ||
-            (spec.type === 'text' && rule.matrix && [rule.matrix.row, rule.matrix.col].includes(spec.name)),
+            (spec.type === 'text' &&
+              rule.presentation?.matrix &&
+              [rule.presentation.matrix.row, rule.presentation.matrix.col].includes(spec.name)),
         );
         for (const spec of listed) {
           const control = await page.evaluate((id) => {
@@ -130,7 +132,8 @@ describeInChromium('what a newcomer trips on, in headless Chromium', () => {
               : null;
           }, `param-${spec.name}`);
           expect(control?.tag, `${rule.id} ${spec.name}`).toBe('SELECT');
-          const expected = spec.type === 'choice' ? [...spec.choices] : rule.matrix!.defaultValues({}).map(String);
+          const expected =
+            spec.type === 'choice' ? [...spec.choices] : rule.presentation!.matrix!.defaultValues({}).map(String);
           expect(control?.values, `${rule.id} ${spec.name}`).toEqual(expected);
         }
       }

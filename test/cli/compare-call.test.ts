@@ -35,14 +35,14 @@ async function compare(args: string[]): Promise<Json> {
 function port(set: string[], objective: string) {
   const rule = adaptRuleFile(spec, 'reserves-call-steps.mjs');
   const params = resolveParams(rule, [...set, `objective=${objective}`]);
-  const decisions = (rule.decisions as (p: Params) => RuleDecisions)(params);
-  const values = (rule.exact as (p: Params) => Record<string, Fraction>)(params);
+  const decisions = (rule.exact!.decisions as (p: Params) => RuleDecisions)(params);
+  const values = (rule.exact!.values as (p: Params) => Record<string, Fraction>)(params);
   return { decisions, values };
 }
 
 function fixed(set: string[]): Record<string, Fraction> {
   const rule = reserves as unknown as Rule;
-  return (rule.exact as (p: Params) => Record<string, Fraction>)(resolveParams(rule, set));
+  return (rule.exact!.values as (p: Params) => Record<string, Fraction>)(resolveParams(rule, set));
 }
 
 describe('muster compare reserves with a chosenRound=call variant', () => {

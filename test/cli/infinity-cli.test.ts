@@ -51,7 +51,9 @@ describe('the WIP × WIP initiative table', () => {
       expect(table.metric).toBe('a.wins');
       result.matrix.rows.forEach((wipA, i) =>
         result.matrix.cols.forEach((wipB, j) => {
-          const exact = infinity.exact!(resolveParams(infinity, [`wipA=${wipA}`, `wipB=${wipB}`]))['a.wins'].toNumber();
+          const exact = infinity
+            .exact!.values(resolveParams(infinity, [`wipA=${wipA}`, `wipB=${wipB}`]))
+            ['a.wins'].toNumber();
           expect(table.values[i][j]).toBe(exact);
           // Swapping the Lieutenants swaps the winner.
           expect(table.values[i][j]! + table.values[j][i]!).toBeCloseTo(1, 12);

@@ -49,11 +49,11 @@ describe('muster sweep reserves --set chosenRound=call', () => {
     expect(rows).toHaveLength(4);
     for (const [leaderLoss, squads, inPlay, bestRound, declared, worth] of rows) {
       const set = [`leaderLoss=${leaderLoss}`, `squads=${squads}`, 'command=4', 'fallbackCommand=1'];
-      const decisions = (port.decisions as (p: object) => RuleDecisions)(
+      const decisions = (port.exact!.decisions as (p: object) => RuleDecisions)(
         resolveParams(port, [...set, 'objective=all.by.4']),
       );
       expect(inPlay, set.join(' ')).toBe(decisions.value.toNumber().toFixed(6));
-      const exactOf = reserves.exact as (p: object) => Record<string, Fraction>;
+      const exactOf = reserves.exact!.values as (p: object) => Record<string, Fraction>;
       const base = resolveParams(reserves as never, set);
       const fixed = [0, 1, 2, 3, 4].map((chosenRound) => exactOf({ ...base, chosenRound })['all.by.4']);
       // The best fixed round: the highest value, the earliest among equals.
@@ -93,10 +93,10 @@ describe('muster sweep reserves --set chosenRound=call', () => {
     /** The port's value in play and the best fixed round's, at one point, as fractions. */
     function oracle(leaderLoss: string, squads: string) {
       const at = [`leaderLoss=${leaderLoss}`, `squads=${squads}`, 'command=4', 'fallbackCommand=1'];
-      const inPlay = (port.decisions as (p: object) => RuleDecisions)(
+      const inPlay = (port.exact!.decisions as (p: object) => RuleDecisions)(
         resolveParams(port, [...at, 'objective=all.by.4']),
       ).value;
-      const exactOf = reserves.exact as (p: object) => Record<string, Fraction>;
+      const exactOf = reserves.exact!.values as (p: object) => Record<string, Fraction>;
       const base = resolveParams(reserves as never, at);
       const fixed = [0, 1, 2, 3, 4].map((chosenRound) => exactOf({ ...base, chosenRound })['all.by.4']);
       const best = fixed.reduce((x, value, round) => (value.compare(fixed[x]) > 0 ? round : x), 0);

@@ -22,7 +22,7 @@ const TRIALS = 1000;
 function coverage(ruleId: string, settings: string[], metric: string): number {
   const rule = getRule(ruleId);
   const params = resolveParams(rule, settings);
-  const exact = rule.exact!(params)[metric].toNumber();
+  const exact = rule.exact!.values(params)[metric].toNumber();
   let covered = 0;
   for (let run = 0; run < RUNS; run++) {
     const tally = runBuiltinChunks({
@@ -34,7 +34,7 @@ function coverage(ruleId: string, settings: string[], metric: string): number {
       endChunk: 1,
       totalTrials: TRIALS,
     });
-    const { lo, hi } = estimate(rule.summarize(params, tally, TRIALS)[metric], 0.95);
+    const { lo, hi } = estimate(rule.tally.summarize(params, tally, TRIALS)[metric], 0.95);
     if (lo <= exact && exact <= hi) covered++;
   }
   return covered / RUNS;

@@ -246,7 +246,7 @@ describe('runChunks into a buffer a worker reuses', () => {
       endChunk: 1,
       totalTrials: 5_000,
     };
-    const used = new Float64Array(rule.tallyLength(params)).fill(7);
+    const used = new Float64Array(rule.tally.length(params)).fill(7);
     const fresh = runChunks(task, rule);
     const reused = runChunks(task, rule, undefined, used);
     expect(reused).toBe(used);

@@ -25,7 +25,11 @@ function solved(
 ): { rule: Rule; decisions: RuleDecisions; values: Record<string, Fraction> } {
   const rule = adaptRuleFile(spec, 'test.mjs');
   const params = resolveParams(rule, set);
-  return { rule, decisions: (rule.decisions as Function)(params), values: (rule.exact as Function)(params) };
+  return {
+    rule,
+    decisions: (rule.exact!.decisions as Function)(params),
+    values: (rule.exact!.values as Function)(params),
+  };
 }
 
 /** Every assignment of one of `options` options to each of `count` decisions (count small). */

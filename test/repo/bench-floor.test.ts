@@ -40,7 +40,7 @@ describe('bench floor: reserves-2d6.mjs by hand', () => {
         },
         rule,
       );
-      const read = rule.summarize(params, tally, chunks * CHUNK_TRIALS);
+      const read = rule.tally.summarize(params, tally, chunks * CHUNK_TRIALS);
       const counts = new Float64Array(3);
       for (let chunk = 0; chunk < chunks; chunk++) {
         const state = xoshiroState(chunkStream('floor', rule.id, chunk, stream)) as Int32Array;

@@ -60,7 +60,9 @@ describe('a rule file as a function body', () => {
       if (!imported.exact) continue;
       const params = defaultsOf(imported);
       const exact = (rule: typeof imported) =>
-        Object.fromEntries(Object.entries(rule.exact?.(params) ?? {}).map(([key, value]) => [key, value.toString()]));
+        Object.fromEntries(
+          Object.entries(rule.exact?.values(params) ?? {}).map(([key, value]) => [key, value.toString()]),
+        );
       expect(exact(inPage), name).toEqual(exact(imported));
     }
   });

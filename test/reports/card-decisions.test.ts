@@ -126,7 +126,7 @@ describe('muster card reserves --set chosenRound=call', () => {
     await cardCommand('reserves', { out, quiet: true, set }, bufferIo());
     const html = readFileSync(out, 'utf8');
     const fixed = tableRows(html, 'call-fixed');
-    const exactOf = reserves.exact as (p: object) => Record<string, Fraction>;
+    const exactOf = reserves.exact!.values as (p: object) => Record<string, Fraction>;
     const base = resolveParams(reserves as never, ['command=4', 'fallbackCommand=1', 'leaderLoss=0.2']);
     for (const chosenRound of [0, 1, 2, 3, 4]) {
       const value = exactOf({ ...base, chosenRound })['all.by.4'];
@@ -139,7 +139,7 @@ describe('muster card reserves --set chosenRound=call', () => {
       'reserves-call-steps.mjs',
     );
     const params = resolveParams(port, ['command=4', 'fallbackCommand=1', 'leaderLoss=0.2', 'objective=all.by.4']);
-    const solved = (port.decisions as (p: object) => RuleDecisions)(params);
+    const solved = (port.exact!.decisions as (p: object) => RuleDecisions)(params);
     expect(fixed.at(-1)).toEqual([
       'called in play',
       `${solved.value.toNumber().toFixed(6)} = ${solved.value.toString()}`,

@@ -192,7 +192,9 @@ describe('muster card: the figures on the cards', () => {
   it('the footer lists the rule’s readings where it declares them, and every text on the sheet is escaped', () => {
     const rule: Rule = {
       ...echoRule,
-      readings: (params) => [{ param: 'label', text: `reading of ${String(params.label).length} characters` }],
+      presentation: {
+        readings: (params) => [{ param: 'label', text: `reading of ${String(params.label).length} characters` }],
+      },
     };
     const params = resolveParams(rule);
     const results = planCard(rule, params).map((point) =>

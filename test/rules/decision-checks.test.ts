@@ -36,7 +36,7 @@ function rule(overrides: Record<string, unknown> = {}) {
 function failure(spec: object, set: string[] = []): string {
   try {
     const adapted = adaptRuleFile(spec, 'pick.mjs');
-    (adapted.decisions as Function)(resolveParams(adapted, set));
+    (adapted.exact!.decisions as Function)(resolveParams(adapted, set));
   } catch (error) {
     expect(error).toBeInstanceOf(UsageError);
     const message = (error as Error).message;
@@ -49,7 +49,7 @@ function failure(spec: object, set: string[] = []): string {
 describe('decision members misused', () => {
   it('a well-formed rule solves: A picks "win"', () => {
     const adapted = adaptRuleFile(rule(), 'pick.mjs');
-    const decisions = (adapted.decisions as Function)(resolveParams(adapted, []));
+    const decisions = (adapted.exact!.decisions as Function)(resolveParams(adapted, []));
     expect(decisions.policy.map((e: { choice: string }) => e.choice)).toEqual(['win']);
     expect(decisions.value.toString()).toBe('1');
   });

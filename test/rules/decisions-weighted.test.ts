@@ -73,7 +73,7 @@ function bruteForce(w: Weights, tokens: number): { best: Fraction; policy: numbe
 
 function solved(set: string[]): RuleDecisions {
   const rule = adaptRuleFile(spec, 'keep-or-reroll.mjs');
-  return (rule.decisions as (p: Params) => RuleDecisions)(resolveParams(rule, set));
+  return (rule.exact!.decisions as (p: Params) => RuleDecisions)(resolveParams(rule, set));
 }
 
 describe('a weighted-sum objective in a step-form decision rule, against every deterministic policy', () => {

@@ -60,10 +60,10 @@ describe('defineBuiltin: one contract for a built-in rule', () => {
 
   it('lays the tally out from the metrics: a slot for a probability, a sum and a square for a mean', () => {
     const params = resolveParams(rollOff);
-    expect(rollOff.tallyLength(params)).toBe(3);
+    expect(rollOff.tally.length(params)).toBe(3);
     // Hand-worked: slot 0 A's wins, slots 1 and 2 the rolls' sum and sum of squares.
     const tally = Float64Array.from([7, 12, 20]);
-    expect(rollOff.summarize(params, tally, 10)).toEqual({
+    expect(rollOff.tally.summarize(params, tally, 10)).toEqual({
       'a.wins': { kind: 'proportion', successes: 7, trials: 10 },
       'rolls.mean': { kind: 'mean', sum: 12, sumOfSquares: 20, count: 10 },
     });
@@ -83,9 +83,9 @@ describe('defineBuiltin: one contract for a built-in rule', () => {
     const summarizing = (read: Record<string, Tallied>) =>
       defineBuiltin({ ...base, tally: { length: () => 1, summarize: () => read } });
     const x: Tallied = { kind: 'proportion', successes: 1, trials: 2 };
-    expect(summarizing({ x }).summarize({}, new Float64Array(1), 2)).toEqual({ x });
-    expect(() => summarizing({}).summarize({}, new Float64Array(1), 2)).toThrow('own: summarize reads no x');
-    expect(() => summarizing({ x, y: x }).summarize({}, new Float64Array(1), 2)).toThrow(
+    expect(summarizing({ x }).tally.summarize({}, new Float64Array(1), 2)).toEqual({ x });
+    expect(() => summarizing({}).tally.summarize({}, new Float64Array(1), 2)).toThrow('own: summarize reads no x');
+    expect(() => summarizing({ x, y: x }).tally.summarize({}, new Float64Array(1), 2)).toThrow(
       'own: summarize reads y, not a metric',
     );
   });
@@ -109,14 +109,14 @@ describe('defineBuiltin: one contract for a built-in rule', () => {
   it('keeps the tally layouts shards were written in (infinity 7 slots either way, noctvale 4 + 4 a group)', () => {
     // The lengths and offsets the hand-written layouts had before the helper (git show 0b0ff5c).
     for (const crits of ['true', 'false'])
-      expect(infinity.tallyLength(resolveParams(infinity, [`crits=${crits}`]))).toBe(7);
+      expect(infinity.tally.length(resolveParams(infinity, [`crits=${crits}`]))).toBe(7);
     // The roll-offs' histogram (1,000 values and the count beyond them) comes after, every offset kept.
     for (const groups of [1, 3, 10])
-      expect(noctvale.tallyLength(resolveParams(noctvale, [`groups=${groups}`]))).toBe(4 + 4 * groups + 1001);
+      expect(noctvale.tally.length(resolveParams(noctvale, [`groups=${groups}`]))).toBe(4 + 4 * groups + 1001);
     // noctvale: a.placesLast at 3, A's group g sum at 4 + 2g, B's after A's.
     const params = resolveParams(noctvale, ['groups=2']);
     const tally = Float64Array.from({ length: 12 + 1001 }, (_, i) => (i < 12 ? i + 1 : 0));
-    const read = noctvale.summarize(params, tally, 20);
+    const read = noctvale.tally.summarize(params, tally, 20);
     expect(read['a.placesLast']).toEqual({ kind: 'proportion', successes: 4, trials: 20 });
     expect(read['a.group.2.size']).toEqual({ kind: 'mean', sum: 7, sumOfSquares: 8, count: 20 });
     expect(read['b.group.1.size']).toEqual({ kind: 'mean', sum: 9, sumOfSquares: 10, count: 20 });

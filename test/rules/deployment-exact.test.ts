@@ -33,7 +33,7 @@ function exactAt(
   compare: 'raw' | 'modified' = 'raw',
   settings: string[] = [],
 ): Record<string, Fraction> {
-  return deployment.exact!(resolveParams(deployment, [`a=${a}`, `b=${b}`, `compare=${compare}`, ...settings]));
+  return deployment.exact!.values(resolveParams(deployment, [`a=${a}`, `b=${b}`, `compare=${compare}`, ...settings]));
 }
 
 describe('which zones give a board edge, from the zones drawn on the board (§6)', () => {
@@ -74,7 +74,9 @@ describe('deployment strategy space (000 §6.1–6.2)', () => {
       const forward = [1, 2, 3, 4, 5, 6].map((zone) => `forward:${zone}`);
       expect(legalStandard).toHaveLength(10);
       expect([...DEPLOYMENT_STRATEGIES].sort()).toEqual([...legalStandard, ...forward].sort());
-      expect(deployment.matrix!.defaultValues(resolveParams(deployment))).toEqual([...DEPLOYMENT_STRATEGIES]);
+      expect(deployment.presentation!.matrix!.defaultValues(resolveParams(deployment))).toEqual([
+        ...DEPLOYMENT_STRATEGIES,
+      ]);
     },
   );
 
@@ -101,7 +103,7 @@ describe('deployment exact solution against brute-force enumeration', () => {
                 `compare=${compare}`,
                 ...readingSettings(reading),
               ]);
-              const exact = deployment.exact!(params);
+              const exact = deployment.exact!.values(params);
               const expected = bruteForce(a, b, compare, reading).metrics;
               const names = deployment.metrics(params).map((metric) => metric.name);
               expect(Object.keys(exact).sort()).toEqual([...names].sort());

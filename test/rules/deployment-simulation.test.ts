@@ -50,8 +50,8 @@ function expectOnStream(
     endChunk: CHUNKS,
     totalTrials: TRIALS,
   });
-  const tallied = deployment.summarize(params, tally, TRIALS);
-  const exact = deployment.exact!(params);
+  const tallied = deployment.tally.summarize(params, tally, TRIALS);
+  const exact = deployment.exact!.values(params);
   const { totalVariance } = bruteForce(a, b, compare, reading);
   for (const metric of deployment.metrics(params)) {
     const truth = exact[metric.name].toNumber();

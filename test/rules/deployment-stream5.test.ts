@@ -175,10 +175,10 @@ describe("stream 5's fast path counts exactly what the same outputs, read as doc
       const params = resolveParams(deployment, [`a=${a}`, `b=${b}`, `compare=${compare}`, ...readingSettings(reading)]);
       const rng = chunkStream(seed, 'deployment', 0, 5);
       const replay = new DigitReplay(xoshiroState(rng)!, base, digits);
-      const tally = new Float64Array(deployment.tallyLength(params));
-      for (const trials of CALLS) deployment.simulate(params, rng, trials, tally);
+      const tally = new Float64Array(deployment.tally.length(params));
+      for (const trials of CALLS) deployment.tally.simulate(params, rng, trials, tally);
       const { expected, trials } = replayed(a, b, compare, reading, replay, CALLS);
-      const summary = deployment.summarize(params, tally, trials);
+      const summary = deployment.tally.summarize(params, tally, trials);
       // The zone totals' histograms are read off the same zone-set counts: each counts every trial once, and its
       // values add up to the mean's sum; the rest must be what the replay gives.
       for (const name of ['a.total.mean', 'b.total.mean']) {

@@ -33,7 +33,9 @@ const example = (name: string) => fileURLToPath(new URL(`../../examples/rules/${
 const rule = (spec: Record<string, unknown>): Rule =>
   adaptRuleFile({ id: 'count-test', title: 'counting test', ...spec }, 'test.mjs');
 const exactOf = (r: Rule, set: string[] = []): Record<string, string> =>
-  Object.fromEntries(Object.entries(r.exact!(resolveParams(r, set))).map(([name, value]) => [name, value.toString()]));
+  Object.fromEntries(
+    Object.entries(r.exact!.values(resolveParams(r, set))).map(([name, value]) => [name, value.toString()]),
+  );
 const f = (n: number | bigint, d: number | bigint = 1) => Fraction.of(n, d).toString();
 
 /** Every sequence of `dice` faces of `sides`, as arrays of faces (a brute-force walk, odometer style). */
@@ -156,7 +158,7 @@ describe('examples/rules/reserves-2d6-rounds.mjs: 2d6 reserves, a round a step',
     const rounds = await loadRule(example('reserves-2d6-rounds'));
     const steps = await loadRule(example('reserves-2d6-steps'));
     const walk = await loadRule(example('reserves-2d6'));
-    expect(rounds.exactBy).toBe('enumeration');
+    expect(rounds.exact?.by).toBe('enumeration');
     for (const set of [
       [],
       ['squads=1'],
@@ -191,14 +193,14 @@ describe('examples/rules/reserves-2d6-rounds.mjs: 2d6 reserves, a round a step',
   it('seed "rounds": simulation within 5σ of exact, on streams 1 and 5', async () => {
     const rounds = await loadRule(example('reserves-2d6-rounds'));
     const params = resolveParams(rounds, ['squads=6', 'target=11']);
-    const exact = rounds.exact!(params);
+    const exact = rounds.exact!.values(params);
     const trials = 2 * CHUNK_TRIALS;
     for (const stream of [1, 5] as const) {
       const tally = runChunks(
         { ruleId: rounds.id, params, seed: 'rounds', stream, firstChunk: 0, endChunk: 2, totalTrials: trials },
         rounds,
       );
-      const found = rounds.summarize(params, tally, trials);
+      const found = rounds.tally.summarize(params, tally, trials);
       for (const metric of rounds.metrics(params)) {
         const truth = exact[metric.name].toNumber();
         const value = found[metric.name];

@@ -31,8 +31,8 @@ function bothExact(
   builtIn: Rule,
   set: string[],
 ): { port: Record<string, string>; builtIn: Record<string, string> } {
-  const ported = port.exact!(resolveParams(port, set));
-  const solved = builtIn.exact!(resolveParams(builtIn, set));
+  const ported = port.exact!.values(resolveParams(port, set));
+  const solved = builtIn.exact!.values(resolveParams(builtIn, set));
   const names = Object.keys(ported);
   return {
     port: Object.fromEntries(names.map((name) => [name, ported[name].toString()])),
@@ -43,7 +43,7 @@ function bothExact(
 }
 
 function expectSameAsBuiltIn(port: Rule, builtIn: Rule, settings: string[][]): void {
-  expect(port.exactBy).toBe('enumeration');
+  expect(port.exact?.by).toBe('enumeration');
   for (const set of settings) {
     const { port: ported, builtIn: solved } = bothExact(port, builtIn, set);
     expect(ported, set.join(' ') || 'defaults').toEqual(solved);
@@ -53,7 +53,7 @@ function expectSameAsBuiltIn(port: Rule, builtIn: Rule, settings: string[][]): v
 describe('Infinity Initiative Roll, step form (examples/rules/infinity-steps.mjs)', () => {
   it('WIP 13 against 15: A wins 145/352', async () => {
     const port = await loadRule(example('infinity-steps'));
-    expect(port.exact!(resolveParams(port, ['wipB=15']))['a.wins'].toString()).toBe('145/352');
+    expect(port.exact!.values(resolveParams(port, ['wipB=15']))['a.wins'].toString()).toBe('145/352');
   });
 
   it("equals the built-in's exact() at every point tried, with and without criticals, above WIP 20", async () => {
@@ -93,8 +93,8 @@ describe('Genesys reserves, step form (examples/rules/reserves-steps.mjs)', () =
       { ruleId: port.id, params, seed: 'steps', stream: 3, firstChunk: 0, endChunk: 2, totalTrials: trials },
       port,
     );
-    const found = port.summarize(params, tally, trials);
-    const exact = port.exact!(params);
+    const found = port.tally.summarize(params, tally, trials);
+    const exact = port.exact!.values(params);
     for (const metric of port.metrics(params)) {
       const { estimate: value, lo, hi } = estimate(found[metric.name], 0.95);
       // σ from the interval's own width (Wilson or the sample sd); 5σ: a false alarm once in 1.7 million.
@@ -107,7 +107,7 @@ describe('Genesys reserves, step form (examples/rules/reserves-steps.mjs)', () =
 describe('Noctvale roll-offs, step form (examples/rules/noctvale-steps.mjs)', () => {
   it('equal counts: 648/575 roll-offs (a tie is 146/1296, so 1296/1150), A has initiative 1/2', async () => {
     const port = await loadRule(example('noctvale-steps'));
-    const values = port.exact!(resolveParams(port, []));
+    const values = port.exact!.values(resolveParams(port, []));
     expect([values['rolloffs.mean'].toString(), values['a.initiative'].toString()]).toEqual(['648/575', '1/2']);
   });
 
@@ -144,10 +144,10 @@ describe('Mordheim setup, step form (examples/rules/warbands-steps.mjs)', () => 
     "equals the built-in's exact() at every point tried: defender ties, no defender, four warbands, an " + 'underdog',
     async () => {
       const port = await loadRule(example('warbands-steps'));
-      expect(port.exactBy).toBe('enumeration');
+      expect(port.exact?.by).toBe('enumeration');
       for (const point of points) {
-        const ported = port.exact!(resolveParams(port, point.port));
-        const solved = warbands.exact!(resolveParams(warbands, point.builtIn));
+        const ported = port.exact!.values(resolveParams(port, point.port));
+        const solved = warbands.exact!.values(resolveParams(warbands, point.builtIn));
         const names = Object.keys(solved);
         expect(Object.keys(ported).sort(), point.port.join(' ')).toEqual([...names].sort());
         expect(
@@ -216,7 +216,9 @@ describe("the trial form on the examples' own trials: enumeration equals their h
           const params = resolveParams(file, set);
           const asText = (values: Record<string, { toString(): string }>) =>
             Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v.toString()]));
-          expect(asText(file.enumerate!(params)), `${name} ${set.join(' ')}`).toEqual(asText(file.exact!(params)));
+          expect(asText(file.exact!.enumerate!(params)), `${name} ${set.join(' ')}`).toEqual(
+            asText(file.exact!.values(params)),
+          );
         }
       }
     },

@@ -32,7 +32,9 @@ interface TestDice {
 const rule = (spec: Record<string, unknown>): Rule =>
   adaptRuleFile({ id: 'enum-test', title: 'enumeration test', ...spec }, 'test.mjs');
 const exactOf = (r: Rule, set: string[] = []): Record<string, string> =>
-  Object.fromEntries(Object.entries(r.exact!(resolveParams(r, set))).map(([name, value]) => [name, value.toString()]));
+  Object.fromEntries(
+    Object.entries(r.exact!.values(resolveParams(r, set))).map(([name, value]) => [name, value.toString()]),
+  );
 const f = (n: number | bigint, d: number | bigint = 1) => Fraction.of(n, d).toString();
 const p = (name: string) => ({ name, probability: true });
 const m = (name: string) => ({ name, probability: false });
@@ -52,7 +54,7 @@ describe('the trial form: the trial run on every path of its dice', () => {
       },
     });
     expect(exactOf(tree)).toEqual({ x: '5/12', m: '3/4' });
-    expect(tree.exactBy).toBe('enumeration');
+    expect(tree.exact?.by).toBe('enumeration');
   });
 
   it('dice.count is one binomial branch: the same as five d6 counted one by one, and as the formula', () => {
@@ -270,7 +272,7 @@ describe('the step form: a chain of states, loops solved exactly', () => {
         { ruleId: rollOff.id, params, seed: 'steps', stream, firstChunk: 0, endChunk: 2, totalTrials: trials },
         rollOff,
       );
-      const found = rollOff.summarize(params, tally, trials);
+      const found = rollOff.tally.summarize(params, tally, trials);
       const aWins = estimate(found['a.wins'], 0.95).estimate;
       expect(Math.abs(aWins - 21 / 31)).toBeLessThanOrEqual(proportionTolerance(21 / 31, trials));
       // Rolls are geometric with success 31/36: sd = √(1 − q)/q with q = 31/36.
@@ -296,7 +298,7 @@ describe('dice.chance(p) in simulation: true with chance p, on every stream', ()
           { ruleId: r.id, params: {}, seed: 'chance', stream, firstChunk: 0, endChunk: 2, totalTrials: trials },
           r,
         );
-        const yes = estimate(r.summarize({}, tally, trials).yes, 0.95).estimate;
+        const yes = estimate(r.tally.summarize({}, tally, trials).yes, 0.95).estimate;
         expect(Math.abs(yes - chance)).toBeLessThanOrEqual(proportionTolerance(chance, trials));
       }
     });
@@ -305,9 +307,9 @@ describe('dice.chance(p) in simulation: true with chance p, on every stream', ()
 
 describe('what cannot be enumerated is one line, never a truncated value', () => {
   const fails = (r: Rule, pattern: RegExp) => {
-    expect(() => r.exact!({})).toThrow(pattern);
+    expect(() => r.exact!.values({})).toThrow(pattern);
     try {
-      r.exact!({});
+      r.exact!.values({});
     } catch (error) {
       expect((error as Error).message).not.toMatch(/\n/);
     }
@@ -321,7 +323,7 @@ describe('what cannot be enumerated is one line, never a truncated value', () =>
       },
     });
     fails(uniform, /^test\.mjs \(rule enum-test\): dice\.random\(\) cannot be enumerated.*dice\.chance\(p\)/);
-    expect(() => uniform.exact!({})).toThrow(NotEnumerable);
+    expect(() => uniform.exact!.values({})).toThrow(NotEnumerable);
     expect(lookUpExact(uniform, {}).values).toBeNull();
   });
 

@@ -75,7 +75,9 @@ function bruteForce(
  * exact() as fraction strings, with metrics the trial never wrote (always 0) left out when the brute force has none.
  */
 function exactOf(rule: Rule, params: Params): Record<string, string> {
-  return Object.fromEntries(Object.entries(rule.exact!(params)).map(([name, value]) => [name, value.toString()]));
+  return Object.fromEntries(
+    Object.entries(rule.exact!.values(params)).map(([name, value]) => [name, value.toString()]),
+  );
 }
 
 function asStrings(values: Record<string, Fraction>, names: readonly string[]): Record<string, string> {
@@ -101,8 +103,8 @@ function expectSimulationNearExactOnStream(stream: StreamVersion, rule: Rule, pa
     { ruleId: rule.id, params, seed, stream, firstChunk: 0, endChunk: CHUNKS, totalTrials: TRIALS },
     rule,
   );
-  const tallied = rule.summarize(params, tally, TRIALS);
-  const exact = rule.exact!(params);
+  const tallied = rule.tally.summarize(params, tally, TRIALS);
+  const exact = rule.exact!.values(params);
   for (const metric of rule.metrics(params)) {
     const truth = exact[metric.name].toNumber();
     const found = tallied[metric.name];
@@ -128,7 +130,7 @@ describe('examples/rules/reserves.mjs: the built-in reserves rule ported to a ru
     for (const set of settings) {
       // Every metric the port reports (the built-in also reports atLeast.k.by.r, which the port leaves out).
       const ported = exactOf(file, resolveParams(file, set));
-      const builtIn = reserves.exact!(resolveParams(reserves, set));
+      const builtIn = reserves.exact!.values(resolveParams(reserves, set));
       expect(Object.keys(ported).length).toBeGreaterThan(10);
       expect(ported, set.join(' ')).toEqual(
         Object.fromEntries(Object.keys(ported).map((name) => [name, builtIn[name].toString()])),

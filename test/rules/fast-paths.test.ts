@@ -158,9 +158,9 @@ describe('each fast path counts what its rule text, played die by die, gives', (
       it(`${title}: fast path, trial and exact agree within 5σ`, () => {
         const params = resolveParams(rule, settings);
         const task = { ruleId: rule.id, params, seed, stream, firstChunk: 0, endChunk: 2, totalTrials: FAST_TRIALS };
-        const tallied = rule.summarize(params, runChunks(task, rule), FAST_TRIALS);
+        const tallied = rule.tally.summarize(params, runChunks(task, rule), FAST_TRIALS);
         const observed = runTrials(rule, params, chunkStream(`${seed}/trial`, rule.id, 0, stream), TRIAL_TRIALS);
-        const exact = rule.exact!(params);
+        const exact = rule.exact!.values(params);
         const metrics = rule.metrics(params);
         // summarize reads every metric and no other.
         expect(Object.keys(tallied).sort()).toEqual(metrics.map((m) => m.name).sort());

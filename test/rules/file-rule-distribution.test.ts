@@ -217,7 +217,8 @@ describe('a distribution metric is checked in one line naming it', () => {
     }
     throw new Error('not refused');
   };
-  const simulate = (rule: Rule) => rule.simulate({}, Object.assign(() => 0.5, {}) as never, 4, new Float64Array(20));
+  const simulate = (rule: Rule) =>
+    rule.tally.simulate({}, Object.assign(() => 0.5, {}) as never, 4, new Float64Array(20));
 
   it('its declaration', () => {
     expect(refused(withMetric({ name: 'n', distribution: true, min: 3, max: 2 }))).toBe(
@@ -249,7 +250,7 @@ describe('a distribution metric is checked in one line naming it', () => {
       const make = withMetric(bounded, write);
       const allowed = 'allowed: a whole number from 1 to 3 (a distribution)';
       expect(refused(make, simulate)).toMatch(`metric "n": ${got}`);
-      expect(refused(make, (rule) => rule.exact?.({}))).toMatch(`metric "n": ${got}`);
+      expect(refused(make, (rule) => rule.exact?.values({}))).toMatch(`metric "n": ${got}`);
       if (got !== 'got "two"') expect(refused(make, simulate)).toContain(allowed);
     }
   });
@@ -273,7 +274,7 @@ describe('a distribution metric is checked in one line naming it', () => {
     expect(
       refused(
         () => rule,
-        (r) => r.exact?.({}),
+        (r) => r.exact?.values({}),
       ),
     ).toMatch(/step wrote the distribution "n"/);
   });

@@ -134,7 +134,7 @@ describe('fow: platoons on the table and the turn of the last arrival, exactly t
         // The mean each reports is the mean of that distribution, exactly.
         let mean = Fraction.ZERO;
         for (const [value, chance] of brute.last) mean = mean.add(chance.mul(Fraction.of(value)));
-        expect(fow.exact?.(params)[`${side}.last.arrival`].toString()).toBe(mean.toString());
+        expect(fow.exact?.values(params)[`${side}.last.arrival`].toString()).toBe(mean.toString());
         // The defender's check at the start of its turn endTurn reads its reserves after turn endTurn − 1.
         if (side === 'defender')
           expect(listed(result, 'defender.onTable.atEnd.mean')).toEqual(nonZero(brute.onTable[endTurn - 2]));

@@ -109,7 +109,7 @@ describe("fow: the figures at the defender's first chance to win, played out in 
   for (const set of cases) {
     it(`${set.join(' ') || 'the defaults'}`, () => {
       const params = resolveParams(fow, set);
-      const exact = fow.exact!(params);
+      const exact = fow.exact!.values(params);
       const reserves = (side: 'attacker' | 'defender') => Number(params[`${side}Reserves`]);
       const played = playOut(
         { reserves: reserves('attacker'), start: Number(params.attackerStart) },
@@ -131,7 +131,7 @@ describe("fow: the figures at the defender's first chance to win, played out in 
       // 3 platoons; turns 3–6 roll 1, 2, 3, 4 dice: the attacker's turn 6 comes before the defender's check of turn 6.
       const played = playOut({ reserves: 3, start: 3 }, { reserves: 3, start: 3 }, 6, 5, 3, 6);
       expect(played.attackerAllIn.toString()).toBe('17123/19683');
-      expect(fow.exact!(resolveParams(fow, ['attackerStart=3']))['attacker.allIn.atEnd'].toString()).toBe(
+      expect(fow.exact!.values(resolveParams(fow, ['attackerStart=3']))['attacker.allIn.atEnd'].toString()).toBe(
         '17123/19683',
       );
     },

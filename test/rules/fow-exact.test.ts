@@ -33,7 +33,7 @@ describe('fow exact solution against enumeration of every die', () => {
   FOW_BRUTE_FORCE_CASES.forEach(({ name, settings }, index) => {
     it(`${name}: the exact solution equals the enumerated values`, () => {
       const params = resolveParams(fow, settings);
-      const exact = fow.exact!(params);
+      const exact = fow.exact!.values(params);
       const all = fow.metrics(params).map((m) => m.name);
       expect(Object.keys(exact)).toEqual(all);
       // The turn of the last arrival came after the file was written: fow-distribution.test.ts holds it to its own
@@ -59,7 +59,7 @@ describe('fow exact solution against enumeration of every die', () => {
 });
 
 describe('fow: the questions players ask', () => {
-  const defaults = fow.exact!(resolveParams(fow, []));
+  const defaults = fow.exact!.values(resolveParams(fow, []));
 
   it("the defender's delayed reserves with 3 platoons: all in by turn 6 with probability 17123/19683 (87.0%)", () => {
     // Turns 3 and 4 roll 1 and 2 dice: if any of those 3 dice scores, at most 2 remain, and turns 5 and 6
@@ -77,11 +77,11 @@ describe('fow: the questions players ask', () => {
     () => {
       // 2 platoons, one in ambush, one in Delayed Reserves from turn 3; 5+ to hit, no guarantee.
       // Turns 3, 4, 5 roll 1, 2, 3 dice: all miss with (2/3)^(1+2+3) = 64/729. The turn-6 roll comes after the check.
-      const lone = fow.exact!(resolveParams(fow, ['defenderPlatoons=2', 'guarantee=0']));
+      const lone = fow.exact!.values(resolveParams(fow, ['defenderPlatoons=2', 'guarantee=0']));
       expect(lone['defender.allIn.atEnd'].equals(Fraction.of(729 - 64, 729))).toBe(true);
       expect(lone['defender.onTable.atEnd.mean'].equals(Fraction.of(2 * 729 - 64, 729))).toBe(true);
       // One turn later the check would also count turn 6's four dice: (2/3)^10.
-      const later = fow.exact!(resolveParams(fow, ['defenderPlatoons=2', 'guarantee=0', 'endTurn=7']));
+      const later = fow.exact!.values(resolveParams(fow, ['defenderPlatoons=2', 'guarantee=0', 'endTurn=7']));
       expect(later['defender.allIn.atEnd'].equals(Fraction.of(2, 3).pow(10).complement())).toBe(true);
     },
   );
@@ -104,7 +104,7 @@ describe('fow: the questions players ask', () => {
     "with Reserves that wait to turn 3, the attacker's are all in when the defender can first win less often: " +
       '87.0% against 100%',
     () => {
-      const late = fow.exact!(resolveParams(fow, ['attackerStart=3']));
+      const late = fow.exact!.values(resolveParams(fow, ['attackerStart=3']));
       // Turns 3, 4, 5, 6 roll 1, 2, 3, 4 dice for 3 platoons: the defender's check of turn 6 comes after the attacker's
       // turn 6.
       expect(late['attacker.allIn.atEnd'].equals(late['attacker.allIn.by.6'])).toBe(true);
@@ -132,7 +132,7 @@ describe('fow: the questions players ask', () => {
   );
 
   it('an odd force keeps half rounded up in reserve: 7 platoons hold 4', () => {
-    const odd = fow.exact!(resolveParams(fow, ['attackerPlatoons=7', 'defenderPlatoons=7']));
+    const odd = fow.exact!.values(resolveParams(fow, ['attackerPlatoons=7', 'defenderPlatoons=7']));
     expect(odd['attacker.reserves'].equals(Fraction.of(4))).toBe(true);
     expect(odd['defender.reserves'].equals(Fraction.of(4))).toBe(true);
   });
@@ -148,7 +148,7 @@ describe('fow scatter maps', () => {
 
   it('a place given two separate runs of faces is one metric with their combined chance (5/6 and 1/6)', () => {
     const params = resolveParams(fow, ['scatter=1:a,2:a,3:b,4:a,5-6:a']);
-    const exact = fow.exact!(params);
+    const exact = fow.exact!.values(params);
     expect(
       fow
         .metrics(params)

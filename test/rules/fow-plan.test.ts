@@ -55,7 +55,7 @@ function enumeratePlan(plan: Plan): Map<number, Fraction> {
 
 function expectPlanIsTheChain(settings: string[]): void {
   const params = resolveParams(fow, settings);
-  const exact = fow.exact!(params);
+  const exact = fow.exact!.values(params);
   const followed = Math.max(params.turns as number, (params.endTurn as number) - 1);
   for (const sideName of ['attacker', 'defender'] as const) {
     const setup = sideSetup(fow.read(params), sideName);

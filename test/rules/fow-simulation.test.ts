@@ -42,8 +42,8 @@ function expectSimulationMatchesExactOnStream(stream: StreamVersion, seed: strin
     totalTrials: TRIALS,
   });
   expect(tally.every((count) => Number.isInteger(count))).toBe(true);
-  const tallied = fow.summarize(params, tally, TRIALS);
-  const exact = fow.exact!(params);
+  const tallied = fow.tally.summarize(params, tally, TRIALS);
+  const exact = fow.exact!.values(params);
   for (const metric of fow.metrics(params)) {
     const truth = exact[metric.name].toNumber();
     const found = tallied[metric.name];

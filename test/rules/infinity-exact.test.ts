@@ -33,7 +33,7 @@ function bruteForce(wipA: number, wipB: number, crits: boolean) {
   return { metrics, again: counts.again };
 }
 
-const exactAt = (settings: string[]) => infinity.exact!(resolveParams(infinity, settings));
+const exactAt = (settings: string[]) => infinity.exact!.values(resolveParams(infinity, settings));
 
 describe('infinity exact solution against enumerating every pair of d20 faces', () => {
   it('every WIP 1–30 against every WIP 1–30, with and without criticals, matches exactly', () => {

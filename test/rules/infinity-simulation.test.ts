@@ -34,8 +34,8 @@ function expectSimulationMatchesExactOnStream(stream: StreamVersion, seed: strin
     endChunk: CHUNKS,
     totalTrials: TRIALS,
   });
-  const tallied = infinity.summarize(params, tally, TRIALS);
-  const exact = infinity.exact!(params);
+  const tallied = infinity.tally.summarize(params, tally, TRIALS);
+  const exact = infinity.exact!.values(params);
   const decides = exact['rolls.1'].toNumber();
   for (const metric of infinity.metrics(params)) {
     const truth = exact[metric.name].toNumber();

@@ -108,11 +108,11 @@ describe("stream 5's fast path counts exactly what the same outputs, read as doc
       const params = resolveParams(infinity, settings);
       const rng = chunkStream(seed, 'infinity', 0, 5);
       const replay = new DigitReplay(xoshiroState(rng)!, 400, 3);
-      const tally = new Float64Array(infinity.tallyLength(params));
-      for (const trials of CALLS) infinity.simulate(params, rng, trials, tally);
+      const tally = new Float64Array(infinity.tally.length(params));
+      for (const trials of CALLS) infinity.tally.simulate(params, rng, trials, tally);
       const trials = CALLS.reduce((sum, count) => sum + count, 0);
       const expected = replayed(params as InitiativeRoll, replay, CALLS);
-      expect(infinity.summarize(params, tally, trials)).toEqual(expected);
+      expect(infinity.tally.summarize(params, tally, trials)).toEqual(expected);
       expect(replay.outputs).toBeGreaterThan(trials / 3);
       if (settings.length === 0) expect(replay.redrawn).toBeGreaterThan(0);
     });

@@ -74,7 +74,7 @@ function bruteForce(fightersA: number, fightersB: number, groups: number): Recor
   return metrics;
 }
 
-const exactAt = (settings: string[]) => noctvale.exact!(resolveParams(noctvale, settings));
+const exactAt = (settings: string[]) => noctvale.exact!.values(resolveParams(noctvale, settings));
 
 describe('noctvale exact solution against enumeration', () => {
   it(

@@ -38,8 +38,8 @@ function expectSimulationMatchesExactOnStream(stream: StreamVersion, seed: strin
     endChunk: CHUNKS,
     totalTrials: TRIALS,
   });
-  const tallied = noctvale.summarize(params, tally, TRIALS);
-  const exact = noctvale.exact!(params);
+  const tallied = noctvale.tally.summarize(params, tally, TRIALS);
+  const exact = noctvale.exact!.values(params);
   const rollOffs = params.fightersA === params.fightersB;
   for (const metric of noctvale.metrics(params)) {
     const truth = exact[metric.name].toNumber();

@@ -38,7 +38,7 @@ describe('outcomeHistogram: a histogram up to the cap, null (the fallback) past 
 
 describe('each rule meets its cap where its code count says', () => {
   it('reserves: (S+1)^(R+1) codes, 4^9 = 2^18 kept as a histogram, 4^10 not', () => {
-    const at = (rounds: number) => reserves.tallyLength(resolveParams(reserves, ['squads=3', `rounds=${rounds}`]));
+    const at = (rounds: number) => reserves.tally.length(resolveParams(reserves, ['squads=3', `rounds=${rounds}`]));
     expect(at(8)).toBe(4 ** 9);
     // Past the cap, the running sums: a few entries a round, far fewer than 4^10.
     expect(at(9)).toBeLessThan(1000);
@@ -48,7 +48,7 @@ describe('each rule meets its cap where its code count says', () => {
     // Without the histogram the tally holds 3n + n² + 3 · 66 entries (places, first players, three dice counts).
     const base = (n: number) => 3 * n + n * n + 3 * 66;
     const length = (list: string, defender: boolean) =>
-      warbands.tallyLength(resolveParams(warbands, [`warbands=${list}`, `defender=${defender}`]));
+      warbands.tally.length(resolveParams(warbands, [`warbands=${list}`, `defender=${defender}`]));
     expect(length('100:5,100:5,100:5,100:5,100:5', false)).toBe(base(5) + 5 ** 5 * 5);
     expect(length('100:5,100:5,100:5,100:5,100:5,100:5', true)).toBe(base(6));
   });
@@ -70,9 +70,11 @@ describe('each rule meets its cap where its code count says', () => {
         './capped.mjs',
       );
     const tally = new Float64Array(1);
-    rule(2 ** 20).simulate({}, new TycheStream('capped').random, 10, tally);
+    rule(2 ** 20).tally.simulate({}, new TycheStream('capped').random, 10, tally);
     expect(tally[0]).toBe(10);
-    expect(() => rule(2 ** 20 + 1).simulate({}, new TycheStream('capped').random, 10, new Float64Array(1))).toThrow(
+    expect(() =>
+      rule(2 ** 20 + 1).tally.simulate({}, new TycheStream('capped').random, 10, new Float64Array(1)),
+    ).toThrow(
       './capped.mjs (rule capped): outcomes(params): returned 1048577; allowed: a whole number of outcomes from 1 to ' +
         "1048576, or 0 to write each trial's metrics into out at these params",
     );

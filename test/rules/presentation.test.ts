@@ -105,7 +105,7 @@ describe('the registry: every built-in is a rule and a presentation beside it', 
       const fail = (what: string): never => {
         throw new Error(`${rule.id}: ${what}`);
       };
-      expect(checkPresentation(presentation, rule.params, rule.matrix, fail)).toEqual(presentation);
+      expect(checkPresentation(presentation, rule.params, rule.presentation?.matrix, fail)).toEqual(presentation);
     }
   });
 

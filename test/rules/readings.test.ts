@@ -1,5 +1,5 @@
 /**
- * Every page says which readings it took: Rule.readings for every built-in
+ * Every page says which readings it took: rule.presentation.readings for every built-in
  * rule, `muster describe`, and the Readings block of every kind of page.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -32,22 +32,22 @@ function otherValue(spec: ParamSpec): ParamValue {
   }
 }
 
-describe('Rule.readings: each reading names a parameter that really switches it', () => {
+describe('rule.presentation.readings: each reading names a parameter that really switches it', () => {
   for (const rule of rules) {
     it(
       `${rule.id}: every reading's parameter exists, its text names a setting to change it, and changing it ` +
         `changes the reading`,
       () => {
-        expect(rule.readings, `${rule.id} declares readings`).toBeDefined();
+        expect(rule.presentation?.readings, `${rule.id} declares readings`).toBeDefined();
         const defaults = resolveParams(rule);
-        const readings = rule.readings!(defaults);
+        const readings = rule.presentation!.readings!(defaults);
         for (const reading of readings) {
           const spec = rule.params.find((p) => p.name === reading.param);
           expect(spec, `${rule.id}: ${reading.param} is a parameter`).toBeDefined();
           expect(reading.text).toContain(reading.param); // "…; edges=long counts only …": how to switch it
           expect(reading.text.includes('\n')).toBe(false);
           const other = otherValue(spec!);
-          const switched = rule.readings!(resolveParams(rule, [], { [reading.param]: other }));
+          const switched = rule.presentation!.readings!(resolveParams(rule, [], { [reading.param]: other }));
           const after = switched.find((r) => r.param === reading.param);
           expect(after?.text, `${rule.id}: ${reading.param}=${String(other)} gives another reading`).not.toBe(
             reading.text,
@@ -73,13 +73,13 @@ describe('Rule.readings: each reading names a parameter that really switches it'
       for (const [id, params] of expected) {
         const rule = rules.find((r) => r.id === id)!;
         expect(
-          rule.readings!(resolveParams(rule)).map((r) => r.param),
+          rule.presentation!.readings!(resolveParams(rule)).map((r) => r.param),
           id,
         ).toEqual(params);
       }
       // aocSides only matters, so only shows, while the side edges count.
       expect(
-        rules.find((r) => r.id === 'deployment')!.readings!(
+        rules.find((r) => r.id === 'deployment')!.presentation!.readings!(
           resolveParams(rules.find((r) => r.id === 'deployment')!, ['edges=long']),
         ).map((r) => r.param),
       ).toEqual(['compare', 'edges']);
@@ -88,7 +88,7 @@ describe('Rule.readings: each reading names a parameter that really switches it'
 
   it('Flames of War says plainly that Reserves from turn 1 play as Immediate Reserves', () => {
     const fow = rules.find((r) => r.id === 'fow')!;
-    const text = fow.readings!(resolveParams(fow)).find((r) => r.param === 'attackerStart')!.text;
+    const text = fow.presentation!.readings!(resolveParams(fow)).find((r) => r.param === 'attackerStart')!.text;
     expect(text).toMatch(/same as Immediate Reserves/);
     expect(text).toMatch(/attackerStart=3/);
   });
@@ -121,7 +121,9 @@ describe('every page carries a Readings block', () => {
   it('a run page: each reading at its value, escaped, under the parameters and before the charts', () => {
     const hostileRule: Rule = {
       ...echoRule,
-      readings: (params) => [{ param: 'label', text: `the label is read as ${String(params.label)}` }],
+      presentation: {
+        readings: (params) => [{ param: 'label', text: `the label is read as ${String(params.label)}` }],
+      },
     };
     const params = resolveParams(hostileRule);
     const result = buildResult({
@@ -219,7 +221,9 @@ describe('every page carries a Readings block', () => {
     expect((await cli('book', '--out', out, '--trials', '65536', '--quiet')).status).toBe(0);
     for (const rule of rules) {
       const html = readFileSync(join(out, `${rule.id}.html`), 'utf8');
-      expect(html.includes('id="readings"'), rule.id).toBe(rule.readings!(resolveParams(rule)).length > 0);
+      expect(html.includes('id="readings"'), rule.id).toBe(
+        rule.presentation!.readings!(resolveParams(rule)).length > 0,
+      );
       if (rule.id === 'noctvale') expect(html.includes('id="readings"')).toBe(false);
     }
   });

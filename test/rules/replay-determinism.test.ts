@@ -24,7 +24,9 @@ interface TestDice {
 const rule = (spec: Record<string, unknown>): Rule =>
   adaptRuleFile({ id: 'replay-test', title: 'replay test', ...spec }, 'test.mjs');
 const exactOf = (r: Rule): Record<string, string> =>
-  Object.fromEntries(Object.entries(r.exact!(resolveParams(r, []))).map(([name, value]) => [name, value.toString()]));
+  Object.fromEntries(
+    Object.entries(r.exact!.values(resolveParams(r, []))).map(([name, value]) => [name, value.toString()]),
+  );
 const p = (name: string) => ({ name, probability: true });
 const m = (name: string) => ({ name, probability: false });
 

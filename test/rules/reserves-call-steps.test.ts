@@ -64,8 +64,8 @@ const CASES: Case[] = [
 function port(set: readonly string[], objective: string) {
   const rule = adaptRuleFile(spec, 'reserves-call-steps.mjs');
   const params = resolveParams(rule, [...set, `objective=${objective}`]);
-  const decisions = (rule.decisions as (p: typeof params) => RuleDecisions)(params);
-  const values = (rule.exact as (p: typeof params) => Record<string, Fraction>)(params);
+  const decisions = (rule.exact!.decisions as (p: typeof params) => RuleDecisions)(params);
+  const values = (rule.exact!.values as (p: typeof params) => Record<string, Fraction>)(params);
   return { rule, decisions, values };
 }
 

@@ -140,7 +140,7 @@ const twoSquadsWithLoss: Setting = {
 describe('the oracle itself: a policy that calls one round whatever happens is the fixed chosen round', () => {
   it('equals reserves.exact for every chosen round, all.by.3, with a quarter chance a round of losing the commander', () => {
     for (let chosen = 1; chosen <= 3; chosen++) {
-      const fixed = reserves.exact!(
+      const fixed = reserves.exact!.values(
         resolveParams(reserves, [...assignments(twoSquadsWithLoss).slice(0, -1), `chosenRound=${chosen}`]),
       );
       expect(playPolicy(twoSquadsWithLoss, (round) => round === chosen, allIn).equals(fixed['all.by.3'])).toBe(true);

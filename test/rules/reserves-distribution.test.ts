@@ -162,7 +162,7 @@ describe('reserves: squads in by each round as a whole distribution (arrived.by.
     // The round of the last arrival (5: some squad never in): exact P(= r) is all.by.r − all.by.(r − 1), both checked
     // against enumeration in reserves-exact.test.ts; 5σ per value as above.
     const last = result.distributions?.['last.arrival'];
-    const exact = reserves.exact?.(many) ?? {};
+    const exact = reserves.exact?.values(many) ?? {};
     let before = Fraction.ZERO;
     for (let r = 1; r <= 5; r++) {
       const chance = r <= 4 ? exact[`all.by.${r}`].sub(before) : before.complement();
@@ -206,7 +206,7 @@ describe('reserves: at least k of n squads by round r', () => {
         reserves,
         Object.entries(s).map(([name, value]) => `${name}=${value instanceof Fraction ? value.toNumber() : value}`),
       );
-      const exact = reserves.exact!(params);
+      const exact = reserves.exact!.values(params);
       const expected = bruteForce(s);
       const names = reserves
         .metrics(params)

@@ -84,7 +84,7 @@ function bruteForce(settings: string[]): Record<string, Fraction> {
 
 function expectExactMatchesBruteForce(settings: string[]): void {
   const params = resolveParams(reserves, settings);
-  const exact = reserves.exact!(params);
+  const exact = reserves.exact!.values(params);
   const brute = bruteForce(settings);
   for (const metric of reserves.metrics(params)) {
     const expected = brute[metric.name] ?? Fraction.ZERO;
@@ -110,7 +110,7 @@ describe('reserves exact solver against brute-force enumeration', () => {
 });
 
 describe('reserves: the rules questions', () => {
-  const exactAt = (...settings: string[]) => reserves.exact!(resolveParams(reserves, settings));
+  const exactAt = (...settings: string[]) => reserves.exact!.values(resolveParams(reserves, settings));
 
   it('without a chosen round a squad is lost with probability 5/6·4/6·3/6·2/6 = 5/54', () => {
     // Needs 6, 5+, 4+, 3+ in rounds 1–4 (1d6 + round ≥ 7).
@@ -162,7 +162,7 @@ describe('reserves: the rules questions', () => {
       'squads=7',
       'rounds=6',
     ]);
-    const values = reserves.exact!(params);
+    const values = reserves.exact!.values(params);
     let total = values['squad.never'];
     for (let round = 1; round <= 6; round++) total = total.add(values[`squad.round.${round}`]);
     expect(total.equals(Fraction.ONE)).toBe(true);

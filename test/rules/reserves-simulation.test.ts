@@ -35,8 +35,8 @@ function expectSimulationMatchesExactOnStream(stream: StreamVersion, seed: strin
     endChunk: CHUNKS,
     totalTrials: TRIALS,
   });
-  const tallied = reserves.summarize(params, tally, TRIALS);
-  const exact = reserves.exact!(params);
+  const tallied = reserves.tally.summarize(params, tally, TRIALS);
+  const exact = reserves.exact!.values(params);
   for (const metric of reserves.metrics(params)) {
     const truth = exact[metric.name].toNumber();
     const found = tallied[metric.name];
@@ -52,8 +52,8 @@ function expectSimulationMatchesExactOnStream(stream: StreamVersion, seed: strin
 describe('reserves simulation against the exact solution', () => {
   it('covers both tally layouts: a histogram of outcomes when they are few, running sums otherwise', () => {
     // 4 squads, 4 rounds: (4+1)^(4+1) = 3125 outcomes. 12 squads, 8 rounds: 13^9 outcomes, far past 2^18.
-    expect(reserves.tallyLength(resolveParams(reserves, []))).toBe(3125);
-    expect(reserves.tallyLength(resolveParams(reserves, ['squads=12', 'rounds=8']))).toBe(3 * 9 + 8 + 2 + 8 * 13);
+    expect(reserves.tally.length(resolveParams(reserves, []))).toBe(3125);
+    expect(reserves.tally.length(resolveParams(reserves, ['squads=12', 'rounds=8']))).toBe(3 * 9 + 8 + 2 + 8 * 13);
   });
 
   it('seed "reserves-defaults": the text as written', () => {
@@ -119,7 +119,7 @@ describe('reserves intervals stay honest when squads share the commander', () =>
         endChunk: 1,
         totalTrials: CHUNK_TRIALS,
       });
-      const found = reserves.summarize(params, tally, CHUNK_TRIALS)['squad.round.2'];
+      const found = reserves.tally.summarize(params, tally, CHUNK_TRIALS)['squad.round.2'];
       expect(found.kind).toBe('mean');
       const honest = estimate(found, 0.95);
       const p = honest.estimate;

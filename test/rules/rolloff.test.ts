@@ -49,7 +49,7 @@ function bruteForce(bonus: number): Record<string, Fraction> {
 describe('rolloff exact() against brute force over the dice', () => {
   it('every bonus from −6 to +6: every metric equal as a fraction', () => {
     for (let bonus = -6; bonus <= 6; bonus++) {
-      const exact = rolloff.exact!(resolveParams(rolloff, [`bonusA=${bonus}`]));
+      const exact = rolloff.exact!.values(resolveParams(rolloff, [`bonusA=${bonus}`]));
       const oracle = bruteForce(bonus);
       expect(Object.keys(exact).sort()).toEqual(Object.keys(oracle).sort());
       for (const [name, value] of Object.entries(oracle))
@@ -59,11 +59,11 @@ describe('rolloff exact() against brute force over the dice', () => {
 
   it('by hand: even odds without a bonus, a tie 146 times in 1,296; +1 wins 721 of the 1,156 deciding rolls', () => {
     // Ties: Σ over totals of (ways to roll it)² = 1+4+9+16+25+36+25+16+9+4+1 = 146.
-    const even = rolloff.exact!(resolveParams(rolloff));
+    const even = rolloff.exact!.values(resolveParams(rolloff));
     expect(even['a.wins'].toString()).toBe('1/2');
     expect(even['rolls.1'].toString()).toBe(Fraction.of(1296 - 146, 1296).toString());
     // +1: A wins when a ≥ b (575 + 146 = 721 of 1,296), B when b − a ≥ 2 (575 − 140 = 435; 140 pairs differ by 1).
-    expect(rolloff.exact!(resolveParams(rolloff, ['bonusA=1']))['a.wins'].toString()).toBe('721/1156');
+    expect(rolloff.exact!.values(resolveParams(rolloff, ['bonusA=1']))['a.wins'].toString()).toBe('721/1156');
   });
 });
 
@@ -93,7 +93,7 @@ describe('rolloff simulation against the exact solution', () => {
           endChunk: CHUNKS,
           totalTrials: TRIALS,
         });
-        const tallied = rolloff.summarize(params, tally, TRIALS);
+        const tallied = rolloff.tally.summarize(params, tally, TRIALS);
         for (const metric of rolloff.metrics(params)) {
           const truth = oracle[metric.name].toNumber();
           const value = estimate(tallied[metric.name], 0.95).estimate as number;

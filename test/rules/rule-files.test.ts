@@ -715,9 +715,9 @@ async function tallyOf(spec: object, seed: string): Promise<{ tally: Float64Arra
   const { adaptRuleFile } = await import('../../src/rule-files/rule.js');
   const { chunkStream } = await import('../../src/engine/random.js');
   const rule = adaptRuleFile(spec, `${seed}.mjs`);
-  const tally = new Float64Array(rule.tallyLength({}));
-  for (let chunk = 0; chunk < 3; chunk++) rule.simulate({}, chunkStream(seed, rule.id, chunk, 2), 10_000, tally);
-  return { tally, summary: rule.summarize({}, tally, 30_000) };
+  const tally = new Float64Array(rule.tally.length({}));
+  for (let chunk = 0; chunk < 3; chunk++) rule.tally.simulate({}, chunkStream(seed, rule.id, chunk, 2), 10_000, tally);
+  return { tally, summary: rule.tally.summarize({}, tally, 30_000) };
 }
 
 describe('the per-trial loop where code generation is forbidden', () => {

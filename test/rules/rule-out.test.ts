@@ -66,8 +66,8 @@ function errors(rule: Rule): { simulated: string | null; enumerated: string | nu
     }
   };
   return {
-    simulated: message(() => rule.simulate({}, new TycheStream('out').random, 64, new Float64Array(5))),
-    enumerated: message(() => rule.exact?.({})),
+    simulated: message(() => rule.tally.simulate({}, new TycheStream('out').random, 64, new Float64Array(5))),
+    enumerated: message(() => rule.exact?.values({})),
   };
 }
 
@@ -135,7 +135,7 @@ describe('one reader of out: simulation and enumeration refuse the same bad valu
     try {
       for (const [, write, text] of cases) {
         const rule = trialRule(write, list);
-        expect(() => rule.simulate({}, new TycheStream('out').random, 64, new Float64Array(9))).toThrow(
+        expect(() => rule.tally.simulate({}, new TycheStream('out').random, 64, new Float64Array(9))).toThrow(
           new UsageError(`${WHERE}: ${text.replace('@', 'in trial 1 of a chunk')}`),
         );
       }
@@ -278,9 +278,9 @@ describe('a value written by name and by position is one value of the trial', ()
       if (face === 2) out[0] = 1;
       out.m = 0;
     });
-    expect(rule.exact?.({}).p.toString()).toBe('1');
+    expect(rule.exact?.values({}).p.toString()).toBe('1');
     const tally = new Float64Array(5);
-    rule.simulate({}, new TycheStream('out').random, 1000, tally);
+    rule.tally.simulate({}, new TycheStream('out').random, 1000, tally);
     expect(tally[0]).toBe(1000);
   });
 
@@ -295,15 +295,15 @@ describe('a value written by name and by position is one value of the trial', ()
       out.m = 2 * face;
     });
     const tallies = [twice, once].map((rule) => {
-      const tally = new Float64Array(rule.tallyLength({}));
-      rule.simulate({}, new TycheStream('twice').random, 65_536, tally);
-      return rule.summarize({}, tally, 65_536);
+      const tally = new Float64Array(rule.tally.length({}));
+      rule.tally.simulate({}, new TycheStream('twice').random, 65_536, tally);
+      return rule.tally.summarize({}, tally, 65_536);
     });
     expect(tallies[0]).toEqual(tallies[1]);
     // 2·d2 is 2 (a trials) or 4 (b trials): Σ v = 2a + 4b and Σ v² = 4a + 16b = 6·Σ v − 8·(a + b), by hand.
     const m = tallies[0].m as { kind: 'mean'; sum: number; sumOfSquares: number; count: number };
     expect(m.sumOfSquares).toBe(6 * m.sum - 8 * 65_536);
-    expect(twice.exact?.({}).m.toString()).toBe('3');
+    expect(twice.exact?.values({}).m.toString()).toBe('3');
   });
 });
 

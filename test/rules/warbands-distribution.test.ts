@@ -126,7 +126,7 @@ describe('warbands: the dice each roll-off throws, exactly the brute force', () 
       trials: 0,
       tally: null,
     });
-    const exact = warbands.exact?.(params) ?? {};
+    const exact = warbands.exact?.values(params) ?? {};
     for (const name of ['dice.setup.mean', 'dice.first.mean', 'dice.defender.mean']) {
       const d = result.distributions?.[name];
       expect(d?.beyond, name).not.toBeNull();

@@ -29,7 +29,7 @@ const SIX = 0.9;
 describe('warbands counts long roll-offs exactly', () => {
   it('defaults (152:9 defends alone; 148:11 and 120:8 roll for setup): a 100-fold tie, then two short trials', () => {
     const params = resolveParams(warbands);
-    const tally = new Float64Array(warbands.tallyLength(params));
+    const tally = new Float64Array(warbands.tally.length(params));
     // Trial 1: the setup pair ties 100 times (200 dice, beyond the dice histogram), then 1 against 6:
     // warband 3 sets up second and warband 2 third. First turn: 1, 6, 1 — warband 2, three dice.
     const trial1 = [...Array<number>(200).fill(FOUR), ONE, SIX, ONE, SIX, ONE];
@@ -37,8 +37,8 @@ describe('warbands counts long roll-offs exactly', () => {
     const trial2 = [SIX, ONE, SIX, SIX, ONE, ONE, SIX];
     // Trial 3: setup 1 against 6, two dice; first turn 1, 1, 6: warband 3, three dice.
     const trial3 = [ONE, SIX, ONE, ONE, SIX];
-    warbands.simulate(params, playback([...trial1, ...trial2, ...trial3]), 3, tally);
-    const tallied = warbands.summarize(params, tally, 3);
+    warbands.tally.simulate(params, playback([...trial1, ...trial2, ...trial3]), 3, tally);
+    const tallied = warbands.tally.summarize(params, tally, 3);
     expect(tallied['dice.setup.mean']).toMatchObject({
       kind: 'mean',
       sum: 202 + 2 + 2,

@@ -30,7 +30,7 @@ const params = (set: Record<string, string>): Params =>
     rule,
     Object.entries(set).map(([name, value]) => `${name}=${value}`),
   );
-const solve = (set: Record<string, string>) => rule.exact!(params(set));
+const solve = (set: Record<string, string>) => rule.exact!.values(params(set));
 const f = (numerator: number, denominator = 1) => Fraction.of(numerator, denominator);
 
 // ---------------------------------------------------------------- brute force over named players
@@ -479,8 +479,8 @@ function checkSimulationOnStream(
     endChunk: Math.ceil(trials / 65_536),
     totalTrials: trials,
   });
-  const summary = rule.summarize(p, tally, trials);
-  const exact = rule.exact!(p);
+  const summary = rule.tally.summarize(p, tally, trials);
+  const exact = rule.exact!.values(p);
   const outside: string[] = [];
   for (const metric of rule.metrics(p)) {
     const expected = exact[metric.name].toNumber();

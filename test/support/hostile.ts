@@ -22,10 +22,12 @@ export const echoRule: Rule = {
     },
   ],
   metrics: () => [{ name: 'p', doc: `a third ${HOSTILE}`, probability: true }],
-  tallyLength: () => 1,
-  simulate: () => undefined,
-  summarize: (_params, tally, trials) => ({ p: proportion(tally[0], trials) }),
-  exact: () => ({ p: Fraction.of(1, 3) }),
+  tally: {
+    length: () => 1,
+    simulate: () => undefined,
+    summarize: (_params, tally, trials) => ({ p: proportion(tally[0], trials) }),
+  },
+  exact: { values: () => ({ p: Fraction.of(1, 3) }) },
 };
 
 /**

@@ -14,7 +14,7 @@ import {
   solveMatrix,
 } from '../../analysis/matrix.js';
 import { asksForCall, solveCall } from '../../analysis/reserves-call.js';
-import type { Params, Rule } from '../../contract/types.js';
+import type { Params, Rule, RuleExact } from '../../contract/types.js';
 import { badValue, UsageError } from '../../errors.js';
 import type { NotEnumerable } from '../../exact/replay-dice.js';
 import { own } from '../../keyed.js';
@@ -78,10 +78,10 @@ export async function cardCommand(
     throw badValue('--paper', options.paper as string, PAPERS.join(' or '));
   const paper = paperText as Paper;
   const call = asksForCall(rule, options.set ?? []);
-  if (call || (rule.decisions && !options.equilibrium)) checkDecisionCardOptions(rule, options, call);
+  if (call || (rule.exact?.decisions && !options.equilibrium)) checkDecisionCardOptions(rule, options, call);
   // A rule with choices: --objective is what side a plays for, as in `muster run`.
   const set =
-    rule.decisions && !options.equilibrium && options.objective !== undefined
+    rule.exact?.decisions && !options.equilibrium && options.objective !== undefined
       ? [...(options.set ?? []), `objective=${options.objective}`]
       : (options.set ?? []);
   if (call) return writeCard(callCard(rule, set, options.objective), { out, pdfPath, paper, options }, io);
@@ -91,7 +91,7 @@ export async function cardCommand(
   // Exact wherever the rule has exact values at every point of the card: a rule file's dice enumerated to the
   // whole budget, as run --exact enumerates them (kept, so the card's own solving costs nothing after).
   let refused: { params: Params; refusal: NotEnumerable } | null = null;
-  if (rule.exact && rule.exactBy === 'enumeration') {
+  if (rule.exact && rule.exact.by === 'enumeration') {
     for (const point of plan) {
       const solved = fullExact(rule, point);
       if (solved !== null && 'refused' in solved) {
@@ -136,8 +136,10 @@ export async function cardCommand(
   }
   const card = layoutCard(rule, params, cardOptions, results);
   if (equilibrium !== null)
-    card.blocks.push(equilibriumBlock(equilibrium, rule.matrix?.row ?? 'a', rule.matrix?.col ?? 'b'));
-  if (rule.decisions) card.blocks.push(decisionsBlock(rule, params, set));
+    card.blocks.push(
+      equilibriumBlock(equilibrium, rule.presentation?.matrix?.row ?? 'a', rule.presentation?.matrix?.col ?? 'b'),
+    );
+  if (rule.exact?.decisions) card.blocks.push(decisionsBlock(rule, params, set));
   return writeCard(card, { out, pdfPath, paper, options }, io);
 }
 
@@ -186,7 +188,7 @@ async function writeCard(
  */
 function cardEquilibrium(rule: Rule, options: CardCommandOptions): MatrixEquilibrium | null {
   if (!options.equilibrium) {
-    if (options.objective !== undefined && !rule.decisions)
+    if (options.objective !== undefined && !rule.exact?.decisions)
       throw new UsageError('--objective: only with --equilibrium; allowed: add --equilibrium, or leave it out');
     return null;
   }
@@ -221,7 +223,7 @@ function checkDecisionCardOptions(rule: Rule, options: CardCommandOptions, call:
 
 /** The policy block of a rule with choices, solved exactly at the card's parameters (as `muster run` solves it). */
 function decisionsBlock(rule: Rule, params: Params, set: readonly string[]): CardBlock {
-  const decisions = (rule.decisions as NonNullable<Rule['decisions']>)(params);
+  const decisions = (rule.exact!.decisions as NonNullable<RuleExact['decisions']>)(params);
   const { objective, policy } = decisionResult(decisions);
   const probability = rule.metrics(params).find((metric) => metric.name === objective.metric)?.probability === true;
   const again = [

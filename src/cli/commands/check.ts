@@ -84,7 +84,7 @@ export async function checkCommand(ruleRef: string, options: CheckOptions, io: I
   const { points, skipped } = spread(rule, base, options.set ?? []);
   const disagreements: Disagreement[] = [];
   const notes: string[] = [];
-  const handWritten = rule.exactBy !== 'enumeration';
+  const handWritten = rule.exact?.by !== 'enumeration';
   /** Points where something was compared: exact() with the enumeration, or exact values with the simulation. */
   let checked = 0;
   /** The first refusal to enumerate, whose remedy the last line offers when nothing could be checked. */
@@ -147,10 +147,10 @@ function checkPoint(
 ): { found: string[]; compared: boolean; refused: NotEnumerable | null } {
   const found: string[] = [];
   let refused: NotEnumerable | null = null;
-  const exact = handWritten && rule.exact ? rule.exact(params) : null;
+  const exact = handWritten && rule.exact ? rule.exact.values(params) : null;
   let enumerated: Record<string, Fraction> | null = null;
   try {
-    enumerated = rule.enumerate ? rule.enumerate(params) : null;
+    enumerated = rule.exact?.enumerate ? rule.exact.enumerate(params) : null;
   } catch (error) {
     if (!(error instanceof NotEnumerable)) throw error;
     // The reason without its advice: check goes on with the simulation against exact() there.
@@ -176,7 +176,7 @@ function checkPoint(
   if (reference) {
     const chunks = { firstChunk: 0, endChunk: Math.ceil(trials / CHUNK_TRIALS), totalTrials: trials };
     const tally = runChunks({ ruleId: rule.id, params, seed, stream: DEFAULT_STREAM, ...chunks }, rule);
-    const checked = { ...rule, exact: () => reference };
+    const checked = { ...rule, exact: { ...rule.exact, values: () => reference } };
     const simulated = { params, seed, stream: DEFAULT_STREAM, threads: 1, confidence: CONFIDENCE, trials, tally };
     const result = buildResult({ rule: checked, ...simulated });
     for (const [metric, value] of Object.entries(result.metrics)) {

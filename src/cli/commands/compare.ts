@@ -247,11 +247,11 @@ function writeCompare(
   // (found by its params, which the page passes back as they are).
   const readingsOf = (params: Params) => {
     const index = paramsList.indexOf(params);
-    return index >= 0 ? (plan.rules[index].readings?.(params) ?? []) : [];
+    return index >= 0 ? (plan.rules[index].presentation?.readings?.(params) ?? []) : [];
   };
   const pageRule: Rule = plan.rules.every((r) => r === rule)
     ? rule
-    : { ...rule, params: unionParams(plan.rules), readings: readingsOf };
+    : { ...rule, params: unionParams(plan.rules), presentation: { ...rule.presentation, readings: readingsOf } };
   if (paths.html)
     files.push({ path: paths.html, contents: comparePage(pageRule, result, tested).html, option: '--html' });
   if (paths.csv) files.push({ path: paths.csv, contents: compareCsv(result, tested), option: '--csv' });

@@ -37,7 +37,7 @@ export async function describeCommand(ruleId: string, io: Io, options: { timeout
   });
   // Each reading the rule takes where its text is silent or ambiguous, at the defaults, with the parameter that
   // switches it.
-  const readings = rule.readings?.(defaults) ?? [];
+  const readings = rule.presentation?.readings?.(defaults) ?? [];
   const readingLines = readings.map((reading) =>
     wrapText(`${reading.param}=${String(defaults[reading.param])}: ${reading.text}`, WIDTH, '    ').replace(
       /^ {4}/,
@@ -46,23 +46,23 @@ export async function describeCommand(ruleId: string, io: Io, options: { timeout
   );
   const extras = [
     `exact solution: ${
-      rule.exactBy === 'enumeration'
+      rule.exact?.by === 'enumeration'
         ? `by enumerating its dice, within a budget (muster run ${ruleWord(rule)} --exact prints it)`
         : rule.exact
           ? (`yes, for every metric (muster run ${ruleWord(rule)} --exact prints it)`)
           : 'no'
     }`,
-    ...(rule.matrix
+    ...(rule.presentation?.matrix
       ? [
-          `matrix: muster matrix ${ruleWord(rule)} tabulates ${rule.matrix.metrics.join(', ')} over ` +
-            `${rule.matrix.row} × ${rule.matrix.col}`,
+          `matrix: muster matrix ${ruleWord(rule)} tabulates ${rule.presentation.matrix.metrics.join(', ')} over ` +
+            `${rule.presentation.matrix.row} × ${rule.presentation.matrix.col}`,
         ]
       : []),
-    ...(rule.headline
+    ...(rule.presentation?.headline
       ? [
           wrapText(
             `headline (shown first by run, sweep and compare; --all for every metric): ` +
-              `${rule.headline(defaults).join(', ')}`,
+              `${rule.presentation.headline(defaults).join(', ')}`,
             WIDTH,
             '',
           ),

@@ -177,7 +177,7 @@ function openGridShardCheckpoint(
       const piece = pieces.find((p) => p.point === point);
       return (
         piece && {
-          tallyLength: ruleOf(point).tallyLength(points[point]),
+          tallyLength: ruleOf(point).tally.length(points[point]),
           totalAllowed: (total) => total === settings.trials,
           chunks: piece,
           checkTally: (tally, trials) => checkCounts(ruleOf(point), points[point], tally, trials),
@@ -248,7 +248,7 @@ export async function mergeGridShards(
   merged.checkComplete();
   await verify.check(grid, options.threads, options.quiet ?? false, io);
   const evaluated: Evaluated[] = points.map((params, point) => {
-    const tallied = ruleAt(point).summarize(params, merged.tallies[point], first.trials);
+    const tallied = ruleAt(point).tally.summarize(params, merged.tallies[point], first.trials);
     const result = buildResult({
       rule: ruleAt(point),
       params,
@@ -374,7 +374,7 @@ class MergedShards {
     private readonly grid: GridToVerify,
     private readonly verify: PiecesToVerify,
   ) {
-    this.tallies = grid.points.map((params, point) => new Float64Array(grid.ruleAt(point).tallyLength(params)));
+    this.tallies = grid.points.map((params, point) => new Float64Array(grid.ruleAt(point).tally.length(params)));
     this.covered = grid.points.map(() => new Uint8Array(chunkCount(first.trials)));
     this.identity = MergedShards.identity(first);
   }

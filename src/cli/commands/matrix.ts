@@ -198,7 +198,7 @@ function renderAgainst(
   settings: { trials: number; seed: string } | null,
   width: number,
 ): string {
-  const spec = rule.matrix!;
+  const spec = rule.presentation!.matrix!;
   const against = result.against!;
   const opponent = spec.label?.(against.opponent) ?? String(against.opponent);
   const names = [...new Set([...tradeOff, ...shown])];

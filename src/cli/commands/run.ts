@@ -187,7 +187,7 @@ async function simulatedRun(
     (point) =>
       point === 0
         ? {
-            tallyLength: rule.tallyLength(params),
+            tallyLength: rule.tally.length(params),
             totalAllowed: (total) =>
               settings.precision === undefined ? total === settings.trials : total <= (settings.maxTrials as number),
             checkTally: (tally, trials) => checkCounts(rule, params, tally, trials),
@@ -216,7 +216,7 @@ async function simulatedRun(
 function objectiveSet(rule: Rule, options: RunOptions): string[] {
   const set = options.set ?? [];
   if (options.objective === undefined) return set;
-  if (!rule.decisions)
+  if (!rule.exact?.decisions)
     throw new UsageError(
       `--objective: ${rule.id} has no decisions; allowed: a rule file with choices and choose ` +
         '(docs/custom-rules.md, "Decisions"), or reserves --set chosenRound=call, or leave --objective out',

@@ -185,7 +185,7 @@ function openShardCheckpoint(
     (point) =>
       point === 0
         ? {
-            tallyLength: rule.tallyLength(params),
+            tallyLength: rule.tally.length(params),
             totalAllowed: (total) => total === settings.trials,
             chunks,
             checkTally: (tally, trials) => checkCounts(rule, params, tally, trials),
@@ -306,7 +306,7 @@ export async function mergeCommand(files: readonly string[], options: MergeOptio
 
   if (verify > 0) await verifyShards(rule, shards, files, verify, threads, options.quiet ?? false, io);
 
-  const tally = new Float64Array(rule.tallyLength(first.params));
+  const tally = new Float64Array(rule.tally.length(first.params));
   for (const shard of shards) mergeTally(tally, Float64Array.from(shard.tally));
   // A rule with decisions: its objective and policy under best play, as `muster run` gives them (result.ts).
   const result = withDecisions(

@@ -138,7 +138,7 @@ export function openGridCheckpoint(
     (point) =>
       point < grid.length
         ? {
-            tallyLength: rule.tallyLength(grid[point]),
+            tallyLength: rule.tally.length(grid[point]),
             totalAllowed: (total) => total === settings.trials,
             checkTally: (tally, trials) => checkCounts(rule, grid[point], tally, trials),
           }

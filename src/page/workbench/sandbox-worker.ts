@@ -12,7 +12,7 @@
  */
 
 import { buildResult, withDecisions } from '../../analysis/result-of.js';
-import type { Rule } from '../../contract/types.js';
+import type { Rule, RuleExact } from '../../contract/types.js';
 import { chunkCount } from '../../engine/chunks.js';
 import { runChunks } from '../../engine/run-chunks.js';
 import { adaptRuleFile } from '../../rule-files/rule.js';
@@ -122,20 +122,24 @@ function answer(current: Rule, request: SandboxRequest & { kind: 'answer' }): Sa
   const params = outcome.params;
   if (!params) return replied;
   // As the page's own rules: a rule file without exact() is enumerated where that is quick, else simulated.
-  const forced = current.exactBy === 'enumeration' && lookUpExact(current, params).values === null;
+  const forced = current.exact?.by === 'enumeration' && lookUpExact(current, params).values === null;
   const simulating = request.simulate || !current.exact || forced;
   if (simulating && !request.options) return { ...replied, forced };
   const about = {
     metrics: current.metrics(params),
-    headline: current.headline?.(params) ?? null,
-    readings: current.readings?.(params) ?? [],
+    headline: current.presentation?.headline?.(params) ?? null,
+    readings: current.presentation?.readings?.(params) ?? [],
   };
   const seed = request.options?.seed ?? 'muster';
   if (!simulating) {
-    const exact = (current.exact as NonNullable<Rule['exact']>)(params);
+    const exact = (current.exact as RuleExact).values(params);
     const input = { params, seed, stream: null, threads: 0, confidence: 1, trials: 0, tally: null };
     // A rule with choices: best play beside the figures, solved here as muster run solves it.
-    const result = withDecisions(current, params, buildResult({ ...input, rule: { ...current, exact: () => exact } }));
+    const result = withDecisions(
+      current,
+      params,
+      buildResult({ ...input, rule: { ...current, exact: { ...current.exact, values: () => exact } } }),
+    );
     return { ...replied, forced, answer: { result, fractions: fractionsOf(exact), ...about } };
   }
   const { trials, stream } = request.options as NonNullable<typeof request.options>;
@@ -146,7 +150,7 @@ function answer(current: Rule, request: SandboxRequest & { kind: 'answer' }): Sa
     done += chunk;
     post({ kind: 'progress', id: request.id, done, total: trials });
   });
-  const exactRule: Rule = exact ? { ...current, exact: () => exact } : current;
+  const exactRule: Rule = exact ? { ...current, exact: { ...current.exact, values: () => exact } } : current;
   const input = { params, seed, stream, threads: 1, confidence: CONFIDENCE, trials, tally };
   const result = withDecisions(current, params, buildResult({ ...input, rule: exactRule }));
   const reply: SandboxAnswer = { result, fractions: exact ? fractionsOf(exact) : null, ...about };
