@@ -162,8 +162,8 @@ export interface Rule {
 /**
  * How the hot loop counts, which every rule has: trials add integer counts
  * into a Float64Array (so merging is exact and order-free), and every metric
- * is read off the merged counts. The engine, workers and shards use nothing
- * else of a rule to simulate.
+ * is read off the merged counts. The engine, workers, shards and merge
+ * simulate and check through it.
  */
 export interface RuleTally {
   /** Length of the Float64Array the hot loop counts into; every entry is an integer count. */
@@ -211,8 +211,8 @@ export interface RuleExact {
 /**
  * How a rule is shown beyond its metrics' own names and docs, where it says
  * more: which metrics lead, the readings it took, a matrix to print, and a
- * rule file's declared charts and card. Absent, every output shows every
- * metric in metrics() order.
+ * rule file's declared charts and card. Absent (or a member absent), outputs
+ * show every metric, list no readings and offer no matrix.
  */
 export interface RulePresentation {
   /** The metrics a player asks about first, by name: run, sweep and compare show them first; cards chart them. */
