@@ -20,9 +20,9 @@ export interface ResultInput {
   confidence: number;
   trials: number;
   tally: Float64Array | null;
-  /** rule.summarize of the tally, when the caller already has it. */
+  /** rule.tally.summarize of the tally, when the caller already has it. */
   tallied?: Record<string, Tallied>;
-  /** rule.exact of the params, when the caller already has it. */
+  /** rule.exact.values of the params, when the caller already has it. */
   exact?: Record<string, Fraction> | null;
   /** Why there are no exact values beside the simulation, when the caller looked them up already. */
   noExact?: NoExact | null;

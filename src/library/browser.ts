@@ -16,7 +16,7 @@
  * platform and fails on one.
  */
 import { simulateRunInThread, solveRun } from '../analysis/run-in-thread.js';
-import type { ParamValue, Rule, StreamVersion } from '../contract/types.js';
+import type { ParamValue, Rule, RuleExact, RulePresentation, RuleTally, StreamVersion } from '../contract/types.js';
 import { UsageError } from '../errors.js';
 import type { MetricResult, RunResult } from '../result.js';
 import { isRulePath } from '../rule-files/path.js';
@@ -37,7 +37,17 @@ import {
 } from './core.js';
 
 export { defineRule, type ExactOptions, listRules, type ParamSettings, type RuleFileSpec } from './core.js';
-export type { BalanceResult, MetricResult, ParamValue, Rule, RunResult, StreamVersion };
+export type {
+  BalanceResult,
+  MetricResult,
+  ParamValue,
+  Rule,
+  RuleExact,
+  RulePresentation,
+  RuleTally,
+  RunResult,
+  StreamVersion,
+};
 export { UsageError };
 export type BalanceOptions = BrowserBalanceOptions;
 

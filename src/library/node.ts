@@ -18,7 +18,7 @@
  */
 
 import { simulateRun, solveRun } from '../analysis/run.js';
-import type { ParamValue, Rule, StreamVersion } from '../contract/types.js';
+import type { ParamValue, Rule, RuleExact, RulePresentation, RuleTally, StreamVersion } from '../contract/types.js';
 import { defaultThreads, WorkerError } from '../engine/pool.js';
 import { UsageError } from '../errors.js';
 import type { MetricResult, RunResult } from '../result.js';
@@ -50,7 +50,7 @@ export {
   sweep,
   type VariantSpec,
 } from './grid.js';
-export type { MetricResult, ParamValue, Rule, RunResult, StreamVersion };
+export type { MetricResult, ParamValue, Rule, RuleExact, RulePresentation, RuleTally, RunResult, StreamVersion };
 export { Pool, UsageError, WorkerError };
 
 /** A built-in rule by id, or a rule file by path (a reference with a slash or a script extension is a path). */
