@@ -2,7 +2,7 @@
  * Genesys reserves (see reserves.ts), exactly: given the commander's fate the squads are independent, so
  * every chance is a count of the ways their dice fall.
  */
-import { distributionOf, type ExactDistribution } from '../../exact/exact-distribution.js';
+import { distributionOf, distributionOfCounts, type ExactDistribution } from '../../exact/exact-distribution.js';
 import { Fraction } from '../../exact/fraction.js';
 import { commanderSurvives, DISTRIBUTION_SQUADS, facesNeeded, type Reserves } from './setup.js';
 
@@ -125,9 +125,8 @@ export function exactDistributions(p: Reserves): Record<string, ExactDistributio
   ways.forEach((byCount, index) => {
     outOf *= 6n;
     const all = common * outOf ** BigInt(squads);
-    const chances = new Map(byCount.map((count, m) => [m, Fraction.of(count, all)]));
-    result[`arrived.by.${index + 1}.mean`] = distributionOf(chances);
-    allIn[`all.by.${index + 1}`] = chances.get(squads) as Fraction;
+    result[`arrived.by.${index + 1}.mean`] = distributionOfCounts(0, byCount, all);
+    allIn[`all.by.${index + 1}`] = Fraction.of(byCount[squads], all);
   });
   result['last.arrival'] = lastArrival(p, allIn);
   return result;
