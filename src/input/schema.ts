@@ -29,6 +29,11 @@ export function isData(value: unknown): value is Data {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+/** Whether `value` is a plain object with exactly these own keys. */
+export function hasExactly(value: unknown, keys: readonly string[]): value is Data {
+  return isData(value) && Object.keys(value).length === keys.length && keys.every((key) => Object.hasOwn(value, key));
+}
+
 export class Schema {
   constructor(
     protected readonly fail: Fail,
@@ -59,8 +64,7 @@ export class Schema {
 
   /** A plain object whose own keys are exactly `keys`, else the whole input refused: `why`. */
   exactly(got: unknown, keys: readonly string[], why: string): Data {
-    if (!isData(got) || Object.keys(got).length !== keys.length || !keys.every((key) => Object.hasOwn(got, key)))
-      this.refuse(why);
+    if (!hasExactly(got, keys)) this.refuse(why);
     return got as Data;
   }
 

@@ -120,7 +120,7 @@ function shown(value: unknown): string {
  */
 export function validateShard(file: string, parsed: unknown, fileRule?: Rule): ShardFile {
   // Each refusal names the file, then the field: `${file}: seed: got "…"; allowed: …`.
-  const s = new Schema((what) => {
+  const s: Schema = new Schema((what) => {
     throw new UsageError(`${file}: ${what}`);
   }, shown);
   const record = shardEnvelope(parsed, s);
