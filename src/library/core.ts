@@ -10,6 +10,7 @@ import { DEFAULT_STREAM, STREAM_VERSIONS } from '../engine/random.js';
 import type { SimulationSettings } from '../engine/settings.js';
 import { UsageError } from '../errors.js';
 import { DEFAULT_TRIALS, MAX_CONFIDENCE, MAX_TRIALS } from '../input/limits.js';
+import { isData, Schema } from '../input/schema.js';
 import { parseSeed } from '../input/seed.js';
 import { rules as builtInRules } from '../rules/index.js';
 import { resolveParams } from '../rules/params.js';
@@ -97,32 +98,30 @@ const OPTION_ALLOWS: Readonly<Record<string, string>> = {
  */
 export function checkCallOptions(options: unknown, allowed: readonly string[], call: string): void {
   if (options === undefined) return;
-  if (options === null || typeof options !== 'object' || Array.isArray(options))
-    throw new UsageError(
+  // An option's mistake names the option and the kind of value it got: `signal: got a number; allowed: …`.
+  const s: Schema = new Schema((what) => {
+    throw new UsageError(what);
+  }, kindOf);
+  if (!isData(options))
+    s.refuse(
       `options: got ${options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options}; ` +
         `allowed: an object of options (${allowed.join(', ')}), or nothing`,
     );
   for (const name of Object.keys(options)) {
     if (!allowed.includes(name))
-      throw new UsageError(
+      s.refuse(
         `${/^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name)}: not an option of ${call}()` +
           `${didYouMean(name, allowed)}; allowed: ${allowed.join(', ')}`,
       );
-    const value = (options as Record<string, unknown>)[name];
-    if (value === null)
-      throw new UsageError(`${name}: got null; allowed: ${OPTION_ALLOWS[name] ?? 'a value'}, or leave it out`);
+    if (options[name] === null) s.bad(name, null, `${OPTION_ALLOWS[name] ?? 'a value'}, or leave it out`);
   }
-  const { signal, onProgress } = options as { signal?: unknown; onProgress?: unknown };
+  const { signal, onProgress } = options;
   if (signal !== undefined && !(typeof AbortSignal === 'function' && signal instanceof AbortSignal))
-    throw new UsageError(`signal: got ${kindOf(signal)}; allowed: ${OPTION_ALLOWS.signal}`);
+    s.bad('signal', signal, OPTION_ALLOWS.signal);
   if (onProgress !== undefined && typeof onProgress !== 'function')
-    throw new UsageError(`onProgress: got ${kindOf(onProgress)}; allowed: ${OPTION_ALLOWS.onProgress}`);
+    s.bad('onProgress', onProgress, OPTION_ALLOWS.onProgress);
   for (const name of ['exact', 'simulate', 'seedPerVariant'])
-    if (name in options) {
-      const value = (options as Record<string, unknown>)[name];
-      if (value !== undefined && typeof value !== 'boolean')
-        throw new UsageError(`${name}: got ${kindOf(value)}; allowed: ${OPTION_ALLOWS[name]}`);
-    }
+    if (name in options && options[name] !== undefined) s.flag(name, options[name]);
 }
 
 /** A value as a message names its kind: "a number", "an object", "a function". */
