@@ -165,22 +165,20 @@ export const IN_THREAD_RUN_OPTIONS = ['set', 'trials', 'seed', 'stream', 'confid
 
 /** A run's options checked, as the settings a run takes; `threads` is only recorded in the result. */
 export function simulationSettings(options: SimulationCallOptions, threads: number): SimulationSettings {
-  const trials = options.trials ?? DEFAULT_TRIALS;
-  if (!Number.isSafeInteger(trials) || trials < 1 || trials > MAX_TRIALS)
-    throw new UsageError(`trials: got ${String(trials)}; allowed: a whole number from 1 to ${MAX_TRIALS}`);
+  // A setting's mistake names the option and the value it got: `trials: got 0; allowed: …`.
+  const s: Schema = new Schema((what) => {
+    throw new UsageError(what);
+  }, String);
+  const trials = s.integer('trials', options.trials ?? DEFAULT_TRIALS, 1, MAX_TRIALS, OPTION_ALLOWS.trials);
   if (options.seed !== undefined && typeof options.seed !== 'string')
-    throw new UsageError(`seed: got ${typeof options.seed}; allowed: text`);
+    s.refuse(`seed: got ${typeof options.seed}; allowed: text`);
   // The CLI's own check and bound (src/input/seed.ts), the option named as the library names it.
   const seed = parseSeed(options.seed ?? 'muster', 'seed');
   const stream = options.stream ?? DEFAULT_STREAM;
-  if (!(STREAM_VERSIONS as readonly number[]).includes(stream))
-    throw new UsageError(`stream: got ${String(stream)}; allowed: ${STREAM_VERSIONS.join(', ')}`);
+  if (!(STREAM_VERSIONS as readonly number[]).includes(stream)) s.bad('stream', stream, STREAM_VERSIONS.join(', '));
   const confidence = options.confidence ?? 0.95;
   if (!(typeof confidence === 'number' && confidence > 0 && confidence <= MAX_CONFIDENCE))
-    throw new UsageError(
-      `confidence: got ${String(confidence)}; ` +
-        `allowed: a number greater than 0 and at most ${MAX_CONFIDENCE}, such as 0.95`,
-    );
+    s.bad('confidence', confidence, OPTION_ALLOWS.confidence);
   return { seed, stream, confidence, trials, threads };
 }
 
