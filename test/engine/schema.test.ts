@@ -44,7 +44,7 @@ describe('Schema', () => {
     expect(() => s.data('chunks', [1], '{ first, end }')).toThrow(/^file: chunks: got .*; allowed: \{ first, end \}$/);
   });
 
-  it('only: an unknown key is refused in the caller's words, the first one found', () => {
+  it("only: an unknown key is refused in the caller's words, the first one found", () => {
     const s = schema();
     const value = { first: 0, end: 1 };
     expect(s.only(value, ['first', 'end'], () => s.refuse('never'))).toBe(value);
