@@ -71,15 +71,13 @@ export class Schema {
   /** A plain object with every `required` field and no field but those and the `optional` ones. */
   object(path: string, got: unknown, required: readonly string[], optional: readonly string[]): Data {
     const allowed = [...required, ...optional];
-    if (got === null || typeof got !== 'object' || Array.isArray(got))
-      this.bad(path, got, `an object with ${allowed.join(', ')}`);
-    for (const key of Object.keys(got as Data))
-      if (!allowed.includes(key))
-        this.fail(`${path}: unknown field ${JSON.stringify(key)}; allowed: ${allowed.join(', ')}`);
+    const data = this.data(path, got, `an object with ${allowed.join(', ')}`);
+    this.only(data, allowed, (key) =>
+      this.fail(`${path}: unknown field ${JSON.stringify(key)}; allowed: ${allowed.join(', ')}`),
+    );
     for (const key of required)
-      if ((got as Data)[key] === undefined)
-        this.fail(`${path}.${key}: missing; allowed: ${required.join(', ')} are required`);
-    return got as Data;
+      if (data[key] === undefined) this.fail(`${path}.${key}: missing; allowed: ${required.join(', ')} are required`);
+    return data;
   }
 
   /** An array of 1 to `most` entries, each checked by `each` at `path[i]`. */
