@@ -89,6 +89,19 @@ const OPTION_ALLOWS: Readonly<Record<string, string>> = {
   variants: 'a list of at least two { label, set } or "label: name=value"',
 };
 
+function usage(what: string): never {
+  throw new UsageError(what);
+}
+
+/**
+ * The library's refusals, through the one schema checker: a call's options name the kind of value they got
+ * (`signal: got a number`), a run's settings the value (`trials: got 0`), a parameter value its type
+ * (`squads: got object`), as each has always said it.
+ */
+const optionsSchema = new Schema(usage, kindOf);
+const settingsSchema = new Schema(usage, String);
+const valuesSchema = new Schema(usage, (value) => typeof value);
+
 /**
  * A call's options object checked before anything runs: an object (or
  * nothing), holding only the options `allowed` (a misspelling is named with
@@ -98,10 +111,7 @@ const OPTION_ALLOWS: Readonly<Record<string, string>> = {
  */
 export function checkCallOptions(options: unknown, allowed: readonly string[], call: string): void {
   if (options === undefined) return;
-  // An option's mistake names the option and the kind of value it got: `signal: got a number; allowed: …`.
-  const s: Schema = new Schema((what) => {
-    throw new UsageError(what);
-  }, kindOf);
+  const s: Schema = optionsSchema;
   if (!isData(options))
     s.refuse(
       `options: got ${options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options}; ` +
@@ -165,13 +175,9 @@ export const IN_THREAD_RUN_OPTIONS = ['set', 'trials', 'seed', 'stream', 'confid
 
 /** A run's options checked, as the settings a run takes; `threads` is only recorded in the result. */
 export function simulationSettings(options: SimulationCallOptions, threads: number): SimulationSettings {
-  // A setting's mistake names the option and the value it got: `trials: got 0; allowed: …`.
-  const s: Schema = new Schema((what) => {
-    throw new UsageError(what);
-  }, String);
+  const s: Schema = settingsSchema;
   const trials = s.integer('trials', options.trials ?? DEFAULT_TRIALS, 1, MAX_TRIALS, OPTION_ALLOWS.trials);
-  if (options.seed !== undefined && typeof options.seed !== 'string')
-    s.refuse(`seed: got ${typeof options.seed}; allowed: text`);
+  if (options.seed !== undefined && typeof options.seed !== 'string') valuesSchema.bad('seed', options.seed, 'text');
   // The CLI's own check and bound (src/input/seed.ts), the option named as the library names it.
   const seed = parseSeed(options.seed ?? 'muster', 'seed');
   const stream = options.stream ?? DEFAULT_STREAM;
@@ -195,7 +201,7 @@ export function paramsOf(rule: Rule, set: ParamSettings | undefined): Params {
           `allowed: ${rule.params.map((p) => p.name).join(', ')}`,
       );
     if (!['number', 'boolean', 'string'].includes(typeof value))
-      throw new UsageError(`${name}: got ${typeof value}; allowed: a number, a boolean or text`);
+      valuesSchema.bad(name, value, 'a number, a boolean or text');
     return `${name}=${String(value)}`;
   });
   return resolveParams(rule, assignments);
@@ -216,7 +222,7 @@ export function assignments(set: ParamSettings | undefined): string[] {
 
 function valueText(name: string, value: unknown): string {
   if (!['number', 'boolean', 'string'].includes(typeof value))
-    throw new UsageError(`${name}: got ${typeof value}; allowed: a number, a boolean or text`);
+    valuesSchema.bad(name, value, 'a number, a boolean or text');
   return String(value);
 }
 
