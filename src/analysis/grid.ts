@@ -79,12 +79,8 @@ export interface GridAnalysis<Plan, Result> {
   assemble(plan: Plan, evaluated: readonly Evaluated[], threads: number): Result;
 }
 
-/** Whether `value` is a plain object with exactly these own keys. */
-export function hasExactly(value: unknown, keys: readonly string[]): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const own = Object.keys(value);
-  return own.length === keys.length && keys.every((key) => Object.hasOwn(value, key));
-}
+/** Whether `value` is a plain object with exactly these own keys: the schema checker's (src/input/schema.ts). */
+export { hasExactly } from '../input/schema.js';
 
 /** Whether `value` is a list of strings. */
 export const texts = (value: unknown): value is string[] =>

@@ -24,6 +24,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { readInputJson } from '../input/read-file.js';
+import { hasExactly, isCount, isData, Schema } from '../input/schema.js';
 import { writeOutputs } from '../output/files.js';
 import { packageVersion } from '../version.js';
 import { chunkCount, chunkTrials } from './chunks.js';
@@ -192,52 +193,40 @@ function canonical(value: unknown): string {
   return JSON.stringify(value);
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function exactKeys(value: Record<string, unknown>, keys: readonly string[]): boolean {
-  const own = Object.keys(value);
-  return own.length === keys.length && keys.every((key) => Object.hasOwn(value, key));
-}
-
-/** A count a tally may hold: a whole number from 0 to 2^53 − 1, where doubles still count exactly. */
-function isCount(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
-}
-
 function readCheckpoint(
   path: string,
   job: CheckpointJob,
   limits: (point: number) => PointLimits | undefined,
 ): SavedRange[] {
-  const bad = (why: string) =>
-    new UsageError(`--checkpoint: ${path} ${why}; allowed: a checkpoint this same command wrote, or a new file`);
+  // The file is refused as a whole, in one sentence: `--checkpoint: x has …; allowed: …`.
+  const s: Schema = new Schema((why) => {
+    throw new UsageError(`--checkpoint: ${path} ${why}; allowed: a checkpoint this same command wrote, or a new file`);
+  });
   // Never a device or a FIFO, no key twice, no prototype keys, bounded nesting (input/read-file.ts).
   const parsed = readInputJson(path, '--checkpoint', 'a checkpoint this same command wrote, or a new file');
-  if (isRecord(parsed) && parsed.format === UNHASHED_FORMAT)
-    throw bad(
+  if (isData(parsed) && parsed.format === UNHASHED_FORMAT)
+    s.refuse(
       `was written by an earlier muster, without the hash that shows it unedited (${UNHASHED_FORMAT}); delete it ` +
         `and run again`,
     );
-  if (!isRecord(parsed) || parsed.format !== CHECKPOINT_FORMAT)
-    throw bad(`is not a muster checkpoint (${CHECKPOINT_FORMAT})`);
+  if (!isData(parsed) || parsed.format !== CHECKPOINT_FORMAT)
+    s.refuse(`is not a muster checkpoint (${CHECKPOINT_FORMAT})`);
   if (
-    !exactKeys(parsed, FILE_KEYS) ||
-    !isRecord(parsed.job) ||
+    !hasExactly(parsed, FILE_KEYS) ||
+    !isData(parsed.job) ||
     !Array.isArray(parsed.ranges) ||
     typeof parsed.version !== 'string' ||
     typeof parsed.sha256 !== 'string'
   )
-    throw bad('has missing or unknown fields');
+    s.refuse('has missing or unknown fields');
   if (parsed.version !== packageVersion())
-    throw bad(
+    s.refuse(
       `was written by muster ${JSON.stringify(parsed.version.slice(0, 40))}, not this muster ` +
         `${JSON.stringify(packageVersion())}, which may count differently; delete it and run again`,
     );
   const { sha256, ...content } = parsed;
   if (contentHash(content as Omit<CheckpointFileShape, 'sha256'>) !== sha256)
-    throw bad('has been edited or damaged since muster wrote it (its contents do not match the sha256 it carries)');
+    s.refuse('has been edited or damaged since muster wrote it (its contents do not match the sha256 it carries)');
   const saved = parsed.job;
   if (canonical(saved) !== canonical(job)) {
     const shown = differences(saved, job, '')
@@ -251,28 +240,27 @@ function readCheckpoint(
   const ranges: SavedRange[] = [];
   for (const [i, range] of parsed.ranges.entries()) {
     const where = `range ${i}`;
-    if (!isRecord(range) || !exactKeys(range, RANGE_KEYS)) throw bad(`${where} has missing or unknown fields`);
-    const { point, total, first, end, tally } = range;
+    const { point, total, first, end, tally } = s.exactly(range, RANGE_KEYS, `${where} has missing or unknown fields`);
     if (!isCount(point) || !isCount(total) || !isCount(first) || !isCount(end))
-      throw bad(`${where} has a point, total, first or end that is not a whole number`);
+      s.refuse(`${where} has a point, total, first or end that is not a whole number`);
     const limit = limits(point);
-    if (!limit) throw bad(`${where} names point ${point}, which this command does not have`);
+    if (!limit) s.refuse(`${where} names point ${point}, which this command does not have`);
     if (total < 1 || !limit.totalAllowed(total))
-      throw bad(`${where} belongs to a run of ${total} trials, which this command never runs`);
+      s.refuse(`${where} belongs to a run of ${total} trials, which this command never runs`);
     const block = limit.chunks ?? { first: 0, end: chunkCount(total) };
     if (!(first < end && first >= block.first && end <= Math.min(block.end, chunkCount(total))))
-      throw bad(`${where} has chunks ${first}–${end - 1}, outside ${block.first}–${block.end - 1}`);
+      s.refuse(`${where} has chunks ${first}–${end - 1}, outside ${block.first}–${block.end - 1}`);
     // Whole numbers; their signs are the rule's to check (a rule file's mean may sum below zero).
     const whole = limit.checkTally ? (entry: unknown) => Number.isSafeInteger(entry) : isCount;
     if (!Array.isArray(tally) || tally.length !== limit.tallyLength || !tally.every(whole))
-      throw bad(`${where} has a tally that is not ${limit.tallyLength} whole numbers`);
+      s.refuse(`${where} has a tally that is not ${limit.tallyLength} whole numbers`);
     let trials = 0;
     for (let chunk = first; chunk < end; chunk++) trials += chunkTrials(chunk, total);
     const problem = limit.checkTally?.(Float64Array.from(tally as number[]), trials);
-    if (problem) throw bad(`${where} has a tally the rule could not have counted in its ${trials} trials (${problem})`);
+    if (problem) s.refuse(`${where} has a tally the rule could not have counted in its ${trials} trials (${problem})`);
     for (const other of ranges) {
       if (other.point === point && other.first < end && first < other.end)
-        throw bad(`${where} overlaps another range of point ${point}`);
+        s.refuse(`${where} overlaps another range of point ${point}`);
     }
     ranges.push({ point, total, first, end, tally: tally as number[] });
   }
@@ -292,7 +280,7 @@ function differences(
   for (const name of [...new Set([...Object.keys(there), ...Object.keys(now)])]) {
     const [a, b] = [there[name], now[name]];
     if (canonical(a) === canonical(b)) continue;
-    if (isRecord(a) && isRecord(b)) found.push(...differences(a, b, `${prefix}${name}.`));
+    if (isData(a) && isData(b)) found.push(...differences(a, b, `${prefix}${name}.`));
     else
       found.push({
         name: `${prefix}${name}`,

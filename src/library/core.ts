@@ -10,6 +10,7 @@ import { DEFAULT_STREAM, STREAM_VERSIONS } from '../engine/random.js';
 import type { SimulationSettings } from '../engine/settings.js';
 import { UsageError } from '../errors.js';
 import { DEFAULT_TRIALS, MAX_CONFIDENCE, MAX_TRIALS } from '../input/limits.js';
+import { isData, Schema } from '../input/schema.js';
 import { parseSeed } from '../input/seed.js';
 import { rules as builtInRules } from '../rules/index.js';
 import { resolveParams } from '../rules/params.js';
@@ -88,6 +89,19 @@ const OPTION_ALLOWS: Readonly<Record<string, string>> = {
   variants: 'a list of at least two { label, set } or "label: name=value"',
 };
 
+function usage(what: string): never {
+  throw new UsageError(what);
+}
+
+/**
+ * The library's refusals, through the one schema checker: a call's options name the kind of value they got
+ * (`signal: got a number`), a run's settings the value (`trials: got 0`), a parameter value its type
+ * (`squads: got object`), as each has always said it.
+ */
+const optionsSchema = new Schema(usage, kindOf);
+const settingsSchema = new Schema(usage, String);
+const valuesSchema = new Schema(usage, (value) => typeof value);
+
 /**
  * A call's options object checked before anything runs: an object (or
  * nothing), holding only the options `allowed` (a misspelling is named with
@@ -97,32 +111,27 @@ const OPTION_ALLOWS: Readonly<Record<string, string>> = {
  */
 export function checkCallOptions(options: unknown, allowed: readonly string[], call: string): void {
   if (options === undefined) return;
-  if (options === null || typeof options !== 'object' || Array.isArray(options))
-    throw new UsageError(
+  const s: Schema = optionsSchema;
+  if (!isData(options))
+    s.refuse(
       `options: got ${options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options}; ` +
         `allowed: an object of options (${allowed.join(', ')}), or nothing`,
     );
   for (const name of Object.keys(options)) {
     if (!allowed.includes(name))
-      throw new UsageError(
+      s.refuse(
         `${/^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name)}: not an option of ${call}()` +
           `${didYouMean(name, allowed)}; allowed: ${allowed.join(', ')}`,
       );
-    const value = (options as Record<string, unknown>)[name];
-    if (value === null)
-      throw new UsageError(`${name}: got null; allowed: ${OPTION_ALLOWS[name] ?? 'a value'}, or leave it out`);
+    if (options[name] === null) s.bad(name, null, `${OPTION_ALLOWS[name] ?? 'a value'}, or leave it out`);
   }
-  const { signal, onProgress } = options as { signal?: unknown; onProgress?: unknown };
+  const { signal, onProgress } = options;
   if (signal !== undefined && !(typeof AbortSignal === 'function' && signal instanceof AbortSignal))
-    throw new UsageError(`signal: got ${kindOf(signal)}; allowed: ${OPTION_ALLOWS.signal}`);
+    s.bad('signal', signal, OPTION_ALLOWS.signal);
   if (onProgress !== undefined && typeof onProgress !== 'function')
-    throw new UsageError(`onProgress: got ${kindOf(onProgress)}; allowed: ${OPTION_ALLOWS.onProgress}`);
+    s.bad('onProgress', onProgress, OPTION_ALLOWS.onProgress);
   for (const name of ['exact', 'simulate', 'seedPerVariant'])
-    if (name in options) {
-      const value = (options as Record<string, unknown>)[name];
-      if (value !== undefined && typeof value !== 'boolean')
-        throw new UsageError(`${name}: got ${kindOf(value)}; allowed: ${OPTION_ALLOWS[name]}`);
-    }
+    if (name in options && options[name] !== undefined) s.flag(name, options[name]);
 }
 
 /** A value as a message names its kind: "a number", "an object", "a function". */
@@ -166,22 +175,16 @@ export const IN_THREAD_RUN_OPTIONS = ['set', 'trials', 'seed', 'stream', 'confid
 
 /** A run's options checked, as the settings a run takes; `threads` is only recorded in the result. */
 export function simulationSettings(options: SimulationCallOptions, threads: number): SimulationSettings {
-  const trials = options.trials ?? DEFAULT_TRIALS;
-  if (!Number.isSafeInteger(trials) || trials < 1 || trials > MAX_TRIALS)
-    throw new UsageError(`trials: got ${String(trials)}; allowed: a whole number from 1 to ${MAX_TRIALS}`);
-  if (options.seed !== undefined && typeof options.seed !== 'string')
-    throw new UsageError(`seed: got ${typeof options.seed}; allowed: text`);
+  const s: Schema = settingsSchema;
+  const trials = s.integer('trials', options.trials ?? DEFAULT_TRIALS, 1, MAX_TRIALS, OPTION_ALLOWS.trials);
+  if (options.seed !== undefined && typeof options.seed !== 'string') valuesSchema.bad('seed', options.seed, 'text');
   // The CLI's own check and bound (src/input/seed.ts), the option named as the library names it.
   const seed = parseSeed(options.seed ?? 'muster', 'seed');
   const stream = options.stream ?? DEFAULT_STREAM;
-  if (!(STREAM_VERSIONS as readonly number[]).includes(stream))
-    throw new UsageError(`stream: got ${String(stream)}; allowed: ${STREAM_VERSIONS.join(', ')}`);
+  if (!(STREAM_VERSIONS as readonly number[]).includes(stream)) s.bad('stream', stream, STREAM_VERSIONS.join(', '));
   const confidence = options.confidence ?? 0.95;
   if (!(typeof confidence === 'number' && confidence > 0 && confidence <= MAX_CONFIDENCE))
-    throw new UsageError(
-      `confidence: got ${String(confidence)}; ` +
-        `allowed: a number greater than 0 and at most ${MAX_CONFIDENCE}, such as 0.95`,
-    );
+    s.bad('confidence', confidence, OPTION_ALLOWS.confidence);
   return { seed, stream, confidence, trials, threads };
 }
 
@@ -198,7 +201,7 @@ export function paramsOf(rule: Rule, set: ParamSettings | undefined): Params {
           `allowed: ${rule.params.map((p) => p.name).join(', ')}`,
       );
     if (!['number', 'boolean', 'string'].includes(typeof value))
-      throw new UsageError(`${name}: got ${typeof value}; allowed: a number, a boolean or text`);
+      valuesSchema.bad(name, value, 'a number, a boolean or text');
     return `${name}=${String(value)}`;
   });
   return resolveParams(rule, assignments);
@@ -219,7 +222,7 @@ export function assignments(set: ParamSettings | undefined): string[] {
 
 function valueText(name: string, value: unknown): string {
   if (!['number', 'boolean', 'string'].includes(typeof value))
-    throw new UsageError(`${name}: got ${typeof value}; allowed: a number, a boolean or text`);
+    valuesSchema.bad(name, value, 'a number, a boolean or text');
   return String(value);
 }
 

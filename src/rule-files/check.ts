@@ -13,6 +13,7 @@ import { UsageError } from '../errors.js';
 import type { Fraction } from '../exact/fraction.js';
 import { ruleCall } from '../guard/rule-calls.js';
 import { describeError, describeValue, isA, oneLine } from '../guard/rule-text.js';
+import { Schema } from '../input/schema.js';
 import { checkPresentation } from '../presentation/check.js';
 import { checkExact, checkMetrics, checkParams } from './fields.js';
 import { checkMatrix } from './matrix.js';
@@ -97,17 +98,13 @@ export function checkRuleFile(moduleDefault: unknown, origin: string): CheckedRu
   const fail = (what: string): never => {
     throw new UsageError(`${where}: ${what}`);
   };
-  for (const key of Object.keys(spec)) {
-    if (!(FIELDS as readonly string[]).includes(key))
-      fail(`unknown field ${JSON.stringify(key)}; allowed: ${FIELDS.join(', ')}`);
-  }
+  const s: Schema = new Schema(fail);
+  s.only(spec, FIELDS, (key) => fail(`unknown field ${JSON.stringify(key)}; allowed: ${FIELDS.join(', ')}`));
   const text = (field: string, required: boolean): string | undefined => {
     const value = spec[field];
     if (value === undefined && !required) return undefined;
     if (typeof value !== 'string' || value.trim() === '' || value.length > 500)
-      fail(
-        `${field}: got ${describeValue(value)}; allowed: ${required ? '' : 'absent, or '}text of 1 to 500 characters`,
-      );
+      s.bad(field, value, `${required ? '' : 'absent, or '}text of 1 to 500 characters`);
     return oneLine(value as string);
   };
   const title = text('title', true) as string;
@@ -131,10 +128,7 @@ export function checkRuleFile(moduleDefault: unknown, origin: string): CheckedRu
 
   const metricsSource = spec.metrics;
   if (typeof metricsSource !== 'function' && !Array.isArray(metricsSource))
-    fail(
-      `metrics: got ${describeValue(metricsSource)}; allowed: an array of { name, probability, doc }, or a ` +
-        `function of params returning one`,
-    );
+    s.bad('metrics', metricsSource, 'an array of { name, probability, doc }, or a function of params returning one');
   const metrics = (p: Params): MetricSpec[] => {
     const list =
       typeof metricsSource === 'function'
@@ -174,24 +168,18 @@ function readSpec(moduleDefault: unknown, origin: string): { spec: Spec; id: str
   const failFile = (what: string): never => {
     throw new UsageError(`${origin}: ${what}`);
   };
+  const s: Schema = new Schema(failFile);
   if (
     moduleDefault === null ||
     typeof moduleDefault !== 'object' ||
     guarded('default export', () => Array.isArray(moduleDefault), failFile)
-  ) {
-    throw new UsageError(
-      `${origin}: default export: got ${describeValue(moduleDefault)}; allowed: export default { id, title, ` +
-        `params, metrics, trial }`,
-    );
-  }
+  )
+    s.bad('default export', moduleDefault, 'export default { id, title, params, metrics, trial }');
   // Every member read once, guarded, and its data copied: nothing below runs a getter or a Proxy's trap.
   const spec = readMembers(moduleDefault, failFile) as Spec;
   const id = spec.id;
-  if (typeof id !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9-]{0,63}$/.test(id)) {
-    throw new UsageError(
-      `${origin}: id: got ${describeValue(id)}; allowed: letters, digits and '-' (at most 64, not starting with '-')`,
-    );
-  }
+  if (typeof id !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9-]{0,63}$/.test(id))
+    s.bad('id', id, "letters, digits and '-' (at most 64, not starting with '-')");
   return { spec, id };
 }
 

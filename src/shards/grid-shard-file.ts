@@ -5,10 +5,11 @@
  * to (src/analysis/grid.ts). A file is data: nothing in it picks code to run.
  */
 
-import { type GridAnalysis, type GridArgs, type GridCommand, hasExactly, type RecordedFile } from '../analysis/grid.js';
+import type { GridAnalysis, GridArgs, GridCommand, RecordedFile } from '../analysis/grid.js';
 import type { StreamVersion } from '../contract/types.js';
 import { STREAM_LIST } from '../engine/random.js';
 import { UsageError } from '../errors.js';
+import { isCount, Schema } from '../input/schema.js';
 import { packageVersion } from '../version.js';
 import { readShardJson, recordedStream } from './shard-file.js';
 
@@ -63,52 +64,43 @@ const FILE_KEYS = [
  */
 const OPTIONAL_KEYS = ['ruleFiles', 'stream'];
 
-function isCount(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
-}
-
 export function readGridShard(file: string, analyses: readonly GridAnalysis<unknown, unknown>[]): GridShardFile {
-  const bad = (why: string) =>
-    new UsageError(`files: ${file} ${why}; allowed: files written by muster sweep, compare or balance with --shard`);
+  // The file is refused as a whole, in one sentence: `files: x has …; allowed: …`.
+  const s: Schema = new Schema((why) => {
+    throw new UsageError(
+      `files: ${file} ${why}; allowed: files written by muster sweep, compare or balance with --shard`,
+    );
+  });
   const parsed = readShardJson(file);
-  const optional =
-    parsed !== null && typeof parsed === 'object'
-      ? OPTIONAL_KEYS.filter((key) => Object.hasOwn(parsed as object, key))
-      : [];
-  if (!isGridShard(parsed) || !hasExactly(parsed, [...FILE_KEYS, ...optional]))
-    throw bad(`is not a complete ${GRID_SHARD_FORMAT} file, or has unknown fields`);
-  const shard = parsed as unknown as GridShardFile;
+  const incomplete = `is not a complete ${GRID_SHARD_FORMAT} file, or has unknown fields`;
+  if (!isGridShard(parsed)) s.refuse(incomplete);
+  const optional = OPTIONAL_KEYS.filter((key) => Object.hasOwn(parsed as object, key));
+  const shard = s.exactly(parsed, [...FILE_KEYS, ...optional], incomplete) as unknown as GridShardFile;
   // Another version may count differently (a rule fixed, a stream changed): its counts cannot be added to these.
   if (shard.version !== packageVersion())
-    throw bad(
+    s.refuse(
       `was written by muster ${JSON.stringify(String(shard.version).slice(0, 40))}, not by this muster ` +
         `${JSON.stringify(packageVersion())} (run the shard again with it)`,
     );
   const recorded: unknown = shard.ruleFiles;
   if (recorded !== undefined) {
-    const entries = Array.isArray(recorded) ? (recorded as unknown[]) : null;
-    const valid =
-      entries !== null &&
-      entries.length > 0 &&
-      entries.every(
-        (entry) =>
-          hasExactly(entry, ['ref', 'path', 'sha256']) &&
-          typeof entry.ref === 'string' &&
-          typeof entry.path === 'string' &&
-          typeof entry.sha256 === 'string' &&
-          /^[0-9a-f]{64}$/.test(entry.sha256),
-      ) &&
-      new Set(entries.map((entry) => (entry as { ref: string }).ref)).size === entries.length;
-    if (!valid) throw bad('has ruleFiles that are not a list of distinct { ref, path, sha256 }');
+    const why = 'has ruleFiles that are not a list of distinct { ref, path, sha256 }';
+    if (!Array.isArray(recorded) || recorded.length === 0) s.refuse(why);
+    const refs = new Set<unknown>();
+    for (const entry of recorded as unknown[]) {
+      const { ref, path, sha256 } = s.exactly(entry, ['ref', 'path', 'sha256'], why);
+      if (typeof ref !== 'string' || typeof path !== 'string' || typeof sha256 !== 'string') s.refuse(why);
+      if (!/^[0-9a-f]{64}$/.test(sha256 as string) || refs.has(ref)) s.refuse(why);
+      refs.add(ref);
+    }
   }
   // The command is data: matched against the analyses merge knows, never used as a key.
   const analysis = analyses.find((candidate) => candidate.command === shard.command);
   const argsOk = analysis?.isArgs(shard.args);
-  if (!argsOk) throw bad('has a command that is not sweep, compare or balance, or options that are not its own');
-  if (typeof shard.rule !== 'string' || typeof shard.seed !== 'string')
-    throw bad('has a rule or seed that is not text');
+  if (!argsOk) s.refuse('has a command that is not sweep, compare or balance, or options that are not its own');
+  if (typeof shard.rule !== 'string' || typeof shard.seed !== 'string') s.refuse('has a rule or seed that is not text');
   const stream = recordedStream(shard);
-  if (stream === null) throw bad(`has a stream that is not ${STREAM_LIST}`);
+  if (stream === null) s.refuse(`has a stream that is not ${STREAM_LIST}`);
   shard.stream = stream;
   // Threads as --threads allows them (1 to 256); trials and confidence are checked when merge plans the command again.
   if (
@@ -118,20 +110,17 @@ export function readGridShard(file: string, analyses: readonly GridAnalysis<unkn
     shard.threads < 1 ||
     shard.threads > 256
   )
-    throw bad('has trials, confidence or threads of the wrong type or out of range');
-  const place: unknown = shard.shard;
-  if (
-    !hasExactly(place, ['index', 'count']) ||
-    !isCount(place.index) ||
-    !isCount(place.count) ||
-    place.index >= place.count
-  ) {
-    throw bad('has a shard that is not {index, count} with index below count');
-  }
-  if (!Array.isArray(shard.pieces)) throw bad('has no list of pieces');
+    s.refuse('has trials, confidence or threads of the wrong type or out of range');
+  const unplaced = 'has a shard that is not {index, count} with index below count';
+  const place = s.exactly(shard.shard, ['index', 'count'], unplaced);
+  if (!isCount(place.index) || !isCount(place.count) || place.index >= place.count) s.refuse(unplaced);
+  if (!Array.isArray(shard.pieces)) s.refuse('has no list of pieces');
   for (const piece of shard.pieces as unknown[]) {
-    if (!hasExactly(piece, ['point', 'first', 'end', 'tally'])) throw bad('has a piece with missing or unknown fields');
-    const { point, first, end, tally } = piece;
+    const { point, first, end, tally } = s.exactly(
+      piece,
+      ['point', 'first', 'end', 'tally'],
+      'has a piece with missing or unknown fields',
+    );
     // A tally's entries are whole numbers; a rule file's mean may sum below zero, so their signs are the rule's to
     // check (checkCounts).
     if (
@@ -141,7 +130,7 @@ export function readGridShard(file: string, analyses: readonly GridAnalysis<unkn
       !Array.isArray(tally) ||
       !tally.every((entry) => Number.isSafeInteger(entry))
     )
-      throw bad('has a piece whose point or chunks are not whole counts, or a tally not of whole numbers');
+      s.refuse('has a piece whose point or chunks are not whole counts, or a tally not of whole numbers');
   }
   return shard;
 }

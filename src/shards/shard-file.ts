@@ -17,6 +17,7 @@ import { STREAM_LIST, STREAM_VERSIONS } from '../engine/random.js';
 import { UsageError } from '../errors.js';
 import { MAX_TRIALS } from '../input/limits.js';
 import { readInputJson } from '../input/read-file.js';
+import { Schema } from '../input/schema.js';
 import { parseSeed } from '../input/seed.js';
 import { type Envelope, envelope, RESULT_FORMAT } from '../result.js';
 import { loadRuleFile, ruleFileSha256 } from '../rule-files/load.js';
@@ -107,41 +108,36 @@ export function shardTrials(chunks: { first: number; end: number }, total: numbe
   return trials;
 }
 
+/** A shard's value as its refusal quotes it: its JSON, cut at 60 characters, in quotes. */
 function shown(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
   return JSON.stringify(text.length > 60 ? `${text.slice(0, 57)}...` : text);
 }
-
-/** Throws the one-line refusal of a shard's field: what it holds, and what is allowed there. */
-type Fail = (field: string, value: unknown, allowed: string) => never;
 
 /**
  * Checks a parsed shard file completely and returns it with its params
  * resolved; throws a one-line UsageError naming the file and the field.
  */
 export function validateShard(file: string, parsed: unknown, fileRule?: Rule): ShardFile {
-  const fail: Fail = (field, value, allowed) => {
-    throw new UsageError(`${file}: ${field}: got ${shown(value)}; allowed: ${allowed}`);
-  };
-  const record = shardEnvelope(parsed, fail);
-  const rule = shardRule(record, fileRule, fail);
-  const params = shardParams(file, record, rule, fail);
+  // Each refusal names the file, then the field: `${file}: seed: got "…"; allowed: …`.
+  const s: Schema = new Schema((what) => {
+    throw new UsageError(`${file}: ${what}`);
+  }, shown);
+  const record = shardEnvelope(parsed, s);
+  const rule = shardRule(record, fileRule, s);
+  const params = shardParams(record, rule, s);
 
-  if (typeof record.seed !== 'string') fail('seed', record.seed, 'text of 1 to 200 characters');
+  if (typeof record.seed !== 'string') s.bad('seed', record.seed, 'text of 1 to 200 characters');
   try {
     parseSeed(record.seed as string);
   } catch {
-    fail('seed', record.seed, 'text of 1 to 200 characters');
+    s.bad('seed', record.seed, 'text of 1 to 200 characters');
   }
 
-  const stream = recordedStream(record) ?? fail('stream', record.stream, `${STREAM_LIST} (absent: 1)`);
-  const { total, range } = shardChunks(record, fail);
-
-  const threads = record.threads;
-  if (typeof threads !== 'number' || !Number.isInteger(threads) || threads < 1 || threads > MAX_THREADS)
-    fail('threads', threads, `an integer from 1 to ${MAX_THREADS}`);
-
-  const counts = shardTally(file, record.tally, rule, params, shardTrials(range, total), fail);
+  const stream = recordedStream(record) ?? s.bad('stream', record.stream, `${STREAM_LIST} (absent: 1)`);
+  const { total, range } = shardChunks(record, s);
+  const threads = s.integer('threads', record.threads, 1, MAX_THREADS);
+  const counts = shardTally(record.tally, rule, params, shardTrials(range, total), s);
   const ruleFile = rule.file
     ? { path: (record.ruleFile as RecordedRuleFile).path, sha256: rule.file.sha256 }
     : undefined;
@@ -154,31 +150,29 @@ export function validateShard(file: string, parsed: unknown, fileRule?: Rule): S
     stream,
     trials: total,
     chunks: range,
-    threads: threads as number,
+    threads,
     tally: counts,
   };
 }
 
 /** The shard as an object of known fields, every required one present, of this format, kind and version. */
-function shardEnvelope(parsed: unknown, fail: Fail): Record<string, unknown> {
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-    return fail('file', parsed, 'a tally file written by muster shard');
-  const record = parsed as Record<string, unknown>;
-  for (const key of Object.keys(record))
-    if (![...FIELDS, ...OPTIONAL_FIELDS].includes(key as never))
-      fail(
-        JSON.stringify(key),
-        record[key],
-        `only the fields ${FIELDS.join(', ')} (an unknown field means the file was edited or is not a muster tally)`,
-      );
-  for (const key of FIELDS) if (!(key in record)) fail(key, undefined, 'present, as muster shard writes it');
-  if (record.format !== RESULT_FORMAT) fail('format', record.format, JSON.stringify(RESULT_FORMAT));
-  if (record.kind !== 'shard') fail('kind', record.kind, '"shard"');
+function shardEnvelope(parsed: unknown, s: Schema): Record<string, unknown> {
+  const record = s.data('file', parsed, 'a tally file written by muster shard');
+  s.only(record, [...FIELDS, ...OPTIONAL_FIELDS], (key) =>
+    s.bad(
+      JSON.stringify(key),
+      record[key],
+      `only the fields ${FIELDS.join(', ')} (an unknown field means the file was edited or is not a muster tally)`,
+    ),
+  );
+  for (const key of FIELDS) if (!(key in record)) s.bad(key, undefined, 'present, as muster shard writes it');
+  if (record.format !== RESULT_FORMAT) s.bad('format', record.format, JSON.stringify(RESULT_FORMAT));
+  if (record.kind !== 'shard') s.bad('kind', record.kind, '"shard"');
   if (typeof record.version !== 'string' || record.version.length === 0 || record.version.length > 100)
-    fail('version', record.version, 'the muster version that wrote it');
+    s.bad('version', record.version, 'the muster version that wrote it');
   // Another version may count differently (a rule fixed, a stream changed): its counts cannot be added to these.
   if (record.version !== packageVersion())
-    fail(
+    s.bad(
       'version',
       record.version,
       `${JSON.stringify(packageVersion())}, the version of this muster (run the shard again with it)`,
@@ -187,15 +181,15 @@ function shardEnvelope(parsed: unknown, fail: Fail): Record<string, unknown> {
 }
 
 /** The shard's rule: the built-in it names, or the rule file given (its hash and id those the shard records). */
-function shardRule(record: Record<string, unknown>, fileRule: Rule | undefined, fail: Fail): Rule {
-  if (typeof record.rule !== 'string') fail('rule', record.rule, 'a rule id (see muster list)');
+function shardRule(record: Record<string, unknown>, fileRule: Rule | undefined, s: Schema): Rule {
+  if (typeof record.rule !== 'string') s.bad('rule', record.rule, 'a rule id (see muster list)');
   let rule: Rule;
   if (record.ruleFile !== undefined) {
     // A rule file's shard: the caller loaded a file the person named, checked against the hash it records.
     if (!isRecordedRuleFile(record.ruleFile))
-      return fail('ruleFile', record.ruleFile, '{ "path", "sha256" } as muster shard writes it');
+      return s.bad('ruleFile', record.ruleFile, '{ "path", "sha256" } as muster shard writes it');
     if (!fileRule?.file || record.ruleFile.sha256 !== fileRule.file.sha256)
-      return fail(
+      return s.bad(
         'ruleFile.sha256',
         record.ruleFile.sha256,
         `${
@@ -205,29 +199,27 @@ function shardRule(record: Record<string, unknown>, fileRule: Rule | undefined, 
         }`,
       );
     if (fileRule.id !== record.rule)
-      return fail('rule', record.rule, `${JSON.stringify(fileRule.id)}, the id the rule file given declares`);
+      return s.bad('rule', record.rule, `${JSON.stringify(fileRule.id)}, the id the rule file given declares`);
     rule = fileRule;
   } else {
     try {
       rule = getRule(record.rule as string);
     } catch {
-      return fail('rule', record.rule, 'a rule id (see muster list)');
+      return s.bad('rule', record.rule, 'a rule id (see muster list)');
     }
   }
   if (record.title !== rule.title)
-    fail('title', record.title, `${JSON.stringify(rule.title)}, the title of ${rule.id}`);
+    s.bad('title', record.title, `${JSON.stringify(rule.title)}, the title of ${rule.id}`);
   return rule;
 }
 
 /** The shard's params, resolved as a user's would be, every one present and in its canonical form. */
-function shardParams(file: string, record: Record<string, unknown>, rule: Rule, fail: Fail): Params {
-  const rawParams = record.params;
-  if (typeof rawParams !== 'object' || rawParams === null || Array.isArray(rawParams))
-    fail('params', rawParams, `an object of ${rule.id}'s parameters`);
-  const entries = Object.entries(rawParams as Record<string, unknown>);
+function shardParams(record: Record<string, unknown>, rule: Rule, s: Schema): Params {
+  const rawParams = s.data('params', record.params, `an object of ${rule.id}'s parameters`);
+  const entries = Object.entries(rawParams);
   for (const [name, value] of entries)
     if (!['string', 'number', 'boolean'].includes(typeof value))
-      fail(`params.${JSON.stringify(name)}`, value, 'a number, true or false, or text');
+      s.bad(`params.${JSON.stringify(name)}`, value, 'a number, true or false, or text');
   let params: Params;
   try {
     // As a user would have typed them, so a hand-edited file cannot carry impossible values.
@@ -236,16 +228,16 @@ function shardParams(file: string, record: Record<string, unknown>, rule: Rule, 
       entries.map(([name, value]) => `${name}=${value}`),
     );
   } catch (error) {
-    if (error instanceof UsageError) throw new UsageError(`${file}: params: ${error.message}`);
+    if (error instanceof UsageError) s.refuse(`params: ${error.message}`);
     throw error;
   }
   // The file must hold every parameter as resolved, so its run is exactly the one named.
   for (const spec of rule.params)
-    if (!(spec.name in (rawParams as object)))
-      fail(`params.${spec.name}`, undefined, 'present: muster shard writes every parameter');
+    if (!(spec.name in rawParams))
+      s.bad(`params.${spec.name}`, undefined, 'present: muster shard writes every parameter');
   for (const [name, value] of Object.entries(params))
     if (JSON.stringify(value) !== JSON.stringify((rawParams as Params)[name]))
-      fail(
+      s.bad(
         `params.${name}`,
         (rawParams as Params)[name],
         `its canonical form ${JSON.stringify(value)}, as muster shard writes it`,
@@ -256,33 +248,24 @@ function shardParams(file: string, record: Record<string, unknown>, rule: Rule, 
 /** The run's trials and the shard's chunks of it, [first, end), at least one. */
 function shardChunks(
   record: Record<string, unknown>,
-  fail: Fail,
+  s: Schema,
 ): { total: number; range: { first: number; end: number } } {
-  const trials = record.trials;
-  if (typeof trials !== 'number' || !Number.isInteger(trials) || trials < 1 || trials > MAX_TRIALS)
-    fail('trials', trials, `a whole number of trials from 1 to ${MAX_TRIALS}`);
-  const total = trials as number;
-  const chunks = record.chunks as Record<string, unknown>;
+  const total = s.integer('trials', record.trials, 1, MAX_TRIALS, `a whole number of trials from 1 to ${MAX_TRIALS}`);
   const count = chunkCount(total);
-  if (typeof chunks !== 'object' || chunks === null || Array.isArray(chunks))
-    fail('chunks', chunks, '{ "first": i, "end": j }');
-  for (const key of Object.keys(chunks))
-    if (key !== 'first' && key !== 'end') fail(`chunks.${JSON.stringify(key)}`, chunks[key], 'only first and end');
-  for (const key of ['first', 'end'] as const) {
-    const value = chunks[key];
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > count)
-      fail(`chunks.${key}`, value, `an integer from 0 to ${count} (the run's ${count} chunks)`);
-  }
+  const chunks = s.data('chunks', record.chunks, '{ "first": i, "end": j }');
+  s.only(chunks, ['first', 'end'], (key) => s.bad(`chunks.${JSON.stringify(key)}`, chunks[key], 'only first and end'));
+  for (const key of ['first', 'end'] as const)
+    s.integer(`chunks.${key}`, chunks[key], 0, count, `an integer from 0 to ${count} (the run's ${count} chunks)`);
   if ((chunks.first as number) >= (chunks.end as number))
-    fail('chunks.end', chunks.end, `greater than chunks.first (${chunks.first}): a shard has at least one chunk`);
+    s.bad('chunks.end', chunks.end, `greater than chunks.first (${chunks.first}): a shard has at least one chunk`);
   return { total, range: { first: chunks.first as number, end: chunks.end as number } };
 }
 
 /** The tally: the rule's length at these params, whole counts it could have made in the shard's `ran` trials. */
-function shardTally(file: string, tally: unknown, rule: Rule, params: Params, ran: number, fail: Fail): number[] {
+function shardTally(tally: unknown, rule: Rule, params: Params, ran: number, s: Schema): number[] {
   const length = rule.tally.length(params);
   if (!Array.isArray(tally) || tally.length !== length)
-    fail(
+    s.bad(
       'tally',
       Array.isArray(tally) ? `${tally.length} entries` : tally,
       `${length} counts, the tally length of ${rule.id} at these params`,
@@ -292,13 +275,10 @@ function shardTally(file: string, tally: unknown, rule: Rule, params: Params, ra
   for (const [index, value] of counts.entries()) {
     // A rule file's means keep the whole part of their sums, which may be negative.
     if (typeof value !== 'number' || !Number.isSafeInteger(value) || (value < 0 && !rule.file))
-      fail(`tally[${index}]`, value, 'a whole number from 0 to 2^53 − 1 (a count)');
+      s.bad(`tally[${index}]`, value, 'a whole number from 0 to 2^53 − 1 (a count)');
   }
   const problem = checkCounts(rule, params, Float64Array.from(counts as number[]), ran);
-  if (problem)
-    throw new UsageError(
-      `${file}: tally: ${problem}; allowed: counts ${rule.id} could have made in this shard's ${ran} trials`,
-    );
+  if (problem) s.refuse(`tally: ${problem}; allowed: counts ${rule.id} could have made in this shard's ${ran} trials`);
   return counts as number[];
 }
 
