@@ -260,10 +260,42 @@ interface StateIndex {
 const RECENT = 4;
 
 /**
+ * The weight a step's paths carry to one next state. Paths in a row mostly carry the same weight (each path under
+ * a die's faces weighs 1 of 6, and so on): those are counted with a number and added to the sum once, as one
+ * product, rather than a sum of bigints a path (a tenth of a per-squad step's time, with its garbage).
+ */
+class Inflow {
+  readonly sum = new WeightSum();
+  numerator = 0n;
+  denominator = 1n;
+  times = 0;
+
+  add(numerator: bigint, denominator: bigint): void {
+    if (this.times > 0) {
+      if (numerator === this.numerator && denominator === this.denominator) {
+        this.times++;
+        return;
+      }
+      this.flush();
+    }
+    this.numerator = numerator;
+    this.denominator = denominator;
+    this.times = 1;
+  }
+
+  flush(): WeightSum {
+    if (this.times > 0)
+      this.sum.add(this.times === 1 ? this.numerator : this.numerator * BigInt(this.times), this.denominator);
+    this.times = 0;
+    return this.sum;
+  }
+}
+
+/**
  * One state's step on every path: the chance of each next state (by index) and the expected reward of the step
- * per slot. Most paths of a step reach a state that one of its last few paths reached (36 paths of a squad's
- * 2d6, two states): such a state is found by value (sameState against that state as a step receives it, plain
- * JSON), with no text written and no map asked; the others by their text.
+ * per slot. Most paths of a step reach a state that the path before it or one of its last few reached (36 paths
+ * of a squad's 2d6, two states): such a state is found by value (sameState against that state as a step receives
+ * it, plain JSON), with no text written and no map asked; the others by their text.
  */
 function stepOutcomes(
   procedure: StepProcedure,
@@ -271,15 +303,20 @@ function stepOutcomes(
   budget: PathBudget,
   index: StateIndex,
 ): [Map<number, WeightSum>, WeightSum[]] {
-  const targets = new Map<number, WeightSum>();
+  const inflows = new Map<number, Inflow>();
   const expected = Array.from({ length: procedure.rewardSlots }, () => new WeightSum());
   const kept = { state: null as unknown, from: index.from };
   const recent: number[] = [];
   const { frozen } = index;
+  // The state the last path reached, and where its weight went: the next path mostly reaches it too.
+  let last = -1;
+  let lastInflow: Inflow | undefined;
   const find = (state: unknown): number => {
     let text: string;
     try {
-      for (let r = 0; r < recent.length; r++) if (sameState(state, frozen[recent[r]])) return recent[r];
+      if (last >= 0 && sameState(state, frozen[last])) return last;
+      for (let r = 0; r < recent.length; r++)
+        if (recent[r] !== last && sameState(state, frozen[recent[r]])) return recent[r];
       text = index.textOf(state);
     } catch (error) {
       if (error instanceof BadState) throw error;
@@ -296,9 +333,12 @@ function stepOutcomes(
     (dice): Stepped => procedure.step(current, dice),
     (result, numerator, denominator) => {
       const next = find(result.state);
-      let sum = targets.get(next);
-      if (!sum) targets.set(next, (sum = new WeightSum()));
-      sum.add(numerator, denominator);
+      if (next !== last) {
+        last = next;
+        lastInflow = inflows.get(next);
+        if (!lastInflow) inflows.set(next, (lastInflow = new Inflow()));
+      }
+      (lastInflow as Inflow).add(numerator, denominator);
       const written = result.rewards;
       if (written) {
         for (let slot = 0; slot < written.length; slot++) {
@@ -310,6 +350,8 @@ function stepOutcomes(
     budget,
     stepReplay(index.textOf, index.strictText),
   );
+  const targets = new Map<number, WeightSum>();
+  for (const [next, inflow] of inflows) targets.set(next, inflow.flush());
   return [targets, expected];
 }
 
