@@ -187,6 +187,7 @@ export function exploreSteps(procedure: StepProcedure, budget: PathBudget, maxSt
   const ahead = new PathsAhead(procedure, frozen, budget);
   add(textOf(procedure.start, 'start(params)', null));
 
+  const byValue: ByValue = { tries: 0, hits: 0, skipped: 0 };
   const absorbing: boolean[] = [];
   const to: Int32Array[] = [];
   const chances: WeightSum[][] = [];
@@ -215,6 +216,7 @@ export function exploreSteps(procedure: StepProcedure, budget: PathBudget, maxSt
       add,
       frozen,
       from,
+      byValue,
       textOf: (next) => {
         try {
           return stateText(next);
@@ -254,6 +256,19 @@ interface StateIndex {
   from: string;
   textOf: (state: unknown) => string;
   strictText: (state: unknown) => string;
+  byValue: ByValue;
+}
+
+/**
+ * How often, over the steps walked so far, a next state was found by value among the last few: where a step's
+ * paths each reach a state of their own (a round of 2d6 reserves: squads + 1 paths, squads + 1 states) the
+ * comparisons are all lost work, so they are made only while one in four finds its state, and on one path in
+ * sixteen besides, so that a rule whose steps change is noticed. Either way the state found is the same one.
+ */
+interface ByValue {
+  tries: number;
+  hits: number;
+  skipped: number;
 }
 
 /** How many of the states a step reached last are compared by value before a next state's text is written. */
@@ -311,12 +326,23 @@ function stepOutcomes(
   // The state the last path reached, and where its weight went: the next path mostly reaches it too.
   let last = -1;
   let lastInflow: Inflow | undefined;
+  const { byValue } = index;
+  const compared = (found: number): number => {
+    byValue.hits++;
+    return found;
+  };
   const find = (state: unknown): number => {
     let text: string;
     try {
-      if (last >= 0 && sameState(state, frozen[last])) return last;
-      for (let r = 0; r < recent.length; r++)
-        if (recent[r] !== last && sameState(state, frozen[recent[r]])) return recent[r];
+      if (byValue.hits * 4 >= byValue.tries || ++byValue.skipped % 16 === 0) {
+        if (++byValue.tries >= 1024) {
+          byValue.tries /= 2;
+          byValue.hits /= 2;
+        }
+        if (last >= 0 && sameState(state, frozen[last])) return compared(last);
+        for (let r = 0; r < recent.length; r++)
+          if (recent[r] !== last && sameState(state, frozen[recent[r]])) return compared(recent[r]);
+      }
       text = index.textOf(state);
     } catch (error) {
       if (error instanceof BadState) throw error;
