@@ -9,13 +9,17 @@
  * process, around the solving alone — muster here, on a rule adapted
  * afresh for every run (so nothing enumerated before is reused), icepool in
  * one Python process that stays up and is asked for one problem at a time.
- * The runs alternate, muster then icepool, RUNS counted after WARMUP
- * warm-up runs (five unless told: V8 compiles a hot function only after it
- * has run a while, so node's first few solves of a small problem measure
- * its compiler; CPython has no such stage; each side's first solve is
- * printed too, as what one command costs), and each ratio is the median
- * of the pairs' ratios, so a machine whose
- * speed drifts slows both alike. Time is CPU time (the process's user and
+ * Each side is warmed up first, then the timed runs alternate, muster then
+ * icepool, RUNS of them, and each ratio is the median of the pairs' ratios,
+ * so a machine whose speed drifts slows both alike. The warm-up is WARMUP
+ * solves on each side, and on muster's side as many more as it takes to
+ * spend WARMUP_SECONDS of CPU solving (at most MAX_WARMUP solves): V8
+ * compiles a hot function only after it has run a while, on threads of its
+ * own whose CPU time is the process's, so node's first dozens of solves of
+ * a small problem measure its compiler (2d6 reserves at 20 squads: 25, 16,
+ * 16, 22, 7, 9, 16, 5 ms for the first eight, 1.4 ms from the hundredth);
+ * CPython has no such stage. Each side's first solve is printed too, as
+ * what one command costs. Time is CPU time (the process's user and
  * system seconds; node's include its garbage collector's threads), since a
  * shared machine's wall clock measures the neighbours; wall-clock ratios
  * are printed beside them.
@@ -26,6 +30,8 @@
  * version manager's shim, which adds a tenth of a second a process. Without
  * MUSTER_ICEPOOL the muster column and the targets that need no icepool are
  * measured, with a note. icepool 2.2.2 is the version the targets name.
+ * The balance map's target is `npm run bench:balance`'s measurement
+ * (./balance-map.ts), run in a process of its own.
  *
  * Not a test: timings on a shared machine vary, so nothing here fails.
  */
@@ -36,10 +42,14 @@ import { renderTable } from '../../src/cli/format.js';
 import type { Rule, RuleExact } from '../../src/contract/types.js';
 import { adaptRuleFile } from '../../src/rule-files/rule.js';
 import { resolveParams } from '../../src/rules/params.js';
+import { BALANCE_LABEL, BALANCE_TARGET_SECONDS, type BalanceMeasure } from './balance-map.js';
 
-const RUNS = Number(process.env.MUSTER_BENCH_RUNS ?? 3);
+const RUNS = Number(process.env.MUSTER_BENCH_RUNS ?? 5);
 /** Solves on each side before the timed ones; the first (cold) muster solve is printed beside the timed ones. */
 const WARMUP = Number(process.env.MUSTER_BENCH_WARMUP ?? 5);
+/** muster's warm-up goes on until its solves have taken this much CPU (V8's compiler done with the problem's code). */
+const WARMUP_SECONDS = Number(process.env.MUSTER_BENCH_WARMUP_SECONDS ?? 1);
+const MAX_WARMUP = 200;
 /** icepool's slowest problems (minutes a run on this machine) are left out unless this is set. */
 const SLOW = process.env.MUSTER_BENCH_SLOW === '1';
 /** The issue's goal: muster at least this many times as fast as icepool on each problem. */
@@ -241,12 +251,21 @@ for (const [index, problem] of PROBLEMS.entries()) {
   const once = problem.slow !== undefined;
   let cold: Timing | undefined;
   let coldOther: Timing | undefined;
-  for (let run = once ? WARMUP : 0; run < WARMUP + (once ? 1 : RUNS); run++) {
+  if (!once) {
+    // The warm-up: each side's code compiled, its caches as a long session has them.
+    cold = timeMuster(make, problem);
+    coldOther = withIcepool ? await withIcepool.ask(index) : undefined;
+    let spent = 0;
+    for (let run = 1; run < MAX_WARMUP && (run < WARMUP || spent < WARMUP_SECONDS); run++) {
+      spent += timeMuster(make, problem).cpu;
+      if (withIcepool && run < WARMUP) await withIcepool.ask(index);
+    }
+  }
+  for (let run = 0; run < (once ? 1 : RUNS); run++) {
     const mine = timeMuster(make, problem);
     const other = withIcepool ? await withIcepool.ask(index) : undefined;
     cold ??= mine;
     coldOther ??= other;
-    if (run < WARMUP) continue; // the warm-up: each side's code compiled, its caches as a long session has them
     ours.push(mine);
     if (other) theirs.push(other);
   }
@@ -286,7 +305,7 @@ python?.close();
 function within(label: string, file: string, set: string[], squads: number, limit: number, refusal = false): string {
   const url = (path: string) => JSON.stringify(pathToFileURL(fileURLToPath(new URL(path, import.meta.url))).href);
   const script = `
-    const { adaptRuleFile } = await import(${url('../../src/rules/file-rule.js')});
+    const { adaptRuleFile } = await import(${url('../../src/rule-files/rule.js')});
     const { resolveParams } = await import(${url('../../src/rules/params.js')});
     const spec = (await import(${JSON.stringify(pathToFileURL(`${root}${file}`).href)})).default;
     const params = spec.params.map((p) => (p.name === 'squads' ? { ...p, max: Math.max(p.max, ${squads}) } : p));
@@ -305,6 +324,7 @@ function within(label: string, file: string, set: string[], squads: number, limi
     timeout: stop * 1000,
   });
   if (done.signal) return `NOT met  ${label} under ${limit} s: stopped after ${stop} s`;
+  if (done.status !== 0) return `NOT met  ${label} under ${limit} s: failed: ${done.stderr.trim()}`;
   const { ended, cpu } = JSON.parse(done.stdout) as { ended: string; cpu: number };
   const met = cpu < limit && ended === (refusal ? 'refused' : 'solved');
   return `${met ? 'met    ' : 'NOT met'}  ${label} under ${limit} s: ${ended} in ${seconds(cpu)} CPU`;
@@ -323,10 +343,38 @@ verdicts.push(
   ),
 );
 
+/**
+ * The balance map's target, by ./balance-map.ts (the measurement `npm run bench:balance` prints), run like the
+ * targets above in a process of its own, so nothing this bench enumerated or compiled before is kept.
+ */
+function balanceMap(): string {
+  const label = `a 400-point exact balance map of a step-form file (${BALANCE_LABEL})`;
+  const url = JSON.stringify(pathToFileURL(fileURLToPath(new URL('./balance-map.js', import.meta.url))).href);
+  const script = `
+    const { measureBalanceMap } = await import(${url});
+    process.stdout.write(JSON.stringify(await measureBalanceMap()));
+  `;
+  const stop = Math.max(BALANCE_TARGET_SECONDS * 3, 30);
+  const done = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: stop * 1000,
+  });
+  if (done.signal) return `NOT met  ${label} under ${BALANCE_TARGET_SECONDS} s: stopped after ${stop} s`;
+  if (done.status !== 0) return `NOT met  ${label} under ${BALANCE_TARGET_SECONDS} s: failed: ${done.stderr.trim()}`;
+  const measured = JSON.parse(done.stdout) as BalanceMeasure;
+  const met = measured.map < BALANCE_TARGET_SECONDS;
+  return (
+    `${met ? 'met    ' : 'NOT met'}  ${label} under ${BALANCE_TARGET_SECONDS} s: ${seconds(measured.map)} CPU ` +
+    `(one point ${seconds(measured.one)})`
+  );
+}
+verdicts.push(balanceMap());
+
 process.stdout.write(
   `Enumeration, in-process CPU time (start-up left out on both sides), median of ${RUNS} in turn after ${WARMUP} ` +
-    'warm-up solves each (the slow problems: one run each, cold); first: the first solve of the problem in this ' +
-    'process, before its warm-up (its ratio, icepool first ÷ muster first); ' +
+    `warm-up solves each, muster's until they took ${WARMUP_SECONDS} s of CPU (the slow problems: one run each, ` +
+    'cold); first: the first solve of the problem in this process, before its warm-up (its ratio, icepool first ÷ muster first); ' +
     `icepool ÷ muster is the median of the pairs (above 1: muster faster)${
       icepoolSource ? `; Python: ${interpreter}` : ''
     }\n\n`,
@@ -335,7 +383,6 @@ process.stdout.write(
   `${renderTable(['problem', 'muster', 'muster CPU', 'icepool CPU', 'icepool ÷ muster', 'wall ratio', 'muster first', 'first ratio', 'agree'], rows, 260)}\n\n`,
 );
 process.stdout.write(`Targets (issue 38):\n${verdicts.map((line) => `  ${line}`).join('\n')}\n`);
-process.stdout.write('  not measured here: a 400-point exact balance map under 5 s (grids that share their work)\n');
 if (!icepoolSource)
   process.stdout.write(
     '\nicepool not measured: set MUSTER_ICEPOOL to the src folder of a copy of HighDiceRoller/icepool.\n',

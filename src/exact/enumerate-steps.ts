@@ -187,6 +187,7 @@ export function exploreSteps(procedure: StepProcedure, budget: PathBudget, maxSt
   const ahead = new PathsAhead(procedure, frozen, budget);
   add(textOf(procedure.start, 'start(params)', null));
 
+  const byValue: ByValue = { tries: 0, hits: 0, skipped: 0 };
   const absorbing: boolean[] = [];
   const to: Int32Array[] = [];
   const chances: WeightSum[][] = [];
@@ -215,6 +216,7 @@ export function exploreSteps(procedure: StepProcedure, budget: PathBudget, maxSt
       add,
       frozen,
       from,
+      byValue,
       textOf: (next) => {
         try {
           return stateText(next);
@@ -254,16 +256,61 @@ interface StateIndex {
   from: string;
   textOf: (state: unknown) => string;
   strictText: (state: unknown) => string;
+  byValue: ByValue;
+}
+
+/**
+ * How often, over the steps walked so far, a next state was found by value among the last few: where a step's
+ * paths each reach a state of their own (a round of 2d6 reserves: squads + 1 paths, squads + 1 states) the
+ * comparisons are all lost work, so they are made only while one in four finds its state, and on one path in
+ * sixteen besides, so that a rule whose steps change is noticed. Either way the state found is the same one.
+ */
+interface ByValue {
+  tries: number;
+  hits: number;
+  skipped: number;
 }
 
 /** How many of the states a step reached last are compared by value before a next state's text is written. */
 const RECENT = 4;
 
 /**
+ * The weight a step's paths carry to one next state. Paths in a row mostly carry the same weight (each path under
+ * a die's faces weighs 1 of 6, and so on): those are counted with a number and added to the sum once, as one
+ * product, rather than a sum of bigints a path (a tenth of a per-squad step's time, with its garbage).
+ */
+class Inflow {
+  readonly sum = new WeightSum();
+  numerator = 0n;
+  denominator = 1n;
+  times = 0;
+
+  add(numerator: bigint, denominator: bigint): void {
+    if (this.times > 0) {
+      if (numerator === this.numerator && denominator === this.denominator) {
+        this.times++;
+        return;
+      }
+      this.flush();
+    }
+    this.numerator = numerator;
+    this.denominator = denominator;
+    this.times = 1;
+  }
+
+  flush(): WeightSum {
+    if (this.times > 0)
+      this.sum.add(this.times === 1 ? this.numerator : this.numerator * BigInt(this.times), this.denominator);
+    this.times = 0;
+    return this.sum;
+  }
+}
+
+/**
  * One state's step on every path: the chance of each next state (by index) and the expected reward of the step
- * per slot. Most paths of a step reach a state that one of its last few paths reached (36 paths of a squad's
- * 2d6, two states): such a state is found by value (sameState against that state as a step receives it, plain
- * JSON), with no text written and no map asked; the others by their text.
+ * per slot. Most paths of a step reach a state that the path before it or one of its last few reached (36 paths
+ * of a squad's 2d6, two states): such a state is found by value (sameState against that state as a step receives
+ * it, plain JSON), with no text written and no map asked; the others by their text.
  */
 function stepOutcomes(
   procedure: StepProcedure,
@@ -271,15 +318,31 @@ function stepOutcomes(
   budget: PathBudget,
   index: StateIndex,
 ): [Map<number, WeightSum>, WeightSum[]] {
-  const targets = new Map<number, WeightSum>();
+  const inflows = new Map<number, Inflow>();
   const expected = Array.from({ length: procedure.rewardSlots }, () => new WeightSum());
   const kept = { state: null as unknown, from: index.from };
   const recent: number[] = [];
   const { frozen } = index;
+  // The state the last path reached, and where its weight went: the next path mostly reaches it too.
+  let last = -1;
+  let lastInflow: Inflow | undefined;
+  const { byValue } = index;
+  const compared = (found: number): number => {
+    byValue.hits++;
+    return found;
+  };
   const find = (state: unknown): number => {
     let text: string;
     try {
-      for (let r = 0; r < recent.length; r++) if (sameState(state, frozen[recent[r]])) return recent[r];
+      if (byValue.hits * 4 >= byValue.tries || ++byValue.skipped % 16 === 0) {
+        if (++byValue.tries >= 1024) {
+          byValue.tries /= 2;
+          byValue.hits /= 2;
+        }
+        if (last >= 0 && sameState(state, frozen[last])) return compared(last);
+        for (let r = 0; r < recent.length; r++)
+          if (recent[r] !== last && sameState(state, frozen[recent[r]])) return compared(recent[r]);
+      }
       text = index.textOf(state);
     } catch (error) {
       if (error instanceof BadState) throw error;
@@ -296,9 +359,12 @@ function stepOutcomes(
     (dice): Stepped => procedure.step(current, dice),
     (result, numerator, denominator) => {
       const next = find(result.state);
-      let sum = targets.get(next);
-      if (!sum) targets.set(next, (sum = new WeightSum()));
-      sum.add(numerator, denominator);
+      if (next !== last) {
+        last = next;
+        lastInflow = inflows.get(next);
+        if (!lastInflow) inflows.set(next, (lastInflow = new Inflow()));
+      }
+      (lastInflow as Inflow).add(numerator, denominator);
       const written = result.rewards;
       if (written) {
         for (let slot = 0; slot < written.length; slot++) {
@@ -310,6 +376,8 @@ function stepOutcomes(
     budget,
     stepReplay(index.textOf, index.strictText),
   );
+  const targets = new Map<number, WeightSum>();
+  for (const [next, inflow] of inflows) targets.set(next, inflow.flush());
   return [targets, expected];
 }
 
