@@ -10,8 +10,9 @@ import {
   simulateMany,
   TASK_TALLY_ENTRIES,
 } from '../../src/engine/simulate-many.js';
-import { getRule, runBuiltinChunks } from '../../src/rules/index.js';
+import { getRule } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
+import { wholeRunTally } from '../support/whole-run.js';
 
 /**
  * A sweep's memory: each run's tally exists from its first finished task to
@@ -62,14 +63,13 @@ describe('simulateEach: a run’s tally is held only while the run is under way'
       onOutcome: (index, outcome) => outcomes.set(index, outcome.tally.slice()),
     });
     for (const [index, request] of list.slice(0, 6).entries()) {
-      const alone = runBuiltinChunks({
+      const alone = wholeRunTally({
         ruleId: rule.id,
         params: request.params,
         seed: request.seed,
         stream: 3,
-        firstChunk: 0,
-        endChunk: 3,
-        totalTrials: request.trials,
+        trials: request.trials,
+        chunks: 3,
       });
       expect(Array.from(outcomes.get(index)!)).toEqual(Array.from(alone));
     }
@@ -111,14 +111,12 @@ describe('simulateEach: finished runs’ tallies are reused, zeroed, by the runs
 
   const rule = getRule('reserves');
   const inProcess = (request: ManyRequest) =>
-    runBuiltinChunks({
+    wholeRunTally({
       ruleId: rule.id,
       params: request.params,
       seed: request.seed,
       stream: request.stream,
-      firstChunk: 0,
-      endChunk: Math.ceil(request.trials / CHUNK_TRIALS),
-      totalTrials: request.trials,
+      trials: request.trials,
     });
   /** The tally's bytes, compared at once (whole counts: the same bytes are the same numbers). */
   const bytes = (tally: Float64Array) => Buffer.from(tally.buffer, tally.byteOffset, tally.byteLength);

@@ -8,6 +8,7 @@ import { simulate } from '../../src/engine/simulate.js';
 import { type ManyRequest, planParts, simulateMany } from '../../src/engine/simulate-many.js';
 import { getRule, runBuiltinChunks } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
+import { wholeRunTally } from '../support/whole-run.js';
 
 /** Every rule, with runs of different sizes and seeds: one chunk, a short one, several, none. */
 function requests(): ManyRequest[] {
@@ -26,14 +27,13 @@ function requests(): ManyRequest[] {
 function inProcess(request: ManyRequest): number[] {
   const end = Math.ceil(request.trials / CHUNK_TRIALS);
   return Array.from(
-    runBuiltinChunks({
+    wholeRunTally({
       ruleId: request.rule.id,
       params: request.params,
       seed: request.seed,
       stream: request.stream,
-      firstChunk: 0,
-      endChunk: end,
-      totalTrials: request.trials,
+      trials: request.trials,
+      chunks: end,
     }),
   );
 }
@@ -310,15 +310,7 @@ describe('a pool started ahead of its command', () => {
       ]);
       expect(Array.from(outcome.tally)).toEqual(
         Array.from(
-          runBuiltinChunks({
-            ruleId: rule.id,
-            params,
-            seed: 'early',
-            stream: 2,
-            firstChunk: 0,
-            endChunk: 6,
-            totalTrials: 6 * CHUNK_TRIALS,
-          }),
+          wholeRunTally({ ruleId: rule.id, params, seed: 'early', stream: 2, trials: 6 * CHUNK_TRIALS, chunks: 6 }),
         ),
       );
       await taken.close();
