@@ -16,6 +16,7 @@ import { main } from '../../src/cli.js';
 import type { Rule } from '../../src/contract/types.js';
 import { buildResult } from '../../src/result.js';
 import { resolveParams } from '../../src/rules/params.js';
+import { exactResult } from '../support/exact-result.js';
 import { echoRule, HOSTILE } from '../support/hostile.js';
 import { bufferIo } from '../support/io.js';
 import { CHROMIUM, describeInChromium } from '../support/offline-page.js';
@@ -195,9 +196,7 @@ describe('muster card: the figures on the cards', () => {
       readings: (params) => [{ param: 'label', text: `reading of ${String(params.label).length} characters` }],
     };
     const params = resolveParams(rule);
-    const results = planCard(rule, params).map((point) =>
-      buildResult({ rule, params: point, seed: '', stream: null, threads: 0, confidence: 1, trials: 0, tally: null }),
-    );
+    const results = planCard(rule, params).map((point) => exactResult(rule, point, ''));
     const sheet = renderCardSheet(layoutCard(rule, params, {}, results));
     expect(sheet).toContain(`readings: label: reading of ${HOSTILE.length} characters`);
     expect(sheet).not.toContain('<img');

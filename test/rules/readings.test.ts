@@ -9,10 +9,10 @@ import { escapeHtml } from '../../reports/escape.js';
 import { readingLines, readingRows } from '../../reports/readings.js';
 import { buildRunPage } from '../../reports/run-report.js';
 import type { ParamSpec, ParamValue, Rule } from '../../src/contract/types.js';
-import { buildResult } from '../../src/result.js';
 import { rules } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { cli, scratchFolder } from '../support/cli.js';
+import { exactResult } from '../support/exact-result.js';
 import { echoRule, HOSTILE } from '../support/hostile.js';
 
 const folder = scratchFolder('readings');
@@ -124,16 +124,7 @@ describe('every page carries a Readings block', () => {
       readings: (params) => [{ param: 'label', text: `the label is read as ${String(params.label)}` }],
     };
     const params = resolveParams(hostileRule);
-    const result = buildResult({
-      rule: hostileRule,
-      params,
-      seed: 's',
-      stream: null,
-      threads: 0,
-      confidence: 1,
-      trials: 0,
-      tally: null,
-    });
+    const result = exactResult(hostileRule, params, 's');
     const { html } = buildRunPage(hostileRule, result);
     const block = readingsBlock(html);
     expect(block).toContain(escapeHtml(`the label is read as ${HOSTILE}`));
