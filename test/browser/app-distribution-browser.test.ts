@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { calculatorInChromium } from '../support/calculator-suite.js';
+import { calculatorInChromium } from '../support/chromium-suite.js';
 import { describeInChromium, offlinePage } from '../support/offline-page.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'muster-app-distribution-'));

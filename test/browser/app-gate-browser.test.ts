@@ -17,7 +17,7 @@ import { formatHash } from '../../src/page/hash.js';
 import { packSource } from '../../src/page/workbench/share.js';
 import { GATE_ARM_MS } from '../../src/page/workbench/workbench.js';
 import type { RunResult } from '../../src/result.js';
-import { calculatorInChromium } from '../support/calculator-suite.js';
+import { calculatorInChromium } from '../support/chromium-suite.js';
 import { describeInChromium, offlinePage } from '../support/offline-page.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'muster-gate-'));

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { rules } from '../../src/rules/index.js';
-import { calculatorInChromium } from '../support/calculator-suite.js';
+import { calculatorInChromium } from '../support/chromium-suite.js';
 import { describeInChromium, offlinePage } from '../support/offline-page.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'muster-phone-'));

@@ -17,7 +17,7 @@ import { expect, it } from 'vitest';
 import { formatHash } from '../../src/page/hash.js';
 import { packSource } from '../../src/page/workbench/share.js';
 import type { RunResult } from '../../src/result.js';
-import { calculatorInChromium } from '../support/calculator-suite.js';
+import { calculatorInChromium } from '../support/chromium-suite.js';
 import { describeInChromium, offlinePage } from '../support/offline-page.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'muster-replies-'));

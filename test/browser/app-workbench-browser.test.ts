@@ -20,7 +20,7 @@ import { expect, it } from 'vitest';
 import { runCommand } from '../../src/cli/commands/run.js';
 import { Fraction } from '../../src/exact/fraction.js';
 import type { RunResult } from '../../src/result.js';
-import { calculatorInChromium } from '../support/calculator-suite.js';
+import { calculatorInChromium } from '../support/chromium-suite.js';
 import { bufferIo } from '../support/io.js';
 import { describeInChromium, offlinePage } from '../support/offline-page.js';
 
