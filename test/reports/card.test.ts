@@ -5,24 +5,23 @@
  * checks are in test/browser/card-browser.test.ts; one test here prints through the
  * --pdf path itself.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { layoutCard, planCard, renderCardSheet } from '../../reports/card/layout.js';
 import { cardCommand } from '../../src/cli/commands/card.js';
 import { main } from '../../src/cli.js';
 import type { Rule } from '../../src/contract/types.js';
 import { buildResult } from '../../src/result.js';
 import { resolveParams } from '../../src/rules/params.js';
+import { scratchFolder } from '../support/cli.js';
 import { exactResult } from '../support/exact-result.js';
 import { echoRule, HOSTILE } from '../support/hostile.js';
 import { bufferIo } from '../support/io.js';
 import { CHROMIUM, describeInChromium } from '../support/offline-page.js';
 
-const folder = mkdtempSync(join(tmpdir(), 'muster-card-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
+const folder = scratchFolder('card');
 afterEach(() => {
   process.exitCode = undefined;
   delete process.env.MUSTER_CHROMIUM;
