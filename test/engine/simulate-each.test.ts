@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
-import { SimulationPool } from '../../src/engine/pool.js';
+import type { SimulationPool } from '../../src/engine/pool.js';
 import { runChunks } from '../../src/engine/run-chunks.js';
 import {
   type ManyRequest,
@@ -12,6 +12,7 @@ import {
 } from '../../src/engine/simulate-many.js';
 import { getRule } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
+import { poolForSuite } from '../support/pool.js';
 import { wholeRunTally } from '../support/whole-run.js';
 
 /**
@@ -21,11 +22,8 @@ import { wholeRunTally } from '../support/whole-run.js';
  */
 describe('simulateEach: a run’s tally is held only while the run is under way', () => {
   let pool: SimulationPool;
-  beforeAll(() => {
-    pool = new SimulationPool(2);
-  });
-  afterAll(async () => {
-    await pool.close();
+  poolForSuite(2, (made) => {
+    pool = made;
   });
 
   const rule = getRule('reserves');
@@ -102,11 +100,8 @@ describe('simulateEach: a run’s tally is held only while the run is under way'
  */
 describe('simulateEach: finished runs’ tallies are reused, zeroed, by the runs after them', () => {
   let pool: SimulationPool;
-  beforeAll(() => {
-    pool = new SimulationPool(2);
-  });
-  afterAll(async () => {
-    await pool.close();
+  poolForSuite(2, (made) => {
+    pool = made;
   });
 
   const rule = getRule('reserves');

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CHUNK_TRIALS, planTasks } from '../../src/engine/chunks.js';
 import { IN_PROCESS_CHUNKS, SimulationPool, WorkerError } from '../../src/engine/pool.js';
 import type { ChunkTask } from '../../src/engine/run-chunks.js';
@@ -8,6 +8,7 @@ import { simulate } from '../../src/engine/simulate.js';
 import { type ManyRequest, planParts, simulateMany } from '../../src/engine/simulate-many.js';
 import { getRule, runBuiltinChunks } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
+import { poolForSuite } from '../support/pool.js';
 import { wholeRunTally } from '../support/whole-run.js';
 
 /** Every rule, with runs of different sizes and seeds: one chunk, a short one, several, none. */
@@ -40,11 +41,8 @@ function inProcess(request: ManyRequest): number[] {
 
 describe('simulateMany: many runs at once, each exactly as alone', () => {
   let two: SimulationPool;
-  beforeAll(() => {
-    two = new SimulationPool(2);
-  });
-  afterAll(async () => {
-    await two.close();
+  poolForSuite(2, (made) => {
+    two = made;
   });
 
   it(
