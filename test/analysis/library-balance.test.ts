@@ -3,25 +3,15 @@
  * one `muster balance --json` writes for the same question, byte for byte,
  * and its mistakes are UsageErrors naming the option.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli.js';
-import { balance, Pool, UsageError } from '../../src/library/node.js';
+import { describe, expect, it } from 'vitest';
+import { balance, Pool } from '../../src/library/node.js';
 import { toJson } from '../../src/output/json.js';
-import { bufferIo } from '../support/io.js';
+import { scratchFolder } from '../support/cli.js';
+import { cliJsonText, refusal } from '../support/library.js';
 
-const folder = mkdtempSync(join(tmpdir(), 'muster-library-balance-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
+const folder = scratchFolder('library-balance');
 
-async function cliJson(argv: string[]): Promise<string> {
-  const file = join(folder, 'balance.json');
-  const io = bufferIo();
-  const status = await main([...argv, '--json', file, '--quiet'], io);
-  expect(status, io.stderr()).toBe(0);
-  return readFileSync(file, 'utf8');
-}
+const cliJson = (argv: string[]) => cliJsonText(folder, 'balance', argv);
 
 describe('balance', () => {
   it('the same result as muster balance --json, exact by default even with a pool to hand', async () => {
@@ -48,15 +38,6 @@ describe('balance', () => {
   });
 
   it('mistakes are UsageErrors naming the option', async () => {
-    const refusal = async (call: () => Promise<unknown>) => {
-      try {
-        await call();
-      } catch (error) {
-        expect(error).toBeInstanceOf(UsageError);
-        return (error as Error).message;
-      }
-      throw new Error('not refused');
-    };
     const vary = { bonusA: '-1..1' };
     // @ts-expect-error: metric and target are required
     expect(await refusal(() => balance('rolloff', { vary }))).toMatch(/^--metric: missing/);

@@ -7,25 +7,15 @@
  * source is the CLI, run as a user runs it; the CLI's balance is held against
  * brute force in test/analysis/balance.test.ts.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli.js';
-import { type BalanceOptions, balance, UsageError } from '../../src/library/browser.js';
+import { describe, expect, it } from 'vitest';
+import { type BalanceOptions, balance } from '../../src/library/browser.js';
 import { toJson } from '../../src/output/json.js';
-import { bufferIo } from '../support/io.js';
+import { scratchFolder } from '../support/cli.js';
+import { cliJsonText, refusal } from '../support/library.js';
 
-const folder = mkdtempSync(join(tmpdir(), 'muster-browser-balance-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
+const folder = scratchFolder('browser-balance');
 
-async function cliJson(argv: string[]): Promise<string> {
-  const file = join(folder, 'balance.json');
-  const io = bufferIo();
-  const status = await main([...argv, '--json', file, '--quiet'], io);
-  expect(status, io.stderr()).toBe(0);
-  return readFileSync(file, 'utf8');
-}
+const cliJson = (argv: string[]) => cliJsonText(folder, 'balance', argv);
 
 describe('balance in the browser library', () => {
   it.each<{ what: string; rule: string; options: BalanceOptions; argv: string[] }>([
@@ -108,15 +98,6 @@ describe('balance in the browser library', () => {
   });
 
   it('mistakes are UsageErrors naming the option, in the CLI’s words', async () => {
-    const refusal = async (call: () => Promise<unknown>) => {
-      try {
-        await call();
-      } catch (error) {
-        expect(error).toBeInstanceOf(UsageError);
-        return (error as Error).message;
-      }
-      throw new Error('not refused');
-    };
     const vary = { bonusA: '-1..1' };
     expect(await refusal(() => balance('rolloff', { vary, metric: 'a.wins', target: '2' }))).toMatch(
       /^--target: got "2", outside 0%–100%/,

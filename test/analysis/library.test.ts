@@ -6,29 +6,15 @@
  * finished; progress counts up to the work in all. The independent source
  * here is the CLI itself, run through `main` as a user runs it.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli.js';
+import { describe, expect, it } from 'vitest';
 import { compare, Pool, sweep, UsageError } from '../../src/library/node.js';
 import { toJson } from '../../src/output/json.js';
-import { bufferIo } from '../support/io.js';
+import { scratchFolder } from '../support/cli.js';
+import { cliJsonText, refusal } from '../support/library.js';
 
-const folder = mkdtempSync(join(tmpdir(), 'muster-library-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
-afterEach(() => {
-  process.exitCode = undefined;
-});
-
+const folder = scratchFolder('library');
 /** What the CLI writes with --json for these arguments. */
-async function cliJson(name: string, argv: string[]): Promise<string> {
-  const file = join(folder, `${name}.json`);
-  const io = bufferIo();
-  const status = await main([...argv, '--json', file, '--quiet'], io);
-  expect(status, io.stderr()).toBe(0);
-  return readFileSync(file, 'utf8');
-}
+const cliJson = (name: string, argv: string[]) => cliJsonText(folder, name, argv);
 
 describe('sweep', () => {
   it('exact: the same result as muster sweep --exact --json', async () => {
@@ -101,15 +87,6 @@ describe('sweep', () => {
   });
 
   it('mistakes are UsageErrors naming what is wrong, and nothing runs', async () => {
-    const refusal = async (call: () => Promise<unknown>) => {
-      try {
-        await call();
-      } catch (error) {
-        expect(error).toBeInstanceOf(UsageError);
-        return (error as Error).message;
-      }
-      throw new Error('not refused');
-    };
     // @ts-expect-error: vary is required
     expect(await refusal(() => sweep('reserves', {}))).toMatch(/^vary: missing/);
     expect(await refusal(() => sweep('reserves', { vary: {} }))).toMatch(/^--vary: missing/);

@@ -1,14 +1,13 @@
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCommand } from '../../src/cli/commands/run.js';
 import { mergeCommand, shardCommand } from '../../src/cli/commands/shard.js';
 import { main } from '../../src/cli.js';
+import { scratchFolder } from '../support/cli.js';
 import { bufferIo } from '../support/io.js';
 
-const folder = mkdtempSync(join(tmpdir(), 'muster-shard-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
+const folder = scratchFolder('shard');
 
 const run = {
   set: ['chosenRound=2', 'command=3', 'leaderLoss=0.2', 'fallbackCommand=1'],

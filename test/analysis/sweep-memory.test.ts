@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { evaluateUntilInterrupted } from '../../src/analysis/evaluate.js';
 import { planSweep } from '../../src/analysis/sweep.js';
 import { evaluateSweep } from '../../src/analysis/sweep-evaluate.js';
-import { SimulationPool } from '../../src/engine/pool.js';
+import type { SimulationPool } from '../../src/engine/pool.js';
 import { getRule } from '../../src/rules/index.js';
+import { poolForSuite } from '../support/pool.js';
 
 /**
  * What a sweep holds until its end: each point's result, nothing else. A
@@ -13,11 +14,8 @@ import { getRule } from '../../src/rules/index.js';
  */
 describe('a sweep keeps only its points’ results', () => {
   let pool: SimulationPool;
-  beforeAll(() => {
-    pool = new SimulationPool(2);
-  });
-  afterAll(async () => {
-    await pool.close();
+  poolForSuite(2, (made) => {
+    pool = made;
   });
 
   const rule = getRule('reserves');

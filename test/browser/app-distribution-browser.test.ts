@@ -7,14 +7,13 @@
  * rolled again while the totals tie; a tie's chance t counts all 6^4 throws
  * of four dice, and P(rolls ≥ k) = t^(k−1), P(= k) = t^(k−1)(1 − t).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { appCommand } from '../../src/cli/commands/app.js';
-import { bufferIo } from '../support/io.js';
-import { describeInChromium, launchChromium, offlinePage } from '../support/offline-page.js';
+import { expect, it } from 'vitest';
+import { calculatorInChromium } from '../support/chromium-suite.js';
+import { describeInChromium, offlinePage } from '../support/offline-page.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'muster-app-distribution-'));
 const appFile = join(folder, 'app.html');
@@ -30,13 +29,8 @@ function ties(): bigint {
 }
 
 describeInChromium('a distribution on the calculator page, on a phone', () => {
-  beforeAll(async () => {
-    await appCommand({ out: appFile }, bufferIo());
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    rmSync(folder, { recursive: true, force: true });
+  calculatorInChromium(folder, appFile, (launched) => {
+    browser = launched;
   });
 
   it('rolloff: bars of each value, then at least by the radio, each the brute force’s, inside a 375-px page', async () => {

@@ -8,18 +8,17 @@
  * (its id is the link's own) and what the page keeps in localStorage (its
  * source holds a mark no other text has).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { appCommand } from '../../src/cli/commands/app.js';
+import { expect, it } from 'vitest';
 import { formatHash } from '../../src/page/hash.js';
 import { packSource } from '../../src/page/workbench/share.js';
 import { GATE_ARM_MS } from '../../src/page/workbench/workbench.js';
 import type { RunResult } from '../../src/result.js';
-import { bufferIo } from '../support/io.js';
-import { describeInChromium, launchChromium, offlinePage } from '../support/offline-page.js';
+import { calculatorInChromium } from '../support/chromium-suite.js';
+import { describeInChromium, offlinePage } from '../support/offline-page.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'muster-gate-'));
 const appFile = join(folder, 'app.html');
@@ -79,13 +78,8 @@ async function ownRule(page: Page): Promise<void> {
 }
 
 describeInChromium('the gate a link’s code waits behind, attacked, in headless Chromium', () => {
-  beforeAll(async () => {
-    await appCommand({ out: appFile }, bufferIo());
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    rmSync(folder, { recursive: true, force: true });
+  calculatorInChromium(folder, appFile, (launched) => {
+    browser = launched;
   });
 
   it('a keystroke, then a link within the typing pause (in the same task, or 100 ms on): the link’s code never runs', async () => {

@@ -5,28 +5,22 @@
  * built-in rule: bars side by side per series share the column's width,
  * and legends list one entry a line.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { appCommand } from '../../src/cli/commands/app.js';
+import { expect, it } from 'vitest';
 import { rules } from '../../src/rules/index.js';
-import { bufferIo } from '../support/io.js';
-import { describeInChromium, launchChromium, offlinePage } from '../support/offline-page.js';
+import { calculatorInChromium } from '../support/chromium-suite.js';
+import { describeInChromium, offlinePage } from '../support/offline-page.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'muster-phone-'));
 const appFile = join(folder, 'app.html');
 let browser: Browser;
 
 describeInChromium('the calculator’s charts on a 375-px phone, in headless Chromium', () => {
-  beforeAll(async () => {
-    await appCommand({ out: appFile }, bufferIo());
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    rmSync(folder, { recursive: true, force: true });
+  calculatorInChromium(folder, appFile, (launched) => {
+    browser = launched;
   });
 
   it('every built-in rule: each chart inside its box, chart text ≥ 11 px, nothing scrolling sideways', async () => {

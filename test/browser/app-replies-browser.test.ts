@@ -9,17 +9,16 @@
  * The honest value for the control is worked by hand: a d4's highest face is
  * one roll in four.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { appCommand } from '../../src/cli/commands/app.js';
+import { expect, it } from 'vitest';
 import { formatHash } from '../../src/page/hash.js';
 import { packSource } from '../../src/page/workbench/share.js';
 import type { RunResult } from '../../src/result.js';
-import { bufferIo } from '../support/io.js';
-import { describeInChromium, launchChromium, offlinePage } from '../support/offline-page.js';
+import { calculatorInChromium } from '../support/chromium-suite.js';
+import { describeInChromium, offlinePage } from '../support/offline-page.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'muster-replies-'));
 const appFile = join(folder, 'app.html');
@@ -115,13 +114,8 @@ const roundTrip = async (page: Page) => {
 };
 
 describeInChromium('replies a confirmed rule forges, in headless Chromium', () => {
-  beforeAll(async () => {
-    await appCommand({ out: appFile }, bufferIo());
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    rmSync(folder, { recursive: true, force: true });
+  calculatorInChromium(folder, appFile, (launched) => {
+    browser = launched;
   });
 
   it('the control: the same rule, honest, answers 1/4 for a d4’s highest face', async () => {

@@ -11,18 +11,18 @@
  * criticals), not taken from muster.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { appCommand } from '../../src/cli/commands/app.js';
+import { expect, it } from 'vitest';
 import { runCommand } from '../../src/cli/commands/run.js';
 import { Fraction } from '../../src/exact/fraction.js';
 import type { RunResult } from '../../src/result.js';
+import { calculatorInChromium } from '../support/chromium-suite.js';
 import { bufferIo } from '../support/io.js';
-import { describeInChromium, launchChromium, offlinePage } from '../support/offline-page.js';
+import { describeInChromium, offlinePage } from '../support/offline-page.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'muster-workbench-'));
 const appFile = join(folder, 'app.html');
@@ -85,13 +85,8 @@ const figure = (page: Page, metric: string) =>
   page.locator(`#headline .figure[data-metric="${metric}"] .figure-fraction`).textContent();
 
 describeInChromium('the rule workbench in headless Chromium', () => {
-  beforeAll(async () => {
-    await appCommand({ out: appFile }, bufferIo());
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    rmSync(folder, { recursive: true, force: true });
+  calculatorInChromium(folder, appFile, (launched) => {
+    browser = launched;
   });
 
   it(

@@ -5,15 +5,16 @@
  * stay in their cells, and it prints on A4 and Letter. Without Chromium it
  * fails under CI and skips, saying so, elsewhere (support/offline-page.ts).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { balanceCommand } from '../../src/cli/commands/balance.js';
+import { chromiumForSuite } from '../support/chromium-suite.js';
 import { bufferIo } from '../support/io.js';
 import { inspect } from '../support/layout.js';
-import { countPdfPages, describeInChromium, launchChromium, offlinePage } from '../support/offline-page.js';
+import { countPdfPages, describeInChromium, offlinePage } from '../support/offline-page.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'muster-balance-browser-'));
 let browser: Browser;
@@ -37,12 +38,8 @@ async function open(file: string) {
 }
 
 describeInChromium('the balance map in headless Chromium', () => {
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    rmSync(folder, { recursive: true, force: true });
+  chromiumForSuite(folder, (launched) => {
+    browser = launched;
   });
 
   it.each([

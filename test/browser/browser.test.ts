@@ -5,11 +5,11 @@
  * must stay text, and printing must give pages on A4 and on Letter.
  * Without Chromium it fails under CI and skips, saying so, elsewhere (support/offline-page.ts).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { buildRunPage } from '../../reports/run-report.js';
 import { buildResult } from '../../src/analysis/result-of.js';
 import { bookCommand } from '../../src/cli/commands/book.js';
@@ -20,10 +20,12 @@ import { sweepCommand } from '../../src/cli/commands/sweep.js';
 import { writeOutputs } from '../../src/output/files.js';
 import { rules } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
+import { chromiumForSuite } from '../support/chromium-suite.js';
+import { exactResult } from '../support/exact-result.js';
 import { echoRule, HOSTILE } from '../support/hostile.js';
 import { bufferIo } from '../support/io.js';
 import { inspect } from '../support/layout.js';
-import { countPdfPages, describeInChromium, launchChromium, offlinePage } from '../support/offline-page.js';
+import { countPdfPages, describeInChromium, offlinePage } from '../support/offline-page.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'muster-browser-'));
 let browser: Browser;
@@ -95,12 +97,8 @@ function expectHealthy(opened: Opened, charts: number): void {
 }
 
 describeInChromium('reports in headless Chromium', () => {
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    rmSync(folder, { recursive: true, force: true });
+  chromiumForSuite(folder, (launched) => {
+    browser = launched;
   });
 
   it('seed "browser": a reserves run report draws every chart offline and prints', async () => {
@@ -224,19 +222,7 @@ describeInChromium('reports in headless Chromium', () => {
     writeOutputs([
       {
         path: file,
-        contents: buildRunPage(
-          echoRule,
-          buildResult({
-            rule: echoRule,
-            params,
-            seed: HOSTILE,
-            stream: null,
-            threads: 0,
-            confidence: 1,
-            trials: 0,
-            tally: null,
-          }),
-        ).html,
+        contents: buildRunPage(echoRule, exactResult(echoRule, params, HOSTILE)).html,
       },
     ]);
     const opened = await open(file);

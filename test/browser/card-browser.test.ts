@@ -4,21 +4,23 @@
  * overlaps another, a label inside a bar or cell stays inside it, no table
  * cell's text overflows, and hostile text stays text.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { layoutCard, type Paper, planCard } from '../../reports/card/layout.js';
 import { renderCardPage } from '../../reports/card/page.js';
 import { buildResult } from '../../src/analysis/result-of.js';
 import { cardCommand } from '../../src/cli/commands/card.js';
 import { rules } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
+import { chromiumForSuite } from '../support/chromium-suite.js';
+import { exactResult } from '../support/exact-result.js';
 import { echoRule, HOSTILE } from '../support/hostile.js';
 import { bufferIo } from '../support/io.js';
 import { inspect } from '../support/layout.js';
-import { countPdfPages, describeInChromium, launchChromium, offlinePage } from '../support/offline-page.js';
+import { countPdfPages, describeInChromium, offlinePage } from '../support/offline-page.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'muster-card-browser-'));
 let browser: Browser;
@@ -36,12 +38,8 @@ const MEDIA_BOX: Record<Paper, RegExp> = {
 };
 
 describeInChromium('cards in headless Chromium', () => {
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    rmSync(folder, { recursive: true, force: true });
+  chromiumForSuite(folder, (launched) => {
+    browser = launched;
   });
 
   const variants: Array<{
@@ -112,18 +110,7 @@ describeInChromium('cards in headless Chromium', () => {
 
   it('hostile text in a rule’s title, parameters and metrics stays text on the card', async () => {
     const params = resolveParams(echoRule);
-    const results = planCard(echoRule, params).map((point) =>
-      buildResult({
-        rule: echoRule,
-        params: point,
-        seed: HOSTILE,
-        stream: null,
-        threads: 0,
-        confidence: 1,
-        trials: 0,
-        tally: null,
-      }),
-    );
+    const results = planCard(echoRule, params).map((point) => exactResult(echoRule, point, HOSTILE));
     const file = join(folder, 'hostile.html');
     writeFileSync(file, renderCardPage(layoutCard(echoRule, params, {}, results), 'a4'));
     const { page, problems } = await openCard(file);

@@ -10,14 +10,15 @@
  * t^(k−1)(1 − t), P(≥ k) = t^(k−1), P(≤ k) = 1 − t^k, and everything past
  * the last value listed, n, has chance t^n.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { runCommand } from '../../src/cli/commands/run.js';
+import { chromiumForSuite } from '../support/chromium-suite.js';
 import { bufferIo } from '../support/io.js';
-import { describeInChromium, launchChromium, offlinePage } from '../support/offline-page.js';
+import { describeInChromium, offlinePage } from '../support/offline-page.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'muster-distribution-browser-'));
 let browser: Browser;
@@ -80,12 +81,8 @@ function expected(view: string, value: string, tie: Ratio): Ratio {
 
 describeInChromium('a distribution in the HTML report, in headless Chromium', () => {
   const tie = tieChance();
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    rmSync(folder, { recursive: true, force: true });
+  chromiumForSuite(folder, (launched) => {
+    browser = launched;
   });
 
   it('rolloff --exact: each value, at least and at most, on screen by the radio and in print, hold the brute force', async () => {

@@ -9,14 +9,14 @@
  * source is the CLI, run as a user runs it; its balance is held against brute
  * force in test/analysis/balance.test.ts.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { appCommand } from '../../src/cli/commands/app.js';
-import { main } from '../../src/cli.js';
 import { bufferIo } from '../support/io.js';
+import { cliJsonText } from '../support/library.js';
 import { describeInChromium, launchChromium, offlinePage } from '../support/offline-page.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'muster-which-value-'));
@@ -43,11 +43,7 @@ interface PageAnswer {
 
 /** The CLI's JSON for argv (a muster command line without `muster`). */
 async function cliJson(argv: string[]): Promise<Record<string, unknown>> {
-  const file = join(folder, 'cli.json');
-  const io = bufferIo();
-  const status = await main([...argv, '--json', file, '--quiet'], io);
-  expect(status, io.stderr()).toBe(0);
-  return JSON.parse(readFileSync(file, 'utf8'));
+  return JSON.parse(await cliJsonText(folder, 'cli', argv));
 }
 
 /** Splits a command the page printed (words quoted with '…' where the shell needs it) into argv. */

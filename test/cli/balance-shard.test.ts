@@ -6,15 +6,14 @@
  * split or written is refused in one line with nothing written. The
  * independent source is the same balance run whole on one machine.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
+import { scratchFolder } from '../support/cli.js';
 import { bufferIo } from '../support/io.js';
 
-const folder = mkdtempSync(join(tmpdir(), 'muster-balance-shard-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
+const folder = scratchFolder('balance-shard');
 
 /** A simulated balance of reserves over four settings: small enough to run three ways in a few seconds. */
 const QUESTION = [

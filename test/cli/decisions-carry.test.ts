@@ -4,19 +4,18 @@
  * the library's run() returns them. Each against `muster run --exact` at the same parameters, whose values are held
  * to brute force in test/rules/decisions-weighted.test.ts and test/exact/decisions.test.ts.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCommand } from '../../src/cli/commands/run.js';
 import { main } from '../../src/cli.js';
 import type { RunResult } from '../../src/result.js';
+import { scratchFolder } from '../support/cli.js';
 import { bufferIo } from '../support/io.js';
 
 const token = fileURLToPath(new URL('../../examples/rules/rolloff-token.mjs', import.meta.url));
-const folder = mkdtempSync(join(tmpdir(), 'decisions-carry-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
+const folder = scratchFolder('decisions-carry');
 
 async function exactAt(set: string[]): Promise<RunResult> {
   return runCommand(token, { exact: true, quiet: true, set }, bufferIo());

@@ -1,12 +1,11 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
+import { scratchFolder } from '../support/cli.js';
 import { bufferIo } from '../support/io.js';
 
-const folder = mkdtempSync(join(tmpdir(), 'muster-deployment-cli-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
+const folder = scratchFolder('deployment-cli');
 
 /**
  * Runs the CLI expecting bad input: exit status 2, nothing on stdout, no JSON file, one stderr line naming the

@@ -1,14 +1,13 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
 import { fow } from '../../src/rules/fow/fow.js';
 import { resolveParams } from '../../src/rules/params.js';
+import { scratchFolder } from '../support/cli.js';
 import { bufferIo } from '../support/io.js';
 
-const folder = mkdtempSync(join(tmpdir(), 'muster-fow-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
+const folder = scratchFolder('fow');
 
 /** Runs `muster run fow --exact --set …` and expects exit status 2 with one stderr line naming `parameter`. */
 async function expectRejected(settings: string[], parameter: string): Promise<string> {

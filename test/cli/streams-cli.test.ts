@@ -6,10 +6,10 @@ import type { StreamVersion } from '../../src/contract/types.js';
 import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
 import { DEFAULT_STREAM } from '../../src/engine/random.js';
 import { fow } from '../../src/rules/fow/fow.js';
-import { runBuiltinChunks } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { reserves } from '../../src/rules/reserves/reserves.js';
 import { cli, scratchFolder } from '../support/cli.js';
+import { wholeRunTally } from '../support/whole-run.js';
 
 const folder = scratchFolder('streams');
 const file = (name: string) => join(folder, name);
@@ -21,15 +21,7 @@ const json = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
  */
 function inProcess(stream: StreamVersion, set: string[], seed: string, trials: number) {
   const params = resolveParams(reserves, set);
-  const tally = runBuiltinChunks({
-    ruleId: 'reserves',
-    params,
-    seed,
-    stream,
-    firstChunk: 0,
-    endChunk: Math.ceil(trials / CHUNK_TRIALS),
-    totalTrials: trials,
-  });
+  const tally = wholeRunTally({ ruleId: 'reserves', params, seed, stream, trials });
   return buildResult({ rule: reserves, params, seed, stream, threads: 0, confidence: 0.95, trials, tally }).metrics;
 }
 
@@ -103,15 +95,7 @@ describe('--stream chooses the random stream, and every result says which', () =
         );
         expect(result.status, result.stderr).toBe(0);
         const params = resolveParams(fow, []);
-        const tally = runBuiltinChunks({
-          ruleId: 'fow',
-          params,
-          seed: 'streams-fow',
-          stream,
-          firstChunk: 0,
-          endChunk: 3,
-          totalTrials: trials,
-        });
+        const tally = wholeRunTally({ ruleId: 'fow', params, seed: 'streams-fow', stream, trials, chunks: 3 });
         const expected = buildResult({
           rule: fow,
           params,

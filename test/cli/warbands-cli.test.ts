@@ -3,16 +3,15 @@
  * `allies` / `defender` value is one line on stderr naming the parameter and
  * exit status 2, with nothing written; well-formed values are canonicalised.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
 import { getRule } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
+import { scratchFolder } from '../support/cli.js';
 
-const scratch = mkdtempSync(join(tmpdir(), 'muster-warbands-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratch = scratchFolder('warbands');
 
 async function run(argv: string[]) {
   let out = '';

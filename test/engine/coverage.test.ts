@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_STREAM } from '../../src/engine/random.js';
-import { getRule, runBuiltinChunks } from '../../src/rules/index.js';
+import { getRule } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { estimate } from '../../src/stats/estimate.js';
+import { wholeRunTally } from '../support/whole-run.js';
 
 /**
  * Honest intervals: over many independent runs, a 95% interval must cover
@@ -25,14 +26,13 @@ function coverage(ruleId: string, settings: string[], metric: string): number {
   const exact = rule.exact!.values(params)[metric].toNumber();
   let covered = 0;
   for (let run = 0; run < RUNS; run++) {
-    const tally = runBuiltinChunks({
+    const tally = wholeRunTally({
       ruleId,
       params,
       seed: `coverage-${run}`,
       stream: DEFAULT_STREAM,
-      firstChunk: 0,
-      endChunk: 1,
-      totalTrials: TRIALS,
+      trials: TRIALS,
+      chunks: 1,
     });
     const { lo, hi } = estimate(rule.tally.summarize(params, tally, TRIALS)[metric], 0.95);
     if (lo <= exact && exact <= hi) covered++;

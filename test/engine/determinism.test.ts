@@ -8,6 +8,7 @@ import { fow } from '../../src/rules/fow/fow.js';
 import { runBuiltinChunks } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { reserves } from '../../src/rules/reserves/reserves.js';
+import { wholeRunTally } from '../support/whole-run.js';
 
 const params = resolveParams(reserves, ['chosenRound=3', 'command=3', 'leaderLoss=0.2', 'fallbackCommand=1']);
 // Five chunks, the last one short, so the partial-chunk path is covered.
@@ -33,14 +34,13 @@ describe('the same seed gives bit-identical tallies whatever the thread count', 
     const onOne = await simulate(one, request);
     const onTwo = await simulate(two, request);
     const onSeven = await simulate(seven, request);
-    const inProcess = runBuiltinChunks({
+    const inProcess = wholeRunTally({
       ruleId: 'reserves',
       params,
       seed: 'threads',
       stream: 2,
-      firstChunk: 0,
-      endChunk: 5,
-      totalTrials: TRIALS,
+      trials: TRIALS,
+      chunks: 5,
     });
     expect(onOne.trials).toBe(TRIALS);
     expect(onTwo.trials).toBe(TRIALS);
@@ -63,14 +63,13 @@ describe('the same seed gives bit-identical tallies whatever the thread count', 
           confidence: 0.95,
           trials: TRIALS,
         };
-        const inProcess = runBuiltinChunks({
+        const inProcess = wholeRunTally({
           ruleId: 'fow',
           params: fowParams,
           seed: 'plans',
           stream: 3,
-          firstChunk: 0,
-          endChunk: 5,
-          totalTrials: TRIALS,
+          trials: TRIALS,
+          chunks: 5,
         });
         for (const pool of [one, two, seven])
           expect(Array.from((await simulate(pool, request)).tally), set.join(' ')).toEqual(Array.from(inProcess));
@@ -114,15 +113,7 @@ describe('the same seed gives bit-identical tallies whatever the thread count', 
 
 describe('merging tallies', () => {
   it('seed "merge": chunks merged in any order give the tally of one pass', () => {
-    const whole = runBuiltinChunks({
-      ruleId: 'reserves',
-      params,
-      seed: 'merge',
-      stream: 2,
-      firstChunk: 0,
-      endChunk: 5,
-      totalTrials: TRIALS,
-    });
+    const whole = wholeRunTally({ ruleId: 'reserves', params, seed: 'merge', stream: 2, trials: TRIALS, chunks: 5 });
     const parts = [0, 1, 2, 3, 4].map((chunk) =>
       runBuiltinChunks({
         ruleId: 'reserves',

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
-import { SimulationPool } from '../../src/engine/pool.js';
+import type { SimulationPool } from '../../src/engine/pool.js';
 import { runChunks } from '../../src/engine/run-chunks.js';
 import {
   type ManyRequest,
@@ -10,8 +10,10 @@ import {
   simulateMany,
   TASK_TALLY_ENTRIES,
 } from '../../src/engine/simulate-many.js';
-import { getRule, runBuiltinChunks } from '../../src/rules/index.js';
+import { getRule } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
+import { poolForSuite } from '../support/pool.js';
+import { wholeRunTally } from '../support/whole-run.js';
 
 /**
  * A sweep's memory: each run's tally exists from its first finished task to
@@ -20,11 +22,8 @@ import { resolveParams } from '../../src/rules/params.js';
  */
 describe('simulateEach: a run’s tally is held only while the run is under way', () => {
   let pool: SimulationPool;
-  beforeAll(() => {
-    pool = new SimulationPool(2);
-  });
-  afterAll(async () => {
-    await pool.close();
+  poolForSuite(2, (made) => {
+    pool = made;
   });
 
   const rule = getRule('reserves');
@@ -62,14 +61,13 @@ describe('simulateEach: a run’s tally is held only while the run is under way'
       onOutcome: (index, outcome) => outcomes.set(index, outcome.tally.slice()),
     });
     for (const [index, request] of list.slice(0, 6).entries()) {
-      const alone = runBuiltinChunks({
+      const alone = wholeRunTally({
         ruleId: rule.id,
         params: request.params,
         seed: request.seed,
         stream: 3,
-        firstChunk: 0,
-        endChunk: 3,
-        totalTrials: request.trials,
+        trials: request.trials,
+        chunks: 3,
       });
       expect(Array.from(outcomes.get(index)!)).toEqual(Array.from(alone));
     }
@@ -102,23 +100,18 @@ describe('simulateEach: a run’s tally is held only while the run is under way'
  */
 describe('simulateEach: finished runs’ tallies are reused, zeroed, by the runs after them', () => {
   let pool: SimulationPool;
-  beforeAll(() => {
-    pool = new SimulationPool(2);
-  });
-  afterAll(async () => {
-    await pool.close();
+  poolForSuite(2, (made) => {
+    pool = made;
   });
 
   const rule = getRule('reserves');
   const inProcess = (request: ManyRequest) =>
-    runBuiltinChunks({
+    wholeRunTally({
       ruleId: rule.id,
       params: request.params,
       seed: request.seed,
       stream: request.stream,
-      firstChunk: 0,
-      endChunk: Math.ceil(request.trials / CHUNK_TRIALS),
-      totalTrials: request.trials,
+      trials: request.trials,
     });
   /** The tally's bytes, compared at once (whole counts: the same bytes are the same numbers). */
   const bytes = (tally: Float64Array) => Buffer.from(tally.buffer, tally.byteOffset, tally.byteLength);

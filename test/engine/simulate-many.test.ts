@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CHUNK_TRIALS, planTasks } from '../../src/engine/chunks.js';
 import { IN_PROCESS_CHUNKS, SimulationPool, WorkerError } from '../../src/engine/pool.js';
 import type { ChunkTask } from '../../src/engine/run-chunks.js';
@@ -8,6 +8,8 @@ import { simulate } from '../../src/engine/simulate.js';
 import { type ManyRequest, planParts, simulateMany } from '../../src/engine/simulate-many.js';
 import { getRule, runBuiltinChunks } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
+import { poolForSuite } from '../support/pool.js';
+import { wholeRunTally } from '../support/whole-run.js';
 
 /** Every rule, with runs of different sizes and seeds: one chunk, a short one, several, none. */
 function requests(): ManyRequest[] {
@@ -26,25 +28,21 @@ function requests(): ManyRequest[] {
 function inProcess(request: ManyRequest): number[] {
   const end = Math.ceil(request.trials / CHUNK_TRIALS);
   return Array.from(
-    runBuiltinChunks({
+    wholeRunTally({
       ruleId: request.rule.id,
       params: request.params,
       seed: request.seed,
       stream: request.stream,
-      firstChunk: 0,
-      endChunk: end,
-      totalTrials: request.trials,
+      trials: request.trials,
+      chunks: end,
     }),
   );
 }
 
 describe('simulateMany: many runs at once, each exactly as alone', () => {
   let two: SimulationPool;
-  beforeAll(() => {
-    two = new SimulationPool(2);
-  });
-  afterAll(async () => {
-    await two.close();
+  poolForSuite(2, (made) => {
+    two = made;
   });
 
   it(
@@ -310,15 +308,7 @@ describe('a pool started ahead of its command', () => {
       ]);
       expect(Array.from(outcome.tally)).toEqual(
         Array.from(
-          runBuiltinChunks({
-            ruleId: rule.id,
-            params,
-            seed: 'early',
-            stream: 2,
-            firstChunk: 0,
-            endChunk: 6,
-            totalTrials: 6 * CHUNK_TRIALS,
-          }),
+          wholeRunTally({ ruleId: rule.id, params, seed: 'early', stream: 2, trials: 6 * CHUNK_TRIALS, chunks: 6 }),
         ),
       );
       await taken.close();

@@ -8,21 +8,20 @@
  */
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_CODE_HASH_LENGTH, MAX_HASH_LENGTH, parseHash } from '../../src/page/hash.js';
 import { MODULE_NAME, scriptOf, WRAPPER_LINES } from '../../src/page/workbench/module-text.js';
 import { MAX_SOURCE_LENGTH, packSource, unpackSource } from '../../src/page/workbench/share.js';
 import { adaptRuleFile } from '../../src/rule-files/rule.js';
+import { scratchFolder } from '../support/cli.js';
 
 const examples = new URL('../../examples/rules/', import.meta.url);
 const files = readdirSync(examples).filter((name) => name.endsWith('.mjs'));
 const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
-const folder = mkdtempSync(join(tmpdir(), 'muster-workbench-unit-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
+const folder = scratchFolder('workbench-unit');
 
 // biome-ignore lint/security/noGlobalEval: the sandbox compiles the rule's text so; the test does as it does.
 const indirectEval = eval;

@@ -1,19 +1,15 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { planCard } from '../../reports/card/layout.js';
 import { evaluateBook } from '../../src/analysis/book.js';
 import { bookCommand } from '../../src/cli/commands/book.js';
 import { main } from '../../src/cli.js';
 import { rules } from '../../src/rules/index.js';
+import { scratchFolder } from '../support/cli.js';
 import { bufferIo } from '../support/io.js';
 
-const folder = mkdtempSync(join(tmpdir(), 'muster-book-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
-afterEach(() => {
-  process.exitCode = undefined;
-});
+const folder = scratchFolder('book');
 
 /**
  * The headline chart each rule's card must carry: the odds charts players print most (issues 6 and 13). A rule added

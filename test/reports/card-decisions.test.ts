@@ -5,10 +5,9 @@
  * round declared before the game and against the rule-file port for the call; texts escaped; bad input refused in
  * one line, nothing written. The one-page check is in test/browser/card-decisions-browser.test.ts.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CARD_POLICY_ROWS } from '../../reports/card/decisions.js';
 import { cardCommand } from '../../src/cli/commands/card.js';
 import { main } from '../../src/cli.js';
@@ -17,13 +16,10 @@ import type { Fraction } from '../../src/exact/fraction.js';
 import { adaptRuleFile } from '../../src/rule-files/rule.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { reserves } from '../../src/rules/reserves/reserves.js';
+import { scratchFolder } from '../support/cli.js';
 import { bufferIo } from '../support/io.js';
 
-const folder = mkdtempSync(join(tmpdir(), 'muster-card-decisions-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
-afterEach(() => {
-  process.exitCode = undefined;
-});
+const folder = scratchFolder('card-decisions');
 
 const examples = new URL('../../examples/rules/', import.meta.url).pathname;
 

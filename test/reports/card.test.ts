@@ -5,23 +5,23 @@
  * checks are in test/browser/card-browser.test.ts; one test here prints through the
  * --pdf path itself.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { layoutCard, planCard, renderCardSheet } from '../../reports/card/layout.js';
 import { buildResult } from '../../src/analysis/result-of.js';
 import { cardCommand } from '../../src/cli/commands/card.js';
 import { main } from '../../src/cli.js';
 import type { Rule } from '../../src/contract/types.js';
 import { resolveParams } from '../../src/rules/params.js';
+import { scratchFolder } from '../support/cli.js';
+import { exactResult } from '../support/exact-result.js';
 import { echoRule, HOSTILE } from '../support/hostile.js';
 import { bufferIo } from '../support/io.js';
 import { CHROMIUM, describeInChromium } from '../support/offline-page.js';
 
-const folder = mkdtempSync(join(tmpdir(), 'muster-card-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
+const folder = scratchFolder('card');
 afterEach(() => {
   process.exitCode = undefined;
   delete process.env.MUSTER_CHROMIUM;
@@ -197,9 +197,7 @@ describe('muster card: the figures on the cards', () => {
       },
     };
     const params = resolveParams(rule);
-    const results = planCard(rule, params).map((point) =>
-      buildResult({ rule, params: point, seed: '', stream: null, threads: 0, confidence: 1, trials: 0, tally: null }),
-    );
+    const results = planCard(rule, params).map((point) => exactResult(rule, point, ''));
     const sheet = renderCardSheet(layoutCard(rule, params, {}, results));
     expect(sheet).toContain(`readings: label: reading of ${HOSTILE.length} characters`);
     expect(sheet).not.toContain('<img');

@@ -13,33 +13,18 @@ import { buildResult } from '../../src/analysis/result-of.js';
 import type { Rule } from '../../src/contract/types.js';
 import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
 import type { RunResult } from '../../src/result.js';
-import { presentationOf, rules, runBuiltinChunks } from '../../src/rules/index.js';
+import { presentationOf, rules } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
+import { exactResult } from '../support/exact-result.js';
 import { echoRule, HOSTILE } from '../support/hostile.js';
+import { wholeRunTally } from '../support/whole-run.js';
 
 /** Every rule at its defaults: solved exactly, and simulated on two chunks in-process. */
 function resultsFor(rule: Rule): RunResult[] {
   const params = resolveParams(rule);
-  const exact = buildResult({
-    rule,
-    params,
-    seed: 'charts',
-    stream: null,
-    threads: 0,
-    confidence: 1,
-    trials: 0,
-    tally: null,
-  });
+  const exact = exactResult(rule, params, 'charts');
   const trials = 2 * CHUNK_TRIALS;
-  const tally = runBuiltinChunks({
-    ruleId: rule.id,
-    params,
-    seed: 'charts',
-    stream: 2,
-    firstChunk: 0,
-    endChunk: 2,
-    totalTrials: trials,
-  });
+  const tally = wholeRunTally({ ruleId: rule.id, params, seed: 'charts', stream: 2, trials, chunks: 2 });
   const simulated = buildResult({
     rule,
     params,
@@ -94,16 +79,7 @@ describe('escaping: text a user typed cannot end a script, a style or an attribu
 
   it('a run report of a rule whose title, parameter and metric text are hostile keeps them as text', () => {
     const params = resolveParams(echoRule);
-    const result = buildResult({
-      rule: echoRule,
-      params,
-      seed: HOSTILE,
-      stream: null,
-      threads: 0,
-      confidence: 1,
-      trials: 0,
-      tally: null,
-    });
+    const result = exactResult(echoRule, params, HOSTILE);
     const { html } = buildRunPage(echoRule, result);
     // Only the page's own elements: three vendor bundles, the chart data and the boot script.
     expect(html.match(/<script\b/g)).toHaveLength(5);

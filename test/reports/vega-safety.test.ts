@@ -23,6 +23,7 @@ import { compareCommand } from '../../src/cli/commands/compare.js';
 import type { Rule } from '../../src/contract/types.js';
 import { envelope } from '../../src/result.js';
 import { getRule } from '../../src/rules/index.js';
+import { exactResult } from '../support/exact-result.js';
 import { echoRule } from '../support/hostile.js';
 import { bufferIo } from '../support/io.js';
 
@@ -111,16 +112,7 @@ function echoSweep(rule: Rule, names: string[]): SweepResult {
     confidence: 1,
     points: combos.map((params) => ({
       params,
-      metrics: buildResult({
-        rule,
-        params: { other: 'x', ...params },
-        seed: 's',
-        stream: null,
-        threads: 0,
-        confidence: 1,
-        trials: 0,
-        tally: null,
-      }).metrics,
+      metrics: exactResult(rule, { other: 'x', ...params }, 's').metrics,
     })),
     skipped: [],
     partial: false,
@@ -151,21 +143,7 @@ describe('hostile labels in every page that charts user text', () => {
   it('run: a text parameter and the seed', async () => {
     // One page per value; these three cover a prototype name, a line separator and both quotes.
     for (const label of ['__proto__', 'a\u2028b', `q"u'o\\`]) {
-      await expectSafe(
-        buildRunPage(
-          echoRule,
-          buildResult({
-            rule: echoRule,
-            params: { label },
-            seed: label,
-            stream: null,
-            threads: 0,
-            confidence: 1,
-            trials: 0,
-            tally: null,
-          }),
-        ).charts,
-      );
+      await expectSafe(buildRunPage(echoRule, exactResult(echoRule, { label }, label)).charts);
     }
   });
 });

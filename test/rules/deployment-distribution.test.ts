@@ -15,6 +15,7 @@ import { Fraction } from '../../src/exact/fraction.js';
 import { deployment } from '../../src/rules/deployment/deployment.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { countPlausible } from '../support/bounds.js';
+import { exactResult } from '../support/exact-result.js';
 import { zoneOutcomes } from './deployment-brute-force.js';
 
 /** P(total = t) over a strategy's equally likely zone sets, zero chances left out, as value → fraction text. */
@@ -37,16 +38,7 @@ describe('deployment: each zone total, exactly the enumeration of §6.2', () => 
     ]) {
       it(`${a} against ${b}, compare=${compare}: every P(total = t) and the mean`, () => {
         const params = resolveParams(deployment, [`a=${a}`, `b=${b}`, `compare=${compare}`]);
-        const result = buildResult({
-          rule: deployment,
-          params,
-          seed: 's',
-          stream: null,
-          threads: 0,
-          confidence: 1,
-          trials: 0,
-          tally: null,
-        });
+        const result = exactResult(deployment, params, 's');
         for (const [player, strategy] of [
           ['a', a],
           ['b', b],
@@ -63,16 +55,7 @@ describe('deployment: each zone total, exactly the enumeration of §6.2', () => 
   it('forward from zone 1 loses both dice on a double 1: a lone zone, total 1, with chance 1/36', () => {
     expect(totals('forward:1', 'raw').get(1)).toBe('1/36');
     const params = resolveParams(deployment, ['a=forward:1']);
-    const d = buildResult({
-      rule: deployment,
-      params,
-      seed: 's',
-      stream: null,
-      threads: 0,
-      confidence: 1,
-      trials: 0,
-      tally: null,
-    }).distributions?.['a.total.mean'];
+    const d = exactResult(deployment, params, 's').distributions?.['a.total.mean'];
     expect(d?.values[0]).toMatchObject({ value: 1, fraction: '1/36' });
   });
 });

@@ -7,6 +7,7 @@ import { deployment } from '../../src/rules/deployment/deployment.js';
 import { runBuiltinChunks } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { estimate } from '../../src/stats/estimate.js';
+import { wholeRunTally } from '../support/whole-run.js';
 import { bruteForce, type Reading, readingSettings, TEXT_READING } from './deployment-brute-force.js';
 
 const CHUNKS = 4;
@@ -41,15 +42,7 @@ function expectOnStream(
   reading: Reading,
 ): void {
   const params = resolveParams(deployment, [`a=${a}`, `b=${b}`, `compare=${compare}`, ...readingSettings(reading)]);
-  const tally = runBuiltinChunks({
-    ruleId: 'deployment',
-    params,
-    seed,
-    stream,
-    firstChunk: 0,
-    endChunk: CHUNKS,
-    totalTrials: TRIALS,
-  });
+  const tally = wholeRunTally({ ruleId: 'deployment', params, seed, stream, trials: TRIALS, chunks: CHUNKS });
   const tallied = deployment.tally.summarize(params, tally, TRIALS);
   const exact = deployment.exact!.values(params);
   const { totalVariance } = bruteForce(a, b, compare, reading);

@@ -19,8 +19,7 @@ import { BadDice, ChunkDice } from '../../src/rule-files/dice.js';
 import { loadRule } from '../../src/rule-files/load.js';
 import { adaptRuleFile } from '../../src/rule-files/rule.js';
 import { resolveParams } from '../../src/rules/params.js';
-import { estimate } from '../../src/stats/estimate.js';
-import { meanTolerance, proportionTolerance } from '../support/bounds.js';
+import { estimateWithTolerance } from '../support/bounds.js';
 
 type Out = Record<string, unknown>;
 interface CountingDice {
@@ -203,13 +202,8 @@ describe('examples/rules/reserves-2d6-rounds.mjs: 2d6 reserves, a round a step',
       const found = rounds.tally.summarize(params, tally, trials);
       for (const metric of rounds.metrics(params)) {
         const truth = exact[metric.name].toNumber();
-        const value = found[metric.name];
-        const { estimate: seen, lo, hi } = estimate(value, 0.95);
         // 5σ each (bounds.ts): a proportion's σ from its exact p; a mean's from the sample sd the interval carries.
-        const tolerance =
-          value.kind === 'proportion'
-            ? proportionTolerance(truth, value.trials)
-            : meanTolerance(((hi - lo) / 2 / 1.959963984540054) * Math.sqrt(value.count), value.count);
+        const { value: seen, tolerance } = estimateWithTolerance(found[metric.name], truth);
         expect(Math.abs(seen - truth), `${metric.name} on stream ${stream}`).toBeLessThanOrEqual(tolerance);
       }
     }

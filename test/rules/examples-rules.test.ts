@@ -17,8 +17,7 @@ import { parseExactValue } from '../../src/rule-files/fields.js';
 import { loadRule } from '../../src/rule-files/load.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { reserves } from '../../src/rules/reserves/reserves.js';
-import { estimate } from '../../src/stats/estimate.js';
-import { meanTolerance, proportionTolerance } from '../support/bounds.js';
+import { estimateWithTolerance } from '../support/bounds.js';
 import { bufferIo } from '../support/io.js';
 
 const example = (name: string) => fileURLToPath(new URL(`../../examples/rules/${name}.mjs`, import.meta.url));
@@ -107,12 +106,7 @@ function expectSimulationNearExactOnStream(stream: StreamVersion, rule: Rule, pa
   const exact = rule.exact!.values(params);
   for (const metric of rule.metrics(params)) {
     const truth = exact[metric.name].toNumber();
-    const found = tallied[metric.name];
-    const { estimate: value, lo, hi } = estimate(found, 0.95);
-    const tolerance =
-      found.kind === 'proportion'
-        ? proportionTolerance(truth, found.trials)
-        : meanTolerance(((hi - lo) / 2 / 1.959963984540054) * Math.sqrt(found.count), found.count);
+    const { value, tolerance } = estimateWithTolerance(tallied[metric.name], truth);
     expect(Math.abs(value - truth), `${metric.name}: ${value} vs exact ${truth}`).toBeLessThanOrEqual(tolerance);
   }
 }

@@ -15,6 +15,7 @@ import { UsageError } from '../../src/errors.js';
 import { Fraction } from '../../src/exact/fraction.js';
 import { adaptRuleFile } from '../../src/rule-files/rule.js';
 import { proportionTolerance } from '../support/bounds.js';
+import { exactResult } from '../support/exact-result.js';
 
 const ORIGIN = './dist.mjs';
 type Out = Record<string, unknown>;
@@ -83,17 +84,7 @@ describe('exact distributions of a rule file, from enumerating its dice', () => 
   it('sixes among n dice is the binomial(n, 1/6), value by value, with its tails and moments', () => {
     const rule = sixes();
     for (const n of [1, 3, 5]) {
-      const { distributions } = buildResult({
-        rule,
-        params: { dice: n },
-        seed: 's',
-        stream: null,
-        threads: 0,
-        confidence: 1,
-        trials: 0,
-        tally: null,
-        percentiles: [10, 90],
-      });
+      const { distributions } = exactResult(rule, { dice: n }, 's', [10, 90]);
       const d = distributions?.sixes;
       if (!d) throw new Error('no distribution');
       expect(d.values.map((v) => v.value)).toEqual(Array.from({ length: n + 1 }, (_, k) => k));
@@ -114,32 +105,13 @@ describe('exact distributions of a rule file, from enumerating its dice', () => 
 
   it('percentiles and median are the least value whose at-most chance reaches p (worked by hand)', () => {
     // 3 dice: P(0) = 125/216 ≈ 0.5787, P(≤1) = 200/216 ≈ 0.9259, P(≤2) = 215/216 ≈ 0.9954.
-    const d = buildResult({
-      rule: sixes(),
-      params: { dice: 3 },
-      seed: 's',
-      stream: null,
-      threads: 0,
-      confidence: 1,
-      trials: 0,
-      tally: null,
-      percentiles: [10, 57.87, 58, 92.5, 99.5, 99.6],
-    }).distributions?.sixes;
+    const d = exactResult(sixes(), { dice: 3 }, 's', [10, 57.87, 58, 92.5, 99.5, 99.6]).distributions?.sixes;
     expect(d?.median.exact).toBe(0);
     expect(d?.percentiles.map((p) => p.exact)).toEqual([0, 0, 1, 1, 2, 3]);
   });
 
   it('roll-offs capped at 4: (1/6)^(k−1)·5/6 for k < 4, the rest at 4', () => {
-    const d = buildResult({
-      rule: rollOffs(4),
-      params: {},
-      seed: 's',
-      stream: null,
-      threads: 0,
-      confidence: 1,
-      trials: 0,
-      tally: null,
-    }).distributions?.rolls;
+    const d = exactResult(rollOffs(4), {}, 's').distributions?.rolls;
     expect(d?.values.map((v) => v.fraction)).toEqual(['5/6', '5/36', '5/216', '1/216']);
     // Unbounded range: what lies past the last value listed is stated, here exactly nothing.
     expect(d?.beyond?.above).toBe(4);

@@ -14,12 +14,12 @@
 import { describe, expect, it } from 'vitest';
 import { buildResult } from '../../src/analysis/result-of.js';
 import { simulateRunInThread } from '../../src/analysis/run-in-thread.js';
-import type { Params } from '../../src/contract/types.js';
 import { Fraction } from '../../src/exact/fraction.js';
 import type { RunResult } from '../../src/result.js';
 import { fow } from '../../src/rules/fow/fow.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { countPlausible } from '../support/bounds.js';
+import { exactResult } from '../support/exact-result.js';
 
 interface Side {
   platoons: number;
@@ -70,9 +70,6 @@ function bruteForce(side: Side, hit: number, guarantee: number, turns: number, f
   return { onTable, last };
 }
 
-const exactResult = (params: Params) =>
-  buildResult({ rule: fow, params, seed: 's', stream: null, threads: 0, confidence: 1, trials: 0, tally: null });
-
 /** The listed exact chances of a result's distribution, zero ones left out, as value → fraction text. */
 function listed(result: RunResult, name: string): Map<number, string> {
   const d = result.distributions?.[name];
@@ -111,7 +108,7 @@ describe('fow: platoons on the table and the turn of the last arrival, exactly t
   for (const [what, settings] of CASES) {
     it(`${what}: every P(on the table = v by turn t), P(last = t) and the end check`, () => {
       const params = resolveParams(fow, settings);
-      const result = exactResult(params);
+      const result = exactResult(fow, params, 's');
       const turns = params.turns as number;
       const endTurn = params.endTurn as number;
       const followed = Math.max(turns, endTurn);
@@ -144,14 +141,14 @@ describe('fow: platoons on the table and the turn of the last arrival, exactly t
 
   it("the defender's last platoon at the defaults: turn 7 with chance 2560/19683, never later", () => {
     // From fow-exact.test.ts's hand-worked case: not all in by turn 6 with 2560/19683, all in by turn 7.
-    const d = listed(exactResult(resolveParams(fow, [])), 'defender.last.arrival');
+    const d = listed(exactResult(fow, resolveParams(fow, []), 's'), 'defender.last.arrival');
     expect(d.get(7)).toBe('2560/19683');
     expect(d.has(8) || d.has(9)).toBe(false);
   });
 
   it('thirty reserve platoons (no cap): the distribution of platoons on the table by turn 8 adds up to 1', () => {
     const params = resolveParams(fow, ['attackerPlatoons=30', 'attackerReserves=30']);
-    const d = exactResult(params).distributions?.['attacker.onTable.8.mean'];
+    const d = exactResult(fow, params, 's').distributions?.['attacker.onTable.8.mean'];
     let total = Fraction.ZERO;
     for (const v of d?.values ?? []) total = total.add(fraction(v.fraction as string));
     expect(total.toString()).toBe('1');

@@ -3,9 +3,9 @@ import type { StreamVersion } from '../../src/contract/types.js';
 import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
 import { STREAM_VERSIONS } from '../../src/engine/random.js';
 import { fow } from '../../src/rules/fow/fow.js';
-import { runBuiltinChunks } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { estimate } from '../../src/stats/estimate.js';
+import { wholeRunTally } from '../support/whole-run.js';
 
 const CHUNKS = 4;
 const TRIALS = CHUNKS * CHUNK_TRIALS; // 262,144
@@ -32,15 +32,7 @@ function expectSimulationMatchesExact(seed: string, settings: string[]): void {
 
 function expectSimulationMatchesExactOnStream(stream: StreamVersion, seed: string, settings: string[]): void {
   const params = resolveParams(fow, settings);
-  const tally = runBuiltinChunks({
-    ruleId: 'fow',
-    params,
-    seed,
-    stream,
-    firstChunk: 0,
-    endChunk: CHUNKS,
-    totalTrials: TRIALS,
-  });
+  const tally = wholeRunTally({ ruleId: 'fow', params, seed, stream, trials: TRIALS, chunks: CHUNKS });
   expect(tally.every((count) => Number.isInteger(count))).toBe(true);
   const tallied = fow.tally.summarize(params, tally, TRIALS);
   const exact = fow.exact!.values(params);

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { StreamVersion } from '../../src/contract/types.js';
 import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
 import { STREAM_VERSIONS } from '../../src/engine/random.js';
-import { runBuiltinChunks } from '../../src/rules/index.js';
 import { infinity } from '../../src/rules/infinity/infinity.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { estimate } from '../../src/stats/estimate.js';
 import { meanTolerance, proportionTolerance } from '../support/bounds.js';
+import { wholeRunTally } from '../support/whole-run.js';
 
 const CHUNKS = 3;
 const TRIALS = CHUNKS * CHUNK_TRIALS - 1000; // 195,608: the final chunk is short, as in a real run
@@ -25,15 +25,7 @@ function expectSimulationMatchesExact(seed: string, settings: string[]): void {
 
 function expectSimulationMatchesExactOnStream(stream: StreamVersion, seed: string, settings: string[]): void {
   const params = resolveParams(infinity, settings);
-  const tally = runBuiltinChunks({
-    ruleId: 'infinity',
-    params,
-    seed,
-    stream,
-    firstChunk: 0,
-    endChunk: CHUNKS,
-    totalTrials: TRIALS,
-  });
+  const tally = wholeRunTally({ ruleId: 'infinity', params, seed, stream, trials: TRIALS, chunks: CHUNKS });
   const tallied = infinity.tally.summarize(params, tally, TRIALS);
   const exact = infinity.exact!.values(params);
   const decides = exact['rolls.1'].toNumber();

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { StreamVersion } from '../../src/contract/types.js';
 import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
 import { STREAM_VERSIONS } from '../../src/engine/random.js';
-import { runBuiltinChunks } from '../../src/rules/index.js';
 import { noctvale } from '../../src/rules/noctvale.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { estimate } from '../../src/stats/estimate.js';
 import { meanTolerance, proportionTolerance } from '../support/bounds.js';
+import { wholeRunTally } from '../support/whole-run.js';
 
 const CHUNKS = 3;
 const TRIALS = CHUNKS * CHUNK_TRIALS - 1000; // 195,608: the final chunk is short, as in a real run
@@ -29,15 +29,7 @@ function expectSimulationMatchesExact(seed: string, settings: string[]): void {
 
 function expectSimulationMatchesExactOnStream(stream: StreamVersion, seed: string, settings: string[]): void {
   const params = resolveParams(noctvale, settings);
-  const tally = runBuiltinChunks({
-    ruleId: 'noctvale',
-    params,
-    seed,
-    stream,
-    firstChunk: 0,
-    endChunk: CHUNKS,
-    totalTrials: TRIALS,
-  });
+  const tally = wholeRunTally({ ruleId: 'noctvale', params, seed, stream, trials: TRIALS, chunks: CHUNKS });
   const tallied = noctvale.tally.summarize(params, tally, TRIALS);
   const exact = noctvale.exact!.values(params);
   const rollOffs = params.fightersA === params.fightersB;

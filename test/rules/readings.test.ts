@@ -13,6 +13,7 @@ import type { ParamSpec, ParamValue, Rule } from '../../src/contract/types.js';
 import { rules } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { cli, scratchFolder } from '../support/cli.js';
+import { exactResult } from '../support/exact-result.js';
 import { echoRule, HOSTILE } from '../support/hostile.js';
 
 const folder = scratchFolder('readings');
@@ -126,16 +127,7 @@ describe('every page carries a Readings block', () => {
       },
     };
     const params = resolveParams(hostileRule);
-    const result = buildResult({
-      rule: hostileRule,
-      params,
-      seed: 's',
-      stream: null,
-      threads: 0,
-      confidence: 1,
-      trials: 0,
-      tally: null,
-    });
+    const result = exactResult(hostileRule, params, 's');
     const { html } = buildRunPage(hostileRule, result);
     const block = readingsBlock(html);
     expect(block).toContain(escapeHtml(`the label is read as ${HOSTILE}`));

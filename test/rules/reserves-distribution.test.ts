@@ -14,6 +14,7 @@ import { Fraction } from '../../src/exact/fraction.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { reserves } from '../../src/rules/reserves/reserves.js';
 import { proportionTolerance } from '../support/bounds.js';
+import { exactResult } from '../support/exact-result.js';
 
 interface Setting {
   squads: number;
@@ -122,16 +123,7 @@ describe('reserves: squads in by each round as a whole distribution (arrived.by.
 
   it('chosen round 3, command 3, a commander lost 1 in 4: every P(m in by r) exactly the enumeration', () => {
     const expected = squadsInBy(s);
-    const { distributions } = buildResult({
-      rule: reserves,
-      params,
-      seed: 's',
-      stream: null,
-      threads: 0,
-      confidence: 1,
-      trials: 0,
-      tally: null,
-    });
+    const { distributions } = exactResult(reserves, params, 's');
     for (let r = 1; r <= s.rounds; r++) {
       const d = distributions?.[`arrived.by.${r}.mean`];
       const listed = new Map(d?.values.map((v) => [v.value, v.fraction]));

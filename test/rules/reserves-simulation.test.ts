@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { StreamVersion } from '../../src/contract/types.js';
 import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
 import { DEFAULT_STREAM, STREAM_VERSIONS } from '../../src/engine/random.js';
-import { runBuiltinChunks } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { reserves } from '../../src/rules/reserves/reserves.js';
 import { estimate } from '../../src/stats/estimate.js';
-import { meanTolerance, proportionTolerance } from '../support/bounds.js';
+import { estimateWithTolerance } from '../support/bounds.js';
+import { wholeRunTally } from '../support/whole-run.js';
 
 const CHUNKS = 4;
 const TRIALS = CHUNKS * CHUNK_TRIALS; // 262,144
@@ -26,25 +26,12 @@ function expectSimulationMatchesExact(seed: string, settings: string[]): void {
 
 function expectSimulationMatchesExactOnStream(stream: StreamVersion, seed: string, settings: string[]): void {
   const params = resolveParams(reserves, settings);
-  const tally = runBuiltinChunks({
-    ruleId: 'reserves',
-    params,
-    seed,
-    stream,
-    firstChunk: 0,
-    endChunk: CHUNKS,
-    totalTrials: TRIALS,
-  });
+  const tally = wholeRunTally({ ruleId: 'reserves', params, seed, stream, trials: TRIALS, chunks: CHUNKS });
   const tallied = reserves.tally.summarize(params, tally, TRIALS);
   const exact = reserves.exact!.values(params);
   for (const metric of reserves.metrics(params)) {
     const truth = exact[metric.name].toNumber();
-    const found = tallied[metric.name];
-    const { estimate: value, lo, hi } = estimate(found, 0.95);
-    const tolerance =
-      found.kind === 'proportion'
-        ? proportionTolerance(truth, found.trials)
-        : meanTolerance(((hi - lo) / 2 / 1.959963984540054) * Math.sqrt(found.count), found.count);
+    const { value, tolerance } = estimateWithTolerance(tallied[metric.name], truth);
     expect(Math.abs(value - truth), `${metric.name}: ${value} vs exact ${truth}`).toBeLessThanOrEqual(tolerance);
   }
 }
@@ -110,14 +97,13 @@ describe('reserves intervals stay honest when squads share the commander', () =>
         'leaderLoss=0.5',
         'fallbackCommand=0',
       ]);
-      const tally = runBuiltinChunks({
+      const tally = wholeRunTally({
         ruleId: 'reserves',
         params,
         seed: 'cluster',
         stream: DEFAULT_STREAM,
-        firstChunk: 0,
-        endChunk: 1,
-        totalTrials: CHUNK_TRIALS,
+        trials: CHUNK_TRIALS,
+        chunks: 1,
       });
       const found = reserves.tally.summarize(params, tally, CHUNK_TRIALS)['squad.round.2'];
       expect(found.kind).toBe('mean');

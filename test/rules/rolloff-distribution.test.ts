@@ -17,6 +17,7 @@ import { noctvale } from '../../src/rules/noctvale.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { rolloff } from '../../src/rules/rolloff.js';
 import { proportionTolerance } from '../support/bounds.js';
+import { exactResult } from '../support/exact-result.js';
 
 /** P(1 roll), P(2 rolls) and P(3 or more), counting every sequence of two roll-offs' eight dice. */
 function bruteForce(bonusA: number): [Fraction, Fraction, Fraction] {
@@ -38,8 +39,7 @@ function bruteForce(bonusA: number): [Fraction, Fraction, Fraction] {
 }
 
 const exactOf = (rule: Rule, params: ReturnType<typeof resolveParams>, name: string) => {
-  const d = buildResult({ rule, params, seed: 's', stream: null, threads: 0, confidence: 1, trials: 0, tally: null })
-    .distributions?.[name];
+  const d = exactResult(rule, params, 's').distributions?.[name];
   if (!d) throw new Error(`no distribution ${name}`);
   return d;
 };

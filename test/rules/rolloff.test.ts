@@ -14,12 +14,12 @@ import { describe, expect, it } from 'vitest';
 import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
 import { STREAM_VERSIONS } from '../../src/engine/random.js';
 import { Fraction } from '../../src/exact/fraction.js';
-import { runBuiltinChunks } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { rolloff } from '../../src/rules/rolloff.js';
 import { estimate } from '../../src/stats/estimate.js';
 import { meanTolerance, proportionTolerance } from '../support/bounds.js';
 import { cli, scratchFolder } from '../support/cli.js';
+import { wholeRunTally } from '../support/whole-run.js';
 
 /** Every metric by enumerating one roll's four dice. */
 function bruteForce(bonus: number): Record<string, Fraction> {
@@ -84,15 +84,7 @@ describe('rolloff simulation against the exact solution', () => {
       const oracle = bruteForce(bonus);
       const decides = oracle['rolls.1'].toNumber();
       for (const stream of STREAM_VERSIONS) {
-        const tally = runBuiltinChunks({
-          ruleId: 'rolloff',
-          params,
-          seed,
-          stream,
-          firstChunk: 0,
-          endChunk: CHUNKS,
-          totalTrials: TRIALS,
-        });
+        const tally = wholeRunTally({ ruleId: 'rolloff', params, seed, stream, trials: TRIALS, chunks: CHUNKS });
         const tallied = rolloff.tally.summarize(params, tally, TRIALS);
         for (const metric of rolloff.metrics(params)) {
           const truth = oracle[metric.name].toNumber();

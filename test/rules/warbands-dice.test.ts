@@ -17,11 +17,12 @@ import { describe, expect, it } from 'vitest';
 import { chunkStream } from '../../src/engine/random.js';
 import { Fraction } from '../../src/exact/fraction.js';
 import { belowExact, rejectBelow } from '../../src/rules/draw-digits.js';
-import { getRule, runBuiltinChunks } from '../../src/rules/index.js';
+import { getRule } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { diceCount, diceTable, jointDigits, type RollOffKind } from '../../src/rules/warbands/dice.js';
 import { DICE_HISTOGRAM, layout } from '../../src/rules/warbands/layout.js';
 import type { Warbands } from '../../src/rules/warbands/setup.js';
+import { wholeRunTally } from '../support/whole-run.js';
 
 const DICE_MAX = 26;
 type Law = Fraction[];
@@ -372,15 +373,7 @@ describe('stream 5 warbands: the dice every roll-off counts follow the face-by-f
     const seed = `warbands-dice-${set.join('&')}`;
     it(`${set.join(' ') || '(defaults)'}, seed "${seed}": each roll-off's dice histogram within 5σ`, () => {
       const params = resolveParams(rule, set);
-      const tally = runBuiltinChunks({
-        ruleId: 'warbands',
-        params,
-        seed,
-        stream: 5,
-        firstChunk: 0,
-        endChunk: Math.ceil(TRIALS / 65_536),
-        totalTrials: TRIALS,
-      });
+      const tally = wholeRunTally({ ruleId: 'warbands', params, seed, stream: 5, trials: TRIALS });
       const at = layout(params as Warbands);
       const bands = String(params.warbands)
         .split(',')

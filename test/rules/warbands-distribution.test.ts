@@ -12,13 +12,13 @@
  * repeat), so it is listed to a stated depth with the exact chance beyond.
  */
 import { describe, expect, it } from 'vitest';
-import { buildResult } from '../../src/analysis/result-of.js';
 import { simulateRunInThread } from '../../src/analysis/run-in-thread.js';
 import { Fraction } from '../../src/exact/fraction.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { rollOffDice } from '../../src/rules/warbands/exact.js';
 import { warbands } from '../../src/rules/warbands/warbands.js';
 import { countPlausible } from '../support/bounds.js';
+import { exactResult } from '../support/exact-result.js';
 
 /** Every face tuple of `count` dice. */
 function* faces(count: number): Generator<number[]> {
@@ -116,16 +116,7 @@ describe('warbands: the dice each roll-off throws, exactly the brute force', () 
 
   it('the rule reports them: the means are exact()', () => {
     const params = resolveParams(warbands, ['warbands=100:5,100:5,100:5,90:4']);
-    const result = buildResult({
-      rule: warbands,
-      params,
-      seed: 's',
-      stream: null,
-      threads: 0,
-      confidence: 1,
-      trials: 0,
-      tally: null,
-    });
+    const result = exactResult(warbands, params, 's');
     const exact = warbands.exact?.values(params) ?? {};
     for (const name of ['dice.setup.mean', 'dice.first.mean', 'dice.defender.mean']) {
       const d = result.distributions?.[name];

@@ -13,12 +13,13 @@ import type { Rng } from '../../src/contract/types.js';
 import { CHUNK_TRIALS, chunkTrials } from '../../src/engine/chunks.js';
 import { chunkStream } from '../../src/engine/random.js';
 import { belowExact, rejectBelow } from '../../src/rules/draw-digits.js';
-import { getRule, runBuiltinChunks } from '../../src/rules/index.js';
+import { getRule } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { type DiceTable, diceTable, type RollOffKind } from '../../src/rules/warbands/dice.js';
 import { foldOrders } from '../../src/rules/warbands/fold.js';
 import { DICE_HISTOGRAM, layout } from '../../src/rules/warbands/layout.js';
 import type { Warbands } from '../../src/rules/warbands/setup.js';
+import { wholeRunTally } from '../support/whole-run.js';
 
 const tables = new Map<string, DiceTable>();
 
@@ -125,15 +126,7 @@ describe('stream 5 warbands: each chunk counts what replaying its draws one tria
     const seed = `warbands-replay-${index + 1}`;
     it(`${what}, seed "${seed}": the same tally, every count`, () => {
       const params = resolveParams(rule, set) as Warbands;
-      const got = runBuiltinChunks({
-        ruleId: 'warbands',
-        params,
-        seed,
-        stream: 5,
-        firstChunk: 0,
-        endChunk: 2,
-        totalTrials: TOTAL,
-      });
+      const got = wholeRunTally({ ruleId: 'warbands', params, seed, stream: 5, trials: TOTAL, chunks: 2 });
       const replayed = new Float64Array(got.length);
       for (let chunk = 0; chunk < 2; chunk++)
         replayChunk(params, chunkStream(seed, 'warbands', chunk, 5), chunkTrials(chunk, TOTAL), replayed);

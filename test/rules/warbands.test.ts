@@ -20,9 +20,10 @@ import { describe, expect, it } from 'vitest';
 import type { Params, StreamVersion } from '../../src/contract/types.js';
 import { STREAM_VERSIONS } from '../../src/engine/random.js';
 import { Fraction } from '../../src/exact/fraction.js';
-import { getRule, runBuiltinChunks } from '../../src/rules/index.js';
+import { getRule } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { estimate } from '../../src/stats/estimate.js';
+import { wholeRunTally } from '../support/whole-run.js';
 
 const rule = getRule('warbands');
 const params = (set: Record<string, string>): Params =>
@@ -470,15 +471,7 @@ function checkSimulationOnStream(
   variances: Record<string, Fraction>,
 ): void {
   const p = params(set);
-  const tally = runBuiltinChunks({
-    ruleId: 'warbands',
-    params: p,
-    seed,
-    stream,
-    firstChunk: 0,
-    endChunk: Math.ceil(trials / 65_536),
-    totalTrials: trials,
-  });
+  const tally = wholeRunTally({ ruleId: 'warbands', params: p, seed, stream, trials });
   const summary = rule.tally.summarize(p, tally, trials);
   const exact = rule.exact!.values(p);
   const outside: string[] = [];

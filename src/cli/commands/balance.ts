@@ -89,13 +89,8 @@ export async function balanceCommand(ruleId: string, options: BalanceOptions, io
   const totalTrials = grid.length * settings.trials;
   // A resumed balance says so, and counts only its own trials in its rate.
   const already = savedTrials(checkpoint, grid.length, settings.trials);
-  if (checkpoint && already > 0 && !options.quiet)
-    io.err(
-      `resuming from ${terminalLine(checkpoint.path)}: ${formatCount(already)} of ${formatCount(totalTrials)} ` +
-        'trials already done\n',
-    );
   const run = { simulating, threads: settings.threads, totalTrials, exactUnit: 'points', already, checkpoint };
-  const result = await evaluateOnPool({ ...run, quiet: options.quiet }, io, async (hooks) =>
+  const result = await evaluateOnPool({ ...run, quiet: options.quiet, resumeLine: 'of total' }, io, async (hooks) =>
     assembleBalance(
       plan,
       await evaluateSweep(plan.sweep, { ...hooks, ledgerFor: checkpoint && ((index) => checkpoint.ledger(index)) }),

@@ -14,13 +14,11 @@ import type { GridAnalysis, GridArgs, GridJob, RecordedFile } from '../../analys
 import { buildResult } from '../../analysis/result-of.js';
 import type { Rule } from '../../contract/types.js';
 import { chunkCount } from '../../engine/chunks.js';
-import { SimulationPool } from '../../engine/pool.js';
+import type { SimulationPool } from '../../engine/pool.js';
 import { mergeTally } from '../../engine/run-chunks.js';
 import { simulateMany } from '../../engine/simulate-many.js';
 import { Interrupted, UsageError } from '../../errors.js';
 import { checkDistinct, ruleFileInputs, writeOutputs } from '../../output/files.js';
-import { formatCount } from '../../output/format.js';
-import { withInterrupt } from '../../output/interrupt.js';
 import type { Io } from '../../output/io.js';
 import { toJson } from '../../output/json.js';
 import { terminalLine } from '../../output/terminal.js';
@@ -36,7 +34,7 @@ import { type CheckpointOptions, openCheckpoint, ruleOfJob, savedTrials, streamO
 import { checkOutputFile, parseConfidence } from '../options.js';
 import { checkOutputNames } from '../output-names.js';
 import { checkGridPaths, type GridPaths } from '../output-paths.js';
-import { ProgressBar } from '../progress.js';
+import { evaluateOnPool } from './grid-pool.js';
 
 export { GRID_SHARD_FORMAT, type GridShardFile, isGridShard } from '../../shards/grid-shard-file.js';
 export type { GridArgs, GridJob, RecordedFile };
@@ -91,40 +89,32 @@ export async function runGridShard(
 
   // A resumed shard says so, and counts only its own trials in its rate.
   const already = savedTrials(checkpoint, points.length, settings.trials);
-  if (checkpoint && already > 0 && !options.quiet)
-    io.err(`resuming from ${checkpoint.path}: ${formatCount(already)} trials already done\n`);
-  const pool = SimulationPool.take(settings.threads);
-  const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet, undefined, { unit: 'trials', already });
   const total = pieces.reduce((sum, piece) => sum + shardTrials(piece, settings.trials), 0);
+  const run = { simulating: true, threads: settings.threads, totalTrials: total, already, checkpoint };
   const done: GridShardFile['pieces'] = [];
-  try {
-    await withInterrupt(async (signal) => {
-      // Every piece at once on the pool, as the points of a sweep run: small pieces travel together.
-      const outcomes = await simulateMany(
-        pool,
-        pieces.map((piece) => ({
-          rule: ruleOf(piece.point),
-          params: points[piece.point],
-          seed: seeds[piece.point],
-          stream: settings.stream,
-          trials: settings.trials,
-          chunks: piece,
-          ledger: checkpoint?.ledger(piece.point),
-        })),
-        { signal, timeout: settings.timeout, onProgress: (trials) => progress.update(trials, total) },
+  await evaluateOnPool({ ...run, quiet: options.quiet, resumeLine: 'own' }, io, async ({ pool, signal, onTrials }) => {
+    // Every piece at once on the pool, as the points of a sweep run: small pieces travel together.
+    const outcomes = await simulateMany(
+      // Simulating, so the pool is taken.
+      pool as SimulationPool,
+      pieces.map((piece) => ({
+        rule: ruleOf(piece.point),
+        params: points[piece.point],
+        seed: seeds[piece.point],
+        stream: settings.stream,
+        trials: settings.trials,
+        chunks: piece,
+        ledger: checkpoint?.ledger(piece.point),
+      })),
+      { signal, timeout: settings.timeout, onProgress: onTrials },
+    );
+    if (outcomes.some((outcome) => outcome.partial))
+      throw new Interrupted(
+        `interrupted before shard ${place.index}/${place.count} finished; a shard is merged whole, so nothing ` +
+          `was written (run it again)`,
       );
-      if (outcomes.some((outcome) => outcome.partial))
-        throw new Interrupted(
-          `interrupted before shard ${place.index}/${place.count} finished; a shard is merged whole, so nothing ` +
-            `was written (run it again)`,
-        );
-      pieces.forEach((piece, i) => done.push({ ...piece, tally: Array.from(outcomes[i].tally) }));
-    });
-  } finally {
-    checkpoint?.save();
-    progress.finish();
-    await pool.close();
-  }
+    pieces.forEach((piece, i) => done.push({ ...piece, tally: Array.from(outcomes[i].tally) }));
+  });
   const file: GridShardFile = {
     format: GRID_SHARD_FORMAT,
     version: packageVersion(),

@@ -46,7 +46,7 @@ import { renderDecisions } from '../decisions-format.js';
 import { renderRun, tableWidth } from '../format.js';
 import { checkOutputFile, parseConfidence, parseIntegerOption, parseThreads } from '../options.js';
 import { checkOutputNames } from '../output-names.js';
-import { ProgressBar } from '../progress.js';
+import { evaluateOnPool } from './grid-pool.js';
 import { type GridMergeOptions, type GridView, isGridShard, mergeGridShards } from './grid-shard.js';
 import { parseSimulationSettings, type RunOptions, withInterrupt } from './run.js';
 
@@ -106,14 +106,14 @@ export async function shardCommand(
 
   // A resumed shard says so, and counts only its own trials in its rate.
   const already = savedTrials(checkpoint, 1, settings.trials);
-  if (checkpoint && already > 0 && !options.quiet)
-    io.err(`resuming from ${checkpoint.path}: ${formatCount(already)} trials already done\n`);
-  const pool = SimulationPool.take(settings.threads);
-  const progress = new ProgressBar(io.err, io.errIsTTY && !options.quiet, undefined, { already });
-  try {
-    const target = shardTrials(chunks, settings.trials);
-    const outcome = await withInterrupt((signal) =>
-      simulate(pool, {
+  const target = shardTrials(chunks, settings.trials);
+  const run = { simulating: true, threads: settings.threads, totalTrials: target, already, checkpoint };
+  const outcome = await evaluateOnPool(
+    { ...run, quiet: options.quiet, resumeLine: 'own' },
+    io,
+    ({ pool, signal, onTrials }) =>
+      // Simulating, so the pool is taken.
+      simulate(pool as SimulationPool, {
         rule,
         params,
         seed: settings.seed,
@@ -124,41 +124,36 @@ export async function shardCommand(
         timeout: settings.timeout,
         ledger: checkpoint?.ledger(0),
         signal,
-        onProgress: (done) => progress.update(done, target),
+        onProgress: onTrials,
       }),
-    );
-    const file: ShardFile = {
-      ...envelope('shard', rule),
-      ...(rule.file ? { ruleFile: { path: rule.file.path, sha256: rule.file.sha256 } } : {}),
-      params,
-      seed: settings.seed,
-      stream: settings.stream,
-      trials: settings.trials,
-      chunks,
-      threads: settings.threads,
-      tally: Array.from(outcome.tally),
-    };
-    if (outcome.partial) {
-      // A shard's chunks must all be counted for merge to add it; the chunks that finished cannot be told apart in one
-      // tally.
-      io.out(
-        `PARTIAL: interrupted after ${formatCount(outcome.trials)} of ${formatCount(target)} trials of shard ` +
-          `${index}/${shards}; a shard is merged whole, so nothing was written (run it again)\n`,
-      );
-      process.exitCode = interruptedStatus();
-      return file;
-    }
-    writeOutputs([{ path: out, contents: toJson(file, undefined), option: '--out' }], io.out);
+  );
+  const file: ShardFile = {
+    ...envelope('shard', rule),
+    ...(rule.file ? { ruleFile: { path: rule.file.path, sha256: rule.file.sha256 } } : {}),
+    params,
+    seed: settings.seed,
+    stream: settings.stream,
+    trials: settings.trials,
+    chunks,
+    threads: settings.threads,
+    tally: Array.from(outcome.tally),
+  };
+  if (outcome.partial) {
+    // A shard's chunks must all be counted for merge to add it; the chunks that finished cannot be told apart in one
+    // tally.
     io.out(
-      `shard ${index}/${shards}: chunks ${chunks.first}–${chunks.end - 1} of ${count} ` +
-        `(${formatCount(outcome.trials)} trials) → ${terminalLine(out)}\n`,
+      `PARTIAL: interrupted after ${formatCount(outcome.trials)} of ${formatCount(target)} trials of shard ` +
+        `${index}/${shards}; a shard is merged whole, so nothing was written (run it again)\n`,
     );
+    process.exitCode = interruptedStatus();
     return file;
-  } finally {
-    checkpoint?.save();
-    progress.finish();
-    await pool.close();
   }
+  writeOutputs([{ path: out, contents: toJson(file, undefined), option: '--out' }], io.out);
+  io.out(
+    `shard ${index}/${shards}: chunks ${chunks.first}–${chunks.end - 1} of ${count} ` +
+      `(${formatCount(outcome.trials)} trials) → ${terminalLine(out)}\n`,
+  );
+  return file;
 }
 
 /** The shard's checkpoint (--checkpoint), its job the rule, parameters, stream, trials and chunks of this shard. */

@@ -89,13 +89,9 @@ export async function sweepCommand(ruleId: string, options: SweepOptions, io: Io
   // A resumed sweep says so, and counts only its own trials in its rate.
   const already = savedTrials(checkpoint, grid.length, settings.trials);
   const resumed = checkpoint && already > 0 ? { path: checkpoint.path, trials: already } : undefined;
-  if (resumed && !options.quiet)
-    io.err(
-      `resuming from ${resumed.path}: ${formatCount(already)} of ${formatCount(totalTrials)} trials already done\n`,
-    );
   // The points run at once: the bar counts trials done over all of them, or points solved.
   const run = { simulating, threads: settings.threads, totalTrials, exactUnit: 'points', already, checkpoint };
-  const sweep = await evaluateOnPool({ ...run, quiet: options.quiet }, io, (hooks) =>
+  const sweep = await evaluateOnPool({ ...run, quiet: options.quiet, resumeLine: 'of total' }, io, (hooks) =>
     orSimulate('leave out --exact', () =>
       evaluateSweep(plan, { ...hooks, ledgerFor: checkpoint && ((index) => checkpoint.ledger(index)) }),
     ),
