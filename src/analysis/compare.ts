@@ -285,19 +285,10 @@ export function planCompare(
     )
     .map((m) => m.name);
   const mixed = rulesOf.some((r) => r !== rule);
-  const headline: Rule = {
-    ...rule,
-    presentation: {
-      ...rule.presentation,
-      headline:
-        mixed && shared.length > 0
-          ? () => shared
-          : rulesOf.some((r) => r.presentation?.headline)
-            ? everyHeadline
-            : undefined,
-    },
-  };
-  const choice = chooseMetrics(headline, everyMetric, options.metric, { all: options.all });
+  const some = rulesOf.some((r) => r.presentation?.headline) ? everyHeadline : undefined;
+  const headline = mixed && shared.length > 0 ? () => shared : some;
+  const led: Rule = { ...rule, presentation: { ...rule.presentation, headline } };
+  const choice = chooseMetrics(led, everyMetric, options.metric, { all: options.all });
   const { exact, notExact } = chooseMethod(rulesOf, variants, paramsList, options);
   const base: GridSettings = exact
     ? {

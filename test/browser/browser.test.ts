@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { buildRunPage } from '../../reports/run-report.js';
-import { buildResult } from '../../src/analysis/result-of.js';
 import { bookCommand } from '../../src/cli/commands/book.js';
 import { compareCommand } from '../../src/cli/commands/compare.js';
 import { matrixCommand } from '../../src/cli/commands/matrix.js';

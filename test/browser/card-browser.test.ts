@@ -11,7 +11,6 @@ import type { Browser, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { layoutCard, type Paper, planCard } from '../../reports/card/layout.js';
 import { renderCardPage } from '../../reports/card/page.js';
-import { buildResult } from '../../src/analysis/result-of.js';
 import { cardCommand } from '../../src/cli/commands/card.js';
 import { rules } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';

@@ -16,7 +16,6 @@ import { escapeHtml } from '../../reports/escape.js';
 import { buildRunPage } from '../../reports/run-report.js';
 import { compileSpec, renderSvg } from '../../reports/svg.js';
 import { sweepPage } from '../../reports/sweep.js';
-import { buildResult } from '../../src/analysis/result-of.js';
 import type { SweepResult } from '../../src/analysis/sweep.js';
 import { unionMetrics } from '../../src/analysis/vary.js';
 import { compareCommand } from '../../src/cli/commands/compare.js';

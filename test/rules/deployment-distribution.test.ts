@@ -9,7 +9,6 @@
  * is held to it value by value.
  */
 import { describe, expect, it } from 'vitest';
-import { buildResult } from '../../src/analysis/result-of.js';
 import { simulateRunInThread } from '../../src/analysis/run-in-thread.js';
 import { Fraction } from '../../src/exact/fraction.js';
 import { deployment } from '../../src/rules/deployment/deployment.js';

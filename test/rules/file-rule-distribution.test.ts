@@ -8,7 +8,6 @@
  * line naming the metric; the histogram the same bits on any chunk split.
  */
 import { describe, expect, it } from 'vitest';
-import { buildResult } from '../../src/analysis/result-of.js';
 import { simulateRunInThread } from '../../src/analysis/run-in-thread.js';
 import type { Rule } from '../../src/contract/types.js';
 import { UsageError } from '../../src/errors.js';

@@ -12,7 +12,6 @@
  * several turns to a draw on stream 5), is held to it value by value.
  */
 import { describe, expect, it } from 'vitest';
-import { buildResult } from '../../src/analysis/result-of.js';
 import { simulateRunInThread } from '../../src/analysis/run-in-thread.js';
 import { Fraction } from '../../src/exact/fraction.js';
 import type { RunResult } from '../../src/result.js';

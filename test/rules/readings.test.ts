@@ -8,7 +8,6 @@ import { describe, expect, it } from 'vitest';
 import { escapeHtml } from '../../reports/escape.js';
 import { readingLines, readingRows } from '../../reports/readings.js';
 import { buildRunPage } from '../../reports/run-report.js';
-import { buildResult } from '../../src/analysis/result-of.js';
 import type { ParamSpec, ParamValue, Rule } from '../../src/contract/types.js';
 import { rules } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';

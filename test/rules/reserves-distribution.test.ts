@@ -8,7 +8,6 @@
  * independent.
  */
 import { describe, expect, it } from 'vitest';
-import { buildResult } from '../../src/analysis/result-of.js';
 import { simulateRunInThread } from '../../src/analysis/run-in-thread.js';
 import { Fraction } from '../../src/exact/fraction.js';
 import { resolveParams } from '../../src/rules/params.js';

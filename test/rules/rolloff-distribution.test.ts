@@ -9,7 +9,6 @@
  * tables or formulas. The simulation is held to it value by value within 5σ.
  */
 import { describe, expect, it } from 'vitest';
-import { buildResult } from '../../src/analysis/result-of.js';
 import { simulateRunInThread } from '../../src/analysis/run-in-thread.js';
 import type { Rule } from '../../src/contract/types.js';
 import { Fraction } from '../../src/exact/fraction.js';
