@@ -28,9 +28,9 @@
  * rule, the numpy run, start-up and sweep are measured for it too, each
  * repeat alternating between the two builds so that a change in the
  * machine's load falls on both, and the ratio current ÷ baseline is shown
- * (for the rules, on each stream of this build: stream 1 against a baseline
- * from before stream 2 is the same dice, so that ratio is the speed-up with
- * the stream unchanged).
+ * (for the rules, each stream against the same stream of the baseline, the
+ * same dice; a baseline from before streams runs stream 1's whatever it is
+ * asked, so there only the stream 1 row compares like with like).
  *
  * Every measurement runs in a process of its own (probe.ts). The machine's
  * load average is printed before and after: on a shared machine, read the
@@ -131,7 +131,8 @@ const limits = LIMIT_GENERATORS.map((generator) => {
 });
 const limit = limits.find((entry) => entry.generator === LIMIT)!;
 
-// Every rule, on each stream of this build and on the baseline (which has only its own stream).
+// Every rule, on each stream of this build and of the baseline: each row's "vs base" is the same stream on both, the
+// same dice (a baseline from before streams ignores the stream asked and runs its own, stream 1's dice).
 type RuleRate = { trialsPerSecond: number; trialsPerCpuSecond: number };
 /**
  * The default stream, stream 3 (the default before it, what the speed issue measured against) and stream 1. Streams 2
@@ -143,7 +144,7 @@ const THIRD = STREAMS.indexOf('3');
 const RESERVES_STREAMS = [...new Set([String(DEFAULT_STREAM), '1'])];
 const ruleConfigs = [
   ...STREAMS.map((stream) => ({ root: current, stream })),
-  ...(baseline ? [{ root: baseline, stream: '1' }] : []),
+  ...(baseline ? STREAMS.map((stream) => ({ root: baseline, stream })) : []),
 ];
 /** A rule's rates on one build; none (NaN, shown as —) on a baseline from before the rule. */
 const ruleRate = (root: string, id: string, threads: string, seed: string, stream: string): RuleRate =>
@@ -368,7 +369,6 @@ const ruleHeader = [
   'limit',
 ];
 if (baseline) ruleHeader.push('vs base: 1 thread', `${threads} threads`, '/CPU-s');
-const baseIndex = STREAMS.length;
 table([
   ruleHeader,
   ...ruleRows.flatMap((row) =>
@@ -389,9 +389,9 @@ table([
       ];
       if (baseline)
         cells.push(
-          ratio(row.single[c] / row.single[baseIndex]),
-          ratio(row.all[c] / row.all[baseIndex]),
-          ratio(row.singleCpu[c] / row.singleCpu[baseIndex]),
+          ratio(row.single[c] / row.single[STREAMS.length + c]),
+          ratio(row.all[c] / row.all[STREAMS.length + c]),
+          ratio(row.singleCpu[c] / row.singleCpu[STREAMS.length + c]),
         );
       return cells;
     }),
