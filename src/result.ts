@@ -167,14 +167,8 @@ export interface NoExact {
   quickBudget: boolean;
 }
 
-/**
- * What a run's result is assembled from, each figure already evaluated (src/analysis/result-of.ts evaluates):
- * nothing here solves, simulates or enumerates.
- */
-export interface AssembledInput {
-  rule: Pick<Rule, 'id' | 'title' | 'source' | 'file'>;
-  /** The rule's metrics at params, in its order. */
-  metrics: readonly MetricSpec[];
+/** How a run was made, as its result records it: the same for a result evaluated and one assembled. */
+export interface RunSettings {
   params: Params;
   seed: string;
   /** The stream of a simulation; null for an exact result. */
@@ -182,6 +176,20 @@ export interface AssembledInput {
   threads: number;
   confidence: number;
   trials: number;
+  partial?: boolean;
+  precision?: { target: number; reached: boolean };
+  /** The percentiles of every distribution asked for (`--percentile 10,90`), each from 0 to 100. */
+  percentiles?: readonly number[];
+}
+
+/**
+ * What a run's result is assembled from, each figure already evaluated (src/analysis/result-of.ts evaluates):
+ * nothing here solves, simulates or enumerates.
+ */
+export interface AssembledInput extends RunSettings {
+  rule: Pick<Rule, 'id' | 'title' | 'source' | 'file'>;
+  /** The rule's metrics at params, in its order. */
+  metrics: readonly MetricSpec[];
   /** Each metric as counted (the rule's summary of the tally); null where nothing was simulated. */
   tallied: Record<string, Tallied> | null;
   /** The exact values, or null where there are none. */
@@ -190,10 +198,6 @@ export interface AssembledInput {
   exactDistributions: Record<string, ExactDistribution> | null;
   /** Why enumeration gave no exact values beside the simulation, where it did not. */
   noExact?: NoExact | null;
-  partial?: boolean;
-  precision?: { target: number; reached: boolean };
-  /** The percentiles of every distribution asked for (`--percentile 10,90`), each from 0 to 100. */
-  percentiles?: readonly number[];
 }
 
 /** Every metric's estimate, interval and exact value (null where there is none), as docs/json.md gives them. */

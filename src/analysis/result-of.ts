@@ -4,21 +4,14 @@
  * only assembles them. Every analysis and client that turns a tally or a point into a result comes through here.
  */
 
-import type { Params, Rule, StreamVersion } from '../contract/types.js';
+import type { Params, Rule } from '../contract/types.js';
 import type { Fraction } from '../exact/fraction.js';
-import { assembleResult, decisionResult, type NoExact, type RunResult } from '../result.js';
+import { assembleResult, decisionResult, type NoExact, type RunResult, type RunSettings } from '../result.js';
 import { lookUpExact } from '../rules/exact-of.js';
 import type { Tallied } from '../stats/estimate.js';
 
-export interface ResultInput {
+export interface ResultInput extends RunSettings {
   rule: Rule;
-  params: Params;
-  seed: string;
-  /** The stream of a simulation; null for an exact result. */
-  stream: StreamVersion | null;
-  threads: number;
-  confidence: number;
-  trials: number;
   tally: Float64Array | null;
   /** rule.tally.summarize of the tally, when the caller already has it. */
   tallied?: Record<string, Tallied>;
@@ -26,10 +19,6 @@ export interface ResultInput {
   exact?: Record<string, Fraction> | null;
   /** Why there are no exact values beside the simulation, when the caller looked them up already. */
   noExact?: NoExact | null;
-  partial?: boolean;
-  precision?: { target: number; reached: boolean };
-  /** The percentiles of every distribution asked for (`--percentile 10,90`), each from 0 to 100. */
-  percentiles?: readonly number[];
 }
 
 /** Every metric's estimate, interval and exact value (null where the rule has no exact solution). */
@@ -50,24 +39,17 @@ export function buildResult(input: ResultInput): RunResult {
           : { values: rule.exact ? rule.exact.values(params) : null, noExact: null };
   const tallied = tally ? (input.tallied ?? rule.tally.summarize(params, tally, trials)) : null;
   // The exact distributions are asked for only where the exact values are known.
-  const hasDistributions = rule.exact?.distributions && rule.metrics(params).some((metric) => metric.distribution);
+  const metrics = rule.metrics(params);
+  const hasDistributions = rule.exact?.distributions && metrics.some((metric) => metric.distribution);
   const exactDistributions = found.values && hasDistributions ? (rule.exact?.distributions?.(params) ?? null) : null;
+  // The run's settings as the caller gave them; the figures as evaluated here.
   return assembleResult({
-    rule,
-    metrics: rule.metrics(params),
-    params,
-    seed: input.seed,
-    stream: input.stream,
-    threads: input.threads,
-    confidence: input.confidence,
-    trials,
+    ...input,
+    metrics,
     tallied,
     exact: found.values,
     exactDistributions,
     noExact: found.noExact,
-    partial: input.partial,
-    precision: input.precision,
-    percentiles: input.percentiles,
   });
 }
 

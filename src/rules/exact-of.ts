@@ -49,7 +49,7 @@ export function lookUpExact(rule: Rule, params: Params): ExactLookUp {
 const GUIDE = '(docs/custom-rules.md, "Exact without writing it")';
 
 /** A refusal to enumerate as a result carries it: its note, and whether only the quick budget stopped it. */
-export function noExactOf(refusal: NotEnumerable): NoExact {
+function noExactOf(refusal: NotEnumerable): NoExact {
   return { why: refusalText(refusal), quickBudget: refusal.pastPaths === QUICK_PATHS };
 }
 
