@@ -299,6 +299,22 @@ for (const [index, problem] of PROBLEMS.entries()) {
 python?.close();
 
 /**
+ * Runs `script` (an ES module that writes one JSON line) in a process of its own, stopped at three times `limit`
+ * seconds (at least 30 s): its JSON, or the target's NOT met line where it was stopped or failed.
+ */
+function alone<T>(label: string, limit: number, script: string): T | string {
+  const stop = Math.max(limit * 3, 30);
+  const done = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: stop * 1000,
+  });
+  if (done.signal) return `NOT met  ${label} under ${limit} s: stopped after ${stop} s`;
+  if (done.status !== 0) return `NOT met  ${label} under ${limit} s: failed: ${done.stderr.trim()}`;
+  return JSON.parse(done.stdout) as T;
+}
+
+/**
  * A target muster must reach on its own: the rule solved (or refused) in a process of its own, timed around the
  * solving as above, and stopped if it runs three times the limit (at least 30 s).
  */
@@ -317,15 +333,9 @@ function within(label: string, file: string, set: string[], squads: number, limi
     const used = process.cpuUsage(cpu);
     process.stdout.write(JSON.stringify({ ended, cpu: (used.user + used.system) / 1e6 }));
   `;
-  const stop = Math.max(limit * 3, 30);
-  const done = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-    cwd: root,
-    encoding: 'utf8',
-    timeout: stop * 1000,
-  });
-  if (done.signal) return `NOT met  ${label} under ${limit} s: stopped after ${stop} s`;
-  if (done.status !== 0) return `NOT met  ${label} under ${limit} s: failed: ${done.stderr.trim()}`;
-  const { ended, cpu } = JSON.parse(done.stdout) as { ended: string; cpu: number };
+  const solved = alone<{ ended: string; cpu: number }>(label, limit, script);
+  if (typeof solved === 'string') return solved;
+  const { ended, cpu } = solved;
   const met = cpu < limit && ended === (refusal ? 'refused' : 'solved');
   return `${met ? 'met    ' : 'NOT met'}  ${label} under ${limit} s: ${ended} in ${seconds(cpu)} CPU`;
 }
@@ -354,15 +364,8 @@ function balanceMap(): string {
     const { measureBalanceMap } = await import(${url});
     process.stdout.write(JSON.stringify(await measureBalanceMap()));
   `;
-  const stop = Math.max(BALANCE_TARGET_SECONDS * 3, 30);
-  const done = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-    cwd: root,
-    encoding: 'utf8',
-    timeout: stop * 1000,
-  });
-  if (done.signal) return `NOT met  ${label} under ${BALANCE_TARGET_SECONDS} s: stopped after ${stop} s`;
-  if (done.status !== 0) return `NOT met  ${label} under ${BALANCE_TARGET_SECONDS} s: failed: ${done.stderr.trim()}`;
-  const measured = JSON.parse(done.stdout) as BalanceMeasure;
+  const measured = alone<BalanceMeasure>(label, BALANCE_TARGET_SECONDS, script);
+  if (typeof measured === 'string') return measured;
   const met = measured.map < BALANCE_TARGET_SECONDS;
   return (
     `${met ? 'met    ' : 'NOT met'}  ${label} under ${BALANCE_TARGET_SECONDS} s: ${seconds(measured.map)} CPU ` +
