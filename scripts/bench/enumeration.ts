@@ -261,7 +261,13 @@ async function startPython(source: string, interpreter: string): Promise<Python>
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const seconds = (value: number) => (value < 1 ? `${(value * 1000).toFixed(0)} ms` : `${value.toFixed(2)} s`);
+// Below 10 ms, two decimals: the small problems take a fraction of a millisecond a solve.
+const seconds = (value: number) =>
+  value < 0.01
+    ? `${(value * 1000).toFixed(2)} ms`
+    : value < 1
+      ? `${(value * 1000).toFixed(0)} ms`
+      : `${value.toFixed(2)} s`;
 
 const icepoolSource = process.env.MUSTER_ICEPOOL;
 const interpreter = icepoolSource ? realPython() : '';
