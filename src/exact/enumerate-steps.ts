@@ -38,7 +38,11 @@ interface StepResult {
 export interface StepProcedure {
   start: unknown;
   done(state: unknown): boolean;
-  step(state: unknown, dice: EnumeratingDice): StepResult;
+  /**
+   * The step on one path. With `into`, the result is written there and `into` returned: the enumerator keeps one
+   * such object for each of a path's two runs rather than a new one a run (a fifth of the bytes a walk allocated).
+   */
+  step(state: unknown, dice: EnumeratingDice, into?: StepResult): StepResult;
   rewardSlots: number;
   /** At a decision point, whose decision and its options (checked); null where step rolls. */
   decide?(state: unknown): StepDecision | null;
@@ -355,8 +359,11 @@ function stepOutcomes(
     recent.unshift(found);
     return found;
   };
+  // Each run's result in an object of its own (the replay compares the two), reused on every path.
+  const firstRun: Stepped = { state: null, rewards: null };
+  const secondRun: Stepped = { state: null, rewards: null };
   forEachPath(
-    (dice): Stepped => procedure.step(current, dice),
+    (dice, again): Stepped => procedure.step(current, dice, again ? secondRun : firstRun),
     (result, numerator, denominator) => {
       const next = find(result.state);
       if (next !== last) {

@@ -349,10 +349,12 @@ export function leastPaths(run: (dice: EnumeratingDice) => unknown, budget: Path
  * the procedure, and nothing else: the trail is walked once, the second run
  * only replays it. It cannot catch a procedure built to repeat itself in
  * pairs of calls; it catches the ones that are simply not a function of
- * their dice, which is every mistake seen so far.
+ * their dice, which is every mistake seen so far. `run` is told which run of
+ * the path it is (`again` on the second), so that each run may write its
+ * result into an object of its own, kept from path to path.
  */
 export function forEachPath<R>(
-  run: (dice: EnumeratingDice) => R,
+  run: (dice: EnumeratingDice, again: boolean) => R,
   visit: (result: R, numerator: bigint, denominator: bigint) => void,
   budget: PathBudget,
   replay?: Replay<R>,
@@ -362,7 +364,7 @@ export function forEachPath<R>(
     if (budget.used >= budget.paths) throw pastBudget(budget);
     budget.used++;
     dice.at = 0;
-    let result = run(dice);
+    let result = run(dice, false);
     if (dice.at !== dice.depth) {
       throw notReplayed(dice.procedure, `stopped after ${dice.at} of its dice`, dice.pathText());
     }
@@ -374,12 +376,17 @@ export function forEachPath<R>(
 }
 
 /** The path run again on the same results: its second result, or the one line saying how it differs from the first. */
-function replayPath<R>(dice: ReplayDice, run: (dice: EnumeratingDice) => R, replay: Replay<R>, first: R): R {
+function replayPath<R>(
+  dice: ReplayDice,
+  run: (dice: EnumeratingDice, again: boolean) => R,
+  replay: Replay<R>,
+  first: R,
+): R {
   dice.at = 0;
   dice.replaying = true;
   let second: R;
   try {
-    second = run(dice);
+    second = run(dice, true);
   } finally {
     dice.replaying = false;
   }

@@ -174,11 +174,14 @@ export function stepProcedure(
         context.fail(`done(state, params): returned ${context.describe(ended)}; allowed: true or false`);
       return ended as boolean;
     },
-    step: (state, dice) => {
+    step: (state, dice, into) => {
       const next = form.step(state, dice, params, out, prepared);
       rewards = null;
       readStep(out);
-      return { state: next, rewards };
+      if (into === undefined) return { state: next, rewards };
+      into.state = next;
+      into.rewards = rewards;
+      return into;
     },
     explored: () => strayCheck(context, out, metrics),
   };
