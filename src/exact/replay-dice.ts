@@ -306,10 +306,21 @@ class ReplayDice implements EnumeratingDice {
   }
 }
 
+/**
+ * A whole number as toLocaleString('en-US') writes it (1,000,000), without it: its first call loads ICU's number
+ * formats, 12 ms measured, a seventieth of the refusal of a walk past the budget. Anything else goes to it.
+ */
+export function grouped(n: number): string {
+  if (!Number.isSafeInteger(n) || n < 0) return n.toLocaleString('en-US');
+  let text = String(n);
+  for (let at = text.length - 3; at > 0; at -= 3) text = `${text.slice(0, at)},${text.slice(at)}`;
+  return text;
+}
+
 /** The refusal of an enumeration that needs more paths than its budget. */
 export function pastBudget(budget: PathBudget): NotEnumerable {
   return new NotEnumerable(
-    `enumeration needs more than ${budget.paths.toLocaleString('en-US')} paths`,
+    `enumeration needs more than ${grouped(budget.paths)} paths`,
     budget.instead,
     '',
     true,
