@@ -200,16 +200,25 @@ export function stepReader(
  * name held in a variable (5% of a step-form walk, measured). Names enter the code only as JSON string literals.
  * Where code generation is forbidden, the same check over the names.
  */
-function unwrittenCheck(metrics: readonly MetricSpec[]): (out: Record<string, unknown>) => boolean {
+function unwrittenCheck(metrics: readonly MetricSpec[]): Unwritten {
+  const fields = metrics.map((metric, index) => `out[${JSON.stringify(metric.name)}] === 0 && out[${index}] === 0`);
+  const code = `'use strict';\nreturn ${fields.join(' && ') || 'true'};`;
+  // Made once per list of names: each exact solve of a rule asks for its reader anew.
+  let check = unwrittenChecks.get(code);
+  if (check) return check;
   try {
-    const fields = metrics.map((metric, index) => `out[${JSON.stringify(metric.name)}] === 0 && out[${index}] === 0`);
-    return new Function('out', `'use strict';\nreturn ${fields.join(' && ') || 'true'};`) as (
-      out: Record<string, unknown>,
-    ) => boolean;
+    check = new Function('out', code) as Unwritten;
   } catch {
-    return (out) => metrics.every((metric, index) => out[metric.name] === 0 && out[index] === 0);
+    const names = metrics.map((metric) => metric.name);
+    check = (out) => names.every((name, index) => out[name] === 0 && out[index] === 0);
   }
+  if (unwrittenChecks.size >= 200) unwrittenChecks.clear();
+  unwrittenChecks.set(code, check);
+  return check;
 }
+
+type Unwritten = (out: Record<string, unknown>) => boolean;
+const unwrittenChecks = new Map<string, Unwritten>();
 
 /** A field a step added to its out, removed (the out is kept) and named in one line. */
 function strayCheck(out: Record<string, unknown>, metrics: readonly MetricSpec[], fail: (what: string) => never) {
