@@ -130,7 +130,9 @@ function stepReplay(textOf: (state: unknown) => string, strictText: (state: unkn
       for (let slot = 0; slot < slots; slot++) {
         const [n, d] = a?.[slot] ?? [0n, 1n];
         const [m, e] = b?.[slot] ?? [0n, 1n];
-        if (n * e !== m * d) return `wrote ${n}/${d}, then ${m}/${e}, to metric ${slot} (out[${slot}]),`;
+        // The same pair (the common case) needs no products to be the same fraction.
+        if ((n !== m || d !== e) && n * e !== m * d)
+          return `wrote ${n}/${d}, then ${m}/${e}, to metric ${slot} (out[${slot}]),`;
       }
       return null;
     },
