@@ -38,7 +38,11 @@ interface StepResult {
 export interface StepProcedure {
   start: unknown;
   done(state: unknown): boolean;
-  step(state: unknown, dice: EnumeratingDice): StepResult;
+  /**
+   * The step on one path. With `into`, the result is written there and `into` returned: the enumerator keeps one
+   * such object for each of a path's two runs rather than a new one a run (a fifth of the bytes a walk allocated).
+   */
+  step(state: unknown, dice: EnumeratingDice, into?: StepResult): StepResult;
   rewardSlots: number;
   /** At a decision point, whose decision and its options (checked); null where step rolls. */
   decide?(state: unknown): StepDecision | null;
@@ -126,7 +130,9 @@ function stepReplay(textOf: (state: unknown) => string, strictText: (state: unkn
       for (let slot = 0; slot < slots; slot++) {
         const [n, d] = a?.[slot] ?? [0n, 1n];
         const [m, e] = b?.[slot] ?? [0n, 1n];
-        if (n * e !== m * d) return `wrote ${n}/${d}, then ${m}/${e}, to metric ${slot} (out[${slot}]),`;
+        // The same pair (the common case) needs no products to be the same fraction.
+        if ((n !== m || d !== e) && n * e !== m * d)
+          return `wrote ${n}/${d}, then ${m}/${e}, to metric ${slot} (out[${slot}]),`;
       }
       return null;
     },
@@ -212,7 +218,7 @@ export function exploreSteps(procedure: StepProcedure, budget: PathBudget, maxSt
       continue;
     }
     const from = keys[state];
-    const [targets, expected] = stepOutcomes(procedure, current, budget, {
+    const [targets, inChances, expected] = stepOutcomes(procedure, current, budget, {
       add,
       frozen,
       from,
@@ -228,8 +234,8 @@ export function exploreSteps(procedure: StepProcedure, budget: PathBudget, maxSt
       strictText: (next) => textOf(next, STRICT, from),
     });
     procedure.explored?.();
-    to.push(Int32Array.from(targets.keys()));
-    chances.push([...targets.values()]);
+    to.push(targets);
+    chances.push(inChances);
     rewards.push(expected);
   }
   return { keys, frozen, absorbing, to, chances, rewards, decisions };
@@ -307,7 +313,7 @@ class Inflow {
 }
 
 /**
- * One state's step on every path: the chance of each next state (by index) and the expected reward of the step
+ * One state's step on every path: each next state (by index) with its chance, and the expected reward of the step
  * per slot. Most paths of a step reach a state that the path before it or one of its last few reached (36 paths
  * of a squad's 2d6, two states): such a state is found by value (sameState against that state as a step receives
  * it, plain JSON), with no text written and no map asked; the others by their text.
@@ -317,9 +323,10 @@ function stepOutcomes(
   current: unknown,
   budget: PathBudget,
   index: StateIndex,
-): [Map<number, WeightSum>, WeightSum[]] {
+): [Int32Array, WeightSum[], WeightSum[]] {
   const inflows = new Map<number, Inflow>();
-  const expected = Array.from({ length: procedure.rewardSlots }, () => new WeightSum());
+  const expected: WeightSum[] = [];
+  for (let slot = 0; slot < procedure.rewardSlots; slot++) expected.push(new WeightSum());
   const kept = { state: null as unknown, from: index.from };
   const recent: number[] = [];
   const { frozen } = index;
@@ -355,8 +362,11 @@ function stepOutcomes(
     recent.unshift(found);
     return found;
   };
+  // Each run's result in an object of its own (the replay compares the two), reused on every path.
+  const firstRun: Stepped = { state: null, rewards: null };
+  const secondRun: Stepped = { state: null, rewards: null };
   forEachPath(
-    (dice): Stepped => procedure.step(current, dice),
+    (dice, again): Stepped => procedure.step(current, dice, again ? secondRun : firstRun),
     (result, numerator, denominator) => {
       const next = find(result.state);
       if (next !== last) {
@@ -376,9 +386,15 @@ function stepOutcomes(
     budget,
     stepReplay(index.textOf, index.strictText),
   );
-  const targets = new Map<number, WeightSum>();
-  for (const [next, inflow] of inflows) targets.set(next, inflow.flush());
-  return [targets, expected];
+  // Each next state and its chance, in the order first reached, as arrays (no iterator a state: Int32Array.from of
+  // a map's keys was a few percent of a walk of small steps).
+  const targets = new Int32Array(inflows.size);
+  const chances: WeightSum[] = [];
+  for (const [next, inflow] of inflows) {
+    targets[chances.length] = next;
+    chances.push(inflow.flush());
+  }
+  return [targets, chances, expected];
 }
 
 /**

@@ -142,6 +142,9 @@ export class MetricSums {
   }
 }
 
+/** A reward slot nothing was written to, 0/1: shared, since a slot's pair is replaced, never changed. */
+const NOTHING = [0n, 1n] as const;
+
 /** The step form's four functions as the enumerator calls them (enumerate-steps.ts), at params. */
 export function stepProcedure(
   context: EnumerationContext,
@@ -154,13 +157,24 @@ export function stepProcedure(
   const out = stepOut(metrics);
   // What the step in progress wrote, as fractions (null while it wrote nothing).
   let rewards: Array<readonly [bigint, bigint]> | null = null;
+  // The value last written and its fraction: a step mostly writes the same value on every path (1 a roll).
+  let lastValue = Number.NaN;
+  let lastRational: readonly [bigint, bigint] = NOTHING;
   const readStep = stepReader(
     metrics,
     (index, value) => {
-      rewards ??= metrics.map(() => [0n, 1n] as const);
-      const [n, d] = rationalOf(value);
+      rewards ??= metrics.map(() => NOTHING);
+      if (value !== lastValue) {
+        lastValue = value;
+        lastRational = rationalOf(value);
+      }
+      const [n, d] = lastRational;
       const [before, beforeDenominator] = rewards[index];
-      rewards[index] = [before * d + n * beforeDenominator, beforeDenominator * d];
+      // Nothing written before in this step (0/1): the sum is the value itself, without four bigint products.
+      rewards[index] =
+        before === 0n && beforeDenominator === 1n
+          ? [n, d]
+          : [before * d + n * beforeDenominator, beforeDenominator * d];
     },
     context.fail,
     false,
@@ -174,11 +188,14 @@ export function stepProcedure(
         context.fail(`done(state, params): returned ${context.describe(ended)}; allowed: true or false`);
       return ended as boolean;
     },
-    step: (state, dice) => {
+    step: (state, dice, into) => {
       const next = form.step(state, dice, params, out, prepared);
       rewards = null;
       readStep(out);
-      return { state: next, rewards };
+      if (into === undefined) return { state: next, rewards };
+      into.state = next;
+      into.rewards = rewards;
+      return into;
     },
     explored: () => strayCheck(context, out, metrics),
   };

@@ -5,7 +5,7 @@
  * seed 38, drawn from a few keys and values so that equal pairs are common; keys are written in a drawn order.
  */
 import { describe, expect, it } from 'vitest';
-import { canonicalState, sameState } from '../../src/exact/canonical-state.js';
+import { canonicalState, sameState, stateText } from '../../src/exact/canonical-state.js';
 
 describe('sameState', () => {
   it('seed 38: 5,000 pairs of plain states agree with the equality of their canonical texts', () => {
@@ -47,5 +47,63 @@ describe('sameState', () => {
     expect(sameState([undefined], [null])).toBe(false);
     expect(sameState({ a: undefined }, { b: 1 })).toBe(false);
     expect(sameState(Object.create(null), {})).toBe(false);
+  });
+
+  it('a field more or less, a field of another prototype, a field JSON drops', () => {
+    expect(sameState({ a: 1, b: 2 }, { a: 1 })).toBe(false);
+    expect(sameState({ a: 1 }, { a: 1, b: 2 })).toBe(false);
+    expect(sameState({ b: 1 }, { a: 1 })).toBe(false);
+    expect(sameState({ a: 1, b: 2 }, { b: 2, a: 1 })).toBe(true);
+    expect(sameState({ a: { b: [1, { c: 0 }] } }, { a: { b: [1, { c: 0 }] } })).toBe(true);
+    expect(sameState({ a: { b: [1, { c: 0 }] } }, { a: { b: [1, { c: -0 }] } })).toBe(false);
+    expect(sameState([-0], [0])).toBe(false);
+    expect(sameState({ a: -0 }, { a: 0 })).toBe(false);
+    expect(sameState({ a: [] }, { a: {} })).toBe(false);
+    expect(sameState({ a: {} }, { a: [] })).toBe(false);
+    // A field inherited from another prototype, or an object of a class: not plain.
+    expect(sameState(Object.create({ a: 1 }), { a: 1 })).toBe(false);
+    class Squad {
+      a = 1;
+    }
+    expect(sameState(new Squad(), { a: 1 })).toBe(false);
+    expect(sameState({ a: new Squad() }, { a: { a: 1 } })).toBe(false);
+    // A field that is not enumerable is one JSON drops: it is not the kept state's field, nor counted.
+    const hidden = Object.defineProperty({ a: 1 }, 'b', { value: 2, enumerable: false });
+    expect(sameState(hidden, { a: 1, b: 2 })).toBe(false);
+    expect(sameState(hidden, { a: 1 })).toBe(true);
+    // A field on an array is dropped by JSON too, and by the texts canonical-state.ts writes by value.
+    expect(sameState(Object.assign([1], { x: 1 }), [1])).toBe(true);
+    expect(sameState([1, 2], [1])).toBe(false);
+  });
+
+  it('with an enumerable field on Object.prototype, a field more or less is still told apart', () => {
+    Object.defineProperty(Object.prototype, 'polluted', {
+      value: 1,
+      enumerable: true,
+      configurable: true,
+      writable: true,
+    });
+    try {
+      // Every object now lists "polluted" in for…in: each key is asked whether it is its own.
+      expect(sameState({ a: 1, polluted: 1 }, { a: 1 })).toBe(false);
+      expect(sameState({ a: 1 }, { a: 1, polluted: 1 })).toBe(false);
+      expect(sameState({ a: 1, b: 2 }, { a: 1 })).toBe(false);
+      expect(sameState({ a: 1 }, { a: 2 })).toBe(false);
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).polluted;
+    }
+    expect(sameState({ a: 1 }, { a: 1 })).toBe(true);
+  });
+});
+
+describe('canonicalState key order', () => {
+  it('keys sorted by UTF-16 code units, numbered keys among them as strings, few keys or many', () => {
+    expect(canonicalState({ b: 1, a: 2, B: 3, _: 4 })).toBe('{"B":3,"_":4,"a":2,"b":1}');
+    expect(canonicalState({ 10: 1, 9: 2, a: 3 })).toBe('{"10":1,"9":2,"a":3}');
+    expect(canonicalState({ é: 1, z: 2, '\u{1F600}': 3, '\uFF01': 4 })).toBe('{"z":2,"é":1,"\u{1F600}":3,"\uFF01":4}');
+    const many: Record<string, number> = {};
+    for (const key of 'qwertyuiopasdfghjklzxcvbnm') many[key] = 1;
+    expect(canonicalState(many)).toBe(`{${[...'abcdefghijklmnopqrstuvwxyz'].map((k) => `"${k}":1`).join(',')}}`);
+    expect(stateText({ b: [{ d: 1, c: 2 }], a: 0 })).toBe('{"a":0,"b":[{"c":2,"d":1}]}');
   });
 });
