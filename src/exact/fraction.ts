@@ -178,6 +178,8 @@ function sumOver(a: Fraction, n: bigint, d: bigint): Fraction {
  * at 200 bits, 2.7× at 1,000, 5× at 5,000.
  */
 export function greatestCommonDivisor(a: bigint, b: bigint): bigint {
+  // Both below 2^53 (most fractions): Euclid in doubles from the start.
+  if (a <= SAFE && b <= SAFE) return BigInt(doubleEuclid(Number(a), Number(b)));
   if (a < b) [a, b] = [b, a];
   while (b > SAFE) {
     const shift = BigInt(leadingShift(a));
@@ -213,16 +215,21 @@ export function greatestCommonDivisor(a: bigint, b: bigint): bigint {
       a = nextA;
     }
   }
-  if (b === 0n) return a === 0n ? 1n : a;
-  // Below 2^53 the remainders are exact in doubles, and a double's % is far cheaper than a BigInt's.
-  let x = Number(b);
-  let y = Number(a % b);
+  if (b === 0n) return a;
+  return BigInt(doubleEuclid(Number(b), Number(a % b)));
+}
+
+/**
+ * Euclid on whole numbers below 2^53, whose remainders are exact in doubles (a double's % is far cheaper than a
+ * BigInt's); 1 for 0 and 0.
+ */
+function doubleEuclid(x: number, y: number): number {
   while (y !== 0) {
     const rest = x % y;
     x = y;
     y = rest;
   }
-  return BigInt(x);
+  return x === 0 ? 1 : x;
 }
 
 const BELOW_2_TO_1023 = 1n << 1023n;
