@@ -13,6 +13,7 @@
  */
 
 import { UsageError } from '../errors.js';
+import { formatCount } from '../text/count.js';
 import { type Chain, shorten, solveChain } from './absorbing-chain.js';
 import { canonicalState, frozenState, NotPlainJson, sameState, stateText } from './canonical-state.js';
 import type { Fraction } from './fraction.js';
@@ -176,7 +177,7 @@ export function exploreSteps(procedure: StepProcedure, budget: PathBudget, maxSt
         throw new BadState(STRICT, new NotPlainJson('', 'read differently field by field'), kept.from);
       }
       if (keys.length >= maxStates) {
-        const most = maxStates.toLocaleString('en-US');
+        const most = formatCount(maxStates);
         throw new NotEnumerable(
           `enumeration reaches more than ${most} states (the state ${shorten(text)} is one past it)`,
           'a state that keeps less (merge what no later step reads)',

@@ -18,6 +18,7 @@
  * No node: imports: the calculator page enumerates in the browser.
  */
 import { UsageError } from '../errors.js';
+import { formatCount } from '../text/count.js';
 import { EXPRESSION_ALLOWED, MAX_EXPRESSION, parseDiceExpression } from './dice-expression.js';
 import { callText, EXPRESSION_KEY, MAX_SIDES, type Node, nodeOf, sizeNode } from './dice-nodes.js';
 
@@ -251,8 +252,7 @@ class ReplayDice implements EnumeratingDice {
       // A trial may roll that many dice and end, or repeat a roll until something happens (paths of every
       // length): enumeration cannot tell which, so the line names both and the remedy of each.
       throw new NotEnumerable(
-        `enumeration needs more than ${this.budget.dice.toLocaleString('en-US')} dice on one path of the ` +
-          `${this.procedure}`,
+        `enumeration needs more than ${formatCount(this.budget.dice)} dice on one path of the ` + `${this.procedure}`,
         `dice.count(n, sides, atLeast) for many dice rolled at once, or ${this.budget.loops}`,
       );
     }
@@ -306,21 +306,10 @@ class ReplayDice implements EnumeratingDice {
   }
 }
 
-/**
- * A whole number as toLocaleString('en-US') writes it (1,000,000), without it: its first call loads ICU's number
- * formats, 12 ms measured, a seventieth of the refusal of a walk past the budget. Anything else goes to it.
- */
-export function grouped(n: number): string {
-  if (!Number.isSafeInteger(n) || n < 0) return n.toLocaleString('en-US');
-  let text = String(n);
-  for (let at = text.length - 3; at > 0; at -= 3) text = `${text.slice(0, at)},${text.slice(at)}`;
-  return text;
-}
-
 /** The refusal of an enumeration that needs more paths than its budget. */
 export function pastBudget(budget: PathBudget): NotEnumerable {
   return new NotEnumerable(
-    `enumeration needs more than ${grouped(budget.paths)} paths`,
+    `enumeration needs more than ${formatCount(budget.paths)} paths`,
     budget.instead,
     '',
     true,

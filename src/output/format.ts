@@ -19,19 +19,8 @@ export function formatParams(params: Params): string {
     .join(' ');
 }
 
-/**
- * A whole number with commas between thousands, as en-US writes it; other
- * numbers as toLocaleString('en-US') gives them. Written out rather than
- * asked of Intl, whose first call loads locale data: 10 ms of every command.
- * @example formatCount(6553600) // '6,553,600'
- */
-export function formatCount(count: number): string {
-  if (!Number.isSafeInteger(count)) return count.toLocaleString('en-US');
-  const digits = String(Math.abs(count));
-  let grouped = digits.slice(0, ((digits.length - 1) % 3) + 1);
-  for (let at = grouped.length; at < digits.length; at += 3) grouped += `,${digits.slice(at, at + 3)}`;
-  return count < 0 ? `-${grouped}` : grouped;
-}
+/** Counts are written by src/text/count.ts, a leaf the exact engine's messages share. */
+export { formatCount } from '../text/count.js';
 
 /** A fraction short enough to read (denominator up to 12 digits), else null. */
 export function readableFraction(fraction: Fraction | undefined): string | null {

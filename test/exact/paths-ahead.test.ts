@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { EXPRESSION_KEY, nodeOf, sizeNode } from '../../src/exact/dice-nodes.js';
 import { enumerateSteps } from '../../src/exact/enumerate-steps.js';
-import { grouped, NotEnumerable, pathBudget } from '../../src/exact/replay-dice.js';
+import { NotEnumerable, pathBudget } from '../../src/exact/replay-dice.js';
+import { formatCount } from '../../src/text/count.js';
 
 const M = 40;
 const K = 30;
@@ -88,15 +89,15 @@ describe('a call counted without its weights (sizeNode) has the branches of the 
   });
 });
 
-describe('the refusal writes its budget as en-US does (grouped), without loading ICU', () => {
+describe('the refusal writes its budget as en-US does (formatCount), without loading ICU', () => {
   it('0, 999, 1,000, 1,000,000, 2^53 − 1; a fraction or a negative number as toLocaleString writes it', () => {
-    expect(grouped(0)).toBe('0');
-    expect(grouped(999)).toBe('999');
-    expect(grouped(1000)).toBe('1,000');
-    expect(grouped(12345)).toBe('12,345');
-    expect(grouped(1_000_000)).toBe('1,000,000');
-    expect(grouped(Number.MAX_SAFE_INTEGER)).toBe('9,007,199,254,740,991');
-    expect(grouped(1234.5)).toBe('1,234.5');
-    expect(grouped(-1234)).toBe('-1,234');
+    expect(formatCount(0)).toBe('0');
+    expect(formatCount(999)).toBe('999');
+    expect(formatCount(1000)).toBe('1,000');
+    expect(formatCount(12345)).toBe('12,345');
+    expect(formatCount(1_000_000)).toBe('1,000,000');
+    expect(formatCount(Number.MAX_SAFE_INTEGER)).toBe('9,007,199,254,740,991');
+    expect(formatCount(1234.5)).toBe('1,234.5');
+    expect(formatCount(-1234)).toBe('-1,234');
   });
 });
