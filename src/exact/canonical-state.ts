@@ -256,7 +256,7 @@ export function sameState(value: unknown, plain: unknown): boolean {
     return true;
   }
   if (Array.isArray(value) || Object.getPrototypeOf(value) !== Object.prototype) return false;
-  return inheritsNoField() ? sameFields(value, plain) : sameOwnFields(value, plain);
+  return sameFields(value, plain, !inheritsNoField());
 }
 
 /**
@@ -268,12 +268,14 @@ function inheritsNoField(): boolean {
   return true;
 }
 
-/** sameState of two objects, `value` of Object.prototype, which inherits no enumerable field. */
-function sameFields(value: object, plain: object): boolean {
-  // for…in over a plain object's own fields: no array of keys made.
+/**
+ * sameState of two objects, `value` of Object.prototype, by for…in over its fields (no array of keys made);
+ * `askOwn` where Object.prototype has an enumerable field, which for…in lists too, so each key is asked.
+ */
+function sameFields(value: object, plain: object, askOwn: boolean): boolean {
   let fields = 0;
   for (const key in value) {
-    if (!Object.hasOwn(plain, key)) return false;
+    if ((askOwn && !Object.hasOwn(value, key)) || !Object.hasOwn(plain, key)) return false;
     const mine = (value as Record<string, unknown>)[key];
     const kept = (plain as Record<string, unknown>)[key];
     fields++;
@@ -281,18 +283,6 @@ function sameFields(value: object, plain: object): boolean {
     // Object.is tells -0 (which no plain state holds) from it.
     if (mine === kept && typeof kept !== 'object' && kept !== 0) continue;
     if (!sameState(mine, kept)) return false;
-  }
-  for (const _ in plain) fields--;
-  return fields === 0;
-}
-
-/** sameFields where Object.prototype has an enumerable field: for…in lists it too, and each key is asked. */
-function sameOwnFields(value: object, plain: object): boolean {
-  let fields = 0;
-  for (const key in value) {
-    if (!Object.hasOwn(value, key) || !Object.hasOwn(plain, key)) return false;
-    fields++;
-    if (!sameState((value as Record<string, unknown>)[key], (plain as Record<string, unknown>)[key])) return false;
   }
   for (const _ in plain) fields--;
   return fields === 0;
