@@ -5,7 +5,7 @@
  * nearly always multiples of one another (6^3 and 6^5), so an addition is a
  * divisibility test and a product, not a greatest common divisor.
  */
-import { Fraction } from './fraction.js';
+import { Fraction, greatestCommonDivisor } from './fraction.js';
 
 export class WeightSum {
   numerator = 0n;
@@ -35,7 +35,7 @@ export class WeightSum {
         return;
       }
     }
-    const common = (mine / gcd(mine, denominator)) * denominator;
+    const common = (mine / greatestCommonDivisor(mine, denominator)) * denominator;
     this.numerator = this.numerator * (common / mine) + numerator * (common / denominator);
     this.denominator = common;
   }
@@ -52,11 +52,4 @@ export class WeightSum {
   toFraction(): Fraction {
     return Fraction.of(this.numerator, this.denominator);
   }
-}
-
-export function gcd(a: bigint, b: bigint): bigint {
-  if (a < 0n) a = -a;
-  if (b < 0n) b = -b;
-  while (b !== 0n) [a, b] = [b, a % b];
-  return a;
 }
