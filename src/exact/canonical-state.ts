@@ -287,3 +287,57 @@ function sameFields(value: object, plain: object, askOwn: boolean): boolean {
   for (const _ in plain) fields--;
   return fields === 0;
 }
+
+/**
+ * A state whose fields all hold a number, string, boolean or null, as a step wrote it: its keys in the order the
+ * step's object lists them, and their values. A step builds its states from one literal, so the states it returns
+ * list their keys in one order; `matchFlat` compares one to this by walking its fields once, with no key looked up
+ * by name (a field looked up by a name held in a variable cost most of sameState, measured).
+ */
+export interface FlatShape {
+  readonly keys: readonly string[];
+  readonly values: readonly unknown[];
+}
+
+/** The shape of a state already checked as plain JSON (canonicalState), or null where a field holds an object. */
+export function flatShape(state: unknown): FlatShape | null {
+  if (typeof state !== 'object' || state === null || Array.isArray(state) || !inheritsNoField()) return null;
+  const keys: string[] = [];
+  const values: unknown[] = [];
+  for (const key in state) {
+    const value = (state as Record<string, unknown>)[key];
+    if (typeof value === 'object' && value !== null) return null;
+    keys.push(key);
+    values.push(value);
+  }
+  return { keys, values };
+}
+
+/** What matchFlat tells: the same state, another state, or nothing (sameState must say). */
+export const SAME = 1;
+export const OTHER = 0;
+export const UNTOLD = -1;
+
+/**
+ * Whether `value` is the state of `shape`, where that can be told from its fields in the shape's order: SAME only
+ * where sameState would say the same, OTHER only where it would say not; UNTOLD for anything else (a class, keys
+ * in another order, a -0 where the state holds 0), which sameState settles.
+ */
+export function matchFlat(value: unknown, shape: FlatShape): number {
+  if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return UNTOLD;
+  if (!inheritsNoField()) return UNTOLD;
+  const { keys, values } = shape;
+  let i = 0;
+  for (const key in value) {
+    // A field the state has not (for…in lists own fields only here): sameState says not the same.
+    if (i === keys.length) return OTHER;
+    if (key !== keys[i]) return UNTOLD;
+    const mine = (value as Record<string, unknown>)[key];
+    const kept = values[i];
+    // A field of another value: kept is never an object, NaN or -0 (plain JSON), so no sameState says the same.
+    if (mine !== kept) return OTHER;
+    if (kept === 0 && Object.is(mine, -0)) return UNTOLD;
+    i++;
+  }
+  return i === keys.length ? SAME : UNTOLD;
+}

@@ -15,7 +15,18 @@
 import { UsageError } from '../errors.js';
 import { formatCount } from '../text/count.js';
 import { type Chain, shorten, solveChain } from './absorbing-chain.js';
-import { canonicalState, frozenState, NotPlainJson, sameState, stateText } from './canonical-state.js';
+import {
+  canonicalState,
+  type FlatShape,
+  flatShape,
+  frozenState,
+  matchFlat,
+  NotPlainJson,
+  OTHER,
+  SAME,
+  sameState,
+  stateText,
+} from './canonical-state.js';
 import type { Fraction } from './fraction.js';
 import {
   type EnumeratingDice,
@@ -104,18 +115,23 @@ interface Stepped {
 }
 
 /**
- * A step's two runs of a path must reach the same state and write the same rewards. They are compared by value
- * (sameState): no text is written for either. Where they differ, or the comparison cannot read the second
- * state, its text is written in full (`strictText`, which refuses a state that is not plain JSON by name) and
- * the texts compared.
+ * A step's two runs of a path must reach the same state and write the same rewards. They are compared by value:
+ * first by `bothAt`, which finds both among the states the step reached last by their fields alone (matchFlat), then,
+ * where it cannot tell, by sameState; no text is written for either. Where they differ, or the comparison cannot read
+ * the second state, its text is written in full (`strictText`, which refuses a state that is not plain JSON by name)
+ * and the texts compared.
  */
-function stepReplay(textOf: (state: unknown) => string, strictText: (state: unknown) => string): Replay<Stepped> {
+function stepReplay(
+  textOf: (state: unknown) => string,
+  strictText: (state: unknown) => string,
+  bothAt: (first: unknown, second: unknown) => boolean,
+): Replay<Stepped> {
   return {
     procedure: 'step',
     differ(first, second) {
       let same: boolean;
       try {
-        same = sameState(first.state, second.state);
+        same = bothAt(first.state, second.state) || sameState(first.state, second.state);
       } catch {
         same = false;
       }
@@ -158,6 +174,8 @@ export function enumerateSteps(procedure: StepProcedure, budget: PathBudget, max
 export function exploreSteps(procedure: StepProcedure, budget: PathBudget, maxStates = DEFAULT_STATES): StepGraph {
   const keys: string[] = [];
   const frozen: unknown[] = [];
+  // Each state's fields in the order its step wrote them, where all hold a plain value (matchFlat).
+  const shapes: Array<FlatShape | null> = [];
   const indexOf = new Map<string, number>();
   const textOf = (state: unknown, call: string, from: string | null): string => {
     try {
@@ -186,6 +204,7 @@ export function exploreSteps(procedure: StepProcedure, budget: PathBudget, maxSt
       index = keys.length;
       keys.push(text);
       frozen.push(frozenState(text));
+      shapes.push(flatShape(kept === undefined ? frozen[index] : kept.state));
       indexOf.set(text, index);
       if (kept !== undefined) ahead.found(index);
     }
@@ -222,6 +241,7 @@ export function exploreSteps(procedure: StepProcedure, budget: PathBudget, maxSt
     const [targets, inChances, expected] = stepOutcomes(procedure, current, budget, {
       add,
       frozen,
+      shapes,
       from,
       byValue,
       textOf: (next) => {
@@ -260,6 +280,7 @@ export function exploreSteps(procedure: StepProcedure, budget: PathBudget, maxSt
 interface StateIndex {
   add: (text: string, kept: { state: unknown; from: string }) => number;
   frozen: readonly unknown[];
+  shapes: ReadonlyArray<FlatShape | null>;
   from: string;
   textOf: (state: unknown) => string;
   strictText: (state: unknown) => string;
@@ -280,6 +301,10 @@ interface ByValue {
 
 /** How many of the states a step reached last are compared by value before a next state's text is written. */
 const RECENT = 4;
+/** A path whose state was found by its fields among none of them (matchFlat could not tell for one at least). */
+const FOUND_NONE = -1;
+/** A path whose state each of them was told apart from by its fields: no state is compared again, its text is written. */
+const FOUND_OTHER = -2;
 
 /**
  * The weight a step's paths carry to one next state. Paths in a row mostly carry the same weight (each path under
@@ -330,26 +355,66 @@ function stepOutcomes(
   for (let slot = 0; slot < procedure.rewardSlots; slot++) expected.push(new WeightSum());
   const kept = { state: null as unknown, from: index.from };
   const recent: number[] = [];
-  const { frozen } = index;
+  const { frozen, shapes, byValue } = index;
   // The state the last path reached, and where its weight went: the next path mostly reaches it too.
   let last = -1;
   let lastInflow: Inflow | undefined;
-  const { byValue } = index;
-  const compared = (found: number): number => {
+  // This path's: whether its state is looked for by value (byValue), and the state its two runs were found to reach
+  // by their fields (FOUND_NONE: by none; FOUND_OTHER: every state looked at told apart from it by its fields).
+  let looking = false;
+  let found = FOUND_NONE;
+  const compared = (at: number): number => {
     byValue.hits++;
-    return found;
+    return at;
+  };
+  /** The state among the last few that `state` is by its fields; FOUND_OTHER or FOUND_NONE where none is. */
+  const byFields = (state: unknown): number => {
+    let told = true;
+    if (last >= 0) {
+      const shape = shapes[last];
+      const match = shape ? matchFlat(state, shape) : -1;
+      if (match === SAME) return last;
+      told = match === OTHER;
+    }
+    for (let r = 0; r < recent.length; r++) {
+      const at = recent[r];
+      if (at === last) continue;
+      const shape = shapes[at];
+      const match = shape ? matchFlat(state, shape) : -1;
+      if (match === SAME) return at;
+      if (match !== OTHER) told = false;
+    }
+    return told ? FOUND_OTHER : FOUND_NONE;
+  };
+  // Asked first on each path, by the replay, with both runs' states.
+  const bothAt = (first: unknown, second: unknown): boolean => {
+    looking = byValue.hits * 4 >= byValue.tries || ++byValue.skipped % 16 === 0;
+    found = FOUND_NONE;
+    if (!looking) return false;
+    const at = byFields(first);
+    if (at < 0) {
+      found = at;
+      return false;
+    }
+    const shape = shapes[at] as FlatShape;
+    if (matchFlat(second, shape) !== SAME) return false;
+    found = at;
+    return true;
   };
   const find = (state: unknown): number => {
     let text: string;
     try {
-      if (byValue.hits * 4 >= byValue.tries || ++byValue.skipped % 16 === 0) {
+      if (looking) {
         if (++byValue.tries >= 1024) {
           byValue.tries /= 2;
           byValue.hits /= 2;
         }
-        if (last >= 0 && sameState(state, frozen[last])) return compared(last);
-        for (let r = 0; r < recent.length; r++)
-          if (recent[r] !== last && sameState(state, frozen[recent[r]])) return compared(recent[r]);
+        if (found >= 0) return compared(found);
+        if (found === FOUND_NONE) {
+          if (last >= 0 && sameState(state, frozen[last])) return compared(last);
+          for (let r = 0; r < recent.length; r++)
+            if (recent[r] !== last && sameState(state, frozen[recent[r]])) return compared(recent[r]);
+        }
       }
       text = index.textOf(state);
     } catch (error) {
@@ -358,10 +423,10 @@ function stepOutcomes(
       text = index.strictText(state);
     }
     kept.state = state;
-    const found = index.add(text, kept);
+    const at = index.add(text, kept);
     if (recent.length === RECENT) recent.pop();
-    recent.unshift(found);
-    return found;
+    recent.unshift(at);
+    return at;
   };
   // Each run's result in an object of its own (the replay compares the two), reused on every path.
   const firstRun: Stepped = { state: null, rewards: null };
@@ -385,7 +450,7 @@ function stepOutcomes(
       }
     },
     budget,
-    stepReplay(index.textOf, index.strictText),
+    stepReplay(index.textOf, index.strictText, bothAt),
   );
   // Each next state and its chance, in the order first reached, as arrays (no iterator a state: Int32Array.from of
   // a map's keys was a few percent of a walk of small steps).

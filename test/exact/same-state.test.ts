@@ -5,7 +5,16 @@
  * seed 38, drawn from a few keys and values so that equal pairs are common; keys are written in a drawn order.
  */
 import { describe, expect, it } from 'vitest';
-import { canonicalState, sameState, stateText } from '../../src/exact/canonical-state.js';
+import {
+  canonicalState,
+  flatShape,
+  matchFlat,
+  OTHER,
+  SAME,
+  sameState,
+  stateText,
+  UNTOLD,
+} from '../../src/exact/canonical-state.js';
 
 describe('sameState', () => {
   it('seed 38: 5,000 pairs of plain states agree with the equality of their canonical texts', () => {
@@ -93,6 +102,72 @@ describe('sameState', () => {
       delete (Object.prototype as Record<string, unknown>).polluted;
     }
     expect(sameState({ a: 1 }, { a: 1 })).toBe(true);
+  });
+});
+
+describe('matchFlat', () => {
+  it('seed 38: 5,000 pairs of flat states: SAME only for equal canonical texts, OTHER only for unequal ones', () => {
+    let x = 38;
+    const next = (n: number) => {
+      x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+      // The high bits: an LCG's low bits repeat with a short period (the lowest alternates).
+      return (x >>> 16) % n;
+    };
+    const leaves: unknown[] = [0, 1, 2, 0.5, 'a', '1', true, false, null];
+    const keys = ['a', 'b', 'c'];
+    const draw = (): Record<string, unknown> => {
+      const record: Record<string, unknown> = {};
+      for (const key of keys.slice(next(2))) record[key] = leaves[next(leaves.length)];
+      return next(4) === 0 ? Object.fromEntries(Object.entries(record).reverse()) : record;
+    };
+    const told = { [SAME]: 0, [OTHER]: 0, [UNTOLD]: 0 };
+    for (let pair = 0; pair < 5000; pair++) {
+      const kept = draw();
+      const shape = flatShape(kept);
+      expect(shape).not.toBeNull();
+      const value = next(3) === 0 ? { ...kept } : draw();
+      const same = canonicalState(value) === canonicalState(kept);
+      const match = matchFlat(value, shape as NonNullable<typeof shape>);
+      told[match as 1 | 0 | -1]++;
+      if (match === SAME) expect(same).toBe(true);
+      if (match === OTHER) expect(same).toBe(false);
+    }
+    // Each answer was given often: the keys in another order (a quarter of the draws) are left to sameState.
+    expect(told[SAME]).toBeGreaterThan(1000);
+    expect(told[OTHER]).toBeGreaterThan(1000);
+    expect(told[UNTOLD]).toBeGreaterThan(500);
+  });
+
+  it('leaves to sameState what its fields alone cannot tell', () => {
+    const shape = flatShape({ a: 0, b: 'x' }) as NonNullable<ReturnType<typeof flatShape>>;
+    expect(matchFlat({ a: 0, b: 'x' }, shape)).toBe(SAME);
+    expect(matchFlat({ a: 1, b: 'x' }, shape)).toBe(OTHER);
+    expect(matchFlat({ a: 0, b: 'x', c: 1 }, shape)).toBe(OTHER);
+    expect(matchFlat({ a: -0, b: 'x' }, shape)).toBe(UNTOLD);
+    expect(matchFlat({ b: 'x', a: 0 }, shape)).toBe(UNTOLD);
+    expect(matchFlat({ a: 0 }, shape)).toBe(UNTOLD);
+    expect(matchFlat([0, 'x'], shape)).toBe(UNTOLD);
+    expect(matchFlat(Object.assign(Object.create(null), { a: 0, b: 'x' }), shape)).toBe(UNTOLD);
+    class Squad {
+      a = 0;
+      b = 'x';
+    }
+    expect(matchFlat(new Squad(), shape)).toBe(UNTOLD);
+    // A state holding an object has no shape: sameState compares it.
+    expect(flatShape({ a: [1] })).toBeNull();
+    expect(flatShape([1])).toBeNull();
+    Object.defineProperty(Object.prototype, 'polluted', {
+      value: 1,
+      enumerable: true,
+      configurable: true,
+      writable: true,
+    });
+    try {
+      expect(matchFlat({ a: 0, b: 'x' }, shape)).toBe(UNTOLD);
+      expect(flatShape({ a: 0 })).toBeNull();
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).polluted;
+    }
   });
 });
 
