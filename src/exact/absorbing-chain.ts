@@ -28,7 +28,7 @@ export interface Chain {
   /** For each non-absorbing state, where one step goes and with what chance (the chances sum to 1). */
   to: Int32Array[];
   chances: WeightSum[][];
-  /** For each non-absorbing state, the expected reward of one step from it, per reward slot. */
+  /** For each non-absorbing state, the expected reward of one step from it, per reward slot (a hole: none). */
   rewards: WeightSum[][];
   rewardSlots: number;
   /** How a state is named in a message (its canonical text). */

@@ -299,8 +299,12 @@ export interface FlatShape {
   readonly values: readonly unknown[];
 }
 
-/** The shape of a state already checked as plain JSON (canonicalState), or null where a field holds an object. */
-export function flatShape(state: unknown): FlatShape | null {
+/**
+ * The shape of a state already checked as plain JSON (canonicalState), or null where a field holds an object. The
+ * keys of `like` (the shape of a state found before) are kept in place of the same keys: a step's states share one
+ * array of keys, and a walk keeps a shape a state to its end.
+ */
+export function flatShape(state: unknown, like?: FlatShape | null): FlatShape | null {
   if (typeof state !== 'object' || state === null || Array.isArray(state) || !inheritsNoField()) return null;
   const keys: string[] = [];
   const values: unknown[] = [];
@@ -310,6 +314,8 @@ export function flatShape(state: unknown): FlatShape | null {
     keys.push(key);
     values.push(value);
   }
+  const before = like?.keys;
+  if (before?.length === keys.length && keys.every((key, i) => key === before[i])) return { keys: before, values };
   return { keys, values };
 }
 

@@ -80,7 +80,10 @@ export interface StepGraph {
   to: Int32Array[];
   /** A chance state's chance of each successor; empty at a decision and an ended state. */
   chances: WeightSum[][];
-  /** A chance state's expected reward of one step, per slot; empty at a decision and an ended state. */
+  /**
+   * A chance state's expected reward of one step, per slot (a hole for a slot no path wrote); empty at a decision
+   * and an ended state.
+   */
   rewards: WeightSum[][];
   /** The decision at each state, or null. */
   decisions: Array<StepDecision | null>;
@@ -204,7 +207,7 @@ export function exploreSteps(procedure: StepProcedure, budget: PathBudget, maxSt
       index = keys.length;
       keys.push(text);
       frozen.push(frozenState(text));
-      shapes.push(flatShape(kept === undefined ? frozen[index] : kept.state));
+      shapes.push(flatShape(kept === undefined ? frozen[index] : kept.state, shapes[index - 1]));
       indexOf.set(text, index);
       if (kept !== undefined) ahead.found(index);
     }
@@ -351,8 +354,9 @@ function stepOutcomes(
   index: StateIndex,
 ): [Int32Array, WeightSum[], WeightSum[]] {
   const inflows = new Map<number, Inflow>();
+  // A slot's sum made when the step first writes to it: a slot no path writes stays a hole, which solveChain's
+  // forEach and decision-play's `list[slot]?.` pass over, rather than a zero sum a slot a state kept to the end.
   const expected: WeightSum[] = [];
-  for (let slot = 0; slot < procedure.rewardSlots; slot++) expected.push(new WeightSum());
   const kept = { state: null as unknown, from: index.from };
   const recent: number[] = [];
   const { frozen, shapes, byValue } = index;
@@ -445,7 +449,8 @@ function stepOutcomes(
       if (written) {
         for (let slot = 0; slot < written.length; slot++) {
           const reward = written[slot];
-          if (reward[0] !== 0n) expected[slot].add(numerator * reward[0], denominator * reward[1]);
+          if (reward[0] !== 0n)
+            (expected[slot] ??= new WeightSum()).add(numerator * reward[0], denominator * reward[1]);
         }
       }
     },
