@@ -350,9 +350,14 @@ function alone<T>(label: string, limit: number, script: string): T | string {
   return JSON.parse(done.stdout) as T;
 }
 
+/** How many processes of its own each absolute target is timed in; its verdict is on their median. */
+const ALONE_RUNS = 3;
+
 /**
  * A target muster must reach on its own: the rule solved (or refused) in a process of its own, timed around the
- * solving as above, and stopped if it runs three times the limit (at least 30 s).
+ * solving as above, and stopped if it runs three times the limit (at least 30 s). Timed in ALONE_RUNS processes,
+ * one after another: one cold process on this shared machine read anything from 0.68 to 1.06 s for the same
+ * refusal, so the verdict is on the median, and every run is printed.
  */
 function within(label: string, file: string, set: string[], squads: number, limit: number, refusal = false): string {
   const url = (path: string) => JSON.stringify(pathToFileURL(fileURLToPath(new URL(path, import.meta.url))).href);
@@ -369,11 +374,21 @@ function within(label: string, file: string, set: string[], squads: number, limi
     const used = process.cpuUsage(cpu);
     process.stdout.write(JSON.stringify({ ended, cpu: (used.user + used.system) / 1e6 }));
   `;
-  const solved = alone<{ ended: string; cpu: number }>(label, limit, script);
-  if (typeof solved === 'string') return solved;
-  const { ended, cpu } = solved;
-  const met = cpu < limit && ended === (refusal ? 'refused' : 'solved');
-  return `${met ? 'met    ' : 'NOT met'}  ${label} under ${limit} s: ${ended} in ${seconds(cpu)} CPU`;
+  const runs: Array<{ ended: string; cpu: number }> = [];
+  for (let run = 0; run < ALONE_RUNS; run++) {
+    const solved = alone<{ ended: string; cpu: number }>(label, limit, script);
+    if (typeof solved === 'string') return solved;
+    runs.push(solved);
+  }
+  const wanted = refusal ? 'refused' : 'solved';
+  const other = runs.find((run) => run.ended !== wanted);
+  const cpu = median(runs.map((run) => run.cpu));
+  const met = cpu < limit && other === undefined;
+  const each = runs.map((run) => seconds(run.cpu)).join(', ');
+  return (
+    `${met ? 'met    ' : 'NOT met'}  ${label} under ${limit} s: ${other?.ended ?? wanted} in ${seconds(cpu)} CPU ` +
+    `(median of ${ALONE_RUNS} processes: ${each})`
+  );
 }
 
 verdicts.push(

@@ -26,6 +26,7 @@ import {
   SAME,
   sameState,
   stateText,
+  UNTOLD,
 } from './canonical-state.js';
 import type { Fraction } from './fraction.js';
 import {
@@ -374,17 +375,12 @@ function stepOutcomes(
   /** The state among the last few that `state` is by its fields; FOUND_OTHER or FOUND_NONE where none is. */
   const byFields = (state: unknown): number => {
     let told = true;
-    if (last >= 0) {
-      const shape = shapes[last];
-      const match = shape ? matchFlat(state, shape) : -1;
-      if (match === SAME) return last;
-      told = match === OTHER;
-    }
-    for (let r = 0; r < recent.length; r++) {
-      const at = recent[r];
-      if (at === last) continue;
+    // The state the last path reached (r = -1), then the others of the last few.
+    for (let r = -1; r < recent.length; r++) {
+      const at = r < 0 ? last : recent[r];
+      if (at < 0 || (r >= 0 && at === last)) continue;
       const shape = shapes[at];
-      const match = shape ? matchFlat(state, shape) : -1;
+      const match = shape === null ? UNTOLD : matchFlat(state, shape);
       if (match === SAME) return at;
       if (match !== OTHER) told = false;
     }
