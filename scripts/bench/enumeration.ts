@@ -11,7 +11,12 @@
  * one Python process that stays up and is asked for one problem at a time.
  * Each side is warmed up first, then the timed runs alternate, muster then
  * icepool, RUNS of them, and each ratio is the median of the pairs' ratios,
- * so a machine whose speed drifts slows both alike. The warm-up is WARMUP
+ * so a machine whose speed drifts slows both alike. A timed run is a batch:
+ * as many solves as fill BATCH_SECONDS on that side (one, for a problem that
+ * takes longer), timed together and divided, since one solve of a tenth of a
+ * millisecond timed alone reads whatever the garbage collector or a
+ * neighbour did in it (Infinity at 30 against 30 read 0.53 ms on one run,
+ * 0.1–0.3 ms on the others). The warm-up is WARMUP
  * solves on each side, and on muster's side as many more as it takes to
  * spend WARMUP_SECONDS of CPU solving (at most MAX_WARMUP solves): V8
  * compiles a hot function only after it has run a while, on threads of its
@@ -55,6 +60,11 @@ const WARMUP_SECONDS = Number(process.env.MUSTER_BENCH_WARMUP_SECONDS ?? 1);
  * (Infinity 13 against 15, two fresh processes: 0.23–0.27 ms a solve at the 200th, 0.10–0.19 ms past the 5,000th).
  */
 const MAX_WARMUP = 20_000;
+/** A timed run's solves fill this much CPU time on each side (at most MAX_BATCH solves, at least one). */
+const BATCH_SECONDS = 0.02;
+const MAX_BATCH = 1000;
+/** How many solves of `perSolve` seconds fill a batch. */
+const batchOf = (perSolve: number) => Math.max(1, Math.min(MAX_BATCH, Math.ceil(BATCH_SECONDS / perSolve)));
 /** icepool's slowest problems (minutes a run on this machine) are left out unless this is set. */
 const SLOW = process.env.MUSTER_BENCH_SLOW === '1';
 /** The issue's goal: muster at least this many times as fast as icepool on each problem. */
@@ -200,21 +210,26 @@ interface Timing {
   answer: string;
 }
 
-function timeMuster(make: () => Rule, problem: Problem): Timing {
-  const rule = make();
-  const params = resolveParams(rule, problem.set);
+/** `count` solves, each of a rule adapted afresh (adapted before the clock starts): the time of one, their mean. */
+function timeMuster(make: () => Rule, problem: Problem, count = 1): Timing {
+  const rules = Array.from({ length: count }, () => {
+    const rule = make();
+    return { rule, params: resolveParams(rule, problem.set) };
+  });
+  let values: Record<string, { toString(): string }> = {};
   const cpu = process.cpuUsage();
   const wall = performance.now();
-  const values = (rule.exact as RuleExact).values(params);
+  for (const { rule, params } of rules) values = (rule.exact as RuleExact).values(params);
   const used = process.cpuUsage(cpu);
   return {
-    wall: (performance.now() - wall) / 1000,
-    cpu: (used.user + used.system) / 1e6,
+    wall: (performance.now() - wall) / 1000 / count,
+    cpu: (used.user + used.system) / 1e6 / count,
     answer: values[problem.metric].toString(),
   };
 }
 
-// The Python side: one process, every problem's solve() defined up front, then one timed run a request.
+// The Python side: one process, every problem's solve() defined up front, then one timed batch a request
+// ("index count": count solves, the time of one their mean).
 const DRIVER = `import json, sys, time
 programs = json.loads(sys.stdin.readline())
 solvers = []
@@ -224,15 +239,16 @@ for source in programs:
     solvers.append(space['solve'])
 print('ready', flush=True)
 for line in sys.stdin:
-    index = int(line)
+    index, count = map(int, line.split())
     cpu, wall = time.process_time(), time.perf_counter()
-    answer = solvers[index]()
+    for _ in range(count):
+        answer = solvers[index]()
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-    print(json.dumps({'cpu': cpu, 'wall': wall, 'answer': str(answer)}), flush=True)
+    print(json.dumps({'cpu': cpu / count, 'wall': wall / count, 'answer': str(answer)}), flush=True)
 `;
 
 interface Python {
-  ask(index: number): Promise<Timing>;
+  ask(index: number, count?: number): Promise<Timing>;
   close(): void;
 }
 
@@ -257,8 +273,8 @@ async function startPython(source: string, interpreter: string): Promise<Python>
   child.stdin.write(`${JSON.stringify(PROBLEMS.map((problem) => problem.icepool))}\n`);
   if ((await next()) !== 'ready') throw new Error('the icepool process did not start');
   return {
-    async ask(index) {
-      child.stdin.write(`${index}\n`);
+    async ask(index, count = 1) {
+      child.stdin.write(`${index} ${count}\n`);
       return JSON.parse(await next()) as Timing;
     },
     close: () => child.stdin.end(),
@@ -287,19 +303,27 @@ for (const [index, problem] of PROBLEMS.entries()) {
   const once = problem.slow !== undefined;
   let cold: Timing | undefined;
   let coldOther: Timing | undefined;
+  let ourBatch = 1;
+  let theirBatch = 1;
   if (!once) {
     // The warm-up: each side's code compiled, its caches as a long session has them.
     cold = timeMuster(make, problem);
     coldOther = withIcepool ? await withIcepool.ask(index) : undefined;
     let spent = 0;
+    let solves = 0;
+    let theirLast = coldOther?.cpu ?? 0;
     for (let run = 1; run < MAX_WARMUP && (run < WARMUP || spent < WARMUP_SECONDS); run++) {
       spent += timeMuster(make, problem).cpu;
-      if (withIcepool && run < WARMUP) await withIcepool.ask(index);
+      solves++;
+      if (withIcepool && run < WARMUP) theirLast = (await withIcepool.ask(index)).cpu;
     }
+    // Each side's batch from its warm solves: muster's mean, icepool's last.
+    ourBatch = batchOf(spent / Math.max(1, solves));
+    theirBatch = batchOf(theirLast);
   }
   for (let run = 0; run < (once ? 1 : RUNS); run++) {
-    const mine = timeMuster(make, problem);
-    const other = withIcepool ? await withIcepool.ask(index) : undefined;
+    const mine = timeMuster(make, problem, ourBatch);
+    const other = withIcepool ? await withIcepool.ask(index, theirBatch) : undefined;
     cold ??= mine;
     coldOther ??= other;
     ours.push(mine);
@@ -427,8 +451,9 @@ verdicts.push(balanceMap());
 
 process.stdout.write(
   `Enumeration, in-process CPU time (start-up left out on both sides), median of ${RUNS} in turn after ${WARMUP} ` +
-    `warm-up solves each, muster's until they took ${WARMUP_SECONDS} s of CPU (the slow problems: one run each, ` +
-    'cold); first: the first solve of the problem in this process, before its warm-up (its ratio, icepool first ÷ muster first); ' +
+    `warm-up solves each, muster's until they took ${WARMUP_SECONDS} s of CPU, each run as many solves as fill ` +
+    `${BATCH_SECONDS * 1000} ms on its side, the time of one their mean (the slow problems: one solve each, cold); ` +
+    'first: the first solve of the problem in this process, before its warm-up (its ratio, icepool first ÷ muster first); ' +
     `icepool ÷ muster is the median of the pairs (above 1: muster faster)${
       icepoolSource ? `; Python: ${interpreter}` : ''
     }\n\n`,
