@@ -16,6 +16,21 @@ import {
   UNTOLD,
 } from '../../src/exact/canonical-state.js';
 
+/** Runs `check` while Object.prototype has an enumerable field, "polluted", as a script may add one. */
+function withPollutedPrototype(check: () => void): void {
+  Object.defineProperty(Object.prototype, 'polluted', {
+    value: 1,
+    enumerable: true,
+    configurable: true,
+    writable: true,
+  });
+  try {
+    check();
+  } finally {
+    delete (Object.prototype as Record<string, unknown>).polluted;
+  }
+}
+
 describe('sameState', () => {
   it('seed 38: 5,000 pairs of plain states agree with the equality of their canonical texts', () => {
     let x = 38;
@@ -86,21 +101,13 @@ describe('sameState', () => {
   });
 
   it('with an enumerable field on Object.prototype, a field more or less is still told apart', () => {
-    Object.defineProperty(Object.prototype, 'polluted', {
-      value: 1,
-      enumerable: true,
-      configurable: true,
-      writable: true,
-    });
-    try {
+    withPollutedPrototype(() => {
       // Every object now lists "polluted" in for…in: each key is asked whether it is its own.
       expect(sameState({ a: 1, polluted: 1 }, { a: 1 })).toBe(false);
       expect(sameState({ a: 1 }, { a: 1, polluted: 1 })).toBe(false);
       expect(sameState({ a: 1, b: 2 }, { a: 1 })).toBe(false);
       expect(sameState({ a: 1 }, { a: 2 })).toBe(false);
-    } finally {
-      delete (Object.prototype as Record<string, unknown>).polluted;
-    }
+    });
     expect(sameState({ a: 1 }, { a: 1 })).toBe(true);
   });
 });
@@ -156,18 +163,10 @@ describe('matchFlat', () => {
     // A state holding an object has no shape: sameState compares it.
     expect(flatShape({ a: [1] })).toBeNull();
     expect(flatShape([1])).toBeNull();
-    Object.defineProperty(Object.prototype, 'polluted', {
-      value: 1,
-      enumerable: true,
-      configurable: true,
-      writable: true,
-    });
-    try {
+    withPollutedPrototype(() => {
       expect(matchFlat({ a: 0, b: 'x' }, shape)).toBe(UNTOLD);
       expect(flatShape({ a: 0 })).toBeNull();
-    } finally {
-      delete (Object.prototype as Record<string, unknown>).polluted;
-    }
+    });
   });
 });
 
