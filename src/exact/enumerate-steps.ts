@@ -149,9 +149,12 @@ function stepReplay(
       if (a === b) return null;
       const slots = Math.max(a?.length ?? 0, b?.length ?? 0);
       for (let slot = 0; slot < slots; slot++) {
-        const [n, d] = a?.[slot] ?? [0n, 1n];
-        const [m, e] = b?.[slot] ?? [0n, 1n];
-        // The same pair (the common case) needs no products to be the same fraction.
+        const mine = a?.[slot];
+        const theirs = b?.[slot];
+        // The same pair (the common case: both runs wrote one value, whose pair sums.ts keeps) is the same fraction.
+        if (mine === theirs) continue;
+        const [n, d] = mine ?? NOTHING_WRITTEN;
+        const [m, e] = theirs ?? NOTHING_WRITTEN;
         if ((n !== m || d !== e) && n * e !== m * d)
           return `wrote ${n}/${d}, then ${m}/${e}, to metric ${slot} (out[${slot}]),`;
       }
@@ -302,6 +305,9 @@ interface ByValue {
   hits: number;
   skipped: number;
 }
+
+/** A reward slot a run did not write to: 0/1. */
+const NOTHING_WRITTEN = [0n, 1n] as const;
 
 /** How many of the states a step reached last are compared by value before a next state's text is written. */
 const RECENT = 4;

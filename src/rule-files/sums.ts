@@ -168,13 +168,16 @@ export function stepProcedure(
         lastValue = value;
         lastRational = rationalOf(value);
       }
-      const [n, d] = lastRational;
       const [before, beforeDenominator] = rewards[index];
-      // Nothing written before in this step (0/1): the sum is the value itself, without four bigint products.
-      rewards[index] =
-        before === 0n && beforeDenominator === 1n
-          ? [n, d]
-          : [before * d + n * beforeDenominator, beforeDenominator * d];
+      // Nothing written before in this step (0/1): the sum is the value itself, without four bigint products, and
+      // the pair itself, so that both runs of a path that wrote the same value hold the same pair (enumerate-steps.ts
+      // compares them by identity first).
+      if (before === 0n && beforeDenominator === 1n) {
+        rewards[index] = lastRational;
+        return;
+      }
+      const [n, d] = lastRational;
+      rewards[index] = [before * d + n * beforeDenominator, beforeDenominator * d];
     },
     context.fail,
     false,
