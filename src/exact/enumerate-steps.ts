@@ -153,8 +153,8 @@ function stepReplay(
         const theirs = b?.[slot];
         // The same pair (the common case: both runs wrote one value, whose pair sums.ts keeps) is the same fraction.
         if (mine === theirs) continue;
-        const [n, d] = mine ?? NOTHING_WRITTEN;
-        const [m, e] = theirs ?? NOTHING_WRITTEN;
+        const [n, d] = mine ?? NO_REWARD;
+        const [m, e] = theirs ?? NO_REWARD;
         if ((n !== m || d !== e) && n * e !== m * d)
           return `wrote ${n}/${d}, then ${m}/${e}, to metric ${slot} (out[${slot}]),`;
       }
@@ -306,8 +306,11 @@ interface ByValue {
   skipped: number;
 }
 
-/** A reward slot a run did not write to: 0/1. */
-const NOTHING_WRITTEN = [0n, 1n] as const;
+/**
+ * A reward slot nothing was written to, 0/1: one pair, shared by the step form's reader (rule-files/sums.ts), since
+ * a slot's pair is replaced, never changed.
+ */
+export const NO_REWARD = [0n, 1n] as const;
 
 /** How many of the states a step reached last are compared by value before a next state's text is written. */
 const RECENT = 4;

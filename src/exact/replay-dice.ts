@@ -252,7 +252,7 @@ class ReplayDice implements EnumeratingDice {
       // A trial may roll that many dice and end, or repeat a roll until something happens (paths of every
       // length): enumeration cannot tell which, so the line names both and the remedy of each.
       throw new NotEnumerable(
-        `enumeration needs more than ${formatCount(this.budget.dice)} dice on one path of the ` + `${this.procedure}`,
+        `enumeration needs more than ${formatCount(this.budget.dice)} dice on one path of the ${this.procedure}`,
         `dice.count(n, sides, atLeast) for many dice rolled at once, or ${this.budget.loops}`,
       );
     }

@@ -8,7 +8,7 @@
 import type { MetricSpec, Params } from '../contract/types.js';
 import { UsageError } from '../errors.js';
 import { rationalOf } from '../exact/double-value.js';
-import { BadState, type StepProcedure } from '../exact/enumerate-steps.js';
+import { BadState, NO_REWARD, type StepProcedure } from '../exact/enumerate-steps.js';
 import { distributionOf, type ExactDistribution } from '../exact/exact-distribution.js';
 import type { Fraction } from '../exact/fraction.js';
 import { NotEnumerable } from '../exact/replay-dice.js';
@@ -142,9 +142,6 @@ export class MetricSums {
   }
 }
 
-/** A reward slot nothing was written to, 0/1: shared, since a slot's pair is replaced, never changed. */
-const NOTHING = [0n, 1n] as const;
-
 /** The step form's four functions as the enumerator calls them (enumerate-steps.ts), at params. */
 export function stepProcedure(
   context: EnumerationContext,
@@ -159,11 +156,11 @@ export function stepProcedure(
   let rewards: Array<readonly [bigint, bigint]> | null = null;
   // The value last written and its fraction: a step mostly writes the same value on every path (1 a roll).
   let lastValue = Number.NaN;
-  let lastRational: readonly [bigint, bigint] = NOTHING;
+  let lastRational: readonly [bigint, bigint] = NO_REWARD;
   const readStep = stepReader(
     metrics,
     (index, value) => {
-      rewards ??= metrics.map(() => NOTHING);
+      rewards ??= metrics.map(() => NO_REWARD);
       if (value !== lastValue) {
         lastValue = value;
         lastRational = rationalOf(value);
