@@ -114,7 +114,7 @@ const defaults: Setting = {
 const settings: Array<[string, Partial<Setting>]> = [
   ['2 squads, 12 rounds: 3^6 outcomes (round 6 needs a 1), a chunk histogram', { squads: 2, rounds: 12 }],
   ['12 squads, 4 rounds: 13^5, a chunk histogram', { squads: 12, rounds: 4 }],
-  ['15 squads, 4 rounds: 16^5 = 2^20, the largest chunk histogram', { squads: 15, rounds: 4 }],
+  ['15 squads, 4 rounds: 16^4 codes, a chunk histogram', { squads: 15, rounds: 4 }],
   [
     '12 squads, 4 rounds, target 9: only rounds 3 and 4 bring one in, else lost, a chunk histogram',
     { squads: 12, rounds: 4, target: 9 },
@@ -127,9 +127,11 @@ const settings: Array<[string, Partial<Setting>]> = [
     '3 squads, 12 rounds, target 20 (no face brings one in): every squad lost, 4 outcomes',
     { squads: 3, rounds: 12, target: 20 },
   ],
-  ['20 squads, 4 rounds: 21^5, trial by trial', { squads: 20, rounds: 4 }],
+  ['20 squads, 4 rounds: 21^4 codes, a chunk histogram', { squads: 20, rounds: 4 }],
+  ['31 squads, 4 rounds: 32^4 = 2^20 codes, the largest chunk histogram', { squads: 31, rounds: 4 }],
+  ['32 squads, 4 rounds: 33^4 codes, past 2^20, trial by trial', { squads: 32, rounds: 4 }],
   [
-    '12 squads, 8 rounds, target 10, first roll in round 2: squads can be lost, trial by trial',
+    '12 squads, 8 rounds, target 10, first roll in round 2: squads can be lost, 13^5 codes, a chunk histogram',
     { squads: 12, rounds: 8, target: 10, firstRound: 2, chosenRound: 4, command: 2 },
   ],
   [
@@ -175,7 +177,7 @@ describe('the chunk histogram codes a trial by the squads in every slot but the 
   // Genesys §6.5 at target 7, rounds 1 to 4 need 6, 5, 4, 3 (7 − round); none certain, so squads can also be lost:
   // five arrival indices (rounds 1 to 4, lost), whose counts add up to S.
   const needed = Int32Array.from([7, 6, 5, 4, 3]);
-  for (const squads of [1, 12, 15]) {
+  for (const squads of [1, 12, 15, 31]) {
     it(`${squads} squads over 5 indices: (S+1)^4 codes, one for each split, none shared`, () => {
       const coding = chunkCoding(4, 1, squads, [needed]);
       expect(coding).not.toBeNull();
@@ -189,7 +191,7 @@ describe('the chunk histogram codes a trial by the squads in every slot but the 
     });
   }
 
-  it('16 squads over 5 indices: 17^5 outcomes, past 2^20, so no chunk histogram (trial by trial)', () => {
-    expect(chunkCoding(4, 1, 16, [needed])).toBeNull();
+  it('32 squads over 5 indices: 33^4 codes, past 2^20, so no chunk histogram (trial by trial)', () => {
+    expect(chunkCoding(4, 1, 32, [needed])).toBeNull();
   });
 });

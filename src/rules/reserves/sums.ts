@@ -162,9 +162,15 @@ export function outcomeSums(rounds: number, squads: number, firstRound: number, 
 }
 
 /**
- * The chunk histogram serves settings whose (S+1)^slots outcomes (slots:
- * the arrival indices that can occur) are at most this many: measured
- * faster than running sums up to here.
+ * The chunk histogram serves settings whose codes, (S+1)^(slots−1) (slots:
+ * the arrival indices that can occur; the last slot needs no digit), are
+ * at most this many: its counts, 4 bytes a code, kept per thread (4 MiB at
+ * most). The number of outcomes that can occur, C(S + slots − 1, slots − 1),
+ * is far fewer, and a chunk's folding costs one addTrial a distinct outcome
+ * where the running sums cost one a trial. Measured on reserves at 16 to 20
+ * squads over four rounds (5 slots), in-process, three runs each: the chunk
+ * histogram 1.04–1.2 s against trial by trial's 1.59–1.79 s for the same
+ * 150 chunks.
  */
 const CHUNK_OUTCOME_LIMIT = 1 << 20;
 
@@ -188,7 +194,7 @@ interface ChunkCoding {
 
 /**
  * The chunk histogram's coding, or null when the setting has more than
- * CHUNK_OUTCOME_LIMIT outcomes. `fates` are the faces each round needs
+ * CHUNK_OUTCOME_LIMIT codes. `fates` are the faces each round needs
  * (index r: round r, 7 for none), under each fate a trial can have. A
  * round index can hold arrivals when, under some fate, its round rolls,
  * some face brings a squad in, and no earlier rolling round brought every
@@ -212,7 +218,7 @@ export function chunkCoding(
   }
   const indexOfSlot = Int32Array.from(Array.from(possible).flatMap((can, index) => (can ? [index] : [])));
   const slots = indexOfSlot.length;
-  if ((squads + 1) ** slots > CHUNK_OUTCOME_LIMIT) return null;
+  if ((squads + 1) ** (slots - 1) > CHUNK_OUTCOME_LIMIT) return null;
   const weight = new Int32Array(rounds + 1);
   for (let slot = 0; slot < slots - 1; slot++) weight[indexOfSlot[slot]] = (squads + 1) ** slot;
   return { weight, indexOfSlot, outcomes: (squads + 1) ** (slots - 1) };
