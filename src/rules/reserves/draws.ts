@@ -1,20 +1,21 @@
 /**
- * Reserves beyond the outcome histogram on streams 4 and 5, a chunk's
- * trials with the generator's state in local variables: each squad's dice
- * four to a draw from its arrival table, as reserves.ts's loops through
- * `rng.below` drew them, output for output (the golden tallies and
- * reserves-sums' oracle hold it), without a load and a store of the state
- * in memory a draw. The generator's step is written out where it is used
- * (the fate, a squad's first group, its later groups): a function taking
- * the state would put it back in memory. Measured turn about, one thread:
- * 12 to 20 squads 1.4–1.6× faster than through `rng.below`; the first
- * group drawn before the loop over later ones (not as its first turn),
- * 100 squads over 12 rounds 1.2–1.4×.
+ * Reserves on streams 2 to 5 (4 and 5 beyond the outcome histogram), a
+ * chunk's trials with the generator's state in local variables: each
+ * squad's dice four to a draw from its arrival table, as reserves.ts's
+ * loops through `rng.below` drew them, output for output (the golden
+ * tallies and reserves-sums' oracle hold it), without a load and a store of
+ * the state in memory a draw. The generator's step is written out where it
+ * is used (the fate, a squad's first group, its later groups): a function
+ * taking the state would put it back in memory. Measured turn about, one
+ * thread: 12 to 20 squads 1.4–1.6× faster than through `rng.below`; the
+ * first group drawn before the loop over later ones (not as its first
+ * turn), 100 squads over 12 rounds 1.2–1.4×.
  *
  *   per trial: the commander's fate (one uniform, when it matters), then each squad:
- *     group 0's draw v below bounds[0] ─► codes[v] ≥ 0: its round index ─► counted
+ *     group 0's draw v below bounds[0] ─► codes[v] ≥ 0: its round index's code ─► counted
  *                                    └──► −1: group 1's draw, and so on (the last group always gives one)
- *   counted: into the chunk histogram (histogram given: Σ weight[index]), or into arrivingIn for addTrial
+ *   counted (codeBlock): code += codes[v], and at the trial's end one more of that code, in the outcome histogram
+ *            or the chunk histogram; (sumsBlock) the code is the round index, into arrivingIn for addTrial
  */
 
 import type { Rng } from '../../contract/types.js';
@@ -38,10 +39,10 @@ export interface ArrivalTable {
  * draw (v uniform on [0, 6^k), die i showing 1 + ⌊v/6^i⌋ mod 6);
  * codes[g · 1296 + v] is codeOf[round − 1] for the round group g's dice bring
  * it in, or −1 when none of them does and another group follows; in the last
- * group, codeOf[rounds] for a lost squad. codeOf is the outcome code of each
- * round (the outcome histogram) or the round index itself (the running sums).
- * Kept per thread: a sweep's one-chunk points would otherwise each build
- * theirs (about 25 µs a chunk).
+ * group, codeOf[rounds] for a lost squad. codeOf is a histogram's code of
+ * each round index (the outcome histogram's, or the chunk histogram's) or the
+ * round index itself (the running sums). Kept per thread: a sweep's
+ * one-chunk points would otherwise each build theirs (about 25 µs a chunk).
  */
 export function arrivalTable(p: Reserves, needed: Int32Array, codeOf: Int32Array): ArrivalTable {
   const key = `${p.rounds}/${p.firstRound}/${needed.join(',')}/${codeOf.join(',')}`;
@@ -88,22 +89,29 @@ export interface TableChunk {
   squads: number;
   fateMatters: boolean;
   survives: number;
-  /** The tables with and without the commander: of round indices (tableTrials), of outcome codes (histogramTrials). */
+  /** The tables with and without the commander, of the codes `count` takes (histograms) or of round indices (sums). */
   withIndex: ArrivalTable;
   withoutIndex: ArrivalTable;
 }
 
-/** Where the trials go: a chunk histogram (engine: sums.ts's chunkCoding), or the running sums. */
+/** The running sums a trial is added into, trial by trial (sums.ts's addTrial). */
+export interface TableSums {
+  tally: Float64Array;
+  at: ReturnType<typeof sumsLayout>;
+  arrivingIn: Int32Array;
+  diceOf: Int32Array;
+  allInBy: Float64Array;
+}
+
+/**
+ * Where the trials go, a code a trial (the sum of its squads' codes): one added to the outcome histogram's own
+ * tally (`outcomes`), or one counted in a chunk histogram with the codes it saw listed in `seen` (sums.ts's
+ * chunkCoding); or each trial into the running sums (the tables of round indices).
+ */
 export type TableCount =
-  | { histogram: { weight: Int32Array; counts: Int32Array; seen: Int32Array } }
-  | {
-      histogram: null;
-      tally: Float64Array;
-      at: ReturnType<typeof sumsLayout>;
-      arrivingIn: Int32Array;
-      diceOf: Int32Array;
-      allInBy: Float64Array;
-    };
+  | { outcomes: Float64Array }
+  | { histogram: { counts: Int32Array; seen: Int32Array } }
+  | TableSums;
 
 // engine/random.ts's own constants, written again here: imported from it instead, the loop below ran 0.82–0.86×
 // as fast (three runs turn about).
@@ -112,35 +120,84 @@ const NONE = new Int32Array(0);
 const TWO_TO_MINUS_32 = 2 ** -32;
 
 /**
+ * Trials a call of codeBlock or sumsBlock runs at most. A chunk's trials in one long loop were compiled by V8
+ * (Node 20) on the stack (OSR) while the loop ran, before the code after it had run once; that code was kept and
+ * entered again by every later call, to be dropped at the loop's end (a deoptimisation a chunk: `--trace-deopt`,
+ * "Insufficient type feedback", 54 times in a 100-point sweep). Blocks make the loop's function short and called
+ * often, so it is compiled whole, its end included.
+ */
+const BLOCK = 1024;
+
+/** What each block of a chunk reads: one shape for every chunk, its loads monomorphic. */
+class TableLoop {
+  readonly squads: number;
+  readonly fateMatters: boolean;
+  readonly survives: number;
+  readonly withCodes: Int32Array;
+  readonly withoutCodes: Int32Array;
+  readonly bounds: Int32Array;
+  readonly rejects: Int32Array;
+
+  constructor(chunk: TableChunk) {
+    this.squads = chunk.squads;
+    this.fateMatters = chunk.fateMatters;
+    this.survives = chunk.survives;
+    this.withCodes = chunk.withIndex.codes;
+    this.withoutCodes = chunk.withoutIndex.codes;
+    this.bounds = chunk.withIndex.bounds;
+    this.rejects = this.bounds.map((bound) => TWENTY_BITS % bound);
+  }
+}
+
+/**
  * Runs the chunk's trials into `count`; returns the distinct codes the
- * histogram saw (0 for the running sums). The stream's state is read at the
- * start and written back at the end, so the stream goes on where these
- * draws left it.
+ * chunk histogram saw (0 otherwise). The stream's state is read at the
+ * start of each block and written back at its end, so the stream goes on
+ * where these draws left it.
  */
 export function tableTrials(chunk: TableChunk, count: TableCount): number {
-  const { rng, trials, squads, fateMatters, survives } = chunk;
-  const state = xoshiroState(rng);
+  const state = xoshiroState(chunk.rng);
   if (state === undefined) throw new Error('reserves: the table draws need a xoshiro128** stream (streams 2 to 5)');
-  const { bounds } = chunk.withIndex;
+  const loop = new TableLoop(chunk);
+  const { trials } = chunk;
+  if ('tally' in count) {
+    for (let done = 0; done < trials; done += BLOCK) sumsBlock(loop, state, Math.min(BLOCK, trials - done), count);
+    return 0;
+  }
+  // Read once, as locals of one shape: the union's fields loaded a trial would cost a polymorphic load each.
+  const outcomes = 'outcomes' in count ? count.outcomes : NO_TALLY;
+  const { counts, seen } = 'histogram' in count ? count.histogram : { counts: NONE, seen: NONE };
+  let distinct = 0;
+  for (let done = 0; done < trials; done += BLOCK)
+    distinct = codeBlock(loop, state, Math.min(BLOCK, trials - done), outcomes, counts, seen, distinct);
+  return distinct;
+}
+
+const NO_TALLY = new Float64Array(0);
+
+/**
+ * `trials` trials, each the sum of its squads' codes, added to `outcomes` (the outcome histogram) or, when that is
+ * empty, counted in `counts` with the codes first seen listed in `seen` after the `distinct` before (returned).
+ * The draws are sumsBlock's, written out again: one loop for both with a test a squad ran about 10% slower.
+ */
+function codeBlock(
+  loop: TableLoop,
+  state: Int32Array,
+  trials: number,
+  outcomes: Float64Array,
+  counts: Int32Array,
+  seen: Int32Array,
+  distinct: number,
+): number {
+  const { squads, fateMatters, survives, withCodes, withoutCodes, bounds, rejects } = loop;
   const groups = bounds.length;
-  const rejects = bounds.map((bound) => TWENTY_BITS % bound);
   const first = bounds[0];
   const firstReject = rejects[0];
-  // Read once, as locals of one shape: the union's fields loaded a squad would cost a polymorphic load each.
-  const histogram = count.histogram;
-  const sums = count.histogram === null ? count : null;
-  const weight = histogram === null ? NONE : histogram.weight;
-  const counts = histogram === null ? NONE : histogram.counts;
-  const seen = histogram === null ? NONE : histogram.seen;
-  const arrivingIn = sums === null ? NONE : sums.arrivingIn;
-  const byHistogram = histogram !== null;
-  const withCodes = chunk.withIndex.codes;
-  const withoutCodes = chunk.withoutIndex.codes;
   let s0 = state[0];
   let s1 = state[1];
   let s2 = state[2];
   let s3 = state[3];
-  let distinct = 0;
+  const byOutcome = outcomes.length > 0;
   for (let trial = 0; trial < trials; trial++) {
     let codes = withCodes;
     if (fateMatters) {
@@ -156,6 +213,86 @@ export function tableTrials(chunk: TableChunk, count: TableCount): number {
       if ((out >>> 0) * TWO_TO_MINUS_32 >= survives) codes = withoutCodes;
     }
     let code = 0;
+    for (let squad = 0; squad < squads; squad++) {
+      // rng.below(bound): xoshiro128**'s next output (engine/random.ts, xoshiroNext), Lemire's method on its
+      // top 20 bits, drawn again while the product's low 20 bits fall below 2^20 mod bound.
+      let bound = first;
+      let reject = firstReject;
+      let drawn = 0;
+      for (;;) {
+        const t2 = s2 ^ s0;
+        const t3 = s3 ^ s1;
+        const m = Math.imul(s1, 5);
+        const out = Math.imul((m << 7) | (m >>> 25), 9);
+        s2 = t2 ^ (s1 << 9);
+        s0 ^= t3;
+        s1 ^= t2;
+        s3 = (t3 << 11) | (t3 >>> 21);
+        const product = (out >>> 12) * bound;
+        if ((product & (TWENTY_BITS - 1)) >= reject) {
+          drawn = product >>> 20;
+          break;
+        }
+      }
+      let arrival = codes[drawn];
+      // Not in by the first group's rounds: the next group's dice, drawn the same way (the last group gives a round).
+      for (let group = 1; arrival < 0 && group < groups; group++) {
+        bound = bounds[group];
+        reject = rejects[group];
+        for (;;) {
+          const t2 = s2 ^ s0;
+          const t3 = s3 ^ s1;
+          const m = Math.imul(s1, 5);
+          const out = Math.imul((m << 7) | (m >>> 25), 9);
+          s2 = t2 ^ (s1 << 9);
+          s0 ^= t3;
+          s1 ^= t2;
+          s3 = (t3 << 11) | (t3 >>> 21);
+          const product = (out >>> 12) * bound;
+          if ((product & (TWENTY_BITS - 1)) >= reject) {
+            drawn = product >>> 20;
+            break;
+          }
+        }
+        arrival = codes[group * GROUP_BOUND + drawn];
+      }
+      code += arrival;
+    }
+    if (byOutcome) outcomes[code]++;
+    else if (counts[code]++ === 0) seen[distinct++] = code;
+  }
+  state[0] = s0;
+  state[1] = s1;
+  state[2] = s2;
+  state[3] = s3;
+  return distinct;
+}
+
+/** `trials` trials, each added into the running sums (sums.ts's addTrial); the tables give round indices. */
+function sumsBlock(loop: TableLoop, state: Int32Array, trials: number, sums: TableSums): void {
+  const { squads, fateMatters, survives, withCodes, withoutCodes, bounds, rejects } = loop;
+  const groups = bounds.length;
+  const first = bounds[0];
+  const firstReject = rejects[0];
+  let s0 = state[0];
+  let s1 = state[1];
+  let s2 = state[2];
+  let s3 = state[3];
+  const { tally, at, arrivingIn, diceOf, allInBy } = sums;
+  for (let trial = 0; trial < trials; trial++) {
+    let codes = withCodes;
+    if (fateMatters) {
+      // rng(): the next output as a uniform on [0, 1) (XoshiroStream's `random`).
+      const t2 = s2 ^ s0;
+      const t3 = s3 ^ s1;
+      const m = Math.imul(s1, 5);
+      const out = Math.imul((m << 7) | (m >>> 25), 9);
+      s2 = t2 ^ (s1 << 9);
+      s0 ^= t3;
+      s1 ^= t2;
+      s3 = (t3 << 11) | (t3 >>> 21);
+      if ((out >>> 0) * TWO_TO_MINUS_32 >= survives) codes = withoutCodes;
+    }
     let last = 0;
     for (let squad = 0; squad < squads; squad++) {
       // rng.below(bound): xoshiro128**'s next output (engine/random.ts, xoshiroNext), Lemire's method on its
@@ -200,100 +337,10 @@ export function tableTrials(chunk: TableChunk, count: TableCount): number {
         }
         arrival = codes[group * GROUP_BOUND + drawn];
       }
-      if (byHistogram) code += weight[arrival];
-      else {
-        arrivingIn[arrival]++;
-        if (arrival > last) last = arrival;
-      }
+      arrivingIn[arrival]++;
+      if (arrival > last) last = arrival;
     }
-    if (byHistogram) {
-      if (counts[code]++ === 0) seen[distinct++] = code;
-    } else if (sums !== null) addTrial(sums.tally, sums.at, arrivingIn, last, squads, sums.diceOf, sums.allInBy);
-  }
-  state[0] = s0;
-  state[1] = s1;
-  state[2] = s2;
-  state[3] = s3;
-  return distinct;
-}
-
-/**
- * Reserves within the outcome histogram on streams 2 to 5 (its defaults): the
- * tables give outcome codes, a trial's code is their sum, and the tally is
- * the histogram of codes, one increment a trial. The same draws as
- * tableTrials, output for output as `rng()` and `rng.below` would give them,
- * with the state in locals (measured against those calls: see the commit).
- */
-export function histogramTrials(chunk: TableChunk, tally: Float64Array): void {
-  const { rng, trials, squads, fateMatters, survives } = chunk;
-  const state = xoshiroState(rng);
-  if (state === undefined) throw new Error('reserves: the table draws need a xoshiro128** stream (streams 2 to 5)');
-  const { bounds } = chunk.withIndex;
-  const groups = bounds.length;
-  const rejects = bounds.map((bound) => TWENTY_BITS % bound);
-  const first = bounds[0];
-  const firstReject = rejects[0];
-  const withCodes = chunk.withIndex.codes;
-  const withoutCodes = chunk.withoutIndex.codes;
-  let s0 = state[0];
-  let s1 = state[1];
-  let s2 = state[2];
-  let s3 = state[3];
-  for (let trial = 0; trial < trials; trial++) {
-    let codes = withCodes;
-    if (fateMatters) {
-      const t2 = s2 ^ s0;
-      const t3 = s3 ^ s1;
-      const m = Math.imul(s1, 5);
-      const out = Math.imul((m << 7) | (m >>> 25), 9);
-      s2 = t2 ^ (s1 << 9);
-      s0 ^= t3;
-      s1 ^= t2;
-      s3 = (t3 << 11) | (t3 >>> 21);
-      if ((out >>> 0) * TWO_TO_MINUS_32 >= survives) codes = withoutCodes;
-    }
-    let code = 0;
-    for (let squad = 0; squad < squads; squad++) {
-      let drawn = 0;
-      for (;;) {
-        const t2 = s2 ^ s0;
-        const t3 = s3 ^ s1;
-        const m = Math.imul(s1, 5);
-        const out = Math.imul((m << 7) | (m >>> 25), 9);
-        s2 = t2 ^ (s1 << 9);
-        s0 ^= t3;
-        s1 ^= t2;
-        s3 = (t3 << 11) | (t3 >>> 21);
-        const product = (out >>> 12) * first;
-        if ((product & (TWENTY_BITS - 1)) >= firstReject) {
-          drawn = product >>> 20;
-          break;
-        }
-      }
-      let arrival = codes[drawn];
-      for (let group = 1; arrival < 0 && group < groups; group++) {
-        const bound = bounds[group];
-        const reject = rejects[group];
-        for (;;) {
-          const t2 = s2 ^ s0;
-          const t3 = s3 ^ s1;
-          const m = Math.imul(s1, 5);
-          const out = Math.imul((m << 7) | (m >>> 25), 9);
-          s2 = t2 ^ (s1 << 9);
-          s0 ^= t3;
-          s1 ^= t2;
-          s3 = (t3 << 11) | (t3 >>> 21);
-          const product = (out >>> 12) * bound;
-          if ((product & (TWENTY_BITS - 1)) >= reject) {
-            drawn = product >>> 20;
-            break;
-          }
-        }
-        arrival = codes[group * GROUP_BOUND + drawn];
-      }
-      code += arrival;
-    }
-    tally[code]++;
+    addTrial(tally, at, arrivingIn, last, squads, diceOf, allInBy);
   }
   state[0] = s0;
   state[1] = s1;

@@ -25,7 +25,7 @@ import { checkOutcomeCounts, type OutcomeHistogram, outcomeHistogram } from '../
 import { Fraction } from '../../exact/fraction.js';
 import { mean, proportion, type Tallied } from '../../stats/estimate.js';
 import { defineBuiltin, type TrialOut } from '../define.js';
-import { arrivalTable, histogramTrials, type TableChunk, tableTrials } from './draws.js';
+import { arrivalTable, type TableChunk, tableTrials } from './draws.js';
 import { exactDistributions, exactValues } from './exact.js';
 import { commanderSurvives, DISTRIBUTION_SQUADS, facesNeeded, params, type Reserves } from './setup.js';
 import { dieByDieTrials, type UniformChunk, uniformHistogramTrials } from './streams.js';
@@ -195,7 +195,7 @@ function simulateOutcomes(p: Reserves, chunk: UniformChunk, tally: Float64Array)
   const codeOf = Int32Array.from({ length: p.rounds + 1 }, (_, index) => (p.squads + 1) ** index);
   // Stream 1, one uniform a die: every result before stream 2 was made so.
   if (chunk.rng.stream === 1) uniformHistogramTrials(chunk, codeOf, tally);
-  else histogramTrials(tables(p, chunk, codeOf), tally);
+  else tableTrials(tables(p, chunk, codeOf), { outcomes: tally });
 }
 
 /** The chunk with its arrival tables (with and without the commander) giving codeOf[round index]. */
@@ -217,29 +217,23 @@ function simulateSums(p: Reserves, chunk: UniformChunk, tally: Float64Array): vo
   const diceOf = diceByArrival(rounds, first);
   const needed = fateMatters ? [chunk.withCommander, chunk.withoutCommander] : [chunk.withCommander];
   const coding = chunkCoding(rounds, first, squads, needed);
-  const byTable =
-    chunk.rng.stream >= 4
-      ? tables(
-          p,
-          chunk,
-          Int32Array.from({ length: rounds + 1 }, (_, index) => index),
-        )
-      : null;
+  // Streams 4 and 5 draw from tables: of the chunk histogram's codes, or of round indices for the sums.
+  const byTable = chunk.rng.stream >= 4;
   if (coding !== null) {
     const histogram = chunkHistogram(coding.outcomes, chunk.trials);
     const { counts, seen } = histogram;
     const { weight } = coding;
-    const distinct =
-      byTable !== null
-        ? tableTrials(byTable, { histogram: { weight, counts, seen } })
-        : dieByDieTrials(chunk, { weight, counts, seen });
+    const distinct = byTable
+      ? tableTrials(tables(p, chunk, weight), { histogram })
+      : dieByDieTrials(chunk, { weight, counts, seen });
     foldOutcomes(tally, at, squads, coding, diceOf, histogram, distinct);
     return;
   }
   const arrivingIn = new Int32Array(rounds + 1); // scratch, zero between trials (addTrial clears it)
   const allInBy = new Float64Array(rounds); // trials with every squad in by round index j, for deferred rounds
   const sums = { tally, at, arrivingIn, diceOf, allInBy };
-  if (byTable !== null) tableTrials(byTable, { histogram: null, ...sums });
+  const indices = Int32Array.from({ length: rounds + 1 }, (_, index) => index);
+  if (byTable) tableTrials(tables(p, chunk, indices), sums);
   else dieByDieTrials(chunk, { weight: null, ...sums });
   addDeferred(tally, at, squads, allInBy);
 }
