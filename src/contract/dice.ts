@@ -16,6 +16,13 @@ export interface Dice {
    * sides^g ≤ 4096: four d6), die i of a draw showing 1 + ⌊v / sides^i⌋ mod sides; a one-faced die draws nothing.
    */
   sum(n: number, sides: number): number;
+  /**
+   * The total of the `keep` highest of n dice of `sides` faces (n at most 4096, keep from 0 to n): the dice read as
+   * `sum` reads them. `highest(2, 20, 1)` is a d20 with advantage, `highest(4, 6, 3)` 4d6 drop the lowest.
+   */
+  highest(n: number, sides: number, keep: number): number;
+  /** The total of the `keep` lowest of n dice of `sides` faces, read as `highest` reads them. */
+  lowest(n: number, sides: number, keep: number): number;
   /** A whole number uniform on [0, bound): several dice from one draw, read as digits (`below(6 ** 4)`: four d6). */
   below(bound: number): number;
   /** A uniform number in [0, 1). */

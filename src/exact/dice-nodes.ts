@@ -2,13 +2,14 @@
  * The branches of one dice call in exact enumeration (replay-dice.ts): the
  * values a call can return, each one's weight, and their common denominator
  * — 1 of `sides` for a die, C(n, k)·hit^k·miss^(n−k) of sides^n for a count,
- * the ways of each total for a sum. A node is never changed once made, so
+ * the ways of each total for a sum, and of each kept total for the highest
+ * or lowest of a pool. A node is never changed once made, so
  * nodes are kept by call and shared by every path and state that asks for
  * the same call.
  *
  * No node: imports: the calculator page enumerates in the browser.
  */
-import { totalWays, waysAtLeast } from './dice-expression.js';
+import { keptWays, totalWays, waysAtLeast } from './dice-expression.js';
 import { Fraction } from './fraction.js';
 
 /** The largest die, `below` bound and `count` pool enumerated: the engine's own limits on dice (MAX_BOUND). */
@@ -17,14 +18,14 @@ export const MAX_SIDES = 4096;
 /** One call's branches: the value each returns, its weight, and the weights' common denominator. */
 export interface Node {
   /**
-   * 0 d, 1 count, 2 below, 3 chance, 4 count of an expression (b: dice · EXPRESSION_KEY + sides), 5 sum: with the
-   * arguments, what a replay must ask again.
+   * 0 d, 1 count, 2 below, 3 chance, 4 count of an expression (b: dice · EXPRESSION_KEY + sides), 5 sum, 6 highest,
+   * 7 lowest (a: dice, b: sides, c: keep): with the arguments, what a replay must ask again.
    */
   kind: number;
   a: number;
   b: number;
   c: number;
-  /** The results, in the order walked (null: 1 + index for d, index for below). */
+  /** The results, in the order walked (null: 1 + index for d, index for below, a + index for sum, c + index kept). */
   values: Int32Array | null;
   /** Each result's weight (null: 1 each). */
   weights: bigint[] | null;
@@ -63,6 +64,8 @@ export function callText(kind: number, a: number, b: number, c: number): string 
   if (kind === 3) return `chance(${a})`;
   if (kind === 4) return `count(${a}, '${Math.floor(b / EXPRESSION_KEY)}d${b % EXPRESSION_KEY}', ${c})`;
   if (kind === 5) return `sum(${a}, ${b})`;
+  if (kind === 6) return `highest(${a}, ${b}, ${c})`;
+  if (kind === 7) return `lowest(${a}, ${b}, ${c})`;
   return `count(${a}, ${b}, ${c})`;
 }
 
@@ -108,6 +111,21 @@ function makeNode(kind: number, a: number, b: number, c: number): Node {
       c,
       values: null,
       weights: ways as bigint[],
+      denominator: BigInt(b) ** BigInt(a),
+      size: ways.length,
+    };
+  }
+  if (kind === 6 || kind === 7) {
+    // The `c` highest (or lowest) of a dice of b faces: each kept total c + k with the ways it falls, of b^a; the
+    // lowest are the highest of the faces turned over, their totals in the other order.
+    const ways = keptWays(a, b, c);
+    return {
+      kind,
+      a,
+      b,
+      c,
+      values: null,
+      weights: (kind === 6 ? ways : [...ways].reverse()) as bigint[],
       denominator: BigInt(b) ** BigInt(a),
       size: ways.length,
     };
@@ -185,6 +203,7 @@ export function sizeNode(kind: number, a: number, b: number, c: number): Node {
   });
   if (kind === 0 || kind === 2) return node(a, null);
   if (kind === 5) return node(a * (b - 1) + 1, null);
+  if (kind === 6 || kind === 7) return node(c * (b - 1) + 1, null);
   if (kind === 3) {
     const p = chanceFraction(a);
     const both = p.numerator > 0n && p.numerator < p.denominator;

@@ -19,7 +19,7 @@
  */
 import { UsageError } from '../errors.js';
 import { formatCount } from '../text/count.js';
-import { EXPRESSION_ALLOWED, MAX_EXPRESSION, parseDiceExpression } from './dice-expression.js';
+import { EXPRESSION_ALLOWED, KEPT_WORK, keptWork, MAX_EXPRESSION, parseDiceExpression } from './dice-expression.js';
 import { callText, EXPRESSION_KEY, MAX_SIDES, type Node, nodeOf, sizeNode } from './dice-nodes.js';
 
 export { chanceFraction } from './dice-nodes.js';
@@ -115,6 +115,8 @@ export interface EnumeratingDice {
   d(sides: number): number;
   count(n: number, sides: number | string, atLeast: number): number;
   sum(n: number, sides: number): number;
+  highest(n: number, sides: number, keep: number): number;
+  lowest(n: number, sides: number, keep: number): number;
   below(bound: number): number;
   chance(p: number): boolean;
   random(): number;
@@ -222,6 +224,29 @@ class ReplayDice implements EnumeratingDice {
     return n + k;
   }
 
+  highest(n: number, sides: number, keep: number): number {
+    return this.kept('dice.highest', 6, n, sides, keep);
+  }
+
+  lowest(n: number, sides: number, keep: number): number {
+    return this.kept('dice.lowest', 7, n, sides, keep);
+  }
+
+  /** The `keep` highest (kind 6) or lowest (7) of n dice added up: one branch per kept total. */
+  private kept(call: string, kind: number, n: number, sides: number, keep: number): number {
+    if (!whole(n, 0, MAX_POOL)) throw badDice(call, 'n', n, `a whole number of dice from 0 to ${MAX_POOL}`);
+    if (!whole(sides, 1, MAX_SIDES)) throw badDice(call, 'sides', sides, `a whole number from 1 to ${MAX_SIDES}`);
+    if (!whole(keep, 0, n)) throw badDice(call, 'keep', keep, `a whole number of dice from 0 to n (${n})`);
+    if (keep * sides > MAX_EXPRESSION || keptWork(sides, keep) > KEPT_WORK)
+      throw new NotEnumerable(
+        `${call} of ${keep} of ${n} dice of ${sides} faces has more kept totals or ways to count than enumeration ` +
+          `takes (keep · sides at most ${MAX_EXPRESSION}, keep³ · sides² at most ${formatCount(KEPT_WORK)})`,
+        `fewer dice kept, or dice.sum when every die is kept`,
+      );
+    const k = this.take(kind, n, sides, keep);
+    return keep + k;
+  }
+
   chance(p: number): boolean {
     checkChance(p);
     const k = this.take(3, p, 0, 0);
@@ -231,7 +256,7 @@ class ReplayDice implements EnumeratingDice {
   random(): number {
     throw new NotEnumerable(
       'dice.random() cannot be enumerated (a uniform number has no list of outcomes)',
-      'dice.d, dice.count, dice.below or dice.chance(p) in its place',
+      'dice.d, dice.count, dice.sum, dice.highest, dice.below or dice.chance(p) in its place',
     );
   }
 
@@ -285,7 +310,9 @@ class ReplayDice implements EnumeratingDice {
           ? 1 + branch
           : node.kind === 5
             ? node.a + branch
-            : branch;
+            : node.kind === 6 || node.kind === 7
+              ? node.c + branch
+              : branch;
       shown.push(`${callText(node.kind, node.a, node.b, node.c)} → ${node.kind === 3 ? value === 1 : value}`);
     }
     if (length > 12) shown.push(`… ${length - 12} more`);

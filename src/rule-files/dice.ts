@@ -126,17 +126,47 @@ export class ChunkDice implements Dice {
   sum(n: number, sides: number): number {
     if (!isWhole(n, 0, 1 << 30)) throw new BadDice('dice.sum', 'n', n, 'a whole number of dice from 0');
     faces('dice.sum', 'sides', sides);
-    if (sides === 1) return n;
+    return sides === 1 ? n : this.#read(n, sides, null);
+  }
+  /**
+   * n dice of `sides` faces (more than one) read from `below(sides^g)` draws, g to a draw, die i of a draw its
+   * base-sides digit i: their total, each face also written into `into` when given.
+   */
+  #read(n: number, sides: number, into: Int32Array | null): number {
     const group = groupOf(sides);
-    let total = n;
+    let total = 0;
+    let at = 0;
     for (let left = n; left > 0; left -= group) {
       const size = Math.min(left, group);
       let rest = this.below(sides ** size);
       for (let die = 0; die < size; die++) {
-        total += rest % sides;
+        const face = 1 + (rest % sides);
+        total += face;
+        if (into !== null) into[at++] = face;
         rest = Math.floor(rest / sides);
       }
     }
+    return total;
+  }
+  highest(n: number, sides: number, keep: number): number {
+    return this.#kept('dice.highest', n, sides, keep, true);
+  }
+  lowest(n: number, sides: number, keep: number): number {
+    return this.#kept('dice.lowest', n, sides, keep, false);
+  }
+  /** The scratch the kept dice are sorted in: one per Dice, grown to the largest pool asked for. */
+  #pool = new Int32Array(16);
+  /** n dice read as `sum` reads them, sorted, and the `keep` highest (or lowest) added up. */
+  #kept(call: string, n: number, sides: number, keep: number, highest: boolean): number {
+    if (!isWhole(n, 0, MAX_BOUND)) throw new BadDice(call, 'n', n, `a whole number of dice from 0 to ${MAX_BOUND}`);
+    faces(call, 'sides', sides);
+    if (!isWhole(keep, 0, n)) throw new BadDice(call, 'keep', keep, `a whole number of dice from 0 to n (${n})`);
+    if (sides === 1) return keep;
+    if (this.#pool.length < n) this.#pool = new Int32Array(Math.max(n, 2 * this.#pool.length));
+    this.#read(n, sides, this.#pool);
+    const sorted = this.#pool.subarray(0, n).sort();
+    let total = 0;
+    for (let k = 0; k < keep; k++) total += highest ? sorted[n - 1 - k] : sorted[k];
     return total;
   }
   below(bound: number): number {

@@ -9,17 +9,19 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Params, Rule } from '../../src/contract/types.js';
-import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
 import { chunkStream } from '../../src/engine/random.js';
-import { runChunks } from '../../src/engine/run-chunks.js';
 import { totalWays } from '../../src/exact/dice-expression.js';
-import { Fraction } from '../../src/exact/fraction.js';
 import { NotEnumerable } from '../../src/exact/replay-dice.js';
 import { BadDice, ChunkDice } from '../../src/rule-files/dice.js';
 import { loadRule } from '../../src/rule-files/load.js';
-import { adaptRuleFile } from '../../src/rule-files/rule.js';
-import { resolveParams } from '../../src/rules/params.js';
-import { estimateWithTolerance } from '../support/bounds.js';
+import {
+  digitFaces,
+  exactTexts as exactOf,
+  expectSimulationNearExact,
+  fractionText as f,
+  fileRule,
+  faceSequences as sequences,
+} from '../support/rule-file-exact.js';
 
 type Out = Record<string, unknown>;
 interface CountingDice {
@@ -29,25 +31,7 @@ interface CountingDice {
 }
 
 const example = (name: string) => fileURLToPath(new URL(`../../examples/rules/${name}.mjs`, import.meta.url));
-const rule = (spec: Record<string, unknown>): Rule =>
-  adaptRuleFile({ id: 'count-test', title: 'counting test', ...spec }, 'test.mjs');
-const exactOf = (r: Rule, set: string[] = []): Record<string, string> =>
-  Object.fromEntries(
-    Object.entries(r.exact!.values(resolveParams(r, set))).map(([name, value]) => [name, value.toString()]),
-  );
-const f = (n: number | bigint, d: number | bigint = 1) => Fraction.of(n, d).toString();
-
-/** Every sequence of `dice` faces of `sides`, as arrays of faces (a brute-force walk, odometer style). */
-function* sequences(dice: number, sides: number): Generator<number[]> {
-  const faces = new Array<number>(dice).fill(1);
-  for (;;) {
-    yield faces;
-    let k = 0;
-    while (k < dice && faces[k] === sides) faces[k++] = 1;
-    if (k === dice) return;
-    faces[k]++;
-  }
-}
+const rule = (spec: Record<string, unknown>): Rule => fileRule('count-test', 'counting test', spec);
 
 describe('the ways a sum of dice falls', () => {
   it('equal a count over every sequence of faces', () => {
@@ -191,22 +175,7 @@ describe('examples/rules/reserves-2d6-rounds.mjs: 2d6 reserves, a round a step',
 
   it('seed "rounds": simulation within 5σ of exact, on streams 1 and 5', async () => {
     const rounds = await loadRule(example('reserves-2d6-rounds'));
-    const params = resolveParams(rounds, ['squads=6', 'target=11']);
-    const exact = rounds.exact!.values(params);
-    const trials = 2 * CHUNK_TRIALS;
-    for (const stream of [1, 5] as const) {
-      const tally = runChunks(
-        { ruleId: rounds.id, params, seed: 'rounds', stream, firstChunk: 0, endChunk: 2, totalTrials: trials },
-        rounds,
-      );
-      const found = rounds.tally.summarize(params, tally, trials);
-      for (const metric of rounds.metrics(params)) {
-        const truth = exact[metric.name].toNumber();
-        // 5σ each (bounds.ts): a proportion's σ from its exact p; a mean's from the sample sd the interval carries.
-        const { value: seen, tolerance } = estimateWithTolerance(found[metric.name], truth);
-        expect(Math.abs(seen - truth), `${metric.name} on stream ${stream}`).toBeLessThanOrEqual(tolerance);
-      }
-    }
+    expectSimulationNearExact(rounds, 'rounds', ['squads=6', 'target=11'], [1, 5]);
   });
 });
 
@@ -216,16 +185,7 @@ describe('simulated: the dice read as documented, from below() draws', () => {
       const rng = chunkStream('count', 'rule', 3, stream);
       const reference = chunkStream('count', 'rule', 3, stream);
       const dice = new ChunkDice(rng);
-      /** n dice of `sides` from the reference, g a draw (sides^g ≤ 4096), least significant digit first. */
-      const faces = (n: number, sides: number, group: number): number[] => {
-        const found: number[] = [];
-        for (let left = n; left > 0; left -= group) {
-          const size = Math.min(left, group);
-          let v = reference.below(sides ** size);
-          for (let die = 0; die < size; die++, v = Math.floor(v / sides)) found.push(1 + (v % sides));
-        }
-        return found;
-      };
+      const faces = (n: number, sides: number, group: number) => digitFaces(reference, n, sides, group);
       for (let call = 0; call < 200; call++) {
         // d6: 4 a draw (6^4 = 1296); d20: 2 (400; 8000 is past 4096); d100: 1.
         const sumOf = (xs: number[]) => xs.reduce((a, b) => a + b, 0);

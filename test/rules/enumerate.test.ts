@@ -14,11 +14,11 @@ import { runChunks } from '../../src/engine/run-chunks.js';
 import { rationalOf } from '../../src/exact/double-value.js';
 import { Fraction } from '../../src/exact/fraction.js';
 import { NotEnumerable } from '../../src/exact/replay-dice.js';
-import { adaptRuleFile } from '../../src/rule-files/rule.js';
 import { lookUpExact } from '../../src/rules/exact-of.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { estimate } from '../../src/stats/estimate.js';
 import { proportionTolerance } from '../support/bounds.js';
+import { exactTexts as exactOf, fractionText as f, fileRule } from '../support/rule-file-exact.js';
 
 type Out = Record<string, unknown>;
 interface TestDice {
@@ -29,13 +29,7 @@ interface TestDice {
   random(): number;
 }
 
-const rule = (spec: Record<string, unknown>): Rule =>
-  adaptRuleFile({ id: 'enum-test', title: 'enumeration test', ...spec }, 'test.mjs');
-const exactOf = (r: Rule, set: string[] = []): Record<string, string> =>
-  Object.fromEntries(
-    Object.entries(r.exact!.values(resolveParams(r, set))).map(([name, value]) => [name, value.toString()]),
-  );
-const f = (n: number | bigint, d: number | bigint = 1) => Fraction.of(n, d).toString();
+const rule = (spec: Record<string, unknown>): Rule => fileRule('enum-test', 'enumeration test', spec);
 const p = (name: string) => ({ name, probability: true });
 const m = (name: string) => ({ name, probability: false });
 

@@ -27,6 +27,8 @@ export function diceOf(rng: Rng): Dice {
     count: (n, sides, atLeast) =>
       typeof sides === 'string' ? fileDice.count(n, sides, atLeast) : rng.count(n, sides, atLeast),
     sum: (n, sides) => fileDice.sum(n, sides),
+    highest: (n, sides, keep) => fileDice.highest(n, sides, keep),
+    lowest: (n, sides, keep) => fileDice.lowest(n, sides, keep),
     below: (bound) => rng.below(bound),
     random: () => rng(),
     chance: (p) => drawChance(rng, p),
