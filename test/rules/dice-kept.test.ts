@@ -147,6 +147,41 @@ describe('enumerated: one branch per kept total', () => {
   });
 });
 
+describe('in the step form: a stat rolled again until it is good enough', () => {
+  // 4d6 drop the lowest, rolled again below 10: the stat is the roll given that it reached 10, and the rolls are
+  // 1 / P(≥ 10). Both counted here over the 1,296 sequences.
+  const rerolled = rule({
+    metrics: [
+      { name: 'stat.mean', probability: false },
+      { name: 'rolls.mean', probability: false },
+    ],
+    start: () => ({ stat: 0 }),
+    step(_: unknown, dice: KeepingDice, __: Params, out: Out) {
+      out['rolls.mean'] = 1;
+      return { stat: dice.highest(4, 6, 3) };
+    },
+    done: (state: { stat: number }) => state.stat >= 10,
+    report(state: { stat: number }, _: Params, out: Out) {
+      out['stat.mean'] = state.stat;
+    },
+  });
+
+  it('equals the sequences: E[stat | stat ≥ 10] and 1 / P(stat ≥ 10) rolls', () => {
+    let reach = 0;
+    let total = 0;
+    for (const faces of faceSequences(4, 6)) {
+      const stat = keptOf(faces, 3, true);
+      if (stat < 10) continue;
+      reach++;
+      total += stat;
+    }
+    expect(exactTexts(rerolled)).toEqual({
+      'stat.mean': fractionText(total, reach),
+      'rolls.mean': fractionText(6 ** 4, reach),
+    });
+  });
+});
+
 describe('simulated: the dice read as dice.sum reads them, from below() draws', () => {
   it('highest and lowest read g dice a draw as base-sides digits, on every stream', () => {
     for (const stream of [1, 2, 5] as const) {
