@@ -237,11 +237,12 @@ class ReplayDice implements EnumeratingDice {
     if (!whole(n, 0, MAX_POOL)) throw badDice(call, 'n', n, `a whole number of dice from 0 to ${MAX_POOL}`);
     if (!whole(sides, 1, MAX_SIDES)) throw badDice(call, 'sides', sides, `a whole number from 1 to ${MAX_SIDES}`);
     if (!whole(keep, 0, n)) throw badDice(call, 'keep', keep, `a whole number of dice from 0 to n (${n})`);
-    if (keep * sides > MAX_EXPRESSION || keptWork(sides, keep) > KEPT_WORK)
+    if (keep * sides > MAX_EXPRESSION || keptWork(n, sides, keep) > KEPT_WORK)
       throw new NotEnumerable(
         `${call} of ${keep} of ${n} dice of ${sides} faces has more kept totals or ways to count than enumeration ` +
-          `takes (keep · sides at most ${MAX_EXPRESSION}, keep³ · sides² at most ${formatCount(KEPT_WORK)})`,
-        `fewer dice kept, or dice.sum when every die is kept`,
+          `takes (keep · sides at most ${MAX_EXPRESSION}, and at most ${formatCount(KEPT_WORK)} steps to count ` +
+          'the ways: keep³ · sides², and sides · (n · log2 sides / 64)² for the powers)',
+        'fewer dice kept, fewer dice, or dice.sum when every die is kept',
       );
     const k = this.take(kind, n, sides, keep);
     return keep + k;

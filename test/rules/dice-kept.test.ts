@@ -144,6 +144,9 @@ describe('enumerated: one branch per kept total', () => {
     const huge = calling((dice) => dice.highest(200, 20, 100));
     expect(() => exactTexts(huge)).toThrow(NotEnumerable);
     expect(() => exactTexts(huge)).toThrow(/dice\.highest of 100 of 200 dice of 20 faces has more kept totals/);
+    // One die kept, but each face's powers hundreds of words long (4096 faces to the 4096th): refused, not counted
+    // (counted, it would give values, not throw).
+    expect(() => exactTexts(calling((dice) => dice.lowest(4096, 4096, 1)))).toThrow(NotEnumerable);
   });
 });
 
