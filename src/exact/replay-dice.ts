@@ -257,7 +257,7 @@ class ReplayDice implements EnumeratingDice {
   random(): number {
     throw new NotEnumerable(
       'dice.random() cannot be enumerated (a uniform number has no list of outcomes)',
-      'dice.d, dice.count, dice.sum, dice.highest, dice.below or dice.chance(p) in its place',
+      'dice.d, dice.count, dice.below or dice.chance(p) in its place',
     );
   }
 
