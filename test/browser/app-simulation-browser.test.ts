@@ -196,17 +196,22 @@ describeInChromium('the calculator page’s simulation workers in headless Chrom
   );
 
   it(
-    'reserves, seed "long", 40,000,000 trials, changed mid-run to seed "b", 150,001 trials: the run’s workers ' +
+    'reserves at 100 squads over 12 rounds, seed "long", 40,000,000 trials, changed mid-run to seed "b", 150,001 ' +
+      'trials: the run’s workers ' +
       'stop at their next chunk, none is re-created, and the answer is muster run’s for the new setting',
     async () => {
       const { page, problems } = await open(appFile, '#infinity');
       expect((await log(page)).workers).toBe(0);
+      // 100 squads over 12 rounds: chunks slow enough (tens of milliseconds) that the change lands in the middle of
+      // the workers' tasks of 16 chunks. At the defaults a task took about 40 ms, and a page slow to take the change
+      // on a busy machine could find both tasks ended, with no worker left to stop.
       const long = 40_000_000;
+      const heavy = ['squads=100', 'rounds=12'];
       await page.evaluate(
         (hash) => {
           location.hash = hash;
         },
-        simulated('reserves', [], long, 'long'),
+        simulated('reserves', heavy, long, 'long'),
       );
       await page.waitForFunction(
         (total) =>
@@ -217,6 +222,18 @@ describeInChromium('the calculator page’s simulation workers in headless Chrom
       );
       const set = ['command=3'];
       await go(page, simulated('reserves', set, 150_001, 'b'));
+      // The new answer can be shown before the last cancelled worker has answered (another worker, freed at its
+      // task's end, ran the new chunks): wait until every cancelled task has said it stopped or sent its last chunk.
+      await page.waitForFunction(() => {
+        const { sent, replies } = (window as unknown as { simulationLog: Log }).simulationLog;
+        return sent
+          .filter((message) => message.kind === 'cancel')
+          .every(({ id }) => {
+            const mine = replies.filter((reply) => reply.task === id);
+            const task = sent.find((message) => message.kind === 'task' && message.id === id);
+            return mine.some((reply) => reply.kind === 'stopped') || mine.at(-1)?.chunk === (task?.end ?? 0) - 1;
+          });
+      });
       const seen = await log(page);
       expect(seen.workers).toBe(await cores(page));
 
