@@ -10,6 +10,10 @@
  * this process's /proc/self/stat once the child is waited for: what a busy machine disturbs least), wall time where
  * /proc is missing; the two commands turn about, the median of each. With --baseline DIR, that build's commands
  * turn about with these.
+ *
+ * Beside the ratio, what the sweep costs beyond its trials: the same two commands at 64 trials a point and 64 in
+ * all, so that the simulation is next to nothing; the sweep's extra 99 points cost the difference, a point's own
+ * cost (its tally handed between threads, its exact values, its result) that no faster simulation removes.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -40,6 +44,12 @@ export const SWEEP_COST_RUN = [
   '1',
   '--quiet',
 ];
+/** The two commands with (next to) nothing to simulate: 64 trials a point, 64 in all. */
+export const SWEEP_COST_EMPTY_SWEEP = SWEEP_COST_SWEEP.map((arg) => (arg === '65536' ? '64' : arg));
+export const SWEEP_COST_EMPTY_RUN = SWEEP_COST_RUN.map((arg) => (arg === '6553600' ? '64' : arg));
+/** Points beyond the run's one. */
+const EXTRA_POINTS = 99;
+
 /** Issue 38's goal for the ratio. */
 export const SWEEP_COST_GOAL = 1.2;
 
@@ -85,6 +95,8 @@ export interface SweepCost {
   run: number;
   /** The median of each turn's sweep ÷ run. */
   ratio: number;
+  /** The median of each turn's (empty sweep − empty run) ÷ 99: seconds a point costs beyond its trials. */
+  perPoint: number;
   cpu: boolean;
 }
 
@@ -92,18 +104,33 @@ const median = (values: number[]): number => [...values].sort((a, b) => a - b)[v
 
 /** `repeats` turns on each build (the builds alternating within a turn, sweep then run): each build's medians. */
 export function sweepCosts(roots: readonly string[], repeats: number): SweepCost[] {
-  const samples = roots.map(() => ({ sweep: [] as number[], run: [] as number[], ratio: [] as number[], cpu: true }));
+  const samples = roots.map(() => ({
+    sweep: [] as number[],
+    run: [] as number[],
+    ratio: [] as number[],
+    perPoint: [] as number[],
+    cpu: true,
+  }));
   for (let repeat = 0; repeat < repeats; repeat++) {
     roots.forEach((root, b) => {
       const sweep = commandSeconds(root, SWEEP_COST_SWEEP);
       const run = commandSeconds(root, SWEEP_COST_RUN);
+      const emptySweep = commandSeconds(root, SWEEP_COST_EMPTY_SWEEP);
+      const emptyRun = commandSeconds(root, SWEEP_COST_EMPTY_RUN);
       samples[b].sweep.push(sweep.seconds);
       samples[b].run.push(run.seconds);
       samples[b].ratio.push(sweep.seconds / run.seconds);
-      samples[b].cpu &&= sweep.cpu && run.cpu;
+      samples[b].perPoint.push((emptySweep.seconds - emptyRun.seconds) / EXTRA_POINTS);
+      samples[b].cpu &&= sweep.cpu && run.cpu && emptySweep.cpu && emptyRun.cpu;
     });
   }
-  return samples.map((s) => ({ sweep: median(s.sweep), run: median(s.run), ratio: median(s.ratio), cpu: s.cpu }));
+  return samples.map((s) => ({
+    sweep: median(s.sweep),
+    run: median(s.run),
+    ratio: median(s.ratio),
+    perPoint: median(s.perPoint),
+    cpu: s.cpu,
+  }));
 }
 
 /** The section's lines: each build's sweep, run and ratio, against the goal. */
@@ -116,7 +143,8 @@ export function sweepCostReport(roots: readonly string[], costs: readonly SweepC
     ...costs.map(
       (cost, b) =>
         `  ${b === 0 ? 'this build' : `baseline ${roots[b]}`}: sweep ${cost.sweep.toFixed(2)}, run ` +
-        `${cost.run.toFixed(2)}, ratio ${cost.ratio.toFixed(2)}× (${cost.ratio <= SWEEP_COST_GOAL ? 'met' : 'not met'})`,
+        `${cost.run.toFixed(2)}, ratio ${cost.ratio.toFixed(2)}× (${cost.ratio <= SWEEP_COST_GOAL ? 'met' : 'not met'}); ` +
+        `a point beyond its trials ${(cost.perPoint * 1000).toFixed(1)} ms`,
     ),
   ];
 }
@@ -126,6 +154,14 @@ function main(argv: readonly string[]): void {
     const at = argv.indexOf(name);
     return at >= 0 ? argv[at + 1] : undefined;
   };
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(
+      'usage: node dist/scripts/bench/sweep-cost.js [--baseline DIR] [--repeats N]\n' +
+        "issue 38's sweep cost: the 100-point reserves sweep against one run of its trials, one thread, CPU of\n" +
+        'whole commands, turn about (N turns, default 5); DIR: another build (its dist/cli.js) to turn about with.\n',
+    );
+    return;
+  }
   const current = fileURLToPath(new URL('../../..', import.meta.url));
   const baseline = option('--baseline');
   const roots = baseline ? [current, resolve(baseline)] : [current];
