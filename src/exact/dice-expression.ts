@@ -76,7 +76,7 @@ export function waysAtLeast(expression: DiceExpression, atLeast: number): bigint
   return hits;
 }
 
-const keptKept = new Map<string, bigint[]>();
+const keptWaysKept = new Map<string, bigint[]>();
 
 /**
  * keptWays' work, in steps of about a few nanoseconds: keep³ · sides² for the states (states × counts × faces), and
@@ -99,7 +99,7 @@ export const KEPT_WORK = 40_000_000;
  */
 export function keptWays(dice: number, sides: number, keep: number): readonly bigint[] {
   const key = `${dice} ${sides} ${keep}`;
-  const known = keptKept.get(key);
+  const known = keptWaysKept.get(key);
   if (known) return known;
   const ways = new Array<bigint>(keep * (sides - 1) + 1).fill(0n);
   if (keep === 0) ways[0] = BigInt(sides) ** BigInt(dice);
@@ -146,7 +146,7 @@ export function keptWays(dice: number, sides: number, keep: number): readonly bi
       placed = next;
     }
   }
-  if (keptKept.size > 256) keptKept.clear();
-  keptKept.set(key, ways);
+  if (keptWaysKept.size > 256) keptWaysKept.clear();
+  keptWaysKept.set(key, ways);
   return ways;
 }

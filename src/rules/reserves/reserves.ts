@@ -232,9 +232,10 @@ function simulateSums(p: Reserves, chunk: UniformChunk, tally: Float64Array): vo
   const arrivingIn = new Int32Array(rounds + 1); // scratch, zero between trials (addTrial clears it)
   const allInBy = new Float64Array(rounds); // trials with every squad in by round index j, for deferred rounds
   const sums = { tally, at, arrivingIn, diceOf, allInBy };
-  const indices = Int32Array.from({ length: rounds + 1 }, (_, index) => index);
-  if (byTable) tableTrials(tables(p, chunk, indices), sums);
-  else dieByDieTrials(chunk, { weight: null, ...sums });
+  if (byTable) {
+    const indices = Int32Array.from({ length: rounds + 1 }, (_, index) => index);
+    tableTrials(tables(p, chunk, indices), sums);
+  } else dieByDieTrials(chunk, { weight: null, ...sums });
   addDeferred(tally, at, squads, allInBy);
 }
 
