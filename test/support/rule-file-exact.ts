@@ -6,8 +6,10 @@
 import { expect } from 'vitest';
 import type { Rng, Rule } from '../../src/contract/types.js';
 import { CHUNK_TRIALS } from '../../src/engine/chunks.js';
+import { chunkStream } from '../../src/engine/random.js';
 import { runChunks } from '../../src/engine/run-chunks.js';
 import { Fraction } from '../../src/exact/fraction.js';
+import { ChunkDice } from '../../src/rule-files/dice.js';
 import { adaptRuleFile } from '../../src/rule-files/rule.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { estimateWithTolerance } from './bounds.js';
@@ -46,6 +48,23 @@ export function digitFaces(rng: Rng, n: number, sides: number, group: number): n
     for (let die = 0; die < size; die++, v = Math.floor(v / sides)) found.push(1 + (v % sides));
   }
   return found;
+}
+
+/**
+ * On streams 1, 2 and 5: a rule file's dice (ChunkDice) on the stream at (seed, 'rule', chunk 3), and `faces`, the
+ * dice a second stream at the same key gives read by the documented digits (digitFaces). `check` calls both in
+ * step; after it both streams must stand at the same output, so the dice drew nothing more or less than documented.
+ */
+export function expectDocumentedDraws(
+  seed: string,
+  check: (dice: ChunkDice, faces: (n: number, sides: number, group: number) => number[]) => void,
+): void {
+  for (const stream of [1, 2, 5] as const) {
+    const rng = chunkStream(seed, 'rule', 3, stream);
+    const reference = chunkStream(seed, 'rule', 3, stream);
+    check(new ChunkDice(rng), (n, sides, group) => digitFaces(reference, n, sides, group));
+    expect(rng(), `stream ${stream}`).toBe(reference());
+  }
 }
 
 /** Two chunks of the rule at `set`, seed `seed`, on each stream: every metric within 5σ of its exact value. */
