@@ -20,15 +20,12 @@ import {
   type FlatShape,
   flatShape,
   frozenState,
-  matchFlat,
   NotPlainJson,
-  OTHER,
-  SAME,
   sameState,
   stateText,
-  UNTOLD,
 } from './canonical-state.js';
 import type { Fraction } from './fraction.js';
+import { type ByValue, NextStates, type StateIndex } from './next-states.js';
 import {
   type EnumeratingDice,
   forEachPath,
@@ -260,6 +257,7 @@ export function exploreSteps(procedure: StepProcedure, budget: PathBudget, maxSt
         }
       },
       strictText: (next) => textOf(next, STRICT, from),
+      fatal: (error) => error instanceof BadState,
     });
     procedure.explored?.();
     to.push(targets);
@@ -283,41 +281,11 @@ export function exploreSteps(procedure: StepProcedure, budget: PathBudget, maxSt
   }
 }
 
-/** How stepOutcomes finds a next state's index: by text (`add`), or by value among the states found before. */
-interface StateIndex {
-  add: (text: string, kept: { state: unknown; from: string }) => number;
-  frozen: readonly unknown[];
-  shapes: ReadonlyArray<FlatShape | null>;
-  from: string;
-  textOf: (state: unknown) => string;
-  strictText: (state: unknown) => string;
-  byValue: ByValue;
-}
-
-/**
- * How often, over the steps walked so far, a next state was found by value among the last few: where a step's
- * paths each reach a state of their own (a round of 2d6 reserves: squads + 1 paths, squads + 1 states) the
- * comparisons are all lost work, so they are made only while one in four finds its state, and on one path in
- * sixteen besides, so that a rule whose steps change is noticed. Either way the state found is the same one.
- */
-interface ByValue {
-  tries: number;
-  hits: number;
-  skipped: number;
-}
-
 /**
  * A reward slot nothing was written to, 0/1: one pair, shared by the step form's reader (rule-files/sums.ts), since
  * a slot's pair is replaced, never changed.
  */
 export const NO_REWARD = [0n, 1n] as const;
-
-/** How many of the states a step reached last are compared by value before a next state's text is written. */
-const RECENT = 4;
-/** A path whose state was found by its fields among none of them (matchFlat could not tell for one at least). */
-const FOUND_NONE = -1;
-/** A path whose state each of them was told apart from by its fields: no state is compared again, its text is written. */
-const FOUND_OTHER = -2;
 
 /**
  * The weight a step's paths carry to one next state. Paths in a row mostly carry the same weight (each path under
@@ -352,10 +320,8 @@ class Inflow {
 }
 
 /**
- * One state's step on every path: each next state (by index) with its chance, and the expected reward of the step
- * per slot. Most paths of a step reach a state that the path before it or one of its last few reached (36 paths
- * of a squad's 2d6, two states): such a state is found by value (sameState against that state as a step receives
- * it, plain JSON), with no text written and no map asked; the others by their text.
+ * One state's step on every path: each next state (by index, found as next-states.ts finds it) with its chance,
+ * and the expected reward of the step per slot.
  */
 function stepOutcomes(
   procedure: StepProcedure,
@@ -367,83 +333,17 @@ function stepOutcomes(
   // A slot's sum made when the step first writes to it: a slot no path writes stays a hole, which solveChain's
   // forEach and decision-play's `list[slot]?.` pass over, rather than a zero sum a slot a state kept to the end.
   const expected: WeightSum[] = [];
-  const kept = { state: null as unknown, from: index.from };
-  const recent: number[] = [];
-  const { frozen, shapes, byValue } = index;
+  const states = new NextStates(index);
   // The state the last path reached, and where its weight went: the next path mostly reaches it too.
   let last = -1;
   let lastInflow: Inflow | undefined;
-  // This path's: whether its state is looked for by value (byValue), and the state its two runs were found to reach
-  // by their fields (FOUND_NONE: by none; FOUND_OTHER: every state looked at told apart from it by its fields).
-  let looking = false;
-  let found = FOUND_NONE;
-  const compared = (at: number): number => {
-    byValue.hits++;
-    return at;
-  };
-  /** The state among the last few that `state` is by its fields; FOUND_OTHER or FOUND_NONE where none is. */
-  const byFields = (state: unknown): number => {
-    let told = true;
-    // The state the last path reached (r = -1), then the others of the last few.
-    for (let r = -1; r < recent.length; r++) {
-      const at = r < 0 ? last : recent[r];
-      if (at < 0 || (r >= 0 && at === last)) continue;
-      const shape = shapes[at];
-      const match = shape === null ? UNTOLD : matchFlat(state, shape);
-      if (match === SAME) return at;
-      if (match !== OTHER) told = false;
-    }
-    return told ? FOUND_OTHER : FOUND_NONE;
-  };
-  // Asked first on each path, by the replay, with both runs' states.
-  const bothAt = (first: unknown, second: unknown): boolean => {
-    looking = byValue.hits * 4 >= byValue.tries || ++byValue.skipped % 16 === 0;
-    found = FOUND_NONE;
-    if (!looking) return false;
-    const at = byFields(first);
-    if (at < 0) {
-      found = at;
-      return false;
-    }
-    const shape = shapes[at] as FlatShape;
-    if (matchFlat(second, shape) !== SAME) return false;
-    found = at;
-    return true;
-  };
-  const find = (state: unknown): number => {
-    let text: string;
-    try {
-      if (looking) {
-        if (++byValue.tries >= 1024) {
-          byValue.tries /= 2;
-          byValue.hits /= 2;
-        }
-        if (found >= 0) return compared(found);
-        if (found === FOUND_NONE) {
-          if (last >= 0 && sameState(state, frozen[last])) return compared(last);
-          for (let r = 0; r < recent.length; r++)
-            if (recent[r] !== last && sameState(state, frozen[recent[r]])) return compared(recent[r]);
-        }
-      }
-      text = index.textOf(state);
-    } catch (error) {
-      if (error instanceof BadState) throw error;
-      // A field that throws when read (a getter, a Proxy's trap): the full check names it without reading it.
-      text = index.strictText(state);
-    }
-    kept.state = state;
-    const at = index.add(text, kept);
-    if (recent.length === RECENT) recent.pop();
-    recent.unshift(at);
-    return at;
-  };
   // Each run's result in an object of its own (the replay compares the two), reused on every path.
   const firstRun: Stepped = { state: null, rewards: null };
   const secondRun: Stepped = { state: null, rewards: null };
   forEachPath(
     (dice, again): Stepped => procedure.step(current, dice, again ? secondRun : firstRun),
     (result, numerator, denominator) => {
-      const next = find(result.state);
+      const next = states.find(result.state);
       if (next !== last) {
         last = next;
         lastInflow = inflows.get(next);
@@ -460,7 +360,7 @@ function stepOutcomes(
       }
     },
     budget,
-    stepReplay(index.textOf, index.strictText, bothAt),
+    stepReplay(index.textOf, index.strictText, (first, second) => states.bothAt(first, second)),
   );
   // Each next state and its chance, in the order first reached, as arrays (no iterator a state: Int32Array.from of
   // a map's keys was a few percent of a walk of small steps).
