@@ -1,11 +1,12 @@
 // A pool worker: run the chunks it is handed and send a copy of the tally back.
 // A rule file is imported once per worker (cached by path and hash); a user's
 // mistake comes back as data, so the CLI prints one line and no worker stack.
+import type { ExactPointsAnswer, ExactPointsTask } from '../src/analysis/exact-points-task.js';
 import { PACK_FROM_ENTRIES, packTally, type TallyMessage } from '../src/engine/packed-tally.js';
 import type { WorkerUsageError } from '../src/engine/pool.js';
 import { type ChunkBatch, type ChunkTask, type PartFailure, runChunks } from '../src/engine/run-chunks.js';
 import { UsageError } from '../src/errors.js';
-import { noteExit, watchRuleCalls } from '../src/guard/rule-calls.js';
+import { type CallMarker, noteExit, watchRuleCalls } from '../src/guard/rule-calls.js';
 import { getRule } from '../src/rules/index.js';
 
 // process.exit in a worker ends only this thread: noted in the task's marker, so the pool reports that the
@@ -24,15 +25,26 @@ process.exit = ((code?: number | string | null) => {
  * arrays here, the rules' tallies included: measured slower end to end.
  */
 export default async function simulateChunks(
-  task: ChunkTask | ChunkBatch,
-): Promise<TallyMessage | TallyMessage[] | WorkerUsageError | PartFailure> {
+  task: ChunkTask | ChunkBatch | (ExactPointsTask & { calls?: CallMarker }),
+): Promise<TallyMessage | TallyMessage[] | WorkerUsageError | PartFailure | ExactPointsAnswer> {
   // A rule file's task says where to mark the rule's function this thread runs (guard/rule-calls.ts).
   watchRuleCalls(task.calls);
   try {
+    if ('exactPoints' in task) return await solveExact(task);
     return await runAny(task);
   } finally {
     watchRuleCalls(null);
   }
+}
+
+/** A grid's exact points (analysis/exact-points-task.ts), each rule found as a chunk task's is. */
+async function solveExact(task: ExactPointsTask): Promise<ExactPointsAnswer> {
+  const { solveExactPoints } = await (exactPoints ??= import('../src/analysis/exact-points-task.js'));
+  return solveExactPoints(task, async (point) =>
+    point.ruleFile
+      ? (await loadRules()).loadRuleFile(point.ruleFile.path, point.ruleFile.origin, point.ruleFile.sha256, true)
+      : getRule(point.ruleId),
+  );
 }
 
 type Answer = TallyMessage | TallyMessage[] | WorkerUsageError | PartFailure;
@@ -131,3 +143,5 @@ export class Lending {
  */
 let ruleFiles: Promise<typeof import('../src/rule-files/load.js')> | undefined;
 const loadRules = () => (ruleFiles ??= import('../src/rule-files/load.js'));
+/** The exact solvers, likewise imported by the first task that solves exact points. */
+let exactPoints: Promise<typeof import('../src/analysis/exact-points-task.js')> | undefined;

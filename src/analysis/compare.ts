@@ -298,6 +298,8 @@ export function planCompare(
         confidence: 0.95,
         trials: 0,
         threads: 0,
+        // Kept so that a rule file's points, watched by the CLI's supervisor (--timeout), stay on its thread.
+        ...(options.timeout !== undefined ? { timeout: parseTimeout(options.timeout) } : {}),
       }
     : { method: 'simulation', ...parseSimulationSettings(options) };
   const seedOf = (index: number) => (options.seedPerVariant ? `${base.seed}/variant ${index + 1}` : base.seed);

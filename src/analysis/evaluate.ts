@@ -3,8 +3,8 @@ import { simulateEach } from '../engine/simulate-many.js';
 import { Interrupted } from '../errors.js';
 import { lookUpExact } from '../rules/exact-of.js';
 import type { Evaluated, EvaluateOptions, GridSettings } from './evaluate-types.js';
+import { solveExactGrid } from './exact-grid.js';
 import { buildResult, withDecisions } from './result-of.js';
-import { solveUntilInterrupted } from './solve-points.js';
 
 export type { Evaluated, EvaluateOptions, GridSettings } from './evaluate-types.js';
 
@@ -38,7 +38,7 @@ export async function evaluateUntilInterrupted(
   settings: GridSettings,
   options: EvaluateOptions = {},
 ): Promise<{ evaluated: Evaluated[]; interrupted: boolean; indices: number[] }> {
-  if (settings.method === 'exact') return solveUntilInterrupted(rule, paramsList, settings, options);
+  if (settings.method === 'exact') return solveExactGrid(rule, paramsList, settings, options);
   if (!options.pool) throw new Error('evaluateAll: a simulation needs a pool');
   const seedOf = (index: number) => options.seeds?.[index] ?? settings.seed;
   const ruleOf = (index: number) => options.rules?.[index] ?? rule;

@@ -132,6 +132,8 @@ export function planSweep(loaded: Rule, options: SweepRequest): SweepPlan {
         confidence: 1,
         trials: 0,
         threads: 0,
+        // Checked below; kept so that a rule file's points, watched by the CLI's supervisor, stay on its thread.
+        ...(options.exact && options.timeout !== undefined ? { timeout: parseTimeout(options.timeout) } : {}),
       }
     : { method: 'simulation', ...parseSimulationSettings(options) };
   if (options.exact) {

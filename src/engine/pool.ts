@@ -328,6 +328,31 @@ export class SimulationPool {
   }
 
   /**
+   * Runs a task that is not chunks on a worker (a grid's exact points: analysis/exact-points-task.ts) and returns
+   * the worker's answer as it is, for the caller to read. `what` names the work in a failure's line ("points 3–5");
+   * `ruleFile` says the task runs a rule file's code, which then marks its calls for a fault's line.
+   */
+  async runOther(task: object, what: { rule: string; work: string; ruleFile: boolean }, signal?: AbortSignal) {
+    const calls = what.ruleFile ? newCallMarker() : undefined;
+    try {
+      signal?.throwIfAborted();
+      const pool = await this.#start();
+      if (calls) inFlight.add(calls);
+      return (await pool.run(calls ? { ...task, calls } : task, { signal })) as unknown;
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      const fault = calls && ruleFileFault(error, calls, what.work);
+      if (fault) throw fault;
+      const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+      throw new WorkerError(
+        `${what.rule}: ${what.work} failed on a worker (${reason}); this is a bug, nothing was written`,
+      );
+    } finally {
+      if (calls) inFlight.delete(calls);
+    }
+  }
+
+  /**
    * Runs a task on this thread, blocking it: for work too small to be worth
    * starting the workers. runChunks is the function the workers run, given
    * the rule this thread already holds (a rule file's too), so the tally is

@@ -1031,7 +1031,7 @@ describe('no new hint goes unlisted', () => {
     // Followed in test/rules/reserves-call.test.ts (--exact with --trials; --precision simulated).
     'src/analysis/reserves-call-sweep.ts': 2,
     'src/analysis/reserves-call.ts': 2,
-    'src/analysis/solve-points.ts': 1,
+    'src/analysis/solve-point.ts': 1,
     'src/analysis/sweep.ts': 6,
     'src/analysis/variant.ts': 5,
     'src/analysis/vary.ts': 2,

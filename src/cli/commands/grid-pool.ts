@@ -3,10 +3,10 @@
  * (muster shard, a grid's --shard run) evaluates, written once: say that a
  * run resumes, then evaluate on the pool under Ctrl-C with a progress bar.
  *
- *   evaluateOnPool: say a resumed run (when asked) ─► take the pool (when simulating) ─► bar
+ *   evaluateOnPool: say a resumed run (when asked) ─► take the pool (started by the first task) ─► bar
  *                   ─► withInterrupt(evaluate(hooks)) ─► always: save the checkpoint, finish the bar, close the pool
  */
-import { SimulationPool } from '../../engine/pool.js';
+import { defaultThreads, SimulationPool } from '../../engine/pool.js';
 import { formatCount } from '../../output/format.js';
 import { withInterrupt } from '../../output/interrupt.js';
 import type { Io } from '../../output/io.js';
@@ -34,7 +34,7 @@ export interface GridRun {
   resumeLine?: 'of total' | 'own';
 }
 
-/** What the evaluation is handed: the pool (when simulating), the Ctrl-C signal and the bar's two hooks. */
+/** What the evaluation is handed: the pool (its threads start with its first task), the Ctrl-C signal and the bar's two hooks. */
 export interface GridHooks {
   pool: SimulationPool | undefined;
   signal: AbortSignal;
@@ -45,7 +45,8 @@ export interface GridHooks {
 /** Runs `evaluate` as a grid command does (see the file's header) and returns what it returns. */
 export async function evaluateOnPool<T>(run: GridRun, io: Io, evaluate: (hooks: GridHooks) => Promise<T>): Promise<T> {
   sayResumed(run, io);
-  const pool = run.simulating ? SimulationPool.take(run.threads) : undefined;
+  // Solving exactly, a grid's long tail goes to the threads (analysis/exact-grid.ts); one that never does starts none.
+  const pool = run.simulating ? SimulationPool.take(run.threads) : new SimulationPool(defaultThreads());
   const progress = new ProgressBar(io.err, io.errIsTTY && !run.quiet, undefined, {
     unit: run.simulating ? 'trials' : run.exactUnit,
     already: run.already,

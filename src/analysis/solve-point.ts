@@ -1,0 +1,24 @@
+/**
+ * One point of a grid solved exactly: its exact values, distributions and best play, as `muster run --exact` gives
+ * them. The same function on the command's thread (analysis/solve-points.ts) and on a pool worker
+ * (analysis/exact-points-task.ts), so a point is the same wherever it was solved.
+ */
+
+import type { Params, Rule } from '../contract/types.js';
+import { UsageError } from '../errors.js';
+import type { Evaluated } from './evaluate-types.js';
+import { buildResult, withDecisions } from './result-of.js';
+
+/** The point at `params` solved with the rule's exact(); `resultsOnly` leaves its exact fractions out. */
+export function solvePoint(rule: Rule, params: Params, seed: string, resultsOnly: boolean): Evaluated {
+  if (!rule.exact)
+    throw new UsageError(`--exact: ${rule.id} has no exact solution; allowed: simulate it (leave out --exact)`);
+  const exact = rule.exact.values(params);
+  // A rule with decisions: the objective and policy under best play beside its metrics (result.ts).
+  const result = withDecisions(
+    rule,
+    params,
+    buildResult({ rule, params, seed, stream: null, threads: 0, confidence: 1, trials: 0, tally: null, exact }),
+  );
+  return resultsOnly ? { result, tallied: null } : { result, tallied: null, exact };
+}

@@ -1,0 +1,192 @@
+/**
+ * A grid's exact points handed to the pool's threads (analysis/exact-grid.ts): the same grid, point for point and
+ * fraction for fraction, as solved on one thread; the first failing point's error, of the same class; the points
+ * finished kept after an interruption; and a grid kept on its thread where it should be. The hand-over is forced
+ * (every time limit 0) so that small grids cross; the values are checked against sums worked by hand.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { GridSettings } from '../../src/analysis/evaluate-types.js';
+import { solveExactGrid } from '../../src/analysis/exact-grid.js';
+import { solveUntilInterrupted } from '../../src/analysis/solve-points.js';
+import type { Params, Rule } from '../../src/contract/types.js';
+import { SimulationPool } from '../../src/engine/pool.js';
+import { Fraction } from '../../src/exact/fraction.js';
+import { NotEnumerable } from '../../src/exact/replay-dice.js';
+import { loadRuleFile } from '../../src/rule-files/load.js';
+import { getRule } from '../../src/rules/index.js';
+import { scratchFolder } from '../support/cli.js';
+
+const folder = scratchFolder('exact-grid');
+const probePath = join(folder, 'grid-probe.mjs');
+writeFileSync(
+  probePath,
+  `export default {
+  id: 'grid-probe',
+  title: 'Grid probe',
+  summary: 'n d6 rolled: is there a six?',
+  source: 'a test of muster',
+  params: [
+    { name: 'n', type: 'integer', default: 1, min: 1, max: 12, doc: 'dice rolled' },
+    { name: 'failFrom', type: 'integer', default: 99, min: 1, max: 99, doc: 'from this n the trial throws' },
+    { name: 'randomFrom', type: 'integer', default: 99, min: 1, max: 99, doc: 'from this n it reads dice.random()' },
+  ],
+  metrics: [{ name: 'six', doc: 'at least one six', probability: true }],
+  trial(dice, p, out) {
+    if (p.n >= p.failFrom) throw new Error('no dice past ' + (p.failFrom - 1) + ', asked ' + p.n);
+    if (p.n >= p.randomFrom) dice.random();
+    let six = false;
+    for (let i = 0; i < p.n; i++) if (dice.d(6) === 6) six = true;
+    out.six = six;
+  },
+};
+`,
+);
+const probe = await loadRuleFile(probePath);
+const pig = await loadRuleFile(join(process.cwd(), 'examples/rules/push-your-luck.mjs'));
+const reserves = getRule('reserves');
+
+const settings: Extract<GridSettings, { method: 'exact' }> = {
+  method: 'exact',
+  seed: 'grid',
+  stream: null,
+  confidence: 1,
+  trials: 0,
+  threads: 0,
+};
+/** Every point handed over after the first, one point a batch. */
+const AT_ONCE = { handOffMs: 0, worthMs: 0, batchMs: 0 };
+
+const pools: SimulationPool[] = [];
+const newPool = () => {
+  const pool = new SimulationPool(2);
+  pools.push(pool);
+  return pool;
+};
+afterAll(async () => {
+  await Promise.all(pools.map((pool) => pool.close()));
+});
+
+const probeAt = (n: number, extra: Params = {}): Params => ({ n, failFrom: 99, randomFrom: 99, ...extra });
+const alone = (rule: Rule, grid: Params[]) => solveUntilInterrupted(rule, grid, settings);
+
+describe('an exact grid on the pool', () => {
+  it('is the grid solved on one thread, point for point, and the sums worked by hand', async () => {
+    const pool = newPool();
+    const grids: Array<[Rule, Params[]]> = [
+      [probe, [1, 2, 3, 4, 5, 6].map((n) => probeAt(n))],
+      [pig, [2, 3, 5, 8, 13].map((cap) => ({ ...defaults(pig), cap }))],
+      [reserves, [1, 2, 3, 4, 5, 6].map((squads) => ({ ...defaults(reserves), squads }))],
+    ];
+    for (const [rule, grid] of grids) {
+      const points: number[] = [];
+      const onPool = await solveExactGrid(
+        rule,
+        grid,
+        settings,
+        { pool, onPoint: (done) => points.push(done) },
+        AT_ONCE,
+      );
+      const here = await alone(rule, grid);
+      expect(onPool.interrupted).toBe(false);
+      expect(onPool.indices).toEqual(grid.map((_, index) => index));
+      expect(onPool.evaluated).toStrictEqual(here.evaluated);
+      // Progress counts up to every point, wherever they were solved.
+      expect(points.at(-1)).toBe(grid.length);
+    }
+    expect(pool.started).toBe(true);
+
+    // At least one six in n d6: 1 - 5^n / 6^n.
+    const sixes = await solveExactGrid(
+      probe,
+      [1, 2, 3, 4, 5, 6].map((n) => probeAt(n)),
+      settings,
+      { pool },
+      AT_ONCE,
+    );
+    for (const [index, point] of sixes.evaluated.entries()) {
+      const n = BigInt(index + 1);
+      expect(point.exact?.six.toString()).toBe(Fraction.of(6n ** n - 5n ** n, 6n ** n).toString());
+    }
+    // Pig with the cap at 2: one roll, then the pot is banked; a 1 busts. Banked: (2+3+4+5+6)/6; bust: 1/6.
+    const [capped] = (
+      await solveExactGrid(
+        pig,
+        [
+          { ...defaults(pig), cap: 2 },
+          { ...defaults(pig), cap: 3 },
+        ],
+        settings,
+        { pool },
+        AT_ONCE,
+      )
+    ).evaluated;
+    expect(capped.exact?.banked.toString()).toBe('10/3');
+    expect(capped.exact?.bust.toString()).toBe('1/6');
+  });
+
+  it('throws the error of the first point that failed, as on one thread, with no second point named', async () => {
+    const grid = [1, 2, 3, 4, 5, 6].map((n) => probeAt(n, { failFrom: 3 }));
+    const here = await alone(probe, grid).catch((error: unknown) => error);
+    const onPool = await solveExactGrid(probe, grid, settings, { pool: newPool() }, AT_ONCE).catch(
+      (error: unknown) => error,
+    );
+    expect(here).toBeInstanceOf(Error);
+    expect(String((here as Error).message)).toContain('asked 3');
+    expect(onPool).toBeInstanceOf((here as Error).constructor);
+    expect((onPool as Error).message).toBe((here as Error).message);
+  });
+
+  it('returns a refusal to enumerate as the same NotEnumerable, so a command still offers simulation', async () => {
+    const grid = [1, 2, 3, 4, 5].map((n) => probeAt(n, { randomFrom: 4 }));
+    const here = await alone(probe, grid).catch((error: unknown) => error);
+    const onPool = await solveExactGrid(probe, grid, settings, { pool: newPool() }, AT_ONCE).catch(
+      (error: unknown) => error,
+    );
+    expect(here).toBeInstanceOf(NotEnumerable);
+    expect(onPool).toBeInstanceOf(NotEnumerable);
+    const how = 'leave out --exact';
+    expect((onPool as NotEnumerable).simulatedBy(how).message).toBe((here as NotEnumerable).simulatedBy(how).message);
+    expect((onPool as NotEnumerable).message).toContain('dice.random');
+  });
+
+  it('keeps the points finished when interrupted, each the point solved on one thread', async () => {
+    // Twelve points of 6^6 paths each: the signal comes at the second, long before the last.
+    const grid = Array.from({ length: 12 }, (_, index) => probeAt(6, { failFrom: 50 + index }));
+    const stop = new AbortController();
+    const cut = await solveExactGrid(
+      probe,
+      grid,
+      settings,
+      { pool: newPool(), signal: stop.signal, onPoint: (done) => done === 2 && stop.abort() },
+      AT_ONCE,
+    );
+    const here = await alone(probe, grid);
+    expect(cut.interrupted).toBe(true);
+    expect(cut.evaluated.length).toBeGreaterThanOrEqual(2);
+    expect(cut.evaluated.length).toBeLessThan(grid.length);
+    expect(cut.indices).toEqual([...cut.indices].sort((a, b) => a - b));
+    for (const [at, index] of cut.indices.entries()) expect(cut.evaluated[at]).toStrictEqual(here.evaluated[index]);
+  });
+
+  it('stays on its thread for a quick grid, a one-thread pool, and a rule file under --timeout', async () => {
+    const grid = [1, 2, 3, 4].map((n) => probeAt(n));
+    const quick = newPool();
+    await solveExactGrid(probe, grid, settings, { pool: quick });
+    expect(quick.started).toBe(false);
+    const one = new SimulationPool(1);
+    pools.push(one);
+    await solveExactGrid(probe, grid, settings, { pool: one }, AT_ONCE);
+    expect(one.started).toBe(false);
+    // --timeout is the CLI supervisor's watch over this thread: a rule file's calls elsewhere would escape it.
+    const watched = newPool();
+    const solved = await solveExactGrid(probe, grid, { ...settings, timeout: 60 }, { pool: watched }, AT_ONCE);
+    expect(watched.started).toBe(false);
+    expect(solved.evaluated).toStrictEqual((await alone(probe, grid)).evaluated);
+  });
+});
+
+function defaults(rule: Rule): Params {
+  return Object.fromEntries(rule.params.map((param) => [param.name, param.default]));
+}
