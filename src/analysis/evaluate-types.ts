@@ -61,4 +61,6 @@ export interface EvaluateOptions {
    * as large again as its result (about 12 kB of 29 at reserves' 11 squads).
    */
   resultsOnly?: boolean;
+  /** Solved exactly, each point's best play beside its metrics (a rule with decisions); false for a matrix's cells. */
+  bestPlay?: boolean;
 }

@@ -15,6 +15,7 @@
 import type { Params, Rule } from '../contract/types.js';
 import type { SimulationPool } from '../engine/pool.js';
 import type { UsageError } from '../errors.js';
+import { isLoadedRuleFile } from '../rule-files/load.js';
 import { rules } from '../rules/index.js';
 import type { Evaluated, EvaluateOptions, GridSettings } from './evaluate-types.js';
 import { type ExactPointsAnswer, exactPointsTask, readExactPoints } from './exact-points-task.js';
@@ -42,8 +43,9 @@ export async function solveExactGrid(
 ): Promise<{ evaluated: Evaluated[]; interrupted: boolean; indices: number[] }> {
   const { pool } = options;
   const ruleOf = (index: number) => options.rules?.[index] ?? rule;
-  // A thread finds a built-in by its id and a rule file by its path and hash; any other rule stays here.
-  const travels = (index: number) => ruleOf(index).file !== undefined || rules.includes(ruleOf(index));
+  // A thread finds a built-in by its id and a rule file by its path and hash; any other rule (one wrapped since it
+  // was loaded, such as with a distribution's tails as metrics) stays here.
+  const travels = (index: number) => rules.includes(ruleOf(index)) || isLoadedRuleFile(ruleOf(index));
   const movable = pool !== undefined && pool.threads >= 2 && paramsList.every((_, index) => travels(index));
   // --timeout watches a rule file's calls on this thread (the CLI's supervisor), so those stay here when it is given.
   const watched = settings.timeout !== undefined && paramsList.some((_, index) => ruleOf(index).file !== undefined);
@@ -116,7 +118,10 @@ async function solveOnPool(
         let answer: ExactPointsAnswer;
         try {
           answer = (await pool.runOther(
-            exactPointsTask(these, first, options.resultsOnly ?? false),
+            exactPointsTask(these, first, {
+              resultsOnly: options.resultsOnly ?? false,
+              bestPlay: options.bestPlay ?? true,
+            }),
             {
               rule: these[0].rule.id,
               work: end - first === 1 ? `point ${first + 1}` : `points ${first + 1}–${end}`,
@@ -130,7 +135,9 @@ async function solveOnPool(
           return failAt(first, error);
         }
         const { evaluated, error } = readExactPoints(answer);
-        for (const [offset, point] of evaluated.entries()) points[first + offset] = point;
+        // A result holds its point's params as given (a matrix's cells have no prototype): that object, not a copy.
+        for (const [offset, point] of evaluated.entries())
+          points[first + offset] = { ...point, result: { ...point.result, params: these[offset].params } };
         solved += evaluated.length;
         options.onPoint?.(solved, total);
         if (error) failAt(first + evaluated.length, error as UsageError);

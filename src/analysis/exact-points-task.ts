@@ -18,7 +18,7 @@ import { NotEnumerable } from '../exact/replay-dice.js';
 import { escapedRuleFault, RuleFault } from '../guard/rule-faults.js';
 import type { RunResult } from '../result.js';
 import type { Evaluated } from './evaluate-types.js';
-import { solvePoint } from './solve-point.js';
+import { type PointShape, solvePoint } from './solve-point.js';
 
 /** One point as a worker is asked to solve it. */
 interface ExactPoint {
@@ -33,7 +33,7 @@ interface ExactPoint {
 export interface ExactPointsTask {
   exactPoints: ExactPoint[];
   first: number;
-  resultsOnly: boolean;
+  shape: PointShape;
 }
 
 /** A point solved, as it travels: the result as it is, each exact value as [metric, numerator, denominator]. */
@@ -65,11 +65,11 @@ export interface ExactPointsAnswer {
 export function exactPointsTask(
   points: ReadonlyArray<{ rule: Rule; params: Params; seed: string }>,
   first: number,
-  resultsOnly: boolean,
+  shape: PointShape,
 ): ExactPointsTask {
   return {
     first,
-    resultsOnly,
+    shape,
     exactPoints: points.map(({ rule, params, seed }) => ({
       ruleId: rule.id,
       ...(rule.file ? { ruleFile: rule.file } : {}),
@@ -87,8 +87,8 @@ export async function solveExactPoints(
   const solved: SolvedPoint[] = [];
   for (const point of task.exactPoints) {
     try {
-      const { result, exact } = solvePoint(await ruleOf(point), point.params, point.seed, task.resultsOnly);
-      solved.push(task.resultsOnly ? { result } : { result, exact: exact && sendFractions(exact) });
+      const { result, exact } = solvePoint(await ruleOf(point), point.params, point.seed, task.shape);
+      solved.push(task.shape.resultsOnly ? { result } : { result, exact: exact && sendFractions(exact) });
     } catch (error) {
       // What the rule's own code threw past the adapter's checks is the rule's fault, as on the command's thread.
       const fault = error instanceof UsageError ? error : escapedRuleFault(error);

@@ -21,6 +21,8 @@ import { bestOf, envelope, type MetricResult, type RunResult } from '../result.j
 import { rules } from '../rules/index.js';
 import { findParam, parseParamOrLabel, resolveParams } from '../rules/params.js';
 import { ruleWord, withRangeHint } from '../text/suggest.js';
+import type { EvaluateOptions } from './evaluate-types.js';
+import { type HandOffTimes, solveExactGrid } from './exact-grid.js';
 import type {
   AgainstRow,
   EquilibriumOption,
@@ -135,6 +137,35 @@ export function solveMatrix(plan: MatrixPlan): MatrixCells {
   };
 }
 
+/**
+ * Every cell and the base point solved exactly, as solveMatrix solves them and in its order (the cells row by row,
+ * then the base point), by a command: the long tail on `options.pool`'s threads (exact-grid.ts). After an
+ * interruption (`options.signal`) the cells unsolved are null, and the base point too if it was not reached.
+ */
+export async function solveMatrixCells(
+  plan: MatrixPlan,
+  options: Pick<EvaluateOptions, 'pool' | 'signal' | 'onPoint'> & { timeout?: number },
+  times?: HandOffTimes,
+): Promise<MatrixCells> {
+  const grid = [...plan.cellParams.flat(), plan.base];
+  const settings = { method: 'exact', seed: '', stream: null, confidence: 1, trials: 0, threads: 0 } as const;
+  const solved = await solveExactGrid(
+    plan.rule,
+    grid,
+    options.timeout === undefined ? settings : { ...settings, timeout: options.timeout },
+    { ...options, resultsOnly: true, bestPlay: false },
+    times,
+  );
+  const results: Array<RunResult | null> = grid.map(() => null);
+  for (const [at, index] of solved.indices.entries()) results[index] = solved.evaluated[at].result;
+  let next = 0;
+  return {
+    base: results[grid.length - 1],
+    cells: plan.cellParams.map((row) => row.map(() => results[next++])),
+    interrupted: solved.interrupted,
+  };
+}
+
 /** The trials a simulated matrix runs: the base point's and every cell's. */
 export function matrixTrials(plan: MatrixPlan, settings: SimulationSettings): number {
   return (plan.values.length * plan.cols.length + 1) * settings.trials;
@@ -202,7 +233,7 @@ export function assembleMatrix(
       ...envelope('matrix', rule),
       source: rule.source,
       params: base,
-      method: 'simulation',
+      method: useExact ? 'exact' : 'simulation',
       seed: settings?.seed ?? null,
       stream: settings?.stream ?? null,
       trials: settings?.trials ?? null,

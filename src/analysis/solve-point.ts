@@ -9,16 +9,29 @@ import { UsageError } from '../errors.js';
 import type { Evaluated } from './evaluate-types.js';
 import { buildResult, withDecisions } from './result-of.js';
 
-/** The point at `params` solved with the rule's exact(); `resultsOnly` leaves its exact fractions out. */
-export function solvePoint(rule: Rule, params: Params, seed: string, resultsOnly: boolean): Evaluated {
+/** What a solved point keeps: its exact fractions beside its result or not, its best play or not (a matrix's cell). */
+export interface PointShape {
+  resultsOnly: boolean;
+  bestPlay: boolean;
+}
+
+/** The point at `params` solved with the rule's exact(), kept as `shape` says. */
+export function solvePoint(rule: Rule, params: Params, seed: string, shape: PointShape): Evaluated {
   if (!rule.exact)
     throw new UsageError(`--exact: ${rule.id} has no exact solution; allowed: simulate it (leave out --exact)`);
   const exact = rule.exact.values(params);
-  // A rule with decisions: the objective and policy under best play beside its metrics (result.ts).
-  const result = withDecisions(
+  const solved = buildResult({
     rule,
     params,
-    buildResult({ rule, params, seed, stream: null, threads: 0, confidence: 1, trials: 0, tally: null, exact }),
-  );
-  return resultsOnly ? { result, tallied: null } : { result, tallied: null, exact };
+    seed,
+    stream: null,
+    threads: 0,
+    confidence: 1,
+    trials: 0,
+    tally: null,
+    exact,
+  });
+  // A rule with decisions: the objective and policy under best play beside its metrics (result.ts).
+  const result = shape.bestPlay ? withDecisions(rule, params, solved) : solved;
+  return shape.resultsOnly ? { result, tallied: null } : { result, tallied: null, exact };
 }

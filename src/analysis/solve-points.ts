@@ -25,9 +25,12 @@ export async function solveUntilInterrupted(
   rule: Rule,
   paramsList: readonly Params[],
   settings: Extract<GridSettings, { method: 'exact' }>,
-  options: Pick<EvaluateOptions, 'signal' | 'onPoint' | 'seeds' | 'rules' | 'resultsOnly'> & { handOff?: HandOff } = {},
+  options: Pick<EvaluateOptions, 'signal' | 'onPoint' | 'seeds' | 'rules' | 'resultsOnly' | 'bestPlay'> & {
+    handOff?: HandOff;
+  } = {},
 ): Promise<{ evaluated: Evaluated[]; interrupted: boolean; indices: number[]; next: number }> {
   const evaluated: Evaluated[] = [];
+  const shape = { resultsOnly: options.resultsOnly ?? false, bestPlay: options.bestPlay ?? true };
   const started = performance.now();
   let paused = started;
   for (const params of paramsList) {
@@ -40,9 +43,7 @@ export async function solveUntilInterrupted(
     if (evaluated.length > 0 && options.handOff?.(evaluated.length, performance.now() - started)) break;
     const index = evaluated.length;
     const pointRule = options.rules?.[index] ?? rule;
-    evaluated.push(
-      solvePoint(pointRule, params, options.seeds?.[index] ?? settings.seed, options.resultsOnly ?? false),
-    );
+    evaluated.push(solvePoint(pointRule, params, options.seeds?.[index] ?? settings.seed, shape));
     options.onPoint?.(evaluated.length, paramsList.length);
   }
   const interrupted = evaluated.length < paramsList.length;

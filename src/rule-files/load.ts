@@ -91,6 +91,16 @@ export async function loadRuleFile(
 }
 
 /**
+ * Whether `rule` is a rule file's rule exactly as loadRuleFile gave it, so that a worker loading the same file
+ * holds the same rule; not one wrapped since (a distribution's tails added as metrics, say), which a worker would
+ * not rebuild.
+ */
+export function isLoadedRuleFile(rule: Rule): boolean {
+  const file = rule.file;
+  return file !== undefined && loaded.get(`${file.path}\u0000${file.sha256}\u0000${file.origin}`) === rule;
+}
+
+/**
  * The sha256 a rule file is known by (see ruleFileDigest), without
  * importing it: merge compares it with the hash a shard records before it
  * imports anything. Reading it only reads: esbuild bundles without running.

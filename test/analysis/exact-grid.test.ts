@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { GridSettings } from '../../src/analysis/evaluate-types.js';
 import { solveExactGrid } from '../../src/analysis/exact-grid.js';
+import { planMatrix, solveMatrix, solveMatrixCells } from '../../src/analysis/matrix.js';
 import { solveUntilInterrupted } from '../../src/analysis/solve-points.js';
+import { withTails } from '../../src/analysis/tails.js';
 import type { Params, Rule } from '../../src/contract/types.js';
 import { SimulationPool } from '../../src/engine/pool.js';
 import { Fraction } from '../../src/exact/fraction.js';
@@ -184,6 +186,63 @@ describe('an exact grid on the pool', () => {
     const solved = await solveExactGrid(probe, grid, { ...settings, timeout: 60 }, { pool: watched }, AT_ONCE);
     expect(watched.started).toBe(false);
     expect(solved.evaluated).toStrictEqual((await alone(probe, grid)).evaluated);
+  });
+});
+
+describe("an exact matrix's cells on the pool", () => {
+  it('are the cells solved on one thread, base point and best-play-free results alike', async () => {
+    const flank = await loadRuleFile(join(process.cwd(), 'examples/rules/flank-march.mjs'));
+    for (const rule of [flank, getRule('infinity')]) {
+      const plan = planMatrix(rule, {});
+      const pool = newPool();
+      const cells = await solveMatrixCells(plan, { pool }, AT_ONCE);
+      expect(pool.started).toBe(true);
+      expect(cells).toStrictEqual(solveMatrix(plan));
+    }
+  });
+
+  it('keeps the cells solved when interrupted, the rest (and the base point, solved last) null', async () => {
+    const plan = planMatrix(getRule('infinity'), {});
+    const stop = new AbortController();
+    const cut = await solveMatrixCells(
+      plan,
+      { pool: newPool(), signal: stop.signal, onPoint: (done) => done === 2 && stop.abort() },
+      AT_ONCE,
+    );
+    const whole = solveMatrix(plan);
+    expect(cut.interrupted).toBe(true);
+    // The base point comes last, as solveMatrix solves it: not reached here.
+    expect(cut.base).toBeNull();
+    const solved = cut.cells.flat().filter((cell) => cell !== null);
+    expect(solved.length).toBeGreaterThanOrEqual(1);
+    expect(solved.length).toBeLessThan(cut.cells.flat().length);
+    for (const [i, row] of cut.cells.entries())
+      for (const [j, cell] of row.entries()) if (cell !== null) expect(cell).toStrictEqual(whole.cells[i][j]);
+  });
+});
+
+describe('a rule a thread could not rebuild', () => {
+  it('is solved on the command thread: a built-in wrapped with tails, a copy of a rule file', async () => {
+    const tailed = withTails(reserves, ['arrived.by.2>=2']);
+    expect(tailed).not.toBe(reserves);
+    const grids: Array<[Rule, Params[]]> = [
+      [tailed, [1, 2, 3].map((squads) => ({ ...defaults(reserves), squads }))],
+      // A rule file's rule wrapped after loading keeps its file, but a thread loading that file would not wrap it.
+      [{ ...probe }, [1, 2, 3].map((n) => probeAt(n))],
+    ];
+    for (const [rule, grid] of grids) {
+      const pool = newPool();
+      const solved = await solveExactGrid(rule, grid, settings, { pool }, AT_ONCE);
+      expect(pool.started).toBe(false);
+      expect(solved.evaluated).toStrictEqual((await alone(rule, grid)).evaluated);
+    }
+    const [, second] = (
+      await alone(
+        tailed,
+        [1, 2].map((squads) => ({ ...defaults(reserves), squads })),
+      )
+    ).evaluated;
+    expect(Object.keys(second.result.metrics)).toContain('arrived.by.2>=2');
   });
 });
 

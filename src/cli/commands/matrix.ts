@@ -11,12 +11,12 @@ import {
   rankMatrix,
   simulateMatrix,
   solveEquilibrium,
-  solveMatrix,
+  solveMatrixCells,
   tradeOffOf,
 } from '../../analysis/matrix.js';
 import type { Params, ParamValue, Rule } from '../../contract/types.js';
 import type { SimulationPool } from '../../engine/pool.js';
-import type { SimulationSettings } from '../../engine/settings.js';
+import { parseTimeout, type SimulationSettings } from '../../engine/settings.js';
 import { UsageError } from '../../errors.js';
 import { checkDistinct, ruleFileInputs } from '../../output/files.js';
 import { interruptedStatus } from '../../output/interrupt.js';
@@ -65,7 +65,12 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
 
   let computed: MatrixCells;
   if (settings === null) {
-    computed = await orSimulate('add --simulate', () => solveMatrix(plan));
+    // The cells solved as a grid's points are: the long tail on worker threads, Ctrl-C keeping those solved.
+    const run = { simulating: false, threads: 0, totalTrials: 0, exactUnit: 'cells', quiet: options.quiet };
+    const timeout = options.timeout === undefined ? undefined : parseTimeout(options.timeout);
+    computed = await evaluateOnPool(run, io, ({ pool, signal, onPoint }) =>
+      orSimulate('add --simulate', () => solveMatrixCells(plan, { pool, signal, onPoint, timeout })),
+    );
   } else {
     const run = { simulating: true, threads: settings.threads, totalTrials: matrixTrials(plan, settings) };
     computed = await evaluateOnPool({ ...run, quiet: options.quiet }, io, ({ pool, signal, onTrials }) =>
@@ -75,12 +80,15 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
   }
   const { cells, interrupted } = computed;
   if (computed.base === null) {
-    io.err('muster: PARTIAL: interrupted before any cell finished; nothing was written\n');
+    io.err('muster: PARTIAL: interrupted before the base point was computed; nothing was written\n');
     process.exitCode = interruptedStatus();
     return assembleMatrix(plan, settings, computed);
   }
   const result = assembleMatrix(plan, settings, computed);
-  if (objective !== null) result.equilibrium = solveEquilibrium(plan, computed, objective);
+  // An equilibrium needs every cell: an interrupted matrix prints the cells it has and solves none.
+  if (objective !== null && interrupted)
+    io.err('muster: PARTIAL: interrupted before every cell was solved; no equilibrium was solved\n');
+  else if (objective !== null) result.equilibrium = solveEquilibrium(plan, computed, objective);
   const describeMetric = new Map(everyMetric.map((m) => [m.name, m]));
   const width = tableWidth(io.columns);
   if (options.against !== undefined) {
