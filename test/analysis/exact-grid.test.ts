@@ -16,6 +16,7 @@ import type { Params, Rule } from '../../src/contract/types.js';
 import { SimulationPool } from '../../src/engine/pool.js';
 import { Fraction } from '../../src/exact/fraction.js';
 import { NotEnumerable } from '../../src/exact/replay-dice.js';
+import { RuleFault } from '../../src/guard/rule-faults.js';
 import { loadRuleFile } from '../../src/rule-files/load.js';
 import { getRule } from '../../src/rules/index.js';
 import { scratchFolder } from '../support/cli.js';
@@ -33,11 +34,13 @@ writeFileSync(
     { name: 'n', type: 'integer', default: 1, min: 1, max: 12, doc: 'dice rolled' },
     { name: 'failFrom', type: 'integer', default: 99, min: 1, max: 99, doc: 'from this n the trial throws' },
     { name: 'randomFrom', type: 'integer', default: 99, min: 1, max: 99, doc: 'from this n it reads dice.random()' },
+    { name: 'exitFrom', type: 'integer', default: 99, min: 1, max: 99, doc: 'from this n it calls process.exit(3)' },
   ],
   metrics: [{ name: 'six', doc: 'at least one six', probability: true }],
   trial(dice, p, out) {
     if (p.n >= p.failFrom) throw new Error('no dice past ' + (p.failFrom - 1) + ', asked ' + p.n);
     if (p.n >= p.randomFrom) dice.random();
+    if (p.n >= p.exitFrom) process.exit(3);
     let six = false;
     for (let i = 0; i < p.n; i++) if (dice.d(6) === 6) six = true;
     out.six = six;
@@ -70,7 +73,13 @@ afterAll(async () => {
   await Promise.all(pools.map((pool) => pool.close()));
 });
 
-const probeAt = (n: number, extra: Params = {}): Params => ({ n, failFrom: 99, randomFrom: 99, ...extra });
+const probeAt = (n: number, extra: Params = {}): Params => ({
+  n,
+  failFrom: 99,
+  randomFrom: 99,
+  exitFrom: 99,
+  ...extra,
+});
 const alone = (rule: Rule, grid: Params[]) => solveUntilInterrupted(rule, grid, settings);
 
 describe('an exact grid on the pool', () => {
@@ -151,6 +160,17 @@ describe('an exact grid on the pool', () => {
     const how = 'leave out --exact';
     expect((onPool as NotEnumerable).simulatedBy(how).message).toBe((here as NotEnumerable).simulatedBy(how).message);
     expect((onPool as NotEnumerable).message).toContain('dice.random');
+  });
+
+  it("names the rule file's process.exit on a worker as the rule's fault, one line", async () => {
+    // On the command's thread the CLI's supervisor names it; on a worker the pool does, from the call marker.
+    const grid = [1, 2, 3, 4].map((n) => probeAt(n, { exitFrom: 3 }));
+    const error = await solveExactGrid(probe, grid, settings, { pool: newPool() }, AT_ONCE).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RuleFault);
+    expect((error as Error).message).toMatch(
+      /grid-probe\.mjs \(rule grid-probe\): .* called process\.exit\(3\) in point [34]; /,
+    );
+    expect((error as Error).message).not.toContain('\n');
   });
 
   it('keeps the points finished when interrupted, each the point solved on one thread', async () => {
