@@ -226,12 +226,14 @@ async function onPool<T>(
   work: (hooks: Omit<EvaluateOptions, 'seeds' | 'rules'>) => Promise<T>,
 ): Promise<T> {
   const simulating = settings.method === 'simulation';
-  const own = simulating && options.pool === undefined ? new Pool(settings.threads || defaultThreads()) : undefined;
+  // Exact too: a grid whose points take seconds solves its tail on the threads (analysis/exact-grid.ts); one that
+  // does not never starts them.
+  const own = options.pool === undefined ? new Pool(settings.threads || defaultThreads()) : undefined;
   const pool = options.pool ?? own;
   const progress = options.onProgress;
   try {
     return await work({
-      pool: simulating ? pool?.simulationPool : undefined,
+      pool: pool?.simulationPool,
       signal: options.signal,
       onTrials: progress && simulating ? (done) => progress(done, points * settings.trials) : undefined,
       onPoint: progress && !simulating ? (done, total) => progress(done, total) : undefined,
