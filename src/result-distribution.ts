@@ -149,18 +149,8 @@ export function distributionResult(
   const exactAbove = exactAboveOf(exact, last);
   const counts: number[] = [];
   for (let value = first; value <= last; value++) counts.push(countAt(value));
-  // Tails, summed from each end: at most from below, at least from above (beyond included).
+  // Tails: at least summed from above (beyond included), at most from below.
   const values: DistributionValue[] = [];
-  let below = 0;
-  let belowExact: Fraction | null = exact ? Fraction.ZERO : null;
-  const atMostCounts: number[] = [];
-  const atMostExact: Array<Fraction | null> = [];
-  for (let at = 0; at < counts.length; at++) {
-    below += counts[at];
-    belowExact = belowExact && exacts[at] ? belowExact.add(exacts[at] as Fraction) : null;
-    atMostCounts.push(below);
-    atMostExact.push(belowExact);
-  }
   let above = beyondCount;
   let aboveExact: Fraction | null = exactAbove;
   const atLeastCounts: number[] = new Array(counts.length);
@@ -170,6 +160,22 @@ export function distributionResult(
     aboveExact = aboveExact && exacts[at] ? aboveExact.add(exacts[at] as Fraction) : null;
     atLeastCounts[at] = above;
     atLeastExact[at] = aboveExact;
+  }
+  // Nothing lies below the first value listed, so where the exact chances at least it add up to 1, P(X ≤ v) is
+  // 1 − P(X ≥ v + 1): a complement, in lowest terms with no reduction, where a sum costs one (most of an exact
+  // distribution's cost, at a hundred values and more).
+  const whole = atLeastExact.length > 0 && atLeastExact[0]?.equals(Fraction.ONE) === true;
+  let below = 0;
+  let belowExact: Fraction | null = exact ? Fraction.ZERO : null;
+  const atMostCounts: number[] = [];
+  const atMostExact: Array<Fraction | null> = [];
+  for (let at = 0; at < counts.length; at++) {
+    below += counts[at];
+    const past = at + 1 < counts.length ? atLeastExact[at + 1] : exactAbove;
+    belowExact =
+      whole && past ? past.complement() : belowExact && exacts[at] ? belowExact.add(exacts[at] as Fraction) : null;
+    atMostCounts.push(below);
+    atMostExact.push(belowExact);
   }
   for (let at = 0; at < counts.length; at++) {
     const value = first + at;
@@ -205,8 +211,8 @@ export function distributionResult(
       estimate: sampleVariance === null ? null : Math.sqrt(sampleVariance),
       exact: exact ? Math.sqrt(exact.variance.toNumber()) : null,
     },
-    median: percentileOf(values, trials, 50),
-    percentiles: percentiles.map((p) => percentileOf(values, trials, p)),
+    median: percentileOf(values, trials, 50, atMostExact),
+    percentiles: percentiles.map((p) => percentileOf(values, trials, p, atMostExact)),
     unseen: simulated ? values.filter((v) => v.count === 0).map((v) => v.value) : null,
   };
 }
@@ -215,17 +221,24 @@ export function distributionResult(
  * The least value v listed with P(X ≤ v) ≥ p/100, from the counts (simulated) and from the exact at-most chances
  * (compared as fractions, so a chance of exactly one half gives the value it ends at); null when nothing was
  * simulated, the exact distribution is unknown, or the listed values never reach p (the rest lies beyond).
+ * `atMost`, where the caller has them, are the values' exact at-most chances as fractions, read in place of their
+ * text.
  *
  * @example percentileOf(values, trials, 50) // the median
  */
-export function percentileOf(values: readonly DistributionValue[], trials: number, p: number): Percentile {
+export function percentileOf(
+  values: readonly DistributionValue[],
+  trials: number,
+  p: number,
+  atMost?: ReadonlyArray<Fraction | null>,
+): Percentile {
   const target = Fraction.fromParameter(p).div(Fraction.of(100));
   let estimate: number | null = null;
   let exact: number | null = null;
   let counted = 0;
   let countsKnown = true;
   let exactKnown = true;
-  for (const entry of values) {
+  for (const [index, entry] of values.entries()) {
     if (estimate === null && countsKnown) {
       if (entry.count === null || trials === 0) countsKnown = false;
       else {
@@ -234,18 +247,18 @@ export function percentileOf(values: readonly DistributionValue[], trials: numbe
       }
     }
     if (exact === null && exactKnown) {
-      const chance = entry.atMost.fraction;
+      const chance = atMost ? atMost[index] : entry.atMost.fraction;
       if (chance === null) exactKnown = false;
-      else if (fractionOf(chance).compare(target) >= 0) exact = entry.value;
+      else if (typeof chance === 'string' ? reaches(chance, target) : chance.compare(target) >= 0) exact = entry.value;
     }
   }
   return { p, estimate, exact };
 }
 
-/** A fraction as a result writes it, "n/d" or "n". */
-function fractionOf(text: string): Fraction {
+/** Whether a fraction as a result writes it ("n/d" or "n") is at least `target`: compared across, not reduced. */
+function reaches(text: string, target: Fraction): boolean {
   const [numerator, denominator = '1'] = text.split('/');
-  return Fraction.of(BigInt(numerator), BigInt(denominator));
+  return BigInt(numerator) * target.denominator >= target.numerator * BigInt(denominator);
 }
 
 /** The result's distributions with `percentiles` (each 0 < p ≤ 100) reported, in the order asked. */

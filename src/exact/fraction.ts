@@ -105,9 +105,12 @@ export class Fraction {
     return result;
   }
 
-  /** 1 − this: the complement of a probability. */
+  /**
+   * 1 − this: the complement of a probability. In lowest terms with no reduction: a number dividing both d − n
+   * and d divides n, and n/d is in lowest terms.
+   */
   complement(): Fraction {
-    return Fraction.ONE.sub(this);
+    return new Fraction(this.denominator - this.numerator, this.denominator);
   }
 
   equals(other: Fraction): boolean {

@@ -115,6 +115,25 @@ describe('Fraction', () => {
     },
   );
 
+  it('takes the complement, 1 - n/d = (d - n)/d, in lowest terms without reducing: small, big and negative', () => {
+    // Written out by hand beside a textbook Euclid: gcd(d - n, d) = gcd(n, d) = 1 for n/d in lowest terms.
+    const gcd = (a: bigint, b: bigint): bigint => (b === 0n ? (a < 0n ? -a : a) : gcd(b, a % b));
+    expect(Fraction.of(1, 6).complement().toString()).toBe('5/6');
+    expect(Fraction.of(3, 4).complement().toString()).toBe('1/4');
+    expect(Fraction.ZERO.complement().toString()).toBe('1');
+    expect(Fraction.ONE.complement().toString()).toBe('0');
+    expect(Fraction.of(5, 3).complement().toString()).toBe('-2/3');
+    expect(Fraction.of(-1, 2).complement().toString()).toBe('3/2');
+    const big = 6n ** 400n;
+    for (const numerator of [1n, 5n ** 300n, big - 1n, big / 2n + 1n, 7n ** 100n]) {
+      const f = Fraction.of(numerator, big);
+      const complement = f.complement();
+      expect(complement.numerator * f.denominator).toBe((f.denominator - f.numerator) * complement.denominator);
+      expect(gcd(complement.numerator, complement.denominator)).toBe(1n);
+      expect(complement.add(f).equals(Fraction.ONE)).toBe(true);
+    }
+  });
+
   it('compares', () => {
     expect(Fraction.of(1, 3).compare(Fraction.of(1, 2))).toBe(-1);
     expect(Fraction.of(2, 4).compare(Fraction.of(1, 2))).toBe(0);
