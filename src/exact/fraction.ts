@@ -26,7 +26,8 @@ export class Fraction {
       n = -n;
       d = -d;
     }
-    const g = greatestCommonDivisor(n < 0n ? -n : n, d);
+    const magnitude = n < 0n ? -n : n;
+    const g = (d > BELOW_2_TO_256 && smoothDivisor(magnitude, d)) || greatestCommonDivisor(magnitude, d);
     return new Fraction(n / g, d / g);
   }
 
@@ -236,6 +237,73 @@ function doubleEuclid(x: number, y: number): number {
 }
 
 const BELOW_2_TO_1023 = 1n << 1023n;
+const BELOW_2_TO_256 = 1n << 256n;
+
+/** The primes a die's or a typed chance's denominator is made of, on the common dice (d6, d8, d10, d12, d20, d100). */
+const SMALL_PRIMES = [2n, 3n, 5n, 7n, 11n, 13n];
+/** A prime's power divided out at once while a number holds it (so a prime of exponent 2,000 takes 125 steps). */
+const CHUNK = 16;
+const CHUNK_POWERS = SMALL_PRIMES.map((prime) => prime ** BigInt(CHUNK));
+
+/**
+ * The last few denominators past 2^256 met, each with its exponent of each small prime, or null where it has
+ * another prime factor. A chance's denominator is a product of die sides, and a sum or a distribution reduces
+ * fraction after fraction over the same one: factored once, a reduction is then a remainder by each of its primes,
+ * where Lehmer's gcd costs the square of the length (an exact point of reserves at a hundred squads was mostly that).
+ */
+const factored: Array<{ denominator: bigint; exponents: number[] | null }> = [];
+const FACTORED_KEPT = 4;
+
+/**
+ * gcd(a, d) for d a product of SMALL_PRIMES (found by factoring d once, kept in `factored`): the power of each of
+ * d's primes that a holds, up to d's own; 0 where d has another prime factor (the caller then takes Lehmer's).
+ */
+function smoothDivisor(a: bigint, d: bigint): bigint {
+  const exponents = exponentsOf(d);
+  if (exponents === null) return 0n;
+  if (a === 0n) return d;
+  let divisor = 1n;
+  for (const [index, most] of exponents.entries()) {
+    if (most === 0) continue;
+    const prime = SMALL_PRIMES[index];
+    const [times, rest] = exponentOf(a, index, most);
+    if (times > 0) divisor *= prime ** BigInt(times);
+    a = rest;
+  }
+  return divisor;
+}
+
+/** d's exponent of each small prime, or null where d has another prime factor (kept for the next call). */
+function exponentsOf(d: bigint): number[] | null {
+  for (const entry of factored) if (entry.denominator === d) return entry.exponents;
+  const exponents: number[] = [];
+  let rest = d;
+  for (const index of SMALL_PRIMES.keys()) {
+    const [times, left] = exponentOf(rest, index, Number.POSITIVE_INFINITY);
+    exponents.push(times);
+    rest = left;
+  }
+  const entry = { denominator: d, exponents: rest === 1n ? exponents : null };
+  if (factored.length >= FACTORED_KEPT) factored.shift();
+  factored.push(entry);
+  return entry.exponents;
+}
+
+/** How many times (at most `most`) the small prime at `index` divides `value` (not 0), and what is left. */
+function exponentOf(value: bigint, index: number, most: number): [number, bigint] {
+  const prime = SMALL_PRIMES[index];
+  const chunk = CHUNK_POWERS[index];
+  let times = 0;
+  while (times + CHUNK <= most && value % chunk === 0n) {
+    value /= chunk;
+    times += CHUNK;
+  }
+  while (times < most && value % prime === 0n) {
+    value /= prime;
+    times++;
+  }
+  return [times, value];
+}
 
 /** A shift that leaves `value` (past 2^53) with at most 50 bits and at least 47: its bit length, less 50. */
 function leadingShift(value: bigint): number {

@@ -134,6 +134,49 @@ describe('Fraction', () => {
     }
   });
 
+  it('reduces over a denominator of small primes past 2^256 (factored once) as Euclid does, and over any other', () => {
+    // A textbook Euclid on BigInts is the oracle; the pairs come from a fixed xorshift, no randomness.
+    const gcd = (a: bigint, b: bigint): bigint => (b === 0n ? a : gcd(b, a % b));
+    let state = 0x9e3779b9;
+    const next = () => {
+      state ^= state << 13;
+      state ^= state >>> 17;
+      state ^= state << 5;
+      return state >>> 0;
+    };
+    const bigRandom = (words: number) => {
+      let value = 0n;
+      for (let i = 0; i < words; i++) value = (value << 32n) | BigInt(next());
+      return value;
+    };
+    const denominators = [
+      6n ** 400n,
+      36n ** 101n,
+      2n ** 300n,
+      3n ** 200n * 5n ** 90n,
+      2n ** 17n * 3n ** 160n * 5n ** 3n * 7n ** 20n * 11n * 13n ** 5n,
+      10n ** 120n,
+      6n ** 400n * 101n, // another prime: Lehmer's
+      (1n << 400n) + 1n,
+    ];
+    let cases = 0;
+    for (let round = 0; round < 3; round++)
+      for (const d of denominators) {
+        const numerators = [0n, 1n, d - 1n, d, 2n * d, bigRandom(12), bigRandom(3) * 6n ** 50n, 2n ** 80n * 3n ** 40n];
+        for (const [k, numerator] of numerators.entries()) {
+          for (const n of [numerator, -numerator]) {
+            const f = Fraction.of(n, d);
+            const g = gcd(n < 0n ? -n : n, d) || 1n;
+            expect(`${f.numerator}/${f.denominator}`, `case ${k} of ${d.toString(16).slice(0, 12)}`).toBe(
+              `${n / g}/${d / g}`,
+            );
+            cases++;
+          }
+        }
+      }
+    expect(cases).toBe(3 * denominators.length * 16);
+  });
+
   it('compares', () => {
     expect(Fraction.of(1, 3).compare(Fraction.of(1, 2))).toBe(-1);
     expect(Fraction.of(2, 4).compare(Fraction.of(1, 2))).toBe(0);
