@@ -65,7 +65,7 @@ export async function matrixCommand(ruleId: string, options: MatrixOptions, io: 
 
   let computed: MatrixCells;
   if (settings === null) {
-    // The cells solved as a grid's points are: the long tail on worker threads, Ctrl-C keeping those solved.
+    // The cells solved as a grid's points are: the long tail on worker threads, Ctrl-C heard between points.
     const run = { simulating: false, threads: 0, totalTrials: 0, exactUnit: 'cells', quiet: options.quiet };
     const timeout = options.timeout === undefined ? undefined : parseTimeout(options.timeout);
     computed = await evaluateOnPool(run, io, ({ pool, signal, onPoint }) =>
