@@ -12,9 +12,9 @@
  * contention raise. Each command's table is compared with the other's, and must be the same bytes.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { childrenCpuSeconds, median } from './sweep-cost.js';
 
 /** The grid: 51 points of a step-form rule file, about 5 s of exact solving on one thread here. */
 export const EXACT_GRID = [
@@ -27,28 +27,9 @@ export const EXACT_GRID = [
 ];
 export const EXACT_GRID_ONE_THREAD = [...EXACT_GRID, '--timeout', '86400'];
 
-/** CPU seconds of this process's waited-for children so far (cutime + cstime, fields 16 and 17), or null. */
-function childrenCpuSeconds(ticks: number): number | null {
-  try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[13]) + Number(fields[14])) / ticks;
-  } catch {
-    return null;
-  }
-}
-
-function clockTicks(): number {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-  } catch {
-    return 100;
-  }
-}
-
 /** One whole command: its wall seconds, its CPU seconds (null where /proc is missing) and its table. */
-function timed(root: string, args: readonly string[], ticks: number) {
-  const cpuBefore = childrenCpuSeconds(ticks);
+function timed(root: string, args: readonly string[]) {
+  const cpuBefore = childrenCpuSeconds();
   const started = performance.now();
   const table = execFileSync(process.execPath, [join(root, 'dist/cli.js'), ...args], {
     cwd: root,
@@ -56,11 +37,9 @@ function timed(root: string, args: readonly string[], ticks: number) {
     stdio: ['ignore', 'pipe', 'ignore'],
   });
   const wall = (performance.now() - started) / 1000;
-  const cpuAfter = childrenCpuSeconds(ticks);
+  const cpuAfter = childrenCpuSeconds();
   return { wall, cpu: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore, table };
 }
-
-const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1];
 
 export interface ExactGridCost {
   handedOver: { wall: number; cpu: number | null };
@@ -71,15 +50,14 @@ export interface ExactGridCost {
 
 /** `repeats` turns, each the two commands one after the other (which goes first alternates). */
 export function exactGridCost(root: string, repeats: number): ExactGridCost {
-  const ticks = clockTicks();
   const handed = { wall: [] as number[], cpu: [] as number[] };
   const one = { wall: [] as number[], cpu: [] as number[] };
   const ratios: number[] = [];
   for (let turn = 0; turn < repeats; turn++) {
     const first = turn % 2 === 0;
-    const a = first ? timed(root, EXACT_GRID, ticks) : undefined;
-    const b = timed(root, EXACT_GRID_ONE_THREAD, ticks);
-    const c = a ?? timed(root, EXACT_GRID, ticks);
+    const a = first ? timed(root, EXACT_GRID) : undefined;
+    const b = timed(root, EXACT_GRID_ONE_THREAD);
+    const c = a ?? timed(root, EXACT_GRID);
     if (c.table !== b.table)
       throw new Error('the grid handed over and the grid on one thread printed different tables');
     handed.wall.push(c.wall);

@@ -67,7 +67,7 @@ function clockTicks(): number {
 }
 
 /** CPU seconds of this process's waited-for children so far (cutime + cstime, fields 16 and 17), or null. */
-function childrenCpuSeconds(): number | null {
+export function childrenCpuSeconds(): number | null {
   try {
     const stat = readFileSync('/proc/self/stat', 'utf8');
     // Fields after the command name, which is in parentheses and may hold spaces: the first is field 3.
@@ -100,7 +100,7 @@ export interface SweepCost {
   cpu: boolean;
 }
 
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1];
+export const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1];
 
 /** `repeats` turns on each build (the builds alternating within a turn, sweep then run): each build's medians. */
 export function sweepCosts(roots: readonly string[], repeats: number): SweepCost[] {
