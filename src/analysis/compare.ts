@@ -206,17 +206,18 @@ export function builtInCompareRules(ruleId: string, variants: readonly string[])
 /**
  * Whether the comparison is exact: --exact says so (refused where a variant has no exact solution, or beside a
  * simulation setting); without --simulate or a simulation setting it is exact wherever every variant's exact values
- * are known to the whole budget, and otherwise names the first variant past it (notExact).
+ * are known to the whole budget, and otherwise names the first variant past it (notExact). And --timeout, checked
+ * first and kept for an exact comparison (a rule file's points then stay on the thread the CLI watches).
  */
 function chooseMethod(
   rulesOf: readonly Rule[],
   variants: readonly Variant[],
   paramsList: readonly Params[],
   options: CompareRequest,
-): { exact: boolean; notExact: ComparePlan['notExact'] } {
+): { exact: boolean; notExact: ComparePlan['notExact']; timeout: number | undefined } {
   const flag = (option: string) => `--${option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
   // Not --timeout: it stops a rule file's call that runs past it (the CLI's supervisor), exact or simulated.
-  if (options.timeout !== undefined) parseTimeout(options.timeout);
+  const timeout = options.timeout === undefined ? undefined : parseTimeout(options.timeout);
   const simulationOnly = (['trials', 'stream', 'threads', 'confidence', 'seedPerVariant'] as const).filter(
     (option) => options[option] !== undefined,
   );
@@ -247,7 +248,7 @@ function chooseMethod(
       }
     }
   }
-  return { exact, notExact };
+  return { exact, notExact, timeout };
 }
 
 /** Checks a comparison's options and resolves every variant, before any output path is looked at or any work starts. */
@@ -289,7 +290,7 @@ export function planCompare(
   const headline = mixed && shared.length > 0 ? () => shared : some;
   const led: Rule = { ...rule, presentation: { ...rule.presentation, headline } };
   const choice = chooseMetrics(led, everyMetric, options.metric, { all: options.all });
-  const { exact, notExact } = chooseMethod(rulesOf, variants, paramsList, options);
+  const { exact, notExact, timeout } = chooseMethod(rulesOf, variants, paramsList, options);
   const base: GridSettings = exact
     ? {
         method: 'exact',
@@ -299,7 +300,7 @@ export function planCompare(
         trials: 0,
         threads: 0,
         // Kept so that a rule file's points, watched by the CLI's supervisor (--timeout), stay on its thread.
-        ...(options.timeout !== undefined ? { timeout: parseTimeout(options.timeout) } : {}),
+        ...(timeout !== undefined ? { timeout } : {}),
       }
     : { method: 'simulation', ...parseSimulationSettings(options) };
   const seedOf = (index: number) => (options.seedPerVariant ? `${base.seed}/variant ${index + 1}` : base.seed);

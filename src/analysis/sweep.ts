@@ -132,8 +132,6 @@ export function planSweep(loaded: Rule, options: SweepRequest): SweepPlan {
         confidence: 1,
         trials: 0,
         threads: 0,
-        // Checked below; kept so that a rule file's points, watched by the CLI's supervisor, stay on its thread.
-        ...(options.exact && options.timeout !== undefined ? { timeout: parseTimeout(options.timeout) } : {}),
       }
     : { method: 'simulation', ...parseSimulationSettings(options) };
   if (options.exact) {
@@ -143,8 +141,9 @@ export function planSweep(loaded: Rule, options: SweepRequest): SweepPlan {
       if (options[option] !== undefined)
         throw new UsageError(`--exact: cannot be combined with --${option}; allowed: --exact alone, or a simulation`);
     }
-    // --timeout stops a rule file's call that runs past it (the CLI's supervisor), exact or simulated.
-    if (options.timeout !== undefined) parseTimeout(options.timeout);
+    // --timeout stops a rule file's call that runs past it (the CLI's supervisor), exact or simulated: kept, so that
+    // a rule file's points stay on the thread it watches (analysis/exact-grid.ts).
+    if (options.timeout !== undefined) settings.timeout = parseTimeout(options.timeout);
   }
 
   return { rule, varies, varied, perPoint, grid, skipped, gridMetrics, choice, metrics, bestSpec, settings };
