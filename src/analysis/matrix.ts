@@ -35,6 +35,7 @@ import type {
 import { chooseMetrics } from './metrics.js';
 import { evaluateObjective, type Objective, objectiveNames, parseObjective } from './objective.js';
 import { buildResult } from './result-of.js';
+import { type PointShape, solvePoint } from './solve-point.js';
 import { withTails } from './tails.js';
 
 export type { AgainstRow, EquilibriumOption, MatrixEquilibrium, MatrixResult, MatrixTable };
@@ -127,12 +128,16 @@ export interface MatrixCells {
   interrupted: boolean;
 }
 
-/** Every cell and the base point solved exactly. */
+/** A matrix's cell as solved: its result, without the rule's best play (a cell's table holds the metrics only). */
+const CELL: PointShape = { resultsOnly: true, bestPlay: false };
+
+/** Every cell and the base point solved exactly (a rule with an exact solution: matrixSettings gave null). */
 export function solveMatrix(plan: MatrixPlan): MatrixCells {
   const { rule } = plan;
+  const cell = (params: Params) => solvePoint(rule, params, '', CELL).result;
   return {
-    cells: plan.cellParams.map((row) => row.map((params) => exactResult(rule, params))),
-    base: exactResult(rule, plan.base),
+    cells: plan.cellParams.map((row) => row.map(cell)),
+    base: cell(plan.base),
     interrupted: false,
   };
 }
@@ -153,7 +158,7 @@ export async function solveMatrixCells(
     plan.rule,
     grid,
     options.timeout === undefined ? settings : { ...settings, timeout: options.timeout },
-    { ...options, resultsOnly: true, bestPlay: false },
+    { ...options, ...CELL },
     times,
   );
   const results: Array<RunResult | null> = grid.map(() => null);
@@ -290,10 +295,6 @@ export function rankMatrix(plan: MatrixPlan, computed: MatrixCells): MatrixResul
     opponent: plan.cols[0],
     ranking: rankAgainst(plan.values, column as RunResult[], tradeOffOf(plan), plan.tableMetrics, label),
   };
-}
-
-function exactResult(rule: Rule, params: Params): RunResult {
-  return buildResult({ rule, params, seed: '', stream: null, threads: 0, confidence: 1, trials: 0, tally: null });
 }
 
 /**
