@@ -134,10 +134,11 @@ async function solveOnPool(
           if (stop.signal.aborted) return;
           return failAt(first, error);
         }
-        const { evaluated, error } = readExactPoints(answer);
-        // A result holds its point's params as given (a matrix's cells have no prototype): that object, not a copy.
-        for (const [offset, point] of evaluated.entries())
-          points[first + offset] = { ...point, result: { ...point.result, params: these[offset].params } };
+        const { evaluated, error } = readExactPoints(
+          answer,
+          these.map((point) => point.params),
+        );
+        for (const [offset, point] of evaluated.entries()) points[first + offset] = point;
         solved += evaluated.length;
         options.onPoint?.(solved, total);
         if (error) failAt(first + evaluated.length, error as UsageError);

@@ -99,10 +99,16 @@ export async function solveExactPoints(
   return { solved };
 }
 
-/** The command's side: the points solved, in order, then the error of the point that failed (if one did). */
-export function readExactPoints(answer: ExactPointsAnswer): { evaluated: Evaluated[]; error?: UsageError } {
-  const evaluated = answer.solved.map(({ result: sent, exact }): Evaluated => {
-    const result = withoutPrototypes(sent);
+/**
+ * The command's side: the points solved, in order, then the error of the point that failed (if one did). `sent` are
+ * the params the task was made of, in its order.
+ */
+export function readExactPoints(
+  answer: ExactPointsAnswer,
+  sent: readonly Params[],
+): { evaluated: Evaluated[]; error?: UsageError } {
+  const evaluated = answer.solved.map(({ result: copy, exact }, at): Evaluated => {
+    const result = asSolvedHere(copy, sent[at]);
     if (exact === undefined) return { result, tallied: null };
     return { result, tallied: null, exact: exact && readFractions(exact) };
   });
@@ -110,13 +116,15 @@ export function readExactPoints(answer: ExactPointsAnswer): { evaluated: Evaluat
 }
 
 /**
- * The result as solved on this thread: its records by metric name have no prototype (a metric may be named
- * `constructor`), which a message's copy does not keep.
+ * The result as solved on this thread, where a message's copy differs: its records by metric name have no prototype
+ * (a metric may be named `constructor`), and it holds its point's params as given (a matrix's cells have no
+ * prototype either), that object, not a copy.
  */
-function withoutPrototypes(result: RunResult): RunResult {
+function asSolvedHere(result: RunResult, params: Params): RunResult {
   const bare = <T extends object>(record: T): T => Object.assign(Object.create(null) as T, record);
   return {
     ...result,
+    params,
     metrics: bare(result.metrics),
     ...(result.distributions ? { distributions: bare(result.distributions) } : {}),
   };
