@@ -14,7 +14,6 @@
 
 import type { Params, Rule } from '../contract/types.js';
 import type { SimulationPool } from '../engine/pool.js';
-import type { UsageError } from '../errors.js';
 import { isLoadedRuleFile } from '../rule-files/load.js';
 import { rules } from '../rules/index.js';
 import type { Evaluated, EvaluateOptions, GridSettings } from './evaluate-types.js';
@@ -141,7 +140,7 @@ async function solveOnPool(
         for (const [offset, point] of evaluated.entries()) points[first + offset] = point;
         solved += evaluated.length;
         options.onPoint?.(solved, total);
-        if (error) failAt(first + evaluated.length, error as UsageError);
+        if (error) failAt(first + evaluated.length, error);
       }),
     );
   } finally {

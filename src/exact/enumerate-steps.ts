@@ -181,14 +181,6 @@ export function exploreSteps(procedure: StepProcedure, budget: PathBudget, maxSt
   // Each state's fields in the order its step wrote them, where all hold a plain value (matchFlat).
   const shapes: Array<FlatShape | null> = [];
   const indexOf = new Map<string, number>();
-  const textOf = (state: unknown, call: string, from: string | null): string => {
-    try {
-      return canonicalState(state);
-    } catch (error) {
-      if (error instanceof NotPlainJson) throw new BadState(call, error, from);
-      throw error;
-    }
-  };
   const STRICT = 'step(state, dice, params)';
   // A step's next state as text by value (stateText); `kept`, the state itself, is checked in full (canonicalState)
   // the first time its text is seen, so every state of the chain has been checked once as plain JSON.
@@ -265,20 +257,30 @@ export function exploreSteps(procedure: StepProcedure, budget: PathBudget, maxSt
     rewards.push(expected);
   }
   return { keys, frozen, absorbing, to, chances, rewards, decisions };
+}
 
-  /** The state an option leads to, as text: asked twice, as a step's paths are, so choose is a function of state. */
-  function chosen(proc: StepProcedure, current: unknown, option: string, from: string): string {
-    const call = `choose(state, ${JSON.stringify(option)}, params)`;
-    const first = textOf((proc.choose as Function)(current, option), call, from);
-    const second = textOf((proc.choose as Function)(current, option), call, from);
-    if (first !== second) {
-      throw new UsageError(
-        `the rule is not a function of its state: ${call} went to ${shorten(first)}, then to ${shorten(second)}, ` +
-          `from the state ${shorten(from)}; best play needs a choose that depends only on state, option and params`,
-      );
-    }
-    return first;
+/** A state's text (canonicalState), or, where it is not plain JSON, the refusal naming `call` and the state before. */
+function textOf(state: unknown, call: string, from: string | null): string {
+  try {
+    return canonicalState(state);
+  } catch (error) {
+    if (error instanceof NotPlainJson) throw new BadState(call, error, from);
+    throw error;
   }
+}
+
+/** The state an option leads to, as text: asked twice, as a step's paths are, so choose is a function of state. */
+function chosen(proc: StepProcedure, current: unknown, option: string, from: string): string {
+  const call = `choose(state, ${JSON.stringify(option)}, params)`;
+  const first = textOf((proc.choose as Function)(current, option), call, from);
+  const second = textOf((proc.choose as Function)(current, option), call, from);
+  if (first !== second) {
+    throw new UsageError(
+      `the rule is not a function of its state: ${call} went to ${shorten(first)}, then to ${shorten(second)}, ` +
+        `from the state ${shorten(from)}; best play needs a choose that depends only on state, option and params`,
+    );
+  }
+  return first;
 }
 
 /**
