@@ -26,7 +26,15 @@ export function wilsonInterval(successes: number, trials: number, confidence: nu
   return { lo, hi };
 }
 
+/** The last confidence asked for and its z: a result asks for one confidence, once a metric and a value. */
+let lastConfidence = Number.NaN;
+let lastZ = Number.NaN;
+
 /** z such that a standard normal lies within ±z with probability `confidence`. */
 export function twoSidedZ(confidence: number): number {
-  return normalQuantile(1 - (1 - confidence) / 2);
+  if (confidence !== lastConfidence) {
+    lastZ = normalQuantile(1 - (1 - confidence) / 2);
+    lastConfidence = confidence;
+  }
+  return lastZ;
 }

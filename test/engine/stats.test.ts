@@ -24,6 +24,15 @@ describe('normalQuantile (AS 241)', () => {
   it('a 95% interval uses z = 1.95996…', () => {
     expect(twoSidedZ(0.95)).toBeCloseTo(1.959963984540054, 13);
   });
+
+  it('gives each confidence its own z when they alternate (the last one is kept)', () => {
+    // scipy.stats.norm.ppf(0.995) and norm.ppf(0.975).
+    for (let turn = 0; turn < 3; turn++) {
+      expect(twoSidedZ(0.99)).toBeCloseTo(2.5758293035489004, 13);
+      expect(twoSidedZ(0.95)).toBeCloseTo(1.959963984540054, 13);
+      expect(twoSidedZ(0.95)).toBeCloseTo(1.959963984540054, 13);
+    }
+  });
 });
 
 describe('wilsonInterval', () => {
