@@ -198,6 +198,8 @@ export interface AssembledInput extends RunSettings {
   exactDistributions: Record<string, ExactDistribution> | null;
   /** Why enumeration gave no exact values beside the simulation, where it did not. */
   noExact?: NoExact | null;
+  /** Leave the distributions out, as for a rule with none (a grid printed as a table shows none). */
+  withoutDistributions?: boolean;
 }
 
 /** Every metric's estimate, interval and exact value (null where there is none), as docs/json.md gives them. */
@@ -232,7 +234,7 @@ export function assembleResult(input: AssembledInput): RunResult {
           `double (±1.8e308), so no figure can show it; allowed: values within ±1.8e308 (scale the metric down)`,
       );
   }
-  const distributions = distributionsOf(input);
+  const distributions = input.withoutDistributions ? null : distributionsOf(input);
   return {
     ...envelope('run', rule),
     source: rule.source,

@@ -63,4 +63,10 @@ export interface EvaluateOptions {
   resultsOnly?: boolean;
   /** Solved exactly, each point's best play beside its metrics (a rule with decisions); false for a matrix's cells. */
   bestPlay?: boolean;
+  /**
+   * Leave each point's distributions out of its result: a sweep or balance printed as a table, with no --json, shows
+   * none, and a point's distributions (each value's chance, tails and intervals, exact and simulated) were a quarter
+   * of a simulated reserves point's own cost.
+   */
+  withoutDistributions?: boolean;
 }

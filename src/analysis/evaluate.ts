@@ -83,6 +83,7 @@ export async function evaluateUntilInterrupted(
             tallied,
             exact,
             noExact,
+            withoutDistributions: options.withoutDistributions,
           }),
         );
         points[index] = options.resultsOnly ? { result, tallied: null } : { result, tallied, exact };

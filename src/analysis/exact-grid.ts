@@ -120,6 +120,7 @@ async function solveOnPool(
             exactPointsTask(these, first, {
               resultsOnly: options.resultsOnly ?? false,
               bestPlay: options.bestPlay ?? true,
+              withoutDistributions: options.withoutDistributions,
             }),
             {
               rule: these[0].rule.id,

@@ -19,6 +19,8 @@ export interface ResultInput extends RunSettings {
   exact?: Record<string, Fraction> | null;
   /** Why there are no exact values beside the simulation, when the caller looked them up already. */
   noExact?: NoExact | null;
+  /** No distributions in the result (nothing it goes to shows them): neither counted nor solved. */
+  withoutDistributions?: boolean;
 }
 
 /** Every metric's estimate, interval and exact value (null where the rule has no exact solution). */
@@ -40,7 +42,8 @@ export function buildResult(input: ResultInput): RunResult {
   const tallied = tally ? (input.tallied ?? rule.tally.summarize(params, tally, trials)) : null;
   // The exact distributions are asked for only where the exact values are known.
   const metrics = rule.metrics(params);
-  const hasDistributions = rule.exact?.distributions && metrics.some((metric) => metric.distribution);
+  const hasDistributions =
+    !input.withoutDistributions && rule.exact?.distributions && metrics.some((metric) => metric.distribution);
   const exactDistributions = found.values && hasDistributions ? (rule.exact?.distributions?.(params) ?? null) : null;
   // The run's settings as the caller gave them; the figures as evaluated here.
   return assembleResult({

@@ -13,6 +13,8 @@ import { buildResult, withDecisions } from './result-of.js';
 export interface PointShape {
   resultsOnly: boolean;
   bestPlay: boolean;
+  /** No distributions in the result (analysis/evaluate-types.ts, EvaluateOptions). */
+  withoutDistributions?: boolean;
 }
 
 /** The point at `params` solved with the rule's exact(), kept as `shape` says. */
@@ -30,6 +32,7 @@ export function solvePoint(rule: Rule, params: Params, seed: string, shape: Poin
     trials: 0,
     tally: null,
     exact,
+    withoutDistributions: shape.withoutDistributions,
   });
   // A rule with decisions: the objective and policy under best play beside its metrics (result.ts).
   const result = shape.bestPlay ? withDecisions(rule, params, solved) : solved;

@@ -25,12 +25,19 @@ export async function solveUntilInterrupted(
   rule: Rule,
   paramsList: readonly Params[],
   settings: Extract<GridSettings, { method: 'exact' }>,
-  options: Pick<EvaluateOptions, 'signal' | 'onPoint' | 'seeds' | 'rules' | 'resultsOnly' | 'bestPlay'> & {
+  options: Pick<
+    EvaluateOptions,
+    'signal' | 'onPoint' | 'seeds' | 'rules' | 'resultsOnly' | 'bestPlay' | 'withoutDistributions'
+  > & {
     handOff?: HandOff;
   } = {},
 ): Promise<{ evaluated: Evaluated[]; interrupted: boolean; indices: number[]; next: number }> {
   const evaluated: Evaluated[] = [];
-  const shape = { resultsOnly: options.resultsOnly ?? false, bestPlay: options.bestPlay ?? true };
+  const shape = {
+    resultsOnly: options.resultsOnly ?? false,
+    bestPlay: options.bestPlay ?? true,
+    withoutDistributions: options.withoutDistributions,
+  };
   const started = performance.now();
   let paused = started;
   for (const params of paramsList) {

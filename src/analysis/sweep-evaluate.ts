@@ -15,6 +15,8 @@ export async function evaluateSweep(plan: SweepPlan, options: EvaluateOptions = 
   const { evaluated, interrupted } = await evaluateUntilInterrupted(plan.rule, plan.grid, plan.settings, {
     ...options,
     resultsOnly: true,
+    // A sweep keeps each point's metrics, never its distributions (assembleSweep): they are not worked out.
+    withoutDistributions: true,
   });
   return assembleSweep(
     plan,

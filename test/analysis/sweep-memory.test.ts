@@ -33,6 +33,21 @@ describe('a sweep keeps only its points’ results', () => {
     expect(full.evaluated.every((point) => point.tallied !== null && point.exact !== undefined)).toBe(true);
   });
 
+  it.each([
+    ['simulated', plan],
+    ['exact', planSweep(rule, { set: ['squads=11'], vary: ['command=0..2'], exact: true })],
+  ])('%s: withoutDistributions leaves out each result’s distributions and nothing else', async (_, swept) => {
+    const bare = await evaluateUntilInterrupted(rule, swept.grid, swept.settings, { pool, withoutDistributions: true });
+    const full = await evaluateUntilInterrupted(rule, swept.grid, swept.settings, { pool });
+    expect(full.evaluated.every((point) => Object.keys(point.result.distributions ?? {}).length > 0)).toBe(true);
+    expect(bare.evaluated.every((point) => !('distributions' in point.result))).toBe(true);
+    const { distributions: _left, ...rest } = full.evaluated[0].result;
+    expect(bare.evaluated.map((point) => point.result)).toEqual(
+      full.evaluated.map(({ result: { distributions: _, ...others } }) => others),
+    );
+    expect(Object.keys(bare.evaluated[0].result).sort()).toEqual(Object.keys(rest).sort());
+  });
+
   it('seed "kept": evaluateSweep (which asks for it) gives every point the metrics a full evaluation gives', async () => {
     const sweep = await evaluateSweep(plan, { pool });
     const full = await evaluateUntilInterrupted(rule, plan.grid, plan.settings, { pool });
