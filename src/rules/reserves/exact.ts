@@ -63,8 +63,21 @@ export function exactValues(p: Reserves): Record<string, Fraction> {
   const result: Record<string, Fraction> = {};
   for (const [name, { count, outOf }] of counted) result[name] = Fraction.of(count, common * outOf);
   result['dice.mean'] = dice;
-  result['last.arrival'] = lastArrival(p, result).mean;
+  result['last.arrival'] = lastArrivalMean(rounds, counted, common);
   return result;
+}
+
+/**
+ * The mean round of the last arrival L, from the counts of all.by.r: L is at least 1 and at most rounds + 1, and
+ * P(L > r) = 1 − all.by.r, so E[L] = Σ_{r=0..rounds} P(L > r) = rounds + 1 − Σ_r all.by.r, summed over the last
+ * round's denominator and reduced once (its distribution, lastArrival, reduces at every step).
+ */
+function lastArrivalMean(rounds: number, counted: Map<string, { count: bigint; outOf: bigint }>, common: bigint) {
+  const allBy = (r: number) => counted.get(`all.by.${r}`) as { count: bigint; outOf: bigint };
+  const last = allBy(rounds).outOf;
+  let inBy = 0n;
+  for (let r = 1; r <= rounds; r++) inBy += allBy(r).count * (last / allBy(r).outOf);
+  return Fraction.of(BigInt(rounds + 1) * common * last - inBy, common * last);
 }
 
 /** The commander's two fates that can happen, and a multiple of their weights' denominators (1 − a/b is (b − a)/b). */
