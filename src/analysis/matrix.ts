@@ -128,8 +128,11 @@ export interface MatrixCells {
   interrupted: boolean;
 }
 
-/** A matrix's cell as solved: its result, without the rule's best play (a cell's table holds the metrics only). */
-const CELL: PointShape = { resultsOnly: true, bestPlay: false };
+/**
+ * A matrix's cell as solved: its result, without the rule's best play or its distributions (a cell's table, its
+ * equilibrium and its ranking read the metrics only).
+ */
+const CELL: PointShape = { resultsOnly: true, bestPlay: false, withoutDistributions: true };
 
 /** Every cell and the base point solved exactly (a rule with an exact solution: matrixSettings gave null). */
 export function solveMatrix(plan: MatrixPlan): MatrixCells {
@@ -215,6 +218,7 @@ export async function simulateMatrix(
           confidence: settings.confidence,
           trials: outcome.trials,
           tally: outcome.tally,
+          withoutDistributions: true,
         });
         if (index === 0) baseResult = result;
         else cells[Math.floor((index - 1) / cols.length)][(index - 1) % cols.length] = result;
