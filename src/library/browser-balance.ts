@@ -120,6 +120,8 @@ export async function balanceOf(rule: Rule, options: BrowserBalanceOptions): Pro
       signal,
       onPoint: onProgress,
       resultsOnly: true,
+      // A balance reads each point's metrics, never its distributions (assembleSweep keeps none).
+      withoutDistributions: true,
     });
     results = solved.evaluated.map(({ result }) => result);
     threads = settings.threads;
