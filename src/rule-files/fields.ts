@@ -2,9 +2,34 @@ import type { DistributionSpec, MetricSpec, ParamSpec } from '../contract/types.
 import { Fraction } from '../exact/fraction.js';
 import { describeValue, oneLine } from '../guard/rule-text.js';
 import { keyedRecord, own } from '../keyed.js';
+import { didYouMean } from '../text/suggest.js';
 import { DISTRIBUTION_DEPTH, DISTRIBUTION_LIMIT, MAX_DISTRIBUTION_VALUES } from './tally.js';
 
 const PARAM_TYPES = ['integer', 'number', 'boolean', 'choice'] as const;
+
+/** The fields a parameter of each type takes (docs/custom-rules.md, "Parameters"); any other is refused. */
+const PARAM_FIELDS: Readonly<Record<(typeof PARAM_TYPES)[number], readonly string[]>> = {
+  integer: ['name', 'type', 'default', 'min', 'max', 'doc'],
+  number: ['name', 'type', 'default', 'min', 'max', 'doc'],
+  boolean: ['name', 'type', 'default', 'doc'],
+  choice: ['name', 'type', 'default', 'choices', 'doc'],
+};
+
+/** The fields a metric takes ("Metrics"); any other is refused. */
+const METRIC_FIELDS = ['name', 'probability', 'distribution', 'min', 'max', 'doc', 'label'] as const;
+
+/**
+ * Refuses a field `entry` does not take, so a misspelt `defualt` or `distrbution` is caught rather than left out
+ * (a metric meant as a distribution would otherwise be reported as a mean). Only a short name is matched against
+ * the allowed ones: the edit distance is quadratic in its length.
+ */
+function onlyFields(entry: Spec, allowed: readonly string[], named: string, fail: (what: string) => never): void {
+  for (const key of Object.keys(entry)) {
+    if (allowed.includes(key)) continue;
+    const near = key.length <= 64 ? didYouMean(key, allowed) : '';
+    fail(`${named}: unknown field ${describeValue(key)}${near}; allowed: ${allowed.join(', ')}`);
+  }
+}
 
 type Spec = Record<string, unknown>;
 
@@ -40,6 +65,7 @@ export function checkParams(value: unknown, fail: (what: string) => never): Para
       fail(`${named}: doc: got ${describeValue(p.doc)}; allowed: text`);
     const doc = typeof p.doc === 'string' ? oneLine(p.doc) : '';
     const type = p.type as (typeof PARAM_TYPES)[number];
+    onlyFields(p, PARAM_FIELDS[type], named, fail);
     if (type === 'integer' || type === 'number') {
       const isKind = (x: unknown) =>
         type === 'integer' ? Number.isSafeInteger(x) : typeof x === 'number' && Number.isFinite(x);
@@ -105,6 +131,7 @@ export function checkMetrics(value: unknown, fail: (what: string) => never): Met
     const name = m.name as string;
     if (seen.has(name)) fail(`metric ${JSON.stringify(name)}: declared twice; allowed: each name once`);
     seen.add(name);
+    onlyFields(m, METRIC_FIELDS, `metric ${JSON.stringify(name)}`, fail);
     const distribution = checkDistribution(m, name, fail);
     if (!distribution && typeof m.probability !== 'boolean')
       fail(

@@ -509,6 +509,31 @@ describe(
         /paramtype\.mjs \(rule reserves-2d6\): parameter squads: type: got "int"; allowed: integer, number, boolean, choice/,
       ],
       [
+        'a misspelt field of a parameter',
+        () => mutant('paramfield.mjs', 'default: 3, min: 1, max: 12', 'defualt: 3, min: 1, max: 12'),
+        /paramfield\.mjs \(rule reserves-2d6\): parameter squads: unknown field "defualt" \(did you mean "default"\?\); allowed: name, type, default, min, max, doc/,
+      ],
+      [
+        'a field a parameter of its type does not take',
+        () =>
+          mutant(
+            'paramchoices.mjs',
+            "max: 12, doc: 'squads in reserve'",
+            "max: 12, choices: ['a'], doc: 'squads in reserve'",
+          ),
+        /paramchoices\.mjs \(rule reserves-2d6\): parameter squads: unknown field "choices"; allowed: name, type, default, min, max, doc/,
+      ],
+      [
+        'a misspelt field of a metric',
+        () =>
+          mutant(
+            'metricfield.mjs',
+            "doc: 'squads lost', probability: false",
+            "doc: 'squads lost', probability: false, distrbution: true",
+          ),
+        /metricfield\.mjs \(rule reserves-2d6\): metric "lost\.mean": unknown field "distrbution" \(did you mean "distribution"\?\); allowed: name, probability, distribution, min, max, doc, label/,
+      ],
+      [
         'a metric without probability',
         () => mutant('metric.mjs', "doc: 'squads lost', probability: false", "doc: 'squads lost'"),
         /metric\.mjs \(rule reserves-2d6\): metric "lost\.mean": probability: got undefined; allowed: true .* or false/,
