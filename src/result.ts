@@ -69,7 +69,7 @@ function checkFinite(
 }
 
 /** A rule as its one-line faults name it: a rule file by its path as typed, as every fault of its own. */
-function ruleName(rule: Pick<Rule, 'id' | 'file'>): string {
+export function ruleName(rule: Pick<Rule, 'id' | 'file'>): string {
   return rule.file ? `${rule.file.origin} (rule ${rule.id})` : rule.id;
 }
 

@@ -5,6 +5,7 @@
  * figures — probabilities on a 0–100% axis, means in a table of their own.
  */
 
+import { checkMatrixMetrics } from '../../src/analysis/metrics.js';
 import type { MetricSpec, Params, ParamValue, Rule } from '../../src/contract/types.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { type IntervalPoint, intervalChart, metricPoint } from '../charts/blocks.js';
@@ -23,7 +24,10 @@ function matrixCard(rule: Rule): CardDesign {
     );
   return {
     accepts: { range: spec.parseRange !== undefined, against: false },
-    plan: (_rule, params, options) => grid(params, axisValues(rule, params, options, { from: 'matrix' })),
+    plan(_rule, params, options) {
+      checkMatrixMetrics(rule, rule.metrics(params), spec.metrics);
+      return grid(params, axisValues(rule, params, options, { from: 'matrix' }));
+    },
     layout(_rule, params, options, results) {
       const values = axisValues(rule, params, options, { from: 'matrix' });
       const count = spec.metrics.length;

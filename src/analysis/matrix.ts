@@ -32,7 +32,7 @@ import type {
   MatrixResult,
   MatrixTable,
 } from './matrix-types.js';
-import { chooseMetrics } from './metrics.js';
+import { checkMatrixMetrics, chooseMetrics } from './metrics.js';
 import { evaluateObjective, type Objective, objectiveNames, parseObjective } from './objective.js';
 import { buildResult } from './result-of.js';
 import { type PointShape, solvePoint } from './solve-point.js';
@@ -86,12 +86,7 @@ export function planMatrix(loaded: Rule, options: MatrixRequest): MatrixPlan {
     options.metric && options.metric.length > 0
       ? chooseMetrics(rule, everyMetric, options.metric).shown.map((m) => m.name)
       : [...spec.metrics];
-  const stray = tableMetrics.find((name) => !everyMetric.some((metric) => metric.name === name));
-  if (stray !== undefined)
-    throw new UsageError(
-      `${rule.id}: matrix.metrics: got ${JSON.stringify(stray)}, which is not a metric at these parameters; ` +
-        `allowed: ${everyMetric.map((m) => m.name).join(', ')}`,
-    );
+  checkMatrixMetrics(rule, everyMetric, tableMetrics);
   const cellParams = values.map((rowValue) =>
     cols.map((colValue) => resolveParams(rule, options.set ?? [], { [spec.row]: rowValue, [spec.col]: colValue })),
   );

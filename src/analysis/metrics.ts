@@ -6,6 +6,7 @@
 
 import type { MetricSpec, Params, Rule } from '../contract/types.js';
 import { UsageError } from '../errors.js';
+import { ruleName } from '../result.js';
 import { didYouMean, ruleWord } from '../text/suggest.js';
 
 /**
@@ -104,4 +105,19 @@ function unknownMetric(rule: Rule, all: readonly MetricSpec[], pattern: string):
       ? `a pattern of ${pattern.length} characters that matches no metric`
       : `${JSON.stringify(pattern)}${didYouMean(pattern, names)}`;
   return new UsageError(`--metric: got ${given}; allowed: ${allowed}`);
+}
+
+/**
+ * Refuses, in one line naming the rule, a metric a matrix tabulates that is not one of the rule's at these
+ * parameters (a rule file's `matrix.metrics` is checked when the file loads where its metrics are a fixed list; a
+ * function of params gives them only here).
+ */
+export function checkMatrixMetrics(rule: Rule, everyMetric: readonly MetricSpec[], names: readonly string[]): void {
+  const known = everyMetric.map((metric) => metric.name);
+  const stray = names.find((name) => !known.includes(name));
+  if (stray !== undefined)
+    throw new UsageError(
+      `${ruleName(rule)}: matrix.metrics: got ${JSON.stringify(stray)}, which is not a metric at these ` +
+        `parameters${didYouMean(stray, known)}; allowed: ${known.join(', ')}`,
+    );
 }

@@ -15,6 +15,7 @@ import { ruleCall } from '../guard/rule-calls.js';
 import { describeError, describeValue, isA, oneLine } from '../guard/rule-text.js';
 import { Schema } from '../input/schema.js';
 import { checkPresentation } from '../presentation/check.js';
+import { didYouMean } from '../text/suggest.js';
 import { checkExact, checkMetrics, checkParams } from './fields.js';
 import { checkMatrix } from './matrix.js';
 import { guarded, plainData, readMembers } from './read.js';
@@ -157,7 +158,19 @@ export function checkRuleFile(moduleDefault: unknown, origin: string): CheckedRu
   if (typeof spec.objective === 'string') checked.objective = spec.objective;
   if (typeof spec.label === 'function') checked.label = spec.label;
   wrapFunctions(spec, checked, params, call, callForData);
-  if (spec.matrix !== undefined) checked.matrix = checkMatrix(spec.matrix, params, fail, where);
+  if (spec.matrix !== undefined) {
+    checked.matrix = checkMatrix(spec.matrix, params, fail, where);
+    // Against a fixed list of metrics now, so every command refuses the name (a function of params: when planned).
+    if (Array.isArray(metricsSource)) {
+      const known = checkMetrics(metricsSource, fail).map((metric) => metric.name);
+      const stray = checked.matrix.metrics.find((name) => !known.includes(name));
+      if (stray !== undefined)
+        fail(
+          `matrix.metrics: got ${describeValue(stray)}, which is not a metric${didYouMean(stray, known)}; allowed: ` +
+            known.join(', '),
+        );
+    }
+  }
   if (spec.presentation !== undefined)
     checked.presentation = checkPresentation(spec.presentation, params, checked.matrix, fail);
   return checked;
