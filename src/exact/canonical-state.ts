@@ -9,6 +9,9 @@
  * that differ, or split one.
  */
 
+/** What a state may hold, as a refusal's "allowed:" says it. */
+export const PLAIN_JSON = 'null, true or false, finite numbers, strings, and arrays and plain objects of them';
+
 /** Thrown for a value that is not plain JSON; `path` says where in the state (`.inBy[2]`). */
 export class NotPlainJson extends Error {
   constructor(

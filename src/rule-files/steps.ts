@@ -16,7 +16,7 @@
 
 import type { MetricSpec, Params } from '../contract/types.js';
 import { UsageError } from '../errors.js';
-import { canonicalState } from '../exact/canonical-state.js';
+import { canonicalState, PLAIN_JSON } from '../exact/canonical-state.js';
 import { describeError, isA } from '../guard/rule-text.js';
 import { BadDice } from './dice.js';
 import { badValueText, readOut, strayField, strayText } from './tally.js';
@@ -329,7 +329,15 @@ export function stepTrial(
           }
         }
         call = 'step(state, dice, params, out)';
+        const from = state;
         state = form.step(state, dice, params, scratch.out, prepared);
+        // A step that forgot its return: named here, not as done's fault on the next turn (the full check of a
+        // state as plain JSON is the enumeration's, once a state; a trial's every step would pay for it).
+        if (state === undefined)
+          fail(
+            `step(state, dice, params) returned a state that is not plain JSON: the state is undefined (a step ` +
+              `from ${describe(from)}, in a simulated trial); allowed: ${PLAIN_JSON}`,
+          );
         scratch.read(scratch.out);
       }
       call = 'report(state, params, out)';

@@ -7,6 +7,7 @@
 
 import type { MetricSpec, Params } from '../contract/types.js';
 import { UsageError } from '../errors.js';
+import { PLAIN_JSON } from '../exact/canonical-state.js';
 import { rationalOf } from '../exact/double-value.js';
 import { BadState, NO_REWARD, type StepProcedure } from '../exact/enumerate-steps.js';
 import { distributionOf, type ExactDistribution } from '../exact/exact-distribution.js';
@@ -45,8 +46,7 @@ export function guarded<T>(context: EnumerationContext, call: string, fn: () => 
     if (isA(error, BadState)) {
       return context.fail(
         `${error.call} returned a state that is not plain JSON: ` +
-          `${error.problem.message}${error.from ? ` (${error.call.startsWith('choose') ? 'a choice' : 'a step'} from ${shortText(error.from)})` : ''}; allowed: null, ` +
-          `true or false, finite numbers, strings, and arrays and plain objects of them`,
+          `${error.problem.message}${error.from ? ` (${error.call.startsWith('choose') ? 'a choice' : 'a step'} from ${shortText(error.from)})` : ''}; allowed: ${PLAIN_JSON}`,
       );
     }
     if (isA(error, UsageError)) {

@@ -440,6 +440,20 @@ describe('what cannot be enumerated is one line, never a truncated value', () =>
         },
       }),
     ).toThrow(/step wrote the probability "x"/);
+    // A step that forgot its return is the step's fault, as enumeration says, not done's on the next turn.
+    const forgot = {
+      ...base,
+      start: () => ({ at: 'roll' }),
+      done: (s: { at: string }) => s.at !== 'roll',
+      step() {},
+    };
+    expect(simulated(forgot)).toThrow(
+      /^test\.mjs \(rule enum-test\): step\(state, dice, params\) returned a state that is not plain JSON: the state is undefined \(a step from \{"at":"roll"\}, in a simulated trial\); allowed: null, true or false, finite numbers, strings, and arrays and plain objects of them$/,
+    );
+    fails(
+      rule(forgot),
+      /step\(state, dice, params\) returned a state that is not plain JSON: the state is undefined \(a step from \{"at":"roll"\}\)/,
+    );
   });
 
   it('a bad value is refused as in simulation', () => {
