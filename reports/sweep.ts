@@ -290,7 +290,8 @@ export function sweepCsv(sweep: SweepResult, metrics: readonly MetricSpec[]): st
       text += csvLine([
         ...names.map((name) => own(point.params, name) as ParamValue),
         metric.name,
-        metric.probability ? 'probability' : 'mean',
+        // As the run's CSV names a distribution metric's row (its mean, reports/csv.ts).
+        metric.distribution ? 'distribution' : metric.probability ? 'probability' : 'mean',
         value.estimate,
         value.lo,
         value.hi,

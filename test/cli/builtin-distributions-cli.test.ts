@@ -59,4 +59,24 @@ describe('built-in distributions: threads and merged shards agree bit for bit', 
     expect(rows.map((row) => Number(row[8]))).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
     expect(Number(rows[0][5])).toBe(1 / 36);
   });
+
+  it('a sweep’s CSV and describe name a distribution metric as one, as the run’s CSV does', async () => {
+    const csv = join(folder, 'sweep.csv');
+    const { status, stderr } = await cli('sweep', 'reserves', '--exact', '--vary', 'squads=1..2', '--csv', csv);
+    expect(status, stderr).toBe(0);
+    const kinds = new Map(
+      readFileSync(csv, 'utf8')
+        .split('\r\n')
+        .slice(1)
+        .map((line) => line.split(','))
+        .map((row) => [row[1], row[2]]),
+    );
+    expect(kinds.get('arrived.by.1.mean')).toBe('distribution');
+    expect(kinds.get('all.by.1')).toBe('probability');
+    expect(kinds.get('lost.mean')).toBe('mean');
+    const described = await cli('describe', 'reserves');
+    // At the defaults: squads on the table after a round, 0 to the 4 squads held.
+    expect(described.stdout).toMatch(/arrived\.by\.1\.mean +distribution from 0 to 4: /);
+    expect(described.stdout).toMatch(/lost\.mean +mean: /);
+  });
 });

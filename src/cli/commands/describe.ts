@@ -32,7 +32,13 @@ export async function describeCommand(ruleId: string, io: Io, options: { timeout
   const metrics = rule.metrics(defaults);
   const metricWidth = Math.max(...metrics.map((metric) => metric.name.length)) + 2;
   const metricLines = metrics.map((metric) => {
-    const text = `${metric.probability ? 'probability' : 'mean'}: ${metric.doc}`;
+    const range = metric.distribution;
+    const kind = range
+      ? `distribution from ${range.min}${range.max === null ? ' up' : ` to ${range.max}`}`
+      : metric.probability
+        ? 'probability'
+        : 'mean';
+    const text = `${kind}: ${metric.doc}`;
     return `  ${metric.name.padEnd(metricWidth)}${wrapText(text, WIDTH, ' '.repeat(metricWidth + 2)).trimStart()}`;
   });
   // Each reading the rule takes where its text is silent or ambiguous, at the defaults, with the parameter that
