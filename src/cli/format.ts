@@ -129,7 +129,7 @@ export function renderRun(
   const lines = [
     `${result.rule} — ${result.title}`,
     `source: ${result.source}`,
-    `params: ${formatParams(result.params)}`,
+    `params: ${formatParams(result.params) || '(none)'}`,
   ];
   if (result.method === 'exact') {
     lines.push('exact values (no simulation)');

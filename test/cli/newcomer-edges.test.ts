@@ -356,3 +356,26 @@ describe('a read-only output file is refused and left as it was', () => {
     expect(readdirSync(svg).sort()).toEqual(names);
   });
 });
+
+describe('a rule file with no parameters', () => {
+  it('run says so in its heading, as a sweep says "fixed: (none)", with no dangling "params: "', async () => {
+    const path = file('no-params.mjs');
+    writeFileSync(
+      path,
+      `export default {
+  id: 'one-die',
+  title: 'One die',
+  metrics: [{ name: 'six', probability: true, doc: 'a six' }],
+  trial(dice, p, out) { out.six = dice.d(6) === 6; },
+};
+`,
+    );
+    for (const mode of [['--exact'], ['--trials', '600']]) {
+      const { status, stdout, stderr } = await cli('run', path, ...mode);
+      expect(status, stderr).toBe(0);
+      expect(stdout.split('\n')).toContain('params: (none)');
+      // A six in one of the six ways a die falls.
+      if (mode[0] === '--exact') expect(stdout).toMatch(/1\/6/);
+    }
+  });
+});
