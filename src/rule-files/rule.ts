@@ -67,7 +67,9 @@ export function adaptRuleFile(moduleDefault: unknown, origin: string): Rule {
     label: file.label,
   });
   // Marked as one call (rule-calls.ts): a trial or step that loops while it is enumerated is named and stopped.
-  const walked = form ? 'start, step, done and report, enumerated' : 'trial(dice, params, out), enumerated';
+  const walked = form
+    ? 'start, step, done and report (enumerating their dice)'
+    : 'trial(dice, params, out) (enumerating its dice)';
   const decisions = (p: Params) => ruleCall(where, walked, () => enumerated.decisions(p));
   const play = (p: Params) => decisions(p).play;
   const trial = form

@@ -191,6 +191,12 @@ describe('--timeout stops rule code that never returns: one line naming the file
     },
   );
 
+  it.concurrent('trial() looping as --exact enumerates its dice: named as enumerated', ONE_CHILD, async () => {
+    const result = await muster(['run', files.trialLoop, '--exact', '--quiet', '--timeout', '2']);
+    const line = `${TRIAL} \\(enumerating its dice\\) did not return within --timeout 2 s; it was stopped`;
+    expectOneLine(result, 2, new RegExp(line));
+  });
+
   it.concurrent(
     "setup() and read() looping in a pool worker: the pool's watchdog names them",
     TWO_CHILDREN,
