@@ -82,9 +82,12 @@ export async function solveExactGrid(
 }
 
 /**
- * The points from `from` on solved on the pool, `size` a batch, into `points`; the batches all sent at once, so
- * every thread is busy until the last. After an interruption the points solved are kept; after a failure, the
- * batches past it are stopped, those before it finished, and the error of the first point that failed thrown.
+ * The points from `from` on solved on the pool, `size` a batch, into `points`. The batches start in grid order, one
+ * a thread at a time (a lane takes the next batch as its last ends), so every thread is busy until the last and the
+ * points solved are those a thread reached first, as on one thread: sent all at once, the pool ran them out of order,
+ * and a later point whose rule loops could hold every thread while the point that fails before it waited. After an
+ * interruption the points solved are kept; after a failure, the batches past it are stopped (a thread inside one is
+ * ended) and none is started, those before it finish, and the error of the first point that failed is thrown.
  */
 async function solveOnPool(
   pool: SimulationPool,
@@ -101,49 +104,61 @@ async function solveOnPool(
   for (let first = from; first < total; first += batchSize)
     batches.push({ first, end: Math.min(first + batchSize, total), stop: new AbortController() });
   let solved = from;
+  // The first point that failed so far: no batch past it is started, and those running are stopped.
+  let failedAt = Number.POSITIVE_INFINITY;
   const failures: Array<{ index: number; error: unknown }> = [];
   const failAt = (index: number, error: unknown) => {
     failures.push({ index, error });
+    failedAt = Math.min(failedAt, index);
     for (const batch of batches) if (batch.first > index) batch.stop.abort();
   };
   const stopAll = () => {
     for (const batch of batches) batch.stop.abort();
   };
   options.signal?.addEventListener('abort', stopAll, { once: true });
-  try {
-    await Promise.all(
-      batches.map(async ({ first, end, stop }) => {
-        const these = Array.from({ length: end - first }, (_, offset) => pointOf(first + offset));
-        let answer: ExactPointsAnswer;
-        try {
-          answer = (await pool.runOther(
-            exactPointsTask(these, first, {
-              resultsOnly: options.resultsOnly ?? false,
-              bestPlay: options.bestPlay ?? true,
-              withoutDistributions: options.withoutDistributions,
-            }),
-            {
-              rule: these[0].rule.id,
-              work: end - first === 1 ? `point ${first + 1}` : `points ${first + 1}–${end}`,
-              ruleFile: these.some((point) => point.rule.file !== undefined),
-            },
-            stop.signal,
-          )) as ExactPointsAnswer;
-        } catch (error) {
-          // Stopped: by the caller's signal, or because a point before these failed.
-          if (stop.signal.aborted) return;
-          return failAt(first, error);
-        }
-        const { evaluated, error } = readExactPoints(
-          answer,
-          these.map((point) => point.params),
-        );
-        for (const [offset, point] of evaluated.entries()) points[first + offset] = point;
-        solved += evaluated.length;
-        options.onPoint?.(solved, total);
-        if (error) failAt(first + evaluated.length, error);
-      }),
+  const shape = {
+    resultsOnly: options.resultsOnly ?? false,
+    bestPlay: options.bestPlay ?? true,
+    withoutDistributions: options.withoutDistributions,
+  };
+  const runBatch = async ({ first, end, stop }: (typeof batches)[number]): Promise<void> => {
+    const these = Array.from({ length: end - first }, (_, offset) => pointOf(first + offset));
+    let answer: ExactPointsAnswer;
+    try {
+      answer = (await pool.runOther(
+        exactPointsTask(these, first, shape),
+        {
+          rule: these[0].rule.id,
+          work: end - first === 1 ? `point ${first + 1}` : `points ${first + 1}–${end}`,
+          ruleFile: these.some((point) => point.rule.file !== undefined),
+        },
+        stop.signal,
+      )) as ExactPointsAnswer;
+    } catch (error) {
+      // Stopped: by the caller's signal, or because a point before these failed.
+      if (stop.signal.aborted) return;
+      return failAt(first, error);
+    }
+    const { evaluated, error } = readExactPoints(
+      answer,
+      these.map((point) => point.params),
     );
+    for (const [offset, point] of evaluated.entries()) points[first + offset] = point;
+    solved += evaluated.length;
+    options.onPoint?.(solved, total);
+    if (error) failAt(first + evaluated.length, error);
+  };
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    for (;;) {
+      const batch = batches[next];
+      if (batch === undefined || batch.stop.signal.aborted || batch.first > failedAt) return;
+      next++;
+      await runBatch(batch);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(pool.threads, batches.length) }, lane));
   } finally {
     options.signal?.removeEventListener('abort', stopAll);
   }
