@@ -133,24 +133,23 @@ const CELL: PointShape = { resultsOnly: true, bestPlay: false, withoutDistributi
 export function solveMatrix(plan: MatrixPlan): MatrixCells {
   const { rule } = plan;
   const cell = (params: Params) => solvePoint(rule, params, '', CELL).result;
-  return {
-    cells: plan.cellParams.map((row) => row.map(cell)),
-    base: cell(plan.base),
-    interrupted: false,
-  };
+  // The base point first, as solveMatrixCells solves it (an interrupted table keeps its cells only beside it).
+  const base = cell(plan.base);
+  return { cells: plan.cellParams.map((row) => row.map(cell)), base, interrupted: false };
 }
 
 /**
- * Every cell and the base point solved exactly, as solveMatrix solves them and in its order (the cells row by row,
- * then the base point), by a command: the long tail on `options.pool`'s threads (exact-grid.ts). After an
- * interruption (`options.signal`) the cells unsolved are null, and the base point too if it was not reached.
+ * The base point and every cell solved exactly, as solveMatrix solves them and in its order (the base point, then
+ * the cells row by row), by a command: the long tail on `options.pool`'s threads (exact-grid.ts). After an
+ * interruption (`options.signal`) the cells unsolved are null, and the base point too if it was not reached: the
+ * base point first, so that an interrupted table has the cells it finished to write (docs/errors.md, "Ctrl-C").
  */
 export async function solveMatrixCells(
   plan: MatrixPlan,
   options: Pick<EvaluateOptions, 'pool' | 'signal' | 'onPoint'> & { timeout?: number },
   times?: HandOffTimes,
 ): Promise<MatrixCells> {
-  const grid = [...plan.cellParams.flat(), plan.base];
+  const grid = [plan.base, ...plan.cellParams.flat()];
   const settings = { method: 'exact', seed: '', stream: null, confidence: 1, trials: 0, threads: 0 } as const;
   const solved = await solveExactGrid(
     plan.rule,
@@ -161,9 +160,9 @@ export async function solveMatrixCells(
   );
   const results: Array<RunResult | null> = grid.map(() => null);
   for (const [at, index] of solved.indices.entries()) results[index] = solved.evaluated[at].result;
-  let next = 0;
+  let next = 1;
   return {
-    base: results[grid.length - 1],
+    base: results[0],
     cells: plan.cellParams.map((row) => row.map(() => results[next++])),
     interrupted: solved.interrupted,
   };

@@ -35,12 +35,14 @@ writeFileSync(
     { name: 'failFrom', type: 'integer', default: 99, min: 1, max: 99, doc: 'from this n the trial throws' },
     { name: 'randomFrom', type: 'integer', default: 99, min: 1, max: 99, doc: 'from this n it reads dice.random()' },
     { name: 'exitFrom', type: 'integer', default: 99, min: 1, max: 99, doc: 'from this n it calls process.exit(3)' },
+    { name: 'loopFrom', type: 'integer', default: 99, min: 1, max: 99, doc: 'from this n it never returns' },
   ],
   metrics: [{ name: 'six', doc: 'at least one six', probability: true }],
   trial(dice, p, out) {
     if (p.n >= p.failFrom) throw new Error('no dice past ' + (p.failFrom - 1) + ', asked ' + p.n);
     if (p.n >= p.randomFrom) dice.random();
     if (p.n >= p.exitFrom) process.exit(3);
+    if (p.n >= p.loopFrom) for (;;) {}
     let six = false;
     for (let i = 0; i < p.n; i++) if (dice.d(6) === 6) six = true;
     out.six = six;
@@ -78,6 +80,7 @@ const probeAt = (n: number, extra: Params = {}): Params => ({
   failFrom: 99,
   randomFrom: 99,
   exitFrom: 99,
+  loopFrom: 99,
   ...extra,
 });
 const alone = (rule: Rule, grid: Params[]) => solveUntilInterrupted(rule, grid, settings);
@@ -148,6 +151,21 @@ describe('an exact grid on the pool', () => {
     expect(onPool).toBeInstanceOf((here as Error).constructor);
     expect((onPool as Error).message).toBe((here as Error).message);
   });
+
+  it('starts its points in grid order: a later point that never returns cannot hold the threads', async () => {
+    // On one thread point 20 fails and points 30 on are never reached. Sent to the pool all at once, the batches
+    // ran out of order (piscina queues a task that can be aborted behind those it skipped), and both threads could
+    // sit in points 30 on while point 20 waited: the grid never ended.
+    const grid = Array.from({ length: 40 }, (_, index) =>
+      probeAt(1 + (index % 6), index < 30 ? { failFrom: index === 20 ? 1 : 99 } : { loopFrom: 1 }),
+    );
+    const here = await alone(probe, grid).catch((error: unknown) => error);
+    expect(String((here as Error).message)).toContain('no dice past 0');
+    const onPool = await solveExactGrid(probe, grid, settings, { pool: newPool() }, AT_ONCE).catch(
+      (error: unknown) => error,
+    );
+    expect((onPool as Error).message).toBe((here as Error).message);
+  }, 20_000);
 
   it('returns a refusal to enumerate as the same NotEnumerable, so a command still offers simulation', async () => {
     const grid = [1, 2, 3, 4, 5].map((n) => probeAt(n, { randomFrom: 4 }));
@@ -221,7 +239,7 @@ describe("an exact matrix's cells on the pool", () => {
     }
   });
 
-  it('keeps the cells solved when interrupted, the rest (and the base point, solved last) null', async () => {
+  it('keeps the base point and the cells solved when interrupted, the rest null', async () => {
     const plan = planMatrix(getRule('infinity'), {});
     const stop = new AbortController();
     const cut = await solveMatrixCells(
@@ -231,8 +249,8 @@ describe("an exact matrix's cells on the pool", () => {
     );
     const whole = solveMatrix(plan);
     expect(cut.interrupted).toBe(true);
-    // The base point comes last, as solveMatrix solves it: not reached here.
-    expect(cut.base).toBeNull();
+    // The base point comes first, as solveMatrix solves it: so an interrupted table has its cells to write.
+    expect(cut.base).toStrictEqual(whole.base);
     const solved = cut.cells.flat().filter((cell) => cell !== null);
     expect(solved.length).toBeGreaterThanOrEqual(1);
     expect(solved.length).toBeLessThan(cut.cells.flat().length);
