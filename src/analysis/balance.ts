@@ -12,9 +12,10 @@
  * Plan and assemble import no Node module: the calculator page runs them (library/browser.ts).
  */
 
-import type { MetricSpec, Rule } from '../contract/types.js';
+import type { MetricSpec, Params, Rule } from '../contract/types.js';
 import type { SimulationOptions } from '../engine/settings.js';
 import { UsageError } from '../errors.js';
+import type { Fraction } from '../exact/fraction.js';
 import { lookUpExact } from '../rules/exact-of.js';
 import { resolveParams } from '../rules/params.js';
 import { didYouMean, ruleWord } from '../text/suggest.js';
@@ -98,13 +99,13 @@ export function planBalance(loaded: Rule, options: BalanceRequest): BalancePlan 
         `(no glob) of ${rule.id}, such as ${names.slice(0, 4).join(', ')} (muster describe ${ruleWord(rule)})`,
     );
   }
-  // Exact wherever the rule has exact values at every point, unless a simulation is asked for.
-  const exact =
-    options.exact === true ||
-    (!options.simulate &&
-      asked.length === 0 &&
-      rule.exact !== undefined &&
-      simulated.grid.every((p) => lookUpExact(rule, p).values !== null));
+  // Exact wherever the rule has exact values at every point, unless a simulation is asked for: the values found
+  // are kept for the sweep, which would otherwise solve every point a second time.
+  const known =
+    options.exact !== true && !options.simulate && asked.length === 0 && rule.exact !== undefined
+      ? exactAtEvery(rule, simulated.grid)
+      : null;
+  const exact = options.exact === true || known !== null;
   if (exact && options.stream !== undefined)
     throw new UsageError('--exact: cannot be combined with --stream; allowed: --exact alone, or a simulation');
   const given = Object.fromEntries(asked.map((option) => [option, options[option]]));
@@ -112,6 +113,8 @@ export function planBalance(loaded: Rule, options: BalanceRequest): BalancePlan 
   const sweep = exact
     ? planSweep(rule, { ...common, ...given, exact: true })
     : planSweep(rule, { ...common, ...given });
+  // Only for the same rule (not one with a tail as a metric) and the same points, in the same order.
+  if (known !== null && sweep.rule === rule && sameGrid(sweep.grid, simulated.grid)) sweep.known = known;
   const keep = (options.keep ?? []).map((raw) => parseKeep(raw, sweep.gridMetrics));
   return {
     sweep,
@@ -122,6 +125,20 @@ export function planBalance(loaded: Rule, options: BalanceRequest): BalancePlan 
     within: options.within === undefined ? null : parseDistance('--within', options.within, metric),
   };
 }
+
+/** Each point's exact values (within the quick budget beside a simulation), or null at the first point without. */
+function exactAtEvery(rule: Rule, grid: readonly Params[]): Array<Record<string, Fraction>> | null {
+  const found: Array<Record<string, Fraction>> = [];
+  for (const params of grid) {
+    const { values } = lookUpExact(rule, params);
+    if (values === null) return null;
+    found.push(values);
+  }
+  return found;
+}
+
+const sameGrid = (a: readonly Params[], b: readonly Params[]) =>
+  a.length === b.length && a.every((params, index) => JSON.stringify(params) === JSON.stringify(b[index]));
 
 /** The question's answer from the grid's points (already computed): the sweep's result with its balance block. */
 export function assembleBalance(plan: BalancePlan, sweep: SweepResult): BalanceResult {

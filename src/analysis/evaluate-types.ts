@@ -69,4 +69,6 @@ export interface EvaluateOptions {
    * of a simulated reserves point's own cost.
    */
   withoutDistributions?: boolean;
+  /** Solved exactly, each point's exact values where the caller has them already (SweepPlan.known). */
+  known?: ReadonlyArray<Record<string, Fraction>>;
 }

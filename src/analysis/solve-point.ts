@@ -6,6 +6,7 @@
 
 import type { Params, Rule } from '../contract/types.js';
 import { UsageError } from '../errors.js';
+import type { Fraction } from '../exact/fraction.js';
 import type { Evaluated } from './evaluate-types.js';
 import { buildResult, withDecisions } from './result-of.js';
 
@@ -17,11 +18,17 @@ export interface PointShape {
   withoutDistributions?: boolean;
 }
 
-/** The point at `params` solved with the rule's exact(), kept as `shape` says. */
-export function solvePoint(rule: Rule, params: Params, seed: string, shape: PointShape): Evaluated {
+/** The point at `params` solved with the rule's exact() (its values `known` already, where given), kept as `shape` says. */
+export function solvePoint(
+  rule: Rule,
+  params: Params,
+  seed: string,
+  shape: PointShape,
+  known?: Record<string, Fraction>,
+): Evaluated {
   if (!rule.exact)
     throw new UsageError(`--exact: ${rule.id} has no exact solution; allowed: simulate it (leave out --exact)`);
-  const exact = rule.exact.values(params);
+  const exact = known ?? rule.exact.values(params);
   const solved = buildResult({
     rule,
     params,

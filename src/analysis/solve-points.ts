@@ -27,7 +27,7 @@ export async function solveUntilInterrupted(
   settings: Extract<GridSettings, { method: 'exact' }>,
   options: Pick<
     EvaluateOptions,
-    'signal' | 'onPoint' | 'seeds' | 'rules' | 'resultsOnly' | 'bestPlay' | 'withoutDistributions'
+    'signal' | 'onPoint' | 'seeds' | 'rules' | 'resultsOnly' | 'bestPlay' | 'withoutDistributions' | 'known'
   > & {
     handOff?: HandOff;
   } = {},
@@ -50,7 +50,9 @@ export async function solveUntilInterrupted(
     if (evaluated.length > 0 && options.handOff?.(evaluated.length, performance.now() - started)) break;
     const index = evaluated.length;
     const pointRule = options.rules?.[index] ?? rule;
-    evaluated.push(solvePoint(pointRule, params, options.seeds?.[index] ?? settings.seed, shape));
+    evaluated.push(
+      solvePoint(pointRule, params, options.seeds?.[index] ?? settings.seed, shape, options.known?.[index]),
+    );
     options.onPoint?.(evaluated.length, paramsList.length);
   }
   const interrupted = evaluated.length < paramsList.length;

@@ -17,6 +17,7 @@ export async function evaluateSweep(plan: SweepPlan, options: EvaluateOptions = 
     resultsOnly: true,
     // A sweep keeps each point's metrics, never its distributions (assembleSweep): they are not worked out.
     withoutDistributions: true,
+    known: plan.known,
   });
   return assembleSweep(
     plan,

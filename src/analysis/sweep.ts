@@ -14,6 +14,7 @@
 import type { MetricSpec, Params, ParamValue, Rule } from '../contract/types.js';
 import { DEFAULT_SEED, parseSimulationSettings, parseTimeout, type SimulationOptions } from '../engine/settings.js';
 import { UsageError } from '../errors.js';
+import type { Fraction } from '../exact/fraction.js';
 import { parseSeed } from '../input/seed.js';
 import { keyedRecord, own } from '../keyed.js';
 import { envelope, type RunResult } from '../result.js';
@@ -52,6 +53,11 @@ export interface SweepPlan {
   metrics: MetricSpec[];
   bestSpec: ReturnType<typeof parseBest> | undefined;
   settings: GridSettings;
+  /**
+   * Each point's exact values, where planning solved them already (a balance learns so that every point has them):
+   * the grid's solving reads them rather than solving the point again.
+   */
+  known?: ReadonlyArray<Record<string, Fraction>>;
 }
 
 /** Checks a sweep's options and builds its grid, before any output path is looked at or any work starts. */

@@ -300,3 +300,29 @@ describe('balance of simulated estimates (no exact values)', () => {
     expect(block.sensitivity.map((step) => step.to)).toEqual([1, 3]);
   });
 });
+
+describe('a balance exact by default solves each point once', () => {
+  it('keeps the values its planning found, and answers as --exact does', async () => {
+    const reserves = getRule('reserves');
+    let calls = 0;
+    const exact = reserves.exact!;
+    const counted = {
+      ...reserves,
+      exact: {
+        ...exact,
+        values: (params: Parameters<typeof exact.values>[0]) => {
+          calls++;
+          return exact.values(params);
+        },
+      },
+    };
+    const options = { vary: ['squads=1..4', 'command=0..2'], metric: 'all.by.4', target: '0.5' };
+    const plan = planBalance(counted, options);
+    expect(plan.sweep.settings.method).toBe('exact');
+    const byDefault = await evaluateBalance(plan);
+    // Twelve points: each solved while planning learned that every point has exact values, and not again.
+    expect(calls).toBe(12);
+    const asked = await evaluateBalance(planBalance(reserves, { ...options, exact: true }));
+    expect(byDefault).toEqual(asked);
+  });
+});
