@@ -169,6 +169,8 @@ export interface ComparePlan {
    * budget --exact has), which variant and why, for the one line the command prints; null otherwise.
    */
   notExact: { label: string; refused: NotEnumerable } | null;
+  /** Each variant's exact values, where choosing the method solved them already (solved again otherwise). */
+  known?: Array<Record<string, Fraction>>;
 }
 
 /**
@@ -214,7 +216,12 @@ function chooseMethod(
   variants: readonly Variant[],
   paramsList: readonly Params[],
   options: CompareRequest,
-): { exact: boolean; notExact: ComparePlan['notExact']; timeout: number | undefined } {
+): {
+  exact: boolean;
+  notExact: ComparePlan['notExact'];
+  timeout: number | undefined;
+  known?: Array<Record<string, Fraction>>;
+} {
   const flag = (option: string) => `--${option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
   // Not --timeout: it stops a rule file's call that runs past it (the CLI's supervisor), exact or simulated.
   const timeout = options.timeout === undefined ? undefined : parseTimeout(options.timeout);
@@ -235,20 +242,18 @@ function chooseMethod(
   // Exact differences wherever every variant has exact values: no p-values on noise. --simulate, or a
   // simulation setting such as --trials or --stream, asks for the simulation. A rule file's dice are enumerated to the
   // whole budget, as --exact enumerates them, and a variant past it is named (notExact).
-  let exact = options.exact === true;
-  let notExact: ComparePlan['notExact'] = null;
-  if (!exact && !options.simulate && simulationOnly.length === 0 && rulesOf.every((r) => r.exact)) {
-    exact = true;
+  // The values solved here are kept for the comparison, which would otherwise solve every variant a second time.
+  if (!options.exact && !options.simulate && simulationOnly.length === 0 && rulesOf.every((r) => r.exact)) {
+    const known: Array<Record<string, Fraction>> = [];
     for (const [index, params] of paramsList.entries()) {
       const solved = fullExact(rulesOf[index], params);
-      if (solved !== null && 'refused' in solved) {
-        exact = false;
-        notExact = { label: variants[index].label, refused: solved.refused };
-        break;
-      }
+      if (solved !== null && 'refused' in solved)
+        return { exact: false, notExact: { label: variants[index].label, refused: solved.refused }, timeout };
+      if (solved !== null) known.push(solved.values);
     }
+    return { exact: true, notExact: null, timeout, known };
   }
-  return { exact, notExact, timeout };
+  return { exact: options.exact === true, notExact: null, timeout };
 }
 
 /** Checks a comparison's options and resolves every variant, before any output path is looked at or any work starts. */
@@ -290,7 +295,7 @@ export function planCompare(
   const headline = mixed && shared.length > 0 ? () => shared : some;
   const led: Rule = { ...rule, presentation: { ...rule.presentation, headline } };
   const choice = chooseMetrics(led, everyMetric, options.metric, { all: options.all });
-  const { exact, notExact, timeout } = chooseMethod(rulesOf, variants, paramsList, options);
+  const { exact, notExact, timeout, known } = chooseMethod(rulesOf, variants, paramsList, options);
   const base: GridSettings = exact
     ? {
         method: 'exact',
@@ -315,6 +320,7 @@ export function planCompare(
     seedPerVariant: options.seedPerVariant ?? false,
     choice,
     notExact,
+    ...(known !== undefined && known.length === paramsList.length ? { known } : {}),
   };
 }
 
@@ -330,6 +336,7 @@ export async function evaluateCompare(
     ...options,
     seeds: plan.seeds,
     rules: plan.rules,
+    known: plan.known,
   });
   const finished = plan.paramsList.findIndex((_, index) => indices[index] !== index);
   const computed = finished < 0 ? evaluated : evaluated.slice(0, finished);

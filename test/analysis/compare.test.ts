@@ -217,3 +217,32 @@ describe('compare: the exact column of the differences', () => {
     );
   });
 });
+
+describe('a comparison exact by default solves each variant once', () => {
+  it('keeps the values choosing the method found, and compares as --exact does', async () => {
+    const { planCompare, evaluateCompare } = await import('../../src/analysis/compare.js');
+    const reserves = getRule('reserves');
+    let calls = 0;
+    const exact = reserves.exact!;
+    const counted = {
+      ...reserves,
+      exact: {
+        ...exact,
+        values: (params: Parameters<typeof exact.values>[0]) => {
+          calls++;
+          return exact.values(params);
+        },
+      },
+    };
+    const options = { set: ['command=3'], variant: ['a: chosenRound=2', 'b: chosenRound=3', 'c: chosenRound=4'] };
+    const plan = planCompare({ rule: counted, rules: [counted, counted, counted] }, options);
+    expect(plan.base.method).toBe('exact');
+    const byDefault = await evaluateCompare(plan);
+    // Three variants, each solved once while the comparison learned that all have exact values.
+    expect(calls).toBe(3);
+    const asked = await evaluateCompare(
+      planCompare({ rule: reserves, rules: [reserves, reserves, reserves] }, { ...options, exact: true }),
+    );
+    expect(byDefault).toEqual(asked);
+  });
+});
