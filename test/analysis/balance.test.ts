@@ -18,6 +18,7 @@ import { solveBalance } from '../../src/analysis/balance-solve.js';
 import { evaluateBalance } from '../../src/analysis/sweep-evaluate.js';
 import { Fraction } from '../../src/exact/fraction.js';
 import { getRule } from '../../src/rules/index.js';
+import { countedExact } from '../support/counted-exact.js';
 
 /** P(A wins) of the 2d6 roll-off with `bonus` added to A, by enumerating 36 × 36 outcomes. */
 function rolloffWins(bonus: number): Fraction {
@@ -304,24 +305,13 @@ describe('balance of simulated estimates (no exact values)', () => {
 describe('a balance exact by default solves each point once', () => {
   it('keeps the values its planning found, and answers as --exact does', async () => {
     const reserves = getRule('reserves');
-    let calls = 0;
-    const exact = reserves.exact!;
-    const counted = {
-      ...reserves,
-      exact: {
-        ...exact,
-        values: (params: Parameters<typeof exact.values>[0]) => {
-          calls++;
-          return exact.values(params);
-        },
-      },
-    };
+    const counted = countedExact(reserves);
     const options = { vary: ['squads=1..4', 'command=0..2'], metric: 'all.by.4', target: '0.5' };
-    const plan = planBalance(counted, options);
+    const plan = planBalance(counted.rule, options);
     expect(plan.sweep.settings.method).toBe('exact');
     const byDefault = await evaluateBalance(plan);
     // Twelve points: each solved while planning learned that every point has exact values, and not again.
-    expect(calls).toBe(12);
+    expect(counted.calls()).toBe(12);
     const asked = await evaluateBalance(planBalance(reserves, { ...options, exact: true }));
     expect(byDefault).toEqual(asked);
   });

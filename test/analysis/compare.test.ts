@@ -9,6 +9,7 @@ import { getRule } from '../../src/rules/index.js';
 import { resolveParams } from '../../src/rules/params.js';
 import { mean, proportion } from '../../src/stats/estimate.js';
 import { cli, scratchFolder } from '../support/cli.js';
+import { countedExact } from '../support/counted-exact.js';
 import { bufferIo } from '../support/io.js';
 
 const folder = scratchFolder('compare');
@@ -222,24 +223,13 @@ describe('a comparison exact by default solves each variant once', () => {
   it('keeps the values choosing the method found, and compares as --exact does', async () => {
     const { planCompare, evaluateCompare } = await import('../../src/analysis/compare.js');
     const reserves = getRule('reserves');
-    let calls = 0;
-    const exact = reserves.exact!;
-    const counted = {
-      ...reserves,
-      exact: {
-        ...exact,
-        values: (params: Parameters<typeof exact.values>[0]) => {
-          calls++;
-          return exact.values(params);
-        },
-      },
-    };
+    const { rule: counted, calls } = countedExact(reserves);
     const options = { set: ['command=3'], variant: ['a: chosenRound=2', 'b: chosenRound=3', 'c: chosenRound=4'] };
     const plan = planCompare({ rule: counted, rules: [counted, counted, counted] }, options);
     expect(plan.base.method).toBe('exact');
     const byDefault = await evaluateCompare(plan);
     // Three variants, each solved once while the comparison learned that all have exact values.
-    expect(calls).toBe(3);
+    expect(calls()).toBe(3);
     const asked = await evaluateCompare(
       planCompare({ rule: reserves, rules: [reserves, reserves, reserves] }, { ...options, exact: true }),
     );
