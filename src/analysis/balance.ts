@@ -99,13 +99,14 @@ export function planBalance(loaded: Rule, options: BalanceRequest): BalancePlan 
         `(no glob) of ${rule.id}, such as ${names.slice(0, 4).join(', ')} (muster describe ${ruleWord(rule)})`,
     );
   }
-  // Exact wherever the rule has exact values at every point, unless a simulation is asked for: the values found
-  // are kept for the sweep, which would otherwise solve every point a second time.
-  const known =
-    options.exact !== true && !options.simulate && asked.length === 0 && rule.exact !== undefined
-      ? exactAtEvery(rule, simulated.grid)
-      : null;
-  const exact = options.exact === true || known !== null;
+  // Exact wherever the rule has exact values at every point, unless a simulation is asked for. A rule's own exact()
+  // gives them at every point, so nothing is solved here: the sweep solves its points where it hears Ctrl-C and the
+  // page's time limit. An enumeration may refuse a point, so each is enumerated here (within the quick budget), and
+  // the values found are kept for the sweep, which would otherwise solve every point a second time.
+  const byDefault = options.exact !== true && !options.simulate && asked.length === 0 && rule.exact !== undefined;
+  const enumerated = rule.exact?.by === 'enumeration';
+  const known = byDefault && enumerated ? exactAtEvery(rule, simulated.grid) : null;
+  const exact = options.exact === true || (byDefault && (!enumerated || known !== null));
   if (exact && options.stream !== undefined)
     throw new UsageError('--exact: cannot be combined with --stream; allowed: --exact alone, or a simulation');
   const given = Object.fromEntries(asked.map((option) => [option, options[option]]));

@@ -12,11 +12,13 @@
  *   squad arrives in round r when 1d6 + r reaches the target, squads roll
  *   independently, so P(all in by round R) = (1 − Π_{r≤R} P(1d6 < target − r))^squads.
  */
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type BalanceResult, planBalance } from '../../src/analysis/balance.js';
 import { solveBalance } from '../../src/analysis/balance-solve.js';
 import { evaluateBalance } from '../../src/analysis/sweep-evaluate.js';
 import { Fraction } from '../../src/exact/fraction.js';
+import { loadRuleFile } from '../../src/rule-files/load.js';
 import { getRule } from '../../src/rules/index.js';
 import { countedExact } from '../support/counted-exact.js';
 
@@ -303,16 +305,30 @@ describe('balance of simulated estimates (no exact values)', () => {
 });
 
 describe('a balance exact by default solves each point once', () => {
-  it('keeps the values its planning found, and answers as --exact does', async () => {
+  it('a rule with its own exact(): nothing solved while planning; as --exact answers', async () => {
     const reserves = getRule('reserves');
     const counted = countedExact(reserves);
     const options = { vary: ['squads=1..4', 'command=0..2'], metric: 'all.by.4', target: '0.5' };
     const plan = planBalance(counted.rule, options);
     expect(plan.sweep.settings.method).toBe('exact');
+    expect(counted.calls()).toBe(0);
     const byDefault = await evaluateBalance(plan);
-    // Twelve points: each solved while planning learned that every point has exact values, and not again.
     expect(counted.calls()).toBe(12);
     const asked = await evaluateBalance(planBalance(reserves, { ...options, exact: true }));
+    expect(byDefault).toEqual(asked);
+  });
+
+  it('a rule file enumerated: each point enumerated while planning, its values kept; as --exact answers', async () => {
+    const file = await loadRuleFile(join(process.cwd(), 'examples/rules/infinity-steps.mjs'));
+    const counted = countedExact(file);
+    const options = { vary: ['wipA=10..12', 'wipB=11..13'], metric: 'a.wins', target: '50%' };
+    const plan = planBalance(counted.rule, options);
+    expect(plan.sweep.settings.method).toBe('exact');
+    // Nine points: each enumerated once to learn that all can be, and not solved again.
+    expect(counted.calls()).toBe(9);
+    const byDefault = await evaluateBalance(plan);
+    expect(counted.calls()).toBe(9);
+    const asked = await evaluateBalance(planBalance(file, { ...options, exact: true }));
     expect(byDefault).toEqual(asked);
   });
 });
