@@ -216,6 +216,7 @@ function chooseMethod(
   variants: readonly Variant[],
   paramsList: readonly Params[],
   options: CompareRequest,
+  tailed: boolean,
 ): {
   exact: boolean;
   notExact: ComparePlan['notExact'];
@@ -242,8 +243,12 @@ function chooseMethod(
   // Exact differences wherever every variant has exact values: no p-values on noise. --simulate, or a
   // simulation setting such as --trials or --stream, asks for the simulation. A rule file's dice are enumerated to the
   // whole budget, as --exact enumerates them, and a variant past it is named (notExact).
-  // The values solved here are kept for the comparison, which would otherwise solve every variant a second time.
+  // A built-in's exact solution gives values for every variant, so none is solved here: the comparison solves them
+  // where it hears Ctrl-C. A rule file's may refuse (its dice past the budget), and so may a distribution's tail (a
+  // value past those listed exactly), so then every variant is solved here, and the values kept for the
+  // comparison, which would otherwise solve each a second time.
   if (!options.exact && !options.simulate && simulationOnly.length === 0 && rulesOf.every((r) => r.exact)) {
+    if (!tailed && rulesOf.every((r) => r.file === undefined)) return { exact: true, notExact: null, timeout };
     const known: Array<Record<string, Fraction>> = [];
     for (const [index, params] of paramsList.entries()) {
       const solved = fullExact(rulesOf[index], params);
@@ -295,7 +300,8 @@ export function planCompare(
   const headline = mixed && shared.length > 0 ? () => shared : some;
   const led: Rule = { ...rule, presentation: { ...rule.presentation, headline } };
   const choice = chooseMetrics(led, everyMetric, options.metric, { all: options.all });
-  const { exact, notExact, timeout, known } = chooseMethod(rulesOf, variants, paramsList, options);
+  const tailed = rule !== loaded || rulesOf.some((r, index) => r !== loadedRules[index]);
+  const { exact, notExact, timeout, known } = chooseMethod(rulesOf, variants, paramsList, options, tailed);
   const base: GridSettings = exact
     ? {
         method: 'exact',

@@ -220,18 +220,35 @@ describe('compare: the exact column of the differences', () => {
 });
 
 describe('a comparison exact by default solves each variant once', () => {
-  it('keeps the values choosing the method found, and compares as --exact does', async () => {
+  it('a built-in: nothing solved while choosing the method; as --exact compares', async () => {
     const { planCompare, evaluateCompare } = await import('../../src/analysis/compare.js');
     const reserves = getRule('reserves');
     const { rule: counted, calls } = countedExact(reserves);
     const options = { set: ['command=3'], variant: ['a: chosenRound=2', 'b: chosenRound=3', 'c: chosenRound=4'] };
     const plan = planCompare({ rule: counted, rules: [counted, counted, counted] }, options);
     expect(plan.base.method).toBe('exact');
+    expect(calls()).toBe(0);
     const byDefault = await evaluateCompare(plan);
-    // Three variants, each solved once while the comparison learned that all have exact values.
     expect(calls()).toBe(3);
     const asked = await evaluateCompare(
       planCompare({ rule: reserves, rules: [reserves, reserves, reserves] }, { ...options, exact: true }),
+    );
+    expect(byDefault).toEqual(asked);
+  });
+
+  it('a rule file: each variant solved once while choosing the method, and kept; as --exact compares', async () => {
+    const { planCompare, evaluateCompare } = await import('../../src/analysis/compare.js');
+    const { loadRuleFile } = await import('../../src/rule-files/load.js');
+    const file = await loadRuleFile(join(process.cwd(), 'examples/rules/infinity-steps.mjs'));
+    const { rule: counted, calls } = countedExact(file);
+    const options = { variant: ['a: wipA=11', 'b: wipA=12', 'c: wipA=13'] };
+    const plan = planCompare({ rule: counted, rules: [counted, counted, counted] }, options);
+    expect(plan.base.method).toBe('exact');
+    expect(calls()).toBe(3);
+    const byDefault = await evaluateCompare(plan);
+    expect(calls()).toBe(3);
+    const asked = await evaluateCompare(
+      planCompare({ rule: file, rules: [file, file, file] }, { ...options, exact: true }),
     );
     expect(byDefault).toEqual(asked);
   });
